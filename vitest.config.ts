@@ -1,0 +1,53 @@
+import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+
+/** Workspaces that hold tests, and the `@weft/*` source each package name resolves to in tests. */
+const workspaces = [
+  'packages/platform',
+  'packages/contracts',
+  'packages/catalog',
+  'packages/workflow',
+  'services/registry',
+  'services/editor',
+  'services/runner',
+  'services/integrations',
+  'services/copilot',
+  'gateway',
+] as const;
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const alias = Object.fromEntries(
+  workspaces
+    .filter((w) => w.startsWith('packages/'))
+    .map((w) => [`@weft/${w.split('/')[1]}`, `${root}${w}/src/index.ts`]),
+);
+
+// Tiers (STYLE.md): *.unit.test.ts pure, *.int.test.ts real Postgres/NATS/Temporal, e2e/ through the gateway.
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      ...workspaces.map((w) => ({
+        resolve: { alias },
+        test: {
+          name: w.split('/').pop(),
+          root: `${root}${w}`,
+          include: ['src/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      })),
+      {
+        resolve: { alias },
+        test: {
+          name: 'e2e',
+          root: `${root}e2e`,
+          include: ['**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 240_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
