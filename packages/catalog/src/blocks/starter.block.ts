@@ -1,0 +1,26 @@
+import type { BlockConfig } from '../types.js';
+import { dropdown, when } from './fields.js';
+import { scheduleSubBlocks } from './schedule.fields.js';
+
+/** Starter: where every workflow begins; run manually, by chat, by webhook or on a schedule. */
+export const starterBlock: BlockConfig = {
+  type: 'starter',
+  name: 'Starter',
+  description: 'Start workflow',
+  longDescription:
+    'Initiate your workflow manually, from a chat, from a webhook or on a schedule. In manual mode an input format describes the fields an API call may send.',
+  docsLink: 'https://docs.weft.dev/blocks/starter',
+  category: 'blocks',
+  bgColor: '#2FB3FF',
+  icon: 'StartIcon',
+  subBlocks: [
+    dropdown('startWorkflow', 'Start Workflow', [['manual', 'Run manually'], ['chat', 'Chat'], ['webhook', 'Webhook'], ['schedule', 'Schedule']], { defaultValue: 'manual' }),
+    { id: 'inputFormat', title: 'Input Format (for API calls)', type: 'input-format', layout: 'full', mode: 'advanced', condition: when('startWorkflow', 'manual') },
+    { id: 'webhookPath', title: 'Webhook Path', type: 'short-input', layout: 'full', placeholder: 'Enter a webhook path', condition: when('startWorkflow', 'webhook') },
+    { id: 'webhookSecret', title: 'Webhook Secret', type: 'short-input', layout: 'full', placeholder: 'Enter a secret', password: true, condition: when('startWorkflow', 'webhook') },
+    ...scheduleSubBlocks(when('startWorkflow', 'schedule')),
+  ],
+  tools: { access: [] },
+  inputs: { input: { type: 'json', required: false } },
+  outputs: { input: 'any' },
+};

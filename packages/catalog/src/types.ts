@@ -1,0 +1,183 @@
+/** Value types a block input or output may carry (spec 001 §1). */
+export type ValueType = 'string' | 'number' | 'boolean' | 'json' | 'array' | 'any';
+
+/** Every value type, for checks and schemas. */
+export const VALUE_TYPES: readonly ValueType[] = ['string', 'number', 'boolean', 'json', 'array', 'any'];
+
+/** The three toolbar sections a block lives in. */
+export type BlockCategory = 'blocks' | 'tools' | 'triggers';
+
+/** Field kinds of a block form (spec 001 §2 "Field types"). */
+export type SubBlockType =
+  | 'short-input'
+  | 'long-input'
+  | 'dropdown'
+  | 'combobox'
+  | 'slider'
+  | 'number'
+  | 'switch'
+  | 'table'
+  | 'code'
+  | 'condition-input'
+  | 'multi-select'
+  | 'checkbox-list'
+  | 'file-upload'
+  | 'oauth-input'
+  | 'file-selector'
+  | 'folder-selector'
+  | 'project-selector'
+  | 'channel-selector'
+  | 'knowledge-base-selector'
+  | 'document-selector'
+  | 'workflow-selector'
+  | 'tool-input'
+  | 'webhook-config'
+  | 'schedule-config'
+  | 'input-format';
+
+/** Every sub-block type, for checks and schemas. */
+export const SUB_BLOCK_TYPES: readonly SubBlockType[] = [
+  'short-input', 'long-input', 'dropdown', 'combobox', 'slider', 'number', 'switch', 'table', 'code', 'condition-input',
+  'multi-select', 'checkbox-list', 'file-upload', 'oauth-input', 'file-selector', 'folder-selector',
+  'project-selector', 'channel-selector', 'knowledge-base-selector', 'document-selector',
+  'workflow-selector', 'tool-input', 'webhook-config', 'schedule-config', 'input-format',
+];
+
+/** Basic mode picks from a selector; advanced mode types an id by hand. */
+export type SubBlockMode = 'basic' | 'advanced';
+
+/** A scalar a condition compares against. */
+export type ConditionValue = string | number | boolean;
+
+/** Shows a field only when another field has (or, with `not`, lacks) a value; `and` adds a second test. */
+export interface SubBlockCondition {
+  field: string;
+  value: ConditionValue | readonly ConditionValue[];
+  not?: boolean;
+  and?: {
+    field: string;
+    value: ConditionValue | readonly ConditionValue[] | undefined;
+    not?: boolean;
+  };
+}
+
+/** One choice of a dropdown, combobox, multi-select or checkbox list. */
+export interface SubBlockOption {
+  id: string;
+  label: string;
+}
+
+/** One configurable field of a block form, with every §2 attribute. */
+export interface SubBlockConfig {
+  id: string;
+  title?: string;
+  type: SubBlockType;
+  layout?: 'full' | 'half';
+  placeholder?: string;
+  description?: string;
+  options?: readonly SubBlockOption[];
+  condition?: SubBlockCondition;
+  mode?: SubBlockMode;
+  password?: boolean;
+  min?: number;
+  max?: number;
+  step?: number;
+  integer?: boolean;
+  defaultValue?: unknown;
+  rows?: number;
+  columns?: readonly string[];
+  acceptedTypes?: string;
+  multiple?: boolean;
+  maxSize?: number;
+  hidden?: boolean;
+  /** Whether block outputs may be dropped into this field as connections (false for secret keys, §2). */
+  connectionDroppable?: boolean;
+  /** OAuth account pickers and selectors: which provider and service they list. */
+  provider?: string;
+  serviceId?: string;
+  requiredScopes?: readonly string[];
+  /** Whether the selector lists the chat models known to the catalogue. */
+  modelOptions?: boolean;
+}
+
+/** Chooses a tool id from the block's parameters. */
+export type ToolSelector = (params: Record<string, unknown>) => string;
+
+/** Maps the block's parameters to the chosen tool's parameters. */
+export type ParamsMapper = (params: Record<string, unknown>) => Record<string, unknown>;
+
+/** A declared block input. */
+export interface BlockInput {
+  type: ValueType;
+  required: boolean;
+}
+
+/** A block definition: identity, form, tools it may call, inputs and outputs. */
+export interface BlockConfig {
+  type: string;
+  name: string;
+  description: string;
+  longDescription: string;
+  docsLink: string;
+  category: BlockCategory;
+  bgColor: string;
+  icon: string;
+  hideFromToolbar?: boolean;
+  subBlocks: readonly SubBlockConfig[];
+  tools: {
+    access: readonly string[];
+    config?: {
+      tool?: ToolSelector;
+      params?: ParamsMapper;
+    };
+  };
+  inputs: Record<string, BlockInput>;
+  outputs: Record<string, ValueType>;
+}
+
+/** Tool parameter types (spec 001 §3 "Tool definition"). */
+export type ToolParamType = 'string' | 'number' | 'boolean' | 'json' | 'array' | 'object';
+
+/** Who may supply a tool parameter: the user, the user or the model, or the system (hidden). */
+export type ParamVisibility = 'user-only' | 'user-or-llm' | 'hidden';
+
+/** One tool parameter. */
+export interface ToolParam {
+  type: ToolParamType;
+  required: boolean;
+  visibility: ParamVisibility;
+  description: string;
+  default?: unknown;
+}
+
+/** HTTP methods a tool request may use. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
+
+/** Request metadata of a tool; `url` is a template with `{param}` placeholders. */
+export interface ToolRequest {
+  method: HttpMethod;
+  url: string;
+  headers: Record<string, string>;
+  isInternalRoute: boolean;
+}
+
+/** OAuth requirement of a tool: the provider and the scopes it needs (§6). */
+export interface ToolOAuth {
+  required: boolean;
+  provider: string;
+  scopes: readonly string[];
+}
+
+/** Metadata of one tool the runner can call. */
+export interface ToolConfig {
+  id: string;
+  name: string;
+  description: string;
+  version: string;
+  params: Record<string, ToolParam>;
+  request: ToolRequest;
+  oauth?: ToolOAuth;
+}
+
+/** Answer of a block parameter check. */
+export type ValidationResult = { success: true } | { success: false; error: string };
