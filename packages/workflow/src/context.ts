@@ -1,0 +1,41 @@
+import type { BlockState, Edge, Position } from './model/state.js';
+
+/** What a new block takes from its catalogue definition. */
+type BlockDefinition = {
+  subBlocks: Array<{ id: string; type: string; defaultValue?: unknown }>;
+  outputs: Record<string, unknown>;
+};
+
+/** Finds a block definition by type; the service passes `@weft/catalog`'s `getBlock`. */
+interface BlockDefinitionLookup {
+  (type: string): BlockDefinition | undefined;
+}
+
+/** The deployed version of a workflow, as the registry keeps it. */
+type DeployedState = {
+  blocks: Record<string, BlockState>;
+  edges: Edge[];
+  deployedAt?: number;
+};
+
+/** Blocks and edges to lay out; ids of children are laid out inside their container. */
+type LayoutInput = { blocks: Record<string, BlockState>; edges: Edge[] };
+
+/** Computes block positions (and container sizes); must be pure and deterministic. */
+type LayoutFunction = (input: LayoutInput) => Record<string, { position: Position; width?: number; height?: number }>;
+
+/** Everything `decide` reads from outside: clock, ids, catalogue, deployed state, layout. */
+interface DecideContext {
+  /** Epoch milliseconds stamped on the events. */
+  now: number;
+  newId: () => string;
+  blockDefinition: BlockDefinitionLookup;
+  /** For revertToDeployed; supplied by the service. */
+  deployedState?: DeployedState;
+  /** Stamped on new variables. */
+  workflowId?: string;
+  /** For importYaml with applyAutoLayout; defaults to the ELK layered layout. */
+  layout?: LayoutFunction;
+}
+
+export type { BlockDefinition, BlockDefinitionLookup, DeployedState, LayoutInput, LayoutFunction, DecideContext };

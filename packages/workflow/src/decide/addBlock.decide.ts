@@ -1,0 +1,91 @@
+import type { CommandOf } from '../commands.js';
+import type { DecideContext } from '../context.js';
+import { WorkflowError } from '../errors.js';
+import type { WorkflowEvent } from '../events.js';
+import { deepCopy } from '../model/graph.js';
+import type { BlockData, BlockState, Position, SubBlockState, WorkflowGraph } from '../model/state.js';
+import { requireBlock, requireFreeBlockId } from './guards.js';
+
+/** Loop and parallel are containers with no catalogue definition (§4 Add block). */
+const CONTAINER_TYPES: ReadonlySet<string> = new Set(['loop', 'parallel']);
+/** A duplicate lands this far from its source (§9). */
+const DUPLICATE_OFFSET = { x: 250, y: 20 };
+/** New workflows start with this block (§9). */
+const STARTER = { type: 'starter', name: 'Start', position: { x: 100, y: 100 } };
+
+type NewBlock = { id: string; type: string; name: string; position: Position; data: BlockData };
+
+/** A block with its definition's sub-blocks (default values) and outputs, and the §3 flag defaults. */
+function createBlock(ctx: DecideContext, spec: NewBlock): BlockState {
+  const isContainer = CONTAINER_TYPES.has(spec.type);
+  const definition = isContainer ? undefined : ctx.blockDefinition(spec.type);
+  if (!isContainer && definition === undefined) {
+    throw new WorkflowError('validation', `Unknown block type: ${spec.type}`);
+  }
+  const subBlocks: Record<string, SubBlockState> = {};
+  for (const sub of definition?.subBlocks ?? []) {
+    subBlocks[sub.id] = { id: sub.id, type: sub.type, value: deepCopy(sub.defaultValue ?? null) };
+  }
+  return {
+    ...spec,
+    subBlocks,
+    outputs: deepCopy(definition?.outputs ?? {}),
+    enabled: true,
+    horizontalHandles: true,
+    isWide: false,
+    height: 0,
+    advancedMode: false,
+  };
+}
+
+function defaultName(graph: WorkflowGraph, type: string): string {
+  const count = Object.values(graph.blocks).filter((block) => block.type === type).length;
+  return `${type.charAt(0).toUpperCase()}${type.slice(1)} ${count + 1}`;
+}
+
+function decideAddBlock(graph: WorkflowGraph, command: CommandOf<'addBlock'>, ctx: DecideContext): WorkflowEvent[] {
+  const id = requireFreeBlockId(graph, command.id ?? ctx.newId());
+  const data: BlockData = { ...deepCopy(command.data ?? {}) };
+  const parentId = command.parentId ?? data.parentId;
+  if (parentId !== undefined) {
+    requireBlock(graph, parentId);
+    data.parentId = parentId;
+    data.extent = 'parent';
+  }
+  const name = command.name ?? defaultName(graph, command.blockType);
+  const block = createBlock(ctx, { id, type: command.blockType, name, position: command.position, data });
+  return [{ type: 'blockAdded', at: ctx.now, block }];
+}
+
+/** 'Agent 1' → 'Agent 2'; 'Agent' → 'Agent 1' (§4 Duplicate block). */
+function duplicateName(name: string): string {
+  const match = /^(.*?)(\d+)$/.exec(name);
+  if (match === null) return `${name} 1`;
+  return `${match[1] ?? ''}${Number(match[2]) + 1}`;
+}
+
+function decideDuplicateBlock(
+  graph: WorkflowGraph,
+  command: CommandOf<'duplicateBlock'>,
+  ctx: DecideContext,
+): WorkflowEvent[] {
+  const source = requireBlock(graph, command.id);
+  const id = requireFreeBlockId(graph, command.newId ?? ctx.newId());
+  const block: BlockState = {
+    ...deepCopy(source),
+    id,
+    name: duplicateName(source.name),
+    position: { x: source.position.x + DUPLICATE_OFFSET.x, y: source.position.y + DUPLICATE_OFFSET.y },
+  };
+  return [{ type: 'blockDuplicated', at: ctx.now, sourceId: source.id, block }];
+}
+
+/** The event that creates a workflow: one starter block named 'Start' at (100, 100) (§9). */
+function startWorkflow(ctx: DecideContext, starterBlockId?: string): WorkflowEvent[] {
+  const definition = ctx.blockDefinition(STARTER.type);
+  const lookup: DecideContext = definition === undefined ? { ...ctx, blockDefinition: () => ({ subBlocks: [], outputs: {} }) } : ctx;
+  const block = createBlock(lookup, { id: starterBlockId ?? ctx.newId(), ...STARTER, position: { ...STARTER.position }, data: {} });
+  return [{ type: 'workflowStarted', at: ctx.now, block }];
+}
+
+export { CONTAINER_TYPES, DUPLICATE_OFFSET, createBlock, decideAddBlock, decideDuplicateBlock, duplicateName, startWorkflow };

@@ -1,0 +1,91 @@
+import type { CommandOf } from '../commands.js';
+import type { DecideContext } from '../context.js';
+import type { WorkflowEvent } from '../events.js';
+import { descendantsAndSelf } from '../model/graph.js';
+import type { WorkflowGraph } from '../model/state.js';
+import { requireBlock } from './guards.js';
+import { blockReferenceRewrites } from './references.js';
+
+/** The sub-block cleared when a block leaves or re-enters advanced mode (§4). */
+const MEMORIES = 'memories';
+
+function decideSetParent(graph: WorkflowGraph, command: CommandOf<'setParent'>, ctx: DecideContext): WorkflowEvent[] {
+  const block = requireBlock(graph, command.id, 'Cannot set parent: Block not found');
+  const current = block.data.parentId ?? null;
+  if (current === command.parentId) return [];
+  if (command.parentId !== null) requireBlock(graph, command.parentId, 'Cannot set parent: Block not found');
+  const extent = command.parentId === null ? null : (command.extent ?? 'parent');
+  return [{ type: 'blockParentSet', at: ctx.now, id: block.id, parentId: command.parentId, extent }];
+}
+
+function decideRemoveBlock(graph: WorkflowGraph, command: CommandOf<'removeBlock'>, ctx: DecideContext): WorkflowEvent[] {
+  requireBlock(graph, command.id);
+  const blockIds = descendantsAndSelf(graph.blocks, command.id);
+  const removed = new Set(blockIds);
+  const edgeIds = graph.edges.filter((e) => removed.has(e.source) || removed.has(e.target)).map((e) => e.id);
+  return [{ type: 'blockRemoved', at: ctx.now, id: command.id, blockIds, edgeIds }];
+}
+
+function decideSetAdvancedMode(
+  graph: WorkflowGraph,
+  command: CommandOf<'setAdvancedMode'>,
+  ctx: DecideContext,
+): WorkflowEvent[] {
+  const block = requireBlock(graph, command.id);
+  const clearedMemories = block.advancedMode && block.subBlocks[MEMORIES] !== undefined;
+  return [{ type: 'blockAdvancedModeSet', at: ctx.now, id: block.id, advancedMode: command.advancedMode, clearedMemories }];
+}
+
+function decideRenameBlock(graph: WorkflowGraph, command: CommandOf<'renameBlock'>, ctx: DecideContext): WorkflowEvent[] {
+  const block = requireBlock(graph, command.id);
+  const rewrites = blockReferenceRewrites(graph, block.id, block.name, command.name);
+  return [{ type: 'blockRenamed', at: ctx.now, id: block.id, name: command.name, rewrites }];
+}
+
+function decideSetSubBlockValue(
+  graph: WorkflowGraph,
+  command: CommandOf<'setSubBlockValue'>,
+  ctx: DecideContext,
+): WorkflowEvent[] {
+  const block = requireBlock(graph, command.id);
+  const known = block.subBlocks[command.subBlockId]?.type;
+  const defined = ctx.blockDefinition(block.type)?.subBlocks.find((sub) => sub.id === command.subBlockId)?.type;
+  const subBlockType = known ?? defined ?? 'unknown';
+  return [
+    { type: 'subBlockValueSet', at: ctx.now, id: block.id, subBlockId: command.subBlockId, subBlockType, value: command.value },
+  ];
+}
+
+type SimpleEdit = CommandOf<'moveBlock' | 'resizeBlock' | 'toggleEnabled' | 'toggleHandles' | 'setWide'>;
+
+/** Edits that change one field of one block. */
+function decideSimpleEdit(graph: WorkflowGraph, command: SimpleEdit, ctx: DecideContext): WorkflowEvent[] {
+  const block = requireBlock(graph, command.id);
+  const at = ctx.now;
+  switch (command.type) {
+    case 'moveBlock':
+      return [{ type: 'blockMoved', at, id: block.id, position: command.position }];
+    case 'resizeBlock':
+      return [{ type: 'blockResized', at, id: block.id, width: command.width, height: command.height }];
+    case 'toggleEnabled':
+      return [{ type: 'blockEnabledToggled', at, id: block.id, enabled: !block.enabled }];
+    case 'toggleHandles':
+      return [{ type: 'blockHandlesToggled', at, id: block.id, horizontalHandles: !block.horizontalHandles }];
+    case 'setWide':
+      return [{ type: 'blockWideSet', at, id: block.id, isWide: command.isWide ?? !block.isWide }];
+    default: {
+      const unreachable: never = command;
+      return unreachable;
+    }
+  }
+}
+
+export {
+  MEMORIES,
+  decideSetParent,
+  decideRemoveBlock,
+  decideSetAdvancedMode,
+  decideRenameBlock,
+  decideSetSubBlockValue,
+  decideSimpleEdit,
+};

@@ -1,0 +1,120 @@
+import type { Command, CommandOf } from '../commands.js';
+import type { DecideContext } from '../context.js';
+import type { WorkflowEvent } from '../events.js';
+import { evolve } from '../evolve/evolve.js';
+import { graphWith } from '../model/graph.js';
+import type { WorkflowState } from '../model/state.js';
+import { decideImportYaml } from '../yaml/importYaml.decide.js';
+import { decideAddBlock, decideDuplicateBlock } from './addBlock.decide.js';
+import {
+  decideRemoveBlock,
+  decideRenameBlock,
+  decideSetAdvancedMode,
+  decideSetParent,
+  decideSetSubBlockValue,
+  decideSimpleEdit,
+} from './blockEdits.decide.js';
+import { decideAddEdge, decideRemoveEdge } from './edges.decide.js';
+import { decideHistory } from './history.decide.js';
+import { decideUpdateLoop, decideUpdateParallel } from './subflows.decide.js';
+import { decideVariable } from './variables.decide.js';
+
+type DeploymentCommand = CommandOf<'setDeployed' | 'setNeedsRedeployment' | 'setWebhookActive'>;
+
+/** Deployment flags (§4 Deployment): deployedAt defaults to now; undeploying keeps needsRedeployment. */
+function decideDeployment(command: DeploymentCommand, ctx: DecideContext): WorkflowEvent[] {
+  const at = ctx.now;
+  switch (command.type) {
+    case 'setDeployed':
+      return [
+        {
+          type: 'deploymentStatusSet',
+          at,
+          isDeployed: command.isDeployed,
+          deployedAt: command.isDeployed ? (command.deployedAt ?? at) : null,
+        },
+      ];
+    case 'setNeedsRedeployment':
+      return [{ type: 'needsRedeploymentSet', at, needsRedeployment: command.needsRedeployment }];
+    case 'setWebhookActive':
+      return [{ type: 'webhookActiveSet', at, hasActiveWebhook: command.hasActiveWebhook }];
+    default: {
+      const unreachable: never = command;
+      return unreachable;
+    }
+  }
+}
+
+/** Turn a command into events, or throw a WorkflowError; never changes `state`. */
+function decide(state: WorkflowState, command: Command, ctx: DecideContext): WorkflowEvent[] {
+  switch (command.type) {
+    case 'addBlock':
+      return decideAddBlock(state, command, ctx);
+    case 'duplicateBlock':
+      return decideDuplicateBlock(state, command, ctx);
+    case 'moveBlock':
+    case 'resizeBlock':
+    case 'toggleEnabled':
+    case 'toggleHandles':
+    case 'setWide':
+      return decideSimpleEdit(state, command, ctx);
+    case 'setParent':
+      return decideSetParent(state, command, ctx);
+    case 'removeBlock':
+      return decideRemoveBlock(state, command, ctx);
+    case 'setAdvancedMode':
+      return decideSetAdvancedMode(state, command, ctx);
+    case 'renameBlock':
+      return decideRenameBlock(state, command, ctx);
+    case 'setSubBlockValue':
+      return decideSetSubBlockValue(state, command, ctx);
+    case 'addEdge':
+      return decideAddEdge(state, command, ctx);
+    case 'removeEdge':
+      return decideRemoveEdge(state, command, ctx);
+    case 'updateLoop':
+      return decideUpdateLoop(state, command, ctx);
+    case 'updateParallel':
+      return decideUpdateParallel(state, command, ctx);
+    case 'clearWorkflow':
+    case 'undo':
+    case 'redo':
+    case 'revertToHistory':
+    case 'revertToDeployed':
+      return decideHistory(state, command, ctx);
+    case 'addVariable':
+    case 'updateVariable':
+    case 'deleteVariable':
+    case 'duplicateVariable':
+    case 'replaceVariables':
+      return decideVariable(state, command, ctx);
+    case 'importYaml':
+      return decideImportYaml(state, command, ctx);
+    case 'replaceState': {
+      const graph = graphWith(structuredClone(command.blocks), structuredClone(command.edges));
+      return [{ type: 'stateReplaced', at: ctx.now, blocks: graph.blocks, edges: graph.edges }];
+    }
+    case 'setDeployed':
+    case 'setNeedsRedeployment':
+    case 'setWebhookActive':
+      return decideDeployment(command, ctx);
+    default: {
+      const unreachable: never = command;
+      return unreachable;
+    }
+  }
+}
+
+/** Decide a batch atomically: each command sees the previous ones' effects; one refusal refuses all. */
+function decideBatch(state: WorkflowState, commands: readonly Command[], ctx: DecideContext): WorkflowEvent[] {
+  const events: WorkflowEvent[] = [];
+  let current = state;
+  for (const command of commands) {
+    const decided = decide(current, command, ctx);
+    current = decided.reduce(evolve, current);
+    events.push(...decided);
+  }
+  return events;
+}
+
+export { decide, decideBatch };

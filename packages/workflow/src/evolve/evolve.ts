@@ -1,0 +1,92 @@
+import type { GraphEvent, WorkflowEvent } from '../events.js';
+import { applyValueChanges, graphWith } from '../model/graph.js';
+import {
+  historyEntry,
+  pushHistory,
+  redoHistory,
+  refreshPresent,
+  revertHistory,
+  undoHistory,
+} from '../model/history.js';
+import type { History, Variable, WorkflowGraph, WorkflowState } from '../model/state.js';
+import { graphOf, initialState } from '../model/state.js';
+import { actionLabel, applyGraphEvent } from './graph.evolve.js';
+
+function withGraph(state: WorkflowState, graph: WorkflowGraph, history: History, at: number): WorkflowState {
+  return { ...state, ...graph, history, lastSaved: at };
+}
+
+/** An edit: new graph and one new history entry. */
+function edited(state: WorkflowState, graph: WorkflowGraph, at: number, action: string): WorkflowState {
+  return withGraph(state, graph, pushHistory(state.history, historyEntry(graph, at, action)), at);
+}
+
+/** Move through history: the graph becomes the new present's snapshot. */
+function moved(state: WorkflowState, history: History | undefined, at: number): WorkflowState {
+  if (history === undefined) return state;
+  return withGraph(state, history.present.state, history, at);
+}
+
+function withVariables(state: WorkflowState, variables: Record<string, Variable>, at: number): WorkflowState {
+  return { ...state, variables, lastSaved: at };
+}
+
+function applyEdit(state: WorkflowState, event: GraphEvent): WorkflowState {
+  return edited(state, applyGraphEvent(graphOf(state), event), event.at, actionLabel(event));
+}
+
+/** Fold one event into the state; pure, so the browser and the service agree. */
+function evolve(state: WorkflowState, event: WorkflowEvent): WorkflowState {
+  switch (event.type) {
+    case 'workflowStarted': {
+      const graph = graphWith({ [event.block.id]: event.block }, []);
+      const history = { past: [], present: historyEntry(graph, event.at, 'Initial state'), future: [] };
+      return withGraph(state, graph, history, event.at);
+    }
+    case 'undone':
+      return moved(state, undoHistory(state.history), event.at);
+    case 'redone':
+      return moved(state, redoHistory(state.history), event.at);
+    case 'historyReverted':
+      return moved(state, revertHistory(state.history, event.index), event.at);
+    case 'revertedToDeployed': {
+      const graph = graphWith(event.blocks, event.edges);
+      return {
+        ...edited(state, graph, event.at, 'Revert to deployed'),
+        isDeployed: true,
+        deployedAt: event.deployedAt,
+        needsRedeployment: false,
+        hasActiveWebhook: event.hasActiveWebhook,
+      };
+    }
+    case 'variableAdded':
+    case 'variableDuplicated':
+      return withVariables(state, { ...state.variables, [event.variable.id]: event.variable }, event.at);
+    case 'variableUpdated': {
+      const graph = applyValueChanges(graphOf(state), event.rewrites);
+      const next = withGraph(state, graph, refreshPresent(state.history, graph), event.at);
+      return withVariables(next, { ...state.variables, [event.variable.id]: event.variable }, event.at);
+    }
+    case 'variableDeleted': {
+      const { [event.id]: _removed, ...variables } = state.variables;
+      return withVariables(state, variables, event.at);
+    }
+    case 'variablesReplaced':
+      return withVariables(state, event.variables, event.at);
+    case 'deploymentStatusSet':
+      return { ...state, isDeployed: event.isDeployed, deployedAt: event.deployedAt, lastSaved: event.at };
+    case 'needsRedeploymentSet':
+      return { ...state, needsRedeployment: event.needsRedeployment, lastSaved: event.at };
+    case 'webhookActiveSet':
+      return { ...state, hasActiveWebhook: event.hasActiveWebhook, lastSaved: event.at };
+    default:
+      return applyEdit(state, event);
+  }
+}
+
+/** Fold events in order, from the initial state or a snapshot. */
+function replay(events: readonly WorkflowEvent[], from: WorkflowState = initialState()): WorkflowState {
+  return events.reduce(evolve, from);
+}
+
+export { evolve, replay };

@@ -1,0 +1,39 @@
+export { WorkflowError } from './errors.js';
+export type { WorkflowErrorCode } from './errors.js';
+export { initialState, emptyGraph } from './model/state.js';
+export type {
+  Position,
+  SubBlockState,
+  LoopType,
+  ParallelType,
+  BlockData,
+  BlockState,
+  Edge,
+  Loop,
+  Parallel,
+  VariableType,
+  Variable,
+  WorkflowGraph,
+  SubBlockValues,
+  HistoryEntry,
+  History,
+  WorkflowState,
+} from './model/state.js';
+export { MIN_COUNT, MAX_COUNT, DEFAULT_COUNT, clampCount, deriveSubflows } from './model/subflows.js';
+export { MAX_PAST_ENTRIES, historyView } from './model/history.js';
+export type { HistoryItem, HistoryView } from './model/history.js';
+export { validateVariable, normalizeVariableType } from './model/variables.js';
+export type {
+  BlockDefinition,
+  BlockDefinitionLookup,
+  DeployedState,
+  LayoutInput,
+  LayoutFunction,
+  DecideContext,
+} from './context.js';
+export { commandSchema, blockStateSchema, edgeSchema, parseCommand, parseCommands } from './commands.js';
+export type { Command, CommandType, CommandOf } from './commands.js';
+export type { ValueChange, Checkpoint, GraphEvent, OtherEvent, WorkflowEvent, WorkflowEventType } from './events.js';
+export { DUPLICATE_OFFSET, startWorkflow } from './decide/addBlock.decide.js';
+export { decide, decideBatch } from './decide/decide.js';
+export { evolve, replay } from './evolve/evolve.js';

@@ -1,0 +1,51 @@
+import type { ValueChange } from '../events.js';
+import type { BlockState, Edge, WorkflowGraph } from './state.js';
+import { deriveSubflows } from './subflows.js';
+
+/** A graph with the given blocks and edges and loops/parallels derived from them. */
+function graphWith(blocks: Record<string, BlockState>, edges: Edge[]): WorkflowGraph {
+  return { blocks, edges, ...deriveSubflows(blocks) };
+}
+
+/** Replace one block through `change`; an unknown id leaves the graph as it is. */
+function updateBlock(graph: WorkflowGraph, id: string, change: (block: BlockState) => BlockState): WorkflowGraph {
+  const block = graph.blocks[id];
+  if (block === undefined) return graph;
+  return graphWith({ ...graph.blocks, [id]: change(block) }, graph.edges);
+}
+
+/** Set one sub-block value, creating the sub-block when the block has none of that id. */
+function setValue(block: BlockState, subBlockId: string, value: unknown, type = 'unknown'): BlockState {
+  const existing = block.subBlocks[subBlockId];
+  const subBlock = existing === undefined ? { id: subBlockId, type, value } : { ...existing, value };
+  return { ...block, subBlocks: { ...block.subBlocks, [subBlockId]: subBlock } };
+}
+
+/** Apply rewritten values to the blocks they name. */
+function applyValueChanges(graph: WorkflowGraph, changes: ValueChange[]): WorkflowGraph {
+  if (changes.length === 0) return graph;
+  const blocks = { ...graph.blocks };
+  for (const change of changes) {
+    const block = blocks[change.blockId];
+    if (block !== undefined) blocks[change.blockId] = setValue(block, change.subBlockId, change.value);
+  }
+  return graphWith(blocks, graph.edges);
+}
+
+/** Ids of a block and all blocks nested in it, at any depth. */
+function descendantsAndSelf(blocks: Record<string, BlockState>, id: string): string[] {
+  const found = [id];
+  for (let i = 0; i < found.length; i++) {
+    for (const block of Object.values(blocks)) {
+      if (block.data.parentId === found[i] && !found.includes(block.id)) found.push(block.id);
+    }
+  }
+  return found;
+}
+
+/** Deep-copy a JSON-like value so copies never share nested objects. */
+function deepCopy<T>(value: T): T {
+  return structuredClone(value);
+}
+
+export { graphWith, updateBlock, setValue, applyValueChanges, descendantsAndSelf, deepCopy };

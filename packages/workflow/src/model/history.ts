@@ -1,0 +1,82 @@
+import type { History, HistoryEntry, SubBlockValues, WorkflowGraph } from './state.js';
+
+/** Undo history keeps the last 20 past entries (§9). */
+const MAX_PAST_ENTRIES = 20;
+
+function subblockValuesOf(graph: WorkflowGraph): SubBlockValues {
+  const values: SubBlockValues = {};
+  for (const block of Object.values(graph.blocks)) {
+    const byId: Record<string, unknown> = {};
+    for (const sub of Object.values(block.subBlocks)) byId[sub.id] = sub.value;
+    values[block.id] = byId;
+  }
+  return values;
+}
+
+/** A history entry for a graph. */
+function historyEntry(graph: WorkflowGraph, timestamp: number, action: string): HistoryEntry {
+  return { state: graph, timestamp, action, subblockValues: subblockValuesOf(graph) };
+}
+
+/** Record a new present; the old present joins the past and the future is cleared. */
+function pushHistory(history: History, entry: HistoryEntry): History {
+  return { past: [...history.past, history.present].slice(-MAX_PAST_ENTRIES), present: entry, future: [] };
+}
+
+/** Keep the present in step with a graph changed outside history (e.g. a variable rename). */
+function refreshPresent(history: History, graph: WorkflowGraph): History {
+  return { ...history, present: { ...history.present, state: graph, subblockValues: subblockValuesOf(graph) } };
+}
+
+function undoHistory(history: History): History | undefined {
+  const previous = history.past.at(-1);
+  if (previous === undefined) return undefined;
+  return { past: history.past.slice(0, -1), present: previous, future: [history.present, ...history.future] };
+}
+
+function redoHistory(history: History): History | undefined {
+  const next = history.future[0];
+  if (next === undefined) return undefined;
+  return { past: [...history.past, history.present], present: next, future: history.future.slice(1) };
+}
+
+/** Index runs over past, present and future in that order, as the history view lists them. */
+function revertHistory(history: History, index: number): History | undefined {
+  const all = [...history.past, history.present, ...history.future];
+  const target = all[index];
+  if (target === undefined) return undefined;
+  return { past: all.slice(0, index), present: target, future: all.slice(index + 1) };
+}
+
+type HistoryItem = { index: number; action: string; timestamp: number };
+
+/** What GET /history answers: labels and timestamps, without the snapshots. */
+type HistoryView = { past: HistoryItem[]; present: HistoryItem; future: HistoryItem[] };
+
+/** Labels and timestamps of the history; indexes are the ones `revertToHistory` takes. */
+function historyView(history: History): HistoryView {
+  const item = (entry: HistoryEntry, index: number): HistoryItem => ({
+    index,
+    action: entry.action,
+    timestamp: entry.timestamp,
+  });
+  const presentIndex = history.past.length;
+  return {
+    past: history.past.map(item),
+    present: item(history.present, presentIndex),
+    future: history.future.map((entry, i) => item(entry, presentIndex + 1 + i)),
+  };
+}
+
+export {
+  MAX_PAST_ENTRIES,
+  subblockValuesOf,
+  historyEntry,
+  pushHistory,
+  refreshPresent,
+  undoHistory,
+  redoHistory,
+  revertHistory,
+  historyView,
+};
+export type { HistoryItem, HistoryView };
