@@ -1,0 +1,19 @@
+// Installs dependencies when node_modules is missing or older than the lockfile.
+import { execSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+export function ensureInstalled(root, log = console.log) {
+  const marker = path.join(root, 'node_modules', '.package-lock.json');
+  const lock = path.join(root, 'package-lock.json');
+  const stale = !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs);
+  if (!stale) return;
+  log('installing dependencies (npm ci)');
+  execSync(existsSync(lock) ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
+}
+
+/** Type-checks and builds every workspace (tsc -b is incremental) and the web app. */
+export function build(root, log = console.log) {
+  log('building (tsc -b, vite build)');
+  execSync('npm run build --silent', { cwd: root, stdio: 'inherit' });
+}

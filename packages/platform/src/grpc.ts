@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import * as grpc from '@grpc/grpc-js';
+import { health } from '@weft/contracts';
+import type { Logger } from './logger.js';
+import { REQUEST_ID_HEADER, currentRequestContext, withRequestContext } from './context.js';
+import { AppError, ERROR_MAP, codeFromGrpcStatus, isErrorCode, toAppError, type ErrorCode } from './errors.js';
+
+const ERROR_CODE_KEY = 'weft-error-code';
+const ERROR_DETAILS_KEY = 'weft-error-details';
+
+/** A unary method entry of a generated service definition. */
+interface UnaryMethod<Req, Res> {
+  path: string;
+  requestStream: false;
+  responseStream: false;
+  requestSerialize(value: Req): Buffer;
+  requestDeserialize(value: Buffer): Req;
+  responseSerialize(value: Res): Buffer;
+  responseDeserialize(value: Buffer): Res;
+}
+
+/** What a handler learns about its call besides the request. */
+export interface CallContext {
+  requestId: string;
+  metadata: grpc.Metadata;
+}
+
+/** The async implementation of a service: one `(request, ctx) => Promise<response>` per method. */
+export type ServiceHandlers<D> = {
+  [K in keyof D]: D[K] extends UnaryMethod<infer Req, infer Res> ? (request: Req, ctx: CallContext) => Promise<Res> : never;
+};
+
+/** The async client of a service: one `(request, options?) => Promise<response>` per method. */
+export type ServiceClient<D> = {
+  [K in keyof D]: D[K] extends UnaryMethod<infer Req, infer Res> ? (request: Req, options?: { deadlineMs?: number }) => Promise<Res> : never;
+};
+
+function isUnary(value: unknown): value is UnaryMethod<unknown, unknown> {
+  return typeof value === 'object' && value !== null && 'path' in value && 'requestSerialize' in value;
+}
+
+export interface GrpcServer {
+  /** Adds a service from its generated definition and async handlers. */
+  add<D extends grpc.ServiceDefinition>(definition: D, handlers: ServiceHandlers<D>): void;
+  /** Marks a service (or '' for the whole server) SERVING or NOT_SERVING in the health service. */
+  setServing(service: string, serving: boolean): void;
+  /** Binds and starts; answers the bound port. */
+  listen(address: string): Promise<number>;
+  shutdown(): Promise<void>;
+}
+
+/** A gRPC server with the standard health service, request-id propagation and the one error mapping. */
+export function createGrpcServer(logger: Logger): GrpcServer {
+  const server = new grpc.Server();
+  const statuses = new Map<string, boolean>([['', true]]);
+  const healthImpl: ServiceHandlers<typeof health.HealthService> = {
+    async check(req) {
+      const serving = statuses.get(req.service);
+      if (serving === undefined) {
+        throw new AppError('not_found', `Unknown service '${req.service}'`);
+      }
+      return { status: serving ? health.HealthCheckResponse_ServingStatus.SERVING : health.HealthCheckResponse_ServingStatus.NOT_SERVING };
+    },
+  };
+
+  function add<D extends grpc.ServiceDefinition>(definition: D, handlers: ServiceHandlers<D>): void {
+    const impl: grpc.UntypedServiceImplementation = {};
+    for (const [name, method] of Object.entries(definition)) {
+      if (!isUnary(method)) continue;
+      const handler = (handlers as Record<string, (req: unknown, ctx: CallContext) => Promise<unknown>>)[name];
+      if (!handler) throw new Error(`No handler for ${method.path}`);
+      impl[name] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+        const requestId = String(call.metadata.get(REQUEST_ID_HEADER)[0] ?? randomUUID());
+        void withRequestContext({ requestId }, async () => {
+          const started = performance.now();
+          try {
+            const res = await handler(call.request, { requestId, metadata: call.metadata });
+            logger.debug({ method: method.path, ms: Math.round(performance.now() - started) }, 'grpc call');
+            callback(null, res);
+          } catch (err) {
+            const appErr = toAppError(err);
+            if (appErr.code === 'internal') logger.error({ err, method: method.path }, 'grpc call failed');
+            else logger.info({ method: method.path, code: appErr.code, error: appErr.message }, 'grpc call refused');
+            callback(toServiceError(appErr), null);
+          }
+        });
+      };
+    }
+    server.addService(definition, impl);
+    const serviceName = Object.values(definition).find(isUnary)?.path.split('/')[1];
+    if (serviceName) statuses.set(serviceName, true);
+  }
+
+  add(health.HealthService, healthImpl);
+
+  return {
+    add,
+    setServing(service, serving) {
+      statuses.set(service, serving);
+    },
+    listen(address) {
+      return new Promise((resolve, reject) => {
+        server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port)));
+      });
+    },
+    shutdown() {
+      return new Promise((resolve) => {
+        const force = setTimeout(() => server.forceShutdown(), 5_000);
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      });
+    },
+  };
+}
+
+function toServiceError(err: AppError): Partial<grpc.StatusObject> {
+  const metadata = new grpc.Metadata();
+  metadata.set(ERROR_CODE_KEY, err.code);
+  if (Object.keys(err.details).length > 0) metadata.set(ERROR_DETAILS_KEY, JSON.stringify(err.details));
+  return { code: ERROR_MAP[err.code].grpc, details: err.message, metadata };
+}
+
+/** Turns a gRPC failure back into an AppError with the code and details the server raised. */
+export function fromServiceError(err: grpc.ServiceError): AppError {
+  const raised = err.metadata?.get(ERROR_CODE_KEY)[0];
+  const code: ErrorCode = isErrorCode(raised) ? raised : codeFromGrpcStatus(err.code);
+  const detailsText = err.metadata?.get(ERROR_DETAILS_KEY)[0];
+  const details = typeof detailsText === 'string' ? (JSON.parse(detailsText) as Record<string, unknown>) : {};
+  if (raised === undefined) {
+    // The transport failed (service down, deadline passed): say which call, not the raw status line.
+    const message = code === 'timeout' ? 'The service did not answer in time' : code === 'unavailable' ? 'The service is unavailable' : err.details || 'Internal server error';
+    return new AppError(code, message, details);
+  }
+  return new AppError(code, err.details, details);
+}
+
+/** An async client for a generated service definition, with deadlines and request-id propagation. */
+export function createServiceClient<D extends grpc.ServiceDefinition>(definition: D, address: string, defaults: { deadlineMs: number }): ServiceClient<D> & { close(): void } {
+  const client = new grpc.Client(address, grpc.credentials.createInsecure(), {
+    'grpc.keepalive_time_ms': 30_000,
+    'grpc.initial_reconnect_backoff_ms': 200,
+    'grpc.max_reconnect_backoff_ms': 2_000,
+  });
+  const api: Record<string, unknown> = { close: () => client.close() };
+  for (const [name, method] of Object.entries(definition)) {
+    if (!isUnary(method)) continue;
+    api[name] = (request: unknown, options: { deadlineMs?: number } = {}) =>
+      new Promise((resolve, reject) => {
+        const metadata = new grpc.Metadata();
+        metadata.set(REQUEST_ID_HEADER, currentRequestContext()?.requestId ?? randomUUID());
+        const deadline = Date.now() + (options.deadlineMs ?? defaults.deadlineMs);
+        client.makeUnaryRequest(
+          method.path,
+          (v: unknown) => method.requestSerialize(v),
+          (b: Buffer) => method.responseDeserialize(b),
+          request,
+          metadata,
+          { deadline },
+          (err, res) => (err ? reject(fromServiceError(err)) : resolve(res)),
+        );
+      });
+  }
+  return api as ServiceClient<D> & { close(): void };
+}
+
+/** Asks a server's standard health service; answers true only for SERVING. */
+export async function checkGrpcHealth(address: string, service = '', deadlineMs = 1_000): Promise<boolean> {
+  const client = new grpc.Client(address, grpc.credentials.createInsecure());
+  try {
+    const res = await new Promise<health.HealthCheckResponse>((resolve, reject) => {
+      client.makeUnaryRequest(
+        health.HealthService.check.path,
+        (v: health.HealthCheckRequest) => health.HealthService.check.requestSerialize(v),
+        (b: Buffer) => health.HealthService.check.responseDeserialize(b),
+        { service },
+        new grpc.Metadata(),
+        { deadline: Date.now() + deadlineMs },
+        (err, r) => (err || !r ? reject(err ?? new Error('empty answer')) : resolve(r)),
+      );
+    });
+    return res.status === health.HealthCheckResponse_ServingStatus.SERVING;
+  } catch {
+    return false;
+  } finally {
+    client.close();
+  }
+}

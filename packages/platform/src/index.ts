@@ -1,0 +1,35 @@
+/** Platform plumbing shared by every Weft process: config, logs, Postgres, the bus, gRPC, shutdown. */
+export { loadConfig, configSchema, serviceAddress, type Config, type ServiceName } from './config.js';
+export { createLogger, type Logger } from './logger.js';
+export { withRequestContext, currentRequestContext, currentRequestId, REQUEST_ID_HEADER, type RequestContext } from './context.js';
+export { AppError, ERROR_MAP, isCodedError, isErrorCode, toAppError, codeFromGrpcStatus, type ErrorCode } from './errors.js';
+export { createDatabase, ensureDatabase, migrate, pingDatabase, type Database, type Migration } from './db.js';
+export {
+  connectBus,
+  ensureStreams,
+  createEnvelope,
+  publishEnvelope,
+  startConsumer,
+  streamName,
+  STREAM_SOURCES,
+  type Bus,
+  type EventEnvelope,
+  type StreamSource,
+  type ConsumerOptions,
+  type RunningConsumer,
+} from './bus.js';
+export { appendOutbox, createOutboxRelay, pruneOutbox, platformMigrations, type OutboxRelay, type OutboxRelayOptions } from './outbox.js';
+export { handleOnce } from './inbox.js';
+export {
+  createGrpcServer,
+  createServiceClient,
+  checkGrpcHealth,
+  fromServiceError,
+  type GrpcServer,
+  type ServiceHandlers,
+  type ServiceClient,
+  type CallContext,
+} from './grpc.js';
+export { onShutdown } from './shutdown.js';
+export { TEMPORAL_HEALTH_SERVICE } from './temporal.js';
+export { bootService, serviceMigrations, type ServiceRuntime, type BootOptions } from './service.js';

@@ -1,0 +1,137 @@
+import { sql, type Kysely, type Migration, type QueryExecutorProvider } from 'kysely';
+import type { Logger } from './logger.js';
+import { publishEnvelope, type EventEnvelope } from './bus.js';
+import type { JetStreamClient } from 'nats';
+
+/** The outbox and inbox tables every service schema carries (spread into the service's migrations). */
+export const platformMigrations: Record<string, Migration> = {
+  '0000_platform_outbox': {
+    async up(db) {
+      await sql`create table outbox (
+        id uuid primary key,
+        seq bigserial not null,
+        subject text not null,
+        envelope jsonb not null,
+        created_at timestamptz not null default now(),
+        published_at timestamptz
+      )`.execute(db);
+      await sql`create index outbox_unpublished on outbox (seq) where published_at is null`.execute(db);
+    },
+  },
+  '0000_platform_inbox': {
+    async up(db) {
+      await sql`create table inbox (
+        consumer text not null,
+        event_id text not null,
+        processed_at timestamptz not null default now(),
+        primary key (consumer, event_id)
+      )`.execute(db);
+    },
+  },
+};
+
+/** Writes envelopes to the outbox; call it with the transaction that makes the state change. */
+export async function appendOutbox(trx: QueryExecutorProvider, envelopes: EventEnvelope[]): Promise<void> {
+  for (const e of envelopes) {
+    await sql`insert into outbox (id, subject, envelope) values (${e.id}, ${e.subject}, ${JSON.stringify(e)}::jsonb)`.execute(trx);
+  }
+}
+
+export interface OutboxRelayOptions<DB> {
+  db: Kysely<DB>;
+  js: JetStreamClient;
+  logger: Logger;
+  batchSize?: number;
+  /** How often to look for rows when nobody kicked the relay. */
+  pollMs?: number;
+  /** Test hook: called after each publish, before the batch is marked; a throw aborts the batch. */
+  afterPublish?: (envelope: EventEnvelope) => void;
+}
+
+export interface OutboxRelay {
+  /** Publishes whatever is pending now; answers how many rows it published. */
+  relayOnce(): Promise<number>;
+  /** Wakes the loop at once (call after committing an outbox row). */
+  kick(): void;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Publishes outbox rows in order and marks them. A crash between publish and mark re-publishes the
+ * batch with the same ids: JetStream's duplicate window and the consumers' inbox drop the copies.
+ */
+export function createOutboxRelay<DB>(opts: OutboxRelayOptions<DB>): OutboxRelay {
+  const batchSize = opts.batchSize ?? 200;
+  const pollMs = opts.pollMs ?? 250;
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+  let kicked = false;
+
+  async function relayOnce(): Promise<number> {
+    return opts.db.transaction().execute(async (trx) => {
+      const rows = await sql<{ id: string; envelope: EventEnvelope }>`
+        select id, envelope from outbox where published_at is null
+        order by seq limit ${batchSize} for update skip locked`.execute(trx);
+      if (rows.rows.length === 0) return 0;
+      // Publishes on one connection reach the server in order, so the batch can be pipelined.
+      await Promise.all(
+        rows.rows.map(async (r) => {
+          await publishEnvelope(opts.js, r.envelope);
+          opts.afterPublish?.(r.envelope);
+        }),
+      );
+      const ids = rows.rows.map((r) => r.id);
+      await sql`update outbox set published_at = now() where id = any(${ids}::uuid[])`.execute(trx);
+      return rows.rows.length;
+    });
+  }
+
+  async function run(): Promise<void> {
+    while (running) {
+      let published = 0;
+      try {
+        published = await relayOnce();
+      } catch (err) {
+        opts.logger.error({ err }, 'outbox relay failed; retrying');
+      }
+      if (published > 0 || !running) continue;
+      if (kicked) {
+        kicked = false;
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pollMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    }
+  }
+
+  return {
+    relayOnce,
+    kick() {
+      kicked = true;
+      wake?.();
+    },
+    start() {
+      if (running) return;
+      running = true;
+      loop = run();
+    },
+    async stop() {
+      running = false;
+      wake?.();
+      await loop;
+    },
+  };
+}
+
+/** Deletes published rows older than `olderThanMs` so the outbox stays small. */
+export async function pruneOutbox<DB>(db: Kysely<DB>, olderThanMs: number): Promise<void> {
+  await sql`delete from outbox where published_at < now() - make_interval(secs => ${olderThanMs / 1000})`.execute(db);
+}

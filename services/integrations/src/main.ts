@@ -1,0 +1,27 @@
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { bootService } from '@weft/platform';
+import { integrations, integrationsTaskQueue } from '@weft/contracts';
+import { migrations } from './migrations/index.js';
+import { createActivities } from './activities/index.js';
+import { integrationsHandlers } from './adapters/grpc.js';
+
+/** Composition root of the integrations service: a gRPC server and an activity worker. */
+const rt = await bootService({ name: 'integrations', migrations });
+rt.grpc.add(integrations.IntegrationsServiceService, integrationsHandlers());
+const connection = await NativeConnection.connect({ address: rt.config.TEMPORAL_ADDRESS });
+const worker = await Worker.create({
+  connection,
+  namespace: rt.config.TEMPORAL_NAMESPACE,
+  taskQueue: integrationsTaskQueue(rt.config.WEFT_INSTANCE),
+  activities: createActivities(),
+});
+const running = worker.run().catch((err: unknown) => {
+  rt.logger.fatal({ err }, 'activity worker stopped');
+  process.exit(1);
+});
+rt.onClose(async () => {
+  worker.shutdown();
+  await running;
+  await connection.close();
+});
+await rt.listen();

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import { workspacesAndWorkflows } from './0001_workspaces_and_workflows.js';
+
+/** The registry's migrations, applied in name order. */
+export const migrations: Record<string, Migration> = {
+  '0001_workspaces_and_workflows': workspacesAndWorkflows,
+};

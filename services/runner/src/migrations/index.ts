@@ -1,0 +1,23 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+
+/** The runner's migrations, applied in name order. */
+export const migrations: Record<string, Migration> = {
+  '0001_executions': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('executions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('workflow_id', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('running', 'succeeded', 'failed')`))
+        .addColumn('trigger', 'text', (c) => c.notNull())
+        .addColumn('input', 'jsonb', (c) => c.notNull())
+        .addColumn('output', 'jsonb')
+        .addColumn('logs', 'jsonb')
+        .addColumn('error', 'text')
+        .addColumn('started_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('ended_at', 'timestamptz')
+        .execute();
+      await db.schema.createIndex('executions_workflow').on('executions').columns(['workflow_id', 'started_at']).execute();
+    },
+  },
+};

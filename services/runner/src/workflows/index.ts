@@ -1,0 +1,2 @@
+/** Every Temporal workflow the runner's worker serves (the bundle's entry point). */
+export { runWorkflow } from './runWorkflow.workflow.js';
