@@ -1,9 +1,10 @@
 import type { BlockState, Edge, Position } from './model/state.js';
 
-/** What a new block takes from its catalogue definition. */
+/** What a new block takes from its catalogue definition (a structural subset of `@weft/catalog`'s BlockConfig). */
 type BlockDefinition = {
-  subBlocks: Array<{ id: string; type: string; defaultValue?: unknown }>;
-  outputs: Record<string, unknown>;
+  name?: string;
+  subBlocks: ReadonlyArray<{ readonly id: string; readonly type: string; readonly defaultValue?: unknown }>;
+  outputs: Readonly<Record<string, unknown>>;
 };
 
 /** Finds a block definition by type; the service passes `@weft/catalog`'s `getBlock`. */

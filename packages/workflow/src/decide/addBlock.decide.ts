@@ -29,7 +29,7 @@ function createBlock(ctx: DecideContext, spec: NewBlock): BlockState {
   return {
     ...spec,
     subBlocks,
-    outputs: deepCopy(definition?.outputs ?? {}),
+    outputs: deepCopy({ ...definition?.outputs }),
     enabled: true,
     horizontalHandles: true,
     isWide: false,
@@ -38,9 +38,11 @@ function createBlock(ctx: DecideContext, spec: NewBlock): BlockState {
   };
 }
 
-function defaultName(graph: WorkflowGraph, type: string): string {
+/** '{definition name} {n}', n counting blocks of that type, as the toolbar names new blocks. */
+function defaultName(graph: WorkflowGraph, type: string, ctx: DecideContext): string {
   const count = Object.values(graph.blocks).filter((block) => block.type === type).length;
-  return `${type.charAt(0).toUpperCase()}${type.slice(1)} ${count + 1}`;
+  const label = ctx.blockDefinition(type)?.name ?? `${type.charAt(0).toUpperCase()}${type.slice(1)}`;
+  return `${label} ${count + 1}`;
 }
 
 function decideAddBlock(graph: WorkflowGraph, command: CommandOf<'addBlock'>, ctx: DecideContext): WorkflowEvent[] {
@@ -52,7 +54,7 @@ function decideAddBlock(graph: WorkflowGraph, command: CommandOf<'addBlock'>, ct
     data.parentId = parentId;
     data.extent = 'parent';
   }
-  const name = command.name ?? defaultName(graph, command.blockType);
+  const name = command.name ?? defaultName(graph, command.blockType, ctx);
   const block = createBlock(ctx, { id, type: command.blockType, name, position: command.position, data });
   return [{ type: 'blockAdded', at: ctx.now, block }];
 }

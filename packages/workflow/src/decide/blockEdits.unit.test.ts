@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import type { CommandOf } from '../commands.js';
+import { given, history } from '../testSupport.js';
+
+const at = { x: 0, y: 0 };
+const add = (id: string, blockType: string, extra: Partial<CommandOf<'addBlock'>> = {}): CommandOf<'addBlock'> => ({
+  type: 'addBlock',
+  id,
+  blockType,
+  position: at,
+  ...extra,
+});
+
+describe('setParent (§4 Set or remove parent)', () => {
+  const base = history(add('loop1', 'loop'), add('f', 'function'));
+
+  it('§4: setting a parent stores parentId and extent defaults to parent; the loop lists the child', () => {
+    const { state } = given(base).when({ type: 'setParent', id: 'f', parentId: 'loop1' });
+    expect(state.blocks['f']?.data).toEqual({ parentId: 'loop1', extent: 'parent' });
+    expect(state.loops['loop1']?.nodes).toEqual(['f']);
+  });
+
+  it('§4: an unchanged parent is skipped', () => {
+    const inLoop = [...base, ...given(base).when({ type: 'setParent', id: 'f', parentId: 'loop1' }).events];
+    expect(given(inLoop).when({ type: 'setParent', id: 'f', parentId: 'loop1' }).events).toEqual([]);
+  });
+
+  it('§4: removing the parent clears parentId and extent', () => {
+    const inLoop = [...base, ...given(base).when({ type: 'setParent', id: 'f', parentId: 'loop1' }).events];
+    const { state } = given(inLoop).when({ type: 'setParent', id: 'f', parentId: null });
+    expect(state.blocks['f']?.data).toEqual({});
+    expect(state.loops['loop1']?.nodes).toEqual([]);
+  });
+
+  it("§4: an unknown block gives 'Cannot set parent: Block not found'", () => {
+    const { error, events } = given(base).when({ type: 'setParent', id: 'ghost', parentId: 'loop1' });
+    expect(events).toEqual([]);
+    expect(error?.code).toBe('not_found');
+    expect(error?.message).toBe('Cannot set parent: Block not found');
+  });
+});
+
+describe('removeBlock (§4 Remove block)', () => {
+  it('§4: removes all descendants, their edges and their stored values', () => {
+    const base = history(
+      add('outer', 'loop'),
+      add('inner', 'parallel', { parentId: 'outer' }),
+      add('f', 'function', { parentId: 'inner' }),
+      add('a', 'api'),
+      { type: 'setSubBlockValue', id: 'f', subBlockId: 'code', value: 'return 1' },
+      { type: 'addEdge', id: 'e1', source: 'start', target: 'outer' },
+      { type: 'addEdge', id: 'e2', source: 'f', target: 'a' },
+      { type: 'addEdge', id: 'e3', source: 'start', target: 'a' },
+    );
+    const { events, state } = given(base).when({ type: 'removeBlock', id: 'outer' });
+    expect(events).toEqual([
+      { type: 'blockRemoved', at: 1_000, id: 'outer', blockIds: ['outer', 'inner', 'f'], edgeIds: ['e1', 'e2'] },
+    ]);
+    expect(Object.keys(state.blocks).sort()).toEqual(['a', 'start']);
+    expect(state.edges.map((e) => e.id)).toEqual(['e3']);
+    expect(state.loops).toEqual({});
+    expect(state.parallels).toEqual({});
+    expect(state.history.present.subblockValues['f']).toBeUndefined();
+  });
+});
+
+describe('duplicateBlock (§4 Duplicate block, §9)', () => {
+  it('§4/§9: new id, position +250 x and +20 y, trailing number incremented, values copied deeply', () => {
+    const table = [{ cells: { Key: 'a', Value: 'b' } }];
+    const base = history(
+      { ...add('a1', 'api'), name: 'API 1', position: { x: 10, y: 30 } },
+      { type: 'setSubBlockValue', id: 'a1', subBlockId: 'headers', value: table },
+    );
+    const { state } = given(base).when({ type: 'duplicateBlock', id: 'a1', newId: 'a2' });
+    const copy = state.blocks['a2'];
+    expect(copy?.name).toBe('API 2');
+    expect(copy?.position).toEqual({ x: 260, y: 50 });
+    expect(copy?.subBlocks['headers']?.value).toEqual(table);
+    expect(copy?.subBlocks['headers']?.value).not.toBe(state.blocks['a1']?.subBlocks['headers']?.value);
+  });
+
+  it("§4: a name without a trailing number gets ' 1'", () => {
+    const { state } = given(history({ ...add('x', 'agent'), name: 'Writer' })).when({ type: 'duplicateBlock', id: 'x' });
+    expect(state.blocks['id-1']?.name).toBe('Writer 1');
+  });
+});
+
+describe('renameBlock (§4 Rename block)', () => {
+  it('§4: <oldname. references in other blocks are rewritten, names compared lowercased without spaces', () => {
+    const base = history(
+      { ...add('ag', 'agent'), name: 'My Agent' },
+      add('f', 'function'),
+      { type: 'setSubBlockValue', id: 'f', subBlockId: 'code', value: 'return <myagent.content> + <MyAgent.tokens>' },
+      { type: 'setSubBlockValue', id: 'ag', subBlockId: 'userPrompt', value: 'self <myagent.content>' },
+    );
+    const { state } = given(base).when({ type: 'renameBlock', id: 'ag', name: 'Research Bot' });
+    expect(state.blocks['ag']?.name).toBe('Research Bot');
+    expect(state.blocks['f']?.subBlocks['code']?.value).toBe('return <researchbot.content> + <researchbot.tokens>');
+    expect(state.blocks['ag']?.subBlocks['userPrompt']?.value).toBe('self <myagent.content>');
+  });
+
+  it('§4: references nested in table values are rewritten too', () => {
+    const base = history(
+      { ...add('s', 'api'), name: 'Source' },
+      add('t', 'api'),
+      { type: 'setSubBlockValue', id: 't', subBlockId: 'headers', value: [{ cells: { Key: 'x', Value: '<source.data>' } }] },
+    );
+    const { state } = given(base).when({ type: 'renameBlock', id: 's', name: 'Origin' });
+    expect(state.blocks['t']?.subBlocks['headers']?.value).toEqual([{ cells: { Key: 'x', Value: '<origin.data>' } }]);
+  });
+});
+
+describe('advanced mode (§4)', () => {
+  const base = history(add('ag', 'agent'), { type: 'setSubBlockValue', id: 'ag', subBlockId: 'memories', value: 'm' });
+
+  it('§4: turning advanced mode on from basic keeps the memories value', () => {
+    const { state } = given(base).when({ type: 'setAdvancedMode', id: 'ag', advancedMode: true });
+    expect(state.blocks['ag']?.advancedMode).toBe(true);
+    expect(state.blocks['ag']?.subBlocks['memories']?.value).toBe('m');
+  });
+
+  it('§4: turning advanced mode off clears the memories value when it was in advanced mode', () => {
+    const advanced = [...base, ...given(base).when({ type: 'setAdvancedMode', id: 'ag', advancedMode: true }).events];
+    const { state } = given(advanced).when({ type: 'setAdvancedMode', id: 'ag', advancedMode: false });
+    expect(state.blocks['ag']?.advancedMode).toBe(false);
+    expect(state.blocks['ag']?.subBlocks['memories']?.value).toBeNull();
+  });
+
+  it('§4: setting it on again while in advanced mode also clears memories', () => {
+    const advanced = history(
+      add('ag', 'agent'),
+      { type: 'setAdvancedMode', id: 'ag', advancedMode: true },
+      { type: 'setSubBlockValue', id: 'ag', subBlockId: 'memories', value: 'm' },
+    );
+    const { state } = given(advanced).when({ type: 'setAdvancedMode', id: 'ag', advancedMode: true });
+    expect(state.blocks['ag']?.subBlocks['memories']?.value).toBeNull();
+  });
+});
+
+describe('toggles, move and resize (§4)', () => {
+  const base = history(add('f', 'function'));
+
+  it('§4: toggle enabled and handle orientation flip the flags', () => {
+    const { state } = given(base).when([
+      { type: 'toggleEnabled', id: 'f' },
+      { type: 'toggleHandles', id: 'f' },
+    ]);
+    expect(state.blocks['f']).toMatchObject({ enabled: false, horizontalHandles: false });
+  });
+
+  it('§4: setWide toggles when isWide is absent and sets it when given', () => {
+    expect(given(base).when({ type: 'setWide', id: 'f' }).state.blocks['f']?.isWide).toBe(true);
+    expect(given(base).when({ type: 'setWide', id: 'f', isWide: false }).state.blocks['f']?.isWide).toBe(false);
+  });
+
+  it('§4: move sets the position and resize the width and height in data', () => {
+    const { state } = given(base).when([
+      { type: 'moveBlock', id: 'f', position: { x: 5, y: 6 } },
+      { type: 'resizeBlock', id: 'f', width: 300, height: 200 },
+    ]);
+    expect(state.blocks['f']?.position).toEqual({ x: 5, y: 6 });
+    expect(state.blocks['f']?.data).toEqual({ width: 300, height: 200 });
+  });
+
+  it('§4: editing a missing block is refused as not_found', () => {
+    expect(given(base).when({ type: 'moveBlock', id: 'zz', position: at }).error?.code).toBe('not_found');
+  });
+});
