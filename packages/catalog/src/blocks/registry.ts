@@ -1,20 +1,85 @@
 import type { BlockConfig } from '../types.js';
 import { agentBlock } from './agent.block.js';
+import { airtableBlock } from './airtable.block.js';
 import { apiBlock } from './api.block.js';
+import { browserUseBlock } from './browserUse.block.js';
+import { clayBlock } from './clay.block.js';
 import { conditionBlock } from './condition.block.js';
+import { confluenceBlock } from './confluence.block.js';
+import { discordBlock } from './discord.block.js';
+import { elevenlabsBlock } from './elevenlabs.block.js';
+import { emailBlock } from './email.block.js';
+import { evaluatorBlock } from './evaluator.block.js';
+import { fileBlock } from './file.block.js';
 import { functionBlock } from './function.block.js';
+import { imageGeneratorBlock } from './imageGenerator.block.js';
+import { linearBlock } from './linear.block.js';
+import { redditBlock } from './reddit.block.js';
 import { responseBlock } from './response.block.js';
 import { routerBlock } from './router.block.js';
+import { s3Block } from './s3.block.js';
+import { scheduleBlock } from './schedule.block.js';
+import { serperBlock } from './serper.block.js';
+import { slackBlock } from './slack.block.js';
+import { stagehandBlock } from './stagehand.block.js';
+import { stagehandAgentBlock } from './stagehandAgent.block.js';
 import { starterBlock } from './starter.block.js';
+import { supabaseBlock } from './supabase.block.js';
+import { tavilyBlock } from './tavily.block.js';
+import { telegramBlock } from './telegram.block.js';
+import { thinkingBlock } from './thinking.block.js';
+import { translateBlock } from './translate.block.js';
+import { twilioSmsBlock } from './twilioSms.block.js';
+import { typeformBlock } from './typeform.block.js';
+import { visionBlock } from './vision.block.js';
+import { wealthboxBlock } from './wealthbox.block.js';
+import { webhookBlock } from './webhook.block.js';
+import { whatsappBlock } from './whatsapp.block.js';
+import { workflowBlock } from './workflow.block.js';
+import { xBlock } from './x.block.js';
+import { youtubeBlock } from './youtube.block.js';
 
-const BLOCKS: readonly BlockConfig[] = [
+/** Every block of the catalogue. */
+export const BLOCKS: readonly BlockConfig[] = [
   agentBlock,
+  airtableBlock,
   apiBlock,
+  browserUseBlock,
+  clayBlock,
   conditionBlock,
+  confluenceBlock,
+  discordBlock,
+  elevenlabsBlock,
+  emailBlock,
+  evaluatorBlock,
+  fileBlock,
   functionBlock,
+  imageGeneratorBlock,
+  linearBlock,
+  redditBlock,
   responseBlock,
   routerBlock,
+  s3Block,
+  scheduleBlock,
+  serperBlock,
+  slackBlock,
+  stagehandBlock,
+  stagehandAgentBlock,
   starterBlock,
+  supabaseBlock,
+  tavilyBlock,
+  telegramBlock,
+  thinkingBlock,
+  translateBlock,
+  twilioSmsBlock,
+  typeformBlock,
+  visionBlock,
+  wealthboxBlock,
+  webhookBlock,
+  whatsappBlock,
+  workflowBlock,
+  xBlock,
+  youtubeBlock,
 ];
 
 const BY_TYPE: ReadonlyMap<string, BlockConfig> = new Map(BLOCKS.map((b) => [b.type, b]));

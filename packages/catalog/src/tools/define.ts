@@ -59,3 +59,33 @@ export function defineTool(spec: ToolSpec): ToolConfig {
 export function oauth(provider: string, scopes: readonly string[], required = true): ToolOAuth {
   return { required, provider, scopes };
 }
+
+/** Shared parts of a family of tools against one API. */
+export interface ToolFamily {
+  baseUrl: string;
+  headers?: Record<string, string>;
+  common?: Record<string, ToolParam>;
+  oauth?: ToolOAuth;
+}
+
+/** A builder for tools of one API: base URL, headers, common params and OAuth filled in. */
+export function toolFamily(family: ToolFamily) {
+  return (
+    id: string,
+    name: string,
+    description: string,
+    method: HttpMethod,
+    path: string,
+    params: Record<string, ToolParam>,
+  ): ToolConfig => {
+    const spec: ToolSpec = {
+      id,
+      name,
+      description,
+      params: { ...family.common, ...params },
+      request: { method, url: `${family.baseUrl}${path}`, ...(family.headers ? { headers: family.headers } : {}) },
+    };
+    if (family.oauth) spec.oauth = family.oauth;
+    return defineTool(spec);
+  };
+}

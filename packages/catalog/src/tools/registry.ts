@@ -1,8 +1,66 @@
 import type { ToolConfig } from '../types.js';
+import { airtableTools } from './airtable.tools.js';
+import { browserUseTools } from './browserUse.tools.js';
 import { chatTools } from './chat.tools.js';
+import { clayTools } from './clay.tools.js';
+import { confluenceTools } from './confluence.tools.js';
+import { discordTools } from './discord.tools.js';
+import { elevenlabsTools } from './elevenlabs.tools.js';
+import { emailTools } from './email.tools.js';
+import { fileTools } from './file.tools.js';
 import { httpTools } from './http.tools.js';
+import { imageTools } from './image.tools.js';
+import { linearTools } from './linear.tools.js';
+import { redditTools } from './reddit.tools.js';
+import { s3Tools } from './s3.tools.js';
+import { serperTools } from './serper.tools.js';
+import { slackTools } from './slack.tools.js';
+import { stagehandTools } from './stagehand.tools.js';
+import { supabaseTools } from './supabase.tools.js';
+import { tavilyTools } from './tavily.tools.js';
+import { telegramTools } from './telegram.tools.js';
+import { thinkingTools } from './thinking.tools.js';
+import { twilioTools } from './twilio.tools.js';
+import { typeformTools } from './typeform.tools.js';
+import { visionTools } from './vision.tools.js';
+import { wealthboxTools } from './wealthbox.tools.js';
+import { whatsappTools } from './whatsapp.tools.js';
+import { workflowTools } from './workflow.tools.js';
+import { xTools } from './x.tools.js';
+import { youtubeTools } from './youtube.tools.js';
 
-const TOOLS: readonly ToolConfig[] = [...chatTools, ...httpTools];
+/** Every tool of the catalogue. */
+export const TOOLS: readonly ToolConfig[] = [
+  ...airtableTools,
+  ...browserUseTools,
+  ...chatTools,
+  ...clayTools,
+  ...confluenceTools,
+  ...discordTools,
+  ...elevenlabsTools,
+  ...emailTools,
+  ...fileTools,
+  ...httpTools,
+  ...imageTools,
+  ...linearTools,
+  ...redditTools,
+  ...s3Tools,
+  ...serperTools,
+  ...slackTools,
+  ...stagehandTools,
+  ...supabaseTools,
+  ...tavilyTools,
+  ...telegramTools,
+  ...thinkingTools,
+  ...twilioTools,
+  ...typeformTools,
+  ...visionTools,
+  ...wealthboxTools,
+  ...whatsappTools,
+  ...workflowTools,
+  ...xTools,
+  ...youtubeTools,
+];
 
 const BY_ID: ReadonlyMap<string, ToolConfig> = new Map(TOOLS.map((t) => [t.id, t]));
 

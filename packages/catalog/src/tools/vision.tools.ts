@@ -1,0 +1,21 @@
+import type { ToolConfig } from '../types.js';
+import { defineTool, may, need } from './define.js';
+
+/** Vision answers are limited to 1000 tokens (§9). */
+export const VISION_MAX_TOKENS = 1000;
+
+/** Image analysis with OpenAI or Anthropic vision models. */
+export const visionTools: ToolConfig[] = [
+  defineTool({
+    id: 'vision_tool',
+    name: 'Vision Tool',
+    description: 'Process and analyze images using advanced vision models; answers are limited to 1000 tokens',
+    params: {
+      apiKey: need('string', 'user', 'API key for the selected model provider'),
+      imageUrl: need('string', 'llm', 'Publicly accessible image URL'),
+      model: may('string', 'user', 'Vision model to use (gpt-4o, claude-3-opus, claude-3-sonnet)', 'gpt-4o'),
+      prompt: may('string', 'llm', 'Custom prompt for image analysis'),
+    },
+    request: { method: 'POST', url: 'https://api.openai.com/v1/chat/completions', headers: { Authorization: 'Bearer {apiKey}', 'Content-Type': 'application/json' } },
+  }),
+];
