@@ -37,3 +37,9 @@ export type { ValueChange, Checkpoint, GraphEvent, OtherEvent, WorkflowEvent, Wo
 export { DUPLICATE_OFFSET, startWorkflow } from './decide/addBlock.decide.js';
 export { decide, decideBatch } from './decide/decide.js';
 export { evolve, replay } from './evolve/evolve.js';
+export { toYaml, fromYaml } from './yaml/codec.js';
+export { YAML_VERSION, yamlWorkflowSchema } from './yaml/schema.js';
+export type { YamlBlock, YamlConnection, YamlWorkflow } from './yaml/schema.js';
+export { yamlStructureGuide } from './yaml/guide.js';
+export type { YamlStructureGuide } from './yaml/guide.js';
+export { elkLayout } from './layout/elk.layout.js';

@@ -1,16 +1,93 @@
 import type { CommandOf } from '../commands.js';
 import type { DecideContext } from '../context.js';
+import { createBlock } from '../decide/addBlock.decide.js';
 import { WorkflowError } from '../errors.js';
 import type { WorkflowEvent } from '../events.js';
-import type { WorkflowState } from '../model/state.js';
+import { elkLayout } from '../layout/elk.layout.js';
+import { graphWith, setValue } from '../model/graph.js';
+import type { BlockData, BlockState, Edge, WorkflowGraph, WorkflowState } from '../model/state.js';
+import { graphOf } from '../model/state.js';
+import { parseYaml } from './codec.js';
+import type { ParsedYaml } from './codec.js';
+import type { YamlBlock } from './schema.js';
 
-/** Replace the graph with a YAML document as one undoable event. */
-function decideImportYaml(
-  _state: WorkflowState,
-  _command: CommandOf<'importYaml'>,
-  _ctx: DecideContext,
-): WorkflowEvent[] {
-  throw new WorkflowError('validation', 'YAML import is not available yet');
+/** Where blocks without a position go when no layout is asked for: a simple row. */
+function fallbackPosition(index: number): { x: number; y: number } {
+  return { x: 100 + index * 300, y: 100 };
 }
 
-export { decideImportYaml };
+function buildBlock(ctx: DecideContext, id: string, spec: YamlBlock, index: number, lineOf: ParsedYaml['lineOf']): BlockState {
+  const data: BlockData = { ...structuredClone(spec.data ?? {}) };
+  if (spec.parentId !== undefined) {
+    data.parentId = spec.parentId;
+    data.extent = 'parent';
+  }
+  const position = spec.position ?? fallbackPosition(index);
+  let block: BlockState;
+  try {
+    block = createBlock(ctx, { id, type: spec.type, name: spec.name, position, data });
+  } catch (error) {
+    if (!(error instanceof WorkflowError)) throw error;
+    throw new WorkflowError('validation', `Invalid YAML at line ${lineOf(['blocks', id, 'type'])}: ${error.message}`);
+  }
+  for (const [subBlockId, value] of Object.entries(spec.inputs ?? {})) block = setValue(block, subBlockId, structuredClone(value));
+  return {
+    ...block,
+    enabled: spec.enabled ?? true,
+    horizontalHandles: spec.horizontalHandles ?? true,
+    isWide: spec.isWide ?? false,
+    advancedMode: spec.advancedMode ?? false,
+    height: spec.height ?? 0,
+  };
+}
+
+function buildEdges(parsed: ParsedYaml, ctx: DecideContext): Edge[] {
+  const edges: Edge[] = [];
+  for (const [source, block] of Object.entries(parsed.workflow.blocks)) {
+    for (const connection of block.connections ?? []) {
+      const edge: Edge = typeof connection === 'string' ? { id: '', source, target: connection } : { id: '', source, ...connection };
+      const duplicate = edges.some(
+        (e) => e.source === edge.source && e.target === edge.target && e.sourceHandle === edge.sourceHandle && e.targetHandle === edge.targetHandle,
+      );
+      if (!duplicate) edges.push({ ...edge, id: ctx.newId() });
+    }
+  }
+  return edges;
+}
+
+/** The graph a YAML document describes, with definitions applied and laid out when asked. */
+function graphFromYaml(parsed: ParsedYaml, ctx: DecideContext, applyAutoLayout: boolean): WorkflowGraph {
+  const blocks: Record<string, BlockState> = {};
+  Object.entries(parsed.workflow.blocks).forEach(([id, spec], index) => {
+    blocks[id] = buildBlock(ctx, id, spec, index, parsed.lineOf);
+  });
+  const edges = buildEdges(parsed, ctx);
+  if (applyAutoLayout) {
+    const placed = (ctx.layout ?? elkLayout)({ blocks, edges });
+    for (const [id, place] of Object.entries(placed)) {
+      const block = blocks[id];
+      if (block === undefined) continue;
+      const data = place.width === undefined ? block.data : { ...block.data, width: place.width, height: place.height ?? 0 };
+      blocks[id] = { ...block, position: place.position, data };
+    }
+  }
+  return graphWith(blocks, edges);
+}
+
+/** Replace the graph with a YAML document as one undoable event; invalid YAML changes nothing. */
+function decideImportYaml(state: WorkflowState, command: CommandOf<'importYaml'>, ctx: DecideContext): WorkflowEvent[] {
+  const graph = graphFromYaml(parseYaml(command.yamlContent), ctx, command.applyAutoLayout ?? false);
+  const previous = graphOf(state);
+  return [
+    {
+      type: 'yamlImported',
+      at: ctx.now,
+      blocks: graph.blocks,
+      edges: graph.edges,
+      ...(command.description === undefined ? {} : { description: command.description }),
+      ...(command.createCheckpoint === true ? { checkpoint: { blocks: previous.blocks, edges: previous.edges } } : {}),
+    },
+  ];
+}
+
+export { decideImportYaml, graphFromYaml };

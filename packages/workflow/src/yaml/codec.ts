@@ -1,0 +1,106 @@
+import { LineCounter, parseDocument, stringify } from 'yaml';
+import type { z } from 'zod';
+import { WorkflowError } from '../errors.js';
+import type { BlockState, WorkflowGraph } from '../model/state.js';
+import { YAML_VERSION, yamlWorkflowSchema } from './schema.js';
+import type { YamlBlock, YamlConnection, YamlWorkflow } from './schema.js';
+
+type Path = ReadonlyArray<string | number>;
+/** A parsed document and where its parts are, so later checks can name the line. */
+type ParsedYaml = { workflow: YamlWorkflow; lineOf: (path: Path) => number };
+
+function connectionsOf(graph: WorkflowGraph, blockId: string): YamlConnection[] {
+  return graph.edges
+    .filter((edge) => edge.source === blockId)
+    .map((edge) =>
+      edge.sourceHandle === undefined && edge.targetHandle === undefined
+        ? edge.target
+        : {
+            target: edge.target,
+            ...(edge.sourceHandle === undefined ? {} : { sourceHandle: edge.sourceHandle }),
+            ...(edge.targetHandle === undefined ? {} : { targetHandle: edge.targetHandle }),
+          },
+    );
+}
+
+function blockToYaml(graph: WorkflowGraph, block: BlockState): YamlBlock {
+  const { parentId, extent: _extent, ...data } = block.data;
+  const inputs = Object.fromEntries(Object.values(block.subBlocks).map((sub) => [sub.id, sub.value]));
+  const connections = connectionsOf(graph, block.id);
+  return {
+    type: block.type,
+    name: block.name,
+    position: block.position,
+    ...(parentId === undefined ? {} : { parentId }),
+    ...(block.enabled ? {} : { enabled: false }),
+    ...(block.horizontalHandles ? {} : { horizontalHandles: false }),
+    ...(block.isWide ? { isWide: true } : {}),
+    ...(block.advancedMode ? { advancedMode: true } : {}),
+    ...(block.height === 0 ? {} : { height: block.height }),
+    ...(Object.keys(inputs).length === 0 ? {} : { inputs }),
+    ...(Object.keys(data).length === 0 ? {} : { data }),
+    ...(connections.length === 0 ? {} : { connections }),
+  };
+}
+
+/** Export blocks and edges as YAML (the format `fromYaml` reads and the structure guide describes). */
+function toYaml(graph: WorkflowGraph): string {
+  const blocks = Object.fromEntries(Object.values(graph.blocks).map((block) => [block.id, blockToYaml(graph, block)]));
+  const workflow: YamlWorkflow = { version: YAML_VERSION, blocks };
+  return stringify(workflow);
+}
+
+function describePath(path: Path): string {
+  return path.map((part) => String(part)).join('.');
+}
+
+function issueAt(issue: z.core.$ZodIssue, lineOf: (path: Path) => number): WorkflowError {
+  const path = issue.path.filter((part) => typeof part !== 'symbol');
+  const where = path.length === 0 ? '' : ` (${describePath(path)})`;
+  return new WorkflowError('validation', `Invalid YAML at line ${lineOf(path)}: ${issue.message}${where}`);
+}
+
+/** Parse and check the structure; every error names its line. */
+function parseYaml(text: string): ParsedYaml {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const syntax = document.errors[0];
+  if (syntax !== undefined) {
+    const line = lineCounter.linePos(syntax.pos[0]).line;
+    throw new WorkflowError('validation', `Invalid YAML at line ${line}: ${syntax.message.split('\n')[0] ?? ''}`);
+  }
+  const lineOf = (path: Path): number => {
+    for (let length = path.length; length >= 0; length--) {
+      const node = length === 0 ? document.contents : document.getIn(path.slice(0, length), true);
+      const range: unknown = node !== null && typeof node === 'object' && 'range' in node ? node.range : undefined;
+      if (Array.isArray(range) && typeof range[0] === 'number') return lineCounter.linePos(range[0]).line || 1;
+    }
+    return 1;
+  };
+  const result = yamlWorkflowSchema.safeParse(document.toJS());
+  if (!result.success) {
+    const [issue] = result.error.issues;
+    throw issue === undefined ? new WorkflowError('validation', 'Invalid YAML at line 1') : issueAt(issue, lineOf);
+  }
+  const workflow = result.data;
+  for (const [id, block] of Object.entries(workflow.blocks)) {
+    if (block.parentId !== undefined && workflow.blocks[block.parentId] === undefined) {
+      throw new WorkflowError('validation', `Invalid YAML at line ${lineOf(['blocks', id, 'parentId'])}: unknown parent block ${block.parentId}`);
+    }
+    (block.connections ?? []).forEach((connection, index) => {
+      const target = typeof connection === 'string' ? connection : connection.target;
+      if (workflow.blocks[target] === undefined) {
+        throw new WorkflowError('validation', `Invalid YAML at line ${lineOf(['blocks', id, 'connections', index])}: unknown target block ${target}`);
+      }
+    });
+  }
+  return { workflow, lineOf };
+}
+
+/** Read the YAML format; throws a 'validation' WorkflowError naming the line. */
+function fromYaml(text: string): YamlWorkflow {
+  return parseYaml(text).workflow;
+}
+
+export { toYaml, fromYaml, parseYaml };
+export type { ParsedYaml };

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { graphOf } from '../model/state.js';
+import { given, history } from '../testSupport.js';
+import { fromYaml, toYaml } from './codec.js';
+import { yamlStructureGuide } from './guide.js';
+
+const rich = history(
+  { type: 'addBlock', id: 'ag', blockType: 'agent', name: 'Writer', position: { x: 400, y: 100 } },
+  { type: 'addBlock', id: 'lp', blockType: 'loop', position: { x: 700, y: 100 } },
+  { type: 'addBlock', id: 'fn', blockType: 'function', position: { x: 40, y: 50 }, parentId: 'lp' },
+  { type: 'setSubBlockValue', id: 'ag', subBlockId: 'userPrompt', value: 'Write about <start.input>' },
+  { type: 'setSubBlockValue', id: 'ag', subBlockId: 'tools', value: [{ type: 'api', params: { url: 'x' } }] },
+  { type: 'setSubBlockValue', id: 'fn', subBlockId: 'extra', value: 7 },
+  { type: 'updateLoop', id: 'lp', iterations: 3, loopType: 'forEach', forEachItems: '[1,2]' },
+  { type: 'toggleEnabled', id: 'ag' },
+  { type: 'setAdvancedMode', id: 'ag', advancedMode: true },
+  { type: 'resizeBlock', id: 'lp', width: 600, height: 320 },
+  { type: 'addEdge', id: 'e1', source: 'start', target: 'ag' },
+  { type: 'addEdge', id: 'e2', source: 'ag', target: 'lp', sourceHandle: 'source', targetHandle: 'target' },
+);
+
+const withoutEdgeIds = (edges: Array<{ id: string }>) => edges.map(({ id: _id, ...rest }) => rest);
+
+describe('YAML codec (issue 3 YAML)', () => {
+  it('round-trips: importing the export gives the same blocks, loops and connections', () => {
+    const before = given(rich).state;
+    const { state, events } = given(rich).when({ type: 'importYaml', yamlContent: toYaml(before) });
+    expect(events.map((e) => e.type)).toEqual(['yamlImported']);
+    expect(state.blocks).toEqual(before.blocks);
+    expect(state.loops).toEqual(before.loops);
+    expect(withoutEdgeIds(state.edges)).toEqual(withoutEdgeIds(before.edges));
+    expect(toYaml(state)).toBe(toYaml(before));
+  });
+
+  it('import is one undoable event; undo restores the previous graph', () => {
+    const yaml = 'blocks:\n  s:\n    type: starter\n    name: Start\n';
+    const imported = given(rich).when({ type: 'importYaml', yamlContent: yaml, description: 'Copilot edit' });
+    expect(imported.state.history.present.action).toBe('Copilot edit');
+    expect(Object.keys(imported.state.blocks)).toEqual(['s']);
+    const undone = given([...rich, ...imported.events]).when({ type: 'undo' });
+    expect(graphOf(undone.state)).toEqual(graphOf(given(rich).state));
+  });
+
+  it('a checkpoint of the previous graph is kept when asked', () => {
+    const { events } = given(rich).when({ type: 'importYaml', yamlContent: 'blocks: {}\n', createCheckpoint: true });
+    const [event] = events;
+    expect(event?.type === 'yamlImported' && Object.keys(event.checkpoint?.blocks ?? {}).sort()).toEqual(['ag', 'fn', 'lp', 'start']);
+  });
+
+  it('invalid YAML syntax is refused with a message naming the line, and nothing changes', () => {
+    const { error, events } = given(rich).when({ type: 'importYaml', yamlContent: 'blocks:\n  a:\n    type: agent\n   name: [oops\n' });
+    expect(events).toEqual([]);
+    expect(error?.code).toBe('validation');
+    expect(error?.message).toMatch(/^Invalid YAML at line \d+/);
+  });
+
+  it('a structural error names the line of the offending block', () => {
+    const text = 'version: "1.0"\nblocks:\n  a:\n    type: agent\n    name: A\n  b:\n    type: 12\n    name: B\n';
+    expect(() => fromYaml(text)).toThrowError(/^Invalid YAML at line 7: .*blocks\.b\.type/);
+  });
+
+  it('an unknown block type and an unknown connection target name their lines', () => {
+    const unknownType = 'blocks:\n  a:\n    name: A\n    type: teleporter\n';
+    expect(given(rich).when({ type: 'importYaml', yamlContent: unknownType }).error?.message).toMatch(/^Invalid YAML at line 4: Unknown block type/);
+    const badTarget = 'blocks:\n  a:\n    type: starter\n    name: A\n    connections:\n      - ghost\n';
+    expect(() => fromYaml(badTarget)).toThrowError(/^Invalid YAML at line 6: unknown target block ghost/);
+  });
+
+  it('auto layout places blocks left to right with the real layout library', () => {
+    const text = 'blocks:\n  s:\n    type: starter\n    name: Start\n    connections: [a]\n  a:\n    type: agent\n    name: A\n    connections: [b]\n  b:\n    type: api\n    name: B\n';
+    const { state } = given(rich).when({ type: 'importYaml', yamlContent: text, applyAutoLayout: true });
+    const x = (id: string) => state.blocks[id]?.position.x ?? Number.NaN;
+    expect(x('s')).toBeLessThan(x('a'));
+    expect(x('a')).toBeLessThan(x('b'));
+  });
+
+  it('the structure guide comes from the codec: its schema and an example that imports', () => {
+    const guide = yamlStructureGuide();
+    expect(guide.schema).toMatchObject({ type: 'object', required: ['blocks'] });
+    expect(Object.keys(fromYaml(guide.example).blocks)).toEqual(['start', 'writer', 'repeat', 'shout']);
+  });
+});
