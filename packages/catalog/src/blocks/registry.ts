@@ -10,8 +10,17 @@ import { discordBlock } from './discord.block.js';
 import { elevenlabsBlock } from './elevenlabs.block.js';
 import { emailBlock } from './email.block.js';
 import { evaluatorBlock } from './evaluator.block.js';
+import { exaBlock } from './exa.block.js';
 import { fileBlock } from './file.block.js';
+import { firecrawlBlock } from './firecrawl.block.js';
 import { functionBlock } from './function.block.js';
+import { githubBlock } from './github.block.js';
+import { gmailBlock } from './gmail.block.js';
+import { googleCalendarBlock } from './googleCalendar.block.js';
+import { googleDocsBlock } from './googleDocs.block.js';
+import { googleDriveBlock } from './googleDrive.block.js';
+import { googleSearchBlock } from './googleSearch.block.js';
+import { googleSheetsBlock } from './googleSheets.block.js';
 import { imageGeneratorBlock } from './imageGenerator.block.js';
 import { linearBlock } from './linear.block.js';
 import { redditBlock } from './reddit.block.js';
@@ -52,8 +61,17 @@ export const BLOCKS: readonly BlockConfig[] = [
   elevenlabsBlock,
   emailBlock,
   evaluatorBlock,
+  exaBlock,
   fileBlock,
+  firecrawlBlock,
   functionBlock,
+  githubBlock,
+  gmailBlock,
+  googleCalendarBlock,
+  googleDocsBlock,
+  googleDriveBlock,
+  googleSearchBlock,
+  googleSheetsBlock,
   imageGeneratorBlock,
   linearBlock,
   redditBlock,

@@ -7,7 +7,16 @@ import { confluenceTools } from './confluence.tools.js';
 import { discordTools } from './discord.tools.js';
 import { elevenlabsTools } from './elevenlabs.tools.js';
 import { emailTools } from './email.tools.js';
+import { exaTools } from './exa.tools.js';
 import { fileTools } from './file.tools.js';
+import { firecrawlTools } from './firecrawl.tools.js';
+import { githubTools } from './github.tools.js';
+import { gmailTools } from './gmail.tools.js';
+import { googleCalendarTools } from './googleCalendar.tools.js';
+import { googleDocsTools } from './googleDocs.tools.js';
+import { googleDriveTools } from './googleDrive.tools.js';
+import { googleSearchTools } from './googleSearch.tools.js';
+import { googleSheetsTools } from './googleSheets.tools.js';
 import { httpTools } from './http.tools.js';
 import { imageTools } from './image.tools.js';
 import { linearTools } from './linear.tools.js';
@@ -39,7 +48,16 @@ export const TOOLS: readonly ToolConfig[] = [
   ...discordTools,
   ...elevenlabsTools,
   ...emailTools,
+  ...exaTools,
   ...fileTools,
+  ...firecrawlTools,
+  ...githubTools,
+  ...gmailTools,
+  ...googleCalendarTools,
+  ...googleDocsTools,
+  ...googleDriveTools,
+  ...googleSearchTools,
+  ...googleSheetsTools,
   ...httpTools,
   ...imageTools,
   ...linearTools,

@@ -1,0 +1,42 @@
+import { text } from '../paramValues.js';
+import type { ToolConfig } from '../types.js';
+import { accessToken, bearer, may, need, oauth, toolFamily } from './define.js';
+import { SCOPES } from './scopes.js';
+
+const SYSTEM_FOLDERS = ['INBOX', 'SENT', 'DRAFT', 'TRASH', 'SPAM'];
+
+/** The Gmail search filter for a folder: system folders use in:, others label:, default in:inbox (§5). */
+export function gmailFolderQuery(folder: unknown): string {
+  const name = text(folder);
+  if (name === '') return 'in:inbox';
+  return SYSTEM_FOLDERS.includes(name.toUpperCase()) ? `in:${name.toLowerCase()}` : `label:${name}`;
+}
+
+const tool = toolFamily({
+  baseUrl: 'https://gmail.googleapis.com/gmail/v1/users/me',
+  headers: bearer(),
+  common: { accessToken: accessToken('Gmail') },
+  oauth: oauth('google-email', SCOPES.gmail),
+});
+
+const mail = {
+  to: need('string', 'llm', 'Recipient email address'),
+  subject: need('string', 'llm', 'Email subject'),
+  body: need('string', 'llm', 'Email body content'),
+};
+
+/** Gmail send, draft, read, search. */
+export const gmailTools: ToolConfig[] = [
+  tool('gmail_send', 'Gmail Send', 'Send emails using Gmail', 'POST', '/messages/send', mail),
+  tool('gmail_draft', 'Gmail Draft', 'Draft emails using Gmail', 'POST', '/drafts', mail),
+  tool('gmail_read', 'Gmail Read', 'Read emails from Gmail', 'GET', '/messages?q={query}&maxResults={maxResults}', {
+    messageId: may('string', 'llm', 'ID of the message to read'),
+    folder: may('string', 'user', 'Folder/label to read emails from', 'INBOX'),
+    unreadOnly: may('boolean', 'user', 'Only retrieve unread messages', false),
+    maxResults: may('number', 'user', 'Maximum number of messages to retrieve (default: 1, max: 10)', 1),
+  }),
+  tool('gmail_search', 'Gmail Search', 'Search emails in Gmail', 'GET', '/messages?q={query}&maxResults={maxResults}', {
+    query: need('string', 'llm', 'Search query for emails'),
+    maxResults: may('number', 'user', 'Maximum number of results to return', 10),
+  }),
+];
