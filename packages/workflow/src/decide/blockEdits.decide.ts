@@ -1,5 +1,6 @@
 import type { CommandOf } from '../commands.js';
 import type { DecideContext } from '../context.js';
+import { WorkflowError } from '../errors.js';
 import type { WorkflowEvent } from '../events.js';
 import { descendantsAndSelf } from '../model/graph.js';
 import type { WorkflowGraph } from '../model/state.js';
@@ -13,7 +14,12 @@ function decideSetParent(graph: WorkflowGraph, command: CommandOf<'setParent'>, 
   const block = requireBlock(graph, command.id, 'Cannot set parent: Block not found');
   const current = block.data.parentId ?? null;
   if (current === command.parentId) return [];
-  if (command.parentId !== null) requireBlock(graph, command.parentId, 'Cannot set parent: Block not found');
+  if (command.parentId !== null) {
+    requireBlock(graph, command.parentId, 'Cannot set parent: Block not found');
+    if (descendantsAndSelf(graph.blocks, block.id).includes(command.parentId)) {
+      throw new WorkflowError('validation', 'Cannot set parent: a block cannot be nested inside itself');
+    }
+  }
   const extent = command.parentId === null ? null : (command.extent ?? 'parent');
   return [{ type: 'blockParentSet', at: ctx.now, id: block.id, parentId: command.parentId, extent }];
 }

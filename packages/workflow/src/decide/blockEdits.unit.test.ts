@@ -166,3 +166,11 @@ describe('toggles, move and resize (§4)', () => {
     expect(given(base).when({ type: 'moveBlock', id: 'zz', position: at }).error?.code).toBe('not_found');
   });
 });
+
+describe('nesting cycles', () => {
+  it('§4 Set parent: a block cannot become its own ancestor', () => {
+    const base = history(add('outer', 'loop'), add('inner', 'parallel', { parentId: 'outer' }));
+    expect(given(base).when({ type: 'setParent', id: 'outer', parentId: 'inner' }).error?.code).toBe('validation');
+    expect(given(base).when({ type: 'setParent', id: 'outer', parentId: 'outer' }).error?.code).toBe('validation');
+  });
+});

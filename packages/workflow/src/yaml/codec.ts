@@ -87,6 +87,11 @@ function parseYaml(text: string): ParsedYaml {
     if (block.parentId !== undefined && workflow.blocks[block.parentId] === undefined) {
       throw new WorkflowError('validation', `Invalid YAML at line ${lineOf(['blocks', id, 'parentId'])}: unknown parent block ${block.parentId}`);
     }
+    for (let parent = block.parentId, depth = 0; parent !== undefined; parent = workflow.blocks[parent]?.parentId, depth++) {
+      if (parent === id || depth > Object.keys(workflow.blocks).length) {
+        throw new WorkflowError('validation', `Invalid YAML at line ${lineOf(['blocks', id, 'parentId'])}: block ${id} is nested inside itself`);
+      }
+    }
     (block.connections ?? []).forEach((connection, index) => {
       const target = typeof connection === 'string' ? connection : connection.target;
       if (workflow.blocks[target] === undefined) {

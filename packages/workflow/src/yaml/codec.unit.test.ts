@@ -80,3 +80,10 @@ describe('YAML codec (issue 3 YAML)', () => {
     expect(Object.keys(fromYaml(guide.example).blocks)).toEqual(['start', 'writer', 'repeat', 'shout']);
   });
 });
+
+describe('YAML nesting', () => {
+  it('a parent cycle is refused naming the line', () => {
+    const text = 'blocks:\n  a:\n    type: loop\n    name: A\n    parentId: b\n  b:\n    type: loop\n    name: B\n    parentId: a\n';
+    expect(() => fromYaml(text)).toThrowError(/^Invalid YAML at line 5: block a is nested inside itself/);
+  });
+});
