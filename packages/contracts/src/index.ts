@@ -7,3 +7,4 @@ export * as integrations from './gen/weft/integrations/v1/integrations.js';
 export * as copilot from './gen/weft/copilot/v1/copilot.js';
 export type { ExecuteFunctionInput, ExecuteFunctionOutput, IntegrationActivities, Timing } from './activities.js';
 export { integrationsTaskQueue, runnerTaskQueue } from './activities.js';
+export { createWorkflowBody, commandsBody, executeBody, describeIssues } from './api.js';

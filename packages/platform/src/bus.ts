@@ -101,7 +101,8 @@ export interface ConsumerOptions {
   source: StreamSource;
   /** Durable name: one per consuming service and purpose. */
   durable: string;
-  filterSubjects: string[];
+  /** One subject filter (the local NATS predates multi-filter consumers). */
+  filterSubject: string;
   /** Redelivery when a message is neither acked nor nacked in time. */
   ackWaitMs?: number;
   maxDeliver?: number;
@@ -125,13 +126,13 @@ export async function startConsumer(bus: Bus, opts: ConsumerOptions): Promise<Ru
     durable_name: opts.durable,
     ack_policy: AckPolicy.Explicit,
     deliver_policy: opts.deliverPolicy === 'new' ? DeliverPolicy.New : DeliverPolicy.All,
-    filter_subjects: opts.filterSubjects,
+    filter_subject: opts.filterSubject,
     ack_wait: (opts.ackWaitMs ?? 30_000) * 1_000_000,
     max_deliver: opts.maxDeliver ?? -1,
   };
   try {
     await bus.jsm.consumers.info(stream, opts.durable);
-    await bus.jsm.consumers.update(stream, opts.durable, { filter_subjects: opts.filterSubjects, ack_wait: config.ack_wait, max_deliver: config.max_deliver });
+    await bus.jsm.consumers.update(stream, opts.durable, { filter_subject: opts.filterSubject, ack_wait: config.ack_wait, max_deliver: config.max_deliver });
   } catch (err) {
     if (!isNotFound(err)) throw err;
     await bus.jsm.consumers.add(stream, config);

@@ -1,0 +1,48 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import express, { type Express } from 'express';
+import { REQUEST_ID_HEADER, withRequestContext, type Logger } from '@weft/platform';
+import type { Clients } from './clients.js';
+import type { Authenticator } from './auth.js';
+import { errorHandler } from './errors.js';
+import { healthRoutes, type HealthCheck } from './routes/health.js';
+import { workflowRoutes } from './routes/workflows.js';
+import { workspaceRoutes } from './routes/workspaces.js';
+
+export interface AppDeps {
+  clients: Clients;
+  auth: Authenticator;
+  logger: Logger;
+  health: Record<string, HealthCheck>;
+  /** Folder of the built web app; served with a fallback to index.html for client routes. */
+  webDist?: string | undefined;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+
+/** The gateway's HTTP app: /api for browsers and scripts, and the built web app. */
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use((req, res, next) => {
+    const given = req.header(REQUEST_ID_HEADER);
+    const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    withRequestContext({ requestId }, () => next());
+  });
+  app.use('/api', express.json({ limit: '5mb' }));
+  app.use('/api', healthRoutes(deps.health));
+  app.use('/api', workspaceRoutes(deps.clients, deps.auth));
+  app.use('/api', workflowRoutes(deps.clients, deps.auth));
+  app.use('/api', (req, res) => {
+    res.status(404).json({ error: `No route for ${req.method} /api${req.path}` });
+  });
+  if (deps.webDist && existsSync(path.join(deps.webDist, 'index.html'))) {
+    const index = path.join(deps.webDist, 'index.html');
+    app.use(express.static(deps.webDist, { index: false }));
+    app.get(/^(?!\/api\/).*/, (_req, res) => res.sendFile(index));
+  }
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,16 @@
+import { createServiceClient, serviceAddress, type Config } from '@weft/platform';
+import { copilot, editor, integrations, registry, runner } from '@weft/contracts';
+
+/** gRPC clients of every service the gateway talks to. */
+export function createClients(config: Config) {
+  const opts = { deadlineMs: config.GRPC_DEADLINE_MS };
+  return {
+    registry: createServiceClient(registry.RegistryServiceService, serviceAddress(config, 'registry'), opts),
+    editor: createServiceClient(editor.EditorServiceService, serviceAddress(config, 'editor'), opts),
+    runner: createServiceClient(runner.RunnerServiceService, serviceAddress(config, 'runner'), opts),
+    integrations: createServiceClient(integrations.IntegrationsServiceService, serviceAddress(config, 'integrations'), opts),
+    copilot: createServiceClient(copilot.CopilotServiceService, serviceAddress(config, 'copilot'), opts),
+  };
+}
+
+export type Clients = ReturnType<typeof createClients>;

@@ -1,0 +1,42 @@
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { connect } from 'nats';
+import { TEMPORAL_HEALTH_SERVICE, checkGrpcHealth, createLogger, loadConfig, onShutdown, serviceAddress, type ServiceName } from '@weft/platform';
+import { createClients } from './clients.js';
+import { localAuthenticator } from './auth.js';
+import { createApp } from './app.js';
+import type { HealthCheck } from './routes/health.js';
+
+/** Composition root of the gateway. */
+const config = loadConfig();
+const logger = createLogger('gateway', config.LOG_LEVEL);
+const clients = createClients(config);
+const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 2, connectionTimeoutMillis: 1_000 });
+pool.on('error', (err) => logger.warn({ err }, 'postgres pool error'));
+const nats = await connect({ servers: config.NATS_URL, waitOnFirstConnect: true, maxReconnectAttempts: -1, name: 'weft-gateway' });
+
+const services: ServiceName[] = ['registry', 'editor', 'runner', 'integrations', 'copilot'];
+const health: Record<string, HealthCheck> = {
+  ...Object.fromEntries(services.map((s) => [s, () => checkGrpcHealth(serviceAddress(config, s))])),
+  postgres: async () => (await pool.query('select 1')).rowCount === 1,
+  nats: async () => {
+    if (nats.isClosed()) return false;
+    await Promise.race([nats.flush(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1_000))]);
+    return true;
+  },
+  temporal: () => checkGrpcHealth(config.TEMPORAL_ADDRESS, TEMPORAL_HEALTH_SERVICE),
+};
+
+const webDist = config.WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url));
+const app = createApp({ clients, auth: localAuthenticator(), logger, health, webDist });
+const server = app.listen(config.PORT, '0.0.0.0', () => {
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  logger.info({ port }, `gateway listening on http://localhost:${port}`);
+});
+onShutdown(logger, [
+  () => pool.end(),
+  () => nats.drain(),
+  async () => Object.values(clients).forEach((c) => c.close()),
+  () => new Promise<void>((resolve) => server.close(() => resolve())),
+]);

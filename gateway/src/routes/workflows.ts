@@ -1,0 +1,102 @@
+import { Router } from 'express';
+import { AppError } from '@weft/platform';
+import { commandsBody, createWorkflowBody, executeBody, type registry } from '@weft/contracts';
+import type { Clients } from '../clients.js';
+import { requireActor, type Authenticator } from '../auth.js';
+import { fromJson, parseBody } from '../validate.js';
+
+/** How long GET /api/workflows/{id} waits for the editor to start a just-created workflow. */
+const NEW_WORKFLOW_WAIT_MS = 3_000;
+
+function entry(w: registry.WorkflowEntry) {
+  return {
+    id: w.id,
+    name: w.name,
+    description: w.description,
+    color: w.color,
+    workspaceId: w.workspaceId,
+    folderId: w.folderId ?? null,
+    marketplaceData: w.marketplaceDataJson ? fromJson(w.marketplaceDataJson) : null,
+    isDeployed: w.isDeployed,
+    deployedAt: w.deployedAt ?? null,
+    apiKey: w.apiKey ?? null,
+    createdAt: w.createdAt,
+    updatedAt: w.updatedAt,
+  };
+}
+
+/** The workflow routes: registry metadata joined with the editor's state. */
+export function workflowRoutes(clients: Clients, auth: Authenticator): Router {
+  const r = Router();
+
+  r.get('/workflows', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    const workspaceId = typeof req.query.workspaceId === 'string' ? req.query.workspaceId : '';
+    if (!workspaceId) throw new AppError('validation', 'workspaceId is required');
+    const { workflows } = await clients.registry.listWorkflows({ actor, workspaceId });
+    const { states } = await clients.editor.getStates({ workflowIds: workflows.map((w) => w.id) });
+    res.json({
+      data: workflows.map((w) => {
+        const s = states[w.id];
+        return { ...entry(w), state: s ? fromJson(s.stateJson) : null, version: s?.version ?? 0 };
+      }),
+    });
+  });
+
+  r.post('/workflows', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    const body = parseBody(createWorkflowBody, req.body);
+    if (!body.workspaceId) throw new AppError('validation', 'No active workspace found');
+    const { workflow } = await clients.registry.createWorkflow({
+      actor,
+      workspaceId: body.workspaceId,
+      name: body.name,
+      description: body.description,
+      color: body.color,
+      folderId: body.folderId ?? undefined,
+    });
+    if (!workflow) throw new AppError('internal', 'The registry answered without a workflow');
+    res.status(201).json({ id: workflow.id, name: workflow.name, description: workflow.description, color: workflow.color, folderId: workflow.folderId ?? null });
+  });
+
+  r.get('/workflows/:id', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    const { workflow } = await clients.registry.getWorkflow({ actor, workflowId: req.params.id, access: 'read' });
+    if (!workflow) throw new AppError('not_found', `Workflow ${req.params.id} not found`);
+    const state = await clients.editor.getState({ workflowId: workflow.id, waitMs: NEW_WORKFLOW_WAIT_MS }, { deadlineMs: NEW_WORKFLOW_WAIT_MS + 2_000 });
+    res.json({ data: { ...entry(workflow), state: fromJson(state.stateJson), version: state.version } });
+  });
+
+  r.post('/workflows/:id/commands', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    const body = parseBody(commandsBody, req.body);
+    await clients.registry.getWorkflow({ actor, workflowId: req.params.id, access: 'write' });
+    const out = await clients.editor.executeCommands({
+      workflowId: req.params.id,
+      commandsJson: JSON.stringify(body.commands),
+      expectedVersion: body.expectedVersion,
+      commandId: body.commandId,
+      actorId: actor.userId,
+    });
+    res.json({ version: out.version, events: fromJson(out.eventsJson) });
+  });
+
+  r.post('/workflows/:id/execute', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    const body = parseBody(executeBody, req.body);
+    await clients.registry.getWorkflow({ actor, workflowId: req.params.id, access: 'write' });
+    const out = await clients.runner.executeWorkflow(
+      { workflowId: req.params.id, inputJson: JSON.stringify(body.input ?? null), actorId: actor.userId },
+      { deadlineMs: 5 * 60_000 },
+    );
+    res.json({
+      success: out.success,
+      output: fromJson(out.outputJson),
+      logs: fromJson(out.logsJson),
+      executionId: out.executionId,
+      ...(out.error ? { error: out.error } : {}),
+    });
+  });
+
+  return r;
+}

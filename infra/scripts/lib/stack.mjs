@@ -1,0 +1,83 @@
+// Starts every Weft process (five services and the gateway) as child processes and waits for health.
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+
+export const SERVICES = ['registry', 'editor', 'runner', 'integrations', 'copilot'];
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Spawns the services and the gateway from their built `dist/`. `env` carries the backing-service
+ * addresses; ports default to the configuration's when `randomPorts` is false.
+ */
+export async function startStack({ root, env = {}, port = 3000, randomPorts = false, log = console.log, quiet = false }) {
+  const addresses = {};
+  for (const [i, s] of SERVICES.entries()) {
+    addresses[`${s.toUpperCase()}_ADDR`] = `127.0.0.1:${randomPorts ? await freePort() : 50051 + i}`;
+  }
+  const gatewayPort = randomPorts ? await freePort() : port;
+  const childEnv = { ...process.env, ...env, ...addresses, PORT: String(gatewayPort) };
+  const children = [];
+  let stopping = false;
+  const spawnOne = (name, dir) => {
+    const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, dir, 'dist/main.js')], {
+      env: childEnv,
+      stdio: ['ignore', quiet ? 'ignore' : 'inherit', 'inherit'],
+    });
+    child.on('exit', (code, signal) => {
+      if (!stopping) log(`${name} exited (${signal ?? code})`);
+    });
+    children.push({ name, child });
+  };
+  for (const s of SERVICES) spawnOne(s, `services/${s}`);
+  spawnOne('gateway', 'gateway');
+  const url = `http://localhost:${gatewayPort}`;
+  const stop = async () => {
+    stopping = true;
+    await Promise.all(
+      children.map(
+        ({ child }) =>
+          new Promise((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+            child.once('exit', () => {
+              clearTimeout(kill);
+              resolve();
+            });
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+  };
+  const deadline = Date.now() + 120_000;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    const dead = children.find(({ child }) => child.exitCode !== null);
+    if (dead) {
+      await stop();
+      throw new Error(`${dead.name} exited during start-up (code ${dead.child.exitCode}); see its log above`);
+    }
+    try {
+      const res = await fetch(`${url}/api/health`);
+      const body = await res.json();
+      if (res.status === 200) return { url, port: gatewayPort, addresses, stop };
+      last = JSON.stringify(body);
+    } catch (err) {
+      last = err.message;
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  await stop();
+  throw new Error(`Weft did not become healthy in time: ${last}`);
+}

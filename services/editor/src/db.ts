@@ -1,0 +1,51 @@
+import type { ColumnType } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
+type BigInt = ColumnType<number, number, number>;
+
+export interface StreamTable {
+  workflow_id: string;
+  version: BigInt;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface EventTable {
+  workflow_id: string;
+  version: BigInt;
+  type: string;
+  data: Json<unknown>;
+  occurred_at: Timestamp;
+}
+
+export interface SnapshotTable {
+  workflow_id: string;
+  version: BigInt;
+  state: Json<unknown>;
+  taken_at: Timestamp;
+}
+
+/** The read model answering "what does workflow X look like now". */
+export interface WorkflowStateTable {
+  workflow_id: string;
+  version: BigInt;
+  state: Json<unknown>;
+  updated_at: Timestamp;
+}
+
+export interface ProcessedCommandTable {
+  workflow_id: string;
+  command_id: string;
+  result: Json<unknown>;
+  created_at: Timestamp;
+}
+
+/** The editor's schema. */
+export interface EditorDB {
+  streams: StreamTable;
+  events: EventTable;
+  snapshots: SnapshotTable;
+  workflow_states: WorkflowStateTable;
+  processed_commands: ProcessedCommandTable;
+}

@@ -1,0 +1,17 @@
+import { bootService } from '@weft/platform';
+import { editor } from '@weft/contracts';
+import type { EditorDB } from './db.js';
+import { migrations } from './migrations/index.js';
+import { createEventStore } from './store/eventStore.js';
+import { productionContext } from './context.js';
+import { editorHandlers } from './adapters/grpc.js';
+import { consumeRegistryEvents } from './adapters/registryEvents.js';
+
+/** Composition root of the editor service. */
+const rt = await bootService<EditorDB>({ name: 'editor', migrations });
+const kick = () => rt.relay.kick();
+const store = createEventStore({ db: rt.db, instance: rt.config.WEFT_INSTANCE, context: productionContext, afterCommit: kick });
+rt.grpc.add(editor.EditorServiceService, editorHandlers(store));
+const consumer = await consumeRegistryEvents({ bus: rt.bus, db: rt.db, store, logger: rt.logger, afterCommit: kick });
+rt.onClose(() => consumer.stop());
+await rt.listen();
