@@ -9,6 +9,7 @@ import { confluenceBlock } from './confluence.block.js';
 import { discordBlock } from './discord.block.js';
 import { elevenlabsBlock } from './elevenlabs.block.js';
 import { emailBlock } from './email.block.js';
+import { embeddingsBlock } from './embeddings.block.js';
 import { evaluatorBlock } from './evaluator.block.js';
 import { exaBlock } from './exa.block.js';
 import { fileBlock } from './file.block.js';
@@ -21,8 +22,23 @@ import { googleDocsBlock } from './googleDocs.block.js';
 import { googleDriveBlock } from './googleDrive.block.js';
 import { googleSearchBlock } from './googleSearch.block.js';
 import { googleSheetsBlock } from './googleSheets.block.js';
+import { huggingfaceBlock } from './huggingface.block.js';
 import { imageGeneratorBlock } from './imageGenerator.block.js';
+import { jinaBlock } from './jina.block.js';
+import { jiraBlock } from './jira.block.js';
+import { knowledgeBlock } from './knowledge.block.js';
 import { linearBlock } from './linear.block.js';
+import { linkupBlock } from './linkup.block.js';
+import { mem0Block } from './mem0.block.js';
+import { memoryBlock } from './memory.block.js';
+import { microsoftExcelBlock } from './microsoftExcel.block.js';
+import { microsoftTeamsBlock } from './microsoftTeams.block.js';
+import { mistralParseBlock } from './mistralParse.block.js';
+import { notionBlock } from './notion.block.js';
+import { outlookBlock } from './outlook.block.js';
+import { perplexityBlock } from './perplexity.block.js';
+import { pineconeBlock } from './pinecone.block.js';
+import { qdrantBlock } from './qdrant.block.js';
 import { redditBlock } from './reddit.block.js';
 import { responseBlock } from './response.block.js';
 import { routerBlock } from './router.block.js';
@@ -60,6 +76,7 @@ export const BLOCKS: readonly BlockConfig[] = [
   discordBlock,
   elevenlabsBlock,
   emailBlock,
+  embeddingsBlock,
   evaluatorBlock,
   exaBlock,
   fileBlock,
@@ -72,8 +89,23 @@ export const BLOCKS: readonly BlockConfig[] = [
   googleDriveBlock,
   googleSearchBlock,
   googleSheetsBlock,
+  huggingfaceBlock,
   imageGeneratorBlock,
+  jinaBlock,
+  jiraBlock,
+  knowledgeBlock,
   linearBlock,
+  linkupBlock,
+  mem0Block,
+  memoryBlock,
+  microsoftExcelBlock,
+  microsoftTeamsBlock,
+  mistralParseBlock,
+  notionBlock,
+  outlookBlock,
+  perplexityBlock,
+  pineconeBlock,
+  qdrantBlock,
   redditBlock,
   responseBlock,
   routerBlock,

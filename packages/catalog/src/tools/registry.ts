@@ -1,4 +1,5 @@
 import type { ToolConfig } from '../types.js';
+import { aiChatTools } from './aiChat.tools.js';
 import { airtableTools } from './airtable.tools.js';
 import { browserUseTools } from './browserUse.tools.js';
 import { chatTools } from './chat.tools.js';
@@ -7,6 +8,7 @@ import { confluenceTools } from './confluence.tools.js';
 import { discordTools } from './discord.tools.js';
 import { elevenlabsTools } from './elevenlabs.tools.js';
 import { emailTools } from './email.tools.js';
+import { embeddingsTools } from './embeddings.tools.js';
 import { exaTools } from './exa.tools.js';
 import { fileTools } from './file.tools.js';
 import { firecrawlTools } from './firecrawl.tools.js';
@@ -19,7 +21,18 @@ import { googleSearchTools } from './googleSearch.tools.js';
 import { googleSheetsTools } from './googleSheets.tools.js';
 import { httpTools } from './http.tools.js';
 import { imageTools } from './image.tools.js';
+import { jiraTools } from './jira.tools.js';
+import { knowledgeTools } from './knowledge.tools.js';
 import { linearTools } from './linear.tools.js';
+import { mem0Tools } from './mem0.tools.js';
+import { memoryTools } from './memory.tools.js';
+import { microsoftExcelTools } from './microsoftExcel.tools.js';
+import { microsoftTeamsTools } from './microsoftTeams.tools.js';
+import { mistralTools } from './mistral.tools.js';
+import { notionTools } from './notion.tools.js';
+import { outlookTools } from './outlook.tools.js';
+import { pineconeTools } from './pinecone.tools.js';
+import { qdrantTools } from './qdrant.tools.js';
 import { redditTools } from './reddit.tools.js';
 import { s3Tools } from './s3.tools.js';
 import { serperTools } from './serper.tools.js';
@@ -33,6 +46,7 @@ import { twilioTools } from './twilio.tools.js';
 import { typeformTools } from './typeform.tools.js';
 import { visionTools } from './vision.tools.js';
 import { wealthboxTools } from './wealthbox.tools.js';
+import { webReaderTools } from './webReader.tools.js';
 import { whatsappTools } from './whatsapp.tools.js';
 import { workflowTools } from './workflow.tools.js';
 import { xTools } from './x.tools.js';
@@ -40,6 +54,7 @@ import { youtubeTools } from './youtube.tools.js';
 
 /** Every tool of the catalogue. */
 export const TOOLS: readonly ToolConfig[] = [
+  ...aiChatTools,
   ...airtableTools,
   ...browserUseTools,
   ...chatTools,
@@ -48,6 +63,7 @@ export const TOOLS: readonly ToolConfig[] = [
   ...discordTools,
   ...elevenlabsTools,
   ...emailTools,
+  ...embeddingsTools,
   ...exaTools,
   ...fileTools,
   ...firecrawlTools,
@@ -60,7 +76,18 @@ export const TOOLS: readonly ToolConfig[] = [
   ...googleSheetsTools,
   ...httpTools,
   ...imageTools,
+  ...jiraTools,
+  ...knowledgeTools,
   ...linearTools,
+  ...mem0Tools,
+  ...memoryTools,
+  ...microsoftExcelTools,
+  ...microsoftTeamsTools,
+  ...mistralTools,
+  ...notionTools,
+  ...outlookTools,
+  ...pineconeTools,
+  ...qdrantTools,
   ...redditTools,
   ...s3Tools,
   ...serperTools,
@@ -74,6 +101,7 @@ export const TOOLS: readonly ToolConfig[] = [
   ...typeformTools,
   ...visionTools,
   ...wealthboxTools,
+  ...webReaderTools,
   ...whatsappTools,
   ...workflowTools,
   ...xTools,
