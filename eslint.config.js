@@ -9,7 +9,7 @@ const deterministicFiles = ['packages/workflow/src/**/*.ts', 'services/*/src/wor
 const ioPackages = ['pg', 'kysely', 'nats', '@grpc/grpc-js', 'express', 'pino', 'openai', '@anthropic-ai/sdk', '@weft/platform', 'quickjs-emscripten'];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'packages/contracts/src/gen/**', 'web/**', '.data/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'packages/contracts/src/gen/**', 'web/**', '.data/**', '**/*.js', '**/*.mjs', 'vitest.config.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -31,5 +31,5 @@ export {
   type CallContext,
 } from './grpc.js';
 export { onShutdown } from './shutdown.js';
-export { TEMPORAL_HEALTH_SERVICE } from './temporal.js';
+export { TEMPORAL_HEALTH_SERVICE, temporalLogger } from './temporal.js';
 export { bootService, serviceMigrations, type ServiceRuntime, type BootOptions } from './service.js';

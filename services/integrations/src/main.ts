@@ -1,5 +1,5 @@
-import { NativeConnection, Worker } from '@temporalio/worker';
-import { bootService } from '@weft/platform';
+import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { temporalLogger, bootService } from '@weft/platform';
 import { integrations, integrationsTaskQueue } from '@weft/contracts';
 import { migrations } from './migrations/index.js';
 import { createActivities } from './activities/index.js';
@@ -7,6 +7,8 @@ import { integrationsHandlers } from './adapters/grpc.js';
 
 /** Composition root of the integrations service: a gRPC server and an activity worker. */
 const rt = await bootService({ name: 'integrations', migrations });
+// Our shutdown drains the worker; Temporal must not install its own signal handlers.
+Runtime.install({ logger: temporalLogger(rt.logger), shutdownSignals: [] });
 rt.grpc.add(integrations.IntegrationsServiceService, integrationsHandlers());
 const connection = await NativeConnection.connect({ address: rt.config.TEMPORAL_ADDRESS });
 const worker = await Worker.create({

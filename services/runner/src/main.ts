@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import { bootService, createServiceClient, currentRequestId, serviceAddress } from '@weft/platform';
+import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { temporalLogger, bootService, createServiceClient, currentRequestId, serviceAddress } from '@weft/platform';
 import { editor, integrationsTaskQueue, runner, runnerTaskQueue } from '@weft/contracts';
 import type { RunnerDB } from './db.js';
 import { migrations } from './migrations/index.js';
@@ -11,6 +11,8 @@ import type { runWorkflow } from './workflows/index.js';
 
 /** Composition root of the runner: Temporal client and workflow worker, gRPC for starting runs. */
 const rt = await bootService<RunnerDB>({ name: 'runner', migrations });
+// Our shutdown drains the worker; Temporal must not install its own signal handlers.
+Runtime.install({ logger: temporalLogger(rt.logger), shutdownSignals: [] });
 const instance = rt.config.WEFT_INSTANCE;
 const taskQueue = runnerTaskQueue(instance);
 

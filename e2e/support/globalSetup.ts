@@ -1,0 +1,42 @@
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { backingEnv, createTestInstance, uniqueSuffix } from '@weft/testkit';
+import { startStack } from '../../infra/scripts/lib/stack.mjs';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    weftUrl: string;
+    weftEnv: Record<string, string>;
+  }
+}
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Starts one whole Weft stack (own database and bus instance) for every end-to-end test file. */
+export default async function setup(project: TestProject) {
+  const env = await backingEnv();
+  const database = new URL(env.databaseUrl);
+  database.pathname = `/weft_e2e_${uniqueSuffix()}`;
+  const { instance, cleanup } = await createTestInstance();
+  const stackEnv = {
+    DATABASE_URL: database.toString(),
+    NATS_URL: env.natsUrl,
+    TEMPORAL_ADDRESS: env.temporalAddress,
+    WEFT_INSTANCE: instance,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  };
+  const stack = await startStack({ root, env: stackEnv, randomPorts: true });
+  project.provide('weftUrl', stack.url);
+  project.provide('weftEnv', { ...stackEnv, ...stack.addresses });
+  return async () => {
+    await stack.stop();
+    await cleanup();
+    const admin = new URL(env.databaseUrl);
+    admin.pathname = '/postgres';
+    const client = new pg.Client({ connectionString: admin.toString() });
+    await client.connect();
+    await client.query(`drop database if exists "${database.pathname.slice(1)}" with (force)`);
+    await client.end();
+  };
+}
