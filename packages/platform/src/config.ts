@@ -17,6 +17,8 @@ export const configSchema = z.object({
   RUNNER_ADDR: z.string().default('127.0.0.1:50053'),
   INTEGRATIONS_ADDR: z.string().default('127.0.0.1:50054'),
   COPILOT_ADDR: z.string().default('127.0.0.1:50055'),
+  // Where this process's gRPC server binds, when it differs from the address others dial (containers).
+  GRPC_LISTEN: z.string().optional(),
   GRPC_DEADLINE_MS: z.coerce.number().int().positive().default(10_000),
   WEB_DIST: z.string().optional(),
 });

@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import { currentRequestContext } from './context.js';
 
 export type { Logger };
@@ -7,8 +7,8 @@ export type { Logger };
 const REDACT = ['password', 'apiKey', 'accessToken', 'refreshToken', 'secret', '*.password', '*.apiKey', '*.value', 'headers.authorization', 'headers.cookie'];
 
 /** A pino logger for one service; every line carries the current request id. */
-export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({
+export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
+  const options = {
     name: service,
     level,
     redact: { paths: REDACT, censor: '[redacted]' },
@@ -16,5 +16,6 @@ export function createLogger(service: string, level = process.env.LOG_LEVEL ?? '
       const ctx = currentRequestContext();
       return ctx ? { requestId: ctx.requestId } : {};
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -65,7 +65,7 @@ export async function bootService<DB>(opts: BootOptions): Promise<ServiceRuntime
       closers.push(close);
     },
     async listen() {
-      const port = await grpc.listen(serviceAddress(config, opts.name));
+      const port = await grpc.listen(config.GRPC_LISTEN ?? serviceAddress(config, opts.name));
       relay.start();
       onShutdown(logger, closers);
       logger.info({ port }, `${opts.name} listening`);

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { status } from '@grpc/grpc-js';
+import { integrations } from '@weft/contracts';
+import { checkGrpcHealth, createGrpcServer, createServiceClient, type GrpcServer } from './grpc.js';
+import { AppError, ERROR_MAP, type ErrorCode } from './errors.js';
+import { currentRequestId, withRequestContext } from './context.js';
+import { createLogger } from './logger.js';
+
+const CODES: ErrorCode[] = ['validation', 'not_found', 'conflict', 'forbidden', 'unauthenticated', 'limit', 'unavailable', 'timeout', 'internal'];
+
+describe('gRPC helpers over loopback', () => {
+  let server: GrpcServer;
+  let address: string;
+  let client: ReturnType<typeof createServiceClient<typeof integrations.IntegrationsServiceService>>;
+
+  beforeAll(async () => {
+    server = createGrpcServer(createLogger('test', 'silent'));
+    // A test service: `code` says what the handler does.
+    server.add(integrations.IntegrationsServiceService, {
+      async executeFunction(req) {
+        const [action, arg] = req.code.split(':');
+        if (action === 'raise') throw new AppError(arg as ErrorCode, `raised ${arg}`, arg === 'conflict' ? { currentVersion: 7 } : {});
+        if (action === 'crash') throw new TypeError('secret internals');
+        if (action === 'sleep') await new Promise((r) => setTimeout(r, Number(arg)));
+        return { success: true, resultJson: JSON.stringify(currentRequestId()), stdout: '', error: undefined };
+      },
+    });
+    const port = await server.listen('127.0.0.1:0');
+    address = `127.0.0.1:${port}`;
+    client = createServiceClient(integrations.IntegrationsServiceService, address, { deadlineMs: 2_000 });
+  });
+
+  afterAll(async () => {
+    client?.close();
+    await server?.shutdown();
+  });
+
+  const call = (code: string, deadlineMs?: number) => client.executeFunction({ code, timeoutMs: 0, paramsJson: '', envVarsJson: '' }, deadlineMs ? { deadlineMs } : {});
+
+  it.each(CODES)('maps %s to its gRPC status and back, with message and details', async (code) => {
+    const err = await call(`raise:${code}`).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect(err).toMatchObject({ code, message: `raised ${code}` });
+    if (code === 'conflict') expect((err as AppError).details).toEqual({ currentVersion: 7 });
+  });
+
+  it('has one table from code to gRPC status to HTTP status', () => {
+    expect(Object.fromEntries(CODES.map((c) => [c, [ERROR_MAP[c].grpc, ERROR_MAP[c].http]]))).toEqual({
+      validation: [status.INVALID_ARGUMENT, 400],
+      not_found: [status.NOT_FOUND, 404],
+      conflict: [status.ABORTED, 409],
+      forbidden: [status.PERMISSION_DENIED, 403],
+      unauthenticated: [status.UNAUTHENTICATED, 401],
+      limit: [status.RESOURCE_EXHAUSTED, 403],
+      unavailable: [status.UNAVAILABLE, 503],
+      timeout: [status.DEADLINE_EXCEEDED, 504],
+      internal: [status.INTERNAL, 500],
+    });
+  });
+
+  it('hides the message of an unexpected error', async () => {
+    await expect(call('crash')).rejects.toMatchObject({ code: 'internal', message: 'Internal server error' });
+  });
+
+  it('turns a passed deadline into a timeout', async () => {
+    await expect(call('sleep:500', 100)).rejects.toMatchObject({ code: 'timeout', message: 'The service did not answer in time' });
+  });
+
+  it('carries the request id to the server', async () => {
+    const res = await withRequestContext({ requestId: 'req-123' }, () => call('echo'));
+    expect(JSON.parse(res.resultJson)).toBe('req-123');
+  });
+
+  it('reports an unreachable service as unavailable', async () => {
+    const dead = createServiceClient(integrations.IntegrationsServiceService, '127.0.0.1:1', { deadlineMs: 1_000 });
+    await expect(dead.executeFunction({ code: '', timeoutMs: 0, paramsJson: '', envVarsJson: '' })).rejects.toMatchObject({ code: expect.stringMatching(/unavailable|timeout/) });
+    dead.close();
+  });
+
+  it('serves the standard health service', async () => {
+    expect(await checkGrpcHealth(address)).toBe(true);
+    expect(await checkGrpcHealth(address, 'weft.integrations.v1.IntegrationsService')).toBe(true);
+    server.setServing('weft.integrations.v1.IntegrationsService', false);
+    expect(await checkGrpcHealth(address, 'weft.integrations.v1.IntegrationsService')).toBe(false);
+    expect(await checkGrpcHealth('127.0.0.1:1')).toBe(false);
+  });
+});
