@@ -1,14 +1,84 @@
-import { isKnownBlockType } from '../blocks/registry.js';
-import type { ValidationResult } from '../types.js';
+import { getBlock } from '../blocks/registry.js';
+import { text } from '../paramValues.js';
+import type { BlockConfig, ValidationResult } from '../types.js';
+import { validateAirtable } from './airtable.validate.js';
+import { validateConfluence } from './confluence.validate.js';
+import { validateDiscord } from './discord.validate.js';
+import { validateFile } from './file.validate.js';
+import { validateGoogleDocs } from './googleDocs.validate.js';
+import { validateImageGenerator } from './imageGenerator.validate.js';
+import { validateJira } from './jira.validate.js';
+import { validateKnowledge } from './knowledge.validate.js';
+import { validateLinear } from './linear.validate.js';
+import { validateMem0 } from './mem0.validate.js';
+import { validateMemory } from './memory.validate.js';
+import { validateMicrosoftTeams } from './microsoftTeams.validate.js';
+import { validateMistralParse } from './mistralParse.validate.js';
+import { validateModelChoice } from './modelChoice.validate.js';
+import { validateNotion } from './notion.validate.js';
+import { validateTwilioSms, validateWhatsapp } from './required.validate.js';
+import { validateS3 } from './s3.validate.js';
+import { validateSlack } from './slack.validate.js';
+import { validateGoogleSheets, validateMicrosoftExcel } from './spreadsheet.validate.js';
+import { validateSupabase } from './supabase.validate.js';
+import { validateWealthbox } from './wealthbox.validate.js';
 
 /** A block's parameter check: the spec's message when the parameters are unusable, else undefined. */
 export type BlockValidator = (params: Record<string, unknown>) => string | undefined;
 
-const VALIDATORS: Readonly<Record<string, BlockValidator>> = {};
+const VALIDATORS: Readonly<Record<string, BlockValidator>> = {
+  airtable: validateAirtable,
+  confluence: validateConfluence,
+  discord: validateDiscord,
+  evaluator: validateModelChoice,
+  file: validateFile,
+  google_docs: validateGoogleDocs,
+  google_sheets: validateGoogleSheets,
+  image_generator: validateImageGenerator,
+  jira: validateJira,
+  knowledge: validateKnowledge,
+  linear: validateLinear,
+  mem0: validateMem0,
+  memory: validateMemory,
+  microsoft_excel: validateMicrosoftExcel,
+  microsoft_teams: validateMicrosoftTeams,
+  mistral_parse: validateMistralParse,
+  notion: validateNotion,
+  s3: validateS3,
+  slack: validateSlack,
+  supabase: validateSupabase,
+  translate: validateModelChoice,
+  twilio_sms: validateTwilioSms,
+  wealthbox: validateWealthbox,
+  whatsapp: validateWhatsapp,
+};
 
-/** Checks a block's parameters before it runs; answers the spec's message word for word on failure. */
+/** An operation the block does not offer, answered with the block's own invalid-operation message. */
+function operationError(block: BlockConfig, params: Record<string, unknown>): string | undefined {
+  const field = block.subBlocks.find((s) => s.id === 'operation');
+  const select = block.tools.config?.tool;
+  if (!field?.options || !select || text(params.operation) === '') return undefined;
+  if (field.options.some((o) => o.id === text(params.operation))) return undefined;
+  try {
+    select(params);
+    return undefined;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
+/**
+ * Checks a block's parameters before it runs (and for the editor's inline checks); answers the
+ * spec's message word for word on failure. An unknown block type is refused.
+ */
 export function validateBlockParams(blockType: string, params: Record<string, unknown>): ValidationResult {
-  if (!isKnownBlockType(blockType)) return { success: false, error: `Unknown block type: ${blockType}` };
-  const error = VALIDATORS[blockType]?.(params);
+  const block = getBlock(blockType);
+  if (!block) return { success: false, error: `Unknown block type: ${blockType}` };
+  const error = operationError(block, params) ?? VALIDATORS[blockType]?.(params);
   return error === undefined ? { success: true } : { success: false, error };
+}
+
+/** Block types that have their own §5 rules. */
+export function validatedBlockTypes(): string[] {
+  return Object.keys(VALIDATORS).sort();
 }
