@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureInstalled, build } from './lib/install.mjs';
+import { ensureInstalled, ensureChromium, build, CHROMIUM } from './lib/install.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const log = (m) => console.log(`[weft test] ${m}`);
@@ -21,6 +21,7 @@ try {
 }
 let code = 1;
 try {
+  ensureChromium(log);
   build(root, log);
   log('lint (eslint)');
   const lint = spawnSync('npx', ['eslint', '.'], { cwd: root, stdio: 'inherit' });
@@ -32,6 +33,7 @@ try {
     ...backing.env,
     DATABASE_URL: dbUrl.toString(),
     WEFT_TEMPORAL_BIN: temporalBinaryPath(),
+    CHROMIUM_PATH: CHROMIUM,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   };
   const report = path.join(root, '.data', 'vitest-report.json');

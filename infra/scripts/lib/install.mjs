@@ -17,3 +17,17 @@ export function build(root, log = console.log) {
   log('building (tsc -b, vite build)');
   execSync('npm run build --silent', { cwd: root, stdio: 'inherit' });
 }
+
+/** Debian's Chromium for the browser tests (never a downloaded browser build). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export function ensureChromium(log = console.log) {
+  if (existsSync(CHROMIUM)) return;
+  log('installing Chromium for the browser tests (apt-get install -y chromium)');
+  const sudo = process.getuid?.() === 0 ? '' : 'sudo ';
+  try {
+    execSync(`${sudo}apt-get update -q && ${sudo}DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium`, { stdio: 'inherit', shell: '/bin/bash' });
+  } catch (err) {
+    throw new Error(`Chromium is missing at ${CHROMIUM} and could not be installed: ${err.message}. Install it with: apt-get install -y chromium`);
+  }
+}
