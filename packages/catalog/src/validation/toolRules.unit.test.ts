@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { documentFileName, validateKnowledgeDocument } from './knowledge.validate.js';
+import { validateMemoryTool } from './memory.validate.js';
+import { parsePages, validateMistralTool } from './mistralParse.validate.js';
+import { parseS3ObjectUrl } from './s3.validate.js';
+import { validateToolParams } from './toolParams.validate.js';
+import { formatNotionId } from '../tools/notion.tools.js';
+import { gmailFolderQuery } from '../tools/gmail.tools.js';
+
+describe('tool-level rules', () => {
+  it('requires user-or-llm parameters (spec 000 §5)', () => {
+    expect(validateToolParams('slack_message', { channel: 'C1' })).toEqual({
+      success: false,
+      error: 'Parameter "text" is required for Slack Message but was not provided.',
+    });
+    expect(validateToolParams('slack_message', { text: 'hi' })).toEqual({ success: true });
+    expect(validateToolParams('nope', {})).toEqual({ success: false, error: 'Tool not found: nope' });
+  });
+
+  it('memory tools need a workflowId and, to add, a role and content', () => {
+    expect(validateMemoryTool('memory_get', { id: 'm' }, {})).toBe('workflowId is required and must be provided in execution context');
+    expect(validateMemoryTool('memory_add', { id: 'm', role: 'user' }, { workflowId: 'w' })).toBe('Role and content are required for agent memory');
+    expect(validateMemoryTool('memory_add', { id: 'm', role: 'user', content: 'c' }, { workflowId: 'w' })).toBeUndefined();
+  });
+
+  it('knowledge documents: name required, content at least 10 characters, .txt appended', () => {
+    expect(validateKnowledgeDocument('', 'long enough content')).toBe('Document name error: Document name is required');
+    expect(validateKnowledgeDocument('notes', 'short')).toBe('Document content error: Document content must be at least 10 characters long');
+    expect(validateKnowledgeDocument('notes', 'long enough content')).toBeUndefined();
+    expect(documentFileName('notes')).toBe('notes.txt');
+    expect(documentFileName('notes.TXT')).toBe('notes.TXT');
+  });
+
+  it('Mistral pages and URLs', () => {
+    expect(parsePages('0, 3,12')).toEqual({ ok: true, pages: [0, 3, 12] });
+    expect(parsePages('1,x')).toEqual({ ok: false, error: 'Page number format error: Invalid page number: x' });
+    expect(validateMistralTool({ apiKey: 'k', filePath: 'https://drive.google.com/file/d/1' })).toMatch(/^Google Drive and Google Docs links are not supported/);
+    expect(validateMistralTool({ apiKey: 'k', filePath: 'ftp://x.io/a.pdf' })).toMatch(/^Invalid URL format/);
+    expect(validateMistralTool({ apiKey: 'k', filePath: 'https://x.io/report' })).toBeUndefined();
+  });
+
+  it('S3 object URLs', () => {
+    expect(parseS3ObjectUrl('https://b.s3.us-west-2.amazonaws.com/k/e%20y.txt')).toEqual({
+      ok: true,
+      value: { bucketName: 'b', region: 'us-west-2', objectKey: 'k/e y.txt' },
+    });
+    expect(parseS3ObjectUrl('https://example.com/file').ok).toBe(false);
+  });
+
+  it('Notion ids without dashes become 8-4-4-4-12', () => {
+    expect(formatNotionId('0123456789abcdef0123456789abcdef')).toBe('01234567-89ab-cdef-0123-456789abcdef');
+    expect(formatNotionId('01234567-89ab-cdef-0123-456789abcdef')).toBe('01234567-89ab-cdef-0123-456789abcdef');
+  });
+
+  it('Gmail folders map to in: for system folders and label: otherwise', () => {
+    expect(gmailFolderQuery('SENT')).toBe('in:sent');
+    expect(gmailFolderQuery('Receipts')).toBe('label:Receipts');
+    expect(gmailFolderQuery('')).toBe('in:inbox');
+  });
+});
