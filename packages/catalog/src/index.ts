@@ -80,3 +80,11 @@ export type { CallCost } from './providers/cost.js';
 export { formatCost } from './providers/formatCost.js';
 export { getAllBlocks, getBlocksAndTools, getBlocksMetadata } from './copilot/catalogueQueries.js';
 export type { BlockMetadata, BlockSummary, GetAllBlocksOptions, ToolSummary } from './copilot/catalogueQueries.js';
+export {
+  blockConfigSchema,
+  getAllBlocksRequestSchema,
+  getBlocksMetadataRequestSchema,
+  subBlockConfigSchema,
+  toolConfigSchema,
+  validateBlockRequestSchema,
+} from './schemas.js';

@@ -37,7 +37,8 @@ export function clamp(n: number, min: number, max: number): number {
 export function parseJson(value: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
   if (typeof value !== 'string') return { ok: true, value };
   try {
-    return { ok: true, value: JSON.parse(value) as unknown };
+    const parsed: unknown = JSON.parse(value);
+    return { ok: true, value: parsed };
   } catch (e) {
     return { ok: false, error: e instanceof Error ? e.message : String(e) };
   }

@@ -2,7 +2,7 @@
 export type ValueType = 'string' | 'number' | 'boolean' | 'json' | 'array' | 'any';
 
 /** Every value type, for checks and schemas. */
-export const VALUE_TYPES: readonly ValueType[] = ['string', 'number', 'boolean', 'json', 'array', 'any'];
+export const VALUE_TYPES = ['string', 'number', 'boolean', 'json', 'array', 'any'] as const satisfies readonly ValueType[];
 
 /** The three toolbar sections a block lives in. */
 export type BlockCategory = 'blocks' | 'tools' | 'triggers';
@@ -36,12 +36,12 @@ export type SubBlockType =
   | 'input-format';
 
 /** Every sub-block type, for checks and schemas. */
-export const SUB_BLOCK_TYPES: readonly SubBlockType[] = [
+export const SUB_BLOCK_TYPES = [
   'short-input', 'long-input', 'dropdown', 'combobox', 'slider', 'number', 'switch', 'table', 'code', 'condition-input',
   'multi-select', 'checkbox-list', 'file-upload', 'oauth-input', 'file-selector', 'folder-selector',
   'project-selector', 'channel-selector', 'knowledge-base-selector', 'document-selector',
   'workflow-selector', 'tool-input', 'webhook-config', 'schedule-config', 'input-format',
-];
+] as const satisfies readonly SubBlockType[];
 
 /** Basic mode picks from a selector; advanced mode types an id by hand. */
 export type SubBlockMode = 'basic' | 'advanced';
