@@ -2,7 +2,7 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY . .
-RUN npm ci --no-audit --no-fund && npm run build
+RUN npm install --no-audit --no-fund && npm run build
 
 FROM node:20-bookworm-slim
 WORKDIR /app

@@ -8,8 +8,10 @@ export function ensureInstalled(root, log = console.log) {
   const lock = path.join(root, 'package-lock.json');
   const stale = !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs);
   if (!stale) return;
-  log('installing dependencies (npm ci)');
-  execSync(existsSync(lock) ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
+  // `npm install`, not `npm ci`: npm leaves other platforms' optional binaries (buf, swc) out of the
+  // lockfile, which `npm ci` then refuses as out of sync.
+  log('installing dependencies (npm install)');
+  execSync('npm install --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
 }
 
 /** Type-checks and builds every workspace (tsc -b is incremental) and the web app. */
