@@ -327,6 +327,11 @@ describe('§2 forms', () => {
     expect(values(field('memory', 'role').options)).toEqual(['user', 'assistant', 'system']);
   });
 
+  it('keeps block outputs out of auth token, evaluator key and image generator key fields only', () => {
+    const closed = blocks.flatMap((b) => b.subBlocks.filter((s) => s.connectionDroppable === false).map((s) => `${b.type}.${s.id}`));
+    expect(closed.sort()).toEqual(['clay.authToken', 'evaluator.apiKey', 'image_generator.apiKey', 'twilio_sms.authToken']);
+  });
+
   it('Slack: oauth or bot token, channel picker basic and manual id advanced', () => {
     expect(values(field('slack', 'authMethod').options)).toEqual(['oauth', 'bot_token']);
     expect(field('slack', 'channel').mode).toBe('basic');

@@ -24,11 +24,11 @@ export const discordBlock: BlockConfig = {
   icon: 'DiscordIcon',
   subBlocks: [
     operationField([['discord_send_message', 'Send Message'], ['discord_get_messages', 'Get Channel Messages'], ['discord_get_server', 'Get Server Information'], ['discord_get_user', 'Get User Information']]),
-    secretField('botToken', 'Bot Token', 'Enter Discord bot token', { connectionDroppable: false }),
+    secretField('botToken', 'Bot Token', 'Enter Discord bot token'),
     shortInput('serverId', 'Server ID', 'Enter Discord server ID', { condition: when('operation', [...CHANNEL_OPS, 'discord_get_server']) }),
     shortInput('channelId', 'Channel ID', 'Enter Discord channel ID', { condition: when('operation', CHANNEL_OPS) }),
     shortInput('userId', 'User ID', 'Enter Discord user ID', { condition: when('operation', 'discord_get_user') }),
-    shortInput('limit', 'Message Limit', 'Number of messages (default: 10, max: 100)', { layout: 'half', condition: when('operation', 'discord_get_messages') }),
+    shortInput('limit', 'Message Limit', 'Number of messages (default: 10, max: 100)', { layout: 'half', min: 1, max: 100, condition: when('operation', 'discord_get_messages') }),
     longInput('content', 'Message Content', 'Enter message content...', { condition: when('operation', 'discord_send_message') }),
   ],
   tools: {

@@ -30,7 +30,7 @@ export const emailBlock: BlockConfig = {
     shortInput('host', 'SMTP Host', 'smtp.example.com', { layout: 'half', condition: when('provider', 'custom') }),
     shortInput('port', 'Port', '587', { layout: 'half', condition: when('provider', 'custom') }),
     shortInput('username', 'Username', 'Enter SMTP username', { layout: 'half' }),
-    secretField('password', 'Password', 'Enter SMTP password', { layout: 'half', connectionDroppable: false }),
+    secretField('password', 'Password', 'Enter SMTP password', { layout: 'half' }),
     shortInput('to', 'To', 'Recipient email address'),
     shortInput('subject', 'Subject', 'Email subject'),
     longInput('body', 'Body', 'Email content'),

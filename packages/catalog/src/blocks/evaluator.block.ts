@@ -17,7 +17,7 @@ export const evaluatorBlock: BlockConfig = {
     { id: 'metrics', title: 'Evaluation Metrics', type: 'input-format', layout: 'full', columns: ['name', 'description', 'range.min', 'range.max'] },
     longInput('content', 'Content', 'Enter the content to evaluate'),
     modelField({ type: 'dropdown' }),
-    modelApiKeyField(),
+    modelApiKeyField(false),
     { id: 'systemPrompt', title: 'System Prompt', type: 'code', layout: 'full', hidden: true },
   ],
   tools: { access: CHAT_TOOL_IDS, config: { tool: selectChatTool } },

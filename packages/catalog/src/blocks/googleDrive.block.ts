@@ -36,7 +36,7 @@ export const googleDriveBlock: BlockConfig = {
     ),
     shortInput('fileId', 'File ID', 'Enter file ID', { condition: when('operation', 'get_content') }),
     shortInput('query', 'Search Query', 'Search for specific files (e.g., name contains "report")', { condition: when('operation', 'list') }),
-    shortInput('pageSize', 'Results Per Page', 'Number of results (default: 100, max: 1000)', { condition: when('operation', 'list') }),
+    shortInput('pageSize', 'Results Per Page', 'Number of results (default: 100, max: 1000)', { min: 1, max: DRIVE_PAGE_SIZE.max, condition: when('operation', 'list') }),
   ],
   tools: {
     access: Object.values(TOOL_BY_OPERATION),

@@ -63,8 +63,8 @@ export function temperatureField(defaultValue: number): SubBlockConfig {
   return { id: 'temperature', title: 'Temperature', type: 'slider', layout: 'half', min: 0, max: 2, step: 0.1, defaultValue };
 }
 
-/** The provider API key field of model blocks; outputs may not be dropped in. */
-export function modelApiKeyField(): SubBlockConfig {
+/** The provider API key field of model blocks; `droppable: false` keeps block outputs out (evaluator, §2). */
+export function modelApiKeyField(droppable = true): SubBlockConfig {
   return {
     id: 'apiKey',
     title: 'API Key',
@@ -72,6 +72,6 @@ export function modelApiKeyField(): SubBlockConfig {
     layout: 'full',
     placeholder: 'Enter your API key',
     password: true,
-    connectionDroppable: false,
+    connectionDroppable: droppable,
   };
 }

@@ -39,7 +39,7 @@ export const notionBlock: BlockConfig = {
     longInput('content', 'Content', 'Enter content', { condition: when('operation', ['notion_write', 'notion_create_page']) }),
     { id: 'filter', title: 'Filter (JSON)', type: 'code', layout: 'full', placeholder: 'Enter filter conditions as JSON (optional)', condition: when('operation', 'notion_query_database') },
     { id: 'sorts', title: 'Sort Criteria (JSON)', type: 'code', layout: 'full', placeholder: 'Enter sort criteria as JSON array (optional)', condition: when('operation', 'notion_query_database') },
-    shortInput('pageSize', 'Page Size', 'Number of results (default: 100, max: 100)', { condition: when('operation', ['notion_query_database', 'notion_search']) }),
+    shortInput('pageSize', 'Page Size', 'Number of results (default: 100, max: 100)', { min: 1, max: 100, condition: when('operation', ['notion_query_database', 'notion_search']) }),
     shortInput('query', 'Search Query', 'Enter search terms (leave empty for all pages)', { condition: when('operation', 'notion_search') }),
     dropdown('filterType', 'Filter Type', [['all', 'All'], ['page', 'Pages Only'], ['database', 'Databases Only']], { condition: when('operation', 'notion_search') }),
     { id: 'properties', title: 'Database Properties (JSON)', type: 'code', layout: 'full', placeholder: 'Enter database properties as JSON object', condition: when('operation', 'notion_create_database') },

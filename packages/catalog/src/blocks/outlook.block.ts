@@ -29,7 +29,7 @@ export const outlookBlock: BlockConfig = {
       { id: 'folder', title: 'Folder', type: 'folder-selector', layout: 'full', provider: 'outlook', serviceId: 'outlook', placeholder: 'Select Outlook folder', defaultValue: 'INBOX', condition: when('operation', 'read_outlook') },
       { id: 'manualFolder', title: 'Folder', placeholder: 'Enter Outlook folder name (e.g., INBOX, SENT, or custom folder)' },
     ),
-    shortInput('maxResults', 'Number of Emails', 'Number of emails to retrieve (default: 1, max: 10)', { condition: when('operation', 'read_outlook') }),
+    shortInput('maxResults', 'Number of Emails', 'Number of emails to retrieve (default: 1, max: 10)', { min: OUTLOOK_READ.min, max: OUTLOOK_READ.max, condition: when('operation', 'read_outlook') }),
   ],
   tools: {
     access: Object.values(TOOL_BY_OPERATION),

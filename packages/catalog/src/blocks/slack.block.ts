@@ -32,7 +32,7 @@ export const slackBlock: BlockConfig = {
     operationField([['send', 'Send Message'], ['canvas', 'Create Canvas'], ['read', 'Read Messages']]),
     dropdown('authMethod', 'Authentication Method', [['oauth', 'Weft Bot'], ['bot_token', 'Custom Bot']], { layout: 'full' }),
     credentialField('slack', 'slack', 'Slack Account', SCOPES.slack, { condition: when('authMethod', 'oauth') }),
-    secretField('botToken', 'Bot Token', 'Enter your Slack bot token (xoxb-...)', { condition: when('authMethod', 'bot_token'), connectionDroppable: false }),
+    secretField('botToken', 'Bot Token', 'Enter your Slack bot token (xoxb-...)', { condition: when('authMethod', 'bot_token') }),
     ...selectorPair(
       { id: 'channel', title: 'Channel', type: 'channel-selector', layout: 'full', provider: 'slack', placeholder: 'Select Slack channel' },
       { id: 'manualChannel', title: 'Channel ID', placeholder: 'Enter Slack channel ID (e.g., C1234567890)' },

@@ -15,7 +15,7 @@ export const whatsappBlock: BlockConfig = {
     shortInput('phoneNumber', 'Recipient Phone Number', 'Enter phone number with country code (e.g., +1234567890)'),
     longInput('message', 'Message', 'Enter your message'),
     shortInput('phoneNumberId', 'WhatsApp Phone Number ID', 'Your WhatsApp Business Phone Number ID'),
-    secretField('accessToken', 'Access Token', 'Your WhatsApp Business API Access Token', { connectionDroppable: false }),
+    secretField('accessToken', 'Access Token', 'Your WhatsApp Business API Access Token'),
   ],
   tools: { access: ['whatsapp_send_message'] },
   inputs: {
