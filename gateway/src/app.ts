@@ -9,6 +9,8 @@ import { errorHandler } from './errors.js';
 import { healthRoutes, type HealthCheck } from './routes/health.js';
 import { workflowRoutes } from './routes/workflows.js';
 import { workspaceRoutes } from './routes/workspaces.js';
+import { editorRoutes } from './routes/editor.js';
+import { eventRoutes } from './routes/events.js';
 
 export interface AppDeps {
   clients: Clients;
@@ -35,6 +37,8 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', healthRoutes(deps.health));
   app.use('/api', workspaceRoutes(deps.clients, deps.auth));
   app.use('/api', workflowRoutes(deps.clients, deps.auth));
+  app.use('/api', editorRoutes(deps.clients, deps.auth));
+  app.use('/api', eventRoutes(deps.clients, deps.auth));
   app.use('/api', (req, res) => {
     res.status(404).json({ error: `No route for ${req.method} /api${req.path}` });
   });

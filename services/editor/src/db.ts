@@ -26,12 +26,27 @@ export interface SnapshotTable {
   taken_at: Timestamp;
 }
 
-/** The read model answering "what does workflow X look like now". */
+/**
+ * The read model answering "what does workflow X look like now": the small flags in `state`, the
+ * larger parts in their own columns and the blocks in `workflow_blocks`, so an edit rewrites only
+ * what it changed.
+ */
 export interface WorkflowStateTable {
   workflow_id: string;
   version: BigInt;
   state: Json<unknown>;
+  edges: Json<unknown>;
+  loops: Json<unknown>;
+  parallels: Json<unknown>;
+  variables: Json<unknown>;
   updated_at: Timestamp;
+}
+
+/** One block of a workflow's read model. */
+export interface WorkflowBlockTable {
+  workflow_id: string;
+  block_id: string;
+  block: Json<unknown>;
 }
 
 export interface ProcessedCommandTable {
@@ -47,5 +62,6 @@ export interface EditorDB {
   events: EventTable;
   snapshots: SnapshotTable;
   workflow_states: WorkflowStateTable;
+  workflow_blocks: WorkflowBlockTable;
   processed_commands: ProcessedCommandTable;
 }

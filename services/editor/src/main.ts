@@ -6,12 +6,15 @@ import { createEventStore } from './store/eventStore.js';
 import { productionContext } from './context.js';
 import { editorHandlers } from './adapters/grpc.js';
 import { consumeRegistryEvents } from './adapters/registryEvents.js';
+import { startEventTail } from './live/eventTail.js';
 
 /** Composition root of the editor service. */
 const rt = await bootService<EditorDB>({ name: 'editor', migrations });
 const kick = () => rt.relay.kick();
 const store = createEventStore({ db: rt.db, instance: rt.config.WEFT_INSTANCE, context: productionContext, afterCommit: kick });
-rt.grpc.add(editor.EditorServiceService, editorHandlers(store));
+const tail = await startEventTail({ bus: rt.bus, store, logger: rt.logger });
+rt.onClose(() => tail.stop());
+rt.grpc.add(editor.EditorServiceService, editorHandlers(store, tail));
 const consumer = await consumeRegistryEvents({ bus: rt.bus, db: rt.db, store, logger: rt.logger, afterCommit: kick });
 rt.onClose(() => consumer.stop());
 await rt.listen();

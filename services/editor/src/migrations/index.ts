@@ -44,4 +44,29 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0002_lean_read_model': {
+    // The read model keeps one row per block and the rest of the state in columns, so an edit
+    // rewrites only what it touched instead of the whole state (issue 3, performance).
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('workflow_blocks')
+        .addColumn('workflow_id', 'text', (c) => c.notNull().references('streams.workflow_id').onDelete('cascade'))
+        .addColumn('block_id', 'text', (c) => c.notNull())
+        .addColumn('block', 'jsonb', (c) => c.notNull())
+        .addPrimaryKeyConstraint('workflow_blocks_pk', ['workflow_id', 'block_id'])
+        .execute();
+      for (const column of ['edges', 'loops', 'parallels', 'variables']) {
+        await db.schema.alterTable('workflow_states').addColumn(column, 'jsonb').execute();
+      }
+      await sql`insert into workflow_blocks (workflow_id, block_id, block)
+        select s.workflow_id, b.key, b.value from workflow_states s, jsonb_each(coalesce(s.state->'blocks', '{}'::jsonb)) b`.execute(db);
+      await sql`update workflow_states set
+        edges = coalesce(state->'edges', '[]'::jsonb), loops = coalesce(state->'loops', '{}'::jsonb),
+        parallels = coalesce(state->'parallels', '{}'::jsonb), variables = coalesce(state->'variables', '{}'::jsonb),
+        state = state - 'blocks' - 'edges' - 'loops' - 'parallels' - 'variables'`.execute(db);
+      for (const column of ['edges', 'loops', 'parallels', 'variables']) {
+        await db.schema.alterTable('workflow_states').alterColumn(column, (c) => c.setNotNull()).execute();
+      }
+    },
+  },
 };

@@ -32,6 +32,11 @@ export interface ExecuteCommandsRequest {
   expectedVersion?: number | undefined;
   commandId?: string | undefined;
   actorId: string;
+  /**
+   * The workflow's deployed state ({blocks, edges, deployedAt}) as the registry keeps it; needed by
+   * revertToDeployed. Absent until the registry can supply it (the command then answers not_found).
+   */
+  deployedStateJson?: string | undefined;
 }
 
 export interface ExecuteCommandsResponse {
@@ -65,8 +70,69 @@ export interface GetStatesResponse_StatesEntry {
   value: GetStateResponse | undefined;
 }
 
+export interface GetHistoryRequest {
+  workflowId: string;
+}
+
+export interface GetHistoryResponse {
+  version: number;
+  /** JSON {past, present, future} of {index, action, timestamp} (the history view, without snapshots). */
+  historyJson: string;
+}
+
+export interface GetVariablesRequest {
+  workflowId: string;
+}
+
+export interface GetVariablesResponse {
+  version: number;
+  /** JSON map of variable id to variable. */
+  variablesJson: string;
+}
+
+export interface ExportYamlRequest {
+  workflowId: string;
+}
+
+export interface ExportYamlResponse {
+  version: number;
+  yamlContent: string;
+}
+
+export interface GetYamlStructureRequest {
+}
+
+export interface GetYamlStructureResponse {
+  /** JSON of the guide to the YAML format, generated from the codec. */
+  guideJson: string;
+}
+
+export interface ReadEventsRequest {
+  workflowId: string;
+  /** Answer events with a version above this one, in order and without gaps. */
+  after: number;
+  /** When there is none yet, wait up to this long for the next one (long poll; 0 answers at once). */
+  waitMs: number;
+  /** At most this many events (0 means the server's default). */
+  limit: number;
+}
+
+export interface ReadEventsResponse {
+  /** JSON array of stored events, each {version, type, data, occurredAt}. */
+  eventsJson: string;
+  /** The stream's version when the answer was made. */
+  version: number;
+}
+
 function createBaseExecuteCommandsRequest(): ExecuteCommandsRequest {
-  return { workflowId: "", commandsJson: "", expectedVersion: undefined, commandId: undefined, actorId: "" };
+  return {
+    workflowId: "",
+    commandsJson: "",
+    expectedVersion: undefined,
+    commandId: undefined,
+    actorId: "",
+    deployedStateJson: undefined,
+  };
 }
 
 export const ExecuteCommandsRequest: MessageFns<ExecuteCommandsRequest> = {
@@ -85,6 +151,9 @@ export const ExecuteCommandsRequest: MessageFns<ExecuteCommandsRequest> = {
     }
     if (message.actorId !== "") {
       writer.uint32(42).string(message.actorId);
+    }
+    if (message.deployedStateJson !== undefined) {
+      writer.uint32(50).string(message.deployedStateJson);
     }
     return writer;
   },
@@ -142,6 +211,14 @@ export const ExecuteCommandsRequest: MessageFns<ExecuteCommandsRequest> = {
             message.actorId = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.deployedStateJson = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -181,6 +258,11 @@ export const ExecuteCommandsRequest: MessageFns<ExecuteCommandsRequest> = {
         : isSet(object.actor_id)
         ? globalThis.String(object.actor_id)
         : "",
+      deployedStateJson: isSet(object.deployedStateJson)
+        ? globalThis.String(object.deployedStateJson)
+        : isSet(object.deployed_state_json)
+        ? globalThis.String(object.deployed_state_json)
+        : undefined,
     };
   },
 
@@ -201,6 +283,9 @@ export const ExecuteCommandsRequest: MessageFns<ExecuteCommandsRequest> = {
     if (message.actorId !== "") {
       obj.actorId = message.actorId;
     }
+    if (message.deployedStateJson !== undefined) {
+      obj.deployedStateJson = message.deployedStateJson;
+    }
     return obj;
   },
 
@@ -214,6 +299,7 @@ export const ExecuteCommandsRequest: MessageFns<ExecuteCommandsRequest> = {
     message.expectedVersion = object.expectedVersion ?? undefined;
     message.commandId = object.commandId ?? undefined;
     message.actorId = object.actorId ?? "";
+    message.deployedStateJson = object.deployedStateJson ?? undefined;
     return message;
   },
 };
@@ -750,6 +836,831 @@ export const GetStatesResponse_StatesEntry: MessageFns<GetStatesResponse_StatesE
   },
 };
 
+function createBaseGetHistoryRequest(): GetHistoryRequest {
+  return { workflowId: "" };
+}
+
+export const GetHistoryRequest: MessageFns<GetHistoryRequest> = {
+  encode(message: GetHistoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.workflowId !== "") {
+      writer.uint32(10).string(message.workflowId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetHistoryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetHistoryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetHistoryRequest {
+    return {
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetHistoryRequest): unknown {
+    const obj: any = {};
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetHistoryRequest>, I>>(base?: I): GetHistoryRequest {
+    return GetHistoryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetHistoryRequest>, I>>(object: I): GetHistoryRequest {
+    const message = createBaseGetHistoryRequest();
+    message.workflowId = object.workflowId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetHistoryResponse(): GetHistoryResponse {
+  return { version: 0, historyJson: "" };
+}
+
+export const GetHistoryResponse: MessageFns<GetHistoryResponse> = {
+  encode(message: GetHistoryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.version !== 0) {
+      writer.uint32(8).int64(message.version);
+    }
+    if (message.historyJson !== "") {
+      writer.uint32(18).string(message.historyJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetHistoryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetHistoryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.version = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.historyJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetHistoryResponse {
+    return {
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      historyJson: isSet(object.historyJson)
+        ? globalThis.String(object.historyJson)
+        : isSet(object.history_json)
+        ? globalThis.String(object.history_json)
+        : "",
+    };
+  },
+
+  toJSON(message: GetHistoryResponse): unknown {
+    const obj: any = {};
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    if (message.historyJson !== "") {
+      obj.historyJson = message.historyJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetHistoryResponse>, I>>(base?: I): GetHistoryResponse {
+    return GetHistoryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetHistoryResponse>, I>>(object: I): GetHistoryResponse {
+    const message = createBaseGetHistoryResponse();
+    message.version = object.version ?? 0;
+    message.historyJson = object.historyJson ?? "";
+    return message;
+  },
+};
+
+function createBaseGetVariablesRequest(): GetVariablesRequest {
+  return { workflowId: "" };
+}
+
+export const GetVariablesRequest: MessageFns<GetVariablesRequest> = {
+  encode(message: GetVariablesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.workflowId !== "") {
+      writer.uint32(10).string(message.workflowId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetVariablesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetVariablesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetVariablesRequest {
+    return {
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetVariablesRequest): unknown {
+    const obj: any = {};
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetVariablesRequest>, I>>(base?: I): GetVariablesRequest {
+    return GetVariablesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetVariablesRequest>, I>>(object: I): GetVariablesRequest {
+    const message = createBaseGetVariablesRequest();
+    message.workflowId = object.workflowId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetVariablesResponse(): GetVariablesResponse {
+  return { version: 0, variablesJson: "" };
+}
+
+export const GetVariablesResponse: MessageFns<GetVariablesResponse> = {
+  encode(message: GetVariablesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.version !== 0) {
+      writer.uint32(8).int64(message.version);
+    }
+    if (message.variablesJson !== "") {
+      writer.uint32(18).string(message.variablesJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetVariablesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetVariablesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.version = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.variablesJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetVariablesResponse {
+    return {
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      variablesJson: isSet(object.variablesJson)
+        ? globalThis.String(object.variablesJson)
+        : isSet(object.variables_json)
+        ? globalThis.String(object.variables_json)
+        : "",
+    };
+  },
+
+  toJSON(message: GetVariablesResponse): unknown {
+    const obj: any = {};
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    if (message.variablesJson !== "") {
+      obj.variablesJson = message.variablesJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetVariablesResponse>, I>>(base?: I): GetVariablesResponse {
+    return GetVariablesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetVariablesResponse>, I>>(object: I): GetVariablesResponse {
+    const message = createBaseGetVariablesResponse();
+    message.version = object.version ?? 0;
+    message.variablesJson = object.variablesJson ?? "";
+    return message;
+  },
+};
+
+function createBaseExportYamlRequest(): ExportYamlRequest {
+  return { workflowId: "" };
+}
+
+export const ExportYamlRequest: MessageFns<ExportYamlRequest> = {
+  encode(message: ExportYamlRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.workflowId !== "") {
+      writer.uint32(10).string(message.workflowId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExportYamlRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExportYamlRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExportYamlRequest {
+    return {
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ExportYamlRequest): unknown {
+    const obj: any = {};
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExportYamlRequest>, I>>(base?: I): ExportYamlRequest {
+    return ExportYamlRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExportYamlRequest>, I>>(object: I): ExportYamlRequest {
+    const message = createBaseExportYamlRequest();
+    message.workflowId = object.workflowId ?? "";
+    return message;
+  },
+};
+
+function createBaseExportYamlResponse(): ExportYamlResponse {
+  return { version: 0, yamlContent: "" };
+}
+
+export const ExportYamlResponse: MessageFns<ExportYamlResponse> = {
+  encode(message: ExportYamlResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.version !== 0) {
+      writer.uint32(8).int64(message.version);
+    }
+    if (message.yamlContent !== "") {
+      writer.uint32(18).string(message.yamlContent);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExportYamlResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExportYamlResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.version = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.yamlContent = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExportYamlResponse {
+    return {
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      yamlContent: isSet(object.yamlContent)
+        ? globalThis.String(object.yamlContent)
+        : isSet(object.yaml_content)
+        ? globalThis.String(object.yaml_content)
+        : "",
+    };
+  },
+
+  toJSON(message: ExportYamlResponse): unknown {
+    const obj: any = {};
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    if (message.yamlContent !== "") {
+      obj.yamlContent = message.yamlContent;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExportYamlResponse>, I>>(base?: I): ExportYamlResponse {
+    return ExportYamlResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExportYamlResponse>, I>>(object: I): ExportYamlResponse {
+    const message = createBaseExportYamlResponse();
+    message.version = object.version ?? 0;
+    message.yamlContent = object.yamlContent ?? "";
+    return message;
+  },
+};
+
+function createBaseGetYamlStructureRequest(): GetYamlStructureRequest {
+  return {};
+}
+
+export const GetYamlStructureRequest: MessageFns<GetYamlStructureRequest> = {
+  encode(_: GetYamlStructureRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetYamlStructureRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetYamlStructureRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetYamlStructureRequest {
+    return {};
+  },
+
+  toJSON(_: GetYamlStructureRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetYamlStructureRequest>, I>>(base?: I): GetYamlStructureRequest {
+    return GetYamlStructureRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetYamlStructureRequest>, I>>(_: I): GetYamlStructureRequest {
+    const message = createBaseGetYamlStructureRequest();
+    return message;
+  },
+};
+
+function createBaseGetYamlStructureResponse(): GetYamlStructureResponse {
+  return { guideJson: "" };
+}
+
+export const GetYamlStructureResponse: MessageFns<GetYamlStructureResponse> = {
+  encode(message: GetYamlStructureResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.guideJson !== "") {
+      writer.uint32(10).string(message.guideJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetYamlStructureResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetYamlStructureResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.guideJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetYamlStructureResponse {
+    return {
+      guideJson: isSet(object.guideJson)
+        ? globalThis.String(object.guideJson)
+        : isSet(object.guide_json)
+        ? globalThis.String(object.guide_json)
+        : "",
+    };
+  },
+
+  toJSON(message: GetYamlStructureResponse): unknown {
+    const obj: any = {};
+    if (message.guideJson !== "") {
+      obj.guideJson = message.guideJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetYamlStructureResponse>, I>>(base?: I): GetYamlStructureResponse {
+    return GetYamlStructureResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetYamlStructureResponse>, I>>(object: I): GetYamlStructureResponse {
+    const message = createBaseGetYamlStructureResponse();
+    message.guideJson = object.guideJson ?? "";
+    return message;
+  },
+};
+
+function createBaseReadEventsRequest(): ReadEventsRequest {
+  return { workflowId: "", after: 0, waitMs: 0, limit: 0 };
+}
+
+export const ReadEventsRequest: MessageFns<ReadEventsRequest> = {
+  encode(message: ReadEventsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.workflowId !== "") {
+      writer.uint32(10).string(message.workflowId);
+    }
+    if (message.after !== 0) {
+      writer.uint32(16).int64(message.after);
+    }
+    if (message.waitMs !== 0) {
+      writer.uint32(24).int32(message.waitMs);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(32).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReadEventsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReadEventsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.after = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.waitMs = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReadEventsRequest {
+    return {
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+      after: isSet(object.after) ? globalThis.Number(object.after) : 0,
+      waitMs: isSet(object.waitMs)
+        ? globalThis.Number(object.waitMs)
+        : isSet(object.wait_ms)
+        ? globalThis.Number(object.wait_ms)
+        : 0,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ReadEventsRequest): unknown {
+    const obj: any = {};
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    if (message.after !== 0) {
+      obj.after = Math.round(message.after);
+    }
+    if (message.waitMs !== 0) {
+      obj.waitMs = Math.round(message.waitMs);
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReadEventsRequest>, I>>(base?: I): ReadEventsRequest {
+    return ReadEventsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReadEventsRequest>, I>>(object: I): ReadEventsRequest {
+    const message = createBaseReadEventsRequest();
+    message.workflowId = object.workflowId ?? "";
+    message.after = object.after ?? 0;
+    message.waitMs = object.waitMs ?? 0;
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseReadEventsResponse(): ReadEventsResponse {
+  return { eventsJson: "", version: 0 };
+}
+
+export const ReadEventsResponse: MessageFns<ReadEventsResponse> = {
+  encode(message: ReadEventsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventsJson !== "") {
+      writer.uint32(10).string(message.eventsJson);
+    }
+    if (message.version !== 0) {
+      writer.uint32(16).int64(message.version);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReadEventsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReadEventsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventsJson = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.version = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReadEventsResponse {
+    return {
+      eventsJson: isSet(object.eventsJson)
+        ? globalThis.String(object.eventsJson)
+        : isSet(object.events_json)
+        ? globalThis.String(object.events_json)
+        : "",
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+    };
+  },
+
+  toJSON(message: ReadEventsResponse): unknown {
+    const obj: any = {};
+    if (message.eventsJson !== "") {
+      obj.eventsJson = message.eventsJson;
+    }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReadEventsResponse>, I>>(base?: I): ReadEventsResponse {
+    return ReadEventsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReadEventsResponse>, I>>(object: I): ReadEventsResponse {
+    const message = createBaseReadEventsResponse();
+    message.eventsJson = object.eventsJson ?? "";
+    message.version = object.version ?? 0;
+    return message;
+  },
+};
+
 export type EditorServiceService = typeof EditorServiceService;
 export const EditorServiceService = {
   executeCommands: {
@@ -781,12 +1692,67 @@ export const EditorServiceService = {
     responseSerialize: (value: GetStatesResponse): Buffer => Buffer.from(GetStatesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetStatesResponse => GetStatesResponse.decode(value),
   },
+  getHistory: {
+    path: "/weft.editor.v1.EditorService/GetHistory" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetHistoryRequest): Buffer => Buffer.from(GetHistoryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetHistoryRequest => GetHistoryRequest.decode(value),
+    responseSerialize: (value: GetHistoryResponse): Buffer => Buffer.from(GetHistoryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetHistoryResponse => GetHistoryResponse.decode(value),
+  },
+  getVariables: {
+    path: "/weft.editor.v1.EditorService/GetVariables" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetVariablesRequest): Buffer => Buffer.from(GetVariablesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetVariablesRequest => GetVariablesRequest.decode(value),
+    responseSerialize: (value: GetVariablesResponse): Buffer =>
+      Buffer.from(GetVariablesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetVariablesResponse => GetVariablesResponse.decode(value),
+  },
+  exportYaml: {
+    path: "/weft.editor.v1.EditorService/ExportYaml" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExportYamlRequest): Buffer => Buffer.from(ExportYamlRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExportYamlRequest => ExportYamlRequest.decode(value),
+    responseSerialize: (value: ExportYamlResponse): Buffer => Buffer.from(ExportYamlResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ExportYamlResponse => ExportYamlResponse.decode(value),
+  },
+  getYamlStructure: {
+    path: "/weft.editor.v1.EditorService/GetYamlStructure" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetYamlStructureRequest): Buffer =>
+      Buffer.from(GetYamlStructureRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetYamlStructureRequest => GetYamlStructureRequest.decode(value),
+    responseSerialize: (value: GetYamlStructureResponse): Buffer =>
+      Buffer.from(GetYamlStructureResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetYamlStructureResponse => GetYamlStructureResponse.decode(value),
+  },
+  /** Events of one workflow after a version; waits for new ones when asked (SSE is built on it). */
+  readEvents: {
+    path: "/weft.editor.v1.EditorService/ReadEvents" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReadEventsRequest): Buffer => Buffer.from(ReadEventsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReadEventsRequest => ReadEventsRequest.decode(value),
+    responseSerialize: (value: ReadEventsResponse): Buffer => Buffer.from(ReadEventsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReadEventsResponse => ReadEventsResponse.decode(value),
+  },
 } as const;
 
 export interface EditorServiceServer extends UntypedServiceImplementation {
   executeCommands: handleUnaryCall<ExecuteCommandsRequest, ExecuteCommandsResponse>;
   getState: handleUnaryCall<GetStateRequest, GetStateResponse>;
   getStates: handleUnaryCall<GetStatesRequest, GetStatesResponse>;
+  getHistory: handleUnaryCall<GetHistoryRequest, GetHistoryResponse>;
+  getVariables: handleUnaryCall<GetVariablesRequest, GetVariablesResponse>;
+  exportYaml: handleUnaryCall<ExportYamlRequest, ExportYamlResponse>;
+  getYamlStructure: handleUnaryCall<GetYamlStructureRequest, GetYamlStructureResponse>;
+  /** Events of one workflow after a version; waits for new ones when asked (SSE is built on it). */
+  readEvents: handleUnaryCall<ReadEventsRequest, ReadEventsResponse>;
 }
 
 export interface EditorServiceClient extends Client {
@@ -834,6 +1800,82 @@ export interface EditorServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetStatesResponse) => void,
+  ): ClientUnaryCall;
+  getHistory(
+    request: GetHistoryRequest,
+    callback: (error: ServiceError | null, response: GetHistoryResponse) => void,
+  ): ClientUnaryCall;
+  getHistory(
+    request: GetHistoryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetHistoryResponse) => void,
+  ): ClientUnaryCall;
+  getHistory(
+    request: GetHistoryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetHistoryResponse) => void,
+  ): ClientUnaryCall;
+  getVariables(
+    request: GetVariablesRequest,
+    callback: (error: ServiceError | null, response: GetVariablesResponse) => void,
+  ): ClientUnaryCall;
+  getVariables(
+    request: GetVariablesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetVariablesResponse) => void,
+  ): ClientUnaryCall;
+  getVariables(
+    request: GetVariablesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetVariablesResponse) => void,
+  ): ClientUnaryCall;
+  exportYaml(
+    request: ExportYamlRequest,
+    callback: (error: ServiceError | null, response: ExportYamlResponse) => void,
+  ): ClientUnaryCall;
+  exportYaml(
+    request: ExportYamlRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ExportYamlResponse) => void,
+  ): ClientUnaryCall;
+  exportYaml(
+    request: ExportYamlRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ExportYamlResponse) => void,
+  ): ClientUnaryCall;
+  getYamlStructure(
+    request: GetYamlStructureRequest,
+    callback: (error: ServiceError | null, response: GetYamlStructureResponse) => void,
+  ): ClientUnaryCall;
+  getYamlStructure(
+    request: GetYamlStructureRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetYamlStructureResponse) => void,
+  ): ClientUnaryCall;
+  getYamlStructure(
+    request: GetYamlStructureRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetYamlStructureResponse) => void,
+  ): ClientUnaryCall;
+  /** Events of one workflow after a version; waits for new ones when asked (SSE is built on it). */
+  readEvents(
+    request: ReadEventsRequest,
+    callback: (error: ServiceError | null, response: ReadEventsResponse) => void,
+  ): ClientUnaryCall;
+  readEvents(
+    request: ReadEventsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReadEventsResponse) => void,
+  ): ClientUnaryCall;
+  readEvents(
+    request: ReadEventsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReadEventsResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,61 @@
+import { Router, type Request, type Response } from 'express';
+import { AppError, toAppError } from '@weft/platform';
+import type { Clients } from '../clients.js';
+import { requireActor, type Authenticator } from '../auth.js';
+
+/** How long one editor ReadEvents call waits for a new event before the stream sends a keep-alive. */
+const POLL_WAIT_MS = 15_000;
+const JSON_PAGE_LIMIT = 1_000;
+
+/** `after` from the query, or the Last-Event-ID an EventSource sends when it reconnects. */
+function afterOf(req: Request): number {
+  const given = typeof req.query.after === 'string' ? req.query.after : req.header('last-event-id');
+  if (given === undefined || given === '') return 0;
+  const after = Number(given);
+  if (!Number.isInteger(after) || after < 0) throw new AppError('validation', 'after must be a non-negative integer');
+  return after;
+}
+
+/** Relays events to one SSE client: replays from `after`, then long-polls the editor for new ones. */
+async function streamEvents(clients: Clients, workflowId: string, after: number, res: Response): Promise<void> {
+  res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  res.flushHeaders();
+  res.write('retry: 2000\n\n');
+  let open = true;
+  res.on('close', () => {
+    open = false;
+  });
+  let cursor = after;
+  while (open) {
+    let page;
+    try {
+      page = await clients.editor.readEvents({ workflowId, after: cursor, waitMs: POLL_WAIT_MS, limit: 0 }, { deadlineMs: POLL_WAIT_MS + 5_000 });
+    } catch (err) {
+      if (open) res.end(`event: error\ndata: ${JSON.stringify({ error: toAppError(err).message })}\n\n`);
+      return;
+    }
+    if (!open) return;
+    const events = JSON.parse(page.eventsJson) as Array<{ version: number }>;
+    if (events.length === 0) res.write(': keep-alive\n\n');
+    for (const event of events) res.write(`id: ${event.version}\ndata: ${JSON.stringify(event)}\n\n`);
+    cursor = events.at(-1)?.version ?? cursor;
+  }
+}
+
+/** GET /api/workflows/{id}/events: a page of events as JSON, or a live Server-Sent Events stream. */
+export function eventRoutes(clients: Clients, auth: Authenticator): Router {
+  const r = Router();
+  r.get('/workflows/:id/events', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    const workflowId = req.params.id;
+    const after = afterOf(req);
+    await clients.registry.getWorkflow({ actor, workflowId, access: 'read' });
+    if (req.accepts(['application/json', 'text/event-stream']) === 'text/event-stream') {
+      await streamEvents(clients, workflowId, after, res);
+      return;
+    }
+    const page = await clients.editor.readEvents({ workflowId, after, waitMs: 0, limit: JSON_PAGE_LIMIT });
+    res.type('json').send(`{"events":${page.eventsJson},"version":${page.version}}`);
+  });
+  return r;
+}

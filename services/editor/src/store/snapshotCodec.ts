@@ -1,0 +1,147 @@
+import type { BlockState, Edge, HistoryEntry, Loop, Parallel, SubBlockValues, WorkflowGraph, WorkflowState } from '@weft/workflow';
+
+/**
+ * A snapshot with its history stored once. The domain keeps history as full graph snapshots that
+ * share unchanged blocks by reference in memory; written as plain JSON every entry would repeat the
+ * whole graph (21 copies of a 200-block workflow). Here every distinct block, edge and graph object
+ * is written once and entries point at it by index; decoding restores the sharing.
+ */
+interface LeanSnapshot {
+  format: 'lean-1';
+  blocks: BlockState[];
+  edges: Edge[];
+  /** Pooled block records: block id → index into `blocks`. */
+  blockSets: Array<Record<string, number>>;
+  /** Pooled edge lists: indexes into `edges`. */
+  edgeLists: number[][];
+  loopSets: Array<Record<string, Loop>>;
+  parallelSets: Array<Record<string, Parallel>>;
+  graphs: Array<{ b: number; e: number; l: number; p: number }>;
+  /** The state without graph and history, plus the index of its graph. */
+  rest: Omit<WorkflowState, keyof WorkflowGraph | 'history'> & { graph: number };
+  history: { past: LeanEntry[]; present: LeanEntry; future: LeanEntry[] };
+}
+
+/** A history entry; `v` is present only when its values are not the ones its graph implies. */
+interface LeanEntry {
+  g: number;
+  t: number;
+  a: string;
+  v?: SubBlockValues;
+}
+
+/** Interns objects by identity into an array, answering each one's index. */
+function pool<T extends object, S = T>(encode: (value: T) => S = (v) => v as unknown as S) {
+  const index = new Map<T, number>();
+  const items: S[] = [];
+  return {
+    items,
+    add(value: T): number {
+      let at = index.get(value);
+      if (at === undefined) {
+        at = items.length;
+        index.set(value, at);
+        items.push(encode(value));
+      }
+      return at;
+    },
+  };
+}
+
+/** Whether `values` are exactly the block's current sub-block values (how the domain builds entries). */
+function valuesImplied(graph: WorkflowGraph, values: SubBlockValues): boolean {
+  const blockIds = Object.keys(values);
+  if (blockIds.length !== Object.keys(graph.blocks).length) return false;
+  for (const blockId of blockIds) {
+    const block = graph.blocks[blockId];
+    const byId = values[blockId];
+    if (block === undefined || byId === undefined) return false;
+    const subs = Object.values(block.subBlocks);
+    if (subs.length !== Object.keys(byId).length) return false;
+    for (const sub of subs) if (!(sub.id in byId) || byId[sub.id] !== sub.value) return false;
+  }
+  return true;
+}
+
+function impliedValues(graph: WorkflowGraph): SubBlockValues {
+  const values: SubBlockValues = {};
+  for (const block of Object.values(graph.blocks)) {
+    const byId: Record<string, unknown> = {};
+    for (const sub of Object.values(block.subBlocks)) byId[sub.id] = sub.value;
+    values[block.id] = byId;
+  }
+  return values;
+}
+
+/** Encodes a full state (with history) into the lean snapshot form. */
+export function encodeSnapshot(state: WorkflowState): LeanSnapshot {
+  const blocks = pool<BlockState>();
+  const edges = pool<Edge>();
+  const blockSets = pool<Record<string, BlockState>, Record<string, number>>((set) => Object.fromEntries(Object.entries(set).map(([id, b]) => [id, blocks.add(b)])));
+  const edgeLists = pool<Edge[], number[]>((list) => list.map((e) => edges.add(e)));
+  const loopSets = pool<Record<string, Loop>>();
+  const parallelSets = pool<Record<string, Parallel>>();
+  const graphKeys = new Map<string, number>();
+  const graphs: LeanSnapshot['graphs'] = [];
+  const graph = (g: WorkflowGraph): number => {
+    const ref = { b: blockSets.add(g.blocks), e: edgeLists.add(g.edges), l: loopSets.add(g.loops), p: parallelSets.add(g.parallels) };
+    const key = `${ref.b}/${ref.e}/${ref.l}/${ref.p}`;
+    let at = graphKeys.get(key);
+    if (at === undefined) {
+      at = graphs.length;
+      graphKeys.set(key, at);
+      graphs.push(ref);
+    }
+    return at;
+  };
+  const entry = (e: HistoryEntry): LeanEntry => {
+    const lean: LeanEntry = { g: graph(e.state), t: e.timestamp, a: e.action };
+    if (!valuesImplied(e.state, e.subblockValues)) lean.v = e.subblockValues;
+    return lean;
+  };
+  const { blocks: _b, edges: _e, loops: _l, parallels: _p, history, ...rest } = state;
+  const history_ = { past: history.past.map(entry), present: entry(history.present), future: history.future.map(entry) };
+  return {
+    format: 'lean-1',
+    rest: { ...rest, graph: graph(state) },
+    history: history_,
+    blocks: blocks.items,
+    edges: edges.items,
+    blockSets: blockSets.items,
+    edgeLists: edgeLists.items,
+    loopSets: loopSets.items,
+    parallelSets: parallelSets.items,
+    graphs,
+  };
+}
+
+function isLean(value: unknown): value is LeanSnapshot {
+  return typeof value === 'object' && value !== null && (value as { format?: unknown }).format === 'lean-1';
+}
+
+/** Decodes a stored snapshot: the lean form, or a plain state written before it existed. */
+export function decodeSnapshot(stored: unknown): WorkflowState {
+  // Snapshots are written only by this service; the older form is the state itself.
+  if (!isLean(stored)) return stored as WorkflowState;
+  const blockSets = stored.blockSets.map((set) => Object.fromEntries(Object.entries(set).map(([id, i]) => [id, at(stored.blocks, i)])));
+  const edgeLists = stored.edgeLists.map((list) => list.map((i) => at(stored.edges, i)));
+  const graphs = stored.graphs.map(
+    (g): WorkflowGraph => ({ blocks: at(blockSets, g.b), edges: at(edgeLists, g.e), loops: at(stored.loopSets, g.l), parallels: at(stored.parallelSets, g.p) }),
+  );
+  const entry = (e: LeanEntry): HistoryEntry => {
+    const state = at(graphs, e.g);
+    return { state, timestamp: e.t, action: e.a, subblockValues: e.v ?? impliedValues(state) };
+  };
+  const { graph, ...rest } = stored.rest;
+  return {
+    ...at(graphs, graph),
+    ...rest,
+    history: { past: stored.history.past.map(entry), present: entry(stored.history.present), future: stored.history.future.map(entry) },
+  };
+}
+
+function at<T>(items: T[], index: number): T {
+  const item = items[index];
+  if (item === undefined) throw new Error(`Corrupt snapshot: no item ${index}`);
+  return item;
+}
