@@ -5,6 +5,11 @@ import type { RegistryDB } from './db.js';
 export type Permission = 'admin' | 'write' | 'read';
 const RANK: Record<Permission, number> = { read: 1, write: 2, admin: 3 };
 
+/** True for 'admin', 'write' and 'read'. */
+export function isPermission(value: string): value is Permission {
+  return value in RANK;
+}
+
 /** The caller's permission in a workspace; refuses non-members and callers below `needed`. */
 export async function requireWorkspaceAccess(db: Kysely<RegistryDB>, userId: string, workspaceId: string, needed: Permission): Promise<Permission> {
   const workspace = await db.selectFrom('workspaces').select('id').where('id', '=', workspaceId).executeTakeFirst();

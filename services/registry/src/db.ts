@@ -1,6 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
 
 export interface WorkspaceTable {
   id: string;
@@ -17,6 +18,18 @@ export interface WorkspaceMemberTable {
   created_at: Timestamp;
 }
 
+export interface FolderTable {
+  id: string;
+  workspace_id: string;
+  parent_id: string | null;
+  name: string;
+  color: string;
+  is_expanded: Generated<boolean>;
+  sort_order: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface WorkflowTable {
   id: string;
   workspace_id: string;
@@ -28,13 +41,77 @@ export interface WorkflowTable {
   is_deployed: Generated<boolean>;
   deployed_at: Date | null;
   api_key: string | null;
+  needs_redeployment: Generated<boolean>;
+  has_active_webhook: Generated<boolean>;
+  /** Editor stream version the deployment (or the last revert) matches; later edits need a redeploy. */
+  baseline_version: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** A frozen copy of a workflow's state, one per deploy. */
+export interface DeploymentVersionTable {
+  workflow_id: string;
+  version: number;
+  state: Json<Record<string, unknown>>;
+  editor_version: ColumnType<number, number, number>;
+  is_active: boolean;
+  deployed_at: Date;
+  created_by: string;
+  created_at: Timestamp;
+}
+
+/** One environment variable of a user; `value` is ciphertext (see environment/cipher.ts). */
+export interface EnvironmentVariableTable {
+  user_id: string;
+  name: string;
+  value: string;
+  key_id: string;
+  updated_at: Timestamp;
+}
+
+export interface CustomToolTable {
+  id: string;
+  user_id: string;
+  title: string;
+  schema: Json<Record<string, unknown>>;
+  code: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** An OAuth credential; tokens are ciphertext. */
+export interface OAuthCredentialTable {
+  id: string;
+  user_id: string;
+  provider_id: string;
+  scopes: string;
+  access_token: string;
+  refresh_token: string | null;
+  key_id: string;
+  expires_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A pending authorization (the `state` parameter of the OAuth code flow). */
+export interface OAuthStateTable {
+  state: string;
+  user_id: string;
+  provider_id: string;
+  code_verifier: string;
+  created_at: Timestamp;
 }
 
 /** The registry's schema. */
 export interface RegistryDB {
   workspaces: WorkspaceTable;
   workspace_members: WorkspaceMemberTable;
+  folders: FolderTable;
   workflows: WorkflowTable;
+  deployment_versions: DeploymentVersionTable;
+  environment_variables: EnvironmentVariableTable;
+  custom_tools: CustomToolTable;
+  oauth_credentials: OAuthCredentialTable;
+  oauth_states: OAuthStateTable;
 }

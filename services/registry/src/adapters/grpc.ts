@@ -1,57 +1,179 @@
-import type { Kysely } from 'kysely';
-import { AppError, type ServiceHandlers } from '@weft/platform';
-import { registry } from '@weft/contracts';
-import type { RegistryDB } from '../db.js';
-import { createWorkflow, getWorkflow, listWorkflows, type WorkflowView } from '../workflows.js';
-import { listWorkspaces } from '../workspaces.js';
+import type { ServiceHandlers } from '@weft/platform';
+import type { registry } from '@weft/contracts';
+import type { Registry } from '../ports.js';
+import { createWorkspace, deleteWorkspace, listWorkspaces, renameWorkspace } from '../workspaces/workspaces.js';
+import { getPermissions, removeMember, setMember } from '../workspaces/members.js';
+import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, updateWorkflow } from '../entries/workflows.js';
+import { duplicateWorkflow } from '../entries/duplicate.js';
+import { createFolder, deleteFolder, listFolders, updateFolder } from '../folders/folders.js';
+import {
+  activateDeploymentVersion,
+  deploy,
+  getDeployedState,
+  getDeployment,
+  listDeploymentVersions,
+  revertToDeployed,
+  setWebhookActive,
+  undeploy,
+} from '../deployments/deployments.js';
+import { getEnvironment, setEnvironment } from '../environment/environment.js';
+import { deleteCustomTool, listCustomTools, upsertCustomTools } from '../customTools/customTools.js';
+import { completeOAuth, getAccessToken, listCredentials, startOAuth } from '../oauth/credentials.js';
+import { accessOf, actorId, folderToWire, jsonObject, statusToWire, workflowToWire } from './wire.js';
 
-function actorId(actor: registry.Actor | undefined): string {
-  if (!actor?.userId) throw new AppError('unauthenticated', 'Unauthorized');
-  return actor.userId;
-}
-
-function toWire(w: WorkflowView): registry.WorkflowEntry {
-  return {
-    id: w.id,
-    workspaceId: w.workspaceId,
-    folderId: w.folderId ?? undefined,
-    name: w.name,
-    description: w.description,
-    color: w.color,
-    marketplaceDataJson: w.marketplaceData ? JSON.stringify(w.marketplaceData) : '',
-    isDeployed: w.isDeployed,
-    deployedAt: w.deployedAt ?? undefined,
-    apiKey: w.apiKey ?? undefined,
-    createdAt: w.createdAt,
-    updatedAt: w.updatedAt,
-  };
+function parseTools(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The registry's gRPC surface: wire types in, domain calls, wire types out. */
-export function registryHandlers(db: Kysely<RegistryDB>, instance: string, kick: () => void): ServiceHandlers<typeof registry.RegistryServiceService> {
+export function registryHandlers(r: Registry): ServiceHandlers<typeof registry.RegistryServiceService> {
   return {
     async listWorkspaces(req) {
-      return { workspaces: await listWorkspaces(db, actorId(req.actor)) };
+      return { workspaces: await listWorkspaces(r.db, actorId(req.actor)) };
     },
+    async createWorkspace(req) {
+      return { workspace: await createWorkspace(r, actorId(req.actor), req.name) };
+    },
+    async updateWorkspace(req) {
+      return { workspace: await renameWorkspace(r, actorId(req.actor), req.workspaceId, req.name) };
+    },
+    async deleteWorkspace(req) {
+      await deleteWorkspace(r, actorId(req.actor), req.workspaceId);
+      return {};
+    },
+    async getPermissions(req) {
+      return getPermissions(r, actorId(req.actor), req.workspaceId);
+    },
+    async setMember(req) {
+      return { member: await setMember(r, actorId(req.actor), req.workspaceId, req.userId, req.permission) };
+    },
+    async removeMember(req) {
+      await removeMember(r, actorId(req.actor), req.workspaceId, req.userId);
+      return {};
+    },
+
     async createWorkflow(req) {
-      const workflow = await createWorkflow(db, instance, {
-        userId: actorId(req.actor),
-        workspaceId: req.workspaceId,
+      const workflow = await createWorkflow(r, actorId(req.actor), req.workspaceId, {
         name: req.name,
         description: req.description,
         color: req.color,
         folderId: req.folderId,
+        marketplaceData: jsonObject('marketplaceData', req.marketplaceDataJson),
       });
-      kick();
-      return { workflow: toWire(workflow) };
+      return { workflow: workflowToWire(workflow) };
     },
     async getWorkflow(req) {
-      const access = req.access === 'write' ? 'write' : req.access === 'admin' ? 'admin' : 'read';
-      const { workflow, permission } = await getWorkflow(db, actorId(req.actor), req.workflowId, access);
-      return { workflow: toWire(workflow), permission };
+      const { workflow, permission } = await getWorkflow(r.db, actorId(req.actor), req.workflowId, accessOf(req.access));
+      return { workflow: workflowToWire(workflow), permission };
     },
     async listWorkflows(req) {
-      return { workflows: (await listWorkflows(db, actorId(req.actor), req.workspaceId)).map(toWire) };
+      return { workflows: (await listWorkflows(r.db, actorId(req.actor), req.workspaceId)).map(workflowToWire) };
+    },
+    async updateWorkflow(req) {
+      const workflow = await updateWorkflow(r, actorId(req.actor), req.workflowId, {
+        name: req.name,
+        description: req.description,
+        color: req.color,
+        folderId: req.clearFolder ? null : req.folderId,
+        marketplaceData: jsonObject('marketplaceData', req.marketplaceDataJson),
+      });
+      return { workflow: workflowToWire(workflow) };
+    },
+    async deleteWorkflow(req) {
+      await deleteWorkflow(r, actorId(req.actor), req.workflowId);
+      return {};
+    },
+    async duplicateWorkflow(req) {
+      const res = await duplicateWorkflow(r, actorId(req.actor), req.workflowId, {
+        name: req.name,
+        description: req.description,
+        color: req.color,
+        workspaceId: req.workspaceId,
+        folderId: req.folderId,
+      });
+      return { ...res, workflow: workflowToWire(res.workflow) };
+    },
+
+    async listFolders(req) {
+      return { folders: (await listFolders(r.db, actorId(req.actor), req.workspaceId)).map(folderToWire) };
+    },
+    async createFolder(req) {
+      return { folder: folderToWire(await createFolder(r, actorId(req.actor), req.workspaceId, { name: req.name, parentId: req.parentId, color: req.color })) };
+    },
+    async updateFolder(req) {
+      const folder = await updateFolder(r, actorId(req.actor), req.folderId, {
+        name: req.name,
+        parentId: req.clearParent ? null : req.parentId,
+        color: req.color,
+        isExpanded: req.isExpanded,
+      });
+      return { folder: folderToWire(folder) };
+    },
+    async deleteFolder(req) {
+      await deleteFolder(r, actorId(req.actor), req.folderId);
+      return {};
+    },
+
+    async deploy(req) {
+      return statusToWire(await deploy(r, actorId(req.actor), req.workflowId, req.deployedAt));
+    },
+    async getDeployment(req) {
+      return statusToWire(await getDeployment(r, actorId(req.actor), req.workflowId));
+    },
+    async undeploy(req) {
+      return statusToWire(await undeploy(r, actorId(req.actor), req.workflowId));
+    },
+    async revertToDeployed(req) {
+      return revertToDeployed(r, actorId(req.actor), req.workflowId);
+    },
+    async listDeploymentVersions(req) {
+      return { versions: await listDeploymentVersions(r, actorId(req.actor), req.workflowId) };
+    },
+    async activateDeploymentVersion(req) {
+      return statusToWire(await activateDeploymentVersion(r, actorId(req.actor), req.workflowId, req.version));
+    },
+    async setWebhookActive(req) {
+      return statusToWire(await setWebhookActive(r, actorId(req.actor), req.workflowId, req.hasActiveWebhook));
+    },
+    async getDeployedState(req) {
+      const found = await getDeployedState(r.db, req.workflowId, req.version);
+      return { stateJson: JSON.stringify(found.state), deployedAtMs: found.deployedAt.getTime(), version: found.version };
+    },
+
+    async getEnvironment(req) {
+      return { variables: await getEnvironment(r, actorId(req.actor)) };
+    },
+    async setEnvironment(req) {
+      return { variables: await setEnvironment(r, actorId(req.actor), req.variables) };
+    },
+
+    async listCustomTools(req) {
+      return { toolsJson: JSON.stringify(await listCustomTools(r, actorId(req.actor), req.workflowId)) };
+    },
+    async upsertCustomTools(req) {
+      return { toolsJson: JSON.stringify(await upsertCustomTools(r, actorId(req.actor), parseTools(req.toolsJson))) };
+    },
+    async deleteCustomTool(req) {
+      await deleteCustomTool(r, actorId(req.actor), req.toolId);
+      return {};
+    },
+
+    async startOAuth(req) {
+      return { authorizeUrl: await startOAuth(r, actorId(req.actor), req.providerId, req.redirectUri) };
+    },
+    async completeOAuth(req) {
+      const c = await completeOAuth(r, actorId(req.actor), req.state, req.code, req.redirectUri);
+      return { credential: { ...c, expiresAt: c.expiresAt ?? undefined } };
+    },
+    async listOAuthCredentials(req) {
+      return { credentials: (await listCredentials(r, actorId(req.actor))).map((c) => ({ ...c, expiresAt: c.expiresAt ?? undefined })) };
+    },
+    async getOAuthToken(req) {
+      return { accessToken: await getAccessToken(r, actorId(req.actor), req.credentialId) };
     },
   };
 }

@@ -23,7 +23,10 @@ export const protobufPackage = "weft.registry.v1";
 
 export const protobufFileName = "weft/registry/v1/registry.proto";
 
-/** The registry: workspaces, their members and the workflow registry entries. */
+/**
+ * The registry: workspaces and their members, folders, the workflow registry entries, deployments,
+ * environment variables, custom tools and OAuth credentials.
+ */
 
 /** Who is calling. The gateway resolves it from the session; services never read cookies. */
 export interface Actor {
@@ -37,6 +40,13 @@ export interface Workspace {
   permission: string;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface Member {
+  userId: string;
+  /** "admin", "write" or "read". */
+  permission: string;
+  createdAt: string;
 }
 
 export interface WorkflowEntry {
@@ -53,6 +63,20 @@ export interface WorkflowEntry {
   apiKey?: string | undefined;
   createdAt: string;
   updatedAt: string;
+  needsRedeployment: boolean;
+  hasActiveWebhook: boolean;
+}
+
+export interface Folder {
+  id: string;
+  workspaceId: string;
+  parentId?: string | undefined;
+  name: string;
+  color: string;
+  isExpanded: boolean;
+  sortOrder: number;
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface ListWorkspacesRequest {
@@ -63,13 +87,63 @@ export interface ListWorkspacesResponse {
   workspaces: Workspace[];
 }
 
+export interface CreateWorkspaceRequest {
+  actor: Actor | undefined;
+  name: string;
+}
+
+export interface WorkspaceResponse {
+  workspace: Workspace | undefined;
+}
+
+export interface UpdateWorkspaceRequest {
+  actor: Actor | undefined;
+  workspaceId: string;
+  name: string;
+}
+
+export interface WorkspaceRef {
+  actor: Actor | undefined;
+  workspaceId: string;
+}
+
+export interface Empty {
+}
+
+export interface GetPermissionsResponse {
+  /** The caller's own permission. */
+  permission: string;
+  members: Member[];
+}
+
+export interface SetMemberRequest {
+  actor: Actor | undefined;
+  workspaceId: string;
+  userId: string;
+  permission: string;
+}
+
+export interface MemberResponse {
+  member: Member | undefined;
+}
+
+export interface RemoveMemberRequest {
+  actor: Actor | undefined;
+  workspaceId: string;
+  userId: string;
+}
+
 export interface CreateWorkflowRequest {
   actor: Actor | undefined;
   workspaceId: string;
   name?: string | undefined;
   description?: string | undefined;
   color?: string | undefined;
-  folderId?: string | undefined;
+  folderId?:
+    | string
+    | undefined;
+  /** JSON object; a marketplace workflow is drawn gray. */
+  marketplaceDataJson?: string | undefined;
 }
 
 export interface CreateWorkflowResponse {
@@ -79,7 +153,7 @@ export interface CreateWorkflowResponse {
 export interface GetWorkflowRequest {
   actor: Actor | undefined;
   workflowId: string;
-  /** The access the call needs: "read" or "write". */
+  /** The access the call needs: "read", "write" or "admin". */
   access: string;
 }
 
@@ -95,6 +169,238 @@ export interface ListWorkflowsRequest {
 
 export interface ListWorkflowsResponse {
   workflows: WorkflowEntry[];
+}
+
+export interface UpdateWorkflowRequest {
+  actor: Actor | undefined;
+  workflowId: string;
+  name?: string | undefined;
+  description?: string | undefined;
+  color?: string | undefined;
+  folderId?:
+    | string
+    | undefined;
+  /** Moves the workflow to the workspace root (folder_id is ignored). */
+  clearFolder: boolean;
+  marketplaceDataJson?: string | undefined;
+}
+
+export interface WorkflowResponse {
+  workflow: WorkflowEntry | undefined;
+}
+
+export interface WorkflowRef {
+  actor: Actor | undefined;
+  workflowId: string;
+}
+
+export interface DuplicateWorkflowRequest {
+  actor: Actor | undefined;
+  workflowId: string;
+  name?: string | undefined;
+  description?: string | undefined;
+  color?:
+    | string
+    | undefined;
+  /** The target workspace; the source's when empty. */
+  workspaceId?: string | undefined;
+  folderId?: string | undefined;
+}
+
+export interface DuplicateWorkflowResponse {
+  workflow: WorkflowEntry | undefined;
+  blocksCount: number;
+  edgesCount: number;
+  subflowsCount: number;
+}
+
+export interface ListFoldersRequest {
+  actor: Actor | undefined;
+  workspaceId: string;
+}
+
+export interface ListFoldersResponse {
+  folders: Folder[];
+}
+
+export interface CreateFolderRequest {
+  actor: Actor | undefined;
+  workspaceId: string;
+  name: string;
+  parentId?: string | undefined;
+  color?: string | undefined;
+}
+
+export interface FolderResponse {
+  folder: Folder | undefined;
+}
+
+export interface UpdateFolderRequest {
+  actor: Actor | undefined;
+  folderId: string;
+  name?: string | undefined;
+  parentId?: string | undefined;
+  clearParent: boolean;
+  color?: string | undefined;
+  isExpanded?: boolean | undefined;
+}
+
+export interface FolderRef {
+  actor: Actor | undefined;
+  folderId: string;
+}
+
+export interface DeploymentStatus {
+  isDeployed: boolean;
+  deployedAt?: string | undefined;
+  apiKey?: string | undefined;
+  needsRedeployment: boolean;
+  hasActiveWebhook: boolean;
+}
+
+export interface DeployRequest {
+  actor: Actor | undefined;
+  workflowId: string;
+  /** ISO time; now when absent. */
+  deployedAt?: string | undefined;
+}
+
+export interface DeploymentStatusResponse {
+  status: DeploymentStatus | undefined;
+}
+
+export interface DeploymentVersion {
+  version: number;
+  isActive: boolean;
+  deployedAt: string;
+  createdBy: string;
+  blocksCount: number;
+  edgesCount: number;
+}
+
+export interface ListDeploymentVersionsResponse {
+  versions: DeploymentVersion[];
+}
+
+export interface ActivateDeploymentVersionRequest {
+  actor: Actor | undefined;
+  workflowId: string;
+  version: number;
+}
+
+export interface RevertToDeployedResponse {
+  /** The editor stream version after the revert. */
+  version: number;
+}
+
+export interface SetWebhookActiveRequest {
+  actor: Actor | undefined;
+  workflowId: string;
+  hasActiveWebhook: boolean;
+}
+
+/** For services (editor, runner): no actor is needed; the active deployment of a workflow. */
+export interface GetDeployedStateRequest {
+  workflowId: string;
+  /** A deployment version; the active one when absent. */
+  version?: number | undefined;
+}
+
+export interface GetDeployedStateResponse {
+  /** JSON {blocks, edges, loops, parallels} as frozen at deploy time. */
+  stateJson: string;
+  /** Epoch milliseconds, as the editor's DecideContext.deployedState.deployedAt takes it. */
+  deployedAtMs: number;
+  version: number;
+}
+
+export interface EnvironmentRequest {
+  actor: Actor | undefined;
+}
+
+export interface EnvironmentResponse {
+  variables: { [key: string]: string };
+}
+
+export interface EnvironmentResponse_VariablesEntry {
+  key: string;
+  value: string;
+}
+
+export interface SetEnvironmentRequest {
+  actor: Actor | undefined;
+  variables: { [key: string]: string };
+}
+
+export interface SetEnvironmentRequest_VariablesEntry {
+  key: string;
+  value: string;
+}
+
+export interface ListCustomToolsRequest {
+  actor: Actor | undefined;
+  workflowId?: string | undefined;
+}
+
+export interface CustomToolsResponse {
+  /** JSON array of {id, title, schema, code, createdAt, updatedAt}. */
+  toolsJson: string;
+}
+
+export interface UpsertCustomToolsRequest {
+  actor:
+    | Actor
+    | undefined;
+  /** JSON array of tools, validated by the registry. */
+  toolsJson: string;
+}
+
+export interface DeleteCustomToolRequest {
+  actor: Actor | undefined;
+  toolId: string;
+}
+
+export interface OAuthAuthorizeRequest {
+  actor: Actor | undefined;
+  providerId: string;
+  /** Where the provider sends the browser back (the gateway's callback route). */
+  redirectUri: string;
+}
+
+export interface OAuthAuthorizeResponse {
+  authorizeUrl: string;
+}
+
+export interface OAuthCallbackRequest {
+  actor: Actor | undefined;
+  state: string;
+  code: string;
+  redirectUri: string;
+}
+
+export interface OAuthCredential {
+  id: string;
+  providerId: string;
+  scopes: string;
+  expiresAt?: string | undefined;
+  createdAt: string;
+}
+
+export interface OAuthCredentialResponse {
+  credential: OAuthCredential | undefined;
+}
+
+export interface ListOAuthCredentialsResponse {
+  credentials: OAuthCredential[];
+}
+
+export interface OAuthTokenRequest {
+  actor: Actor | undefined;
+  credentialId: string;
+}
+
+export interface OAuthTokenResponse {
+  accessToken: string;
 }
 
 function createBaseActor(): Actor {
@@ -331,6 +637,115 @@ export const Workspace: MessageFns<Workspace> = {
   },
 };
 
+function createBaseMember(): Member {
+  return { userId: "", permission: "", createdAt: "" };
+}
+
+export const Member: MessageFns<Member> = {
+  encode(message: Member, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.permission !== "") {
+      writer.uint32(18).string(message.permission);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(26).string(message.createdAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Member {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMember();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.permission = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Member {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      permission: isSet(object.permission) ? globalThis.String(object.permission) : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+    };
+  },
+
+  toJSON(message: Member): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.permission !== "") {
+      obj.permission = message.permission;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Member>, I>>(base?: I): Member {
+    return Member.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Member>, I>>(object: I): Member {
+    const message = createBaseMember();
+    message.userId = object.userId ?? "";
+    message.permission = object.permission ?? "";
+    message.createdAt = object.createdAt ?? "";
+    return message;
+  },
+};
+
 function createBaseWorkflowEntry(): WorkflowEntry {
   return {
     id: "",
@@ -345,6 +760,8 @@ function createBaseWorkflowEntry(): WorkflowEntry {
     apiKey: undefined,
     createdAt: "",
     updatedAt: "",
+    needsRedeployment: false,
+    hasActiveWebhook: false,
   };
 }
 
@@ -385,6 +802,12 @@ export const WorkflowEntry: MessageFns<WorkflowEntry> = {
     }
     if (message.updatedAt !== "") {
       writer.uint32(98).string(message.updatedAt);
+    }
+    if (message.needsRedeployment !== false) {
+      writer.uint32(104).bool(message.needsRedeployment);
+    }
+    if (message.hasActiveWebhook !== false) {
+      writer.uint32(112).bool(message.hasActiveWebhook);
     }
     return writer;
   },
@@ -498,6 +921,22 @@ export const WorkflowEntry: MessageFns<WorkflowEntry> = {
             message.updatedAt = reader.string();
             continue;
           }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.needsRedeployment = reader.bool();
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.hasActiveWebhook = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -556,6 +995,16 @@ export const WorkflowEntry: MessageFns<WorkflowEntry> = {
         : isSet(object.updated_at)
         ? globalThis.String(object.updated_at)
         : "",
+      needsRedeployment: isSet(object.needsRedeployment)
+        ? globalThis.Boolean(object.needsRedeployment)
+        : isSet(object.needs_redeployment)
+        ? globalThis.Boolean(object.needs_redeployment)
+        : false,
+      hasActiveWebhook: isSet(object.hasActiveWebhook)
+        ? globalThis.Boolean(object.hasActiveWebhook)
+        : isSet(object.has_active_webhook)
+        ? globalThis.Boolean(object.has_active_webhook)
+        : false,
     };
   },
 
@@ -597,6 +1046,12 @@ export const WorkflowEntry: MessageFns<WorkflowEntry> = {
     if (message.updatedAt !== "") {
       obj.updatedAt = message.updatedAt;
     }
+    if (message.needsRedeployment !== false) {
+      obj.needsRedeployment = message.needsRedeployment;
+    }
+    if (message.hasActiveWebhook !== false) {
+      obj.hasActiveWebhook = message.hasActiveWebhook;
+    }
     return obj;
   },
 
@@ -615,6 +1070,239 @@ export const WorkflowEntry: MessageFns<WorkflowEntry> = {
     message.isDeployed = object.isDeployed ?? false;
     message.deployedAt = object.deployedAt ?? undefined;
     message.apiKey = object.apiKey ?? undefined;
+    message.createdAt = object.createdAt ?? "";
+    message.updatedAt = object.updatedAt ?? "";
+    message.needsRedeployment = object.needsRedeployment ?? false;
+    message.hasActiveWebhook = object.hasActiveWebhook ?? false;
+    return message;
+  },
+};
+
+function createBaseFolder(): Folder {
+  return {
+    id: "",
+    workspaceId: "",
+    parentId: undefined,
+    name: "",
+    color: "",
+    isExpanded: false,
+    sortOrder: 0,
+    createdAt: "",
+    updatedAt: "",
+  };
+}
+
+export const Folder: MessageFns<Folder> = {
+  encode(message: Folder, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.workspaceId !== "") {
+      writer.uint32(18).string(message.workspaceId);
+    }
+    if (message.parentId !== undefined) {
+      writer.uint32(26).string(message.parentId);
+    }
+    if (message.name !== "") {
+      writer.uint32(34).string(message.name);
+    }
+    if (message.color !== "") {
+      writer.uint32(42).string(message.color);
+    }
+    if (message.isExpanded !== false) {
+      writer.uint32(48).bool(message.isExpanded);
+    }
+    if (message.sortOrder !== 0) {
+      writer.uint32(56).int32(message.sortOrder);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(66).string(message.createdAt);
+    }
+    if (message.updatedAt !== "") {
+      writer.uint32(74).string(message.updatedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Folder {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFolder();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.workspaceId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.parentId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.color = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.isExpanded = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.sortOrder = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.updatedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Folder {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      workspaceId: isSet(object.workspaceId)
+        ? globalThis.String(object.workspaceId)
+        : isSet(object.workspace_id)
+        ? globalThis.String(object.workspace_id)
+        : "",
+      parentId: isSet(object.parentId)
+        ? globalThis.String(object.parentId)
+        : isSet(object.parent_id)
+        ? globalThis.String(object.parent_id)
+        : undefined,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      color: isSet(object.color) ? globalThis.String(object.color) : "",
+      isExpanded: isSet(object.isExpanded)
+        ? globalThis.Boolean(object.isExpanded)
+        : isSet(object.is_expanded)
+        ? globalThis.Boolean(object.is_expanded)
+        : false,
+      sortOrder: isSet(object.sortOrder)
+        ? globalThis.Number(object.sortOrder)
+        : isSet(object.sort_order)
+        ? globalThis.Number(object.sort_order)
+        : 0,
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      updatedAt: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "",
+    };
+  },
+
+  toJSON(message: Folder): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.workspaceId !== "") {
+      obj.workspaceId = message.workspaceId;
+    }
+    if (message.parentId !== undefined) {
+      obj.parentId = message.parentId;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.color !== "") {
+      obj.color = message.color;
+    }
+    if (message.isExpanded !== false) {
+      obj.isExpanded = message.isExpanded;
+    }
+    if (message.sortOrder !== 0) {
+      obj.sortOrder = Math.round(message.sortOrder);
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.updatedAt !== "") {
+      obj.updatedAt = message.updatedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Folder>, I>>(base?: I): Folder {
+    return Folder.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Folder>, I>>(object: I): Folder {
+    const message = createBaseFolder();
+    message.id = object.id ?? "";
+    message.workspaceId = object.workspaceId ?? "";
+    message.parentId = object.parentId ?? undefined;
+    message.name = object.name ?? "";
+    message.color = object.color ?? "";
+    message.isExpanded = object.isExpanded ?? false;
+    message.sortOrder = object.sortOrder ?? 0;
     message.createdAt = object.createdAt ?? "";
     message.updatedAt = object.updatedAt ?? "";
     return message;
@@ -759,6 +1447,794 @@ export const ListWorkspacesResponse: MessageFns<ListWorkspacesResponse> = {
   },
 };
 
+function createBaseCreateWorkspaceRequest(): CreateWorkspaceRequest {
+  return { actor: undefined, name: "" };
+}
+
+export const CreateWorkspaceRequest: MessageFns<CreateWorkspaceRequest> = {
+  encode(message: CreateWorkspaceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateWorkspaceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateWorkspaceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateWorkspaceRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
+  },
+
+  toJSON(message: CreateWorkspaceRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateWorkspaceRequest>, I>>(base?: I): CreateWorkspaceRequest {
+    return CreateWorkspaceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateWorkspaceRequest>, I>>(object: I): CreateWorkspaceRequest {
+    const message = createBaseCreateWorkspaceRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.name = object.name ?? "";
+    return message;
+  },
+};
+
+function createBaseWorkspaceResponse(): WorkspaceResponse {
+  return { workspace: undefined };
+}
+
+export const WorkspaceResponse: MessageFns<WorkspaceResponse> = {
+  encode(message: WorkspaceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.workspace !== undefined) {
+      Workspace.encode(message.workspace, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WorkspaceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWorkspaceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workspace = Workspace.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WorkspaceResponse {
+    return { workspace: isSet(object.workspace) ? Workspace.fromJSON(object.workspace) : undefined };
+  },
+
+  toJSON(message: WorkspaceResponse): unknown {
+    const obj: any = {};
+    if (message.workspace !== undefined) {
+      obj.workspace = Workspace.toJSON(message.workspace);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WorkspaceResponse>, I>>(base?: I): WorkspaceResponse {
+    return WorkspaceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WorkspaceResponse>, I>>(object: I): WorkspaceResponse {
+    const message = createBaseWorkspaceResponse();
+    message.workspace = (object.workspace !== undefined && object.workspace !== null)
+      ? Workspace.fromPartial(object.workspace)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateWorkspaceRequest(): UpdateWorkspaceRequest {
+  return { actor: undefined, workspaceId: "", name: "" };
+}
+
+export const UpdateWorkspaceRequest: MessageFns<UpdateWorkspaceRequest> = {
+  encode(message: UpdateWorkspaceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.workspaceId !== "") {
+      writer.uint32(18).string(message.workspaceId);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateWorkspaceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateWorkspaceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.workspaceId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateWorkspaceRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      workspaceId: isSet(object.workspaceId)
+        ? globalThis.String(object.workspaceId)
+        : isSet(object.workspace_id)
+        ? globalThis.String(object.workspace_id)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
+  },
+
+  toJSON(message: UpdateWorkspaceRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.workspaceId !== "") {
+      obj.workspaceId = message.workspaceId;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateWorkspaceRequest>, I>>(base?: I): UpdateWorkspaceRequest {
+    return UpdateWorkspaceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateWorkspaceRequest>, I>>(object: I): UpdateWorkspaceRequest {
+    const message = createBaseUpdateWorkspaceRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.workspaceId = object.workspaceId ?? "";
+    message.name = object.name ?? "";
+    return message;
+  },
+};
+
+function createBaseWorkspaceRef(): WorkspaceRef {
+  return { actor: undefined, workspaceId: "" };
+}
+
+export const WorkspaceRef: MessageFns<WorkspaceRef> = {
+  encode(message: WorkspaceRef, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.workspaceId !== "") {
+      writer.uint32(18).string(message.workspaceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WorkspaceRef {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWorkspaceRef();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.workspaceId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WorkspaceRef {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      workspaceId: isSet(object.workspaceId)
+        ? globalThis.String(object.workspaceId)
+        : isSet(object.workspace_id)
+        ? globalThis.String(object.workspace_id)
+        : "",
+    };
+  },
+
+  toJSON(message: WorkspaceRef): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.workspaceId !== "") {
+      obj.workspaceId = message.workspaceId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WorkspaceRef>, I>>(base?: I): WorkspaceRef {
+    return WorkspaceRef.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WorkspaceRef>, I>>(object: I): WorkspaceRef {
+    const message = createBaseWorkspaceRef();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.workspaceId = object.workspaceId ?? "";
+    return message;
+  },
+};
+
+function createBaseEmpty(): Empty {
+  return {};
+}
+
+export const Empty: MessageFns<Empty> = {
+  encode(_: Empty, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Empty {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEmpty();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): Empty {
+    return {};
+  },
+
+  toJSON(_: Empty): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Empty>, I>>(base?: I): Empty {
+    return Empty.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Empty>, I>>(_: I): Empty {
+    const message = createBaseEmpty();
+    return message;
+  },
+};
+
+function createBaseGetPermissionsResponse(): GetPermissionsResponse {
+  return { permission: "", members: [] };
+}
+
+export const GetPermissionsResponse: MessageFns<GetPermissionsResponse> = {
+  encode(message: GetPermissionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.permission !== "") {
+      writer.uint32(10).string(message.permission);
+    }
+    for (const v of message.members) {
+      Member.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPermissionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPermissionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.permission = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.members.push(Member.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPermissionsResponse {
+    return {
+      permission: isSet(object.permission) ? globalThis.String(object.permission) : "",
+      members: globalThis.Array.isArray(object?.members) ? object.members.map((e: any) => Member.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetPermissionsResponse): unknown {
+    const obj: any = {};
+    if (message.permission !== "") {
+      obj.permission = message.permission;
+    }
+    if (message.members?.length) {
+      obj.members = message.members.map((e) => Member.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPermissionsResponse>, I>>(base?: I): GetPermissionsResponse {
+    return GetPermissionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPermissionsResponse>, I>>(object: I): GetPermissionsResponse {
+    const message = createBaseGetPermissionsResponse();
+    message.permission = object.permission ?? "";
+    message.members = object.members?.map((e) => Member.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseSetMemberRequest(): SetMemberRequest {
+  return { actor: undefined, workspaceId: "", userId: "", permission: "" };
+}
+
+export const SetMemberRequest: MessageFns<SetMemberRequest> = {
+  encode(message: SetMemberRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.workspaceId !== "") {
+      writer.uint32(18).string(message.workspaceId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(26).string(message.userId);
+    }
+    if (message.permission !== "") {
+      writer.uint32(34).string(message.permission);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetMemberRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetMemberRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.workspaceId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.permission = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetMemberRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      workspaceId: isSet(object.workspaceId)
+        ? globalThis.String(object.workspaceId)
+        : isSet(object.workspace_id)
+        ? globalThis.String(object.workspace_id)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      permission: isSet(object.permission) ? globalThis.String(object.permission) : "",
+    };
+  },
+
+  toJSON(message: SetMemberRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.workspaceId !== "") {
+      obj.workspaceId = message.workspaceId;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.permission !== "") {
+      obj.permission = message.permission;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetMemberRequest>, I>>(base?: I): SetMemberRequest {
+    return SetMemberRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetMemberRequest>, I>>(object: I): SetMemberRequest {
+    const message = createBaseSetMemberRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.workspaceId = object.workspaceId ?? "";
+    message.userId = object.userId ?? "";
+    message.permission = object.permission ?? "";
+    return message;
+  },
+};
+
+function createBaseMemberResponse(): MemberResponse {
+  return { member: undefined };
+}
+
+export const MemberResponse: MessageFns<MemberResponse> = {
+  encode(message: MemberResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.member !== undefined) {
+      Member.encode(message.member, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MemberResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMemberResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.member = Member.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MemberResponse {
+    return { member: isSet(object.member) ? Member.fromJSON(object.member) : undefined };
+  },
+
+  toJSON(message: MemberResponse): unknown {
+    const obj: any = {};
+    if (message.member !== undefined) {
+      obj.member = Member.toJSON(message.member);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MemberResponse>, I>>(base?: I): MemberResponse {
+    return MemberResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MemberResponse>, I>>(object: I): MemberResponse {
+    const message = createBaseMemberResponse();
+    message.member = (object.member !== undefined && object.member !== null)
+      ? Member.fromPartial(object.member)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRemoveMemberRequest(): RemoveMemberRequest {
+  return { actor: undefined, workspaceId: "", userId: "" };
+}
+
+export const RemoveMemberRequest: MessageFns<RemoveMemberRequest> = {
+  encode(message: RemoveMemberRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.workspaceId !== "") {
+      writer.uint32(18).string(message.workspaceId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(26).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RemoveMemberRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRemoveMemberRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.workspaceId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RemoveMemberRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      workspaceId: isSet(object.workspaceId)
+        ? globalThis.String(object.workspaceId)
+        : isSet(object.workspace_id)
+        ? globalThis.String(object.workspace_id)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RemoveMemberRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.workspaceId !== "") {
+      obj.workspaceId = message.workspaceId;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RemoveMemberRequest>, I>>(base?: I): RemoveMemberRequest {
+    return RemoveMemberRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RemoveMemberRequest>, I>>(object: I): RemoveMemberRequest {
+    const message = createBaseRemoveMemberRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.workspaceId = object.workspaceId ?? "";
+    message.userId = object.userId ?? "";
+    return message;
+  },
+};
+
 function createBaseCreateWorkflowRequest(): CreateWorkflowRequest {
   return {
     actor: undefined,
@@ -767,6 +2243,7 @@ function createBaseCreateWorkflowRequest(): CreateWorkflowRequest {
     description: undefined,
     color: undefined,
     folderId: undefined,
+    marketplaceDataJson: undefined,
   };
 }
 
@@ -789,6 +2266,9 @@ export const CreateWorkflowRequest: MessageFns<CreateWorkflowRequest> = {
     }
     if (message.folderId !== undefined) {
       writer.uint32(50).string(message.folderId);
+    }
+    if (message.marketplaceDataJson !== undefined) {
+      writer.uint32(58).string(message.marketplaceDataJson);
     }
     return writer;
   },
@@ -854,6 +2334,14 @@ export const CreateWorkflowRequest: MessageFns<CreateWorkflowRequest> = {
             message.folderId = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.marketplaceDataJson = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -882,6 +2370,11 @@ export const CreateWorkflowRequest: MessageFns<CreateWorkflowRequest> = {
         : isSet(object.folder_id)
         ? globalThis.String(object.folder_id)
         : undefined,
+      marketplaceDataJson: isSet(object.marketplaceDataJson)
+        ? globalThis.String(object.marketplaceDataJson)
+        : isSet(object.marketplace_data_json)
+        ? globalThis.String(object.marketplace_data_json)
+        : undefined,
     };
   },
 
@@ -905,6 +2398,9 @@ export const CreateWorkflowRequest: MessageFns<CreateWorkflowRequest> = {
     if (message.folderId !== undefined) {
       obj.folderId = message.folderId;
     }
+    if (message.marketplaceDataJson !== undefined) {
+      obj.marketplaceDataJson = message.marketplaceDataJson;
+    }
     return obj;
   },
 
@@ -919,6 +2415,7 @@ export const CreateWorkflowRequest: MessageFns<CreateWorkflowRequest> = {
     message.description = object.description ?? undefined;
     message.color = object.color ?? undefined;
     message.folderId = object.folderId ?? undefined;
+    message.marketplaceDataJson = object.marketplaceDataJson ?? undefined;
     return message;
   },
 };
@@ -1344,6 +2841,3943 @@ export const ListWorkflowsResponse: MessageFns<ListWorkflowsResponse> = {
   },
 };
 
+function createBaseUpdateWorkflowRequest(): UpdateWorkflowRequest {
+  return {
+    actor: undefined,
+    workflowId: "",
+    name: undefined,
+    description: undefined,
+    color: undefined,
+    folderId: undefined,
+    clearFolder: false,
+    marketplaceDataJson: undefined,
+  };
+}
+
+export const UpdateWorkflowRequest: MessageFns<UpdateWorkflowRequest> = {
+  encode(message: UpdateWorkflowRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.workflowId !== "") {
+      writer.uint32(18).string(message.workflowId);
+    }
+    if (message.name !== undefined) {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.description !== undefined) {
+      writer.uint32(34).string(message.description);
+    }
+    if (message.color !== undefined) {
+      writer.uint32(42).string(message.color);
+    }
+    if (message.folderId !== undefined) {
+      writer.uint32(50).string(message.folderId);
+    }
+    if (message.clearFolder !== false) {
+      writer.uint32(56).bool(message.clearFolder);
+    }
+    if (message.marketplaceDataJson !== undefined) {
+      writer.uint32(66).string(message.marketplaceDataJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateWorkflowRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateWorkflowRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.color = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.folderId = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.clearFolder = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.marketplaceDataJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateWorkflowRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : undefined,
+      description: isSet(object.description) ? globalThis.String(object.description) : undefined,
+      color: isSet(object.color) ? globalThis.String(object.color) : undefined,
+      folderId: isSet(object.folderId)
+        ? globalThis.String(object.folderId)
+        : isSet(object.folder_id)
+        ? globalThis.String(object.folder_id)
+        : undefined,
+      clearFolder: isSet(object.clearFolder)
+        ? globalThis.Boolean(object.clearFolder)
+        : isSet(object.clear_folder)
+        ? globalThis.Boolean(object.clear_folder)
+        : false,
+      marketplaceDataJson: isSet(object.marketplaceDataJson)
+        ? globalThis.String(object.marketplaceDataJson)
+        : isSet(object.marketplace_data_json)
+        ? globalThis.String(object.marketplace_data_json)
+        : undefined,
+    };
+  },
+
+  toJSON(message: UpdateWorkflowRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    if (message.name !== undefined) {
+      obj.name = message.name;
+    }
+    if (message.description !== undefined) {
+      obj.description = message.description;
+    }
+    if (message.color !== undefined) {
+      obj.color = message.color;
+    }
+    if (message.folderId !== undefined) {
+      obj.folderId = message.folderId;
+    }
+    if (message.clearFolder !== false) {
+      obj.clearFolder = message.clearFolder;
+    }
+    if (message.marketplaceDataJson !== undefined) {
+      obj.marketplaceDataJson = message.marketplaceDataJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateWorkflowRequest>, I>>(base?: I): UpdateWorkflowRequest {
+    return UpdateWorkflowRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateWorkflowRequest>, I>>(object: I): UpdateWorkflowRequest {
+    const message = createBaseUpdateWorkflowRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.workflowId = object.workflowId ?? "";
+    message.name = object.name ?? undefined;
+    message.description = object.description ?? undefined;
+    message.color = object.color ?? undefined;
+    message.folderId = object.folderId ?? undefined;
+    message.clearFolder = object.clearFolder ?? false;
+    message.marketplaceDataJson = object.marketplaceDataJson ?? undefined;
+    return message;
+  },
+};
+
+function createBaseWorkflowResponse(): WorkflowResponse {
+  return { workflow: undefined };
+}
+
+export const WorkflowResponse: MessageFns<WorkflowResponse> = {
+  encode(message: WorkflowResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.workflow !== undefined) {
+      WorkflowEntry.encode(message.workflow, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WorkflowResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWorkflowResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workflow = WorkflowEntry.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WorkflowResponse {
+    return { workflow: isSet(object.workflow) ? WorkflowEntry.fromJSON(object.workflow) : undefined };
+  },
+
+  toJSON(message: WorkflowResponse): unknown {
+    const obj: any = {};
+    if (message.workflow !== undefined) {
+      obj.workflow = WorkflowEntry.toJSON(message.workflow);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WorkflowResponse>, I>>(base?: I): WorkflowResponse {
+    return WorkflowResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WorkflowResponse>, I>>(object: I): WorkflowResponse {
+    const message = createBaseWorkflowResponse();
+    message.workflow = (object.workflow !== undefined && object.workflow !== null)
+      ? WorkflowEntry.fromPartial(object.workflow)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseWorkflowRef(): WorkflowRef {
+  return { actor: undefined, workflowId: "" };
+}
+
+export const WorkflowRef: MessageFns<WorkflowRef> = {
+  encode(message: WorkflowRef, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.workflowId !== "") {
+      writer.uint32(18).string(message.workflowId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WorkflowRef {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWorkflowRef();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WorkflowRef {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+    };
+  },
+
+  toJSON(message: WorkflowRef): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WorkflowRef>, I>>(base?: I): WorkflowRef {
+    return WorkflowRef.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WorkflowRef>, I>>(object: I): WorkflowRef {
+    const message = createBaseWorkflowRef();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.workflowId = object.workflowId ?? "";
+    return message;
+  },
+};
+
+function createBaseDuplicateWorkflowRequest(): DuplicateWorkflowRequest {
+  return {
+    actor: undefined,
+    workflowId: "",
+    name: undefined,
+    description: undefined,
+    color: undefined,
+    workspaceId: undefined,
+    folderId: undefined,
+  };
+}
+
+export const DuplicateWorkflowRequest: MessageFns<DuplicateWorkflowRequest> = {
+  encode(message: DuplicateWorkflowRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.workflowId !== "") {
+      writer.uint32(18).string(message.workflowId);
+    }
+    if (message.name !== undefined) {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.description !== undefined) {
+      writer.uint32(34).string(message.description);
+    }
+    if (message.color !== undefined) {
+      writer.uint32(42).string(message.color);
+    }
+    if (message.workspaceId !== undefined) {
+      writer.uint32(50).string(message.workspaceId);
+    }
+    if (message.folderId !== undefined) {
+      writer.uint32(58).string(message.folderId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DuplicateWorkflowRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDuplicateWorkflowRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.color = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.workspaceId = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.folderId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DuplicateWorkflowRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : undefined,
+      description: isSet(object.description) ? globalThis.String(object.description) : undefined,
+      color: isSet(object.color) ? globalThis.String(object.color) : undefined,
+      workspaceId: isSet(object.workspaceId)
+        ? globalThis.String(object.workspaceId)
+        : isSet(object.workspace_id)
+        ? globalThis.String(object.workspace_id)
+        : undefined,
+      folderId: isSet(object.folderId)
+        ? globalThis.String(object.folderId)
+        : isSet(object.folder_id)
+        ? globalThis.String(object.folder_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: DuplicateWorkflowRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    if (message.name !== undefined) {
+      obj.name = message.name;
+    }
+    if (message.description !== undefined) {
+      obj.description = message.description;
+    }
+    if (message.color !== undefined) {
+      obj.color = message.color;
+    }
+    if (message.workspaceId !== undefined) {
+      obj.workspaceId = message.workspaceId;
+    }
+    if (message.folderId !== undefined) {
+      obj.folderId = message.folderId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DuplicateWorkflowRequest>, I>>(base?: I): DuplicateWorkflowRequest {
+    return DuplicateWorkflowRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DuplicateWorkflowRequest>, I>>(object: I): DuplicateWorkflowRequest {
+    const message = createBaseDuplicateWorkflowRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.workflowId = object.workflowId ?? "";
+    message.name = object.name ?? undefined;
+    message.description = object.description ?? undefined;
+    message.color = object.color ?? undefined;
+    message.workspaceId = object.workspaceId ?? undefined;
+    message.folderId = object.folderId ?? undefined;
+    return message;
+  },
+};
+
+function createBaseDuplicateWorkflowResponse(): DuplicateWorkflowResponse {
+  return { workflow: undefined, blocksCount: 0, edgesCount: 0, subflowsCount: 0 };
+}
+
+export const DuplicateWorkflowResponse: MessageFns<DuplicateWorkflowResponse> = {
+  encode(message: DuplicateWorkflowResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.workflow !== undefined) {
+      WorkflowEntry.encode(message.workflow, writer.uint32(10).fork()).join();
+    }
+    if (message.blocksCount !== 0) {
+      writer.uint32(16).int32(message.blocksCount);
+    }
+    if (message.edgesCount !== 0) {
+      writer.uint32(24).int32(message.edgesCount);
+    }
+    if (message.subflowsCount !== 0) {
+      writer.uint32(32).int32(message.subflowsCount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DuplicateWorkflowResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDuplicateWorkflowResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workflow = WorkflowEntry.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.blocksCount = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.edgesCount = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.subflowsCount = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DuplicateWorkflowResponse {
+    return {
+      workflow: isSet(object.workflow) ? WorkflowEntry.fromJSON(object.workflow) : undefined,
+      blocksCount: isSet(object.blocksCount)
+        ? globalThis.Number(object.blocksCount)
+        : isSet(object.blocks_count)
+        ? globalThis.Number(object.blocks_count)
+        : 0,
+      edgesCount: isSet(object.edgesCount)
+        ? globalThis.Number(object.edgesCount)
+        : isSet(object.edges_count)
+        ? globalThis.Number(object.edges_count)
+        : 0,
+      subflowsCount: isSet(object.subflowsCount)
+        ? globalThis.Number(object.subflowsCount)
+        : isSet(object.subflows_count)
+        ? globalThis.Number(object.subflows_count)
+        : 0,
+    };
+  },
+
+  toJSON(message: DuplicateWorkflowResponse): unknown {
+    const obj: any = {};
+    if (message.workflow !== undefined) {
+      obj.workflow = WorkflowEntry.toJSON(message.workflow);
+    }
+    if (message.blocksCount !== 0) {
+      obj.blocksCount = Math.round(message.blocksCount);
+    }
+    if (message.edgesCount !== 0) {
+      obj.edgesCount = Math.round(message.edgesCount);
+    }
+    if (message.subflowsCount !== 0) {
+      obj.subflowsCount = Math.round(message.subflowsCount);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DuplicateWorkflowResponse>, I>>(base?: I): DuplicateWorkflowResponse {
+    return DuplicateWorkflowResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DuplicateWorkflowResponse>, I>>(object: I): DuplicateWorkflowResponse {
+    const message = createBaseDuplicateWorkflowResponse();
+    message.workflow = (object.workflow !== undefined && object.workflow !== null)
+      ? WorkflowEntry.fromPartial(object.workflow)
+      : undefined;
+    message.blocksCount = object.blocksCount ?? 0;
+    message.edgesCount = object.edgesCount ?? 0;
+    message.subflowsCount = object.subflowsCount ?? 0;
+    return message;
+  },
+};
+
+function createBaseListFoldersRequest(): ListFoldersRequest {
+  return { actor: undefined, workspaceId: "" };
+}
+
+export const ListFoldersRequest: MessageFns<ListFoldersRequest> = {
+  encode(message: ListFoldersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.workspaceId !== "") {
+      writer.uint32(18).string(message.workspaceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListFoldersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListFoldersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.workspaceId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListFoldersRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      workspaceId: isSet(object.workspaceId)
+        ? globalThis.String(object.workspaceId)
+        : isSet(object.workspace_id)
+        ? globalThis.String(object.workspace_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListFoldersRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.workspaceId !== "") {
+      obj.workspaceId = message.workspaceId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListFoldersRequest>, I>>(base?: I): ListFoldersRequest {
+    return ListFoldersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListFoldersRequest>, I>>(object: I): ListFoldersRequest {
+    const message = createBaseListFoldersRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.workspaceId = object.workspaceId ?? "";
+    return message;
+  },
+};
+
+function createBaseListFoldersResponse(): ListFoldersResponse {
+  return { folders: [] };
+}
+
+export const ListFoldersResponse: MessageFns<ListFoldersResponse> = {
+  encode(message: ListFoldersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.folders) {
+      Folder.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListFoldersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListFoldersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.folders.push(Folder.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListFoldersResponse {
+    return {
+      folders: globalThis.Array.isArray(object?.folders) ? object.folders.map((e: any) => Folder.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListFoldersResponse): unknown {
+    const obj: any = {};
+    if (message.folders?.length) {
+      obj.folders = message.folders.map((e) => Folder.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListFoldersResponse>, I>>(base?: I): ListFoldersResponse {
+    return ListFoldersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListFoldersResponse>, I>>(object: I): ListFoldersResponse {
+    const message = createBaseListFoldersResponse();
+    message.folders = object.folders?.map((e) => Folder.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseCreateFolderRequest(): CreateFolderRequest {
+  return { actor: undefined, workspaceId: "", name: "", parentId: undefined, color: undefined };
+}
+
+export const CreateFolderRequest: MessageFns<CreateFolderRequest> = {
+  encode(message: CreateFolderRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.workspaceId !== "") {
+      writer.uint32(18).string(message.workspaceId);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.parentId !== undefined) {
+      writer.uint32(34).string(message.parentId);
+    }
+    if (message.color !== undefined) {
+      writer.uint32(42).string(message.color);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateFolderRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateFolderRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.workspaceId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.parentId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.color = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateFolderRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      workspaceId: isSet(object.workspaceId)
+        ? globalThis.String(object.workspaceId)
+        : isSet(object.workspace_id)
+        ? globalThis.String(object.workspace_id)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      parentId: isSet(object.parentId)
+        ? globalThis.String(object.parentId)
+        : isSet(object.parent_id)
+        ? globalThis.String(object.parent_id)
+        : undefined,
+      color: isSet(object.color) ? globalThis.String(object.color) : undefined,
+    };
+  },
+
+  toJSON(message: CreateFolderRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.workspaceId !== "") {
+      obj.workspaceId = message.workspaceId;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.parentId !== undefined) {
+      obj.parentId = message.parentId;
+    }
+    if (message.color !== undefined) {
+      obj.color = message.color;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateFolderRequest>, I>>(base?: I): CreateFolderRequest {
+    return CreateFolderRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateFolderRequest>, I>>(object: I): CreateFolderRequest {
+    const message = createBaseCreateFolderRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.workspaceId = object.workspaceId ?? "";
+    message.name = object.name ?? "";
+    message.parentId = object.parentId ?? undefined;
+    message.color = object.color ?? undefined;
+    return message;
+  },
+};
+
+function createBaseFolderResponse(): FolderResponse {
+  return { folder: undefined };
+}
+
+export const FolderResponse: MessageFns<FolderResponse> = {
+  encode(message: FolderResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.folder !== undefined) {
+      Folder.encode(message.folder, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FolderResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFolderResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.folder = Folder.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FolderResponse {
+    return { folder: isSet(object.folder) ? Folder.fromJSON(object.folder) : undefined };
+  },
+
+  toJSON(message: FolderResponse): unknown {
+    const obj: any = {};
+    if (message.folder !== undefined) {
+      obj.folder = Folder.toJSON(message.folder);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FolderResponse>, I>>(base?: I): FolderResponse {
+    return FolderResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FolderResponse>, I>>(object: I): FolderResponse {
+    const message = createBaseFolderResponse();
+    message.folder = (object.folder !== undefined && object.folder !== null)
+      ? Folder.fromPartial(object.folder)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateFolderRequest(): UpdateFolderRequest {
+  return {
+    actor: undefined,
+    folderId: "",
+    name: undefined,
+    parentId: undefined,
+    clearParent: false,
+    color: undefined,
+    isExpanded: undefined,
+  };
+}
+
+export const UpdateFolderRequest: MessageFns<UpdateFolderRequest> = {
+  encode(message: UpdateFolderRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.folderId !== "") {
+      writer.uint32(18).string(message.folderId);
+    }
+    if (message.name !== undefined) {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.parentId !== undefined) {
+      writer.uint32(34).string(message.parentId);
+    }
+    if (message.clearParent !== false) {
+      writer.uint32(40).bool(message.clearParent);
+    }
+    if (message.color !== undefined) {
+      writer.uint32(50).string(message.color);
+    }
+    if (message.isExpanded !== undefined) {
+      writer.uint32(56).bool(message.isExpanded);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateFolderRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateFolderRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.folderId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.parentId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.clearParent = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.color = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.isExpanded = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateFolderRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      folderId: isSet(object.folderId)
+        ? globalThis.String(object.folderId)
+        : isSet(object.folder_id)
+        ? globalThis.String(object.folder_id)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : undefined,
+      parentId: isSet(object.parentId)
+        ? globalThis.String(object.parentId)
+        : isSet(object.parent_id)
+        ? globalThis.String(object.parent_id)
+        : undefined,
+      clearParent: isSet(object.clearParent)
+        ? globalThis.Boolean(object.clearParent)
+        : isSet(object.clear_parent)
+        ? globalThis.Boolean(object.clear_parent)
+        : false,
+      color: isSet(object.color) ? globalThis.String(object.color) : undefined,
+      isExpanded: isSet(object.isExpanded)
+        ? globalThis.Boolean(object.isExpanded)
+        : isSet(object.is_expanded)
+        ? globalThis.Boolean(object.is_expanded)
+        : undefined,
+    };
+  },
+
+  toJSON(message: UpdateFolderRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.folderId !== "") {
+      obj.folderId = message.folderId;
+    }
+    if (message.name !== undefined) {
+      obj.name = message.name;
+    }
+    if (message.parentId !== undefined) {
+      obj.parentId = message.parentId;
+    }
+    if (message.clearParent !== false) {
+      obj.clearParent = message.clearParent;
+    }
+    if (message.color !== undefined) {
+      obj.color = message.color;
+    }
+    if (message.isExpanded !== undefined) {
+      obj.isExpanded = message.isExpanded;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateFolderRequest>, I>>(base?: I): UpdateFolderRequest {
+    return UpdateFolderRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateFolderRequest>, I>>(object: I): UpdateFolderRequest {
+    const message = createBaseUpdateFolderRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.folderId = object.folderId ?? "";
+    message.name = object.name ?? undefined;
+    message.parentId = object.parentId ?? undefined;
+    message.clearParent = object.clearParent ?? false;
+    message.color = object.color ?? undefined;
+    message.isExpanded = object.isExpanded ?? undefined;
+    return message;
+  },
+};
+
+function createBaseFolderRef(): FolderRef {
+  return { actor: undefined, folderId: "" };
+}
+
+export const FolderRef: MessageFns<FolderRef> = {
+  encode(message: FolderRef, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.folderId !== "") {
+      writer.uint32(18).string(message.folderId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FolderRef {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFolderRef();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.folderId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FolderRef {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      folderId: isSet(object.folderId)
+        ? globalThis.String(object.folderId)
+        : isSet(object.folder_id)
+        ? globalThis.String(object.folder_id)
+        : "",
+    };
+  },
+
+  toJSON(message: FolderRef): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.folderId !== "") {
+      obj.folderId = message.folderId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FolderRef>, I>>(base?: I): FolderRef {
+    return FolderRef.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FolderRef>, I>>(object: I): FolderRef {
+    const message = createBaseFolderRef();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.folderId = object.folderId ?? "";
+    return message;
+  },
+};
+
+function createBaseDeploymentStatus(): DeploymentStatus {
+  return {
+    isDeployed: false,
+    deployedAt: undefined,
+    apiKey: undefined,
+    needsRedeployment: false,
+    hasActiveWebhook: false,
+  };
+}
+
+export const DeploymentStatus: MessageFns<DeploymentStatus> = {
+  encode(message: DeploymentStatus, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.isDeployed !== false) {
+      writer.uint32(8).bool(message.isDeployed);
+    }
+    if (message.deployedAt !== undefined) {
+      writer.uint32(18).string(message.deployedAt);
+    }
+    if (message.apiKey !== undefined) {
+      writer.uint32(26).string(message.apiKey);
+    }
+    if (message.needsRedeployment !== false) {
+      writer.uint32(32).bool(message.needsRedeployment);
+    }
+    if (message.hasActiveWebhook !== false) {
+      writer.uint32(40).bool(message.hasActiveWebhook);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeploymentStatus {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeploymentStatus();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.isDeployed = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.deployedAt = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.apiKey = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.needsRedeployment = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.hasActiveWebhook = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeploymentStatus {
+    return {
+      isDeployed: isSet(object.isDeployed)
+        ? globalThis.Boolean(object.isDeployed)
+        : isSet(object.is_deployed)
+        ? globalThis.Boolean(object.is_deployed)
+        : false,
+      deployedAt: isSet(object.deployedAt)
+        ? globalThis.String(object.deployedAt)
+        : isSet(object.deployed_at)
+        ? globalThis.String(object.deployed_at)
+        : undefined,
+      apiKey: isSet(object.apiKey)
+        ? globalThis.String(object.apiKey)
+        : isSet(object.api_key)
+        ? globalThis.String(object.api_key)
+        : undefined,
+      needsRedeployment: isSet(object.needsRedeployment)
+        ? globalThis.Boolean(object.needsRedeployment)
+        : isSet(object.needs_redeployment)
+        ? globalThis.Boolean(object.needs_redeployment)
+        : false,
+      hasActiveWebhook: isSet(object.hasActiveWebhook)
+        ? globalThis.Boolean(object.hasActiveWebhook)
+        : isSet(object.has_active_webhook)
+        ? globalThis.Boolean(object.has_active_webhook)
+        : false,
+    };
+  },
+
+  toJSON(message: DeploymentStatus): unknown {
+    const obj: any = {};
+    if (message.isDeployed !== false) {
+      obj.isDeployed = message.isDeployed;
+    }
+    if (message.deployedAt !== undefined) {
+      obj.deployedAt = message.deployedAt;
+    }
+    if (message.apiKey !== undefined) {
+      obj.apiKey = message.apiKey;
+    }
+    if (message.needsRedeployment !== false) {
+      obj.needsRedeployment = message.needsRedeployment;
+    }
+    if (message.hasActiveWebhook !== false) {
+      obj.hasActiveWebhook = message.hasActiveWebhook;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeploymentStatus>, I>>(base?: I): DeploymentStatus {
+    return DeploymentStatus.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeploymentStatus>, I>>(object: I): DeploymentStatus {
+    const message = createBaseDeploymentStatus();
+    message.isDeployed = object.isDeployed ?? false;
+    message.deployedAt = object.deployedAt ?? undefined;
+    message.apiKey = object.apiKey ?? undefined;
+    message.needsRedeployment = object.needsRedeployment ?? false;
+    message.hasActiveWebhook = object.hasActiveWebhook ?? false;
+    return message;
+  },
+};
+
+function createBaseDeployRequest(): DeployRequest {
+  return { actor: undefined, workflowId: "", deployedAt: undefined };
+}
+
+export const DeployRequest: MessageFns<DeployRequest> = {
+  encode(message: DeployRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.workflowId !== "") {
+      writer.uint32(18).string(message.workflowId);
+    }
+    if (message.deployedAt !== undefined) {
+      writer.uint32(26).string(message.deployedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeployRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeployRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.deployedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeployRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+      deployedAt: isSet(object.deployedAt)
+        ? globalThis.String(object.deployedAt)
+        : isSet(object.deployed_at)
+        ? globalThis.String(object.deployed_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: DeployRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    if (message.deployedAt !== undefined) {
+      obj.deployedAt = message.deployedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeployRequest>, I>>(base?: I): DeployRequest {
+    return DeployRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeployRequest>, I>>(object: I): DeployRequest {
+    const message = createBaseDeployRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.workflowId = object.workflowId ?? "";
+    message.deployedAt = object.deployedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseDeploymentStatusResponse(): DeploymentStatusResponse {
+  return { status: undefined };
+}
+
+export const DeploymentStatusResponse: MessageFns<DeploymentStatusResponse> = {
+  encode(message: DeploymentStatusResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.status !== undefined) {
+      DeploymentStatus.encode(message.status, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeploymentStatusResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeploymentStatusResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.status = DeploymentStatus.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeploymentStatusResponse {
+    return { status: isSet(object.status) ? DeploymentStatus.fromJSON(object.status) : undefined };
+  },
+
+  toJSON(message: DeploymentStatusResponse): unknown {
+    const obj: any = {};
+    if (message.status !== undefined) {
+      obj.status = DeploymentStatus.toJSON(message.status);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeploymentStatusResponse>, I>>(base?: I): DeploymentStatusResponse {
+    return DeploymentStatusResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeploymentStatusResponse>, I>>(object: I): DeploymentStatusResponse {
+    const message = createBaseDeploymentStatusResponse();
+    message.status = (object.status !== undefined && object.status !== null)
+      ? DeploymentStatus.fromPartial(object.status)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDeploymentVersion(): DeploymentVersion {
+  return { version: 0, isActive: false, deployedAt: "", createdBy: "", blocksCount: 0, edgesCount: 0 };
+}
+
+export const DeploymentVersion: MessageFns<DeploymentVersion> = {
+  encode(message: DeploymentVersion, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.version !== 0) {
+      writer.uint32(8).int32(message.version);
+    }
+    if (message.isActive !== false) {
+      writer.uint32(16).bool(message.isActive);
+    }
+    if (message.deployedAt !== "") {
+      writer.uint32(26).string(message.deployedAt);
+    }
+    if (message.createdBy !== "") {
+      writer.uint32(34).string(message.createdBy);
+    }
+    if (message.blocksCount !== 0) {
+      writer.uint32(40).int32(message.blocksCount);
+    }
+    if (message.edgesCount !== 0) {
+      writer.uint32(48).int32(message.edgesCount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeploymentVersion {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeploymentVersion();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.isActive = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.deployedAt = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.createdBy = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.blocksCount = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.edgesCount = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeploymentVersion {
+    return {
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      isActive: isSet(object.isActive)
+        ? globalThis.Boolean(object.isActive)
+        : isSet(object.is_active)
+        ? globalThis.Boolean(object.is_active)
+        : false,
+      deployedAt: isSet(object.deployedAt)
+        ? globalThis.String(object.deployedAt)
+        : isSet(object.deployed_at)
+        ? globalThis.String(object.deployed_at)
+        : "",
+      createdBy: isSet(object.createdBy)
+        ? globalThis.String(object.createdBy)
+        : isSet(object.created_by)
+        ? globalThis.String(object.created_by)
+        : "",
+      blocksCount: isSet(object.blocksCount)
+        ? globalThis.Number(object.blocksCount)
+        : isSet(object.blocks_count)
+        ? globalThis.Number(object.blocks_count)
+        : 0,
+      edgesCount: isSet(object.edgesCount)
+        ? globalThis.Number(object.edgesCount)
+        : isSet(object.edges_count)
+        ? globalThis.Number(object.edges_count)
+        : 0,
+    };
+  },
+
+  toJSON(message: DeploymentVersion): unknown {
+    const obj: any = {};
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    if (message.isActive !== false) {
+      obj.isActive = message.isActive;
+    }
+    if (message.deployedAt !== "") {
+      obj.deployedAt = message.deployedAt;
+    }
+    if (message.createdBy !== "") {
+      obj.createdBy = message.createdBy;
+    }
+    if (message.blocksCount !== 0) {
+      obj.blocksCount = Math.round(message.blocksCount);
+    }
+    if (message.edgesCount !== 0) {
+      obj.edgesCount = Math.round(message.edgesCount);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeploymentVersion>, I>>(base?: I): DeploymentVersion {
+    return DeploymentVersion.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeploymentVersion>, I>>(object: I): DeploymentVersion {
+    const message = createBaseDeploymentVersion();
+    message.version = object.version ?? 0;
+    message.isActive = object.isActive ?? false;
+    message.deployedAt = object.deployedAt ?? "";
+    message.createdBy = object.createdBy ?? "";
+    message.blocksCount = object.blocksCount ?? 0;
+    message.edgesCount = object.edgesCount ?? 0;
+    return message;
+  },
+};
+
+function createBaseListDeploymentVersionsResponse(): ListDeploymentVersionsResponse {
+  return { versions: [] };
+}
+
+export const ListDeploymentVersionsResponse: MessageFns<ListDeploymentVersionsResponse> = {
+  encode(message: ListDeploymentVersionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.versions) {
+      DeploymentVersion.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListDeploymentVersionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListDeploymentVersionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.versions.push(DeploymentVersion.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListDeploymentVersionsResponse {
+    return {
+      versions: globalThis.Array.isArray(object?.versions)
+        ? object.versions.map((e: any) => DeploymentVersion.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListDeploymentVersionsResponse): unknown {
+    const obj: any = {};
+    if (message.versions?.length) {
+      obj.versions = message.versions.map((e) => DeploymentVersion.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListDeploymentVersionsResponse>, I>>(base?: I): ListDeploymentVersionsResponse {
+    return ListDeploymentVersionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListDeploymentVersionsResponse>, I>>(
+    object: I,
+  ): ListDeploymentVersionsResponse {
+    const message = createBaseListDeploymentVersionsResponse();
+    message.versions = object.versions?.map((e) => DeploymentVersion.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseActivateDeploymentVersionRequest(): ActivateDeploymentVersionRequest {
+  return { actor: undefined, workflowId: "", version: 0 };
+}
+
+export const ActivateDeploymentVersionRequest: MessageFns<ActivateDeploymentVersionRequest> = {
+  encode(message: ActivateDeploymentVersionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.workflowId !== "") {
+      writer.uint32(18).string(message.workflowId);
+    }
+    if (message.version !== 0) {
+      writer.uint32(24).int32(message.version);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ActivateDeploymentVersionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseActivateDeploymentVersionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ActivateDeploymentVersionRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+    };
+  },
+
+  toJSON(message: ActivateDeploymentVersionRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ActivateDeploymentVersionRequest>, I>>(
+    base?: I,
+  ): ActivateDeploymentVersionRequest {
+    return ActivateDeploymentVersionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ActivateDeploymentVersionRequest>, I>>(
+    object: I,
+  ): ActivateDeploymentVersionRequest {
+    const message = createBaseActivateDeploymentVersionRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.workflowId = object.workflowId ?? "";
+    message.version = object.version ?? 0;
+    return message;
+  },
+};
+
+function createBaseRevertToDeployedResponse(): RevertToDeployedResponse {
+  return { version: 0 };
+}
+
+export const RevertToDeployedResponse: MessageFns<RevertToDeployedResponse> = {
+  encode(message: RevertToDeployedResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.version !== 0) {
+      writer.uint32(8).int64(message.version);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevertToDeployedResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevertToDeployedResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.version = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevertToDeployedResponse {
+    return { version: isSet(object.version) ? globalThis.Number(object.version) : 0 };
+  },
+
+  toJSON(message: RevertToDeployedResponse): unknown {
+    const obj: any = {};
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RevertToDeployedResponse>, I>>(base?: I): RevertToDeployedResponse {
+    return RevertToDeployedResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RevertToDeployedResponse>, I>>(object: I): RevertToDeployedResponse {
+    const message = createBaseRevertToDeployedResponse();
+    message.version = object.version ?? 0;
+    return message;
+  },
+};
+
+function createBaseSetWebhookActiveRequest(): SetWebhookActiveRequest {
+  return { actor: undefined, workflowId: "", hasActiveWebhook: false };
+}
+
+export const SetWebhookActiveRequest: MessageFns<SetWebhookActiveRequest> = {
+  encode(message: SetWebhookActiveRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.workflowId !== "") {
+      writer.uint32(18).string(message.workflowId);
+    }
+    if (message.hasActiveWebhook !== false) {
+      writer.uint32(24).bool(message.hasActiveWebhook);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetWebhookActiveRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetWebhookActiveRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.hasActiveWebhook = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetWebhookActiveRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+      hasActiveWebhook: isSet(object.hasActiveWebhook)
+        ? globalThis.Boolean(object.hasActiveWebhook)
+        : isSet(object.has_active_webhook)
+        ? globalThis.Boolean(object.has_active_webhook)
+        : false,
+    };
+  },
+
+  toJSON(message: SetWebhookActiveRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    if (message.hasActiveWebhook !== false) {
+      obj.hasActiveWebhook = message.hasActiveWebhook;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetWebhookActiveRequest>, I>>(base?: I): SetWebhookActiveRequest {
+    return SetWebhookActiveRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetWebhookActiveRequest>, I>>(object: I): SetWebhookActiveRequest {
+    const message = createBaseSetWebhookActiveRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.workflowId = object.workflowId ?? "";
+    message.hasActiveWebhook = object.hasActiveWebhook ?? false;
+    return message;
+  },
+};
+
+function createBaseGetDeployedStateRequest(): GetDeployedStateRequest {
+  return { workflowId: "", version: undefined };
+}
+
+export const GetDeployedStateRequest: MessageFns<GetDeployedStateRequest> = {
+  encode(message: GetDeployedStateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.workflowId !== "") {
+      writer.uint32(10).string(message.workflowId);
+    }
+    if (message.version !== undefined) {
+      writer.uint32(16).int32(message.version);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetDeployedStateRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetDeployedStateRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetDeployedStateRequest {
+    return {
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+      version: isSet(object.version) ? globalThis.Number(object.version) : undefined,
+    };
+  },
+
+  toJSON(message: GetDeployedStateRequest): unknown {
+    const obj: any = {};
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    if (message.version !== undefined) {
+      obj.version = Math.round(message.version);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetDeployedStateRequest>, I>>(base?: I): GetDeployedStateRequest {
+    return GetDeployedStateRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetDeployedStateRequest>, I>>(object: I): GetDeployedStateRequest {
+    const message = createBaseGetDeployedStateRequest();
+    message.workflowId = object.workflowId ?? "";
+    message.version = object.version ?? undefined;
+    return message;
+  },
+};
+
+function createBaseGetDeployedStateResponse(): GetDeployedStateResponse {
+  return { stateJson: "", deployedAtMs: 0, version: 0 };
+}
+
+export const GetDeployedStateResponse: MessageFns<GetDeployedStateResponse> = {
+  encode(message: GetDeployedStateResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.stateJson !== "") {
+      writer.uint32(10).string(message.stateJson);
+    }
+    if (message.deployedAtMs !== 0) {
+      writer.uint32(16).int64(message.deployedAtMs);
+    }
+    if (message.version !== 0) {
+      writer.uint32(24).int32(message.version);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetDeployedStateResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetDeployedStateResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.stateJson = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.deployedAtMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetDeployedStateResponse {
+    return {
+      stateJson: isSet(object.stateJson)
+        ? globalThis.String(object.stateJson)
+        : isSet(object.state_json)
+        ? globalThis.String(object.state_json)
+        : "",
+      deployedAtMs: isSet(object.deployedAtMs)
+        ? globalThis.Number(object.deployedAtMs)
+        : isSet(object.deployed_at_ms)
+        ? globalThis.Number(object.deployed_at_ms)
+        : 0,
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+    };
+  },
+
+  toJSON(message: GetDeployedStateResponse): unknown {
+    const obj: any = {};
+    if (message.stateJson !== "") {
+      obj.stateJson = message.stateJson;
+    }
+    if (message.deployedAtMs !== 0) {
+      obj.deployedAtMs = Math.round(message.deployedAtMs);
+    }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetDeployedStateResponse>, I>>(base?: I): GetDeployedStateResponse {
+    return GetDeployedStateResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetDeployedStateResponse>, I>>(object: I): GetDeployedStateResponse {
+    const message = createBaseGetDeployedStateResponse();
+    message.stateJson = object.stateJson ?? "";
+    message.deployedAtMs = object.deployedAtMs ?? 0;
+    message.version = object.version ?? 0;
+    return message;
+  },
+};
+
+function createBaseEnvironmentRequest(): EnvironmentRequest {
+  return { actor: undefined };
+}
+
+export const EnvironmentRequest: MessageFns<EnvironmentRequest> = {
+  encode(message: EnvironmentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EnvironmentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEnvironmentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EnvironmentRequest {
+    return { actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined };
+  },
+
+  toJSON(message: EnvironmentRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EnvironmentRequest>, I>>(base?: I): EnvironmentRequest {
+    return EnvironmentRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EnvironmentRequest>, I>>(object: I): EnvironmentRequest {
+    const message = createBaseEnvironmentRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    return message;
+  },
+};
+
+function createBaseEnvironmentResponse(): EnvironmentResponse {
+  return { variables: {} };
+}
+
+export const EnvironmentResponse: MessageFns<EnvironmentResponse> = {
+  encode(message: EnvironmentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    globalThis.Object.entries(message.variables).forEach(([key, value]: [string, string]) => {
+      EnvironmentResponse_VariablesEntry.encode({ key: key as any, value }, writer.uint32(10).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EnvironmentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEnvironmentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            const entry1 = EnvironmentResponse_VariablesEntry.decode(reader, reader.uint32());
+            if (entry1.value !== undefined) {
+              message.variables[entry1.key] = entry1.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EnvironmentResponse {
+    return {
+      variables: isObject(object.variables)
+        ? (globalThis.Object.entries(object.variables) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: EnvironmentResponse): unknown {
+    const obj: any = {};
+    if (message.variables) {
+      const entries = globalThis.Object.entries(message.variables) as [string, string][];
+      if (entries.length > 0) {
+        obj.variables = {};
+        entries.forEach(([k, v]) => {
+          obj.variables[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EnvironmentResponse>, I>>(base?: I): EnvironmentResponse {
+    return EnvironmentResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EnvironmentResponse>, I>>(object: I): EnvironmentResponse {
+    const message = createBaseEnvironmentResponse();
+    message.variables = (globalThis.Object.entries(object.variables ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseEnvironmentResponse_VariablesEntry(): EnvironmentResponse_VariablesEntry {
+  return { key: "", value: "" };
+}
+
+export const EnvironmentResponse_VariablesEntry: MessageFns<EnvironmentResponse_VariablesEntry> = {
+  encode(message: EnvironmentResponse_VariablesEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EnvironmentResponse_VariablesEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEnvironmentResponse_VariablesEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EnvironmentResponse_VariablesEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: EnvironmentResponse_VariablesEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EnvironmentResponse_VariablesEntry>, I>>(
+    base?: I,
+  ): EnvironmentResponse_VariablesEntry {
+    return EnvironmentResponse_VariablesEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EnvironmentResponse_VariablesEntry>, I>>(
+    object: I,
+  ): EnvironmentResponse_VariablesEntry {
+    const message = createBaseEnvironmentResponse_VariablesEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseSetEnvironmentRequest(): SetEnvironmentRequest {
+  return { actor: undefined, variables: {} };
+}
+
+export const SetEnvironmentRequest: MessageFns<SetEnvironmentRequest> = {
+  encode(message: SetEnvironmentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    globalThis.Object.entries(message.variables).forEach(([key, value]: [string, string]) => {
+      SetEnvironmentRequest_VariablesEntry.encode({ key: key as any, value }, writer.uint32(18).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetEnvironmentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetEnvironmentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            const entry2 = SetEnvironmentRequest_VariablesEntry.decode(reader, reader.uint32());
+            if (entry2.value !== undefined) {
+              message.variables[entry2.key] = entry2.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetEnvironmentRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      variables: isObject(object.variables)
+        ? (globalThis.Object.entries(object.variables) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: SetEnvironmentRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.variables) {
+      const entries = globalThis.Object.entries(message.variables) as [string, string][];
+      if (entries.length > 0) {
+        obj.variables = {};
+        entries.forEach(([k, v]) => {
+          obj.variables[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetEnvironmentRequest>, I>>(base?: I): SetEnvironmentRequest {
+    return SetEnvironmentRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetEnvironmentRequest>, I>>(object: I): SetEnvironmentRequest {
+    const message = createBaseSetEnvironmentRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.variables = (globalThis.Object.entries(object.variables ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseSetEnvironmentRequest_VariablesEntry(): SetEnvironmentRequest_VariablesEntry {
+  return { key: "", value: "" };
+}
+
+export const SetEnvironmentRequest_VariablesEntry: MessageFns<SetEnvironmentRequest_VariablesEntry> = {
+  encode(message: SetEnvironmentRequest_VariablesEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetEnvironmentRequest_VariablesEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetEnvironmentRequest_VariablesEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetEnvironmentRequest_VariablesEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: SetEnvironmentRequest_VariablesEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetEnvironmentRequest_VariablesEntry>, I>>(
+    base?: I,
+  ): SetEnvironmentRequest_VariablesEntry {
+    return SetEnvironmentRequest_VariablesEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetEnvironmentRequest_VariablesEntry>, I>>(
+    object: I,
+  ): SetEnvironmentRequest_VariablesEntry {
+    const message = createBaseSetEnvironmentRequest_VariablesEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseListCustomToolsRequest(): ListCustomToolsRequest {
+  return { actor: undefined, workflowId: undefined };
+}
+
+export const ListCustomToolsRequest: MessageFns<ListCustomToolsRequest> = {
+  encode(message: ListCustomToolsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.workflowId !== undefined) {
+      writer.uint32(18).string(message.workflowId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCustomToolsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCustomToolsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCustomToolsRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ListCustomToolsRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.workflowId !== undefined) {
+      obj.workflowId = message.workflowId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListCustomToolsRequest>, I>>(base?: I): ListCustomToolsRequest {
+    return ListCustomToolsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListCustomToolsRequest>, I>>(object: I): ListCustomToolsRequest {
+    const message = createBaseListCustomToolsRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.workflowId = object.workflowId ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCustomToolsResponse(): CustomToolsResponse {
+  return { toolsJson: "" };
+}
+
+export const CustomToolsResponse: MessageFns<CustomToolsResponse> = {
+  encode(message: CustomToolsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.toolsJson !== "") {
+      writer.uint32(10).string(message.toolsJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CustomToolsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCustomToolsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.toolsJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CustomToolsResponse {
+    return {
+      toolsJson: isSet(object.toolsJson)
+        ? globalThis.String(object.toolsJson)
+        : isSet(object.tools_json)
+        ? globalThis.String(object.tools_json)
+        : "",
+    };
+  },
+
+  toJSON(message: CustomToolsResponse): unknown {
+    const obj: any = {};
+    if (message.toolsJson !== "") {
+      obj.toolsJson = message.toolsJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CustomToolsResponse>, I>>(base?: I): CustomToolsResponse {
+    return CustomToolsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CustomToolsResponse>, I>>(object: I): CustomToolsResponse {
+    const message = createBaseCustomToolsResponse();
+    message.toolsJson = object.toolsJson ?? "";
+    return message;
+  },
+};
+
+function createBaseUpsertCustomToolsRequest(): UpsertCustomToolsRequest {
+  return { actor: undefined, toolsJson: "" };
+}
+
+export const UpsertCustomToolsRequest: MessageFns<UpsertCustomToolsRequest> = {
+  encode(message: UpsertCustomToolsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.toolsJson !== "") {
+      writer.uint32(18).string(message.toolsJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpsertCustomToolsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpsertCustomToolsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.toolsJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpsertCustomToolsRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      toolsJson: isSet(object.toolsJson)
+        ? globalThis.String(object.toolsJson)
+        : isSet(object.tools_json)
+        ? globalThis.String(object.tools_json)
+        : "",
+    };
+  },
+
+  toJSON(message: UpsertCustomToolsRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.toolsJson !== "") {
+      obj.toolsJson = message.toolsJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpsertCustomToolsRequest>, I>>(base?: I): UpsertCustomToolsRequest {
+    return UpsertCustomToolsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpsertCustomToolsRequest>, I>>(object: I): UpsertCustomToolsRequest {
+    const message = createBaseUpsertCustomToolsRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.toolsJson = object.toolsJson ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteCustomToolRequest(): DeleteCustomToolRequest {
+  return { actor: undefined, toolId: "" };
+}
+
+export const DeleteCustomToolRequest: MessageFns<DeleteCustomToolRequest> = {
+  encode(message: DeleteCustomToolRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.toolId !== "") {
+      writer.uint32(18).string(message.toolId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteCustomToolRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteCustomToolRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.toolId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteCustomToolRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      toolId: isSet(object.toolId)
+        ? globalThis.String(object.toolId)
+        : isSet(object.tool_id)
+        ? globalThis.String(object.tool_id)
+        : "",
+    };
+  },
+
+  toJSON(message: DeleteCustomToolRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.toolId !== "") {
+      obj.toolId = message.toolId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteCustomToolRequest>, I>>(base?: I): DeleteCustomToolRequest {
+    return DeleteCustomToolRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteCustomToolRequest>, I>>(object: I): DeleteCustomToolRequest {
+    const message = createBaseDeleteCustomToolRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.toolId = object.toolId ?? "";
+    return message;
+  },
+};
+
+function createBaseOAuthAuthorizeRequest(): OAuthAuthorizeRequest {
+  return { actor: undefined, providerId: "", redirectUri: "" };
+}
+
+export const OAuthAuthorizeRequest: MessageFns<OAuthAuthorizeRequest> = {
+  encode(message: OAuthAuthorizeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.providerId !== "") {
+      writer.uint32(18).string(message.providerId);
+    }
+    if (message.redirectUri !== "") {
+      writer.uint32(26).string(message.redirectUri);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OAuthAuthorizeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOAuthAuthorizeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.providerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.redirectUri = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OAuthAuthorizeRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      providerId: isSet(object.providerId)
+        ? globalThis.String(object.providerId)
+        : isSet(object.provider_id)
+        ? globalThis.String(object.provider_id)
+        : "",
+      redirectUri: isSet(object.redirectUri)
+        ? globalThis.String(object.redirectUri)
+        : isSet(object.redirect_uri)
+        ? globalThis.String(object.redirect_uri)
+        : "",
+    };
+  },
+
+  toJSON(message: OAuthAuthorizeRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.providerId !== "") {
+      obj.providerId = message.providerId;
+    }
+    if (message.redirectUri !== "") {
+      obj.redirectUri = message.redirectUri;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OAuthAuthorizeRequest>, I>>(base?: I): OAuthAuthorizeRequest {
+    return OAuthAuthorizeRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OAuthAuthorizeRequest>, I>>(object: I): OAuthAuthorizeRequest {
+    const message = createBaseOAuthAuthorizeRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.providerId = object.providerId ?? "";
+    message.redirectUri = object.redirectUri ?? "";
+    return message;
+  },
+};
+
+function createBaseOAuthAuthorizeResponse(): OAuthAuthorizeResponse {
+  return { authorizeUrl: "" };
+}
+
+export const OAuthAuthorizeResponse: MessageFns<OAuthAuthorizeResponse> = {
+  encode(message: OAuthAuthorizeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.authorizeUrl !== "") {
+      writer.uint32(10).string(message.authorizeUrl);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OAuthAuthorizeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOAuthAuthorizeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.authorizeUrl = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OAuthAuthorizeResponse {
+    return {
+      authorizeUrl: isSet(object.authorizeUrl)
+        ? globalThis.String(object.authorizeUrl)
+        : isSet(object.authorize_url)
+        ? globalThis.String(object.authorize_url)
+        : "",
+    };
+  },
+
+  toJSON(message: OAuthAuthorizeResponse): unknown {
+    const obj: any = {};
+    if (message.authorizeUrl !== "") {
+      obj.authorizeUrl = message.authorizeUrl;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OAuthAuthorizeResponse>, I>>(base?: I): OAuthAuthorizeResponse {
+    return OAuthAuthorizeResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OAuthAuthorizeResponse>, I>>(object: I): OAuthAuthorizeResponse {
+    const message = createBaseOAuthAuthorizeResponse();
+    message.authorizeUrl = object.authorizeUrl ?? "";
+    return message;
+  },
+};
+
+function createBaseOAuthCallbackRequest(): OAuthCallbackRequest {
+  return { actor: undefined, state: "", code: "", redirectUri: "" };
+}
+
+export const OAuthCallbackRequest: MessageFns<OAuthCallbackRequest> = {
+  encode(message: OAuthCallbackRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.state !== "") {
+      writer.uint32(18).string(message.state);
+    }
+    if (message.code !== "") {
+      writer.uint32(26).string(message.code);
+    }
+    if (message.redirectUri !== "") {
+      writer.uint32(34).string(message.redirectUri);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OAuthCallbackRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOAuthCallbackRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.redirectUri = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OAuthCallbackRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      redirectUri: isSet(object.redirectUri)
+        ? globalThis.String(object.redirectUri)
+        : isSet(object.redirect_uri)
+        ? globalThis.String(object.redirect_uri)
+        : "",
+    };
+  },
+
+  toJSON(message: OAuthCallbackRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.redirectUri !== "") {
+      obj.redirectUri = message.redirectUri;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OAuthCallbackRequest>, I>>(base?: I): OAuthCallbackRequest {
+    return OAuthCallbackRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OAuthCallbackRequest>, I>>(object: I): OAuthCallbackRequest {
+    const message = createBaseOAuthCallbackRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.state = object.state ?? "";
+    message.code = object.code ?? "";
+    message.redirectUri = object.redirectUri ?? "";
+    return message;
+  },
+};
+
+function createBaseOAuthCredential(): OAuthCredential {
+  return { id: "", providerId: "", scopes: "", expiresAt: undefined, createdAt: "" };
+}
+
+export const OAuthCredential: MessageFns<OAuthCredential> = {
+  encode(message: OAuthCredential, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.providerId !== "") {
+      writer.uint32(18).string(message.providerId);
+    }
+    if (message.scopes !== "") {
+      writer.uint32(26).string(message.scopes);
+    }
+    if (message.expiresAt !== undefined) {
+      writer.uint32(34).string(message.expiresAt);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(42).string(message.createdAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OAuthCredential {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOAuthCredential();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.providerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.scopes = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OAuthCredential {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      providerId: isSet(object.providerId)
+        ? globalThis.String(object.providerId)
+        : isSet(object.provider_id)
+        ? globalThis.String(object.provider_id)
+        : "",
+      scopes: isSet(object.scopes) ? globalThis.String(object.scopes) : "",
+      expiresAt: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : undefined,
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+    };
+  },
+
+  toJSON(message: OAuthCredential): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.providerId !== "") {
+      obj.providerId = message.providerId;
+    }
+    if (message.scopes !== "") {
+      obj.scopes = message.scopes;
+    }
+    if (message.expiresAt !== undefined) {
+      obj.expiresAt = message.expiresAt;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OAuthCredential>, I>>(base?: I): OAuthCredential {
+    return OAuthCredential.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OAuthCredential>, I>>(object: I): OAuthCredential {
+    const message = createBaseOAuthCredential();
+    message.id = object.id ?? "";
+    message.providerId = object.providerId ?? "";
+    message.scopes = object.scopes ?? "";
+    message.expiresAt = object.expiresAt ?? undefined;
+    message.createdAt = object.createdAt ?? "";
+    return message;
+  },
+};
+
+function createBaseOAuthCredentialResponse(): OAuthCredentialResponse {
+  return { credential: undefined };
+}
+
+export const OAuthCredentialResponse: MessageFns<OAuthCredentialResponse> = {
+  encode(message: OAuthCredentialResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.credential !== undefined) {
+      OAuthCredential.encode(message.credential, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OAuthCredentialResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOAuthCredentialResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.credential = OAuthCredential.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OAuthCredentialResponse {
+    return { credential: isSet(object.credential) ? OAuthCredential.fromJSON(object.credential) : undefined };
+  },
+
+  toJSON(message: OAuthCredentialResponse): unknown {
+    const obj: any = {};
+    if (message.credential !== undefined) {
+      obj.credential = OAuthCredential.toJSON(message.credential);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OAuthCredentialResponse>, I>>(base?: I): OAuthCredentialResponse {
+    return OAuthCredentialResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OAuthCredentialResponse>, I>>(object: I): OAuthCredentialResponse {
+    const message = createBaseOAuthCredentialResponse();
+    message.credential = (object.credential !== undefined && object.credential !== null)
+      ? OAuthCredential.fromPartial(object.credential)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListOAuthCredentialsResponse(): ListOAuthCredentialsResponse {
+  return { credentials: [] };
+}
+
+export const ListOAuthCredentialsResponse: MessageFns<ListOAuthCredentialsResponse> = {
+  encode(message: ListOAuthCredentialsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.credentials) {
+      OAuthCredential.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListOAuthCredentialsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListOAuthCredentialsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.credentials.push(OAuthCredential.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListOAuthCredentialsResponse {
+    return {
+      credentials: globalThis.Array.isArray(object?.credentials)
+        ? object.credentials.map((e: any) => OAuthCredential.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListOAuthCredentialsResponse): unknown {
+    const obj: any = {};
+    if (message.credentials?.length) {
+      obj.credentials = message.credentials.map((e) => OAuthCredential.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListOAuthCredentialsResponse>, I>>(base?: I): ListOAuthCredentialsResponse {
+    return ListOAuthCredentialsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListOAuthCredentialsResponse>, I>>(object: I): ListOAuthCredentialsResponse {
+    const message = createBaseListOAuthCredentialsResponse();
+    message.credentials = object.credentials?.map((e) => OAuthCredential.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseOAuthTokenRequest(): OAuthTokenRequest {
+  return { actor: undefined, credentialId: "" };
+}
+
+export const OAuthTokenRequest: MessageFns<OAuthTokenRequest> = {
+  encode(message: OAuthTokenRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.credentialId !== "") {
+      writer.uint32(18).string(message.credentialId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OAuthTokenRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOAuthTokenRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.credentialId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OAuthTokenRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      credentialId: isSet(object.credentialId)
+        ? globalThis.String(object.credentialId)
+        : isSet(object.credential_id)
+        ? globalThis.String(object.credential_id)
+        : "",
+    };
+  },
+
+  toJSON(message: OAuthTokenRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.credentialId !== "") {
+      obj.credentialId = message.credentialId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OAuthTokenRequest>, I>>(base?: I): OAuthTokenRequest {
+    return OAuthTokenRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OAuthTokenRequest>, I>>(object: I): OAuthTokenRequest {
+    const message = createBaseOAuthTokenRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.credentialId = object.credentialId ?? "";
+    return message;
+  },
+};
+
+function createBaseOAuthTokenResponse(): OAuthTokenResponse {
+  return { accessToken: "" };
+}
+
+export const OAuthTokenResponse: MessageFns<OAuthTokenResponse> = {
+  encode(message: OAuthTokenResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accessToken !== "") {
+      writer.uint32(10).string(message.accessToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OAuthTokenResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOAuthTokenResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accessToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OAuthTokenResponse {
+    return {
+      accessToken: isSet(object.accessToken)
+        ? globalThis.String(object.accessToken)
+        : isSet(object.access_token)
+        ? globalThis.String(object.access_token)
+        : "",
+    };
+  },
+
+  toJSON(message: OAuthTokenResponse): unknown {
+    const obj: any = {};
+    if (message.accessToken !== "") {
+      obj.accessToken = message.accessToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OAuthTokenResponse>, I>>(base?: I): OAuthTokenResponse {
+    return OAuthTokenResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OAuthTokenResponse>, I>>(object: I): OAuthTokenResponse {
+    const message = createBaseOAuthTokenResponse();
+    message.accessToken = object.accessToken ?? "";
+    return message;
+  },
+};
+
 export type RegistryServiceService = typeof RegistryServiceService;
 export const RegistryServiceService = {
   listWorkspaces: {
@@ -1356,6 +6790,63 @@ export const RegistryServiceService = {
     responseSerialize: (value: ListWorkspacesResponse): Buffer =>
       Buffer.from(ListWorkspacesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListWorkspacesResponse => ListWorkspacesResponse.decode(value),
+  },
+  createWorkspace: {
+    path: "/weft.registry.v1.RegistryService/CreateWorkspace" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateWorkspaceRequest): Buffer =>
+      Buffer.from(CreateWorkspaceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateWorkspaceRequest => CreateWorkspaceRequest.decode(value),
+    responseSerialize: (value: WorkspaceResponse): Buffer => Buffer.from(WorkspaceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): WorkspaceResponse => WorkspaceResponse.decode(value),
+  },
+  updateWorkspace: {
+    path: "/weft.registry.v1.RegistryService/UpdateWorkspace" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateWorkspaceRequest): Buffer =>
+      Buffer.from(UpdateWorkspaceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateWorkspaceRequest => UpdateWorkspaceRequest.decode(value),
+    responseSerialize: (value: WorkspaceResponse): Buffer => Buffer.from(WorkspaceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): WorkspaceResponse => WorkspaceResponse.decode(value),
+  },
+  deleteWorkspace: {
+    path: "/weft.registry.v1.RegistryService/DeleteWorkspace" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: WorkspaceRef): Buffer => Buffer.from(WorkspaceRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): WorkspaceRef => WorkspaceRef.decode(value),
+    responseSerialize: (value: Empty): Buffer => Buffer.from(Empty.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Empty => Empty.decode(value),
+  },
+  getPermissions: {
+    path: "/weft.registry.v1.RegistryService/GetPermissions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: WorkspaceRef): Buffer => Buffer.from(WorkspaceRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): WorkspaceRef => WorkspaceRef.decode(value),
+    responseSerialize: (value: GetPermissionsResponse): Buffer =>
+      Buffer.from(GetPermissionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetPermissionsResponse => GetPermissionsResponse.decode(value),
+  },
+  setMember: {
+    path: "/weft.registry.v1.RegistryService/SetMember" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetMemberRequest): Buffer => Buffer.from(SetMemberRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetMemberRequest => SetMemberRequest.decode(value),
+    responseSerialize: (value: MemberResponse): Buffer => Buffer.from(MemberResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MemberResponse => MemberResponse.decode(value),
+  },
+  removeMember: {
+    path: "/weft.registry.v1.RegistryService/RemoveMember" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RemoveMemberRequest): Buffer => Buffer.from(RemoveMemberRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RemoveMemberRequest => RemoveMemberRequest.decode(value),
+    responseSerialize: (value: Empty): Buffer => Buffer.from(Empty.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Empty => Empty.decode(value),
   },
   createWorkflow: {
     path: "/weft.registry.v1.RegistryService/CreateWorkflow" as const,
@@ -1387,13 +6878,283 @@ export const RegistryServiceService = {
       Buffer.from(ListWorkflowsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListWorkflowsResponse => ListWorkflowsResponse.decode(value),
   },
+  updateWorkflow: {
+    path: "/weft.registry.v1.RegistryService/UpdateWorkflow" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateWorkflowRequest): Buffer =>
+      Buffer.from(UpdateWorkflowRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateWorkflowRequest => UpdateWorkflowRequest.decode(value),
+    responseSerialize: (value: WorkflowResponse): Buffer => Buffer.from(WorkflowResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): WorkflowResponse => WorkflowResponse.decode(value),
+  },
+  deleteWorkflow: {
+    path: "/weft.registry.v1.RegistryService/DeleteWorkflow" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: WorkflowRef): Buffer => Buffer.from(WorkflowRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): WorkflowRef => WorkflowRef.decode(value),
+    responseSerialize: (value: Empty): Buffer => Buffer.from(Empty.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Empty => Empty.decode(value),
+  },
+  duplicateWorkflow: {
+    path: "/weft.registry.v1.RegistryService/DuplicateWorkflow" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DuplicateWorkflowRequest): Buffer =>
+      Buffer.from(DuplicateWorkflowRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DuplicateWorkflowRequest => DuplicateWorkflowRequest.decode(value),
+    responseSerialize: (value: DuplicateWorkflowResponse): Buffer =>
+      Buffer.from(DuplicateWorkflowResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DuplicateWorkflowResponse => DuplicateWorkflowResponse.decode(value),
+  },
+  listFolders: {
+    path: "/weft.registry.v1.RegistryService/ListFolders" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListFoldersRequest): Buffer => Buffer.from(ListFoldersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListFoldersRequest => ListFoldersRequest.decode(value),
+    responseSerialize: (value: ListFoldersResponse): Buffer => Buffer.from(ListFoldersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListFoldersResponse => ListFoldersResponse.decode(value),
+  },
+  createFolder: {
+    path: "/weft.registry.v1.RegistryService/CreateFolder" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateFolderRequest): Buffer => Buffer.from(CreateFolderRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateFolderRequest => CreateFolderRequest.decode(value),
+    responseSerialize: (value: FolderResponse): Buffer => Buffer.from(FolderResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FolderResponse => FolderResponse.decode(value),
+  },
+  updateFolder: {
+    path: "/weft.registry.v1.RegistryService/UpdateFolder" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateFolderRequest): Buffer => Buffer.from(UpdateFolderRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateFolderRequest => UpdateFolderRequest.decode(value),
+    responseSerialize: (value: FolderResponse): Buffer => Buffer.from(FolderResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FolderResponse => FolderResponse.decode(value),
+  },
+  deleteFolder: {
+    path: "/weft.registry.v1.RegistryService/DeleteFolder" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FolderRef): Buffer => Buffer.from(FolderRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FolderRef => FolderRef.decode(value),
+    responseSerialize: (value: Empty): Buffer => Buffer.from(Empty.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Empty => Empty.decode(value),
+  },
+  deploy: {
+    path: "/weft.registry.v1.RegistryService/Deploy" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeployRequest): Buffer => Buffer.from(DeployRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeployRequest => DeployRequest.decode(value),
+    responseSerialize: (value: DeploymentStatusResponse): Buffer =>
+      Buffer.from(DeploymentStatusResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeploymentStatusResponse => DeploymentStatusResponse.decode(value),
+  },
+  getDeployment: {
+    path: "/weft.registry.v1.RegistryService/GetDeployment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: WorkflowRef): Buffer => Buffer.from(WorkflowRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): WorkflowRef => WorkflowRef.decode(value),
+    responseSerialize: (value: DeploymentStatusResponse): Buffer =>
+      Buffer.from(DeploymentStatusResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeploymentStatusResponse => DeploymentStatusResponse.decode(value),
+  },
+  undeploy: {
+    path: "/weft.registry.v1.RegistryService/Undeploy" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: WorkflowRef): Buffer => Buffer.from(WorkflowRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): WorkflowRef => WorkflowRef.decode(value),
+    responseSerialize: (value: DeploymentStatusResponse): Buffer =>
+      Buffer.from(DeploymentStatusResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeploymentStatusResponse => DeploymentStatusResponse.decode(value),
+  },
+  revertToDeployed: {
+    path: "/weft.registry.v1.RegistryService/RevertToDeployed" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: WorkflowRef): Buffer => Buffer.from(WorkflowRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): WorkflowRef => WorkflowRef.decode(value),
+    responseSerialize: (value: RevertToDeployedResponse): Buffer =>
+      Buffer.from(RevertToDeployedResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RevertToDeployedResponse => RevertToDeployedResponse.decode(value),
+  },
+  listDeploymentVersions: {
+    path: "/weft.registry.v1.RegistryService/ListDeploymentVersions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: WorkflowRef): Buffer => Buffer.from(WorkflowRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): WorkflowRef => WorkflowRef.decode(value),
+    responseSerialize: (value: ListDeploymentVersionsResponse): Buffer =>
+      Buffer.from(ListDeploymentVersionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListDeploymentVersionsResponse =>
+      ListDeploymentVersionsResponse.decode(value),
+  },
+  activateDeploymentVersion: {
+    path: "/weft.registry.v1.RegistryService/ActivateDeploymentVersion" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ActivateDeploymentVersionRequest): Buffer =>
+      Buffer.from(ActivateDeploymentVersionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ActivateDeploymentVersionRequest =>
+      ActivateDeploymentVersionRequest.decode(value),
+    responseSerialize: (value: DeploymentStatusResponse): Buffer =>
+      Buffer.from(DeploymentStatusResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeploymentStatusResponse => DeploymentStatusResponse.decode(value),
+  },
+  setWebhookActive: {
+    path: "/weft.registry.v1.RegistryService/SetWebhookActive" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetWebhookActiveRequest): Buffer =>
+      Buffer.from(SetWebhookActiveRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetWebhookActiveRequest => SetWebhookActiveRequest.decode(value),
+    responseSerialize: (value: DeploymentStatusResponse): Buffer =>
+      Buffer.from(DeploymentStatusResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeploymentStatusResponse => DeploymentStatusResponse.decode(value),
+  },
+  getDeployedState: {
+    path: "/weft.registry.v1.RegistryService/GetDeployedState" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetDeployedStateRequest): Buffer =>
+      Buffer.from(GetDeployedStateRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetDeployedStateRequest => GetDeployedStateRequest.decode(value),
+    responseSerialize: (value: GetDeployedStateResponse): Buffer =>
+      Buffer.from(GetDeployedStateResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetDeployedStateResponse => GetDeployedStateResponse.decode(value),
+  },
+  getEnvironment: {
+    path: "/weft.registry.v1.RegistryService/GetEnvironment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: EnvironmentRequest): Buffer => Buffer.from(EnvironmentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EnvironmentRequest => EnvironmentRequest.decode(value),
+    responseSerialize: (value: EnvironmentResponse): Buffer => Buffer.from(EnvironmentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): EnvironmentResponse => EnvironmentResponse.decode(value),
+  },
+  setEnvironment: {
+    path: "/weft.registry.v1.RegistryService/SetEnvironment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetEnvironmentRequest): Buffer =>
+      Buffer.from(SetEnvironmentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetEnvironmentRequest => SetEnvironmentRequest.decode(value),
+    responseSerialize: (value: EnvironmentResponse): Buffer => Buffer.from(EnvironmentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): EnvironmentResponse => EnvironmentResponse.decode(value),
+  },
+  listCustomTools: {
+    path: "/weft.registry.v1.RegistryService/ListCustomTools" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListCustomToolsRequest): Buffer =>
+      Buffer.from(ListCustomToolsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListCustomToolsRequest => ListCustomToolsRequest.decode(value),
+    responseSerialize: (value: CustomToolsResponse): Buffer => Buffer.from(CustomToolsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CustomToolsResponse => CustomToolsResponse.decode(value),
+  },
+  upsertCustomTools: {
+    path: "/weft.registry.v1.RegistryService/UpsertCustomTools" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpsertCustomToolsRequest): Buffer =>
+      Buffer.from(UpsertCustomToolsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpsertCustomToolsRequest => UpsertCustomToolsRequest.decode(value),
+    responseSerialize: (value: CustomToolsResponse): Buffer => Buffer.from(CustomToolsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CustomToolsResponse => CustomToolsResponse.decode(value),
+  },
+  deleteCustomTool: {
+    path: "/weft.registry.v1.RegistryService/DeleteCustomTool" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteCustomToolRequest): Buffer =>
+      Buffer.from(DeleteCustomToolRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteCustomToolRequest => DeleteCustomToolRequest.decode(value),
+    responseSerialize: (value: Empty): Buffer => Buffer.from(Empty.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Empty => Empty.decode(value),
+  },
+  startOAuth: {
+    path: "/weft.registry.v1.RegistryService/StartOAuth" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: OAuthAuthorizeRequest): Buffer =>
+      Buffer.from(OAuthAuthorizeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): OAuthAuthorizeRequest => OAuthAuthorizeRequest.decode(value),
+    responseSerialize: (value: OAuthAuthorizeResponse): Buffer =>
+      Buffer.from(OAuthAuthorizeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): OAuthAuthorizeResponse => OAuthAuthorizeResponse.decode(value),
+  },
+  completeOAuth: {
+    path: "/weft.registry.v1.RegistryService/CompleteOAuth" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: OAuthCallbackRequest): Buffer => Buffer.from(OAuthCallbackRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): OAuthCallbackRequest => OAuthCallbackRequest.decode(value),
+    responseSerialize: (value: OAuthCredentialResponse): Buffer =>
+      Buffer.from(OAuthCredentialResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): OAuthCredentialResponse => OAuthCredentialResponse.decode(value),
+  },
+  listOAuthCredentials: {
+    path: "/weft.registry.v1.RegistryService/ListOAuthCredentials" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: EnvironmentRequest): Buffer => Buffer.from(EnvironmentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EnvironmentRequest => EnvironmentRequest.decode(value),
+    responseSerialize: (value: ListOAuthCredentialsResponse): Buffer =>
+      Buffer.from(ListOAuthCredentialsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListOAuthCredentialsResponse => ListOAuthCredentialsResponse.decode(value),
+  },
+  getOAuthToken: {
+    path: "/weft.registry.v1.RegistryService/GetOAuthToken" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: OAuthTokenRequest): Buffer => Buffer.from(OAuthTokenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): OAuthTokenRequest => OAuthTokenRequest.decode(value),
+    responseSerialize: (value: OAuthTokenResponse): Buffer => Buffer.from(OAuthTokenResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): OAuthTokenResponse => OAuthTokenResponse.decode(value),
+  },
 } as const;
 
 export interface RegistryServiceServer extends UntypedServiceImplementation {
   listWorkspaces: handleUnaryCall<ListWorkspacesRequest, ListWorkspacesResponse>;
+  createWorkspace: handleUnaryCall<CreateWorkspaceRequest, WorkspaceResponse>;
+  updateWorkspace: handleUnaryCall<UpdateWorkspaceRequest, WorkspaceResponse>;
+  deleteWorkspace: handleUnaryCall<WorkspaceRef, Empty>;
+  getPermissions: handleUnaryCall<WorkspaceRef, GetPermissionsResponse>;
+  setMember: handleUnaryCall<SetMemberRequest, MemberResponse>;
+  removeMember: handleUnaryCall<RemoveMemberRequest, Empty>;
   createWorkflow: handleUnaryCall<CreateWorkflowRequest, CreateWorkflowResponse>;
   getWorkflow: handleUnaryCall<GetWorkflowRequest, GetWorkflowResponse>;
   listWorkflows: handleUnaryCall<ListWorkflowsRequest, ListWorkflowsResponse>;
+  updateWorkflow: handleUnaryCall<UpdateWorkflowRequest, WorkflowResponse>;
+  deleteWorkflow: handleUnaryCall<WorkflowRef, Empty>;
+  duplicateWorkflow: handleUnaryCall<DuplicateWorkflowRequest, DuplicateWorkflowResponse>;
+  listFolders: handleUnaryCall<ListFoldersRequest, ListFoldersResponse>;
+  createFolder: handleUnaryCall<CreateFolderRequest, FolderResponse>;
+  updateFolder: handleUnaryCall<UpdateFolderRequest, FolderResponse>;
+  deleteFolder: handleUnaryCall<FolderRef, Empty>;
+  deploy: handleUnaryCall<DeployRequest, DeploymentStatusResponse>;
+  getDeployment: handleUnaryCall<WorkflowRef, DeploymentStatusResponse>;
+  undeploy: handleUnaryCall<WorkflowRef, DeploymentStatusResponse>;
+  revertToDeployed: handleUnaryCall<WorkflowRef, RevertToDeployedResponse>;
+  listDeploymentVersions: handleUnaryCall<WorkflowRef, ListDeploymentVersionsResponse>;
+  activateDeploymentVersion: handleUnaryCall<ActivateDeploymentVersionRequest, DeploymentStatusResponse>;
+  setWebhookActive: handleUnaryCall<SetWebhookActiveRequest, DeploymentStatusResponse>;
+  getDeployedState: handleUnaryCall<GetDeployedStateRequest, GetDeployedStateResponse>;
+  getEnvironment: handleUnaryCall<EnvironmentRequest, EnvironmentResponse>;
+  setEnvironment: handleUnaryCall<SetEnvironmentRequest, EnvironmentResponse>;
+  listCustomTools: handleUnaryCall<ListCustomToolsRequest, CustomToolsResponse>;
+  upsertCustomTools: handleUnaryCall<UpsertCustomToolsRequest, CustomToolsResponse>;
+  deleteCustomTool: handleUnaryCall<DeleteCustomToolRequest, Empty>;
+  startOAuth: handleUnaryCall<OAuthAuthorizeRequest, OAuthAuthorizeResponse>;
+  completeOAuth: handleUnaryCall<OAuthCallbackRequest, OAuthCredentialResponse>;
+  listOAuthCredentials: handleUnaryCall<EnvironmentRequest, ListOAuthCredentialsResponse>;
+  getOAuthToken: handleUnaryCall<OAuthTokenRequest, OAuthTokenResponse>;
 }
 
 export interface RegistryServiceClient extends Client {
@@ -1412,6 +7173,96 @@ export interface RegistryServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListWorkspacesResponse) => void,
   ): ClientUnaryCall;
+  createWorkspace(
+    request: CreateWorkspaceRequest,
+    callback: (error: ServiceError | null, response: WorkspaceResponse) => void,
+  ): ClientUnaryCall;
+  createWorkspace(
+    request: CreateWorkspaceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: WorkspaceResponse) => void,
+  ): ClientUnaryCall;
+  createWorkspace(
+    request: CreateWorkspaceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: WorkspaceResponse) => void,
+  ): ClientUnaryCall;
+  updateWorkspace(
+    request: UpdateWorkspaceRequest,
+    callback: (error: ServiceError | null, response: WorkspaceResponse) => void,
+  ): ClientUnaryCall;
+  updateWorkspace(
+    request: UpdateWorkspaceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: WorkspaceResponse) => void,
+  ): ClientUnaryCall;
+  updateWorkspace(
+    request: UpdateWorkspaceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: WorkspaceResponse) => void,
+  ): ClientUnaryCall;
+  deleteWorkspace(
+    request: WorkspaceRef,
+    callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  deleteWorkspace(
+    request: WorkspaceRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  deleteWorkspace(
+    request: WorkspaceRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  getPermissions(
+    request: WorkspaceRef,
+    callback: (error: ServiceError | null, response: GetPermissionsResponse) => void,
+  ): ClientUnaryCall;
+  getPermissions(
+    request: WorkspaceRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetPermissionsResponse) => void,
+  ): ClientUnaryCall;
+  getPermissions(
+    request: WorkspaceRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetPermissionsResponse) => void,
+  ): ClientUnaryCall;
+  setMember(
+    request: SetMemberRequest,
+    callback: (error: ServiceError | null, response: MemberResponse) => void,
+  ): ClientUnaryCall;
+  setMember(
+    request: SetMemberRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MemberResponse) => void,
+  ): ClientUnaryCall;
+  setMember(
+    request: SetMemberRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MemberResponse) => void,
+  ): ClientUnaryCall;
+  removeMember(
+    request: RemoveMemberRequest,
+    callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  removeMember(
+    request: RemoveMemberRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  removeMember(
+    request: RemoveMemberRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
   createWorkflow(
     request: CreateWorkflowRequest,
     callback: (error: ServiceError | null, response: CreateWorkflowResponse) => void,
@@ -1456,6 +7307,363 @@ export interface RegistryServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListWorkflowsResponse) => void,
+  ): ClientUnaryCall;
+  updateWorkflow(
+    request: UpdateWorkflowRequest,
+    callback: (error: ServiceError | null, response: WorkflowResponse) => void,
+  ): ClientUnaryCall;
+  updateWorkflow(
+    request: UpdateWorkflowRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: WorkflowResponse) => void,
+  ): ClientUnaryCall;
+  updateWorkflow(
+    request: UpdateWorkflowRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: WorkflowResponse) => void,
+  ): ClientUnaryCall;
+  deleteWorkflow(
+    request: WorkflowRef,
+    callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  deleteWorkflow(
+    request: WorkflowRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  deleteWorkflow(
+    request: WorkflowRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  duplicateWorkflow(
+    request: DuplicateWorkflowRequest,
+    callback: (error: ServiceError | null, response: DuplicateWorkflowResponse) => void,
+  ): ClientUnaryCall;
+  duplicateWorkflow(
+    request: DuplicateWorkflowRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DuplicateWorkflowResponse) => void,
+  ): ClientUnaryCall;
+  duplicateWorkflow(
+    request: DuplicateWorkflowRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DuplicateWorkflowResponse) => void,
+  ): ClientUnaryCall;
+  listFolders(
+    request: ListFoldersRequest,
+    callback: (error: ServiceError | null, response: ListFoldersResponse) => void,
+  ): ClientUnaryCall;
+  listFolders(
+    request: ListFoldersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListFoldersResponse) => void,
+  ): ClientUnaryCall;
+  listFolders(
+    request: ListFoldersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListFoldersResponse) => void,
+  ): ClientUnaryCall;
+  createFolder(
+    request: CreateFolderRequest,
+    callback: (error: ServiceError | null, response: FolderResponse) => void,
+  ): ClientUnaryCall;
+  createFolder(
+    request: CreateFolderRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FolderResponse) => void,
+  ): ClientUnaryCall;
+  createFolder(
+    request: CreateFolderRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FolderResponse) => void,
+  ): ClientUnaryCall;
+  updateFolder(
+    request: UpdateFolderRequest,
+    callback: (error: ServiceError | null, response: FolderResponse) => void,
+  ): ClientUnaryCall;
+  updateFolder(
+    request: UpdateFolderRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FolderResponse) => void,
+  ): ClientUnaryCall;
+  updateFolder(
+    request: UpdateFolderRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FolderResponse) => void,
+  ): ClientUnaryCall;
+  deleteFolder(request: FolderRef, callback: (error: ServiceError | null, response: Empty) => void): ClientUnaryCall;
+  deleteFolder(
+    request: FolderRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  deleteFolder(
+    request: FolderRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  deploy(
+    request: DeployRequest,
+    callback: (error: ServiceError | null, response: DeploymentStatusResponse) => void,
+  ): ClientUnaryCall;
+  deploy(
+    request: DeployRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeploymentStatusResponse) => void,
+  ): ClientUnaryCall;
+  deploy(
+    request: DeployRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeploymentStatusResponse) => void,
+  ): ClientUnaryCall;
+  getDeployment(
+    request: WorkflowRef,
+    callback: (error: ServiceError | null, response: DeploymentStatusResponse) => void,
+  ): ClientUnaryCall;
+  getDeployment(
+    request: WorkflowRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeploymentStatusResponse) => void,
+  ): ClientUnaryCall;
+  getDeployment(
+    request: WorkflowRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeploymentStatusResponse) => void,
+  ): ClientUnaryCall;
+  undeploy(
+    request: WorkflowRef,
+    callback: (error: ServiceError | null, response: DeploymentStatusResponse) => void,
+  ): ClientUnaryCall;
+  undeploy(
+    request: WorkflowRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeploymentStatusResponse) => void,
+  ): ClientUnaryCall;
+  undeploy(
+    request: WorkflowRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeploymentStatusResponse) => void,
+  ): ClientUnaryCall;
+  revertToDeployed(
+    request: WorkflowRef,
+    callback: (error: ServiceError | null, response: RevertToDeployedResponse) => void,
+  ): ClientUnaryCall;
+  revertToDeployed(
+    request: WorkflowRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RevertToDeployedResponse) => void,
+  ): ClientUnaryCall;
+  revertToDeployed(
+    request: WorkflowRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RevertToDeployedResponse) => void,
+  ): ClientUnaryCall;
+  listDeploymentVersions(
+    request: WorkflowRef,
+    callback: (error: ServiceError | null, response: ListDeploymentVersionsResponse) => void,
+  ): ClientUnaryCall;
+  listDeploymentVersions(
+    request: WorkflowRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListDeploymentVersionsResponse) => void,
+  ): ClientUnaryCall;
+  listDeploymentVersions(
+    request: WorkflowRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListDeploymentVersionsResponse) => void,
+  ): ClientUnaryCall;
+  activateDeploymentVersion(
+    request: ActivateDeploymentVersionRequest,
+    callback: (error: ServiceError | null, response: DeploymentStatusResponse) => void,
+  ): ClientUnaryCall;
+  activateDeploymentVersion(
+    request: ActivateDeploymentVersionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeploymentStatusResponse) => void,
+  ): ClientUnaryCall;
+  activateDeploymentVersion(
+    request: ActivateDeploymentVersionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeploymentStatusResponse) => void,
+  ): ClientUnaryCall;
+  setWebhookActive(
+    request: SetWebhookActiveRequest,
+    callback: (error: ServiceError | null, response: DeploymentStatusResponse) => void,
+  ): ClientUnaryCall;
+  setWebhookActive(
+    request: SetWebhookActiveRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeploymentStatusResponse) => void,
+  ): ClientUnaryCall;
+  setWebhookActive(
+    request: SetWebhookActiveRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeploymentStatusResponse) => void,
+  ): ClientUnaryCall;
+  getDeployedState(
+    request: GetDeployedStateRequest,
+    callback: (error: ServiceError | null, response: GetDeployedStateResponse) => void,
+  ): ClientUnaryCall;
+  getDeployedState(
+    request: GetDeployedStateRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetDeployedStateResponse) => void,
+  ): ClientUnaryCall;
+  getDeployedState(
+    request: GetDeployedStateRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetDeployedStateResponse) => void,
+  ): ClientUnaryCall;
+  getEnvironment(
+    request: EnvironmentRequest,
+    callback: (error: ServiceError | null, response: EnvironmentResponse) => void,
+  ): ClientUnaryCall;
+  getEnvironment(
+    request: EnvironmentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: EnvironmentResponse) => void,
+  ): ClientUnaryCall;
+  getEnvironment(
+    request: EnvironmentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: EnvironmentResponse) => void,
+  ): ClientUnaryCall;
+  setEnvironment(
+    request: SetEnvironmentRequest,
+    callback: (error: ServiceError | null, response: EnvironmentResponse) => void,
+  ): ClientUnaryCall;
+  setEnvironment(
+    request: SetEnvironmentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: EnvironmentResponse) => void,
+  ): ClientUnaryCall;
+  setEnvironment(
+    request: SetEnvironmentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: EnvironmentResponse) => void,
+  ): ClientUnaryCall;
+  listCustomTools(
+    request: ListCustomToolsRequest,
+    callback: (error: ServiceError | null, response: CustomToolsResponse) => void,
+  ): ClientUnaryCall;
+  listCustomTools(
+    request: ListCustomToolsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CustomToolsResponse) => void,
+  ): ClientUnaryCall;
+  listCustomTools(
+    request: ListCustomToolsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CustomToolsResponse) => void,
+  ): ClientUnaryCall;
+  upsertCustomTools(
+    request: UpsertCustomToolsRequest,
+    callback: (error: ServiceError | null, response: CustomToolsResponse) => void,
+  ): ClientUnaryCall;
+  upsertCustomTools(
+    request: UpsertCustomToolsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CustomToolsResponse) => void,
+  ): ClientUnaryCall;
+  upsertCustomTools(
+    request: UpsertCustomToolsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CustomToolsResponse) => void,
+  ): ClientUnaryCall;
+  deleteCustomTool(
+    request: DeleteCustomToolRequest,
+    callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  deleteCustomTool(
+    request: DeleteCustomToolRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  deleteCustomTool(
+    request: DeleteCustomToolRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  startOAuth(
+    request: OAuthAuthorizeRequest,
+    callback: (error: ServiceError | null, response: OAuthAuthorizeResponse) => void,
+  ): ClientUnaryCall;
+  startOAuth(
+    request: OAuthAuthorizeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: OAuthAuthorizeResponse) => void,
+  ): ClientUnaryCall;
+  startOAuth(
+    request: OAuthAuthorizeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: OAuthAuthorizeResponse) => void,
+  ): ClientUnaryCall;
+  completeOAuth(
+    request: OAuthCallbackRequest,
+    callback: (error: ServiceError | null, response: OAuthCredentialResponse) => void,
+  ): ClientUnaryCall;
+  completeOAuth(
+    request: OAuthCallbackRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: OAuthCredentialResponse) => void,
+  ): ClientUnaryCall;
+  completeOAuth(
+    request: OAuthCallbackRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: OAuthCredentialResponse) => void,
+  ): ClientUnaryCall;
+  listOAuthCredentials(
+    request: EnvironmentRequest,
+    callback: (error: ServiceError | null, response: ListOAuthCredentialsResponse) => void,
+  ): ClientUnaryCall;
+  listOAuthCredentials(
+    request: EnvironmentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListOAuthCredentialsResponse) => void,
+  ): ClientUnaryCall;
+  listOAuthCredentials(
+    request: EnvironmentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListOAuthCredentialsResponse) => void,
+  ): ClientUnaryCall;
+  getOAuthToken(
+    request: OAuthTokenRequest,
+    callback: (error: ServiceError | null, response: OAuthTokenResponse) => void,
+  ): ClientUnaryCall;
+  getOAuthToken(
+    request: OAuthTokenRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: OAuthTokenResponse) => void,
+  ): ClientUnaryCall;
+  getOAuthToken(
+    request: OAuthTokenRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: OAuthTokenResponse) => void,
   ): ClientUnaryCall;
 }
 
@@ -1480,6 +7688,21 @@ export type DeepPartial<T> = T extends Builtin ? T
 type KeysOfUnion<T> = T extends T ? keyof T : never;
 export type Exact<P, I extends P> = P extends Builtin ? P
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
+}
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
+}
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

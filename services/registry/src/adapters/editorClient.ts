@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { AppError, type ServiceClient } from '@weft/platform';
+import type { editor } from '@weft/contracts';
+import type { DeployedStatePayload, EditorPort, EditorState } from '../ports.js';
+
+const stateSchema = z.looseObject({
+  blocks: z.record(z.string(), z.unknown()).default({}),
+  edges: z.array(z.unknown()).default([]),
+  loops: z.record(z.string(), z.unknown()).default({}),
+  parallels: z.record(z.string(), z.unknown()).default({}),
+  variables: z.record(z.string(), z.looseObject({ name: z.string(), type: z.string(), value: z.unknown() })).default({}),
+});
+
+function parseState(text: string): EditorState {
+  const parsed = stateSchema.safeParse(JSON.parse(text));
+  if (!parsed.success) throw new AppError('internal', 'The editor answered a state the registry cannot read');
+  return parsed.data;
+}
+
+/** The editor port over the editor's gRPC client. */
+export function grpcEditorPort(client: ServiceClient<typeof editor.EditorServiceService>): EditorPort {
+  return {
+    async getState(workflowId, waitMs = 0) {
+      const res = await client.getState({ workflowId, waitMs }, { deadlineMs: waitMs + 10_000 });
+      return { version: res.version, state: parseState(res.stateJson) };
+    },
+    async executeCommands(workflowId: string, commands: unknown[], actorId: string, deployedState?: DeployedStatePayload) {
+      const res = await client.executeCommands({
+        workflowId,
+        commandsJson: JSON.stringify(commands),
+        actorId,
+        ...(deployedState ? { deployedStateJson: JSON.stringify(deployedState) } : {}),
+      });
+      return { version: res.version };
+    },
+  };
+}

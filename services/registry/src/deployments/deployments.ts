@@ -1,0 +1,180 @@
+import { z } from 'zod';
+import type { Kysely, Transaction } from 'kysely';
+import { AppError } from '@weft/platform';
+import type { RegistryDB } from '../db.js';
+import type { Registry } from '../ports.js';
+import { emit } from '../events.js';
+import { getWorkflow } from '../entries/workflows.js';
+import { newWorkflowApiKey, startsByWebhook, toStatus, type DeploymentStatusView } from './status.js';
+
+const deployedStateSchema = z.object({
+  blocks: z.record(z.string(), z.unknown()),
+  edges: z.array(z.unknown()),
+  loops: z.record(z.string(), z.unknown()).default({}),
+  parallels: z.record(z.string(), z.unknown()).default({}),
+});
+
+/** The frozen state of one deployment version. */
+export type DeployedState = z.infer<typeof deployedStateSchema>;
+
+export interface DeploymentVersionView {
+  version: number;
+  isActive: boolean;
+  deployedAt: string;
+  createdBy: string;
+  blocksCount: number;
+  edgesCount: number;
+}
+
+async function lockWorkflow(trx: Transaction<RegistryDB>, workflowId: string) {
+  return trx.selectFrom('workflows').selectAll().where('id', '=', workflowId).forUpdate().executeTakeFirstOrThrow();
+}
+
+/**
+ * Freezes the editor's current state as a new active deployment version, stamps deployedAt (now
+ * unless given), issues the API key on first deploy and clears needsRedeployment.
+ */
+export async function deploy(r: Registry, userId: string, workflowId: string, deployedAt?: string): Promise<DeploymentStatusView> {
+  await getWorkflow(r.db, userId, workflowId, 'write');
+  const at = deployedAt ? new Date(deployedAt) : r.now();
+  if (Number.isNaN(at.getTime())) throw new AppError('validation', 'deployedAt must be an ISO date');
+  const { version: editorVersion, state } = await r.editor.getState(workflowId);
+  const frozen: DeployedState = { blocks: state.blocks, edges: state.edges, loops: state.loops, parallels: state.parallels };
+  const row = await r.db.transaction().execute(async (trx) => {
+    const current = await lockWorkflow(trx, workflowId);
+    const { last } = await trx
+      .selectFrom('deployment_versions')
+      .select((eb) => eb.fn.coalesce(eb.fn.max('version'), eb.val(0)).as('last'))
+      .where('workflow_id', '=', workflowId)
+      .executeTakeFirstOrThrow();
+    const version = Number(last) + 1;
+    await trx.updateTable('deployment_versions').set({ is_active: false }).where('workflow_id', '=', workflowId).where('is_active', '=', true).execute();
+    await trx
+      .insertInto('deployment_versions')
+      .values({ workflow_id: workflowId, version, state: JSON.stringify(frozen), editor_version: editorVersion, is_active: true, deployed_at: at, created_by: userId })
+      .execute();
+    const saved = await trx
+      .updateTable('workflows')
+      .set({ is_deployed: true, deployed_at: at, api_key: current.api_key ?? newWorkflowApiKey(), needs_redeployment: false, baseline_version: editorVersion, updated_at: r.now() })
+      .where('id', '=', workflowId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await emit(trx, r.instance, 'workflow', workflowId, 'workflowDeployed', { workflowId, version, deployedAt: at.toISOString(), editorVersion, deployedBy: userId });
+    return saved;
+  });
+  r.kick();
+  return toStatus(row);
+}
+
+/** The deployment status of a workflow. */
+export async function getDeployment(r: Registry, userId: string, workflowId: string): Promise<DeploymentStatusView> {
+  await getWorkflow(r.db, userId, workflowId, 'read');
+  const row = await r.db.selectFrom('workflows').selectAll().where('id', '=', workflowId).executeTakeFirstOrThrow();
+  return toStatus(row);
+}
+
+/** Undeploys; needsRedeployment keeps its value (spec 000 §4), versions are kept for a later activation. */
+export async function undeploy(r: Registry, userId: string, workflowId: string): Promise<DeploymentStatusView> {
+  await getWorkflow(r.db, userId, workflowId, 'write');
+  const row = await r.db.transaction().execute(async (trx) => {
+    const saved = await trx.updateTable('workflows').set({ is_deployed: false, deployed_at: null, updated_at: r.now() }).where('id', '=', workflowId).returningAll().executeTakeFirstOrThrow();
+    await emit(trx, r.instance, 'workflow', workflowId, 'workflowUndeployed', { workflowId, undeployedBy: userId });
+    return saved;
+  });
+  r.kick();
+  return toStatus(row);
+}
+
+/** A deployment version's frozen state (the active one when `version` is absent). */
+export async function getDeployedState(db: Kysely<RegistryDB>, workflowId: string, version?: number): Promise<{ state: DeployedState; deployedAt: Date; version: number }> {
+  let q = db.selectFrom('deployment_versions').selectAll().where('workflow_id', '=', workflowId);
+  q = version === undefined ? q.where('is_active', '=', true) : q.where('version', '=', version);
+  const row = await q.executeTakeFirst();
+  if (!row) throw new AppError('not_found', version === undefined ? 'No deployed state found' : `Deployment version ${version} not found`);
+  return { state: deployedStateSchema.parse(row.state), deployedAt: row.deployed_at, version: row.version };
+}
+
+/**
+ * Makes the editor take the deployed state (its revertToDeployed command, given the state), then
+ * clears needsRedeployment from the editor version the revert produced.
+ */
+export async function revertToDeployed(r: Registry, userId: string, workflowId: string): Promise<{ version: number }> {
+  await getWorkflow(r.db, userId, workflowId, 'write');
+  const deployed = await getDeployedState(r.db, workflowId);
+  const payload = { blocks: deployed.state.blocks, edges: deployed.state.edges, deployedAt: deployed.deployedAt.getTime() };
+  const { version } = await r.editor.executeCommands(workflowId, [{ type: 'revertToDeployed' }], userId, payload);
+  await r.db.transaction().execute(async (trx) => {
+    const current = await lockWorkflow(trx, workflowId);
+    await trx
+      .updateTable('workflows')
+      .set({ needs_redeployment: false, baseline_version: Math.max(current.baseline_version ?? 0, version), has_active_webhook: startsByWebhook(deployed.state.blocks), updated_at: r.now() })
+      .where('id', '=', workflowId)
+      .execute();
+    await emit(trx, r.instance, 'workflow', workflowId, 'workflowReverted', { workflowId, deploymentVersion: deployed.version, editorVersion: version, revertedBy: userId });
+  });
+  r.kick();
+  return { version };
+}
+
+/** Every deployment version, newest first. */
+export async function listDeploymentVersions(r: Registry, userId: string, workflowId: string): Promise<DeploymentVersionView[]> {
+  await getWorkflow(r.db, userId, workflowId, 'read');
+  const rows = await r.db.selectFrom('deployment_versions').selectAll().where('workflow_id', '=', workflowId).orderBy('version', 'desc').execute();
+  return rows.map((row) => {
+    const state = deployedStateSchema.parse(row.state);
+    return {
+      version: row.version,
+      isActive: row.is_active,
+      deployedAt: row.deployed_at.toISOString(),
+      createdBy: row.created_by,
+      blocksCount: Object.keys(state.blocks).length,
+      edgesCount: state.edges.length,
+    };
+  });
+}
+
+/**
+ * Makes an earlier version the active deployment again. The editor's draft usually differs from it,
+ * so needsRedeployment is true unless the draft is exactly the one that version was frozen from.
+ */
+export async function activateDeploymentVersion(r: Registry, userId: string, workflowId: string, version: number): Promise<DeploymentStatusView> {
+  await getWorkflow(r.db, userId, workflowId, 'write');
+  const target = await getDeployedState(r.db, workflowId, version);
+  const { version: editorVersion } = await r.editor.getState(workflowId);
+  const row = await r.db.transaction().execute(async (trx) => {
+    const current = await lockWorkflow(trx, workflowId);
+    const frozenFrom = await trx.selectFrom('deployment_versions').select('editor_version').where('workflow_id', '=', workflowId).where('version', '=', version).executeTakeFirstOrThrow();
+    await trx.updateTable('deployment_versions').set({ is_active: false }).where('workflow_id', '=', workflowId).where('is_active', '=', true).execute();
+    await trx.updateTable('deployment_versions').set({ is_active: true }).where('workflow_id', '=', workflowId).where('version', '=', version).execute();
+    const at = r.now();
+    const saved = await trx
+      .updateTable('workflows')
+      .set({
+        is_deployed: true,
+        deployed_at: at,
+        api_key: current.api_key ?? newWorkflowApiKey(),
+        needs_redeployment: frozenFrom.editor_version !== editorVersion,
+        baseline_version: editorVersion,
+        updated_at: at,
+      })
+      .where('id', '=', workflowId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await emit(trx, r.instance, 'workflow', workflowId, 'deploymentActivated', { workflowId, version: target.version, deployedAt: at.toISOString(), activatedBy: userId });
+    return saved;
+  });
+  r.kick();
+  return toStatus(row);
+}
+
+/** Sets hasActiveWebhook on its own (spec 000 §4). */
+export async function setWebhookActive(r: Registry, userId: string, workflowId: string, active: boolean): Promise<DeploymentStatusView> {
+  await getWorkflow(r.db, userId, workflowId, 'write');
+  const row = await r.db.transaction().execute(async (trx) => {
+    const saved = await trx.updateTable('workflows').set({ has_active_webhook: active, updated_at: r.now() }).where('id', '=', workflowId).returningAll().executeTakeFirstOrThrow();
+    await emit(trx, r.instance, 'workflow', workflowId, 'webhookActiveSet', { workflowId, hasActiveWebhook: active });
+    return saved;
+  });
+  r.kick();
+  return toStatus(row);
+}

@@ -1,0 +1,69 @@
+import { AppError } from '@weft/platform';
+import type { Registry } from '../ports.js';
+import { emit } from '../events.js';
+import { requireWorkspaceAccess } from '../access.js';
+import { checkFolder, checkMetadata, getWorkflow, insertWorkflow, type WorkflowMetadata } from './workflows.js';
+import { workflowEventData, type WorkflowView } from './view.js';
+
+/** How long a duplicate waits for the editor to start the copy's stream. */
+const STREAM_START_WAIT_MS = 5_000;
+
+export interface DuplicateResult {
+  workflow: WorkflowView;
+  blocksCount: number;
+  edgesCount: number;
+  subflowsCount: number;
+}
+
+/**
+ * Copies an entry's metadata, and through the editor its state and variables, into a new workflow.
+ * The copy is removed again when the editor cannot take the state, so a failure leaves nothing behind.
+ */
+export async function duplicateWorkflow(r: Registry, userId: string, sourceId: string, input: WorkflowMetadata & { workspaceId?: string | undefined }): Promise<DuplicateResult> {
+  checkMetadata(input);
+  const { workflow: source } = await getWorkflow(r.db, userId, sourceId, 'read');
+  const workspaceId = input.workspaceId || source.workspaceId;
+  await requireWorkspaceAccess(r.db, userId, workspaceId, 'write');
+  const folderId = input.folderId !== undefined ? input.folderId : workspaceId === source.workspaceId ? source.folderId : null;
+  await checkFolder(r.db, workspaceId, folderId);
+  const { state } = await r.editor.getState(sourceId);
+
+  const copy = await r.db.transaction().execute(async (trx) => {
+    const view = await insertWorkflow(r, trx, workspaceId, userId, {
+      name: input.name ?? `${source.name} (Copy)`,
+      description: input.description ?? source.description,
+      color: input.color ?? source.color,
+      folderId,
+    });
+    await emit(trx, r.instance, 'workflow', view.id, 'workflowDuplicated', { workflow: workflowEventData(view), sourceWorkflowId: sourceId, createdBy: userId });
+    return view;
+  });
+  r.kick();
+
+  try {
+    await r.editor.getState(copy.id, STREAM_START_WAIT_MS);
+    const variables = Object.values(state.variables).map((v) => ({ name: v.name, type: v.type, value: v.value }));
+    await r.editor.executeCommands(
+      copy.id,
+      [
+        { type: 'replaceState', blocks: state.blocks, edges: state.edges },
+        { type: 'replaceVariables', variables },
+      ],
+      userId,
+    );
+  } catch (err) {
+    await r.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('workflows').where('id', '=', copy.id).execute();
+      await emit(trx, r.instance, 'workflow', copy.id, 'workflowDeleted', { workflow: workflowEventData(copy), deletedBy: userId });
+    });
+    r.kick();
+    throw err instanceof AppError ? err : new AppError('internal', `Failed to copy the workflow state: ${String(err)}`);
+  }
+
+  return {
+    workflow: copy,
+    blocksCount: Object.keys(state.blocks).length,
+    edgesCount: state.edges.length,
+    subflowsCount: Object.keys(state.loops).length + Object.keys(state.parallels).length,
+  };
+}

@@ -1,0 +1,40 @@
+import type { Kysely } from 'kysely';
+import type { RegistryDB } from './db.js';
+import type { Cipher } from './secrets/cipher.js';
+import type { OAuthProvider } from './config.js';
+
+/** A workflow's state as the editor answers it (only what the registry reads). */
+export interface EditorState {
+  blocks: Record<string, unknown>;
+  edges: unknown[];
+  loops: Record<string, unknown>;
+  parallels: Record<string, unknown>;
+  variables: Record<string, { name: string; type: string; value: unknown }>;
+}
+
+/** The deployed state the editor's revertToDeployed takes (its DecideContext.deployedState). */
+export interface DeployedStatePayload {
+  blocks: Record<string, unknown>;
+  edges: unknown[];
+  deployedAt: number;
+}
+
+/** What the registry asks of the editor service (gRPC in production, a fake in tests). */
+export interface EditorPort {
+  getState(workflowId: string, waitMs?: number): Promise<{ version: number; state: EditorState }>;
+  executeCommands(workflowId: string, commands: unknown[], actorId: string, deployedState?: DeployedStatePayload): Promise<{ version: number }>;
+}
+
+/** Everything the registry's operations use; built once in main.ts. */
+export interface Registry {
+  db: Kysely<RegistryDB>;
+  instance: string;
+  editor: EditorPort;
+  cipher: Cipher;
+  workflowLimit: number;
+  oauth: { providers: Record<string, OAuthProvider>; refreshSkewS: number; fetch: typeof fetch };
+  now: () => Date;
+  random: () => number;
+  /** Wakes the outbox relay after a commit. */
+  kick: () => void;
+}

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { AppError } from '@weft/platform';
+import type { RegistryDB } from '../db.js';
+import type { Registry } from '../ports.js';
+import { emit } from '../events.js';
+import { requireWorkspaceAccess } from '../access.js';
+
+export interface WorkspaceView {
+  id: string;
+  name: string;
+  ownerId: string;
+  permission: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length === 0) throw new AppError('validation', 'Workspace name is required');
+  if (trimmed.length > 200) throw new AppError('validation', 'Workspace name must be at most 200 characters');
+  return trimmed;
+}
+
+/** The caller's workspaces, oldest first. */
+export async function listWorkspaces(db: Kysely<RegistryDB>, userId: string): Promise<WorkspaceView[]> {
+  const rows = await workspacesOf(db, userId).execute();
+  return rows.map(toView);
+}
+
+/** A new workspace with the caller as its admin. */
+export async function createWorkspace(r: Registry, userId: string, name: string): Promise<WorkspaceView> {
+  const checked = checkName(name);
+  const id = randomUUID();
+  await r.db.transaction().execute(async (trx) => {
+    await trx.insertInto('workspaces').values({ id, name: checked, owner_id: userId }).execute();
+    await trx.insertInto('workspace_members').values({ workspace_id: id, user_id: userId, permission: 'admin' }).execute();
+    await emit(trx, r.instance, 'workspace', id, 'workspaceCreated', { workspace: { id, name: checked, ownerId: userId } });
+  });
+  r.kick();
+  return getOne(r.db, userId, id);
+}
+
+/** Renames a workspace (admins only). */
+export async function renameWorkspace(r: Registry, userId: string, workspaceId: string, name: string): Promise<WorkspaceView> {
+  const checked = checkName(name);
+  await requireWorkspaceAccess(r.db, userId, workspaceId, 'admin');
+  await r.db.transaction().execute(async (trx) => {
+    await trx.updateTable('workspaces').set({ name: checked, updated_at: r.now() }).where('id', '=', workspaceId).execute();
+    await emit(trx, r.instance, 'workspace', workspaceId, 'workspaceRenamed', { workspace: { id: workspaceId, name: checked } });
+  });
+  r.kick();
+  return getOne(r.db, userId, workspaceId);
+}
+
+/** Deletes a workspace and everything in it (admins only); each workflow gets its workflowDeleted. */
+export async function deleteWorkspace(r: Registry, userId: string, workspaceId: string): Promise<void> {
+  await requireWorkspaceAccess(r.db, userId, workspaceId, 'admin');
+  await r.db.transaction().execute(async (trx) => {
+    const workflows = await trx.selectFrom('workflows').select(['id', 'workspace_id']).where('workspace_id', '=', workspaceId).execute();
+    for (const w of workflows) await emit(trx, r.instance, 'workflow', w.id, 'workflowDeleted', { workflow: { id: w.id, workspaceId: w.workspace_id } });
+    await trx.deleteFrom('workspaces').where('id', '=', workspaceId).execute();
+    await emit(trx, r.instance, 'workspace', workspaceId, 'workspaceDeleted', { workspace: { id: workspaceId } });
+  });
+  r.kick();
+}
+
+async function getOne(db: Kysely<RegistryDB>, userId: string, workspaceId: string): Promise<WorkspaceView> {
+  const row = await workspacesOf(db, userId).where('workspaces.id', '=', workspaceId).executeTakeFirst();
+  if (!row) throw new AppError('not_found', `Workspace ${workspaceId} not found`);
+  return toView(row);
+}
+
+function workspacesOf(db: Kysely<RegistryDB>, userId: string) {
+  return db
+    .selectFrom('workspaces')
+    .innerJoin('workspace_members', 'workspace_members.workspace_id', 'workspaces.id')
+    .select(['workspaces.id', 'workspaces.name', 'workspaces.owner_id', 'workspaces.created_at', 'workspaces.updated_at', 'workspace_members.permission'])
+    .where('workspace_members.user_id', '=', userId)
+    .orderBy('workspaces.created_at')
+    .orderBy('workspaces.id');
+}
+
+function toView(r: { id: string; name: string; owner_id: string; permission: string; created_at: Date; updated_at: Date }): WorkspaceView {
+  return { id: r.id, name: r.name, ownerId: r.owner_id, permission: r.permission, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString() };
+}
