@@ -1,4 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
@@ -8,18 +7,17 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 describe('the web app in Chromium', () => {
   let browser: Browser;
-  const profile = mkdtempSync(path.join(tmpdir(), 'weft-chromium-'));
 
   beforeAll(async () => {
+    // Playwright gives each launch a fresh temporary profile.
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', `--user-data-dir=${profile}`],
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     });
   });
 
   afterAll(async () => {
     await browser?.close();
-    rmSync(profile, { recursive: true, force: true });
   });
 
   it('creates a workflow and shows its starter block on the canvas', async () => {

@@ -45,7 +45,8 @@ try {
   code = run.status ?? 1;
   try {
     const r = JSON.parse(readFileSync(report, 'utf8'));
-    const failed = r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0);
+    // A suite that fails in a hook counts its tests as skipped; the run still failed.
+    const failed = r.numFailedTests || (code !== 0 ? Math.max(1, r.numFailedTestSuites + (r.numRuntimeErrorTestSuites ?? 0)) : 0);
     console.log(`${r.numPassedTests} passed, ${failed} failed${r.numPendingTests ? `, ${r.numPendingTests} skipped` : ''}`);
     if (r.numTotalTests === 0) code = 1;
   } catch {
