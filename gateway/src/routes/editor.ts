@@ -30,15 +30,10 @@ const syncBody = z.object({
 });
 
 /**
- * The deployed state of a workflow for revertToDeployed, as JSON. The registry keeps deployments
- * (registry issue); until it answers them this is undefined and the editor refuses the revert with
- * 'No deployed state found'. Fill this in with the registry's call and nothing else changes.
+ * Editor routes beside the workflow routes: history, variables, YAML and the whole-state sync.
+ * (Revert to deployed goes through the registry, which holds the deployed state and passes it to the
+ * editor's ExecuteCommands as deployed_state_json.)
  */
-function deployedStateFor(_clients: Clients, _actor: Actor, _workflowId: string): Promise<string | undefined> {
-  return Promise.resolve(undefined);
-}
-
-/** Editor routes beside the workflow routes: history, variables, YAML, whole-state sync, revert to deployed. */
 export function editorRoutes(clients: Clients, auth: Authenticator): Router {
   const r = Router();
 
@@ -106,18 +101,6 @@ export function editorRoutes(clients: Clients, auth: Authenticator): Router {
     await requireActor(auth, req);
     const out = await clients.editor.getYamlStructure({});
     res.json({ success: true, data: fromJson(out.guideJson) });
-  });
-
-  r.post('/workflows/:id/revert-to-deployed', async (req, res) => {
-    const actor = await requireActor(auth, req);
-    const workflowId = await access(req, actor, 'write');
-    const out = await clients.editor.executeCommands({
-      workflowId,
-      commandsJson: JSON.stringify([{ type: 'revertToDeployed' }]),
-      actorId: actor.userId,
-      deployedStateJson: await deployedStateFor(clients, actor, workflowId),
-    });
-    res.json({ success: true, version: out.version });
   });
 
   r.post('/workflows/sync', async (req, res) => {

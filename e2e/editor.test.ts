@@ -1,0 +1,198 @@
+import { describe, expect, it, inject } from 'vitest';
+import { replay, type WorkflowEvent } from '@weft/workflow';
+import { api } from './support/http.js';
+
+interface StoredEvent {
+  version: number;
+  type: string;
+  data: WorkflowEvent;
+}
+interface WorkflowBody {
+  data: { version: number; state: { blocks: Record<string, { id: string; type: string; name: string; position: { x: number; y: number } }>; edges: unknown[] } };
+}
+
+/** The caller's first workspace, made when there is none. */
+async function workspaceId(): Promise<string> {
+  const listed = await api<{ workspaces: Array<{ id: string }> }>('GET', '/api/workspaces');
+  const first = listed.body.workspaces[0];
+  if (first) return first.id;
+  const made = await api<{ id?: string; workspace?: { id: string } }>('POST', '/api/workspaces', { name: 'Editor e2e' });
+  const id = made.body.workspace?.id ?? made.body.id;
+  if (!id) throw new Error(`could not make a workspace: ${made.status} ${JSON.stringify(made.body)}`);
+  return id;
+}
+
+async function newWorkflow(): Promise<{ id: string; workspaceId: string; starterId: string; version: number }> {
+  const workspace = await workspaceId();
+  const created = await api<{ id: string }>('POST', '/api/workflows', { workspaceId: workspace });
+  const got = await api<WorkflowBody>('GET', `/api/workflows/${created.body.id}`);
+  const starter = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter');
+  return { id: created.body.id, workspaceId: workspace, starterId: starter?.id ?? '', version: got.body.data.version };
+}
+
+async function state(id: string) {
+  return (await api<WorkflowBody>('GET', `/api/workflows/${id}`)).body.data;
+}
+
+/** A minimal EventSource: reads `id:`/`data:` frames from the gateway's SSE stream. */
+function openStream(id: string, after: number) {
+  const controller = new AbortController();
+  const events: StoredEvent[] = [];
+  const ready = fetch(`${inject('weftUrl')}/api/workflows/${id}/events?after=${after}`, { headers: { accept: 'text/event-stream' }, signal: controller.signal }).then(async (res) => {
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const reader = res.body?.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    void (async () => {
+      try {
+        for (;;) {
+          const chunk = await reader?.read();
+          if (!chunk || chunk.done) return;
+          buffer += decoder.decode(chunk.value, { stream: true });
+          let end;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const frame = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const data = frame.split('\n').find((l) => l.startsWith('data: '));
+            if (data) events.push(JSON.parse(data.slice(6)) as StoredEvent);
+          }
+        }
+      } catch {
+        // aborted
+      }
+    })();
+  });
+  return {
+    events,
+    ready,
+    async until(version: number, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while ((events.at(-1)?.version ?? 0) < version) {
+        if (Date.now() > deadline) throw new Error(`stream stopped at ${events.at(-1)?.version ?? 0}, wanted ${version}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    close: () => controller.abort(),
+  };
+}
+
+describe('the event-sourced editor through the gateway (issue 3)', () => {
+  it('answers 409 with the current version for a stale expectedVersion, and the first answer for a repeated commandId', async () => {
+    const { id, version } = await newWorkflow();
+    const cmd = { commands: [{ type: 'addBlock', id: 'fn', blockType: 'function', position: { x: 1, y: 2 } }], commandId: 'c-1', expectedVersion: version };
+    const first = await api<{ version: number; events: StoredEvent[] }>('POST', `/api/workflows/${id}/commands`, cmd);
+    expect(first.status).toBe(200);
+    expect(first.body.version).toBe(version + 1);
+    const retry = await api('POST', `/api/workflows/${id}/commands`, cmd);
+    expect(retry).toEqual(first);
+    const stale = await api('POST', `/api/workflows/${id}/commands`, { ...cmd, commandId: 'c-2' });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({ currentVersion: version + 1 });
+    expect((await state(id)).version).toBe(version + 1);
+  });
+
+  it('lists history with action labels and undoes through it', async () => {
+    const { id } = await newWorkflow();
+    await api('POST', `/api/workflows/${id}/commands`, { commands: [{ type: 'addBlock', id: 'a', blockType: 'agent', position: { x: 0, y: 0 } }] });
+    await api('POST', `/api/workflows/${id}/commands`, { commands: [{ type: 'moveBlock', id: 'a', position: { x: 50, y: 50 } }] });
+    await api('POST', `/api/workflows/${id}/commands`, { commands: [{ type: 'undo' }] });
+    const history = await api<{ past: Array<{ action: string }>; present: { action: string; timestamp: number }; future: Array<{ action: string; index: number }> }>('GET', `/api/workflows/${id}/history`);
+    expect(history.status).toBe(200);
+    expect(history.body.past.map((p) => p.action)).toEqual(['Initial state']);
+    expect(history.body.present.timestamp).toBeGreaterThan(0);
+    expect(history.body.future).toHaveLength(1);
+    expect((await state(id)).state.blocks['a']?.position).toEqual({ x: 0, y: 0 });
+  });
+
+  it('replaces variables in one event and answers them as a map with §5 validation', async () => {
+    const { id } = await newWorkflow();
+    const before = (await state(id)).version;
+    const saved = await api('POST', `/api/workflows/${id}/variables`, {
+      variables: [
+        { id: 'v1', name: 'count', type: 'number', value: 'abc' },
+        { id: 'v2', name: '', type: 'string', value: 'hi' },
+      ],
+    });
+    expect(saved.status).toBe(200);
+    const got = await api<{ data: Record<string, { name: string; type: string; validationError?: string }> }>('GET', `/api/workflows/${id}/variables`);
+    expect(got.body.data['v1']).toMatchObject({ name: 'count', type: 'number', validationError: 'Not a valid number' });
+    expect(got.body.data['v2']).toMatchObject({ type: 'plain' });
+    expect((await state(id)).version).toBe(before + 1);
+  });
+
+  it('exports and imports YAML; invalid YAML names the line and changes nothing', async () => {
+    const { id } = await newWorkflow();
+    const exported = await api<{ yaml: string }>('GET', `/api/workflows/${id}/yaml`);
+    expect(exported.body.yaml).toContain('starter');
+    const before = (await state(id)).version;
+    const bad = await api<{ success: boolean; message: string }>('PUT', `/api/workflows/${id}/yaml`, { yamlContent: 'version: 1\nblocks:\n  a: [unclosed', source: 'copilot' });
+    expect(bad.body.success).toBe(false);
+    expect(bad.body.message).toMatch(/line \d+/i);
+    expect((await state(id)).version).toBe(before);
+    const yamlContent = 'version: "1.0"\nblocks:\n  start:\n    type: starter\n    name: Start\n    connections: [fn]\n  fn:\n    type: function\n    name: Fn\n    inputs:\n      code: return 1\n';
+    const good = await api<{ success: boolean; message: string }>('PUT', `/api/workflows/${id}/yaml`, { yamlContent, description: 'from test', source: 'copilot', applyAutoLayout: true, createCheckpoint: true });
+    expect(good.body).toMatchObject({ success: true });
+    const after = await state(id);
+    expect(Object.keys(after.state.blocks).sort()).toEqual(['fn', 'start']);
+    expect(after.state.edges).toHaveLength(1);
+    const guide = await api<{ success: boolean; data: unknown }>('POST', '/api/tools/get-yaml-structure', {});
+    expect(guide.body.success).toBe(true);
+    expect(guide.body.data).toBeTruthy();
+  });
+
+  it('replaces each named workflow state with POST /api/workflows/sync', async () => {
+    const { id, workspaceId, starterId } = await newWorkflow();
+    const current = await state(id);
+    const blocks = { ...current.state.blocks, fn: { id: 'fn', type: 'function', name: 'Function 1', position: { x: 300, y: 100 } } };
+    const res = await api<{ success: boolean; results: Record<string, { version: number }> }>('POST', '/api/workflows/sync', {
+      workspaceId,
+      workflows: { [id]: { id, state: { blocks, edges: [{ id: 'e1', source: starterId, target: 'fn' }] } } },
+    });
+    expect(res.body.success).toBe(true);
+    expect(res.body.results[id]?.version).toBe(current.version + 1);
+    const after = await state(id);
+    expect(after.state.blocks['fn']).toMatchObject({ name: 'Function 1', enabled: true });
+    expect(after.state.edges).toEqual([{ id: 'e1', source: starterId, target: 'fn' }]);
+  });
+
+  it('answers events as JSON with contiguous versions', async () => {
+    const { id } = await newWorkflow();
+    await api('POST', `/api/workflows/${id}/commands`, { commands: [{ type: 'addBlock', id: 'a', blockType: 'function', position: { x: 0, y: 0 } }, { type: 'toggleEnabled', id: 'a' }] });
+    const all = await api<{ events: StoredEvent[] }>('GET', `/api/workflows/${id}/events?after=0`, undefined, { accept: 'application/json' });
+    expect(all.body.events.map((e) => e.version)).toEqual([1, 2, 3]);
+    const tail = await api<{ events: StoredEvent[] }>('GET', `/api/workflows/${id}/events?after=2`, undefined, { accept: 'application/json' });
+    expect(tail.body.events.map((e) => [e.version, e.type])).toEqual([[3, 'blockEnabledToggled']]);
+  });
+
+  it('keeps two SSE clients editing one workflow converged on the stored state', async () => {
+    const { id, version } = await newWorkflow();
+    const alice = openStream(id, 0);
+    const bob = openStream(id, 0);
+    await Promise.all([alice.ready, bob.ready]);
+    const edits = (who: string) =>
+      Array.from({ length: 10 }, (_, i) => [
+        { type: 'addBlock', id: `${who}${i}`, blockType: 'function', position: { x: i, y: 0 } },
+        { type: 'setSubBlockValue', id: `${who}${i}`, subBlockId: 'code', value: `return ${i}` },
+      ]);
+    await Promise.all(
+      ['a', 'b'].map(async (who) => {
+        for (const commands of edits(who)) {
+          const res = await api('POST', `/api/workflows/${id}/commands`, { commands });
+          expect(res.status).toBe(200);
+        }
+      }),
+    );
+    await api('POST', `/api/workflows/${id}/commands`, { commands: [{ type: 'undo' }] });
+    const final = await state(id);
+    expect(final.version).toBe(version + 41);
+    await Promise.all([alice.until(final.version), bob.until(final.version)]);
+    alice.close();
+    bob.close();
+    expect(alice.events.map((e) => e.version)).toEqual(Array.from({ length: final.version }, (_, i) => i + 1));
+    expect(bob.events).toEqual(alice.events);
+    const folded = replay(alice.events.map((e) => e.data));
+    expect(JSON.parse(JSON.stringify(folded.blocks))).toEqual(final.state.blocks);
+    expect(Object.keys(folded.blocks)).toHaveLength(21);
+  });
+});
