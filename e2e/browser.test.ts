@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
+import { createAccount } from './support/accounts.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -21,7 +22,16 @@ describe('the web app in Chromium', () => {
   });
 
   it('creates a workflow and shows its starter block on the canvas', async () => {
-    const page = await browser.newPage();
+    // The app needs a session: sign an account up and hand its cookie to the browser.
+    const { cookie } = await createAccount('Browser Tester');
+    const context = await browser.newContext();
+    await context.addCookies(
+      cookie.split('; ').map((pair) => {
+        const at = pair.indexOf('=');
+        return { name: pair.slice(0, at), value: pair.slice(at + 1), url: inject('weftUrl') };
+      }),
+    );
+    const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(inject('weftUrl'));

@@ -1,10 +1,23 @@
 import { inject } from 'vitest';
+import { createAccount } from './accounts.js';
 
-/** A JSON call to the stack's gateway; answers the status and the parsed body. */
+let defaultSession: Promise<string> | undefined;
+
+/** The session cookie of one account signed up per test file; calls without their own credentials use it. */
+export function defaultCookie(): Promise<string> {
+  defaultSession ??= createAccount('Default Tester').then((a) => a.cookie);
+  return defaultSession;
+}
+
+/**
+ * A JSON call to the stack's gateway; answers the status and the parsed body. Without a `cookie` or
+ * `x-api-key` header it runs as the file's default account; pass `{ cookie: '' }` to call anonymously.
+ */
 export async function api<T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
+  const credentials: Record<string, string> = 'cookie' in headers || 'x-api-key' in headers ? {} : { cookie: await defaultCookie() };
   const res = await fetch(`${inject('weftUrl')}${path}`, {
     method,
-    headers: { 'content-type': 'application/json', ...headers },
+    headers: { 'content-type': 'application/json', ...credentials, ...headers },
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
   const text = await res.text();

@@ -1,20 +1,28 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import express, { type Express } from 'express';
+import express, { type Express, type Router } from 'express';
 import { REQUEST_ID_HEADER, withRequestContext, type Logger } from '@weft/platform';
 import type { Clients } from './clients.js';
 import type { Authenticator } from './auth.js';
 import { errorHandler } from './errors.js';
+import { catalogRoutes } from './routes/catalog.js';
 import { healthRoutes, type HealthCheck } from './routes/health.js';
 import { workflowRoutes } from './routes/workflows.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { editorRoutes } from './routes/editor.js';
 import { eventRoutes } from './routes/events.js';
+import type { UserDirectory } from './accounts/users.js';
+import { deploymentRoutes } from './routes/registryDeployments.js';
+import { folderRoutes } from './routes/registryFolders.js';
+import { settingsRoutes } from './routes/registrySettings.js';
 
 export interface AppDeps {
   clients: Clients;
   auth: Authenticator;
+  /** /api/auth (sign-up, sign-in, sign-out, API keys, OAuth); reads its own bodies. */
+  accountRoutes: Router;
+  users: UserDirectory;
   logger: Logger;
   health: Record<string, HealthCheck>;
   /** Folder of the built web app; served with a fallback to index.html for client routes. */
@@ -33,10 +41,15 @@ export function createApp(deps: AppDeps): Express {
     res.setHeader(REQUEST_ID_HEADER, requestId);
     withRequestContext({ requestId }, () => next());
   });
+  app.use('/api', deps.accountRoutes);
   app.use('/api', express.json({ limit: '5mb' }));
   app.use('/api', healthRoutes(deps.health));
-  app.use('/api', workspaceRoutes(deps.clients, deps.auth));
+  app.use('/api', catalogRoutes());
+  app.use('/api', workspaceRoutes(deps.clients, deps.auth, deps.users));
   app.use('/api', workflowRoutes(deps.clients, deps.auth));
+  app.use('/api', folderRoutes(deps.clients, deps.auth));
+  app.use('/api', deploymentRoutes(deps.clients, deps.auth));
+  app.use('/api', settingsRoutes(deps.clients, deps.auth));
   app.use('/api', editorRoutes(deps.clients, deps.auth));
   app.use('/api', eventRoutes(deps.clients, deps.auth));
   app.use('/api', (req, res) => {

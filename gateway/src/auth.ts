@@ -7,19 +7,11 @@ export interface Actor {
 }
 
 /**
- * Resolves the caller of a request. Sessions (cookies, API keys) plug in here; the services only
- * ever receive the resolved actor.
+ * Resolves the caller of a request from its session cookie or personal API key (session.ts); the
+ * services only ever receive the resolved actor.
  */
 export interface Authenticator {
   authenticate(req: Request): Promise<Actor | null>;
-}
-
-/** The single local user of a machine without accounts. */
-export const LOCAL_ACTOR: Actor = { userId: 'local' };
-
-/** Every request is the local user (until accounts arrive with the registry issue). */
-export function localAuthenticator(): Authenticator {
-  return { authenticate: () => Promise.resolve(LOCAL_ACTOR) };
 }
 
 /** The actor of a request, or 401. */

@@ -3,7 +3,8 @@ import pg from 'pg';
 import { connect } from 'nats';
 import { TEMPORAL_HEALTH_SERVICE, checkGrpcHealth, createLogger, loadConfig, onShutdown, serviceAddress, type ServiceName } from '@weft/platform';
 import { createClients } from './clients.js';
-import { localAuthenticator } from './auth.js';
+import { createAccounts } from './session.js';
+import { accountRoutes } from './routes/registryAccounts.js';
 import { createApp } from './app.js';
 import type { HealthCheck } from './routes/health.js';
 
@@ -27,8 +28,16 @@ const health: Record<string, HealthCheck> = {
   temporal: () => checkGrpcHealth(config.TEMPORAL_ADDRESS, TEMPORAL_HEALTH_SERVICE),
 };
 
+const accounts = await createAccounts({
+  databaseUrl: config.DATABASE_URL,
+  secret: process.env.WEFT_AUTH_SECRET,
+  dataDir: process.env.WEFT_DATA_DIR ?? fileURLToPath(new URL('../../.data', import.meta.url)),
+  trustedOrigins: (process.env.WEFT_TRUSTED_ORIGINS ?? '').split(',').filter((o) => o.length > 0),
+  clients,
+  logger,
+});
 const webDist = config.WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url));
-const app = createApp({ clients, auth: localAuthenticator(), logger, health, webDist });
+const app = createApp({ clients, auth: accounts.authenticator, accountRoutes: accountRoutes(clients, accounts), users: accounts.users, logger, health, webDist });
 const server = app.listen(config.PORT, '0.0.0.0', () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -36,6 +45,7 @@ const server = app.listen(config.PORT, '0.0.0.0', () => {
 });
 onShutdown(logger, [
   () => pool.end(),
+  () => accounts.close(),
   () => nats.drain(),
   async () => Object.values(clients).forEach((c) => c.close()),
   () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -1,9 +1,27 @@
 import { Router } from 'express';
+import { z } from 'zod';
 import { AppError } from '@weft/platform';
 import { commandsBody, createWorkflowBody, executeBody, type registry } from '@weft/contracts';
 import type { Clients } from '../clients.js';
 import { requireActor, type Authenticator } from '../auth.js';
 import { fromJson, parseBody } from '../validate.js';
+
+const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'color must be a hex colour such as #3972F6');
+const updateWorkflowBody = z.object({
+  name: z.string().min(1, 'name must not be empty').max(200).optional(),
+  description: z.string().max(2000).optional(),
+  color: hexColor.optional(),
+  folderId: z.string().min(1).nullable().optional(),
+  marketplaceData: z.record(z.string(), z.unknown()).nullable().optional(),
+});
+const duplicateWorkflowBody = z.object({
+  name: z.string().min(1).max(200).optional(),
+  description: z.string().max(2000).optional(),
+  color: hexColor.optional(),
+  workspaceId: z.string().min(1).optional(),
+  folderId: z.string().min(1).nullable().optional(),
+});
+const createMarketplace = z.object({ marketplaceData: z.record(z.string(), z.unknown()).nullable().optional() });
 
 /** How long GET /api/workflows/{id} waits for the editor to start a just-created workflow. */
 const NEW_WORKFLOW_WAIT_MS = 3_000;
@@ -20,6 +38,7 @@ function entry(w: registry.WorkflowEntry) {
     isDeployed: w.isDeployed,
     deployedAt: w.deployedAt ?? null,
     apiKey: w.apiKey ?? null,
+    needsRedeployment: w.needsRedeployment,
     createdAt: w.createdAt,
     updatedAt: w.updatedAt,
   };
@@ -47,6 +66,7 @@ export function workflowRoutes(clients: Clients, auth: Authenticator): Router {
     const actor = await requireActor(auth, req);
     const body = parseBody(createWorkflowBody, req.body);
     if (!body.workspaceId) throw new AppError('validation', 'No active workspace found');
+    const marketplace = parseBody(createMarketplace, req.body).marketplaceData;
     const { workflow } = await clients.registry.createWorkflow({
       actor,
       workspaceId: body.workspaceId,
@@ -54,6 +74,7 @@ export function workflowRoutes(clients: Clients, auth: Authenticator): Router {
       description: body.description,
       color: body.color,
       folderId: body.folderId ?? undefined,
+      marketplaceDataJson: marketplace ? JSON.stringify(marketplace) : undefined,
     });
     if (!workflow) throw new AppError('internal', 'The registry answered without a workflow');
     res.status(201).json({ id: workflow.id, name: workflow.name, description: workflow.description, color: workflow.color, folderId: workflow.folderId ?? null });
@@ -65,6 +86,40 @@ export function workflowRoutes(clients: Clients, auth: Authenticator): Router {
     if (!workflow) throw new AppError('not_found', `Workflow ${req.params.id} not found`);
     const state = await clients.editor.getState({ workflowId: workflow.id, waitMs: NEW_WORKFLOW_WAIT_MS }, { deadlineMs: NEW_WORKFLOW_WAIT_MS + 2_000 });
     res.json({ data: { ...entry(workflow), state: fromJson(state.stateJson), version: state.version } });
+  });
+
+  r.put('/workflows/:id', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    const body = parseBody(updateWorkflowBody, req.body);
+    const { workflow } = await clients.registry.updateWorkflow({
+      actor,
+      workflowId: req.params.id,
+      name: body.name,
+      description: body.description,
+      color: body.color,
+      folderId: body.folderId ?? undefined,
+      clearFolder: body.folderId === null,
+      marketplaceDataJson: body.marketplaceData === undefined ? undefined : body.marketplaceData === null ? '' : JSON.stringify(body.marketplaceData),
+    });
+    if (!workflow) throw new AppError('internal', 'The registry answered without a workflow');
+    res.json({ workflow: { id: workflow.id, name: workflow.name, description: workflow.description, color: workflow.color, folderId: workflow.folderId ?? null, updatedAt: workflow.updatedAt } });
+  });
+
+  r.delete('/workflows/:id', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    await clients.registry.deleteWorkflow({ actor, workflowId: req.params.id });
+    res.json({ success: true });
+  });
+
+  r.post('/workflows/:id/duplicate', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    const body = parseBody(duplicateWorkflowBody, req.body);
+    const out = await clients.registry.duplicateWorkflow(
+      { actor, workflowId: req.params.id, ...body, folderId: body.folderId ?? undefined },
+      { deadlineMs: 20_000 },
+    );
+    if (!out.workflow) throw new AppError('internal', 'The registry answered without a workflow');
+    res.status(201).json({ id: out.workflow.id, blocksCount: out.blocksCount, edgesCount: out.edgesCount, subflowsCount: out.subflowsCount });
   });
 
   r.post('/workflows/:id/commands', async (req, res) => {

@@ -1,14 +1,80 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import { AppError } from '@weft/platform';
 import type { Clients } from '../clients.js';
 import { requireActor, type Authenticator } from '../auth.js';
+import type { UserDirectory } from '../accounts/users.js';
+import { parseBody } from '../validate.js';
 
-/** The caller's workspaces. */
-export function workspaceRoutes(clients: Clients, auth: Authenticator): Router {
+const permission = z.enum(['admin', 'write', 'read'], "permission must be 'admin', 'write' or 'read'");
+const nameBody = z.object({ name: z.string('name is required').min(1, 'name is required').max(200) });
+const inviteBody = z.object({ email: z.string().email('email must be an email address'), permission: permission.default('read') });
+const memberBody = z.object({ permission });
+
+/** Workspaces and their members; emails resolve to accounts through the gateway's user directory. */
+export function workspaceRoutes(clients: Clients, auth: Authenticator, users: UserDirectory): Router {
   const r = Router();
+
   r.get('/workspaces', async (req, res) => {
     const actor = await requireActor(auth, req);
     const { workspaces } = await clients.registry.listWorkspaces({ actor });
     res.json({ workspaces });
   });
+
+  r.post('/workspaces', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    const body = parseBody(nameBody, req.body);
+    const { workspace } = await clients.registry.createWorkspace({ actor, name: body.name });
+    res.status(201).json({ workspace });
+  });
+
+  r.route('/workspaces/:id')
+    .put(rename)
+    .patch(rename);
+  async function rename(req: Request<{ id: string }>, res: Response): Promise<void> {
+    const actor = await requireActor(auth, req);
+    const body = parseBody(nameBody, req.body);
+    const { workspace } = await clients.registry.updateWorkspace({ actor, workspaceId: req.params.id, name: body.name });
+    res.json({ workspace });
+  }
+
+  r.delete('/workspaces/:id', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    await clients.registry.deleteWorkspace({ actor, workspaceId: req.params.id });
+    res.json({ success: true });
+  });
+
+  r.get('/workspaces/:id/permissions', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    const out = await clients.registry.getPermissions({ actor, workspaceId: req.params.id });
+    const known = await users.byIds(out.members.map((m) => m.userId));
+    res.json({
+      permission: out.permission,
+      members: out.members.map((m) => ({ userId: m.userId, email: known.get(m.userId)?.email ?? null, name: known.get(m.userId)?.name ?? null, permission: m.permission })),
+    });
+  });
+
+  r.post('/workspaces/:id/members', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    const body = parseBody(inviteBody, req.body);
+    const user = await users.byEmail(body.email);
+    if (!user) throw new AppError('not_found', `No account with email ${body.email}`);
+    const { member } = await clients.registry.setMember({ actor, workspaceId: req.params.id, userId: user.id, permission: body.permission });
+    res.status(201).json({ member: { ...member, email: user.email, name: user.name } });
+  });
+
+  r.patch('/workspaces/:id/members/:userId', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    const body = parseBody(memberBody, req.body);
+    const { member } = await clients.registry.setMember({ actor, workspaceId: req.params.id, userId: req.params.userId, permission: body.permission });
+    res.json({ member });
+  });
+
+  r.delete('/workspaces/:id/members/:userId', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    await clients.registry.removeMember({ actor, workspaceId: req.params.id, userId: req.params.userId });
+    res.json({ success: true });
+  });
+
   return r;
 }

@@ -1,0 +1,66 @@
+import express, { Router, type Request } from 'express';
+import { z } from 'zod';
+import { toNodeHandler } from 'better-auth/node';
+import type { Clients } from '../clients.js';
+import { requireActor } from '../auth.js';
+import type { Accounts } from '../session.js';
+import { parseBody } from '../validate.js';
+
+const apiKeyBody = z.object({ name: z.string().max(200).default('API key') });
+const tokenBody = z.object({ credentialId: z.string().min(1, 'credentialId is required') });
+
+function callbackUrl(req: Request): string {
+  return `${req.protocol}://${req.get('host') ?? 'localhost'}/api/auth/oauth/callback`;
+}
+
+/**
+ * /api/auth: better-auth's email + password sign-up, sign-in, sign-out and session routes, plus
+ * personal API keys and OAuth credentials. Mounted before the JSON body parser: better-auth reads
+ * the raw body itself.
+ */
+export function accountRoutes(clients: Clients, accounts: Accounts): Router {
+  const r = Router();
+  const json = express.json({ limit: '100kb' });
+  const auth = accounts.authenticator;
+
+  r.post('/auth/api-keys', json, async (req, res) => {
+    const actor = await requireActor(auth, req);
+    const body = parseBody(apiKeyBody, req.body);
+    res.status(201).json(await accounts.apiKeys.create(actor.userId, body.name));
+  });
+  r.get('/auth/api-keys', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    res.json({ keys: await accounts.apiKeys.list(actor.userId) });
+  });
+  r.delete('/auth/api-keys/:id', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    await accounts.apiKeys.revoke(actor.userId, req.params.id);
+    res.json({ success: true });
+  });
+
+  r.post('/auth/oauth/token', json, async (req, res) => {
+    const actor = await requireActor(auth, req);
+    const body = parseBody(tokenBody, req.body);
+    const out = await clients.registry.getOAuthToken({ actor, credentialId: body.credentialId });
+    res.json({ accessToken: out.accessToken });
+  });
+  r.get('/auth/oauth/credentials', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    res.json({ credentials: (await clients.registry.listOAuthCredentials({ actor })).credentials });
+  });
+  r.get('/auth/oauth/authorize/:provider', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    const out = await clients.registry.startOAuth({ actor, providerId: req.params.provider, redirectUri: callbackUrl(req) });
+    res.redirect(302, out.authorizeUrl);
+  });
+  r.get('/auth/oauth/callback', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    const state = typeof req.query.state === 'string' ? req.query.state : '';
+    const code = typeof req.query.code === 'string' ? req.query.code : '';
+    const out = await clients.registry.completeOAuth({ actor, state, code, redirectUri: callbackUrl(req) });
+    res.json({ credential: out.credential });
+  });
+
+  r.all('/auth/{*rest}', toNodeHandler(accounts.auth));
+  return r;
+}

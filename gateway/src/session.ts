@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Request } from 'express';
+import { betterAuth } from 'better-auth';
+import { getMigrations } from 'better-auth/db/migration';
+import { fromNodeHeaders } from 'better-auth/node';
+import { createDatabase, migrate, type Logger } from '@weft/platform';
+import type { Clients } from './clients.js';
+import type { Authenticator } from './auth.js';
+import { accountMigrations, type AuthDB } from './accounts/schema.js';
+import { createApiKeys, type ApiKeys } from './accounts/apiKeys.js';
+import { createUserDirectory, type UserDirectory } from './accounts/users.js';
+
+/** The header scripts send a personal API key in. */
+export const API_KEY_HEADER = 'x-api-key';
+
+export interface AccountOptions {
+  databaseUrl: string;
+  /** Signs session cookies; generated under `dataDir` when not configured. */
+  secret?: string | undefined;
+  dataDir: string;
+  /** Extra origins allowed to post with cookies (a dev server in front of the gateway). */
+  trustedOrigins: string[];
+  clients: Clients;
+  logger: Logger;
+}
+
+/** The local session secret, created once under `dataDir`. */
+function localSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'gateway-auth.secret');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    try {
+      writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'EEXIST') throw err;
+    }
+  }
+  return readFileSync(file, 'utf8').trim();
+}
+
+function workspaceName(name: string): string {
+  const first = name.trim().split(/\s+/)[0];
+  return first ? `${first}'s Workspace` : 'My Workspace';
+}
+
+/**
+ * Accounts and sessions (schema `auth`): better-auth for email + password and session cookies,
+ * personal API keys, and the authenticator every route uses. Sign-up creates the first workspace.
+ */
+export async function createAccounts(opts: AccountOptions) {
+  const database = await createDatabase<AuthDB>(opts.databaseUrl, 'auth', { max: 5 });
+  await migrate(database, accountMigrations);
+  const auth = betterAuth({
+    database: { db: database.db, type: 'postgres' },
+    secret: opts.secret ?? localSecret(opts.dataDir),
+    emailAndPassword: { enabled: true, autoSignIn: true },
+    telemetry: { enabled: false },
+    trustedOrigins: (request) => {
+      const host = request?.headers.get('host');
+      const proto = request?.headers.get('x-forwarded-proto') ?? 'http';
+      return [...opts.trustedOrigins, ...(host ? [`${proto}://${host}`] : [])];
+    },
+    logger: { disabled: false, level: 'error', log: (level, message) => opts.logger[level]({ auth: true }, message) },
+    databaseHooks: {
+      user: {
+        create: {
+          after: async (user) => {
+            await opts.clients.registry.createWorkspace({ actor: { userId: user.id }, name: workspaceName(user.name) });
+          },
+        },
+      },
+    },
+  });
+  const { runMigrations } = await getMigrations(auth.options);
+  await runMigrations();
+  const apiKeys: ApiKeys = createApiKeys(database.db);
+  const users: UserDirectory = createUserDirectory(database.db);
+
+  const authenticator: Authenticator = {
+    async authenticate(req: Request) {
+      const key = req.header(API_KEY_HEADER);
+      if (key) {
+        const userId = await apiKeys.resolve(key);
+        return userId ? { userId } : null;
+      }
+      const session = await auth.api.getSession({ headers: fromNodeHeaders(req.headers) });
+      return session ? { userId: session.user.id } : null;
+    },
+  };
+
+  return { auth, authenticator, apiKeys, users, close: () => database.close() };
+}
+
+export type Accounts = Awaited<ReturnType<typeof createAccounts>>;
