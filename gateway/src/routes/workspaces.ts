@@ -57,6 +57,9 @@ export function workspaceRoutes(clients: Clients, auth: Authenticator, users: Us
   r.post('/workspaces/:id/members', async (req, res) => {
     const actor = await requireActor(auth, req);
     const body = parseBody(inviteBody, req.body);
+    // Access first, so a non-admin learns nothing about which emails have accounts.
+    const { permission: own } = await clients.registry.getPermissions({ actor, workspaceId: req.params.id });
+    if (own !== 'admin') throw new AppError('forbidden', 'This action needs admin permission in the workspace');
     const user = await users.byEmail(body.email);
     if (!user) throw new AppError('not_found', `No account with email ${body.email}`);
     const { member } = await clients.registry.setMember({ actor, workspaceId: req.params.id, userId: user.id, permission: body.permission });

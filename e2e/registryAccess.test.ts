@@ -1,0 +1,111 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api } from './support/http.js';
+import { ANONYMOUS, signUp, type TestUser } from './support/session.js';
+
+type Level = 'read' | 'write' | 'admin';
+interface Route {
+  method: string;
+  path: string;
+  body?: unknown;
+  level: Level;
+}
+
+/** Every workspace-scoped route of the registry and the editor, with the access it needs. */
+function routes(ws: string, wf: string, folder: string): Route[] {
+  return [
+    { method: 'GET', path: `/api/workflows?workspaceId=${ws}`, level: 'read' },
+    { method: 'GET', path: `/api/workflows/${wf}`, level: 'read' },
+    { method: 'GET', path: `/api/workflows/${wf}/deploy`, level: 'read' },
+    { method: 'GET', path: `/api/workflows/${wf}/deployments`, level: 'read' },
+    { method: 'GET', path: `/api/folders?workspaceId=${ws}`, level: 'read' },
+    { method: 'GET', path: `/api/workspaces/${ws}/permissions`, level: 'read' },
+    { method: 'GET', path: `/api/tools/custom?workflowId=${wf}`, level: 'read' },
+    { method: 'GET', path: `/api/workflows/${wf}/history`, level: 'read' },
+    { method: 'GET', path: `/api/workflows/${wf}/variables`, level: 'read' },
+    { method: 'GET', path: `/api/workflows/${wf}/yaml`, level: 'read' },
+    { method: 'POST', path: '/api/workflows', body: { workspaceId: ws }, level: 'write' },
+    { method: 'PUT', path: `/api/workflows/${wf}`, body: { name: 'renamed' }, level: 'write' },
+    { method: 'DELETE', path: `/api/workflows/${wf}`, level: 'write' },
+    { method: 'POST', path: `/api/workflows/${wf}/duplicate`, body: {}, level: 'write' },
+    { method: 'POST', path: `/api/workflows/${wf}/commands`, body: { commands: [{ type: 'undo' }] }, level: 'write' },
+    { method: 'POST', path: `/api/workflows/${wf}/execute`, body: {}, level: 'write' },
+    { method: 'POST', path: `/api/workflows/${wf}/variables`, body: { variables: [] }, level: 'write' },
+    { method: 'PUT', path: `/api/workflows/${wf}/yaml`, body: { yamlContent: 'version: 1\nblocks: {}\n' }, level: 'write' },
+    { method: 'POST', path: `/api/workflows/${wf}/deploy`, body: {}, level: 'write' },
+    { method: 'DELETE', path: `/api/workflows/${wf}/deploy`, level: 'write' },
+    { method: 'PATCH', path: `/api/workflows/${wf}/deploy`, body: { hasActiveWebhook: true }, level: 'write' },
+    { method: 'POST', path: `/api/workflows/${wf}/revert-to-deployed`, level: 'write' },
+    { method: 'POST', path: `/api/workflows/${wf}/deployments/1/activate`, level: 'write' },
+    { method: 'POST', path: '/api/folders', body: { workspaceId: ws, name: 'F' }, level: 'write' },
+    { method: 'PUT', path: `/api/folders/${folder}`, body: { name: 'G' }, level: 'write' },
+    { method: 'DELETE', path: `/api/folders/${folder}`, level: 'write' },
+    { method: 'PUT', path: `/api/workspaces/${ws}`, body: { name: 'Mine' }, level: 'admin' },
+    { method: 'DELETE', path: `/api/workspaces/${ws}`, level: 'admin' },
+    { method: 'POST', path: `/api/workspaces/${ws}/members`, body: { email: 'nobody@example.test', permission: 'read' }, level: 'admin' },
+  ];
+}
+
+/** Routes about the caller alone: they only need a session. */
+const ACCOUNT_ROUTES: Array<Omit<Route, 'level'>> = [
+  { method: 'GET', path: '/api/workspaces' },
+  { method: 'POST', path: '/api/workspaces', body: { name: 'X' } },
+  { method: 'GET', path: '/api/environment' },
+  { method: 'POST', path: '/api/environment', body: { variables: {} } },
+  { method: 'GET', path: '/api/tools/custom' },
+  { method: 'POST', path: '/api/tools/custom', body: { tools: [] } },
+  { method: 'DELETE', path: '/api/tools/custom?id=x' },
+  { method: 'POST', path: '/api/auth/oauth/token', body: { credentialId: 'x' } },
+  { method: 'GET', path: '/api/auth/api-keys' },
+  { method: 'POST', path: '/api/auth/api-keys', body: { name: 'k' } },
+];
+
+describe('access to workspaces', () => {
+  let owner: TestUser;
+  let reader: TestUser;
+  let outsider: TestUser;
+  let table: Route[] = [];
+
+  beforeAll(async () => {
+    [owner, reader, outsider] = await Promise.all([signUp('Owner'), signUp('Reader'), signUp('Outsider')]);
+    const invited = await api('POST', `/api/workspaces/${owner.workspaceId}/members`, { email: reader.email, permission: 'read' }, owner.headers);
+    expect(invited.status).toBe(201);
+    const wf = await api<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId }, owner.headers);
+    const folder = await api<{ folder: { id: string } }>('POST', '/api/folders', { workspaceId: owner.workspaceId, name: 'Inbox' }, owner.headers);
+    table = routes(owner.workspaceId, wf.body.id, folder.body.folder.id);
+  });
+
+  it('answers 401 to every route without a session', async () => {
+    for (const route of [...table, ...ACCOUNT_ROUTES]) {
+      const res = await api(route.method, route.path, route.body, ANONYMOUS);
+      expect({ route: `${route.method} ${route.path}`, status: res.status, body: res.body }).toEqual({ route: `${route.method} ${route.path}`, status: 401, body: { error: 'Unauthorized' } });
+    }
+  });
+
+  it('answers 403 Access denied to workspace to a signed-in non-member on every workspace route', async () => {
+    for (const route of table) {
+      const res = await api(route.method, route.path, route.body, outsider.headers);
+      expect({ route: `${route.method} ${route.path}`, status: res.status, body: res.body }).toEqual({ route: `${route.method} ${route.path}`, status: 403, body: { error: 'Access denied to workspace' } });
+    }
+  });
+
+  it('lets a read member read but refuses every write and admin route', async () => {
+    for (const route of table) {
+      const res = await api(route.method, route.path, route.body, reader.headers);
+      const label = `${route.method} ${route.path}`;
+      if (route.level === 'read') expect({ label, status: res.status }).toEqual({ label, status: 200 });
+      else expect({ label, status: res.status, body: res.body }).toEqual({ label, status: 403, body: { error: `This action needs ${route.level} permission in the workspace` } });
+    }
+  });
+
+  it('accepts a personal API key in x-api-key instead of a session', async () => {
+    const made = await api<{ key: string; id: string }>('POST', '/api/auth/api-keys', { name: 'script' }, owner.headers);
+    expect(made.status).toBe(201);
+    expect(made.body.key).toMatch(/^weft_/);
+    const viaKey = await api<{ workspaces: Array<{ id: string }> }>('GET', '/api/workspaces', undefined, { 'x-api-key': made.body.key });
+    expect(viaKey.status).toBe(200);
+    expect(viaKey.body.workspaces.map((w) => w.id)).toContain(owner.workspaceId);
+    expect((await api('GET', '/api/workspaces', undefined, { 'x-api-key': 'weft_not-a-key' })).status).toBe(401);
+    await api('DELETE', `/api/auth/api-keys/${made.body.id}`, undefined, owner.headers);
+    expect((await api('GET', '/api/workspaces', undefined, { 'x-api-key': made.body.key })).status).toBe(401);
+  });
+});
