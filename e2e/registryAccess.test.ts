@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, inject } from 'vitest';
 import { api } from './support/http.js';
 import { ANONYMOUS, signUp, type TestUser } from './support/session.js';
 
@@ -95,6 +95,15 @@ describe('access to workspaces', () => {
       if (route.level === 'read') expect({ label, status: res.status }).toEqual({ label, status: 200 });
       else expect({ label, status: res.status, body: res.body }).toEqual({ label, status: 403, body: { error: `This action needs ${route.level} permission in the workspace` } });
     }
+  });
+
+  it('sends a page load without a session to the sign-in page, which serves the form', async () => {
+    const page = await fetch(`${inject('weftUrl')}/workflows/abc`, { headers: { accept: 'text/html' }, redirect: 'manual' });
+    expect(page.status).toBe(302);
+    expect(page.headers.get('location')).toBe('/sign-in?next=%2Fworkflows%2Fabc');
+    const form = await fetch(`${inject('weftUrl')}/sign-in`);
+    expect(form.status).toBe(200);
+    expect(await form.text()).toContain('/api/auth/sign-in/email');
   });
 
   it('accepts a personal API key in x-api-key instead of a session', async () => {

@@ -16,6 +16,7 @@ import type { UserDirectory } from './accounts/users.js';
 import { deploymentRoutes } from './routes/registryDeployments.js';
 import { folderRoutes } from './routes/registryFolders.js';
 import { settingsRoutes } from './routes/registrySettings.js';
+import { signInPage } from './routes/signInPage.js';
 
 export interface AppDeps {
   clients: Clients;
@@ -55,6 +56,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', (req, res) => {
     res.status(404).json({ error: `No route for ${req.method} /api${req.path}` });
   });
+  app.use(signInPage(deps.auth));
   if (deps.webDist && existsSync(path.join(deps.webDist, 'index.html'))) {
     const index = path.join(deps.webDist, 'index.html');
     app.use(express.static(deps.webDist, { index: false }));
