@@ -11,7 +11,13 @@ import { startEventTail } from './live/eventTail.js';
 /** Composition root of the editor service. */
 const rt = await bootService<EditorDB>({ name: 'editor', migrations });
 const kick = () => rt.relay.kick();
-const store = createEventStore({ db: rt.db, instance: rt.config.WEFT_INSTANCE, context: productionContext, afterCommit: kick });
+const store = createEventStore({
+  db: rt.db,
+  instance: rt.config.WEFT_INSTANCE,
+  context: productionContext,
+  afterCommit: kick,
+  onBackgroundError: (err) => rt.logger.warn({ err }, 'snapshot failed; loads replay more events until the next one'),
+});
 const tail = await startEventTail({ bus: rt.bus, store, logger: rt.logger });
 rt.onClose(() => tail.stop());
 rt.grpc.add(editor.EditorServiceService, editorHandlers(store, tail));

@@ -87,6 +87,7 @@ describe('editor event store (real Postgres)', () => {
         i % 7 === 3 ? { type: 'undo' } : { type: 'setSubBlockValue', id, subBlockId: 'code', value: `return ${i}` },
       ]);
     }
+    await env.store.flushSnapshots();
     const rows = await env.db.selectFrom('events').select('data').where('workflow_id', '=', 'wf-snap').orderBy('version').execute();
     const full = replay(rows.map((r) => r.data as WorkflowEvent));
     const snap = await env.db.selectFrom('snapshots').select(['version', sql<number>`length(state::text)`.as('size')]).where('workflow_id', '=', 'wf-snap').executeTakeFirst();

@@ -1,8 +1,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { AppError, createEnvelope, type EventEnvelope } from '@weft/platform';
+import { AppError, createEnvelope } from '@weft/platform';
 import { decideBatch, evolve, initialState, replay, startWorkflow, type Command, type DecideContext, type DeployedState, type WorkflowEvent, type WorkflowState } from '@weft/workflow';
 import type { EditorDB } from '../db.js';
-import { readVariables, readWorkflowState, readWorkflowStates, writeWorkflowState, type StateRow } from '../projections/workflowState/workflowState.projection.js';
+import { readVariables, readWorkflowState, readWorkflowStates, workflowStateWrites, type StateRow } from '../projections/workflowState/workflowState.projection.js';
 import { createKeyedBatcher, type Outcome } from './batcher.js';
 import { decodeSnapshot, encodeSnapshot } from './snapshotCodec.js';
 
@@ -36,6 +36,8 @@ export interface EventStoreDeps {
   context(workflowId: string): DecideContext;
   /** Called after a transaction that wrote events commits (the service wakes its outbox relay). */
   afterCommit?: () => void;
+  /** Told about failures of work done after the answer (snapshots); they never fail a command. */
+  onBackgroundError?: (err: unknown) => void;
 }
 
 /** Subject of the editor's events about one workflow (ARCHITECTURE.md). */
@@ -49,15 +51,23 @@ export function projectState(state: WorkflowState): Omit<WorkflowState, 'history
   return rest;
 }
 
-/** Writes the outbox rows of a batch in one statement (the platform helper writes one row per call). */
-async function appendOutboxRows(trx: Transaction<EditorDB>, envelopes: EventEnvelope[]): Promise<void> {
-  if (envelopes.length === 0) return;
-  await sql`insert into outbox (id, subject, envelope) values ${sql.join(envelopes.map((e) => sql`(${e.id}, ${e.subject}, ${JSON.stringify(e)}::jsonb)`))}`.execute(trx);
-}
-
 interface Pending {
   commands: Command[];
   opts: ExecuteOptions;
+}
+
+/** What deciding a group produced: one outcome per command and the rows to write. */
+interface Decided {
+  outcomes: Array<Outcome<CommandResult>>;
+  state: WorkflowState;
+  version: number;
+  stored: StoredEvent[];
+  processed: Array<{ command_id: string; result: CommandResult }>;
+}
+
+/** Postgres refused a duplicate key: another writer got there first. */
+function isUniqueViolation(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
 }
 
 /**
@@ -98,27 +108,36 @@ export function createEventStore(deps: EventStoreDeps) {
     return (await loadFromStore(trx, workflowId)).state;
   }
 
-  /** Appends stored events after `before`, moving the read model from `prev` to `next`. */
-  async function append(trx: Transaction<EditorDB>, workflowId: string, before: number, prev: WorkflowState | undefined, next: WorkflowState, stored: StoredEvent[]): Promise<void> {
+  /**
+   * Appends the events, moves the read model from `prev` to `next`, records command ids and writes
+   * the outbox rows in ONE statement, applied only while the stream is still at `before`. Answers
+   * whether it was applied (false: another writer moved the stream first).
+   */
+  async function append(executor: Kysely<EditorDB>, workflowId: string, before: number, prev: WorkflowState | undefined, next: WorkflowState, stored: StoredEvent[], processed: Decided['processed']): Promise<boolean> {
     const version = before + stored.length;
-    await trx
-      .insertInto('events')
-      .values(stored.map((s) => ({ workflow_id: workflowId, version: s.version, type: s.type, data: JSON.stringify(s.data), occurred_at: s.occurredAt })))
-      .execute();
-    await trx.updateTable('streams').set({ version, updated_at: new Date() }).where('workflow_id', '=', workflowId).execute();
-    await writeWorkflowState(trx, workflowId, version, prev, next);
-    if (Math.floor(version / SNAPSHOT_EVERY) > Math.floor(before / SNAPSHOT_EVERY)) {
-      const snapshot = JSON.stringify(encodeSnapshot(next));
-      await trx
-        .insertInto('snapshots')
-        .values({ workflow_id: workflowId, version, state: snapshot })
-        .onConflict((oc) => oc.column('workflow_id').doUpdateSet({ version, state: snapshot, taken_at: new Date() }))
-        .execute();
-    }
-    await appendOutboxRows(
-      trx,
-      stored.map((s) => createEnvelope(editorSubject(instance, workflowId), s.type, { workflowId, ...s })),
-    );
+    const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
+    const envelopes = stored.map((e) => createEnvelope(editorSubject(instance, workflowId), e.type, { workflowId, ...e }));
+    const parts = [
+      sql`s as (update streams set version = ${version}, updated_at = now() where workflow_id = ${workflowId} and version = ${before} returning workflow_id)`,
+      ...(stored.length === 0
+        ? []
+        : [
+            sql`ev as (insert into events (workflow_id, version, type, data, occurred_at)
+              select s.workflow_id, x.version, x.type, x.data, x.occurred_at from s,
+              jsonb_to_recordset(${json(stored.map((e) => ({ version: e.version, type: e.type, data: e.data, occurred_at: e.occurredAt })))}) as x(version bigint, type text, data jsonb, occurred_at timestamptz))`,
+            ...workflowStateWrites(version, prev, next),
+            sql`ob as (insert into outbox (id, subject, envelope)
+              select x.id, x.subject, x.envelope from s, jsonb_to_recordset(${json(envelopes.map((e) => ({ id: e.id, subject: e.subject, envelope: e })))}) as x(id uuid, subject text, envelope jsonb))`,
+          ]),
+      ...(processed.length === 0
+        ? []
+        : [
+            sql`pc as (insert into processed_commands (workflow_id, command_id, result)
+              select s.workflow_id, x.command_id, x.result from s, jsonb_to_recordset(${json(processed)}) as x(command_id text, result jsonb))`,
+          ]),
+    ];
+    const res = await sql<{ n: number }>`with ${sql.join(parts)} select count(*)::int as n from s`.execute(executor);
+    return (res.rows[0]?.n ?? 0) === 1;
   }
 
   function toStored(events: WorkflowEvent[], before: number): StoredEvent[] {
@@ -126,58 +145,107 @@ export function createEventStore(deps: EventStoreDeps) {
     return events.map((e, i) => ({ version: before + i + 1, type: e.type, data: e, occurredAt }));
   }
 
-  /** One transaction for a group of commands on one workflow; each is decided on the state the previous ones left. */
+  /** Decides a group in order, each command on the state the previous ones left; `done` holds answered command ids. */
+  function decideGroup(workflowId: string, state: WorkflowState, start: number, group: Pending[], done: Map<string, CommandResult>): Decided {
+    const decided: Decided = { outcomes: [], state, version: start, stored: [], processed: [] };
+    for (const { commands, opts } of group) {
+      const prior = opts.commandId ? done.get(opts.commandId) : undefined;
+      if (prior) {
+        decided.outcomes.push({ ok: true, value: prior });
+        continue;
+      }
+      if (opts.expectedVersion !== undefined && opts.expectedVersion !== decided.version) {
+        const current = decided.version;
+        decided.outcomes.push({ ok: false, error: new AppError('conflict', `Version conflict: expected ${opts.expectedVersion}, current is ${current}`, { currentVersion: current }) });
+        continue;
+      }
+      let events: WorkflowEvent[];
+      try {
+        const ctx = deps.context(workflowId);
+        events = decideBatch(decided.state, commands, opts.deployedState ? { ...ctx, deployedState: opts.deployedState } : ctx);
+      } catch (error) {
+        decided.outcomes.push({ ok: false, error });
+        continue;
+      }
+      const mine = toStored(events, decided.version);
+      decided.state = events.reduce(evolve, decided.state);
+      decided.version += events.length;
+      decided.stored.push(...mine);
+      const result: CommandResult = { version: decided.version, events: mine };
+      if (opts.commandId) {
+        done.set(opts.commandId, result);
+        decided.processed.push({ command_id: opts.commandId, result });
+      }
+      decided.outcomes.push({ ok: true, value: result });
+    }
+    return decided;
+  }
+
+  let snapshotting: Promise<void> = Promise.resolve();
+
+  /** Snapshots are for cold loads only, so they are written after the answer, never in its way. */
+  function snapshotLater(workflowId: string, version: number, state: WorkflowState): void {
+    snapshotting = snapshotting.then(async () => {
+      try {
+        const snapshot = JSON.stringify(encodeSnapshot(state));
+        await db
+          .insertInto('snapshots')
+          .values({ workflow_id: workflowId, version, state: snapshot })
+          .onConflict((oc) => oc.column('workflow_id').doUpdateSet({ version, state: snapshot, taken_at: new Date() }).where('snapshots.version', '<', version))
+          .execute();
+      } catch (err) {
+        deps.onBackgroundError?.(err);
+      }
+    });
+  }
+
+  function committed(workflowId: string, before: number, decided: Decided): Array<Outcome<CommandResult>> {
+    remember(workflowId, decided.version, decided.state);
+    if (decided.stored.length > 0) {
+      deps.afterCommit?.();
+      if (Math.floor(decided.version / SNAPSHOT_EVERY) > Math.floor(before / SNAPSHOT_EVERY)) snapshotLater(workflowId, decided.version, decided.state);
+    }
+    return decided.outcomes;
+  }
+
+  /**
+   * One write for a group of commands on one workflow. Fast path: decide on the cached state and
+   * append in one statement guarded by the stream version. When the cache may be stale, a command
+   * was refused (it might not be on the current state) or a command id may repeat, the slow path
+   * locks the stream, reads the command ids and the state, and decides again.
+   */
   async function commitGroup(workflowId: string, group: Pending[]): Promise<Array<Outcome<CommandResult>>> {
-    let committed: { version: number; state: WorkflowState; wrote: boolean } | undefined;
-    const outcomes = await db.transaction().execute(async (trx) => {
+    const cached = cache.get(workflowId);
+    if (cached) {
+      const decided = decideGroup(workflowId, cached.state, cached.version, group, new Map());
+      if (decided.stored.length > 0 && decided.outcomes.every((o) => o.ok)) {
+        try {
+          if (await append(db, workflowId, cached.version, cached.state, decided.state, decided.stored, decided.processed)) return committed(workflowId, cached.version, decided);
+        } catch (err) {
+          if (!isUniqueViolation(err)) throw err;
+        }
+      }
+    }
+    let result: { before: number; decided: Decided } | undefined;
+    await db.transaction().execute(async (trx) => {
       const stream = await trx.selectFrom('streams').select('version').where('workflow_id', '=', workflowId).forUpdate().executeTakeFirst();
       if (!stream) throw new AppError('not_found', `Workflow ${workflowId} not found`);
-      const start = Number(stream.version);
+      const before = Number(stream.version);
       const ids = group.flatMap((p) => (p.opts.commandId ? [p.opts.commandId] : []));
       const done = new Map<string, CommandResult>();
       if (ids.length > 0) {
         const rows = await trx.selectFrom('processed_commands').select(['command_id', 'result']).where('workflow_id', '=', workflowId).where('command_id', 'in', ids).execute();
         for (const r of rows) done.set(r.command_id, r.result as CommandResult);
       }
-      const first = await load(trx, workflowId, start);
-      let state = first;
-      let version = start;
-      const stored: StoredEvent[] = [];
-      const processed: Array<{ workflow_id: string; command_id: string; result: string }> = [];
-      const out: Array<Outcome<CommandResult>> = group.map(({ commands, opts }) => {
-        const prior = opts.commandId ? done.get(opts.commandId) : undefined;
-        if (prior) return { ok: true, value: prior };
-        if (opts.expectedVersion !== undefined && opts.expectedVersion !== version) {
-          return { ok: false, error: new AppError('conflict', `Version conflict: expected ${opts.expectedVersion}, current is ${version}`, { currentVersion: version }) };
-        }
-        let events: WorkflowEvent[];
-        try {
-          const ctx = deps.context(workflowId);
-          events = decideBatch(state, commands, opts.deployedState ? { ...ctx, deployedState: opts.deployedState } : ctx);
-        } catch (error) {
-          return { ok: false, error };
-        }
-        const mine = toStored(events, version);
-        state = events.reduce(evolve, state);
-        version += events.length;
-        stored.push(...mine);
-        const result: CommandResult = { version, events: mine };
-        if (opts.commandId) {
-          done.set(opts.commandId, result);
-          processed.push({ workflow_id: workflowId, command_id: opts.commandId, result: JSON.stringify(result) });
-        }
-        return { ok: true, value: result };
-      });
-      if (stored.length > 0) await append(trx, workflowId, start, first, state, stored);
-      if (processed.length > 0) await trx.insertInto('processed_commands').values(processed).execute();
-      committed = { version, state, wrote: stored.length > 0 };
-      return out;
+      const state = await load(trx, workflowId, before);
+      const decided = decideGroup(workflowId, state, before, group, done);
+      if (decided.stored.length > 0 || decided.processed.length > 0) {
+        if (!(await append(trx, workflowId, before, state, decided.state, decided.stored, decided.processed))) throw new Error('The locked stream moved');
+      }
+      result = { before, decided };
     });
-    if (committed) {
-      remember(workflowId, committed.version, committed.state);
-      if (committed.wrote) deps.afterCommit?.();
-    }
-    return outcomes;
+    if (!result) throw new Error('The transaction answered nothing');
+    return committed(workflowId, result.before, result.decided);
   }
 
   const batcher = createKeyedBatcher(commitGroup);
@@ -188,7 +256,7 @@ export function createEventStore(deps: EventStoreDeps) {
       const inserted = await trx.insertInto('streams').values({ workflow_id: workflowId, version: 0 }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
       const events = startWorkflow(deps.context(workflowId));
-      await append(trx, workflowId, 0, undefined, replay(events), toStored(events, 0));
+      await append(trx, workflowId, 0, undefined, replay(events), toStored(events, 0), []);
       return true;
     },
 
@@ -248,6 +316,11 @@ export function createEventStore(deps: EventStoreDeps) {
     async dropStream(trx: Transaction<EditorDB>, workflowId: string): Promise<void> {
       await trx.deleteFrom('streams').where('workflow_id', '=', workflowId).execute();
       cache.delete(workflowId);
+    },
+
+    /** Test hook: waits for the snapshots scheduled so far. */
+    flushSnapshots(): Promise<void> {
+      return snapshotting;
     },
 
     /** Test hook: forget cached states so the next command loads from snapshot + tail. */

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { WorkflowState } from '@weft/workflow';
 import type { EditorDB } from '../../db.js';
 
@@ -15,54 +15,42 @@ function flagsOf(state: WorkflowState) {
 }
 
 /**
- * Brings the read model from `prev` to `next` (both at the versions the caller holds the stream lock
- * for). The domain updates immutably, so an unchanged block or list is the same object: only what
- * changed by reference is written.
+ * The statements that bring the read model from `prev` to `next`, as parts of one writable CTE whose
+ * `s` part answers the stream's row only when the append won. The domain updates immutably, so an
+ * unchanged block or list is the same object: only what changed by reference is written.
  */
-export async function writeWorkflowState(trx: Transaction<EditorDB>, workflowId: string, version: number, prev: WorkflowState | undefined, next: WorkflowState): Promise<void> {
-  const state = JSON.stringify(flagsOf(next));
+export function workflowStateWrites(version: number, prev: WorkflowState | undefined, next: WorkflowState): RawBuilder<unknown>[] {
+  const flags = JSON.stringify(flagsOf(next));
+  const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
+  const writes: RawBuilder<unknown>[] = [];
   if (prev === undefined) {
-    await trx
-      .insertInto('workflow_states')
-      .values({
-        workflow_id: workflowId,
-        version,
-        state,
-        edges: JSON.stringify(next.edges),
-        loops: JSON.stringify(next.loops),
-        parallels: JSON.stringify(next.parallels),
-        variables: JSON.stringify(next.variables),
-      })
-      .execute();
+    writes.push(sql`rm_state as (insert into workflow_states (workflow_id, version, state, edges, loops, parallels, variables)
+      select s.workflow_id, ${version}, ${flags}::jsonb, ${json(next.edges)}, ${json(next.loops)}, ${json(next.parallels)}, ${json(next.variables)} from s)`);
   } else {
-    await trx
-      .updateTable('workflow_states')
-      .set({
-        version,
-        state,
-        updated_at: new Date(),
-        ...(prev.edges === next.edges ? {} : { edges: JSON.stringify(next.edges) }),
-        ...(prev.loops === next.loops ? {} : { loops: JSON.stringify(next.loops) }),
-        ...(prev.parallels === next.parallels ? {} : { parallels: JSON.stringify(next.parallels) }),
-        ...(prev.variables === next.variables ? {} : { variables: JSON.stringify(next.variables) }),
-      })
-      .where('workflow_id', '=', workflowId)
-      .execute();
+    const changed = [
+      sql`version = ${version}`,
+      sql`state = ${flags}::jsonb`,
+      sql`updated_at = now()`,
+      ...(prev.edges === next.edges ? [] : [sql`edges = ${json(next.edges)}`]),
+      ...(prev.loops === next.loops ? [] : [sql`loops = ${json(next.loops)}`]),
+      ...(prev.parallels === next.parallels ? [] : [sql`parallels = ${json(next.parallels)}`]),
+      ...(prev.variables === next.variables ? [] : [sql`variables = ${json(next.variables)}`]),
+    ];
+    writes.push(sql`rm_state as (update workflow_states set ${sql.join(changed)} where workflow_id = (select workflow_id from s))`);
   }
-  if (prev?.blocks === next.blocks) return;
+  if (prev?.blocks === next.blocks) return writes;
   const before = prev?.blocks ?? {};
   const changed = Object.values(next.blocks).filter((b) => before[b.id] !== b);
   const removed = Object.keys(before).filter((id) => next.blocks[id] === undefined);
   if (changed.length > 0) {
-    await trx
-      .insertInto('workflow_blocks')
-      .values(changed.map((b) => ({ workflow_id: workflowId, block_id: b.id, block: JSON.stringify(b) })))
-      .onConflict((oc) => oc.columns(['workflow_id', 'block_id']).doUpdateSet((eb) => ({ block: eb.ref('excluded.block') })))
-      .execute();
+    writes.push(sql`rm_blocks as (insert into workflow_blocks (workflow_id, block_id, block)
+      select s.workflow_id, b.key, b.value from s, jsonb_each(${json(Object.fromEntries(changed.map((b) => [b.id, b])))}) b
+      on conflict (workflow_id, block_id) do update set block = excluded.block)`);
   }
   if (removed.length > 0) {
-    await trx.deleteFrom('workflow_blocks').where('workflow_id', '=', workflowId).where('block_id', 'in', removed).execute();
+    writes.push(sql`rm_removed as (delete from workflow_blocks where workflow_id = (select workflow_id from s) and block_id = any(${removed}::text[]))`);
   }
+  return writes;
 }
 
 /** Assembles the state JSON in Postgres and answers it as text, so it is never parsed on the way. */

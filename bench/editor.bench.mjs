@@ -1,0 +1,157 @@
+// Editor benchmark through the gateway (issue 3): command latency on a 200-block workflow,
+// commands/s with 50 concurrent clients, and bytes per edit against a whole-state sync.
+// Run with `npm run bench` (infra/scripts/bench.mjs starts the stack and calls run()).
+
+const BLOCKS = 200;
+const LATENCY_COMMANDS = Number(process.env.BENCH_LATENCY_COMMANDS ?? 2_000);
+const CLIENTS = 50;
+const THROUGHPUT_MS = Number(process.env.BENCH_THROUGHPUT_MS ?? 10_000);
+
+/** A tiny HTTP client that keeps a session cookie when the gateway hands one out. */
+function client(url) {
+  let cookie = '';
+  return {
+    async call(method, path, body) {
+      const text = body === undefined ? undefined : JSON.stringify(body);
+      const res = await fetch(`${url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+        ...(text === undefined ? {} : { body: text }),
+      });
+      const setCookie = res.headers.getSetCookie?.() ?? [];
+      if (setCookie.length > 0) cookie = setCookie.map((c) => c.split(';')[0]).join('; ');
+      const answer = await res.text();
+      return { status: res.status, body: answer ? JSON.parse(answer) : {}, sent: text?.length ?? 0, received: answer.length };
+    },
+  };
+}
+
+/**
+ * Signs in when accounts are on (better-auth's email sign-up), then finds or makes a workspace:
+ * through the gateway, or straight through the registry's gRPC while the gateway has no
+ * POST /api/workspaces yet.
+ */
+async function workspace(http, addresses) {
+  let listed = await http.call('GET', '/api/workspaces');
+  if (listed.status === 401) {
+    const email = `bench-${Date.now()}@example.com`;
+    await http.call('POST', '/api/auth/sign-up/email', { email, password: 'bench-password-1', name: 'Bench' });
+    listed = await http.call('GET', '/api/workspaces');
+  }
+  const first = listed.body.workspaces?.[0];
+  if (first) return first.id;
+  const made = await http.call('POST', '/api/workspaces', { name: 'Bench' });
+  let id = made.body.workspace?.id ?? made.body.id;
+  if (!id && made.status === 404 && addresses?.REGISTRY_ADDR) {
+    const { createServiceClient } = await import('@weft/platform');
+    const { registry } = await import('@weft/contracts');
+    const grpc = createServiceClient(registry.RegistryServiceService, addresses.REGISTRY_ADDR, { deadlineMs: 5_000 });
+    id = (await grpc.createWorkspace({ actor: { userId: 'local' }, name: 'Bench' })).workspace?.id;
+    grpc.close();
+  }
+  if (!id) throw new Error(`no workspace: ${made.status} ${JSON.stringify(made.body)}`);
+  return id;
+}
+
+async function ok(promise) {
+  const res = await promise;
+  if (res.status >= 300) throw new Error(`HTTP ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+  return res;
+}
+
+/** A workflow of `BLOCKS` agent blocks chained by edges after the starter. */
+async function bigWorkflow(http, workspaceId) {
+  const created = await ok(http.call('POST', '/api/workflows', { workspaceId }));
+  const id = created.body.id;
+  const got = await ok(http.call('GET', `/api/workflows/${id}`));
+  let previous = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter').id;
+  for (let start = 0; start < BLOCKS; start += 50) {
+    const commands = [];
+    for (let i = start; i < Math.min(start + 50, BLOCKS); i++) {
+      commands.push({ type: 'addBlock', id: `b${i}`, blockType: 'agent', position: { x: (i % 20) * 300, y: Math.floor(i / 20) * 200 } });
+      commands.push({ type: 'setSubBlockValue', id: `b${i}`, subBlockId: 'systemPrompt', value: `You are step ${i}. Summarise <b${i - 1}.content> in one line.` });
+      commands.push({ type: 'addEdge', source: previous, target: `b${i}` });
+      previous = `b${i}`;
+    }
+    await ok(http.call('POST', `/api/workflows/${id}/commands`, { commands }));
+  }
+  return id;
+}
+
+const move = (n) => ({ commands: [{ type: 'moveBlock', id: `b${n % BLOCKS}`, position: { x: n % 997, y: n % 613 } }] });
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function latency(http, id) {
+  for (let i = 0; i < 200; i++) await ok(http.call('POST', `/api/workflows/${id}/commands`, move(i)));
+  const times = [];
+  for (let i = 0; i < LATENCY_COMMANDS; i++) {
+    const t = performance.now();
+    await ok(http.call('POST', `/api/workflows/${id}/commands`, move(i)));
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  const round = (v) => Math.round(v * 100) / 100;
+  return { commands: LATENCY_COMMANDS, p50Ms: round(percentile(times, 50)), p90Ms: round(percentile(times, 90)), p99Ms: round(percentile(times, 99)), maxMs: round(times.at(-1)) };
+}
+
+/** `CLIENTS` loops posting commands for THROUGHPUT_MS; `workflowOf(i)` picks each client's workflow. */
+async function throughput(http, workflowOf) {
+  const deadline = Date.now() + THROUGHPUT_MS;
+  let done = 0;
+  let failed = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, c) => {
+      for (let n = c; Date.now() < deadline; n += CLIENTS) {
+        const res = await http.call('POST', `/api/workflows/${workflowOf(c)}/commands`, move(n));
+        if (res.status === 200) done++;
+        else failed++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return { clients: CLIENTS, seconds: Math.round(seconds * 10) / 10, commands: done, failed, commandsPerSecond: Math.round(done / seconds) };
+}
+
+async function bytes(http, id, workspaceId) {
+  const edit = await ok(http.call('POST', `/api/workflows/${id}/commands`, move(7)));
+  const events = await ok(http.call('GET', `/api/workflows/${id}/events?after=${edit.body.version - 1}`));
+  const state = await ok(http.call('GET', `/api/workflows/${id}`));
+  const syncBody = { workspaceId, workflows: { [id]: { id, state: state.body.data.state } } };
+  const t = performance.now();
+  const sync = await ok(http.call('POST', '/api/workflows/sync', syncBody));
+  const syncMs = performance.now() - t;
+  const streamed = JSON.stringify(events.body.events[0]).length;
+  return {
+    editRequestBytes: edit.sent,
+    editResponseBytes: edit.received,
+    editEventBytes: streamed,
+    syncRequestBytes: sync.sent,
+    syncResponseBytes: sync.received,
+    syncMs: Math.round(syncMs * 10) / 10,
+    ratio: Math.round(sync.sent / (edit.sent + edit.received)),
+  };
+}
+
+/** Runs the editor benchmark against a gateway at `url`. */
+export async function run({ url, addresses, log }) {
+  const http = client(url);
+  const workspaceId = await workspace(http, addresses);
+  log(`building a ${BLOCKS}-block workflow`);
+  const shared = await bigWorkflow(http, workspaceId);
+  log(`latency: ${LATENCY_COMMANDS} sequential commands`);
+  const lat = await latency(http, shared);
+  log(`throughput: ${CLIENTS} clients on one workflow for ${THROUGHPUT_MS} ms`);
+  const oneWorkflow = await throughput(http, () => shared);
+  log(`throughput: ${CLIENTS} clients on ${CLIENTS} workflows of ${BLOCKS} blocks`);
+  const own = [];
+  for (let i = 0; i < CLIENTS; i++) own.push(await bigWorkflow(http, workspaceId));
+  const manyWorkflows = await throughput(http, (c) => own[c]);
+  const size = await bytes(http, shared, workspaceId);
+  const result = { blocks: BLOCKS, latency: lat, throughputOneWorkflow: oneWorkflow, throughputOwnWorkflows: manyWorkflows, bytes: size };
+  log(JSON.stringify(result));
+  return result;
+}
