@@ -1,6 +1,6 @@
 import { describe, expect, it, inject } from 'vitest';
 import { replay, type WorkflowEvent } from '@weft/workflow';
-import { api } from './support/http.js';
+import { api, defaultCookie } from './support/http.js';
 
 interface StoredEvent {
   version: number;
@@ -38,7 +38,7 @@ async function state(id: string) {
 function openStream(id: string, after: number) {
   const controller = new AbortController();
   const events: StoredEvent[] = [];
-  const ready = fetch(`${inject('weftUrl')}/api/workflows/${id}/events?after=${after}`, { headers: { accept: 'text/event-stream' }, signal: controller.signal }).then(async (res) => {
+  const ready = defaultCookie().then((cookie) => fetch(`${inject('weftUrl')}/api/workflows/${id}/events?after=${after}`, { headers: { accept: 'text/event-stream', cookie }, signal: controller.signal })).then(async (res) => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const reader = res.body?.getReader();
