@@ -3,6 +3,7 @@ import type { History, HistoryEntry, SubBlockValues, WorkflowGraph } from './sta
 /** Undo history keeps the last 20 past entries (§9). */
 const MAX_PAST_ENTRIES = 20;
 
+/** blockId → subBlockId → value of a graph, as history entries carry them. */
 function subblockValuesOf(graph: WorkflowGraph): SubBlockValues {
   const values: SubBlockValues = {};
   for (const block of Object.values(graph.blocks)) {

@@ -1,4 +1,5 @@
 import type { BlockState, Edge, HistoryEntry, Loop, Parallel, SubBlockValues, WorkflowGraph, WorkflowState } from '@weft/workflow';
+import { subblockValuesOf } from '@weft/workflow';
 
 /**
  * A snapshot with its history stored once. The domain keeps history as full graph snapshots that
@@ -63,16 +64,6 @@ function valuesImplied(graph: WorkflowGraph, values: SubBlockValues): boolean {
   return true;
 }
 
-function impliedValues(graph: WorkflowGraph): SubBlockValues {
-  const values: SubBlockValues = {};
-  for (const block of Object.values(graph.blocks)) {
-    const byId: Record<string, unknown> = {};
-    for (const sub of Object.values(block.subBlocks)) byId[sub.id] = sub.value;
-    values[block.id] = byId;
-  }
-  return values;
-}
-
 /** Encodes a full state (with history) into the lean snapshot form. */
 export function encodeSnapshot(state: WorkflowState): LeanSnapshot {
   const blocks = pool<BlockState>();
@@ -130,7 +121,7 @@ export function decodeSnapshot(stored: unknown): WorkflowState {
   );
   const entry = (e: LeanEntry): HistoryEntry => {
     const state = at(graphs, e.g);
-    return { state, timestamp: e.t, action: e.a, subblockValues: e.v ?? impliedValues(state) };
+    return { state, timestamp: e.t, action: e.a, subblockValues: e.v ?? subblockValuesOf(state) };
   };
   const { graph, ...rest } = stored.rest;
   return {
