@@ -18,7 +18,7 @@ export {
   type ConsumerOptions,
   type RunningConsumer,
 } from './bus.js';
-export { appendOutbox, createOutboxRelay, pruneOutbox, platformMigrations, type OutboxRelay, type OutboxRelayOptions } from './outbox.js';
+export { appendOutbox, outboxInsert, createOutboxRelay, pruneOutbox, platformMigrations, type OutboxRelay, type OutboxRelayOptions } from './outbox.js';
 export { handleOnce } from './inbox.js';
 export {
   createGrpcServer,

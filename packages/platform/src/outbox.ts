@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Migration, type QueryExecutorProvider } from 'kysely';
+import { sql, type Kysely, type Migration, type QueryExecutorProvider, type RawBuilder } from 'kysely';
 import type { Logger } from './logger.js';
 import { publishEnvelope, type EventEnvelope } from './bus.js';
 import type { JetStreamClient } from 'nats';
@@ -30,11 +30,20 @@ export const platformMigrations: Record<string, Migration> = {
   },
 };
 
+/**
+ * The insert of `envelopes` into the outbox as one statement. `guard` is a FROM item that must yield
+ * one row for the insert to happen (a CTE name, for writes guarded by a stream version).
+ */
+export function outboxInsert(envelopes: EventEnvelope[], guard?: RawBuilder<unknown>): RawBuilder<unknown> {
+  const rows = JSON.stringify(envelopes.map((e) => ({ id: e.id, subject: e.subject, envelope: e })));
+  const source = sql`jsonb_to_recordset(${rows}::jsonb) as x(id uuid, subject text, envelope jsonb)`;
+  return sql`insert into outbox (id, subject, envelope) select x.id, x.subject, x.envelope from ${guard ? sql`${guard}, ${source}` : source}`;
+}
+
 /** Writes envelopes to the outbox; call it with the transaction that makes the state change. */
 export async function appendOutbox(trx: QueryExecutorProvider, envelopes: EventEnvelope[]): Promise<void> {
-  for (const e of envelopes) {
-    await sql`insert into outbox (id, subject, envelope) values (${e.id}, ${e.subject}, ${JSON.stringify(e)}::jsonb)`.execute(trx);
-  }
+  if (envelopes.length === 0) return;
+  await outboxInsert(envelopes).execute(trx);
 }
 
 export interface OutboxRelayOptions<DB> {

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { AppError, createEnvelope } from '@weft/platform';
+import { AppError, createEnvelope, outboxInsert } from '@weft/platform';
 import { decideBatch, evolve, initialState, replay, startWorkflow, type Command, type DecideContext, type DeployedState, type WorkflowEvent, type WorkflowState } from '@weft/workflow';
 import type { EditorDB } from '../db.js';
 import { readVariables, readWorkflowState, readWorkflowStates, workflowStateWrites, type StateRow } from '../projections/workflowState/workflowState.projection.js';
@@ -126,8 +126,7 @@ export function createEventStore(deps: EventStoreDeps) {
               select s.workflow_id, x.version, x.type, x.data, x.occurred_at from s,
               jsonb_to_recordset(${json(stored.map((e) => ({ version: e.version, type: e.type, data: e.data, occurred_at: e.occurredAt })))}) as x(version bigint, type text, data jsonb, occurred_at timestamptz))`,
             ...workflowStateWrites(version, prev, next),
-            sql`ob as (insert into outbox (id, subject, envelope)
-              select x.id, x.subject, x.envelope from s, jsonb_to_recordset(${json(envelopes.map((e) => ({ id: e.id, subject: e.subject, envelope: e })))}) as x(id uuid, subject text, envelope jsonb))`,
+            sql`ob as (${outboxInsert(envelopes, sql`s`)})`,
           ]),
       ...(processed.length === 0
         ? []
