@@ -14,6 +14,7 @@ const workspaces = [
   'services/integrations',
   'services/copilot',
   'gateway',
+  'web',
 ] as const;
 
 const root = fileURLToPath(new URL('.', import.meta.url));

@@ -1,0 +1,215 @@
+import { decideBatch, initialState, WorkflowError, type Command, type DecideContext, type WorkflowState } from '@weft/workflow';
+import { knownHead, project, receive, replacePending, replicaAt, type PendingEdit, type StoredEvent } from './replica';
+
+/** How the server answered one batch of commands. */
+export type CommandAnswer =
+  | { kind: 'applied'; version: number; events: StoredEvent[] }
+  | { kind: 'conflict'; message: string }
+  | { kind: 'refused'; message: string };
+
+/** The server as a session needs it; `send` throws only when the outcome is unknown (network, 5xx). */
+export interface Transport {
+  /** Every stored event after `after`, in version order. */
+  eventsAfter(after: number): Promise<StoredEvent[]>;
+  send(request: { commands: Command[]; expectedVersion: number; commandId: string }): Promise<CommandAnswer>;
+}
+
+/** What the canvas shows of a session. */
+export interface SessionSnapshot {
+  status: 'loading' | 'ready' | 'failed';
+  /** The confirmed state with the pending edits on top. */
+  state: WorkflowState;
+  /** The server version the confirmed state is at. */
+  version: number;
+  pending: number;
+  /** The last refusal or failure, for the user. */
+  message: string | null;
+}
+
+/** One browser's editing session on one workflow (framework-free; `useWorkflowSession` adapts it to React). */
+export interface WorkflowSession {
+  load(): Promise<void>;
+  /** Applies an edit at once and queues it for the server; answers the refusal message when the edit does not apply. */
+  edit(commands: Command[]): string | null;
+  /** Events from the live stream, in version order. */
+  receiveLive(events: readonly StoredEvent[]): void;
+  version(): number;
+  snapshot(): SessionSnapshot;
+  subscribe(listener: () => void): () => void;
+  dismissMessage(): void;
+  dispose(): void;
+}
+
+export interface SessionDeps {
+  transport: Transport;
+  context: () => DecideContext;
+  newId: () => string;
+  /** Wait between attempts when the server could not be reached. */
+  retryDelayMs?: number;
+  /** Attempts per edit, for unreachable servers and for version conflicts each. */
+  maxAttempts?: number;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Creates a session: optimistic edits with the shared domain code, reconciled with the server's event order. */
+export function createWorkflowSession(deps: SessionDeps): WorkflowSession {
+  const retryDelayMs = deps.retryDelayMs ?? 1_000;
+  const maxAttempts = deps.maxAttempts ?? 5;
+  const listeners = new Set<() => void>();
+  let replica = replicaAt(initialState(), 0);
+  let status: SessionSnapshot['status'] = 'loading';
+  let message: string | null = null;
+  let current: SessionSnapshot = { status, state: replica.state, version: 0, pending: 0, message };
+  /** The expected version of the edit in flight: newer events may be its own, so they wait for its answer. */
+  let inFlight: { commandId: string; at: number } | undefined;
+  let flushing = false;
+  let refetching = false;
+  let disposed = false;
+
+  const limit = () => inFlight?.at ?? Number.POSITIVE_INFINITY;
+
+  /** Recomputes what to show; unsent edits that no longer apply are dropped, with the reason shown. */
+  function publish(): void {
+    for (;;) {
+      const projected = project(replica, deps.context());
+      const drop = projected.stale.filter((s) => s.edit.ackedAt === undefined && s.edit.commandId !== inFlight?.commandId);
+      if (drop.length === 0) {
+        current = { status, state: projected.state, version: replica.version, pending: replica.pending.length, message };
+        break;
+      }
+      for (const s of drop) replica = replacePending(replica, s.edit.commandId, undefined);
+      message = `Your edit was dropped: ${drop[0]?.message ?? ''}`;
+    }
+    for (const listener of listeners) listener();
+  }
+
+  async function catchUp(): Promise<void> {
+    replica = receive(replica, await deps.transport.eventsAfter(replica.version), limit());
+  }
+
+  function drop(edit: PendingEdit, reason: string): void {
+    replica = replacePending(replica, edit.commandId, undefined);
+    message = reason;
+  }
+
+  /** Sends one edit until the server answers it: applied, refused, or (after a conflict) decided again on the newer state. */
+  async function sendEdit(edit: PendingEdit): Promise<void> {
+    for (let conflicts = 0, failures = 0; ; ) {
+      const expectedVersion = knownHead(replica);
+      inFlight = { commandId: edit.commandId, at: expectedVersion };
+      let answer: CommandAnswer;
+      try {
+        answer = await deps.transport.send({ commands: edit.commands, expectedVersion, commandId: edit.commandId });
+      } catch (error) {
+        // The outcome is unknown: retry with the same command id, which the server answers only once.
+        if (++failures < maxAttempts) {
+          await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
+          continue;
+        }
+        inFlight = undefined;
+        drop(edit, `Could not save your edit: ${describe(error)}`);
+        await catchUp();
+        return;
+      }
+      inFlight = undefined;
+      if (answer.kind === 'applied') {
+        replica = receive(replacePending(replica, edit.commandId, { ...edit, ackedAt: answer.version }), answer.events);
+        return;
+      }
+      if (answer.kind === 'refused' || ++conflicts >= maxAttempts) {
+        drop(edit, answer.message);
+        await catchUp();
+        return;
+      }
+      // Someone else wrote first: fold their events, then decide the edit again on top (publish drops it if it no longer applies).
+      await catchUp();
+      publish();
+      if (!replica.pending.some((e) => e.commandId === edit.commandId)) return;
+    }
+  }
+
+  /** Sends queued edits one at a time, in order. */
+  async function flush(): Promise<void> {
+    if (flushing) return;
+    flushing = true;
+    try {
+      for (let edit = nextUnsent(); edit !== undefined && !disposed; edit = nextUnsent()) {
+        await sendEdit(edit);
+        publish();
+      }
+    } catch (error) {
+      message = describe(error);
+      publish();
+    } finally {
+      flushing = false;
+    }
+  }
+
+  const nextUnsent = () => replica.pending.find((edit) => edit.ackedAt === undefined);
+
+  /** A hole before the newest live event means events were missed: fetch them. */
+  async function refetch(): Promise<void> {
+    if (refetching) return;
+    refetching = true;
+    try {
+      await catchUp();
+    } catch (error) {
+      message = `Could not refresh the workflow: ${describe(error)}`;
+    } finally {
+      refetching = false;
+    }
+    if (!disposed) publish();
+  }
+
+  return {
+    async load() {
+      try {
+        replica = receive(replicaAt(initialState(), 0), await deps.transport.eventsAfter(0));
+        status = 'ready';
+      } catch (error) {
+        status = 'failed';
+        message = describe(error);
+      }
+      if (!disposed) publish();
+    },
+    edit(commands) {
+      if (status !== 'ready') return 'The workflow is not loaded';
+      try {
+        decideBatch(current.state, commands, deps.context());
+      } catch (error) {
+        if (!(error instanceof WorkflowError)) throw error;
+        message = error.message;
+        publish();
+        return error.message;
+      }
+      replica = { ...replica, pending: [...replica.pending, { commandId: deps.newId(), commands }] };
+      publish();
+      void flush();
+      return null;
+    },
+    receiveLive(events) {
+      if (status !== 'ready' || events.length === 0) return;
+      replica = receive(replica, events, limit());
+      const newest = Math.max(...events.map((e) => e.version));
+      if (replica.version < Math.min(newest, limit())) void refetch();
+      publish();
+    },
+    version: () => replica.version,
+    snapshot: () => current,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    dismissMessage() {
+      message = null;
+      publish();
+    },
+    dispose() {
+      disposed = true;
+      listeners.clear();
+    },
+  };
+}

@@ -1,0 +1,233 @@
+import { describe, expect, it, vi } from 'vitest';
+import { decideBatch, replay, startWorkflow, WorkflowError, type Command, type DecideContext } from '@weft/workflow';
+import type { StoredEvent } from './replica';
+import { createWorkflowSession, type CommandAnswer, type Transport, type WorkflowSession } from './session';
+
+const STARTER = 'starter-1';
+
+let ids = 0;
+const context = (): DecideContext => ({
+  now: 1_000,
+  newId: () => `id-${++ids}`,
+  blockDefinition: (type) => (type === 'agent' || type === 'starter' ? { name: type === 'agent' ? 'Agent' : 'Start', subBlocks: [], outputs: {} } : undefined),
+});
+
+/** A stand-in for the editor behind the gateway: the real domain, an event log, version checks and command ids. */
+function fakeServer() {
+  const log: StoredEvent[] = [];
+  const answered = new Map<string, CommandAnswer>();
+  const gates: { before?: Promise<void>; after?: Promise<void> } = {};
+  let refuse: string | undefined;
+
+  function commit(commands: Command[]): StoredEvent[] {
+    const state = replay(log.map((e) => e.data));
+    const stored = decideBatch(state, commands, context()).map((data, i) => ({ version: log.length + i + 1, type: data.type, data }));
+    log.push(...stored);
+    return stored;
+  }
+  log.push(...startWorkflow(context(), STARTER).map((data) => ({ version: 1, type: data.type, data })));
+
+  const transport: Transport = {
+    eventsAfter: vi.fn((after: number) => Promise.resolve(log.filter((e) => e.version > after))),
+    async send({ commands, expectedVersion, commandId }) {
+      if (gates.before) await gates.before;
+      const answer = answer_(commands, expectedVersion, commandId);
+      if (gates.after) await gates.after;
+      return answer;
+    },
+  };
+
+  function answer_(commands: Command[], expectedVersion: number, commandId: string): CommandAnswer {
+      const prior = answered.get(commandId);
+      if (prior) return prior;
+      if (refuse) return { kind: 'refused', message: refuse };
+      if (expectedVersion !== log.length) return { kind: 'conflict', message: `Version conflict: expected ${expectedVersion}, current is ${log.length}` };
+      let answer: CommandAnswer;
+      try {
+        const events = commit(commands);
+        answer = { kind: 'applied', version: log.length, events };
+      } catch (error) {
+        if (!(error instanceof WorkflowError)) throw error;
+        answer = { kind: 'refused', message: error.message };
+      }
+      answered.set(commandId, answer);
+      return answer;
+  }
+
+  return {
+    log,
+    transport,
+    /** Another browser's edit, committed directly. */
+    remote: commit,
+    state: () => replay(log.map((e) => e.data)),
+    /** Holds commands until the returned function is called: before deciding them, or after (holding only the answer). */
+    hold(when: 'before' | 'after'): () => void {
+      let open = () => {};
+      gates[when] = new Promise((resolve) => (open = resolve));
+      return () => {
+        gates[when] = undefined;
+        open();
+      };
+    },
+    refuseWith(message: string) {
+      refuse = message;
+    },
+  };
+}
+
+async function started(server: ReturnType<typeof fakeServer>, transport: Transport = server.transport): Promise<WorkflowSession> {
+  let n = 0;
+  const session = createWorkflowSession({ transport, context, newId: () => `command-${++n}`, retryDelayMs: 1 });
+  await session.load();
+  return session;
+}
+
+/** Resolves when the session has nothing pending. */
+function settled(session: WorkflowSession): Promise<void> {
+  return vi.waitFor(() => expect(session.snapshot().pending).toBe(0));
+}
+
+const starter = (session: WorkflowSession) => session.snapshot().state.blocks[STARTER];
+
+describe('a workflow session', () => {
+  it('shows an edit at once, then confirms it at the server version', async () => {
+    const server = fakeServer();
+    const session = await started(server);
+    const release = server.hold('after');
+
+    expect(session.edit([{ type: 'addBlock', id: 'a', blockType: 'agent', position: { x: 300, y: 100 } }])).toBeNull();
+    expect(session.snapshot()).toMatchObject({ version: 1, pending: 1 });
+    expect(session.snapshot().state.blocks.a?.name).toBe('Agent 1');
+
+    release();
+    await settled(session);
+    expect(session.snapshot().version).toBe(2);
+    expect(session.snapshot().state).toEqual(server.state());
+  });
+
+  it('refuses an edit the domain refuses without sending it', async () => {
+    const server = fakeServer();
+    const session = await started(server);
+    expect(session.edit([{ type: 'renameBlock', id: 'missing', name: 'x' }])).toMatch(/not found/i);
+    expect(session.snapshot()).toMatchObject({ pending: 0, version: 1 });
+    expect(server.log).toHaveLength(1);
+  });
+
+  it('holds live events that may be its own until the answer says which are', async () => {
+    const server = fakeServer();
+    const session = await started(server);
+    const release = server.hold('after');
+    session.edit([{ type: 'toggleEnabled', id: STARTER }]);
+    // The server has applied the toggle (v2); another browser moves the block (v3); the stream delivers both before the answer.
+    server.remote([{ type: 'moveBlock', id: STARTER, position: { x: 5, y: 6 } }]);
+    session.receiveLive(server.log.slice(1));
+
+    // Folding v2 and then re-applying the pending toggle on top would show the block enabled again.
+    expect(starter(session)?.enabled).toBe(false);
+    release();
+    await settled(session);
+    expect(session.snapshot().version).toBe(3);
+    expect(session.snapshot().state).toEqual(server.state());
+    expect(starter(session)).toMatchObject({ enabled: false, position: { x: 5, y: 6 } });
+  });
+
+  it('ignores live events it already has and applies remote ones in version order', async () => {
+    const server = fakeServer();
+    const session = await started(server);
+    const [moved] = server.remote([{ type: 'moveBlock', id: STARTER, position: { x: 1, y: 2 } }]);
+    const [renamed] = server.remote([{ type: 'renameBlock', id: STARTER, name: 'Begin' }]);
+    if (!moved || !renamed) throw new Error('the fake server stored nothing');
+    session.receiveLive([moved]);
+    session.receiveLive([moved, renamed]);
+    expect(session.snapshot().version).toBe(3);
+    expect(session.snapshot().state).toEqual(server.state());
+    expect(server.transport.eventsAfter).toHaveBeenCalledTimes(1);
+  });
+
+  it('rebases an edit after a version conflict and sends it again', async () => {
+    const server = fakeServer();
+    const session = await started(server);
+    const release = server.hold('before');
+    session.edit([{ type: 'renameBlock', id: STARTER, name: 'Mine' }]);
+    server.remote([{ type: 'addBlock', id: 'b', blockType: 'agent', position: { x: 0, y: 0 } }]);
+    release();
+    await settled(session);
+
+    expect(server.log.map((e) => e.type)).toEqual(['workflowStarted', 'blockAdded', 'blockRenamed']);
+    expect(session.snapshot().version).toBe(3);
+    expect(session.snapshot().state).toEqual(server.state());
+    expect(session.snapshot().message).toBeNull();
+  });
+
+  it('drops an edit that no longer applies after a conflict and says why', async () => {
+    const server = fakeServer();
+    const session = await started(server);
+    session.edit([{ type: 'addBlock', id: 'b', blockType: 'agent', position: { x: 0, y: 0 } }]);
+    await settled(session);
+    const release = server.hold('before');
+    session.edit([{ type: 'renameBlock', id: 'b', name: 'Mine' }]);
+    server.remote([{ type: 'removeBlock', id: 'b' }]);
+    release();
+    await settled(session);
+
+    expect(session.snapshot().message).toMatch(/Your edit was dropped: .*not found/i);
+    expect(session.snapshot().state.blocks.b).toBeUndefined();
+    expect(session.snapshot().state).toEqual(server.state());
+  });
+
+  it('shows the server message for a refused edit and takes the edit back', async () => {
+    const server = fakeServer();
+    const session = await started(server);
+    server.refuseWith('This action needs write permission');
+    session.edit([{ type: 'moveBlock', id: STARTER, position: { x: 9, y: 9 } }]);
+    await settled(session);
+    expect(session.snapshot().message).toBe('This action needs write permission');
+    expect(starter(session)?.position).toEqual({ x: 100, y: 100 });
+    expect(session.snapshot().state).toEqual(server.state());
+  });
+
+  it('refetches the missing events when the live stream skips a version', async () => {
+    const server = fakeServer();
+    const session = await started(server);
+    server.remote([{ type: 'moveBlock', id: STARTER, position: { x: 1, y: 2 } }]);
+    const skipped = server.remote([{ type: 'renameBlock', id: STARTER, name: 'After the gap' }]);
+    session.receiveLive(skipped);
+    await vi.waitFor(() => expect(session.snapshot().version).toBe(3));
+    expect(server.transport.eventsAfter).toHaveBeenLastCalledWith(1);
+    expect(session.snapshot().state).toEqual(server.state());
+  });
+
+  it('retries an edit whose answer was lost with the same command id, applying it once', async () => {
+    const server = fakeServer();
+    let lose = true;
+    const flaky: Transport = {
+      eventsAfter: server.transport.eventsAfter,
+      async send(request) {
+        const answer = await server.transport.send(request);
+        if (lose) {
+          lose = false;
+          throw new TypeError('Failed to fetch');
+        }
+        return answer;
+      },
+    };
+    const session = await started(server, flaky);
+    session.edit([{ type: 'toggleEnabled', id: STARTER }]);
+    await settled(session);
+    expect(server.log).toHaveLength(2);
+    expect(session.snapshot().message).toBeNull();
+    expect(starter(session)?.enabled).toBe(false);
+    expect(session.snapshot().state).toEqual(server.state());
+  });
+
+  it('undoes through the shared history, the same way the server does', async () => {
+    const server = fakeServer();
+    const session = await started(server);
+    session.edit([{ type: 'moveBlock', id: STARTER, position: { x: 7, y: 7 } }]);
+    session.edit([{ type: 'undo' }]);
+    expect(starter(session)?.position).toEqual({ x: 100, y: 100 });
+    await settled(session);
+    expect(session.snapshot().state).toEqual(server.state());
+    expect(server.log.map((e) => e.type)).toEqual(['workflowStarted', 'blockMoved', 'undone']);
+  });
+});
