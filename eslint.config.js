@@ -9,11 +9,11 @@ const deterministicFiles = ['packages/workflow/src/**/*.ts', 'services/*/src/wor
 const ioPackages = ['pg', 'kysely', 'nats', '@grpc/grpc-js', 'express', 'pino', 'openai', '@anthropic-ai/sdk', '@weft/platform', 'quickjs-emscripten'];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'packages/contracts/src/gen/**', 'web/**', '.data/**', '**/*.js', '**/*.mjs', 'vitest.config.ts'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'packages/contracts/src/gen/**', '.data/**', '**/*.js', '**/*.mjs', 'vitest.config.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',

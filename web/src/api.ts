@@ -1,27 +1,11 @@
 /** The gateway's /api as the web app uses it; errors carry the server's message. */
+import type { Command, WorkflowGraph } from '@weft/workflow';
+import type { StoredEvent } from './collab/replica';
+
 export interface Workspace {
   id: string;
   name: string;
   permission: string;
-}
-
-export interface BlockState {
-  id: string;
-  type: string;
-  name: string;
-  position: { x: number; y: number };
-  enabled: boolean;
-}
-
-export interface Edge {
-  id: string;
-  source: string;
-  target: string;
-}
-
-export interface WorkflowState {
-  blocks: Record<string, BlockState>;
-  edges: Edge[];
 }
 
 export interface WorkflowSummary {
@@ -29,12 +13,22 @@ export interface WorkflowSummary {
   name: string;
   description: string;
   color: string;
-  state: WorkflowState | null;
+  state: WorkflowGraph | null;
 }
 
 export interface WorkflowDetail extends WorkflowSummary {
   version: number;
-  state: WorkflowState;
+  state: WorkflowGraph;
+}
+
+/** A catalogue block as GET /api/blocks sends it (the fields the editor uses). */
+export interface BlockDefinition {
+  type: string;
+  name: string;
+  bgColor?: string;
+  hideFromToolbar?: boolean;
+  subBlocks: Array<{ id: string; type: string; defaultValue?: unknown }>;
+  outputs: Record<string, unknown>;
 }
 
 export class ApiError extends Error {
@@ -60,6 +54,11 @@ export const api = {
   workspaces: () => call<{ workspaces: Workspace[] }>('/workspaces').then((r) => r.workspaces),
   workflows: (workspaceId: string) => call<{ data: WorkflowSummary[] }>(`/workflows?workspaceId=${encodeURIComponent(workspaceId)}`).then((r) => r.data),
   workflow: (id: string) => call<{ data: WorkflowDetail }>(`/workflows/${encodeURIComponent(id)}`).then((r) => r.data),
+  blocks: () => call<{ data: BlockDefinition[] }>('/blocks').then((r) => r.data),
+  events: (id: string, after: number) =>
+    call<{ events: StoredEvent[]; version: number }>(`/workflows/${encodeURIComponent(id)}/events?after=${after}`, { headers: { accept: 'application/json' } }),
+  commands: (id: string, body: { commands: Command[]; expectedVersion: number; commandId: string }) =>
+    call<{ version: number; events: StoredEvent[] }>(`/workflows/${encodeURIComponent(id)}/commands`, { method: 'POST', body: JSON.stringify(body) }),
   createWorkflow: (workspaceId: string) =>
     call<{ id: string; name: string }>('/workflows', { method: 'POST', body: JSON.stringify({ workspaceId }) }),
 };

@@ -1,0 +1,57 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Command } from '@weft/workflow';
+import type { BlockDefinition } from '../api';
+import { followEvents, httpTransport } from './http';
+import { createWorkflowSession, type SessionSnapshot, type WorkflowSession } from './session';
+
+/** A random id for new blocks, edges and command ids (works outside secure contexts, unlike randomUUID). */
+export function newId(): string {
+  const hex = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** What the canvas gets from a session. */
+export interface WorkflowEditor {
+  snapshot: SessionSnapshot | null;
+  /** Whether the live stream is open. */
+  live: boolean;
+  edit(commands: Command[]): void;
+  dismissMessage(): void;
+}
+
+/** Opens a collaborative session on a workflow: loads it, follows its live events and applies edits optimistically. */
+export function useWorkflowSession(workflowId: string, definitions: readonly BlockDefinition[] | undefined): WorkflowEditor {
+  const catalogue = useRef(new Map<string, BlockDefinition>());
+  useEffect(() => {
+    catalogue.current = new Map((definitions ?? []).map((d) => [d.type, d]));
+  }, [definitions]);
+  const [session, setSession] = useState<WorkflowSession | null>(null);
+  const [snapshot, setSnapshot] = useState<SessionSnapshot | null>(null);
+  const [live, setLive] = useState(false);
+
+  useEffect(() => {
+    const opened = createWorkflowSession({
+      transport: httpTransport(workflowId),
+      newId,
+      context: () => ({ now: Date.now(), newId, blockDefinition: (type) => catalogue.current.get(type) }),
+    });
+    let active = true;
+    let stop = () => {};
+    const unsubscribe = opened.subscribe(() => setSnapshot(opened.snapshot()));
+    setSession(opened);
+    setSnapshot(null);
+    void opened.load().then(() => {
+      if (active && opened.snapshot().status === 'ready') stop = followEvents(workflowId, opened.version, (e) => opened.receiveLive([e]), setLive);
+    });
+    return () => {
+      active = false;
+      unsubscribe();
+      stop();
+      opened.dispose();
+    };
+  }, [workflowId]);
+
+  const edit = useCallback((commands: Command[]) => void session?.edit(commands), [session]);
+  const dismissMessage = useCallback(() => session?.dismissMessage(), [session]);
+  return { snapshot, live, edit, dismissMessage };
+}
