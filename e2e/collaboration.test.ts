@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchChromium, openSignedIn } from './support/browser.js';
 import { expectedCanvas, readCanvas, type WorkflowAnswer } from './support/canvas.js';
@@ -15,11 +15,53 @@ async function drag(page: Page, node: Locator, by: { x: number; y: number }): Pr
   await page.mouse.up();
 }
 
+/** Waits until every page's canvas shows exactly what GET /api/workflows/{id} answers, and answers that. */
+async function converged(pages: Page[], read: () => Promise<WorkflowAnswer>): Promise<WorkflowAnswer> {
+  const last: { server?: WorkflowAnswer } = {};
+  await expect
+    .poll(
+      async () => {
+        const server = await read();
+        last.server = server;
+        const want = JSON.stringify(expectedCanvas(server));
+        return Promise.all(pages.map(async (page) => JSON.stringify(await readCanvas(page)) === want));
+      },
+      { timeout: 15_000, interval: 250 },
+    )
+    .toEqual(pages.map(() => true));
+  if (!last.server) throw new Error('the server was never read');
+  return last.server;
+}
+
+/** One workflow opened in two pages, each signed in with its cookie, once both are live. */
+async function openTwice(browser: Browser, workflowId: string, cookies: [string, string]) {
+  const path = `/?workflow=${workflowId}`;
+  const pages = await Promise.all([openSignedIn(browser, cookies[0], path), openSignedIn(browser, cookies[1], path)]);
+  for (const { page } of pages) {
+    await page.locator('.react-flow__node.block-starter').waitFor({ timeout: 15_000 });
+    await page.getByText('live', { exact: true }).waitFor();
+  }
+  return pages;
+}
+
+/** Adds an agent block on `page` and answers its id. */
+async function addAgent(page: Page): Promise<string> {
+  await page.getByRole('combobox', { name: 'Block type' }).selectOption('agent');
+  await page.getByRole('button', { name: 'Add block' }).click();
+  const added = page.locator('.react-flow__node.block-agent').last();
+  await added.waitFor();
+  return (await added.getAttribute('data-id')) ?? '';
+}
+
 describe('two browsers editing one workflow', () => {
   let browser: Browser;
 
   beforeAll(async () => {
     browser = await launchChromium();
+  });
+
+  afterEach(async () => {
+    for (const context of browser.contexts()) await context.close();
   });
 
   afterAll(async () => {
@@ -35,19 +77,11 @@ describe('two browsers editing one workflow', () => {
     const created = await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId, name: 'Shared' });
     const workflowId = created.body.id;
 
-    const a = await openSignedIn(browser, owner.headers.cookie ?? '', `/?workflow=${workflowId}`);
-    const b = await openSignedIn(browser, member.headers.cookie ?? '', `/?workflow=${workflowId}`);
-    for (const { page } of [a, b]) {
-      await page.locator('.react-flow__node.block-starter').waitFor({ timeout: 15_000 });
-      await page.getByText('live', { exact: true }).waitFor();
-    }
+    const [a, b] = await openTwice(browser, workflowId, [owner.headers.cookie ?? '', member.headers.cookie ?? '']);
 
     // A adds an agent block; B sees it arrive live.
-    await a.page.getByRole('combobox', { name: 'Block type' }).selectOption('agent');
-    await a.page.getByRole('button', { name: 'Add block' }).click();
-    const addedInA = a.page.locator('.react-flow__node.block-agent');
-    await addedInA.waitFor();
-    const blockId = (await addedInA.getAttribute('data-id')) ?? '';
+    const blockId = await addAgent(a.page);
+    const addedInA = a.page.locator(`.react-flow__node[data-id="${blockId}"]`);
     const addedInB = b.page.locator(`.react-flow__node[data-id="${blockId}"]`);
     await addedInB.waitFor();
     const placed = (await readCanvas(a.page)).blocks.find((x) => x.id === blockId);
@@ -65,24 +99,52 @@ describe('two browsers editing one workflow', () => {
     ]);
 
     // Both canvases settle on exactly what the server answers.
-    let server: WorkflowAnswer | undefined;
-    await expect
-      .poll(
-        async () => {
-          server = (await asOwner<{ data: WorkflowAnswer }>('GET', `/api/workflows/${workflowId}`)).body.data;
-          const want = expectedCanvas(server);
-          return [await readCanvas(a.page), await readCanvas(b.page)].map((seen) => JSON.stringify(seen) === JSON.stringify(want));
-        },
-        { timeout: 15_000, interval: 250 },
-      )
-      .toEqual([true, true]);
+    const server = await converged([a.page, b.page], async () => (await asOwner<{ data: WorkflowAnswer }>('GET', `/api/workflows/${workflowId}`)).body.data);
 
     // And the edits all landed: the block moved, renamed and connected.
-    const block = server?.state.blocks[blockId];
+    const block = server.state.blocks[blockId];
     expect(block?.name).toBe('Summariser');
     expect((block?.position.x ?? 0) - (placed?.x ?? 0)).toBeGreaterThan(100);
-    expect(server?.state.edges.map((e) => [server?.state.blocks[e.source]?.name, e.target])).toEqual([['Start', blockId]]);
+    expect(server.state.edges.map((e) => [server.state.blocks[e.source]?.name, e.target])).toEqual([['Start', blockId]]);
     expect(a.errors).toEqual([]);
     expect(b.errors).toEqual([]);
+  });
+
+  it('deletes, undoes and redoes through the shared history on either page', async () => {
+    const owner = await signUp('Undoer');
+    const asOwner = as(owner);
+    const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId })).body.id;
+    const read = async () => (await asOwner<{ data: WorkflowAnswer }>('GET', `/api/workflows/${workflowId}`)).body.data;
+    const cookie = owner.headers.cookie ?? '';
+    const [a, b] = await openTwice(browser, workflowId, [cookie, cookie]);
+
+    const blockId = await addAgent(a.page);
+    const inB = b.page.locator(`.react-flow__node[data-id="${blockId}"]`);
+    await inB.click();
+    await b.page.getByRole('button', { name: 'Delete selected' }).click();
+    expect((await converged([a.page, b.page], read)).state.blocks[blockId]).toBeUndefined();
+    await a.page.getByRole('button', { name: 'Undo' }).click();
+    expect((await converged([a.page, b.page], read)).state.blocks[blockId]?.name).toBe('Agent 1');
+
+    await b.page.getByRole('button', { name: 'Redo' }).click();
+    expect((await converged([a.page, b.page], read)).state.blocks[blockId]).toBeUndefined();
+    expect([...a.errors, ...b.errors]).toEqual([]);
+  });
+
+  it('takes back an edit the server refuses and shows its message', async () => {
+    const owner = await signUp('Owner of a read-only share');
+    const reader = await signUp('Reader');
+    const asOwner = as(owner);
+    expect((await asOwner('POST', `/api/workspaces/${owner.workspaceId}/members`, { email: reader.email, permission: 'read' })).status).toBe(201);
+    const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId })).body.id;
+    const read = async () => (await asOwner<{ data: WorkflowAnswer }>('GET', `/api/workflows/${workflowId}`)).body.data;
+    const [{ page }] = await openTwice(browser, workflowId, [reader.headers.cookie ?? '', owner.headers.cookie ?? '']);
+
+    await page.getByRole('combobox', { name: 'Block type' }).selectOption('agent');
+    await page.getByRole('button', { name: 'Add block' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 10_000 }).toMatch(/permission/i);
+    const server = await converged([page], read);
+    expect(Object.values(server.state.blocks).map((b) => b.name)).toEqual(['Start']);
+    expect(await page.locator('.react-flow__node.block-agent').count()).toBe(0);
   });
 });
