@@ -97,7 +97,7 @@ export function createWorkflowSession(deps: SessionDeps): WorkflowSession {
 
   /** Sends one edit until the server answers it: applied, refused, or (after a conflict) decided again on the newer state. */
   async function sendEdit(edit: PendingEdit): Promise<void> {
-    for (let conflicts = 0, failures = 0; ; ) {
+    for (let conflicts = 0, failures = 0; !disposed; ) {
       const expectedVersion = knownHead(replica);
       inFlight = { commandId: edit.commandId, at: expectedVersion };
       let answer: CommandAnswer;
