@@ -35,7 +35,7 @@ export { commandSchema, blockStateSchema, edgeSchema, parseCommand, parseCommand
 export type { Command, CommandType, CommandOf } from './commands.js';
 export type { ValueChange, Checkpoint, GraphEvent, OtherEvent, WorkflowEvent, WorkflowEventType } from './events.js';
 export { DUPLICATE_OFFSET, startWorkflow } from './decide/addBlock.decide.js';
-export { decide, decideBatch } from './decide/decide.js';
+export { decide, decideBatch, decideAndApply } from './decide/decide.js';
 export { evolve, replay } from './evolve/evolve.js';
 export { toYaml, fromYaml } from './yaml/codec.js';
 export { YAML_VERSION, yamlWorkflowSchema } from './yaml/schema.js';

@@ -107,6 +107,11 @@ function decide(state: WorkflowState, command: Command, ctx: DecideContext): Wor
 
 /** Decide a batch atomically: each command sees the previous ones' effects; one refusal refuses all. */
 function decideBatch(state: WorkflowState, commands: readonly Command[], ctx: DecideContext): WorkflowEvent[] {
+  return decideAndApply(state, commands, ctx).events;
+}
+
+/** Like decideBatch, and also answers the state the events lead to (folded once, not again by the caller). */
+function decideAndApply(state: WorkflowState, commands: readonly Command[], ctx: DecideContext): { events: WorkflowEvent[]; state: WorkflowState } {
   const events: WorkflowEvent[] = [];
   let current = state;
   for (const command of commands) {
@@ -114,7 +119,7 @@ function decideBatch(state: WorkflowState, commands: readonly Command[], ctx: De
     current = decided.reduce(evolve, current);
     events.push(...decided);
   }
-  return events;
+  return { events, state: current };
 }
 
-export { decide, decideBatch };
+export { decide, decideBatch, decideAndApply };

@@ -1,5 +1,5 @@
 import type { GraphEvent } from '../events.js';
-import { applyValueChanges, graphWith, setValue, updateBlock } from '../model/graph.js';
+import { applyValueChanges, graphWith, setValue, updateBlock, withBlock } from '../model/graph.js';
 import type { BlockData, WorkflowGraph } from '../model/state.js';
 
 function withoutParent(data: BlockData): BlockData {
@@ -12,7 +12,7 @@ function applyGraphEvent(graph: WorkflowGraph, event: GraphEvent): WorkflowGraph
   switch (event.type) {
     case 'blockAdded':
     case 'blockDuplicated':
-      return graphWith({ ...graph.blocks, [event.block.id]: event.block }, graph.edges);
+      return graphWith(withBlock(graph.blocks, event.block.id, event.block), graph.edges);
     case 'blockMoved':
       return updateBlock(graph, event.id, (block) => ({ ...block, position: event.position }));
     case 'blockResized':

@@ -14,9 +14,21 @@ function subblockValuesOf(graph: WorkflowGraph): SubBlockValues {
   return values;
 }
 
-/** A history entry for a graph. */
+/**
+ * A history entry for a graph. Its sub-block values follow from the graph, so they are worked out
+ * the first time they are read (a snapshot, a history export) rather than on every edit, where
+ * copying every block's values was most of an edit's cost on a large workflow.
+ */
 function historyEntry(graph: WorkflowGraph, timestamp: number, action: string): HistoryEntry {
-  return { state: graph, timestamp, action, subblockValues: subblockValuesOf(graph) };
+  let values: SubBlockValues | undefined;
+  return {
+    state: graph,
+    timestamp,
+    action,
+    get subblockValues() {
+      return (values ??= subblockValuesOf(graph));
+    },
+  };
 }
 
 /** Record a new present; the old present joins the past and the future is cleared. */
@@ -26,7 +38,7 @@ function pushHistory(history: History, entry: HistoryEntry): History {
 
 /** Keep the present in step with a graph changed outside history (e.g. a variable rename). */
 function refreshPresent(history: History, graph: WorkflowGraph): History {
-  return { ...history, present: { ...history.present, state: graph, subblockValues: subblockValuesOf(graph) } };
+  return { ...history, present: historyEntry(graph, history.present.timestamp, history.present.action) };
 }
 
 function undoHistory(history: History): History | undefined {

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { AppError, createEnvelope, outboxInsert } from '@weft/platform';
-import { decideBatch, evolve, initialState, replay, startWorkflow, type Command, type DecideContext, type DeployedState, type WorkflowEvent, type WorkflowState } from '@weft/workflow';
+import { decideAndApply, initialState, replay, startWorkflow, type Command, type DecideContext, type DeployedState, type WorkflowEvent, type WorkflowState } from '@weft/workflow';
 import type { EditorDB } from '../db.js';
 import { readVariables, readWorkflowState, readWorkflowStates, workflowStateWrites, type StateRow } from '../projections/workflowState/workflowState.projection.js';
 import { createKeyedBatcher, type Outcome } from './batcher.js';
@@ -159,15 +159,16 @@ export function createEventStore(deps: EventStoreDeps) {
         continue;
       }
       let events: WorkflowEvent[];
+      let next: WorkflowState;
       try {
         const ctx = deps.context(workflowId);
-        events = decideBatch(decided.state, commands, opts.deployedState ? { ...ctx, deployedState: opts.deployedState } : ctx);
+        ({ events, state: next } = decideAndApply(decided.state, commands, opts.deployedState ? { ...ctx, deployedState: opts.deployedState } : ctx));
       } catch (error) {
         decided.outcomes.push({ ok: false, error });
         continue;
       }
       const mine = toStored(events, decided.version);
-      decided.state = events.reduce(evolve, decided.state);
+      decided.state = next;
       decided.version += events.length;
       decided.stored.push(...mine);
       const result: CommandResult = { version: decided.version, events: mine };
