@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it, inject } from 'vitest';
 import { api } from './support/http.js';
+import { startSecondGateway } from './support/gateway.js';
 import { ANONYMOUS, signUp, type TestUser } from './support/session.js';
 
 type Level = 'read' | 'write' | 'admin';
@@ -104,6 +105,43 @@ describe('access to workspaces', () => {
     const form = await fetch(`${inject('weftUrl')}/sign-in`);
     expect(form.status).toBe(200);
     expect(await form.text()).toContain('/api/auth/sign-in/email');
+  });
+
+  it('takes effect at once when a member is downgraded or removed, even just after their edits', async () => {
+    const editor = await signUp('Editor');
+    const wf = await api<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId }, owner.headers);
+    const members = `/api/workspaces/${owner.workspaceId}/members`;
+    expect((await api('POST', members, { email: editor.email, permission: 'write' }, owner.headers)).status).toBe(201);
+    const edit = () => api('POST', `/api/workflows/${wf.body.id}/commands`, { commands: [{ type: 'addVariable', name: '', variableType: 'plain', value: 'x' }] }, editor.headers);
+    expect((await edit()).status).toBe(200);
+    expect((await edit()).status).toBe(200);
+    expect((await api('PATCH', `${members}/${editor.userId}`, { permission: 'read' }, owner.headers)).status).toBe(200);
+    expect(await edit()).toMatchObject({ status: 403, body: { error: 'This action needs write permission in the workspace' } });
+    expect((await api('GET', `/api/workflows/${wf.body.id}/history`, undefined, editor.headers)).status).toBe(200);
+    expect((await api('DELETE', `${members}/${editor.userId}`, undefined, owner.headers)).status).toBe(200);
+    expect(await api('GET', `/api/workflows/${wf.body.id}/history`, undefined, editor.headers)).toMatchObject({ status: 403, body: { error: 'Access denied to workspace' } });
+  });
+
+  it('takes a removal made through another gateway into account when the registry event arrives', async () => {
+    // This gateway remembers grants for a minute, so only the registry event can make it ask again.
+    const other = await startSecondGateway({ WEFT_ACCESS_CACHE_MS: '60000' });
+    try {
+      const editor = await signUp('Remote Editor');
+      const wf = await api<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId }, owner.headers);
+      const members = `/api/workspaces/${owner.workspaceId}/members`;
+      expect((await api('POST', members, { email: editor.email, permission: 'write' }, owner.headers)).status).toBe(201);
+      const history = () => fetch(`${other.url}/api/workflows/${wf.body.id}/history`, { headers: editor.headers }).then((r) => r.status);
+      expect(await history()).toBe(200);
+      expect((await api('DELETE', `${members}/${editor.userId}`, undefined, owner.headers)).status).toBe(200);
+      let status = await history();
+      for (let i = 0; i < 50 && status === 200; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        status = await history();
+      }
+      expect(status).toBe(403);
+    } finally {
+      other.stop();
+    }
   });
 
   it('accepts a personal API key in x-api-key instead of a session', async () => {

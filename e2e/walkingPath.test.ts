@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { describe, expect, it, inject } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { freePort } from '../infra/scripts/lib/stack.mjs';
 import { api } from './support/http.js';
+import { startSecondGateway } from './support/gateway.js';
 
 interface Block {
   id: string;
@@ -125,25 +124,16 @@ describe('the walking path through every layer', () => {
 
   it('reports 503 naming a service that is down', async () => {
     // A second gateway whose copilot address points at a closed port.
-    const env = inject('weftEnv');
-    const port = await freePort();
     const closed = await freePort();
-    const gateway = spawn(process.execPath, [fileURLToPath(new URL('../gateway/dist/main.js', import.meta.url))], {
-      env: { ...process.env, ...env, PORT: String(port), COPILOT_ADDR: `127.0.0.1:${closed}` },
-      stdio: 'ignore',
-    });
+    const gateway = await startSecondGateway({ COPILOT_ADDR: `127.0.0.1:${closed}` });
     try {
-      let res: Response | undefined;
-      for (let i = 0; i < 100 && !res; i++) {
-        res = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined);
-        if (!res) await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(res?.status).toBe(503);
-      const body = (await res?.json()) as { down: string[]; services: Record<string, string> };
+      const res = await fetch(`${gateway.url}/api/health`);
+      expect(res.status).toBe(503);
+      const body = (await res.json()) as { down: string[]; services: Record<string, string> };
       expect(body.down).toEqual(['copilot']);
       expect(body.services.registry).toBe('up');
     } finally {
-      gateway.kill('SIGTERM');
+      gateway.stop();
     }
   });
 });

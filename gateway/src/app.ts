@@ -5,6 +5,7 @@ import express, { type Express, type Router } from 'express';
 import { REQUEST_ID_HEADER, withRequestContext, type Logger } from '@weft/platform';
 import type { Clients } from './clients.js';
 import type { Authenticator } from './auth.js';
+import type { AccessChecker } from './access.js';
 import { errorHandler } from './errors.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { healthRoutes, type HealthCheck } from './routes/health.js';
@@ -21,6 +22,9 @@ import { signInPage } from './routes/signInPage.js';
 export interface AppDeps {
   clients: Clients;
   auth: Authenticator;
+  access: AccessChecker;
+  /** Drops remembered sessions and API keys (after sign-out, key revocation…). */
+  forgetSessions: () => void;
   /** /api/auth (sign-up, sign-in, sign-out, API keys, OAuth); reads its own bodies. */
   accountRoutes: Router;
   users: UserDirectory;
@@ -32,6 +36,11 @@ export interface AppDeps {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
+/** Requests that can change who may reach a workflow: membership, workspaces, a workflow's entry. */
+const CHANGES_ACCESS = /^\/api\/(workspaces(\/|$)|workflows\/[^/]+$)/;
+/** Requests that can end a session or revoke an API key. */
+const CHANGES_SESSIONS = /^\/api\/auth\//;
+
 /** The gateway's HTTP app: /api for browsers and scripts, and the built web app. */
 export function createApp(deps: AppDeps): Express {
   const app = express();
@@ -42,17 +51,26 @@ export function createApp(deps: AppDeps): Express {
     res.setHeader(REQUEST_ID_HEADER, requestId);
     withRequestContext({ requestId }, () => next());
   });
+  // Remembered grants and sessions are dropped once such a request has been answered (its change is
+  // committed by then), before this client can send its next request.
+  app.use((req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      if (CHANGES_ACCESS.test(req.path)) res.once('finish', () => deps.access.forget());
+      if (CHANGES_SESSIONS.test(req.path)) res.once('finish', () => deps.forgetSessions());
+    }
+    next();
+  });
   app.use('/api', deps.accountRoutes);
   app.use('/api', express.json({ limit: '5mb' }));
   app.use('/api', healthRoutes(deps.health));
   app.use('/api', catalogRoutes());
   app.use('/api', workspaceRoutes(deps.clients, deps.auth, deps.users));
-  app.use('/api', workflowRoutes(deps.clients, deps.auth));
+  app.use('/api', workflowRoutes(deps.clients, deps.auth, deps.access));
   app.use('/api', folderRoutes(deps.clients, deps.auth));
   app.use('/api', deploymentRoutes(deps.clients, deps.auth));
   app.use('/api', settingsRoutes(deps.clients, deps.auth));
-  app.use('/api', editorRoutes(deps.clients, deps.auth));
-  app.use('/api', eventRoutes(deps.clients, deps.auth));
+  app.use('/api', editorRoutes(deps.clients, deps.auth, deps.access));
+  app.use('/api', eventRoutes(deps.clients, deps.auth, deps.access));
   app.use('/api', (req, res) => {
     res.status(404).json({ error: `No route for ${req.method} /api${req.path}` });
   });

@@ -3,10 +3,20 @@ import pg from 'pg';
 import { connect } from 'nats';
 import { TEMPORAL_HEALTH_SERVICE, checkGrpcHealth, createLogger, loadConfig, onShutdown, serviceAddress, type ServiceName } from '@weft/platform';
 import { createClients } from './clients.js';
-import { createAccounts } from './session.js';
+import { SESSION_CACHE_MS, createAccounts } from './session.js';
 import { accountRoutes } from './routes/registryAccounts.js';
 import { createApp } from './app.js';
+import { ACCESS_CACHE_MS, createAccessChecker } from './access.js';
 import type { HealthCheck } from './routes/health.js';
+
+/** A duration in milliseconds from the environment, or `fallback`; anything else stops start-up naming the variable. */
+function msFromEnv(name: string, fallback: number): number {
+  const given = process.env[name];
+  if (given === undefined || given === '') return fallback;
+  const ms = Number(given);
+  if (!Number.isInteger(ms) || ms < 0) throw new Error(`${name} must be a whole number of milliseconds, got "${given}"`);
+  return ms;
+}
 
 /** Composition root of the gateway. */
 const config = loadConfig();
@@ -35,9 +45,23 @@ const accounts = await createAccounts({
   trustedOrigins: (process.env.WEFT_TRUSTED_ORIGINS ?? '').split(',').filter((o) => o.length > 0),
   clients,
   logger,
+  sessionCacheMs: msFromEnv('WEFT_SESSION_CACHE_MS', SESSION_CACHE_MS),
+});
+const access = createAccessChecker(clients.registry, { ttlMs: msFromEnv('WEFT_ACCESS_CACHE_MS', ACCESS_CACHE_MS) });
+// Other gateways' changes to membership and workflows reach this one as registry events.
+const registryEvents = nats.subscribe(`${config.WEFT_INSTANCE}.registry.>`, {
+  callback: (err, msg) => {
+    if (err) return logger.warn({ err }, 'registry event subscription failed');
+    try {
+      const envelope = JSON.parse(msg.string()) as { type?: unknown };
+      if (typeof envelope.type === 'string') access.forgetOnRegistryEvent(envelope.type);
+    } catch {
+      access.forget();
+    }
+  },
 });
 const webDist = config.WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url));
-const app = createApp({ clients, auth: accounts.authenticator, accountRoutes: accountRoutes(clients, accounts), users: accounts.users, logger, health, webDist });
+const app = createApp({ clients, auth: accounts.authenticator, access, forgetSessions: accounts.forgetSessions, accountRoutes: accountRoutes(clients, accounts), users: accounts.users, logger, health, webDist });
 const server = app.listen(config.PORT, '0.0.0.0', () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -46,7 +70,10 @@ const server = app.listen(config.PORT, '0.0.0.0', () => {
 onShutdown(logger, [
   () => pool.end(),
   () => accounts.close(),
-  () => nats.drain(),
+  () => {
+    registryEvents.unsubscribe();
+    return nats.drain();
+  },
   async () => Object.values(clients).forEach((c) => c.close()),
   () => new Promise<void>((resolve) => server.close(() => resolve())),
 ]);

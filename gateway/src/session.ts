@@ -11,6 +11,7 @@ import type { Authenticator } from './auth.js';
 import { accountMigrations, type AuthDB } from './accounts/schema.js';
 import { createApiKeys, type ApiKeys } from './accounts/apiKeys.js';
 import { createUserDirectory, type UserDirectory } from './accounts/users.js';
+import { TtlCache } from './ttlCache.js';
 
 /** The header scripts send a personal API key in. */
 export const API_KEY_HEADER = 'x-api-key';
@@ -24,7 +25,12 @@ export interface AccountOptions {
   trustedOrigins: string[];
   clients: Clients;
   logger: Logger;
+  /** How long a resolved session or API key is remembered (SESSION_CACHE_MS when absent). */
+  sessionCacheMs?: number;
 }
+
+/** How long the gateway remembers whom a session cookie or API key belongs to. */
+export const SESSION_CACHE_MS = 10_000;
 
 /** The local session secret, created once under `dataDir`. */
 function localSecret(dataDir: string): string {
@@ -78,19 +84,36 @@ export async function createAccounts(opts: AccountOptions) {
   const apiKeys: ApiKeys = createApiKeys(database.db);
   const users: UserDirectory = createUserDirectory(database.db);
 
+  // Who a session cookie or API key belongs to, remembered briefly: resolving one costs a database
+  // query and an HMAC check, and an editor sends a command per drag. Only answers that name a user
+  // are kept; `forget` runs after every request that can end a session or revoke a key.
+  const known = new TtlCache<string, string>(opts.sessionCacheMs ?? SESSION_CACHE_MS, 10_000);
+  let generation = 0;
+  async function resolve(req: Request): Promise<string | undefined> {
+    const key = req.header(API_KEY_HEADER);
+    if (key) return apiKeys.resolve(key);
+    if (!req.headers.cookie) return undefined;
+    const session = await auth.api.getSession({ headers: fromNodeHeaders(req.headers) });
+    return session?.user.id;
+  }
   const authenticator: Authenticator = {
     async authenticate(req: Request) {
-      const key = req.header(API_KEY_HEADER);
-      if (key) {
-        const userId = await apiKeys.resolve(key);
-        return userId ? { userId } : null;
-      }
-      const session = await auth.api.getSession({ headers: fromNodeHeaders(req.headers) });
-      return session ? { userId: session.user.id } : null;
+      const credential = req.header(API_KEY_HEADER) ? `key\u0000${req.header(API_KEY_HEADER)}` : `cookie\u0000${req.headers.cookie ?? ''}`;
+      const cached = known.get(credential);
+      if (cached !== undefined) return { userId: cached };
+      const asked = generation;
+      const userId = await resolve(req);
+      if (userId === undefined) return null;
+      if (asked === generation) known.set(credential, userId);
+      return { userId };
     },
   };
+  function forgetSessions() {
+    generation++;
+    known.clear();
+  }
 
-  return { auth, authenticator, apiKeys, users, close: () => database.close() };
+  return { auth, authenticator, apiKeys, users, forgetSessions, close: () => database.close() };
 }
 
 export type Accounts = Awaited<ReturnType<typeof createAccounts>>;

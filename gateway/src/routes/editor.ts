@@ -4,6 +4,7 @@ import { AppError, toAppError } from '@weft/platform';
 import type { Clients } from '../clients.js';
 import { requireActor, type Actor, type Authenticator } from '../auth.js';
 import { fromJson, parseBody } from '../validate.js';
+import type { AccessChecker, AccessMode } from '../access.js';
 
 const variablesBody = z.object({ variables: z.array(z.record(z.string(), z.unknown())) });
 
@@ -34,11 +35,11 @@ const syncBody = z.object({
  * (Revert to deployed goes through the registry, which holds the deployed state and passes it to the
  * editor's ExecuteCommands as deployed_state_json.)
  */
-export function editorRoutes(clients: Clients, auth: Authenticator): Router {
+export function editorRoutes(clients: Clients, auth: Authenticator, checker: AccessChecker): Router {
   const r = Router();
 
-  async function access(req: { params: { id: string } }, actor: Actor, mode: 'read' | 'write'): Promise<string> {
-    await clients.registry.getWorkflow({ actor, workflowId: req.params.id, access: mode });
+  async function access(req: { params: { id: string } }, actor: Actor, mode: AccessMode): Promise<string> {
+    await checker.require(actor, req.params.id, mode);
     return req.params.id;
   }
 

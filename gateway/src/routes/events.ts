@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { AppError, toAppError } from '@weft/platform';
 import type { Clients } from '../clients.js';
 import { requireActor, type Authenticator } from '../auth.js';
+import type { AccessChecker } from '../access.js';
 
 /** How long one editor ReadEvents call waits for a new event before the stream sends a keep-alive. */
 const POLL_WAIT_MS = 15_000;
@@ -43,13 +44,13 @@ async function streamEvents(clients: Clients, workflowId: string, after: number,
 }
 
 /** GET /api/workflows/{id}/events: a page of events as JSON, or a live Server-Sent Events stream. */
-export function eventRoutes(clients: Clients, auth: Authenticator): Router {
+export function eventRoutes(clients: Clients, auth: Authenticator, access: AccessChecker): Router {
   const r = Router();
   r.get('/workflows/:id/events', async (req, res) => {
     const actor = await requireActor(auth, req);
     const workflowId = req.params.id;
     const after = afterOf(req);
-    await clients.registry.getWorkflow({ actor, workflowId, access: 'read' });
+    await access.require(actor, workflowId, 'read');
     if (req.accepts(['application/json', 'text/event-stream']) === 'text/event-stream') {
       await streamEvents(clients, workflowId, after, res);
       return;

@@ -5,6 +5,7 @@ import { commandsBody, createWorkflowBody, executeBody, type registry } from '@w
 import type { Clients } from '../clients.js';
 import { requireActor, type Authenticator } from '../auth.js';
 import { fromJson, parseBody } from '../validate.js';
+import type { AccessChecker } from '../access.js';
 
 const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'color must be a hex colour such as #3972F6');
 const updateWorkflowBody = z.object({
@@ -45,7 +46,7 @@ function entry(w: registry.WorkflowEntry) {
 }
 
 /** The workflow routes: registry metadata joined with the editor's state. */
-export function workflowRoutes(clients: Clients, auth: Authenticator): Router {
+export function workflowRoutes(clients: Clients, auth: Authenticator, access: AccessChecker): Router {
   const r = Router();
 
   r.get('/workflows', async (req, res) => {
@@ -125,7 +126,7 @@ export function workflowRoutes(clients: Clients, auth: Authenticator): Router {
   r.post('/workflows/:id/commands', async (req, res) => {
     const actor = await requireActor(auth, req);
     const body = parseBody(commandsBody, req.body);
-    await clients.registry.getWorkflow({ actor, workflowId: req.params.id, access: 'write' });
+    await access.require(actor, req.params.id, 'write');
     const out = await clients.editor.executeCommands({
       workflowId: req.params.id,
       commandsJson: JSON.stringify(body.commands),
@@ -139,7 +140,7 @@ export function workflowRoutes(clients: Clients, auth: Authenticator): Router {
   r.post('/workflows/:id/execute', async (req, res) => {
     const actor = await requireActor(auth, req);
     const body = parseBody(executeBody, req.body);
-    await clients.registry.getWorkflow({ actor, workflowId: req.params.id, access: 'write' });
+    await access.require(actor, req.params.id, 'write');
     const out = await clients.runner.executeWorkflow(
       { workflowId: req.params.id, inputJson: JSON.stringify(body.input ?? null), actorId: actor.userId },
       { deadlineMs: 5 * 60_000 },
