@@ -27,6 +27,18 @@ const editorEvent = z.object({
 });
 
 /**
+ * Whether a change at `version` can still set needsRedeployment: false when the workflow is not
+ * deployed, already needs redeployment, or was deployed at or after that version. Most edits land
+ * here (a deployed workflow being edited is flagged by its first edit), and answering them with one
+ * read spares a transaction and an inbox row per edit; they would change nothing, so there is
+ * nothing to remember about them.
+ */
+async function mayNeedRedeployment(r: Registry, workflowId: string, version: number): Promise<boolean> {
+  const row = await r.db.selectFrom('workflows').select(['needs_redeployment', 'baseline_version']).where('id', '=', workflowId).executeTakeFirst();
+  return row !== undefined && !row.needs_redeployment && row.baseline_version !== null && row.baseline_version < version;
+}
+
+/**
  * Applies one editor event to the deployment flags: a change after the deployed (or reverted)
  * version sets needsRedeployment; revertedToDeployed clears it; webhookActiveSet mirrors the flag.
  * Answers true when the entry changed.
@@ -35,6 +47,8 @@ export async function applyEditorEvent(r: Registry, envelope: EventEnvelope): Pr
   const parsed = editorEvent.safeParse(envelope.data);
   if (!parsed.success) return false;
   const e = parsed.data;
+  const flagEvent = e.type === 'revertedToDeployed' || e.type === 'webhookActiveSet';
+  if (!flagEvent && (NOT_A_CHANGE.has(e.type) || !(await mayNeedRedeployment(r, e.workflowId, e.version)))) return false;
   let changed = false;
   await handleOnce(r.db, CONSUMER, envelope.id, async (trx) => {
     if (e.type === 'revertedToDeployed') {
