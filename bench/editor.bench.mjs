@@ -1,27 +1,48 @@
 // Editor benchmark through the gateway (issue 3): command latency on a 200-block workflow,
 // commands/s with 50 concurrent clients, and bytes per edit against a whole-state sync.
 // Run with `npm run bench` (infra/scripts/bench.mjs starts the stack and calls run()).
+import http from 'node:http';
 
 const BLOCKS = 200;
 const LATENCY_COMMANDS = Number(process.env.BENCH_LATENCY_COMMANDS ?? 2_000);
 const CLIENTS = 50;
 const THROUGHPUT_MS = Number(process.env.BENCH_THROUGHPUT_MS ?? 10_000);
 
-/** A tiny HTTP client that keeps a session cookie when the gateway hands one out. */
-function client(url) {
+/**
+ * A lean keep-alive HTTP client (node:http, one socket per concurrent request) that keeps the
+ * session cookie the gateway hands out. Lighter than fetch, so the load generator, which shares
+ * the machine's two cores with the stack, takes less of them.
+ */
+export function client(url) {
+  const base = new URL(url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const host = base.hostname === 'localhost' ? '127.0.0.1' : base.hostname;
   let cookie = '';
   return {
-    async call(method, path, body) {
+    call(method, path, body) {
       const text = body === undefined ? undefined : JSON.stringify(body);
-      const res = await fetch(`${url}${path}`, {
-        method,
-        headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
-        ...(text === undefined ? {} : { body: text }),
+      const headers = { 'content-type': 'application/json', host: base.host, origin: base.origin };
+      if (cookie) headers.cookie = cookie;
+      if (text !== undefined) headers['content-length'] = Buffer.byteLength(text);
+      return new Promise((resolve, reject) => {
+        const req = http.request({ host, port: base.port, method, path, agent, headers }, (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('error', reject);
+          res.on('end', () => {
+            const setCookie = res.headers['set-cookie'] ?? [];
+            if (setCookie.length > 0) cookie = setCookie.map((c) => c.split(';')[0]).join('; ');
+            const answer = Buffer.concat(chunks).toString('utf8');
+            try {
+              resolve({ status: res.statusCode, body: answer ? JSON.parse(answer) : {}, sent: text?.length ?? 0, received: answer.length });
+            } catch (err) {
+              reject(new Error(`${method} ${path} answered ${res.statusCode} with non-JSON: ${answer.slice(0, 200)}`, { cause: err }));
+            }
+          });
+        });
+        req.on('error', reject);
+        req.end(text);
       });
-      const setCookie = res.headers.getSetCookie?.() ?? [];
-      if (setCookie.length > 0) cookie = setCookie.map((c) => c.split(';')[0]).join('; ');
-      const answer = await res.text();
-      return { status: res.status, body: answer ? JSON.parse(answer) : {}, sent: text?.length ?? 0, received: answer.length };
     },
   };
 }
@@ -31,11 +52,12 @@ function client(url) {
  * through the gateway, or straight through the registry's gRPC while the gateway has no
  * POST /api/workspaces yet.
  */
-async function workspace(http, addresses) {
+export async function workspace(http, addresses) {
   let listed = await http.call('GET', '/api/workspaces');
   if (listed.status === 401) {
     const email = `bench-${Date.now()}@example.com`;
-    await http.call('POST', '/api/auth/sign-up/email', { email, password: 'bench-password-1', name: 'Bench' });
+    const signedUp = await http.call('POST', '/api/auth/sign-up/email', { email, password: 'bench-password-1', name: 'Bench' });
+    if (signedUp.status !== 200) throw new Error(`sign-up answered ${signedUp.status}: ${JSON.stringify(signedUp.body)}`);
     listed = await http.call('GET', '/api/workspaces');
   }
   const first = listed.body.workspaces?.[0];
@@ -60,7 +82,7 @@ async function ok(promise) {
 }
 
 /** A workflow of `BLOCKS` agent blocks chained by edges after the starter. */
-async function bigWorkflow(http, workspaceId) {
+export async function bigWorkflow(http, workspaceId) {
   const created = await ok(http.call('POST', '/api/workflows', { workspaceId }));
   const id = created.body.id;
   const got = await ok(http.call('GET', `/api/workflows/${id}`));
@@ -78,7 +100,7 @@ async function bigWorkflow(http, workspaceId) {
   return id;
 }
 
-const move = (n) => ({ commands: [{ type: 'moveBlock', id: `b${n % BLOCKS}`, position: { x: n % 997, y: n % 613 } }] });
+export const move = (n) => ({ commands: [{ type: 'moveBlock', id: `b${n % BLOCKS}`, position: { x: n % 997, y: n % 613 } }] });
 
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -98,7 +120,7 @@ async function latency(http, id) {
 }
 
 /** `CLIENTS` loops posting commands for THROUGHPUT_MS; `workflowOf(i)` picks each client's workflow. */
-async function throughput(http, workflowOf) {
+export async function throughput(http, workflowOf) {
   const deadline = Date.now() + THROUGHPUT_MS;
   let done = 0;
   let failed = 0;

@@ -30,8 +30,10 @@ export async function startStack({ root, env = {}, port = 3000, randomPorts = fa
   const childEnv = { ...process.env, ...env, ...addresses, PORT: String(gatewayPort) };
   const children = [];
   let stopping = false;
+  // WEFT_NODE_ARGS: extra node flags for every service (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+  const nodeArgs = (process.env.WEFT_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
   const spawnOne = (name, dir) => {
-    const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, dir, 'dist/main.js')], {
+    const child = spawn(process.execPath, ['--enable-source-maps', ...nodeArgs, path.join(root, dir, 'dist/main.js')], {
       env: childEnv,
       stdio: ['ignore', quiet ? 'ignore' : 'inherit', 'inherit'],
     });
