@@ -18,11 +18,16 @@ const workspaces = [
 ] as const;
 
 const root = fileURLToPath(new URL('.', import.meta.url));
-const alias = Object.fromEntries(
-  workspaces
-    .filter((w) => w.startsWith('packages/'))
-    .map((w) => [`@weft/${w.split('/')[1]}`, `${root}${w}/src/index.ts`]),
-);
+/** Subpath entries (package.json "exports"); listed first, as `@weft/workflow` would also match `@weft/workflow/layout`. */
+const subpaths = { '@weft/workflow/layout': `${root}packages/workflow/src/layout/index.ts` };
+const alias = {
+  ...subpaths,
+  ...Object.fromEntries(
+    workspaces
+      .filter((w) => w.startsWith('packages/'))
+      .map((w) => [`@weft/${w.split('/')[1]}`, `${root}${w}/src/index.ts`]),
+  ),
+};
 
 // Tiers (STYLE.md): *.unit.test.ts pure, *.int.test.ts real Postgres/NATS/Temporal, e2e/ through the gateway.
 export default defineConfig({

@@ -35,7 +35,7 @@ interface DecideContext {
   deployedState?: DeployedState;
   /** Stamped on new variables. */
   workflowId?: string;
-  /** For importYaml with applyAutoLayout; defaults to the ELK layered layout. */
+  /** For importYaml with applyAutoLayout, which is refused without it; the service passes `@weft/workflow/layout`'s `elkLayout`. */
   layout?: LayoutFunction;
 }
 

@@ -42,4 +42,3 @@ export { YAML_VERSION, yamlWorkflowSchema } from './yaml/schema.js';
 export type { YamlBlock, YamlConnection, YamlWorkflow } from './yaml/schema.js';
 export { yamlStructureGuide } from './yaml/guide.js';
 export type { YamlStructureGuide } from './yaml/guide.js';
-export { elkLayout } from './layout/elk.layout.js';

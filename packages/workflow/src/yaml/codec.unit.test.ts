@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { LayoutFunction } from '../context.js';
+import { elkLayout } from '../layout/elk.layout.js';
 import { graphOf } from '../model/state.js';
 import { given, history } from '../testSupport.js';
 import { fromYaml, toYaml } from './codec.js';
@@ -66,12 +68,43 @@ describe('YAML codec (issue 3 YAML)', () => {
     expect(() => fromYaml(badTarget)).toThrowError(/^Invalid YAML at line 6: unknown target block ghost/);
   });
 
+  // Listed end first: the row blocks without a position fall back to would put b left of s.
+  const chain = 'blocks:\n  b:\n    type: api\n    name: B\n  a:\n    type: agent\n    name: A\n    connections: [b]\n  s:\n    type: starter\n    name: Start\n    connections: [a]\n';
+
   it('auto layout places blocks left to right with the real layout library', () => {
-    const text = 'blocks:\n  s:\n    type: starter\n    name: Start\n    connections: [a]\n  a:\n    type: agent\n    name: A\n    connections: [b]\n  b:\n    type: api\n    name: B\n';
-    const { state } = given(rich).when({ type: 'importYaml', yamlContent: text, applyAutoLayout: true });
+    const { state, error } = given(rich).when({ type: 'importYaml', yamlContent: chain, applyAutoLayout: true }, { layout: elkLayout });
+    expect(error).toBeUndefined();
     const x = (id: string) => state.blocks[id]?.position.x ?? Number.NaN;
     expect(x('s')).toBeLessThan(x('a'));
     expect(x('a')).toBeLessThan(x('b'));
+  });
+
+  it('auto layout takes positions and container sizes from the layout in the context, ignoring unknown ids', () => {
+    const text = 'blocks:\n  s:\n    type: starter\n    name: Start\n  lp:\n    type: loop\n    name: Loop\n';
+    const layout: LayoutFunction = () => ({
+      s: { position: { x: 7, y: 8 } },
+      lp: { position: { x: 500, y: 9 }, width: 640, height: 360 },
+      ghost: { position: { x: 0, y: 0 } },
+    });
+    const { state } = given(rich).when({ type: 'importYaml', yamlContent: text, applyAutoLayout: true }, { layout });
+    expect(Object.keys(state.blocks).sort()).toEqual(['lp', 's']);
+    expect(state.blocks['s']?.position).toEqual({ x: 7, y: 8 });
+    expect(state.blocks['lp']?.position).toEqual({ x: 500, y: 9 });
+    expect(state.blocks['lp']?.data).toMatchObject({ width: 640, height: 360 });
+  });
+
+  it('auto layout is refused where the context has no layout (the browser), and nothing changes', () => {
+    const { error, events, state } = given(rich).when({ type: 'importYaml', yamlContent: chain, applyAutoLayout: true });
+    expect(error?.code).toBe('validation');
+    expect(error?.message).toBe('Automatic layout is not available here: import without applyAutoLayout');
+    expect(events).toEqual([]);
+    expect(graphOf(state)).toEqual(graphOf(given(rich).state));
+  });
+
+  it('without auto layout no layout is needed: blocks keep their own positions or fall in a row', () => {
+    const { state, error } = given(rich).when({ type: 'importYaml', yamlContent: chain });
+    expect(error).toBeUndefined();
+    expect(['b', 'a', 's'].map((id) => state.blocks[id]?.position.x)).toEqual([100, 400, 700]);
   });
 
   it('the structure guide comes from the codec: its schema and an example that imports', () => {

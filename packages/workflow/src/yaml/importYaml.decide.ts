@@ -3,13 +3,15 @@ import type { DecideContext } from '../context.js';
 import { createBlock } from '../decide/addBlock.decide.js';
 import { WorkflowError } from '../errors.js';
 import type { WorkflowEvent } from '../events.js';
-import { elkLayout } from '../layout/elk.layout.js';
 import { graphWith, setValue } from '../model/graph.js';
 import type { BlockData, BlockState, Edge, WorkflowGraph, WorkflowState } from '../model/state.js';
 import { graphOf } from '../model/state.js';
 import { parseYaml } from './codec.js';
 import type { ParsedYaml } from './codec.js';
 import type { YamlBlock } from './schema.js';
+
+/** Why `applyAutoLayout` is refused where the decide context has no layout (e.g. in the browser). */
+const AUTO_LAYOUT_UNAVAILABLE = 'Automatic layout is not available here: import without applyAutoLayout';
 
 /** Where blocks without a position go when no layout is asked for: a simple row. */
 function fallbackPosition(index: number): { x: number; y: number } {
@@ -63,7 +65,9 @@ function graphFromYaml(parsed: ParsedYaml, ctx: DecideContext, applyAutoLayout: 
   });
   const edges = buildEdges(parsed, ctx);
   if (applyAutoLayout) {
-    const placed = (ctx.layout ?? elkLayout)({ blocks, edges });
+    // The layout library is large and only the editor service runs it: it is injected, never imported here.
+    if (ctx.layout === undefined) throw new WorkflowError('validation', AUTO_LAYOUT_UNAVAILABLE);
+    const placed = ctx.layout({ blocks, edges });
     for (const [id, place] of Object.entries(placed)) {
       const block = blocks[id];
       if (block === undefined) continue;
