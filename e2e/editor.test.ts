@@ -34,11 +34,11 @@ async function state(id: string) {
   return (await api<WorkflowBody>('GET', `/api/workflows/${id}`)).body.data;
 }
 
-/** A minimal EventSource: reads `id:`/`data:` frames from the gateway's SSE stream. */
-function openStream(id: string, after: number) {
+/** A minimal EventSource: reads `id:`/`data:` frames from the gateway's SSE stream; `headers` as a reconnect sends them. */
+function openStream(id: string, after: number, headers: Record<string, string> = {}) {
   const controller = new AbortController();
   const events: StoredEvent[] = [];
-  const ready = defaultCookie().then((cookie) => fetch(`${inject('weftUrl')}/api/workflows/${id}/events?after=${after}`, { headers: { accept: 'text/event-stream', cookie }, signal: controller.signal })).then(async (res) => {
+  const ready = defaultCookie().then((cookie) => fetch(`${inject('weftUrl')}/api/workflows/${id}/events?after=${after}`, { headers: { accept: 'text/event-stream', cookie, ...headers }, signal: controller.signal })).then(async (res) => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const reader = res.body?.getReader();
@@ -163,6 +163,22 @@ describe('the event-sourced editor through the gateway (issue 3)', () => {
     expect(all.body.events.map((e) => e.version)).toEqual([1, 2, 3]);
     const tail = await api<{ events: StoredEvent[] }>('GET', `/api/workflows/${id}/events?after=2`, undefined, { accept: 'application/json' });
     expect(tail.body.events.map((e) => [e.version, e.type])).toEqual([[3, 'blockEnabledToggled']]);
+  });
+
+  it('resumes an SSE stream from Last-Event-ID, not the ?after= a reconnecting EventSource keeps; a bad position is a 400 naming it', async () => {
+    const { id, version } = await newWorkflow();
+    await api('POST', `/api/workflows/${id}/commands`, { commands: [{ type: 'addBlock', id: 'a', blockType: 'function', position: { x: 0, y: 0 } }, { type: 'toggleEnabled', id: 'a' }, { type: 'toggleEnabled', id: 'a' }] });
+    const seen = version + 1;
+    const resumed = openStream(id, 0, { 'last-event-id': String(seen) });
+    await resumed.ready;
+    await resumed.until(version + 3);
+    resumed.close();
+    expect(resumed.events.map((e) => e.version)).toEqual([version + 2, version + 3]);
+    const json = { accept: 'application/json' };
+    const badHeader = await api<{ error: string }>('GET', `/api/workflows/${id}/events?after=0`, undefined, { ...json, 'last-event-id': 'abc' });
+    expect(badHeader).toEqual({ status: 400, body: { error: 'Last-Event-ID must be a non-negative integer' } });
+    const badAfter = await api<{ error: string }>('GET', `/api/workflows/${id}/events?after=-1`, undefined, json);
+    expect(badAfter).toEqual({ status: 400, body: { error: 'after must be a non-negative integer' } });
   });
 
   it('keeps two SSE clients editing one workflow converged on the stored state', async () => {

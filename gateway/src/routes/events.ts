@@ -8,13 +8,22 @@ import type { AccessChecker } from '../access.js';
 const POLL_WAIT_MS = 15_000;
 const JSON_PAGE_LIMIT = 1_000;
 
-/** `after` from the query, or the Last-Event-ID an EventSource sends when it reconnects. */
+/**
+ * Where to resume: the Last-Event-ID an EventSource sends when it reconnects, else `?after=`. The header wins
+ * because a reconnecting EventSource keeps its first URL, so `after` would replay what the client already has.
+ */
 function afterOf(req: Request): number {
-  const given = typeof req.query.after === 'string' ? req.query.after : req.header('last-event-id');
-  if (given === undefined || given === '') return 0;
-  const after = Number(given);
-  if (!Number.isInteger(after) || after < 0) throw new AppError('validation', 'after must be a non-negative integer');
-  return after;
+  const lastEventId = req.header('last-event-id');
+  if (lastEventId !== undefined && lastEventId !== '') return position('Last-Event-ID', lastEventId);
+  const after = req.query.after;
+  return typeof after === 'string' && after !== '' ? position('after', after) : 0;
+}
+
+/** An event version given as text; `name` says where it came from in the 400 answer. */
+function position(name: string, given: string): number {
+  const version = Number(given);
+  if (!Number.isInteger(version) || version < 0) throw new AppError('validation', `${name} must be a non-negative integer`);
+  return version;
 }
 
 /** Relays events to one SSE client: replays from `after`, then long-polls the editor for new ones. */
