@@ -7,6 +7,7 @@ import {
   type ConsumerConfig,
   type JetStreamClient,
   type JetStreamManager,
+  type JsMsg,
   type NatsConnection,
 } from 'nats';
 import { z } from 'zod';
@@ -97,7 +98,7 @@ export async function publishEnvelope(js: JetStreamClient, envelope: EventEnvelo
   await js.publish(envelope.subject, JSON.stringify(envelope), { msgID: envelope.id, headers: h });
 }
 
-export interface ConsumerOptions {
+interface ConsumerBaseOptions {
   source: StreamSource;
   /** Durable name: one per consuming service and purpose. */
   durable: string;
@@ -109,8 +110,24 @@ export interface ConsumerOptions {
   /** Where a brand-new durable starts; `all` replays the stream. */
   deliverPolicy?: 'all' | 'new';
   logger: Logger;
+}
+
+/** One event at a time, each in its request's context: acked when `handle` resolves, nak'd when it throws. */
+export interface EventConsumerOptions extends ConsumerBaseOptions {
   handle(envelope: EventEnvelope): Promise<void>;
 }
+
+/**
+ * Every event that has arrived and waits (up to `maxBatch`) in one call: all are acked when
+ * `handleBatch` resolves, all nak'd when it throws. For consumers whose per-event work is a read
+ * that many events can share.
+ */
+export interface BatchConsumerOptions extends ConsumerBaseOptions {
+  handleBatch(envelopes: EventEnvelope[]): Promise<void>;
+  maxBatch?: number;
+}
+
+export type ConsumerOptions = EventConsumerOptions | BatchConsumerOptions;
 
 export interface RunningConsumer {
   stop(): Promise<void>;
@@ -139,32 +156,81 @@ export async function startConsumer(bus: Bus, opts: ConsumerOptions): Promise<Ru
   }
   const consumer = await bus.js.consumers.get(stream, opts.durable);
   const messages = await consumer.consume({ max_messages: 64 });
-  const done = (async () => {
+  // The reader queues what arrives; the worker handles the queue in order, a batch at a time. The
+  // server stops delivering past the consumer's max_ack_pending, which bounds the queue.
+  const queue: JsMsg[] = [];
+  let wake: (() => void) | undefined;
+  let reading = true;
+  let stopping = false;
+  const reader = (async () => {
     for await (const m of messages) {
-      let envelope: EventEnvelope;
+      queue.push(m);
+      wake?.();
+    }
+    reading = false;
+    wake?.();
+  })();
+  const retryDelay = (m: JsMsg) => Math.min(10_000, 200 * 2 ** Math.min(m.info.redeliveryCount, 6));
+  const parsed = (m: JsMsg): EventEnvelope | undefined => {
+    try {
+      return envelopeSchema.parse(JSON.parse(m.string()));
+    } catch (err) {
+      opts.logger.error({ err, subject: m.subject }, 'dropping a malformed event');
+      m.term();
+      return undefined;
+    }
+  };
+  async function handleOne(m: JsMsg, envelope: EventEnvelope, handle: (e: EventEnvelope) => Promise<void>): Promise<void> {
+    const requestId = envelope.requestId ?? m.headers?.get(REQUEST_ID_HEADER) ?? envelope.id;
+    await withRequestContext({ requestId }, async () => {
       try {
-        envelope = envelopeSchema.parse(JSON.parse(m.string()));
+        await handle(envelope);
+        m.ack();
       } catch (err) {
-        opts.logger.error({ err, subject: m.subject }, 'dropping a malformed event');
-        m.term();
+        opts.logger.warn({ err, eventId: envelope.id, type: envelope.type, redelivered: m.info.redeliveryCount }, 'event handler failed; will retry');
+        m.nak(retryDelay(m));
+      }
+    });
+  }
+  async function handleMany(batch: Array<{ m: JsMsg; envelope: EventEnvelope }>, handleBatch: (e: EventEnvelope[]) => Promise<void>): Promise<void> {
+    try {
+      await handleBatch(batch.map((b) => b.envelope));
+      for (const { m } of batch) m.ack();
+    } catch (err) {
+      opts.logger.warn({ err, events: batch.length, firstEventId: batch[0]?.envelope.id }, 'event batch handler failed; will retry');
+      for (const { m } of batch) m.nak(retryDelay(m));
+    }
+  }
+  const done = (async () => {
+    while (!stopping) {
+      if (queue.length === 0) {
+        if (!reading) return;
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
         continue;
       }
-      const requestId = envelope.requestId ?? m.headers?.get(REQUEST_ID_HEADER) ?? envelope.id;
-      await withRequestContext({ requestId }, async () => {
-        try {
-          await opts.handle(envelope);
-          m.ack();
-        } catch (err) {
-          opts.logger.warn({ err, eventId: envelope.id, type: envelope.type, redelivered: m.info.redeliveryCount }, 'event handler failed; will retry');
-          m.nak(Math.min(10_000, 200 * 2 ** Math.min(m.info.redeliveryCount, 6)));
-        }
-      });
+      if ('handleBatch' in opts) {
+        // Let the reader queue the rest of what arrived in the same read before taking a batch.
+        await new Promise((resolve) => setImmediate(resolve));
+        const batch = queue.splice(0, opts.maxBatch ?? 256).flatMap((m) => {
+          const envelope = parsed(m);
+          return envelope ? [{ m, envelope }] : [];
+        });
+        if (batch.length > 0) await handleMany(batch, (e) => opts.handleBatch(e));
+      } else {
+        const m = queue.shift() as JsMsg;
+        const envelope = parsed(m);
+        if (envelope) await handleOne(m, envelope, (e) => opts.handle(e));
+      }
     }
   })();
   return {
     async stop() {
+      // What is queued and not yet handled stays unacked, so the server delivers it again later.
+      stopping = true;
       await messages.close();
-      await done;
+      wake?.();
+      await Promise.all([reader, done]);
     },
   };
 }

@@ -16,6 +16,8 @@ export {
   type EventEnvelope,
   type StreamSource,
   type ConsumerOptions,
+  type EventConsumerOptions,
+  type BatchConsumerOptions,
   type RunningConsumer,
 } from './bus.js';
 export { appendOutbox, outboxInsert, createOutboxRelay, pruneOutbox, platformMigrations, type OutboxRelay, type OutboxRelayOptions } from './outbox.js';

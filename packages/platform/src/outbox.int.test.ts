@@ -91,6 +91,39 @@ describe('transactional outbox (real Postgres and NATS)', () => {
     expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i));
   });
 
+  it('a batch consumer gets every waiting event in order, in batches, and a failed batch again', async () => {
+    const subject = `${instance}.editor.batch`;
+    const relay = createOutboxRelay({ db: db.db, js: bus.js, logger });
+    await db.db.transaction().execute((trx) => appendOutbox(trx, Array.from({ length: 40 }, (_, i) => createEnvelope(`${subject}.${i}`, 'numbered', { i }))));
+    await relay.relayOnce();
+    const batches: number[][] = [];
+    let failed = false;
+    const consumer = await startConsumer(bus, {
+      source: 'editor',
+      durable: 'batch-test',
+      filterSubject: `${subject}.>`,
+      maxBatch: 16,
+      logger,
+      async handleBatch(envelopes) {
+        const numbers = envelopes.map((e) => (e.data as { i: number }).i);
+        if (!failed && numbers.includes(20)) {
+          failed = true;
+          throw new Error('not this batch');
+        }
+        batches.push(numbers);
+      },
+    });
+    const deadline = Date.now() + 10_000;
+    while (batches.flat().length < 40 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await consumer.stop();
+    expect(failed).toBe(true);
+    expect([...new Set(batches.flat())].sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    expect(batches.every((b) => b.length <= 16)).toBe(true);
+    expect(batches.some((b) => b.length > 1)).toBe(true);
+    // Before the failure everything arrived in publication order.
+    expect(batches[0]).toEqual(Array.from({ length: batches[0]?.length ?? 0 }, (_, i) => i));
+  });
+
   it('a consumer that does not ack gets the message again', async () => {
     const subject = `${instance}.editor.redeliver.1`;
     const relay = createOutboxRelay({ db: db.db, js: bus.js, logger });
