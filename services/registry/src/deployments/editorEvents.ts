@@ -26,31 +26,37 @@ const editorEvent = z.object({
   data: z.object({ hasActiveWebhook: z.boolean().optional() }).loose(),
 });
 
-/**
- * Whether a change at `version` can still set needsRedeployment: false when the workflow is not
- * deployed, already needs redeployment, or was deployed at or after that version. Most edits land
- * here (a deployed workflow being edited is flagged by its first edit), and answering them with one
- * read spares a transaction and an inbox row per edit; they would change nothing, so there is
- * nothing to remember about them.
- */
-async function mayNeedRedeployment(r: Registry, workflowId: string, version: number): Promise<boolean> {
-  const row = await r.db.selectFrom('workflows').select(['needs_redeployment', 'baseline_version']).where('id', '=', workflowId).executeTakeFirst();
-  return row !== undefined && !row.needs_redeployment && row.baseline_version !== null && row.baseline_version < version;
+type EditorEvent = z.infer<typeof editorEvent>;
+type Flags = { needs_redeployment: boolean; baseline_version: number | null };
+
+/** The deployment flags of these workflows, by id. */
+async function readFlags(r: Registry, workflowIds: string[]): Promise<Map<string, Flags>> {
+  if (workflowIds.length === 0) return new Map();
+  const rows = await r.db.selectFrom('workflows').select(['id', 'needs_redeployment', 'baseline_version']).where('id', 'in', workflowIds).execute();
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 /**
- * Applies one editor event to the deployment flags: a change after the deployed (or reverted)
- * version sets needsRedeployment; revertedToDeployed clears it; webhookActiveSet mirrors the flag.
- * Answers true when the entry changed.
+ * Whether the event may change the flags, judged on what they were. A graph change at `version`
+ * can only set needsRedeployment when the workflow is deployed, is not flagged yet, and was deployed
+ * before that version. Most edits fail that test (the first edit after a deployment flags it), so
+ * they are answered by a read shared with the other events of their batch, with no transaction and
+ * no inbox row: they would change nothing, so there is nothing to remember about them.
  */
-export async function applyEditorEvent(r: Registry, envelope: EventEnvelope): Promise<boolean> {
-  const parsed = editorEvent.safeParse(envelope.data);
-  if (!parsed.success) return false;
-  const e = parsed.data;
-  const flagEvent = e.type === 'revertedToDeployed' || e.type === 'webhookActiveSet';
-  if (!flagEvent && (NOT_A_CHANGE.has(e.type) || !(await mayNeedRedeployment(r, e.workflowId, e.version)))) return false;
+function mayChange(e: EditorEvent, flags: Flags | undefined): boolean {
+  if (e.type === 'revertedToDeployed' || e.type === 'webhookActiveSet') return true;
+  if (NOT_A_CHANGE.has(e.type)) return false;
+  return flags !== undefined && !flags.needs_redeployment && flags.baseline_version !== null && flags.baseline_version < e.version;
+}
+
+/**
+ * Applies one editor event to the deployment flags (in a transaction with its inbox row): a change
+ * after the deployed (or reverted) version sets needsRedeployment; revertedToDeployed clears it;
+ * webhookActiveSet mirrors the flag. Answers true when the entry changed.
+ */
+async function applyEvent(r: Registry, envelopeId: string, e: EditorEvent): Promise<boolean> {
   let changed = false;
-  await handleOnce(r.db, CONSUMER, envelope.id, async (trx) => {
+  await handleOnce(r.db, CONSUMER, envelopeId, async (trx) => {
     if (e.type === 'revertedToDeployed') {
       const res = await trx
         .updateTable('workflows')
@@ -78,6 +84,28 @@ export async function applyEditorEvent(r: Registry, envelope: EventEnvelope): Pr
   return changed;
 }
 
+/**
+ * Applies a batch of editor events in order with one read of the flags of the workflows they name;
+ * only events that may change a flag are written, each re-reading its workflow's flags after.
+ * Answers how many entries changed.
+ */
+export async function applyEditorEvents(r: Registry, envelopes: EventEnvelope[]): Promise<number> {
+  const events = envelopes.flatMap((envelope) => {
+    const parsed = editorEvent.safeParse(envelope.data);
+    return parsed.success ? [{ id: envelope.id, e: parsed.data }] : [];
+  });
+  const flags = await readFlags(r, [...new Set(events.map(({ e }) => e.workflowId))]);
+  let changed = 0;
+  for (const { id, e } of events) {
+    if (!mayChange(e, flags.get(e.workflowId))) continue;
+    if (await applyEvent(r, id, e)) changed++;
+    const now = (await readFlags(r, [e.workflowId])).get(e.workflowId);
+    if (now) flags.set(e.workflowId, now);
+    else flags.delete(e.workflowId);
+  }
+  return changed;
+}
+
 /** Consumes `<instance>.editor.workflow.>` to keep needsRedeployment and hasActiveWebhook current. */
 export function consumeEditorEvents(r: Registry, bus: Bus, logger: Logger): Promise<RunningConsumer> {
   return startConsumer(bus, {
@@ -85,8 +113,8 @@ export function consumeEditorEvents(r: Registry, bus: Bus, logger: Logger): Prom
     durable: CONSUMER,
     filterSubject: `${bus.instance}.editor.workflow.>`,
     logger,
-    async handle(envelope) {
-      await applyEditorEvent(r, envelope);
+    async handleBatch(envelopes) {
+      await applyEditorEvents(r, envelopes);
     },
   });
 }
