@@ -1,6 +1,6 @@
 import { DeliverPolicy } from 'nats';
 import { AppError, streamName, type Bus, type Logger } from '@weft/platform';
-import type { EventStore, StoredEvent } from '../store/eventStore.js';
+import { editorSubject, type EventStore, type StoredEvent } from '../store/eventStore.js';
 
 type Listener = (event: StoredEvent) => void;
 
@@ -38,8 +38,11 @@ export async function startEventTail(deps: { bus: Bus; store: EventStore; logger
     deliver_policy: DeliverPolicy.New,
   });
   const messages = await consumer.consume();
+  const prefix = editorSubject(deps.bus.instance, '');
   const done = (async () => {
     for await (const m of messages) {
+      // Most events have nobody waiting on their workflow: skip those before parsing.
+      if (m.subject.startsWith(prefix) && !listeners.has(m.subject.slice(prefix.length))) continue;
       let parsed: ReturnType<typeof storedOf>;
       try {
         parsed = storedOf(m.string());
