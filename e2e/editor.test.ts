@@ -92,6 +92,24 @@ describe('the event-sourced editor through the gateway (issue 3)', () => {
     expect((await state(id)).version).toBe(version + 1);
   });
 
+  it('answers each of many simultaneous edits on its own: refusals, conflicts and retries do not touch the others', async () => {
+    const { id, version } = await newWorkflow();
+    await api('POST', `/api/workflows/${id}/commands`, { commands: [{ type: 'addBlock', id: 'fn', blockType: 'function', position: { x: 0, y: 0 } }] });
+    const moves = Array.from({ length: 24 }, (_, i) => ({ commands: [{ type: 'moveBlock', id: 'fn', position: { x: i, y: i } }], commandId: `move-${i}` }));
+    const refused = { commands: [{ type: 'setParent', id: 'missing', parentId: null }] };
+    const stale = { commands: [{ type: 'moveBlock', id: 'fn', position: { x: -1, y: -1 } }], expectedVersion: version };
+    const answers = await Promise.all([...moves, refused, stale, moves[3]].map((body) => api<{ version: number; error?: string; currentVersion?: number }>('POST', `/api/workflows/${id}/commands`, body)));
+    const moved = answers.slice(0, 24);
+    expect(moved.every((a) => a.status === 200)).toBe(true);
+    const versions = moved.map((a) => a.body.version).sort((a, b) => a - b);
+    expect(versions).toEqual(Array.from({ length: 24 }, (_, i) => version + 2 + i));
+    expect(answers[24]).toEqual({ status: 404, body: { error: 'Cannot set parent: Block not found' } });
+    expect(answers[25]).toMatchObject({ status: 409, body: { currentVersion: expect.any(Number) } });
+    // The repeated command id answers the first answer.
+    expect(answers[26]).toEqual(answers[3]);
+    expect((await state(id)).version).toBe(version + 25);
+  });
+
   it('lists history with action labels and undoes through it', async () => {
     const { id } = await newWorkflow();
     await api('POST', `/api/workflows/${id}/commands`, { commands: [{ type: 'addBlock', id: 'a', blockType: 'agent', position: { x: 0, y: 0 } }] });

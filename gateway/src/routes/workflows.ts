@@ -127,7 +127,7 @@ export function workflowRoutes(clients: Clients, auth: Authenticator, access: Ac
     const actor = await requireActor(auth, req);
     const body = parseBody(commandsBody, req.body);
     await access.require(actor, req.params.id, 'write');
-    const out = await clients.editor.executeCommands({
+    const out = await clients.editor.executeCommandsCoalesced({
       workflowId: req.params.id,
       commandsJson: JSON.stringify(body.commands),
       expectedVersion: body.expectedVersion,

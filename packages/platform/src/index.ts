@@ -2,6 +2,7 @@
 export { loadConfig, configSchema, serviceAddress, type Config, type ServiceName } from './config.js';
 export { createLogger, type Logger } from './logger.js';
 export { withRequestContext, currentRequestContext, currentRequestId, REQUEST_ID_HEADER, type RequestContext } from './context.js';
+export { answerEach, createCallCoalescer, fromCallError, toCallError, type BatchedCall, type CallError, type Outcome } from './coalesce.js';
 export { AppError, ERROR_MAP, isCodedError, isErrorCode, toAppError, codeFromGrpcStatus, type ErrorCode } from './errors.js';
 export { createDatabase, ensureDatabase, migrate, pingDatabase, type Database, type Migration } from './db.js';
 export {

@@ -20,7 +20,7 @@ const store = createEventStore({
 });
 const tail = await startEventTail({ bus: rt.bus, store, logger: rt.logger });
 rt.onClose(() => tail.stop());
-rt.grpc.add(editor.EditorServiceService, editorHandlers(store, tail));
+rt.grpc.add(editor.EditorServiceService, editorHandlers(store, tail, rt.logger));
 const consumer = await consumeRegistryEvents({ bus: rt.bus, db: rt.db, store, logger: rt.logger, afterCommit: kick });
 rt.onClose(() => consumer.stop());
 await rt.listen();

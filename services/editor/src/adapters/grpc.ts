@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, type ServiceHandlers } from '@weft/platform';
+import { AppError, answerEach, type Logger, type ServiceHandlers } from '@weft/platform';
 import type { editor } from '@weft/contracts';
 import { blockStateSchema, edgeSchema, historyView, parseCommands, toYaml, yamlStructureGuide, type DeployedState } from '@weft/workflow';
 import type { EventStore } from '../store/eventStore.js';
@@ -37,17 +37,26 @@ function notFound(workflowId: string): AppError {
 }
 
 /** The editor's gRPC surface. */
-export function editorHandlers(store: EventStore, tail: EventTail): ServiceHandlers<typeof editor.EditorServiceService> {
+export function editorHandlers(store: EventStore, tail: EventTail, logger: Logger): ServiceHandlers<typeof editor.EditorServiceService> {
+  async function executeCommands(req: editor.ExecuteCommandsRequest): Promise<editor.ExecuteCommandsResponse> {
+    if (!req.workflowId) throw new AppError('validation', 'workflowId is required');
+    const commands = parseCommands(parseJson('commands', req.commandsJson));
+    const res = await store.execute(req.workflowId, commands, {
+      expectedVersion: req.expectedVersion,
+      commandId: req.commandId,
+      deployedState: parseDeployedState(req.deployedStateJson),
+    });
+    return { version: res.version, eventsJson: JSON.stringify(res.events) };
+  }
+
   return {
-    async executeCommands(req) {
-      if (!req.workflowId) throw new AppError('validation', 'workflowId is required');
-      const commands = parseCommands(parseJson('commands', req.commandsJson));
-      const res = await store.execute(req.workflowId, commands, {
-        expectedVersion: req.expectedVersion,
-        commandId: req.commandId,
-        deployedState: parseDeployedState(req.deployedStateJson),
+    executeCommands,
+    async executeCommandsBatch(req) {
+      const calls = req.items.map((item) => ({ request: item.request ?? { workflowId: '', commandsJson: '', actorId: '' }, requestId: item.requestId }));
+      const outcomes = await answerEach(calls, executeCommands, (err, answered) => {
+        if (answered.code === 'internal') logger.error({ err }, 'batched ExecuteCommands failed');
       });
-      return { version: res.version, eventsJson: JSON.stringify(res.events) };
+      return { outcomes };
     },
     async getState(req) {
       const deadline = Date.now() + Math.min(Math.max(req.waitMs, 0), MAX_WAIT_MS);

@@ -45,6 +45,41 @@ export interface ExecuteCommandsResponse {
   eventsJson: string;
 }
 
+/**
+ * Several ExecuteCommands calls in one: the gateway sends the calls it has in hand together, so a
+ * burst of edits costs one round trip. Each item is decided as if sent alone and answers on its own,
+ * in order; a refused item does not affect the others.
+ */
+export interface ExecuteCommandsBatchRequest {
+  items: ExecuteCommandsBatchItem[];
+}
+
+export interface ExecuteCommandsBatchItem {
+  request:
+    | ExecuteCommandsRequest
+    | undefined;
+  /** The request id of the HTTP call the item came from (for the logs). */
+  requestId: string;
+}
+
+export interface ExecuteCommandsBatchResponse {
+  outcomes: ExecuteCommandsOutcome[];
+}
+
+/** Exactly one of `ok` and `error`. */
+export interface ExecuteCommandsOutcome {
+  ok?: ExecuteCommandsResponse | undefined;
+  error?: CallError | undefined;
+}
+
+/** A refusal as a gRPC call would carry it: the error code (errors.ts), message and details. */
+export interface CallError {
+  code: string;
+  message: string;
+  /** JSON object; empty when there are no details. */
+  detailsJson: string;
+}
+
 export interface GetStateRequest {
   workflowId: string;
   /** When the stream does not exist yet, wait up to this long for it to start. */
@@ -389,6 +424,433 @@ export const ExecuteCommandsResponse: MessageFns<ExecuteCommandsResponse> = {
     const message = createBaseExecuteCommandsResponse();
     message.version = object.version ?? 0;
     message.eventsJson = object.eventsJson ?? "";
+    return message;
+  },
+};
+
+function createBaseExecuteCommandsBatchRequest(): ExecuteCommandsBatchRequest {
+  return { items: [] };
+}
+
+export const ExecuteCommandsBatchRequest: MessageFns<ExecuteCommandsBatchRequest> = {
+  encode(message: ExecuteCommandsBatchRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.items) {
+      ExecuteCommandsBatchItem.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExecuteCommandsBatchRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExecuteCommandsBatchRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.items.push(ExecuteCommandsBatchItem.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExecuteCommandsBatchRequest {
+    return {
+      items: globalThis.Array.isArray(object?.items)
+        ? object.items.map((e: any) => ExecuteCommandsBatchItem.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ExecuteCommandsBatchRequest): unknown {
+    const obj: any = {};
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => ExecuteCommandsBatchItem.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExecuteCommandsBatchRequest>, I>>(base?: I): ExecuteCommandsBatchRequest {
+    return ExecuteCommandsBatchRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExecuteCommandsBatchRequest>, I>>(object: I): ExecuteCommandsBatchRequest {
+    const message = createBaseExecuteCommandsBatchRequest();
+    message.items = object.items?.map((e) => ExecuteCommandsBatchItem.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseExecuteCommandsBatchItem(): ExecuteCommandsBatchItem {
+  return { request: undefined, requestId: "" };
+}
+
+export const ExecuteCommandsBatchItem: MessageFns<ExecuteCommandsBatchItem> = {
+  encode(message: ExecuteCommandsBatchItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.request !== undefined) {
+      ExecuteCommandsRequest.encode(message.request, writer.uint32(10).fork()).join();
+    }
+    if (message.requestId !== "") {
+      writer.uint32(18).string(message.requestId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExecuteCommandsBatchItem {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExecuteCommandsBatchItem();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.request = ExecuteCommandsRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.requestId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExecuteCommandsBatchItem {
+    return {
+      request: isSet(object.request) ? ExecuteCommandsRequest.fromJSON(object.request) : undefined,
+      requestId: isSet(object.requestId)
+        ? globalThis.String(object.requestId)
+        : isSet(object.request_id)
+        ? globalThis.String(object.request_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ExecuteCommandsBatchItem): unknown {
+    const obj: any = {};
+    if (message.request !== undefined) {
+      obj.request = ExecuteCommandsRequest.toJSON(message.request);
+    }
+    if (message.requestId !== "") {
+      obj.requestId = message.requestId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExecuteCommandsBatchItem>, I>>(base?: I): ExecuteCommandsBatchItem {
+    return ExecuteCommandsBatchItem.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExecuteCommandsBatchItem>, I>>(object: I): ExecuteCommandsBatchItem {
+    const message = createBaseExecuteCommandsBatchItem();
+    message.request = (object.request !== undefined && object.request !== null)
+      ? ExecuteCommandsRequest.fromPartial(object.request)
+      : undefined;
+    message.requestId = object.requestId ?? "";
+    return message;
+  },
+};
+
+function createBaseExecuteCommandsBatchResponse(): ExecuteCommandsBatchResponse {
+  return { outcomes: [] };
+}
+
+export const ExecuteCommandsBatchResponse: MessageFns<ExecuteCommandsBatchResponse> = {
+  encode(message: ExecuteCommandsBatchResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.outcomes) {
+      ExecuteCommandsOutcome.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExecuteCommandsBatchResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExecuteCommandsBatchResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.outcomes.push(ExecuteCommandsOutcome.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExecuteCommandsBatchResponse {
+    return {
+      outcomes: globalThis.Array.isArray(object?.outcomes)
+        ? object.outcomes.map((e: any) => ExecuteCommandsOutcome.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ExecuteCommandsBatchResponse): unknown {
+    const obj: any = {};
+    if (message.outcomes?.length) {
+      obj.outcomes = message.outcomes.map((e) => ExecuteCommandsOutcome.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExecuteCommandsBatchResponse>, I>>(base?: I): ExecuteCommandsBatchResponse {
+    return ExecuteCommandsBatchResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExecuteCommandsBatchResponse>, I>>(object: I): ExecuteCommandsBatchResponse {
+    const message = createBaseExecuteCommandsBatchResponse();
+    message.outcomes = object.outcomes?.map((e) => ExecuteCommandsOutcome.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseExecuteCommandsOutcome(): ExecuteCommandsOutcome {
+  return { ok: undefined, error: undefined };
+}
+
+export const ExecuteCommandsOutcome: MessageFns<ExecuteCommandsOutcome> = {
+  encode(message: ExecuteCommandsOutcome, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ok !== undefined) {
+      ExecuteCommandsResponse.encode(message.ok, writer.uint32(10).fork()).join();
+    }
+    if (message.error !== undefined) {
+      CallError.encode(message.error, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExecuteCommandsOutcome {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExecuteCommandsOutcome();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ok = ExecuteCommandsResponse.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.error = CallError.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExecuteCommandsOutcome {
+    return {
+      ok: isSet(object.ok) ? ExecuteCommandsResponse.fromJSON(object.ok) : undefined,
+      error: isSet(object.error) ? CallError.fromJSON(object.error) : undefined,
+    };
+  },
+
+  toJSON(message: ExecuteCommandsOutcome): unknown {
+    const obj: any = {};
+    if (message.ok !== undefined) {
+      obj.ok = ExecuteCommandsResponse.toJSON(message.ok);
+    }
+    if (message.error !== undefined) {
+      obj.error = CallError.toJSON(message.error);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExecuteCommandsOutcome>, I>>(base?: I): ExecuteCommandsOutcome {
+    return ExecuteCommandsOutcome.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExecuteCommandsOutcome>, I>>(object: I): ExecuteCommandsOutcome {
+    const message = createBaseExecuteCommandsOutcome();
+    message.ok = (object.ok !== undefined && object.ok !== null)
+      ? ExecuteCommandsResponse.fromPartial(object.ok)
+      : undefined;
+    message.error = (object.error !== undefined && object.error !== null)
+      ? CallError.fromPartial(object.error)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCallError(): CallError {
+  return { code: "", message: "", detailsJson: "" };
+}
+
+export const CallError: MessageFns<CallError> = {
+  encode(message: CallError, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== "") {
+      writer.uint32(10).string(message.code);
+    }
+    if (message.message !== "") {
+      writer.uint32(18).string(message.message);
+    }
+    if (message.detailsJson !== "") {
+      writer.uint32(26).string(message.detailsJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CallError {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCallError();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.detailsJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CallError {
+    return {
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+      detailsJson: isSet(object.detailsJson)
+        ? globalThis.String(object.detailsJson)
+        : isSet(object.details_json)
+        ? globalThis.String(object.details_json)
+        : "",
+    };
+  },
+
+  toJSON(message: CallError): unknown {
+    const obj: any = {};
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    if (message.detailsJson !== "") {
+      obj.detailsJson = message.detailsJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CallError>, I>>(base?: I): CallError {
+    return CallError.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CallError>, I>>(object: I): CallError {
+    const message = createBaseCallError();
+    message.code = object.code ?? "";
+    message.message = object.message ?? "";
+    message.detailsJson = object.detailsJson ?? "";
     return message;
   },
 };
@@ -1674,6 +2136,17 @@ export const EditorServiceService = {
       Buffer.from(ExecuteCommandsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ExecuteCommandsResponse => ExecuteCommandsResponse.decode(value),
   },
+  executeCommandsBatch: {
+    path: "/weft.editor.v1.EditorService/ExecuteCommandsBatch" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExecuteCommandsBatchRequest): Buffer =>
+      Buffer.from(ExecuteCommandsBatchRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExecuteCommandsBatchRequest => ExecuteCommandsBatchRequest.decode(value),
+    responseSerialize: (value: ExecuteCommandsBatchResponse): Buffer =>
+      Buffer.from(ExecuteCommandsBatchResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ExecuteCommandsBatchResponse => ExecuteCommandsBatchResponse.decode(value),
+  },
   getState: {
     path: "/weft.editor.v1.EditorService/GetState" as const,
     requestStream: false as const,
@@ -1745,6 +2218,7 @@ export const EditorServiceService = {
 
 export interface EditorServiceServer extends UntypedServiceImplementation {
   executeCommands: handleUnaryCall<ExecuteCommandsRequest, ExecuteCommandsResponse>;
+  executeCommandsBatch: handleUnaryCall<ExecuteCommandsBatchRequest, ExecuteCommandsBatchResponse>;
   getState: handleUnaryCall<GetStateRequest, GetStateResponse>;
   getStates: handleUnaryCall<GetStatesRequest, GetStatesResponse>;
   getHistory: handleUnaryCall<GetHistoryRequest, GetHistoryResponse>;
@@ -1770,6 +2244,21 @@ export interface EditorServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ExecuteCommandsResponse) => void,
+  ): ClientUnaryCall;
+  executeCommandsBatch(
+    request: ExecuteCommandsBatchRequest,
+    callback: (error: ServiceError | null, response: ExecuteCommandsBatchResponse) => void,
+  ): ClientUnaryCall;
+  executeCommandsBatch(
+    request: ExecuteCommandsBatchRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ExecuteCommandsBatchResponse) => void,
+  ): ClientUnaryCall;
+  executeCommandsBatch(
+    request: ExecuteCommandsBatchRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ExecuteCommandsBatchResponse) => void,
   ): ClientUnaryCall;
   getState(
     request: GetStateRequest,
