@@ -18,6 +18,7 @@ const store = createEventStore({
   afterCommit: kick,
   onBackgroundError: (err) => rt.logger.warn({ err }, 'snapshot failed; loads replay more events until the next one'),
 });
+rt.onClose(() => store.close());
 const tail = await startEventTail({ bus: rt.bus, store, logger: rt.logger });
 rt.onClose(() => tail.stop());
 rt.grpc.add(editor.EditorServiceService, editorHandlers(store, tail, rt.logger));

@@ -12,11 +12,14 @@ export function testContextFactory(): (workflowId: string) => DecideContext {
   return (workflowId) => ({ now: 1_700_000_000_000 + n, newId: () => `id-${++n}`, blockDefinition: getBlock, workflowId });
 }
 
+/** Tests snapshot sooner than production, so a few hundred commands cross several snapshots. */
+export const TEST_SNAPSHOT_EVERY = 100;
+
 /** A migrated editor schema of its own and an event store on it (tests only). */
 export async function editorTestStore(instance = 'test') {
   const database = await createTestDatabase<EditorDB>('editor', migrations);
   const context = testContextFactory();
-  const store = createEventStore({ db: database.db, instance, context });
+  const store = createEventStore({ db: database.db, instance, context, snapshotEvery: TEST_SNAPSHOT_EVERY });
   return {
     database,
     db: database.db,
@@ -24,7 +27,7 @@ export async function editorTestStore(instance = 'test') {
     context,
     /** Another store on the same database: a second editor process. */
     secondStore(): EventStore {
-      return createEventStore({ db: database.db, instance, context });
+      return createEventStore({ db: database.db, instance, context, snapshotEvery: TEST_SNAPSHOT_EVERY });
     },
     async start(workflowId: string): Promise<void> {
       await database.db.transaction().execute((trx) => store.startStream(trx, workflowId));

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { replay, type Command, type WorkflowEvent } from '@weft/workflow';
-import { editorTestStore } from '../testSupport.js';
-import { SNAPSHOT_EVERY, projectState } from './eventStore.js';
+import { TEST_SNAPSHOT_EVERY, editorTestStore } from '../testSupport.js';
+import { projectState } from './eventStore.js';
 
 type Env = Awaited<ReturnType<typeof editorTestStore>>;
 
@@ -81,7 +81,7 @@ describe('editor event store (real Postgres)', () => {
   it('loads the same state from snapshot + tail as from a full replay, with a lean snapshot', async () => {
     await env.start('wf-snap');
     for (let i = 0; i < 30; i++) await env.store.execute('wf-snap', [addFunction(`s${i}`, i)]);
-    for (let i = 0; i < SNAPSHOT_EVERY * 2; i++) {
+    for (let i = 0; i < TEST_SNAPSHOT_EVERY * 2; i++) {
       const id = `s${i % 30}`;
       await env.store.execute('wf-snap', [
         i % 7 === 3 ? { type: 'undo' } : { type: 'setSubBlockValue', id, subBlockId: 'code', value: `return ${i}` },
@@ -91,7 +91,7 @@ describe('editor event store (real Postgres)', () => {
     const rows = await env.db.selectFrom('events').select('data').where('workflow_id', '=', 'wf-snap').orderBy('version').execute();
     const full = replay(rows.map((r) => r.data as WorkflowEvent));
     const snap = await env.db.selectFrom('snapshots').select(['version', sql<number>`length(state::text)`.as('size')]).where('workflow_id', '=', 'wf-snap').executeTakeFirst();
-    expect(Number(snap?.version)).toBeGreaterThanOrEqual(SNAPSHOT_EVERY * 2);
+    expect(Number(snap?.version)).toBeGreaterThanOrEqual(TEST_SNAPSHOT_EVERY * 2);
     expect(snap?.size).toBeLessThan(JSON.stringify(full).length / 5);
     env.store.clearCache();
     expect(await env.store.loadFull('wf-snap')).toEqual(full);

@@ -1,5 +1,5 @@
 import type { BlockState, Edge, HistoryEntry, Loop, Parallel, SubBlockValues, WorkflowGraph, WorkflowState } from '@weft/workflow';
-import { subblockValuesOf } from '@weft/workflow';
+import { historyEntry } from '@weft/workflow';
 
 /**
  * A snapshot with its history stored once. The domain keeps history as full graph snapshots that
@@ -23,7 +23,7 @@ interface LeanSnapshot {
   history: { past: LeanEntry[]; present: LeanEntry; future: LeanEntry[] };
 }
 
-/** A history entry; `v` is present only when its values are not the ones its graph implies. */
+/** A history entry; `v` (sub-block values) only in snapshots written before values were left out. */
 interface LeanEntry {
   g: number;
   t: number;
@@ -49,21 +49,6 @@ function pool<T extends object, S = T>(encode: (value: T) => S = (v) => v as unk
   };
 }
 
-/** Whether `values` are exactly the block's current sub-block values (how the domain builds entries). */
-function valuesImplied(graph: WorkflowGraph, values: SubBlockValues): boolean {
-  const blockIds = Object.keys(values);
-  if (blockIds.length !== Object.keys(graph.blocks).length) return false;
-  for (const blockId of blockIds) {
-    const block = graph.blocks[blockId];
-    const byId = values[blockId];
-    if (block === undefined || byId === undefined) return false;
-    const subs = Object.values(block.subBlocks);
-    if (subs.length !== Object.keys(byId).length) return false;
-    for (const sub of subs) if (!(sub.id in byId) || byId[sub.id] !== sub.value) return false;
-  }
-  return true;
-}
-
 /** Encodes a full state (with history) into the lean snapshot form. */
 export function encodeSnapshot(state: WorkflowState): LeanSnapshot {
   const blocks = pool<BlockState>();
@@ -86,9 +71,9 @@ export function encodeSnapshot(state: WorkflowState): LeanSnapshot {
     return at;
   };
   const entry = (e: HistoryEntry): LeanEntry => {
-    const lean: LeanEntry = { g: graph(e.state), t: e.timestamp, a: e.action };
-    if (!valuesImplied(e.state, e.subblockValues)) lean.v = e.subblockValues;
-    return lean;
+    // An entry's sub-block values are its graph's (the domain builds every entry that way), so they
+    // are not written; decoding works them out again when they are read.
+    return { g: graph(e.state), t: e.timestamp, a: e.action };
   };
   const { blocks: _b, edges: _e, loops: _l, parallels: _p, history, ...rest } = state;
   const history_ = { past: history.past.map(entry), present: entry(history.present), future: history.future.map(entry) };
@@ -121,7 +106,7 @@ export function decodeSnapshot(stored: unknown): WorkflowState {
   );
   const entry = (e: LeanEntry): HistoryEntry => {
     const state = at(graphs, e.g);
-    return { state, timestamp: e.t, action: e.a, subblockValues: e.v ?? subblockValuesOf(state) };
+    return e.v === undefined ? historyEntry(state, e.t, e.a) : { state, timestamp: e.t, action: e.a, subblockValues: e.v };
   };
   const { graph, ...rest } = stored.rest;
   return {
