@@ -20,7 +20,7 @@ export type {
   WorkflowState,
 } from './model/state.js';
 export { MIN_COUNT, MAX_COUNT, DEFAULT_COUNT, clampCount, deriveSubflows } from './model/subflows.js';
-export { MAX_PAST_ENTRIES, historyView, subblockValuesOf } from './model/history.js';
+export { MAX_PAST_ENTRIES, historyEntry, historyView } from './model/history.js';
 export type { HistoryItem, HistoryView } from './model/history.js';
 export { validateVariable, normalizeVariableType } from './model/variables.js';
 export type {
