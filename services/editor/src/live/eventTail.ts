@@ -1,5 +1,5 @@
-import { DeliverPolicy } from 'nats';
-import { AppError, streamName, type Bus, type Logger } from '@weft/platform';
+import type { Msg, Subscription } from 'nats';
+import { AppError, type Bus, type Logger } from '@weft/platform';
 import { editorSubject, type EventStore, type StoredEvent } from '../store/eventStore.js';
 
 type Listener = (event: StoredEvent) => void;
@@ -27,42 +27,50 @@ function continuing(events: StoredEvent[], after: number): StoredEvent[] {
 }
 
 /**
- * Follows the editor's own JetStream subject with an ordered (ephemeral) consumer and wakes readers
- * waiting on a workflow. Every editor instance runs one, so a reader is woken whichever instance
- * wrote the event; Postgres stays the source of truth whenever the live run has a gap.
+ * Wakes readers waiting on a workflow when its events are published. While a workflow has readers
+ * this editor holds a core NATS subscription to that workflow's subject (JetStream publishes reach
+ * core subscribers too), so events nobody waits for are never delivered here. Every editor instance
+ * does the same, so a reader is woken whichever instance wrote the event; Postgres stays the source
+ * of truth whenever the live run has a gap.
  */
 export async function startEventTail(deps: { bus: Bus; store: EventStore; logger: Logger }): Promise<EventTail> {
-  const listeners = new Map<string, Set<Listener>>();
-  const consumer = await deps.bus.js.consumers.get(streamName(deps.bus.instance, 'editor'), {
-    filterSubjects: `${deps.bus.instance}.editor.workflow.>`,
-    deliver_policy: DeliverPolicy.New,
-  });
-  const messages = await consumer.consume();
-  const prefix = editorSubject(deps.bus.instance, '');
-  const done = (async () => {
-    for await (const m of messages) {
-      // Most events have nobody waiting on their workflow: skip those before parsing.
-      if (m.subject.startsWith(prefix) && !listeners.has(m.subject.slice(prefix.length))) continue;
-      let parsed: ReturnType<typeof storedOf>;
-      try {
-        parsed = storedOf(m.string());
-      } catch (err) {
-        deps.logger.warn({ err, subject: m.subject }, 'skipping an unreadable editor event');
-        continue;
-      }
-      if (!parsed) continue;
-      for (const listener of listeners.get(parsed.workflowId) ?? []) listener(parsed.event);
-    }
-  })();
+  const watched = new Map<string, { listeners: Set<Listener>; subscription: Subscription }>();
 
-  function listen(workflowId: string, listener: Listener): () => void {
-    let set = listeners.get(workflowId);
-    if (!set) listeners.set(workflowId, (set = new Set()));
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0) listeners.delete(workflowId);
+  function deliver(m: Msg): void {
+    let parsed: ReturnType<typeof storedOf>;
+    try {
+      parsed = storedOf(m.string());
+    } catch (err) {
+      deps.logger.warn({ err, subject: m.subject }, 'skipping an unreadable editor event');
+      return;
+    }
+    if (!parsed) return;
+    for (const listener of watched.get(parsed.workflowId)?.listeners ?? []) listener(parsed.event);
+  }
+
+  /** Starts listening; resolves once the server has the subscription, so later publishes reach it. */
+  async function listen(workflowId: string, listener: Listener): Promise<() => void> {
+    let entry = watched.get(workflowId);
+    if (!entry) {
+      const subscription = deps.bus.nc.subscribe(editorSubject(deps.bus.instance, workflowId), { callback: (err, m) => (err ? deps.logger.warn({ err }, 'editor event subscription failed') : deliver(m)) });
+      watched.set(workflowId, (entry = { listeners: new Set(), subscription }));
+    }
+    entry.listeners.add(listener);
+    const mine = entry;
+    const unlisten = () => {
+      mine.listeners.delete(listener);
+      if (mine.listeners.size === 0 && watched.get(workflowId) === mine) {
+        watched.delete(workflowId);
+        mine.subscription.unsubscribe();
+      }
     };
+    try {
+      await deps.bus.nc.flush();
+    } catch (err) {
+      unlisten();
+      throw err;
+    }
+    return unlisten;
   }
 
   async function read(workflowId: string, after: number, waitMs: number, limit: number): Promise<{ head: number; events: StoredEvent[] }> {
@@ -70,7 +78,7 @@ export async function startEventTail(deps: { bus: Bus; store: EventStore; logger
     const live: StoredEvent[] = [];
     let wake: (() => void) | undefined;
     // Listen before reading the store so nothing committed in between is missed.
-    const unlisten = listen(workflowId, (event) => {
+    const unlisten = await listen(workflowId, (event) => {
       live.push(event);
       wake?.();
     });
@@ -104,8 +112,8 @@ export async function startEventTail(deps: { bus: Bus; store: EventStore; logger
   return {
     read,
     async stop() {
-      await messages.close();
-      await done;
+      for (const { subscription } of watched.values()) subscription.unsubscribe();
+      watched.clear();
     },
   };
 }
