@@ -22,6 +22,8 @@ export type {
 export { MIN_COUNT, MAX_COUNT, DEFAULT_COUNT, clampCount, deriveSubflows } from './model/subflows.js';
 export { MAX_PAST_ENTRIES, historyEntry, historyView } from './model/history.js';
 export type { HistoryItem, HistoryView } from './model/history.js';
+export { encodeSnapshot, decodeSnapshot } from './model/snapshotCodec.js';
+export type { LeanSnapshot } from './model/snapshotCodec.js';
 export { validateVariable, normalizeVariableType } from './model/variables.js';
 export type {
   BlockDefinition,

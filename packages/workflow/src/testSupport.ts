@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import type { Command } from './commands.js';
 import type { BlockDefinition, DecideContext } from './context.js';
 import { decideBatch } from './decide/decide.js';
@@ -84,4 +85,54 @@ function history(...commands: Command[]): WorkflowEvent[] {
   return [...base, ...outcome.events];
 }
 
-export { definitions, testContext, given, started, history };
+const ids = ['start', 'a', 'b', 'c', 'd'];
+const id = fc.constantFrom(...ids);
+const position = fc.record({ x: fc.integer({ min: -500, max: 500 }), y: fc.integer({ min: -500, max: 500 }) });
+const name = fc.constantFrom('Agent 1', 'My Api', 'loop', 'X 9');
+const value = fc.oneof(fc.constantFrom('<agent1.content>', '<myapi.data>', '<variable.x>'), fc.integer(), fc.constant(null));
+
+/** Random editing commands over the starter and blocks a..d (many are refused, which is part of the point). */
+const commandArbitrary: fc.Arbitrary<Command> = fc.oneof(
+  fc.record({
+    type: fc.constant('addBlock' as const),
+    id,
+    blockType: fc.constantFrom('function', 'agent', 'api', 'loop', 'parallel'),
+    position,
+    parentId: fc.option(id, { nil: undefined }),
+  }),
+  fc.record({ type: fc.constant('moveBlock' as const), id, position }),
+  fc.record({ type: fc.constant('resizeBlock' as const), id, width: fc.nat(900), height: fc.nat(900) }),
+  fc.record({ type: fc.constant('setParent' as const), id, parentId: fc.option(id, { nil: null }) }),
+  fc.record({ type: fc.constant('removeBlock' as const), id }),
+  fc.record({ type: fc.constant('addEdge' as const), source: id, target: id }),
+  fc.record({ type: fc.constant('removeEdge' as const), id: fc.constantFrom('id-1', 'id-2', 'e') }),
+  fc.record({ type: fc.constantFrom('toggleEnabled' as const, 'toggleHandles' as const, 'setWide' as const), id }),
+  fc.record({ type: fc.constant('setAdvancedMode' as const), id, advancedMode: fc.boolean() }),
+  fc.record({ type: fc.constant('duplicateBlock' as const), id, newId: id }),
+  fc.record({ type: fc.constant('renameBlock' as const), id, name }),
+  fc.record({
+    type: fc.constant('setSubBlockValue' as const),
+    id,
+    subBlockId: fc.constantFrom('code', 'memories', 'userPrompt'),
+    value,
+  }),
+  fc.record({ type: fc.constant('updateLoop' as const), id, iterations: fc.integer({ min: -5, max: 80 }) }),
+  fc.record({ type: fc.constant('updateParallel' as const), id, count: fc.integer({ min: -5, max: 80 }), parallelType: fc.string() }),
+  fc.constantFrom<Command>({ type: 'clearWorkflow' }, { type: 'undo' }, { type: 'redo' }),
+  fc.record({ type: fc.constant('revertToHistory' as const), index: fc.nat(25) }),
+  fc.record({ type: fc.constant('addVariable' as const), name: fc.constantFrom('', 'x', 'variable3'), variableType: fc.constant('plain' as const), value }),
+);
+
+/** Commands that add blocks a..d first, so that most random commands find their targets. */
+const seededArbitrary: fc.Arbitrary<Command[]> = fc.tuple(
+  ...['a', 'b', 'c', 'd'].map((blockId) =>
+    fc.record({
+      type: fc.constant('addBlock' as const),
+      id: fc.constant(blockId),
+      blockType: fc.constantFrom('function', 'agent', 'api', 'loop', 'parallel'),
+      position,
+    }),
+  ),
+);
+
+export { definitions, testContext, given, started, history, commandArbitrary, seededArbitrary };

@@ -1,10 +1,9 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { AppError, createEnvelope, outboxInsert } from '@weft/platform';
-import { decideAndApply, initialState, replay, startWorkflow, type Command, type DecideContext, type DeployedState, type WorkflowEvent, type WorkflowState } from '@weft/workflow';
+import { decideAndApply, decodeSnapshot, encodeSnapshot, initialState, replay, startWorkflow, type Command, type DecideContext, type DeployedState, type WorkflowEvent, type WorkflowState } from '@weft/workflow';
 import type { EditorDB } from '../db.js';
 import { readVariables, readWorkflowState, readWorkflowStates, workflowStateWrites, type StateRow } from '../projections/workflowState/workflowState.projection.js';
 import { createKeyedBatcher, type Outcome } from './batcher.js';
-import { decodeSnapshot, encodeSnapshot } from './snapshotCodec.js';
 
 /**
  * A snapshot is taken whenever a stream crosses a multiple of this many events. A snapshot of a

@@ -1,13 +1,14 @@
-import type { BlockState, Edge, HistoryEntry, Loop, Parallel, SubBlockValues, WorkflowGraph, WorkflowState } from '@weft/workflow';
-import { historyEntry } from '@weft/workflow';
+import { historyEntry } from './history.js';
+import type { BlockState, Edge, HistoryEntry, Loop, Parallel, SubBlockValues, WorkflowGraph, WorkflowState } from './state.js';
 
 /**
- * A snapshot with its history stored once. The domain keeps history as full graph snapshots that
- * share unchanged blocks by reference in memory; written as plain JSON every entry would repeat the
- * whole graph (21 copies of a 200-block workflow). Here every distinct block, edge and graph object
- * is written once and entries point at it by index; decoding restores the sharing.
+ * A full state (history included) with its history stored once: the editor's snapshots and the
+ * gateway's GET /state answer. The domain keeps history as full graph snapshots that share unchanged
+ * blocks by reference in memory; written as plain JSON every entry would repeat the whole graph (21
+ * copies of a 200-block workflow). Here every distinct block, edge and graph object is written once
+ * and entries point at it by index; decoding restores the sharing.
  */
-interface LeanSnapshot {
+export interface LeanSnapshot {
   format: 'lean-1';
   blocks: BlockState[];
   edges: Edge[];
@@ -95,9 +96,9 @@ function isLean(value: unknown): value is LeanSnapshot {
   return typeof value === 'object' && value !== null && (value as { format?: unknown }).format === 'lean-1';
 }
 
-/** Decodes a stored snapshot: the lean form, or a plain state written before it existed. */
+/** Decodes a lean snapshot (parsed JSON), or a plain state written before the lean form existed. */
 export function decodeSnapshot(stored: unknown): WorkflowState {
-  // Snapshots are written only by this service; the older form is the state itself.
+  // Only encodeSnapshot's callers write these (editor snapshots, its GetFullState answer); the older form is the state itself.
   if (!isLean(stored)) return stored as WorkflowState;
   const blockSets = stored.blockSets.map((set) => Object.fromEntries(Object.entries(set).map(([id, i]) => [id, at(stored.blocks, i)])));
   const edgeLists = stored.edgeLists.map((list) => list.map((i) => at(stored.edges, i)));
