@@ -31,7 +31,7 @@ const syncBody = z.object({
 });
 
 /**
- * Editor routes beside the workflow routes: history, variables, YAML and the whole-state sync.
+ * Editor routes beside the workflow routes: the full state, history, variables, YAML and the whole-state sync.
  * (Revert to deployed goes through the registry, which holds the deployed state and passes it to the
  * editor's ExecuteCommands as deployed_state_json.)
  */
@@ -42,6 +42,13 @@ export function editorRoutes(clients: Clients, auth: Authenticator, checker: Acc
     await checker.require(actor, req.params.id, mode);
     return req.params.id;
   }
+
+  /** The full state with its undo history, lean-encoded (decodeSnapshot in @weft/workflow), so a client follows events from `version`. */
+  r.get('/workflows/:id/state', async (req, res) => {
+    const workflowId = await access(req, await requireActor(auth, req), 'read');
+    const out = await clients.editor.getFullState({ workflowId });
+    res.type('json').send(`{"version":${out.version},"state":${out.stateJson}}`);
+  });
 
   r.get('/workflows/:id/history', async (req, res) => {
     const workflowId = await access(req, await requireActor(auth, req), 'read');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError, answerEach, type Logger, type ServiceHandlers } from '@weft/platform';
 import type { editor } from '@weft/contracts';
-import { blockStateSchema, edgeSchema, historyView, parseCommands, toYaml, yamlStructureGuide, type DeployedState } from '@weft/workflow';
+import { blockStateSchema, edgeSchema, encodeSnapshot, historyView, parseCommands, toYaml, yamlStructureGuide, type DeployedState } from '@weft/workflow';
 import type { EventStore } from '../store/eventStore.js';
 import type { EventTail } from '../live/eventTail.js';
 
@@ -70,6 +70,11 @@ export function editorHandlers(store: EventStore, tail: EventTail, logger: Logge
     async getStates(req) {
       const found = await store.readStates(req.workflowIds);
       return { states: Object.fromEntries(found) };
+    },
+    async getFullState(req) {
+      const found = await store.current(req.workflowId);
+      if (!found) throw notFound(req.workflowId);
+      return { version: found.version, stateJson: JSON.stringify(encodeSnapshot(found.state)) };
     },
     async getHistory(req) {
       const found = await store.current(req.workflowId);

@@ -92,6 +92,19 @@ export interface GetStateResponse {
   stateJson: string;
 }
 
+export interface GetFullStateRequest {
+  workflowId: string;
+}
+
+export interface GetFullStateResponse {
+  version: number;
+  /**
+   * JSON of the full state at `version`, undo history included, in @weft/workflow's lean snapshot
+   * encoding (decodeSnapshot): what a client needs to apply later events, undo and redo with evolve.
+   */
+  stateJson: string;
+}
+
 export interface GetStatesRequest {
   workflowIds: string[];
 }
@@ -1031,6 +1044,168 @@ export const GetStateResponse: MessageFns<GetStateResponse> = {
   },
   fromPartial<I extends Exact<DeepPartial<GetStateResponse>, I>>(object: I): GetStateResponse {
     const message = createBaseGetStateResponse();
+    message.version = object.version ?? 0;
+    message.stateJson = object.stateJson ?? "";
+    return message;
+  },
+};
+
+function createBaseGetFullStateRequest(): GetFullStateRequest {
+  return { workflowId: "" };
+}
+
+export const GetFullStateRequest: MessageFns<GetFullStateRequest> = {
+  encode(message: GetFullStateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.workflowId !== "") {
+      writer.uint32(10).string(message.workflowId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetFullStateRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetFullStateRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetFullStateRequest {
+    return {
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetFullStateRequest): unknown {
+    const obj: any = {};
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetFullStateRequest>, I>>(base?: I): GetFullStateRequest {
+    return GetFullStateRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetFullStateRequest>, I>>(object: I): GetFullStateRequest {
+    const message = createBaseGetFullStateRequest();
+    message.workflowId = object.workflowId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetFullStateResponse(): GetFullStateResponse {
+  return { version: 0, stateJson: "" };
+}
+
+export const GetFullStateResponse: MessageFns<GetFullStateResponse> = {
+  encode(message: GetFullStateResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.version !== 0) {
+      writer.uint32(8).int64(message.version);
+    }
+    if (message.stateJson !== "") {
+      writer.uint32(18).string(message.stateJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetFullStateResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetFullStateResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.version = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.stateJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetFullStateResponse {
+    return {
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      stateJson: isSet(object.stateJson)
+        ? globalThis.String(object.stateJson)
+        : isSet(object.state_json)
+        ? globalThis.String(object.state_json)
+        : "",
+    };
+  },
+
+  toJSON(message: GetFullStateResponse): unknown {
+    const obj: any = {};
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    if (message.stateJson !== "") {
+      obj.stateJson = message.stateJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetFullStateResponse>, I>>(base?: I): GetFullStateResponse {
+    return GetFullStateResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetFullStateResponse>, I>>(object: I): GetFullStateResponse {
+    const message = createBaseGetFullStateResponse();
     message.version = object.version ?? 0;
     message.stateJson = object.stateJson ?? "";
     return message;
@@ -2165,6 +2340,17 @@ export const EditorServiceService = {
     responseSerialize: (value: GetStatesResponse): Buffer => Buffer.from(GetStatesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetStatesResponse => GetStatesResponse.decode(value),
   },
+  /** The full state with its history at the stream's head, so a client starts there instead of replaying every event. */
+  getFullState: {
+    path: "/weft.editor.v1.EditorService/GetFullState" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetFullStateRequest): Buffer => Buffer.from(GetFullStateRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetFullStateRequest => GetFullStateRequest.decode(value),
+    responseSerialize: (value: GetFullStateResponse): Buffer =>
+      Buffer.from(GetFullStateResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetFullStateResponse => GetFullStateResponse.decode(value),
+  },
   getHistory: {
     path: "/weft.editor.v1.EditorService/GetHistory" as const,
     requestStream: false as const,
@@ -2221,6 +2407,8 @@ export interface EditorServiceServer extends UntypedServiceImplementation {
   executeCommandsBatch: handleUnaryCall<ExecuteCommandsBatchRequest, ExecuteCommandsBatchResponse>;
   getState: handleUnaryCall<GetStateRequest, GetStateResponse>;
   getStates: handleUnaryCall<GetStatesRequest, GetStatesResponse>;
+  /** The full state with its history at the stream's head, so a client starts there instead of replaying every event. */
+  getFullState: handleUnaryCall<GetFullStateRequest, GetFullStateResponse>;
   getHistory: handleUnaryCall<GetHistoryRequest, GetHistoryResponse>;
   getVariables: handleUnaryCall<GetVariablesRequest, GetVariablesResponse>;
   exportYaml: handleUnaryCall<ExportYamlRequest, ExportYamlResponse>;
@@ -2289,6 +2477,22 @@ export interface EditorServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetStatesResponse) => void,
+  ): ClientUnaryCall;
+  /** The full state with its history at the stream's head, so a client starts there instead of replaying every event. */
+  getFullState(
+    request: GetFullStateRequest,
+    callback: (error: ServiceError | null, response: GetFullStateResponse) => void,
+  ): ClientUnaryCall;
+  getFullState(
+    request: GetFullStateRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetFullStateResponse) => void,
+  ): ClientUnaryCall;
+  getFullState(
+    request: GetFullStateRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetFullStateResponse) => void,
   ): ClientUnaryCall;
   getHistory(
     request: GetHistoryRequest,
