@@ -54,6 +54,8 @@ export const api = {
   workspaces: () => call<{ workspaces: Workspace[] }>('/workspaces').then((r) => r.workspaces),
   workflows: (workspaceId: string) => call<{ data: WorkflowSummary[] }>(`/workflows?workspaceId=${encodeURIComponent(workspaceId)}`).then((r) => r.data),
   workflow: (id: string) => call<{ data: WorkflowDetail }>(`/workflows/${encodeURIComponent(id)}`).then((r) => r.data),
+  /** The full state with its undo history at `version`, lean-encoded (decode with `decodeSnapshot`). */
+  fullState: (id: string) => call<{ version: number; state: unknown }>(`/workflows/${encodeURIComponent(id)}/state`),
   blocks: () => call<{ data: BlockDefinition[] }>('/blocks').then((r) => r.data),
   events: (id: string, after: number) =>
     call<{ events: StoredEvent[]; version: number }>(`/workflows/${encodeURIComponent(id)}/events?after=${after}`, { headers: { accept: 'application/json' } }),

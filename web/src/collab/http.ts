@@ -1,3 +1,4 @@
+import { decodeSnapshot } from '@weft/workflow';
 import { api, ApiError } from '../api';
 import type { StoredEvent } from './replica';
 import type { Transport } from './session';
@@ -5,9 +6,13 @@ import type { Transport } from './session';
 /** How long to wait before reopening a live stream that failed. */
 const RECONNECT_MS = 1_000;
 
-/** The session's transport over the gateway: JSON event pages and POST /commands (5xx and network errors throw). */
+/** The session's transport over the gateway: the full state, JSON event pages and POST /commands (5xx and network errors throw). */
 export function httpTransport(workflowId: string): Transport {
   return {
+    async fullState() {
+      const got = await api.fullState(workflowId);
+      return { version: got.version, state: decodeSnapshot(got.state) };
+    },
     async eventsAfter(after) {
       const events: StoredEvent[] = [];
       for (let cursor = after; ; ) {

@@ -9,6 +9,8 @@ export type CommandAnswer =
 
 /** The server as a session needs it; `send` throws only when the outcome is unknown (network, 5xx). */
 export interface Transport {
+  /** The full state, undo history included, at the version it answers; a session starts there. */
+  fullState(): Promise<{ version: number; state: WorkflowState }>;
   /** Every stored event after `after`, in version order. */
   eventsAfter(after: number): Promise<StoredEvent[]>;
   send(request: { commands: Command[]; expectedVersion: number; commandId: string }): Promise<CommandAnswer>;
@@ -167,7 +169,9 @@ export function createWorkflowSession(deps: SessionDeps): WorkflowSession {
   return {
     async load() {
       try {
-        replica = receive(replicaAt(initialState(), 0), await deps.transport.eventsAfter(0));
+        // The history comes with the state, so later events (someone's undo too) fold onto it without replaying from 0.
+        const full = await deps.transport.fullState();
+        replica = replicaAt(full.state, full.version);
         status = 'ready';
       } catch (error) {
         status = 'failed';

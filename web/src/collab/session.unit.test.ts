@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { decideBatch, replay, startWorkflow, WorkflowError, type Command, type DecideContext } from '@weft/workflow';
+import { decideBatch, decodeSnapshot, encodeSnapshot, replay, startWorkflow, WorkflowError, type Command, type DecideContext } from '@weft/workflow';
 import type { StoredEvent } from './replica';
 import { createWorkflowSession, type CommandAnswer, type Transport, type WorkflowSession } from './session';
 
@@ -28,6 +28,8 @@ function fakeServer() {
   log.push(...startWorkflow(context(), STARTER).map((data) => ({ version: 1, type: data.type, data })));
 
   const transport: Transport = {
+    // As the gateway answers it: lean-encoded JSON, decoded on arrival.
+    fullState: vi.fn(() => Promise.resolve({ version: log.length, state: decodeSnapshot(JSON.parse(JSON.stringify(encodeSnapshot(replay(log.map((e) => e.data)))))) })),
     eventsAfter: vi.fn((after: number) => Promise.resolve(log.filter((e) => e.version > after))),
     async send({ commands, expectedVersion, commandId }) {
       if (gates.before) await gates.before;
@@ -90,6 +92,46 @@ function settled(session: WorkflowSession): Promise<void> {
 const starter = (session: WorkflowSession) => session.snapshot().state.blocks[STARTER];
 
 describe('a workflow session', () => {
+  it('opens at the full state and its version without replaying the events before it', async () => {
+    const server = fakeServer();
+    server.remote([{ type: 'addBlock', id: 'a', blockType: 'agent', position: { x: 0, y: 0 } }]);
+    server.remote([{ type: 'moveBlock', id: 'a', position: { x: 5, y: 5 } }]);
+    const session = await started(server);
+    expect(session.snapshot()).toMatchObject({ status: 'ready', version: 3 });
+    expect(session.snapshot().state).toEqual(server.state());
+    expect(server.transport.fullState).toHaveBeenCalledTimes(1);
+    expect(server.transport.eventsAfter).not.toHaveBeenCalled();
+  });
+
+  it("applies another browser's undo and redo of edits made before it opened", async () => {
+    const server = fakeServer();
+    server.remote([{ type: 'moveBlock', id: STARTER, position: { x: 7, y: 7 } }]);
+    const session = await started(server);
+    session.receiveLive(server.remote([{ type: 'undo' }]));
+    expect(starter(session)?.position).toEqual({ x: 100, y: 100 });
+    session.receiveLive(server.remote([{ type: 'redo' }]));
+    expect(starter(session)?.position).toEqual({ x: 7, y: 7 });
+    expect(session.snapshot().state).toEqual(server.state());
+  });
+
+  it('undoes its own edit made in an earlier visit', async () => {
+    const server = fakeServer();
+    server.remote([{ type: 'moveBlock', id: STARTER, position: { x: 7, y: 7 } }]);
+    const session = await started(server);
+    expect(session.edit([{ type: 'undo' }])).toBeNull();
+    expect(starter(session)?.position).toEqual({ x: 100, y: 100 });
+    await settled(session);
+    expect(session.snapshot().state).toEqual(server.state());
+  });
+
+  it('says why when the workflow could not be loaded, and takes no edits', async () => {
+    const server = fakeServer();
+    const failing: Transport = { ...server.transport, fullState: () => Promise.reject(new Error('Workflow wf not found')) };
+    const session = await started(server, failing);
+    expect(session.snapshot()).toMatchObject({ status: 'failed', message: 'Workflow wf not found' });
+    expect(session.edit([{ type: 'toggleEnabled', id: STARTER }])).toBe('The workflow is not loaded');
+  });
+
   it('shows an edit at once, then confirms it at the server version', async () => {
     const server = fakeServer();
     const session = await started(server);
@@ -141,7 +183,7 @@ describe('a workflow session', () => {
     session.receiveLive([moved, renamed]);
     expect(session.snapshot().version).toBe(3);
     expect(session.snapshot().state).toEqual(server.state());
-    expect(server.transport.eventsAfter).toHaveBeenCalledTimes(1);
+    expect(server.transport.eventsAfter).not.toHaveBeenCalled();
   });
 
   it('rebases an edit after a version conflict and sends it again', async () => {
@@ -201,6 +243,7 @@ describe('a workflow session', () => {
     const server = fakeServer();
     let lose = true;
     const flaky: Transport = {
+      fullState: server.transport.fullState,
       eventsAfter: server.transport.eventsAfter,
       async send(request) {
         const answer = await server.transport.send(request);
