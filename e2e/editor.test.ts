@@ -1,5 +1,5 @@
 import { describe, expect, it, inject } from 'vitest';
-import { replay, type WorkflowEvent } from '@weft/workflow';
+import { decodeSnapshot, replay, type WorkflowEvent } from '@weft/workflow';
 import { api, defaultCookie } from './support/http.js';
 
 interface StoredEvent {
@@ -172,6 +172,41 @@ describe('the event-sourced editor through the gateway (issue 3)', () => {
     const after = await state(id);
     expect(after.state.blocks['fn']).toMatchObject({ name: 'Function 1', enabled: true });
     expect(after.state.edges).toEqual([{ id: 'e1', source: starterId, target: 'fn' }]);
+  });
+
+  it('answers the full state with its history at the stream version, equal to replaying every event; 404 for an unknown workflow', async () => {
+    const { id } = await newWorkflow();
+    const post = (commands: unknown[]) => api('POST', `/api/workflows/${id}/commands`, { commands });
+    for (let i = 0; i < 8; i++) {
+      await post([{ type: 'addBlock', id: `fn${i}`, blockType: 'function', position: { x: i * 10, y: 0 } }]);
+      await post([{ type: 'setSubBlockValue', id: `fn${i}`, subBlockId: 'code', value: `return ${i}` }]);
+      await post([{ type: 'moveBlock', id: `fn${i}`, position: { x: i * 10, y: 50 } }]);
+    }
+    await post([{ type: 'undo' }]);
+    await post([{ type: 'undo' }]);
+    await post([{ type: 'redo' }]);
+    await post([{ type: 'renameBlock', id: 'fn1', name: 'Renamed' }]);
+    await post([{ type: 'undo' }]);
+
+    const got = await api<{ version: number; state: unknown }>('GET', `/api/workflows/${id}/state`);
+    expect(got.status).toBe(200);
+    const events: StoredEvent[] = [];
+    for (let after = 0; ; ) {
+      const page = await api<{ events: StoredEvent[]; version: number }>('GET', `/api/workflows/${id}/events?after=${after}`, undefined, { accept: 'application/json' });
+      events.push(...page.body.events);
+      after = page.body.events.at(-1)?.version ?? page.body.version;
+      if (after >= page.body.version) break;
+    }
+    expect(got.body.version).toBe(events.at(-1)?.version);
+    expect(got.body.version).toBe((await state(id)).version);
+    const decoded = decodeSnapshot(got.body.state);
+    const replayed = JSON.parse(JSON.stringify(replay(events.map((e) => e.data))));
+    expect(decoded).toEqual(replayed);
+    expect(decoded.history.future).toHaveLength(1);
+    expect(decoded.history.past.length).toBeGreaterThan(10);
+    expect(decoded.blocks['fn1']?.name).not.toBe('Renamed');
+
+    expect(await api('GET', '/api/workflows/no-such-workflow/state')).toEqual({ status: 404, body: { error: 'Workflow no-such-workflow not found' } });
   });
 
   it('answers events as JSON with contiguous versions', async () => {
