@@ -67,8 +67,9 @@ export interface OutboxRelay {
 }
 
 /**
- * Publishes outbox rows in order and marks them. A crash between publish and mark re-publishes the
- * batch with the same ids: JetStream's duplicate window and the consumers' inbox drop the copies.
+ * Publishes outbox rows in order and marks them (the mark commits after the publishes). A crash
+ * between publish and commit re-publishes the batch with the same ids: JetStream's duplicate window
+ * and the consumers' inbox drop the copies.
  */
 export function createOutboxRelay<DB>(opts: OutboxRelayOptions<DB>): OutboxRelay {
   const batchSize = opts.batchSize ?? 200;
@@ -80,20 +81,22 @@ export function createOutboxRelay<DB>(opts: OutboxRelayOptions<DB>): OutboxRelay
 
   async function relayOnce(): Promise<number> {
     return opts.db.transaction().execute(async (trx) => {
-      const rows = await sql<{ id: string; envelope: EventEnvelope }>`
-        select id, envelope from outbox where published_at is null
-        order by seq limit ${batchSize} for update skip locked`.execute(trx);
-      if (rows.rows.length === 0) return 0;
+      // Claim and mark the batch in one statement. The rows stay locked until the commit, so a
+      // failed publish rolls the mark back and another relay skips them meanwhile.
+      const claimed = await sql<{ id: string; seq: string; envelope: EventEnvelope }>`
+        update outbox set published_at = now()
+        where id in (select id from outbox where published_at is null order by seq limit ${batchSize} for update skip locked)
+        returning id, seq, envelope`.execute(trx);
+      if (claimed.rows.length === 0) return 0;
+      const rows = claimed.rows.sort((a, b) => Number(a.seq) - Number(b.seq));
       // Publishes on one connection reach the server in order, so the batch can be pipelined.
       await Promise.all(
-        rows.rows.map(async (r) => {
+        rows.map(async (r) => {
           await publishEnvelope(opts.js, r.envelope);
           opts.afterPublish?.(r.envelope);
         }),
       );
-      const ids = rows.rows.map((r) => r.id);
-      await sql`update outbox set published_at = now() where id = any(${ids}::uuid[])`.execute(trx);
-      return rows.rows.length;
+      return rows.length;
     });
   }
 
