@@ -39,7 +39,8 @@ describe('the web app in Chromium', () => {
     const starter = page.locator('.react-flow__node.block-starter');
     await starter.waitFor({ state: 'visible', timeout: 15_000 });
     expect(await starter.textContent()).toContain('Start');
-    expect(await page.getByRole('list', { name: 'Workflows' }).getByRole('button').count()).toBeGreaterThanOrEqual(1);
+    // The sidebar list refreshes on its own schedule; wait for it rather than sample it once.
+    await expect.poll(() => page.getByRole('list', { name: 'Workflows' }).getByRole('button').count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
     await page.screenshot({ path: path.join(tmpdir(), 'weft-canvas.png') });
     expect(errors).toEqual([]);
   });

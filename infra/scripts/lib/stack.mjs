@@ -19,9 +19,25 @@ export function freePort() {
 
 /**
  * Spawns the services and the gateway from their built `dist/`. `env` carries the backing-service
- * addresses; ports default to the configuration's when `randomPorts` is false.
+ * addresses; ports default to the configuration's when `randomPorts` is false. With random ports a
+ * port found free can be taken by another process before a service binds it; the start is then
+ * tried again on new ports (three tries).
  */
-export async function startStack({ root, env = {}, port = 3000, randomPorts = false, log = console.log, quiet = false }) {
+export async function startStack(opts) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(opts);
+    } catch (err) {
+      if (!opts.randomPorts || attempt >= 3 || !(err instanceof StartError)) throw err;
+      (opts.log ?? console.log)(`${err.message}; trying again on other ports`);
+    }
+  }
+}
+
+/** A process of the stack exited while it was starting. */
+class StartError extends Error {}
+
+async function startOnce({ root, env = {}, port = 3000, randomPorts = false, log = console.log, quiet = false }) {
   const addresses = {};
   for (const [i, s] of SERVICES.entries()) {
     addresses[`${s.toUpperCase()}_ADDR`] = `127.0.0.1:${randomPorts ? await freePort() : 50051 + i}`;
@@ -68,7 +84,7 @@ export async function startStack({ root, env = {}, port = 3000, randomPorts = fa
     const dead = children.find(({ child }) => child.exitCode !== null);
     if (dead) {
       await stop();
-      throw new Error(`${dead.name} exited during start-up (code ${dead.child.exitCode}); see its log above`);
+      throw new StartError(`${dead.name} exited during start-up (code ${dead.child.exitCode}); see its log above`);
     }
     try {
       const res = await fetch(`${url}/api/health`);
