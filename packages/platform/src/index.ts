@@ -21,7 +21,7 @@ export {
   type BatchConsumerOptions,
   type RunningConsumer,
 } from './bus.js';
-export { appendOutbox, outboxInsert, createOutboxRelay, pruneOutbox, platformMigrations, type OutboxRelay, type OutboxRelayOptions } from './outbox.js';
+export { RELAY_MIN_INTERVAL_MS, appendOutbox, outboxInsert, createOutboxRelay, pruneOutbox, platformMigrations, type OutboxRelay, type OutboxRelayOptions } from './outbox.js';
 export { handleOnce } from './inbox.js';
 export {
   createGrpcServer,

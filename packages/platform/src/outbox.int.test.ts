@@ -124,6 +124,37 @@ describe('transactional outbox (real Postgres and NATS)', () => {
     expect(batches[0]).toEqual(Array.from({ length: batches[0]?.length ?? 0 }, (_, i) => i));
   });
 
+  it('publishes a lone event at once and batches a stream of them no more often than the interval', async () => {
+    const subject = `${instance}.editor.stream`;
+    const relay = createOutboxRelay({ db: db.db, js: bus.js, logger, pollMs: 60_000, minIntervalMs: 1_000 });
+    const add = async (i: number) => {
+      await db.db.transaction().execute((trx) => appendOutbox(trx, [createEnvelope(`${subject}.${i}`, 'numbered', { i })]));
+      relay.kick();
+    };
+    const publishedAt = async () => {
+      const rows = await sql<{ subject: string; at: Date | null }>`select subject, published_at as at from outbox where subject like ${`${subject}.%`} order by seq`.execute(db.db);
+      return rows.rows.map((r) => r.at?.getTime() ?? null);
+    };
+    relay.start();
+    try {
+      await add(0);
+      // No poll for a minute: only the kick can have published it.
+      const deadline = Date.now() + 5_000;
+      while ((await publishedAt())[0] === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await add(1);
+      await add(2);
+      while ((await publishedAt()).includes(null) && Date.now() < deadline + 5_000) await new Promise((r) => setTimeout(r, 20));
+      const [first, second, third] = await publishedAt();
+      expect(first).not.toBeNull();
+      // The two that came during the interval went out together (one transaction, one timestamp), later.
+      expect(second).not.toBeNull();
+      expect(third).toBe(second);
+      expect((second ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(900);
+    } finally {
+      await relay.stop();
+    }
+  });
+
   it('a consumer that does not ack gets the message again', async () => {
     const subject = `${instance}.editor.redeliver.1`;
     const relay = createOutboxRelay({ db: db.db, js: bus.js, logger });

@@ -46,6 +46,9 @@ export async function appendOutbox(trx: QueryExecutorProvider, envelopes: EventE
   await outboxInsert(envelopes).execute(trx);
 }
 
+/** See OutboxRelayOptions.minIntervalMs: at most this much later than at once, for events in a stream. */
+export const RELAY_MIN_INTERVAL_MS = 20;
+
 export interface OutboxRelayOptions<DB> {
   db: Kysely<DB>;
   js: JetStreamClient;
@@ -53,6 +56,12 @@ export interface OutboxRelayOptions<DB> {
   batchSize?: number;
   /** How often to look for rows when nobody kicked the relay. */
   pollMs?: number;
+  /**
+   * Least time between two batches while events keep coming (RELAY_MIN_INTERVAL_MS by default). A
+   * lone event after a quiet spell goes out at once; a stream of edits is published in batches,
+   * so each edit does not set off its own relay transaction, publish and consumer round trips.
+   */
+  minIntervalMs?: number;
   /** Test hook: called after each publish, before the batch is marked; a throw aborts the batch. */
   afterPublish?: (envelope: EventEnvelope) => void;
 }
@@ -74,6 +83,7 @@ export interface OutboxRelay {
 export function createOutboxRelay<DB>(opts: OutboxRelayOptions<DB>): OutboxRelay {
   const batchSize = opts.batchSize ?? 200;
   const pollMs = opts.pollMs ?? 250;
+  const minIntervalMs = opts.minIntervalMs ?? RELAY_MIN_INTERVAL_MS;
   let running = false;
   let loop: Promise<void> | undefined;
   let wake: (() => void) | undefined;
@@ -100,27 +110,40 @@ export function createOutboxRelay<DB>(opts: OutboxRelayOptions<DB>): OutboxRelay
     });
   }
 
+  /** Waits `ms`, or less when kicked (`wakeOnKick`) or stopped. */
+  async function pause(ms: number, wakeOnKick: boolean): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        if (wakeOnKick || !running) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+    });
+    wake = undefined;
+  }
+
   async function run(): Promise<void> {
     while (running) {
+      const started = Date.now();
       let published = 0;
       try {
         published = await relayOnce();
       } catch (err) {
         opts.logger.error({ err }, 'outbox relay failed; retrying');
       }
-      if (published > 0 || !running) continue;
+      if (!running) break;
+      if (published > 0) {
+        // Events are coming: look again once the interval has passed, whatever arrives meanwhile.
+        await pause(Math.max(0, started + minIntervalMs - Date.now()), false);
+        continue;
+      }
       if (kicked) {
         kicked = false;
         continue;
       }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = undefined;
+      await pause(pollMs, true);
     }
   }
 
