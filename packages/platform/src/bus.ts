@@ -58,7 +58,9 @@ export interface Bus {
 
 /** Connects to NATS and makes sure the instance's streams exist with the expected subjects. */
 export async function connectBus(url: string, instance: string, opts: { duplicateWindowMs?: number } = {}): Promise<Bus> {
-  const nc = await connect({ servers: url, name: `weft-${instance}`, maxReconnectAttempts: -1 });
+  // noAsyncTraces: nats.js otherwise builds two Error objects (for their stack traces) on every
+  // request, which includes every JetStream publish; the relay publishes every event.
+  const nc = await connect({ servers: url, name: `weft-${instance}`, maxReconnectAttempts: -1, noAsyncTraces: true });
   const jsm = await nc.jetstreamManager();
   await ensureStreams(jsm, instance, opts.duplicateWindowMs);
   return { nc, js: nc.jetstream(), jsm, instance, close: () => nc.drain() };

@@ -43,6 +43,30 @@ describe('editor event store (real Postgres)', () => {
     expect(Object.keys(state.blocks)).toHaveLength(51);
   });
 
+  it('writes edits of many workflows made at once together, each applied once, even when one of them repeats a command id', async () => {
+    const ids = Array.from({ length: 12 }, (_, i) => `wf-many-${i}`);
+    for (const [i, id] of ids.entries()) {
+      await env.start(id);
+      await env.store.execute(id, [addFunction(i === 0 ? 'a' : `f${i}`, i)]); // so the cache is warm: the fast path
+    }
+    const retried: Command = { type: 'moveBlock', id: 'a', position: { x: 5, y: 5 } };
+    const first = await env.store.execute('wf-many-0', [retried], { commandId: 'again' });
+    const before = await Promise.all(ids.map((id) => versions(env, id)));
+    // One turn: a retry of a processed command id (its shared statement fails on the duplicate id,
+    // then every append is tried on its own) and a fresh edit on each other workflow.
+    const answers = await Promise.all(ids.map((id, i) => (i === 0 ? env.store.execute(id, [retried], { commandId: 'again' }) : env.store.execute(id, [{ type: 'moveBlock', id: `f${i}`, position: { x: i, y: 1 } }], { commandId: `c-${i}` }))));
+    expect(answers[0]).toEqual(first);
+    for (const [i, id] of ids.entries()) {
+      const after = await versions(env, id);
+      expect(after).toEqual(i === 0 ? before[i] : [...(before[i] ?? []), (before[i]?.length ?? 0) + 1]);
+      expect(await env.store.readState(id)).toEqual({ version: after.length, stateJson: expect.any(String) });
+      expect(JSON.parse((await env.store.readState(id))?.stateJson ?? '{}')).toEqual(JSON.parse(JSON.stringify(projectState((await env.store.loadFull(id)) ?? replay([])))));
+    }
+    // And a turn with no repeat shares one statement: all applied, versions contiguous.
+    await Promise.all(ids.map((id, i) => env.store.execute(id, [{ type: 'moveBlock', id: i === 0 ? 'a' : `f${i}`, position: { x: 9, y: 9 } }])));
+    for (const id of ids) expect(await versions(env, id)).toEqual(Array.from({ length: (await versions(env, id)).length }, (_, v) => v + 1));
+  });
+
   it('answers a repeated command id with the first answer and stores nothing new', async () => {
     await env.start('wf-idem');
     const first = await env.store.execute('wf-idem', [addFunction('x')], { commandId: 'cmd-1' });

@@ -1,5 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import { AppError, createEnvelope, outboxInsert } from '@weft/platform';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import { AppError, createCallCoalescer, createEnvelope, outboxInsert } from '@weft/platform';
 import { decideAndApply, decodeSnapshot, encodeSnapshot, initialState, replay, startWorkflow, type Command, type DecideContext, type DeployedState, type WorkflowEvent, type WorkflowState } from '@weft/workflow';
 import type { EditorDB } from '../db.js';
 import { readVariables, readWorkflowState, readWorkflowStates, workflowStateWrites, type StateRow } from '../projections/workflowState/workflowState.projection.js';
@@ -71,6 +71,22 @@ interface Decided {
   processed: Array<{ command_id: string; result: CommandResult }>;
 }
 
+/** One workflow's write: its events after `before`, the read model from `prev` to `next`, command ids. */
+interface Append {
+  workflowId: string;
+  before: number;
+  prev: WorkflowState | undefined;
+  next: WorkflowState;
+  stored: StoredEvent[];
+  processed: Decided['processed'];
+}
+
+/** Whether an append applied, or what it failed with. */
+interface AppendResult {
+  applied: boolean;
+  error?: unknown;
+}
+
 /** Postgres refused a duplicate key: another writer got there first. */
 function isUniqueViolation(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
@@ -116,35 +132,70 @@ export function createEventStore(deps: EventStoreDeps) {
   }
 
   /**
-   * Appends the events, moves the read model from `prev` to `next`, records command ids and writes
-   * the outbox rows in ONE statement, applied only while the stream is still at `before`. Answers
-   * whether it was applied (false: another writer moved the stream first).
+   * The parts of one writable CTE that append the events, move the read model from `prev` to `next`,
+   * record command ids and write the outbox rows, applied only while the stream is still at
+   * `before`. `tag` suffixes the CTE names so several appends can share a statement; the part named
+   * `s<tag>` answers the stream's row only when the append applies.
    */
-  async function append(executor: Kysely<EditorDB>, workflowId: string, before: number, prev: WorkflowState | undefined, next: WorkflowState, stored: StoredEvent[], processed: Decided['processed']): Promise<boolean> {
+  function appendParts(tag: string, { workflowId, before, prev, next, stored, processed }: Append): RawBuilder<unknown>[] {
     const version = before + stored.length;
     const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
+    const s = sql.raw(`s${tag}`);
+    const name = (base: string) => sql.raw(`${base}${tag}`);
     const envelopes = stored.map((e) => createEnvelope(editorSubject(instance, workflowId), e.type, { workflowId, ...e }));
-    const parts = [
-      sql`s as (update streams set version = ${version}, updated_at = now() where workflow_id = ${workflowId} and version = ${before} returning workflow_id)`,
+    return [
+      sql`${s} as (update streams set version = ${version}, updated_at = now() where workflow_id = ${workflowId} and version = ${before} returning workflow_id)`,
       ...(stored.length === 0
         ? []
         : [
-            sql`ev as (insert into events (workflow_id, version, type, data, occurred_at)
-              select s.workflow_id, x.version, x.type, x.data, x.occurred_at from s,
+            sql`${name('ev')} as (insert into events (workflow_id, version, type, data, occurred_at)
+              select ${s}.workflow_id, x.version, x.type, x.data, x.occurred_at from ${s},
               jsonb_to_recordset(${json(stored.map((e) => ({ version: e.version, type: e.type, data: e.data, occurred_at: e.occurredAt })))}) as x(version bigint, type text, data jsonb, occurred_at timestamptz))`,
-            ...workflowStateWrites(version, prev, next),
-            sql`ob as (${outboxInsert(envelopes, sql`s`)})`,
+            ...workflowStateWrites(version, prev, next, tag),
+            sql`${name('ob')} as (${outboxInsert(envelopes, s)})`,
           ]),
       ...(processed.length === 0
         ? []
         : [
-            sql`pc as (insert into processed_commands (workflow_id, command_id, result)
-              select s.workflow_id, x.command_id, x.result from s, jsonb_to_recordset(${json(processed)}) as x(command_id text, result jsonb))`,
+            sql`${name('pc')} as (insert into processed_commands (workflow_id, command_id, result)
+              select ${s}.workflow_id, x.command_id, x.result from ${s}, jsonb_to_recordset(${json(processed)}) as x(command_id text, result jsonb))`,
           ]),
     ];
-    const res = await sql<{ n: number }>`with ${sql.join(parts)} select count(*)::int as n from s`.execute(executor);
-    return (res.rows[0]?.n ?? 0) === 1;
   }
+
+  /** Runs appends (of different workflows) as ONE statement; answers, per append, whether it applied. */
+  async function appendAll(executor: Kysely<EditorDB>, appends: Append[]): Promise<boolean[]> {
+    const tags = appends.map((_, i) => (appends.length === 1 ? '' : `_${i}`));
+    const parts = appends.flatMap((a, i) => appendParts(tags[i] ?? '', a));
+    const applied = sql.join(
+      tags.map((tag, i) => sql`select ${sql.lit(i)}::int as i from ${sql.raw(`s${tag}`)}`),
+      sql` union all `,
+    );
+    const res = await sql<{ i: number }>`with ${sql.join(parts)} ${applied}`.execute(executor);
+    const won = new Set(res.rows.map((r) => r.i));
+    return appends.map((_, i) => won.has(i));
+  }
+
+  /** One append in its own statement (the locked path, and a shared statement that failed). */
+  async function append(executor: Kysely<EditorDB>, a: Append): Promise<boolean> {
+    return (await appendAll(executor, [a]))[0] ?? false;
+  }
+
+  /**
+   * Appends on the fast path that are ready in the same turn share one statement, and so one commit:
+   * with many workflows edited at once (one group each), that is one round trip instead of one per
+   * workflow. A shared statement that fails (a duplicate command id, say) is retried one append at a
+   * time, so each append meets only its own failure, as thrown.
+   */
+  const appendSoon = createCallCoalescer<Append, AppendResult>(async (calls) => {
+    const appends = calls.map((c) => c.request);
+    try {
+      return (await appendAll(db, appends)).map((applied) => ({ ok: { applied } }));
+    } catch (err) {
+      if (appends.length === 1) return [{ ok: { applied: false, error: err } }];
+      return Promise.all(appends.map(async (a) => ({ ok: await append(db, a).then((applied) => ({ applied }), (error: unknown) => ({ applied: false, error })) })));
+    }
+  });
 
   function toStored(events: WorkflowEvent[], before: number): StoredEvent[] {
     const occurredAt = new Date().toISOString();
@@ -228,11 +279,9 @@ export function createEventStore(deps: EventStoreDeps) {
     if (cached) {
       const decided = decideGroup(workflowId, cached.state, cached.version, group, new Map());
       if (decided.stored.length > 0 && decided.outcomes.every((o) => o.ok)) {
-        try {
-          if (await append(db, workflowId, cached.version, cached.state, decided.state, decided.stored, decided.processed)) return committed(workflowId, cached.version, decided);
-        } catch (err) {
-          if (!isUniqueViolation(err)) throw err;
-        }
+        const result = await appendSoon({ workflowId, before: cached.version, prev: cached.state, next: decided.state, stored: decided.stored, processed: decided.processed });
+        if (result.applied) return committed(workflowId, cached.version, decided);
+        if (result.error !== undefined && !isUniqueViolation(result.error)) throw result.error;
       }
     }
     let result: { before: number; decided: Decided } | undefined;
@@ -249,7 +298,7 @@ export function createEventStore(deps: EventStoreDeps) {
       const state = await load(trx, workflowId, before);
       const decided = decideGroup(workflowId, state, before, group, done);
       if (decided.stored.length > 0 || decided.processed.length > 0) {
-        if (!(await append(trx, workflowId, before, state, decided.state, decided.stored, decided.processed))) throw new Error('The locked stream moved');
+        if (!(await append(trx, { workflowId, before, prev: state, next: decided.state, stored: decided.stored, processed: decided.processed }))) throw new Error('The locked stream moved');
       }
       result = { before, decided };
     });
@@ -265,7 +314,7 @@ export function createEventStore(deps: EventStoreDeps) {
       const inserted = await trx.insertInto('streams').values({ workflow_id: workflowId, version: 0 }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
       const events = startWorkflow(deps.context(workflowId));
-      await append(trx, workflowId, 0, undefined, replay(events), toStored(events, 0), []);
+      await append(trx, { workflowId, before: 0, prev: undefined, next: replay(events), stored: toStored(events, 0), processed: [] });
       return true;
     },
 

@@ -16,16 +16,19 @@ function flagsOf(state: WorkflowState) {
 
 /**
  * The statements that bring the read model from `prev` to `next`, as parts of one writable CTE whose
- * `s` part answers the stream's row only when the append won. The domain updates immutably, so an
- * unchanged block or list is the same object: only what changed by reference is written.
+ * `s<tag>` part answers the stream's row only when the append won (`tag` keeps the CTE names of
+ * several workflows' appends in one statement apart). The domain updates immutably, so an unchanged
+ * block or list is the same object: only what changed by reference is written.
  */
-export function workflowStateWrites(version: number, prev: WorkflowState | undefined, next: WorkflowState): RawBuilder<unknown>[] {
+export function workflowStateWrites(version: number, prev: WorkflowState | undefined, next: WorkflowState, tag = ''): RawBuilder<unknown>[] {
+  const s = sql.raw(`s${tag}`);
+  const name = (base: string) => sql.raw(`${base}${tag}`);
   const flags = JSON.stringify(flagsOf(next));
   const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
   const writes: RawBuilder<unknown>[] = [];
   if (prev === undefined) {
-    writes.push(sql`rm_state as (insert into workflow_states (workflow_id, version, state, edges, loops, parallels, variables)
-      select s.workflow_id, ${version}, ${flags}::jsonb, ${json(next.edges)}, ${json(next.loops)}, ${json(next.parallels)}, ${json(next.variables)} from s)`);
+    writes.push(sql`${name('rm_state')} as (insert into workflow_states (workflow_id, version, state, edges, loops, parallels, variables)
+      select ${s}.workflow_id, ${version}, ${flags}::jsonb, ${json(next.edges)}, ${json(next.loops)}, ${json(next.parallels)}, ${json(next.variables)} from ${s})`);
   } else {
     const changed = [
       sql`version = ${version}`,
@@ -36,19 +39,19 @@ export function workflowStateWrites(version: number, prev: WorkflowState | undef
       ...(prev.parallels === next.parallels ? [] : [sql`parallels = ${json(next.parallels)}`]),
       ...(prev.variables === next.variables ? [] : [sql`variables = ${json(next.variables)}`]),
     ];
-    writes.push(sql`rm_state as (update workflow_states set ${sql.join(changed)} where workflow_id = (select workflow_id from s))`);
+    writes.push(sql`${name('rm_state')} as (update workflow_states set ${sql.join(changed)} where workflow_id = (select workflow_id from ${s}))`);
   }
   if (prev?.blocks === next.blocks) return writes;
   const before = prev?.blocks ?? {};
   const changed = Object.values(next.blocks).filter((b) => before[b.id] !== b);
   const removed = Object.keys(before).filter((id) => next.blocks[id] === undefined);
   if (changed.length > 0) {
-    writes.push(sql`rm_blocks as (insert into workflow_blocks (workflow_id, block_id, block)
-      select s.workflow_id, b.key, b.value from s, jsonb_each(${json(Object.fromEntries(changed.map((b) => [b.id, b])))}) b
+    writes.push(sql`${name('rm_blocks')} as (insert into workflow_blocks (workflow_id, block_id, block)
+      select ${s}.workflow_id, b.key, b.value from ${s}, jsonb_each(${json(Object.fromEntries(changed.map((b) => [b.id, b])))}) b
       on conflict (workflow_id, block_id) do update set block = excluded.block)`);
   }
   if (removed.length > 0) {
-    writes.push(sql`rm_removed as (delete from workflow_blocks where workflow_id = (select workflow_id from s) and block_id = any(${removed}::text[]))`);
+    writes.push(sql`${name('rm_removed')} as (delete from workflow_blocks where workflow_id = (select workflow_id from ${s}) and block_id = any(${removed}::text[]))`);
   }
   return writes;
 }
