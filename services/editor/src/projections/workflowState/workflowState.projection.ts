@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { WorkflowState } from '@weft/workflow';
+import type { BlockState, WorkflowState } from '@weft/workflow';
 import type { EditorDB } from '../../db.js';
 
 /** The read model of one workflow as JSON text (the state without its history) and its version. */
@@ -43,17 +43,44 @@ export function workflowStateWrites(version: number, prev: WorkflowState | undef
   }
   if (prev?.blocks === next.blocks) return writes;
   const before = prev?.blocks ?? {};
-  const changed = Object.values(next.blocks).filter((b) => before[b.id] !== b);
+  const whole: Record<string, BlockState> = {};
+  const patches: Record<string, Partial<BlockState>> = {};
+  for (const block of Object.values(next.blocks)) {
+    const old = before[block.id];
+    if (old === block) continue;
+    const patch = old === undefined ? undefined : changedFields(old, block);
+    if (patch === undefined) whole[block.id] = block;
+    else patches[block.id] = patch;
+  }
   const removed = Object.keys(before).filter((id) => next.blocks[id] === undefined);
-  if (changed.length > 0) {
+  if (Object.keys(whole).length > 0) {
     writes.push(sql`${name('rm_blocks')} as (insert into workflow_blocks (workflow_id, block_id, block)
-      select ${s}.workflow_id, b.key, b.value from ${s}, jsonb_each(${json(Object.fromEntries(changed.map((b) => [b.id, b])))}) b
+      select ${s}.workflow_id, b.key, b.value from ${s}, jsonb_each(${json(whole)}) b
       on conflict (workflow_id, block_id) do update set block = excluded.block)`);
+  }
+  if (Object.keys(patches).length > 0) {
+    writes.push(sql`${name('rm_patched')} as (update workflow_blocks w set block = w.block || p.value
+      from jsonb_each(${json(patches)}) p where w.workflow_id = (select workflow_id from ${s}) and w.block_id = p.key)`);
   }
   if (removed.length > 0) {
     writes.push(sql`${name('rm_removed')} as (delete from workflow_blocks where workflow_id = (select workflow_id from ${s}) and block_id = any(${removed}::text[]))`);
   }
   return writes;
+}
+
+/**
+ * The top-level fields of a block that changed (by reference), or undefined when a field was removed
+ * or cleared (then the whole block is written). A move sends its position, not the block's every sub-block.
+ */
+function changedFields(before: BlockState, after: BlockState): Partial<BlockState> | undefined {
+  const patch: Record<string, unknown> = {};
+  for (const key of Object.keys(before)) if (!(key in after)) return undefined;
+  for (const [key, value] of Object.entries(after)) {
+    if (before[key as keyof BlockState] === value) continue;
+    if (value === undefined) return undefined; // JSON would drop it rather than clear it
+    patch[key] = value;
+  }
+  return patch as Partial<BlockState>;
 }
 
 /** Assembles the state JSON in Postgres and answers it as text, so it is never parsed on the way. */
