@@ -158,8 +158,60 @@ async function bytes(http, id, workspaceId) {
   };
 }
 
+/**
+ * Cold load of a long history, in process on the editor's own store (no cache to hit through the
+ * gateway): a 200-block workflow whose stream ends SNAPSHOT_EVERY - 1 events after its last snapshot,
+ * the longest tail a load ever replays, against replaying its whole history from the first event.
+ */
+export async function coldLoad(databaseUrl, log) {
+  const { createDatabase, migrate, platformMigrations } = await import('@weft/platform');
+  const { replay } = await import('@weft/workflow');
+  const { createEventStore, SNAPSHOT_EVERY } = await import('../services/editor/dist/store/eventStore.js');
+  const { migrations } = await import('../services/editor/dist/migrations/index.js');
+  const { sql } = await import('kysely');
+  const { productionContext } = await import('../services/editor/dist/context.js');
+  const schema = `bench_editor_${Date.now()}`;
+  const database = await createDatabase(databaseUrl, schema);
+  try {
+    await migrate(database, { ...platformMigrations, ...migrations });
+    const store = createEventStore({ db: database.db, instance: 'bench', context: productionContext });
+    await database.db.transaction().execute((trx) => store.startStream(trx, 'cold'));
+    const starter = Object.values((await store.current('cold')).state.blocks)[0].id;
+    let previous = starter;
+    for (let i = 0; i < BLOCKS; i++) {
+      await store.execute('cold', [
+        { type: 'addBlock', id: `b${i}`, blockType: 'agent', position: { x: i, y: 0 } },
+        { type: 'setSubBlockValue', id: `b${i}`, subBlockId: 'systemPrompt', value: `You are step ${i}. Summarise <b${i - 1}.content>.` },
+        { type: 'addEdge', source: previous, target: `b${i}` },
+      ]);
+      previous = `b${i}`;
+    }
+    const target = 2 * SNAPSHOT_EVERY - 1;
+    log(`cold load: ${target} events on a ${BLOCKS}-block workflow`);
+    for (let n = (await store.current('cold')).version; n < target; n++) await store.execute('cold', move(n).commands);
+    await store.flushSnapshots();
+    const times = [];
+    for (let i = 0; i < 20; i++) {
+      store.clearCache();
+      const t = performance.now();
+      await store.current('cold');
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    const t = performance.now();
+    const rows = await database.db.selectFrom('events').select('data').where('workflow_id', '=', 'cold').orderBy('version').execute();
+    replay(rows.map((r) => r.data));
+    const fullReplayMs = performance.now() - t;
+    const round = (v) => Math.round(v * 10) / 10;
+    return { events: target, snapshotEvery: SNAPSHOT_EVERY, tailEvents: target % SNAPSHOT_EVERY, coldLoadP50Ms: round(percentile(times, 50)), coldLoadMaxMs: round(times.at(-1)), fullReplayMs: round(fullReplayMs) };
+  } finally {
+    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(database.db);
+    await database.close();
+  }
+}
+
 /** Runs the editor benchmark against a gateway at `url`. */
-export async function run({ url, addresses, log }) {
+export async function run({ url, addresses, databaseUrl, log }) {
   const http = client(url);
   const workspaceId = await workspace(http, addresses);
   log(`building a ${BLOCKS}-block workflow`);
@@ -173,7 +225,8 @@ export async function run({ url, addresses, log }) {
   for (let i = 0; i < CLIENTS; i++) own.push(await bigWorkflow(http, workspaceId));
   const manyWorkflows = await throughput(http, (c) => own[c]);
   const size = await bytes(http, shared, workspaceId);
-  const result = { blocks: BLOCKS, latency: lat, throughputOneWorkflow: oneWorkflow, throughputOwnWorkflows: manyWorkflows, bytes: size };
+  const cold = await coldLoad(databaseUrl, log);
+  const result = { blocks: BLOCKS, latency: lat, throughputOneWorkflow: oneWorkflow, throughputOwnWorkflows: manyWorkflows, bytes: size, coldLoad: cold };
   log(JSON.stringify(result));
   return result;
 }

@@ -53,7 +53,7 @@ try {
   for (const file of files) {
     log(`running bench/${file}`);
     const mod = await import(pathToFileURL(path.join(root, 'bench', file)).href);
-    results.benches[file] = await mod.run({ url: stack.url, addresses: stack.addresses, log });
+    results.benches[file] = await mod.run({ url: stack.url, addresses: stack.addresses, databaseUrl: env.DATABASE_URL, log });
   }
   console.log(JSON.stringify(results, null, 2));
   mkdirSync(path.join(root, '.data'), { recursive: true });
