@@ -40,7 +40,9 @@ export interface WorkflowTable {
   marketplace_data: ColumnType<Record<string, unknown> | null, string | null, string | null>;
   is_deployed: Generated<boolean>;
   deployed_at: Date | null;
+  /** The workflow API key encrypted (deployments/apiKey.ts), null before the first deploy. */
   api_key: string | null;
+  api_key_key_id: ColumnType<string | null, string | null | undefined, string | null>;
   needs_redeployment: Generated<boolean>;
   has_active_webhook: Generated<boolean>;
   /** Editor stream version the deployment (or the last revert) matches; later edits need a redeploy. */
@@ -61,7 +63,7 @@ export interface DeploymentVersionTable {
   created_at: Timestamp;
 }
 
-/** One environment variable of a user; `value` is ciphertext (see environment/cipher.ts). */
+/** One environment variable of a user; `value` is ciphertext (see secrets/cipher.ts). */
 export interface EnvironmentVariableTable {
   user_id: string;
   name: string;
@@ -103,6 +105,13 @@ export interface OAuthStateTable {
   created_at: Timestamp;
 }
 
+/** Marks that a user's first workspace was created (at sign-up or later); at most once per user. */
+export interface InitialWorkspaceTable {
+  user_id: string;
+  workspace_id: string;
+  created_at: Timestamp;
+}
+
 /** The registry's schema. */
 export interface RegistryDB {
   workspaces: WorkspaceTable;
@@ -114,4 +123,5 @@ export interface RegistryDB {
   custom_tools: CustomToolTable;
   oauth_credentials: OAuthCredentialTable;
   oauth_states: OAuthStateTable;
+  initial_workspaces: InitialWorkspaceTable;
 }

@@ -1,12 +1,13 @@
 import { createTestDatabase } from '@weft/testkit';
 import type { RegistryDB } from './db.js';
-import { migrations } from './migrations/index.js';
+import { registryMigrations } from './migrations/index.js';
 import type { Registry } from './ports.js';
 import { createCipher, parseKeys, generateKey } from './secrets/cipher.js';
 
 /** A registry over a fresh test schema with a fake editor and a settable clock. */
 export async function createTestRegistry(overrides: Partial<Registry> = {}) {
-  const database = await createTestDatabase<RegistryDB>('registry', migrations);
+  const cipher = overrides.cipher ?? createCipher(parseKeys(generateKey('k1')));
+  const database = await createTestDatabase<RegistryDB>('registry', registryMigrations(cipher));
   const clock = { now: new Date('2026-01-01T00:00:00Z') };
   const registry: Registry = {
     db: database.db,
@@ -15,7 +16,7 @@ export async function createTestRegistry(overrides: Partial<Registry> = {}) {
       getState: () => Promise.resolve({ version: 1, state: { blocks: {}, edges: [], loops: {}, parallels: {}, variables: {} } }),
       executeCommands: () => Promise.resolve({ version: 2 }),
     },
-    cipher: createCipher(parseKeys(generateKey('k1'))),
+    cipher,
     workflowLimit: 100,
     oauth: { providers: {}, refreshSkewS: 300, fetch },
     now: () => clock.now,

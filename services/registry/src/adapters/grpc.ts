@@ -1,7 +1,7 @@
 import type { ServiceHandlers } from '@weft/platform';
 import type { registry } from '@weft/contracts';
 import type { Registry } from '../ports.js';
-import { createWorkspace, deleteWorkspace, listWorkspaces, renameWorkspace } from '../workspaces/workspaces.js';
+import { createWorkspace, deleteWorkspace, ensureInitialWorkspace, listWorkspaces, renameWorkspace } from '../workspaces/workspaces.js';
 import { getPermissions, removeMember, setMember } from '../workspaces/members.js';
 import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, updateWorkflow } from '../entries/workflows.js';
 import { duplicateWorkflow } from '../entries/duplicate.js';
@@ -33,10 +33,14 @@ function parseTools(text: string): unknown {
 export function registryHandlers(r: Registry): ServiceHandlers<typeof registry.RegistryServiceService> {
   return {
     async listWorkspaces(req) {
-      return { workspaces: await listWorkspaces(r.db, actorId(req.actor)) };
+      return listWorkspaces(r.db, actorId(req.actor));
     },
     async createWorkspace(req) {
       return { workspace: await createWorkspace(r, actorId(req.actor), req.name) };
+    },
+    async ensureInitialWorkspace(req) {
+      const workspace = await ensureInitialWorkspace(r, actorId(req.actor), req.name);
+      return { workspace: workspace ?? undefined, created: workspace !== null };
     },
     async updateWorkspace(req) {
       return { workspace: await renameWorkspace(r, actorId(req.actor), req.workspaceId, req.name) };
@@ -67,11 +71,11 @@ export function registryHandlers(r: Registry): ServiceHandlers<typeof registry.R
       return { workflow: workflowToWire(workflow) };
     },
     async getWorkflow(req) {
-      const { workflow, permission } = await getWorkflow(r.db, actorId(req.actor), req.workflowId, accessOf(req.access));
+      const { workflow, permission } = await getWorkflow(r, actorId(req.actor), req.workflowId, accessOf(req.access));
       return { workflow: workflowToWire(workflow), permission };
     },
     async listWorkflows(req) {
-      return { workflows: (await listWorkflows(r.db, actorId(req.actor), req.workspaceId)).map(workflowToWire) };
+      return { workflows: (await listWorkflows(r, actorId(req.actor), req.workspaceId)).map(workflowToWire) };
     },
     async updateWorkflow(req) {
       const workflow = await updateWorkflow(r, actorId(req.actor), req.workflowId, {

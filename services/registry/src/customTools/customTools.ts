@@ -15,7 +15,7 @@ export interface CustomToolView {
 
 /** The caller's custom tools; with a workflow id, only after checking the caller may read it. */
 export async function listCustomTools(r: Registry, userId: string, workflowId?: string): Promise<CustomToolView[]> {
-  if (workflowId) await getWorkflow(r.db, userId, workflowId, 'read');
+  if (workflowId) await getWorkflow(r, userId, workflowId, 'read');
   const rows = await r.db.selectFrom('custom_tools').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
   return rows.map((row) => ({ id: row.id, title: row.title, schema: row.schema, code: row.code, createdAt: row.created_at.toISOString(), updatedAt: row.updated_at.toISOString() }));
 }

@@ -5,7 +5,8 @@ import type { RegistryDB } from '../db.js';
 import type { Registry } from '../ports.js';
 import { emit } from '../events.js';
 import { getWorkflow } from '../entries/workflows.js';
-import { newWorkflowApiKey, startsByWebhook, toStatus, type DeploymentStatusView } from './status.js';
+import { startsByWebhook, toStatus, type DeploymentStatusView } from './status.js';
+import { newWorkflowApiKey, sealApiKey, type SealedApiKey } from './apiKey.js';
 
 const deployedStateSchema = z.object({
   blocks: z.record(z.string(), z.unknown()),
@@ -26,6 +27,11 @@ export interface DeploymentVersionView {
   edgesCount: number;
 }
 
+/** A new sealed API key for a workflow deployed for the first time; nothing (the key is kept) otherwise. */
+function issuedApiKey(r: Registry, current: { id: string; api_key: string | null }): SealedApiKey | Record<string, never> {
+  return current.api_key === null ? sealApiKey(r.cipher, current.id, newWorkflowApiKey()) : {};
+}
+
 async function lockWorkflow(trx: Transaction<RegistryDB>, workflowId: string) {
   return trx.selectFrom('workflows').selectAll().where('id', '=', workflowId).forUpdate().executeTakeFirstOrThrow();
 }
@@ -35,7 +41,7 @@ async function lockWorkflow(trx: Transaction<RegistryDB>, workflowId: string) {
  * unless given), issues the API key on first deploy and clears needsRedeployment.
  */
 export async function deploy(r: Registry, userId: string, workflowId: string, deployedAt?: string): Promise<DeploymentStatusView> {
-  await getWorkflow(r.db, userId, workflowId, 'write');
+  await getWorkflow(r, userId, workflowId, 'write');
   const at = deployedAt ? new Date(deployedAt) : r.now();
   if (Number.isNaN(at.getTime())) throw new AppError('validation', 'deployedAt must be an ISO date');
   const { version: editorVersion, state } = await r.editor.getState(workflowId);
@@ -55,7 +61,7 @@ export async function deploy(r: Registry, userId: string, workflowId: string, de
       .execute();
     const saved = await trx
       .updateTable('workflows')
-      .set({ is_deployed: true, deployed_at: at, api_key: current.api_key ?? newWorkflowApiKey(), needs_redeployment: false, baseline_version: editorVersion, updated_at: r.now() })
+      .set({ is_deployed: true, deployed_at: at, ...issuedApiKey(r, current), needs_redeployment: false, baseline_version: editorVersion, updated_at: r.now() })
       .where('id', '=', workflowId)
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -63,26 +69,26 @@ export async function deploy(r: Registry, userId: string, workflowId: string, de
     return saved;
   });
   r.kick();
-  return toStatus(row);
+  return toStatus(row, r.cipher);
 }
 
 /** The deployment status of a workflow. */
 export async function getDeployment(r: Registry, userId: string, workflowId: string): Promise<DeploymentStatusView> {
-  await getWorkflow(r.db, userId, workflowId, 'read');
+  await getWorkflow(r, userId, workflowId, 'read');
   const row = await r.db.selectFrom('workflows').selectAll().where('id', '=', workflowId).executeTakeFirstOrThrow();
-  return toStatus(row);
+  return toStatus(row, r.cipher);
 }
 
 /** Undeploys; needsRedeployment keeps its value (spec 000 §4), versions are kept for a later activation. */
 export async function undeploy(r: Registry, userId: string, workflowId: string): Promise<DeploymentStatusView> {
-  await getWorkflow(r.db, userId, workflowId, 'write');
+  await getWorkflow(r, userId, workflowId, 'write');
   const row = await r.db.transaction().execute(async (trx) => {
     const saved = await trx.updateTable('workflows').set({ is_deployed: false, deployed_at: null, updated_at: r.now() }).where('id', '=', workflowId).returningAll().executeTakeFirstOrThrow();
     await emit(trx, r.instance, 'workflow', workflowId, 'workflowUndeployed', { workflowId, undeployedBy: userId });
     return saved;
   });
   r.kick();
-  return toStatus(row);
+  return toStatus(row, r.cipher);
 }
 
 /** A deployment version's frozen state (the active one when `version` is absent). */
@@ -99,7 +105,7 @@ export async function getDeployedState(db: Kysely<RegistryDB>, workflowId: strin
  * clears needsRedeployment from the editor version the revert produced.
  */
 export async function revertToDeployed(r: Registry, userId: string, workflowId: string): Promise<{ version: number }> {
-  await getWorkflow(r.db, userId, workflowId, 'write');
+  await getWorkflow(r, userId, workflowId, 'write');
   const deployed = await getDeployedState(r.db, workflowId);
   const payload = { blocks: deployed.state.blocks, edges: deployed.state.edges, deployedAt: deployed.deployedAt.getTime() };
   const { version } = await r.editor.executeCommands(workflowId, [{ type: 'revertToDeployed' }], userId, payload);
@@ -118,7 +124,7 @@ export async function revertToDeployed(r: Registry, userId: string, workflowId: 
 
 /** Every deployment version, newest first. */
 export async function listDeploymentVersions(r: Registry, userId: string, workflowId: string): Promise<DeploymentVersionView[]> {
-  await getWorkflow(r.db, userId, workflowId, 'read');
+  await getWorkflow(r, userId, workflowId, 'read');
   const rows = await r.db.selectFrom('deployment_versions').selectAll().where('workflow_id', '=', workflowId).orderBy('version', 'desc').execute();
   return rows.map((row) => {
     const state = deployedStateSchema.parse(row.state);
@@ -138,7 +144,7 @@ export async function listDeploymentVersions(r: Registry, userId: string, workfl
  * so needsRedeployment is true unless the draft is exactly the one that version was frozen from.
  */
 export async function activateDeploymentVersion(r: Registry, userId: string, workflowId: string, version: number): Promise<DeploymentStatusView> {
-  await getWorkflow(r.db, userId, workflowId, 'write');
+  await getWorkflow(r, userId, workflowId, 'write');
   const target = await getDeployedState(r.db, workflowId, version);
   const { version: editorVersion } = await r.editor.getState(workflowId);
   const row = await r.db.transaction().execute(async (trx) => {
@@ -152,7 +158,7 @@ export async function activateDeploymentVersion(r: Registry, userId: string, wor
       .set({
         is_deployed: true,
         deployed_at: at,
-        api_key: current.api_key ?? newWorkflowApiKey(),
+        ...issuedApiKey(r, current),
         needs_redeployment: frozenFrom.editor_version !== editorVersion,
         baseline_version: editorVersion,
         updated_at: at,
@@ -164,17 +170,17 @@ export async function activateDeploymentVersion(r: Registry, userId: string, wor
     return saved;
   });
   r.kick();
-  return toStatus(row);
+  return toStatus(row, r.cipher);
 }
 
 /** Sets hasActiveWebhook on its own (spec 000 §4). */
 export async function setWebhookActive(r: Registry, userId: string, workflowId: string, active: boolean): Promise<DeploymentStatusView> {
-  await getWorkflow(r.db, userId, workflowId, 'write');
+  await getWorkflow(r, userId, workflowId, 'write');
   const row = await r.db.transaction().execute(async (trx) => {
     const saved = await trx.updateTable('workflows').set({ has_active_webhook: active, updated_at: r.now() }).where('id', '=', workflowId).returningAll().executeTakeFirstOrThrow();
     await emit(trx, r.instance, 'workflow', workflowId, 'webhookActiveSet', { workflowId, hasActiveWebhook: active });
     return saved;
   });
   r.kick();
-  return toStatus(row);
+  return toStatus(row, r.cipher);
 }

@@ -1,6 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { WorkflowTable } from '../db.js';
+import type { Cipher } from '../secrets/cipher.js';
+import { openApiKey } from './apiKey.js';
 
 /** Deployment status per workflow (spec 000 §3). */
 export interface DeploymentStatusView {
@@ -11,20 +12,15 @@ export interface DeploymentStatusView {
   hasActiveWebhook: boolean;
 }
 
-/** Row → status. */
-export function toStatus(row: Selectable<WorkflowTable>): DeploymentStatusView {
+/** Row → status, with the API key decrypted. */
+export function toStatus(row: Selectable<WorkflowTable>, cipher: Cipher): DeploymentStatusView {
   return {
     isDeployed: row.is_deployed,
     deployedAt: row.deployed_at ? row.deployed_at.toISOString() : null,
-    apiKey: row.api_key,
+    apiKey: openApiKey(cipher, row),
     needsRedeployment: row.needs_redeployment,
     hasActiveWebhook: row.has_active_webhook,
   };
-}
-
-/** A new workflow API key (sent as x-api-key to the workflow's API endpoint). */
-export function newWorkflowApiKey(): string {
-  return `wf_${randomBytes(24).toString('base64url')}`;
 }
 
 /** Spec 000 §4: after a revert the webhook is active only when the starter starts by webhook. */

@@ -21,7 +21,7 @@ export interface DuplicateResult {
  */
 export async function duplicateWorkflow(r: Registry, userId: string, sourceId: string, input: WorkflowMetadata & { workspaceId?: string | undefined }): Promise<DuplicateResult> {
   checkMetadata(input);
-  const { workflow: source } = await getWorkflow(r.db, userId, sourceId, 'read');
+  const { workflow: source } = await getWorkflow(r, userId, sourceId, 'read');
   const workspaceId = input.workspaceId || source.workspaceId;
   await requireWorkspaceAccess(r.db, userId, workspaceId, 'write');
   const folderId = input.folderId !== undefined ? input.folderId : workspaceId === source.workspaceId ? source.folderId : null;

@@ -1,5 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { WorkflowTable } from '../db.js';
+import type { Cipher } from '../secrets/cipher.js';
+import { openApiKey } from '../deployments/apiKey.js';
 
 /** A workflow registry entry as the registry answers it. */
 export interface WorkflowView {
@@ -19,8 +21,8 @@ export interface WorkflowView {
   updatedAt: string;
 }
 
-/** Row → view. */
-export function toWorkflowView(row: Selectable<WorkflowTable>): WorkflowView {
+/** Row → view, with the API key decrypted. */
+export function toWorkflowView(row: Selectable<WorkflowTable>, cipher: Cipher): WorkflowView {
   return {
     id: row.id,
     workspaceId: row.workspace_id,
@@ -31,7 +33,7 @@ export function toWorkflowView(row: Selectable<WorkflowTable>): WorkflowView {
     marketplaceData: row.marketplace_data,
     isDeployed: row.is_deployed,
     deployedAt: row.deployed_at ? row.deployed_at.toISOString() : null,
-    apiKey: row.api_key,
+    apiKey: openApiKey(cipher, row),
     needsRedeployment: row.needs_redeployment,
     hasActiveWebhook: row.has_active_webhook,
     createdAt: row.created_at.toISOString(),

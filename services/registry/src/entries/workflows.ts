@@ -61,7 +61,7 @@ export async function insertWorkflow(r: Registry, trx: Transaction<RegistryDB>, 
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  const view = toWorkflowView(row);
+  const view = toWorkflowView(row, r.cipher);
   await emit(trx, r.instance, 'workflow', id, 'workflowCreated', { workflow: workflowEventData(view), createdBy: userId });
   return view;
 }
@@ -79,25 +79,25 @@ export async function createWorkflow(r: Registry, userId: string, workspaceId: s
 }
 
 /** One entry, after checking the caller's access to its workspace. */
-export async function getWorkflow(db: Kysely<RegistryDB>, userId: string, workflowId: string, access: Permission): Promise<{ workflow: WorkflowView; permission: Permission }> {
-  const row = await db.selectFrom('workflows').selectAll().where('id', '=', workflowId).executeTakeFirst();
+export async function getWorkflow(r: Pick<Registry, 'db' | 'cipher'>, userId: string, workflowId: string, access: Permission): Promise<{ workflow: WorkflowView; permission: Permission }> {
+  const row = await r.db.selectFrom('workflows').selectAll().where('id', '=', workflowId).executeTakeFirst();
   if (!row) throw new AppError('not_found', `Workflow ${workflowId} not found`);
-  const permission = await requireWorkspaceAccess(db, userId, row.workspace_id, access);
-  return { workflow: toWorkflowView(row), permission };
+  const permission = await requireWorkspaceAccess(r.db, userId, row.workspace_id, access);
+  return { workflow: toWorkflowView(row, r.cipher), permission };
 }
 
 /** The workspace's entries, oldest first (the first becomes active in the browser, spec 000 §4). */
-export async function listWorkflows(db: Kysely<RegistryDB>, userId: string, workspaceId: string): Promise<WorkflowView[]> {
+export async function listWorkflows(r: Pick<Registry, 'db' | 'cipher'>, userId: string, workspaceId: string): Promise<WorkflowView[]> {
   if (!workspaceId) throw new AppError('validation', 'workspaceId is required');
-  await requireWorkspaceAccess(db, userId, workspaceId, 'read');
-  const rows = await db.selectFrom('workflows').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute();
-  return rows.map(toWorkflowView);
+  await requireWorkspaceAccess(r.db, userId, workspaceId, 'read');
+  const rows = await r.db.selectFrom('workflows').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute();
+  return rows.map((row) => toWorkflowView(row, r.cipher));
 }
 
 /** Changes only the given metadata fields; emits workflowUpdated with the changed fields. */
 export async function updateWorkflow(r: Registry, userId: string, workflowId: string, input: WorkflowMetadata): Promise<WorkflowView> {
   checkMetadata(input);
-  const { workflow } = await getWorkflow(r.db, userId, workflowId, 'write');
+  const { workflow } = await getWorkflow(r, userId, workflowId, 'write');
   await checkFolder(r.db, workflow.workspaceId, input.folderId);
   const changes = {
     ...(input.name !== undefined ? { name: input.name.trim() } : {}),
@@ -113,7 +113,7 @@ export async function updateWorkflow(r: Registry, userId: string, workflowId: st
       .where('id', '=', workflowId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    const updated = toWorkflowView(row);
+    const updated = toWorkflowView(row, r.cipher);
     await emit(trx, r.instance, 'workflow', workflowId, 'workflowUpdated', { workflow: workflowEventData(updated), changed: Object.keys(input).filter((k) => input[k as keyof WorkflowMetadata] !== undefined) });
     return updated;
   });
@@ -123,7 +123,7 @@ export async function updateWorkflow(r: Registry, userId: string, workflowId: st
 
 /** Deletes an entry with its deployments; workflowDeleted lets the editor drop the stream and the runner cancel schedules. */
 export async function deleteWorkflow(r: Registry, userId: string, workflowId: string): Promise<void> {
-  const { workflow } = await getWorkflow(r.db, userId, workflowId, 'write');
+  const { workflow } = await getWorkflow(r, userId, workflowId, 'write');
   await r.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('workflows').where('id', '=', workflowId).execute();
     await emit(trx, r.instance, 'workflow', workflowId, 'workflowDeleted', { workflow: workflowEventData(workflow), deletedBy: userId });

@@ -1,9 +1,21 @@
 import type { Migration } from 'kysely';
+import type { Cipher } from '../secrets/cipher.js';
 import { workspacesAndWorkflows } from './0001_workspaces_and_workflows.js';
 import { registryTables } from './0002_registry.js';
+import { encryptedApiKeys } from './0003_encrypted_api_keys.js';
+import { initialWorkspaces } from './0004_initial_workspaces.js';
 
-/** The registry's migrations, applied in name order. */
-export const migrations: Record<string, Migration> = {
+/** The migrations before workflow API keys were encrypted (kept apart for the migration's test). */
+export const plainMigrations: Record<string, Migration> = {
   '0001_workspaces_and_workflows': workspacesAndWorkflows,
   '0002_registry': registryTables,
 };
+
+/** The registry's migrations, applied in name order; `cipher` encrypts the API keys stored in clear. */
+export function registryMigrations(cipher: Cipher): Record<string, Migration> {
+  return {
+    ...plainMigrations,
+    '0003_encrypted_api_keys': encryptedApiKeys(cipher),
+    '0004_initial_workspaces': initialWorkspaces,
+  };
+}

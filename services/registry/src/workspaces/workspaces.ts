@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { AppError } from '@weft/platform';
 import type { RegistryDB } from '../db.js';
 import type { Registry } from '../ports.js';
@@ -22,23 +22,58 @@ function checkName(name: string): string {
   return trimmed;
 }
 
-/** The caller's workspaces, oldest first. */
-export async function listWorkspaces(db: Kysely<RegistryDB>, userId: string): Promise<WorkspaceView[]> {
-  const rows = await workspacesOf(db, userId).execute();
-  return rows.map(toView);
+/**
+ * The caller's workspaces, oldest first, and whether a workspace was ever created for them
+ * (false only when sign-up's creation failed: then `ensureInitialWorkspace` is due).
+ */
+export async function listWorkspaces(db: Kysely<RegistryDB>, userId: string): Promise<{ workspaces: WorkspaceView[]; initialWorkspaceCreated: boolean }> {
+  const [rows, marker] = await Promise.all([
+    workspacesOf(db, userId).execute(),
+    db.selectFrom('initial_workspaces').select('user_id').where('user_id', '=', userId).executeTakeFirst(),
+  ]);
+  return { workspaces: rows.map(toView), initialWorkspaceCreated: marker !== undefined };
 }
 
-/** A new workspace with the caller as its admin. */
+/** A new workspace with the caller as its admin; the first one a user creates also counts as their initial workspace. */
 export async function createWorkspace(r: Registry, userId: string, name: string): Promise<WorkspaceView> {
   const checked = checkName(name);
   const id = randomUUID();
   await r.db.transaction().execute(async (trx) => {
-    await trx.insertInto('workspaces').values({ id, name: checked, owner_id: userId }).execute();
-    await trx.insertInto('workspace_members').values({ workspace_id: id, user_id: userId, permission: 'admin' }).execute();
-    await emit(trx, r.instance, 'workspace', id, 'workspaceCreated', { workspace: { id, name: checked, ownerId: userId } });
+    await trx.insertInto('initial_workspaces').values({ user_id: userId, workspace_id: id }).onConflict((oc) => oc.column('user_id').doNothing()).execute();
+    await insertWorkspace(r, trx, userId, id, checked);
   });
   r.kick();
   return getOne(r.db, userId, id);
+}
+
+/**
+ * Creates the caller's first workspace unless a workspace was ever created for them, so sign-up's
+ * hook and a later list that finds it missing cannot both create one, and a user who deleted every
+ * workspace does not get one back. Concurrent calls wait on the user's marker row: one creates.
+ */
+export async function ensureInitialWorkspace(r: Registry, userId: string, name: string): Promise<WorkspaceView | null> {
+  const checked = checkName(name);
+  const id = randomUUID();
+  const created = await r.db.transaction().execute(async (trx) => {
+    const marked = await trx
+      .insertInto('initial_workspaces')
+      .values({ user_id: userId, workspace_id: id })
+      .onConflict((oc) => oc.column('user_id').doNothing())
+      .returning('user_id')
+      .executeTakeFirst();
+    if (!marked) return false;
+    await insertWorkspace(r, trx, userId, id, checked);
+    return true;
+  });
+  if (!created) return null;
+  r.kick();
+  return getOne(r.db, userId, id);
+}
+
+async function insertWorkspace(r: Registry, trx: Transaction<RegistryDB>, userId: string, id: string, name: string): Promise<void> {
+  await trx.insertInto('workspaces').values({ id, name, owner_id: userId }).execute();
+  await trx.insertInto('workspace_members').values({ workspace_id: id, user_id: userId, permission: 'admin' }).execute();
+  await emit(trx, r.instance, 'workspace', id, 'workspaceCreated', { workspace: { id, name, ownerId: userId } });
 }
 
 /** Renames a workspace (admins only). */

@@ -85,6 +85,23 @@ export interface ListWorkspacesRequest {
 
 export interface ListWorkspacesResponse {
   workspaces: Workspace[];
+  /**
+   * False while no workspace was ever created for the caller (sign-up's creation failed): the
+   * gateway then calls EnsureInitialWorkspace. Stays true after the caller deletes every workspace.
+   */
+  initialWorkspaceCreated: boolean;
+}
+
+/** Creates the caller's first workspace unless one was ever created for them (idempotent per user). */
+export interface EnsureInitialWorkspaceRequest {
+  actor: Actor | undefined;
+  name: string;
+}
+
+export interface EnsureInitialWorkspaceResponse {
+  /** The workspace this call created; absent when one had been created before. */
+  workspace?: Workspace | undefined;
+  created: boolean;
 }
 
 export interface CreateWorkspaceRequest {
@@ -1377,13 +1394,16 @@ export const ListWorkspacesRequest: MessageFns<ListWorkspacesRequest> = {
 };
 
 function createBaseListWorkspacesResponse(): ListWorkspacesResponse {
-  return { workspaces: [] };
+  return { workspaces: [], initialWorkspaceCreated: false };
 }
 
 export const ListWorkspacesResponse: MessageFns<ListWorkspacesResponse> = {
   encode(message: ListWorkspacesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.workspaces) {
       Workspace.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.initialWorkspaceCreated !== false) {
+      writer.uint32(16).bool(message.initialWorkspaceCreated);
     }
     return writer;
   },
@@ -1409,6 +1429,14 @@ export const ListWorkspacesResponse: MessageFns<ListWorkspacesResponse> = {
             message.workspaces.push(Workspace.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.initialWorkspaceCreated = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1426,6 +1454,11 @@ export const ListWorkspacesResponse: MessageFns<ListWorkspacesResponse> = {
       workspaces: globalThis.Array.isArray(object?.workspaces)
         ? object.workspaces.map((e: any) => Workspace.fromJSON(e))
         : [],
+      initialWorkspaceCreated: isSet(object.initialWorkspaceCreated)
+        ? globalThis.Boolean(object.initialWorkspaceCreated)
+        : isSet(object.initial_workspace_created)
+        ? globalThis.Boolean(object.initial_workspace_created)
+        : false,
     };
   },
 
@@ -1433,6 +1466,9 @@ export const ListWorkspacesResponse: MessageFns<ListWorkspacesResponse> = {
     const obj: any = {};
     if (message.workspaces?.length) {
       obj.workspaces = message.workspaces.map((e) => Workspace.toJSON(e));
+    }
+    if (message.initialWorkspaceCreated !== false) {
+      obj.initialWorkspaceCreated = message.initialWorkspaceCreated;
     }
     return obj;
   },
@@ -1443,6 +1479,183 @@ export const ListWorkspacesResponse: MessageFns<ListWorkspacesResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListWorkspacesResponse>, I>>(object: I): ListWorkspacesResponse {
     const message = createBaseListWorkspacesResponse();
     message.workspaces = object.workspaces?.map((e) => Workspace.fromPartial(e)) || [];
+    message.initialWorkspaceCreated = object.initialWorkspaceCreated ?? false;
+    return message;
+  },
+};
+
+function createBaseEnsureInitialWorkspaceRequest(): EnsureInitialWorkspaceRequest {
+  return { actor: undefined, name: "" };
+}
+
+export const EnsureInitialWorkspaceRequest: MessageFns<EnsureInitialWorkspaceRequest> = {
+  encode(message: EnsureInitialWorkspaceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EnsureInitialWorkspaceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEnsureInitialWorkspaceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EnsureInitialWorkspaceRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
+  },
+
+  toJSON(message: EnsureInitialWorkspaceRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EnsureInitialWorkspaceRequest>, I>>(base?: I): EnsureInitialWorkspaceRequest {
+    return EnsureInitialWorkspaceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EnsureInitialWorkspaceRequest>, I>>(
+    object: I,
+  ): EnsureInitialWorkspaceRequest {
+    const message = createBaseEnsureInitialWorkspaceRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.name = object.name ?? "";
+    return message;
+  },
+};
+
+function createBaseEnsureInitialWorkspaceResponse(): EnsureInitialWorkspaceResponse {
+  return { workspace: undefined, created: false };
+}
+
+export const EnsureInitialWorkspaceResponse: MessageFns<EnsureInitialWorkspaceResponse> = {
+  encode(message: EnsureInitialWorkspaceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.workspace !== undefined) {
+      Workspace.encode(message.workspace, writer.uint32(10).fork()).join();
+    }
+    if (message.created !== false) {
+      writer.uint32(16).bool(message.created);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EnsureInitialWorkspaceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEnsureInitialWorkspaceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workspace = Workspace.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.created = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EnsureInitialWorkspaceResponse {
+    return {
+      workspace: isSet(object.workspace) ? Workspace.fromJSON(object.workspace) : undefined,
+      created: isSet(object.created) ? globalThis.Boolean(object.created) : false,
+    };
+  },
+
+  toJSON(message: EnsureInitialWorkspaceResponse): unknown {
+    const obj: any = {};
+    if (message.workspace !== undefined) {
+      obj.workspace = Workspace.toJSON(message.workspace);
+    }
+    if (message.created !== false) {
+      obj.created = message.created;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EnsureInitialWorkspaceResponse>, I>>(base?: I): EnsureInitialWorkspaceResponse {
+    return EnsureInitialWorkspaceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EnsureInitialWorkspaceResponse>, I>>(
+    object: I,
+  ): EnsureInitialWorkspaceResponse {
+    const message = createBaseEnsureInitialWorkspaceResponse();
+    message.workspace = (object.workspace !== undefined && object.workspace !== null)
+      ? Workspace.fromPartial(object.workspace)
+      : undefined;
+    message.created = object.created ?? false;
     return message;
   },
 };
@@ -6801,6 +7014,18 @@ export const RegistryServiceService = {
     responseSerialize: (value: WorkspaceResponse): Buffer => Buffer.from(WorkspaceResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): WorkspaceResponse => WorkspaceResponse.decode(value),
   },
+  ensureInitialWorkspace: {
+    path: "/weft.registry.v1.RegistryService/EnsureInitialWorkspace" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: EnsureInitialWorkspaceRequest): Buffer =>
+      Buffer.from(EnsureInitialWorkspaceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EnsureInitialWorkspaceRequest => EnsureInitialWorkspaceRequest.decode(value),
+    responseSerialize: (value: EnsureInitialWorkspaceResponse): Buffer =>
+      Buffer.from(EnsureInitialWorkspaceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): EnsureInitialWorkspaceResponse =>
+      EnsureInitialWorkspaceResponse.decode(value),
+  },
   updateWorkspace: {
     path: "/weft.registry.v1.RegistryService/UpdateWorkspace" as const,
     requestStream: false as const,
@@ -7123,6 +7348,7 @@ export const RegistryServiceService = {
 export interface RegistryServiceServer extends UntypedServiceImplementation {
   listWorkspaces: handleUnaryCall<ListWorkspacesRequest, ListWorkspacesResponse>;
   createWorkspace: handleUnaryCall<CreateWorkspaceRequest, WorkspaceResponse>;
+  ensureInitialWorkspace: handleUnaryCall<EnsureInitialWorkspaceRequest, EnsureInitialWorkspaceResponse>;
   updateWorkspace: handleUnaryCall<UpdateWorkspaceRequest, WorkspaceResponse>;
   deleteWorkspace: handleUnaryCall<WorkspaceRef, Empty>;
   getPermissions: handleUnaryCall<WorkspaceRef, GetPermissionsResponse>;
@@ -7187,6 +7413,21 @@ export interface RegistryServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: WorkspaceResponse) => void,
+  ): ClientUnaryCall;
+  ensureInitialWorkspace(
+    request: EnsureInitialWorkspaceRequest,
+    callback: (error: ServiceError | null, response: EnsureInitialWorkspaceResponse) => void,
+  ): ClientUnaryCall;
+  ensureInitialWorkspace(
+    request: EnsureInitialWorkspaceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: EnsureInitialWorkspaceResponse) => void,
+  ): ClientUnaryCall;
+  ensureInitialWorkspace(
+    request: EnsureInitialWorkspaceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: EnsureInitialWorkspaceResponse) => void,
   ): ClientUnaryCall;
   updateWorkspace(
     request: UpdateWorkspaceRequest,
