@@ -10,6 +10,27 @@ interface Status {
   needsRedeployment: boolean;
 }
 
+/** Runs `use` with a client on the stack's database (the registry's tables are in schema `registry`). */
+async function withDatabase<T>(use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: inject('weftEnv').DATABASE_URL });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Fails when `secret` appears in any row of any registry table. */
+async function expectNotInRegistryTables(client: pg.Client, secret: string): Promise<void> {
+  const tables = await client.query<{ table_name: string }>("select table_name from information_schema.tables where table_schema = 'registry'");
+  expect(tables.rows.map((t) => t.table_name)).toEqual(expect.arrayContaining(['workflows', 'environment_variables', 'outbox']));
+  for (const { table_name } of tables.rows) {
+    const dump = await client.query<{ text: string | null }>(`select string_agg(t::text, ' ') as text from registry."${table_name}" t`);
+    expect(dump.rows[0]?.text ?? '').not.toContain(secret);
+  }
+}
+
 async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, ms = 10_000): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
@@ -62,6 +83,38 @@ describe('accounts and workspaces', () => {
     expect((await call('DELETE', `/api/workspaces/${id}`)).status).toBe(200);
     const left = await call<{ workspaces: Array<{ id: string }> }>('GET', '/api/workspaces');
     expect(left.body.workspaces.map((w) => w.id)).toEqual([admin.workspaceId]);
+  });
+});
+
+describe('the first workspace', () => {
+  /** What an account looks like to the registry when sign-up could not reach it: nothing at all. */
+  async function forgetInRegistry(userId: string): Promise<void> {
+    await withDatabase(async (client) => {
+      await client.query('delete from registry.workspaces where owner_id = $1', [userId]);
+      await client.query('delete from registry.initial_workspaces where user_id = $1', [userId]);
+    });
+  }
+
+  it('is created by the first list of workspaces when sign-up could not create it, once for concurrent lists', async () => {
+    const user = await signUp('Grace Hopper');
+    await forgetInRegistry(user.userId);
+    const lists = await Promise.all([1, 2, 3].map(() => api<{ workspaces: Array<{ id: string; name: string; permission: string }> }>('GET', '/api/workspaces', undefined, user.headers)));
+    expect(lists.map((l) => l.status)).toEqual([200, 200, 200]);
+    const made = lists[0]?.body.workspaces ?? [];
+    expect(made).toEqual([expect.objectContaining({ name: "Grace's Workspace", permission: 'admin' })]);
+    for (const l of lists) expect(l.body.workspaces.map((w) => w.id)).toEqual(made.map((w) => w.id));
+    const wf = await api('POST', '/api/workflows', { workspaceId: made[0]?.id }, user.headers);
+    expect(wf.status).toBe(201);
+  });
+
+  it('is not created again for a user who deleted their only workspace', async () => {
+    const user = await signUp('Deleter');
+    const call = as(user);
+    expect((await call('DELETE', `/api/workspaces/${user.workspaceId}`)).status).toBe(200);
+    expect((await call('GET', '/api/workspaces')).body).toEqual({ workspaces: [] });
+    expect((await call('GET', '/api/workspaces')).body).toEqual({ workspaces: [] });
+    const own = await call<{ workspace: { id: string } }>('POST', '/api/workspaces', { name: 'Fresh start' });
+    expect((await call<{ workspaces: Array<{ id: string }> }>('GET', '/api/workspaces')).body.workspaces.map((w) => w.id)).toEqual([own.body.workspace.id]);
   });
 });
 
@@ -176,6 +229,27 @@ describe('the workflow registry', () => {
     const undeployed = await call<Status>('DELETE', `/api/workflows/${id}/deploy`);
     expect(undeployed.body).toMatchObject({ isDeployed: false, deployedAt: null });
   });
+
+  it('stores the deployment API key encrypted: no plain key in any registry table, every route still shows it', async () => {
+    const wf = await call<{ id: string }>('POST', '/api/workflows', { workspaceId: user.workspaceId });
+    const id = wf.body.id;
+    await call('GET', `/api/workflows/${id}`);
+    const deployed = await call<Status>('POST', `/api/workflows/${id}/deploy`, {});
+    const apiKey = deployed.body.apiKey ?? '';
+    expect(apiKey).toMatch(/^wf_/);
+    expect((await call<{ data: { apiKey: string } }>('GET', `/api/workflows/${id}`)).body.data.apiKey).toBe(apiKey);
+    expect((await call<Status>('GET', `/api/workflows/${id}/deploy`)).body.apiKey).toBe(apiKey);
+    const listed = await call<{ data: Array<{ id: string; apiKey: string | null }> }>('GET', `/api/workflows?workspaceId=${user.workspaceId}`);
+    expect(listed.body.data.find((w) => w.id === id)?.apiKey).toBe(apiKey);
+    await withDatabase(async (client) => {
+      await expectNotInRegistryTables(client, apiKey);
+      const row = await client.query<{ api_key: string; api_key_key_id: string }>('select api_key, api_key_key_id from registry.workflows where id = $1', [id]);
+      expect(row.rows[0]?.api_key_key_id).toBeTruthy();
+    });
+    // Undeploying and deploying again keeps the key.
+    await call('DELETE', `/api/workflows/${id}/deploy`);
+    expect((await call<Status>('POST', `/api/workflows/${id}/deploy`, {})).body.apiKey).toBe(apiKey);
+  });
 });
 
 describe('environment variables and custom tools', () => {
@@ -188,19 +262,11 @@ describe('environment variables and custom tools', () => {
     expect(got.body.data).toEqual({ OPENAI_API_KEY: { key: 'OPENAI_API_KEY', value: secret }, REGION: { key: 'REGION', value: 'eu' } });
     expect((await api('GET', '/api/environment')).body).toEqual({ data: {} });
 
-    const client = new pg.Client({ connectionString: inject('weftEnv').DATABASE_URL });
-    await client.connect();
-    try {
-      const tables = await client.query<{ table_name: string }>("select table_name from information_schema.tables where table_schema = 'registry'");
-      for (const { table_name } of tables.rows) {
-        const dump = await client.query<{ text: string | null }>(`select string_agg(t::text, ' ') as text from registry."${table_name}" t`);
-        expect(dump.rows[0]?.text ?? '').not.toContain(secret);
-      }
+    await withDatabase(async (client) => {
+      await expectNotInRegistryTables(client, secret);
       const rows = await client.query<{ name: string; key_id: string }>('select name, key_id from registry.environment_variables where user_id = $1 order by name', [user.userId]);
       expect(rows.rows.map((r) => r.name)).toEqual(['OPENAI_API_KEY', 'REGION']);
-    } finally {
-      await client.end();
-    }
+    });
     await call('POST', '/api/environment', { variables: { REGION: 'us' } });
     expect((await call<{ data: Record<string, unknown> }>('GET', '/api/environment')).body.data).toEqual({ REGION: { key: 'REGION', value: 'us' } });
   });

@@ -46,14 +46,16 @@ function localSecret(dataDir: string): string {
   return readFileSync(file, 'utf8').trim();
 }
 
-function workspaceName(name: string): string {
+/** The name of a user's first workspace ("Ada's Workspace"). */
+export function initialWorkspaceName(name: string): string {
   const first = name.trim().split(/\s+/)[0];
   return first ? `${first}'s Workspace` : 'My Workspace';
 }
 
 /**
  * Accounts and sessions (schema `auth`): better-auth for email + password and session cookies,
- * personal API keys, and the authenticator every route uses. Sign-up creates the first workspace.
+ * personal API keys, and the authenticator every route uses. Sign-up creates the first workspace
+ * (or, when the registry fails then, the first list of workspaces does).
  */
 export async function createAccounts(opts: AccountOptions) {
   const database = await createDatabase<AuthDB>(opts.databaseUrl, 'auth', { max: 5 });
@@ -73,7 +75,13 @@ export async function createAccounts(opts: AccountOptions) {
       user: {
         create: {
           after: async (user) => {
-            await opts.clients.registry.createWorkspace({ actor: { userId: user.id }, name: workspaceName(user.name) });
+            // The normal path of the first workspace. Should the registry fail here, the account
+            // still signs up: the first GET /api/workspaces creates the workspace (once per user).
+            try {
+              await opts.clients.registry.ensureInitialWorkspace({ actor: { userId: user.id }, name: initialWorkspaceName(user.name) });
+            } catch (err) {
+              opts.logger.warn({ err, userId: user.id }, 'first workspace not created at sign-up; it is created when the user lists workspaces');
+            }
           },
         },
       },

@@ -5,6 +5,7 @@ import type { Clients } from '../clients.js';
 import { requireActor, type Authenticator } from '../auth.js';
 import type { UserDirectory } from '../accounts/users.js';
 import { parseBody } from '../validate.js';
+import { initialWorkspaceName } from '../session.js';
 
 const permission = z.enum(['admin', 'write', 'read'], "permission must be 'admin', 'write' or 'read'");
 const nameBody = z.object({ name: z.string('name is required').min(1, 'name is required').max(200) });
@@ -17,8 +18,15 @@ export function workspaceRoutes(clients: Clients, auth: Authenticator, users: Us
 
   r.get('/workspaces', async (req, res) => {
     const actor = await requireActor(auth, req);
-    const { workspaces } = await clients.registry.listWorkspaces({ actor });
-    res.json({ workspaces });
+    let listed = await clients.registry.listWorkspaces({ actor });
+    if (!listed.initialWorkspaceCreated) {
+      // Sign-up could not create the first workspace (registry down then): create it now. The
+      // registry creates it at most once per user, so concurrent lists make one.
+      const user = (await users.byIds([actor.userId])).get(actor.userId);
+      await clients.registry.ensureInitialWorkspace({ actor, name: initialWorkspaceName(user?.name ?? '') });
+      listed = await clients.registry.listWorkspaces({ actor });
+    }
+    res.json({ workspaces: listed.workspaces });
   });
 
   r.post('/workspaces', async (req, res) => {
