@@ -21,6 +21,8 @@ import { BlockNodeView } from './canvas/BlockNodeView';
 import { toEdges, toNodes, type BlockNode } from './canvas/flow';
 import { Toolbar } from './canvas/Toolbar';
 import { newId, useWorkflowSession } from './collab/useWorkflowSession';
+import { HistoryPanel } from './panels/HistoryPanel';
+import { VariablesPanel } from './panels/VariablesPanel';
 
 const nodeTypes = { block: BlockNodeView };
 /** Room a block takes, for placing a new one where it covers none. */
@@ -110,24 +112,30 @@ function Editor({ workflowId, name }: { workflowId: string; name: string }) {
           </button>
         </p>
       )}
-      <div className="flow" ref={pane}>
-        <ReactFlow
-          nodes={nodes}
-          edges={edges}
-          nodeTypes={nodeTypes}
-          onNodesChange={onNodesChange}
-          onEdgesChange={onEdgesChange}
-          onNodeDragStop={onNodeDragStop}
-          onConnect={onConnect}
-          onDelete={onDelete}
-          deleteKeyCode={['Backspace', 'Delete']}
-          fitView
-          fitViewOptions={{ maxZoom: 1 }}
-          proOptions={{ hideAttribution: true }}
-        >
-          <Background />
-          <Controls />
-        </ReactFlow>
+      <div className="editor-body">
+        <div className="flow" ref={pane}>
+          <ReactFlow
+            nodes={nodes}
+            edges={edges}
+            nodeTypes={nodeTypes}
+            onNodesChange={onNodesChange}
+            onEdgesChange={onEdgesChange}
+            onNodeDragStop={onNodeDragStop}
+            onConnect={onConnect}
+            onDelete={onDelete}
+            deleteKeyCode={['Backspace', 'Delete']}
+            fitView
+            fitViewOptions={{ maxZoom: 1 }}
+            proOptions={{ hideAttribution: true }}
+          >
+            <Background />
+            <Controls />
+          </ReactFlow>
+        </div>
+        <aside className="panels">
+          <HistoryPanel history={snapshot.state.history} onRevert={(index) => edit([{ type: 'revertToHistory', index }])} />
+          <VariablesPanel variables={snapshot.state.variables} edit={edit} />
+        </aside>
       </div>
     </div>
   );

@@ -33,7 +33,7 @@ export function useWorkflowSession(workflowId: string, definitions: readonly Blo
     const opened = createWorkflowSession({
       transport: httpTransport(workflowId),
       newId,
-      context: () => ({ now: Date.now(), newId, blockDefinition: (type) => catalogue.current.get(type) }),
+      context: () => ({ now: Date.now(), newId, workflowId, blockDefinition: (type) => catalogue.current.get(type) }),
     });
     let active = true;
     let stop = () => {};
