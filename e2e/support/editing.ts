@@ -1,0 +1,50 @@
+import { expect } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { openSignedIn } from './browser.js';
+import { expectedCanvas, readCanvas, type WorkflowAnswer } from './canvas.js';
+
+/** Opens a workflow in a page of its own, signed in with `cookie`, once its canvas is drawn and live. */
+export async function openWorkflow(browser: Browser, cookie: string, workflowId: string): Promise<{ page: Page; errors: string[] }> {
+  const opened = await openSignedIn(browser, cookie, `/?workflow=${workflowId}`);
+  await opened.page.locator('.react-flow__node.block-starter').waitFor({ timeout: 15_000 });
+  await opened.page.getByText('live', { exact: true }).waitFor();
+  return opened;
+}
+
+/** Drags a node by an offset with the mouse, as a user would. */
+export async function drag(page: Page, node: Locator, by: { x: number; y: number }): Promise<void> {
+  const box = await node.boundingBox();
+  if (!box) throw new Error('the node is not on screen');
+  const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(from.x + by.x, from.y + by.y, { steps: 12 });
+  await page.mouse.up();
+}
+
+/** Adds an agent block from the toolbar and answers its id. */
+export async function addAgent(page: Page): Promise<string> {
+  await page.getByRole('combobox', { name: 'Block type' }).selectOption('agent');
+  await page.getByRole('button', { name: 'Add block' }).click();
+  const added = page.locator('.react-flow__node.block-agent').last();
+  await added.waitFor();
+  return (await added.getAttribute('data-id')) ?? '';
+}
+
+/** Waits until every page's canvas shows exactly what `read` (GET /api/workflows/{id}) answers, and answers that. */
+export async function converged(pages: Page[], read: () => Promise<WorkflowAnswer>): Promise<WorkflowAnswer> {
+  const last: { server?: WorkflowAnswer } = {};
+  await expect
+    .poll(
+      async () => {
+        const server = await read();
+        last.server = server;
+        const want = JSON.stringify(expectedCanvas(server));
+        return Promise.all(pages.map(async (page) => JSON.stringify(await readCanvas(page)) === want));
+      },
+      { timeout: 15_000, interval: 250 },
+    )
+    .toEqual(pages.map(() => true));
+  if (!last.server) throw new Error('the server was never read');
+  return last.server;
+}
