@@ -1,56 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { launchChromium, openSignedIn } from './support/browser.js';
-import { expectedCanvas, readCanvas, type WorkflowAnswer } from './support/canvas.js';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from './support/browser.js';
+import { readCanvas, type WorkflowAnswer } from './support/canvas.js';
+import { addAgent, converged, drag, openWorkflow } from './support/editing.js';
 import { as, signUp } from './support/session.js';
 
-/** Drags a node by an offset with the mouse, as a user would. */
-async function drag(page: Page, node: Locator, by: { x: number; y: number }): Promise<void> {
-  const box = await node.boundingBox();
-  if (!box) throw new Error('the node is not on screen');
-  const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-  await page.mouse.move(from.x, from.y);
-  await page.mouse.down();
-  await page.mouse.move(from.x + by.x, from.y + by.y, { steps: 12 });
-  await page.mouse.up();
-}
-
-/** Waits until every page's canvas shows exactly what GET /api/workflows/{id} answers, and answers that. */
-async function converged(pages: Page[], read: () => Promise<WorkflowAnswer>): Promise<WorkflowAnswer> {
-  const last: { server?: WorkflowAnswer } = {};
-  await expect
-    .poll(
-      async () => {
-        const server = await read();
-        last.server = server;
-        const want = JSON.stringify(expectedCanvas(server));
-        return Promise.all(pages.map(async (page) => JSON.stringify(await readCanvas(page)) === want));
-      },
-      { timeout: 15_000, interval: 250 },
-    )
-    .toEqual(pages.map(() => true));
-  if (!last.server) throw new Error('the server was never read');
-  return last.server;
-}
-
 /** One workflow opened in two pages, each signed in with its cookie, once both are live. */
-async function openTwice(browser: Browser, workflowId: string, cookies: [string, string]) {
-  const path = `/?workflow=${workflowId}`;
-  const pages = await Promise.all([openSignedIn(browser, cookies[0], path), openSignedIn(browser, cookies[1], path)]);
-  for (const { page } of pages) {
-    await page.locator('.react-flow__node.block-starter').waitFor({ timeout: 15_000 });
-    await page.getByText('live', { exact: true }).waitFor();
-  }
-  return pages;
-}
-
-/** Adds an agent block on `page` and answers its id. */
-async function addAgent(page: Page): Promise<string> {
-  await page.getByRole('combobox', { name: 'Block type' }).selectOption('agent');
-  await page.getByRole('button', { name: 'Add block' }).click();
-  const added = page.locator('.react-flow__node.block-agent').last();
-  await added.waitFor();
-  return (await added.getAttribute('data-id')) ?? '';
+function openTwice(browser: Browser, workflowId: string, cookies: [string, string]) {
+  return Promise.all([openWorkflow(browser, cookies[0], workflowId), openWorkflow(browser, cookies[1], workflowId)]);
 }
 
 describe('two browsers editing one workflow', () => {
