@@ -144,6 +144,26 @@ describe('access to workspaces', () => {
     }
   });
 
+  it('ends a session on every gateway when it signs out through one', async () => {
+    // This gateway remembers sessions for a minute, so only the sign-out message can make it ask again.
+    const other = await startSecondGateway({ WEFT_SESSION_CACHE_MS: '60000' });
+    try {
+      const user = await signUp('Leaver');
+      const workspaces = () => fetch(`${other.url}/api/workspaces`, { headers: user.headers }).then((r) => r.status);
+      expect(await workspaces()).toBe(200);
+      const out = await fetch(`${inject('weftUrl')}/api/auth/sign-out`, { method: 'POST', headers: { ...user.headers, 'content-type': 'application/json' }, body: '{}' });
+      expect(out.status).toBe(200);
+      let status = await workspaces();
+      for (let i = 0; i < 50 && status === 200; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        status = await workspaces();
+      }
+      expect(status).toBe(401);
+    } finally {
+      other.stop();
+    }
+  });
+
   it('accepts a personal API key in x-api-key instead of a session', async () => {
     const made = await api<{ key: string; id: string }>('POST', '/api/auth/api-keys', { name: 'script' }, owner.headers);
     expect(made.status).toBe(201);

@@ -60,8 +60,15 @@ const registryEvents = nats.subscribe(`${config.WEFT_INSTANCE}.registry.>`, {
     }
   },
 });
+// A sign-out or key revocation through any gateway drops every gateway's remembered sessions.
+const sessionsSubject = `${config.WEFT_INSTANCE}.gateway.sessions`;
+const sessionEvents = nats.subscribe(sessionsSubject, { callback: () => accounts.forgetSessions() });
+const forgetSessionsEverywhere = () => {
+  accounts.forgetSessions();
+  nats.publish(sessionsSubject);
+};
 const webDist = config.WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url));
-const app = createApp({ clients, auth: accounts.authenticator, access, forgetSessions: accounts.forgetSessions, accountRoutes: accountRoutes(clients, accounts), users: accounts.users, logger, health, webDist });
+const app = createApp({ clients, auth: accounts.authenticator, access, forgetSessions: forgetSessionsEverywhere, accountRoutes: accountRoutes(clients, accounts), users: accounts.users, logger, health, webDist });
 const server = app.listen(config.PORT, '0.0.0.0', () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -72,6 +79,7 @@ onShutdown(logger, [
   () => accounts.close(),
   () => {
     registryEvents.unsubscribe();
+    sessionEvents.unsubscribe();
     return nats.drain();
   },
   async () => Object.values(clients).forEach((c) => c.close()),
