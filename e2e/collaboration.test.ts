@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from './support/browser.js';
+import { chromiumPerSuite } from './support/browser.js';
 import { readCanvas, type WorkflowAnswer } from './support/canvas.js';
 import { addAgent, converged, drag, openWorkflow } from './support/editing.js';
 import { as, signUp } from './support/session.js';
@@ -11,19 +11,7 @@ function openTwice(browser: Browser, workflowId: string, cookies: [string, strin
 }
 
 describe('two browsers editing one workflow', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-
-  afterEach(async () => {
-    for (const context of browser.contexts()) await context.close();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const chromium = chromiumPerSuite();
 
   it('converge on the state the server answers', async () => {
     // Two accounts: the owner, and a member of the owner's workspace with write permission.
@@ -34,7 +22,7 @@ describe('two browsers editing one workflow', () => {
     const created = await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId, name: 'Shared' });
     const workflowId = created.body.id;
 
-    const [a, b] = await openTwice(browser, workflowId, [owner.headers.cookie ?? '', member.headers.cookie ?? '']);
+    const [a, b] = await openTwice(chromium(), workflowId, [owner.headers.cookie ?? '', member.headers.cookie ?? '']);
 
     // A adds an agent block; B sees it arrive live.
     const blockId = await addAgent(a.page);
@@ -73,7 +61,7 @@ describe('two browsers editing one workflow', () => {
     const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId })).body.id;
     const read = async () => (await asOwner<{ data: WorkflowAnswer }>('GET', `/api/workflows/${workflowId}`)).body.data;
     const cookie = owner.headers.cookie ?? '';
-    const [a, b] = await openTwice(browser, workflowId, [cookie, cookie]);
+    const [a, b] = await openTwice(chromium(), workflowId, [cookie, cookie]);
 
     const blockId = await addAgent(a.page);
     const inB = b.page.locator(`.react-flow__node[data-id="${blockId}"]`);
@@ -95,7 +83,7 @@ describe('two browsers editing one workflow', () => {
     expect((await asOwner('POST', `/api/workspaces/${owner.workspaceId}/members`, { email: reader.email, permission: 'read' })).status).toBe(201);
     const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId })).body.id;
     const read = async () => (await asOwner<{ data: WorkflowAnswer }>('GET', `/api/workflows/${workflowId}`)).body.data;
-    const [{ page }] = await openTwice(browser, workflowId, [reader.headers.cookie ?? '', owner.headers.cookie ?? '']);
+    const [{ page }] = await openTwice(chromium(), workflowId, [reader.headers.cookie ?? '', owner.headers.cookie ?? '']);
 
     await page.getByRole('combobox', { name: 'Block type' }).selectOption('agent');
     await page.getByRole('button', { name: 'Add block' }).click();

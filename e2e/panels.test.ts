@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from './support/browser.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumPerSuite } from './support/browser.js';
 import type { WorkflowAnswer } from './support/canvas.js';
 import { addAgent, converged, drag, openWorkflow } from './support/editing.js';
 import { as, signUp } from './support/session.js';
@@ -9,19 +9,7 @@ import { as, signUp } from './support/session.js';
 const present = (page: Page) => page.getByRole('region', { name: 'History' }).locator('[aria-current="step"]');
 
 describe('the history and variables panels', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-
-  afterEach(async () => {
-    for (const context of browser.contexts()) await context.close();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const chromium = chromiumPerSuite();
 
   async function newWorkflow(name: string) {
     const owner = await signUp(name);
@@ -33,7 +21,7 @@ describe('the history and variables panels', () => {
 
   it('reverts the workflow to a history entry and follows undo and redo, on another page too', async () => {
     const { workflowId, read, cookie } = await newWorkflow('Historian');
-    const [{ page, errors }, other] = await Promise.all([openWorkflow(browser, cookie, workflowId), openWorkflow(browser, cookie, workflowId)]);
+    const [{ page, errors }, other] = await Promise.all([openWorkflow(chromium(), cookie, workflowId), openWorkflow(chromium(), cookie, workflowId)]);
 
     const blockId = await addAgent(page);
     const placed = (await converged([page], read)).state.blocks[blockId]?.position;
@@ -60,7 +48,7 @@ describe('the history and variables panels', () => {
 
   it('adds, validates, renames, duplicates and deletes variables live on two pages', async () => {
     const { asOwner, workflowId, cookie } = await newWorkflow('Variable keeper');
-    const [a, b] = await Promise.all([openWorkflow(browser, cookie, workflowId), openWorkflow(browser, cookie, workflowId)]);
+    const [a, b] = await Promise.all([openWorkflow(chromium(), cookie, workflowId), openWorkflow(chromium(), cookie, workflowId)]);
     const stored = async () => {
       const { body } = await asOwner<{ data: Record<string, { name: string; type: string; value: unknown; validationError?: string }> }>('GET', `/api/workflows/${workflowId}/variables`);
       return Object.values(body.data).map(({ name, type, value, validationError }) => ({ name, type, value, validationError }));

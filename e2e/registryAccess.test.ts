@@ -133,12 +133,7 @@ describe('access to workspaces', () => {
       const history = () => fetch(`${other.url}/api/workflows/${wf.body.id}/history`, { headers: editor.headers }).then((r) => r.status);
       expect(await history()).toBe(200);
       expect((await api('DELETE', `${members}/${editor.userId}`, undefined, owner.headers)).status).toBe(200);
-      let status = await history();
-      for (let i = 0; i < 50 && status === 200; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        status = await history();
-      }
-      expect(status).toBe(403);
+      await expect.poll(history, { timeout: 5_000, interval: 100 }).toBe(403);
     } finally {
       other.stop();
     }
@@ -153,12 +148,7 @@ describe('access to workspaces', () => {
       expect(await workspaces()).toBe(200);
       const out = await fetch(`${inject('weftUrl')}/api/auth/sign-out`, { method: 'POST', headers: { ...user.headers, 'content-type': 'application/json' }, body: '{}' });
       expect(out.status).toBe(200);
-      let status = await workspaces();
-      for (let i = 0; i < 50 && status === 200; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        status = await workspaces();
-      }
-      expect(status).toBe(401);
+      await expect.poll(workspaces, { timeout: 5_000, interval: 100 }).toBe(401);
     } finally {
       other.stop();
     }

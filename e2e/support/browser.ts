@@ -1,4 +1,4 @@
-import { inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -9,6 +9,27 @@ export function launchChromium(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
+}
+
+/**
+ * For a describe block: one Chromium for its tests, each test's pages (contexts) closed after it.
+ * Answers a getter of the browser, valid inside the tests.
+ */
+export function chromiumPerSuite(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterEach(async () => {
+    for (const context of browser?.contexts() ?? []) await context.close();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('Chromium is not running (use the getter inside a test)');
+    return browser;
+  };
 }
 
 /** A page in its own browser context signed in with `cookie`, at `path`; page errors are collected in `errors`. */
