@@ -23,6 +23,8 @@ export { MIN_COUNT, MAX_COUNT, DEFAULT_COUNT, clampCount, deriveSubflows } from 
 export { MAX_PAST_ENTRIES, historyEntry, historyView } from './model/history.js';
 export type { HistoryItem, HistoryView } from './model/history.js';
 export { encodeSnapshot, decodeSnapshot } from './model/snapshotCodec.js';
+export { graphFingerprint } from './model/fingerprint.js';
+export type { FingerprintInput } from './model/fingerprint.js';
 export type { LeanSnapshot } from './model/snapshotCodec.js';
 export { validateVariable, normalizeVariableType } from './model/variables.js';
 export type {
