@@ -67,6 +67,28 @@ describe('editor event store (real Postgres)', () => {
     for (const id of ids) expect(await versions(env, id)).toEqual(Array.from({ length: (await versions(env, id)).length }, (_, v) => v + 1));
   });
 
+  it('publishes each event with the fingerprint of the state its command left, and stores the event without it', async () => {
+    await env.start('wf-fp');
+    await env.store.execute('wf-fp', [addFunction('f')]);
+    await env.store.execute('wf-fp', [{ type: 'moveBlock', id: 'f', position: { x: 40, y: 40 } }]);
+    await env.store.execute('wf-fp', [{ type: 'setSubBlockValue', id: 'f', subBlockId: 'code', value: 'return 1' }, { type: 'moveBlock', id: 'f', position: { x: 9, y: 9 } }]);
+    await env.store.execute('wf-fp', [{ type: 'undo' }, { type: 'undo' }]);
+    const published = await sql<{ type: string; fingerprint: string | null }>`
+      select envelope->>'type' as type, envelope->'data'->>'fingerprint' as fingerprint from outbox
+      where envelope->'data'->>'workflowId' = 'wf-fp' order by seq`.execute(env.db);
+    const [started, added, moved, valueSet, movedAgain, undone, undoneAgain] = published.rows;
+    expect(published.rows.map((r) => r.type)).toEqual(['workflowStarted', 'blockAdded', 'blockMoved', 'subBlockValueSet', 'blockMoved', 'undone', 'undone']);
+    expect(started?.fingerprint).toMatch(/^[0-9a-f]{16}$/);
+    expect(added?.fingerprint).not.toBe(started?.fingerprint);
+    expect(moved?.fingerprint).toBe(added?.fingerprint); // layout only
+    expect(valueSet?.fingerprint).not.toBe(moved?.fingerprint);
+    expect(movedAgain?.fingerprint).toBe(valueSet?.fingerprint); // the same command
+    expect(undone?.fingerprint).toBe(added?.fingerprint); // undone back to before the value
+    expect(undoneAgain?.fingerprint).toBe(added?.fingerprint);
+    const stored = await sql<{ n: number }>`select count(*)::int as n from events where workflow_id = 'wf-fp' and data ? 'fingerprint'`.execute(env.db);
+    expect(stored.rows[0]?.n).toBe(0);
+  });
+
   it('answers a repeated command id with the first answer and stores nothing new', async () => {
     await env.start('wf-idem');
     const first = await env.store.execute('wf-idem', [addFunction('x')], { commandId: 'cmd-1' });
