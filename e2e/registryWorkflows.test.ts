@@ -230,6 +230,36 @@ describe('the workflow registry', () => {
     expect(undeployed.body).toMatchObject({ isDeployed: false, deployedAt: null });
   });
 
+  it('needs a redeployment only when what would run differs: not for a move, again clean after undo', async () => {
+    const wf = await call<{ id: string }>('POST', '/api/workflows', { workspaceId: user.workspaceId });
+    const id = wf.body.id;
+    const edit = (commands: unknown[]) => call('POST', `/api/workflows/${id}/commands`, { commands });
+    const status = () => call<Status>('GET', `/api/workflows/${id}/deploy`);
+    await call('GET', `/api/workflows/${id}`); // waits for the editor to start the workflow
+    expect((await edit([{ type: 'addBlock', id: 'f', blockType: 'function', position: { x: 300, y: 300 } }])).status).toBe(200);
+    expect((await call('POST', `/api/workflows/${id}/deploy`, {})).status).toBe(200);
+
+    await edit([{ type: 'moveBlock', id: 'f', position: { x: 520, y: 140 } }]);
+    await edit([{ type: 'resizeBlock', id: 'f', width: 400, height: 300 }]);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect((await status()).body.needsRedeployment).toBe(false);
+
+    await edit([{ type: 'setSubBlockValue', id: 'f', subBlockId: 'code', value: 'return 2' }]);
+    expect((await eventually(status, (r) => r.body.needsRedeployment)).body.needsRedeployment).toBe(true);
+    await edit([{ type: 'undo' }]);
+    expect((await eventually(status, (r) => !r.body.needsRedeployment)).body.needsRedeployment).toBe(false);
+    // The draft still has the move: only what runs counts.
+    const draft = await call<{ data: { state: { blocks: Record<string, { position: { x: number } }> } } }>('GET', `/api/workflows/${id}`);
+    expect(draft.body.data.state.blocks['f']?.position.x).toBe(520);
+
+    await edit([{ type: 'renameBlock', id: 'f', name: 'Compute' }]);
+    expect((await eventually(status, (r) => r.body.needsRedeployment)).body.needsRedeployment).toBe(true);
+    expect((await call('POST', `/api/workflows/${id}/revert-to-deployed`)).status).toBe(200);
+    expect((await eventually(status, (r) => !r.body.needsRedeployment)).body.needsRedeployment).toBe(false);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect((await status()).body.needsRedeployment).toBe(false);
+  });
+
   it('stores the deployment API key encrypted: no plain key in any registry table, every route still shows it', async () => {
     const wf = await call<{ id: string }>('POST', '/api/workflows', { workspaceId: user.workspaceId });
     const id = wf.body.id;

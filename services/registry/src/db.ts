@@ -45,8 +45,17 @@ export interface WorkflowTable {
   api_key_key_id: ColumnType<string | null, string | null | undefined, string | null>;
   needs_redeployment: Generated<boolean>;
   has_active_webhook: Generated<boolean>;
-  /** Editor stream version the deployment (or the last revert) matches; later edits need a redeploy. */
+  /**
+   * Editor stream version up to which needsRedeployment is settled: the deployment's, the last
+   * revert's, or that of the last event that flipped it by fingerprint; only later events count.
+   */
   baseline_version: ColumnType<number | null, number | null | undefined, number | null>;
+  /**
+   * graphFingerprint of the active deployment's state: editor events carrying a fingerprint set
+   * needsRedeployment to whether theirs differs. Null: no deployment, or one the fingerprint could
+   * not be computed for (then any graph event after baseline_version sets the flag).
+   */
+  deployed_fingerprint: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -57,6 +66,8 @@ export interface DeploymentVersionTable {
   version: number;
   state: Json<Record<string, unknown>>;
   editor_version: ColumnType<number, number, number>;
+  /** graphFingerprint of `state`; null for a state that is not a graph. */
+  fingerprint: ColumnType<string | null, string | null | undefined, string | null>;
   is_active: boolean;
   deployed_at: Date;
   created_by: string;

@@ -3,12 +3,12 @@ import type { RegistryDB } from './db.js';
 import type { Cipher } from './secrets/cipher.js';
 import type { OAuthProvider } from './config.js';
 
-/** A workflow's state as the editor answers it (only what the registry reads). */
+/** A workflow's state as the editor answers it (only what the registry reads); blocks, edges, loops and parallels are JSON objects. */
 export interface EditorState {
-  blocks: Record<string, unknown>;
-  edges: unknown[];
-  loops: Record<string, unknown>;
-  parallels: Record<string, unknown>;
+  blocks: Record<string, Record<string, unknown>>;
+  edges: Array<Record<string, unknown>>;
+  loops: Record<string, Record<string, unknown>>;
+  parallels: Record<string, Record<string, unknown>>;
   variables: Record<string, { name: string; type: string; value: unknown }>;
 }
 

@@ -4,10 +4,10 @@ import type { editor } from '@weft/contracts';
 import type { DeployedStatePayload, EditorPort, EditorState } from '../ports.js';
 
 const stateSchema = z.looseObject({
-  blocks: z.record(z.string(), z.unknown()).default({}),
-  edges: z.array(z.unknown()).default([]),
-  loops: z.record(z.string(), z.unknown()).default({}),
-  parallels: z.record(z.string(), z.unknown()).default({}),
+  blocks: z.record(z.string(), z.looseObject({})).default({}),
+  edges: z.array(z.looseObject({})).default([]),
+  loops: z.record(z.string(), z.looseObject({})).default({}),
+  parallels: z.record(z.string(), z.looseObject({})).default({}),
   variables: z.record(z.string(), z.looseObject({ name: z.string(), type: z.string(), value: z.unknown() })).default({}),
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Kysely, Transaction } from 'kysely';
 import { AppError } from '@weft/platform';
+import { graphFingerprint } from '@weft/workflow';
 import type { RegistryDB } from '../db.js';
 import type { Registry } from '../ports.js';
 import { emit } from '../events.js';
@@ -9,10 +10,10 @@ import { startsByWebhook, toStatus, type DeploymentStatusView } from './status.j
 import { newWorkflowApiKey, sealApiKey, type SealedApiKey } from './apiKey.js';
 
 const deployedStateSchema = z.object({
-  blocks: z.record(z.string(), z.unknown()),
-  edges: z.array(z.unknown()),
-  loops: z.record(z.string(), z.unknown()).default({}),
-  parallels: z.record(z.string(), z.unknown()).default({}),
+  blocks: z.record(z.string(), z.looseObject({})),
+  edges: z.array(z.looseObject({})),
+  loops: z.record(z.string(), z.looseObject({})).default({}),
+  parallels: z.record(z.string(), z.looseObject({})).default({}),
 });
 
 /** The frozen state of one deployment version. */
@@ -37,8 +38,8 @@ async function lockWorkflow(trx: Transaction<RegistryDB>, workflowId: string) {
 }
 
 /**
- * Freezes the editor's current state as a new active deployment version, stamps deployedAt (now
- * unless given), issues the API key on first deploy and clears needsRedeployment.
+ * Freezes the editor's current state as a new active deployment version with its fingerprint,
+ * stamps deployedAt (now unless given), issues the API key on first deploy and clears needsRedeployment.
  */
 export async function deploy(r: Registry, userId: string, workflowId: string, deployedAt?: string): Promise<DeploymentStatusView> {
   await getWorkflow(r, userId, workflowId, 'write');
@@ -46,6 +47,7 @@ export async function deploy(r: Registry, userId: string, workflowId: string, de
   if (Number.isNaN(at.getTime())) throw new AppError('validation', 'deployedAt must be an ISO date');
   const { version: editorVersion, state } = await r.editor.getState(workflowId);
   const frozen: DeployedState = { blocks: state.blocks, edges: state.edges, loops: state.loops, parallels: state.parallels };
+  const fingerprint = graphFingerprint(frozen);
   const row = await r.db.transaction().execute(async (trx) => {
     const current = await lockWorkflow(trx, workflowId);
     const { last } = await trx
@@ -57,11 +59,11 @@ export async function deploy(r: Registry, userId: string, workflowId: string, de
     await trx.updateTable('deployment_versions').set({ is_active: false }).where('workflow_id', '=', workflowId).where('is_active', '=', true).execute();
     await trx
       .insertInto('deployment_versions')
-      .values({ workflow_id: workflowId, version, state: JSON.stringify(frozen), editor_version: editorVersion, is_active: true, deployed_at: at, created_by: userId })
+      .values({ workflow_id: workflowId, version, state: JSON.stringify(frozen), editor_version: editorVersion, fingerprint, is_active: true, deployed_at: at, created_by: userId })
       .execute();
     const saved = await trx
       .updateTable('workflows')
-      .set({ is_deployed: true, deployed_at: at, ...issuedApiKey(r, current), needs_redeployment: false, baseline_version: editorVersion, updated_at: r.now() })
+      .set({ is_deployed: true, deployed_at: at, ...issuedApiKey(r, current), needs_redeployment: false, baseline_version: editorVersion, deployed_fingerprint: fingerprint, updated_at: r.now() })
       .where('id', '=', workflowId)
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -91,18 +93,23 @@ export async function undeploy(r: Registry, userId: string, workflowId: string):
   return toStatus(row, r.cipher);
 }
 
-/** A deployment version's frozen state (the active one when `version` is absent). */
-export async function getDeployedState(db: Kysely<RegistryDB>, workflowId: string, version?: number): Promise<{ state: DeployedState; deployedAt: Date; version: number }> {
+/** A deployment version's frozen state (the active one when `version` is absent) and its fingerprint. */
+export async function getDeployedState(
+  db: Kysely<RegistryDB>,
+  workflowId: string,
+  version?: number,
+): Promise<{ state: DeployedState; deployedAt: Date; version: number; fingerprint: string }> {
   let q = db.selectFrom('deployment_versions').selectAll().where('workflow_id', '=', workflowId);
   q = version === undefined ? q.where('is_active', '=', true) : q.where('version', '=', version);
   const row = await q.executeTakeFirst();
   if (!row) throw new AppError('not_found', version === undefined ? 'No deployed state found' : `Deployment version ${version} not found`);
-  return { state: deployedStateSchema.parse(row.state), deployedAt: row.deployed_at, version: row.version };
+  const state = deployedStateSchema.parse(row.state);
+  return { state, deployedAt: row.deployed_at, version: row.version, fingerprint: row.fingerprint ?? graphFingerprint(state) };
 }
 
 /**
  * Makes the editor take the deployed state (its revertToDeployed command, given the state), then
- * clears needsRedeployment from the editor version the revert produced.
+ * clears needsRedeployment from the editor version the revert produced, against the deployed fingerprint.
  */
 export async function revertToDeployed(r: Registry, userId: string, workflowId: string): Promise<{ version: number }> {
   await getWorkflow(r, userId, workflowId, 'write');
@@ -113,7 +120,13 @@ export async function revertToDeployed(r: Registry, userId: string, workflowId: 
     const current = await lockWorkflow(trx, workflowId);
     await trx
       .updateTable('workflows')
-      .set({ needs_redeployment: false, baseline_version: Math.max(current.baseline_version ?? 0, version), has_active_webhook: startsByWebhook(deployed.state.blocks), updated_at: r.now() })
+      .set({
+        needs_redeployment: false,
+        baseline_version: Math.max(current.baseline_version ?? 0, version),
+        deployed_fingerprint: deployed.fingerprint,
+        has_active_webhook: startsByWebhook(deployed.state.blocks),
+        updated_at: r.now(),
+      })
       .where('id', '=', workflowId)
       .execute();
     await emit(trx, r.instance, 'workflow', workflowId, 'workflowReverted', { workflowId, deploymentVersion: deployed.version, editorVersion: version, revertedBy: userId });
@@ -140,16 +153,16 @@ export async function listDeploymentVersions(r: Registry, userId: string, workfl
 }
 
 /**
- * Makes an earlier version the active deployment again. The editor's draft usually differs from it,
- * so needsRedeployment is true unless the draft is exactly the one that version was frozen from.
+ * Makes an earlier version the active deployment again. needsRedeployment is whether the editor's
+ * draft would run differently from that version (their fingerprints differ).
  */
 export async function activateDeploymentVersion(r: Registry, userId: string, workflowId: string, version: number): Promise<DeploymentStatusView> {
   await getWorkflow(r, userId, workflowId, 'write');
   const target = await getDeployedState(r.db, workflowId, version);
-  const { version: editorVersion } = await r.editor.getState(workflowId);
+  const { version: editorVersion, state: draft } = await r.editor.getState(workflowId);
+  const needsRedeployment = graphFingerprint(draft) !== target.fingerprint;
   const row = await r.db.transaction().execute(async (trx) => {
     const current = await lockWorkflow(trx, workflowId);
-    const frozenFrom = await trx.selectFrom('deployment_versions').select('editor_version').where('workflow_id', '=', workflowId).where('version', '=', version).executeTakeFirstOrThrow();
     await trx.updateTable('deployment_versions').set({ is_active: false }).where('workflow_id', '=', workflowId).where('is_active', '=', true).execute();
     await trx.updateTable('deployment_versions').set({ is_active: true }).where('workflow_id', '=', workflowId).where('version', '=', version).execute();
     const at = r.now();
@@ -159,8 +172,9 @@ export async function activateDeploymentVersion(r: Registry, userId: string, wor
         is_deployed: true,
         deployed_at: at,
         ...issuedApiKey(r, current),
-        needs_redeployment: frozenFrom.editor_version !== editorVersion,
+        needs_redeployment: needsRedeployment,
         baseline_version: editorVersion,
+        deployed_fingerprint: target.fingerprint,
         updated_at: at,
       })
       .where('id', '=', workflowId)

@@ -4,6 +4,7 @@ import { workspacesAndWorkflows } from './0001_workspaces_and_workflows.js';
 import { registryTables } from './0002_registry.js';
 import { encryptedApiKeys } from './0003_encrypted_api_keys.js';
 import { initialWorkspaces } from './0004_initial_workspaces.js';
+import { deployedFingerprints } from './0005_deployed_fingerprints.js';
 
 /** The migrations before workflow API keys were encrypted (kept apart for the migration's test). */
 export const plainMigrations: Record<string, Migration> = {
@@ -17,5 +18,6 @@ export function registryMigrations(cipher: Cipher): Record<string, Migration> {
     ...plainMigrations,
     '0003_encrypted_api_keys': encryptedApiKeys(cipher),
     '0004_initial_workspaces': initialWorkspaces,
+    '0005_deployed_fingerprints': deployedFingerprints,
   };
 }
