@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { createTestDatabase } from '@weft/testkit';
+import { migrate, platformMigrations } from '@weft/platform';
+import { graphFingerprint } from '@weft/workflow';
+import type { RegistryDB } from '../db.js';
+import type { EditorState } from '../ports.js';
+import { createTestRegistry } from '../testSupport.js';
+import { createCipher, generateKey, parseKeys } from '../secrets/cipher.js';
+import { plainMigrations, registryMigrations } from '../migrations/index.js';
+import { createWorkspace } from '../workspaces/workspaces.js';
+import { createWorkflow } from '../entries/workflows.js';
+import { activateDeploymentVersion, deploy, revertToDeployed } from './deployments.js';
+
+/** A draft with one function block at `x` whose code is `code`. */
+function draft(x: number, code: string): EditorState {
+  const block = { id: 'f', type: 'function', name: 'Function 1', position: { x, y: 0 }, subBlocks: { code: { id: 'code', type: 'code', value: code } }, outputs: {}, enabled: true, data: {} };
+  return { blocks: { f: block }, edges: [], loops: {}, parallels: {}, variables: {} };
+}
+
+describe('deployed fingerprints (real Postgres)', () => {
+  it('are stored on deploy, revert and activate; activating compares the draft by what would run', async () => {
+    let state = draft(0, 'return 1');
+    const { registry, drop } = await createTestRegistry({
+      editor: { getState: () => Promise.resolve({ version: 3, state }), executeCommands: () => Promise.resolve({ version: 4 }) },
+    });
+    try {
+      const ws = await createWorkspace(registry, 'u1', 'W');
+      const wf = await createWorkflow(registry, 'u1', ws.id, {});
+      const entry = () => registry.db.selectFrom('workflows').select(['deployed_fingerprint', 'needs_redeployment']).where('id', '=', wf.id).executeTakeFirstOrThrow();
+      const v1 = graphFingerprint(state);
+      await deploy(registry, 'u1', wf.id);
+      expect(await entry()).toEqual({ deployed_fingerprint: v1, needs_redeployment: false });
+      state = draft(0, 'return 2');
+      await deploy(registry, 'u1', wf.id);
+      const v2 = graphFingerprint(state);
+      const stored = await registry.db.selectFrom('deployment_versions').select(['version', 'fingerprint']).where('workflow_id', '=', wf.id).orderBy('version').execute();
+      expect(stored).toEqual([{ version: 1, fingerprint: v1 }, { version: 2, fingerprint: v2 }]);
+
+      state = draft(500, 'return 1'); // version 1's graph, moved
+      expect((await activateDeploymentVersion(registry, 'u1', wf.id, 1)).needsRedeployment).toBe(false);
+      expect((await activateDeploymentVersion(registry, 'u1', wf.id, 2)).needsRedeployment).toBe(true);
+      expect(await entry()).toEqual({ deployed_fingerprint: v2, needs_redeployment: true });
+
+      await registry.db.updateTable('workflows').set({ deployed_fingerprint: null }).where('id', '=', wf.id).execute();
+      await revertToDeployed(registry, 'u1', wf.id);
+      expect(await entry()).toEqual({ deployed_fingerprint: v2, needs_redeployment: false });
+    } finally {
+      await drop();
+    }
+  });
+
+  it('are computed by the migration for deployments made before, from their stored state', async () => {
+    const database = await createTestDatabase<RegistryDB>('registry', plainMigrations);
+    try {
+      const old = draft(0, 'return 1');
+      const frozen = JSON.stringify({ blocks: old.blocks, edges: old.edges, loops: old.loops, parallels: old.parallels });
+      await sql`insert into workspaces (id, name, owner_id) values ('ws', 'W', 'u1')`.execute(database.db);
+      await sql`insert into workflows (id, workspace_id, name, description, color, is_deployed) values ('wf', 'ws', 'A', '', '#000', true), ('odd', 'ws', 'B', '', '#000', true)`.execute(database.db);
+      await sql`insert into deployment_versions (workflow_id, version, state, editor_version, is_active, deployed_at, created_by) values
+        ('wf', 1, ${'{"blocks":{},"edges":[]}'}::jsonb, 1, false, now(), 'u1'), ('wf', 2, ${frozen}::jsonb, 2, true, now(), 'u1'),
+        ('odd', 1, ${'{"blocks":[]}'}::jsonb, 1, true, now(), 'u1')`.execute(database.db);
+      await migrate(database, { ...platformMigrations, ...registryMigrations(createCipher(parseKeys(generateKey('k1')))) });
+      const versions = await database.db.selectFrom('deployment_versions').select(['workflow_id', 'version', 'fingerprint']).orderBy('workflow_id').orderBy('version').execute();
+      expect(versions).toEqual([
+        { workflow_id: 'odd', version: 1, fingerprint: null },
+        { workflow_id: 'wf', version: 1, fingerprint: graphFingerprint({ blocks: {}, edges: [] }) },
+        { workflow_id: 'wf', version: 2, fingerprint: graphFingerprint(old) },
+      ]);
+      const entries = await database.db.selectFrom('workflows').select(['id', 'deployed_fingerprint']).orderBy('id').execute();
+      expect(entries).toEqual([
+        { id: 'odd', deployed_fingerprint: null },
+        { id: 'wf', deployed_fingerprint: graphFingerprint(old) },
+      ]);
+    } finally {
+      await database.drop();
+    }
+  });
+});
