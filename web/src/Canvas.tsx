@@ -21,6 +21,7 @@ import { BlockNodeView } from './canvas/BlockNodeView';
 import { toEdges, toNodes, type BlockNode } from './canvas/flow';
 import { Toolbar } from './canvas/Toolbar';
 import { newId, useWorkflowSession } from './collab/useWorkflowSession';
+import { BlockPanel } from './panels/BlockPanel';
 import { HistoryPanel } from './panels/HistoryPanel';
 import { VariablesPanel } from './panels/VariablesPanel';
 
@@ -97,12 +98,10 @@ function Editor({ workflowId, name }: { workflowId: string; name: string }) {
         canUndo={snapshot.state.history.past.length > 0}
         canRedo={snapshot.state.history.future.length > 0}
         canDelete={selectedNodes.length + selectedEdges.length > 0}
-        selected={only && { id: only.id, name: only.name }}
         onAdd={add}
         onUndo={() => edit([{ type: 'undo' }])}
         onRedo={() => edit([{ type: 'redo' }])}
         onDelete={() => remove(selectedNodes.map((n) => n.id), selectedEdges.map((e) => e.id))}
-        onRename={(id, newName) => edit([{ type: 'renameBlock', id, name: newName }])}
       />
       {snapshot.message && (
         <p role="alert" className="error">
@@ -133,6 +132,7 @@ function Editor({ workflowId, name }: { workflowId: string; name: string }) {
           </ReactFlow>
         </div>
         <aside className="panels">
+          {only && <BlockPanel key={only.id} block={only} definition={catalogue.get(only.type)} edit={edit} />}
           <HistoryPanel history={snapshot.state.history} onRevert={(index) => edit([{ type: 'revertToHistory', index }])} />
           <VariablesPanel variables={snapshot.state.variables} edit={edit} />
         </aside>

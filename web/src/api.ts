@@ -1,4 +1,5 @@
 /** The gateway's /api as the web app uses it; errors carry the server's message. */
+import type { BlockConfig } from '@weft/catalog';
 import type { Command, WorkflowGraph } from '@weft/workflow';
 import type { StoredEvent } from './collab/replica';
 
@@ -21,15 +22,8 @@ export interface WorkflowDetail extends WorkflowSummary {
   state: WorkflowGraph;
 }
 
-/** A catalogue block as GET /api/blocks sends it (the fields the editor uses). */
-export interface BlockDefinition {
-  type: string;
-  name: string;
-  bgColor?: string;
-  hideFromToolbar?: boolean;
-  subBlocks: Array<{ id: string; type: string; defaultValue?: unknown }>;
-  outputs: Record<string, unknown>;
-}
+/** A catalogue block as GET /api/blocks sends it: the catalogue's definition as JSON (its tool selector and mapper stay on the server). */
+export type BlockDefinition = Omit<BlockConfig, 'tools'> & { tools: { access: readonly string[] } };
 
 export class ApiError extends Error {
   constructor(
