@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { chromiumPerSuite } from './support/browser.js';
+import type { WorkflowAnswer } from './support/canvas.js';
+import { addAgent, converged, openWorkflow } from './support/editing.js';
+import { as, signUp } from './support/session.js';
+
+/** A block as GET /api/workflows/{id} answers it, with the fields the block panel edits. */
+type EditedBlock = { id: string; type: string; name: string; enabled: boolean; subBlocks: Record<string, { value: unknown }> };
+
+describe('the block panel', () => {
+  const chromium = chromiumPerSuite();
+
+  it('edits the selected block’s fields and settings, duplicates it, and shows the edits live on another page', async () => {
+    const owner = await signUp('Block editor');
+    const asOwner = as(owner);
+    const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId })).body.id;
+    const read = async () => (await asOwner<{ data: WorkflowAnswer }>('GET', `/api/workflows/${workflowId}`)).body.data;
+    const blocks = async () =>
+      Object.values((await asOwner<{ data: { state: { blocks: Record<string, EditedBlock> } } }>('GET', `/api/workflows/${workflowId}`)).body.data.state.blocks);
+    const cookie = owner.headers.cookie ?? '';
+    const [a, b] = await Promise.all([openWorkflow(chromium(), cookie, workflowId), openWorkflow(chromium(), cookie, workflowId)]);
+
+    // Nothing selected, no panel; A adds an agent and selects it, B selects it too.
+    expect(await a.page.getByRole('region', { name: 'Block' }).count()).toBe(0);
+    const blockId = await addAgent(a.page);
+    await a.page.locator(`.react-flow__node[data-id="${blockId}"]`).click();
+    await b.page.locator(`.react-flow__node[data-id="${blockId}"]`).click();
+    const panelA = a.page.getByRole('region', { name: 'Block' });
+    const panelB = b.page.getByRole('region', { name: 'Block' });
+    await panelA.getByRole('heading', { name: 'Agent 1' }).waitFor();
+    await panelB.getByRole('heading', { name: 'Agent 1' }).waitFor();
+    // Advanced-only fields show only in advanced mode.
+    expect(await panelA.getByLabel('Memories', { exact: true }).count()).toBe(0);
+
+    // A sets the system prompt (sent on leaving the field) and the model (sent on Enter).
+    const prompt = panelA.getByRole('textbox', { name: 'System Prompt', exact: true });
+    await prompt.fill('You answer in haiku.');
+    await prompt.blur();
+    const model = panelA.getByRole('combobox', { name: 'Model', exact: true });
+    await model.fill('claude-sonnet-4-0');
+    await model.press('Enter');
+
+    // B's open panel shows the new prompt live.
+    await expect.poll(() => panelB.getByRole('textbox', { name: 'System Prompt', exact: true }).inputValue(), { timeout: 10_000 }).toBe('You answer in haiku.');
+
+    // JSON that does not parse gets a message and is not sent.
+    const tools = panelA.getByRole('textbox', { name: 'Tools', exact: true });
+    await tools.fill('[{"type": ');
+    await panelA.getByRole('alert').filter({ hasText: /^Not valid JSON: / }).waitFor();
+    await tools.blur();
+
+    // A turns the block off, then duplicates it.
+    await panelA.getByRole('checkbox', { name: 'Enabled', exact: true }).uncheck();
+    await panelA.getByRole('button', { name: 'Duplicate block', exact: true }).click();
+    await a.page.locator('.react-flow__node.block-agent').nth(1).waitFor();
+    await converged([a.page, b.page], read);
+
+    const agents = (await blocks()).filter((x) => x.type === 'agent');
+    const edited = (x: EditedBlock) => ({
+      name: x.name,
+      enabled: x.enabled,
+      systemPrompt: x.subBlocks['systemPrompt']?.value,
+      model: x.subBlocks['model']?.value,
+      tools: x.subBlocks['tools']?.value,
+    });
+    const original = agents.find((x) => x.id === blockId);
+    const copy = agents.find((x) => x.id !== blockId);
+    const values = { enabled: false, systemPrompt: 'You answer in haiku.', model: 'claude-sonnet-4-0', tools: [] };
+    expect(original && edited(original)).toEqual({ name: 'Agent 1', ...values });
+    expect(copy && edited(copy)).toEqual({ name: 'Agent 2', ...values });
+    expect(await panelB.getByRole('checkbox', { name: 'Enabled', exact: true }).isChecked()).toBe(false);
+    expect([...a.errors, ...b.errors]).toEqual([]);
+  });
+});
