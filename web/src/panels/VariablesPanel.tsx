@@ -1,29 +1,26 @@
 import { useState, type FormEvent } from 'react';
 import type { Command, Variable, VariableType } from '@weft/workflow';
 import { newId } from '../collab/useWorkflowSession';
+import { useDraft } from './useDraft';
 import { valueText, variableUpdate, VARIABLE_TYPES, type VariableFields } from './variables';
 
 type Edit = (commands: Command[]) => void;
 
-/** A text field that commits on Enter or leaving it; a change from elsewhere replaces what is typed. */
+/** A text field that commits on Enter or leaving it; a change from elsewhere replaces what it shows unless the user is typing in it. */
 function CommitField({ label, value, invalid, onCommit }: { label: string; value: string; invalid?: string; onCommit(text: string): void }) {
-  const [draft, setDraft] = useState(value);
-  const [shown, setShown] = useState(value);
-  if (value !== shown) {
-    setShown(value);
-    setDraft(value);
-  }
-  const commit = () => {
-    if (draft !== value) onCommit(draft);
-  };
+  const { draft, change, onFocus, onBlur, commit } = useDraft(value, (text) => {
+    if (text !== value) onCommit(text);
+    return true;
+  });
   return (
     <input
       aria-label={label}
       aria-invalid={invalid !== undefined}
       aria-describedby={invalid}
       value={draft}
-      onChange={(e) => setDraft(e.target.value)}
-      onBlur={commit}
+      onChange={(e) => change(e.target.value)}
+      onFocus={onFocus}
+      onBlur={onBlur}
       onKeyDown={(e) => e.key === 'Enter' && commit()}
     />
   );
