@@ -29,8 +29,12 @@ describe('the block panel', () => {
     const panelB = b.page.getByRole('region', { name: 'Block' });
     await panelA.getByRole('heading', { name: 'Agent 1' }).waitFor();
     await panelB.getByRole('heading', { name: 'Agent 1' }).waitFor();
-    // Advanced-only fields show only in advanced mode.
+    // Advanced-only fields show only in advanced mode, on both pages.
     expect(await panelA.getByLabel('Memories', { exact: true }).count()).toBe(0);
+    await panelA.getByRole('checkbox', { name: 'Advanced mode', exact: true }).check();
+    await panelB.getByRole('textbox', { name: 'Memories', exact: true }).waitFor();
+    await panelA.getByRole('checkbox', { name: 'Advanced mode', exact: true }).uncheck();
+    await panelB.getByRole('textbox', { name: 'Memories', exact: true }).waitFor({ state: 'detached' });
 
     // A sets the system prompt (sent on leaving the field) and the model (sent on Enter).
     const prompt = panelA.getByRole('textbox', { name: 'System Prompt', exact: true });
