@@ -89,7 +89,9 @@ export function createWorkflowSession(deps: SessionDeps): WorkflowSession {
   }
 
   async function catchUp(): Promise<void> {
-    replica = receive(replica, await deps.transport.eventsAfter(replica.version), limit());
+    const events = await deps.transport.eventsAfter(replica.version);
+    // Fold into the replica as it is now: live events and answers may have arrived during the fetch.
+    replica = receive(replica, events, limit());
   }
 
   function drop(edit: PendingEdit, reason: string): void {

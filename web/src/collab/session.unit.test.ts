@@ -239,6 +239,28 @@ describe('a workflow session', () => {
     expect(session.snapshot().state).toEqual(server.state());
   });
 
+  it('keeps live events that arrive while it is fetching missing ones', async () => {
+    const server = fakeServer();
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow: Transport = {
+      ...server.transport,
+      // The page of missing events was read before the newest event existed, and answers late.
+      eventsAfter: async (after) => {
+        const page = server.log.filter((e) => e.version > after);
+        await gate;
+        return page;
+      },
+    };
+    const session = await started(server, slow);
+    server.remote([{ type: 'moveBlock', id: STARTER, position: { x: 1, y: 2 } }]);
+    session.receiveLive(server.remote([{ type: 'renameBlock', id: STARTER, name: 'After the gap' }])); // a gap: fetches v2
+    session.receiveLive(server.remote([{ type: 'toggleEnabled', id: STARTER }])); // v4 arrives live meanwhile
+    release();
+    await vi.waitFor(() => expect(session.snapshot().version).toBe(4));
+    expect(session.snapshot().state).toEqual(server.state());
+  });
+
   it('retries an edit whose answer was lost with the same command id, applying it once', async () => {
     const server = fakeServer();
     let lose = true;
