@@ -31,7 +31,7 @@ export function toNodes(state: WorkflowState, previous: readonly BlockNode[], de
         position: prev?.dragging ? prev.position : block.position,
         data: { name: block.name, typeName: definition?.name ?? block.type, color: definition?.color, horizontal: block.horizontalHandles },
         ariaLabel: `Block ${block.name}`,
-        className: `block block-${block.type}${block.enabled ? '' : ' disabled'}`,
+        className: `block block-${block.type}${block.enabled ? '' : ' disabled'}${block.isWide ? ' wide' : ''}`,
         parentId,
         extent: parentId === undefined ? undefined : 'parent',
       };
