@@ -50,6 +50,41 @@ describe('deployed fingerprints (real Postgres)', () => {
     }
   });
 
+  it('judge edits made while a deployment was written against the new deployment once it is committed', async () => {
+    // The editor moves on between the read that freezes the deployment and its commit.
+    const reads: Array<{ version: number; state: EditorState }> = [];
+    const { registry, drop } = await createTestRegistry({
+      editor: { getState: () => Promise.resolve(reads.length > 1 ? (reads.shift() ?? reads[0]!) : reads[0]!), executeCommands: () => Promise.resolve({ version: 9 }) },
+    });
+    try {
+      const ws = await createWorkspace(registry, 'u1', 'W');
+      const wf = await createWorkflow(registry, 'u1', ws.id, {});
+      const entry = () => registry.db.selectFrom('workflows').select(['needs_redeployment', 'baseline_version']).where('id', '=', wf.id).executeTakeFirstOrThrow();
+      const flips = async () => (await sql<{ v: boolean }>`select (envelope->'data'->>'needsRedeployment')::boolean as v from outbox where envelope->>'type' = 'needsRedeploymentSet' order by seq`.execute(registry.db)).rows.map((r) => r.v);
+
+      // A value changed during the deploy: the deployment is behind the draft.
+      reads.push({ version: 3, state: draft(0, 'return 1') }, { version: 5, state: draft(0, 'return 2') });
+      expect((await deploy(registry, 'u1', wf.id)).needsRedeployment).toBe(true);
+      expect(await entry()).toEqual({ needs_redeployment: true, baseline_version: 5 });
+      expect(await flips()).toEqual([true]);
+
+      // Only a move during the deploy: nothing to redeploy, nothing written.
+      reads.length = 0;
+      reads.push({ version: 6, state: draft(0, 'return 2') }, { version: 7, state: draft(300, 'return 2') });
+      expect((await deploy(registry, 'u1', wf.id)).needsRedeployment).toBe(false);
+      expect(await entry()).toEqual({ needs_redeployment: false, baseline_version: 6 });
+
+      // Activating an older version while the draft moves on to what that version runs.
+      reads.length = 0;
+      reads.push({ version: 8, state: draft(0, 'return 2') }, { version: 9, state: draft(40, 'return 1') });
+      expect((await activateDeploymentVersion(registry, 'u1', wf.id, 1)).needsRedeployment).toBe(false);
+      // The activation itself stored true (the first read); the settle cleared it and said so.
+      expect(await flips()).toEqual([true, false]);
+    } finally {
+      await drop();
+    }
+  });
+
   it('are computed by the migration for deployments made before, from their stored state', async () => {
     const database = await createTestDatabase<RegistryDB>('registry', plainMigrations);
     try {

@@ -38,6 +38,37 @@ async function lockWorkflow(trx: Transaction<RegistryDB>, workflowId: string) {
 }
 
 /**
+ * Edits that reached the registry while a deployment was being written were judged against the one
+ * before it. Once the deployment is committed the draft is read again: when the editor has moved
+ * past `baseline`, needsRedeployment becomes whether that draft would run differently from
+ * `fingerprint` (a flip publishes needsRedeploymentSet). Later edits are the consumer's again.
+ */
+async function settleDraft(r: Registry, workflowId: string, baseline: number, fingerprint: string): Promise<void> {
+  const { version, state } = await r.editor.getState(workflowId);
+  if (version <= baseline) return;
+  const needs = graphFingerprint({ blocks: state.blocks, edges: state.edges, loops: state.loops, parallels: state.parallels }) !== fingerprint;
+  const flipped = await r.db.transaction().execute(async (trx) => {
+    const res = await trx
+      .updateTable('workflows')
+      .set({ needs_redeployment: needs, baseline_version: version })
+      .where('id', '=', workflowId)
+      .where('deployed_fingerprint', '=', fingerprint)
+      .where('baseline_version', '<', version)
+      .where('needs_redeployment', '<>', needs)
+      .returning('id')
+      .executeTakeFirst();
+    if (res) await emit(trx, r.instance, 'workflow', workflowId, 'needsRedeploymentSet', { workflowId, needsRedeployment: needs, editorVersion: version });
+    return res !== undefined;
+  });
+  if (flipped) r.kick();
+}
+
+/** The deployment status as stored now. */
+async function currentStatus(r: Registry, workflowId: string): Promise<DeploymentStatusView> {
+  return toStatus(await r.db.selectFrom('workflows').selectAll().where('id', '=', workflowId).executeTakeFirstOrThrow(), r.cipher);
+}
+
+/**
  * Freezes the editor's current state as a new active deployment version with its fingerprint,
  * stamps deployedAt (now unless given), issues the API key on first deploy and clears needsRedeployment.
  */
@@ -48,7 +79,7 @@ export async function deploy(r: Registry, userId: string, workflowId: string, de
   const { version: editorVersion, state } = await r.editor.getState(workflowId);
   const frozen: DeployedState = { blocks: state.blocks, edges: state.edges, loops: state.loops, parallels: state.parallels };
   const fingerprint = graphFingerprint(frozen);
-  const row = await r.db.transaction().execute(async (trx) => {
+  await r.db.transaction().execute(async (trx) => {
     const current = await lockWorkflow(trx, workflowId);
     const { last } = await trx
       .selectFrom('deployment_versions')
@@ -61,17 +92,16 @@ export async function deploy(r: Registry, userId: string, workflowId: string, de
       .insertInto('deployment_versions')
       .values({ workflow_id: workflowId, version, state: JSON.stringify(frozen), editor_version: editorVersion, fingerprint, is_active: true, deployed_at: at, created_by: userId })
       .execute();
-    const saved = await trx
+    await trx
       .updateTable('workflows')
       .set({ is_deployed: true, deployed_at: at, ...issuedApiKey(r, current), needs_redeployment: false, baseline_version: editorVersion, deployed_fingerprint: fingerprint, updated_at: r.now() })
       .where('id', '=', workflowId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+      .execute();
     await emit(trx, r.instance, 'workflow', workflowId, 'workflowDeployed', { workflowId, version, deployedAt: at.toISOString(), editorVersion, deployedBy: userId });
-    return saved;
   });
   r.kick();
-  return toStatus(row, r.cipher);
+  await settleDraft(r, workflowId, editorVersion, fingerprint);
+  return currentStatus(r, workflowId);
 }
 
 /** The deployment status of a workflow. */
@@ -161,12 +191,12 @@ export async function activateDeploymentVersion(r: Registry, userId: string, wor
   const target = await getDeployedState(r.db, workflowId, version);
   const { version: editorVersion, state: draft } = await r.editor.getState(workflowId);
   const needsRedeployment = graphFingerprint(draft) !== target.fingerprint;
-  const row = await r.db.transaction().execute(async (trx) => {
+  await r.db.transaction().execute(async (trx) => {
     const current = await lockWorkflow(trx, workflowId);
     await trx.updateTable('deployment_versions').set({ is_active: false }).where('workflow_id', '=', workflowId).where('is_active', '=', true).execute();
     await trx.updateTable('deployment_versions').set({ is_active: true }).where('workflow_id', '=', workflowId).where('version', '=', version).execute();
     const at = r.now();
-    const saved = await trx
+    await trx
       .updateTable('workflows')
       .set({
         is_deployed: true,
@@ -178,13 +208,12 @@ export async function activateDeploymentVersion(r: Registry, userId: string, wor
         updated_at: at,
       })
       .where('id', '=', workflowId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+      .execute();
     await emit(trx, r.instance, 'workflow', workflowId, 'deploymentActivated', { workflowId, version: target.version, deployedAt: at.toISOString(), activatedBy: userId });
-    return saved;
   });
   r.kick();
-  return toStatus(row, r.cipher);
+  await settleDraft(r, workflowId, editorVersion, target.fingerprint);
+  return currentStatus(r, workflowId);
 }
 
 /** Sets hasActiveWebhook on its own (spec 000 §4). */
