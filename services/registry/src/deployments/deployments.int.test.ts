@@ -80,6 +80,13 @@ describe('deployed fingerprints (real Postgres)', () => {
       expect((await activateDeploymentVersion(registry, 'u1', wf.id, 1)).needsRedeployment).toBe(false);
       // The activation itself stored true (the first read); the settle cleared it and said so.
       expect(await flips()).toEqual([true, false]);
+
+      // An edit that lands right after a revert, before the registry records it, still counts.
+      reads.length = 0;
+      reads.push({ version: 10, state: draft(0, 'return 3') });
+      await revertToDeployed(registry, 'u1', wf.id); // the fake editor answers the revert as version 9
+      expect(await entry()).toEqual({ needs_redeployment: true, baseline_version: 10 });
+      expect(await flips()).toEqual([true, false, true]);
     } finally {
       await drop();
     }

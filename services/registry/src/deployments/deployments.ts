@@ -162,6 +162,7 @@ export async function revertToDeployed(r: Registry, userId: string, workflowId: 
     await emit(trx, r.instance, 'workflow', workflowId, 'workflowReverted', { workflowId, deploymentVersion: deployed.version, editorVersion: version, revertedBy: userId });
   });
   r.kick();
+  await settleDraft(r, workflowId, version, deployed.fingerprint);
   return { version };
 }
 
