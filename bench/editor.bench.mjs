@@ -19,6 +19,13 @@ export function client(url) {
   const host = base.hostname === 'localhost' ? '127.0.0.1' : base.hostname;
   let cookie = '';
   return {
+    /** A GET whose response is handed over as it streams (for SSE); answers the request to destroy. */
+    raw(path, extraHeaders, onResponse) {
+      const req = http.request({ host, port: base.port, method: 'GET', path, agent: false, headers: { host: base.host, ...(cookie ? { cookie } : {}), ...extraHeaders } }, onResponse);
+      req.on('error', () => {});
+      req.end();
+      return req;
+    },
     call(method, path, body) {
       const text = body === undefined ? undefined : JSON.stringify(body);
       const headers = { 'content-type': 'application/json', host: base.host, origin: base.origin };
@@ -138,6 +145,47 @@ export async function throughput(http, workflowOf) {
   return { clients: CLIENTS, seconds: Math.round(seconds * 10) / 10, commands: done, failed, commandsPerSecond: Math.round(done / seconds) };
 }
 
+/**
+ * Live propagation: another client follows the workflow over SSE while this one posts `count`
+ * sequential edits; for each, the time from sending the edit to the other client receiving its event.
+ */
+async function propagation(http, id, count = 200) {
+  const arrived = new Map();
+  const waiters = new Map();
+  const head = (await ok(http.call('GET', `/api/workflows/${id}`))).body.data.version;
+  const req = http.raw(`/api/workflows/${id}/events?after=${head}`, { accept: 'text/event-stream' }, (res) => {
+    let buffer = '';
+    res.setEncoding('utf8');
+    res.on('data', (chunk) => {
+      buffer += chunk;
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = frame.split('\n').find((line) => line.startsWith('data: '));
+        if (!data) continue;
+        const version = JSON.parse(data.slice(6)).version;
+        arrived.set(version, performance.now());
+        waiters.get(version)?.();
+      }
+    });
+  });
+  const times = [];
+  try {
+    for (let n = 0; n < count; n++) {
+      const sent = performance.now();
+      const answer = await ok(http.call('POST', `/api/workflows/${id}/commands`, move(n)));
+      const version = answer.body.version;
+      if (!arrived.has(version)) await new Promise((resolve) => waiters.set(version, resolve));
+      times.push(arrived.get(version) - sent);
+    }
+  } finally {
+    req.destroy();
+  }
+  times.sort((a, b) => a - b);
+  const round = (v) => Math.round(v * 100) / 100;
+  return { edits: count, p50Ms: round(percentile(times, 50)), p90Ms: round(percentile(times, 90)), p99Ms: round(percentile(times, 99)) };
+}
+
 async function bytes(http, id, workspaceId) {
   const edit = await ok(http.call('POST', `/api/workflows/${id}/commands`, move(7)));
   const events = await ok(http.call('GET', `/api/workflows/${id}/events?after=${edit.body.version - 1}`));
@@ -224,9 +272,11 @@ export async function run({ url, addresses, databaseUrl, log }) {
   const own = [];
   for (let i = 0; i < CLIENTS; i++) own.push(await bigWorkflow(http, workspaceId));
   const manyWorkflows = await throughput(http, (c) => own[c]);
+  log('live propagation: 200 edits followed by a second client over SSE');
+  const live = await propagation(http, shared);
   const size = await bytes(http, shared, workspaceId);
   const cold = await coldLoad(databaseUrl, log);
-  const result = { blocks: BLOCKS, latency: lat, throughputOneWorkflow: oneWorkflow, throughputOwnWorkflows: manyWorkflows, bytes: size, coldLoad: cold };
+  const result = { blocks: BLOCKS, latency: lat, throughputOneWorkflow: oneWorkflow, throughputOwnWorkflows: manyWorkflows, bytes: size, livePropagation: live, coldLoad: cold };
   log(JSON.stringify(result));
   return result;
 }
