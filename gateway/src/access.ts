@@ -34,18 +34,16 @@ export interface AccessSource {
 export function createAccessChecker(registry: AccessSource, opts: { ttlMs?: number; maxEntries?: number; clock?: () => number } = {}): AccessChecker {
   const granted = new TtlCache<string, true>(opts.ttlMs ?? ACCESS_CACHE_MS, opts.maxEntries ?? 10_000, opts.clock);
   const key = (userId: string, workflowId: string, mode: AccessMode) => `${mode}\u0000${userId}\u0000${workflowId}`;
-  // A generation counter: an answer that was asked for before a forget() is not remembered after it.
-  let generation = 0;
 
   return {
     async require(actor, workflowId, mode) {
-      if (granted.get(key(actor.userId, workflowId, mode)) || (mode === 'read' && granted.get(key(actor.userId, workflowId, 'write')))) return;
-      const asked = generation;
-      await registry.getWorkflow({ actor, workflowId, access: mode });
-      if (asked === generation) granted.set(key(actor.userId, workflowId, mode), true);
+      if (mode === 'read' && granted.get(key(actor.userId, workflowId, 'write'))) return;
+      await granted.remember(key(actor.userId, workflowId, mode), async () => {
+        await registry.getWorkflow({ actor, workflowId, access: mode });
+        return true;
+      });
     },
     forget() {
-      generation++;
       granted.clear();
     },
     forgetOnRegistryEvent(type) {

@@ -96,7 +96,6 @@ export async function createAccounts(opts: AccountOptions) {
   // query and an HMAC check, and an editor sends a command per drag. Only answers that name a user
   // are kept; `forget` runs after every request that can end a session or revoke a key.
   const known = new TtlCache<string, string>(opts.sessionCacheMs ?? SESSION_CACHE_MS, 10_000);
-  let generation = 0;
   async function resolve(req: Request): Promise<string | undefined> {
     const key = req.header(API_KEY_HEADER);
     if (key) return apiKeys.resolve(key);
@@ -107,17 +106,11 @@ export async function createAccounts(opts: AccountOptions) {
   const authenticator: Authenticator = {
     async authenticate(req: Request) {
       const credential = req.header(API_KEY_HEADER) ? `key\u0000${req.header(API_KEY_HEADER)}` : `cookie\u0000${req.headers.cookie ?? ''}`;
-      const cached = known.get(credential);
-      if (cached !== undefined) return { userId: cached };
-      const asked = generation;
-      const userId = await resolve(req);
-      if (userId === undefined) return null;
-      if (asked === generation) known.set(credential, userId);
-      return { userId };
+      const userId = await known.remember(credential, () => resolve(req));
+      return userId === undefined ? null : { userId };
     },
   };
   function forgetSessions() {
-    generation++;
     known.clear();
   }
 

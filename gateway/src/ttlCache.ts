@@ -4,6 +4,8 @@
  */
 export class TtlCache<K, V> {
   private readonly entries = new Map<K, { value: V; expiresAt: number }>();
+  /** Counts clear()s, so an answer looked up before one is not remembered after it. */
+  private generation = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -30,7 +32,21 @@ export class TtlCache<K, V> {
     this.entries.set(key, { value, expiresAt: this.clock() + this.ttlMs });
   }
 
+  /**
+   * The remembered value of `key`, or `load`'s answer, remembered unless it is undefined or the
+   * cache was cleared while `load` ran (what it read may be what the clear was about).
+   */
+  async remember(key: K, load: () => Promise<V | undefined>): Promise<V | undefined> {
+    const known = this.get(key);
+    if (known !== undefined) return known;
+    const asked = this.generation;
+    const value = await load();
+    if (value !== undefined && asked === this.generation) this.set(key, value);
+    return value;
+  }
+
   clear(): void {
+    this.generation++;
     this.entries.clear();
   }
 
