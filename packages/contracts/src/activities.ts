@@ -1,6 +1,9 @@
 /**
  * Temporal activity contracts between the runner's workflows and the integrations worker.
  * Workflows import these as types only; the integrations service implements them.
+ *
+ * Additive changes only: several parts of the code base (runner engine, tool runtime, model layer)
+ * build on these shapes at the same time.
  */
 
 /** Runs a function block's code in the sandbox. */
@@ -25,11 +28,55 @@ export interface ExecuteFunctionOutput {
   output: { result: unknown; stdout: string };
   error?: string;
   timing: Timing;
+  /** Where a failing function failed ('Line x:y - message' errors), spec 000 §7. */
+  debug?: FunctionDebug;
 }
 
-/** The activities served on the integrations task queue. */
+export interface FunctionDebug {
+  line?: number;
+  column?: number;
+  errorType?: string;
+  stack?: string;
+}
+
+/** Who and what a tool or model call runs for (scopes memory, knowledge, custom tools, credentials). */
+export interface CallContext {
+  workspaceId: string;
+  workflowId: string;
+  /** The run (execution id); absent for calls outside a run (the proxy route, the copilot). */
+  executionId?: string;
+  /** The block the call belongs to, for logs and stream chunks. */
+  blockId?: string;
+  requestId?: string;
+  /** The user the run acts for (credential ownership checks). */
+  actorId?: string;
+}
+
+/** Every tool outcome (spec 000 §3 "Tool result"): a failure is a value, nothing is thrown. */
+export interface ToolResult<T = unknown> {
+  success: boolean;
+  output: T;
+  error?: string;
+  timing: Timing;
+}
+
+/** One tool call through the execution layer (spec 000 §4 "Tool execution order"). */
+export interface ExecuteToolInput {
+  /** A catalogue tool id (`slack_message`, `http_request`, …) or `custom_<id>` for a workspace's custom tool. */
+  toolId: string;
+  params: Record<string, unknown>;
+  context: CallContext;
+  /** The run's decrypted environment variables ({{KEY}} in custom tools); never logged. */
+  envVars?: Record<string, string>;
+  /** Skip the tool's post-processing (spec 000 §4). */
+  skipPostProcess?: boolean;
+}
+
+/** The activities served on the integrations task queue. Model-layer activities are added beside these. */
 export interface IntegrationActivities {
   executeFunction(input: ExecuteFunctionInput): Promise<ExecuteFunctionOutput>;
+  /** Runs one tool through the execution layer; transient failures (network, timeout, 429, 5xx) throw a retryable error, answered errors come back as `success: false`. */
+  executeTool(input: ExecuteToolInput): Promise<ToolResult>;
 }
 
 /** Task queue names, prefixed by the instance so stacks can share one Temporal. */
@@ -39,4 +86,23 @@ export function integrationsTaskQueue(instance: string): string {
 
 export function runnerTaskQueue(instance: string): string {
   return `${instance}-runner`;
+}
+
+/**
+ * Core NATS subject on which model tokens of one run are published while a model writes them
+ * (payload: JSON `RunStreamChunk`); the run's SSE stream relays them as `stream:chunk`.
+ */
+export function runChunksSubject(instance: string, executionId: string): string {
+  return `${instance}.runner.chunks.${executionId}`;
+}
+
+/** One streamed piece of a model's answer. */
+export interface RunStreamChunk {
+  executionId: string;
+  blockId: string;
+  /** Increasing per block, from 0, so a reader can order and drop duplicates. */
+  seq: number;
+  chunk: string;
+  /** A tool call's state change (spec 000 §4: detecting, executing, completed, error); `chunk` is then ''. */
+  toolCall?: { id: string; name: string; state: 'detecting' | 'executing' | 'completed' | 'error' };
 }

@@ -5,6 +5,39 @@ export * as editor from './gen/weft/editor/v1/editor.js';
 export * as runner from './gen/weft/runner/v1/runner.js';
 export * as integrations from './gen/weft/integrations/v1/integrations.js';
 export * as copilot from './gen/weft/copilot/v1/copilot.js';
-export type { ExecuteFunctionInput, ExecuteFunctionOutput, IntegrationActivities, Timing } from './activities.js';
-export { integrationsTaskQueue, runnerTaskQueue } from './activities.js';
+export * as registryTriggers from './gen/weft/registry/v1/triggers.js';
+export * as runnerSchedules from './gen/weft/runner/v1/schedules.js';
+export type {
+  CallContext,
+  ExecuteFunctionInput,
+  ExecuteFunctionOutput,
+  ExecuteToolInput,
+  FunctionDebug,
+  IntegrationActivities,
+  RunStreamChunk,
+  Timing,
+  ToolResult,
+} from './activities.js';
+export { integrationsTaskQueue, runChunksSubject, runnerTaskQueue } from './activities.js';
+export type {
+  CallModelInput,
+  CallModelOutput,
+  CreateEmbeddingsInput,
+  CreateEmbeddingsOutput,
+  GenerateImageInput,
+  GenerateImageOutput,
+  ModelActivities,
+  ModelContentPart,
+  ModelCost,
+  ModelErrorDetails,
+  ModelMessage,
+  ModelProviderId,
+  ModelResponseFormat,
+  ModelStreamTarget,
+  ModelTokens,
+  ModelToolCall,
+  ModelToolChoice,
+  ModelToolDefinition,
+  ToolCallState,
+} from './modelActivities.js';
 export { createWorkflowBody, commandsBody, executeBody, describeIssues } from './api.js';

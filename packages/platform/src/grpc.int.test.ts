@@ -24,6 +24,12 @@ describe('gRPC helpers over loopback', () => {
         if (action === 'sleep') await new Promise((r) => setTimeout(r, Number(arg)));
         return { success: true, resultJson: JSON.stringify(currentRequestId()), stdout: '', error: undefined };
       },
+      async executeTool() {
+        throw new AppError('internal', 'not part of this test');
+      },
+      async callRoute() {
+        throw new AppError('internal', 'not part of this test');
+      },
     });
     const port = await server.listen('127.0.0.1:0');
     address = `127.0.0.1:${port}`;
@@ -35,7 +41,7 @@ describe('gRPC helpers over loopback', () => {
     await server?.shutdown();
   });
 
-  const call = (code: string, deadlineMs?: number) => client.executeFunction({ code, timeoutMs: 0, paramsJson: '', envVarsJson: '' }, deadlineMs ? { deadlineMs } : {});
+  const call = (code: string, deadlineMs?: number) => client.executeFunction(integrations.ExecuteFunctionRequest.fromPartial({ code }), deadlineMs ? { deadlineMs } : {});
 
   it.each(CODES)('maps %s to its gRPC status and back, with message and details', async (code) => {
     const err = await call(`raise:${code}`).catch((e: unknown) => e);
@@ -73,7 +79,7 @@ describe('gRPC helpers over loopback', () => {
 
   it('reports an unreachable service as unavailable', async () => {
     const dead = createServiceClient(integrations.IntegrationsServiceService, '127.0.0.1:1', { deadlineMs: 1_000 });
-    await expect(dead.executeFunction({ code: '', timeoutMs: 0, paramsJson: '', envVarsJson: '' })).rejects.toMatchObject({ code: expect.stringMatching(/unavailable|timeout/) });
+    await expect(dead.executeFunction(integrations.ExecuteFunctionRequest.fromPartial({}))).rejects.toMatchObject({ code: expect.stringMatching(/unavailable|timeout/) });
     dead.close();
   });
 

@@ -172,6 +172,18 @@ export interface ReadEventsResponse {
   version: number;
 }
 
+/**
+ * Drops the streams of workflows the registry deleted, at once (before the registry answers the
+ * delete), and remembers them as deleted so neither a late workflowCreated event nor a catch-up
+ * starts them again. Idempotent; the registry's workflowDeleted event does the same later.
+ */
+export interface DropWorkflowsRequest {
+  workflowIds: string[];
+}
+
+export interface DropWorkflowsResponse {
+}
+
 function createBaseExecuteCommandsRequest(): ExecuteCommandsRequest {
   return {
     workflowId: "",
@@ -2298,6 +2310,131 @@ export const ReadEventsResponse: MessageFns<ReadEventsResponse> = {
   },
 };
 
+function createBaseDropWorkflowsRequest(): DropWorkflowsRequest {
+  return { workflowIds: [] };
+}
+
+export const DropWorkflowsRequest: MessageFns<DropWorkflowsRequest> = {
+  encode(message: DropWorkflowsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.workflowIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DropWorkflowsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDropWorkflowsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workflowIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DropWorkflowsRequest {
+    return {
+      workflowIds: globalThis.Array.isArray(object?.workflowIds)
+        ? object.workflowIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.workflow_ids)
+        ? object.workflow_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: DropWorkflowsRequest): unknown {
+    const obj: any = {};
+    if (message.workflowIds?.length) {
+      obj.workflowIds = message.workflowIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DropWorkflowsRequest>, I>>(base?: I): DropWorkflowsRequest {
+    return DropWorkflowsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DropWorkflowsRequest>, I>>(object: I): DropWorkflowsRequest {
+    const message = createBaseDropWorkflowsRequest();
+    message.workflowIds = object.workflowIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseDropWorkflowsResponse(): DropWorkflowsResponse {
+  return {};
+}
+
+export const DropWorkflowsResponse: MessageFns<DropWorkflowsResponse> = {
+  encode(_: DropWorkflowsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DropWorkflowsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDropWorkflowsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DropWorkflowsResponse {
+    return {};
+  },
+
+  toJSON(_: DropWorkflowsResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DropWorkflowsResponse>, I>>(base?: I): DropWorkflowsResponse {
+    return DropWorkflowsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DropWorkflowsResponse>, I>>(_: I): DropWorkflowsResponse {
+    const message = createBaseDropWorkflowsResponse();
+    return message;
+  },
+};
+
 export type EditorServiceService = typeof EditorServiceService;
 export const EditorServiceService = {
   executeCommands: {
@@ -2400,6 +2537,16 @@ export const EditorServiceService = {
     responseSerialize: (value: ReadEventsResponse): Buffer => Buffer.from(ReadEventsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ReadEventsResponse => ReadEventsResponse.decode(value),
   },
+  dropWorkflows: {
+    path: "/weft.editor.v1.EditorService/DropWorkflows" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DropWorkflowsRequest): Buffer => Buffer.from(DropWorkflowsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DropWorkflowsRequest => DropWorkflowsRequest.decode(value),
+    responseSerialize: (value: DropWorkflowsResponse): Buffer =>
+      Buffer.from(DropWorkflowsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DropWorkflowsResponse => DropWorkflowsResponse.decode(value),
+  },
 } as const;
 
 export interface EditorServiceServer extends UntypedServiceImplementation {
@@ -2415,6 +2562,7 @@ export interface EditorServiceServer extends UntypedServiceImplementation {
   getYamlStructure: handleUnaryCall<GetYamlStructureRequest, GetYamlStructureResponse>;
   /** Events of one workflow after a version; waits for new ones when asked (SSE is built on it). */
   readEvents: handleUnaryCall<ReadEventsRequest, ReadEventsResponse>;
+  dropWorkflows: handleUnaryCall<DropWorkflowsRequest, DropWorkflowsResponse>;
 }
 
 export interface EditorServiceClient extends Client {
@@ -2569,6 +2717,21 @@ export interface EditorServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ReadEventsResponse) => void,
+  ): ClientUnaryCall;
+  dropWorkflows(
+    request: DropWorkflowsRequest,
+    callback: (error: ServiceError | null, response: DropWorkflowsResponse) => void,
+  ): ClientUnaryCall;
+  dropWorkflows(
+    request: DropWorkflowsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DropWorkflowsResponse) => void,
+  ): ClientUnaryCall;
+  dropWorkflows(
+    request: DropWorkflowsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DropWorkflowsResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -32,6 +32,15 @@ export interface ExecuteFunctionRequest {
   paramsJson: string;
   /** JSON object exposed to the code as `environmentVariables`. */
   envVarsJson: string;
+  /**
+   * The rest of spec 000 §7's body: block outputs and names for <block.path> references, the
+   * workflow, and a custom tool's call (its params are checked against schema_json first).
+   */
+  blockDataJson: string;
+  blockNameMappingJson: string;
+  workflowId: string;
+  isCustomTool: boolean;
+  schemaJson: string;
 }
 
 export interface ExecuteFunctionResponse {
@@ -39,11 +48,86 @@ export interface ExecuteFunctionResponse {
   /** JSON of the value the code returned. */
   resultJson: string;
   stdout: string;
-  error?: string | undefined;
+  error?:
+    | string
+    | undefined;
+  /** JSON {line, column, errorType, stack} of a failing function. */
+  debugJson?: string | undefined;
+}
+
+/** Who and what a tool call runs for (contracts' CallContext). */
+export interface ToolCallContext {
+  workspaceId: string;
+  workflowId: string;
+  executionId?: string | undefined;
+  blockId?: string | undefined;
+  requestId?: string | undefined;
+  actorId?: string | undefined;
+}
+
+export interface ExecuteToolRequest {
+  toolId: string;
+  /** JSON object of the tool's params. */
+  paramsJson: string;
+  context: ToolCallContext | undefined;
+  envVars: { [key: string]: string };
+  skipPostProcess: boolean;
+}
+
+export interface ExecuteToolRequest_EnvVarsEntry {
+  key: string;
+  value: string;
+}
+
+export interface ExecuteToolResponse {
+  /** JSON of the tool result {success, output, error?, timing}. */
+  resultJson: string;
+}
+
+/**
+ * One of the internal tool routes (/api/memory, /api/knowledge, /api/files/parse, …), answered as
+ * its HTTP route would answer.
+ */
+export interface CallRouteRequest {
+  method: string;
+  /** Path under /api, e.g. /memory/abc. */
+  path: string;
+  query: { [key: string]: string };
+  bodyJson: string;
+  context: ToolCallContext | undefined;
+  envVars: { [key: string]: string };
+}
+
+export interface CallRouteRequest_QueryEntry {
+  key: string;
+  value: string;
+}
+
+export interface CallRouteRequest_EnvVarsEntry {
+  key: string;
+  value: string;
+}
+
+export interface CallRouteResponse {
+  status: number;
+  bodyJson: string;
+  /** Binary answers (images, audio) with their content type. */
+  body: Buffer;
+  contentType: string;
 }
 
 function createBaseExecuteFunctionRequest(): ExecuteFunctionRequest {
-  return { code: "", timeoutMs: 0, paramsJson: "", envVarsJson: "" };
+  return {
+    code: "",
+    timeoutMs: 0,
+    paramsJson: "",
+    envVarsJson: "",
+    blockDataJson: "",
+    blockNameMappingJson: "",
+    workflowId: "",
+    isCustomTool: false,
+    schemaJson: "",
+  };
 }
 
 export const ExecuteFunctionRequest: MessageFns<ExecuteFunctionRequest> = {
@@ -59,6 +143,21 @@ export const ExecuteFunctionRequest: MessageFns<ExecuteFunctionRequest> = {
     }
     if (message.envVarsJson !== "") {
       writer.uint32(34).string(message.envVarsJson);
+    }
+    if (message.blockDataJson !== "") {
+      writer.uint32(42).string(message.blockDataJson);
+    }
+    if (message.blockNameMappingJson !== "") {
+      writer.uint32(50).string(message.blockNameMappingJson);
+    }
+    if (message.workflowId !== "") {
+      writer.uint32(58).string(message.workflowId);
+    }
+    if (message.isCustomTool !== false) {
+      writer.uint32(64).bool(message.isCustomTool);
+    }
+    if (message.schemaJson !== "") {
+      writer.uint32(74).string(message.schemaJson);
     }
     return writer;
   },
@@ -108,6 +207,46 @@ export const ExecuteFunctionRequest: MessageFns<ExecuteFunctionRequest> = {
             message.envVarsJson = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.blockDataJson = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.blockNameMappingJson = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.isCustomTool = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.schemaJson = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -138,6 +277,31 @@ export const ExecuteFunctionRequest: MessageFns<ExecuteFunctionRequest> = {
         : isSet(object.env_vars_json)
         ? globalThis.String(object.env_vars_json)
         : "",
+      blockDataJson: isSet(object.blockDataJson)
+        ? globalThis.String(object.blockDataJson)
+        : isSet(object.block_data_json)
+        ? globalThis.String(object.block_data_json)
+        : "",
+      blockNameMappingJson: isSet(object.blockNameMappingJson)
+        ? globalThis.String(object.blockNameMappingJson)
+        : isSet(object.block_name_mapping_json)
+        ? globalThis.String(object.block_name_mapping_json)
+        : "",
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+      isCustomTool: isSet(object.isCustomTool)
+        ? globalThis.Boolean(object.isCustomTool)
+        : isSet(object.is_custom_tool)
+        ? globalThis.Boolean(object.is_custom_tool)
+        : false,
+      schemaJson: isSet(object.schemaJson)
+        ? globalThis.String(object.schemaJson)
+        : isSet(object.schema_json)
+        ? globalThis.String(object.schema_json)
+        : "",
     };
   },
 
@@ -155,6 +319,21 @@ export const ExecuteFunctionRequest: MessageFns<ExecuteFunctionRequest> = {
     if (message.envVarsJson !== "") {
       obj.envVarsJson = message.envVarsJson;
     }
+    if (message.blockDataJson !== "") {
+      obj.blockDataJson = message.blockDataJson;
+    }
+    if (message.blockNameMappingJson !== "") {
+      obj.blockNameMappingJson = message.blockNameMappingJson;
+    }
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    if (message.isCustomTool !== false) {
+      obj.isCustomTool = message.isCustomTool;
+    }
+    if (message.schemaJson !== "") {
+      obj.schemaJson = message.schemaJson;
+    }
     return obj;
   },
 
@@ -167,12 +346,17 @@ export const ExecuteFunctionRequest: MessageFns<ExecuteFunctionRequest> = {
     message.timeoutMs = object.timeoutMs ?? 0;
     message.paramsJson = object.paramsJson ?? "";
     message.envVarsJson = object.envVarsJson ?? "";
+    message.blockDataJson = object.blockDataJson ?? "";
+    message.blockNameMappingJson = object.blockNameMappingJson ?? "";
+    message.workflowId = object.workflowId ?? "";
+    message.isCustomTool = object.isCustomTool ?? false;
+    message.schemaJson = object.schemaJson ?? "";
     return message;
   },
 };
 
 function createBaseExecuteFunctionResponse(): ExecuteFunctionResponse {
-  return { success: false, resultJson: "", stdout: "", error: undefined };
+  return { success: false, resultJson: "", stdout: "", error: undefined, debugJson: undefined };
 }
 
 export const ExecuteFunctionResponse: MessageFns<ExecuteFunctionResponse> = {
@@ -188,6 +372,9 @@ export const ExecuteFunctionResponse: MessageFns<ExecuteFunctionResponse> = {
     }
     if (message.error !== undefined) {
       writer.uint32(34).string(message.error);
+    }
+    if (message.debugJson !== undefined) {
+      writer.uint32(42).string(message.debugJson);
     }
     return writer;
   },
@@ -237,6 +424,14 @@ export const ExecuteFunctionResponse: MessageFns<ExecuteFunctionResponse> = {
             message.error = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.debugJson = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -259,6 +454,11 @@ export const ExecuteFunctionResponse: MessageFns<ExecuteFunctionResponse> = {
         : "",
       stdout: isSet(object.stdout) ? globalThis.String(object.stdout) : "",
       error: isSet(object.error) ? globalThis.String(object.error) : undefined,
+      debugJson: isSet(object.debugJson)
+        ? globalThis.String(object.debugJson)
+        : isSet(object.debug_json)
+        ? globalThis.String(object.debug_json)
+        : undefined,
     };
   },
 
@@ -276,6 +476,9 @@ export const ExecuteFunctionResponse: MessageFns<ExecuteFunctionResponse> = {
     if (message.error !== undefined) {
       obj.error = message.error;
     }
+    if (message.debugJson !== undefined) {
+      obj.debugJson = message.debugJson;
+    }
     return obj;
   },
 
@@ -288,6 +491,1062 @@ export const ExecuteFunctionResponse: MessageFns<ExecuteFunctionResponse> = {
     message.resultJson = object.resultJson ?? "";
     message.stdout = object.stdout ?? "";
     message.error = object.error ?? undefined;
+    message.debugJson = object.debugJson ?? undefined;
+    return message;
+  },
+};
+
+function createBaseToolCallContext(): ToolCallContext {
+  return {
+    workspaceId: "",
+    workflowId: "",
+    executionId: undefined,
+    blockId: undefined,
+    requestId: undefined,
+    actorId: undefined,
+  };
+}
+
+export const ToolCallContext: MessageFns<ToolCallContext> = {
+  encode(message: ToolCallContext, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.workspaceId !== "") {
+      writer.uint32(10).string(message.workspaceId);
+    }
+    if (message.workflowId !== "") {
+      writer.uint32(18).string(message.workflowId);
+    }
+    if (message.executionId !== undefined) {
+      writer.uint32(26).string(message.executionId);
+    }
+    if (message.blockId !== undefined) {
+      writer.uint32(34).string(message.blockId);
+    }
+    if (message.requestId !== undefined) {
+      writer.uint32(42).string(message.requestId);
+    }
+    if (message.actorId !== undefined) {
+      writer.uint32(50).string(message.actorId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ToolCallContext {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseToolCallContext();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workspaceId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.executionId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.blockId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.requestId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ToolCallContext {
+    return {
+      workspaceId: isSet(object.workspaceId)
+        ? globalThis.String(object.workspaceId)
+        : isSet(object.workspace_id)
+        ? globalThis.String(object.workspace_id)
+        : "",
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+      executionId: isSet(object.executionId)
+        ? globalThis.String(object.executionId)
+        : isSet(object.execution_id)
+        ? globalThis.String(object.execution_id)
+        : undefined,
+      blockId: isSet(object.blockId)
+        ? globalThis.String(object.blockId)
+        : isSet(object.block_id)
+        ? globalThis.String(object.block_id)
+        : undefined,
+      requestId: isSet(object.requestId)
+        ? globalThis.String(object.requestId)
+        : isSet(object.request_id)
+        ? globalThis.String(object.request_id)
+        : undefined,
+      actorId: isSet(object.actorId)
+        ? globalThis.String(object.actorId)
+        : isSet(object.actor_id)
+        ? globalThis.String(object.actor_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ToolCallContext): unknown {
+    const obj: any = {};
+    if (message.workspaceId !== "") {
+      obj.workspaceId = message.workspaceId;
+    }
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    if (message.executionId !== undefined) {
+      obj.executionId = message.executionId;
+    }
+    if (message.blockId !== undefined) {
+      obj.blockId = message.blockId;
+    }
+    if (message.requestId !== undefined) {
+      obj.requestId = message.requestId;
+    }
+    if (message.actorId !== undefined) {
+      obj.actorId = message.actorId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ToolCallContext>, I>>(base?: I): ToolCallContext {
+    return ToolCallContext.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ToolCallContext>, I>>(object: I): ToolCallContext {
+    const message = createBaseToolCallContext();
+    message.workspaceId = object.workspaceId ?? "";
+    message.workflowId = object.workflowId ?? "";
+    message.executionId = object.executionId ?? undefined;
+    message.blockId = object.blockId ?? undefined;
+    message.requestId = object.requestId ?? undefined;
+    message.actorId = object.actorId ?? undefined;
+    return message;
+  },
+};
+
+function createBaseExecuteToolRequest(): ExecuteToolRequest {
+  return { toolId: "", paramsJson: "", context: undefined, envVars: {}, skipPostProcess: false };
+}
+
+export const ExecuteToolRequest: MessageFns<ExecuteToolRequest> = {
+  encode(message: ExecuteToolRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.toolId !== "") {
+      writer.uint32(10).string(message.toolId);
+    }
+    if (message.paramsJson !== "") {
+      writer.uint32(18).string(message.paramsJson);
+    }
+    if (message.context !== undefined) {
+      ToolCallContext.encode(message.context, writer.uint32(26).fork()).join();
+    }
+    globalThis.Object.entries(message.envVars).forEach(([key, value]: [string, string]) => {
+      ExecuteToolRequest_EnvVarsEntry.encode({ key: key as any, value }, writer.uint32(34).fork()).join();
+    });
+    if (message.skipPostProcess !== false) {
+      writer.uint32(40).bool(message.skipPostProcess);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExecuteToolRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExecuteToolRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.toolId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.paramsJson = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.context = ToolCallContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            const entry4 = ExecuteToolRequest_EnvVarsEntry.decode(reader, reader.uint32());
+            if (entry4.value !== undefined) {
+              message.envVars[entry4.key] = entry4.value;
+            }
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.skipPostProcess = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExecuteToolRequest {
+    return {
+      toolId: isSet(object.toolId)
+        ? globalThis.String(object.toolId)
+        : isSet(object.tool_id)
+        ? globalThis.String(object.tool_id)
+        : "",
+      paramsJson: isSet(object.paramsJson)
+        ? globalThis.String(object.paramsJson)
+        : isSet(object.params_json)
+        ? globalThis.String(object.params_json)
+        : "",
+      context: isSet(object.context) ? ToolCallContext.fromJSON(object.context) : undefined,
+      envVars: isObject(object.envVars)
+        ? (globalThis.Object.entries(object.envVars) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.env_vars)
+        ? (globalThis.Object.entries(object.env_vars) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      skipPostProcess: isSet(object.skipPostProcess)
+        ? globalThis.Boolean(object.skipPostProcess)
+        : isSet(object.skip_post_process)
+        ? globalThis.Boolean(object.skip_post_process)
+        : false,
+    };
+  },
+
+  toJSON(message: ExecuteToolRequest): unknown {
+    const obj: any = {};
+    if (message.toolId !== "") {
+      obj.toolId = message.toolId;
+    }
+    if (message.paramsJson !== "") {
+      obj.paramsJson = message.paramsJson;
+    }
+    if (message.context !== undefined) {
+      obj.context = ToolCallContext.toJSON(message.context);
+    }
+    if (message.envVars) {
+      const entries = globalThis.Object.entries(message.envVars) as [string, string][];
+      if (entries.length > 0) {
+        obj.envVars = {};
+        entries.forEach(([k, v]) => {
+          obj.envVars[k] = v;
+        });
+      }
+    }
+    if (message.skipPostProcess !== false) {
+      obj.skipPostProcess = message.skipPostProcess;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExecuteToolRequest>, I>>(base?: I): ExecuteToolRequest {
+    return ExecuteToolRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExecuteToolRequest>, I>>(object: I): ExecuteToolRequest {
+    const message = createBaseExecuteToolRequest();
+    message.toolId = object.toolId ?? "";
+    message.paramsJson = object.paramsJson ?? "";
+    message.context = (object.context !== undefined && object.context !== null)
+      ? ToolCallContext.fromPartial(object.context)
+      : undefined;
+    message.envVars = (globalThis.Object.entries(object.envVars ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.skipPostProcess = object.skipPostProcess ?? false;
+    return message;
+  },
+};
+
+function createBaseExecuteToolRequest_EnvVarsEntry(): ExecuteToolRequest_EnvVarsEntry {
+  return { key: "", value: "" };
+}
+
+export const ExecuteToolRequest_EnvVarsEntry: MessageFns<ExecuteToolRequest_EnvVarsEntry> = {
+  encode(message: ExecuteToolRequest_EnvVarsEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExecuteToolRequest_EnvVarsEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExecuteToolRequest_EnvVarsEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExecuteToolRequest_EnvVarsEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: ExecuteToolRequest_EnvVarsEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExecuteToolRequest_EnvVarsEntry>, I>>(base?: I): ExecuteToolRequest_EnvVarsEntry {
+    return ExecuteToolRequest_EnvVarsEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExecuteToolRequest_EnvVarsEntry>, I>>(
+    object: I,
+  ): ExecuteToolRequest_EnvVarsEntry {
+    const message = createBaseExecuteToolRequest_EnvVarsEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseExecuteToolResponse(): ExecuteToolResponse {
+  return { resultJson: "" };
+}
+
+export const ExecuteToolResponse: MessageFns<ExecuteToolResponse> = {
+  encode(message: ExecuteToolResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.resultJson !== "") {
+      writer.uint32(10).string(message.resultJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExecuteToolResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExecuteToolResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.resultJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExecuteToolResponse {
+    return {
+      resultJson: isSet(object.resultJson)
+        ? globalThis.String(object.resultJson)
+        : isSet(object.result_json)
+        ? globalThis.String(object.result_json)
+        : "",
+    };
+  },
+
+  toJSON(message: ExecuteToolResponse): unknown {
+    const obj: any = {};
+    if (message.resultJson !== "") {
+      obj.resultJson = message.resultJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExecuteToolResponse>, I>>(base?: I): ExecuteToolResponse {
+    return ExecuteToolResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExecuteToolResponse>, I>>(object: I): ExecuteToolResponse {
+    const message = createBaseExecuteToolResponse();
+    message.resultJson = object.resultJson ?? "";
+    return message;
+  },
+};
+
+function createBaseCallRouteRequest(): CallRouteRequest {
+  return { method: "", path: "", query: {}, bodyJson: "", context: undefined, envVars: {} };
+}
+
+export const CallRouteRequest: MessageFns<CallRouteRequest> = {
+  encode(message: CallRouteRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.method !== "") {
+      writer.uint32(10).string(message.method);
+    }
+    if (message.path !== "") {
+      writer.uint32(18).string(message.path);
+    }
+    globalThis.Object.entries(message.query).forEach(([key, value]: [string, string]) => {
+      CallRouteRequest_QueryEntry.encode({ key: key as any, value }, writer.uint32(26).fork()).join();
+    });
+    if (message.bodyJson !== "") {
+      writer.uint32(34).string(message.bodyJson);
+    }
+    if (message.context !== undefined) {
+      ToolCallContext.encode(message.context, writer.uint32(42).fork()).join();
+    }
+    globalThis.Object.entries(message.envVars).forEach(([key, value]: [string, string]) => {
+      CallRouteRequest_EnvVarsEntry.encode({ key: key as any, value }, writer.uint32(50).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CallRouteRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCallRouteRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.method = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.path = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            const entry3 = CallRouteRequest_QueryEntry.decode(reader, reader.uint32());
+            if (entry3.value !== undefined) {
+              message.query[entry3.key] = entry3.value;
+            }
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.bodyJson = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.context = ToolCallContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            const entry6 = CallRouteRequest_EnvVarsEntry.decode(reader, reader.uint32());
+            if (entry6.value !== undefined) {
+              message.envVars[entry6.key] = entry6.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CallRouteRequest {
+    return {
+      method: isSet(object.method) ? globalThis.String(object.method) : "",
+      path: isSet(object.path) ? globalThis.String(object.path) : "",
+      query: isObject(object.query)
+        ? (globalThis.Object.entries(object.query) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      bodyJson: isSet(object.bodyJson)
+        ? globalThis.String(object.bodyJson)
+        : isSet(object.body_json)
+        ? globalThis.String(object.body_json)
+        : "",
+      context: isSet(object.context) ? ToolCallContext.fromJSON(object.context) : undefined,
+      envVars: isObject(object.envVars)
+        ? (globalThis.Object.entries(object.envVars) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.env_vars)
+        ? (globalThis.Object.entries(object.env_vars) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: CallRouteRequest): unknown {
+    const obj: any = {};
+    if (message.method !== "") {
+      obj.method = message.method;
+    }
+    if (message.path !== "") {
+      obj.path = message.path;
+    }
+    if (message.query) {
+      const entries = globalThis.Object.entries(message.query) as [string, string][];
+      if (entries.length > 0) {
+        obj.query = {};
+        entries.forEach(([k, v]) => {
+          obj.query[k] = v;
+        });
+      }
+    }
+    if (message.bodyJson !== "") {
+      obj.bodyJson = message.bodyJson;
+    }
+    if (message.context !== undefined) {
+      obj.context = ToolCallContext.toJSON(message.context);
+    }
+    if (message.envVars) {
+      const entries = globalThis.Object.entries(message.envVars) as [string, string][];
+      if (entries.length > 0) {
+        obj.envVars = {};
+        entries.forEach(([k, v]) => {
+          obj.envVars[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CallRouteRequest>, I>>(base?: I): CallRouteRequest {
+    return CallRouteRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CallRouteRequest>, I>>(object: I): CallRouteRequest {
+    const message = createBaseCallRouteRequest();
+    message.method = object.method ?? "";
+    message.path = object.path ?? "";
+    message.query = (globalThis.Object.entries(object.query ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.bodyJson = object.bodyJson ?? "";
+    message.context = (object.context !== undefined && object.context !== null)
+      ? ToolCallContext.fromPartial(object.context)
+      : undefined;
+    message.envVars = (globalThis.Object.entries(object.envVars ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseCallRouteRequest_QueryEntry(): CallRouteRequest_QueryEntry {
+  return { key: "", value: "" };
+}
+
+export const CallRouteRequest_QueryEntry: MessageFns<CallRouteRequest_QueryEntry> = {
+  encode(message: CallRouteRequest_QueryEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CallRouteRequest_QueryEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCallRouteRequest_QueryEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CallRouteRequest_QueryEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: CallRouteRequest_QueryEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CallRouteRequest_QueryEntry>, I>>(base?: I): CallRouteRequest_QueryEntry {
+    return CallRouteRequest_QueryEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CallRouteRequest_QueryEntry>, I>>(object: I): CallRouteRequest_QueryEntry {
+    const message = createBaseCallRouteRequest_QueryEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseCallRouteRequest_EnvVarsEntry(): CallRouteRequest_EnvVarsEntry {
+  return { key: "", value: "" };
+}
+
+export const CallRouteRequest_EnvVarsEntry: MessageFns<CallRouteRequest_EnvVarsEntry> = {
+  encode(message: CallRouteRequest_EnvVarsEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CallRouteRequest_EnvVarsEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCallRouteRequest_EnvVarsEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CallRouteRequest_EnvVarsEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: CallRouteRequest_EnvVarsEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CallRouteRequest_EnvVarsEntry>, I>>(base?: I): CallRouteRequest_EnvVarsEntry {
+    return CallRouteRequest_EnvVarsEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CallRouteRequest_EnvVarsEntry>, I>>(
+    object: I,
+  ): CallRouteRequest_EnvVarsEntry {
+    const message = createBaseCallRouteRequest_EnvVarsEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseCallRouteResponse(): CallRouteResponse {
+  return { status: 0, bodyJson: "", body: Buffer.alloc(0), contentType: "" };
+}
+
+export const CallRouteResponse: MessageFns<CallRouteResponse> = {
+  encode(message: CallRouteResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.status !== 0) {
+      writer.uint32(8).int32(message.status);
+    }
+    if (message.bodyJson !== "") {
+      writer.uint32(18).string(message.bodyJson);
+    }
+    if (message.body.length !== 0) {
+      writer.uint32(26).bytes(message.body);
+    }
+    if (message.contentType !== "") {
+      writer.uint32(34).string(message.contentType);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CallRouteResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCallRouteResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.status = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.bodyJson = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.body = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.contentType = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CallRouteResponse {
+    return {
+      status: isSet(object.status) ? globalThis.Number(object.status) : 0,
+      bodyJson: isSet(object.bodyJson)
+        ? globalThis.String(object.bodyJson)
+        : isSet(object.body_json)
+        ? globalThis.String(object.body_json)
+        : "",
+      body: isSet(object.body) ? Buffer.from(bytesFromBase64(object.body)) : Buffer.alloc(0),
+      contentType: isSet(object.contentType)
+        ? globalThis.String(object.contentType)
+        : isSet(object.content_type)
+        ? globalThis.String(object.content_type)
+        : "",
+    };
+  },
+
+  toJSON(message: CallRouteResponse): unknown {
+    const obj: any = {};
+    if (message.status !== 0) {
+      obj.status = Math.round(message.status);
+    }
+    if (message.bodyJson !== "") {
+      obj.bodyJson = message.bodyJson;
+    }
+    if (message.body.length !== 0) {
+      obj.body = base64FromBytes(message.body);
+    }
+    if (message.contentType !== "") {
+      obj.contentType = message.contentType;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CallRouteResponse>, I>>(base?: I): CallRouteResponse {
+    return CallRouteResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CallRouteResponse>, I>>(object: I): CallRouteResponse {
+    const message = createBaseCallRouteResponse();
+    message.status = object.status ?? 0;
+    message.bodyJson = object.bodyJson ?? "";
+    message.body = object.body ?? Buffer.alloc(0);
+    message.contentType = object.contentType ?? "";
     return message;
   },
 };
@@ -305,10 +1564,30 @@ export const IntegrationsServiceService = {
       Buffer.from(ExecuteFunctionResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ExecuteFunctionResponse => ExecuteFunctionResponse.decode(value),
   },
+  executeTool: {
+    path: "/weft.integrations.v1.IntegrationsService/ExecuteTool" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExecuteToolRequest): Buffer => Buffer.from(ExecuteToolRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExecuteToolRequest => ExecuteToolRequest.decode(value),
+    responseSerialize: (value: ExecuteToolResponse): Buffer => Buffer.from(ExecuteToolResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ExecuteToolResponse => ExecuteToolResponse.decode(value),
+  },
+  callRoute: {
+    path: "/weft.integrations.v1.IntegrationsService/CallRoute" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CallRouteRequest): Buffer => Buffer.from(CallRouteRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CallRouteRequest => CallRouteRequest.decode(value),
+    responseSerialize: (value: CallRouteResponse): Buffer => Buffer.from(CallRouteResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CallRouteResponse => CallRouteResponse.decode(value),
+  },
 } as const;
 
 export interface IntegrationsServiceServer extends UntypedServiceImplementation {
   executeFunction: handleUnaryCall<ExecuteFunctionRequest, ExecuteFunctionResponse>;
+  executeTool: handleUnaryCall<ExecuteToolRequest, ExecuteToolResponse>;
+  callRoute: handleUnaryCall<CallRouteRequest, CallRouteResponse>;
 }
 
 export interface IntegrationsServiceClient extends Client {
@@ -327,6 +1606,36 @@ export interface IntegrationsServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ExecuteFunctionResponse) => void,
   ): ClientUnaryCall;
+  executeTool(
+    request: ExecuteToolRequest,
+    callback: (error: ServiceError | null, response: ExecuteToolResponse) => void,
+  ): ClientUnaryCall;
+  executeTool(
+    request: ExecuteToolRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ExecuteToolResponse) => void,
+  ): ClientUnaryCall;
+  executeTool(
+    request: ExecuteToolRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ExecuteToolResponse) => void,
+  ): ClientUnaryCall;
+  callRoute(
+    request: CallRouteRequest,
+    callback: (error: ServiceError | null, response: CallRouteResponse) => void,
+  ): ClientUnaryCall;
+  callRoute(
+    request: CallRouteRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CallRouteResponse) => void,
+  ): ClientUnaryCall;
+  callRoute(
+    request: CallRouteRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CallRouteResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const IntegrationsServiceClient = makeGenericClientConstructor(
@@ -337,6 +1646,14 @@ export const IntegrationsServiceClient = makeGenericClientConstructor(
   service: typeof IntegrationsServiceService;
   serviceName: string;
 };
+
+function bytesFromBase64(b64: string): Uint8Array {
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+
+function base64FromBytes(arr: Uint8Array): string {
+  return globalThis.Buffer.from(arr).toString("base64");
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
@@ -350,6 +1667,10 @@ export type DeepPartial<T> = T extends Builtin ? T
 type KeysOfUnion<T> = T extends T ? keyof T : never;
 export type Exact<P, I extends P> = P extends Builtin ? P
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
+}
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -331,6 +331,38 @@ export interface GetDeployedStateResponse {
   version: number;
 }
 
+/**
+ * For services (the editor's catch-up): which of these workflows exist now. No actor is needed; it
+ * answers ids only.
+ */
+export interface CheckWorkflowsRequest {
+  workflowIds: string[];
+}
+
+export interface CheckWorkflowsResponse {
+  existingIds: string[];
+}
+
+/**
+ * For services (gateway, runner triggers): a caller's x-api-key checked against the workflow's
+ * deployment API key. not_found for an unknown workflow, unauthenticated ('Invalid API key') for a
+ * wrong key, forbidden ('Workflow is not deployed') when it is not deployed now.
+ */
+export interface ResolveDeploymentKeyRequest {
+  workflowId: string;
+  apiKey: string;
+}
+
+export interface ResolveDeploymentKeyResponse {
+  /** JSON {blocks, edges, loops, parallels} of the active deployment version. */
+  stateJson: string;
+  version: number;
+  workspaceId: string;
+  /** The user who made that deployment (the run acts for them). */
+  deployedBy: string;
+  deployedAtMs: number;
+}
+
 export interface EnvironmentRequest {
   actor: Actor | undefined;
 }
@@ -5442,6 +5474,394 @@ export const GetDeployedStateResponse: MessageFns<GetDeployedStateResponse> = {
   },
 };
 
+function createBaseCheckWorkflowsRequest(): CheckWorkflowsRequest {
+  return { workflowIds: [] };
+}
+
+export const CheckWorkflowsRequest: MessageFns<CheckWorkflowsRequest> = {
+  encode(message: CheckWorkflowsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.workflowIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckWorkflowsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckWorkflowsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workflowIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckWorkflowsRequest {
+    return {
+      workflowIds: globalThis.Array.isArray(object?.workflowIds)
+        ? object.workflowIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.workflow_ids)
+        ? object.workflow_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: CheckWorkflowsRequest): unknown {
+    const obj: any = {};
+    if (message.workflowIds?.length) {
+      obj.workflowIds = message.workflowIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckWorkflowsRequest>, I>>(base?: I): CheckWorkflowsRequest {
+    return CheckWorkflowsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckWorkflowsRequest>, I>>(object: I): CheckWorkflowsRequest {
+    const message = createBaseCheckWorkflowsRequest();
+    message.workflowIds = object.workflowIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseCheckWorkflowsResponse(): CheckWorkflowsResponse {
+  return { existingIds: [] };
+}
+
+export const CheckWorkflowsResponse: MessageFns<CheckWorkflowsResponse> = {
+  encode(message: CheckWorkflowsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.existingIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckWorkflowsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckWorkflowsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.existingIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckWorkflowsResponse {
+    return {
+      existingIds: globalThis.Array.isArray(object?.existingIds)
+        ? object.existingIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.existing_ids)
+        ? object.existing_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: CheckWorkflowsResponse): unknown {
+    const obj: any = {};
+    if (message.existingIds?.length) {
+      obj.existingIds = message.existingIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckWorkflowsResponse>, I>>(base?: I): CheckWorkflowsResponse {
+    return CheckWorkflowsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckWorkflowsResponse>, I>>(object: I): CheckWorkflowsResponse {
+    const message = createBaseCheckWorkflowsResponse();
+    message.existingIds = object.existingIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseResolveDeploymentKeyRequest(): ResolveDeploymentKeyRequest {
+  return { workflowId: "", apiKey: "" };
+}
+
+export const ResolveDeploymentKeyRequest: MessageFns<ResolveDeploymentKeyRequest> = {
+  encode(message: ResolveDeploymentKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.workflowId !== "") {
+      writer.uint32(10).string(message.workflowId);
+    }
+    if (message.apiKey !== "") {
+      writer.uint32(18).string(message.apiKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveDeploymentKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveDeploymentKeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.apiKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolveDeploymentKeyRequest {
+    return {
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+      apiKey: isSet(object.apiKey)
+        ? globalThis.String(object.apiKey)
+        : isSet(object.api_key)
+        ? globalThis.String(object.api_key)
+        : "",
+    };
+  },
+
+  toJSON(message: ResolveDeploymentKeyRequest): unknown {
+    const obj: any = {};
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    if (message.apiKey !== "") {
+      obj.apiKey = message.apiKey;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolveDeploymentKeyRequest>, I>>(base?: I): ResolveDeploymentKeyRequest {
+    return ResolveDeploymentKeyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveDeploymentKeyRequest>, I>>(object: I): ResolveDeploymentKeyRequest {
+    const message = createBaseResolveDeploymentKeyRequest();
+    message.workflowId = object.workflowId ?? "";
+    message.apiKey = object.apiKey ?? "";
+    return message;
+  },
+};
+
+function createBaseResolveDeploymentKeyResponse(): ResolveDeploymentKeyResponse {
+  return { stateJson: "", version: 0, workspaceId: "", deployedBy: "", deployedAtMs: 0 };
+}
+
+export const ResolveDeploymentKeyResponse: MessageFns<ResolveDeploymentKeyResponse> = {
+  encode(message: ResolveDeploymentKeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.stateJson !== "") {
+      writer.uint32(10).string(message.stateJson);
+    }
+    if (message.version !== 0) {
+      writer.uint32(16).int32(message.version);
+    }
+    if (message.workspaceId !== "") {
+      writer.uint32(26).string(message.workspaceId);
+    }
+    if (message.deployedBy !== "") {
+      writer.uint32(34).string(message.deployedBy);
+    }
+    if (message.deployedAtMs !== 0) {
+      writer.uint32(40).int64(message.deployedAtMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveDeploymentKeyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveDeploymentKeyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.stateJson = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.workspaceId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.deployedBy = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.deployedAtMs = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolveDeploymentKeyResponse {
+    return {
+      stateJson: isSet(object.stateJson)
+        ? globalThis.String(object.stateJson)
+        : isSet(object.state_json)
+        ? globalThis.String(object.state_json)
+        : "",
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      workspaceId: isSet(object.workspaceId)
+        ? globalThis.String(object.workspaceId)
+        : isSet(object.workspace_id)
+        ? globalThis.String(object.workspace_id)
+        : "",
+      deployedBy: isSet(object.deployedBy)
+        ? globalThis.String(object.deployedBy)
+        : isSet(object.deployed_by)
+        ? globalThis.String(object.deployed_by)
+        : "",
+      deployedAtMs: isSet(object.deployedAtMs)
+        ? globalThis.Number(object.deployedAtMs)
+        : isSet(object.deployed_at_ms)
+        ? globalThis.Number(object.deployed_at_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: ResolveDeploymentKeyResponse): unknown {
+    const obj: any = {};
+    if (message.stateJson !== "") {
+      obj.stateJson = message.stateJson;
+    }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    if (message.workspaceId !== "") {
+      obj.workspaceId = message.workspaceId;
+    }
+    if (message.deployedBy !== "") {
+      obj.deployedBy = message.deployedBy;
+    }
+    if (message.deployedAtMs !== 0) {
+      obj.deployedAtMs = Math.round(message.deployedAtMs);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolveDeploymentKeyResponse>, I>>(base?: I): ResolveDeploymentKeyResponse {
+    return ResolveDeploymentKeyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveDeploymentKeyResponse>, I>>(object: I): ResolveDeploymentKeyResponse {
+    const message = createBaseResolveDeploymentKeyResponse();
+    message.stateJson = object.stateJson ?? "";
+    message.version = object.version ?? 0;
+    message.workspaceId = object.workspaceId ?? "";
+    message.deployedBy = object.deployedBy ?? "";
+    message.deployedAtMs = object.deployedAtMs ?? 0;
+    return message;
+  },
+};
+
 function createBaseEnvironmentRequest(): EnvironmentRequest {
   return { actor: undefined };
 }
@@ -7133,6 +7553,17 @@ export const RegistryServiceService = {
       Buffer.from(DuplicateWorkflowResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DuplicateWorkflowResponse => DuplicateWorkflowResponse.decode(value),
   },
+  checkWorkflows: {
+    path: "/weft.registry.v1.RegistryService/CheckWorkflows" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CheckWorkflowsRequest): Buffer =>
+      Buffer.from(CheckWorkflowsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CheckWorkflowsRequest => CheckWorkflowsRequest.decode(value),
+    responseSerialize: (value: CheckWorkflowsResponse): Buffer =>
+      Buffer.from(CheckWorkflowsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CheckWorkflowsResponse => CheckWorkflowsResponse.decode(value),
+  },
   listFolders: {
     path: "/weft.registry.v1.RegistryService/ListFolders" as const,
     requestStream: false as const,
@@ -7254,6 +7685,17 @@ export const RegistryServiceService = {
       Buffer.from(GetDeployedStateResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetDeployedStateResponse => GetDeployedStateResponse.decode(value),
   },
+  resolveDeploymentKey: {
+    path: "/weft.registry.v1.RegistryService/ResolveDeploymentKey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResolveDeploymentKeyRequest): Buffer =>
+      Buffer.from(ResolveDeploymentKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResolveDeploymentKeyRequest => ResolveDeploymentKeyRequest.decode(value),
+    responseSerialize: (value: ResolveDeploymentKeyResponse): Buffer =>
+      Buffer.from(ResolveDeploymentKeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResolveDeploymentKeyResponse => ResolveDeploymentKeyResponse.decode(value),
+  },
   getEnvironment: {
     path: "/weft.registry.v1.RegistryService/GetEnvironment" as const,
     requestStream: false as const,
@@ -7360,6 +7802,7 @@ export interface RegistryServiceServer extends UntypedServiceImplementation {
   updateWorkflow: handleUnaryCall<UpdateWorkflowRequest, WorkflowResponse>;
   deleteWorkflow: handleUnaryCall<WorkflowRef, Empty>;
   duplicateWorkflow: handleUnaryCall<DuplicateWorkflowRequest, DuplicateWorkflowResponse>;
+  checkWorkflows: handleUnaryCall<CheckWorkflowsRequest, CheckWorkflowsResponse>;
   listFolders: handleUnaryCall<ListFoldersRequest, ListFoldersResponse>;
   createFolder: handleUnaryCall<CreateFolderRequest, FolderResponse>;
   updateFolder: handleUnaryCall<UpdateFolderRequest, FolderResponse>;
@@ -7372,6 +7815,7 @@ export interface RegistryServiceServer extends UntypedServiceImplementation {
   activateDeploymentVersion: handleUnaryCall<ActivateDeploymentVersionRequest, DeploymentStatusResponse>;
   setWebhookActive: handleUnaryCall<SetWebhookActiveRequest, DeploymentStatusResponse>;
   getDeployedState: handleUnaryCall<GetDeployedStateRequest, GetDeployedStateResponse>;
+  resolveDeploymentKey: handleUnaryCall<ResolveDeploymentKeyRequest, ResolveDeploymentKeyResponse>;
   getEnvironment: handleUnaryCall<EnvironmentRequest, EnvironmentResponse>;
   setEnvironment: handleUnaryCall<SetEnvironmentRequest, EnvironmentResponse>;
   listCustomTools: handleUnaryCall<ListCustomToolsRequest, CustomToolsResponse>;
@@ -7594,6 +8038,21 @@ export interface RegistryServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DuplicateWorkflowResponse) => void,
   ): ClientUnaryCall;
+  checkWorkflows(
+    request: CheckWorkflowsRequest,
+    callback: (error: ServiceError | null, response: CheckWorkflowsResponse) => void,
+  ): ClientUnaryCall;
+  checkWorkflows(
+    request: CheckWorkflowsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CheckWorkflowsResponse) => void,
+  ): ClientUnaryCall;
+  checkWorkflows(
+    request: CheckWorkflowsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CheckWorkflowsResponse) => void,
+  ): ClientUnaryCall;
   listFolders(
     request: ListFoldersRequest,
     callback: (error: ServiceError | null, response: ListFoldersResponse) => void,
@@ -7770,6 +8229,21 @@ export interface RegistryServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetDeployedStateResponse) => void,
+  ): ClientUnaryCall;
+  resolveDeploymentKey(
+    request: ResolveDeploymentKeyRequest,
+    callback: (error: ServiceError | null, response: ResolveDeploymentKeyResponse) => void,
+  ): ClientUnaryCall;
+  resolveDeploymentKey(
+    request: ResolveDeploymentKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResolveDeploymentKeyResponse) => void,
+  ): ClientUnaryCall;
+  resolveDeploymentKey(
+    request: ResolveDeploymentKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResolveDeploymentKeyResponse) => void,
   ): ClientUnaryCall;
   getEnvironment(
     request: EnvironmentRequest,

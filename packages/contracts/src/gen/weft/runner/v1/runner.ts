@@ -42,6 +42,118 @@ export interface ExecuteWorkflowResponse {
   error?: string | undefined;
 }
 
+export interface StartRunRequest {
+  workflowId: string;
+  /** JSON value handed to the starter block as its input. */
+  inputJson: string;
+  actorId: string;
+  /** manual | api | webhook | schedule | chat. */
+  trigger: string;
+  /** JSON of the state to run (a deployed state); the editor's draft when absent. */
+  stateJson?:
+    | string
+    | undefined;
+  /** The deployment version `state_json` was frozen as; recorded on the execution. */
+  deploymentVersion?: number | undefined;
+  workspaceId: string;
+  /** Answer once the run has ended (with its logs); otherwise as soon as it has started. */
+  wait: boolean;
+  /** Publish model tokens of streaming blocks (stream chunks). */
+  stream: boolean;
+  /** The execution id to use (a caller that subscribes to the run before it starts); a new one when absent. */
+  executionId?: string | undefined;
+}
+
+export interface Execution {
+  executionId: string;
+  workflowId: string;
+  workspaceId: string;
+  /** running | succeeded | failed | cancelled. */
+  status: string;
+  trigger: string;
+  inputJson: string;
+  outputJson: string;
+  error?: string | undefined;
+  startedAt: string;
+  endedAt?: string | undefined;
+  durationMs?:
+    | number
+    | undefined;
+  /** JSON {input, output, total} in dollars, or empty. */
+  costJson: string;
+  /** JSON {status, headers, data} when a Response block ended the run, or empty. */
+  responseJson: string;
+  deploymentVersion?:
+    | number
+    | undefined;
+  /** JSON array of block logs (empty in listings). */
+  logsJson: string;
+  rerunOf?: string | undefined;
+  fromBlockId?:
+    | string
+    | undefined;
+  /** Number of the run's last event (for an SSE reader that resumes). */
+  lastSeq: number;
+  tokensJson: string;
+}
+
+export interface ExecutionResponse {
+  execution: Execution | undefined;
+}
+
+export interface GetExecutionRequest {
+  executionId: string;
+  /** Leave the block logs out. */
+  withoutLogs: boolean;
+}
+
+export interface ListExecutionsRequest {
+  workflowId: string;
+  status?: string | undefined;
+  trigger?: string | undefined;
+  cursor?:
+    | string
+    | undefined;
+  /** 1..100, 20 when 0. */
+  limit: number;
+}
+
+export interface ListExecutionsResponse {
+  executions: Execution[];
+  nextCursor?: string | undefined;
+}
+
+export interface CancelExecutionRequest {
+  executionId: string;
+  actorId: string;
+}
+
+export interface RerunExecutionRequest {
+  executionId: string;
+  fromBlockId: string;
+  actorId: string;
+  wait: boolean;
+  stream: boolean;
+  newExecutionId?: string | undefined;
+}
+
+export interface ReadRunEventsRequest {
+  executionId: string;
+  /** Events numbered above this one (0: from the start). */
+  after: number;
+  /** How long to wait for an event when there is none yet (0: answer at once). */
+  waitMs: number;
+  limit: number;
+}
+
+export interface ReadRunEventsResponse {
+  /** JSON array of {seq, type, data, at}. */
+  eventsJson: string;
+  /** The run's status after these events. */
+  status: string;
+  lastSeq: number;
+}
+
 function createBaseExecuteWorkflowRequest(): ExecuteWorkflowRequest {
   return { workflowId: "", inputJson: "", actorId: "" };
 }
@@ -300,6 +412,1581 @@ export const ExecuteWorkflowResponse: MessageFns<ExecuteWorkflowResponse> = {
   },
 };
 
+function createBaseStartRunRequest(): StartRunRequest {
+  return {
+    workflowId: "",
+    inputJson: "",
+    actorId: "",
+    trigger: "",
+    stateJson: undefined,
+    deploymentVersion: undefined,
+    workspaceId: "",
+    wait: false,
+    stream: false,
+    executionId: undefined,
+  };
+}
+
+export const StartRunRequest: MessageFns<StartRunRequest> = {
+  encode(message: StartRunRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.workflowId !== "") {
+      writer.uint32(10).string(message.workflowId);
+    }
+    if (message.inputJson !== "") {
+      writer.uint32(18).string(message.inputJson);
+    }
+    if (message.actorId !== "") {
+      writer.uint32(26).string(message.actorId);
+    }
+    if (message.trigger !== "") {
+      writer.uint32(34).string(message.trigger);
+    }
+    if (message.stateJson !== undefined) {
+      writer.uint32(42).string(message.stateJson);
+    }
+    if (message.deploymentVersion !== undefined) {
+      writer.uint32(48).int32(message.deploymentVersion);
+    }
+    if (message.workspaceId !== "") {
+      writer.uint32(58).string(message.workspaceId);
+    }
+    if (message.wait !== false) {
+      writer.uint32(64).bool(message.wait);
+    }
+    if (message.stream !== false) {
+      writer.uint32(72).bool(message.stream);
+    }
+    if (message.executionId !== undefined) {
+      writer.uint32(82).string(message.executionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartRunRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartRunRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.inputJson = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.trigger = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.stateJson = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.deploymentVersion = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.workspaceId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.wait = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.stream = reader.bool();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.executionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartRunRequest {
+    return {
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+      inputJson: isSet(object.inputJson)
+        ? globalThis.String(object.inputJson)
+        : isSet(object.input_json)
+        ? globalThis.String(object.input_json)
+        : "",
+      actorId: isSet(object.actorId)
+        ? globalThis.String(object.actorId)
+        : isSet(object.actor_id)
+        ? globalThis.String(object.actor_id)
+        : "",
+      trigger: isSet(object.trigger) ? globalThis.String(object.trigger) : "",
+      stateJson: isSet(object.stateJson)
+        ? globalThis.String(object.stateJson)
+        : isSet(object.state_json)
+        ? globalThis.String(object.state_json)
+        : undefined,
+      deploymentVersion: isSet(object.deploymentVersion)
+        ? globalThis.Number(object.deploymentVersion)
+        : isSet(object.deployment_version)
+        ? globalThis.Number(object.deployment_version)
+        : undefined,
+      workspaceId: isSet(object.workspaceId)
+        ? globalThis.String(object.workspaceId)
+        : isSet(object.workspace_id)
+        ? globalThis.String(object.workspace_id)
+        : "",
+      wait: isSet(object.wait) ? globalThis.Boolean(object.wait) : false,
+      stream: isSet(object.stream) ? globalThis.Boolean(object.stream) : false,
+      executionId: isSet(object.executionId)
+        ? globalThis.String(object.executionId)
+        : isSet(object.execution_id)
+        ? globalThis.String(object.execution_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: StartRunRequest): unknown {
+    const obj: any = {};
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    if (message.inputJson !== "") {
+      obj.inputJson = message.inputJson;
+    }
+    if (message.actorId !== "") {
+      obj.actorId = message.actorId;
+    }
+    if (message.trigger !== "") {
+      obj.trigger = message.trigger;
+    }
+    if (message.stateJson !== undefined) {
+      obj.stateJson = message.stateJson;
+    }
+    if (message.deploymentVersion !== undefined) {
+      obj.deploymentVersion = Math.round(message.deploymentVersion);
+    }
+    if (message.workspaceId !== "") {
+      obj.workspaceId = message.workspaceId;
+    }
+    if (message.wait !== false) {
+      obj.wait = message.wait;
+    }
+    if (message.stream !== false) {
+      obj.stream = message.stream;
+    }
+    if (message.executionId !== undefined) {
+      obj.executionId = message.executionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartRunRequest>, I>>(base?: I): StartRunRequest {
+    return StartRunRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartRunRequest>, I>>(object: I): StartRunRequest {
+    const message = createBaseStartRunRequest();
+    message.workflowId = object.workflowId ?? "";
+    message.inputJson = object.inputJson ?? "";
+    message.actorId = object.actorId ?? "";
+    message.trigger = object.trigger ?? "";
+    message.stateJson = object.stateJson ?? undefined;
+    message.deploymentVersion = object.deploymentVersion ?? undefined;
+    message.workspaceId = object.workspaceId ?? "";
+    message.wait = object.wait ?? false;
+    message.stream = object.stream ?? false;
+    message.executionId = object.executionId ?? undefined;
+    return message;
+  },
+};
+
+function createBaseExecution(): Execution {
+  return {
+    executionId: "",
+    workflowId: "",
+    workspaceId: "",
+    status: "",
+    trigger: "",
+    inputJson: "",
+    outputJson: "",
+    error: undefined,
+    startedAt: "",
+    endedAt: undefined,
+    durationMs: undefined,
+    costJson: "",
+    responseJson: "",
+    deploymentVersion: undefined,
+    logsJson: "",
+    rerunOf: undefined,
+    fromBlockId: undefined,
+    lastSeq: 0,
+    tokensJson: "",
+  };
+}
+
+export const Execution: MessageFns<Execution> = {
+  encode(message: Execution, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.executionId !== "") {
+      writer.uint32(10).string(message.executionId);
+    }
+    if (message.workflowId !== "") {
+      writer.uint32(18).string(message.workflowId);
+    }
+    if (message.workspaceId !== "") {
+      writer.uint32(26).string(message.workspaceId);
+    }
+    if (message.status !== "") {
+      writer.uint32(34).string(message.status);
+    }
+    if (message.trigger !== "") {
+      writer.uint32(42).string(message.trigger);
+    }
+    if (message.inputJson !== "") {
+      writer.uint32(50).string(message.inputJson);
+    }
+    if (message.outputJson !== "") {
+      writer.uint32(58).string(message.outputJson);
+    }
+    if (message.error !== undefined) {
+      writer.uint32(66).string(message.error);
+    }
+    if (message.startedAt !== "") {
+      writer.uint32(74).string(message.startedAt);
+    }
+    if (message.endedAt !== undefined) {
+      writer.uint32(82).string(message.endedAt);
+    }
+    if (message.durationMs !== undefined) {
+      writer.uint32(88).int64(message.durationMs);
+    }
+    if (message.costJson !== "") {
+      writer.uint32(98).string(message.costJson);
+    }
+    if (message.responseJson !== "") {
+      writer.uint32(106).string(message.responseJson);
+    }
+    if (message.deploymentVersion !== undefined) {
+      writer.uint32(112).int32(message.deploymentVersion);
+    }
+    if (message.logsJson !== "") {
+      writer.uint32(122).string(message.logsJson);
+    }
+    if (message.rerunOf !== undefined) {
+      writer.uint32(130).string(message.rerunOf);
+    }
+    if (message.fromBlockId !== undefined) {
+      writer.uint32(138).string(message.fromBlockId);
+    }
+    if (message.lastSeq !== 0) {
+      writer.uint32(144).int32(message.lastSeq);
+    }
+    if (message.tokensJson !== "") {
+      writer.uint32(154).string(message.tokensJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Execution {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExecution();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.executionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.workspaceId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.trigger = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.inputJson = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.outputJson = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.startedAt = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.endedAt = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.durationMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.costJson = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.responseJson = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.deploymentVersion = reader.int32();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.logsJson = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.rerunOf = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.fromBlockId = reader.string();
+            continue;
+          }
+          case 18: {
+            if (tag !== 144) {
+              break;
+            }
+
+            message.lastSeq = reader.int32();
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.tokensJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Execution {
+    return {
+      executionId: isSet(object.executionId)
+        ? globalThis.String(object.executionId)
+        : isSet(object.execution_id)
+        ? globalThis.String(object.execution_id)
+        : "",
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+      workspaceId: isSet(object.workspaceId)
+        ? globalThis.String(object.workspaceId)
+        : isSet(object.workspace_id)
+        ? globalThis.String(object.workspace_id)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      trigger: isSet(object.trigger) ? globalThis.String(object.trigger) : "",
+      inputJson: isSet(object.inputJson)
+        ? globalThis.String(object.inputJson)
+        : isSet(object.input_json)
+        ? globalThis.String(object.input_json)
+        : "",
+      outputJson: isSet(object.outputJson)
+        ? globalThis.String(object.outputJson)
+        : isSet(object.output_json)
+        ? globalThis.String(object.output_json)
+        : "",
+      error: isSet(object.error) ? globalThis.String(object.error) : undefined,
+      startedAt: isSet(object.startedAt)
+        ? globalThis.String(object.startedAt)
+        : isSet(object.started_at)
+        ? globalThis.String(object.started_at)
+        : "",
+      endedAt: isSet(object.endedAt)
+        ? globalThis.String(object.endedAt)
+        : isSet(object.ended_at)
+        ? globalThis.String(object.ended_at)
+        : undefined,
+      durationMs: isSet(object.durationMs)
+        ? globalThis.Number(object.durationMs)
+        : isSet(object.duration_ms)
+        ? globalThis.Number(object.duration_ms)
+        : undefined,
+      costJson: isSet(object.costJson)
+        ? globalThis.String(object.costJson)
+        : isSet(object.cost_json)
+        ? globalThis.String(object.cost_json)
+        : "",
+      responseJson: isSet(object.responseJson)
+        ? globalThis.String(object.responseJson)
+        : isSet(object.response_json)
+        ? globalThis.String(object.response_json)
+        : "",
+      deploymentVersion: isSet(object.deploymentVersion)
+        ? globalThis.Number(object.deploymentVersion)
+        : isSet(object.deployment_version)
+        ? globalThis.Number(object.deployment_version)
+        : undefined,
+      logsJson: isSet(object.logsJson)
+        ? globalThis.String(object.logsJson)
+        : isSet(object.logs_json)
+        ? globalThis.String(object.logs_json)
+        : "",
+      rerunOf: isSet(object.rerunOf)
+        ? globalThis.String(object.rerunOf)
+        : isSet(object.rerun_of)
+        ? globalThis.String(object.rerun_of)
+        : undefined,
+      fromBlockId: isSet(object.fromBlockId)
+        ? globalThis.String(object.fromBlockId)
+        : isSet(object.from_block_id)
+        ? globalThis.String(object.from_block_id)
+        : undefined,
+      lastSeq: isSet(object.lastSeq)
+        ? globalThis.Number(object.lastSeq)
+        : isSet(object.last_seq)
+        ? globalThis.Number(object.last_seq)
+        : 0,
+      tokensJson: isSet(object.tokensJson)
+        ? globalThis.String(object.tokensJson)
+        : isSet(object.tokens_json)
+        ? globalThis.String(object.tokens_json)
+        : "",
+    };
+  },
+
+  toJSON(message: Execution): unknown {
+    const obj: any = {};
+    if (message.executionId !== "") {
+      obj.executionId = message.executionId;
+    }
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    if (message.workspaceId !== "") {
+      obj.workspaceId = message.workspaceId;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.trigger !== "") {
+      obj.trigger = message.trigger;
+    }
+    if (message.inputJson !== "") {
+      obj.inputJson = message.inputJson;
+    }
+    if (message.outputJson !== "") {
+      obj.outputJson = message.outputJson;
+    }
+    if (message.error !== undefined) {
+      obj.error = message.error;
+    }
+    if (message.startedAt !== "") {
+      obj.startedAt = message.startedAt;
+    }
+    if (message.endedAt !== undefined) {
+      obj.endedAt = message.endedAt;
+    }
+    if (message.durationMs !== undefined) {
+      obj.durationMs = Math.round(message.durationMs);
+    }
+    if (message.costJson !== "") {
+      obj.costJson = message.costJson;
+    }
+    if (message.responseJson !== "") {
+      obj.responseJson = message.responseJson;
+    }
+    if (message.deploymentVersion !== undefined) {
+      obj.deploymentVersion = Math.round(message.deploymentVersion);
+    }
+    if (message.logsJson !== "") {
+      obj.logsJson = message.logsJson;
+    }
+    if (message.rerunOf !== undefined) {
+      obj.rerunOf = message.rerunOf;
+    }
+    if (message.fromBlockId !== undefined) {
+      obj.fromBlockId = message.fromBlockId;
+    }
+    if (message.lastSeq !== 0) {
+      obj.lastSeq = Math.round(message.lastSeq);
+    }
+    if (message.tokensJson !== "") {
+      obj.tokensJson = message.tokensJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Execution>, I>>(base?: I): Execution {
+    return Execution.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Execution>, I>>(object: I): Execution {
+    const message = createBaseExecution();
+    message.executionId = object.executionId ?? "";
+    message.workflowId = object.workflowId ?? "";
+    message.workspaceId = object.workspaceId ?? "";
+    message.status = object.status ?? "";
+    message.trigger = object.trigger ?? "";
+    message.inputJson = object.inputJson ?? "";
+    message.outputJson = object.outputJson ?? "";
+    message.error = object.error ?? undefined;
+    message.startedAt = object.startedAt ?? "";
+    message.endedAt = object.endedAt ?? undefined;
+    message.durationMs = object.durationMs ?? undefined;
+    message.costJson = object.costJson ?? "";
+    message.responseJson = object.responseJson ?? "";
+    message.deploymentVersion = object.deploymentVersion ?? undefined;
+    message.logsJson = object.logsJson ?? "";
+    message.rerunOf = object.rerunOf ?? undefined;
+    message.fromBlockId = object.fromBlockId ?? undefined;
+    message.lastSeq = object.lastSeq ?? 0;
+    message.tokensJson = object.tokensJson ?? "";
+    return message;
+  },
+};
+
+function createBaseExecutionResponse(): ExecutionResponse {
+  return { execution: undefined };
+}
+
+export const ExecutionResponse: MessageFns<ExecutionResponse> = {
+  encode(message: ExecutionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.execution !== undefined) {
+      Execution.encode(message.execution, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExecutionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExecutionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.execution = Execution.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExecutionResponse {
+    return { execution: isSet(object.execution) ? Execution.fromJSON(object.execution) : undefined };
+  },
+
+  toJSON(message: ExecutionResponse): unknown {
+    const obj: any = {};
+    if (message.execution !== undefined) {
+      obj.execution = Execution.toJSON(message.execution);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExecutionResponse>, I>>(base?: I): ExecutionResponse {
+    return ExecutionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExecutionResponse>, I>>(object: I): ExecutionResponse {
+    const message = createBaseExecutionResponse();
+    message.execution = (object.execution !== undefined && object.execution !== null)
+      ? Execution.fromPartial(object.execution)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetExecutionRequest(): GetExecutionRequest {
+  return { executionId: "", withoutLogs: false };
+}
+
+export const GetExecutionRequest: MessageFns<GetExecutionRequest> = {
+  encode(message: GetExecutionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.executionId !== "") {
+      writer.uint32(10).string(message.executionId);
+    }
+    if (message.withoutLogs !== false) {
+      writer.uint32(16).bool(message.withoutLogs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetExecutionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetExecutionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.executionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.withoutLogs = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetExecutionRequest {
+    return {
+      executionId: isSet(object.executionId)
+        ? globalThis.String(object.executionId)
+        : isSet(object.execution_id)
+        ? globalThis.String(object.execution_id)
+        : "",
+      withoutLogs: isSet(object.withoutLogs)
+        ? globalThis.Boolean(object.withoutLogs)
+        : isSet(object.without_logs)
+        ? globalThis.Boolean(object.without_logs)
+        : false,
+    };
+  },
+
+  toJSON(message: GetExecutionRequest): unknown {
+    const obj: any = {};
+    if (message.executionId !== "") {
+      obj.executionId = message.executionId;
+    }
+    if (message.withoutLogs !== false) {
+      obj.withoutLogs = message.withoutLogs;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetExecutionRequest>, I>>(base?: I): GetExecutionRequest {
+    return GetExecutionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetExecutionRequest>, I>>(object: I): GetExecutionRequest {
+    const message = createBaseGetExecutionRequest();
+    message.executionId = object.executionId ?? "";
+    message.withoutLogs = object.withoutLogs ?? false;
+    return message;
+  },
+};
+
+function createBaseListExecutionsRequest(): ListExecutionsRequest {
+  return { workflowId: "", status: undefined, trigger: undefined, cursor: undefined, limit: 0 };
+}
+
+export const ListExecutionsRequest: MessageFns<ListExecutionsRequest> = {
+  encode(message: ListExecutionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.workflowId !== "") {
+      writer.uint32(10).string(message.workflowId);
+    }
+    if (message.status !== undefined) {
+      writer.uint32(18).string(message.status);
+    }
+    if (message.trigger !== undefined) {
+      writer.uint32(26).string(message.trigger);
+    }
+    if (message.cursor !== undefined) {
+      writer.uint32(34).string(message.cursor);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(40).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListExecutionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListExecutionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.trigger = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListExecutionsRequest {
+    return {
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : undefined,
+      trigger: isSet(object.trigger) ? globalThis.String(object.trigger) : undefined,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : undefined,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ListExecutionsRequest): unknown {
+    const obj: any = {};
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    if (message.status !== undefined) {
+      obj.status = message.status;
+    }
+    if (message.trigger !== undefined) {
+      obj.trigger = message.trigger;
+    }
+    if (message.cursor !== undefined) {
+      obj.cursor = message.cursor;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListExecutionsRequest>, I>>(base?: I): ListExecutionsRequest {
+    return ListExecutionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListExecutionsRequest>, I>>(object: I): ListExecutionsRequest {
+    const message = createBaseListExecutionsRequest();
+    message.workflowId = object.workflowId ?? "";
+    message.status = object.status ?? undefined;
+    message.trigger = object.trigger ?? undefined;
+    message.cursor = object.cursor ?? undefined;
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseListExecutionsResponse(): ListExecutionsResponse {
+  return { executions: [], nextCursor: undefined };
+}
+
+export const ListExecutionsResponse: MessageFns<ListExecutionsResponse> = {
+  encode(message: ListExecutionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.executions) {
+      Execution.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== undefined) {
+      writer.uint32(18).string(message.nextCursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListExecutionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListExecutionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.executions.push(Execution.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListExecutionsResponse {
+    return {
+      executions: globalThis.Array.isArray(object?.executions)
+        ? object.executions.map((e: any) => Execution.fromJSON(e))
+        : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ListExecutionsResponse): unknown {
+    const obj: any = {};
+    if (message.executions?.length) {
+      obj.executions = message.executions.map((e) => Execution.toJSON(e));
+    }
+    if (message.nextCursor !== undefined) {
+      obj.nextCursor = message.nextCursor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListExecutionsResponse>, I>>(base?: I): ListExecutionsResponse {
+    return ListExecutionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListExecutionsResponse>, I>>(object: I): ListExecutionsResponse {
+    const message = createBaseListExecutionsResponse();
+    message.executions = object.executions?.map((e) => Execution.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCancelExecutionRequest(): CancelExecutionRequest {
+  return { executionId: "", actorId: "" };
+}
+
+export const CancelExecutionRequest: MessageFns<CancelExecutionRequest> = {
+  encode(message: CancelExecutionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.executionId !== "") {
+      writer.uint32(10).string(message.executionId);
+    }
+    if (message.actorId !== "") {
+      writer.uint32(18).string(message.actorId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelExecutionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelExecutionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.executionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CancelExecutionRequest {
+    return {
+      executionId: isSet(object.executionId)
+        ? globalThis.String(object.executionId)
+        : isSet(object.execution_id)
+        ? globalThis.String(object.execution_id)
+        : "",
+      actorId: isSet(object.actorId)
+        ? globalThis.String(object.actorId)
+        : isSet(object.actor_id)
+        ? globalThis.String(object.actor_id)
+        : "",
+    };
+  },
+
+  toJSON(message: CancelExecutionRequest): unknown {
+    const obj: any = {};
+    if (message.executionId !== "") {
+      obj.executionId = message.executionId;
+    }
+    if (message.actorId !== "") {
+      obj.actorId = message.actorId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CancelExecutionRequest>, I>>(base?: I): CancelExecutionRequest {
+    return CancelExecutionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CancelExecutionRequest>, I>>(object: I): CancelExecutionRequest {
+    const message = createBaseCancelExecutionRequest();
+    message.executionId = object.executionId ?? "";
+    message.actorId = object.actorId ?? "";
+    return message;
+  },
+};
+
+function createBaseRerunExecutionRequest(): RerunExecutionRequest {
+  return { executionId: "", fromBlockId: "", actorId: "", wait: false, stream: false, newExecutionId: undefined };
+}
+
+export const RerunExecutionRequest: MessageFns<RerunExecutionRequest> = {
+  encode(message: RerunExecutionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.executionId !== "") {
+      writer.uint32(10).string(message.executionId);
+    }
+    if (message.fromBlockId !== "") {
+      writer.uint32(18).string(message.fromBlockId);
+    }
+    if (message.actorId !== "") {
+      writer.uint32(26).string(message.actorId);
+    }
+    if (message.wait !== false) {
+      writer.uint32(32).bool(message.wait);
+    }
+    if (message.stream !== false) {
+      writer.uint32(40).bool(message.stream);
+    }
+    if (message.newExecutionId !== undefined) {
+      writer.uint32(50).string(message.newExecutionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RerunExecutionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRerunExecutionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.executionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.fromBlockId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.wait = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.stream = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.newExecutionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RerunExecutionRequest {
+    return {
+      executionId: isSet(object.executionId)
+        ? globalThis.String(object.executionId)
+        : isSet(object.execution_id)
+        ? globalThis.String(object.execution_id)
+        : "",
+      fromBlockId: isSet(object.fromBlockId)
+        ? globalThis.String(object.fromBlockId)
+        : isSet(object.from_block_id)
+        ? globalThis.String(object.from_block_id)
+        : "",
+      actorId: isSet(object.actorId)
+        ? globalThis.String(object.actorId)
+        : isSet(object.actor_id)
+        ? globalThis.String(object.actor_id)
+        : "",
+      wait: isSet(object.wait) ? globalThis.Boolean(object.wait) : false,
+      stream: isSet(object.stream) ? globalThis.Boolean(object.stream) : false,
+      newExecutionId: isSet(object.newExecutionId)
+        ? globalThis.String(object.newExecutionId)
+        : isSet(object.new_execution_id)
+        ? globalThis.String(object.new_execution_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: RerunExecutionRequest): unknown {
+    const obj: any = {};
+    if (message.executionId !== "") {
+      obj.executionId = message.executionId;
+    }
+    if (message.fromBlockId !== "") {
+      obj.fromBlockId = message.fromBlockId;
+    }
+    if (message.actorId !== "") {
+      obj.actorId = message.actorId;
+    }
+    if (message.wait !== false) {
+      obj.wait = message.wait;
+    }
+    if (message.stream !== false) {
+      obj.stream = message.stream;
+    }
+    if (message.newExecutionId !== undefined) {
+      obj.newExecutionId = message.newExecutionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RerunExecutionRequest>, I>>(base?: I): RerunExecutionRequest {
+    return RerunExecutionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RerunExecutionRequest>, I>>(object: I): RerunExecutionRequest {
+    const message = createBaseRerunExecutionRequest();
+    message.executionId = object.executionId ?? "";
+    message.fromBlockId = object.fromBlockId ?? "";
+    message.actorId = object.actorId ?? "";
+    message.wait = object.wait ?? false;
+    message.stream = object.stream ?? false;
+    message.newExecutionId = object.newExecutionId ?? undefined;
+    return message;
+  },
+};
+
+function createBaseReadRunEventsRequest(): ReadRunEventsRequest {
+  return { executionId: "", after: 0, waitMs: 0, limit: 0 };
+}
+
+export const ReadRunEventsRequest: MessageFns<ReadRunEventsRequest> = {
+  encode(message: ReadRunEventsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.executionId !== "") {
+      writer.uint32(10).string(message.executionId);
+    }
+    if (message.after !== 0) {
+      writer.uint32(16).int32(message.after);
+    }
+    if (message.waitMs !== 0) {
+      writer.uint32(24).int32(message.waitMs);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(32).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReadRunEventsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReadRunEventsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.executionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.after = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.waitMs = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReadRunEventsRequest {
+    return {
+      executionId: isSet(object.executionId)
+        ? globalThis.String(object.executionId)
+        : isSet(object.execution_id)
+        ? globalThis.String(object.execution_id)
+        : "",
+      after: isSet(object.after) ? globalThis.Number(object.after) : 0,
+      waitMs: isSet(object.waitMs)
+        ? globalThis.Number(object.waitMs)
+        : isSet(object.wait_ms)
+        ? globalThis.Number(object.wait_ms)
+        : 0,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ReadRunEventsRequest): unknown {
+    const obj: any = {};
+    if (message.executionId !== "") {
+      obj.executionId = message.executionId;
+    }
+    if (message.after !== 0) {
+      obj.after = Math.round(message.after);
+    }
+    if (message.waitMs !== 0) {
+      obj.waitMs = Math.round(message.waitMs);
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReadRunEventsRequest>, I>>(base?: I): ReadRunEventsRequest {
+    return ReadRunEventsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReadRunEventsRequest>, I>>(object: I): ReadRunEventsRequest {
+    const message = createBaseReadRunEventsRequest();
+    message.executionId = object.executionId ?? "";
+    message.after = object.after ?? 0;
+    message.waitMs = object.waitMs ?? 0;
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseReadRunEventsResponse(): ReadRunEventsResponse {
+  return { eventsJson: "", status: "", lastSeq: 0 };
+}
+
+export const ReadRunEventsResponse: MessageFns<ReadRunEventsResponse> = {
+  encode(message: ReadRunEventsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventsJson !== "") {
+      writer.uint32(10).string(message.eventsJson);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    if (message.lastSeq !== 0) {
+      writer.uint32(24).int32(message.lastSeq);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReadRunEventsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReadRunEventsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventsJson = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.lastSeq = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReadRunEventsResponse {
+    return {
+      eventsJson: isSet(object.eventsJson)
+        ? globalThis.String(object.eventsJson)
+        : isSet(object.events_json)
+        ? globalThis.String(object.events_json)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      lastSeq: isSet(object.lastSeq)
+        ? globalThis.Number(object.lastSeq)
+        : isSet(object.last_seq)
+        ? globalThis.Number(object.last_seq)
+        : 0,
+    };
+  },
+
+  toJSON(message: ReadRunEventsResponse): unknown {
+    const obj: any = {};
+    if (message.eventsJson !== "") {
+      obj.eventsJson = message.eventsJson;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.lastSeq !== 0) {
+      obj.lastSeq = Math.round(message.lastSeq);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReadRunEventsResponse>, I>>(base?: I): ReadRunEventsResponse {
+    return ReadRunEventsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReadRunEventsResponse>, I>>(object: I): ReadRunEventsResponse {
+    const message = createBaseReadRunEventsResponse();
+    message.eventsJson = object.eventsJson ?? "";
+    message.status = object.status ?? "";
+    message.lastSeq = object.lastSeq ?? 0;
+    return message;
+  },
+};
+
 export type RunnerServiceService = typeof RunnerServiceService;
 export const RunnerServiceService = {
   executeWorkflow: {
@@ -346,6 +2033,180 @@ export const RunnerServiceClient = makeGenericClientConstructor(
   serviceName: string;
 };
 
+export type RunServiceService = typeof RunServiceService;
+export const RunServiceService = {
+  startRun: {
+    path: "/weft.runner.v1.RunService/StartRun" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StartRunRequest): Buffer => Buffer.from(StartRunRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StartRunRequest => StartRunRequest.decode(value),
+    responseSerialize: (value: ExecutionResponse): Buffer => Buffer.from(ExecutionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ExecutionResponse => ExecutionResponse.decode(value),
+  },
+  getExecution: {
+    path: "/weft.runner.v1.RunService/GetExecution" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetExecutionRequest): Buffer => Buffer.from(GetExecutionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetExecutionRequest => GetExecutionRequest.decode(value),
+    responseSerialize: (value: ExecutionResponse): Buffer => Buffer.from(ExecutionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ExecutionResponse => ExecutionResponse.decode(value),
+  },
+  listExecutions: {
+    path: "/weft.runner.v1.RunService/ListExecutions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListExecutionsRequest): Buffer =>
+      Buffer.from(ListExecutionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListExecutionsRequest => ListExecutionsRequest.decode(value),
+    responseSerialize: (value: ListExecutionsResponse): Buffer =>
+      Buffer.from(ListExecutionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListExecutionsResponse => ListExecutionsResponse.decode(value),
+  },
+  cancelExecution: {
+    path: "/weft.runner.v1.RunService/CancelExecution" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CancelExecutionRequest): Buffer =>
+      Buffer.from(CancelExecutionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CancelExecutionRequest => CancelExecutionRequest.decode(value),
+    responseSerialize: (value: ExecutionResponse): Buffer => Buffer.from(ExecutionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ExecutionResponse => ExecutionResponse.decode(value),
+  },
+  rerunExecution: {
+    path: "/weft.runner.v1.RunService/RerunExecution" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RerunExecutionRequest): Buffer =>
+      Buffer.from(RerunExecutionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RerunExecutionRequest => RerunExecutionRequest.decode(value),
+    responseSerialize: (value: ExecutionResponse): Buffer => Buffer.from(ExecutionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ExecutionResponse => ExecutionResponse.decode(value),
+  },
+  readRunEvents: {
+    path: "/weft.runner.v1.RunService/ReadRunEvents" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReadRunEventsRequest): Buffer => Buffer.from(ReadRunEventsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReadRunEventsRequest => ReadRunEventsRequest.decode(value),
+    responseSerialize: (value: ReadRunEventsResponse): Buffer =>
+      Buffer.from(ReadRunEventsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReadRunEventsResponse => ReadRunEventsResponse.decode(value),
+  },
+} as const;
+
+export interface RunServiceServer extends UntypedServiceImplementation {
+  startRun: handleUnaryCall<StartRunRequest, ExecutionResponse>;
+  getExecution: handleUnaryCall<GetExecutionRequest, ExecutionResponse>;
+  listExecutions: handleUnaryCall<ListExecutionsRequest, ListExecutionsResponse>;
+  cancelExecution: handleUnaryCall<CancelExecutionRequest, ExecutionResponse>;
+  rerunExecution: handleUnaryCall<RerunExecutionRequest, ExecutionResponse>;
+  readRunEvents: handleUnaryCall<ReadRunEventsRequest, ReadRunEventsResponse>;
+}
+
+export interface RunServiceClient extends Client {
+  startRun(
+    request: StartRunRequest,
+    callback: (error: ServiceError | null, response: ExecutionResponse) => void,
+  ): ClientUnaryCall;
+  startRun(
+    request: StartRunRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ExecutionResponse) => void,
+  ): ClientUnaryCall;
+  startRun(
+    request: StartRunRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ExecutionResponse) => void,
+  ): ClientUnaryCall;
+  getExecution(
+    request: GetExecutionRequest,
+    callback: (error: ServiceError | null, response: ExecutionResponse) => void,
+  ): ClientUnaryCall;
+  getExecution(
+    request: GetExecutionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ExecutionResponse) => void,
+  ): ClientUnaryCall;
+  getExecution(
+    request: GetExecutionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ExecutionResponse) => void,
+  ): ClientUnaryCall;
+  listExecutions(
+    request: ListExecutionsRequest,
+    callback: (error: ServiceError | null, response: ListExecutionsResponse) => void,
+  ): ClientUnaryCall;
+  listExecutions(
+    request: ListExecutionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListExecutionsResponse) => void,
+  ): ClientUnaryCall;
+  listExecutions(
+    request: ListExecutionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListExecutionsResponse) => void,
+  ): ClientUnaryCall;
+  cancelExecution(
+    request: CancelExecutionRequest,
+    callback: (error: ServiceError | null, response: ExecutionResponse) => void,
+  ): ClientUnaryCall;
+  cancelExecution(
+    request: CancelExecutionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ExecutionResponse) => void,
+  ): ClientUnaryCall;
+  cancelExecution(
+    request: CancelExecutionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ExecutionResponse) => void,
+  ): ClientUnaryCall;
+  rerunExecution(
+    request: RerunExecutionRequest,
+    callback: (error: ServiceError | null, response: ExecutionResponse) => void,
+  ): ClientUnaryCall;
+  rerunExecution(
+    request: RerunExecutionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ExecutionResponse) => void,
+  ): ClientUnaryCall;
+  rerunExecution(
+    request: RerunExecutionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ExecutionResponse) => void,
+  ): ClientUnaryCall;
+  readRunEvents(
+    request: ReadRunEventsRequest,
+    callback: (error: ServiceError | null, response: ReadRunEventsResponse) => void,
+  ): ClientUnaryCall;
+  readRunEvents(
+    request: ReadRunEventsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReadRunEventsResponse) => void,
+  ): ClientUnaryCall;
+  readRunEvents(
+    request: ReadRunEventsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReadRunEventsResponse) => void,
+  ): ClientUnaryCall;
+}
+
+export const RunServiceClient = makeGenericClientConstructor(
+  RunServiceService,
+  "weft.runner.v1.RunService",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): RunServiceClient;
+  service: typeof RunServiceService;
+  serviceName: string;
+};
+
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
 export type DeepPartial<T> = T extends Builtin ? T
@@ -358,6 +2219,17 @@ export type DeepPartial<T> = T extends Builtin ? T
 type KeysOfUnion<T> = T extends T ? keyof T : never;
 export type Exact<P, I extends P> = P extends Builtin ? P
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
+}
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -1,0 +1,166 @@
+/**
+ * Temporal activity contracts of the model layer (spec 001 §3 "LLM request/response", §4, §7):
+ * one activity per model call, embeddings and image generation, served on the integrations queue.
+ * The runner's model workflows import these as types only.
+ */
+import type { CallContext, Timing } from './activities.js';
+
+/** Who answers a model call: the catalogue's providers plus Hugging Face's router (its own block). */
+export type ModelProviderId =
+  | 'openai'
+  | 'azure-openai'
+  | 'anthropic'
+  | 'google'
+  | 'deepseek'
+  | 'xai'
+  | 'cerebras'
+  | 'groq'
+  | 'ollama'
+  | 'huggingface';
+
+/** A tool call the model asked for; `arguments` is the parsed JSON object. */
+export interface ModelToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+export type ModelContentPart = { type: 'text'; text: string } | { type: 'image'; url: string };
+
+/** One message of a conversation, provider-neutral. */
+export type ModelMessage =
+  | { role: 'system' | 'user'; content: string | ModelContentPart[] }
+  | { role: 'assistant'; content: string; toolCalls?: ModelToolCall[] }
+  | { role: 'tool'; toolCallId: string; name: string; content: string };
+
+/** A tool offered to the model: JSON-schema parameters of the values the model fills. */
+export interface ModelToolDefinition {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** `auto`: the model decides; `none`: no tool; `{name}`: that tool is forced. */
+export type ModelToolChoice = 'auto' | 'none' | { name: string };
+
+/** Structured output: a JSON schema the answer must follow (Azure: strict unless `strict` is false). */
+export interface ModelResponseFormat {
+  name?: string;
+  schema: Record<string, unknown>;
+  strict?: boolean;
+}
+
+/** Stream tool call states (spec 000 §4). */
+export type ToolCallState = 'detecting' | 'executing' | 'completed' | 'error';
+
+/** Where a streaming call publishes its tokens (`runChunksSubject`), and from which sequence number. */
+export interface ModelStreamTarget {
+  executionId: string;
+  blockId: string;
+  seqStart: number;
+  /** Tool call states to publish before the request (the previous round's tools finishing). */
+  toolStates?: Array<{ id: string; name: string; state: ToolCallState }>;
+}
+
+/** One model request (spec 001 §3 "LLM request"); the provider comes from the model unless given. */
+export interface CallModelInput {
+  model: string;
+  provider?: ModelProviderId;
+  systemPrompt?: string;
+  messages: ModelMessage[];
+  tools?: ModelToolDefinition[];
+  toolChoice?: ModelToolChoice;
+  temperature?: number;
+  maxTokens?: number;
+  responseFormat?: ModelResponseFormat;
+  /** The block's key (`{{KEY}}` already resolved); else the operator's variable for the provider. */
+  apiKey?: string;
+  azureEndpoint?: string;
+  azureApiVersion?: string;
+  /** Hugging Face inference provider (novita, together, …). */
+  hfProvider?: string;
+  /** Stream the answer's tokens to the run's chunk subject. */
+  stream?: ModelStreamTarget;
+  context?: CallContext;
+}
+
+/** Tokens of one call; `cachedPrompt` is the part of the prompt the provider served from its cache. */
+export interface ModelTokens {
+  prompt: number;
+  completion: number;
+  total: number;
+  cachedPrompt?: number;
+}
+
+/** Dollars of one call or block (catalogue pricing). */
+export interface ModelCost {
+  input: number;
+  output: number;
+  total: number;
+}
+
+/** One model answer (spec 001 §3 "LLM response"). */
+export interface CallModelOutput {
+  content: string;
+  model: string;
+  provider: ModelProviderId;
+  toolCalls: ModelToolCall[];
+  tokens: ModelTokens;
+  cost: ModelCost;
+  timing: Timing;
+  /** Stream chunks published by this call (the next call starts at `seqStart + chunks`). */
+  chunks: number;
+  /** Time to the first streamed token, when streamed. */
+  firstTokenMs?: number;
+}
+
+/** A failed provider call, as the `details[0]` of the activity's ApplicationFailure. */
+export interface ModelErrorDetails {
+  provider: ModelProviderId;
+  status?: number;
+  timing: Timing;
+}
+
+export interface CreateEmbeddingsInput {
+  input: string | string[];
+  model?: string;
+  encodingFormat?: 'float' | 'base64';
+  apiKey?: string;
+  context?: CallContext;
+}
+
+export interface CreateEmbeddingsOutput {
+  embeddings: Array<number[] | string>;
+  model: string;
+  usage: { prompt_tokens: number; total_tokens: number };
+  cost: ModelCost;
+}
+
+export interface GenerateImageInput {
+  model: 'dall-e-3' | 'gpt-image-1';
+  prompt: string;
+  size?: string;
+  quality?: string;
+  style?: string;
+  background?: string;
+  n?: number;
+  apiKey?: string;
+  context?: CallContext;
+}
+
+export interface GenerateImageOutput {
+  /** The first image's URL, or a data URL when the model answers base64. */
+  content: string;
+  image: string;
+  metadata: { model: string; images: string[]; revisedPrompt?: string };
+}
+
+/** Activities of the model layer on the integrations task queue. */
+export interface ModelActivities {
+  /** One model request; streams its tokens when asked. Provider errors throw with `ModelErrorDetails` (4xx other than 408/429 non-retryable). */
+  callModel(input: CallModelInput): Promise<CallModelOutput>;
+  createEmbeddings(input: CreateEmbeddingsInput): Promise<CreateEmbeddingsOutput>;
+  generateImage(input: GenerateImageInput): Promise<GenerateImageOutput>;
+  /** Names of the models the local Ollama server reports (empty when it is unreachable). */
+  listLocalModels(): Promise<string[]>;
+}
