@@ -1,0 +1,79 @@
+import { answerBase, createTurnQueue, streamPieces, usageOf, type FakeModelServer, type FakeModelTurn } from './modelScript.js';
+import { createFakeServer, type FakeAnswer, type RecordedRequest } from './server.js';
+
+/** Anthropic's error type for a status. */
+function errorType(status: number): string {
+  if (status === 401) return 'authentication_error';
+  if (status === 429) return 'rate_limit_error';
+  if (status === 529) return 'overloaded_error';
+  if (status >= 500) return 'api_error';
+  return 'invalid_request_error';
+}
+
+function sse(event: string, data: Record<string, unknown>): string {
+  return `event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}`;
+}
+
+function messagesAnswer(req: RecordedRequest, turn: FakeModelTurn, n: number): FakeAnswer {
+  if (turn.error) {
+    return { status: turn.error.status, json: { type: 'error', error: { type: turn.error.type ?? errorType(turn.error.status), message: turn.error.message } }, ...answerBase(turn) };
+  }
+  const body = (req.body ?? {}) as { model?: string; stream?: boolean };
+  const model = body.model ?? 'claude-fake';
+  const id = `msg_fake_${n}`;
+  const usage = usageOf(turn);
+  const uses = (turn.toolCalls ?? []).map((c, i) => ({ type: 'tool_use' as const, id: c.id ?? `toolu_${n}_${i}`, name: c.name, input: c.arguments }));
+  const stop = uses.length > 0 ? 'tool_use' : 'end_turn';
+  const wireUsage = { input_tokens: usage?.prompt ?? 0, output_tokens: usage?.completion ?? 0, cache_read_input_tokens: usage?.cached ?? 0 };
+  if (!body.stream) {
+    const content = [...(turn.content ? [{ type: 'text', text: turn.content }] : []), ...uses];
+    return { json: { id, type: 'message', role: 'assistant', model, content, stop_reason: stop, stop_sequence: null, usage: wireUsage }, ...answerBase(turn) };
+  }
+  const events: string[] = [sse('message_start', { message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...wireUsage, output_tokens: usage ? 1 : 0 } } })];
+  let index = 0;
+  if (turn.content) {
+    events.push(sse('content_block_start', { index, content_block: { type: 'text', text: '' } }));
+    for (const piece of streamPieces(turn.content)) events.push(sse('content_block_delta', { index, delta: { type: 'text_delta', text: piece } }));
+    events.push(sse('content_block_stop', { index }));
+    index += 1;
+  }
+  for (const use of uses) {
+    const json = JSON.stringify(use.input);
+    const half = Math.floor(json.length / 2);
+    events.push(sse('content_block_start', { index, content_block: { type: 'tool_use', id: use.id, name: use.name, input: {} } }));
+    events.push(sse('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: json.slice(0, half) } }));
+    events.push(sse('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: json.slice(half) } }));
+    events.push(sse('content_block_stop', { index }));
+    index += 1;
+  }
+  events.push(sse('message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: usage?.completion ?? 0 } }));
+  events.push(sse('message_stop', {}));
+  return { sse: events, ...answerBase(turn) };
+}
+
+/** A fake of Anthropic's messages API (`POST /v1/messages`, JSON and SSE, tool_use blocks, error bodies). */
+export async function createAnthropicFake(): Promise<FakeModelServer> {
+  const server = await createFakeServer();
+  const turns = createTurnQueue();
+  let served = 0;
+  server.on('POST', '/v1/messages', (req) => messagesAnswer(req, turns.next(req), ++served));
+  const fake: FakeModelServer = {
+    url: server.url,
+    server,
+    reply(...t) {
+      turns.push(t);
+      return fake;
+    },
+    fallback(t) {
+      turns.setFallback(t);
+      return fake;
+    },
+    chatRequests: () => server.received('POST', '/v1/messages'),
+    reset() {
+      turns.clear();
+      server.requests.length = 0;
+    },
+    close: () => server.close(),
+  };
+  return fake;
+}

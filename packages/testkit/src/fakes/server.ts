@@ -1,0 +1,153 @@
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request a fake server received. */
+export interface RecordedRequest {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  query: Record<string, string>;
+  headers: IncomingHttpHeaders;
+  /** The raw body text, and its JSON (or form fields) when it parses. */
+  text: string;
+  body: unknown;
+}
+
+/** A scripted answer: JSON by default; `sse` writes each event as `data: …` (strings as they are). */
+export interface FakeAnswer {
+  status?: number;
+  headers?: Record<string, string>;
+  json?: unknown;
+  text?: string;
+  sse?: Array<unknown>;
+  /** Milliseconds to wait before answering (timeouts, slow providers). */
+  delayMs?: number;
+  /** Drop the connection without answering (network errors). */
+  destroy?: boolean;
+  /** Milliseconds between SSE events (a model writing its tokens one by one). */
+  sseIntervalMs?: number;
+  /** Called right after each SSE event is written, with its index (when a token left the fake). */
+  onSseEvent?: (index: number) => void;
+}
+
+export type FakeHandler = (req: RecordedRequest) => FakeAnswer | Promise<FakeAnswer>;
+
+/** A route: method and path (`:name` segments match anything) with its handler. */
+interface Route {
+  method: string;
+  pattern: RegExp;
+  handler: FakeHandler;
+  once: boolean;
+}
+
+/**
+ * A local HTTP server that speaks whatever protocol its routes script: it records every request and
+ * answers from the routes added with `on`/`once` (the newest matching `once` first, then the newest
+ * `on`); an unmatched request answers 404 `{error: 'no fake route for METHOD /path'}`.
+ * Protocol fakes (models, SaaS APIs) are built on it; tests never reach a real host.
+ */
+export interface FakeServer {
+  url: string;
+  requests: RecordedRequest[];
+  on(method: string, path: string, handler: FakeHandler | FakeAnswer): FakeServer;
+  once(method: string, path: string, handler: FakeHandler | FakeAnswer): FakeServer;
+  /** Requests to one method and path pattern. */
+  received(method: string, path: string): RecordedRequest[];
+  reset(): void;
+  close(): Promise<void>;
+}
+
+function toPattern(path: string): RegExp {
+  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\?:[A-Za-z_]+/g, '[^/]+');
+  return new RegExp(`^${escaped}$`);
+}
+
+function parseBody(text: string, type: string | undefined): unknown {
+  if (!text) return undefined;
+  if (type?.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+async function answer(res: ServerResponse, a: FakeAnswer): Promise<void> {
+  if (a.delayMs) await new Promise((r) => setTimeout(r, a.delayMs));
+  if (a.destroy) {
+    res.socket?.destroy();
+    return;
+  }
+  if (a.sse) {
+    res.writeHead(a.status ?? 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...a.headers });
+    for (const [index, event] of a.sse.entries()) {
+      if (index > 0 && a.sseIntervalMs) await new Promise((r) => setTimeout(r, a.sseIntervalMs));
+      if (res.destroyed) return;
+      res.write(typeof event === 'string' ? `${event}\n\n` : `data: ${JSON.stringify(event)}\n\n`);
+      a.onSseEvent?.(index);
+    }
+    res.end();
+    return;
+  }
+  if (a.text !== undefined) {
+    res.writeHead(a.status ?? 200, { 'content-type': 'text/plain', ...a.headers });
+    res.end(a.text);
+    return;
+  }
+  res.writeHead(a.status ?? 200, { 'content-type': 'application/json', ...a.headers });
+  res.end(a.json === undefined ? '' : JSON.stringify(a.json));
+}
+
+/** Starts a fake server on 127.0.0.1 with a free port. */
+export async function createFakeServer(): Promise<FakeServer> {
+  const routes: Route[] = [];
+  const requests: RecordedRequest[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://fake.local');
+      const text = Buffer.concat(chunks).toString('utf8');
+      const recorded: RecordedRequest = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers: req.headers,
+        text,
+        body: parseBody(text, req.headers['content-type']),
+      };
+      requests.push(recorded);
+      const match = (r: Route) => (r.method === '*' || r.method === recorded.method) && r.pattern.test(recorded.path);
+      const route = [...routes].reverse().find((r) => r.once && match(r)) ?? [...routes].reverse().find((r) => !r.once && match(r));
+      if (route?.once) routes.splice(routes.indexOf(route), 1);
+      const handled = route ? Promise.resolve(route.handler(recorded)) : Promise.resolve<FakeAnswer>({ status: 404, json: { error: `no fake route for ${recorded.method} ${recorded.path}` } });
+      handled.then(
+        (a) => answer(res, a),
+        (err: unknown) => answer(res, { status: 500, json: { error: err instanceof Error ? err.message : String(err) } }),
+      ).catch(() => res.socket?.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const add = (once: boolean) => (method: string, path: string, handler: FakeHandler | FakeAnswer) => {
+    routes.push({ method: method.toUpperCase(), pattern: toPattern(path), handler: typeof handler === 'function' ? handler : () => handler, once });
+    return fake;
+  };
+  const fake: FakeServer = {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    on: add(false),
+    once: add(true),
+    received: (method, path) => requests.filter((r) => r.method === method.toUpperCase() && toPattern(path).test(r.path)),
+    reset() {
+      routes.length = 0;
+      requests.length = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  return fake;
+}

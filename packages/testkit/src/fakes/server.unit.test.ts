@@ -1,0 +1,28 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFakeServer, type FakeServer } from './server.js';
+
+describe('fake server', () => {
+  let fake: FakeServer;
+  afterEach(async () => fake?.close());
+
+  it('records requests and answers scripted routes, once-routes first', async () => {
+    fake = await createFakeServer();
+    fake.on('POST', '/v1/items/:id', { json: { ok: true } }).once('POST', '/v1/items/:id', { status: 429, json: { error: 'slow down' } });
+    const send = () => fetch(`${fake.url}/v1/items/7?x=1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+    expect((await send()).status).toBe(429);
+    const second = await send();
+    expect(second.status).toBe(200);
+    expect(await second.json()).toEqual({ ok: true });
+    expect(fake.received('POST', '/v1/items/:id')).toHaveLength(2);
+    expect(fake.requests[0]).toMatchObject({ method: 'POST', path: '/v1/items/7', query: { x: '1' }, body: { a: 1 } });
+  });
+
+  it('streams server-sent events and answers 404 for unscripted paths', async () => {
+    fake = await createFakeServer();
+    fake.on('GET', '/stream', { sse: [{ n: 1 }, 'data: [DONE]'] });
+    expect(await (await fetch(`${fake.url}/stream`)).text()).toBe('data: {"n":1}\n\ndata: [DONE]\n\n');
+    const missing = await fetch(`${fake.url}/nope`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: 'no fake route for GET /nope' });
+  });
+});

@@ -1,0 +1,75 @@
+import type { FakeServer } from '../server.js';
+import { createServiceFake } from './kit.js';
+
+const event = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  htmlLink: `https://www.google.com/calendar/event?eid=${id}`,
+  status: 'confirmed',
+  summary: 'Planning',
+  description: 'Quarterly planning',
+  location: 'Room 1',
+  start: { dateTime: '2025-06-01T10:00:00Z' },
+  end: { dateTime: '2025-06-01T11:00:00Z' },
+  attendees: [{ email: 'ada@acme.dev', responseStatus: 'accepted' }],
+  creator: { email: 'me@acme.dev' },
+  organizer: { email: 'me@acme.dev' },
+  ...extra,
+});
+
+/** Recorded answers of Google Sheets, Drive, Docs and Calendar. */
+export const GOOGLE_FIXTURES = {
+  sheetValues: { range: 'Sheet1!A1:B2', majorDimension: 'ROWS', values: [['name', 'age'], ['Ada', '36']] },
+  sheetUpdate: { spreadsheetId: 'sheet-1', updatedRange: 'Sheet1!A2:B3', updatedRows: 2, updatedColumns: 2, updatedCells: 4 },
+  sheetAppend: { spreadsheetId: 'sheet-1', tableRange: 'Sheet1!A1:B3', updates: { updatedRange: 'Sheet1!A4:B4', updatedRows: 1, updatedColumns: 2, updatedCells: 2 } },
+  driveFile: (id: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    name: 'notes.txt',
+    mimeType: 'text/plain',
+    webViewLink: `https://drive.google.com/file/d/${id}/view`,
+    webContentLink: `https://drive.google.com/uc?id=${id}`,
+    size: '11',
+    createdTime: '2025-05-01T10:00:00.000Z',
+    modifiedTime: '2025-05-01T10:00:01.000Z',
+    parents: ['folder-1'],
+    ...extra,
+  }),
+  driveList: { files: [{ id: 'f1', name: 'a.txt', mimeType: 'text/plain' }, { id: 'f2', name: 'Doc', mimeType: 'application/vnd.google-apps.document' }], nextPageToken: 'next-2' },
+  document: {
+    documentId: 'doc-1',
+    title: 'Spec',
+    body: {
+      content: [
+        { sectionBreak: {} },
+        { paragraph: { elements: [{ textRun: { content: 'Hello ' } }, { textRun: { content: 'world\n' } }] } },
+        { paragraph: { elements: [{ textRun: { content: 'Second line\n' } }] } },
+      ],
+    },
+  },
+  batchUpdate: { documentId: 'doc-1', replies: [{}] },
+  event,
+  eventList: { timeZone: 'UTC', nextPageToken: 'ev-next', items: [event('ev-1'), event('ev-2', { summary: 'Retro' })] },
+};
+
+/** A fake of the Google APIs: Sheets (/v4), Drive (/drive/v3, /upload/drive/v3), Docs (/v1/documents), Calendar (/calendar/v3). */
+export function createFakeGoogle(): Promise<FakeServer> {
+  const f = GOOGLE_FIXTURES;
+  return createServiceFake([
+    ['GET', '/v4/spreadsheets/:id/values/:range', { json: f.sheetValues }],
+    ['PUT', '/v4/spreadsheets/:id/values/:range', { json: f.sheetUpdate }],
+    ['POST', '/v4/spreadsheets/:id/values/:range', { json: f.sheetAppend }],
+    ['POST', '/drive/v3/files', (req) => ({ json: f.driveFile('new-1', { name: (req.body as { name?: string }).name, mimeType: (req.body as { mimeType?: string }).mimeType }) })],
+    ['PATCH', '/upload/drive/v3/files/:id', { json: { id: 'new-1' } }],
+    ['PATCH', '/drive/v3/files/:id', { json: { id: 'new-1' } }],
+    ['GET', '/drive/v3/files', { json: f.driveList }],
+    ['GET', '/drive/v3/files/:id', (req) => (req.query.alt === 'media' ? { text: 'file bytes!' } : { json: f.driveFile(req.path.split('/').pop() ?? '') })],
+    ['GET', '/drive/v3/files/:id/export', { text: 'Exported text' }],
+    ['GET', '/v1/documents/:id', { json: f.document }],
+    ['POST', '/v1/documents/:id', { json: f.batchUpdate }],
+    ['POST', '/calendar/v3/calendars/:cal/events', (req) => ({ json: event('ev-new', { summary: (req.body as { summary?: string }).summary }) })],
+    ['GET', '/calendar/v3/calendars/:cal/events', { json: f.eventList }],
+    ['GET', '/calendar/v3/calendars/:cal/events/:id', (req) => ({ json: event(req.path.split('/').pop() ?? '') })],
+    ['POST', '/calendar/v3/calendars/:cal/events/quickAdd', { json: event('ev-quick', { summary: 'Lunch with Ada', attendees: undefined }) }],
+    ['PATCH', '/calendar/v3/calendars/:cal/events/:id', (req) => ({ json: event(req.path.split('/').pop() ?? '', { summary: 'Lunch with Ada', ...(req.body as object) }) })],
+    ['PUT', '/calendar/v3/calendars/:cal/events/:id', (req) => ({ json: req.body })],
+  ]);
+}

@@ -1,0 +1,60 @@
+import type { FakeServer } from '../server.js';
+import { createServiceFake } from './kit.js';
+
+const rich = (t: string) => [{ type: 'text', plain_text: t, text: { content: t } }];
+
+/** Recorded Notion API answers (version 2022-06-28). */
+export const NOTION_FIXTURES = {
+  page: {
+    object: 'page',
+    id: '1a2b3c4d-5e6f-7a8b-9c0d-1e2f3a4b5c6d',
+    url: 'https://www.notion.so/Roadmap-1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d',
+    created_time: '2025-04-01T09:00:00.000Z',
+    last_edited_time: '2025-04-02T09:00:00.000Z',
+    properties: { title: { id: 'title', type: 'title', title: rich('Roadmap') } },
+  },
+  children: {
+    object: 'list',
+    results: [
+      { type: 'heading_1', heading_1: { rich_text: rich('Q3') } },
+      { type: 'paragraph', paragraph: { rich_text: rich('Ship the builder.') } },
+      { type: 'bulleted_list_item', bulleted_list_item: { rich_text: rich('Tools') } },
+    ],
+    has_more: false,
+  },
+  database: {
+    object: 'database',
+    id: 'db000000-0000-0000-0000-000000000001',
+    url: 'https://www.notion.so/db1',
+    title: rich('Tasks'),
+    created_time: '2025-04-01T09:00:00.000Z',
+    last_edited_time: '2025-04-03T09:00:00.000Z',
+    properties: { Name: { id: 'title', type: 'title', title: {} }, Status: { id: 's', type: 'select', select: { options: [] } } },
+  },
+  queryResults: {
+    object: 'list',
+    results: [{ object: 'page', id: 'row-1', url: 'https://www.notion.so/row-1', properties: { Name: { type: 'title', title: rich('Write docs') } } }],
+    has_more: true,
+    next_cursor: 'cursor-2',
+  },
+  searchResults: {
+    object: 'list',
+    results: [{ object: 'page', id: 'p-1', url: 'https://www.notion.so/p-1', last_edited_time: '2025-04-02T09:00:00.000Z', properties: { title: { type: 'title', title: rich('Roadmap') } } }],
+    has_more: false,
+    next_cursor: null,
+  },
+} as const;
+
+/** A fake Notion API under /v1. */
+export function createFakeNotion(): Promise<FakeServer> {
+  return createServiceFake([
+    ['GET', '/v1/pages/:id', { json: NOTION_FIXTURES.page }],
+    ['GET', '/v1/blocks/:id/children', { json: NOTION_FIXTURES.children }],
+    ['PATCH', '/v1/blocks/:id/children', { json: { object: 'list', results: [] } }],
+    ['POST', '/v1/pages', { json: NOTION_FIXTURES.page }],
+    ['GET', '/v1/databases/:id', { json: NOTION_FIXTURES.database }],
+    ['POST', '/v1/databases/:id/query', { json: NOTION_FIXTURES.queryResults }],
+    ['POST', '/v1/search', { json: NOTION_FIXTURES.searchResults }],
+    ['POST', '/v1/databases', { json: NOTION_FIXTURES.database }],
+  ]);
+}
