@@ -1,0 +1,180 @@
+import { getBlock } from '../blocks/registry.js';
+import { isBlank } from '../paramValues.js';
+import { validateBlockParams } from '../validation/registry.js';
+import { visibleSubBlocks } from '../visibility.js';
+import type { BlockConfig } from '../types.js';
+import { deploymentTriggers, readStateBlocks, webhookPathError, type StateBlock } from './deploymentTriggers.js';
+import { toTriggerSchedule } from './scheduleSpec.js';
+
+/** One reason a workflow cannot be deployed, naming the block and the field. */
+export interface DeployProblem {
+  blockId: string;
+  blockName: string;
+  field: string;
+  message: string;
+}
+
+type CheckedBlock = StateBlock;
+
+/** What the check reads of a workflow state (as JSON: blocks that are not blocks are left out). */
+export interface DeployableState {
+  blocks: Record<string, unknown>;
+  edges: ReadonlyArray<{ source?: unknown; target?: unknown }>;
+  variables?: Record<string, { name: string }>;
+}
+
+interface Graph {
+  blocks: Record<string, CheckedBlock>;
+  edges: Array<{ source: string; target: string }>;
+}
+
+const CONTAINERS = new Set(['loop', 'parallel']);
+/** Fields a container exposes to the blocks inside it (`<loop.index>`, `<parallel.currentItem>`…). */
+const CONTAINER_FIELDS = new Set(['index', 'currentItem', 'items']);
+/** `<name.path>`: a block name (lowercased, no spaces) or start/variable/loop/parallel, then a path. */
+const REFERENCE = /<([A-Za-z0-9_]+)\.([A-Za-z0-9_.[\]-]+)>/g;
+
+function normalize(name: string): string {
+  return name.replace(/\s+/g, '').toLowerCase();
+}
+
+function strings(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const v of value) strings(v, out);
+  else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) strings(v, out);
+  return out;
+}
+
+function parentOf(block: CheckedBlock | undefined): string | undefined {
+  const p = block?.data?.parentId;
+  return typeof p === 'string' && p !== '' ? p : undefined;
+}
+
+/** Blocks whose outputs `id` may read: upstream by edges, of it and of every container around it. */
+function upstreamOf(state: Graph, id: string): Set<string> {
+  const incoming = new Map<string, string[]>();
+  for (const e of state.edges) incoming.set(e.target, [...(incoming.get(e.target) ?? []), e.source]);
+  const seen = new Set<string>();
+  const queue: string[] = [];
+  for (let cur: string | undefined = id; cur !== undefined; cur = parentOf(state.blocks[cur])) {
+    if (cur !== id) seen.add(cur);
+    queue.push(cur);
+  }
+  while (queue.length > 0) {
+    const next = queue.pop() as string;
+    for (const src of incoming.get(next) ?? []) {
+      if (seen.has(src)) continue;
+      seen.add(src);
+      queue.push(src);
+      // A container upstream: the blocks inside it ran too (their outputs are readable after it).
+      for (const b of Object.values(state.blocks)) if (parentOf(b) === src && !seen.has(b.id)) { seen.add(b.id); queue.push(b.id); }
+    }
+  }
+  seen.delete(id);
+  return seen;
+}
+
+function enclosing(state: Graph, block: CheckedBlock, type: string): boolean {
+  for (let p = parentOf(block); p !== undefined; p = parentOf(state.blocks[p])) {
+    if (state.blocks[p]?.type === type) return true;
+  }
+  return false;
+}
+
+function referenceProblem(state: Graph, block: CheckedBlock, head: string, path: string, byName: Map<string, CheckedBlock>, variables: Set<string>, upstream: () => Set<string>): string | undefined {
+  const ref = `<${head}.${path}>`;
+  const first = path.split(/[.[]/)[0] ?? '';
+  switch (head.toLowerCase()) {
+    case 'start':
+      return first === 'input' ? undefined : `Reference ${ref} does not exist: the start block offers <start.input>`;
+    case 'variable':
+      return variables.has(normalize(path)) ? undefined : `Reference ${ref} names no workflow variable`;
+    case 'loop':
+    case 'parallel': {
+      const kind = head.toLowerCase();
+      if (!enclosing(state, block, kind)) return `Reference ${ref} is only available inside a ${kind}`;
+      return CONTAINER_FIELDS.has(first) ? undefined : `Reference ${ref} does not exist: a ${kind} offers index, currentItem and items`;
+    }
+    default: {
+      const target = byName.get(head.toLowerCase());
+      if (!target) return `Reference ${ref} names no block`;
+      if (target.id === block.id) return `Reference ${ref} points at the block itself`;
+      if (!upstream().has(target.id)) return `Reference ${ref} points at a block that does not run before this one`;
+      return undefined;
+    }
+  }
+}
+
+/** A field id for a validator's message: the visible field it names, else "parameters". */
+function fieldOf(config: BlockConfig, message: string, values: Record<string, unknown>): string {
+  const lower = message.toLowerCase();
+  const hit = config.subBlocks.find((s) => (s.title && lower.includes(s.title.toLowerCase())) || lower.includes(`"${s.id.toLowerCase()}"`) || lower.includes(` ${s.id.toLowerCase()} `));
+  if (hit) return hit.id;
+  return 'operation' in values && lower.includes('operation') ? 'operation' : 'parameters';
+}
+
+/**
+ * Everything that keeps a workflow from being deployed (empty when it can be): each enabled block's
+ * parameters (`validateBlockParams`), required visible fields filled, every `<block.path>` reference
+ * to a block upstream, `<variable.x>` to a workflow variable, `<start.input…>`, `<loop.…>` and
+ * `<parallel.…>` only inside their container, no empty container, and the trigger (webhook path,
+ * schedule fields) usable. `now` fixes the schedule's timezone offset.
+ */
+export function checkDeployable(given: DeployableState, now: Date = new Date()): DeployProblem[] {
+  const state: Graph = {
+    blocks: readStateBlocks(given.blocks),
+    edges: given.edges.flatMap((e) => (typeof e.source === 'string' && typeof e.target === 'string' ? [{ source: e.source, target: e.target }] : [])),
+  };
+  const problems: DeployProblem[] = [];
+  const blocks = Object.values(state.blocks).filter((b) => b.enabled !== false);
+  const byName = new Map(Object.values(state.blocks).map((b) => [normalize(b.name), b]));
+  const variables = new Set(Object.values(given.variables ?? {}).map((v) => normalize(v.name)));
+  const add = (b: CheckedBlock, field: string, message: string) => problems.push({ blockId: b.id, blockName: b.name, field, message });
+  for (const block of blocks) {
+    const values = Object.fromEntries(Object.entries(block.subBlocks ?? {}).map(([k, v]) => [k, v?.value]));
+    if (CONTAINERS.has(block.type)) {
+      if (!Object.values(state.blocks).some((b) => parentOf(b) === block.id)) add(block, 'nodes', `${block.type === 'loop' ? 'Loop' : 'Parallel'} ${block.name} is empty: put at least one block inside it`);
+    } else {
+      const config = getBlock(block.type);
+      if (!config) {
+        add(block, 'type', `Unknown block type: ${block.type}`);
+        continue;
+      }
+      const visible = visibleSubBlocks(config, values, block.advancedMode ? 'advanced' : 'basic');
+      const missing = new Set<string>();
+      for (const sub of visible) {
+        if (config.inputs[sub.id]?.required === true && isBlank(values[sub.id])) {
+          missing.add(sub.id);
+          add(block, sub.id, `${sub.title ?? sub.id} is required`);
+        }
+      }
+      const checked = validateBlockParams(block.type, values);
+      if (!checked.success && checked.error) {
+        const field = fieldOf(config, checked.error, values);
+        if (!missing.has(field)) add(block, field, checked.error);
+      }
+    }
+    let upstream: Set<string> | undefined;
+    const lazyUpstream = () => (upstream ??= upstreamOf(state, block.id));
+    for (const [field, v] of Object.entries(values)) {
+      for (const s of strings(v)) {
+        for (const m of s.matchAll(REFERENCE)) {
+          const problem = referenceProblem(state, block, m[1] ?? '', m[2] ?? '', byName, variables, lazyUpstream);
+          if (problem) add(block, field, problem);
+        }
+      }
+    }
+  }
+  const triggers = deploymentTriggers(state.blocks);
+  if (triggers.webhook) {
+    const error = webhookPathError(triggers.webhook.path);
+    const block = state.blocks[triggers.webhook.blockId];
+    if (error && block) add(block, block.type === 'starter' ? 'webhookPath' : 'webhookConfig', error);
+  }
+  if (triggers.schedule) {
+    const converted = toTriggerSchedule(triggers.schedule.fields, now);
+    const block = state.blocks[triggers.schedule.blockId];
+    if (!converted.ok && block) for (const p of converted.problems) add(block, p.field, p.message);
+  }
+  return problems;
+}

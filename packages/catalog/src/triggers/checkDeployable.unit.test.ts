@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { checkDeployable, type DeployableState } from './checkDeployable.js';
+import { deploymentTriggers } from './deploymentTriggers.js';
+
+type Values = Record<string, unknown>;
+function block(id: string, type: string, name: string, values: Values = {}, extra: Partial<DeployableState['blocks'][string]> = {}) {
+  return { id, type, name, enabled: true, subBlocks: Object.fromEntries(Object.entries(values).map(([k, value]) => [k, { value }])), ...extra };
+}
+function state(blocks: ReturnType<typeof block>[], edges: Array<[string, string]>, variables: string[] = []): DeployableState {
+  return {
+    blocks: Object.fromEntries(blocks.map((b) => [b.id, b])),
+    edges: edges.map(([source, target]) => ({ source, target })),
+    variables: Object.fromEntries(variables.map((name, i) => [`v${i}`, { name }])),
+  };
+}
+const starter = (values: Values = {}) => block('s', 'starter', 'Start', values);
+
+describe('checkDeployable', () => {
+  it('accepts a workflow whose references all resolve', () => {
+    const s = state(
+      [
+        starter(),
+        block('f', 'function', 'Prepare Data', { code: 'return <start.input.name> + <variable.greeting>' }),
+        block('a', 'agent', 'Writer', { model: 'gpt-4o', userPrompt: 'Use <preparedata.result> and <start.input>' }),
+      ],
+      [['s', 'f'], ['f', 'a']],
+      ['Greeting'],
+    );
+    expect(checkDeployable(s)).toEqual([]);
+  });
+
+  it('names the block and field of every broken reference', () => {
+    const s = state(
+      [
+        starter(),
+        block('f', 'function', 'Fn', { code: 'return <writer.content> + <nosuch.x> + <variable.missing> + <start.body> + <loop.index> + <fn.result>' }),
+        block('a', 'agent', 'Writer', { model: 'gpt-4o', userPrompt: 'hi' }),
+      ],
+      [['s', 'f'], ['f', 'a']],
+    );
+    const problems = checkDeployable(s);
+    expect(problems.every((p) => p.blockId === 'f' && p.blockName === 'Fn' && p.field === 'code')).toBe(true);
+    expect(problems.map((p) => p.message)).toEqual([
+      'Reference <writer.content> points at a block that does not run before this one',
+      'Reference <nosuch.x> names no block',
+      'Reference <variable.missing> names no workflow variable',
+      'Reference <start.body> does not exist: the start block offers <start.input>',
+      'Reference <loop.index> is only available inside a loop',
+      'Reference <fn.result> points at the block itself',
+    ]);
+  });
+
+  it('requires the visible required fields and runs the block validators', () => {
+    const s = state([starter(), block('a', 'agent', 'Agent 1', { model: '' })], [['s', 'a']]);
+    const problems = checkDeployable(s);
+    expect(problems).toContainEqual({ blockId: 'a', blockName: 'Agent 1', field: 'userPrompt', message: expect.stringMatching(/required/) });
+    expect(problems).toContainEqual({ blockId: 'a', blockName: 'Agent 1', field: 'model', message: expect.stringMatching(/required/) });
+  });
+
+  it('refuses empty containers and accepts loop references inside a loop, and the loop from after it', () => {
+    const empty = state([starter(), block('p', 'parallel', 'Parallel 1')], [['s', 'p']]);
+    expect(checkDeployable(empty)).toEqual([{ blockId: 'p', blockName: 'Parallel 1', field: 'nodes', message: 'Parallel Parallel 1 is empty: put at least one block inside it' }]);
+    const looped = state(
+      [
+        starter(),
+        block('l', 'loop', 'Loop 1'),
+        block('f', 'function', 'Inner', { code: 'return <loop.currentItem> + <start.input>' }, { data: { parentId: 'l' } }),
+        block('g', 'function', 'After', { code: 'return <inner.result> + <loop1.results>' }),
+        block('h', 'function', 'Bad', { code: 'return <loop.items>' }),
+      ],
+      [['s', 'l'], ['l', 'g'], ['s', 'h']],
+    );
+    expect(checkDeployable(looped)).toEqual([{ blockId: 'h', blockName: 'Bad', field: 'code', message: 'Reference <loop.items> is only available inside a loop' }]);
+  });
+
+  it('checks the trigger: webhook path and schedule fields; disabled blocks are left out', () => {
+    const webhook = state([starter({ startWorkflow: 'webhook', webhookPath: '' })], []);
+    expect(checkDeployable(webhook)).toEqual([{ blockId: 's', blockName: 'Start', field: 'webhookPath', message: 'Webhook Path is required' }]);
+    const schedule = state([starter({ startWorkflow: 'schedule', scheduleType: 'custom', cronExpression: 'every day' })], []);
+    expect(checkDeployable(schedule)[0]).toMatchObject({ blockId: 's', field: 'cronExpression' });
+    const disabled = state([starter(), block('a', 'agent', 'Off', {}, { enabled: false })], [['s', 'a']]);
+    expect(checkDeployable(disabled)).toEqual([]);
+  });
+});
+
+describe('deploymentTriggers', () => {
+  it('reads the starter first, then webhook and schedule blocks', () => {
+    const s = state([starter({ startWorkflow: 'webhook', webhookPath: '/hooks/a/', webhookSecret: 'tok' })], []);
+    expect(deploymentTriggers(s.blocks).webhook).toEqual({ blockId: 's', path: 'hooks/a', provider: 'generic', secret: 'tok', verifyToken: 'tok', responseMode: 'immediate' });
+    const b = state([starter(), block('w', 'webhook', 'Webhook', { webhookProvider: 'github', webhookConfig: { path: 'gh', secret: 'x', responseMode: 'response' } }), block('c', 'schedule', 'Sched', { scheduleType: 'hourly' })], []);
+    const t = deploymentTriggers(b.blocks);
+    expect(t.webhook).toMatchObject({ blockId: 'w', provider: 'github', path: 'gh', secret: 'x', responseMode: 'response' });
+    expect(t.schedule).toMatchObject({ blockId: 'c', fields: { scheduleType: 'hourly' } });
+    expect(deploymentTriggers(state([starter()], []).blocks)).toEqual({});
+  });
+});

@@ -1,0 +1,143 @@
+import { WEBHOOK_PROVIDERS } from '../blocks/webhook.block.js';
+import { text } from '../paramValues.js';
+import type { ScheduleFields } from './scheduleSpec.js';
+
+export type WebhookProvider = (typeof WEBHOOK_PROVIDERS)[number][0];
+
+/** How a webhook call is answered: 200 at once, or with the Response block's status, headers and body. */
+export type WebhookResponseMode = 'immediate' | 'response';
+
+/** The webhook a deployed workflow listens on. */
+export interface WebhookTrigger {
+  blockId: string;
+  /** The path after /api/webhooks/trigger/ (leading and trailing slashes removed). */
+  path: string;
+  provider: WebhookProvider;
+  /** Token, signing secret or app secret, as the provider uses it; empty: not checked. */
+  secret: string;
+  /** WhatsApp's hub.verify_token (the GET subscription handshake); defaults to the secret. */
+  verifyToken: string;
+  responseMode: WebhookResponseMode;
+}
+
+/** The schedule a deployed workflow runs on. */
+export interface ScheduleTrigger {
+  blockId: string;
+  fields: ScheduleFields;
+}
+
+/** A block of a workflow state as the trigger and deploy checks read it. */
+export interface StateBlock {
+  id: string;
+  type: string;
+  name: string;
+  enabled?: boolean;
+  advancedMode?: boolean;
+  subBlocks?: Record<string, { value?: unknown } | undefined>;
+  data?: Record<string, unknown>;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Reads the blocks of a state given as JSON (entries that are not blocks are left out). */
+export function readStateBlocks(blocks: Record<string, unknown>): Record<string, StateBlock> {
+  const out: Record<string, StateBlock> = {};
+  for (const [key, b] of Object.entries(blocks)) {
+    if (!isRecord(b) || typeof b.type !== 'string') continue;
+    const subBlocks: Record<string, { value?: unknown }> = {};
+    if (isRecord(b.subBlocks)) for (const [id, sub] of Object.entries(b.subBlocks)) if (isRecord(sub)) subBlocks[id] = { value: sub.value };
+    out[key] = {
+      id: typeof b.id === 'string' ? b.id : key,
+      type: b.type,
+      name: typeof b.name === 'string' ? b.name : key,
+      enabled: b.enabled !== false,
+      advancedMode: b.advancedMode === true,
+      subBlocks,
+      ...(isRecord(b.data) ? { data: b.data } : {}),
+    };
+  }
+  return out;
+}
+
+/** A path as stored: no leading or trailing slashes. */
+export function normalizeWebhookPath(path: string): string {
+  return path.trim().replace(/^\/+|\/+$/g, '');
+}
+
+/** Why a webhook path cannot be used, or undefined. */
+export function webhookPathError(path: string): string | undefined {
+  if (path === '') return 'Webhook Path is required';
+  if (path.length > 200) return 'Webhook Path must be at most 200 characters';
+  if (!/^[A-Za-z0-9][A-Za-z0-9._~-]*(\/[A-Za-z0-9._~-]+)*$/.test(path)) return 'Webhook Path may use letters, digits, ".", "_", "~", "-" and "/" between segments';
+  return undefined;
+}
+
+function value(block: StateBlock, id: string): unknown {
+  return block.subBlocks?.[id]?.value;
+}
+
+function record(v: unknown): Record<string, unknown> {
+  if (typeof v === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(v);
+      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    } catch {
+      return {};
+    }
+  }
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+function responseMode(v: unknown): WebhookResponseMode {
+  return text(v) === 'response' ? 'response' : 'immediate';
+}
+
+const SCHEDULE_KEYS: Array<keyof ScheduleFields> = [
+  'scheduleType', 'minutesInterval', 'minutesStartingAt', 'hourlyMinute', 'dailyTime', 'weeklyDay',
+  'weeklyDayTime', 'monthlyDay', 'monthlyTime', 'cronExpression', 'timezone',
+];
+
+/**
+ * The webhook and the schedule a workflow starts by when deployed: the starter's startWorkflow
+ * (webhook: webhookPath/webhookSecret, generic provider; schedule: its schedule fields), else the
+ * first enabled webhook block (provider and its webhookConfig {path, secret, verifyToken,
+ * responseMode}) or schedule block.
+ */
+export function deploymentTriggers(given: Record<string, unknown>): { webhook?: WebhookTrigger; schedule?: ScheduleTrigger } {
+  const all = Object.values(readStateBlocks(given)).filter((b) => b.enabled !== false);
+  const starter = all.find((b) => b.type === 'starter');
+  const start = starter ? text(value(starter, 'startWorkflow')) : '';
+  const out: { webhook?: WebhookTrigger; schedule?: ScheduleTrigger } = {};
+  if (starter && start === 'webhook') {
+    const secret = text(value(starter, 'webhookSecret'));
+    out.webhook = {
+      blockId: starter.id,
+      path: normalizeWebhookPath(text(value(starter, 'webhookPath'))),
+      provider: 'generic',
+      secret,
+      verifyToken: secret,
+      responseMode: responseMode(value(starter, 'webhookResponseMode')),
+    };
+  } else {
+    const block = all.find((b) => b.type === 'webhook');
+    if (block) {
+      const config = record(value(block, 'webhookConfig'));
+      const providerText = text(value(block, 'webhookProvider')) || 'generic';
+      const provider = WEBHOOK_PROVIDERS.find(([id]) => id === providerText)?.[0] ?? 'generic';
+      const secret = text(config.secret) || text(config.token) || text(config.signingSecret);
+      out.webhook = {
+        blockId: block.id,
+        path: normalizeWebhookPath(text(config.path)),
+        provider,
+        secret,
+        verifyToken: text(config.verifyToken) || secret,
+        responseMode: responseMode(config.responseMode),
+      };
+    }
+  }
+  const scheduleBlock = starter && start === 'schedule' ? starter : all.find((b) => b.type === 'schedule');
+  if (scheduleBlock) out.schedule = { blockId: scheduleBlock.id, fields: Object.fromEntries(SCHEDULE_KEYS.map((k) => [k, value(scheduleBlock, k)])) };
+  return out;
+}
