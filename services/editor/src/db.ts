@@ -56,6 +56,12 @@ export interface ProcessedCommandTable {
   created_at: Timestamp;
 }
 
+/** A workflow the registry deleted: its stream is dropped and never started again. */
+export interface DeletedWorkflowTable {
+  workflow_id: string;
+  deleted_at: Timestamp;
+}
+
 /** The editor's schema. */
 export interface EditorDB {
   streams: StreamTable;
@@ -64,4 +70,5 @@ export interface EditorDB {
   workflow_states: WorkflowStateTable;
   workflow_blocks: WorkflowBlockTable;
   processed_commands: ProcessedCommandTable;
+  deleted_workflows: DeletedWorkflowTable;
 }

@@ -1,5 +1,5 @@
-import { bootService } from '@weft/platform';
-import { editor } from '@weft/contracts';
+import { bootService, createServiceClient, serviceAddress } from '@weft/platform';
+import { editor, registry } from '@weft/contracts';
 import type { EditorDB } from './db.js';
 import { migrations } from './migrations/index.js';
 import { createEventStore } from './store/eventStore.js';
@@ -7,6 +7,8 @@ import { productionContext } from './context.js';
 import { editorHandlers } from './adapters/grpc.js';
 import { consumeRegistryEvents } from './adapters/registryEvents.js';
 import { startEventTail } from './live/eventTail.js';
+import { createStreamLifecycle } from './lifecycle/streamLifecycle.js';
+import { grpcRegistryPort } from './adapters/registryClient.js';
 
 /** Composition root of the editor service. */
 const rt = await bootService<EditorDB>({ name: 'editor', migrations });
@@ -21,7 +23,11 @@ const store = createEventStore({
 rt.onClose(() => store.close());
 const tail = await startEventTail({ bus: rt.bus, store, logger: rt.logger });
 rt.onClose(() => tail.stop());
-rt.grpc.add(editor.EditorServiceService, editorHandlers(store, tail, rt.logger));
+const registryClient = createServiceClient(registry.RegistryServiceService, serviceAddress(rt.config, 'registry'), { deadlineMs: rt.config.GRPC_DEADLINE_MS });
+rt.onClose(async () => registryClient.close());
+// A workflow the registry has answered but whose event has not arrived yet is caught up on demand.
+const streams = createStreamLifecycle({ db: rt.db, store, registry: grpcRegistryPort(registryClient), afterCommit: kick });
+rt.grpc.add(editor.EditorServiceService, editorHandlers(store, tail, rt.logger, streams));
 const consumer = await consumeRegistryEvents({ bus: rt.bus, db: rt.db, store, logger: rt.logger, afterCommit: kick });
 rt.onClose(() => consumer.stop());
 await rt.listen();

@@ -43,6 +43,8 @@ export interface WorkflowTable {
   /** The workflow API key encrypted (deployments/apiKey.ts), null before the first deploy. */
   api_key: string | null;
   api_key_key_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** SHA-256 (hex) of the workflow API key, checked against a caller's key (migration 0006). */
+  api_key_hash: ColumnType<string | null, string | null | undefined, string | null>;
   needs_redeployment: Generated<boolean>;
   has_active_webhook: Generated<boolean>;
   /**

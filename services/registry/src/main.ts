@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { bootService, createServiceClient, serviceAddress } from '@weft/platform';
-import { editor, registry } from '@weft/contracts';
+import { editor, registry, registryTriggers } from '@weft/contracts';
 import type { RegistryDB } from './db.js';
 import { registryMigrations } from './migrations/index.js';
 import { loadRegistryConfig } from './config.js';
@@ -12,6 +12,7 @@ import { consumeEditorEvents } from './deployments/editorEvents.js';
 import { rotateEnvironment } from './environment/environment.js';
 import { rotateCredentials } from './oauth/credentials.js';
 import { rotateApiKeys } from './deployments/apiKey.js';
+import { triggerHandlers } from './deployments/triggersGrpc.js';
 
 /** Composition root of the registry service. */
 const config = loadRegistryConfig();
@@ -35,6 +36,7 @@ const r: Registry = {
 const rotated = (await rotateEnvironment(r)) + (await rotateCredentials(r)) + (await rotateApiKeys(r.db, r.cipher));
 if (rotated > 0) rt.logger.info({ rotated }, 're-encrypted secrets with the current key');
 rt.grpc.add(registry.RegistryServiceService, registryHandlers(r));
+rt.grpc.add(registryTriggers.TriggerServiceService, triggerHandlers(r));
 const consumer = await consumeEditorEvents(r, rt.bus, rt.logger);
 rt.onClose(() => consumer.stop());
 await rt.listen();

@@ -23,6 +23,11 @@ export interface DeployedStatePayload {
 export interface EditorPort {
   getState(workflowId: string, waitMs?: number): Promise<{ version: number; state: EditorState }>;
   executeCommands(workflowId: string, commands: unknown[], actorId: string, deployedState?: DeployedStatePayload): Promise<{ version: number }>;
+  /**
+   * Tells the editor at once that these workflows were deleted (their workflowDeleted events follow).
+   * Optional only so fakes in tests may leave it out; production always has it (grpcEditorPort).
+   */
+  dropWorkflows?(workflowIds: string[]): Promise<void>;
 }
 
 /** Everything the registry's operations use; built once in main.ts. */

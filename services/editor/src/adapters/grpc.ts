@@ -4,6 +4,7 @@ import type { editor } from '@weft/contracts';
 import { blockStateSchema, edgeSchema, encodeSnapshot, historyView, parseCommands, toYaml, yamlStructureGuide, type DeployedState } from '@weft/workflow';
 import type { EventStore } from '../store/eventStore.js';
 import type { EventTail } from '../live/eventTail.js';
+import type { StreamLifecycle } from '../lifecycle/streamLifecycle.js';
 
 const MAX_WAIT_MS = 5_000;
 /** Longest a ReadEvents call waits for a new event (the gateway polls again after it). */
@@ -36,16 +37,43 @@ function notFound(workflowId: string): AppError {
   return new AppError('not_found', `Workflow ${workflowId} not found`);
 }
 
+/** The refusal of a workflow that has no stream here (as opposed to a block or deployment not found). */
+function isWorkflowNotFound(err: unknown, workflowId: string): boolean {
+  return err instanceof AppError && err.code === 'not_found' && err.message === `Workflow ${workflowId} not found`;
+}
+
 /** The editor's gRPC surface. */
-export function editorHandlers(store: EventStore, tail: EventTail, logger: Logger): ServiceHandlers<typeof editor.EditorServiceService> {
+export function editorHandlers(store: EventStore, tail: EventTail, logger: Logger, streams: StreamLifecycle): ServiceHandlers<typeof editor.EditorServiceService> {
+  /**
+   * `read`'s answer; when the workflow has no stream yet, the stream is caught up from the registry
+   * (a workflow its API has just answered) and `read` runs once more. Found streams cost nothing extra.
+   */
+  async function caughtUp<T>(workflowId: string, read: () => Promise<T | undefined>): Promise<T> {
+    const found = await read();
+    if (found !== undefined) return found;
+    if (!workflowId || !(await streams.ensure([workflowId])).has(workflowId)) throw notFound(workflowId);
+    const again = await read();
+    if (again === undefined) throw notFound(workflowId);
+    return again;
+  }
+
+  /** `run` with the same catch-up for calls that refuse a missing stream by throwing. */
+  async function caughtUpOrThrow<T>(workflowId: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      if (!isWorkflowNotFound(err, workflowId) || !(await streams.ensure([workflowId])).has(workflowId)) throw err;
+      return run();
+    }
+  }
+
   async function executeCommands(req: editor.ExecuteCommandsRequest): Promise<editor.ExecuteCommandsResponse> {
     if (!req.workflowId) throw new AppError('validation', 'workflowId is required');
     const commands = parseCommands(parseJson('commands', req.commandsJson));
-    const res = await store.execute(req.workflowId, commands, {
-      expectedVersion: req.expectedVersion,
-      commandId: req.commandId,
-      deployedState: parseDeployedState(req.deployedStateJson),
-    });
+    const deployedState = parseDeployedState(req.deployedStateJson);
+    const res = await caughtUpOrThrow(req.workflowId, () =>
+      store.execute(req.workflowId, commands, { expectedVersion: req.expectedVersion, commandId: req.commandId, deployedState }),
+    );
     return { version: res.version, eventsJson: JSON.stringify(res.events) };
   }
 
@@ -59,36 +87,39 @@ export function editorHandlers(store: EventStore, tail: EventTail, logger: Logge
       return { outcomes };
     },
     async getState(req) {
+      // A workflow the registry knows is caught up at once; the wait only covers one whose
+      // creation the registry has not committed yet.
       const deadline = Date.now() + Math.min(Math.max(req.waitMs, 0), MAX_WAIT_MS);
       for (;;) {
-        const found = await store.readState(req.workflowId);
-        if (found) return found;
-        if (Date.now() >= deadline) throw notFound(req.workflowId);
-        await new Promise((r) => setTimeout(r, 25));
+        try {
+          return await caughtUp(req.workflowId, () => store.readState(req.workflowId));
+        } catch (err) {
+          if (!isWorkflowNotFound(err, req.workflowId) || Date.now() >= deadline) throw err;
+        }
+        await new Promise((r) => setTimeout(r, 100));
       }
     },
     async getStates(req) {
       const found = await store.readStates(req.workflowIds);
+      const missing = req.workflowIds.filter((id) => id && !found.has(id));
+      if (missing.length > 0 && (await streams.ensure(missing)).size > 0) {
+        for (const [id, row] of await store.readStates(missing)) found.set(id, row);
+      }
       return { states: Object.fromEntries(found) };
     },
     async getFullState(req) {
-      const found = await store.current(req.workflowId);
-      if (!found) throw notFound(req.workflowId);
+      const found = await caughtUp(req.workflowId, () => store.current(req.workflowId));
       return { version: found.version, stateJson: JSON.stringify(encodeSnapshot(found.state)) };
     },
     async getHistory(req) {
-      const found = await store.current(req.workflowId);
-      if (!found) throw notFound(req.workflowId);
+      const found = await caughtUp(req.workflowId, () => store.current(req.workflowId));
       return { version: found.version, historyJson: JSON.stringify(historyView(found.state.history)) };
     },
     async getVariables(req) {
-      const found = await store.readVariables(req.workflowId);
-      if (!found) throw notFound(req.workflowId);
-      return found;
+      return caughtUp(req.workflowId, () => store.readVariables(req.workflowId));
     },
     async exportYaml(req) {
-      const found = await store.current(req.workflowId);
-      if (!found) throw notFound(req.workflowId);
+      const found = await caughtUp(req.workflowId, () => store.current(req.workflowId));
       return { version: found.version, yamlContent: toYaml(found.state) };
     },
     getYamlStructure() {
@@ -97,8 +128,12 @@ export function editorHandlers(store: EventStore, tail: EventTail, logger: Logge
     async readEvents(req) {
       const waitMs = Math.min(Math.max(req.waitMs, 0), MAX_EVENTS_WAIT_MS);
       const limit = req.limit > 0 ? Math.min(req.limit, MAX_EVENTS_LIMIT) : DEFAULT_EVENTS_LIMIT;
-      const page = await tail.read(req.workflowId, Math.max(req.after, 0), waitMs, limit);
+      const page = await caughtUpOrThrow(req.workflowId, () => tail.read(req.workflowId, Math.max(req.after, 0), waitMs, limit));
       return { version: page.head, eventsJson: JSON.stringify(page.events) };
+    },
+    async dropWorkflows(req) {
+      await streams.drop(req.workflowIds);
+      return {};
     },
   };
 }

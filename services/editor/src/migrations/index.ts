@@ -69,4 +69,15 @@ export const migrations: Record<string, Migration> = {
       }
     },
   },
+  '0003_deleted_workflows': {
+    // Workflows the registry deleted (issue 9): a stream is never started again for one of them,
+    // whether a late workflowCreated event or a catch-up asks, so a delete answers 404 at once.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('deleted_workflows')
+        .addColumn('workflow_id', 'text', (c) => c.primaryKey())
+        .addColumn('deleted_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+    },
+  },
 };

@@ -90,6 +90,14 @@ interface AppendResult {
   error?: unknown;
 }
 
+/**
+ * Serializes starting and dropping one workflow's stream (until the transaction ends), so a start
+ * that checked for a tombstone cannot commit a stream beside a concurrent drop's tombstone.
+ */
+async function lockWorkflow(trx: Transaction<EditorDB>, workflowId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`editor-stream:${workflowId}`}))`.execute(trx);
+}
+
 /** Postgres refused a duplicate key: another writer got there first. */
 function isUniqueViolation(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
@@ -315,8 +323,15 @@ export function createEventStore(deps: EventStoreDeps) {
   const batcher = createKeyedBatcher(commitGroup);
 
   return {
-    /** Starts a workflow's stream with its starter block; a second start of the same id does nothing. */
+    /**
+     * Starts a workflow's stream with its starter block; a second start of the same id, and a start
+     * of a deleted workflow, do nothing (answers whether it started one). The event consumer and the
+     * catch-up both start streams here, so whichever comes second is a no-op.
+     */
     async startStream(trx: Transaction<EditorDB>, workflowId: string): Promise<boolean> {
+      await lockWorkflow(trx, workflowId);
+      const deleted = await trx.selectFrom('deleted_workflows').select('workflow_id').where('workflow_id', '=', workflowId).executeTakeFirst();
+      if (deleted) return false;
       const inserted = await trx.insertInto('streams').values({ workflow_id: workflowId, version: 0 }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
       const events = startWorkflow(deps.context(workflowId));
@@ -378,8 +393,10 @@ export function createEventStore(deps: EventStoreDeps) {
       return { head: Math.max(Number(stream.version), events.at(-1)?.version ?? 0), events };
     },
 
-    /** Drops a workflow's stream and everything projected from it. */
+    /** Drops a workflow's stream and everything projected from it, and remembers it as deleted. */
     async dropStream(trx: Transaction<EditorDB>, workflowId: string): Promise<void> {
+      await lockWorkflow(trx, workflowId);
+      await trx.insertInto('deleted_workflows').values({ workflow_id: workflowId }).onConflict((oc) => oc.doNothing()).execute();
       await trx.deleteFrom('streams').where('workflow_id', '=', workflowId).execute();
       cache.delete(workflowId);
     },

@@ -33,5 +33,9 @@ export function grpcEditorPort(client: ServiceClient<typeof editor.EditorService
       });
       return { version: res.version };
     },
+    async dropWorkflows(workflowIds) {
+      if (workflowIds.length === 0) return;
+      await client.dropWorkflows({ workflowIds });
+    },
   };
 }

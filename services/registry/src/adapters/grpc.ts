@@ -3,7 +3,7 @@ import type { registry } from '@weft/contracts';
 import type { Registry } from '../ports.js';
 import { createWorkspace, deleteWorkspace, ensureInitialWorkspace, listWorkspaces, renameWorkspace } from '../workspaces/workspaces.js';
 import { getPermissions, removeMember, setMember } from '../workspaces/members.js';
-import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, updateWorkflow } from '../entries/workflows.js';
+import { createWorkflow, deleteWorkflow, existingWorkflows, getWorkflow, listWorkflows, updateWorkflow } from '../entries/workflows.js';
 import { duplicateWorkflow } from '../entries/duplicate.js';
 import { createFolder, deleteFolder, listFolders, updateFolder } from '../folders/folders.js';
 import {
@@ -17,6 +17,7 @@ import {
   undeploy,
 } from '../deployments/deployments.js';
 import { getEnvironment, setEnvironment } from '../environment/environment.js';
+import { resolveDeploymentKey } from '../deployments/apiKey.js';
 import { deleteCustomTool, listCustomTools, upsertCustomTools } from '../customTools/customTools.js';
 import { completeOAuth, getAccessToken, listCredentials, startOAuth } from '../oauth/credentials.js';
 import { accessOf, actorId, folderToWire, jsonObject, statusToWire, workflowToWire } from './wire.js';
@@ -91,6 +92,9 @@ export function registryHandlers(r: Registry): ServiceHandlers<typeof registry.R
       await deleteWorkflow(r, actorId(req.actor), req.workflowId);
       return {};
     },
+    async checkWorkflows(req) {
+      return { existingIds: await existingWorkflows(r.db, req.workflowIds) };
+    },
     async duplicateWorkflow(req) {
       const res = await duplicateWorkflow(r, actorId(req.actor), req.workflowId, {
         name: req.name,
@@ -142,6 +146,10 @@ export function registryHandlers(r: Registry): ServiceHandlers<typeof registry.R
     },
     async setWebhookActive(req) {
       return statusToWire(await setWebhookActive(r, actorId(req.actor), req.workflowId, req.hasActiveWebhook));
+    },
+    async resolveDeploymentKey(req) {
+      const grant = await resolveDeploymentKey(r.db, req.workflowId, req.apiKey);
+      return { stateJson: JSON.stringify(grant.state), version: grant.version, workspaceId: grant.workspaceId, deployedBy: grant.deployedBy, deployedAtMs: grant.deployedAt.getTime() };
     },
     async getDeployedState(req) {
       const found = await getDeployedState(r.db, req.workflowId, req.version);

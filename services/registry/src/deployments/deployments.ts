@@ -8,6 +8,7 @@ import { emit } from '../events.js';
 import { getWorkflow } from '../entries/workflows.js';
 import { startsByWebhook, toStatus, type DeploymentStatusView } from './status.js';
 import { newWorkflowApiKey, sealApiKey, type SealedApiKey } from './apiKey.js';
+import { assertDeployable, registerWebhook, unregisterWebhook } from './triggers.js';
 
 const deployedStateSchema = z.object({
   blocks: z.record(z.string(), z.looseObject({})),
@@ -77,10 +78,12 @@ export async function deploy(r: Registry, userId: string, workflowId: string, de
   const at = deployedAt ? new Date(deployedAt) : r.now();
   if (Number.isNaN(at.getTime())) throw new AppError('validation', 'deployedAt must be an ISO date');
   const { version: editorVersion, state } = await r.editor.getState(workflowId);
+  assertDeployable(state, r.now());
   const frozen: DeployedState = { blocks: state.blocks, edges: state.edges, loops: state.loops, parallels: state.parallels };
   const fingerprint = graphFingerprint(frozen);
   await r.db.transaction().execute(async (trx) => {
     const current = await lockWorkflow(trx, workflowId);
+    const hasActiveWebhook = await registerWebhook(trx, workflowId, frozen.blocks);
     const { last } = await trx
       .selectFrom('deployment_versions')
       .select((eb) => eb.fn.coalesce(eb.fn.max('version'), eb.val(0)).as('last'))
@@ -94,7 +97,7 @@ export async function deploy(r: Registry, userId: string, workflowId: string, de
       .execute();
     await trx
       .updateTable('workflows')
-      .set({ is_deployed: true, deployed_at: at, ...issuedApiKey(r, current), needs_redeployment: false, baseline_version: editorVersion, deployed_fingerprint: fingerprint, updated_at: r.now() })
+      .set({ is_deployed: true, deployed_at: at, ...issuedApiKey(r, current), needs_redeployment: false, has_active_webhook: hasActiveWebhook, baseline_version: editorVersion, deployed_fingerprint: fingerprint, updated_at: r.now() })
       .where('id', '=', workflowId)
       .execute();
     await emit(trx, r.instance, 'workflow', workflowId, 'workflowDeployed', { workflowId, version, deployedAt: at.toISOString(), editorVersion, deployedBy: userId });
@@ -115,7 +118,8 @@ export async function getDeployment(r: Registry, userId: string, workflowId: str
 export async function undeploy(r: Registry, userId: string, workflowId: string): Promise<DeploymentStatusView> {
   await getWorkflow(r, userId, workflowId, 'write');
   const row = await r.db.transaction().execute(async (trx) => {
-    const saved = await trx.updateTable('workflows').set({ is_deployed: false, deployed_at: null, updated_at: r.now() }).where('id', '=', workflowId).returningAll().executeTakeFirstOrThrow();
+    await unregisterWebhook(trx, workflowId);
+    const saved = await trx.updateTable('workflows').set({ is_deployed: false, deployed_at: null, has_active_webhook: false, updated_at: r.now() }).where('id', '=', workflowId).returningAll().executeTakeFirstOrThrow();
     await emit(trx, r.instance, 'workflow', workflowId, 'workflowUndeployed', { workflowId, undeployedBy: userId });
     return saved;
   });
@@ -194,6 +198,7 @@ export async function activateDeploymentVersion(r: Registry, userId: string, wor
   const needsRedeployment = graphFingerprint(draft) !== target.fingerprint;
   await r.db.transaction().execute(async (trx) => {
     const current = await lockWorkflow(trx, workflowId);
+    const hasActiveWebhook = await registerWebhook(trx, workflowId, target.state.blocks);
     await trx.updateTable('deployment_versions').set({ is_active: false }).where('workflow_id', '=', workflowId).where('is_active', '=', true).execute();
     await trx.updateTable('deployment_versions').set({ is_active: true }).where('workflow_id', '=', workflowId).where('version', '=', version).execute();
     const at = r.now();
@@ -204,6 +209,7 @@ export async function activateDeploymentVersion(r: Registry, userId: string, wor
         deployed_at: at,
         ...issuedApiKey(r, current),
         needs_redeployment: needsRedeployment,
+        has_active_webhook: hasActiveWebhook,
         baseline_version: editorVersion,
         deployed_fingerprint: target.fingerprint,
         updated_at: at,

@@ -5,7 +5,10 @@ import { requireWorkspaceAccess } from '../access.js';
 import { checkFolder, checkMetadata, getWorkflow, insertWorkflow, type WorkflowMetadata } from './workflows.js';
 import { workflowEventData, type WorkflowView } from './view.js';
 
-/** How long a duplicate waits for the editor to start the copy's stream. */
+/**
+ * How long a duplicate waits for the copy's stream: the editor starts it at once when asked (it
+ * asks the registry, which has committed the copy), so this only bounds a slow editor.
+ */
 const STREAM_START_WAIT_MS = 5_000;
 
 export interface DuplicateResult {
@@ -57,6 +60,8 @@ export async function duplicateWorkflow(r: Registry, userId: string, sourceId: s
       await emit(trx, r.instance, 'workflow', copy.id, 'workflowDeleted', { workflow: workflowEventData(copy), deletedBy: userId });
     });
     r.kick();
+    // The editor may have started the copy's stream; its workflowDeleted event drops it when this cannot.
+    await r.editor.dropWorkflows?.([copy.id]).catch(() => undefined);
     throw err instanceof AppError ? err : new AppError('internal', `Failed to copy the workflow state: ${String(err)}`);
   }
 

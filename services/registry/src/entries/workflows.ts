@@ -121,12 +121,29 @@ export async function updateWorkflow(r: Registry, userId: string, workflowId: st
   return view;
 }
 
-/** Deletes an entry with its deployments; workflowDeleted lets the editor drop the stream and the runner cancel schedules. */
+/**
+ * Deletes an entry with its deployments; workflowDeleted lets the runner cancel schedules. The editor
+ * is told before the answer (`dropWorkflows`, the event follows), so once the delete has answered,
+ * commands and reads of the workflow answer 404 through any gateway, whatever grant it remembers.
+ */
 export async function deleteWorkflow(r: Registry, userId: string, workflowId: string): Promise<void> {
   const { workflow } = await getWorkflow(r, userId, workflowId, 'write');
-  await r.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('workflows').where('id', '=', workflowId).execute();
+  const deleted = await r.db.transaction().execute(async (trx) => {
+    const gone = await trx.deleteFrom('workflows').where('id', '=', workflowId).executeTakeFirst();
+    if (Number(gone.numDeletedRows) === 0) return false; // a concurrent delete got there first
     await emit(trx, r.instance, 'workflow', workflowId, 'workflowDeleted', { workflow: workflowEventData(workflow), deletedBy: userId });
+    return true;
   });
   r.kick();
+  if (!deleted) throw new AppError('not_found', `Workflow ${workflowId} not found`);
+  await r.editor.dropWorkflows?.([workflowId]);
+}
+
+/** Which of `workflowIds` exist now (the editor's catch-up asks; no access check, ids only). */
+export async function existingWorkflows(db: Kysely<RegistryDB>, workflowIds: string[]): Promise<string[]> {
+  const ids = [...new Set(workflowIds.filter((id) => id.length > 0))];
+  if (ids.length === 0) return [];
+  if (ids.length > 10_000) throw new AppError('validation', 'workflowIds must hold at most 10000 ids');
+  const rows = await db.selectFrom('workflows').select('id').where('id', 'in', ids).execute();
+  return rows.map((row) => row.id);
 }

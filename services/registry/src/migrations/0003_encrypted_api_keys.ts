@@ -8,7 +8,8 @@ export function encryptedApiKeys(cipher: Cipher): Migration {
   return {
     async up(db: Kysely<RegistryDB>) {
       await db.schema.alterTable('workflows').addColumn('api_key_key_id', 'text').execute();
-      await rotateApiKeys(db, cipher);
+      // The hash column comes with migration 0006 (which hashes the keys sealed here).
+      await rotateApiKeys(db, cipher, { hash: false });
     },
   };
 }

@@ -5,6 +5,8 @@ import { registryTables } from './0002_registry.js';
 import { encryptedApiKeys } from './0003_encrypted_api_keys.js';
 import { initialWorkspaces } from './0004_initial_workspaces.js';
 import { deployedFingerprints } from './0005_deployed_fingerprints.js';
+import { apiKeyHashes } from './0006_api_key_hashes.js';
+import { triggerTables } from './0007_triggers.js';
 
 /** The migrations before workflow API keys were encrypted (kept apart for the migration's test). */
 export const plainMigrations: Record<string, Migration> = {
@@ -19,5 +21,7 @@ export function registryMigrations(cipher: Cipher): Record<string, Migration> {
     '0003_encrypted_api_keys': encryptedApiKeys(cipher),
     '0004_initial_workspaces': initialWorkspaces,
     '0005_deployed_fingerprints': deployedFingerprints,
+    '0006_api_key_hashes': apiKeyHashes(cipher),
+    '0007_triggers': triggerTables,
   };
 }

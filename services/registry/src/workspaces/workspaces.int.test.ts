@@ -30,6 +30,26 @@ describe('the initial workspace', () => {
     }
   });
 
+  it('never lists the mark without the workspace: lists beside the creation see none or both', async () => {
+    const { registry, drop } = await createTestRegistry();
+    try {
+      const users = Array.from({ length: 8 }, (_, i) => `race-${i}`);
+      const seen = await Promise.all(
+        users.flatMap((user) => [
+          ensureInitialWorkspace(registry, user, 'First').then(() => undefined),
+          ...Array.from({ length: 6 }, () => listWorkspaces(registry.db, user)),
+        ]),
+      );
+      for (const listed of seen) {
+        if (listed === undefined) continue;
+        // The gateway trusts this pair: the mark without a workspace would show an empty list.
+        expect(listed.initialWorkspaceCreated).toBe(listed.workspaces.length === 1);
+      }
+    } finally {
+      await drop();
+    }
+  });
+
   it('counts a workspace the user created themselves; a refused call marks nothing, so the next one still creates it', async () => {
     const { registry, drop } = await createTestRegistry();
     try {

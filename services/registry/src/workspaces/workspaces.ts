@@ -27,11 +27,17 @@ function checkName(name: string): string {
  * (false only when sign-up's creation failed: then `ensureInitialWorkspace` is due).
  */
 export async function listWorkspaces(db: Kysely<RegistryDB>, userId: string): Promise<{ workspaces: WorkspaceView[]; initialWorkspaceCreated: boolean }> {
-  const [rows, marker] = await Promise.all([
-    workspacesOf(db, userId).execute(),
-    db.selectFrom('initial_workspaces').select('user_id').where('user_id', '=', userId).executeTakeFirst(),
-  ]);
-  return { workspaces: rows.map(toView), initialWorkspaceCreated: marker !== undefined };
+  // One snapshot for both reads: the marker and the first workspace commit together, so a list can
+  // never see the marker without the workspace (read apart, a list running beside the creation
+  // answered no workspace and "created" at once, and the gateway showed an empty list).
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      const rows = await workspacesOf(trx, userId).execute();
+      const marker = await trx.selectFrom('initial_workspaces').select('user_id').where('user_id', '=', userId).executeTakeFirst();
+      return { workspaces: rows.map(toView), initialWorkspaceCreated: marker !== undefined };
+    });
 }
 
 /** A new workspace with the caller as its admin; the first one a user creates also counts as their initial workspace. */
@@ -88,16 +94,23 @@ export async function renameWorkspace(r: Registry, userId: string, workspaceId: 
   return getOne(r.db, userId, workspaceId);
 }
 
-/** Deletes a workspace and everything in it (admins only); each workflow gets its workflowDeleted. */
+/**
+ * Deletes a workspace and everything in it (admins only); each workflow gets its workflowDeleted,
+ * and the editor drops their streams before the answer (see deleteWorkflow).
+ */
 export async function deleteWorkspace(r: Registry, userId: string, workspaceId: string): Promise<void> {
   await requireWorkspaceAccess(r.db, userId, workspaceId, 'admin');
-  await r.db.transaction().execute(async (trx) => {
+  const deleted = await r.db.transaction().execute(async (trx) => {
+    // Locks the workspace row first, so a workflow created concurrently is either in this list or refused.
+    await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().executeTakeFirst();
     const workflows = await trx.selectFrom('workflows').select(['id', 'workspace_id']).where('workspace_id', '=', workspaceId).execute();
     for (const w of workflows) await emit(trx, r.instance, 'workflow', w.id, 'workflowDeleted', { workflow: { id: w.id, workspaceId: w.workspace_id } });
     await trx.deleteFrom('workspaces').where('id', '=', workspaceId).execute();
     await emit(trx, r.instance, 'workspace', workspaceId, 'workspaceDeleted', { workspace: { id: workspaceId } });
+    return workflows.map((w) => w.id);
   });
   r.kick();
+  await r.editor.dropWorkflows?.(deleted);
 }
 
 async function getOne(db: Kysely<RegistryDB>, userId: string, workspaceId: string): Promise<WorkspaceView> {

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { createTestDatabase } from '@weft/testkit';
+import { migrate, platformMigrations } from '@weft/platform';
+import type { RegistryDB } from '../db.js';
+import { createTestRegistry } from '../testSupport.js';
+import { createWorkspace } from '../workspaces/workspaces.js';
+import { createWorkflow, deleteWorkflow } from '../entries/workflows.js';
+import { createCipher, generateKey, parseKeys } from '../secrets/cipher.js';
+import { plainMigrations, registryMigrations } from '../migrations/index.js';
+import { deploy, undeploy } from './deployments.js';
+import { resolveDeploymentKey } from './apiKey.js';
+
+describe('deployment API keys checked for deployed runs', () => {
+  it('answers the active deployed version for the right key; 401 for a wrong one, 403 when not deployed, 404 once deleted', async () => {
+    const { registry, drop } = await createTestRegistry();
+    try {
+      const ws = await createWorkspace(registry, 'u1', 'W');
+      const wf = await createWorkflow(registry, 'u1', ws.id, {});
+      await expect(resolveDeploymentKey(registry.db, wf.id, 'wf_anything')).rejects.toMatchObject({ code: 'unauthenticated', message: 'Invalid API key' });
+      const key = (await deploy(registry, 'u1', wf.id)).apiKey ?? '';
+      await deploy(registry, 'u1', wf.id);
+      const grant = await resolveDeploymentKey(registry.db, wf.id, key);
+      expect(grant).toMatchObject({ workflowId: wf.id, workspaceId: ws.id, version: 2, deployedBy: 'u1' });
+      expect(grant.state).toMatchObject({ blocks: {}, edges: [] });
+      await expect(resolveDeploymentKey(registry.db, wf.id, `${key}x`)).rejects.toMatchObject({ code: 'unauthenticated' });
+      await expect(resolveDeploymentKey(registry.db, wf.id, '')).rejects.toMatchObject({ code: 'unauthenticated' });
+      // Another workflow's key does not open this one.
+      const other = await createWorkflow(registry, 'u1', ws.id, {});
+      const otherKey = (await deploy(registry, 'u1', other.id)).apiKey ?? '';
+      await expect(resolveDeploymentKey(registry.db, wf.id, otherKey)).rejects.toMatchObject({ code: 'unauthenticated' });
+      await undeploy(registry, 'u1', wf.id);
+      await expect(resolveDeploymentKey(registry.db, wf.id, key)).rejects.toMatchObject({ code: 'forbidden', message: 'Workflow is not deployed' });
+      await deleteWorkflow(registry, 'u1', wf.id);
+      await expect(resolveDeploymentKey(registry.db, wf.id, key)).rejects.toMatchObject({ code: 'not_found', message: `Workflow ${wf.id} not found` });
+    } finally {
+      await drop();
+    }
+  });
+
+  it('hashes the keys stored before the hash column (migration 0006), also those stored in clear', async () => {
+    const database = await createTestDatabase<RegistryDB>('registry', plainMigrations);
+    try {
+      const plain = 'wf_stored-before-hashes';
+      await sql`insert into workspaces (id, name, owner_id) values ('ws1', 'W', 'u1')`.execute(database.db);
+      await sql`insert into workflows (id, workspace_id, name, description, color, is_deployed, api_key) values ('wf1', 'ws1', 'A', '', '#3972F6', true, ${plain})`.execute(database.db);
+      await sql`insert into deployment_versions (workflow_id, version, state, editor_version, is_active, deployed_at, created_by) values ('wf1', 1, '{"blocks":{},"edges":[]}', 1, true, now(), 'u1')`.execute(database.db);
+      const cipher = createCipher(parseKeys(generateKey('k1')));
+      await migrate(database, { ...platformMigrations, ...registryMigrations(cipher) });
+      expect(await resolveDeploymentKey(database.db, 'wf1', plain)).toMatchObject({ version: 1, workspaceId: 'ws1' });
+    } finally {
+      await database.drop();
+    }
+  });
+});

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '@weft/platform';
+import type { EditorState } from '../ports.js';
+import { createTestRegistry } from '../testSupport.js';
+import { createWorkspace } from '../workspaces/workspaces.js';
+import { createWorkflow } from '../entries/workflows.js';
+import { activateDeploymentVersion, deploy, getDeployment, undeploy } from './deployments.js';
+import { activeDeployment, claimDelivery, resolveWebhook } from './triggers.js';
+
+function starter(values: Record<string, unknown>) {
+  return { id: 's', type: 'starter', name: 'Start', position: { x: 0, y: 0 }, enabled: true, data: {}, outputs: {}, subBlocks: Object.fromEntries(Object.entries(values).map(([k, value]) => [k, { id: k, type: 'short-input', value }])) };
+}
+function stateWith(blocks: Array<ReturnType<typeof starter>>, edges: Array<{ id: string; source: string; target: string }> = []): EditorState {
+  return { blocks: Object.fromEntries(blocks.map((b) => [b.id, b])), edges, loops: {}, parallels: {}, variables: {} };
+}
+
+async function refusal(p: Promise<unknown>): Promise<AppError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof AppError) return err;
+    throw err;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('deploy checks and webhook registration (real Postgres)', () => {
+  it('refuses a broken workflow with every problem, registers webhook paths uniquely, follows undeploy', async () => {
+    const states = new Map<string, EditorState>();
+    const { registry, drop } = await createTestRegistry({
+      editor: { getState: (id: string) => Promise.resolve({ version: 1, state: states.get(id) ?? stateWith([]) }), executeCommands: () => Promise.resolve({ version: 2 }) },
+    });
+    try {
+      const ws = await createWorkspace(registry, 'u1', 'W');
+      const a = await createWorkflow(registry, 'u1', ws.id, {});
+      const b = await createWorkflow(registry, 'u1', ws.id, {});
+      const fn = { ...starter({ code: 'return <nosuch.x>' }), id: 'f', type: 'function', name: 'Fn' };
+      states.set(a.id, stateWith([starter({ startWorkflow: 'webhook', webhookPath: '' }), fn], [{ id: 'e', source: 's', target: 'f' }]));
+      const err = await refusal(deploy(registry, 'u1', a.id));
+      expect(err.code).toBe('validation');
+      expect(err.message).toBe('The workflow cannot be deployed: Fn (code): Reference <nosuch.x> names no block and 1 more problem');
+      expect(err.details.problems).toEqual([
+        { blockId: 'f', blockName: 'Fn', field: 'code', message: 'Reference <nosuch.x> names no block' },
+        { blockId: 's', blockName: 'Start', field: 'webhookPath', message: 'Webhook Path is required' },
+      ]);
+      expect((await getDeployment(registry, 'u1', a.id)).isDeployed).toBe(false);
+
+      states.set(a.id, stateWith([starter({ startWorkflow: 'webhook', webhookPath: '/orders/new' })]));
+      expect((await deploy(registry, 'u1', a.id)).hasActiveWebhook).toBe(true);
+      const resolved = await resolveWebhook(registry.db, 'orders/new');
+      expect(resolved).toMatchObject({ workflowId: a.id, workspaceId: ws.id, ownerId: 'u1', deploymentVersion: 1 });
+      expect(JSON.parse(resolved.stateJson).blocks.s.subBlocks.webhookPath.value).toBe('/orders/new');
+
+      states.set(b.id, stateWith([starter({ startWorkflow: 'webhook', webhookPath: 'orders/new' })]));
+      const conflict = await refusal(deploy(registry, 'u1', b.id));
+      expect(conflict.code).toBe('conflict');
+      expect(conflict.message).toBe('Webhook path "orders/new" is already used by another workflow');
+      expect((await getDeployment(registry, 'u1', b.id)).isDeployed).toBe(false);
+
+      // A redeploy without a webhook frees the path; activating version 1 takes it back.
+      states.set(a.id, stateWith([starter({ startWorkflow: 'manual' })]));
+      expect((await deploy(registry, 'u1', a.id)).hasActiveWebhook).toBe(false);
+      expect((await refusal(resolveWebhook(registry.db, 'orders/new'))).code).toBe('not_found');
+      expect((await activateDeploymentVersion(registry, 'u1', a.id, 1)).hasActiveWebhook).toBe(true);
+      expect((await resolveWebhook(registry.db, 'orders/new')).deploymentVersion).toBe(1);
+
+      await undeploy(registry, 'u1', a.id);
+      expect((await refusal(resolveWebhook(registry.db, 'orders/new'))).code).toBe('not_found');
+      expect(await activeDeployment(registry.db, a.id)).toBeUndefined();
+      expect((await deploy(registry, 'u1', b.id)).hasActiveWebhook).toBe(true);
+    } finally {
+      await drop();
+    }
+  });
+
+  it('claims a delivery once however often it comes', async () => {
+    const { registry, drop } = await createTestRegistry({});
+    try {
+      const ws = await createWorkspace(registry, 'u1', 'W');
+      const wf = await createWorkflow(registry, 'u1', ws.id, {});
+      const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => claimDelivery(registry.db, wf.id, 'gh-123', `exec-${i}`)));
+      const firsts = claims.filter((c) => !c.duplicate);
+      expect(firsts).toHaveLength(1);
+      expect(new Set(claims.map((c) => c.executionId))).toEqual(new Set([firsts[0]?.executionId]));
+      expect((await claimDelivery(registry.db, wf.id, 'gh-124', 'exec-x')).duplicate).toBe(false);
+    } finally {
+      await drop();
+    }
+  });
+});

@@ -1,0 +1,130 @@
+import type { Kysely, Transaction } from 'kysely';
+import { AppError } from '@weft/platform';
+import { checkDeployable, deploymentTriggers, type DeployProblem } from '@weft/catalog';
+import type { RegistryDB } from '../db.js';
+import type { EditorState } from '../ports.js';
+
+/** A deployed workflow's webhook path (unique). */
+export type WebhookTable = {
+  path: string;
+  workflow_id: string;
+  provider: string;
+  created_at: Date | undefined;
+};
+
+/** A webhook delivery already started, by the provider's delivery id. */
+export type WebhookDeliveryTable = {
+  workflow_id: string;
+  delivery_id: string;
+  execution_id: string;
+  created_at: Date | undefined;
+};
+
+/** The tables of migration 0007 (kept beside the code that uses them). */
+export type TriggerTables = {
+  webhooks: WebhookTable;
+  webhook_deliveries: WebhookDeliveryTable;
+};
+
+type Db = Kysely<RegistryDB> | Transaction<RegistryDB>;
+
+function tables(db: Db) {
+  return db.withTables<TriggerTables>();
+}
+
+/** How long a delivery id is remembered. */
+export const DELIVERY_RETENTION_DAYS = 7;
+
+/**
+ * Refuses a deploy of a workflow that would not run as drawn: every problem of `checkDeployable`
+ * (block, field, message), as a validation error whose body lists them all.
+ */
+export function assertDeployable(state: EditorState, now: Date): void {
+  const problems: DeployProblem[] = checkDeployable({ blocks: state.blocks, edges: state.edges, variables: state.variables }, now);
+  if (problems.length === 0) return;
+  const first = problems[0];
+  const head = first ? `${first.blockName || 'Workflow'} (${first.field}): ${first.message}` : '';
+  const more = problems.length > 1 ? ` and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''}` : '';
+  throw new AppError('validation', `The workflow cannot be deployed: ${head}${more}`, { problems });
+}
+
+/**
+ * Makes the webhook table follow the deployment now active (inside its transaction): the state's
+ * webhook path is registered for this workflow, or none is. A path another workflow holds is a
+ * conflict. Answers whether the workflow now has an active webhook.
+ */
+export async function registerWebhook(trx: Transaction<RegistryDB>, workflowId: string, blocks: Record<string, unknown>): Promise<boolean> {
+  const webhook = deploymentTriggers(blocks).webhook;
+  const db = tables(trx);
+  if (!webhook || webhook.path === '') {
+    await db.deleteFrom('webhooks').where('workflow_id', '=', workflowId).execute();
+    return false;
+  }
+  const holder = await db.selectFrom('webhooks').select('workflow_id').where('path', '=', webhook.path).executeTakeFirst();
+  if (holder && holder.workflow_id !== workflowId) {
+    throw new AppError('conflict', `Webhook path "${webhook.path}" is already used by another workflow`, { field: 'webhookPath', path: webhook.path });
+  }
+  await db.deleteFrom('webhooks').where('workflow_id', '=', workflowId).where('path', '<>', webhook.path).execute();
+  await db
+    .insertInto('webhooks')
+    .values({ path: webhook.path, workflow_id: workflowId, provider: webhook.provider, created_at: undefined })
+    .onConflict((oc) => oc.column('path').doUpdateSet({ provider: webhook.provider }))
+    .execute();
+  return true;
+}
+
+/** Drops the workflow's webhook path (undeploy). */
+export async function unregisterWebhook(trx: Transaction<RegistryDB>, workflowId: string): Promise<void> {
+  await tables(trx).deleteFrom('webhooks').where('workflow_id', '=', workflowId).execute();
+}
+
+/** The active deployment of a deployed workflow, as a trigger runs it; undefined when there is none. */
+export async function activeDeployment(db: Kysely<RegistryDB>, workflowId: string) {
+  const row = await db
+    .selectFrom('workflows as w')
+    .innerJoin('deployment_versions as d', (j) => j.onRef('d.workflow_id', '=', 'w.id').on('d.is_active', '=', true))
+    .innerJoin('workspaces as s', 's.id', 'w.workspace_id')
+    .select(['w.id', 'w.workspace_id', 's.owner_id', 'd.version', 'd.state'])
+    .where('w.id', '=', workflowId)
+    .where('w.is_deployed', '=', true)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return { workflowId: row.id, workspaceId: row.workspace_id, ownerId: row.owner_id, deploymentVersion: row.version, stateJson: JSON.stringify(row.state) };
+}
+
+/** The deployed workflow listening on `path`; not_found when none is (unknown path or undeployed). */
+export async function resolveWebhook(db: Kysely<RegistryDB>, path: string) {
+  const hook = await tables(db).selectFrom('webhooks').select('workflow_id').where('path', '=', path).executeTakeFirst();
+  const deployment = hook ? await activeDeployment(db, hook.workflow_id) : undefined;
+  if (!deployment) throw new AppError('not_found', `No deployed workflow listens on webhook path "${path}"`);
+  return deployment;
+}
+
+/**
+ * Records a delivery id once. The first claim keeps `executionId`; any later one answers it with
+ * duplicate set. Deliveries older than DELIVERY_RETENTION_DAYS are forgotten now and then.
+ */
+export async function claimDelivery(db: Kysely<RegistryDB>, workflowId: string, deliveryId: string, executionId: string) {
+  if (!deliveryId) throw new AppError('validation', 'deliveryId is required');
+  if (!executionId) throw new AppError('validation', 'executionId is required');
+  const t = tables(db);
+  const inserted = await t
+    .insertInto('webhook_deliveries')
+    .values({ workflow_id: workflowId, delivery_id: deliveryId.slice(0, 300), execution_id: executionId, created_at: undefined })
+    .onConflict((oc) => oc.columns(['workflow_id', 'delivery_id']).doNothing())
+    .returning(['execution_id', 'created_at'])
+    .executeTakeFirst();
+  if (inserted) {
+    if (Math.random() < 0.01) {
+      await t.deleteFrom('webhook_deliveries').where('created_at', '<', new Date(Date.now() - DELIVERY_RETENTION_DAYS * 86_400_000)).execute();
+    }
+    return { executionId: inserted.execution_id, duplicate: false, claimedAtMs: (inserted.created_at ?? new Date()).getTime() };
+  }
+  const first = await t
+    .selectFrom('webhook_deliveries')
+    .select(['execution_id', 'created_at'])
+    .where('workflow_id', '=', workflowId)
+    .where('delivery_id', '=', deliveryId.slice(0, 300))
+    .executeTakeFirstOrThrow();
+  return { executionId: first.execution_id, duplicate: true, claimedAtMs: (first.created_at ?? new Date()).getTime() };
+}

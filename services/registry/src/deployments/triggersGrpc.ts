@@ -1,0 +1,24 @@
+import { AppError, type ServiceHandlers } from '@weft/platform';
+import type { registryTriggers } from '@weft/contracts';
+import { normalizeWebhookPath } from '@weft/catalog';
+import type { Registry } from '../ports.js';
+import { activeDeployment, claimDelivery, resolveWebhook } from './triggers.js';
+
+/** The registry's TriggerService: deployed workflows for webhooks (gateway) and schedules (runner). */
+export function triggerHandlers(r: Registry): ServiceHandlers<typeof registryTriggers.TriggerServiceService> {
+  return {
+    async resolveWebhook(req) {
+      const path = normalizeWebhookPath(req.path);
+      if (path === '') throw new AppError('not_found', 'No webhook path given');
+      return resolveWebhook(r.db, path);
+    },
+    async getActiveDeployment(req) {
+      if (!req.workflowId) throw new AppError('validation', 'workflowId is required');
+      const deployment = await activeDeployment(r.db, req.workflowId);
+      return deployment ? { deployment } : {};
+    },
+    async claimWebhookDelivery(req) {
+      return claimDelivery(r.db, req.workflowId, req.deliveryId, req.executionId);
+    },
+  };
+}
