@@ -1,22 +1,76 @@
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
+type NullableJson = ColumnType<unknown, string | null | undefined, string | null>;
+
+/** An execution's status: running until its run ends one of three ways. */
+export type ExecutionStatus = 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 export interface ExecutionTable {
   id: string;
   workflow_id: string;
-  status: 'running' | 'succeeded' | 'failed';
+  status: ExecutionStatus;
   trigger: string;
   input: Json<unknown>;
-  output: ColumnType<unknown, string | null, string | null>;
-  logs: ColumnType<unknown, string | null, string | null>;
+  output: NullableJson;
+  /** Unused since 0002 (block logs have their own table); kept for rows written before. */
+  logs: NullableJson;
   error: string | null;
   started_at: Timestamp;
   ended_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  workspace_id: string | null;
+  actor_id: string | null;
+  deployment_version: number | null;
+  /** The frozen state the run ran (a rerun runs it again). */
+  state: NullableJson;
+  cost: NullableJson;
+  tokens: NullableJson;
+  /** A Response block's {status, headers, data}. */
+  response: NullableJson;
+  rerun_of: string | null;
+  from_block_id: string | null;
+  /** The number of the execution's last run event. */
+  last_seq: Generated<number>;
+}
+
+export type BlockLogStatus = 'running' | 'succeeded' | 'failed' | 'skipped';
+
+export interface BlockLogTable {
+  execution_id: string;
+  /** Block id plus loop iteration and parallel branch: one row per time a block ran. */
+  log_key: string;
+  /** Run event number of the row's first event: the order of the log. */
+  position: number;
+  block_id: string;
+  block_name: string;
+  block_type: string;
+  status: BlockLogStatus;
+  input: NullableJson;
+  output: NullableJson;
+  error: string | null;
+  attempts: number | null;
+  tokens: NullableJson;
+  cost: NullableJson;
+  loop_iteration: NullableJson;
+  parallel_branch: NullableJson;
+  started_at: Timestamp;
+  ended_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  duration_ms: number | null;
+}
+
+export interface RunEventTable {
+  execution_id: string;
+  seq: number;
+  event_key: string;
+  type: string;
+  data: Json<unknown>;
+  created_at: Timestamp;
 }
 
 /** The runner's schema. */
 export interface RunnerDB {
   executions: ExecutionTable;
+  block_logs: BlockLogTable;
+  run_events: RunEventTable;
 }

@@ -1,48 +1,220 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import { appendOutbox, createEnvelope } from '@weft/platform';
-import type { RunnerDB } from './db.js';
-import type { RunResult, RunnableState } from './workflows/types.js';
+import { AppError, currentRequestId, type Logger } from '@weft/platform';
+import type { RunLive } from './live/runLive.js';
+import {
+  createExecution,
+  getExecution,
+  getExecutionState,
+  listBlockLogs,
+  recordRunEvent,
+  runningExecutionIds,
+  type ExecutionView,
+  type RunLogDeps,
+} from './executionsStore.js';
+import type { RunInput, RunResult, RunTrigger, RunnableState } from './workflows/types.js';
 
-/** Starts and awaits one durable run; the caller supplies how (Temporal in production). */
-export type StartRun = (executionId: string, state: RunnableState, input: unknown) => Promise<RunResult>;
-
-export interface ExecutionOutcome extends RunResult {
-  executionId: string;
+/** Starts, awaits and cancels `runWorkflow` (Temporal in production; the workflow id is the execution id). */
+export interface RunEngine {
+  /** Starts the run; starting an id that already runs is not an error. */
+  start(input: RunInput): Promise<void>;
+  /** The run's result once its workflow ended; a cancelled, terminated or failed workflow is a result too. */
+  result(executionId: string): Promise<RunResult>;
+  /** Asks the run to stop; its activities learn of it through their heartbeats. */
+  cancel(executionId: string): Promise<void>;
 }
 
-/** Records a run, runs it, stores its result and publishes runCompleted through the outbox. */
-export async function executeWorkflow(
-  deps: { db: Kysely<RunnerDB>; instance: string; startRun: StartRun; kick: () => void },
-  workflowId: string,
-  state: RunnableState,
-  input: unknown,
-  trigger: 'manual' | 'api',
-): Promise<ExecutionOutcome> {
-  const executionId = randomUUID();
-  await deps.db.insertInto('executions').values({ id: executionId, workflow_id: workflowId, status: 'running', trigger, input: JSON.stringify(input ?? null) }).execute();
-  let result: RunResult;
-  try {
-    result = await deps.startRun(executionId, state, input);
-  } catch (err) {
-    result = { success: false, output: null, logs: [], error: err instanceof Error ? err.message : String(err) };
+/** How long a cancel waits for the workflow to report its end before recording it itself. */
+export const CANCEL_GRACE_MS = 700;
+
+export interface ExecutionsDeps extends RunLogDeps {
+  engine: RunEngine;
+  live: RunLive;
+  logger: Logger;
+  /** The editor's draft state of a workflow. */
+  loadDraft(workflowId: string): Promise<RunnableState>;
+}
+
+export interface StartRunRequest {
+  workflowId: string;
+  input: unknown;
+  trigger: RunTrigger;
+  actorId?: string | undefined;
+  workspaceId?: string | undefined;
+  /** A deployed state to run; the draft when absent. */
+  state?: RunnableState | undefined;
+  deploymentVersion?: number | undefined;
+  wait: boolean;
+  stream: boolean;
+  executionId?: string | undefined;
+}
+
+export interface Executions {
+  /** Records an execution and starts its run; with `wait`, answers once it ended (with its logs). */
+  start(req: StartRunRequest): Promise<ExecutionView>;
+  /** Cancels a running execution; answers it as it ended (partial logs kept). */
+  cancel(executionId: string): Promise<ExecutionView>;
+  /** Runs an earlier execution again from `fromBlockId`, reusing its outputs upstream of that block. */
+  rerun(executionId: string, fromBlockId: string, opts: { actorId?: string | undefined; wait: boolean; stream: boolean; newExecutionId?: string | undefined }): Promise<ExecutionView>;
+  /** Watches the workflows of executions still marked running (after a restart of the runner). */
+  resume(): Promise<void>;
+}
+
+/** Blocks `fromBlockId` leads to (itself included), and the blocks inside any of them that are containers. */
+export function downstreamOf(state: RunnableState, fromBlockId: string): Set<string> {
+  const out = new Set<string>([fromBlockId]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const e of state.edges) {
+      if (out.has(e.source) && !out.has(e.target)) {
+        out.add(e.target);
+        grew = true;
+      }
+    }
+    for (const b of Object.values(state.blocks)) {
+      const parent = b.data?.parentId;
+      if (typeof parent === 'string' && out.has(parent) && !out.has(b.id)) {
+        out.add(b.id);
+        grew = true;
+      }
+    }
   }
-  await deps.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('executions')
-      .set({
-        status: result.success ? 'succeeded' : 'failed',
-        output: JSON.stringify(result.output ?? null),
-        logs: JSON.stringify(result.logs),
-        error: result.error ?? null,
-        ended_at: new Date(),
+  return out;
+}
+
+export function createExecutions(deps: ExecutionsDeps): Executions {
+  const watching = new Map<string, Promise<void>>();
+
+  /** Records the run's end when its workflow ends (unless the workflow recorded it first). */
+  function watch(executionId: string, workflowId: string): Promise<void> {
+    let p = watching.get(executionId);
+    if (p) return p;
+    p = deps.engine
+      .result(executionId)
+      .then(async (result) => {
+        await recordRunEvent(deps, { type: 'runCompleted', executionId, workflowId, result });
       })
-      .where('id', '=', executionId)
-      .execute();
-    await appendOutbox(trx, [
-      createEnvelope(`${deps.instance}.runner.run.${executionId}`, 'runCompleted', { executionId, workflowId, success: result.success, error: result.error ?? null }),
-    ]);
-  });
-  deps.kick();
-  return { executionId, ...result };
+      .catch((err: unknown) => deps.logger.error({ err, executionId }, 'recording the end of a run failed'))
+      .finally(() => watching.delete(executionId));
+    watching.set(executionId, p);
+    return p;
+  }
+
+  async function launch(input: RunInput, extra: { rerunOf?: string; wait: boolean }): Promise<ExecutionView> {
+    const startedAt = new Date();
+    await createExecution(deps.db, {
+      executionId: input.executionId,
+      workflowId: input.workflowId,
+      trigger: input.trigger ?? 'manual',
+      input: input.input,
+      workspaceId: input.workspaceId,
+      actorId: input.actorId,
+      deploymentVersion: input.deploymentVersion,
+      state: input.state,
+      rerunOf: extra.rerunOf,
+      fromBlockId: input.rerun?.fromBlockId,
+      startedAt,
+    });
+    // Recorded here so a reader sees the start at once; the workflow's own runStarted is then a no-op.
+    await recordRunEvent(deps, { type: 'runStarted', executionId: input.executionId, workflowId: input.workflowId, at: startedAt.toISOString() });
+    try {
+      await deps.engine.start(input);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      deps.logger.error({ err, executionId: input.executionId }, 'starting a run failed');
+      await recordRunEvent(deps, {
+        type: 'runCompleted',
+        executionId: input.executionId,
+        workflowId: input.workflowId,
+        result: { success: false, output: null, logs: [], error: `The run could not start: ${message}` },
+      });
+      return getExecution(deps.db, input.executionId);
+    }
+    const ended = watch(input.executionId, input.workflowId);
+    if (extra.wait) await ended;
+    return getExecution(deps.db, input.executionId, { logs: extra.wait });
+  }
+
+  return {
+    async start(req) {
+      const state = req.state ?? (await deps.loadDraft(req.workflowId));
+      const input: RunInput = {
+        executionId: req.executionId ?? randomUUID(),
+        workflowId: req.workflowId,
+        state,
+        input: req.input,
+        requestId: currentRequestId() ?? randomUUID(),
+        trigger: req.trigger,
+        stream: req.stream,
+        depth: 0,
+        callChain: [req.workflowId],
+        ...(req.workspaceId ? { workspaceId: req.workspaceId } : {}),
+        ...(req.actorId ? { actorId: req.actorId } : {}),
+        ...(req.deploymentVersion !== undefined ? { deploymentVersion: req.deploymentVersion } : {}),
+      };
+      return launch(input, { wait: req.wait });
+    },
+
+    async cancel(executionId) {
+      const before = await getExecution(deps.db, executionId, { logs: false });
+      if (before.status !== 'running') return getExecution(deps.db, executionId);
+      const w = deps.live.watch(executionId);
+      try {
+        await deps.engine.cancel(executionId).catch((err: unknown) => deps.logger.warn({ err, executionId }, 'cancel request to Temporal failed'));
+        const deadline = Date.now() + CANCEL_GRACE_MS;
+        while (Date.now() < deadline) {
+          if ((await getExecution(deps.db, executionId, { logs: false })).status !== 'running') break;
+          await w.next(Math.max(1, deadline - Date.now()));
+        }
+      } finally {
+        w.close();
+      }
+      // The workflow has not reported its end yet (busy, or no worker): the execution ends now, as
+      // cancelled, with the logs it has; the workflow's later report changes nothing.
+      await recordRunEvent(deps, {
+        type: 'runCompleted',
+        executionId,
+        workflowId: before.workflowId,
+        result: { success: false, cancelled: true, output: null, logs: [], error: 'Run cancelled' },
+      });
+      return getExecution(deps.db, executionId);
+    },
+
+    async rerun(executionId, fromBlockId, opts) {
+      const earlier = await getExecution(deps.db, executionId, { logs: false });
+      const state = await getExecutionState(deps.db, executionId);
+      if (!state) throw new AppError('validation', `Execution ${executionId} cannot be rerun: the state it ran was not kept`);
+      if (!fromBlockId) throw new AppError('validation', 'fromBlockId is required');
+      if (!state.blocks[fromBlockId]) throw new AppError('validation', `fromBlockId: no block ${fromBlockId} in the workflow this execution ran`);
+      const downstream = downstreamOf(state, fromBlockId);
+      const outputs: Record<string, unknown> = {};
+      for (const log of await listBlockLogs(deps.db, executionId)) {
+        // Only whole-block outputs are reused: an iteration's or a branch's output is its container's business.
+        if (log.status !== 'succeeded' || log.loopIteration || log.parallelBranch || downstream.has(log.blockId)) continue;
+        outputs[log.blockId] = log.output ?? null;
+      }
+      const input: RunInput = {
+        executionId: opts.newExecutionId ?? randomUUID(),
+        workflowId: earlier.workflowId,
+        state,
+        input: earlier.input,
+        requestId: currentRequestId() ?? randomUUID(),
+        trigger: 'manual',
+        stream: opts.stream,
+        depth: 0,
+        callChain: [earlier.workflowId],
+        rerun: { fromBlockId, outputs },
+        ...(earlier.workspaceId ? { workspaceId: earlier.workspaceId } : {}),
+        ...(opts.actorId ? { actorId: opts.actorId } : {}),
+        ...(earlier.deploymentVersion !== null ? { deploymentVersion: earlier.deploymentVersion } : {}),
+      };
+      return launch(input, { rerunOf: executionId, wait: opts.wait });
+    },
+
+    async resume() {
+      for (const id of await runningExecutionIds(deps.db)) {
+        const view = await getExecution(deps.db, id, { logs: false });
+        void watch(id, view.workflowId);
+      }
+    },
+  };
 }

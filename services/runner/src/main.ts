@@ -1,29 +1,41 @@
 import { fileURLToPath } from 'node:url';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { temporalLogger, bootService, createServiceClient, currentRequestId, serviceAddress } from '@weft/platform';
-import { editor, integrationsTaskQueue, runner, runnerTaskQueue } from '@weft/contracts';
+import { temporalLogger, bootService, createServiceClient, serviceAddress } from '@weft/platform';
+import { editor, integrationsTaskQueue, registryTriggers, runner, runnerSchedules, runnerTaskQueue } from '@weft/contracts';
 import type { RunnerDB } from './db.js';
 import { migrations } from './migrations/index.js';
-import { runnerHandlers } from './adapters/grpc.js';
-import type { StartRun } from './executions.js';
-import type { runWorkflow } from './workflows/index.js';
+import { runHandlers, runnerHandlers } from './adapters/grpc.js';
+import { createTemporalEngine } from './adapters/temporal.js';
+import { createExecutions } from './executions.js';
+import { createRunLive } from './live/runLive.js';
+import { createRunLogActivities } from './activities/runLog.js';
+import type { RunnableState } from './workflows/types.js';
+import { OVERLAP_POLICIES, createScheduleManager, type OverlapPolicy } from './triggers/schedules.js';
+import { registryDeployments, scheduleHandlers } from './triggers/schedulesGrpc.js';
+import { consumeDeploymentEvents } from './triggers/registryEvents.js';
 
-/** Composition root of the runner: Temporal client and workflow worker, gRPC for starting runs. */
+/**
+ * Composition root of the runner: one Temporal connection shared by the client and the worker (so
+ * runs can start eagerly on this worker), the worker serving `runWorkflow` and the runner's own
+ * activities on `<instance>-runner`, and gRPC for starting and reading runs.
+ */
 const rt = await bootService<RunnerDB>({ name: 'runner', migrations });
 // Our shutdown drains the worker; Temporal must not install its own signal handlers.
 Runtime.install({ logger: temporalLogger(rt.logger), shutdownSignals: [] });
 const instance = rt.config.WEFT_INSTANCE;
 const taskQueue = runnerTaskQueue(instance);
+const live = createRunLive(rt.bus.nc, instance);
+const logDeps = { db: rt.db, instance, kick: () => rt.relay.kick(), notify: (id: string) => live.notify(id) };
 
-const clientConnection = await Connection.connect({ address: rt.config.TEMPORAL_ADDRESS });
-const temporal = new Client({ connection: clientConnection, namespace: rt.config.TEMPORAL_NAMESPACE });
-const workerConnection = await NativeConnection.connect({ address: rt.config.TEMPORAL_ADDRESS });
+const connection = await NativeConnection.connect({ address: rt.config.TEMPORAL_ADDRESS });
+const temporal = new Client({ connection, namespace: rt.config.TEMPORAL_NAMESPACE });
 const worker = await Worker.create({
-  connection: workerConnection,
+  connection,
   namespace: rt.config.TEMPORAL_NAMESPACE,
   taskQueue,
   workflowsPath: fileURLToPath(new URL('./workflows/index.js', import.meta.url)),
+  activities: { ...createRunLogActivities(logDeps) },
 });
 const running = worker.run().catch((err: unknown) => {
   rt.logger.fatal({ err }, 'workflow worker stopped');
@@ -32,19 +44,43 @@ const running = worker.run().catch((err: unknown) => {
 rt.onClose(async () => {
   worker.shutdown();
   await running;
-  await workerConnection.close();
-  await clientConnection.close();
+  await connection.close();
 });
 
 const editorClient = createServiceClient(editor.EditorServiceService, serviceAddress(rt.config, 'editor'), { deadlineMs: rt.config.GRPC_DEADLINE_MS });
 rt.onClose(async () => editorClient.close());
 
-const startRun: StartRun = (executionId, state, input) =>
-  temporal.workflow.execute<typeof runWorkflow>('runWorkflow', {
-    taskQueue,
-    workflowId: executionId,
-    args: [{ executionId, workflowId: executionId, state, input, requestId: currentRequestId(), integrationsTaskQueue: integrationsTaskQueue(instance) }],
-  });
+const executions = createExecutions({
+  ...logDeps,
+  live,
+  logger: rt.logger,
+  engine: createTemporalEngine({ client: temporal, taskQueue, integrationsTaskQueue: integrationsTaskQueue(instance), eager: true }),
+  async loadDraft(workflowId) {
+    const { stateJson } = await editorClient.getState({ workflowId, waitMs: 0 });
+    // The editor's state is the source; this composition root is where its JSON becomes the run's shape.
+    return JSON.parse(stateJson) as RunnableState;
+  },
+});
 
-rt.grpc.add(runner.RunnerServiceService, runnerHandlers({ db: rt.db, instance, editor: editorClient, startRun, kick: () => rt.relay.kick() }));
+rt.grpc.add(runner.RunnerServiceService, runnerHandlers({ executions }));
+rt.grpc.add(runner.RunServiceService, runHandlers({ db: rt.db, executions, live }));
+// Schedules of deployed workflows (Temporal Schedules), kept in step by calls and registry events.
+const overlap = process.env.WEFT_SCHEDULE_OVERLAP || 'skip';
+if (!OVERLAP_POLICIES.some((p) => p === overlap)) throw new Error(`WEFT_SCHEDULE_OVERLAP must be one of ${OVERLAP_POLICIES.join(', ')}, got "${overlap}"`);
+const triggersClient = createServiceClient(registryTriggers.TriggerServiceService, serviceAddress(rt.config, 'registry'), { deadlineMs: rt.config.GRPC_DEADLINE_MS });
+rt.onClose(async () => triggersClient.close());
+const schedules = createScheduleManager({
+  client: temporal,
+  instance,
+  taskQueue,
+  integrationsTaskQueue: integrationsTaskQueue(instance),
+  overlap: overlap as OverlapPolicy,
+  logger: rt.logger,
+  activeDeployment: registryDeployments(triggersClient),
+});
+rt.grpc.add(runnerSchedules.ScheduleServiceService, scheduleHandlers(schedules));
+const deploymentEvents = await consumeDeploymentEvents(rt.bus, schedules, rt.logger);
+rt.onClose(() => deploymentEvents.stop());
 await rt.listen();
+// Runs that were running when this process (or another runner) stopped: record their end when it comes.
+await executions.resume();

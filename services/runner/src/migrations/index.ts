@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
+import { runs } from './0002_runs.js';
 
 /** The runner's migrations, applied in name order. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex('executions_workflow').on('executions').columns(['workflow_id', 'started_at']).execute();
     },
   },
+  '0002_runs': runs,
 };

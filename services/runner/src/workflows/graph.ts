@@ -1,45 +1,196 @@
-import type { RunnableState } from './types.js';
+import { normalizeName } from './references.js';
+import type { RunnableBlock, RunnableEdge, RunnableState } from './types.js';
 
-/**
- * The enabled blocks reachable from the starter, in an order where every block comes after the
- * blocks that feed it (Kahn's algorithm over the reachable subgraph).
- */
-export function executionOrder(state: RunnableState): string[] {
-  const starter = Object.values(state.blocks).find((b) => b.type === 'starter');
-  if (!starter) throw new Error('The workflow has no starter block');
-  const enabled = (id: string) => state.blocks[id]?.enabled !== false;
-  const out = new Map<string, string[]>();
-  for (const e of state.edges) {
-    if (!enabled(e.source) || !enabled(e.target)) continue;
-    out.set(e.source, [...(out.get(e.source) ?? []), e.target]);
+/** Container block types: their body blocks name them as `data.parentId`. */
+export type ContainerKind = 'loop' | 'parallel';
+
+/** Handles of a container: the body starts from `<kind>-start-source`, what follows leaves from `<kind>-end-source`. */
+export const START_HANDLE: Record<ContainerKind, string> = { loop: 'loop-start-source', parallel: 'parallel-start-source' };
+export const END_HANDLE: Record<ContainerKind, string> = { loop: 'loop-end-source', parallel: 'parallel-end-source' };
+export const ERROR_HANDLE = 'error';
+
+/** The handle an edge leaves from (`source` when none is set). */
+export function handleOf(edge: RunnableEdge): string {
+  return edge.sourceHandle ?? 'source';
+}
+
+export function containerKind(block: RunnableBlock | undefined): ContainerKind | undefined {
+  return block?.type === 'loop' || block?.type === 'parallel' ? block.type : undefined;
+}
+
+/** One level of the graph: the top level (`container` null) or a container's body. */
+export interface Scope {
+  container: string | null;
+  nodes: string[];
+  /** Blocks a run of this scope starts from. */
+  entries: string[];
+  /** Edges between blocks of this scope, by source and by target. */
+  outgoing: Map<string, RunnableEdge[]>;
+  incoming: Map<string, RunnableEdge[]>;
+}
+
+/** The state read once for a run: scopes, containers and who is upstream of whom. */
+export interface CompiledGraph {
+  blocks: Record<string, RunnableBlock>;
+  starterId: string;
+  /** The container a block sits in (absent at the top level). */
+  parentOf: Map<string, string>;
+  scopes: Map<string | null, Scope>;
+  /** Block ids by normalized name. */
+  byName: Map<string, string[]>;
+  /** Every block the given block may read (it is reachable from them). */
+  ancestors(blockId: string): ReadonlySet<string>;
+  /** Every block reachable from the given one (itself excluded). */
+  descendants(blockId: string): ReadonlySet<string>;
+}
+
+/** A state the engine refuses to run. */
+export class GraphError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GraphError';
   }
-  const reachable = new Set<string>([starter.id]);
-  const stack = [starter.id];
+}
+
+function parentId(block: RunnableBlock, state: RunnableState): string | undefined {
+  const fromData = block.data?.parentId;
+  if (typeof fromData === 'string' && fromData !== '' && state.blocks[fromData]) return fromData;
+  for (const container of [...Object.values(state.loops ?? {}), ...Object.values(state.parallels ?? {})]) {
+    if (container.nodes.includes(block.id) && state.blocks[container.id]) return container.id;
+  }
+  return undefined;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function reach(start: string, next: Map<string, string[]>): Set<string> {
+  const seen = new Set<string>();
+  const stack = [start];
   while (stack.length > 0) {
     const id = stack.pop() as string;
-    for (const next of out.get(id) ?? []) {
-      if (!reachable.has(next)) {
-        reachable.add(next);
-        stack.push(next);
+    for (const n of next.get(id) ?? []) {
+      if (!seen.has(n)) {
+        seen.add(n);
+        stack.push(n);
       }
     }
   }
-  const indegree = new Map<string, number>([...reachable].map((id) => [id, 0]));
-  for (const [source, targets] of out) {
-    if (!reachable.has(source)) continue;
-    for (const t of targets) indegree.set(t, (indegree.get(t) ?? 0) + 1);
-  }
-  const ready = [starter.id];
-  const order: string[] = [];
+  return seen;
+}
+
+function assertAcyclic(scope: Scope): void {
+  const indegree = new Map(scope.nodes.map((n) => [n, scope.incoming.get(n)?.length ?? 0]));
+  const ready = scope.nodes.filter((n) => indegree.get(n) === 0);
+  let seen = 0;
   while (ready.length > 0) {
-    const id = ready.shift() as string;
-    order.push(id);
-    for (const t of out.get(id) ?? []) {
-      const left = (indegree.get(t) ?? 0) - 1;
-      indegree.set(t, left);
-      if (left === 0) ready.push(t);
+    const id = ready.pop() as string;
+    seen += 1;
+    for (const e of scope.outgoing.get(id) ?? []) {
+      const left = (indegree.get(e.target) ?? 0) - 1;
+      indegree.set(e.target, left);
+      if (left === 0) ready.push(e.target);
     }
   }
-  if (order.length !== reachable.size) throw new Error('The workflow has a cycle outside a loop block');
-  return order;
+  if (seen !== scope.nodes.length) throw new GraphError('The workflow has a cycle outside a loop block');
+}
+
+/** Reads a workflow state into scopes; refuses one without a starter or with a cycle outside a loop. */
+export function compileGraph(state: RunnableState): CompiledGraph {
+  const blocks = state.blocks;
+  const starter = Object.values(blocks).find((b) => b.type === 'starter');
+  if (!starter) throw new GraphError('The workflow has no starter block');
+  const parentOf = new Map<string, string>();
+  for (const block of Object.values(blocks)) {
+    const p = parentId(block, state);
+    if (p !== undefined && containerKind(blocks[p])) parentOf.set(block.id, p);
+  }
+  const scopes = new Map<string | null, Scope>();
+  const scopeFor = (container: string | null): Scope => {
+    let scope = scopes.get(container);
+    if (!scope) {
+      scope = { container, nodes: [], entries: [], outgoing: new Map(), incoming: new Map() };
+      scopes.set(container, scope);
+    }
+    return scope;
+  };
+  scopeFor(null);
+  for (const block of Object.values(blocks)) {
+    scopeFor(parentOf.get(block.id) ?? null).nodes.push(block.id);
+    if (containerKind(block)) scopeFor(block.id);
+  }
+  // Edges for "who is upstream" and "what follows": every edge (forward also body → container).
+  const forward = new Map<string, string[]>();
+  const backward = new Map<string, string[]>();
+  const link = (from: string, to: string) => {
+    push(forward, from, to);
+    push(backward, to, from);
+  };
+  for (const edge of state.edges) {
+    if (!blocks[edge.source] || !blocks[edge.target]) continue;
+    link(edge.source, edge.target);
+    const sourceScope = parentOf.get(edge.source) ?? null;
+    const targetScope = parentOf.get(edge.target) ?? null;
+    const kind = containerKind(blocks[edge.source]);
+    if (kind && handleOf(edge) === START_HANDLE[kind]) {
+      if (targetScope === edge.source) scopeFor(edge.source).entries.push(edge.target);
+      continue;
+    }
+    if (sourceScope !== targetScope) continue;
+    const scope = scopeFor(sourceScope);
+    push(scope.outgoing, edge.source, edge);
+    push(scope.incoming, edge.target, edge);
+  }
+  const plainBackward = new Map([...backward].map(([k, v]) => [k, [...v]]));
+  for (const [child, parent] of parentOf) link(child, parent);
+  const bodyOf = (container: string): string[] => {
+    const inner = scopes.get(container)?.nodes ?? [];
+    return containerKind(blocks[container]) ? inner.flatMap((n) => [n, ...bodyOf(n)]) : [];
+  };
+  for (const scope of scopes.values()) {
+    assertAcyclic(scope);
+    if (scope.container === null) scope.entries = [starter.id];
+    else if (scope.entries.length === 0) scope.entries = scope.nodes.filter((n) => !scope.incoming.has(n));
+    scope.entries = [...new Set(scope.entries)];
+  }
+  const byName = new Map<string, string[]>();
+  for (const block of Object.values(blocks)) push(byName, normalizeName(block.name), block.id);
+  const ancestorMemo = new Map<string, Set<string>>();
+  const descendantMemo = new Map<string, Set<string>>();
+  return {
+    blocks,
+    starterId: starter.id,
+    parentOf,
+    scopes,
+    byName,
+    ancestors(id) {
+      let set = ancestorMemo.get(id);
+      if (!set) {
+        const found = reach(id, plainBackward);
+        const enclosing = new Set<string>();
+        // A body block may read what is upstream of its containers.
+        for (let p = parentOf.get(id); p !== undefined; p = parentOf.get(p)) {
+          enclosing.add(p);
+          found.add(p);
+          for (const a of reach(p, plainBackward)) found.add(a);
+        }
+        // A container upstream stands for its whole body (its blocks' last outputs stay readable).
+        for (const a of [...found]) if (!enclosing.has(a)) for (const inner of bodyOf(a)) found.add(inner);
+        set = found;
+        ancestorMemo.set(id, set);
+      }
+      return set;
+    },
+    descendants(id) {
+      let set = descendantMemo.get(id);
+      if (!set) {
+        set = reach(id, forward);
+        descendantMemo.set(id, set);
+      }
+      return set;
+    },
+  };
 }

@@ -1,2 +1,3 @@
 /** Every Temporal workflow the runner's worker serves (the bundle's entry point). */
 export { runWorkflow } from './runWorkflow.workflow.js';
+export type { RunWorkflowArgs } from './runWorkflow.workflow.js';

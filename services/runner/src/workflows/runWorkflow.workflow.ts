@@ -1,73 +1,121 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { IntegrationActivities } from '@weft/contracts';
-import { executionOrder } from './graph.js';
-import type { BlockLog, RunInput, RunResult, RunnableBlock } from './types.js';
+import { runFrame, type FrameResult } from './engine/scheduler.js';
+import { BLOB_THRESHOLD_BYTES, shrink, variablesByName, type EngineActivities, type Run, type RunWorkflowArgs } from './engine/run.js';
+import { compileGraph, type CompiledGraph } from './graph.js';
+import { failureMessage, RETRY_INITIAL_MS } from './retry.js';
+import type { RunEvent, RunnerActivities, RunResult } from './types.js';
 
-/** Function execute timeout default (spec 000 §9). */
-const FUNCTION_TIMEOUT_MS = 10_000;
+export type { RunWorkflowArgs } from './engine/run.js';
 
-/** Task queue of the integrations worker; set by the runner when it starts a run (memo-free: passed in). */
-export interface RunWorkflowArgs extends RunInput {
-  integrationsTaskQueue: string;
+/** Logs of a run larger than this travel as one BlobRef (`logsRef`) instead of inline. */
+const INLINE_LOGS_BYTES = 4 * BLOB_THRESHOLD_BYTES;
+
+function activities(args: RunWorkflowArgs): { acts: EngineActivities; events: Pick<RunnerActivities, 'recordRunEvent'> } {
+  // The runner's own activities run as local activities: cheap, recorded as markers, and re-run
+  // after a crash before their result is recorded (each is idempotent).
+  const runner = proxyLocalActivities<RunnerActivities>({
+    startToCloseTimeout: '1 minute',
+    retry: { initialInterval: '200ms', maximumInterval: '5s', maximumAttempts: 5 },
+  });
+  const events = proxyLocalActivities<RunnerActivities>({
+    startToCloseTimeout: '30 seconds',
+    retry: { initialInterval: '200ms', maximumInterval: '10s' },
+  });
+  const byTimeout = new Map<number, IntegrationActivities>();
+  const integrations = (ms: number): IntegrationActivities => {
+    let proxy = byTimeout.get(ms);
+    if (!proxy) {
+      // Temporal's retries are off: the engine retries transient failures itself and logs each try.
+      proxy = proxyActivities<IntegrationActivities>({ taskQueue: args.integrationsTaskQueue, startToCloseTimeout: ms, retry: { maximumAttempts: 1 } });
+      byTimeout.set(ms, proxy);
+    }
+    return proxy;
+  };
+  return { acts: { integrations, runner }, events };
+}
+
+/** Blocks a rerun takes from the earlier run: every block with an output that does not follow `fromBlockId`. */
+function reusedBlocks(graph: CompiledGraph, rerun: NonNullable<RunWorkflowArgs['rerun']>): Set<string> {
+  let from = rerun.fromBlockId;
+  for (let p = graph.parentOf.get(from); p !== undefined; p = graph.parentOf.get(p)) from = p;
+  const rerunning = new Set([from, ...graph.descendants(from)]);
+  return new Set(Object.keys(rerun.outputs).filter((id) => graph.blocks[id] && !graph.parentOf.has(id) && !rerunning.has(id)));
 }
 
 /**
- * A durable run of one workflow: walks the graph from the starter and runs each block, tool and
- * function calls as activities on the integrations queue. A crashed worker resumes from history.
+ * A durable run of one workflow: from the starter, every block whose active incoming edges are
+ * done runs (tools, functions and model calls as activities on the integrations queue; loops,
+ * parallels, conditions, routers and workflow blocks inside this workflow). A crashed worker
+ * resumes from history; progress is recorded through the runner's `recordRunEvent` activity.
  */
 export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
-  const integrations = proxyActivities<IntegrationActivities>({
-    taskQueue: args.integrationsTaskQueue,
-    startToCloseTimeout: '2 minutes',
-    retry: { maximumAttempts: 5 },
-  });
-  const outputs = new Map<string, unknown>();
-  const logs: BlockLog[] = [];
-  let order: string[];
-  try {
-    order = executionOrder(args.state);
-  } catch (err) {
-    return { success: false, output: null, logs, error: err instanceof Error ? err.message : String(err) };
-  }
-  let last: unknown = null;
-  for (const id of order) {
-    const block = args.state.blocks[id] as RunnableBlock;
-    const startedAt = Date.now();
-    let result: { success: boolean; output: unknown; error?: string };
-    switch (block.type) {
-      case 'starter':
-        result = { success: true, output: { input: args.input } };
-        break;
-      case 'function': {
-        const code = block.subBlocks.code?.value;
-        const res = await integrations.executeFunction({
-          code: typeof code === 'string' ? code : '',
-          params: { input: args.input, blocks: Object.fromEntries(outputs) },
-          envVars: {},
-          timeoutMs: FUNCTION_TIMEOUT_MS,
-          requestId: args.requestId,
-        });
-        result = { success: res.success, output: res.output, ...(res.error ? { error: res.error } : {}) };
-        break;
-      }
-      default:
-        result = { success: false, output: null, error: `Block type '${block.type}' cannot run yet` };
-    }
-    const endedAt = Date.now();
-    logs.push({
-      blockId: id,
-      blockName: block.name,
-      blockType: block.type,
-      startedAt: new Date(startedAt).toISOString(),
-      endedAt: new Date(endedAt).toISOString(),
-      durationMs: endedAt - startedAt,
-      success: result.success,
-      output: result.output,
-      ...(result.error ? { error: result.error } : {}),
+  const executionId = args.executionId || workflowInfo().workflowId;
+  const { acts, events } = activities(args);
+  let recorded: Promise<void> = Promise.resolve();
+  const emit = (event: RunEvent) => {
+    recorded = recorded.then(() => CancellationScope.nonCancellable(() => events.recordRunEvent(event)));
+  };
+  emit({ type: 'runStarted', executionId, workflowId: args.workflowId, at: new Date(Date.now()).toISOString() });
+
+  const finish = async (result: RunResult): Promise<RunResult> =>
+    CancellationScope.nonCancellable(async () => {
+      emit({ type: 'runCompleted', executionId, workflowId: args.workflowId, result });
+      await recorded;
+      return result;
     });
-    if (!result.success) return { success: false, output: result.output, logs, error: `${block.name}: ${result.error ?? 'failed'}` };
-    outputs.set(id, result.output);
-    last = result.output;
+
+  let graph: CompiledGraph;
+  try {
+    graph = compileGraph(args.state);
+  } catch (err) {
+    return finish({ success: false, output: null, logs: [], error: failureMessage(err) });
   }
-  return { success: true, output: last, logs };
+  const workspaceId = args.workspaceId ?? '';
+  const run: Run = {
+    args,
+    executionId,
+    workspaceId,
+    graph,
+    envVars: {},
+    variables: variablesByName(args.state),
+    acts,
+    logs: [],
+    halted: false,
+    activeScopes: new Set(),
+    cost: { input: 0, output: 0, total: 0 },
+    tokens: { prompt: 0, completion: 0, total: 0 },
+    ...(args.rerun ? { reuse: { outputs: args.rerun.outputs, reused: reusedBlocks(graph, args.rerun) } } : {}),
+    retryInitialMs: args.retryInitialIntervalMs ?? RETRY_INITIAL_MS,
+    emit,
+  };
+  let outcome: FrameResult;
+  let cancelled = false;
+  try {
+    if (workspaceId !== '') run.envVars = await acts.runner.loadEnvironment(workspaceId);
+    const top = graph.scopes.get(null);
+    if (!top) throw new Error('The workflow has no blocks');
+    outcome = await runFrame(run, { scope: top, outputs: new Map(), loopIteration: [], parallelBranch: [] });
+  } catch (err) {
+    cancelled = isCancellation(err);
+    outcome = { success: false, error: cancelled ? 'Run cancelled' : failureMessage(err), last: undefined };
+  }
+
+  return CancellationScope.nonCancellable(async () => {
+    const response = run.response ? { ...run.response, data: (await shrink(run, run.response.data)).value } : undefined;
+    const success = !cancelled && (outcome.success || response !== undefined);
+    const json = JSON.stringify(run.logs);
+    const logs = json.length > INLINE_LOGS_BYTES ? { logs: [], logsRef: await acts.runner.storeBlob(executionId, run.logs) } : { logs: run.logs };
+    const result: RunResult = {
+      success,
+      output: response ? response.data : (outcome.last?.value ?? null),
+      ...logs,
+      ...(success ? {} : { error: outcome.error ?? 'failed' }),
+      ...(response ? { response } : {}),
+      cost: run.cost,
+      tokens: run.tokens,
+      ...(cancelled ? { cancelled: true } : {}),
+    };
+    return finish(result);
+  });
 }

@@ -1,3 +1,8 @@
+/**
+ * Shapes shared by the runner's Temporal workflows, its activities and its API side.
+ * Additive changes only: the engine, the run API and the model layer build on them at once.
+ */
+
 /** The part of a workflow state a run needs (structurally compatible with @weft/workflow's state). */
 export interface RunnableBlock {
   id: string;
@@ -5,12 +10,30 @@ export interface RunnableBlock {
   name: string;
   enabled: boolean;
   subBlocks: Record<string, { id: string; type: string; value: unknown }>;
+  /** Container membership and settings (parentId, loopType, count, collection, parallelType, …). */
+  data?: Record<string, unknown>;
+  advancedMode?: boolean;
+}
+
+export interface RunnableEdge {
+  id: string;
+  source: string;
+  target: string;
+  sourceHandle?: string | null;
+  targetHandle?: string | null;
 }
 
 export interface RunnableState {
   blocks: Record<string, RunnableBlock>;
-  edges: Array<{ id: string; source: string; target: string; sourceHandle?: string | null; targetHandle?: string | null }>;
+  edges: RunnableEdge[];
+  loops?: Record<string, { id: string; nodes: string[]; iterations?: number; loopType?: string; forEachItems?: unknown }>;
+  parallels?: Record<string, { id: string; nodes: string[]; distribution?: unknown; count?: number; parallelType?: string }>;
+  /** Workflow variables by id: `<variable.name>` references read them, typed by their type. */
+  variables?: Record<string, { id: string; name: string; type: string; value: unknown }>;
 }
+
+/** What started a run. */
+export type RunTrigger = 'manual' | 'api' | 'webhook' | 'schedule' | 'chat' | 'workflow';
 
 export interface RunInput {
   executionId: string;
@@ -18,6 +41,62 @@ export interface RunInput {
   state: RunnableState;
   input: unknown;
   requestId: string;
+  /** Workspace of the workflow (custom tools, memory, knowledge, environment variables). */
+  workspaceId?: string;
+  actorId?: string;
+  trigger?: RunTrigger;
+  /** The deployment version a deployed run runs; absent for a draft run. */
+  deploymentVersion?: number;
+  /** Run from a block: outputs of an earlier run reused for the blocks upstream of `fromBlockId`. */
+  rerun?: { fromBlockId: string; outputs: Record<string, unknown> };
+  /** Depth of workflow-in-workflow nesting (0 for a top-level run; at most 10) and the chain of workflow ids. */
+  depth?: number;
+  callChain?: string[];
+  /** Publish model tokens of streaming blocks (`runChunksSubject`). */
+  stream?: boolean;
+}
+
+/** Tokens of one model call or of a block's calls together. */
+export interface TokenUsage {
+  prompt: number;
+  completion: number;
+  total: number;
+}
+
+/** Cost of a block or a run in dollars (catalogue §9 pricing). */
+export interface CostSummary {
+  input: number;
+  output: number;
+  total: number;
+}
+
+/** What running one block produced; a failure is a value. */
+export interface BlockOutcome {
+  success: boolean;
+  output: unknown;
+  error?: string;
+  tokens?: TokenUsage;
+  cost?: CostSummary;
+  /** Tool or model activity attempts (retries show in the log). */
+  attempts?: number;
+}
+
+/** What a block executor gets besides its block and resolved parameters. */
+export interface BlockRunContext {
+  executionId: string;
+  workflowId: string;
+  workspaceId: string;
+  requestId: string;
+  actorId?: string;
+  integrationsTaskQueue: string;
+  /** The run's decrypted environment variables (never logged; the log shows `{{KEY}}`). */
+  envVars: Record<string, string>;
+  /** Whether this block's model tokens are published as stream chunks. */
+  stream: boolean;
+  /** Ids of the blocks connected from this block's outgoing edges (router targets), with names and types. */
+  targets: Array<{ blockId: string; blockType: string; blockTitle: string }>;
+  /** Retry attempts allowed for transient failures of this block's activities (default 3, advanced 0-5). */
+  maxAttempts: number;
 }
 
 /** One block's entry in the run log. */
@@ -29,8 +108,20 @@ export interface BlockLog {
   endedAt: string;
   durationMs: number;
   success: boolean;
+  /** The block's parameters after references were resolved (environment values shown as `{{KEY}}`). */
+  input?: unknown;
   output?: unknown;
   error?: string;
+  attempts?: number;
+  tokens?: TokenUsage;
+  cost?: CostSummary;
+  /** Loop iteration and parallel branch indexes, outermost first, when the block ran inside containers. */
+  loopIteration?: number[];
+  parallelBranch?: number[];
+  /** Skipped blocks (disabled or on a branch not taken) appear with this set. */
+  skipped?: boolean;
+  /** Rerun: the block did not run; its output is the earlier run's. */
+  reused?: boolean;
 }
 
 export interface RunResult {
@@ -38,4 +129,53 @@ export interface RunResult {
   output: unknown;
   logs: BlockLog[];
   error?: string;
+  /** Set when a Response block ended the run: what an API caller receives. */
+  response?: { status: number; headers: Record<string, string>; data: unknown };
+  cost?: CostSummary;
+  tokens?: TokenUsage;
+  /** Run ended by a cancel request. */
+  cancelled?: boolean;
+  /** Set (and `logs` empty) when the logs were too large to travel inline: load them with `loadBlob`. */
+  logsRef?: BlobRef;
+}
+
+/** Progress of a run, recorded in the log and published (outbox + live stream) by the runner's activity. */
+export type RunEvent =
+  | {
+      type: 'runStarted';
+      executionId: string;
+      workflowId: string;
+      at: string;
+      /** What the runner needs to create the execution row when Temporal started the run itself (Schedules). */
+      trigger?: RunTrigger;
+      workspaceId?: string;
+      deploymentVersion?: number;
+      actorId?: string;
+      input?: unknown;
+    }
+  | { type: 'blockStarted'; executionId: string; blockId: string; blockName: string; blockType: string; at: string; loopIteration?: number[]; parallelBranch?: number[] }
+  | { type: 'blockCompleted'; executionId: string; log: BlockLog }
+  | { type: 'blockError'; executionId: string; log: BlockLog }
+  | { type: 'runCompleted'; executionId: string; workflowId: string; result: RunResult };
+
+/**
+ * A value kept outside Temporal's history (outputs over 256 KB), passed by reference: block
+ * outputs, log inputs/outputs, `RunResult.output` and `response.data` may be one (or hold some).
+ */
+export interface BlobRef {
+  $blobRef: string;
+  bytes: number;
+}
+
+/** Activities the runner's own worker serves to its workflows (task queue `runnerTaskQueue`). */
+export interface RunnerActivities {
+  /** Records one progress event of a run (log row, outbox event, live stream); idempotent per event. */
+  recordRunEvent(event: RunEvent): Promise<void>;
+  /** Stores a large value outside the history. */
+  storeBlob(executionId: string, value: unknown): Promise<BlobRef>;
+  loadBlob(ref: BlobRef): Promise<unknown>;
+  /** The decrypted environment variables of a workspace for one run. */
+  loadEnvironment(workspaceId: string): Promise<Record<string, string>>;
+  /** The state of another workflow of the same workspace, for a workflow block (draft, or deployed when it has one). */
+  loadChildWorkflow(workspaceId: string, workflowId: string): Promise<{ name: string; state: RunnableState }>;
 }

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { createTestDatabase, uniqueSuffix } from '@weft/testkit';
+import type { Database } from '@weft/platform';
+import type { RunnerDB } from './db.js';
+import { migrations } from './migrations/index.js';
+import { createExecution, getExecution, listExecutions, readRunEvents, recordRunEvent, type RunLogDeps } from './executionsStore.js';
+import type { BlockLog } from './workflows/types.js';
+
+function log(blockId: string, extra: Partial<BlockLog> = {}): BlockLog {
+  return { blockId, blockName: blockId.toUpperCase(), blockType: 'function', startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:00:00.010Z', durationMs: 10, success: true, output: { result: blockId }, ...extra };
+}
+
+describe('the run log (Postgres)', () => {
+  let database: Database<RunnerDB> & { drop(): Promise<void> };
+  let deps: RunLogDeps;
+  const kicks: number[] = [];
+  const notified: string[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase<RunnerDB>('runlog', migrations);
+    deps = { db: database.db, instance: 'ti', kick: () => kicks.push(1), notify: (id) => notified.push(id) };
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  const outbox = async (executionId: string) =>
+    (await sql<{ subject: string; type: string }>`select subject, envelope->>'type' as type from outbox where subject = ${`ti.runner.run.${executionId}`} order by seq`.execute(database.db)).rows;
+
+  it('creates the execution on runStarted when Temporal started the run itself, and records each event once', async () => {
+    const id = `sched-${uniqueSuffix()}`;
+    const started = { type: 'runStarted' as const, executionId: id, workflowId: 'wf-1', at: '2026-01-01T00:00:00.000Z', workspaceId: 'ws-1', input: { a: 1 } };
+    expect(await recordRunEvent(deps, started)).toBe(true);
+    expect(await recordRunEvent(deps, started)).toBe(false);
+    const view = await getExecution(database.db, id);
+    expect(view).toMatchObject({ workflowId: 'wf-1', workspaceId: 'ws-1', trigger: 'schedule', status: 'running', input: { a: 1 }, lastSeq: 1 });
+    expect(await outbox(id)).toEqual([{ subject: `ti.runner.run.${id}`, type: 'runStarted' }]);
+    expect(notified).toContain(id);
+  });
+
+  it('refuses (retryably) a block event before its run has a row', async () => {
+    await expect(recordRunEvent(deps, { type: 'blockCompleted', executionId: `none-${uniqueSuffix()}`, log: log('a') })).rejects.toThrow(/has no row yet/);
+  });
+
+  it('keeps per-block logs in start order with loop iterations apart, and ends the run with its result', async () => {
+    const id = `run-${uniqueSuffix()}`;
+    await createExecution(database.db, { executionId: id, workflowId: 'wf-2', trigger: 'manual', input: null });
+    await recordRunEvent(deps, { type: 'runStarted', executionId: id, workflowId: 'wf-2', at: new Date().toISOString() });
+    await recordRunEvent(deps, { type: 'blockStarted', executionId: id, blockId: 'a', blockName: 'A', blockType: 'function', at: '2026-01-01T00:00:00.000Z' });
+    await recordRunEvent(deps, { type: 'blockStarted', executionId: id, blockId: 'b', blockName: 'B', blockType: 'function', at: '2026-01-01T00:00:00.000Z', loopIteration: [0] });
+    await recordRunEvent(deps, { type: 'blockStarted', executionId: id, blockId: 'b', blockName: 'B', blockType: 'function', at: '2026-01-01T00:00:00.000Z', loopIteration: [1] });
+    let view = await getExecution(database.db, id);
+    expect(view.logs?.map((l) => [l.blockId, l.status, l.loopIteration ?? null])).toEqual([
+      ['a', 'running', null],
+      ['b', 'running', [0]],
+      ['b', 'running', [1]],
+    ]);
+    await recordRunEvent(deps, { type: 'blockCompleted', executionId: id, log: log('b', { loopIteration: [1] }) });
+    await recordRunEvent(deps, { type: 'blockError', executionId: id, log: log('a', { success: false, error: 'boom', output: null }) });
+    // A retried activity delivers the same event again: nothing changes.
+    await recordRunEvent(deps, { type: 'blockError', executionId: id, log: log('a', { success: false, error: 'other', output: null }) });
+    await recordRunEvent(deps, {
+      type: 'runCompleted',
+      executionId: id,
+      workflowId: 'wf-2',
+      // The result also lists a block the workflow never reported on its own ('c'): it joins the log.
+      result: { success: false, output: null, error: 'A: boom', logs: [log('a', { success: false, error: 'boom' }), log('c')], cost: { input: 0.1, output: 0.2, total: 0.3 } },
+    });
+    view = await getExecution(database.db, id);
+    expect(view).toMatchObject({ status: 'failed', error: 'A: boom', cost: { total: 0.3 } });
+    expect(view.endedAt).not.toBeNull();
+    expect(view.logs?.map((l) => [l.blockId, l.status, l.error ?? null])).toEqual([
+      ['a', 'failed', 'boom'],
+      ['b', 'failed', 'Run ended'],
+      ['b', 'succeeded', null],
+      ['c', 'succeeded', null],
+    ]);
+    const events = await readRunEvents(database.db, id, 0, 100);
+    expect(events.map((e) => e.type)).toEqual(['runStarted', 'blockStarted', 'blockStarted', 'blockStarted', 'blockCompleted', 'blockError', 'blockCompleted', 'runCompleted']);
+    expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(events.at(-1)?.data).not.toHaveProperty('logs');
+    expect((await readRunEvents(database.db, id, 6, 100)).map((e) => e.seq)).toEqual([7, 8]);
+    expect((await outbox(id)).map((r) => r.type)).toEqual(['runStarted', 'blockCompleted', 'blockCompleted', 'blockCompleted', 'runCompleted']);
+  });
+
+  it('keeps the first end of a run: a cancel recorded first is not overwritten by the workflow finishing later', async () => {
+    const id = `cancel-${uniqueSuffix()}`;
+    await recordRunEvent(deps, { type: 'runStarted', executionId: id, workflowId: 'wf-3', at: new Date().toISOString(), trigger: 'manual' });
+    await recordRunEvent(deps, { type: 'runCompleted', executionId: id, workflowId: 'wf-3', result: { success: false, cancelled: true, output: null, logs: [], error: 'Run cancelled' } });
+    await recordRunEvent(deps, { type: 'runCompleted', executionId: id, workflowId: 'wf-3', result: { success: true, output: 42, logs: [] } });
+    expect(await getExecution(database.db, id)).toMatchObject({ status: 'cancelled', error: 'Run cancelled', output: null });
+  });
+
+  it('lists a workflow’s executions newest first, filtered by status and trigger, page by page', async () => {
+    const wf = `wf-list-${uniqueSuffix()}`;
+    const base = Date.parse('2026-02-01T00:00:00.000Z');
+    for (let i = 0; i < 5; i++) {
+      await createExecution(database.db, { executionId: `${wf}-${i}`, workflowId: wf, trigger: i % 2 === 0 ? 'api' : 'manual', input: i, startedAt: new Date(base + i * 1000) });
+    }
+    // Two executions started in the same millisecond are both listed, once.
+    await createExecution(database.db, { executionId: `${wf}-4b`, workflowId: wf, trigger: 'api', input: 5, startedAt: new Date(base + 4000) });
+    await recordRunEvent(deps, { type: 'runCompleted', executionId: `${wf}-2`, workflowId: wf, result: { success: true, output: 1, logs: [] } });
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listExecutions(database.db, { workflowId: wf, limit: 2, cursor });
+      seen.push(...page.executions.map((e) => e.executionId));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual([`${wf}-4b`, `${wf}-4`, `${wf}-3`, `${wf}-2`, `${wf}-1`, `${wf}-0`]);
+    expect((await listExecutions(database.db, { workflowId: wf, limit: 10, trigger: 'manual' })).executions.map((e) => e.executionId)).toEqual([`${wf}-3`, `${wf}-1`]);
+    expect((await listExecutions(database.db, { workflowId: wf, limit: 10, status: 'succeeded' })).executions.map((e) => e.executionId)).toEqual([`${wf}-2`]);
+    await expect(listExecutions(database.db, { workflowId: wf, limit: 10, cursor: 'nonsense' })).rejects.toThrow(/^cursor:/);
+  });
+});

@@ -1,0 +1,417 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { AppError, appendOutbox, createEnvelope, type EventEnvelope } from '@weft/platform';
+import type { BlockLogStatus, ExecutionStatus, RunnerDB } from './db.js';
+import type { BlockLog, CostSummary, RunEvent, RunResult, RunTrigger, RunnableState, TokenUsage } from './workflows/types.js';
+
+/**
+ * The run log: executions, one row per block run, and the numbered event log an SSE reader replays.
+ * Every write goes through `recordRunEvent`, idempotent per event (a retried activity, or the
+ * runner's own watcher and the workflow both reporting the end, write once; the first one wins).
+ */
+
+/** Where the log reports what it wrote: outbox relay and live readers. */
+export interface RunLogDeps {
+  db: Kysely<RunnerDB>;
+  instance: string;
+  /** Wakes the outbox relay after a commit that wrote outbox rows. */
+  kick(): void;
+  /** Wakes readers of the run's events after a commit. */
+  notify(executionId: string): void;
+}
+
+/** A new execution row (the API side writes it before starting the run). */
+export interface NewExecution {
+  executionId: string;
+  workflowId: string;
+  trigger: RunTrigger;
+  input: unknown;
+  workspaceId?: string | undefined;
+  actorId?: string | undefined;
+  deploymentVersion?: number | undefined;
+  state?: RunnableState | undefined;
+  rerunOf?: string | undefined;
+  fromBlockId?: string | undefined;
+  startedAt?: Date;
+}
+
+/** A stored run event as readers see it (`seq` numbers the run's events from 1). */
+export interface StoredRunEvent {
+  seq: number;
+  type: string;
+  data: Record<string, unknown>;
+  at: string;
+}
+
+/** One block's log as the API shows it. */
+export interface BlockLogView extends BlockLog {
+  status: BlockLogStatus;
+}
+
+export interface ExecutionView {
+  executionId: string;
+  workflowId: string;
+  workspaceId: string | null;
+  status: ExecutionStatus;
+  trigger: string;
+  input: unknown;
+  output: unknown;
+  error: string | null;
+  startedAt: string;
+  endedAt: string | null;
+  durationMs: number | null;
+  cost: CostSummary | null;
+  tokens: TokenUsage | null;
+  response: RunResult['response'] | null;
+  deploymentVersion: number | null;
+  actorId: string | null;
+  rerunOf: string | null;
+  fromBlockId: string | null;
+  /** The number of the run's last event (where an SSE reader that saw everything stands). */
+  lastSeq: number;
+  logs?: BlockLogView[];
+}
+
+function json(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value);
+}
+
+/** Identifies one run of a block: its id plus loop iteration and parallel branch indexes. */
+export function blockLogKey(blockId: string, loopIteration?: number[], parallelBranch?: number[]): string {
+  let key = blockId;
+  if (loopIteration && loopIteration.length > 0) key += `@l${loopIteration.join('.')}`;
+  if (parallelBranch && parallelBranch.length > 0) key += `@p${parallelBranch.join('.')}`;
+  return key;
+}
+
+/** Writes the execution row unless it exists (a start retried, or a run Temporal started itself). */
+export async function createExecution(db: Kysely<RunnerDB> | Transaction<RunnerDB>, e: NewExecution): Promise<void> {
+  await db
+    .insertInto('executions')
+    .values({
+      id: e.executionId,
+      workflow_id: e.workflowId,
+      status: 'running',
+      trigger: e.trigger,
+      input: JSON.stringify(e.input ?? null),
+      workspace_id: e.workspaceId ?? null,
+      actor_id: e.actorId ?? null,
+      deployment_version: e.deploymentVersion ?? null,
+      state: json(e.state),
+      rerun_of: e.rerunOf ?? null,
+      from_block_id: e.fromBlockId ?? null,
+      // Milliseconds, as JavaScript has them: list cursors carry this value exactly.
+      started_at: e.startedAt ?? new Date(),
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
+
+function statusOf(result: RunResult): ExecutionStatus {
+  if (result.cancelled) return 'cancelled';
+  return result.success ? 'succeeded' : 'failed';
+}
+
+/** What a run event stores for readers and publishes (large logs stay in block_logs). */
+function eventData(event: RunEvent): { key: string; type: string; data: Record<string, unknown> } {
+  switch (event.type) {
+    case 'runStarted':
+      return { key: 'run:started', type: event.type, data: { executionId: event.executionId, workflowId: event.workflowId, startedAt: event.at } };
+    case 'blockStarted': {
+      const { type, executionId, at, ...rest } = event;
+      return { key: `block:${blockLogKey(event.blockId, event.loopIteration, event.parallelBranch)}:started`, type, data: { executionId, startedAt: at, ...rest } };
+    }
+    case 'blockCompleted':
+    case 'blockError':
+      return { key: `block:${blockLogKey(event.log.blockId, event.log.loopIteration, event.log.parallelBranch)}:done`, type: event.type, data: { executionId: event.executionId, ...event.log } };
+    case 'runCompleted': {
+      const { logs: _logs, ...result } = event.result;
+      return { key: 'run:completed', type: event.type, data: { executionId: event.executionId, workflowId: event.workflowId, status: statusOf(event.result), ...result } };
+    }
+    default: {
+      const never: never = event;
+      throw new Error(`unknown run event ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+async function upsertBlockLog(trx: Transaction<RunnerDB>, executionId: string, position: number, log: BlockLog): Promise<void> {
+  const status: BlockLogStatus = log.skipped ? 'skipped' : log.success ? 'succeeded' : 'failed';
+  const values = {
+    block_name: log.blockName,
+    block_type: log.blockType,
+    status,
+    input: json(log.input),
+    output: json(log.output),
+    error: log.error ?? null,
+    attempts: log.attempts ?? null,
+    tokens: json(log.tokens),
+    cost: json(log.cost),
+    loop_iteration: json(log.loopIteration),
+    parallel_branch: json(log.parallelBranch),
+    started_at: log.startedAt,
+    ended_at: log.endedAt,
+    duration_ms: Math.round(log.durationMs),
+  };
+  await trx
+    .insertInto('block_logs')
+    .values({ execution_id: executionId, log_key: blockLogKey(log.blockId, log.loopIteration, log.parallelBranch), position, block_id: log.blockId, ...values })
+    .onConflict((oc) => oc.columns(['execution_id', 'log_key']).doUpdateSet(values))
+    .execute();
+}
+
+/**
+ * Records one run event: appends it to the run's numbered log, applies it to the execution and its
+ * block logs, and writes `runStarted`, `blockCompleted` (also for a failed block) and `runCompleted`
+ * to the outbox on `<instance>.runner.run.<executionId>`. Answers false when it was recorded before.
+ */
+export async function recordRunEvent(deps: RunLogDeps, event: RunEvent): Promise<boolean> {
+  const { key, type, data } = eventData(event);
+  const executionId = event.executionId;
+  const subject = `${deps.instance}.runner.run.${executionId}`;
+  const wrote = await deps.db.transaction().execute(async (trx) => {
+    if (event.type === 'runStarted') {
+      await createExecution(trx, {
+        executionId,
+        workflowId: event.workflowId,
+        // A run without a row was started by Temporal itself: a schedule unless it says otherwise.
+        trigger: event.trigger ?? 'schedule',
+        input: event.input ?? null,
+        workspaceId: event.workspaceId,
+        actorId: event.actorId,
+        deploymentVersion: event.deploymentVersion,
+        startedAt: new Date(event.at),
+      });
+    }
+    const row = await trx.selectFrom('executions').select(['workflow_id', 'last_seq', 'started_at', 'trigger']).where('id', '=', executionId).forUpdate().executeTakeFirst();
+    // Retryable: the run's runStarted has not been recorded yet (events of one run may race).
+    if (!row) throw new Error(`Execution ${executionId} has no row yet`);
+    const seen = await trx.selectFrom('run_events').select('seq').where('execution_id', '=', executionId).where('event_key', '=', key).executeTakeFirst();
+    if (seen) return false;
+    let seq = row.last_seq;
+    const now = new Date();
+    const envelopes: EventEnvelope[] = [];
+    const append = async (eventKey: string, eventType: string, eventPayload: Record<string, unknown>) => {
+      seq += 1;
+      await trx.insertInto('run_events').values({ execution_id: executionId, seq, event_key: eventKey, type: eventType, data: JSON.stringify(eventPayload), created_at: now }).execute();
+      return seq;
+    };
+    switch (event.type) {
+      case 'runStarted':
+        await append(key, type, data);
+        envelopes.push(createEnvelope(subject, 'runStarted', { executionId, workflowId: row.workflow_id, trigger: row.trigger, startedAt: row.started_at.toISOString() }));
+        break;
+      case 'blockStarted': {
+        const position = await append(key, type, data);
+        await trx
+          .insertInto('block_logs')
+          .values({
+            execution_id: executionId,
+            log_key: blockLogKey(event.blockId, event.loopIteration, event.parallelBranch),
+            position,
+            block_id: event.blockId,
+            block_name: event.blockName,
+            block_type: event.blockType,
+            status: 'running',
+            loop_iteration: json(event.loopIteration),
+            parallel_branch: json(event.parallelBranch),
+            started_at: event.at,
+          })
+          .onConflict((oc) => oc.columns(['execution_id', 'log_key']).doNothing())
+          .execute();
+        break;
+      }
+      case 'blockCompleted':
+      case 'blockError': {
+        const position = await append(key, type, data);
+        await upsertBlockLog(trx, executionId, position, event.log);
+        envelopes.push(createEnvelope(subject, 'blockCompleted', { executionId, workflowId: row.workflow_id, ...event.log }));
+        break;
+      }
+      case 'runCompleted': {
+        // Logs the workflow did not report one by one (or whose report was lost) join the log now.
+        const done = new Set(
+          (await trx.selectFrom('run_events').select('event_key').where('execution_id', '=', executionId).where('event_key', 'like', 'block:%:done').execute()).map((r) => r.event_key),
+        );
+        for (const log of event.result.logs) {
+          const logKey = `block:${blockLogKey(log.blockId, log.loopIteration, log.parallelBranch)}:done`;
+          if (done.has(logKey)) continue;
+          done.add(logKey);
+          const logType = log.success || log.skipped ? 'blockCompleted' : 'blockError';
+          const position = await append(logKey, logType, { executionId, ...log });
+          await upsertBlockLog(trx, executionId, position, log);
+          envelopes.push(createEnvelope(subject, 'blockCompleted', { executionId, workflowId: row.workflow_id, ...log }));
+        }
+        const status = statusOf(event.result);
+        const durationMs = now.getTime() - row.started_at.getTime();
+        await append(key, type, { ...data, startedAt: row.started_at.toISOString(), endedAt: now.toISOString(), durationMs });
+        await trx
+          .updateTable('executions')
+          .set({
+            status,
+            output: json(event.result.output ?? null),
+            error: event.result.error ?? null,
+            cost: json(event.result.cost),
+            tokens: json(event.result.tokens),
+            response: json(event.result.response),
+            ended_at: now,
+          })
+          .where('id', '=', executionId)
+          .execute();
+        // Block logs still marked running belonged to blocks the end cut short.
+        await trx.updateTable('block_logs').set({ status: 'failed', error: status === 'cancelled' ? 'Run cancelled' : 'Run ended', ended_at: now }).where('execution_id', '=', executionId).where('status', '=', 'running').execute();
+        envelopes.push(
+          createEnvelope(subject, 'runCompleted', {
+            executionId,
+            workflowId: row.workflow_id,
+            status,
+            success: event.result.success,
+            error: event.result.error ?? null,
+            cost: event.result.cost ?? null,
+            durationMs,
+          }),
+        );
+        break;
+      }
+      default: {
+        const never: never = event;
+        throw new Error(`unknown run event ${JSON.stringify(never)}`);
+      }
+    }
+    await trx.updateTable('executions').set({ last_seq: seq }).where('id', '=', executionId).execute();
+    await appendOutbox(trx, envelopes);
+    return true;
+  });
+  if (wrote) {
+    deps.kick();
+    deps.notify(executionId);
+  }
+  return wrote;
+}
+
+type ExecutionRow = Awaited<ReturnType<typeof selectExecution>>;
+
+function selectExecution(db: Kysely<RunnerDB>, executionId: string) {
+  return db.selectFrom('executions').selectAll().where('id', '=', executionId).executeTakeFirst();
+}
+
+function toView(row: NonNullable<ExecutionRow>): ExecutionView {
+  const ended = row.ended_at;
+  return {
+    executionId: row.id,
+    workflowId: row.workflow_id,
+    workspaceId: row.workspace_id,
+    status: row.status,
+    trigger: row.trigger,
+    input: row.input,
+    output: row.output ?? null,
+    error: row.error,
+    startedAt: row.started_at.toISOString(),
+    endedAt: ended ? ended.toISOString() : null,
+    durationMs: ended ? ended.getTime() - row.started_at.getTime() : null,
+    cost: (row.cost as CostSummary | null) ?? null,
+    tokens: (row.tokens as TokenUsage | null) ?? null,
+    response: (row.response as RunResult['response'] | null) ?? null,
+    deploymentVersion: row.deployment_version,
+    actorId: row.actor_id,
+    rerunOf: row.rerun_of,
+    fromBlockId: row.from_block_id,
+    lastSeq: row.last_seq,
+  };
+}
+
+/** The block logs of a run in the order the blocks started. */
+export async function listBlockLogs(db: Kysely<RunnerDB>, executionId: string): Promise<BlockLogView[]> {
+  const rows = await db.selectFrom('block_logs').selectAll().where('execution_id', '=', executionId).orderBy('position').execute();
+  return rows.map((r) => ({
+    blockId: r.block_id,
+    blockName: r.block_name,
+    blockType: r.block_type,
+    status: r.status,
+    success: r.status === 'succeeded' || r.status === 'skipped',
+    startedAt: r.started_at.toISOString(),
+    endedAt: (r.ended_at ?? r.started_at).toISOString(),
+    durationMs: r.duration_ms ?? 0,
+    ...(r.input !== null ? { input: r.input } : {}),
+    ...(r.output !== null ? { output: r.output } : {}),
+    ...(r.error !== null ? { error: r.error } : {}),
+    ...(r.attempts !== null ? { attempts: r.attempts } : {}),
+    ...(r.tokens !== null ? { tokens: r.tokens as TokenUsage } : {}),
+    ...(r.cost !== null ? { cost: r.cost as CostSummary } : {}),
+    ...(r.loop_iteration !== null ? { loopIteration: r.loop_iteration as number[] } : {}),
+    ...(r.parallel_branch !== null ? { parallelBranch: r.parallel_branch as number[] } : {}),
+    ...(r.status === 'skipped' ? { skipped: true } : {}),
+  }));
+}
+
+/** An execution with its block logs; `not_found` when there is none. */
+export async function getExecution(db: Kysely<RunnerDB>, executionId: string, opts: { logs?: boolean } = {}): Promise<ExecutionView> {
+  const row = await selectExecution(db, executionId);
+  if (!row) throw new AppError('not_found', `Execution ${executionId} not found`);
+  const view = toView(row);
+  return opts.logs === false ? view : { ...view, logs: await listBlockLogs(db, executionId) };
+}
+
+/** The frozen state an execution ran, for a rerun. */
+export async function getExecutionState(db: Kysely<RunnerDB>, executionId: string): Promise<RunnableState | null> {
+  const row = await db.selectFrom('executions').select('state').where('id', '=', executionId).executeTakeFirst();
+  return (row?.state as RunnableState | null | undefined) ?? null;
+}
+
+export interface ListExecutionsQuery {
+  workflowId: string;
+  status?: ExecutionStatus | undefined;
+  trigger?: string | undefined;
+  cursor?: string | undefined;
+  limit: number;
+}
+
+function encodeCursor(startedAt: Date, id: string): string {
+  return Buffer.from(JSON.stringify([startedAt.toISOString(), id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { startedAt: Date; id: string } {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(parsed) && typeof parsed[0] === 'string' && typeof parsed[1] === 'string') {
+      const startedAt = new Date(parsed[0]);
+      if (!Number.isNaN(startedAt.getTime())) return { startedAt, id: parsed[1] };
+    }
+  } catch {
+    // falls through to the validation error
+  }
+  throw new AppError('validation', 'cursor: not a cursor this API answered');
+}
+
+/** A workflow's executions, newest first, with a cursor to the next page. */
+export async function listExecutions(db: Kysely<RunnerDB>, q: ListExecutionsQuery): Promise<{ executions: ExecutionView[]; nextCursor: string | null }> {
+  let query = db.selectFrom('executions').selectAll().where('workflow_id', '=', q.workflowId);
+  if (q.status) query = query.where('status', '=', q.status);
+  if (q.trigger) query = query.where('trigger', '=', q.trigger);
+  if (q.cursor) {
+    const c = decodeCursor(q.cursor);
+    query = query.where(sql<boolean>`(started_at, id) < (${c.startedAt}, ${c.id})`);
+  }
+  const rows = await query.orderBy('started_at', 'desc').orderBy('id', 'desc').limit(q.limit + 1).execute();
+  const page = rows.slice(0, q.limit);
+  const last = page.at(-1);
+  return { executions: page.map(toView), nextCursor: rows.length > q.limit && last ? encodeCursor(last.started_at, last.id) : null };
+}
+
+/** The run's events after `after`, in order. */
+export async function readRunEvents(db: Kysely<RunnerDB>, executionId: string, after: number, limit: number): Promise<StoredRunEvent[]> {
+  const rows = await db
+    .selectFrom('run_events')
+    .select(['seq', 'type', 'data', 'created_at'])
+    .where('execution_id', '=', executionId)
+    .where('seq', '>', after)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ seq: r.seq, type: r.type, data: r.data as Record<string, unknown>, at: r.created_at.toISOString() }));
+}
+
+/** Executions still marked running (the runner watches their workflows again after a restart). */
+export async function runningExecutionIds(db: Kysely<RunnerDB>): Promise<string[]> {
+  const rows = await db.selectFrom('executions').select('id').where('status', '=', 'running').execute();
+  return rows.map((r) => r.id);
+}

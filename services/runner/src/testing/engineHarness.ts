@@ -1,0 +1,230 @@
+/**
+ * Test harness for the run engine: a real Temporal server (TEMPORAL_ADDRESS), the workflow bundle
+ * built once, and fake activities standing in for the integrations worker (functions evaluated in
+ * Node, scripted tools) and for the runner's own activities (events, blobs, environment, child
+ * workflows kept in memory). Tests only.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Context } from '@temporalio/activity';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { ExecuteFunctionInput, ExecuteFunctionOutput, ExecuteToolInput, IntegrationActivities, ToolResult } from '@weft/contracts';
+import { backingEnv, uniqueSuffix } from '@weft/testkit';
+import { createLogger, temporalLogger } from '@weft/platform';
+import type { runWorkflow, RunWorkflowArgs } from '../workflows/index.js';
+import type { BlobRef, RunEvent, RunnableState, RunnerActivities, RunResult } from '../workflows/types.js';
+
+export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+export const historiesDir = fileURLToPath(new URL('../workflows/histories/', import.meta.url));
+
+let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+/** The workflow bundle, built once per test file. */
+export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  bundle ??= bundleWorkflowCode({ workflowsPath, logger: temporalLogger(createLogger('bundle', 'silent')) });
+  return bundle;
+}
+
+const now = () => new Date().toISOString();
+const timing = () => ({ startTime: now(), endTime: now(), duration: 0 });
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until `n` calls of the same barrier are in flight at once (proves concurrency), or gives up. */
+async function barrier(counts: Map<string, number>, name: string, n: number): Promise<boolean> {
+  counts.set(name, (counts.get(name) ?? 0) + 1);
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if ((counts.get(name) ?? 0) >= n) return true;
+    await sleep(20);
+  }
+  return false;
+}
+
+/** Sleeps while heartbeating; a cancelled run cancels it through the heartbeat. */
+async function heartbeatSleep(ms: number): Promise<void> {
+  const ctx = Context.current();
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    ctx.heartbeat();
+    await Promise.race([sleep(100), ctx.cancelled]);
+  }
+}
+
+export interface Recorded {
+  functionCalls: ExecuteFunctionInput[];
+  toolCalls: ExecuteToolInput[];
+  events: RunEvent[];
+  blobs: Map<string, unknown>;
+  /** Code markers seen: `// started:<name>` lines of function calls that began. */
+  started: string[];
+}
+
+export type ToolScript = (input: ExecuteToolInput, attempt: number) => Promise<ToolResult> | ToolResult;
+
+/**
+ * The fake sandbox: runs the code as an async function of `params` and `environmentVariables` in
+ * Node. Markers: `// barrier:<name>:<n>` waits for n concurrent calls; `// sleep:<ms>` sleeps
+ * heartbeating; `// started:<name>` is recorded when the call begins.
+ */
+async function fakeFunction(input: ExecuteFunctionInput, rec: Recorded, barriers: Map<string, number>): Promise<ExecuteFunctionOutput> {
+  rec.functionCalls.push(input);
+  for (const m of input.code.matchAll(/\/\/ started:(\S+)/g)) rec.started.push(m[1] as string);
+  const b = /\/\/ barrier:(\S+):(\d+)/.exec(input.code);
+  if (b && !(await barrier(barriers, b[1] as string, Number(b[2])))) {
+    return { success: false, output: { result: null, stdout: '' }, error: `barrier ${b[1]} not reached`, timing: timing() };
+  }
+  const s = /\/\/ sleep:(\d+)/.exec(input.code);
+  if (s) await heartbeatSleep(Number(s[1]));
+  try {
+    const fn = new Function('params', 'environmentVariables', `return (async () => {\n${input.code}\n})()`) as (p: unknown, e: unknown) => Promise<unknown>;
+    const result = await fn(input.params, input.envVars);
+    return { success: true, output: { result: result ?? null, stdout: '' }, timing: timing() };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { success: false, output: { result: null, stdout: '' }, error: `Line 1:1 - ${message}`, debug: { line: 1, column: 1, errorType: 'Error' }, timing: timing() };
+  }
+}
+
+export interface EngineHarness {
+  client: Client;
+  rec: Recorded;
+  /** Scripts the tool runtime's answers (default: 'Tool not found'). */
+  setTools(script: ToolScript): void;
+  setEnvironment(env: Record<string, string>): void;
+  setChildWorkflows(children: Record<string, { name: string; state: RunnableState }>): void;
+  start(state: RunnableState, extra?: Partial<RunWorkflowArgs>, workflowId?: string): Promise<WorkflowHandle<typeof runWorkflow>>;
+  run(state: RunnableState, extra?: Partial<RunWorkflowArgs>): Promise<RunResult>;
+  /** Saves a run's history under workflows/histories/<name>.json when WEFT_WRITE_HISTORIES is set. */
+  keepHistory(handle: WorkflowHandle<typeof runWorkflow>, name: string): Promise<void>;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/** Starts a workflow worker and a fake integrations worker on fresh task queues. */
+export async function createEngineHarness(): Promise<EngineHarness> {
+  try {
+    Runtime.install({ logger: temporalLogger(createLogger('temporal-test', 'silent')), shutdownSignals: [] });
+  } catch {
+    // Installed already by another test file of this process.
+  }
+  const { temporalAddress } = await backingEnv();
+  const connection = await Connection.connect({ address: temporalAddress });
+  const client = new Client({ connection });
+  const native = await NativeConnection.connect({ address: temporalAddress });
+  const queue = `engine-test-${uniqueSuffix()}`;
+  const toolQueue = `engine-tools-${uniqueSuffix()}`;
+  const rec: Recorded = { functionCalls: [], toolCalls: [], events: [], blobs: new Map(), started: [] };
+  const barriers = new Map<string, number>();
+  let tools: ToolScript = (input) => ({ success: false, output: null, error: `Tool not found: ${input.toolId}`, timing: timing() });
+  let env: Record<string, string> = {};
+  let children: Record<string, { name: string; state: RunnableState }> = {};
+  const attempts = new Map<string, number>();
+
+  const integrations: IntegrationActivities = {
+    executeFunction: (input) => fakeFunction(input, rec, barriers),
+    async executeTool(input) {
+      rec.toolCalls.push(input);
+      const key = `${input.context.executionId ?? ''}/${input.context.blockId ?? ''}`;
+      const attempt = (attempts.get(key) ?? 0) + 1;
+      attempts.set(key, attempt);
+      return tools(input, attempt);
+    },
+  };
+  const runnerActivities: RunnerActivities = {
+    recordRunEvent(event) {
+      rec.events.push(event);
+      return Promise.resolve();
+    },
+    storeBlob(executionId, value) {
+      const ref: BlobRef = { $blobRef: `${executionId}/${rec.blobs.size}`, bytes: JSON.stringify(value).length };
+      rec.blobs.set(ref.$blobRef, value);
+      return Promise.resolve(ref);
+    },
+    loadBlob(ref) {
+      return Promise.resolve(rec.blobs.get(ref.$blobRef));
+    },
+    loadEnvironment() {
+      return Promise.resolve(env);
+    },
+    loadChildWorkflow(_workspaceId, workflowId) {
+      const child = children[workflowId];
+      return child ? Promise.resolve(child) : Promise.reject(new Error(`Workflow ${workflowId} not found`));
+    },
+  };
+  const workflowWorker = await Worker.create({ connection: native, taskQueue: queue, workflowBundle: await workflowBundle(), activities: runnerActivities });
+  const toolWorker = await Worker.create({ connection: native, taskQueue: toolQueue, activities: integrations });
+  const running = Promise.all([workflowWorker.run(), toolWorker.run()]);
+
+  const start: EngineHarness['start'] = (state, extra = {}, workflowId = `run-${uniqueSuffix()}`) =>
+    client.workflow.start<typeof runWorkflow>('runWorkflow', {
+      taskQueue: queue,
+      workflowId,
+      args: [{ executionId: workflowId, workflowId: 'wf-main', workspaceId: 'ws-1', state, input: { x: 1 }, requestId: 'req-1', integrationsTaskQueue: toolQueue, retryInitialIntervalMs: 10, ...extra }],
+    });
+
+  return {
+    client,
+    rec,
+    setTools: (s) => (tools = s),
+    setEnvironment: (e) => (env = e),
+    setChildWorkflows: (c) => (children = c),
+    start,
+    run: async (state, extra) => (await start(state, extra)).result(),
+    async keepHistory(handle, name) {
+      if (!process.env.WEFT_WRITE_HISTORIES) return;
+      const history = await handle.fetchHistory();
+      mkdirSync(historiesDir, { recursive: true });
+      writeFileSync(`${historiesDir}${name}.json`, `${historyToJSON(history)}\n`);
+    },
+    reset() {
+      rec.functionCalls.length = 0;
+      rec.toolCalls.length = 0;
+      rec.events.length = 0;
+      rec.started.length = 0;
+      rec.blobs.clear();
+      barriers.clear();
+      attempts.clear();
+      env = {};
+      children = {};
+    },
+    async close() {
+      workflowWorker.shutdown();
+      toolWorker.shutdown();
+      await running;
+      await native.close();
+      await connection.close();
+    },
+  };
+}
+
+type BlockSpec = { type?: string; name?: string; values?: Record<string, unknown>; enabled?: boolean; parent?: string; data?: Record<string, unknown>; advancedMode?: boolean };
+type EdgeSpec = [string, string] | [string, string, string];
+
+/** Builds a state: blocks by id (a function block unless typed; `code` shorthand), edges as [source, target, handle?]. */
+export function graphOf(blocks: Record<string, BlockSpec & { code?: string }>, edges: EdgeSpec[], extra: Partial<RunnableState> = {}): RunnableState {
+  const out: RunnableState['blocks'] = {};
+  for (const [id, spec] of Object.entries(blocks)) {
+    const values = { ...(spec.code !== undefined ? { code: spec.code } : {}), ...(spec.values ?? {}) };
+    out[id] = {
+      id,
+      type: spec.type ?? 'function',
+      name: spec.name ?? id,
+      enabled: spec.enabled ?? true,
+      subBlocks: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, { id: k, type: 'short-input', value: v }])),
+      data: { ...(spec.parent ? { parentId: spec.parent } : {}), ...(spec.data ?? {}) },
+      ...(spec.advancedMode ? { advancedMode: true } : {}),
+    };
+  }
+  return {
+    blocks: out,
+    edges: edges.map(([source, target, handle], i) => ({ id: `e${i}-${source}-${target}`, source, target, ...(handle ? { sourceHandle: handle } : {}) })),
+    ...extra,
+  };
+}
+
+/** The ids of blocks that ran (not skipped), in log order. */
+export function ran(result: RunResult): string[] {
+  return result.logs.filter((l) => !l.skipped).map((l) => l.blockId);
+}

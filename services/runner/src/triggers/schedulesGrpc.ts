@@ -1,0 +1,42 @@
+import { AppError, type ServiceClient, type ServiceHandlers } from '@weft/platform';
+import type { registryTriggers, runnerSchedules } from '@weft/contracts';
+import type { RunnableState } from '../workflows/types.js';
+import type { ActiveDeployment, ScheduleManager, ScheduleView } from './schedules.js';
+
+function answer(view: ScheduleView | undefined): runnerSchedules.ScheduleResponse {
+  return view ? { schedule: { ...view, nextRunAt: view.nextRunAt } } : {};
+}
+
+function required(workflowId: string): string {
+  if (!workflowId) throw new AppError('validation', 'workflowId is required');
+  return workflowId;
+}
+
+/** The runner's ScheduleService. */
+export function scheduleHandlers(schedules: ScheduleManager): ServiceHandlers<typeof runnerSchedules.ScheduleServiceService> {
+  return {
+    async syncSchedule(req) {
+      return answer(await schedules.sync(required(req.workflowId)));
+    },
+    async getSchedule(req) {
+      return answer(await schedules.get(required(req.workflowId)));
+    },
+    async pauseSchedule(req) {
+      return answer(await schedules.pause(required(req.workflowId)));
+    },
+    async resumeSchedule(req) {
+      return answer(await schedules.resume(required(req.workflowId)));
+    },
+  };
+}
+
+/** The registry's answer about a workflow's active deployment, with its state parsed for a run. */
+export function registryDeployments(client: ServiceClient<typeof registryTriggers.TriggerServiceService>) {
+  return async (workflowId: string): Promise<ActiveDeployment | undefined> => {
+    const { deployment } = await client.getActiveDeployment({ workflowId });
+    if (!deployment) return undefined;
+    // The registry froze this state from the editor's; here, at the edge, its JSON becomes the run's shape.
+    const state = JSON.parse(deployment.stateJson) as RunnableState;
+    return { workflowId: deployment.workflowId, workspaceId: deployment.workspaceId, ownerId: deployment.ownerId, deploymentVersion: deployment.deploymentVersion, state };
+  };
+}

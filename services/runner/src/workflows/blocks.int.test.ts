@@ -1,0 +1,167 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEngineHarness, graphOf, ran, type EngineHarness } from '../testing/engineHarness.js';
+
+const S = { type: 'starter', name: 'Start' };
+const timing = { startTime: '2026-01-01T00:00:00.000Z', endTime: '2026-01-01T00:00:00.000Z', duration: 0 };
+
+describe('tool, workflow and run-level behaviour (real Temporal server, fake activities)', () => {
+  let h: EngineHarness;
+  beforeAll(async () => {
+    h = await createEngineHarness();
+  });
+  afterAll(async () => h?.close());
+  beforeEach(() => h.reset());
+
+  it('API block: the catalogue picks http_request; resolved params, tables and the call context reach the tool runtime; its output is the block output', async () => {
+    h.setEnvironment({ TOKEN: 't-1' });
+    h.setTools((input) => ({ success: true, output: { data: { echoed: input.params.url }, status: 200, headers: {} }, timing }));
+    const state = graphOf(
+      {
+        s: S,
+        api: {
+          type: 'api',
+          name: 'API 1',
+          values: { url: 'https://example.test/users/<start.input.x>', method: 'GET', headers: [{ id: 'h', cells: { Key: 'Authorization', Value: 'Bearer {{TOKEN}}' } }] },
+        },
+      },
+      [['s', 'api']],
+    );
+    const handle = await h.start(state, { actorId: 'user-9' });
+    const result = await handle.result();
+    expect(result.error).toBeUndefined();
+    expect(result.output).toEqual({ data: { echoed: 'https://example.test/users/1' }, status: 200, headers: {} });
+    const call = h.rec.toolCalls[0];
+    expect(call?.toolId).toBe('http_request');
+    expect(call?.params).toMatchObject({ url: 'https://example.test/users/1', method: 'GET', headers: [{ id: 'h', cells: { Key: 'Authorization', Value: 'Bearer t-1' } }] });
+    expect(call?.context).toEqual({ workspaceId: 'ws-1', workflowId: 'wf-main', executionId: handle.workflowId, blockId: 'api', requestId: 'req-1', actorId: 'user-9' });
+    const log = result.logs.find((l) => l.blockId === 'api');
+    expect(JSON.stringify(log?.input)).toContain('Bearer {{TOKEN}}');
+    expect(JSON.stringify(log?.input)).not.toContain('t-1');
+    expect(log?.attempts).toBe(1);
+    await h.keepHistory(handle, 'api-tool');
+  });
+
+  it('a §5 parameter error fails the block word for word before any tool runs', async () => {
+    const state = graphOf({ s: S, sl: { type: 'slack', name: 'Slack 1', values: { operation: 'send', text: 'hi' } } }, [['s', 'sl']]);
+    const result = await h.run(state);
+    expect(result).toMatchObject({ success: false, error: 'Slack 1: Channel is required. Please select a channel or enter a channel ID manually.' });
+    expect(h.rec.toolCalls).toHaveLength(0);
+  });
+
+  it('retries a transient tool failure with backoff (attempts in the log), not an answered one', async () => {
+    h.setTools((input, attempt) => {
+      if (input.params.url === 'https://flaky.test' && attempt < 3) throw ApplicationFailure.retryable('HTTP error 503: Service Unavailable');
+      if (input.params.url === 'https://bad.test') throw ApplicationFailure.nonRetryable('HTTP error 400: Bad Request');
+      if (input.params.url === 'https://answered.test') return { success: false, output: null, error: 'HTTP error 404: Not Found', timing };
+      return { success: true, output: { data: 'fine', status: 200, headers: {} }, timing };
+    });
+    const api = (url: string, extra: Record<string, unknown> = {}) => graphOf({ s: S, api: { type: 'api', name: 'API', values: { url, method: 'GET' }, ...extra } }, [['s', 'api']]);
+    const handle = await h.start(api('https://flaky.test'));
+    const flaky = await handle.result();
+    expect(flaky.success).toBe(true);
+    expect(flaky.logs.find((l) => l.blockId === 'api')?.attempts).toBe(3);
+    await h.keepHistory(handle, 'tool-retries');
+
+    const bad = await h.run(api('https://bad.test'));
+    expect(bad).toMatchObject({ success: false, error: 'API: HTTP error 400: Bad Request' });
+    expect(bad.logs.find((l) => l.blockId === 'api')?.attempts).toBe(1);
+
+    const answered = await h.run(api('https://answered.test'));
+    expect(answered).toMatchObject({ success: false, error: 'API: HTTP error 404: Not Found' });
+    expect(answered.logs.find((l) => l.blockId === 'api')?.attempts).toBe(1);
+
+    // Advanced mode: retries 0 means a single try.
+    h.reset();
+    h.setTools((_input, attempt) => {
+      if (attempt < 3) throw ApplicationFailure.retryable('HTTP error 503: Service Unavailable');
+      return { success: true, output: null, timing };
+    });
+    const once = await h.run(api('https://flaky.test', { advancedMode: true, values: { url: 'https://flaky.test', method: 'GET', retries: 0 } }));
+    expect(once).toMatchObject({ success: false, error: 'API: HTTP error 503: Service Unavailable' });
+    expect(once.logs.find((l) => l.blockId === 'api')?.attempts).toBe(1);
+  });
+
+  it('workflow block: runs another workflow as a child with its input; output {success, childWorkflowName, result, error}', async () => {
+    h.setChildWorkflows({
+      'wf-child': { name: 'Child', state: graphOf({ s: S, f: { name: 'Double', code: 'return <start.input> * 2' } }, [['s', 'f']]) },
+    });
+    const state = graphOf(
+      { s: S, w: { type: 'workflow', name: 'Workflow 1', values: { workflowId: 'wf-child', input: '<start.input.x>' } }, after: { code: 'return <workflow1.result.result>' } },
+      [['s', 'w'], ['w', 'after']],
+    );
+    const handle = await h.start(state, { input: { x: 21 } });
+    const result = await handle.result();
+    expect(result.error).toBeUndefined();
+    expect(result.logs.find((l) => l.blockId === 'w')?.output).toEqual({ success: true, childWorkflowName: 'Child', result: { result: 42, stdout: '' }, error: null });
+    expect(result.output).toEqual({ result: 42, stdout: '' });
+    await h.keepHistory(handle, 'child-workflow');
+  });
+
+  it('workflow block: a cycle (A runs B runs A) is refused before it starts', async () => {
+    const runs = (target: string) => graphOf({ s: S, w: { type: 'workflow', name: 'Call', values: { workflowId: target } } }, [['s', 'w']]);
+    h.setChildWorkflows({ 'wf-b': { name: 'B', state: runs('wf-main') } });
+    const result = await h.run(runs('wf-b'));
+    expect(result.success).toBe(false);
+    expect(result.error).toBe('Call: Call: Workflow cycle refused: wf-main → wf-b → wf-main');
+    expect(h.rec.events.filter((e) => e.type === 'runStarted')).toHaveLength(2);
+  });
+
+  it('workflow block: nesting deeper than 10 levels is refused', async () => {
+    const state = graphOf({ s: S, w: { type: 'workflow', name: 'Call', values: { workflowId: 'wf-x' } } }, [['s', 'w']]);
+    const result = await h.run(state, { depth: 10, callChain: ['a', 'b'] });
+    expect(result).toMatchObject({ success: false, error: 'Call: Workflow nesting deeper than 10 levels refused' });
+  });
+
+  it('<variable.name> reads a workflow variable typed by its type', async () => {
+    const state = graphOf({ s: S, f: { code: 'return [<variable.limit> + 1, <variable.on> === true, <variable.cfg>.a]' } }, [['s', 'f']], {
+      variables: {
+        v1: { id: 'v1', name: 'limit', type: 'number', value: '41' },
+        v2: { id: 'v2', name: 'on', type: 'boolean', value: 'true' },
+        v3: { id: 'v3', name: 'cfg', type: 'object', value: '{"a": "x"}' },
+      },
+    });
+    const result = await h.run(state);
+    expect(result.output).toEqual({ result: [42, true, 'x'], stdout: '' });
+  });
+
+  it('keeps outputs over 256 KB out of the history: stored as a blob, read back by references', async () => {
+    const state = graphOf(
+      { s: S, big: { name: 'Big', code: 'return "x".repeat(300 * 1024)' }, len: { name: 'Len', code: 'return <big.result>.length' } },
+      [['s', 'big'], ['big', 'len']],
+    );
+    const handle = await h.start(state);
+    const result = await handle.result();
+    expect(result.output).toEqual({ result: 300 * 1024, stdout: '' });
+    const bigLog = result.logs.find((l) => l.blockId === 'big');
+    expect(bigLog?.output).toMatchObject({ $blobRef: expect.any(String) });
+    expect(h.rec.blobs.size).toBeGreaterThan(0);
+    const completed = h.rec.events.find((e) => e.type === 'blockCompleted' && e.log.blockId === 'big');
+    expect(JSON.stringify(completed).length).toBeLessThan(10_000);
+    await h.keepHistory(handle, 'blobs');
+  });
+
+  it('rerun from a block: blocks before it take their earlier outputs without running; it and what follows run', async () => {
+    const state = graphOf(
+      { s: S, a: { name: 'A', code: 'return 1' }, b: { name: 'B', code: 'return <a.result> + 100' }, c: { name: 'C', code: 'return <b.result> + 1' } },
+      [['s', 'a'], ['a', 'b'], ['b', 'c']],
+    );
+    const handle = await h.start(state, { rerun: { fromBlockId: 'b', outputs: { s: { input: { x: 1 } }, a: { result: 5, stdout: '' }, b: { result: 0, stdout: '' } } } });
+    const result = await handle.result();
+    expect(result.output).toEqual({ result: 106, stdout: '' });
+    expect(h.rec.functionCalls.map((c) => c.code)).toEqual(['return params["<a.result>"] + 100', 'return params["<b.result>"] + 1']);
+    expect(result.logs.filter((l) => l.reused).map((l) => l.blockId)).toEqual(['s', 'a']);
+    await h.keepHistory(handle, 'rerun');
+  });
+
+  it('a cancelled run ends at once with its partial logs and cancelled set', async () => {
+    const state = graphOf({ s: S, a: { name: 'A', code: 'return 1' }, slow: { name: 'Slow', code: '// started:slow\n// sleep:120000\nreturn 1' } }, [['s', 'a'], ['a', 'slow']]);
+    const handle = await h.start(state);
+    await expect.poll(() => h.rec.started.includes('slow'), { timeout: 20_000 }).toBe(true);
+    await handle.cancel();
+    const result = await handle.result();
+    expect(result).toMatchObject({ success: false, cancelled: true, error: 'Run cancelled' });
+    expect(ran(result)).toEqual(['s', 'a']);
+    expect(h.rec.events.at(-1)).toMatchObject({ type: 'runCompleted', result: { cancelled: true } });
+  });
+});

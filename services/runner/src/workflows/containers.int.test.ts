@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEngineHarness, graphOf, ran, type EngineHarness } from '../testing/engineHarness.js';
+
+const S = { type: 'starter', name: 'Start' };
+
+describe('loops and parallels (real Temporal server, fake activities)', () => {
+  let h: EngineHarness;
+  beforeAll(async () => {
+    h = await createEngineHarness();
+  });
+  afterAll(async () => h?.close());
+  beforeEach(() => h.reset());
+
+  it('for loop: the body runs once per iteration with <loop.index>; results in order; what follows the loop reads them', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        l: { type: 'loop', name: 'Loop 1', data: { loopType: 'for', count: 3 } },
+        body: { name: 'Body', parent: 'l', code: 'return <loop.index> * 10' },
+        twice: { name: 'Twice', parent: 'l', code: 'return <body.result> * 2' },
+        after: { name: 'After', code: 'return <loop1.results>' },
+      },
+      [['s', 'l'], ['l', 'body', 'loop-start-source'], ['body', 'twice'], ['l', 'after', 'loop-end-source']],
+    );
+    const handle = await h.start(state);
+    const result = await handle.result();
+    expect(result.error).toBeUndefined();
+    const loopLog = result.logs.find((l) => l.blockId === 'l');
+    expect(loopLog?.output).toEqual({ results: [{ result: 0, stdout: '' }, { result: 20, stdout: '' }, { result: 40, stdout: '' }] });
+    expect(result.output).toEqual({ result: [{ result: 0, stdout: '' }, { result: 20, stdout: '' }, { result: 40, stdout: '' }], stdout: '' });
+    expect(result.logs.filter((l) => l.blockId === 'body').map((l) => l.loopIteration)).toEqual([[0], [1], [2]]);
+    await h.keepHistory(handle, 'loop-for');
+  });
+
+  it('forEach over an object iterates its entries; over a reference to an array its items; <loop.currentItem> and <loop.items>', async () => {
+    const objLoop = graphOf(
+      {
+        s: S,
+        l: { type: 'loop', name: 'Loop', data: { loopType: 'forEach', collection: '{"a": 1, "b": 2}' } },
+        body: { name: 'Body', parent: 'l', code: 'return <loop.currentItem>[0] + "=" + <loop.currentItem>[1] + "/" + Object.keys(<loop.items>).length' },
+      },
+      [['s', 'l'], ['l', 'body', 'loop-start-source']],
+    );
+    const r1 = await h.run(objLoop);
+    expect(r1.output).toEqual({ results: [{ result: 'a=1/2', stdout: '' }, { result: 'b=2/2', stdout: '' }] });
+
+    const refLoop = graphOf(
+      {
+        s: S,
+        l: { type: 'loop', name: 'Loop', data: { loopType: 'forEach', collection: '<start.input.names>' } },
+        body: { name: 'Body', parent: 'l', code: 'return "hi " + <loop.currentItem>' },
+      },
+      [['s', 'l'], ['l', 'body', 'loop-start-source']],
+    );
+    const r2 = await h.run(refLoop, { input: { names: ['Ada', 'Linus'] } });
+    expect(r2.output).toEqual({ results: [{ result: 'hi Ada', stdout: '' }, { result: 'hi Linus', stdout: '' }] });
+  });
+
+  it('parallel by count: branches run at once, <parallel.index>, results in branch order', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        p: { type: 'parallel', name: 'Parallel', data: { parallelType: 'count', count: 3 } },
+        body: { name: 'Body', parent: 'p', code: '// barrier:par:3\nreturn <parallel.index>' },
+      },
+      [['s', 'p'], ['p', 'body', 'parallel-start-source']],
+    );
+    const handle = await h.start(state);
+    const result = await handle.result();
+    expect(result.error).toBeUndefined();
+    expect(result.output).toEqual({ results: [0, 1, 2].map((i) => ({ result: i, stdout: '' })) });
+    expect(result.logs.filter((l) => l.blockId === 'body').map((l) => l.parallelBranch?.[0]).sort()).toEqual([0, 1, 2]);
+    await h.keepHistory(handle, 'parallel-count');
+  });
+
+  it('parallel over a collection: <parallel.currentItem>; a failed branch leaves {error} in its slot, every branch finishes, the parallel takes its error path', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        p: { type: 'parallel', name: 'Parallel', data: { parallelType: 'collection', collection: '[1, 0, 3]' } },
+        body: { name: 'Body', parent: 'p', code: 'if (<parallel.currentItem> === 0) throw new Error("zero"); return 6 / <parallel.currentItem>' },
+        ok: { name: 'Ok', code: 'return "ok"' },
+        handler: { name: 'Handler', code: 'return <parallel.results>' },
+      },
+      [['s', 'p'], ['p', 'body', 'parallel-start-source'], ['p', 'ok', 'parallel-end-source'], ['p', 'handler', 'error']],
+    );
+    const handle = await h.start(state);
+    const result = await handle.result();
+    expect(result.success).toBe(true);
+    expect(ran(result)).not.toContain('ok');
+    const parLog = result.logs.find((l) => l.blockId === 'p');
+    expect(parLog?.success).toBe(false);
+    expect(parLog?.error).toBe('Body: Line 1:1 - zero');
+    expect(result.output).toEqual({ result: [{ result: 6, stdout: '' }, { error: 'Body: Line 1:1 - zero' }, { result: 2, stdout: '' }], stdout: '' });
+    await h.keepHistory(handle, 'parallel-error');
+
+    const noErrorPath = { ...state, edges: state.edges.filter((e) => e.target === 'p' || e.target === 'body') };
+    const failed = await h.run(noErrorPath);
+    expect(failed).toMatchObject({ success: false, error: 'Body: Line 1:1 - zero' });
+  });
+
+  it('nests a parallel in a loop, each level with its own context', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        l: { type: 'loop', name: 'Outer', data: { loopType: 'for', count: 2 } },
+        p: { type: 'parallel', name: 'Inner', parent: 'l', data: { parallelType: 'collection', collection: '["a","b"]' } },
+        body: { name: 'Body', parent: 'p', code: 'return <loop.index> + <parallel.currentItem>' },
+      },
+      [['s', 'l'], ['l', 'p', 'loop-start-source'], ['p', 'body', 'parallel-start-source']],
+    );
+    const handle = await h.start(state);
+    const result = await handle.result();
+    expect(result.error).toBeUndefined();
+    expect(result.output).toEqual({
+      results: [
+        { results: [{ result: '0a', stdout: '' }, { result: '0b', stdout: '' }] },
+        { results: [{ result: '1a', stdout: '' }, { result: '1b', stdout: '' }] },
+      ],
+    });
+    const bodyLogs = result.logs.filter((l) => l.blockId === 'body').map((l) => [l.loopIteration, l.parallelBranch]);
+    expect(bodyLogs).toContainEqual([[1], [0]]);
+    await h.keepHistory(handle, 'nested');
+  });
+
+  it('a failure inside a loop body without an error edge fails the run with the body block\'s message', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        l: { type: 'loop', name: 'Loop', data: { loopType: 'for', count: 3 } },
+        body: { name: 'Body', parent: 'l', code: 'if (<loop.index> === 1) throw new Error("second"); return 1' },
+        after: { name: 'After', code: 'return 1' },
+      },
+      [['s', 'l'], ['l', 'body', 'loop-start-source'], ['l', 'after', 'loop-end-source']],
+    );
+    const result = await h.run(state);
+    expect(result).toMatchObject({ success: false, error: 'Body: Line 1:1 - second' });
+    expect(result.logs.filter((l) => l.blockId === 'body')).toHaveLength(2);
+    expect(ran(result)).not.toContain('after');
+  });
+
+  it('refuses a forEach collection that is not a list or object', async () => {
+    const state = graphOf(
+      { s: S, l: { type: 'loop', name: 'Loop', data: { loopType: 'forEach', collection: 'not a list' } }, body: { parent: 'l', code: 'return 1' } },
+      [['s', 'l'], ['l', 'body', 'loop-start-source']],
+    );
+    const result = await h.run(state);
+    expect(result).toMatchObject({ success: false, error: 'Loop: The forEach items must be a JSON array or object, or a reference to one' });
+  });
+});

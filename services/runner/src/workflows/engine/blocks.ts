@@ -1,0 +1,230 @@
+import { executeChild, workflowInfo } from '@temporalio/workflow';
+import { FUNCTION_TIMEOUT_MS, getBlock, validateBlockParams } from '@weft/catalog';
+import type { CallContext } from '@weft/contracts';
+import { conditionProgram, maxAttemptsOf, parseConditions, structureToObject, tableToRecord } from '../blockValues.js';
+import { ERROR_HANDLE, handleOf } from '../graph.js';
+import { MODEL_BLOCK_TYPES, runModelBlock } from '../models/index.js';
+import { resolveJsonText, rewriteCode } from '../references.js';
+import { withRetries } from '../retry.js';
+import type { BlockRunContext, RunnableBlock, RunResult } from '../types.js';
+import { runContainer } from './containers.js';
+import { resolverFor, type Executed, type Frame, type Resolver, type Run, type RunWorkflowArgs } from './run.js';
+
+/** Workflow-in-workflow nesting limit. */
+export const MAX_WORKFLOW_DEPTH = 10;
+/** Start-to-close of one tool call (long-polling tools such as crawls run up to 300 s). */
+const TOOL_TIMEOUT_MS = 10 * 60_000;
+/** Margin over a function's own timeout before its activity counts as lost. */
+const FUNCTION_MARGIN_MS = 30_000;
+
+/** What running a block gives the scheduler: the outcome and the input the log shows. */
+export interface BlockRun {
+  exec: Executed;
+  input: unknown;
+}
+
+const fail = (error: string, input?: unknown): BlockRun => ({ exec: { success: false, output: null, error }, input });
+
+function subValues(block: RunnableBlock): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(block.subBlocks).map(([k, sb]) => [k, sb.value]));
+}
+
+function callContext(run: Run, block: RunnableBlock): CallContext {
+  return {
+    workspaceId: run.workspaceId,
+    workflowId: run.args.workflowId,
+    executionId: run.executionId,
+    blockId: block.id,
+    requestId: run.args.requestId,
+    ...(run.args.actorId ? { actorId: run.args.actorId } : {}),
+  };
+}
+
+function targetsOf(run: Run, frame: Frame, block: RunnableBlock): BlockRunContext['targets'] {
+  return (frame.scope.outgoing.get(block.id) ?? [])
+    .filter((e) => handleOf(e) !== ERROR_HANDLE)
+    .flatMap((e) => {
+      const t = run.graph.blocks[e.target];
+      return t ? [{ blockId: t.id, blockType: t.type, blockTitle: t.name }] : [];
+    });
+}
+
+/** Runs one block by its kind; references resolved first (a bad reference fails the block). */
+export async function executeBlock(run: Run, frame: Frame, block: RunnableBlock): Promise<BlockRun> {
+  const raw = subValues(block);
+  const resolver = await resolverFor(run, frame, block.id, [raw, block.data?.collection]);
+  switch (block.type) {
+    case 'starter':
+      return { exec: { success: true, output: { input: run.args.input } }, input: run.args.input };
+    case 'loop':
+    case 'parallel':
+      return runContainer(run, frame, block, resolver);
+    case 'condition':
+      return runCondition(run, frame, block, resolver);
+    case 'function':
+      return runFunction(run, block, resolver);
+    case 'response':
+      return runResponse(block, resolver);
+    case 'workflow':
+      return runChildWorkflow(run, frame, block, resolver);
+    default:
+      break;
+  }
+  const params = resolver.resolve(raw) as Record<string, unknown>;
+  const input = resolver.forLog(raw);
+  if (MODEL_BLOCK_TYPES.has(block.type)) return runModel(run, frame, block, params, input);
+  if (getBlock(block.type)?.category === 'triggers') return { exec: { success: true, output: { input: run.args.input } }, input };
+  return runTool(run, block, params, input);
+}
+
+async function runCondition(run: Run, frame: Frame, block: RunnableBlock, resolver: Resolver): Promise<BlockRun> {
+  const branches = parseConditions(block.subBlocks.conditions?.value ?? []);
+  const elseAt = branches.findIndex((b) => b.title === 'else');
+  const tested = elseAt === -1 ? branches : branches.slice(0, elseAt);
+  const params: Record<string, unknown> = {};
+  const logParams: Record<string, unknown> = {};
+  const expressions = tested.map((b) => {
+    const rewritten = rewriteCode(b.value, resolver.scope);
+    Object.assign(params, rewritten.params);
+    Object.assign(logParams, rewriteCode(b.value, resolver.logScope).params);
+    return rewritten.code;
+  });
+  const input = { conditions: branches, references: logParams };
+  let index = -1;
+  let attempts: number | undefined;
+  if (expressions.length > 0) {
+    const fn = run.acts.integrations(FUNCTION_TIMEOUT_MS + FUNCTION_MARGIN_MS);
+    const { value: res, attempts: tries } = await withRetries(maxAttemptsOf(block), run.retryInitialMs, () =>
+      fn.executeFunction({ code: conditionProgram(expressions), params, envVars: run.envVars, timeoutMs: FUNCTION_TIMEOUT_MS, requestId: run.args.requestId }),
+    );
+    attempts = tries;
+    if (!res.success) return { exec: { success: false, output: null, error: `Condition evaluation failed: ${res.error ?? 'unknown error'}`, attempts }, input };
+    index = typeof res.output.result === 'number' ? res.output.result : -1;
+  }
+  const chosen = index >= 0 ? tested[index] : elseAt >= 0 ? branches[elseAt] : undefined;
+  const edge = chosen ? (frame.scope.outgoing.get(block.id) ?? []).find((e) => handleOf(e) === `condition-${chosen.id}`) : undefined;
+  const target = edge ? run.graph.blocks[edge.target] : undefined;
+  const output = {
+    conditionResult: chosen !== undefined,
+    selectedConditionId: chosen ? chosen.id : null,
+    selectedPath: target ? { blockId: target.id, blockType: target.type, blockTitle: target.name } : null,
+  };
+  return { exec: { success: true, output, ...(attempts !== undefined ? { attempts } : {}) }, input };
+}
+
+async function runFunction(run: Run, block: RunnableBlock, resolver: Resolver): Promise<BlockRun> {
+  const code = typeof block.subBlocks.code?.value === 'string' ? block.subBlocks.code.value : '';
+  const rewritten = rewriteCode(code, resolver.scope);
+  const timeoutRaw = Number(resolver.resolve(block.subBlocks.timeout?.value));
+  const timeoutMs = Number.isFinite(timeoutRaw) && timeoutRaw > 0 ? timeoutRaw : FUNCTION_TIMEOUT_MS;
+  const input = { code, params: rewriteCode(code, resolver.logScope).params, timeoutMs };
+  const fn = run.acts.integrations(timeoutMs + FUNCTION_MARGIN_MS);
+  const { value: res, attempts } = await withRetries(maxAttemptsOf(block), run.retryInitialMs, () =>
+    fn.executeFunction({ code: rewritten.code, params: rewritten.params, envVars: run.envVars, timeoutMs, requestId: run.args.requestId }),
+  );
+  if (res.success) return { exec: { success: true, output: res.output, attempts }, input };
+  const output = { ...res.output, ...(res.debug ? { debug: res.debug } : {}) };
+  return { exec: { success: false, output, error: res.error ?? 'Code execution failed', attempts }, input };
+}
+
+function runResponse(block: RunnableBlock, resolver: Resolver): BlockRun {
+  const mode = resolver.resolve(block.subBlocks.dataMode?.value);
+  const rawData = block.subBlocks.data?.value;
+  const data =
+    mode === 'structured'
+      ? structureToObject(resolver.resolve(block.subBlocks.builderData?.value))
+      : typeof rawData === 'string'
+        ? resolveJsonText(rawData, resolver.scope)
+        : resolver.resolve(rawData ?? null);
+  const statusRaw = Number(resolver.resolve(block.subBlocks.status?.value));
+  const status = Number.isInteger(statusRaw) && statusRaw >= 100 && statusRaw <= 599 ? statusRaw : 200;
+  const headers = tableToRecord(resolver.resolve(block.subBlocks.headers?.value));
+  const response = { status, headers, data: data ?? null };
+  const input = { data: typeof rawData === 'string' ? resolveJsonText(rawData, resolver.logScope) : resolver.forLog(rawData ?? null), status, headers: resolver.forLog(block.subBlocks.headers?.value) };
+  return { exec: { success: true, output: response, response }, input };
+}
+
+async function runTool(run: Run, block: RunnableBlock, params: Record<string, unknown>, input: unknown): Promise<BlockRun> {
+  const config = getBlock(block.type);
+  const checked = validateBlockParams(block.type, params);
+  if (!checked.success) return fail(checked.error, input);
+  if (!config) return fail(`Unknown block type: ${block.type}`, input);
+  let toolId: string | undefined;
+  let toolParams: Record<string, unknown>;
+  try {
+    toolId = config.tools.config?.tool?.(params) ?? config.tools.access[0];
+    toolParams = config.tools.config?.params ? { ...params, ...config.tools.config.params(params) } : params;
+  } catch (err) {
+    return fail(err instanceof Error ? err.message : String(err), input);
+  }
+  if (!toolId) return fail(`Block type '${block.type}' has no tool to run`, input);
+  const tools = run.acts.integrations(TOOL_TIMEOUT_MS);
+  const id = toolId;
+  const { value: res, attempts } = await withRetries(maxAttemptsOf(block), run.retryInitialMs, () =>
+    tools.executeTool({ toolId: id, params: toolParams, context: callContext(run, block), envVars: run.envVars }),
+  );
+  return { exec: { success: res.success, output: res.output, ...(res.error !== undefined ? { error: res.error } : {}), attempts }, input: { toolId: id, params: input } };
+}
+
+async function runModel(run: Run, frame: Frame, block: RunnableBlock, params: Record<string, unknown>, input: unknown): Promise<BlockRun> {
+  const targets = targetsOf(run, frame, block);
+  const ctx: BlockRunContext = {
+    executionId: run.executionId,
+    workflowId: run.args.workflowId,
+    workspaceId: run.workspaceId,
+    requestId: run.args.requestId,
+    ...(run.args.actorId ? { actorId: run.args.actorId } : {}),
+    integrationsTaskQueue: run.args.integrationsTaskQueue,
+    envVars: run.envVars,
+    stream: run.args.stream === true,
+    targets,
+    maxAttempts: maxAttemptsOf(block),
+  };
+  const outcome = await runModelBlock(block, params, ctx);
+  if (block.type === 'router' && outcome.success) {
+    const selected = (outcome.output as { selectedPath?: { blockId?: unknown } } | null)?.selectedPath?.blockId;
+    if (!targets.some((t) => t.blockId === selected)) {
+      const names = targets.map((t) => t.blockTitle).join(', ') || 'none';
+      return fail(`Router chose "${String(selected ?? '')}", which is not a block connected to it (connected: ${names})`, input);
+    }
+  }
+  return { exec: outcome, input };
+}
+
+/** Suffix that makes a child workflow id unique per loop iteration and parallel branch. */
+function iterationSuffix(frame: Frame): string {
+  const parts = [...frame.loopIteration.map((i) => `l${i}`), ...frame.parallelBranch.map((i) => `p${i}`)];
+  return parts.length > 0 ? `-${parts.join('.')}` : '';
+}
+
+async function runChildWorkflow(run: Run, frame: Frame, block: RunnableBlock, resolver: Resolver): Promise<BlockRun> {
+  const childId = resolver.resolve(block.subBlocks.workflowId?.value);
+  const childInput = resolver.resolve(block.subBlocks.input?.value ?? null);
+  const input = { workflowId: childId, input: resolver.forLog(block.subBlocks.input?.value ?? null) };
+  if (typeof childId !== 'string' || childId === '') return fail('No workflow selected', input);
+  const chain = [...(run.args.callChain ?? []), run.args.workflowId];
+  if (chain.includes(childId)) return fail(`Workflow cycle refused: ${[...chain, childId].join(' → ')}`, input);
+  const depth = (run.args.depth ?? 0) + 1;
+  if (depth > MAX_WORKFLOW_DEPTH) return fail(`Workflow nesting deeper than ${MAX_WORKFLOW_DEPTH} levels refused`, input);
+  const child = await run.acts.runner.loadChildWorkflow(run.workspaceId, childId);
+  const childExecutionId = `${run.executionId}-${block.id}${iterationSuffix(frame)}`;
+  const args: RunWorkflowArgs = {
+    executionId: childExecutionId,
+    workflowId: childId,
+    state: child.state,
+    input: childInput ?? null,
+    requestId: run.args.requestId,
+    workspaceId: run.workspaceId,
+    ...(run.args.actorId ? { actorId: run.args.actorId } : {}),
+    trigger: 'workflow',
+    depth,
+    callChain: chain,
+    ...(run.args.stream ? { stream: true } : {}),
+    integrationsTaskQueue: run.args.integrationsTaskQueue,
+    ...(run.args.retryInitialIntervalMs !== undefined ? { retryInitialIntervalMs: run.args.retryInitialIntervalMs } : {}),
+  };
+  const result: RunResult = await executeChild('runWorkflow', { workflowId: childExecutionId, taskQueue: workflowInfo().taskQueue, args: [args] });
+  const output = { success: result.success, childWorkflowName: child.name, result: result.output, error: result.error ?? null };
+  if (!result.success) return { exec: { success: false, output, error: result.error ?? 'Child workflow failed', ...(result.cost ? { cost: result.cost } : {}) }, input };
+  return { exec: { success: true, output, ...(result.cost ? { cost: result.cost } : {}), ...(result.tokens ? { tokens: result.tokens } : {}) }, input };
+}

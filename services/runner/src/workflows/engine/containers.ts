@@ -1,0 +1,94 @@
+import { clampCount, collectionItems } from '../blockValues.js';
+import type { IterationContext } from '../references.js';
+import type { RunnableBlock } from '../types.js';
+import type { BlockRun } from './blocks.js';
+import type { Frame, Resolver, Run } from './run.js';
+import { runFrame, type FrameResult } from './scheduler.js';
+
+/** What a container runs over: a count (items absent) or a collection's items. */
+interface Plan {
+  count: number;
+  items?: unknown[];
+  /** The collection as written (`<loop.items>` / `<parallel.items>`). */
+  collection?: unknown;
+}
+
+function loopPlan(run: Run, block: RunnableBlock, resolver: Resolver): Plan | string {
+  const derived = run.args.state.loops?.[block.id];
+  const data = block.data ?? {};
+  const loopType = data.loopType ?? derived?.loopType ?? 'for';
+  if (loopType !== 'forEach') return { count: clampCount(data.count ?? derived?.iterations) };
+  return collectionPlan(resolver.resolve(data.collection ?? derived?.forEachItems ?? ''), 'forEach');
+}
+
+function parallelPlan(run: Run, block: RunnableBlock, resolver: Resolver): Plan | string {
+  const derived = run.args.state.parallels?.[block.id];
+  const data = block.data ?? {};
+  const type = data.parallelType ?? derived?.parallelType;
+  if (type === 'count') return { count: clampCount(data.count ?? derived?.count) };
+  return collectionPlan(resolver.resolve(data.collection ?? derived?.distribution ?? ''), 'collection');
+}
+
+function collectionPlan(value: unknown, what: string): Plan | string {
+  const items = collectionItems(value);
+  if (!items) return `The ${what} items must be a JSON array or object, or a reference to one`;
+  return { count: items.length, items, collection: typeof value === 'string' ? (JSON.parse(value.trim() || '[]') as unknown) : value };
+}
+
+function childFrame(frame: Frame, run: Run, block: RunnableBlock, index: number, plan: Plan): Frame {
+  const scope = run.graph.scopes.get(block.id);
+  if (!scope) throw new Error(`Container ${block.name} has no body`);
+  const ctx: IterationContext = { index, currentItem: plan.items ? plan.items[index] : index, items: plan.items ? plan.collection : undefined };
+  const isLoop = block.type === 'loop';
+  return {
+    scope,
+    outputs: new Map(),
+    parent: frame,
+    ...(isLoop ? { loop: ctx } : frame.loop ? { loop: frame.loop } : {}),
+    ...(!isLoop ? { parallel: ctx } : frame.parallel ? { parallel: frame.parallel } : {}),
+    loopIteration: isLoop ? [...frame.loopIteration, index] : frame.loopIteration,
+    parallelBranch: isLoop ? frame.parallelBranch : [...frame.parallelBranch, index],
+  };
+}
+
+/** Body outputs of the last iteration or branch stay readable after the container. */
+function keepLast(frame: Frame, body: Frame | undefined): void {
+  if (!body) return;
+  for (const [id, stored] of body.outputs) frame.outputs.set(id, stored);
+}
+
+const resultOf = (r: FrameResult): unknown => (r.success ? (r.last?.value ?? null) : { error: r.error });
+
+/**
+ * Runs a loop (iterations one after another) or a parallel (branches at once, every branch
+ * finishing); output `results` in order. A failed iteration fails the loop; failed branches leave
+ * `{error}` in their slots and fail the parallel after all branches ended.
+ */
+export async function runContainer(run: Run, frame: Frame, block: RunnableBlock, resolver: Resolver): Promise<BlockRun> {
+  const plan = block.type === 'loop' ? loopPlan(run, block, resolver) : parallelPlan(run, block, resolver);
+  if (typeof plan === 'string') return { exec: { success: false, output: null, error: plan }, input: undefined };
+  const input = { count: plan.count, ...(plan.items ? { items: plan.collection } : {}) };
+  const results: unknown[] = [];
+  const finished: FrameResult[] = [];
+  if (block.type === 'loop') {
+    let lastBody: Frame | undefined;
+    for (let i = 0; i < plan.count && !run.halted; i++) {
+      lastBody = childFrame(frame, run, block, i, plan);
+      const r = await runFrame(run, lastBody);
+      finished.push(r);
+      if (!r.success) {
+        return { exec: { success: false, output: { results }, error: r.error ?? 'failed', message: r.error ?? 'failed' }, input };
+      }
+      results.push(resultOf(r));
+    }
+    keepLast(frame, lastBody);
+  } else {
+    const bodies = Array.from({ length: plan.count }, (_, i) => childFrame(frame, run, block, i, plan));
+    finished.push(...(await Promise.all(bodies.map((b) => runFrame(run, b)))));
+    results.push(...finished.map(resultOf));
+    keepLast(frame, bodies[bodies.length - 1]);
+    const failed = finished.find((r) => !r.success);
+    if (failed) return { exec: { success: false, output: { results }, error: failed.error ?? 'failed', message: failed.error ?? 'failed' }, input };
+  }
+  return { exec: { success: true, output: { results } }, input };
+}

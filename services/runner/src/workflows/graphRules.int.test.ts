@@ -1,0 +1,198 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEngineHarness, graphOf, ran, type EngineHarness } from '../testing/engineHarness.js';
+
+const S = { type: 'starter', name: 'Start' };
+
+describe('graph semantics of a run (real Temporal server, fake activities)', () => {
+  let h: EngineHarness;
+  beforeAll(async () => {
+    h = await createEngineHarness();
+  });
+  afterAll(async () => h?.close());
+  beforeEach(() => h.reset());
+
+  it('runs starter → function → response: references reach the code as values, {{KEY}} from the environment, the response is the output', async () => {
+    h.setEnvironment({ API_KEY: 'sk-secret' });
+    const state = graphOf(
+      {
+        s: S,
+        f: { name: 'Add', code: 'return <start.input.x> + 41 + "" + "{{API_KEY}}".length' },
+        r: { type: 'response', name: 'Response', values: { dataMode: 'json', data: '{"sum": <add.result>, "label": "got <add.result>"}', status: 201, headers: [{ id: 'h1', cells: { Key: 'X-Run', Value: '{{API_KEY}}' } }] } },
+      },
+      [['s', 'f'], ['f', 'r']],
+    );
+    const handle = await h.start(state);
+    const result = await handle.result();
+    expect(result.error).toBeUndefined();
+    expect(result.success).toBe(true);
+    expect(result.response).toEqual({ status: 201, headers: { 'X-Run': 'sk-secret' }, data: { sum: '429', label: 'got 429' } });
+    expect(result.output).toEqual({ sum: '429', label: 'got 429' });
+    const call = h.rec.functionCalls[0];
+    expect(call?.code).toContain('params["<start.input.x>"]');
+    expect(call?.code.replaceAll('params["<start.input.x>"]', '')).not.toContain('<start.input.x>');
+    expect(call?.code).not.toContain('sk-secret');
+    expect(call?.params['<start.input.x>']).toBe(1);
+    const fnLog = result.logs.find((l) => l.blockId === 'f');
+    expect(JSON.stringify(fnLog?.input)).not.toContain('sk-secret');
+    const resLog = result.logs.find((l) => l.blockId === 'r');
+    expect(JSON.stringify(resLog?.input)).toContain('{{API_KEY}}');
+    expect(JSON.stringify(resLog?.input)).not.toContain('sk-secret');
+    expect(h.rec.events.map((e) => e.type)).toEqual(['runStarted', 'blockStarted', 'blockCompleted', 'blockStarted', 'blockCompleted', 'blockStarted', 'blockCompleted', 'runCompleted']);
+    await h.keepHistory(handle, 'function-response');
+  });
+
+  it('runs both arms of a diamond at once and the join after both, with both outputs', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        a: { name: 'Arm A', code: '// barrier:diamond:2\nreturn 1' },
+        b: { name: 'Arm B', code: '// barrier:diamond:2\nreturn 2' },
+        j: { name: 'Join', code: 'return <arma.result> + <armb.result>' },
+      },
+      [['s', 'a'], ['s', 'b'], ['a', 'j'], ['b', 'j']],
+    );
+    const handle = await h.start(state);
+    const result = await handle.result();
+    expect(result.error).toBeUndefined();
+    expect(result.output).toEqual({ result: 3, stdout: '' });
+    expect(ran(result).slice(-1)).toEqual(['j']);
+    await h.keepHistory(handle, 'diamond');
+  });
+
+  it('skips a disabled block and what only it feeds; a join reached another way still runs', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        off: { name: 'Off', code: 'return 1', enabled: false },
+        after: { name: 'After Off', code: 'return 2' },
+        on: { name: 'On', code: 'return 3' },
+        j: { name: 'Join', code: 'return <on.result>' },
+      },
+      [['s', 'off'], ['off', 'after'], ['s', 'on'], ['on', 'j'], ['after', 'j']],
+    );
+    const result = await h.run(state);
+    expect(result.success).toBe(true);
+    expect(ran(result).sort()).toEqual(['j', 'on', 's']);
+    expect(result.logs.filter((l) => l.skipped).map((l) => l.blockId).sort()).toEqual(['after', 'off']);
+    expect(result.output).toEqual({ result: 3, stdout: '' });
+  });
+
+  it('condition: the first truthy branch wins, only its edge fires, the branch not taken is skipped and the join does not wait for it', async () => {
+    const conditions = JSON.stringify([
+      { id: 'c1', title: 'if', value: '<start.input.x> > 5' },
+      { id: 'c2', title: 'else if', value: '<start.input.x> === 1' },
+      { id: 'c3', title: 'else', value: '' },
+    ]);
+    const state = graphOf(
+      {
+        s: S,
+        c: { type: 'condition', name: 'Check', values: { conditions } },
+        big: { name: 'Big', code: 'return "big"' },
+        one: { name: 'One', code: 'return "one"' },
+        other: { name: 'Other', code: 'return "other"' },
+        j: { name: 'Join', code: 'return "joined"' },
+      },
+      [['s', 'c'], ['c', 'big', 'condition-c1'], ['c', 'one', 'condition-c2'], ['c', 'other', 'condition-c3'], ['big', 'j'], ['one', 'j'], ['other', 'j']],
+    );
+    const handle = await h.start(state);
+    const result = await handle.result();
+    expect(result.error).toBeUndefined();
+    expect(ran(result)).toEqual(['s', 'c', 'one', 'j']);
+    const cond = result.logs.find((l) => l.blockId === 'c');
+    expect(cond?.output).toEqual({ conditionResult: true, selectedConditionId: 'c2', selectedPath: { blockId: 'one', blockType: 'function', blockTitle: 'One' } });
+    // References reach the expressions as values.
+    expect(h.rec.functionCalls[0]?.code.replaceAll('params["<start.input.x>"]', '')).not.toContain('<start.input.x>');
+    await h.keepHistory(handle, 'condition');
+
+    const elseRun = await h.run(state, { input: { x: 3 } });
+    expect(ran(elseRun)).toEqual(['s', 'c', 'other', 'j']);
+  });
+
+  it('condition with no match and no else ends that path; the run still succeeds', async () => {
+    const conditions = [{ id: 'only', title: 'if', value: 'false' }];
+    const state = graphOf({ s: S, c: { type: 'condition', name: 'Check', values: { conditions } }, t: { code: 'return 1' } }, [['s', 'c'], ['c', 't', 'condition-only']]);
+    const result = await h.run(state);
+    expect(result.success).toBe(true);
+    expect(ran(result)).toEqual(['s', 'c']);
+    expect(result.output).toEqual({ conditionResult: false, selectedConditionId: null, selectedPath: null });
+  });
+
+  it('a failed block with an error edge continues down it with {error} as its output', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        f: { name: 'Fails', code: 'throw new Error("boom")' },
+        ok: { name: 'Ok Path', code: 'return 1' },
+        h: { name: 'Handler', code: 'return "handled " + <fails.error>' },
+      },
+      [['s', 'f'], ['f', 'ok'], ['f', 'h', 'error']],
+    );
+    const handle = await h.start(state);
+    const result = await handle.result();
+    expect(result.success).toBe(true);
+    expect(ran(result)).toEqual(['s', 'f', 'h']);
+    expect(result.output).toEqual({ result: 'handled Line 1:1 - boom', stdout: '' });
+    const failed = result.logs.find((l) => l.blockId === 'f');
+    expect(failed?.success).toBe(false);
+    expect(failed?.error).toBe('Line 1:1 - boom');
+    expect(failed?.output).toMatchObject({ error: 'Line 1:1 - boom', debug: { line: 1, column: 1 } });
+    await h.keepHistory(handle, 'error-edge');
+  });
+
+  it('a failure without an error edge fails the run with that block\'s message, starts nothing new and cancels what is in flight', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        f: { name: 'Function 1', code: 'throw new Error("boom")' },
+        after: { name: 'After', code: 'return 1' },
+        slow: { name: 'Slow', code: '// sleep:120000\nreturn 1' },
+        afterSlow: { name: 'After Slow', code: 'return 2' },
+      },
+      [['s', 'f'], ['f', 'after'], ['s', 'slow'], ['slow', 'afterSlow']],
+    );
+    const result = await h.run(state);
+    expect(result.success).toBe(false);
+    expect(result.error).toBe('Function 1: Line 1:1 - boom');
+    expect(ran(result)).not.toContain('after');
+    expect(ran(result)).not.toContain('afterSlow');
+    expect(result.logs.find((l) => l.blockId === 'slow')).toBeUndefined();
+  });
+
+  it('a Response block ends the run: its status, headers and data are the answer, nothing new starts, what is in flight is cancelled', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        r: { type: 'response', name: 'Response', values: { dataMode: 'json', data: '<start.input>' } },
+        slow: { name: 'Slow', code: '// sleep:120000\nreturn 1' },
+        later: { name: 'Later', code: 'return 2' },
+      },
+      [['s', 'r'], ['s', 'slow'], ['slow', 'later']],
+    );
+    const handle = await h.start(state, { input: { hello: 'world' } });
+    const result = await handle.result();
+    expect(result.success).toBe(true);
+    expect(result.response).toEqual({ status: 200, headers: {}, data: { hello: 'world' } });
+    expect(result.output).toEqual({ hello: 'world' });
+    expect(ran(result)).not.toContain('later');
+    await h.keepHistory(handle, 'response');
+  });
+
+  it('refuses a reference to a block that is not upstream, naming the reference', async () => {
+    const state = graphOf({ s: S, a: { name: 'A', code: 'return <b.result>' }, b: { name: 'B', code: 'return 1' } }, [['s', 'a'], ['s', 'b']]);
+    const result = await h.run(state);
+    expect(result.success).toBe(false);
+    expect(result.error).toBe('A: Reference <b.result> cannot be resolved: block "B" is not upstream of "A"');
+  });
+
+  it('uses the workflow id as execution id when none is given (schedules start runs with generated ids)', async () => {
+    const state = graphOf({ s: S, a: { code: 'return 1' } }, [['s', 'a']]);
+    const handle = await h.start(state, { executionId: '' });
+    await handle.result();
+    expect(h.rec.events[0]).toMatchObject({ type: 'runStarted', executionId: handle.workflowId });
+  });
+
+  it('a workflow without a starter fails with a clear message', async () => {
+    const result = await h.run(graphOf({ a: { code: 'return 1' } }, []));
+    expect(result).toMatchObject({ success: false, error: 'The workflow has no starter block' });
+  });
+});

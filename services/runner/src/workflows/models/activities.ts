@@ -1,0 +1,32 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { IntegrationActivities, ModelActivities } from '@weft/contracts';
+
+/** Start-to-close of one model call (a long streamed answer included). */
+export const MODEL_CALL_TIMEOUT = '5 minutes';
+/** Start-to-close of one tool call (long-polling tools run up to 300 s). */
+export const TOOL_CALL_TIMEOUT = '10 minutes';
+
+/** Where and how the model layer's activities run. */
+export interface ActivityPlace {
+  integrationsTaskQueue: string;
+  /** Tries for transient failures (network, 429, 5xx); user errors and 4xx are never retried. */
+  maxAttempts: number;
+}
+
+/** Model activities on the integrations queue, retried by Temporal (a finished call is never repeated). */
+export function modelActivities(place: ActivityPlace): ModelActivities {
+  return proxyActivities<ModelActivities>({
+    taskQueue: place.integrationsTaskQueue,
+    startToCloseTimeout: MODEL_CALL_TIMEOUT,
+    retry: { maximumAttempts: Math.max(1, place.maxAttempts), initialInterval: '1 second', backoffCoefficient: 2 },
+  });
+}
+
+/** The tool runtime's executeTool, for the agent's tool calls. */
+export function toolActivities(place: ActivityPlace): Pick<IntegrationActivities, 'executeTool'> {
+  return proxyActivities<IntegrationActivities>({
+    taskQueue: place.integrationsTaskQueue,
+    startToCloseTimeout: TOOL_CALL_TIMEOUT,
+    retry: { maximumAttempts: Math.max(1, place.maxAttempts), initialInterval: '1 second', backoffCoefficient: 2 },
+  });
+}

@@ -1,0 +1,86 @@
+import { executeChild, isCancellation, log, uuid4, workflowInfo } from '@temporalio/workflow';
+import type { ModelMessage } from '@weft/contracts';
+import type { BlockOutcome, BlockRunContext, RunnableBlock } from '../types.js';
+import { AgentToolError, agentTools } from './agentTools.js';
+import { blockCost, blockTokens, failed, fromError } from './outcome.js';
+import { memoryMessages, num, parseObject, responseFormatOf, text } from './params.js';
+import { modelToolLoop, type ModelToolLoopArgs } from './toolLoop.workflow.js';
+
+/** Agent temperature default (§2) and the model used when none is chosen (catalogue default). */
+export const AGENT_DEFAULT_TEMPERATURE = 0.7;
+export const DEFAULT_MODEL = 'gpt-4o';
+
+/** The loop's input from the agent's form: prompts, memories, tools, response format. */
+export function agentLoopArgs(block: RunnableBlock, params: Record<string, unknown>, ctx: BlockRunContext): ModelToolLoopArgs | string {
+  const model = text(params.model) || DEFAULT_MODEL;
+  let tools;
+  try {
+    tools = agentTools(params.tools);
+  } catch (err) {
+    if (err instanceof AgentToolError) return err.message;
+    throw err;
+  }
+  const format = responseFormatOf(params.responseFormat);
+  if (!format.ok) return format.error;
+  const userPrompt = text(params.userPrompt);
+  const messages: ModelMessage[] = [...memoryMessages(params.memories), ...(userPrompt ? [{ role: 'user' as const, content: userPrompt }] : [])];
+  const systemPrompt = text(params.systemPrompt);
+  const maxTokens = num(params.maxTokens);
+  return {
+    request: {
+      model,
+      ...(systemPrompt ? { systemPrompt } : {}),
+      temperature: num(params.temperature) ?? AGENT_DEFAULT_TEMPERATURE,
+      ...(maxTokens !== undefined ? { maxTokens } : {}),
+      ...(format.value ? { responseFormat: format.value } : {}),
+      ...(text(params.apiKey) ? { apiKey: text(params.apiKey) } : {}),
+      ...(text(params.azureEndpoint) ? { azureEndpoint: text(params.azureEndpoint) } : {}),
+      ...(text(params.azureApiVersion) ? { azureApiVersion: text(params.azureApiVersion) } : {}),
+      context: { workspaceId: ctx.workspaceId, workflowId: ctx.workflowId, executionId: ctx.executionId, blockId: block.id, requestId: ctx.requestId },
+    },
+    messages,
+    tools,
+    ...(ctx.stream ? { stream: { executionId: ctx.executionId, blockId: block.id } } : {}),
+    toolContext: {
+      workspaceId: ctx.workspaceId,
+      workflowId: ctx.workflowId,
+      executionId: ctx.executionId,
+      blockId: block.id,
+      requestId: ctx.requestId,
+      ...(ctx.actorId ? { actorId: ctx.actorId } : {}),
+    },
+    envVars: ctx.envVars,
+    integrationsTaskQueue: ctx.integrationsTaskQueue,
+    maxAttempts: ctx.maxAttempts,
+  };
+}
+
+/**
+ * Agent: the tool loop as a child workflow. Output `content, model, tokens, toolCalls, cost`; with a
+ * response format, the parsed answer's fields instead of `content` (a non-JSON answer keeps `content`).
+ */
+export async function runAgent(block: RunnableBlock, params: Record<string, unknown>, ctx: BlockRunContext): Promise<BlockOutcome> {
+  const args = agentLoopArgs(block, params, ctx);
+  if (typeof args === 'string') return failed(args);
+  let result;
+  try {
+    result = await executeChild(modelToolLoop, {
+      workflowId: `${workflowInfo().workflowId}-agent-${block.id}-${uuid4().slice(0, 8)}`,
+      taskQueue: workflowInfo().taskQueue,
+      args: [args],
+    });
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    return fromError(err);
+  }
+  const tokens = blockTokens(result.tokens);
+  const cost = blockCost(result.cost);
+  const meta = { model: result.model, tokens, toolCalls: result.toolCalls, cost };
+  let output: Record<string, unknown> = { content: result.content, ...meta };
+  if (args.request.responseFormat) {
+    const parsed = parseObject(result.content);
+    if (parsed) output = { ...parsed, ...meta };
+    else log.warn('Agent response is not the JSON its response format asks for; content kept as text', { blockId: block.id });
+  }
+  return { success: true, output, tokens, cost };
+}

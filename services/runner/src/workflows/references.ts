@@ -1,0 +1,337 @@
+/**
+ * References inside sub-block values, resolved against what a run has produced so far (pure: no
+ * Temporal, no I/O; runs inside the workflow sandbox and in unit tests alike).
+ *
+ * - `<blockname.path.to.field>`: a block's output (names lowercased, spaces removed);
+ * - `<start.input>`, `<start.input.x>`: the run's input (the starter's output is `{input}`);
+ * - `<variable.name>`: a workflow variable, typed by its type;
+ * - `<loop.index|currentItem|items>`, `<parallel.index|currentItem|items>`: the innermost container;
+ * - `{{KEY}}`: an environment variable (an unknown key is left as written).
+ * A value that is exactly one reference keeps the referenced value's type; anything else is text.
+ */
+
+/** How a block name is written inside a reference: lowercased, spaces removed. */
+export function normalizeName(name: string): string {
+  return name.toLowerCase().replace(/\s+/g, '');
+}
+
+/** What the scope answers for a block name used in a reference. */
+export type BlockLookup = { kind: 'ok'; value: unknown } | { kind: 'unknown' } | { kind: 'error'; reason: string };
+
+/** The loop or parallel a block runs in: `<loop.*>` / `<parallel.*>`. */
+export interface IterationContext {
+  index: number;
+  currentItem: unknown;
+  items: unknown;
+}
+
+/** Everything a reference may read. */
+export interface ReferenceScope {
+  /** A block output by normalized name (`start` names the starter). */
+  block(name: string): BlockLookup;
+  /** Workflow variables by normalized name. */
+  variables: Record<string, { type: string; value: unknown }>;
+  loop?: IterationContext;
+  parallel?: IterationContext;
+  envVars: Record<string, string>;
+  /** Leave `{{KEY}}` as written (the log's view of a block's input: secrets never show). */
+  maskEnv?: boolean;
+}
+
+/** A reference that cannot be resolved; the message names the reference. */
+export class ReferenceResolutionError extends Error {
+  constructor(
+    readonly reference: string,
+    reason: string,
+  ) {
+    super(`Reference ${reference} cannot be resolved: ${reason}`);
+    this.name = 'ReferenceResolutionError';
+  }
+}
+
+const TOKEN_SOURCE = String.raw`<([^<>\s.]+)((?:\.[^<>\s.]+)*)>|\{\{([A-Za-z0-9_\-.]+)\}\}`;
+const tokenAt = () => new RegExp(TOKEN_SOURCE, 'y');
+const tokensIn = () => new RegExp(TOKEN_SOURCE, 'g');
+
+/** The result of reading one token: a value, or the token left as written. */
+type Read = { found: true; value: unknown } | { found: false };
+
+function pathSegments(path: string): string[] {
+  const out: string[] = [];
+  for (const part of path.split('.').filter((p) => p !== '')) {
+    const m = /^([^[\]]*)((?:\[\d+\])*)$/.exec(part);
+    if (!m) {
+      out.push(part);
+      continue;
+    }
+    if (m[1] !== '') out.push(m[1] as string);
+    for (const idx of (m[2] ?? '').matchAll(/\[(\d+)\]/g)) out.push(idx[1] as string);
+  }
+  return out;
+}
+
+/** Reads a path inside a value; a missing field is undefined. */
+export function readPath(value: unknown, segments: readonly string[]): unknown {
+  let current = value;
+  for (const segment of segments) {
+    if (current === null || current === undefined) return undefined;
+    if (typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[segment];
+  }
+  return current;
+}
+
+/** A variable's value read by its type (§5 variable types: plain, number, boolean, object, array). */
+export function typedVariable(type: string, value: unknown): unknown {
+  switch (type) {
+    case 'number': {
+      if (typeof value === 'number') return value;
+      const n = Number(String(value ?? '').trim());
+      return Number.isNaN(n) ? value : n;
+    }
+    case 'boolean':
+      return value === true || String(value).trim().toLowerCase() === 'true';
+    case 'object':
+    case 'array':
+      if (typeof value !== 'string') return value;
+      try {
+        return JSON.parse(value) as unknown;
+      } catch {
+        return value;
+      }
+    default:
+      return typeof value === 'string' || value === undefined || value === null ? (value ?? '') : value;
+  }
+}
+
+function readIteration(ctx: IterationContext | undefined, segments: string[]): Read {
+  if (!ctx) return { found: false };
+  const [field, ...rest] = segments;
+  if (field === 'index' || field === 'currentItem' || field === 'items') return { found: true, value: readPath(ctx[field], rest) };
+  return { found: true, value: undefined };
+}
+
+function readReference(raw: string, root: string, path: string, scope: ReferenceScope): Read {
+  const segments = pathSegments(path);
+  const name = root.toLowerCase();
+  if (name === 'variable') {
+    const [varName, ...rest] = segments;
+    const variable = varName === undefined ? undefined : scope.variables[normalizeName(varName)];
+    if (!variable) throw new ReferenceResolutionError(raw, `no variable named "${varName ?? ''}"`);
+    return { found: true, value: readPath(typedVariable(variable.type, variable.value), rest) };
+  }
+  if (name === 'loop' && scope.loop) return readIteration(scope.loop, segments);
+  if (name === 'parallel' && scope.parallel) return readIteration(scope.parallel, segments);
+  const looked = scope.block(normalizeName(root));
+  if (looked.kind === 'unknown') return { found: false };
+  if (looked.kind === 'error') throw new ReferenceResolutionError(raw, looked.reason);
+  if (name === 'start' && segments.length > 0 && segments[0] !== 'input') {
+    // `<start.x>` reads the input's field x when the starter's output has no such field.
+    const direct = readPath(looked.value, segments);
+    return { found: true, value: direct !== undefined ? direct : readPath(readPath(looked.value, ['input']), segments) };
+  }
+  return { found: true, value: readPath(looked.value, segments) };
+}
+
+function readToken(m: RegExpMatchArray, scope: ReferenceScope): Read {
+  if (m[3] !== undefined) {
+    const key = m[3];
+    if (scope.maskEnv || !Object.prototype.hasOwnProperty.call(scope.envVars, key)) return { found: false };
+    return { found: true, value: scope.envVars[key] };
+  }
+  return readReference(m[0], m[1] as string, m[2] ?? '', scope);
+}
+
+/** How a referenced value reads inside a longer text: strings as they are, other values as JSON. */
+export function asText(value: unknown): string {
+  if (value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
+  return JSON.stringify(value) ?? '';
+}
+
+/** Resolves the references in one text; a text that is exactly one reference keeps the value's type. */
+export function resolveText(text: string, scope: ReferenceScope): unknown {
+  const trimmed = text.trim();
+  const single = tokenAt().exec(trimmed);
+  if (single && single[0].length === trimmed.length) {
+    const read = readToken(single, scope);
+    return read.found ? read.value : text;
+  }
+  let out = '';
+  let last = 0;
+  for (const m of text.matchAll(tokensIn())) {
+    const read = readToken(m, scope);
+    out += text.slice(last, m.index) + (read.found ? asText(read.value) : m[0]);
+    last = m.index + m[0].length;
+  }
+  return out + text.slice(last);
+}
+
+/** Resolves references in every string of a sub-block value (tables, lists and objects included). */
+export function resolveValue(value: unknown, scope: ReferenceScope): unknown {
+  if (typeof value === 'string') return resolveText(value, scope);
+  if (Array.isArray(value)) return value.map((v) => resolveValue(v, scope));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveValue(v, scope)]));
+  }
+  return value;
+}
+
+/** The block names (normalized) a value's references read, for loading large outputs first. */
+export function referencedNames(value: unknown, into = new Set<string>()): Set<string> {
+  if (typeof value === 'string') {
+    for (const m of value.matchAll(tokensIn())) if (m[1] !== undefined) into.add(normalizeName(m[1]));
+  } else if (Array.isArray(value)) {
+    for (const v of value) referencedNames(v, into);
+  } else if (value !== null && typeof value === 'object') {
+    for (const v of Object.values(value)) referencedNames(v, into);
+  }
+  return into;
+}
+
+/** Code with its references turned into reads of `params` (values, never spliced source). */
+export interface RewrittenCode {
+  code: string;
+  params: Record<string, unknown>;
+}
+
+type Lexical = 'code' | "'" | '"' | '`' | 'line-comment' | 'block-comment';
+
+/**
+ * Rewrites references in JavaScript so their values reach the code as data: outside strings a
+ * reference becomes `params["<ref>"]` and `{{KEY}}` becomes `environmentVariables["KEY"]`; inside a
+ * string literal the string is closed, the value's text concatenated and the string reopened (in a
+ * template literal, `${…}`). The sandbox defines `params` and `environmentVariables` as globals.
+ */
+export function rewriteCode(code: string, scope: ReferenceScope): RewrittenCode {
+  const params: Record<string, unknown> = {};
+  let out = '';
+  let state: Lexical = 'code';
+  const templateDepth: number[] = [];
+  let braceDepth = 0;
+  // Where the current ' or " literal began in `out`, and whether a value was concatenated into it
+  // (such a literal is wrapped in parentheses so `"…<ref>…".length` still reads the whole text).
+  let literalStart = 0;
+  let literalSpliced = false;
+  let i = 0;
+  while (i < code.length) {
+    const ch = code[i] as string;
+    const next = code[i + 1];
+    if (state === 'line-comment') {
+      out += ch;
+      if (ch === '\n') state = 'code';
+      i += 1;
+      continue;
+    }
+    if (state === 'block-comment') {
+      out += ch;
+      if (ch === '*' && next === '/') {
+        out += '/';
+        i += 2;
+        state = 'code';
+      } else i += 1;
+      continue;
+    }
+    if ((ch === '<' || ch === '{') && (state === 'code' || state === "'" || state === '"' || state === '`')) {
+      const re = tokenAt();
+      re.lastIndex = i;
+      const m = re.exec(code);
+      if (m) {
+        const read = readToken(m, scope);
+        if (read.found) {
+          const isEnv = m[3] !== undefined;
+          const access = isEnv ? `environmentVariables[${JSON.stringify(m[3])}]` : `params[${JSON.stringify(m[0])}]`;
+          const textAccess = isEnv ? access : `params[${JSON.stringify(`${m[0]}:text`)}]`;
+          if (!isEnv) params[m[0]] = read.value ?? null;
+          if (state === 'code') out += access;
+          else {
+            if (!isEnv) params[`${m[0]}:text`] = asText(read.value);
+            out += state === '`' ? `\${${textAccess}}` : `${state} + ${textAccess} + ${state}`;
+            if (state !== '`') literalSpliced = true;
+          }
+          i += m[0].length;
+          continue;
+        }
+      }
+    }
+    out += ch;
+    i += 1;
+    if (state === 'code') {
+      if (ch === '/' && next === '/') {
+        out += '/';
+        i += 1;
+        state = 'line-comment';
+      } else if (ch === '/' && next === '*') {
+        out += '*';
+        i += 1;
+        state = 'block-comment';
+      } else if (ch === "'" || ch === '"' || ch === '`') {
+        state = ch;
+        literalStart = out.length - 1;
+        literalSpliced = false;
+      }
+      else if (ch === '{') braceDepth += 1;
+      else if (ch === '}') {
+        if (templateDepth.length > 0 && templateDepth[templateDepth.length - 1] === braceDepth) {
+          templateDepth.pop();
+          state = '`';
+        } else braceDepth -= 1;
+      }
+    } else if (ch === '\\') {
+      if (next !== undefined) out += next;
+      i += 1;
+    } else if (ch === state) {
+      if (literalSpliced && state !== '`') out = `${out.slice(0, literalStart)}(${out.slice(literalStart)})`;
+      literalSpliced = false;
+      state = 'code';
+    }
+    else if (state === '`' && ch === '$' && next === '{') {
+      out += '{';
+      i += 1;
+      templateDepth.push(braceDepth);
+      state = 'code';
+    }
+  }
+  return { code: out, params };
+}
+
+/**
+ * Resolves references inside JSON text (a Response block's data in editor mode): outside strings a
+ * value is written as JSON, inside a string as escaped text; the result is parsed when it is JSON.
+ */
+export function resolveJsonText(text: string, scope: ReferenceScope): unknown {
+  const trimmed = text.trim();
+  const single = tokenAt().exec(trimmed);
+  if (single && single[0].length === trimmed.length) return resolveText(text, scope);
+  let out = '';
+  let inString = false;
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i] as string;
+    if (ch === '<' || ch === '{') {
+      const re = tokenAt();
+      re.lastIndex = i;
+      const m = re.exec(text);
+      if (m) {
+        const read = readToken(m, scope);
+        if (read.found) {
+          out += inString ? JSON.stringify(asText(read.value)).slice(1, -1) : (JSON.stringify(read.value) ?? 'null');
+          i += m[0].length;
+          continue;
+        }
+      }
+    }
+    out += ch;
+    i += 1;
+    if (inString && ch === '\\') {
+      out += text[i] ?? '';
+      i += 1;
+    } else if (ch === '"') inString = !inString;
+  }
+  try {
+    return JSON.parse(out) as unknown;
+  } catch {
+    return out;
+  }
+}

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeName, ReferenceResolutionError, resolveJsonText, resolveText, resolveValue, rewriteCode, referencedNames, typedVariable, type ReferenceScope } from './references.js';
+
+const outputs: Record<string, unknown> = {
+  start: { input: { x: 2, name: 'Ada', list: [10, 20] } },
+  agent1: { content: 'hello', tokens: { total: 7 } },
+  fn: { result: { ok: true, items: ['a', 'b'] }, stdout: '' },
+};
+
+function scope(extra: Partial<ReferenceScope> = {}): ReferenceScope {
+  return {
+    block: (name) => {
+      if (name === 'later') return { kind: 'error', reason: 'block "Later" has not run' };
+      return name in outputs ? { kind: 'ok', value: outputs[name] } : { kind: 'unknown' };
+    },
+    variables: { count: { type: 'number', value: '5' }, flag: { type: 'boolean', value: 'TRUE' }, cfg: { type: 'object', value: '{"a":1}' }, label: { type: 'plain', value: 'hi' } },
+    envVars: { API_KEY: 'sk-1' },
+    ...extra,
+  };
+}
+
+describe('references', () => {
+  it('normalizes block names: lowercased, spaces removed', () => {
+    expect(normalizeName('Agent 1')).toBe('agent1');
+    expect(normalizeName('  My  Block ')).toBe('myblock');
+  });
+
+  it('a value that is exactly one reference keeps its type; in a longer text it becomes text', () => {
+    expect(resolveText('<start.input.x>', scope())).toBe(2);
+    expect(resolveText(' <fn.result> ', scope())).toEqual({ ok: true, items: ['a', 'b'] });
+    expect(resolveText('x is <start.input.x>', scope())).toBe('x is 2');
+    expect(resolveText('obj <fn.result>', scope())).toBe('obj {"ok":true,"items":["a","b"]}');
+    expect(resolveText('<start.input>', scope())).toEqual({ x: 2, name: 'Ada', list: [10, 20] });
+  });
+
+  it('reads paths with dots and indexes; a missing field is undefined (empty in text)', () => {
+    expect(resolveText('<fn.result.items.1>', scope())).toBe('b');
+    expect(resolveText('<start.input.list[0]>', scope())).toBe(10);
+    expect(resolveText('<fn.result.nope>', scope())).toBeUndefined();
+    expect(resolveText('[<fn.result.nope>]', scope())).toBe('[]');
+  });
+
+  it('<start.x> reads the input field x', () => {
+    expect(resolveText('<start.name>', scope())).toBe('Ada');
+  });
+
+  it('variables are typed by their type', () => {
+    expect(resolveText('<variable.count>', scope())).toBe(5);
+    expect(resolveText('<variable.flag>', scope())).toBe(true);
+    expect(resolveText('<variable.cfg.a>', scope())).toBe(1);
+    expect(resolveText('<variable.label>', scope())).toBe('hi');
+    expect(typedVariable('array', '[1,2]')).toEqual([1, 2]);
+    expect(() => resolveText('<variable.missing>', scope())).toThrow('Reference <variable.missing> cannot be resolved: no variable named "missing"');
+  });
+
+  it('loop and parallel contexts answer <loop.*> and <parallel.*>', () => {
+    const s = scope({ loop: { index: 3, currentItem: { k: 'v' }, items: [1] }, parallel: { index: 1, currentItem: 'p', items: ['o', 'p'] } });
+    expect(resolveText('<loop.index>', s)).toBe(3);
+    expect(resolveText('<loop.currentItem.k>', s)).toBe('v');
+    expect(resolveText('<parallel.items>', s)).toEqual(['o', 'p']);
+    expect(resolveText('branch <parallel.index>', s)).toBe('branch 1');
+  });
+
+  it('{{KEY}} reads the environment; an unknown key stays as written; the log view keeps every key', () => {
+    expect(resolveText('Bearer {{API_KEY}}', scope())).toBe('Bearer sk-1');
+    expect(resolveText('{{NOPE}}', scope())).toBe('{{NOPE}}');
+    expect(resolveText('Bearer {{API_KEY}}', scope({ maskEnv: true }))).toBe('Bearer {{API_KEY}}');
+  });
+
+  it('a reference to a block that has not run fails naming the reference; unknown names stay as written', () => {
+    expect(() => resolveText('<later.result>', scope())).toThrow(ReferenceResolutionError);
+    expect(() => resolveText('<later.result>', scope())).toThrow('Reference <later.result> cannot be resolved: block "Later" has not run');
+    expect(resolveText('a <div> and <unknown.x>', scope())).toBe('a <div> and <unknown.x>');
+  });
+
+  it('resolves inside tables, lists and objects', () => {
+    const table = [{ id: 'r1', cells: { Key: 'Authorization', Value: 'Bearer {{API_KEY}}' } }, { id: 'r2', cells: { Key: 'X-Name', Value: '<start.input.name>' } }];
+    expect(resolveValue(table, scope())).toEqual([
+      { id: 'r1', cells: { Key: 'Authorization', Value: 'Bearer sk-1' } },
+      { id: 'r2', cells: { Key: 'X-Name', Value: 'Ada' } },
+    ]);
+    expect(resolveValue({ n: 1, nested: ['<start.input.x>'] }, scope())).toEqual({ n: 1, nested: [2] });
+  });
+
+  it('lists the block names a value references', () => {
+    expect([...referencedNames({ a: '<Agent1.content> and <fn.result>', b: ['{{K}}'] })].sort()).toEqual(['agent1', 'fn']);
+  });
+});
+
+describe('references in code', () => {
+  const run = (code: string, s = scope()) => {
+    const { code: rewritten, params } = rewriteCode(code, s);
+    const fn = new Function('params', 'environmentVariables', rewritten) as (p: unknown, e: unknown) => unknown;
+    return { rewritten, params, result: fn(params, s.envVars) };
+  };
+
+  it('passes references as values, never spliced into the source', () => {
+    const evil: ReferenceScope = scope({ block: (n) => (n === 'fn' ? { kind: 'ok', value: { result: '"); throw new Error("pwned'} } : { kind: 'unknown' }) });
+    const { rewritten, result } = run('return <fn.result>', evil);
+    expect(rewritten).toBe('return params["<fn.result>"]');
+    expect(result).toBe('"); throw new Error("pwned');
+  });
+
+  it('keeps types outside strings and text inside strings and template literals', () => {
+    expect(run('return <start.input.x> * 2').result).toBe(4);
+    expect(run('return "n=<start.input.x>!"').result).toBe('n=2!');
+    expect(run("return 'hi <start.input.name>'.length").result).toBe(6);
+    expect(run('return `list ${<start.input.list>.length} <fn.result>`').result).toBe('list 2 {"ok":true,"items":["a","b"]}');
+  });
+
+  it('reads {{KEY}} from environmentVariables, in code and in strings', () => {
+    const { rewritten, result } = run('return "{{API_KEY}}".length + {{API_KEY}}.length');
+    expect(rewritten).not.toContain('sk-1');
+    expect(result).toBe(8);
+  });
+
+  it('leaves comments and comparisons alone', () => {
+    const { rewritten } = run('// see <fn.result>\nconst a = 1, b = 2;\nreturn a<b && b>a');
+    expect(rewritten).toContain('// see <fn.result>');
+    expect(rewritten).toContain('a<b && b>a');
+  });
+});
+
+describe('references in JSON text', () => {
+  it('writes values as JSON outside strings and as escaped text inside them', () => {
+    expect(resolveJsonText('{"x": <start.input.x>, "who": "<start.input.name> \\"q\\"", "r": <fn.result>}', scope())).toEqual({ x: 2, who: 'Ada "q"', r: { ok: true, items: ['a', 'b'] } });
+    expect(resolveJsonText('<fn.result>', scope())).toEqual({ ok: true, items: ['a', 'b'] });
+    expect(resolveJsonText('not json <start.input.x>', scope())).toBe('not json 2');
+  });
+});
