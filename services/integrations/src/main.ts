@@ -4,18 +4,24 @@ import { integrations, integrationsTaskQueue } from '@weft/contracts';
 import { migrations } from './migrations/index.js';
 import { createActivities } from './activities/index.js';
 import { integrationsHandlers } from './adapters/grpc.js';
+import { createToolRuntime } from './runtime.js';
+import type { IntegrationsDB } from './db.js';
 
 /** Composition root of the integrations service: a gRPC server and an activity worker. */
-const rt = await bootService({ name: 'integrations', migrations });
+const rt = await bootService<IntegrationsDB>({ name: 'integrations', migrations });
 // Our shutdown drains the worker; Temporal must not install its own signal handlers.
 Runtime.install({ logger: temporalLogger(rt.logger), shutdownSignals: [] });
-rt.grpc.add(integrations.IntegrationsServiceService, integrationsHandlers());
+const tools = createToolRuntime({ db: rt.db, logger: rt.logger, config: rt.config });
+rt.onClose(() => tools.close());
+rt.grpc.add(integrations.IntegrationsServiceService, integrationsHandlers(tools));
 const connection = await NativeConnection.connect({ address: rt.config.TEMPORAL_ADDRESS });
 const worker = await Worker.create({
   connection,
   namespace: rt.config.TEMPORAL_NAMESPACE,
   taskQueue: integrationsTaskQueue(rt.config.WEFT_INSTANCE),
-  activities: createActivities(),
+  activities: {
+    ...createActivities(tools),
+  },
 });
 const running = worker.run().catch((err: unknown) => {
   rt.logger.fatal({ err }, 'activity worker stopped');

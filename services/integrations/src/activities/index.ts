@@ -1,23 +1,35 @@
-import type { ExecuteFunctionInput, ExecuteFunctionOutput, IntegrationActivities } from '@weft/contracts';
+import { ApplicationFailure } from '@temporalio/common';
+import type { IntegrationActivities } from '@weft/contracts';
 import { withRequestContext } from '@weft/platform';
-import { runInSandbox } from '../function/sandbox.js';
+import type { SandboxPool } from '../function/sandbox.js';
+import { executeFunctionTimed } from '../function/executeFunction.js';
+import type { ToolExecutor } from '../tools/runtime/executeTool.js';
+import { TransientToolError } from '../tools/runtime/errors.js';
 
-/** The integrations task queue's activities, built from their dependencies (none yet but the sandbox). */
-export function createActivities(): IntegrationActivities {
-  return {
-    executeFunction(input) {
-      return withRequestContext({ requestId: input.requestId ?? 'temporal' }, () => executeFunction(input));
-    },
-  };
+/** What the integrations activities are built from (the model layer adds its own beside these). */
+export interface ActivityDeps {
+  sandbox: SandboxPool;
+  tools: ToolExecutor;
 }
 
-/** Runs a function block's code; a failing function is a value with its error and timing, never a throw. */
-export async function executeFunction(input: ExecuteFunctionInput): Promise<ExecuteFunctionOutput> {
-  const start = new Date();
-  const res = await runInSandbox({ code: input.code, params: input.params, envVars: input.envVars, timeoutMs: input.timeoutMs });
-  const end = new Date();
-  const timing = { startTime: start.toISOString(), endTime: end.toISOString(), duration: end.getTime() - start.getTime() };
-  return res.success
-    ? { success: true, output: { result: res.result, stdout: res.stdout }, timing }
-    : { success: false, output: { result: null, stdout: res.stdout }, error: res.error, timing };
+/** The integrations task queue's activities. */
+export function createActivities(deps: ActivityDeps): IntegrationActivities {
+  return {
+    executeFunction(input) {
+      return withRequestContext({ requestId: input.requestId ?? 'temporal' }, () =>
+        executeFunctionTimed(deps.sandbox, { code: input.code, params: input.params, envVars: input.envVars, timeout: input.timeoutMs }),
+      );
+    },
+    executeTool(input) {
+      return withRequestContext({ requestId: input.context.requestId ?? 'temporal' }, async () => {
+        try {
+          return await deps.tools.execute(input, 'throw');
+        } catch (err) {
+          // Transient failures (network, timeouts, 429, 5xx, an unreachable registry) are retried by Temporal.
+          if (err instanceof TransientToolError) throw ApplicationFailure.retryable(err.message, 'TransientToolError');
+          throw err;
+        }
+      });
+    },
+  };
 }

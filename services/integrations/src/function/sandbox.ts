@@ -1,9 +1,20 @@
-import { getQuickJS, shouldInterruptAfterDeadline, type QuickJSContext, type QuickJSHandle } from 'quickjs-emscripten';
+import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import type { FunctionDebug } from '@weft/contracts';
+import { WORKER_SOURCE } from './workerSource.js';
 
 /** Function execute timeout default (spec 000 §9). */
 export const DEFAULT_FUNCTION_TIMEOUT_MS = 10_000;
 export const DEFAULT_MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
 const MAX_STDOUT_CHARS = 1_000_000;
+/** The largest result (as JSON text) a function may return. */
+export const MAX_RESULT_CHARS = 10_000_000;
+/** QuickJS's own stack limit; the worker thread's native stack is far larger, so this one always fires first. */
+const SANDBOX_STACK_BYTES = 512 * 1024;
+const WORKER_STACK_MB = 32;
+/** Extra time the host gives a job before it ends the worker thread itself (a native call that never checks the interrupt). */
+const WATCHDOG_GRACE_MS = 2_000;
 
 export interface SandboxRun {
   code: string;
@@ -11,98 +22,218 @@ export interface SandboxRun {
   envVars: Record<string, string>;
   timeoutMs?: number;
   memoryLimitBytes?: number;
+  /** Lines put before the user's code (declarations), subtracted from error lines. */
+  lineOffset?: number;
 }
 
-export type SandboxResult = { success: true; result: unknown; stdout: string } | { success: false; error: string; stdout: string };
+export type SandboxResult =
+  | { success: true; result: unknown; stdout: string }
+  | { success: false; error: string; stdout: string; debug?: FunctionDebug; limit?: 'time' | 'memory' | 'stack' | 'output' };
+
+interface WorkerAnswer {
+  success: boolean;
+  kind?: 'timeout' | 'memory' | 'stack' | 'pending' | 'error' | 'output' | 'crash';
+  resultJson?: string;
+  stdout: string;
+  error?: { name: string; message: string; stack: string };
+  runMs?: number;
+}
+
+interface Job {
+  id: number;
+  run: Required<Omit<SandboxRun, 'lineOffset'>> & { lineOffset: number };
+  resolve: (r: SandboxResult) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: Promise<void>;
+  job: Job | null;
+  watchdog: NodeJS.Timeout | null;
+}
+
+export interface SandboxPoolOptions {
+  /** Worker threads (default WEFT_SANDBOX_WORKERS, else the number of CPUs, at most 4). */
+  size?: number;
+  /** Keep a fresh runtime ready between calls (default true); off, every call pays the cold start. */
+  prewarm?: boolean;
+}
+
+/** WORKER_SOURCE code reaches quickjs through its resolved path: eval'd workers cannot resolve packages from here. */
+const quickjsPath = createRequire(import.meta.url).resolve('quickjs-emscripten');
 
 /**
- * Runs untrusted function-block code in a fresh QuickJS (WebAssembly) runtime with a time and a
- * memory limit. The code is a function body: it may `return` a value and use `await`; it sees
- * `params`, `environmentVariables` and `console`.
+ * Untrusted code runs in QuickJS (WebAssembly) inside worker threads: the sandbox has no host
+ * objects at all (only `params`, `environmentVariables` and a console that records lines), a time
+ * limit (QuickJS's interrupt, and a host watchdog that ends the thread), a memory limit, a stack
+ * limit well inside the thread's native stack, and a cap on output. A thread that dies for any
+ * reason is replaced; the call answers which limit fired.
  */
-export async function runInSandbox(run: SandboxRun): Promise<SandboxResult> {
-  const quickjs = await getQuickJS();
-  const timeoutMs = run.timeoutMs ?? DEFAULT_FUNCTION_TIMEOUT_MS;
-  const memoryLimit = run.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;
-  const runtime = quickjs.newRuntime();
-  runtime.setMemoryLimit(memoryLimit);
-  runtime.setMaxStackSize(1024 * 1024);
-  runtime.setInterruptHandler(shouldInterruptAfterDeadline(Date.now() + timeoutMs));
-  const vm = runtime.newContext();
-  let stdout = '';
-  const write = (line: string) => {
-    if (stdout.length < MAX_STDOUT_CHARS) stdout += `${line}\n`.slice(0, MAX_STDOUT_CHARS - stdout.length);
-  };
-  try {
-    installConsole(vm, write);
-    setGlobalJson(vm, 'params', run.params);
-    setGlobalJson(vm, 'environmentVariables', run.envVars);
-    const evaluated = vm.evalCode(`(async () => {\n${run.code}\n})()`, 'function.js');
-    if (evaluated.error) return failure(vm, evaluated.error, stdout, timeoutMs, memoryLimit);
-    const promise = evaluated.value;
-    try {
-      const jobs = runtime.executePendingJobs();
-      if (jobs.error) return failure(vm, jobs.error, stdout, timeoutMs, memoryLimit);
-      const state = vm.getPromiseState(promise);
-      if (state.type === 'pending') {
-        return { success: false, error: 'Function did not finish: it awaits something that never resolves', stdout };
-      }
-      if (state.type === 'rejected') return failure(vm, state.error, stdout, timeoutMs, memoryLimit);
-      const result = vm.dump(state.value);
-      state.value.dispose();
-      return { success: true, result: result === undefined ? null : result, stdout };
-    } finally {
-      promise.dispose();
-    }
-  } finally {
-    vm.dispose();
-    runtime.dispose();
-  }
-}
+export class SandboxPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+  private closed = false;
+  readonly prewarm: boolean;
 
-function installConsole(vm: QuickJSContext, write: (line: string) => void): void {
-  const consoleObj = vm.newObject();
-  for (const level of ['log', 'info', 'warn', 'error', 'debug']) {
-    const fn = vm.newFunction(level, (...args: QuickJSHandle[]) => {
-      write(args.map((a) => formatValue(vm.dump(a))).join(' '));
+  constructor(opts: SandboxPoolOptions = {}) {
+    const fromEnv = Number(process.env.WEFT_SANDBOX_WORKERS);
+    const size = opts.size ?? (Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : Math.min(4, availableParallelism()));
+    this.prewarm = opts.prewarm ?? true;
+    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { quickjsPath, prewarm: this.prewarm, limits: { memoryLimitBytes: DEFAULT_MEMORY_LIMIT_BYTES, stackBytes: SANDBOX_STACK_BYTES } },
+      resourceLimits: { stackSizeMb: WORKER_STACK_MB, maxOldGenerationSizeMb: 256 },
+      stdout: true,
+      stderr: true,
     });
-    vm.setProp(consoleObj, level, fn);
-    fn.dispose();
+    worker.unref();
+    const slot: Slot = { worker, ready: Promise.resolve(), job: null, watchdog: null };
+    slot.ready = new Promise<void>((resolve) => {
+      const onReady = (m: unknown) => {
+        if (typeof m === 'object' && m !== null && 'ready' in m) {
+          worker.off('message', onReady);
+          resolve();
+        }
+      };
+      worker.on('message', onReady);
+      worker.once('exit', () => resolve());
+    });
+    worker.on('message', (m: { id?: number; result?: WorkerAnswer }) => {
+      if (!m.result || !slot.job || m.id !== slot.job.id) return;
+      const job = slot.job;
+      this.finish(slot);
+      job.resolve(toResult(m.result, job.run));
+      this.pump();
+    });
+    worker.on('error', () => undefined);
+    worker.on('exit', () => {
+      const job = slot.job;
+      const index = this.slots.indexOf(slot);
+      if (slot.watchdog) clearTimeout(slot.watchdog);
+      slot.job = null;
+      if (index >= 0 && !this.closed) this.slots[index] = this.spawn();
+      if (job) job.resolve({ success: false, error: 'Code execution failed: the sandbox stopped unexpectedly', stdout: '' });
+      this.pump();
+    });
+    return slot;
   }
-  vm.setProp(vm.global, 'console', consoleObj);
-  consoleObj.dispose();
+
+  private finish(slot: Slot): void {
+    if (slot.watchdog) clearTimeout(slot.watchdog);
+    slot.watchdog = null;
+    slot.job = null;
+  }
+
+  private pump(): void {
+    for (const slot of this.slots) {
+      if (slot.job || this.queue.length === 0) continue;
+      const job = this.queue.shift() as Job;
+      slot.job = job;
+      const { lineOffset: _l, ...payload } = job.run;
+      void slot.ready.then(() => {
+        if (slot.job !== job) return;
+        slot.worker.postMessage({ id: job.id, ...payload, maxStdoutChars: MAX_STDOUT_CHARS, maxResultChars: MAX_RESULT_CHARS, stackBytes: SANDBOX_STACK_BYTES });
+        slot.watchdog = setTimeout(() => {
+          if (slot.job !== job) return;
+          slot.job = null;
+          job.resolve({ success: false, error: timeoutMessage(job.run.timeoutMs), stdout: '', limit: 'time' });
+          void slot.worker.terminate();
+        }, job.run.timeoutMs + WATCHDOG_GRACE_MS);
+      });
+    }
+  }
+
+  run(run: SandboxRun): Promise<SandboxResult> {
+    if (this.closed) return Promise.resolve({ success: false, error: 'Code execution failed: the sandbox is closed', stdout: '' });
+    return new Promise((resolve) => {
+      this.queue.push({
+        id: this.nextId++,
+        run: {
+          code: run.code,
+          params: run.params,
+          envVars: run.envVars,
+          timeoutMs: run.timeoutMs ?? DEFAULT_FUNCTION_TIMEOUT_MS,
+          memoryLimitBytes: run.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES,
+          lineOffset: run.lineOffset ?? 0,
+        },
+        resolve,
+      });
+      this.pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
 }
 
-function setGlobalJson(vm: QuickJSContext, name: string, value: unknown): void {
-  const parsed = vm.evalCode(`(${JSON.stringify(JSON.stringify(value ?? null))})`);
-  const text = vm.unwrapResult(parsed);
-  const json = vm.getProp(vm.global, 'JSON');
-  const parse = vm.getProp(json, 'parse');
-  const handle = vm.unwrapResult(vm.callFunction(parse, json, text));
-  vm.setProp(vm.global, name, handle);
-  for (const h of [handle, parse, json, text]) h.dispose();
+function timeoutMessage(ms: number): string {
+  return `Function execution timed out after ${ms} ms`;
 }
 
-function formatValue(value: unknown): string {
-  if (typeof value === 'string') return value;
+/** Where in the user's code an error was thrown: the first frame in function.js, less the wrapper's line. */
+function debugOf(err: { name: string; message: string; stack: string }, lineOffset: number): FunctionDebug {
+  const m = /function\.js:(\d+)(?::(\d+))?/.exec(err.stack);
+  const debug: FunctionDebug = { errorType: err.name, stack: err.stack };
+  if (m?.[1]) {
+    debug.line = Math.max(1, Number(m[1]) - 1 - lineOffset);
+    if (m[2]) debug.column = Number(m[2]);
+  }
+  return debug;
+}
+
+function parseResult(text: string | undefined): unknown {
+  if (text === undefined) return null;
   try {
-    return JSON.stringify(value) ?? String(value);
+    return (JSON.parse(text) as unknown) ?? null;
   } catch {
-    return String(value);
+    return null;
   }
 }
 
-function failure(vm: QuickJSContext, handle: QuickJSHandle, stdout: string, timeoutMs: number, memoryLimit: number): SandboxResult {
-  const dumped: unknown = vm.dump(handle);
-  handle.dispose();
-  const err = typeof dumped === 'object' && dumped !== null ? (dumped as { name?: unknown; message?: unknown }) : { message: dumped };
-  const name = typeof err.name === 'string' ? err.name : 'Error';
-  const message = typeof err.message === 'string' ? err.message : String(err.message);
-  if (name === 'InternalError' && message === 'interrupted') {
-    return { success: false, error: `Function execution timed out after ${timeoutMs} ms`, stdout };
+function toResult(a: WorkerAnswer, run: Job['run']): SandboxResult {
+  if (a.success) {
+    return { success: true, result: parseResult(a.resultJson), stdout: a.stdout };
   }
-  if (message === 'out of memory' || name === 'RangeError' && message.includes('memory')) {
-    return { success: false, error: `Function execution exceeded the memory limit of ${Math.round(memoryLimit / 1024 / 1024)} MB`, stdout };
+  const mb = Math.round(run.memoryLimitBytes / 1024 / 1024);
+  switch (a.kind) {
+    case 'timeout':
+      return { success: false, error: timeoutMessage(run.timeoutMs), stdout: a.stdout, limit: 'time' };
+    case 'memory':
+      return { success: false, error: `Function execution exceeded the memory limit of ${mb} MB`, stdout: a.stdout, limit: 'memory' };
+    case 'stack':
+      return { success: false, error: 'Function execution exceeded the stack size limit (too much recursion)', stdout: a.stdout, limit: 'stack' };
+    case 'output':
+      return { success: false, error: `Function result exceeds the limit of ${MAX_RESULT_CHARS / 1_000_000} MB of JSON`, stdout: a.stdout, limit: 'output' };
+    case 'pending':
+      return { success: false, error: 'Function did not finish: it awaits something that never resolves', stdout: a.stdout };
+    case 'error':
+    case 'crash':
+    case undefined: {
+      const err = a.error ?? { name: 'Error', message: 'Code execution failed', stack: '' };
+      return { success: false, error: `${err.name}: ${err.message}`, stdout: a.stdout, debug: debugOf(err, run.lineOffset) };
+    }
   }
-  return { success: false, error: `${name}: ${message}`, stdout };
+}
+
+let shared: SandboxPool | null = null;
+
+/** The process's sandbox pool (created on first use). */
+export function sharedSandbox(): SandboxPool {
+  shared ??= new SandboxPool();
+  return shared;
+}
+
+/**
+ * Runs untrusted function-block code with a time and memory limit. The code is a function body: it
+ * may `return` a value and use `await`; it sees `params`, `environmentVariables` and `console`.
+ */
+export function runInSandbox(run: SandboxRun): Promise<SandboxResult> {
+  return sharedSandbox().run(run);
 }

@@ -1,0 +1,85 @@
+import type { ExecuteFunctionOutput, FunctionDebug } from '@weft/contracts';
+import { DEFAULT_FUNCTION_TIMEOUT_MS, type SandboxPool } from './sandbox.js';
+import { prepareCustomToolCode, validateCustomToolParams } from '../tools/runtime/customTool.js';
+import { errorMessage } from '../tools/runtime/errors.js';
+
+/** A function execute request (spec 000 §7 `POST /api/function/execute`). */
+export interface FunctionRequest {
+  code: string;
+  timeout?: number | undefined;
+  envVars?: Record<string, string> | undefined;
+  blockData?: Record<string, unknown> | undefined;
+  blockNameMapping?: Record<string, string> | undefined;
+  workflowId?: string | undefined;
+  isCustomTool?: boolean | undefined;
+  params?: Record<string, unknown> | undefined;
+  schema?: unknown;
+}
+
+export interface FunctionResponse {
+  success: boolean;
+  output: { result: unknown; stdout: string };
+  error?: string;
+  debug?: FunctionDebug;
+}
+
+function lookup(value: unknown, path: string[]): unknown {
+  let cur = value;
+  for (const key of path) {
+    if (typeof cur !== 'object' || cur === null) return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+}
+
+const normalize = (name: string) => name.toLowerCase().replace(/\s+/g, '');
+
+/**
+ * Function block code: `{{KEY}}` becomes the environment variable and `<block.path>` the value of
+ * that block's output (block names compared lowercased without spaces, through blockNameMapping),
+ * both as JavaScript literals; anything else is left as written.
+ */
+export function resolveFunctionCode(code: string, envVars: Record<string, string>, blockData: Record<string, unknown>, mapping: Record<string, string>): string {
+  const byName = new Map(Object.entries(mapping).map(([name, id]) => [normalize(name), id]));
+  let out = code.replace(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g, (whole, key: string) => (key in envVars ? JSON.stringify(envVars[key]) : whole));
+  out = out.replace(/<([A-Za-z0-9_ -]+)((?:\.[A-Za-z0-9_]+)+)>/g, (whole, name: string, rest: string) => {
+    const id = byName.get(normalize(name)) ?? (name in blockData ? name : undefined);
+    if (!id || !(id in blockData)) return whole;
+    const value = lookup(blockData[id], rest.slice(1).split('.'));
+    return value === undefined ? whole : JSON.stringify(value);
+  });
+  return out;
+}
+
+/** Runs function execute; every failure is an answer (`success: false` with error and debug), never a throw. */
+export async function executeFunctionRequest(sandbox: SandboxPool, req: FunctionRequest): Promise<FunctionResponse> {
+  const envVars = req.envVars ?? {};
+  const params = req.params ?? {};
+  const timeoutMs = req.timeout && req.timeout > 0 ? req.timeout : DEFAULT_FUNCTION_TIMEOUT_MS;
+  if (!req.code.trim()) return { success: false, output: { result: null, stdout: '' }, error: req.isCustomTool ? 'No code provided for tool execution' : 'Code execution failed' };
+  let code: string;
+  if (req.isCustomTool) {
+    try {
+      if (req.schema !== undefined) validateCustomToolParams(req.schema, params);
+    } catch (err) {
+      return { success: false, output: { result: null, stdout: '' }, error: errorMessage(err) };
+    }
+    code = prepareCustomToolCode(req.code, params, envVars);
+  } else {
+    code = resolveFunctionCode(req.code, envVars, req.blockData ?? {}, req.blockNameMapping ?? {});
+  }
+  const lineOffset = code.split('\n').length - req.code.split('\n').length;
+  const res = await sandbox.run({ code, params, envVars, timeoutMs, lineOffset: Math.max(0, lineOffset) });
+  if (res.success) return { success: true, output: { result: res.result, stdout: res.stdout } };
+  const debug = res.debug;
+  const located = debug?.line !== undefined ? `Line ${debug.line}:${debug.column ?? 0} - ${res.error}` : res.error;
+  return { success: false, output: { result: null, stdout: res.stdout }, error: located || 'Code execution failed', ...(debug ? { debug } : {}) };
+}
+
+/** The activity's form: the same run, timed. */
+export async function executeFunctionTimed(sandbox: SandboxPool, req: FunctionRequest): Promise<ExecuteFunctionOutput> {
+  const start = new Date();
+  const res = await executeFunctionRequest(sandbox, req);
+  const end = new Date();
+  return { ...res, timing: { startTime: start.toISOString(), endTime: end.toISOString(), duration: end.getTime() - start.getTime() } };
+}

@@ -1,0 +1,62 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import type { ModelActivities, ModelErrorDetails, ModelProviderId } from '@weft/contracts';
+import { withRequestContext } from '@weft/platform';
+import { callModel, TimedModelError, type ModelDeps } from './callModel.js';
+import { createEmbeddings } from './embeddings.js';
+import { ModelProviderError, ModelRequestError } from './errors.js';
+import { generateImage } from './images.js';
+import { listOllamaModels } from './providers/ollama.provider.js';
+
+function signal(): AbortSignal | undefined {
+  try {
+    return Context.current().cancellationSignal;
+  } catch {
+    return undefined; // called outside an activity (unit tests)
+  }
+}
+
+/**
+ * A model failure as Temporal sees it: user errors (missing key, bad parameters) and 4xx answers are
+ * non-retryable; network failures, timeouts, 429 and 5xx retry. Details carry provider, status, timing.
+ */
+export function toFailure(err: unknown, provider: ModelProviderId): ApplicationFailure {
+  const timed = err instanceof TimedModelError ? err : undefined;
+  const cause = timed?.original ?? (err instanceof Error ? err : new Error(String(err)));
+  const now = new Date().toISOString();
+  const details: ModelErrorDetails = {
+    provider: timed?.provider ?? provider,
+    ...(cause instanceof ModelProviderError && cause.status !== undefined ? { status: cause.status } : {}),
+    timing: timed?.timing ?? { startTime: now, endTime: now, duration: 0 },
+  };
+  const nonRetryable = cause instanceof ModelRequestError || (cause instanceof ModelProviderError && !cause.retryable);
+  return ApplicationFailure.create({ message: cause.message, type: cause.name, nonRetryable, details: [details] });
+}
+
+/** The model layer's activities on the integrations task queue. */
+export function createModelActivities(deps: ModelDeps): ModelActivities {
+  return {
+    async callModel(input) {
+      try {
+        return await withRequestContext({ requestId: input.context?.requestId ?? 'temporal' }, () => callModel(deps, input, signal()));
+      } catch (err) {
+        throw toFailure(err, input.provider ?? 'openai');
+      }
+    },
+    async createEmbeddings(input) {
+      try {
+        return await createEmbeddings(deps.config, input, signal());
+      } catch (err) {
+        throw toFailure(err, 'openai');
+      }
+    },
+    async generateImage(input) {
+      try {
+        return await generateImage(deps.config, input, signal());
+      } catch (err) {
+        throw toFailure(err, 'openai');
+      }
+    },
+    listLocalModels: () => listOllamaModels(deps.config),
+  };
+}

@@ -1,0 +1,157 @@
+import { calculateCost, estimateStreamingCost, getProviderIdForModel, getTemperatureRange } from '@weft/catalog';
+import type { CallModelInput, CallModelOutput, ModelCost, ModelMessage, ModelProviderId, ModelTokens, RunStreamChunk, Timing } from '@weft/contracts';
+import { runChunksSubject } from '@weft/contracts';
+import { resolveApiKey, type ModelConfig } from './config.js';
+import { ModelRequestError } from './errors.js';
+import { ADAPTERS } from './providers/index.js';
+import type { AdapterRequest, ProviderAdapter, StreamSink } from './types.js';
+
+/** The one log call the model layer makes (a pino logger fits). */
+export interface ModelLog {
+  warn(data: Record<string, unknown>, message: string): void;
+}
+
+/** What the model activities need: configuration, the chunk publisher and a log. */
+export interface ModelDeps {
+  config: ModelConfig;
+  /** Instance prefix of the chunk subjects. */
+  instance: string;
+  /** Publishes one stream chunk (core NATS); absent when nothing listens (tests). */
+  publish?: (subject: string, chunk: RunStreamChunk) => void;
+  logger: ModelLog;
+  /** Adapters by provider (tests inject their own). */
+  adapters?: Partial<Record<ModelProviderId, ProviderAdapter>>;
+}
+
+/** Anthropic's default temperature when the block gives none (§9). */
+const ANTHROPIC_DEFAULT_TEMPERATURE = 0.7;
+/** Range used for local and Hugging Face models, which the catalogue does not list (the block's slider, §9). */
+const OPEN_RANGE = { min: 0, max: 2 };
+
+/** A call's failure with the time it took (§8: provider errors are rethrown with timing). */
+export class TimedModelError extends Error {
+  constructor(
+    readonly original: Error,
+    readonly provider: ModelProviderId,
+    readonly timing: Timing,
+  ) {
+    super(original.message);
+    this.name = original.name;
+  }
+}
+
+function timingSince(start: number): Timing {
+  const end = Date.now();
+  return { startTime: new Date(start).toISOString(), endTime: new Date(end).toISOString(), duration: end - start };
+}
+
+/** Temperature sent only where the model supports it, clamped to its range (§5, §9). */
+export function settleTemperature(provider: ModelProviderId, model: string, given: number | undefined): number | undefined {
+  const range = provider === 'ollama' || provider === 'huggingface' ? OPEN_RANGE : getTemperatureRange(model);
+  if (!range) return undefined;
+  const wanted = given ?? (provider === 'anthropic' ? ANTHROPIC_DEFAULT_TEMPERATURE : undefined);
+  if (wanted === undefined || !Number.isFinite(wanted)) return undefined;
+  return Math.min(range.max, Math.max(range.min, wanted));
+}
+
+function textLength(messages: ModelMessage[], systemPrompt: string | undefined): number {
+  let n = systemPrompt?.length ?? 0;
+  for (const m of messages) {
+    if (typeof m.content === 'string') n += m.content.length;
+    else for (const p of m.content) n += p.type === 'text' ? p.text.length : p.url.length;
+  }
+  return n;
+}
+
+/** Cost of reported tokens by the catalogue's table, the cached part of the prompt at the cached rate. */
+export function costOf(model: string, tokens: ModelTokens): ModelCost {
+  const cached = Math.min(tokens.cachedPrompt ?? 0, tokens.prompt);
+  const fresh = calculateCost(model, tokens.prompt - cached, tokens.completion);
+  const reused = calculateCost(model, cached, 0, true);
+  const input = round(fresh.input + reused.input);
+  return { input, output: fresh.output, total: round(input + fresh.output) };
+}
+
+function round(n: number): number {
+  return Math.round(n * 1_000_000) / 1_000_000;
+}
+
+/** Runs one model request: key, temperature and tokens settled, stream chunks published, cost priced. */
+export async function callModel(deps: ModelDeps, input: CallModelInput, signal?: AbortSignal): Promise<CallModelOutput> {
+  const started = Date.now();
+  const model = input.model?.trim() ?? '';
+  const provider: ModelProviderId = input.provider ?? (model ? getProviderIdForModel(model) : 'openai');
+  try {
+    if (!model) throw new ModelRequestError('No model selected');
+    const adapter = deps.adapters?.[provider] ?? ADAPTERS[provider];
+    const maxTokens = typeof input.maxTokens === 'number' && Number.isFinite(input.maxTokens) && input.maxTokens > 0 ? Math.floor(input.maxTokens) : undefined;
+    const temperature = settleTemperature(provider, model, input.temperature);
+    const req: AdapterRequest = {
+      model,
+      messages: input.messages,
+      apiKey: resolveApiKey(deps.config, provider, input.apiKey),
+      stream: input.stream !== undefined,
+      ...(input.systemPrompt ? { systemPrompt: input.systemPrompt } : {}),
+      ...(input.tools?.length ? { tools: input.tools } : {}),
+      ...(input.toolChoice ? { toolChoice: input.toolChoice } : {}),
+      ...(temperature !== undefined ? { temperature } : {}),
+      ...(maxTokens !== undefined ? { maxTokens } : {}),
+      ...(input.responseFormat ? { responseFormat: input.responseFormat } : {}),
+      ...(input.azureEndpoint ? { azureEndpoint: input.azureEndpoint } : {}),
+      ...(input.azureApiVersion ? { azureApiVersion: input.azureApiVersion } : {}),
+      ...(input.hfProvider ? { hfProvider: input.hfProvider } : {}),
+    };
+    const target = input.stream;
+    const subject = target ? runChunksSubject(deps.instance, target.executionId) : '';
+    let seq = target?.seqStart ?? 0;
+    let firstTokenMs: number | undefined;
+    const publish = (chunk: string, toolCall?: RunStreamChunk['toolCall']) => {
+      if (!target || !deps.publish) return;
+      deps.publish(subject, { executionId: target.executionId, blockId: target.blockId, seq: seq++, chunk, ...(toolCall ? { toolCall } : {}) });
+    };
+    for (const state of target?.toolStates ?? []) publish('', state);
+    const sink: StreamSink = {
+      text(delta) {
+        if (!delta) return;
+        firstTokenMs ??= Date.now() - started;
+        publish(delta);
+      },
+      toolDetected(id, name) {
+        publish('', { id, name, state: 'detecting' });
+      },
+      warn(message, data) {
+        deps.logger.warn({ provider, model, ...data }, message);
+      },
+    };
+    const result = await adapter.call(req, deps.config, sink, signal);
+    for (const call of result.toolCalls) publish('', { id: call.id, name: call.name, state: 'executing' });
+    let tokens: ModelTokens;
+    let cost: ModelCost;
+    if (result.tokens) {
+      tokens = result.tokens;
+      cost = costOf(model, tokens);
+    } else {
+      // §9: a stream that reports no usage is estimated at 0.0001 per token (about 4 characters a token).
+      const prompt = Math.ceil(textLength(input.messages, input.systemPrompt) / 4);
+      const completion = Math.ceil((result.content.length + JSON.stringify(result.toolCalls).length * (result.toolCalls.length ? 1 : 0)) / 4);
+      tokens = { prompt, completion, total: prompt + completion };
+      const inputCost = estimateStreamingCost(prompt);
+      const outputCost = estimateStreamingCost(completion);
+      cost = { input: inputCost, output: outputCost, total: round(inputCost + outputCost) };
+    }
+    return {
+      content: result.content,
+      model: result.model || model,
+      provider,
+      toolCalls: result.toolCalls,
+      tokens,
+      cost,
+      timing: timingSince(started),
+      chunks: seq - (target?.seqStart ?? 0),
+      ...(firstTokenMs !== undefined ? { firstTokenMs } : {}),
+    };
+  } catch (err) {
+    const cause = err instanceof Error ? err : new Error(String(err));
+    throw new TimedModelError(cause, provider, timingSince(started));
+  }
+}

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createAnthropicFake, type FakeModelServer } from '@weft/testkit';
+import type { CallModelInput } from '@weft/contracts';
+import { callModel, TimedModelError } from '../callModel.js';
+import { testModelDeps } from '../testDeps.js';
+
+let fake: FakeModelServer;
+beforeAll(async () => {
+  fake = await createAnthropicFake();
+});
+afterAll(() => fake.close());
+beforeEach(() => fake.reset());
+
+const deps = () => testModelDeps({ WEFT_ANTHROPIC_BASE_URL: fake.url });
+const lookup = { name: 'lookup', description: 'Look a word up', parameters: { type: 'object', properties: { word: { type: 'string' } } } };
+const ask = (over: Partial<CallModelInput> = {}): CallModelInput => ({ model: 'claude-sonnet-4-0', messages: [{ role: 'user', content: 'Define cat' }], apiKey: 'ak', ...over });
+
+describe('Anthropic adapter against the fake', () => {
+  it('defaults to 1024 max tokens and temperature 0.7, sends the system prompt apart and the key header', async () => {
+    fake.reply({ content: 'A small feline.', usage: { prompt: 100, completion: 20, cached: 50 } });
+    const out = await callModel(deps(), ask({ systemPrompt: 'Be a dictionary' }));
+    const [req] = fake.chatRequests();
+    expect(req?.headers['x-api-key']).toBe('ak');
+    expect(req?.body).toMatchObject({ model: 'claude-sonnet-4-0', max_tokens: 1024, temperature: 0.7, system: 'Be a dictionary', messages: [{ role: 'user', content: [{ type: 'text', text: 'Define cat' }] }] });
+    expect(out).toMatchObject({ content: 'A small feline.', provider: 'anthropic', tokens: { prompt: 150, completion: 20, total: 170, cachedPrompt: 50 } });
+  });
+
+  it('clamps the temperature to 0-1 and forces a tool by name', async () => {
+    fake.reply({ toolCalls: [{ name: 'lookup', arguments: { word: 'cat' }, id: 'toolu_1' }] });
+    const out = await callModel(deps(), ask({ temperature: 1.7, tools: [lookup], toolChoice: { name: 'lookup' } }));
+    expect(fake.chatRequests()[0]?.body).toMatchObject({ temperature: 1, tools: [{ name: 'lookup', input_schema: { type: 'object' } }], tool_choice: { type: 'tool', name: 'lookup' } });
+    expect(out.toolCalls).toEqual([{ id: 'toolu_1', name: 'lookup', arguments: { word: 'cat' } }]);
+  });
+
+  it('sends tool results as tool_result blocks in one user turn', async () => {
+    fake.reply({ content: 'done' });
+    await callModel(
+      deps(),
+      ask({
+        tools: [lookup],
+        messages: [
+          { role: 'user', content: 'Define cat and dog' },
+          { role: 'assistant', content: 'Looking up.', toolCalls: [{ id: 't1', name: 'lookup', arguments: { word: 'cat' } }, { id: 't2', name: 'lookup', arguments: { word: 'dog' } }] },
+          { role: 'tool', toolCallId: 't1', name: 'lookup', content: 'feline' },
+          { role: 'tool', toolCallId: 't2', name: 'lookup', content: 'canine' },
+        ],
+      }),
+    );
+    expect(fake.chatRequests()[0]?.body).toMatchObject({
+      messages: [
+        { role: 'user' },
+        { role: 'assistant', content: [{ type: 'text', text: 'Looking up.' }, { type: 'tool_use', id: 't1' }, { type: 'tool_use', id: 't2' }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'feline' }, { type: 'tool_result', tool_use_id: 't2', content: 'canine' }] },
+      ],
+    });
+  });
+
+  it('parses a stream: text deltas, tool_use input deltas, usage from message_start and message_delta', async () => {
+    fake.reply({ content: 'Checking the word.', toolCalls: [{ name: 'lookup', arguments: { word: 'cat' }, id: 'toolu_9' }], usage: { prompt: 30, completion: 12 } });
+    const d = deps();
+    const out = await callModel(d, ask({ tools: [lookup], stream: { executionId: 'e', blockId: 'b', seqStart: 0 } }));
+    expect(out.content).toBe('Checking the word.');
+    expect(out.toolCalls).toEqual([{ id: 'toolu_9', name: 'lookup', arguments: { word: 'cat' } }]);
+    expect(out.tokens).toMatchObject({ prompt: 30, completion: 12, total: 42 });
+    expect(d.chunks.filter((c) => !c.toolCall).map((c) => c.chunk).join('')).toBe('Checking the word.');
+    expect(d.chunks.filter((c) => c.toolCall).map((c) => c.toolCall?.state)).toEqual(['detecting', 'executing']);
+  });
+
+  it('requires a key, and keeps the provider error with its status', async () => {
+    const noKey = await callModel(deps(), ask({ apiKey: '' })).catch((e: unknown) => e);
+    expect(noKey).toBeInstanceOf(TimedModelError);
+    expect((noKey as Error).message).toBe('API key is required for Anthropic');
+    fake.reply({ error: { status: 529, message: 'Overloaded' } });
+    const err = await callModel(deps(), ask()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TimedModelError);
+    expect((err as TimedModelError).message).toContain('Overloaded');
+    expect((err as TimedModelError).original).toMatchObject({ status: 529 });
+  });
+});

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createGeminiFake, type FakeModelServer } from '@weft/testkit';
+import type { CallModelInput } from '@weft/contracts';
+import { callModel, TimedModelError } from '../callModel.js';
+import { testModelDeps } from '../testDeps.js';
+
+let fake: FakeModelServer;
+beforeAll(async () => {
+  fake = await createGeminiFake();
+});
+afterAll(() => fake.close());
+beforeEach(() => fake.reset());
+
+const deps = () => testModelDeps({ WEFT_GEMINI_BASE_URL: `${fake.url}/v1beta` });
+const search = { name: 'search', description: 'Search', parameters: { type: 'object', properties: { q: { type: 'string' } }, additionalProperties: false } };
+const ask = (over: Partial<CallModelInput> = {}): CallModelInput => ({ model: 'gemini-2.5-pro', messages: [{ role: 'user', content: 'Find news' }], apiKey: 'gk', ...over });
+
+async function failure(p: Promise<unknown>): Promise<TimedModelError> {
+  const err = await p.then(() => undefined, (e: unknown) => e);
+  expect(err).toBeInstanceOf(TimedModelError);
+  return err as TimedModelError;
+}
+
+describe('Gemini adapter against the fake', () => {
+  it('posts generateContent with the key in the query string: contents, generationConfig, systemInstruction, functionDeclarations, toolConfig', async () => {
+    fake.reply({ toolCalls: [{ name: 'search', arguments: { q: 'weft' } }], usage: { prompt: 40, completion: 10 } });
+    const out = await callModel(deps(), ask({ systemPrompt: 'Be factual', tools: [search], toolChoice: { name: 'search' }, temperature: 5, maxTokens: 300 }));
+    const [req] = fake.chatRequests();
+    expect(req?.path).toBe('/v1beta/models/gemini-2.5-pro:generateContent');
+    expect(req?.query.key).toBe('gk');
+    expect(req?.body).toMatchObject({
+      contents: [{ role: 'user', parts: [{ text: 'Find news' }] }],
+      generationConfig: { temperature: 2, maxOutputTokens: 300 },
+      systemInstruction: { parts: [{ text: 'Be factual' }] },
+      tools: [{ functionDeclarations: [{ name: 'search', parameters: { type: 'object', properties: { q: { type: 'string' } } } }] }],
+      toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['search'] } },
+    });
+    expect(out).toMatchObject({ provider: 'google', toolCalls: [{ name: 'search', arguments: { q: 'weft' } }], tokens: { prompt: 40, completion: 10, total: 50 } });
+  });
+
+  it('sends function results back as functionResponse parts', async () => {
+    fake.reply({ content: 'Here is the news.' });
+    await callModel(
+      deps(),
+      ask({
+        tools: [search],
+        messages: [
+          { role: 'user', content: 'Find news' },
+          { role: 'assistant', content: '', toolCalls: [{ id: 'g0', name: 'search', arguments: { q: 'weft' } }] },
+          { role: 'tool', toolCallId: 'g0', name: 'search', content: '{"hits":3}' },
+        ],
+      }),
+    );
+    expect(fake.chatRequests()[0]?.body).toMatchObject({
+      contents: [
+        { role: 'user' },
+        { role: 'model', parts: [{ functionCall: { name: 'search', args: { q: 'weft' } } }] },
+        { role: 'user', parts: [{ functionResponse: { name: 'search', response: { hits: 3 } } }] },
+      ],
+    });
+  });
+
+  it('uses structured output without tools and ignores it with tools (§8)', async () => {
+    fake.reply({ content: '{"a":1}' }, { content: 'x' });
+    const schema = { type: 'object', properties: { a: { type: 'number' } } };
+    await callModel(deps(), ask({ responseFormat: { schema } }));
+    expect(fake.chatRequests()[0]?.body).toMatchObject({ generationConfig: { responseMimeType: 'application/json', responseSchema: schema } });
+    const d = deps();
+    await callModel(d, ask({ responseFormat: { schema }, tools: [search] }));
+    expect((fake.chatRequests()[1]?.body as { generationConfig: object }).generationConfig).not.toHaveProperty('responseSchema');
+    expect(d.warnings.join(' ')).toContain('response format is ignored');
+  });
+
+  it('streams with alt=sse; UNEXPECTED_TOOL_CALL is ignored with a warning', async () => {
+    fake.reply({ content: 'Streaming words here', finishReason: 'UNEXPECTED_TOOL_CALL', usage: { prompt: 5, completion: 4 } });
+    const d = deps();
+    const out = await callModel(d, ask({ stream: { executionId: 'e', blockId: 'b', seqStart: 0 } }));
+    const [req] = fake.chatRequests();
+    expect(req?.path).toBe('/v1beta/models/gemini-2.5-pro:streamGenerateContent');
+    expect(req?.query).toMatchObject({ alt: 'sse', key: 'gk' });
+    expect(out.content).toBe('Streaming words here');
+    expect(out.tokens).toMatchObject({ prompt: 5, completion: 4 });
+    expect(d.chunks.map((c) => c.chunk).join('')).toBe('Streaming words here');
+    expect(d.warnings.join(' ')).toContain('UNEXPECTED_TOOL_CALL');
+  });
+
+  it("answers 'Gemini API error: {status} {statusText}' and the streaming variant, logging the body", async () => {
+    fake.reply({ error: { status: 400, message: 'Invalid JSON payload' } });
+    const d = deps();
+    const err = await failure(callModel(d, ask()));
+    expect(err.message).toBe('Gemini API error: 400 Bad Request');
+    expect(err.original).toMatchObject({ status: 400 });
+    expect(d.warnings).toContain('Gemini API error response');
+    fake.reply({ error: { status: 503, message: 'overloaded' } });
+    const streamErr = await failure(callModel(deps(), ask({ stream: { executionId: 'e', blockId: 'b', seqStart: 0 } })));
+    expect(streamErr.message).toBe('Gemini API streaming error: 503 Service Unavailable');
+  });
+
+  it('requires a key', async () => {
+    const err = await failure(callModel(deps(), ask({ apiKey: ' ' })));
+    expect(err.message).toBe('API key is required for Gemini');
+  });
+});

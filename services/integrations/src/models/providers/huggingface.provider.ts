@@ -1,0 +1,62 @@
+import { ModelProviderError, toProviderError } from '../errors.js';
+import { parseArguments, type AdapterResult, type ProviderAdapter } from '../types.js';
+import { compatibleBody } from './openaiCompatible.js';
+
+/** Default inference provider of the Hugging Face block (§2). */
+export const HF_DEFAULT_PROVIDER = 'novita';
+
+interface HfAnswer {
+  model?: string;
+  choices?: Array<{ message?: { content?: string | null; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> } }>;
+  usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
+  error?: { message?: string } | string;
+}
+
+function errorDetail(body: HfAnswer | undefined, text: string): string {
+  if (typeof body?.error === 'string') return body.error;
+  return body?.error?.message ?? text.slice(0, 200);
+}
+
+/**
+ * Hugging Face's router chat completions (`{base}/{provider}/v1/chat/completions`, base URL
+ * `WEFT_HUGGINGFACE_BASE_URL`). Errors: 'Hugging Face chat completion failed: …' and
+ * 'Invalid response format from Hugging Face API'. Answers are read whole (the block does not stream).
+ */
+export const huggingfaceAdapter: ProviderAdapter = {
+  id: 'huggingface',
+  async call(req, config, _sink, signal): Promise<AdapterResult> {
+    const provider = req.hfProvider?.trim() || HF_DEFAULT_PROVIDER;
+    const body = { ...compatibleBody(req, { provider: 'huggingface', wireModel: req.model, toolUsageControl: true }), stream: false };
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(`${config.baseUrls.huggingface}/${encodeURIComponent(provider)}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${req.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal,
+      });
+      text = await res.text();
+    } catch (err) {
+      throw toProviderError(err, 'huggingface');
+    }
+    let parsed: HfAnswer | undefined;
+    try {
+      parsed = JSON.parse(text) as HfAnswer;
+    } catch {
+      parsed = undefined;
+    }
+    if (!res.ok) throw new ModelProviderError(`Hugging Face chat completion failed: ${res.status} ${errorDetail(parsed, text)}`, 'huggingface', res.status);
+    const message = parsed?.choices?.[0]?.message;
+    if (!parsed || !Array.isArray(parsed.choices) || !message) throw new ModelProviderError('Invalid response format from Hugging Face API', 'huggingface', res.status);
+    const u = parsed.usage;
+    const prompt = u?.prompt_tokens ?? 0;
+    const completion = u?.completion_tokens ?? 0;
+    return {
+      content: message.content ?? '',
+      model: parsed.model ?? req.model,
+      toolCalls: (message.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: parseArguments(c.function.arguments) })),
+      ...(u ? { tokens: { prompt, completion, total: u.total_tokens ?? prompt + completion } } : {}),
+    };
+  },
+};

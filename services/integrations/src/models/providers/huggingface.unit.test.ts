@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createOpenAIFake, type OpenAIFake } from '@weft/testkit';
+import { callModel, TimedModelError } from '../callModel.js';
+import { testModelDeps } from '../testDeps.js';
+
+let fake: OpenAIFake;
+beforeAll(async () => {
+  fake = await createOpenAIFake();
+});
+afterAll(() => fake.close());
+beforeEach(() => fake.reset());
+
+const deps = () => testModelDeps({ WEFT_HUGGINGFACE_BASE_URL: fake.url });
+
+describe('Hugging Face router adapter', () => {
+  it('posts to {base}/{provider}/v1/chat/completions with the token, temperature and max_tokens', async () => {
+    fake.reply({ content: 'hf answer', usage: { prompt: 7, completion: 3 } });
+    const out = await callModel(deps(), { model: 'deepseek/deepseek-v3-0324', provider: 'huggingface', hfProvider: 'together', messages: [{ role: 'user', content: 'hi' }], temperature: 0.7, maxTokens: 10000, apiKey: 'hf_x' });
+    const [req] = fake.chatRequests();
+    expect(req?.path).toBe('/together/v1/chat/completions');
+    expect(req?.headers.authorization).toBe('Bearer hf_x');
+    expect(req?.body).toMatchObject({ model: 'deepseek/deepseek-v3-0324', temperature: 0.7, max_tokens: 10000, stream: false });
+    expect(out).toMatchObject({ content: 'hf answer', provider: 'huggingface', tokens: { prompt: 7, completion: 3, total: 10 } });
+  });
+
+  it('defaults to the novita provider', async () => {
+    fake.reply({ content: 'ok' });
+    await callModel(deps(), { model: 'm', provider: 'huggingface', messages: [{ role: 'user', content: 'hi' }], apiKey: 'hf_x' });
+    expect(fake.chatRequests()[0]?.path).toBe('/novita/v1/chat/completions');
+  });
+
+  it("fails with 'Hugging Face chat completion failed' and 'Invalid response format from Hugging Face API'", async () => {
+    fake.reply({ error: { status: 400, message: 'Model not supported' } });
+    const err = await callModel(deps(), { model: 'm', provider: 'huggingface', messages: [{ role: 'user', content: 'hi' }], apiKey: 'hf_x' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TimedModelError);
+    expect((err as Error).message).toBe('Hugging Face chat completion failed: 400 Model not supported');
+    fake.server.once('POST', '/novita/v1/chat/completions', { json: { unexpected: true } });
+    const bad = await callModel(deps(), { model: 'm', provider: 'huggingface', messages: [{ role: 'user', content: 'hi' }], apiKey: 'hf_x' }).catch((e: unknown) => e);
+    expect((bad as Error).message).toBe('Invalid response format from Hugging Face API');
+  });
+});

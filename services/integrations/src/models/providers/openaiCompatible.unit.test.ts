@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createOpenAIFake, type OpenAIFake } from '@weft/testkit';
+import type { CallModelInput } from '@weft/contracts';
+import { callModel, TimedModelError } from '../callModel.js';
+import { compatibleEnv, testModelDeps } from '../testDeps.js';
+import { AZURE_ENDPOINT_REQUIRED } from './azureOpenai.provider.js';
+import { listOllamaModels } from './ollama.provider.js';
+
+let fake: OpenAIFake;
+beforeAll(async () => {
+  fake = await createOpenAIFake({ localModels: ['llama3.2:latest', 'qwen2.5'] });
+});
+afterAll(() => fake.close());
+beforeEach(() => fake.reset());
+
+const deps = () => testModelDeps({ ...compatibleEnv(fake.url), OPENAI_API_KEY: 'op-key' });
+const weather = { name: 'get_weather', description: 'Weather in a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+const ask = (over: Partial<CallModelInput> = {}): CallModelInput => ({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], apiKey: 'sk-test', ...over });
+
+async function failure(p: Promise<unknown>): Promise<TimedModelError> {
+  const err = await p.then(() => undefined, (e: unknown) => e);
+  expect(err).toBeInstanceOf(TimedModelError);
+  return err as TimedModelError;
+}
+
+describe('OpenAI-compatible adapters against the fake', () => {
+  it('OpenAI: sends system prompt, messages, tools, tool_choice, clamped temperature and max tokens with the key', async () => {
+    fake.reply({ content: 'Hello!', usage: { prompt: 1000, completion: 200, cached: 400 } });
+    const out = await callModel(deps(), ask({ systemPrompt: 'Be brief', tools: [weather], toolChoice: { name: 'get_weather' }, temperature: 3, maxTokens: 50 }));
+    const [req] = fake.chatRequests();
+    expect(req?.path).toBe('/v1/chat/completions');
+    expect(req?.headers.authorization).toBe('Bearer sk-test');
+    expect(req?.body).toMatchObject({
+      model: 'gpt-4o',
+      messages: [{ role: 'system', content: 'Be brief' }, { role: 'user', content: 'Hi' }],
+      tools: [{ type: 'function', function: { name: 'get_weather', parameters: weather.parameters } }],
+      tool_choice: { type: 'function', function: { name: 'get_weather' } },
+      temperature: 2,
+      max_tokens: 50,
+    });
+    expect(out).toMatchObject({ content: 'Hello!', provider: 'openai', model: 'gpt-4o', toolCalls: [], tokens: { prompt: 1000, completion: 200, total: 1200, cachedPrompt: 400 } });
+    // 600 fresh × 2.5 + 400 cached × 1.25 per million; 200 × 10 per million.
+    expect(out.cost).toEqual({ input: 0.002, output: 0.002, total: 0.004 });
+    expect(out.timing.duration).toBeGreaterThanOrEqual(0);
+  });
+
+  it('uses the operator key when the block has none; a model without a temperature range gets none', async () => {
+    fake.reply({ content: 'ok' });
+    await callModel(deps(), ask({ apiKey: '', model: 'o3', temperature: 0.5 }));
+    const [req] = fake.chatRequests();
+    expect(req?.headers.authorization).toBe('Bearer op-key');
+    expect(req?.body).not.toHaveProperty('temperature');
+  });
+
+  it('parses a stream: text deltas published as chunks in order, tool call deltas joined, usage read', async () => {
+    fake.reply({ content: 'Let me check.', toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' }, id: 'call_a' }], usage: { prompt: 12, completion: 8 } });
+    const d = deps();
+    const out = await callModel(d, ask({ tools: [weather], stream: { executionId: 'ex1', blockId: 'b1', seqStart: 3 } }));
+    const [req] = fake.chatRequests();
+    expect(req?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    expect(out.content).toBe('Let me check.');
+    expect(out.toolCalls).toEqual([{ id: 'call_a', name: 'get_weather', arguments: { city: 'Paris' } }]);
+    expect(out.tokens).toMatchObject({ prompt: 12, completion: 8, total: 20 });
+    const text = d.chunks.filter((c) => !c.toolCall).map((c) => c.chunk).join('');
+    expect(text).toBe('Let me check.');
+    expect(d.chunks.map((c) => c.seq)).toEqual(d.chunks.map((_, i) => 3 + i));
+    expect(d.chunks.filter((c) => c.toolCall).map((c) => c.toolCall?.state)).toEqual(['detecting', 'executing']);
+    expect(out.chunks).toBe(d.chunks.length);
+    expect(d.chunks.every((c) => c.executionId === 'ex1' && c.blockId === 'b1')).toBe(true);
+  });
+
+  it('a stream without usage is estimated at 0.0001 per token', async () => {
+    fake.reply({ content: 'abcdefgh', usage: null });
+    const out = await callModel(deps(), ask({ messages: [{ role: 'user', content: 'x'.repeat(40) }], stream: { executionId: 'e', blockId: 'b', seqStart: 0 } }));
+    expect(out.tokens).toEqual({ prompt: 10, completion: 2, total: 12 });
+    expect(out.cost.total).toBeCloseTo(0.0012, 10);
+  });
+
+  it('non-streamed tool calls come back parsed; tool results go back as tool messages', async () => {
+    fake.reply({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }] }, { content: 'Cold.' });
+    const first = await callModel(deps(), ask({ tools: [weather] }));
+    expect(first.toolCalls).toMatchObject([{ name: 'get_weather', arguments: { city: 'Oslo' } }]);
+    const call = first.toolCalls[0];
+    if (!call) throw new Error('no call');
+    const second = await callModel(
+      deps(),
+      ask({ tools: [weather], messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: '', toolCalls: [call] }, { role: 'tool', toolCallId: call.id, name: call.name, content: '{"temp":-3}' }] }),
+    );
+    expect(second.content).toBe('Cold.');
+    expect(fake.chatRequests()[1]?.body).toMatchObject({
+      messages: [
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: null, tool_calls: [{ id: call.id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
+        { role: 'tool', tool_call_id: call.id, content: '{"temp":-3}' },
+      ],
+    });
+  });
+
+  it('sends a strict JSON schema response format', async () => {
+    fake.reply({ content: '{"a":1}' });
+    await callModel(deps(), ask({ responseFormat: { name: 'out', schema: { type: 'object', properties: { a: { type: 'number' } } } } }));
+    expect(fake.chatRequests()[0]?.body).toMatchObject({ response_format: { type: 'json_schema', json_schema: { name: 'out', strict: true } } });
+  });
+
+  it('provider errors keep the status and message, with timing', async () => {
+    fake.reply({ error: { status: 401, message: 'Incorrect API key provided' } });
+    const err = await failure(callModel(deps(), ask()));
+    expect(err.message).toContain('Incorrect API key provided');
+    expect(err.original).toMatchObject({ status: 401 });
+    expect(err.timing.duration).toBeGreaterThanOrEqual(0);
+    expect(new Date(err.timing.endTime).getTime()).toBeGreaterThanOrEqual(new Date(err.timing.startTime).getTime());
+  });
+
+  it('Azure: deployment path, api version 2024-07-01-preview, api-key header; endpoint required', async () => {
+    fake.reply({ content: 'from azure' });
+    const out = await callModel(deps(), ask({ model: 'azure/gpt-4o' }));
+    const [req] = fake.chatRequests();
+    expect(req?.path).toBe('/openai/deployments/gpt-4o/chat/completions');
+    expect(req?.query['api-version']).toBe('2024-07-01-preview');
+    expect(req?.headers['api-key']).toBe('sk-test');
+    expect(out).toMatchObject({ content: 'from azure', provider: 'azure-openai' });
+    const noEndpoint = testModelDeps({});
+    const err = await failure(callModel(noEndpoint, ask({ model: 'azure/gpt-4o' })));
+    expect(err.message).toBe(AZURE_ENDPOINT_REQUIRED);
+  });
+
+  it.each([
+    ['deepseek-chat', 'deepseek', '/v1/chat/completions', 'deepseek-chat', 'Deepseek'],
+    ['grok-3-latest', 'xai', '/v1/chat/completions', 'grok-3-latest', 'xAI'],
+    ['cerebras/llama-3.3-70b', 'cerebras', '/v1/chat/completions', 'llama-3.3-70b', 'Cerebras'],
+    ['groq/qwen-qwq-32b', 'groq', '/openai/v1/chat/completions', 'qwen-qwq-32b', 'Groq'],
+  ])('%s goes to %s at %s as %s, and needs a key', async (model, provider, path, wire, name) => {
+    fake.reply({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Rome' } }] });
+    const out = await callModel(deps(), ask({ model, tools: [weather], toolChoice: { name: 'get_weather' } }));
+    const [req] = fake.chatRequests();
+    expect(req?.path).toBe(path);
+    expect(req?.body).toMatchObject({ model: wire });
+    expect(out.provider).toBe(provider);
+    expect(out.toolCalls[0]?.arguments).toEqual({ city: 'Rome' });
+    // Cerebras and Groq take no tool usage control (§9).
+    if (provider === 'cerebras' || provider === 'groq') expect(req?.body).not.toHaveProperty('tool_choice');
+    else expect(req?.body).toHaveProperty('tool_choice');
+    const err = await failure(callModel(deps(), ask({ model, apiKey: '' })));
+    expect(err.message).toBe(`API key is required for ${name}`);
+  });
+
+  it('a model no provider claims goes to the local Ollama server (OpenAI route), keyless; a forced tool is the only one offered', async () => {
+    fake.reply({ content: 'local answer' });
+    const other = { ...weather, name: 'other' };
+    const out = await callModel(deps(), ask({ model: 'llama3.2:latest', apiKey: '', tools: [weather, other], toolChoice: { name: 'get_weather' }, temperature: 0.4 }));
+    const [req] = fake.chatRequests();
+    expect(out).toMatchObject({ provider: 'ollama', content: 'local answer' });
+    expect(req?.path).toBe('/v1/chat/completions');
+    expect(req?.body).toMatchObject({ model: 'llama3.2:latest', temperature: 0.4, tools: [{ function: { name: 'get_weather' } }] });
+    expect((req?.body as { tools: unknown[] }).tools).toHaveLength(1);
+  });
+
+  it('lists the local models from the server, and none when it is unreachable', async () => {
+    expect(await listOllamaModels(deps().config)).toEqual(['llama3.2:latest', 'qwen2.5']);
+    expect(await listOllamaModels(testModelDeps({ OLLAMA_URL: 'http://127.0.0.1:1' }).config)).toEqual([]);
+  });
+});

@@ -1,0 +1,31 @@
+import type { RunStreamChunk } from '@weft/contracts';
+import type { ModelDeps } from './callModel.js';
+import { modelConfigFromEnv } from './config.js';
+
+/** Test wiring: every provider pointed at local fakes, chunks and warnings recorded. */
+export function testModelDeps(env: Record<string, string>): ModelDeps & { chunks: RunStreamChunk[]; warnings: string[] } {
+  const chunks: RunStreamChunk[] = [];
+  const warnings: string[] = [];
+  return {
+    config: modelConfigFromEnv(env),
+    instance: 'test',
+    publish: (_subject, chunk) => void chunks.push(chunk),
+    logger: { warn: (_data, message) => void warnings.push(message) },
+    chunks,
+    warnings,
+  };
+}
+
+/** Points every OpenAI-compatible provider at one fake. */
+export function compatibleEnv(fakeUrl: string): Record<string, string> {
+  return {
+    WEFT_OPENAI_BASE_URL: `${fakeUrl}/v1`,
+    WEFT_DEEPSEEK_BASE_URL: `${fakeUrl}/v1`,
+    WEFT_XAI_BASE_URL: `${fakeUrl}/v1`,
+    WEFT_CEREBRAS_BASE_URL: `${fakeUrl}/v1`,
+    WEFT_GROQ_BASE_URL: `${fakeUrl}/openai/v1`,
+    OLLAMA_URL: fakeUrl,
+    WEFT_HUGGINGFACE_BASE_URL: fakeUrl,
+    AZURE_OPENAI_ENDPOINT: fakeUrl,
+  };
+}

@@ -1,0 +1,53 @@
+import type { ModelMessage, ModelProviderId, ModelResponseFormat, ModelTokens, ModelToolCall, ModelToolChoice, ModelToolDefinition } from '@weft/contracts';
+import type { ModelConfig } from './config.js';
+
+/** What an adapter sends: the activity's input after key, temperature and limits were settled. */
+export interface AdapterRequest {
+  model: string;
+  systemPrompt?: string;
+  messages: ModelMessage[];
+  tools?: ModelToolDefinition[];
+  toolChoice?: ModelToolChoice;
+  /** Already clamped to the model's range; absent when the model takes none. */
+  temperature?: number;
+  maxTokens?: number;
+  responseFormat?: ModelResponseFormat;
+  apiKey: string;
+  azureEndpoint?: string;
+  azureApiVersion?: string;
+  hfProvider?: string;
+  stream: boolean;
+}
+
+/** Receives a streamed answer as it arrives. */
+export interface StreamSink {
+  text(delta: string): void;
+  toolDetected(id: string, name: string): void;
+  /** Something the user should see in the service log (a provider's error body, an ignored event). */
+  warn(message: string, data?: Record<string, unknown>): void;
+}
+
+/** One provider's answer; `tokens` undefined when a stream reported no usage. */
+export interface AdapterResult {
+  content: string;
+  model: string;
+  toolCalls: ModelToolCall[];
+  tokens?: ModelTokens;
+}
+
+/** A provider adapter: one file per provider under models/providers. */
+export interface ProviderAdapter {
+  id: ModelProviderId;
+  call(req: AdapterRequest, config: ModelConfig, sink: StreamSink, signal?: AbortSignal): Promise<AdapterResult>;
+}
+
+/** Parses a model's tool arguments; a non-object or bad JSON becomes `{}` so the tool reports what is missing. */
+export function parseArguments(text: string | undefined): Record<string, unknown> {
+  if (!text) return {};
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,155 @@
+import http from 'node:http';
+import https from 'node:https';
+import dns from 'node:dns';
+import type { LookupAddress } from 'node:dns';
+import { isIP } from 'node:net';
+import { addressAllowed, type AddressPolicy } from './addressPolicy.js';
+
+/** A refused outbound address: an answer to the caller (not retried). */
+export class OutboundRefusedError extends Error {
+  constructor(host: string) {
+    super(`Outbound request refused: ${host} is a loopback, private, link-local or reserved address`);
+    this.name = 'OutboundRefusedError';
+  }
+}
+
+/** The request did not get an answer in time. */
+export class RequestTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`Request timeout after ${timeoutMs}ms`);
+    this.name = 'RequestTimeoutError';
+  }
+}
+
+/** The connection failed before an answer (refused, reset, DNS failure): transient. */
+export class NetworkError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NetworkError';
+  }
+}
+
+export interface GuardedRequestInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array | URLSearchParams;
+  timeoutMs?: number;
+  /** Follow up to this many redirects, checking every hop (default 5; 0 answers the redirect). */
+  maxRedirects?: number;
+  /** Largest body read into memory (default 25 MB). */
+  maxBodyBytes?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_BODY = 25 * 1024 * 1024;
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/** A dns lookup that refuses a host when any of its addresses is not allowed; the socket connects to the checked addresses only. */
+function guardedLookup(policy: AddressPolicy, host: string) {
+  return (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '');
+      const list = addresses;
+      if (list.length === 0 || list.some((a) => !addressAllowed(policy, host, a.address))) {
+        return callback(Object.assign(new OutboundRefusedError(host), { code: 'EREFUSED_PRIVATE' }), '');
+      }
+      if (options.all) return callback(null, list);
+      const first = list[0] as LookupAddress;
+      return callback(null, first.address, first.family);
+    });
+  };
+}
+
+function once(url: URL, init: GuardedRequestInit, policy: AddressPolicy, deadline: number, timeoutMs: number): Promise<{ status: number; statusText: string; headers: Headers; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host) && !addressAllowed(policy, host, host)) return reject(new OutboundRefusedError(host));
+    const mod = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : null;
+    if (!mod) return reject(new Error(`Unsupported URL protocol: ${url.protocol}`));
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) return reject(new RequestTimeoutError(timeoutMs));
+    const body = init.body instanceof URLSearchParams ? init.body.toString() : init.body;
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.body instanceof URLSearchParams && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+    }
+    const req = mod.request(url, { method: init.method ?? 'GET', headers, lookup: guardedLookup(policy, host) as unknown as typeof dns.lookup });
+    const timer = setTimeout(() => {
+      req.destroy(new RequestTimeoutError(timeoutMs));
+    }, remaining);
+    const max = init.maxBodyBytes ?? DEFAULT_MAX_BODY;
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > max) {
+          req.destroy(new Error(`Response body exceeds ${max} bytes`));
+          return;
+        }
+        chunks.push(c);
+      });
+      res.on('end', () => {
+        clearTimeout(timer);
+        const h = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) {
+          if (Array.isArray(v)) for (const item of v) h.append(k, item);
+          else if (v !== undefined) h.set(k, v);
+        }
+        resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: h, body: Buffer.concat(chunks) });
+      });
+      res.on('error', (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
+    });
+    req.on('error', (e: Error) => {
+      clearTimeout(timer);
+      if (e instanceof OutboundRefusedError || e instanceof RequestTimeoutError) return reject(e);
+      if ('code' in e && e.code === 'EREFUSED_PRIVATE') return reject(new OutboundRefusedError(host));
+      if (e.message.startsWith('Response body exceeds')) return reject(e);
+      reject(new NetworkError(`Request to ${url.host} failed: ${'code' in e && typeof e.code === 'string' ? e.code : e.message}`));
+    });
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * fetch for tools: every hop's host is resolved and checked against the address policy before
+ * connecting (so DNS cannot point a public name at a private address), redirects are followed by
+ * hand and checked again, a deadline covers the whole exchange, and the body is read whole.
+ */
+export async function guardedFetch(input: string | URL, init: GuardedRequestInit, policy: AddressPolicy): Promise<Response> {
+  const timeoutMs = init.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
+  let url = new URL(input);
+  let current = { ...init };
+  const maxRedirects = init.maxRedirects ?? 5;
+  for (let hop = 0; ; hop++) {
+    const res = await once(url, current, policy, deadline, timeoutMs);
+    const location = res.headers.get('location');
+    if (REDIRECTS.has(res.status) && location && hop < maxRedirects) {
+      const next = new URL(location, url);
+      if (next.host !== url.host) current = { ...current, headers: withoutCredentials(current.headers ?? {}) };
+      if (res.status === 303 || ((res.status === 301 || res.status === 302) && current.method && current.method.toUpperCase() === 'POST')) {
+        const { body: _dropped, ...rest } = current;
+        current = { ...rest, method: 'GET' };
+      }
+      url = next;
+      continue;
+    }
+    const nullBody = res.status === 204 || res.status === 304 || (current.method ?? 'GET').toUpperCase() === 'HEAD';
+    const response = new Response(nullBody ? null : new Uint8Array(res.body), { status: res.status < 200 || res.status > 599 ? 200 : res.status, statusText: res.statusText, headers: res.headers });
+    Object.defineProperty(response, 'url', { value: url.toString() });
+    return response;
+  }
+}
+
+/** Authorization and cookies are not sent on to another host. */
+function withoutCredentials(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => !['authorization', 'cookie', 'proxy-authorization'].includes(k.toLowerCase())));
+}

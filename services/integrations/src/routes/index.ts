@@ -1,0 +1,37 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from '@weft/platform';
+import type { AddressPolicy } from '../net/addressPolicy.js';
+import type { BaseUrls } from '../tools/runtime/baseUrls.js';
+import type { InternalRoutes } from '../tools/runtime/types.js';
+import type { IntegrationsDB } from '../db.js';
+import { createRouter, type Route } from './router.js';
+import { memoryRoutes } from './memory.routes.js';
+import { fileRoutes } from './files.routes.js';
+import { emailRoutes } from './email.routes.js';
+import { proxyRoutes } from './proxy.routes.js';
+import { docsRoutes, findDocsDir } from './docs.routes.js';
+
+export interface InternalRouteDeps {
+  db: Kysely<IntegrationsDB>;
+  policy: AddressPolicy;
+  baseUrls: BaseUrls;
+  logger: Logger;
+  docsDir?: string | null;
+  /** Routes added by other parts (knowledge, runner-backed tools), so this list stays easy to extend. */
+  extra?: Route[];
+}
+
+/** Every internal tool route of the integrations service. */
+export function createInternalRoutes(deps: InternalRouteDeps): InternalRoutes {
+  return createRouter(
+    [
+      ...memoryRoutes(deps.db),
+      ...fileRoutes(deps.policy),
+      ...emailRoutes(deps.policy),
+      ...proxyRoutes(deps.policy, deps.baseUrls),
+      ...docsRoutes(deps.docsDir === undefined ? findDocsDir() : deps.docsDir),
+      ...(deps.extra ?? []),
+    ],
+    deps.logger,
+  );
+}

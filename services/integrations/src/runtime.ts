@@ -1,0 +1,66 @@
+import type { Kysely } from 'kysely';
+import type { Config, Logger } from '@weft/platform';
+import { SandboxPool } from './function/sandbox.js';
+import { createToolExecutor, type ToolExecutor } from './tools/runtime/executeTool.js';
+import { createBaseUrls, overridesFromEnv, type BaseUrls } from './tools/runtime/baseUrls.js';
+import { policyFromEnv, type AddressPolicy } from './net/addressPolicy.js';
+import { serviceTools } from './tools/services/index.js';
+import { createInternalRoutes } from './routes/index.js';
+import { createRegistryClient, registryCredentials, registryCustomTools, type RegistryPort } from './adapters/registry.js';
+import type { InternalRoutes } from './tools/runtime/types.js';
+import type { IntegrationsDB } from './db.js';
+import type { Route } from './routes/router.js';
+
+/** Everything the tool runtime is made of, built once per process (main.ts) or per test. */
+export interface ToolRuntime {
+  sandbox: SandboxPool;
+  tools: ToolExecutor;
+  routes: InternalRoutes;
+  policy: AddressPolicy;
+  baseUrls: BaseUrls;
+  close(): Promise<void>;
+}
+
+export interface ToolRuntimeOptions {
+  db: Kysely<IntegrationsDB>;
+  logger: Logger;
+  config: Config;
+  env?: NodeJS.ProcessEnv;
+  /** A registry other than the configured one (tests). */
+  registry?: RegistryPort;
+  policy?: AddressPolicy;
+  docsDir?: string | null;
+  sandbox?: SandboxPool;
+  extraRoutes?: Route[];
+}
+
+export function createToolRuntime(opts: ToolRuntimeOptions): ToolRuntime {
+  const env = opts.env ?? process.env;
+  const policy = opts.policy ?? policyFromEnv(env);
+  const baseUrls = createBaseUrls(overridesFromEnv(env), env);
+  const client = opts.registry ? null : createRegistryClient(opts.config);
+  const registry: RegistryPort = opts.registry ?? (client as RegistryPort);
+  const sandbox = opts.sandbox ?? new SandboxPool();
+  const routes = createInternalRoutes({ db: opts.db, policy, baseUrls, logger: opts.logger, ...(opts.docsDir !== undefined ? { docsDir: opts.docsDir } : {}), ...(opts.extraRoutes ? { extra: opts.extraRoutes } : {}) });
+  const tools = createToolExecutor({
+    policy,
+    baseUrls,
+    credentials: registryCredentials(registry),
+    customTools: registryCustomTools(registry),
+    internal: routes,
+    serviceTools,
+    logger: opts.logger,
+    runCode: (run) => sandbox.run(run),
+  });
+  return {
+    sandbox,
+    tools,
+    routes,
+    policy,
+    baseUrls,
+    async close() {
+      client?.close();
+      await sandbox.close();
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import { ToolError } from '../serviceTool.js';
+
+/** Keys the execution layer adds to every call; never checked against a custom tool's schema (spec 000 §5). */
+export const INTERNAL_KEYS: ReadonlySet<string> = new Set(['_context', 'workflowId', 'envVars']);
+
+const TYPES = new Set(['string', 'number', 'boolean', 'array', 'object']);
+
+function typeOf(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (value === null) return 'null';
+  return typeof value;
+}
+
+/** The `parameters` part of a custom tool schema (`{function: {parameters}}`, or the parameters themselves). */
+function parametersOf(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null) return undefined;
+  const fn = (schema as { function?: unknown }).function;
+  if (typeof fn === 'object' && fn !== null && 'parameters' in fn) return (fn as { parameters?: unknown }).parameters;
+  if ('parameters' in schema) return (schema as { parameters?: unknown }).parameters;
+  return schema;
+}
+
+/**
+ * Checks a custom tool call's arguments against its schema, word for word with spec 000 §5:
+ * 'Invalid schema format', 'Required parameter missing: {name}', 'Unknown parameter: {name}',
+ * 'Parameter {name} should be a {type}'. Internal keys are exempt. Throws a ToolError.
+ */
+export function validateCustomToolParams(schema: unknown, params: Record<string, unknown>): void {
+  const parameters = parametersOf(schema);
+  if (typeof parameters !== 'object' || parameters === null || (parameters as { type?: unknown }).type !== 'object') {
+    throw new ToolError('Invalid schema format');
+  }
+  const rawProps = (parameters as { properties?: unknown }).properties;
+  const properties = typeof rawProps === 'object' && rawProps !== null ? (rawProps as Record<string, unknown>) : {};
+  const rawRequired = (parameters as { required?: unknown }).required;
+  const required = Array.isArray(rawRequired) ? rawRequired.filter((r): r is string => typeof r === 'string') : [];
+  for (const name of required) {
+    if (params[name] === undefined || params[name] === null) throw new ToolError(`Required parameter missing: ${name}`);
+  }
+  for (const [name, value] of Object.entries(params)) {
+    if (INTERNAL_KEYS.has(name)) continue;
+    const prop = properties[name];
+    if (prop === undefined) throw new ToolError(`Unknown parameter: ${name}`);
+    if (value === undefined || value === null) continue;
+    const expected = typeof prop === 'object' && prop !== null ? (prop as { type?: unknown }).type : undefined;
+    if (typeof expected !== 'string' || !TYPES.has(expected)) continue;
+    const actual = typeOf(value);
+    const ok = expected === 'object' ? actual === 'object' : actual === expected;
+    if (!ok) throw new ToolError(`Parameter ${name} should be a ${expected}`);
+  }
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const RESERVED = new Set(['params', 'environmentVariables', 'console', 'await', 'return', 'const', 'let', 'var', 'function', 'class', 'this', 'new', 'delete', 'typeof', 'in', 'of', 'if', 'else', 'for', 'while', 'do', 'switch', 'case', 'default', 'break', 'continue', 'try', 'catch', 'finally', 'throw', 'void', 'with', 'yield', 'import', 'export', 'super', 'null', 'true', 'false', 'undefined', 'NaN', 'Infinity', 'enum', 'debugger', 'instanceof', 'static', 'implements', 'interface', 'package', 'private', 'protected', 'public', 'let', 'eval', 'arguments']);
+
+/**
+ * Substitutes `{{KEY}}` with the environment variable's value and `<name>` with the parameter's
+ * value (both as JavaScript literals, so code stays valid whatever the value holds); unknown
+ * placeholders are left as written. Parameters are also declared as constants of their own name.
+ */
+export function prepareCustomToolCode(code: string, params: Record<string, unknown>, envVars: Record<string, string>): string {
+  let out = code.replace(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g, (whole, key: string) => (key in envVars ? JSON.stringify(envVars[key]) : whole));
+  out = out.replace(/<([A-Za-z_$][A-Za-z0-9_$]*)>/g, (whole, name: string) => (Object.hasOwn(params, name) && !INTERNAL_KEYS.has(name) ? JSON.stringify(params[name] ?? null) : whole));
+  const decls = Object.keys(params)
+    .filter((name) => IDENTIFIER.test(name) && !RESERVED.has(name) && !INTERNAL_KEYS.has(name))
+    .map((name) => `const ${name} = params[${JSON.stringify(name)}];`)
+    .join('\n');
+  return decls ? `${decls}\n${out}` : out;
+}

@@ -1,0 +1,30 @@
+/**
+ * A failure worth retrying (network error, timeout of a service call, 429, 5xx, an unreachable
+ * registry): the activity throws it as retryable so Temporal tries again; synchronous routes answer
+ * it as a failed tool result.
+ */
+export class TransientToolError extends Error {
+  constructor(message: string, readonly status?: number) {
+    super(message);
+    this.name = 'TransientToolError';
+  }
+}
+
+/** The message of anything thrown, or the spec's fallback. */
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error && err.message) return err.message;
+  if (typeof err === 'string' && err) return err;
+  return 'Unknown error occurred';
+}
+
+/** Replaces every secret's text with [REDACTED] (tokens, keys, passwords never leave in results, errors or logs). */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) if (s.length >= 4) out = out.split(s).join('[REDACTED]');
+  return out;
+}
+
+/** Proxy error text in logs is cut to 200 characters (spec 000 §8). */
+export function forLog(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}

@@ -1,0 +1,148 @@
+import { getTool, type ToolConfig } from '@weft/catalog';
+import type { ExecuteToolInput, ToolResult } from '@weft/contracts';
+import { isCodedError, ERROR_MAP } from '@weft/platform';
+import { ToolError, type ToolIO } from '../serviceTool.js';
+import { NetworkError, OutboundRefusedError, RequestTimeoutError, guardedFetch } from '../../net/guardedFetch.js';
+import { TransientToolError, errorMessage, forLog, redact } from './errors.js';
+import { httpRequest } from './httpRequest.js';
+import { prepareCustomToolCode, validateCustomToolParams } from './customTool.js';
+import { callInternalTool, callRemoteTool } from './requestFromMetadata.js';
+import type { ToolRuntimeDeps } from './types.js';
+
+/** Custom tool code's time limit (the function execute default, spec 000 §9). */
+const CUSTOM_TOOL_TIMEOUT_MS = 10_000;
+const SECRET_NAME = /key|token|secret|password|credential|auth/i;
+
+/** How a caller wants transient failures: thrown (activities, so Temporal retries) or answered. */
+export type TransientMode = 'throw' | 'answer';
+
+export interface ToolExecutor {
+  /** Runs one tool through the execution layer (spec 000 §4); answers a tool result, and throws only TransientToolError in 'throw' mode. */
+  execute(input: ExecuteToolInput, mode: TransientMode): Promise<ToolResult>;
+}
+
+function timing(start: Date) {
+  const end = new Date();
+  return { startTime: start.toISOString(), endTime: end.toISOString(), duration: end.getTime() - start.getTime() };
+}
+
+function secretsOf(input: ExecuteToolInput, params: Record<string, unknown>): string[] {
+  const out = new Set<string>();
+  for (const v of Object.values(input.envVars ?? {})) if (v) out.add(v);
+  for (const [k, v] of Object.entries(params)) if (SECRET_NAME.test(k) && typeof v === 'string' && v) out.add(v);
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+function scrubOutput(output: unknown, secrets: readonly string[]): unknown {
+  if (secrets.length === 0 || output === undefined) return output;
+  const text = JSON.stringify(output);
+  if (text === undefined || !secrets.some((s) => s.length >= 4 && text.includes(s))) return output;
+  return JSON.parse(redact(text, secrets)) as unknown;
+}
+
+export function createToolExecutor(deps: ToolRuntimeDeps): ToolExecutor {
+  function toolIO(input: ExecuteToolInput, toolId: string): ToolIO {
+    return {
+      context: input.context,
+      envVars: input.envVars ?? {},
+      baseUrl(service) {
+        const url = deps.baseUrls.get(service);
+        if (!url) throw new ToolError(`No base URL is known for service ${service}; set WEFT_TOOL_BASE_URL_${service.toUpperCase()}`);
+        return url;
+      },
+      async fetch(url, init = {}) {
+        let res: Response;
+        try {
+          res = await guardedFetch(deps.baseUrls.rewrite(toolId, url), init, deps.policy);
+        } catch (err) {
+          if (err instanceof RequestTimeoutError || err instanceof NetworkError) throw new TransientToolError(err.message);
+          if (err instanceof OutboundRefusedError) throw new ToolError(err.message);
+          throw err;
+        }
+        if (res.status === 429 || res.status >= 500) throw new TransientToolError(`HTTP error ${res.status}: ${res.statusText}`, res.status);
+        return res;
+      },
+    };
+  }
+
+  async function fetchToken(input: ExecuteToolInput, toolId: string, credentialId: string): Promise<string> {
+    try {
+      return await deps.credentials.accessToken(input.context, credentialId);
+    } catch (err) {
+      if (err instanceof TransientToolError) throw err;
+      if (isCodedError(err) && (err.code === 'unavailable' || err.code === 'timeout')) throw new TransientToolError(`Failed to obtain credential for tool ${toolId}: ${err.message}`);
+      const status = isCodedError(err) ? ERROR_MAP[err.code].http : 500;
+      throw new ToolError(`Failed to obtain credential for tool ${toolId}: Failed to fetch access token: ${status} ${errorMessage(err)}`);
+    }
+  }
+
+  async function runCustom(input: ExecuteToolInput, params: Record<string, unknown>): Promise<unknown> {
+    const id = input.toolId.slice('custom_'.length);
+    const tools = await deps.customTools.list(input.context);
+    const tool = tools.find((t) => t.id === id) ?? tools.find((t) => t.title === id);
+    if (!tool) throw new ToolError(`Tool not found: ${input.toolId}`);
+    if (!tool.code.trim()) throw new ToolError('No code provided for tool execution');
+    try {
+      validateCustomToolParams(tool.schema, params);
+    } catch (err) {
+      throw new ToolError(`Custom tool execution error: ${errorMessage(err)}`);
+    }
+    const envVars = input.envVars ?? {};
+    const res = await deps.runCode({ code: prepareCustomToolCode(tool.code, params, envVars), params, envVars, timeoutMs: CUSTOM_TOOL_TIMEOUT_MS });
+    if (!res.success) throw new ToolError(`Custom tool execution error: ${res.error || 'Custom tool execution failed'}`);
+    return res.result;
+  }
+
+  function requireParams(tool: ToolConfig, params: Record<string, unknown>): void {
+    for (const [name, param] of Object.entries(tool.params)) {
+      if (!param.required || param.visibility !== 'user-or-llm') continue;
+      const value = params[name];
+      if (value === undefined || value === null || value === '') throw new ToolError(`Parameter "${name}" is required for ${tool.name} but was not provided.`);
+    }
+  }
+
+  async function run(input: ExecuteToolInput, params: Record<string, unknown>): Promise<{ success: boolean; output: unknown; error?: string }> {
+    if (input.toolId.startsWith('custom_')) return { success: true, output: await runCustom(input, params) };
+    const tool = getTool(input.toolId);
+    if (!tool) throw new ToolError(`Tool not found: ${input.toolId}`);
+    requireParams(tool, params);
+    if (tool.id === 'http_request') {
+      const res = await httpRequest(params, deps.policy);
+      return res.ok ? { success: true, output: res.output } : { success: false, output: res.output, error: res.error ?? 'Unknown error occurred' };
+    }
+    const service = deps.serviceTools[tool.id];
+    if (service) return { success: true, output: await service.execute(params, toolIO(input, tool.id)) };
+    if (tool.request.isInternalRoute) return callInternalTool(tool, params, input, deps.internal);
+    return callRemoteTool(tool, params, input, toolIO(input, tool.id));
+  }
+
+  return {
+    async execute(input, mode) {
+      const start = new Date();
+      let params: Record<string, unknown> = { ...input.params };
+      let secrets = secretsOf(input, params);
+      try {
+        if (typeof params.credential === 'string' && params.credential) {
+          const token = await fetchToken(input, input.toolId, params.credential);
+          const { credential: _removed, ...rest } = params;
+          params = { ...rest, accessToken: token };
+          secrets = [token, ...secrets];
+        }
+        const res = await run(input, params);
+        const output = scrubOutput(res.output, secrets);
+        return res.success
+          ? { success: true, output, timing: timing(start) }
+          : { success: false, output, error: redact(res.error ?? 'Unknown error occurred', secrets), timing: timing(start) };
+      } catch (err) {
+        const message = redact(errorMessage(err), secrets);
+        if (err instanceof TransientToolError) {
+          deps.logger.warn({ toolId: input.toolId, error: forLog(message) }, 'tool call failed transiently');
+          if (mode === 'throw') throw new TransientToolError(message, err.status);
+        } else if (!(err instanceof ToolError)) {
+          deps.logger.warn({ toolId: input.toolId, error: forLog(message) }, 'tool call failed');
+        }
+        return { success: false, output: {}, error: message, timing: timing(start) };
+      }
+    },
+  };
+}

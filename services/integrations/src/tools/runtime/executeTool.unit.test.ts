@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AppError, createLogger } from '@weft/platform';
+import { createFakeServer, type FakeServer } from '@weft/testkit';
+import type { ExecuteToolInput } from '@weft/contracts';
+import { createToolExecutor } from './executeTool.js';
+import { createBaseUrls } from './baseUrls.js';
+import { TransientToolError } from './errors.js';
+import { SandboxPool } from '../../function/sandbox.js';
+import type { CustomTool, RouteRequest, ToolRuntimeDeps } from './types.js';
+import type { AddressPolicy } from '../../net/addressPolicy.js';
+import type { ServiceTool } from '../serviceTool.js';
+
+const ALLOW_FAKES: AddressPolicy = { allowPrivateNetwork: false, allowlist: ['127.0.0.1'] };
+const context = { workspaceId: 'ws1', workflowId: 'wf1', actorId: 'user1' };
+
+let fake: FakeServer;
+const sandbox = new SandboxPool({ size: 1 });
+const routeCalls: RouteRequest[] = [];
+let tokens: Record<string, string>;
+let customTools: CustomTool[];
+let tokenFailure: Error | null;
+
+function executor(overrides: Partial<ToolRuntimeDeps> = {}) {
+  return createToolExecutor({
+    policy: ALLOW_FAKES,
+    baseUrls: createBaseUrls({ 'api.firecrawl.dev': fake.url }, {}),
+    credentials: {
+      accessToken(_ctx, id) {
+        if (tokenFailure) return Promise.reject(tokenFailure);
+        const t = tokens[id];
+        return t ? Promise.resolve(t) : Promise.reject(new AppError('not_found', 'Credential not found'));
+      },
+    },
+    customTools: { list: () => Promise.resolve(customTools) },
+    internal: {
+      handle(req) {
+        routeCalls.push(req);
+        if (req.path === '/memory') return Promise.resolve({ status: 400, body: { error: 'Role and content are required for agent memory' } });
+        return Promise.resolve({ status: 200, body: { success: true, output: { memories: [{ role: 'user', content: 'hi' }], id: 'k' } } });
+      },
+    },
+    serviceTools: {},
+    logger: createLogger('integrations', 'silent'),
+    runCode: (run) => sandbox.run(run),
+    ...overrides,
+  });
+}
+
+const call = (toolId: string, params: Record<string, unknown>, extra: Partial<ExecuteToolInput> = {}) => executor().execute({ toolId, params, context, ...extra }, 'answer');
+
+beforeAll(async () => {
+  fake = await createFakeServer();
+});
+afterAll(async () => {
+  await fake.close();
+  await sandbox.close();
+});
+beforeEach(() => {
+  fake.reset();
+  routeCalls.length = 0;
+  tokens = { cred1: 'tok-abcdef123' };
+  customTools = [];
+  tokenFailure = null;
+});
+
+describe('execution layer', () => {
+  it('answers Tool not found for an unknown id, as a value with timing', async () => {
+    const res = await call('nope_tool', {});
+    expect(res).toMatchObject({ success: false, error: 'Tool not found: nope_tool' });
+    expect(res.timing.duration).toBeGreaterThanOrEqual(0);
+    expect(Date.parse(res.timing.endTime)).toBeGreaterThanOrEqual(Date.parse(res.timing.startTime));
+  });
+
+  it('checks required user-or-llm parameters', async () => {
+    expect(await call('http_request', {})).toMatchObject({ success: false, error: 'Parameter "url" is required for HTTP Request but was not provided.' });
+  });
+
+  it('fetches the access token for a credential, passes it as accessToken and drops the credential', async () => {
+    let seen: Record<string, unknown> = {};
+    const tool: ServiceTool = { id: 'slack_message', execute: (p) => { seen = p; return Promise.resolve({ ok: true }); } };
+    const res = await executor({ serviceTools: { slack_message: tool } }).execute({ toolId: 'slack_message', params: { credential: 'cred1', channel: 'C1', text: 'hi' }, context }, 'answer');
+    expect(res).toMatchObject({ success: true, output: { ok: true } });
+    expect(seen).toEqual({ accessToken: 'tok-abcdef123', channel: 'C1', text: 'hi' });
+  });
+
+  it('says which credential failed and why', async () => {
+    const res = await call('slack_message', { credential: 'missing', channel: 'C1', text: 'hi' });
+    expect(res).toMatchObject({ success: false, error: 'Failed to obtain credential for tool slack_message: Failed to fetch access token: 404 Credential not found' });
+  });
+
+  it('an unreachable registry is transient: thrown in activity mode, answered otherwise', async () => {
+    tokenFailure = new AppError('unavailable', 'registry unavailable');
+    const input = { toolId: 'slack_message', params: { credential: 'cred1', channel: 'C1', text: 'x' }, context };
+    await expect(executor().execute(input, 'throw')).rejects.toBeInstanceOf(TransientToolError);
+    expect(await executor().execute(input, 'answer')).toMatchObject({ success: false, error: expect.stringContaining('Failed to obtain credential for tool slack_message') });
+  });
+
+  it('calls internal tools through their route code with the context workflowId', async () => {
+    const res = await call('memory_get', { id: 'k' });
+    expect(res).toMatchObject({ success: true, output: { memories: [{ role: 'user', content: 'hi' }], id: 'k' } });
+    expect(routeCalls[0]).toMatchObject({ method: 'GET', path: '/memory/k', query: { workflowId: 'wf1' } });
+    expect(await call('memory_add', { id: 'k', role: 'user', content: '' })).toMatchObject({ success: false, error: 'Parameter "content" is required for Add Memory but was not provided.' });
+  });
+
+  it('builds other tools from their metadata against the configured base URL', async () => {
+    fake.on('POST', '/v1/scrape', { json: { success: true, data: { markdown: '# hi' } } });
+    const res = await call('firecrawl_scrape', { apiKey: 'fc-secret-key', url: 'https://example.com' });
+    expect(res).toMatchObject({ success: true, output: { success: true, data: { markdown: '# hi' } } });
+    const [req] = fake.received('POST', '/v1/scrape');
+    expect(req?.headers.authorization).toBe('Bearer fc-secret-key');
+    expect(req?.body).toEqual({ url: 'https://example.com' });
+  });
+
+  it('maps answered errors: API Error with detail, Request failed with status, Failed to parse response', async () => {
+    fake.once('POST', '/v1/scrape', { status: 400, json: { error: 'bad url' } });
+    expect(await call('firecrawl_scrape', { apiKey: 'k-123456', url: 'x' })).toMatchObject({ success: false, error: 'API Error: Bad Request - bad url' });
+    fake.once('POST', '/v1/scrape', { status: 403, text: '' });
+    expect(await call('firecrawl_scrape', { apiKey: 'k-123456', url: 'x' })).toMatchObject({ success: false, error: 'Request failed with status 403' });
+    fake.once('POST', '/v1/scrape', { status: 200, text: 'not json' });
+    expect(await call('firecrawl_scrape', { apiKey: 'k-123456', url: 'x' })).toMatchObject({ success: false, error: 'Failed to parse response from firecrawl_scrape' });
+  });
+
+  it('5xx and 429 from a service are transient in activity mode', async () => {
+    fake.once('POST', '/v1/scrape', { status: 503, json: {} });
+    await expect(executor().execute({ toolId: 'firecrawl_scrape', params: { apiKey: 'k-123456', url: 'x' }, context }, 'throw')).rejects.toThrow('HTTP error 503: Service Unavailable');
+    fake.once('POST', '/v1/scrape', { status: 429, json: {} });
+    expect(await call('firecrawl_scrape', { apiKey: 'k-123456', url: 'x' })).toMatchObject({ success: false, error: 'HTTP error 429: Too Many Requests' });
+  });
+
+  it('never puts secrets in results or errors', async () => {
+    fake.on('POST', '/v1/scrape', (r) => ({ status: 400, json: { error: `key ${String(r.headers.authorization)} is invalid`, echo: r.headers.authorization } }));
+    const res = await call('firecrawl_scrape', { apiKey: 'fc-very-secret-9', url: 'x' });
+    expect(JSON.stringify(res)).not.toContain('fc-very-secret-9');
+    expect(res.error).toContain('[REDACTED]');
+    fake.on('GET', '/echo', (r) => ({ json: { auth: r.headers.authorization } }));
+    const viaEnv = await executor().execute({ toolId: 'http_request', params: { url: `${fake.url}/echo`, headers: { Authorization: 'Bearer env-secret-77' } }, context, envVars: { TOKEN: 'env-secret-77' } }, 'answer');
+    expect(JSON.stringify(viaEnv)).not.toContain('env-secret-77');
+  });
+});
+
+describe('http_request', () => {
+  it('sends method, query, table headers and JSON body; answers {data, status, headers}', async () => {
+    fake.on('POST', '/items', { status: 201, json: { id: 7 }, headers: { 'x-answer': 'yes' } });
+    const res = await call('http_request', {
+      url: `${fake.url}/items`,
+      method: 'POST',
+      params: [{ id: 'r1', cells: { Key: 'q', Value: 'a b' } }],
+      headers: [{ id: 'r2', cells: { Key: 'X-Test', Value: '1' } }, { id: 'r3', cells: { Key: '', Value: 'ignored' } }],
+      body: { name: 'n' },
+    });
+    expect(res).toMatchObject({ success: true, output: { data: { id: 7 }, status: 201, headers: { 'x-answer': 'yes' } } });
+    const [req] = fake.received('POST', '/items');
+    expect(req?.query).toEqual({ q: 'a b' });
+    expect(req?.headers['x-test']).toBe('1');
+    expect(req?.body).toEqual({ name: 'n' });
+  });
+
+  it('answers HTTP error {status}: {statusText} with the response', async () => {
+    fake.on('GET', '/missing', { status: 404, json: { error: 'no' } });
+    expect(await call('http_request', { url: `${fake.url}/missing` })).toMatchObject({ success: false, error: 'HTTP error 404: Not Found', output: { status: 404, data: { error: 'no' } } });
+  });
+
+  it('times out with the spec message', async () => {
+    fake.on('GET', '/slow', { delayMs: 2_000, json: {} });
+    expect(await call('http_request', { url: `${fake.url}/slow`, timeout: 100 })).toMatchObject({ success: false, error: 'Request timeout after 100ms' });
+  });
+
+  it('a dropped connection is transient', async () => {
+    fake.on('GET', '/drop', { destroy: true });
+    await expect(executor().execute({ toolId: 'http_request', params: { url: `${fake.url}/drop` }, context }, 'throw')).rejects.toBeInstanceOf(TransientToolError);
+  });
+});
+
+describe('outbound address guard', () => {
+  const strict = () => executor({ policy: { allowPrivateNetwork: false, allowlist: [] } });
+  const run = (url: string) => strict().execute({ toolId: 'http_request', params: { url }, context }, 'answer');
+
+  it.each(['http://127.0.0.1:9/x', 'http://localhost:9/x', 'http://10.0.0.1/x', 'http://192.168.1.1/x', 'http://169.254.169.254/latest/meta-data', 'http://[::1]:9/', 'http://[::ffff:127.0.0.1]:9/', 'http://0.0.0.0:9/', 'http://100.100.100.200/'])('refuses %s', async (url) => {
+    const res = await run(url);
+    expect(res).toMatchObject({ success: false, error: expect.stringContaining('Outbound request refused') });
+  });
+
+  it('refuses a redirect from an allowed address to a refused one', async () => {
+    fake.on('GET', '/hop', { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data' } });
+    const res = await call('http_request', { url: `${fake.url}/hop` });
+    expect(res).toMatchObject({ success: false, error: expect.stringContaining('169.254.169.254') });
+  });
+
+  it('follows redirects between allowed addresses', async () => {
+    fake.on('GET', '/a', { status: 302, headers: { location: '/b' } });
+    fake.on('GET', '/b', { json: { at: 'b' } });
+    expect(await call('http_request', { url: `${fake.url}/a` })).toMatchObject({ success: true, output: { data: { at: 'b' } } });
+  });
+
+  it('WEFT_ALLOW_PRIVATE_NETWORK lets every address through', async () => {
+    fake.on('GET', '/ok', { json: { ok: 1 } });
+    const res = await executor({ policy: { allowPrivateNetwork: true, allowlist: [] } }).execute({ toolId: 'http_request', params: { url: `${fake.url}/ok` }, context }, 'answer');
+    expect(res).toMatchObject({ success: true });
+  });
+
+  it('guards service tools through ToolIO.fetch too', async () => {
+    const tool: ServiceTool = { id: 'slack_message', execute: async (_p, io) => (await io.fetch('http://127.0.0.1:9/x')).status };
+    const res = await strict().execute({ toolId: 'slack_message', params: { accessToken: 't', channel: 'c', text: 'x' }, context }, 'answer');
+    expect(res.success).toBe(false);
+    const guarded = await executor({ policy: { allowPrivateNetwork: false, allowlist: [] }, serviceTools: { slack_message: tool } }).execute({ toolId: 'slack_message', params: { channel: 'c', text: 'x' }, context }, 'answer');
+    expect(guarded).toMatchObject({ success: false, error: expect.stringContaining('Outbound request refused') });
+  });
+});
+
+describe('custom tools', () => {
+  const weather: CustomTool = {
+    id: 'weather',
+    title: 'Weather',
+    schema: { type: 'function', function: { name: 'get_weather', description: 'd', parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'number' } }, required: ['city'] } } },
+    code: 'return { city, days: <days>, key: {{API_KEY}}, viaParams: params.city }',
+  };
+
+  it('runs the code with params and substituted placeholders', async () => {
+    customTools = [weather];
+    const res = await executor().execute({ toolId: 'custom_weather', params: { city: 'Oslo', days: 3, workflowId: 'wf1', _context: {} }, context, envVars: { API_KEY: 'k1' } }, 'answer');
+    expect(res).toMatchObject({ success: true, output: { city: 'Oslo', days: 3, key: 'k1', viaParams: 'Oslo' } });
+  });
+
+  it.each([
+    [{ days: 1 }, 'Custom tool execution error: Required parameter missing: city'],
+    [{ city: 'x', extra: 1 }, 'Custom tool execution error: Unknown parameter: extra'],
+    [{ city: 1 }, 'Custom tool execution error: Parameter city should be a string'],
+    [{ city: 'x', days: '2' }, 'Custom tool execution error: Parameter days should be a number'],
+  ])('checks %j against the schema', async (params, error) => {
+    customTools = [weather];
+    expect(await call('custom_weather', params)).toMatchObject({ success: false, error });
+  });
+
+  it('refuses a schema that is not an object, code-less tools, unknown ids and failing code', async () => {
+    customTools = [
+      { ...weather, id: 'bad', schema: { function: { parameters: { type: 'array' } } } },
+      { ...weather, id: 'empty', code: '  ' },
+      { ...weather, id: 'throws', code: 'throw new Error("boom")' },
+    ];
+    expect(await call('custom_bad', { city: 'x' })).toMatchObject({ error: 'Custom tool execution error: Invalid schema format' });
+    expect(await call('custom_empty', { city: 'x' })).toMatchObject({ error: 'No code provided for tool execution' });
+    expect(await call('custom_none', {})).toMatchObject({ error: 'Tool not found: custom_none' });
+    expect(await call('custom_throws', { city: 'x' })).toMatchObject({ success: false, error: 'Custom tool execution error: Error: boom' });
+  });
+});

@@ -1,0 +1,23 @@
+import type { ServiceTool } from '../serviceTool.js';
+import { twilioTools } from './twilio/twilio.tools.js';
+import { whatsappTools } from './whatsapp/whatsapp.tools.js';
+import { telegramTools } from './telegram/telegram.tools.js';
+import { discordTools } from './discord/discord.tools.js';
+import { jiraTools } from './jira/jira.tools.js';
+import { linearTools } from './linear/linear.tools.js';
+import { airtableTools } from './airtable/airtable.tools.js';
+import { googleCalendarTools } from './googleCalendar/googleCalendar.tools.js';
+import { googleDocsTools } from './googleDocs/googleDocs.tools.js';
+import { googleDriveTools } from './googleDrive/googleDrive.tools.js';
+import { googleSheetsTools } from './googleSheets/googleSheets.tools.js';
+import { notionTools } from './notion/notion.tools.js';
+import { gmailTools } from './gmail/gmail.tools.js';
+import { githubTools } from './github/github.tools.js';
+import { slackTools } from './slack/slack.tools.js';
+
+const families: ServiceTool[][] = [slackTools, githubTools, gmailTools, notionTools, googleSheetsTools, googleDriveTools, googleDocsTools, googleCalendarTools, airtableTools, linearTools, jiraTools, discordTools, telegramTools, whatsappTools, twilioTools];
+
+/** Every integration's own request code, by catalogue tool id; the execution layer runs these before its generic HTTP path. */
+export const serviceTools: Record<string, ServiceTool> = Object.fromEntries(families.flat().map((t) => [t.id, t]));
+
+export { SERVICE_BASE_URLS, baseUrlVariable, resolveServiceBaseUrl, type ServiceName } from './baseUrls.js';

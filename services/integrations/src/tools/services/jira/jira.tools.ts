@@ -1,0 +1,85 @@
+import { text } from '@weft/catalog';
+import { ToolError, type ServiceTool, type ToolIO } from '../../serviceTool.js';
+import { apiMessage, bearer, call, list, obj, seg, serviceTool, str, type ApiResponse, type CallSpec, type Obj } from '../http.js';
+
+/** The Jira Cloud id: the given one, else the accessible resource whose URL names the domain (else the first). */
+async function cloudId(io: ToolIO, p: Obj): Promise<string> {
+  if (text(p.cloudId)) return text(p.cloudId);
+  const res = await call(io, { url: `${io.baseUrl('atlassian')}/oauth/token/accessible-resources`, headers: bearer(p.accessToken) });
+  const resources = res.ok ? list(res.data).map(obj) : [];
+  if (resources.length === 0) throw new ToolError('No Jira resources found', res.status);
+  const domain = text(p.domain).replace(/^https?:\/\//, '').replace(/\/+$/, '').toLowerCase();
+  const match = resources.find((r) => String(r.url ?? '').toLowerCase().includes(domain)) ?? resources[0]!;
+  return String(match.id);
+}
+
+async function jira(io: ToolIO, p: Obj, path: string, failure: string, spec: Omit<CallSpec, 'url'> = {}): Promise<ApiResponse> {
+  const id = await cloudId(io, p);
+  const res = await call(io, { ...spec, url: `${io.baseUrl('atlassian')}/ex/jira/${seg(id)}/rest/api/3${path}`, headers: { ...bearer(p.accessToken), Accept: 'application/json' } });
+  if (!res.ok) throw new ToolError(`${failure}: ${apiMessage(res)}`, res.status);
+  return res;
+}
+
+/** Plain text as an Atlassian document. */
+const adf = (value: string) => ({ type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text: value }] }] });
+
+/** An Atlassian document's text. */
+function adfText(node: unknown): string {
+  const n = obj(node);
+  if (typeof node === 'string') return node;
+  if (n.type === 'text') return str(n.text) ?? '';
+  const parts = list(n.content).map(adfText);
+  return n.type === 'doc' ? parts.join('\n') : parts.join('');
+}
+
+const summaryOf = (issue: unknown) => {
+  const f = obj(obj(issue).fields);
+  return { summary: f.summary, description: adfText(f.description), created: f.created, updated: f.updated };
+};
+
+/** Fields to set on an issue from the optional parameters. */
+function fields(p: Obj): Obj {
+  const out: Obj = {};
+  if (text(p.summary)) out.summary = text(p.summary);
+  if (text(p.description)) out.description = adf(text(p.description));
+  if (text(p.priority)) out.priority = { name: text(p.priority) };
+  if (text(p.assignee)) out.assignee = { id: text(p.assignee) };
+  return out;
+}
+
+const now = () => new Date().toISOString();
+
+/** Jira tools: retrieve an issue, bulk read a project, update an issue (with a status transition), write an issue. */
+export const jiraTools: ServiceTool[] = [
+  serviceTool('jira_retrieve', async (p, io) => {
+    const key = text(p.issueKey);
+    const res = await jira(io, p, `/issue/${seg(key)}`, 'Failed to retrieve Jira issue');
+    return { ts: now(), issueKey: obj(res.data).key ?? key, ...summaryOf(res.data) };
+  }),
+  serviceTool('jira_bulk_read', async (p, io) => {
+    const res = await jira(io, p, '/search', 'Failed to retrieve Jira issues', {
+      method: 'POST',
+      json: { jql: `project = ${text(p.projectId)} ORDER BY updated DESC`, maxResults: 100, fields: ['summary', 'description', 'created', 'updated'] },
+    });
+    return list(obj(res.data).issues).map((i) => ({ ts: now(), issueKey: obj(i).key, ...summaryOf(i) }));
+  }),
+  serviceTool('jira_update', async (p, io) => {
+    const key = seg(text(p.issueKey));
+    const update = fields(p);
+    if (Object.keys(update).length) await jira(io, p, `/issue/${key}`, 'Failed to update Jira issue', { method: 'PUT', json: { fields: update } });
+    const status = text(p.status).toLowerCase();
+    if (status) {
+      const transitions = list(obj((await jira(io, p, `/issue/${key}/transitions`, 'Failed to update Jira issue')).data).transitions).map(obj);
+      const t = transitions.find((x) => String(x.name).toLowerCase() === status || String(obj(x.to).name).toLowerCase() === status);
+      if (!t) throw new ToolError(`Failed to update Jira issue: no transition to status "${text(p.status)}"`);
+      await jira(io, p, `/issue/${key}/transitions`, 'Failed to update Jira issue', { method: 'POST', json: { transition: { id: t.id } } });
+    }
+    return { ts: now(), issueKey: text(p.issueKey), summary: update.summary, success: true };
+  }),
+  serviceTool('jira_write', async (p, io) => {
+    const body = { fields: { project: { id: text(p.projectId) }, issuetype: { name: text(p.issueType) || 'Task' }, ...fields(p) } };
+    const created = obj((await jira(io, p, '/issue', 'Failed to create Jira issue', { method: 'POST', json: body })).data);
+    const domain = text(p.domain).replace(/^https?:\/\//, '').replace(/\/+$/, '');
+    return { ts: now(), issueKey: created.key, summary: text(p.summary), success: true, url: `https://${domain}/browse/${String(created.key)}` };
+  }),
+];

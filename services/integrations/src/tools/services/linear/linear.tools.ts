@@ -1,0 +1,39 @@
+import { text } from '@weft/catalog';
+import { ToolError, type ServiceTool, type ToolIO } from '../../serviceTool.js';
+import { apiMessage, bearer, call, list, obj, serviceTool, type Obj } from '../http.js';
+
+const ISSUE_FIELDS = 'id title description state { name } team { id } project { id }';
+
+/** The issues of a team's project. */
+export const ISSUES_QUERY = `query Issues($teamId: ID!, $projectId: ID!) { issues(filter: { team: { id: { eq: $teamId } }, project: { id: { eq: $projectId } } }) { nodes { ${ISSUE_FIELDS} } } }`;
+/** Creates an issue in a team's project. */
+export const ISSUE_CREATE = `mutation IssueCreate($teamId: String!, $projectId: String!, $title: String!, $description: String) { issueCreate(input: { teamId: $teamId, projectId: $projectId, title: $title, description: $description }) { success issue { ${ISSUE_FIELDS} } } }`;
+
+async function graphql(io: ToolIO, p: Obj, query: string, variables: Obj): Promise<Obj> {
+  const res = await call(io, { method: 'POST', url: io.baseUrl('linear'), headers: bearer(p.accessToken), json: { query, variables } });
+  const body = obj(res.data);
+  const errors = list(body.errors);
+  if (!res.ok || errors.length) throw new ToolError(`Linear API error: ${errors.length ? String(obj(errors[0]).message) : apiMessage(res)}`, res.status);
+  return obj(body.data);
+}
+
+/** A Linear issue as the tools answer it (§3). */
+function linearIssue(value: unknown) {
+  const i = obj(value);
+  return { id: i.id, title: i.title, description: i.description, state: obj(i.state).name, teamId: obj(i.team).id, projectId: obj(i.project).id };
+}
+
+/** Linear tools over GraphQL: the issues query and the issueCreate mutation. */
+export const linearTools: ServiceTool[] = [
+  serviceTool('linear_read_issues', async (p, io) => {
+    const d = await graphql(io, p, ISSUES_QUERY, { teamId: text(p.teamId), projectId: text(p.projectId) });
+    return { issues: list(obj(d.issues).nodes).map(linearIssue) };
+  }),
+  serviceTool('linear_create_issue', async (p, io) => {
+    if (text(p.title) === '') throw new ToolError('Title is required to create a Linear issue');
+    const d = await graphql(io, p, ISSUE_CREATE, { teamId: text(p.teamId), projectId: text(p.projectId), title: text(p.title), description: String(p.description ?? '') });
+    const created = obj(d.issueCreate);
+    if (created.success !== true) throw new ToolError('Linear API error: issue was not created');
+    return { issue: linearIssue(created.issue) };
+  }),
+];

@@ -1,0 +1,100 @@
+import { NOTION_FIXTURES, createFakeNotion } from '@weft/testkit';
+import { describe, expect, it } from 'vitest';
+import { useFamily } from '../testSupport.js';
+import { notionTools } from './notion.tools.js';
+
+const no = useFamily(createFakeNotion, { notion: '/v1' }, notionTools);
+const RAW = '1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d';
+const ID = '1a2b3c4d-5e6f-7a8b-9c0d-1e2f3a4b5c6d';
+const headersOk = (req: { headers: Record<string, unknown> }) => {
+  expect(req.headers.authorization).toBe('Bearer secret_1');
+  expect(req.headers['notion-version']).toBe('2022-06-28');
+  expect(req.headers['content-type']).toBe('application/json');
+};
+const t = 'secret_1';
+
+describe('notion', () => {
+  it('notion_read formats the id, reads the page and its first 100 blocks', async () => {
+    const r = await no.run('notion_read', { accessToken: t, pageId: RAW });
+    headersOk(no.only('GET', `/v1/pages/${ID}`));
+    expect(no.only('GET', `/v1/blocks/${ID}/children`).query).toEqual({ page_size: '100' });
+    expect(r).toEqual({
+      success: true,
+      output: {
+        content: '# Q3\n\nShip the builder.\n\n- Tools',
+        metadata: { title: 'Roadmap', lastEditedTime: '2025-04-02T09:00:00.000Z', createdTime: '2025-04-01T09:00:00.000Z', url: NOTION_FIXTURES.page.url },
+      },
+    });
+  });
+
+  it('notion_read: API errors are prefixed, a blank token is refused', async () => {
+    no.fake.once('GET', '/v1/pages/:id', { status: 404, json: { object: 'error', status: 404, code: 'object_not_found', message: 'Could not find page' } });
+    expect(await no.run('notion_read', { accessToken: t, pageId: ID })).toMatchObject({ success: false, error: 'Notion API error: Could not find page' });
+    expect(await no.run('notion_read', { accessToken: ' ', pageId: ID })).toMatchObject({ success: false, error: 'Access token is required' });
+  });
+
+  it('notion_read_database reads the database', async () => {
+    const r = await no.run('notion_read_database', { accessToken: t, databaseId: 'db000000-0000-0000-0000-000000000001' });
+    headersOk(no.only('GET', '/v1/databases/db000000-0000-0000-0000-000000000001'));
+    expect(r).toMatchObject({ success: true, output: { content: 'Database: Tasks\n\nProperties:\n- Name: title\n- Status: select', metadata: { title: 'Tasks', id: NOTION_FIXTURES.database.id } } });
+    no.fake.once('GET', '/v1/databases/:id', { status: 401, json: { message: 'API token is invalid.' } });
+    expect(await no.run('notion_read_database', { accessToken: t, databaseId: 'x' })).toMatchObject({ success: false, error: 'Notion API error: API token is invalid.' });
+  });
+
+  it('notion_write appends a paragraph', async () => {
+    const r = await no.run('notion_write', { accessToken: t, pageId: RAW, content: 'More text' });
+    const req = no.only('PATCH', `/v1/blocks/${ID}/children`);
+    headersOk(req);
+    expect(req.body).toEqual({ children: [{ object: 'block', type: 'paragraph', paragraph: { rich_text: [{ type: 'text', text: { content: 'More text' } }] } }] });
+    expect(r).toEqual({ success: true, output: { content: 'Successfully appended content to Notion page' } });
+    no.fake.once('PATCH', '/v1/blocks/:id/children', { status: 400, json: { message: 'body failed validation' } });
+    expect(await no.run('notion_write', { accessToken: t, pageId: ID, content: 'x' })).toMatchObject({ success: false, error: 'Notion API error: body failed validation' });
+  });
+
+  it('notion_create_page creates a titled page under the parent with its content', async () => {
+    const r = await no.run('notion_create_page', { accessToken: t, parentId: RAW, title: 'Roadmap', content: 'Hello' });
+    expect(no.only('POST', '/v1/pages').body).toEqual({
+      parent: { type: 'page_id', page_id: ID },
+      properties: { title: { type: 'title', title: [{ type: 'text', text: { content: 'Roadmap' } }] } },
+      children: [{ object: 'block', type: 'paragraph', paragraph: { rich_text: [{ type: 'text', text: { content: 'Hello' } }] } }],
+    });
+    expect(r).toMatchObject({ success: true, output: { content: 'Successfully created page "Roadmap"', metadata: { pageId: ID, url: NOTION_FIXTURES.page.url } } });
+    no.fake.once('POST', '/v1/pages', { status: 403, json: { message: 'Insufficient permissions' } });
+    expect(await no.run('notion_create_page', { accessToken: t, parentId: ID })).toMatchObject({ success: false, error: 'Notion API error: Insufficient permissions' });
+  });
+
+  it('notion_query_database sends parsed filter and sorts with page size at most 100', async () => {
+    const filter = { property: 'Status', select: { equals: 'Done' } };
+    const r = await no.run('notion_query_database', { accessToken: t, databaseId: RAW, filter: JSON.stringify(filter), sorts: '[{"property":"Name","direction":"ascending"}]', pageSize: 500 });
+    expect(no.only('POST', `/v1/databases/${ID}/query`).body).toEqual({ page_size: 100, filter, sorts: [{ property: 'Name', direction: 'ascending' }] });
+    expect(r).toMatchObject({ success: true, output: { metadata: { totalResults: 1, hasMore: true, nextCursor: 'cursor-2' } } });
+    expect(r.success && (r.output as { content: string }).content).toContain('1. Write docs (page)');
+  });
+
+  it('notion_query_database refuses bad filter and sorts JSON', async () => {
+    const bad = await no.run('notion_query_database', { accessToken: t, databaseId: ID, filter: '{oops' });
+    expect(bad.success === false && bad.error).toMatch(/^Invalid filter JSON: /);
+    const badSorts = await no.run('notion_query_database', { accessToken: t, databaseId: ID, sorts: '[' });
+    expect(badSorts.success === false && badSorts.error).toMatch(/^Invalid sorts JSON: /);
+    expect(no.fake.received('POST', '/v1/databases/:id/query')).toHaveLength(0);
+  });
+
+  it('notion_search filters by object type only for page or database', async () => {
+    const r = await no.run('notion_search', { accessToken: t, query: 'Roadmap', filterType: 'database' });
+    expect(no.only('POST', '/v1/search').body).toEqual({ page_size: 100, query: 'Roadmap', filter: { value: 'database', property: 'object' } });
+    expect(r).toMatchObject({ success: true, output: { metadata: { totalResults: 1, hasMore: false, nextCursor: null } } });
+    no.fake.requests.length = 0;
+    await no.run('notion_search', { accessToken: t, filterType: 'all', pageSize: 5 });
+    expect(no.only('POST', '/v1/search').body).toEqual({ page_size: 5 });
+    no.fake.once('POST', '/v1/search', { status: 429, json: { message: 'Rate limited' } });
+    expect(await no.run('notion_search', { accessToken: t })).toMatchObject({ success: false, error: 'Notion API error: Rate limited' });
+  });
+
+  it('notion_create_database defaults to one title property Name', async () => {
+    const r = await no.run('notion_create_database', { accessToken: t, parentId: RAW, title: 'Tasks' });
+    expect(no.only('POST', '/v1/databases').body).toEqual({ parent: { type: 'page_id', page_id: ID }, title: [{ type: 'text', text: { content: 'Tasks' } }], properties: { Name: { title: {} } } });
+    expect(r).toMatchObject({ success: true, output: { content: 'Successfully created database "Tasks"', metadata: { id: NOTION_FIXTURES.database.id } } });
+    const bad = await no.run('notion_create_database', { accessToken: t, parentId: RAW, title: 'T', properties: '{x' });
+    expect(bad.success === false && bad.error).toMatch(/^Invalid properties JSON: /);
+  });
+});
