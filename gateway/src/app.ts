@@ -10,6 +10,7 @@ import { errorHandler } from './errors.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { healthRoutes, type HealthCheck } from './routes/health.js';
 import { workflowRoutes } from './routes/workflows.js';
+import { executionRoutes, type ExecutionLive } from './routes/executions.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { editorRoutes } from './routes/editor.js';
 import { eventRoutes } from './routes/events.js';
@@ -32,6 +33,8 @@ export interface AppDeps {
   health: Record<string, HealthCheck>;
   /** Folder of the built web app; served with a fallback to index.html for client routes. */
   webDist?: string | undefined;
+  /** Core NATS for live run extras (model tokens relayed as stream:chunk); without it runs stream without tokens. */
+  executionLive?: ExecutionLive | undefined;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
@@ -66,6 +69,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', catalogRoutes());
   app.use('/api', workspaceRoutes(deps.clients, deps.auth, deps.users));
   app.use('/api', workflowRoutes(deps.clients, deps.auth, deps.access));
+  app.use('/api', executionRoutes(deps.clients, deps.auth, deps.access, deps.executionLive));
   app.use('/api', folderRoutes(deps.clients, deps.auth));
   app.use('/api', deploymentRoutes(deps.clients, deps.auth));
   app.use('/api', settingsRoutes(deps.clients, deps.auth));

@@ -14,6 +14,8 @@ export function createClients(config: Config) {
       ),
     }),
     runner: createServiceClient(runner.RunnerServiceService, serviceAddress(config, 'runner'), opts),
+    /** Runs: start, read, list, cancel, rerun, the event log. */
+    runs: createServiceClient(runner.RunServiceService, serviceAddress(config, 'runner'), opts),
     integrations: createServiceClient(integrations.IntegrationsServiceService, serviceAddress(config, 'integrations'), opts),
     copilot: createServiceClient(copilot.CopilotServiceService, serviceAddress(config, 'copilot'), opts),
   };

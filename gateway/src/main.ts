@@ -68,7 +68,7 @@ const forgetSessionsEverywhere = () => {
   nats.publish(sessionsSubject);
 };
 const webDist = config.WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url));
-const app = createApp({ clients, auth: accounts.authenticator, access, forgetSessions: forgetSessionsEverywhere, accountRoutes: accountRoutes(clients, accounts), users: accounts.users, logger, health, webDist });
+const app = createApp({ clients, auth: accounts.authenticator, access, forgetSessions: forgetSessionsEverywhere, accountRoutes: accountRoutes(clients, accounts), users: accounts.users, logger, health, webDist, executionLive: { nats, instance: config.WEFT_INSTANCE } });
 const server = app.listen(config.PORT, '0.0.0.0', () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { AppError } from '@weft/platform';
-import { commandsBody, createWorkflowBody, executeBody, type registry } from '@weft/contracts';
+import { commandsBody, createWorkflowBody, type registry } from '@weft/contracts';
 import type { Clients } from '../clients.js';
 import { requireActor, type Authenticator } from '../auth.js';
 import { fromJson, parseBody } from '../validate.js';
@@ -23,9 +23,6 @@ const duplicateWorkflowBody = z.object({
   folderId: z.string().min(1).nullable().optional(),
 });
 const createMarketplace = z.object({ marketplaceData: z.record(z.string(), z.unknown()).nullable().optional() });
-
-/** How long GET /api/workflows/{id} waits for the editor to start a just-created workflow. */
-const NEW_WORKFLOW_WAIT_MS = 3_000;
 
 function entry(w: registry.WorkflowEntry) {
   return {
@@ -85,7 +82,8 @@ export function workflowRoutes(clients: Clients, auth: Authenticator, access: Ac
     const actor = await requireActor(auth, req);
     const { workflow } = await clients.registry.getWorkflow({ actor, workflowId: req.params.id, access: 'read' });
     if (!workflow) throw new AppError('not_found', `Workflow ${req.params.id} not found`);
-    const state = await clients.editor.getState({ workflowId: workflow.id, waitMs: NEW_WORKFLOW_WAIT_MS }, { deadlineMs: NEW_WORKFLOW_WAIT_MS + 2_000 });
+    // The editor catches a just-created workflow up from the registry itself: no wait for its event.
+    const state = await clients.editor.getState({ workflowId: workflow.id, waitMs: 0 });
     res.json({ data: { ...entry(workflow), state: fromJson(state.stateJson), version: state.version } });
   });
 
@@ -135,23 +133,6 @@ export function workflowRoutes(clients: Clients, auth: Authenticator, access: Ac
       actorId: actor.userId,
     });
     res.json({ version: out.version, events: fromJson(out.eventsJson) });
-  });
-
-  r.post('/workflows/:id/execute', async (req, res) => {
-    const actor = await requireActor(auth, req);
-    const body = parseBody(executeBody, req.body);
-    await access.require(actor, req.params.id, 'write');
-    const out = await clients.runner.executeWorkflow(
-      { workflowId: req.params.id, inputJson: JSON.stringify(body.input ?? null), actorId: actor.userId },
-      { deadlineMs: 5 * 60_000 },
-    );
-    res.json({
-      success: out.success,
-      output: fromJson(out.outputJson),
-      logs: fromJson(out.logsJson),
-      executionId: out.executionId,
-      ...(out.error ? { error: out.error } : {}),
-    });
   });
 
   return r;
