@@ -1,75 +1,96 @@
-import { useEffect, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { api } from './api';
 import { Canvas } from './Canvas';
+import { AuthPage } from './pages/AuthPage';
+import { PaymentsPage } from './pages/PaymentsPage';
+import { navigate, useLocation } from './router';
+import { Sidebar } from './shell/Sidebar';
+import { useToast } from './ui/toast';
 
-/** The workflow named in the address (`?workflow=<id>`), so a link opens it. */
-function linkedWorkflow(): string | null {
-  return new URLSearchParams(window.location.search).get('workflow');
-}
+const SettingsPage = lazy(() => import('./settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
 
-/** Workspace sidebar with its workflows, and the canvas of the open one. */
-export function App() {
-  const queryClient = useQueryClient();
-  const workspaces = useQuery({ queryKey: ['workspaces'], queryFn: api.workspaces });
+/** The signed-in app: sidebar, and the open workflow's canvas or a settings page. */
+function Shell({ settingsTab }: { settingsTab: string | null }) {
+  const toast = useToast();
+  const { query } = useLocation();
+  const session = useQuery({ queryKey: ['session'], queryFn: api.session, staleTime: Infinity });
+  const workspaces = useQuery({ queryKey: ['workspaces'], queryFn: api.workspaces, enabled: session.data !== null });
   const [workspaceId, setWorkspaceId] = useState<string | null>(null);
   const workspace = workspaces.data?.find((w) => w.id === workspaceId) ?? workspaces.data?.[0];
-  const workflows = useQuery({
-    queryKey: ['workflows', workspace?.id],
-    queryFn: () => api.workflows(workspace?.id ?? ''),
-    enabled: Boolean(workspace),
-  });
-  const [activeId, setActiveId] = useState<string | null>(linkedWorkflow);
+  const activeId = query.get('workflow');
+  const autoOpened = useRef<string | null>(null);
+  const switching = useRef(false);
+  const workflows = useQuery({ queryKey: ['workflows', workspace?.id ?? ''], queryFn: () => api.workflows(workspace?.id ?? ''), enabled: Boolean(workspace) });
 
-  // Spec 000 §4: the first workflow becomes active when none is.
-  useEffect(() => {
-    if (!activeId && workflows.data && workflows.data.length > 0) setActiveId(workflows.data[0]?.id ?? null);
-  }, [activeId, workflows.data]);
+  const open = (id: string | null) => navigate(id ? `/?workflow=${encodeURIComponent(id)}` : '/');
 
   useEffect(() => {
-    if (activeId && activeId !== linkedWorkflow()) window.history.replaceState(null, '', `?workflow=${encodeURIComponent(activeId)}`);
-  }, [activeId]);
+    if (session.data === null) navigate(`/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`, true);
+  }, [session.data]);
 
-  const create = useMutation({
-    mutationFn: () => api.createWorkflow(workspace?.id ?? ''),
-    onSuccess: async (created) => {
-      await queryClient.invalidateQueries({ queryKey: ['workflows', workspace?.id] });
-      setActiveId(created.id);
-    },
-  });
+  // Spec 000 §4: once a workspace's list has loaded, its first workflow becomes active when none is.
+  useEffect(() => {
+    if (!workspace || !workflows.data || autoOpened.current === workspace.id || settingsTab) return;
+    autoOpened.current = workspace.id;
+    switching.current = false;
+    if (!activeId && workflows.data[0]) open(workflows.data[0].id);
+  }, [workspace, workflows.data, activeId, settingsTab]);
 
+  useEffect(() => {
+    if (switching.current && workflows.error) {
+      switching.current = false;
+      toast.error(`Failed to switch workspace: ${workflows.error.message}`);
+    }
+  }, [workflows.error, toast]);
+
+  const switchWorkspace = (id: string) => {
+    // A switch in progress ignores another; the flag clears itself after 5 s (spec 000 §4).
+    if (switching.current || id === workspace?.id) return;
+    switching.current = true;
+    window.setTimeout(() => (switching.current = false), 5000);
+    setWorkspaceId(id);
+    open(null);
+  };
+
+  if (session.isLoading) return <div className="splash">Loading…</div>;
+  if (session.error) return <div className="splash error">Could not reach the server: {session.error.message}</div>;
+  const notFound = activeId && workflows.data && !workflows.data.some((w) => w.id === activeId);
   return (
     <div className="app">
-      <aside className="sidebar">
-        <h1>Weft</h1>
-        {workspaces.data && workspaces.data.length > 1 ? (
-          <select aria-label="Workspace" value={workspace?.id} onChange={(e) => setWorkspaceId(e.target.value)}>
-            {workspaces.data.map((w) => (
-              <option key={w.id} value={w.id}>
-                {w.name}
-              </option>
-            ))}
-          </select>
+      <Sidebar
+        workspaces={workspaces.data ?? []}
+        workspace={workspace}
+        onWorkspace={switchWorkspace}
+        activeId={settingsTab ? null : activeId}
+        onOpen={open}
+        userName={session.data?.user.name ?? ''}
+      />
+      <main className="main">
+        {settingsTab ? (
+          <Suspense fallback={<p className="empty">Loading…</p>}>
+            <SettingsPage tab={settingsTab} workspace={workspace} />
+          </Suspense>
+        ) : activeId ? (
+          <Canvas key={activeId} workflowId={activeId} listed={!notFound} />
         ) : (
-          <div className="workspace">{workspace?.name ?? (workspaces.isLoading ? 'Loading…' : 'No workspace')}</div>
+          <div className="empty-state">
+            <h2>No workflow open</h2>
+            <p>{workspaces.isLoading || workflows.isLoading ? 'Loading…' : 'Create a workflow or pick one in the sidebar to start.'}</p>
+          </div>
         )}
-        <button type="button" disabled={!workspace || create.isPending} onClick={() => create.mutate()}>
-          New workflow
-        </button>
-        {create.error && <p className="error">Failed to create workflow: {create.error.message}</p>}
-        {workflows.error && <p className="error">Failed to load workflows: {workflows.error.message}</p>}
-        <ul className="workflows" aria-label="Workflows">
-          {workflows.data?.map((w) => (
-            <li key={w.id}>
-              <button type="button" className={w.id === activeId ? 'active' : ''} onClick={() => setActiveId(w.id)}>
-                <span className="swatch" style={{ background: w.color }} />
-                {w.name}
-              </button>
-            </li>
-          ))}
-        </ul>
-      </aside>
-      <main className="main">{activeId ? <Canvas key={activeId} workflowId={activeId} /> : <p className="empty">Create a workflow to start.</p>}</main>
+      </main>
     </div>
   );
 }
+
+/** The app's pages by path: sign-in, sign-up, payments, settings, and the editor. */
+export function App() {
+  const { path, query } = useLocation();
+  if (path === '/sign-in') return <AuthPage mode="sign-in" />;
+  if (path === '/sign-up') return <AuthPage mode="sign-up" />;
+  if (path === '/payments') return <PaymentsPage message={query.get('reason')} />;
+  const settings = /^\/settings(?:\/([\w-]+))?/.exec(path);
+  return <Shell settingsTab={settings ? (settings[1] ?? 'environment') : null} />;
+}
+

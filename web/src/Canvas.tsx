@@ -1,10 +1,12 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
   applyEdgeChanges,
   applyNodeChanges,
   Background,
+  BackgroundVariant,
   Controls,
+  MiniMap,
   ReactFlow,
   ReactFlowProvider,
   useReactFlow,
@@ -16,123 +18,327 @@ import {
   type OnNodeDrag,
 } from '@xyflow/react';
 import type { Command, Position, WorkflowState } from '@weft/workflow';
-import { api } from './api';
-import { BlockNodeView } from './canvas/BlockNodeView';
-import { toEdges, toNodes, type BlockNode } from './canvas/flow';
-import { Toolbar } from './canvas/Toolbar';
+import { api, ApiError } from './api';
+import { BlockNodeView, ContainerNodeView } from './canvas/BlockNodeView';
+import { CanvasContext } from './canvas/CanvasContext';
+import { copyBlocks, loadClip, pasteCommands, storeClip, type Clip } from './canvas/clipboard';
+import { connectionProblem, edgeFor } from './canvas/connect';
+import { CONTAINER_SIZE, toEdges, toNodes, type BlockNode } from './canvas/flow';
+import { BLOCK_DRAG_TYPE, Palette } from './canvas/Palette';
+import { absolutePosition, containerAt, freeSpot } from './canvas/place';
 import { newId, useWorkflowSession } from './collab/useWorkflowSession';
 import { BlockPanel } from './panels/BlockPanel';
 import { HistoryPanel } from './panels/HistoryPanel';
 import { VariablesPanel } from './panels/VariablesPanel';
+import { Icon } from './ui/icons';
+import { useToast } from './ui/toast';
 
-const nodeTypes = { block: BlockNodeView };
-/** Room a block takes, for placing a new one where it covers none. */
-const FOOTPRINT = { x: 220, y: 110 };
+const nodeTypes = { block: BlockNodeView, container: ContainerNodeView };
+const CONTAINER_DATA: Record<string, Record<string, unknown>> = {
+  loop: { ...CONTAINER_SIZE, loopType: 'for', count: 5 },
+  parallel: { ...CONTAINER_SIZE, parallelType: 'collection', count: 5 },
+};
+/** How far a paste lands from what was copied. */
+const PASTE_OFFSET = { x: 60, y: 60 };
 
-/** The view's centre, moved down past any block already there. */
-function freeSpot(center: Position, state: WorkflowState): Position {
-  const spot = { x: Math.round(center.x), y: Math.round(center.y) };
-  const taken = (p: Position) => Object.values(state.blocks).some((b) => Math.abs(b.position.x - p.x) < FOOTPRINT.x && Math.abs(b.position.y - p.y) < FOOTPRINT.y);
-  while (taken(spot)) spot.y += FOOTPRINT.y + 40;
-  return spot;
+const typing = (target: EventTarget | null) =>
+  target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || target.closest('.cm-editor') !== null);
+
+/** The commands that put a block into `parentId` (or at the top level) at the absolute point `at`. */
+function placeCommands(state: WorkflowState, id: string, at: Position, parentId: string | null): Command[] {
+  const base = parentId ? absolutePosition(state, parentId) : { x: 0, y: 0 };
+  const position = { x: Math.round(at.x - base.x), y: Math.round(at.y - base.y) };
+  const current = state.blocks[id]?.data.parentId ?? null;
+  return [...(current !== parentId ? [{ type: 'setParent' as const, id, parentId }] : []), { type: 'moveBlock', id, position }];
+}
+
+function ToolButton({ label, icon, onClick, disabled, shortcut }: { label: string; icon: string; onClick(): void; disabled?: boolean; shortcut?: string }) {
+  return (
+    <button type="button" className="tool-btn" aria-label={label} title={shortcut ? `${label} (${shortcut})` : label} disabled={disabled} onClick={onClick}>
+      <Icon name={icon} />
+    </button>
+  );
 }
 
 /** The collaborative editor of one loaded workflow. */
-function Editor({ workflowId, name }: { workflowId: string; name: string }) {
+function Editor({ workflowId, name, color }: { workflowId: string; name: string; color: string }) {
+  const toast = useToast();
   const blocks = useQuery({ queryKey: ['blocks'], queryFn: api.blocks, staleTime: Infinity });
   const { snapshot, live, edit, dismissMessage } = useWorkflowSession(workflowId, blocks.data);
   const flow = useReactFlow<BlockNode>();
   const pane = useRef<HTMLDivElement>(null);
   const [nodes, setNodes] = useState<BlockNode[]>([]);
   const [edges, setEdges] = useState<Edge[]>([]);
+  const [dropTarget, setDropTarget] = useState<string | null>(null);
+  const clipboard = useRef<Clip | null>(null);
   const catalogue = useMemo(() => new Map(blocks.data?.map((b) => [b.type, b])), [blocks.data]);
-  const palette = useMemo(() => blocks.data?.filter((b) => b.type !== 'starter' && !b.hideFromToolbar) ?? [], [blocks.data]);
   const state = snapshot?.state;
+  const stateRef = useRef(state);
+  stateRef.current = state;
 
   useEffect(() => {
     if (!state) return;
     const describe = (type: string) => {
       const definition = catalogue.get(type);
-      return definition && { name: definition.name, color: definition.bgColor };
+      return definition && { name: definition.name, color: definition.bgColor, icon: definition.icon };
     };
     setNodes((prev) => toNodes(state, prev, describe));
     setEdges((prev) => toEdges(state, prev));
   }, [state, catalogue]);
 
-  // Removals go through the domain (onDelete); the canvas applies only what is local to it.
+  // Refused edits and lost connections show as toasts.
+  const message = snapshot?.message;
+  useEffect(() => {
+    if (message) {
+      toast.error(message);
+      dismissMessage();
+    }
+  }, [message, toast, dismissMessage]);
+
   const onNodesChange = useCallback((changes: NodeChange<BlockNode>[]) => setNodes((ns) => applyNodeChanges(changes.filter((c) => c.type !== 'remove'), ns)), []);
   const onEdgesChange = useCallback((changes: EdgeChange[]) => setEdges((es) => applyEdgeChanges(changes.filter((c) => c.type !== 'remove'), es)), []);
+
+  /** The container a dragged node's centre is over (not itself or inside it). */
+  const containerUnder = useCallback((node: BlockNode) => {
+    const s = stateRef.current;
+    if (!s) return undefined;
+    const internal = flow.getInternalNode(node.id);
+    const at = internal?.internals.positionAbsolute ?? node.position;
+    const w = node.measured?.width ?? 240;
+    const h = node.measured?.height ?? 60;
+    return containerAt(s, { x: at.x + w / 2, y: at.y + h / 2 }, node.id);
+  }, [flow]);
+
+  const onNodeDrag: OnNodeDrag<BlockNode> = useCallback(
+    (_e, node, dragged) => {
+      const target = dragged.length === 1 ? (containerUnder(node)?.id ?? null) : null;
+      setDropTarget((t) => (t === target ? t : target));
+    },
+    [containerUnder],
+  );
+
   const onNodeDragStop: OnNodeDrag<BlockNode> = (_event, _node, dragged) => {
-    const moves: Command[] = dragged
-      .map((n) => ({ type: 'moveBlock' as const, id: n.id, position: { x: Math.round(n.position.x), y: Math.round(n.position.y) } }))
-      .filter((m) => state?.blocks[m.id] && (state.blocks[m.id]?.position.x !== m.position.x || state.blocks[m.id]?.position.y !== m.position.y));
-    if (moves.length > 0) edit(moves);
+    setDropTarget(null);
+    if (!state) return;
+    const moving = new Set(dragged.map((n) => n.id));
+    const commands: Command[] = [];
+    for (const n of dragged) {
+      const block = state.blocks[n.id];
+      if (!block) continue;
+      // A block whose container moves with it stays where it is in the container.
+      if (block.data.parentId !== undefined && moving.has(block.data.parentId)) {
+        const position = { x: Math.round(n.position.x), y: Math.round(n.position.y) };
+        if (position.x !== block.position.x || position.y !== block.position.y) commands.push({ type: 'moveBlock', id: n.id, position });
+        continue;
+      }
+      const at = flow.getInternalNode(n.id)?.internals.positionAbsolute ?? n.position;
+      const parent = dragged.length === 1 ? (containerUnder(n)?.id ?? null) : (block.data.parentId ?? null);
+      const place = placeCommands(state, n.id, at, parent);
+      const move = place[place.length - 1];
+      const unchanged = place.length === 1 && move?.type === 'moveBlock' && move.position.x === block.position.x && move.position.y === block.position.y;
+      if (!unchanged) commands.push(...place);
+    }
+    if (commands.length > 0) edit(commands);
   };
-  const onConnect = (c: Connection) => edit([{ type: 'addEdge', id: newId(), source: c.source, target: c.target }]);
+
+  const onConnect = (c: Connection) => {
+    if (!state) return;
+    const problem = connectionProblem(state, c);
+    if (problem) {
+      toast.error(`Cannot connect: ${problem}`);
+      return;
+    }
+    edit([{ type: 'addEdge', id: newId(), ...edgeFor(state, c) }]);
+  };
+
   const remove = (nodeIds: string[], edgeIds: string[]) => {
-    const commands: Command[] = [...nodeIds.map((id) => ({ type: 'removeBlock' as const, id })), ...edgeIds.map((id) => ({ type: 'removeEdge' as const, id }))];
+    const gone = new Set(nodeIds);
+    const commands: Command[] = [
+      ...nodeIds.filter((id) => state?.blocks[id] && !(state.blocks[id]?.data.parentId && gone.has(state.blocks[id]?.data.parentId ?? ''))).map((id) => ({ type: 'removeBlock' as const, id })),
+      ...edgeIds.filter((id) => state?.edges.some((e) => e.id === id && !gone.has(e.source) && !gone.has(e.target))).map((id) => ({ type: 'removeEdge' as const, id })),
+    ];
     if (commands.length > 0) edit(commands);
   };
   const onDelete: OnDelete<BlockNode> = ({ nodes: gone, edges: cut }) => remove(gone.map((n) => n.id), cut.map((e) => e.id));
-  const add = (blockType: string) => {
-    if (!state) return;
+
+  const viewCenter = (): Position => {
     const rect = pane.current?.getBoundingClientRect();
-    const center = rect ? flow.screenToFlowPosition({ x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 }) : { x: 0, y: 0 };
-    edit([{ type: 'addBlock', id: newId(), blockType, position: freeSpot(center, state) }]);
+    return rect ? flow.screenToFlowPosition({ x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 }) : { x: 0, y: 0 };
   };
 
+  const addAt = (blockType: string, point: Position, exact: boolean) => {
+    if (!state) return;
+    const container = CONTAINER_DATA[blockType];
+    const size = container ? { width: CONTAINER_SIZE.width, height: CONTAINER_SIZE.height } : undefined;
+    const parent = exact ? containerAt(state, point) : undefined;
+    const spot = exact ? { x: Math.round(point.x - (size?.width ?? 240) / 2), y: Math.round(point.y - 30) } : freeSpot(point, state, size);
+    const id = newId();
+    const base = parent ? absolutePosition(state, parent.id) : { x: 0, y: 0 };
+    edit([
+      {
+        type: 'addBlock',
+        id,
+        blockType,
+        position: { x: spot.x - base.x, y: spot.y - base.y },
+        ...(parent ? { parentId: parent.id } : {}),
+        ...(container ? { data: container } : {}),
+      },
+    ]);
+    setNodes((ns) => ns.map((n) => (n.selected ? { ...n, selected: false } : n)));
+  };
+  const add = (blockType: string) => addAt(blockType, viewCenter(), false);
+
+  const onDragOver = (e: DragEvent) => {
+    if (![...e.dataTransfer.types].includes(BLOCK_DRAG_TYPE)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+  };
+  const onDrop = (e: DragEvent) => {
+    const type = e.dataTransfer.getData(BLOCK_DRAG_TYPE);
+    if (!type) return;
+    e.preventDefault();
+    addAt(type, flow.screenToFlowPosition({ x: e.clientX, y: e.clientY }), true);
+  };
+
+  const selectedIds = nodes.filter((n) => n.selected).map((n) => n.id);
+  const selectedEdgeIds = edges.filter((e) => e.selected).map((e) => e.id);
+
+  const copy = () => {
+    if (!state) return;
+    const clip = copyBlocks(state, selectedIds);
+    if (!clip) return;
+    clipboard.current = clip;
+    storeClip(clip);
+    toast.show(`Copied ${clip.blocks.length} block${clip.blocks.length === 1 ? '' : 's'}`);
+  };
+  const paste = (clip: Clip | null = loadClip() ?? clipboard.current) => {
+    if (!clip || clip.blocks.length === 0) return;
+    const { commands, ids } = pasteCommands(clip, newId, PASTE_OFFSET);
+    edit(commands);
+    const chosen = new Set(ids);
+    // Select what was pasted once it is drawn, so it can be moved at once.
+    window.setTimeout(() => setNodes((ns) => ns.map((n) => ({ ...n, selected: chosen.has(n.id) }))), 0);
+  };
+  const duplicate = () => {
+    if (!state || selectedIds.length === 0) return;
+    if (selectedIds.length === 1 && selectedIds[0]) edit([{ type: 'duplicateBlock', id: selectedIds[0], newId: newId() }]);
+    else paste(copyBlocks(state, selectedIds));
+  };
+  const selectAll = () => setNodes((ns) => ns.map((n) => (n.selected ? n : { ...n, selected: true })));
+
+  const autoLayout = async () => {
+    if (!state) return;
+    try {
+      const { elkLayout } = await import('@weft/workflow/layout');
+      const placed = elkLayout({ blocks: state.blocks, edges: state.edges });
+      const commands: Command[] = [];
+      for (const [id, p] of Object.entries(placed)) {
+        const block = state.blocks[id];
+        if (!block) continue;
+        if (p.width !== undefined && p.height !== undefined && (block.data.width !== p.width || block.data.height !== p.height)) commands.push({ type: 'resizeBlock', id, width: p.width, height: p.height });
+        if (block.position.x !== p.position.x || block.position.y !== p.position.y) commands.push({ type: 'moveBlock', id, position: p.position });
+      }
+      if (commands.length > 0) edit(commands);
+      window.setTimeout(() => void flow.fitView({ maxZoom: 1, duration: 300 }), 50);
+    } catch (error) {
+      toast.error(`Auto layout failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+
+  const canUndo = (state?.history.past.length ?? 0) > 0;
+  const canRedo = (state?.history.future.length ?? 0) > 0;
+  const actions = useRef({ copy, paste, duplicate, selectAll, canUndo, canRedo });
+  actions.current = { copy, paste, duplicate, selectAll, canUndo, canRedo };
+
+  // Shortcuts: undo, redo, copy, paste, duplicate, select all (delete is React Flow's Backspace/Delete).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || typing(e.target)) return;
+      const key = e.key.toLowerCase();
+      const a = actions.current;
+      if (key === 'z' && !e.shiftKey) {
+        if (a.canUndo) edit([{ type: 'undo' }]);
+      }
+      else if ((key === 'z' && e.shiftKey) || key === 'y') {
+        if (a.canRedo) edit([{ type: 'redo' }]);
+      }
+      else if (key === 'c') a.copy();
+      else if (key === 'v') a.paste();
+      else if (key === 'd') a.duplicate();
+      else if (key === 'a') a.selectAll();
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [edit]);
+
+  const context = useMemo(() => ({ resize: (id: string, width: number, height: number) => edit([{ type: 'resizeBlock', id, width, height }]), dropTarget }), [edit, dropTarget]);
+
   if (!snapshot || snapshot.status === 'loading') return <p className="empty">Loading…</p>;
-  if (snapshot.status === 'failed') return <p className="error">{snapshot.message}</p>;
-  const selectedNodes = nodes.filter((n) => n.selected);
-  const selectedEdges = edges.filter((e) => e.selected);
-  const only = selectedNodes.length === 1 ? snapshot.state.blocks[selectedNodes[0]?.id ?? ''] : undefined;
+  if (snapshot.status === 'failed') return <p className="empty error">{snapshot.message}</p>;
+  const only = selectedIds.length === 1 ? snapshot.state.blocks[selectedIds[0] ?? ''] : undefined;
   return (
     <div className="canvas" data-testid="canvas">
       <header className="canvas-header">
-        <strong>{name}</strong> <span className="muted">version {snapshot.version}</span>{' '}
-        <span className="muted">{snapshot.pending > 0 ? `saving ${snapshot.pending}` : 'saved'}</span>{' '}
-        <span className="muted">{live ? 'live' : 'offline'}</span>
+        <div className="canvas-title">
+          <span className="swatch lg" style={{ background: color }} />
+          <strong>{name}</strong>
+          <span className="pill">version {snapshot.version}</span>
+          <span className={`pill ${snapshot.pending > 0 ? 'pill-warn' : ''}`}>{snapshot.pending > 0 ? `saving ${snapshot.pending}` : 'saved'}</span>
+          <span className={`pill ${live ? 'pill-live' : 'pill-off'}`}>{live ? 'live' : 'offline'}</span>
+        </div>
+        <div className="toolbar" role="toolbar" aria-label="Editing tools">
+          <ToolButton label="Undo" icon="undo" shortcut="Ctrl+Z" disabled={!canUndo} onClick={() => edit([{ type: 'undo' }])} />
+          <ToolButton label="Redo" icon="redo" shortcut="Ctrl+Shift+Z" disabled={!canRedo} onClick={() => edit([{ type: 'redo' }])} />
+          <span className="tool-sep" />
+          <ToolButton label="Copy" icon="copy" shortcut="Ctrl+C" disabled={selectedIds.length === 0} onClick={copy} />
+          <ToolButton label="Paste" icon="download" shortcut="Ctrl+V" onClick={() => paste()} />
+          <ToolButton label="Duplicate selected" icon="plus" shortcut="Ctrl+D" disabled={selectedIds.length === 0} onClick={duplicate} />
+          <ToolButton label="Delete selected" icon="trash" shortcut="Delete" disabled={selectedIds.length + selectedEdgeIds.length === 0} onClick={() => remove(selectedIds, selectedEdgeIds)} />
+          <span className="tool-sep" />
+          <ToolButton label="Auto layout" icon="layout" onClick={() => void autoLayout()} />
+          <ToolButton label="Fit view" icon="fit" onClick={() => void flow.fitView({ maxZoom: 1, duration: 200 })} />
+        </div>
       </header>
-      <Toolbar
-        palette={palette}
-        canUndo={snapshot.state.history.past.length > 0}
-        canRedo={snapshot.state.history.future.length > 0}
-        canDelete={selectedNodes.length + selectedEdges.length > 0}
-        onAdd={add}
-        onUndo={() => edit([{ type: 'undo' }])}
-        onRedo={() => edit([{ type: 'redo' }])}
-        onDelete={() => remove(selectedNodes.map((n) => n.id), selectedEdges.map((e) => e.id))}
-      />
-      {snapshot.message && (
-        <p role="alert" className="error">
-          {snapshot.message}{' '}
-          <button type="button" onClick={dismissMessage}>
-            Dismiss
-          </button>
-        </p>
-      )}
       <div className="editor-body">
-        <div className="flow" ref={pane}>
-          <ReactFlow
-            nodes={nodes}
-            edges={edges}
-            nodeTypes={nodeTypes}
-            onNodesChange={onNodesChange}
-            onEdgesChange={onEdgesChange}
-            onNodeDragStop={onNodeDragStop}
-            onConnect={onConnect}
-            onDelete={onDelete}
-            deleteKeyCode={['Backspace', 'Delete']}
-            fitView
-            fitViewOptions={{ maxZoom: 1 }}
-            proOptions={{ hideAttribution: true }}
-          >
-            <Background />
-            <Controls />
-          </ReactFlow>
+        <Palette definitions={blocks.data ?? []} onAdd={add} />
+        <div className="flow" ref={pane} onDragOver={onDragOver} onDrop={onDrop}>
+          <CanvasContext.Provider value={context}>
+            <ReactFlow
+              nodes={nodes}
+              edges={edges}
+              nodeTypes={nodeTypes}
+              onNodesChange={onNodesChange}
+              onEdgesChange={onEdgesChange}
+              onNodeDrag={onNodeDrag}
+              onNodeDragStop={onNodeDragStop}
+              onConnect={onConnect}
+              onDelete={onDelete}
+              deleteKeyCode={['Backspace', 'Delete']}
+              multiSelectionKeyCode={['Meta', 'Control', 'Shift']}
+              selectionKeyCode="Shift"
+              onlyRenderVisibleElements={nodes.length > 300}
+              minZoom={0.05}
+              fitView
+              fitViewOptions={{ maxZoom: 1 }}
+              proOptions={{ hideAttribution: true }}
+              defaultEdgeOptions={{ type: 'smoothstep' }}
+            >
+              <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#cbd2dc" />
+              <Controls showInteractive={false} />
+              <MiniMap pannable zoomable ariaLabel="Minimap" nodeColor={(n) => (n.data as { color?: string }).color ?? '#94a3b8'} nodeStrokeWidth={0} maskColor="rgba(240,242,245,0.7)" />
+            </ReactFlow>
+          </CanvasContext.Provider>
         </div>
         <aside className="panels">
-          {only && <BlockPanel key={only.id} block={only} definition={catalogue.get(only.type)} edit={edit} />}
+          {only && <BlockPanel key={only.id} block={only} state={snapshot.state} definition={catalogue.get(only.type)} edit={edit} workflowId={workflowId} />}
+          {!only && selectedIds.length > 1 && (
+            <section className="panel" aria-label="Selection">
+              <h2>{selectedIds.length} blocks selected</h2>
+              <p className="muted">Drag to move them together; copy, duplicate or delete them from the toolbar or with the shortcuts.</p>
+            </section>
+          )}
           <HistoryPanel history={snapshot.state.history} onRevert={(index) => edit([{ type: 'revertToHistory', index }])} />
           <VariablesPanel variables={snapshot.state.variables} edit={edit} />
         </aside>
@@ -142,14 +348,15 @@ function Editor({ workflowId, name }: { workflowId: string; name: string }) {
 }
 
 /** Draws one workflow's blocks and edges and lets the user edit them together with others. */
-export function Canvas({ workflowId }: { workflowId: string }) {
+export function Canvas({ workflowId }: { workflowId: string; listed?: boolean }) {
   // The workflow's entry first: it waits for the editor to start a just-created workflow.
-  const workflow = useQuery({ queryKey: ['workflow', workflowId], queryFn: () => api.workflow(workflowId) });
+  const workflow = useQuery({ queryKey: ['workflow', workflowId], queryFn: () => api.workflow(workflowId), retry: (n, e) => !(e instanceof ApiError && e.status === 404) && n < 1 });
   if (workflow.isLoading) return <p className="empty">Loading…</p>;
-  if (workflow.error || !workflow.data) return <p className="error">{workflow.error?.message ?? 'Workflow not found'}</p>;
+  if (workflow.error instanceof ApiError && workflow.error.status === 404) return <p className="empty error">{`Workflow ${workflowId} not found`}</p>;
+  if (workflow.error || !workflow.data) return <p className="empty error">{workflow.error?.message ?? `Workflow ${workflowId} not found`}</p>;
   return (
     <ReactFlowProvider>
-      <Editor key={workflowId} workflowId={workflowId} name={workflow.data.name} />
+      <Editor key={workflowId} workflowId={workflowId} name={workflow.data.name} color={workflow.data.color} />
     </ReactFlowProvider>
   );
 }

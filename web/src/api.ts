@@ -1,5 +1,5 @@
-/** The gateway's /api as the web app uses it; errors carry the server's message. */
-import type { BlockConfig } from '@weft/catalog';
+/** The gateway's /api as the web app uses it; errors carry the server's message and body. */
+import type { BlockConfig, ProviderConfig, ToolConfig } from '@weft/catalog';
 import type { Command, WorkflowGraph } from '@weft/workflow';
 import type { StoredEvent } from './collab/replica';
 
@@ -14,47 +14,168 @@ export interface WorkflowSummary {
   name: string;
   description: string;
   color: string;
+  folderId: string | null;
+  workspaceId?: string;
+  isDeployed?: boolean;
+  needsRedeployment?: boolean;
   state: WorkflowGraph | null;
 }
 
 export interface WorkflowDetail extends WorkflowSummary {
   version: number;
   state: WorkflowGraph;
+  apiKey?: string | null;
+  deployedAt?: string | null;
+}
+
+export interface Folder {
+  id: string;
+  name: string;
+  workspaceId: string;
+  parentId: string | null;
+  color?: string;
+  isExpanded?: boolean;
+}
+
+export interface Member {
+  userId: string;
+  email: string | null;
+  name: string | null;
+  permission: string;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  key?: string;
+  createdAt?: string;
+  lastUsed?: string | null;
+}
+
+export interface OAuthCredential {
+  id: string;
+  providerId: string;
+  accountName?: string;
+  name?: string;
+  scopes?: string[];
+}
+
+export interface CustomTool {
+  id: string;
+  title: string;
+  schema: { type?: string; function?: { name?: string; description?: string; parameters?: unknown } };
+  code: string;
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+export interface SessionUser {
+  id: string;
+  name: string;
+  email: string;
 }
 
 /** A catalogue block as GET /api/blocks sends it: the catalogue's definition as JSON (its tool selector and mapper stay on the server). */
 export type BlockDefinition = Omit<BlockConfig, 'tools'> & { tools: { access: readonly string[] } };
+export type ProviderDefinition = ProviderConfig;
+export type ToolDefinition = ToolConfig;
 
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly body: Record<string, unknown> = {},
+    readonly statusText = '',
   ) {
     super(message);
   }
+}
+
+/** The message of an error answer: `error` (our routes) or `message` (the auth routes), else the status text. */
+export function answerMessage(body: unknown, fallback: string): string {
+  if (typeof body === 'object' && body !== null) {
+    if ('error' in body && typeof body.error === 'string' && body.error) return body.error;
+    if ('message' in body && typeof body.message === 'string' && body.message) return body.message;
+  }
+  return fallback;
 }
 
 async function call<T>(path: string, init?: RequestInit): Promise<T> {
   const res = await fetch(`/api${path}`, { ...init, headers: { 'content-type': 'application/json', ...init?.headers } });
   const body: unknown = await res.json().catch(() => ({}));
   if (!res.ok) {
-    const message = typeof body === 'object' && body !== null && 'error' in body ? String(body.error) : res.statusText;
-    throw new ApiError(res.status, message);
+    const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+    throw new ApiError(res.status, answerMessage(body, res.statusText || `HTTP ${res.status}`), record, res.statusText || `HTTP ${res.status}`);
   }
   return body as T;
 }
 
+const json = (method: string, body?: unknown): RequestInit => ({ method, body: body === undefined ? undefined : JSON.stringify(body) });
+const enc = encodeURIComponent;
+
 export const api = {
+  // Accounts
+  session: () => call<{ user: SessionUser } | null>('/auth/get-session'),
+  signIn: (email: string, password: string) => call<{ user: SessionUser }>('/auth/sign-in/email', json('POST', { email, password })),
+  signUp: (name: string, email: string, password: string) => call<{ user: SessionUser }>('/auth/sign-up/email', json('POST', { name, email, password })),
+  signOut: () => call<unknown>('/auth/sign-out', json('POST', {})),
+  apiKeys: () => call<{ keys: ApiKey[] }>('/auth/api-keys').then((r) => r.keys),
+  createApiKey: (name: string) => call<ApiKey>('/auth/api-keys', json('POST', { name })),
+  revokeApiKey: (id: string) => call<unknown>(`/auth/api-keys/${enc(id)}`, json('DELETE')),
+  oauthCredentials: () => call<{ credentials: OAuthCredential[] }>('/auth/oauth/credentials').then((r) => r.credentials),
+
+  // Workspaces
   workspaces: () => call<{ workspaces: Workspace[] }>('/workspaces').then((r) => r.workspaces),
-  workflows: (workspaceId: string) => call<{ data: WorkflowSummary[] }>(`/workflows?workspaceId=${encodeURIComponent(workspaceId)}`).then((r) => r.data),
-  workflow: (id: string) => call<{ data: WorkflowDetail }>(`/workflows/${encodeURIComponent(id)}`).then((r) => r.data),
+  createWorkspace: (name: string) => call<{ workspace: Workspace }>('/workspaces', json('POST', { name })).then((r) => r.workspace),
+  renameWorkspace: (id: string, name: string) => call<{ workspace: Workspace }>(`/workspaces/${enc(id)}`, json('PATCH', { name })),
+  deleteWorkspace: (id: string) => call<unknown>(`/workspaces/${enc(id)}`, json('DELETE')),
+  permissions: (id: string) => call<{ permission: string; members: Member[] }>(`/workspaces/${enc(id)}/permissions`),
+  inviteMember: (id: string, email: string, permission: string) => call<{ member: Member }>(`/workspaces/${enc(id)}/members`, json('POST', { email, permission })),
+  setMember: (id: string, userId: string, permission: string) => call<unknown>(`/workspaces/${enc(id)}/members/${enc(userId)}`, json('PATCH', { permission })),
+  removeMember: (id: string, userId: string) => call<unknown>(`/workspaces/${enc(id)}/members/${enc(userId)}`, json('DELETE')),
+
+  // Folders
+  folders: (workspaceId: string) => call<{ folders: Folder[] }>(`/folders?workspaceId=${enc(workspaceId)}`).then((r) => r.folders),
+  createFolder: (workspaceId: string, name: string, parentId?: string) => call<{ folder: Folder }>('/folders', json('POST', { workspaceId, name, parentId })).then((r) => r.folder),
+  updateFolder: (id: string, fields: { name?: string; parentId?: string | null; isExpanded?: boolean }) => call<{ folder: Folder }>(`/folders/${enc(id)}`, json('PUT', fields)),
+  deleteFolder: (id: string) => call<unknown>(`/folders/${enc(id)}`, json('DELETE')),
+
+  // Workflows
+  workflows: (workspaceId: string) => call<{ data: WorkflowSummary[] }>(`/workflows?workspaceId=${enc(workspaceId)}`).then((r) => r.data),
+  workflow: (id: string) => call<{ data: WorkflowDetail }>(`/workflows/${enc(id)}`).then((r) => r.data),
+  createWorkflow: (workspaceId: string, fields: { name?: string; folderId?: string | null } = {}) =>
+    call<{ id: string; name: string }>('/workflows', json('POST', { workspaceId, ...fields, folderId: fields.folderId ?? undefined })),
+  updateWorkflow: (id: string, fields: { name?: string; color?: string; folderId?: string | null; description?: string }) =>
+    call<{ workflow: WorkflowSummary }>(`/workflows/${enc(id)}`, json('PUT', fields)),
+  deleteWorkflow: (id: string) => call<unknown>(`/workflows/${enc(id)}`, json('DELETE')),
+  duplicateWorkflow: (id: string, fields: { name: string; description?: string; color?: string; workspaceId?: string; folderId?: string | null }) =>
+    call<{ id: string }>(`/workflows/${enc(id)}/duplicate`, json('POST', fields)),
+  exportYaml: (id: string) => call<{ yaml: string }>(`/workflows/${enc(id)}/yaml`).then((r) => r.yaml),
+  importYaml: (id: string, yamlContent: string) =>
+    call<{ success: boolean; message?: string }>(`/workflows/${enc(id)}/yaml`, json('PUT', { yamlContent, applyAutoLayout: true, createCheckpoint: true, source: 'import' })),
+
+  // Editor
   /** The full state with its undo history at `version`, lean-encoded (decode with `decodeSnapshot`). */
-  fullState: (id: string) => call<{ version: number; state: unknown }>(`/workflows/${encodeURIComponent(id)}/state`),
-  blocks: () => call<{ data: BlockDefinition[] }>('/blocks').then((r) => r.data),
-  events: (id: string, after: number) =>
-    call<{ events: StoredEvent[]; version: number }>(`/workflows/${encodeURIComponent(id)}/events?after=${after}`, { headers: { accept: 'application/json' } }),
+  fullState: (id: string) => call<{ version: number; state: unknown }>(`/workflows/${enc(id)}/state`),
+  events: (id: string, after: number) => call<{ events: StoredEvent[]; version: number }>(`/workflows/${enc(id)}/events?after=${after}`, { headers: { accept: 'application/json' } }),
   commands: (id: string, body: { commands: Command[]; expectedVersion: number; commandId: string }) =>
-    call<{ version: number; events: StoredEvent[] }>(`/workflows/${encodeURIComponent(id)}/commands`, { method: 'POST', body: JSON.stringify(body) }),
-  createWorkflow: (workspaceId: string) =>
-    call<{ id: string; name: string }>('/workflows', { method: 'POST', body: JSON.stringify({ workspaceId }) }),
+    call<{ version: number; events: StoredEvent[] }>(`/workflows/${enc(id)}/commands`, json('POST', body)),
+
+  // Catalogue
+  blocks: () => call<{ data: BlockDefinition[] }>('/blocks').then((r) => r.data),
+  tools: () => call<{ data: ToolDefinition[] }>('/tools').then((r) => r.data),
+  providers: () => call<{ data: ProviderDefinition[] }>('/providers').then((r) => r.data),
+  validateBlock: (blockType: string, params: Record<string, unknown>) =>
+    call<{ success: true } | { success: false; error: string }>('/blocks/validate', json('POST', { blockType, params })),
+
+  // Settings
+  environment: () => call<{ data: Record<string, { key: string; value: string }> }>('/environment').then((r) => r.data),
+  saveEnvironment: (variables: Record<string, string>) => call<unknown>('/environment', json('POST', { variables })),
+  customTools: () => call<{ data: unknown }>('/tools/custom').then((r) => r.data),
+  saveCustomTools: (tools: CustomTool[]) => call<{ data: unknown }>('/tools/custom', json('POST', { tools })),
+  deleteCustomTool: (id: string) => call<unknown>(`/tools/custom?id=${enc(id)}`, json('DELETE')),
+
+  // Deployment
+  deployment: (id: string) =>
+    call<{ isDeployed: boolean; deployedAt: string | null; apiKey: string | null; needsRedeployment: boolean; hasActiveWebhook: boolean }>(`/workflows/${enc(id)}/deploy`),
 };

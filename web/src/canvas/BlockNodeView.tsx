@@ -1,18 +1,66 @@
-import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { memo, useContext } from 'react';
+import { Handle, NodeResizer, Position, type NodeProps } from '@xyflow/react';
+import { BlockIcon } from '../ui/icons';
+import { CanvasContext } from './CanvasContext';
 import type { BlockNode } from './flow';
 
-/** A block on the canvas: its type, its name, and a handle on each side to connect it. */
-export function BlockNodeView({ data }: NodeProps<BlockNode>) {
-  const [into, out] = data.horizontal ? [Position.Left, Position.Right] : [Position.Top, Position.Bottom];
+/** A block on the canvas: its icon, name and type, an input handle, and one output handle per way out. */
+export const BlockNodeView = memo(function BlockNodeView({ data, selected }: NodeProps<BlockNode>) {
+  const horizontal = data.horizontal;
+  const [into, out] = horizontal ? [Position.Left, Position.Right] : [Position.Top, Position.Bottom];
+  const rows = data.handles.filter((h) => h.kind === 'condition' || h.kind === 'router');
+  const plain = data.handles.filter((h) => h.kind === 'source');
+  const error = data.handles.find((h) => h.kind === 'error');
+  const name = (id: string) => (id.startsWith('router-') ? 'route' : id);
   return (
-    <>
-      <Handle type="target" position={into} aria-label={`Connect into ${data.name}`} />
-      <div className="block-type">
-        <span className="swatch" style={{ background: data.color ?? '#8c959f' }} />
-        {data.typeName}
+    <div className={`node-card${selected ? ' is-selected' : ''}`} style={{ ['--accent' as string]: data.color ?? '#6b7280' }}>
+      {data.hasTarget && <Handle type="target" position={into} className="handle-in" aria-label={`Connect into ${data.name}`} />}
+      <div className="node-head">
+        <BlockIcon icon={data.icon} color={data.color} name={data.typeName} size={26} />
+        <div className="node-titles">
+          <div className="block-name">{data.name}</div>
+          <div className="block-type">{data.typeName}</div>
+        </div>
       </div>
-      <div className="block-name">{data.name}</div>
-      <Handle type="source" position={out} aria-label={`Connect from ${data.name}`} />
-    </>
+      {rows.length > 0 && (
+        <div className="node-rows">
+          {rows.map((h) => (
+            <div className="node-row" key={h.id}>
+              <span>{h.kind === 'router' ? `→ ${h.id.slice('router-'.length, 'router-'.length + 8)}` : h.label}</span>
+              <Handle type="source" id={h.id} position={out} className={`handle-out handle-${h.kind}`} aria-label={`Connect ${name(h.label)} of ${data.name}`} />
+            </div>
+          ))}
+        </div>
+      )}
+      {plain.map((h) => (
+        <Handle key={h.id} type="source" id={h.id} position={out} className="handle-out" aria-label={`Connect from ${data.name}`} />
+      ))}
+      {error && <Handle type="source" id="error" position={horizontal ? Position.Bottom : Position.Right} className="handle-error" aria-label={`Connect error of ${data.name}`} />}
+    </div>
   );
-}
+});
+
+/** A loop or parallel container: blocks are dropped into it; resizable; its start handle leads inside, its end handle out. */
+export const ContainerNodeView = memo(function ContainerNodeView({ id, data, selected }: NodeProps<BlockNode>) {
+  const { resize, dropTarget } = useContext(CanvasContext);
+  const start = data.handles.find((h) => h.kind === 'start');
+  const end = data.handles.find((h) => h.kind === 'end');
+  return (
+    <div className={`container-card${dropTarget === id ? ' is-drop-target' : ''}${selected ? ' is-selected' : ''}`} style={{ ['--accent' as string]: data.color }}>
+      <NodeResizer isVisible={selected} minWidth={260} minHeight={160} onResizeEnd={(_e, p) => resize(id, Math.round(p.width), Math.round(p.height))} lineClassName="resize-line" handleClassName="resize-handle" />
+      <Handle type="target" position={Position.Left} className="handle-in" aria-label={`Connect into ${data.name}`} />
+      <div className="container-head">
+        <BlockIcon icon={data.icon} color={data.color} name={data.typeName} size={22} />
+        <span className="block-name">{data.name}</span>
+        <span className="block-type">{data.typeName}</span>
+      </div>
+      {start && (
+        <div className="container-start">
+          Start
+          <Handle type="source" id={start.id} position={Position.Right} className="handle-out" aria-label={`Connect start of ${data.name}`} />
+        </div>
+      )}
+      {end && <Handle type="source" id={end.id} position={Position.Right} className="handle-out handle-end" aria-label={`Connect end of ${data.name}`} />}
+    </div>
+  );
+});

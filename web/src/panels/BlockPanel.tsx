@@ -1,8 +1,11 @@
-import { useState, type FormEvent } from 'react';
-import type { BlockState, Command } from '@weft/workflow';
-import type { BlockDefinition } from '../api';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { BlockState, Command, WorkflowState } from '@weft/workflow';
+import { api, type BlockDefinition } from '../api';
 import { newId } from '../collab/useWorkflowSession';
-import { fieldValue, formFields, hasAdvancedFields } from './blockForm';
+import { BlockIcon } from '../ui/icons';
+import { blockValues, fieldOfMessage, fieldValue, formFields, hasAdvancedFields } from './blockForm';
+import { FormContext, type FormEnv } from './fields/FormContext';
 import { SubBlockField } from './SubBlockField';
 
 type Edit = (commands: Command[]) => void;
@@ -15,17 +18,19 @@ function RenameForm({ block, edit }: { block: BlockState; edit: Edit }) {
   };
   return (
     <form className="rename" onSubmit={submit}>
-      <input aria-label="Block name" value={name} onChange={(e) => setName(e.target.value)} />
-      <button type="submit">Rename</button>
+      <input className="input" aria-label="Block name" value={name} onChange={(e) => setName(e.target.value)} />
+      <button type="submit" className="btn btn-sm">
+        Rename
+      </button>
     </form>
   );
 }
 
 function Toggle({ label, checked, onChange }: { label: string; checked: boolean; onChange(checked: boolean): void }) {
   return (
-    <label>
-      <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
-      {label}
+    <label className="toggle">
+      <input type="checkbox" className="toggle-input" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+      <span>{label}</span>
     </label>
   );
 }
@@ -33,44 +38,172 @@ function Toggle({ label, checked, onChange }: { label: string; checked: boolean;
 /** The block's settings: enabled, advanced mode (where it has advanced fields), width and handles, and duplicating it. */
 function BlockSettings({ block, definition, edit }: { block: BlockState; definition: BlockDefinition | undefined; edit: Edit }) {
   const { id } = block;
+  const container = block.type === 'loop' || block.type === 'parallel';
   return (
     <div className="block-settings">
       <Toggle label="Enabled" checked={block.enabled} onChange={() => edit([{ type: 'toggleEnabled', id }])} />
       {definition && hasAdvancedFields(definition) && (
         <Toggle label="Advanced mode" checked={block.advancedMode} onChange={(advancedMode) => edit([{ type: 'setAdvancedMode', id, advancedMode }])} />
       )}
-      <Toggle label="Wide" checked={block.isWide} onChange={(isWide) => edit([{ type: 'setWide', id, isWide }])} />
-      <Toggle label="Horizontal handles" checked={block.horizontalHandles} onChange={() => edit([{ type: 'toggleHandles', id }])} />
-      <button type="button" onClick={() => edit([{ type: 'duplicateBlock', id, newId: newId() }])}>
+      {!container && <Toggle label="Wide" checked={block.isWide} onChange={(isWide) => edit([{ type: 'setWide', id, isWide }])} />}
+      {!container && <Toggle label="Horizontal handles" checked={block.horizontalHandles} onChange={() => edit([{ type: 'toggleHandles', id }])} />}
+      <button type="button" className="btn btn-sm" onClick={() => edit([{ type: 'duplicateBlock', id, newId: newId() }])}>
         Duplicate block
       </button>
     </div>
   );
 }
 
+/** A loop's or parallel's own settings: its kind, count (1..50) and collection. */
+function ContainerSettings({ block, edit }: { block: BlockState; edit: Edit }) {
+  const loop = block.type === 'loop';
+  const kind = loop ? (block.data.loopType ?? 'for') : (block.data.parallelType ?? 'collection');
+  const count = block.data.count ?? 5;
+  const collection = typeof block.data.collection === 'string' ? block.data.collection : block.data.collection === undefined ? '' : JSON.stringify(block.data.collection);
+  const [items, setItems] = useState(collection);
+  useEffect(() => setItems(collection), [collection]);
+  const byCount = loop ? kind === 'for' : kind === 'count';
+  const update = (fields: { kind?: string; count?: number; items?: string }) =>
+    edit([
+      loop
+        ? { type: 'updateLoop', id: block.id, ...(fields.kind ? { loopType: fields.kind as 'for' | 'forEach' } : {}), ...(fields.count !== undefined ? { iterations: fields.count } : {}), ...(fields.items !== undefined ? { forEachItems: fields.items } : {}) }
+        : { type: 'updateParallel', id: block.id, ...(fields.kind ? { parallelType: fields.kind } : {}), ...(fields.count !== undefined ? { count: fields.count } : {}), ...(fields.items !== undefined ? { distribution: fields.items } : {}) },
+    ]);
+  return (
+    <div className="block-form">
+      <div className="field">
+        <label htmlFor={`${block.id}-kind`}>{loop ? 'Loop type' : 'Parallel type'}</label>
+        <select id={`${block.id}-kind`} className="input select" value={kind} onChange={(e) => update({ kind: e.target.value })}>
+          {loop ? (
+            <>
+              <option value="for">For (a number of times)</option>
+              <option value="forEach">For each (item of a collection)</option>
+            </>
+          ) : (
+            <>
+              <option value="collection">Each item of a collection</option>
+              <option value="count">A number of copies</option>
+            </>
+          )}
+        </select>
+      </div>
+      {byCount ? (
+        <div className="field">
+          <label htmlFor={`${block.id}-count`}>{loop ? 'Iterations' : 'Copies'} (1 to 50)</label>
+          <input
+            id={`${block.id}-count`}
+            className="input"
+            type="number"
+            min={1}
+            max={50}
+            defaultValue={count}
+            key={count}
+            onBlur={(e) => {
+              const n = Number(e.target.value);
+              if (Number.isFinite(n) && n !== count) update({ count: n });
+            }}
+          />
+        </div>
+      ) : (
+        <div className="field">
+          <label htmlFor={`${block.id}-items`}>Collection</label>
+          <textarea
+            id={`${block.id}-items`}
+            className="input mono"
+            rows={3}
+            placeholder={'["a", "b", "c"] or <agent1.content>'}
+            value={items}
+            onChange={(e) => setItems(e.target.value)}
+            onBlur={() => items !== collection && update({ items })}
+          />
+        </div>
+      )}
+      <p className="muted">Drop blocks into the container; connect its Start handle to the first block inside.</p>
+    </div>
+  );
+}
+
+/** Validation messages from POST /api/blocks/validate, asked a moment after the values settle. */
+function useValidation(block: BlockState): string | null {
+  const values = useMemo(() => blockValues(block), [block]);
+  const json = JSON.stringify(values);
+  const [settled, setSettled] = useState(json);
+  useEffect(() => {
+    const t = window.setTimeout(() => setSettled(json), 400);
+    return () => window.clearTimeout(t);
+  }, [json]);
+  const answer = useQuery({
+    queryKey: ['validate', block.type, settled],
+    queryFn: () => api.validateBlock(block.type, JSON.parse(settled) as Record<string, unknown>),
+    staleTime: Infinity,
+    enabled: block.type !== 'loop' && block.type !== 'parallel',
+  });
+  return answer.data && !answer.data.success ? answer.data.error : null;
+}
+
+interface PanelProps {
+  block: BlockState;
+  state: WorkflowState;
+  definition: BlockDefinition | undefined;
+  edit: Edit;
+  workflowId: string;
+}
+
 /** The one selected block: its name and type, its settings and the fields its form shows now, all edited live. */
-export function BlockPanel({ block, definition, edit }: { block: BlockState; definition: BlockDefinition | undefined; edit: Edit }) {
+export function BlockPanel({ block, state, definition, edit, workflowId }: PanelProps) {
+  const blocks = useQuery({ queryKey: ['blocks'], queryFn: api.blocks, staleTime: Infinity });
+  const providers = useQuery({ queryKey: ['providers'], queryFn: api.providers, staleTime: Infinity });
+  const tools = useQuery({ queryKey: ['tools'], queryFn: api.tools, staleTime: Infinity });
+  const environment = useQuery({ queryKey: ['environment'], queryFn: api.environment, staleTime: 30_000 });
   const fields = definition ? formFields(definition, block) : [];
+  const problem = useValidation(block);
+  const problemField = problem ? fieldOfMessage(fields, problem) : undefined;
+  const env: FormEnv = {
+    state,
+    blockId: block.id,
+    workflowId,
+    definitions: blocks.data ?? [],
+    providers: providers.data ?? [],
+    tools: tools.data ?? [],
+    envKeys: Object.keys(environment.data ?? {}),
+  };
+  const container = block.type === 'loop' || block.type === 'parallel';
+  const look = container ? { icon: block.type === 'loop' ? 'LoopIcon' : 'ParallelIcon', color: block.type === 'loop' ? '#2FB3FF' : '#FEE12B', name: block.type === 'loop' ? 'Loop' : 'Parallel' } : { icon: definition?.icon ?? '', color: definition?.bgColor, name: definition?.name ?? block.type };
   return (
     <section className="panel block-panel" aria-label="Block">
-      <h2>{block.name}</h2>
-      <p className="muted">
-        {definition?.name ?? block.type} <code>{block.type}</code>
-      </p>
+      <div className="block-panel-head">
+        <BlockIcon icon={look.icon} color={look.color} name={look.name} size={32} />
+        <div>
+          <h2>{block.name}</h2>
+          <p className="muted">
+            {look.name} <code>{block.type}</code>
+          </p>
+        </div>
+      </div>
+      {definition?.description && <p className="block-desc">{definition.description}</p>}
       {/* Keyed by the name too, so a rename from elsewhere resets the field. */}
       <RenameForm key={block.name} block={block} edit={edit} />
       <BlockSettings block={block} definition={definition} edit={edit} />
-      <div className="block-form">
-        {fields.map((field) => (
-          <SubBlockField
-            key={`${field.id}@${definition?.subBlocks.indexOf(field) ?? 0}`}
-            field={field}
-            value={fieldValue(block, field)}
-            onChange={(value) => edit([{ type: 'setSubBlockValue', id: block.id, subBlockId: field.id, value }])}
-          />
-        ))}
-        {definition && fields.length === 0 && <p className="muted">This block has no fields to fill.</p>}
-      </div>
+      {container && <ContainerSettings block={block} edit={edit} />}
+      {problem && !problemField && (
+        <p className="form-problem" role="alert">
+          {problem}
+        </p>
+      )}
+      <FormContext.Provider value={env}>
+        <div className="block-form">
+          {fields.map((field) => (
+            <SubBlockField
+              key={`${field.id}@${definition?.subBlocks.indexOf(field) ?? 0}`}
+              field={field}
+              value={fieldValue(block, field)}
+              problem={field.id === problemField ? (problem ?? undefined) : undefined}
+              onChange={(value) => edit([{ type: 'setSubBlockValue', id: block.id, subBlockId: field.id, value }])}
+            />
+          ))}
+          {definition && fields.length === 0 && <p className="muted">This block has no fields to fill.</p>}
+        </div>
+      </FormContext.Provider>
     </section>
   );
 }

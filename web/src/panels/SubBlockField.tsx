@@ -1,19 +1,29 @@
 import { useId, type KeyboardEvent } from 'react';
 import type { SubBlockConfig } from '@weft/catalog';
-import { fieldKind, fieldText, parseField, sameValue, type FieldKind } from './blockForm';
+import { fieldKind, fieldText, fieldWidget, parseField, sameValue, type FieldKind } from './blockForm';
 import { useDraft } from './useDraft';
+import { ComboboxField, modelGroups, MultiField, SelectField, SliderField, SwitchField } from './fields/Choice';
+import { CodeField } from './fields/CodeField';
+import { useFormEnv } from './fields/FormContext';
+import { FileUploadField, OAuthField, WebhookConfigField, WorkflowSelectorField } from './fields/Integrations';
+import { RefText } from './fields/RefText';
+import { ScheduleConfigField } from './fields/ScheduleConfig';
+import { ConditionField, InputFormatField, TableField } from './fields/Structured';
+import { ToolInputField } from './fields/ToolInput';
 
 interface FieldProps {
   field: SubBlockConfig;
   value: unknown;
   /** Sends a new value for the field. */
   onChange(value: unknown): void;
+  /** A validation message about this field. */
+  problem?: string;
 }
 
 /** The field's name as its label shows it. */
 const title = (field: SubBlockConfig) => field.title ?? field.id;
 
-/** A field edited as text (inputs, text areas, numbers, JSON): sent on leaving it or Enter, checked first. */
+/** A field edited as text and checked (numbers, and JSON for anything without a widget): sent on leaving it or Enter. */
 function TextField({ field, kind, value, onChange }: FieldProps & { kind: FieldKind }) {
   const id = useId();
   const send = (text: string) => {
@@ -26,52 +36,22 @@ function TextField({ field, kind, value, onChange }: FieldProps & { kind: FieldK
   const parsed = dirty ? parseField(field, kind, draft) : undefined;
   const error = parsed && !parsed.ok ? parsed.error : undefined;
   const errorId = `${id}-error`;
-  // Enter sends; Shift+Enter starts a new line in the multi-line fields.
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key !== 'Enter' || e.shiftKey) return;
     e.preventDefault();
     commit();
   };
-  const common = {
-    id,
-    value: draft,
-    placeholder: field.placeholder,
-    'aria-invalid': error !== undefined,
-    'aria-describedby': error && errorId,
-    onFocus,
-    onBlur,
-    onKeyDown,
-  };
-  const multiLine = kind === 'textarea' || kind === 'json';
-  const listId = `${id}-options`;
+  const common = { id, value: draft, placeholder: field.placeholder, 'aria-invalid': error !== undefined, 'aria-describedby': error && errorId, onFocus, onBlur, onKeyDown };
   return (
     <div className={`field field-${kind}`}>
       <label htmlFor={id}>{title(field)}</label>
-      {multiLine ? (
-        <textarea {...common} rows={field.rows ?? (kind === 'json' ? 4 : 3)} spellCheck={false} onChange={(e) => change(e.target.value)} />
+      {kind === 'json' ? (
+        <textarea {...common} className="input mono" rows={field.rows ?? 4} spellCheck={false} onChange={(e) => change(e.target.value)} />
       ) : (
-        <input
-          {...common}
-          type={kind === 'number' ? 'number' : field.password === true ? 'password' : 'text'}
-          min={field.min}
-          max={field.max}
-          step={field.step ?? (kind === 'number' ? 'any' : undefined)}
-          list={kind === 'combobox' ? listId : undefined}
-          autoComplete="off"
-          onChange={(e) => change(e.target.value)}
-        />
-      )}
-      {kind === 'combobox' && (
-        <datalist id={listId}>
-          {field.options?.map((o) => (
-            <option key={o.id} value={o.id}>
-              {o.label}
-            </option>
-          ))}
-        </datalist>
+        <input {...common} className="input" type={kind === 'number' ? 'number' : 'text'} min={field.min} max={field.max} step={field.step ?? 'any'} autoComplete="off" onChange={(e) => change(e.target.value)} />
       )}
       {error && (
-        <span className="error" id={errorId} role="alert">
+        <span className="field-error" id={errorId} role="alert">
           {error}
         </span>
       )}
@@ -79,41 +59,79 @@ function TextField({ field, kind, value, onChange }: FieldProps & { kind: FieldK
   );
 }
 
-/** A dropdown: the field's options, plus the current value when it is none of them; sent on choosing. */
-function SelectField({ field, value, onChange }: FieldProps) {
-  const id = useId();
-  const current = fieldText('select', value);
-  const options = field.options ?? [];
-  const known = options.some((o) => o.id === current);
+/** Whether a field picks a model (its options are the catalogue's chat models). */
+const picksModel = (field: SubBlockConfig) => field.modelOptions === true || field.id === 'model';
+
+/** One field of a block form, drawn by its sub-block type (spec 001 §2). */
+function Widget(props: FieldProps) {
+  const env = useFormEnv();
+  const { field, value, onChange } = props;
+  const label = title(field);
+  const common = { field, label, value, onChange };
+  const text = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+  const sendText = (t: string) => {
+    if (t !== text(value)) onChange(t);
+    return true;
+  };
+  switch (fieldWidget(field.type)) {
+    case 'text':
+    case 'id-selector':
+      return <RefText field={field} label={label} value={text(value)} multiLine={false} send={sendText} />;
+    case 'textarea':
+      return <RefText field={field} label={label} value={text(value)} multiLine send={sendText} />;
+    case 'select': {
+      if (!picksModel(field)) return <SelectField {...common} />;
+      return <SelectField {...common} groups={modelGroups(env.providers)} />;
+    }
+    case 'combobox': {
+      const groups = picksModel(field) ? modelGroups(env.providers) : [];
+      const known = new Set(groups.flatMap((g) => g.options.map((o) => o.id)));
+      const rest = (field.options ?? []).filter((o) => !known.has(o.id));
+      return <ComboboxField {...common} groups={rest.length > 0 ? [...groups, { label: groups.length > 0 ? 'Other' : label, options: [...rest] }] : groups} />;
+    }
+    case 'slider':
+      return <SliderField {...common} />;
+    case 'number':
+      return <TextField {...props} kind="number" />;
+    case 'switch':
+      return <SwitchField {...common} />;
+    case 'table':
+      return <TableField {...common} />;
+    case 'code':
+      return <CodeField {...common} />;
+    case 'conditions':
+      return <ConditionField {...common} label={field.title ?? 'Conditions'} blockId={env.blockId} />;
+    case 'multi':
+      return <MultiField {...common} />;
+    case 'file':
+      return <FileUploadField {...common} />;
+    case 'oauth':
+      return <OAuthField {...common} />;
+    case 'workflow':
+      return <WorkflowSelectorField {...common} />;
+    case 'tools':
+      return <ToolInputField {...common} />;
+    case 'webhook':
+      return <WebhookConfigField {...common} />;
+    case 'schedule':
+      return <ScheduleConfigField field={field} label={label} />;
+    case 'input-format':
+      return <InputFormatField {...common} />;
+    default:
+      return <TextField {...props} kind={fieldKind(field.type)} />;
+  }
+}
+
+/** A field with its validation message from the server under it. */
+export function SubBlockField(props: FieldProps) {
   return (
-    <div className="field field-select">
-      <label htmlFor={id}>{title(field)}</label>
-      <select id={id} value={current} onChange={(e) => onChange(e.target.value)}>
-        {!known && <option value={current}>{current === '' ? 'Choose…' : current}</option>}
-        {options.map((o) => (
-          <option key={o.id} value={o.id}>
-            {o.label}
-          </option>
-        ))}
-      </select>
+    <div className={`field-wrap${props.field.layout === 'half' ? ' half' : ''}${props.problem ? ' has-problem' : ''}`} data-field={props.field.id}>
+      <Widget {...props} />
+      {props.problem && (
+        <span className="field-error" role="alert">
+          {props.problem}
+        </span>
+      )}
     </div>
   );
-}
-
-/** A switch: a checkbox sent on each click. */
-function SwitchField({ field, value, onChange }: FieldProps) {
-  return (
-    <label className="field field-switch">
-      <input type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} />
-      {title(field)}
-    </label>
-  );
-}
-
-/** One field of a block form, drawn by its sub-block type. */
-export function SubBlockField(props: FieldProps) {
-  const kind = fieldKind(props.field.type);
-  if (kind === 'select') return <SelectField {...props} />;
-  if (kind === 'switch') return <SwitchField {...props} />;
-  return <TextField {...props} kind={kind} />;
 }

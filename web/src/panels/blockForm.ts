@@ -105,3 +105,68 @@ export function parseField(field: SubBlockConfig, kind: FieldKind, text: string)
 export function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
+
+/** The widget each sub-block type of spec 001 §2 is edited with. */
+export type FieldWidget =
+  | 'text' | 'textarea' | 'select' | 'combobox' | 'slider' | 'number' | 'switch' | 'table' | 'code' | 'conditions'
+  | 'multi' | 'file' | 'oauth' | 'id-selector' | 'workflow' | 'tools' | 'webhook' | 'schedule' | 'input-format';
+
+export function fieldWidget(type: SubBlockType): FieldWidget {
+  switch (type) {
+    case 'short-input':
+      return 'text';
+    case 'long-input':
+      return 'textarea';
+    case 'dropdown':
+      return 'select';
+    case 'combobox':
+      return 'combobox';
+    case 'slider':
+      return 'slider';
+    case 'number':
+      return 'number';
+    case 'switch':
+      return 'switch';
+    case 'table':
+      return 'table';
+    case 'code':
+      return 'code';
+    case 'condition-input':
+      return 'conditions';
+    case 'multi-select':
+    case 'checkbox-list':
+      return 'multi';
+    case 'file-upload':
+      return 'file';
+    case 'oauth-input':
+      return 'oauth';
+    case 'file-selector':
+    case 'folder-selector':
+    case 'project-selector':
+    case 'channel-selector':
+    case 'knowledge-base-selector':
+    case 'document-selector':
+      return 'id-selector';
+    case 'workflow-selector':
+      return 'workflow';
+    case 'tool-input':
+      return 'tools';
+    case 'webhook-config':
+      return 'webhook';
+    case 'schedule-config':
+      return 'schedule';
+    case 'input-format':
+      return 'input-format';
+    default: {
+      const unreachable: never = type;
+      return unreachable;
+    }
+  }
+}
+
+/** Which field a validation message is about: the first whose title or id it names. */
+export function fieldOfMessage(fields: readonly SubBlockConfig[], message: string): string | undefined {
+  const text = message.toLowerCase();
+  const named = (s: string | undefined) => s !== undefined && s.length > 1 && text.includes(s.toLowerCase());
+  return (fields.find((f) => named(f.title)) ?? fields.find((f) => named(f.id)))?.id;
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { getBlock, type SubBlockConfig, type SubBlockType } from '@weft/catalog';
+import { getBlock, SUB_BLOCK_TYPES, type SubBlockConfig, type SubBlockType } from '@weft/catalog';
 import type { BlockState } from '@weft/workflow';
-import { fieldKind, fieldText, fieldValue, formFields, hasAdvancedFields, parseField, sameValue } from './blockForm';
+import { fieldKind, fieldOfMessage, fieldWidget, fieldText, fieldValue, formFields, hasAdvancedFields, parseField, sameValue } from './blockForm';
 
 function definition(type: string) {
   const found = getBlock(type);
@@ -52,6 +52,21 @@ describe('which fields the block panel shows', () => {
     expect(types.map(fieldKind)).toEqual([
       'text', 'textarea', 'textarea', 'select', 'combobox', 'number', 'switch', 'json', 'json',
     ]);
+  });
+
+  it('gives every sub-block type of the catalogue a widget of its own', () => {
+    const widgets = SUB_BLOCK_TYPES.map(fieldWidget);
+    expect(widgets).not.toContain(undefined);
+    expect(fieldWidget('condition-input')).toBe('conditions');
+    expect(fieldWidget('tool-input')).toBe('tools');
+    expect(fieldWidget('channel-selector')).toBe('id-selector');
+    expect(fieldWidget('checkbox-list')).toBe('multi');
+  });
+
+  it('puts a validation message on the field it names', () => {
+    const fields = definition('agent').subBlocks;
+    expect(fieldOfMessage(fields, 'Model is required')).toBe('model');
+    expect(fieldOfMessage(fields, 'Something unrelated')).toBeUndefined();
   });
 });
 

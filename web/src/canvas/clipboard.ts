@@ -1,0 +1,86 @@
+import type { BlockState, Command, Edge, WorkflowState } from '@weft/workflow';
+
+/** What copy keeps: the chosen blocks with everything inside them, and the edges among them. */
+export interface Clip {
+  blocks: BlockState[];
+  edges: Edge[];
+}
+
+const STORAGE_KEY = 'weft.clipboard';
+
+/** The selected blocks with their descendants, and the edges between the blocks copied. */
+export function copyBlocks(state: WorkflowState, ids: readonly string[]): Clip | null {
+  const chosen = new Set(ids.filter((id) => state.blocks[id]));
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const b of Object.values(state.blocks)) {
+      if (!chosen.has(b.id) && b.data.parentId !== undefined && chosen.has(b.data.parentId)) {
+        chosen.add(b.id);
+        grew = true;
+      }
+    }
+  }
+  if (chosen.size === 0) return null;
+  const blocks = Object.values(state.blocks).filter((b) => chosen.has(b.id));
+  return { blocks: structuredClone(blocks), edges: structuredClone(state.edges.filter((e) => chosen.has(e.source) && chosen.has(e.target))) };
+}
+
+function depth(block: BlockState, byId: Map<string, BlockState>): number {
+  let d = 0;
+  for (let p = block.data.parentId; p !== undefined && d < 100; p = byId.get(p)?.data.parentId) d++;
+  return d;
+}
+
+/**
+ * Commands that add a copy of `clip` (new ids, top-level blocks shifted by `offset`, children kept
+ * where they are in their copied container), with its values, settings and inner edges.
+ */
+export function pasteCommands(clip: Clip, newId: () => string, offset: { x: number; y: number }): { commands: Command[]; ids: string[] } {
+  const byId = new Map(clip.blocks.map((b) => [b.id, b]));
+  const ids = new Map(clip.blocks.map((b) => [b.id, newId()]));
+  const commands: Command[] = [];
+  const ordered = [...clip.blocks].sort((a, b) => depth(a, byId) - depth(b, byId));
+  for (const block of ordered) {
+    const id = ids.get(block.id) as string;
+    const parent = block.data.parentId !== undefined ? ids.get(block.data.parentId) : undefined;
+    const { parentId: _parent, extent: _extent, ...data } = block.data;
+    const position = parent ? block.position : { x: block.position.x + offset.x, y: block.position.y + offset.y };
+    commands.push({ type: 'addBlock', id, blockType: block.type, position, ...(parent ? { parentId: parent } : {}), data });
+    for (const sub of Object.values(block.subBlocks)) {
+      if (sub.value !== null && sub.value !== undefined) commands.push({ type: 'setSubBlockValue', id, subBlockId: sub.id, value: structuredClone(sub.value) });
+    }
+    if (!block.enabled) commands.push({ type: 'toggleEnabled', id });
+    if (block.isWide) commands.push({ type: 'setWide', id, isWide: true });
+    if (!block.horizontalHandles) commands.push({ type: 'toggleHandles', id });
+    if (block.advancedMode) commands.push({ type: 'setAdvancedMode', id, advancedMode: true });
+  }
+  for (const edge of clip.edges) {
+    const source = ids.get(edge.source);
+    const target = ids.get(edge.target);
+    if (!source || !target) continue;
+    const handle = edge.sourceHandle?.startsWith('router-') ? `router-${ids.get(edge.sourceHandle.slice('router-'.length)) ?? ''}` : edge.sourceHandle;
+    commands.push({ type: 'addEdge', id: newId(), source, target, ...(handle ? { sourceHandle: handle } : {}), ...(edge.targetHandle ? { targetHandle: edge.targetHandle } : {}) });
+  }
+  return { commands, ids: [...ids.values()] };
+}
+
+/** Keeps a clip where every tab and workflow of this browser finds it (paste between workflows). */
+export function storeClip(clip: Clip): void {
+  try {
+    window.localStorage.setItem(STORAGE_KEY, JSON.stringify(clip));
+  } catch {
+    // Storage full or off: copying still works within this page through the caller's own copy.
+  }
+}
+
+export function loadClip(): Clip | null {
+  try {
+    const text = window.localStorage.getItem(STORAGE_KEY);
+    const clip: unknown = text ? JSON.parse(text) : null;
+    if (typeof clip === 'object' && clip !== null && Array.isArray((clip as Clip).blocks) && Array.isArray((clip as Clip).edges)) return clip as Clip;
+  } catch {
+    // Unreadable clip: nothing to paste.
+  }
+  return null;
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { BlockState, WorkflowState } from '@weft/workflow';
+import { copyBlocks, pasteCommands } from './clipboard';
+
+const block = (id: string, type: string, extra: Partial<BlockState> = {}): BlockState =>
+  ({ id, type, name: id, position: { x: 10, y: 20 }, subBlocks: {}, outputs: {}, enabled: true, horizontalHandles: true, isWide: false, height: 0, advancedMode: false, data: {}, ...extra }) as BlockState;
+
+describe('copy and paste', () => {
+  const state = {
+    blocks: {
+      loop: block('loop', 'loop', { data: { width: 600, height: 300, loopType: 'for', count: 3 } }),
+      inner: block('inner', 'agent', { data: { parentId: 'loop', extent: 'parent' }, subBlocks: { model: { id: 'model', type: 'combobox', value: 'gpt-4o' } }, enabled: false }),
+      r: block('r', 'router'),
+      t: block('t', 'agent'),
+      other: block('other', 'agent'),
+    },
+    edges: [
+      { id: 'e1', source: 'r', target: 't', sourceHandle: 'router-t' },
+      { id: 'e2', source: 't', target: 'other' },
+    ],
+  } as unknown as WorkflowState;
+
+  it('copies descendants with their container and only the edges among the copied blocks', () => {
+    const clip = copyBlocks(state, ['loop', 'r', 't']);
+    expect(clip?.blocks.map((b) => b.id).sort()).toEqual(['inner', 'loop', 'r', 't']);
+    expect(clip?.edges.map((e) => e.id)).toEqual(['e1']);
+  });
+
+  it('pastes with new ids, parents first, values, settings and remapped router handles', () => {
+    const clip = copyBlocks(state, ['loop', 'r', 't']);
+    if (!clip) throw new Error('nothing copied');
+    let n = 0;
+    const { commands, ids } = pasteCommands(clip, () => `n${++n}`, { x: 50, y: 50 });
+    expect(ids).toHaveLength(4);
+    const adds = commands.filter((c) => c.type === 'addBlock');
+    const loopAdd = adds.find((c) => c.blockType === 'loop');
+    const innerAdd = adds.find((c) => c.type === 'addBlock' && c.parentId !== undefined);
+    expect(loopAdd && adds.indexOf(loopAdd)).toBeLessThan(innerAdd ? adds.indexOf(innerAdd) : -1);
+    expect(loopAdd).toMatchObject({ position: { x: 60, y: 70 }, data: { width: 600, height: 300, loopType: 'for', count: 3 } });
+    expect(innerAdd).toMatchObject({ parentId: loopAdd?.id, position: { x: 10, y: 20 } });
+    expect(commands).toContainEqual({ type: 'setSubBlockValue', id: innerAdd?.id, subBlockId: 'model', value: 'gpt-4o' });
+    expect(commands).toContainEqual({ type: 'toggleEnabled', id: innerAdd?.id });
+    const edge = commands.find((c) => c.type === 'addEdge');
+    const newT = adds.find((c) => c.type === 'addBlock' && c.blockType === 'agent' && c.parentId === undefined)?.id;
+    expect(edge).toMatchObject({ target: newT, sourceHandle: `router-${newT}` });
+  });
+});

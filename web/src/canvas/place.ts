@@ -1,0 +1,85 @@
+import type { BlockState, Position, WorkflowState } from '@weft/workflow';
+import { CONTAINER_SIZE } from './flow';
+
+/** Room a plain block takes on the canvas (its drawn size plus a margin). */
+export const FOOTPRINT = { width: 260, height: 110 };
+
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** A block's position on the canvas, adding up its containers' positions. */
+export function absolutePosition(state: WorkflowState, id: string): Position {
+  let x = 0;
+  let y = 0;
+  let block: BlockState | undefined = state.blocks[id];
+  for (let guard = 0; block && guard < 100; guard++) {
+    x += block.position.x;
+    y += block.position.y;
+    block = block.data.parentId !== undefined ? state.blocks[block.data.parentId] : undefined;
+  }
+  return { x, y };
+}
+
+const isContainer = (b: BlockState) => b.type === 'loop' || b.type === 'parallel';
+
+/** The rectangle a block covers on the canvas. */
+export function blockRect(state: WorkflowState, block: BlockState): Rect {
+  const at = absolutePosition(state, block.id);
+  if (isContainer(block)) return { ...at, width: block.data.width ?? CONTAINER_SIZE.width, height: block.data.height ?? CONTAINER_SIZE.height };
+  return { ...at, width: block.isWide ? FOOTPRINT.width * 2 : FOOTPRINT.width, height: FOOTPRINT.height };
+}
+
+const overlaps = (a: Rect, b: Rect) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/**
+ * Where a new block goes near `center` (its top-left there) covering no block: the spot itself, or
+ * the nearest free one found on rings around it.
+ */
+export function freeSpot(center: Position, state: WorkflowState, size: { width: number; height: number } = FOOTPRINT): Position {
+  const rects = Object.values(state.blocks).map((b) => blockRect(state, b));
+  const free = (p: Position) => !rects.some((r) => overlaps(r, { ...p, ...size }));
+  const start = { x: Math.round(center.x - size.width / 2), y: Math.round(center.y - size.height / 2) };
+  if (free(start)) return start;
+  for (let ring = 1; ring < 60; ring++) {
+    for (let dy = -ring; dy <= ring; dy++) {
+      for (let dx = -ring; dx <= ring; dx++) {
+        if (Math.max(Math.abs(dx), Math.abs(dy)) !== ring) continue;
+        const p = { x: start.x + dx * (size.width / 2), y: start.y + dy * (size.height / 2 + 10) };
+        if (free(p)) return p;
+      }
+    }
+  }
+  return { x: start.x, y: start.y + rects.reduce((m, r) => Math.max(m, r.y + r.height), 0) };
+}
+
+/** The innermost container under a point, other than `exclude` and the blocks inside it. */
+export function containerAt(state: WorkflowState, point: Position, exclude?: string): BlockState | undefined {
+  const excluded = new Set<string>();
+  if (exclude) {
+    excluded.add(exclude);
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const b of Object.values(state.blocks)) {
+        if (!excluded.has(b.id) && b.data.parentId !== undefined && excluded.has(b.data.parentId)) {
+          excluded.add(b.id);
+          grew = true;
+        }
+      }
+    }
+  }
+  let best: { block: BlockState; area: number } | undefined;
+  for (const b of Object.values(state.blocks)) {
+    if (!isContainer(b) || excluded.has(b.id)) continue;
+    const r = blockRect(state, b);
+    if (point.x >= r.x && point.x <= r.x + r.width && point.y >= r.y && point.y <= r.y + r.height) {
+      const area = r.width * r.height;
+      if (!best || area < best.area) best = { block: b, area };
+    }
+  }
+  return best?.block;
+}

@@ -1,0 +1,236 @@
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import type { SubBlockConfig } from '@weft/catalog';
+import type { ProviderDefinition } from '../../api';
+
+interface Props {
+  field: SubBlockConfig;
+  label: string;
+  value: unknown;
+  onChange(value: unknown): void;
+}
+
+/** A dropdown: the field's options, plus the current value when it is none of them; sent on choosing. */
+export function SelectField({ field, label, value, onChange, groups }: Props & { groups?: Array<{ label: string; options: Array<{ id: string; label: string }> }> }) {
+  const id = useId();
+  const current = value === null || value === undefined ? '' : String(value);
+  const options = groups ? groups.flatMap((g) => g.options) : (field.options ?? []);
+  const known = options.some((o) => o.id === current);
+  return (
+    <div className="field field-select">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} className="input select" value={current} onChange={(e) => onChange(e.target.value)}>
+        {!known && <option value={current}>{current === '' ? (field.placeholder ?? 'Choose…') : current}</option>}
+        {groups
+          ? groups.map((g) => (
+              <optgroup key={g.label} label={g.label}>
+                {g.options.map((o) => (
+                  <option key={o.id} value={o.id}>
+                    {o.label}
+                  </option>
+                ))}
+              </optgroup>
+            ))
+          : options.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.label}
+              </option>
+            ))}
+      </select>
+    </div>
+  );
+}
+
+/** A slider with its range and step; the value shows beside it and is sent when the thumb is let go. */
+export function SliderField({ field, label, value, onChange }: Props) {
+  const id = useId();
+  const min = field.min ?? 0;
+  const max = field.max ?? 100;
+  const step = field.step ?? (field.integer ? 1 : (max - min) / 100);
+  const stored = typeof value === 'number' ? value : typeof value === 'string' && value !== '' && Number.isFinite(Number(value)) ? Number(value) : typeof field.defaultValue === 'number' ? field.defaultValue : min;
+  const [local, setLocal] = useState(stored);
+  const dragging = useRef(false);
+  useEffect(() => {
+    if (!dragging.current) setLocal(stored);
+  }, [stored]);
+  const send = () => {
+    dragging.current = false;
+    if (local !== stored) onChange(local);
+  };
+  const decimals = String(step).split('.')[1]?.length ?? 0;
+  return (
+    <div className="field field-slider">
+      <label htmlFor={id}>
+        {label}
+        <output htmlFor={id} className="slider-value">
+          {local.toFixed(decimals)}
+        </output>
+      </label>
+      <div className="slider-row">
+        <span className="slider-end">{min}</span>
+        <input
+          id={id}
+          type="range"
+          min={min}
+          max={max}
+          step={step}
+          value={local}
+          style={{ ['--fill' as string]: `${((local - min) / (max - min || 1)) * 100}%` }}
+          onPointerDown={() => (dragging.current = true)}
+          onChange={(e) => setLocal(Number(e.target.value))}
+          onPointerUp={send}
+          onKeyUp={send}
+          onBlur={send}
+        />
+        <span className="slider-end">{max}</span>
+      </div>
+    </div>
+  );
+}
+
+/** A switch, sent on each toggle. */
+export function SwitchField({ label, value, onChange }: Props) {
+  const on = value === true || value === 'true';
+  return (
+    <div className="field field-switch">
+      <button type="button" role="switch" aria-checked={on} aria-label={label} className={`switch${on ? ' on' : ''}`} onClick={() => onChange(!on)}>
+        <span className="knob" />
+      </button>
+      <span className="switch-label">{label}</span>
+    </div>
+  );
+}
+
+/** Multi-select and checkbox lists: a list of the chosen option ids. */
+export function MultiField({ field, label, value, onChange }: Props) {
+  const chosen = new Set(Array.isArray(value) ? value.map(String) : typeof value === 'string' && value ? value.split(',') : []);
+  return (
+    <fieldset className="field field-multi">
+      <legend>{label}</legend>
+      <div className="chips">
+        {(field.options ?? []).map((o) => (
+          <label key={o.id} className={`chip${chosen.has(o.id) ? ' on' : ''}`}>
+            <input
+              type="checkbox"
+              checked={chosen.has(o.id)}
+              onChange={(e) => {
+                const next = new Set(chosen);
+                if (e.target.checked) next.add(o.id);
+                else next.delete(o.id);
+                onChange((field.options ?? []).map((x) => x.id).filter((x) => next.has(x)));
+              }}
+            />
+            {o.label}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** The models of /api/providers grouped by provider. */
+export function modelGroups(providers: readonly ProviderDefinition[]): Array<{ label: string; options: Array<{ id: string; label: string }> }> {
+  return providers
+    .filter((p) => p.models.length > 0)
+    .map((p) => ({ label: p.name, options: p.models.map((m) => ({ id: m.id, label: m.id })) }));
+}
+
+/**
+ * A combobox: type anything, or pick from the list (models grouped by provider). Sent on Enter,
+ * on choosing, or on leaving the field.
+ */
+export function ComboboxField({ field, label, value, onChange, groups }: Props & { groups: Array<{ label: string; options: Array<{ id: string; label: string }> }> }) {
+  const id = useId();
+  const listId = `${id}-list`;
+  const current = value === null || value === undefined ? '' : String(value);
+  const [text, setText] = useState(current);
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(0);
+  const typed = useRef(false);
+  useEffect(() => {
+    if (!typed.current) setText(current);
+  }, [current]);
+  const filtered = useMemo(() => {
+    const q = typed.current ? text.trim().toLowerCase() : '';
+    return groups.map((g) => ({ ...g, options: g.options.filter((o) => !q || o.label.toLowerCase().includes(q) || g.label.toLowerCase().includes(q)) })).filter((g) => g.options.length > 0);
+  }, [groups, text]);
+  const flat = filtered.flatMap((g) => g.options);
+  const send = (next: string) => {
+    typed.current = false;
+    setText(next);
+    setOpen(false);
+    if (next !== current) onChange(next);
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      setOpen(true);
+      setActive((a) => (flat.length === 0 ? 0 : (a + (e.key === 'ArrowDown' ? 1 : flat.length - 1)) % flat.length));
+    } else if (e.key === 'Enter') {
+      e.preventDefault();
+      send(open && flat[active] && !typed.current ? flat[active].id : text.trim());
+    } else if (e.key === 'Escape') setOpen(false);
+  };
+  let index = -1;
+  return (
+    <div className="field field-combobox">
+      <label htmlFor={id}>{label}</label>
+      <div className="combo">
+        <input
+          id={id}
+          role="combobox"
+          aria-expanded={open}
+          aria-controls={listId}
+          aria-autocomplete="list"
+          className="input"
+          placeholder={field.placeholder}
+          value={text}
+          autoComplete="off"
+          onFocus={() => setOpen(true)}
+          onChange={(e) => {
+            typed.current = true;
+            setText(e.target.value);
+            setOpen(true);
+            setActive(0);
+          }}
+          onBlur={() =>
+            window.setTimeout(() => {
+              setOpen(false);
+              if (typed.current) send(text.trim());
+            }, 150)
+          }
+          onKeyDown={onKeyDown}
+        />
+        <button type="button" className="combo-toggle" tabIndex={-1} aria-label={`Show ${label} choices`} onClick={() => setOpen((o) => !o)}>
+          ▾
+        </button>
+        {open && flat.length > 0 && (
+          <div className="combo-list" id={listId} role="listbox" aria-label={label}>
+            {filtered.map((g) => (
+              <div key={g.label} role="group" aria-label={g.label}>
+                <div className="combo-group">{g.label}</div>
+                {g.options.map((o) => {
+                  index++;
+                  const i = index;
+                  return (
+                    <div
+                      key={o.id}
+                      role="option"
+                      aria-selected={o.id === current}
+                      className={`combo-option${i === active ? ' on' : ''}${o.id === current ? ' chosen' : ''}`}
+                      onMouseDown={(e) => {
+                        e.preventDefault();
+                        send(o.id);
+                      }}
+                    >
+                      {o.label}
+                    </div>
+                  );
+                })}
+              </div>
+            ))}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+import { useEffect, useRef } from 'react';
+import { basicSetup } from 'codemirror';
+import { EditorState } from '@codemirror/state';
+import { EditorView, placeholder as placeholderExt } from '@codemirror/view';
+import { javascript } from '@codemirror/lang-javascript';
+import { json } from '@codemirror/lang-json';
+
+export interface CodeEditorProps {
+  value: string;
+  language: 'javascript' | 'json';
+  label: string;
+  placeholder?: string;
+  /** Every change of the text. */
+  onChange(text: string): void;
+  /** The editor lost focus. */
+  onBlur(): void;
+  minHeight?: number;
+}
+
+/** CodeMirror 6 with JavaScript or JSON highlighting; loaded only when a code field is shown. */
+export default function CodeEditor({ value, language, label, placeholder, onChange, onBlur, minHeight = 90 }: CodeEditorProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const handlers = useRef({ onChange, onBlur });
+  handlers.current = { onChange, onBlur };
+
+  useEffect(() => {
+    if (!host.current) return;
+    const editor = new EditorView({
+      parent: host.current,
+      state: EditorState.create({
+        doc: value,
+        extensions: [
+          basicSetup,
+          language === 'json' ? json() : javascript(),
+          placeholderExt(placeholder ?? ''),
+          EditorView.lineWrapping,
+          EditorView.contentAttributes.of({ 'aria-label': label }),
+          EditorView.theme({ '&': { minHeight: `${minHeight}px`, fontSize: '12px' }, '.cm-scroller': { fontFamily: 'var(--mono)' }, '.cm-gutters': { background: '#f8fafc', border: 'none' } }),
+          EditorView.updateListener.of((u) => {
+            if (u.docChanged) handlers.current.onChange(u.state.doc.toString());
+            if (u.focusChanged && !u.view.hasFocus) handlers.current.onBlur();
+          }),
+        ],
+      }),
+    });
+    view.current = editor;
+    return () => {
+      editor.destroy();
+      view.current = null;
+    };
+    // The editor is made once; later values arrive through the effect below.
+  }, [language]);
+
+  // A value from elsewhere replaces the text unless the user is typing in it.
+  useEffect(() => {
+    const editor = view.current;
+    if (!editor || editor.hasFocus) return;
+    const current = editor.state.doc.toString();
+    if (current !== value) editor.dispatch({ changes: { from: 0, to: current.length, insert: value } });
+  }, [value]);
+
+  return <div className="code-editor" ref={host} />;
+}

@@ -1,0 +1,22 @@
+import { createContext, useContext } from 'react';
+import type { WorkflowState } from '@weft/workflow';
+import type { BlockDefinition, ProviderDefinition, ToolDefinition } from '../../api';
+
+/** What the fields of one block's form read besides their own value. */
+export interface FormEnv {
+  state: WorkflowState;
+  blockId: string;
+  workflowId: string;
+  definitions: readonly BlockDefinition[];
+  providers: readonly ProviderDefinition[];
+  tools: readonly ToolDefinition[];
+  envKeys: readonly string[];
+}
+
+export const FormContext = createContext<FormEnv | null>(null);
+
+export function useFormEnv(): FormEnv {
+  const env = useContext(FormContext);
+  if (!env) throw new Error('a field outside a block form');
+  return env;
+}

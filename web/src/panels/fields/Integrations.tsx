@@ -1,0 +1,222 @@
+import { useEffect, useId, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { workflowOptions, type SubBlockConfig } from '@weft/catalog';
+import { api, type OAuthCredential } from '../../api';
+import { Icon } from '../../ui/icons';
+import { useToast } from '../../ui/toast';
+import { useFormEnv } from './FormContext';
+
+interface Props {
+  field: SubBlockConfig;
+  label: string;
+  value: unknown;
+  onChange(value: unknown): void;
+}
+
+/** A provider id as people read it. */
+const providerName = (p: string) => p.replace(/[-_]/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
+
+/** Whether a stored credential serves the field's provider (google-email serves 'google-email' and 'google'). */
+export function servesProvider(credential: Pick<OAuthCredential, 'providerId'>, provider: string | undefined): boolean {
+  if (!provider) return true;
+  const id = credential.providerId.toLowerCase();
+  const want = provider.toLowerCase();
+  return id === want || id.startsWith(`${want}-`) || want.startsWith(`${id}-`) || id.split('-')[0] === want.split('-')[0];
+}
+
+/**
+ * An OAuth account picker: the user's connected accounts for the field's provider, and a button
+ * that opens the provider's consent page; the list refreshes when the user comes back.
+ */
+export function OAuthField({ field, label, value, onChange }: Props) {
+  const id = useId();
+  const credentials = useQuery({ queryKey: ['oauth-credentials'], queryFn: api.oauthCredentials });
+  const provider = field.provider ?? field.serviceId ?? '';
+  const mine = (credentials.data ?? []).filter((c) => servesProvider(c, provider));
+  const current = typeof value === 'string' ? value : '';
+  useEffect(() => {
+    const again = () => void credentials.refetch();
+    window.addEventListener('focus', again);
+    return () => window.removeEventListener('focus', again);
+  }, [credentials]);
+  const connect = () => {
+    window.open(`/api/auth/oauth/authorize/${encodeURIComponent(provider)}`, 'weft-oauth', 'width=560,height=720');
+  };
+  return (
+    <div className="field field-oauth">
+      <label htmlFor={id}>{label}</label>
+      <div className="oauth-row">
+        <select id={id} className="input select" value={current} onChange={(e) => onChange(e.target.value)}>
+          <option value="">{mine.length === 0 ? `No ${providerName(provider)} account connected` : 'Choose an account…'}</option>
+          {mine.map((c) => (
+            <option key={c.id} value={c.id}>
+              {providerName(c.providerId)} · {c.id.slice(0, 8)}
+            </option>
+          ))}
+          {current && !mine.some((c) => c.id === current) && <option value={current}>{current}</option>}
+        </select>
+        <button type="button" className="btn btn-sm" onClick={connect}>
+          <Icon name="link" size={13} /> Connect {providerName(provider)}
+        </button>
+      </div>
+      {field.requiredScopes && field.requiredScopes.length > 0 && <span className="field-hint-line">Needs: {field.requiredScopes.slice(0, 4).join(', ')}{field.requiredScopes.length > 4 ? '…' : ''}</span>}
+    </div>
+  );
+}
+
+/** Files kept in the block's value: name, type, size, and the content as a data URL. */
+export interface StoredFile {
+  name: string;
+  type: string;
+  size: number;
+  url: string;
+}
+
+function readFile(file: File): Promise<StoredFile> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve({ name: file.name, type: file.type, size: file.size, url: String(reader.result) });
+    reader.onerror = () => reject(reader.error ?? new Error(`could not read ${file.name}`));
+    reader.readAsDataURL(file);
+  });
+}
+
+/** Largest file the workflow state keeps inline (there is no upload route yet). */
+export const INLINE_FILE_LIMIT = 1024 * 1024;
+
+/** File upload: the field's accepted types, one or many, each under the size limit. */
+export function FileUploadField({ field, label, value, onChange }: Props) {
+  const id = useId();
+  const toast = useToast();
+  const files: StoredFile[] = Array.isArray(value) ? (value as StoredFile[]) : value && typeof value === 'object' ? [value as StoredFile] : [];
+  const limit = Math.min((field.maxSize ?? 100) * 1024 * 1024, INLINE_FILE_LIMIT);
+  const [over, setOver] = useState(false);
+  const take = async (list: FileList | null) => {
+    if (!list) return;
+    const chosen = [...list];
+    const tooBig = chosen.filter((f) => f.size > limit);
+    for (const f of tooBig) toast.error(`${f.name} is larger than ${Math.round(limit / 1024)} KB`);
+    const read = await Promise.all(chosen.filter((f) => f.size <= limit).map(readFile));
+    if (read.length === 0) return;
+    onChange(field.multiple ? [...files, ...read] : read[0]);
+  };
+  return (
+    <div className="field field-file">
+      <span className="field-label">{label}</span>
+      <label
+        htmlFor={id}
+        className={`dropzone${over ? ' over' : ''}`}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setOver(false);
+          void take(e.dataTransfer.files);
+        }}
+      >
+        <Icon name="upload" size={18} />
+        <span>Drop {field.multiple ? 'files' : 'a file'} here or click to choose</span>
+        <span className="muted">{field.acceptedTypes ?? 'Any type'} · up to {Math.round(limit / 1024)} KB</span>
+      </label>
+      <input id={id} type="file" hidden accept={field.acceptedTypes} multiple={field.multiple} aria-label={`${label} file`} onChange={(e) => void take(e.target.files)} />
+      {files.length > 0 && (
+        <ul className="file-list">
+          {files.map((f, i) => (
+            <li key={`${f.name}-${i}`}>
+              <Icon name="download" size={12} /> <span className="file-name">{f.name}</span> <span className="muted">{Math.max(1, Math.round(f.size / 1024))} KB</span>
+              <button type="button" className="icon-btn" aria-label={`Remove ${f.name}`} onClick={() => onChange(field.multiple ? files.filter((_, j) => j !== i) : null)}>
+                <Icon name="x" size={12} />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** Copies text and says so. */
+export function CopyButton({ text, label }: { text: string; label: string }) {
+  const toast = useToast();
+  return (
+    <button
+      type="button"
+      className="icon-btn bordered"
+      aria-label={label}
+      title={label}
+      onClick={() => {
+        void navigator.clipboard
+          ?.writeText(text)
+          .then(() => toast.success('Copied to the clipboard'))
+          .catch(() => toast.error('Could not copy: the browser refused the clipboard'));
+      }}
+    >
+      <Icon name="copy" size={14} />
+    </button>
+  );
+}
+
+/** A random secret for webhooks. */
+export function randomSecret(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(24)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * The webhook configuration: the URL the provider calls (from the path, or the workflow id) and its
+ * secret, each with a copy button. The value is {path, secret}.
+ */
+export function WebhookConfigField({ label, value, onChange }: Props) {
+  const env = useFormEnv();
+  const config = (value && typeof value === 'object' ? value : {}) as { path?: string; secret?: string };
+  const [shown, setShown] = useState(false);
+  const path = config.path ?? env.workflowId;
+  const url = `${window.location.origin}/api/webhooks/trigger/${encodeURIComponent(path)}`;
+  const secret = config.secret ?? '';
+  const set = (next: { path?: string; secret?: string }) => onChange({ ...config, ...next });
+  return (
+    <div className="field field-webhook" role="group" aria-label={label}>
+      <span className="field-label">{label}</span>
+      <div className="copy-row">
+        <input className="input mono" readOnly aria-label="Webhook URL" value={url} />
+        <CopyButton text={url} label="Copy webhook URL" />
+      </div>
+      <div className="copy-row">
+        <input className="input mono" readOnly aria-label="Webhook secret" type={shown ? 'text' : 'password'} value={secret} placeholder="No secret yet" />
+        <button type="button" className="icon-btn bordered" aria-label={shown ? 'Hide webhook secret' : 'Show webhook secret'} onClick={() => setShown((s) => !s)}>
+          <Icon name={shown ? 'eyeOff' : 'eye'} size={14} />
+        </button>
+        <CopyButton text={secret} label="Copy webhook secret" />
+      </div>
+      <button type="button" className="btn btn-sm" onClick={() => set({ secret: randomSecret(), path })}>
+        {secret ? 'Regenerate secret' : 'Generate secret'}
+      </button>
+    </div>
+  );
+}
+
+/** The workflow block's picker: the workspace's other workflows sorted by name (spec 000 §9). */
+export function WorkflowSelectorField({ label, value, onChange }: Props) {
+  const id = useId();
+  const env = useFormEnv();
+  const me = useQuery({ queryKey: ['workflow', env.workflowId], queryFn: () => api.workflow(env.workflowId) });
+  const workspaceId = me.data?.workspaceId ?? '';
+  const list = useQuery({ queryKey: ['workflows', workspaceId], queryFn: () => api.workflows(workspaceId), enabled: Boolean(workspaceId) });
+  const options = workflowOptions(list.data ?? [], env.workflowId);
+  const current = typeof value === 'string' ? value : '';
+  return (
+    <div className="field field-select">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} className="input select" value={current} onChange={(e) => onChange(e.target.value)}>
+        <option value="">Select a workflow</option>
+        {options.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

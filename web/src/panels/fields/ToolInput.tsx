@@ -1,0 +1,137 @@
+import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { SubBlockConfig } from '@weft/catalog';
+import { api, type CustomTool } from '../../api';
+import { navigate } from '../../router';
+import { BlockIcon, Icon } from '../../ui/icons';
+import { useFormEnv } from './FormContext';
+
+/** One tool given to an agent. */
+export interface AgentTool {
+  type: string;
+  title: string;
+  toolId?: string;
+  params: Record<string, string>;
+  usageControl?: 'auto' | 'force' | 'none';
+  schema?: CustomTool['schema'];
+  code?: string;
+}
+
+export function agentTools(value: unknown): AgentTool[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((t): t is AgentTool => typeof t === 'object' && t !== null && typeof (t as AgentTool).type === 'string').map((t) => ({ ...t, params: t.params ?? {} }));
+}
+
+/** Custom tools from the settings API, the valid ones (spec 000 §5 Custom tool load). */
+export function validCustomTools(data: unknown): CustomTool[] {
+  if (!Array.isArray(data)) return [];
+  return data
+    .filter((t): t is CustomTool => typeof t === 'object' && t !== null && typeof t.id === 'string' && typeof t.title === 'string' && typeof t.schema === 'object' && t.schema !== null)
+    .map((t) => ({ ...t, code: typeof t.code === 'string' ? t.code : '' }));
+}
+
+/**
+ * The agent's tool picker: add any tool block (its user-only fields to fill here) or a custom tool,
+ * choose how the model may use each, remove them.
+ */
+export function ToolInputField({ label, value, onChange }: { field: SubBlockConfig; label: string; value: unknown; onChange(v: unknown): void }) {
+  const env = useFormEnv();
+  const tools = agentTools(value);
+  const [open, setOpen] = useState(false);
+  const [query, setQuery] = useState('');
+  const custom = useQuery({ queryKey: ['custom-tools'], queryFn: api.customTools });
+  const customTools = validCustomTools(custom.data);
+  const choices = useMemo(
+    () => env.definitions.filter((d) => d.category === 'tools' && !d.hideFromToolbar && d.tools.access.length > 0 && d.name.toLowerCase().includes(query.trim().toLowerCase())),
+    [env.definitions, query],
+  );
+  const userParams = (toolId: string | undefined) => {
+    const tool = env.tools.find((t) => t.id === toolId);
+    return tool ? Object.entries(tool.params).filter(([, p]) => p.visibility === 'user-only') : [];
+  };
+  const set = (next: AgentTool[]) => onChange(next);
+  const add = (tool: AgentTool) => {
+    set([...tools, tool]);
+    setOpen(false);
+    setQuery('');
+  };
+  return (
+    <div className="field field-tools">
+      <span className="field-label">{label}</span>
+      <ul className="tool-list" aria-label={label}>
+        {tools.map((tool, i) => {
+          const def = env.definitions.find((d) => d.type === tool.type);
+          return (
+            <li key={`${tool.type}-${i}`} className="tool-card">
+              <div className="tool-head">
+                <BlockIcon icon={def?.icon ?? 'wrench'} color={def?.bgColor ?? '#64748b'} name={tool.title} size={20} />
+                <span className="tool-title">{tool.title}</span>
+                <select
+                  className="input select compact"
+                  aria-label={`How ${tool.title} is used`}
+                  value={tool.usageControl ?? 'auto'}
+                  onChange={(e) => set(tools.map((t, j) => (j === i ? { ...t, usageControl: e.target.value as AgentTool['usageControl'] } : t)))}
+                >
+                  <option value="auto">Auto</option>
+                  <option value="force">Force</option>
+                  <option value="none">None</option>
+                </select>
+                <button type="button" className="icon-btn" aria-label={`Remove tool ${tool.title}`} onClick={() => set(tools.filter((_, j) => j !== i))}>
+                  <Icon name="x" size={12} />
+                </button>
+              </div>
+              {userParams(tool.toolId).map(([name, p]) => (
+                <label key={name} className="tool-param">
+                  <span>
+                    {name}
+                    {p.required ? ' *' : ''}
+                  </span>
+                  <input
+                    className="input"
+                    type={/key|token|secret|password/i.test(name) ? 'password' : 'text'}
+                    aria-label={`${tool.title} ${name}`}
+                    placeholder={p.description}
+                    defaultValue={tool.params[name] ?? ''}
+                    onBlur={(e) => {
+                      if (e.target.value !== (tool.params[name] ?? '')) set(tools.map((t, j) => (j === i ? { ...t, params: { ...t.params, [name]: e.target.value } } : t)));
+                    }}
+                  />
+                </label>
+              ))}
+              {tool.type === 'custom-tool' && <p className="muted">{tool.schema?.function?.description ?? 'Custom tool'}</p>}
+            </li>
+          );
+        })}
+      </ul>
+      <div className="tool-add">
+        <button type="button" className="btn btn-sm" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+          <Icon name="plus" size={12} /> Add tool
+        </button>
+        {open && (
+          <div className="tool-pop" role="dialog" aria-label="Add a tool">
+            <input className="input" autoFocus placeholder="Search tools" aria-label="Search tools" value={query} onChange={(e) => setQuery(e.target.value)} />
+            <div className="tool-choices">
+              {customTools.length > 0 && <div className="combo-group">Custom tools</div>}
+              {customTools
+                .filter((t) => t.title.toLowerCase().includes(query.trim().toLowerCase()))
+                .map((t) => (
+                  <button key={t.id} type="button" className="tool-choice" onClick={() => add({ type: 'custom-tool', title: t.title, params: {}, schema: t.schema, code: t.code, usageControl: 'auto' })}>
+                    <BlockIcon icon="wrench" color="#64748b" name={t.title} size={20} /> {t.title}
+                  </button>
+                ))}
+              <div className="combo-group">Tools</div>
+              {choices.map((d) => (
+                <button key={d.type} type="button" className="tool-choice" onClick={() => add({ type: d.type, title: d.name, toolId: d.tools.access[0], params: {}, usageControl: 'auto' })}>
+                  <BlockIcon icon={d.icon} color={d.bgColor} name={d.name} size={20} /> {d.name}
+                </button>
+              ))}
+            </div>
+            <button type="button" className="btn btn-ghost btn-sm" onClick={() => navigate('/settings/custom-tools')}>
+              <Icon name="wrench" size={12} /> Create a custom tool
+            </button>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { BlockState, WorkflowState } from '@weft/workflow';
+import { insertAt, openTrigger, referenceOptions, tokenize, upstreamBlocks } from './references';
+
+const block = (id: string, type: string, name: string, outputs: Record<string, unknown> = {}, parentId?: string): BlockState =>
+  ({ id, type, name, position: { x: 0, y: 0 }, subBlocks: {}, outputs, enabled: true, horizontalHandles: true, isWide: false, height: 0, advancedMode: false, data: parentId ? { parentId } : {} }) as BlockState;
+
+describe('references in fields', () => {
+  const state = {
+    blocks: {
+      s: block('s', 'starter', 'Start', { response: { input: 'any' } }),
+      a: block('a', 'agent', 'Agent 1', { content: 'string', tokens: { prompt: 'number', completion: 'number' } }),
+      l: block('l', 'loop', 'Loop 1'),
+      b: block('b', 'function', 'Fn', { result: 'any' }, 'l'),
+      x: block('x', 'agent', 'Unrelated', { content: 'string' }),
+    },
+    edges: [
+      { id: '1', source: 's', target: 'a' },
+      { id: '2', source: 'a', target: 'l' },
+    ],
+    variables: { v: { id: 'v', workflowId: 'w', name: 'My Count', type: 'number', value: 1 } },
+  } as unknown as WorkflowState;
+
+  it('offer upstream outputs, containers and variables, not unrelated blocks', () => {
+    expect(upstreamBlocks(state, 'b').map((x) => x.id)).toEqual(['l', 'a', 's']);
+    const inserts = referenceOptions(state, 'b').map((o) => o.insert);
+    expect(inserts).toContain('<agent1.content>');
+    expect(inserts).toContain('<agent1.tokens.prompt>');
+    expect(inserts).toContain('<loop.index>');
+    expect(inserts).toContain('<start.input>');
+    expect(inserts).toContain('<variable.mycount>');
+    expect(inserts.some((i) => i.startsWith('<unrelated'))).toBe(false);
+  });
+
+  it('notice `<` and `{{` being typed and insert the choice', () => {
+    expect(openTrigger('Hello <ag', 9)).toEqual({ kind: 'ref', start: 6, query: 'ag' });
+    expect(openTrigger('key {{OPEN', 10)).toEqual({ kind: 'env', start: 4, query: 'OPEN' });
+    expect(openTrigger('a < b', 5)).toBeNull();
+    expect(insertAt('Hello <ag!', 6, 9, '<agent1.content>')).toEqual({ text: 'Hello <agent1.content>!', caret: 22 });
+  });
+
+  it('cut text into references for highlighting', () => {
+    expect(tokenize('Hi <agent1.content> and {{API_KEY}} a<b')).toEqual([
+      { text: 'Hi ', kind: 'plain' },
+      { text: '<agent1.content>', kind: 'ref' },
+      { text: ' and ', kind: 'plain' },
+      { text: '{{API_KEY}}', kind: 'env' },
+      { text: ' a<b', kind: 'plain' },
+    ]);
+  });
+});

@@ -1,0 +1,417 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError, type CustomTool, type Workspace } from '../api';
+import { CopyButton } from '../panels/fields/Integrations';
+import { navigate } from '../router';
+import { Icon } from '../ui/icons';
+import { useToast } from '../ui/toast';
+import { customToolProblem, NEW_TOOL_SCHEMA, readCustomTools } from './customTools';
+
+const CodeEditor = lazy(() => import('../panels/fields/CodeEditor'));
+
+const TABS = [
+  { id: 'environment', title: 'Environment variables', icon: 'key' },
+  { id: 'custom-tools', title: 'Custom tools', icon: 'wrench' },
+  { id: 'api-keys', title: 'API keys', icon: 'key' },
+  { id: 'members', title: 'Members', icon: 'users' },
+  { id: 'connections', title: 'Connections', icon: 'link' },
+] as const;
+
+const statusText = (e: unknown) => (e instanceof ApiError ? e.statusText || e.message : e instanceof Error ? e.message : String(e));
+
+/** Environment variables: a Key / Value table, values masked until shown, saved together. */
+function EnvironmentTab() {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const loaded = useQuery({ queryKey: ['environment'], queryFn: api.environment });
+  const [rows, setRows] = useState<Array<{ id: number; key: string; value: string; shown: boolean }>>([]);
+  const [dirty, setDirty] = useState(false);
+  useEffect(() => {
+    if (loaded.data && !dirty) setRows(Object.values(loaded.data).map((v, i) => ({ id: i, key: v.key, value: v.value, shown: false })));
+  }, [loaded.data, dirty]);
+  useEffect(() => {
+    if (loaded.error) toast.error(`Failed to load environment variables: ${statusText(loaded.error)}`);
+  }, [loaded.error, toast]);
+  const save = useMutation({
+    mutationFn: () => api.saveEnvironment(Object.fromEntries(rows.filter((r) => r.key.trim()).map((r) => [r.key.trim(), r.value]))),
+    onSuccess: async () => {
+      setDirty(false);
+      await queryClient.invalidateQueries({ queryKey: ['environment'] });
+      toast.success('Environment variables saved');
+    },
+    onError: async (e) => {
+      toast.error(`Failed to save environment variables: ${statusText(e)}`);
+      // On failure the variables are reloaded (spec 000 §7).
+      setDirty(false);
+      await queryClient.invalidateQueries({ queryKey: ['environment'] });
+    },
+  });
+  const change = (id: number, fields: Partial<{ key: string; value: string; shown: boolean }>) => {
+    if (!('shown' in fields)) setDirty(true);
+    setRows((rs) => rs.map((r) => (r.id === id ? { ...r, ...fields } : r)));
+  };
+  const keys = rows.map((r) => r.key.trim()).filter(Boolean);
+  const duplicate = keys.find((k, i) => keys.indexOf(k) !== i);
+  return (
+    <div className="settings-card">
+      <p className="muted">Use them in any field as <code className="tok-env">{'{{KEY}}'}</code>. Values are encrypted at rest and masked here until you show them.</p>
+      <table className="kv-table wide" aria-label="Environment variables">
+        <thead>
+          <tr>
+            <th>Key</th>
+            <th>Value</th>
+            <th aria-label="Actions" />
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r, i) => (
+            <tr key={r.id}>
+              <td>
+                <input className="mono" aria-label={`Key ${i + 1}`} value={r.key} placeholder="API_KEY" onChange={(e) => change(r.id, { key: e.target.value.replace(/\s/g, '_') })} />
+              </td>
+              <td>
+                <div className="masked">
+                  <input className="mono" aria-label={`Value ${i + 1}`} type={r.shown ? 'text' : 'password'} value={r.value} onChange={(e) => change(r.id, { value: e.target.value })} />
+                  <button type="button" className="icon-btn" aria-label={r.shown ? `Hide value ${i + 1}` : `Show value ${i + 1}`} onClick={() => change(r.id, { shown: !r.shown })}>
+                    <Icon name={r.shown ? 'eyeOff' : 'eye'} size={14} />
+                  </button>
+                </div>
+              </td>
+              <td className="row-actions">
+                <button
+                  type="button"
+                  className="icon-btn"
+                  aria-label={`Remove ${r.key || `row ${i + 1}`}`}
+                  onClick={() => {
+                    setDirty(true);
+                    setRows((rs) => rs.filter((x) => x.id !== r.id));
+                  }}
+                >
+                  <Icon name="trash" size={14} />
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {duplicate && <p className="form-error">The key {duplicate} is used twice.</p>}
+      <div className="settings-actions">
+        <button
+          type="button"
+          className="btn"
+          onClick={() => {
+            setDirty(true);
+            setRows((rs) => [...rs, { id: Math.max(0, ...rs.map((r) => r.id + 1)), key: '', value: '', shown: true }]);
+          }}
+        >
+          <Icon name="plus" size={14} /> Add variable
+        </button>
+        <button type="button" className="btn btn-primary" disabled={!dirty || save.isPending || Boolean(duplicate)} onClick={() => save.mutate()}>
+          {save.isPending ? 'Saving…' : 'Save'}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Custom tools: a list, and an editor with the parameter schema (JSON) and the code (JavaScript). */
+function CustomToolsTab() {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const loaded = useQuery({
+    queryKey: ['custom-tools-settings'],
+    queryFn: async () => readCustomTools(await api.customTools()),
+  });
+  const [editing, setEditing] = useState<{ id: string | null; title: string; schema: string; code: string } | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    if (!loaded.error) return;
+    toast.error(loaded.error.message === 'Invalid response format' ? 'Invalid response format' : `Failed to load custom tools: ${statusText(loaded.error)}`);
+  }, [loaded.error, toast]);
+  const sync = useMutation({
+    mutationFn: (tools: CustomTool[]) => api.saveCustomTools(tools),
+    onSuccess: async () => {
+      setEditing(null);
+      await queryClient.invalidateQueries({ queryKey: ['custom-tools-settings'] });
+      await queryClient.invalidateQueries({ queryKey: ['custom-tools'] });
+      toast.success('Custom tools saved');
+    },
+    onError: (e) => toast.error(`Failed to sync custom tools: ${e instanceof ApiError ? e.statusText : 'Error'}. ${e.message}`),
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => api.deleteCustomTool(id),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['custom-tools-settings'] });
+      await queryClient.invalidateQueries({ queryKey: ['custom-tools'] });
+    },
+    onError: (e) => toast.error(`Failed to sync custom tools: ${e instanceof ApiError ? e.statusText : 'Error'}. ${e.message}`),
+  });
+  const save = () => {
+    if (!editing) return;
+    const found = customToolProblem(editing.title, editing.schema, editing.code);
+    setProblem(found);
+    if (found) return;
+    const tool: CustomTool = { id: editing.id ?? `custom_${Date.now().toString(36)}`, title: editing.title.trim(), schema: JSON.parse(editing.schema) as CustomTool['schema'], code: editing.code };
+    const others = (loaded.data ?? []).filter((t) => t.id !== tool.id);
+    sync.mutate([...others, tool]);
+  };
+  if (editing) {
+    return (
+      <div className="settings-card" aria-label="Custom tool editor" role="form">
+        <label className="form-row">
+          <span>Title</span>
+          <input className="input" aria-label="Tool title" value={editing.title} onChange={(e) => setEditing({ ...editing, title: e.target.value })} />
+        </label>
+        <div className="form-row">
+          <span>Schema (JSON)</span>
+          <Suspense fallback={<div className="code-editor loading" />}>
+            <CodeEditor value={editing.schema} language="json" label="Tool schema" onChange={(schema) => setEditing((ed) => ed && { ...ed, schema })} onBlur={() => {}} minHeight={180} />
+          </Suspense>
+        </div>
+        <div className="form-row">
+          <span>Code (JavaScript; parameters are variables, return the result)</span>
+          <Suspense fallback={<div className="code-editor loading" />}>
+            <CodeEditor value={editing.code} language="javascript" label="Tool code" placeholder="return { echo: input };" onChange={(code) => setEditing((ed) => ed && { ...ed, code })} onBlur={() => {}} minHeight={160} />
+          </Suspense>
+        </div>
+        {problem && (
+          <p className="form-error" role="alert">
+            {problem}
+          </p>
+        )}
+        <div className="settings-actions">
+          <button type="button" className="btn" onClick={() => (setEditing(null), setProblem(null))}>
+            Cancel
+          </button>
+          <button type="button" className="btn btn-primary" disabled={sync.isPending} onClick={save}>
+            Save tool
+          </button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="settings-card">
+      <ul className="settings-list" aria-label="Custom tools">
+        {(loaded.data ?? []).map((t) => (
+          <li key={t.id}>
+            <Icon name="wrench" />
+            <div className="grow">
+              <strong>{t.title}</strong>
+              <div className="muted">{t.schema.function?.description ?? t.schema.function?.name ?? ''}</div>
+            </div>
+            <button type="button" className="btn btn-sm" onClick={() => setEditing({ id: t.id, title: t.title, schema: JSON.stringify(t.schema, null, 2), code: t.code })}>
+              Edit
+            </button>
+            <button type="button" className="icon-btn" aria-label={`Delete ${t.title}`} onClick={() => remove.mutate(t.id)}>
+              <Icon name="trash" size={14} />
+            </button>
+          </li>
+        ))}
+        {loaded.data?.length === 0 && <li className="muted">No custom tools yet.</li>}
+      </ul>
+      <button type="button" className="btn btn-primary" onClick={() => setEditing({ id: null, title: '', schema: NEW_TOOL_SCHEMA, code: '' })}>
+        <Icon name="plus" size={14} /> New custom tool
+      </button>
+    </div>
+  );
+}
+
+/** Personal API keys: create (the key shows once, with a copy button), list, revoke. */
+function ApiKeysTab() {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const keys = useQuery({ queryKey: ['api-keys'], queryFn: api.apiKeys });
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<string | null>(null);
+  const create = useMutation({
+    mutationFn: () => api.createApiKey(name.trim() || 'API key'),
+    onSuccess: async (key) => {
+      setCreated(key.key ?? null);
+      setName('');
+      await queryClient.invalidateQueries({ queryKey: ['api-keys'] });
+    },
+    onError: (e) => toast.error(`Failed to create API key: ${e.message}`),
+  });
+  const revoke = useMutation({
+    mutationFn: (id: string) => api.revokeApiKey(id),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['api-keys'] }),
+    onError: (e) => toast.error(`Failed to revoke API key: ${e.message}`),
+  });
+  return (
+    <div className="settings-card">
+      <p className="muted">
+        Scripts send a key in the <code>x-api-key</code> header.
+      </p>
+      <form
+        className="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+      >
+        <input className="input" aria-label="Key name" placeholder="Key name, e.g. CI" value={name} onChange={(e) => setName(e.target.value)} />
+        <button type="submit" className="btn btn-primary" disabled={create.isPending}>
+          Create key
+        </button>
+      </form>
+      {created && (
+        <div className="notice" role="status">
+          <strong>Copy your key now: it is shown only once.</strong>
+          <div className="copy-row">
+            <input className="input mono" readOnly aria-label="New API key" value={created} />
+            <CopyButton text={created} label="Copy API key" />
+          </div>
+        </div>
+      )}
+      <ul className="settings-list" aria-label="API keys">
+        {(keys.data ?? []).map((k) => (
+          <li key={k.id}>
+            <Icon name="key" />
+            <div className="grow">
+              <strong>{k.name}</strong>
+              <div className="muted">{k.createdAt ? `Created ${new Date(k.createdAt).toLocaleDateString()}` : ''}</div>
+            </div>
+            <button type="button" className="btn btn-sm btn-danger" onClick={() => window.confirm(`Revoke “${k.name}”?`) && revoke.mutate(k.id)}>
+              Revoke
+            </button>
+          </li>
+        ))}
+        {keys.data?.length === 0 && <li className="muted">No API keys yet.</li>}
+      </ul>
+    </div>
+  );
+}
+
+const PERMISSIONS = ['admin', 'write', 'read'];
+
+/** Workspace members and their permissions; admins invite, change and remove. */
+function MembersTab({ workspace }: { workspace: Workspace | undefined }) {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const id = workspace?.id ?? '';
+  const members = useQuery({ queryKey: ['members', id], queryFn: () => api.permissions(id), enabled: Boolean(id) });
+  const [email, setEmail] = useState('');
+  const [permission, setPermission] = useState('write');
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['members', id] });
+  const invite = useMutation({
+    mutationFn: () => api.inviteMember(id, email.trim(), permission),
+    onSuccess: async () => {
+      setEmail('');
+      await refresh();
+      toast.success('Member added');
+    },
+    onError: (e) => toast.error(e.message),
+  });
+  const setMember = useMutation({ mutationFn: (m: { userId: string; permission: string }) => api.setMember(id, m.userId, m.permission), onSettled: refresh, onError: (e) => toast.error(e.message) });
+  const remove = useMutation({ mutationFn: (userId: string) => api.removeMember(id, userId), onSettled: refresh, onError: (e) => toast.error(e.message) });
+  const admin = members.data?.permission === 'admin';
+  return (
+    <div className="settings-card">
+      <p className="muted">
+        Members of <strong>{workspace?.name}</strong>. Your permission: {members.data?.permission ?? '…'}.
+      </p>
+      {admin && (
+        <form
+          className="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            invite.mutate();
+          }}
+        >
+          <input className="input" type="email" required aria-label="Member email" placeholder="teammate@example.com" value={email} onChange={(e) => setEmail(e.target.value)} />
+          <select className="input select compact" aria-label="Permission" value={permission} onChange={(e) => setPermission(e.target.value)}>
+            {PERMISSIONS.map((p) => (
+              <option key={p}>{p}</option>
+            ))}
+          </select>
+          <button type="submit" className="btn btn-primary" disabled={invite.isPending}>
+            Invite
+          </button>
+        </form>
+      )}
+      <ul className="settings-list" aria-label="Members">
+        {(members.data?.members ?? []).map((m) => (
+          <li key={m.userId}>
+            <span className="avatar">{(m.name ?? m.email ?? '?').slice(0, 1).toUpperCase()}</span>
+            <div className="grow">
+              <strong>{m.name ?? m.userId}</strong>
+              <div className="muted">{m.email}</div>
+            </div>
+            <select className="input select compact" aria-label={`Permission of ${m.email ?? m.userId}`} disabled={!admin} value={m.permission} onChange={(e) => setMember.mutate({ userId: m.userId, permission: e.target.value })}>
+              {PERMISSIONS.map((p) => (
+                <option key={p}>{p}</option>
+              ))}
+            </select>
+            {admin && (
+              <button type="button" className="icon-btn" aria-label={`Remove ${m.email ?? m.userId}`} onClick={() => remove.mutate(m.userId)}>
+                <Icon name="trash" size={14} />
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** OAuth connections: the accounts connected, and a connect button per provider the catalogue's blocks use. */
+function ConnectionsTab() {
+  const credentials = useQuery({ queryKey: ['oauth-credentials'], queryFn: api.oauthCredentials });
+  const blocks = useQuery({ queryKey: ['blocks'], queryFn: api.blocks, staleTime: Infinity });
+  const providers = [...new Set((blocks.data ?? []).flatMap((b) => b.subBlocks.filter((s) => s.type === 'oauth-input' && s.provider).map((s) => s.provider as string)))].sort();
+  useEffect(() => {
+    const again = () => void credentials.refetch();
+    window.addEventListener('focus', again);
+    return () => window.removeEventListener('focus', again);
+  }, [credentials]);
+  return (
+    <div className="settings-card">
+      <ul className="settings-list" aria-label="Connected accounts">
+        {(credentials.data ?? []).map((c) => (
+          <li key={c.id}>
+            <Icon name="link" />
+            <div className="grow">
+              <strong>{c.providerId}</strong>
+              <div className="muted">{c.id}</div>
+            </div>
+          </li>
+        ))}
+        {credentials.data?.length === 0 && <li className="muted">No accounts connected yet.</li>}
+      </ul>
+      <h3 className="settings-sub">Connect an account</h3>
+      <div className="provider-grid">
+        {providers.map((p) => (
+          <button key={p} type="button" className="btn" onClick={() => window.open(`/api/auth/oauth/authorize/${encodeURIComponent(p)}`, 'weft-oauth', 'width=560,height=720')}>
+            {p.replace(/[-_]/g, ' ')}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** Settings: environment variables, custom tools, API keys, members and OAuth connections, one tab each. */
+export function SettingsPage({ tab, workspace }: { tab: string; workspace: Workspace | undefined }) {
+  const current = TABS.find((t) => t.id === tab) ?? TABS[0];
+  return (
+    <div className="settings">
+      <nav className="settings-nav" aria-label="Settings">
+        <h1>Settings</h1>
+        {TABS.map((t) => (
+          <button key={t.id} type="button" className={`nav-link${t.id === current.id ? ' active' : ''}`} aria-current={t.id === current.id ? 'page' : undefined} onClick={() => navigate(`/settings/${t.id}`)}>
+            <Icon name={t.icon} /> {t.title}
+          </button>
+        ))}
+      </nav>
+      <section className="settings-body" aria-label={current.title}>
+        <h2>{current.title}</h2>
+        {current.id === 'environment' && <EnvironmentTab />}
+        {current.id === 'custom-tools' && <CustomToolsTab />}
+        {current.id === 'api-keys' && <ApiKeysTab />}
+        {current.id === 'members' && <MembersTab workspace={workspace} />}
+        {current.id === 'connections' && <ConnectionsTab />}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import type { CustomTool } from '../api';
+
+/** Why a custom tool cannot be saved, or null: a title, an object schema with a function name, and code (spec 000 §5). */
+export function customToolProblem(title: string, schemaText: string, code: string): string | null {
+  if (!title.trim()) return 'Enter a title';
+  let schema: unknown;
+  try {
+    schema = JSON.parse(schemaText);
+  } catch (e) {
+    return `Schema is not valid JSON: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return 'Invalid schema format';
+  const fn = (schema as { function?: unknown }).function;
+  if (typeof fn !== 'object' || fn === null) return 'Invalid schema format';
+  const { name, parameters } = fn as { name?: unknown; parameters?: unknown };
+  if (typeof name !== 'string' || !/^[a-zA-Z_][\w-]*$/.test(name)) return 'The schema needs function.name (letters, digits, _ and -)';
+  if (parameters !== undefined && (typeof parameters !== 'object' || parameters === null || (parameters as { type?: unknown }).type !== 'object')) return 'Invalid schema format';
+  if (!code.trim()) return 'No code provided for tool execution';
+  return null;
+}
+
+/** The starting schema of a new custom tool. */
+export const NEW_TOOL_SCHEMA = JSON.stringify(
+  { type: 'function', function: { name: 'my_tool', description: 'What the tool does', parameters: { type: 'object', properties: { input: { type: 'string', description: 'The input' } }, required: ['input'] } } },
+  null,
+  2,
+);
+
+/** The custom tools of a GET /api/tools/custom answer; 'Invalid response format' when it is not a list (spec 000 §8). */
+export function readCustomTools(data: unknown): CustomTool[] {
+  if (!Array.isArray(data)) throw new Error('Invalid response format');
+  return data
+    .filter((t): t is CustomTool => typeof t === 'object' && t !== null && typeof t.id === 'string' && typeof t.title === 'string' && typeof t.schema === 'object' && t.schema !== null)
+    .map((t) => ({ ...t, code: typeof t.code === 'string' ? t.code : '' }));
+}

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { customToolProblem, NEW_TOOL_SCHEMA, readCustomTools } from './customTools';
+
+describe('custom tool editor checks', () => {
+  it('accept a complete tool', () => {
+    expect(customToolProblem('Weather', NEW_TOOL_SCHEMA, 'return input;')).toBeNull();
+  });
+  it('refuse with the spec’s messages', () => {
+    expect(customToolProblem('Weather', '[]', 'x')).toBe('Invalid schema format');
+    expect(customToolProblem('Weather', '{"function": {"name": "a", "parameters": {"type": "array"}}}', 'x')).toBe('Invalid schema format');
+    expect(customToolProblem('Weather', NEW_TOOL_SCHEMA, '  ')).toBe('No code provided for tool execution');
+    expect(customToolProblem('', NEW_TOOL_SCHEMA, 'x')).toBe('Enter a title');
+    expect(customToolProblem('W', '{', 'x')).toMatch(/^Schema is not valid JSON/);
+  });
+  it('skip invalid tools on load and refuse answers that are not lists', () => {
+    expect(readCustomTools([{ id: 'a', title: 'A', schema: {} }, { id: 1 }, { id: 'b', title: 'B', schema: null }])).toEqual([{ id: 'a', title: 'A', schema: {}, code: '' }]);
+    expect(() => readCustomTools({})).toThrow('Invalid response format');
+  });
+});

@@ -1,0 +1,52 @@
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+
+export type ToastKind = 'error' | 'success' | 'info';
+interface Toast {
+  id: number;
+  kind: ToastKind;
+  message: string;
+}
+interface Toaster {
+  show(message: string, kind?: ToastKind): void;
+  error(message: string): void;
+  success(message: string): void;
+}
+
+const ToastContext = createContext<Toaster>({ show: () => {}, error: () => {}, success: () => {} });
+
+/** How long a toast stays; errors stay longer (they can also be closed). */
+const LIFETIME_MS: Record<ToastKind, number> = { error: 8000, success: 3500, info: 4000 };
+
+/** Toasts in the bottom-right corner; every failure message of the app goes through `useToast().error`. */
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const next = useRef(1);
+  const dismiss = useCallback((id: number) => setToasts((ts) => ts.filter((t) => t.id !== id)), []);
+  const show = useCallback(
+    (message: string, kind: ToastKind = 'info') => {
+      const id = next.current++;
+      setToasts((ts) => [...ts.filter((t) => t.message !== message), { id, kind, message }].slice(-5));
+      window.setTimeout(() => dismiss(id), LIFETIME_MS[kind]);
+    },
+    [dismiss],
+  );
+  const toaster = useMemo<Toaster>(() => ({ show, error: (m) => show(m, 'error'), success: (m) => show(m, 'success') }), [show]);
+  return (
+    <ToastContext.Provider value={toaster}>
+      {children}
+      <div className="toasts" aria-live="polite">
+        {toasts.map((t) => (
+          <div key={t.id} className={`toast toast-${t.kind}`} role={t.kind === 'error' ? 'alert' : 'status'} data-testid="toast">
+            <span className="toast-dot" />
+            <span className="toast-message">{t.message}</span>
+            <button type="button" className="toast-close" aria-label="Dismiss" onClick={() => dismiss(t.id)}>
+              ×
+            </button>
+          </div>
+        ))}
+      </div>
+    </ToastContext.Provider>
+  );
+}
+
+export const useToast = () => useContext(ToastContext);
