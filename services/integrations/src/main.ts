@@ -5,23 +5,33 @@ import { migrations } from './migrations/index.js';
 import { createActivities } from './activities/index.js';
 import { integrationsHandlers } from './adapters/grpc.js';
 import { createToolRuntime } from './runtime.js';
+import { createModelActivities } from './models/activities.js';
+import { modelConfigFromEnv } from './models/config.js';
 import type { IntegrationsDB } from './db.js';
 
-/** Composition root of the integrations service: a gRPC server and an activity worker. */
+/**
+ * Composition root of the integrations service: a gRPC server for the synchronous routes and an
+ * activity worker on the integrations task queue (functions, tools, models). Workers scale by
+ * starting more processes on the same queue; each takes what it can.
+ */
 const rt = await bootService<IntegrationsDB>({ name: 'integrations', migrations });
 // Our shutdown drains the worker; Temporal must not install its own signal handlers.
 Runtime.install({ logger: temporalLogger(rt.logger), shutdownSignals: [] });
 const tools = createToolRuntime({ db: rt.db, logger: rt.logger, config: rt.config });
 rt.onClose(() => tools.close());
 rt.grpc.add(integrations.IntegrationsServiceService, integrationsHandlers(tools));
+const models = createModelActivities({
+  config: modelConfigFromEnv(process.env),
+  instance: rt.config.WEFT_INSTANCE,
+  publish: (subject, chunk) => rt.bus.nc.publish(subject, JSON.stringify(chunk)),
+  logger: rt.logger,
+});
 const connection = await NativeConnection.connect({ address: rt.config.TEMPORAL_ADDRESS });
 const worker = await Worker.create({
   connection,
   namespace: rt.config.TEMPORAL_NAMESPACE,
   taskQueue: integrationsTaskQueue(rt.config.WEFT_INSTANCE),
-  activities: {
-    ...createActivities(tools),
-  },
+  activities: { ...createActivities(tools), ...models },
 });
 const running = worker.run().catch((err: unknown) => {
   rt.logger.fatal({ err }, 'activity worker stopped');
