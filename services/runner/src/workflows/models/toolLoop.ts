@@ -174,7 +174,7 @@ export async function runToolLoop(input: ToolLoopInput, ops: LoopOps): Promise<T
     return out;
   };
 
-  const runTool = async (call: ModelToolCall): Promise<{ call: ModelToolCall; content: string; ok: boolean }> => {
+  const runTool = async (call: ModelToolCall): Promise<{ call: ModelToolCall; content: string; ok: boolean; log: ToolCallLog }> => {
     const began = ops.now();
     const tool = byName.get(call.name);
     let result: ToolResult;
@@ -202,9 +202,8 @@ export async function runToolLoop(input: ToolLoopInput, ops: LoopOps): Promise<T
       ...(result.success ? { result: result.output } : { error: result.error || TOOL_FAILED_MESSAGE }),
       ...timing(began, end),
     };
-    toolCalls.push(log);
     const content = result.success ? JSON.stringify(result.output ?? null) : JSON.stringify({ error: true, message: result.error || TOOL_FAILED_MESSAGE, tool: call.name });
-    return { call, content, ok: result.success };
+    return { call, content, ok: result.success, log };
   };
 
   let response = await ask(choice(), true);
@@ -226,6 +225,8 @@ export async function runToolLoop(input: ToolLoopInput, ops: LoopOps): Promise<T
     const results = await Promise.all(calls.map(runTool));
     toolsTime += ops.now() - began;
     for (const r of results) {
+      // In the order the model asked for them, whichever finished first.
+      toolCalls.push(r.log);
       messages.push({ role: 'tool', toolCallId: r.call.id, name: r.call.name, content: r.content });
       pendingStates.push({ id: r.call.id, name: r.call.name, state: r.ok ? 'completed' : 'error' });
     }
