@@ -19,6 +19,7 @@ import { deploymentRoutes } from './routes/registryDeployments.js';
 import { folderRoutes } from './routes/registryFolders.js';
 import { settingsRoutes } from './routes/registrySettings.js';
 import { signInPage } from './routes/signInPage.js';
+import { toolRoutes } from './routes/tools.js';
 
 export interface AppDeps {
   clients: Clients;
@@ -75,6 +76,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', settingsRoutes(deps.clients, deps.auth));
   app.use('/api', editorRoutes(deps.clients, deps.auth, deps.access));
   app.use('/api', eventRoutes(deps.clients, deps.auth, deps.access));
+  app.use('/api', toolRoutes(deps.clients, deps.auth));
   app.use('/api', (req, res) => {
     res.status(404).json({ error: `No route for ${req.method} /api${req.path}` });
   });

@@ -1,0 +1,156 @@
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import { AppError } from '@weft/platform';
+import type { integrations } from '@weft/contracts';
+import type { Clients } from '../clients.js';
+import { requireActor, type Actor, type Authenticator } from '../auth.js';
+import type { AccessMode } from '../access.js';
+import { fromJson, parseBody } from '../validate.js';
+
+/** Function execute's default time limit (spec 000 §9). */
+const DEFAULT_FUNCTION_TIMEOUT_MS = 10_000;
+/** Longest time limit a caller may ask for a function. */
+const MAX_FUNCTION_TIMEOUT_MS = 300_000;
+
+const record = (field: string) => z.record(z.string(), z.unknown(), `${field} must be an object`);
+const functionBody = z.object({
+  code: z.string({ error: 'code is required and must be a string' }),
+  timeout: z.coerce.number({ error: 'timeout must be a number of milliseconds' }).int('timeout must be a whole number of milliseconds').min(1, 'timeout must be positive').max(MAX_FUNCTION_TIMEOUT_MS, `timeout must be at most ${MAX_FUNCTION_TIMEOUT_MS} ms`).optional(),
+  envVars: z.record(z.string(), z.unknown(), 'envVars must be a map of name to value').optional(),
+  blockData: record('blockData').optional(),
+  blockNameMapping: z.record(z.string(), z.string('each blockNameMapping value must be a string'), 'blockNameMapping must be a map of name to block id').optional(),
+  workflowId: z.string('workflowId must be a string').optional(),
+  isCustomTool: z.boolean('isCustomTool must be true or false').optional(),
+  params: record('params').optional(),
+  schema: z.unknown().optional(),
+});
+const proxyBody = z.object({
+  toolId: z.string({ error: 'toolId is required' }).min(1, 'toolId is required'),
+  params: record('params').optional(),
+  workflowId: z.string('workflowId must be a string').optional(),
+  skipPostProcess: z.boolean('skipPostProcess must be true or false').optional(),
+});
+
+type ToolContext = integrations.ToolCallContext;
+
+/** The workflow a call runs for: its access checked through the registry (which answers its workspace). */
+async function contextFor(clients: Clients, actor: Actor, workflowId: string | undefined, mode: AccessMode): Promise<ToolContext> {
+  const base = { actorId: actor.userId };
+  if (!workflowId) return { workspaceId: '', workflowId: '', ...base };
+  const { workflow } = await clients.registry.getWorkflow({ actor, workflowId, access: mode });
+  return { workspaceId: workflow?.workspaceId ?? '', workflowId, ...base };
+}
+
+/** A workflow id named by a call: the query's, the body's, or its params' `_context`. */
+function workflowIdOf(req: Request): string | undefined {
+  const fromQuery = typeof req.query.workflowId === 'string' ? req.query.workflowId : undefined;
+  const body = typeof req.body === 'object' && req.body !== null ? (req.body as Record<string, unknown>) : {};
+  const params = typeof body.params === 'object' && body.params !== null ? (body.params as Record<string, unknown>) : {};
+  const ctx = typeof params._context === 'object' && params._context !== null ? (params._context as Record<string, unknown>) : {};
+  for (const v of [fromQuery, body.workflowId, params.workflowId, ctx.workflowId]) if (typeof v === 'string' && v) return v;
+  return undefined;
+}
+
+function stringQuery(req: Request): Record<string, string> {
+  return Object.fromEntries(Object.entries(req.query).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+/** Sends an internal route's answer as its HTTP route would. */
+function sendRoute(res: Response, answer: integrations.CallRouteResponse): void {
+  res.status(answer.status || 200);
+  if (answer.body && answer.body.length > 0) {
+    res.type(answer.contentType || 'application/octet-stream').send(Buffer.from(answer.body));
+    return;
+  }
+  res.type('application/json').send(answer.bodyJson || 'null');
+}
+
+/** The caller's environment variables (custom tools substitute `{{KEY}}` from them). */
+async function environmentOf(clients: Clients, actor: Actor): Promise<Record<string, string>> {
+  return (await clients.registry.getEnvironment({ actor })).variables;
+}
+
+/**
+ * The tool runtime over HTTP (spec 000 §7, 001 §7): function execute, the proxy (the HTTP request
+ * tool and any tool by id), and the internal tool routes (memory, files, email, docs, proxy image and
+ * speech, `/api/tools/*`, knowledge), all answered by the integrations service. Every call needs a
+ * signed-in caller; a call that names a workflow needs access to it (write to change memories, read
+ * otherwise), and runs in that workflow's workspace.
+ */
+export function toolRoutes(clients: Clients, auth: Authenticator): Router {
+  const r = Router();
+
+  r.post('/function/execute', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    const body = parseBody(functionBody, req.body);
+    await contextFor(clients, actor, body.workflowId, 'read');
+    const envVars = Object.fromEntries(Object.entries(body.envVars ?? {}).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+    const out = await clients.integrations.executeFunction({
+      code: body.code,
+      timeoutMs: body.timeout ?? DEFAULT_FUNCTION_TIMEOUT_MS,
+      paramsJson: JSON.stringify(body.params ?? {}),
+      envVarsJson: JSON.stringify(envVars),
+      blockDataJson: JSON.stringify(body.blockData ?? {}),
+      blockNameMappingJson: JSON.stringify(body.blockNameMapping ?? {}),
+      workflowId: body.workflowId ?? '',
+      isCustomTool: body.isCustomTool ?? false,
+      schemaJson: body.schema === undefined ? '' : JSON.stringify(body.schema),
+    });
+    res.json({
+      success: out.success,
+      output: { result: fromJson(out.resultJson), stdout: out.stdout },
+      ...(out.error !== undefined ? { error: out.error } : {}),
+      ...(out.debugJson ? { debug: fromJson(out.debugJson) } : {}),
+    });
+  });
+
+  // The HTTP request tool from the browser: GET /api/proxy?url=&method=&body=&header.<name>=.
+  r.get('/proxy', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    const q = stringQuery(req);
+    if (!q.url) throw new AppError('validation', 'url is required');
+    const headers = Object.fromEntries(Object.entries(q).filter(([k]) => k.startsWith('header.')).map(([k, v]) => [k.slice('header.'.length), v]));
+    const context = await contextFor(clients, actor, q.workflowId, 'read');
+    const params: Record<string, unknown> = { url: q.url, method: q.method || 'GET', headers };
+    if (q.body !== undefined) params.body = q.body;
+    const out = await clients.integrations.executeTool({ toolId: 'http_request', paramsJson: JSON.stringify(params), context, envVars: {}, skipPostProcess: false });
+    res.type('application/json').send(out.resultJson);
+  });
+
+  // Any tool by id (catalogue or custom_…), answered as its tool result.
+  r.post('/proxy', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    const body = parseBody(proxyBody, req.body);
+    const context = await contextFor(clients, actor, workflowIdOf(req), 'read');
+    const envVars = await environmentOf(clients, actor);
+    const out = await clients.integrations.executeTool({ toolId: body.toolId, paramsJson: JSON.stringify(body.params ?? {}), context, envVars, skipPostProcess: body.skipPostProcess ?? false });
+    res.type('application/json').send(out.resultJson);
+  });
+
+  // The internal routes: the integrations service answers them as their HTTP routes.
+  const internal = async (req: Request, res: Response, mode: AccessMode) => {
+    const actor = await requireActor(auth, req);
+    const context = await contextFor(clients, actor, workflowIdOf(req), mode);
+    const path = req.path;
+    const answer = await clients.integrations.callRoute({
+      method: req.method,
+      path,
+      query: stringQuery(req),
+      bodyJson: req.method === 'GET' || req.method === 'HEAD' || req.body === undefined ? '' : JSON.stringify(req.body),
+      context,
+      envVars: {},
+    });
+    sendRoute(res, answer);
+  };
+  const readOrWrite = (req: Request): AccessMode => (req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'write');
+  r.all(['/memory', '/memory/:id'], (req, res) => internal(req, res, readOrWrite(req)));
+  r.post('/files/parse', (req, res) => internal(req, res, 'read'));
+  r.post('/docs/search', (req, res) => internal(req, res, 'read'));
+  r.get('/proxy/image', (req, res) => internal(req, res, 'read'));
+  r.post('/proxy/tts', (req, res) => internal(req, res, 'read'));
+  r.all(['/knowledge', '/knowledge/*rest'], (req, res) => internal(req, res, readOrWrite(req)));
+  // /api/tools/custom is the registry's (settings routes, mounted before these).
+  r.all('/tools/*rest', (req, res) => internal(req, res, 'read'));
+
+  return r;
+}
