@@ -14,8 +14,34 @@ import { notionTools } from './notion/notion.tools.js';
 import { gmailTools } from './gmail/gmail.tools.js';
 import { githubTools } from './github/github.tools.js';
 import { slackTools } from './slack/slack.tools.js';
+import { xTools } from './x/x.tools.js';
+import { redditTools } from './reddit/reddit.tools.js';
+import { supabaseTools } from './supabase/supabase.tools.js';
+import { pineconeTools } from './pinecone/pinecone.tools.js';
+import { qdrantTools } from './qdrant/qdrant.tools.js';
 
-const families: ServiceTool[][] = [slackTools, githubTools, gmailTools, notionTools, googleSheetsTools, googleDriveTools, googleDocsTools, googleCalendarTools, airtableTools, linearTools, jiraTools, discordTools, telegramTools, whatsappTools, twilioTools];
+const families: ServiceTool[][] = [
+  slackTools,
+  githubTools,
+  gmailTools,
+  notionTools,
+  googleSheetsTools,
+  googleDriveTools,
+  googleDocsTools,
+  googleCalendarTools,
+  airtableTools,
+  linearTools,
+  jiraTools,
+  discordTools,
+  telegramTools,
+  whatsappTools,
+  twilioTools,
+  xTools,
+  redditTools,
+  supabaseTools,
+  pineconeTools,
+  qdrantTools,
+];
 
 /** Every integration's own request code, by catalogue tool id; the execution layer runs these before its generic HTTP path. */
 export const serviceTools: Record<string, ServiceTool> = Object.fromEntries(families.flat().map((t) => [t.id, t]));
