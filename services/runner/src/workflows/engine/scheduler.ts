@@ -74,7 +74,7 @@ async function runBlock(run: Run, frame: Frame, id: string): Promise<Executed> {
   }
   if (!exec.success) {
     const prior = exec.output !== null && typeof exec.output === 'object' ? (exec.output as Record<string, unknown>) : {};
-    const extra = Object.fromEntries(Object.entries(prior).filter(([k]) => k === 'debug' || k === 'results'));
+    const extra = Object.fromEntries(Object.entries(prior).filter(([k]) => k === 'debug' || k === 'results' || k === 'timing'));
     exec = { ...exec, output: { error: exec.error ?? 'failed', ...extra }, message: exec.message ?? `${block.name}: ${exec.error ?? 'failed'}` };
   }
   const ended = Date.now();
