@@ -7,10 +7,20 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import type { ExecuteFunctionInput, ExecuteFunctionOutput, ExecuteToolInput, IntegrationActivities, ToolResult } from '@weft/contracts';
+import type {
+  CallModelInput,
+  CallModelOutput,
+  ExecuteFunctionInput,
+  ExecuteFunctionOutput,
+  ExecuteToolInput,
+  IntegrationActivities,
+  ModelActivities,
+  ToolResult,
+} from '@weft/contracts';
 import { backingEnv, uniqueSuffix } from '@weft/testkit';
 import { createLogger, temporalLogger } from '@weft/platform';
 import type { runWorkflow, RunWorkflowArgs } from '../workflows/index.js';
@@ -55,6 +65,7 @@ async function heartbeatSleep(ms: number): Promise<void> {
 export interface Recorded {
   functionCalls: ExecuteFunctionInput[];
   toolCalls: ExecuteToolInput[];
+  modelCalls: CallModelInput[];
   events: RunEvent[];
   blobs: Map<string, unknown>;
   /** Code markers seen: `// started:<name>` lines of function calls that began. */
@@ -62,6 +73,22 @@ export interface Recorded {
 }
 
 export type ToolScript = (input: ExecuteToolInput, attempt: number) => Promise<ToolResult> | ToolResult;
+/** Scripts a model's answer: the content it says (tokens and cost are fixed small numbers). */
+export type ModelScript = (input: CallModelInput) => string;
+
+/** A model answer as the model layer's activity returns it. */
+export function modelAnswer(input: CallModelInput, content: string): CallModelOutput {
+  return {
+    content,
+    model: input.model,
+    provider: 'openai',
+    toolCalls: [],
+    tokens: { prompt: 10, completion: 2, total: 12 },
+    cost: { input: 0.001, output: 0.002, total: 0.003 },
+    timing: timing(),
+    chunks: 0,
+  };
+}
 
 /**
  * The fake sandbox: runs the code as an async function of `params` and `environmentVariables` in
@@ -92,6 +119,8 @@ export interface EngineHarness {
   rec: Recorded;
   /** Scripts the tool runtime's answers (default: 'Tool not found'). */
   setTools(script: ToolScript): void;
+  /** Scripts the model layer's `callModel` answers (default: a non-retryable failure). */
+  setModel(script: ModelScript): void;
   setEnvironment(env: Record<string, string>): void;
   setChildWorkflows(children: Record<string, { name: string; state: RunnableState }>): void;
   start(state: RunnableState, extra?: Partial<RunWorkflowArgs>, workflowId?: string): Promise<WorkflowHandle<typeof runWorkflow>>;
@@ -115,9 +144,10 @@ export async function createEngineHarness(): Promise<EngineHarness> {
   const native = await NativeConnection.connect({ address: temporalAddress });
   const queue = `engine-test-${uniqueSuffix()}`;
   const toolQueue = `engine-tools-${uniqueSuffix()}`;
-  const rec: Recorded = { functionCalls: [], toolCalls: [], events: [], blobs: new Map(), started: [] };
+  const rec: Recorded = { functionCalls: [], toolCalls: [], modelCalls: [], events: [], blobs: new Map(), started: [] };
   const barriers = new Map<string, number>();
   let tools: ToolScript = (input) => ({ success: false, output: null, error: `Tool not found: ${input.toolId}`, timing: timing() });
+  let model: ModelScript | undefined;
   let env: Record<string, string> = {};
   let children: Record<string, { name: string; state: RunnableState }> = {};
   const attempts = new Map<string, number>();
@@ -131,6 +161,17 @@ export async function createEngineHarness(): Promise<EngineHarness> {
       attempts.set(key, attempt);
       return tools(input, attempt);
     },
+  };
+  const unavailable = () => Promise.reject(ApplicationFailure.nonRetryable('not served by the engine harness'));
+  const models: ModelActivities = {
+    callModel(input) {
+      rec.modelCalls.push(input);
+      if (!model) return Promise.reject(ApplicationFailure.nonRetryable('No model scripted'));
+      return Promise.resolve(modelAnswer(input, model(input)));
+    },
+    createEmbeddings: unavailable,
+    generateImage: unavailable,
+    listLocalModels: () => Promise.resolve([]),
   };
   const runnerActivities: RunnerActivities = {
     recordRunEvent(event) {
@@ -154,7 +195,7 @@ export async function createEngineHarness(): Promise<EngineHarness> {
     },
   };
   const workflowWorker = await Worker.create({ connection: native, taskQueue: queue, workflowBundle: await workflowBundle(), activities: runnerActivities });
-  const toolWorker = await Worker.create({ connection: native, taskQueue: toolQueue, activities: integrations });
+  const toolWorker = await Worker.create({ connection: native, taskQueue: toolQueue, activities: { ...integrations, ...models } });
   const running = Promise.all([workflowWorker.run(), toolWorker.run()]);
 
   const start: EngineHarness['start'] = (state, extra = {}, workflowId = `run-${uniqueSuffix()}`) =>
@@ -168,6 +209,7 @@ export async function createEngineHarness(): Promise<EngineHarness> {
     client,
     rec,
     setTools: (s) => (tools = s),
+    setModel: (s) => (model = s),
     setEnvironment: (e) => (env = e),
     setChildWorkflows: (c) => (children = c),
     start,
@@ -181,6 +223,8 @@ export async function createEngineHarness(): Promise<EngineHarness> {
     reset() {
       rec.functionCalls.length = 0;
       rec.toolCalls.length = 0;
+      rec.modelCalls.length = 0;
+      model = undefined;
       rec.events.length = 0;
       rec.started.length = 0;
       rec.blobs.clear();

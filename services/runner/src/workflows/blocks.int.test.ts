@@ -103,14 +103,49 @@ describe('tool, workflow and run-level behaviour (real Temporal server, fake act
     h.setChildWorkflows({ 'wf-b': { name: 'B', state: runs('wf-main') } });
     const result = await h.run(runs('wf-b'));
     expect(result.success).toBe(false);
-    expect(result.error).toBe('Call: Call: Workflow cycle refused: wf-main → wf-b → wf-main');
-    expect(h.rec.events.filter((e) => e.type === 'runStarted')).toHaveLength(2);
+    expect(result.error).toBe('Call: Workflow cycle refused: wf-main → wf-b → wf-main');
+    // Refused before the child starts: only the top-level run started.
+    expect(h.rec.events.filter((e) => e.type === 'runStarted')).toHaveLength(1);
+
+    // A cycle further down (main → b → c → b) is refused before b starts, too.
+    h.reset();
+    h.setChildWorkflows({ 'wf-b': { name: 'B', state: runs('wf-c') }, 'wf-c': { name: 'C', state: runs('wf-b') } });
+    const deeper = await h.run(runs('wf-b'));
+    expect(deeper).toMatchObject({ success: false, error: 'Call: Workflow cycle refused: wf-main → wf-b → wf-c → wf-b' });
+    expect(h.rec.events.filter((e) => e.type === 'runStarted')).toHaveLength(1);
   });
 
   it('workflow block: nesting deeper than 10 levels is refused', async () => {
     const state = graphOf({ s: S, w: { type: 'workflow', name: 'Call', values: { workflowId: 'wf-x' } } }, [['s', 'w']]);
     const result = await h.run(state, { depth: 10, callChain: ['a', 'b'] });
     expect(result).toMatchObject({ success: false, error: 'Call: Workflow nesting deeper than 10 levels refused' });
+
+    // A chain 11 levels deep is refused before the first child starts; one 10 levels deep runs.
+    const chainOf = (n: number) => {
+      const children: Record<string, { name: string; state: ReturnType<typeof graphOf> }> = {};
+      for (let i = 1; i <= n; i++) {
+        const last = i === n;
+        children[`wf-${i}`] = {
+          name: `W${i}`,
+          state: last ? graphOf({ s: S, f: { name: 'Leaf', code: 'return "leaf"' } }, [['s', 'f']]) : graphOf({ s: S, w: { type: 'workflow', name: 'Call', values: { workflowId: `wf-${i + 1}` } } }, [['s', 'w']]),
+        };
+      }
+      return children;
+    };
+    const top = graphOf({ s: S, w: { type: 'workflow', name: 'Call', values: { workflowId: 'wf-1' } } }, [['s', 'w']]);
+    h.reset();
+    h.setChildWorkflows(chainOf(11));
+    const tooDeep = await h.run(top);
+    expect(tooDeep.success).toBe(false);
+    expect(tooDeep.error).toMatch(/^Call: Workflow nesting deeper than 10 levels refused: wf-main → wf-1 → .* → wf-11$/);
+    expect(h.rec.events.filter((e) => e.type === 'runStarted')).toHaveLength(1);
+
+    h.reset();
+    h.setChildWorkflows(chainOf(10));
+    const deepest = await h.run(top);
+    expect(deepest.error).toBeUndefined();
+    expect(h.rec.events.filter((e) => e.type === 'runStarted')).toHaveLength(11);
+    expect(JSON.stringify(deepest.output)).toContain('"result":"leaf"');
   });
 
   it('<variable.name> reads a workflow variable typed by its type', async () => {
@@ -138,7 +173,6 @@ describe('tool, workflow and run-level behaviour (real Temporal server, fake act
     expect(h.rec.blobs.size).toBeGreaterThan(0);
     const completed = h.rec.events.find((e) => e.type === 'blockCompleted' && e.log.blockId === 'big');
     expect(JSON.stringify(completed).length).toBeLessThan(10_000);
-    await h.keepHistory(handle, 'blobs');
   });
 
   it('rerun from a block: blocks before it take their earlier outputs without running; it and what follows run', async () => {

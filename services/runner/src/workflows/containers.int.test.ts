@@ -123,6 +123,77 @@ describe('loops and parallels (real Temporal server, fake activities)', () => {
     await h.keepHistory(handle, 'nested');
   });
 
+  it('loop and parallel counts are clamped to 1..50', async () => {
+    const counted = (type: 'loop' | 'parallel', count: number) =>
+      graphOf(
+        {
+          s: S,
+          c: { type, name: 'Box', data: type === 'loop' ? { loopType: 'for', count } : { parallelType: 'count', count } },
+          body: { type: 'thinking', name: 'Think', parent: 'c', values: { thought: `i<${type}.index>` } },
+        },
+        [['s', 'c'], ['c', 'body', `${type}-start-source`]],
+      );
+    const many = await h.run(counted('loop', 80));
+    expect(many.error).toBeUndefined();
+    const results = (many.output as { results: unknown[] }).results;
+    expect(results).toHaveLength(50);
+    expect(results[49]).toEqual({ acknowledgedThought: 'i49' });
+    const none = await h.run(counted('loop', 0));
+    expect(none.output).toEqual({ results: [{ acknowledgedThought: 'i0' }] });
+    const wide = await h.run(counted('parallel', 99));
+    expect((wide.output as { results: unknown[] }).results).toHaveLength(50);
+  });
+
+  it('nests a loop in a loop: <loop.index> is the innermost loop\'s, the log has both iteration indexes', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        outer: { type: 'loop', name: 'Outer', data: { loopType: 'for', count: 2 } },
+        inner: { type: 'loop', name: 'Inner', parent: 'outer', data: { loopType: 'forEach', collection: '["a","b","c"]' } },
+        body: { type: 'thinking', name: 'Body', parent: 'inner', values: { thought: '<loop.currentItem><loop.index>' } },
+      },
+      [['s', 'outer'], ['outer', 'inner', 'loop-start-source'], ['inner', 'body', 'loop-start-source']],
+    );
+    const handle = await h.start(state);
+    const result = await handle.result();
+    expect(result.error).toBeUndefined();
+    const row = { results: ['a0', 'b1', 'c2'].map((t) => ({ acknowledgedThought: t })) };
+    expect(result.output).toEqual({ results: [row, row] });
+    expect(result.logs.filter((l) => l.blockId === 'body').map((l) => l.loopIteration)).toEqual([[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [1, 2]]);
+    await h.keepHistory(handle, 'loop-in-loop');
+  });
+
+  it('nests a loop in a parallel: each branch runs its own loop with its own item; a body block after the loop reads its results', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        p: { type: 'parallel', name: 'Par', data: { parallelType: 'collection', collection: '<start.input.names>' } },
+        l: { type: 'loop', name: 'Twice', parent: 'p', data: { loopType: 'for', count: 2 } },
+        body: { name: 'Body', parent: 'l', code: '// barrier:branches:2\nreturn <parallel.currentItem> + <loop.index>' },
+        sum: { name: 'Sum', parent: 'p', code: 'return <twice.results>.map((r) => r.result).join(",")' },
+      },
+      [['s', 'p'], ['p', 'l', 'parallel-start-source'], ['l', 'body', 'loop-start-source'], ['l', 'sum', 'loop-end-source']],
+    );
+    const result = await h.run(state, { input: { names: ['x', 'y'] } });
+    expect(result.error).toBeUndefined();
+    expect(result.output).toEqual({ results: [{ result: 'x0,x1', stdout: '' }, { result: 'y0,y1', stdout: '' }] });
+  });
+
+  it('a block inside a loop body may take an error edge and the iteration goes on', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        l: { type: 'loop', name: 'Loop', data: { loopType: 'forEach', collection: '[2, 0, 4]' } },
+        div: { name: 'Div', parent: 'l', code: 'if (<loop.currentItem> === 0) throw new Error("zero"); return 8 / <loop.currentItem>' },
+        fix: { name: 'Fix', parent: 'l', code: 'return "fixed: " + <div.error>' },
+      },
+      [['s', 'l'], ['l', 'div', 'loop-start-source'], ['div', 'fix', 'error']],
+    );
+    const result = await h.run(state);
+    expect(result.error).toBeUndefined();
+    expect(result.output).toEqual({ results: [{ result: 4, stdout: '' }, { result: 'fixed: Line 1:1 - zero', stdout: '' }, { result: 2, stdout: '' }] });
+  });
+
   it('a failure inside a loop body without an error edge fails the run with the body block\'s message', async () => {
     const state = graphOf(
       {

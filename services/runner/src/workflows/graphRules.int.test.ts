@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FUNCTION_TIMEOUT_MS } from '@weft/catalog';
 import { createEngineHarness, graphOf, ran, type EngineHarness } from '../testing/engineHarness.js';
 
 const S = { type: 'starter', name: 'Start' };
@@ -32,6 +33,9 @@ describe('graph semantics of a run (real Temporal server, fake activities)', () 
     expect(call?.code.replaceAll('params["<start.input.x>"]', '')).not.toContain('<start.input.x>');
     expect(call?.code).not.toContain('sk-secret');
     expect(call?.params['<start.input.x>']).toBe(1);
+    expect(call?.timeoutMs).toBe(FUNCTION_TIMEOUT_MS);
+    expect(FUNCTION_TIMEOUT_MS).toBe(10_000);
+    expect(call?.envVars).toEqual({ API_KEY: 'sk-secret' });
     const fnLog = result.logs.find((l) => l.blockId === 'f');
     expect(JSON.stringify(fnLog?.input)).not.toContain('sk-secret');
     const resLog = result.logs.find((l) => l.blockId === 'r');
@@ -182,6 +186,140 @@ describe('graph semantics of a run (real Temporal server, fake activities)', () 
     const result = await h.run(state);
     expect(result.success).toBe(false);
     expect(result.error).toBe('A: Reference <b.result> cannot be resolved: block "B" is not upstream of "A"');
+  });
+
+  it('runs only what the starter reaches: a block with no path from the starter never runs', async () => {
+    const state = graphOf(
+      { s: S, a: { name: 'A', code: 'return 1' }, island: { name: 'Island', code: '// started:island\nreturn 2' }, after: { name: 'After Island', code: 'return 3' } },
+      [['s', 'a'], ['island', 'after']],
+    );
+    const result = await h.run(state);
+    expect(result.success).toBe(true);
+    expect(result.logs.map((l) => l.blockId)).toEqual(['s', 'a']);
+    expect(h.rec.started).not.toContain('island');
+    expect(result.output).toEqual({ result: 1, stdout: '' });
+  });
+
+  it('a join waits for every active incoming edge: a slow arm holds it back, then it reads both arms', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        fast: { name: 'Fast', code: 'return "f"' },
+        slow: { name: 'Slow', code: '// sleep:300\nreturn "s"' },
+        mid: { name: 'Mid', code: 'return <fast.result> + "m"' },
+        j: { name: 'Join', code: 'return <mid.result> + <slow.result>' },
+      },
+      [['s', 'fast'], ['s', 'slow'], ['fast', 'mid'], ['mid', 'j'], ['slow', 'j']],
+    );
+    const result = await h.run(state);
+    expect(result.error).toBeUndefined();
+    expect(result.output).toEqual({ result: 'fms', stdout: '' });
+    const order = ran(result);
+    expect(order.indexOf('j')).toBeGreaterThan(order.indexOf('slow'));
+    expect(order.indexOf('j')).toBeGreaterThan(order.indexOf('mid'));
+    expect(order.filter((id) => id === 'j')).toHaveLength(1);
+  });
+
+  it('keeps only the first error when two blocks fail; the second is cancelled before its message can count', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        a: { name: 'First', code: '// barrier:two:2\nthrow new Error("first")' },
+        b: { name: 'Second', code: '// barrier:two:2\n// sleep:500\nthrow new Error("second")' },
+      },
+      [['s', 'a'], ['s', 'b']],
+    );
+    const result = await h.run(state);
+    expect(result.success).toBe(false);
+    expect(result.error).toBe('First: Line 1:1 - first');
+    expect(result.logs.filter((l) => l.success === false).map((l) => l.blockId)).toEqual(['a']);
+  });
+
+  it('a failure cancels what is in flight inside containers too, and nothing after them starts', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        f: { name: 'Fails', code: '// barrier:inflight:2\nthrow new Error("stop")' },
+        l: { type: 'loop', name: 'Loop', data: { loopType: 'for', count: 3 } },
+        body: { name: 'Body', parent: 'l', code: '// barrier:inflight:2\n// sleep:120000\nreturn 1' },
+        after: { name: 'After Loop', code: 'return 2' },
+      },
+      [['s', 'f'], ['s', 'l'], ['l', 'body', 'loop-start-source'], ['l', 'after', 'loop-end-source']],
+    );
+    const result = await h.run(state);
+    expect(result).toMatchObject({ success: false, error: 'Fails: Line 1:1 - stop' });
+    expect(result.logs.find((l) => l.blockId === 'body')).toBeUndefined();
+    expect(ran(result)).not.toContain('after');
+    expect(h.rec.functionCalls.filter((c) => c.code.includes('sleep:120000'))).toHaveLength(1);
+  });
+
+  it('a reference to a block on a branch not taken fails with a message naming the reference', async () => {
+    const conditions = [
+      { id: 'yes', title: 'if', value: '<start.input.x> > 5' },
+      { id: 'no', title: 'else', value: '' },
+    ];
+    const state = graphOf(
+      {
+        s: S,
+        c: { type: 'condition', name: 'Check', values: { conditions } },
+        big: { name: 'Big', code: 'return "big"' },
+        small: { name: 'Small', code: 'return "small"' },
+        j: { name: 'Join', code: 'return <big.result>' },
+      },
+      [['s', 'c'], ['c', 'big', 'condition-yes'], ['c', 'small', 'condition-no'], ['big', 'j'], ['small', 'j']],
+    );
+    const result = await h.run(state);
+    expect(result.success).toBe(false);
+    expect(result.error).toBe('Join: Reference <big.result> cannot be resolved: block "Big" has not run');
+    expect(result.logs.find((l) => l.blockId === 'big')?.skipped).toBe(true);
+  });
+
+  it('router: the model picks one connected block (temperature 0.1 by default); only that edge fires; output content, model, tokens, cost, selectedPath', async () => {
+    h.setModel(() => 'support');
+    const state = graphOf(
+      {
+        s: S,
+        r: { type: 'router', name: 'Route', values: { prompt: 'Where does <start.input.q> go?', model: 'gpt-4o' } },
+        sales: { name: 'Sales', code: 'return "sales"' },
+        support: { name: 'Support', code: 'return "support"' },
+        j: { name: 'Join', code: 'return "joined after " + <route.selectedPath.blockTitle>' },
+      },
+      [['s', 'r'], ['r', 'sales', 'router-sales'], ['r', 'support', 'router-support'], ['sales', 'j'], ['support', 'j']],
+    );
+    const handle = await h.start(state, { input: { q: 'a refund' } });
+    const result = await handle.result();
+    expect(result.error).toBeUndefined();
+    expect(ran(result)).toEqual(['s', 'r', 'support', 'j']);
+    expect(result.logs.find((l) => l.blockId === 'sales')?.skipped).toBe(true);
+    expect(result.logs.find((l) => l.blockId === 'r')?.output).toEqual({
+      content: 'support',
+      model: 'gpt-4o',
+      tokens: { prompt: 10, completion: 2, total: 12 },
+      cost: { input: 0.001, output: 0.002, total: 0.003 },
+      selectedPath: { blockId: 'support', blockType: 'function', blockTitle: 'Support' },
+    });
+    expect(result.output).toEqual({ result: 'joined after Support', stdout: '' });
+    expect(h.rec.modelCalls[0]?.temperature).toBe(0.1);
+    expect(JSON.stringify(h.rec.modelCalls[0]?.messages)).toContain('a refund');
+    expect(result.cost).toEqual({ input: 0.001, output: 0.002, total: 0.003 });
+    await h.keepHistory(handle, 'router');
+  });
+
+  it('router: an answer that names no connected block fails the block with a clear message', async () => {
+    h.setModel(() => 'billing');
+    const state = graphOf(
+      {
+        s: S,
+        r: { type: 'router', name: 'Route', values: { prompt: 'Pick one', model: 'gpt-4o' } },
+        sales: { name: 'Sales', code: 'return "sales"' },
+        support: { name: 'Support', code: 'return "support"' },
+      },
+      [['s', 'r'], ['r', 'sales', 'router-sales'], ['r', 'support', 'router-support']],
+    );
+    const result = await h.run(state);
+    expect(result.success).toBe(false);
+    expect(result.error).toBe('Route: Router chose "billing", which is not a block connected to it (connected: Sales (sales), Support (support))');
+    expect(ran(result)).toEqual(['s', 'r']);
   });
 
   it('uses the workflow id as execution id when none is given (schedules start runs with generated ids)', async () => {

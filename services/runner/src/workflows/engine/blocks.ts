@@ -1,4 +1,4 @@
-import { executeChild, workflowInfo } from '@temporalio/workflow';
+import { executeChild, isCancellation, workflowInfo } from '@temporalio/workflow';
 import { FUNCTION_TIMEOUT_MS, getBlock, validateBlockParams } from '@weft/catalog';
 import type { CallContext } from '@weft/contracts';
 import { conditionProgram, maxAttemptsOf, parseConditions, structureToObject, tableToRecord } from '../blockValues.js';
@@ -6,7 +6,7 @@ import { ERROR_HANDLE, handleOf } from '../graph.js';
 import { MODEL_BLOCK_TYPES, runModelBlock } from '../models/index.js';
 import { resolveJsonText, rewriteCode } from '../references.js';
 import { withRetries } from '../retry.js';
-import type { BlockRunContext, RunnableBlock, RunResult } from '../types.js';
+import type { BlockRunContext, RunnableBlock, RunnableState, RunResult } from '../types.js';
 import { runContainer } from './containers.js';
 import { resolverFor, type Executed, type Frame, type Resolver, type Run, type RunWorkflowArgs } from './run.js';
 
@@ -191,6 +191,42 @@ async function runModel(run: Run, frame: Frame, block: RunnableBlock, params: Re
   return { exec: outcome, input };
 }
 
+const cycleMessage = (path: readonly string[]) => `Workflow cycle refused: ${path.join(' → ')}`;
+const depthMessage = () => `Workflow nesting deeper than ${MAX_WORKFLOW_DEPTH} levels refused`;
+
+/** The workflows a state's workflow blocks name as plain ids (a reference is only known when it runs). */
+function childIdsOf(state: RunnableState): string[] {
+  const ids = Object.values(state.blocks)
+    .filter((b) => b.type === 'workflow' && b.enabled !== false)
+    .map((b) => b.subBlocks.workflowId?.value)
+    .filter((v): v is string => typeof v === 'string' && v !== '' && !v.includes('<'));
+  return [...new Set(ids)];
+}
+
+/**
+ * Looks through the workflows a child would run, before it starts: a cycle (A runs B runs A) or a
+ * chain deeper than MAX_WORKFLOW_DEPTH is refused with its path. `path` ends with the child's id;
+ * `depth` is the child's depth. A workflow that cannot be loaded is left for its own run to report.
+ */
+async function refusedNesting(run: Run, path: string[], state: RunnableState, depth: number, explored = new Set<string>()): Promise<string | undefined> {
+  for (const next of childIdsOf(state)) {
+    if (path.includes(next)) return cycleMessage([...path, next]);
+    if (explored.has(next)) continue;
+    if (depth + 1 > MAX_WORKFLOW_DEPTH) return `${depthMessage()}: ${[...path, next].join(' → ')}`;
+    let loaded: { state: RunnableState };
+    try {
+      loaded = await run.acts.runner.loadChildWorkflow(run.workspaceId, next);
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      continue;
+    }
+    const found = await refusedNesting(run, [...path, next], loaded.state, depth + 1, explored);
+    if (found) return found;
+    explored.add(next);
+  }
+  return undefined;
+}
+
 /** Suffix that makes a child workflow id unique per loop iteration and parallel branch. */
 function iterationSuffix(frame: Frame): string {
   const parts = [...frame.loopIteration.map((i) => `l${i}`), ...frame.parallelBranch.map((i) => `p${i}`)];
@@ -203,10 +239,12 @@ async function runChildWorkflow(run: Run, frame: Frame, block: RunnableBlock, re
   const input = { workflowId: childId, input: resolver.forLog(block.subBlocks.input?.value ?? null) };
   if (typeof childId !== 'string' || childId === '') return fail('No workflow selected', input);
   const chain = [...(run.args.callChain ?? []), run.args.workflowId];
-  if (chain.includes(childId)) return fail(`Workflow cycle refused: ${[...chain, childId].join(' → ')}`, input);
+  if (chain.includes(childId)) return fail(cycleMessage([...chain, childId]), input);
   const depth = (run.args.depth ?? 0) + 1;
-  if (depth > MAX_WORKFLOW_DEPTH) return fail(`Workflow nesting deeper than ${MAX_WORKFLOW_DEPTH} levels refused`, input);
+  if (depth > MAX_WORKFLOW_DEPTH) return fail(depthMessage(), input);
   const child = await run.acts.runner.loadChildWorkflow(run.workspaceId, childId);
+  const refused = await refusedNesting(run, [...chain, childId], child.state, depth);
+  if (refused) return fail(refused, input);
   const childExecutionId = `${run.executionId}-${block.id}${iterationSuffix(frame)}`;
   const args: RunWorkflowArgs = {
     executionId: childExecutionId,
