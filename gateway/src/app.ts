@@ -20,6 +20,9 @@ import { folderRoutes } from './routes/registryFolders.js';
 import { settingsRoutes } from './routes/registrySettings.js';
 import { signInPage } from './routes/signInPage.js';
 import { toolRoutes } from './routes/tools.js';
+import { webhookRoutes } from './routes/webhooks.js';
+import { scheduleRoutes } from './routes/schedules.js';
+import { createRunLimiters, runRateLimits, type RunLimiters } from './rateLimit.js';
 
 export interface AppDeps {
   clients: Clients;
@@ -36,6 +39,8 @@ export interface AppDeps {
   webDist?: string | undefined;
   /** Core NATS for live run extras (model tokens relayed as stream:chunk); without it runs stream without tokens. */
   executionLive?: ExecutionLive | undefined;
+  /** Run rate limits (deployment key, account); the defaults when absent. */
+  runLimiters?: RunLimiters | undefined;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
@@ -65,11 +70,15 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
   app.use('/api', deps.accountRoutes);
+  const runLimiters = deps.runLimiters ?? createRunLimiters();
+  // Webhooks read their raw bodies (signatures are over the bytes), so they come before the JSON parser.
+  app.use('/api', webhookRoutes(deps.clients, runLimiters, deps.logger));
   app.use('/api', express.json({ limit: '5mb' }));
   app.use('/api', healthRoutes(deps.health));
   app.use('/api', catalogRoutes());
   app.use('/api', workspaceRoutes(deps.clients, deps.auth, deps.users));
   app.use('/api', workflowRoutes(deps.clients, deps.auth, deps.access));
+  app.use('/api', runRateLimits(deps.auth, runLimiters));
   app.use('/api', executionRoutes(deps.clients, deps.auth, deps.access, deps.executionLive));
   app.use('/api', folderRoutes(deps.clients, deps.auth));
   app.use('/api', deploymentRoutes(deps.clients, deps.auth));
@@ -77,6 +86,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', editorRoutes(deps.clients, deps.auth, deps.access));
   app.use('/api', eventRoutes(deps.clients, deps.auth, deps.access));
   app.use('/api', toolRoutes(deps.clients, deps.auth));
+  app.use('/api', scheduleRoutes(deps.clients, deps.auth, deps.access));
   app.use('/api', (req, res) => {
     res.status(404).json({ error: `No route for ${req.method} /api${req.path}` });
   });

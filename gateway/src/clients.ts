@@ -1,5 +1,5 @@
 import { createCallCoalescer, createServiceClient, serviceAddress, type Config } from '@weft/platform';
-import { copilot, editor, integrations, registry, runner } from '@weft/contracts';
+import { copilot, editor, integrations, registry, registryTriggers, runner, runnerSchedules } from '@weft/contracts';
 
 /** gRPC clients of every service the gateway talks to. */
 export function createClients(config: Config) {
@@ -16,6 +16,10 @@ export function createClients(config: Config) {
     runner: createServiceClient(runner.RunnerServiceService, serviceAddress(config, 'runner'), opts),
     /** Runs: start, read, list, cancel, rerun, the event log. */
     runs: createServiceClient(runner.RunServiceService, serviceAddress(config, 'runner'), opts),
+    /** Webhook paths of deployed workflows and their deliveries. */
+    triggers: createServiceClient(registryTriggers.TriggerServiceService, serviceAddress(config, 'registry'), opts),
+    /** Temporal Schedules of deployed workflows. */
+    schedules: createServiceClient(runnerSchedules.ScheduleServiceService, serviceAddress(config, 'runner'), opts),
     integrations: createServiceClient(integrations.IntegrationsServiceService, serviceAddress(config, 'integrations'), opts),
     copilot: createServiceClient(copilot.CopilotServiceService, serviceAddress(config, 'copilot'), opts),
   };

@@ -8,6 +8,7 @@ import { accountRoutes } from './routes/registryAccounts.js';
 import { createApp } from './app.js';
 import { ACCESS_CACHE_MS, createAccessChecker } from './access.js';
 import type { HealthCheck } from './routes/health.js';
+import { createRunLimiters, runRateRulesFromEnv } from './rateLimit.js';
 
 /** A duration in milliseconds from the environment, or `fallback`; anything else stops start-up naming the variable. */
 function msFromEnv(name: string, fallback: number): number {
@@ -68,7 +69,7 @@ const forgetSessionsEverywhere = () => {
   nats.publish(sessionsSubject);
 };
 const webDist = config.WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url));
-const app = createApp({ clients, auth: accounts.authenticator, access, forgetSessions: forgetSessionsEverywhere, accountRoutes: accountRoutes(clients, accounts), users: accounts.users, logger, health, webDist, executionLive: { nats, instance: config.WEFT_INSTANCE } });
+const app = createApp({ clients, auth: accounts.authenticator, access, forgetSessions: forgetSessionsEverywhere, accountRoutes: accountRoutes(clients, accounts), users: accounts.users, logger, health, webDist, executionLive: { nats, instance: config.WEFT_INSTANCE }, runLimiters: createRunLimiters(runRateRulesFromEnv(process.env)) });
 const server = app.listen(config.PORT, '0.0.0.0', () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

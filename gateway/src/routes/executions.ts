@@ -75,7 +75,7 @@ export function executionView(e: runner.Execution) {
 }
 
 /** The answer of a waited run: a Response block's status, headers and body, else the run's JSON. */
-function answerRun(res: Response, e: runner.Execution): void {
+export function answerRun(res: Response, e: runner.Execution): void {
   const response = e.responseJson ? (fromJson(e.responseJson) as { status?: unknown; headers?: unknown; data?: unknown }) : null;
   if (response) {
     const status = typeof response.status === 'number' && Number.isInteger(response.status) && response.status >= 100 && response.status <= 599 ? response.status : 200;

@@ -5,7 +5,7 @@ import { createTestRegistry } from '../testSupport.js';
 import { createWorkspace } from '../workspaces/workspaces.js';
 import { createWorkflow } from '../entries/workflows.js';
 import { activateDeploymentVersion, deploy, getDeployment, undeploy } from './deployments.js';
-import { activeDeployment, claimDelivery, resolveWebhook } from './triggers.js';
+import { activeDeployment, claimDelivery, releaseDelivery, resolveWebhook } from './triggers.js';
 
 function starter(values: Record<string, unknown>) {
   return { id: 's', type: 'starter', name: 'Start', position: { x: 0, y: 0 }, enabled: true, data: {}, outputs: {}, subBlocks: Object.fromEntries(Object.entries(values).map(([k, value]) => [k, { id: k, type: 'short-input', value }])) };
@@ -83,6 +83,10 @@ describe('deploy checks and webhook registration (real Postgres)', () => {
       expect(firsts).toHaveLength(1);
       expect(new Set(claims.map((c) => c.executionId))).toEqual(new Set([firsts[0]?.executionId]));
       expect((await claimDelivery(registry.db, wf.id, 'gh-124', 'exec-x')).duplicate).toBe(false);
+      // A run that could not start gives its claim back (only its own); the next delivery runs.
+      expect(await releaseDelivery(registry.db, wf.id, 'gh-124', 'exec-other')).toEqual({ released: false });
+      expect(await releaseDelivery(registry.db, wf.id, 'gh-124', 'exec-x')).toEqual({ released: true });
+      expect(await claimDelivery(registry.db, wf.id, 'gh-124', 'exec-y')).toMatchObject({ duplicate: false, executionId: 'exec-y' });
     } finally {
       await drop();
     }

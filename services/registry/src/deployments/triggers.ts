@@ -128,3 +128,16 @@ export async function claimDelivery(db: Kysely<RegistryDB>, workflowId: string, 
     .executeTakeFirstOrThrow();
   return { executionId: first.execution_id, duplicate: true, claimedAtMs: (first.created_at ?? new Date()).getTime() };
 }
+
+/** Forgets a claim that kept `executionId` (its run could not start), so a retry of the delivery runs. */
+export async function releaseDelivery(db: Kysely<RegistryDB>, workflowId: string, deliveryId: string, executionId: string) {
+  if (!deliveryId) throw new AppError('validation', 'deliveryId is required');
+  if (!executionId) throw new AppError('validation', 'executionId is required');
+  const removed = await tables(db)
+    .deleteFrom('webhook_deliveries')
+    .where('workflow_id', '=', workflowId)
+    .where('delivery_id', '=', deliveryId.slice(0, 300))
+    .where('execution_id', '=', executionId)
+    .executeTakeFirst();
+  return { released: Number(removed.numDeletedRows) > 0 };
+}

@@ -2,7 +2,7 @@ import { AppError, type ServiceHandlers } from '@weft/platform';
 import type { registryTriggers } from '@weft/contracts';
 import { normalizeWebhookPath } from '@weft/catalog';
 import type { Registry } from '../ports.js';
-import { activeDeployment, claimDelivery, resolveWebhook } from './triggers.js';
+import { activeDeployment, claimDelivery, releaseDelivery, resolveWebhook } from './triggers.js';
 
 /** The registry's TriggerService: deployed workflows for webhooks (gateway) and schedules (runner). */
 export function triggerHandlers(r: Registry): ServiceHandlers<typeof registryTriggers.TriggerServiceService> {
@@ -19,6 +19,9 @@ export function triggerHandlers(r: Registry): ServiceHandlers<typeof registryTri
     },
     async claimWebhookDelivery(req) {
       return claimDelivery(r.db, req.workflowId, req.deliveryId, req.executionId);
+    },
+    async releaseWebhookDelivery(req) {
+      return releaseDelivery(r.db, req.workflowId, req.deliveryId, req.executionId);
     },
   };
 }

@@ -69,6 +69,18 @@ export interface ClaimWebhookDeliveryResponse {
   claimedAtMs: number;
 }
 
+export interface ReleaseWebhookDeliveryRequest {
+  workflowId: string;
+  deliveryId: string;
+  /** Only a claim that kept this execution id is released. */
+  executionId: string;
+}
+
+export interface ReleaseWebhookDeliveryResponse {
+  /** False when no such claim was held (released before, or another execution's). */
+  released: boolean;
+}
+
 function createBaseResolveWebhookRequest(): ResolveWebhookRequest {
   return { path: "" };
 }
@@ -653,6 +665,190 @@ export const ClaimWebhookDeliveryResponse: MessageFns<ClaimWebhookDeliveryRespon
   },
 };
 
+function createBaseReleaseWebhookDeliveryRequest(): ReleaseWebhookDeliveryRequest {
+  return { workflowId: "", deliveryId: "", executionId: "" };
+}
+
+export const ReleaseWebhookDeliveryRequest: MessageFns<ReleaseWebhookDeliveryRequest> = {
+  encode(message: ReleaseWebhookDeliveryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.workflowId !== "") {
+      writer.uint32(10).string(message.workflowId);
+    }
+    if (message.deliveryId !== "") {
+      writer.uint32(18).string(message.deliveryId);
+    }
+    if (message.executionId !== "") {
+      writer.uint32(26).string(message.executionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReleaseWebhookDeliveryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReleaseWebhookDeliveryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.deliveryId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.executionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReleaseWebhookDeliveryRequest {
+    return {
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+      deliveryId: isSet(object.deliveryId)
+        ? globalThis.String(object.deliveryId)
+        : isSet(object.delivery_id)
+        ? globalThis.String(object.delivery_id)
+        : "",
+      executionId: isSet(object.executionId)
+        ? globalThis.String(object.executionId)
+        : isSet(object.execution_id)
+        ? globalThis.String(object.execution_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ReleaseWebhookDeliveryRequest): unknown {
+    const obj: any = {};
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    if (message.deliveryId !== "") {
+      obj.deliveryId = message.deliveryId;
+    }
+    if (message.executionId !== "") {
+      obj.executionId = message.executionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReleaseWebhookDeliveryRequest>, I>>(base?: I): ReleaseWebhookDeliveryRequest {
+    return ReleaseWebhookDeliveryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReleaseWebhookDeliveryRequest>, I>>(
+    object: I,
+  ): ReleaseWebhookDeliveryRequest {
+    const message = createBaseReleaseWebhookDeliveryRequest();
+    message.workflowId = object.workflowId ?? "";
+    message.deliveryId = object.deliveryId ?? "";
+    message.executionId = object.executionId ?? "";
+    return message;
+  },
+};
+
+function createBaseReleaseWebhookDeliveryResponse(): ReleaseWebhookDeliveryResponse {
+  return { released: false };
+}
+
+export const ReleaseWebhookDeliveryResponse: MessageFns<ReleaseWebhookDeliveryResponse> = {
+  encode(message: ReleaseWebhookDeliveryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.released !== false) {
+      writer.uint32(8).bool(message.released);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReleaseWebhookDeliveryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReleaseWebhookDeliveryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.released = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReleaseWebhookDeliveryResponse {
+    return { released: isSet(object.released) ? globalThis.Boolean(object.released) : false };
+  },
+
+  toJSON(message: ReleaseWebhookDeliveryResponse): unknown {
+    const obj: any = {};
+    if (message.released !== false) {
+      obj.released = message.released;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReleaseWebhookDeliveryResponse>, I>>(base?: I): ReleaseWebhookDeliveryResponse {
+    return ReleaseWebhookDeliveryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReleaseWebhookDeliveryResponse>, I>>(
+    object: I,
+  ): ReleaseWebhookDeliveryResponse {
+    const message = createBaseReleaseWebhookDeliveryResponse();
+    message.released = object.released ?? false;
+    return message;
+  },
+};
+
 export type TriggerServiceService = typeof TriggerServiceService;
 export const TriggerServiceService = {
   /** The deployed workflow listening on a webhook path; not_found when none is. */
@@ -689,6 +885,19 @@ export const TriggerServiceService = {
       Buffer.from(ClaimWebhookDeliveryResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ClaimWebhookDeliveryResponse => ClaimWebhookDeliveryResponse.decode(value),
   },
+  /** Forgets a claim whose run could not be started, so the provider's retry of that delivery runs. */
+  releaseWebhookDelivery: {
+    path: "/weft.registry.v1.TriggerService/ReleaseWebhookDelivery" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReleaseWebhookDeliveryRequest): Buffer =>
+      Buffer.from(ReleaseWebhookDeliveryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReleaseWebhookDeliveryRequest => ReleaseWebhookDeliveryRequest.decode(value),
+    responseSerialize: (value: ReleaseWebhookDeliveryResponse): Buffer =>
+      Buffer.from(ReleaseWebhookDeliveryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReleaseWebhookDeliveryResponse =>
+      ReleaseWebhookDeliveryResponse.decode(value),
+  },
 } as const;
 
 export interface TriggerServiceServer extends UntypedServiceImplementation {
@@ -697,6 +906,8 @@ export interface TriggerServiceServer extends UntypedServiceImplementation {
   getActiveDeployment: handleUnaryCall<ActiveDeploymentRequest, ActiveDeploymentResponse>;
   /** Records a webhook delivery once; later deliveries with the same id answer the first one's execution. */
   claimWebhookDelivery: handleUnaryCall<ClaimWebhookDeliveryRequest, ClaimWebhookDeliveryResponse>;
+  /** Forgets a claim whose run could not be started, so the provider's retry of that delivery runs. */
+  releaseWebhookDelivery: handleUnaryCall<ReleaseWebhookDeliveryRequest, ReleaseWebhookDeliveryResponse>;
 }
 
 export interface TriggerServiceClient extends Client {
@@ -746,6 +957,22 @@ export interface TriggerServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ClaimWebhookDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  /** Forgets a claim whose run could not be started, so the provider's retry of that delivery runs. */
+  releaseWebhookDelivery(
+    request: ReleaseWebhookDeliveryRequest,
+    callback: (error: ServiceError | null, response: ReleaseWebhookDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  releaseWebhookDelivery(
+    request: ReleaseWebhookDeliveryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReleaseWebhookDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  releaseWebhookDelivery(
+    request: ReleaseWebhookDeliveryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReleaseWebhookDeliveryResponse) => void,
   ): ClientUnaryCall;
 }
 

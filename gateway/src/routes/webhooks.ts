@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import express, { Router, type Request, type Response } from 'express';
+import { AppError, type Logger } from '@weft/platform';
+import { deploymentTriggers, normalizeWebhookPath } from '@weft/catalog';
+import type { Clients } from '../clients.js';
+import { verifyWebhook, type WebhookRequest } from '../webhooks/verify.js';
+import { admitRun, type RunLimiters } from '../rateLimit.js';
+import { answerRun } from './executions.js';
+
+/** Where webhook calls arrive; the rest of the path is the workflow's webhookPath. */
+export const WEBHOOK_PREFIX = '/webhooks/trigger/';
+/** How long a webhook whose workflow answers with its Response block may run before the call gives up. */
+const RESPONSE_DEADLINE_MS = 5 * 60_000;
+const BODY_LIMIT = '5mb';
+
+function headersOf(req: Request): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(req.headers)) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  return out;
+}
+
+function queryOf(req: Request): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [name, value] of new URL(req.originalUrl, 'http://webhook').searchParams) out[name] ??= value;
+  return out;
+}
+
+/**
+ * The body as the run sees it: JSON parsed, a form as an object of its fields, other text as a
+ * string, nothing as null. Bad JSON is a 400.
+ */
+function bodyOf(req: Request, raw: Buffer): unknown {
+  if (raw.length === 0) return null;
+  const type = (req.header('content-type') ?? '').toLowerCase();
+  const text = raw.toString('utf8');
+  if (type.includes('json')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new AppError('validation', 'Request body must be valid JSON');
+    }
+  }
+  if (type.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
+  return text;
+}
+
+/**
+ * GET|POST|PUT|PATCH|DELETE /api/webhooks/trigger/{path}: runs the deployed version of the workflow
+ * listening on `path` with `{method, headers, query, body}` as its input. The call is checked the way
+ * its provider signs it (401 and no run when it does not match); handshakes (Slack url_verification,
+ * WhatsApp subscribe, Discord PING) are answered without a run; a delivery id runs once however often
+ * it is delivered. Answers 200 `{ok, executionId}` once the run has started, or — when the webhook is
+ * set to answer with its Response block — that block's status, headers and body once the run ends.
+ * Mounted before the JSON body parser: signatures are checked over the raw bytes.
+ */
+export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: Logger): Router {
+  const r = Router();
+  const raw = express.raw({ type: () => true, limit: BODY_LIMIT });
+
+  async function handle(req: Request, res: Response): Promise<void> {
+    const path = normalizeWebhookPath(decodeURIComponent(req.path.slice(WEBHOOK_PREFIX.length)));
+    if (path === '') throw new AppError('not_found', 'No webhook path given');
+    const deployed = await clients.triggers.resolveWebhook({ path });
+    const state = JSON.parse(deployed.stateJson) as { blocks?: Record<string, unknown> };
+    const hook = deploymentTriggers(state.blocks ?? {}).webhook;
+    if (!hook) throw new AppError('not_found', `No deployed workflow listens on webhook path "${path}"`);
+    if (req.method === 'HEAD') {
+      // Express answers HEAD with the GET route: it says the path listens and starts nothing.
+      res.status(200).end();
+      return;
+    }
+
+    const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const call: WebhookRequest = { method: req.method, headers: headersOf(req), query: queryOf(req), rawBody, body: bodyOf(req, rawBody) };
+    const verdict = verifyWebhook(call, { provider: hook.provider, secret: hook.secret, verifyToken: hook.verifyToken });
+    if (verdict.kind === 'refused') throw new AppError('unauthenticated', verdict.message);
+    if (verdict.kind === 'handshake') {
+      res.status(verdict.status);
+      if (verdict.contentType === 'json') res.json(verdict.body);
+      else res.type('text/plain').send(String(verdict.body));
+      return;
+    }
+    if (!admitRun(res, limiters.account, `account:${deployed.ownerId}`, 'for this account')) return;
+
+    const workflowId = deployed.workflowId;
+    const executionId = randomUUID();
+    if (verdict.deliveryId) {
+      const claim = await clients.triggers.claimWebhookDelivery({ workflowId, deliveryId: verdict.deliveryId, executionId });
+      if (claim.duplicate) {
+        res.status(200).json({ ok: true, executionId: claim.executionId, duplicate: true });
+        return;
+      }
+    }
+    const wait = hook.responseMode === 'response';
+    const input = { method: call.method, headers: call.headers, query: call.query, body: call.body };
+    let started;
+    try {
+      started = await clients.runs.startRun(
+        {
+          workflowId,
+          inputJson: JSON.stringify(input),
+          actorId: deployed.ownerId,
+          trigger: 'webhook',
+          stateJson: deployed.stateJson,
+          deploymentVersion: deployed.deploymentVersion,
+          workspaceId: deployed.workspaceId,
+          wait,
+          stream: false,
+          executionId,
+        },
+        { deadlineMs: wait ? RESPONSE_DEADLINE_MS : undefined },
+      );
+    } catch (err) {
+      // Not started (a waited run that timed out did start): the provider's retry of this delivery
+      // must run, so the claim is given back.
+      const startedAnyway = await clients.runs.getExecution({ executionId, withoutLogs: true }).then(
+        (got) => got.execution !== undefined,
+        () => false,
+      );
+      if (verdict.deliveryId && !startedAnyway) {
+        await clients.triggers
+          .releaseWebhookDelivery({ workflowId, deliveryId: verdict.deliveryId, executionId })
+          .catch((releaseErr: unknown) => logger.warn({ err: releaseErr, workflowId }, 'webhook delivery claim not released'));
+      }
+      throw err;
+    }
+    if (wait && started.execution) {
+      answerRun(res, started.execution);
+      return;
+    }
+    res.status(200).json({ ok: true, executionId });
+  }
+
+  r.route(`${WEBHOOK_PREFIX}*path`)
+    .get(handle)
+    .post(raw, handle)
+    .put(raw, handle)
+    .patch(raw, handle)
+    .delete(raw, handle);
+  return r;
+}
