@@ -12,12 +12,28 @@ export type { RunWorkflowArgs } from './engine/run.js';
 const INLINE_LOGS_BYTES = 4 * BLOB_THRESHOLD_BYTES;
 
 function activities(args: RunWorkflowArgs): { acts: EngineActivities; events: Pick<RunnerActivities, 'recordRunEvent'> } {
-  // The runner's own activities run as local activities: cheap, recorded as markers, and re-run
-  // after a crash before their result is recorded (each is idempotent).
-  const runner = proxyLocalActivities<RunnerActivities>({
+  // Determinism: a command must never be issued in reaction to a local activity's completion while
+  // other work of the run issues commands too (on replay local activities resolve at other moments
+  // than they did live, which reorders the commands: Temporal reports a nondeterminism error).
+  // So the run's events are recorded by local activities that nothing waits for until the run ends,
+  // and the runner's activities that blocks wait for (large values, child workflow states) are
+  // ordinary activities, whose results are history events. Only `loadEnvironment`, awaited before
+  // any block runs, stays local.
+  const local = proxyLocalActivities<RunnerActivities>({
     startToCloseTimeout: '1 minute',
     retry: { initialInterval: '200ms', maximumInterval: '5s', maximumAttempts: 5 },
   });
+  const remote = proxyActivities<RunnerActivities>({
+    startToCloseTimeout: '1 minute',
+    retry: { initialInterval: '200ms', maximumInterval: '5s', maximumAttempts: 5 },
+  });
+  const runner: RunnerActivities = {
+    recordRunEvent: remote.recordRunEvent,
+    storeBlob: remote.storeBlob,
+    loadBlob: remote.loadBlob,
+    loadChildWorkflow: remote.loadChildWorkflow,
+    loadEnvironment: local.loadEnvironment,
+  };
   const events = proxyLocalActivities<RunnerActivities>({
     startToCloseTimeout: '30 seconds',
     retry: { initialInterval: '200ms', maximumInterval: '10s' },
@@ -52,16 +68,29 @@ function reusedBlocks(graph: CompiledGraph, rerun: NonNullable<RunWorkflowArgs['
 export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
   const executionId = args.executionId || workflowInfo().workflowId;
   const { acts, events } = activities(args);
-  let recorded: Promise<void> = Promise.resolve();
+  // Each event's local activity is scheduled the moment the event happens (never from another
+  // activity's completion, see `activities`); the run waits for all of them before `runCompleted`.
+  const pending: Array<Promise<void>> = [];
   const emit = (event: RunEvent) => {
-    recorded = recorded.then(() => CancellationScope.nonCancellable(() => events.recordRunEvent(event)));
+    pending.push(CancellationScope.nonCancellable(() => events.recordRunEvent(event)));
   };
-  emit({ type: 'runStarted', executionId, workflowId: args.workflowId, at: new Date(Date.now()).toISOString() });
+  // A run Temporal started itself (a Schedule) has no row yet: this event creates it, naming its trigger and deployment version.
+  emit({
+    type: 'runStarted',
+    executionId,
+    workflowId: args.workflowId,
+    at: new Date(Date.now()).toISOString(),
+    trigger: args.trigger,
+    workspaceId: args.workspaceId,
+    deploymentVersion: args.deploymentVersion,
+    actorId: args.actorId,
+    input: args.input,
+  });
 
   const finish = async (result: RunResult): Promise<RunResult> =>
     CancellationScope.nonCancellable(async () => {
-      emit({ type: 'runCompleted', executionId, workflowId: args.workflowId, result });
-      await recorded;
+      await Promise.all(pending);
+      await events.recordRunEvent({ type: 'runCompleted', executionId, workflowId: args.workflowId, result });
       return result;
     });
 
