@@ -71,11 +71,19 @@ function blank(v: unknown): boolean {
 function blockTool(entry: AgentToolEntry, type: string): LoopTool {
   const block = getBlock(type);
   if (!block) throw new AgentToolError(`Unknown tool block type: ${type}`);
-  const userParams: Record<string, unknown> = { ...record(entry.params), ...(str(entry.operation) ? { operation: str(entry.operation) } : {}) };
+  const formValues: Record<string, unknown> = { ...record(entry.params), ...(str(entry.operation) ? { operation: str(entry.operation) } : {}) };
   let toolId = str(entry.toolId);
-  if (!toolId) {
-    const select = block.tools.config?.tool;
-    toolId = select ? select(userParams) : (block.tools.access[0] ?? '');
+  let userParams: Record<string, unknown>;
+  try {
+    if (!toolId) {
+      const select = block.tools.config?.tool;
+      toolId = select ? select(formValues) : (block.tools.access[0] ?? '');
+    }
+    // The block's own mapping of form fields to tool parameters, as when the block runs on its own.
+    const mapParams = block.tools.config?.params;
+    userParams = mapParams ? { ...formValues, ...mapParams(formValues) } : formValues;
+  } catch (err) {
+    throw new AgentToolError(err instanceof Error ? err.message : String(err));
   }
   const tool = toolId ? getTool(toolId) : undefined;
   if (!tool) throw new AgentToolError(`Tool not found: ${toolId || type}`);

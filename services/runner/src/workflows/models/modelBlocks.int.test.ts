@@ -1,0 +1,282 @@
+/**
+ * Model blocks at workflow level on a real Temporal server: the run workflow, the agent's tool loop
+ * as a child workflow, and a stand-in integrations worker whose callModel speaks the chat
+ * completions protocol to the OpenAI fake (the real adapters are tested against the same fake in
+ * the integrations service), so every provider request is counted where it lands.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { calculateCost } from '@weft/catalog';
+import type { CallModelInput, CallModelOutput, ExecuteToolInput, ModelActivities, ToolResult } from '@weft/contracts';
+import { createLogger, temporalLogger } from '@weft/platform';
+import { backingEnv, createOpenAIFake, uniqueSuffix, type OpenAIFake } from '@weft/testkit';
+import { graphOf, ran, workflowBundle } from '../../testing/engineHarness.js';
+import type { runWorkflow, RunWorkflowArgs } from '../index.js';
+import type { RunnerActivities, RunResult } from '../types.js';
+
+const timing = () => ({ startTime: new Date().toISOString(), endTime: new Date().toISOString(), duration: 0 });
+
+interface ChatAnswer {
+  model: string;
+  choices: Array<{ message: { content: string | null; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> } }>;
+  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  error?: { message: string };
+}
+
+/** A provider call as the integrations worker makes it, reduced to one JSON chat completion. */
+async function chatCompletion(fake: OpenAIFake, input: CallModelInput): Promise<CallModelOutput> {
+  const started = timing();
+  const res = await fetch(`${fake.baseUrl}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${input.apiKey ?? 'operator-key'}` },
+    body: JSON.stringify({
+      model: input.model,
+      system: input.systemPrompt,
+      messages: input.messages,
+      tools: input.tools,
+      tool_choice: input.toolChoice,
+      temperature: input.temperature,
+      max_tokens: input.maxTokens,
+      response_format: input.responseFormat,
+    }),
+  });
+  const body = (await res.json()) as ChatAnswer;
+  if (!res.ok) {
+    throw ApplicationFailure.create({ message: body.error?.message ?? `status ${res.status}`, nonRetryable: res.status < 500, details: [{ provider: 'openai', status: res.status, timing: started }] });
+  }
+  const message = body.choices[0]?.message;
+  const prompt = body.usage?.prompt_tokens ?? 0;
+  const completion = body.usage?.completion_tokens ?? 0;
+  const cost = calculateCost(input.model, prompt, completion);
+  return {
+    content: message?.content ?? '',
+    model: body.model,
+    provider: 'openai',
+    toolCalls: (message?.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: JSON.parse(c.function.arguments) as Record<string, unknown> })),
+    tokens: { prompt, completion, total: prompt + completion },
+    cost: { input: cost.input, output: cost.output, total: cost.total },
+    timing: timing(),
+    chunks: 0,
+  };
+}
+
+type ToolScript = (input: ExecuteToolInput) => Promise<ToolResult> | ToolResult;
+
+describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel)', () => {
+  let fake: OpenAIFake;
+  let client: Client;
+  let connection: Connection;
+  let native: NativeConnection;
+  let queue: string;
+  let toolQueue: string;
+  let workflowWorker: { worker: Worker; running: Promise<void> } | undefined;
+  let activityWorker: { worker: Worker; running: Promise<void> };
+  let toolScript: ToolScript;
+  const toolCalls: ExecuteToolInput[] = [];
+  const localModels = ['llama3.2:latest'];
+
+  const runnerActivities: RunnerActivities = {
+    recordRunEvent: () => Promise.resolve(),
+    storeBlob: (executionId, value) => Promise.resolve({ $blobRef: `${executionId}/x`, bytes: JSON.stringify(value).length }),
+    loadBlob: () => Promise.resolve(null),
+    loadEnvironment: () => Promise.resolve({ OPENAI_KEY: 'sk-from-env' }),
+    loadChildWorkflow: (_ws, id) => Promise.reject(new Error(`Workflow ${id} not found`)),
+  };
+
+  async function startWorkflowWorker(): Promise<void> {
+    const worker = await Worker.create({ connection: native, taskQueue: queue, workflowBundle: await workflowBundle(), activities: runnerActivities });
+    workflowWorker = { worker, running: worker.run() };
+  }
+
+  async function stopWorkflowWorker(): Promise<void> {
+    if (!workflowWorker) return;
+    workflowWorker.worker.shutdown();
+    await workflowWorker.running;
+    workflowWorker = undefined;
+  }
+
+  beforeAll(async () => {
+    try {
+      Runtime.install({ logger: temporalLogger(createLogger('temporal-test', 'silent')), shutdownSignals: [] });
+    } catch {
+      // Installed already in this process.
+    }
+    fake = await createOpenAIFake();
+    const { temporalAddress } = await backingEnv();
+    connection = await Connection.connect({ address: temporalAddress });
+    client = new Client({ connection });
+    native = await NativeConnection.connect({ address: temporalAddress });
+    queue = `models-test-${uniqueSuffix()}`;
+    toolQueue = `models-tools-${uniqueSuffix()}`;
+    const models: ModelActivities = {
+      callModel: (input) => chatCompletion(fake, input),
+      createEmbeddings: () => Promise.reject(new Error('not scripted')),
+      generateImage: () => Promise.reject(new Error('not scripted')),
+      listLocalModels: () => Promise.resolve(localModels),
+    };
+    const integrations = {
+      ...models,
+      executeFunction: () => Promise.reject(new Error('not scripted')),
+      async executeTool(input: ExecuteToolInput) {
+        toolCalls.push(input);
+        return toolScript(input);
+      },
+    };
+    const worker = await Worker.create({ connection: native, taskQueue: toolQueue, activities: integrations });
+    activityWorker = { worker, running: worker.run() };
+    await startWorkflowWorker();
+  });
+
+  afterAll(async () => {
+    await stopWorkflowWorker();
+    activityWorker?.worker.shutdown();
+    await activityWorker?.running;
+    await native?.close();
+    await connection?.close();
+    await fake?.close();
+  });
+
+  beforeEach(() => {
+    fake.reset();
+    toolCalls.length = 0;
+    toolScript = (input) => ({ success: true, output: { sent: true, text: input.params.text }, timing: timing() });
+  });
+
+  const start = (state: RunWorkflowArgs['state'], extra: Partial<RunWorkflowArgs> = {}) => {
+    const workflowId = `models-${uniqueSuffix()}`;
+    return client.workflow.start<typeof runWorkflow>('runWorkflow', {
+      taskQueue: queue,
+      workflowId,
+      args: [{ executionId: workflowId, workflowId: 'wf-models', workspaceId: 'ws-1', state, input: { question: 'What is new?' }, requestId: 'req-1', integrationsTaskQueue: toolQueue, retryInitialIntervalMs: 10, ...extra }],
+    });
+  };
+  const run = async (state: RunWorkflowArgs['state']): Promise<RunResult> => (await start(state)).result();
+
+  const S = { type: 'starter', name: 'Start' };
+  const slackTool = (usageControl = 'auto') => ({ type: 'slack', operation: 'send', usageControl, params: { authMethod: 'bot_token', botToken: 'xoxb-1', channel: '#news' } });
+  const agent = (values: Record<string, unknown>) => ({ type: 'agent', name: 'Agent 1', values: { model: 'gpt-4o', userPrompt: '<start.input.question>', apiKey: '{{OPENAI_KEY}}', ...values } });
+  type Sent = { messages: Array<{ role: string; content?: string }>; tool_choice?: unknown; tools?: Array<{ name: string; parameters: { properties: Record<string, unknown> } }>; temperature?: number };
+  const sent = (i: number) => fake.chatRequests()[i]?.body as Sent;
+
+  it('agent with a tool block as its tool: the model fills the llm parameters, the form the rest; output content, model, tokens, toolCalls, cost', async () => {
+    fake.reply({ toolCalls: [{ name: 'slack_message', arguments: { text: 'Weft 2 is out', channel: '#model-choice' } }], usage: { prompt: 1000, completion: 100 } }, { content: 'Posted the news.', usage: { prompt: 1200, completion: 20 } });
+    const result = await run(graphOf({ s: S, a: agent({ systemPrompt: 'You post news.', tools: [slackTool()] }) }, [['s', 'a']]));
+    expect(result.error).toBeUndefined();
+    const first = sent(0);
+    expect(fake.chatRequests()[0]?.headers.authorization).toBe('Bearer sk-from-env');
+    expect(first).toMatchObject({ system: 'You post news.', messages: [{ role: 'user', content: 'What is new?' }], temperature: 0.7, tool_choice: 'auto' });
+    expect(Object.keys(first.tools?.[0]?.parameters.properties ?? {})).toEqual(['text']);
+    expect(toolCalls).toHaveLength(1);
+    expect(toolCalls[0]).toMatchObject({ toolId: 'slack_message', params: { text: 'Weft 2 is out', channel: '#news', accessToken: 'xoxb-1' }, context: { blockId: 'a', workflowId: 'wf-models' } });
+    expect(sent(1).messages.at(-1)).toEqual({ role: 'tool', toolCallId: expect.any(String) as string, name: 'slack_message', content: '{"sent":true,"text":"Weft 2 is out"}' });
+    // gpt-4o: 2.5 input and 10 output per million tokens.
+    const cost = { input: 0.0055, output: 0.0012, total: 0.0067 };
+    expect(result.output).toMatchObject({ content: 'Posted the news.', model: 'gpt-4o', tokens: { prompt: 2200, completion: 120, total: 2320 }, cost });
+    expect((result.output as { toolCalls: unknown[] }).toolCalls).toMatchObject([{ name: 'slack_message', success: true, result: { sent: true } }]);
+    const log = result.logs.find((l) => l.blockId === 'a');
+    expect(log).toMatchObject({ success: true, tokens: { prompt: 2200, completion: 120, total: 2320 }, cost });
+    expect(result.cost).toEqual(cost);
+  });
+
+  it('forced tools are forced one after another; a failed tool goes back to the model and the loop goes on', async () => {
+    toolScript = (input) => (input.toolId === 'custom_weather' ? { success: false, output: null, error: 'Weather service down', timing: timing() } : { success: true, output: { ok: 1 }, timing: timing() });
+    const weather = { type: 'custom-tool', id: 'weather', title: 'Weather', usageControl: 'force', schema: { function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } } };
+    fake.reply(
+      { toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }] },
+      { toolCalls: [{ name: 'slack_message', arguments: { text: 'no weather today' } }] },
+      { content: 'The weather service is down; I told the channel.' },
+    );
+    const result = await run(graphOf({ s: S, a: agent({ tools: [weather, slackTool('force'), { ...slackTool('none'), toolId: 'slack_canvas' }] }) }, [['s', 'a']]));
+    expect(result.success).toBe(true);
+    expect(fake.chatRequests().map((r) => (r.body as Sent).tool_choice)).toEqual([{ name: 'get_weather' }, { name: 'slack_message' }, 'auto']);
+    expect(sent(0).tools?.map((t) => t.name)).toEqual(['get_weather', 'slack_message']);
+    expect(JSON.parse(sent(1).messages.at(-1)?.content ?? '')).toEqual({ error: true, message: 'Weather service down', tool: 'get_weather' });
+    expect((result.output as { toolCalls: Array<{ success: boolean }> }).toolCalls.map((c) => c.success)).toEqual([false, true]);
+  });
+
+  it('a provider error fails the agent with the provider message and its timing', async () => {
+    fake.reply({ error: { status: 401, message: 'Incorrect API key provided' } });
+    const result = await run(graphOf({ s: S, a: agent({}) }, [['s', 'a']]));
+    expect(result).toMatchObject({ success: false, error: 'Agent 1: Incorrect API key provided' });
+    const log = result.logs.find((l) => l.blockId === 'a');
+    const t = (log?.output as { timing?: { startTime: string; endTime: string; duration: number } } | null)?.timing;
+    expect(t?.duration).toBeGreaterThanOrEqual(0);
+    expect(Date.parse(t?.endTime ?? '')).toBeGreaterThanOrEqual(Date.parse(t?.startTime ?? 'x'));
+    expect(fake.chatRequests()).toHaveLength(1);
+  });
+
+  it('a response format makes the parsed answer the output', async () => {
+    fake.reply({ content: '{"headline":"Weft 2","score":9}' });
+    const result = await run(graphOf({ s: S, a: agent({ responseFormat: '{"type":"object","properties":{"headline":{"type":"string"},"score":{"type":"number"}}}' }) }, [['s', 'a']]));
+    expect(result.output).toMatchObject({ headline: 'Weft 2', score: 9, model: 'gpt-4o' });
+    expect(result.output).not.toHaveProperty('content');
+  });
+
+  it('a workflow worker lost mid-loop resumes without repeating a finished model call', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let toolStarted = false;
+    toolScript = async () => {
+      toolStarted = true;
+      await released;
+      return { success: true, output: { ok: true }, timing: timing() };
+    };
+    fake.reply({ toolCalls: [{ name: 'slack_message', arguments: { text: 'hello' } }] }, { content: 'Done after the crash.' });
+    const handle = await start(graphOf({ s: S, a: agent({ tools: [slackTool()] }) }, [['s', 'a']]));
+    await expect.poll(() => toolStarted, { timeout: 30_000 }).toBe(true);
+    await stopWorkflowWorker();
+    release();
+    await startWorkflowWorker();
+    const result = await handle.result();
+    expect(result.output).toMatchObject({ content: 'Done after the crash.' });
+    expect(fake.chatRequests()).toHaveLength(2);
+    expect(toolCalls).toHaveLength(1);
+  });
+
+  it('router: picks the block the model names (temperature 0.1) and only that branch runs', async () => {
+    fake.reply({ content: 'billing' });
+    const state = graphOf(
+      {
+        s: S,
+        r: { type: 'router', name: 'Router 1', values: { userPrompt: 'My invoice is wrong', model: 'gpt-4o', apiKey: 'k' } },
+        billing: { type: 'thinking', name: 'Billing', values: { thought: 'billing' } },
+        support: { type: 'thinking', name: 'Support', values: { thought: 'support' } },
+      },
+      [['s', 'r'], ['r', 'billing'], ['r', 'support']],
+    );
+    const result = await run(state);
+    expect(result.success).toBe(true);
+    expect(sent(0).temperature).toBe(0.1);
+    expect(ran(result)).toEqual(['s', 'r', 'billing']);
+    const routerLog = result.logs.find((l) => l.blockId === 'r');
+    expect(routerLog?.output).toMatchObject({ selectedPath: { blockId: 'billing', blockTitle: 'Billing' }, tokens: { total: 15 } });
+    expect(sent(0).messages).toEqual([{ role: 'user', content: 'My invoice is wrong' }]);
+    expect((sent(0) as { system?: string }).system).toContain('ID: support');
+    // An answer naming no connected block fails the router.
+    fake.reply({ content: 'sales' });
+    const wrong = await run(state);
+    expect(wrong).toMatchObject({ success: false });
+    expect(wrong.error).toContain('Router chose "sales"');
+  });
+
+  it('evaluator: one score per metric; content that is not JSON is used as it is; model checks', async () => {
+    const metrics = [
+      { id: 'm1', cells: {}, name: 'Accuracy', description: 'Is it right?', range: { min: 0, max: 10 } },
+      { id: 'm2', name: 'Tone', description: 'Is it kind?', range: { min: 1, max: 5 } },
+    ];
+    fake.reply({ content: '{"accuracy": 8, "tone": 4}' }, { content: 'I cannot score this.' });
+    const evaluator = (values: Record<string, unknown>) => graphOf({ s: S, e: { type: 'evaluator', name: 'Eval 1', values: { metrics, content: 'Paris is in France.', apiKey: 'k', ...values } } }, [['s', 'e']]);
+    const scored = await run(evaluator({ model: 'gpt-4o' }));
+    expect(scored.output).toMatchObject({ accuracy: 8, tone: 4, model: 'gpt-4o' });
+    expect((sent(0) as { response_format?: unknown }).response_format).toMatchObject({ schema: { required: ['accuracy', 'tone'] } });
+    const raw = await run(evaluator({ model: 'gpt-4o' }));
+    expect(raw).toMatchObject({ success: true, output: { content: 'I cannot score this.' } });
+    expect(raw.output).not.toHaveProperty('accuracy');
+    expect(await run(evaluator({ model: '' }))).toMatchObject({ success: false, error: 'Eval 1: No model selected' });
+    expect(await run(evaluator({ model: 'mystery-model' }))).toMatchObject({ success: false, error: 'Eval 1: Invalid model selected: mystery-model' });
+    fake.reply({ content: '{"accuracy": 3, "tone": 2}' });
+    expect((await run(evaluator({ model: 'llama3.2:latest' }))).output).toMatchObject({ accuracy: 3, tone: 2 });
+  });
+});
