@@ -85,8 +85,7 @@ describe('two browsers editing one workflow', () => {
     const read = async () => (await asOwner<{ data: WorkflowAnswer }>('GET', `/api/workflows/${workflowId}`)).body.data;
     const [{ page }] = await openTwice(chromium(), workflowId, [reader.headers.cookie ?? '', owner.headers.cookie ?? '']);
 
-    await page.getByRole('combobox', { name: 'Block type' }).selectOption('agent');
-    await page.getByRole('button', { name: 'Add block' }).click();
+    await page.getByRole('complementary', { name: 'Block palette' }).getByRole('button', { name: 'Add Agent', exact: true }).click();
     await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 10_000 }).toMatch(/permission/i);
     const server = await converged([page], read);
     expect(Object.values(server.state.blocks).map((b) => b.name)).toEqual(['Start']);

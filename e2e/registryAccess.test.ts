@@ -98,13 +98,15 @@ describe('access to workspaces', () => {
     }
   });
 
-  it('sends a page load without a session to the sign-in page, which serves the form', async () => {
+  it('sends a page load without a session to the sign-in page, which the web app serves', async () => {
     const page = await fetch(`${inject('weftUrl')}/workflows/abc`, { headers: { accept: 'text/html' }, redirect: 'manual' });
     expect(page.status).toBe(302);
     expect(page.headers.get('location')).toBe('/sign-in?next=%2Fworkflows%2Fabc');
-    const form = await fetch(`${inject('weftUrl')}/sign-in`);
-    expect(form.status).toBe(200);
-    expect(await form.text()).toContain('/api/auth/sign-in/email');
+    for (const path of ['/sign-in', '/sign-up']) {
+      const form = await fetch(`${inject('weftUrl')}${path}`, { headers: { accept: 'text/html' }, redirect: 'manual' });
+      expect({ path, status: form.status }).toEqual({ path, status: 200 });
+      expect(await form.text()).toContain('<div id="root"></div>');
+    }
   });
 
   it('takes effect at once when a member is downgraded or removed, even just after their edits', async () => {

@@ -22,13 +22,24 @@ export async function drag(page: Page, node: Locator, by: { x: number; y: number
   await page.mouse.up();
 }
 
-/** Adds an agent block from the toolbar and answers its id. */
-export async function addAgent(page: Page): Promise<string> {
-  await page.getByRole('combobox', { name: 'Block type' }).selectOption('agent');
-  await page.getByRole('button', { name: 'Add block' }).click();
-  const added = page.locator('.react-flow__node.block-agent').last();
-  await added.waitFor();
-  return (await added.getAttribute('data-id')) ?? '';
+/** Adds a block by clicking its palette entry (it lands at the view's centre, on no other block) and answers its id. */
+export async function addFromPalette(page: Page, name: string, type: string): Promise<string> {
+  const before = new Set(await page.locator(`.react-flow__node.block-${type}`).evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-id'))));
+  await page.getByRole('complementary', { name: 'Block palette' }).getByRole('button', { name: `Add ${name}`, exact: true }).click();
+  let id = '';
+  await expect
+    .poll(async () => {
+      const ids = await page.locator(`.react-flow__node.block-${type}`).evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-id')));
+      id = ids.find((x) => x && !before.has(x)) ?? '';
+      return id;
+    }, { timeout: 10_000 })
+    .not.toBe('');
+  return id;
+}
+
+/** Adds an agent block from the palette and answers its id. */
+export function addAgent(page: Page): Promise<string> {
+  return addFromPalette(page, 'Agent', 'agent');
 }
 
 /** Waits until every page's canvas shows exactly what `read` (GET /api/workflows/{id}) answers, and answers that. */
