@@ -13,3 +13,4 @@ export { X_FIXTURES, createFakeX } from './x.js';
 export { REDDIT_FIXTURES, createFakeReddit } from './reddit.js';
 export { SUPABASE_FIXTURES, createFakeSupabase } from './supabase.js';
 export { VECTOR_FIXTURES, createFakeVectors } from './vectors.js';
+export { SEARCH_FIXTURES, createFakeSearch } from './search.js';

@@ -19,6 +19,7 @@ import { redditTools } from './reddit/reddit.tools.js';
 import { supabaseTools } from './supabase/supabase.tools.js';
 import { pineconeTools } from './pinecone/pinecone.tools.js';
 import { qdrantTools } from './qdrant/qdrant.tools.js';
+import { searchTools } from './search/search.tools.js';
 
 const families: ServiceTool[][] = [
   slackTools,
@@ -41,6 +42,7 @@ const families: ServiceTool[][] = [
   supabaseTools,
   pineconeTools,
   qdrantTools,
+  searchTools,
 ];
 
 /** Every integration's own request code, by catalogue tool id; the execution layer runs these before its generic HTTP path. */

@@ -1,0 +1,258 @@
+import { SEARCH_FIXTURES, createFakeSearch } from '@weft/testkit';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useFamily } from '../testSupport.js';
+import { searchPolling, searchTools } from './search.tools.js';
+
+const s = useFamily(
+  createFakeSearch,
+  { exa: '/exa', tavily: '/tavily', serper: '/serper', googleSearch: '/customsearch', youtube: '/youtube', jina: '/jina', linkup: '/linkup', firecrawl: '/firecrawl' },
+  searchTools,
+);
+const f = SEARCH_FIXTURES;
+const saved = { exaResearch: { ...searchPolling.exaResearch }, firecrawlCrawl: { ...searchPolling.firecrawlCrawl } };
+afterEach(() => {
+  Object.assign(searchPolling.exaResearch, saved.exaResearch);
+  Object.assign(searchPolling.firecrawlCrawl, saved.firecrawlCrawl);
+});
+/** Polls quickly in tests; the number of checks (timeoutMs / intervalMs) is what bounds a job. */
+const fastPolling = (checks: number) => ({ intervalMs: 1, timeoutMs: checks });
+
+describe('exa', () => {
+  it('exa_search posts query, clamped count, autoprompt and type with the key header, and answers search results', async () => {
+    const r = await s.run('exa_search', { apiKey: 'exa-1', query: ' weft ', numResults: 40, useAutoprompt: 'true', type: 'psychic' });
+    const req = s.only('POST', '/exa/search');
+    expect(req.headers['x-api-key']).toBe('exa-1');
+    expect(req.headers['content-type']).toBe('application/json');
+    expect(req.body).toEqual({ query: 'weft', numResults: 25, useAutoprompt: true, type: 'auto' });
+    const hit = f.exaSearch.results[0]!;
+    expect(r).toEqual({
+      success: true,
+      output: { results: [{ title: hit.title, url: hit.url, publishedDate: hit.publishedDate, author: 'Ada', summary: 'Short', favicon: hit.favicon, image: hit.image, text: 'About workflows', score: 0.91 }] },
+    });
+  });
+
+  it('exa_search defaults to 10 results and gives the §8 messages for 401 and 429', async () => {
+    s.fake.once('POST', '/exa/search', { status: 401, json: { error: 'bad key' } });
+    expect(await s.run('exa_search', { apiKey: 'k', query: 'q' })).toEqual({ success: false, output: {}, error: 'Invalid API key. Please check your Exa AI API key.' });
+    expect(s.only('POST', '/exa/search').body).toMatchObject({ numResults: 10, useAutoprompt: false, type: 'auto' });
+    s.fake.once('POST', '/exa/search', { status: 429, json: {} });
+    expect(await s.run('exa_search', { apiKey: 'k', query: 'q' })).toMatchObject({ success: false, error: 'Rate limit exceeded. Please try again later.' });
+  });
+
+  it('exa_get_contents splits the urls and sends the summary query', async () => {
+    const r = await s.run('exa_get_contents', { apiKey: 'k', urls: 'https://weft.dev/a, ,https://weft.dev/b', text: true, summaryQuery: 'what' });
+    expect(s.only('POST', '/exa/contents').body).toEqual({ urls: ['https://weft.dev/a', 'https://weft.dev/b'], text: true, summary: { query: 'what' } });
+    expect(r).toEqual({ success: true, output: { results: [{ url: 'https://weft.dev/a', title: 'Workflows', text: 'Full text', summary: 'Summary of a' }] } });
+  });
+
+  it('exa_get_contents passes other API errors through', async () => {
+    s.fake.once('POST', '/exa/contents', { status: 400, json: { error: 'urls must not be empty' } });
+    expect(await s.run('exa_get_contents', { apiKey: 'k', urls: '' })).toMatchObject({ success: false, error: 'Exa AI API error: urls must not be empty' });
+  });
+
+  it('exa_find_similar_links sends url, count and text contents', async () => {
+    const r = await s.run('exa_find_similar_links', { apiKey: 'k', url: 'https://weft.dev', numResults: '3' });
+    expect(s.only('POST', '/exa/findSimilar').body).toEqual({ url: 'https://weft.dev', numResults: 3, contents: { text: false } });
+    expect(r).toEqual({ success: true, output: { similarLinks: [{ url: 'https://other.dev/b', title: 'Similar', text: 'Other text', score: 0.8 }] } });
+    s.fake.once('POST', '/exa/findSimilar', { status: 401, json: {} });
+    expect(await s.run('exa_find_similar_links', { apiKey: 'k', url: 'u' })).toMatchObject({ error: 'Invalid API key. Please check your Exa AI API key.' });
+  });
+
+  it('exa_answer answers query, answer and citations', async () => {
+    const r = await s.run('exa_answer', { apiKey: 'k', query: 'what is weft' });
+    expect(s.only('POST', '/exa/answer').body).toEqual({ query: 'what is weft', text: false });
+    expect(r).toEqual({ success: true, output: { query: 'what is weft', answer: 'Weft builds workflows.', citations: [{ title: 'Docs', url: 'https://weft.dev/docs', text: 'Weft builds workflows' }] } });
+    s.fake.once('POST', '/exa/answer', { status: 429, json: {} });
+    expect(await s.run('exa_answer', { apiKey: 'k', query: 'q' })).toMatchObject({ error: 'Rate limit exceeded. Please try again later.' });
+  });
+
+  it('exa_research creates a task and polls it until completed', async () => {
+    Object.assign(searchPolling.exaResearch, fastPolling(10));
+    s.fake.once('GET', '/exa/research/v0/tasks/task-1', { json: { id: 'task-1', status: 'running' } });
+    const r = await s.run('exa_research', { apiKey: 'k', query: 'market for workflow tools', includeText: true });
+    expect(s.only('POST', '/exa/research/v0/tasks').body).toEqual({ instructions: 'market for workflow tools', model: 'exa-research', output: { inferSchema: true } });
+    expect(s.fake.received('GET', '/exa/research/v0/tasks/task-1')).toHaveLength(2);
+    expect(r).toEqual({ success: true, output: { taskId: 'task-1', research: { summary: 'Findings' }, citations: [{ title: 'Source', url: 'https://weft.dev/s', text: 'source text' }] } });
+  });
+
+  it('exa_research gives up after its polling time with the §8 message', async () => {
+    Object.assign(searchPolling.exaResearch, fastPolling(3));
+    s.fake.on('GET', '/exa/research/v0/tasks/task-2', { json: { id: 'task-2', status: 'running' } });
+    s.fake.once('POST', '/exa/research/v0/tasks', { json: { id: 'task-2', status: 'running' } });
+    expect(await s.run('exa_research', { apiKey: 'k', query: 'q' })).toEqual({
+      success: false,
+      output: {},
+      error: 'Research task did not complete within the maximum polling time (300s)',
+    });
+    expect(s.fake.received('GET', '/exa/research/v0/tasks/task-2')).toHaveLength(3);
+  });
+});
+
+describe('tavily', () => {
+  it('tavily_search clamps max_results to 1-20 (default 5) and answers query and results', async () => {
+    const r = await s.run('tavily_search', { apiKey: 'tvly-1', query: 'weft', max_results: 50 });
+    const req = s.only('POST', '/tavily/search');
+    expect(req.headers.authorization).toBe('Bearer tvly-1');
+    expect(req.body).toEqual({ query: 'weft', max_results: 20 });
+    expect(r).toEqual({ success: true, output: { query: 'weft', answer: null, results: [{ title: 'Weft', url: 'https://weft.dev', content: 'Workflow builder', score: 0.77 }] } });
+    await s.run('tavily_search', { apiKey: 'k', query: 'x' });
+    expect(s.fake.received('POST', '/tavily/search')[1]?.body).toEqual({ query: 'x', max_results: 5 });
+  });
+
+  it('tavily_search fails with the API detail', async () => {
+    s.fake.once('POST', '/tavily/search', { status: 401, json: { detail: { error: 'Unauthorized: missing or invalid API key.' } } });
+    expect(await s.run('tavily_search', { apiKey: 'k', query: 'q' })).toMatchObject({ success: false, error: 'Tavily API error: Unauthorized: missing or invalid API key.' });
+  });
+
+  it('tavily_extract sends one url as a string, several as a list, and answers content per url', async () => {
+    const r = await s.run('tavily_extract', { apiKey: 'k', urls: 'https://weft.dev', extract_depth: 'advanced' });
+    expect(s.only('POST', '/tavily/extract').body).toEqual({ urls: 'https://weft.dev', extract_depth: 'advanced' });
+    expect(r).toEqual({ success: true, output: { results: [{ url: 'https://weft.dev', content: '# Weft' }], failedResults: [{ url: 'https://down.dev', error: 'timeout' }] } });
+    await s.run('tavily_extract', { apiKey: 'k', urls: ['https://a.dev', 'https://b.dev'] });
+    expect(s.fake.received('POST', '/tavily/extract')[1]?.body).toEqual({ urls: ['https://a.dev', 'https://b.dev'], extract_depth: 'basic' });
+    s.fake.once('POST', '/tavily/extract', { status: 432, json: { detail: { error: 'Plan limit reached' } } });
+    expect(await s.run('tavily_extract', { apiKey: 'k', urls: 'u' })).toMatchObject({ error: 'Tavily API error: Plan limit reached' });
+  });
+});
+
+describe('serper, google search and youtube', () => {
+  it('serper_search posts q, num, gl and hl to the type path and answers that list', async () => {
+    const r = await s.run('serper_search', { apiKey: 'sk', query: 'weft', num: 5, gl: 'de', hl: 'en', type: 'news' });
+    const req = s.only('POST', '/serper/news');
+    expect(req.headers['x-api-key']).toBe('sk');
+    expect(req.body).toEqual({ q: 'weft', num: 5, gl: 'de', hl: 'en' });
+    expect(r).toEqual({ success: true, output: { searchResults: f.serper.news } });
+    expect(await s.run('serper_search', { apiKey: 'sk', query: 'weft' })).toEqual({ success: true, output: { searchResults: f.serper.organic } });
+    expect(s.only('POST', '/serper/search').body).toEqual({ q: 'weft', num: 10 });
+  });
+
+  it('serper_search fails with the API message', async () => {
+    s.fake.once('POST', '/serper/search', { status: 403, json: { message: 'Unauthorized.', statusCode: 403 } });
+    expect(await s.run('serper_search', { apiKey: 'bad', query: 'q' })).toMatchObject({ success: false, error: 'Serper API error: Unauthorized.' });
+  });
+
+  it('google_search sends q, key, cx and num capped at 10', async () => {
+    const r = await s.run('google_search', { apiKey: 'AIza', searchEngineId: 'cx1', query: 'weft', num: '50' });
+    expect(s.only('GET', '/customsearch').query).toEqual({ q: 'weft', key: 'AIza', cx: 'cx1', num: '10' });
+    expect(r).toEqual({
+      success: true,
+      output: {
+        items: [{ title: 'Weft', link: 'https://weft.dev', snippet: 'Workflow builder', displayLink: 'weft.dev' }],
+        searchInformation: { totalResults: '1200', searchTime: 0.21, formattedSearchTime: '0.21', formattedTotalResults: '1,200' },
+      },
+    });
+    s.fake.once('GET', '/customsearch', { status: 400, json: { error: { code: 400, message: 'API key not valid. Please pass a valid API key.' } } });
+    expect(await s.run('google_search', { apiKey: 'x', searchEngineId: 'c', query: 'q' })).toMatchObject({ error: 'Google Search API error: API key not valid. Please pass a valid API key.' });
+  });
+
+  it('youtube_search asks for video snippets (default 5) and answers video items', async () => {
+    const r = await s.run('youtube_search', { apiKey: 'yt', query: 'weft tour' });
+    expect(s.only('GET', '/youtube/search').query).toEqual({ part: 'snippet', type: 'video', q: 'weft tour', maxResults: '5', key: 'yt' });
+    expect(r).toEqual({
+      success: true,
+      output: { items: [{ videoId: 'vid-1', title: 'Weft in 5 minutes', description: 'A tour', thumbnail: 'https://i.ytimg.com/m.jpg' }], totalResults: 4200, nextPageToken: 'CAUQAA' },
+    });
+  });
+
+  it('youtube_search clamps to 20 and gives the API error with its code', async () => {
+    s.fake.once('GET', '/youtube/search', { status: 403, json: { error: { code: 403, message: 'The request cannot be completed because you have exceeded your quota.' } } });
+    const r = await s.run('youtube_search', { apiKey: 'yt', query: 'q', maxResults: 99, pageToken: 'P2' });
+    expect(s.only('GET', '/youtube/search').query).toMatchObject({ maxResults: '20', pageToken: 'P2' });
+    expect(r).toMatchObject({ success: false, error: 'YouTube API error (403): The request cannot be completed because you have exceeded your quota.' });
+  });
+});
+
+describe('jina and linkup', () => {
+  it('jina_read_url reads the url through the reader with the option headers', async () => {
+    const r = await s.run('jina_read_url', { apiKey: 'jina-1', url: 'https://weft.dev/', useReaderLMv2: true, gatherLinks: true });
+    const req = s.only('GET', '/jina/https://weft.dev/');
+    expect(req.headers.authorization).toBe('Bearer jina-1');
+    expect(req.headers.accept).toBe('text/plain');
+    expect(req.headers['x-respond-with']).toBe('readerlm-v2');
+    expect(req.headers['x-with-links-summary']).toBe('true');
+    expect(r).toEqual({ success: true, output: { content: f.jinaText } });
+  });
+
+  it('jina_read_url answers the JSON content when asked, and fails with the API message', async () => {
+    expect(await s.run('jina_read_url', { apiKey: 'k', url: 'https://weft.dev/', jsonResponse: true })).toEqual({
+      success: true,
+      output: { content: '# Weft\nWorkflows', title: 'Weft', url: 'https://weft.dev/' },
+    });
+    expect(s.only('GET', '/jina/https://weft.dev/').headers['x-respond-with']).toBeUndefined();
+    s.fake.once('GET', '/jina/https://weft.dev/', { status: 401, json: { code: 401, message: 'Invalid API key' } });
+    expect(await s.run('jina_read_url', { apiKey: 'k', url: 'https://weft.dev/' })).toMatchObject({ success: false, error: 'Jina Reader error: Invalid API key' });
+  });
+
+  it('linkup_search asks for a sourced answer or search results', async () => {
+    const r = await s.run('linkup_search', { apiKey: 'lk', q: 'weft', depth: 'deep', outputType: 'sourcedAnswer' });
+    const req = s.only('POST', '/linkup/search');
+    expect(req.headers.authorization).toBe('Bearer lk');
+    expect(req.body).toEqual({ q: 'weft', depth: 'deep', outputType: 'sourcedAnswer' });
+    expect(r).toEqual({ success: true, output: { answer: 'Weft is a workflow builder.', sources: [{ name: 'Weft', url: 'https://weft.dev', snippet: 'Workflow builder' }] } });
+    expect(await s.run('linkup_search', { apiKey: 'lk', q: 'weft', depth: 'bogus', outputType: 'searchResults' })).toEqual({ success: true, output: { results: f.linkupResults.results } });
+    expect(s.fake.received('POST', '/linkup/search')[1]?.body).toEqual({ q: 'weft', depth: 'standard', outputType: 'searchResults' });
+    s.fake.once('POST', '/linkup/search', { status: 401, json: { error: { code: 'UNAUTHORIZED', message: 'Invalid API key' } } });
+    expect(await s.run('linkup_search', { apiKey: 'x', q: 'q', depth: 'standard', outputType: 'sourcedAnswer' })).toMatchObject({ error: 'Linkup API error: Invalid API key' });
+  });
+});
+
+describe('firecrawl', () => {
+  it('firecrawl_scrape asks for markdown with the scrape options and answers markdown, html and metadata', async () => {
+    const r = await s.run('firecrawl_scrape', { apiKey: 'fc-1', url: 'https://weft.dev', scrapeOptions: '{"onlyMainContent":true}' });
+    const req = s.only('POST', '/firecrawl/scrape');
+    expect(req.headers.authorization).toBe('Bearer fc-1');
+    expect(req.body).toEqual({ formats: ['markdown'], onlyMainContent: true, url: 'https://weft.dev' });
+    expect(r).toEqual({ success: true, output: { markdown: '# Weft', html: '<h1>Weft</h1>', metadata: f.firecrawlScrape.data.metadata } });
+  });
+
+  it('firecrawl_scrape: bad options JSON, 401, 402 and 429 give their messages', async () => {
+    expect(await s.run('firecrawl_scrape', { apiKey: 'k', url: 'u', scrapeOptions: '{bad' })).toMatchObject({ success: false, error: expect.stringMatching(/^Invalid JSON for scrapeOptions: /) });
+    s.fake.once('POST', '/firecrawl/scrape', { status: 401, json: { success: false, error: 'Unauthorized' } });
+    expect(await s.run('firecrawl_scrape', { apiKey: 'k', url: 'u' })).toMatchObject({ error: 'Invalid API key. Please check your Firecrawl API key.' });
+    s.fake.once('POST', '/firecrawl/scrape', { status: 402, json: { success: false, error: 'Payment required' } });
+    expect(await s.run('firecrawl_scrape', { apiKey: 'k', url: 'u' })).toMatchObject({ error: 'Insufficient credits. Please check your Firecrawl plan and usage.' });
+    s.fake.once('POST', '/firecrawl/scrape', { status: 429, json: {} });
+    expect(await s.run('firecrawl_scrape', { apiKey: 'k', url: 'u' })).toMatchObject({ error: 'Rate limit exceeded. Please try again later.' });
+  });
+
+  it('firecrawl_search posts the query and answers data and warning', async () => {
+    const r = await s.run('firecrawl_search', { apiKey: 'k', query: 'weft docs' });
+    expect(s.only('POST', '/firecrawl/search').body).toEqual({ query: 'weft docs' });
+    expect(r).toEqual({ success: true, output: { data: f.firecrawlSearch.data, warning: null } });
+    s.fake.once('POST', '/firecrawl/search', { status: 500, json: { success: false, error: 'Internal error' } });
+    expect(await s.run('firecrawl_search', { apiKey: 'k', query: 'q' })).toMatchObject({ error: 'Firecrawl API error: Internal error' });
+  });
+
+  it('firecrawl_crawl starts a crawl (limit default 100) and polls it until completed', async () => {
+    Object.assign(searchPolling.firecrawlCrawl, fastPolling(10));
+    s.fake.once('GET', '/firecrawl/crawl/crawl-1', { json: { status: 'scraping', total: 2, completed: 1 } });
+    const r = await s.run('firecrawl_crawl', { apiKey: 'k', url: 'https://weft.dev', onlyMainContent: true });
+    expect(s.only('POST', '/firecrawl/crawl').body).toEqual({ url: 'https://weft.dev', limit: 100, scrapeOptions: { onlyMainContent: true } });
+    expect(s.fake.received('GET', '/firecrawl/crawl/crawl-1')).toHaveLength(2);
+    expect(r).toEqual({
+      success: true,
+      output: {
+        pages: [
+          { markdown: '# Home', html: '<h1>Home</h1>', metadata: { sourceURL: 'https://weft.dev' } },
+          { markdown: '# Docs', html: undefined, metadata: { sourceURL: 'https://weft.dev/docs' } },
+        ],
+        total: 2,
+        creditsUsed: 2,
+      },
+    });
+  });
+
+  it('firecrawl_crawl: a failed job and a job that never completes give their messages', async () => {
+    Object.assign(searchPolling.firecrawlCrawl, fastPolling(3));
+    s.fake.once('GET', '/firecrawl/crawl/crawl-1', { json: { status: 'failed' } });
+    expect(await s.run('firecrawl_crawl', { apiKey: 'k', url: 'https://weft.dev', limit: '7' })).toMatchObject({ success: false, error: 'Crawl job failed' });
+    expect(s.only('POST', '/firecrawl/crawl').body).toMatchObject({ limit: 7 });
+    s.fake.once('POST', '/firecrawl/crawl', { json: { success: true, id: 'crawl-slow' } });
+    s.fake.on('GET', '/firecrawl/crawl/crawl-slow', { json: { status: 'scraping' } });
+    expect(await s.run('firecrawl_crawl', { apiKey: 'k', url: 'https://weft.dev' })).toMatchObject({
+      success: false,
+      error: 'Crawl job did not complete within the maximum polling time (300s)',
+    });
+    expect(s.fake.received('GET', '/firecrawl/crawl/crawl-slow')).toHaveLength(3);
+  });
+});
