@@ -3,11 +3,13 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { backingEnv, createTestInstance, uniqueSuffix } from '@weft/testkit';
 import { startStack } from '../../infra/scripts/lib/stack.mjs';
+import { startModelFake } from './modelFake.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     weftUrl: string;
     weftEnv: Record<string, string>;
+    modelFakeUrl: string;
   }
 }
 
@@ -19,18 +21,23 @@ export default async function setup(project: TestProject) {
   const database = new URL(env.databaseUrl);
   database.pathname = `/weft_e2e_${uniqueSuffix()}`;
   const { instance, cleanup } = await createTestInstance();
+  // Model providers answer from a local fake (e2e/models.test.ts).
+  const models = await startModelFake();
   const stackEnv = {
     DATABASE_URL: database.toString(),
     NATS_URL: env.natsUrl,
     TEMPORAL_ADDRESS: env.temporalAddress,
     WEFT_INSTANCE: instance,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    ...models.env,
   };
   const stack = await startStack({ root, env: stackEnv, randomPorts: true });
   project.provide('weftUrl', stack.url);
   project.provide('weftEnv', { ...stackEnv, ...stack.addresses });
+  project.provide('modelFakeUrl', models.fake.url);
   return async () => {
     await stack.stop();
+    await models.fake.close();
     await cleanup();
     const admin = new URL(env.databaseUrl);
     admin.pathname = '/postgres';

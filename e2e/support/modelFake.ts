@@ -1,0 +1,32 @@
+import { createOpenAIFake, type FakeModelTurn, type OpenAIFake, type RecordedRequest } from '@weft/testkit';
+
+/** What a test writes in a user prompt to make the stack's fake model call a tool first. */
+export const USE_TOOL_MARK = '[use-tool]';
+/** The fake model's final answer after a tool ran (streamed word by word). */
+export const FINAL_ANSWER = 'Saved the launch date for you.';
+
+type ChatBody = { messages?: Array<{ role?: string; content?: unknown }>; tools?: Array<{ function?: { name?: string } }> };
+
+/**
+ * The stack's model provider: an OpenAI-compatible fake on 127.0.0.1 the integrations service
+ * reaches through WEFT_OPENAI_BASE_URL. Scripted by the request itself, since the tests run in other
+ * processes: a user prompt carrying USE_TOOL_MARK gets a call of the first offered tool (role and
+ * content arguments) until a tool result is in the conversation, then FINAL_ANSWER; anything else
+ * gets the fake's default answer. `GET /_fake/chats` lists the chat requests received.
+ */
+export async function startModelFake(): Promise<{ fake: OpenAIFake; env: Record<string, string> }> {
+  const fake = await createOpenAIFake();
+  fake.fallback((req: RecordedRequest): FakeModelTurn => {
+    const body = (req.body ?? {}) as ChatBody;
+    const messages = body.messages ?? [];
+    const wantsTool = messages.some((m) => m.role === 'user' && typeof m.content === 'string' && m.content.includes(USE_TOOL_MARK));
+    const toolName = body.tools?.[0]?.function?.name;
+    if (!wantsTool) return { content: 'Hello from the fake model.' };
+    if (toolName && !messages.some((m) => m.role === 'tool')) {
+      return { toolCalls: [{ name: toolName, arguments: { role: 'user', content: 'The launch is on Friday' } }], usage: { prompt: 10, completion: 5 } };
+    }
+    return { content: FINAL_ANSWER, usage: { prompt: 1000, completion: 100 } };
+  });
+  fake.server.on('GET', '/_fake/chats', () => ({ json: fake.chatRequests().map((r) => ({ authorization: r.headers.authorization ?? null, body: r.body })) }));
+  return { fake, env: { WEFT_OPENAI_BASE_URL: fake.baseUrl } };
+}
