@@ -124,8 +124,9 @@ export interface EngineHarness {
   setEnvironment(env: Record<string, string>): void;
   setChildWorkflows(children: Record<string, { name: string; state: RunnableState }>): void;
   start(state: RunnableState, extra?: Partial<RunWorkflowArgs>, workflowId?: string): Promise<WorkflowHandle<typeof runWorkflow>>;
+  /** Starts a run, waits for its result and checks that its history replays. */
   run(state: RunnableState, extra?: Partial<RunWorkflowArgs>): Promise<RunResult>;
-  /** Saves a run's history under workflows/histories/<name>.json when WEFT_WRITE_HISTORIES is set. */
+  /** Saves a run's history (`{workflowId, history}`) under workflows/histories/<name>.json when WEFT_WRITE_HISTORIES is set. */
   keepHistory(handle: WorkflowHandle<typeof runWorkflow>, name: string): Promise<void>;
   reset(): void;
   close(): Promise<void>;
@@ -198,6 +199,16 @@ export async function createEngineHarness(): Promise<EngineHarness> {
   const toolWorker = await Worker.create({ connection: native, taskQueue: toolQueue, activities: { ...integrations, ...models } });
   const running = Promise.all([workflowWorker.run(), toolWorker.run()]);
 
+  /**
+   * Replays a finished run's history with the workflow code: live timing differs from replay, so a
+   * run whose commands depend on timing fails here (Temporal would fail it after a worker restart).
+   */
+  const assertReplays = async (handle: WorkflowHandle<typeof runWorkflow>) => {
+    const history = await handle.fetchHistory();
+    await Worker.runReplayHistory({ workflowBundle: await workflowBundle(), replayName: 'engine-harness' }, history, handle.workflowId);
+    return history;
+  };
+
   const start: EngineHarness['start'] = (state, extra = {}, workflowId = `run-${uniqueSuffix()}`) =>
     client.workflow.start<typeof runWorkflow>('runWorkflow', {
       taskQueue: queue,
@@ -213,12 +224,18 @@ export async function createEngineHarness(): Promise<EngineHarness> {
     setEnvironment: (e) => (env = e),
     setChildWorkflows: (c) => (children = c),
     start,
-    run: async (state, extra) => (await start(state, extra)).result(),
+    async run(state, extra) {
+      const handle = await start(state, extra);
+      const result = await handle.result();
+      await assertReplays(handle);
+      return result;
+    },
     async keepHistory(handle, name) {
+      const history = await assertReplays(handle);
       if (!process.env.WEFT_WRITE_HISTORIES) return;
-      const history = await handle.fetchHistory();
       mkdirSync(historiesDir, { recursive: true });
-      writeFileSync(`${historiesDir}${name}.json`, `${historyToJSON(history)}\n`);
+      // The workflow id is kept beside the history: code that derives ids from it replays only with it.
+      writeFileSync(`${historiesDir}${name}.json`, `${JSON.stringify({ workflowId: handle.workflowId, history: JSON.parse(historyToJSON(history)) as unknown })}\n`);
     },
     reset() {
       rec.functionCalls.length = 0;

@@ -82,6 +82,26 @@ describe('tool, workflow and run-level behaviour (real Temporal server, fake act
     expect(once.logs.find((l) => l.blockId === 'api')?.attempts).toBe(1);
   });
 
+  it('agent block: the model layer answers through its activity; what follows reads <agent.content>, cost adds up in the run', async () => {
+    h.setModel((input) => `echo: ${JSON.stringify(input.messages.at(-1)?.content)}`);
+    const state = graphOf(
+      {
+        s: S,
+        a: { type: 'agent', name: 'Agent 1', values: { model: 'gpt-4o', systemPrompt: 'Be brief', userPrompt: 'Hello <start.input.name>' } },
+        f: { name: 'Shout', code: 'return <agent1.content>.toUpperCase()' },
+      },
+      [['s', 'a'], ['a', 'f']],
+    );
+    const handle = await h.start(state, { input: { name: 'Ada' } });
+    const result = await handle.result();
+    expect(result.error).toBeUndefined();
+    expect(result.output).toEqual({ result: 'ECHO: "HELLO ADA"', stdout: '' });
+    expect(result.logs.find((l) => l.blockId === 'a')).toMatchObject({ output: { content: 'echo: "Hello Ada"', model: 'gpt-4o' }, cost: { total: 0.003 } });
+    expect(result.cost?.total).toBeCloseTo(0.003, 6);
+    expect(h.rec.modelCalls[0]).toMatchObject({ model: 'gpt-4o', systemPrompt: 'Be brief' });
+    await h.keepHistory(handle, 'agent');
+  });
+
   it('workflow block: runs another workflow as a child with its input; output {success, childWorkflowName, result, error}', async () => {
     h.setChildWorkflows({
       'wf-child': { name: 'Child', state: graphOf({ s: S, f: { name: 'Double', code: 'return <start.input> * 2' } }, [['s', 'f']]) },
@@ -194,6 +214,7 @@ describe('tool, workflow and run-level behaviour (real Temporal server, fake act
     await expect.poll(() => h.rec.started.includes('slow'), { timeout: 20_000 }).toBe(true);
     await handle.cancel();
     const result = await handle.result();
+    await h.keepHistory(handle, 'cancelled');
     expect(result).toMatchObject({ success: false, cancelled: true, error: 'Run cancelled' });
     expect(ran(result)).toEqual(['s', 'a']);
     expect(h.rec.events.at(-1)).toMatchObject({ type: 'runCompleted', result: { cancelled: true } });
