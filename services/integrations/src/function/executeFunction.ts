@@ -1,6 +1,7 @@
 import type { ExecuteFunctionOutput, FunctionDebug } from '@weft/contracts';
 import { DEFAULT_FUNCTION_TIMEOUT_MS, type SandboxPool } from './sandbox.js';
-import { prepareCustomToolCode, validateCustomToolParams } from '../tools/runtime/customTool.js';
+import { ENV_PLACEHOLDER, prepareCustomToolCode, validateCustomToolParams } from '../tools/runtime/customTool.js';
+import { substituteInSource } from './placeholders.js';
 import { errorMessage } from '../tools/runtime/errors.js';
 
 /** A function execute request (spec 000 §7 `POST /api/function/execute`). */
@@ -37,16 +38,18 @@ const normalize = (name: string) => name.toLowerCase().replace(/\s+/g, '');
 /**
  * Function block code: `{{KEY}}` becomes the environment variable and `<block.path>` the value of
  * that block's output (block names compared lowercased without spaces, through blockNameMapping),
- * both as JavaScript literals; anything else is left as written.
+ * both written as substituteInSource writes them (text inside string literals, literals elsewhere);
+ * anything else is left as written.
  */
 export function resolveFunctionCode(code: string, envVars: Record<string, string>, blockData: Record<string, unknown>, mapping: Record<string, string>): string {
   const byName = new Map(Object.entries(mapping).map(([name, id]) => [normalize(name), id]));
-  let out = code.replace(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g, (whole, key: string) => (key in envVars ? JSON.stringify(envVars[key]) : whole));
-  out = out.replace(/<([A-Za-z0-9_ -]+)((?:\.[A-Za-z0-9_]+)+)>/g, (whole, name: string, rest: string) => {
-    const id = byName.get(normalize(name)) ?? (name in blockData ? name : undefined);
-    if (!id || !(id in blockData)) return whole;
-    const value = lookup(blockData[id], rest.slice(1).split('.'));
-    return value === undefined ? whole : JSON.stringify(value);
+  let out = substituteInSource(code, ENV_PLACEHOLDER, (m) => (m[1] !== undefined && Object.hasOwn(envVars, m[1]) ? { value: envVars[m[1]] } : undefined));
+  out = substituteInSource(out, /<([A-Za-z0-9_ -]+)((?:\.[A-Za-z0-9_]+)+)>/g, (m) => {
+    const name = m[1] ?? '';
+    const id = byName.get(normalize(name)) ?? (Object.hasOwn(blockData, name) ? name : undefined);
+    if (!id || !Object.hasOwn(blockData, id)) return undefined;
+    const value = lookup(blockData[id], (m[2] ?? '').slice(1).split('.'));
+    return value === undefined ? undefined : { value };
   });
   return out;
 }

@@ -1,4 +1,8 @@
 import { ToolError } from '../serviceTool.js';
+import { substituteInSource } from '../../function/placeholders.js';
+
+/** `{{KEY}}`: an environment variable in code. */
+export const ENV_PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
 
 /** Keys the execution layer adds to every call; never checked against a custom tool's schema (spec 000 §5). */
 export const INTERNAL_KEYS: ReadonlySet<string> = new Set(['_context', 'workflowId', 'envVars']);
@@ -55,12 +59,13 @@ const RESERVED = new Set(['params', 'environmentVariables', 'console', 'await', 
 
 /**
  * Substitutes `{{KEY}}` with the environment variable's value and `<name>` with the parameter's
- * value (both as JavaScript literals, so code stays valid whatever the value holds); unknown
+ * value (inside a string literal as its escaped text, elsewhere as a JavaScript literal, so code
+ * stays valid whatever the value holds: substituteInSource); unknown
  * placeholders are left as written. Parameters are also declared as constants of their own name.
  */
 export function prepareCustomToolCode(code: string, params: Record<string, unknown>, envVars: Record<string, string>): string {
-  let out = code.replace(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g, (whole, key: string) => (key in envVars ? JSON.stringify(envVars[key]) : whole));
-  out = out.replace(/<([A-Za-z_$][A-Za-z0-9_$]*)>/g, (whole, name: string) => (Object.hasOwn(params, name) && !INTERNAL_KEYS.has(name) ? JSON.stringify(params[name] ?? null) : whole));
+  let out = substituteInSource(code, ENV_PLACEHOLDER, (m) => (m[1] !== undefined && Object.hasOwn(envVars, m[1]) ? { value: envVars[m[1]] } : undefined));
+  out = substituteInSource(out, /<([A-Za-z_$][A-Za-z0-9_$]*)>/g, (m) => (m[1] !== undefined && Object.hasOwn(params, m[1]) && !INTERNAL_KEYS.has(m[1]) ? { value: params[m[1]] ?? null } : undefined));
   const decls = Object.keys(params)
     .filter((name) => IDENTIFIER.test(name) && !RESERVED.has(name) && !INTERNAL_KEYS.has(name))
     .map((name) => `const ${name} = params[${JSON.stringify(name)}];`)

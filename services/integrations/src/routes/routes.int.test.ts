@@ -1,0 +1,224 @@
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger, loadConfig, type Database } from '@weft/platform';
+import { createFakeServer, createSmtpFake, createTestDatabase, type FakeServer, type SmtpFake } from '@weft/testkit';
+import type { CallContext } from '@weft/contracts';
+import { migrations } from '../migrations/index.js';
+import { createToolRuntime, type ToolRuntime } from '../runtime.js';
+import { integrationsHandlers } from '../adapters/grpc.js';
+import { SandboxPool } from '../function/sandbox.js';
+import type { RegistryPort } from '../adapters/registry.js';
+import type { IntegrationsDB } from '../db.js';
+import type { RouteRequest } from '../tools/runtime/types.js';
+
+const context: CallContext = { workspaceId: 'ws1', workflowId: 'wf-routes', actorId: 'user1' };
+const ALLOW_FAKES = { allowPrivateNetwork: false, allowlist: ['127.0.0.1'] };
+const DENY_PRIVATE = { allowPrivateNetwork: false, allowlist: [] };
+
+let database: Database<IntegrationsDB> & { drop(): Promise<void> };
+let fake: FakeServer;
+let smtp: SmtpFake;
+let docsDir: string;
+let rt: ToolRuntime;
+let strict: ToolRuntime;
+const sandbox = new SandboxPool({ size: 1 });
+let tokenCalls = 0;
+
+const registry: RegistryPort = {
+  getOAuthToken: ({ credentialId }) => {
+    tokenCalls += 1;
+    return Promise.resolve({ accessToken: `token-${credentialId}-${tokenCalls}` });
+  },
+  listCustomTools: () =>
+    Promise.resolve({
+      toolsJson: JSON.stringify([
+        { id: 'greet', title: 'Greet', schema: { type: 'function', function: { name: 'greet', parameters: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } }, code: 'return `hello ${name}, key {{GREETING_KEY}}`' },
+        { id: 'broken-entry', title: 3, schema: {} },
+      ]),
+    }),
+};
+
+function call(runtime: ToolRuntime, method: string, p: string, body?: unknown, query: Record<string, string> = {}, ctx: CallContext = context) {
+  const req: RouteRequest = { method, path: p, query, body, context: ctx, envVars: {} };
+  return runtime.routes.handle(req);
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase<IntegrationsDB>('integrations_routes', migrations);
+  fake = await createFakeServer();
+  smtp = await createSmtpFake({ credentials: { username: 'mailer', password: 'smtp-pass-123' } });
+  docsDir = mkdtempSync(path.join(tmpdir(), 'weft-docs-'));
+  writeFileSync(path.join(docsDir, 'tools.md'), '# Tools\n\nThe HTTP request tool sends requests.\n\n## Memory\n\nAgent memories are kept per workflow.\n');
+  writeFileSync(path.join(docsDir, 'runs.md'), '# Runs\n\nA run executes a workflow from its starter block.\n');
+  const config = loadConfig({ ...process.env, WEFT_INSTANCE: 'troutes' });
+  const logger = createLogger('integrations', 'silent');
+  const env = { WEFT_ELEVENLABS_BASE_URL: fake.url };
+  rt = createToolRuntime({ db: database.db, logger, config, env, registry, policy: ALLOW_FAKES, docsDir, sandbox });
+  strict = createToolRuntime({ db: database.db, logger, config, env, registry, policy: DENY_PRIVATE, docsDir, sandbox });
+});
+afterAll(async () => {
+  await rt?.close();
+  await strict?.close();
+  await sandbox.close();
+  await fake?.close();
+  await smtp?.close();
+  await database?.drop();
+  if (docsDir) rmSync(docsDir, { recursive: true, force: true });
+});
+beforeEach(() => {
+  fake.reset();
+  smtp.mails.length = 0;
+});
+
+describe('memory routes (Postgres)', () => {
+  it('adds, appends, lists, reads and deletes agent memories scoped by workflow', async () => {
+    expect(await call(rt, 'POST', '/memory', { key: 'chat', type: 'agent', data: { role: 'user', content: 'hi' } })).toMatchObject({ status: 200, body: { success: true, output: { id: 'chat', memories: [{ role: 'user', content: 'hi' }] } } });
+    const appended = await call(rt, 'POST', '/memory', { key: 'chat', type: 'agent', data: { role: 'assistant', content: 'hello' } });
+    expect(appended.body).toMatchObject({ output: { memories: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }] } });
+    const other = { ...context, workflowId: 'wf-other' };
+    expect(await call(rt, 'GET', '/memory', undefined, {}, other)).toMatchObject({ status: 200, body: { output: { memories: [] } } });
+    const list = await call(rt, 'GET', '/memory');
+    expect(list.body).toMatchObject({ success: true, output: { memories: [{ key: 'chat', workflowId: 'wf-routes' }] } });
+    expect(await call(rt, 'GET', '/memory/chat')).toMatchObject({ status: 200, body: { output: { id: 'chat' } } });
+    expect(await call(rt, 'GET', '/memory/chat', undefined, {}, other)).toMatchObject({ status: 404, body: { error: 'Memory not found' } });
+    expect(await call(rt, 'DELETE', '/memory/chat')).toMatchObject({ status: 200, body: { output: { message: 'Memory deleted successfully' } } });
+    expect(await call(rt, 'GET', '/memory/chat')).toMatchObject({ status: 404 });
+  });
+
+  it('answers the spec messages for a missing workflow or role and content', async () => {
+    const noWorkflow = { ...context, workflowId: '' };
+    expect(await call(rt, 'GET', '/memory', undefined, {}, noWorkflow)).toMatchObject({ status: 400, body: { error: 'workflowId is required and must be provided in execution context' } });
+    expect(await call(rt, 'POST', '/memory', { key: 'k', data: { role: 'user' } })).toMatchObject({ status: 400, body: { error: 'Role and content are required for agent memory' } });
+    expect(await call(rt, 'POST', '/memory', 'text')).toMatchObject({ status: 400, body: { error: 'body must be a JSON object' } });
+  });
+
+  it('the memory tools reach the same routes through the execution layer', async () => {
+    const add = await rt.tools.execute({ toolId: 'memory_add', params: { id: 'notes', role: 'user', content: 'remember me' }, context }, 'answer');
+    expect(add).toMatchObject({ success: true });
+    const got = await rt.tools.execute({ toolId: 'memory_get', params: { id: 'notes' }, context }, 'answer');
+    expect(got).toMatchObject({ success: true, output: { memories: [{ role: 'user', content: 'remember me' }] } });
+    expect(got.timing.duration).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('files parse', () => {
+  it('parses CSV, JSON, HTML and text from URLs and data links', async () => {
+    fake.on('GET', '/people.csv', { headers: { 'content-type': 'text/csv' }, text: 'name,age\nAda,36\nAlan,41\n' });
+    const csv = await call(rt, 'POST', '/files/parse', { filePath: `${fake.url}/people.csv` });
+    expect(csv).toMatchObject({ status: 200, body: { success: true, output: { files: [{ name: 'people.csv', fileType: 'csv', metadata: { headers: ['name', 'age'], rowCount: 2 } }] } } });
+    const data = `data:application/json;base64,${Buffer.from('{"a":[1,2]}').toString('base64')}`;
+    expect(await call(rt, 'POST', '/files/parse', { filePath: data, fileType: 'json' })).toMatchObject({ body: { output: { files: [{ metadata: { data: { a: [1, 2] } } }] } } });
+    const html = `data:text/html,${encodeURIComponent('<h1>Title</h1><script>x()</script><p>Body &amp; more</p>')}`;
+    const parsed = await call(rt, 'POST', '/files/parse', { filePath: [html], fileType: 'html' });
+    expect(parsed.body).toMatchObject({ output: { combinedContent: 'Title\nBody & more' }, results: [{ success: true }] });
+  });
+
+  it('refuses a missing path, a local path, an unknown type and a private address', async () => {
+    expect(await call(rt, 'POST', '/files/parse', {})).toMatchObject({ status: 400, body: { error: 'Missing required parameter: filePath' } });
+    expect(await call(rt, 'POST', '/files/parse', { filePath: '/etc/passwd' })).toMatchObject({ status: 400, body: { error: 'filePath must be an http(s) URL or a data: link' } });
+    expect(await call(rt, 'POST', '/files/parse', { filePath: 'data:,x', fileType: 'exe' })).toMatchObject({ status: 400, body: { error: expect.stringContaining('Unsupported file type: exe') } });
+    expect(await call(strict, 'POST', '/files/parse', { filePath: `${fake.url}/people.csv` })).toMatchObject({ status: 400, body: { error: expect.stringContaining('Outbound request refused') } });
+    expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe('email over SMTP', () => {
+  it('sends through a real SMTP server with login and answers the message id', async () => {
+    const res = await call(rt, 'POST', '/tools/email/send', { host: smtp.host, port: smtp.port, username: 'mailer', password: 'smtp-pass-123', to: 'ada@example.com', subject: 'Report', body: 'All green.' });
+    expect(res).toMatchObject({ status: 200, body: { success: true, output: { messageId: expect.any(String), sentAt: expect.any(String) } } });
+    expect(smtp.mails).toHaveLength(1);
+    expect(smtp.mails[0]).toMatchObject({ to: ['ada@example.com'], username: 'mailer' });
+    expect(smtp.mails[0]?.raw).toContain('Subject: Report');
+    expect(smtp.mails[0]?.raw).toContain('All green.');
+  });
+
+  it('a refused login is an error without the password; missing fields are named; private hosts refused unless allowed', async () => {
+    const res = await call(rt, 'POST', '/tools/email/send', { host: smtp.host, port: smtp.port, username: 'mailer', password: 'wrong-password-9', to: 'a@example.com', subject: 's', body: 'b' });
+    expect(res.status).toBe(502);
+    expect(JSON.stringify(res.body)).toContain('Failed to send email');
+    expect(JSON.stringify(res.body)).not.toContain('wrong-password-9');
+    expect(await call(rt, 'POST', '/tools/email/send', { host: smtp.host, to: 'a@example.com' })).toMatchObject({ status: 400, body: { error: 'subject is required' } });
+    expect(await call(rt, 'POST', '/tools/email/send', { host: smtp.host, port: 70000, to: 'a@example.com', subject: 's' })).toMatchObject({ status: 400, body: { error: 'port must be a number from 1 to 65535' } });
+    expect(await call(strict, 'POST', '/tools/email/send', { host: smtp.host, port: smtp.port, to: 'a@example.com', subject: 's' })).toMatchObject({ status: 400, body: { error: expect.stringContaining('Outbound request refused') } });
+    expect(smtp.mails).toHaveLength(0);
+  });
+});
+
+describe('proxy image and speech', () => {
+  it('passes images through and refuses what is not one', async () => {
+    fake.on('GET', '/cat.png', { headers: { 'content-type': 'image/png' }, text: 'PNGDATA' });
+    fake.on('GET', '/page', { headers: { 'content-type': 'text/html' }, text: '<html></html>' });
+    const img = await call(rt, 'GET', '/proxy/image', undefined, { url: `${fake.url}/cat.png` });
+    expect(img.status).toBe(200);
+    expect(img.contentType).toBe('image/png');
+    expect(Buffer.from(img.bytes ?? []).toString()).toBe('PNGDATA');
+    expect(await call(rt, 'GET', '/proxy/image', undefined, { url: `${fake.url}/page` })).toMatchObject({ status: 415 });
+    expect(await call(rt, 'GET', '/proxy/image', undefined, { url: 'file:///etc/passwd' })).toMatchObject({ status: 400 });
+    expect(await call(strict, 'GET', '/proxy/image', undefined, { url: 'http://169.254.169.254/latest/meta-data' })).toMatchObject({ status: 400, body: { error: expect.stringContaining('Outbound request refused') } });
+  });
+
+  it('asks ElevenLabs (at its configured base URL) with the default model and answers the audio', async () => {
+    fake.on('POST', '/v1/text-to-speech/:voice', { headers: { 'content-type': 'audio/mpeg' }, text: 'MP3' });
+    const res = await call(rt, 'POST', '/proxy/tts', { apiKey: 'el-key-1234', text: 'Hello', voiceId: 'v1' });
+    expect(res).toMatchObject({ status: 200, body: { success: true, audioUrl: `data:audio/mpeg;base64,${Buffer.from('MP3').toString('base64')}` } });
+    const sent = fake.received('POST', '/v1/text-to-speech/:voice')[0];
+    expect(sent?.body).toEqual({ text: 'Hello', model_id: 'eleven_monolingual_v1' });
+    expect(sent?.headers['xi-api-key']).toBe('el-key-1234');
+    expect(await call(rt, 'POST', '/proxy/tts', { apiKey: 'k', voiceId: 'v' })).toMatchObject({ status: 400, body: { error: 'text is required' } });
+  });
+});
+
+describe('docs search', () => {
+  it('finds sections of the docs and bounds topK', async () => {
+    const res = await call(rt, 'POST', '/docs/search', { query: 'agent memories workflow', topK: 50 });
+    expect(res.status).toBe(200);
+    const body = res.body as { results: Array<{ title?: string; content?: string }>; searchTime: number };
+    expect(body.results.length).toBeGreaterThan(0);
+    expect(body.results.length).toBeLessThanOrEqual(20);
+    expect(JSON.stringify(body.results[0])).toContain('Agent memories');
+    expect(typeof body.searchTime).toBe('number');
+    expect(await call(rt, 'POST', '/docs/search', { query: ' ' })).toMatchObject({ status: 400, body: { error: 'query is required' } });
+  });
+
+  it('answers unknown routes and methods clearly', async () => {
+    expect(await call(rt, 'GET', '/nothing')).toMatchObject({ status: 404, body: { error: 'No route for GET /api/nothing' } });
+    expect(await call(rt, 'PUT', '/memory')).toMatchObject({ status: 405 });
+  });
+});
+
+describe('gRPC handlers', () => {
+  const grpcCtx = {} as Parameters<ReturnType<typeof integrationsHandlers>['executeTool']>[1];
+
+  it('executeFunction answers result, stdout and debug; bad JSON fields are named', async () => {
+    const h = integrationsHandlers(rt);
+    const ok = await h.executeFunction({ code: 'console.log("x"); return params.a + environmentVariables.B', timeoutMs: 0, paramsJson: '{"a":"1"}', envVarsJson: '{"B":"2"}', blockDataJson: '', blockNameMappingJson: '', workflowId: 'wf', isCustomTool: false, schemaJson: '' }, grpcCtx);
+    expect(ok).toMatchObject({ success: true, resultJson: '"12"', stdout: 'x\n' });
+    const bad = await h.executeFunction({ code: 'null.x', timeoutMs: 0, paramsJson: '', envVarsJson: '', blockDataJson: '', blockNameMappingJson: '', workflowId: '', isCustomTool: false, schemaJson: '' }, grpcCtx);
+    expect(bad.success).toBe(false);
+    expect(JSON.parse(bad.debugJson ?? '{}')).toMatchObject({ errorType: 'TypeError', line: 1 });
+    await expect(h.executeFunction({ code: '1', timeoutMs: 0, paramsJson: '[', envVarsJson: '', blockDataJson: '', blockNameMappingJson: '', workflowId: '', isCustomTool: false, schemaJson: '' }, grpcCtx)).rejects.toThrow('params must be JSON');
+  });
+
+  it('executeTool runs custom tools from the registry with the environment, and answers failures as results', async () => {
+    const h = integrationsHandlers(rt);
+    const ctx = { workspaceId: 'ws1', workflowId: 'wf1', actorId: 'user1' };
+    const res = await h.executeTool({ toolId: 'custom_greet', paramsJson: '{"name":"Ada"}', context: ctx, envVars: { GREETING_KEY: 'gk' }, skipPostProcess: false }, grpcCtx);
+    expect(JSON.parse(res.resultJson)).toMatchObject({ success: true, output: 'hello Ada, key gk' });
+    const unknown = await h.executeTool({ toolId: 'custom_broken-entry', paramsJson: '{}', context: ctx, envVars: {}, skipPostProcess: false }, grpcCtx);
+    expect(JSON.parse(unknown.resultJson)).toMatchObject({ success: false, error: 'Tool not found: custom_broken-entry', timing: { duration: expect.any(Number) } });
+    await expect(h.executeTool({ toolId: '', paramsJson: '', context: ctx, envVars: {}, skipPostProcess: false }, grpcCtx)).rejects.toThrow('toolId is required');
+  });
+
+  it('callRoute answers JSON and binary routes as their HTTP routes would', async () => {
+    const h = integrationsHandlers(rt);
+    fake.on('GET', '/dog.gif', { headers: { 'content-type': 'image/gif' }, text: 'GIF' });
+    const img = await h.callRoute({ method: 'GET', path: '/proxy/image', query: { url: `${fake.url}/dog.gif` }, bodyJson: '', context: undefined, envVars: {} }, grpcCtx);
+    expect(img).toMatchObject({ status: 200, contentType: 'image/gif', bodyJson: '' });
+    expect(Buffer.from(img.body).toString()).toBe('GIF');
+    const missing = await h.callRoute({ method: 'POST', path: '/files/parse', query: {}, bodyJson: '{}', context: undefined, envVars: {} }, grpcCtx);
+    expect(missing).toMatchObject({ status: 400, contentType: 'application/json' });
+    expect(JSON.parse(missing.bodyJson)).toMatchObject({ error: 'Missing required parameter: filePath' });
+  });
+});
