@@ -14,3 +14,4 @@ export { REDDIT_FIXTURES, createFakeReddit } from './reddit.js';
 export { SUPABASE_FIXTURES, createFakeSupabase } from './supabase.js';
 export { VECTOR_FIXTURES, createFakeVectors } from './vectors.js';
 export { SEARCH_FIXTURES, createFakeSearch } from './search.js';
+export { AI_FIXTURES, createFakeAi } from './ai.js';

@@ -20,6 +20,7 @@ import { supabaseTools } from './supabase/supabase.tools.js';
 import { pineconeTools } from './pinecone/pinecone.tools.js';
 import { qdrantTools } from './qdrant/qdrant.tools.js';
 import { searchTools } from './search/search.tools.js';
+import { aiTools } from './ai/ai.tools.js';
 
 const families: ServiceTool[][] = [
   slackTools,
@@ -43,6 +44,7 @@ const families: ServiceTool[][] = [
   pineconeTools,
   qdrantTools,
   searchTools,
+  aiTools,
 ];
 
 /** Every integration's own request code, by catalogue tool id; the execution layer runs these before its generic HTTP path. */

@@ -1,0 +1,64 @@
+import type { FakeServer } from '../server.js';
+import { createServiceFake } from './kit.js';
+
+/** Recorded answers of the model-backed tool APIs (chat, embeddings, images, vision, OCR). */
+export const AI_FIXTURES = {
+  perplexity: {
+    id: 'pplx-1',
+    model: 'sonar',
+    choices: [{ index: 0, message: { role: 'assistant', content: 'Weft is a workflow builder.' }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 },
+  },
+  huggingface: {
+    id: 'hf-1',
+    model: 'deepseek/deepseek-v3',
+    choices: [{ index: 0, message: { role: 'assistant', content: 'Hello from HF' }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 5, completion_tokens: 4, total_tokens: 9 },
+  },
+  embeddings: {
+    object: 'list',
+    model: 'text-embedding-3-small',
+    data: [{ object: 'embedding', index: 0, embedding: [0.01, -0.02, 0.03] }],
+    usage: { prompt_tokens: 3, total_tokens: 3 },
+  },
+  imageUrl: { created: 1714557600, data: [{ url: 'https://images.example/cat.png', revised_prompt: 'A cat on a mat, watercolour' }] },
+  imageB64: { created: 1714557600, data: [{ b64_json: 'iVBORw0KGgo=' }] },
+  visionOpenai: {
+    id: 'chatcmpl-v',
+    model: 'gpt-4o-2024-08-06',
+    choices: [{ index: 0, message: { role: 'assistant', content: 'A red bicycle.' }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 800, completion_tokens: 5, total_tokens: 805 },
+  },
+  visionAnthropic: {
+    id: 'msg_1',
+    type: 'message',
+    model: 'claude-3-opus-20240229',
+    content: [{ type: 'text', text: 'A blue boat.' }],
+    usage: { input_tokens: 700, output_tokens: 6 },
+  },
+  ocr: {
+    model: 'mistral-ocr-2505',
+    pages: [
+      { index: 0, markdown: '# Report\n\nRevenue **grew**.', images: [], dimensions: { dpi: 200, height: 2200, width: 1700 } },
+      { index: 1, markdown: 'See [appendix](https://weft.dev/a).', images: [] },
+    ],
+    usage_info: { pages_processed: 2, doc_size_bytes: 52311 },
+  },
+};
+
+/**
+ * A fake of the model-backed APIs tools call: OpenAI under /openai, Anthropic /anthropic, Perplexity
+ * /perplexity, the Hugging Face router /huggingface/{provider}, Mistral /mistral.
+ */
+export function createFakeAi(): Promise<FakeServer> {
+  const f = AI_FIXTURES;
+  return createServiceFake([
+    ['POST', '/perplexity/chat/completions', { json: f.perplexity }],
+    ['POST', '/huggingface/:provider/v1/chat/completions', { json: f.huggingface }],
+    ['POST', '/openai/embeddings', { json: f.embeddings }],
+    ['POST', '/openai/images/generations', (req) => ({ json: (req.body as { model?: string }).model === 'gpt-image-1' ? f.imageB64 : f.imageUrl })],
+    ['POST', '/openai/chat/completions', { json: f.visionOpenai }],
+    ['POST', '/anthropic/messages', { json: f.visionAnthropic }],
+    ['POST', '/mistral/ocr', { json: f.ocr }],
+  ]);
+}

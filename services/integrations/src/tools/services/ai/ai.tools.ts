@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AI_CHAT_MAX_TOKENS_FALLBACK,
+  EMBEDDING_DEFAULTS,
+  IMAGE_COUNT,
+  IMAGE_SIZES,
+  MISTRAL_OCR_MODEL,
+  VISION_MAX_TOKENS,
+  clamp,
+  parsePages,
+  text,
+  toInt,
+  validateMistralTool,
+} from '@weft/catalog';
+import { ToolError, type ServiceTool } from '../../serviceTool.js';
+import { apiMessage, bearer, call, list, obj, seg, serviceTool, str, type Obj } from '../http.js';
+
+/** A number parameter, or `fallback` when missing or not numeric. */
+function num(value: unknown, fallback: number): number {
+  const n = typeof value === 'number' ? value : Number.parseFloat(text(value));
+  return Number.isFinite(n) ? n : fallback;
+}
+
+/** System prompt (when given) and the user's content as chat messages. */
+function chatMessages(p: Obj): Obj[] {
+  const system = text(p.systemPrompt);
+  return [...(system ? [{ role: 'system', content: system }] : []), { role: 'user', content: String(p.content ?? '') }];
+}
+
+/** Token usage of an OpenAI-style answer. */
+function usage(data: Obj) {
+  const u = obj(data.usage);
+  return { prompt_tokens: u.prompt_tokens ?? 0, completion_tokens: u.completion_tokens ?? 0, total_tokens: u.total_tokens ?? 0 };
+}
+
+const chatTools: ServiceTool[] = [
+  serviceTool('perplexity_chat', async (p, io) => {
+    const maxTokens = toInt(p.max_tokens, AI_CHAT_MAX_TOKENS_FALLBACK);
+    const res = await call(io, {
+      method: 'POST',
+      url: `${io.baseUrl('perplexity')}/chat/completions`,
+      headers: bearer(p.apiKey),
+      json: { model: text(p.model), messages: chatMessages(p), max_tokens: maxTokens, temperature: clamp(num(p.temperature, 0.7), 0, 1) },
+    });
+    if (!res.ok) throw new ToolError(`Perplexity API error: ${apiMessage(res)}`, res.status);
+    const data = obj(res.data);
+    return { content: str(obj(obj(list(data.choices)[0]).message).content) ?? '', model: data.model ?? text(p.model), usage: usage(data) };
+  }),
+  serviceTool('huggingface_chat', async (p, io) => {
+    const provider = text(p.provider) || 'novita';
+    const body: Obj = { model: text(p.model), messages: chatMessages(p), stream: false, temperature: clamp(num(p.temperature, 0.7), 0, 2) };
+    const maxTokens = toInt(p.maxTokens, Number.NaN);
+    if (Number.isFinite(maxTokens)) body.max_tokens = maxTokens;
+    const res = await call(io, { method: 'POST', url: `${io.baseUrl('huggingface')}/${seg(provider)}/v1/chat/completions`, headers: bearer(p.apiKey), json: body });
+    if (!res.ok) throw new ToolError(`Hugging Face chat completion failed: ${apiMessage(res)}`, res.status);
+    const data = obj(res.data);
+    const content = obj(obj(list(data.choices)[0]).message).content;
+    if (typeof content !== 'string') throw new ToolError('Invalid response format from Hugging Face API');
+    return { content, model: data.model ?? text(p.model), usage: usage(data) };
+  }),
+];
+
+const DEFAULT_VISION_PROMPT = 'Please analyze this image and describe what you see in detail.';
+
+const openaiTools: ServiceTool[] = [
+  serviceTool('openai_embeddings', async (p, io) => {
+    const model = text(p.model) || EMBEDDING_DEFAULTS.model;
+    const res = await call(io, {
+      method: 'POST',
+      url: `${io.baseUrl('openai')}/embeddings`,
+      headers: bearer(p.apiKey),
+      json: { input: p.input, model, encoding_format: text(p.encodingFormat) || EMBEDDING_DEFAULTS.encodingFormat },
+    });
+    if (!res.ok) throw new ToolError(`OpenAI API error: ${apiMessage(res)}`, res.status);
+    const data = obj(res.data);
+    return { embeddings: list(data.data).map((d) => obj(d).embedding), model: data.model ?? model, usage: { prompt_tokens: obj(data.usage).prompt_tokens ?? 0, total_tokens: obj(data.usage).total_tokens ?? 0 } };
+  }),
+  serviceTool('openai_image', async (p, io) => {
+    const model = text(p.model);
+    const body: Obj = { model, prompt: String(p.prompt ?? ''), n: clamp(toInt(p.n, IMAGE_COUNT.default), IMAGE_COUNT.min, IMAGE_COUNT.max) };
+    const size = text(p.size) || '1024x1024';
+    const sizes: readonly string[] | undefined = (IMAGE_SIZES as Record<string, readonly string[]>)[model];
+    if (sizes && !sizes.includes(size)) throw new ToolError(`Invalid size ${size} for ${model}. Allowed sizes: ${sizes.join(', ')}`);
+    body.size = size;
+    if (model === 'dall-e-3') {
+      if (text(p.quality)) body.quality = text(p.quality);
+      if (text(p.style)) body.style = text(p.style);
+    }
+    if (model === 'gpt-image-1' && text(p.background)) body.background = text(p.background);
+    const res = await call(io, { method: 'POST', url: `${io.baseUrl('openai')}/images/generations`, headers: bearer(p.apiKey), json: body, timeoutMs: 120_000 });
+    if (!res.ok) throw new ToolError(`OpenAI API error: ${apiMessage(res)}`, res.status);
+    const images = list(obj(res.data).data).map((d) => {
+      const img = obj(d);
+      return str(img.url) ?? (typeof img.b64_json === 'string' ? `data:image/png;base64,${img.b64_json}` : '');
+    });
+    return { content: images[0] ?? '', images, metadata: { model, revisedPrompt: obj(list(obj(res.data).data)[0]).revised_prompt } };
+  }),
+  serviceTool('vision_tool', async (p, io) => {
+    const model = text(p.model) || 'gpt-4o';
+    const prompt = text(p.prompt) || DEFAULT_VISION_PROMPT;
+    const imageUrl = text(p.imageUrl);
+    if (model.startsWith('claude')) {
+      const res = await call(io, {
+        method: 'POST',
+        url: `${io.baseUrl('anthropic')}/messages`,
+        headers: { 'x-api-key': text(p.apiKey), 'anthropic-version': '2023-06-01' },
+        json: {
+          model,
+          max_tokens: VISION_MAX_TOKENS,
+          messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'url', url: imageUrl } }, { type: 'text', text: prompt }] }],
+        },
+      });
+      if (!res.ok) throw new ToolError(`Anthropic API error: ${apiMessage(res)}`, res.status);
+      const data = obj(res.data);
+      const u = obj(data.usage);
+      const input = Number(u.input_tokens ?? 0);
+      const output = Number(u.output_tokens ?? 0);
+      const content = list(data.content).map((b) => (obj(b).type === 'text' ? String(obj(b).text ?? '') : '')).join('');
+      return { content, model: data.model ?? model, tokens: { prompt: input, completion: output, total: input + output } };
+    }
+    const res = await call(io, {
+      method: 'POST',
+      url: `${io.baseUrl('openai')}/chat/completions`,
+      headers: bearer(p.apiKey),
+      json: {
+        model,
+        max_tokens: VISION_MAX_TOKENS,
+        messages: [{ role: 'user', content: [{ type: 'text', text: prompt }, { type: 'image_url', image_url: { url: imageUrl } }] }],
+      },
+    });
+    if (!res.ok) throw new ToolError(`OpenAI API error: ${apiMessage(res)}`, res.status);
+    const data = obj(res.data);
+    const u = usage(data);
+    return { content: str(obj(obj(list(data.choices)[0]).message).content) ?? '', model: data.model ?? model, tokens: { prompt: u.prompt_tokens, completion: u.completion_tokens, total: u.total_tokens } };
+  }),
+];
+
+/** The §8 status table of Mistral OCR (each message prefixed 'Mistral OCR Error:'). */
+const OCR_STATUS: Record<number, string> = {
+  400: 'Invalid request - please check the document URL and parameters',
+  401: 'Invalid API key - please check your Mistral API key',
+  403: 'Access forbidden - your API key does not have access to the OCR service',
+  404: 'PDF not found - the document URL could not be reached',
+  413: 'PDF too large - the document exceeds the size limit',
+  415: 'Unsupported format - the document is not a supported PDF',
+  429: 'Rate limit exceeded - please try again later',
+  500: 'Service temporarily unavailable - please try again later',
+  502: 'Service temporarily unavailable - please try again later',
+  503: 'Service temporarily unavailable - please try again later',
+  504: 'Service temporarily unavailable - please try again later',
+};
+
+const ocrError = (message: string, status?: number) => new ToolError(`Mistral OCR Error: ${message}`, status);
+
+/** A positive integer parameter, or undefined (ignored) otherwise (§5). */
+function positiveInt(value: unknown): number | undefined {
+  const n = typeof value === 'number' ? value : Number(text(value));
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/** Page numbers from an array or a comma list (§5). */
+function pageList(value: unknown): number[] {
+  const parsed = parsePages(Array.isArray(value) ? value.map(String).join(',') : value);
+  if (!parsed.ok) throw ocrError(parsed.error);
+  return parsed.pages;
+}
+
+/** Markdown reduced to plain text: images, links, emphasis and heading marks dropped. */
+function plainText(markdown: string): string {
+  return markdown
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/^#{1,6}\s+/gm, '')
+    .replace(/(\*\*|__|\*|_|`)/g, '')
+    .trim();
+}
+
+const ocrTools: ServiceTool[] = [
+  serviceTool('mistral_parser', async (p, io) => {
+    const invalid = validateMistralTool(p);
+    if (invalid) throw ocrError(invalid);
+    const fileUrl = text(p.filePath);
+    const resultType = text(p.resultType) || 'markdown';
+    const body: Obj = {
+      model: MISTRAL_OCR_MODEL,
+      document: { type: 'document_url', document_url: fileUrl },
+      include_image_base64: p.includeImageBase64 === true || p.includeImageBase64 === 'true',
+    };
+    const pages = pageList(p.pages);
+    if (pages.length > 0) body.pages = pages;
+    const imageLimit = positiveInt(p.imageLimit);
+    if (imageLimit !== undefined) body.image_limit = imageLimit;
+    const imageMinSize = positiveInt(p.imageMinSize);
+    if (imageMinSize !== undefined) body.image_min_size = imageMinSize;
+    const res = await call(io, { method: 'POST', url: `${io.baseUrl('mistral')}/ocr`, headers: bearer(p.apiKey), json: body, timeoutMs: 120_000 });
+    if (!res.ok) throw ocrError(OCR_STATUS[res.status] ?? apiMessage(res), res.status);
+    if (!res.json || res.data === undefined) throw ocrError('Failed to parse the OCR response');
+    const data = obj(res.data);
+    const ocrPages = list(data.pages).map(obj);
+    const markdown = ocrPages.map((pg) => String(pg.markdown ?? '')).join('\n\n');
+    const content =
+      resultType === 'json' ? JSON.stringify(ocrPages.map((pg) => ({ index: pg.index, markdown: pg.markdown ?? '' }))) : resultType === 'text' ? plainText(markdown) : markdown;
+    const u = obj(data.usage_info);
+    const fileName = decodeURIComponent(new URL(fileUrl).pathname.split('/').pop() ?? '') || 'document.pdf';
+    return {
+      content,
+      metadata: {
+        jobId: randomUUID(),
+        fileType: 'pdf',
+        fileName,
+        source: 'url',
+        sourceUrl: fileUrl,
+        pageCount: ocrPages.length,
+        usageInfo: { pagesProcessed: u.pages_processed ?? ocrPages.length, docSizeBytes: u.doc_size_bytes ?? null },
+        model: data.model ?? MISTRAL_OCR_MODEL,
+        resultType,
+        processedAt: new Date().toISOString(),
+      },
+    };
+  }),
+];
+
+/** Model-backed tools: Perplexity and Hugging Face chat, OpenAI embeddings, images and vision (OpenAI or Anthropic), Mistral OCR. */
+export const aiTools: ServiceTool[] = [...chatTools, ...openaiTools, ...ocrTools];
