@@ -29,6 +29,8 @@ export default async function setup(project: TestProject) {
     TEMPORAL_ADDRESS: env.temporalAddress,
     WEFT_INSTANCE: instance,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    // Tools may reach the tests' local fake servers; every other private or metadata address stays refused.
+    WEFT_OUTBOUND_ALLOWLIST: '127.0.0.1',
     ...models.env,
   };
   const stack = await startStack({ root, env: stackEnv, randomPorts: true });
