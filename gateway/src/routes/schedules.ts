@@ -1,17 +1,16 @@
 import { Router, type Request, type Response } from 'express';
-import { z } from 'zod';
 import { AppError, toAppError } from '@weft/platform';
 import type { runnerSchedules } from '@weft/contracts';
 import type { Clients } from '../clients.js';
 import { requireActor, type Authenticator } from '../auth.js';
 import type { AccessChecker } from '../access.js';
-import { parseBody } from '../validate.js';
 
-const listQuery = z.object({ workflowId: z.string({ error: 'workflowId is required' }).min(1, 'workflowId is required') });
-const cancelBody = z.object({
-  workflowId: z.string({ error: 'workflowId is required' }).min(1, 'workflowId is required'),
-  state: z.unknown().optional(),
-});
+/** The workflowId of a query or body; 'workflowId is required' when it is missing or not text. */
+function workflowIdOf(from: unknown): string {
+  const given = typeof from === 'object' && from !== null ? (from as { workflowId?: unknown }).workflowId : undefined;
+  if (typeof given !== 'string' || given === '') throw new AppError('validation', 'workflowId is required');
+  return given;
+}
 
 /** A schedule as /api/schedules shows it. */
 function scheduleView(s: runnerSchedules.ScheduleView) {
@@ -45,14 +44,14 @@ export function scheduleRoutes(clients: Clients, auth: Authenticator, access: Ac
 
   r.get('/schedules', async (req, res) => {
     const actor = await requireActor(auth, req);
-    const { workflowId } = parseBody(listQuery, req.query);
+    const workflowId = workflowIdOf(req.query);
     await access.require(actor, workflowId, 'read');
     res.json(found(workflowId, await clients.schedules.getSchedule({ workflowId })));
   });
 
   const cancel = async (req: Request, res: Response) => {
     const actor = await requireActor(auth, req);
-    const { workflowId } = parseBody(cancelBody, req.body);
+    const workflowId = workflowIdOf(req.body);
     try {
       await access.require(actor, workflowId, 'write');
     } catch (err) {

@@ -81,12 +81,12 @@ function enclosing(state: Graph, block: CheckedBlock, type: string): boolean {
   return false;
 }
 
-function referenceProblem(state: Graph, block: CheckedBlock, head: string, path: string, byName: Map<string, CheckedBlock>, variables: Set<string>, upstream: () => Set<string>): string | undefined {
+function referenceProblem(state: Graph, block: CheckedBlock, head: string, path: string, byName: Map<string, CheckedBlock>, variables: Set<string>, startFields: Set<string>, upstream: () => Set<string>): string | undefined {
   const ref = `<${head}.${path}>`;
   const first = path.split(/[.[]/)[0] ?? '';
   switch (head.toLowerCase()) {
     case 'start':
-      return first === 'input' ? undefined : `Reference ${ref} does not exist: the start block offers <start.input>`;
+      return startFields.has(first) ? undefined : `Reference ${ref} does not exist: the start block offers ${[...startFields].map((f) => `<start.${f}>`).join(', ')}`;
     case 'variable':
       return variables.has(normalize(path)) ? undefined : `Reference ${ref} names no workflow variable`;
     case 'loop':
@@ -103,6 +103,35 @@ function referenceProblem(state: Graph, block: CheckedBlock, head: string, path:
       return undefined;
     }
   }
+}
+
+/** Names an input format gives its fields (a list of {name} rows). */
+function inputFormatNames(value: unknown): string[] {
+  let rows: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      rows = JSON.parse(value);
+    } catch {
+      return [];
+    }
+  }
+  if (!Array.isArray(rows)) return [];
+  return rows.flatMap((r: unknown) => {
+    const name = typeof r === 'object' && r !== null ? (r as { name?: unknown }).name : undefined;
+    return typeof name === 'string' && name.trim() !== '' ? [name.trim()] : [];
+  });
+}
+
+/**
+ * What `<start.x>` may read: `input` always; a webhook run's `method`, `headers`, `query` and `body`
+ * (its input's fields, which the runner reads as the start block's); the fields of the starter's
+ * input format.
+ */
+function startFieldsOf(starter: CheckedBlock | undefined, webhook: boolean): Set<string> {
+  const fields = new Set(['input']);
+  if (webhook) for (const f of ['method', 'headers', 'query', 'body']) fields.add(f);
+  for (const name of inputFormatNames(starter?.subBlocks?.inputFormat?.value)) fields.add(name);
+  return fields;
 }
 
 /** A field id for a validator's message: the visible field it names, else "parameters". */
@@ -130,6 +159,8 @@ export function checkDeployable(given: DeployableState, now: Date = new Date()):
   const byName = new Map(Object.values(state.blocks).map((b) => [normalize(b.name), b]));
   const variables = new Set(Object.values(given.variables ?? {}).map((v) => normalize(v.name)));
   const add = (b: CheckedBlock, field: string, message: string) => problems.push({ blockId: b.id, blockName: b.name, field, message });
+  const triggers = deploymentTriggers(state.blocks);
+  const startFields = startFieldsOf(Object.values(state.blocks).find((b) => b.type === 'starter'), triggers.webhook !== undefined);
   for (const block of blocks) {
     const values = Object.fromEntries(Object.entries(block.subBlocks ?? {}).map(([k, v]) => [k, v?.value]));
     if (CONTAINERS.has(block.type)) {
@@ -159,13 +190,12 @@ export function checkDeployable(given: DeployableState, now: Date = new Date()):
     for (const [field, v] of Object.entries(values)) {
       for (const s of strings(v)) {
         for (const m of s.matchAll(REFERENCE)) {
-          const problem = referenceProblem(state, block, m[1] ?? '', m[2] ?? '', byName, variables, lazyUpstream);
+          const problem = referenceProblem(state, block, m[1] ?? '', m[2] ?? '', byName, variables, startFields, lazyUpstream);
           if (problem) add(block, field, problem);
         }
       }
     }
   }
-  const triggers = deploymentTriggers(state.blocks);
   if (triggers.webhook) {
     const error = webhookPathError(triggers.webhook.path);
     const block = state.blocks[triggers.webhook.blockId];

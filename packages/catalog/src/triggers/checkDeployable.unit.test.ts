@@ -81,6 +81,18 @@ describe('checkDeployable', () => {
     const disabled = state([starter(), block('a', 'agent', 'Off', {}, { enabled: false })], [['s', 'a']]);
     expect(checkDeployable(disabled)).toEqual([]);
   });
+
+  it('lets <start.x> read what the run gets: a webhook call\'s method, headers, query and body, an input format\'s fields', () => {
+    const code = { code: 'return [<start.body.n>, <start.method>, <start.headers>, <start.query.q>, <start.input>, <start.customer>]' };
+    const webhook = state([starter({ startWorkflow: 'webhook', webhookPath: 'p' }), block('f', 'function', 'Fn', code)], [['s', 'f']]);
+    expect(checkDeployable(webhook)).toEqual([
+      { blockId: 'f', blockName: 'Fn', field: 'code', message: 'Reference <start.customer> does not exist: the start block offers <start.input>, <start.method>, <start.headers>, <start.query>, <start.body>' },
+    ]);
+    const formatted = state([starter({ inputFormat: [{ id: 'r1', name: 'customer', type: 'string' }] }), block('f', 'function', 'Fn', { code: 'return <start.customer> + <start.body>' })], [['s', 'f']]);
+    expect(checkDeployable(formatted)).toEqual([
+      { blockId: 'f', blockName: 'Fn', field: 'code', message: 'Reference <start.body> does not exist: the start block offers <start.input>, <start.customer>' },
+    ]);
+  });
 });
 
 describe('deploymentTriggers', () => {

@@ -1,0 +1,346 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { api } from './support/http.js';
+import { createAccount } from './support/accounts.js';
+import { startSecondGateway } from './support/gateway.js';
+
+interface Execution {
+  executionId: string;
+  status: string;
+  trigger: string;
+  input: { method?: string; headers?: Record<string, string>; query?: Record<string, string>; body?: unknown } | null;
+  output: unknown;
+  deploymentVersion: number | null;
+}
+interface ScheduleAnswer {
+  id: string;
+  workflowId: string;
+  cronExpression: string;
+  timezone: string;
+  nextRunAt: string[];
+  lastRunAt: string | null;
+  status: string;
+  scheduleType: string;
+  deploymentVersion: number;
+}
+
+type Command = Record<string, unknown>;
+const set = (id: string, subBlockId: string, value: unknown): Command => ({ type: 'setSubBlockValue', id, subBlockId, value });
+
+/** A new workflow of the default account: its starter's id goes to `build`, whose commands are applied. */
+async function workflow(build: (starter: string) => Command[], cookie?: string): Promise<string> {
+  const who: Record<string, string> = cookie === undefined ? {} : { cookie };
+  const spaces = await api<{ workspaces: Array<{ id: string }> }>('GET', '/api/workspaces', undefined, who);
+  const created = await api<{ id: string }>('POST', '/api/workflows', { workspaceId: spaces.body.workspaces[0]?.id }, who);
+  expect(created.status).toBe(201);
+  const got = await api<{ data: { state: { blocks: Record<string, { id: string; type: string }> } } }>('GET', `/api/workflows/${created.body.id}`, undefined, who);
+  const starter = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter')?.id ?? '';
+  const edited = await api('POST', `/api/workflows/${created.body.id}/commands`, { commands: build(starter) }, who);
+  expect(edited.status).toBe(200);
+  return created.body.id;
+}
+
+/** starter (webhook at `path` with `secret`) → function "Double" returning body.n * 2. */
+function starterWebhook(path: string, secret: string) {
+  return (starter: string): Command[] => [
+    set(starter, 'startWorkflow', 'webhook'),
+    set(starter, 'webhookPath', path),
+    set(starter, 'webhookSecret', secret),
+    { type: 'addBlock', id: 'double', blockType: 'function', name: 'Double', position: { x: 400, y: 100 } },
+    set('double', 'code', 'return { n: <start.body.n> * 2, method: <start.method>, q: <start.query.q> }'),
+    { type: 'addEdge', source: starter, target: 'double' },
+  ];
+}
+
+/** starter → webhook block (`provider`, `config`) → function "Echo" [→ Response block answering 201]. */
+function webhookBlock(provider: string, config: Record<string, unknown>, respond = false) {
+  return (starter: string): Command[] => [
+    { type: 'addBlock', id: 'hook', blockType: 'webhook', name: 'Hook', position: { x: 300, y: 100 } },
+    set('hook', 'webhookProvider', provider),
+    set('hook', 'webhookConfig', config),
+    { type: 'addEdge', source: starter, target: 'hook' },
+    { type: 'addBlock', id: 'echo', blockType: 'function', name: 'Echo', position: { x: 600, y: 100 } },
+    set('echo', 'code', 'return { got: <start.body> }'),
+    { type: 'addEdge', source: 'hook', target: 'echo' },
+    ...(respond
+      ? [
+          { type: 'addBlock', id: 'answer', blockType: 'response', name: 'Answer', position: { x: 900, y: 100 } },
+          set('answer', 'dataMode', 'json'),
+          set('answer', 'data', '{"echoed": <echo.result.got.n>}'),
+          set('answer', 'status', '201'),
+          set('answer', 'headers', [{ id: 'h0', cells: { Key: 'X-Answered-By', Value: 'weft' } }]),
+          { type: 'addEdge', source: 'echo', target: 'answer' },
+        ]
+      : []),
+  ];
+}
+
+async function deploy(workflowId: string, cookie?: string): Promise<{ apiKey: string }> {
+  const out = await api<{ apiKey: string }>('POST', `/api/workflows/${workflowId}/deploy`, {}, cookie === undefined ? {} : { cookie });
+  expect(out.status, JSON.stringify(out.body)).toBe(200);
+  return out.body;
+}
+
+/** A call to a webhook path with a raw body (a string is sent as it is). */
+async function hook(method: string, path: string, opts: { body?: unknown; headers?: Record<string, string>; base?: string } = {}) {
+  const raw = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+  const res = await fetch(`${opts.base ?? inject('weftUrl')}/api/webhooks/trigger/${path}`, {
+    method,
+    headers: { ...(raw === undefined ? {} : { 'content-type': 'application/json' }), ...opts.headers },
+    ...(raw === undefined ? {} : { body: raw }),
+  });
+  const text = await res.text();
+  let body: Record<string, unknown> | string = text;
+  try {
+    body = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    // a text answer
+  }
+  return { status: res.status, headers: res.headers, body };
+}
+
+async function executions(workflowId: string, trigger?: string): Promise<Execution[]> {
+  const out = await api<{ executions: Execution[] }>('GET', `/api/workflows/${workflowId}/executions${trigger ? `?trigger=${trigger}` : ''}`);
+  expect(out.status).toBe(200);
+  return out.body.executions;
+}
+
+async function finished(executionId: string): Promise<Execution> {
+  let last: Execution | undefined;
+  await expect
+    .poll(async () => (last = (await api<Execution>('GET', `/api/executions/${executionId}`)).body).status, { timeout: 60_000, interval: 100 })
+    .toMatch(/succeeded|failed|cancelled/);
+  if (!last) throw new Error('never read');
+  return last;
+}
+
+const unique = () => randomUUID().slice(0, 8);
+const hmacHex = (key: string, data: string) => createHmac('sha256', key).update(data).digest('hex');
+
+describe('webhook triggers through the gateway', () => {
+  it('runs the deployed version with {method, headers, query, body} on every method; a bad token is 401 and runs nothing', async () => {
+    const path = `orders-${unique()}/new`;
+    const id = await workflow(starterWebhook(path, 's3cret'));
+    await deploy(id);
+    // The draft changes after the deploy: the webhook still runs what was deployed.
+    await api('POST', `/api/workflows/${id}/commands`, { commands: [set('double', 'code', 'return 0')] });
+
+    expect(await hook('POST', path, { body: { n: 21 } })).toMatchObject({ status: 401, body: { error: 'Invalid webhook token' } });
+    expect(await hook('POST', path, { body: { n: 21 }, headers: { authorization: 'Bearer wrong' } })).toMatchObject({ status: 401 });
+
+    const ok = await hook('POST', `${path}?q=yes`, { body: { n: 21 }, headers: { authorization: 'Bearer s3cret' } });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ ok: true });
+    const run = await finished((ok.body as { executionId: string }).executionId);
+    expect(run).toMatchObject({ status: 'succeeded', trigger: 'webhook', deploymentVersion: 1, output: { result: { n: 42, method: 'POST', q: 'yes' } } });
+    expect(run.input).toMatchObject({ method: 'POST', query: { q: 'yes' }, body: { n: 21 } });
+    expect(run.input?.headers?.['content-type']).toBe('application/json');
+
+    for (const method of ['GET', 'PUT', 'PATCH', 'DELETE']) {
+      const other = await hook(method, path, { headers: { 'x-webhook-token': 's3cret' } });
+      expect(other.status).toBe(200);
+      const done = await finished((other.body as { executionId: string }).executionId);
+      expect(done.input).toMatchObject({ method, body: null });
+    }
+    // The refused calls started nothing: one POST and four other methods ran.
+    expect(await executions(id, 'webhook')).toHaveLength(5);
+  });
+
+  it('answers 404 and runs nothing for an unknown path, an undeployed workflow or a deleted one', async () => {
+    const path = `gone-${unique()}`;
+    const id = await workflow(starterWebhook(path, ''));
+    expect(await hook('POST', path, { body: { n: 1 } })).toEqual({ status: 404, headers: expect.anything(), body: { error: `No deployed workflow listens on webhook path "${path}"` } });
+    await deploy(id);
+    const status = await api<{ hasActiveWebhook: boolean }>('GET', `/api/workflows/${id}/deploy`);
+    expect(status.body.hasActiveWebhook).toBe(true);
+    expect((await hook('POST', path, { body: { n: 1 } })).status).toBe(200);
+    expect((await api('DELETE', `/api/workflows/${id}/deploy`)).status).toBe(200);
+    expect((await hook('POST', path, { body: { n: 1 } })).status).toBe(404);
+    expect((await hook('POST', `nobody-${unique()}`, { body: {} })).status).toBe(404);
+    await deploy(id);
+    expect((await api('DELETE', `/api/workflows/${id}`)).status).toBe(200);
+    expect((await hook('POST', path, { body: { n: 1 } })).status).toBe(404);
+  });
+
+  it('runs a delivery once however often it comes: an Idempotency-Key replayed 10 times at once', async () => {
+    const path = `replay-${unique()}`;
+    const id = await workflow(starterWebhook(path, 'k'));
+    await deploy(id);
+    const headers = { authorization: 'Bearer k', 'idempotency-key': `delivery-${unique()}` };
+    const answers = await Promise.all(Array.from({ length: 10 }, () => hook('POST', path, { body: { n: 5 }, headers })));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+    const ids = new Set(answers.map((a) => (a.body as { executionId: string }).executionId));
+    expect(ids.size).toBe(1);
+    expect(answers.filter((a) => (a.body as { duplicate?: boolean }).duplicate === true)).toHaveLength(9);
+    await finished([...ids][0] ?? '');
+    expect(await executions(id, 'webhook')).toHaveLength(1);
+    // Another delivery id is another run.
+    const next = await hook('POST', path, { body: { n: 6 }, headers: { ...headers, 'idempotency-key': `delivery-${unique()}` } });
+    await finished((next.body as { executionId: string }).executionId);
+    expect(await executions(id, 'webhook')).toHaveLength(2);
+  });
+
+  it('GitHub: X-Hub-Signature-256 checked over the raw body, X-GitHub-Delivery runs once', async () => {
+    const path = `gh-${unique()}`;
+    const id = await workflow(webhookBlock('github', { path, secret: 'gh-secret' }));
+    await deploy(id);
+    const raw = JSON.stringify({ action: 'opened', n: 3 });
+    const signed = { 'content-type': 'application/json', 'x-hub-signature-256': `sha256=${hmacHex('gh-secret', raw)}`, 'x-github-delivery': unique() };
+    expect(await hook('POST', path, { body: raw, headers: { ...signed, 'x-hub-signature-256': `sha256=${hmacHex('other', raw)}` } })).toMatchObject({
+      status: 401,
+      body: { error: 'Invalid GitHub signature (X-Hub-Signature-256)' },
+    });
+    // Same bytes re-serialised differently do not match the signature.
+    expect((await hook('POST', path, { body: JSON.stringify({ action: 'opened', n: 3 }, null, 1), headers: signed })).status).toBe(401);
+    const answers = [];
+    for (let i = 0; i < 10; i++) answers.push(await hook('POST', path, { body: raw, headers: signed }));
+    expect(new Set(answers.map((a) => (a.body as { executionId: string }).executionId)).size).toBe(1);
+    const run = await finished((answers[0]?.body as { executionId: string }).executionId);
+    expect(run).toMatchObject({ status: 'succeeded', trigger: 'webhook', output: { result: { got: { action: 'opened', n: 3 } } } });
+    expect(await executions(id, 'webhook')).toHaveLength(1);
+  });
+
+  it('Slack: url_verification is answered with its challenge and runs nothing; a stale signature is 401', async () => {
+    const path = `slack-${unique()}`;
+    const id = await workflow(webhookBlock('slack', { path, signingSecret: 'sl-secret' }));
+    await deploy(id);
+    const sign = (raw: string, ts: number) => ({ 'content-type': 'application/json', 'x-slack-request-timestamp': String(ts), 'x-slack-signature': `v0=${hmacHex('sl-secret', `v0:${ts}:${raw}`)}` });
+    const now = Math.floor(Date.now() / 1000);
+    const challenge = JSON.stringify({ type: 'url_verification', challenge: 'abc123' });
+    expect(await hook('POST', path, { body: challenge, headers: sign(challenge, now) })).toMatchObject({ status: 200, body: { challenge: 'abc123' } });
+    const event = JSON.stringify({ type: 'event_callback', event_id: `Ev${unique()}`, event: { text: 'hi' } });
+    expect((await hook('POST', path, { body: event, headers: sign(event, now - 3600) })).status).toBe(401);
+    const first = await hook('POST', path, { body: event, headers: sign(event, now) });
+    const again = await hook('POST', path, { body: event, headers: sign(event, now) });
+    expect(first.status).toBe(200);
+    expect(again.body).toMatchObject({ duplicate: true, executionId: (first.body as { executionId: string }).executionId });
+    await finished((first.body as { executionId: string }).executionId);
+    expect(await executions(id, 'webhook')).toHaveLength(1);
+  });
+
+  it("answers with the Response block's status, headers and body when the webhook is set to", async () => {
+    const path = `respond-${unique()}`;
+    await deploy(await workflow(webhookBlock('generic', { path, responseMode: 'response' }, true)));
+    const answer = await hook('POST', path, { body: { n: 7 } });
+    expect(answer.status).toBe(201);
+    expect(answer.headers.get('x-answered-by')).toBe('weft');
+    expect(answer.body).toEqual({ echoed: 7 });
+  });
+});
+
+describe('deploy checks', () => {
+  it('refuses a workflow that would not run, listing each problem with its block and field', async () => {
+    const id = await workflow((starter) => [
+      set(starter, 'startWorkflow', 'schedule'),
+      set(starter, 'scheduleType', 'minutes'),
+      set(starter, 'minutesInterval', '5s'),
+      { type: 'addBlock', id: 'fn', blockType: 'function', name: 'Broken Fn', position: { x: 400, y: 100 } },
+      set('fn', 'code', 'return <nosuch.value>'),
+      { type: 'addEdge', source: starter, target: 'fn' },
+    ]);
+    const refused = await api<{ error: string; problems: Array<{ blockName: string; field: string; message: string }> }>('POST', `/api/workflows/${id}/deploy`, {});
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(/^The workflow cannot be deployed: /);
+    expect(refused.body.problems).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ blockName: 'Broken Fn', field: 'code', message: 'Reference <nosuch.value> names no block' }),
+        expect.objectContaining({ field: 'minutesInterval', message: 'Run Every (minutes) must be at least 10 seconds' }),
+      ]),
+    );
+    expect((await api<{ isDeployed: boolean }>('GET', `/api/workflows/${id}/deploy`)).body.isDeployed).toBe(false);
+  });
+});
+
+describe('schedules on Temporal through the gateway', () => {
+  it('a 10 s schedule fires deployed runs; GET shows the next five; pause, resume; undeploy removes it', async () => {
+    const id = await workflow((starter) => [
+      set(starter, 'startWorkflow', 'schedule'),
+      set(starter, 'scheduleType', 'minutes'),
+      set(starter, 'minutesInterval', '10s'),
+      { type: 'addBlock', id: 'tick', blockType: 'function', name: 'Tick', position: { x: 400, y: 100 } },
+      set('tick', 'code', 'return "tick"'),
+      { type: 'addEdge', source: starter, target: 'tick' },
+    ]);
+    expect(await api('GET', `/api/schedules?workflowId=${id}`)).toEqual({ status: 404, body: { error: `Workflow ${id} has no schedule` } });
+    await deploy(id);
+    await expect.poll(async () => (await api('GET', `/api/schedules?workflowId=${id}`)).status, { timeout: 30_000, interval: 200 }).toBe(200);
+    const view = (await api<ScheduleAnswer>('GET', `/api/schedules?workflowId=${id}`)).body;
+    expect(view).toMatchObject({ id, workflowId: id, cronExpression: '@every 10s', timezone: 'UTC', status: 'active', scheduleType: 'minutes', deploymentVersion: 1 });
+    expect(view.nextRunAt).toHaveLength(5);
+    const times = view.nextRunAt.map((t) => Date.parse(t));
+    for (let i = 1; i < times.length; i++) expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBe(10_000);
+
+    // It fires: a schedule run of deployment version 1 (polled; a 10 s interval fires within 60 s however loaded).
+    await expect.poll(async () => (await executions(id, 'schedule')).length, { timeout: 60_000, interval: 500 }).toBeGreaterThanOrEqual(1);
+    const fired = (await executions(id, 'schedule'))[0];
+    const done = await finished(fired?.executionId ?? '');
+    expect(done, JSON.stringify(done)).toMatchObject({ error: null });
+    expect(done).toMatchObject({ trigger: 'schedule', deploymentVersion: 1, status: 'succeeded', output: { result: 'tick' } });
+    await expect.poll(async () => (await api<ScheduleAnswer>('GET', `/api/schedules?workflowId=${id}`)).body.lastRunAt, { timeout: 30_000 }).not.toBeNull();
+
+    const paused = await api<ScheduleAnswer>('POST', `/api/schedules/${id}/pause`);
+    expect(paused.body).toMatchObject({ status: 'paused', nextRunAt: [] });
+    const resumed = await api<ScheduleAnswer>('POST', `/api/schedules/${id}/resume`);
+    expect(resumed.body.status).toBe('active');
+    expect(resumed.body.nextRunAt).toHaveLength(5);
+
+    const stranger = await createAccount('Schedule Stranger');
+    expect([403, 404]).toContain((await api('POST', `/api/schedules/${id}/pause`, undefined, { cookie: stranger.cookie })).status);
+    expect((await api('GET', '/api/schedules')).body).toEqual({ error: 'workflowId is required' });
+
+    expect((await api('DELETE', `/api/workflows/${id}/deploy`)).status).toBe(200);
+    await expect.poll(async () => (await api('GET', `/api/schedules?workflowId=${id}`)).status, { timeout: 30_000, interval: 200 }).toBe(404);
+  });
+
+  it("the schedule call with workflowId and an empty state cancels a deleted workflow's schedule", async () => {
+    const id = await workflow((starter) => [set(starter, 'startWorkflow', 'schedule'), set(starter, 'scheduleType', 'daily'), set(starter, 'dailyTime', '09:30'), set(starter, 'timezone', 'Asia/Tokyo')]);
+    await deploy(id);
+    await expect.poll(async () => (await api('GET', `/api/schedules?workflowId=${id}`)).status, { timeout: 30_000, interval: 200 }).toBe(200);
+    const view = (await api<ScheduleAnswer>('GET', `/api/schedules?workflowId=${id}`)).body;
+    expect(view).toMatchObject({ cronExpression: '30 9 * * *', timezone: 'Asia/Tokyo', scheduleType: 'daily' });
+    // 09:30 in Tokyo is 00:30 UTC.
+    for (const t of view.nextRunAt) expect(t).toMatch(/T00:30:00/);
+    // While deployed, the call leaves the deployment's schedule as it is.
+    expect((await api('POST', '/api/schedules', { workflowId: id, state: {} })).body).toMatchObject({ success: true, cancelled: false });
+    expect((await api('DELETE', `/api/workflows/${id}`)).status).toBe(200);
+    const cancelled = await api('POST', '/api/schedules/schedule', { workflowId: id, state: { blocks: {}, edges: [], loops: {} } });
+    expect(cancelled).toEqual({ status: 200, body: { success: true, cancelled: true, schedule: null } });
+    expect((await api('POST', '/api/schedules', {})).body).toEqual({ error: 'workflowId is required' });
+  });
+});
+
+describe('rate limits', () => {
+  const stops: Array<() => void> = [];
+  afterAll(() => stops.forEach((stop) => stop()));
+
+  it('a deployment key and an account get at most their runs per window: 429 with Retry-After', async () => {
+    // 600 s windows: nothing these calls do can take long enough for one to slide out.
+    const gw = await startSecondGateway({ WEFT_RATE_LIMIT_DEPLOYMENT_KEY: '3/600s', WEFT_RATE_LIMIT_ACCOUNT: '4/600s' });
+    stops.push(gw.stop);
+    const owner = await createAccount('Limited Owner');
+    const path = `limited-${unique()}`;
+    const id = await workflow(starterWebhook(path, ''), owner.cookie);
+    const { apiKey } = await deploy(id, owner.cookie);
+    const viaKey = () => fetch(`${gw.url}/api/workflows/${id}/execute`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'x-execution-mode': 'async' }, body: '{"body":{"n":1}}' });
+    for (let i = 0; i < 3; i++) expect((await viaKey()).status).toBe(202);
+    const limited = await viaKey();
+    expect(limited.status).toBe(429);
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(500);
+    expect(retryAfter).toBeLessThanOrEqual(600);
+    expect(((await limited.json()) as { error: string }).error).toBe(`Rate limit exceeded: at most 3 runs per 600 s for this deployment key. Try again in ${retryAfter} s.`);
+
+    // The account: its webhook runs and its own runs share one window (4).
+    for (let i = 0; i < 4; i++) expect((await hook('POST', path, { body: { n: i }, base: gw.url })).status).toBe(200);
+    expect((await hook('POST', path, { body: { n: 9 }, base: gw.url })).status).toBe(429);
+    const own = await fetch(`${gw.url}/api/workflows/${id}/execute`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: owner.cookie, 'x-execution-mode': 'async' }, body: '{}' });
+    expect(own.status).toBe(429);
+    expect(own.headers.get('retry-after')).not.toBeNull();
+    // Another account is not limited by this one.
+    const other = await createAccount('Unlimited Other');
+    const mine = await workflow((starter) => [set(starter, 'startWorkflow', 'manual')], other.cookie);
+    const ran = await fetch(`${gw.url}/api/workflows/${mine}/execute`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: other.cookie, 'x-execution-mode': 'async' }, body: '{}' });
+    expect(ran.status).toBe(202);
+  });
+});
