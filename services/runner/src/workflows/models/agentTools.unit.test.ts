@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { agentTools, AgentToolError, functionName } from './agentTools.js';
+import { memoryMessages, parseObject, responseFormatOf } from './params.js';
+
+describe("an agent's tools field", () => {
+  it('a tool block: its form values mapped like the block maps them; the model is offered only the llm parameters left empty', () => {
+    const [slack] = agentTools([{ type: 'slack', operation: 'send', usageControl: 'force', params: { authMethod: 'bot_token', botToken: 'xoxb-1', channel: '#news' } }]);
+    expect(slack).toMatchObject({ toolId: 'slack_message', usageControl: 'force', userParams: { accessToken: 'xoxb-1', channel: '#news' } });
+    expect(slack?.definition.name).toBe('slack_message');
+    expect(slack?.definition.parameters).toMatchObject({ type: 'object', required: ['text'] });
+    expect(Object.keys((slack?.definition.parameters as { properties: object }).properties)).toEqual(['text']);
+    const [filled] = agentTools([{ type: 'slack', operation: 'send', params: { authMethod: 'bot_token', botToken: 'x', channel: '#a', text: 'fixed' } }]);
+    expect((filled?.definition.parameters as { properties: object }).properties).toEqual({});
+    expect(filled?.usageControl).toBe('auto');
+  });
+
+  it('a custom tool: its own schema, run as custom_<id>; names made valid and unique', () => {
+    const schema = { function: { name: 'get weather!', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } };
+    const tools = agentTools(JSON.stringify([
+      { type: 'custom-tool', id: 'w1', schema, usageControl: 'none' },
+      { type: 'custom-tool', customToolId: 'custom_w2', schema },
+    ]));
+    expect(tools.map((t) => [t.definition.name, t.toolId, t.usageControl])).toEqual([
+      ['get_weather', 'custom_w1', 'none'],
+      ['get_weather_2', 'custom_w2', 'auto'],
+    ]);
+    expect(tools[0]?.definition.parameters).toEqual(schema.function.parameters);
+    expect(functionName('a'.repeat(80))).toHaveLength(64);
+  });
+
+  it('refuses what cannot run with a message naming it', () => {
+    expect(() => agentTools('{not json')).toThrow(new AgentToolError('Invalid tools: not a JSON array'));
+    expect(() => agentTools({})).toThrow('Invalid tools: not a JSON array');
+    expect(() => agentTools([{ type: 'no_such_block' }])).toThrow('Unknown tool block type: no_such_block');
+    expect(() => agentTools([{ type: 'slack', operation: 'dance' }])).toThrow('Invalid Slack operation');
+    expect(() => agentTools([{ type: 'custom-tool', title: 'Mine' }])).toThrow('Custom tool Mine has no id');
+    expect(agentTools('')).toEqual([]);
+    expect(agentTools(null)).toEqual([]);
+  });
+});
+
+describe('agent form values', () => {
+  it('memories from a memory block become the conversation before the prompt', () => {
+    const stored = { memories: [{ data: { role: 'user', content: 'Hi' } }, { data: { role: 'assistant', content: 'Hello' } }, { data: { role: 'robot', content: 'x' } }] };
+    expect(memoryMessages(stored)).toEqual([
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: 'Hello' },
+    ]);
+    expect(memoryMessages('[{"role":"system","content":"Be brief"}]')).toEqual([{ role: 'system', content: 'Be brief' }]);
+    expect(memoryMessages('not json')).toEqual([]);
+  });
+
+  it('a response format is a JSON schema or {name, schema, strict}; bad JSON names the field', () => {
+    expect(responseFormatOf('{"type":"object"}')).toEqual({ ok: true, value: { schema: { type: 'object' } } });
+    expect(responseFormatOf({ name: 'out', schema: { type: 'object' }, strict: false })).toEqual({ ok: true, value: { name: 'out', schema: { type: 'object' }, strict: false } });
+    expect(responseFormatOf('')).toEqual({ ok: true });
+    const bad = responseFormatOf('{oops');
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.error).toMatch(/^Invalid response format: /);
+    expect(responseFormatOf('[1]')).toEqual({ ok: false, error: 'Invalid response format: expected a JSON schema object' });
+    expect(parseObject('```json\n{"a":1}\n```')).toEqual({ a: 1 });
+    expect(parseObject('plain')).toBeUndefined();
+  });
+});
