@@ -116,6 +116,9 @@ async function fakeFunction(input: ExecuteFunctionInput, rec: Recorded, barriers
 
 export interface EngineHarness {
   client: Client;
+  /** Task queue of the run workflows (served in process unless `workflowWorker: false`). */
+  queue: string;
+  temporalAddress: string;
   rec: Recorded;
   /** Scripts the tool runtime's answers (default: 'Tool not found'). */
   setTools(script: ToolScript): void;
@@ -133,7 +136,7 @@ export interface EngineHarness {
 }
 
 /** Starts a workflow worker and a fake integrations worker on fresh task queues. */
-export async function createEngineHarness(): Promise<EngineHarness> {
+export async function createEngineHarness(opts: { workflowWorker?: boolean } = {}): Promise<EngineHarness> {
   try {
     Runtime.install({ logger: temporalLogger(createLogger('temporal-test', 'silent')), shutdownSignals: [] });
   } catch {
@@ -195,9 +198,11 @@ export async function createEngineHarness(): Promise<EngineHarness> {
       return child ? Promise.resolve(child) : Promise.reject(new Error(`Workflow ${workflowId} not found`));
     },
   };
-  const workflowWorker = await Worker.create({ connection: native, taskQueue: queue, workflowBundle: await workflowBundle(), activities: runnerActivities });
+  // Without the in-process workflow worker, another process serves `queue` (durability tests).
+  const workflowWorker =
+    opts.workflowWorker === false ? undefined : await Worker.create({ connection: native, taskQueue: queue, workflowBundle: await workflowBundle(), activities: runnerActivities });
   const toolWorker = await Worker.create({ connection: native, taskQueue: toolQueue, activities: { ...integrations, ...models } });
-  const running = Promise.all([workflowWorker.run(), toolWorker.run()]);
+  const running = Promise.all([workflowWorker?.run(), toolWorker.run()]);
 
   /**
    * Replays a finished run's history with the workflow code: live timing differs from replay, so a
@@ -218,6 +223,8 @@ export async function createEngineHarness(): Promise<EngineHarness> {
 
   return {
     client,
+    queue,
+    temporalAddress,
     rec,
     setTools: (s) => (tools = s),
     setModel: (s) => (model = s),
@@ -251,7 +258,7 @@ export async function createEngineHarness(): Promise<EngineHarness> {
       children = {};
     },
     async close() {
-      workflowWorker.shutdown();
+      workflowWorker?.shutdown();
       toolWorker.shutdown();
       await running;
       await native.close();
