@@ -30,6 +30,12 @@ import { newId, useWorkflowSession } from './collab/useWorkflowSession';
 import { BlockPanel } from './panels/BlockPanel';
 import { HistoryPanel } from './panels/HistoryPanel';
 import { VariablesPanel } from './panels/VariablesPanel';
+import { DeployDialog } from './deploy/DeployDialog';
+import { RunConsole } from './run/RunConsole';
+import { RunInputDialog } from './run/RunInputDialog';
+import { blockStatuses, inputFields } from './run/runState';
+import { RunStatusContext } from './run/RunStatusContext';
+import { useRun } from './run/useRun';
 import { Icon } from './ui/icons';
 import { useToast } from './ui/toast';
 
@@ -71,6 +77,10 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
   const [edges, setEdges] = useState<Edge[]>([]);
   const [dropTarget, setDropTarget] = useState<string | null>(null);
   const clipboard = useRef<Clip | null>(null);
+  const runs = useRun(workflowId);
+  const [asking, setAsking] = useState(false);
+  const [deploying, setDeploying] = useState(false);
+  const statuses = useMemo(() => (runs.run ? blockStatuses(runs.run) : null), [runs.run]);
   const catalogue = useMemo(() => new Map(blocks.data?.map((b) => [b.type, b])), [blocks.data]);
   const state = snapshot?.state;
   const stateRef = useRef(state);
@@ -226,6 +236,29 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
   };
   const selectAll = () => setNodes((ns) => ns.map((n) => (n.selected ? n : { ...n, selected: true })));
 
+  /** Selects one block and brings it into view (from the console or a deploy problem). */
+  const showBlock = (id: string) => {
+    setNodes((ns) => ns.map((n) => (n.selected === (n.id === id) ? n : { ...n, selected: n.id === id })));
+    void flow.fitView({ nodes: [{ id }], maxZoom: 1, duration: 250 });
+  };
+  const starterFields = useMemo(() => {
+    const starter = state ? Object.values(state.blocks).find((b) => b.type === 'starter') : undefined;
+    return inputFields(starter?.subBlocks.inputFormat?.value);
+  }, [state]);
+  const running = runs.run?.status === 'running' || runs.run?.status === 'starting';
+  const runNow = () => {
+    if (running) return;
+    if (starterFields.length > 0) setAsking(true);
+    else void runs.start({});
+  };
+  const rerunFrom = (blockId: string) => {
+    const executionId = runs.run?.executionId;
+    if (executionId) void runs.rerunFrom(executionId, blockId);
+  };
+  const cancelRun = () => {
+    runs.cancel().catch((error: unknown) => toast.error(`Could not cancel the run: ${error instanceof Error ? error.message : String(error)}`));
+  };
+
   const autoLayout = async () => {
     if (!state) return;
     try {
@@ -247,10 +280,10 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
 
   const canUndo = (state?.history.past.length ?? 0) > 0;
   const canRedo = (state?.history.future.length ?? 0) > 0;
-  const actions = useRef({ copy, paste, duplicate, selectAll, canUndo, canRedo });
-  actions.current = { copy, paste, duplicate, selectAll, canUndo, canRedo };
+  const actions = useRef({ copy, paste, duplicate, selectAll, canUndo, canRedo, runNow });
+  actions.current = { copy, paste, duplicate, selectAll, canUndo, canRedo, runNow };
 
-  // Shortcuts: undo, redo, copy, paste, duplicate, select all (delete is React Flow's Backspace/Delete).
+  // Shortcuts: undo, redo, copy, paste, duplicate, select all, run (Ctrl+Enter); delete is React Flow's Backspace/Delete.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!(e.ctrlKey || e.metaKey) || typing(e.target)) return;
@@ -266,12 +299,23 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
       else if (key === 'v') a.paste();
       else if (key === 'd') a.duplicate();
       else if (key === 'a') a.selectAll();
+      else if (key === 'enter') a.runNow();
       else return;
       e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [edit]);
+
+  // The path a run took: edges between blocks that ran.
+  const shownEdges = useMemo(() => {
+    if (!statuses) return edges;
+    return edges.map((e) => {
+      const ran = statuses.get(e.source) === 'done' && (statuses.get(e.target) === 'done' || statuses.get(e.target) === 'failed' || statuses.get(e.target) === 'running');
+      const className = [e.className, ran ? 'run-path' : ''].filter(Boolean).join(' ') || undefined;
+      return className === e.className ? e : { ...e, className };
+    });
+  }, [edges, statuses]);
 
   const context = useMemo(() => ({ resize: (id: string, width: number, height: number) => edit([{ type: 'resizeBlock', id, width, height }]), dropTarget }), [edit, dropTarget]);
 
@@ -299,15 +343,26 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
           <span className="tool-sep" />
           <ToolButton label="Auto layout" icon="layout" onClick={() => void autoLayout()} />
           <ToolButton label="Fit view" icon="fit" onClick={() => void flow.fitView({ maxZoom: 1, duration: 200 })} />
+          <span className="tool-sep" />
+          <div className="canvas-actions">
+            <button type="button" className="btn btn-sm" onClick={() => setDeploying(true)}>
+              <Icon name="rocket" size={14} /> Deploy
+            </button>
+            <button type="button" className="btn btn-sm btn-run" title="Run (Ctrl+Enter)" disabled={running} onClick={runNow}>
+              <Icon name="play" size={12} /> {running ? 'Running…' : 'Run'}
+            </button>
+          </div>
         </div>
       </header>
       <div className="editor-body">
         <Palette definitions={blocks.data ?? []} onAdd={add} />
+        <div className="flow-column">
         <div className="flow" ref={pane} onDragOver={onDragOver} onDrop={onDrop}>
+          <RunStatusContext.Provider value={statuses}>
           <CanvasContext.Provider value={context}>
             <ReactFlow
               nodes={nodes}
-              edges={edges}
+              edges={shownEdges}
               nodeTypes={nodeTypes}
               onNodesChange={onNodesChange}
               onEdgesChange={onEdgesChange}
@@ -330,6 +385,9 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
               <MiniMap pannable zoomable ariaLabel="Minimap" nodeColor={(n) => (n.data as { color?: string }).color ?? '#94a3b8'} nodeStrokeWidth={0} maskColor="rgba(240,242,245,0.7)" />
             </ReactFlow>
           </CanvasContext.Provider>
+          </RunStatusContext.Provider>
+        </div>
+        <RunConsole workflowId={workflowId} run={runs.run} onCancel={cancelRun} onOpen={(id) => void runs.open(id)} onRerunFrom={rerunFrom} onSelectBlock={showBlock} />
         </div>
         <aside className="panels">
           {only && <BlockPanel key={only.id} block={only} state={snapshot.state} definition={catalogue.get(only.type)} edit={edit} workflowId={workflowId} />}
@@ -343,6 +401,17 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
           <VariablesPanel variables={snapshot.state.variables} edit={edit} />
         </aside>
       </div>
+      {asking && (
+        <RunInputDialog
+          fields={starterFields}
+          onClose={() => setAsking(false)}
+          onRun={(input) => {
+            setAsking(false);
+            void runs.start(input);
+          }}
+        />
+      )}
+      {deploying && <DeployDialog workflowId={workflowId} state={snapshot.state} onClose={() => setDeploying(false)} onShowBlock={showBlock} />}
     </div>
   );
 }

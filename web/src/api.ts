@@ -69,6 +69,33 @@ export interface CustomTool {
   updatedAt?: string;
 }
 
+/** An execution as GET /api/executions/{id} and the workflow's execution list answer it. */
+export interface ExecutionSummary {
+  executionId: string;
+  workflowId: string;
+  status: string;
+  trigger: string;
+  input: unknown;
+  output: unknown;
+  error: string | null;
+  startedAt: string;
+  endedAt: string | null;
+  durationMs: number | null;
+  cost: { total?: number } | null;
+  deploymentVersion: number | null;
+  fromBlockId: string | null;
+}
+
+/** One deployed version of a workflow. */
+export interface DeploymentVersion {
+  version: number;
+  isActive: boolean;
+  deployedAt: string;
+  createdBy?: string;
+  blocksCount?: number;
+  edgesCount?: number;
+}
+
 export interface SessionUser {
   id: string;
   name: string;
@@ -175,7 +202,20 @@ export const api = {
   saveCustomTools: (tools: CustomTool[]) => call<{ data: unknown }>('/tools/custom', json('POST', { tools })),
   deleteCustomTool: (id: string) => call<unknown>(`/tools/custom?id=${enc(id)}`, json('DELETE')),
 
+  // Runs
+  executions: (id: string, filters: { status?: string; trigger?: string; cursor?: string } = {}) => {
+    const q = new URLSearchParams(Object.entries(filters).filter((e): e is [string, string] => Boolean(e[1])));
+    return call<{ executions: ExecutionSummary[]; nextCursor: string | null }>(`/workflows/${enc(id)}/executions${q.size > 0 ? `?${q.toString()}` : ''}`);
+  },
+  execution: (executionId: string) => call<ExecutionSummary & { logs?: unknown[] }>(`/executions/${enc(executionId)}`),
+  cancelExecution: (executionId: string) => call<ExecutionSummary>(`/executions/${enc(executionId)}/cancel`, json('POST', {})),
+
   // Deployment
+  deploy: (id: string) => call<{ apiKey: string | null; isDeployed: boolean; deployedAt: string | null }>(`/workflows/${enc(id)}/deploy`, json('POST', {})),
+  undeploy: (id: string) => call<unknown>(`/workflows/${enc(id)}/deploy`, json('DELETE')),
+  deployments: (id: string) => call<{ data: DeploymentVersion[] }>(`/workflows/${enc(id)}/deployments`).then((r) => r.data),
+  activateDeployment: (id: string, version: number) => call<unknown>(`/workflows/${enc(id)}/deployments/${version}/activate`, json('POST', {})),
+  revertToDeployed: (id: string) => call<{ success: boolean; version: number }>(`/workflows/${enc(id)}/revert-to-deployed`, json('POST', {})),
   deployment: (id: string) =>
     call<{ isDeployed: boolean; deployedAt: string | null; apiKey: string | null; needsRedeployment: boolean; hasActiveWebhook: boolean }>(`/workflows/${enc(id)}/deploy`),
 };

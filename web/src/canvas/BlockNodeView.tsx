@@ -1,11 +1,13 @@
 import { memo, useContext } from 'react';
 import { Handle, NodeResizer, Position, type NodeProps } from '@xyflow/react';
 import { BlockIcon } from '../ui/icons';
+import { RunStatusContext } from '../run/RunStatusContext';
 import { CanvasContext } from './CanvasContext';
 import type { BlockNode } from './flow';
 
 /** A block on the canvas: its icon, name and type, an input handle, and one output handle per way out. */
-export const BlockNodeView = memo(function BlockNodeView({ data, selected }: NodeProps<BlockNode>) {
+export const BlockNodeView = memo(function BlockNodeView({ id, data, selected }: NodeProps<BlockNode>) {
+  const run = useContext(RunStatusContext)?.get(id);
   const horizontal = data.horizontal;
   const [into, out] = horizontal ? [Position.Left, Position.Right] : [Position.Top, Position.Bottom];
   const rows = data.handles.filter((h) => h.kind === 'condition' || h.kind === 'router');
@@ -13,7 +15,8 @@ export const BlockNodeView = memo(function BlockNodeView({ data, selected }: Nod
   const error = data.handles.find((h) => h.kind === 'error');
   const name = (id: string) => (id.startsWith('router-') ? 'route' : id);
   return (
-    <div className={`node-card${selected ? ' is-selected' : ''}`} style={{ ['--accent' as string]: data.color ?? '#6b7280' }}>
+    <div className={`node-card${selected ? ' is-selected' : ''}${run ? ` run-${run}` : ''}`} style={{ ['--accent' as string]: data.color ?? '#6b7280' }} data-run={run}>
+      {run && <span className={`run-badge ${run}`}>{run}</span>}
       {data.hasTarget && <Handle type="target" position={into} className="handle-in" aria-label={`Connect into ${data.name}`} />}
       <div className="node-head">
         <BlockIcon icon={data.icon} color={data.color} name={data.typeName} size={26} />

@@ -1,0 +1,182 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { WorkflowState } from '@weft/workflow';
+import { api, ApiError } from '../api';
+import { CopyButton } from '../panels/fields/Integrations';
+import { Icon } from '../ui/icons';
+import { useToast } from '../ui/toast';
+import { curlExample, deployInfo } from './deployInfo';
+
+function NextRuns({ cron, timezone }: { cron: string; timezone: string }) {
+  const [runs, setRuns] = useState<string[] | string>([]);
+  useEffect(() => {
+    let live = true;
+    void import('cron-parser').then(({ CronExpressionParser }) => {
+      try {
+        const it = CronExpressionParser.parse(cron, { tz: timezone, currentDate: new Date() });
+        const dates = Array.from({ length: 3 }, () => it.next().toDate().toLocaleString(undefined, { timeZone: timezone, dateStyle: 'medium', timeStyle: 'short' }));
+        if (live) setRuns(dates);
+      } catch (error) {
+        if (live) setRuns(error instanceof Error ? error.message : String(error));
+      }
+    });
+    return () => {
+      live = false;
+    };
+  }, [cron, timezone]);
+  if (typeof runs === 'string') return <p className="error">{runs}</p>;
+  return (
+    <ol className="next-runs" aria-label="Next scheduled runs">
+      {runs.map((r) => (
+        <li key={r}>{r}</li>
+      ))}
+    </ol>
+  );
+}
+
+/**
+ * Deploy panel: deploy or undeploy the draft, "changes not deployed", versions with activate and
+ * revert, the API key with a curl example, the webhook URL and secret, the schedule's next runs,
+ * and the problems that block a deploy, each opening its block.
+ */
+export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { workflowId: string; state: WorkflowState; onClose(): void; onShowBlock(id: string): void }) {
+  const toast = useToast();
+  const queries = useQueryClient();
+  const status = useQuery({ queryKey: ['deployment', workflowId], queryFn: () => api.deployment(workflowId), refetchInterval: 3_000 });
+  const versions = useQuery({ queryKey: ['deployments', workflowId], queryFn: () => api.deployments(workflowId) });
+  const origin = window.location.origin;
+  const info = useMemo(() => deployInfo(state, origin), [state, origin]);
+  const refresh = () => {
+    void queries.invalidateQueries({ queryKey: ['deployment', workflowId] });
+    void queries.invalidateQueries({ queryKey: ['deployments', workflowId] });
+    void queries.invalidateQueries({ queryKey: ['workflows'] });
+  };
+  const failed = (what: string) => (error: Error) => toast.error(`${what}: ${error instanceof ApiError ? error.message : String(error)}`);
+  const deploy = useMutation({ mutationFn: () => api.deploy(workflowId), onSuccess: () => (toast.success('Deployed'), refresh()), onError: failed('Deploy failed') });
+  const undeploy = useMutation({ mutationFn: () => api.undeploy(workflowId), onSuccess: () => (toast.success('Undeployed'), refresh()), onError: failed('Undeploy failed') });
+  const activate = useMutation({ mutationFn: (v: number) => api.activateDeployment(workflowId, v), onSuccess: () => (toast.success('Version activated'), refresh()), onError: failed('Activate failed') });
+  const revert = useMutation({ mutationFn: () => api.revertToDeployed(workflowId), onSuccess: () => (toast.success('The draft is the deployed version again'), refresh()), onError: failed('Revert failed') });
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+
+  const s = status.data;
+  const busy = deploy.isPending || undeploy.isPending || activate.isPending || revert.isPending;
+  return (
+    <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div className="dialog" role="dialog" aria-modal="true" aria-label="Deploy">
+        <div className="deploy-status">
+          <h2>Deploy</h2>
+          {s && <span className={`pill ${s.isDeployed ? 'pill-live' : ''}`}>{s.isDeployed ? 'Deployed' : 'Not deployed'}</span>}
+          {s?.isDeployed && s.needsRedeployment && <span className="pill pill-warn">Changes not deployed</span>}
+          <button type="button" className="icon-btn" style={{ marginLeft: 'auto' }} aria-label="Close" onClick={onClose}>
+            <Icon name="x" />
+          </button>
+        </div>
+        {status.error && <p className="form-error">{status.error.message}</p>}
+        {s?.deployedAt && <p className="muted">Deployed {new Date(s.deployedAt).toLocaleString()}</p>}
+
+        {info.problems.length > 0 && (
+          <section aria-label="Problems">
+            <h3>Fix these before deploying</h3>
+            <ul className="problem-list">
+              {info.problems.map((p, i) => (
+                <li key={`${p.blockId}-${p.field}-${i}`}>
+                  <button type="button" onClick={() => (onShowBlock(p.blockId), onClose())}>
+                    {p.blockName}
+                  </button>
+                  : {p.message}
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+
+        <div className="dialog-actions" style={{ justifyContent: 'flex-start' }}>
+          <button type="button" className="btn btn-primary" disabled={busy} onClick={() => deploy.mutate()}>
+            <Icon name="rocket" size={14} /> {s?.isDeployed ? 'Redeploy' : 'Deploy'}
+          </button>
+          {s?.isDeployed && (
+            <>
+              <button type="button" className="btn" disabled={busy || !s.needsRedeployment} onClick={() => revert.mutate()}>
+                Revert draft to deployed
+              </button>
+              <button type="button" className="btn btn-danger" disabled={busy} onClick={() => undeploy.mutate()}>
+                Undeploy
+              </button>
+            </>
+          )}
+        </div>
+
+        {s?.isDeployed && s.apiKey && (
+          <section aria-label="API">
+            <h3>API key</h3>
+            <div className="copy-row">
+              <input className="input" readOnly aria-label="Deployment API key" value={s.apiKey} />
+              <CopyButton text={s.apiKey} label="Copy API key" />
+            </div>
+            <h3 style={{ marginTop: 10 }}>Call it</h3>
+            <pre className="curl" aria-label="curl example">
+              {curlExample(origin, workflowId, s.apiKey)}
+            </pre>
+          </section>
+        )}
+
+        {info.webhook && (
+          <section aria-label="Webhook">
+            <h3>Webhook</h3>
+            <div className="copy-row">
+              <input className="input" readOnly aria-label="Webhook URL" value={info.webhook.url} />
+              <CopyButton text={info.webhook.url} label="Copy webhook URL" />
+            </div>
+            {info.webhook.secret && (
+              <div className="copy-row" style={{ marginTop: 6 }}>
+                <input className="input" readOnly type="password" aria-label="Webhook secret" value={info.webhook.secret} />
+                <CopyButton text={info.webhook.secret} label="Copy webhook secret" />
+              </div>
+            )}
+            {s && !s.hasActiveWebhook && s.isDeployed && <p className="muted">The webhook is not active.</p>}
+          </section>
+        )}
+
+        {info.schedule && (
+          <section aria-label="Schedule">
+            <h3>Schedule {info.schedule.cron && <span className="mono">({info.schedule.cron}, {info.schedule.timezone})</span>}</h3>
+            {info.schedule.error ? <p className="error">{info.schedule.error}</p> : info.schedule.cron && <NextRuns cron={info.schedule.cron} timezone={info.schedule.timezone} />}
+          </section>
+        )}
+
+        <section aria-label="Versions">
+          <h3>Versions</h3>
+          {versions.error && <p className="error">{versions.error.message}</p>}
+          {versions.data?.length === 0 && <p className="muted">Nothing deployed yet.</p>}
+          {versions.data && versions.data.length > 0 && (
+            <ul className="version-list">
+              {[...versions.data]
+                .sort((a, b) => b.version - a.version)
+                .map((v) => (
+                  <li key={v.version}>
+                    <strong>v{v.version}</strong>
+                    <span className="muted">{new Date(v.deployedAt).toLocaleString()}</span>
+                    {v.blocksCount !== undefined && <span className="muted">{v.blocksCount} blocks</span>}
+                    <span style={{ marginLeft: 'auto' }}>
+                      {v.isActive ? (
+                        <span className="pill pill-live">Active</span>
+                      ) : (
+                        <button type="button" className="btn btn-sm" disabled={busy} onClick={() => activate.mutate(v.version)}>
+                          Activate v{v.version}
+                        </button>
+                      )}
+                    </span>
+                  </li>
+                ))}
+            </ul>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import { checkDeployable, deploymentTriggers, type DeployProblem } from '@weft/catalog';
+import type { WorkflowState } from '@weft/workflow';
+import { scheduleCron } from '../panels/fields/schedule';
+
+/** What the deploy panel shows of a draft: what keeps it from deploying, and the triggers it deploys with. */
+export interface DeployInfo {
+  problems: DeployProblem[];
+  webhook?: { blockId: string; url: string; secret: string; provider: string };
+  schedule?: { blockId: string; cron?: string; timezone: string; error?: string };
+}
+
+/** The deploy panel's view of a draft, with webhook URLs under `origin`. */
+export function deployInfo(state: Pick<WorkflowState, 'blocks' | 'edges' | 'variables'>, origin: string, now = new Date()): DeployInfo {
+  const json = JSON.parse(JSON.stringify({ blocks: state.blocks, edges: state.edges, variables: state.variables })) as { blocks: Record<string, unknown>; edges: Array<{ source?: unknown; target?: unknown }>; variables?: Record<string, { name: string }> };
+  const problems = checkDeployable(json, now);
+  const triggers = deploymentTriggers(json.blocks);
+  const info: DeployInfo = { problems };
+  if (triggers.webhook) {
+    const { blockId, path, secret, provider } = triggers.webhook;
+    info.webhook = { blockId, url: `${origin}/api/webhooks/trigger/${encodeURIComponent(path)}`, secret, provider };
+  }
+  if (triggers.schedule) {
+    const fields = triggers.schedule.fields as Record<string, unknown>;
+    const cron = scheduleCron(fields);
+    const timezone = typeof fields.timezone === 'string' && fields.timezone ? fields.timezone : 'UTC';
+    info.schedule = { blockId: triggers.schedule.blockId, timezone, ...('cron' in cron ? { cron: cron.cron } : { error: cron.error }) };
+  }
+  return info;
+}
+
+/** The curl call that runs the deployed workflow with its API key. */
+export function curlExample(origin: string, workflowId: string, apiKey: string, input: Record<string, unknown> = {}): string {
+  return [`curl -X POST ${origin}/api/workflows/${workflowId}/execute \\`, `  -H "Content-Type: application/json" \\`, `  -H "X-API-Key: ${apiKey}" \\`, `  -d '${JSON.stringify(input)}'`].join('\n');
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { WorkflowState } from '@weft/workflow';
+import { curlExample, deployInfo } from './deployInfo';
+
+const block = (id: string, type: string, name: string, values: Record<string, unknown> = {}) => ({
+  id,
+  type,
+  name,
+  position: { x: 0, y: 0 },
+  enabled: true,
+  horizontalHandles: true,
+  isWide: false,
+  height: 0,
+  advancedMode: false,
+  outputs: {},
+  data: {},
+  subBlocks: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, { id: k, type: 'short-input', value: v }])),
+});
+const state = (blocks: ReturnType<typeof block>[], edges: Array<{ id: string; source: string; target: string }> = []) =>
+  ({ blocks: Object.fromEntries(blocks.map((b) => [b.id, b])), edges, variables: {} }) as unknown as WorkflowState;
+
+describe('the deploy panel’s view of a draft', () => {
+  it('names the block and field of each problem that blocks a deploy', () => {
+    const info = deployInfo(state([block('s', 'starter', 'Start', { startWorkflow: 'manual' }), block('f', 'function', 'Compute', { code: 'return <nowhere.x>' })], [{ id: 'e', source: 's', target: 'f' }]), 'http://h');
+    expect(info.problems.length).toBeGreaterThan(0);
+    expect(info.problems.every((p) => p.blockId === 'f' && p.blockName === 'Compute')).toBe(true);
+    expect(info.problems.map((p) => p.message).join(' ')).toMatch(/nowhere/);
+  });
+
+  it('has no problem for a plain draft, and gives the webhook URL and secret of a webhook start', () => {
+    expect(deployInfo(state([block('s', 'starter', 'Start', { startWorkflow: 'manual' })]), 'http://h').problems).toEqual([]);
+    const info = deployInfo(state([block('s', 'starter', 'Start', { startWorkflow: 'webhook', webhookPath: 'orders/new', webhookSecret: 'shh' })]), 'http://h');
+    expect(info.webhook).toMatchObject({ blockId: 's', url: 'http://h/api/webhooks/trigger/orders%2Fnew', secret: 'shh' });
+  });
+
+  it('gives the schedule’s cron and timezone, or why it has none', () => {
+    const daily = deployInfo(state([block('s', 'starter', 'Start', { startWorkflow: 'schedule', scheduleType: 'daily', dailyTime: '07:30', timezone: 'Europe/Oslo' })]), 'http://h');
+    expect(daily.schedule).toEqual({ blockId: 's', cron: '30 7 * * *', timezone: 'Europe/Oslo' });
+    const bad = deployInfo(state([block('s', 'starter', 'Start', { startWorkflow: 'schedule', scheduleType: 'minutes', minutesInterval: '90' })]), 'http://h');
+    expect(bad.schedule?.error).toBe('Run every 1 to 59 minutes');
+  });
+
+  it('writes a curl call with the key and input', () => {
+    expect(curlExample('http://h', 'w1', 'k', { a: 1 })).toBe(`curl -X POST http://h/api/workflows/w1/execute \\\n  -H "Content-Type: application/json" \\\n  -H "X-API-Key: k" \\\n  -d '{"a":1}'`);
+  });
+});

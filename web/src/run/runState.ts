@@ -1,0 +1,278 @@
+/** A run as the console shows it, folded from the run's SSE events (POST /execute, GET /executions/{id}/stream). */
+
+export type BlockRunStatus = 'running' | 'done' | 'failed' | 'skipped';
+export type RunStatus = 'starting' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+export interface TokenCount {
+  prompt?: number;
+  completion?: number;
+  total?: number;
+}
+
+/** One block's entry in the console: one per block and loop iteration / parallel branch. */
+export interface BlockEntry {
+  key: string;
+  blockId: string;
+  blockName: string;
+  blockType: string;
+  status: BlockRunStatus;
+  startedAt?: string;
+  durationMs?: number;
+  input?: unknown;
+  output?: unknown;
+  error?: string;
+  tokens?: TokenCount;
+  cost?: { total?: number };
+  /** Model tokens streamed so far, before the block's output arrives. */
+  streamed: string;
+  /** Tool calls the model made while streaming, by id, with their last state. */
+  toolCalls: Array<{ id: string; name: string; state: string }>;
+  iteration?: string;
+}
+
+export interface RunView {
+  executionId: string | null;
+  status: RunStatus;
+  entries: BlockEntry[];
+  output?: unknown;
+  error?: string;
+  durationMs?: number;
+  /** The last numbered event folded in: a reader that reconnects resumes after it. */
+  lastSeq: number;
+}
+
+export interface SseMessage {
+  event: string;
+  data: string;
+  id?: string;
+}
+
+export const emptyRun = (): RunView => ({ executionId: null, status: 'starting', entries: [], lastSeq: 0 });
+
+/**
+ * Splits an SSE byte stream's text into messages; answers the messages complete so far and the
+ * unfinished rest to prepend to the next piece.
+ */
+export function parseSse(buffer: string): { messages: SseMessage[]; rest: string } {
+  const messages: SseMessage[] = [];
+  const text = buffer.replace(/\r\n/g, '\n');
+  const parts = text.split('\n\n');
+  const rest = parts.pop() ?? '';
+  for (const part of parts) {
+    let event = 'message';
+    const data: string[] = [];
+    let id: string | undefined;
+    for (const line of part.split('\n')) {
+      if (line.startsWith(':')) continue;
+      const at = line.indexOf(':');
+      const field = at < 0 ? line : line.slice(0, at);
+      const value = at < 0 ? '' : line.slice(at + 1).replace(/^ /, '');
+      if (field === 'event') event = value;
+      else if (field === 'data') data.push(value);
+      else if (field === 'id') id = value;
+    }
+    if (data.length > 0) messages.push({ event, data: data.join('\n'), ...(id !== undefined ? { id } : {}) });
+  }
+  return { messages, rest };
+}
+
+const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const list = (v: unknown) => (Array.isArray(v) && v.every((n) => typeof n === 'number') && v.length > 0 ? (v as number[]) : undefined);
+
+/** A block's key in the console: its id, plus the loop iteration and parallel branch it ran in. */
+export function entryKey(d: Record<string, unknown>): string {
+  const loop = list(d.loopIteration);
+  const branch = list(d.parallelBranch);
+  return `${String(d.blockId)}${loop ? `@i${loop.join('.')}` : ''}${branch ? `@b${branch.join('.')}` : ''}`;
+}
+
+function iterationLabel(d: Record<string, unknown>): string | undefined {
+  const loop = list(d.loopIteration);
+  const branch = list(d.parallelBranch);
+  const parts = [...(loop ? [`iteration ${loop.map((n) => n + 1).join('.')}`] : []), ...(branch ? [`branch ${branch.map((n) => n + 1).join('.')}`] : [])];
+  return parts.length > 0 ? parts.join(', ') : undefined;
+}
+
+function upsert(view: RunView, key: string, make: () => BlockEntry, change: (e: BlockEntry) => BlockEntry): RunView {
+  const at = view.entries.findIndex((e) => e.key === key);
+  const entries = [...view.entries];
+  if (at < 0) entries.push(change(make()));
+  else entries[at] = change(entries[at] as BlockEntry);
+  return { ...view, entries };
+}
+
+const fresh = (d: Record<string, unknown>, key: string): BlockEntry => ({
+  key,
+  blockId: String(d.blockId),
+  blockName: text(d.blockName) ?? String(d.blockId),
+  blockType: text(d.blockType) ?? '',
+  status: 'running',
+  streamed: '',
+  toolCalls: [],
+  iteration: iterationLabel(d),
+});
+
+/** A block's finished log (a block:completed / block:error event, or an entry of a stored execution's logs) as a console entry. */
+function finished(entry: BlockEntry, d: Record<string, unknown>): BlockEntry {
+  const skipped = d.skipped === true;
+  return {
+    ...entry,
+    blockName: text(d.blockName) ?? entry.blockName,
+    blockType: text(d.blockType) ?? entry.blockType,
+    status: skipped ? 'skipped' : d.success === false ? 'failed' : 'done',
+    startedAt: text(d.startedAt) ?? entry.startedAt,
+    durationMs: num(d.durationMs) ?? num(d.duration),
+    input: d.input,
+    output: d.output,
+    error: text(d.error),
+    tokens: typeof d.tokens === 'object' && d.tokens !== null ? (d.tokens as TokenCount) : undefined,
+    cost: typeof d.cost === 'object' && d.cost !== null ? (d.cost as { total?: number }) : undefined,
+  };
+}
+
+const STATUS: Record<string, RunStatus> = { 'execution:completed': 'succeeded', 'execution:failed': 'failed', 'execution:cancelled': 'cancelled' };
+
+/** Folds one SSE message into the run. Unknown events and data that do not parse are left out. */
+export function applyMessage(view: RunView, message: SseMessage): RunView {
+  let d: Record<string, unknown>;
+  try {
+    const parsed: unknown = JSON.parse(message.data);
+    if (typeof parsed !== 'object' || parsed === null) return view;
+    d = parsed as Record<string, unknown>;
+  } catch {
+    return view;
+  }
+  const seq = message.id !== undefined && /^\d+$/.test(message.id) ? Number(message.id) : undefined;
+  if (seq !== undefined && seq <= view.lastSeq) return view;
+  const next: RunView = seq !== undefined ? { ...view, lastSeq: seq } : view;
+  switch (message.event) {
+    case 'execution:started':
+      return { ...next, executionId: text(d.executionId) ?? next.executionId, status: 'running' };
+    case 'block:started': {
+      const key = entryKey(d);
+      return upsert(next, key, () => fresh(d, key), (e) => ({ ...e, status: 'running', startedAt: text(d.startedAt) ?? e.startedAt }));
+    }
+    case 'block:completed':
+    case 'block:error': {
+      const key = entryKey(d);
+      return upsert(next, key, () => fresh(d, key), (e) => finished(e, d));
+    }
+    case 'stream:chunk': {
+      if (typeof d.blockId !== 'string') return next;
+      // Chunks arrive while a block runs; they go to its latest entry.
+      const at = next.entries.map((e) => e.blockId).lastIndexOf(d.blockId);
+      if (at < 0) return next;
+      const entries = [...next.entries];
+      const entry = entries[at] as BlockEntry;
+      const call = d.toolCall as { id?: unknown; name?: unknown; state?: unknown } | undefined;
+      const toolCalls =
+        call && typeof call.id === 'string'
+          ? [...entry.toolCalls.filter((c) => c.id !== call.id), { id: call.id, name: String(call.name ?? ''), state: String(call.state ?? '') }]
+          : entry.toolCalls;
+      entries[at] = { ...entry, streamed: entry.streamed + (text(d.chunk) ?? ''), toolCalls };
+      return { ...next, entries };
+    }
+    case 'execution:completed':
+    case 'execution:failed':
+    case 'execution:cancelled': {
+      const metadata = (d.metadata ?? {}) as Record<string, unknown>;
+      return {
+        ...next,
+        executionId: text(d.executionId) ?? next.executionId,
+        status: STATUS[message.event] ?? 'failed',
+        output: d.output,
+        error: text(d.error),
+        durationMs: num(metadata.duration) ?? num(d.durationMs),
+        // A block still marked running when the run ended did not finish.
+        entries: next.entries.map((e) => (e.status === 'running' ? { ...e, status: message.event === 'execution:completed' ? 'done' : 'failed' } : e)),
+      };
+    }
+    case 'error':
+      return { ...next, status: 'failed', error: text(d.error) ?? 'The run stream failed' };
+    default:
+      return next;
+  }
+}
+
+/** A stored execution (GET /api/executions/{id}) as the console shows it. */
+export function fromExecution(e: { executionId: string; status: string; output?: unknown; error?: string | null; durationMs?: number | null; logs?: unknown }): RunView {
+  const logs = Array.isArray(e.logs) ? (e.logs as Record<string, unknown>[]) : [];
+  const status: RunStatus = e.status === 'running' || e.status === 'succeeded' || e.status === 'failed' || e.status === 'cancelled' ? e.status : 'failed';
+  return {
+    executionId: e.executionId,
+    status,
+    entries: logs.filter((l) => typeof l.blockId === 'string').map((l) => finished(fresh(l, entryKey(l)), l)),
+    output: e.output,
+    error: e.error ?? undefined,
+    durationMs: e.durationMs ?? undefined,
+    lastSeq: 0,
+  };
+}
+
+/** Each block's state on the canvas: the last entry of each block wins (a block in a loop shows its latest iteration). */
+export function blockStatuses(view: RunView): Map<string, BlockRunStatus> {
+  const out = new Map<string, BlockRunStatus>();
+  for (const e of view.entries) out.set(e.blockId, e.status);
+  return out;
+}
+
+/** Tokens and cost over the whole run. */
+export function totals(view: RunView): { tokens: number; cost: number } {
+  let tokens = 0;
+  let cost = 0;
+  for (const e of view.entries) {
+    tokens += e.tokens?.total ?? (e.tokens?.prompt ?? 0) + (e.tokens?.completion ?? 0);
+    cost += e.cost?.total ?? 0;
+  }
+  return { tokens, cost };
+}
+
+export interface InputField {
+  name: string;
+  type: string;
+}
+
+/** The starter's input fields (its inputFormat), when the run asks for them. */
+export function inputFields(value: unknown): InputField[] {
+  let rows: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      rows = JSON.parse(value);
+    } catch {
+      return [];
+    }
+  }
+  if (!Array.isArray(rows)) return [];
+  return rows
+    .filter((r): r is { name: string; type?: unknown } => typeof r === 'object' && r !== null && typeof (r as { name?: unknown }).name === 'string' && (r as { name: string }).name.trim() !== '')
+    .map((r) => ({ name: r.name.trim(), type: typeof r.type === 'string' ? r.type : 'string' }));
+}
+
+/** The run's input from the fields as typed; a field whose text is not of its type answers an error naming it. */
+export function inputFromFields(fields: readonly InputField[], values: Record<string, string>): { input: Record<string, unknown> } | { error: string } {
+  const input: Record<string, unknown> = {};
+  for (const field of fields) {
+    const raw = values[field.name] ?? '';
+    if (field.type === 'number') {
+      if (raw.trim() === '') continue;
+      const n = Number(raw);
+      if (!Number.isFinite(n)) return { error: `${field.name} must be a number` };
+      input[field.name] = n;
+    } else if (field.type === 'boolean') {
+      input[field.name] = raw === 'true';
+    } else if (field.type === 'object' || field.type === 'array') {
+      if (raw.trim() === '') continue;
+      try {
+        const parsed: unknown = JSON.parse(raw);
+        if (field.type === 'array' ? !Array.isArray(parsed) : typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { error: `${field.name} must be a JSON ${field.type}` };
+        input[field.name] = parsed;
+      } catch {
+        return { error: `${field.name} must be a JSON ${field.type}` };
+      }
+    } else {
+      input[field.name] = raw;
+    }
+  }
+  return { input };
+}

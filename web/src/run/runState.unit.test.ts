@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { applyMessage, blockStatuses, emptyRun, fromExecution, inputFields, inputFromFields, parseSse, totals, type RunView, type SseMessage } from './runState';
+
+const msg = (event: string, data: unknown, id?: number): SseMessage => ({ event, data: JSON.stringify(data), ...(id !== undefined ? { id: String(id) } : {}) });
+const fold = (messages: SseMessage[]): RunView => messages.reduce(applyMessage, emptyRun());
+
+describe('the run console state', () => {
+  it('splits an SSE stream into messages across pieces, skipping comments and keeping ids', () => {
+    const first = parseSse('retry: 2000\n\nid: 1\nevent: execution:started\ndata: {"executionId":"x"}\n\n: keep-alive\n\nid: 2\nevent: block:sta');
+    expect(first.messages).toEqual([{ event: 'execution:started', data: '{"executionId":"x"}', id: '1' }]);
+    const second = parseSse(`${first.rest}rted\r\ndata: {"blockId":"a"}\r\n\r\n`);
+    expect(second.messages).toEqual([{ event: 'block:started', data: '{"blockId":"a"}', id: '2' }]);
+    expect(second.rest).toBe('');
+  });
+
+  it('folds a run: blocks start, stream tokens, finish or fail; the run ends with its status', () => {
+    const view = fold([
+      msg('execution:started', { executionId: 'x' }, 1),
+      msg('block:started', { blockId: 'a', blockName: 'Agent 1', blockType: 'agent' }, 2),
+      msg('stream:chunk', { blockId: 'a', seq: 0, chunk: 'Hel' }),
+      msg('stream:chunk', { blockId: 'a', seq: 1, chunk: 'lo', toolCall: undefined }),
+      msg('stream:chunk', { blockId: 'a', seq: 2, chunk: '', toolCall: { id: 't1', name: 'search', state: 'executing' } }),
+      msg('block:completed', { blockId: 'a', blockName: 'Agent 1', blockType: 'agent', success: true, durationMs: 120, output: { content: 'Hello' }, tokens: { prompt: 3, completion: 2, total: 5 }, cost: { total: 0.01 } }, 3),
+      msg('block:started', { blockId: 'f', blockName: 'Function 1', blockType: 'function' }, 4),
+      msg('block:error', { blockId: 'f', blockName: 'Function 1', blockType: 'function', success: false, durationMs: 4, error: 'boom' }, 5),
+      msg('execution:failed', { executionId: 'x', error: 'boom', metadata: { duration: 200 } }, 6),
+    ]);
+    expect(view.status).toBe('failed');
+    expect(view.error).toBe('boom');
+    expect(view.durationMs).toBe(200);
+    expect(view.entries.map((e) => [e.blockId, e.status, e.durationMs])).toEqual([
+      ['a', 'done', 120],
+      ['f', 'failed', 4],
+    ]);
+    expect(view.entries[0]?.streamed).toBe('Hello');
+    expect(view.entries[0]?.toolCalls).toEqual([{ id: 't1', name: 'search', state: 'executing' }]);
+    expect(totals(view)).toEqual({ tokens: 5, cost: 0.01 });
+    expect([...blockStatuses(view)]).toEqual([
+      ['a', 'done'],
+      ['f', 'failed'],
+    ]);
+  });
+
+  it('keeps loop iterations apart, ignores repeated numbered events and bad data', () => {
+    const started = msg('block:started', { blockId: 'a', blockName: 'A', loopIteration: [0] }, 2);
+    const view = fold([
+      msg('execution:started', { executionId: 'x' }, 1),
+      started,
+      started,
+      { event: 'block:completed', data: 'not json' },
+      msg('block:completed', { blockId: 'a', success: true, loopIteration: [0] }, 3),
+      msg('block:completed', { blockId: 'a', success: true, loopIteration: [1], skipped: true }, 4),
+    ]);
+    expect(view.entries.map((e) => [e.key, e.status, e.iteration])).toEqual([
+      ['a@i0', 'done', 'iteration 1'],
+      ['a@i1', 'skipped', 'iteration 2'],
+    ]);
+    expect(view.lastSeq).toBe(4);
+    expect(blockStatuses(view).get('a')).toBe('skipped');
+  });
+
+  it('marks blocks still running when the run is cancelled as failed', () => {
+    const view = fold([msg('block:started', { blockId: 'a' }, 1), msg('execution:cancelled', { executionId: 'x' }, 2)]);
+    expect(view.status).toBe('cancelled');
+    expect(view.entries[0]?.status).toBe('failed');
+  });
+
+  it('shows a stored execution with its logs', () => {
+    const view = fromExecution({ executionId: 'x', status: 'succeeded', output: 1, durationMs: 9, logs: [{ blockId: 's', blockName: 'Start', blockType: 'starter', success: true, durationMs: 1 }, { nope: true }] });
+    expect(view.entries.map((e) => [e.blockName, e.status])).toEqual([['Start', 'done']]);
+    expect(view.status).toBe('succeeded');
+  });
+
+  it('asks for the starter’s input fields and checks their types, naming the field', () => {
+    const fields = inputFields(JSON.stringify([{ id: '1', name: 'city', type: 'string' }, { id: '2', name: 'days', type: 'number' }, { id: '3', name: ' ', type: 'string' }, { id: '4', name: 'tags', type: 'array' }]));
+    expect(fields).toEqual([
+      { name: 'city', type: 'string' },
+      { name: 'days', type: 'number' },
+      { name: 'tags', type: 'array' },
+    ]);
+    expect(inputFromFields(fields, { city: 'Oslo', days: '3', tags: '["a"]' })).toEqual({ input: { city: 'Oslo', days: 3, tags: ['a'] } });
+    expect(inputFromFields(fields, { days: 'three' })).toEqual({ error: 'days must be a number' });
+    expect(inputFromFields(fields, { tags: '{"a":1}' })).toEqual({ error: 'tags must be a JSON array' });
+    expect(inputFields('nonsense')).toEqual([]);
+  });
+});
