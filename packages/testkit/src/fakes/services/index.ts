@@ -15,3 +15,4 @@ export { SUPABASE_FIXTURES, createFakeSupabase } from './supabase.js';
 export { VECTOR_FIXTURES, createFakeVectors } from './vectors.js';
 export { SEARCH_FIXTURES, createFakeSearch } from './search.js';
 export { AI_FIXTURES, createFakeAi } from './ai.js';
+export { MICROSOFT_FIXTURES, createFakeMicrosoft } from './microsoft.js';

@@ -21,6 +21,7 @@ import { pineconeTools } from './pinecone/pinecone.tools.js';
 import { qdrantTools } from './qdrant/qdrant.tools.js';
 import { searchTools } from './search/search.tools.js';
 import { aiTools } from './ai/ai.tools.js';
+import { microsoftTools } from './microsoft/microsoft.tools.js';
 
 const families: ServiceTool[][] = [
   slackTools,
@@ -45,6 +46,7 @@ const families: ServiceTool[][] = [
   qdrantTools,
   searchTools,
   aiTools,
+  microsoftTools,
 ];
 
 /** Every integration's own request code, by catalogue tool id; the execution layer runs these before its generic HTTP path. */

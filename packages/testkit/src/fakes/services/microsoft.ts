@@ -1,0 +1,54 @@
+import type { FakeServer } from '../server.js';
+import { createServiceFake } from './kit.js';
+
+const person = (name: string, address: string) => ({ emailAddress: { name, address } });
+
+/** Recorded Microsoft Graph answers (v1.0): Outlook mail, Teams messages, Excel ranges and tables. */
+export const MICROSOFT_FIXTURES = {
+  draft: { id: 'AAMkDraft1', subject: 'Quarterly numbers', isDraft: true },
+  mail: {
+    value: [
+      {
+        id: 'AAMkMail1',
+        subject: 'Hello',
+        bodyPreview: 'Hi Ada',
+        body: { contentType: 'html', content: '<p>Hi Ada</p>' },
+        sender: person('Bob', 'bob@weft.dev'),
+        from: person('Bob', 'bob@weft.dev'),
+        toRecipients: [person('Ada', 'ada@weft.dev')],
+        ccRecipients: [],
+        receivedDateTime: '2025-05-01T10:00:00Z',
+        sentDateTime: '2025-05-01T09:59:58Z',
+        hasAttachments: false,
+        isRead: true,
+        importance: 'normal',
+      },
+    ],
+  },
+  chatMessages: {
+    value: [
+      { id: 'm2', messageType: 'message', createdDateTime: '2025-05-01T10:01:00Z', from: { user: { displayName: 'Ada' } }, body: { contentType: 'html', content: '<p>Ship it</p>' }, attachments: [] },
+      { id: 'm1', messageType: 'message', createdDateTime: '2025-05-01T10:00:00Z', from: { application: { displayName: 'Weft Bot' } }, body: { contentType: 'text', content: 'Build green' }, attachments: [{ id: 'a1', name: 'log.txt' }] },
+    ],
+  },
+  postedMessage: { id: 'm3', createdDateTime: '2025-05-01T10:02:00Z', webUrl: 'https://teams.microsoft.com/l/message/m3', body: { content: 'Hello' } },
+  range: { address: 'Sheet1!A1:B2', values: [['name', 'score'], ['ada', 9]] },
+  tableRow: { index: 4, values: [['bob', 7]] },
+};
+
+/** A fake Microsoft Graph: /me/sendMail, /me/messages, mail folders, chat and channel messages, workbook ranges and table rows. */
+export function createFakeMicrosoft(): Promise<FakeServer> {
+  const f = MICROSOFT_FIXTURES;
+  return createServiceFake([
+    ['POST', '/me/sendMail', { status: 202 }],
+    ['POST', '/me/messages', { status: 201, json: f.draft }],
+    ['GET', '/me/mailFolders/:folder/messages', { json: f.mail }],
+    ['GET', '/chats/:chat/messages', { json: f.chatMessages }],
+    ['POST', '/chats/:chat/messages', { status: 201, json: f.postedMessage }],
+    ['GET', '/teams/:team/channels/:channel/messages', { json: f.chatMessages }],
+    ['POST', '/teams/:team/channels/:channel/messages', { status: 201, json: f.postedMessage }],
+    ['GET', '/me/drive/items/:id/workbook/worksheets(:sheet)/range(:address)', { json: f.range }],
+    ['PATCH', '/me/drive/items/:id/workbook/worksheets(:sheet)/range(:address)', (req) => ({ json: { address: 'Sheet1!B2:C3', values: (req.body as { values?: unknown }).values } })],
+    ['POST', '/me/drive/items/:id/workbook/tables/:table/rows/add', { status: 201, json: f.tableRow }],
+  ]);
+}
