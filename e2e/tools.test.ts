@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { createFakeServer, createSmtpFake, type FakeServer, type SmtpFake } from '@weft/testkit';
+import { api, defaultCookie } from './support/http.js';
+import { createAccount } from './support/accounts.js';
+
+// The stack allows 127.0.0.1 as an outbound address (globalSetup: WEFT_OUTBOUND_ALLOWLIST) so tools
+// reach these fakes; every other private, loopback-by-name or metadata address stays refused.
+let fake: FakeServer;
+let smtp: SmtpFake;
+
+interface ToolResult {
+  success: boolean;
+  output: unknown;
+  error?: string;
+  timing: { startTime: string; endTime: string; duration: number };
+}
+
+async function workspaceId(): Promise<string> {
+  const res = await api<{ workspaces: Array<{ id: string }> }>('GET', '/api/workspaces');
+  const first = res.body.workspaces[0];
+  if (!first) throw new Error('no workspace');
+  return first.id;
+}
+
+async function newWorkflow(commands: (starter: string) => unknown[] = () => []): Promise<string> {
+  const created = await api<{ id: string }>('POST', '/api/workflows', { workspaceId: await workspaceId() });
+  expect(created.status).toBe(201);
+  const got = await api<{ data: { state: { blocks: Record<string, { id: string; type: string }> } } }>('GET', `/api/workflows/${created.body.id}`);
+  const starter = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter');
+  if (!starter) throw new Error('no starter block');
+  const list = commands(starter.id);
+  if (list.length > 0) expect((await api('POST', `/api/workflows/${created.body.id}/commands`, { commands: list })).status).toBe(200);
+  return created.body.id;
+}
+
+beforeAll(async () => {
+  fake = await createFakeServer();
+  smtp = await createSmtpFake({ credentials: { username: 'mailer', password: 'smtp-secret-42' } });
+});
+afterAll(async () => {
+  await fake?.close();
+  await smtp?.close();
+});
+
+describe('function execute through the gateway', () => {
+  it('runs code in the sandbox: result, stdout, env vars, block references; errors with debug', async () => {
+    const ok = await api('POST', '/api/function/execute', {
+      code: 'console.log("hi"); return { sum: <source.n> + 1, key: "{{KEY}}", p: params.x }',
+      envVars: { KEY: 'k-1' },
+      blockData: { b1: { n: 41 } },
+      blockNameMapping: { Source: 'b1' },
+      params: { x: 'y' },
+    });
+    expect(ok).toEqual({ status: 200, body: { success: true, output: { result: { sum: 42, key: 'k-1', p: 'y' }, stdout: 'hi\n' } } });
+    const failed = await api<{ success: boolean; error: string; debug: { line: number; errorType: string } }>('POST', '/api/function/execute', { code: 'const a = 1;\nnull.x' });
+    expect(failed.status).toBe(200);
+    expect(failed.body).toMatchObject({ success: false, debug: { line: 2, errorType: 'TypeError' } });
+    const slow = await api('POST', '/api/function/execute', { code: 'while (true) {}', timeout: 300 });
+    expect(slow.body).toMatchObject({ success: false, error: 'Function execution timed out after 300 ms' });
+  });
+
+  it('checks custom tool params against the schema', async () => {
+    const schema = { type: 'function', function: { name: 't', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } };
+    expect((await api('POST', '/api/function/execute', { code: 'return <city>', isCustomTool: true, schema, params: { city: 'Oslo' } })).body).toMatchObject({ success: true, output: { result: 'Oslo' } });
+    expect((await api('POST', '/api/function/execute', { code: 'return 1', isCustomTool: true, schema, params: {} })).body).toMatchObject({ success: false, error: 'Required parameter missing: city' });
+    expect((await api('POST', '/api/function/execute', { code: ' ', isCustomTool: true, schema, params: { city: 'x' } })).body).toMatchObject({ success: false, error: 'No code provided for tool execution' });
+  });
+
+  it('refuses bad input naming the field, anonymous callers and other people’s workflows', async () => {
+    expect(await api('POST', '/api/function/execute', { timeout: 5 })).toEqual({ status: 400, body: { error: expect.stringContaining('code') } });
+    expect(await api('POST', '/api/function/execute', { code: '1', timeout: 'soon' })).toEqual({ status: 400, body: { error: expect.stringContaining('timeout') } });
+    expect((await api('POST', '/api/function/execute', { code: '1' }, { cookie: '' })).status).toBe(401);
+    const id = await newWorkflow();
+    const stranger = await createAccount('Stranger');
+    expect([403, 404]).toContain((await api('POST', '/api/function/execute', { code: '1', workflowId: id }, { cookie: stranger.cookie })).status);
+  });
+});
+
+describe('the proxy', () => {
+  it('GET /api/proxy makes the HTTP request with method, body and header.* and answers the tool result', async () => {
+    fake.on('POST', '/echo', (req) => ({ json: { got: req.body, auth: req.headers.authorization } }));
+    const q = new URLSearchParams({ url: `${fake.url}/echo`, method: 'POST', body: '{"a":1}', 'header.Authorization': 'Bearer t', 'header.Content-Type': 'application/json' });
+    const res = await api<ToolResult>('GET', `/api/proxy?${q.toString()}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, output: { status: 200, data: { got: { a: 1 }, auth: 'Bearer t' } }, timing: { duration: expect.any(Number) } });
+  });
+
+  it('refuses metadata, private and loopback addresses other than the allowed 127.0.0.1 as a failed tool result', async () => {
+    for (const url of ['http://169.254.169.254/latest/meta-data', 'http://10.1.2.3/', `http://[::1]:${new URL(fake.url).port}/echo`]) {
+      const res = await api<ToolResult>('GET', `/api/proxy?url=${encodeURIComponent(url)}`);
+      expect(res.body, url).toMatchObject({ success: false, error: expect.stringContaining('Outbound request refused') });
+    }
+    expect(await api('GET', '/api/proxy')).toEqual({ status: 400, body: { error: 'url is required' } });
+  });
+
+  it('POST /api/proxy runs a tool by id: unknown ids, required params, and a custom tool with the caller’s environment', async () => {
+    expect((await api<ToolResult>('POST', '/api/proxy', { toolId: 'no_such_tool', params: {} })).body).toMatchObject({ success: false, error: 'Tool not found: no_such_tool' });
+    expect((await api<ToolResult>('POST', '/api/proxy', { toolId: 'http_request', params: {} })).body).toMatchObject({ success: false, error: 'Parameter "url" is required for HTTP Request but was not provided.' });
+    expect(await api('POST', '/api/proxy', { params: {} })).toEqual({ status: 400, body: { error: expect.stringContaining('toolId is required') } });
+    const user = await createAccount('Tool Maker');
+    const as = { cookie: user.cookie };
+    expect((await api('POST', '/api/environment', { variables: { GREETING: 'Hello' } }, as)).status).toBe(200);
+    const tool = { id: 'greeter', title: 'Greeter', schema: { type: 'function', function: { name: 'greeter', description: 'greets', parameters: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } }, code: 'return "{{GREETING}}, " + <name> + "!"' };
+    expect((await api('POST', '/api/tools/custom', { tools: [tool] }, as)).status).toBe(200);
+    const res = await api<ToolResult>('POST', '/api/proxy', { toolId: 'custom_greeter', params: { name: 'Ada' } }, as);
+    expect(res.body).toMatchObject({ success: true, output: 'Hello, Ada!' });
+    expect((await api<ToolResult>('POST', '/api/proxy', { toolId: 'custom_greeter', params: { name: 1 } }, as)).body).toMatchObject({ success: false, error: 'Custom tool execution error: Parameter name should be a string' });
+    // another account does not have this custom tool
+    expect((await api<ToolResult>('POST', '/api/proxy', { toolId: 'custom_greeter', params: { name: 'x' } })).body).toMatchObject({ success: false, error: 'Tool not found: custom_greeter' });
+  });
+});
+
+describe('internal routes', () => {
+  it('memory: add, list, read, delete in a workflow the caller can reach; strangers refused', async () => {
+    const workflowId = await newWorkflow();
+    const add = await api('POST', '/api/memory', { workflowId, key: 'chat', type: 'agent', data: { role: 'user', content: 'hi' } });
+    expect(add).toMatchObject({ status: 200, body: { success: true, output: { id: 'chat' } } });
+    expect((await api('GET', `/api/memory?workflowId=${workflowId}`)).body).toMatchObject({ output: { memories: [{ key: 'chat' }] } });
+    expect((await api('GET', `/api/memory/chat?workflowId=${workflowId}`)).body).toMatchObject({ output: { memories: [{ role: 'user', content: 'hi' }] } });
+    expect(await api('GET', '/api/memory')).toMatchObject({ status: 400, body: { error: 'workflowId is required and must be provided in execution context' } });
+    expect(await api('POST', '/api/memory', { workflowId, key: 'x', data: { role: 'user' } })).toMatchObject({ status: 400, body: { error: 'Role and content are required for agent memory' } });
+    const stranger = await createAccount('Memory Stranger');
+    expect([403, 404]).toContain((await api('GET', `/api/memory?workflowId=${workflowId}`, undefined, { cookie: stranger.cookie })).status);
+    expect([403, 404]).toContain((await api('DELETE', `/api/memory/chat?workflowId=${workflowId}`, undefined, { cookie: stranger.cookie })).status);
+    expect((await api('DELETE', `/api/memory/chat?workflowId=${workflowId}`)).status).toBe(200);
+    expect((await api('GET', `/api/memory/chat?workflowId=${workflowId}`)).status).toBe(404);
+  });
+
+  it('files parse, docs search and email over SMTP', async () => {
+    fake.on('GET', '/data.csv', { headers: { 'content-type': 'text/csv' }, text: 'a,b\n1,2\n' });
+    expect((await api('POST', '/api/files/parse', { filePath: `${fake.url}/data.csv` })).body).toMatchObject({ success: true, output: { files: [{ fileType: 'csv', metadata: { rowCount: 1 } }] } });
+    expect(await api('POST', '/api/files/parse', {})).toMatchObject({ status: 400, body: { error: 'Missing required parameter: filePath' } });
+    const docs = await api<{ results: unknown[]; searchTime: number }>('POST', '/api/docs/search', { query: 'architecture services', topK: 3 });
+    expect(docs.status).toBe(200);
+    expect(docs.body.results.length).toBeGreaterThan(0);
+    expect(docs.body.results.length).toBeLessThanOrEqual(3);
+    const sent = await api('POST', '/api/tools/email/send', { host: smtp.host, port: smtp.port, username: 'mailer', password: 'smtp-secret-42', to: 'ada@example.com', subject: 'From Weft', body: 'It works.' });
+    expect(sent).toMatchObject({ status: 200, body: { success: true, output: { messageId: expect.any(String) } } });
+    await expect.poll(() => smtp.mails.length).toBe(1);
+    expect(smtp.mails[0]?.raw).toContain('It works.');
+    expect((await api('POST', '/api/tools/email/send', { to: 'a@example.com' })).body).toMatchObject({ error: 'host is required' });
+    expect((await api('POST', '/api/tools/email/send', {}, { cookie: '' })).status).toBe(401);
+  });
+});
+
+describe('a run through the runner', () => {
+  it('starter → API block (HTTP tool) → function → response', async () => {
+    fake.on('GET', '/price', (req) => ({ json: { item: req.query.item, price: 40 } }));
+    const id = await newWorkflow((starter) => [
+      { type: 'addBlock', id: 'fetch', blockType: 'api', name: 'Fetch', position: { x: 400, y: 100 } },
+      { type: 'setSubBlockValue', id: 'fetch', subBlockId: 'url', value: `${fake.url}/price` },
+      { type: 'setSubBlockValue', id: 'fetch', subBlockId: 'method', value: 'GET' },
+      { type: 'setSubBlockValue', id: 'fetch', subBlockId: 'params', value: [{ id: 'p1', cells: { Key: 'item', Value: 'tea' } }] },
+      { type: 'addEdge', source: starter, target: 'fetch' },
+      { type: 'addBlock', id: 'calc', blockType: 'function', name: 'Calc', position: { x: 700, y: 100 } },
+      { type: 'setSubBlockValue', id: 'calc', subBlockId: 'code', value: 'return { item: <fetch.data.item>, total: <fetch.data.price> + 2 }' },
+      { type: 'addEdge', source: 'fetch', target: 'calc' },
+      { type: 'addBlock', id: 'answer', blockType: 'response', name: 'Answer', position: { x: 1000, y: 100 } },
+      { type: 'setSubBlockValue', id: 'answer', subBlockId: 'dataMode', value: 'json' },
+      { type: 'setSubBlockValue', id: 'answer', subBlockId: 'data', value: '{"total": <calc.result.total>, "item": <calc.result.item>}' },
+      { type: 'addEdge', source: 'calc', target: 'answer' },
+    ]);
+    const res = await fetch(`${inject('weftUrl')}/api/workflows/${id}/execute`, { method: 'POST', headers: { cookie: await defaultCookie(), 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ total: 42, item: 'tea' });
+    expect(fake.received('GET', '/price')[0]?.query).toEqual({ item: 'tea' });
+  });
+});
