@@ -140,6 +140,7 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
 
   beforeEach(() => {
     fake.reset();
+    fake.fallback({ content: 'Hello from the fake model.' });
     toolCalls.length = 0;
     toolScript = (input) => ({ success: true, output: { sent: true, text: input.params.text }, timing: timing() });
   });
@@ -278,5 +279,34 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
     expect(await run(evaluator({ model: 'mystery-model' }))).toMatchObject({ success: false, error: 'Eval 1: Invalid model selected: mystery-model' });
     fake.reply({ content: '{"accuracy": 3, "tone": 2}' });
     expect((await run(evaluator({ model: 'llama3.2:latest' }))).output).toMatchObject({ accuracy: 3, tone: 2 });
+  });
+  it('translate, vision, Hugging Face and thinking blocks: their requests and outputs', async () => {
+    fake.fallback({ content: 'done', usage: { prompt: 20, completion: 10 } });
+    const state = graphOf(
+      {
+        s: S,
+        t: { type: 'translate', name: 'Translate 1', values: { context: 'Bonjour le monde', targetLanguage: 'German', model: 'gpt-4o', apiKey: 'k' } },
+        v: { type: 'vision', name: 'Vision 1', values: { imageUrl: 'https://img.test/cat.png', model: 'gpt-4o', apiKey: 'k' } },
+        h: { type: 'huggingface', name: 'HF 1', values: { model: 'meta-llama/Llama-3.3-70B-Instruct', content: 'Hi there', maxTokens: 'lots', provider: 'together', apiKey: 'hf' } },
+        k: { type: 'thinking', name: 'Think 1', values: { thought: 'First the plan.' } },
+      },
+      [['s', 't'], ['s', 'v'], ['s', 'h'], ['s', 'k']],
+    );
+    const result = await run(state);
+    const out = (id: string) => result.logs.find((l) => l.blockId === id);
+    const bodies = fake.chatRequests().map((r) => r.body as Sent & { max_tokens?: number; model: string; system?: string });
+    const translate = bodies.find((b) => b.messages[0]?.content === 'Bonjour le monde');
+    expect(translate?.system).toContain('German');
+    const vision = bodies.find((b) => Array.isArray(b.messages[0]?.content));
+    expect(vision).toMatchObject({ max_tokens: 1000, messages: [{ role: 'user', content: [{ type: 'text' }, { type: 'image', url: 'https://img.test/cat.png' }] }] });
+    const hf = bodies.find((b) => b.model === 'meta-llama/Llama-3.3-70B-Instruct');
+    expect(hf).toMatchObject({ max_tokens: 10000, temperature: 0.7 });
+    expect(out('t')?.output).toMatchObject({ content: 'done', tokens: { prompt: 20, completion: 10, total: 30 } });
+    expect(out('h')?.output).toMatchObject({ content: 'done', usage: { prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 } });
+    expect(out('k')?.output).toEqual({ acknowledgedThought: 'First the plan.' });
+    expect(bodies).toHaveLength(3);
+    const empty = await run(graphOf({ s: S, v: { type: 'vision', name: 'Vision 2', values: { imageUrl: '', apiKey: 'k' } } }, [['s', 'v']]));
+    expect(empty).toMatchObject({ success: false, error: 'Vision 2: Image URL is required' });
+    expect(fake.chatRequests()).toHaveLength(3);
   });
 });
