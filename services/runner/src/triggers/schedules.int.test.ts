@@ -1,0 +1,113 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { backingEnv, uniqueSuffix } from '@weft/testkit';
+import { createLogger, temporalLogger } from '@weft/platform';
+import type { RunnableState } from '../workflows/types.js';
+import { createScheduleManager, type ActiveDeployment, type ScheduleManager } from './schedules.js';
+
+const probePath = fileURLToPath(new URL('./testing/scheduleProbe.workflow.ts', import.meta.url));
+const logger = createLogger('schedules-test', 'silent');
+
+/** A deployed state whose starter runs on the given schedule fields. */
+function scheduled(fields: Record<string, string>): RunnableState {
+  const subBlocks = Object.fromEntries(Object.entries({ startWorkflow: 'schedule', ...fields }).map(([id, value]) => [id, { id, type: 'short-input', value }]));
+  return { blocks: { s: { id: 's', type: 'starter', name: 'Start', enabled: true, subBlocks, data: {}, outputs: {} } }, edges: [], loops: {}, parallels: {} } as unknown as RunnableState;
+}
+
+describe('schedules of deployed workflows on Temporal (real server)', () => {
+  let connection: Connection | undefined;
+  let client: Client;
+  const instance = `sched${uniqueSuffix()}`;
+  const taskQueue = `${instance}-runner`;
+  const deployments = new Map<string, ActiveDeployment>();
+  let schedules: ScheduleManager;
+
+  beforeAll(async () => {
+    Runtime.install({ logger: temporalLogger(logger) });
+    connection = await Connection.connect({ address: (await backingEnv()).temporalAddress });
+    client = new Client({ connection });
+    schedules = createScheduleManager({
+      client,
+      instance,
+      taskQueue,
+      integrationsTaskQueue: `${instance}-integrations`,
+      overlap: 'skip',
+      logger,
+      activeDeployment: (workflowId) => Promise.resolve(deployments.get(workflowId)),
+    });
+  });
+
+  afterAll(async () => {
+    for (const id of deployments.keys()) {
+      deployments.delete(id);
+      await schedules.sync(id);
+    }
+    await connection?.close();
+  });
+
+  const deploy = (workflowId: string, version: number, fields: Record<string, string>) =>
+    deployments.set(workflowId, { workflowId, workspaceId: 'ws', ownerId: 'owner', deploymentVersion: version, state: scheduled(fields) });
+
+  it('follows the deployment: created, shown with its next five runs, updated, paused, resumed, removed', async () => {
+    const wf = `wf-${uniqueSuffix()}`;
+    expect(await schedules.sync(wf)).toBeUndefined();
+    deploy(wf, 1, { scheduleType: 'minutes', minutesInterval: '10s' });
+    const created = await schedules.sync(wf);
+    expect(created).toMatchObject({ id: wf, workflowId: wf, cronExpression: '@every 10s', timezone: 'UTC', status: 'active', deploymentVersion: 1, scheduleType: 'minutes' });
+    const times = (created?.nextRunAt ?? []).map((t) => Date.parse(t));
+    expect(times).toHaveLength(5);
+    for (let i = 1; i < times.length; i++) expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBe(10_000);
+
+    deploy(wf, 2, { scheduleType: 'weekly', weeklyDay: 'FRI', weeklyDayTime: '17:45', timezone: 'America/New_York' });
+    const updated = await schedules.sync(wf);
+    expect(updated).toMatchObject({ cronExpression: '45 17 * * 5', timezone: 'America/New_York', deploymentVersion: 2, scheduleType: 'weekly' });
+    for (const t of updated?.nextRunAt ?? []) expect(new Date(t).getUTCDay()).toBe(5);
+
+    expect(await schedules.pause(wf)).toMatchObject({ status: 'paused', nextRunAt: [] });
+    const resumed = await schedules.resume(wf);
+    expect(resumed?.status).toBe('active');
+    expect(resumed?.nextRunAt).toHaveLength(5);
+
+    // A sync after the deployment is gone (undeploy, delete) removes it; again is harmless.
+    deployments.delete(wf);
+    expect(await schedules.sync(wf)).toBeUndefined();
+    expect(await schedules.get(wf)).toBeUndefined();
+    expect(await schedules.sync(wf)).toBeUndefined();
+    expect(await schedules.pause(wf)).toBeUndefined();
+  });
+
+  it('fires while no worker is up, skips the next fire while that run is still going, and the run completes once a worker is back', async () => {
+    const wf = `wf-${uniqueSuffix()}`;
+    deploy(wf, 3, { scheduleType: 'minutes', minutesInterval: '10s' });
+    await schedules.sync(wf);
+    const handle = client.schedule.getHandle(`${instance}-schedule-${wf}`);
+    // No worker polls the queue: the server still starts the run when it is due.
+    let firstRunId = '';
+    await expect
+      .poll(
+        async () => {
+          const first = (await handle.describe()).info.recentActions[0];
+          firstRunId = first?.action.type === 'startWorkflow' ? first.action.workflow.workflowId : '';
+          return firstRunId;
+        },
+        { timeout: 60_000, interval: 500 },
+      )
+      .not.toBe('');
+    // That run is still going (nobody runs it), so the next due time is skipped, not piled up.
+    await expect.poll(async () => (await handle.describe()).info.numActionsSkippedOverlap, { timeout: 60_000, interval: 500 }).toBeGreaterThanOrEqual(1);
+    expect((await handle.describe()).info.recentActions).toHaveLength(1);
+
+    const workerConnection = await NativeConnection.connect({ address: (await backingEnv()).temporalAddress });
+    try {
+      const worker = await Worker.create({ connection: workerConnection, taskQueue, workflowsPath: probePath });
+      const result = await worker.runUntil(client.workflow.getHandle(firstRunId).result());
+      expect(result).toEqual({ workflowId: wf, trigger: 'schedule', deploymentVersion: 3, actorId: 'owner' });
+    } finally {
+      await workerConnection.close();
+    }
+    deployments.delete(wf);
+    await schedules.sync(wf);
+  }, 200_000);
+});
