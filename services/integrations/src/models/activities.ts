@@ -33,26 +33,47 @@ export function toFailure(err: unknown, provider: ModelProviderId): ApplicationF
   return ApplicationFailure.create({ message: cause.message, type: cause.name, nonRetryable, details: [details] });
 }
 
+/** How often a running model activity tells Temporal it is alive (the runner's heartbeat timeout is 30 s). */
+export const MODEL_HEARTBEAT_MS = 5_000;
+
+/** Runs `work` while heartbeating, so a call on a lost worker is retried elsewhere within the heartbeat timeout. */
+async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
+  let ctx: Context | undefined;
+  try {
+    ctx = Context.current();
+  } catch {
+    return work(); // called outside an activity (unit tests)
+  }
+  const beat = ctx;
+  beat.heartbeat();
+  const timer = setInterval(() => beat.heartbeat(), MODEL_HEARTBEAT_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 /** The model layer's activities on the integrations task queue. */
 export function createModelActivities(deps: ModelDeps): ModelActivities {
   return {
     async callModel(input) {
       try {
-        return await withRequestContext({ requestId: input.context?.requestId ?? 'temporal' }, () => callModel(deps, input, signal()));
+        return await heartbeating(() => withRequestContext({ requestId: input.context?.requestId ?? 'temporal' }, () => callModel(deps, input, signal())));
       } catch (err) {
         throw toFailure(err, input.provider ?? 'openai');
       }
     },
     async createEmbeddings(input) {
       try {
-        return await createEmbeddings(deps.config, input, signal());
+        return await heartbeating(() => createEmbeddings(deps.config, input, signal()));
       } catch (err) {
         throw toFailure(err, 'openai');
       }
     },
     async generateImage(input) {
       try {
-        return await generateImage(deps.config, input, signal());
+        return await heartbeating(() => generateImage(deps.config, input, signal()));
       } catch (err) {
         throw toFailure(err, 'openai');
       }

@@ -3,6 +3,8 @@ import type { IntegrationActivities, ModelActivities } from '@weft/contracts';
 
 /** Start-to-close of one model call (a long streamed answer included). */
 export const MODEL_CALL_TIMEOUT = '5 minutes';
+/** Silence after which a model call counts as lost with its worker. */
+export const MODEL_HEARTBEAT_TIMEOUT = '30 seconds';
 /** Start-to-close of one tool call (long-polling tools run up to 300 s). */
 export const TOOL_CALL_TIMEOUT = '10 minutes';
 
@@ -18,6 +20,8 @@ export function modelActivities(place: ActivityPlace): ModelActivities {
   return proxyActivities<ModelActivities>({
     taskQueue: place.integrationsTaskQueue,
     startToCloseTimeout: MODEL_CALL_TIMEOUT,
+    // The model activities heartbeat every 5 s: a call on a lost worker is tried again after 30 s, not 5 minutes.
+    heartbeatTimeout: MODEL_HEARTBEAT_TIMEOUT,
     retry: { maximumAttempts: Math.max(1, place.maxAttempts), initialInterval: '1 second', backoffCoefficient: 2 },
   });
 }
