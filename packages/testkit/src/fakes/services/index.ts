@@ -16,3 +16,4 @@ export { VECTOR_FIXTURES, createFakeVectors } from './vectors.js';
 export { SEARCH_FIXTURES, createFakeSearch } from './search.js';
 export { AI_FIXTURES, createFakeAi } from './ai.js';
 export { MICROSOFT_FIXTURES, createFakeMicrosoft } from './microsoft.js';
+export { CRM_FIXTURES, createFakeCrm } from './crm.js';

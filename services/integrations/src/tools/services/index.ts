@@ -22,6 +22,9 @@ import { qdrantTools } from './qdrant/qdrant.tools.js';
 import { searchTools } from './search/search.tools.js';
 import { aiTools } from './ai/ai.tools.js';
 import { microsoftTools } from './microsoft/microsoft.tools.js';
+import { typeformTools } from './typeform/typeform.tools.js';
+import { wealthboxTools } from './wealthbox/wealthbox.tools.js';
+import { mem0Tools } from './mem0/mem0.tools.js';
 
 const families: ServiceTool[][] = [
   slackTools,
@@ -47,6 +50,9 @@ const families: ServiceTool[][] = [
   searchTools,
   aiTools,
   microsoftTools,
+  typeformTools,
+  wealthboxTools,
+  mem0Tools,
 ];
 
 /** Every integration's own request code, by catalogue tool id; the execution layer runs these before its generic HTTP path. */

@@ -1,0 +1,72 @@
+import { CRM_FIXTURES, createFakeCrm } from '@weft/testkit';
+import { describe, expect, it } from 'vitest';
+import { useFamily } from '../testSupport.js';
+import { wealthboxTools } from './wealthbox.tools.js';
+
+const wb = useFamily(createFakeCrm, { wealthbox: '/wealthbox' }, wealthboxTools);
+const tok = { accessToken: 'wb-tok' };
+const f = CRM_FIXTURES;
+
+describe('wealthbox reads', () => {
+  it('wealthbox_read_contact reads one contact with the token', async () => {
+    const r = await wb.run('wealthbox_read_contact', { ...tok, contactId: '101' });
+    expect(wb.only('GET', '/wealthbox/contacts/101').headers.authorization).toBe('Bearer wb-tok');
+    expect(r).toEqual({ success: true, output: { success: true, contact: f.contact, metadata: { operation: 'read_contact', itemId: '101', itemType: 'contact' } } });
+  });
+
+  it('wealthbox_read_contact lists contacts without an id; no token is refused', async () => {
+    expect(await wb.run('wealthbox_read_contact', tok)).toEqual({
+      success: true,
+      output: { success: true, contacts: f.contacts.contacts, metadata: { operation: 'read_contact', itemType: 'contact', totalCount: 1 } },
+    });
+    expect(await wb.run('wealthbox_read_contact', { contactId: '1' })).toEqual({ success: false, output: {}, error: 'Access token is required' });
+  });
+
+  it('wealthbox_read_note reads one or all notes; 404 names the note', async () => {
+    expect(await wb.run('wealthbox_read_note', { ...tok, noteId: '201' })).toMatchObject({ success: true, output: { note: f.note } });
+    expect(await wb.run('wealthbox_read_note', { ...tok, noteId: '' })).toMatchObject({ success: true, output: { notes: f.notes.notes, metadata: { totalCount: 2 } } });
+    wb.fake.once('GET', '/wealthbox/notes/:id', { status: 404, json: { error: 'Record not found' } });
+    expect(await wb.run('wealthbox_read_note', { ...tok, noteId: '999' })).toMatchObject({ error: 'Note with ID 999 not found. Please check the note ID and try again.' });
+  });
+
+  it('wealthbox_read_task reads a task; 404 and 403 give the §8 messages', async () => {
+    expect(await wb.run('wealthbox_read_task', { ...tok, taskId: '301' })).toMatchObject({ success: true, output: { task: f.task, metadata: { itemId: '301', itemType: 'task' } } });
+    wb.fake.once('GET', '/wealthbox/tasks/:id', { status: 404, json: {} });
+    expect(await wb.run('wealthbox_read_task', { ...tok, taskId: '7' })).toMatchObject({ error: 'Task with ID 7 not found. Please check the task ID and try again.' });
+    wb.fake.once('GET', '/wealthbox/tasks/:id', { status: 403, json: {} });
+    expect(await wb.run('wealthbox_read_task', { ...tok, taskId: '7' })).toMatchObject({ error: 'Access denied to this task. Please check your permissions.' });
+  });
+});
+
+describe('wealthbox writes', () => {
+  it('wealthbox_write_contact posts names, email and background', async () => {
+    const r = await wb.run('wealthbox_write_contact', { ...tok, firstName: 'Grace', lastName: 'Hopper', emailAddress: 'grace@weft.dev', backgroundInformation: 'Admiral' });
+    const body = { first_name: 'Grace', last_name: 'Hopper', email_addresses: [{ address: 'grace@weft.dev', kind: 'Work', principal: true }], background_information: 'Admiral' };
+    expect(wb.only('POST', '/wealthbox/contacts').body).toEqual(body);
+    expect(r).toEqual({ success: true, output: { success: true, contact: { id: 102, ...body }, metadata: { operation: 'write_contact', itemId: 102, itemType: 'contact' } } });
+    expect(await wb.run('wealthbox_write_contact', { ...tok, firstName: 'G', lastName: ' ' })).toMatchObject({ error: 'Last name is required' });
+  });
+
+  it('wealthbox_write_note links the note to the contact', async () => {
+    const r = await wb.run('wealthbox_write_note', { ...tok, content: 'Met at conference', contactId: '101' });
+    expect(wb.only('POST', '/wealthbox/notes').body).toEqual({ content: 'Met at conference', linked_to: [{ id: 101, type: 'Contact' }] });
+    expect(r).toMatchObject({ success: true, output: { note: { id: 203, content: 'Met at conference' }, metadata: { operation: 'write_note', itemId: 203 } } });
+    expect(await wb.run('wealthbox_write_note', { ...tok, content: '' })).toMatchObject({ error: 'Note content is required' });
+  });
+
+  it('wealthbox_write_task posts name, due date, description and link', async () => {
+    const r = await wb.run('wealthbox_write_task', { ...tok, title: 'Call back', dueDate: '2025-05-24 11:00 AM -0400', description: 'About the offer', contactId: '101' });
+    expect(wb.only('POST', '/wealthbox/tasks').body).toEqual({ name: 'Call back', due_date: '2025-05-24 11:00 AM -0400', description: 'About the offer', linked_to: [{ id: 101, type: 'Contact' }] });
+    expect(r).toMatchObject({ success: true, output: { task: { id: 302, name: 'Call back' }, metadata: { operation: 'write_task', itemId: 302, itemType: 'task' } } });
+  });
+
+  it('wealthbox_write_task checks title and the due date format, and passes API errors', async () => {
+    expect(await wb.run('wealthbox_write_task', { ...tok, title: 'x', dueDate: '' })).toMatchObject({ error: 'Due date is required' });
+    expect(await wb.run('wealthbox_write_task', { ...tok, title: 'x', dueDate: '2025-05-24' })).toMatchObject({
+      error: 'Invalid due date format. Expected format: YYYY-MM-DD HH:MM AM/PM -HHMM (e.g. 2015-05-24 11:00 AM -0400)',
+    });
+    expect(wb.fake.requests).toHaveLength(0);
+    wb.fake.once('POST', '/wealthbox/tasks', { status: 422, json: { errors: [{ message: 'Due date is invalid' }] } });
+    expect(await wb.run('wealthbox_write_task', { ...tok, title: 'x', dueDate: '2025-05-24 11:00 AM -0400' })).toMatchObject({ error: 'Wealthbox API error: Due date is invalid' });
+  });
+});
