@@ -2,6 +2,7 @@
  * Pure readers of block values shared by the engine's executors: condition lists, tables,
  * container settings and the retry setting.
  */
+import { typedVariable } from './references.js';
 import type { RunnableBlock } from './types.js';
 
 /** One branch of a condition block (`title` 'if' | 'else if' | 'else'); its edge leaves from `condition-<id>`. */
@@ -104,7 +105,10 @@ export function maxAttemptsOf(block: RunnableBlock): number {
   return Math.max(0, Math.min(MAX_RETRIES, Math.trunc(n))) + 1;
 }
 
-/** A builder-mode Response structure (input-format rows `{name, type, value}`) as an object. */
+/**
+ * A builder-mode Response structure (input-format rows `{name, type, value}`) as an object; a text
+ * value is read by its row's type (number, boolean, object, array) as variables are.
+ */
 export function structureToObject(rows: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (!Array.isArray(rows)) return out;
@@ -113,7 +117,8 @@ export function structureToObject(rows: unknown): Record<string, unknown> {
     const r = row as Record<string, unknown>;
     const name = typeof r.name === 'string' ? r.name.trim() : '';
     if (name === '') continue;
-    out[name] = r.value;
+    const type = typeof r.type === 'string' ? r.type : 'string';
+    out[name] = typeof r.value === 'string' && type !== 'string' && type !== 'plain' ? typedVariable(type, r.value) : r.value;
   }
   return out;
 }

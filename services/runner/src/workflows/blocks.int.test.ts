@@ -118,6 +118,21 @@ describe('tool, workflow and run-level behaviour (real Temporal server, fake act
     await h.keepHistory(handle, 'child-workflow');
   });
 
+  it('workflow block: a failed child fails the block with the child\'s message; an error edge takes it on', async () => {
+    h.setChildWorkflows({ 'wf-child': { name: 'Child', state: graphOf({ s: S, f: { name: 'Boom', code: 'throw new Error("child broke")' } }, [['s', 'f']]) } });
+    const state = graphOf(
+      { s: S, w: { type: 'workflow', name: 'Workflow 1', values: { workflowId: 'wf-child' } }, h: { name: 'Handler', code: 'return <workflow1.error>' } },
+      [['s', 'w'], ['w', 'h', 'error']],
+    );
+    const handled = await h.run(state);
+    expect(handled.error).toBeUndefined();
+    expect(handled.output).toEqual({ result: 'Boom: Line 1:1 - child broke', stdout: '' });
+    expect(handled.logs.find((l) => l.blockId === 'w')).toMatchObject({ success: false, error: 'Boom: Line 1:1 - child broke' });
+
+    const unhandled = await h.run({ ...state, edges: state.edges.filter((e) => e.target === 'w') });
+    expect(unhandled).toMatchObject({ success: false, error: 'Workflow 1: Boom: Line 1:1 - child broke' });
+  });
+
   it('workflow block: a cycle (A runs B runs A) is refused before it starts', async () => {
     const runs = (target: string) => graphOf({ s: S, w: { type: 'workflow', name: 'Call', values: { workflowId: target } } }, [['s', 'w']]);
     h.setChildWorkflows({ 'wf-b': { name: 'B', state: runs('wf-main') } });
@@ -166,7 +181,7 @@ describe('tool, workflow and run-level behaviour (real Temporal server, fake act
     expect(deepest.error).toBeUndefined();
     expect(h.rec.events.filter((e) => e.type === 'runStarted')).toHaveLength(11);
     expect(JSON.stringify(deepest.output)).toContain('"result":"leaf"');
-  });
+  }, 120_000);
 
   it('<variable.name> reads a workflow variable typed by its type', async () => {
     const state = graphOf({ s: S, f: { code: 'return [<variable.limit> + 1, <variable.on> === true, <variable.cfg>.a]' } }, [['s', 'f']], {

@@ -181,6 +181,21 @@ describe('graph semantics of a run (real Temporal server, fake activities)', () 
     await h.keepHistory(handle, 'response');
   });
 
+  it('Response in builder mode: rows become the data, each read by its type; references keep their values', async () => {
+    const builderData = [
+      { id: 'r1', name: 'count', type: 'number', value: '<start.input.x>' },
+      { id: 'r2', name: 'ratio', type: 'number', value: '2.5' },
+      { id: 'r3', name: 'ok', type: 'boolean', value: 'true' },
+      { id: 'r4', name: 'tags', type: 'array', value: '["a", "b"]' },
+      { id: 'r5', name: 'label', type: 'string', value: 'x is <start.input.x>' },
+      { id: 'r6', name: '', type: 'string', value: 'dropped' },
+    ];
+    const state = graphOf({ s: S, r: { type: 'response', name: 'Response', values: { dataMode: 'structured', builderData, status: '202' } } }, [['s', 'r']]);
+    const result = await h.run(state, { input: { x: 7 } });
+    expect(result.error).toBeUndefined();
+    expect(result.response).toEqual({ status: 202, headers: {}, data: { count: 7, ratio: 2.5, ok: true, tags: ['a', 'b'], label: 'x is 7' } });
+  });
+
   it('refuses a reference to a block that is not upstream, naming the reference', async () => {
     const state = graphOf({ s: S, a: { name: 'A', code: 'return <b.result>' }, b: { name: 'B', code: 'return 1' } }, [['s', 'a'], ['s', 'b']]);
     const result = await h.run(state);
@@ -279,7 +294,7 @@ describe('graph semantics of a run (real Temporal server, fake activities)', () 
     const state = graphOf(
       {
         s: S,
-        r: { type: 'router', name: 'Route', values: { prompt: 'Where does <start.input.q> go?', model: 'gpt-4o' } },
+        r: { type: 'router', name: 'Route', values: { userPrompt: 'Where does <start.input.q> go?', model: 'gpt-4o' } },
         sales: { name: 'Sales', code: 'return "sales"' },
         support: { name: 'Support', code: 'return "support"' },
         j: { name: 'Join', code: 'return "joined after " + <route.selectedPath.blockTitle>' },
@@ -310,7 +325,7 @@ describe('graph semantics of a run (real Temporal server, fake activities)', () 
     const state = graphOf(
       {
         s: S,
-        r: { type: 'router', name: 'Route', values: { prompt: 'Pick one', model: 'gpt-4o' } },
+        r: { type: 'router', name: 'Route', values: { userPrompt: 'Pick one', model: 'gpt-4o' } },
         sales: { name: 'Sales', code: 'return "sales"' },
         support: { name: 'Support', code: 'return "support"' },
       },

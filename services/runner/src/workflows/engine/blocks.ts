@@ -243,8 +243,14 @@ async function runChildWorkflow(run: Run, frame: Frame, block: RunnableBlock, re
   const depth = (run.args.depth ?? 0) + 1;
   if (depth > MAX_WORKFLOW_DEPTH) return fail(depthMessage(), input);
   const child = await run.acts.runner.loadChildWorkflow(run.workspaceId, childId);
-  const refused = await refusedNesting(run, [...chain, childId], child.state, depth);
-  if (refused) return fail(refused, input);
+  // The top-level run looks through the workflows below it once (those named by plain ids); its
+  // children need not again, but for a workflow named by a reference, known only now.
+  const rawId = block.subBlocks.workflowId?.value;
+  const named = typeof rawId === 'string' && !rawId.includes('<');
+  if (!run.args.nestingChecked || !named) {
+    const refused = await refusedNesting(run, [...chain, childId], child.state, depth);
+    if (refused) return fail(refused, input);
+  }
   const childExecutionId = `${run.executionId}-${block.id}${iterationSuffix(frame)}`;
   const args: RunWorkflowArgs = {
     executionId: childExecutionId,
@@ -257,6 +263,7 @@ async function runChildWorkflow(run: Run, frame: Frame, block: RunnableBlock, re
     trigger: 'workflow',
     depth,
     callChain: chain,
+    nestingChecked: true,
     ...(run.args.stream ? { stream: true } : {}),
     integrationsTaskQueue: run.args.integrationsTaskQueue,
     ...(run.args.retryInitialIntervalMs !== undefined ? { retryInitialIntervalMs: run.args.retryInitialIntervalMs } : {}),

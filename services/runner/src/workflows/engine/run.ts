@@ -13,6 +13,8 @@ export interface RunWorkflowArgs extends RunInput {
   integrationsTaskQueue: string;
   /** First retry backoff of transient tool/model failures (default 1 s); tests shorten it. */
   retryInitialIntervalMs?: number;
+  /** Set on a child whose parent looked through the workflows it runs (no cycle, not too deep). */
+  nestingChecked?: boolean;
 }
 
 /** The activities a run calls: integrations (per start-to-close timeout) and the runner's own. */
