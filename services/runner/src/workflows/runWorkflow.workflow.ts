@@ -121,7 +121,7 @@ export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
   let outcome: FrameResult;
   let cancelled = false;
   try {
-    if (workspaceId !== '') run.envVars = await acts.runner.loadEnvironment(workspaceId);
+    if (workspaceId !== '' || args.actorId) run.envVars = await acts.runner.loadEnvironment(workspaceId, args.actorId);
     const top = graph.scopes.get(null);
     if (!top) throw new Error('The workflow has no blocks');
     outcome = await runFrame(run, { scope: top, outputs: new Map(), loopIteration: [], parallelBranch: [] });

@@ -174,8 +174,8 @@ export interface RunnerActivities {
   /** Stores a large value outside the history. */
   storeBlob(executionId: string, value: unknown): Promise<BlobRef>;
   loadBlob(ref: BlobRef): Promise<unknown>;
-  /** The decrypted environment variables of a workspace for one run. */
-  loadEnvironment(workspaceId: string): Promise<Record<string, string>>;
+  /** The decrypted environment variables for one run: the workspace's, as the actor who started it sees them. */
+  loadEnvironment(workspaceId: string, actorId?: string): Promise<Record<string, string>>;
   /** The state of another workflow of the same workspace, for a workflow block (draft, or deployed when it has one). */
   loadChildWorkflow(workspaceId: string, workflowId: string): Promise<{ name: string; state: RunnableState }>;
 }
