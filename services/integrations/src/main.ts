@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { temporalLogger, bootService } from '@weft/platform';
 import { integrations, integrationsTaskQueue } from '@weft/contracts';
@@ -11,13 +13,18 @@ import type { IntegrationsDB } from './db.js';
 
 /**
  * Composition root of the integrations service: a gRPC server for the synchronous routes and an
- * activity worker on the integrations task queue (functions, tools, models). Workers scale by
- * starting more processes on the same queue; each takes what it can.
+ * activity worker on the integrations task queue (functions, tools, models, and the polling-job
+ * workflows). Workers scale by starting more processes on the same queue; each takes what it can.
  */
 const rt = await bootService<IntegrationsDB>({ name: 'integrations', migrations });
 // Our shutdown drains the worker; Temporal must not install its own signal handlers.
 Runtime.install({ logger: temporalLogger(rt.logger), shutdownSignals: [] });
-const tools = createToolRuntime({ db: rt.db, logger: rt.logger, config: rt.config });
+const taskQueue = integrationsTaskQueue(rt.config.WEFT_INSTANCE);
+// Polling jobs (browser task, …) run as workflows on this task queue; tool calls start them through a client.
+const clientConnection = await Connection.connect({ address: rt.config.TEMPORAL_ADDRESS });
+rt.onClose(() => clientConnection.close());
+const client = new Client({ connection: clientConnection, namespace: rt.config.TEMPORAL_NAMESPACE });
+const tools = createToolRuntime({ db: rt.db, logger: rt.logger, config: rt.config, jobs: { client, taskQueue } });
 rt.onClose(() => tools.close());
 rt.grpc.add(integrations.IntegrationsServiceService, integrationsHandlers(tools));
 const models = createModelActivities({
@@ -30,8 +37,9 @@ const connection = await NativeConnection.connect({ address: rt.config.TEMPORAL_
 const worker = await Worker.create({
   connection,
   namespace: rt.config.TEMPORAL_NAMESPACE,
-  taskQueue: integrationsTaskQueue(rt.config.WEFT_INSTANCE),
-  activities: { ...createActivities(tools), ...models },
+  taskQueue,
+  workflowsPath: fileURLToPath(new URL('./jobs/workflows.js', import.meta.url)),
+  activities: { ...createActivities(tools), ...tools.jobActivities, ...models },
 });
 const running = worker.run().catch((err: unknown) => {
   rt.logger.fatal({ err }, 'activity worker stopped');

@@ -10,6 +10,12 @@ import { createRegistryClient, registryCredentials, registryCustomTools, type Re
 import type { InternalRoutes } from './tools/runtime/types.js';
 import type { IntegrationsDB } from './db.js';
 import type { Route } from './routes/router.js';
+import type { Client } from '@temporalio/client';
+import { createToolIO } from './tools/runtime/executeTool.js';
+import { TOOL_JOBS } from './jobs/definitions.js';
+import { createToolJobActivities } from './jobs/activities.js';
+import { createToolJobRunner } from './jobs/runner.js';
+import type { ToolJobActivities } from './jobs/types.js';
 
 /** Everything the tool runtime is made of, built once per process (main.ts) or per test. */
 export interface ToolRuntime {
@@ -18,6 +24,8 @@ export interface ToolRuntime {
   routes: InternalRoutes;
   policy: AddressPolicy;
   baseUrls: BaseUrls;
+  /** The polling workflow's activities (served beside the tool activities). */
+  jobActivities: ToolJobActivities;
   close(): Promise<void>;
 }
 
@@ -32,6 +40,8 @@ export interface ToolRuntimeOptions {
   docsDir?: string | null;
   sandbox?: SandboxPool;
   extraRoutes?: Route[];
+  /** Where polling-job tools run as workflows; without it they make their start request only. */
+  jobs?: { client: Client; taskQueue: string; polling?: { intervalMs: number; timeoutMs: number } };
 }
 
 export function createToolRuntime(opts: ToolRuntimeOptions): ToolRuntime {
@@ -42,6 +52,19 @@ export function createToolRuntime(opts: ToolRuntimeOptions): ToolRuntime {
   const registry: RegistryPort = opts.registry ?? (client as RegistryPort);
   const sandbox = opts.sandbox ?? new SandboxPool();
   const routes = createInternalRoutes({ db: opts.db, policy, baseUrls, logger: opts.logger, ...(opts.docsDir !== undefined ? { docsDir: opts.docsDir } : {}), ...(opts.extraRoutes ? { extra: opts.extraRoutes } : {}) });
+  const jobRunner = opts.jobs
+    ? createToolJobRunner({
+        client: opts.jobs.client,
+        taskQueue: opts.jobs.taskQueue,
+        jobs: TOOL_JOBS,
+        ...(opts.jobs.polling ? { polling: opts.jobs.polling } : {}),
+        startDirect: (input) => {
+          const def = TOOL_JOBS[input.toolId];
+          if (!def) throw new Error(`Tool not found: ${input.toolId}`);
+          return def.start(input.params, createToolIO({ policy, baseUrls }, input, input.toolId));
+        },
+      })
+    : undefined;
   const tools = createToolExecutor({
     policy,
     baseUrls,
@@ -51,6 +74,7 @@ export function createToolRuntime(opts: ToolRuntimeOptions): ToolRuntime {
     serviceTools,
     logger: opts.logger,
     runCode: (run) => sandbox.run(run),
+    ...(jobRunner ? { jobs: jobRunner } : {}),
   });
   return {
     sandbox,
@@ -58,6 +82,7 @@ export function createToolRuntime(opts: ToolRuntimeOptions): ToolRuntime {
     routes,
     policy,
     baseUrls,
+    jobActivities: createToolJobActivities({ policy, baseUrls, jobs: TOOL_JOBS }),
     async close() {
       client?.close();
       await sandbox.close();

@@ -40,30 +40,33 @@ function scrubOutput(output: unknown, secrets: readonly string[]): unknown {
   return JSON.parse(redact(text, secrets)) as unknown;
 }
 
+/** The guarded HTTP client, base URLs and context a service tool (or a polling job) works with. */
+export function createToolIO(deps: Pick<ToolRuntimeDeps, 'baseUrls' | 'policy'>, input: Pick<ExecuteToolInput, 'context' | 'envVars'>, toolId: string): ToolIO {
+  return {
+    context: input.context,
+    envVars: input.envVars ?? {},
+    baseUrl(service) {
+      const url = deps.baseUrls.get(service);
+      if (!url) throw new ToolError(`No base URL is known for service ${service}; set WEFT_TOOL_BASE_URL_${service.toUpperCase()}`);
+      return url;
+    },
+    async fetch(url, init = {}) {
+      let res: Response;
+      try {
+        res = await guardedFetch(deps.baseUrls.rewrite(toolId, url), init, deps.policy);
+      } catch (err) {
+        if (err instanceof RequestTimeoutError || err instanceof NetworkError) throw new TransientToolError(err.message);
+        if (err instanceof OutboundRefusedError) throw new ToolError(err.message);
+        throw err;
+      }
+      if (res.status === 429 || res.status >= 500) throw new TransientToolError(`HTTP error ${res.status}: ${res.statusText}`, res.status);
+      return res;
+    },
+  };
+}
+
 export function createToolExecutor(deps: ToolRuntimeDeps): ToolExecutor {
-  function toolIO(input: ExecuteToolInput, toolId: string): ToolIO {
-    return {
-      context: input.context,
-      envVars: input.envVars ?? {},
-      baseUrl(service) {
-        const url = deps.baseUrls.get(service);
-        if (!url) throw new ToolError(`No base URL is known for service ${service}; set WEFT_TOOL_BASE_URL_${service.toUpperCase()}`);
-        return url;
-      },
-      async fetch(url, init = {}) {
-        let res: Response;
-        try {
-          res = await guardedFetch(deps.baseUrls.rewrite(toolId, url), init, deps.policy);
-        } catch (err) {
-          if (err instanceof RequestTimeoutError || err instanceof NetworkError) throw new TransientToolError(err.message);
-          if (err instanceof OutboundRefusedError) throw new ToolError(err.message);
-          throw err;
-        }
-        if (res.status === 429 || res.status >= 500) throw new TransientToolError(`HTTP error ${res.status}: ${res.statusText}`, res.status);
-        return res;
-      },
-    };
-  }
+  const toolIO = (input: ExecuteToolInput, toolId: string) => createToolIO(deps, input, toolId);
 
   async function fetchToken(input: ExecuteToolInput, toolId: string, credentialId: string): Promise<string> {
     try {
@@ -109,6 +112,10 @@ export function createToolExecutor(deps: ToolRuntimeDeps): ToolExecutor {
     if (tool.id === 'http_request') {
       const res = await httpRequest(params, deps.policy);
       return res.ok ? { success: true, output: res.output } : { success: false, output: res.output, error: res.error ?? 'Unknown error occurred' };
+    }
+    if (deps.jobs?.has(tool.id)) {
+      const job = await deps.jobs.run(input, params);
+      return job.success ? job : { success: false, output: job.output ?? {}, error: job.error };
     }
     const service = deps.serviceTools[tool.id];
     if (service) return { success: true, output: await service.execute(params, toolIO(input, tool.id)) };

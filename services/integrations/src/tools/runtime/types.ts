@@ -3,6 +3,7 @@ import type { Logger } from '@weft/platform';
 import type { ServiceTool } from '../serviceTool.js';
 import type { AddressPolicy } from '../../net/addressPolicy.js';
 import type { BaseUrls } from './baseUrls.js';
+import type { ToolJobRunner } from '../../jobs/runner.js';
 
 /** A workspace custom tool as the registry stores it (spec 000 §3). */
 export interface CustomTool {
@@ -55,6 +56,8 @@ export interface ToolRuntimeDeps {
   internal: InternalRoutes;
   serviceTools: Record<string, ServiceTool>;
   logger: Logger;
+  /** Polling-job tools (browser task, …) run as durable workflows; without it they make their start request only. */
+  jobs?: ToolJobRunner;
   /** Runs custom tool code (the sandbox). */
   runCode: (run: { code: string; params: Record<string, unknown>; envVars: Record<string, string>; timeoutMs: number }) => Promise<{ success: boolean; result?: unknown; error?: string; stdout: string }>;
 }

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { Context } from '@temporalio/activity';
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { ExecuteToolInput } from '@weft/contracts';
+import type { ToolJobDefinition } from './definitions.js';
+import type { JobOutcome, ToolJobInput } from './types.js';
+
+/** Runs polling-job tools as durable workflows (the execution layer's hook for them). */
+export interface ToolJobRunner {
+  has(toolId: string): boolean;
+  /** Starts (or joins) the tool's polling workflow and answers how it ended; with skipPostProcess, starts the job and answers its id without polling. */
+  run(input: ExecuteToolInput, params: Record<string, unknown>): Promise<JobOutcome>;
+}
+
+export interface ToolJobRunnerOptions {
+  client: Client;
+  taskQueue: string;
+  jobs: Record<string, ToolJobDefinition>;
+  /** Starts a job directly (skipPostProcess); the job activities' own start. */
+  startDirect: (input: ToolJobInput) => Promise<string>;
+  /** Polling other than the definitions' (tests). */
+  polling?: { intervalMs: number; timeoutMs: number };
+}
+
+/**
+ * The polling workflow's id: inside an activity it is derived from the calling workflow and activity,
+ * so a retried activity (its worker died, its attempt timed out) joins the job its first attempt
+ * started instead of starting a second one; outside one (a synchronous route) it is new.
+ */
+function jobWorkflowId(toolId: string): string {
+  try {
+    const info = Context.current().info;
+    const caller = info.workflowExecution?.workflowId ?? randomUUID();
+    return `tooljob-${caller}-${info.activityId}-${toolId}`;
+  } catch {
+    return `tooljob-${randomUUID()}-${toolId}`;
+  }
+}
+
+export function createToolJobRunner(opts: ToolJobRunnerOptions): ToolJobRunner {
+  return {
+    has: (toolId) => Object.hasOwn(opts.jobs, toolId),
+    async run(input, params) {
+      const def = opts.jobs[input.toolId];
+      if (!def) return { success: false, error: `Tool not found: ${input.toolId}` };
+      const polling = opts.polling ?? def.polling;
+      const jobInput: ToolJobInput = { toolId: def.toolId, params, context: input.context, envVars: input.envVars ?? {}, intervalMs: polling.intervalMs, timeoutMs: polling.timeoutMs, timeoutMessage: def.timeoutMessage };
+      if (input.skipPostProcess) return { success: true, output: { id: await opts.startDirect(jobInput) } };
+      const workflowId = jobWorkflowId(def.toolId);
+      let handle;
+      try {
+        handle = await opts.client.workflow.start('pollToolJob', { workflowId, taskQueue: opts.taskQueue, args: [jobInput], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
+      } catch (err) {
+        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+        handle = opts.client.workflow.getHandle(workflowId);
+      }
+      return (await handle.result()) as JobOutcome;
+    },
+  };
+}
