@@ -17,3 +17,4 @@ export { SEARCH_FIXTURES, createFakeSearch } from './search.js';
 export { AI_FIXTURES, createFakeAi } from './ai.js';
 export { MICROSOFT_FIXTURES, createFakeMicrosoft } from './microsoft.js';
 export { CRM_FIXTURES, createFakeCrm } from './crm.js';
+export { AUTOMATION_FIXTURES, createFakeAutomation } from './automation.js';

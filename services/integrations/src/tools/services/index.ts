@@ -25,6 +25,8 @@ import { microsoftTools } from './microsoft/microsoft.tools.js';
 import { typeformTools } from './typeform/typeform.tools.js';
 import { wealthboxTools } from './wealthbox/wealthbox.tools.js';
 import { mem0Tools } from './mem0/mem0.tools.js';
+import { s3Tools } from './s3/s3.tools.js';
+import { automationTools } from './automation/automation.tools.js';
 
 const families: ServiceTool[][] = [
   slackTools,
@@ -53,6 +55,8 @@ const families: ServiceTool[][] = [
   typeformTools,
   wealthboxTools,
   mem0Tools,
+  s3Tools,
+  automationTools,
 ];
 
 /** Every integration's own request code, by catalogue tool id; the execution layer runs these before its generic HTTP path. */

@@ -1,0 +1,82 @@
+import { createHash, createHmac } from 'node:crypto';
+import { AUTOMATION_FIXTURES, createFakeAutomation } from '@weft/testkit';
+import { describe, expect, it } from 'vitest';
+import { useFamily } from '../testSupport.js';
+import { s3Tools } from './s3.tools.js';
+
+const s3 = useFamily(createFakeAutomation, { s3: '/s3' }, s3Tools);
+const creds = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
+const params = { ...creds, region: 'eu-central-1', bucketName: 'weft-files', objectKey: 'reports/q3 plan.pdf' };
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+const hmac = (key: string | Buffer, s: string) => createHmac('sha256', key).update(s).digest();
+const rfc3986 = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/**
+ * An independent Signature V4 check (written from AWS's published algorithm, not the signing library):
+ * recomputes the signature of a request and answers it.
+ */
+function expectedSignature(input: { method: string; path: string; query: Record<string, string>; headers: Record<string, string>; signedHeaders: string; payloadHash: string; amzDate: string; region: string }): string {
+  const query = Object.entries(input.query)
+    .filter(([k]) => k !== 'X-Amz-Signature')
+    .map(([k, v]) => [rfc3986(k), rfc3986(v)] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
+  const names = input.signedHeaders.split(';');
+  const canonicalHeaders = names.map((n) => `${n}:${(input.headers[n] ?? '').trim()}\n`).join('');
+  const canonical = [input.method, input.path, query, canonicalHeaders, input.signedHeaders, input.payloadHash].join('\n');
+  const day = input.amzDate.slice(0, 8);
+  const scope = `${day}/${input.region}/s3/aws4_request`;
+  const toSign = ['AWS4-HMAC-SHA256', input.amzDate, scope, sha256(canonical)].join('\n');
+  const key = hmac(hmac(hmac(hmac(`AWS4${creds.secretAccessKey}`, day), input.region), 's3'), 'aws4_request');
+  return createHmac('sha256', key).update(toSign).digest('hex');
+}
+
+describe('s3', () => {
+  it('s3_get_object sends a correctly signed HEAD and answers metadata', async () => {
+    const r = await s3.run('s3_get_object', params);
+    const req = s3.only('HEAD', '/s3/reports/q3%20plan.pdf');
+    const auth = String(req.headers.authorization);
+    const m = /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/(\d{8})\/eu-central-1\/s3\/aws4_request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/.exec(auth);
+    expect(m, auth).not.toBeNull();
+    expect(m![2]).toBe('host;x-amz-content-sha256;x-amz-date');
+    expect(req.headers['x-amz-content-sha256']).toBe(sha256(''));
+    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+    expect(
+      expectedSignature({ method: 'HEAD', path: req.path, query: req.query, headers, signedHeaders: m![2]!, payloadHash: sha256(''), amzDate: headers['x-amz-date']!, region: 'eu-central-1' }),
+    ).toBe(m![3]);
+    expect(r).toMatchObject({
+      success: true,
+      output: {
+        metadata: {
+          fileType: 'application/pdf',
+          size: 52311,
+          name: 'q3 plan.pdf',
+          lastModified: AUTOMATION_FIXTURES.s3Headers['last-modified'],
+          etag: AUTOMATION_FIXTURES.s3Headers.etag,
+        },
+      },
+    });
+  });
+
+  it('s3_get_object answers a presigned GET link valid 3600 seconds whose signature verifies', async () => {
+    const r = await s3.run('s3_get_object', params);
+    const link = new URL(r.success ? String((r.output as { url: string }).url) : '');
+    expect(`${link.origin}${link.pathname}`).toBe(`${s3.fake.url}/s3/reports/q3%20plan.pdf`);
+    const q = Object.fromEntries(link.searchParams);
+    expect(q).toMatchObject({ 'X-Amz-Algorithm': 'AWS4-HMAC-SHA256', 'X-Amz-Expires': '3600', 'X-Amz-SignedHeaders': 'host' });
+    expect(q['X-Amz-Credential']).toMatch(/^AKIDEXAMPLE\/\d{8}\/eu-central-1\/s3\/aws4_request$/);
+    expect(
+      expectedSignature({ method: 'GET', path: link.pathname, query: q, headers: { host: link.host }, signedHeaders: 'host', payloadHash: 'UNSIGNED-PAYLOAD', amzDate: q['X-Amz-Date']!, region: 'eu-central-1' }),
+    ).toBe(q['X-Amz-Signature']);
+  });
+
+  it('s3_get_object: missing keys, a missing object and denied access give messages', async () => {
+    expect(await s3.run('s3_get_object', { ...params, accessKeyId: '' })).toEqual({ success: false, output: {}, error: 'Access Key ID is required' });
+    expect(await s3.run('s3_get_object', { ...params, secretAccessKey: ' ' })).toMatchObject({ error: 'Secret Access Key is required' });
+    expect(await s3.run('s3_get_object', { ...params, objectKey: 'missing.txt' })).toMatchObject({ error: 'S3 object not found: missing.txt in bucket weft-files' });
+    s3.fake.once('HEAD', '/s3/reports/q3%20plan.pdf', { status: 403 });
+    expect(await s3.run('s3_get_object', params)).toMatchObject({ error: 'Access denied to the S3 object. Please check your access keys and the bucket policy.' });
+  });
+});
