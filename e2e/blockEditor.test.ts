@@ -21,12 +21,12 @@ describe('the block panel', () => {
     const [a, b] = await Promise.all([openWorkflow(chromium(), cookie, workflowId), openWorkflow(chromium(), cookie, workflowId)]);
 
     // Nothing selected, no panel; A adds an agent and selects it, B selects it too.
-    expect(await a.page.getByRole('region', { name: 'Block' }).count()).toBe(0);
+    expect(await a.page.getByRole('region', { name: 'Block', exact: true }).count()).toBe(0);
     const blockId = await addAgent(a.page);
     await a.page.locator(`.react-flow__node[data-id="${blockId}"]`).click();
     await b.page.locator(`.react-flow__node[data-id="${blockId}"]`).click();
-    const panelA = a.page.getByRole('region', { name: 'Block' });
-    const panelB = b.page.getByRole('region', { name: 'Block' });
+    const panelA = a.page.getByRole('region', { name: 'Block', exact: true });
+    const panelB = b.page.getByRole('region', { name: 'Block', exact: true });
     await panelA.getByRole('heading', { name: 'Agent 1' }).waitFor();
     await panelB.getByRole('heading', { name: 'Agent 1' }).waitFor();
     // Advanced-only fields show only in advanced mode, on both pages.
@@ -47,11 +47,12 @@ describe('the block panel', () => {
     // B's open panel shows the new prompt live.
     await expect.poll(() => panelB.getByRole('textbox', { name: 'System Prompt', exact: true }).inputValue(), { timeout: 10_000 }).toBe('You answer in haiku.');
 
-    // JSON that does not parse gets a message and is not sent.
-    const tools = panelA.getByRole('textbox', { name: 'Tools', exact: true });
-    await tools.fill('[{"type": ');
-    await panelA.getByRole('alert').filter({ hasText: /^Not valid JSON: / }).waitFor();
-    await tools.blur();
+    // The agent's tools come from the tool picker: A adds Airtable; B's panel lists it.
+    await panelA.getByRole('button', { name: 'Add tool', exact: true }).click();
+    const picker = panelA.getByRole('dialog', { name: 'Add a tool' });
+    await picker.getByRole('textbox', { name: 'Search tools' }).fill('Airtable');
+    await picker.getByRole('button', { name: /Airtable$/ }).click();
+    await panelB.getByRole('list', { name: 'Tools' }).getByText('Airtable', { exact: true }).waitFor();
 
     // A turns the block off, then duplicates it.
     await panelA.getByRole('checkbox', { name: 'Enabled', exact: true }).uncheck();
@@ -65,11 +66,11 @@ describe('the block panel', () => {
       enabled: x.enabled,
       systemPrompt: x.subBlocks['systemPrompt']?.value,
       model: x.subBlocks['model']?.value,
-      tools: x.subBlocks['tools']?.value,
+      tools: (x.subBlocks['tools']?.value as Array<{ type: string }> | undefined)?.map((t) => t.type),
     });
     const original = agents.find((x) => x.id === blockId);
     const copy = agents.find((x) => x.id !== blockId);
-    const values = { enabled: false, systemPrompt: 'You answer in haiku.', model: 'claude-sonnet-4-0', tools: [] };
+    const values = { enabled: false, systemPrompt: 'You answer in haiku.', model: 'claude-sonnet-4-0', tools: ['airtable'] };
     expect(original && edited(original)).toEqual({ name: 'Agent 1', ...values });
     expect(copy && edited(copy)).toEqual({ name: 'Agent 2', ...values });
     expect(await panelB.getByRole('checkbox', { name: 'Enabled', exact: true }).isChecked()).toBe(false);

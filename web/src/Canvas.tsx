@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
   applyEdgeChanges,
@@ -25,12 +25,11 @@ import { copyBlocks, loadClip, pasteCommands, storeClip, type Clip } from './can
 import { connectionProblem, edgeFor } from './canvas/connect';
 import { CONTAINER_SIZE, toEdges, toNodes, type BlockNode } from './canvas/flow';
 import { BLOCK_DRAG_TYPE, Palette } from './canvas/Palette';
-import { absolutePosition, containerAt, freeSpot } from './canvas/place';
+import { absolutePosition, containerAt, FOOTPRINT, freeSpot } from './canvas/place';
 import { newId, useWorkflowSession } from './collab/useWorkflowSession';
 import { BlockPanel } from './panels/BlockPanel';
 import { HistoryPanel } from './panels/HistoryPanel';
 import { VariablesPanel } from './panels/VariablesPanel';
-import { DeployDialog } from './deploy/DeployDialog';
 import { RunConsole } from './run/RunConsole';
 import { RunInputDialog } from './run/RunInputDialog';
 import { blockStatuses, inputFields } from './run/runState';
@@ -38,6 +37,9 @@ import { RunStatusContext } from './run/RunStatusContext';
 import { useRun } from './run/useRun';
 import { Icon } from './ui/icons';
 import { useToast } from './ui/toast';
+
+/** The deploy dialog (with the catalogue's deploy checks) loads when first opened. */
+const DeployDialog = lazy(() => import('./deploy/DeployDialog').then((m) => ({ default: m.DeployDialog })));
 
 const nodeTypes = { block: BlockNodeView, container: ContainerNodeView };
 const CONTAINER_DATA: Record<string, Record<string, unknown>> = {
@@ -195,6 +197,16 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
       },
     ]);
     setNodes((ns) => ns.map((n) => (n.selected ? { ...n, selected: false } : n)));
+    if (!exact) reveal({ ...spot, width: size?.width ?? FOOTPRINT.width, height: size?.height ?? FOOTPRINT.height });
+  };
+  /** Pans (keeping the zoom) so a rectangle of the canvas is in view, when it is not. */
+  const reveal = (rect: { x: number; y: number; width: number; height: number }) => {
+    const box = pane.current?.getBoundingClientRect();
+    if (!box) return;
+    const topLeft = flow.screenToFlowPosition({ x: box.left, y: box.top });
+    const bottomRight = flow.screenToFlowPosition({ x: box.right, y: box.bottom });
+    const inView = rect.x >= topLeft.x && rect.y >= topLeft.y && rect.x + rect.width <= bottomRight.x && rect.y + rect.height <= bottomRight.y;
+    if (!inView) void flow.setCenter(rect.x + rect.width / 2, rect.y + rect.height / 2, { zoom: flow.getZoom(), duration: 200 });
   };
   const add = (blockType: string) => addAt(blockType, viewCenter(), false);
 
@@ -411,7 +423,11 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
           }}
         />
       )}
-      {deploying && <DeployDialog workflowId={workflowId} state={snapshot.state} onClose={() => setDeploying(false)} onShowBlock={showBlock} />}
+      {deploying && (
+        <Suspense fallback={<div className="backdrop" />}>
+          <DeployDialog workflowId={workflowId} state={snapshot.state} onClose={() => setDeploying(false)} onShowBlock={showBlock} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -45,13 +45,18 @@ export function freeSpot(center: Position, state: WorkflowState, size: { width: 
   const start = { x: Math.round(center.x - size.width / 2), y: Math.round(center.y - size.height / 2) };
   if (free(start)) return start;
   for (let ring = 1; ring < 60; ring++) {
+    // The ring's spots nearest first; at equal distance, right of the centre before left, below before above.
+    const spots: Array<{ p: Position; d: number; dx: number; dy: number }> = [];
     for (let dy = -ring; dy <= ring; dy++) {
       for (let dx = -ring; dx <= ring; dx++) {
         if (Math.max(Math.abs(dx), Math.abs(dy)) !== ring) continue;
         const p = { x: start.x + dx * (size.width / 2), y: start.y + dy * (size.height / 2 + 10) };
-        if (free(p)) return p;
+        spots.push({ p, d: Math.hypot(p.x - start.x, p.y - start.y), dx, dy });
       }
     }
+    spots.sort((a, b) => a.d - b.d || b.dx - a.dx || b.dy - a.dy);
+    const found = spots.find((s) => free(s.p));
+    if (found) return found.p;
   }
   return { x: start.x, y: start.y + rects.reduce((m, r) => Math.max(m, r.y + r.height), 0) };
 }

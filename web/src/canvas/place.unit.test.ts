@@ -14,6 +14,8 @@ describe('placing blocks', () => {
     const a = blockRect(s, s.blocks.a as BlockState);
     const overlap = spot.x < a.x + a.width && a.x < spot.x + 260 && spot.y < a.y + a.height && a.y < spot.y + 110;
     expect(overlap).toBe(false);
+    // The nearest free spot, below the block in the way before above it.
+    expect(spot.y).toBeGreaterThan(445);
     // Many clicks in a row: every block gets its own place.
     let many = state([]);
     for (let i = 0; i < 12; i++) {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api';
 import { Icon } from '../ui/icons';
@@ -139,7 +139,12 @@ export function RunConsole({
   onSelectBlock(blockId: string): void;
 }) {
   const [tab, setTab] = useState<'run' | 'history'>('run');
-  const [collapsed, setCollapsed] = useState(false);
+  // Collapsed until there is a run to show (or the user opens it), so the canvas keeps its room.
+  const [collapsed, setCollapsed] = useState(true);
+  const shownRun = run?.executionId ?? (run ? 'new' : null);
+  useEffect(() => {
+    if (shownRun) setCollapsed(false);
+  }, [shownRun]);
   const live = run?.status === 'running' || run?.status === 'starting';
   const sum = run ? totals(run) : null;
   return (

@@ -1,0 +1,196 @@
+// Large canvas benchmark (issue 14): the built web app in Chromium on a 2,000-block workflow.
+// `npm run bench -- canvas` (infra/scripts/bench.mjs starts the stack; build the app first with
+// `npm run build -w @weft/web`). Targets: first paint ≤ 1 s after the state arrives; dragging a block
+// ≥ 55 frames per second; a remote edit painted ≤ 16 ms after its event arrives; initial
+// JavaScript ≤ 400 KB gzipped.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const BLOCKS = Number(process.env.BENCH_CANVAS_BLOCKS ?? 2_000);
+const REMOTE_EDITS = 20;
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** A signed-up account's fetch calls (its session cookie kept for the browser too). */
+async function account(url) {
+  const email = `canvas-bench-${Date.now()}@example.com`;
+  const signedUp = await fetch(`${url}/api/auth/sign-up/email`, { method: 'POST', headers: { 'content-type': 'application/json', origin: url }, body: JSON.stringify({ email, password: 'bench-password-1', name: 'Canvas bench' }) });
+  if (!signedUp.ok) throw new Error(`sign-up answered ${signedUp.status}: ${await signedUp.text()}`);
+  const cookie = signedUp.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  return {
+    cookie,
+    async call(method, path, body) {
+      const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', origin: url, cookie }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : {} };
+    },
+  };
+}
+
+async function ok(promise) {
+  const res = await promise;
+  if (res.status >= 300) throw new Error(`answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+  return res;
+}
+
+/** A workflow of `BLOCKS` function blocks in a grid, each connected to the one before. */
+async function bigCanvas(http, workspaceId) {
+  const id = (await ok(http.call('POST', '/api/workflows', { workspaceId, name: `Canvas ${BLOCKS}` }))).body.id;
+  const got = await ok(http.call('GET', `/api/workflows/${id}`));
+  let previous = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter').id;
+  for (let start = 0; start < BLOCKS; start += 100) {
+    const commands = [];
+    for (let i = start; i < Math.min(start + 100, BLOCKS); i++) {
+      commands.push({ type: 'addBlock', id: `c${i}`, blockType: 'function', name: `Step ${i}`, position: { x: 300 + (i % 40) * 300, y: Math.floor(i / 40) * 160 } });
+      commands.push({ type: 'addEdge', id: `e${i}`, source: previous, target: `c${i}` });
+      previous = `c${i}`;
+    }
+    await ok(http.call('POST', `/api/workflows/${id}/commands`, { commands }));
+  }
+  return id;
+}
+
+/** Gzipped bytes of the JavaScript index.html loads at once (entry scripts and module preloads). */
+function initialJs() {
+  const dist = path.join(root, 'web', 'dist');
+  const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+  const files = [...html.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^>]+href)="([^"]+\.js)"/g)].map((m) => m[1]);
+  let bytes = 0;
+  for (const file of new Set(files)) bytes += gzipSync(readFileSync(path.join(dist, file.replace(/^\//, '')))).length;
+  return { files: files.length, gzipKB: Math.round(bytes / 102.4) / 10 };
+}
+
+/** Records, from the page's start: when the state answer ended, when nodes first painted, and when SSE messages arrived. */
+const PROBE = () => {
+  const w = window;
+  w.__bench = { firstPaint: null, sse: [], frames: null };
+  const paintNext = (done) => requestAnimationFrame(() => setTimeout(() => done(performance.now()), 0));
+  const watch = new MutationObserver(() => {
+    if (w.__bench.firstPaint !== null || !document.querySelector('.react-flow__node:not([style*="visibility: hidden"])')) return;
+    w.__bench.firstPaint = -1;
+    paintNext((t) => (w.__bench.firstPaint = t));
+    watch.disconnect();
+  });
+  document.addEventListener('DOMContentLoaded', () => watch.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['style'] }));
+  const Native = w.EventSource;
+  w.EventSource = class extends Native {
+    constructor(...args) {
+      super(...args);
+      // Added before the app sets onmessage, so it runs first: the time is the event's arrival.
+      this.addEventListener('message', (e) => w.__bench.sse.push({ t: performance.now(), data: e.data }));
+    }
+  };
+};
+
+export async function run({ url, log }) {
+  const { chromium } = await import('playwright-core');
+  const http = await account(url);
+  const workspaceId = (await ok(http.call('GET', '/api/workspaces'))).body.workspaces[0].id;
+  log(`canvas: building a ${BLOCKS}-block workflow`);
+  const id = await bigCanvas(http, workspaceId);
+  const results = { blocks: BLOCKS, initialJs: initialJs() };
+
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await context.addCookies(http.cookie.split('; ').filter(Boolean).map((pair) => ({ name: pair.slice(0, pair.indexOf('=')), value: pair.slice(pair.indexOf('=') + 1), url })));
+    const page = await context.newPage();
+    await page.addInitScript(PROBE);
+
+    // First paint after the state arrives.
+    await page.goto(`${url}/?workflow=${id}`);
+    await page.waitForFunction(() => typeof window.__bench?.firstPaint === 'number' && window.__bench.firstPaint > 0, null, { timeout: 60_000 });
+    await page.getByText('live', { exact: true }).waitFor({ timeout: 30_000 });
+    const paint = await page.evaluate(() => {
+      const state = performance.getEntriesByType('resource').filter((e) => /\/api\/workflows\/[^/]+\/state/.test(e.name));
+      const arrived = state.length > 0 ? state[state.length - 1].responseEnd : NaN;
+      return { stateArrivedMs: Math.round(arrived), firstPaintMs: Math.round(window.__bench.firstPaint), nodesDrawn: document.querySelectorAll('.react-flow__node').length };
+    });
+    results.firstPaint = { ...paint, afterStateMs: paint.firstPaintMs - paint.stateArrivedMs };
+    log(`canvas: first paint ${results.firstPaint.afterStateMs} ms after the state arrived (${paint.nodesDrawn} nodes drawn)`);
+
+    // Dragging a block: frames per second while the mouse moves it for about a second.
+    const node = page.locator('.react-flow__node[data-id="c0"]');
+    const box = await node.boundingBox();
+    if (!box) throw new Error('block c0 is not on screen');
+    const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    await page.evaluate(() => {
+      window.__bench.frames = [];
+      const tick = (t) => {
+        if (!window.__bench.frames) return;
+        window.__bench.frames.push(t);
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    const started = Date.now();
+    for (let step = 1; Date.now() - started < 1_200; step++) {
+      await page.mouse.move(from.x + (step % 200), from.y + Math.round(40 * Math.sin(step / 10)));
+      await page.waitForTimeout(8);
+    }
+    await page.mouse.up();
+    const frames = await page.evaluate(() => {
+      const f = window.__bench.frames;
+      window.__bench.frames = null;
+      return f;
+    });
+    const spanMs = frames[frames.length - 1] - frames[0];
+    const gaps = frames.slice(1).map((t, i) => t - frames[i]).sort((a, b) => a - b);
+    results.drag = { frames: frames.length, seconds: Math.round(spanMs) / 1000, fps: Math.round(((frames.length - 1) / spanMs) * 10_000) / 10, worstFrameMs: Math.round(gaps[gaps.length - 1] ?? 0) };
+    log(`canvas: drag at ${results.drag.fps} frames/s (worst frame ${results.drag.worstFrameMs} ms)`);
+
+    // A remote edit: from the event's arrival to the moved block painted where the edit put it.
+    await page.waitForTimeout(500);
+    const latencies = [];
+    for (let n = 0; n < REMOTE_EDITS; n++) {
+      const target = `c${1 + n}`;
+      const position = { x: 300 + ((1 + n) % 40) * 300 + 7 + n, y: 23 + n };
+      const wait = page.evaluate(
+        ({ target, position }) =>
+          new Promise((resolve) => {
+            const el = document.querySelector(`.react-flow__node[data-id="${target}"]`);
+            const seen = window.__bench.sse.length;
+            const moved = () => (el?.getAttribute('style') ?? '').includes(`translate(${position.x}px, ${position.y}px)`);
+            const done = () =>
+              requestAnimationFrame(() =>
+                setTimeout(() => {
+                  const arrival = window.__bench.sse.slice(seen).find((m) => m.data.includes(`"${target}"`));
+                  resolve(arrival ? performance.now() - arrival.t : null);
+                }, 0),
+              );
+            if (!el) return resolve(null);
+            const observer = new MutationObserver(() => {
+              if (!moved()) return;
+              observer.disconnect();
+              done();
+            });
+            observer.observe(el, { attributes: true, attributeFilter: ['style'] });
+            setTimeout(() => (observer.disconnect(), resolve(null)), 10_000);
+          }),
+        { target, position },
+      );
+      await ok(http.call('POST', `/api/workflows/${id}/commands`, { commands: [{ type: 'moveBlock', id: target, position }] }));
+      const ms = await wait;
+      if (typeof ms === 'number') latencies.push(ms);
+    }
+    latencies.sort((a, b) => a - b);
+    const pct = (p) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN) * 10) / 10;
+    results.remoteEdit = { edits: REMOTE_EDITS, measured: latencies.length, p50Ms: pct(50), p90Ms: pct(90), maxMs: pct(100) };
+    log(`canvas: remote edit painted p50 ${results.remoteEdit.p50Ms} ms, p90 ${results.remoteEdit.p90Ms} ms after its event`);
+  } finally {
+    await browser.close();
+  }
+  results.targets = {
+    firstPaintWithin1s: results.firstPaint.afterStateMs <= 1_000,
+    dragAtLeast55fps: results.drag.fps >= 55,
+    remoteEditWithin16ms: results.remoteEdit.p50Ms <= 16,
+    initialJsWithin400KB: results.initialJs.gzipKB <= 400,
+  };
+  return results;
+}

@@ -1,0 +1,102 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { chromiumPerSuite, openSignedIn } from './support/browser.js';
+import { as, signUp } from './support/session.js';
+
+describe('the web app’s pages in Chromium', () => {
+  const chromium = chromiumPerSuite();
+
+  it('signs up and in on its own pages, and shows a failed sign-in in a toast', async () => {
+    const context = await chromium().newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const email = `web-${Date.now()}-${Math.random().toString(16).slice(2, 8)}@example.com`;
+
+    // A page load without a session lands on the sign-in page of the app, which links to sign-up.
+    await page.goto(`${inject('weftUrl')}/settings/environment`);
+    await page.getByRole('form', { name: 'Sign in' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+    await page.getByRole('link', { name: 'Sign up' }).click();
+    const form = page.getByRole('form', { name: 'Sign up' });
+    await form.getByLabel('Name').fill('Web User');
+    await form.getByLabel('Email').fill(email);
+    await form.getByLabel('Password').fill('web-password-1');
+    await form.getByRole('button', { name: 'Sign up' }).click();
+    // Signed up, the app opens where the visitor was going.
+    await page.getByRole('heading', { name: 'Environment variables' }).waitFor({ timeout: 15_000 });
+    expect(new URL(page.url()).pathname).toBe('/settings/environment');
+
+    // Signed out, a wrong password is refused with the server's message in a toast.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    const signIn = page.getByRole('form', { name: 'Sign in' });
+    await signIn.waitFor();
+    await signIn.getByLabel('Email').fill(email);
+    await signIn.getByLabel('Password').fill('wrong-password-1');
+    await signIn.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByTestId('toast').textContent()).toMatch(/invalid/i);
+    await signIn.getByLabel('Password').fill('web-password-1');
+    await signIn.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'New workflow' }).waitFor({ timeout: 15_000 });
+    await page.screenshot({ path: path.join(tmpdir(), 'weft-signed-in.png') });
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps environment variables masked until shown, and renames, recolours, duplicates, files and deletes workflows from the sidebar', async () => {
+    const owner = await signUp('Sidebar user');
+    const asOwner = as(owner);
+    const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId, name: 'Report' })).body.id;
+    const { page, errors } = await openSignedIn(chromium(), owner.headers.cookie ?? '', '/settings/environment');
+
+    // Environment variables: add one, save; the server has it; the value shows masked until asked.
+    await page.getByRole('button', { name: 'Add variable' }).click();
+    await page.getByRole('textbox', { name: 'Key 1' }).fill('OPENAI_KEY');
+    await page.getByLabel('Value 1').fill('sk-test-123');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(async () => (await asOwner<{ data: Record<string, { value: string }> }>('GET', '/api/environment')).body.data['OPENAI_KEY']?.value).toBe('sk-test-123');
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Value 1').inputValue()).toBe('sk-test-123');
+    expect(await page.getByLabel('Value 1').getAttribute('type')).toBe('password');
+    await page.getByRole('button', { name: 'Show value 1' }).click();
+    expect(await page.getByLabel('Value 1').getAttribute('type')).toBe('text');
+
+    // Sidebar: rename the workflow from its menu.
+    const list = page.getByRole('list', { name: 'Workflows' });
+    await list.getByRole('button', { name: 'Report' }).waitFor();
+    await page.getByRole('button', { name: 'Actions for Report' }).click();
+    await page.getByRole('menuitem', { name: 'Rename' }).click();
+    const name = page.getByRole('textbox', { name: 'Workflow name' });
+    await name.fill('Weekly report');
+    await name.press('Enter');
+    await expect.poll(async () => (await asOwner<{ data: { name: string } }>('GET', `/api/workflows/${workflowId}`)).body.data.name).toBe('Weekly report');
+
+    // Colour and duplicate.
+    await page.getByRole('button', { name: 'Actions for Weekly report' }).click();
+    const colours = page.getByRole('group', { name: 'Colour' }).getByRole('menuitemradio');
+    const colour = ((await colours.nth(2).getAttribute('aria-label')) ?? '').replace('Colour ', '');
+    await colours.nth(2).click();
+    await expect.poll(async () => (await asOwner<{ data: { color: string } }>('GET', `/api/workflows/${workflowId}`)).body.data.color.toLowerCase()).toBe(colour.toLowerCase());
+    await page.getByRole('button', { name: 'Actions for Weekly report' }).click();
+    await page.getByRole('menuitem', { name: 'Duplicate' }).click();
+    const listed = async () => (await asOwner<{ data: Array<{ id: string; name: string; folderId: string | null }> }>('GET', `/api/workflows?workspaceId=${owner.workspaceId}`)).body.data;
+    await expect.poll(async () => (await listed()).length, { timeout: 15_000 }).toBe(2);
+
+    // A folder, and the workflow dragged into it.
+    await page.getByRole('button', { name: 'New folder' }).click();
+    await expect.poll(async () => (await asOwner<{ folders: unknown[] }>('GET', `/api/folders?workspaceId=${owner.workspaceId}`)).body.folders.length).toBe(1);
+    const folder = page.locator('.folder').first();
+    await folder.waitFor();
+    await page.locator(`.wf-row[data-workflow-id="${workflowId}"]`).dragTo(folder.locator('.folder-row'));
+    await expect.poll(async () => (await listed()).find((w) => w.id === workflowId)?.folderId ?? null).not.toBeNull();
+
+    // Delete the copy (confirmed).
+    const copy = (await listed()).find((w) => w.id !== workflowId);
+    page.once('dialog', (d) => void d.accept());
+    await page.locator(`.wf-row[data-workflow-id="${copy?.id}"]`).getByRole('button', { name: /^Actions for / }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await expect.poll(async () => (await listed()).map((w) => w.id)).toEqual([workflowId]);
+    await page.screenshot({ path: path.join(tmpdir(), 'weft-sidebar.png') });
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,161 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumPerSuite } from './support/browser.js';
+import { addFromPalette, drag, openWorkflow } from './support/editing.js';
+import { as, signUp } from './support/session.js';
+
+interface ServerBlock {
+  id: string;
+  type: string;
+  name: string;
+  position: { x: number; y: number };
+  data: { parentId?: string; width?: number; height?: number };
+}
+interface ServerState {
+  blocks: Record<string, ServerBlock>;
+  edges: Array<{ id: string; source: string; target: string; sourceHandle?: string }>;
+}
+
+/** Room a block takes on the canvas (its drawn width and height). */
+const BLOCK = { width: 240, height: 60 };
+
+function overlapping(blocks: ServerBlock[]): string[] {
+  const top = blocks.filter((b) => !b.data.parentId && b.type !== 'loop' && b.type !== 'parallel');
+  const out: string[] = [];
+  for (const a of top)
+    for (const b of top)
+      if (a.id < b.id && a.position.x < b.position.x + BLOCK.width && b.position.x < a.position.x + BLOCK.width && a.position.y < b.position.y + BLOCK.height && b.position.y < a.position.y + BLOCK.height)
+        out.push(`${a.name} / ${b.name}`);
+  return out;
+}
+
+const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
+/** Clicks a handle (click-to-connect: source first, then target). */
+const handle = (page: Page, blockId: string, selector: string) => node(page, blockId).locator(selector);
+
+describe('the canvas in Chromium', () => {
+  const chromium = chromiumPerSuite();
+
+  async function newWorkflow(name: string) {
+    const owner = await signUp(name);
+    const asOwner = as(owner);
+    const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId })).body.id;
+    const state = async () => (await asOwner<{ data: { state: ServerState } }>('GET', `/api/workflows/${workflowId}`)).body.data.state;
+    const opened = await openWorkflow(chromium(), owner.headers.cookie ?? '', workflowId);
+    return { ...opened, state, workflowId };
+  }
+
+  it('adds blocks from the palette where none overlaps, connects every kind of handle, refuses a bad connection and deletes an edge', async () => {
+    const { page, errors, state } = await newWorkflow('Palette user');
+    const palette = page.getByRole('complementary', { name: 'Block palette' });
+
+    // Search narrows the palette; thinking is hidden as the catalogue says.
+    await palette.getByRole('searchbox', { name: 'Search blocks' }).fill('condit');
+    await expect.poll(() => palette.getByRole('button').filter({ hasText: /./ }).allTextContents()).toEqual([expect.stringMatching(/^Condition/)]);
+    await palette.getByRole('searchbox', { name: 'Search blocks' }).fill('thinking');
+    await palette.getByText(/No block matches/).waitFor();
+    await palette.getByRole('searchbox', { name: 'Search blocks' }).fill('');
+
+    // Four clicks: four blocks, none on top of another.
+    const first = await addFromPalette(page, 'Agent', 'agent');
+    const second = await addFromPalette(page, 'Agent', 'agent');
+    const condition = await addFromPalette(page, 'Condition', 'condition');
+    const router = await addFromPalette(page, 'Router', 'router');
+    await expect.poll(async () => Object.keys((await state()).blocks).length).toBe(5);
+    expect(overlapping(Object.values((await state()).blocks))).toEqual([]);
+
+    // The condition's "if" row and the router each get their own edges; an agent's error handle too.
+    await page.getByRole('button', { name: 'Fit view', exact: true }).click();
+    await handle(page, condition, '.react-flow__handle.handle-condition').first().click();
+    await handle(page, first, '.react-flow__handle.handle-in').click();
+    await handle(page, router, '.react-flow__handle[data-handleid="source"]').click();
+    await handle(page, second, '.react-flow__handle.handle-in').click();
+    await handle(page, first, '.react-flow__handle.handle-error').click();
+    await handle(page, router, '.react-flow__handle.handle-in').click();
+    await expect
+      .poll(async () => (await state()).edges.map((e) => [e.source, e.target, e.sourceHandle]).sort())
+      .toEqual(
+        [
+          [condition, first, `condition-${condition}-if`],
+          [first, router, 'error'],
+          [router, second, `router-${second}`],
+        ].sort(),
+      );
+
+    // A block cannot connect to itself: refused with the reason.
+    await handle(page, second, '.react-flow__handle[data-handleid="source"]').click();
+    await handle(page, second, '.react-flow__handle.handle-in').click();
+    await page.getByRole('alert').filter({ hasText: 'Cannot connect: A block cannot connect to itself' }).waitFor();
+
+    // Selecting an edge and pressing Delete removes it.
+    const errorEdge = (await state()).edges.find((e) => e.sourceHandle === 'error');
+    await page.locator(`[data-testid="rf__edge-${errorEdge?.id}"]`).dispatchEvent('click');
+    await page.locator('.react-flow__pane').focus().catch(() => undefined);
+    await page.keyboard.press('Delete');
+    await expect.poll(async () => (await state()).edges.length).toBe(2);
+    expect(await page.locator('.react-flow__minimap').isVisible()).toBe(true);
+    await page.screenshot({ path: path.join(tmpdir(), 'weft-canvas-handles.png') });
+    expect(errors).toEqual([]);
+  });
+
+  it('drops blocks into a loop, moves them out, resizes it, and copies, pastes, duplicates, deletes and lays out by shortcut', async () => {
+    const { page, errors, state } = await newWorkflow('Container user');
+    const palette = page.getByRole('complementary', { name: 'Block palette' });
+
+    // Drag the loop from the palette onto the canvas.
+    const flowBox = await page.locator('.flow').boundingBox();
+    if (!flowBox) throw new Error('no canvas');
+    await palette.getByRole('button', { name: 'Add Loop', exact: true }).dragTo(page.locator('.flow'), { targetPosition: { x: 200, y: 120 } });
+    await expect.poll(async () => Object.values((await state()).blocks).filter((b) => b.type === 'loop').length).toBe(1);
+    const loop = Object.values((await state()).blocks).find((b) => b.type === 'loop')?.id ?? '';
+    await page.getByRole('button', { name: 'Fit view', exact: true }).click();
+
+    // An agent dragged into the loop becomes its child; dragged out again, it is not.
+    const agent = await addFromPalette(page, 'Agent', 'agent');
+    const loopBox = await node(page, loop).boundingBox();
+    const agentBox = await node(page, agent).boundingBox();
+    if (!loopBox || !agentBox) throw new Error('blocks not on screen');
+    const into = { x: loopBox.x + loopBox.width / 2 - (agentBox.x + agentBox.width / 2), y: loopBox.y + loopBox.height / 2 - (agentBox.y + agentBox.height / 2) };
+    await drag(page, node(page, agent), into);
+    await expect.poll(async () => (await state()).blocks[agent]?.data.parentId).toBe(loop);
+    // Moving the loop moves its child with it (the child's position is relative to the loop).
+    const inside = (await state()).blocks[agent]?.position;
+    const loopAt = (await state()).blocks[loop]?.position;
+    await drag(page, node(page, loop).locator('.container-head'), { x: 40, y: 30 });
+    await expect.poll(async () => (await state()).blocks[loop]?.position).not.toEqual(loopAt);
+    expect((await state()).blocks[agent]?.position).toEqual(inside);
+    await drag(page, node(page, agent), { x: 0, y: loopBox.height + 120 });
+    await expect.poll(async () => (await state()).blocks[agent]?.data.parentId).toBeUndefined();
+
+    // Resize the loop from its corner handle.
+    await node(page, loop).locator('.container-head').click();
+    const corner = node(page, loop).locator('.react-flow__resize-control.handle.bottom.right');
+    await drag(page, corner, { x: 80, y: 60 });
+    await expect.poll(async () => (await state()).blocks[loop]?.data.width ?? 500).toBeGreaterThan(500);
+
+    // Select the agent, copy and paste it (Ctrl+C, Ctrl+V), duplicate (Ctrl+D), then delete one (Delete) and undo (Ctrl+Z).
+    await node(page, agent).click();
+    await page.keyboard.press('Control+c');
+    await page.keyboard.press('Control+v');
+    await expect.poll(async () => Object.values((await state()).blocks).filter((b) => b.type === 'agent').length).toBe(2);
+    await node(page, agent).click();
+    await page.keyboard.press('Control+d');
+    await expect.poll(async () => Object.values((await state()).blocks).filter((b) => b.type === 'agent').length).toBe(3);
+    await node(page, agent).click();
+    await page.keyboard.press('Delete');
+    await expect.poll(async () => (await state()).blocks[agent]).toBeUndefined();
+    await page.keyboard.press('Control+z');
+    await expect.poll(async () => (await state()).blocks[agent]?.type).toBe('agent');
+
+    // Select all and auto layout: nothing overlaps afterwards.
+    await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Control+a');
+    await expect.poll(() => page.getByRole('region', { name: 'Selection' }).getByRole('heading').textContent()).toMatch(/blocks selected$/);
+    await page.getByRole('button', { name: 'Auto layout', exact: true }).click();
+    await expect.poll(async () => overlapping(Object.values((await state()).blocks)), { timeout: 15_000 }).toEqual([]);
+    await page.screenshot({ path: path.join(tmpdir(), 'weft-canvas-containers.png') });
+    expect(errors).toEqual([]);
+  });
+});

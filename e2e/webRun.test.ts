@@ -1,0 +1,106 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { chromiumPerSuite } from './support/browser.js';
+import { openWorkflow } from './support/editing.js';
+import { as, signUp } from './support/session.js';
+
+describe('running and deploying from the web app', () => {
+  const chromium = chromiumPerSuite();
+
+  /** A workflow: starter (asking for `n`) → function "Compute" → function "Double", built through the API. */
+  async function computeWorkflow(name: string) {
+    const owner = await signUp(name);
+    const asOwner = as(owner);
+    const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId })).body.id;
+    const got = await asOwner<{ data: { state: { blocks: Record<string, { id: string; type: string }> } } }>('GET', `/api/workflows/${workflowId}`);
+    const starter = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter')?.id ?? '';
+    const edit = await asOwner('POST', `/api/workflows/${workflowId}/commands`, {
+      commands: [
+        { type: 'setSubBlockValue', id: starter, subBlockId: 'inputFormat', value: [{ id: 'f1', name: 'n', type: 'number' }] },
+        { type: 'addBlock', id: 'compute', blockType: 'function', name: 'Compute', position: { x: 400, y: 0 } },
+        { type: 'setSubBlockValue', id: 'compute', subBlockId: 'code', value: 'return { answer: <start.input.n> + 2 }' },
+        { type: 'addEdge', id: 'e1', source: starter, target: 'compute' },
+        { type: 'addBlock', id: 'double', blockType: 'function', name: 'Double', position: { x: 700, y: 0 } },
+        { type: 'setSubBlockValue', id: 'double', subBlockId: 'code', value: 'return <compute.answer> * 2' },
+        { type: 'addEdge', id: 'e2', source: 'compute', target: 'double' },
+      ],
+    });
+    expect(edit.status).toBe(200);
+    return { asOwner, workflowId, cookie: owner.headers.cookie ?? '' };
+  }
+
+  it('runs with the starter’s input, shows each block’s state and log, lists the run in the history and reruns from a block', async () => {
+    const { workflowId, cookie } = await computeWorkflow('Runner');
+    const { page, errors } = await openWorkflow(chromium(), cookie, workflowId);
+
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Run input' });
+    await dialog.getByRole('textbox', { name: 'n' }).fill('forty');
+    await dialog.getByRole('button', { name: 'Run' }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'n must be a number' }).waitFor();
+    await dialog.getByRole('textbox', { name: 'n' }).fill('40');
+    await dialog.getByRole('button', { name: 'Run' }).click();
+
+    const console_ = page.getByRole('region', { name: 'Run console' });
+    await expect.poll(() => console_.getByLabel('Run status').textContent(), { timeout: 60_000 }).toBe('Succeeded');
+    // Each block shows its state on the canvas.
+    for (const id of ['compute', 'double']) await expect.poll(() => page.locator(`.react-flow__node[data-id="${id}"] .node-card`).getAttribute('data-run')).toBe('done');
+    // The log of a block opens to its input and output.
+    const doubled = console_.getByRole('listitem', { name: 'Log of Double' });
+    await doubled.getByRole('button').first().click();
+    await doubled.getByRole('group', { name: 'Output of Double' }).getByText('84', { exact: true }).waitFor();
+    await console_.getByRole('group', { name: 'Workflow output' }).getByText('84', { exact: true }).waitFor();
+
+    // Rerun from Double: a new run that reuses Compute's output.
+    await doubled.getByRole('button', { name: 'Run from Double' }).click();
+    await expect.poll(() => console_.getByLabel('Run status').textContent(), { timeout: 60_000 }).toBe('Succeeded');
+
+    // The history lists both runs; a failed-only filter lists none.
+    await console_.getByRole('tab', { name: 'History' }).click();
+    await expect.poll(() => console_.getByRole('list', { name: 'Past runs' }).getByRole('button').count(), { timeout: 15_000 }).toBe(2);
+    await console_.getByRole('combobox', { name: 'Filter runs by status' }).selectOption('failed');
+    await expect.poll(() => console_.getByRole('list', { name: 'Past runs' }).getByRole('button').count()).toBe(0);
+    await console_.getByRole('combobox', { name: 'Filter runs by status' }).selectOption('');
+    await console_.getByRole('list', { name: 'Past runs' }).getByRole('button').last().click();
+    await console_.getByRole('listitem', { name: 'Log of Compute' }).waitFor();
+    await page.screenshot({ path: path.join(tmpdir(), 'weft-run-console.png') });
+    expect(errors).toEqual([]);
+  });
+
+  it('shows a failing block’s error, then deploys, marks changes not deployed, activates a version and undeploys', async () => {
+    const { asOwner, workflowId, cookie } = await computeWorkflow('Deployer');
+    await asOwner('POST', `/api/workflows/${workflowId}/commands`, { commands: [{ type: 'setSubBlockValue', id: 'double', subBlockId: 'code', value: 'throw new Error("no doubling today")' }] });
+    const { page, errors } = await openWorkflow(chromium(), cookie, workflowId);
+
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Run input' }).getByRole('button', { name: 'Run' }).click();
+    const console_ = page.getByRole('region', { name: 'Run console' });
+    await expect.poll(() => console_.getByLabel('Run status').textContent(), { timeout: 60_000 }).toBe('Failed');
+    await expect.poll(() => page.locator('.react-flow__node[data-id="double"] .node-card').getAttribute('data-run')).toBe('failed');
+    await console_.getByRole('listitem', { name: 'Log of Double' }).getByText(/no doubling today/).first().waitFor();
+
+    // Deploy: the dialog shows the key, a curl call and the active version.
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    const deploy = page.getByRole('dialog', { name: 'Deploy' });
+    await deploy.getByText('Not deployed', { exact: true }).waitFor();
+    await deploy.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await deploy.getByText('Deployed', { exact: true }).waitFor({ timeout: 30_000 });
+    const key = await deploy.getByRole('textbox', { name: 'Deployment API key' }).inputValue();
+    expect(key.length).toBeGreaterThan(10);
+    expect(await deploy.getByLabel('curl example').textContent()).toContain(`X-API-Key: ${key}`);
+    await deploy.getByRole('region', { name: 'Versions' }).getByText('Active', { exact: true }).waitFor();
+
+    // An edit that changes what runs: "Changes not deployed"; redeploy makes v2; activating v1 again.
+    await asOwner('POST', `/api/workflows/${workflowId}/commands`, { commands: [{ type: 'setSubBlockValue', id: 'double', subBlockId: 'code', value: 'return 1' }] });
+    await deploy.getByText('Changes not deployed', { exact: true }).waitFor({ timeout: 15_000 });
+    await deploy.getByRole('button', { name: 'Redeploy', exact: true }).click();
+    await deploy.getByRole('button', { name: 'Activate v1', exact: true }).click({ timeout: 30_000 });
+    await expect.poll(async () => (await asOwner<{ data: Array<{ version: number; isActive: boolean }> }>('GET', `/api/workflows/${workflowId}/deployments`)).body.data.find((v) => v.isActive)?.version, { timeout: 15_000 }).toBe(1);
+
+    await page.screenshot({ path: path.join(tmpdir(), 'weft-deploy.png') });
+    await deploy.getByRole('button', { name: 'Undeploy', exact: true }).click();
+    await deploy.getByText('Not deployed', { exact: true }).waitFor({ timeout: 15_000 });
+    expect(errors).toEqual([]);
+  });
+});
