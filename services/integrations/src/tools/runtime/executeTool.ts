@@ -1,4 +1,5 @@
 import { getTool, type ToolConfig } from '@weft/catalog';
+import { baseUrlVariable } from '../services/baseUrls.js';
 import type { ExecuteToolInput, ToolResult } from '@weft/contracts';
 import { isCodedError, ERROR_MAP } from '@weft/platform';
 import { ToolError, type ToolIO } from '../serviceTool.js';
@@ -47,7 +48,7 @@ export function createToolIO(deps: Pick<ToolRuntimeDeps, 'baseUrls' | 'policy'>,
     envVars: input.envVars ?? {},
     baseUrl(service) {
       const url = deps.baseUrls.get(service);
-      if (!url) throw new ToolError(`No base URL is known for service ${service}; set WEFT_TOOL_BASE_URL_${service.toUpperCase()}`);
+      if (!url) throw new ToolError(`No base URL is known for service ${service}; set ${baseUrlVariable(service)} or WEFT_TOOL_BASE_URLS`);
       return url;
     },
     async fetch(url, init = {}) {
