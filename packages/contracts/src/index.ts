@@ -40,4 +40,6 @@ export type {
   ModelToolDefinition,
   ToolCallState,
 } from './modelActivities.js';
+export { copilotTaskQueue, copilotTurnSubject } from './copilot.js';
+export type { CopilotTurnEvent } from './copilot.js';
 export { createWorkflowBody, commandsBody, executeBody, describeIssues } from './api.js';

@@ -39,6 +39,95 @@ export interface ListToolsResponse {
   tools: CopilotTool[];
 }
 
+/**
+ * One chat turn: the user's message, answered by a Temporal workflow whose text and tool call states
+ * are published on NATS (the run chunk subject of `turn_id` and the copilot turn subject) while it runs.
+ */
+export interface StartChatRequest {
+  /** Chosen by the caller, so it can subscribe to the turn's subjects before the turn starts. */
+  turnId: string;
+  workflowId: string;
+  workspaceId: string;
+  actorId: string;
+  message: string;
+  chatId?: string | undefined;
+  provider?: string | undefined;
+  model?:
+    | string
+    | undefined;
+  /** Propose edits as a diff to accept or reject instead of applying them. */
+  propose: boolean;
+}
+
+export interface StartChatResponse {
+  chatId: string;
+  turnId: string;
+  provider: string;
+  model: string;
+}
+
+export interface AwaitTurnRequest {
+  turnId: string;
+}
+
+/** JSON of the turn's outcome: {content, toolCalls, error?, checkpointIds, proposalIds}. */
+export interface AwaitTurnResponse {
+  resultJson: string;
+}
+
+export interface ListChatsRequest {
+  workflowId: string;
+  actorId: string;
+}
+
+/** JSON array of chats {id, workflowId, title, createdAt, updatedAt}. */
+export interface ListChatsResponse {
+  chatsJson: string;
+}
+
+export interface GetChatRequest {
+  chatId: string;
+}
+
+/** JSON {id, workflowId, userId, title, createdAt, updatedAt, messages, checkpoints, proposals}. */
+export interface GetChatResponse {
+  chatJson: string;
+}
+
+export interface CheckpointRef {
+  checkpointId: string;
+}
+
+/** JSON {id, chatId, workflowId, createdAt, description}. */
+export interface CheckpointResponse {
+  checkpointJson: string;
+}
+
+export interface RevertCheckpointRequest {
+  checkpointId: string;
+  actorId: string;
+}
+
+export interface RevertCheckpointResponse {
+  /** The editor stream version after the revert. */
+  version: number;
+}
+
+export interface ProposalRef {
+  proposalId: string;
+}
+
+/** JSON {id, chatId, workflowId, status, yamlContent, description, diff, createdAt}. */
+export interface ProposalResponse {
+  proposalJson: string;
+}
+
+export interface DecideProposalRequest {
+  proposalId: string;
+  actorId: string;
+  accept: boolean;
+}
+
 function createBaseListToolsRequest(): ListToolsRequest {
   return {};
 }
@@ -265,6 +354,1377 @@ export const ListToolsResponse: MessageFns<ListToolsResponse> = {
   },
 };
 
+function createBaseStartChatRequest(): StartChatRequest {
+  return {
+    turnId: "",
+    workflowId: "",
+    workspaceId: "",
+    actorId: "",
+    message: "",
+    chatId: undefined,
+    provider: undefined,
+    model: undefined,
+    propose: false,
+  };
+}
+
+export const StartChatRequest: MessageFns<StartChatRequest> = {
+  encode(message: StartChatRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.turnId !== "") {
+      writer.uint32(10).string(message.turnId);
+    }
+    if (message.workflowId !== "") {
+      writer.uint32(18).string(message.workflowId);
+    }
+    if (message.workspaceId !== "") {
+      writer.uint32(26).string(message.workspaceId);
+    }
+    if (message.actorId !== "") {
+      writer.uint32(34).string(message.actorId);
+    }
+    if (message.message !== "") {
+      writer.uint32(42).string(message.message);
+    }
+    if (message.chatId !== undefined) {
+      writer.uint32(50).string(message.chatId);
+    }
+    if (message.provider !== undefined) {
+      writer.uint32(58).string(message.provider);
+    }
+    if (message.model !== undefined) {
+      writer.uint32(66).string(message.model);
+    }
+    if (message.propose !== false) {
+      writer.uint32(72).bool(message.propose);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartChatRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartChatRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.turnId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.workspaceId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.chatId = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.model = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.propose = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartChatRequest {
+    return {
+      turnId: isSet(object.turnId)
+        ? globalThis.String(object.turnId)
+        : isSet(object.turn_id)
+        ? globalThis.String(object.turn_id)
+        : "",
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+      workspaceId: isSet(object.workspaceId)
+        ? globalThis.String(object.workspaceId)
+        : isSet(object.workspace_id)
+        ? globalThis.String(object.workspace_id)
+        : "",
+      actorId: isSet(object.actorId)
+        ? globalThis.String(object.actorId)
+        : isSet(object.actor_id)
+        ? globalThis.String(object.actor_id)
+        : "",
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+      chatId: isSet(object.chatId)
+        ? globalThis.String(object.chatId)
+        : isSet(object.chat_id)
+        ? globalThis.String(object.chat_id)
+        : undefined,
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : undefined,
+      model: isSet(object.model) ? globalThis.String(object.model) : undefined,
+      propose: isSet(object.propose) ? globalThis.Boolean(object.propose) : false,
+    };
+  },
+
+  toJSON(message: StartChatRequest): unknown {
+    const obj: any = {};
+    if (message.turnId !== "") {
+      obj.turnId = message.turnId;
+    }
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    if (message.workspaceId !== "") {
+      obj.workspaceId = message.workspaceId;
+    }
+    if (message.actorId !== "") {
+      obj.actorId = message.actorId;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    if (message.chatId !== undefined) {
+      obj.chatId = message.chatId;
+    }
+    if (message.provider !== undefined) {
+      obj.provider = message.provider;
+    }
+    if (message.model !== undefined) {
+      obj.model = message.model;
+    }
+    if (message.propose !== false) {
+      obj.propose = message.propose;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartChatRequest>, I>>(base?: I): StartChatRequest {
+    return StartChatRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartChatRequest>, I>>(object: I): StartChatRequest {
+    const message = createBaseStartChatRequest();
+    message.turnId = object.turnId ?? "";
+    message.workflowId = object.workflowId ?? "";
+    message.workspaceId = object.workspaceId ?? "";
+    message.actorId = object.actorId ?? "";
+    message.message = object.message ?? "";
+    message.chatId = object.chatId ?? undefined;
+    message.provider = object.provider ?? undefined;
+    message.model = object.model ?? undefined;
+    message.propose = object.propose ?? false;
+    return message;
+  },
+};
+
+function createBaseStartChatResponse(): StartChatResponse {
+  return { chatId: "", turnId: "", provider: "", model: "" };
+}
+
+export const StartChatResponse: MessageFns<StartChatResponse> = {
+  encode(message: StartChatResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chatId !== "") {
+      writer.uint32(10).string(message.chatId);
+    }
+    if (message.turnId !== "") {
+      writer.uint32(18).string(message.turnId);
+    }
+    if (message.provider !== "") {
+      writer.uint32(26).string(message.provider);
+    }
+    if (message.model !== "") {
+      writer.uint32(34).string(message.model);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartChatResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartChatResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chatId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.turnId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.model = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartChatResponse {
+    return {
+      chatId: isSet(object.chatId)
+        ? globalThis.String(object.chatId)
+        : isSet(object.chat_id)
+        ? globalThis.String(object.chat_id)
+        : "",
+      turnId: isSet(object.turnId)
+        ? globalThis.String(object.turnId)
+        : isSet(object.turn_id)
+        ? globalThis.String(object.turn_id)
+        : "",
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+      model: isSet(object.model) ? globalThis.String(object.model) : "",
+    };
+  },
+
+  toJSON(message: StartChatResponse): unknown {
+    const obj: any = {};
+    if (message.chatId !== "") {
+      obj.chatId = message.chatId;
+    }
+    if (message.turnId !== "") {
+      obj.turnId = message.turnId;
+    }
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
+    if (message.model !== "") {
+      obj.model = message.model;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartChatResponse>, I>>(base?: I): StartChatResponse {
+    return StartChatResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartChatResponse>, I>>(object: I): StartChatResponse {
+    const message = createBaseStartChatResponse();
+    message.chatId = object.chatId ?? "";
+    message.turnId = object.turnId ?? "";
+    message.provider = object.provider ?? "";
+    message.model = object.model ?? "";
+    return message;
+  },
+};
+
+function createBaseAwaitTurnRequest(): AwaitTurnRequest {
+  return { turnId: "" };
+}
+
+export const AwaitTurnRequest: MessageFns<AwaitTurnRequest> = {
+  encode(message: AwaitTurnRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.turnId !== "") {
+      writer.uint32(10).string(message.turnId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AwaitTurnRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAwaitTurnRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.turnId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AwaitTurnRequest {
+    return {
+      turnId: isSet(object.turnId)
+        ? globalThis.String(object.turnId)
+        : isSet(object.turn_id)
+        ? globalThis.String(object.turn_id)
+        : "",
+    };
+  },
+
+  toJSON(message: AwaitTurnRequest): unknown {
+    const obj: any = {};
+    if (message.turnId !== "") {
+      obj.turnId = message.turnId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AwaitTurnRequest>, I>>(base?: I): AwaitTurnRequest {
+    return AwaitTurnRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AwaitTurnRequest>, I>>(object: I): AwaitTurnRequest {
+    const message = createBaseAwaitTurnRequest();
+    message.turnId = object.turnId ?? "";
+    return message;
+  },
+};
+
+function createBaseAwaitTurnResponse(): AwaitTurnResponse {
+  return { resultJson: "" };
+}
+
+export const AwaitTurnResponse: MessageFns<AwaitTurnResponse> = {
+  encode(message: AwaitTurnResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.resultJson !== "") {
+      writer.uint32(10).string(message.resultJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AwaitTurnResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAwaitTurnResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.resultJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AwaitTurnResponse {
+    return {
+      resultJson: isSet(object.resultJson)
+        ? globalThis.String(object.resultJson)
+        : isSet(object.result_json)
+        ? globalThis.String(object.result_json)
+        : "",
+    };
+  },
+
+  toJSON(message: AwaitTurnResponse): unknown {
+    const obj: any = {};
+    if (message.resultJson !== "") {
+      obj.resultJson = message.resultJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AwaitTurnResponse>, I>>(base?: I): AwaitTurnResponse {
+    return AwaitTurnResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AwaitTurnResponse>, I>>(object: I): AwaitTurnResponse {
+    const message = createBaseAwaitTurnResponse();
+    message.resultJson = object.resultJson ?? "";
+    return message;
+  },
+};
+
+function createBaseListChatsRequest(): ListChatsRequest {
+  return { workflowId: "", actorId: "" };
+}
+
+export const ListChatsRequest: MessageFns<ListChatsRequest> = {
+  encode(message: ListChatsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.workflowId !== "") {
+      writer.uint32(10).string(message.workflowId);
+    }
+    if (message.actorId !== "") {
+      writer.uint32(18).string(message.actorId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListChatsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListChatsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListChatsRequest {
+    return {
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+      actorId: isSet(object.actorId)
+        ? globalThis.String(object.actorId)
+        : isSet(object.actor_id)
+        ? globalThis.String(object.actor_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListChatsRequest): unknown {
+    const obj: any = {};
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    if (message.actorId !== "") {
+      obj.actorId = message.actorId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListChatsRequest>, I>>(base?: I): ListChatsRequest {
+    return ListChatsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListChatsRequest>, I>>(object: I): ListChatsRequest {
+    const message = createBaseListChatsRequest();
+    message.workflowId = object.workflowId ?? "";
+    message.actorId = object.actorId ?? "";
+    return message;
+  },
+};
+
+function createBaseListChatsResponse(): ListChatsResponse {
+  return { chatsJson: "" };
+}
+
+export const ListChatsResponse: MessageFns<ListChatsResponse> = {
+  encode(message: ListChatsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chatsJson !== "") {
+      writer.uint32(10).string(message.chatsJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListChatsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListChatsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chatsJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListChatsResponse {
+    return {
+      chatsJson: isSet(object.chatsJson)
+        ? globalThis.String(object.chatsJson)
+        : isSet(object.chats_json)
+        ? globalThis.String(object.chats_json)
+        : "",
+    };
+  },
+
+  toJSON(message: ListChatsResponse): unknown {
+    const obj: any = {};
+    if (message.chatsJson !== "") {
+      obj.chatsJson = message.chatsJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListChatsResponse>, I>>(base?: I): ListChatsResponse {
+    return ListChatsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListChatsResponse>, I>>(object: I): ListChatsResponse {
+    const message = createBaseListChatsResponse();
+    message.chatsJson = object.chatsJson ?? "";
+    return message;
+  },
+};
+
+function createBaseGetChatRequest(): GetChatRequest {
+  return { chatId: "" };
+}
+
+export const GetChatRequest: MessageFns<GetChatRequest> = {
+  encode(message: GetChatRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chatId !== "") {
+      writer.uint32(10).string(message.chatId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetChatRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetChatRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chatId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetChatRequest {
+    return {
+      chatId: isSet(object.chatId)
+        ? globalThis.String(object.chatId)
+        : isSet(object.chat_id)
+        ? globalThis.String(object.chat_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetChatRequest): unknown {
+    const obj: any = {};
+    if (message.chatId !== "") {
+      obj.chatId = message.chatId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetChatRequest>, I>>(base?: I): GetChatRequest {
+    return GetChatRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetChatRequest>, I>>(object: I): GetChatRequest {
+    const message = createBaseGetChatRequest();
+    message.chatId = object.chatId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetChatResponse(): GetChatResponse {
+  return { chatJson: "" };
+}
+
+export const GetChatResponse: MessageFns<GetChatResponse> = {
+  encode(message: GetChatResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chatJson !== "") {
+      writer.uint32(10).string(message.chatJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetChatResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetChatResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chatJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetChatResponse {
+    return {
+      chatJson: isSet(object.chatJson)
+        ? globalThis.String(object.chatJson)
+        : isSet(object.chat_json)
+        ? globalThis.String(object.chat_json)
+        : "",
+    };
+  },
+
+  toJSON(message: GetChatResponse): unknown {
+    const obj: any = {};
+    if (message.chatJson !== "") {
+      obj.chatJson = message.chatJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetChatResponse>, I>>(base?: I): GetChatResponse {
+    return GetChatResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetChatResponse>, I>>(object: I): GetChatResponse {
+    const message = createBaseGetChatResponse();
+    message.chatJson = object.chatJson ?? "";
+    return message;
+  },
+};
+
+function createBaseCheckpointRef(): CheckpointRef {
+  return { checkpointId: "" };
+}
+
+export const CheckpointRef: MessageFns<CheckpointRef> = {
+  encode(message: CheckpointRef, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.checkpointId !== "") {
+      writer.uint32(10).string(message.checkpointId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckpointRef {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckpointRef();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.checkpointId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckpointRef {
+    return {
+      checkpointId: isSet(object.checkpointId)
+        ? globalThis.String(object.checkpointId)
+        : isSet(object.checkpoint_id)
+        ? globalThis.String(object.checkpoint_id)
+        : "",
+    };
+  },
+
+  toJSON(message: CheckpointRef): unknown {
+    const obj: any = {};
+    if (message.checkpointId !== "") {
+      obj.checkpointId = message.checkpointId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckpointRef>, I>>(base?: I): CheckpointRef {
+    return CheckpointRef.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckpointRef>, I>>(object: I): CheckpointRef {
+    const message = createBaseCheckpointRef();
+    message.checkpointId = object.checkpointId ?? "";
+    return message;
+  },
+};
+
+function createBaseCheckpointResponse(): CheckpointResponse {
+  return { checkpointJson: "" };
+}
+
+export const CheckpointResponse: MessageFns<CheckpointResponse> = {
+  encode(message: CheckpointResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.checkpointJson !== "") {
+      writer.uint32(10).string(message.checkpointJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckpointResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckpointResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.checkpointJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckpointResponse {
+    return {
+      checkpointJson: isSet(object.checkpointJson)
+        ? globalThis.String(object.checkpointJson)
+        : isSet(object.checkpoint_json)
+        ? globalThis.String(object.checkpoint_json)
+        : "",
+    };
+  },
+
+  toJSON(message: CheckpointResponse): unknown {
+    const obj: any = {};
+    if (message.checkpointJson !== "") {
+      obj.checkpointJson = message.checkpointJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckpointResponse>, I>>(base?: I): CheckpointResponse {
+    return CheckpointResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckpointResponse>, I>>(object: I): CheckpointResponse {
+    const message = createBaseCheckpointResponse();
+    message.checkpointJson = object.checkpointJson ?? "";
+    return message;
+  },
+};
+
+function createBaseRevertCheckpointRequest(): RevertCheckpointRequest {
+  return { checkpointId: "", actorId: "" };
+}
+
+export const RevertCheckpointRequest: MessageFns<RevertCheckpointRequest> = {
+  encode(message: RevertCheckpointRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.checkpointId !== "") {
+      writer.uint32(10).string(message.checkpointId);
+    }
+    if (message.actorId !== "") {
+      writer.uint32(18).string(message.actorId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevertCheckpointRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevertCheckpointRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.checkpointId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevertCheckpointRequest {
+    return {
+      checkpointId: isSet(object.checkpointId)
+        ? globalThis.String(object.checkpointId)
+        : isSet(object.checkpoint_id)
+        ? globalThis.String(object.checkpoint_id)
+        : "",
+      actorId: isSet(object.actorId)
+        ? globalThis.String(object.actorId)
+        : isSet(object.actor_id)
+        ? globalThis.String(object.actor_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RevertCheckpointRequest): unknown {
+    const obj: any = {};
+    if (message.checkpointId !== "") {
+      obj.checkpointId = message.checkpointId;
+    }
+    if (message.actorId !== "") {
+      obj.actorId = message.actorId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RevertCheckpointRequest>, I>>(base?: I): RevertCheckpointRequest {
+    return RevertCheckpointRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RevertCheckpointRequest>, I>>(object: I): RevertCheckpointRequest {
+    const message = createBaseRevertCheckpointRequest();
+    message.checkpointId = object.checkpointId ?? "";
+    message.actorId = object.actorId ?? "";
+    return message;
+  },
+};
+
+function createBaseRevertCheckpointResponse(): RevertCheckpointResponse {
+  return { version: 0 };
+}
+
+export const RevertCheckpointResponse: MessageFns<RevertCheckpointResponse> = {
+  encode(message: RevertCheckpointResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.version !== 0) {
+      writer.uint32(8).int64(message.version);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevertCheckpointResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevertCheckpointResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.version = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevertCheckpointResponse {
+    return { version: isSet(object.version) ? globalThis.Number(object.version) : 0 };
+  },
+
+  toJSON(message: RevertCheckpointResponse): unknown {
+    const obj: any = {};
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RevertCheckpointResponse>, I>>(base?: I): RevertCheckpointResponse {
+    return RevertCheckpointResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RevertCheckpointResponse>, I>>(object: I): RevertCheckpointResponse {
+    const message = createBaseRevertCheckpointResponse();
+    message.version = object.version ?? 0;
+    return message;
+  },
+};
+
+function createBaseProposalRef(): ProposalRef {
+  return { proposalId: "" };
+}
+
+export const ProposalRef: MessageFns<ProposalRef> = {
+  encode(message: ProposalRef, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.proposalId !== "") {
+      writer.uint32(10).string(message.proposalId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProposalRef {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProposalRef();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.proposalId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProposalRef {
+    return {
+      proposalId: isSet(object.proposalId)
+        ? globalThis.String(object.proposalId)
+        : isSet(object.proposal_id)
+        ? globalThis.String(object.proposal_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ProposalRef): unknown {
+    const obj: any = {};
+    if (message.proposalId !== "") {
+      obj.proposalId = message.proposalId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProposalRef>, I>>(base?: I): ProposalRef {
+    return ProposalRef.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProposalRef>, I>>(object: I): ProposalRef {
+    const message = createBaseProposalRef();
+    message.proposalId = object.proposalId ?? "";
+    return message;
+  },
+};
+
+function createBaseProposalResponse(): ProposalResponse {
+  return { proposalJson: "" };
+}
+
+export const ProposalResponse: MessageFns<ProposalResponse> = {
+  encode(message: ProposalResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.proposalJson !== "") {
+      writer.uint32(10).string(message.proposalJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProposalResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProposalResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.proposalJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProposalResponse {
+    return {
+      proposalJson: isSet(object.proposalJson)
+        ? globalThis.String(object.proposalJson)
+        : isSet(object.proposal_json)
+        ? globalThis.String(object.proposal_json)
+        : "",
+    };
+  },
+
+  toJSON(message: ProposalResponse): unknown {
+    const obj: any = {};
+    if (message.proposalJson !== "") {
+      obj.proposalJson = message.proposalJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProposalResponse>, I>>(base?: I): ProposalResponse {
+    return ProposalResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProposalResponse>, I>>(object: I): ProposalResponse {
+    const message = createBaseProposalResponse();
+    message.proposalJson = object.proposalJson ?? "";
+    return message;
+  },
+};
+
+function createBaseDecideProposalRequest(): DecideProposalRequest {
+  return { proposalId: "", actorId: "", accept: false };
+}
+
+export const DecideProposalRequest: MessageFns<DecideProposalRequest> = {
+  encode(message: DecideProposalRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.proposalId !== "") {
+      writer.uint32(10).string(message.proposalId);
+    }
+    if (message.actorId !== "") {
+      writer.uint32(18).string(message.actorId);
+    }
+    if (message.accept !== false) {
+      writer.uint32(24).bool(message.accept);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DecideProposalRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDecideProposalRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.proposalId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.accept = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DecideProposalRequest {
+    return {
+      proposalId: isSet(object.proposalId)
+        ? globalThis.String(object.proposalId)
+        : isSet(object.proposal_id)
+        ? globalThis.String(object.proposal_id)
+        : "",
+      actorId: isSet(object.actorId)
+        ? globalThis.String(object.actorId)
+        : isSet(object.actor_id)
+        ? globalThis.String(object.actor_id)
+        : "",
+      accept: isSet(object.accept) ? globalThis.Boolean(object.accept) : false,
+    };
+  },
+
+  toJSON(message: DecideProposalRequest): unknown {
+    const obj: any = {};
+    if (message.proposalId !== "") {
+      obj.proposalId = message.proposalId;
+    }
+    if (message.actorId !== "") {
+      obj.actorId = message.actorId;
+    }
+    if (message.accept !== false) {
+      obj.accept = message.accept;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DecideProposalRequest>, I>>(base?: I): DecideProposalRequest {
+    return DecideProposalRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DecideProposalRequest>, I>>(object: I): DecideProposalRequest {
+    const message = createBaseDecideProposalRequest();
+    message.proposalId = object.proposalId ?? "";
+    message.actorId = object.actorId ?? "";
+    message.accept = object.accept ?? false;
+    return message;
+  },
+};
+
 export type CopilotServiceService = typeof CopilotServiceService;
 export const CopilotServiceService = {
   listTools: {
@@ -276,10 +1736,95 @@ export const CopilotServiceService = {
     responseSerialize: (value: ListToolsResponse): Buffer => Buffer.from(ListToolsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListToolsResponse => ListToolsResponse.decode(value),
   },
+  startChat: {
+    path: "/weft.copilot.v1.CopilotService/StartChat" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StartChatRequest): Buffer => Buffer.from(StartChatRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StartChatRequest => StartChatRequest.decode(value),
+    responseSerialize: (value: StartChatResponse): Buffer => Buffer.from(StartChatResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StartChatResponse => StartChatResponse.decode(value),
+  },
+  /** Waits for a started turn to end (deadline as long as the caller's). */
+  awaitTurn: {
+    path: "/weft.copilot.v1.CopilotService/AwaitTurn" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AwaitTurnRequest): Buffer => Buffer.from(AwaitTurnRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AwaitTurnRequest => AwaitTurnRequest.decode(value),
+    responseSerialize: (value: AwaitTurnResponse): Buffer => Buffer.from(AwaitTurnResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AwaitTurnResponse => AwaitTurnResponse.decode(value),
+  },
+  listChats: {
+    path: "/weft.copilot.v1.CopilotService/ListChats" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListChatsRequest): Buffer => Buffer.from(ListChatsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListChatsRequest => ListChatsRequest.decode(value),
+    responseSerialize: (value: ListChatsResponse): Buffer => Buffer.from(ListChatsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListChatsResponse => ListChatsResponse.decode(value),
+  },
+  getChat: {
+    path: "/weft.copilot.v1.CopilotService/GetChat" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetChatRequest): Buffer => Buffer.from(GetChatRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetChatRequest => GetChatRequest.decode(value),
+    responseSerialize: (value: GetChatResponse): Buffer => Buffer.from(GetChatResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetChatResponse => GetChatResponse.decode(value),
+  },
+  getCheckpoint: {
+    path: "/weft.copilot.v1.CopilotService/GetCheckpoint" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CheckpointRef): Buffer => Buffer.from(CheckpointRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CheckpointRef => CheckpointRef.decode(value),
+    responseSerialize: (value: CheckpointResponse): Buffer => Buffer.from(CheckpointResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CheckpointResponse => CheckpointResponse.decode(value),
+  },
+  revertCheckpoint: {
+    path: "/weft.copilot.v1.CopilotService/RevertCheckpoint" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RevertCheckpointRequest): Buffer =>
+      Buffer.from(RevertCheckpointRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RevertCheckpointRequest => RevertCheckpointRequest.decode(value),
+    responseSerialize: (value: RevertCheckpointResponse): Buffer =>
+      Buffer.from(RevertCheckpointResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RevertCheckpointResponse => RevertCheckpointResponse.decode(value),
+  },
+  getProposal: {
+    path: "/weft.copilot.v1.CopilotService/GetProposal" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ProposalRef): Buffer => Buffer.from(ProposalRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ProposalRef => ProposalRef.decode(value),
+    responseSerialize: (value: ProposalResponse): Buffer => Buffer.from(ProposalResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ProposalResponse => ProposalResponse.decode(value),
+  },
+  decideProposal: {
+    path: "/weft.copilot.v1.CopilotService/DecideProposal" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DecideProposalRequest): Buffer =>
+      Buffer.from(DecideProposalRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DecideProposalRequest => DecideProposalRequest.decode(value),
+    responseSerialize: (value: ProposalResponse): Buffer => Buffer.from(ProposalResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ProposalResponse => ProposalResponse.decode(value),
+  },
 } as const;
 
 export interface CopilotServiceServer extends UntypedServiceImplementation {
   listTools: handleUnaryCall<ListToolsRequest, ListToolsResponse>;
+  startChat: handleUnaryCall<StartChatRequest, StartChatResponse>;
+  /** Waits for a started turn to end (deadline as long as the caller's). */
+  awaitTurn: handleUnaryCall<AwaitTurnRequest, AwaitTurnResponse>;
+  listChats: handleUnaryCall<ListChatsRequest, ListChatsResponse>;
+  getChat: handleUnaryCall<GetChatRequest, GetChatResponse>;
+  getCheckpoint: handleUnaryCall<CheckpointRef, CheckpointResponse>;
+  revertCheckpoint: handleUnaryCall<RevertCheckpointRequest, RevertCheckpointResponse>;
+  getProposal: handleUnaryCall<ProposalRef, ProposalResponse>;
+  decideProposal: handleUnaryCall<DecideProposalRequest, ProposalResponse>;
 }
 
 export interface CopilotServiceClient extends Client {
@@ -297,6 +1842,127 @@ export interface CopilotServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListToolsResponse) => void,
+  ): ClientUnaryCall;
+  startChat(
+    request: StartChatRequest,
+    callback: (error: ServiceError | null, response: StartChatResponse) => void,
+  ): ClientUnaryCall;
+  startChat(
+    request: StartChatRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StartChatResponse) => void,
+  ): ClientUnaryCall;
+  startChat(
+    request: StartChatRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StartChatResponse) => void,
+  ): ClientUnaryCall;
+  /** Waits for a started turn to end (deadline as long as the caller's). */
+  awaitTurn(
+    request: AwaitTurnRequest,
+    callback: (error: ServiceError | null, response: AwaitTurnResponse) => void,
+  ): ClientUnaryCall;
+  awaitTurn(
+    request: AwaitTurnRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AwaitTurnResponse) => void,
+  ): ClientUnaryCall;
+  awaitTurn(
+    request: AwaitTurnRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AwaitTurnResponse) => void,
+  ): ClientUnaryCall;
+  listChats(
+    request: ListChatsRequest,
+    callback: (error: ServiceError | null, response: ListChatsResponse) => void,
+  ): ClientUnaryCall;
+  listChats(
+    request: ListChatsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListChatsResponse) => void,
+  ): ClientUnaryCall;
+  listChats(
+    request: ListChatsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListChatsResponse) => void,
+  ): ClientUnaryCall;
+  getChat(
+    request: GetChatRequest,
+    callback: (error: ServiceError | null, response: GetChatResponse) => void,
+  ): ClientUnaryCall;
+  getChat(
+    request: GetChatRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetChatResponse) => void,
+  ): ClientUnaryCall;
+  getChat(
+    request: GetChatRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetChatResponse) => void,
+  ): ClientUnaryCall;
+  getCheckpoint(
+    request: CheckpointRef,
+    callback: (error: ServiceError | null, response: CheckpointResponse) => void,
+  ): ClientUnaryCall;
+  getCheckpoint(
+    request: CheckpointRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CheckpointResponse) => void,
+  ): ClientUnaryCall;
+  getCheckpoint(
+    request: CheckpointRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CheckpointResponse) => void,
+  ): ClientUnaryCall;
+  revertCheckpoint(
+    request: RevertCheckpointRequest,
+    callback: (error: ServiceError | null, response: RevertCheckpointResponse) => void,
+  ): ClientUnaryCall;
+  revertCheckpoint(
+    request: RevertCheckpointRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RevertCheckpointResponse) => void,
+  ): ClientUnaryCall;
+  revertCheckpoint(
+    request: RevertCheckpointRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RevertCheckpointResponse) => void,
+  ): ClientUnaryCall;
+  getProposal(
+    request: ProposalRef,
+    callback: (error: ServiceError | null, response: ProposalResponse) => void,
+  ): ClientUnaryCall;
+  getProposal(
+    request: ProposalRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ProposalResponse) => void,
+  ): ClientUnaryCall;
+  getProposal(
+    request: ProposalRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ProposalResponse) => void,
+  ): ClientUnaryCall;
+  decideProposal(
+    request: DecideProposalRequest,
+    callback: (error: ServiceError | null, response: ProposalResponse) => void,
+  ): ClientUnaryCall;
+  decideProposal(
+    request: DecideProposalRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ProposalResponse) => void,
+  ): ClientUnaryCall;
+  decideProposal(
+    request: DecideProposalRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ProposalResponse) => void,
   ): ClientUnaryCall;
 }
 
@@ -321,6 +1987,17 @@ export type DeepPartial<T> = T extends Builtin ? T
 type KeysOfUnion<T> = T extends T ? keyof T : never;
 export type Exact<P, I extends P> = P extends Builtin ? P
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
+}
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;
