@@ -158,7 +158,11 @@ describe('webhook triggers through the gateway', () => {
     expect((await api('DELETE', `/api/workflows/${id}/deploy`)).status).toBe(200);
     expect((await hook('POST', path, { body: { n: 1 } })).status).toBe(404);
     expect((await hook('POST', `nobody-${unique()}`, { body: {} })).status).toBe(404);
+    expect((await hook('POST', 'bad%E0%A4%A', { body: {} })).status).toBe(404);
     await deploy(id);
+    // HEAD says whether the path listens and starts nothing.
+    expect((await hook('HEAD', path)).status).toBe(200);
+    expect(await executions(id, 'webhook')).toHaveLength(1);
     expect((await api('DELETE', `/api/workflows/${id}`)).status).toBe(200);
     expect((await hook('POST', path, { body: { n: 1 } })).status).toBe(404);
   });

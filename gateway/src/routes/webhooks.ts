@@ -8,10 +8,21 @@ import { admitRun, type RunLimiters } from '../rateLimit.js';
 import { answerRun } from './executions.js';
 
 /** Where webhook calls arrive; the rest of the path is the workflow's webhookPath. */
-export const WEBHOOK_PREFIX = '/webhooks/trigger/';
+const WEBHOOK_MOUNT = '/webhooks/trigger';
+/** HEAD answers whether the path listens and starts nothing. */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
 /** How long a webhook whose workflow answers with its Response block may run before the call gives up. */
 const RESPONSE_DEADLINE_MS = 5 * 60_000;
 const BODY_LIMIT = '5mb';
+
+/** The path as written (percent-escapes decoded); a malformed escape is a path no workflow has. */
+function decodedPath(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new AppError('not_found', `No deployed workflow listens on webhook path "${raw}"`);
+  }
+}
 
 function headersOf(req: Request): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
@@ -58,14 +69,13 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
   const raw = express.raw({ type: () => true, limit: BODY_LIMIT });
 
   async function handle(req: Request, res: Response): Promise<void> {
-    const path = normalizeWebhookPath(decodeURIComponent(req.path.slice(WEBHOOK_PREFIX.length)));
+    const path = normalizeWebhookPath(decodedPath(req.path));
     if (path === '') throw new AppError('not_found', 'No webhook path given');
     const deployed = await clients.triggers.resolveWebhook({ path });
     const state = JSON.parse(deployed.stateJson) as { blocks?: Record<string, unknown> };
     const hook = deploymentTriggers(state.blocks ?? {}).webhook;
     if (!hook) throw new AppError('not_found', `No deployed workflow listens on webhook path "${path}"`);
     if (req.method === 'HEAD') {
-      // Express answers HEAD with the GET route: it says the path listens and starts nothing.
       res.status(200).end();
       return;
     }
@@ -131,11 +141,17 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
     res.status(200).json({ ok: true, executionId });
   }
 
-  r.route(`${WEBHOOK_PREFIX}*path`)
-    .get(handle)
-    .post(raw, handle)
-    .put(raw, handle)
-    .patch(raw, handle)
-    .delete(raw, handle);
+  // Mounted with `use`, not a route pattern: the path is taken as sent (a route would decode it as a
+  // parameter and fail on a malformed escape before this code could answer 404).
+  r.use(WEBHOOK_MOUNT, (req, res, next) => {
+    if (!METHODS.has(req.method)) {
+      next();
+      return;
+    }
+    raw(req, res, (err?: unknown) => {
+      if (err) next(err);
+      else handle(req, res).catch(next);
+    });
+  });
   return r;
 }
