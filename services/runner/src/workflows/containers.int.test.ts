@@ -210,6 +210,25 @@ describe('loops and parallels (real Temporal server, fake activities)', () => {
     expect(ran(result)).not.toContain('after');
   });
 
+  it('a Response block inside a loop ends the whole run at the first iteration that reaches it', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        l: { type: 'loop', name: 'Loop', data: { loopType: 'forEach', collection: '[1, 5, 9]' } },
+        check: { type: 'condition', name: 'Check', parent: 'l', values: { conditions: [{ id: 'big', title: 'if', value: '<loop.currentItem> > 3' }] } },
+        r: { type: 'response', name: 'Response', parent: 'l', values: { dataMode: 'json', data: '{"first": <loop.currentItem>, "at": <loop.index>}', status: 200 } },
+        after: { name: 'After', code: 'return "after"' },
+      },
+      [['s', 'l'], ['l', 'check', 'loop-start-source'], ['check', 'r', 'condition-big'], ['l', 'after', 'loop-end-source']],
+    );
+    const result = await h.run(state);
+    expect(result.success).toBe(true);
+    expect(result.response).toEqual({ status: 200, headers: {}, data: { first: 5, at: 1 } });
+    expect(result.output).toEqual({ first: 5, at: 1 });
+    expect(result.logs.filter((l) => l.blockId === 'check')).toHaveLength(2);
+    expect(ran(result)).not.toContain('after');
+  });
+
   it('refuses a forEach collection that is not a list or object', async () => {
     const state = graphOf(
       { s: S, l: { type: 'loop', name: 'Loop', data: { loopType: 'forEach', collection: 'not a list' } }, body: { parent: 'l', code: 'return 1' } },
