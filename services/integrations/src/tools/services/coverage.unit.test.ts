@@ -3,11 +3,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listTools } from '@weft/catalog';
 import { describe, expect, it } from 'vitest';
+import { TOOL_JOBS } from '../../jobs/definitions.js';
 import { serviceTools } from './index.js';
 
-/** Catalogue tools whose request is an external call but that another layer owns. */
+/** Catalogue tools whose request is an external call but that another layer owns (with its own tests). */
 const OWNED_ELSEWHERE: Readonly<Record<string, string>> = {
   http_request: 'tool runtime (generic HTTP tool with its proxy, timeouts and messages)',
+  ...Object.fromEntries(Object.keys(TOOL_JOBS).map((id) => [id, 'polling jobs (src/jobs): durable Temporal workflows'])),
 };
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -28,6 +30,10 @@ describe('service tool coverage', () => {
 
   it('every external catalogue tool is named in a test beside its code', () => {
     expect(external.filter((t) => !tests.includes(`'${t.id}'`)).map((t) => t.id)).toEqual([]);
+  });
+
+  it('no service tool is shadowed by a tool owned elsewhere (the runtime would never run it)', () => {
+    expect(Object.keys(serviceTools).filter((id) => Object.hasOwn(OWNED_ELSEWHERE, id))).toEqual([]);
   });
 
   it('every service tool implements a catalogue tool', () => {

@@ -26,7 +26,7 @@ import { typeformTools } from './typeform/typeform.tools.js';
 import { wealthboxTools } from './wealthbox/wealthbox.tools.js';
 import { mem0Tools } from './mem0/mem0.tools.js';
 import { s3Tools } from './s3/s3.tools.js';
-import { automationTools } from './automation/automation.tools.js';
+import { clayTools } from './clay/clay.tools.js';
 
 const families: ServiceTool[][] = [
   slackTools,
@@ -56,7 +56,7 @@ const families: ServiceTool[][] = [
   wealthboxTools,
   mem0Tools,
   s3Tools,
-  automationTools,
+  clayTools,
 ];
 
 /** Every integration's own request code, by catalogue tool id; the execution layer runs these before its generic HTTP path. */
