@@ -48,11 +48,18 @@ let stack;
 let code = 0;
 const results = { startedAt: new Date().toISOString(), cpus: (await import('node:os')).cpus().length, benches: {} };
 try {
-  stack = await startStack({ root, env, randomPorts: true, log });
+  // A bench may export stackEnv(): variables the stack starts with (e.g. a provider base URL pointing at its fake).
+  const mods = {};
+  const stackEnv = {};
+  for (const file of files) {
+    mods[file] = await import(pathToFileURL(path.join(root, 'bench', file)).href);
+    if (mods[file].stackEnv) Object.assign(stackEnv, await mods[file].stackEnv());
+  }
+  stack = await startStack({ root, env: { ...env, ...stackEnv }, randomPorts: true, log });
   log(`stack up at ${stack.url}`);
   for (const file of files) {
     log(`running bench/${file}`);
-    const mod = await import(pathToFileURL(path.join(root, 'bench', file)).href);
+    const mod = mods[file];
     results.benches[file] = await mod.run({ url: stack.url, addresses: stack.addresses, databaseUrl: env.DATABASE_URL, log });
   }
   console.log(JSON.stringify(results, null, 2));
