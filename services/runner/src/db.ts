@@ -68,9 +68,19 @@ export interface RunEventTable {
   created_at: Timestamp;
 }
 
+/** A value kept outside Temporal's history (`BlobRef.$blobRef` is its `ref`). */
+export interface RunBlobTable {
+  ref: string;
+  execution_id: string;
+  value: ColumnType<unknown, string, string>;
+  bytes: number;
+  created_at: Generated<Date>;
+}
+
 /** The runner's schema. */
 export interface RunnerDB {
   executions: ExecutionTable;
   block_logs: BlockLogTable;
   run_events: RunEventTable;
+  run_blobs: RunBlobTable;
 }

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { temporalLogger, bootService, createServiceClient, serviceAddress } from '@weft/platform';
-import { editor, integrationsTaskQueue, registryTriggers, runner, runnerSchedules, runnerTaskQueue } from '@weft/contracts';
+import { editor, integrationsTaskQueue, registry, registryTriggers, runner, runnerSchedules, runnerTaskQueue } from '@weft/contracts';
 import type { RunnerDB } from './db.js';
 import { migrations } from './migrations/index.js';
 import { runHandlers, runnerHandlers } from './adapters/grpc.js';
@@ -10,6 +10,7 @@ import { createTemporalEngine } from './adapters/temporal.js';
 import { createExecutions } from './executions.js';
 import { createRunLive } from './live/runLive.js';
 import { createRunLogActivities } from './activities/runLog.js';
+import { createRunResourceActivities } from './activities/runResources.js';
 import type { RunnableState } from './workflows/types.js';
 import { OVERLAP_POLICIES, createScheduleManager, type OverlapPolicy } from './triggers/schedules.js';
 import { registryDeployments, scheduleHandlers } from './triggers/schedulesGrpc.js';
@@ -28,6 +29,25 @@ const taskQueue = runnerTaskQueue(instance);
 const live = createRunLive(rt.bus.nc, instance);
 const logDeps = { db: rt.db, instance, kick: () => rt.relay.kick(), notify: (id: string) => live.notify(id) };
 
+const editorClient = createServiceClient(editor.EditorServiceService, serviceAddress(rt.config, 'editor'), { deadlineMs: rt.config.GRPC_DEADLINE_MS });
+rt.onClose(async () => editorClient.close());
+const registryClient = createServiceClient(registry.RegistryServiceService, serviceAddress(rt.config, 'registry'), { deadlineMs: rt.config.GRPC_DEADLINE_MS });
+rt.onClose(async () => registryClient.close());
+// The editor's and the registry's JSON states are the source; this composition root is where they become the run's shape.
+const draftState = async (workflowId: string) => JSON.parse((await editorClient.getState({ workflowId, waitMs: 0 })).stateJson) as RunnableState;
+const resourceActivities = createRunResourceActivities({
+  db: rt.db,
+  sources: {
+    environment: async (userId) => (await registryClient.getEnvironment({ actor: { userId } })).variables,
+    async workflow(userId, workflowId) {
+      const { workflow } = await registryClient.getWorkflow({ actor: { userId }, workflowId, access: 'read' });
+      return workflow ? { workspaceId: workflow.workspaceId, name: workflow.name, isDeployed: workflow.isDeployed } : null;
+    },
+    deployedState: async (workflowId) => JSON.parse((await registryClient.getDeployedState({ workflowId })).stateJson) as RunnableState,
+    draftState,
+  },
+});
+
 const connection = await NativeConnection.connect({ address: rt.config.TEMPORAL_ADDRESS });
 const temporal = new Client({ connection, namespace: rt.config.TEMPORAL_NAMESPACE });
 const worker = await Worker.create({
@@ -35,7 +55,7 @@ const worker = await Worker.create({
   namespace: rt.config.TEMPORAL_NAMESPACE,
   taskQueue,
   workflowsPath: fileURLToPath(new URL('./workflows/index.js', import.meta.url)),
-  activities: { ...createRunLogActivities(logDeps) },
+  activities: { ...createRunLogActivities(logDeps), ...resourceActivities },
 });
 const running = worker.run().catch((err: unknown) => {
   rt.logger.fatal({ err }, 'workflow worker stopped');
@@ -47,19 +67,12 @@ rt.onClose(async () => {
   await connection.close();
 });
 
-const editorClient = createServiceClient(editor.EditorServiceService, serviceAddress(rt.config, 'editor'), { deadlineMs: rt.config.GRPC_DEADLINE_MS });
-rt.onClose(async () => editorClient.close());
-
 const executions = createExecutions({
   ...logDeps,
   live,
   logger: rt.logger,
   engine: createTemporalEngine({ client: temporal, taskQueue, integrationsTaskQueue: integrationsTaskQueue(instance), eager: true }),
-  async loadDraft(workflowId) {
-    const { stateJson } = await editorClient.getState({ workflowId, waitMs: 0 });
-    // The editor's state is the source; this composition root is where its JSON becomes the run's shape.
-    return JSON.parse(stateJson) as RunnableState;
-  },
+  loadDraft: draftState,
 });
 
 rt.grpc.add(runner.RunnerServiceService, runnerHandlers({ executions }));

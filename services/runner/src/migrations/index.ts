@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import { runs } from './0002_runs.js';
+import { blobs } from './0003_blobs.js';
 
 /** The runner's migrations, applied in name order. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
     },
   },
   '0002_runs': runs,
+  '0003_blobs': blobs,
 };
