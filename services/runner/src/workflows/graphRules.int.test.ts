@@ -13,7 +13,7 @@ describe('graph semantics of a run (real Temporal server, fake activities)', () 
   beforeEach(() => h.reset());
 
   it('runs starter → function → response: references reach the code as values, {{KEY}} from the environment, the response is the output', async () => {
-    h.setEnvironment({ API_KEY: 'sk-secret' });
+    h.setEnvironment({ API_KEY: 'sk-secret', UNUSED_SECRET: 'never-sent' });
     const state = graphOf(
       {
         s: S,
@@ -35,6 +35,7 @@ describe('graph semantics of a run (real Temporal server, fake activities)', () 
     expect(call?.params['<start.input.x>']).toBe(1);
     expect(call?.timeoutMs).toBe(FUNCTION_TIMEOUT_MS);
     expect(FUNCTION_TIMEOUT_MS).toBe(10_000);
+    // Only what the code reads reaches the sandbox (and the activity's input in Temporal's history).
     expect(call?.envVars).toEqual({ API_KEY: 'sk-secret' });
     const fnLog = result.logs.find((l) => l.blockId === 'f');
     expect(JSON.stringify(fnLog?.input)).not.toContain('sk-secret');

@@ -194,6 +194,8 @@ export function referencedNames(value: unknown, into = new Set<string>()): Set<s
 export interface RewrittenCode {
   code: string;
   params: Record<string, unknown>;
+  /** The environment variables the code reads (`{{KEY}}` with a known key): all the sandbox gets. */
+  envKeys: string[];
 }
 
 type Lexical = 'code' | "'" | '"' | '`' | 'line-comment' | 'block-comment';
@@ -206,6 +208,7 @@ type Lexical = 'code' | "'" | '"' | '`' | 'line-comment' | 'block-comment';
  */
 export function rewriteCode(code: string, scope: ReferenceScope): RewrittenCode {
   const params: Record<string, unknown> = {};
+  const envKeys = new Set<string>();
   let out = '';
   let state: Lexical = 'code';
   const templateDepth: number[] = [];
@@ -244,6 +247,7 @@ export function rewriteCode(code: string, scope: ReferenceScope): RewrittenCode 
           const access = isEnv ? `environmentVariables[${JSON.stringify(m[3])}]` : `params[${JSON.stringify(m[0])}]`;
           const textAccess = isEnv ? access : `params[${JSON.stringify(`${m[0]}:text`)}]`;
           if (!isEnv) params[m[0]] = read.value ?? null;
+          else envKeys.add(m[3] as string);
           if (state === 'code') out += access;
           else {
             if (!isEnv) params[`${m[0]}:text`] = asText(read.value);
@@ -293,7 +297,14 @@ export function rewriteCode(code: string, scope: ReferenceScope): RewrittenCode 
       state = 'code';
     }
   }
-  return { code: out, params };
+  return { code: out, params, envKeys: [...envKeys] };
+}
+
+/** Only the named environment variables (what one piece of code reads), so no other secret travels. */
+export function pickEnv(envVars: Record<string, string>, keys: Iterable<string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of keys) if (Object.prototype.hasOwnProperty.call(envVars, k)) out[k] = envVars[k] as string;
+  return out;
 }
 
 /**

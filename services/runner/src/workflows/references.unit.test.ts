@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeName, ReferenceResolutionError, resolveJsonText, resolveText, resolveValue, rewriteCode, referencedNames, typedVariable, type ReferenceScope } from './references.js';
+import { normalizeName, pickEnv, ReferenceResolutionError, resolveJsonText, resolveText, resolveValue, rewriteCode, referencedNames, typedVariable, type ReferenceScope } from './references.js';
 
 const outputs: Record<string, unknown> = {
   start: { input: { x: 2, name: 'Ada', list: [10, 20] } },
@@ -112,6 +112,13 @@ describe('references in code', () => {
     const { rewritten, result } = run('return "{{API_KEY}}".length + {{API_KEY}}.length');
     expect(rewritten).not.toContain('sk-1');
     expect(result).toBe(8);
+  });
+
+  it('names the environment variables the code reads, and only those are handed on', () => {
+    const withOther = scope({ envVars: { API_KEY: 'sk-1', OTHER: 'secret-2' } });
+    const rewritten = rewriteCode('const a = {{API_KEY}}; // {{OTHER}} in a comment\nreturn a + "{{MISSING}}"', withOther);
+    expect(rewritten.envKeys).toEqual(['API_KEY']);
+    expect(pickEnv(withOther.envVars, rewritten.envKeys)).toEqual({ API_KEY: 'sk-1' });
   });
 
   it('leaves comments and comparisons alone', () => {

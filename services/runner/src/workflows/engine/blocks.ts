@@ -4,7 +4,7 @@ import type { CallContext } from '@weft/contracts';
 import { conditionProgram, maxAttemptsOf, parseConditions, structureToObject, tableToRecord } from '../blockValues.js';
 import { ERROR_HANDLE, handleOf } from '../graph.js';
 import { MODEL_BLOCK_TYPES, runModelBlock } from '../models/index.js';
-import { resolveJsonText, rewriteCode } from '../references.js';
+import { pickEnv, resolveJsonText, rewriteCode } from '../references.js';
 import { withRetries } from '../retry.js';
 import type { BlockRunContext, RunnableBlock, RunnableState, RunResult } from '../types.js';
 import { runContainer } from './containers.js';
@@ -83,9 +83,11 @@ async function runCondition(run: Run, frame: Frame, block: RunnableBlock, resolv
   const tested = elseAt === -1 ? branches : branches.slice(0, elseAt);
   const params: Record<string, unknown> = {};
   const logParams: Record<string, unknown> = {};
+  const envKeys = new Set<string>();
   const expressions = tested.map((b) => {
     const rewritten = rewriteCode(b.value, resolver.scope);
     Object.assign(params, rewritten.params);
+    for (const k of rewritten.envKeys) envKeys.add(k);
     Object.assign(logParams, rewriteCode(b.value, resolver.logScope).params);
     return rewritten.code;
   });
@@ -95,7 +97,7 @@ async function runCondition(run: Run, frame: Frame, block: RunnableBlock, resolv
   if (expressions.length > 0) {
     const fn = run.acts.integrations(FUNCTION_TIMEOUT_MS + FUNCTION_MARGIN_MS);
     const { value: res, attempts: tries } = await withRetries(maxAttemptsOf(block), run.retryInitialMs, () =>
-      fn.executeFunction({ code: conditionProgram(expressions), params, envVars: run.envVars, timeoutMs: FUNCTION_TIMEOUT_MS, requestId: run.args.requestId }),
+      fn.executeFunction({ code: conditionProgram(expressions), params, envVars: pickEnv(run.envVars, envKeys), timeoutMs: FUNCTION_TIMEOUT_MS, requestId: run.args.requestId }),
     );
     attempts = tries;
     if (!res.success) return { exec: { success: false, output: null, error: `Condition evaluation failed: ${res.error ?? 'unknown error'}`, attempts }, input };
@@ -120,7 +122,7 @@ async function runFunction(run: Run, block: RunnableBlock, resolver: Resolver): 
   const input = { code, params: rewriteCode(code, resolver.logScope).params, timeoutMs };
   const fn = run.acts.integrations(timeoutMs + FUNCTION_MARGIN_MS);
   const { value: res, attempts } = await withRetries(maxAttemptsOf(block), run.retryInitialMs, () =>
-    fn.executeFunction({ code: rewritten.code, params: rewritten.params, envVars: run.envVars, timeoutMs, requestId: run.args.requestId }),
+    fn.executeFunction({ code: rewritten.code, params: rewritten.params, envVars: pickEnv(run.envVars, rewritten.envKeys), timeoutMs, requestId: run.args.requestId }),
   );
   if (res.success) return { exec: { success: true, output: res.output, attempts }, input };
   const output = { ...res.output, ...(res.debug ? { debug: res.debug } : {}) };
