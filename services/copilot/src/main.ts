@@ -1,9 +1,55 @@
-import { bootService } from '@weft/platform';
-import { copilot } from '@weft/contracts';
+import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { bootService, temporalLogger } from '@weft/platform';
+import { copilot, copilotTaskQueue, integrationsTaskQueue } from '@weft/contracts';
 import { migrations } from './migrations/index.js';
 import { copilotHandlers } from './adapters/grpc.js';
+import { grpcPorts } from './adapters/ports.js';
+import { createCopilotActivities } from './activities/index.js';
+import { createChatStore } from './store/chatStore.js';
+import { createTurns } from './turns.js';
+import { operatorDefaults } from './modelChoice.js';
+import type { CopilotDB } from './db.js';
 
-/** Composition root of the copilot service. */
-const rt = await bootService({ name: 'copilot', migrations });
-rt.grpc.add(copilot.CopilotServiceService, copilotHandlers());
+/**
+ * Composition root of the copilot service: a Temporal client that starts chat turns, a worker that runs
+ * them (the turn workflow and the copilot's tools as activities on the copilot queue; model calls go to
+ * the integrations queue), and the gRPC surface the gateway calls.
+ */
+const rt = await bootService<CopilotDB>({ name: 'copilot', migrations });
+Runtime.install({ logger: temporalLogger(rt.logger), shutdownSignals: [] });
+const operator = operatorDefaults(process.env);
+const queues = { copilot: copilotTaskQueue(rt.config.WEFT_INSTANCE), integrations: integrationsTaskQueue(rt.config.WEFT_INSTANCE) };
+const ports = grpcPorts(rt.config);
+rt.onClose(async () => ports.close());
+const store = createChatStore(rt.db);
+const clientConnection = await Connection.connect({ address: rt.config.TEMPORAL_ADDRESS });
+rt.onClose(() => clientConnection.close());
+const client = new Client({ connection: clientConnection, namespace: rt.config.TEMPORAL_NAMESPACE });
+const activities = createCopilotActivities({
+  ports,
+  store,
+  instance: rt.config.WEFT_INSTANCE,
+  publish: (subject, event) => rt.bus.nc.publish(subject, JSON.stringify(event)),
+  operator,
+});
+const connection = await NativeConnection.connect({ address: rt.config.TEMPORAL_ADDRESS });
+const worker = await Worker.create({
+  connection,
+  namespace: rt.config.TEMPORAL_NAMESPACE,
+  taskQueue: queues.copilot,
+  workflowsPath: fileURLToPath(new URL('./workflows/index.js', import.meta.url)),
+  activities,
+});
+const running = worker.run().catch((err: unknown) => {
+  rt.logger.fatal({ err }, 'copilot worker stopped');
+  process.exit(1);
+});
+rt.onClose(async () => {
+  worker.shutdown();
+  await running;
+  await connection.close();
+});
+rt.grpc.add(copilot.CopilotServiceService, copilotHandlers({ turns: createTurns({ client, queues, store, ports, operator }), store }));
 await rt.listen();

@@ -5,7 +5,7 @@ export interface CopilotToolDefinition {
   parameters: { type: 'object'; properties: Record<string, unknown>; required: string[] };
 }
 
-/** The copilot's tools (spec 000 §3, "Copilot tool definitions"). */
+/** The copilot's tools (spec 000 §3, "Copilot tool definitions", plus the current workflow and its last run). */
 export const COPILOT_TOOLS: readonly CopilotToolDefinition[] = [
   {
     name: 'get_blocks_and_tools',
@@ -37,5 +37,15 @@ export const COPILOT_TOOLS: readonly CopilotToolDefinition[] = [
       },
       required: ['yamlContent'],
     },
+  },
+  {
+    name: 'get_user_workflow',
+    description: 'Get the workflow as it is now, as YAML.',
+    parameters: { type: 'object', properties: {}, required: [] },
+  },
+  {
+    name: 'get_last_run',
+    description: "Get the workflow's last run: its status, error and each block's log, to fix what failed.",
+    parameters: { type: 'object', properties: {}, required: [] },
   },
 ];

@@ -1,12 +1,49 @@
 import type { ServiceHandlers } from '@weft/platform';
 import type { copilot } from '@weft/contracts';
 import { COPILOT_TOOLS } from '../tools.js';
+import type { ChatStore } from '../store/chatStore.js';
+import type { Turns } from '../turns.js';
 
-/** The copilot's gRPC surface. */
-export function copilotHandlers(): ServiceHandlers<typeof copilot.CopilotServiceService> {
+/** The copilot's gRPC surface: chat turns, chats, checkpoints and proposals. */
+export function copilotHandlers(deps: { turns: Turns; store: ChatStore }): ServiceHandlers<typeof copilot.CopilotServiceService> {
+  const { turns, store } = deps;
   return {
     async listTools() {
       return { tools: COPILOT_TOOLS.map((t) => ({ name: t.name, description: t.description, parametersJson: JSON.stringify(t.parameters) })) };
+    },
+    startChat: (req) =>
+      turns.start({
+        turnId: req.turnId,
+        workflowId: req.workflowId,
+        workspaceId: req.workspaceId,
+        actorId: req.actorId,
+        message: req.message,
+        chatId: req.chatId,
+        provider: req.provider,
+        model: req.model,
+        propose: req.propose,
+      }),
+    async awaitTurn(req) {
+      return { resultJson: JSON.stringify(await turns.result(req.turnId)) };
+    },
+    async listChats(req) {
+      return { chatsJson: JSON.stringify(await store.listChats(req.workflowId, req.actorId)) };
+    },
+    async getChat(req) {
+      const chat = await store.getChat(req.chatId);
+      const [messages, checkpoints, proposals] = await Promise.all([store.messages(chat.id), store.checkpoints(chat.id), store.proposals(chat.id)]);
+      return { chatJson: JSON.stringify({ ...chat, messages, checkpoints, proposals }) };
+    },
+    async getCheckpoint(req) {
+      const { state: _state, ...checkpoint } = await store.checkpoint(req.checkpointId);
+      return { checkpointJson: JSON.stringify(checkpoint) };
+    },
+    revertCheckpoint: (req) => turns.revert(req.checkpointId, req.actorId),
+    async getProposal(req) {
+      return { proposalJson: JSON.stringify(await store.proposal(req.proposalId)) };
+    },
+    async decideProposal(req) {
+      return { proposalJson: JSON.stringify(await turns.decide(req.proposalId, req.actorId, req.accept)) };
     },
   };
 }

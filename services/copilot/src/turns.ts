@@ -1,0 +1,99 @@
+import type { Client } from '@temporalio/client';
+import { WorkflowFailedError } from '@temporalio/client';
+import { AppError } from '@weft/platform';
+import type { ChatStore } from './store/chatStore.js';
+import type { Ports } from './ports.js';
+import type { TurnArgs, TurnResult } from './types.js';
+import type { TurnQueues } from './workflows/copilotTurn.workflow.js';
+import { isProvider, PROVIDERS, resolveModel, type OperatorDefaults } from './modelChoice.js';
+import { applyYamlEdit } from './toolRunner.js';
+
+/** Longest user message accepted in one turn. */
+export const MESSAGE_MAX = 20_000;
+
+const TURN_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+export interface StartChatInput {
+  turnId: string;
+  workflowId: string;
+  workspaceId: string;
+  actorId: string;
+  message: string;
+  chatId?: string | undefined;
+  provider?: string | undefined;
+  model?: string | undefined;
+  propose: boolean;
+}
+
+const workflowIdOf = (turnId: string) => `copilot-turn-${turnId}`;
+
+/** Starts and follows chat turns, and the edits a user makes from a chat (revert, accept, reject). */
+export function createTurns(deps: { client: Client; queues: TurnQueues; store: ChatStore; ports: Ports; operator: OperatorDefaults }) {
+  return {
+    async start(input: StartChatInput): Promise<{ chatId: string; turnId: string; provider: string; model: string }> {
+      if (!TURN_ID.test(input.turnId)) throw new AppError('validation', 'turnId must be 1 to 100 letters, digits, _ or -');
+      if (!input.workflowId) throw new AppError('validation', 'workflowId is required');
+      if (input.message.trim() === '') throw new AppError('validation', 'message is required');
+      if (input.message.length > MESSAGE_MAX) throw new AppError('validation', `message must be at most ${MESSAGE_MAX} characters`);
+      if (input.provider && !isProvider(input.provider)) throw new AppError('validation', `provider must be one of ${PROVIDERS.join(', ')}`);
+      const env = await deps.ports.registry.environment(input.actorId);
+      const choice = resolveModel({ provider: input.provider, model: input.model }, env, deps.operator);
+      const chat = await deps.store.openChat({ chatId: input.chatId, workflowId: input.workflowId, workspaceId: input.workspaceId, userId: input.actorId, firstMessage: input.message });
+      await deps.store.appendMessages(chat.id, input.turnId, [{ role: 'user', content: input.message }], `${input.turnId}:u`);
+      const args: TurnArgs = {
+        turnId: input.turnId,
+        chatId: chat.id,
+        workflowId: input.workflowId,
+        workspaceId: input.workspaceId,
+        actorId: input.actorId,
+        message: input.message,
+        provider: choice.provider,
+        model: choice.model,
+        propose: input.propose,
+      };
+      await deps.client.workflow.start('copilotTurn', { taskQueue: deps.queues.copilot, workflowId: workflowIdOf(input.turnId), args: [args, deps.queues] });
+      return { chatId: chat.id, turnId: input.turnId, provider: choice.provider, model: choice.model };
+    },
+
+    async result(turnId: string): Promise<TurnResult> {
+      if (!TURN_ID.test(turnId)) throw new AppError('validation', 'turnId must be 1 to 100 letters, digits, _ or -');
+      try {
+        return await deps.client.workflow.getHandle(workflowIdOf(turnId)).result();
+      } catch (err) {
+        if (err instanceof WorkflowFailedError) throw new AppError('internal', `The copilot turn failed: ${err.cause?.message ?? err.message}`);
+        if (err instanceof Error && err.name === 'WorkflowNotFoundError') throw new AppError('not_found', `Turn ${turnId} not found`);
+        throw err;
+      }
+    },
+
+    /** Puts the workflow back as it was before the checkpoint's edit (one undoable event). */
+    async revert(checkpointId: string, actorId: string): Promise<{ version: number }> {
+      const cp = await deps.store.checkpoint(checkpointId);
+      return deps.ports.editor.execute(cp.workflowId, actorId, [{ type: 'replaceState', blocks: cp.state.blocks, edges: cp.state.edges }]);
+    },
+
+    /** Accepts (applies with a checkpoint) or rejects a pending proposal. */
+    async decide(proposalId: string, actorId: string, accept: boolean) {
+      const proposal = await deps.store.proposal(proposalId);
+      if (proposal.status !== 'pending') throw new AppError('conflict', `Proposal ${proposalId} was already ${proposal.status}`);
+      if (!accept) {
+        await deps.store.settleProposal(proposalId, 'rejected');
+        return deps.store.proposal(proposalId);
+      }
+      const checkpointId = `cp_${proposalId}`;
+      await applyYamlEdit(deps, {
+        workflowId: proposal.workflowId,
+        actorId,
+        chatId: proposal.chatId,
+        turnId: proposal.turnId,
+        checkpointId,
+        yamlContent: proposal.yamlContent,
+        description: proposal.description ?? undefined,
+      });
+      await deps.store.settleProposal(proposalId, 'accepted', checkpointId);
+      return deps.store.proposal(proposalId);
+    },
+  };
+}
+
+export type Turns = ReturnType<typeof createTurns>;

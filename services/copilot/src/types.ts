@@ -1,0 +1,56 @@
+import type { ModelProviderId, ModelToolCall } from '@weft/contracts';
+
+/** A workflow's graph as a checkpoint keeps it. */
+export interface GraphState {
+  blocks: Record<string, unknown>;
+  edges: unknown[];
+}
+
+/** One stored chat message. */
+export interface ChatMessage {
+  role: 'user' | 'assistant' | 'tool';
+  content: string;
+  toolCalls?: ModelToolCall[];
+  tool?: { toolCallId: string; name: string; state: 'completed' | 'error' };
+}
+
+/** What a chat turn workflow is started with. */
+export interface TurnArgs {
+  turnId: string;
+  chatId: string;
+  workflowId: string;
+  workspaceId: string;
+  actorId: string;
+  message: string;
+  provider?: ModelProviderId;
+  model?: string;
+  /** Propose edits as a diff instead of applying them. */
+  propose: boolean;
+}
+
+/** Everything the loop needs from outside, settled once per turn. */
+export interface TurnSetup {
+  model: string;
+  provider: ModelProviderId;
+  apiKey?: string;
+  systemPrompt: string;
+}
+
+/** What a copilot tool answered (spec 000 §7: success, data, error). */
+export interface ToolOutcome {
+  success: boolean;
+  data?: unknown;
+  error?: string;
+  checkpointId?: string;
+  proposalId?: string;
+}
+
+/** How a turn ended. */
+export interface TurnResult {
+  chatId: string;
+  content: string;
+  toolCalls: Array<{ id: string; name: string; state: 'completed' | 'error'; error?: string }>;
+  checkpointIds: string[];
+  proposalIds: string[];
+  error?: string;
+}
