@@ -73,6 +73,16 @@ describe('model activities as Temporal sees them', () => {
 });
 
 describe('temperature and Azure rules (§5, §9)', () => {
+  it("Cerebras' final answer after repeated calls is asked with tool_choice none, which it takes; a forced choice it never gets", async () => {
+    openai.fallback({ content: 'final' });
+    const tools = [{ name: 'lookup', description: 'Look up', parameters: { type: 'object', properties: {} } }];
+    await activities().callModel(ask({ model: 'cerebras/llama-3.3-70b', tools, toolChoice: 'none' }));
+    await activities().callModel(ask({ model: 'cerebras/llama-3.3-70b', tools, toolChoice: { name: 'lookup' } }));
+    const [final, forced] = openai.chatRequests().map((r) => r.body as Record<string, unknown>);
+    expect(final).toMatchObject({ model: 'llama-3.3-70b', tool_choice: 'none' });
+    expect(forced).not.toHaveProperty('tool_choice');
+  });
+
   it('xAI and Anthropic-range models clamp to 0-1, OpenAI to 0-2; a negative value goes to the minimum', async () => {
     openai.fallback({ content: 'ok' });
     await activities().callModel(ask({ model: 'grok-3-latest', temperature: 1.5 }));
