@@ -5,6 +5,7 @@ import type { Database } from '@weft/platform';
 import type { RunnerDB } from './db.js';
 import { migrations } from './migrations/index.js';
 import { createExecution, getExecution, listExecutions, readRunEvents, recordRunEvent, type RunLogDeps } from './executionsStore.js';
+import { createRunResourceActivities } from './activities/runResources.js';
 import type { BlockLog } from './workflows/types.js';
 
 function log(blockId: string, extra: Partial<BlockLog> = {}): BlockLog {
@@ -112,5 +113,22 @@ describe('the run log (Postgres)', () => {
     expect((await listExecutions(database.db, { workflowId: wf, limit: 10, trigger: 'manual' })).executions.map((e) => e.executionId)).toEqual([`${wf}-3`, `${wf}-1`]);
     expect((await listExecutions(database.db, { workflowId: wf, limit: 10, status: 'succeeded' })).executions.map((e) => e.executionId)).toEqual([`${wf}-2`]);
     await expect(listExecutions(database.db, { workflowId: wf, limit: 10, cursor: 'nonsense' })).rejects.toThrow(/^cursor:/);
+  });
+  it('shows values the run kept outside the history (BlobRefs) as the stored values in an execution and its logs', async () => {
+    const id = `blob-${uniqueSuffix()}`;
+    const unused = () => Promise.reject(new Error('not used'));
+    const blobs = createRunResourceActivities({ db: database.db, sources: { environment: unused, workflow: unused, deployedState: unused, draftState: unused } });
+    const big = 'x'.repeat(300_000);
+    const inner = await blobs.storeBlob(id, { result: big });
+    const outer = await blobs.storeBlob(id, { nested: inner, n: 1 });
+    expect(inner.bytes).toBeGreaterThan(300_000);
+    await createExecution(database.db, { executionId: id, workflowId: 'wf-blob', trigger: 'manual', input: {} });
+    await recordRunEvent(deps, { type: 'blockCompleted', executionId: id, log: log('big', { output: inner }) });
+    await recordRunEvent(deps, { type: 'runCompleted', executionId: id, workflowId: 'wf-blob', result: { success: true, output: outer, logs: [] } });
+    const view = await getExecution(database.db, id);
+    expect(view.output).toEqual({ nested: { result: big }, n: 1 });
+    expect(view.logs?.[0]?.output).toEqual({ result: big });
+    expect(await blobs.loadBlob(inner)).toEqual({ result: big });
+    await expect(blobs.loadBlob({ $blobRef: `${id}/missing`, bytes: 1 })).rejects.toThrow(`Stored value ${id}/missing not found`);
   });
 });

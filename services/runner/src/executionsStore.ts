@@ -343,12 +343,54 @@ export async function listBlockLogs(db: Kysely<RunnerDB>, executionId: string): 
   }));
 }
 
-/** An execution with its block logs; `not_found` when there is none. */
+function blobRefOf(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const ref = (value as { $blobRef?: unknown }).$blobRef;
+  return typeof ref === 'string' && Object.keys(value).every((k) => k === '$blobRef' || k === 'bytes') ? ref : undefined;
+}
+
+function collectBlobRefs(value: unknown, into: Set<string>): void {
+  const ref = blobRefOf(value);
+  if (ref !== undefined) into.add(ref);
+  else if (Array.isArray(value)) value.forEach((v) => collectBlobRefs(v, into));
+  else if (value !== null && typeof value === 'object') Object.values(value).forEach((v) => collectBlobRefs(v, into));
+}
+
+function replaceBlobRefs(value: unknown, loaded: Map<string, unknown>, nesting = 0): unknown {
+  const ref = blobRefOf(value);
+  if (ref !== undefined) return loaded.has(ref) && nesting < 10 ? replaceBlobRefs(loaded.get(ref), loaded, nesting + 1) : value;
+  if (Array.isArray(value)) return value.map((v) => replaceBlobRefs(v, loaded, nesting));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceBlobRefs(v, loaded, nesting)]));
+  return value;
+}
+
+/**
+ * `value` with every BlobRef (a value over 256 KB the run kept outside Temporal's history) replaced
+ * by the stored value, level by level (a stored value may hold refs itself).
+ */
+export async function withBlobs<T>(db: Kysely<RunnerDB>, value: T): Promise<T> {
+  let current: unknown = value;
+  const loaded = new Map<string, unknown>();
+  for (let depth = 0; depth < 10; depth++) {
+    const refs = new Set<string>();
+    collectBlobRefs(current, refs);
+    const missing = [...refs].filter((r) => !loaded.has(r));
+    if (missing.length === 0) break;
+    const rows = await db.selectFrom('run_blobs').select(['ref', 'value']).where('ref', 'in', missing).execute();
+    if (rows.length === 0) break;
+    for (const r of rows) loaded.set(r.ref, r.value);
+    current = replaceBlobRefs(current, loaded);
+  }
+  return current as T;
+}
+
+/** An execution with its block logs (values kept outside the history loaded back); `not_found` when there is none. */
 export async function getExecution(db: Kysely<RunnerDB>, executionId: string, opts: { logs?: boolean } = {}): Promise<ExecutionView> {
   const row = await selectExecution(db, executionId);
   if (!row) throw new AppError('not_found', `Execution ${executionId} not found`);
   const view = toView(row);
-  return opts.logs === false ? view : { ...view, logs: await listBlockLogs(db, executionId) };
+  if (opts.logs === false) return view;
+  return withBlobs(db, { ...view, logs: await listBlockLogs(db, executionId) });
 }
 
 /** The frozen state an execution ran, for a rerun. */
