@@ -1,0 +1,197 @@
+/**
+ * Chat turns on a real Temporal server and NATS, with the model layer's own callModel speaking to the
+ * OpenAI fake, scripted to call the copilot's tools the way a model would.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '@weft/testkit';
+import { startCopilotHarness, type CopilotHarness } from './testing/harness.js';
+import { COPILOT_MAX_ITERATIONS } from './workflows/copilotTurn.workflow.js';
+
+const AGENT_AND_SLACK = `version: "1.0"
+blocks:
+  start:
+    type: starter
+    name: Start
+    inputs:
+      startWorkflow: manual
+    connections:
+      - writer
+  writer:
+    type: agent
+    name: Writer
+    inputs:
+      systemPrompt: Summarise the input.
+      userPrompt: <start.input>
+    connections:
+      - notify
+  notify:
+    type: slack
+    name: Notify
+    inputs:
+      operation: send
+      channel: C123
+      text: <writer.content>
+`;
+
+const START_ONLY = `version: "1.0"
+blocks:
+  start:
+    type: starter
+    name: Start
+`;
+
+type ChatBody = { messages: Array<{ role: string; content?: string | null; tool_call_id?: string }>; tools?: Array<{ function: { name: string } }> };
+const bodyOf = (req: RecordedRequest) => req.body as ChatBody;
+const toolMessages = (req: RecordedRequest) => bodyOf(req).messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+
+describe('copilot chat loop (Temporal, NATS, the OpenAI fake behind the model layer)', () => {
+  let h: CopilotHarness;
+  let n = 0;
+  const workflowId = () => `wf-${++n}`;
+
+  beforeAll(async () => {
+    h = await startCopilotHarness();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  beforeEach(() => {
+    h.fake.reset();
+    h.fake.fallback({ content: 'Hello from the fake model.' });
+    for (const key of Object.keys(h.env)) delete h.env[key];
+  });
+
+  it('adds an agent and a Slack block connected to it, as one undoable edit, streaming text and tool states', async () => {
+    h.env.OPENAI_API_KEY = 'sk-workspace';
+    const wf = workflowId();
+    h.fake.reply(
+      { toolCalls: [{ name: 'get_user_workflow', arguments: {} }] },
+      { toolCalls: [{ name: 'get_blocks_metadata', arguments: { blockIds: ['agent', 'slack'] } }] },
+      { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK, description: 'Add a writer that posts to Slack' } }] },
+      { content: 'I added a Writer agent that posts its summary to Slack.' },
+    );
+    const { result, feed, chatId } = await h.chat({ workflowId: wf, message: 'Add an agent that summarises the input and posts it to Slack' });
+
+    expect(result.error).toBeUndefined();
+    expect(result.content).toBe('I added a Writer agent that posts its summary to Slack.');
+    const state = h.editor.state(wf);
+    expect(Object.values(state.blocks).map((b) => [b.id, b.type]).sort()).toEqual([['notify', 'slack'], ['start', 'starter'], ['writer', 'agent']]);
+    expect(state.edges.map((e) => `${e.source}->${e.target}`).sort()).toEqual(['start->writer', 'writer->notify']);
+    expect(state.subBlockValues?.notify?.channel ?? state.blocks.notify?.subBlocks.channel?.value).toBe('C123');
+    expect(h.editor.applied.filter((a) => a.workflowId === wf).map((a) => a.types)).toEqual([['importYaml']]);
+    expect(state.history.past.at(-1)?.action ?? state.history.present.action).toBe('Add a writer that posts to Slack');
+    expect(result.checkpointIds).toHaveLength(1);
+
+    const requests = h.fake.chatRequests();
+    expect(requests).toHaveLength(4);
+    expect(requests[0]?.headers.authorization).toBe('Bearer sk-workspace');
+    expect(bodyOf(requests[0]!).tools?.map((t) => t.function.name)).toEqual(['get_blocks_and_tools', 'get_blocks_metadata', 'get_yaml_structure', 'edit_workflow', 'get_user_workflow', 'get_last_run']);
+    const system = bodyOf(requests[0]!).messages[0];
+    expect(system?.role).toBe('system');
+    expect(system?.content).toContain('slack (Slack');
+    expect(system?.content).toContain('connections name target block ids');
+    expect(toolMessages(requests[2]!).at(-1)).toContain('"slack_message"');
+
+    await expect.poll(() => feed.text()).toContain('I added a Writer agent that posts its summary to Slack.');
+    await expect.poll(() => feed.toolStates().filter((s) => s.name === 'edit_workflow').map((s) => s.state)).toEqual(['detecting', 'executing', 'completed']);
+    expect(feed.events.some((e) => e.type === 'checkpoint' && e.checkpointId === result.checkpointIds[0])).toBe(true);
+    feed.close();
+
+    const messages = await h.store.messages(chatId);
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'tool', 'assistant']);
+    expect(messages.at(-1)?.content).toBe('I added a Writer agent that posts its summary to Slack.');
+  });
+
+  it('gives invalid YAML back to the model with its line and message, and the corrected YAML lands', async () => {
+    const wf = workflowId();
+    const broken = AGENT_AND_SLACK.replace('type: slack', 'type: not_a_block');
+    h.fake.reply(
+      { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: broken } }] },
+      (req) => {
+        const last = toolMessages(req).at(-1) ?? '';
+        // The model corrects itself only when it was told what failed and where.
+        return /Edit workflow failed: Invalid YAML at line \d+/.test(last) ? { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK } }] } : { content: 'I could not tell what failed.' };
+      },
+      { content: 'Fixed the block type.' },
+    );
+    const { result, feed } = await h.chat({ workflowId: wf, message: 'Add a Slack notification' });
+    expect(result.toolCalls.map((c) => [c.name, c.state])).toEqual([
+      ['edit_workflow', 'error'],
+      ['edit_workflow', 'completed'],
+    ]);
+    expect(result.toolCalls[0]?.error).toMatch(/^Edit workflow failed: Invalid YAML at line 19: /);
+    expect(result.content).toBe('Fixed the block type.');
+    expect(Object.keys(h.editor.state(wf).blocks).sort()).toEqual(['notify', 'start', 'writer']);
+    await expect.poll(() => feed.toolStates().filter((s) => s.state === 'error').length).toBe(1);
+    feed.close();
+  });
+
+  it('reverts to the checkpoint taken before the edit', async () => {
+    const wf = workflowId();
+    await h.editor.execute(wf, 'user-1', [{ type: 'importYaml', yamlContent: START_ONLY }]);
+    h.fake.reply({ toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK } }] }, { content: 'Done.' });
+    const { result, chatId } = await h.chat({ workflowId: wf, message: 'Add a Slack notification' });
+    expect(Object.keys(h.editor.state(wf).blocks)).toHaveLength(3);
+    const [checkpointId] = result.checkpointIds;
+    expect((await h.store.checkpoints(chatId)).map((c) => c.id)).toEqual([checkpointId]);
+    await h.turns.revert(checkpointId!, 'user-1');
+    expect(Object.keys(h.editor.state(wf).blocks)).toEqual(['start']);
+    expect(h.editor.state(wf).edges).toEqual([]);
+  });
+
+  it('proposes an edit as a diff; accepting applies it with a checkpoint, a decided proposal cannot be decided again', async () => {
+    const wf = workflowId();
+    await h.editor.execute(wf, 'user-1', [{ type: 'importYaml', yamlContent: START_ONLY }]);
+    h.fake.reply({ toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK, description: 'Writer to Slack' } }] }, { content: 'Have a look at the diff.' });
+    const { result, feed } = await h.chat({ workflowId: wf, message: 'Add a Slack notification', propose: true });
+    expect(Object.keys(h.editor.state(wf).blocks)).toEqual(['start']);
+    const [proposalId] = result.proposalIds;
+    const proposal = await h.store.proposal(proposalId!);
+    expect(proposal.status).toBe('pending');
+    expect(proposal.diff).toEqual({
+      blocks: { added: [{ id: 'writer', type: 'agent', name: 'Writer' }, { id: 'notify', type: 'slack', name: 'Notify' }], removed: [], changed: [] },
+      edges: { added: [{ source: 'start', target: 'writer' }, { source: 'writer', target: 'notify' }], removed: [] },
+    });
+    await expect.poll(() => feed.events.filter((e) => e.type === 'proposal').length).toBe(1);
+    feed.close();
+
+    const accepted = await h.turns.decide(proposalId!, 'user-1', true);
+    expect(accepted.status).toBe('accepted');
+    expect(Object.keys(h.editor.state(wf).blocks).sort()).toEqual(['notify', 'start', 'writer']);
+    await expect(h.turns.decide(proposalId!, 'user-1', false)).rejects.toThrow(`Proposal ${proposalId} was already accepted`);
+    await h.turns.revert(accepted.checkpointId!, 'user-1');
+    expect(Object.keys(h.editor.state(wf).blocks)).toEqual(['start']);
+  });
+
+  it('ends the turn with the provider error, stored in the chat', async () => {
+    const wf = workflowId();
+    h.fake.reply({ error: { status: 401, message: 'Incorrect API key provided' } });
+    const { result, chatId } = await h.chat({ workflowId: wf, message: 'Hello' });
+    expect(result.error).toBe('Incorrect API key provided');
+    expect((await h.store.messages(chatId)).at(-1)?.content).toBe('Error: Incorrect API key provided');
+  });
+
+  it(`stops after ${COPILOT_MAX_ITERATIONS} model rounds when the model keeps calling tools`, async () => {
+    const wf = workflowId();
+    h.fake.fallback({ toolCalls: [{ name: 'get_yaml_structure', arguments: {} }] });
+    const { result } = await h.chat({ workflowId: wf, message: 'Loop forever' });
+    expect(h.fake.chatRequests()).toHaveLength(COPILOT_MAX_ITERATIONS);
+    expect(result.toolCalls).toHaveLength(COPILOT_MAX_ITERATIONS);
+    expect(result.toolCalls.every((c) => c.state === 'completed')).toBe(true);
+  });
+
+  it('continues a chat with its history, and refuses a chat of another workflow naming the field', async () => {
+    const wf = workflowId();
+    const first = await h.chat({ workflowId: wf, message: 'First question' });
+    await h.chat({ workflowId: wf, message: 'Second question', chatId: first.chatId });
+    const second = h.fake.chatRequests().at(-1)!;
+    expect(bodyOf(second).messages.filter((m) => m.role !== 'system').map((m) => [m.role, m.content])).toEqual([
+      ['user', 'First question'],
+      ['assistant', 'Hello from the fake model.'],
+      ['user', 'Second question'],
+    ]);
+    await expect(h.chat({ workflowId: workflowId(), message: 'x', chatId: first.chatId })).rejects.toThrow('chatId belongs to another workflow');
+    await expect(h.chat({ workflowId: wf, message: '   ' })).rejects.toThrow('message is required');
+    await expect(h.chat({ workflowId: wf, message: 'x', provider: 'nope' })).rejects.toThrow(/^provider must be one of/);
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * A copilot on a real Temporal server for int tests: the turn workflow bundle and the copilot's activities
+ * (chat store in a fresh Postgres schema, the in-memory editor), and on the integrations queue the model
+ * layer's own activities speaking to an OpenAI fake. Turn events are read from real NATS.
+ */
+import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
+import { connect, type NatsConnection } from 'nats';
+import { copilotTurnSubject, runChunksSubject, type CopilotTurnEvent, type ModelActivities, type RunStreamChunk } from '@weft/contracts';
+import { createLogger, temporalLogger } from '@weft/platform';
+import { backingEnv, createOpenAIFake, createTestDatabase, uniqueSuffix, type OpenAIFake } from '@weft/testkit';
+import { createCopilotActivities } from '../activities/index.js';
+import type { CopilotDB } from '../db.js';
+import { migrations } from '../migrations/index.js';
+import type { Ports } from '../ports.js';
+import { createChatStore, type ChatStore } from '../store/chatStore.js';
+import { createTurns, type StartChatInput, type Turns } from '../turns.js';
+import type { TurnResult } from '../types.js';
+import { createMemoryEditor, type MemoryEditor } from './memoryEditor.js';
+
+/** The model layer's factories, loaded from the integrations service's source (tests only). */
+interface ModelLayer {
+  createModelActivities(deps: { config: unknown; instance: string; publish?: (subject: string, chunk: RunStreamChunk) => void; logger: { warn(): void } }): ModelActivities;
+  modelConfigFromEnv(env: Record<string, string>): unknown;
+}
+
+async function loadModelLayer(): Promise<ModelLayer> {
+  const base = new URL('../../../integrations/src/models/', import.meta.url);
+  const activities = (await import(new URL('activities.ts', base).href)) as Pick<ModelLayer, 'createModelActivities'>;
+  const config = (await import(new URL('config.ts', base).href)) as Pick<ModelLayer, 'modelConfigFromEnv'>;
+  return { ...activities, ...config };
+}
+
+/** What a client following a turn saw on NATS. */
+export interface TurnFeed {
+  text: () => string;
+  toolStates: () => Array<{ name: string; state: string }>;
+  events: CopilotTurnEvent[];
+  close(): void;
+}
+
+export interface CopilotHarness {
+  fake: OpenAIFake;
+  editor: MemoryEditor;
+  store: ChatStore;
+  turns: Turns;
+  env: Record<string, string>;
+  /** Starts a turn while following its events; answers when the turn ended. */
+  chat(input: Partial<StartChatInput> & { message: string; workflowId: string }): Promise<{ result: TurnResult; feed: TurnFeed; chatId: string }>;
+  close(): Promise<void>;
+}
+
+export async function startCopilotHarness(): Promise<CopilotHarness> {
+  try {
+    Runtime.install({ logger: temporalLogger(createLogger('temporal-test', 'silent')), shutdownSignals: [] });
+  } catch {
+    // Installed already in this process.
+  }
+  const { temporalAddress, natsUrl } = await backingEnv();
+  const instance = `t${uniqueSuffix()}`;
+  const queues = { copilot: `${instance}-copilot`, integrations: `${instance}-integrations` };
+  const database = await createTestDatabase<CopilotDB>('copilot', migrations);
+  const store = createChatStore(database.db);
+  const fake = await createOpenAIFake();
+  const nc: NatsConnection = await connect({ servers: natsUrl });
+  const editor = createMemoryEditor();
+  const env: Record<string, string> = {};
+  const ports: Ports = {
+    editor,
+    registry: { environment: () => Promise.resolve({ ...env }) },
+    runs: { lastRun: () => Promise.resolve({ id: 'run-1', status: 'failed', error: 'Slack: channel_not_found', logs: [{ blockId: 'notify', error: 'channel_not_found' }] }) },
+  };
+  const operator = { model: 'gpt-4o', provider: 'openai' as const };
+  const native = await NativeConnection.connect({ address: temporalAddress });
+  const connection = await Connection.connect({ address: temporalAddress });
+  const client = new Client({ connection });
+  const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+  const bundle = await bundleWorkflowCode({ workflowsPath, logger: temporalLogger(createLogger('bundle', 'silent')) });
+  const copilotWorker = await Worker.create({
+    connection: native,
+    taskQueue: queues.copilot,
+    workflowBundle: bundle,
+    activities: createCopilotActivities({ ports, store, instance, operator, publish: (subject, event) => nc.publish(subject, JSON.stringify(event)) }),
+  });
+  const layer = await loadModelLayer();
+  const models = layer.createModelActivities({
+    config: layer.modelConfigFromEnv({ WEFT_OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'operator-key' }),
+    instance,
+    publish: (subject, chunk) => nc.publish(subject, JSON.stringify(chunk)),
+    logger: { warn: () => undefined },
+  });
+  const modelWorker = await Worker.create({ connection: native, taskQueue: queues.integrations, activities: { callModel: models.callModel } });
+  const running = [copilotWorker.run(), modelWorker.run()];
+  const turns = createTurns({ client, queues, store, ports, operator });
+
+  function follow(turnId: string): TurnFeed {
+    const chunks: RunStreamChunk[] = [];
+    const events: CopilotTurnEvent[] = [];
+    const a = nc.subscribe(runChunksSubject(instance, turnId), { callback: (_e, m) => void chunks.push(JSON.parse(m.string()) as RunStreamChunk) });
+    const b = nc.subscribe(copilotTurnSubject(instance, turnId), { callback: (_e, m) => void events.push(JSON.parse(m.string()) as CopilotTurnEvent) });
+    return {
+      events,
+      text: () => chunks.map((c) => c.chunk).join(''),
+      toolStates: () => [
+        ...chunks.flatMap((c) => (c.toolCall ? [{ name: c.toolCall.name, state: c.toolCall.state }] : [])),
+        ...events.flatMap((e) => (e.type === 'tool_call' ? [{ name: e.name, state: e.state }] : [])),
+      ],
+      close() {
+        a.unsubscribe();
+        b.unsubscribe();
+      },
+    };
+  }
+
+  return {
+    fake,
+    editor,
+    store,
+    turns,
+    env,
+    async chat(input) {
+      const turnId = `turn-${uniqueSuffix()}`;
+      const feed = follow(turnId);
+      await nc.flush();
+      const started = await turns.start({ turnId, workspaceId: 'ws-1', actorId: 'user-1', propose: false, ...input });
+      const result = await turns.result(turnId);
+      await nc.flush();
+      return { result, feed, chatId: started.chatId };
+    },
+    async close() {
+      copilotWorker.shutdown();
+      modelWorker.shutdown();
+      await Promise.all(running);
+      await native.close();
+      await connection.close();
+      await nc.close();
+      await fake.close();
+      await database.drop();
+    },
+  };
+}
