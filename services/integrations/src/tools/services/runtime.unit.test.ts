@@ -1,0 +1,80 @@
+import { createLogger } from '@weft/platform';
+import { createFakeAi, createFakeCrm, createFakeMicrosoft, createFakeSearch, createFakeSlack, type FakeServer } from '@weft/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBaseUrls } from '../runtime/baseUrls.js';
+import { createToolExecutor } from '../runtime/executeTool.js';
+import { serviceTools } from './index.js';
+
+/**
+ * Service tools run through the real execution layer: the catalogue's required-parameter check,
+ * OAuth credentials turned into access tokens, the guarded client and base URLs taken from the
+ * operator's variables (`WEFT_<SERVICE>_BASE_URL`) — here pointing at the fakes.
+ */
+const fakes: Record<string, FakeServer> = {};
+let env: Record<string, string> = {};
+
+beforeAll(async () => {
+  [fakes.slack, fakes.search, fakes.ai, fakes.microsoft, fakes.crm] = await Promise.all([createFakeSlack(), createFakeSearch(), createFakeAi(), createFakeMicrosoft(), createFakeCrm()]);
+  env = {
+    WEFT_SLACK_BASE_URL: fakes.slack.url,
+    WEFT_EXA_BASE_URL: `${fakes.search.url}/exa`,
+    WEFT_TAVILY_BASE_URL: `${fakes.search.url}/tavily/`,
+    WEFT_MISTRAL_BASE_URL: `${fakes.ai.url}/mistral`,
+    WEFT_MICROSOFT_GRAPH_BASE_URL: fakes.microsoft.url,
+    WEFT_WEALTHBOX_BASE_URL: `${fakes.crm.url}/wealthbox`,
+  };
+});
+afterAll(() => Promise.all(Object.values(fakes).map((f) => f.close())));
+
+const context = { workspaceId: 'ws1', workflowId: 'wf1', actorId: 'user1' };
+
+function executor() {
+  return createToolExecutor({
+    policy: { allowPrivateNetwork: false, allowlist: ['127.0.0.1'] },
+    baseUrls: createBaseUrls({}, env),
+    credentials: { accessToken: (_ctx, id) => (id === 'cred-ms' ? Promise.resolve('graph-token-1') : Promise.reject(new Error('Credential not found'))) },
+    customTools: { list: () => Promise.resolve([]) },
+    internal: { handle: () => Promise.reject(new Error('no internal routes in this test')) },
+    serviceTools,
+    logger: createLogger('integrations', 'silent'),
+    runCode: () => Promise.reject(new Error('no code in this test')),
+  });
+}
+const run = (toolId: string, params: Record<string, unknown>) => executor().execute({ toolId, params, context }, 'answer');
+
+describe('service tools through the execution layer', () => {
+  it('slack_message: a credential becomes the bearer token, the base URL comes from WEFT_SLACK_BASE_URL', async () => {
+    fakes.slack!.requests.length = 0;
+    const res = await run('slack_message', { credential: 'cred-ms', channel: 'C0123', text: 'hi' });
+    expect(res).toMatchObject({ success: true, output: { ts: '1712345678.000100', channel: 'C0123' } });
+    expect(fakes.slack!.received('POST', '/chat.postMessage')[0]?.headers.authorization).toBe('Bearer graph-token-1');
+  });
+
+  it('exa_search: the catalogue check names a missing parameter before any request; an answered 401 keeps its §8 message', async () => {
+    fakes.search!.requests.length = 0;
+    expect(await run('exa_search', { apiKey: 'exa-key-1' })).toMatchObject({ success: false, error: 'Parameter "query" is required for Exa Search but was not provided.' });
+    expect(fakes.search!.requests).toHaveLength(0);
+    fakes.search!.once('POST', '/exa/search', { status: 401, json: {} });
+    expect(await run('exa_search', { apiKey: 'exa-key-1', query: 'weft' })).toMatchObject({ success: false, output: {}, error: 'Invalid API key. Please check your Exa AI API key.' });
+  });
+
+  it('tavily_search: a trailing slash in the variable is ignored', async () => {
+    fakes.search!.requests.length = 0;
+    expect(await run('tavily_search', { apiKey: 'tvly-key-1', query: 'weft' })).toMatchObject({ success: true, output: { query: 'weft' } });
+    expect(fakes.search!.received('POST', '/tavily/search')).toHaveLength(1);
+  });
+
+  it('outlook_read and wealthbox_read_note answer §3 shapes through the layer', async () => {
+    expect(await run('outlook_read', { credential: 'cred-ms' })).toMatchObject({ success: true, output: { message: 'Successfully read 1 email(s)' } });
+    expect(fakes.microsoft!.received('GET', '/me/mailFolders/inbox/messages')[0]?.headers.authorization).toBe('Bearer graph-token-1');
+    expect(await run('wealthbox_read_note', { credential: 'cred-ms', noteId: '201' })).toMatchObject({ success: true, output: { note: { id: 201 } } });
+  });
+
+  it('mistral_parser: a 4xx from the service answers its table message, not a retry', async () => {
+    fakes.ai!.once('POST', '/mistral/ocr', { status: 401, json: { message: 'Unauthorized' } });
+    expect(await run('mistral_parser', { apiKey: 'mistral-key-1', filePath: 'https://files.weft.dev/a.pdf' })).toMatchObject({
+      success: false,
+      error: 'Mistral OCR Error: Invalid API key - please check your Mistral API key',
+    });
+  });
+});
