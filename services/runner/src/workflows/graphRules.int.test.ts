@@ -42,7 +42,11 @@ describe('graph semantics of a run (real Temporal server, fake activities)', () 
     const resLog = result.logs.find((l) => l.blockId === 'r');
     expect(JSON.stringify(resLog?.input)).toContain('{{API_KEY}}');
     expect(JSON.stringify(resLog?.input)).not.toContain('sk-secret');
-    expect(h.rec.events.map((e) => e.type)).toEqual(['runStarted', 'blockStarted', 'blockCompleted', 'blockStarted', 'blockCompleted', 'blockStarted', 'blockCompleted', 'runCompleted']);
+    // Events are numbered in the order they happened (their recording may race); runCompleted comes last.
+    const byOrdinal = [...h.rec.events].sort((a, b) => (a.ordinal ?? 0) - (b.ordinal ?? 0));
+    expect(byOrdinal.map((e) => e.ordinal)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(byOrdinal.map((e) => e.type)).toEqual(['runStarted', 'blockStarted', 'blockCompleted', 'blockStarted', 'blockCompleted', 'blockStarted', 'blockCompleted', 'runCompleted']);
+    expect(h.rec.events.at(-1)).toMatchObject({ type: 'runCompleted', ordinal: 8 });
     await h.keepHistory(handle, 'function-response');
   });
 

@@ -71,8 +71,11 @@ export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
   // Each event's local activity is scheduled the moment the event happens (never from another
   // activity's completion, see `activities`); the run waits for all of them before `runCompleted`.
   const pending: Array<Promise<void>> = [];
+  let ordinal = 0;
   const emit = (event: RunEvent) => {
-    pending.push(CancellationScope.nonCancellable(() => events.recordRunEvent(event)));
+    ordinal += 1;
+    const numbered: RunEvent = { ...event, ordinal };
+    pending.push(CancellationScope.nonCancellable(() => events.recordRunEvent(numbered)));
   };
   // A run Temporal started itself (a Schedule) has no row yet: this event creates it, naming its trigger and deployment version.
   emit({
@@ -90,7 +93,7 @@ export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
   const finish = async (result: RunResult): Promise<RunResult> =>
     CancellationScope.nonCancellable(async () => {
       await Promise.all(pending);
-      await events.recordRunEvent({ type: 'runCompleted', executionId, workflowId: args.workflowId, result });
+      await events.recordRunEvent({ type: 'runCompleted', executionId, workflowId: args.workflowId, result, ordinal: ordinal + 1 });
       return result;
     });
 

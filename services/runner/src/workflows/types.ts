@@ -139,8 +139,13 @@ export interface RunResult {
   logsRef?: BlobRef;
 }
 
-/** Progress of a run, recorded in the log and published (outbox + live stream) by the runner's activity. */
-export type RunEvent =
+/**
+ * Progress of a run, recorded in the log and published (outbox + live stream) by the runner's activity.
+ * The engine records each event by a local activity of its own, scheduled when the event happens, so
+ * two events of one run may arrive at the recorder out of order: `ordinal` (1, 2, … per run, in the
+ * order the events happened; `runCompleted` is recorded after all others) tells their true order.
+ */
+export type RunEvent = { ordinal?: number } & (
   | {
       type: 'runStarted';
       executionId: string;
@@ -156,7 +161,8 @@ export type RunEvent =
   | { type: 'blockStarted'; executionId: string; blockId: string; blockName: string; blockType: string; at: string; loopIteration?: number[]; parallelBranch?: number[] }
   | { type: 'blockCompleted'; executionId: string; log: BlockLog }
   | { type: 'blockError'; executionId: string; log: BlockLog }
-  | { type: 'runCompleted'; executionId: string; workflowId: string; result: RunResult };
+  | { type: 'runCompleted'; executionId: string; workflowId: string; result: RunResult }
+);
 
 /**
  * A value kept outside Temporal's history (outputs over 256 KB), passed by reference: block
