@@ -22,6 +22,7 @@ import { signInPage } from './routes/signInPage.js';
 import { toolRoutes } from './routes/tools.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { scheduleRoutes } from './routes/schedules.js';
+import { copilotRoutes } from './routes/copilot.js';
 import { createRunLimiters, runRateLimits, type RunLimiters } from './rateLimit.js';
 
 export interface AppDeps {
@@ -87,6 +88,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', eventRoutes(deps.clients, deps.auth, deps.access));
   app.use('/api', toolRoutes(deps.clients, deps.auth));
   app.use('/api', scheduleRoutes(deps.clients, deps.auth, deps.access));
+  app.use('/api', copilotRoutes(deps.clients, deps.auth, deps.access, deps.executionLive));
   app.use('/api', (req, res) => {
     res.status(404).json({ error: `No route for ${req.method} /api${req.path}` });
   });
