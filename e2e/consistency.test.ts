@@ -139,6 +139,26 @@ describe('read your own writes through any gateway', () => {
     }
   });
 
+  it('reports needsRedeployment from the edit just answered, and clears it after the undo just answered', async () => {
+    const problems = await pairs(20, 4, async (i) => {
+      const id = await createWorkflow(inject('weftUrl'), `deployed ${i}`);
+      const deployed = await call(inject('weftUrl'), 'POST', `/api/workflows/${id}/deploy`, {});
+      if (deployed.status !== 200) return `deploy answered ${deployed.status} ${JSON.stringify(deployed.body)}`;
+      const steps: Array<[unknown, boolean]> = [
+        [addBlock('fn'), true],
+        [{ commands: [{ type: 'undo' }] }, false],
+      ];
+      for (const [commands, expected] of steps) {
+        const edit = await call(inject('weftUrl'), 'POST', `/api/workflows/${id}/commands`, commands);
+        if (edit.status !== 200) return `command answered ${edit.status}`;
+        const status = await call<{ needsRedeployment: boolean }>(other(i), 'GET', `/api/workflows/${id}/deploy`);
+        if (status.body.needsRedeployment !== expected) return `needsRedeployment was ${status.body.needsRedeployment}, expected ${expected}`;
+      }
+      return undefined;
+    });
+    expect(problems).toEqual([]);
+  });
+
   it('answers the one first workspace to 20 concurrent lists of a new account, through both gateways', async () => {
     const account = await createAccount('Concurrent Lister');
     const lists = await Promise.all(

@@ -107,11 +107,17 @@ export async function deploy(r: Registry, userId: string, workflowId: string, de
   return currentStatus(r, workflowId);
 }
 
-/** The deployment status of a workflow. */
+/**
+ * The deployment status of a workflow. needsRedeployment is settled against the editor's draft
+ * first (the editor's events reach the registry a few milliseconds after an edit has answered), so a
+ * status read right after an edit already reflects it.
+ */
 export async function getDeployment(r: Registry, userId: string, workflowId: string): Promise<DeploymentStatusView> {
   await getWorkflow(r, userId, workflowId, 'read');
   const row = await r.db.selectFrom('workflows').selectAll().where('id', '=', workflowId).executeTakeFirstOrThrow();
-  return toStatus(row, r.cipher);
+  if (!row.is_deployed || row.deployed_fingerprint === null || row.baseline_version === null) return toStatus(row, r.cipher);
+  await settleDraft(r, workflowId, row.baseline_version, row.deployed_fingerprint);
+  return currentStatus(r, workflowId);
 }
 
 /** Undeploys; needsRedeployment keeps its value (spec 000 §4), versions are kept for a later activation. */
