@@ -16,9 +16,25 @@ type ChatBody = { messages?: Array<{ role?: string; content?: unknown }>; tools?
  */
 export async function startModelFake(): Promise<{ fake: OpenAIFake; env: Record<string, string> }> {
   const fake = await createOpenAIFake();
+  // Scripts other test processes register (POST /_fake/script {marker, turns}): a chat whose user messages
+  // carry the marker gets the script's turns in order, then its last turn again.
+  const scripts = new Map<string, { turns: FakeModelTurn[]; served: number }>();
+  fake.server.on('POST', '/_fake/script', (req) => {
+    const { marker, turns } = (req.body ?? {}) as { marker?: string; turns?: FakeModelTurn[] };
+    if (!marker || !Array.isArray(turns) || turns.length === 0) return { status: 400, json: { error: 'marker and turns are required' } };
+    scripts.set(marker, { turns, served: 0 });
+    return { json: { ok: true } };
+  });
   fake.fallback((req: RecordedRequest): FakeModelTurn => {
     const body = (req.body ?? {}) as ChatBody;
     const messages = body.messages ?? [];
+    const userText = messages.filter((m) => m.role === 'user').map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
+    for (const [marker, script] of scripts) {
+      if (!userText.includes(marker)) continue;
+      const turn = script.turns[Math.min(script.served, script.turns.length - 1)];
+      script.served += 1;
+      if (turn) return turn;
+    }
     const wantsTool = messages.some((m) => m.role === 'user' && typeof m.content === 'string' && m.content.includes(USE_TOOL_MARK));
     const toolName = body.tools?.[0]?.function?.name;
     if (!wantsTool) return { content: 'Hello from the fake model.' };

@@ -1,0 +1,149 @@
+/**
+ * The copilot end to end: gateway → copilot service (Temporal turn) → integrations (model layer) → the
+ * OpenAI fake scripted to call the copilot's tools; the edit lands through the editor and reaches two
+ * open browsers live.
+ */
+import { describe, expect, inject, it } from 'vitest';
+import { uniqueSuffix } from '@weft/testkit';
+import { chromiumPerSuite } from './support/browser.js';
+import type { WorkflowAnswer } from './support/canvas.js';
+import { converged, openWorkflow } from './support/editing.js';
+import { api, defaultCookie } from './support/http.js';
+import { createAccount } from './support/accounts.js';
+
+const AGENT_AND_SLACK = `version: "1.0"
+blocks:
+  start:
+    type: starter
+    name: Start
+    inputs:
+      startWorkflow: manual
+    connections:
+      - writer
+  writer:
+    type: agent
+    name: Writer
+    inputs:
+      systemPrompt: Summarise the input.
+      userPrompt: <start.input>
+    connections:
+      - notify
+  notify:
+    type: slack
+    name: Notify
+    inputs:
+      operation: send
+      channel: C123
+      text: <writer.content>
+`;
+
+type StreamEvent = { type: string; [key: string]: unknown };
+
+/** Scripts the stack's fake model for chats whose user messages carry `marker`. */
+async function script(marker: string, turns: unknown[]): Promise<void> {
+  const res = await fetch(`${inject('modelFakeUrl')}/_fake/script`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ marker, turns }) });
+  expect(res.status).toBe(200);
+}
+
+/** POST /api/copilot/chat, read to its end: the `data:` events in order. */
+async function chat(body: Record<string, unknown>): Promise<{ status: number; events: StreamEvent[] }> {
+  const res = await fetch(`${inject('weftUrl')}/api/copilot/chat`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: await defaultCookie() }, body: JSON.stringify(body) });
+  const text = await res.text();
+  if (!res.headers.get('content-type')?.startsWith('text/event-stream')) return { status: res.status, events: [JSON.parse(text) as StreamEvent] };
+  const events = text
+    .split('\n\n')
+    .map((block) => block.split('\n').find((l) => l.startsWith('data: ')))
+    .filter((l): l is string => l !== undefined)
+    .map((l) => JSON.parse(l.slice(6)) as StreamEvent);
+  return { status: res.status, events };
+}
+
+async function newWorkflow(): Promise<string> {
+  const ws = await api<{ workspaces: Array<{ id: string }> }>('GET', '/api/workspaces');
+  const created = await api<{ id: string }>('POST', '/api/workflows', { workspaceId: ws.body.workspaces[0]?.id });
+  expect(created.status).toBe(201);
+  return created.body.id;
+}
+
+const readWorkflow = async (id: string) => (await api<{ data: WorkflowAnswer }>('GET', `/api/workflows/${id}`)).body.data;
+
+describe('copilot through the gateway', () => {
+  const chromium = chromiumPerSuite();
+
+  it('a chat that adds an agent and a Slack block: streamed, live in two browsers, stored, and reverted from its checkpoint', async () => {
+    const workflowId = await newWorkflow();
+    const before = await readWorkflow(workflowId);
+    expect((await api('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-copilot-e2e' } })).status).toBe(200);
+    const cookie = await defaultCookie();
+    const [a, b] = await Promise.all([openWorkflow(chromium(), cookie, workflowId), openWorkflow(chromium(), cookie, workflowId)]);
+    const marker = `[copilot-${uniqueSuffix()}]`;
+    await script(marker, [
+      { toolCalls: [{ name: 'get_user_workflow', arguments: {} }] },
+      { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK, description: 'Writer posts to Slack' } }] },
+      { content: 'I added a Writer agent that posts to Slack.' },
+    ]);
+
+    const { status, events } = await chat({ workflowId, message: `Add an agent that posts to Slack ${marker}` });
+    expect(status).toBe(200);
+    expect(events[0]).toMatchObject({ type: 'start', provider: 'openai', model: 'gpt-4o' });
+    const chatId = String(events[0]?.chatId);
+    expect(events.filter((e) => e.type === 'content').map((e) => e.data).join('')).toBe('I added a Writer agent that posts to Slack.');
+    expect(events.filter((e) => e.type === 'tool_call' && e.toolName === 'edit_workflow').map((e) => e.state)).toEqual(['detecting', 'executing', 'completed']);
+    const done = events.at(-1);
+    expect(done).toMatchObject({ type: 'done', chatId, content: 'I added a Writer agent that posts to Slack.' });
+    const [checkpointId] = (done?.checkpointIds as string[] | undefined) ?? [];
+    expect(events.some((e) => e.type === 'checkpoint' && e.checkpointId === checkpointId)).toBe(true);
+
+    const after = await converged([a.page, b.page], () => readWorkflow(workflowId));
+    expect(Object.keys(after.state.blocks).sort()).toEqual(['notify', 'start', 'writer']);
+    expect(after.state.edges.map((e) => `${e.source}->${e.target}`).sort()).toEqual(['start->writer', 'writer->notify']);
+    const sent = (await (await fetch(`${inject('modelFakeUrl')}/_fake/chats`)).json()) as Array<{ authorization: string | null; body: { messages: Array<{ content: unknown }> } }>;
+    const mine = sent.filter((c) => JSON.stringify(c.body.messages).includes(marker));
+    expect(mine.map((c) => c.authorization)).toEqual(['Bearer sk-copilot-e2e', 'Bearer sk-copilot-e2e', 'Bearer sk-copilot-e2e']);
+
+    const list = await api<{ chats: Array<{ id: string }> }>('GET', `/api/copilot/chats?workflowId=${workflowId}`);
+    expect(list.body.chats.map((c) => c.id)).toEqual([chatId]);
+    const got = await api<{ chat: { messages: Array<{ role: string }>; checkpoints: Array<{ id: string }> } }>('GET', `/api/copilot/chats/${chatId}`);
+    expect(got.body.chat.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant']);
+    expect(got.body.chat.checkpoints.map((c) => c.id)).toEqual([checkpointId]);
+
+    const reverted = await api('POST', `/api/copilot/checkpoints/${checkpointId}/revert`);
+    expect(reverted.status).toBe(200);
+    const back = await converged([a.page, b.page], () => readWorkflow(workflowId));
+    expect(Object.keys(back.state.blocks).sort()).toEqual(Object.keys(before.state.blocks).sort());
+    expect(a.errors).toEqual([]);
+  });
+
+  it('a proposed edit is a diff until accepted', async () => {
+    const workflowId = await newWorkflow();
+    const marker = `[copilot-${uniqueSuffix()}]`;
+    await script(marker, [{ toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK } }] }, { content: 'See the diff.' }]);
+    const { events } = await chat({ workflowId, message: `Propose a Slack step ${marker}`, propose: true });
+    const proposal = events.find((e) => e.type === 'proposal');
+    expect(proposal?.diff).toMatchObject({ blocks: { added: [{ id: 'start' }, { id: 'writer' }, { id: 'notify' }] } });
+    expect(Object.keys((await readWorkflow(workflowId)).state.blocks)).not.toContain('notify');
+    const accepted = await api<{ proposal: { status: string } }>('POST', `/api/copilot/proposals/${String(proposal?.proposalId)}`, { action: 'accept' });
+    expect(accepted.body.proposal.status).toBe('accepted');
+    expect(Object.keys((await readWorkflow(workflowId)).state.blocks).sort()).toEqual(['notify', 'start', 'writer']);
+    const again = await api<{ error: string }>('POST', `/api/copilot/proposals/${String(proposal?.proposalId)}`, { action: 'reject' });
+    expect(again.status).toBe(409);
+  });
+
+  it('refuses bad requests naming the field, and other accounts', async () => {
+    const workflowId = await newWorkflow();
+    const missing = await chat({ message: 'hi' });
+    expect(missing.status).toBe(400);
+    expect(JSON.stringify(missing.events[0])).toContain('workflowId is required');
+    const empty = await chat({ workflowId, message: '  ' });
+    expect(empty.status).toBe(400);
+    expect(JSON.stringify(empty.events[0])).toContain('message is required');
+    const provider = await chat({ workflowId, message: 'hi', provider: 'nope' });
+    expect(provider.status).toBe(400);
+    expect(JSON.stringify(provider.events[0])).toContain('provider must be one of');
+    const stranger = await createAccount('Stranger');
+    const theirs = await api('GET', `/api/copilot/chats?workflowId=${workflowId}`, undefined, { cookie: stranger.cookie });
+    expect([403, 404]).toContain(theirs.status);
+    expect((await api('GET', '/api/copilot/chats')).status).toBe(400);
+    expect((await api('POST', '/api/copilot/checkpoints/nope/revert')).status).toBe(404);
+  });
+});
