@@ -100,11 +100,13 @@ describe('the proxy', () => {
     expect(await api('POST', '/api/proxy', { params: {} })).toEqual({ status: 400, body: { error: expect.stringContaining('toolId is required') } });
     const user = await createAccount('Tool Maker');
     const as = { cookie: user.cookie };
-    expect((await api('POST', '/api/environment', { variables: { GREETING: 'Hello' } }, as)).status).toBe(200);
-    const tool = { id: 'greeter', title: 'Greeter', schema: { type: 'function', function: { name: 'greeter', description: 'greets', parameters: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } }, code: 'return "{{GREETING}}, " + <name> + "!"' };
+    expect((await api('POST', '/api/environment', { variables: { GREETING: 'hello-secret' } }, as)).status).toBe(200);
+    const tool = { id: 'greeter', title: 'Greeter', schema: { type: 'function', function: { name: 'greeter', description: 'greets', parameters: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } }, code: 'return <name> === "leak" ? "{{GREETING}}" : "{{GREETING}}".toUpperCase() + ", " + <name> + "!"' };
     expect((await api('POST', '/api/tools/custom', { tools: [tool] }, as)).status).toBe(200);
     const res = await api<ToolResult>('POST', '/api/proxy', { toolId: 'custom_greeter', params: { name: 'Ada' } }, as);
-    expect(res.body).toMatchObject({ success: true, output: 'Hello, Ada!' });
+    expect(res.body).toMatchObject({ success: true, output: 'HELLO-SECRET, Ada!' });
+    // an environment value is a secret: a tool that answers it as is gets it redacted
+    expect((await api<ToolResult>('POST', '/api/proxy', { toolId: 'custom_greeter', params: { name: 'leak' } }, as)).body).toMatchObject({ success: true, output: '[REDACTED]' });
     expect((await api<ToolResult>('POST', '/api/proxy', { toolId: 'custom_greeter', params: { name: 1 } }, as)).body).toMatchObject({ success: false, error: 'Custom tool execution error: Parameter name should be a string' });
     // another account does not have this custom tool
     expect((await api<ToolResult>('POST', '/api/proxy', { toolId: 'custom_greeter', params: { name: 'x' } })).body).toMatchObject({ success: false, error: 'Tool not found: custom_greeter' });

@@ -33,6 +33,8 @@ const models = createModelActivities({
   publish: (subject, chunk) => rt.bus.nc.publish(subject, JSON.stringify(chunk)),
   logger: rt.logger,
 });
+// The synchronous routes answer while the worker bundles the polling workflows (seconds on a busy machine).
+await rt.listen();
 const connection = await NativeConnection.connect({ address: rt.config.TEMPORAL_ADDRESS });
 const worker = await Worker.create({
   connection,
@@ -50,4 +52,3 @@ rt.onClose(async () => {
   await running;
   await connection.close();
 });
-await rt.listen();
