@@ -55,7 +55,7 @@ describe('durability: the run-workflow worker killed with SIGKILL mid-run (real 
         s: S,
         l: { type: 'loop', name: 'Rounds', data: { loopType: 'for', count: 3 } },
         p: { type: 'parallel', name: 'Pair', parent: 'l', data: { parallelType: 'count', count: 2 } },
-        body: { name: 'Work', parent: 'p', code: '// sleep:1500\nreturn <loop.index> * 10 + <parallel.index>' },
+        body: { name: 'Work', parent: 'p', code: '// sleep:3000\nreturn <loop.index> * 10 + <parallel.index>' },
         after: { name: 'After', code: 'return <rounds.results>.map((r) => r.results.map((b) => b.result))' },
       },
       [['s', 'l'], ['l', 'p', 'loop-start-source'], ['p', 'body', 'parallel-start-source'], ['l', 'after', 'loop-end-source']],
@@ -74,7 +74,7 @@ describe('durability: the run-workflow worker killed with SIGKILL mid-run (real 
     expect(result.output).toEqual({ result: [[0, 1], [10, 11], [20, 21]], stdout: '' });
     // Each body ran exactly once per (round, branch): nothing that finished ran again.
     const keys = h.rec.functionCalls
-      .filter((c) => c.code.includes('sleep:1500'))
+      .filter((c) => c.code.includes('sleep:3000'))
       .map((c) => `${String(c.params['<loop.index>'])}/${String(c.params['<parallel.index>'])}`)
       .sort();
     expect(keys).toEqual(['0/0', '0/1', '1/0', '1/1', '2/0', '2/1']);

@@ -245,7 +245,7 @@ describe('graph semantics of a run (real Temporal server, fake activities)', () 
       {
         s: S,
         a: { name: 'First', code: '// barrier:two:2\nthrow new Error("first")' },
-        b: { name: 'Second', code: '// barrier:two:2\n// sleep:500\nthrow new Error("second")' },
+        b: { name: 'Second', code: '// barrier:two:2\n// sleep:5000\nthrow new Error("second")' },
       },
       [['s', 'a'], ['s', 'b']],
     );
