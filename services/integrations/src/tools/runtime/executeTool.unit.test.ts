@@ -136,6 +136,21 @@ describe('execution layer', () => {
     const viaEnv = await executor().execute({ toolId: 'http_request', params: { url: `${fake.url}/echo`, headers: { Authorization: 'Bearer env-secret-77' } }, context, envVars: { TOKEN: 'env-secret-77' } }, 'answer');
     expect(JSON.stringify(viaEnv)).not.toContain('env-secret-77');
   });
+
+  it('never writes secrets to the logs either (warnings of failed and transient calls, grepped)', async () => {
+    const lines: string[] = [];
+    const logger = createLogger('integrations', 'debug', { write: (line: string) => lines.push(line) });
+    const logged = executor({ logger });
+    fake.on('POST', '/v1/scrape', (r) => ({ status: 503, json: { error: `bad ${String(r.headers.authorization)}` } }));
+    await logged.execute({ toolId: 'firecrawl_scrape', params: { apiKey: 'fc-log-secret-1', url: 'x' }, context }, 'answer');
+    tokenFailure = new Error('refused token tk-log-secret-2');
+    await logged.execute({ toolId: 'firecrawl_scrape', params: { credential: 'cred-1', url: 'x' }, context, envVars: { K: 'tk-log-secret-2' } }, 'answer');
+    tokenFailure = null;
+    await logged.execute({ toolId: 'http_request', params: { url: 'http://127.0.0.1:1/x', headers: { Authorization: 'env-log-secret-3' } }, context, envVars: { T: 'env-log-secret-3' } }, 'answer');
+    expect(lines.length).toBeGreaterThan(0);
+    const text = lines.join('');
+    for (const secret of ['fc-log-secret-1', 'tk-log-secret-2', 'env-log-secret-3']) expect(text).not.toContain(secret);
+  });
 });
 
 describe('http_request', () => {
