@@ -1,20 +1,20 @@
 import type { FakeServer } from '../server.js';
 import { createServiceFake } from './kit.js';
 
+/** An OpenAI-style chat completion answer. */
+function completion(id: string, model: string, content: string, usage: [prompt: number, completion: number]) {
+  return {
+    id,
+    model,
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: usage[0], completion_tokens: usage[1], total_tokens: usage[0] + usage[1] },
+  };
+}
+
 /** Recorded answers of the model-backed tool APIs (chat, embeddings, images, vision, OCR). */
 export const AI_FIXTURES = {
-  perplexity: {
-    id: 'pplx-1',
-    model: 'sonar',
-    choices: [{ index: 0, message: { role: 'assistant', content: 'Weft is a workflow builder.' }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 },
-  },
-  huggingface: {
-    id: 'hf-1',
-    model: 'deepseek/deepseek-v3',
-    choices: [{ index: 0, message: { role: 'assistant', content: 'Hello from HF' }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: 5, completion_tokens: 4, total_tokens: 9 },
-  },
+  perplexity: completion('pplx-1', 'sonar', 'Weft is a workflow builder.', [12, 7]),
+  huggingface: completion('hf-1', 'deepseek/deepseek-v3', 'Hello from HF', [5, 4]),
   embeddings: {
     object: 'list',
     model: 'text-embedding-3-small',
@@ -23,12 +23,7 @@ export const AI_FIXTURES = {
   },
   imageUrl: { created: 1714557600, data: [{ url: 'https://images.example/cat.png', revised_prompt: 'A cat on a mat, watercolour' }] },
   imageB64: { created: 1714557600, data: [{ b64_json: 'iVBORw0KGgo=' }] },
-  visionOpenai: {
-    id: 'chatcmpl-v',
-    model: 'gpt-4o-2024-08-06',
-    choices: [{ index: 0, message: { role: 'assistant', content: 'A red bicycle.' }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: 800, completion_tokens: 5, total_tokens: 805 },
-  },
+  visionOpenai: completion('chatcmpl-v', 'gpt-4o-2024-08-06', 'A red bicycle.', [800, 5]),
   visionAnthropic: {
     id: 'msg_1',
     type: 'message',

@@ -1,3 +1,4 @@
+import { text } from '@weft/catalog';
 import { ToolError, type ServiceTool, type ToolIO } from '../serviceTool.js';
 
 /** One answered request: status, headers, the raw text and its JSON when it parses. */
@@ -141,4 +142,11 @@ export async function pollUntil<T>(polling: Polling, timeoutMessage: string, che
     if (done !== undefined) return done;
   }
   throw new ToolError(timeoutMessage);
+}
+
+/** A parameter as trimmed text; blank throws `message` (the §5 message naming the field). */
+export function requireText(params: Record<string, unknown>, name: string, message: string): string {
+  const t = text(params[name]);
+  if (t === '') throw new ToolError(message);
+  return t;
 }

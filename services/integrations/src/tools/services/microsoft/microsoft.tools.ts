@@ -1,7 +1,7 @@
 import { EXCEL_DEFAULTS, OUTLOOK_READ, TEAMS_FETCH_LIMIT, clamp, parseJson, text, toInt } from '@weft/catalog';
 import { ToolError, type ServiceTool, type ToolIO } from '../../serviceTool.js';
 import { toRows } from '../googleSheets/googleSheets.tools.js';
-import { apiMessage, bearer, call, list, obj, seg, serviceTool, type ApiResponse, type CallSpec, type Obj } from '../http.js';
+import { apiMessage, bearer, call, list, obj, requireText, seg, serviceTool, type ApiResponse, type CallSpec, type Obj } from '../http.js';
 
 type Product = 'Outlook' | 'Microsoft Teams' | 'Microsoft Excel';
 
@@ -23,11 +23,7 @@ async function graph(io: ToolIO, p: Obj, product: Product, spec: Omit<CallSpec, 
   return obj(res.data);
 }
 
-function required(p: Obj, name: string, label: string): string {
-  const value = text(p[name]);
-  if (value === '') throw new ToolError(`${label} is required`);
-  return value;
-}
+const required = (p: Obj, name: string, label: string) => requireText(p, name, `${label} is required`);
 
 // ---------------------------------------------------------------- Outlook
 

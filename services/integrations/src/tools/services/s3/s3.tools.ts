@@ -1,16 +1,10 @@
 import aws4 from 'aws4';
 import { S3_DEFAULT_REGION, S3_LINK_EXPIRY_SECONDS, text } from '@weft/catalog';
 import { ToolError, type ServiceTool } from '../../serviceTool.js';
-import { fillTemplate, serviceTool } from '../http.js';
+import { fillTemplate, requireText, serviceTool } from '../http.js';
 
 /** An object key as a URL path: each segment encoded, slashes kept. */
 const keyPath = (key: string) => `/${key.split('/').map(encodeURIComponent).join('/')}`;
-
-function required(p: Record<string, unknown>, name: string, message: string): string {
-  const value = text(p[name]);
-  if (value === '') throw new ToolError(message);
-  return value;
-}
 
 /**
  * S3 object metadata by a signed HEAD (Signature V4, signed by the aws4 library), plus a presigned GET
@@ -20,11 +14,11 @@ function required(p: Record<string, unknown>, name: string, message: string): st
 export const s3Tools: ServiceTool[] = [
   serviceTool('s3_get_object', async (p, io) => {
     const credentials = {
-      accessKeyId: required(p, 'accessKeyId', 'Access Key ID is required'),
-      secretAccessKey: required(p, 'secretAccessKey', 'Secret Access Key is required'),
+      accessKeyId: requireText(p, 'accessKeyId', 'Access Key ID is required'),
+      secretAccessKey: requireText(p, 'secretAccessKey', 'Secret Access Key is required'),
     };
-    const bucketName = required(p, 'bucketName', 'Bucket name is required');
-    const objectKey = required(p, 'objectKey', 'Object key is required');
+    const bucketName = requireText(p, 'bucketName', 'Bucket name is required');
+    const objectKey = requireText(p, 'objectKey', 'Object key is required');
     const region = text(p.region) || S3_DEFAULT_REGION;
     const base = new URL(fillTemplate(io.baseUrl('s3'), { bucketName, region }));
     const prefix = base.pathname.replace(/\/+$/, '');

@@ -1,6 +1,6 @@
 import { WEALTHBOX_DUE_DATE, text } from '@weft/catalog';
 import { ToolError, type ServiceTool, type ToolIO } from '../../serviceTool.js';
-import { apiMessage, bearer, call, list, obj, seg, serviceTool, type CallSpec, type Obj } from '../http.js';
+import { apiMessage, bearer, call, list, obj, requireText, seg, serviceTool, type CallSpec, type Obj } from '../http.js';
 
 type Kind = 'contact' | 'note' | 'task';
 const TITLE: Record<Kind, string> = { contact: 'Contact', note: 'Note', task: 'Task' };
@@ -34,19 +34,13 @@ function reader(kind: Kind, idParam: string, plural: string) {
   });
 }
 
-function need(p: Obj, name: string, message: string): string {
-  const value = text(p[name]);
-  if (value === '') throw new ToolError(message);
-  return value;
-}
-
 /** Wealthbox CRM: contacts, notes and tasks (§3 shapes as the API answers them). */
 export const wealthboxTools: ServiceTool[] = [
   reader('contact', 'contactId', 'contacts'),
   reader('note', 'noteId', 'notes'),
   reader('task', 'taskId', 'tasks'),
   serviceTool('wealthbox_write_contact', async (p, io) => {
-    const body: Obj = { first_name: need(p, 'firstName', 'First name is required'), last_name: need(p, 'lastName', 'Last name is required') };
+    const body: Obj = { first_name: requireText(p, 'firstName', 'First name is required'), last_name: requireText(p, 'lastName', 'Last name is required') };
     const email = text(p.emailAddress);
     if (email) body.email_addresses = [{ address: email, kind: 'Work', principal: true }];
     const background = text(p.backgroundInformation);
@@ -55,15 +49,15 @@ export const wealthboxTools: ServiceTool[] = [
     return { success: true, contact, metadata: { operation: 'write_contact', itemId: contact.id, itemType: 'contact' } };
   }),
   serviceTool('wealthbox_write_note', async (p, io) => {
-    const body: Obj = { content: need(p, 'content', 'Note content is required') };
+    const body: Obj = { content: requireText(p, 'content', 'Note content is required') };
     const link = linkedTo(text(p.contactId));
     if (link) body.linked_to = link;
     const note = await wealthbox(io, p, 'note', '', { method: 'POST', path: '/notes', json: body });
     return { success: true, note, metadata: { operation: 'write_note', itemId: note.id, itemType: 'note' } };
   }),
   serviceTool('wealthbox_write_task', async (p, io) => {
-    const name = need(p, 'title', 'Task title is required');
-    const due = need(p, 'dueDate', 'Due date is required');
+    const name = requireText(p, 'title', 'Task title is required');
+    const due = requireText(p, 'dueDate', 'Due date is required');
     if (!WEALTHBOX_DUE_DATE.test(due)) throw new ToolError('Invalid due date format. Expected format: YYYY-MM-DD HH:MM AM/PM -HHMM (e.g. 2015-05-24 11:00 AM -0400)');
     const body: Obj = { name, due_date: due };
     const description = text(p.description);
