@@ -8,8 +8,8 @@ export const FINAL_ANSWER = 'Saved the launch date for you.';
 type ChatBody = { messages?: Array<{ role?: string; content?: unknown }>; tools?: Array<{ function?: { name?: string } }> };
 
 /**
- * The stack's model provider: an OpenAI-compatible fake on 127.0.0.1 the integrations service
- * reaches through WEFT_OPENAI_BASE_URL. Scripted by the request itself, since the tests run in other
+ * The stack's model providers: an OpenAI-compatible fake on 127.0.0.1 the integrations service
+ * reaches through the providers' base URL variables. Scripted by the request itself, since the tests run in other
  * processes: a user prompt carrying USE_TOOL_MARK gets a call of the first offered tool (role and
  * content arguments) until a tool result is in the conversation, then FINAL_ANSWER; anything else
  * gets the fake's default answer. `GET /_fake/chats` lists the chat requests received.
@@ -44,5 +44,17 @@ export async function startModelFake(): Promise<{ fake: OpenAIFake; env: Record<
     return { content: FINAL_ANSWER, usage: { prompt: 1000, completion: 100 } };
   });
   fake.server.on('GET', '/_fake/chats', () => ({ json: fake.chatRequests().map((r) => ({ authorization: r.headers.authorization ?? null, body: r.body })) }));
-  return { fake, env: { WEFT_OPENAI_BASE_URL: fake.baseUrl } };
+  // Every provider points at the fake, so no run of the suite can reach a real provider.
+  const env = {
+    WEFT_OPENAI_BASE_URL: fake.baseUrl,
+    WEFT_DEEPSEEK_BASE_URL: fake.baseUrl,
+    WEFT_XAI_BASE_URL: fake.baseUrl,
+    WEFT_CEREBRAS_BASE_URL: fake.baseUrl,
+    WEFT_GROQ_BASE_URL: `${fake.url}/openai/v1`,
+    WEFT_HUGGINGFACE_BASE_URL: fake.url,
+    WEFT_ANTHROPIC_BASE_URL: fake.url,
+    WEFT_GEMINI_BASE_URL: `${fake.url}/v1beta`,
+    OLLAMA_URL: fake.url,
+  };
+  return { fake, env };
 }

@@ -1,0 +1,113 @@
+import { describe, expect, inject, it } from 'vitest';
+import { uniqueSuffix } from '@weft/testkit';
+import { api, defaultCookie } from './support/http.js';
+import { FINAL_ANSWER, USE_TOOL_MARK } from './support/modelFake.js';
+
+interface SseEvent {
+  event: string;
+  data: Record<string, unknown>;
+}
+interface Chunk {
+  blockId: string;
+  seq: number;
+  chunk: string;
+  toolCall?: { id: string; name: string; state: string };
+}
+interface LogEntry {
+  blockId: string;
+  success: boolean;
+  output?: Record<string, unknown>;
+  tokens?: { prompt: number; completion: number; total: number };
+  cost?: { input: number; output: number; total: number };
+}
+
+/** Reads a whole Server-Sent Events answer, in order. */
+async function readSse(res: globalThis.Response): Promise<SseEvent[]> {
+  const events: SseEvent[] = [];
+  for (const block of (await res.text()).split('\n\n')) {
+    const lines = block.split('\n');
+    const event = lines.find((l) => l.startsWith('event: '))?.slice(7);
+    const data = lines.find((l) => l.startsWith('data: '))?.slice(6);
+    if (event && data) events.push({ event, data: JSON.parse(data) as Record<string, unknown> });
+  }
+  return events;
+}
+
+/** A new workflow of the default account: starter → agent "Agent 1" with the given values. */
+async function agentWorkflow(values: Record<string, unknown>): Promise<string> {
+  const ws = await api<{ workspaces: Array<{ id: string }> }>('GET', '/api/workspaces');
+  const created = await api<{ id: string }>('POST', '/api/workflows', { workspaceId: ws.body.workspaces[0]?.id });
+  expect(created.status).toBe(201);
+  const got = await api<{ data: { state: { blocks: Record<string, { id: string; type: string }> } } }>('GET', `/api/workflows/${created.body.id}`);
+  const starter = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter');
+  if (!starter) throw new Error('no starter block');
+  const commands = [
+    { type: 'addBlock', id: 'agent', blockType: 'agent', name: 'Agent 1', position: { x: 400, y: 100 } },
+    ...Object.entries(values).map(([subBlockId, value]) => ({ type: 'setSubBlockValue', id: 'agent', subBlockId, value })),
+    { type: 'addEdge', source: starter.id, target: 'agent' },
+  ];
+  const edit = await api('POST', `/api/workflows/${created.body.id}/commands`, { commands });
+  expect(edit.status).toBe(200);
+  return created.body.id;
+}
+
+describe('model layer end to end (gateway → runner → integrations → the OpenAI fake)', () => {
+  it('starter → agent with a memory block as its tool: streamed to an SSE client, tool call states, cost in the log', async () => {
+    const nonce = uniqueSuffix();
+    const id = await agentWorkflow({
+      model: 'gpt-4o',
+      apiKey: 'sk-e2e',
+      systemPrompt: 'You keep notes.',
+      userPrompt: `${USE_TOOL_MARK} note ${nonce}: the launch is Friday`,
+      tools: [{ type: 'memory', operation: 'add', params: { id: `launch-${nonce}` }, usageControl: 'auto' }],
+    });
+    const res = await fetch(`${inject('weftUrl')}/api/workflows/${id}/execute`, {
+      method: 'POST',
+      headers: { cookie: await defaultCookie(), accept: 'text/event-stream', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(res.status).toBe(200);
+    const events = await readSse(res);
+    const names = events.map((e) => e.event);
+    expect(names.at(-1)).toBe('execution:completed');
+
+    // Tokens reach the client as the model writes them, before the block has finished.
+    const chunks = events.filter((e) => e.event === 'stream:chunk').map((e) => e.data as unknown as Chunk);
+    expect(chunks.every((c) => c.blockId === 'agent')).toBe(true);
+    expect(chunks.filter((c) => !c.toolCall).map((c) => c.chunk).join('')).toBe(FINAL_ANSWER);
+    expect(chunks.filter((c) => c.toolCall).map((c) => `${c.toolCall?.name}:${c.toolCall?.state}`)).toEqual(['memory_add:detecting', 'memory_add:executing', 'memory_add:completed']);
+    expect(chunks.map((c) => c.seq)).toEqual(chunks.map((_, i) => i));
+    const firstText = events.findIndex((e) => e.event === 'stream:chunk' && (e.data as unknown as Chunk).chunk !== '');
+    const agentDone = events.findIndex((e) => e.event === 'block:completed' && e.data.blockId === 'agent');
+    expect(firstText).toBeGreaterThan(-1);
+    expect(firstText).toBeLessThan(agentDone);
+
+    // The provider saw two requests with the block's key: the tool call, then the answer after the tool result.
+    const chats = (await (await fetch(`${inject('modelFakeUrl')}/_fake/chats`)).json()) as Array<{ authorization: string; body: { messages: Array<{ role: string; content: string }>; stream?: boolean } }>;
+    const ours = chats.filter((c) => c.body.messages.some((m) => m.role === 'user' && m.content.includes(nonce)));
+    expect(ours).toHaveLength(2);
+    expect(ours.every((c) => c.authorization === 'Bearer sk-e2e' && c.body.stream === true)).toBe(true);
+    expect(ours[0]?.body.messages[0]).toEqual({ role: 'system', content: 'You keep notes.' });
+    const toolResult = ours[1]?.body.messages.find((m) => m.role === 'tool');
+    expect(toolResult?.content).toContain('The launch is on Friday');
+
+    // The stored run: the agent's output, tokens and cost (gpt-4o at 2.5 / 10 per million), per block and for the run.
+    const executionId = String(events[0]?.data.executionId);
+    const run = await api<{ status: string; output: Record<string, unknown>; logs: LogEntry[]; cost?: { total: number } }>('GET', `/api/executions/${executionId}`);
+    expect(run.body.status).toBe('succeeded');
+    const log = run.body.logs.find((l) => l.blockId === 'agent');
+    const cost = { input: 0.002525, output: 0.00105, total: 0.003575 };
+    expect(log).toMatchObject({ success: true, tokens: { prompt: 1010, completion: 105, total: 1115 }, cost });
+    expect(log?.output).toMatchObject({ content: FINAL_ANSWER, model: 'gpt-4o', cost });
+    expect((log?.output?.toolCalls as Array<{ name: string; success: boolean }>).map((c) => [c.name, c.success])).toEqual([['memory_add', true]]);
+  });
+
+  it('a missing provider key fails the agent with the spec message, no provider call made', async () => {
+    const nonce = uniqueSuffix();
+    const id = await agentWorkflow({ model: 'claude-sonnet-4-0', userPrompt: `hello ${nonce}` });
+    const run = await api<{ success: boolean; error?: string }>('POST', `/api/workflows/${id}/execute`, {});
+    expect(run.body).toMatchObject({ success: false, error: 'Agent 1: API key is required for Anthropic' });
+    const chats = (await (await fetch(`${inject('modelFakeUrl')}/_fake/chats`)).json()) as Array<{ body: unknown }>;
+    expect(chats.filter((c) => JSON.stringify(c.body).includes(nonce))).toEqual([]);
+  });
+});
