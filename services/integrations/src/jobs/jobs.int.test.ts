@@ -8,6 +8,7 @@ import { migrations } from '../migrations/index.js';
 import { createToolRuntime, type ToolRuntime } from '../runtime.js';
 import { SandboxPool } from '../function/sandbox.js';
 import type { IntegrationsDB } from '../db.js';
+import type { ExecuteToolInput, ToolResult } from '@weft/contracts';
 
 // Polling runs on real Temporal with a short interval (the definitions' is 5 s) and a limit no loaded
 // machine reaches, except in the give-up test (the definitions' 180 s limit; its message is theirs).
@@ -28,8 +29,19 @@ const taskQueue = `jobs-test-${uniqueSuffix()}`;
 /** Status answered by the fake for each task id, read on every check. */
 const statuses = new Map<string, string>();
 
+/** Attempts of the test's executeTool activity; the first one dies once the job has started (as a worker would). */
+let attempts = 0;
+const executeToolOnce = async (input: ExecuteToolInput): Promise<ToolResult> => {
+  attempts += 1;
+  const result = rt.tools.execute(input, 'throw');
+  if (attempts > 1) return result;
+  result.catch(() => undefined);
+  await expect.poll(() => fake.received('POST', '/run-task').filter((r) => (r.body as { task: string }).task === input.params.task).length, { timeout: 30_000 }).toBe(1);
+  throw new Error('worker lost mid-poll');
+};
+
 async function startWorker(): Promise<{ stop(): Promise<void> }> {
-  const worker = await Worker.create({ connection: native, taskQueue, workflowBundle: bundle, activities: rt.jobActivities });
+  const worker = await Worker.create({ connection: native, taskQueue, workflowBundle: bundle, activities: { ...rt.jobActivities, executeToolOnce } });
   const running = worker.run();
   return {
     async stop() {
@@ -50,7 +62,7 @@ beforeAll(async () => {
   const { temporalAddress } = await backingEnv();
   connection = await Connection.connect({ address: temporalAddress });
   native = await NativeConnection.connect({ address: temporalAddress });
-  bundle = await bundleWorkflowCode({ workflowsPath: fileURLToPath(new URL('./workflows.ts', import.meta.url)), logger: temporalLogger(createLogger('bundle', 'silent')) });
+  bundle = await bundleWorkflowCode({ workflowsPath: fileURLToPath(new URL('./testWorkflows.ts', import.meta.url)), logger: temporalLogger(createLogger('bundle', 'silent')) });
   database = await createTestDatabase<IntegrationsDB>('integrations_jobs', migrations);
   fake = await createFakeServer();
   let next = 0;
@@ -143,6 +155,19 @@ describe('browser task as a durable polling workflow', () => {
 });
 
 describe('a worker that dies mid-poll', () => {
+  it('a retried tool activity joins the job its first attempt started', async () => {
+    const worker = await startWorker();
+    try {
+      const input: ExecuteToolInput = { toolId: 'browser_use_run_task', params: { task: 'quickretry', apiKey: 'k' }, context };
+      const res = await new Client({ connection }).workflow.execute('callTool', { taskQueue, workflowId: `call-${uniqueSuffix()}`, args: [input] });
+      expect(attempts).toBe(2);
+      expect(res).toMatchObject({ success: true, output: { success: true, output: 'done' } });
+      expect(fake.received('POST', '/run-task').filter((r) => (r.body as { task: string }).task === 'quickretry')).toHaveLength(1);
+    } finally {
+      await worker.stop();
+    }
+  }, 90_000);
+
   it('is replaced by another worker, which resumes the polling without starting a second task', async () => {
     const first = await startWorker();
     const pending = run({ task: 'crash' });
