@@ -36,6 +36,12 @@ export interface ToolRequestInit {
   body?: string | Uint8Array | URLSearchParams;
   /** Default 10,000 ms (spec 000 §9). */
   timeoutMs?: number;
+  /**
+   * Statuses among 429 and 5xx that this tool answers itself with its spec message (spec 001 §8:
+   * "Rate limit exceeded. Please try again later.", Mistral's status table, …) instead of the
+   * execution layer raising them as retryable failures. Other statuses are unaffected.
+   */
+  answerStatuses?: readonly number[];
 }
 
 /** An answered failure of a tool: its message reaches the caller as `error`, word for word, and is not retried. */

@@ -60,7 +60,7 @@ export function createToolIO(deps: Pick<ToolRuntimeDeps, 'baseUrls' | 'policy'>,
         if (err instanceof OutboundRefusedError) throw new ToolError(err.message);
         throw err;
       }
-      if (res.status === 429 || res.status >= 500) throw new TransientToolError(`HTTP error ${res.status}: ${res.statusText}`, res.status);
+      if ((res.status === 429 || res.status >= 500) && !init.answerStatuses?.includes(res.status)) throw new TransientToolError(`HTTP error ${res.status}: ${res.statusText}`, res.status);
       return res;
     },
   };

@@ -32,10 +32,6 @@ describe('service tool coverage', () => {
     expect(external.filter((t) => !tests.includes(`'${t.id}'`)).map((t) => t.id)).toEqual([]);
   });
 
-  it('no service tool is shadowed by a tool owned elsewhere (the runtime would never run it)', () => {
-    expect(Object.keys(serviceTools).filter((id) => Object.hasOwn(OWNED_ELSEWHERE, id))).toEqual([]);
-  });
-
   it('every service tool implements a catalogue tool', () => {
     const ids = new Set(listTools().map((t) => t.id));
     expect(Object.keys(serviceTools).filter((id) => !ids.has(id))).toEqual([]);

@@ -26,7 +26,12 @@ export interface CallSpec {
   form?: Record<string, string>;
   body?: string | Uint8Array;
   timeoutMs?: number;
+  /** 429/5xx statuses the tool answers with its own §8 message (see ToolRequestInit.answerStatuses). */
+  answerStatuses?: readonly number[];
 }
+
+/** The rate-limit status, for tools whose §8 catalogue has a message for it. */
+export const RATE_LIMITED: readonly number[] = [429];
 
 /** A plain object view of an unknown JSON value (anything else is an empty object). */
 export type Obj = Record<string, unknown>;
@@ -79,6 +84,7 @@ export async function call(io: ToolIO, spec: CallSpec): Promise<ApiResponse> {
   const init: Parameters<ToolIO['fetch']>[1] = { method: spec.method ?? 'GET', headers };
   if (body !== undefined) init.body = body;
   if (spec.timeoutMs !== undefined) init.timeoutMs = spec.timeoutMs;
+  if (spec.answerStatuses !== undefined) init.answerStatuses = spec.answerStatuses;
   const res = await io.fetch(withQuery(spec.url, spec.query), init);
   const text = await res.text();
   let data: unknown;

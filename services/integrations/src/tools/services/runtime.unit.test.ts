@@ -70,6 +70,23 @@ describe('service tools through the execution layer', () => {
     expect(await run('wealthbox_read_note', { credential: 'cred-ms', noteId: '201' })).toMatchObject({ success: true, output: { note: { id: 201 } } });
   });
 
+  it('a 429 with a §8 message answers it; a 429 without one stays a retryable failure of the layer', async () => {
+    fakes.search!.once('POST', '/exa/answer', { status: 429, json: {} });
+    expect(await run('exa_answer', { apiKey: 'exa-key-1', query: 'q' })).toMatchObject({ success: false, error: 'Rate limit exceeded. Please try again later.' });
+    fakes.search!.once('POST', '/tavily/search', { status: 429, json: {} });
+    expect(await run('tavily_search', { apiKey: 'tvly-key-1', query: 'q' })).toMatchObject({ success: false, error: 'HTTP error 429: Too Many Requests' });
+    fakes.microsoft!.once('GET', '/me/mailFolders/:folder/messages', { status: 429, json: {} });
+    expect(await run('outlook_read', { credential: 'cred-ms' })).toMatchObject({ success: false, error: 'Outlook API quota exceeded. Please try again later.' });
+  });
+
+  it('mistral_parser: 5xx of its status table answer the table message', async () => {
+    fakes.ai!.once('POST', '/mistral/ocr', { status: 503, json: {} });
+    expect(await run('mistral_parser', { apiKey: 'mistral-key-1', filePath: 'https://files.weft.dev/a.pdf' })).toMatchObject({
+      success: false,
+      error: 'Mistral OCR Error: Service temporarily unavailable - please try again later',
+    });
+  });
+
   it('mistral_parser: a 4xx from the service answers its table message, not a retry', async () => {
     fakes.ai!.once('POST', '/mistral/ocr', { status: 401, json: { message: 'Unauthorized' } });
     expect(await run('mistral_parser', { apiKey: 'mistral-key-1', filePath: 'https://files.weft.dev/a.pdf' })).toMatchObject({

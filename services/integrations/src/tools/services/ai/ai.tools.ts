@@ -150,6 +150,9 @@ const OCR_STATUS: Record<number, string> = {
   504: 'Service temporarily unavailable - please try again later',
 };
 
+/** The 429 and 5xx statuses of the table: answered with their message, not retried. */
+const OCR_ANSWERED = Object.keys(OCR_STATUS).map(Number).filter((s) => s === 429 || s >= 500);
+
 const ocrError = (message: string, status?: number) => new ToolError(`Mistral OCR Error: ${message}`, status);
 
 /** A positive integer parameter, or undefined (ignored) otherwise (§5). */
@@ -192,7 +195,7 @@ const ocrTools: ServiceTool[] = [
     if (imageLimit !== undefined) body.image_limit = imageLimit;
     const imageMinSize = positiveInt(p.imageMinSize);
     if (imageMinSize !== undefined) body.image_min_size = imageMinSize;
-    const res = await call(io, { method: 'POST', url: `${io.baseUrl('mistral')}/ocr`, headers: bearer(p.apiKey), json: body, timeoutMs: 120_000 });
+    const res = await call(io, { method: 'POST', url: `${io.baseUrl('mistral')}/ocr`, headers: bearer(p.apiKey), json: body, timeoutMs: 120_000, answerStatuses: OCR_ANSWERED });
     if (!res.ok) throw ocrError(OCR_STATUS[res.status] ?? apiMessage(res), res.status);
     if (!res.json || res.data === undefined) throw ocrError('Failed to parse the OCR response');
     const data = obj(res.data);

@@ -1,6 +1,6 @@
 import { OUTLOOK_READ, clamp, gmailFolderQuery, text, toInt } from '@weft/catalog';
 import { ToolError, type ServiceTool, type ToolIO } from '../../serviceTool.js';
-import { apiMessage, bearer, call, list, obj, seg, serviceTool, type ApiResponse, type CallSpec, type Obj } from '../http.js';
+import { apiMessage, bearer, call, list, obj, RATE_LIMITED, seg, serviceTool, type ApiResponse, type CallSpec, type Obj } from '../http.js';
 import { bodyText, header, rawMessage } from './mime.js';
 
 /** Gmail read: default 1, at most 10 messages (§5; the same bounds as Outlook's). */
@@ -14,7 +14,7 @@ function failure(res: ApiResponse): ToolError {
 }
 
 async function gmail(io: ToolIO, p: Obj, path: string, spec: Omit<CallSpec, 'url'> = {}): Promise<Obj> {
-  const res = await call(io, { ...spec, url: `${io.baseUrl('gmail')}${path}`, headers: bearer(p.accessToken) });
+  const res = await call(io, { ...spec, url: `${io.baseUrl('gmail')}${path}`, headers: bearer(p.accessToken), answerStatuses: RATE_LIMITED });
   if (!res.ok) throw failure(res);
   return obj(res.data);
 }

@@ -1,6 +1,6 @@
 import { commaList, text } from '@weft/catalog';
 import { ToolError, type ServiceTool, type ToolIO } from '../../serviceTool.js';
-import { apiMessage, bearer, call, list, obj, seg, serviceTool, str, type CallSpec, type Obj } from '../http.js';
+import { apiMessage, bearer, call, list, obj, RATE_LIMITED, seg, serviceTool, str, type CallSpec, type Obj } from '../http.js';
 
 type Missing = 'calendar' | 'event' | 'text';
 
@@ -12,7 +12,7 @@ const NOT_FOUND: Record<Missing, string> = {
 
 async function calendar(io: ToolIO, p: Obj, path: string, missing: Missing, spec: Omit<CallSpec, 'url'> = {}): Promise<Obj> {
   const cal = seg(text(p.calendarId) || 'primary');
-  const res = await call(io, { ...spec, url: `${io.baseUrl('googleCalendar')}/calendars/${cal}/events${path}`, headers: bearer(p.accessToken) });
+  const res = await call(io, { ...spec, url: `${io.baseUrl('googleCalendar')}/calendars/${cal}/events${path}`, headers: bearer(p.accessToken), answerStatuses: RATE_LIMITED });
   if (res.ok) return obj(res.data);
   const message = apiMessage(res);
   if (res.status === 401) throw new ToolError('Invalid or expired access token. Please reauthenticate.', 401);

@@ -1,7 +1,7 @@
 import { EXCEL_DEFAULTS, OUTLOOK_READ, TEAMS_FETCH_LIMIT, clamp, parseJson, text, toInt } from '@weft/catalog';
 import { ToolError, type ServiceTool, type ToolIO } from '../../serviceTool.js';
 import { toRows } from '../googleSheets/googleSheets.tools.js';
-import { apiMessage, bearer, call, list, obj, requireText, seg, serviceTool, type ApiResponse, type CallSpec, type Obj } from '../http.js';
+import { apiMessage, bearer, call, list, obj, RATE_LIMITED, requireText, seg, serviceTool, type ApiResponse, type CallSpec, type Obj } from '../http.js';
 
 type Product = 'Outlook' | 'Microsoft Teams' | 'Microsoft Excel';
 
@@ -18,7 +18,7 @@ function failure(res: ApiResponse, product: Product): ToolError {
 async function graph(io: ToolIO, p: Obj, product: Product, spec: Omit<CallSpec, 'url'> & { path: string }): Promise<Obj> {
   if (text(p.accessToken) === '') throw new ToolError('Access token is required');
   const { path, ...rest } = spec;
-  const res = await call(io, { ...rest, url: `${io.baseUrl('microsoftGraph')}${path}`, headers: bearer(p.accessToken) });
+  const res = await call(io, { ...rest, url: `${io.baseUrl('microsoftGraph')}${path}`, headers: bearer(p.accessToken), ...(product === 'Outlook' ? { answerStatuses: RATE_LIMITED } : {}) });
   if (!res.ok) throw failure(res, product);
   return obj(res.data);
 }

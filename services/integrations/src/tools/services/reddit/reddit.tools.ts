@@ -1,6 +1,6 @@
 import { clamp, text, toInt } from '@weft/catalog';
 import { ToolError, type ServiceTool, type ToolIO } from '../../serviceTool.js';
-import { apiMessage, bearer, call, list, obj, seg, serviceTool, type Obj } from '../http.js';
+import { apiMessage, bearer, call, list, obj, RATE_LIMITED, seg, serviceTool, type Obj } from '../http.js';
 
 const SORTS = ['hot', 'new', 'top', 'rising'];
 const USER_AGENT = 'weft-workflows/1.0';
@@ -9,7 +9,7 @@ const USER_AGENT = 'weft-workflows/1.0';
 export const subredditName = (value: unknown) => text(value).replace(/^\/?r\//i, '');
 
 async function reddit(io: ToolIO, p: Obj, path: string, query: Obj, what: 'posts' | 'comments'): Promise<unknown> {
-  const res = await call(io, { url: `${io.baseUrl('reddit')}${path}`, query: { ...query, raw_json: 1 }, headers: { ...bearer(p.accessToken), 'User-Agent': USER_AGENT } });
+  const res = await call(io, { url: `${io.baseUrl('reddit')}${path}`, query: { ...query, raw_json: 1 }, headers: { ...bearer(p.accessToken), 'User-Agent': USER_AGENT }, answerStatuses: RATE_LIMITED });
   const fail = (message: string) => new ToolError(`Error fetching Reddit ${what}: ${message}`, res.status);
   if (res.status === 403 || res.status === 429) throw fail('Reddit API access blocked or rate limited. Please try again later.');
   if (!res.json) throw fail(`Failed to parse Reddit response: ${res.text.slice(0, 200)}`);

@@ -1,6 +1,6 @@
 import { EXA_RESEARCH_POLLING, EXA_RESULTS, FIRECRAWL_CRAWL_POLLING, TAVILY_MAX_RESULTS, clamp, commaList, parseJson, text, toInt } from '@weft/catalog';
 import { ToolError, type ServiceTool, type ToolIO } from '../../serviceTool.js';
-import { apiMessage, bearer, call, list, obj, pollUntil, seg, serviceTool, str, type ApiResponse, type CallSpec, type Obj, type Polling } from '../http.js';
+import { apiMessage, bearer, call, list, obj, pollUntil, RATE_LIMITED, seg, serviceTool, str, type ApiResponse, type CallSpec, type Obj, type Polling } from '../http.js';
 
 /** Polling of Exa research tasks and Firecrawl crawls (the catalogue's; tests shorten the interval). */
 export const searchPolling: { exaResearch: Polling; firecrawlCrawl: Polling } = {
@@ -16,7 +16,7 @@ const flag = (v: unknown) => v === true || v === 'true';
 /** The §8 messages for Exa: 401 and 429 have their own, otherwise the API's message. */
 async function exa(io: ToolIO, p: Obj, spec: Omit<CallSpec, 'url'> & { path: string }): Promise<Obj> {
   const { path, ...rest } = spec;
-  const res = await call(io, { method: 'POST', ...rest, url: `${io.baseUrl('exa')}${path}`, headers: { 'x-api-key': text(p.apiKey) } });
+  const res = await call(io, { method: 'POST', ...rest, url: `${io.baseUrl('exa')}${path}`, headers: { 'x-api-key': text(p.apiKey) }, answerStatuses: RATE_LIMITED });
   if (res.status === 401) throw new ToolError('Invalid API key. Please check your Exa AI API key.', 401);
   if (res.status === 429) throw new ToolError('Rate limit exceeded. Please try again later.', 429);
   if (!res.ok) throw new ToolError(`Exa AI API error: ${apiMessage(res)}`, res.status);
@@ -219,7 +219,7 @@ function firecrawlFailure(res: ApiResponse): ToolError {
 
 async function firecrawl(io: ToolIO, p: Obj, spec: Omit<CallSpec, 'url'> & { path: string }): Promise<Obj> {
   const { path, ...rest } = spec;
-  const res = await call(io, { method: 'POST', ...rest, url: `${io.baseUrl('firecrawl')}${path}`, headers: bearer(p.apiKey) });
+  const res = await call(io, { method: 'POST', ...rest, url: `${io.baseUrl('firecrawl')}${path}`, headers: bearer(p.apiKey), answerStatuses: RATE_LIMITED });
   if (!res.ok) throw firecrawlFailure(res);
   return obj(res.data);
 }

@@ -1,6 +1,6 @@
 import { X_SEARCH_RESULTS, clamp, commaList, parseJson, text, toBoolean, toInt } from '@weft/catalog';
 import { ToolError, type ServiceTool, type ToolIO } from '../../serviceTool.js';
-import { apiMessage, bearer, call, list, obj, seg, serviceTool, type ApiResponse, type Obj } from '../http.js';
+import { apiMessage, bearer, call, list, obj, RATE_LIMITED, seg, serviceTool, type ApiResponse, type Obj } from '../http.js';
 
 type Kind = 'write' | 'tweet' | 'search' | 'user';
 
@@ -27,7 +27,7 @@ function failure(res: ApiResponse, kind: Kind): ToolError {
 }
 
 async function x(io: ToolIO, p: Obj, kind: Kind, path: string, init: { method?: string; query?: Obj; json?: unknown } = {}): Promise<Obj> {
-  const res = await call(io, { ...init, url: `${io.baseUrl('x')}${path}`, headers: bearer(p.accessToken) });
+  const res = await call(io, { ...init, url: `${io.baseUrl('x')}${path}`, headers: bearer(p.accessToken), answerStatuses: RATE_LIMITED });
   if (!res.ok) throw failure(res, kind);
   const data = obj(res.data);
   // X answers 200 with only errors when the object does not exist.
