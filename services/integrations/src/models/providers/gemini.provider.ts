@@ -87,14 +87,14 @@ export function geminiBody(req: AdapterRequest, sink: StreamSink): Record<string
   return body;
 }
 
-function readParts(res: GeminiResponse, into: { content: string; calls: ModelToolCall[] }, sink: StreamSink, streaming: boolean): void {
+function readParts(res: GeminiResponse, into: { content: string; calls: ModelToolCall[]; firstId: number }, sink: StreamSink, streaming: boolean): void {
   const candidate = res.candidates?.[0];
   for (const part of candidate?.content?.parts ?? []) {
     if (part.text) {
       into.content += part.text;
       if (streaming) sink.text(part.text);
     } else if (part.functionCall) {
-      const id = `gemini_call_${into.calls.length}`;
+      const id = `gemini_call_${into.firstId + into.calls.length}`;
       into.calls.push({ id, name: part.functionCall.name, arguments: part.functionCall.args ?? {} });
       if (streaming) sink.toolDetected(id, part.functionCall.name);
     }
@@ -151,7 +151,9 @@ export const geminiAdapter: ProviderAdapter = {
       const prefix = req.stream ? 'Gemini API streaming error' : 'Gemini API error';
       throw new ModelProviderError(`${prefix}: ${res.status} ${res.statusText}`, 'google', res.status);
     }
-    const into = { content: '', calls: [] as ModelToolCall[] };
+    // Gemini gives calls no ids: number them after the calls earlier in the conversation, so each is unique in a loop.
+    const firstId = req.messages.reduce((n, m) => n + (m.role === 'assistant' ? (m.toolCalls?.length ?? 0) : 0), 0);
+    const into = { content: '', calls: [] as ModelToolCall[], firstId };
     if (!req.stream) {
       let body: GeminiResponse;
       const text = await res.text();

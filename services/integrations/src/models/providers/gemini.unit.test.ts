@@ -38,9 +38,9 @@ describe('Gemini adapter against the fake', () => {
     expect(out).toMatchObject({ provider: 'google', toolCalls: [{ name: 'search', arguments: { q: 'weft' } }], tokens: { prompt: 40, completion: 10, total: 50 } });
   });
 
-  it('sends function results back as functionResponse parts', async () => {
-    fake.reply({ content: 'Here is the news.' });
-    await callModel(
+  it('sends function results back as functionResponse parts; a new call gets an id after the earlier ones', async () => {
+    fake.reply({ toolCalls: [{ name: 'search', arguments: { q: 'more' } }] });
+    const out = await callModel(
       deps(),
       ask({
         tools: [search],
@@ -58,6 +58,7 @@ describe('Gemini adapter against the fake', () => {
         { role: 'user', parts: [{ functionResponse: { name: 'search', response: { hits: 3 } } }] },
       ],
     });
+    expect(out.toolCalls).toEqual([{ id: 'gemini_call_1', name: 'search', arguments: { q: 'more' } }]);
   });
 
   it('uses structured output without tools and ignores it with tools (§8)', async () => {
