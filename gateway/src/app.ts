@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import express, { type Express, type Router } from 'express';
+import express, { type Express, type Response, type Router } from 'express';
+import type { Forgettable } from './peers.js';
 import { REQUEST_ID_HEADER, withRequestContext, type Logger } from '@weft/platform';
 import type { Clients } from './clients.js';
 import type { Authenticator } from './auth.js';
@@ -31,6 +32,12 @@ export interface AppDeps {
   access: AccessChecker;
   /** Drops remembered sessions and API keys (after sign-out, key revocation…). */
   forgetSessions: () => void;
+  /**
+   * Tells every other gateway to forget remembered grants or sessions and waits for them; a change
+   * to membership, workflows, sessions or keys answers only after it (without it, other gateways
+   * learn of the change from events).
+   */
+  forgetEverywhere?: ((what: Forgettable) => Promise<void>) | undefined;
   /** /api/auth (sign-up, sign-in, sign-out, API keys, OAuth); reads its own bodies. */
   accountRoutes: Router;
   users: UserDirectory;
@@ -42,6 +49,21 @@ export interface AppDeps {
   executionLive?: ExecutionLive | undefined;
   /** Run rate limits (deployment key, account); the defaults when absent. */
   runLimiters?: RunLimiters | undefined;
+}
+
+/**
+ * Holds a 2xx answer's last bytes until `before` has settled (its headers and body are ready; only
+ * the end waits). Other statuses go at once: nothing changed.
+ */
+function holdSuccessUntil(res: Response, before: () => Promise<unknown>): void {
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  res.end = ((...args: unknown[]) => {
+    if (res.statusCode < 200 || res.statusCode >= 300) return end(...args);
+    void before()
+      .catch(() => undefined)
+      .finally(() => end(...args));
+    return res;
+  }) as Response['end'];
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
@@ -63,10 +85,20 @@ export function createApp(deps: AppDeps): Express {
   });
   // Remembered grants and sessions are dropped once such a request has been answered (its change is
   // committed by then), before this client can send its next request.
+  // A successful one is also held until every other gateway has forgotten too (`forgetEverywhere`).
   app.use((req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      if (CHANGES_ACCESS.test(req.path)) res.once('finish', () => deps.access.forget());
-      if (CHANGES_SESSIONS.test(req.path)) res.once('finish', () => deps.forgetSessions());
+      const kinds: Forgettable[] = [];
+      if (CHANGES_ACCESS.test(req.path)) {
+        kinds.push('access');
+        res.once('finish', () => deps.access.forget());
+      }
+      if (CHANGES_SESSIONS.test(req.path)) {
+        kinds.push('sessions');
+        res.once('finish', () => deps.forgetSessions());
+      }
+      const everywhere = deps.forgetEverywhere;
+      if (everywhere && kinds.length > 0) holdSuccessUntil(res, () => Promise.all(kinds.map((k) => everywhere(k))));
     }
     next();
   });

@@ -6,6 +6,7 @@ import { createClients } from './clients.js';
 import { SESSION_CACHE_MS, createAccounts } from './session.js';
 import { accountRoutes } from './routes/registryAccounts.js';
 import { createApp } from './app.js';
+import { startGatewayPeers } from './peers.js';
 import { ACCESS_CACHE_MS, createAccessChecker } from './access.js';
 import type { HealthCheck } from './routes/health.js';
 import { createRunLimiters, runRateRulesFromEnv } from './rateLimit.js';
@@ -61,15 +62,15 @@ const registryEvents = nats.subscribe(`${config.WEFT_INSTANCE}.registry.>`, {
     }
   },
 });
-// A sign-out or key revocation through any gateway drops every gateway's remembered sessions.
-const sessionsSubject = `${config.WEFT_INSTANCE}.gateway.sessions`;
-const sessionEvents = nats.subscribe(sessionsSubject, { callback: () => accounts.forgetSessions() });
-const forgetSessionsEverywhere = () => {
-  accounts.forgetSessions();
-  nats.publish(sessionsSubject);
-};
+// A change to access, sessions or keys through any gateway is forgotten by every gateway before it answers.
+const peers = startGatewayPeers({
+  nats,
+  instance: config.WEFT_INSTANCE,
+  logger,
+  forget: (what) => (what === 'access' ? access.forget() : accounts.forgetSessions()),
+});
 const webDist = config.WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url));
-const app = createApp({ clients, auth: accounts.authenticator, access, forgetSessions: forgetSessionsEverywhere, accountRoutes: accountRoutes(clients, accounts), users: accounts.users, logger, health, webDist, executionLive: { nats, instance: config.WEFT_INSTANCE }, runLimiters: createRunLimiters(runRateRulesFromEnv(process.env)) });
+const app = createApp({ clients, auth: accounts.authenticator, access, forgetSessions: accounts.forgetSessions, forgetEverywhere: (what) => peers.forgetEverywhere(what), accountRoutes: accountRoutes(clients, accounts), users: accounts.users, logger, health, webDist, executionLive: { nats, instance: config.WEFT_INSTANCE }, runLimiters: createRunLimiters(runRateRulesFromEnv(process.env)) });
 const server = app.listen(config.PORT, '0.0.0.0', () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -80,7 +81,7 @@ onShutdown(logger, [
   () => accounts.close(),
   () => {
     registryEvents.unsubscribe();
-    sessionEvents.unsubscribe();
+    peers.close();
     return nats.drain();
   },
   async () => Object.values(clients).forEach((c) => c.close()),
