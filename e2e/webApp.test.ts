@@ -52,18 +52,18 @@ describe('the web app’s pages in Chromium', () => {
     // Environment variables: add one, save; the server has it; the value shows masked until asked.
     await page.getByRole('button', { name: 'Add variable' }).click();
     await page.getByRole('textbox', { name: 'Key 1' }).fill('OPENAI_KEY');
-    await page.getByLabel('Value 1').fill('sk-test-123');
+    await page.locator('input[aria-label="Value 1"]').fill('sk-test-123');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(async () => (await asOwner<{ data: Record<string, { value: string }> }>('GET', '/api/environment')).body.data['OPENAI_KEY']?.value).toBe('sk-test-123');
     await page.reload();
-    await expect.poll(() => page.getByLabel('Value 1').inputValue()).toBe('sk-test-123');
-    expect(await page.getByLabel('Value 1').getAttribute('type')).toBe('password');
+    await expect.poll(() => page.locator('input[aria-label="Value 1"]').inputValue()).toBe('sk-test-123');
+    expect(await page.locator('input[aria-label="Value 1"]').getAttribute('type')).toBe('password');
     await page.getByRole('button', { name: 'Show value 1' }).click();
-    expect(await page.getByLabel('Value 1').getAttribute('type')).toBe('text');
+    expect(await page.locator('input[aria-label="Value 1"]').getAttribute('type')).toBe('text');
 
     // Sidebar: rename the workflow from its menu.
     const list = page.getByRole('list', { name: 'Workflows' });
-    await list.getByRole('button', { name: 'Report' }).waitFor();
+    await list.getByRole('button', { name: 'Report', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Actions for Report' }).click();
     await page.getByRole('menuitem', { name: 'Rename' }).click();
     const name = page.getByRole('textbox', { name: 'Workflow name' });

@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { chromiumPerSuite } from './support/browser.js';
 import { addFromPalette, drag, openWorkflow } from './support/editing.js';
 import { as, signUp } from './support/session.js';
@@ -29,6 +29,23 @@ function overlapping(blocks: ServerBlock[]): string[] {
       if (a.id < b.id && a.position.x < b.position.x + BLOCK.width && b.position.x < a.position.x + BLOCK.width && a.position.y < b.position.y + BLOCK.height && b.position.y < a.position.y + BLOCK.height)
         out.push(`${a.name} / ${b.name}`);
   return out;
+}
+
+/** A locator's box once it has stopped moving (the view may be panning or zooming after an action). */
+async function stableBox(locator: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+  let last = '';
+  let box: { x: number; y: number; width: number; height: number } | null = null;
+  await expect
+    .poll(async () => {
+      box = await locator.boundingBox();
+      const now = JSON.stringify(box);
+      const same = now === last && box !== null;
+      last = now;
+      return same;
+    }, { intervals: [150] })
+    .toBe(true);
+  if (!box) throw new Error('not on screen');
+  return box;
 }
 
 const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
@@ -105,18 +122,15 @@ describe('the canvas in Chromium', () => {
     const palette = page.getByRole('complementary', { name: 'Block palette' });
 
     // Drag the loop from the palette onto the canvas.
-    const flowBox = await page.locator('.flow').boundingBox();
-    if (!flowBox) throw new Error('no canvas');
-    await palette.getByRole('button', { name: 'Add Loop', exact: true }).dragTo(page.locator('.flow'), { targetPosition: { x: 200, y: 120 } });
+    await palette.getByRole('button', { name: 'Add Loop', exact: true }).dragTo(page.locator('.flow'), { targetPosition: { x: 120, y: 90 } });
     await expect.poll(async () => Object.values((await state()).blocks).filter((b) => b.type === 'loop').length).toBe(1);
     const loop = Object.values((await state()).blocks).find((b) => b.type === 'loop')?.id ?? '';
-    await page.getByRole('button', { name: 'Fit view', exact: true }).click();
 
     // An agent dragged into the loop becomes its child; dragged out again, it is not.
     const agent = await addFromPalette(page, 'Agent', 'agent');
-    const loopBox = await node(page, loop).boundingBox();
-    const agentBox = await node(page, agent).boundingBox();
-    if (!loopBox || !agentBox) throw new Error('blocks not on screen');
+    await page.getByRole('button', { name: 'Fit view', exact: true }).click();
+    const loopBox = await stableBox(node(page, loop));
+    const agentBox = await stableBox(node(page, agent));
     const into = { x: loopBox.x + loopBox.width / 2 - (agentBox.x + agentBox.width / 2), y: loopBox.y + loopBox.height / 2 - (agentBox.y + agentBox.height / 2) };
     await drag(page, node(page, agent), into);
     await expect.poll(async () => (await state()).blocks[agent]?.data.parentId).toBe(loop);
@@ -126,24 +140,28 @@ describe('the canvas in Chromium', () => {
     await drag(page, node(page, loop).locator('.container-head'), { x: 40, y: 30 });
     await expect.poll(async () => (await state()).blocks[loop]?.position).not.toEqual(loopAt);
     expect((await state()).blocks[agent]?.position).toEqual(inside);
-    await drag(page, node(page, agent), { x: 0, y: loopBox.height + 120 });
+    const loopNow = await stableBox(node(page, loop));
+    const agentNow = await stableBox(node(page, agent));
+    await drag(page, node(page, agent), { x: 0, y: loopNow.y + loopNow.height + 60 - agentNow.y });
     await expect.poll(async () => (await state()).blocks[agent]?.data.parentId).toBeUndefined();
+    await page.getByRole('button', { name: 'Fit view', exact: true }).click();
 
-    // Resize the loop from its corner handle.
+    // Resize the loop from its top-left corner handle (the bottom-right one may sit under the minimap).
     await node(page, loop).locator('.container-head').click();
-    const corner = node(page, loop).locator('.react-flow__resize-control.handle.bottom.right');
-    await drag(page, corner, { x: 80, y: 60 });
+    const corner = node(page, loop).locator('.react-flow__resize-control.handle.top.left');
+    await stableBox(corner);
+    await drag(page, corner, { x: -60, y: -40 });
     await expect.poll(async () => (await state()).blocks[loop]?.data.width ?? 500).toBeGreaterThan(500);
 
     // Select the agent, copy and paste it (Ctrl+C, Ctrl+V), duplicate (Ctrl+D), then delete one (Delete) and undo (Ctrl+Z).
-    await node(page, agent).click();
+    await node(page, agent).click({ position: { x: 8, y: 8 } });
     await page.keyboard.press('Control+c');
     await page.keyboard.press('Control+v');
     await expect.poll(async () => Object.values((await state()).blocks).filter((b) => b.type === 'agent').length).toBe(2);
-    await node(page, agent).click();
+    await node(page, agent).click({ position: { x: 8, y: 8 } });
     await page.keyboard.press('Control+d');
     await expect.poll(async () => Object.values((await state()).blocks).filter((b) => b.type === 'agent').length).toBe(3);
-    await node(page, agent).click();
+    await node(page, agent).click({ position: { x: 8, y: 8 } });
     await page.keyboard.press('Delete');
     await expect.poll(async () => (await state()).blocks[agent]).toBeUndefined();
     await page.keyboard.press('Control+z');

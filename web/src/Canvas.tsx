@@ -30,6 +30,7 @@ import { newId, useWorkflowSession } from './collab/useWorkflowSession';
 import { BlockPanel } from './panels/BlockPanel';
 import { HistoryPanel } from './panels/HistoryPanel';
 import { VariablesPanel } from './panels/VariablesPanel';
+import { CopilotPanel } from './copilot/CopilotPanel';
 import { RunConsole } from './run/RunConsole';
 import { RunInputDialog } from './run/RunInputDialog';
 import { blockStatuses, inputFields } from './run/runState';
@@ -329,7 +330,11 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
     });
   }, [edges, statuses]);
 
-  const context = useMemo(() => ({ resize: (id: string, width: number, height: number) => edit([{ type: 'resizeBlock', id, width, height }]), dropTarget }), [edit, dropTarget]);
+  const context = useMemo(() => ({ resize: (id: string, width: number, height: number, position: Position) => {
+        const at = stateRef.current?.blocks[id]?.position;
+        const moved = at && (at.x !== position.x || at.y !== position.y);
+        edit([{ type: 'resizeBlock', id, width, height }, ...(moved ? [{ type: 'moveBlock' as const, id, position }] : [])]);
+      }, dropTarget }), [edit, dropTarget]);
 
   if (!snapshot || snapshot.status === 'loading') return <p className="empty">Loading…</p>;
   if (snapshot.status === 'failed') return <p className="empty error">{snapshot.message}</p>;
@@ -394,7 +399,7 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
             >
               <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#cbd2dc" />
               <Controls showInteractive={false} />
-              <MiniMap pannable zoomable ariaLabel="Minimap" nodeColor={(n) => (n.data as { color?: string }).color ?? '#94a3b8'} nodeStrokeWidth={0} maskColor="rgba(240,242,245,0.7)" />
+              <MiniMap pannable zoomable ariaLabel="Minimap" style={{ width: 160, height: 110 }} nodeColor={(n) => (n.data as { color?: string }).color ?? '#94a3b8'} nodeStrokeWidth={0} maskColor="rgba(240,242,245,0.7)" />
             </ReactFlow>
           </CanvasContext.Provider>
           </RunStatusContext.Provider>
@@ -411,6 +416,7 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
           )}
           <HistoryPanel history={snapshot.state.history} onRevert={(index) => edit([{ type: 'revertToHistory', index }])} />
           <VariablesPanel variables={snapshot.state.variables} edit={edit} />
+          <CopilotPanel workflowId={workflowId} />
         </aside>
       </div>
       {asking && (

@@ -50,7 +50,7 @@ export const ContainerNodeView = memo(function ContainerNodeView({ id, data, sel
   const end = data.handles.find((h) => h.kind === 'end');
   return (
     <div className={`container-card${dropTarget === id ? ' is-drop-target' : ''}${selected ? ' is-selected' : ''}`} style={{ ['--accent' as string]: data.color }}>
-      <NodeResizer isVisible={selected} minWidth={260} minHeight={160} onResizeEnd={(_e, p) => resize(id, Math.round(p.width), Math.round(p.height))} lineClassName="resize-line" handleClassName="resize-handle" />
+      <NodeResizer isVisible={selected} minWidth={260} minHeight={160} onResizeEnd={(_e, p) => resize(id, Math.round(p.width), Math.round(p.height), { x: Math.round(p.x), y: Math.round(p.y) })} lineClassName="resize-line" handleClassName="resize-handle" />
       <Handle type="target" position={Position.Left} className="handle-in" aria-label={`Connect into ${data.name}`} />
       <div className="container-head">
         <BlockIcon icon={data.icon} color={data.color} name={data.typeName} size={22} />
