@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { applyEvent, takeEvents, type ChatView } from './chatStream';
+
+const empty: ChatView = { items: [{ kind: 'user', text: 'hi' }], busy: true };
+const fold = (events: Array<Record<string, unknown> & { type: string }>) => events.reduce(applyEvent, empty);
+
+describe('copilot chat stream', () => {
+  it('splits complete events and keeps the unfinished rest', () => {
+    const { events, rest } = takeEvents('data: {"type":"content","data":"Hel"}\n\n: keep-alive\n\ndata: {"type":"content","data":"lo"}\n\ndata: {"ty');
+    expect(events).toEqual([
+      { type: 'content', data: 'Hel' },
+      { type: 'content', data: 'lo' },
+    ]);
+    expect(rest).toBe('data: {"ty');
+  });
+
+  it('joins tokens into one answer and follows a tool call through its states, never backwards', () => {
+    const view = fold([
+      { type: 'start', chatId: 'c1' },
+      { type: 'tool_call', toolCallId: 't1', toolName: 'edit_workflow', state: 'detecting' },
+      { type: 'tool_call', toolCallId: 't1', toolName: 'edit_workflow', state: 'completed' },
+      { type: 'tool_call', toolCallId: 't1', toolName: 'edit_workflow', state: 'executing' },
+      { type: 'content', data: 'Done ' },
+      { type: 'content', data: 'now.' },
+      { type: 'done', content: 'Done now.' },
+    ]);
+    expect(view.chatId).toBe('c1');
+    expect(view.busy).toBe(false);
+    expect(view.items).toEqual([
+      { kind: 'user', text: 'hi' },
+      { kind: 'tool', id: 't1', name: 'edit_workflow', state: 'completed' },
+      { kind: 'assistant', text: 'Done now.' },
+    ]);
+  });
+
+  it('shows a failed edit with its message, and the final answer when tokens were lost', () => {
+    const view = fold([
+      { type: 'tool_call', toolCallId: 't1', toolName: 'edit_workflow', state: 'error', error: 'Edit workflow failed: Invalid YAML at line 3: bad' },
+      { type: 'done', content: 'Fixed it.' },
+    ]);
+    expect(view.items.slice(1)).toEqual([
+      { kind: 'tool', id: 't1', name: 'edit_workflow', state: 'error', error: 'Edit workflow failed: Invalid YAML at line 3: bad' },
+      { kind: 'assistant', text: 'Fixed it.' },
+    ]);
+  });
+
+  it('ends on an error event', () => {
+    expect(fold([{ type: 'error', error: 'The service is unavailable' }]).items.at(-1)).toEqual({ kind: 'error', text: 'The service is unavailable' });
+  });
+});
