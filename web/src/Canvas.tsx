@@ -31,7 +31,6 @@ import { BlockPanel } from './panels/BlockPanel';
 import { HistoryPanel } from './panels/HistoryPanel';
 import { VariablesPanel } from './panels/VariablesPanel';
 import { CopilotPanel } from './copilot/CopilotPanel';
-import { CopilotPanel } from './copilot/CopilotPanel';
 import { RunConsole } from './run/RunConsole';
 import { RunInputDialog } from './run/RunInputDialog';
 import { blockStatuses, inputFields } from './run/runState';
@@ -417,7 +416,6 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
           )}
           <HistoryPanel history={snapshot.state.history} onRevert={(index) => edit([{ type: 'revertToHistory', index }])} />
           <VariablesPanel variables={snapshot.state.variables} edit={edit} />
-          <CopilotPanel workflowId={workflowId} />
           <CopilotPanel workflowId={workflowId} />
         </aside>
       </div>
