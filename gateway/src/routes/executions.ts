@@ -36,7 +36,9 @@ type Mode = 'sync' | 'async' | 'stream';
 
 /** How the caller wants the answer: `x-execution-mode: async`, SSE (Accept or `stream: true`), or JSON when the run ends. */
 function modeOf(req: Request, body: unknown): Mode {
-  if (req.header('x-execution-mode') === 'async') return 'async';
+  const asked = req.header('x-execution-mode');
+  if (asked !== undefined && asked !== '' && asked !== 'sync' && asked !== 'async') throw new AppError('validation', `x-execution-mode: must be "sync" or "async", got "${asked.slice(0, 40)}"`);
+  if (asked === 'async') return 'async';
   const accept = req.header('accept') ?? '';
   if (accept.includes('text/event-stream')) return 'stream';
   if (typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true) return 'stream';

@@ -4,7 +4,7 @@ import { AppError, type ServiceHandlers } from '@weft/platform';
 import { describeIssues, type runner } from '@weft/contracts';
 import type { ExecutionStatus, RunnerDB } from '../db.js';
 import type { Executions } from '../executions.js';
-import { getExecution, listExecutions, readRunEvents, type ExecutionView } from '../executionsStore.js';
+import { getExecution, listExecutions, readRunEvents, withBlobs, type ExecutionView } from '../executionsStore.js';
 import type { RunLive } from '../live/runLive.js';
 import type { RunTrigger, RunnableState } from '../workflows/types.js';
 
@@ -144,7 +144,8 @@ export function runHandlers(deps: { db: Kysely<RunnerDB>; executions: Executions
           const events = view.lastSeq > req.after ? await readRunEvents(deps.db, req.executionId, req.after, limit) : [];
           const left = deadline - Date.now();
           if (events.length > 0 || view.status !== 'running' || left <= 0) {
-            return { eventsJson: JSON.stringify(events), status: view.status, lastSeq: view.lastSeq };
+            // A block's output over 256 KB is a BlobRef in the event: the reader gets the value.
+            return { eventsJson: JSON.stringify(await withBlobs(deps.db, events)), status: view.status, lastSeq: view.lastSeq };
           }
           await w.next(left);
         }
