@@ -13,6 +13,8 @@ import type { ToolRuntimeDeps } from './types.js';
 /** Custom tool code's time limit (the function execute default, spec 000 §9). */
 const CUSTOM_TOOL_TIMEOUT_MS = 10_000;
 const SECRET_NAME = /key|token|secret|password|credential|auth/i;
+/** Identifiers (an AWS access key id) name a secret without being one; answers must carry them (the S3 presigned link's X-Amz-Credential). */
+const IDENTIFIER_NAME = /Id$/;
 
 /** How a caller wants transient failures: thrown (activities, so Temporal retries) or answered. */
 export type TransientMode = 'throw' | 'answer';
@@ -30,7 +32,7 @@ function timing(start: Date) {
 function secretsOf(input: ExecuteToolInput, params: Record<string, unknown>): string[] {
   const out = new Set<string>();
   for (const v of Object.values(input.envVars ?? {})) if (v) out.add(v);
-  for (const [k, v] of Object.entries(params)) if (SECRET_NAME.test(k) && typeof v === 'string' && v) out.add(v);
+  for (const [k, v] of Object.entries(params)) if (SECRET_NAME.test(k) && !IDENTIFIER_NAME.test(k) && typeof v === 'string' && v) out.add(v);
   return [...out].sort((a, b) => b.length - a.length);
 }
 

@@ -1,5 +1,5 @@
 import { createLogger } from '@weft/platform';
-import { createFakeAi, createFakeCrm, createFakeMicrosoft, createFakeSearch, createFakeSlack, type FakeServer } from '@weft/testkit';
+import { createFakeAi, createFakeAutomation, createFakeCrm, createFakeMicrosoft, createFakeSearch, createFakeSlack, type FakeServer } from '@weft/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBaseUrls } from '../runtime/baseUrls.js';
 import { createToolExecutor } from '../runtime/executeTool.js';
@@ -14,7 +14,14 @@ const fakes: Record<string, FakeServer> = {};
 let env: Record<string, string> = {};
 
 beforeAll(async () => {
-  [fakes.slack, fakes.search, fakes.ai, fakes.microsoft, fakes.crm] = await Promise.all([createFakeSlack(), createFakeSearch(), createFakeAi(), createFakeMicrosoft(), createFakeCrm()]);
+  [fakes.slack, fakes.search, fakes.ai, fakes.microsoft, fakes.crm, fakes.automation] = await Promise.all([
+    createFakeSlack(),
+    createFakeSearch(),
+    createFakeAi(),
+    createFakeMicrosoft(),
+    createFakeCrm(),
+    createFakeAutomation(),
+  ]);
   env = {
     WEFT_SLACK_BASE_URL: fakes.slack.url,
     WEFT_EXA_BASE_URL: `${fakes.search.url}/exa`,
@@ -22,6 +29,7 @@ beforeAll(async () => {
     WEFT_MISTRAL_BASE_URL: `${fakes.ai.url}/mistral`,
     WEFT_MICROSOFT_GRAPH_BASE_URL: fakes.microsoft.url,
     WEFT_WEALTHBOX_BASE_URL: `${fakes.crm.url}/wealthbox`,
+    WEFT_S3_BASE_URL: `${fakes.automation.url}/s3`,
   };
 });
 afterAll(() => Promise.all(Object.values(fakes).map((f) => f.close())));
@@ -93,5 +101,14 @@ describe('service tools through the execution layer', () => {
       success: false,
       error: 'Mistral OCR Error: Invalid API key - please check your Mistral API key',
     });
+  });
+
+  it('s3_get_object: the presigned link keeps the access key id (an identifier) while the secret key never appears', async () => {
+    const secretAccessKey = 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY';
+    const res = await run('s3_get_object', { accessKeyId: 'AKIDEXAMPLE', secretAccessKey, region: 'eu-central-1', bucketName: 'weft-files', objectKey: 'reports/q3 plan.pdf' });
+    expect(res.success).toBe(true);
+    const url = new URL(String((res.output as { url: string }).url));
+    expect(url.searchParams.get('X-Amz-Credential')).toMatch(/^AKIDEXAMPLE\/\d{8}\/eu-central-1\/s3\/aws4_request$/);
+    expect(JSON.stringify(res)).not.toContain(secretAccessKey);
   });
 });
