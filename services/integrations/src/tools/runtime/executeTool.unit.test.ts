@@ -176,7 +176,7 @@ describe('http_request', () => {
   });
 
   it('times out with the spec message', async () => {
-    fake.on('GET', '/slow', { delayMs: 2_000, json: {} });
+    fake.on('GET', '/slow', { delayMs: 10_000, json: {} });
     expect(await call('http_request', { url: `${fake.url}/slow`, timeout: 100 })).toMatchObject({ success: false, error: 'Request timeout after 100ms' });
   });
 
