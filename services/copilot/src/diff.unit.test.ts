@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { diffGraphs, graphOfYaml } from './diff.js';
+
+const BEFORE = `version: "1.0"
+blocks:
+  start:
+    type: starter
+    name: Start
+    connections:
+      - writer
+  writer:
+    type: agent
+    name: Writer
+    inputs:
+      systemPrompt: Be brief.
+  old:
+    type: function
+    name: Old
+`;
+
+const AFTER = `version: "1.0"
+blocks:
+  start:
+    type: starter
+    name: Start
+    connections:
+      - writer
+  writer:
+    type: agent
+    name: Summariser
+    inputs:
+      systemPrompt: Summarise.
+    connections:
+      - notify
+  notify:
+    type: slack
+    name: Notify
+`;
+
+describe('diff of a proposed edit', () => {
+  it('names blocks added, removed and changed (with the fields) and edges added and removed', () => {
+    expect(diffGraphs(graphOfYaml(BEFORE), graphOfYaml(AFTER))).toEqual({
+      blocks: {
+        added: [{ id: 'notify', type: 'slack', name: 'Notify' }],
+        removed: [{ id: 'old', type: 'function', name: 'Old' }],
+        changed: [{ id: 'writer', type: 'agent', name: 'Summariser', fields: ['name', 'inputs.systemPrompt'] }],
+      },
+      edges: { added: [{ source: 'writer', target: 'notify' }], removed: [] },
+    });
+  });
+
+  it('is empty for the same workflow, and invalid YAML throws with its line', () => {
+    expect(diffGraphs(graphOfYaml(BEFORE), graphOfYaml(BEFORE))).toEqual({ blocks: { added: [], removed: [], changed: [] }, edges: { added: [], removed: [] } });
+    expect(() => graphOfYaml('version: "1.0"\nblocks:\n  a:\n    type: nope\n')).toThrow(/^Invalid YAML at line 4: /);
+  });
+});
