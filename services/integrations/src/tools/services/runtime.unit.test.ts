@@ -1,5 +1,5 @@
 import { createLogger } from '@weft/platform';
-import { createFakeAi, createFakeAutomation, createFakeCrm, createFakeMicrosoft, createFakeSearch, createFakeSlack, type FakeServer } from '@weft/testkit';
+import { createFakeAi, createFakeAutomation, createFakeGmail, createFakeCrm, createFakeMicrosoft, createFakeSearch, createFakeSlack, type FakeServer } from '@weft/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBaseUrls } from '../runtime/baseUrls.js';
 import { createToolExecutor } from '../runtime/executeTool.js';
@@ -14,13 +14,14 @@ const fakes: Record<string, FakeServer> = {};
 let env: Record<string, string> = {};
 
 beforeAll(async () => {
-  [fakes.slack, fakes.search, fakes.ai, fakes.microsoft, fakes.crm, fakes.automation] = await Promise.all([
+  [fakes.slack, fakes.search, fakes.ai, fakes.microsoft, fakes.crm, fakes.automation, fakes.gmail] = await Promise.all([
     createFakeSlack(),
     createFakeSearch(),
     createFakeAi(),
     createFakeMicrosoft(),
     createFakeCrm(),
     createFakeAutomation(),
+    createFakeGmail(),
   ]);
   env = {
     WEFT_SLACK_BASE_URL: fakes.slack.url,
@@ -30,6 +31,7 @@ beforeAll(async () => {
     WEFT_MICROSOFT_GRAPH_BASE_URL: fakes.microsoft.url,
     WEFT_WEALTHBOX_BASE_URL: `${fakes.crm.url}/wealthbox`,
     WEFT_S3_BASE_URL: `${fakes.automation.url}/s3`,
+    WEFT_GMAIL_BASE_URL: `${fakes.gmail.url}/gmail/v1/users/me`,
   };
 });
 afterAll(() => Promise.all(Object.values(fakes).map((f) => f.close())));
@@ -110,5 +112,12 @@ describe('service tools through the execution layer', () => {
     const url = new URL(String((res.output as { url: string }).url));
     expect(url.searchParams.get('X-Amz-Credential')).toMatch(/^AKIDEXAMPLE\/\d{8}\/eu-central-1\/s3\/aws4_request$/);
     expect(JSON.stringify(res)).not.toContain(secretAccessKey);
+  });
+
+  it('gmail_read: a detail that fails at Gmail (503) is noted, the read still succeeds', async () => {
+    fakes.gmail!.once('GET', '/gmail/v1/users/me/messages/m2', { status: 503, json: { error: { message: 'backend' } } });
+    const res = await run('gmail_read', { credential: 'cred-ms', maxResults: 2 });
+    expect(res.success).toBe(true);
+    expect((res.output as { content: string }).content).toContain('Details could not be retrieved for 1 message(s): m2');
   });
 });

@@ -32,12 +32,15 @@ function summary(m: Obj) {
   };
 }
 
+/** A detail fetch that is rate limited or fails at Gmail is noted like any other failed detail, not retried. */
+const DETAIL_ANSWERED: readonly number[] = [429, 500, 502, 503, 504];
+
 /** Fetches the full messages; ones whose details fail are noted, not fatal (§8). */
 async function details(io: ToolIO, p: Obj, ids: string[]): Promise<{ messages: Obj[]; failed: string[] }> {
   const messages: Obj[] = [];
   const failed: string[] = [];
   for (const id of ids) {
-    const res = await call(io, { url: `${io.baseUrl('gmail')}/messages/${seg(id)}`, query: { format: 'full' }, headers: bearer(p.accessToken) });
+    const res = await call(io, { url: `${io.baseUrl('gmail')}/messages/${seg(id)}`, query: { format: 'full' }, headers: bearer(p.accessToken), answerStatuses: DETAIL_ANSWERED });
     if (res.ok) messages.push(obj(res.data));
     else if (res.status === 401) throw failure(res);
     else failed.push(id);
