@@ -42,7 +42,7 @@ async function stableBox(locator: Locator): Promise<{ x: number; y: number; widt
       const same = now === last && box !== null;
       last = now;
       return same;
-    }, { intervals: [150] })
+    }, { interval: 150 })
     .toBe(true);
   if (!box) throw new Error('not on screen');
   return box;
