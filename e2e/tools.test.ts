@@ -143,6 +143,8 @@ describe('internal routes', () => {
     expect(smtp.mails[0]?.raw).toContain('It works.');
     expect((await api('POST', '/api/tools/email/send', { to: 'a@example.com' })).body).toMatchObject({ error: 'host is required' });
     expect((await api('POST', '/api/tools/email/send', {}, { cookie: '' })).status).toBe(401);
+    // the crawl status route is reached; without a key (query or the caller's FIRECRAWL_API_KEY) nothing goes out
+    expect(await api('GET', '/api/tools/firecrawl/crawl/job-1')).toMatchObject({ status: 400, body: { error: expect.stringContaining('apiKey is required') } });
   });
 });
 

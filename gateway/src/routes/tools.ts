@@ -128,7 +128,7 @@ export function toolRoutes(clients: Clients, auth: Authenticator): Router {
   });
 
   // The internal routes: the integrations service answers them as their HTTP routes.
-  const internal = async (req: Request, res: Response, mode: AccessMode) => {
+  const internal = async (req: Request, res: Response, mode: AccessMode, withEnvironment = false) => {
     const actor = await requireActor(auth, req);
     const context = await contextFor(clients, actor, workflowIdOf(req), mode);
     const path = req.path;
@@ -138,7 +138,7 @@ export function toolRoutes(clients: Clients, auth: Authenticator): Router {
       query: stringQuery(req),
       bodyJson: req.method === 'GET' || req.method === 'HEAD' || req.body === undefined ? '' : JSON.stringify(req.body),
       context,
-      envVars: {},
+      envVars: withEnvironment ? await environmentOf(clients, actor) : {},
     });
     sendRoute(res, answer);
   };
@@ -149,8 +149,9 @@ export function toolRoutes(clients: Clients, auth: Authenticator): Router {
   r.get('/proxy/image', (req, res) => internal(req, res, 'read'));
   r.post('/proxy/tts', (req, res) => internal(req, res, 'read'));
   r.all(['/knowledge', '/knowledge/*rest'], (req, res) => internal(req, res, readOrWrite(req)));
-  // /api/tools/custom is the registry's (settings routes, mounted before these).
-  r.all('/tools/*rest', (req, res) => internal(req, res, 'read'));
+  // /api/tools/custom is the registry's (settings routes, mounted before these). Tool routes get the
+  // caller's environment variables (a service key such as FIRECRAWL_API_KEY may come from there).
+  r.all('/tools/*rest', (req, res) => internal(req, res, 'read', true));
 
   return r;
 }

@@ -10,6 +10,7 @@ import { fileRoutes } from './files.routes.js';
 import { emailRoutes } from './email.routes.js';
 import { proxyRoutes } from './proxy.routes.js';
 import { docsRoutes, findDocsDir } from './docs.routes.js';
+import { firecrawlRoutes } from './firecrawl.routes.js';
 
 export interface InternalRouteDeps {
   db: Kysely<IntegrationsDB>;
@@ -29,6 +30,7 @@ export function createInternalRoutes(deps: InternalRouteDeps): InternalRoutes {
       ...fileRoutes(deps.policy),
       ...emailRoutes(deps.policy),
       ...proxyRoutes(deps.policy, deps.baseUrls),
+      ...firecrawlRoutes(deps.policy, deps.baseUrls),
       ...docsRoutes(deps.docsDir === undefined ? findDocsDir() : deps.docsDir),
       ...(deps.extra ?? []),
     ],

@@ -54,7 +54,7 @@ beforeAll(async () => {
   writeFileSync(path.join(docsDir, 'runs.md'), '# Runs\n\nA run executes a workflow from its starter block.\n');
   const config = loadConfig({ ...process.env, WEFT_INSTANCE: 'troutes' });
   const logger = createLogger('integrations', 'silent');
-  const env = { WEFT_ELEVENLABS_BASE_URL: fake.url };
+  const env = { WEFT_ELEVENLABS_BASE_URL: fake.url, WEFT_FIRECRAWL_BASE_URL: `${fake.url}/fc` };
   rt = createToolRuntime({ db: database.db, logger, config, env, registry, policy: ALLOW_FAKES, docsDir, sandbox });
   strict = createToolRuntime({ db: database.db, logger, config, env, registry, policy: DENY_PRIVATE, docsDir, sandbox });
 });
@@ -167,6 +167,22 @@ describe('proxy image and speech', () => {
     expect(sent?.body).toEqual({ text: 'Hello', model_id: 'eleven_monolingual_v1' });
     expect(sent?.headers['xi-api-key']).toBe('el-key-1234');
     expect(await call(rt, 'POST', '/proxy/tts', { apiKey: 'k', voiceId: 'v' })).toMatchObject({ status: 400, body: { error: 'text is required' } });
+  });
+});
+
+describe('firecrawl crawl status', () => {
+  it('answers the crawl status with the key from the query or the caller environment, and the spec messages', async () => {
+    fake.on('GET', '/fc/crawl/job-1', (r) => ({ json: { status: 'completed', total: 2, completed: 2, creditsUsed: 2, data: [{ markdown: '# A' }], auth: r.headers.authorization } }));
+    fake.on('GET', '/fc/crawl/job-bad', { json: { status: 'failed' } });
+    fake.on('GET', '/fc/crawl/job-401', { status: 401, json: { error: 'Unauthorized' } });
+    fake.on('GET', '/fc/crawl/job-402', { status: 402, json: {} });
+    const viaEnv = await rt.routes.handle({ method: 'GET', path: '/tools/firecrawl/crawl/job-1', query: {}, body: undefined, context, envVars: { FIRECRAWL_API_KEY: 'fc-env-key' } });
+    expect(viaEnv).toMatchObject({ status: 200, body: { success: true, output: { status: 'completed', total: 2, data: [{ markdown: '# A' }] } } });
+    expect(fake.received('GET', '/fc/crawl/job-1')[0]?.headers.authorization).toBe('Bearer fc-env-key');
+    expect(await call(rt, 'GET', '/tools/firecrawl/crawl/job-bad', undefined, { apiKey: 'k' })).toMatchObject({ status: 200, body: { success: false, error: 'Crawl job failed' } });
+    expect(await call(rt, 'GET', '/tools/firecrawl/crawl/job-401', undefined, { apiKey: 'k' })).toMatchObject({ status: 401, body: { error: 'Invalid API key. Please check your Firecrawl API key.' } });
+    expect(await call(rt, 'GET', '/tools/firecrawl/crawl/job-402', undefined, { apiKey: 'k' })).toMatchObject({ status: 402, body: { error: 'Insufficient credits. Please check your Firecrawl plan and usage.' } });
+    expect(await call(rt, 'GET', '/tools/firecrawl/crawl/job-1')).toMatchObject({ status: 400, body: { error: expect.stringContaining('apiKey is required') } });
   });
 });
 
