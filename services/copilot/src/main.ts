@@ -34,6 +34,9 @@ const activities = createCopilotActivities({
   publish: (subject, event) => rt.bus.nc.publish(subject, JSON.stringify(event)),
   operator,
 });
+rt.grpc.add(copilot.CopilotServiceService, copilotHandlers({ turns: createTurns({ client, queues, store, ports, operator }), store }));
+// Serve first: turns started while the worker still bundles its workflows wait on the task queue.
+await rt.listen();
 const connection = await NativeConnection.connect({ address: rt.config.TEMPORAL_ADDRESS });
 const worker = await Worker.create({
   connection,
@@ -51,5 +54,3 @@ rt.onClose(async () => {
   await running;
   await connection.close();
 });
-rt.grpc.add(copilot.CopilotServiceService, copilotHandlers({ turns: createTurns({ client, queues, store, ports, operator }), store }));
-await rt.listen();
