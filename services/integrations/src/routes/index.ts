@@ -11,6 +11,7 @@ import { emailRoutes } from './email.routes.js';
 import { proxyRoutes } from './proxy.routes.js';
 import { docsRoutes, findDocsDir } from './docs.routes.js';
 import { firecrawlRoutes } from './firecrawl.routes.js';
+import { confluenceRoutes } from './confluence.routes.js';
 
 export interface InternalRouteDeps {
   db: Kysely<IntegrationsDB>;
@@ -31,6 +32,7 @@ export function createInternalRoutes(deps: InternalRouteDeps): InternalRoutes {
       ...emailRoutes(deps.policy),
       ...proxyRoutes(deps.policy, deps.baseUrls),
       ...firecrawlRoutes(deps.policy, deps.baseUrls),
+      ...confluenceRoutes(deps.policy, deps.baseUrls),
       ...docsRoutes(deps.docsDir === undefined ? findDocsDir() : deps.docsDir),
       ...(deps.extra ?? []),
     ],

@@ -1,7 +1,7 @@
 import { AppError, ERROR_MAP, isCodedError, type Logger } from '@weft/platform';
 import { ToolError } from '../tools/serviceTool.js';
 import type { InternalRoutes, RouteAnswer, RouteRequest } from '../tools/runtime/types.js';
-import { errorMessage, forLog } from '../tools/runtime/errors.js';
+import { TransientToolError, errorMessage, forLog } from '../tools/runtime/errors.js';
 
 /** One internal route: `path` with `:name` segments. */
 export interface Route {
@@ -39,6 +39,8 @@ export function createRouter(routes: Route[], logger: Logger): InternalRoutes {
         return await route.handle(req, params);
       } catch (err) {
         if (err instanceof ToolError) return json({ success: false, error: err.message }, err.status && err.status >= 400 ? err.status : 400);
+        // A service that failed transiently (network, timeout, 429, 5xx): the caller may try again.
+        if (err instanceof TransientToolError) return json({ success: false, error: err.message }, err.status === 429 ? 429 : 502);
         if (isCodedError(err)) return json({ success: false, error: err.message, ...err.details }, ERROR_MAP[err.code].http);
         logger.error({ err: forLog(errorMessage(err)), path: req.path }, 'internal route failed');
         return json({ success: false, error: 'Internal server error' }, 500);

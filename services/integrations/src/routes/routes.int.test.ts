@@ -54,7 +54,7 @@ beforeAll(async () => {
   writeFileSync(path.join(docsDir, 'runs.md'), '# Runs\n\nA run executes a workflow from its starter block.\n');
   const config = loadConfig({ ...process.env, WEFT_INSTANCE: 'troutes' });
   const logger = createLogger('integrations', 'silent');
-  const env = { WEFT_ELEVENLABS_BASE_URL: fake.url, WEFT_FIRECRAWL_BASE_URL: `${fake.url}/fc` };
+  const env = { WEFT_ELEVENLABS_BASE_URL: fake.url, WEFT_FIRECRAWL_BASE_URL: `${fake.url}/fc`, WEFT_ATLASSIAN_BASE_URL: `${fake.url}/atl` };
   rt = createToolRuntime({ db: database.db, logger, config, env, registry, policy: ALLOW_FAKES, docsDir, sandbox });
   strict = createToolRuntime({ db: database.db, logger, config, env, registry, policy: DENY_PRIVATE, docsDir, sandbox });
 });
@@ -183,6 +183,34 @@ describe('firecrawl crawl status', () => {
     expect(await call(rt, 'GET', '/tools/firecrawl/crawl/job-401', undefined, { apiKey: 'k' })).toMatchObject({ status: 401, body: { error: 'Invalid API key. Please check your Firecrawl API key.' } });
     expect(await call(rt, 'GET', '/tools/firecrawl/crawl/job-402', undefined, { apiKey: 'k' })).toMatchObject({ status: 402, body: { error: 'Insufficient credits. Please check your Firecrawl plan and usage.' } });
     expect(await call(rt, 'GET', '/tools/firecrawl/crawl/job-1')).toMatchObject({ status: 400, body: { error: expect.stringContaining('apiKey is required') } });
+  });
+});
+
+describe('confluence page', () => {
+  const page = { id: '42', title: 'Runbook', version: { number: 3 }, body: { storage: { value: '<p>Step <b>one</b></p>' } } };
+
+  it('reads a page, finding the site by domain, and updates it with the next version', async () => {
+    fake.on('GET', '/atl/oauth/token/accessible-resources', { json: [{ id: 'other', url: 'https://other.atlassian.net' }, { id: 'site-1', url: 'https://acme.atlassian.net' }] });
+    fake.on('GET', '/atl/ex/confluence/site-1/wiki/api/v2/pages/42', { json: page });
+    fake.on('PUT', '/atl/ex/confluence/site-1/wiki/api/v2/pages/42', (r) => ({ json: { ...page, ...(r.body as object) } }));
+    const read = await call(rt, 'POST', '/tools/confluence/page', { domain: 'acme.atlassian.net', accessToken: 'atl-token', pageId: ' 42 ' });
+    expect(read).toMatchObject({ status: 200, body: { success: true, output: { pageId: '42', title: 'Runbook', content: 'Step one' } } });
+    expect(fake.received('GET', '/atl/ex/confluence/site-1/wiki/api/v2/pages/42')[0]?.headers.authorization).toBe('Bearer atl-token');
+    const updated = await call(rt, 'PUT', '/tools/confluence/page', { domain: 'acme.atlassian.net', cloudId: 'site-1', accessToken: 'atl-token', pageId: '42', title: 'Runbook v2', content: '<p>Two</p>' });
+    expect(updated).toMatchObject({ status: 200, body: { success: true, output: { title: 'Runbook v2' } } });
+    expect(fake.received('PUT', '/atl/ex/confluence/site-1/wiki/api/v2/pages/42')[0]?.body).toMatchObject({ title: 'Runbook v2', body: { representation: 'storage', value: '<p>Two</p>' }, version: { number: 4 } });
+    // the confluence_retrieve tool reaches the same route through the execution layer
+    const viaTool = await rt.tools.execute({ toolId: 'confluence_retrieve', params: { domain: 'acme.atlassian.net', accessToken: 'atl-token', pageId: '42', cloudId: 'site-1' }, context }, 'answer');
+    expect(viaTool).toMatchObject({ success: true, output: { title: 'Runbook', content: 'Step one' } });
+    expect(JSON.stringify(viaTool)).not.toContain('atl-token');
+  });
+
+  it('answers the spec messages: page id required, invalid response format; a 5xx is a 502', async () => {
+    expect(await call(rt, 'POST', '/tools/confluence/page', { cloudId: 's', accessToken: 't', pageId: ' ' })).toMatchObject({ status: 400, body: { error: 'Page ID is required. Please select a page or enter a page ID manually.' } });
+    fake.on('GET', '/atl/ex/confluence/s/wiki/api/v2/pages/7', { json: { unexpected: true } });
+    expect(await call(rt, 'POST', '/tools/confluence/page', { cloudId: 's', accessToken: 't', pageId: '7' })).toMatchObject({ status: 502, body: { error: 'Invalid response format from Confluence API - missing required fields' } });
+    fake.on('GET', '/atl/ex/confluence/s/wiki/api/v2/pages/8', { status: 503, json: {} });
+    expect(await call(rt, 'POST', '/tools/confluence/page', { cloudId: 's', accessToken: 't', pageId: '8' })).toMatchObject({ status: 502, body: { error: 'HTTP error 503: Service Unavailable' } });
   });
 });
 
