@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { uniqueSuffix } from '@weft/testkit';
+import { createFakeServer, uniqueSuffix } from '@weft/testkit';
 import { api, defaultCookie } from './support/http.js';
 import { FINAL_ANSWER, USE_TOOL_MARK } from './support/modelFake.js';
 
@@ -100,6 +100,30 @@ describe('model layer end to end (gateway → runner → integrations → the Op
     expect(log).toMatchObject({ success: true, tokens: { prompt: 1010, completion: 105, total: 1115 }, cost });
     expect(log?.output).toMatchObject({ content: FINAL_ANSWER, model: 'gpt-4o', cost });
     expect((log?.output?.toolCalls as Array<{ name: string; success: boolean }>).map((c) => [c.name, c.success])).toEqual([['memory_add', true]]);
+  });
+
+  it('an API block as the tool calls a fake service with the body the model wrote; the service answer goes back to the model', async () => {
+    const service = await createFakeServer();
+    try {
+      service.on('POST', '/notes', (req) => ({ status: 201, json: { saved: true, got: req.body } }));
+      const nonce = uniqueSuffix();
+      const id = await agentWorkflow({
+        model: 'gpt-4o',
+        apiKey: 'sk-e2e',
+        userPrompt: `${USE_TOOL_MARK} save ${nonce}`,
+        tools: [{ type: 'api', params: { url: `${service.url}/notes`, method: 'POST' } }],
+      });
+      const run = await api<{ success: boolean; output: { content: string; toolCalls: Array<{ name: string; success: boolean; result?: { data?: unknown; status?: number } }> } }>('POST', `/api/workflows/${id}/execute`, {});
+      expect(run.body.success).toBe(true);
+      expect(service.received('POST', '/notes').map((r) => r.body)).toEqual([{ note: 'The launch is on Friday' }]);
+      expect(run.body.output.content).toBe(FINAL_ANSWER);
+      expect(run.body.output.toolCalls).toMatchObject([{ name: 'http_request', success: true, result: { status: 201, data: { saved: true } } }]);
+      const chats = (await (await fetch(`${inject('modelFakeUrl')}/_fake/chats`)).json()) as Array<{ body: { messages: Array<{ role: string; content: string }> } }>;
+      const answered = chats.find((c) => JSON.stringify(c.body).includes(nonce) && c.body.messages.some((m) => m.role === 'tool'));
+      expect(answered?.body.messages.find((m) => m.role === 'tool')?.content).toContain('"saved":true');
+    } finally {
+      await service.close();
+    }
   });
 
   it('a missing provider key fails the agent with the spec message, no provider call made', async () => {

@@ -11,7 +11,7 @@ type ChatBody = { messages?: Array<{ role?: string; content?: unknown }>; tools?
  * The stack's model providers: an OpenAI-compatible fake on 127.0.0.1 the integrations service
  * reaches through the providers' base URL variables. Scripted by the request itself, since the tests run in other
  * processes: a user prompt carrying USE_TOOL_MARK gets a call of the first offered tool (role and
- * content arguments) until a tool result is in the conversation, then FINAL_ANSWER; anything else
+ * content arguments, or a JSON body for an API block) until a tool result is in the conversation, then FINAL_ANSWER; anything else
  * gets the fake's default answer. `GET /_fake/chats` lists the chat requests received.
  */
 export async function startModelFake(): Promise<{ fake: OpenAIFake; env: Record<string, string> }> {
@@ -39,7 +39,9 @@ export async function startModelFake(): Promise<{ fake: OpenAIFake; env: Record<
     const toolName = body.tools?.[0]?.function?.name;
     if (!wantsTool) return { content: 'Hello from the fake model.' };
     if (toolName && !messages.some((m) => m.role === 'tool')) {
-      return { toolCalls: [{ name: toolName, arguments: { role: 'user', content: 'The launch is on Friday' } }], usage: { prompt: 10, completion: 5 } };
+      // An API block as the tool gets a JSON body; any other tool (a memory block) a role and content.
+      const args = toolName === 'http_request' ? { body: { note: 'The launch is on Friday' } } : { role: 'user', content: 'The launch is on Friday' };
+      return { toolCalls: [{ name: toolName, arguments: args }], usage: { prompt: 10, completion: 5 } };
     }
     return { content: FINAL_ANSWER, usage: { prompt: 1000, completion: 100 } };
   });
