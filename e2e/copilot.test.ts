@@ -114,6 +114,28 @@ describe('copilot through the gateway', () => {
     expect(a.errors).toEqual([]);
   });
 
+  it('the panel in Chromium: asks, shows the streamed answer and tool states, and reverts from its checkpoint', async () => {
+    const workflowId = await newWorkflow();
+    const before = await readWorkflow(workflowId);
+    const marker = `[copilot-${uniqueSuffix()}]`;
+    await script(marker, [
+      { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK } }] },
+      { content: 'Your workflow now posts to Slack.' },
+    ]);
+    const { page } = await openWorkflow(chromium(), await defaultCookie(), workflowId);
+    const panel = page.getByRole('region', { name: 'Copilot' });
+    await panel.getByLabel('Ask the copilot').fill(`Post the summary to Slack ${marker}`);
+    await panel.getByRole('button', { name: 'Send' }).click();
+    await panel.getByText('Your workflow now posts to Slack.').waitFor({ timeout: 60_000 });
+    await panel.getByText('edit_workflow: completed').waitFor();
+    const edited = await converged([page], () => readWorkflow(workflowId));
+    expect(Object.keys(edited.state.blocks).sort()).toEqual(['notify', 'start', 'writer']);
+    await panel.getByRole('button', { name: 'Revert to before this edit' }).click();
+    await panel.getByRole('button', { name: 'Reverted' }).waitFor();
+    const back = await converged([page], () => readWorkflow(workflowId));
+    expect(Object.keys(back.state.blocks).sort()).toEqual(Object.keys(before.state.blocks).sort());
+  });
+
   it('a proposed edit is a diff until accepted', async () => {
     const workflowId = await newWorkflow();
     const marker = `[copilot-${uniqueSuffix()}]`;
