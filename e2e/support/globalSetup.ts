@@ -4,12 +4,14 @@ import type { TestProject } from 'vitest/node';
 import { backingEnv, createTestInstance, uniqueSuffix } from '@weft/testkit';
 import { startStack } from '../../infra/scripts/lib/stack.mjs';
 import { startModelFake } from './modelFake.js';
+import { startServiceFakes, type ServiceFakeName } from './serviceFakes.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     weftUrl: string;
     weftEnv: Record<string, string>;
     modelFakeUrl: string;
+    serviceFakeUrls: Record<ServiceFakeName, string>;
   }
 }
 
@@ -23,6 +25,8 @@ export default async function setup(project: TestProject) {
   const { instance, cleanup } = await createTestInstance();
   // Model providers answer from a local fake (e2e/models.test.ts).
   const models = await startModelFake();
+  // Integration tools and OAuth token exchanges answer from protocol fakes (e2e/integrations.test.ts).
+  const services = await startServiceFakes();
   const stackEnv = {
     DATABASE_URL: database.toString(),
     NATS_URL: env.natsUrl,
@@ -32,14 +36,17 @@ export default async function setup(project: TestProject) {
     // Tools may reach the tests' local fake servers; every other private or metadata address stays refused.
     WEFT_OUTBOUND_ALLOWLIST: '127.0.0.1',
     ...models.env,
+    ...services.env,
   };
   const stack = await startStack({ root, env: stackEnv, randomPorts: true });
   project.provide('weftUrl', stack.url);
   project.provide('weftEnv', { ...stackEnv, ...stack.addresses });
   project.provide('modelFakeUrl', models.fake.url);
+  project.provide('serviceFakeUrls', services.urls);
   return async () => {
     await stack.stop();
     await models.fake.close();
+    await services.close();
     await cleanup();
     const admin = new URL(env.databaseUrl);
     admin.pathname = '/postgres';
