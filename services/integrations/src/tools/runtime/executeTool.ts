@@ -13,8 +13,11 @@ import type { ToolRuntimeDeps } from './types.js';
 /** Custom tool code's time limit (the function execute default, spec 000 §9). */
 const CUSTOM_TOOL_TIMEOUT_MS = 10_000;
 const SECRET_NAME = /key|token|secret|password|credential|auth/i;
-/** Identifiers (an AWS access key id) name a secret without being one; answers must carry them (the S3 presigned link's X-Amz-Credential). */
-const IDENTIFIER_NAME = /Id$/;
+/**
+ * Identifiers whose names look secret (an AWS access key id, a Jira issue key, an S3 object key);
+ * answers must carry them (the S3 presigned link's X-Amz-Credential, the read issue's key).
+ */
+const IDENTIFIER_NAME = /Id$|^(issueKey|objectKey)$/;
 
 /** How a caller wants transient failures: thrown (activities, so Temporal retries) or answered. */
 export type TransientMode = 'throw' | 'answer';
