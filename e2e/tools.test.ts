@@ -3,6 +3,7 @@ import { inject } from 'vitest';
 import { createFakeServer, createSmtpFake, type FakeServer, type SmtpFake } from '@weft/testkit';
 import { api, defaultCookie } from './support/http.js';
 import { createAccount } from './support/accounts.js';
+import { answerOnce, receivedBy } from './support/serviceFakes.js';
 
 // The stack allows 127.0.0.1 as an outbound address (globalSetup: WEFT_OUTBOUND_ALLOWLIST) so tools
 // reach these fakes; every other private, loopback-by-name or metadata address stays refused.
@@ -169,5 +170,56 @@ describe('a run through the runner', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ total: 42, item: 'tea' });
     expect(fake.received('GET', '/price')[0]?.query).toEqual({ item: 'tea' });
+  });
+
+  it('a credentialed tool gets its token refreshed mid-run: starter → API → function → Slack (OAuth) → response', async () => {
+    const { oauth, slack } = inject('serviceFakeUrls');
+    const user = await createAccount('Slack Connector');
+    const as = { cookie: user.cookie };
+    // Connect Slack: the code exchange answers a token that expires within the registry's refresh window.
+    const started = await fetch(`${inject('weftUrl')}/api/auth/oauth/authorize/slack`, { headers: as, redirect: 'manual' });
+    expect(started.status).toBe(302);
+    const state = new URL(started.headers.get('location') ?? '').searchParams.get('state') ?? '';
+    await answerOnce(oauth, 'POST', '/token/slack', { json: { access_token: 'slack-first-token', refresh_token: 'refresh-slack', expires_in: 60, token_type: 'Bearer' } });
+    const connected = await api<{ credential: { id: string } }>('GET', `/api/auth/oauth/callback?state=${encodeURIComponent(state)}&code=c1`, undefined, as);
+    expect(connected.status).toBe(200);
+    const credentialId = connected.body.credential.id;
+    const ws = await api<{ workspaces: Array<{ id: string }> }>('GET', '/api/workspaces', undefined, as);
+    const created = await api<{ id: string }>('POST', '/api/workflows', { workspaceId: ws.body.workspaces[0]?.id }, as);
+    const got = await api<{ data: { state: { blocks: Record<string, { id: string; type: string }> } } }>('GET', `/api/workflows/${created.body.id}`, undefined, as);
+    const starter = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter')?.id ?? '';
+    fake.on('GET', '/stock', { json: { count: 5 } });
+    const commands = [
+      { type: 'addBlock', id: 'fetch', blockType: 'api', name: 'Fetch', position: { x: 400, y: 100 } },
+      { type: 'setSubBlockValue', id: 'fetch', subBlockId: 'url', value: `${fake.url}/stock` },
+      { type: 'setSubBlockValue', id: 'fetch', subBlockId: 'method', value: 'GET' },
+      { type: 'addEdge', source: starter, target: 'fetch' },
+      { type: 'addBlock', id: 'calc', blockType: 'function', name: 'Calc', position: { x: 700, y: 100 } },
+      { type: 'setSubBlockValue', id: 'calc', subBlockId: 'code', value: 'return "stock is " + (<fetch.data.count> * 2)' },
+      { type: 'addEdge', source: 'fetch', target: 'calc' },
+      { type: 'addBlock', id: 'post', blockType: 'slack', name: 'Post', position: { x: 1000, y: 100 } },
+      { type: 'setSubBlockValue', id: 'post', subBlockId: 'operation', value: 'send' },
+      { type: 'setSubBlockValue', id: 'post', subBlockId: 'authMethod', value: 'oauth' },
+      { type: 'setSubBlockValue', id: 'post', subBlockId: 'credential', value: credentialId },
+      { type: 'setSubBlockValue', id: 'post', subBlockId: 'manualChannel', value: 'C0123' },
+      { type: 'setSubBlockValue', id: 'post', subBlockId: 'text', value: '<calc.result>' },
+      { type: 'addEdge', source: 'calc', target: 'post' },
+      { type: 'addBlock', id: 'answer', blockType: 'response', name: 'Answer', position: { x: 1300, y: 100 } },
+      { type: 'setSubBlockValue', id: 'answer', subBlockId: 'dataMode', value: 'json' },
+      { type: 'setSubBlockValue', id: 'answer', subBlockId: 'data', value: '{"ts": <post.ts>, "said": <calc.result>}' },
+      { type: 'addEdge', source: 'post', target: 'answer' },
+    ];
+    expect((await api('POST', `/api/workflows/${created.body.id}/commands`, { commands }, as)).status).toBe(200);
+    const res = await fetch(`${inject('weftUrl')}/api/workflows/${created.body.id}/execute`, { method: 'POST', headers: { ...as, 'content-type': 'application/json' }, body: '{}' });
+    const body = await res.text();
+    expect(res.status, body).toBe(200);
+    expect(JSON.parse(body)).toEqual({ ts: '1712345678.000100', said: 'stock is 10' });
+    // The run refreshed the expiring token and Slack saw the new one, never the first.
+    const refreshes = (await receivedBy(oauth)).filter((r) => r.path === '/token/slack' && (r.body as { grant_type?: string }).grant_type === 'refresh_token');
+    expect(refreshes.length).toBeGreaterThanOrEqual(1);
+    const posts = (await receivedBy(slack)).filter((r) => r.path === '/chat.postMessage' && (r.body as { text?: string }).text === 'stock is 10');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]?.headers.authorization).toBe('Bearer token-slack');
+    expect(body).not.toContain('token-slack');
   });
 });
