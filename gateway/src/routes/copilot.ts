@@ -31,6 +31,15 @@ function send(res: Response, data: unknown): void {
   res.write(`data: ${JSON.stringify(data)}\n\n`);
 }
 
+/** Parses a bus message; a malformed one is dropped (the turn's `done` carries the whole answer). */
+function parsed<T>(text: string): T | undefined {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A model token or a tool state published by the model layer, as the chat stream shows it. */
 function fromChunk(chunk: RunStreamChunk): unknown {
   if (chunk.toolCall) return { type: 'tool_call', toolCallId: chunk.toolCall.id, toolName: chunk.toolCall.name, state: chunk.toolCall.state };
@@ -62,9 +71,19 @@ export function copilotRoutes(clients: Clients, auth: Authenticator, checker: Ac
     const turnId = randomUUID();
     const subs: Subscription[] = [];
     let open = true;
+    // Events that come before the stream's headers (the turn may start streaming before StartChat answers) wait here.
+    let early: unknown[] | undefined = [];
+    const emit = (data: unknown) => (early ? early.push(data) : send(res, data));
     if (live) {
-      subs.push(live.nats.subscribe(runChunksSubject(live.instance, turnId), { callback: (err, msg) => !err && open && send(res, fromChunk(JSON.parse(msg.string()) as RunStreamChunk)) }));
-      subs.push(live.nats.subscribe(copilotTurnSubject(live.instance, turnId), { callback: (err, msg) => !err && open && send(res, fromTurnEvent(JSON.parse(msg.string()) as CopilotTurnEvent)) }));
+      const relay = <T>(subject: string, map: (value: T) => unknown) =>
+        live.nats.subscribe(subject, {
+          callback: (err, msg) => {
+            const value = err ? undefined : parsed<T>(msg.string());
+            if (value !== undefined && open) emit(map(value));
+          },
+        });
+      subs.push(relay<RunStreamChunk>(runChunksSubject(live.instance, turnId), fromChunk));
+      subs.push(relay<CopilotTurnEvent>(copilotTurnSubject(live.instance, turnId), fromTurnEvent));
       await live.nats.flush();
     }
     const stop = () => {
@@ -91,6 +110,8 @@ export function copilotRoutes(clients: Clients, auth: Authenticator, checker: Ac
     res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     res.flushHeaders();
     send(res, { type: 'start', chatId: started.chatId, turnId, provider: started.provider, model: started.model });
+    early.forEach((data) => send(res, data));
+    early = undefined;
     const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
     // A closed browser stops the relay; the turn itself goes on and is stored with the chat.
     res.on('close', stop);
