@@ -22,7 +22,7 @@ describe('running and deploying from the web app', () => {
         { type: 'setSubBlockValue', id: 'compute', subBlockId: 'code', value: 'return { answer: <start.input.n> + 2 }' },
         { type: 'addEdge', id: 'e1', source: starter, target: 'compute' },
         { type: 'addBlock', id: 'double', blockType: 'function', name: 'Double', position: { x: 700, y: 0 } },
-        { type: 'setSubBlockValue', id: 'double', subBlockId: 'code', value: 'return <compute.answer> * 2' },
+        { type: 'setSubBlockValue', id: 'double', subBlockId: 'code', value: 'return <compute.result.answer> * 2' },
         { type: 'addEdge', id: 'e2', source: 'compute', target: 'double' },
       ],
     });

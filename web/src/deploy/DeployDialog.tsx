@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { WorkflowState } from '@weft/workflow';
 import { api, ApiError } from '../api';
 import { CopyButton } from '../panels/fields/Integrations';
+import { nextRunTimes } from '../panels/fields/schedule';
 import { Icon } from '../ui/icons';
 import { useToast } from '../ui/toast';
 import { curlExample, deployInfo } from './deployInfo';
@@ -11,15 +12,10 @@ function NextRuns({ cron, timezone }: { cron: string; timezone: string }) {
   const [runs, setRuns] = useState<string[] | string>([]);
   useEffect(() => {
     let live = true;
-    void import('cron-parser').then(({ CronExpressionParser }) => {
-      try {
-        const it = CronExpressionParser.parse(cron, { tz: timezone, currentDate: new Date() });
-        const dates = Array.from({ length: 3 }, () => it.next().toDate().toLocaleString(undefined, { timeZone: timezone, dateStyle: 'medium', timeStyle: 'short' }));
-        if (live) setRuns(dates);
-      } catch (error) {
-        if (live) setRuns(error instanceof Error ? error.message : String(error));
-      }
-    });
+    nextRunTimes(cron, timezone).then(
+      (dates) => live && setRuns(dates),
+      (error: unknown) => live && setRuns(error instanceof Error ? error.message : String(error)),
+    );
     return () => {
       live = false;
     };

@@ -12,6 +12,10 @@ const formatCost = (cost: number) => `$${cost < 0.01 && cost > 0 ? cost.toFixed(
 
 function Entry({ entry, onRerun, onSelect }: { entry: BlockEntry; onRerun?: () => void; onSelect(): void }) {
   const [open, setOpen] = useState(entry.status === 'failed');
+  // A block that fails shows its error at once.
+  useEffect(() => {
+    if (entry.status === 'failed') setOpen(true);
+  }, [entry.status]);
   const tokens = entry.tokens?.total ?? ((entry.tokens?.prompt ?? 0) + (entry.tokens?.completion ?? 0) || undefined);
   return (
     <li className="log-entry" aria-label={`Log of ${entry.blockName}`}>

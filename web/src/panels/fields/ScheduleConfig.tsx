@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { SubBlockConfig } from '@weft/catalog';
 import { blockValues } from '../blockForm';
 import { useFormEnv } from './FormContext';
-import { scheduleCron } from './schedule';
+import { nextRunTimes, scheduleCron } from './schedule';
 
 /** The schedule's status: its cron expression and its next runs in its timezone (fields by frequency are the block's own). */
 export function ScheduleConfigField({ label }: { field: SubBlockConfig; label: string }) {
@@ -16,15 +16,10 @@ export function ScheduleConfigField({ label }: { field: SubBlockConfig; label: s
   useEffect(() => {
     if (!cron) return;
     let live = true;
-    void import('cron-parser').then(({ CronExpressionParser }) => {
-      try {
-        const it = CronExpressionParser.parse(cron, { tz: timezone, currentDate: new Date() });
-        const dates = Array.from({ length: 3 }, () => it.next().toDate().toLocaleString(undefined, { timeZone: timezone, dateStyle: 'medium', timeStyle: 'short' }));
-        if (live) setRuns({ cron, dates });
-      } catch (e) {
-        if (live) setRuns({ cron, dates: [], error: e instanceof Error ? e.message : String(e) });
-      }
-    });
+    nextRunTimes(cron, timezone).then(
+      (dates) => live && setRuns({ cron, dates }),
+      (e: unknown) => live && setRuns({ cron, dates: [], error: e instanceof Error ? e.message : String(e) }),
+    );
     return () => {
       live = false;
     };

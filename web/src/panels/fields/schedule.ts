@@ -42,3 +42,10 @@ export function scheduleCron(values: Record<string, unknown>): { cron: string } 
       return { error: 'Choose a frequency' };
   }
 }
+
+/** The next `count` times a cron expression fires in `timezone`, as the user reads them (cron-parser loads on demand). */
+export async function nextRunTimes(cron: string, timezone: string, count = 3): Promise<string[]> {
+  const { CronExpressionParser } = await import('cron-parser');
+  const it = CronExpressionParser.parse(cron, { tz: timezone, currentDate: new Date() });
+  return Array.from({ length: count }, () => it.next().toDate().toLocaleString(undefined, { timeZone: timezone, dateStyle: 'medium', timeStyle: 'short' }));
+}
