@@ -172,6 +172,21 @@ describe('a run through the runner', () => {
     expect(fake.received('GET', '/price')[0]?.query).toEqual({ item: 'tea' });
   });
 
+  it('the workflow executor route runs another workflow through the runner and answers when it ends', async () => {
+    const child = await newWorkflow((starter) => [
+      { type: 'addBlock', id: 'double', blockType: 'function', name: 'Double', position: { x: 400, y: 100 } },
+      { type: 'setSubBlockValue', id: 'double', subBlockId: 'code', value: 'return <start.input.n> * 2' },
+      { type: 'addEdge', source: starter, target: 'double' },
+    ]);
+    const res = await api<{ success: boolean; duration: number; childWorkflowId: string; childWorkflowName: string; result: unknown }>('POST', '/api/tools/workflow-executor', { workflowId: child, inputMapping: '{"n": 21}' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, childWorkflowId: child, childWorkflowName: expect.any(String), duration: expect.any(Number) });
+    expect(JSON.stringify(res.body.result)).toContain('42');
+    expect(await api('POST', '/api/tools/workflow-executor', {})).toMatchObject({ status: 400, body: { error: expect.stringContaining('workflowId is required') } });
+    const stranger = await createAccount('Executor Stranger');
+    expect([403, 404]).toContain((await api('POST', '/api/tools/workflow-executor', { workflowId: child }, { cookie: stranger.cookie })).status);
+  });
+
   it('a credentialed tool gets its token refreshed mid-run: starter → API → function → Slack (OAuth) → response', async () => {
     const { oauth, slack } = inject('serviceFakeUrls');
     const user = await createAccount('Slack Connector');

@@ -24,6 +24,12 @@ const functionBody = z.object({
   params: record('params').optional(),
   schema: z.unknown().optional(),
 });
+const executorBody = z.object({
+  workflowId: z.string({ error: 'workflowId is required' }).min(1, 'workflowId is required'),
+  inputMapping: z.unknown().optional(),
+});
+/** How long a workflow run by the workflow executor tool may take before the call gives up. */
+const EXECUTOR_DEADLINE_MS = 10 * 60_000;
 const proxyBody = z.object({
   toolId: z.string({ error: 'toolId is required' }).min(1, 'toolId is required'),
   params: record('params').optional(),
@@ -149,6 +155,37 @@ export function toolRoutes(clients: Clients, auth: Authenticator): Router {
   r.get('/proxy/image', (req, res) => internal(req, res, 'read'));
   r.post('/proxy/tts', (req, res) => internal(req, res, 'read'));
   r.all(['/knowledge', '/knowledge/*rest'], (req, res) => internal(req, res, readOrWrite(req)));
+  // Runs another workflow through the runner and answers when it ends (spec 001 §7).
+  r.post('/tools/workflow-executor', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    const body = parseBody(executorBody, req.body);
+    const { workflow } = await clients.registry.getWorkflow({ actor, workflowId: body.workflowId, access: 'write' });
+    let input: unknown = body.inputMapping ?? {};
+    if (typeof input === 'string') {
+      try {
+        input = input.trim() ? (JSON.parse(input) as unknown) : {};
+      } catch {
+        throw new AppError('validation', 'inputMapping must be JSON');
+      }
+    }
+    const started = Date.now();
+    const { execution } = await clients.runs.startRun(
+      { workflowId: body.workflowId, inputJson: JSON.stringify(input), actorId: actor.userId, trigger: 'workflow', workspaceId: workflow?.workspaceId ?? '', wait: true, stream: false },
+      { deadlineMs: EXECUTOR_DEADLINE_MS },
+    );
+    if (!execution) throw new AppError('internal', 'The runner answered without an execution');
+    const success = execution.status === 'succeeded';
+    res.json({
+      success,
+      duration: execution.durationMs ?? Date.now() - started,
+      childWorkflowId: body.workflowId,
+      childWorkflowName: workflow?.name ?? '',
+      executionId: execution.executionId,
+      result: fromJson(execution.outputJson),
+      ...(success ? {} : { error: execution.error ?? 'Child workflow failed' }),
+    });
+  });
+
   // /api/tools/custom is the registry's (settings routes, mounted before these). Tool routes get the
   // caller's environment variables (a service key such as FIRECRAWL_API_KEY may come from there).
   r.all('/tools/*rest', (req, res) => internal(req, res, 'read', true));
