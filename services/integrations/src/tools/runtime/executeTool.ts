@@ -14,10 +14,10 @@ import type { ToolRuntimeDeps } from './types.js';
 const CUSTOM_TOOL_TIMEOUT_MS = 10_000;
 const SECRET_NAME = /key|token|secret|password|credential|auth/i;
 /**
- * Identifiers whose names look secret (an AWS access key id, a Jira issue key, an S3 object key);
+ * Identifiers whose names look secret (an AWS access key id, a Jira issue key or manualIssueKey, an S3 object key);
  * answers must carry them (the S3 presigned link's X-Amz-Credential, the read issue's key).
  */
-const IDENTIFIER_NAME = /Id$|^(issueKey|objectKey)$/;
+const IDENTIFIER_NAME = /(Id|[iI]ssueKey|objectKey)$/;
 
 /** How a caller wants transient failures: thrown (activities, so Temporal retries) or answered. */
 export type TransientMode = 'throw' | 'answer';
