@@ -17,6 +17,15 @@ function status(out: registry.DeploymentStatusResponse) {
   return { isDeployed: s.isDeployed, deployedAt: s.deployedAt ?? null, apiKey: s.apiKey ?? null, needsRedeployment: s.needsRedeployment, hasActiveWebhook: s.hasActiveWebhook };
 }
 
+/**
+ * Brings the workflow's Temporal schedule in step with the deployment just changed, before the
+ * answer, so `GET /api/schedules` right after a deploy shows it. When the runner cannot be reached
+ * the deployment still stands: the runner's consumer of deployment events syncs it later.
+ */
+async function syncSchedule(clients: Clients, workflowId: string): Promise<void> {
+  await clients.schedules.syncSchedule({ workflowId }).catch(() => undefined);
+}
+
 /** Deploy, undeploy, deployment status and versions, revert to deployed. */
 export function deploymentRoutes(clients: Clients, auth: Authenticator): Router {
   const r = Router();
@@ -25,6 +34,7 @@ export function deploymentRoutes(clients: Clients, auth: Authenticator): Router 
     const actor = await requireActor(auth, req);
     const body = parseBody(deployBody, req.body);
     const s = status(await clients.registry.deploy({ actor, workflowId: req.params.id, deployedAt: body.deployedAt }, { deadlineMs: EDITOR_ROUND_TRIP_MS }));
+    await syncSchedule(clients, req.params.id);
     res.json({ apiKey: s.apiKey, isDeployed: s.isDeployed, deployedAt: s.deployedAt });
   });
 
@@ -36,7 +46,9 @@ export function deploymentRoutes(clients: Clients, auth: Authenticator): Router 
 
   r.delete('/workflows/:id/deploy', async (req, res) => {
     const actor = await requireActor(auth, req);
-    res.json(status(await clients.registry.undeploy({ actor, workflowId: req.params.id })));
+    const s = status(await clients.registry.undeploy({ actor, workflowId: req.params.id }));
+    await syncSchedule(clients, req.params.id);
+    res.json(s);
   });
 
   r.patch('/workflows/:id/deploy', async (req, res) => {
@@ -61,7 +73,9 @@ export function deploymentRoutes(clients: Clients, auth: Authenticator): Router 
     const actor = await requireActor(auth, req);
     const version = Number(req.params.version);
     if (!Number.isInteger(version) || version < 1) throw new AppError('validation', 'version must be a positive whole number');
-    res.json(status(await clients.registry.activateDeploymentVersion({ actor, workflowId: req.params.id, version }, { deadlineMs: EDITOR_ROUND_TRIP_MS })));
+    const s = status(await clients.registry.activateDeploymentVersion({ actor, workflowId: req.params.id, version }, { deadlineMs: EDITOR_ROUND_TRIP_MS }));
+    await syncSchedule(clients, req.params.id);
+    res.json(s);
   });
 
   return r;

@@ -107,6 +107,8 @@ export function workflowRoutes(clients: Clients, auth: Authenticator, access: Ac
   r.delete('/workflows/:id', async (req, res) => {
     const actor = await requireActor(auth, req);
     await clients.registry.deleteWorkflow({ actor, workflowId: req.params.id });
+    // A deleted workflow's schedule stops before the answer (the deletion event repairs a failed call).
+    await clients.schedules.syncSchedule({ workflowId: req.params.id }).catch(() => undefined);
     res.json({ success: true });
   });
 
