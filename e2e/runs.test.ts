@@ -1,7 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
+import { createTestInstance, uniqueSuffix } from '@weft/testkit';
+import { checkGrpcHealth } from '@weft/platform';
+import { freePort } from '../infra/scripts/lib/stack.mjs';
 import { api, defaultCookie } from './support/http.js';
 import { createAccount } from './support/accounts.js';
+import { startSecondGateway } from './support/gateway.js';
 
 interface LogEntry {
   blockId: string;
@@ -100,15 +110,16 @@ async function sse(method: string, path: string, body?: unknown, headers: Record
   return { status: res.status, type: res.headers.get('content-type'), events: res.status === 200 ? await readSse(res) : [] };
 }
 
-async function finished(executionId: string): Promise<ExecutionAnswer> {
+/** The execution once it has ended, read through `read` (the stack's gateway unless told). */
+async function finished(executionId: string, read: typeof api = api, timeout = 30_000): Promise<ExecutionAnswer> {
   let last: ExecutionAnswer | undefined;
   await expect
     .poll(
       async () => {
-        last = (await api<ExecutionAnswer>('GET', `/api/executions/${executionId}`)).body;
+        last = (await read<ExecutionAnswer>('GET', `/api/executions/${executionId}`)).body;
         return last.status;
       },
-      { timeout: 30_000, interval: 100 },
+      { timeout, interval: 100 },
     )
     .not.toBe('running');
   if (!last) throw new Error('never read');
@@ -169,6 +180,8 @@ describe('runs through the gateway', () => {
     expect(Object.keys(started.body)).toEqual(['executionId']);
     const done = await finished(started.body.executionId);
     expect(done).toMatchObject({ status: 'succeeded', output: { result: 42 }, input: { a: 1 } });
+    const unknownMode = await api('POST', `/api/workflows/${id}/execute`, {}, { cookie: await defaultCookie(), 'x-execution-mode': 'later' });
+    expect(unknownMode).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^x-execution-mode:/) } });
   });
 
   it('streams a run as Server-Sent Events, and a reader that resumes (Last-Event-ID) or reloads gets the rest or the whole run', async () => {
@@ -256,6 +269,29 @@ describe('runs through the gateway', () => {
     expect((await api('POST', `/api/workflows/${id}/execute`, {}, { 'x-api-key': 'wf_wrong' })).status).toBe(401);
   });
 
+  it('runs a workflow block with the actor’s environment variables, and keeps a large output outside the history', async () => {
+    expect((await api('POST', '/api/environment', { variables: { GREETING: 'hello' } })).status).toBe(200);
+    const child = await workflowWith(computeThen('return "{{GREETING}}".toUpperCase()'));
+    const { id } = await workflowWith((starter) => [
+      { type: 'addBlock', id: 'big', blockType: 'function', name: 'Big', position: { x: 400, y: 100 } },
+      { type: 'setSubBlockValue', id: 'big', subBlockId: 'code', value: 'return "x".repeat(300000)' },
+      { type: 'addEdge', source: starter, target: 'big' },
+      { type: 'addBlock', id: 'child', blockType: 'workflow', name: 'Child', position: { x: 700, y: 100 } },
+      { type: 'setSubBlockValue', id: 'child', subBlockId: 'workflowId', value: child.id },
+      { type: 'addEdge', source: 'big', target: 'child' },
+      { type: 'addBlock', id: 'sum', blockType: 'function', name: 'Sum', position: { x: 1000, y: 100 } },
+      { type: 'setSubBlockValue', id: 'sum', subBlockId: 'code', value: 'return <big.result>.length + ":" + <child.result.result>' },
+      { type: 'addEdge', source: 'child', target: 'sum' },
+    ]);
+    const run = await api<RunAnswer>('POST', `/api/workflows/${id}/execute`, {});
+    expect(run.body.error).toBeUndefined();
+    expect(run.body).toMatchObject({ success: true, output: { result: '300000:HELLO' } });
+    expect(run.body.logs.find((l) => l.blockId === 'child')?.output).toMatchObject({ success: true, result: { result: 'HELLO' } });
+    // Over 256 KB: passed by reference inside the run, shown whole in the log.
+    const stored = await api<ExecutionAnswer>('GET', `/api/executions/${run.body.metadata.executionId}`);
+    expect((stored.body.logs?.find((l) => l.blockId === 'big')?.output as { result: string }).result).toHaveLength(300_000);
+  });
+
   it('refuses what it must: unknown executions 404, no access 404/403, deleted workflow 404, anonymous 401', async () => {
     const { id } = await workflowWith(computeThen('return 40 + 2'));
     const run = await api<RunAnswer>('POST', `/api/workflows/${id}/execute`, {});
@@ -276,4 +312,168 @@ describe('runs through the gateway', () => {
     expect((await api('POST', `/api/workflows/${id}/execute`, {})).status).toBe(404);
     expect((await api('GET', `/api/executions/${executionId}`)).status).toBe(404);
   });
+});
+
+interface Call {
+  kind: 'start' | 'done';
+  pid: number;
+  workflowId: string;
+  activityId: string;
+  attempt: number;
+  code: string;
+}
+
+/** A child process of this test; `stop` kills it (SIGKILL for a crash) and waits for its exit. */
+function launch(script: string, env: Record<string, string>): { child: ChildProcess; ready: Promise<void>; stop(signal?: NodeJS.Signals): Promise<void> } {
+  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // `ready`: the process wrote a line "ready" (the stand-in integrations worker does once it polls).
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (d: Buffer) => {
+      if (/^ready$/m.test(d.toString())) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+  ready.catch(() => undefined);
+  return {
+    child,
+    ready,
+    stop: (signal: NodeJS.Signals = 'SIGTERM') =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill(signal);
+      }),
+  };
+}
+
+describe('a run survives kill -9 of the runner worker (real processes)', () => {
+  // A runner of its own (own bus instance, task queues and database) with a stand-in integrations
+  // worker that records each call, and a second gateway in front of that runner: this test may kill
+  // its runner without touching the stack the other tests use.
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const runnerScript = join(root, 'services/runner/dist/main.js');
+  const integrationsScript = fileURLToPath(new URL('./dist/support/runsFakeIntegrations.js', import.meta.url));
+  const base = () => inject('weftEnv');
+  let instance: { instance: string; cleanup(): Promise<void> };
+  let databaseUrl: string;
+  let runnerAddr: string;
+  let dir: string;
+  let callsFile: string;
+  let gateway: { url: string; stop: () => void } | undefined;
+  let runner: ReturnType<typeof launch>;
+  const processes: Array<ReturnType<typeof launch>> = [];
+
+  const admin = async <T>(fn: (c: pg.Client) => Promise<T>): Promise<T> => {
+    const url = new URL(base().DATABASE_URL ?? '');
+    url.pathname = '/postgres';
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    try {
+      return await fn(client);
+    } finally {
+      await client.end();
+    }
+  };
+
+  async function startRunner(): Promise<ReturnType<typeof launch>> {
+    const runner = launch(runnerScript, { ...base(), WEFT_INSTANCE: instance.instance, DATABASE_URL: databaseUrl, RUNNER_ADDR: runnerAddr });
+    processes.push(runner);
+    // Healthy once it serves gRPC (its worker is polling by then); 120 s for a loaded machine.
+    for (const until = Date.now() + 120_000; !(await checkGrpcHealth(runnerAddr)); ) {
+      if (runner.child.exitCode !== null) throw new Error(`the runner exited with ${runner.child.exitCode}`);
+      if (Date.now() > until) throw new Error('the runner did not become healthy within 120 s');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    return runner;
+  }
+
+  const calls = (): Call[] =>
+    readFileSync(callsFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.length > 0)
+      .map((l) => JSON.parse(l) as Call);
+
+  async function call<T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
+    const res = await fetch(`${gateway?.url ?? ''}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', cookie: await defaultCookie(), ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : {}) as T };
+  }
+
+  beforeAll(async () => {
+    instance = await createTestInstance();
+    const name = `weft_e2e_runs_${uniqueSuffix()}`;
+    await admin((c) => c.query(`create database "${name}"`));
+    const url = new URL(base().DATABASE_URL ?? '');
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    runnerAddr = `127.0.0.1:${await freePort()}`;
+    dir = mkdtempSync(join(tmpdir(), 'weft-runs-'));
+    callsFile = join(dir, 'calls.jsonl');
+    writeFileSync(callsFile, '');
+    const integrations = launch(integrationsScript, { ...base(), WEFT_QUEUE: `${instance.instance}-integrations`, WEFT_CALLS_FILE: callsFile });
+    processes.push(integrations);
+    await integrations.ready;
+    runner = await startRunner();
+    gateway = await startSecondGateway({ RUNNER_ADDR: runnerAddr, WEFT_INSTANCE: instance.instance });
+  }, 240_000);
+
+  afterAll(async () => {
+    gateway?.stop();
+    await Promise.all(processes.map((p) => p.stop('SIGKILL')));
+    await instance?.cleanup();
+    if (databaseUrl) await admin((c) => c.query(`drop database if exists "${new URL(databaseUrl).pathname.slice(1)}" with (force)`));
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('killed mid-loop while an activity runs: once a runner is back the run finishes with the same output, and no completed activity ran twice', async () => {
+    const { id } = await workflowWith((starter) => [
+      { type: 'addBlock', id: 'rounds', blockType: 'loop', name: 'Rounds', position: { x: 400, y: 100 }, data: { loopType: 'for', count: 3 } },
+      { type: 'addBlock', id: 'step', blockType: 'function', name: 'Step', position: { x: 50, y: 50 }, parentId: 'rounds' },
+      { type: 'setSubBlockValue', id: 'step', subBlockId: 'code', value: 'await sleep(1500); return <loop.index> * 10 + <start.input.base>' },
+      { type: 'addEdge', source: starter, target: 'rounds' },
+      { type: 'addEdge', source: 'rounds', target: 'step', sourceHandle: 'loop-start-source' },
+      { type: 'addBlock', id: 'total', blockType: 'function', name: 'Total', position: { x: 900, y: 100 } },
+      { type: 'setSubBlockValue', id: 'total', subBlockId: 'code', value: 'return <rounds.results>.map((r) => r.result)' },
+      { type: 'addEdge', source: 'rounds', target: 'total', sourceHandle: 'loop-end-source' },
+    ]);
+    // The same run uninterrupted: what the killed one must answer too.
+    const reference = await call<RunAnswer>('POST', `/api/workflows/${id}/execute`, { base: 1 });
+    expect(reference.body).toMatchObject({ success: true, output: { result: [1, 11, 21] } });
+
+    const started = await call<{ executionId: string }>('POST', `/api/workflows/${id}/execute`, { base: 1 }, { 'x-execution-mode': 'async' });
+    expect(started.status).toBe(202);
+    const executionId = started.body.executionId;
+    const ofRun = () => calls().filter((c) => c.workflowId === executionId);
+    // Mid-loop, mid-activity: the second iteration's function has started on the integrations worker.
+    await expect.poll(() => ofRun().filter((c) => c.kind === 'start').length, { timeout: 30_000, interval: 50 }).toBeGreaterThanOrEqual(2);
+    await runner.stop('SIGKILL');
+    const startedBeforeKill = ofRun().filter((c) => c.kind === 'start').length;
+    expect(startedBeforeKill).toBeLessThan(4);
+    // With no runner alive the activity still completes; its result waits in Temporal's history.
+    await expect.poll(() => ofRun().filter((c) => c.kind === 'done').length, { timeout: 30_000, interval: 50 }).toBe(startedBeforeKill);
+    runner = await startRunner();
+
+    const done = await finished(executionId, call, 90_000);
+    expect(done.status).toBe('succeeded');
+    expect(done.output).toEqual(reference.body.output);
+    expect(done.logs?.filter((l) => l.blockId === 'step').map((l) => [l.success, l.output])).toEqual([
+      [true, { result: 1, stdout: '' }],
+      [true, { result: 11, stdout: '' }],
+      [true, { result: 21, stdout: '' }],
+    ]);
+    // Each activity completed exactly once, on its first attempt.
+    const completed = ofRun().filter((c) => c.kind === 'done');
+    expect(completed).toHaveLength(4);
+    expect(new Set(completed.map((c) => c.activityId)).size).toBe(4);
+    expect(completed.every((c) => c.attempt === 1)).toBe(true);
+    // The stream of the finished run replays it whole, ending with its completion.
+    const stream = await fetch(`${gateway?.url ?? ''}/api/executions/${executionId}/stream`, { headers: { cookie: await defaultCookie() } });
+    const events = await readSse(stream);
+    expect(events.at(-1)?.event).toBe('execution:completed');
+    expect(events.filter((e) => e.event === 'block:completed' && e.data.blockId === 'step')).toHaveLength(3);
+  }, 240_000);
 });
