@@ -15,10 +15,10 @@ export async function startSecondGateway(env: Record<string, string> = {}): Prom
   });
   const url = `http://127.0.0.1:${port}`;
   const stop = () => void child.kill('SIGTERM');
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 600; i++) {
     if (await fetch(`${url}/api/health`).then(() => true, () => false)) return { url, stop };
     await new Promise((r) => setTimeout(r, 100));
   }
   stop();
-  throw new Error('the second gateway did not answer within 20 s');
+  throw new Error('the second gateway did not answer within 60 s');
 }

@@ -78,7 +78,9 @@ async function startOnce({ root, env = {}, port = 3000, randomPorts = false, log
       ),
     );
   };
-  const deadline = Date.now() + 120_000;
+  // Services bundle their Temporal workflow code on a first start, which on a loaded 2-core machine
+  // can take minutes; WEFT_START_TIMEOUT_MS changes the limit.
+  const deadline = Date.now() + (Number(process.env.WEFT_START_TIMEOUT_MS) || 360_000);
   let last = 'no answer';
   while (Date.now() < deadline) {
     const dead = children.find(({ child }) => child.exitCode !== null);
