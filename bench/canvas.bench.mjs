@@ -113,10 +113,16 @@ export async function run({ url, log }) {
     results.firstPaint = { ...paint, afterStateMs: paint.firstPaintMs - paint.stateArrivedMs };
     log(`canvas: first paint ${results.firstPaint.afterStateMs} ms after the state arrived (${paint.nodesDrawn} nodes drawn)`);
 
+    // The blocks drawn (a large canvas draws those in view): the drag and the remote edits use them.
+    const drawn = (await page.locator('.react-flow__node.block-function').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-id')))).filter(Boolean);
+    if (drawn.length < REMOTE_EDITS + 1) throw new Error(`only ${drawn.length} blocks are drawn`);
+    const index = (id) => Number(id.slice(1));
+    const at = (i) => ({ x: 300 + (i % 40) * 300, y: Math.floor(i / 40) * 160 });
+
     // Dragging a block: frames per second while the mouse moves it for about a second.
-    const node = page.locator('.react-flow__node[data-id="c0"]');
+    const node = page.locator(`.react-flow__node[data-id="${drawn[0]}"]`);
     const box = await node.boundingBox();
-    if (!box) throw new Error('block c0 is not on screen');
+    if (!box) throw new Error(`block ${drawn[0]} is not on screen`);
     const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
     await page.evaluate(() => {
       window.__bench.frames = [];
@@ -149,8 +155,9 @@ export async function run({ url, log }) {
     await page.waitForTimeout(500);
     const latencies = [];
     for (let n = 0; n < REMOTE_EDITS; n++) {
-      const target = `c${1 + n}`;
-      const position = { x: 300 + ((1 + n) % 40) * 300 + 7 + n, y: 23 + n };
+      const target = drawn[1 + n];
+      const home = at(index(target));
+      const position = { x: home.x + 7 + n, y: home.y + 3 + n };
       const wait = page.evaluate(
         ({ target, position }) =>
           new Promise((resolve) => {

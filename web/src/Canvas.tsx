@@ -47,6 +47,8 @@ const CONTAINER_DATA: Record<string, Record<string, unknown>> = {
   loop: { ...CONTAINER_SIZE, loopType: 'for', count: 5 },
   parallel: { ...CONTAINER_SIZE, parallelType: 'collection', count: 5 },
 };
+/** Blocks above which the canvas draws only what is in view and fits the view at half size at the least. */
+const LARGE_CANVAS = 300;
 /** How far a paste lands from what was copied. */
 const PASTE_OFFSET = { x: 60, y: 60 };
 
@@ -320,6 +322,10 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
     return () => window.removeEventListener('keydown', onKey);
   }, [edit]);
 
+  // A large canvas is drawn in part (the blocks in view), and fitting it never zooms out so far that all of them are in view.
+  const large = nodes.length > LARGE_CANVAS;
+  const fitOptions = useMemo(() => (large ? { maxZoom: 1, minZoom: 0.5 } : { maxZoom: 1 }), [large]);
+
   // The path a run took: edges between blocks that ran.
   const shownEdges = useMemo(() => {
     if (!statuses) return edges;
@@ -359,7 +365,7 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
           <ToolButton label="Delete selected" icon="trash" shortcut="Delete" disabled={selectedIds.length + selectedEdgeIds.length === 0} onClick={() => remove(selectedIds, selectedEdgeIds)} />
           <span className="tool-sep" />
           <ToolButton label="Auto layout" icon="layout" onClick={() => void autoLayout()} />
-          <ToolButton label="Fit view" icon="fit" onClick={() => void flow.fitView({ maxZoom: 1, duration: 200 })} />
+          <ToolButton label="Fit view" icon="fit" onClick={() => void flow.fitView({ ...fitOptions, duration: 200 })} />
           <span className="tool-sep" />
           <div className="canvas-actions">
             <button type="button" className="btn btn-sm" onClick={() => setDeploying(true)}>
@@ -390,10 +396,10 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
               deleteKeyCode={['Backspace', 'Delete']}
               multiSelectionKeyCode={['Meta', 'Control', 'Shift']}
               selectionKeyCode="Shift"
-              onlyRenderVisibleElements={nodes.length > 300}
+              onlyRenderVisibleElements={large}
               minZoom={0.05}
               fitView
-              fitViewOptions={{ maxZoom: 1 }}
+              fitViewOptions={fitOptions}
               proOptions={{ hideAttribution: true }}
               defaultEdgeOptions={{ type: 'smoothstep' }}
             >
