@@ -40,6 +40,7 @@ export type {
   ModelToolDefinition,
   ToolCallState,
 } from './modelActivities.js';
+export { MODEL_KEY_VARIABLES } from './modelActivities.js';
 export { copilotTaskQueue, copilotTurnSubject } from './copilot.js';
 export type { CopilotTurnEvent } from './copilot.js';
 export { createWorkflowBody, commandsBody, executeBody, describeIssues } from './api.js';

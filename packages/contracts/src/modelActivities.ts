@@ -18,6 +18,20 @@ export type ModelProviderId =
   | 'ollama'
   | 'huggingface';
 
+/** The environment variable that holds each provider's key: the operator's, and a user's own of the same name. */
+export const MODEL_KEY_VARIABLES: Readonly<Record<ModelProviderId, string>> = {
+  openai: 'OPENAI_API_KEY',
+  'azure-openai': 'AZURE_OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+  google: 'GEMINI_API_KEY',
+  deepseek: 'DEEPSEEK_API_KEY',
+  xai: 'XAI_API_KEY',
+  cerebras: 'CEREBRAS_API_KEY',
+  groq: 'GROQ_API_KEY',
+  ollama: 'OLLAMA_API_KEY',
+  huggingface: 'HUGGINGFACE_API_KEY',
+};
+
 /** A tool call the model asked for; `arguments` is the parsed JSON object. */
 export interface ModelToolCall {
   id: string;

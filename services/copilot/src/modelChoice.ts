@@ -1,5 +1,5 @@
 import { getProviderIdForModel } from '@weft/catalog';
-import type { ModelProviderId } from '@weft/contracts';
+import { MODEL_KEY_VARIABLES, type ModelProviderId } from '@weft/contracts';
 import { AppError } from '@weft/platform';
 
 /** The operator's copilot model when neither the request nor the workspace names one. */
@@ -18,18 +18,7 @@ export const COPILOT_MODEL_VARIABLE = 'COPILOT_MODEL';
 export const PROVIDERS: readonly ModelProviderId[] = ['openai', 'azure-openai', 'anthropic', 'google', 'deepseek', 'xai', 'cerebras', 'groq', 'ollama', 'huggingface'];
 
 /** The environment variable holding each provider's key (the same names the operator uses). */
-const KEY_NAMES: Record<ModelProviderId, string> = {
-  openai: 'OPENAI_API_KEY',
-  'azure-openai': 'AZURE_OPENAI_API_KEY',
-  anthropic: 'ANTHROPIC_API_KEY',
-  google: 'GEMINI_API_KEY',
-  deepseek: 'DEEPSEEK_API_KEY',
-  xai: 'XAI_API_KEY',
-  cerebras: 'CEREBRAS_API_KEY',
-  groq: 'GROQ_API_KEY',
-  ollama: 'OLLAMA_API_KEY',
-  huggingface: 'HUGGINGFACE_API_KEY',
-};
+const KEY_NAMES = MODEL_KEY_VARIABLES;
 
 export function isProvider(value: string): value is ModelProviderId {
   return (PROVIDERS as readonly string[]).includes(value);

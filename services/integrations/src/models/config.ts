@@ -1,5 +1,5 @@
 import { OLLAMA_DEFAULT_URL } from '@weft/catalog';
-import type { ModelProviderId } from '@weft/contracts';
+import { MODEL_KEY_VARIABLES, type ModelProviderId } from '@weft/contracts';
 import { ModelRequestError } from './errors.js';
 
 /** Where each provider is reached and the operator's server-side key for it (README's table). */
@@ -40,18 +40,7 @@ const BASE_URL_VARIABLES: Partial<Record<ModelProviderId, string>> = {
 };
 
 /** Operators' keys, used when a block leaves its API key empty. */
-export const KEY_VARIABLES: Record<ModelProviderId, string> = {
-  openai: 'OPENAI_API_KEY',
-  'azure-openai': 'AZURE_OPENAI_API_KEY',
-  anthropic: 'ANTHROPIC_API_KEY',
-  google: 'GEMINI_API_KEY',
-  deepseek: 'DEEPSEEK_API_KEY',
-  xai: 'XAI_API_KEY',
-  cerebras: 'CEREBRAS_API_KEY',
-  groq: 'GROQ_API_KEY',
-  ollama: 'OLLAMA_API_KEY',
-  huggingface: 'HUGGINGFACE_API_KEY',
-};
+export const KEY_VARIABLES: Readonly<Record<ModelProviderId, string>> = MODEL_KEY_VARIABLES;
 
 function trimmed(value: string | undefined): string | undefined {
   const v = value?.trim();

@@ -1,4 +1,5 @@
 import { supportsToolUsageControl } from '@weft/catalog';
+import { failureMessage } from '../retry.js';
 import type {
   CallContext,
   CallModelInput,
@@ -91,15 +92,7 @@ function timing(start: number, end: number): Timing {
 }
 
 /** Innermost message of an activity failure chain. */
-export function innermostMessage(err: unknown): string {
-  let current: unknown = err;
-  let message = err instanceof Error ? err.message : String(err);
-  while (current instanceof Error) {
-    if (current.message) message = current.message;
-    current = current.cause;
-  }
-  return message;
-}
+export const innermostMessage = failureMessage;
 
 function callKey(call: ModelToolCall): string {
   return `${call.name}:${JSON.stringify(call.arguments)}`;
