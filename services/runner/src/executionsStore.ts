@@ -207,7 +207,8 @@ export async function recordRunEvent(deps: RunLogDeps, event: RunEvent): Promise
           .values({
             execution_id: executionId,
             log_key: blockLogKey(event.blockId, event.loopIteration, event.parallelBranch),
-            position,
+            // The workflow's own numbering: events of one run can reach the recorder out of order.
+            position: event.ordinal ?? position,
             block_id: event.blockId,
             block_name: event.blockName,
             block_type: event.blockType,
@@ -216,14 +217,15 @@ export async function recordRunEvent(deps: RunLogDeps, event: RunEvent): Promise
             parallel_branch: json(event.parallelBranch),
             started_at: event.at,
           })
-          .onConflict((oc) => oc.columns(['execution_id', 'log_key']).doNothing())
+          // A completion that arrived first made the row: the start's place is the earlier one.
+          .onConflict((oc) => oc.columns(['execution_id', 'log_key']).doUpdateSet({ position: sql<number>`least(block_logs.position, excluded.position)` }))
           .execute();
         break;
       }
       case 'blockCompleted':
       case 'blockError': {
         const position = await append(key, type, data);
-        await upsertBlockLog(trx, executionId, position, event.log);
+        await upsertBlockLog(trx, executionId, event.ordinal ?? position, event.log);
         envelopes.push(createEnvelope(subject, 'blockCompleted', { executionId, workflowId: row.workflow_id, ...event.log }));
         break;
       }
