@@ -223,7 +223,7 @@ describe('one run per integration family through the gateway, against its fake',
 
   it('jira: finds the cloud id of the domain, then reads the issue', async () => {
     const cred = await credential('jira');
-    const { log, requests } = await runBlock('jira', 'jira', { operation: 'read', credential: cred, domain: 'acme.atlassian.net', manualProjectId: 'PROJ', manualIssueKey: 'PROJ-7' });
+    const { log, requests } = await runBlock('jira', 'jira', { operation: 'read', credential: cred, domain: 'acme.atlassian.example', manualProjectId: 'PROJ', manualIssueKey: 'PROJ-7' });
     expect(only(requests, 'GET', '/oauth/token/accessible-resources').headers.authorization).toBe('Bearer token-jira');
     expect(only(requests, 'GET', '/ex/jira/cloud-1/rest/api/3/issue/PROJ-7').headers.authorization).toBe('Bearer token-jira');
     expect(expectSucceeded(log)).toMatchObject({ issueKey: 'PROJ-7', summary: 'Login fails', description: 'Details of PROJ-7' });
@@ -315,7 +315,7 @@ describe('one run per integration family through the gateway, against its fake',
     const req = only(requests, 'POST', '/exa/search');
     expect(req.headers['x-api-key']).toBe('exa-e2e');
     expect(req.body).toMatchObject({ query: 'weft', numResults: 3 });
-    expect(expectSucceeded(log)).toMatchObject({ results: [{ title: 'Workflows', url: 'https://weft.dev/a', score: 0.91 }] });
+    expect(expectSucceeded(log)).toMatchObject({ results: [{ title: 'Workflows', url: 'https://weft.example/a', score: 0.91 }] });
   });
 
   it('slack: posts a message with a custom bot token', async () => {

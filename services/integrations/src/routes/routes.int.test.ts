@@ -190,17 +190,17 @@ describe('confluence page', () => {
   const page = { id: '42', title: 'Runbook', version: { number: 3 }, body: { storage: { value: '<p>Step <b>one</b></p>' } } };
 
   it('reads a page, finding the site by domain, and updates it with the next version', async () => {
-    fake.on('GET', '/atl/oauth/token/accessible-resources', { json: [{ id: 'other', url: 'https://other.atlassian.net' }, { id: 'site-1', url: 'https://acme.atlassian.net' }] });
+    fake.on('GET', '/atl/oauth/token/accessible-resources', { json: [{ id: 'other', url: 'https://other.atlassian.example' }, { id: 'site-1', url: 'https://acme.atlassian.example' }] });
     fake.on('GET', '/atl/ex/confluence/site-1/wiki/api/v2/pages/42', { json: page });
     fake.on('PUT', '/atl/ex/confluence/site-1/wiki/api/v2/pages/42', (r) => ({ json: { ...page, ...(r.body as object) } }));
-    const read = await call(rt, 'POST', '/tools/confluence/page', { domain: 'acme.atlassian.net', accessToken: 'atl-token', pageId: ' 42 ' });
+    const read = await call(rt, 'POST', '/tools/confluence/page', { domain: 'acme.atlassian.example', accessToken: 'atl-token', pageId: ' 42 ' });
     expect(read).toMatchObject({ status: 200, body: { success: true, output: { pageId: '42', title: 'Runbook', content: 'Step one' } } });
     expect(fake.received('GET', '/atl/ex/confluence/site-1/wiki/api/v2/pages/42')[0]?.headers.authorization).toBe('Bearer atl-token');
-    const updated = await call(rt, 'PUT', '/tools/confluence/page', { domain: 'acme.atlassian.net', cloudId: 'site-1', accessToken: 'atl-token', pageId: '42', title: 'Runbook v2', content: '<p>Two</p>' });
+    const updated = await call(rt, 'PUT', '/tools/confluence/page', { domain: 'acme.atlassian.example', cloudId: 'site-1', accessToken: 'atl-token', pageId: '42', title: 'Runbook v2', content: '<p>Two</p>' });
     expect(updated).toMatchObject({ status: 200, body: { success: true, output: { title: 'Runbook v2' } } });
     expect(fake.received('PUT', '/atl/ex/confluence/site-1/wiki/api/v2/pages/42')[0]?.body).toMatchObject({ title: 'Runbook v2', body: { representation: 'storage', value: '<p>Two</p>' }, version: { number: 4 } });
     // the confluence_retrieve tool reaches the same route through the execution layer
-    const viaTool = await rt.tools.execute({ toolId: 'confluence_retrieve', params: { domain: 'acme.atlassian.net', accessToken: 'atl-token', pageId: '42', cloudId: 'site-1' }, context }, 'answer');
+    const viaTool = await rt.tools.execute({ toolId: 'confluence_retrieve', params: { domain: 'acme.atlassian.example', accessToken: 'atl-token', pageId: '42', cloudId: 'site-1' }, context }, 'answer');
     expect(viaTool).toMatchObject({ success: true, output: { title: 'Runbook', content: 'Step one' } });
     expect(JSON.stringify(viaTool)).not.toContain('atl-token');
   });

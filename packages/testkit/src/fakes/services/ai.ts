@@ -35,7 +35,7 @@ export const AI_FIXTURES = {
     model: 'mistral-ocr-2505',
     pages: [
       { index: 0, markdown: '# Report\n\nRevenue **grew**.', images: [], dimensions: { dpi: 200, height: 2200, width: 1700 } },
-      { index: 1, markdown: 'See [appendix](https://weft.dev/a).', images: [] },
+      { index: 1, markdown: 'See [appendix](https://weft.example/a).', images: [] },
     ],
     usage_info: { pages_processed: 2, doc_size_bytes: 52311 },
   },

@@ -19,7 +19,7 @@ export const CRM_FIXTURES = {
     last_name: 'Lovelace',
     company_name: 'Analytical',
     background_information: 'Mathematician',
-    email_addresses: [{ address: 'ada@weft.dev', principal: true, kind: 'Work' }],
+    email_addresses: [{ address: 'ada@weft.example', principal: true, kind: 'Work' }],
     phone_numbers: [],
   },
   contacts: { contacts: [{ id: 101, first_name: 'Ada', last_name: 'Lovelace' }], meta: { total_count: 1 } },

@@ -11,8 +11,8 @@ const issue = (key: string, summary: string) => ({
 /** Recorded Jira Cloud answers (accessible resources and REST API 3). */
 export const JIRA_FIXTURES = {
   resources: [
-    { id: 'cloud-other', url: 'https://other.atlassian.net', name: 'other' },
-    { id: 'cloud-1', url: 'https://acme.atlassian.net', name: 'acme' },
+    { id: 'cloud-other', url: 'https://other.atlassian.example', name: 'other' },
+    { id: 'cloud-1', url: 'https://acme.atlassian.example', name: 'acme' },
   ],
   issue,
   search: { issues: [issue('PROJ-1', 'First'), issue('PROJ-2', 'Second')], total: 2 },

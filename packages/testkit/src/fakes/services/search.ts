@@ -6,29 +6,29 @@ export const SEARCH_FIXTURES = {
   exaSearch: {
     requestId: 'req-1',
     results: [
-      { id: 'https://weft.dev/a', title: 'Workflows', url: 'https://weft.dev/a', publishedDate: '2025-04-01T00:00:00.000Z', author: 'Ada', score: 0.91, favicon: 'https://weft.dev/favicon.ico', image: 'https://weft.dev/a.png', text: 'About workflows', summary: 'Short' },
+      { id: 'https://weft.example/a', title: 'Workflows', url: 'https://weft.example/a', publishedDate: '2025-04-01T00:00:00.000Z', author: 'Ada', score: 0.91, favicon: 'https://weft.example/favicon.ico', image: 'https://weft.example/a.png', text: 'About workflows', summary: 'Short' },
     ],
   },
-  exaContents: { results: [{ id: 'https://weft.dev/a', url: 'https://weft.dev/a', title: 'Workflows', text: 'Full text', summary: 'Summary of a' }] },
+  exaContents: { results: [{ id: 'https://weft.example/a', url: 'https://weft.example/a', title: 'Workflows', text: 'Full text', summary: 'Summary of a' }] },
   exaSimilar: { results: [{ id: 'https://other.dev/b', url: 'https://other.dev/b', title: 'Similar', score: 0.8, text: 'Other text' }] },
-  exaAnswer: { answer: 'Weft builds workflows.', citations: [{ id: 'c1', title: 'Docs', url: 'https://weft.dev/docs', text: 'Weft builds workflows' }] },
+  exaAnswer: { answer: 'Weft builds workflows.', citations: [{ id: 'c1', title: 'Docs', url: 'https://weft.example/docs', text: 'Weft builds workflows' }] },
   exaResearchCreated: { id: 'task-1', status: 'running' },
   exaResearchDone: {
     id: 'task-1',
     status: 'completed',
     data: { summary: 'Findings' },
-    citations: { summary: [{ id: 'c1', title: 'Source', url: 'https://weft.dev/s', text: 'source text' }] },
+    citations: { summary: [{ id: 'c1', title: 'Source', url: 'https://weft.example/s', text: 'source text' }] },
   },
-  tavilySearch: { query: 'weft', answer: null, results: [{ title: 'Weft', url: 'https://weft.dev', content: 'Workflow builder', score: 0.77, raw_content: null }], response_time: 1.1 },
-  tavilyExtract: { results: [{ url: 'https://weft.dev', raw_content: '# Weft' }], failed_results: [{ url: 'https://down.dev', error: 'timeout' }], response_time: 0.5 },
+  tavilySearch: { query: 'weft', answer: null, results: [{ title: 'Weft', url: 'https://weft.example', content: 'Workflow builder', score: 0.77, raw_content: null }], response_time: 1.1 },
+  tavilyExtract: { results: [{ url: 'https://weft.example', raw_content: '# Weft' }], failed_results: [{ url: 'https://down.example', error: 'timeout' }], response_time: 0.5 },
   serper: {
     searchParameters: { q: 'weft', type: 'search' },
-    organic: [{ title: 'Weft', link: 'https://weft.dev', snippet: 'Workflow builder', position: 1 }],
+    organic: [{ title: 'Weft', link: 'https://weft.example', snippet: 'Workflow builder', position: 1 }],
     news: [{ title: 'Weft 1.0', link: 'https://news.dev/weft', snippet: 'Released', date: '1 day ago', source: 'News' }],
   },
   googleSearch: {
     searchInformation: { searchTime: 0.21, formattedSearchTime: '0.21', totalResults: '1200', formattedTotalResults: '1,200' },
-    items: [{ kind: 'customsearch#result', title: 'Weft', link: 'https://weft.dev', displayLink: 'weft.dev', snippet: 'Workflow builder' }],
+    items: [{ kind: 'customsearch#result', title: 'Weft', link: 'https://weft.example', displayLink: 'weft.example', snippet: 'Workflow builder' }],
   },
   youtube: {
     kind: 'youtube#searchListResponse',
@@ -41,12 +41,12 @@ export const SEARCH_FIXTURES = {
       },
     ],
   },
-  jinaJson: { code: 200, status: 20000, data: { title: 'Weft', url: 'https://weft.dev/', content: '# Weft\nWorkflows' } },
+  jinaJson: { code: 200, status: 20000, data: { title: 'Weft', url: 'https://weft.example/', content: '# Weft\nWorkflows' } },
   jinaText: 'Title: Weft\n\n# Weft\nWorkflows',
-  linkupAnswer: { answer: 'Weft is a workflow builder.', sources: [{ name: 'Weft', url: 'https://weft.dev', snippet: 'Workflow builder' }] },
-  linkupResults: { results: [{ type: 'text', name: 'Weft', url: 'https://weft.dev', content: 'Workflow builder' }] },
-  firecrawlScrape: { success: true, data: { markdown: '# Weft', html: '<h1>Weft</h1>', metadata: { title: 'Weft', sourceURL: 'https://weft.dev', statusCode: 200 } } },
-  firecrawlSearch: { success: true, data: [{ url: 'https://weft.dev', title: 'Weft', description: 'Workflow builder' }], warning: null },
+  linkupAnswer: { answer: 'Weft is a workflow builder.', sources: [{ name: 'Weft', url: 'https://weft.example', snippet: 'Workflow builder' }] },
+  linkupResults: { results: [{ type: 'text', name: 'Weft', url: 'https://weft.example', content: 'Workflow builder' }] },
+  firecrawlScrape: { success: true, data: { markdown: '# Weft', html: '<h1>Weft</h1>', metadata: { title: 'Weft', sourceURL: 'https://weft.example', statusCode: 200 } } },
+  firecrawlSearch: { success: true, data: [{ url: 'https://weft.example', title: 'Weft', description: 'Workflow builder' }], warning: null },
   firecrawlCrawlCreated: { success: true, id: 'crawl-1', url: 'https://api.firecrawl.dev/v1/crawl/crawl-1' },
   firecrawlCrawlDone: {
     status: 'completed',
@@ -54,15 +54,15 @@ export const SEARCH_FIXTURES = {
     completed: 2,
     creditsUsed: 2,
     data: [
-      { markdown: '# Home', html: '<h1>Home</h1>', metadata: { sourceURL: 'https://weft.dev' } },
-      { markdown: '# Docs', metadata: { sourceURL: 'https://weft.dev/docs' } },
+      { markdown: '# Home', html: '<h1>Home</h1>', metadata: { sourceURL: 'https://weft.example' } },
+      { markdown: '# Docs', metadata: { sourceURL: 'https://weft.example/docs' } },
     ],
   },
 };
 
 /**
  * A fake of the search services: Exa under /exa, Tavily /tavily, Serper /serper, Google Custom Search
- * /customsearch, YouTube /youtube, Jina /jina (reading https://weft.dev/), Linkup /linkup, Firecrawl /firecrawl. Research tasks
+ * /customsearch, YouTube /youtube, Jina /jina (reading https://weft.example/), Linkup /linkup, Firecrawl /firecrawl. Research tasks
  * and crawls answer "completed" unless a test scripts "running" answers first.
  */
 export function createFakeSearch(): Promise<FakeServer> {
@@ -79,7 +79,7 @@ export function createFakeSearch(): Promise<FakeServer> {
     ['POST', '/serper/:type', { json: f.serper }],
     ['GET', '/customsearch', { json: f.googleSearch }],
     ['GET', '/youtube/search', { json: f.youtube }],
-    ['GET', '/jina/https://weft.dev/', (req) => (req.headers.accept === 'application/json' ? { json: f.jinaJson } : { text: f.jinaText })],
+    ['GET', '/jina/https://weft.example/', (req) => (req.headers.accept === 'application/json' ? { json: f.jinaJson } : { text: f.jinaText })],
     ['POST', '/linkup/search', (req) => ({ json: (req.body as { outputType?: string }).outputType === 'searchResults' ? f.linkupResults : f.linkupAnswer })],
     ['POST', '/firecrawl/scrape', { json: f.firecrawlScrape }],
     ['POST', '/firecrawl/search', { json: f.firecrawlSearch }],

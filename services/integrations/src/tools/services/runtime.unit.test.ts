@@ -91,7 +91,7 @@ describe('service tools through the execution layer', () => {
 
   it('mistral_parser: 5xx of its status table answer the table message', async () => {
     fakes.ai!.once('POST', '/mistral/ocr', { status: 503, json: {} });
-    expect(await run('mistral_parser', { apiKey: 'mistral-key-1', filePath: 'https://files.weft.dev/a.pdf' })).toMatchObject({
+    expect(await run('mistral_parser', { apiKey: 'mistral-key-1', filePath: 'https://files.weft.example/a.pdf' })).toMatchObject({
       success: false,
       error: 'Mistral OCR Error: Service temporarily unavailable - please try again later',
     });
@@ -99,7 +99,7 @@ describe('service tools through the execution layer', () => {
 
   it('mistral_parser: a 4xx from the service answers its table message, not a retry', async () => {
     fakes.ai!.once('POST', '/mistral/ocr', { status: 401, json: { message: 'Unauthorized' } });
-    expect(await run('mistral_parser', { apiKey: 'mistral-key-1', filePath: 'https://files.weft.dev/a.pdf' })).toMatchObject({
+    expect(await run('mistral_parser', { apiKey: 'mistral-key-1', filePath: 'https://files.weft.example/a.pdf' })).toMatchObject({
       success: false,
       error: 'Mistral OCR Error: Invalid API key - please check your Mistral API key',
     });

@@ -118,7 +118,7 @@ describe('openai tools', () => {
 });
 
 describe('mistral_parser', () => {
-  const base = { apiKey: 'mk', filePath: 'https://files.weft.dev/reports/q3%20report.pdf' };
+  const base = { apiKey: 'mk', filePath: 'https://files.weft.example/reports/q3%20report.pdf' };
 
   it('posts the OCR request with pages and image options and answers markdown with metadata', async () => {
     const r = await ai.run('mistral_parser', { ...base, pages: [0, 1], includeImageBase64: true, imageLimit: 4, imageMinSize: 'x' });
@@ -133,7 +133,7 @@ describe('mistral_parser', () => {
     });
     expect(r.success).toBe(true);
     const out = r.success ? (r.output as { content: string; metadata: Record<string, unknown> }) : undefined;
-    expect(out?.content).toBe('# Report\n\nRevenue **grew**.\n\nSee [appendix](https://weft.dev/a).');
+    expect(out?.content).toBe('# Report\n\nRevenue **grew**.\n\nSee [appendix](https://weft.example/a).');
     expect(out?.metadata).toMatchObject({
       fileType: 'pdf',
       fileName: 'q3 report.pdf',

@@ -4,7 +4,7 @@ import { useFamily } from '../testSupport.js';
 import { jiraTools } from './jira.tools.js';
 
 const ji = useFamily(createFakeJira, ['atlassian'], jiraTools);
-const base = { accessToken: 'atl_1', domain: 'acme.atlassian.net' };
+const base = { accessToken: 'atl_1', domain: 'acme.atlassian.example' };
 const API = '/ex/jira/cloud-1/rest/api/3';
 
 describe('jira', () => {
@@ -47,7 +47,7 @@ describe('jira', () => {
   it('jira_write creates the issue with type Task by default', async () => {
     const r = await ji.run('jira_write', { ...base, cloudId: 'cloud-1', projectId: '10000', summary: 'Broken', issueType: '' });
     expect(ji.only('POST', `${API}/issue`).body).toEqual({ fields: { project: { id: '10000' }, issuetype: { name: 'Task' }, summary: 'Broken' } });
-    expect(r).toMatchObject({ success: true, output: { issueKey: 'PROJ-3', summary: 'Broken', success: true, url: 'https://acme.atlassian.net/browse/PROJ-3' } });
+    expect(r).toMatchObject({ success: true, output: { issueKey: 'PROJ-3', summary: 'Broken', success: true, url: 'https://acme.atlassian.example/browse/PROJ-3' } });
     ji.fake.once('POST', '/ex/jira/:cloud/rest/api/3/issue', { status: 400, json: { errors: { summary: 'required' } } });
     const bad = await ji.run('jira_write', { ...base, cloudId: 'cloud-1', projectId: '1', summary: 's', issueType: 'Bug' });
     expect(bad.success === false && bad.error).toMatch(/^Failed to create Jira issue/);

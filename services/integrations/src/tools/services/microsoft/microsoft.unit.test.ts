@@ -5,11 +5,11 @@ import { microsoftTools } from './microsoft.tools.js';
 
 const ms = useFamily(createFakeMicrosoft, ['microsoftGraph'], microsoftTools);
 const tok = { accessToken: 'eyJ.ms' };
-const sent = { to: 'ada@weft.dev, bob@weft.dev', subject: 'Quarterly numbers', body: 'See attached.' };
+const sent = { to: 'ada@weft.example, bob@weft.example', subject: 'Quarterly numbers', body: 'See attached.' };
 const expectedMessage = {
   subject: 'Quarterly numbers',
   body: { contentType: 'Text', content: 'See attached.' },
-  toRecipients: [{ emailAddress: { address: 'ada@weft.dev' } }, { emailAddress: { address: 'bob@weft.dev' } }],
+  toRecipients: [{ emailAddress: { address: 'ada@weft.example' } }, { emailAddress: { address: 'bob@weft.example' } }],
 };
 
 describe('outlook', () => {
@@ -51,9 +51,9 @@ describe('outlook', () => {
             subject: 'Hello',
             bodyPreview: 'Hi Ada',
             body: m.body,
-            sender: { name: 'Bob', address: 'bob@weft.dev' },
-            from: { name: 'Bob', address: 'bob@weft.dev' },
-            toRecipients: [{ name: 'Ada', address: 'ada@weft.dev' }],
+            sender: { name: 'Bob', address: 'bob@weft.example' },
+            from: { name: 'Bob', address: 'bob@weft.example' },
+            toRecipients: [{ name: 'Ada', address: 'ada@weft.example' }],
             ccRecipients: [],
             receivedDateTime: m.receivedDateTime,
             sentDateTime: m.sentDateTime,

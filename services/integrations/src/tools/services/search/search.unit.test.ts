@@ -40,9 +40,9 @@ describe('exa', () => {
   });
 
   it('exa_get_contents splits the urls and sends the summary query', async () => {
-    const r = await s.run('exa_get_contents', { apiKey: 'k', urls: 'https://weft.dev/a, ,https://weft.dev/b', text: true, summaryQuery: 'what' });
-    expect(s.only('POST', '/exa/contents').body).toEqual({ urls: ['https://weft.dev/a', 'https://weft.dev/b'], text: true, summary: { query: 'what' } });
-    expect(r).toEqual({ success: true, output: { results: [{ url: 'https://weft.dev/a', title: 'Workflows', text: 'Full text', summary: 'Summary of a' }] } });
+    const r = await s.run('exa_get_contents', { apiKey: 'k', urls: 'https://weft.example/a, ,https://weft.example/b', text: true, summaryQuery: 'what' });
+    expect(s.only('POST', '/exa/contents').body).toEqual({ urls: ['https://weft.example/a', 'https://weft.example/b'], text: true, summary: { query: 'what' } });
+    expect(r).toEqual({ success: true, output: { results: [{ url: 'https://weft.example/a', title: 'Workflows', text: 'Full text', summary: 'Summary of a' }] } });
   });
 
   it('exa_get_contents passes other API errors through', async () => {
@@ -51,8 +51,8 @@ describe('exa', () => {
   });
 
   it('exa_find_similar_links sends url, count and text contents', async () => {
-    const r = await s.run('exa_find_similar_links', { apiKey: 'k', url: 'https://weft.dev', numResults: '3' });
-    expect(s.only('POST', '/exa/findSimilar').body).toEqual({ url: 'https://weft.dev', numResults: 3, contents: { text: false } });
+    const r = await s.run('exa_find_similar_links', { apiKey: 'k', url: 'https://weft.example', numResults: '3' });
+    expect(s.only('POST', '/exa/findSimilar').body).toEqual({ url: 'https://weft.example', numResults: 3, contents: { text: false } });
     expect(r).toEqual({ success: true, output: { similarLinks: [{ url: 'https://other.dev/b', title: 'Similar', text: 'Other text', score: 0.8 }] } });
     s.fake.once('POST', '/exa/findSimilar', { status: 401, json: {} });
     expect(await s.run('exa_find_similar_links', { apiKey: 'k', url: 'u' })).toMatchObject({ error: 'Invalid API key. Please check your Exa AI API key.' });
@@ -61,7 +61,7 @@ describe('exa', () => {
   it('exa_answer answers query, answer and citations', async () => {
     const r = await s.run('exa_answer', { apiKey: 'k', query: 'what is weft' });
     expect(s.only('POST', '/exa/answer').body).toEqual({ query: 'what is weft', text: false });
-    expect(r).toEqual({ success: true, output: { query: 'what is weft', answer: 'Weft builds workflows.', citations: [{ title: 'Docs', url: 'https://weft.dev/docs', text: 'Weft builds workflows' }] } });
+    expect(r).toEqual({ success: true, output: { query: 'what is weft', answer: 'Weft builds workflows.', citations: [{ title: 'Docs', url: 'https://weft.example/docs', text: 'Weft builds workflows' }] } });
     s.fake.once('POST', '/exa/answer', { status: 429, json: {} });
     expect(await s.run('exa_answer', { apiKey: 'k', query: 'q' })).toMatchObject({ error: 'Rate limit exceeded. Please try again later.' });
   });
@@ -72,7 +72,7 @@ describe('exa', () => {
     const r = await s.run('exa_research', { apiKey: 'k', query: 'market for workflow tools', includeText: true });
     expect(s.only('POST', '/exa/research/v0/tasks').body).toEqual({ instructions: 'market for workflow tools', model: 'exa-research', output: { inferSchema: true } });
     expect(s.fake.received('GET', '/exa/research/v0/tasks/task-1')).toHaveLength(2);
-    expect(r).toEqual({ success: true, output: { taskId: 'task-1', research: { summary: 'Findings' }, citations: [{ title: 'Source', url: 'https://weft.dev/s', text: 'source text' }] } });
+    expect(r).toEqual({ success: true, output: { taskId: 'task-1', research: { summary: 'Findings' }, citations: [{ title: 'Source', url: 'https://weft.example/s', text: 'source text' }] } });
   });
 
   it('exa_research gives up after its polling time with the §8 message', async () => {
@@ -94,7 +94,7 @@ describe('tavily', () => {
     const req = s.only('POST', '/tavily/search');
     expect(req.headers.authorization).toBe('Bearer tvly-1');
     expect(req.body).toEqual({ query: 'weft', max_results: 20 });
-    expect(r).toEqual({ success: true, output: { query: 'weft', answer: null, results: [{ title: 'Weft', url: 'https://weft.dev', content: 'Workflow builder', score: 0.77 }] } });
+    expect(r).toEqual({ success: true, output: { query: 'weft', answer: null, results: [{ title: 'Weft', url: 'https://weft.example', content: 'Workflow builder', score: 0.77 }] } });
     await s.run('tavily_search', { apiKey: 'k', query: 'x' });
     expect(s.fake.received('POST', '/tavily/search')[1]?.body).toEqual({ query: 'x', max_results: 5 });
   });
@@ -105,9 +105,9 @@ describe('tavily', () => {
   });
 
   it('tavily_extract sends one url as a string, several as a list, and answers content per url', async () => {
-    const r = await s.run('tavily_extract', { apiKey: 'k', urls: 'https://weft.dev', extract_depth: 'advanced' });
-    expect(s.only('POST', '/tavily/extract').body).toEqual({ urls: 'https://weft.dev', extract_depth: 'advanced' });
-    expect(r).toEqual({ success: true, output: { results: [{ url: 'https://weft.dev', content: '# Weft' }], failedResults: [{ url: 'https://down.dev', error: 'timeout' }] } });
+    const r = await s.run('tavily_extract', { apiKey: 'k', urls: 'https://weft.example', extract_depth: 'advanced' });
+    expect(s.only('POST', '/tavily/extract').body).toEqual({ urls: 'https://weft.example', extract_depth: 'advanced' });
+    expect(r).toEqual({ success: true, output: { results: [{ url: 'https://weft.example', content: '# Weft' }], failedResults: [{ url: 'https://down.example', error: 'timeout' }] } });
     await s.run('tavily_extract', { apiKey: 'k', urls: ['https://a.dev', 'https://b.dev'] });
     expect(s.fake.received('POST', '/tavily/extract')[1]?.body).toEqual({ urls: ['https://a.dev', 'https://b.dev'], extract_depth: 'basic' });
     s.fake.once('POST', '/tavily/extract', { status: 432, json: { detail: { error: 'Plan limit reached' } } });
@@ -137,7 +137,7 @@ describe('serper, google search and youtube', () => {
     expect(r).toEqual({
       success: true,
       output: {
-        items: [{ title: 'Weft', link: 'https://weft.dev', snippet: 'Workflow builder', displayLink: 'weft.dev' }],
+        items: [{ title: 'Weft', link: 'https://weft.example', snippet: 'Workflow builder', displayLink: 'weft.example' }],
         searchInformation: { totalResults: '1200', searchTime: 0.21, formattedSearchTime: '0.21', formattedTotalResults: '1,200' },
       },
     });
@@ -164,8 +164,8 @@ describe('serper, google search and youtube', () => {
 
 describe('jina and linkup', () => {
   it('jina_read_url reads the url through the reader with the option headers', async () => {
-    const r = await s.run('jina_read_url', { apiKey: 'jina-1', url: 'https://weft.dev/', useReaderLMv2: true, gatherLinks: true });
-    const req = s.only('GET', '/jina/https://weft.dev/');
+    const r = await s.run('jina_read_url', { apiKey: 'jina-1', url: 'https://weft.example/', useReaderLMv2: true, gatherLinks: true });
+    const req = s.only('GET', '/jina/https://weft.example/');
     expect(req.headers.authorization).toBe('Bearer jina-1');
     expect(req.headers.accept).toBe('text/plain');
     expect(req.headers['x-respond-with']).toBe('readerlm-v2');
@@ -174,13 +174,13 @@ describe('jina and linkup', () => {
   });
 
   it('jina_read_url answers the JSON content when asked, and fails with the API message', async () => {
-    expect(await s.run('jina_read_url', { apiKey: 'k', url: 'https://weft.dev/', jsonResponse: true })).toEqual({
+    expect(await s.run('jina_read_url', { apiKey: 'k', url: 'https://weft.example/', jsonResponse: true })).toEqual({
       success: true,
-      output: { content: '# Weft\nWorkflows', title: 'Weft', url: 'https://weft.dev/' },
+      output: { content: '# Weft\nWorkflows', title: 'Weft', url: 'https://weft.example/' },
     });
-    expect(s.only('GET', '/jina/https://weft.dev/').headers['x-respond-with']).toBeUndefined();
-    s.fake.once('GET', '/jina/https://weft.dev/', { status: 401, json: { code: 401, message: 'Invalid API key' } });
-    expect(await s.run('jina_read_url', { apiKey: 'k', url: 'https://weft.dev/' })).toMatchObject({ success: false, error: 'Jina Reader error: Invalid API key' });
+    expect(s.only('GET', '/jina/https://weft.example/').headers['x-respond-with']).toBeUndefined();
+    s.fake.once('GET', '/jina/https://weft.example/', { status: 401, json: { code: 401, message: 'Invalid API key' } });
+    expect(await s.run('jina_read_url', { apiKey: 'k', url: 'https://weft.example/' })).toMatchObject({ success: false, error: 'Jina Reader error: Invalid API key' });
   });
 
   it('linkup_search asks for a sourced answer or search results', async () => {
@@ -188,7 +188,7 @@ describe('jina and linkup', () => {
     const req = s.only('POST', '/linkup/search');
     expect(req.headers.authorization).toBe('Bearer lk');
     expect(req.body).toEqual({ q: 'weft', depth: 'deep', outputType: 'sourcedAnswer' });
-    expect(r).toEqual({ success: true, output: { answer: 'Weft is a workflow builder.', sources: [{ name: 'Weft', url: 'https://weft.dev', snippet: 'Workflow builder' }] } });
+    expect(r).toEqual({ success: true, output: { answer: 'Weft is a workflow builder.', sources: [{ name: 'Weft', url: 'https://weft.example', snippet: 'Workflow builder' }] } });
     expect(await s.run('linkup_search', { apiKey: 'lk', q: 'weft', depth: 'bogus', outputType: 'searchResults' })).toEqual({ success: true, output: { results: f.linkupResults.results } });
     expect(s.fake.received('POST', '/linkup/search')[1]?.body).toEqual({ q: 'weft', depth: 'standard', outputType: 'searchResults' });
     s.fake.once('POST', '/linkup/search', { status: 401, json: { error: { code: 'UNAUTHORIZED', message: 'Invalid API key' } } });
@@ -198,10 +198,10 @@ describe('jina and linkup', () => {
 
 describe('firecrawl', () => {
   it('firecrawl_scrape asks for markdown with the scrape options and answers markdown, html and metadata', async () => {
-    const r = await s.run('firecrawl_scrape', { apiKey: 'fc-1', url: 'https://weft.dev', scrapeOptions: '{"onlyMainContent":true}' });
+    const r = await s.run('firecrawl_scrape', { apiKey: 'fc-1', url: 'https://weft.example', scrapeOptions: '{"onlyMainContent":true}' });
     const req = s.only('POST', '/firecrawl/scrape');
     expect(req.headers.authorization).toBe('Bearer fc-1');
-    expect(req.body).toEqual({ formats: ['markdown'], onlyMainContent: true, url: 'https://weft.dev' });
+    expect(req.body).toEqual({ formats: ['markdown'], onlyMainContent: true, url: 'https://weft.example' });
     expect(r).toEqual({ success: true, output: { markdown: '# Weft', html: '<h1>Weft</h1>', metadata: f.firecrawlScrape.data.metadata } });
   });
 
@@ -226,15 +226,15 @@ describe('firecrawl', () => {
   it('firecrawl_crawl starts a crawl (limit default 100) and polls it until completed', async () => {
     Object.assign(searchPolling.firecrawlCrawl, fastPolling(10));
     s.fake.once('GET', '/firecrawl/crawl/crawl-1', { json: { status: 'scraping', total: 2, completed: 1 } });
-    const r = await s.run('firecrawl_crawl', { apiKey: 'k', url: 'https://weft.dev', onlyMainContent: true });
-    expect(s.only('POST', '/firecrawl/crawl').body).toEqual({ url: 'https://weft.dev', limit: 100, scrapeOptions: { onlyMainContent: true } });
+    const r = await s.run('firecrawl_crawl', { apiKey: 'k', url: 'https://weft.example', onlyMainContent: true });
+    expect(s.only('POST', '/firecrawl/crawl').body).toEqual({ url: 'https://weft.example', limit: 100, scrapeOptions: { onlyMainContent: true } });
     expect(s.fake.received('GET', '/firecrawl/crawl/crawl-1')).toHaveLength(2);
     expect(r).toEqual({
       success: true,
       output: {
         pages: [
-          { markdown: '# Home', html: '<h1>Home</h1>', metadata: { sourceURL: 'https://weft.dev' } },
-          { markdown: '# Docs', html: undefined, metadata: { sourceURL: 'https://weft.dev/docs' } },
+          { markdown: '# Home', html: '<h1>Home</h1>', metadata: { sourceURL: 'https://weft.example' } },
+          { markdown: '# Docs', html: undefined, metadata: { sourceURL: 'https://weft.example/docs' } },
         ],
         total: 2,
         creditsUsed: 2,
@@ -245,11 +245,11 @@ describe('firecrawl', () => {
   it('firecrawl_crawl: a failed job and a job that never completes give their messages', async () => {
     Object.assign(searchPolling.firecrawlCrawl, fastPolling(3));
     s.fake.once('GET', '/firecrawl/crawl/crawl-1', { json: { status: 'failed' } });
-    expect(await s.run('firecrawl_crawl', { apiKey: 'k', url: 'https://weft.dev', limit: '7' })).toMatchObject({ success: false, error: 'Crawl job failed' });
+    expect(await s.run('firecrawl_crawl', { apiKey: 'k', url: 'https://weft.example', limit: '7' })).toMatchObject({ success: false, error: 'Crawl job failed' });
     expect(s.only('POST', '/firecrawl/crawl').body).toMatchObject({ limit: 7 });
     s.fake.once('POST', '/firecrawl/crawl', { json: { success: true, id: 'crawl-slow' } });
     s.fake.on('GET', '/firecrawl/crawl/crawl-slow', { json: { status: 'scraping' } });
-    expect(await s.run('firecrawl_crawl', { apiKey: 'k', url: 'https://weft.dev' })).toMatchObject({
+    expect(await s.run('firecrawl_crawl', { apiKey: 'k', url: 'https://weft.example' })).toMatchObject({
       success: false,
       error: 'Crawl job did not complete within the maximum polling time (300s)',
     });

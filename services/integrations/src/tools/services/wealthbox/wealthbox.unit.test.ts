@@ -40,8 +40,8 @@ describe('wealthbox reads', () => {
 
 describe('wealthbox writes', () => {
   it('wealthbox_write_contact posts names, email and background', async () => {
-    const r = await wb.run('wealthbox_write_contact', { ...tok, firstName: 'Grace', lastName: 'Hopper', emailAddress: 'grace@weft.dev', backgroundInformation: 'Admiral' });
-    const body = { first_name: 'Grace', last_name: 'Hopper', email_addresses: [{ address: 'grace@weft.dev', kind: 'Work', principal: true }], background_information: 'Admiral' };
+    const r = await wb.run('wealthbox_write_contact', { ...tok, firstName: 'Grace', lastName: 'Hopper', emailAddress: 'grace@weft.example', backgroundInformation: 'Admiral' });
+    const body = { first_name: 'Grace', last_name: 'Hopper', email_addresses: [{ address: 'grace@weft.example', kind: 'Work', principal: true }], background_information: 'Admiral' };
     expect(wb.only('POST', '/wealthbox/contacts').body).toEqual(body);
     expect(r).toEqual({ success: true, output: { success: true, contact: { id: 102, ...body }, metadata: { operation: 'write_contact', itemId: 102, itemType: 'contact' } } });
     expect(await wb.run('wealthbox_write_contact', { ...tok, firstName: 'G', lastName: ' ' })).toMatchObject({ error: 'Last name is required' });
