@@ -1,7 +1,7 @@
-import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { bootService, temporalLogger } from '@weft/platform';
+import { cachedWorkflowBundle } from '@weft/platform/workflowBundle';
 import { copilot, copilotTaskQueue, integrationsTaskQueue } from '@weft/contracts';
 import { migrations } from './migrations/index.js';
 import { copilotHandlers } from './adapters/grpc.js';
@@ -42,7 +42,7 @@ const worker = await Worker.create({
   connection,
   namespace: rt.config.TEMPORAL_NAMESPACE,
   taskQueue: queues.copilot,
-  workflowsPath: fileURLToPath(new URL('./workflows/index.js', import.meta.url)),
+  workflowBundle: await cachedWorkflowBundle({ name: 'copilot', workflows: new URL('./workflows/index.js', import.meta.url), serviceDist: new URL('.', import.meta.url), logger: rt.logger }),
   activities,
 });
 const running = worker.run().catch((err: unknown) => {

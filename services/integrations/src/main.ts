@@ -1,7 +1,7 @@
-import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { temporalLogger, bootService } from '@weft/platform';
+import { cachedWorkflowBundle } from '@weft/platform/workflowBundle';
 import { integrations, integrationsTaskQueue } from '@weft/contracts';
 import { migrations } from './migrations/index.js';
 import { createActivities } from './activities/index.js';
@@ -40,7 +40,7 @@ const worker = await Worker.create({
   connection,
   namespace: rt.config.TEMPORAL_NAMESPACE,
   taskQueue,
-  workflowsPath: fileURLToPath(new URL('./jobs/workflows.js', import.meta.url)),
+  workflowBundle: await cachedWorkflowBundle({ name: 'integrations', workflows: new URL('./jobs/workflows.js', import.meta.url), serviceDist: new URL('.', import.meta.url), logger: rt.logger }),
   activities: { ...createActivities(tools), ...tools.jobActivities, ...models },
 });
 const running = worker.run().catch((err: unknown) => {

@@ -1,16 +1,12 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { temporalLogger, bootService, createServiceClient, serviceAddress } from '@weft/platform';
+import { cachedWorkflowBundle } from '@weft/platform/workflowBundle';
 import { editor, integrationsTaskQueue, registry, registryTriggers, runner, runnerSchedules, runnerTaskQueue } from '@weft/contracts';
 import type { RunnerDB } from './db.js';
 import { migrations } from './migrations/index.js';
 import { runHandlers, runnerHandlers } from './adapters/grpc.js';
 import { createTemporalEngine } from './adapters/temporal.js';
-import { cachedWorkflowBundle } from './adapters/workflowBundle.js';
 import { createExecutions } from './executions.js';
 import { createRunLive } from './live/runLive.js';
 import { createRunLogActivities } from './activities/runLog.js';
@@ -52,13 +48,6 @@ const resourceActivities = createRunResourceActivities({
   },
 });
 
-/** What the workflow bundle is made of: this service's and the workspace packages' built code, and the lockfile. */
-function bundleInputs(): string[] {
-  const root = fileURLToPath(new URL('../../../', import.meta.url));
-  const packages = join(root, 'packages');
-  const packageDists = existsSync(packages) ? readdirSync(packages).map((p) => join(packages, p, 'dist')) : [];
-  return [fileURLToPath(new URL('.', import.meta.url)), ...packageDists, join(root, 'package-lock.json')];
-}
 
 const connection = await NativeConnection.connect({ address: rt.config.TEMPORAL_ADDRESS });
 const temporal = new Client({ connection, namespace: rt.config.TEMPORAL_NAMESPACE });
@@ -66,7 +55,7 @@ const worker = await Worker.create({
   connection,
   namespace: rt.config.TEMPORAL_NAMESPACE,
   taskQueue,
-  workflowBundle: await cachedWorkflowBundle({ workflowsPath: fileURLToPath(new URL('./workflows/index.js', import.meta.url)), inputs: bundleInputs(), cacheDir: process.env.WEFT_BUNDLE_CACHE_DIR || join(tmpdir(), 'weft-bundles'), logger: rt.logger }),
+  workflowBundle: await cachedWorkflowBundle({ name: 'runner', workflows: new URL('./workflows/index.js', import.meta.url), serviceDist: new URL('.', import.meta.url), logger: rt.logger }),
   activities: { ...createRunLogActivities(logDeps), ...resourceActivities },
 });
 const running = worker.run().catch((err: unknown) => {

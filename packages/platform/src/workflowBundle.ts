@@ -1,0 +1,60 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import type { Logger } from './logger.js';
+
+// A subpath of its own (`@weft/platform/workflowBundle`): services without Temporal workers never load the worker SDK.
+
+/** Every `.js` file below `dir` (tests left out), sorted, for the bundle's cache key. */
+function jsFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...jsFiles(path));
+    else if (entry.name.endsWith('.js') && !entry.name.endsWith('.test.js')) out.push(path);
+  }
+  return out.sort();
+}
+
+/** What a service's bundle is made of: its own built code, every workspace package's built code and the lockfile. */
+function bundleInputs(serviceDist: string): string[] {
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const packages = join(root, 'packages');
+  const packageDists = existsSync(packages) ? readdirSync(packages).map((p) => join(packages, p, 'dist')) : [];
+  return [serviceDist, ...packageDists, join(root, 'package-lock.json')];
+}
+
+/**
+ * The Temporal workflow bundle of `workflows` (a built file of the service whose code lives in
+ * `serviceDist`), kept in `WEFT_BUNDLE_CACHE_DIR` (default `<tmp>/weft-bundles`) under a hash of
+ * what goes into it. Bundling takes seconds of CPU, tens of seconds on a loaded machine; a worker
+ * that restarts (or a second one) with the same code reuses the file. The bundle is written to a
+ * temporary name and renamed, so concurrent starts are safe.
+ */
+export async function cachedWorkflowBundle(opts: { name: string; workflows: URL; serviceDist: URL; logger: Logger; cacheDir?: string }): Promise<{ codePath: string }> {
+  const hash = createHash('sha256');
+  hash.update(fileURLToPath(opts.workflows));
+  for (const input of bundleInputs(fileURLToPath(opts.serviceDist))) {
+    for (const file of input.endsWith('.json') ? (existsSync(input) ? [input] : []) : jsFiles(input)) {
+      hash.update(file);
+      hash.update('\0');
+      hash.update(readFileSync(file));
+      hash.update('\0');
+    }
+  }
+  const cacheDir = opts.cacheDir ?? (process.env.WEFT_BUNDLE_CACHE_DIR || join(tmpdir(), 'weft-bundles'));
+  const codePath = join(cacheDir, `${opts.name}-workflows-${hash.digest('hex').slice(0, 32)}.js`);
+  if (existsSync(codePath)) return { codePath };
+  const started = Date.now();
+  const { code } = await bundleWorkflowCode({ workflowsPath: fileURLToPath(opts.workflows) });
+  mkdirSync(cacheDir, { recursive: true });
+  const temporary = `${codePath}.${randomUUID()}.tmp`;
+  writeFileSync(temporary, code);
+  renameSync(temporary, codePath);
+  opts.logger.info({ codePath, ms: Date.now() - started }, 'workflow bundle built');
+  return { codePath };
+}
