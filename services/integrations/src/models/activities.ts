@@ -36,8 +36,8 @@ export function toFailure(err: unknown, provider: ModelProviderId): ApplicationF
 /** How often a running model activity tells Temporal it is alive (the runner's heartbeat timeout is 30 s). */
 export const MODEL_HEARTBEAT_MS = 5_000;
 
-/** Runs `work` while heartbeating, so a call on a lost worker is retried elsewhere within the heartbeat timeout. */
-async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
+/** Runs `work` while heartbeating every `everyMs`, so a call on a lost worker is retried elsewhere within the heartbeat timeout. */
+export async function heartbeating<T>(work: () => Promise<T>, everyMs = MODEL_HEARTBEAT_MS): Promise<T> {
   let ctx: Context | undefined;
   try {
     ctx = Context.current();
@@ -45,8 +45,9 @@ async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
     return work(); // called outside an activity (unit tests)
   }
   const beat = ctx;
-  beat.heartbeat();
-  const timer = setInterval(() => beat.heartbeat(), MODEL_HEARTBEAT_MS);
+  // No beat at the start: the heartbeat timeout counts from the activity's start, and a short call
+  // then costs no heartbeat round trip at all.
+  const timer = setInterval(() => beat.heartbeat(), everyMs);
   try {
     return await work();
   } finally {
