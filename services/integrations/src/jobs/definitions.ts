@@ -1,6 +1,7 @@
 import { BROWSER_TASK_POLLING } from '@weft/catalog';
 import { ToolError, type ToolIO } from '../tools/serviceTool.js';
 import type { JobCheck } from './types.js';
+import { exaResearchJob, firecrawlCrawlJob } from './searchJobs.js';
 
 /** A tool that starts a job at its service and is finished by polling it (spec 001 §4). */
 export interface ToolJobDefinition {
@@ -85,4 +86,4 @@ export const browserTaskJob: ToolJobDefinition = {
 };
 
 /** The polling jobs by tool id. */
-export const TOOL_JOBS: Record<string, ToolJobDefinition> = { [browserTaskJob.toolId]: browserTaskJob };
+export const TOOL_JOBS: Record<string, ToolJobDefinition> = Object.fromEntries([browserTaskJob, firecrawlCrawlJob, exaResearchJob].map((job) => [job.toolId, job]));

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createLogger, loadConfig, temporalLogger, type Database } from '@weft/platform';
-import { backingEnv, createFakeServer, createTestDatabase, uniqueSuffix, type FakeServer } from '@weft/testkit';
+import { SEARCH_FIXTURES, backingEnv, createFakeSearch, createFakeServer, createTestDatabase, uniqueSuffix, type FakeServer } from '@weft/testkit';
 import { migrations } from '../migrations/index.js';
 import { createToolRuntime, type ToolRuntime } from '../runtime.js';
 import { SandboxPool } from '../function/sandbox.js';
@@ -11,13 +11,18 @@ import type { IntegrationsDB } from '../db.js';
 import type { ExecuteToolInput, ToolResult } from '@weft/contracts';
 
 // Polling runs on real Temporal with a short interval (the definitions' is 5 s) and a limit no loaded
-// machine reaches, except in the give-up test (the definitions' 180 s limit; its message is theirs).
+// machine reaches, except in the give-up tests (the definitions' 180 s / 300 s limits; their messages are theirs).
+// Time skipping is not available here: TestWorkflowEnvironment.createTimeSkipping() must download the
+// test server, which fails without internet ("failed to download ephemeral server executable"), so the
+// interval and limit are injected (ToolRuntimeOptions.jobs.polling) and tests wait real, short intervals.
 const POLLING = { intervalMs: 100, timeoutMs: 600_000 };
 const SHORT_POLLING = { intervalMs: 100, timeoutMs: 1_500 };
 const context = { workspaceId: 'ws1', workflowId: 'wf1', actorId: 'u1' };
 
 let database: Database<IntegrationsDB> & { drop(): Promise<void> };
 let fake: FakeServer;
+/** Exa under /exa, Firecrawl under /firecrawl. */
+let search: FakeServer;
 let connection: Connection;
 let native: NativeConnection;
 let bundle: WorkflowBundleWithSourceMap;
@@ -65,6 +70,7 @@ beforeAll(async () => {
   bundle = await bundleWorkflowCode({ workflowsPath: fileURLToPath(new URL('./testWorkflows.ts', import.meta.url)), logger: temporalLogger(createLogger('bundle', 'silent')) });
   database = await createTestDatabase<IntegrationsDB>('integrations_jobs', migrations);
   fake = await createFakeServer();
+  search = await createFakeSearch();
   let next = 0;
   fake.on('POST', '/run-task', (req) => {
     const task = (req.body as { task?: string }).task ?? '';
@@ -88,7 +94,7 @@ beforeAll(async () => {
     db: database.db,
     logger: createLogger('integrations', 'silent'),
     config,
-    env: { WEFT_TOOL_BASE_URLS: JSON.stringify({ browserUse: fake.url }) },
+    env: { WEFT_TOOL_BASE_URLS: JSON.stringify({ browserUse: fake.url, exa: `${search.url}/exa`, firecrawl: `${search.url}/firecrawl` }) },
     registry: { getOAuthToken: () => Promise.reject(new Error('unused')), listCustomTools: () => Promise.resolve({ toolsJson: '[]' }) },
     policy: { allowPrivateNetwork: false, allowlist: ['127.0.0.1'] },
     docsDir: null,
@@ -103,6 +109,7 @@ afterAll(async () => {
   await rtShort?.close();
   await sandbox.close();
   await fake?.close();
+  await search?.close();
   await database?.drop();
   await native?.close();
   await connection?.close();
@@ -182,6 +189,146 @@ describe('a worker that dies mid-poll', () => {
     try {
       expect(await pending).toMatchObject({ success: true, output: { id, success: true } });
       expect(fake.received('POST', '/run-task').filter((r) => (r.body as { task: string }).task === 'crash')).toHaveLength(1);
+    } finally {
+      await second.stop();
+    }
+  }, 90_000);
+});
+
+const callTool = (toolId: string, params: Record<string, unknown>, runtime = () => rt) => runtime().tools.execute({ toolId, params, context }, 'answer');
+const f = SEARCH_FIXTURES;
+
+describe('Firecrawl crawl as a durable polling workflow', () => {
+  let worker: { stop(): Promise<void> };
+  beforeAll(async () => {
+    worker = await startWorker();
+  });
+  afterAll(async () => worker?.stop());
+  const crawls = (url: string) => search.received('POST', '/firecrawl/crawl').filter((r) => (r.body as { url?: string }).url === url);
+
+  it('starts the crawl once (limit default 100) and polls it until completed', async () => {
+    search.once('GET', '/firecrawl/crawl/crawl-1', { json: { status: 'scraping', total: 2, completed: 1 } });
+    const before = search.received('GET', '/firecrawl/crawl/crawl-1').length;
+    const res = await callTool('firecrawl_crawl', { apiKey: 'fc-secret-key', url: 'https://weft.example/once', onlyMainContent: true });
+    expect(res.error).toBeUndefined();
+    expect(res.output).toEqual({
+      pages: [
+        { markdown: '# Home', html: '<h1>Home</h1>', metadata: { sourceURL: 'https://weft.example' } },
+        { markdown: '# Docs', metadata: { sourceURL: 'https://weft.example/docs' } },
+      ],
+      total: 2,
+      creditsUsed: 2,
+    });
+    expect(crawls('https://weft.example/once').map((r) => r.body)).toEqual([{ url: 'https://weft.example/once', limit: 100, scrapeOptions: { onlyMainContent: true } }]);
+    expect(crawls('https://weft.example/once')[0]?.headers.authorization).toBe('Bearer fc-secret-key');
+    expect(search.received('GET', '/firecrawl/crawl/crawl-1').length - before).toBe(2);
+    expect(JSON.stringify(res)).not.toContain('fc-secret-key');
+  });
+
+  it('a failed crawl ends the polling with "Crawl job failed"; the limit is parsed as an integer', async () => {
+    search.once('GET', '/firecrawl/crawl/crawl-1', { json: { status: 'failed' } });
+    expect(await callTool('firecrawl_crawl', { apiKey: 'k', url: 'https://weft.example/fails', limit: '7' })).toMatchObject({ success: false, error: 'Crawl job failed' });
+    expect(crawls('https://weft.example/fails')[0]?.body).toMatchObject({ limit: 7 });
+  });
+
+  it.each([
+    [401, 'Invalid API key. Please check your Firecrawl API key.'],
+    [429, 'Rate limit exceeded. Please try again later.'],
+    [402, 'Insufficient credits. Please check your Firecrawl plan and usage.'],
+  ])('%i at the start answers its §8 message and nothing is polled', async (status, message) => {
+    const before = search.received('GET', '/firecrawl/crawl/:id').length;
+    search.once('POST', '/firecrawl/crawl', { status, json: { success: false, error: 'refused' } });
+    expect(await callTool('firecrawl_crawl', { apiKey: 'k', url: `https://weft.example/${status}` })).toMatchObject({ success: false, error: message });
+    expect(search.received('GET', '/firecrawl/crawl/:id')).toHaveLength(before);
+  });
+
+  it('a 402 while polling answers its §8 message', async () => {
+    search.once('GET', '/firecrawl/crawl/crawl-1', { status: 402, json: { success: false, error: 'Payment required' } });
+    expect(await callTool('firecrawl_crawl', { apiKey: 'k', url: 'https://weft.example/402-poll' })).toMatchObject({ success: false, error: 'Insufficient credits. Please check your Firecrawl plan and usage.' });
+  });
+
+  it('gives up after the limit with the spec message', async () => {
+    search.once('POST', '/firecrawl/crawl', { json: { success: true, id: 'crawl-slow' } });
+    search.on('GET', '/firecrawl/crawl/crawl-slow', { json: { status: 'scraping' } });
+    expect(await callTool('firecrawl_crawl', { apiKey: 'k', url: 'https://weft.example/slow' }, () => rtShort)).toMatchObject({
+      success: false,
+      error: 'Crawl job did not complete within the maximum polling time (300s)',
+    });
+  });
+});
+
+describe('Exa research as a durable polling workflow', () => {
+  let worker: { stop(): Promise<void> };
+  beforeAll(async () => {
+    worker = await startWorker();
+  });
+  afterAll(async () => worker?.stop());
+  const tasks = (query: string) => search.received('POST', '/exa/research/v0/tasks').filter((r) => (r.body as { instructions?: string }).instructions === query);
+
+  it('creates the task once and polls it; without a results array it answers one "Research Complete" entry', async () => {
+    search.once('GET', '/exa/research/v0/tasks/task-1', { json: { id: 'task-1', status: 'running' } });
+    const before = search.received('GET', '/exa/research/v0/tasks/task-1').length;
+    const res = await callTool('exa_research', { apiKey: 'exa-secret-key', query: 'market for workflow tools', includeText: true });
+    expect(res.error).toBeUndefined();
+    expect(res.output).toEqual({
+      taskId: 'task-1',
+      research: [{ title: 'Research Complete', url: '', summary: f.exaResearchDone.data, score: 1 }],
+      citations: [{ title: 'Source', url: 'https://weft.example/s', text: 'source text' }],
+    });
+    expect(tasks('market for workflow tools').map((r) => r.body)).toEqual([{ instructions: 'market for workflow tools', model: 'exa-research', output: { inferSchema: true } }]);
+    expect(tasks('market for workflow tools')[0]?.headers['x-api-key']).toBe('exa-secret-key');
+    expect(search.received('GET', '/exa/research/v0/tasks/task-1').length - before).toBe(2);
+    expect(JSON.stringify(res)).not.toContain('exa-secret-key');
+  });
+
+  it('answers the results array when the task has one', async () => {
+    const results = [{ title: 'Report', url: 'https://weft.example/r', summary: 'Findings', score: 0.9 }];
+    search.once('GET', '/exa/research/v0/tasks/task-1', { json: { ...f.exaResearchDone, data: { results } } });
+    expect(await callTool('exa_research', { apiKey: 'k', query: 'with results' })).toMatchObject({ success: true, output: { research: results, citations: [{ title: 'Source', url: 'https://weft.example/s' }] } });
+  });
+
+  it('a failed task answers "Research task failed: …"', async () => {
+    search.once('GET', '/exa/research/v0/tasks/task-1', { json: { id: 'task-1', status: 'failed', error: 'quota of the model reached' } });
+    expect(await callTool('exa_research', { apiKey: 'k', query: 'fails' })).toMatchObject({ success: false, error: 'Research task failed: quota of the model reached' });
+  });
+
+  it.each([
+    [401, 'Invalid API key. Please check your Exa AI API key.'],
+    [429, 'Rate limit exceeded. Please try again later.'],
+  ])('%i answers its §8 message', async (status, message) => {
+    search.once('POST', '/exa/research/v0/tasks', { status, json: { error: 'refused' } });
+    expect(await callTool('exa_research', { apiKey: 'k', query: `refused ${status}` })).toMatchObject({ success: false, error: message });
+  });
+
+  it('gives up after the limit with the spec message', async () => {
+    search.once('POST', '/exa/research/v0/tasks', { json: { id: 'task-slow', status: 'running' } });
+    search.on('GET', '/exa/research/v0/tasks/task-slow', { json: { id: 'task-slow', status: 'running' } });
+    expect(await callTool('exa_research', { apiKey: 'k', query: 'slow' }, () => rtShort)).toMatchObject({
+      success: false,
+      error: 'Research task did not complete within the maximum polling time (300s)',
+    });
+  });
+});
+
+describe('a worker that dies while a crawl or a research task is polled', () => {
+  it.each([
+    { toolId: 'firecrawl_crawl', params: { url: 'https://weft.example/crash' }, start: '/firecrawl/crawl', check: '/firecrawl/crawl/job-crash', id: 'job-crash', running: { status: 'scraping' }, done: f.firecrawlCrawlDone, expected: { total: 2, creditsUsed: 2 } },
+    { toolId: 'exa_research', params: { query: 'crash' }, start: '/exa/research/v0/tasks', check: '/exa/research/v0/tasks/task-crash', id: 'task-crash', running: { status: 'running' }, done: { ...f.exaResearchDone, id: 'task-crash' }, expected: { taskId: 'task-crash' } },
+  ])('$toolId: another worker resumes the polling without starting a second job', async ({ toolId, params, start, check, id, running, done, expected }) => {
+    let finished = false;
+    search.once('POST', start, { json: { id, status: 'running' } });
+    search.on('GET', check, () => ({ json: finished ? done : running }));
+    const startsBefore = search.received('POST', start).length;
+    const first = await startWorker();
+    const pending = callTool(toolId, { apiKey: 'k', ...params });
+    // Wait until the job was started and checked at least once, then take the worker away.
+    await expect.poll(() => search.received('GET', check).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+    await first.stop();
+    finished = true;
+    const second = await startWorker();
+    try {
+      expect(await pending).toMatchObject({ success: true, output: expected });
+      expect(search.received('POST', start).length - startsBefore).toBe(1);
     } finally {
       await second.stop();
     }

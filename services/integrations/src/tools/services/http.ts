@@ -129,27 +129,6 @@ export function bearer(token: unknown): Record<string, string> {
   return { Authorization: `Bearer ${String(token ?? '')}` };
 }
 
-/** How a tool polls a long-running job: every `intervalMs`, for at most `timeoutMs` (so timeoutMs / intervalMs checks). */
-export interface Polling {
-  intervalMs: number;
-  timeoutMs: number;
-}
-
-/**
- * Asks `check` until it answers a value (not `undefined`), waiting `intervalMs` between checks; after
- * `timeoutMs / intervalMs` checks throws `timeoutMessage`. Counting checks rather than reading the
- * clock keeps a loaded machine from cutting a job short.
- */
-export async function pollUntil<T>(polling: Polling, timeoutMessage: string, check: () => Promise<T | undefined>): Promise<T> {
-  const attempts = Math.max(1, Math.ceil(polling.timeoutMs / Math.max(1, polling.intervalMs)));
-  for (let i = 0; i < attempts; i++) {
-    if (i > 0) await new Promise((r) => setTimeout(r, polling.intervalMs));
-    const done = await check();
-    if (done !== undefined) return done;
-  }
-  throw new ToolError(timeoutMessage);
-}
-
 /** A parameter as trimmed text; blank throws `message` (the §5 message naming the field). */
 export function requireText(params: Record<string, unknown>, name: string, message: string): string {
   const t = text(params[name]);

@@ -1,20 +1,14 @@
-import { EXA_RESEARCH_POLLING, EXA_RESULTS, FIRECRAWL_CRAWL_POLLING, TAVILY_MAX_RESULTS, clamp, commaList, parseJson, text, toInt } from '@weft/catalog';
+import { EXA_RESULTS, TAVILY_MAX_RESULTS, clamp, commaList, parseJson, text, toInt } from '@weft/catalog';
 import { ToolError, type ServiceTool, type ToolIO } from '../../serviceTool.js';
-import { apiMessage, bearer, call, list, obj, pollUntil, RATE_LIMITED, seg, serviceTool, str, type ApiResponse, type CallSpec, type Obj, type Polling } from '../http.js';
+import { apiMessage, bearer, call, list, obj, RATE_LIMITED, serviceTool, str, type ApiResponse, type CallSpec, type Obj } from '../http.js';
 
-/** Polling of Exa research tasks and Firecrawl crawls (the catalogue's; tests shorten the interval). */
-export const searchPolling: { exaResearch: Polling; firecrawlCrawl: Polling } = {
-  exaResearch: { ...EXA_RESEARCH_POLLING },
-  firecrawlCrawl: { ...FIRECRAWL_CRAWL_POLLING },
-};
-
-const seconds = (p: { timeoutMs: number }) => `${Math.round(p.timeoutMs / 1000)}s`;
-const flag = (v: unknown) => v === true || v === 'true';
+/** A boolean parameter as the block sends it (true or 'true'). */
+export const flag = (v: unknown) => v === true || v === 'true';
 
 // ---------------------------------------------------------------- Exa
 
-/** The §8 messages for Exa: 401 and 429 have their own, otherwise the API's message. */
-async function exa(io: ToolIO, p: Obj, spec: Omit<CallSpec, 'url'> & { path: string }): Promise<Obj> {
+/** The §8 messages for Exa: 401 and 429 have their own, otherwise the API's message. Exa research runs as a polling job (src/jobs). */
+export async function exa(io: ToolIO, p: Obj, spec: Omit<CallSpec, 'url'> & { path: string }): Promise<Obj> {
   const { path, ...rest } = spec;
   const res = await call(io, { method: 'POST', ...rest, url: `${io.baseUrl('exa')}${path}`, headers: { 'x-api-key': text(p.apiKey) }, answerStatuses: RATE_LIMITED });
   if (res.status === 401) throw new ToolError('Invalid API key. Please check your Exa AI API key.', 401);
@@ -70,26 +64,6 @@ const exaTools: ServiceTool[] = [
       query,
       answer: data.answer ?? '',
       citations: list(data.citations).map((v) => ({ title: obj(v).title ?? '', url: obj(v).url, text: obj(v).text ?? '' })),
-    };
-  }),
-  serviceTool('exa_research', async (p, io) => {
-    const created = await exa(io, p, {
-      path: '/research/v0/tasks',
-      json: { instructions: text(p.query), model: 'exa-research', output: { inferSchema: true } },
-    });
-    const id = str(created.id);
-    if (!id) throw new ToolError('Exa AI API error: the research task has no id');
-    const polling = searchPolling.exaResearch;
-    const done = await pollUntil(polling, `Research task did not complete within the maximum polling time (${seconds(EXA_RESEARCH_POLLING)})`, async () => {
-      const task = await exa(io, p, { method: 'GET', path: `/research/v0/tasks/${seg(id)}` });
-      if (task.status === 'failed') throw new ToolError(`Research task failed: ${str(task.error) ?? 'unknown error'}`);
-      return task.status === 'completed' ? task : undefined;
-    });
-    const citations = Object.values(obj(done.citations)).flatMap((c) => list(c));
-    return {
-      taskId: id,
-      research: done.data ?? null,
-      citations: citations.map((v) => ({ title: obj(v).title ?? '', url: obj(v).url, ...(flag(p.includeText) ? { text: obj(v).text ?? '' } : {}) })),
     };
   }),
 ];
@@ -217,7 +191,8 @@ function firecrawlFailure(res: ApiResponse): ToolError {
   return new ToolError(`Firecrawl API error: ${apiMessage(res)}`, res.status);
 }
 
-async function firecrawl(io: ToolIO, p: Obj, spec: Omit<CallSpec, 'url'> & { path: string }): Promise<Obj> {
+/** A Firecrawl call with its §8 messages; the crawl runs as a polling job (src/jobs). */
+export async function firecrawl(io: ToolIO, p: Obj, spec: Omit<CallSpec, 'url'> & { path: string }): Promise<Obj> {
   const { path, ...rest } = spec;
   const res = await call(io, { method: 'POST', ...rest, url: `${io.baseUrl('firecrawl')}${path}`, headers: bearer(p.apiKey), answerStatuses: RATE_LIMITED });
   if (!res.ok) throw firecrawlFailure(res);
@@ -235,24 +210,6 @@ const firecrawlTools: ServiceTool[] = [
   serviceTool('firecrawl_search', async (p, io) => {
     const data = await firecrawl(io, p, { path: '/search', json: { query: text(p.query) } });
     return { data: list(data.data), warning: data.warning ?? null };
-  }),
-  serviceTool('firecrawl_crawl', async (p, io) => {
-    const created = await firecrawl(io, p, {
-      path: '/crawl',
-      json: { url: text(p.url), limit: toInt(p.limit, 100), scrapeOptions: { onlyMainContent: flag(p.onlyMainContent) } },
-    });
-    const id = str(created.id);
-    if (!id) throw new ToolError('Firecrawl API error: the crawl job has no id');
-    const done = await pollUntil(searchPolling.firecrawlCrawl, `Crawl job did not complete within the maximum polling time (${seconds(FIRECRAWL_CRAWL_POLLING)})`, async () => {
-      const job = await firecrawl(io, p, { method: 'GET', path: `/crawl/${seg(id)}` });
-      if (job.status === 'failed') throw new ToolError('Crawl job failed');
-      return job.status === 'completed' ? job : undefined;
-    });
-    return {
-      pages: list(done.data).map((v) => ({ markdown: obj(v).markdown ?? '', html: obj(v).html, metadata: obj(obj(v).metadata) })),
-      total: done.total ?? list(done.data).length,
-      creditsUsed: done.creditsUsed ?? 0,
-    };
   }),
 ];
 

@@ -1,7 +1,7 @@
 import { SEARCH_FIXTURES, createFakeSearch } from '@weft/testkit';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useFamily } from '../testSupport.js';
-import { searchPolling, searchTools } from './search.tools.js';
+import { searchTools } from './search.tools.js';
 
 const s = useFamily(
   createFakeSearch,
@@ -9,13 +9,7 @@ const s = useFamily(
   searchTools,
 );
 const f = SEARCH_FIXTURES;
-const saved = { exaResearch: { ...searchPolling.exaResearch }, firecrawlCrawl: { ...searchPolling.firecrawlCrawl } };
-afterEach(() => {
-  Object.assign(searchPolling.exaResearch, saved.exaResearch);
-  Object.assign(searchPolling.firecrawlCrawl, saved.firecrawlCrawl);
-});
-/** Polls quickly in tests; the number of checks (timeoutMs / intervalMs) is what bounds a job. */
-const fastPolling = (checks: number) => ({ intervalMs: 1, timeoutMs: checks });
+// Exa research and Firecrawl crawl are polling jobs: src/jobs/jobs.int.test.ts.
 
 describe('exa', () => {
   it('exa_search posts query, clamped count, autoprompt and type with the key header, and answers search results', async () => {
@@ -64,27 +58,6 @@ describe('exa', () => {
     expect(r).toEqual({ success: true, output: { query: 'what is weft', answer: 'Weft builds workflows.', citations: [{ title: 'Docs', url: 'https://weft.example/docs', text: 'Weft builds workflows' }] } });
     s.fake.once('POST', '/exa/answer', { status: 429, json: {} });
     expect(await s.run('exa_answer', { apiKey: 'k', query: 'q' })).toMatchObject({ error: 'Rate limit exceeded. Please try again later.' });
-  });
-
-  it('exa_research creates a task and polls it until completed', async () => {
-    Object.assign(searchPolling.exaResearch, fastPolling(10));
-    s.fake.once('GET', '/exa/research/v0/tasks/task-1', { json: { id: 'task-1', status: 'running' } });
-    const r = await s.run('exa_research', { apiKey: 'k', query: 'market for workflow tools', includeText: true });
-    expect(s.only('POST', '/exa/research/v0/tasks').body).toEqual({ instructions: 'market for workflow tools', model: 'exa-research', output: { inferSchema: true } });
-    expect(s.fake.received('GET', '/exa/research/v0/tasks/task-1')).toHaveLength(2);
-    expect(r).toEqual({ success: true, output: { taskId: 'task-1', research: { summary: 'Findings' }, citations: [{ title: 'Source', url: 'https://weft.example/s', text: 'source text' }] } });
-  });
-
-  it('exa_research gives up after its polling time with the §8 message', async () => {
-    Object.assign(searchPolling.exaResearch, fastPolling(3));
-    s.fake.on('GET', '/exa/research/v0/tasks/task-2', { json: { id: 'task-2', status: 'running' } });
-    s.fake.once('POST', '/exa/research/v0/tasks', { json: { id: 'task-2', status: 'running' } });
-    expect(await s.run('exa_research', { apiKey: 'k', query: 'q' })).toEqual({
-      success: false,
-      output: {},
-      error: 'Research task did not complete within the maximum polling time (300s)',
-    });
-    expect(s.fake.received('GET', '/exa/research/v0/tasks/task-2')).toHaveLength(3);
   });
 });
 
@@ -221,38 +194,5 @@ describe('firecrawl', () => {
     expect(r).toEqual({ success: true, output: { data: f.firecrawlSearch.data, warning: null } });
     s.fake.once('POST', '/firecrawl/search', { status: 500, json: { success: false, error: 'Internal error' } });
     expect(await s.run('firecrawl_search', { apiKey: 'k', query: 'q' })).toMatchObject({ error: 'Firecrawl API error: Internal error' });
-  });
-
-  it('firecrawl_crawl starts a crawl (limit default 100) and polls it until completed', async () => {
-    Object.assign(searchPolling.firecrawlCrawl, fastPolling(10));
-    s.fake.once('GET', '/firecrawl/crawl/crawl-1', { json: { status: 'scraping', total: 2, completed: 1 } });
-    const r = await s.run('firecrawl_crawl', { apiKey: 'k', url: 'https://weft.example', onlyMainContent: true });
-    expect(s.only('POST', '/firecrawl/crawl').body).toEqual({ url: 'https://weft.example', limit: 100, scrapeOptions: { onlyMainContent: true } });
-    expect(s.fake.received('GET', '/firecrawl/crawl/crawl-1')).toHaveLength(2);
-    expect(r).toEqual({
-      success: true,
-      output: {
-        pages: [
-          { markdown: '# Home', html: '<h1>Home</h1>', metadata: { sourceURL: 'https://weft.example' } },
-          { markdown: '# Docs', html: undefined, metadata: { sourceURL: 'https://weft.example/docs' } },
-        ],
-        total: 2,
-        creditsUsed: 2,
-      },
-    });
-  });
-
-  it('firecrawl_crawl: a failed job and a job that never completes give their messages', async () => {
-    Object.assign(searchPolling.firecrawlCrawl, fastPolling(3));
-    s.fake.once('GET', '/firecrawl/crawl/crawl-1', { json: { status: 'failed' } });
-    expect(await s.run('firecrawl_crawl', { apiKey: 'k', url: 'https://weft.example', limit: '7' })).toMatchObject({ success: false, error: 'Crawl job failed' });
-    expect(s.only('POST', '/firecrawl/crawl').body).toMatchObject({ limit: 7 });
-    s.fake.once('POST', '/firecrawl/crawl', { json: { success: true, id: 'crawl-slow' } });
-    s.fake.on('GET', '/firecrawl/crawl/crawl-slow', { json: { status: 'scraping' } });
-    expect(await s.run('firecrawl_crawl', { apiKey: 'k', url: 'https://weft.example' })).toMatchObject({
-      success: false,
-      error: 'Crawl job did not complete within the maximum polling time (300s)',
-    });
-    expect(s.fake.received('GET', '/firecrawl/crawl/crawl-slow')).toHaveLength(3);
   });
 });
