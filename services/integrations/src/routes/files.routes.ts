@@ -139,6 +139,16 @@ async function load(path: string, policy: AddressPolicy): Promise<{ bytes: Uint8
   return { bytes: new Uint8Array(await res.arrayBuffer()), name, mime: res.headers.get('content-type') ?? '' };
 }
 
+/**
+ * Loads and parses one file path (data link or http(s) URL). `name` (a document's file name) names a
+ * data link and tells its type when `fileType` (an extension or MIME type) is empty.
+ */
+export async function parseFile(path: string, fileType: string, policy: AddressPolicy, name?: string): Promise<ParsedFile> {
+  const loaded = await load(path.trim(), policy);
+  const fileName = name ?? loaded.name;
+  return parseBytes(loaded.bytes, kindOf(fileType, fileName, loaded.mime), fileName);
+}
+
 /** `POST /api/files/parse {filePath, fileType}` (one path or a list): `{success, output: {files, combinedContent}}`. */
 export function fileRoutes(policy: AddressPolicy): Route[] {
   return [
@@ -152,10 +162,7 @@ export function fileRoutes(policy: AddressPolicy): Route[] {
         if (paths.length === 0) throw new ToolError('Missing required parameter: filePath', 400);
         const fileType = typeof body.fileType === 'string' ? body.fileType : '';
         const files: ParsedFile[] = [];
-        for (const path of paths) {
-          const { bytes, name, mime } = await load(path.trim(), policy);
-          files.push(await parseBytes(bytes, kindOf(fileType, name, mime), name));
-        }
+        for (const path of paths) files.push(await parseFile(path, fileType, policy));
         const output = { files, combinedContent: files.map((f) => f.content).join('\n\n') };
         return json({ success: true, output, ...(Array.isArray(given) ? { results: files.map((f) => ({ success: true, output: f })) } : {}) });
       },

@@ -1,0 +1,48 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { IntegrationsDB } from '../db.js';
+
+/**
+ * How chunk embeddings are stored and compared. The migration makes `knowledge_chunks.embedding` a
+ * pgvector `vector` when the server has the extension, else `double precision[]`; this reads which
+ * one it is. Both search exactly (no approximate index: each knowledge base may use its own model,
+ * so the column has no fixed dimension); pgvector computes the cosine distance natively, the array
+ * form in SQL over the unnested pair of vectors.
+ */
+export interface VectorStore {
+  kind: 'pgvector' | 'exact';
+  /** An embedding as a column value. */
+  value(vector: number[]): RawBuilder<unknown>;
+  /** Cosine distance (1 - cosine similarity) between the column `c.embedding` and `query`. */
+  distance(query: number[]): RawBuilder<number>;
+  /** Only rows whose embedding has the query's dimension (a mismatch cannot be compared). */
+  sameDimension(query: number[]): RawBuilder<boolean>;
+}
+
+function pgvector(schema: string): VectorStore {
+  const type = sql`${sql.id(schema)}.vector`;
+  const literal = (v: number[]) => sql`${`[${v.join(',')}]`}::${type}`;
+  return {
+    kind: 'pgvector',
+    value: literal,
+    distance: (q) => sql<number>`(c.embedding OPERATOR(${sql.id(schema)}.<=>) ${literal(q)})`,
+    sameDimension: (q) => sql<boolean>`${sql.id(schema)}.vector_dims(c.embedding) = ${q.length}`,
+  };
+}
+
+const exact: VectorStore = {
+  kind: 'exact',
+  value: (v) => sql`${v}::double precision[]`,
+  distance: (q) =>
+    sql<number>`(1 - (SELECT sum(a * b) / NULLIF(sqrt(sum(a * a)) * sqrt(sum(b * b)), 0) FROM unnest(c.embedding, ${q}::double precision[]) AS t(a, b)))`,
+  sameDimension: (q) => sql<boolean>`cardinality(c.embedding) = ${q.length}`,
+};
+
+/** Reads the embedding column's type in the service's schema (once per process is enough). */
+export async function detectVectorStore(db: Kysely<IntegrationsDB>): Promise<VectorStore> {
+  const found = await sql<{ typname: string; schema: string }>`
+    SELECT t.typname, n.nspname AS schema FROM pg_attribute a
+    JOIN pg_type t ON t.oid = a.atttypid JOIN pg_namespace n ON n.oid = t.typnamespace
+    WHERE a.attrelid = to_regclass('knowledge_chunks') AND a.attname = 'embedding'`.execute(db);
+  const row = found.rows[0];
+  return row?.typname === 'vector' ? pgvector(row.schema) : exact;
+}
