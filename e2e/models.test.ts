@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { createFakeServer, uniqueSuffix } from '@weft/testkit';
 import { api, defaultCookie } from './support/http.js';
-import { FINAL_ANSWER, USE_TOOL_MARK } from './support/modelFake.js';
+import { FINAL_ANSWER, LOCAL_MODEL, USE_TOOL_MARK } from './support/modelFake.js';
 
 interface SseEvent {
   event: string;
@@ -124,6 +124,13 @@ describe('model layer end to end (gateway → runner → integrations → the Op
     } finally {
       await service.close();
     }
+  });
+
+  it("GET /api/providers/ollama/models lists the local Ollama server's models; signed out it is 401", async () => {
+    const res = await api<{ models: string[] }>('GET', '/api/providers/ollama/models');
+    expect(res).toMatchObject({ status: 200, body: { models: [LOCAL_MODEL] } });
+    const anonymous = await api('GET', '/api/providers/ollama/models', undefined, { cookie: '' });
+    expect(anonymous.status).toBe(401);
   });
 
   it('a missing provider key fails the agent with the spec message, no provider call made', async () => {

@@ -1,5 +1,8 @@
 import { createOpenAIFake, type FakeModelTurn, type OpenAIFake, type RecordedRequest } from '@weft/testkit';
 
+/** The model the stack's fake Ollama server lists (`GET /api/tags`). */
+export const LOCAL_MODEL = 'llama3.2:latest';
+
 /** What a test writes in a user prompt to make the stack's fake model call a tool first. */
 export const USE_TOOL_MARK = '[use-tool]';
 /** The fake model's final answer after a tool ran (streamed word by word). */
@@ -15,7 +18,7 @@ type ChatBody = { messages?: Array<{ role?: string; content?: unknown }>; tools?
  * gets the fake's default answer. `GET /_fake/chats` lists the chat requests received.
  */
 export async function startModelFake(): Promise<{ fake: OpenAIFake; env: Record<string, string> }> {
-  const fake = await createOpenAIFake();
+  const fake = await createOpenAIFake({ localModels: [LOCAL_MODEL] });
   // Scripts other test processes register (POST /_fake/script {marker, turns}): a chat whose user messages
   // carry the marker gets the script's turns in order, then its last turn again.
   const scripts = new Map<string, { turns: FakeModelTurn[]; served: number }>();

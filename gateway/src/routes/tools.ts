@@ -155,6 +155,8 @@ export function toolRoutes(clients: Clients, auth: Authenticator): Router {
   r.get('/proxy/image', (req, res) => internal(req, res, 'read'));
   r.post('/proxy/tts', (req, res) => internal(req, res, 'read'));
   r.all(['/knowledge', '/knowledge/*rest'], (req, res) => internal(req, res, readOrWrite(req)));
+  // The local Ollama server's models (`{models: string[]}`), for the model pickers; none when it is unreachable.
+  r.get('/providers/ollama/models', (req, res) => internal(req, res, 'read'));
   // Runs another workflow through the runner and answers when it ends (spec 001 §7).
   r.post('/tools/workflow-executor', async (req, res) => {
     const actor = await requireActor(auth, req);

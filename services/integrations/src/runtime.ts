@@ -16,6 +16,8 @@ import { TOOL_JOBS } from './jobs/definitions.js';
 import { createToolJobActivities } from './jobs/activities.js';
 import { createToolJobRunner } from './jobs/runner.js';
 import type { ToolJobActivities } from './jobs/types.js';
+import { modelConfigFromEnv } from './models/config.js';
+import { modelRoutes } from './models/routes.js';
 
 /** Everything the tool runtime is made of, built once per process (main.ts) or per test. */
 export interface ToolRuntime {
@@ -51,7 +53,7 @@ export function createToolRuntime(opts: ToolRuntimeOptions): ToolRuntime {
   const client = opts.registry ? null : createRegistryClient(opts.config);
   const registry: RegistryPort = opts.registry ?? (client as RegistryPort);
   const sandbox = opts.sandbox ?? new SandboxPool();
-  const routes = createInternalRoutes({ db: opts.db, policy, baseUrls, logger: opts.logger, ...(opts.docsDir !== undefined ? { docsDir: opts.docsDir } : {}), ...(opts.extraRoutes ? { extra: opts.extraRoutes } : {}) });
+  const routes = createInternalRoutes({ db: opts.db, policy, baseUrls, logger: opts.logger, ...(opts.docsDir !== undefined ? { docsDir: opts.docsDir } : {}), extra: [...modelRoutes(modelConfigFromEnv(env)), ...(opts.extraRoutes ?? [])] });
   const jobRunner = opts.jobs
     ? createToolJobRunner({
         client: opts.jobs.client,
