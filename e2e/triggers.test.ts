@@ -320,27 +320,34 @@ describe('rate limits', () => {
   const stops: Array<() => void> = [];
   afterAll(() => stops.forEach((stop) => stop()));
 
-  it('a deployment key and an account get at most their runs per window: 429 with Retry-After', async () => {
-    // 600 s windows: nothing these calls do can take long enough for one to slide out.
-    const gw = await startSecondGateway({ WEFT_RATE_LIMIT_DEPLOYMENT_KEY: '3/600s', WEFT_RATE_LIMIT_ACCOUNT: '4/600s' });
-    stops.push(gw.stop);
+  it('a deployment key and an account get at most their runs per window across two gateways: 429 with Retry-After', async () => {
+    // Two gateways with the same limits count into the same buckets (kept in Postgres). 600 s
+    // windows: nothing these calls do can take long enough for one to slide out.
+    const limits = { WEFT_RATE_LIMIT_DEPLOYMENT_KEY: '3/600s', WEFT_RATE_LIMIT_ACCOUNT: '4/600s' };
+    const [gw, gw2] = await Promise.all([startSecondGateway(limits), startSecondGateway(limits)]);
+    stops.push(gw.stop, gw2.stop);
+    const via = (i: number) => (i % 2 === 0 ? gw.url : gw2.url);
     const owner = await createAccount('Limited Owner');
     const path = `limited-${unique()}`;
     const id = await workflow(starterWebhook(path, ''), owner.cookie);
     const { apiKey } = await deploy(id, owner.cookie);
-    const viaKey = () => fetch(`${gw.url}/api/workflows/${id}/execute`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'x-execution-mode': 'async' }, body: '{"body":{"n":1}}' });
-    for (let i = 0; i < 3; i++) expect((await viaKey()).status).toBe(202);
-    const limited = await viaKey();
-    expect(limited.status).toBe(429);
-    const retryAfter = Number(limited.headers.get('retry-after'));
-    expect(retryAfter).toBeGreaterThan(500);
-    expect(retryAfter).toBeLessThanOrEqual(600);
-    expect(((await limited.json()) as { error: string }).error).toBe(`Rate limit exceeded: at most 3 runs per 600 s for this deployment key. Try again in ${retryAfter} s.`);
+    const viaKey = (base: string) => fetch(`${base}/api/workflows/${id}/execute`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'x-execution-mode': 'async' }, body: '{"body":{"n":1}}' });
+    for (let i = 0; i < 3; i++) expect((await viaKey(via(i))).status).toBe(202);
+    for (const base of [gw.url, gw2.url]) {
+      const limited = await viaKey(base);
+      expect(limited.status).toBe(429);
+      const retryAfter = Number(limited.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(500);
+      expect(retryAfter).toBeLessThanOrEqual(600);
+      expect(((await limited.json()) as { error: string }).error).toBe(`Rate limit exceeded: at most 3 runs per 600 s for this deployment key. Try again in ${retryAfter} s.`);
+    }
 
     // The account: its webhook runs and its own runs share one window (4).
-    for (let i = 0; i < 4; i++) expect((await hook('POST', path, { body: { n: i }, base: gw.url })).status).toBe(200);
-    expect((await hook('POST', path, { body: { n: 9 }, base: gw.url })).status).toBe(429);
-    const own = await fetch(`${gw.url}/api/workflows/${id}/execute`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: owner.cookie, 'x-execution-mode': 'async' }, body: '{}' });
+    for (let i = 0; i < 4; i++) expect((await hook('POST', path, { body: { n: i }, base: via(i) })).status).toBe(200);
+    const refusedHook = await hook('POST', path, { body: { n: 9 }, base: gw.url });
+    expect(refusedHook.status).toBe(429);
+    expect(Number(refusedHook.headers.get('retry-after'))).toBeGreaterThan(500);
+    const own = await fetch(`${gw2.url}/api/workflows/${id}/execute`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: owner.cookie, 'x-execution-mode': 'async' }, body: '{}' });
     expect(own.status).toBe(429);
     expect(own.headers.get('retry-after')).not.toBeNull();
     // Another account is not limited by this one.

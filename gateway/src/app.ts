@@ -24,7 +24,7 @@ import { toolRoutes } from './routes/tools.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { scheduleRoutes } from './routes/schedules.js';
 import { copilotRoutes } from './routes/copilot.js';
-import { createRunLimiters, runRateLimits, type RunLimiters } from './rateLimit.js';
+import { runRateLimits, type RunLimiters } from './rateLimit.js';
 
 export interface AppDeps {
   clients: Clients;
@@ -47,8 +47,8 @@ export interface AppDeps {
   webDist?: string | undefined;
   /** Core NATS for live run extras (model tokens relayed as stream:chunk); without it runs stream without tokens. */
   executionLive?: ExecutionLive | undefined;
-  /** Run rate limits (deployment key, account); the defaults when absent. */
-  runLimiters?: RunLimiters | undefined;
+  /** Run rate limits (deployment key, account), shared by every gateway on the database. */
+  runLimiters: RunLimiters;
 }
 
 /**
@@ -103,7 +103,7 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
   app.use('/api', deps.accountRoutes);
-  const runLimiters = deps.runLimiters ?? createRunLimiters();
+  const runLimiters = deps.runLimiters;
   // Webhooks read their raw bodies (signatures are over the bytes), so they come before the JSON parser.
   app.use('/api', webhookRoutes(deps.clients, runLimiters, deps.logger));
   app.use('/api', express.json({ limit: '5mb' }));

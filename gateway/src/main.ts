@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { connect } from 'nats';
-import { TEMPORAL_HEALTH_SERVICE, checkGrpcHealth, createLogger, loadConfig, onShutdown, serviceAddress, type ServiceName } from '@weft/platform';
+import { TEMPORAL_HEALTH_SERVICE, checkGrpcHealth, createDatabase, createLogger, loadConfig, migrate, onShutdown, serviceAddress, type ServiceName } from '@weft/platform';
 import { createClients } from './clients.js';
 import { SESSION_CACHE_MS, createAccounts } from './session.js';
 import { accountRoutes } from './routes/registryAccounts.js';
@@ -10,6 +10,7 @@ import { startGatewayPeers } from './peers.js';
 import { ACCESS_CACHE_MS, createAccessChecker } from './access.js';
 import type { HealthCheck } from './routes/health.js';
 import { createRunLimiters, runRateRulesFromEnv } from './rateLimit.js';
+import { gatewayMigrations } from './rateLimitStore.js';
 
 /** A duration in milliseconds from the environment, or `fallback`; anything else stops start-up naming the variable. */
 function msFromEnv(name: string, fallback: number): number {
@@ -49,6 +50,10 @@ const accounts = await createAccounts({
   logger,
   sessionCacheMs: msFromEnv('WEFT_SESSION_CACHE_MS', SESSION_CACHE_MS),
 });
+// The gateway's own counters (rate limits), shared by every gateway on this database.
+const gatewayDb = await createDatabase<unknown>(config.DATABASE_URL, 'gateway', { max: 4 });
+await migrate(gatewayDb, gatewayMigrations);
+const runLimiters = createRunLimiters(gatewayDb.db, runRateRulesFromEnv(process.env), { logger });
 const access = createAccessChecker(clients.registry, { ttlMs: msFromEnv('WEFT_ACCESS_CACHE_MS', ACCESS_CACHE_MS) });
 // Other gateways' changes to membership and workflows reach this one as registry events.
 const registryEvents = nats.subscribe(`${config.WEFT_INSTANCE}.registry.>`, {
@@ -70,7 +75,7 @@ const peers = startGatewayPeers({
   forget: (what) => (what === 'access' ? access.forget() : accounts.forgetSessions()),
 });
 const webDist = config.WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url));
-const app = createApp({ clients, auth: accounts.authenticator, access, forgetSessions: accounts.forgetSessions, forgetEverywhere: (what) => peers.forgetEverywhere(what), accountRoutes: accountRoutes(clients, accounts), users: accounts.users, logger, health, webDist, executionLive: { nats, instance: config.WEFT_INSTANCE }, runLimiters: createRunLimiters(runRateRulesFromEnv(process.env)) });
+const app = createApp({ clients, auth: accounts.authenticator, access, forgetSessions: accounts.forgetSessions, forgetEverywhere: (what) => peers.forgetEverywhere(what), accountRoutes: accountRoutes(clients, accounts), users: accounts.users, logger, health, webDist, executionLive: { nats, instance: config.WEFT_INSTANCE }, runLimiters });
 const server = app.listen(config.PORT, '0.0.0.0', () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -78,6 +83,7 @@ const server = app.listen(config.PORT, '0.0.0.0', () => {
 });
 onShutdown(logger, [
   () => pool.end(),
+  () => gatewayDb.close(),
   () => accounts.close(),
   () => {
     registryEvents.unsubscribe();

@@ -90,7 +90,7 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
       else res.type('text/plain').send(String(verdict.body));
       return;
     }
-    if (!admitRun(res, limiters.account, `account:${deployed.ownerId}`, 'for this account')) return;
+    if (!(await admitRun(res, limiters.account, `account:${deployed.ownerId}`, 'for this account'))) return;
 
     const workflowId = deployed.workflowId;
     const executionId = randomUUID();
