@@ -61,11 +61,14 @@ export function tableToRecord(value: unknown): Record<string, string> {
   return out;
 }
 
+/** Most iterations of a loop and branches of a parallel (000 §5, §9: counts 1..50). */
+export const MAX_CONTAINER_COUNT = 50;
+
 /** Loop and parallel counts are clamped to 1..50, default 5 (000 §5, §9). */
 export function clampCount(value: unknown, fallback = 5): number {
   const n = typeof value === 'number' ? value : Number(value);
   if (!Number.isFinite(n)) return fallback;
-  return Math.max(1, Math.min(50, Math.trunc(n)));
+  return Math.max(1, Math.min(MAX_CONTAINER_COUNT, Math.trunc(n)));
 }
 
 /** A collection read as items: an array as it is, an object as its [key, value] entries. */

@@ -237,4 +237,29 @@ describe('loops and parallels (real Temporal server, fake activities)', () => {
     const result = await h.run(state);
     expect(result).toMatchObject({ success: false, error: 'Loop: The forEach items must be a JSON array or object, or a reference to one' });
   });
+
+  it('refuses a forEach or parallel collection over 50 items, naming the field; 50 items run', async () => {
+    const box = (type: 'loop' | 'parallel') =>
+      graphOf(
+        {
+          s: S,
+          c: { type, name: 'Box', data: type === 'loop' ? { loopType: 'forEach', collection: '<start.input.items>' } : { parallelType: 'collection', collection: '<start.input.items>' } },
+          body: { type: 'thinking', name: 'Think', parent: 'c', values: { thought: `i<${type}.currentItem>` } },
+        },
+        [['s', 'c'], ['c', 'body', `${type}-start-source`]],
+      );
+    const items = (n: number) => ({ input: { items: Array.from({ length: n }, (_, i) => i) } });
+    expect(await h.run(box('loop'), items(51))).toMatchObject({
+      success: false,
+      error: 'Box: The forEach items (collection) hold 51 entries; a loop runs at most 50 iterations',
+    });
+    expect(await h.run(box('parallel'), items(51))).toMatchObject({
+      success: false,
+      error: "Box: The parallel's collection holds 51 entries; a parallel runs at most 50 branches",
+    });
+    expect(h.rec.events.some((e) => e.type === 'blockStarted' && e.blockId === 'body')).toBe(false);
+    const fifty = await h.run(box('loop'), items(50));
+    expect(fifty.error).toBeUndefined();
+    expect((fifty.output as { results: unknown[] }).results).toHaveLength(50);
+  });
 });

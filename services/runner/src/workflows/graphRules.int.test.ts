@@ -108,7 +108,12 @@ describe('graph semantics of a run (real Temporal server, fake activities)', () 
     expect(result.error).toBeUndefined();
     expect(ran(result)).toEqual(['s', 'c', 'one', 'j']);
     const cond = result.logs.find((l) => l.blockId === 'c');
-    expect(cond?.output).toEqual({ conditionResult: true, selectedConditionId: 'c2', selectedPath: { blockId: 'one', blockType: 'function', blockTitle: 'One' } });
+    expect(cond?.output).toEqual({
+      content: '{"input":{"x":1}}',
+      conditionResult: true,
+      selectedConditionId: 'c2',
+      selectedPath: { blockId: 'one', blockType: 'function', blockTitle: 'One' },
+    });
     // References reach the expressions as values.
     expect(h.rec.functionCalls[0]?.code.replaceAll('params["<start.input.x>"]', '')).not.toContain('<start.input.x>');
     await h.keepHistory(handle, 'condition');
@@ -123,7 +128,25 @@ describe('graph semantics of a run (real Temporal server, fake activities)', () 
     const result = await h.run(state);
     expect(result.success).toBe(true);
     expect(ran(result)).toEqual(['s', 'c']);
-    expect(result.output).toEqual({ conditionResult: false, selectedConditionId: null, selectedPath: null });
+    expect(result.output).toEqual({ content: '{"input":{"x":1}}', conditionResult: false, selectedConditionId: null, selectedPath: null });
+  });
+
+  it('condition content passes on the text answer of the block that leads into it (001 §2 outputs)', async () => {
+    h.setModel(() => 'It is sunny');
+    const conditions = [{ id: 'sun', title: 'if', value: '<agent.content>.includes("sunny")' }];
+    const state = graphOf(
+      {
+        s: S,
+        a: { type: 'agent', name: 'Agent', values: { model: 'gpt-4o', userPrompt: 'Weather?' } },
+        c: { type: 'condition', name: 'Check', values: { conditions } },
+        t: { name: 'Then', code: 'return <check.content>' },
+      },
+      [['s', 'a'], ['a', 'c'], ['c', 't', 'condition-sun']],
+    );
+    const result = await h.run(state);
+    expect(result.error).toBeUndefined();
+    expect(result.logs.find((l) => l.blockId === 'c')?.output).toMatchObject({ content: 'It is sunny', conditionResult: true, selectedConditionId: 'sun' });
+    expect(result.output).toEqual({ result: 'It is sunny', stdout: '' });
   });
 
   it('a failed block with an error edge continues down it with {error} as its output', async () => {

@@ -8,7 +8,7 @@ import { pickEnv, resolveJsonText, rewriteCode } from '../references.js';
 import { withRetries } from '../retry.js';
 import type { BlockRunContext, RunnableBlock, RunnableState, RunResult } from '../types.js';
 import { runContainer } from './containers.js';
-import { resolverFor, type Executed, type Frame, type Resolver, type Run, type RunWorkflowArgs } from './run.js';
+import { findOutput, resolverFor, type Executed, type Frame, type Resolver, type Run, type RunWorkflowArgs } from './run.js';
 
 /** Workflow-in-workflow nesting limit. */
 export const MAX_WORKFLOW_DEPTH = 10;
@@ -77,6 +77,21 @@ export async function executeBlock(run: Run, frame: Frame, block: RunnableBlock)
   return runTool(run, block, params, input);
 }
 
+/**
+ * A condition's `content` (001 §2): what flows into it, passed on: the `content` of the block that
+ * leads into it when that is text (an agent's answer), else that block's output as JSON text; ''
+ * when no block leads into it (the first block of a loop or parallel body).
+ */
+function incomingContent(frame: Frame, block: RunnableBlock): string {
+  for (const edge of frame.scope.incoming.get(block.id) ?? []) {
+    const stored = findOutput(frame, edge.source);
+    if (!stored) continue;
+    const content = (stored.value as { content?: unknown } | null)?.content;
+    return typeof content === 'string' ? content : (JSON.stringify(stored.value) ?? '');
+  }
+  return '';
+}
+
 async function runCondition(run: Run, frame: Frame, block: RunnableBlock, resolver: Resolver): Promise<BlockRun> {
   const branches = parseConditions(block.subBlocks.conditions?.value ?? []);
   const elseAt = branches.findIndex((b) => b.title === 'else');
@@ -107,6 +122,7 @@ async function runCondition(run: Run, frame: Frame, block: RunnableBlock, resolv
   const edge = chosen ? (frame.scope.outgoing.get(block.id) ?? []).find((e) => handleOf(e) === `condition-${chosen.id}`) : undefined;
   const target = edge ? run.graph.blocks[edge.target] : undefined;
   const output = {
+    content: incomingContent(frame, block),
     conditionResult: chosen !== undefined,
     selectedConditionId: chosen ? chosen.id : null,
     selectedPath: target ? { blockId: target.id, blockType: target.type, blockTitle: target.name } : null,

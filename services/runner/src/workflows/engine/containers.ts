@@ -1,4 +1,4 @@
-import { clampCount, collectionItems } from '../blockValues.js';
+import { clampCount, collectionItems, MAX_CONTAINER_COUNT } from '../blockValues.js';
 import type { IterationContext } from '../references.js';
 import type { RunnableBlock } from '../types.js';
 import type { BlockRun } from './blocks.js';
@@ -29,9 +29,18 @@ function parallelPlan(run: Run, block: RunnableBlock, resolver: Resolver): Plan 
   return collectionPlan(resolver.resolve(data.collection ?? derived?.distribution ?? ''), 'collection');
 }
 
-function collectionPlan(value: unknown, what: string): Plan | string {
+/**
+ * The spec bounds a loop's iterations and a parallel's branches to 1..50 (000 §5, §9); a collection
+ * runs one iteration or branch per item, so a longer one is refused rather than cut short.
+ */
+function collectionPlan(value: unknown, what: 'forEach' | 'collection'): Plan | string {
   const items = collectionItems(value);
   if (!items) return `The ${what} items must be a JSON array or object, or a reference to one`;
+  if (items.length > MAX_CONTAINER_COUNT) {
+    return what === 'forEach'
+      ? `The forEach items (collection) hold ${items.length} entries; a loop runs at most ${MAX_CONTAINER_COUNT} iterations`
+      : `The parallel's collection holds ${items.length} entries; a parallel runs at most ${MAX_CONTAINER_COUNT} branches`;
+  }
   return { count: items.length, items, collection: typeof value === 'string' ? (JSON.parse(value.trim() || '[]') as unknown) : value };
 }
 
