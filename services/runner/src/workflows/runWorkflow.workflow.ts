@@ -3,6 +3,7 @@ import type { IntegrationActivities } from '@weft/contracts';
 import { runFrame, type FrameResult } from './engine/scheduler.js';
 import { BLOB_THRESHOLD_BYTES, shrink, variablesByName, type EngineActivities, type Run, type RunWorkflowArgs } from './engine/run.js';
 import { compileGraph, type CompiledGraph } from './graph.js';
+import { INTEGRATION_HEARTBEAT_TIMEOUT } from './models/activities.js';
 import { failureMessage, RETRY_INITIAL_MS } from './retry.js';
 import type { RunEvent, RunnerActivities, RunResult } from './types.js';
 
@@ -43,7 +44,14 @@ function activities(args: RunWorkflowArgs): { acts: EngineActivities; events: Pi
     let proxy = byTimeout.get(ms);
     if (!proxy) {
       // Temporal's retries are off: the engine retries transient failures itself and logs each try.
-      proxy = proxyActivities<IntegrationActivities>({ taskQueue: args.integrationsTaskQueue, startToCloseTimeout: ms, retry: { maximumAttempts: 1 } });
+      // The integrations worker heartbeats while a function or tool runs, so a call on a lost worker
+      // times out after INTEGRATION_HEARTBEAT_TIMEOUT and is tried again on another worker.
+      proxy = proxyActivities<IntegrationActivities>({
+        taskQueue: args.integrationsTaskQueue,
+        startToCloseTimeout: ms,
+        heartbeatTimeout: INTEGRATION_HEARTBEAT_TIMEOUT,
+        retry: { maximumAttempts: 1 },
+      });
       byTimeout.set(ms, proxy);
     }
     return proxy;

@@ -5,6 +5,11 @@ import type { IntegrationActivities, ModelActivities } from '@weft/contracts';
 export const MODEL_CALL_TIMEOUT = '5 minutes';
 /** Silence after which a model call counts as lost with its worker. */
 export const MODEL_HEARTBEAT_TIMEOUT = '30 seconds';
+/**
+ * Silence after which a function or tool call counts as lost with its worker: the integrations
+ * worker heartbeats every 2 s while one runs (Temporal forwards one beat per 80 % of this).
+ */
+export const INTEGRATION_HEARTBEAT_TIMEOUT = '15 seconds';
 /** Start-to-close of one tool call (long-polling tools run up to 300 s). */
 export const TOOL_CALL_TIMEOUT = '10 minutes';
 
@@ -31,6 +36,7 @@ export function toolActivities(place: ActivityPlace): Pick<IntegrationActivities
   return proxyActivities<IntegrationActivities>({
     taskQueue: place.integrationsTaskQueue,
     startToCloseTimeout: TOOL_CALL_TIMEOUT,
+    heartbeatTimeout: INTEGRATION_HEARTBEAT_TIMEOUT,
     retry: { maximumAttempts: Math.max(1, place.maxAttempts), initialInterval: '1 second', backoffCoefficient: 2 },
   });
 }
