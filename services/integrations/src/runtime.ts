@@ -18,6 +18,8 @@ import { createToolJobRunner } from './jobs/runner.js';
 import type { ToolJobActivities } from './jobs/types.js';
 import { modelConfigFromEnv } from './models/config.js';
 import { modelRoutes } from './models/routes.js';
+import { stagehandRoutes } from './routes/stagehand.routes.js';
+import { createWorkflowSource, workflowRoutes, type WorkflowSource } from './routes/workflow.routes.js';
 
 /** Everything the tool runtime is made of, built once per process (main.ts) or per test. */
 export interface ToolRuntime {
@@ -42,6 +44,8 @@ export interface ToolRuntimeOptions {
   docsDir?: string | null;
   sandbox?: SandboxPool;
   extraRoutes?: Route[];
+  /** Where get-user-workflow reads workflows (default: the registry's and editor's gRPC clients). */
+  workflows?: WorkflowSource;
   /** Where polling-job tools run as workflows; without it they make their start request only. */
   jobs?: { client: Client; taskQueue: string; polling?: { intervalMs: number; timeoutMs: number } };
 }
@@ -53,7 +57,11 @@ export function createToolRuntime(opts: ToolRuntimeOptions): ToolRuntime {
   const client = opts.registry ? null : createRegistryClient(opts.config);
   const registry: RegistryPort = opts.registry ?? (client as RegistryPort);
   const sandbox = opts.sandbox ?? new SandboxPool();
-  const routes = createInternalRoutes({ db: opts.db, policy, baseUrls, logger: opts.logger, ...(opts.docsDir !== undefined ? { docsDir: opts.docsDir } : {}), extra: [...modelRoutes(modelConfigFromEnv(env)), ...(opts.extraRoutes ?? [])] });
+  const modelConfig = modelConfigFromEnv(env);
+  const workflowClients = opts.workflows ? null : createWorkflowSource(opts.config);
+  const workflows: WorkflowSource = opts.workflows ?? (workflowClients as WorkflowSource);
+  const extra = [...modelRoutes(modelConfig), ...stagehandRoutes({ policy, models: { config: modelConfig, logger: opts.logger } }), ...workflowRoutes(workflows), ...(opts.extraRoutes ?? [])];
+  const routes = createInternalRoutes({ db: opts.db, policy, baseUrls, logger: opts.logger, ...(opts.docsDir !== undefined ? { docsDir: opts.docsDir } : {}), extra });
   const jobRunner = opts.jobs
     ? createToolJobRunner({
         client: opts.jobs.client,
@@ -87,6 +95,7 @@ export function createToolRuntime(opts: ToolRuntimeOptions): ToolRuntime {
     jobActivities: createToolJobActivities({ policy, baseUrls, jobs: TOOL_JOBS }),
     async close() {
       client?.close();
+      workflowClients?.close();
       await sandbox.close();
     },
   };

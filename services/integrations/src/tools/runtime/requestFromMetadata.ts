@@ -49,7 +49,11 @@ export async function callInternalTool(tool: ToolConfig, params: Record<string, 
   });
   const b = answer.body as { success?: unknown; output?: unknown; error?: unknown } | null;
   if (answer.status >= 400) {
-    throw new ToolError(typeof b?.error === 'string' && b.error ? b.error : `Request failed with status ${answer.status}`, answer.status);
+    const error = typeof b?.error === 'string' && b.error ? b.error : `Request failed with status ${answer.status}`;
+    // A route that answers an output beside its error (the Stagehand agent's failed result, §8) keeps it.
+    const { success: _s, error: _e, ...rest } = b && typeof b === 'object' ? b : {};
+    if (Object.keys(rest).length > 0) return { success: false, output: 'output' in rest ? rest.output : rest, error };
+    throw new ToolError(error, answer.status);
   }
   if (b && typeof b === 'object' && typeof b.success === 'boolean' && 'output' in b) {
     return b.success ? { success: true, output: b.output } : { success: false, output: b.output, error: typeof b.error === 'string' ? b.error : 'Unknown error occurred' };
