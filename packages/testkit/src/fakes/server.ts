@@ -7,6 +7,8 @@ export interface RecordedRequest {
   /** Path without the query string. */
   path: string;
   query: Record<string, string>;
+  /** The raw query string (`?a=1&a=2`, or '' without one): repeated parameters as sent. */
+  search: string;
   headers: IncomingHttpHeaders;
   /** The raw body text, and its JSON (or form fields) when it parses. */
   text: string;
@@ -112,6 +114,7 @@ export async function createFakeServer(): Promise<FakeServer> {
         method: req.method ?? 'GET',
         path: url.pathname,
         query: Object.fromEntries(url.searchParams),
+        search: url.search,
         headers: req.headers,
         text,
         body: parseBody(text, req.headers['content-type']),

@@ -3,6 +3,8 @@ import { ToolError, type ServiceTool, type ToolIO } from '../../serviceTool.js';
 import { apiMessage, bearer, call, list, obj, seg, serviceTool, str, type CallSpec, type Obj } from '../http.js';
 
 const DOC_MIME = 'application/vnd.google-apps.document';
+/** Statuses of the content write after a create that become the warning rather than a retry. */
+const WRITE_ANSWERED: readonly number[] = [429, 500, 502, 503, 504];
 
 async function docs(io: ToolIO, p: Obj, path: string, failure: string, spec: Omit<CallSpec, 'url'> = {}): Promise<Obj> {
   const res = await call(io, { ...spec, url: `${io.baseUrl('googleDocs')}${path}`, headers: bearer(p.accessToken) });
@@ -53,8 +55,15 @@ export const googleDocsTools: ServiceTool[] = [
     const out: Obj = { metadata: metadata(id, title) };
     const content = String(p.content ?? '');
     if (content.trim() !== '') {
-      // A failed content write leaves the created document in place: warn, still succeed (§4).
-      const written = await call(io, { method: 'POST', url: `${io.baseUrl('googleDocs')}/${seg(id)}:batchUpdate`, headers: bearer(p.accessToken), json: insertAtEnd(content) });
+      // A failed content write leaves the created document in place: warn, still succeed (§4). Its 429 and 5xx are
+      // answered here too: a retry of the whole tool would create a second document.
+      const written = await call(io, {
+        method: 'POST',
+        url: `${io.baseUrl('googleDocs')}/${seg(id)}:batchUpdate`,
+        headers: bearer(p.accessToken),
+        json: insertAtEnd(content),
+        answerStatuses: WRITE_ANSWERED,
+      });
       if (!written.ok) out.warning = `Document created, but writing its content failed: ${apiMessage(written)}`;
     }
     return out;

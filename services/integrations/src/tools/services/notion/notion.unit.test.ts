@@ -29,8 +29,8 @@ describe('notion', () => {
 
   it('notion_read: API errors are prefixed, a blank token is refused', async () => {
     no.fake.once('GET', '/v1/pages/:id', { status: 404, json: { object: 'error', status: 404, code: 'object_not_found', message: 'Could not find page' } });
-    expect(await no.run('notion_read', { accessToken: t, pageId: ID })).toMatchObject({ success: false, error: 'Notion API error: Could not find page' });
-    expect(await no.run('notion_read', { accessToken: ' ', pageId: ID })).toMatchObject({ success: false, error: 'Access token is required' });
+    await no.expectError('notion_read', { accessToken: t, pageId: ID }, 'Notion API error: Could not find page');
+    await no.expectError('notion_read', { accessToken: ' ', pageId: ID }, 'Access token is required');
   });
 
   it('notion_read_database reads the database', async () => {
@@ -38,7 +38,7 @@ describe('notion', () => {
     headersOk(no.only('GET', '/v1/databases/db000000-0000-0000-0000-000000000001'));
     expect(r).toMatchObject({ success: true, output: { content: 'Database: Tasks\n\nProperties:\n- Name: title\n- Status: select', metadata: { title: 'Tasks', id: NOTION_FIXTURES.database.id } } });
     no.fake.once('GET', '/v1/databases/:id', { status: 401, json: { message: 'API token is invalid.' } });
-    expect(await no.run('notion_read_database', { accessToken: t, databaseId: 'x' })).toMatchObject({ success: false, error: 'Notion API error: API token is invalid.' });
+    await no.expectError('notion_read_database', { accessToken: t, databaseId: 'x' }, 'Notion API error: API token is invalid.');
   });
 
   it('notion_write appends a paragraph', async () => {
@@ -48,7 +48,7 @@ describe('notion', () => {
     expect(req.body).toEqual({ children: [{ object: 'block', type: 'paragraph', paragraph: { rich_text: [{ type: 'text', text: { content: 'More text' } }] } }] });
     expect(r).toEqual({ success: true, output: { content: 'Successfully appended content to Notion page' } });
     no.fake.once('PATCH', '/v1/blocks/:id/children', { status: 400, json: { message: 'body failed validation' } });
-    expect(await no.run('notion_write', { accessToken: t, pageId: ID, content: 'x' })).toMatchObject({ success: false, error: 'Notion API error: body failed validation' });
+    await no.expectError('notion_write', { accessToken: t, pageId: ID, content: 'x' }, 'Notion API error: body failed validation');
   });
 
   it('notion_create_page creates a titled page under the parent with its content', async () => {
@@ -60,7 +60,7 @@ describe('notion', () => {
     });
     expect(r).toMatchObject({ success: true, output: { content: 'Successfully created page "Roadmap"', metadata: { pageId: ID, url: NOTION_FIXTURES.page.url } } });
     no.fake.once('POST', '/v1/pages', { status: 403, json: { message: 'Insufficient permissions' } });
-    expect(await no.run('notion_create_page', { accessToken: t, parentId: ID })).toMatchObject({ success: false, error: 'Notion API error: Insufficient permissions' });
+    await no.expectError('notion_create_page', { accessToken: t, parentId: ID }, 'Notion API error: Insufficient permissions');
   });
 
   it('notion_query_database sends parsed filter and sorts with page size at most 100', async () => {
@@ -86,8 +86,11 @@ describe('notion', () => {
     no.fake.requests.length = 0;
     await no.run('notion_search', { accessToken: t, filterType: 'all', pageSize: 5 });
     expect(no.only('POST', '/v1/search').body).toEqual({ page_size: 5 });
+    no.fake.once('POST', '/v1/search', { status: 400, json: { message: 'body.filter.value should be "page" or "database"' } });
+    await no.expectError('notion_search', { accessToken: t }, 'Notion API error: body.filter.value should be "page" or "database"');
+    // §8 has no Notion rate-limit message: a 429 is raised to the execution layer as retryable
     no.fake.once('POST', '/v1/search', { status: 429, json: { message: 'Rate limited' } });
-    expect(await no.run('notion_search', { accessToken: t })).toMatchObject({ success: false, error: 'Notion API error: Rate limited' });
+    expect(await no.run('notion_search', { accessToken: t })).toEqual({ success: false, output: {}, error: 'HTTP error 429: Too Many Requests' });
   });
 
   it('notion_create_database defaults to one title property Name', async () => {

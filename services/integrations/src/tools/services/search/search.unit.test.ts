@@ -27,10 +27,10 @@ describe('exa', () => {
 
   it('exa_search defaults to 10 results and gives the §8 messages for 401 and 429', async () => {
     s.fake.once('POST', '/exa/search', { status: 401, json: { error: 'bad key' } });
-    expect(await s.run('exa_search', { apiKey: 'k', query: 'q' })).toEqual({ success: false, output: {}, error: 'Invalid API key. Please check your Exa AI API key.' });
+    await s.expectError('exa_search', { apiKey: 'k', query: 'q' }, 'Invalid API key. Please check your Exa AI API key.');
     expect(s.only('POST', '/exa/search').body).toMatchObject({ numResults: 10, useAutoprompt: false, type: 'auto' });
     s.fake.once('POST', '/exa/search', { status: 429, json: {} });
-    expect(await s.run('exa_search', { apiKey: 'k', query: 'q' })).toMatchObject({ success: false, error: 'Rate limit exceeded. Please try again later.' });
+    await s.expectError('exa_search', { apiKey: 'k', query: 'q' }, 'Rate limit exceeded. Please try again later.');
   });
 
   it('exa_get_contents splits the urls and sends the summary query', async () => {
@@ -41,7 +41,7 @@ describe('exa', () => {
 
   it('exa_get_contents passes other API errors through', async () => {
     s.fake.once('POST', '/exa/contents', { status: 400, json: { error: 'urls must not be empty' } });
-    expect(await s.run('exa_get_contents', { apiKey: 'k', urls: '' })).toMatchObject({ success: false, error: 'Exa AI API error: urls must not be empty' });
+    await s.expectError('exa_get_contents', { apiKey: 'k', urls: ' , ' }, 'Exa AI API error: urls must not be empty');
   });
 
   it('exa_find_similar_links sends url, count and text contents', async () => {
@@ -49,7 +49,7 @@ describe('exa', () => {
     expect(s.only('POST', '/exa/findSimilar').body).toEqual({ url: 'https://weft.example', numResults: 3, contents: { text: false } });
     expect(r).toEqual({ success: true, output: { similarLinks: [{ url: 'https://other.dev/b', title: 'Similar', text: 'Other text', score: 0.8 }] } });
     s.fake.once('POST', '/exa/findSimilar', { status: 401, json: {} });
-    expect(await s.run('exa_find_similar_links', { apiKey: 'k', url: 'u' })).toMatchObject({ error: 'Invalid API key. Please check your Exa AI API key.' });
+    await s.expectError('exa_find_similar_links', { apiKey: 'k', url: 'u' }, 'Invalid API key. Please check your Exa AI API key.');
   });
 
   it('exa_answer answers query, answer and citations', async () => {
@@ -57,7 +57,7 @@ describe('exa', () => {
     expect(s.only('POST', '/exa/answer').body).toEqual({ query: 'what is weft', text: false });
     expect(r).toEqual({ success: true, output: { query: 'what is weft', answer: 'Weft builds workflows.', citations: [{ title: 'Docs', url: 'https://weft.example/docs', text: 'Weft builds workflows' }] } });
     s.fake.once('POST', '/exa/answer', { status: 429, json: {} });
-    expect(await s.run('exa_answer', { apiKey: 'k', query: 'q' })).toMatchObject({ error: 'Rate limit exceeded. Please try again later.' });
+    await s.expectError('exa_answer', { apiKey: 'k', query: 'q' }, 'Rate limit exceeded. Please try again later.');
   });
 });
 
@@ -74,7 +74,7 @@ describe('tavily', () => {
 
   it('tavily_search fails with the API detail', async () => {
     s.fake.once('POST', '/tavily/search', { status: 401, json: { detail: { error: 'Unauthorized: missing or invalid API key.' } } });
-    expect(await s.run('tavily_search', { apiKey: 'k', query: 'q' })).toMatchObject({ success: false, error: 'Tavily API error: Unauthorized: missing or invalid API key.' });
+    await s.expectError('tavily_search', { apiKey: 'k', query: 'q' }, 'Tavily API error: Unauthorized: missing or invalid API key.');
   });
 
   it('tavily_extract sends one url as a string, several as a list, and answers content per url', async () => {
@@ -84,7 +84,7 @@ describe('tavily', () => {
     await s.run('tavily_extract', { apiKey: 'k', urls: ['https://a.dev', 'https://b.dev'] });
     expect(s.fake.received('POST', '/tavily/extract')[1]?.body).toEqual({ urls: ['https://a.dev', 'https://b.dev'], extract_depth: 'basic' });
     s.fake.once('POST', '/tavily/extract', { status: 432, json: { detail: { error: 'Plan limit reached' } } });
-    expect(await s.run('tavily_extract', { apiKey: 'k', urls: 'u' })).toMatchObject({ error: 'Tavily API error: Plan limit reached' });
+    await s.expectError('tavily_extract', { apiKey: 'k', urls: 'u' }, 'Tavily API error: Plan limit reached');
   });
 });
 
@@ -101,7 +101,7 @@ describe('serper, google search and youtube', () => {
 
   it('serper_search fails with the API message', async () => {
     s.fake.once('POST', '/serper/search', { status: 403, json: { message: 'Unauthorized.', statusCode: 403 } });
-    expect(await s.run('serper_search', { apiKey: 'bad', query: 'q' })).toMatchObject({ success: false, error: 'Serper API error: Unauthorized.' });
+    await s.expectError('serper_search', { apiKey: 'bad', query: 'q' }, 'Serper API error: Unauthorized.');
   });
 
   it('google_search sends q, key, cx and num capped at 10', async () => {
@@ -115,7 +115,7 @@ describe('serper, google search and youtube', () => {
       },
     });
     s.fake.once('GET', '/customsearch', { status: 400, json: { error: { code: 400, message: 'API key not valid. Please pass a valid API key.' } } });
-    expect(await s.run('google_search', { apiKey: 'x', searchEngineId: 'c', query: 'q' })).toMatchObject({ error: 'Google Search API error: API key not valid. Please pass a valid API key.' });
+    await s.expectError('google_search', { apiKey: 'x', searchEngineId: 'c', query: 'q' }, 'Google Search API error: API key not valid. Please pass a valid API key.');
   });
 
   it('youtube_search asks for video snippets (default 5) and answers video items', async () => {
@@ -153,7 +153,7 @@ describe('jina and linkup', () => {
     });
     expect(s.only('GET', '/jina/https://weft.example/').headers['x-respond-with']).toBeUndefined();
     s.fake.once('GET', '/jina/https://weft.example/', { status: 401, json: { code: 401, message: 'Invalid API key' } });
-    expect(await s.run('jina_read_url', { apiKey: 'k', url: 'https://weft.example/' })).toMatchObject({ success: false, error: 'Jina Reader error: Invalid API key' });
+    await s.expectError('jina_read_url', { apiKey: 'k', url: 'https://weft.example/' }, 'Jina Reader error: Invalid API key');
   });
 
   it('linkup_search asks for a sourced answer or search results', async () => {
@@ -165,7 +165,7 @@ describe('jina and linkup', () => {
     expect(await s.run('linkup_search', { apiKey: 'lk', q: 'weft', depth: 'bogus', outputType: 'searchResults' })).toEqual({ success: true, output: { results: f.linkupResults.results } });
     expect(s.fake.received('POST', '/linkup/search')[1]?.body).toEqual({ q: 'weft', depth: 'standard', outputType: 'searchResults' });
     s.fake.once('POST', '/linkup/search', { status: 401, json: { error: { code: 'UNAUTHORIZED', message: 'Invalid API key' } } });
-    expect(await s.run('linkup_search', { apiKey: 'x', q: 'q', depth: 'standard', outputType: 'sourcedAnswer' })).toMatchObject({ error: 'Linkup API error: Invalid API key' });
+    await s.expectError('linkup_search', { apiKey: 'x', q: 'q', depth: 'standard', outputType: 'sourcedAnswer' }, 'Linkup API error: Invalid API key');
   });
 });
 
@@ -181,18 +181,18 @@ describe('firecrawl', () => {
   it('firecrawl_scrape: bad options JSON, 401, 402 and 429 give their messages', async () => {
     expect(await s.run('firecrawl_scrape', { apiKey: 'k', url: 'u', scrapeOptions: '{bad' })).toMatchObject({ success: false, error: expect.stringMatching(/^Invalid JSON for scrapeOptions: /) });
     s.fake.once('POST', '/firecrawl/scrape', { status: 401, json: { success: false, error: 'Unauthorized' } });
-    expect(await s.run('firecrawl_scrape', { apiKey: 'k', url: 'u' })).toMatchObject({ error: 'Invalid API key. Please check your Firecrawl API key.' });
+    await s.expectError('firecrawl_scrape', { apiKey: 'k', url: 'u' }, 'Invalid API key. Please check your Firecrawl API key.');
     s.fake.once('POST', '/firecrawl/scrape', { status: 402, json: { success: false, error: 'Payment required' } });
-    expect(await s.run('firecrawl_scrape', { apiKey: 'k', url: 'u' })).toMatchObject({ error: 'Insufficient credits. Please check your Firecrawl plan and usage.' });
+    await s.expectError('firecrawl_scrape', { apiKey: 'k', url: 'u' }, 'Insufficient credits. Please check your Firecrawl plan and usage.');
     s.fake.once('POST', '/firecrawl/scrape', { status: 429, json: {} });
-    expect(await s.run('firecrawl_scrape', { apiKey: 'k', url: 'u' })).toMatchObject({ error: 'Rate limit exceeded. Please try again later.' });
+    await s.expectError('firecrawl_scrape', { apiKey: 'k', url: 'u' }, 'Rate limit exceeded. Please try again later.');
   });
 
   it('firecrawl_search posts the query and answers data and warning', async () => {
     const r = await s.run('firecrawl_search', { apiKey: 'k', query: 'weft docs' });
     expect(s.only('POST', '/firecrawl/search').body).toEqual({ query: 'weft docs' });
     expect(r).toEqual({ success: true, output: { data: f.firecrawlSearch.data, warning: null } });
-    s.fake.once('POST', '/firecrawl/search', { status: 500, json: { success: false, error: 'Internal error' } });
-    expect(await s.run('firecrawl_search', { apiKey: 'k', query: 'q' })).toMatchObject({ error: 'Firecrawl API error: Internal error' });
+    s.fake.once('POST', '/firecrawl/search', { status: 400, json: { success: false, error: 'Invalid query' } });
+    await s.expectError('firecrawl_search', { apiKey: 'k', query: 'q' }, 'Firecrawl API error: Invalid query');
   });
 });

@@ -1,6 +1,6 @@
 import { CRM_FIXTURES, createFakeCrm } from '@weft/testkit';
 import { describe, expect, it } from 'vitest';
-import { useFamily } from '../testSupport.js';
+import { blockPayload, useFamily } from '../testSupport.js';
 import { wealthboxTools } from './wealthbox.tools.js';
 
 const wb = useFamily(createFakeCrm, { wealthbox: '/wealthbox' }, wealthboxTools);
@@ -10,7 +10,7 @@ const f = CRM_FIXTURES;
 describe('wealthbox reads', () => {
   it('wealthbox_read_contact reads one contact with the token', async () => {
     const r = await wb.run('wealthbox_read_contact', { ...tok, contactId: '101' });
-    expect(wb.only('GET', '/wealthbox/contacts/101').headers.authorization).toBe('Bearer wb-tok');
+    wb.expectRequest('wealthbox_read_contact', 'GET', '/wealthbox/contacts/101', { headers: { authorization: 'Bearer wb-tok' } });
     expect(r).toEqual({ success: true, output: { success: true, contact: f.contact, metadata: { operation: 'read_contact', itemId: '101', itemType: 'contact' } } });
   });
 
@@ -19,22 +19,25 @@ describe('wealthbox reads', () => {
       success: true,
       output: { success: true, contacts: f.contacts.contacts, metadata: { operation: 'read_contact', itemType: 'contact', totalCount: 1 } },
     });
-    expect(await wb.run('wealthbox_read_contact', { contactId: '1' })).toEqual({ success: false, output: {}, error: 'Access token is required' });
+    await wb.expectError('wealthbox_read_contact', { contactId: '1' }, 'Access token is required');
   });
 
   it('wealthbox_read_note reads one or all notes; 404 names the note', async () => {
     expect(await wb.run('wealthbox_read_note', { ...tok, noteId: '201' })).toMatchObject({ success: true, output: { note: f.note } });
+    wb.expectRequest('wealthbox_read_note', 'GET', '/wealthbox/notes/201', { headers: { authorization: 'Bearer wb-tok' } });
     expect(await wb.run('wealthbox_read_note', { ...tok, noteId: '' })).toMatchObject({ success: true, output: { notes: f.notes.notes, metadata: { totalCount: 2 } } });
+    wb.expectRequest('wealthbox_read_note', 'GET', '/wealthbox/notes', { headers: { authorization: 'Bearer wb-tok' } });
     wb.fake.once('GET', '/wealthbox/notes/:id', { status: 404, json: { error: 'Record not found' } });
-    expect(await wb.run('wealthbox_read_note', { ...tok, noteId: '999' })).toMatchObject({ error: 'Note with ID 999 not found. Please check the note ID and try again.' });
+    await wb.expectError('wealthbox_read_note', { ...tok, noteId: '999' }, 'Note with ID 999 not found. Please check the note ID and try again.');
   });
 
   it('wealthbox_read_task reads a task; 404 and 403 give the §8 messages', async () => {
     expect(await wb.run('wealthbox_read_task', { ...tok, taskId: '301' })).toMatchObject({ success: true, output: { task: f.task, metadata: { itemId: '301', itemType: 'task' } } });
+    wb.expectRequest('wealthbox_read_task', 'GET', '/wealthbox/tasks/301', { headers: { authorization: 'Bearer wb-tok' } });
     wb.fake.once('GET', '/wealthbox/tasks/:id', { status: 404, json: {} });
-    expect(await wb.run('wealthbox_read_task', { ...tok, taskId: '7' })).toMatchObject({ error: 'Task with ID 7 not found. Please check the task ID and try again.' });
+    await wb.expectError('wealthbox_read_task', { ...tok, taskId: '7' }, 'Task with ID 7 not found. Please check the task ID and try again.');
     wb.fake.once('GET', '/wealthbox/tasks/:id', { status: 403, json: {} });
-    expect(await wb.run('wealthbox_read_task', { ...tok, taskId: '7' })).toMatchObject({ error: 'Access denied to this task. Please check your permissions.' });
+    await wb.expectError('wealthbox_read_task', { ...tok, taskId: '7' }, 'Access denied to this task. Please check your permissions.');
   });
 });
 
@@ -42,31 +45,49 @@ describe('wealthbox writes', () => {
   it('wealthbox_write_contact posts names, email and background', async () => {
     const r = await wb.run('wealthbox_write_contact', { ...tok, firstName: 'Grace', lastName: 'Hopper', emailAddress: 'grace@weft.example', backgroundInformation: 'Admiral' });
     const body = { first_name: 'Grace', last_name: 'Hopper', email_addresses: [{ address: 'grace@weft.example', kind: 'Work', principal: true }], background_information: 'Admiral' };
-    expect(wb.only('POST', '/wealthbox/contacts').body).toEqual(body);
+    wb.expectRequest('wealthbox_write_contact', 'POST', '/wealthbox/contacts', { headers: { authorization: 'Bearer wb-tok', 'content-type': 'application/json' }, body });
     expect(r).toEqual({ success: true, output: { success: true, contact: { id: 102, ...body }, metadata: { operation: 'write_contact', itemId: 102, itemType: 'contact' } } });
-    expect(await wb.run('wealthbox_write_contact', { ...tok, firstName: 'G', lastName: ' ' })).toMatchObject({ error: 'Last name is required' });
+    await wb.expectError('wealthbox_write_contact', { ...tok, firstName: 'G', lastName: ' ' }, 'Last name is required');
   });
 
   it('wealthbox_write_note links the note to the contact', async () => {
     const r = await wb.run('wealthbox_write_note', { ...tok, content: 'Met at conference', contactId: '101' });
-    expect(wb.only('POST', '/wealthbox/notes').body).toEqual({ content: 'Met at conference', linked_to: [{ id: 101, type: 'Contact' }] });
+    wb.expectRequest('wealthbox_write_note', 'POST', '/wealthbox/notes', {
+      headers: { authorization: 'Bearer wb-tok', 'content-type': 'application/json' },
+      body: { content: 'Met at conference', linked_to: [{ id: 101, type: 'Contact' }] },
+    });
     expect(r).toMatchObject({ success: true, output: { note: { id: 203, content: 'Met at conference' }, metadata: { operation: 'write_note', itemId: 203 } } });
-    expect(await wb.run('wealthbox_write_note', { ...tok, content: '' })).toMatchObject({ error: 'Note content is required' });
+    await wb.expectError('wealthbox_write_note', { ...tok, content: ' ' }, 'Note content is required');
   });
 
   it('wealthbox_write_task posts name, due date, description and link', async () => {
     const r = await wb.run('wealthbox_write_task', { ...tok, title: 'Call back', dueDate: '2025-05-24 11:00 AM -0400', description: 'About the offer', contactId: '101' });
-    expect(wb.only('POST', '/wealthbox/tasks').body).toEqual({ name: 'Call back', due_date: '2025-05-24 11:00 AM -0400', description: 'About the offer', linked_to: [{ id: 101, type: 'Contact' }] });
+    wb.expectRequest('wealthbox_write_task', 'POST', '/wealthbox/tasks', {
+      headers: { authorization: 'Bearer wb-tok', 'content-type': 'application/json' },
+      body: { name: 'Call back', due_date: '2025-05-24 11:00 AM -0400', description: 'About the offer', linked_to: [{ id: 101, type: 'Contact' }] },
+    });
     expect(r).toMatchObject({ success: true, output: { task: { id: 302, name: 'Call back' }, metadata: { operation: 'write_task', itemId: 302, itemType: 'task' } } });
   });
 
   it('wealthbox_write_task checks title and the due date format, and passes API errors', async () => {
-    expect(await wb.run('wealthbox_write_task', { ...tok, title: 'x', dueDate: '' })).toMatchObject({ error: 'Due date is required' });
-    expect(await wb.run('wealthbox_write_task', { ...tok, title: 'x', dueDate: '2025-05-24' })).toMatchObject({
-      error: 'Invalid due date format. Expected format: YYYY-MM-DD HH:MM AM/PM -HHMM (e.g. 2015-05-24 11:00 AM -0400)',
-    });
+    await wb.expectError('wealthbox_write_task', { ...tok, title: 'x', dueDate: ' ' }, 'Due date is required');
+    await wb.expectError('wealthbox_write_task', { ...tok, title: 'x', dueDate: '2025-05-24' }, 'Invalid due date format. Expected format: YYYY-MM-DD HH:MM AM/PM -HHMM (e.g. 2015-05-24 11:00 AM -0400)');
     expect(wb.fake.requests).toHaveLength(0);
     wb.fake.once('POST', '/wealthbox/tasks', { status: 422, json: { errors: [{ message: 'Due date is invalid' }] } });
-    expect(await wb.run('wealthbox_write_task', { ...tok, title: 'x', dueDate: '2025-05-24 11:00 AM -0400' })).toMatchObject({ error: 'Wealthbox API error: Due date is invalid' });
+    await wb.expectError('wealthbox_write_task', { ...tok, title: 'x', dueDate: '2025-05-24 11:00 AM -0400' }, 'Wealthbox API error: Due date is invalid');
+  });
+});
+
+describe('§7 Wealthbox block payload keys: credential plus noteId, contactId, taskId', () => {
+  it.each([
+    ['read_note', { noteId: '201' }, { noteId: '201' }, '/wealthbox/notes/201'],
+    ['read_contact', { manualContactId: '101' }, { contactId: '101' }, '/wealthbox/contacts/101'],
+    ['read_task', { taskId: '301' }, { taskId: '301' }, '/wealthbox/tasks/301'],
+  ] as const)('%s sends the credential and its id, and reads with the credential\'s token', async (operation, values, ids, path) => {
+    const { toolId, params } = blockPayload('wealthbox', { operation, credential: 'cred-wb', ...values });
+    expect(toolId).toBe(`wealthbox_${operation}`);
+    expect(params).toMatchObject({ credential: 'cred-wb', ...ids });
+    expect(await wb.run(toolId, params)).toMatchObject({ success: true });
+    wb.expectRequest(toolId, 'GET', path, { headers: { authorization: 'Bearer oauth-cred-wb' } });
   });
 });
