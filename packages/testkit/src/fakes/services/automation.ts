@@ -12,11 +12,15 @@ export const AUTOMATION_FIXTURES = {
   clay: { status: 'ok', rowId: 'row-9' },
 };
 
-/** A fake of S3 (HEAD /s3/reports/q3%20plan.pdf, as under a bucket host) and a Clay webhook (/clay/webhook). */
+/**
+ * A fake of S3 (HEAD /s3/reports/q3%20plan.pdf, as under a bucket host, or /s3/{bucket}/{region}/reports/q3%20plan.pdf when a
+ * test puts bucket and region in the base URL) and a Clay webhook (/clay/webhook).
+ */
 export function createFakeAutomation(): Promise<FakeServer> {
   const f = AUTOMATION_FIXTURES;
   return createServiceFake([
     ['HEAD', '/s3/reports/q3%20plan.pdf', { headers: f.s3Headers }],
+    ['HEAD', '/s3/:bucket/:region/reports/q3%20plan.pdf', { headers: f.s3Headers }],
     ['POST', '/clay/webhook', { json: f.clay }],
   ]);
 }

@@ -1,10 +1,12 @@
 import { createHash, createHmac } from 'node:crypto';
 import { AUTOMATION_FIXTURES, createFakeAutomation } from '@weft/testkit';
 import { describe, expect, it } from 'vitest';
-import { useFamily } from '../testSupport.js';
+import { blockPayload, useFamily } from '../testSupport.js';
 import { s3Tools } from './s3.tools.js';
 
-const s3 = useFamily(createFakeAutomation, { s3: '/s3' }, s3Tools);
+// Bucket and region in the base URL (as in the default https://{bucketName}.s3.{region}.amazonaws.com), so the request shows them.
+const s3 = useFamily(createFakeAutomation, { s3: '/s3/{bucketName}/{region}' }, s3Tools);
+const OBJECT = '/s3/weft-files/eu-central-1/reports/q3%20plan.pdf';
 const creds = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
 const params = { ...creds, region: 'eu-central-1', bucketName: 'weft-files', objectKey: 'reports/q3 plan.pdf' };
 
@@ -36,12 +38,11 @@ function expectedSignature(input: { method: string; path: string; query: Record<
 describe('s3', () => {
   it('s3_get_object sends a correctly signed HEAD and answers metadata', async () => {
     const r = await s3.run('s3_get_object', params);
-    const req = s3.only('HEAD', '/s3/reports/q3%20plan.pdf');
+    const req = s3.expectRequest('s3_get_object', 'HEAD', OBJECT, { headers: { 'x-amz-content-sha256': sha256('') } });
     const auth = String(req.headers.authorization);
     const m = /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/(\d{8})\/eu-central-1\/s3\/aws4_request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/.exec(auth);
     expect(m, auth).not.toBeNull();
     expect(m![2]).toBe('host;x-amz-content-sha256;x-amz-date');
-    expect(req.headers['x-amz-content-sha256']).toBe(sha256(''));
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
     expect(
       expectedSignature({ method: 'HEAD', path: req.path, query: req.query, headers, signedHeaders: m![2]!, payloadHash: sha256(''), amzDate: headers['x-amz-date']!, region: 'eu-central-1' }),
@@ -63,7 +64,7 @@ describe('s3', () => {
   it('s3_get_object answers a presigned GET link valid 3600 seconds whose signature verifies', async () => {
     const r = await s3.run('s3_get_object', params);
     const link = new URL(r.success ? String((r.output as { url: string }).url) : '');
-    expect(`${link.origin}${link.pathname}`).toBe(`${s3.fake.url}/s3/reports/q3%20plan.pdf`);
+    expect(`${link.origin}${link.pathname}`).toBe(`${s3.fake.url}${OBJECT}`);
     const q = Object.fromEntries(link.searchParams);
     expect(q).toMatchObject({ 'X-Amz-Algorithm': 'AWS4-HMAC-SHA256', 'X-Amz-Expires': '3600', 'X-Amz-SignedHeaders': 'host' });
     expect(q['X-Amz-Credential']).toMatch(/^AKIDEXAMPLE\/\d{8}\/eu-central-1\/s3\/aws4_request$/);
@@ -73,10 +74,21 @@ describe('s3', () => {
   });
 
   it('s3_get_object: missing keys, a missing object and denied access give messages', async () => {
-    expect(await s3.run('s3_get_object', { ...params, accessKeyId: '' })).toEqual({ success: false, output: {}, error: 'Access Key ID is required' });
-    expect(await s3.run('s3_get_object', { ...params, secretAccessKey: ' ' })).toMatchObject({ error: 'Secret Access Key is required' });
-    expect(await s3.run('s3_get_object', { ...params, objectKey: 'missing.txt' })).toMatchObject({ error: 'S3 object not found: missing.txt in bucket weft-files' });
-    s3.fake.once('HEAD', '/s3/reports/q3%20plan.pdf', { status: 403 });
-    expect(await s3.run('s3_get_object', params)).toMatchObject({ error: 'Access denied to the S3 object. Please check your access keys and the bucket policy.' });
+    await s3.expectError('s3_get_object', { ...params, accessKeyId: '' }, 'Access Key ID is required');
+    await s3.expectError('s3_get_object', { ...params, secretAccessKey: ' ' }, 'Secret Access Key is required');
+    await s3.expectError('s3_get_object', { ...params, objectKey: 'missing.txt' }, 'S3 object not found: missing.txt in bucket weft-files');
+    s3.fake.once('HEAD', OBJECT, { status: 403 });
+    await s3.expectError('s3_get_object', params, 'Access denied to the S3 object. Please check your access keys and the bucket policy.');
+  });
+
+  it('§7: the S3 block sends exactly accessKeyId, secretAccessKey, region, bucketName and objectKey, parsed from the object URL', async () => {
+    const { toolId, params: payload } = blockPayload('s3', { ...creds, s3Uri: 'https://weft-files.s3.eu-central-1.amazonaws.com/reports/q3%20plan.pdf' });
+    expect(toolId).toBe('s3_get_object');
+    expect(Object.keys(payload).sort()).toEqual(['accessKeyId', 'bucketName', 'objectKey', 'region', 'secretAccessKey']);
+    expect(payload).toEqual(params);
+    const r = await s3.run(toolId, payload);
+    const req = s3.expectRequest('s3_get_object', 'HEAD', OBJECT, { headers: { 'x-amz-content-sha256': sha256('') } });
+    expect(String(req.headers.authorization)).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-central-1\/s3\/aws4_request, /);
+    expect(r).toMatchObject({ success: true, output: { metadata: { name: 'q3 plan.pdf', size: 52311 } } });
   });
 });
