@@ -1,6 +1,6 @@
 import { createFakeReddit } from '@weft/testkit';
 import { describe, expect, it } from 'vitest';
-import { useFamily } from '../testSupport.js';
+import { blockPayload, useFamily } from '../testSupport.js';
 import { redditTools } from './reddit.tools.js';
 
 const rd = useFamily(createFakeReddit, ['reddit'], redditTools);
@@ -9,9 +9,7 @@ const t = { accessToken: 'rd-tok' };
 describe('reddit', () => {
   it('reddit_get_posts strips r/, clamps the limit and sends time only for top', async () => {
     const r = await rd.run('reddit_get_posts', { ...t, subreddit: 'r/typescript', sort: 'top', limit: 500, time: 'week' });
-    const req = rd.only('GET', '/r/typescript/top');
-    expect(req.headers.authorization).toBe('Bearer rd-tok');
-    expect(req.query).toEqual({ limit: '100', t: 'week', raw_json: '1' });
+    rd.expectRequest('reddit_get_posts', 'GET', '/r/typescript/top', { headers: { authorization: 'Bearer rd-tok' }, query: { limit: '100', t: 'week', raw_json: '1' } });
     expect(r).toMatchObject({
       success: true,
       output: {
@@ -22,23 +20,22 @@ describe('reddit', () => {
         ],
       },
     });
-    rd.fake.requests.length = 0;
     await rd.run('reddit_get_posts', { ...t, subreddit: 'typescript', time: 'week' });
-    expect(rd.only('GET', '/r/typescript/hot').query).toEqual({ limit: '10', raw_json: '1' });
+    rd.expectRequest('reddit_get_posts', 'GET', '/r/typescript/hot', { query: { limit: '10', raw_json: '1' } });
   });
 
   it('reddit_get_posts: blocked, not JSON, and other errors are prefixed', async () => {
     rd.fake.once('GET', '/r/:sub/:sort', { status: 429, json: {} });
-    expect(await rd.run('reddit_get_posts', { ...t, subreddit: 'a' })).toMatchObject({ success: false, error: 'Error fetching Reddit posts: Reddit API access blocked or rate limited. Please try again later.' });
+    await rd.expectError('reddit_get_posts', { ...t, subreddit: 'a' }, 'Error fetching Reddit posts: Reddit API access blocked or rate limited. Please try again later.');
     rd.fake.once('GET', '/r/:sub/:sort', { text: '<html>blocked</html>' });
-    expect(await rd.run('reddit_get_posts', { ...t, subreddit: 'a' })).toMatchObject({ success: false, error: 'Error fetching Reddit posts: Failed to parse Reddit response: <html>blocked</html>' });
+    await rd.expectError('reddit_get_posts', { ...t, subreddit: 'a' }, 'Error fetching Reddit posts: Failed to parse Reddit response: <html>blocked</html>');
     rd.fake.once('GET', '/r/:sub/:sort', { status: 404, json: { message: 'Not Found', error: 404 } });
-    expect(await rd.run('reddit_get_posts', { ...t, subreddit: 'a' })).toMatchObject({ success: false, error: 'Error fetching Reddit posts: Not Found' });
+    await rd.expectError('reddit_get_posts', { ...t, subreddit: 'a' }, 'Error fetching Reddit posts: Not Found');
   });
 
   it('reddit_get_comments reads the post and its nested comments', async () => {
     const r = await rd.run('reddit_get_comments', { ...t, subreddit: '/r/typescript', postId: 'p1', sort: 'top' });
-    expect(rd.only('GET', '/r/typescript/comments/p1').query).toEqual({ sort: 'top', limit: '50', raw_json: '1' });
+    rd.expectRequest('reddit_get_comments', 'GET', '/r/typescript/comments/p1', { headers: { authorization: 'Bearer rd-tok' }, query: { sort: 'top', limit: '50', raw_json: '1' } });
     expect(r).toMatchObject({
       success: true,
       output: {
@@ -47,6 +44,24 @@ describe('reddit', () => {
       },
     });
     rd.fake.once('GET', '/r/:sub/comments/:post', { status: 403, json: {} });
-    expect(await rd.run('reddit_get_comments', { ...t, subreddit: 'a', postId: 'b' })).toMatchObject({ success: false, error: 'Error fetching Reddit comments: Reddit API access blocked or rate limited. Please try again later.' });
+    await rd.expectError('reddit_get_comments', { ...t, subreddit: 'a', postId: 'b' }, 'Error fetching Reddit comments: Reddit API access blocked or rate limited. Please try again later.');
+  });
+});
+
+describe('§7 Reddit block payload keys: postId, subreddit, sort, limit, time, credential', () => {
+  it('get_posts sends credential, subreddit (r/ stripped), sort, limit and time (for top)', async () => {
+    const { toolId, params } = blockPayload('reddit', { operation: 'get_posts', credential: 'cred-rd', subreddit: 'r/typescript', sort: 'top', time: 'week', limit: '5' });
+    expect(toolId).toBe('reddit_get_posts');
+    expect(params).toEqual({ credential: 'cred-rd', subreddit: 'typescript', sort: 'top', limit: 5, time: 'week' });
+    expect(await rd.run(toolId, params)).toMatchObject({ success: true, output: { subreddit: 'typescript' } });
+    rd.expectRequest('reddit_get_posts', 'GET', '/r/typescript/top', { headers: { authorization: 'Bearer oauth-cred-rd' }, query: { limit: '5', t: 'week', raw_json: '1' } });
+  });
+
+  it('get_comments sends credential, subreddit, postId, sort and limit', async () => {
+    const { toolId, params } = blockPayload('reddit', { operation: 'get_comments', credential: 'cred-rd', subreddit: 'typescript', postId: 'p1', commentSort: 'new', commentLimit: '20' });
+    expect(toolId).toBe('reddit_get_comments');
+    expect(params).toEqual({ credential: 'cred-rd', subreddit: 'typescript', postId: 'p1', sort: 'new', limit: 20 });
+    expect(await rd.run(toolId, params)).toMatchObject({ success: true, output: { post: { id: 'p1' } } });
+    rd.expectRequest('reddit_get_comments', 'GET', '/r/typescript/comments/p1', { headers: { authorization: 'Bearer oauth-cred-rd' }, query: { sort: 'new', limit: '20', raw_json: '1' } });
   });
 });
