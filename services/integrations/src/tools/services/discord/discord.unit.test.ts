@@ -9,44 +9,41 @@ const bot = { botToken: 'MTIz.bot' };
 describe('discord', () => {
   it('discord_send_message posts the content with the bot token', async () => {
     const r = await dc.run('discord_send_message', { ...bot, channelId: 'chan-1', serverId: 'g1', content: 'hello' });
-    const req = dc.only('POST', '/discord/channels/chan-1/messages');
-    expect(req.headers.authorization).toBe('Bot MTIz.bot');
-    expect(req.body).toEqual({ content: 'hello' });
+    dc.expectRequest('discord_send_message', 'POST', '/discord/channels/chan-1/messages', { headers: { authorization: 'Bot MTIz.bot', 'content-type': 'application/json' }, body: { content: 'hello' } });
     expect(r).toEqual({ success: true, output: { message: 'Discord message sent successfully', data: MESSAGING_FIXTURES.discordMessage } });
   });
 
   it('discord_send_message sends the placeholder when empty; errors are prefixed; a token is required', async () => {
     await dc.run('discord_send_message', { ...bot, channelId: 'chan-1', serverId: 'g1', content: ' ' });
-    expect(dc.only('POST', '/discord/channels/chan-1/messages').body).toEqual({ content: DISCORD_DEFAULT_MESSAGE });
+    dc.expectRequest('discord_send_message', 'POST', '/discord/channels/chan-1/messages', { body: { content: DISCORD_DEFAULT_MESSAGE } });
     dc.fake.once('POST', '/discord/channels/:id/messages', { status: 403, json: { message: 'Missing Permissions', code: 50013 } });
-    expect(await dc.run('discord_send_message', { ...bot, channelId: 'c', serverId: 'g', content: 'x' })).toMatchObject({ success: false, error: 'Discord API error: Missing Permissions' });
-    expect(await dc.run('discord_send_message', { botToken: '', channelId: 'c', serverId: 'g' })).toMatchObject({ success: false, error: 'Bot token required for this operation' });
+    await dc.expectError('discord_send_message', { ...bot, channelId: 'c', serverId: 'g', content: 'x' }, 'Discord API error: Missing Permissions');
+    await dc.expectError('discord_send_message', { botToken: '', channelId: 'c', serverId: 'g' }, 'Bot token required for this operation');
   });
 
   it('discord_get_messages clamps the limit to 100 and defaults to 10', async () => {
     const r = await dc.run('discord_get_messages', { ...bot, channelId: 'chan-1', limit: 500 });
-    expect(dc.only('GET', '/discord/channels/chan-1/messages').query).toEqual({ limit: '100' });
+    dc.expectRequest('discord_get_messages', 'GET', '/discord/channels/chan-1/messages', { headers: { authorization: 'Bot MTIz.bot' }, query: { limit: '100' } });
     expect(r).toEqual({ success: true, output: { message: 'Retrieved 2 messages from Discord channel', data: { messages: MESSAGING_FIXTURES.discordMessages, channel_id: 'chan-1' } } });
-    dc.fake.requests.length = 0;
     await dc.run('discord_get_messages', { ...bot, channelId: 'chan-1' });
-    expect(dc.only('GET', '/discord/channels/chan-1/messages').query).toEqual({ limit: '10' });
+    dc.expectRequest('discord_get_messages', 'GET', '/discord/channels/chan-1/messages', { query: { limit: '10' } });
     dc.fake.once('GET', '/discord/channels/:id/messages', { status: 404, json: { message: 'Unknown Channel' } });
-    expect(await dc.run('discord_get_messages', { ...bot, channelId: 'x' })).toMatchObject({ success: false, error: 'Discord API error: Unknown Channel' });
+    await dc.expectError('discord_get_messages', { ...bot, channelId: 'x' }, 'Discord API error: Unknown Channel');
   });
 
   it('discord_get_server reads the guild', async () => {
     const r = await dc.run('discord_get_server', { ...bot, serverId: 'guild-1' });
-    expect(dc.only('GET', '/discord/guilds/guild-1').headers.authorization).toBe('Bot MTIz.bot');
+    dc.expectRequest('discord_get_server', 'GET', '/discord/guilds/guild-1', { headers: { authorization: 'Bot MTIz.bot' } });
     expect(r).toEqual({ success: true, output: { message: 'Retrieved information for Discord server: Weft', data: MESSAGING_FIXTURES.discordGuild } });
     dc.fake.once('GET', '/discord/guilds/:id', { status: 401, json: { message: '401: Unauthorized' } });
-    expect(await dc.run('discord_get_server', { ...bot, serverId: 'g' })).toMatchObject({ success: false, error: 'Discord API error: 401: Unauthorized' });
+    await dc.expectError('discord_get_server', { ...bot, serverId: 'g' }, 'Discord API error: 401: Unauthorized');
   });
 
   it('discord_get_user reads the user', async () => {
     const r = await dc.run('discord_get_user', { ...bot, userId: 'u1' });
-    dc.only('GET', '/discord/users/u1');
+    dc.expectRequest('discord_get_user', 'GET', '/discord/users/u1', { headers: { authorization: 'Bot MTIz.bot' } });
     expect(r).toEqual({ success: true, output: { message: 'Retrieved information for Discord user: ada', data: MESSAGING_FIXTURES.discordUser } });
     dc.fake.once('GET', '/discord/users/:id', { status: 404, json: { message: 'Unknown User' } });
-    expect(await dc.run('discord_get_user', { ...bot, userId: 'x' })).toMatchObject({ success: false, error: 'Discord API error: Unknown User' });
+    await dc.expectError('discord_get_user', { ...bot, userId: 'x' }, 'Discord API error: Unknown User');
   });
 });

@@ -9,15 +9,16 @@ const base = { phoneNumber: '+4915112345678', message: 'Hi there', phoneNumberId
 describe('whatsapp', () => {
   it('whatsapp_send_message posts a text message without the leading +', async () => {
     const r = await wa.run('whatsapp_send_message', base);
-    const req = wa.only('POST', '/whatsapp/10987/messages');
-    expect(req.headers.authorization).toBe('Bearer EAAG');
-    expect(req.body).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to: '4915112345678', type: 'text', text: { body: 'Hi there' } });
+    wa.expectRequest('whatsapp_send_message', 'POST', '/whatsapp/10987/messages', {
+      headers: { authorization: 'Bearer EAAG', 'content-type': 'application/json' },
+      body: { messaging_product: 'whatsapp', recipient_type: 'individual', to: '4915112345678', type: 'text', text: { body: 'Hi there' } },
+    });
     expect(r).toEqual({ success: true, output: { success: true, messageId: 'wamid.HBgM' } });
   });
 
   it('whatsapp_send_message fails with its prefix, and requires its fields', async () => {
     wa.fake.once('POST', '/whatsapp/:phone/messages', { status: 400, json: { error: { message: '(#131030) Recipient phone number not in allowed list', code: 131030 } } });
-    expect(await wa.run('whatsapp_send_message', base)).toMatchObject({ success: false, error: 'WhatsApp message failed: (#131030) Recipient phone number not in allowed list' });
-    expect(await wa.run('whatsapp_send_message', { ...base, phoneNumberId: '' })).toMatchObject({ success: false, error: 'Phone number ID is required' });
+    await wa.expectError('whatsapp_send_message', base, 'WhatsApp message failed: (#131030) Recipient phone number not in allowed list');
+    await wa.expectError('whatsapp_send_message', { ...base, phoneNumberId: ' ' }, 'Phone number ID is required');
   });
 });
