@@ -9,9 +9,10 @@ const base = { accessToken: 'lin_1', teamId: 'team-1', projectId: 'proj-1' };
 describe('linear', () => {
   it('linear_read_issues sends the issues query for the team and project', async () => {
     const r = await li.run('linear_read_issues', base);
-    const req = li.only('POST', '/graphql');
-    expect(req.headers.authorization).toBe('Bearer lin_1');
-    expect(req.body).toEqual({ query: ISSUES_QUERY, variables: { teamId: 'team-1', projectId: 'proj-1' } });
+    li.expectRequest('linear_read_issues', 'POST', '/graphql', {
+      headers: { authorization: 'Bearer lin_1', 'content-type': 'application/json' },
+      body: { query: ISSUES_QUERY, variables: { teamId: 'team-1', projectId: 'proj-1' } },
+    });
     expect(r).toEqual({
       success: true,
       output: {
@@ -22,19 +23,22 @@ describe('linear', () => {
       },
     });
     li.fake.once('POST', '/graphql', { json: { errors: [{ message: 'Entity not found' }] } });
-    expect(await li.run('linear_read_issues', base)).toMatchObject({ success: false, error: 'Linear API error: Entity not found' });
+    await li.expectError('linear_read_issues', base, 'Linear API error: Entity not found');
   });
 
   it('linear_create_issue sends the issueCreate mutation', async () => {
     const r = await li.run('linear_create_issue', { ...base, title: 'New issue', description: 'Details' });
-    expect(li.only('POST', '/graphql').body).toEqual({ query: ISSUE_CREATE, variables: { teamId: 'team-1', projectId: 'proj-1', title: 'New issue', description: 'Details' } });
+    li.expectRequest('linear_create_issue', 'POST', '/graphql', {
+      headers: { authorization: 'Bearer lin_1' },
+      body: { query: ISSUE_CREATE, variables: { teamId: 'team-1', projectId: 'proj-1', title: 'New issue', description: 'Details' } },
+    });
     expect(r).toEqual({ success: true, output: { issue: { id: 'iss-3', title: 'New issue', description: 'About New issue', state: 'Todo', teamId: 'team-1', projectId: 'proj-1' } } });
   });
 
   it('linear_create_issue refuses a blank title and passes API errors', async () => {
-    expect(await li.run('linear_create_issue', { ...base, title: '  ', description: 'd' })).toMatchObject({ success: false, error: 'Title is required to create a Linear issue' });
+    await li.expectError('linear_create_issue', { ...base, title: '  ', description: 'd' }, 'Title is required to create a Linear issue');
     expect(li.fake.requests).toHaveLength(0);
     li.fake.once('POST', '/graphql', { status: 401, json: { errors: [{ message: 'Authentication required' }] } });
-    expect(await li.run('linear_create_issue', { ...base, title: 't', description: 'd' })).toMatchObject({ success: false, error: 'Linear API error: Authentication required' });
+    await li.expectError('linear_create_issue', { ...base, title: 't', description: 'd' }, 'Linear API error: Authentication required');
   });
 });
