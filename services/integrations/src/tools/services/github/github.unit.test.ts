@@ -5,18 +5,14 @@ import { githubTools } from './github.tools.js';
 
 const gh = useFamily(createFakeGithub, ['github'], githubTools);
 const auth = { owner: 'acme', repo: 'app', apiKey: 'ghp_1' };
-const expectHeaders = (req: { headers: Record<string, unknown> }) => {
-  expect(req.headers.authorization).toBe('Bearer ghp_1');
-  expect(req.headers.accept).toBe('application/vnd.github+json');
-  expect(req.headers['x-github-api-version']).toBe('2022-11-28');
-};
+const headers = { authorization: 'Bearer ghp_1', accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' };
 
 describe('github', () => {
   it('github_pr reads the pull, its diff url and its files', async () => {
     const r = await gh.run('github_pr', { ...auth, pullNumber: 42 });
-    expectHeaders(gh.only('GET', '/repos/acme/app/pulls/42'));
-    gh.only('GET', '/diffs/42.diff');
-    expectHeaders(gh.only('GET', '/repos/acme/app/pulls/42/files'));
+    gh.expectRequest('github_pr', 'GET', '/repos/acme/app/pulls/42', { headers });
+    gh.expectRequest('github_pr', 'GET', '/diffs/42.diff', { headers: { authorization: 'Bearer ghp_1' } });
+    gh.expectRequest('github_pr', 'GET', '/repos/acme/app/pulls/42/files', { headers });
     expect(r.success).toBe(true);
     const out = r.success ? (r.output as { content: string; metadata: Record<string, unknown> }) : undefined;
     expect(out?.content).toContain('PR #42: "Add retries" (open)');
@@ -28,43 +24,41 @@ describe('github', () => {
 
   it('github_pr: 401 and 404 give the §8 messages', async () => {
     gh.fake.once('GET', '/repos/acme/app/pulls/1', { status: 401, json: { message: 'Bad credentials' } });
-    expect(await gh.run('github_pr', { ...auth, pullNumber: 1 })).toMatchObject({ success: false, error: 'Authentication failed. Please check your GitHub token.' });
+    await gh.expectError('github_pr', { ...auth, pullNumber: 1 }, 'Authentication failed. Please check your GitHub token.');
     gh.fake.once('GET', '/repos/acme/app/pulls/1', { status: 404, json: { message: 'Not Found' } });
-    expect(await gh.run('github_pr', { ...auth, pullNumber: 1 })).toMatchObject({ success: false, error: 'Repository not found: acme/app' });
+    await gh.expectError('github_pr', { ...auth, pullNumber: 1 }, 'Repository not found: acme/app');
   });
 
   it('github_comment posts a COMMENT review for a PR comment', async () => {
     const r = await gh.run('github_comment', { ...auth, pullNumber: 42, body: 'Looks good' });
-    const req = gh.only('POST', '/repos/acme/app/pulls/42/reviews');
-    expectHeaders(req);
-    expect(req.body).toEqual({ body: 'Looks good', event: 'COMMENT' });
+    gh.expectRequest('github_comment', 'POST', '/repos/acme/app/pulls/42/reviews', { headers: { ...headers, 'content-type': 'application/json' }, body: { body: 'Looks good', event: 'COMMENT' } });
     expect(r).toMatchObject({ success: true, output: { content: `Comment created: ${GITHUB_FIXTURES.review.html_url}`, metadata: { id: 9001 } } });
   });
 
   it('github_comment posts a file comment with the head commit when none is given', async () => {
     const r = await gh.run('github_comment', { ...auth, pullNumber: 42, body: 'nit', commentType: 'file_comment', path: 'src/a.ts', line: '3' });
-    gh.only('GET', '/repos/acme/app/pulls/42');
-    expect(gh.only('POST', '/repos/acme/app/pulls/42/comments').body).toEqual({ body: 'nit', commit_id: 'abc123', path: 'src/a.ts', line: 3, side: 'RIGHT' });
+    gh.expectRequest('github_comment', 'GET', '/repos/acme/app/pulls/42', { headers });
+    gh.expectRequest('github_comment', 'POST', '/repos/acme/app/pulls/42/comments', { headers, body: { body: 'nit', commit_id: 'abc123', path: 'src/a.ts', line: 3, side: 'RIGHT' } });
     expect(r).toMatchObject({ success: true, output: { metadata: { id: 77, path: 'src/a.ts', line: 3, side: 'RIGHT', commit_id: 'abc123' } } });
   });
 
   it('github_comment passes an API error through', async () => {
     gh.fake.once('POST', '/repos/acme/app/pulls/42/reviews', { status: 422, json: { message: 'Validation Failed' } });
-    expect(await gh.run('github_comment', { ...auth, pullNumber: 42, body: 'x' })).toMatchObject({ success: false, error: 'GitHub API error (422): Validation Failed' });
+    await gh.expectError('github_comment', { ...auth, pullNumber: 42, body: 'x' }, 'GitHub API error (422): Validation Failed');
   });
 
   it('github_repo_info answers the repository metadata', async () => {
     const r = await gh.run('github_repo_info', auth);
-    expectHeaders(gh.only('GET', '/repos/acme/app'));
+    gh.expectRequest('github_repo_info', 'GET', '/repos/acme/app', { headers });
     expect(r).toMatchObject({ success: true, output: { metadata: { name: 'app', description: 'The app', stars: 120, forks: 7, openIssues: 3, language: 'TypeScript' } } });
     gh.fake.once('GET', '/repos/acme/app', { status: 401, json: {} });
-    expect(await gh.run('github_repo_info', auth)).toMatchObject({ success: false, error: 'Authentication failed. Please check your GitHub token.' });
+    await gh.expectError('github_repo_info', auth, 'Authentication failed. Please check your GitHub token.');
   });
 
   it('github_latest_commit uses the default branch when none is given', async () => {
     const r = await gh.run('github_latest_commit', auth);
-    gh.only('GET', '/repos/acme/app');
-    expectHeaders(gh.only('GET', '/repos/acme/app/commits/main'));
+    gh.expectRequest('github_latest_commit', 'GET', '/repos/acme/app', { headers });
+    gh.expectRequest('github_latest_commit', 'GET', '/repos/acme/app/commits/main', { headers });
     expect(r).toMatchObject({
       success: true,
       output: { metadata: { sha: 'def456', commit_message: 'Fix build', author: { name: 'Ada', login: 'ada' }, stats: { total: 7 } } },
@@ -73,8 +67,8 @@ describe('github', () => {
 
   it('github_latest_commit reads the given branch and fails with 404', async () => {
     await gh.run('github_latest_commit', { ...auth, branch: 'release/1' });
-    gh.only('GET', '/repos/acme/app/commits/release%2F1');
+    gh.expectRequest('github_latest_commit', 'GET', '/repos/acme/app/commits/release%2F1', { headers });
     gh.fake.once('GET', '/repos/acme/app/commits/:ref', { status: 404, json: { message: 'No commit found' } });
-    expect(await gh.run('github_latest_commit', { ...auth, branch: 'x' })).toMatchObject({ success: false, error: 'Repository not found: acme/app' });
+    await gh.expectError('github_latest_commit', { ...auth, branch: 'x' }, 'Repository not found: acme/app');
   });
 });

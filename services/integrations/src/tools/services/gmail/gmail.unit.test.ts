@@ -10,8 +10,10 @@ const decodeRaw = (raw: unknown) => Buffer.from(String(raw), 'base64url').toStri
 describe('gmail', () => {
   it('gmail_send posts the message as base64url raw', async () => {
     const r = await gm.run('gmail_send', { accessToken: 'ya29', to: 'bob@acme.dev', subject: 'Hi', body: 'Hello Bob' });
-    const req = gm.only('POST', `${base}/messages/send`);
-    expect(req.headers.authorization).toBe('Bearer ya29');
+    const req = gm.expectRequest('gmail_send', 'POST', `${base}/messages/send`, {
+      headers: { authorization: 'Bearer ya29', 'content-type': 'application/json' },
+      body: { raw: expect.stringMatching(/^[A-Za-z0-9_-]+$/) },
+    });
     const raw = decodeRaw((req.body as { raw: string }).raw);
     expect(raw).toContain('To: bob@acme.dev\r\nSubject: Hi\r\n');
     expect(raw.endsWith('\r\n\r\nHello Bob')).toBe(true);
@@ -20,35 +22,34 @@ describe('gmail', () => {
 
   it('gmail_send: 401 and 429 give the §8 messages', async () => {
     gm.fake.once('POST', `${base}/messages/send`, { status: 401, json: { error: { message: 'Invalid Credentials' } } });
-    expect(await gm.run('gmail_send', { accessToken: 'x', to: 'a@b.c', subject: 's', body: 'b' })).toMatchObject({ success: false, error: 'Invalid or expired access token. Please reauthenticate.' });
+    await gm.expectError('gmail_send', { accessToken: 'x', to: 'a@b.c', subject: 's', body: 'b' }, 'Invalid or expired access token. Please reauthenticate.');
     gm.fake.once('POST', `${base}/messages/send`, { status: 429, json: { error: { message: 'Rate Limit Exceeded' } } });
-    expect(await gm.run('gmail_send', { accessToken: 'x', to: 'a@b.c', subject: 's', body: 'b' })).toMatchObject({ success: false, error: 'Gmail API quota exceeded. Please try again later.' });
+    await gm.expectError('gmail_send', { accessToken: 'x', to: 'a@b.c', subject: 's', body: 'b' }, 'Gmail API quota exceeded. Please try again later.');
   });
 
   it('gmail_draft posts message.raw and answers the draft', async () => {
     const r = await gm.run('gmail_draft', { accessToken: 'ya29', to: 'bob@acme.dev', subject: 'Héllo', body: 'Draft' });
-    const req = gm.only('POST', `${base}/drafts`);
+    const req = gm.expectRequest('gmail_draft', 'POST', `${base}/drafts`, { headers: { authorization: 'Bearer ya29' }, body: { message: { raw: expect.stringMatching(/^[A-Za-z0-9_-]+$/) } } });
     expect(decodeRaw((req.body as { message: { raw: string } }).message.raw)).toContain(`Subject: =?UTF-8?B?${Buffer.from('Héllo').toString('base64')}?=`);
     expect(r).toEqual({ success: true, output: { content: 'Email drafted successfully', metadata: GMAIL_FIXTURES.draft } });
     gm.fake.once('POST', `${base}/drafts`, { status: 403, json: { error: { message: 'Quota exceeded for quota metric' } } });
-    expect(await gm.run('gmail_draft', { accessToken: 'x', to: 'a@b.c', subject: 's', body: 'b' })).toMatchObject({ success: false, error: 'Gmail API quota exceeded. Please try again later.' });
+    await gm.expectError('gmail_draft', { accessToken: 'x', to: 'a@b.c', subject: 's', body: 'b' }, 'Gmail API quota exceeded. Please try again later.');
   });
 
   it('gmail_read reads one message by id', async () => {
     const r = await gm.run('gmail_read', { accessToken: 'ya29', messageId: 'm7' });
-    expect(gm.only('GET', `${base}/messages/m7`).query).toEqual({ format: 'full' });
+    gm.expectRequest('gmail_read', 'GET', `${base}/messages/m7`, { headers: { authorization: 'Bearer ya29' }, query: { format: 'full' } });
     expect(r).toMatchObject({ success: true, output: { metadata: { id: 'm7', subject: 'Subject m7', from: 'Ada <ada@acme.dev>' } } });
     expect(r.success && String((r.output as { content: string }).content)).toContain('Body of m7');
   });
 
   it('gmail_read maps folders to in:/label:, clamps maxResults to 10 and reads each message', async () => {
     const r = await gm.run('gmail_read', { accessToken: 'ya29', folder: 'SENT', unreadOnly: true, maxResults: 50 });
-    expect(gm.only('GET', `${base}/messages`).query).toEqual({ q: 'in:sent is:unread', maxResults: '10' });
+    gm.expectRequest('gmail_read', 'GET', `${base}/messages`, { headers: { authorization: 'Bearer ya29' }, query: { q: 'in:sent is:unread', maxResults: '10' } });
     expect(gm.fake.received('GET', `${base}/messages/:id`).map((q) => q.path.split('/').pop())).toEqual(['m1', 'm2']);
     expect(r).toMatchObject({ success: true, output: { metadata: { results: [{ id: 'm1' }, { id: 'm2' }] } } });
-    gm.fake.requests.length = 0;
     await gm.run('gmail_read', { accessToken: 'ya29', folder: 'Receipts' });
-    expect(gm.only('GET', `${base}/messages`).query).toEqual({ q: 'label:Receipts', maxResults: '1' });
+    gm.expectRequest('gmail_read', 'GET', `${base}/messages`, { query: { q: 'label:Receipts', maxResults: '1' } });
   });
 
   it('gmail_read notes messages whose details failed and still succeeds', async () => {
@@ -58,15 +59,15 @@ describe('gmail', () => {
     expect(r.success).toBe(true);
     expect(r.success && (r.output as { content: string }).content).toContain('Details could not be retrieved for 1 message(s): m2');
     gm.fake.once('GET', `${base}/messages`, { status: 401, json: {} });
-    expect(await gm.run('gmail_read', { accessToken: 'x' })).toMatchObject({ success: false, error: 'Invalid or expired access token. Please reauthenticate.' });
+    await gm.expectError('gmail_read', { accessToken: 'x' }, 'Invalid or expired access token. Please reauthenticate.');
   });
 
   it('gmail_search searches with q and maxResults', async () => {
     const r = await gm.run('gmail_search', { accessToken: 'ya29', query: 'from:ada invoice', maxResults: 5 });
-    expect(gm.only('GET', `${base}/messages`).query).toEqual({ q: 'from:ada invoice', maxResults: '5' });
+    gm.expectRequest('gmail_search', 'GET', `${base}/messages`, { headers: { authorization: 'Bearer ya29' }, query: { q: 'from:ada invoice', maxResults: '5' } });
     expect(r).toMatchObject({ success: true, output: { metadata: { results: [{ id: 'm1', subject: 'Subject m1' }, { id: 'm2' }] } } });
     expect(r.success && (r.output as { content: string }).content).toMatch(/^Found 2 messages/);
     gm.fake.once('GET', `${base}/messages`, { status: 429, json: {} });
-    expect(await gm.run('gmail_search', { accessToken: 'x', query: 'a' })).toMatchObject({ success: false, error: 'Gmail API quota exceeded. Please try again later.' });
+    await gm.expectError('gmail_search', { accessToken: 'x', query: 'a' }, 'Gmail API quota exceeded. Please try again later.');
   });
 });
