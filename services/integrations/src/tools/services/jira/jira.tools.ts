@@ -13,10 +13,17 @@ async function cloudId(io: ToolIO, p: Obj): Promise<string> {
   return String(match.id);
 }
 
+/** Jira's error answer: its errorMessages, else its field errors as `field: message` (`{errors: {summary: 'required'}}`). */
+function jiraMessage(res: ApiResponse): string {
+  const fields = Object.entries(obj(obj(res.data).errors)).filter(([, v]) => typeof v === 'string');
+  if (list(obj(res.data).errorMessages).length === 0 && fields.length > 0) return fields.map(([k, v]) => `${k}: ${String(v)}`).join('; ');
+  return apiMessage(res);
+}
+
 async function jira(io: ToolIO, p: Obj, path: string, failure: string, spec: Omit<CallSpec, 'url'> = {}): Promise<ApiResponse> {
   const id = await cloudId(io, p);
   const res = await call(io, { ...spec, url: `${io.baseUrl('atlassian')}/ex/jira/${seg(id)}/rest/api/3${path}`, headers: { ...bearer(p.accessToken), Accept: 'application/json' } });
-  if (!res.ok) throw new ToolError(`${failure}: ${apiMessage(res)}`, res.status);
+  if (!res.ok) throw new ToolError(`${failure}: ${jiraMessage(res)}`, res.status);
   return res;
 }
 

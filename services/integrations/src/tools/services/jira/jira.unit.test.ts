@@ -6,50 +6,53 @@ import { jiraTools } from './jira.tools.js';
 const ji = useFamily(createFakeJira, ['atlassian'], jiraTools);
 const base = { accessToken: 'atl_1', domain: 'acme.atlassian.example' };
 const API = '/ex/jira/cloud-1/rest/api/3';
+const headers = { authorization: 'Bearer atl_1', accept: 'application/json' };
 
 describe('jira', () => {
   it('jira_retrieve finds the cloud id from the domain and reads the issue', async () => {
     const r = await ji.run('jira_retrieve', { ...base, issueKey: 'PROJ-7' });
-    expect(ji.only('GET', '/oauth/token/accessible-resources').headers.authorization).toBe('Bearer atl_1');
-    expect(ji.only('GET', `${API}/issue/PROJ-7`).headers.authorization).toBe('Bearer atl_1');
+    ji.expectRequest('jira_retrieve', 'GET', '/oauth/token/accessible-resources', { headers: { authorization: 'Bearer atl_1' } });
+    ji.expectRequest('jira_retrieve', 'GET', `${API}/issue/PROJ-7`, { headers });
     expect(r).toMatchObject({ success: true, output: { issueKey: 'PROJ-7', summary: 'Login fails', description: 'Details of PROJ-7', created: '2025-05-01T10:00:00.000+0000' } });
   });
 
   it('jira_retrieve: no resources, and a failed read', async () => {
     ji.fake.once('GET', '/oauth/token/accessible-resources', { json: [] });
-    expect(await ji.run('jira_retrieve', { ...base, issueKey: 'X-1' })).toMatchObject({ success: false, error: 'No Jira resources found' });
+    await ji.expectError('jira_retrieve', { ...base, issueKey: 'X-1' }, 'No Jira resources found');
     ji.fake.once('GET', '/ex/jira/:cloud/rest/api/3/issue/:key', { status: 404, json: { errorMessages: ['Issue does not exist'], errors: {} } });
-    const r = await ji.run('jira_retrieve', { ...base, cloudId: 'cloud-9', issueKey: 'X-1' });
-    expect(r).toMatchObject({ success: false, error: 'Failed to retrieve Jira issue: Issue does not exist' });
-    expect(ji.fake.received('GET', '/ex/jira/cloud-9/rest/api/3/issue/X-1')).toHaveLength(1);
+    await ji.expectError('jira_retrieve', { ...base, cloudId: 'cloud-9', issueKey: 'X-1' }, 'Failed to retrieve Jira issue: Issue does not exist');
+    ji.expectRequest('jira_retrieve', 'GET', '/ex/jira/cloud-9/rest/api/3/issue/X-1', { headers });
   });
 
   it('jira_bulk_read searches the project', async () => {
     const r = await ji.run('jira_bulk_read', { ...base, cloudId: 'cloud-1', projectId: 'PROJ' });
-    expect(ji.only('POST', `${API}/search`).body).toEqual({ jql: 'project = PROJ ORDER BY updated DESC', maxResults: 100, fields: ['summary', 'description', 'created', 'updated'] });
+    ji.expectRequest('jira_bulk_read', 'POST', `${API}/search`, {
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: { jql: 'project = PROJ ORDER BY updated DESC', maxResults: 100, fields: ['summary', 'description', 'created', 'updated'] },
+    });
     expect(r).toMatchObject({ success: true, output: [{ issueKey: 'PROJ-1', summary: 'First' }, { issueKey: 'PROJ-2', summary: 'Second' }] });
     ji.fake.once('POST', '/ex/jira/:cloud/rest/api/3/search', { status: 400, json: { errorMessages: ['bad jql'] } });
-    expect((await ji.run('jira_bulk_read', { ...base, cloudId: 'cloud-1', projectId: 'P' })).success).toBe(false);
+    await ji.expectError('jira_bulk_read', { ...base, cloudId: 'cloud-1', projectId: 'P' }, 'Failed to retrieve Jira issues: bad jql');
   });
 
   it('jira_update sets fields and moves the status through its transition', async () => {
     const r = await ji.run('jira_update', { ...base, cloudId: 'cloud-1', issueKey: 'PROJ-1', summary: 'New title', description: 'Text', priority: 'High', status: 'in progress' });
-    expect(ji.only('PUT', `${API}/issue/PROJ-1`).body).toEqual({
-      fields: { summary: 'New title', description: { type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Text' }] }] }, priority: { name: 'High' } },
+    ji.expectRequest('jira_update', 'PUT', `${API}/issue/PROJ-1`, {
+      headers,
+      body: { fields: { summary: 'New title', description: { type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Text' }] }] }, priority: { name: 'High' } } },
     });
-    expect(ji.only('POST', `${API}/issue/PROJ-1/transitions`).body).toEqual({ transition: { id: '21' } });
+    ji.expectRequest('jira_update', 'GET', `${API}/issue/PROJ-1/transitions`, { headers });
+    ji.expectRequest('jira_update', 'POST', `${API}/issue/PROJ-1/transitions`, { headers, body: { transition: { id: '21' } } });
     expect(r).toMatchObject({ success: true, output: { issueKey: 'PROJ-1', summary: 'New title', success: true } });
     ji.fake.once('PUT', '/ex/jira/:cloud/rest/api/3/issue/:key', { status: 403, json: { errorMessages: ['You do not have permission'] } });
-    const denied = await ji.run('jira_update', { ...base, cloudId: 'cloud-1', issueKey: 'PROJ-1', summary: 'x' });
-    expect(denied).toMatchObject({ success: false, error: 'Failed to update Jira issue: You do not have permission' });
+    await ji.expectError('jira_update', { ...base, cloudId: 'cloud-1', issueKey: 'PROJ-1', summary: 'x' }, 'Failed to update Jira issue: You do not have permission');
   });
 
   it('jira_write creates the issue with type Task by default', async () => {
     const r = await ji.run('jira_write', { ...base, cloudId: 'cloud-1', projectId: '10000', summary: 'Broken', issueType: '' });
-    expect(ji.only('POST', `${API}/issue`).body).toEqual({ fields: { project: { id: '10000' }, issuetype: { name: 'Task' }, summary: 'Broken' } });
+    ji.expectRequest('jira_write', 'POST', `${API}/issue`, { headers, body: { fields: { project: { id: '10000' }, issuetype: { name: 'Task' }, summary: 'Broken' } } });
     expect(r).toMatchObject({ success: true, output: { issueKey: 'PROJ-3', summary: 'Broken', success: true, url: 'https://acme.atlassian.example/browse/PROJ-3' } });
     ji.fake.once('POST', '/ex/jira/:cloud/rest/api/3/issue', { status: 400, json: { errors: { summary: 'required' } } });
-    const bad = await ji.run('jira_write', { ...base, cloudId: 'cloud-1', projectId: '1', summary: 's', issueType: 'Bug' });
-    expect(bad.success === false && bad.error).toMatch(/^Failed to create Jira issue/);
+    await ji.expectError('jira_write', { ...base, cloudId: 'cloud-1', projectId: '1', summary: 's', issueType: 'Bug' }, 'Failed to create Jira issue: summary: required');
   });
 });
