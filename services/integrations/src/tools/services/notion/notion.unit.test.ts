@@ -6,18 +6,14 @@ import { notionTools } from './notion.tools.js';
 const no = useFamily(createFakeNotion, { notion: '/v1' }, notionTools);
 const RAW = '1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d';
 const ID = '1a2b3c4d-5e6f-7a8b-9c0d-1e2f3a4b5c6d';
-const headersOk = (req: { headers: Record<string, unknown> }) => {
-  expect(req.headers.authorization).toBe('Bearer secret_1');
-  expect(req.headers['notion-version']).toBe('2022-06-28');
-  expect(req.headers['content-type']).toBe('application/json');
-};
+const headers = { authorization: 'Bearer secret_1', 'notion-version': '2022-06-28', 'content-type': 'application/json' };
 const t = 'secret_1';
 
 describe('notion', () => {
   it('notion_read formats the id, reads the page and its first 100 blocks', async () => {
     const r = await no.run('notion_read', { accessToken: t, pageId: RAW });
-    headersOk(no.only('GET', `/v1/pages/${ID}`));
-    expect(no.only('GET', `/v1/blocks/${ID}/children`).query).toEqual({ page_size: '100' });
+    no.expectRequest('notion_read', 'GET', `/v1/pages/${ID}`, { headers });
+    no.expectRequest('notion_read', 'GET', `/v1/blocks/${ID}/children`, { headers, query: { page_size: '100' } });
     expect(r).toEqual({
       success: true,
       output: {
@@ -35,7 +31,7 @@ describe('notion', () => {
 
   it('notion_read_database reads the database', async () => {
     const r = await no.run('notion_read_database', { accessToken: t, databaseId: 'db000000-0000-0000-0000-000000000001' });
-    headersOk(no.only('GET', '/v1/databases/db000000-0000-0000-0000-000000000001'));
+    no.expectRequest('notion_read_database', 'GET', '/v1/databases/db000000-0000-0000-0000-000000000001', { headers });
     expect(r).toMatchObject({ success: true, output: { content: 'Database: Tasks\n\nProperties:\n- Name: title\n- Status: select', metadata: { title: 'Tasks', id: NOTION_FIXTURES.database.id } } });
     no.fake.once('GET', '/v1/databases/:id', { status: 401, json: { message: 'API token is invalid.' } });
     await no.expectError('notion_read_database', { accessToken: t, databaseId: 'x' }, 'Notion API error: API token is invalid.');
@@ -43,9 +39,10 @@ describe('notion', () => {
 
   it('notion_write appends a paragraph', async () => {
     const r = await no.run('notion_write', { accessToken: t, pageId: RAW, content: 'More text' });
-    const req = no.only('PATCH', `/v1/blocks/${ID}/children`);
-    headersOk(req);
-    expect(req.body).toEqual({ children: [{ object: 'block', type: 'paragraph', paragraph: { rich_text: [{ type: 'text', text: { content: 'More text' } }] } }] });
+    no.expectRequest('notion_write', 'PATCH', `/v1/blocks/${ID}/children`, {
+      headers,
+      body: { children: [{ object: 'block', type: 'paragraph', paragraph: { rich_text: [{ type: 'text', text: { content: 'More text' } }] } }] },
+    });
     expect(r).toEqual({ success: true, output: { content: 'Successfully appended content to Notion page' } });
     no.fake.once('PATCH', '/v1/blocks/:id/children', { status: 400, json: { message: 'body failed validation' } });
     await no.expectError('notion_write', { accessToken: t, pageId: ID, content: 'x' }, 'Notion API error: body failed validation');
@@ -53,10 +50,13 @@ describe('notion', () => {
 
   it('notion_create_page creates a titled page under the parent with its content', async () => {
     const r = await no.run('notion_create_page', { accessToken: t, parentId: RAW, title: 'Roadmap', content: 'Hello' });
-    expect(no.only('POST', '/v1/pages').body).toEqual({
-      parent: { type: 'page_id', page_id: ID },
-      properties: { title: { type: 'title', title: [{ type: 'text', text: { content: 'Roadmap' } }] } },
-      children: [{ object: 'block', type: 'paragraph', paragraph: { rich_text: [{ type: 'text', text: { content: 'Hello' } }] } }],
+    no.expectRequest('notion_create_page', 'POST', '/v1/pages', {
+      headers,
+      body: {
+        parent: { type: 'page_id', page_id: ID },
+        properties: { title: { type: 'title', title: [{ type: 'text', text: { content: 'Roadmap' } }] } },
+        children: [{ object: 'block', type: 'paragraph', paragraph: { rich_text: [{ type: 'text', text: { content: 'Hello' } }] } }],
+      },
     });
     expect(r).toMatchObject({ success: true, output: { content: 'Successfully created page "Roadmap"', metadata: { pageId: ID, url: NOTION_FIXTURES.page.url } } });
     no.fake.once('POST', '/v1/pages', { status: 403, json: { message: 'Insufficient permissions' } });
@@ -66,9 +66,11 @@ describe('notion', () => {
   it('notion_query_database sends parsed filter and sorts with page size at most 100', async () => {
     const filter = { property: 'Status', select: { equals: 'Done' } };
     const r = await no.run('notion_query_database', { accessToken: t, databaseId: RAW, filter: JSON.stringify(filter), sorts: '[{"property":"Name","direction":"ascending"}]', pageSize: 500 });
-    expect(no.only('POST', `/v1/databases/${ID}/query`).body).toEqual({ page_size: 100, filter, sorts: [{ property: 'Name', direction: 'ascending' }] });
+    no.expectRequest('notion_query_database', 'POST', `/v1/databases/${ID}/query`, { headers, body: { page_size: 100, filter, sorts: [{ property: 'Name', direction: 'ascending' }] } });
     expect(r).toMatchObject({ success: true, output: { metadata: { totalResults: 1, hasMore: true, nextCursor: 'cursor-2' } } });
     expect(r.success && (r.output as { content: string }).content).toContain('1. Write docs (page)');
+    no.fake.once('POST', '/v1/databases/:id/query', { status: 400, json: { message: 'Could not find property with name or id: Stage' } });
+    await no.expectError('notion_query_database', { accessToken: t, databaseId: ID }, 'Notion API error: Could not find property with name or id: Stage');
   });
 
   it('notion_query_database refuses bad filter and sorts JSON', async () => {
@@ -81,11 +83,10 @@ describe('notion', () => {
 
   it('notion_search filters by object type only for page or database', async () => {
     const r = await no.run('notion_search', { accessToken: t, query: 'Roadmap', filterType: 'database' });
-    expect(no.only('POST', '/v1/search').body).toEqual({ page_size: 100, query: 'Roadmap', filter: { value: 'database', property: 'object' } });
+    no.expectRequest('notion_search', 'POST', '/v1/search', { headers, body: { page_size: 100, query: 'Roadmap', filter: { value: 'database', property: 'object' } } });
     expect(r).toMatchObject({ success: true, output: { metadata: { totalResults: 1, hasMore: false, nextCursor: null } } });
-    no.fake.requests.length = 0;
     await no.run('notion_search', { accessToken: t, filterType: 'all', pageSize: 5 });
-    expect(no.only('POST', '/v1/search').body).toEqual({ page_size: 5 });
+    no.expectRequest('notion_search', 'POST', '/v1/search', { headers, body: { page_size: 5 } });
     no.fake.once('POST', '/v1/search', { status: 400, json: { message: 'body.filter.value should be "page" or "database"' } });
     await no.expectError('notion_search', { accessToken: t }, 'Notion API error: body.filter.value should be "page" or "database"');
     // §8 has no Notion rate-limit message: a 429 is raised to the execution layer as retryable
@@ -95,9 +96,14 @@ describe('notion', () => {
 
   it('notion_create_database defaults to one title property Name', async () => {
     const r = await no.run('notion_create_database', { accessToken: t, parentId: RAW, title: 'Tasks' });
-    expect(no.only('POST', '/v1/databases').body).toEqual({ parent: { type: 'page_id', page_id: ID }, title: [{ type: 'text', text: { content: 'Tasks' } }], properties: { Name: { title: {} } } });
+    no.expectRequest('notion_create_database', 'POST', '/v1/databases', {
+      headers,
+      body: { parent: { type: 'page_id', page_id: ID }, title: [{ type: 'text', text: { content: 'Tasks' } }], properties: { Name: { title: {} } } },
+    });
     expect(r).toMatchObject({ success: true, output: { content: 'Successfully created database "Tasks"', metadata: { id: NOTION_FIXTURES.database.id } } });
     const bad = await no.run('notion_create_database', { accessToken: t, parentId: RAW, title: 'T', properties: '{x' });
     expect(bad.success === false && bad.error).toMatch(/^Invalid properties JSON: /);
+    no.fake.once('POST', '/v1/databases', { status: 400, json: { message: 'Title is not a property that exists.' } });
+    await no.expectError('notion_create_database', { accessToken: t, parentId: RAW, title: 'T' }, 'Notion API error: Title is not a property that exists.');
   });
 });
