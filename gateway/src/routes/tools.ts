@@ -6,6 +6,8 @@ import type { Clients } from '../clients.js';
 import { requireActor, type Actor, type Authenticator } from '../auth.js';
 import type { AccessMode } from '../access.js';
 import { fromJson, parseBody } from '../validate.js';
+import { environmentOf, sendRoute, stringQuery } from './internalCall.js';
+import { knowledgeRoutes } from './knowledge.js';
 
 /** Function execute's default time limit (spec 000 §9). */
 const DEFAULT_FUNCTION_TIMEOUT_MS = 10_000;
@@ -57,24 +59,6 @@ function workflowIdOf(req: Request): string | undefined {
   return undefined;
 }
 
-function stringQuery(req: Request): Record<string, string> {
-  return Object.fromEntries(Object.entries(req.query).filter((e): e is [string, string] => typeof e[1] === 'string'));
-}
-
-/** Sends an internal route's answer as its HTTP route would. */
-function sendRoute(res: Response, answer: integrations.CallRouteResponse): void {
-  res.status(answer.status || 200);
-  if (answer.body && answer.body.length > 0) {
-    res.type(answer.contentType || 'application/octet-stream').send(Buffer.from(answer.body));
-    return;
-  }
-  res.type('application/json').send(answer.bodyJson || 'null');
-}
-
-/** The caller's environment variables (custom tools substitute `{{KEY}}` from them). */
-async function environmentOf(clients: Clients, actor: Actor): Promise<Record<string, string>> {
-  return (await clients.registry.getEnvironment({ actor })).variables;
-}
 
 /**
  * The tool runtime over HTTP (spec 000 §7, 001 §7): function execute, the proxy (the HTTP request
@@ -154,7 +138,8 @@ export function toolRoutes(clients: Clients, auth: Authenticator): Router {
   r.post('/docs/search', (req, res) => internal(req, res, 'read'));
   r.get('/proxy/image', (req, res) => internal(req, res, 'read'));
   r.post('/proxy/tts', (req, res) => internal(req, res, 'read'));
-  r.all(['/knowledge', '/knowledge/*rest'], (req, res) => internal(req, res, readOrWrite(req)));
+  // Knowledge bases belong to workspaces: their own routes check the workspace (routes/knowledge.ts).
+  r.use(knowledgeRoutes(clients, auth));
   // The local Ollama server's models (`{models: string[]}`), for the model pickers; none when it is unreachable.
   r.get('/providers/ollama/models', (req, res) => internal(req, res, 'read'));
   // Runs another workflow through the runner and answers when it ends (spec 001 §7).

@@ -304,8 +304,8 @@ export function knowledgeRoutes(deps: KnowledgeDeps): Route[] {
       path: '/knowledge/search',
       async handle(req) {
         const b = objectBody(req.body);
-        const workspaceId = workspaceOf(req);
         const ids = baseIds(b.knowledgeBaseIds);
+        const workspaceId = workspaceOf(req);
         const query = textField(b, 'query', MAX_EMBED_CHARS, true) ?? '';
         const topK = searchTopK(b.topK);
         const filters = searchFilters(b);

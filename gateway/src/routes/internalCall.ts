@@ -1,0 +1,24 @@
+import type { Request, Response } from 'express';
+import type { integrations } from '@weft/contracts';
+import type { Clients } from '../clients.js';
+import type { Actor } from '../auth.js';
+
+/** A request's query parameters that are plain strings. */
+export function stringQuery(req: Request): Record<string, string> {
+  return Object.fromEntries(Object.entries(req.query).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+/** Sends an internal route's answer as its HTTP route would. */
+export function sendRoute(res: Response, answer: integrations.CallRouteResponse): void {
+  res.status(answer.status || 200);
+  if (answer.body && answer.body.length > 0) {
+    res.type(answer.contentType || 'application/octet-stream').send(Buffer.from(answer.body));
+    return;
+  }
+  res.type('application/json').send(answer.bodyJson || 'null');
+}
+
+/** The caller's environment variables (custom tools substitute `{{KEY}}` from them; knowledge bases embed with their OPENAI_API_KEY). */
+export async function environmentOf(clients: Clients, actor: Actor): Promise<Record<string, string>> {
+  return (await clients.registry.getEnvironment({ actor })).variables;
+}
