@@ -14,10 +14,7 @@ const f = SEARCH_FIXTURES;
 describe('exa', () => {
   it('exa_search posts query, clamped count, autoprompt and type with the key header, and answers search results', async () => {
     const r = await s.run('exa_search', { apiKey: 'exa-1', query: ' weft ', numResults: 40, useAutoprompt: 'true', type: 'psychic' });
-    const req = s.only('POST', '/exa/search');
-    expect(req.headers['x-api-key']).toBe('exa-1');
-    expect(req.headers['content-type']).toBe('application/json');
-    expect(req.body).toEqual({ query: 'weft', numResults: 25, useAutoprompt: true, type: 'auto' });
+    s.expectRequest('exa_search', 'POST', '/exa/search', { headers: { 'x-api-key': 'exa-1', 'content-type': 'application/json' }, body: { query: 'weft', numResults: 25, useAutoprompt: true, type: 'auto' } });
     const hit = f.exaSearch.results[0]!;
     expect(r).toEqual({
       success: true,
@@ -28,14 +25,14 @@ describe('exa', () => {
   it('exa_search defaults to 10 results and gives the §8 messages for 401 and 429', async () => {
     s.fake.once('POST', '/exa/search', { status: 401, json: { error: 'bad key' } });
     await s.expectError('exa_search', { apiKey: 'k', query: 'q' }, 'Invalid API key. Please check your Exa AI API key.');
-    expect(s.only('POST', '/exa/search').body).toMatchObject({ numResults: 10, useAutoprompt: false, type: 'auto' });
+    s.expectRequest('exa_search', 'POST', '/exa/search', { body: { query: 'q', numResults: 10, useAutoprompt: false, type: 'auto' } });
     s.fake.once('POST', '/exa/search', { status: 429, json: {} });
     await s.expectError('exa_search', { apiKey: 'k', query: 'q' }, 'Rate limit exceeded. Please try again later.');
   });
 
   it('exa_get_contents splits the urls and sends the summary query', async () => {
     const r = await s.run('exa_get_contents', { apiKey: 'k', urls: 'https://weft.example/a, ,https://weft.example/b', text: true, summaryQuery: 'what' });
-    expect(s.only('POST', '/exa/contents').body).toEqual({ urls: ['https://weft.example/a', 'https://weft.example/b'], text: true, summary: { query: 'what' } });
+    s.expectRequest('exa_get_contents', 'POST', '/exa/contents', { headers: { 'x-api-key': 'k' }, body: { urls: ['https://weft.example/a', 'https://weft.example/b'], text: true, summary: { query: 'what' } } });
     expect(r).toEqual({ success: true, output: { results: [{ url: 'https://weft.example/a', title: 'Workflows', text: 'Full text', summary: 'Summary of a' }] } });
   });
 
@@ -46,7 +43,7 @@ describe('exa', () => {
 
   it('exa_find_similar_links sends url, count and text contents', async () => {
     const r = await s.run('exa_find_similar_links', { apiKey: 'k', url: 'https://weft.example', numResults: '3' });
-    expect(s.only('POST', '/exa/findSimilar').body).toEqual({ url: 'https://weft.example', numResults: 3, contents: { text: false } });
+    s.expectRequest('exa_find_similar_links', 'POST', '/exa/findSimilar', { headers: { 'x-api-key': 'k' }, body: { url: 'https://weft.example', numResults: 3, contents: { text: false } } });
     expect(r).toEqual({ success: true, output: { similarLinks: [{ url: 'https://other.dev/b', title: 'Similar', text: 'Other text', score: 0.8 }] } });
     s.fake.once('POST', '/exa/findSimilar', { status: 401, json: {} });
     await s.expectError('exa_find_similar_links', { apiKey: 'k', url: 'u' }, 'Invalid API key. Please check your Exa AI API key.');
@@ -54,7 +51,7 @@ describe('exa', () => {
 
   it('exa_answer answers query, answer and citations', async () => {
     const r = await s.run('exa_answer', { apiKey: 'k', query: 'what is weft' });
-    expect(s.only('POST', '/exa/answer').body).toEqual({ query: 'what is weft', text: false });
+    s.expectRequest('exa_answer', 'POST', '/exa/answer', { headers: { 'x-api-key': 'k' }, body: { query: 'what is weft', text: false } });
     expect(r).toEqual({ success: true, output: { query: 'what is weft', answer: 'Weft builds workflows.', citations: [{ title: 'Docs', url: 'https://weft.example/docs', text: 'Weft builds workflows' }] } });
     s.fake.once('POST', '/exa/answer', { status: 429, json: {} });
     await s.expectError('exa_answer', { apiKey: 'k', query: 'q' }, 'Rate limit exceeded. Please try again later.');
@@ -64,12 +61,10 @@ describe('exa', () => {
 describe('tavily', () => {
   it('tavily_search clamps max_results to 1-20 (default 5) and answers query and results', async () => {
     const r = await s.run('tavily_search', { apiKey: 'tvly-1', query: 'weft', max_results: 50 });
-    const req = s.only('POST', '/tavily/search');
-    expect(req.headers.authorization).toBe('Bearer tvly-1');
-    expect(req.body).toEqual({ query: 'weft', max_results: 20 });
+    s.expectRequest('tavily_search', 'POST', '/tavily/search', { headers: { authorization: 'Bearer tvly-1', 'content-type': 'application/json' }, body: { query: 'weft', max_results: 20 } });
     expect(r).toEqual({ success: true, output: { query: 'weft', answer: null, results: [{ title: 'Weft', url: 'https://weft.example', content: 'Workflow builder', score: 0.77 }] } });
     await s.run('tavily_search', { apiKey: 'k', query: 'x' });
-    expect(s.fake.received('POST', '/tavily/search')[1]?.body).toEqual({ query: 'x', max_results: 5 });
+    s.expectRequest('tavily_search', 'POST', '/tavily/search', { body: { query: 'x', max_results: 5 } });
   });
 
   it('tavily_search fails with the API detail', async () => {
@@ -79,10 +74,10 @@ describe('tavily', () => {
 
   it('tavily_extract sends one url as a string, several as a list, and answers content per url', async () => {
     const r = await s.run('tavily_extract', { apiKey: 'k', urls: 'https://weft.example', extract_depth: 'advanced' });
-    expect(s.only('POST', '/tavily/extract').body).toEqual({ urls: 'https://weft.example', extract_depth: 'advanced' });
+    s.expectRequest('tavily_extract', 'POST', '/tavily/extract', { headers: { authorization: 'Bearer k' }, body: { urls: 'https://weft.example', extract_depth: 'advanced' } });
     expect(r).toEqual({ success: true, output: { results: [{ url: 'https://weft.example', content: '# Weft' }], failedResults: [{ url: 'https://down.example', error: 'timeout' }] } });
     await s.run('tavily_extract', { apiKey: 'k', urls: ['https://a.dev', 'https://b.dev'] });
-    expect(s.fake.received('POST', '/tavily/extract')[1]?.body).toEqual({ urls: ['https://a.dev', 'https://b.dev'], extract_depth: 'basic' });
+    s.expectRequest('tavily_extract', 'POST', '/tavily/extract', { body: { urls: ['https://a.dev', 'https://b.dev'], extract_depth: 'basic' } });
     s.fake.once('POST', '/tavily/extract', { status: 432, json: { detail: { error: 'Plan limit reached' } } });
     await s.expectError('tavily_extract', { apiKey: 'k', urls: 'u' }, 'Tavily API error: Plan limit reached');
   });
@@ -91,12 +86,10 @@ describe('tavily', () => {
 describe('serper, google search and youtube', () => {
   it('serper_search posts q, num, gl and hl to the type path and answers that list', async () => {
     const r = await s.run('serper_search', { apiKey: 'sk', query: 'weft', num: 5, gl: 'de', hl: 'en', type: 'news' });
-    const req = s.only('POST', '/serper/news');
-    expect(req.headers['x-api-key']).toBe('sk');
-    expect(req.body).toEqual({ q: 'weft', num: 5, gl: 'de', hl: 'en' });
+    s.expectRequest('serper_search', 'POST', '/serper/news', { headers: { 'x-api-key': 'sk', 'content-type': 'application/json' }, body: { q: 'weft', num: 5, gl: 'de', hl: 'en' } });
     expect(r).toEqual({ success: true, output: { searchResults: f.serper.news } });
     expect(await s.run('serper_search', { apiKey: 'sk', query: 'weft' })).toEqual({ success: true, output: { searchResults: f.serper.organic } });
-    expect(s.only('POST', '/serper/search').body).toEqual({ q: 'weft', num: 10 });
+    s.expectRequest('serper_search', 'POST', '/serper/search', { body: { q: 'weft', num: 10 } });
   });
 
   it('serper_search fails with the API message', async () => {
@@ -106,7 +99,7 @@ describe('serper, google search and youtube', () => {
 
   it('google_search sends q, key, cx and num capped at 10', async () => {
     const r = await s.run('google_search', { apiKey: 'AIza', searchEngineId: 'cx1', query: 'weft', num: '50' });
-    expect(s.only('GET', '/customsearch').query).toEqual({ q: 'weft', key: 'AIza', cx: 'cx1', num: '10' });
+    s.expectRequest('google_search', 'GET', '/customsearch', { query: { q: 'weft', key: 'AIza', cx: 'cx1', num: '10' } });
     expect(r).toEqual({
       success: true,
       output: {
@@ -120,7 +113,7 @@ describe('serper, google search and youtube', () => {
 
   it('youtube_search asks for video snippets (default 5) and answers video items', async () => {
     const r = await s.run('youtube_search', { apiKey: 'yt', query: 'weft tour' });
-    expect(s.only('GET', '/youtube/search').query).toEqual({ part: 'snippet', type: 'video', q: 'weft tour', maxResults: '5', key: 'yt' });
+    s.expectRequest('youtube_search', 'GET', '/youtube/search', { query: { part: 'snippet', type: 'video', q: 'weft tour', maxResults: '5', key: 'yt' } });
     expect(r).toEqual({
       success: true,
       output: { items: [{ videoId: 'vid-1', title: 'Weft in 5 minutes', description: 'A tour', thumbnail: 'https://i.ytimg.com/m.jpg' }], totalResults: 4200, nextPageToken: 'CAUQAA' },
@@ -129,20 +122,17 @@ describe('serper, google search and youtube', () => {
 
   it('youtube_search clamps to 20 and gives the API error with its code', async () => {
     s.fake.once('GET', '/youtube/search', { status: 403, json: { error: { code: 403, message: 'The request cannot be completed because you have exceeded your quota.' } } });
-    const r = await s.run('youtube_search', { apiKey: 'yt', query: 'q', maxResults: 99, pageToken: 'P2' });
-    expect(s.only('GET', '/youtube/search').query).toMatchObject({ maxResults: '20', pageToken: 'P2' });
-    expect(r).toMatchObject({ success: false, error: 'YouTube API error (403): The request cannot be completed because you have exceeded your quota.' });
+    await s.expectError('youtube_search', { apiKey: 'yt', query: 'q', maxResults: 99, pageToken: 'P2' }, 'YouTube API error (403): The request cannot be completed because you have exceeded your quota.');
+    s.expectRequest('youtube_search', 'GET', '/youtube/search', { query: { part: 'snippet', type: 'video', q: 'q', maxResults: '20', pageToken: 'P2', key: 'yt' } });
   });
 });
 
 describe('jina and linkup', () => {
   it('jina_read_url reads the url through the reader with the option headers', async () => {
     const r = await s.run('jina_read_url', { apiKey: 'jina-1', url: 'https://weft.example/', useReaderLMv2: true, gatherLinks: true });
-    const req = s.only('GET', '/jina/https://weft.example/');
-    expect(req.headers.authorization).toBe('Bearer jina-1');
-    expect(req.headers.accept).toBe('text/plain');
-    expect(req.headers['x-respond-with']).toBe('readerlm-v2');
-    expect(req.headers['x-with-links-summary']).toBe('true');
+    s.expectRequest('jina_read_url', 'GET', '/jina/https://weft.example/', {
+      headers: { authorization: 'Bearer jina-1', accept: 'text/plain', 'x-respond-with': 'readerlm-v2', 'x-with-links-summary': 'true' },
+    });
     expect(r).toEqual({ success: true, output: { content: f.jinaText } });
   });
 
@@ -151,19 +141,18 @@ describe('jina and linkup', () => {
       success: true,
       output: { content: '# Weft\nWorkflows', title: 'Weft', url: 'https://weft.example/' },
     });
-    expect(s.only('GET', '/jina/https://weft.example/').headers['x-respond-with']).toBeUndefined();
+    const req = s.expectRequest('jina_read_url', 'GET', '/jina/https://weft.example/', { headers: { authorization: 'Bearer k', accept: 'application/json' } });
+    expect(req.headers['x-respond-with']).toBeUndefined();
     s.fake.once('GET', '/jina/https://weft.example/', { status: 401, json: { code: 401, message: 'Invalid API key' } });
     await s.expectError('jina_read_url', { apiKey: 'k', url: 'https://weft.example/' }, 'Jina Reader error: Invalid API key');
   });
 
   it('linkup_search asks for a sourced answer or search results', async () => {
     const r = await s.run('linkup_search', { apiKey: 'lk', q: 'weft', depth: 'deep', outputType: 'sourcedAnswer' });
-    const req = s.only('POST', '/linkup/search');
-    expect(req.headers.authorization).toBe('Bearer lk');
-    expect(req.body).toEqual({ q: 'weft', depth: 'deep', outputType: 'sourcedAnswer' });
+    s.expectRequest('linkup_search', 'POST', '/linkup/search', { headers: { authorization: 'Bearer lk', 'content-type': 'application/json' }, body: { q: 'weft', depth: 'deep', outputType: 'sourcedAnswer' } });
     expect(r).toEqual({ success: true, output: { answer: 'Weft is a workflow builder.', sources: [{ name: 'Weft', url: 'https://weft.example', snippet: 'Workflow builder' }] } });
     expect(await s.run('linkup_search', { apiKey: 'lk', q: 'weft', depth: 'bogus', outputType: 'searchResults' })).toEqual({ success: true, output: { results: f.linkupResults.results } });
-    expect(s.fake.received('POST', '/linkup/search')[1]?.body).toEqual({ q: 'weft', depth: 'standard', outputType: 'searchResults' });
+    s.expectRequest('linkup_search', 'POST', '/linkup/search', { body: { q: 'weft', depth: 'standard', outputType: 'searchResults' } });
     s.fake.once('POST', '/linkup/search', { status: 401, json: { error: { code: 'UNAUTHORIZED', message: 'Invalid API key' } } });
     await s.expectError('linkup_search', { apiKey: 'x', q: 'q', depth: 'standard', outputType: 'sourcedAnswer' }, 'Linkup API error: Invalid API key');
   });
@@ -172,9 +161,7 @@ describe('jina and linkup', () => {
 describe('firecrawl', () => {
   it('firecrawl_scrape asks for markdown with the scrape options and answers markdown, html and metadata', async () => {
     const r = await s.run('firecrawl_scrape', { apiKey: 'fc-1', url: 'https://weft.example', scrapeOptions: '{"onlyMainContent":true}' });
-    const req = s.only('POST', '/firecrawl/scrape');
-    expect(req.headers.authorization).toBe('Bearer fc-1');
-    expect(req.body).toEqual({ formats: ['markdown'], onlyMainContent: true, url: 'https://weft.example' });
+    s.expectRequest('firecrawl_scrape', 'POST', '/firecrawl/scrape', { headers: { authorization: 'Bearer fc-1', 'content-type': 'application/json' }, body: { formats: ['markdown'], onlyMainContent: true, url: 'https://weft.example' } });
     expect(r).toEqual({ success: true, output: { markdown: '# Weft', html: '<h1>Weft</h1>', metadata: f.firecrawlScrape.data.metadata } });
   });
 
@@ -190,7 +177,7 @@ describe('firecrawl', () => {
 
   it('firecrawl_search posts the query and answers data and warning', async () => {
     const r = await s.run('firecrawl_search', { apiKey: 'k', query: 'weft docs' });
-    expect(s.only('POST', '/firecrawl/search').body).toEqual({ query: 'weft docs' });
+    s.expectRequest('firecrawl_search', 'POST', '/firecrawl/search', { headers: { authorization: 'Bearer k' }, body: { query: 'weft docs' } });
     expect(r).toEqual({ success: true, output: { data: f.firecrawlSearch.data, warning: null } });
     s.fake.once('POST', '/firecrawl/search', { status: 400, json: { success: false, error: 'Invalid query' } });
     await s.expectError('firecrawl_search', { apiKey: 'k', query: 'q' }, 'Firecrawl API error: Invalid query');
