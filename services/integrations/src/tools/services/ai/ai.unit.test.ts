@@ -9,62 +9,65 @@ const f = AI_FIXTURES;
 describe('chat tools', () => {
   it('perplexity_chat sends model, system and user messages, max_tokens and temperature, and answers content, model and usage', async () => {
     const r = await ai.run('perplexity_chat', { apiKey: 'pplx-k', model: 'sonar', systemPrompt: 'Be brief', content: 'What is Weft?', max_tokens: 300, temperature: 0.2 });
-    const req = ai.only('POST', '/perplexity/chat/completions');
-    expect(req.headers.authorization).toBe('Bearer pplx-k');
-    expect(req.body).toEqual({
-      model: 'sonar',
-      messages: [
-        { role: 'system', content: 'Be brief' },
-        { role: 'user', content: 'What is Weft?' },
-      ],
-      max_tokens: 300,
-      temperature: 0.2,
+    ai.expectRequest('perplexity_chat', 'POST', '/perplexity/chat/completions', {
+      headers: { authorization: 'Bearer pplx-k', 'content-type': 'application/json' },
+      body: {
+        model: 'sonar',
+        messages: [
+          { role: 'system', content: 'Be brief' },
+          { role: 'user', content: 'What is Weft?' },
+        ],
+        max_tokens: 300,
+        temperature: 0.2,
+      },
     });
     expect(r).toEqual({ success: true, output: { content: 'Weft is a workflow builder.', model: 'sonar', usage: f.perplexity.usage } });
   });
 
   it('perplexity_chat falls back to 10000 max tokens, clamps temperature to 0-1 and passes API errors', async () => {
     await ai.run('perplexity_chat', { apiKey: 'k', model: 'sonar', content: 'hi', max_tokens: 'lots', temperature: 1.8 });
-    expect(ai.only('POST', '/perplexity/chat/completions').body).toEqual({ model: 'sonar', messages: [{ role: 'user', content: 'hi' }], max_tokens: 10000, temperature: 1 });
+    ai.expectRequest('perplexity_chat', 'POST', '/perplexity/chat/completions', { body: { model: 'sonar', messages: [{ role: 'user', content: 'hi' }], max_tokens: 10000, temperature: 1 } });
     ai.fake.once('POST', '/perplexity/chat/completions', { status: 401, json: { error: { message: 'Invalid API key', type: 'invalid_api_key' } } });
-    expect(await ai.run('perplexity_chat', { apiKey: 'k', model: 'sonar', content: 'hi' })).toEqual({ success: false, output: {}, error: 'Perplexity API error: Invalid API key' });
+    await ai.expectError('perplexity_chat', { apiKey: 'k', model: 'sonar', content: 'hi' }, 'Perplexity API error: Invalid API key');
   });
 
   it('huggingface_chat posts to the provider route and answers content', async () => {
     const r = await ai.run('huggingface_chat', { apiKey: 'hf_1', provider: 'together', model: 'deepseek/deepseek-v3', content: 'Hi', maxTokens: '64' });
-    const req = ai.only('POST', '/huggingface/together/v1/chat/completions');
-    expect(req.headers.authorization).toBe('Bearer hf_1');
-    expect(req.body).toEqual({ model: 'deepseek/deepseek-v3', messages: [{ role: 'user', content: 'Hi' }], stream: false, temperature: 0.7, max_tokens: 64 });
+    ai.expectRequest('huggingface_chat', 'POST', '/huggingface/together/v1/chat/completions', {
+      headers: { authorization: 'Bearer hf_1', 'content-type': 'application/json' },
+      body: { model: 'deepseek/deepseek-v3', messages: [{ role: 'user', content: 'Hi' }], stream: false, temperature: 0.7, max_tokens: 64 },
+    });
     expect(r).toEqual({ success: true, output: { content: 'Hello from HF', model: 'deepseek/deepseek-v3', usage: f.huggingface.usage } });
   });
 
   it('huggingface_chat: failures and answers without choices give the §8 messages', async () => {
     ai.fake.once('POST', '/huggingface/:provider/v1/chat/completions', { status: 400, json: { error: 'Model not supported by provider' } });
-    expect(await ai.run('huggingface_chat', { apiKey: 'k', provider: '', model: 'm', content: 'x' })).toMatchObject({
-      success: false,
-      error: 'Hugging Face chat completion failed: Model not supported by provider',
-    });
-    expect(ai.fake.received('POST', '/huggingface/novita/v1/chat/completions')).toHaveLength(1);
+    await ai.expectError('huggingface_chat', { apiKey: 'k', provider: '', model: 'm', content: 'x' }, 'Hugging Face chat completion failed: Model not supported by provider');
+    ai.expectRequest('huggingface_chat', 'POST', '/huggingface/novita/v1/chat/completions', { body: { model: 'm', messages: [{ role: 'user', content: 'x' }], stream: false, temperature: 0.7 } });
     ai.fake.once('POST', '/huggingface/:provider/v1/chat/completions', { json: { id: 'x', choices: [] } });
-    expect(await ai.run('huggingface_chat', { apiKey: 'k', provider: 'novita', model: 'm', content: 'x' })).toMatchObject({ success: false, error: 'Invalid response format from Hugging Face API' });
+    await ai.expectError('huggingface_chat', { apiKey: 'k', provider: 'novita', model: 'm', content: 'x' }, 'Invalid response format from Hugging Face API');
   });
 });
 
 describe('openai tools', () => {
   it('openai_embeddings sends input with the default model and format and answers the vectors', async () => {
     const r = await ai.run('openai_embeddings', { apiKey: 'sk-1', input: 'hello' });
-    const req = ai.only('POST', '/openai/embeddings');
-    expect(req.headers.authorization).toBe('Bearer sk-1');
-    expect(req.body).toEqual({ input: 'hello', model: 'text-embedding-3-small', encoding_format: 'float' });
+    ai.expectRequest('openai_embeddings', 'POST', '/openai/embeddings', {
+      headers: { authorization: 'Bearer sk-1', 'content-type': 'application/json' },
+      body: { input: 'hello', model: 'text-embedding-3-small', encoding_format: 'float' },
+    });
     expect(r).toEqual({ success: true, output: { embeddings: [[0.01, -0.02, 0.03]], model: 'text-embedding-3-small', usage: { prompt_tokens: 3, total_tokens: 3 } } });
     ai.fake.once('POST', '/openai/embeddings', { status: 401, json: { error: { message: 'Incorrect API key provided' } } });
-    expect(await ai.run('openai_embeddings', { apiKey: 'x', input: 'a', model: 'text-embedding-3-large' })).toMatchObject({ error: 'OpenAI API error: Incorrect API key provided' });
-    expect(ai.fake.received('POST', '/openai/embeddings')[1]?.body).toMatchObject({ model: 'text-embedding-3-large' });
+    await ai.expectError('openai_embeddings', { apiKey: 'x', input: 'a', model: 'text-embedding-3-large' }, 'OpenAI API error: Incorrect API key provided');
+    ai.expectRequest('openai_embeddings', 'POST', '/openai/embeddings', { body: { input: 'a', model: 'text-embedding-3-large', encoding_format: 'float' } });
   });
 
   it('openai_image sends dall-e-3 quality and style, clamps n and answers the url', async () => {
     const r = await ai.run('openai_image', { apiKey: 'sk', model: 'dall-e-3', prompt: 'a cat', size: '1792x1024', quality: 'hd', style: 'vivid', background: 'transparent', n: 30 });
-    expect(ai.only('POST', '/openai/images/generations').body).toEqual({ model: 'dall-e-3', prompt: 'a cat', n: 10, size: '1792x1024', quality: 'hd', style: 'vivid' });
+    ai.expectRequest('openai_image', 'POST', '/openai/images/generations', {
+      headers: { authorization: 'Bearer sk', 'content-type': 'application/json' },
+      body: { model: 'dall-e-3', prompt: 'a cat', n: 10, size: '1792x1024', quality: 'hd', style: 'vivid' },
+    });
     expect(r).toEqual({
       success: true,
       output: { content: 'https://images.example/cat.png', images: ['https://images.example/cat.png'], metadata: { model: 'dall-e-3', revisedPrompt: 'A cat on a mat, watercolour' } },
@@ -73,47 +76,47 @@ describe('openai tools', () => {
 
   it('openai_image sends gpt-image-1 background only, answers base64 as a data URL, refuses a size the model lacks', async () => {
     const r = await ai.run('openai_image', { apiKey: 'sk', model: 'gpt-image-1', prompt: 'a dog', quality: 'hd', background: 'transparent' });
-    expect(ai.only('POST', '/openai/images/generations').body).toEqual({ model: 'gpt-image-1', prompt: 'a dog', n: 1, size: '1024x1024', background: 'transparent' });
+    ai.expectRequest('openai_image', 'POST', '/openai/images/generations', { body: { model: 'gpt-image-1', prompt: 'a dog', n: 1, size: '1024x1024', background: 'transparent' } });
     expect(r).toMatchObject({ success: true, output: { content: 'data:image/png;base64,iVBORw0KGgo=' } });
-    expect(await ai.run('openai_image', { apiKey: 'sk', model: 'dall-e-3', prompt: 'x', size: '1536x1024' })).toMatchObject({
-      success: false,
-      error: 'Invalid size 1536x1024 for dall-e-3. Allowed sizes: 1024x1024, 1024x1792, 1792x1024',
-    });
+    await ai.expectError('openai_image', { apiKey: 'sk', model: 'dall-e-3', prompt: 'x', size: '1536x1024' }, 'Invalid size 1536x1024 for dall-e-3. Allowed sizes: 1024x1024, 1024x1792, 1792x1024');
     ai.fake.once('POST', '/openai/images/generations', { status: 400, json: { error: { message: 'Your request was rejected by the safety system.' } } });
-    expect(await ai.run('openai_image', { apiKey: 'sk', model: 'dall-e-3', prompt: 'x' })).toMatchObject({ error: 'OpenAI API error: Your request was rejected by the safety system.' });
+    await ai.expectError('openai_image', { apiKey: 'sk', model: 'dall-e-3', prompt: 'x' }, 'OpenAI API error: Your request was rejected by the safety system.');
   });
 
   it('vision_tool asks an OpenAI model with the image and a default prompt, at most 1000 tokens', async () => {
     const r = await ai.run('vision_tool', { apiKey: 'sk', imageUrl: 'https://img.example/bike.jpg' });
-    expect(ai.only('POST', '/openai/chat/completions').body).toEqual({
-      model: 'gpt-4o',
-      max_tokens: 1000,
-      messages: [
-        {
-          role: 'user',
-          content: [
-            { type: 'text', text: 'Please analyze this image and describe what you see in detail.' },
-            { type: 'image_url', image_url: { url: 'https://img.example/bike.jpg' } },
-          ],
-        },
-      ],
+    ai.expectRequest('vision_tool', 'POST', '/openai/chat/completions', {
+      headers: { authorization: 'Bearer sk', 'content-type': 'application/json' },
+      body: {
+        model: 'gpt-4o',
+        max_tokens: 1000,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Please analyze this image and describe what you see in detail.' },
+              { type: 'image_url', image_url: { url: 'https://img.example/bike.jpg' } },
+            ],
+          },
+        ],
+      },
     });
     expect(r).toEqual({ success: true, output: { content: 'A red bicycle.', model: 'gpt-4o-2024-08-06', tokens: { prompt: 800, completion: 5, total: 805 } } });
   });
 
   it('vision_tool asks Claude models through the Anthropic messages API, and passes its errors', async () => {
     const r = await ai.run('vision_tool', { apiKey: 'sk-ant', imageUrl: 'https://img.example/boat.jpg', model: 'claude-3-opus', prompt: 'What boat?' });
-    const req = ai.only('POST', '/anthropic/messages');
-    expect(req.headers['x-api-key']).toBe('sk-ant');
-    expect(req.headers['anthropic-version']).toBe('2023-06-01');
-    expect(req.body).toEqual({
-      model: 'claude-3-opus',
-      max_tokens: 1000,
-      messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'url', url: 'https://img.example/boat.jpg' } }, { type: 'text', text: 'What boat?' }] }],
+    ai.expectRequest('vision_tool', 'POST', '/anthropic/messages', {
+      headers: { 'x-api-key': 'sk-ant', 'anthropic-version': '2023-06-01' },
+      body: {
+        model: 'claude-3-opus',
+        max_tokens: 1000,
+        messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'url', url: 'https://img.example/boat.jpg' } }, { type: 'text', text: 'What boat?' }] }],
+      },
     });
     expect(r).toEqual({ success: true, output: { content: 'A blue boat.', model: 'claude-3-opus-20240229', tokens: { prompt: 700, completion: 6, total: 706 } } });
     ai.fake.once('POST', '/anthropic/messages', { status: 401, json: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } });
-    expect(await ai.run('vision_tool', { apiKey: 'x', imageUrl: 'u', model: 'claude-3-sonnet' })).toMatchObject({ error: 'Anthropic API error: invalid x-api-key' });
+    await ai.expectError('vision_tool', { apiKey: 'x', imageUrl: 'u', model: 'claude-3-sonnet' }, 'Anthropic API error: invalid x-api-key');
   });
 });
 
@@ -122,14 +125,9 @@ describe('mistral_parser', () => {
 
   it('posts the OCR request with pages and image options and answers markdown with metadata', async () => {
     const r = await ai.run('mistral_parser', { ...base, pages: [0, 1], includeImageBase64: true, imageLimit: 4, imageMinSize: 'x' });
-    const req = ai.only('POST', '/mistral/ocr');
-    expect(req.headers.authorization).toBe('Bearer mk');
-    expect(req.body).toEqual({
-      model: 'mistral-ocr-latest',
-      document: { type: 'document_url', document_url: base.filePath },
-      include_image_base64: true,
-      pages: [0, 1],
-      image_limit: 4,
+    ai.expectRequest('mistral_parser', 'POST', '/mistral/ocr', {
+      headers: { authorization: 'Bearer mk', 'content-type': 'application/json' },
+      body: { model: 'mistral-ocr-latest', document: { type: 'document_url', document_url: base.filePath }, include_image_base64: true, pages: [0, 1], image_limit: 4 },
     });
     expect(r.success).toBe(true);
     const out = r.success ? (r.output as { content: string; metadata: Record<string, unknown> }) : undefined;
@@ -151,7 +149,7 @@ describe('mistral_parser', () => {
   it('answers plain text or JSON pages when asked', async () => {
     const asText = await ai.run('mistral_parser', { ...base, resultType: 'text' });
     expect(asText).toMatchObject({ success: true, output: { content: 'Report\n\nRevenue grew.\n\nSee appendix.' } });
-    expect(ai.only('POST', '/mistral/ocr').body).toEqual({ model: 'mistral-ocr-latest', document: { type: 'document_url', document_url: base.filePath }, include_image_base64: false });
+    ai.expectRequest('mistral_parser', 'POST', '/mistral/ocr', { body: { model: 'mistral-ocr-latest', document: { type: 'document_url', document_url: base.filePath }, include_image_base64: false } });
     const asJson = await ai.run('mistral_parser', { ...base, resultType: 'json' });
     const out = asJson.success ? (asJson.output as { content: string }) : undefined;
     expect(JSON.parse(out?.content ?? 'null')).toEqual([
@@ -161,13 +159,9 @@ describe('mistral_parser', () => {
   });
 
   it('refuses bad input before calling, with the tool-level messages', async () => {
-    expect(await ai.run('mistral_parser', { ...base, filePath: 'https://drive.google.com/file/d/1' })).toMatchObject({
-      error: 'Mistral OCR Error: Google Drive and Google Docs links are not supported: Please provide a direct download link to the PDF file',
-    });
-    expect(await ai.run('mistral_parser', { ...base, filePath: 'ftp://x/y.pdf' })).toMatchObject({
-      error: 'Mistral OCR Error: Invalid URL format: Please provide a valid HTTP or HTTPS URL to a PDF document',
-    });
-    expect(await ai.run('mistral_parser', { ...base, pages: '1,two' })).toMatchObject({ error: 'Mistral OCR Error: Page number format error: Invalid page number: two' });
+    await ai.expectError('mistral_parser', { ...base, filePath: 'https://drive.google.com/file/d/1' }, 'Mistral OCR Error: Google Drive and Google Docs links are not supported: Please provide a direct download link to the PDF file');
+    await ai.expectError('mistral_parser', { ...base, filePath: 'ftp://x/y.pdf' }, 'Mistral OCR Error: Invalid URL format: Please provide a valid HTTP or HTTPS URL to a PDF document');
+    await ai.expectError('mistral_parser', { ...base, pages: '1,two' }, 'Mistral OCR Error: Page number format error: Invalid page number: two');
     expect(ai.fake.requests).toHaveLength(0);
   });
 
@@ -184,9 +178,9 @@ describe('mistral_parser', () => {
     ];
     for (const [status, message] of table) {
       ai.fake.once('POST', '/mistral/ocr', { status, json: { message: 'x' } });
-      expect(await ai.run('mistral_parser', base)).toEqual({ success: false, output: {}, error: `Mistral OCR Error: ${message}` });
+      await ai.expectError('mistral_parser', base, `Mistral OCR Error: ${message}`);
     }
     ai.fake.once('POST', '/mistral/ocr', { text: 'not json' });
-    expect(await ai.run('mistral_parser', base)).toMatchObject({ error: 'Mistral OCR Error: Failed to parse the OCR response' });
+    await ai.expectError('mistral_parser', base, 'Mistral OCR Error: Failed to parse the OCR response');
   });
 });
