@@ -149,6 +149,31 @@ describe('internal routes', () => {
   });
 });
 
+describe('get-user-workflow and Stagehand through the gateway', () => {
+  it('get-user-workflow answers the YAML (and metadata) of a workflow the caller can read; strangers refused', async () => {
+    const workflowId = await newWorkflow();
+    const res = await api<{ success: boolean; output: { workflowId: string; yaml: string; version: number; metadata: { name: string; isDeployed: boolean } } }>('POST', '/api/tools/get-user-workflow', { workflowId, includeMetadata: true });
+    expect(res.status).toBe(200);
+    expect(res.body.output).toMatchObject({ workflowId, metadata: { isDeployed: false } });
+    expect(res.body.output.yaml).toContain('starter');
+    expect(res.body.output.metadata.name).toEqual(expect.any(String));
+    expect((await api<{ output: object }>('POST', '/api/tools/get-user-workflow', { workflowId })).body.output).not.toHaveProperty('metadata');
+    expect(await api('POST', '/api/tools/get-user-workflow', {})).toMatchObject({ status: 400, body: { error: 'workflowId is required' } });
+    const stranger = await createAccount('Workflow Reader Stranger');
+    expect([403, 404]).toContain((await api('POST', '/api/tools/get-user-workflow', { workflowId }, { cookie: stranger.cookie })).status);
+  });
+
+  it('stagehand extract loads the page and answers the model’s JSON as {data}', async () => {
+    fake.on('GET', '/product', { headers: { 'content-type': 'text/html' }, text: '<html><body><h1>Widget</h1><p>Price 12 EUR</p></body></html>' });
+    const marker = `[stagehand-${Date.now()}]`;
+    expect((await fetch(`${inject('modelFakeUrl')}/_fake/script`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ marker, turns: [{ content: '{"price":12}' }] }) })).ok).toBe(true);
+    const res = await api('POST', '/api/tools/stagehand/extract', { url: `${fake.url}/product`, instruction: `Get the price ${marker}`, schema: { type: 'object', properties: { price: { type: 'number' } } }, apiKey: 'sk-e2e' });
+    expect(res).toMatchObject({ status: 200, body: { data: { price: 12 } } });
+    expect(fake.received('GET', '/product')).toHaveLength(1);
+    expect(await api('POST', '/api/tools/stagehand/extract', { url: `${fake.url}/product`, schema: {} })).toMatchObject({ status: 400, body: { error: 'instruction is required' } });
+  });
+});
+
 describe('a run through the runner', () => {
   it('starter → API block (HTTP tool) → function → response', async () => {
     fake.on('GET', '/price', (req) => ({ json: { item: req.query.item, price: 40 } }));
