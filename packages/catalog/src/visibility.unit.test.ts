@@ -62,6 +62,6 @@ describe('visibleSubBlocks', () => {
     expect(ids('starter', {})).toEqual(['startWorkflow']);
     expect(ids('starter', { startWorkflow: 'schedule' })).toEqual(['startWorkflow', 'scheduleType', 'dailyTime', 'timezone']);
     expect(ids('starter', { startWorkflow: 'schedule', scheduleType: 'weekly' })).toEqual(['startWorkflow', 'scheduleType', 'weeklyDay', 'weeklyDayTime', 'timezone']);
-    expect(ids('starter', { startWorkflow: 'webhook' })).toEqual(['startWorkflow', 'webhookPath', 'webhookSecret']);
+    expect(ids('starter', { startWorkflow: 'webhook' })).toEqual(['startWorkflow', 'webhookPath', 'webhookSecret', 'webhookResponseMode']);
   });
 });

@@ -18,6 +18,8 @@ export const starterBlock: BlockConfig = {
     { id: 'inputFormat', title: 'Input Format (for API calls)', type: 'input-format', layout: 'full', mode: 'advanced', condition: when('startWorkflow', 'manual') },
     { id: 'webhookPath', title: 'Webhook Path', type: 'short-input', layout: 'full', placeholder: 'Enter a webhook path', condition: when('startWorkflow', 'webhook') },
     { id: 'webhookSecret', title: 'Webhook Secret', type: 'short-input', layout: 'full', placeholder: 'Enter a secret', password: true, condition: when('startWorkflow', 'webhook') },
+    // Not in the spec's starter list: how a webhook call is answered, as a webhook block's responseMode.
+    dropdown('webhookResponseMode', 'Webhook Answer', [['immediate', '200 as soon as the run starts'], ['response', "The Response block's status, headers and body"]], { condition: when('startWorkflow', 'webhook') }),
     ...scheduleSubBlocks(when('startWorkflow', 'schedule')),
   ],
   tools: { access: [] },

@@ -99,6 +99,8 @@ describe('deploymentTriggers', () => {
   it('reads the starter first, then webhook and schedule blocks', () => {
     const s = state([starter({ startWorkflow: 'webhook', webhookPath: '/hooks/a/', webhookSecret: 'tok' })], []);
     expect(deploymentTriggers(s.blocks).webhook).toEqual({ blockId: 's', path: 'hooks/a', provider: 'generic', secret: 'tok', verifyToken: 'tok', responseMode: 'immediate' });
+    const answering = state([starter({ startWorkflow: 'webhook', webhookPath: 'a', webhookResponseMode: 'response' })], []);
+    expect(deploymentTriggers(answering.blocks).webhook?.responseMode).toBe('response');
     const b = state([starter(), block('w', 'webhook', 'Webhook', { webhookProvider: 'github', webhookConfig: { path: 'gh', secret: 'x', responseMode: 'response' } }), block('c', 'schedule', 'Sched', { scheduleType: 'hourly' })], []);
     const t = deploymentTriggers(b.blocks);
     expect(t.webhook).toMatchObject({ blockId: 'w', provider: 'github', path: 'gh', secret: 'x', responseMode: 'response' });

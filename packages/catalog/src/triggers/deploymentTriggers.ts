@@ -101,7 +101,7 @@ const SCHEDULE_KEYS: Array<keyof ScheduleFields> = [
 
 /**
  * The webhook and the schedule a workflow starts by when deployed: the starter's startWorkflow
- * (webhook: webhookPath/webhookSecret, generic provider; schedule: its schedule fields), else the
+ * (webhook: webhookPath/webhookSecret/webhookResponseMode, generic provider; schedule: its schedule fields), else the
  * first enabled webhook block (provider and its webhookConfig {path, secret, verifyToken,
  * responseMode}) or schedule block.
  */
