@@ -167,6 +167,25 @@ describe('webhook triggers through the gateway', () => {
     expect((await hook('POST', path, { body: { n: 1 } })).status).toBe(404);
   });
 
+  it('a webhook switched off (hasActiveWebhook false) answers 404 and runs nothing; switched back on it runs again', async () => {
+    const path = `switch-${unique()}`;
+    const id = await workflow(starterWebhook(path, ''));
+    await deploy(id);
+    const off = await api<{ hasActiveWebhook: boolean; isDeployed: boolean }>('PATCH', `/api/workflows/${id}/deploy`, { hasActiveWebhook: false });
+    expect(off.body).toMatchObject({ hasActiveWebhook: false, isDeployed: true });
+    expect(await hook('POST', path, { body: { n: 1 } })).toMatchObject({ status: 404, body: { error: `No deployed workflow listens on webhook path "${path}"` } });
+    expect((await hook('HEAD', path)).status).toBe(404);
+    const bad = await api<{ error: string }>('PATCH', `/api/workflows/${id}/deploy`, { hasActiveWebhook: 'no' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toContain('hasActiveWebhook must be true or false');
+    expect((await api<{ hasActiveWebhook: boolean }>('PATCH', `/api/workflows/${id}/deploy`, { hasActiveWebhook: true })).body.hasActiveWebhook).toBe(true);
+    const on = await hook('POST', path, { body: { n: 2 } });
+    expect(on.status).toBe(200);
+    const run = await finished((on.body as { executionId: string }).executionId);
+    expect(run).toMatchObject({ status: 'succeeded', output: { result: { n: 4 } } });
+    expect(await executions(id, 'webhook')).toHaveLength(1);
+  });
+
   it('runs a delivery once however often it comes: an Idempotency-Key replayed 10 times at once', async () => {
     const path = `replay-${unique()}`;
     const id = await workflow(starterWebhook(path, 'k'));
@@ -230,6 +249,28 @@ describe('webhook triggers through the gateway', () => {
     expect(answer.status).toBe(201);
     expect(answer.headers.get('x-answered-by')).toBe('weft');
     expect(answer.body).toEqual({ echoed: 7 });
+  });
+
+  it("a starter in webhook mode answers with the Response block's status, headers and body when set to", async () => {
+    const path = `starter-respond-${unique()}`;
+    const id = await workflow((starter) => [
+      ...starterWebhook(path, 'tok')(starter),
+      set(starter, 'webhookResponseMode', 'response'),
+      { type: 'addBlock', id: 'answer', blockType: 'response', name: 'Answer', position: { x: 700, y: 100 } },
+      set('answer', 'dataMode', 'json'),
+      set('answer', 'data', '{"doubled": <double.result.n>, "method": <start.method>}'),
+      set('answer', 'status', '202'),
+      set('answer', 'headers', [{ id: 'h0', cells: { Key: 'X-Answered-By', Value: 'starter' } }]),
+      { type: 'addEdge', source: 'double', target: 'answer' },
+    ]);
+    await deploy(id);
+    expect((await hook('PUT', path, { body: { n: 4 } })).status).toBe(401);
+    const answer = await hook('PUT', path, { body: { n: 4 }, headers: { authorization: 'Bearer tok' } });
+    expect(answer.status).toBe(202);
+    expect(answer.headers.get('x-answered-by')).toBe('starter');
+    expect(answer.body).toEqual({ doubled: 8, method: 'PUT' });
+    const [run] = await executions(id, 'webhook');
+    expect(run).toMatchObject({ status: 'succeeded', deploymentVersion: 1 });
   });
 });
 

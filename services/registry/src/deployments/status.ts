@@ -23,11 +23,3 @@ export function toStatus(row: Selectable<WorkflowTable>, cipher: Cipher): Deploy
   };
 }
 
-/** Spec 000 §4: after a revert the webhook is active only when the starter starts by webhook. */
-export function startsByWebhook(blocks: Record<string, unknown>): boolean {
-  return Object.values(blocks).some((block) => {
-    if (typeof block !== 'object' || block === null) return false;
-    const b = block as { type?: unknown; subBlocks?: Record<string, { value?: unknown }> };
-    return b.type === 'starter' && b.subBlocks?.startWorkflow?.value === 'webhook';
-  });
-}

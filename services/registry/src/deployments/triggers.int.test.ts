@@ -4,7 +4,7 @@ import type { EditorState } from '../ports.js';
 import { createTestRegistry } from '../testSupport.js';
 import { createWorkspace } from '../workspaces/workspaces.js';
 import { createWorkflow } from '../entries/workflows.js';
-import { activateDeploymentVersion, deploy, getDeployment, undeploy } from './deployments.js';
+import { activateDeploymentVersion, deploy, getDeployment, revertToDeployed, setWebhookActive, undeploy } from './deployments.js';
 import { activeDeployment, claimDelivery, releaseDelivery, resolveWebhook } from './triggers.js';
 
 function starter(values: Record<string, unknown>) {
@@ -24,12 +24,18 @@ async function refusal(p: Promise<unknown>): Promise<AppError> {
   throw new Error('expected a refusal');
 }
 
+/** A test registry whose editor answers each workflow's state from `states`. */
+async function registryWithEditor() {
+  const states = new Map<string, EditorState>();
+  const { registry, drop } = await createTestRegistry({
+    editor: { getState: (id: string) => Promise.resolve({ version: 1, state: states.get(id) ?? stateWith([]) }), executeCommands: () => Promise.resolve({ version: 2 }) },
+  });
+  return { states, registry, drop };
+}
+
 describe('deploy checks and webhook registration (real Postgres)', () => {
   it('refuses a broken workflow with every problem, registers webhook paths uniquely, follows undeploy', async () => {
-    const states = new Map<string, EditorState>();
-    const { registry, drop } = await createTestRegistry({
-      editor: { getState: (id: string) => Promise.resolve({ version: 1, state: states.get(id) ?? stateWith([]) }), executeCommands: () => Promise.resolve({ version: 2 }) },
-    });
+    const { states, registry, drop } = await registryWithEditor();
     try {
       const ws = await createWorkspace(registry, 'u1', 'W');
       const a = await createWorkflow(registry, 'u1', ws.id, {});
@@ -68,6 +74,37 @@ describe('deploy checks and webhook registration (real Postgres)', () => {
       expect((await refusal(resolveWebhook(registry.db, 'orders/new'))).code).toBe('not_found');
       expect(await activeDeployment(registry.db, a.id)).toBeUndefined();
       expect((await deploy(registry, 'u1', b.id)).hasActiveWebhook).toBe(true);
+    } finally {
+      await drop();
+    }
+  });
+
+  it('a webhook switched off (hasActiveWebhook false) listens on nothing until switched back on; a revert keeps a webhook block on', async () => {
+    const { states, registry, drop } = await registryWithEditor();
+    try {
+      const ws = await createWorkspace(registry, 'u1', 'W');
+      const a = await createWorkflow(registry, 'u1', ws.id, {});
+      states.set(a.id, stateWith([starter({ startWorkflow: 'webhook', webhookPath: 'switch/a' })]));
+      await deploy(registry, 'u1', a.id);
+      expect((await resolveWebhook(registry.db, 'switch/a')).workflowId).toBe(a.id);
+      expect((await setWebhookActive(registry, 'u1', a.id, false)).hasActiveWebhook).toBe(false);
+      const off = await refusal(resolveWebhook(registry.db, 'switch/a'));
+      expect([off.code, off.message]).toEqual(['not_found', 'No deployed workflow listens on webhook path "switch/a"']);
+      // The path stays the workflow's while it is off.
+      const b = await createWorkflow(registry, 'u1', ws.id, {});
+      states.set(b.id, stateWith([starter({ startWorkflow: 'webhook', webhookPath: 'switch/a' })]));
+      expect((await refusal(deploy(registry, 'u1', b.id))).code).toBe('conflict');
+      expect((await setWebhookActive(registry, 'u1', a.id, true)).hasActiveWebhook).toBe(true);
+      expect((await resolveWebhook(registry.db, 'switch/a')).workflowId).toBe(a.id);
+
+      // A workflow started by a webhook block: a revert to the deployed version leaves its webhook on.
+      const hookBlock = { ...starter({ webhookProvider: 'generic', webhookConfig: { path: 'switch/block' } }), id: 'h', type: 'webhook', name: 'Hook' };
+      const c = await createWorkflow(registry, 'u1', ws.id, {});
+      states.set(c.id, stateWith([starter({ startWorkflow: 'manual' }), hookBlock], [{ id: 'e', source: 's', target: 'h' }]));
+      expect((await deploy(registry, 'u1', c.id)).hasActiveWebhook).toBe(true);
+      await revertToDeployed(registry, 'u1', c.id);
+      expect((await getDeployment(registry, 'u1', c.id)).hasActiveWebhook).toBe(true);
+      expect((await resolveWebhook(registry.db, 'switch/block')).workflowId).toBe(c.id);
     } finally {
       await drop();
     }

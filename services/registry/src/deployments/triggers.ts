@@ -78,26 +78,43 @@ export async function unregisterWebhook(trx: Transaction<RegistryDB>, workflowId
   await tables(trx).deleteFrom('webhooks').where('workflow_id', '=', workflowId).execute();
 }
 
-/** The active deployment of a deployed workflow, as a trigger runs it; undefined when there is none. */
-export async function activeDeployment(db: Kysely<RegistryDB>, workflowId: string) {
-  const row = await db
+function activeDeploymentQuery(db: Kysely<RegistryDB>, workflowId: string) {
+  return db
     .selectFrom('workflows as w')
     .innerJoin('deployment_versions as d', (j) => j.onRef('d.workflow_id', '=', 'w.id').on('d.is_active', '=', true))
     .innerJoin('workspaces as s', 's.id', 'w.workspace_id')
     .select(['w.id', 'w.workspace_id', 's.owner_id', 'd.version', 'd.state'])
     .where('w.id', '=', workflowId)
-    .where('w.is_deployed', '=', true)
-    .executeTakeFirst();
+    .where('w.is_deployed', '=', true);
+}
+
+type ActiveRow = Awaited<ReturnType<ReturnType<typeof activeDeploymentQuery>['executeTakeFirst']>>;
+
+function toActive(row: ActiveRow) {
   if (!row) return undefined;
   return { workflowId: row.id, workspaceId: row.workspace_id, ownerId: row.owner_id, deploymentVersion: row.version, stateJson: JSON.stringify(row.state) };
 }
 
-/** The deployed workflow listening on `path`; not_found when none is (unknown path or undeployed). */
+/** The active deployment of a deployed workflow, as a trigger runs it; undefined when there is none. */
+export async function activeDeployment(db: Kysely<RegistryDB>, workflowId: string) {
+  return toActive(await activeDeploymentQuery(db, workflowId).executeTakeFirst());
+}
+
+/**
+ * The deployed workflow listening on `path`; not_found when none is: an unknown path, an undeployed
+ * workflow, or one whose webhook is switched off (hasActiveWebhook false, spec 000 §4) — from outside
+ * the three look the same.
+ */
 export async function resolveWebhook(db: Kysely<RegistryDB>, path: string) {
   const hook = await tables(db).selectFrom('webhooks').select('workflow_id').where('path', '=', path).executeTakeFirst();
-  const deployment = hook ? await activeDeployment(db, hook.workflow_id) : undefined;
+  const deployment = hook ? toActive(await activeDeploymentQuery(db, hook.workflow_id).where('w.has_active_webhook', '=', true).executeTakeFirst()) : undefined;
   if (!deployment) throw new AppError('not_found', `No deployed workflow listens on webhook path "${path}"`);
   return deployment;
+}
+
+/** Whether the workflow's active deployment listens on a webhook path (starter in webhook mode or a webhook block). */
+export async function listensOnWebhook(db: Db, workflowId: string): Promise<boolean> {
+  return (await tables(db).selectFrom('webhooks').select('path').where('workflow_id', '=', workflowId).executeTakeFirst()) !== undefined;
 }
 
 /**
