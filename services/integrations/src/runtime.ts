@@ -17,6 +17,8 @@ import { createToolJobActivities } from './jobs/activities.js';
 import { createToolJobRunner } from './jobs/runner.js';
 import type { ToolJobActivities } from './jobs/types.js';
 import { modelConfigFromEnv } from './models/config.js';
+import { createEmbeddings } from './models/embeddings.js';
+import type { CreateEmbeddingsInput } from '@weft/contracts';
 import { modelRoutes } from './models/routes.js';
 import { stagehandRoutes } from './routes/stagehand.routes.js';
 import { createWorkflowSource, workflowRoutes, type WorkflowSource } from './routes/workflow.routes.js';
@@ -61,7 +63,8 @@ export function createToolRuntime(opts: ToolRuntimeOptions): ToolRuntime {
   const workflowClients = opts.workflows ? null : createWorkflowSource(opts.config);
   const workflows: WorkflowSource = opts.workflows ?? (workflowClients as WorkflowSource);
   const extra = [...modelRoutes(modelConfig), ...stagehandRoutes({ policy, models: { config: modelConfig, logger: opts.logger } }), ...workflowRoutes(workflows), ...(opts.extraRoutes ?? [])];
-  const routes = createInternalRoutes({ db: opts.db, policy, baseUrls, logger: opts.logger, ...(opts.docsDir !== undefined ? { docsDir: opts.docsDir } : {}), extra });
+  const embed = (input: CreateEmbeddingsInput) => createEmbeddings(modelConfig, input);
+  const routes = createInternalRoutes({ db: opts.db, policy, baseUrls, logger: opts.logger, ...(opts.docsDir !== undefined ? { docsDir: opts.docsDir } : {}), embed, extra });
   const jobRunner = opts.jobs
     ? createToolJobRunner({
         client: opts.jobs.client,

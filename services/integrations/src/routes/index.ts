@@ -13,8 +13,6 @@ import { docsRoutes, findDocsDir } from './docs.routes.js';
 import { firecrawlRoutes } from './firecrawl.routes.js';
 import { confluenceRoutes } from './confluence.routes.js';
 import { knowledgeRoutes, type Embed } from './knowledge.routes.js';
-import { createEmbeddings } from '../models/embeddings.js';
-import { modelConfigFromEnv } from '../models/config.js';
 
 export interface InternalRouteDeps {
   db: Kysely<IntegrationsDB>;
@@ -22,8 +20,8 @@ export interface InternalRouteDeps {
   baseUrls: BaseUrls;
   logger: Logger;
   docsDir?: string | null;
-  /** Embeddings for knowledge bases: the model layer's, with the operator's model config (process.env when not given). */
-  embed?: Embed;
+  /** Embeddings for knowledge bases: the model layer's, with the operator's model config. */
+  embed: Embed;
   /** Routes added by other parts (knowledge, runner-backed tools), so this list stays easy to extend. */
   extra?: Route[];
 }
@@ -38,7 +36,7 @@ export function createInternalRoutes(deps: InternalRouteDeps): InternalRoutes {
       ...proxyRoutes(deps.policy, deps.baseUrls),
       ...firecrawlRoutes(deps.policy, deps.baseUrls),
       ...confluenceRoutes(deps.policy, deps.baseUrls),
-      ...knowledgeRoutes({ db: deps.db, policy: deps.policy, embed: deps.embed ?? ((input) => createEmbeddings(modelConfigFromEnv(process.env), input)) }),
+      ...knowledgeRoutes({ db: deps.db, policy: deps.policy, embed: deps.embed }),
       ...docsRoutes(deps.docsDir === undefined ? findDocsDir() : deps.docsDir),
       ...(deps.extra ?? []),
     ],
