@@ -8,6 +8,7 @@ import { appendFileSync } from 'node:fs';
 import { Context } from '@temporalio/activity';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { ExecuteFunctionInput, ExecuteFunctionOutput } from '@weft/contracts';
+import { weftDataConverter } from '@weft/platform';
 
 const queue = process.env.WEFT_QUEUE ?? '';
 const callsFile = process.env.WEFT_CALLS_FILE ?? '';
@@ -39,6 +40,8 @@ Runtime.install({ shutdownSignals: [] });
 const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
 const worker = await Worker.create({
   connection,
+  // The runner encrypts payloads; this worker reads and writes them with the same key.
+  dataConverter: weftDataConverter(),
   taskQueue: queue,
   activities: { executeFunction, executeTool: () => Promise.reject(new Error('no tools in the durability tests')) },
 });

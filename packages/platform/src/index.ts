@@ -35,4 +35,5 @@ export {
 } from './grpc.js';
 export { onShutdown } from './shutdown.js';
 export { TEMPORAL_HEALTH_SERVICE, temporalLogger } from './temporal.js';
+export { ENCRYPTED_ENCODING, PayloadCipher, payloadKey, weftDataConverter } from './payloadCodec.js';
 export { bootService, serviceMigrations, type ServiceRuntime, type BootOptions } from './service.js';

@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { bootService, temporalLogger } from '@weft/platform';
+import { bootService, temporalLogger, weftDataConverter } from '@weft/platform';
 import { cachedWorkflowBundle } from '@weft/platform/workflowBundle';
 import { copilot, copilotTaskQueue, integrationsTaskQueue } from '@weft/contracts';
 import { migrations } from './migrations/index.js';
@@ -26,7 +26,9 @@ rt.onClose(async () => ports.close());
 const store = createChatStore(rt.db);
 const clientConnection = await Connection.connect({ address: rt.config.TEMPORAL_ADDRESS });
 rt.onClose(() => clientConnection.close());
-const client = new Client({ connection: clientConnection, namespace: rt.config.TEMPORAL_NAMESPACE });
+// Payloads reach Temporal's history encrypted (the runner, integrations and this worker share the key).
+const dataConverter = weftDataConverter();
+const client = new Client({ connection: clientConnection, namespace: rt.config.TEMPORAL_NAMESPACE, dataConverter });
 const activities = createCopilotActivities({
   ports,
   store,
@@ -41,6 +43,7 @@ const connection = await NativeConnection.connect({ address: rt.config.TEMPORAL_
 const worker = await Worker.create({
   connection,
   namespace: rt.config.TEMPORAL_NAMESPACE,
+  dataConverter,
   taskQueue: queues.copilot,
   workflowBundle: await cachedWorkflowBundle({ name: 'copilot', workflows: new URL('./workflows/index.js', import.meta.url), serviceDist: new URL('.', import.meta.url), logger: rt.logger }),
   activities,

@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { temporalLogger, bootService } from '@weft/platform';
+import { temporalLogger, bootService, weftDataConverter } from '@weft/platform';
 import { cachedWorkflowBundle } from '@weft/platform/workflowBundle';
 import { integrations, integrationsTaskQueue } from '@weft/contracts';
 import { migrations } from './migrations/index.js';
@@ -23,7 +23,9 @@ const taskQueue = integrationsTaskQueue(rt.config.WEFT_INSTANCE);
 // Polling jobs (browser task, …) run as workflows on this task queue; tool calls start them through a client.
 const clientConnection = await Connection.connect({ address: rt.config.TEMPORAL_ADDRESS });
 rt.onClose(() => clientConnection.close());
-const client = new Client({ connection: clientConnection, namespace: rt.config.TEMPORAL_NAMESPACE });
+// Payloads reach Temporal's history encrypted (the runner, copilot and this worker share the key).
+const dataConverter = weftDataConverter();
+const client = new Client({ connection: clientConnection, namespace: rt.config.TEMPORAL_NAMESPACE, dataConverter });
 const tools = createToolRuntime({ db: rt.db, logger: rt.logger, config: rt.config, jobs: { client, taskQueue } });
 rt.onClose(() => tools.close());
 rt.grpc.add(integrations.IntegrationsServiceService, integrationsHandlers(tools));
@@ -39,6 +41,7 @@ const connection = await NativeConnection.connect({ address: rt.config.TEMPORAL_
 const worker = await Worker.create({
   connection,
   namespace: rt.config.TEMPORAL_NAMESPACE,
+  dataConverter,
   taskQueue,
   workflowBundle: await cachedWorkflowBundle({ name: 'integrations', workflows: new URL('./jobs/workflows.js', import.meta.url), serviceDist: new URL('.', import.meta.url), logger: rt.logger }),
   activities: { ...createActivities(tools), ...tools.jobActivities, ...models },

@@ -1,6 +1,6 @@
 import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { temporalLogger, bootService, createServiceClient, serviceAddress } from '@weft/platform';
+import { temporalLogger, bootService, createServiceClient, serviceAddress, weftDataConverter } from '@weft/platform';
 import { cachedWorkflowBundle } from '@weft/platform/workflowBundle';
 import { editor, integrationsTaskQueue, registry, registryTriggers, runner, runnerSchedules, runnerTaskQueue } from '@weft/contracts';
 import type { RunnerDB } from './db.js';
@@ -50,10 +50,13 @@ const resourceActivities = createRunResourceActivities({
 
 
 const connection = await NativeConnection.connect({ address: rt.config.TEMPORAL_ADDRESS });
-const temporal = new Client({ connection, namespace: rt.config.TEMPORAL_NAMESPACE });
+// Payloads (run inputs, environment variables, activity inputs and results) reach Temporal's history encrypted.
+const dataConverter = weftDataConverter();
+const temporal = new Client({ connection, namespace: rt.config.TEMPORAL_NAMESPACE, dataConverter });
 const worker = await Worker.create({
   connection,
   namespace: rt.config.TEMPORAL_NAMESPACE,
+  dataConverter,
   taskQueue,
   workflowBundle: await cachedWorkflowBundle({ name: 'runner', workflows: new URL('./workflows/index.js', import.meta.url), serviceDist: new URL('.', import.meta.url), logger: rt.logger }),
   activities: { ...createRunLogActivities(logDeps), ...resourceActivities },
