@@ -1,13 +1,17 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { backingEnv, uniqueSuffix } from '@weft/testkit';
 import { createLogger, temporalLogger } from '@weft/platform';
 import type { RunnableState } from '../workflows/types.js';
 import { createScheduleManager, type ActiveDeployment, type ScheduleManager } from './schedules.js';
 
 const probePath = fileURLToPath(new URL('./testing/scheduleProbe.workflow.ts', import.meta.url));
+/** The probe worker as a process of its own (built code: `npx tsc -b` first). */
+const workerScript = fileURLToPath(new URL('../../dist/triggers/testing/scheduleWorker.js', import.meta.url));
 const logger = createLogger('schedules-test', 'silent');
 
 /** A deployed state whose starter runs on the given schedule fields. */
@@ -23,11 +27,14 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
   const taskQueue = `${instance}-runner`;
   const deployments = new Map<string, ActiveDeployment>();
   let schedules: ScheduleManager;
+  /** The probe bundled once (bundling takes seconds, tens of them on a loaded machine). */
+  let probe: WorkflowBundleWithSourceMap;
 
   beforeAll(async () => {
     Runtime.install({ logger: temporalLogger(logger) });
     connection = await Connection.connect({ address: (await backingEnv()).temporalAddress });
     client = new Client({ connection });
+    probe = await bundleWorkflowCode({ workflowsPath: probePath, logger: temporalLogger(logger) });
     schedules = createScheduleManager({
       client,
       instance,
@@ -78,35 +85,78 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
     expect(await schedules.pause(wf)).toBeUndefined();
   });
 
+  /** Runs the probe on the schedules' queue in this process until `handle` has its result. */
+  async function completeWithWorker<T>(result: () => Promise<T>): Promise<T> {
+    const workerConnection = await NativeConnection.connect({ address: (await backingEnv()).temporalAddress });
+    try {
+      const worker = await Worker.create({ connection: workerConnection, taskQueue, workflowBundle: probe });
+      return await worker.runUntil(result());
+    } finally {
+      await workerConnection.close();
+    }
+  }
+
+  /** The workflow id of the schedule's first fire, once it has fired. */
+  async function firstFire(wf: string): Promise<string> {
+    const handle = client.schedule.getHandle(`${instance}-schedule-${wf}`);
+    let id = '';
+    await expect
+      .poll(
+        async () => {
+          const first = (await handle.describe()).info.recentActions[0];
+          id = first?.action.type === 'startWorkflow' ? first.action.workflow.workflowId : '';
+          return id;
+        },
+        { timeout: 60_000, interval: 100 },
+      )
+      .not.toBe('');
+    return id;
+  }
+
+  it('a worker process killed (SIGKILL) while its scheduled run is going: another worker finishes that run, and it fired once', async () => {
+    expect(existsSync(workerScript), `${workerScript} is missing: run npx tsc -b first`).toBe(true);
+    const child = spawn(process.execPath, [workerScript], { env: { ...process.env, TEMPORAL_ADDRESS: (await backingEnv()).temporalAddress, TASK_QUEUE: taskQueue }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (d: Buffer) => /^ready$/m.test(d.toString()) && resolve());
+        child.once('exit', (code) => reject(new Error(`the worker process exited with ${code}`)));
+      });
+      const wf = `wf-${uniqueSuffix()}`;
+      deploy(wf, 4, { scheduleType: 'minutes', minutesInterval: '10s' });
+      await schedules.sync(wf);
+      const runId = await firstFire(wf);
+      const run = client.workflow.getHandle(runId);
+      // The process has taken the run: its durable timer (the probe's 15 s) is started. Then it dies.
+      await expect.poll(async () => (await run.fetchHistory()).events?.some((e) => e.timerStartedEventAttributes) ?? false, { timeout: 60_000, interval: 100 }).toBe(true);
+      child.kill('SIGKILL');
+      await exited;
+      expect((await run.describe()).status.name).toBe('RUNNING');
+
+      expect(await completeWithWorker(() => run.result())).toEqual({ workflowId: wf, trigger: 'schedule', deploymentVersion: 4, actorId: 'owner' });
+      const fired = (await client.schedule.getHandle(`${instance}-schedule-${wf}`).describe()).info.recentActions;
+      const sameDue = fired.filter((a) => a.scheduledAt.getTime() === fired[0]?.scheduledAt.getTime());
+      expect(sameDue).toHaveLength(1);
+      deployments.delete(wf);
+      await schedules.sync(wf);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 300_000);
+
   it('fires while no worker is up, skips the next fire while that run is still going, and the run completes once a worker is back', async () => {
     const wf = `wf-${uniqueSuffix()}`;
     deploy(wf, 3, { scheduleType: 'minutes', minutesInterval: '10s' });
     await schedules.sync(wf);
     const handle = client.schedule.getHandle(`${instance}-schedule-${wf}`);
     // No worker polls the queue: the server still starts the run when it is due.
-    let firstRunId = '';
-    await expect
-      .poll(
-        async () => {
-          const first = (await handle.describe()).info.recentActions[0];
-          firstRunId = first?.action.type === 'startWorkflow' ? first.action.workflow.workflowId : '';
-          return firstRunId;
-        },
-        { timeout: 60_000, interval: 500 },
-      )
-      .not.toBe('');
+    const firstRunId = await firstFire(wf);
     // That run is still going (nobody runs it), so the next due time is skipped, not piled up.
     await expect.poll(async () => (await handle.describe()).info.numActionsSkippedOverlap, { timeout: 60_000, interval: 500 }).toBeGreaterThanOrEqual(1);
     expect((await handle.describe()).info.recentActions).toHaveLength(1);
 
-    const workerConnection = await NativeConnection.connect({ address: (await backingEnv()).temporalAddress });
-    try {
-      const worker = await Worker.create({ connection: workerConnection, taskQueue, workflowsPath: probePath });
-      const result = await worker.runUntil(client.workflow.getHandle(firstRunId).result());
-      expect(result).toEqual({ workflowId: wf, trigger: 'schedule', deploymentVersion: 3, actorId: 'owner' });
-    } finally {
-      await workerConnection.close();
-    }
+    const result = await completeWithWorker(() => client.workflow.getHandle(firstRunId).result());
+    expect(result).toEqual({ workflowId: wf, trigger: 'schedule', deploymentVersion: 3, actorId: 'owner' });
     deployments.delete(wf);
     await schedules.sync(wf);
   }, 200_000);
