@@ -18,7 +18,8 @@ export interface VectorStore {
   sameDimension(query: number[]): RawBuilder<boolean>;
 }
 
-function pgvector(schema: string): VectorStore {
+/** pgvector installed in `schema`: its type, operator and function named with the schema. */
+export function pgvector(schema: string): VectorStore {
   const type = sql`${sql.id(schema)}.vector`;
   const literal = (v: number[]) => sql`${`[${v.join(',')}]`}::${type}`;
   return {
@@ -29,7 +30,7 @@ function pgvector(schema: string): VectorStore {
   };
 }
 
-const exact: VectorStore = {
+export const exact: VectorStore = {
   kind: 'exact',
   value: (v) => sql`${v}::double precision[]`,
   distance: (q) =>

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
+import { exact, pgvector } from './vectorStore.js';
+
+// Compiles without a database: this machine's Postgres has no pgvector, so the pgvector statements
+// are checked as text here (the exact path runs against Postgres in knowledge.int.test.ts).
+const db = new Kysely<unknown>({
+  dialect: { createAdapter: () => new PostgresAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (k) => new PostgresIntrospector(k), createQueryCompiler: () => new PostgresQueryCompiler() },
+});
+const text = (q: ReturnType<typeof sql>) => {
+  const c = q.compile(db);
+  return { sql: c.sql, parameters: c.parameters };
+};
+
+describe('vector stores', () => {
+  it('pgvector: a vector literal cast to the extension schema’s type, its <=> operator and vector_dims', () => {
+    const store = pgvector('public');
+    expect(text(sql`${store.value([0.5, -1, 2e-7])}`)).toEqual({ sql: '$1::"public".vector', parameters: ['[0.5,-1,2e-7]'] });
+    expect(text(sql`${store.distance([1, 0])}`)).toEqual({ sql: '(c.embedding OPERATOR("public".<=>) $1::"public".vector)', parameters: ['[1,0]'] });
+    expect(text(sql`${store.sameDimension([1, 0, 0])}`)).toEqual({ sql: '"public".vector_dims(c.embedding) = $1', parameters: [3] });
+  });
+
+  it('exact: float8 arrays and a cosine over the unnested pair', () => {
+    expect(text(sql`${exact.value([1, 2])}`)).toEqual({ sql: '$1::double precision[]', parameters: [[1, 2]] });
+    expect(text(sql`${exact.distance([1, 2])}`).sql).toBe(
+      '(1 - (SELECT sum(a * b) / NULLIF(sqrt(sum(a * a)) * sqrt(sum(b * b)), 0) FROM unnest(c.embedding, $1::double precision[]) AS t(a, b)))',
+    );
+    expect(text(sql`${exact.sameDimension([1, 2])}`)).toEqual({ sql: 'cardinality(c.embedding) = $1', parameters: [2] });
+  });
+});
