@@ -6,7 +6,12 @@
 //   call and minus the tool calls' own durations, divided by the iterations (target ≤ 5 ms at p50);
 // - first streamed token: from the moment the fake writes the final answer's first word to the
 //   moment the SSE client reads it as `stream:chunk` (target ≤ 10 ms at p50).
+// - where an iteration's time goes, from the loop's Temporal history (the child workflow of each run):
+//   tool activity dispatch (scheduled → started), the tool activity (started → completed, its
+//   answer included), workflow task dispatch (activity completed → task started) and the workflow
+//   task itself (which runs the model call as a local activity: the fake's 20 ms are in it).
 import http from 'node:http';
+import { Client, Connection } from '@temporalio/client';
 import { client, workspace } from './editor.bench.mjs';
 
 const FAKE_MS = 20;
@@ -110,6 +115,36 @@ function streamRun(url, cookie, workflowId) {
   });
 }
 
+const eventMs = (e) => Number(e.eventTime.seconds) * 1000 + e.eventTime.nanos / 1e6;
+const attrsOf = (e) => Object.entries(e).find(([k]) => k.endsWith('EventAttributes'))?.[1] ?? {};
+
+/** Per-iteration phases of one loop (ms), read from the child workflow's history. */
+async function loopPhases(temporal, executionId) {
+  const parent = await temporal.workflow.getHandle(executionId).fetchHistory();
+  const childId = parent.events.map((e) => e.childWorkflowExecutionStartedEventAttributes?.workflowExecution?.workflowId).find(Boolean);
+  if (!childId) return undefined;
+  const events = (await temporal.workflow.getHandle(childId).fetchHistory()).events;
+  const phases = { toolDispatch: [], toolActivity: [], taskDispatch: [], workflowTask: [], markers: 0, activities: 0 };
+  const at = new Map(events.map((e) => [Number(e.eventId), eventMs(e)]));
+  let lastCompleted;
+  for (const e of events) {
+    const a = attrsOf(e);
+    if (e.markerRecordedEventAttributes) phases.markers += 1;
+    if (e.activityTaskScheduledEventAttributes) phases.activities += 1;
+    if (e.activityTaskStartedEventAttributes) phases.toolDispatch.push(eventMs(e) - at.get(Number(a.scheduledEventId)));
+    if (e.activityTaskCompletedEventAttributes) {
+      phases.toolActivity.push(eventMs(e) - at.get(Number(a.startedEventId)));
+      lastCompleted = eventMs(e);
+    }
+    if (e.workflowTaskStartedEventAttributes && lastCompleted !== undefined) {
+      phases.taskDispatch.push(eventMs(e) - lastCompleted);
+      lastCompleted = undefined;
+    }
+    if (e.workflowTaskCompletedEventAttributes) phases.workflowTask.push(eventMs(e) - at.get(Number(a.startedEventId)));
+  }
+  return phases;
+}
+
 export async function run({ url, addresses, log }) {
   if (!fake.server) throw new Error('models bench needs its fake started by stackEnv()');
   const api = client(url);
@@ -135,6 +170,7 @@ export async function run({ url, addresses, log }) {
   );
   const overheads = [];
   const firstTokens = [];
+  const executions = [];
   for (let n = 1; n <= RUNS; n++) {
     await ok(api.call('POST', `/api/workflows/${id}/commands`, { commands: [setPrompt(n)] }));
     const events = await streamRun(url, cookie, id);
@@ -143,11 +179,25 @@ export async function run({ url, addresses, log }) {
     const toolMs = (done.data.output?.toolCalls ?? []).reduce((sum, c) => sum + (c.duration ?? 0), 0);
     const blockMs = done.data.durationMs ?? done.data.duration;
     const marker = `run-${n}`;
+    const executionId = events.find((e) => e.data.executionId)?.data.executionId;
+    if (executionId) executions.push(executionId);
     overheads.push((blockMs - (fake.spentMs.get(marker) ?? 0) - toolMs) / ITERATIONS);
     const firstChunk = events.find((e) => e.event === 'stream:chunk' && e.data.chunk);
     const sent = fake.firstWordAt.get(marker);
     if (firstChunk && sent !== undefined) firstTokens.push(firstChunk.at - sent);
   }
+  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
+  const temporal = new Client({ connection });
+  const phases = { toolDispatch: [], toolActivity: [], taskDispatch: [], workflowTask: [] };
+  let shape;
+  for (const id of executions) {
+    const p = await loopPhases(temporal, id).catch(() => undefined);
+    if (!p) continue;
+    for (const k of Object.keys(phases)) phases[k].push(...p[k]);
+    shape = { activities: p.activities, localActivityMarkers: p.markers, workflowTasks: p.workflowTask.length };
+  }
+  await connection.close();
+  const p50 = (values) => (values.length ? round(percentile([...values].sort((a, b) => a - b), 50)) : null);
   overheads.sort((a, b) => a - b);
   firstTokens.sort((a, b) => a - b);
   const result = {
@@ -155,6 +205,8 @@ export async function run({ url, addresses, log }) {
     iterationsPerRun: ITERATIONS,
     fakeAnswerMs: FAKE_MS,
     loopOverheadPerIterationMs: { p50: round(percentile(overheads, 50)), p90: round(percentile(overheads, 90)), target: '≤ 5 at p50' },
+    loopHistoryPerRun: shape,
+    loopPhasesP50Ms: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, p50(v)])),
     firstTokenAfterFakeMs: { p50: round(percentile(firstTokens, 50)), p90: round(percentile(firstTokens, 90)), samples: firstTokens.length, target: '≤ 10 at p50' },
   };
   log(`models: ${JSON.stringify(result)}`);

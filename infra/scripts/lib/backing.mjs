@@ -103,7 +103,9 @@ async function ensureTemporal({ root, address, explicit, log, children }) {
   const dataDir = path.join(root, '.data');
   mkdirSync(dataDir, { recursive: true });
   const logFile = path.join(dataDir, `temporal-${port}.log`);
-  const args = ['server', 'start-dev', '--headless', '--ip', host, '--port', String(port), '--db-filename', path.join(dataDir, `temporal-${port}.db`), '--log-level', 'error'];
+  // Eager activity execution: an activity scheduled on the workflow's own task queue (the agent tool loop's
+  // tool calls on the integrations worker) comes back in the workflow task's answer, without a queue trip.
+  const args = ['server', 'start-dev', '--headless', '--ip', host, '--port', String(port), '--db-filename', path.join(dataDir, `temporal-${port}.db`), '--log-level', 'error', '--dynamic-config-value', 'system.enableActivityEagerExecution=true'];
   log(`starting Temporal: ${bin} ${args.join(' ')}`);
   const child = spawn(bin, args, { stdio: ['ignore', openSync(logFile, 'a'), openSync(logFile, 'a')], detached: false });
   children.push(child);

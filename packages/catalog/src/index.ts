@@ -78,6 +78,8 @@ export { EMBEDDING_DEFAULTS, EMBEDDING_MODEL_PRICES } from './providers/embeddin
 export { FALLBACK_PRICING, STREAMING_COST_PER_TOKEN, calculateCost, estimateStreamingCost, getModelPricing } from './providers/cost.js';
 export type { CallCost } from './providers/cost.js';
 export { formatCost } from './providers/formatCost.js';
+export { MAX_TOOL_ITERATIONS, ModelLoopError, TOOL_FAILED_MESSAGE, innermostMessage, runToolLoop } from './providers/toolLoop.js';
+export type { LoopOps, LoopTool, ToolCallLog, ToolLoopInput, ToolLoopResult, UsageControl } from './providers/toolLoop.js';
 export { getAllBlocks, getBlocksAndTools, getBlocksMetadata } from './copilot/catalogueQueries.js';
 export type { BlockMetadata, BlockSummary, GetAllBlocksOptions, ToolSummary } from './copilot/catalogueQueries.js';
 export {

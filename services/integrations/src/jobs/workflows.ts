@@ -39,3 +39,5 @@ export async function pollToolJob(input: ToolJobInput): Promise<JobOutcome> {
     if (Date.now() - started >= input.timeoutMs) return { success: false, error: input.timeoutMessage };
   }
 }
+// The model layer's agent tool loop runs on this worker too, beside the tools and model calls it makes.
+export { modelToolLoop } from '../models/toolLoop.workflow.js';

@@ -44,6 +44,8 @@ export async function heartbeating<T>(work: () => Promise<T>, everyMs = MODEL_HE
   } catch {
     return work(); // called outside an activity (unit tests)
   }
+  // A local activity cannot heartbeat: the workflow task it runs in is kept alive by the worker.
+  if (ctx.info.isLocal) return work();
   const beat = ctx;
   // No beat at the start: the heartbeat timeout counts from the activity's start, and a short call
   // then costs no heartbeat round trip at all.

@@ -27,6 +27,8 @@ import type { runWorkflow, RunWorkflowArgs } from '../workflows/index.js';
 import type { BlobRef, RunEvent, RunnableState, RunnerActivities, RunResult } from '../workflows/types.js';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+/** The agent tool loop the integrations worker serves (its stand-ins here serve it too). */
+export const toolLoopWorkflowsPath = fileURLToPath(new URL('../../../integrations/src/models/toolLoop.workflow.ts', import.meta.url));
 export const historiesDir = fileURLToPath(new URL('../workflows/histories/', import.meta.url));
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
@@ -34,6 +36,13 @@ let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
   bundle ??= bundleWorkflowCode({ workflowsPath, logger: temporalLogger(createLogger('bundle', 'silent')) });
   return bundle;
+}
+
+let loopBundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+/** The integrations worker's tool loop workflow, for stand-in integrations workers. */
+export function toolLoopBundle(): Promise<WorkflowBundleWithSourceMap> {
+  loopBundle ??= bundleWorkflowCode({ workflowsPath: toolLoopWorkflowsPath, logger: temporalLogger(createLogger('bundle', 'silent')) });
+  return loopBundle;
 }
 
 const now = () => new Date().toISOString();
@@ -201,7 +210,10 @@ export async function createEngineHarness(opts: { workflowWorker?: boolean } = {
   // Without the in-process workflow worker, another process serves `queue` (durability tests).
   const workflowWorker =
     opts.workflowWorker === false ? undefined : await Worker.create({ connection: native, taskQueue: queue, workflowBundle: await workflowBundle(), activities: runnerActivities });
-  const toolWorker = await Worker.create({ connection: native, taskQueue: toolQueue, activities: { ...integrations, ...models } });
+  // The stand-in integrations worker serves the agent tool loop from the run bundle (the runner's own
+  // copy of `modelToolLoop`, one bundle less to build per file); modelBlocks.int.test.ts runs the
+  // integrations worker's loop itself (toolLoopBundle).
+  const toolWorker = await Worker.create({ connection: native, taskQueue: toolQueue, workflowBundle: await workflowBundle(), activities: { ...integrations, ...models } });
   const running = Promise.all([workflowWorker?.run(), toolWorker.run()]);
 
   /**

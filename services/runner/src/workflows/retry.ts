@@ -1,4 +1,5 @@
 import { ApplicationFailure, isCancellation, sleep, TimeoutFailure } from '@temporalio/workflow';
+import { innermostMessage } from '@weft/catalog';
 
 /** Backoff of the first retry; doubled each time, with ±50 % jitter, capped at 30 s. */
 export const RETRY_INITIAL_MS = 1_000;
@@ -16,15 +17,7 @@ export class AttemptsExhausted extends Error {
 }
 
 /** The innermost failure message (an activity failure wraps the activity's own error). */
-export function failureMessage(err: unknown): string {
-  let current: unknown = err;
-  let message = err instanceof Error ? err.message : String(err);
-  while (current instanceof Error) {
-    if (current.message) message = current.message;
-    current = current.cause;
-  }
-  return message;
-}
+export const failureMessage = innermostMessage;
 
 /** Transient: timeouts, worker loss and retryable errors; answered errors (non-retryable failures) are not. */
 export function isTransient(err: unknown): boolean {

@@ -1,10 +1,16 @@
-import { executeChild, isCancellation, log, uuid4, workflowInfo } from '@temporalio/workflow';
+import { executeChild, isCancellation, log, patched, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { ModelMessage } from '@weft/contracts';
 import type { BlockOutcome, BlockRunContext, RunnableBlock } from '../types.js';
 import { AgentToolError, agentTools } from './agentTools.js';
 import { blockCost, blockTokens, failed, fromError } from './outcome.js';
 import { memoryMessages, num, parseObject, responseFormatOf, text } from './params.js';
 import { modelToolLoop, type ModelToolLoopArgs } from './toolLoop.workflow.js';
+
+/**
+ * The tool loop child runs on the integrations worker (model calls as its local activities, tools on
+ * its queue); runs recorded before take the runner's queue on replay.
+ */
+export const LOOP_ON_INTEGRATIONS_PATCH = 'agent-tool-loop-on-integrations-queue';
 
 /** Agent temperature default (§2) and the model used when none is chosen (catalogue default). */
 export const AGENT_DEFAULT_TEMPERATURE = 0.7;
@@ -56,7 +62,7 @@ export function agentLoopArgs(block: RunnableBlock, params: Record<string, unkno
 }
 
 /**
- * Agent: the tool loop as a child workflow. Output `content, model, tokens, toolCalls, cost`; with a
+ * Agent: the tool loop as a child workflow (`modelToolLoop` of the integrations worker). Output `content, model, tokens, toolCalls, cost`; with a
  * response format, the parsed answer's fields instead of `content` (a non-JSON answer keeps `content`).
  */
 export async function runAgent(block: RunnableBlock, params: Record<string, unknown>, ctx: BlockRunContext): Promise<BlockOutcome> {
@@ -66,7 +72,8 @@ export async function runAgent(block: RunnableBlock, params: Record<string, unkn
   try {
     result = await executeChild(modelToolLoop, {
       workflowId: `${workflowInfo().workflowId}-agent-${block.id}-${uuid4().slice(0, 8)}`,
-      taskQueue: workflowInfo().taskQueue,
+      // Runs recorded before the loop moved keep it on the runner's own queue (and its one-activity-per-call loop).
+      taskQueue: patched(LOOP_ON_INTEGRATIONS_PATCH) ? ctx.integrationsTaskQueue : workflowInfo().taskQueue,
       args: [args],
     });
   } catch (err) {

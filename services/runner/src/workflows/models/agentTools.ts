@@ -1,5 +1,4 @@
-import { getBlock, getTool, type ToolParam } from '@weft/catalog';
-import type { LoopTool, UsageControl } from './toolLoop.js';
+import { getBlock, getTool, type LoopTool, type ToolParam, type UsageControl } from '@weft/catalog';
 
 /**
  * One entry of an agent's `tools` field (the tool-input value):

@@ -37,4 +37,4 @@ export function runModelBlock(block: RunnableBlock, params: Record<string, unkno
 
 export { modelToolLoop } from './toolLoop.workflow.js';
 export type { ModelToolLoopArgs } from './toolLoop.workflow.js';
-export type { ToolLoopResult, ToolCallLog, LoopTool } from './toolLoop.js';
+export type { ToolLoopResult, ToolCallLog, LoopTool } from '@weft/catalog';

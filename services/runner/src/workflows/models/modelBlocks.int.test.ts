@@ -1,6 +1,7 @@
 /**
  * Model blocks at workflow level on a real Temporal server: the run workflow, the agent's tool loop
- * as a child workflow, and a stand-in integrations worker whose callModel speaks the chat
+ * as a child workflow on a stand-in integrations worker (the loop's workflow code is the integrations
+ * service's, its model calls local activities there), whose callModel speaks the chat
  * completions protocol to the OpenAI fake (the real adapters are tested against the same fake in
  * the integrations service), so every provider request is counted where it lands.
  */
@@ -12,7 +13,7 @@ import { calculateCost } from '@weft/catalog';
 import type { CallModelInput, CallModelOutput, ExecuteToolInput, ModelActivities, ToolResult } from '@weft/contracts';
 import { createLogger, temporalLogger } from '@weft/platform';
 import { backingEnv, createOpenAIFake, uniqueSuffix, type OpenAIFake } from '@weft/testkit';
-import { graphOf, ran, workflowBundle } from '../../testing/engineHarness.js';
+import { graphOf, ran, toolLoopBundle, workflowBundle } from '../../testing/engineHarness.js';
 import type { runWorkflow, RunWorkflowArgs } from '../index.js';
 import type { RunnerActivities, RunResult } from '../types.js';
 
@@ -72,7 +73,8 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
   let queue: string;
   let toolQueue: string;
   let workflowWorker: { worker: Worker; running: Promise<void> } | undefined;
-  let activityWorker: { worker: Worker; running: Promise<void> };
+  let integrationsWorker: { worker: Worker; running: Promise<void> } | undefined;
+  let integrations: ModelActivities & { executeFunction: () => Promise<never>; executeTool: (input: ExecuteToolInput) => Promise<ToolResult> };
   let toolScript: ToolScript;
   const toolCalls: ExecuteToolInput[] = [];
   const localModels = ['llama3.2:latest'];
@@ -88,6 +90,18 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
   async function startWorkflowWorker(): Promise<void> {
     const worker = await Worker.create({ connection: native, taskQueue: queue, workflowBundle: await workflowBundle(), activities: runnerActivities });
     workflowWorker = { worker, running: worker.run() };
+  }
+
+  async function startIntegrationsWorker(): Promise<void> {
+    const worker = await Worker.create({ connection: native, taskQueue: toolQueue, workflowBundle: await toolLoopBundle(), activities: integrations });
+    integrationsWorker = { worker, running: worker.run() };
+  }
+
+  async function stopIntegrationsWorker(): Promise<void> {
+    if (!integrationsWorker) return;
+    integrationsWorker.worker.shutdown();
+    await integrationsWorker.running;
+    integrationsWorker = undefined;
   }
 
   async function stopWorkflowWorker(): Promise<void> {
@@ -116,7 +130,7 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
       generateImage: () => Promise.reject(new Error('not scripted')),
       listLocalModels: () => Promise.resolve(localModels),
     };
-    const integrations = {
+    integrations = {
       ...models,
       executeFunction: () => Promise.reject(new Error('not scripted')),
       async executeTool(input: ExecuteToolInput) {
@@ -124,15 +138,13 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
         return toolScript(input);
       },
     };
-    const worker = await Worker.create({ connection: native, taskQueue: toolQueue, activities: integrations });
-    activityWorker = { worker, running: worker.run() };
+    await startIntegrationsWorker();
     await startWorkflowWorker();
   });
 
   afterAll(async () => {
     await stopWorkflowWorker();
-    activityWorker?.worker.shutdown();
-    await activityWorker?.running;
+    await stopIntegrationsWorker();
     await native?.close();
     await connection?.close();
     await fake?.close();
@@ -215,7 +227,8 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
     expect(result.output).not.toHaveProperty('content');
   });
 
-  it('a workflow worker lost mid-loop resumes without repeating a finished model call', async () => {
+  /** An agent whose one tool call waits until released, started; resolves once the tool runs. */
+  async function agentInTool(final: string): Promise<{ handle: Awaited<ReturnType<typeof start>>; release: () => void }> {
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
     let toolStarted = false;
@@ -224,14 +237,34 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
       await released;
       return { success: true, output: { ok: true }, timing: timing() };
     };
-    fake.reply({ toolCalls: [{ name: 'slack_message', arguments: { text: 'hello' } }] }, { content: 'Done after the crash.' });
+    fake.reply({ toolCalls: [{ name: 'slack_message', arguments: { text: 'hello' } }] }, { content: final });
     const handle = await start(graphOf({ s: S, a: agent({ tools: [slackTool()] }) }, [['s', 'a']]));
     await expect.poll(() => toolStarted, { timeout: 30_000 }).toBe(true);
+    return { handle, release };
+  }
+
+  it('the run workflow worker lost mid-loop: the run resumes without repeating a finished model call', async () => {
+    const { handle, release } = await agentInTool('Done after the crash.');
     await stopWorkflowWorker();
     release();
     await startWorkflowWorker();
     const result = await handle.result();
     expect(result.output).toMatchObject({ content: 'Done after the crash.' });
+    expect(fake.chatRequests()).toHaveLength(2);
+    expect(toolCalls).toHaveLength(1);
+  });
+
+  it('the integrations worker (the loop and its calls) lost mid-loop: another one resumes the loop from history, the finished model call not made again', async () => {
+    const { handle, release } = await agentInTool('Done on another worker.');
+    // The worker goes away while the tool runs (the tool's answer is delivered as it drains); a fresh
+    // worker, with nothing cached, takes the loop's next workflow task and replays it from history.
+    const stopping = stopIntegrationsWorker();
+    release();
+    await stopping;
+    expect(fake.chatRequests()).toHaveLength(1);
+    await startIntegrationsWorker();
+    const result = await handle.result();
+    expect(result.output).toMatchObject({ content: 'Done on another worker.' });
     expect(fake.chatRequests()).toHaveLength(2);
     expect(toolCalls).toHaveLength(1);
   });

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { CallModelOutput, ModelCost, ModelTokens, Timing } from '@weft/contracts';
 import type { BlockOutcome } from '../types.js';
-import { innermostMessage } from './toolLoop.js';
+import { innermostMessage } from '@weft/catalog';
 
 /** Tokens as blocks report them: prompt, completion, total. */
 export function blockTokens(t: ModelTokens): { prompt: number; completion: number; total: number } {

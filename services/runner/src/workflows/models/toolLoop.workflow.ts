@@ -1,13 +1,14 @@
 import { ApplicationFailure } from '@temporalio/workflow';
+import { ModelLoopError, runToolLoop, type ToolLoopInput, type ToolLoopResult } from '@weft/catalog';
 import { modelActivities, toolActivities, type ActivityPlace } from './activities.js';
-import { ModelLoopError, runToolLoop, type ToolLoopInput, type ToolLoopResult } from './toolLoop.js';
 
 /** Argument of the tool loop child workflow. */
 export interface ModelToolLoopArgs extends ToolLoopInput, ActivityPlace {}
 
 /**
- * An agent's tool loop as a child workflow: one activity per model call and per tool call, so a
- * worker lost mid-loop resumes from history without repeating a finished call. A provider error
+ * The tool loop as the runner ran it before the loop moved to the integrations worker (where model
+ * calls are local activities): kept on the runner's task queue so loops started by older runs still
+ * resume. One activity per model call and per tool call on the integrations queue; a provider error
  * fails the child with the message and `{timing}` as its details.
  */
 export async function modelToolLoop(args: ModelToolLoopArgs): Promise<ToolLoopResult> {

@@ -1,5 +1,4 @@
-import { supportsToolUsageControl } from '@weft/catalog';
-import { failureMessage } from '../retry.js';
+import { supportsToolUsageControl } from './registry.js';
 import type {
   CallContext,
   CallModelInput,
@@ -69,7 +68,7 @@ export interface ToolLoopResult {
   timing: Timing & { modelTime: number; toolsTime: number; firstResponseTime: number; iterations: number };
 }
 
-/** The two calls the loop makes: activities in the workflow, plain functions in unit tests. */
+/** The two calls the loop makes: activities in a workflow (local or not), plain functions in unit tests. */
 export interface LoopOps {
   callModel(input: CallModelInput): Promise<CallModelOutput>;
   executeTool(input: ExecuteToolInput): Promise<ToolResult>;
@@ -91,8 +90,16 @@ function timing(start: number, end: number): Timing {
   return { startTime: new Date(start).toISOString(), endTime: new Date(end).toISOString(), duration: end - start };
 }
 
-/** Innermost message of an activity failure chain. */
-export const innermostMessage = failureMessage;
+/** The innermost message of an error chain (an activity or child workflow failure wraps the callee's own error). */
+export function innermostMessage(err: unknown): string {
+  let current: unknown = err;
+  let message = err instanceof Error ? err.message : String(err);
+  while (current instanceof Error) {
+    if (current.message) message = current.message;
+    current = current.cause;
+  }
+  return message;
+}
 
 function callKey(call: ModelToolCall): string {
   return `${call.name}:${JSON.stringify(call.arguments)}`;
