@@ -78,36 +78,36 @@ export async function unregisterWebhook(trx: Transaction<RegistryDB>, workflowId
   await tables(trx).deleteFrom('webhooks').where('workflow_id', '=', workflowId).execute();
 }
 
-function activeDeploymentQuery(db: Kysely<RegistryDB>, workflowId: string) {
-  return db
+/** Deployed workflows with their active deployment and owner (filtered by the caller). */
+function deployedRows(db: Db) {
+  return tables(db)
     .selectFrom('workflows as w')
     .innerJoin('deployment_versions as d', (j) => j.onRef('d.workflow_id', '=', 'w.id').on('d.is_active', '=', true))
     .innerJoin('workspaces as s', 's.id', 'w.workspace_id')
     .select(['w.id', 'w.workspace_id', 's.owner_id', 'd.version', 'd.state'])
-    .where('w.id', '=', workflowId)
     .where('w.is_deployed', '=', true);
 }
 
-type ActiveRow = Awaited<ReturnType<ReturnType<typeof activeDeploymentQuery>['executeTakeFirst']>>;
+type DeployedRow = Awaited<ReturnType<ReturnType<typeof deployedRows>['executeTakeFirst']>>;
 
-function toActive(row: ActiveRow) {
+function toActive(row: DeployedRow) {
   if (!row) return undefined;
   return { workflowId: row.id, workspaceId: row.workspace_id, ownerId: row.owner_id, deploymentVersion: row.version, stateJson: JSON.stringify(row.state) };
 }
 
 /** The active deployment of a deployed workflow, as a trigger runs it; undefined when there is none. */
 export async function activeDeployment(db: Kysely<RegistryDB>, workflowId: string) {
-  return toActive(await activeDeploymentQuery(db, workflowId).executeTakeFirst());
+  return toActive(await deployedRows(db).where('w.id', '=', workflowId).executeTakeFirst());
 }
 
 /**
- * The deployed workflow listening on `path`; not_found when none is: an unknown path, an undeployed
- * workflow, or one whose webhook is switched off (hasActiveWebhook false, spec 000 §4) — from outside
- * the three look the same.
+ * The deployed workflow listening on `path` (one query: every webhook call asks); not_found when none
+ * is: an unknown path, an undeployed workflow, or one whose webhook is switched off (hasActiveWebhook
+ * false, spec 000 §4) — from outside the three look the same.
  */
 export async function resolveWebhook(db: Kysely<RegistryDB>, path: string) {
-  const hook = await tables(db).selectFrom('webhooks').select('workflow_id').where('path', '=', path).executeTakeFirst();
-  const deployment = hook ? toActive(await activeDeploymentQuery(db, hook.workflow_id).where('w.has_active_webhook', '=', true).executeTakeFirst()) : undefined;
+  const row = await deployedRows(db).innerJoin('webhooks as h', 'h.workflow_id', 'w.id').where('h.path', '=', path).where('w.has_active_webhook', '=', true).executeTakeFirst();
+  const deployment = toActive(row);
   if (!deployment) throw new AppError('not_found', `No deployed workflow listens on webhook path "${path}"`);
   return deployment;
 }
