@@ -26,8 +26,6 @@ export interface ExpectedRequest {
 /** A family's fake for a test file: started once, requests cleared before each test, closed after. */
 export interface FamilyFixture {
   readonly fake: FakeServer;
-  /** Every URL the tools fetched in this test, as sent (repeated query parameters included). */
-  readonly urls: string[];
   /** Runs a tool of the family through the execution layer (catalogue checks, guarded client, base URLs pointing at the fake). */
   run(id: string, params: Record<string, unknown>): Promise<HarnessResult>;
   /** The single request recorded to a method and path (`:name` segments match any) in this test. */
@@ -53,13 +51,12 @@ export function blockPayload(type: string, values: Record<string, unknown>): { t
 }
 
 /** Base URLs for a test: only the named services (pointing at the fake); any URL off the loopback address is refused. */
-function testBaseUrls(urls: Record<string, string>, seen: string[]): BaseUrls {
+function testBaseUrls(urls: Record<string, string>): BaseUrls {
   return {
     get: (service) => urls[service],
     rewrite(_toolId, url) {
       const host = new URL(url).hostname;
       if (!LOCAL.has(host)) throw new Error(`test harness refused a request to ${host}`);
-      seen.push(url);
       return url;
     },
   };
@@ -75,6 +72,19 @@ function queryOf(search: string): Record<string, string | string[]> {
   return out;
 }
 
+/** A vitest task as far as the coverage rule reads it. */
+interface TaskView {
+  type: string;
+  mode: string;
+  result?: { state?: string };
+  tasks?: readonly TaskView[];
+}
+
+/** Suites of a file, flattened to their tests. */
+function testsOf(task: TaskView): TaskView[] {
+  return task.type === 'suite' && task.tasks ? task.tasks.flatMap(testsOf) : [task];
+}
+
 /**
  * Wires a family's tools to its fake: every named service's base URL points at the fake (plus `suffix` per service),
  * and tools run through the real execution layer (`createToolExecutor`).
@@ -85,7 +95,6 @@ function queryOf(search: string): Record<string, string | string[]> {
  */
 export function useFamily(create: () => Promise<FakeServer>, services: Record<string, string> | string[], tools: ServiceTool[]): FamilyFixture {
   let server: FakeServer | undefined;
-  const urls: string[] = [];
   /** Runs of this test: tool id and the range of fake requests it sent. */
   const runs: Array<{ toolId: string; from: number; to: number }> = [];
   const checked = { request: new Set<string>(), error: new Set<string>() };
@@ -95,10 +104,19 @@ export function useFamily(create: () => Promise<FakeServer>, services: Record<st
   });
   beforeEach(() => {
     if (server) server.requests.length = 0;
-    urls.length = 0;
     runs.length = 0;
   });
-  afterAll(() => server?.close());
+  // eslint-disable-next-line no-empty-pattern -- vitest hands the suite as the second argument, after a destructured context
+  afterAll(async ({}, file) => {
+    await server?.close();
+    const tests = testsOf(file as TaskView);
+    if (!tests.every((t) => t.mode === 'run' && t.result?.state === 'pass')) return; // filtered or failed: the rule needs the whole file
+    const missing = tools.flatMap((t) => [
+      ...(checked.request.has(t.id) ? [] : [`${t.id}: no expectRequest`]),
+      ...(checked.error.has(t.id) ? [] : [`${t.id}: no expectError`]),
+    ]);
+    if (missing.length > 0) throw new Error(`service tool coverage: ${missing.join('; ')}`);
+  });
   const fake = (): FakeServer => {
     if (!server) throw new Error('fake not started');
     return server;
@@ -106,7 +124,7 @@ export function useFamily(create: () => Promise<FakeServer>, services: Record<st
   const executor = (): ReturnType<typeof createToolExecutor> =>
     createToolExecutor({
       policy: { allowPrivateNetwork: false, allowlist: ['127.0.0.1'] },
-      baseUrls: testBaseUrls(Object.fromEntries(Object.entries(paths).map(([s, suffix]) => [s, `${fake().url}${suffix}`])), urls),
+      baseUrls: testBaseUrls(Object.fromEntries(Object.entries(paths).map(([s, suffix]) => [s, `${fake().url}${suffix}`]))),
       // A credential id stands for its OAuth token: `credential: 'cred-1'` runs with accessToken 'oauth-cred-1'.
       credentials: { accessToken: (_ctx, id) => Promise.resolve(`oauth-${id}`) },
       customTools: { list: refuse('custom tools') },
@@ -119,7 +137,6 @@ export function useFamily(create: () => Promise<FakeServer>, services: Record<st
     get fake() {
       return fake();
     },
-    urls,
     async run(id, params) {
       if (!tools.some((t) => t.id === id)) throw new Error(`${id} is not a tool of this family`);
       const from = fake().requests.length;
