@@ -6,8 +6,12 @@ import type { AccessMode } from '../access.js';
 import { fromJson } from '../validate.js';
 import { environmentOf, sendRoute, stringQuery } from './internalCall.js';
 
-/** Adding documents parses files and embeds every chunk: it may take longer than one gRPC call's default. */
-const DOCUMENTS_DEADLINE_MS = 120_000;
+/**
+ * Adding documents parses files and embeds every chunk, and a search without pgvector reads every
+ * chunk of its bases (docs/benchmarks.md): both may take longer than one gRPC call's default.
+ */
+const LONG_DEADLINE_MS = 120_000;
+const isLong = (req: Request) => req.method === 'POST' && (/\/documents\/?$/.test(req.path) || req.path === '/knowledge/search');
 
 const notFound = (id: string) => new AppError('not_found', `Knowledge base not found: ${id}`);
 
@@ -54,7 +58,7 @@ export function knowledgeRoutes(clients: Clients, auth: Authenticator): Router {
         // Embeddings use the caller's OPENAI_API_KEY when they have one (else the operator's).
         envVars: writes ? await environmentOf(clients, actor) : {},
       },
-      { deadlineMs: /\/documents\/?$/.test(req.path) && req.method === 'POST' ? DOCUMENTS_DEADLINE_MS : undefined },
+      { deadlineMs: isLong(req) ? LONG_DEADLINE_MS : undefined },
     );
     sendRoute(res, answer);
   }
