@@ -105,4 +105,10 @@ export interface RunStreamChunk {
   chunk: string;
   /** A tool call's state change (spec 000 §4: detecting, executing, completed, error); `chunk` is then ''. */
   toolCall?: { id: string; name: string; state: 'detecting' | 'executing' | 'completed' | 'error' };
+  /**
+   * A retried model call whose new answer differs from what the failed try had streamed: the text of
+   * this block's chunks from `fromSeq` on is void, and this chunk's text stands in its place. A retry
+   * that repeats what was sent sends nothing again and goes on from where the client is.
+   */
+  restart?: { fromSeq: number };
 }

@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ModelActivities, ModelErrorDetails, ModelProviderId } from '@weft/contracts';
 import { withRequestContext } from '@weft/platform';
-import { callModel, TimedModelError, type ModelDeps } from './callModel.js';
+import { callModel, TimedModelError, type ModelDeps, type StreamProgress, type StreamResume } from './callModel.js';
 import { createEmbeddings } from './embeddings.js';
 import { ModelProviderError, ModelRequestError } from './errors.js';
 import { generateImage } from './images.js';
@@ -36,8 +36,11 @@ export function toFailure(err: unknown, provider: ModelProviderId): ApplicationF
 /** How often a running model activity tells Temporal it is alive (the runner's heartbeat timeout is 30 s). */
 export const MODEL_HEARTBEAT_MS = 5_000;
 
-/** Runs `work` while heartbeating every `everyMs`, so a call on a lost worker is retried elsewhere within the heartbeat timeout. */
-export async function heartbeating<T>(work: () => Promise<T>, everyMs = MODEL_HEARTBEAT_MS): Promise<T> {
+/**
+ * Runs `work` while heartbeating every `everyMs` (with `details()` when given), so a call on a lost
+ * worker is retried elsewhere within the heartbeat timeout.
+ */
+export async function heartbeating<T>(work: () => Promise<T>, everyMs = MODEL_HEARTBEAT_MS, details?: () => unknown): Promise<T> {
   let ctx: Context | undefined;
   try {
     ctx = Context.current();
@@ -49,7 +52,7 @@ export async function heartbeating<T>(work: () => Promise<T>, everyMs = MODEL_HE
   const beat = ctx;
   // No beat at the start: the heartbeat timeout counts from the activity's start, and a short call
   // then costs no heartbeat round trip at all.
-  const timer = setInterval(() => beat.heartbeat(), everyMs);
+  const timer = setInterval(() => beat.heartbeat(details?.()), everyMs);
   try {
     return await work();
   } finally {
@@ -57,14 +60,54 @@ export async function heartbeating<T>(work: () => Promise<T>, everyMs = MODEL_HE
   }
 }
 
+/** How many calls' stream progress a worker keeps for their retries (the oldest go first). */
+const STREAM_LEDGER_SIZE = 1_000;
+
+function isProgress(v: unknown): v is StreamProgress {
+  return typeof v === 'object' && v !== null && typeof (v as StreamProgress).text === 'string' && typeof (v as StreamProgress).nextSeq === 'number' && Array.isArray((v as StreamProgress).states);
+}
+
+/**
+ * Where a streamed call's progress is kept between its tries: in this worker's memory by the call's
+ * workflow run and activity id (a local activity's retries run here), and in the heartbeat details
+ * (sent with the failure of a try), which a retry on another worker reads.
+ */
+function streamResume(ledger: Map<string, StreamProgress>): { resume: StreamResume; key: string; local: boolean } | undefined {
+  let info;
+  try {
+    info = Context.current().info;
+  } catch {
+    return undefined; // called outside an activity (unit tests)
+  }
+  const run = info.workflowExecution;
+  const key = `${run?.workflowId ?? ''}/${run?.runId ?? ''}/${info.activityId}`;
+  const fromHeartbeat: unknown = info.heartbeatDetails;
+  const previous = ledger.get(key) ?? (isProgress(fromHeartbeat) ? fromHeartbeat : undefined);
+  const record = (p: StreamProgress) => {
+    ledger.delete(key);
+    ledger.set(key, p);
+    if (ledger.size > STREAM_LEDGER_SIZE) ledger.delete(ledger.keys().next().value as string);
+  };
+  return { resume: { attempt: info.attempt, ...(previous ? { previous } : {}), record }, key, local: info.isLocal };
+}
+
 /** The model layer's activities on the integrations task queue. */
 export function createModelActivities(deps: ModelDeps): ModelActivities {
+  const ledger = new Map<string, StreamProgress>();
   return {
     async callModel(input) {
+      const stream = input.stream ? streamResume(ledger) : undefined;
+      const progress = () => (stream ? ledger.get(stream.key) : undefined);
       try {
-        return await heartbeating(() => withRequestContext({ requestId: input.context?.requestId ?? 'temporal' }, () => callModel(deps, input, signal())));
+        const out = await heartbeating(() => withRequestContext({ requestId: input.context?.requestId ?? 'temporal' }, () => callModel(deps, input, signal(), stream?.resume)), MODEL_HEARTBEAT_MS, progress);
+        if (stream) ledger.delete(stream.key);
+        return out;
       } catch (err) {
-        throw toFailure(err, input.provider ?? 'openai');
+        const failure = toFailure(err, input.provider ?? 'openai');
+        // The last heartbeat goes out with the failure: a retry on another worker reads what was sent.
+        if (stream && !stream.local && progress()) Context.current().heartbeat(progress());
+        if (stream && failure.nonRetryable) ledger.delete(stream.key);
+        throw failure;
       }
     },
     async createEmbeddings(input) {

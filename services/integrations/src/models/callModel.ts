@@ -23,6 +23,28 @@ export interface ModelDeps {
   adapters?: Partial<Record<ModelProviderId, ProviderAdapter>>;
 }
 
+/** What a call has streamed so far: the text the client holds, the next sequence number, the tool states sent. */
+export interface StreamProgress {
+  text: string;
+  nextSeq: number;
+  states: string[];
+}
+
+/** A call's stream across its tries: what an earlier try sent, and where each publish is recorded. */
+export interface StreamResume {
+  /** The try (1 the first). */
+  attempt: number;
+  /** What the earlier tries sent, when this process or the last heartbeat knows it. */
+  previous?: StreamProgress;
+  record(progress: StreamProgress): void;
+}
+
+/**
+ * A retry that cannot know what the earlier try sent (it ran in a worker that was lost) numbers its
+ * chunks from `seqStart + attempt × this`, above anything the lost try can have sent, and marks a restart.
+ */
+export const RETRY_SEQ_GAP = 100_000;
+
 /** Anthropic's default temperature when the block gives none (§9). */
 const ANTHROPIC_DEFAULT_TEMPERATURE = 0.7;
 /** Range used for local and Hugging Face models, which the catalogue does not list (the block's slider, §9). */
@@ -77,7 +99,7 @@ function round(n: number): number {
 }
 
 /** Runs one model request: key, temperature and tokens settled, stream chunks published, cost priced. */
-export async function callModel(deps: ModelDeps, input: CallModelInput, signal?: AbortSignal): Promise<CallModelOutput> {
+export async function callModel(deps: ModelDeps, input: CallModelInput, signal?: AbortSignal, resume?: StreamResume): Promise<CallModelOutput> {
   const started = Date.now();
   const model = input.model?.trim() ?? '';
   const provider: ModelProviderId = input.provider ?? (model ? getProviderIdForModel(model) : 'openai');
@@ -103,28 +125,60 @@ export async function callModel(deps: ModelDeps, input: CallModelInput, signal?:
     };
     const target = input.stream;
     const subject = target ? runChunksSubject(deps.instance, target.executionId) : '';
-    let seq = target?.seqStart ?? 0;
+    const seqStart = target?.seqStart ?? 0;
+    // A retried call goes on from what its failed try streamed: the client keeps that text and numbering.
+    const unknownEarlierTry = resume !== undefined && resume.attempt > 1 && !resume.previous;
+    let seq = resume?.previous?.nextSeq ?? (unknownEarlierTry ? seqStart + (resume?.attempt ?? 1) * RETRY_SEQ_GAP : seqStart);
+    let clientText = resume?.previous?.text ?? '';
+    let restartPending = unknownEarlierTry;
+    let answerText = '';
+    const statesSent = new Set(resume?.previous?.states ?? []);
     let firstTokenMs: number | undefined;
-    const publish = (chunk: string, toolCall?: RunStreamChunk['toolCall']) => {
+    const publish = (chunk: string, extra: Pick<RunStreamChunk, 'toolCall' | 'restart'> = {}) => {
       if (!target || !deps.publish) return;
-      deps.publish(subject, { executionId: target.executionId, blockId: target.blockId, seq: seq++, chunk, ...(toolCall ? { toolCall } : {}) });
+      deps.publish(subject, { executionId: target.executionId, blockId: target.blockId, seq: seq++, chunk, ...extra });
+      resume?.record({ text: clientText, nextSeq: seq, states: [...statesSent] });
     };
-    for (const state of target?.toolStates ?? []) publish('', state);
+    const publishState = (toolCall: NonNullable<RunStreamChunk['toolCall']>) => {
+      const key = `${toolCall.id}:${toolCall.state}`;
+      if (statesSent.has(key)) return;
+      statesSent.add(key);
+      publish('', { toolCall });
+    };
+    /** Sends the answer's new text: nothing while a retry repeats what the client has, a restart where it differs. */
+    const sendText = (final: boolean) => {
+      if (!restartPending && answerText.startsWith(clientText)) {
+        if (answerText.length === clientText.length) return;
+        const delta = answerText.slice(clientText.length);
+        clientText = answerText;
+        publish(delta);
+      } else if (!restartPending && !final && clientText.startsWith(answerText)) {
+        return;
+      } else {
+        restartPending = false;
+        clientText = answerText;
+        publish(answerText, { restart: { fromSeq: seqStart } });
+      }
+    };
+    for (const state of target?.toolStates ?? []) publishState(state);
     const sink: StreamSink = {
       text(delta) {
         if (!delta) return;
         firstTokenMs ??= Date.now() - started;
-        publish(delta);
+        answerText += delta;
+        sendText(false);
       },
       toolDetected(id, name) {
-        publish('', { id, name, state: 'detecting' });
+        publishState({ id, name, state: 'detecting' });
       },
       warn(message, data) {
         deps.logger.warn({ provider, model, ...data }, message);
       },
     };
     const result = await adapter.call(req, deps.config, sink, signal);
-    for (const call of result.toolCalls) publish('', { id: call.id, name: call.name, state: 'executing' });
+    // A retry whose answer is shorter than what the failed try sent replaces that text.
+    if (target && (restartPending || answerText !== clientText)) sendText(true);
+    for (const call of result.toolCalls) publishState({ id: call.id, name: call.name, state: 'executing' });
     let tokens: ModelTokens;
     let cost: ModelCost;
     if (result.tokens) {
@@ -147,7 +201,7 @@ export async function callModel(deps: ModelDeps, input: CallModelInput, signal?:
       tokens,
       cost,
       timing: timingSince(started),
-      chunks: seq - (target?.seqStart ?? 0),
+      chunks: seq - seqStart,
       ...(firstTokenMs !== undefined ? { firstTokenMs } : {}),
     };
   } catch (err) {
