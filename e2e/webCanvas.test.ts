@@ -48,6 +48,16 @@ async function stableBox(locator: Locator): Promise<{ x: number; y: number; widt
   return box;
 }
 
+/** Where a block is on the canvas: its position plus its containers'. */
+function absolute(state: ServerState, id: string): { x: number; y: number } {
+  const at = { x: 0, y: 0 };
+  for (let block = state.blocks[id]; block; block = block.data.parentId ? state.blocks[block.data.parentId] : undefined) {
+    at.x += block.position.x;
+    at.y += block.position.y;
+  }
+  return at;
+}
+
 const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
 /** Clicks a handle (click-to-connect: source first, then target). */
 const handle = (page: Page, blockId: string, selector: string) => node(page, blockId).locator(selector);
@@ -140,18 +150,29 @@ describe('the canvas in Chromium', () => {
     await drag(page, node(page, loop).locator('.container-head'), { x: 40, y: 30 });
     await expect.poll(async () => (await state()).blocks[loop]?.position).not.toEqual(loopAt);
     expect((await state()).blocks[agent]?.position).toEqual(inside);
+
+    // Resize the loop from its top-left corner (the bottom-right one may sit under the minimap): the
+    // child stays where it is on the screen, and on the canvas as stored (its position in the loop shifts
+    // back by as much, so a reload or another page draws it there too).
+    await node(page, loop).locator('.container-head').click();
+    const corner = node(page, loop).locator('.react-flow__resize-control.handle.top.left');
+    await stableBox(corner);
+    const childOnScreen = await stableBox(node(page, agent));
+    const childOnCanvas = absolute(await state(), agent);
+    const loopBefore = (await state()).blocks[loop]?.position;
+    await drag(page, corner, { x: -60, y: -40 });
+    await expect.poll(async () => (await state()).blocks[loop]?.data.width ?? 500).toBeGreaterThan(500);
+    await expect.poll(async () => (await state()).blocks[loop]?.position).not.toEqual(loopBefore);
+    await expect.poll(async () => absolute(await state(), agent)).toEqual(childOnCanvas);
+    const childAfter = await stableBox(node(page, agent));
+    expect(Math.abs(childAfter.x - childOnScreen.x)).toBeLessThan(2);
+    expect(Math.abs(childAfter.y - childOnScreen.y)).toBeLessThan(2);
+
     const loopNow = await stableBox(node(page, loop));
     const agentNow = await stableBox(node(page, agent));
     await drag(page, node(page, agent), { x: 0, y: loopNow.y + loopNow.height + 60 - agentNow.y });
     await expect.poll(async () => (await state()).blocks[agent]?.data.parentId).toBeUndefined();
     await page.getByRole('button', { name: 'Fit view', exact: true }).click();
-
-    // Resize the loop from its top-left corner handle (the bottom-right one may sit under the minimap).
-    await node(page, loop).locator('.container-head').click();
-    const corner = node(page, loop).locator('.react-flow__resize-control.handle.top.left');
-    await stableBox(corner);
-    await drag(page, corner, { x: -60, y: -40 });
-    await expect.poll(async () => (await state()).blocks[loop]?.data.width ?? 500).toBeGreaterThan(500);
 
     // Select the agent, copy and paste it (Ctrl+C, Ctrl+V), duplicate (Ctrl+D), then delete one (Delete) and undo (Ctrl+Z).
     await node(page, agent).click({ position: { x: 8, y: 8 } });

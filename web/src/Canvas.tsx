@@ -2,11 +2,9 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type
 import { useQuery } from '@tanstack/react-query';
 import {
   applyEdgeChanges,
-  applyNodeChanges,
   Background,
   BackgroundVariant,
   Controls,
-  MiniMap,
   ReactFlow,
   ReactFlowProvider,
   useReactFlow,
@@ -23,9 +21,10 @@ import { BlockNodeView, ContainerNodeView } from './canvas/BlockNodeView';
 import { CanvasContext } from './canvas/CanvasContext';
 import { copyBlocks, loadClip, pasteCommands, storeClip, type Clip } from './canvas/clipboard';
 import { connectionProblem, edgeFor } from './canvas/connect';
-import { CONTAINER_SIZE, toEdges, toNodes, type BlockNode } from './canvas/flow';
+import { applyMeasured, CONTAINER_SIZE, nextEdges, nextNodes, type BlockNode } from './canvas/flow';
+import { MiniMap } from './canvas/MiniMap';
 import { BLOCK_DRAG_TYPE, Palette } from './canvas/Palette';
-import { absolutePosition, containerAt, FOOTPRINT, freeSpot } from './canvas/place';
+import { absolutePosition, containerAt, FOOTPRINT, freeSpot, resizeCommands } from './canvas/place';
 import { newId, useWorkflowSession } from './collab/useWorkflowSession';
 import { BlockPanel } from './panels/BlockPanel';
 import { HistoryPanel } from './panels/HistoryPanel';
@@ -49,6 +48,11 @@ const CONTAINER_DATA: Record<string, Record<string, unknown>> = {
 };
 /** Blocks above which the canvas draws only what is in view and fits the view at half size at the least. */
 const LARGE_CANVAS = 300;
+const countOf = (blocks: WorkflowState['blocks']) => {
+  let n = 0;
+  for (const _id in blocks) n++;
+  return n;
+};
 /** How far a paste lands from what was copied. */
 const PASTE_OFFSET = { x: 60, y: 60 };
 
@@ -71,6 +75,13 @@ function ToolButton({ label, icon, onClick, disabled, shortcut }: { label: strin
   );
 }
 
+/** A function whose identity never changes and that calls the latest `fn`, so memoised children skip renders. */
+function useStable<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
+  const latest = useRef(fn);
+  latest.current = fn;
+  return useCallback((...args: A) => latest.current(...args), []);
+}
+
 /** The collaborative editor of one loaded workflow. */
 function Editor({ workflowId, name, color }: { workflowId: string; name: string; color: string }) {
   const toast = useToast();
@@ -91,15 +102,26 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
   const stateRef = useRef(state);
   stateRef.current = state;
 
-  useEffect(() => {
-    if (!state) return;
-    const describe = (type: string) => {
+  const describe = useMemo(
+    () => (type: string) => {
       const definition = catalogue.get(type);
       return definition && { name: definition.name, color: definition.bgColor, icon: definition.icon };
-    };
-    setNodes((prev) => toNodes(state, prev, describe));
-    setEdges((prev) => toEdges(state, prev));
-  }, [state, catalogue]);
+    },
+    [catalogue],
+  );
+  // Known from the state, so the first fit (React Flow fits once the blocks have sizes) already has its limits.
+  const stateBlocks = state?.blocks;
+  const large = useMemo(() => (stateBlocks ? countOf(stateBlocks) : 0) > LARGE_CANVAS, [stateBlocks]);
+  // The state the nodes and edges were last made for: an event maps only the blocks it changed. They
+  // follow the state in the same render (React renders again at once, before any child), so an event
+  // costs one pass over the tree, not two.
+  const [drawn, setDrawn] = useState<{ state: WorkflowState; describe: typeof describe } | undefined>(undefined);
+  if (state && (drawn?.state !== state || drawn.describe !== describe)) {
+    const before = drawn?.describe === describe ? drawn.state : undefined;
+    setDrawn({ state, describe });
+    setNodes((prev) => nextNodes(state, before, prev, describe, large));
+    setEdges((prev) => nextEdges(state, before, prev));
+  }
 
   // Refused edits and lost connections show as toasts.
   const message = snapshot?.message;
@@ -110,7 +132,7 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
     }
   }, [message, toast, dismissMessage]);
 
-  const onNodesChange = useCallback((changes: NodeChange<BlockNode>[]) => setNodes((ns) => applyNodeChanges(changes.filter((c) => c.type !== 'remove'), ns)), []);
+  const onNodesChange = useCallback((changes: NodeChange<BlockNode>[]) => setNodes((ns) => applyMeasured(changes, ns)), []);
   const onEdgesChange = useCallback((changes: EdgeChange[]) => setEdges((es) => applyEdgeChanges(changes.filter((c) => c.type !== 'remove'), es)), []);
 
   /** The container a dragged node's centre is over (not itself or inside it). */
@@ -211,7 +233,7 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
     const inView = rect.x >= topLeft.x && rect.y >= topLeft.y && rect.x + rect.width <= bottomRight.x && rect.y + rect.height <= bottomRight.y;
     if (!inView) void flow.setCenter(rect.x + rect.width / 2, rect.y + rect.height / 2, { zoom: flow.getZoom(), duration: 200 });
   };
-  const add = (blockType: string) => addAt(blockType, viewCenter(), false);
+  const add = useStable((blockType: string) => addAt(blockType, viewCenter(), false));
 
   const onDragOver = (e: DragEvent) => {
     if (![...e.dataTransfer.types].includes(BLOCK_DRAG_TYPE)) return;
@@ -252,10 +274,10 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
   const selectAll = () => setNodes((ns) => ns.map((n) => (n.selected ? n : { ...n, selected: true })));
 
   /** Selects one block and brings it into view (from the console or a deploy problem). */
-  const showBlock = (id: string) => {
+  const showBlock = useStable((id: string) => {
     setNodes((ns) => ns.map((n) => (n.selected === (n.id === id) ? n : { ...n, selected: n.id === id })));
     void flow.fitView({ nodes: [{ id }], maxZoom: 1, duration: 250 });
-  };
+  });
   const starterFields = useMemo(() => {
     const starter = state ? Object.values(state.blocks).find((b) => b.type === 'starter') : undefined;
     return inputFields(starter?.subBlocks.inputFormat?.value);
@@ -266,13 +288,14 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
     if (starterFields.length > 0) setAsking(true);
     else void runs.start({});
   };
-  const rerunFrom = (blockId: string) => {
+  const rerunFrom = useStable((blockId: string) => {
     const executionId = runs.run?.executionId;
     if (executionId) void runs.rerunFrom(executionId, blockId);
-  };
-  const cancelRun = () => {
+  });
+  const cancelRun = useStable(() => {
     runs.cancel().catch((error: unknown) => toast.error(`Could not cancel the run: ${error instanceof Error ? error.message : String(error)}`));
-  };
+  });
+  const openRun = useStable((id: string) => void runs.open(id));
 
   const autoLayout = async () => {
     if (!state) return;
@@ -323,7 +346,6 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
   }, [edit]);
 
   // A large canvas is drawn in part (the blocks in view), and fitting it never zooms out so far that all of them are in view.
-  const large = nodes.length > LARGE_CANVAS;
   const fitOptions = useMemo(() => (large ? { maxZoom: 1, minZoom: 0.5 } : { maxZoom: 1 }), [large]);
 
   // The path a run took: edges between blocks that ran.
@@ -336,11 +358,25 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
     });
   }, [edges, statuses]);
 
-  const context = useMemo(() => ({ resize: (id: string, width: number, height: number, position: Position) => {
-        const at = stateRef.current?.blocks[id]?.position;
-        const moved = at && (at.x !== position.x || at.y !== position.y);
-        edit([{ type: 'resizeBlock', id, width, height }, ...(moved ? [{ type: 'moveBlock' as const, id, position }] : [])]);
-      }, dropTarget }), [edit, dropTarget]);
+  const context = useMemo(
+    () => ({
+      resize: (id: string, width: number, height: number, position: Position) => {
+        const commands = stateRef.current ? resizeCommands(stateRef.current, id, width, height, position) : [];
+        if (commands.length > 0) edit(commands);
+      },
+      dropTarget,
+    }),
+    [edit, dropTarget],
+  );
+
+  // Parts that an edit of the graph does not change keep their element, so React skips them.
+  const runConsole = useMemo(
+    () => <RunConsole workflowId={workflowId} run={runs.run} onCancel={cancelRun} onOpen={openRun} onRerunFrom={rerunFrom} onSelectBlock={showBlock} />,
+    [workflowId, runs.run, cancelRun, openRun, rerunFrom, showBlock],
+  );
+  const variables = state?.variables;
+  const variablesPanel = useMemo(() => variables && <VariablesPanel variables={variables} edit={edit} />, [variables, edit]);
+  const copilotPanel = useMemo(() => <CopilotPanel workflowId={workflowId} />, [workflowId]);
 
   if (!snapshot || snapshot.status === 'loading') return <p className="empty">Loading…</p>;
   if (snapshot.status === 'failed') return <p className="empty error">{snapshot.message}</p>;
@@ -405,12 +441,12 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
             >
               <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#cbd2dc" />
               <Controls showInteractive={false} />
-              <MiniMap pannable zoomable ariaLabel="Minimap" style={{ width: 160, height: 110 }} nodeColor={(n) => (n.data as { color?: string }).color ?? '#94a3b8'} nodeStrokeWidth={0} maskColor="rgba(240,242,245,0.7)" />
+              <MiniMap />
             </ReactFlow>
           </CanvasContext.Provider>
           </RunStatusContext.Provider>
         </div>
-        <RunConsole workflowId={workflowId} run={runs.run} onCancel={cancelRun} onOpen={(id) => void runs.open(id)} onRerunFrom={rerunFrom} onSelectBlock={showBlock} />
+        {runConsole}
         </div>
         <aside className="panels">
           {only && <BlockPanel key={only.id} block={only} state={snapshot.state} definition={catalogue.get(only.type)} edit={edit} workflowId={workflowId} />}
@@ -421,8 +457,8 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
             </section>
           )}
           <HistoryPanel history={snapshot.state.history} onRevert={(index) => edit([{ type: 'revertToHistory', index }])} />
-          <VariablesPanel variables={snapshot.state.variables} edit={edit} />
-          <CopilotPanel workflowId={workflowId} />
+          {variablesPanel}
+          {copilotPanel}
         </aside>
       </div>
       {asking && (

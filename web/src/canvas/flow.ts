@@ -1,4 +1,4 @@
-import type { Edge, Node } from '@xyflow/react';
+import { applyNodeChanges, Position, type Edge, type Node, type NodeChange, type NodeHandle } from '@xyflow/react';
 import type { BlockState, Edge as WorkflowEdge, WorkflowState } from '@weft/workflow';
 import { CONTAINER_TYPES, hasTarget, sourceHandles, type SourceHandle } from './handles';
 
@@ -15,6 +15,8 @@ export type BlockNodeData = {
   block: BlockState;
   /** What else the node's look depends on (handles from edges, the catalogue). */
   key: string;
+  /** The catalogue lookup the node was drawn with (a new catalogue redraws every node). */
+  describedBy: Describe;
 };
 export type BlockNode = Node<BlockNodeData, 'block' | 'container'>;
 
@@ -35,51 +37,134 @@ const CONTAINER_LOOK: Record<string, { name: string; color: string; icon: string
   parallel: { name: 'Parallel', color: '#FEE12B', icon: 'ParallelIcon' },
 };
 
+/** A plain block's drawn size (`.node-card`: 240 px wide, 480 when wide) and the size of its handles. */
+const CARD = { width: 240, wideWidth: 480, height: 60, handle: 10 };
+
+/**
+ * The size and handle places of a plain block (no condition or router rows) as the stylesheet draws
+ * it, so React Flow can place it and its edges before drawing it: on a large canvas only the blocks
+ * in view are drawn, and a block React Flow has not measured counts as in view. Blocks with rows and
+ * containers are measured instead. React Flow's own measurement replaces this once a block is drawn.
+ */
+export function estimatedLayout(block: BlockState, handles: readonly SourceHandle[]): { measured: { width: number; height: number }; handles: NodeHandle[] } | undefined {
+  if (CONTAINER_TYPES.has(block.type) || handles.some((h) => h.kind !== 'source' && h.kind !== 'error')) return undefined;
+  const width = block.isWide ? CARD.wideWidth : CARD.width;
+  const { height, handle } = CARD;
+  const half = handle / 2;
+  // A handle's box sits centred on the card's edge (the card's 1 px border moves it in by one).
+  const left = { x: 1 - half, y: height / 2 - half, position: Position.Left };
+  const right = { x: width - 1 - half, y: height / 2 - half, position: Position.Right };
+  const top = { x: width / 2 - half, y: 1 - half, position: Position.Top };
+  const bottom = { x: width / 2 - half, y: height - 1 - half, position: Position.Bottom };
+  const [into, out, error] = block.horizontalHandles ? [left, right, bottom] : [top, bottom, right];
+  const placed: NodeHandle[] = hasTarget(block.type) ? [{ ...into, id: null, type: 'target', width: handle, height: handle }] : [];
+  for (const h of handles) placed.push({ ...(h.kind === 'error' ? error : out), id: h.id, type: 'source', width: handle, height: handle });
+  return { measured: { width, height }, handles: placed };
+}
+
 /**
  * React Flow nodes for the state's blocks. What only this canvas knows (selection, measured size, a
  * drag in progress) is kept from `previous`; a block that did not change keeps its node object, so
- * React Flow redraws only what changed (a 2,000-block canvas stays fast).
+ * React Flow redraws only what changed (a 2,000-block canvas stays fast). With `estimate`, plain
+ * blocks not drawn yet get their size and handles from the stylesheet (`estimatedLayout`).
  */
-export function toNodes(state: WorkflowState, previous: readonly BlockNode[], describe: Describe): BlockNode[] {
+export function toNodes(state: WorkflowState, previous: readonly BlockNode[], describe: Describe, estimate = false): BlockNode[] {
   const before = new Map(previous.map((node) => [node.id, node]));
   const routerEdges = new Map<string, WorkflowEdge[]>();
   for (const edge of state.edges) if (edge.sourceHandle?.startsWith('router-')) routerEdges.set(edge.source, [...(routerEdges.get(edge.source) ?? []), edge]);
   const blocks = Object.values(state.blocks);
   const nested = blocks.some((b) => b.data.parentId !== undefined);
   const ordered = nested ? blocks.map((b) => [b, depth(b, state.blocks)] as const).sort((a, b) => a[1] - b[1]).map(([b]) => b) : blocks;
-  return ordered.map((block) => {
-    const prev = before.get(block.id);
+  return ordered.map((block) => toNode(block, before.get(block.id), state, routerEdges.get(block.id) ?? [], describe, estimate));
+}
+
+/** One block's node; `prev` when it did not change. */
+function toNode(block: BlockState, prev: BlockNode | undefined, state: WorkflowState, routerEdges: readonly WorkflowEdge[], describe: Describe, estimate: boolean): BlockNode {
+  if (prev && prev.data.block === block && prev.data.describedBy === describe && routerEdges.length === 0 && !prev.data.handles.some((h) => h.kind === 'router')) {
     const parentId = block.data.parentId !== undefined && state.blocks[block.data.parentId] ? block.data.parentId : undefined;
-    const definition = CONTAINER_LOOK[block.type] ?? describe(block.type);
-    const handles = sourceHandles(block, routerEdges.get(block.id) ?? []);
-    const key = `${definition?.name}|${definition?.color}|${handles.map((h) => h.id).join(',')}|${parentId ?? ''}`;
-    if (prev && prev.data.block === block && prev.data.key === key) return prev;
-    const container = CONTAINER_TYPES.has(block.type);
-    const width = container ? (block.data.width ?? CONTAINER_SIZE.width) : undefined;
-    const height = container ? (block.data.height ?? CONTAINER_SIZE.height) : undefined;
-    return {
-      ...prev,
-      id: block.id,
-      type: container ? 'container' : 'block',
-      position: prev?.dragging ? prev.position : block.position,
-      data: {
-        name: block.name,
-        typeName: definition?.name ?? block.type,
-        color: definition?.color,
-        icon: definition?.icon ?? '',
-        horizontal: block.horizontalHandles,
-        handles,
-        hasTarget: hasTarget(block.type),
-        block,
-        key,
-      },
-      ariaLabel: `Block ${block.name}`,
-      className: `block block-${block.type}${block.enabled ? '' : ' disabled'}${block.isWide ? ' wide' : ''}`,
-      parentId,
-      extent: undefined,
-      ...(container ? { style: { width, height }, width, height, zIndex: -1 } : {}),
-    };
-  });
+    if (prev.parentId === parentId) return prev;
+  }
+  const parentId = block.data.parentId !== undefined && state.blocks[block.data.parentId] ? block.data.parentId : undefined;
+  const definition = CONTAINER_LOOK[block.type] ?? describe(block.type);
+  const handles = sourceHandles(block, routerEdges);
+  const key = `${definition?.name}|${definition?.color}|${handles.map((h) => h.id).join(',')}|${parentId ?? ''}`;
+  if (prev && prev.data.block === block && prev.data.key === key) return prev;
+  const container = CONTAINER_TYPES.has(block.type);
+  const width = container ? (block.data.width ?? CONTAINER_SIZE.width) : undefined;
+  const height = container ? (block.data.height ?? CONTAINER_SIZE.height) : undefined;
+  // A block React Flow has measured (its estimate dropped) keeps that measurement.
+  const layout = estimate && (!prev || prev.handles !== undefined) ? estimatedLayout(block, handles) : undefined;
+  return {
+    ...prev,
+    ...(layout ?? {}),
+    id: block.id,
+    type: container ? 'container' : 'block',
+    position: prev?.dragging ? prev.position : block.position,
+    data: {
+      name: block.name,
+      typeName: definition?.name ?? block.type,
+      color: definition?.color,
+      icon: definition?.icon ?? '',
+      horizontal: block.horizontalHandles,
+      handles,
+      hasTarget: hasTarget(block.type),
+      block,
+      key,
+      describedBy: describe,
+    },
+    ariaLabel: `Block ${block.name}`,
+    className: `block block-${block.type}${block.enabled ? '' : ' disabled'}${block.isWide ? ' wide' : ''}`,
+    parentId,
+    extent: undefined,
+    ...(container ? { style: { width, height }, width, height, zIndex: -1 } : {}),
+  };
+}
+
+/**
+ * The nodes for `state` when the nodes drawn were made for `drawn` (undefined: none yet): only the
+ * blocks that changed between the two are mapped again, and when none did the same array comes back
+ * (a remote edit of one block touches one node, not 2,000). Structural changes (blocks added or
+ * removed, containers, router edges) map every block, still keeping unchanged nodes.
+ */
+export function nextNodes(state: WorkflowState, drawn: WorkflowState | undefined, nodes: readonly BlockNode[], describe: Describe, estimate = false): BlockNode[] {
+  if (!drawn || nodes.length === 0) return toNodes(state, nodes, describe, estimate);
+  const routersChanged = state.edges !== drawn.edges && edgesChanged(state.edges, drawn.edges).some((e) => e.sourceHandle?.startsWith('router-'));
+  if (state.blocks === drawn.blocks && !routersChanged) return nodes as BlockNode[];
+  const changed = changedBlocks(state, drawn);
+  if (changed === null || routersChanged) return toNodes(state, nodes, describe, estimate);
+  if (changed.length === 0) return nodes as BlockNode[];
+  const next = nodes.slice();
+  for (const block of changed) {
+    const at = next.findIndex((n) => n.id === block.id);
+    const prev = next[at];
+    if (!prev || prev.data.describedBy !== describe) return toNodes(state, nodes, describe, estimate);
+    next[at] = toNode(block, prev, state, [], describe, estimate);
+  }
+  return next;
+}
+
+/** The blocks of `state` that differ from `drawn`'s, or null when blocks came, went, or changed type or container. */
+function changedBlocks(state: WorkflowState, drawn: WorkflowState): BlockState[] | null {
+  const changed: BlockState[] = [];
+  let count = 0;
+  for (const id in state.blocks) {
+    count++;
+    const block = state.blocks[id] as BlockState;
+    const old = drawn.blocks[id];
+    if (old === block) continue;
+    if (!old || old.type !== block.type || old.data.parentId !== block.data.parentId || CONTAINER_TYPES.has(block.type)) return null;
+    changed.push(block);
+  }
+  let drawnCount = 0;
+  for (const _id in drawn.blocks) drawnCount++;
+  return count === drawnCount ? changed : null;
+}
+
+/** Edges in one list and not the other (by object). */
+function edgesChanged(a: readonly WorkflowEdge[], b: readonly WorkflowEdge[]): WorkflowEdge[] {
+  const inA = new Set(a);
+  const inB = new Set(b);
+  return [...a.filter((e) => !inB.has(e)), ...b.filter((e) => !inA.has(e))];
 }
 
 /** React Flow edges for the state's edges, keeping which ones are selected here. */
@@ -102,5 +187,37 @@ export function toEdges(state: WorkflowState, previous: readonly Edge[]): Edge[]
       data: { edge },
       ariaLabel,
     };
+  });
+}
+
+/** Whether a block that is in both states has a new name (edge labels name their blocks). */
+function renamed(state: WorkflowState, drawn: WorkflowState): boolean {
+  if (state.blocks === drawn.blocks) return false;
+  for (const id in state.blocks) {
+    const block = state.blocks[id] as BlockState;
+    const old = drawn.blocks[id];
+    if (old !== undefined && old !== block && old.name !== block.name) return true;
+  }
+  return false;
+}
+
+/** The edges for `state` when the edges drawn were made for `drawn`: the same array when no edge and no block name changed. */
+export function nextEdges(state: WorkflowState, drawn: WorkflowState | undefined, edges: readonly Edge[]): Edge[] {
+  if (drawn && state.edges === drawn.edges && !renamed(state, drawn)) return edges as Edge[];
+  return toEdges(state, edges);
+}
+
+/**
+ * Applies React Flow's changes to the nodes; a block React Flow has just measured drops its
+ * estimated handles (`estimatedLayout`), so its edges leave from the handles as drawn.
+ */
+export function applyMeasured(changes: readonly NodeChange<BlockNode>[], nodes: BlockNode[]): BlockNode[] {
+  const applied = applyNodeChanges(changes.filter((c) => c.type !== 'remove'), nodes);
+  const measured = new Set(changes.flatMap((c) => (c.type === 'dimensions' && c.dimensions ? [c.id] : [])));
+  if (measured.size === 0) return applied;
+  return applied.map((node) => {
+    if (!measured.has(node.id) || node.handles === undefined) return node;
+    const { handles: _estimated, ...rest } = node;
+    return rest;
   });
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { replay, startWorkflow, type DecideContext } from '@weft/workflow';
-import { toEdges, toNodes } from './flow';
+import type { NodeChange } from '@xyflow/react';
+import { applyMeasured, estimatedLayout, nextEdges, nextNodes, toEdges, toNodes, type BlockNode } from './flow';
 
 const context: DecideContext = { now: 1, newId: () => 'id', blockDefinition: () => ({ name: 'Start', subBlocks: [], outputs: {} }) };
 
@@ -50,5 +51,63 @@ describe('canvas nodes', () => {
       ['Connection from Start to Loop 1', undefined],
       ['Connection from Agent 1 to Agent 1', 'edge-error'],
     ]);
+  });
+
+  it('map only the blocks an event changed, and answer the same arrays when nothing drawn changed', () => {
+    const state = replay(startWorkflow(context, 'start'));
+    const start = state.blocks.start;
+    if (!start) throw new Error('no starter');
+    const other = { ...start, id: 'b', type: 'function', name: 'Step' };
+    const s1 = { ...state, blocks: { start, b: other }, edges: [{ id: 'e', source: 'start', target: 'b' }] };
+    const describe = () => ({ name: 'Block', color: '#000' });
+    const nodes = nextNodes(s1, undefined, [], describe);
+    const edges = nextEdges(s1, undefined, []);
+    // A variable or deploy flag changed: nothing to draw again.
+    const s2 = { ...s1, isDeployed: true };
+    expect(nextNodes(s2, s1, nodes, describe)).toBe(nodes);
+    expect(nextEdges(s2, s1, edges)).toBe(edges);
+    // One block moved: its node is new, the other keeps its object; edges stay.
+    const s3 = { ...s2, blocks: { ...s2.blocks, b: { ...other, position: { x: 9, y: 9 } } } };
+    const moved = nextNodes(s3, s2, nodes, describe);
+    expect(moved).not.toBe(nodes);
+    expect(moved[0]).toBe(nodes[0]);
+    expect(moved[1]?.position).toEqual({ x: 9, y: 9 });
+    expect(nextEdges(s3, s2, edges)).toBe(edges);
+    // A rename changes the labels of its edges.
+    const s4 = { ...s3, blocks: { ...s3.blocks, b: { ...other, name: 'Renamed' } } };
+    expect(nextEdges(s4, s3, edges)[0]?.ariaLabel).toBe('Connection from Start to Renamed');
+    // A block added maps the whole state, keeping unchanged nodes.
+    const s5 = { ...s4, blocks: { ...s4.blocks, c: { ...other, id: 'c' } } };
+    const added = nextNodes(s5, s4, moved, describe);
+    expect(added.map((n) => n.id)).toEqual(['start', 'b', 'c']);
+    expect(added[0]).toBe(nodes[0]);
+  });
+
+  it('give plain blocks of a large canvas their drawn size and handles until React Flow measures them', () => {
+    const state = replay(startWorkflow(context, 'start'));
+    const start = state.blocks.start;
+    if (!start) throw new Error('no starter');
+    const plain = { ...start, id: 'f', type: 'function' };
+    const layout = estimatedLayout(plain, [{ id: 'source', label: 'Out', kind: 'source' }, { id: 'error', label: 'Error', kind: 'error' }]);
+    expect(layout?.measured).toEqual({ width: 240, height: 60 });
+    expect(layout?.handles.map((h) => [h.type, h.id, h.position])).toEqual([
+      ['target', null, 'left'],
+      ['source', 'source', 'right'],
+      ['source', 'error', 'bottom'],
+    ]);
+    expect(estimatedLayout({ ...plain, isWide: true }, [])?.measured.width).toBe(480);
+    // Rows (condition, router) and containers are measured instead.
+    expect(estimatedLayout(plain, [{ id: 'condition-x', label: 'if', kind: 'condition' }])).toBeUndefined();
+    expect(estimatedLayout({ ...plain, type: 'loop' }, [])).toBeUndefined();
+    const s = { ...state, blocks: { f: plain } };
+    const [node] = toNodes(s, [], () => undefined, true);
+    expect(node?.handles).toHaveLength(3);
+    const change: NodeChange<BlockNode> = { type: 'dimensions', id: 'f', dimensions: { width: 240, height: 72 } };
+    const [measured] = applyMeasured([change], [node as BlockNode]);
+    expect(measured?.handles).toBeUndefined();
+    expect(measured?.measured).toEqual({ width: 240, height: 72 });
+    // Once measured, a changed block keeps React Flow's measurement.
+    const [after] = toNodes({ ...s, blocks: { f: { ...plain, position: { x: 1, y: 2 } } } }, [measured as BlockNode], () => undefined, true);
+    expect(after?.handles).toBeUndefined();
   });
 });

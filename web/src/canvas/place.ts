@@ -1,4 +1,4 @@
-import type { BlockState, Position, WorkflowState } from '@weft/workflow';
+import type { BlockState, Command, Position, WorkflowState } from '@weft/workflow';
 import { CONTAINER_SIZE } from './flow';
 
 /** Room a plain block takes on the canvas (its drawn size plus a margin). */
@@ -87,4 +87,23 @@ export function containerAt(state: WorkflowState, point: Position, exclude?: str
     }
   }
   return best?.block;
+}
+
+/**
+ * The commands that resize a container to `width` x `height` with its top-left at `position`
+ * (relative to its parent). When a top or left edge moved, its children's positions (relative to the
+ * container) shift back by as much, so they stay where they are on the canvas.
+ */
+export function resizeCommands(state: WorkflowState, id: string, width: number, height: number, position: Position): Command[] {
+  const block = state.blocks[id];
+  if (!block) return [];
+  const dx = position.x - block.position.x;
+  const dy = position.y - block.position.y;
+  const commands: Command[] = [{ type: 'resizeBlock', id, width, height }];
+  if (dx === 0 && dy === 0) return commands;
+  commands.push({ type: 'moveBlock', id, position });
+  for (const child of Object.values(state.blocks)) {
+    if (child.data.parentId === id) commands.push({ type: 'moveBlock', id: child.id, position: { x: child.position.x - dx, y: child.position.y - dy } });
+  }
+  return commands;
 }

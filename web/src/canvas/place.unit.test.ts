@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BlockState, WorkflowState } from '@weft/workflow';
-import { absolutePosition, blockRect, containerAt, freeSpot } from './place';
+import { absolutePosition, blockRect, containerAt, freeSpot, resizeCommands } from './place';
 
 const block = (id: string, type: string, x: number, y: number, data: BlockState['data'] = {}): BlockState =>
   ({ id, type, name: id, position: { x, y }, subBlocks: {}, outputs: {}, enabled: true, horizontalHandles: true, isWide: false, height: 0, advancedMode: false, data }) as BlockState;
@@ -34,5 +34,26 @@ describe('placing blocks', () => {
     expect(containerAt(s, { x: 150, y: 150 }, 'inner')?.id).toBe('outer');
     expect(containerAt(s, { x: 150, y: 150 }, 'outer')).toBeUndefined();
     expect(containerAt(s, { x: 900, y: 900 })).toBeUndefined();
+  });
+});
+
+describe('resizing a container', () => {
+  const s = state([block('loop', 'loop', 100, 100, { width: 500, height: 300 }), block('a', 'agent', 40, 50, { parentId: 'loop' }), block('b', 'agent', 900, 900)]);
+
+  it('from the top or left edge, shifts its children back so they stay where they are on the canvas', () => {
+    const before = absolutePosition(s, 'a');
+    const commands = resizeCommands(s, 'loop', 560, 340, { x: 40, y: 60 });
+    expect(commands).toEqual([
+      { type: 'resizeBlock', id: 'loop', width: 560, height: 340 },
+      { type: 'moveBlock', id: 'loop', position: { x: 40, y: 60 } },
+      { type: 'moveBlock', id: 'a', position: { x: 100, y: 90 } },
+    ]);
+    const after = state([block('loop', 'loop', 40, 60), block('a', 'agent', 100, 90, { parentId: 'loop' })]);
+    expect(absolutePosition(after, 'a')).toEqual(before);
+  });
+
+  it('from the bottom or right edge, only resizes', () => {
+    expect(resizeCommands(s, 'loop', 600, 400, { x: 100, y: 100 })).toEqual([{ type: 'resizeBlock', id: 'loop', width: 600, height: 400 }]);
+    expect(resizeCommands(s, 'gone', 600, 400, { x: 0, y: 0 })).toEqual([]);
   });
 });
