@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { createLogger, type Database } from '@weft/platform';
+import { createLogger, loadConfig, type Database } from '@weft/platform';
 import { createOpenAIFake, createTestDatabase, type OpenAIFake } from '@weft/testkit';
 import type { CallContext } from '@weft/contracts';
 import { migrations } from '../migrations/index.js';
@@ -14,6 +14,8 @@ import { chunkText } from '../knowledge/chunking.js';
 import { detectVectorStore } from '../knowledge/vectorStore.js';
 import { createToolExecutor, type ToolExecutor } from '../tools/runtime/executeTool.js';
 import { serviceTools } from '../tools/services/index.js';
+import { createToolRuntime } from '../runtime.js';
+import { SandboxPool } from '../function/sandbox.js';
 
 const ws1: CallContext = { workspaceId: 'ws-knowledge-1', workflowId: 'wf-k1', actorId: 'user-1' };
 const ws2: CallContext = { workspaceId: 'ws-knowledge-2', workflowId: 'wf-k2', actorId: 'user-2' };
@@ -292,5 +294,29 @@ describe('knowledge tools through the execution layer', () => {
     const badName = await tools.execute(input('knowledge_create_document', { knowledgeBaseId: base.id, name: 'a:b', content: 'long enough content' }), 'answer');
     expect(badName).toMatchObject({ success: false, error: expect.stringMatching(/^Document name error:/) });
     expect(await tools.execute(input('knowledge_upload_chunk', { knowledgeBaseId: base.id, documentId: 'nope', content: 'x' }), 'answer')).toMatchObject({ success: false, error: 'Failed to upload chunk: Document not found: nope' });
+  });
+});
+
+describe('the tool runtime', () => {
+  it('embeds with the model config of its own environment (base URL and operator key)', async () => {
+    const sandbox = new SandboxPool({ size: 1 });
+    const rt = createToolRuntime({
+      db: database.db,
+      logger: createLogger('integrations', 'silent'),
+      config: loadConfig({ ...process.env, WEFT_INSTANCE: 'tknowledge' }),
+      env: { WEFT_OPENAI_BASE_URL: openai.baseUrl, OPENAI_API_KEY: 'sk-runtime-env' },
+      registry: { getOAuthToken: () => Promise.reject(new Error('none')), listCustomTools: () => Promise.resolve({ toolsJson: '[]' }) },
+      policy: { allowPrivateNetwork: false, allowlist: ['127.0.0.1'] },
+      docsDir: null,
+      sandbox,
+    });
+    try {
+      const base = await newBase('Runtime');
+      expect((await call(rt.routes, 'POST', `/knowledge/${base.id}/documents`, { name: 'r', content: 'long enough content' }, ws1, {})).status).toBe(201);
+      expect(embeddingCalls().at(-1)?.headers.authorization).toBe('Bearer sk-runtime-env');
+    } finally {
+      await rt.close();
+      await sandbox.close();
+    }
   });
 });
