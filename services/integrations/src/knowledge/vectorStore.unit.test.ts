@@ -20,11 +20,13 @@ describe('vector stores', () => {
     expect(text(sql`${store.sameDimension([1, 0, 0])}`)).toEqual({ sql: '"public".vector_dims(c.embedding) = $1', parameters: [3] });
   });
 
-  it('exact: float8 arrays and a cosine over the unnested pair', () => {
-    expect(text(sql`${exact.value([1, 2])}`)).toEqual({ sql: '$1::double precision[]', parameters: [[1, 2]] });
-    expect(text(sql`${exact.distance([1, 2])}`).sql).toBe(
-      '(1 - (SELECT sum(a * b) / NULLIF(sqrt(sum(a * a)) * sqrt(sum(b * b)), 0) FROM unnest(c.embedding, $1::double precision[]) AS t(a, b)))',
-    );
+  it('exact: float8 arrays stored at unit length, the distance one minus their dot product', () => {
+    expect(text(sql`${exact.value([3, 4])}`)).toEqual({ sql: '$1::double precision[]', parameters: [[0.6, 0.8]] });
+    expect(text(sql`${exact.value([0, 0])}`).parameters).toEqual([[0, 0]]);
+    expect(text(sql`${exact.distance([0, 2])}`)).toEqual({
+      sql: '(1 - (SELECT sum(a * b) FROM unnest(c.embedding, $1::double precision[]) AS t(a, b)))',
+      parameters: [[0, 1]],
+    });
     expect(text(sql`${exact.sameDimension([1, 2])}`)).toEqual({ sql: 'cardinality(c.embedding) = $1', parameters: [2] });
   });
 });
