@@ -175,8 +175,10 @@ async function startTemporal(log) {
   const address = `127.0.0.1:${port}`;
   const args = ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error', '--dynamic-config-value', 'system.enableActivityEagerExecution=true'];
   log(`integrations: own Temporal dev server at ${address}`);
-  const child = spawn(temporalBinaryPath(), args, { stdio: 'ignore' });
-  const deadline = Date.now() + 60_000;
+  const child = spawn(temporalBinaryPath(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
+  const deadline = Date.now() + 120_000;
   for (;;) {
     try {
       const probe = await Connection.connect({ address, connectTimeout: 1000 });
@@ -184,7 +186,10 @@ async function startTemporal(log) {
       await probe.close();
       break;
     } catch (err) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`own Temporal dev server did not start: ${err.message}`);
+      if (child.exitCode !== null || Date.now() > deadline) {
+        child.kill('SIGTERM');
+        throw new Error(`own Temporal dev server did not start (exit ${child.exitCode}): ${err.message}\n${stderr}`);
+      }
       await new Promise((r) => setTimeout(r, 300));
     }
   }
