@@ -10,7 +10,17 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { calculateCost } from '@weft/catalog';
-import type { CallModelInput, CallModelOutput, ExecuteToolInput, ModelActivities, ToolResult } from '@weft/contracts';
+import type {
+  CallModelInput,
+  CallModelOutput,
+  CreateEmbeddingsInput,
+  CreateEmbeddingsOutput,
+  ExecuteToolInput,
+  GenerateImageInput,
+  GenerateImageOutput,
+  ModelActivities,
+  ToolResult,
+} from '@weft/contracts';
 import { createLogger, temporalLogger } from '@weft/platform';
 import { backingEnv, createOpenAIFake, uniqueSuffix, type OpenAIFake } from '@weft/testkit';
 import { graphOf, ran, toolLoopBundle, workflowBundle } from '../../testing/engineHarness.js';
@@ -26,13 +36,41 @@ interface ChatAnswer {
   error?: { message: string };
 }
 
+/** A JSON POST to the fake provider; an error answer fails as the model activities fail (retryable from 500). */
+async function postProvider<T>(url: string, apiKey: string | undefined, body: unknown): Promise<T> {
+  const started = timing();
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey ?? 'operator-key'}` }, body: JSON.stringify(body) });
+  const answer = (await res.json()) as T & { error?: { message: string } };
+  if (!res.ok) {
+    throw ApplicationFailure.create({ message: answer.error?.message ?? `status ${res.status}`, nonRetryable: res.status < 500, details: [{ provider: 'openai', status: res.status, timing: started }] });
+  }
+  return answer;
+}
+
+/** Embeddings as the integrations worker makes them, against the fake's /v1/embeddings. */
+async function embeddings(fake: OpenAIFake, input: CreateEmbeddingsInput): Promise<CreateEmbeddingsOutput> {
+  const model = input.model ?? 'text-embedding-3-small';
+  const body = await postProvider<{ model: string; data: Array<{ embedding: number[] }>; usage: { prompt_tokens: number; total_tokens: number } }>(`${fake.baseUrl}/embeddings`, input.apiKey, {
+    model,
+    input: Array.isArray(input.input) ? input.input : [input.input],
+    encoding_format: input.encodingFormat,
+  });
+  const cost = calculateCost(model, body.usage.prompt_tokens, 0);
+  return { embeddings: body.data.map((d) => d.embedding), model: body.model, usage: body.usage, cost: { input: cost.input, output: cost.output, total: cost.total } };
+}
+
+/** Image generation as the integrations worker makes it, against the fake's /v1/images/generations. */
+async function images(fake: OpenAIFake, input: GenerateImageInput): Promise<GenerateImageOutput> {
+  const { context: _context, apiKey, ...request } = input;
+  const body = await postProvider<{ data: Array<{ url?: string; b64_json?: string; revised_prompt?: string }> }>(`${fake.baseUrl}/images/generations`, apiKey, request);
+  const urls = body.data.map((d) => d.url ?? `data:image/png;base64,${d.b64_json ?? ''}`);
+  const revised = body.data[0]?.revised_prompt;
+  return { content: urls[0] ?? '', image: urls[0] ?? '', metadata: { model: input.model, images: urls, ...(revised ? { revisedPrompt: revised } : {}) } };
+}
+
 /** A provider call as the integrations worker makes it, reduced to one JSON chat completion. */
 async function chatCompletion(fake: OpenAIFake, input: CallModelInput): Promise<CallModelOutput> {
-  const started = timing();
-  const res = await fetch(`${fake.baseUrl}/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${input.apiKey ?? 'operator-key'}` },
-    body: JSON.stringify({
+  const body = await postProvider<ChatAnswer>(`${fake.baseUrl}/chat/completions`, input.apiKey, {
       model: input.model,
       system: input.systemPrompt,
       messages: input.messages,
@@ -41,12 +79,7 @@ async function chatCompletion(fake: OpenAIFake, input: CallModelInput): Promise<
       temperature: input.temperature,
       max_tokens: input.maxTokens,
       response_format: input.responseFormat,
-    }),
   });
-  const body = (await res.json()) as ChatAnswer;
-  if (!res.ok) {
-    throw ApplicationFailure.create({ message: body.error?.message ?? `status ${res.status}`, nonRetryable: res.status < 500, details: [{ provider: 'openai', status: res.status, timing: started }] });
-  }
   const message = body.choices[0]?.message;
   const prompt = body.usage?.prompt_tokens ?? 0;
   const completion = body.usage?.completion_tokens ?? 0;
@@ -126,8 +159,8 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
     toolQueue = `models-tools-${uniqueSuffix()}`;
     const models: ModelActivities = {
       callModel: (input) => chatCompletion(fake, input),
-      createEmbeddings: () => Promise.reject(new Error('not scripted')),
-      generateImage: () => Promise.reject(new Error('not scripted')),
+      createEmbeddings: (input) => embeddings(fake, input),
+      generateImage: (input) => images(fake, input),
       listLocalModels: () => Promise.resolve(localModels),
     };
     integrations = {
@@ -341,5 +374,49 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
     const empty = await run(graphOf({ s: S, v: { type: 'vision', name: 'Vision 2', values: { imageUrl: '', apiKey: 'k' } } }, [['s', 'v']]));
     expect(empty).toMatchObject({ success: false, error: 'Vision 2: Image URL is required' });
     expect(fake.chatRequests()).toHaveLength(3);
+  });
+  it('embeddings and image generator blocks in a run: requests under the §5 rules, outputs, tokens and cost in the run; their errors fail the block', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        e: { type: 'embeddings', name: 'Embed 1', values: { input: '<start.input.question>', apiKey: '{{OPENAI_KEY}}' } },
+        d: { type: 'image_generator', name: 'Image 1', values: { prompt: 'A lighthouse at dusk', model: 'dall-e-3', n: 2, size: '1792x1024', quality: 'hd', background: 'opaque', apiKey: 'sk-img' } },
+        g: { type: 'image_generator', name: 'Image 2', values: { prompt: 'A flat logo', model: 'gpt-image-1', background: 'transparent', quality: 'hd', style: 'vivid', apiKey: 'sk-img' } },
+      },
+      [['s', 'e'], ['s', 'd'], ['s', 'g']],
+    );
+    const result = await run(state);
+    expect(result.error).toBeUndefined();
+    const sentTo = (path: string) => fake.server.requests.filter((r) => r.path === path);
+    const [embedRequest] = sentTo('/v1/embeddings');
+    expect(embedRequest?.headers.authorization).toBe('Bearer sk-from-env');
+    expect(embedRequest?.body).toEqual({ model: 'text-embedding-3-small', input: ['What is new?'], encoding_format: 'float' });
+    const imageBodies = sentTo('/v1/images/generations').map((r) => r.body as Record<string, unknown>);
+    const dalle = imageBodies.find((b) => b.model === 'dall-e-3');
+    const gpt = imageBodies.find((b) => b.model === 'gpt-image-1');
+    // Quality and style only for dall-e-3, background only for gpt-image-1 (§5).
+    expect(dalle).toMatchObject({ prompt: 'A lighthouse at dusk', n: 2, size: '1792x1024', quality: 'hd' });
+    expect(dalle).not.toHaveProperty('background');
+    expect(gpt).toMatchObject({ prompt: 'A flat logo', background: 'transparent' });
+    expect(gpt).not.toHaveProperty('quality');
+    expect(gpt).not.toHaveProperty('style');
+    const log = (id: string) => result.logs.find((l) => l.blockId === id);
+    // 'What is new?' is three tokens to the fake; text-embedding-3-small is priced per million input tokens.
+    const embedCost = calculateCost('text-embedding-3-small', 3, 0);
+    expect(log('e')).toMatchObject({ success: true, output: { model: 'text-embedding-3-small', usage: { prompt_tokens: 3, total_tokens: 3 } }, tokens: { prompt: 3, completion: 0, total: 3 } });
+    expect((log('e')?.output as { embeddings: number[][] }).embeddings).toEqual([expect.arrayContaining([expect.any(Number)])]);
+    expect(result.cost?.total).toBeCloseTo(embedCost.total, 12);
+    expect(log('d')?.output).toEqual({
+      content: `${fake.url}/images/0.png`,
+      image: `${fake.url}/images/0.png`,
+      metadata: { model: 'dall-e-3', images: [`${fake.url}/images/0.png`, `${fake.url}/images/1.png`], revisedPrompt: 'revised: A lighthouse at dusk' },
+    });
+    expect((log('g')?.output as { image: string }).image).toBe(`data:image/png;base64,${Buffer.from('png-0').toString('base64')}`);
+
+    // A failed block ends the run (no error edge): one run per failure.
+    const badKey = await run(graphOf({ s: S, e: { type: 'embeddings', name: 'Embed 2', values: { input: 'hello', apiKey: 'bad-key' } } }, [['s', 'e']]));
+    expect(badKey).toMatchObject({ success: false, error: 'Embed 2: Incorrect API key provided' });
+    const noPrompt = await run(graphOf({ s: S, i: { type: 'image_generator', name: 'Image 3', values: { prompt: '', model: 'dall-e-3', apiKey: 'sk-img' } } }, [['s', 'i']]));
+    expect(noPrompt).toMatchObject({ success: false, error: 'Image 3: Prompt is required' });
   });
 });
