@@ -19,7 +19,10 @@ const workspaces = [
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 /** Subpath entries (package.json "exports"); listed first, as `@weft/workflow` would also match `@weft/workflow/layout`. */
-const subpaths = { '@weft/workflow/layout': `${root}packages/workflow/src/layout/index.ts` };
+const subpaths = {
+  '@weft/workflow/layout': `${root}packages/workflow/src/layout/index.ts`,
+  '@weft/platform/workflowBundle': `${root}packages/platform/src/workflowBundle.ts`,
+};
 const alias = {
   ...subpaths,
   ...Object.fromEntries(
@@ -40,8 +43,9 @@ export default defineConfig({
           name: w.split('/').pop(),
           root: `${root}${w}`,
           include: ['src/**/*.test.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 120_000,
+          // A guard against hangs, not a speed limit: generous enough for a machine loaded many times over.
+          testTimeout: 90_000,
+          hookTimeout: 180_000,
         },
       })),
       {
