@@ -100,6 +100,13 @@ export async function startServiceFakes(): Promise<{ urls: Record<ServiceFakeNam
     const provider = req.path.split('/').pop() ?? '';
     return { json: { access_token: `token-${provider}`, refresh_token: `refresh-${provider}`, expires_in: 3600, token_type: 'Bearer' } };
   });
+  // The consent page, as a user who agrees sees it: straight back to the app with a code and the state.
+  oauth.on('GET', '/authorize/:provider', (req: RecordedRequest) => {
+    const back = new URL(req.query.redirect_uri ?? '');
+    back.searchParams.set('code', `code-${req.path.split('/').pop() ?? ''}`);
+    back.searchParams.set('state', req.query.state ?? '');
+    return { status: 302, headers: { location: back.toString() }, text: '' };
+  });
   const urls = Object.fromEntries([...names.map((n, i) => [n, servers[i]!.url]), ['oauth', oauth.url]]) as Record<ServiceFakeName, string>;
   const env: Record<string, string> = {
     WEFT_SLACK_BASE_URL: urls.slack,
