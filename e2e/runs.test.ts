@@ -20,6 +20,7 @@ interface LogEntry {
   status?: string;
   output?: unknown;
   error?: string;
+  attempts?: number;
 }
 interface RunAnswer {
   success: boolean;
@@ -346,7 +347,7 @@ function launch(script: string, env: Record<string, string>): { child: ChildProc
   };
 }
 
-describe('a run survives kill -9 of the runner worker (real processes)', () => {
+describe('a run survives kill -9 of the runner worker or of an integrations worker (real processes)', () => {
   // A runner of its own (own bus instance, task queues and database) with a stand-in integrations
   // worker that records each call, and a second gateway in front of that runner: this test may kill
   // its runner without touching the stack the other tests use.
@@ -361,6 +362,7 @@ describe('a run survives kill -9 of the runner worker (real processes)', () => {
   let callsFile: string;
   let gateway: { url: string; stop: () => void } | undefined;
   let runner: ReturnType<typeof launch>;
+  let integrations: ReturnType<typeof launch>;
   const processes: Array<ReturnType<typeof launch>> = [];
 
   const admin = async <T>(fn: (c: pg.Client) => Promise<T>): Promise<T> => {
@@ -414,7 +416,7 @@ describe('a run survives kill -9 of the runner worker (real processes)', () => {
     dir = mkdtempSync(join(tmpdir(), 'weft-runs-'));
     callsFile = join(dir, 'calls.jsonl');
     writeFileSync(callsFile, '');
-    const integrations = launch(integrationsScript, { ...base(), WEFT_QUEUE: `${instance.instance}-integrations`, WEFT_CALLS_FILE: callsFile });
+    integrations = launch(integrationsScript, { ...base(), WEFT_QUEUE: `${instance.instance}-integrations`, WEFT_CALLS_FILE: callsFile });
     processes.push(integrations);
     await integrations.ready;
     runner = await startRunner();
@@ -475,5 +477,49 @@ describe('a run survives kill -9 of the runner worker (real processes)', () => {
     const events = await readSse(stream);
     expect(events.at(-1)?.event).toBe('execution:completed');
     expect(events.filter((e) => e.event === 'block:completed' && e.data.blockId === 'step')).toHaveLength(3);
+  }, 240_000);
+
+  it('an integrations worker killed mid-activity: the call is tried again on the other worker within the heartbeat timeout, same output, no completed activity twice', async () => {
+    const second = launch(integrationsScript, { ...base(), WEFT_QUEUE: `${instance.instance}-integrations`, WEFT_CALLS_FILE: callsFile });
+    processes.push(second);
+    await second.ready;
+    const workers = [integrations, second];
+    const { id } = await workflowWith((starter) => [
+      { type: 'addBlock', id: 'slow', blockType: 'function', name: 'Slow', position: { x: 400, y: 100 } },
+      { type: 'setSubBlockValue', id: 'slow', subBlockId: 'code', value: 'await sleep(3000); return <start.input.base> * 2' },
+      { type: 'addEdge', source: starter, target: 'slow' },
+      { type: 'addBlock', id: 'after', blockType: 'function', name: 'After', position: { x: 800, y: 100 } },
+      { type: 'setSubBlockValue', id: 'after', subBlockId: 'code', value: 'return <slow.result> + 1' },
+      { type: 'addEdge', source: 'slow', target: 'after' },
+    ]);
+    const reference = await call<RunAnswer>('POST', `/api/workflows/${id}/execute`, { base: 20 });
+    expect(reference.body).toMatchObject({ success: true, output: { result: 41 } });
+
+    const started = await call<{ executionId: string }>('POST', `/api/workflows/${id}/execute`, { base: 20 }, { 'x-execution-mode': 'async' });
+    expect(started.status).toBe(202);
+    const executionId = started.body.executionId;
+    const ofRun = () => calls().filter((c) => c.workflowId === executionId);
+    await expect.poll(() => ofRun().filter((c) => c.kind === 'start').length, { timeout: 30_000, interval: 50 }).toBe(1);
+    const lost = ofRun()[0] as Call;
+    const victim = workers.find((w) => w.child.pid === lost.pid);
+    const survivor = workers.find((w) => w !== victim);
+    if (!victim || !survivor) throw new Error(`no worker of pid ${lost.pid}`);
+    await victim.stop('SIGKILL');
+    const killedAt = Date.now();
+    // The lost call is seen at the 15 s heartbeat timeout, not at its 40 s start-to-close timeout.
+    await expect.poll(() => ofRun().filter((c) => c.kind === 'start').length, { timeout: 60_000, interval: 100 }).toBe(2);
+    expect(Date.now() - killedAt).toBeLessThan(35_000);
+
+    const done = await finished(executionId, call, 90_000);
+    expect(done.status).toBe('succeeded');
+    expect(done.output).toEqual(reference.body.output);
+    expect(done.logs?.filter((l) => l.blockId === 'slow').map((l) => [l.success, l.output, l.attempts])).toEqual([[true, { result: 40, stdout: '' }, 2]]);
+    // The killed call never completed; each completed call completed once, on the surviving worker.
+    const completed = ofRun().filter((c) => c.kind === 'done');
+    expect(completed).toHaveLength(2);
+    expect(new Set(completed.map((c) => c.activityId)).size).toBe(2);
+    expect(completed.map((c) => c.activityId)).not.toContain(lost.activityId);
+    expect(completed.every((c) => c.pid === survivor.child.pid)).toBe(true);
+    integrations = survivor;
   }, 240_000);
 });
