@@ -1,4 +1,4 @@
-import { answerBase, createTurnQueue, streamPieces, usageOf, type FakeModelServer, type FakeModelTurn } from './modelScript.js';
+import { answerBase, createTurnQueue, modelFakeOf, streamPieces, usageOf, type FakeModelServer, type FakeModelTurn } from './modelScript.js';
 import { createFakeServer, type FakeAnswer, type RecordedRequest } from './server.js';
 
 /** Anthropic's error type for a status. */
@@ -57,23 +57,5 @@ export async function createAnthropicFake(): Promise<FakeModelServer> {
   const turns = createTurnQueue();
   let served = 0;
   server.on('POST', '/v1/messages', (req) => messagesAnswer(req, turns.next(req), ++served));
-  const fake: FakeModelServer = {
-    url: server.url,
-    server,
-    reply(...t) {
-      turns.push(t);
-      return fake;
-    },
-    fallback(t) {
-      turns.setFallback(t);
-      return fake;
-    },
-    chatRequests: () => server.received('POST', '/v1/messages'),
-    reset() {
-      turns.clear();
-      server.requests.length = 0;
-    },
-    close: () => server.close(),
-  };
-  return fake;
+  return modelFakeOf(server, turns, () => server.received('POST', '/v1/messages'));
 }

@@ -1,4 +1,4 @@
-import { answerBase, createTurnQueue, streamPieces, usageOf, type FakeModelServer, type FakeModelTurn } from './modelScript.js';
+import { answerBase, createTurnQueue, modelFakeOf, streamPieces, usageOf, type FakeModelServer, type FakeModelTurn } from './modelScript.js';
 import { createFakeServer, type FakeAnswer, type RecordedRequest } from './server.js';
 
 const STATUS_NAMES: Record<number, string> = { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE' };
@@ -37,23 +37,5 @@ export async function createGeminiFake(): Promise<FakeModelServer> {
     return geminiAnswer(req, turns.next(req));
   };
   server.on('POST', '/v1beta/models/:method', handle);
-  const fake: FakeModelServer = {
-    url: server.url,
-    server,
-    reply(...t) {
-      turns.push(t);
-      return fake;
-    },
-    fallback(t) {
-      turns.setFallback(t);
-      return fake;
-    },
-    chatRequests: () => server.received('POST', '/v1beta/models/:method'),
-    reset() {
-      turns.clear();
-      server.requests.length = 0;
-    },
-    close: () => server.close(),
-  };
-  return fake;
+  return modelFakeOf(server, turns, () => server.received('POST', '/v1beta/models/:method'));
 }

@@ -58,8 +58,15 @@ export function answerBase(turn: FakeModelTurn): Pick<FakeAnswer, 'delayMs' | 'd
   };
 }
 
+export interface TurnQueue {
+  next(req: RecordedRequest): FakeModelTurn;
+  push(turns: FakeModelTurnSource[]): void;
+  setFallback(t: FakeModelTurnSource): void;
+  clear(): void;
+}
+
 /** The queue of scripted turns behind every model fake. */
-export function createTurnQueue(): { next(req: RecordedRequest): FakeModelTurn; push(turns: FakeModelTurnSource[]): void; setFallback(t: FakeModelTurnSource): void; clear(): void } {
+export function createTurnQueue(): TurnQueue {
   const queue: FakeModelTurnSource[] = [];
   let fallback: FakeModelTurnSource = DEFAULT_FAKE_TURN;
   return {
@@ -71,4 +78,27 @@ export function createTurnQueue(): { next(req: RecordedRequest): FakeModelTurn; 
     setFallback: (t) => void (fallback = t),
     clear: () => void (queue.length = 0),
   };
+}
+
+/** The scripting surface every model fake shares, around its server, its turn queue and how it tells chat requests. */
+export function modelFakeOf(server: FakeServer, turns: TurnQueue, chatRequests: () => RecordedRequest[]): FakeModelServer {
+  const fake: FakeModelServer = {
+    url: server.url,
+    server,
+    reply(...t) {
+      turns.push(t);
+      return fake;
+    },
+    fallback(t) {
+      turns.setFallback(t);
+      return fake;
+    },
+    chatRequests,
+    reset() {
+      turns.clear();
+      server.requests.length = 0;
+    },
+    close: () => server.close(),
+  };
+  return fake;
 }

@@ -1,4 +1,4 @@
-import { answerBase, createTurnQueue, streamPieces, usageOf, type FakeModelServer, type FakeModelTurn } from './modelScript.js';
+import { answerBase, createTurnQueue, modelFakeOf, streamPieces, usageOf, type FakeModelServer, type FakeModelTurn } from './modelScript.js';
 import { createFakeServer, type FakeAnswer, type RecordedRequest } from './server.js';
 
 /** Chat completion routes of the OpenAI-compatible providers this fake stands in for. */
@@ -91,27 +91,14 @@ export async function createOpenAIFake(opts: OpenAIFakeOptions = {}): Promise<Op
     return { json: { created: Math.floor(Date.now() / 1000), data } };
   });
   server.on('GET', '/api/tags', () => ({ json: { models: localModels.map((name) => ({ name, model: name, size: 1 })) } }));
-  const fake: OpenAIFake = {
-    url: server.url,
-    baseUrl: `${server.url}/v1`,
-    server,
-    reply(...t) {
-      turns.push(t);
-      return fake;
+  const fake: OpenAIFake = Object.assign(
+    modelFakeOf(server, turns, () => server.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/chat/completions'))),
+    {
+      baseUrl: `${server.url}/v1`,
+      setLocalModels(models: string[]) {
+        localModels = models;
+      },
     },
-    fallback(t) {
-      turns.setFallback(t);
-      return fake;
-    },
-    chatRequests: () => server.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/chat/completions')),
-    setLocalModels(models) {
-      localModels = models;
-    },
-    reset() {
-      turns.clear();
-      server.requests.length = 0;
-    },
-    close: () => server.close(),
-  };
+  );
   return fake;
 }
