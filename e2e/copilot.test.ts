@@ -4,38 +4,12 @@
  * open browsers live.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { uniqueSuffix } from '@weft/testkit';
+import { AGENT_AND_SLACK_YAML, uniqueSuffix } from '@weft/testkit';
 import { chromiumPerSuite } from './support/browser.js';
 import type { WorkflowAnswer } from './support/canvas.js';
 import { converged, openWorkflow } from './support/editing.js';
 import { api, defaultCookie } from './support/http.js';
 import { createAccount } from './support/accounts.js';
-
-const AGENT_AND_SLACK = `version: "1.0"
-blocks:
-  start:
-    type: starter
-    name: Start
-    inputs:
-      startWorkflow: manual
-    connections:
-      - writer
-  writer:
-    type: agent
-    name: Writer
-    inputs:
-      systemPrompt: Summarise the input.
-      userPrompt: <start.input>
-    connections:
-      - notify
-  notify:
-    type: slack
-    name: Notify
-    inputs:
-      operation: send
-      channel: C123
-      text: <writer.content>
-`;
 
 type StreamEvent = { type: string; [key: string]: unknown };
 
@@ -79,7 +53,7 @@ describe('copilot through the gateway', () => {
     const marker = `[copilot-${uniqueSuffix()}]`;
     await script(marker, [
       { toolCalls: [{ name: 'get_user_workflow', arguments: {} }] },
-      { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK, description: 'Writer posts to Slack' } }] },
+      { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK_YAML, description: 'Writer posts to Slack' } }] },
       { content: 'I added a Writer agent that posts to Slack.' },
     ]);
 
@@ -119,7 +93,7 @@ describe('copilot through the gateway', () => {
     const before = await readWorkflow(workflowId);
     const marker = `[copilot-${uniqueSuffix()}]`;
     await script(marker, [
-      { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK } }] },
+      { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK_YAML } }] },
       { content: 'Your workflow now posts to Slack.' },
     ]);
     const { page } = await openWorkflow(chromium(), await defaultCookie(), workflowId);
@@ -139,7 +113,7 @@ describe('copilot through the gateway', () => {
   it('a proposed edit is a diff until accepted', async () => {
     const workflowId = await newWorkflow();
     const marker = `[copilot-${uniqueSuffix()}]`;
-    await script(marker, [{ toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK } }] }, { content: 'See the diff.' }]);
+    await script(marker, [{ toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK_YAML } }] }, { content: 'See the diff.' }]);
     const { events } = await chat({ workflowId, message: `Propose a Slack step ${marker}`, propose: true });
     const proposal = events.find((e) => e.type === 'proposal');
     expect(proposal?.diff).toMatchObject({ blocks: { added: [{ id: 'start' }, { id: 'writer' }, { id: 'notify' }] } });

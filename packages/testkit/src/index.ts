@@ -8,3 +8,4 @@ export { createOpenAIFake, type OpenAIFake, type OpenAIFakeOptions } from './fak
 export { createAnthropicFake } from './fakes/anthropic.js';
 export { createGeminiFake } from './fakes/gemini.js';
 export type { FakeModelServer, FakeModelTurn, FakeModelTurnSource } from './fakes/modelScript.js';
+export { AGENT_AND_SLACK_YAML } from './workflows.js';

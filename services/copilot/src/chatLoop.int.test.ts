@@ -3,35 +3,9 @@
  * OpenAI fake, scripted to call the copilot's tools the way a model would.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '@weft/testkit';
+import { AGENT_AND_SLACK_YAML, type RecordedRequest } from '@weft/testkit';
 import { startCopilotHarness, type CopilotHarness } from './testing/harness.js';
 import { COPILOT_MAX_ITERATIONS } from './workflows/copilotTurn.workflow.js';
-
-const AGENT_AND_SLACK = `version: "1.0"
-blocks:
-  start:
-    type: starter
-    name: Start
-    inputs:
-      startWorkflow: manual
-    connections:
-      - writer
-  writer:
-    type: agent
-    name: Writer
-    inputs:
-      systemPrompt: Summarise the input.
-      userPrompt: <start.input>
-    connections:
-      - notify
-  notify:
-    type: slack
-    name: Notify
-    inputs:
-      operation: send
-      channel: C123
-      text: <writer.content>
-`;
 
 const START_ONLY = `version: "1.0"
 blocks:
@@ -67,7 +41,7 @@ describe('copilot chat loop (Temporal, NATS, the OpenAI fake behind the model la
     h.fake.reply(
       { toolCalls: [{ name: 'get_user_workflow', arguments: {} }] },
       { toolCalls: [{ name: 'get_blocks_metadata', arguments: { blockIds: ['agent', 'slack'] } }] },
-      { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK, description: 'Add a writer that posts to Slack' } }] },
+      { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK_YAML, description: 'Add a writer that posts to Slack' } }] },
       { content: 'I added a Writer agent that posts its summary to Slack.' },
     );
     const { result, feed, chatId } = await h.chat({ workflowId: wf, message: 'Add an agent that summarises the input and posts it to Slack' });
@@ -104,13 +78,13 @@ describe('copilot chat loop (Temporal, NATS, the OpenAI fake behind the model la
 
   it('gives invalid YAML back to the model with its line and message, and the corrected YAML lands', async () => {
     const wf = workflowId();
-    const broken = AGENT_AND_SLACK.replace('type: slack', 'type: not_a_block');
+    const broken = AGENT_AND_SLACK_YAML.replace('type: slack', 'type: not_a_block');
     h.fake.reply(
       { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: broken } }] },
       (req) => {
         const last = toolMessages(req).at(-1) ?? '';
         // The model corrects itself only when it was told what failed and where.
-        return /Edit workflow failed: Invalid YAML at line \d+/.test(last) ? { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK } }] } : { content: 'I could not tell what failed.' };
+        return /Edit workflow failed: Invalid YAML at line \d+/.test(last) ? { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK_YAML } }] } : { content: 'I could not tell what failed.' };
       },
       { content: 'Fixed the block type.' },
     );
@@ -129,7 +103,7 @@ describe('copilot chat loop (Temporal, NATS, the OpenAI fake behind the model la
   it('reverts to the checkpoint taken before the edit', async () => {
     const wf = workflowId();
     await h.editor.execute(wf, 'user-1', [{ type: 'importYaml', yamlContent: START_ONLY }]);
-    h.fake.reply({ toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK } }] }, { content: 'Done.' });
+    h.fake.reply({ toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK_YAML } }] }, { content: 'Done.' });
     const { result, chatId } = await h.chat({ workflowId: wf, message: 'Add a Slack notification' });
     expect(Object.keys(h.editor.state(wf).blocks)).toHaveLength(3);
     const [checkpointId] = result.checkpointIds;
@@ -142,7 +116,7 @@ describe('copilot chat loop (Temporal, NATS, the OpenAI fake behind the model la
   it('proposes an edit as a diff; accepting applies it with a checkpoint, a decided proposal cannot be decided again', async () => {
     const wf = workflowId();
     await h.editor.execute(wf, 'user-1', [{ type: 'importYaml', yamlContent: START_ONLY }]);
-    h.fake.reply({ toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK, description: 'Writer to Slack' } }] }, { content: 'Have a look at the diff.' });
+    h.fake.reply({ toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK_YAML, description: 'Writer to Slack' } }] }, { content: 'Have a look at the diff.' });
     const { result, feed } = await h.chat({ workflowId: wf, message: 'Add a Slack notification', propose: true });
     expect(Object.keys(h.editor.state(wf).blocks)).toEqual(['start']);
     const [proposalId] = result.proposalIds;
