@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type { Command } from '@weft/workflow';
 import type { BlockDefinition } from '../api';
 import { followEvents, httpTransport } from './http';
@@ -41,7 +42,9 @@ export function useWorkflowSession(workflowId: string, definitions: readonly Blo
     setSession(opened);
     setSnapshot(null);
     void opened.load().then(() => {
-      if (active && opened.snapshot().status === 'ready') stop = followEvents(workflowId, opened.version, (e) => opened.receiveLive([e]), setLive);
+      // A live event is drawn in the task it arrives in (render, commit and React Flow's store update
+      // together), not over several scheduler tasks, which on a busy machine each wait their turn.
+      if (active && opened.snapshot().status === 'ready') stop = followEvents(workflowId, opened.version, (e) => flushSync(() => opened.receiveLive([e])), setLive);
     });
     return () => {
       active = false;
