@@ -91,8 +91,15 @@ function startWorker(taskQueue, env) {
 async function load(client, driverQueue, prefix, args, count) {
   const drivers = Math.max(1, Math.min(DRIVERS, count));
   const parts = Array.from({ length: drivers }, (_, i) => Math.floor(count / drivers) + (i < count % drivers ? 1 : 0));
-  const answers = await Promise.all(parts.map((n, i) => client.workflow.execute('toolLoad', { taskQueue: driverQueue, workflowId: `${prefix}-${i}`, args: [{ ...args, count: n }] })));
-  return answers.flat();
+  try {
+    const answers = await Promise.all(parts.map((n, i) => client.workflow.execute('toolLoad', { taskQueue: driverQueue, workflowId: `${prefix}-${i}`, args: [{ ...args, count: n }] })));
+    return answers.flat();
+  } catch (err) {
+    // Name what failed (a driver's failure says only "Workflow execution failed").
+    const causes = [];
+    for (let e = err; e; e = e.cause) causes.push(e.message);
+    throw new Error(`${prefix}: ${causes.join(' <- ')}`);
+  }
 }
 
 /**
