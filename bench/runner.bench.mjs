@@ -1,0 +1,275 @@
+// Runner benchmark (issue 10), run with `npm run bench -- runner`. Every run goes through the
+// gateway's POST /api/workflows/{id}/execute (sync API answer), whole stack on the machine:
+// - starter → function (`return 40 + 2`) → response: p50 latency of one run alone and runs/s with
+//   20 concurrent clients (targets p50 ≤ 25 ms, ≥ 150 runs/s on 2 cores);
+// - a chain of 100 function blocks: overhead per block beyond the function's own time at p50
+//   (target ≤ 3 ms). The function's own time is a sandbox call of the same code measured in this
+//   process on the integrations service's pool (the overhead is the run's time / 100 minus that);
+// - a parallel of 50 branches of a 200 ms function: wall time (target ≤ 1.5 s). The sandbox has no
+//   timers, so a 200 ms function is a busy loop: 50 × 200 ms of CPU cannot finish faster than
+//   10 s / cores. The same parallel over a 200 ms wait (an API block against a local server that
+//   answers after 200 ms) shows what the runner's fan-out itself costs.
+// Where the time goes: the chain's Temporal history is read back and each block's cycle split into
+// the workflow task (engine code and the run-event local activities, which hold the task open until
+// the run log is written), the dispatch of the function activity to the integrations worker, the
+// activity itself, and the dispatch of the next workflow task back to the runner.
+// The stack starts with the account run limit raised (600 runs/min by default would cap the load)
+// and private addresses allowed for the API block's local server.
+import http from 'node:http';
+import os from 'node:os';
+import { Client, Connection } from '@temporalio/client';
+import { SandboxPool } from '../services/integrations/dist/function/sandbox.js';
+import { client, workspace } from './editor.bench.mjs';
+
+const CLIENTS = 20;
+const LOAD_MS = Number(process.env.BENCH_RUNNER_LOAD_MS ?? 10_000);
+const LATENCY_RUNS = Number(process.env.BENCH_RUNNER_LATENCY_RUNS ?? 200);
+const CHAIN = 100;
+const CHAIN_RUNS = Number(process.env.BENCH_RUNNER_CHAIN_RUNS ?? 5);
+const BRANCHES = 50;
+const BRANCH_MS = 200;
+const PARALLEL_RUNS = Number(process.env.BENCH_RUNNER_PARALLEL_RUNS ?? 3);
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const round = (v) => Math.round(v * 100) / 100;
+const p = (values, q) => round(percentile([...values].sort((a, b) => a - b), q));
+
+/** A server answering every request after BRANCH_MS (the wait-bound branch's "function"). */
+const slow = { server: undefined };
+
+export async function stackEnv() {
+  slow.server = http.createServer((req, res) => {
+    setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'), BRANCH_MS);
+  });
+  await new Promise((r) => slow.server.listen(0, '127.0.0.1', r));
+  return { WEFT_RATE_LIMIT_ACCOUNT: '10000000/1s', WEFT_ALLOW_PRIVATE_NETWORK: 'true' };
+}
+
+async function ok(promise) {
+  const res = await promise;
+  if (res.status >= 300) throw new Error(`HTTP ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+  return res;
+}
+
+const set = (id, subBlockId, value) => ({ type: 'setSubBlockValue', id, subBlockId, value });
+const fn = (id, name, code, position, parentId) => [
+  { type: 'addBlock', id, blockType: 'function', name, position, ...(parentId ? { parentId } : {}) },
+  set(id, 'code', code),
+];
+
+/** A new draft workflow built by `build(starterId)`; a session with write access runs the draft. */
+async function workflow(http, workspaceId, build) {
+  const id = (await ok(http.call('POST', '/api/workflows', { workspaceId }))).body.id;
+  const got = await ok(http.call('GET', `/api/workflows/${id}`));
+  const starter = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter').id;
+  const commands = build(starter);
+  for (let i = 0; i < commands.length; i += 100) await ok(http.call('POST', `/api/workflows/${id}/commands`, { commands: commands.slice(i, i + 100) }));
+  return id;
+}
+
+/** Runs `n` measured runs one after another; a failed run (a loaded dev server may time out) is counted, not measured. */
+async function measured(n, once) {
+  const times = [];
+  let failed = 0;
+  let lastError;
+  for (let i = 0; i < n; i++) {
+    try {
+      times.push(await once());
+    } catch (err) {
+      failed++;
+      lastError = err.message;
+    }
+  }
+  if (times.length === 0) throw new Error(`every run failed: ${lastError}`);
+  return { times, failed, ...(lastError ? { lastError: lastError.slice(0, 200) } : {}) };
+}
+
+async function execute(http, id, input, check) {
+  const t = performance.now();
+  const res = await http.call('POST', `/api/workflows/${id}/execute`, input);
+  const ms = performance.now() - t;
+  if (res.status !== 200) throw new Error(`execute answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+  if (check && !check(res.body)) throw new Error(`wrong answer: ${JSON.stringify(res.body).slice(0, 300)}`);
+  return { ms, body: res.body };
+}
+
+async function simple(http, workspaceId, log) {
+  const id = await workflow(http, workspaceId, (starter) => [
+    ...fn('fn', 'Fn', 'return 40 + 2', { x: 300, y: 100 }),
+    { type: 'addEdge', source: starter, target: 'fn' },
+    { type: 'addBlock', id: 'answer', blockType: 'response', name: 'Answer', position: { x: 600, y: 100 } },
+    set('answer', 'dataMode', 'json'),
+    set('answer', 'data', '{"n": <fn.result>}'),
+    { type: 'addEdge', source: 'fn', target: 'answer' },
+  ]);
+  const right = (body) => body?.n === 42;
+  await measured(20, () => execute(http, id, {}, right));
+  log(`simple: ${LATENCY_RUNS} runs one after another`);
+  const alone = await measured(LATENCY_RUNS, async () => (await execute(http, id, {}, right)).ms);
+  log(`simple: ${CLIENTS} clients for ${LOAD_MS} ms`);
+  const times = [];
+  let failed = 0;
+  const deadline = Date.now() + LOAD_MS;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (Date.now() < deadline) {
+        try {
+          times.push((await execute(http, id, {}, right)).ms);
+        } catch {
+          failed++;
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    aloneP50Ms: p(alone.times, 50),
+    aloneP90Ms: p(alone.times, 90),
+    aloneFailed: alone.failed,
+    clients: CLIENTS,
+    seconds: round(seconds),
+    runs: times.length,
+    failed,
+    runsPerSecond: Math.round(times.length / seconds),
+    loadedP50Ms: p(times, 50),
+    loadedP90Ms: p(times, 90),
+    loadedP99Ms: p(times, 99),
+    target: 'p50 ≤ 25 ms alone, ≥ 150 runs/s with 20 clients',
+  };
+}
+
+/** The function's own time: the chain's code on a sandbox pool in this process. */
+async function sandboxCallMs() {
+  const pool = new SandboxPool({ size: 1 });
+  try {
+    for (let i = 0; i < 20; i++) await pool.run({ code: 'return params["<f0.result>"] + 1', params: { '<f0.result>': i }, envVars: {}, timeoutMs: 10_000 });
+    const times = [];
+    for (let i = 0; i < 200; i++) {
+      const t = performance.now();
+      await pool.run({ code: 'return params["<f0.result>"] + 1', params: { '<f0.result>': i }, envVars: {}, timeoutMs: 10_000 });
+      times.push(performance.now() - t);
+    }
+    return p(times, 50);
+  } finally {
+    await pool.close();
+  }
+}
+
+const ms = (t) => Number(t.seconds) * 1000 + t.nanos / 1e6;
+
+/** Per-block phases of a run from its history (p50 of each, ms), and its event count and size. */
+export async function phases(executionId) {
+  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
+  try {
+    const history = await new Client({ connection }).workflow.getHandle(executionId).fetchHistory();
+    const events = history.events ?? [];
+    const at = (e) => ms(e.eventTime);
+    const by = { workflowTask: [], toActivityStart: [], activity: [], toWorkflowTask: [], localActivityMarkers: 0 };
+    let wftStarted;
+    let wftCompleted;
+    let actScheduled;
+    let actStarted;
+    let actCompleted;
+    for (const e of events) {
+      const type = String(e.eventType);
+      if (type.endsWith('WORKFLOW_TASK_STARTED') || type === '6') {
+        wftStarted = at(e);
+        if (actCompleted !== undefined) by.toWorkflowTask.push(wftStarted - actCompleted);
+        actCompleted = undefined;
+      } else if (type.endsWith('WORKFLOW_TASK_COMPLETED') || type === '7') {
+        wftCompleted = at(e);
+        if (wftStarted !== undefined) by.workflowTask.push(wftCompleted - wftStarted);
+      } else if (type.endsWith('ACTIVITY_TASK_SCHEDULED') || type === '10') actScheduled = at(e);
+      else if (type.endsWith('ACTIVITY_TASK_STARTED') || type === '11') {
+        actStarted = at(e);
+        if (actScheduled !== undefined) by.toActivityStart.push(actStarted - actScheduled);
+      } else if (type.endsWith('ACTIVITY_TASK_COMPLETED') || type === '12') {
+        actCompleted = at(e);
+        if (actStarted !== undefined) by.activity.push(actCompleted - actStarted);
+      } else if (type.endsWith('MARKER_RECORDED') || type === '25') by.localActivityMarkers++;
+    }
+    const { localActivityMarkers, ...timed } = by;
+    return {
+      events: events.length,
+      historyBytes: Buffer.byteLength(JSON.stringify(history)),
+      localActivityMarkers,
+      p50Ms: Object.fromEntries(Object.entries(timed).map(([k, v]) => [k, v.length ? p(v, 50) : null])),
+    };
+  } finally {
+    await connection.close();
+  }
+}
+
+async function chain(http, workspaceId, log) {
+  const id = await workflow(http, workspaceId, (starter) => {
+    const commands = [];
+    for (let i = 0; i < CHAIN; i++) {
+      commands.push(...fn(`f${i}`, `F${i}`, i === 0 ? 'return 1' : `return <f${i - 1}.result> + 1`, { x: 300 + i * 250, y: 100 }));
+      commands.push({ type: 'addEdge', source: i === 0 ? starter : `f${i - 1}`, target: `f${i}` });
+    }
+    return commands;
+  });
+  const right = (body) => body?.success === true && body.output?.result === CHAIN;
+  await measured(2, () => execute(http, id, {}, right)).catch(() => undefined);
+  log(`chain: ${CHAIN_RUNS} runs of ${CHAIN} function blocks`);
+  let lastId;
+  const { times: perBlock, failed } = await measured(CHAIN_RUNS, async () => {
+    const res = await execute(http, id, {}, right);
+    lastId = res.body.metadata?.executionId;
+    return res.ms / CHAIN;
+  });
+  const history = lastId ? await phases(lastId).catch((err) => ({ error: err.message })) : undefined;
+  const own = await sandboxCallMs();
+  const perBlockP50 = p(perBlock, 50);
+  return { blocks: CHAIN, runs: perBlock.length, failed, perBlockP50Ms: perBlockP50, functionOwnP50Ms: own, overheadPerBlockP50Ms: round(perBlockP50 - own), target: '≤ 3 ms per block at p50', history };
+}
+
+async function parallel(http, workspaceId, log, kind) {
+  const id = await workflow(http, workspaceId, (starter) => [
+    { type: 'addBlock', id: 'par', blockType: 'parallel', name: 'Par', position: { x: 300, y: 100 }, data: { parallelType: 'count', count: BRANCHES } },
+    { type: 'addEdge', source: starter, target: 'par' },
+    ...(kind === 'cpu'
+      ? fn('work', 'Work', `const until = Date.now() + ${BRANCH_MS}; let n = 0; while (Date.now() < until) n++; return <parallel.index>`, { x: 50, y: 50 }, 'par')
+      : [
+          { type: 'addBlock', id: 'work', blockType: 'api', name: 'Work', position: { x: 50, y: 50 }, parentId: 'par' },
+          set('work', 'url', `http://127.0.0.1:${slow.server.address().port}/wait`),
+          set('work', 'method', 'GET'),
+        ]),
+    { type: 'addEdge', source: 'par', target: 'work', sourceHandle: 'parallel-start-source' },
+  ]);
+  const right = (body) => body?.success === true && Array.isArray(body.output?.results) && body.output.results.length === BRANCHES;
+  await measured(1, () => execute(http, id, {}, right)).catch(() => undefined);
+  log(`parallel (${kind}): ${PARALLEL_RUNS} runs of ${BRANCHES} branches of ${BRANCH_MS} ms`);
+  const { times: walls, failed } = await measured(PARALLEL_RUNS, async () => (await execute(http, id, {}, right)).ms);
+  return { branches: BRANCHES, branchMs: BRANCH_MS, runs: walls.length, failed, wallP50Ms: p(walls, 50), wallMaxMs: round(Math.max(...walls)) };
+}
+
+export async function run({ url, addresses, log }) {
+  const http = client(url);
+  const workspaceId = await workspace(http, addresses);
+  try {
+    // A scenario that fails (a loaded dev server times out) is reported, and the others still run.
+    const scenario = async (name, fn) => {
+      const out = await fn().catch((err) => ({ error: err.message.slice(0, 300) }));
+      log(`${name}: ${JSON.stringify(out)}`);
+      return out;
+    };
+    const result = {
+      loadAverageBefore: os.loadavg().map(round),
+      simple: await scenario('simple', () => simple(http, workspaceId, log)),
+      chain: await scenario('chain', () => chain(http, workspaceId, log)),
+      parallelCpu: await scenario('parallelCpu', async () => ({
+        ...(await parallel(http, workspaceId, log, 'cpu')),
+        cpuFloorMs: Math.round((BRANCHES * BRANCH_MS) / os.cpus().length),
+        target: '≤ 1.5 s wall',
+      })),
+      parallelWait: await scenario('parallelWait', () => parallel(http, workspaceId, log, 'wait')),
+      loadAverageAfter: os.loadavg().map(round),
+    };
+    log(JSON.stringify(result));
+    return result;
+  } finally {
+    slow.server?.close();
+  }
+}
