@@ -48,8 +48,11 @@ export function createRunResourceActivities(deps: { db: Kysely<RunnerDB>; source
       return row.value;
     },
 
-    async loadEnvironment(): Promise<Record<string, string>> {
-      const actor = await actorOfRun(db);
+    async loadEnvironment(_workspaceId: string, actorId?: string): Promise<Record<string, string>> {
+      // The run's arguments name its actor (set by the runner or the schedule it made); the row is the
+      // fallback for runs started before they did. A scheduled run's row comes with its first event, so
+      // reading it first would cost every such run a retry.
+      const actor = actorId || (await actorOfRun(db));
       return actor ? sources.environment(actor) : {};
     },
 
