@@ -1,5 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { IntegrationActivities, ModelActivities } from '@weft/contracts';
+import type { BlockRunContext, RunnableBlock } from '../types.js';
 
 /** Start-to-close of one model call (a long streamed answer included). */
 export const MODEL_CALL_TIMEOUT = '5 minutes';
@@ -39,4 +40,9 @@ export function toolActivities(place: ActivityPlace): Pick<IntegrationActivities
     heartbeatTimeout: INTEGRATION_HEARTBEAT_TIMEOUT,
     retry: { maximumAttempts: Math.max(1, place.maxAttempts), initialInterval: '1 second', backoffCoefficient: 2 },
   });
+}
+
+/** Who a model call of `block` acts for, as the model layer logs and bills it. */
+export function callContext(block: RunnableBlock, ctx: BlockRunContext) {
+  return { workspaceId: ctx.workspaceId, workflowId: ctx.workflowId, executionId: ctx.executionId, blockId: block.id, requestId: ctx.requestId };
 }

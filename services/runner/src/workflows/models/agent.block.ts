@@ -1,5 +1,6 @@
 import { executeChild, isCancellation, log, patched, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { ModelMessage } from '@weft/contracts';
+import { callContext } from './activities.js';
 import type { BlockOutcome, BlockRunContext, RunnableBlock } from '../types.js';
 import { AgentToolError, agentTools } from './agentTools.js';
 import { blockCost, blockTokens, failed, fromError } from './outcome.js';
@@ -42,7 +43,7 @@ export function agentLoopArgs(block: RunnableBlock, params: Record<string, unkno
       ...(text(params.apiKey) ? { apiKey: text(params.apiKey) } : {}),
       ...(text(params.azureEndpoint) ? { azureEndpoint: text(params.azureEndpoint) } : {}),
       ...(text(params.azureApiVersion) ? { azureApiVersion: text(params.azureApiVersion) } : {}),
-      context: { workspaceId: ctx.workspaceId, workflowId: ctx.workflowId, executionId: ctx.executionId, blockId: block.id, requestId: ctx.requestId },
+      context: callContext(block, ctx),
     },
     messages,
     tools,

@@ -1,6 +1,6 @@
 import { isCancellation, log } from '@temporalio/workflow';
 import type { BlockOutcome, BlockRunContext, RunnableBlock } from '../types.js';
-import { modelActivities } from './activities.js';
+import { callContext, modelActivities } from './activities.js';
 import { failed, fromCall, fromError, modelOutput } from './outcome.js';
 import { jsonValue, parseObject, text } from './params.js';
 import { checkModel } from './modelChoice.js';
@@ -67,7 +67,7 @@ export async function runEvaluator(block: RunnableBlock, params: Record<string, 
       temperature: 0.1,
       ...(metrics.length > 0 ? { responseFormat: { name: 'evaluation', schema } } : {}),
       ...(text(params.apiKey) ? { apiKey: text(params.apiKey) } : {}),
-      context: { workspaceId: ctx.workspaceId, workflowId: ctx.workflowId, executionId: ctx.executionId, blockId: block.id, requestId: ctx.requestId },
+      context: callContext(block, ctx),
     });
   } catch (err) {
     if (isCancellation(err)) throw err;

@@ -1,7 +1,7 @@
 import { isCancellation } from '@temporalio/workflow';
 import { AI_CHAT_MAX_TOKENS_FALLBACK } from '@weft/catalog';
 import type { BlockOutcome, BlockRunContext, RunnableBlock } from '../types.js';
-import { modelActivities } from './activities.js';
+import { callContext, modelActivities } from './activities.js';
 import { failed, fromCall, fromError } from './outcome.js';
 import { num, text } from './params.js';
 
@@ -22,7 +22,7 @@ export async function runHuggingface(block: RunnableBlock, params: Record<string
       temperature: num(params.temperature) ?? 0.7,
       maxTokens: maxTokens !== undefined && maxTokens > 0 ? maxTokens : AI_CHAT_MAX_TOKENS_FALLBACK,
       ...(text(params.apiKey) ? { apiKey: text(params.apiKey) } : {}),
-      context: { workspaceId: ctx.workspaceId, workflowId: ctx.workflowId, executionId: ctx.executionId, blockId: block.id, requestId: ctx.requestId },
+      context: callContext(block, ctx),
     });
     const usage = { prompt_tokens: out.tokens.prompt, completion_tokens: out.tokens.completion, total_tokens: out.tokens.total };
     return fromCall(out, { content: out.content, model: out.model, usage });

@@ -2,7 +2,7 @@ import { isCancellation } from '@temporalio/workflow';
 import { EMBEDDING_DEFAULTS } from '@weft/catalog';
 import type { GenerateImageInput } from '@weft/contracts';
 import type { BlockOutcome, BlockRunContext, RunnableBlock } from '../types.js';
-import { modelActivities } from './activities.js';
+import { callContext, modelActivities } from './activities.js';
 import { failed, fromError } from './outcome.js';
 import { num, text } from './params.js';
 
@@ -21,7 +21,7 @@ export async function runImageGenerator(block: RunnableBlock, params: Record<str
     ...(model === 'dall-e-3' && text(params.quality) ? { quality: text(params.quality) } : {}),
     ...(model === 'dall-e-3' && text(params.style) ? { style: text(params.style) } : {}),
     ...(model === 'gpt-image-1' && text(params.background) ? { background: text(params.background) } : {}),
-    context: { workspaceId: ctx.workspaceId, workflowId: ctx.workflowId, executionId: ctx.executionId, blockId: block.id, requestId: ctx.requestId },
+    context: callContext(block, ctx),
   };
   try {
     const out = await modelActivities(ctx).generateImage(input);
@@ -41,7 +41,7 @@ export async function runEmbeddings(block: RunnableBlock, params: Record<string,
       model: text(params.model) || EMBEDDING_DEFAULTS.model,
       encodingFormat: text(params.encodingFormat) === 'base64' ? 'base64' : EMBEDDING_DEFAULTS.encodingFormat,
       ...(text(params.apiKey) ? { apiKey: text(params.apiKey) } : {}),
-      context: { workspaceId: ctx.workspaceId, workflowId: ctx.workflowId, executionId: ctx.executionId, blockId: block.id, requestId: ctx.requestId },
+      context: callContext(block, ctx),
     });
     return {
       success: true,

@@ -1,7 +1,7 @@
 import { isCancellation } from '@temporalio/workflow';
 import { getBlock } from '@weft/catalog';
 import type { BlockOutcome, BlockRunContext, RunnableBlock } from '../types.js';
-import { modelActivities } from './activities.js';
+import { callContext, modelActivities } from './activities.js';
 import { DEFAULT_MODEL } from './agent.block.js';
 import { failed, fromCall, fromError, modelOutput } from './outcome.js';
 import { num, text } from './params.js';
@@ -43,7 +43,7 @@ export async function runRouter(block: RunnableBlock, params: Record<string, unk
       messages: [{ role: 'user', content: prompt || 'Choose the destination block.' }],
       temperature: num(params.temperature) ?? ROUTER_DEFAULT_TEMPERATURE,
       ...(text(params.apiKey) ? { apiKey: text(params.apiKey) } : {}),
-      context: { workspaceId: ctx.workspaceId, workflowId: ctx.workflowId, executionId: ctx.executionId, blockId: block.id, requestId: ctx.requestId },
+      context: callContext(block, ctx),
     });
   } catch (err) {
     if (isCancellation(err)) throw err;

@@ -1,7 +1,7 @@
 import { isCancellation } from '@temporalio/workflow';
 import { VISION_MAX_TOKENS } from '@weft/catalog';
 import type { BlockOutcome, BlockRunContext, RunnableBlock } from '../types.js';
-import { modelActivities } from './activities.js';
+import { callContext, modelActivities } from './activities.js';
 import { failed, fromCall, fromError, modelOutput } from './outcome.js';
 import { text } from './params.js';
 
@@ -18,7 +18,7 @@ export async function runVision(block: RunnableBlock, params: Record<string, unk
       maxTokens: VISION_MAX_TOKENS,
       ...(text(params.apiKey) ? { apiKey: text(params.apiKey) } : {}),
       ...(ctx.stream ? { stream: { executionId: ctx.executionId, blockId: block.id, seqStart: 0 } } : {}),
-      context: { workspaceId: ctx.workspaceId, workflowId: ctx.workflowId, executionId: ctx.executionId, blockId: block.id, requestId: ctx.requestId },
+      context: callContext(block, ctx),
     });
     return fromCall(out, modelOutput(out));
   } catch (err) {
