@@ -96,5 +96,6 @@ export type { ScheduleFields, ScheduleProblem, ScheduleType, TriggerSchedule } f
 export { deploymentTriggers, normalizeWebhookPath, readStateBlocks, webhookPathError } from './triggers/deploymentTriggers.js';
 export type { ScheduleTrigger, StateBlock, WebhookProvider, WebhookResponseMode, WebhookTrigger } from './triggers/deploymentTriggers.js';
 export { checkDeployable } from './triggers/checkDeployable.js';
+export { inputFormatFields, type InputField } from './triggers/inputFormat.js';
 export type { DeployableState, DeployProblem } from './triggers/checkDeployable.js';
 export { validateTwilioSms, validateWhatsapp } from './validation/required.validate.js';

@@ -1,4 +1,5 @@
 /** A run as the console shows it, folded from the run's SSE events (POST /execute, GET /executions/{id}/stream). */
+import type { InputField } from '@weft/catalog';
 
 export type BlockRunStatus = 'running' | 'done' | 'failed' | 'skipped';
 export type RunStatus = 'starting' | 'running' | 'succeeded' | 'failed' | 'cancelled';
@@ -228,26 +229,8 @@ export function totals(view: RunView): { tokens: number; cost: number } {
   return { tokens, cost };
 }
 
-export interface InputField {
-  name: string;
-  type: string;
-}
-
 /** The starter's input fields (its inputFormat), when the run asks for them. */
-export function inputFields(value: unknown): InputField[] {
-  let rows: unknown = value;
-  if (typeof value === 'string') {
-    try {
-      rows = JSON.parse(value);
-    } catch {
-      return [];
-    }
-  }
-  if (!Array.isArray(rows)) return [];
-  return rows
-    .filter((r): r is { name: string; type?: unknown } => typeof r === 'object' && r !== null && typeof (r as { name?: unknown }).name === 'string' && (r as { name: string }).name.trim() !== '')
-    .map((r) => ({ name: r.name.trim(), type: typeof r.type === 'string' ? r.type : 'string' }));
-}
+export { inputFormatFields as inputFields, type InputField } from '@weft/catalog';
 
 /** The run's input from the fields as typed; a field whose text is not of its type answers an error naming it. */
 export function inputFromFields(fields: readonly InputField[], values: Record<string, string>): { input: Record<string, unknown> } | { error: string } {

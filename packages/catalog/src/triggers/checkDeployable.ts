@@ -5,6 +5,7 @@ import { visibleSubBlocks } from '../visibility.js';
 import type { BlockConfig } from '../types.js';
 import { deploymentTriggers, readStateBlocks, webhookPathError, type StateBlock } from './deploymentTriggers.js';
 import { toTriggerSchedule } from './scheduleSpec.js';
+import { inputFormatFields } from './inputFormat.js';
 
 /** One reason a workflow cannot be deployed, naming the block and the field. */
 export interface DeployProblem {
@@ -105,23 +106,6 @@ function referenceProblem(state: Graph, block: CheckedBlock, head: string, path:
   }
 }
 
-/** Names an input format gives its fields (a list of {name} rows). */
-function inputFormatNames(value: unknown): string[] {
-  let rows: unknown = value;
-  if (typeof value === 'string') {
-    try {
-      rows = JSON.parse(value);
-    } catch {
-      return [];
-    }
-  }
-  if (!Array.isArray(rows)) return [];
-  return rows.flatMap((r: unknown) => {
-    const name = typeof r === 'object' && r !== null ? (r as { name?: unknown }).name : undefined;
-    return typeof name === 'string' && name.trim() !== '' ? [name.trim()] : [];
-  });
-}
-
 /**
  * What `<start.x>` may read: `input` always; a webhook run's `method`, `headers`, `query` and `body`
  * (its input's fields, which the runner reads as the start block's); the fields of the starter's
@@ -130,7 +114,7 @@ function inputFormatNames(value: unknown): string[] {
 function startFieldsOf(starter: CheckedBlock | undefined, webhook: boolean): Set<string> {
   const fields = new Set(['input']);
   if (webhook) for (const f of ['method', 'headers', 'query', 'body']) fields.add(f);
-  for (const name of inputFormatNames(starter?.subBlocks?.inputFormat?.value)) fields.add(name);
+  for (const { name } of inputFormatFields(starter?.subBlocks?.inputFormat?.value)) fields.add(name);
   return fields;
 }
 
