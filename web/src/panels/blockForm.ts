@@ -5,26 +5,21 @@ import type { BlockDefinition } from '../api';
 /** How the block panel draws a field. */
 export type FieldKind = 'text' | 'textarea' | 'select' | 'combobox' | 'number' | 'switch' | 'json';
 
+/** The text a widget edits its value as; widgets without a text of their own are edited as JSON. */
+const KIND_OF_WIDGET: Partial<Record<FieldWidget, FieldKind>> = {
+  text: 'text',
+  textarea: 'textarea',
+  code: 'textarea',
+  select: 'select',
+  combobox: 'combobox',
+  slider: 'number',
+  number: 'number',
+  switch: 'switch',
+};
+
 /** The input a sub-block type gets; types without an input of their own are edited as JSON. */
 export function fieldKind(type: SubBlockType): FieldKind {
-  switch (type) {
-    case 'short-input':
-      return 'text';
-    case 'long-input':
-    case 'code':
-      return 'textarea';
-    case 'dropdown':
-      return 'select';
-    case 'combobox':
-      return 'combobox';
-    case 'slider':
-    case 'number':
-      return 'number';
-    case 'switch':
-      return 'switch';
-    default:
-      return 'json';
-  }
+  return KIND_OF_WIDGET[fieldWidget(type)] ?? 'json';
 }
 
 /** subBlockId → value of a block, as the catalogue's conditions read them. */
