@@ -10,7 +10,7 @@ export const SEARCH_FIXTURES = {
     ],
   },
   exaContents: { results: [{ id: 'https://weft.example/a', url: 'https://weft.example/a', title: 'Workflows', text: 'Full text', summary: 'Summary of a' }] },
-  exaSimilar: { results: [{ id: 'https://other.dev/b', url: 'https://other.dev/b', title: 'Similar', score: 0.8, text: 'Other text' }] },
+  exaSimilar: { results: [{ id: 'https://other.example/b', url: 'https://other.example/b', title: 'Similar', score: 0.8, text: 'Other text' }] },
   exaAnswer: { answer: 'Weft builds workflows.', citations: [{ id: 'c1', title: 'Docs', url: 'https://weft.example/docs', text: 'Weft builds workflows' }] },
   exaResearchCreated: { id: 'task-1', status: 'running' },
   exaResearchDone: {

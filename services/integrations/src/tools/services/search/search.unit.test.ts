@@ -44,7 +44,7 @@ describe('exa', () => {
   it('exa_find_similar_links sends url, count and text contents', async () => {
     const r = await s.run('exa_find_similar_links', { apiKey: 'k', url: 'https://weft.example', numResults: '3' });
     s.expectRequest('exa_find_similar_links', 'POST', '/exa/findSimilar', { headers: { 'x-api-key': 'k' }, body: { url: 'https://weft.example', numResults: 3, contents: { text: false } } });
-    expect(r).toEqual({ success: true, output: { similarLinks: [{ url: 'https://other.dev/b', title: 'Similar', text: 'Other text', score: 0.8 }] } });
+    expect(r).toEqual({ success: true, output: { similarLinks: [{ url: 'https://other.example/b', title: 'Similar', text: 'Other text', score: 0.8 }] } });
     s.fake.once('POST', '/exa/findSimilar', { status: 401, json: {} });
     await s.expectError('exa_find_similar_links', { apiKey: 'k', url: 'u' }, 'Invalid API key. Please check your Exa AI API key.');
   });
@@ -76,8 +76,8 @@ describe('tavily', () => {
     const r = await s.run('tavily_extract', { apiKey: 'k', urls: 'https://weft.example', extract_depth: 'advanced' });
     s.expectRequest('tavily_extract', 'POST', '/tavily/extract', { headers: { authorization: 'Bearer k' }, body: { urls: 'https://weft.example', extract_depth: 'advanced' } });
     expect(r).toEqual({ success: true, output: { results: [{ url: 'https://weft.example', content: '# Weft' }], failedResults: [{ url: 'https://down.example', error: 'timeout' }] } });
-    await s.run('tavily_extract', { apiKey: 'k', urls: ['https://a.dev', 'https://b.dev'] });
-    s.expectRequest('tavily_extract', 'POST', '/tavily/extract', { body: { urls: ['https://a.dev', 'https://b.dev'], extract_depth: 'basic' } });
+    await s.run('tavily_extract', { apiKey: 'k', urls: ['https://a.example', 'https://b.example'] });
+    s.expectRequest('tavily_extract', 'POST', '/tavily/extract', { body: { urls: ['https://a.example', 'https://b.example'], extract_depth: 'basic' } });
     s.fake.once('POST', '/tavily/extract', { status: 432, json: { detail: { error: 'Plan limit reached' } } });
     await s.expectError('tavily_extract', { apiKey: 'k', urls: 'u' }, 'Tavily API error: Plan limit reached');
   });
