@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { temporalLogger, bootService, weftDataConverter } from '@weft/platform';
-import { cachedWorkflowBundle } from '@weft/platform/workflowBundle';
+import { cachedWorkflowBundle, SHARED_WORKFLOW_MODULES } from '@weft/platform/workflowBundle';
 import { integrations, integrationsTaskQueue } from '@weft/contracts';
 import { migrations } from './migrations/index.js';
 import { createActivities } from './activities/index.js';
@@ -43,7 +43,7 @@ const worker = await Worker.create({
   namespace: rt.config.TEMPORAL_NAMESPACE,
   dataConverter,
   taskQueue,
-  workflowBundle: await cachedWorkflowBundle({ name: 'integrations', workflows: new URL('./jobs/workflows.js', import.meta.url), serviceDist: new URL('.', import.meta.url), logger: rt.logger }),
+  workflowBundle: await cachedWorkflowBundle({ name: 'integrations', workflows: new URL('./jobs/workflows.js', import.meta.url), serviceDist: new URL('.', import.meta.url), logger: rt.logger, preloadModules: SHARED_WORKFLOW_MODULES }),
   activities: { ...createActivities(tools), ...tools.jobActivities, ...models },
 });
 const running = worker.run().catch((err: unknown) => {

@@ -1,7 +1,7 @@
 import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { temporalLogger, bootService, createServiceClient, serviceAddress, weftDataConverter } from '@weft/platform';
-import { cachedWorkflowBundle } from '@weft/platform/workflowBundle';
+import { cachedWorkflowBundle, SHARED_WORKFLOW_MODULES } from '@weft/platform/workflowBundle';
 import { editor, integrationsTaskQueue, registry, registryTriggers, runner, runnerSchedules, runnerTaskQueue } from '@weft/contracts';
 import type { RunnerDB } from './db.js';
 import { migrations } from './migrations/index.js';
@@ -58,7 +58,7 @@ const worker = await Worker.create({
   namespace: rt.config.TEMPORAL_NAMESPACE,
   dataConverter,
   taskQueue,
-  workflowBundle: await cachedWorkflowBundle({ name: 'runner', workflows: new URL('./workflows/index.js', import.meta.url), serviceDist: new URL('.', import.meta.url), logger: rt.logger }),
+  workflowBundle: await cachedWorkflowBundle({ name: 'runner', workflows: new URL('./workflows/index.js', import.meta.url), serviceDist: new URL('.', import.meta.url), logger: rt.logger, preloadModules: SHARED_WORKFLOW_MODULES }),
   activities: { ...createRunLogActivities(logDeps), ...resourceActivities },
 });
 const running = worker.run().catch((err: unknown) => {

@@ -23,6 +23,7 @@ import type {
 } from '@weft/contracts';
 import { backingEnv, uniqueSuffix } from '@weft/testkit';
 import { createLogger, temporalLogger } from '@weft/platform';
+import { SHARED_WORKFLOW_MODULES } from '@weft/platform/workflowBundle';
 import type { runWorkflow, RunWorkflowArgs } from '../workflows/index.js';
 import type { BlobRef, RunEvent, RunnableState, RunnerActivities, RunResult } from '../workflows/types.js';
 
@@ -34,14 +35,14 @@ export const historiesDir = fileURLToPath(new URL('../workflows/histories/', imp
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 /** The workflow bundle, built once per test file. */
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath, logger: temporalLogger(createLogger('bundle', 'silent')) });
+  bundle ??= bundleWorkflowCode({ workflowsPath, preloadModules: SHARED_WORKFLOW_MODULES, logger: temporalLogger(createLogger('bundle', 'silent')) });
   return bundle;
 }
 
 let loopBundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 /** The integrations worker's tool loop workflow, for stand-in integrations workers. */
 export function toolLoopBundle(): Promise<WorkflowBundleWithSourceMap> {
-  loopBundle ??= bundleWorkflowCode({ workflowsPath: toolLoopWorkflowsPath, logger: temporalLogger(createLogger('bundle', 'silent')) });
+  loopBundle ??= bundleWorkflowCode({ workflowsPath: toolLoopWorkflowsPath, preloadModules: SHARED_WORKFLOW_MODULES, logger: temporalLogger(createLogger('bundle', 'silent')) });
   return loopBundle;
 }
 
