@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
   applyEdgeChanges,
@@ -15,13 +15,13 @@ import {
   type OnDelete,
   type OnNodeDrag,
 } from '@xyflow/react';
-import type { Command, Position, WorkflowState } from '@weft/workflow';
+import type { Command, History, Position, WorkflowState } from '@weft/workflow';
 import { api, ApiError } from './api';
 import { BlockNodeView, ContainerNodeView } from './canvas/BlockNodeView';
 import { CanvasContext } from './canvas/CanvasContext';
 import { copyBlocks, loadClip, pasteCommands, storeClip, type Clip } from './canvas/clipboard';
 import { connectionProblem, edgeFor } from './canvas/connect';
-import { applyMeasured, CONTAINER_SIZE, nextEdges, nextNodes, type BlockNode } from './canvas/flow';
+import { applyMeasured, blockCount, blockDiff, CONTAINER_SIZE, nextEdges, nextNodes, type BlockNode } from './canvas/flow';
 import { MiniMap } from './canvas/MiniMap';
 import { BLOCK_DRAG_TYPE, Palette } from './canvas/Palette';
 import { absolutePosition, containerAt, FOOTPRINT, freeSpot, resizeCommands } from './canvas/place';
@@ -48,11 +48,26 @@ const CONTAINER_DATA: Record<string, Record<string, unknown>> = {
 };
 /** Blocks above which the canvas draws only what is in view and fits the view at half size at the least. */
 const LARGE_CANVAS = 300;
-const countOf = (blocks: WorkflowState['blocks']) => {
-  let n = 0;
-  for (const _id in blocks) n++;
-  return n;
-};
+/** The starter block, looked up by the id it had last time (a search over every block only when that fails). */
+function useStarter(blocks: WorkflowState['blocks'] | undefined) {
+  const id = useRef<string | undefined>(undefined);
+  if (!blocks) return undefined;
+  const known = id.current === undefined ? undefined : blocks[id.current];
+  if (known?.type === 'starter') return known;
+  const found = Object.values(blocks).find((b) => b.type === 'starter');
+  id.current = found?.id;
+  return found;
+}
+/**
+ * React Flow's options as constants, and its callbacks stable (`useStable`): it copies each prop that
+ * changes identity into its store, and every store update runs each subscriber's selector (on a large
+ * canvas, its visible-node and visible-edge checks over every block and edge). A new object per render
+ * made a remote edit cost five store updates instead of one.
+ */
+const DELETE_KEYS = ['Backspace', 'Delete'];
+const MULTI_SELECT_KEYS = ['Meta', 'Control', 'Shift'];
+const PRO_OPTIONS = { hideAttribution: true };
+const EDGE_OPTIONS = { type: 'smoothstep' };
 /** How far a paste lands from what was copied. */
 const PASTE_OFFSET = { x: 60, y: 60 };
 
@@ -82,6 +97,15 @@ function useStable<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) 
   return useCallback((...args: A) => latest.current(...args), []);
 }
 
+/**
+ * The history panel a moment after the canvas: every edit shifts its rows, and drawing them in the
+ * edit's own render would hold back the frame that shows the edit on the canvas.
+ */
+function DeferredHistory({ history, onRevert }: { history: History; onRevert(index: number): void }) {
+  const shown = useDeferredValue(history);
+  return useMemo(() => <HistoryPanel history={shown} onRevert={onRevert} />, [shown, onRevert]);
+}
+
 /** The collaborative editor of one loaded workflow. */
 function Editor({ workflowId, name, color }: { workflowId: string; name: string; color: string }) {
   const toast = useToast();
@@ -109,18 +133,21 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
     },
     [catalogue],
   );
-  // Known from the state, so the first fit (React Flow fits once the blocks have sizes) already has its limits.
-  const stateBlocks = state?.blocks;
-  const large = useMemo(() => (stateBlocks ? countOf(stateBlocks) : 0) > LARGE_CANVAS, [stateBlocks]);
   // The state the nodes and edges were last made for: an event maps only the blocks it changed. They
   // follow the state in the same render (React renders again at once, before any child), so an event
   // costs one pass over the tree, not two.
   const [drawn, setDrawn] = useState<{ state: WorkflowState; describe: typeof describe } | undefined>(undefined);
-  if (state && (drawn?.state !== state || drawn.describe !== describe)) {
-    const before = drawn?.describe === describe ? drawn.state : undefined;
+  const redraw = state !== undefined && (drawn?.state !== state || drawn.describe !== describe);
+  const before = redraw && drawn?.describe === describe ? drawn.state : undefined;
+  // One pass over the blocks per edit (it also counts them for `blockCount`).
+  const diff = state && before ? blockDiff(state, before) : undefined;
+  // Known from the state, so the first fit (React Flow fits once the blocks have sizes) already has its limits.
+  const stateBlocks = state?.blocks;
+  const large = useMemo(() => (stateBlocks ? blockCount(stateBlocks) > LARGE_CANVAS : false), [stateBlocks]);
+  if (state && redraw) {
     setDrawn({ state, describe });
-    setNodes((prev) => nextNodes(state, before, prev, describe, large));
-    setEdges((prev) => nextEdges(state, before, prev));
+    setNodes((prev) => nextNodes(state, before, prev, describe, large, diff));
+    setEdges((prev) => nextEdges(state, before, prev, diff));
   }
 
   // Refused edits and lost connections show as toasts.
@@ -154,7 +181,7 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
     [containerUnder],
   );
 
-  const onNodeDragStop: OnNodeDrag<BlockNode> = (_event, _node, dragged) => {
+  const onNodeDragStop: OnNodeDrag<BlockNode> = useStable((_event, _node, dragged) => {
     setDropTarget(null);
     if (!state) return;
     const moving = new Set(dragged.map((n) => n.id));
@@ -176,9 +203,9 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
       if (!unchanged) commands.push(...place);
     }
     if (commands.length > 0) edit(commands);
-  };
+  });
 
-  const onConnect = (c: Connection) => {
+  const onConnect = useStable((c: Connection) => {
     if (!state) return;
     const problem = connectionProblem(state, c);
     if (problem) {
@@ -186,7 +213,7 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
       return;
     }
     edit([{ type: 'addEdge', id: newId(), ...edgeFor(state, c) }]);
-  };
+  });
 
   const remove = (nodeIds: string[], edgeIds: string[]) => {
     const gone = new Set(nodeIds);
@@ -196,7 +223,7 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
     ];
     if (commands.length > 0) edit(commands);
   };
-  const onDelete: OnDelete<BlockNode> = ({ nodes: gone, edges: cut }) => remove(gone.map((n) => n.id), cut.map((e) => e.id));
+  const onDelete: OnDelete<BlockNode> = useStable(({ nodes: gone, edges: cut }) => remove(gone.map((n) => n.id), cut.map((e) => e.id)));
 
   const viewCenter = (): Position => {
     const rect = pane.current?.getBoundingClientRect();
@@ -278,10 +305,9 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
     setNodes((ns) => ns.map((n) => (n.selected === (n.id === id) ? n : { ...n, selected: n.id === id })));
     void flow.fitView({ nodes: [{ id }], maxZoom: 1, duration: 250 });
   });
-  const starterFields = useMemo(() => {
-    const starter = state ? Object.values(state.blocks).find((b) => b.type === 'starter') : undefined;
-    return inputFields(starter?.subBlocks.inputFormat?.value);
-  }, [state]);
+  // Worked out again only when the starter changes, not on every edit of another block.
+  const starter = useStarter(stateBlocks);
+  const starterFields = useMemo(() => inputFields(starter?.subBlocks.inputFormat?.value), [starter]);
   const running = runs.run?.status === 'running' || runs.run?.status === 'starting';
   const runNow = () => {
     if (running) return;
@@ -296,6 +322,7 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
     runs.cancel().catch((error: unknown) => toast.error(`Could not cancel the run: ${error instanceof Error ? error.message : String(error)}`));
   });
   const openRun = useStable((id: string) => void runs.open(id));
+  const revert = useStable((index: number) => edit([{ type: 'revertToHistory', index }]));
 
   const autoLayout = async () => {
     if (!state) return;
@@ -429,15 +456,15 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
               onNodeDragStop={onNodeDragStop}
               onConnect={onConnect}
               onDelete={onDelete}
-              deleteKeyCode={['Backspace', 'Delete']}
-              multiSelectionKeyCode={['Meta', 'Control', 'Shift']}
+              deleteKeyCode={DELETE_KEYS}
+              multiSelectionKeyCode={MULTI_SELECT_KEYS}
               selectionKeyCode="Shift"
               onlyRenderVisibleElements={large}
               minZoom={0.05}
               fitView
               fitViewOptions={fitOptions}
-              proOptions={{ hideAttribution: true }}
-              defaultEdgeOptions={{ type: 'smoothstep' }}
+              proOptions={PRO_OPTIONS}
+              defaultEdgeOptions={EDGE_OPTIONS}
             >
               <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#cbd2dc" />
               <Controls showInteractive={false} />
@@ -456,7 +483,7 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
               <p className="muted">Drag to move them together; copy, duplicate or delete them from the toolbar or with the shortcuts.</p>
             </section>
           )}
-          <HistoryPanel history={snapshot.state.history} onRevert={(index) => edit([{ type: 'revertToHistory', index }])} />
+          <DeferredHistory history={snapshot.state.history} onRevert={revert} />
           {variablesPanel}
           {copilotPanel}
         </aside>

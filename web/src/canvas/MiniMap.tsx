@@ -7,7 +7,7 @@ const PAD = 8;
 const FALLBACK_COLOR = '#94a3b8';
 
 /** What the minimap draws: every block's box and colour, and the part of the canvas in view. */
-interface Scene {
+export interface Scene {
   boxes: Array<{ x: number; y: number; width: number; height: number; color: string }>;
   view: { x: number; y: number; width: number; height: number };
 }
@@ -27,7 +27,7 @@ function sceneOf(state: ReactFlowState<BlockNode>): Scene {
 }
 
 /** Scale and offset that fit every block and the view into the minimap. */
-function fit(scene: Scene): { scale: number; x: number; y: number } {
+export function fit(scene: Scene): { scale: number; x: number; y: number } {
   let [minX, minY, maxX, maxY] = [scene.view.x, scene.view.y, scene.view.x + scene.view.width, scene.view.y + scene.view.height];
   for (const b of scene.boxes) {
     minX = Math.min(minX, b.x);
@@ -37,6 +37,43 @@ function fit(scene: Scene): { scale: number; x: number; y: number } {
   }
   const scale = Math.min((SIZE.width - 2 * PAD) / Math.max(1, maxX - minX), (SIZE.height - 2 * PAD) / Math.max(1, maxY - minY));
   return { scale, x: PAD - minX * scale + (SIZE.width - 2 * PAD - (maxX - minX) * scale) / 2, y: PAD - minY * scale + (SIZE.height - 2 * PAD - (maxY - minY) * scale) / 2 };
+}
+
+/**
+ * What the minimap shows, in whole device pixels: each box's rectangle (x, y, width, height, at least
+ * one pixel) and colour, then the view's. Two equal pictures draw the same pixels, so a change smaller
+ * than a minimap pixel (a block moved a few points on a large canvas) draws nothing.
+ */
+export interface Picture {
+  rects: Int32Array;
+  colors: string[];
+}
+
+export function pictureOf(scene: Scene, at: { scale: number; x: number; y: number }, ratio: number): Picture {
+  const rects = new Int32Array((scene.boxes.length + 1) * 4);
+  const colors: string[] = [];
+  const put = (i: number, x: number, y: number, width: number, height: number) => {
+    const left = Math.round((at.x + x * at.scale) * ratio);
+    const top = Math.round((at.y + y * at.scale) * ratio);
+    rects[i * 4] = left;
+    rects[i * 4 + 1] = top;
+    rects[i * 4 + 2] = Math.max(1, Math.round((at.x + (x + width) * at.scale) * ratio) - left);
+    rects[i * 4 + 3] = Math.max(1, Math.round((at.y + (y + height) * at.scale) * ratio) - top);
+  };
+  scene.boxes.forEach((b, i) => {
+    put(i, b.x, b.y, b.width, b.height);
+    colors.push(b.color);
+  });
+  const v = scene.view;
+  put(scene.boxes.length, v.x, v.y, v.width, v.height);
+  return { rects, colors };
+}
+
+export function samePicture(a: Picture | undefined, b: Picture): boolean {
+  if (!a || a.rects.length !== b.rects.length) return false;
+  for (let i = 0; i < a.rects.length; i++) if (a.rects[i] !== b.rects[i]) return false;
+  for (let i = 0; i < a.colors.length; i++) if (a.colors[i] !== b.colors[i]) return false;
+  return true;
 }
 
 /**
@@ -52,6 +89,7 @@ export function MiniMap() {
 
   useEffect(() => {
     let frame = 0;
+    let shown: Picture | undefined;
     const draw = () => {
       frame = 0;
       const element = canvas.current;
@@ -61,29 +99,38 @@ export function MiniMap() {
       if (element.width !== SIZE.width * ratio) {
         element.width = SIZE.width * ratio;
         element.height = SIZE.height * ratio;
+        shown = undefined;
       }
       const scene = sceneOf(store.getState());
       const at = fit(scene);
       placed.current = at;
-      ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-      ctx.clearRect(0, 0, SIZE.width, SIZE.height);
+      const picture = pictureOf(scene, at, ratio);
+      // Drawing 2,000 boxes costs the frame a few milliseconds (the canvas is rasterised when the page
+      // paints); a store change the minimap cannot show (a remote edit moving one block) skips it.
+      if (samePicture(shown, picture)) return;
+      shown = picture;
+      const { rects, colors } = picture;
+      const n = colors.length;
+      const [vx, vy, vw, vh] = [rects[n * 4] ?? 0, rects[n * 4 + 1] ?? 0, rects[n * 4 + 2] ?? 0, rects[n * 4 + 3] ?? 0];
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.clearRect(0, 0, element.width, element.height);
       ctx.fillStyle = 'rgba(240,242,245,0.7)';
-      ctx.fillRect(0, 0, SIZE.width, SIZE.height);
-      const v = scene.view;
-      ctx.clearRect(at.x + v.x * at.scale, at.y + v.y * at.scale, v.width * at.scale, v.height * at.scale);
-      for (const b of scene.boxes) {
-        const rect = [at.x + b.x * at.scale, at.y + b.y * at.scale, Math.max(1, b.width * at.scale), Math.max(1, b.height * at.scale)] as const;
-        if (b.color === 'transparent') {
+      ctx.fillRect(0, 0, element.width, element.height);
+      ctx.clearRect(vx, vy, vw, vh);
+      ctx.lineWidth = ratio;
+      for (let i = 0; i < n; i++) {
+        const [x, y, w, h] = [rects[i * 4] ?? 0, rects[i * 4 + 1] ?? 0, rects[i * 4 + 2] ?? 0, rects[i * 4 + 3] ?? 0];
+        const color = colors[i] ?? FALLBACK_COLOR;
+        if (color === 'transparent') {
           ctx.strokeStyle = FALLBACK_COLOR;
-          ctx.strokeRect(...rect);
+          ctx.strokeRect(x + ratio / 2, y + ratio / 2, w - ratio, h - ratio);
         } else {
-          ctx.fillStyle = b.color;
-          ctx.fillRect(...rect);
+          ctx.fillStyle = color;
+          ctx.fillRect(x, y, w, h);
         }
       }
       ctx.strokeStyle = '#6f3dfa';
-      ctx.lineWidth = 1;
-      ctx.strokeRect(at.x + v.x * at.scale, at.y + v.y * at.scale, v.width * at.scale, v.height * at.scale);
+      ctx.strokeRect(vx + ratio / 2, vy + ratio / 2, vw - ratio, vh - ratio);
     };
     const schedule = () => {
       if (frame === 0) frame = requestAnimationFrame(draw);

@@ -124,13 +124,14 @@ function toNode(block: BlockState, prev: BlockNode | undefined, state: WorkflowS
  * The nodes for `state` when the nodes drawn were made for `drawn` (undefined: none yet): only the
  * blocks that changed between the two are mapped again, and when none did the same array comes back
  * (a remote edit of one block touches one node, not 2,000). Structural changes (blocks added or
- * removed, containers, router edges) map every block, still keeping unchanged nodes.
+ * removed, containers, router edges) map every block, still keeping unchanged nodes. `diff` is
+ * `blockDiff(state, drawn)` when the caller has it already.
  */
-export function nextNodes(state: WorkflowState, drawn: WorkflowState | undefined, nodes: readonly BlockNode[], describe: Describe, estimate = false): BlockNode[] {
+export function nextNodes(state: WorkflowState, drawn: WorkflowState | undefined, nodes: readonly BlockNode[], describe: Describe, estimate = false, diff?: BlockDiff): BlockNode[] {
   if (!drawn || nodes.length === 0) return toNodes(state, nodes, describe, estimate);
   const routersChanged = state.edges !== drawn.edges && edgesChanged(state.edges, drawn.edges).some((e) => e.sourceHandle?.startsWith('router-'));
   if (state.blocks === drawn.blocks && !routersChanged) return nodes as BlockNode[];
-  const changed = changedBlocks(state, drawn);
+  const { changed } = diff ?? blockDiff(state, drawn);
   if (changed === null || routersChanged) return toNodes(state, nodes, describe, estimate);
   if (changed.length === 0) return nodes as BlockNode[];
   const next = nodes.slice();
@@ -143,21 +144,44 @@ export function nextNodes(state: WorkflowState, drawn: WorkflowState | undefined
   return next;
 }
 
-/** The blocks of `state` that differ from `drawn`'s, or null when blocks came, went, or changed type or container. */
-function changedBlocks(state: WorkflowState, drawn: WorkflowState): BlockState[] | null {
-  const changed: BlockState[] = [];
+/** How the blocks of two states differ. */
+export interface BlockDiff {
+  /** The blocks of the newer state that differ from the older's, or null when blocks came, went, or changed type or container. */
+  changed: BlockState[] | null;
+  /** Whether a block that is in both states has a new name (edge labels name their blocks). */
+  renamed: boolean;
+}
+
+/** How many blocks a blocks object has, counted once per object (every edit copies the object, so the older one was counted before). */
+const blockCounts = new WeakMap<Record<string, BlockState>, number>();
+export function blockCount(blocks: Record<string, BlockState>): number {
+  let count = blockCounts.get(blocks);
+  if (count === undefined) {
+    count = 0;
+    for (const _id in blocks) count++;
+    blockCounts.set(blocks, count);
+  }
+  return count;
+}
+
+/** The blocks of `state` that differ from `drawn`'s, in one pass over them (a 2,000-block canvas does this on every edit). */
+export function blockDiff(state: WorkflowState, drawn: WorkflowState): BlockDiff {
+  if (state.blocks === drawn.blocks) return { changed: [], renamed: false };
+  let changed: BlockState[] | null = [];
+  let renamed = false;
   let count = 0;
   for (const id in state.blocks) {
     count++;
     const block = state.blocks[id] as BlockState;
     const old = drawn.blocks[id];
     if (old === block) continue;
-    if (!old || old.type !== block.type || old.data.parentId !== block.data.parentId || CONTAINER_TYPES.has(block.type)) return null;
-    changed.push(block);
+    if (old !== undefined && old.name !== block.name) renamed = true;
+    if (changed === null) continue;
+    if (!old || old.type !== block.type || old.data.parentId !== block.data.parentId || CONTAINER_TYPES.has(block.type)) changed = null;
+    else changed.push(block);
   }
-  let drawnCount = 0;
-  for (const _id in drawn.blocks) drawnCount++;
-  return count === drawnCount ? changed : null;
+  blockCounts.set(state.blocks, count);
+  return { changed: count === blockCount(drawn.blocks) ? changed : null, renamed };
 }
 
 /** Edges in one list and not the other (by object). */
@@ -190,20 +214,9 @@ export function toEdges(state: WorkflowState, previous: readonly Edge[]): Edge[]
   });
 }
 
-/** Whether a block that is in both states has a new name (edge labels name their blocks). */
-function renamed(state: WorkflowState, drawn: WorkflowState): boolean {
-  if (state.blocks === drawn.blocks) return false;
-  for (const id in state.blocks) {
-    const block = state.blocks[id] as BlockState;
-    const old = drawn.blocks[id];
-    if (old !== undefined && old !== block && old.name !== block.name) return true;
-  }
-  return false;
-}
-
 /** The edges for `state` when the edges drawn were made for `drawn`: the same array when no edge and no block name changed. */
-export function nextEdges(state: WorkflowState, drawn: WorkflowState | undefined, edges: readonly Edge[]): Edge[] {
-  if (drawn && state.edges === drawn.edges && !renamed(state, drawn)) return edges as Edge[];
+export function nextEdges(state: WorkflowState, drawn: WorkflowState | undefined, edges: readonly Edge[], diff?: BlockDiff): Edge[] {
+  if (drawn && state.edges === drawn.edges && !(diff ?? blockDiff(state, drawn)).renamed) return edges as Edge[];
   return toEdges(state, edges);
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { replay, startWorkflow, type DecideContext } from '@weft/workflow';
 import type { NodeChange } from '@xyflow/react';
-import { applyMeasured, estimatedLayout, nextEdges, nextNodes, toEdges, toNodes, type BlockNode } from './flow';
+import { applyMeasured, blockCount, blockDiff, estimatedLayout, nextEdges, nextNodes, toEdges, toNodes, type BlockNode } from './flow';
 
 const context: DecideContext = { now: 1, newId: () => 'id', blockDefinition: () => ({ name: 'Start', subBlocks: [], outputs: {} }) };
 
@@ -109,5 +109,26 @@ describe('canvas nodes', () => {
     // Once measured, a changed block keeps React Flow's measurement.
     const [after] = toNodes({ ...s, blocks: { f: { ...plain, position: { x: 1, y: 2 } } } }, [measured as BlockNode], () => undefined, true);
     expect(after?.handles).toBeUndefined();
+  });
+
+  it('tell in one pass which blocks an edit changed, whether one was renamed, and when blocks came or went', () => {
+    const state = replay(startWorkflow(context, 'start'));
+    const start = state.blocks.start;
+    if (!start) throw new Error('no starter');
+    const b = { ...start, id: 'b', type: 'function', name: 'Step' };
+    const s1 = { ...state, blocks: { start, b } };
+    expect(blockDiff({ ...s1 }, s1)).toEqual({ changed: [], renamed: false });
+    const moved = { ...b, position: { x: 3, y: 4 } };
+    const s2 = { ...s1, blocks: { ...s1.blocks, b: moved } };
+    expect(blockDiff(s2, s1)).toEqual({ changed: [moved], renamed: false });
+    expect(blockCount(s2.blocks)).toBe(2);
+    const renamed = { ...moved, name: 'Other' };
+    expect(blockDiff({ ...s2, blocks: { ...s2.blocks, b: renamed } }, s2)).toEqual({ changed: [renamed], renamed: true });
+    // Added, removed, or moved into a container: every block is mapped again; a rename still shows.
+    expect(blockDiff({ ...s2, blocks: { ...s2.blocks, c: { ...b, id: 'c' } } }, s2).changed).toBeNull();
+    expect(blockDiff({ ...s2, blocks: { start } }, s2).changed).toBeNull();
+    const swapped = blockDiff({ ...s2, blocks: { start: { ...start, name: 'Begin' }, c: { ...b, id: 'c' } } }, s2);
+    expect(swapped).toEqual({ changed: null, renamed: true });
+    expect(blockDiff({ ...s2, blocks: { ...s2.blocks, b: { ...moved, data: { parentId: 'start' } } } }, s2).changed).toBeNull();
   });
 });
