@@ -68,6 +68,14 @@ const DELETE_KEYS = ['Backspace', 'Delete'];
 const MULTI_SELECT_KEYS = ['Meta', 'Control', 'Shift'];
 const PRO_OPTIONS = { hideAttribution: true };
 const EDGE_OPTIONS = { type: 'smoothstep' };
+/** What React Flow draws over the canvas: one element for every render, so an edit does not render them again. */
+const FLOW_CHROME = (
+  <>
+    <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#cbd2dc" />
+    <Controls showInteractive={false} />
+    <MiniMap />
+  </>
+);
 /** How far a paste lands from what was copied. */
 const PASTE_OFFSET = { x: 60, y: 60 };
 
@@ -274,8 +282,8 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
     addAt(type, flow.screenToFlowPosition({ x: e.clientX, y: e.clientY }), true);
   };
 
-  const selectedIds = nodes.filter((n) => n.selected).map((n) => n.id);
-  const selectedEdgeIds = edges.filter((e) => e.selected).map((e) => e.id);
+  const selectedIds = useMemo(() => nodes.filter((n) => n.selected).map((n) => n.id), [nodes]);
+  const selectedEdgeIds = useMemo(() => edges.filter((e) => e.selected).map((e) => e.id), [edges]);
 
   const copy = () => {
     if (!state) return;
@@ -466,9 +474,7 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
               proOptions={PRO_OPTIONS}
               defaultEdgeOptions={EDGE_OPTIONS}
             >
-              <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#cbd2dc" />
-              <Controls showInteractive={false} />
-              <MiniMap />
+              {FLOW_CHROME}
             </ReactFlow>
           </CanvasContext.Provider>
           </RunStatusContext.Provider>

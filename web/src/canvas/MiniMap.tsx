@@ -76,6 +76,16 @@ export function samePicture(a: Picture | undefined, b: Picture): boolean {
   return true;
 }
 
+/** Runs `fn` when the page is idle (within 200 ms); browsers without idle callbacks wait 50 ms instead. */
+function whenIdle(fn: () => void): number {
+  return typeof requestIdleCallback === 'function' ? requestIdleCallback(fn, { timeout: 200 }) : window.setTimeout(fn, 50);
+}
+function cancelIdle(handle: number): void {
+  if (handle === 0) return;
+  if (typeof cancelIdleCallback === 'function') cancelIdleCallback(handle);
+  else window.clearTimeout(handle);
+}
+
 /**
  * The canvas overview, drawn on one `<canvas>` from one store subscription: React Flow's own minimap
  * draws an SVG element per block and subscribes each to the store, which on a 2,000-block canvas costs
@@ -91,7 +101,6 @@ export function MiniMap() {
     let frame = 0;
     let shown: Picture | undefined;
     const draw = () => {
-      frame = 0;
       const element = canvas.current;
       const ctx = element?.getContext('2d');
       if (!element || !ctx) return;
@@ -132,15 +141,34 @@ export function MiniMap() {
       ctx.strokeStyle = '#6f3dfa';
       ctx.strokeRect(vx + ratio / 2, vy + ratio / 2, vw - ratio, vh - ratio);
     };
-    const schedule = () => {
-      if (frame === 0) frame = requestAnimationFrame(draw);
+    // The view moved: draw in the next frame. Blocks moved (a drag, a remote edit): draw once the page
+    // is idle, so the frame that shows the change on the canvas does not also work out the minimap.
+    let later = 0;
+    const drawNow = () => {
+      frame = 0;
+      cancelIdle(later);
+      later = 0;
+      draw();
     };
-    schedule();
-    // Any store change may move a block or the view (measurements change the lookup in place); one draw per frame.
-    const unsubscribe = store.subscribe(schedule);
+    const scheduleFrame = () => {
+      if (frame === 0) frame = requestAnimationFrame(drawNow);
+    };
+    const scheduleIdle = () => {
+      if (frame === 0 && later === 0) later = whenIdle(() => ((later = 0), draw()));
+    };
+    scheduleFrame();
+    let last = store.getState();
+    // Any store change may move a block or the view (measurements change the lookup in place).
+    const unsubscribe = store.subscribe((state) => {
+      const viewMoved = state.transform !== last.transform || state.width !== last.width || state.height !== last.height;
+      last = state;
+      if (viewMoved) scheduleFrame();
+      else scheduleIdle();
+    });
     return () => {
       unsubscribe();
       cancelAnimationFrame(frame);
+      cancelIdle(later);
     };
   }, [store]);
 
