@@ -114,6 +114,18 @@ function DeferredHistory({ history, onRevert }: { history: History; onRevert(ind
   return useMemo(() => <HistoryPanel history={shown} onRevert={onRevert} />, [shown, onRevert]);
 }
 
+/** The version and whether edits are saved, a moment after the canvas too (the header is then not painted again in an edit's frame). */
+function SaveState(props: { version: number; pending: number }) {
+  const version = useDeferredValue(props.version);
+  const pending = useDeferredValue(props.pending);
+  return (
+    <>
+      <span className="pill">version {version}</span>
+      <span className={`pill ${pending > 0 ? 'pill-warn' : ''}`}>{pending > 0 ? `saving ${pending}` : 'saved'}</span>
+    </>
+  );
+}
+
 /** The collaborative editor of one loaded workflow. */
 function Editor({ workflowId, name, color }: { workflowId: string; name: string; color: string }) {
   const toast = useToast();
@@ -422,8 +434,7 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
         <div className="canvas-title">
           <span className="swatch lg" style={{ background: color }} />
           <strong>{name}</strong>
-          <span className="pill">version {snapshot.version}</span>
-          <span className={`pill ${snapshot.pending > 0 ? 'pill-warn' : ''}`}>{snapshot.pending > 0 ? `saving ${snapshot.pending}` : 'saved'}</span>
+          <SaveState version={snapshot.version} pending={snapshot.pending} />
           <span className={`pill ${live ? 'pill-live' : 'pill-off'}`}>{live ? 'live' : 'offline'}</span>
         </div>
         <div className="toolbar" role="toolbar" aria-label="Editing tools">
