@@ -9,7 +9,7 @@ import { runHandlers, runnerHandlers } from './adapters/grpc.js';
 import { createTemporalEngine } from './adapters/temporal.js';
 import { createExecutions } from './executions.js';
 import { createRunLive } from './live/runLive.js';
-import { createRunLogActivities } from './activities/runLog.js';
+import { createRunEventQueue, createRunLogActivities, runLogSinks } from './activities/runLog.js';
 import { createRunResourceActivities } from './activities/runResources.js';
 import type { RunnableState } from './workflows/types.js';
 import { OVERLAP_POLICIES, createScheduleManager, type OverlapPolicy } from './triggers/schedules.js';
@@ -53,13 +53,16 @@ const connection = await NativeConnection.connect({ address: rt.config.TEMPORAL_
 // Payloads (run inputs, environment variables, activity inputs and results) reach Temporal's history encrypted.
 const dataConverter = weftDataConverter();
 const temporal = new Client({ connection, namespace: rt.config.TEMPORAL_NAMESPACE, dataConverter });
+// Block events a run hands over through its sink, written in the background.
+const runEvents = createRunEventQueue({ ...logDeps, logger: rt.logger });
 const worker = await Worker.create({
   connection,
   namespace: rt.config.TEMPORAL_NAMESPACE,
   dataConverter,
   taskQueue,
   workflowBundle: await cachedWorkflowBundle({ name: 'runner', workflows: new URL('./workflows/index.js', import.meta.url), serviceDist: new URL('.', import.meta.url), logger: rt.logger, preloadModules: SHARED_WORKFLOW_MODULES }),
-  activities: { ...createRunLogActivities(logDeps), ...resourceActivities },
+  activities: { ...createRunLogActivities(logDeps, runEvents), ...resourceActivities },
+  sinks: runLogSinks(runEvents),
 });
 const running = worker.run().catch((err: unknown) => {
   rt.logger.fatal({ err }, 'workflow worker stopped');

@@ -10,7 +10,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
-import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type InjectedSinks, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type {
   CallModelInput,
   CallModelOutput,
@@ -25,12 +25,17 @@ import { backingEnv, uniqueSuffix } from '@weft/testkit';
 import { createLogger, temporalLogger } from '@weft/platform';
 import { SHARED_WORKFLOW_MODULES } from '@weft/platform/workflowBundle';
 import type { runWorkflow, RunWorkflowArgs } from '../workflows/index.js';
-import type { BlobRef, RunEvent, RunnableState, RunnerActivities, RunResult } from '../workflows/types.js';
+import type { BlobRef, RunEvent, RunLogSinks, RunnableState, RunnerActivities, RunResult } from '../workflows/types.js';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 /** The agent tool loop the integrations worker serves (its stand-ins here serve it too). */
 export const toolLoopWorkflowsPath = fileURLToPath(new URL('../../../integrations/src/models/toolLoop.workflow.ts', import.meta.url));
 export const historiesDir = fileURLToPath(new URL('../workflows/histories/', import.meta.url));
+
+/** The `runLog` sink of a test worker: block events join the recorded ones as they are handed over. */
+export function recordedRunLog(events: RunEvent[]): InjectedSinks<RunLogSinks> {
+  return { runLog: { record: { fn: (_info, event) => void events.push(event), callDuringReplay: false } } };
+}
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 /** The workflow bundle, built once per test file. */
@@ -139,7 +144,11 @@ export interface EngineHarness {
   start(state: RunnableState, extra?: Partial<RunWorkflowArgs>, workflowId?: string): Promise<WorkflowHandle<typeof runWorkflow>>;
   /** Starts a run, waits for its result and checks that its history replays. */
   run(state: RunnableState, extra?: Partial<RunWorkflowArgs>): Promise<RunResult>;
-  /** Saves a run's history (`{workflowId, history}`) under workflows/histories/<name>.json when WEFT_WRITE_HISTORIES is set. */
+  /**
+   * Saves a run's history (`{workflowId, history}`) under workflows/histories/<name>.json when
+   * WEFT_WRITE_HISTORIES is `1`, or under <name>.<value>.json for another value (histories of a newer
+   * code path beside the older ones, which must keep replaying too).
+   */
   keepHistory(handle: WorkflowHandle<typeof runWorkflow>, name: string): Promise<void>;
   reset(): void;
   close(): Promise<void>;
@@ -210,7 +219,9 @@ export async function createEngineHarness(opts: { workflowWorker?: boolean } = {
   };
   // Without the in-process workflow worker, another process serves `queue` (durability tests).
   const workflowWorker =
-    opts.workflowWorker === false ? undefined : await Worker.create({ connection: native, taskQueue: queue, workflowBundle: await workflowBundle(), activities: runnerActivities });
+    opts.workflowWorker === false
+      ? undefined
+      : await Worker.create({ connection: native, taskQueue: queue, workflowBundle: await workflowBundle(), activities: runnerActivities, sinks: recordedRunLog(rec.events) });
   // The stand-in integrations worker serves the agent tool loop from the run bundle (the runner's own
   // copy of `modelToolLoop`, one bundle less to build per file); modelBlocks.int.test.ts runs the
   // integrations worker's loop itself (toolLoopBundle).
@@ -255,7 +266,8 @@ export async function createEngineHarness(opts: { workflowWorker?: boolean } = {
       if (!process.env.WEFT_WRITE_HISTORIES) return;
       mkdirSync(historiesDir, { recursive: true });
       // The workflow id is kept beside the history: code that derives ids from it replays only with it.
-      writeFileSync(`${historiesDir}${name}.json`, `${JSON.stringify({ workflowId: handle.workflowId, history: JSON.parse(historyToJSON(history)) as unknown })}\n`);
+      const suffix = process.env.WEFT_WRITE_HISTORIES === '1' ? '' : `.${process.env.WEFT_WRITE_HISTORIES}`;
+      writeFileSync(`${historiesDir}${name}${suffix}.json`, `${JSON.stringify({ workflowId: handle.workflowId, history: JSON.parse(historyToJSON(history)) as unknown })}\n`);
     },
     reset() {
       rec.functionCalls.length = 0;

@@ -28,6 +28,7 @@ const worker = await Worker.create({
       throw new Error(`Workflow ${workflowId} not found`);
     },
   },
+  sinks: { runLog: { record: { fn: () => {}, callDuringReplay: false } } },
 });
 process.stdout.write('ready\n');
 await worker.run();

@@ -1,16 +1,20 @@
-import { CancellationScope, isCancellation, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, patched, proxyActivities, proxyLocalActivities, proxySinks, workflowInfo } from '@temporalio/workflow';
 import type { IntegrationActivities } from '@weft/contracts';
 import { runFrame, type FrameResult } from './engine/scheduler.js';
 import { BLOB_THRESHOLD_BYTES, shrink, variablesByName, type EngineActivities, type Run, type RunWorkflowArgs } from './engine/run.js';
 import { compileGraph, type CompiledGraph } from './graph.js';
 import { INTEGRATION_HEARTBEAT_TIMEOUT } from './models/activities.js';
 import { failureMessage, RETRY_INITIAL_MS } from './retry.js';
-import type { RunEvent, RunnerActivities, RunResult } from './types.js';
+import type { RunEvent, RunLogSinks, RunnerActivities, RunResult } from './types.js';
 
 export type { RunWorkflowArgs } from './engine/run.js';
 
 /** Logs of a run larger than this travel as one BlobRef (`logsRef`) instead of inline. */
 const INLINE_LOGS_BYTES = 4 * BLOB_THRESHOLD_BYTES;
+
+/** Patch id: block events go through the `runLog` sink instead of a local activity each. */
+export const RUN_EVENTS_BY_SINK = 'run-events-by-sink';
+const { runLog } = proxySinks<RunLogSinks>();
 
 function activities(args: RunWorkflowArgs): { acts: EngineActivities; events: Pick<RunnerActivities, 'recordRunEvent'> } {
   // Determinism: a command must never be issued in reaction to a local activity's completion while
@@ -76,6 +80,12 @@ function reusedBlocks(graph: CompiledGraph, rerun: NonNullable<RunWorkflowArgs['
 export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
   const executionId = args.executionId || workflowInfo().workflowId;
   const { acts, events } = activities(args);
+  // Block events go to the runner's `runLog` sink: handed over without a history event, and the
+  // worker writes them in the background, so no workflow task waits for the run log. Runs recorded
+  // before this (no marker in their history) keep one local activity per event. `runStarted` and
+  // `runCompleted` stay local activities: the first makes a scheduled run's row, the last is
+  // written only after every earlier event (the activity drains the sink's writes first).
+  const bySink = patched(RUN_EVENTS_BY_SINK);
   // Each event's local activity is scheduled the moment the event happens (never from another
   // activity's completion, see `activities`); the run waits for all of them before `runCompleted`.
   const pending: Array<Promise<void>> = [];
@@ -83,7 +93,8 @@ export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
   const emit = (event: RunEvent) => {
     ordinal += 1;
     const numbered: RunEvent = { ...event, ordinal };
-    pending.push(CancellationScope.nonCancellable(() => events.recordRunEvent(numbered)));
+    if (bySink && numbered.type !== 'runStarted') runLog.record(numbered);
+    else pending.push(CancellationScope.nonCancellable(() => events.recordRunEvent(numbered)));
   };
   // A run Temporal started itself (a Schedule) has no row yet: this event creates it, naming its trigger and deployment version.
   emit({

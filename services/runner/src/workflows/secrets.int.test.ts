@@ -5,7 +5,7 @@ import type { ExecuteToolInput, IntegrationActivities } from '@weft/contracts';
 import { PayloadCipher, weftDataConverter } from '@weft/platform';
 import { backingEnv, uniqueSuffix } from '@weft/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphOf, workflowBundle } from '../testing/engineHarness.js';
+import { graphOf, recordedRunLog, workflowBundle } from '../testing/engineHarness.js';
 import type { runWorkflow } from './index.js';
 import type { RunnerActivities } from './types.js';
 
@@ -69,7 +69,7 @@ describe('secrets from the workspace environment never sit in Temporal history i
       },
     };
     workers = [
-      await Worker.create({ connection: native, taskQueue: queue, dataConverter, workflowBundle: await workflowBundle(), activities: runnerActivities }),
+      await Worker.create({ connection: native, taskQueue: queue, dataConverter, workflowBundle: await workflowBundle(), activities: runnerActivities, sinks: recordedRunLog([]) }),
       await Worker.create({ connection: native, taskQueue: toolQueue, dataConverter, activities: integrations }),
     ];
     running = Promise.all(workers.map((w) => w.run()));

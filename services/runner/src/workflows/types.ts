@@ -2,6 +2,7 @@
  * Shapes shared by the runner's Temporal workflows, its activities and its API side.
  * Additive changes only: the engine, the run API and the model layer build on them at once.
  */
+import type { Sinks } from '@temporalio/workflow';
 
 /** The part of a workflow state a run needs (structurally compatible with @weft/workflow's state). */
 export interface RunnableBlock {
@@ -174,6 +175,15 @@ export interface BlobRef {
 }
 
 /** Activities the runner's own worker serves to its workflows (task queue `runnerTaskQueue`). */
+/**
+ * The run's log, handed over without waiting (a Temporal sink): block events of runs recorded since
+ * the `run-events-by-sink` patch. Not part of the history; a crashed worker's last events may be lost,
+ * and `runCompleted` then writes the block logs they carried.
+ */
+export interface RunLogSinks extends Sinks {
+  runLog: { record(event: RunEvent): void };
+}
+
 export interface RunnerActivities {
   /** Records one progress event of a run (log row, outbox event, live stream); idempotent per event. */
   recordRunEvent(event: RunEvent): Promise<void>;

@@ -23,7 +23,7 @@ import type {
 } from '@weft/contracts';
 import { createLogger, temporalLogger } from '@weft/platform';
 import { backingEnv, createOpenAIFake, uniqueSuffix, type OpenAIFake } from '@weft/testkit';
-import { graphOf, ran, toolLoopBundle, workflowBundle } from '../../testing/engineHarness.js';
+import { graphOf, ran, recordedRunLog, toolLoopBundle, workflowBundle } from '../../testing/engineHarness.js';
 import type { runWorkflow, RunWorkflowArgs } from '../index.js';
 import type { RunnerActivities, RunResult } from '../types.js';
 
@@ -121,7 +121,7 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
   };
 
   async function startWorkflowWorker(): Promise<void> {
-    const worker = await Worker.create({ connection: native, taskQueue: queue, workflowBundle: await workflowBundle(), activities: runnerActivities });
+    const worker = await Worker.create({ connection: native, taskQueue: queue, workflowBundle: await workflowBundle(), activities: runnerActivities, sinks: recordedRunLog([]) });
     workflowWorker = { worker, running: worker.run() };
   }
 
