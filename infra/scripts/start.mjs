@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: installs what is missing, brings up Postgres, NATS and Temporal (or uses the running
 // ones), builds, starts every service and the gateway (each service migrates its schema on boot),
-// and prints the URL.
+// and prints the URL. A service that crashes afterwards is started again (see supervise in lib/stack.mjs).
 import { fileURLToPath } from 'node:url';
 import { ensureInstalled, build } from './lib/install.mjs';
 
@@ -21,7 +21,7 @@ build(root, log);
 const port = Number(process.env.PORT ?? 3000);
 let stack;
 try {
-  stack = await startStack({ root, env: backing.env, port, log });
+  stack = await startStack({ root, env: backing.env, port, log, restart: true });
 } catch (err) {
   console.error(`[weft] ${err.message}`);
   await backing.stop();

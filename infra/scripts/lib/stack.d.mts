@@ -14,4 +14,19 @@ export declare function startStack(opts: {
   randomPorts?: boolean;
   log?: (message: string) => void;
   quiet?: boolean;
+  restart?: boolean;
 }): Promise<RunningStack>;
+export interface Supervised {
+  readonly name: string;
+  readonly child: import('node:child_process').ChildProcess;
+  live(): void;
+  stop(): Promise<void>;
+}
+export declare function supervise(opts: {
+  name: string;
+  spawn: () => import('node:child_process').ChildProcess;
+  log?: (message: string) => void;
+  restart?: boolean;
+  maxRestarts?: number;
+  windowMs?: number;
+}): Supervised;

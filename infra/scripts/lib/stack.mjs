@@ -19,7 +19,9 @@ export function freePort() {
 
 /**
  * Spawns the services and the gateway from their built `dist/`. `env` carries the backing-service
- * addresses; ports default to the configuration's when `randomPorts` is false. With random ports a
+ * addresses; ports default to the configuration's when `randomPorts` is false. With `restart` (the
+ * stack `npm start` runs) a process that crashes after start-up is started again (`supervise`);
+ * tests leave it off, so a crash fails them instead of being hidden. With random ports a
  * port found free can be taken by another process before a service binds it; the start is then
  * tried again on new ports (three tries).
  */
@@ -37,7 +39,62 @@ export async function startStack(opts) {
 /** A process of the stack exited while it was starting. */
 class StartError extends Error {}
 
-async function startOnce({ root, env = {}, port = 3000, randomPorts = false, log = console.log, quiet = false }) {
+/**
+ * One process of the stack, kept running: `spawn()` starts it; once `live()` has been called (the
+ * stack answered healthy) and `restart` is on, a process that exits on its own — a crash, an
+ * out-of-memory kill — is started again, at most `maxRestarts` times within `windowMs` (a process
+ * that keeps dying is left down, with a message). Temporal takes the runs of a crashed worker up
+ * again once its replacement polls. `stop()` ends it for good: SIGTERM, then SIGKILL after 10 s.
+ */
+export function supervise({ name, spawn: spawnOne, log = console.log, restart = false, maxRestarts = 5, windowMs = 60_000 }) {
+  let child;
+  let stopping = false;
+  let isLive = false;
+  const restarts = [];
+  const start = () => {
+    const current = spawnOne();
+    child = current;
+    current.on('exit', (code, signal) => {
+      if (stopping || current !== child) return;
+      log(`${name} exited (${signal ?? code})`);
+      if (!restart || !isLive) return;
+      const now = Date.now();
+      while (restarts.length > 0 && now - restarts[0] > windowMs) restarts.shift();
+      if (restarts.length >= maxRestarts) {
+        log(`${name} exited ${maxRestarts + 1} times within ${windowMs / 1000} s; it is not started again`);
+        return;
+      }
+      restarts.push(now);
+      log(`starting ${name} again`);
+      start();
+    });
+  };
+  start();
+  return {
+    name,
+    get child() {
+      return child;
+    },
+    live() {
+      isLive = true;
+    },
+    stop() {
+      stopping = true;
+      const current = child;
+      return new Promise((resolve) => {
+        if (current.exitCode !== null || current.signalCode !== null) return resolve();
+        const kill = setTimeout(() => current.kill('SIGKILL'), 10_000);
+        current.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
+        current.kill('SIGTERM');
+      });
+    },
+  };
+}
+
+async function startOnce({ root, env = {}, port = 3000, randomPorts = false, log = console.log, quiet = false, restart = false }) {
   const addresses = {};
   for (const [i, s] of SERVICES.entries()) {
     addresses[`${s.toUpperCase()}_ADDR`] = `127.0.0.1:${randomPorts ? await freePort() : 50051 + i}`;
@@ -45,38 +102,21 @@ async function startOnce({ root, env = {}, port = 3000, randomPorts = false, log
   const gatewayPort = randomPorts ? await freePort() : port;
   const childEnv = { ...process.env, ...env, ...addresses, PORT: String(gatewayPort) };
   const children = [];
-  let stopping = false;
   // WEFT_NODE_ARGS: extra node flags for every service (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
   const nodeArgs = (process.env.WEFT_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  const spawnOne = (name, dir) => {
-    const child = spawn(process.execPath, ['--enable-source-maps', ...nodeArgs, path.join(root, dir, 'dist/main.js')], {
-      env: childEnv,
-      stdio: ['ignore', quiet ? 'ignore' : 'inherit', 'inherit'],
-    });
-    child.on('exit', (code, signal) => {
-      if (!stopping) log(`${name} exited (${signal ?? code})`);
-    });
-    children.push({ name, child });
+  const add = (name, dir) => {
+    const spawnOne = () =>
+      spawn(process.execPath, ['--enable-source-maps', ...nodeArgs, path.join(root, dir, 'dist/main.js')], {
+        env: childEnv,
+        stdio: ['ignore', quiet ? 'ignore' : 'inherit', 'inherit'],
+      });
+    children.push(supervise({ name, spawn: spawnOne, log, restart }));
   };
-  for (const s of SERVICES) spawnOne(s, `services/${s}`);
-  spawnOne('gateway', 'gateway');
+  for (const s of SERVICES) add(s, `services/${s}`);
+  add('gateway', 'gateway');
   const url = `http://localhost:${gatewayPort}`;
   const stop = async () => {
-    stopping = true;
-    await Promise.all(
-      children.map(
-        ({ child }) =>
-          new Promise((resolve) => {
-            if (child.exitCode !== null || child.signalCode !== null) return resolve();
-            const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-            child.once('exit', () => {
-              clearTimeout(kill);
-              resolve();
-            });
-            child.kill('SIGTERM');
-          }),
-      ),
-    );
+    await Promise.all(children.map((c) => c.stop()));
   };
   // Services bundle their Temporal workflow code on a first start, which on a loaded 2-core machine
   // can take minutes; WEFT_START_TIMEOUT_MS changes the limit.
@@ -91,7 +131,10 @@ async function startOnce({ root, env = {}, port = 3000, randomPorts = false, log
     try {
       const res = await fetch(`${url}/api/health`);
       const body = await res.json();
-      if (res.status === 200) return { url, port: gatewayPort, addresses, stop };
+      if (res.status === 200) {
+        for (const c of children) c.live();
+        return { url, port: gatewayPort, addresses, stop };
+      }
       last = JSON.stringify(body);
     } catch (err) {
       last = err.message;
