@@ -33,13 +33,12 @@ function bundleInputs(serviceDist: string): string[] {
  * reusable V8 context otherwise runs every module of the bundle again for each new workflow
  * (~35 ms of a run's CPU on this machine for the catalogue's blocks, tools and schemas). What is
  * listed must keep no state it changes after loading: the SDK deep-freezes shared modules.
- * `workflowStackLimit` turns off the SDK's per-promise stack traces unless
- * `WEFT_WORKFLOW_STACK_TRACES=1` (for debugging a stuck workflow through its stack-trace query).
+ * `workflowStackLimit` (`WORKFLOW_CONTEXT_MODULES`, which bundles without the catalogue preload alone)
+ * turns off the SDK's per-promise stack traces unless `WEFT_WORKFLOW_STACK_TRACES=1` (for debugging a
+ * stuck workflow through its stack-trace query).
  */
-export const SHARED_WORKFLOW_MODULES = [
-  '@weft/catalog',
-  ...(process.env.WEFT_WORKFLOW_STACK_TRACES === '1' ? [] : ['@weft/platform/workflowStackLimit']),
-];
+export const WORKFLOW_CONTEXT_MODULES = process.env.WEFT_WORKFLOW_STACK_TRACES === '1' ? [] : ['@weft/platform/workflowStackLimit'];
+export const SHARED_WORKFLOW_MODULES = ['@weft/catalog', ...WORKFLOW_CONTEXT_MODULES];
 
 /**
  * The Temporal workflow bundle of `workflows` (a built file of the service whose code lives in

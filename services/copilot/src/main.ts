@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { bootService, temporalLogger, weftDataConverter } from '@weft/platform';
-import { cachedWorkflowBundle } from '@weft/platform/workflowBundle';
+import { cachedWorkflowBundle, WORKFLOW_CONTEXT_MODULES } from '@weft/platform/workflowBundle';
 import { copilot, copilotTaskQueue, integrationsTaskQueue } from '@weft/contracts';
 import { migrations } from './migrations/index.js';
 import { copilotHandlers } from './adapters/grpc.js';
@@ -45,7 +45,7 @@ const worker = await Worker.create({
   namespace: rt.config.TEMPORAL_NAMESPACE,
   dataConverter,
   taskQueue: queues.copilot,
-  workflowBundle: await cachedWorkflowBundle({ name: 'copilot', workflows: new URL('./workflows/index.js', import.meta.url), serviceDist: new URL('.', import.meta.url), logger: rt.logger }),
+  workflowBundle: await cachedWorkflowBundle({ name: 'copilot', workflows: new URL('./workflows/index.js', import.meta.url), serviceDist: new URL('.', import.meta.url), logger: rt.logger, preloadModules: WORKFLOW_CONTEXT_MODULES }),
   activities,
 });
 const running = worker.run().catch((err: unknown) => {

@@ -9,6 +9,7 @@ import { NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporal
 import { connect, type NatsConnection } from 'nats';
 import { copilotTurnSubject, runChunksSubject, type CopilotTurnEvent, type ModelActivities, type RunStreamChunk } from '@weft/contracts';
 import { createLogger, temporalLogger } from '@weft/platform';
+import { WORKFLOW_CONTEXT_MODULES } from '@weft/platform/workflowBundle';
 import { backingEnv, createOpenAIFake, createTestDatabase, uniqueSuffix, type OpenAIFake } from '@weft/testkit';
 import { createCopilotActivities } from '../activities/index.js';
 import type { CopilotDB } from '../db.js';
@@ -76,7 +77,7 @@ export async function startCopilotHarness(): Promise<CopilotHarness> {
   const connection = await Connection.connect({ address: temporalAddress });
   const client = new Client({ connection });
   const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
-  const bundle = await bundleWorkflowCode({ workflowsPath, logger: temporalLogger(createLogger('bundle', 'silent')) });
+  const bundle = await bundleWorkflowCode({ workflowsPath, preloadModules: WORKFLOW_CONTEXT_MODULES, logger: temporalLogger(createLogger('bundle', 'silent')) });
   const copilotWorker = await Worker.create({
     connection: native,
     taskQueue: queues.copilot,
