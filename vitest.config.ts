@@ -46,6 +46,8 @@ export default defineConfig({
           // A guard against hangs, not a speed limit: generous enough for a machine loaded many times over.
           testTimeout: 90_000,
           hookTimeout: 180_000,
+          // expect.poll waits for a condition; its default of 1 s is a speed limit on a loaded machine.
+          expect: { poll: { timeout: 30_000 } },
         },
       })),
       {
@@ -58,6 +60,7 @@ export default defineConfig({
           globalSetup: ['./support/globalSetup.ts'],
           testTimeout: 120_000,
           hookTimeout: 240_000,
+          expect: { poll: { timeout: 30_000 } },
           fileParallelism: false,
         },
       },

@@ -78,8 +78,10 @@ describe('the history and variables panels', () => {
     await value.fill('42');
     await value.press('Enter');
     await expect.poll(stored, { timeout: 10_000 }).toEqual([{ name: 'count', type: 'number', value: '42', validationError: undefined }]);
-    await expect.poll(() => panelB.getByRole('listitem').count()).toBe(1);
-    expect(await panelB.getByText('Not a valid number').count()).toBe(0);
+    // B learns of the delete and of the new value from two events: wait for both, in either order.
+    await expect.poll(() => panelB.getByRole('listitem').count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => panelB.getByRole('textbox', { name: 'Value of count', exact: true }).inputValue(), { timeout: 10_000 }).toBe('42');
+    await expect.poll(() => panelB.getByText('Not a valid number').count(), { timeout: 10_000 }).toBe(0);
     expect([...a.errors, ...b.errors]).toEqual([]);
   });
 });
