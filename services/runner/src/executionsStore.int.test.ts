@@ -4,7 +4,7 @@ import { createTestDatabase, uniqueSuffix } from '@weft/testkit';
 import type { Database } from '@weft/platform';
 import type { RunnerDB } from './db.js';
 import { migrations } from './migrations/index.js';
-import { createExecution, getExecution, listExecutions, readRunEvents, recordRunEvent, type RunLogDeps } from './executionsStore.js';
+import { createExecution, getExecution, listExecutions, readRunEvents, recordRunEvent, recordRunEvents, type RunLogDeps } from './executionsStore.js';
 import { createRunResourceActivities } from './activities/runResources.js';
 import type { BlockLog } from './workflows/types.js';
 
@@ -83,6 +83,39 @@ describe('the run log (Postgres)', () => {
     expect(events.at(-1)?.data).not.toHaveProperty('logs');
     expect((await readRunEvents(database.db, id, 6, 100)).map((e) => e.seq)).toEqual([7, 8]);
     expect((await outbox(id)).map((r) => r.type)).toEqual(['runStarted', 'blockCompleted', 'blockCompleted', 'blockCompleted', 'runCompleted']);
+  });
+
+  it('records a batch of one run’s events in one transaction, in order, each once; a batch that cannot be recorded writes nothing', async () => {
+    const id = `batch-${uniqueSuffix()}`;
+    await recordRunEvent(deps, { type: 'runStarted', executionId: id, workflowId: 'wf-b', at: new Date().toISOString(), trigger: 'manual' });
+    const batch = [
+      { type: 'blockStarted' as const, executionId: id, blockId: 'a', blockName: 'A', blockType: 'function', at: '2026-01-01T00:00:00.000Z', ordinal: 2 },
+      { type: 'blockCompleted' as const, executionId: id, log: log('a'), ordinal: 3 },
+      { type: 'blockStarted' as const, executionId: id, blockId: 'b', blockName: 'B', blockType: 'function', at: '2026-01-01T00:00:00.000Z', ordinal: 4 },
+    ];
+    const notifiedBefore = notified.length;
+    expect(await recordRunEvents(deps, batch)).toEqual([true, true, true]);
+    expect(notified.slice(notifiedBefore)).toEqual([id]);
+    expect(await recordRunEvents(deps, batch)).toEqual([false, false, false]);
+    expect((await readRunEvents(database.db, id, 0, 100)).map((e) => [e.seq, e.type])).toEqual([
+      [1, 'runStarted'],
+      [2, 'blockStarted'],
+      [3, 'blockCompleted'],
+      [4, 'blockStarted'],
+    ]);
+    expect((await getExecution(database.db, id))?.logs?.map((l) => [l.blockId, l.status])).toEqual([
+      ['a', 'succeeded'],
+      ['b', 'running'],
+    ]);
+
+    const orphan = `orphan-${uniqueSuffix()}`;
+    await expect(
+      recordRunEvents(deps, [
+        { type: 'blockStarted', executionId: id, blockId: 'c', blockName: 'C', blockType: 'function', at: '2026-01-01T00:00:00.000Z' },
+        { type: 'blockStarted', executionId: orphan, blockId: 'x', blockName: 'X', blockType: 'function', at: '2026-01-01T00:00:00.000Z' },
+      ]),
+    ).rejects.toThrow(/has no row yet/);
+    expect((await readRunEvents(database.db, id, 0, 100)).map((e) => e.seq)).toEqual([1, 2, 3, 4]);
   });
 
   it('keeps the first end of a run: a cancel recorded first is not overwritten by the workflow finishing later', async () => {

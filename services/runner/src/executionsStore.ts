@@ -165,129 +165,146 @@ async function upsertBlockLog(trx: Transaction<RunnerDB>, executionId: string, p
  * to the outbox on `<instance>.runner.run.<executionId>`. Answers false when it was recorded before.
  */
 export async function recordRunEvent(deps: RunLogDeps, event: RunEvent): Promise<boolean> {
-  const { key, type, data } = eventData(event);
-  const executionId = event.executionId;
-  const subject = `${deps.instance}.runner.run.${executionId}`;
+  return (await recordRunEvents(deps, [event]))[0] ?? false;
+}
+
+/**
+ * Records several events of one run in one transaction, in the order given (what the run-log sink
+ * has queued for a run while its previous write was going on). All or none: when one cannot be
+ * recorded yet (no row for the run) none is, and the caller tries again. Answers, per event, false
+ * when it was recorded before.
+ */
+export async function recordRunEvents(deps: RunLogDeps, events: RunEvent[]): Promise<boolean[]> {
+  if (events.length === 0) return [];
   const wrote = await deps.db.transaction().execute(async (trx) => {
-    if (event.type === 'runStarted') {
-      await createExecution(trx, {
-        executionId,
-        workflowId: event.workflowId,
-        // A run without a row was started by Temporal itself: a schedule unless it says otherwise.
-        trigger: event.trigger ?? 'schedule',
-        input: event.input ?? null,
-        workspaceId: event.workspaceId,
-        actorId: event.actorId,
-        deploymentVersion: event.deploymentVersion,
-        startedAt: new Date(event.at),
-      });
-    }
-    const row = await trx.selectFrom('executions').select(['workflow_id', 'last_seq', 'started_at', 'trigger']).where('id', '=', executionId).forUpdate().executeTakeFirst();
-    // Retryable: the run's runStarted has not been recorded yet (events of one run may race).
-    if (!row) throw new Error(`Execution ${executionId} has no row yet`);
-    const seen = await trx.selectFrom('run_events').select('seq').where('execution_id', '=', executionId).where('event_key', '=', key).executeTakeFirst();
-    if (seen) return false;
-    let seq = row.last_seq;
-    const now = new Date();
-    const envelopes: EventEnvelope[] = [];
-    const append = async (eventKey: string, eventType: string, eventPayload: Record<string, unknown>) => {
-      seq += 1;
-      await trx.insertInto('run_events').values({ execution_id: executionId, seq, event_key: eventKey, type: eventType, data: JSON.stringify(eventPayload), created_at: now }).execute();
-      return seq;
-    };
-    switch (event.type) {
-      case 'runStarted':
-        await append(key, type, data);
-        envelopes.push(createEnvelope(subject, 'runStarted', { executionId, workflowId: row.workflow_id, trigger: row.trigger, startedAt: row.started_at.toISOString() }));
-        break;
-      case 'blockStarted': {
-        const position = await append(key, type, data);
-        await trx
-          .insertInto('block_logs')
-          .values({
-            execution_id: executionId,
-            log_key: blockLogKey(event.blockId, event.loopIteration, event.parallelBranch),
-            // The workflow's own numbering: events of one run can reach the recorder out of order.
-            position: event.ordinal ?? position,
-            block_id: event.blockId,
-            block_name: event.blockName,
-            block_type: event.blockType,
-            status: 'running',
-            loop_iteration: json(event.loopIteration),
-            parallel_branch: json(event.parallelBranch),
-            started_at: event.at,
-          })
-          // A completion that arrived first made the row: the start's place is the earlier one.
-          .onConflict((oc) => oc.columns(['execution_id', 'log_key']).doUpdateSet({ position: sql<number>`least(block_logs.position, excluded.position)` }))
-          .execute();
-        break;
-      }
-      case 'blockCompleted':
-      case 'blockError': {
-        const position = await append(key, type, data);
-        await upsertBlockLog(trx, executionId, event.ordinal ?? position, event.log);
-        envelopes.push(createEnvelope(subject, 'blockCompleted', { executionId, workflowId: row.workflow_id, ...event.log }));
-        break;
-      }
-      case 'runCompleted': {
-        // Logs the workflow did not report one by one (or whose report was lost) join the log now.
-        const done = new Set(
-          (await trx.selectFrom('run_events').select('event_key').where('execution_id', '=', executionId).where('event_key', 'like', 'block:%:done').execute()).map((r) => r.event_key),
-        );
-        for (const log of event.result.logs) {
-          const logKey = `block:${blockLogKey(log.blockId, log.loopIteration, log.parallelBranch)}:done`;
-          if (done.has(logKey)) continue;
-          done.add(logKey);
-          const logType = log.success || log.skipped ? 'blockCompleted' : 'blockError';
-          const position = await append(logKey, logType, { executionId, ...log });
-          await upsertBlockLog(trx, executionId, position, log);
-          envelopes.push(createEnvelope(subject, 'blockCompleted', { executionId, workflowId: row.workflow_id, ...log }));
-        }
-        const status = statusOf(event.result);
-        const durationMs = now.getTime() - row.started_at.getTime();
-        await append(key, type, { ...data, startedAt: row.started_at.toISOString(), endedAt: now.toISOString(), durationMs });
-        await trx
-          .updateTable('executions')
-          .set({
-            status,
-            output: json(event.result.output ?? null),
-            error: event.result.error ?? null,
-            cost: json(event.result.cost),
-            tokens: json(event.result.tokens),
-            response: json(event.result.response),
-            ended_at: now,
-          })
-          .where('id', '=', executionId)
-          .execute();
-        // Block logs still marked running belonged to blocks the end cut short.
-        await trx.updateTable('block_logs').set({ status: 'failed', error: status === 'cancelled' ? 'Run cancelled' : 'Run ended', ended_at: now }).where('execution_id', '=', executionId).where('status', '=', 'running').execute();
-        envelopes.push(
-          createEnvelope(subject, 'runCompleted', {
-            executionId,
-            workflowId: row.workflow_id,
-            status,
-            success: event.result.success,
-            error: event.result.error ?? null,
-            cost: event.result.cost ?? null,
-            durationMs,
-          }),
-        );
-        break;
-      }
-      default: {
-        const never: never = event;
-        throw new Error(`unknown run event ${JSON.stringify(never)}`);
-      }
-    }
-    await trx.updateTable('executions').set({ last_seq: seq }).where('id', '=', executionId).execute();
-    await appendOutbox(trx, envelopes);
-    return true;
+    const answers: boolean[] = [];
+    for (const event of events) answers.push(await applyRunEvent(trx, deps.instance, event));
+    return answers;
   });
-  if (wrote) {
+  if (wrote.some(Boolean)) {
     deps.kick();
-    deps.notify(executionId);
+    for (const id of new Set(events.filter((_, i) => wrote[i]).map((e) => e.executionId))) deps.notify(id);
   }
   return wrote;
+}
+
+async function applyRunEvent(trx: Transaction<RunnerDB>, instance: string, event: RunEvent): Promise<boolean> {
+  const { key, type, data } = eventData(event);
+  const executionId = event.executionId;
+  const subject = `${instance}.runner.run.${executionId}`;
+  if (event.type === 'runStarted') {
+    await createExecution(trx, {
+      executionId,
+      workflowId: event.workflowId,
+      // A run without a row was started by Temporal itself: a schedule unless it says otherwise.
+      trigger: event.trigger ?? 'schedule',
+      input: event.input ?? null,
+      workspaceId: event.workspaceId,
+      actorId: event.actorId,
+      deploymentVersion: event.deploymentVersion,
+      startedAt: new Date(event.at),
+    });
+  }
+  const row = await trx.selectFrom('executions').select(['workflow_id', 'last_seq', 'started_at', 'trigger']).where('id', '=', executionId).forUpdate().executeTakeFirst();
+  // Retryable: the run's runStarted has not been recorded yet (events of one run may race).
+  if (!row) throw new Error(`Execution ${executionId} has no row yet`);
+  const seen = await trx.selectFrom('run_events').select('seq').where('execution_id', '=', executionId).where('event_key', '=', key).executeTakeFirst();
+  if (seen) return false;
+  let seq = row.last_seq;
+  const now = new Date();
+  const envelopes: EventEnvelope[] = [];
+  const append = async (eventKey: string, eventType: string, eventPayload: Record<string, unknown>) => {
+    seq += 1;
+    await trx.insertInto('run_events').values({ execution_id: executionId, seq, event_key: eventKey, type: eventType, data: JSON.stringify(eventPayload), created_at: now }).execute();
+    return seq;
+  };
+  switch (event.type) {
+    case 'runStarted':
+      await append(key, type, data);
+      envelopes.push(createEnvelope(subject, 'runStarted', { executionId, workflowId: row.workflow_id, trigger: row.trigger, startedAt: row.started_at.toISOString() }));
+      break;
+    case 'blockStarted': {
+      const position = await append(key, type, data);
+      await trx
+        .insertInto('block_logs')
+        .values({
+          execution_id: executionId,
+          log_key: blockLogKey(event.blockId, event.loopIteration, event.parallelBranch),
+          // The workflow's own numbering: events of one run can reach the recorder out of order.
+          position: event.ordinal ?? position,
+          block_id: event.blockId,
+          block_name: event.blockName,
+          block_type: event.blockType,
+          status: 'running',
+          loop_iteration: json(event.loopIteration),
+          parallel_branch: json(event.parallelBranch),
+          started_at: event.at,
+        })
+        // A completion that arrived first made the row: the start's place is the earlier one.
+        .onConflict((oc) => oc.columns(['execution_id', 'log_key']).doUpdateSet({ position: sql<number>`least(block_logs.position, excluded.position)` }))
+        .execute();
+      break;
+    }
+    case 'blockCompleted':
+    case 'blockError': {
+      const position = await append(key, type, data);
+      await upsertBlockLog(trx, executionId, event.ordinal ?? position, event.log);
+      envelopes.push(createEnvelope(subject, 'blockCompleted', { executionId, workflowId: row.workflow_id, ...event.log }));
+      break;
+    }
+    case 'runCompleted': {
+      // Logs the workflow did not report one by one (or whose report was lost) join the log now.
+      const done = new Set(
+        (await trx.selectFrom('run_events').select('event_key').where('execution_id', '=', executionId).where('event_key', 'like', 'block:%:done').execute()).map((r) => r.event_key),
+      );
+      for (const log of event.result.logs) {
+        const logKey = `block:${blockLogKey(log.blockId, log.loopIteration, log.parallelBranch)}:done`;
+        if (done.has(logKey)) continue;
+        done.add(logKey);
+        const logType = log.success || log.skipped ? 'blockCompleted' : 'blockError';
+        const position = await append(logKey, logType, { executionId, ...log });
+        await upsertBlockLog(trx, executionId, position, log);
+        envelopes.push(createEnvelope(subject, 'blockCompleted', { executionId, workflowId: row.workflow_id, ...log }));
+      }
+      const status = statusOf(event.result);
+      const durationMs = now.getTime() - row.started_at.getTime();
+      await append(key, type, { ...data, startedAt: row.started_at.toISOString(), endedAt: now.toISOString(), durationMs });
+      await trx
+        .updateTable('executions')
+        .set({
+          status,
+          output: json(event.result.output ?? null),
+          error: event.result.error ?? null,
+          cost: json(event.result.cost),
+          tokens: json(event.result.tokens),
+          response: json(event.result.response),
+          ended_at: now,
+        })
+        .where('id', '=', executionId)
+        .execute();
+      // Block logs still marked running belonged to blocks the end cut short.
+      await trx.updateTable('block_logs').set({ status: 'failed', error: status === 'cancelled' ? 'Run cancelled' : 'Run ended', ended_at: now }).where('execution_id', '=', executionId).where('status', '=', 'running').execute();
+      envelopes.push(
+        createEnvelope(subject, 'runCompleted', {
+          executionId,
+          workflowId: row.workflow_id,
+          status,
+          success: event.result.success,
+          error: event.result.error ?? null,
+          cost: event.result.cost ?? null,
+          durationMs,
+        }),
+      );
+      break;
+    }
+    default: {
+      const never: never = event;
+      throw new Error(`unknown run event ${JSON.stringify(never)}`);
+    }
+  }
+  await trx.updateTable('executions').set({ last_seq: seq }).where('id', '=', executionId).execute();
+  await appendOutbox(trx, envelopes);
+  return true;
 }
 
 type ExecutionRow = Awaited<ReturnType<typeof selectExecution>>;

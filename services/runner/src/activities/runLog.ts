@@ -1,6 +1,6 @@
 import type { InjectedSinks } from '@temporalio/worker';
 import type { Logger } from '@weft/platform';
-import { recordRunEvent, type RunLogDeps } from '../executionsStore.js';
+import { recordRunEvent, recordRunEvents, type RunLogDeps } from '../executionsStore.js';
 import type { RunEvent, RunLogSinks, RunnerActivities } from '../workflows/types.js';
 
 /** How often, and after how long, a progress event the recorder refused is tried again. */
@@ -8,10 +8,13 @@ const SINK_ATTEMPTS = 6;
 const SINK_FIRST_BACKOFF_MS = 100;
 
 /**
- * Progress events a run hands over through its `runLog` sink, written in the background one after
- * another per run (so they land in the order they happened). A refusal is tried again with backoff:
- * a run Temporal started itself (a schedule) gets its row from its `runStarted` local activity,
- * which may commit after the run's first block event is handed over.
+ * Progress events a run hands over through its `runLog` sink, written in the background one batch
+ * after another per run (so they land in the order they happened): the events handed over while the
+ * run's previous batch was being written — at least those of one workflow activation — go in one
+ * transaction. A refused batch is tried again with backoff (a run Temporal started itself, a
+ * schedule, gets its row from its `runStarted` local activity, which may commit after the run's first
+ * block events are handed over); after the last try its events are tried one by one, so one event
+ * that cannot be recorded does not take the others with it.
  */
 export interface RunEventQueue {
   enqueue(event: RunEvent): void;
@@ -21,37 +24,49 @@ export interface RunEventQueue {
 
 export function createRunEventQueue(
   deps: RunLogDeps & { logger: Logger },
-  opts: { record?: (deps: RunLogDeps, event: RunEvent) => Promise<unknown>; firstBackoffMs?: number } = {},
+  opts: { record?: (deps: RunLogDeps, events: RunEvent[]) => Promise<unknown>; firstBackoffMs?: number } = {},
 ): RunEventQueue {
-  const record = opts.record ?? recordRunEvent;
+  const record = opts.record ?? recordRunEvents;
   const firstBackoffMs = opts.firstBackoffMs ?? SINK_FIRST_BACKOFF_MS;
-  const tails = new Map<string, Promise<void>>();
-  const write = async (event: RunEvent) => {
+  const runs = new Map<string, { pending: RunEvent[]; done: Promise<void> }>();
+  const write = async (batch: RunEvent[]): Promise<void> => {
     for (let attempt = 1; ; attempt++) {
       try {
-        await record(deps, event);
+        await record(deps, batch);
         return;
       } catch (err) {
-        if (attempt >= SINK_ATTEMPTS) {
-          // The run's end (`runCompleted`) writes every block log the events did not.
-          deps.logger.warn({ err, executionId: event.executionId, type: event.type }, 'a run event could not be recorded');
+        if (attempt < SINK_ATTEMPTS) {
+          await new Promise((r) => setTimeout(r, firstBackoffMs * 2 ** (attempt - 1)));
+          continue;
+        }
+        if (batch.length > 1) {
+          for (const event of batch) await write([event]);
           return;
         }
-        await new Promise((r) => setTimeout(r, firstBackoffMs * 2 ** (attempt - 1)));
+        // The run's end (`runCompleted`) writes every block log the events did not.
+        deps.logger.warn({ err, executionId: batch[0]?.executionId, type: batch[0]?.type }, 'a run event could not be recorded');
+        return;
       }
     }
   };
   return {
     enqueue(event) {
       const id = event.executionId;
-      const tail = (tails.get(id) ?? Promise.resolve()).then(() => write(event));
-      tails.set(id, tail);
-      void tail.then(() => {
-        if (tails.get(id) === tail) tails.delete(id);
+      const queued = runs.get(id);
+      if (queued) {
+        queued.pending.push(event);
+        return;
+      }
+      const run = { pending: [event], done: Promise.resolve() };
+      runs.set(id, run);
+      // Started a microtask later: the other events of the same activation join the first batch.
+      run.done = Promise.resolve().then(async () => {
+        while (run.pending.length > 0) await write(run.pending.splice(0));
+        runs.delete(id);
       });
     },
     async drain(executionId) {
-      await tails.get(executionId);
+      for (let run = runs.get(executionId); run; run = runs.get(executionId)) await run.done;
     },
   };
 }

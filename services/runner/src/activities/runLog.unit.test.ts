@@ -7,65 +7,77 @@ import { createRunEventQueue, createRunLogActivities, runLogSinks } from './runL
 
 const deps = { db: {} as Kysely<RunnerDB>, instance: 'test', kick: () => {}, notify: () => {}, logger: createLogger('runlog-test', 'silent') };
 const started = (executionId: string, blockId: string): RunEvent => ({ type: 'blockStarted', executionId, blockId, blockName: blockId, blockType: 'function', at: '2026-01-01T00:00:00.000Z' });
+const label = (e: RunEvent) => `${e.executionId}:${e.type === 'blockStarted' ? e.blockId : e.type}`;
 
-/** A recorder whose writes finish when the test says so, in any order it likes. */
+/** A recorder whose batches finish when the test opens their gate; it can refuse batches or single events. */
 function gatedRecorder() {
+  const batches: string[][] = [];
   const written: string[] = [];
   const gates: Array<() => void> = [];
-  let refusals = 0;
+  const state = { refusals: 0, refuse: (_e: RunEvent) => false };
   return {
+    batches,
     written,
     gates,
-    refuseNext(n: number) {
-      refusals = n;
-    },
-    record: async (_deps: unknown, event: RunEvent) => {
-      if (refusals > 0) {
-        refusals -= 1;
-        throw new Error(`Execution ${event.executionId} has no row yet`);
+    state,
+    open: () => gates.splice(0).forEach((open) => open()),
+    record: async (_deps: unknown, events: RunEvent[]) => {
+      if (state.refusals > 0 || events.some(state.refuse)) {
+        if (state.refusals > 0) state.refusals -= 1;
+        throw new Error(`Execution ${events[0]?.executionId} has no row yet`);
       }
+      batches.push(events.map(label));
       await new Promise<void>((r) => gates.push(r));
-      written.push(`${event.executionId}:${event.type === 'blockStarted' ? event.blockId : event.type}`);
+      written.push(...events.map(label));
     },
   };
 }
 
 const until = async (check: () => boolean) => {
-  while (!check()) await new Promise((r) => setTimeout(r, 1));
+  const deadline = Date.now() + 30_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 1));
+  }
 };
 
 describe('the run-log sink queue', () => {
-  it('writes one run’s events one after another in the order they were handed over, other runs alongside', async () => {
+  it('writes the events handed over together in one batch, in order, the next batch after it, other runs alongside', async () => {
     const rec = gatedRecorder();
     const queue = createRunEventQueue(deps, { record: rec.record });
     queue.enqueue(started('r1', 'a'));
     queue.enqueue(started('r1', 'b'));
     queue.enqueue(started('r2', 'x'));
-    await until(() => rec.gates.length === 2); // r1:a and r2:x, never r1:b before r1:a is written
-    rec.gates.splice(0).reverse().forEach((open) => open());
+    await until(() => rec.gates.length === 2);
+    expect(rec.batches).toEqual([['r1:a', 'r1:b'], ['r2:x']]);
+    // Handed over while r1's batch is being written: waits for it, never overtakes it.
+    queue.enqueue(started('r1', 'c'));
+    await new Promise((r) => setImmediate(r));
+    expect(rec.batches).toHaveLength(2);
+    rec.open();
     await until(() => rec.gates.length === 1);
-    rec.gates.splice(0).forEach((open) => open());
+    rec.open();
     await queue.drain('r1');
     await queue.drain('r2');
-    expect(rec.written.filter((w) => w.startsWith('r1'))).toEqual(['r1:a', 'r1:b']);
-    expect(rec.written).toContain('r2:x');
+    expect(rec.batches).toEqual([['r1:a', 'r1:b'], ['r2:x'], ['r1:c']]);
+    expect(rec.written.filter((w) => w.startsWith('r1'))).toEqual(['r1:a', 'r1:b', 'r1:c']);
   });
 
-  it('tries a refused event again with backoff, and gives up after six tries without blocking the run’s later events', async () => {
+  it('tries a refused batch again with backoff; after six tries its events one by one, so only the one that cannot be recorded is lost', async () => {
     const rec = gatedRecorder();
     const queue = createRunEventQueue(deps, { record: rec.record, firstBackoffMs: 1 });
-    rec.refuseNext(2);
+    rec.state.refusals = 2;
     queue.enqueue(started('r1', 'a'));
     await until(() => rec.gates.length === 1);
-    rec.gates.splice(0).forEach((open) => open());
+    rec.open();
     await queue.drain('r1');
     expect(rec.written).toEqual(['r1:a']);
 
-    rec.refuseNext(6);
+    rec.state.refuse = (e) => e.type === 'blockStarted' && e.blockId === 'lost';
     queue.enqueue(started('r1', 'lost'));
     queue.enqueue(started('r1', 'c'));
     await until(() => rec.gates.length === 1);
-    rec.gates.splice(0).forEach((open) => open());
+    rec.open();
     await queue.drain('r1');
     expect(rec.written).toEqual(['r1:a', 'r1:c']);
   });
@@ -73,16 +85,16 @@ describe('the run-log sink queue', () => {
   it('records runCompleted through the activity only after the run’s queued events are written', async () => {
     const rec = gatedRecorder();
     const queue = createRunEventQueue(deps, { record: rec.record });
-    const acts = createRunLogActivities(deps, queue, rec.record);
+    const acts = createRunLogActivities(deps, queue, (d, event) => rec.record(d, [event]));
     queue.enqueue(started('r1', 'a'));
     await until(() => rec.gates.length === 1);
     const completed = acts.recordRunEvent({ type: 'runCompleted', executionId: 'r1', workflowId: 'w', result: { success: true, output: null, logs: [] } });
     // Only the queued event's write is waiting: the end has not reached the recorder.
     await new Promise((r) => setImmediate(r));
     expect(rec.gates).toHaveLength(1);
-    rec.gates.splice(0).forEach((open) => open());
+    rec.open();
     await until(() => rec.gates.length === 1);
-    rec.gates.splice(0).forEach((open) => open());
+    rec.open();
     await completed;
     expect(rec.written).toEqual(['r1:a', 'r1:runCompleted']);
   });
