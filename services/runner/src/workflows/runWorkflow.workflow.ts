@@ -75,7 +75,7 @@ function reusedBlocks(graph: CompiledGraph, rerun: NonNullable<RunWorkflowArgs['
  * A durable run of one workflow: from the starter, every block whose active incoming edges are
  * done runs (tools, functions and model calls as activities on the integrations queue; loops,
  * parallels, conditions, routers and workflow blocks inside this workflow). A crashed worker
- * resumes from history; progress is recorded through the runner's `recordRunEvent` activity.
+ * resumes from history; progress is recorded through the runner's `runLog` sink and `recordRunEvent` activity.
  */
 export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
   const executionId = args.executionId || workflowInfo().workflowId;
