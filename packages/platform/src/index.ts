@@ -36,4 +36,5 @@ export {
 export { onShutdown } from './shutdown.js';
 export { TEMPORAL_HEALTH_SERVICE, temporalLogger } from './temporal.js';
 export { ENCRYPTED_ENCODING, PayloadCipher, payloadKey, weftDataConverter } from './payloadCodec.js';
+export { CLAIM_CHECK_ENCODING, CLAIM_CHECK_THRESHOLD_BYTES, PayloadClaimCheck, natsPayloadStore, payloadBucket, type PayloadStore } from './payloadStore.js';
 export { bootService, serviceMigrations, type ServiceRuntime, type BootOptions } from './service.js';

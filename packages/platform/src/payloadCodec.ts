@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
+import { PayloadClaimCheck, type PayloadStore } from './payloadStore.js';
 
 /** The `encoding` metadata of an encrypted payload. */
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
@@ -93,7 +94,12 @@ export function payloadKey(env: NodeJS.ProcessEnv = process.env): Buffer {
   return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
 }
 
-/** The data converter of every Weft Temporal client and worker: payloads encrypted with the payload key. */
-export function weftDataConverter(env: NodeJS.ProcessEnv = process.env): DataConverter {
-  return { payloadCodecs: [new PayloadCipher(payloadKey(env))] };
+/**
+ * The data converter of every Weft Temporal client and worker: payloads encrypted with the payload
+ * key, then (given a store) those over 128 KB claim-checked into it. Codecs encode first to last and
+ * decode last to first, so the store only ever holds ciphertext.
+ */
+export function weftDataConverter(env: NodeJS.ProcessEnv = process.env, opts: { store?: PayloadStore } = {}): DataConverter {
+  const cipher = new PayloadCipher(payloadKey(env));
+  return { payloadCodecs: opts.store ? [cipher, new PayloadClaimCheck(opts.store)] : [cipher] };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect } from 'nats';
 import pg from 'pg';
-import { createDatabase, ensureDatabase, migrate, platformMigrations, streamName, STREAM_SOURCES, type Database, type Migration } from '@weft/platform';
+import { createDatabase, ensureDatabase, migrate, payloadBucket, platformMigrations, streamName, STREAM_SOURCES, type Database, type Migration } from '@weft/platform';
 import { backingEnv } from './env.js';
 
 /** A short random suffix for names that must not collide between test runs. */
@@ -44,6 +44,7 @@ export async function createTestInstance(): Promise<{ instance: string; cleanup(
       const nc = await connect({ servers: natsUrl });
       const jsm = await nc.jetstreamManager();
       for (const source of STREAM_SOURCES) await jsm.streams.delete(streamName(instance, source)).catch(() => false);
+      await jsm.streams.delete(`OBJ_${payloadBucket(instance)}`).catch(() => false);
       await nc.close();
     },
   };

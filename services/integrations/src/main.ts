@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { temporalLogger, bootService, weftDataConverter } from '@weft/platform';
+import { temporalLogger, bootService, natsPayloadStore, weftDataConverter } from '@weft/platform';
 import { cachedWorkflowBundle, SHARED_WORKFLOW_MODULES } from '@weft/platform/workflowBundle';
 import { integrations, integrationsTaskQueue } from '@weft/contracts';
 import { migrations } from './migrations/index.js';
@@ -23,8 +23,9 @@ const taskQueue = integrationsTaskQueue(rt.config.WEFT_INSTANCE);
 // Polling jobs (browser task, …) run as workflows on this task queue; tool calls start them through a client.
 const clientConnection = await Connection.connect({ address: rt.config.TEMPORAL_ADDRESS });
 rt.onClose(() => clientConnection.close());
-// Payloads reach Temporal's history encrypted (the runner, copilot and this worker share the key).
-const dataConverter = weftDataConverter();
+// Payloads reach Temporal's history encrypted (the runner, copilot and this worker share the key),
+// large ones as a reference into the instance's payload store.
+const dataConverter = weftDataConverter(process.env, { store: natsPayloadStore(rt.bus.nc, rt.config.WEFT_INSTANCE) });
 const client = new Client({ connection: clientConnection, namespace: rt.config.TEMPORAL_NAMESPACE, dataConverter });
 const tools = createToolRuntime({ db: rt.db, logger: rt.logger, config: rt.config, jobs: { client, taskQueue } });
 rt.onClose(() => tools.close());
