@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { status } from '@grpc/grpc-js';
 import { integrations } from '@weft/contracts';
-import { checkGrpcHealth, createGrpcServer, createServiceClient, type GrpcServer } from './grpc.js';
+import { checkGrpcHealth, createGrpcServer, createServiceClient, GRPC_MAX_MESSAGE_BYTES, type GrpcServer } from './grpc.js';
 import { AppError, ERROR_MAP, type ErrorCode } from './errors.js';
 import { currentRequestId, withRequestContext } from './context.js';
 import { createLogger } from './logger.js';
@@ -22,6 +22,7 @@ describe('gRPC helpers over loopback', () => {
         if (action === 'raise') throw new AppError(arg as ErrorCode, `raised ${arg}`, arg === 'conflict' ? { currentVersion: 7 } : {});
         if (action === 'crash') throw new TypeError('secret internals');
         if (action === 'sleep') await new Promise((r) => setTimeout(r, Number(arg)));
+        if (action === 'big') return { success: true, resultJson: 'x'.repeat(Number(arg)), stdout: '', error: undefined };
         return { success: true, resultJson: JSON.stringify(currentRequestId()), stdout: '', error: undefined };
       },
       async executeTool() {
@@ -70,6 +71,12 @@ describe('gRPC helpers over loopback', () => {
 
   it('turns a passed deadline into a timeout', async () => {
     await expect(call('sleep:500', 100)).rejects.toMatchObject({ code: 'timeout', message: 'The service did not answer in time' });
+  });
+
+  it('carries answers up to 64 MB; a larger one fails as internal with a message, never as a plan limit', async () => {
+    const MB = 1024 * 1024;
+    expect((await call(`big:${20 * MB}`, 30_000)).resultJson).toHaveLength(20 * MB);
+    await expect(call(`big:${GRPC_MAX_MESSAGE_BYTES + MB}`, 30_000)).rejects.toMatchObject({ code: 'internal', message: 'The answer is larger than the 64 MB a service may send' });
   });
 
   it('carries the request id to the server', async () => {

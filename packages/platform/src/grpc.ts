@@ -5,6 +5,13 @@ import type { Logger } from './logger.js';
 import { REQUEST_ID_HEADER, currentRequestContext, withRequestContext } from './context.js';
 import { AppError, ERROR_MAP, codeFromGrpcStatus, isErrorCode, toAppError, type ErrorCode } from './errors.js';
 
+/**
+ * The largest message a Weft service sends or takes (gRPC's default is 4 MB): run answers carry block
+ * outputs, and a run's answer is kept under this (`ANSWER_VALUES_BUDGET_BYTES` in the runner).
+ */
+export const GRPC_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+const SIZE_OPTIONS = { 'grpc.max_receive_message_length': GRPC_MAX_MESSAGE_BYTES, 'grpc.max_send_message_length': GRPC_MAX_MESSAGE_BYTES };
+
 const ERROR_CODE_KEY = 'weft-error-code';
 const ERROR_DETAILS_KEY = 'weft-error-details';
 
@@ -51,7 +58,7 @@ export interface GrpcServer {
 
 /** A gRPC server with the standard health service, request-id propagation and the one error mapping. */
 export function createGrpcServer(logger: Logger): GrpcServer {
-  const server = new grpc.Server();
+  const server = new grpc.Server(SIZE_OPTIONS);
   const statuses = new Map<string, boolean>([['', true]]);
   const healthImpl: ServiceHandlers<typeof health.HealthService> = {
     async check(req) {
@@ -129,7 +136,11 @@ export function fromServiceError(err: grpc.ServiceError): AppError {
   const detailsText = err.metadata?.get(ERROR_DETAILS_KEY)[0];
   const details = typeof detailsText === 'string' ? (JSON.parse(detailsText) as Record<string, unknown>) : {};
   if (raised === undefined) {
-    // The transport failed (service down, deadline passed): say which call, not the raw status line.
+    // The transport failed (service down, deadline passed, a message over the size limit): say what
+    // happened, not the raw status line. RESOURCE_EXHAUSTED from the transport is not a plan limit.
+    if (err.code === grpc.status.RESOURCE_EXHAUSTED) {
+      return new AppError('internal', `The answer is larger than the ${GRPC_MAX_MESSAGE_BYTES / 1024 / 1024} MB a service may send`, details);
+    }
     const message = code === 'timeout' ? 'The service did not answer in time' : code === 'unavailable' ? 'The service is unavailable' : err.details || 'Internal server error';
     return new AppError(code, message, details);
   }
@@ -142,6 +153,7 @@ export function createServiceClient<D extends grpc.ServiceDefinition>(definition
     'grpc.keepalive_time_ms': 30_000,
     'grpc.initial_reconnect_backoff_ms': 200,
     'grpc.max_reconnect_backoff_ms': 2_000,
+    ...SIZE_OPTIONS,
   });
   const api: Record<string, unknown> = { close: () => client.close() };
   for (const [name, method] of Object.entries(definition)) {

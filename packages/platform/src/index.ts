@@ -28,6 +28,7 @@ export {
   createServiceClient,
   checkGrpcHealth,
   fromServiceError,
+  GRPC_MAX_MESSAGE_BYTES,
   type GrpcServer,
   type ServiceHandlers,
   type ServiceClient,
