@@ -8,7 +8,9 @@
 // - a parallel of 50 branches of a 200 ms function: wall time (target ≤ 1.5 s). The sandbox has no
 //   timers, so a 200 ms function is a busy loop: 50 × 200 ms of CPU cannot finish faster than
 //   10 s / cores. The same parallel over a 200 ms wait (an API block against a local server that
-//   answers after 200 ms) shows what the runner's fan-out itself costs.
+//   answers after 200 ms) shows what the runner's fan-out itself costs;
+// - a 50 × 50 nested loop of a function returning 300 KB: the run's history events and bytes against
+//   Temporal's limits (51,200 events, 50 MB). BENCH_RUNNER_SCENARIOS=nested runs one scenario alone.
 // Where the time goes: the chain's Temporal history is read back and each block's cycle split into
 // the workflow task (engine code and the run-event local activities, which hold the task open until
 // the run log is written), the dispatch of the function activity to the integrations worker, the
@@ -29,6 +31,11 @@ const CHAIN_RUNS = Number(process.env.BENCH_RUNNER_CHAIN_RUNS ?? 5);
 const BRANCHES = 50;
 const BRANCH_MS = 200;
 const PARALLEL_RUNS = Number(process.env.BENCH_RUNNER_PARALLEL_RUNS ?? 3);
+/** The nested loop: NESTED × NESTED iterations of a function returning NESTED_OUTPUT_KB of text (0: skipped). */
+const NESTED = Number(process.env.BENCH_RUNNER_NESTED ?? 50);
+const NESTED_OUTPUT_KB = Number(process.env.BENCH_RUNNER_NESTED_OUTPUT_KB ?? 300);
+/** Scenarios to run (comma-separated names: simple, chain, parallelCpu, parallelWait, nested); default all. */
+const ONLY = process.env.BENCH_RUNNER_SCENARIOS?.split(',').map((n) => n.trim());
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const round = (v) => Math.round(v * 100) / 100;
@@ -245,12 +252,46 @@ async function parallel(http, workspaceId, log, kind) {
   return { branches: BRANCHES, branchMs: BRANCH_MS, runs: walls.length, failed, wallP50Ms: p(walls, 50), wallMaxMs: round(Math.max(...walls)) };
 }
 
+/**
+ * A loop of NESTED iterations around a loop of NESTED iterations of one function block whose output
+ * is NESTED_OUTPUT_KB of text (over the 256 KB blob threshold): the history must stay far under
+ * Temporal's limits (51,200 events, 50 MB) however large the outputs are.
+ */
+async function nested(http, workspaceId, log) {
+  const id = await workflow(http, workspaceId, (starter) => [
+    { type: 'addBlock', id: 'outer', blockType: 'loop', name: 'Outer', position: { x: 300, y: 100 }, data: { loopType: 'for', count: NESTED } },
+    { type: 'addEdge', source: starter, target: 'outer' },
+    { type: 'addBlock', id: 'inner', blockType: 'loop', name: 'Inner', position: { x: 50, y: 50 }, parentId: 'outer', data: { loopType: 'for', count: NESTED } },
+    { type: 'addEdge', source: 'outer', target: 'inner', sourceHandle: 'loop-start-source' },
+    ...fn('big', 'Big', `return String(<loop.index>).padEnd(${NESTED_OUTPUT_KB * 1024}, 'x')`, { x: 50, y: 50 }, 'inner'),
+    { type: 'addEdge', source: 'inner', target: 'big', sourceHandle: 'loop-start-source' },
+  ]);
+  log(`nested: one run of ${NESTED} × ${NESTED} blocks of ${NESTED_OUTPUT_KB} KB`);
+  const right = (body) => body?.success === true && Array.isArray(body.output?.results) && body.output.results.length === NESTED;
+  const t = performance.now();
+  const res = await http.call('POST', `/api/workflows/${id}/execute`, {});
+  const ms = performance.now() - t;
+  if (res.status !== 200 || !right(res.body)) throw new Error(`nested run answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+  const history = await phases(res.body.metadata.executionId);
+  return {
+    blocks: NESTED * NESTED,
+    outputKb: NESTED_OUTPUT_KB,
+    outputsMb: round((NESTED * NESTED * NESTED_OUTPUT_KB) / 1024),
+    wallMs: Math.round(ms),
+    events: history.events,
+    historyMb: round(history.historyBytes / 1024 / 1024),
+    eventsPerBlock: round(history.events / (NESTED * NESTED)),
+    limits: '51,200 events, 50 MB',
+  };
+}
+
 export async function run({ url, addresses, log }) {
   const http = client(url);
   const workspaceId = await workspace(http, addresses);
   try {
     // A scenario that fails (a loaded dev server times out) is reported, and the others still run.
     const scenario = async (name, fn) => {
+      if (ONLY && !ONLY.includes(name)) return 'not run (BENCH_RUNNER_SCENARIOS)';
       const out = await fn().catch((err) => ({ error: err.message.slice(0, 300) }));
       log(`${name}: ${JSON.stringify(out)}`);
       return out;
@@ -265,6 +306,7 @@ export async function run({ url, addresses, log }) {
         target: '≤ 1.5 s wall',
       })),
       parallelWait: await scenario('parallelWait', () => parallel(http, workspaceId, log, 'wait')),
+      ...(NESTED > 0 ? { nested: await scenario('nested', () => nested(http, workspaceId, log)) } : {}),
       loadAverageAfter: os.loadavg().map(round),
     };
     log(JSON.stringify(result));

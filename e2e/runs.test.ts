@@ -68,6 +68,16 @@ async function workflowWith(build: (starter: string) => unknown[]): Promise<{ id
   return { id: created.body.id, starter: starter.id };
 }
 
+/** starter → one function block after another, each `[id, name, code]`. */
+function functionChain(...blocks: Array<[string, string, string]>) {
+  return (starter: string) =>
+    blocks.flatMap(([id, name, code], i) => [
+      { type: 'addBlock', id, blockType: 'function', name, position: { x: 400 + i * 300, y: 100 } },
+      { type: 'setSubBlockValue', id, subBlockId: 'code', value: code },
+      { type: 'addEdge', source: i === 0 ? starter : (blocks[i - 1] as [string, string, string])[0], target: id },
+    ]);
+}
+
 /** starter → function "Compute" (`code`) [→ response]. */
 function computeThen(code: string, response?: { data: string; status?: number; headers?: Array<[string, string]> }) {
   return (starter: string) => [
@@ -227,14 +237,7 @@ describe('runs through the gateway', () => {
   });
 
   it('reruns from a block, reusing the earlier run’s outputs upstream of it', async () => {
-    const { id } = await workflowWith((starter) => [
-      { type: 'addBlock', id: 'first', blockType: 'function', name: 'First', position: { x: 400, y: 100 } },
-      { type: 'setSubBlockValue', id: 'first', subBlockId: 'code', value: 'return Math.random()' },
-      { type: 'addEdge', source: starter, target: 'first' },
-      { type: 'addBlock', id: 'second', blockType: 'function', name: 'Second', position: { x: 700, y: 100 } },
-      { type: 'setSubBlockValue', id: 'second', subBlockId: 'code', value: 'return <first.result> * 2' },
-      { type: 'addEdge', source: 'first', target: 'second' },
-    ]);
+    const { id } = await workflowWith(functionChain(['first', 'First', 'return Math.random()'], ['second', 'Second', 'return <first.result> * 2']));
     const earlier = await api<RunAnswer>('POST', `/api/workflows/${id}/execute`, {});
     expect(earlier.body.success).toBe(true);
     const random = (earlier.body.logs.find((l) => l.blockId === 'first')?.output as { result: number }).result;
@@ -245,6 +248,46 @@ describe('runs through the gateway', () => {
     expect(stored.body).toMatchObject({ rerunOf: earlier.body.metadata.executionId, status: 'succeeded' });
     expect(await api('POST', `/api/executions/${earlier.body.metadata.executionId}/rerun`, {})).toMatchObject({ status: 400, body: { error: expect.stringContaining('fromBlockId') } });
     expect(await api('POST', `/api/executions/${earlier.body.metadata.executionId}/rerun`, { fromBlockId: 'nope' })).toMatchObject({ status: 400, body: { error: expect.stringContaining('fromBlockId') } });
+  });
+
+  it('reruns from a block whose upstream output was over 256 KB: the reused output is read back', async () => {
+    const { id } = await workflowWith(functionChain(['big', 'Big', 'return "y".repeat(300000)'], ['len', 'Len', 'return <big.result>.length']));
+    const earlier = await api<RunAnswer>('POST', `/api/workflows/${id}/execute`, {});
+    expect(earlier.body).toMatchObject({ success: true, output: { result: 300_000 } });
+    const rerun = await api<RunAnswer>('POST', `/api/executions/${earlier.body.metadata.executionId}/rerun`, { fromBlockId: 'len' });
+    expect(rerun.body).toMatchObject({ success: true, output: { result: 300_000 } });
+  });
+
+  it('puts stored values back into an answer up to 16 MB; the rest stay references, each readable on its own', async () => {
+    const MB = 1024 * 1024;
+    const { id } = await workflowWith((starter) => [
+      { type: 'addBlock', id: 'loop', blockType: 'loop', name: 'Loop', position: { x: 400, y: 100 }, data: { loopType: 'for', count: 5 } },
+      { type: 'addEdge', source: starter, target: 'loop' },
+      { type: 'addBlock', id: 'huge', blockType: 'function', name: 'Huge', position: { x: 50, y: 50 }, parentId: 'loop' },
+      { type: 'setSubBlockValue', id: 'huge', subBlockId: 'code', value: `return String(<loop.index>).padEnd(${4 * MB}, "z")` },
+      { type: 'addEdge', source: 'loop', target: 'huge', sourceHandle: 'loop-start-source' },
+    ]);
+    const res = await fetch(`${inject('weftUrl')}/api/workflows/${id}/execute`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: await defaultCookie() }, body: '{}' });
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    // 15 places hold a 4 MB value (5 iteration logs, the loop's log and the run's output): 60 MB whole.
+    expect(text.length).toBeLessThan(17 * MB);
+    const body = JSON.parse(text) as RunAnswer;
+    expect(body.success).toBe(true);
+    const refs = [...text.matchAll(/"\$blobRef":"([^"]+)"/g)].map((m) => m[1] as string);
+    expect(refs.length).toBeGreaterThanOrEqual(11);
+    const executionId = body.metadata.executionId;
+    const read = await fetch(`${inject('weftUrl')}/api/executions/${executionId}/values?ref=${encodeURIComponent(refs[0] ?? '')}`, { headers: { cookie: await defaultCookie() } });
+    expect(read.status).toBe(200);
+    const value = (await read.json()) as { result: string };
+    expect(value.result).toHaveLength(4 * MB);
+    expect(value.result).toMatch(/^[0-4]z+$/);
+    expect(await api('GET', `/api/executions/${executionId}/values`)).toMatchObject({ status: 400, body: { error: expect.stringContaining('ref') } });
+    expect(await api('GET', `/api/executions/${executionId}/values?ref=${encodeURIComponent(`other-run/${refs[0]?.split('/')[1] ?? ''}`)}`)).toMatchObject({ status: 404 });
+    // The stored execution answers within the same budget.
+    const stored = await fetch(`${inject('weftUrl')}/api/executions/${executionId}`, { headers: { cookie: await defaultCookie() } });
+    expect(stored.status).toBe(200);
+    expect((await stored.text()).length).toBeLessThan(17 * MB);
   });
 
   it('cancels a running run within a second and keeps its partial logs', async () => {

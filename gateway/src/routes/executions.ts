@@ -24,6 +24,7 @@ const listQuery = z.object({
   cursor: z.string().min(1).optional(),
   limit: z.coerce.number().int().min(1).max(100).optional(),
 });
+const valueQuery = z.object({ ref: z.string({ error: 'ref is required' }).min(1, 'ref is required') });
 const rerunBody = z.object({ fromBlockId: z.string({ error: 'fromBlockId is required' }).min(1, 'fromBlockId is required') });
 
 /** Live extras: model tokens are relayed from core NATS when the gateway has a connection. */
@@ -266,6 +267,14 @@ export function executionRoutes(clients: Clients, auth: Authenticator, access: A
   r.get('/executions/:id', async (req, res) => {
     const execution = await executionFor(req, 'read', true);
     res.json(executionView(execution));
+  });
+
+  // A stored value an answer left as `{$blobRef, bytes}` (its answer's values budget was spent).
+  r.get('/executions/:id/values', async (req, res) => {
+    const { ref } = parseBody(valueQuery, req.query);
+    const execution = await executionFor(req, 'read', false);
+    const { valueJson } = await clients.runs.getExecutionValue({ executionId: execution.executionId, ref });
+    res.type('application/json').send(valueJson);
   });
 
   r.get('/executions/:id/stream', async (req, res) => {

@@ -4,7 +4,7 @@ import { createTestDatabase, uniqueSuffix } from '@weft/testkit';
 import type { Database } from '@weft/platform';
 import type { RunnerDB } from './db.js';
 import { migrations } from './migrations/index.js';
-import { createExecution, getExecution, listExecutions, readRunEvents, recordRunEvent, recordRunEvents, type RunLogDeps } from './executionsStore.js';
+import { createExecution, getExecution, getExecutionValue, listExecutions, readRunEvents, recordRunEvent, recordRunEvents, withBlobs, type RunLogDeps } from './executionsStore.js';
 import { createRunResourceActivities } from './activities/runResources.js';
 import type { BlockLog } from './workflows/types.js';
 
@@ -163,5 +163,28 @@ describe('the run log (Postgres)', () => {
     expect(view.logs?.[0]?.output).toEqual({ result: big });
     expect(await blobs.loadBlob(inner)).toEqual({ result: big });
     await expect(blobs.loadBlob({ $blobRef: `${id}/missing`, bytes: 1 })).rejects.toThrow(`Stored value ${id}/missing not found`);
+  });
+
+  it('puts stored values back while they fit the budget (each place counts), leaves the rest as references, and serves each to its run, its child runs and its reruns', async () => {
+    const id = `budget-${uniqueSuffix()}`;
+    const unused = () => Promise.reject(new Error('not used'));
+    const blobs = createRunResourceActivities({ db: database.db, sources: { environment: unused, workflow: unused, deployedState: unused, draftState: unused } });
+    const a = await blobs.storeBlob(id, 'a'.repeat(1000));
+    const b = await blobs.storeBlob(id, 'b'.repeat(1000));
+    // 2,500 bytes: `a` in two places fits (2 × 1,002), `b` after them does not.
+    expect(await withBlobs(database.db, { first: a, again: a, then: b }, 2_500)).toEqual({ first: 'a'.repeat(1000), again: 'a'.repeat(1000), then: b });
+    expect(await withBlobs(database.db, [b, a], 1_500)).toEqual(['b'.repeat(1000), a]);
+
+    const child = await blobs.storeBlob(`${id}-workflowBlock-1`, 'child value');
+    const rerunId = `rerun-${uniqueSuffix()}`;
+    await createExecution(database.db, { executionId: id, workflowId: 'wf-budget', trigger: 'manual', input: {} });
+    await createExecution(database.db, { executionId: rerunId, workflowId: 'wf-budget', trigger: 'manual', input: {}, rerunOf: id });
+    expect(await getExecutionValue(database.db, id, a.$blobRef)).toBe('a'.repeat(1000));
+    expect(await getExecutionValue(database.db, id, child.$blobRef)).toBe('child value');
+    expect(await getExecutionValue(database.db, rerunId, b.$blobRef)).toBe('b'.repeat(1000));
+    const other = `other-${uniqueSuffix()}`;
+    await createExecution(database.db, { executionId: other, workflowId: 'wf-budget', trigger: 'manual', input: {} });
+    await expect(getExecutionValue(database.db, other, a.$blobRef)).rejects.toThrow(`Value ${a.$blobRef} not found in execution ${other}`);
+    await expect(getExecutionValue(database.db, id, `${id}/missing`)).rejects.toThrow(`Value ${id}/missing not found in execution ${id}`);
   });
 });

@@ -368,39 +368,70 @@ function blobRefOf(value: unknown): string | undefined {
   return typeof ref === 'string' && Object.keys(value).every((k) => k === '$blobRef' || k === 'bytes') ? ref : undefined;
 }
 
-function collectBlobRefs(value: unknown, into: Set<string>): void {
+/** `value` with each BlobRef occurrence (in walk order) replaced by what `swap` answers for it. */
+function mapBlobRefs(value: unknown, swap: (ref: string, bytes: number, raw: unknown) => unknown): unknown {
   const ref = blobRefOf(value);
-  if (ref !== undefined) into.add(ref);
-  else if (Array.isArray(value)) value.forEach((v) => collectBlobRefs(v, into));
-  else if (value !== null && typeof value === 'object') Object.values(value).forEach((v) => collectBlobRefs(v, into));
-}
-
-function replaceBlobRefs(value: unknown, loaded: Map<string, unknown>, nesting = 0): unknown {
-  const ref = blobRefOf(value);
-  if (ref !== undefined) return loaded.has(ref) && nesting < 10 ? replaceBlobRefs(loaded.get(ref), loaded, nesting + 1) : value;
-  if (Array.isArray(value)) return value.map((v) => replaceBlobRefs(v, loaded, nesting));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceBlobRefs(v, loaded, nesting)]));
+  if (ref !== undefined) return swap(ref, Number((value as { bytes?: unknown }).bytes) || 0, value);
+  if (Array.isArray(value)) return value.map((v) => mapBlobRefs(v, swap));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapBlobRefs(v, swap)]));
   return value;
 }
 
 /**
- * `value` with every BlobRef (a value over 256 KB the run kept outside Temporal's history) replaced
- * by the stored value, level by level (a stored value may hold refs itself).
+ * At most this many bytes of stored values (outputs over 256 KB) are put back into one answer (a run's
+ * answer, an execution read, a batch of run events); the rest stay references `{$blobRef, bytes}`,
+ * readable one by one (`getExecutionValue`). A 50 × 50 loop of 300 KB outputs would otherwise answer
+ * 750 MB, past what gRPC carries (GRPC_MAX_MESSAGE_BYTES) and what a client wants at once.
  */
-export async function withBlobs<T>(db: Kysely<RunnerDB>, value: T): Promise<T> {
+export const ANSWER_VALUES_BUDGET_BYTES = 16 * 1024 * 1024;
+
+/**
+ * `value` with its BlobRefs (values over 256 KB the run kept outside Temporal's history) replaced by
+ * the stored values, level by level (a stored value may hold refs itself), in walk order while they
+ * fit in `budgetBytes` (each occurrence counts); what does not fit stays a reference.
+ */
+export async function withBlobs<T>(db: Kysely<RunnerDB>, value: T, budgetBytes = ANSWER_VALUES_BUDGET_BYTES): Promise<T> {
   let current: unknown = value;
+  let left = budgetBytes;
   const loaded = new Map<string, unknown>();
   for (let depth = 0; depth < 10; depth++) {
-    const refs = new Set<string>();
-    collectBlobRefs(current, refs);
-    const missing = [...refs].filter((r) => !loaded.has(r));
-    if (missing.length === 0) break;
-    const rows = await db.selectFrom('run_blobs').select(['ref', 'value']).where('ref', 'in', missing).execute();
-    if (rows.length === 0) break;
-    for (const r of rows) loaded.set(r.ref, r.value);
-    current = replaceBlobRefs(current, loaded);
+    const taken: boolean[] = [];
+    const wanted = new Set<string>();
+    mapBlobRefs(current, (ref, bytes, raw) => {
+      const fits = bytes <= left;
+      if (fits) {
+        left -= bytes;
+        wanted.add(ref);
+      }
+      taken.push(fits);
+      return raw;
+    });
+    if (wanted.size === 0) break;
+    const missing = [...wanted].filter((r) => !loaded.has(r));
+    if (missing.length > 0) for (const r of await db.selectFrom('run_blobs').select(['ref', 'value']).where('ref', 'in', missing).execute()) loaded.set(r.ref, r.value);
+    let i = 0;
+    current = mapBlobRefs(current, (ref, _bytes, raw) => (taken[i++] === true && loaded.has(ref) ? loaded.get(ref) : raw));
+    if (![...wanted].some((r) => loaded.has(r))) break;
   }
   return current as T;
+}
+
+/**
+ * One stored value of an execution's answer (a `$blobRef` left in it): a value of this run, of a
+ * workflow block's child run (`<executionId>-…`), or of the run it reran (its outputs reused).
+ */
+export async function getExecutionValue(db: Kysely<RunnerDB>, executionId: string, ref: string): Promise<unknown> {
+  let owner: string | null = executionId;
+  for (let hops = 0; owner && hops < 50; hops++) {
+    if (ref.startsWith(`${owner}/`) || ref.startsWith(`${owner}-`)) {
+      const row = await db.selectFrom('run_blobs').select('value').where('ref', '=', ref).executeTakeFirst();
+      if (row) return withBlobs(db, row.value as unknown);
+      break;
+    }
+    const earlier: { rerun_of: string | null } | undefined = await db.selectFrom('executions').select('rerun_of').where('id', '=', owner).executeTakeFirst();
+    owner = earlier?.rerun_of ?? null;
+  }
+  throw new AppError('not_found', `Value ${ref} not found in execution ${executionId}`);
 }
 
 /** An execution with its block logs (values kept outside the history loaded back); `not_found` when there is none. */

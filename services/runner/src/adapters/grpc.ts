@@ -4,7 +4,7 @@ import { AppError, type ServiceHandlers } from '@weft/platform';
 import { describeIssues, type runner } from '@weft/contracts';
 import type { ExecutionStatus, RunnerDB } from '../db.js';
 import type { Executions } from '../executions.js';
-import { getExecution, listExecutions, readRunEvents, withBlobs, type ExecutionView } from '../executionsStore.js';
+import { getExecution, getExecutionValue, listExecutions, readRunEvents, withBlobs, type ExecutionView } from '../executionsStore.js';
 import type { RunLive } from '../live/runLive.js';
 import type { RunTrigger, RunnableState } from '../workflows/types.js';
 
@@ -106,6 +106,11 @@ export function runHandlers(deps: { db: Kysely<RunnerDB>; executions: Executions
       if (!req.executionId) throw new AppError('validation', 'executionId is required');
       return { execution: toWire(await getExecution(deps.db, req.executionId, { logs: !req.withoutLogs })) };
     },
+    async getExecutionValue(req) {
+      if (!req.executionId) throw new AppError('validation', 'executionId is required');
+      if (!req.ref) throw new AppError('validation', 'ref is required');
+      return { valueJson: JSON.stringify(await getExecutionValue(deps.db, req.executionId, req.ref)) };
+    },
     async listExecutions(req) {
       if (!req.workflowId) throw new AppError('validation', 'workflowId is required');
       if (req.limit < 0 || req.limit > 100) throw new AppError('validation', 'limit must be between 1 and 100');
@@ -144,7 +149,7 @@ export function runHandlers(deps: { db: Kysely<RunnerDB>; executions: Executions
           const events = view.lastSeq > req.after ? await readRunEvents(deps.db, req.executionId, req.after, limit) : [];
           const left = deadline - Date.now();
           if (events.length > 0 || view.status !== 'running' || left <= 0) {
-            // A block's output over 256 KB is a BlobRef in the event: the reader gets the value.
+            // A block's output over 256 KB is a BlobRef in the event: the reader gets the value (within the answer's budget).
             return { eventsJson: JSON.stringify(await withBlobs(deps.db, events)), status: view.status, lastSeq: view.lastSeq };
           }
           await w.next(left);

@@ -60,7 +60,8 @@ async function runBlock(run: Run, frame: Frame, id: string): Promise<Executed> {
   if (run.reuse?.reused.has(id)) {
     const reusedOutput = run.reuse.outputs[id];
     run.logs.push({ ...base, startedAt: at, endedAt: at, durationMs: 0, success: true, output: reusedOutput, reused: true });
-    return { success: true, output: reusedOutput };
+    // An earlier output over 256 KB comes back as a BlobRef: references into it load the value.
+    return { success: true, output: reusedOutput, stored: { value: reusedOutput, blobs: JSON.stringify(reusedOutput ?? null).includes('"$blobRef"') } };
   }
   run.emit({ type: 'blockStarted', executionId: run.executionId, blockId: id, blockName: block.name, blockType: block.type, at, ...where(frame) });
   const started = Date.now();

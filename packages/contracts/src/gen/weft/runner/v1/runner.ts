@@ -107,6 +107,16 @@ export interface GetExecutionRequest {
   withoutLogs: boolean;
 }
 
+/** One stored value left as a `{$blobRef, bytes}` reference in an execution's answer. */
+export interface GetExecutionValueRequest {
+  executionId: string;
+  ref: string;
+}
+
+export interface GetExecutionValueResponse {
+  valueJson: string;
+}
+
 export interface ListExecutionsRequest {
   workflowId: string;
   status?: string | undefined;
@@ -1267,6 +1277,168 @@ export const GetExecutionRequest: MessageFns<GetExecutionRequest> = {
   },
 };
 
+function createBaseGetExecutionValueRequest(): GetExecutionValueRequest {
+  return { executionId: "", ref: "" };
+}
+
+export const GetExecutionValueRequest: MessageFns<GetExecutionValueRequest> = {
+  encode(message: GetExecutionValueRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.executionId !== "") {
+      writer.uint32(10).string(message.executionId);
+    }
+    if (message.ref !== "") {
+      writer.uint32(18).string(message.ref);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetExecutionValueRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetExecutionValueRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.executionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ref = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetExecutionValueRequest {
+    return {
+      executionId: isSet(object.executionId)
+        ? globalThis.String(object.executionId)
+        : isSet(object.execution_id)
+        ? globalThis.String(object.execution_id)
+        : "",
+      ref: isSet(object.ref) ? globalThis.String(object.ref) : "",
+    };
+  },
+
+  toJSON(message: GetExecutionValueRequest): unknown {
+    const obj: any = {};
+    if (message.executionId !== "") {
+      obj.executionId = message.executionId;
+    }
+    if (message.ref !== "") {
+      obj.ref = message.ref;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetExecutionValueRequest>, I>>(base?: I): GetExecutionValueRequest {
+    return GetExecutionValueRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetExecutionValueRequest>, I>>(object: I): GetExecutionValueRequest {
+    const message = createBaseGetExecutionValueRequest();
+    message.executionId = object.executionId ?? "";
+    message.ref = object.ref ?? "";
+    return message;
+  },
+};
+
+function createBaseGetExecutionValueResponse(): GetExecutionValueResponse {
+  return { valueJson: "" };
+}
+
+export const GetExecutionValueResponse: MessageFns<GetExecutionValueResponse> = {
+  encode(message: GetExecutionValueResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.valueJson !== "") {
+      writer.uint32(10).string(message.valueJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetExecutionValueResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetExecutionValueResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.valueJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetExecutionValueResponse {
+    return {
+      valueJson: isSet(object.valueJson)
+        ? globalThis.String(object.valueJson)
+        : isSet(object.value_json)
+        ? globalThis.String(object.value_json)
+        : "",
+    };
+  },
+
+  toJSON(message: GetExecutionValueResponse): unknown {
+    const obj: any = {};
+    if (message.valueJson !== "") {
+      obj.valueJson = message.valueJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetExecutionValueResponse>, I>>(base?: I): GetExecutionValueResponse {
+    return GetExecutionValueResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetExecutionValueResponse>, I>>(object: I): GetExecutionValueResponse {
+    const message = createBaseGetExecutionValueResponse();
+    message.valueJson = object.valueJson ?? "";
+    return message;
+  },
+};
+
 function createBaseListExecutionsRequest(): ListExecutionsRequest {
   return { workflowId: "", status: undefined, trigger: undefined, cursor: undefined, limit: 0 };
 }
@@ -2053,6 +2225,17 @@ export const RunServiceService = {
     responseSerialize: (value: ExecutionResponse): Buffer => Buffer.from(ExecutionResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ExecutionResponse => ExecutionResponse.decode(value),
   },
+  getExecutionValue: {
+    path: "/weft.runner.v1.RunService/GetExecutionValue" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetExecutionValueRequest): Buffer =>
+      Buffer.from(GetExecutionValueRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetExecutionValueRequest => GetExecutionValueRequest.decode(value),
+    responseSerialize: (value: GetExecutionValueResponse): Buffer =>
+      Buffer.from(GetExecutionValueResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetExecutionValueResponse => GetExecutionValueResponse.decode(value),
+  },
   listExecutions: {
     path: "/weft.runner.v1.RunService/ListExecutions" as const,
     requestStream: false as const,
@@ -2099,6 +2282,7 @@ export const RunServiceService = {
 export interface RunServiceServer extends UntypedServiceImplementation {
   startRun: handleUnaryCall<StartRunRequest, ExecutionResponse>;
   getExecution: handleUnaryCall<GetExecutionRequest, ExecutionResponse>;
+  getExecutionValue: handleUnaryCall<GetExecutionValueRequest, GetExecutionValueResponse>;
   listExecutions: handleUnaryCall<ListExecutionsRequest, ListExecutionsResponse>;
   cancelExecution: handleUnaryCall<CancelExecutionRequest, ExecutionResponse>;
   rerunExecution: handleUnaryCall<RerunExecutionRequest, ExecutionResponse>;
@@ -2135,6 +2319,21 @@ export interface RunServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ExecutionResponse) => void,
+  ): ClientUnaryCall;
+  getExecutionValue(
+    request: GetExecutionValueRequest,
+    callback: (error: ServiceError | null, response: GetExecutionValueResponse) => void,
+  ): ClientUnaryCall;
+  getExecutionValue(
+    request: GetExecutionValueRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetExecutionValueResponse) => void,
+  ): ClientUnaryCall;
+  getExecutionValue(
+    request: GetExecutionValueRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetExecutionValueResponse) => void,
   ): ClientUnaryCall;
   listExecutions(
     request: ListExecutionsRequest,
