@@ -85,6 +85,62 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
     expect(await schedules.pause(wf)).toBeUndefined();
   });
 
+  /**
+   * Temporal's backfill runs a schedule's actions for a past range as if time had passed: the stand-in
+   * for time skipping, which needs a test server this machine cannot download (docs/triggers.md).
+   */
+  it('fires at each due time of its spec and timezone over a backfilled week across a daylight-saving change, and monthly over a year', async () => {
+    const scheduledStarts = async (wf: string, expected: number): Promise<string[]> => {
+      const query = `TemporalScheduledById = "${instance}-schedule-${wf}"`;
+      let starts: string[] = [];
+      await expect
+        .poll(
+          async () => {
+            starts = [];
+            for await (const w of client.workflow.list({ query })) {
+              const at = w.searchAttributes.TemporalScheduledStartTime?.[0];
+              if (at instanceof Date) starts.push(at.toISOString());
+            }
+            return starts.length;
+          },
+          { timeout: 60_000, interval: 250 },
+        )
+        .toBe(expected);
+      for await (const w of client.workflow.list({ query })) await client.workflow.getHandle(w.workflowId, w.runId).terminate('backfill test done').catch(() => undefined);
+      return starts.sort();
+    };
+    const backfill = (wf: string, start: string, end: string) =>
+      client.schedule.getHandle(`${instance}-schedule-${wf}`).backfill([{ start: new Date(start), end: new Date(end), overlap: 'ALLOW_ALL' }]);
+
+    // Daily at 09:30 in Paris: 08:30 UTC until the clocks go forward on 29 March 2026, 07:30 UTC after.
+    const daily = `wf-${uniqueSuffix()}`;
+    deploy(daily, 1, { scheduleType: 'daily', dailyTime: '09:30', timezone: 'Europe/Paris' });
+    await schedules.sync(daily);
+    await backfill(daily, '2026-03-25T00:00:00Z', '2026-04-02T00:00:00Z');
+    expect(await scheduledStarts(daily, 8)).toEqual([
+      '2026-03-25T08:30:00.000Z',
+      '2026-03-26T08:30:00.000Z',
+      '2026-03-27T08:30:00.000Z',
+      '2026-03-28T08:30:00.000Z',
+      '2026-03-29T07:30:00.000Z',
+      '2026-03-30T07:30:00.000Z',
+      '2026-03-31T07:30:00.000Z',
+      '2026-04-01T07:30:00.000Z',
+    ]);
+
+    // Monthly on the 15th at 06:00 UTC over 2025: twelve fires, one a month.
+    const monthly = `wf-${uniqueSuffix()}`;
+    deploy(monthly, 1, { scheduleType: 'monthly', monthlyDay: '15', monthlyTime: '06:00' });
+    await schedules.sync(monthly);
+    await backfill(monthly, '2025-01-01T00:00:00Z', '2026-01-01T00:00:00Z');
+    expect(await scheduledStarts(monthly, 12)).toEqual(Array.from({ length: 12 }, (_, m) => `2025-${String(m + 1).padStart(2, '0')}-15T06:00:00.000Z`));
+
+    for (const wf of [daily, monthly]) {
+      deployments.delete(wf);
+      await schedules.sync(wf);
+    }
+  }, 200_000);
+
   /** Runs the probe on the schedules' queue in this process until `handle` has its result. */
   async function completeWithWorker<T>(result: () => Promise<T>): Promise<T> {
     const workerConnection = await NativeConnection.connect({ address: (await backingEnv()).temporalAddress });
