@@ -21,6 +21,9 @@ export const configSchema = z.object({
   GRPC_LISTEN: z.string().optional(),
   GRPC_DEADLINE_MS: z.coerce.number().int().positive().default(10_000),
   WEB_DIST: z.string().optional(),
+  // Days a claim-checked Temporal payload (over 128 KB) is kept in the payload store; 0 keeps them.
+  // Keep it above the longest a run stays open: replaying a history needs its payloads.
+  WEFT_PAYLOAD_TTL_DAYS: z.coerce.number().min(0).default(30),
 });
 
 export type Config = z.infer<typeof configSchema>;

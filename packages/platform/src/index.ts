@@ -36,6 +36,6 @@ export {
 } from './grpc.js';
 export { onShutdown } from './shutdown.js';
 export { TEMPORAL_HEALTH_SERVICE, temporalLogger } from './temporal.js';
-export { ENCRYPTED_ENCODING, PayloadCipher, payloadKey, weftDataConverter } from './payloadCodec.js';
+export { ENCRYPTED_ENCODING, PayloadCipher, payloadKey, serviceDataConverter, weftDataConverter } from './payloadCodec.js';
 export { CLAIM_CHECK_ENCODING, CLAIM_CHECK_THRESHOLD_BYTES, PayloadClaimCheck, natsPayloadStore, payloadBucket, type PayloadStore } from './payloadStore.js';
 export { bootService, serviceMigrations, type ServiceRuntime, type BootOptions } from './service.js';

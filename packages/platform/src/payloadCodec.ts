@@ -10,7 +10,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
-import { PayloadClaimCheck, type PayloadStore } from './payloadStore.js';
+import type { NatsConnection } from 'nats';
+import type { Config } from './config.js';
+import { natsPayloadStore, PayloadClaimCheck, type PayloadStore } from './payloadStore.js';
 
 /** The `encoding` metadata of an encrypted payload. */
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
@@ -102,4 +104,10 @@ export function payloadKey(env: NodeJS.ProcessEnv = process.env): Buffer {
 export function weftDataConverter(env: NodeJS.ProcessEnv = process.env, opts: { store?: PayloadStore } = {}): DataConverter {
   const cipher = new PayloadCipher(payloadKey(env));
   return { payloadCodecs: opts.store ? [cipher, new PayloadClaimCheck(opts.store)] : [cipher] };
+}
+
+/** The data converter of a service process: the payload key, and the instance's payload store on its NATS connection. */
+export function serviceDataConverter(rt: { bus: { nc: NatsConnection }; config: Pick<Config, 'WEFT_INSTANCE' | 'WEFT_PAYLOAD_TTL_DAYS'> }, env: NodeJS.ProcessEnv = process.env): DataConverter {
+  const store = natsPayloadStore(rt.bus.nc, rt.config.WEFT_INSTANCE, { ttlMs: rt.config.WEFT_PAYLOAD_TTL_DAYS * 86_400_000 });
+  return weftDataConverter(env, { store });
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backingEnv, createTestInstance } from '@weft/testkit';
 import type { Payload } from '@temporalio/common';
 import { PayloadCipher } from './payloadCodec.js';
-import { CLAIM_CHECK_ENCODING, PayloadClaimCheck, natsPayloadStore, packPayload, unpackPayload, type PayloadStore } from './payloadStore.js';
+import { CLAIM_CHECK_ENCODING, PayloadClaimCheck, natsPayloadStore, packPayload, payloadBucket, unpackPayload, type PayloadStore } from './payloadStore.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const dec = (b: Uint8Array | null | undefined) => new TextDecoder().decode(b ?? new Uint8Array());
@@ -105,6 +105,18 @@ describe('claim checks for large Temporal payloads', () => {
         expect(JSON.parse(dec(opened?.data))).toEqual({ secret });
       } finally {
         await other.close();
+      }
+    });
+
+    it('creates the bucket with the age limit it is given (WEFT_PAYLOAD_TTL_DAYS), or none', async () => {
+      const aged = await createTestInstance();
+      try {
+        await natsPayloadStore(nc, aged.instance, { ttlMs: 2 * 86_400_000 }).put('k', new Uint8Array([1]));
+        const jsm = await nc.jetstreamManager();
+        expect((await jsm.streams.info(`OBJ_${payloadBucket(aged.instance)}`)).config.max_age).toBe(2 * 86_400_000 * 1_000_000);
+        expect((await jsm.streams.info(`OBJ_${payloadBucket(instance.instance)}`)).config.max_age).toBe(0);
+      } finally {
+        await aged.cleanup();
       }
     });
   });

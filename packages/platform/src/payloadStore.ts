@@ -89,7 +89,8 @@ export const payloadBucket = (instance: string) => `${instance}_payloads`;
 
 /**
  * A PayloadStore in a JetStream object store (file storage, shared by every process of the
- * instance). The bucket is created on first use; objects stay until `ttlMs` (default: kept).
+ * instance). The bucket is created on first use with `ttlMs` (0 or none: objects are kept); an
+ * existing bucket keeps the age limit it was created with.
  */
 export function natsPayloadStore(nc: NatsConnection, instance: string, opts: { ttlMs?: number } = {}): PayloadStore {
   let bucket: Promise<ObjectStore> | undefined;

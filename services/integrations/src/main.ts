@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { temporalLogger, bootService, natsPayloadStore, weftDataConverter } from '@weft/platform';
+import { temporalLogger, bootService, serviceDataConverter } from '@weft/platform';
 import { cachedWorkflowBundle, SHARED_WORKFLOW_MODULES } from '@weft/platform/workflowBundle';
 import { integrations, integrationsTaskQueue } from '@weft/contracts';
 import { migrations } from './migrations/index.js';
@@ -25,7 +25,7 @@ const clientConnection = await Connection.connect({ address: rt.config.TEMPORAL_
 rt.onClose(() => clientConnection.close());
 // Payloads reach Temporal's history encrypted (the runner, copilot and this worker share the key),
 // large ones as a reference into the instance's payload store.
-const dataConverter = weftDataConverter(process.env, { store: natsPayloadStore(rt.bus.nc, rt.config.WEFT_INSTANCE) });
+const dataConverter = serviceDataConverter(rt);
 const client = new Client({ connection: clientConnection, namespace: rt.config.TEMPORAL_NAMESPACE, dataConverter });
 const tools = createToolRuntime({ db: rt.db, logger: rt.logger, config: rt.config, jobs: { client, taskQueue } });
 rt.onClose(() => tools.close());

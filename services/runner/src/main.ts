@@ -1,6 +1,6 @@
 import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { temporalLogger, bootService, createServiceClient, serviceAddress, natsPayloadStore, weftDataConverter } from '@weft/platform';
+import { temporalLogger, bootService, createServiceClient, serviceAddress, serviceDataConverter } from '@weft/platform';
 import { cachedWorkflowBundle, SHARED_WORKFLOW_MODULES } from '@weft/platform/workflowBundle';
 import { editor, integrationsTaskQueue, registry, registryTriggers, runner, runnerSchedules, runnerTaskQueue } from '@weft/contracts';
 import type { RunnerDB } from './db.js';
@@ -52,7 +52,7 @@ const resourceActivities = createRunResourceActivities({
 const connection = await NativeConnection.connect({ address: rt.config.TEMPORAL_ADDRESS });
 // Payloads (run inputs, environment variables, activity inputs and results) reach Temporal's history
 // encrypted; those over 128 KB as a reference into the instance's payload store (NATS object store).
-const dataConverter = weftDataConverter(process.env, { store: natsPayloadStore(rt.bus.nc, rt.config.WEFT_INSTANCE) });
+const dataConverter = serviceDataConverter(rt);
 const temporal = new Client({ connection, namespace: rt.config.TEMPORAL_NAMESPACE, dataConverter });
 // Block events a run hands over through its sink, written in the background.
 const runEvents = createRunEventQueue({ ...logDeps, logger: rt.logger });
