@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
   applyEdgeChanges,
@@ -35,6 +35,7 @@ import { RunInputDialog } from './run/RunInputDialog';
 import { blockStatuses, inputFields } from './run/runState';
 import { RunStatusContext } from './run/RunStatusContext';
 import { useRun } from './run/useRun';
+import { useAfterPaint } from './ui/afterPaint';
 import { Icon } from './ui/icons';
 import { useToast } from './ui/toast';
 
@@ -106,18 +107,18 @@ function useStable<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) 
 }
 
 /**
- * The history panel a moment after the canvas: every edit shifts its rows, and drawing them in the
- * edit's own render would hold back the frame that shows the edit on the canvas.
+ * The history panel a frame after the canvas: every edit shifts its rows, and drawing them in the
+ * edit's own frame would hold back the frame that shows the edit on the canvas.
  */
 function DeferredHistory({ history, onRevert }: { history: History; onRevert(index: number): void }) {
-  const shown = useDeferredValue(history);
+  const shown = useAfterPaint(history);
   return useMemo(() => <HistoryPanel history={shown} onRevert={onRevert} />, [shown, onRevert]);
 }
 
-/** The version and whether edits are saved, a moment after the canvas too (the header is then not painted again in an edit's frame). */
+/** The version and whether edits are saved, a frame after the canvas too (the header is then not painted again in an edit's frame). */
 function SaveState(props: { version: number; pending: number }) {
-  const version = useDeferredValue(props.version);
-  const pending = useDeferredValue(props.pending);
+  const version = useAfterPaint(props.version);
+  const pending = useAfterPaint(props.pending);
   return (
     <>
       <span className="pill">version {version}</span>
