@@ -119,11 +119,26 @@ export async function run({ url, log }) {
     const index = (id) => Number(id.slice(1));
     const at = (i) => ({ x: 300 + (i % 40) * 300, y: Math.floor(i / 40) * 160 });
 
-    // Dragging a block: frames per second while the mouse moves it for about a second.
-    const node = page.locator(`.react-flow__node[data-id="${drawn[0]}"]`);
-    const box = await node.boundingBox();
-    if (!box) throw new Error(`block ${drawn[0]} is not on screen`);
-    const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    // Dragging a block: frames per second while the mouse moves it for about a second. The block is
+    // the one nearest the middle of the canvas whose middle can be pressed: a press on the palette
+    // over a block's edge selects text and moves nothing, and a block near the canvas's edge makes
+    // React Flow pan the view while it is dragged.
+    const grip = await page.evaluate((ids) => {
+      const pane = document.querySelector('.react-flow')?.getBoundingClientRect();
+      if (!pane) return null;
+      let best = null;
+      for (const id of ids) {
+        const el = document.querySelector(`.react-flow__node[data-id="${id}"]`);
+        const r = el?.getBoundingClientRect();
+        if (!el || !r) continue;
+        const at = { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+        const off = Math.hypot(at.x - (pane.x + pane.width / 2), at.y - (pane.y + pane.height / 2));
+        if ((!best || off < best.off) && el.contains(document.elementFromPoint(at.x, at.y))) best = { id, at, off, style: el.getAttribute('style') };
+      }
+      return best;
+    }, drawn);
+    if (!grip) throw new Error('no drawn block can be grabbed');
+    const from = grip.at;
     await page.evaluate(() => {
       window.__bench.frames = [];
       const tick = (t) => {
@@ -141,6 +156,8 @@ export async function run({ url, log }) {
       await page.waitForTimeout(8);
     }
     await page.mouse.up();
+    const draggedTo = await page.locator(`.react-flow__node[data-id="${grip.id}"]`).getAttribute('style');
+    if (draggedTo === grip.style) throw new Error(`the drag did not move block ${grip.id}`);
     const frames = await page.evaluate(() => {
       const f = window.__bench.frames;
       window.__bench.frames = null;
@@ -154,8 +171,9 @@ export async function run({ url, log }) {
     // A remote edit: from the event's arrival to the moved block painted where the edit put it.
     await page.waitForTimeout(500);
     const latencies = [];
+    const edited = drawn.filter((id) => id !== grip.id);
     for (let n = 0; n < REMOTE_EDITS; n++) {
-      const target = drawn[1 + n];
+      const target = edited[n];
       const home = at(index(target));
       const position = { x: home.x + 7 + n, y: home.y + 3 + n };
       const wait = page.evaluate(
