@@ -63,23 +63,9 @@ export function freeSpot(center: Position, state: WorkflowState, size: { width: 
 
 /** The innermost container under a point, other than `exclude` and the blocks inside it. */
 export function containerAt(state: WorkflowState, point: Position, exclude?: string): BlockState | undefined {
-  const excluded = new Set<string>();
-  if (exclude) {
-    excluded.add(exclude);
-    let grew = true;
-    while (grew) {
-      grew = false;
-      for (const b of Object.values(state.blocks)) {
-        if (!excluded.has(b.id) && b.data.parentId !== undefined && excluded.has(b.data.parentId)) {
-          excluded.add(b.id);
-          grew = true;
-        }
-      }
-    }
-  }
   let best: { block: BlockState; area: number } | undefined;
-  for (const b of Object.values(state.blocks)) {
-    if (!isContainer(b) || excluded.has(b.id)) continue;
+  for (const b of containersOf(state.blocks)) {
+    if (exclude !== undefined && within(state.blocks, b, exclude)) continue;
     const r = blockRect(state, b);
     if (point.x >= r.x && point.x <= r.x + r.width && point.y >= r.y && point.y <= r.y + r.height) {
       const area = r.width * r.height;
@@ -87,6 +73,27 @@ export function containerAt(state: WorkflowState, point: Position, exclude?: str
     }
   }
   return best?.block;
+}
+
+/** The containers among the blocks, found once per blocks object (a drag asks on every mouse move). */
+const containerLists = new WeakMap<Record<string, BlockState>, BlockState[]>();
+function containersOf(blocks: Record<string, BlockState>): BlockState[] {
+  let list = containerLists.get(blocks);
+  if (!list) {
+    list = Object.values(blocks).filter(isContainer);
+    containerLists.set(blocks, list);
+  }
+  return list;
+}
+
+/** Whether `block` is `id` or inside it (at any depth). */
+function within(blocks: Record<string, BlockState>, block: BlockState, id: string): boolean {
+  let at: BlockState | undefined = block;
+  for (let depth = 0; at !== undefined && depth < 100; depth++) {
+    if (at.id === id) return true;
+    at = at.data.parentId === undefined ? undefined : blocks[at.data.parentId];
+  }
+  return false;
 }
 
 /**
