@@ -26,9 +26,9 @@ export function client(url) {
       req.end();
       return req;
     },
-    call(method, path, body) {
+    call(method, path, body, extraHeaders = {}) {
       const text = body === undefined ? undefined : JSON.stringify(body);
-      const headers = { 'content-type': 'application/json', host: base.host, origin: base.origin };
+      const headers = { 'content-type': 'application/json', host: base.host, origin: base.origin, ...extraHeaders };
       if (cookie) headers.cookie = cookie;
       if (text !== undefined) headers['content-length'] = Buffer.byteLength(text);
       return new Promise((resolve, reject) => {
