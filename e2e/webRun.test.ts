@@ -8,13 +8,19 @@ import { as, signUp } from './support/session.js';
 describe('running and deploying from the web app', () => {
   const chromium = chromiumPerSuite();
 
-  /** A workflow: starter (asking for `n`) → function "Compute" → function "Double", built through the API. */
-  async function computeWorkflow(name: string) {
+  /** A new account's new workflow, with its starter's id. */
+  async function newWorkflow(name: string) {
     const owner = await signUp(name);
     const asOwner = as(owner);
     const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId })).body.id;
     const got = await asOwner<{ data: { state: { blocks: Record<string, { id: string; type: string }> } } }>('GET', `/api/workflows/${workflowId}`);
     const starter = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter')?.id ?? '';
+    return { asOwner, workflowId, starter, cookie: owner.headers.cookie ?? '' };
+  }
+
+  /** A workflow: starter (asking for `n`) → function "Compute" → function "Double", built through the API. */
+  async function computeWorkflow(name: string) {
+    const { asOwner, workflowId, starter, cookie } = await newWorkflow(name);
     const edit = await asOwner('POST', `/api/workflows/${workflowId}/commands`, {
       commands: [
         { type: 'setSubBlockValue', id: starter, subBlockId: 'inputFormat', value: [{ id: 'f1', name: 'n', type: 'number' }] },
@@ -27,7 +33,7 @@ describe('running and deploying from the web app', () => {
       ],
     });
     expect(edit.status).toBe(200);
-    return { asOwner, workflowId, cookie: owner.headers.cookie ?? '' };
+    return { asOwner, workflowId, cookie };
   }
 
   it('runs with the starter’s input, shows each block’s state and log, lists the run in the history and reruns from a block', async () => {
@@ -101,6 +107,40 @@ describe('running and deploying from the web app', () => {
     await page.screenshot({ path: path.join(tmpdir(), 'weft-deploy.png') });
     await deploy.getByRole('button', { name: 'Undeploy', exact: true }).click();
     await deploy.getByText('Not deployed', { exact: true }).waitFor({ timeout: 15_000 });
+    expect(errors).toEqual([]);
+  });
+
+  it('shows a value past the 16 MB an answer carries as a stored value, and loads it on request', async () => {
+    const MB = 1024 * 1024;
+    const { asOwner, workflowId, starter, cookie } = await newWorkflow('Big values');
+    // Five iterations of a 4 MB output: the run's output alone is 20 MB, past one answer's 16 MB.
+    const edit = await asOwner('POST', `/api/workflows/${workflowId}/commands`, {
+      commands: [
+        { type: 'addBlock', id: 'loop', blockType: 'loop', name: 'Loop', position: { x: 400, y: 0 }, data: { loopType: 'for', count: 5 } },
+        { type: 'addEdge', id: 'e1', source: starter, target: 'loop' },
+        { type: 'addBlock', id: 'huge', blockType: 'function', name: 'Huge', position: { x: 50, y: 50 }, parentId: 'loop' },
+        { type: 'setSubBlockValue', id: 'huge', subBlockId: 'code', value: `return String(<loop.index>).padEnd(${4 * MB}, "z")` },
+        { type: 'addEdge', id: 'e2', source: 'loop', target: 'huge', sourceHandle: 'loop-start-source' },
+      ],
+    });
+    expect(edit.status).toBe(200);
+    // Run through the API (the page need not stream 60 MB of logs), then open the run from the history.
+    const ran = await asOwner<{ success: boolean; metadata: { executionId: string } }>('POST', `/api/workflows/${workflowId}/execute`, {});
+    expect(ran.body.success).toBe(true);
+    const { page, errors } = await openWorkflow(chromium(), cookie, workflowId);
+    const console_ = page.getByRole('region', { name: 'Run console' });
+    await console_.getByRole('tab', { name: 'History' }).click();
+    await console_.getByRole('list', { name: 'Past runs' }).getByRole('button').first().click();
+
+    const output = console_.getByRole('group', { name: 'Workflow output' });
+    await output.getByText('stored value, 4.0 MB').first().waitFor({ timeout: 30_000 });
+    const stored = await output.getByRole('button', { name: /^Load value/ }).count();
+    expect(stored).toBeGreaterThanOrEqual(1);
+    const shown = await output.getByText(/^"[0-4]z{100}/).count();
+    await output.getByRole('button', { name: /^Load value/ }).first().click();
+    // The value takes the reference's place: one button fewer, one more 4 MB text (cut when shown; some sit in folded items).
+    await expect.poll(() => output.getByRole('button', { name: /^Load value/ }).count(), { timeout: 30_000 }).toBe(stored - 1);
+    await expect.poll(() => output.getByText(/^"[0-4]z{100}/).count()).toBe(shown + 1);
     expect(errors).toEqual([]);
   });
 });

@@ -208,6 +208,8 @@ export const api = {
     return call<{ executions: ExecutionSummary[]; nextCursor: string | null }>(`/workflows/${enc(id)}/executions${q.size > 0 ? `?${q.toString()}` : ''}`);
   },
   execution: (executionId: string) => call<ExecutionSummary & { logs?: unknown[] }>(`/executions/${enc(executionId)}`),
+  /** A stored value an execution's answer left as `{$blobRef, bytes}` (past the answer's values budget). */
+  executionValue: (executionId: string, ref: string) => call<unknown>(`/executions/${enc(executionId)}/values?ref=${enc(ref)}`),
   cancelExecution: (executionId: string) => call<ExecutionSummary>(`/executions/${enc(executionId)}/cancel`, json('POST', {})),
 
   // Deployment

@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api';
 import { Icon } from '../ui/icons';
-import { JsonView } from './JsonView';
+import { JsonView, StoredValueLoader } from './JsonView';
 import { totals, type BlockEntry, type RunView } from './runState';
 
 const STATUS_TEXT: Record<string, string> = { starting: 'Starting', running: 'Running', succeeded: 'Succeeded', failed: 'Failed', cancelled: 'Cancelled', done: 'Done', skipped: 'Skipped' };
@@ -151,6 +151,8 @@ export function RunConsole({
   }, [shownRun]);
   const live = run?.status === 'running' || run?.status === 'starting';
   const sum = run ? totals(run) : null;
+  const executionId = run?.executionId;
+  const loadValue = useCallback((ref: string) => (executionId ? api.executionValue(executionId, ref) : Promise.reject(new Error('The run has not started yet'))), [executionId]);
   return (
     <section className={`console${collapsed ? ' collapsed' : ''}`} aria-label="Run console">
       <div className="console-head">
@@ -189,7 +191,7 @@ export function RunConsole({
           ) : !run ? (
             <p className="pad muted">Press Run to run the workflow; each block’s input, output and timing show here.</p>
           ) : (
-            <>
+            <StoredValueLoader.Provider value={loadValue}>
               {run.error && (
                 <p className="pad">
                   <span className="log-error" role="alert">
@@ -208,7 +210,7 @@ export function RunConsole({
                   <JsonView value={run.output} label="Workflow output" />
                 </div>
               )}
-            </>
+            </StoredValueLoader.Provider>
           )}
         </div>
       )}
