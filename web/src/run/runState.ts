@@ -26,6 +26,8 @@ export interface BlockEntry {
   cost?: { total?: number };
   /** Model tokens streamed so far, before the block's output arrives. */
   streamed: string;
+  /** Where each numbered chunk's text starts in `streamed` ([seq, offset], seq increasing): a restart cuts at its `fromSeq`. */
+  streamMarks?: ReadonlyArray<readonly [number, number]>;
   /** Tool calls the model made while streaming, by id, with their last state. */
   toolCalls: Array<{ id: string; name: string; state: string }>;
   iteration?: string;
@@ -132,6 +134,31 @@ function finished(entry: BlockEntry, d: Record<string, unknown>): BlockEntry {
   };
 }
 
+/**
+ * A block's streamed text with one more chunk (`RunStreamChunk`): a chunk numbered at or below one
+ * already folded in is a repeat and changes nothing; a chunk with `restart: {fromSeq}` voids the
+ * text of the chunks numbered from `fromSeq` on (a retried model call whose answer differs from what
+ * its failed try had sent) and its own text stands in their place.
+ */
+function streamedWith(entry: BlockEntry, d: Record<string, unknown>): Pick<BlockEntry, 'streamed' | 'streamMarks'> {
+  const chunk = text(d.chunk) ?? '';
+  const seq = num(d.seq);
+  if (seq === undefined) return { streamed: entry.streamed + chunk, streamMarks: entry.streamMarks };
+  let marks = entry.streamMarks ?? [];
+  let streamed = entry.streamed;
+  const fromSeq = num((d.restart as { fromSeq?: unknown } | undefined)?.fromSeq);
+  if (fromSeq !== undefined) {
+    const cut = marks.findIndex(([s]) => s >= fromSeq);
+    if (cut >= 0) {
+      streamed = streamed.slice(0, (marks[cut] as readonly [number, number])[1]);
+      marks = marks.slice(0, cut);
+    }
+  } else if (marks.length > 0 && seq <= (marks[marks.length - 1] as readonly [number, number])[0]) {
+    return { streamed, streamMarks: marks };
+  }
+  return { streamed: streamed + chunk, streamMarks: [...marks, [seq, streamed.length]] };
+}
+
 const STATUS: Record<string, RunStatus> = { 'execution:completed': 'succeeded', 'execution:failed': 'failed', 'execution:cancelled': 'cancelled' };
 
 /** Folds one SSE message into the run. Unknown events and data that do not parse are left out. */
@@ -171,7 +198,7 @@ export function applyMessage(view: RunView, message: SseMessage): RunView {
         call && typeof call.id === 'string'
           ? [...entry.toolCalls.filter((c) => c.id !== call.id), { id: call.id, name: String(call.name ?? ''), state: String(call.state ?? '') }]
           : entry.toolCalls;
-      entries[at] = { ...entry, streamed: entry.streamed + (text(d.chunk) ?? ''), toolCalls };
+      entries[at] = { ...entry, ...streamedWith(entry, d), toolCalls };
       return { ...next, entries };
     }
     case 'execution:completed':

@@ -59,6 +59,20 @@ describe('the run console state', () => {
     expect(blockStatuses(view).get('a')).toBe('skipped');
   });
 
+  it('drops a repeated chunk and replaces the text a retried model call restarts', () => {
+    const chunk = (seq: number, text: string, extra: object = {}) => msg('stream:chunk', { blockId: 'a', seq, chunk: text, ...extra });
+    const streamed = (messages: SseMessage[]) => fold([msg('block:started', { blockId: 'a' }, 1), ...messages]).entries[0]?.streamed;
+    // An earlier model call of the loop (seq 0-1), then a call from seq 10 whose try failed after "The ans".
+    const before = [chunk(0, 'Looking. '), chunk(1, 'Done. '), chunk(10, 'The '), chunk(11, 'ans'), chunk(11, 'ans')];
+    expect(streamed(before)).toBe('Looking. Done. The ans');
+    // Its retry answered differently: its whole text so far replaces what the call had sent.
+    expect(streamed([...before, chunk(100_010, 'An answer', { restart: { fromSeq: 10 } }), chunk(100_011, '!')])).toBe('Looking. Done. An answer!');
+    // A restart of a call of which nothing arrived only adds; a tool state chunk carries no text.
+    expect(streamed([chunk(0, 'x'), chunk(1, '', { toolCall: { id: 't', name: 'n', state: 'executing' } }), chunk(200_005, 'y', { restart: { fromSeq: 5 } })])).toBe('xy');
+    // Chunks without a number (older servers) are appended.
+    expect(streamed([msg('stream:chunk', { blockId: 'a', chunk: 'p' }), msg('stream:chunk', { blockId: 'a', chunk: 'q' })])).toBe('pq');
+  });
+
   it('marks blocks still running when the run is cancelled as failed', () => {
     const view = fold([msg('block:started', { blockId: 'a' }, 1), msg('execution:cancelled', { executionId: 'x' }, 2)]);
     expect(view.status).toBe('cancelled');
