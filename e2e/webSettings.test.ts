@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chromiumPerSuite, openSignedIn } from './support/browser.js';
+import { openWorkflow } from './support/editing.js';
 import { as, signUp } from './support/session.js';
 
 interface CustomToolAnswer {
@@ -98,6 +99,65 @@ describe('the settings pages in Chromium', () => {
     await page.screenshot({ path: path.join(tmpdir(), 'weft-members.png') });
     await page.getByRole('button', { name: `Remove ${teammate.email}` }).click();
     await expect.poll(members).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('creates a knowledge base with a document, picks both in a Knowledge block’s form, and deletes the base', async () => {
+    const owner = await signUp('Knowledge user');
+    const asOwner = as(owner);
+    // Embeddings come from the stack's OpenAI fake, with the owner's own key.
+    expect((await asOwner('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-knowledge-web' } })).status).toBe(200);
+    type Base = { id: string; name: string; documentCount: number };
+    const bases = async () => (await asOwner<{ knowledgeBases: Base[] }>('GET', `/api/knowledge?workspaceId=${owner.workspaceId}`)).body.knowledgeBases;
+    const cookie = owner.headers.cookie ?? '';
+    const { page, errors } = await openSignedIn(chromium(), cookie, '/settings/knowledge');
+    await page.getByText('No knowledge bases yet.').waitFor({ timeout: 15_000 });
+
+    await page.getByRole('textbox', { name: 'Knowledge base name' }).fill('Team handbook');
+    await page.getByRole('textbox', { name: 'Knowledge base description' }).fill('How we work');
+    await page.getByRole('button', { name: 'Create' }).click();
+    // The new base opens: add a text document, which the server chunks and embeds.
+    const card = page.getByRole('region', { name: 'Knowledge base Team handbook' });
+    await card.getByText('No documents yet.').waitFor();
+    await card.getByRole('textbox', { name: 'Document name' }).fill('holidays');
+    await card.getByRole('textbox', { name: 'Document text' }).fill('Everyone has 25 days of paid leave a year; ask your lead two weeks ahead.');
+    await card.getByRole('button', { name: 'Add document' }).click();
+    await card.getByRole('list', { name: 'Documents' }).getByText(/^holidays/).waitFor({ timeout: 30_000 });
+    await card.getByRole('list', { name: 'Documents' }).getByText(/1 chunk ·/).waitFor();
+    await expect.poll(async () => (await bases()).map((b) => [b.name, b.documentCount])).toEqual([['Team handbook', 1]]);
+    const [base] = await bases();
+    const [document] = (await asOwner<{ documents: Array<{ id: string; name: string }> }>('GET', `/api/knowledge/${base?.id}/documents`)).body.documents;
+    await card.getByRole('button', { name: 'All knowledge bases' }).click();
+    await page.getByRole('list', { name: 'Knowledge bases' }).getByText('1 document · 1 chunk').waitFor();
+    await page.screenshot({ path: path.join(tmpdir(), 'weft-knowledge.png') });
+
+    // A Knowledge block's form offers the workspace's bases, and the chosen base's documents.
+    const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId })).body.id;
+    const added = await asOwner('POST', `/api/workflows/${workflowId}/commands`, { commands: [{ type: 'addBlock', id: 'kb', blockType: 'knowledge', name: 'Knowledge 1', position: { x: 400, y: 0 } }] });
+    expect(added.status).toBe(200);
+    const subBlock = async (id: string) =>
+      (await asOwner<{ data: { state: { blocks: Record<string, { subBlocks: Record<string, { value: unknown }> }> } } }>('GET', `/api/workflows/${workflowId}`)).body.data.state.blocks.kb?.subBlocks[id]?.value;
+    const editor = await openWorkflow(chromium(), cookie, workflowId);
+    await editor.page.locator('.react-flow__node[data-id="kb"]').click();
+    const panel = editor.page.getByRole('region', { name: 'Block', exact: true });
+    // Search asks for a base until one is chosen (the chip's box is drawn by its label).
+    await panel.getByRole('alert').filter({ hasText: 'Knowledge base IDs are required for search' }).waitFor();
+    await panel.getByRole('group', { name: 'Knowledge Bases' }).getByText('Team handbook').click();
+    await expect.poll(() => subBlock('knowledgeBaseIds')).toBe(base?.id);
+    await panel.getByRole('alert').filter({ hasText: 'Knowledge base IDs are required for search' }).waitFor({ state: 'detached' });
+    await editor.page.screenshot({ path: path.join(tmpdir(), 'weft-knowledge-block.png') });
+    await panel.getByRole('combobox', { name: 'Operation' }).selectOption('upload_chunk');
+    await panel.getByRole('combobox', { name: 'Knowledge Base', exact: true }).selectOption({ label: 'Team handbook' });
+    await expect.poll(() => subBlock('knowledgeBaseId')).toBe(base?.id);
+    await panel.getByRole('combobox', { name: 'Document', exact: true }).selectOption({ label: document?.name ?? '' });
+    await expect.poll(() => subBlock('documentId')).toBe(document?.id);
+    expect(editor.errors).toEqual([]);
+
+    // Deleting the base (confirmed) removes it and its documents.
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: 'Delete Team handbook' }).click();
+    await expect.poll(bases).toEqual([]);
+    await page.getByText('No knowledge bases yet.').waitFor();
     expect(errors).toEqual([]);
   });
 });

@@ -69,6 +69,26 @@ export interface CustomTool {
   updatedAt?: string;
 }
 
+/** A knowledge base of a workspace (GET /api/knowledge). */
+export interface KnowledgeBase {
+  id: string;
+  workspaceId: string;
+  name: string;
+  description: string | null;
+  documentCount?: number;
+  chunkCount?: number;
+}
+
+/** A document of a knowledge base (GET /api/knowledge/{id}/documents). */
+export interface KnowledgeDocument {
+  id: string;
+  knowledgeBaseId: string;
+  name: string;
+  chunkCount: number;
+  characterCount: number;
+  enabled: boolean;
+}
+
 /** An execution as GET /api/executions/{id} and the workflow's execution list answer it. */
 export interface ExecutionSummary {
   executionId: string;
@@ -201,6 +221,15 @@ export const api = {
   customTools: () => call<{ data: unknown }>('/tools/custom').then((r) => r.data),
   saveCustomTools: (tools: CustomTool[]) => call<{ data: unknown }>('/tools/custom', json('POST', { tools })),
   deleteCustomTool: (id: string) => call<unknown>(`/tools/custom?id=${enc(id)}`, json('DELETE')),
+
+  // Knowledge
+  knowledgeBases: (workspaceId: string) => call<{ knowledgeBases: KnowledgeBase[] }>(`/knowledge?workspaceId=${enc(workspaceId)}&limit=100`).then((r) => r.knowledgeBases),
+  createKnowledgeBase: (workspaceId: string, name: string, description: string) =>
+    call<{ knowledgeBase: KnowledgeBase }>('/knowledge', json('POST', { workspaceId, name, ...(description ? { description } : {}) })).then((r) => r.knowledgeBase),
+  deleteKnowledgeBase: (id: string) => call<unknown>(`/knowledge/${enc(id)}`, json('DELETE')),
+  knowledgeDocuments: (id: string) => call<{ documents: KnowledgeDocument[] }>(`/knowledge/${enc(id)}/documents?limit=100`).then((r) => r.documents),
+  addKnowledgeText: (id: string, name: string, content: string) => call<unknown>(`/knowledge/${enc(id)}/documents`, json('POST', { name, content })),
+  deleteKnowledgeDocument: (id: string, documentId: string) => call<unknown>(`/knowledge/${enc(id)}/documents/${enc(documentId)}`, json('DELETE')),
 
   // Runs
   executions: (id: string, filters: { status?: string; trigger?: string; cursor?: string } = {}) => {

@@ -6,6 +6,7 @@ import { ComboboxField, modelGroups, MultiField, SelectField, SliderField, Switc
 import { CodeField } from './fields/CodeField';
 import { useFormEnv } from './fields/FormContext';
 import { FileUploadField, OAuthField, WebhookConfigField, WorkflowSelectorField } from './fields/Integrations';
+import { DocumentField, KnowledgeBaseField } from './fields/Knowledge';
 import { RefText } from './fields/RefText';
 import { ScheduleConfigField } from './fields/ScheduleConfig';
 import { ConditionField, InputFormatField, TableField } from './fields/Structured';
@@ -109,6 +110,10 @@ function Widget(props: FieldProps) {
       return <OAuthField {...common} />;
     case 'workflow':
       return <WorkflowSelectorField {...common} />;
+    case 'knowledge-base':
+      return <KnowledgeBaseField {...common} />;
+    case 'document':
+      return <DocumentField {...common} />;
     case 'tools':
       return <ToolInputField {...common} />;
     case 'webhook':

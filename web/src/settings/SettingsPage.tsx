@@ -5,6 +5,8 @@ import { CopyButton } from '../panels/fields/Integrations';
 import { navigate } from '../router';
 import { Icon } from '../ui/icons';
 import { useToast } from '../ui/toast';
+import { KnowledgeTab } from './KnowledgeTab';
+import { SettingsList, submitted } from './SettingsList';
 import { customToolProblem, NEW_TOOL_SCHEMA, readCustomTools } from './customTools';
 
 const CodeEditor = lazy(() => import('../panels/fields/CodeEditor'));
@@ -15,6 +17,7 @@ const TABS = [
   { id: 'api-keys', title: 'API keys', icon: 'key' },
   { id: 'members', title: 'Members', icon: 'users' },
   { id: 'connections', title: 'Connections', icon: 'link' },
+  { id: 'knowledge', title: 'Knowledge', icon: 'PackageSearchIcon' },
 ] as const;
 
 const statusText = (e: unknown) => (e instanceof ApiError ? e.statusText || e.message : e instanceof Error ? e.message : String(e));
@@ -192,24 +195,27 @@ function CustomToolsTab() {
   }
   return (
     <div className="settings-card">
-      <ul className="settings-list" aria-label="Custom tools">
-        {(loaded.data ?? []).map((t) => (
-          <li key={t.id}>
-            <Icon name="wrench" />
-            <div className="grow">
-              <strong>{t.title}</strong>
-              <div className="muted">{t.schema.function?.description ?? t.schema.function?.name ?? ''}</div>
-            </div>
-            <button type="button" className="btn btn-sm" onClick={() => setEditing({ id: t.id, title: t.title, schema: JSON.stringify(t.schema, null, 2), code: t.code })}>
-              Edit
-            </button>
-            <button type="button" className="icon-btn" aria-label={`Delete ${t.title}`} onClick={() => remove.mutate(t.id)}>
-              <Icon name="trash" size={14} />
-            </button>
-          </li>
-        ))}
-        {loaded.data?.length === 0 && <li className="muted">No custom tools yet.</li>}
-      </ul>
+      <SettingsList
+        label="Custom tools"
+        items={loaded.data}
+        empty="No custom tools yet."
+        row={(t) => ({
+          key: t.id,
+          icon: 'wrench',
+          title: <strong>{t.title}</strong>,
+          detail: t.schema.function?.description ?? t.schema.function?.name ?? '',
+          actions: (
+            <>
+              <button type="button" className="btn btn-sm" onClick={() => setEditing({ id: t.id, title: t.title, schema: JSON.stringify(t.schema, null, 2), code: t.code })}>
+                Edit
+              </button>
+              <button type="button" className="icon-btn" aria-label={`Delete ${t.title}`} onClick={() => remove.mutate(t.id)}>
+                <Icon name="trash" size={14} />
+              </button>
+            </>
+          ),
+        })}
+      />
       <button type="button" className="btn btn-primary" onClick={() => setEditing({ id: null, title: '', schema: NEW_TOOL_SCHEMA, code: '' })}>
         <Icon name="plus" size={14} /> New custom tool
       </button>
@@ -245,10 +251,7 @@ function ApiKeysTab() {
       </p>
       <form
         className="inline-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.mutate();
-        }}
+        onSubmit={submitted(() => create.mutate())}
       >
         <input className="input" aria-label="Key name" placeholder="Key name, e.g. CI" value={name} onChange={(e) => setName(e.target.value)} />
         <button type="submit" className="btn btn-primary" disabled={create.isPending}>
@@ -264,21 +267,22 @@ function ApiKeysTab() {
           </div>
         </div>
       )}
-      <ul className="settings-list" aria-label="API keys">
-        {(keys.data ?? []).map((k) => (
-          <li key={k.id}>
-            <Icon name="key" />
-            <div className="grow">
-              <strong>{k.name}</strong>
-              <div className="muted">{k.createdAt ? `Created ${new Date(k.createdAt).toLocaleDateString()}` : ''}</div>
-            </div>
+      <SettingsList
+        label="API keys"
+        items={keys.data}
+        empty="No API keys yet."
+        row={(k) => ({
+          key: k.id,
+          icon: 'key',
+          title: <strong>{k.name}</strong>,
+          detail: k.createdAt ? `Created ${new Date(k.createdAt).toLocaleDateString()}` : '',
+          actions: (
             <button type="button" className="btn btn-sm btn-danger" onClick={() => window.confirm(`Revoke “${k.name}”?`) && revoke.mutate(k.id)}>
               Revoke
             </button>
-          </li>
-        ))}
-        {keys.data?.length === 0 && <li className="muted">No API keys yet.</li>}
-      </ul>
+          ),
+        })}
+      />
     </div>
   );
 }
@@ -314,10 +318,7 @@ function MembersTab({ workspace }: { workspace: Workspace | undefined }) {
       {admin && (
         <form
           className="inline-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            invite.mutate();
-          }}
+          onSubmit={submitted(() => invite.mutate())}
         >
           <input className="input" type="email" required aria-label="Member email" placeholder="teammate@example.com" value={email} onChange={(e) => setEmail(e.target.value)} />
           <select className="input select compact" aria-label="Permission" value={permission} onChange={(e) => setPermission(e.target.value)}>
@@ -391,7 +392,7 @@ function ConnectionsTab() {
   );
 }
 
-/** Settings: environment variables, custom tools, API keys, members and OAuth connections, one tab each. */
+/** Settings: environment variables, custom tools, API keys, members, OAuth connections and knowledge bases, one tab each. */
 export function SettingsPage({ tab, workspace }: { tab: string; workspace: Workspace | undefined }) {
   const current = TABS.find((t) => t.id === tab) ?? TABS[0];
   return (
@@ -411,6 +412,7 @@ export function SettingsPage({ tab, workspace }: { tab: string; workspace: Works
         {current.id === 'api-keys' && <ApiKeysTab />}
         {current.id === 'members' && <MembersTab workspace={workspace} />}
         {current.id === 'connections' && <ConnectionsTab />}
+        {current.id === 'knowledge' && <KnowledgeTab workspace={workspace} />}
       </section>
     </div>
   );

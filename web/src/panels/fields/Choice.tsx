@@ -100,8 +100,8 @@ export function SwitchField({ label, value, onChange }: Props) {
   );
 }
 
-/** Multi-select and checkbox lists: a list of the chosen option ids. */
-export function MultiField({ field, label, value, onChange }: Props) {
+/** Multi-select and checkbox lists: a list of the chosen option ids (with `asText`, those ids comma-separated). */
+export function MultiField({ field, label, value, onChange, asText = false }: Props & { asText?: boolean }) {
   const chosen = new Set(Array.isArray(value) ? value.map(String) : typeof value === 'string' && value ? value.split(',') : []);
   return (
     <fieldset className="field field-multi">
@@ -116,7 +116,8 @@ export function MultiField({ field, label, value, onChange }: Props) {
                 const next = new Set(chosen);
                 if (e.target.checked) next.add(o.id);
                 else next.delete(o.id);
-                onChange((field.options ?? []).map((x) => x.id).filter((x) => next.has(x)));
+                const ids = (field.options ?? []).map((x) => x.id).filter((x) => next.has(x));
+                onChange(asText ? ids.join(',') : ids);
               }}
             />
             {o.label}

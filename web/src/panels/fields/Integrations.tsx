@@ -198,11 +198,17 @@ export function WebhookConfigField({ label, value, onChange }: Props) {
 }
 
 /** The workflow block's picker: the workspace's other workflows sorted by name (spec 000 §9). */
+/** The workspace of the workflow whose block form this is ('' until known). */
+export function useFormWorkspaceId(): string {
+  const env = useFormEnv();
+  const me = useQuery({ queryKey: ['workflow', env.workflowId], queryFn: () => api.workflow(env.workflowId) });
+  return me.data?.workspaceId ?? '';
+}
+
 export function WorkflowSelectorField({ label, value, onChange }: Props) {
   const id = useId();
   const env = useFormEnv();
-  const me = useQuery({ queryKey: ['workflow', env.workflowId], queryFn: () => api.workflow(env.workflowId) });
-  const workspaceId = me.data?.workspaceId ?? '';
+  const workspaceId = useFormWorkspaceId();
   const list = useQuery({ queryKey: ['workflows', workspaceId], queryFn: () => api.workflows(workspaceId), enabled: Boolean(workspaceId) });
   const options = workflowOptions(list.data ?? [], env.workflowId);
   const current = typeof value === 'string' ? value : '';
