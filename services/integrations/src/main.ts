@@ -6,6 +6,7 @@ import { integrations, integrationsTaskQueue } from '@weft/contracts';
 import { migrations } from './migrations/index.js';
 import { createActivities } from './activities/index.js';
 import { integrationsHandlers } from './adapters/grpc.js';
+import { consumeRegistryDeletions } from './adapters/registryEvents.js';
 import { createToolRuntime } from './runtime.js';
 import { createModelActivities } from './models/activities.js';
 import { modelConfigFromEnv } from './models/config.js';
@@ -30,6 +31,9 @@ const client = new Client({ connection: clientConnection, namespace: rt.config.T
 const tools = createToolRuntime({ db: rt.db, logger: rt.logger, config: rt.config, jobs: { client, taskQueue } });
 rt.onClose(() => tools.close());
 rt.grpc.add(integrations.IntegrationsServiceService, integrationsHandlers(tools));
+// A deleted workflow's memories and a deleted workspace's knowledge bases go with them.
+const deletions = await consumeRegistryDeletions({ bus: rt.bus, db: rt.db, logger: rt.logger });
+rt.onClose(() => deletions.stop());
 const models = createModelActivities({
   config: modelConfigFromEnv(process.env),
   instance: rt.config.WEFT_INSTANCE,
