@@ -347,11 +347,15 @@ describe('runs through the gateway', () => {
     // Over 256 KB: passed by reference inside the run, shown whole in the log.
     const stored = await api<ExecutionAnswer>('GET', `/api/executions/${run.body.metadata.executionId}`);
     expect((stored.body.logs?.find((l) => l.blockId === 'big')?.output as { result: string }).result).toHaveLength(300_000);
-    // Temporal's history holds claim checks, not the 300 KB value once per hop (activity result,
-    // stored blob, the next block's input): the payloads live in the instance's payload store.
+    // Temporal's history holds claim checks, not the 300 KB value once per hop (the value loaded back,
+    // the next block's input, its logged input): the payloads live in the instance's payload store.
     const history = await temporalHistory(run.body.metadata.executionId);
     expect(history.split(Buffer.from('binary/claim-check').toString('base64')).length - 1).toBeGreaterThanOrEqual(3);
     expect(history.length).toBeLessThan(150_000);
+    // Big's output was kept aside by the integrations worker that ran it (its activity answered a
+    // reference): the run's only storing activity is for Sum's logged input, which holds the value.
+    const scheduled = (JSON.parse(history) as { events: Array<{ activityTaskScheduledEventAttributes?: { activityType?: { name?: string } } }> }).events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+    expect(scheduled).toEqual(['executeFunction', 'loadChildWorkflow', 'loadBlob', 'executeFunction', 'storeBlob']);
   });
 
   it('refuses what it must: unknown executions 404, no access 404/403, deleted workflow 404, anonymous 401', async () => {

@@ -13,7 +13,28 @@ export interface ExecuteFunctionInput {
   envVars: Record<string, string>;
   timeoutMs: number;
   requestId?: string;
+  /** A successful output longer than asked is kept aside among this run's values and answered as its reference. */
+  storeLargeOutput?: StoreLargeOutput;
 }
+
+/** A value kept aside in the runner's stored values (`run_blobs`), passed by reference. */
+export interface StoredValueRef {
+  $blobRef: string;
+  bytes: number;
+}
+
+/**
+ * Asks an integrations activity to keep a large output aside itself (the runner's StoreValue call)
+ * and answer its reference: the run then needs no activity of its own to store it.
+ */
+export interface StoreLargeOutput {
+  executionId: string;
+  /** Outputs whose JSON text is longer than this many characters are kept aside (the run's own threshold). */
+  overLength: number;
+}
+
+/** What the function activity answers: the function's output, or its reference when it was kept aside. */
+export type FunctionActivityOutput = Omit<ExecuteFunctionOutput, 'output'> & { output: ExecuteFunctionOutput['output'] | StoredValueRef };
 
 /** Timing of one tool or block call (spec 000 §3, tool result). */
 export interface Timing {
@@ -70,11 +91,13 @@ export interface ExecuteToolInput {
   envVars?: Record<string, string>;
   /** Skip the tool's post-processing (spec 000 §4). */
   skipPostProcess?: boolean;
+  /** A successful output longer than asked is kept aside among this run's values and answered as its reference. */
+  storeLargeOutput?: StoreLargeOutput;
 }
 
 /** The activities served on the integrations task queue. Model-layer activities are added beside these. */
 export interface IntegrationActivities {
-  executeFunction(input: ExecuteFunctionInput): Promise<ExecuteFunctionOutput>;
+  executeFunction(input: ExecuteFunctionInput): Promise<FunctionActivityOutput>;
   /** Runs one tool through the execution layer; transient failures (network, timeout, 429, 5xx) throw a retryable error, answered errors come back as `success: false`. */
   executeTool(input: ExecuteToolInput): Promise<ToolResult>;
 }

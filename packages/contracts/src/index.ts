@@ -12,9 +12,12 @@ export type {
   ExecuteFunctionInput,
   ExecuteFunctionOutput,
   ExecuteToolInput,
+  FunctionActivityOutput,
   FunctionDebug,
   IntegrationActivities,
   RunStreamChunk,
+  StoreLargeOutput,
+  StoredValueRef,
   Timing,
   ToolResult,
 } from './activities.js';

@@ -1,10 +1,10 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { temporalLogger, bootService, serviceDataConverter } from '@weft/platform';
+import { createServiceClient, serviceAddress, temporalLogger, bootService, serviceDataConverter } from '@weft/platform';
 import { cachedWorkflowBundle, SHARED_WORKFLOW_MODULES } from '@weft/platform/workflowBundle';
-import { integrations, integrationsTaskQueue } from '@weft/contracts';
+import { integrations, integrationsTaskQueue, runner } from '@weft/contracts';
 import { migrations } from './migrations/index.js';
-import { createActivities } from './activities/index.js';
+import { createActivities, type OutputStore } from './activities/index.js';
 import { integrationsHandlers } from './adapters/grpc.js';
 import { consumeRegistryDeletions } from './adapters/registryEvents.js';
 import { createToolRuntime } from './runtime.js';
@@ -40,6 +40,16 @@ const models = createModelActivities({
   publish: (subject, chunk) => rt.bus.nc.publish(subject, JSON.stringify(chunk)),
   logger: rt.logger,
 });
+// Large outputs of function and tool blocks are kept aside in the runner's stored values of their run.
+const runs = createServiceClient(runner.RunServiceService, serviceAddress(rt.config, 'runner'), { deadlineMs: rt.config.GRPC_DEADLINE_MS });
+rt.onClose(async () => runs.close());
+const outputs: OutputStore = {
+  storeValue: async (executionId, valueJson) => {
+    const { ref, bytes } = await runs.storeValue({ executionId, valueJson });
+    return { $blobRef: ref, bytes };
+  },
+  logger: rt.logger,
+};
 // The synchronous routes answer while the worker bundles the polling workflows (seconds on a busy machine).
 await rt.listen();
 const connection = await NativeConnection.connect({ address: rt.config.TEMPORAL_ADDRESS });
@@ -49,7 +59,7 @@ const worker = await Worker.create({
   dataConverter,
   taskQueue,
   workflowBundle: await cachedWorkflowBundle({ name: 'integrations', workflows: new URL('./jobs/workflows.js', import.meta.url), serviceDist: new URL('.', import.meta.url), logger: rt.logger, preloadModules: SHARED_WORKFLOW_MODULES }),
-  activities: { ...createActivities(tools), ...tools.jobActivities, ...models },
+  activities: { ...createActivities(tools, outputs), ...tools.jobActivities, ...models },
 });
 const running = worker.run().catch((err: unknown) => {
   rt.logger.fatal({ err }, 'activity worker stopped');

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { AppError, appendOutbox, createEnvelope, type EventEnvelope } from '@weft/platform';
 import type { BlockLogStatus, ExecutionStatus, RunnerDB } from './db.js';
@@ -414,6 +415,13 @@ export async function withBlobs<T>(db: Kysely<RunnerDB>, value: T, budgetBytes =
     if (![...wanted].some((r) => loaded.has(r))) break;
   }
   return current as T;
+}
+
+/** Keeps a value (its JSON text) of a run outside Temporal's history; answers its reference. */
+export async function storeValue(db: Kysely<RunnerDB>, executionId: string, json: string): Promise<{ $blobRef: string; bytes: number }> {
+  const ref = { $blobRef: `${executionId}/${randomUUID()}`, bytes: Buffer.byteLength(json) };
+  await db.insertInto('run_blobs').values({ ref: ref.$blobRef, execution_id: executionId, value: json, bytes: ref.bytes }).execute();
+  return ref;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { IntegrationActivities } from '@weft/contracts';
-import { withRequestContext } from '@weft/platform';
+import type { IntegrationActivities, StoreLargeOutput, StoredValueRef } from '@weft/contracts';
+import { withRequestContext, type Logger } from '@weft/platform';
 import type { SandboxPool } from '../function/sandbox.js';
 import { executeFunctionTimed } from '../function/executeFunction.js';
 import { heartbeating } from '../models/activities.js';
@@ -21,21 +21,46 @@ export interface ActivityDeps {
  */
 export const INTEGRATION_HEARTBEAT_MS = 2_000;
 
-/** The integrations task queue's activities. */
-export function createActivities(deps: ActivityDeps): IntegrationActivities {
+/** Where large outputs are kept aside: the runner's stored values of a run (its StoreValue call). */
+export interface OutputStore {
+  storeValue(executionId: string, json: string): Promise<StoredValueRef>;
+  logger: Logger;
+}
+
+/**
+ * `output` as the run asked for it: whole when short enough (or not asked), else kept aside and
+ * answered as its reference. A store that fails leaves the output whole: the run stores it itself.
+ */
+async function keptAside(store: OutputStore | undefined, ask: StoreLargeOutput | undefined, output: unknown): Promise<unknown> {
+  if (!store || !ask || output === undefined) return output;
+  const json = JSON.stringify(output);
+  if (json.length <= ask.overLength) return output;
+  try {
+    return await store.storeValue(ask.executionId, json);
+  } catch (err) {
+    store.logger.warn({ err, executionId: ask.executionId, length: json.length }, 'could not keep a large output aside; it goes back whole');
+    return output;
+  }
+}
+
+/** The integrations task queue's activities; with `store`, large outputs a run asks to keep aside are stored here. */
+export function createActivities(deps: ActivityDeps, store?: OutputStore): IntegrationActivities {
   return {
     executeFunction(input) {
-      return withRequestContext({ requestId: input.requestId ?? 'temporal' }, () =>
-        heartbeating(
+      return withRequestContext({ requestId: input.requestId ?? 'temporal' }, async () => {
+        const out = await heartbeating(
           () => executeFunctionTimed(deps.sandbox, { code: input.code, params: input.params, envVars: input.envVars, timeout: input.timeoutMs }),
           INTEGRATION_HEARTBEAT_MS,
-        ),
-      );
+        );
+        return out.success ? { ...out, output: (await keptAside(store, input.storeLargeOutput, out.output)) as typeof out.output | StoredValueRef } : out;
+      });
     },
     executeTool(input) {
       return withRequestContext({ requestId: input.context.requestId ?? 'temporal' }, async () => {
         try {
-          return await heartbeating(() => deps.tools.execute(input, 'throw'), INTEGRATION_HEARTBEAT_MS);
+          const { storeLargeOutput, ...call } = input;
+          const res = await heartbeating(() => deps.tools.execute(call, 'throw'), INTEGRATION_HEARTBEAT_MS);
+          return res.success ? { ...res, output: await keptAside(store, storeLargeOutput, res.output) } : res;
         } catch (err) {
           // Transient failures (network, timeouts, 429, 5xx, an unreachable registry) are retried by Temporal.
           if (err instanceof TransientToolError) throw ApplicationFailure.retryable(err.message, 'TransientToolError');

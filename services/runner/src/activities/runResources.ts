@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Kysely } from 'kysely';
 import { toAppError } from '@weft/platform';
 import type { RunnerDB } from '../db.js';
+import { storeValue } from '../executionsStore.js';
 import type { BlobRef, RunnableState, RunnerActivities } from '../workflows/types.js';
 
 /** What the runner's resource activities read from other services (gRPC in production). */
@@ -35,11 +35,8 @@ async function actorOfRun(db: Kysely<RunnerDB>): Promise<string | null> {
 export function createRunResourceActivities(deps: { db: Kysely<RunnerDB>; sources: RunResourceSources }): Omit<RunnerActivities, 'recordRunEvent'> {
   const { db, sources } = deps;
   return {
-    async storeBlob(executionId: string, value: unknown): Promise<BlobRef> {
-      const json = JSON.stringify(value ?? null);
-      const ref: BlobRef = { $blobRef: `${executionId}/${randomUUID()}`, bytes: Buffer.byteLength(json) };
-      await db.insertInto('run_blobs').values({ ref: ref.$blobRef, execution_id: executionId, value: json, bytes: ref.bytes }).execute();
-      return ref;
+    storeBlob(executionId: string, value: unknown): Promise<BlobRef> {
+      return storeValue(db, executionId, JSON.stringify(value ?? null));
     },
 
     async loadBlob(ref: BlobRef): Promise<unknown> {

@@ -4,7 +4,7 @@ import { AppError, type ServiceHandlers } from '@weft/platform';
 import { describeIssues, type runner } from '@weft/contracts';
 import type { ExecutionStatus, RunnerDB } from '../db.js';
 import type { Executions } from '../executions.js';
-import { getExecution, getExecutionValue, listExecutions, readRunEvents, withBlobs, type ExecutionView } from '../executionsStore.js';
+import { getExecution, getExecutionValue, listExecutions, readRunEvents, storeValue, withBlobs, type ExecutionView } from '../executionsStore.js';
 import type { RunLive } from '../live/runLive.js';
 import type { RunTrigger, RunnableState } from '../workflows/types.js';
 
@@ -110,6 +110,15 @@ export function runHandlers(deps: { db: Kysely<RunnerDB>; executions: Executions
       if (!req.executionId) throw new AppError('validation', 'executionId is required');
       if (!req.ref) throw new AppError('validation', 'ref is required');
       return { valueJson: JSON.stringify(await getExecutionValue(deps.db, req.executionId, req.ref)) };
+    },
+    async storeValue(req) {
+      if (!req.executionId) throw new AppError('validation', 'executionId is required');
+      try {
+        JSON.parse(req.valueJson);
+      } catch {
+        throw new AppError('validation', 'valueJson must be JSON text');
+      }
+      return storeValue(deps.db, req.executionId, req.valueJson).then((r) => ({ ref: r.$blobRef, bytes: r.bytes }));
     },
     async listExecutions(req) {
       if (!req.workflowId) throw new AppError('validation', 'workflowId is required');

@@ -8,7 +8,7 @@ import { pickEnv, resolveJsonText, rewriteCode } from '../references.js';
 import { withRetries } from '../retry.js';
 import type { BlockRunContext, RunnableBlock, RunnableState, RunResult } from '../types.js';
 import { runContainer } from './containers.js';
-import { findOutput, resolverFor, type Executed, type Frame, type Resolver, type Run, type RunWorkflowArgs } from './run.js';
+import { BLOB_THRESHOLD_BYTES, findOutput, resolverFor, type Executed, type Frame, type Resolver, type Run, type RunWorkflowArgs } from './run.js';
 
 /** Workflow-in-workflow nesting limit. */
 export const MAX_WORKFLOW_DEPTH = 10;
@@ -116,7 +116,8 @@ async function runCondition(run: Run, frame: Frame, block: RunnableBlock, resolv
     );
     attempts = tries;
     if (!res.success) return { exec: { success: false, output: null, error: `Condition evaluation failed: ${res.error ?? 'unknown error'}`, attempts }, input };
-    index = typeof res.output.result === 'number' ? res.output.result : -1;
+    const result = 'result' in res.output ? res.output.result : undefined;
+    index = typeof result === 'number' ? result : -1;
   }
   const chosen = index >= 0 ? tested[index] : elseAt >= 0 ? branches[elseAt] : undefined;
   const edge = chosen ? (frame.scope.outgoing.get(block.id) ?? []).find((e) => handleOf(e) === `condition-${chosen.id}`) : undefined;
@@ -130,6 +131,14 @@ async function runCondition(run: Run, frame: Frame, block: RunnableBlock, resolv
   return { exec: { success: true, output, ...(attempts !== undefined ? { attempts } : {}) }, input };
 }
 
+/**
+ * A function or tool block's output over the run's threshold is kept aside by the integrations worker
+ * itself, which answers its reference: no storing activity of the run's own (three history events
+ * and a workflow task fewer per large output). An output that worker could not store comes back whole
+ * and the run stores it (`shrink`).
+ */
+const storeLarge = (run: Run) => ({ executionId: run.executionId, overLength: BLOB_THRESHOLD_BYTES });
+
 async function runFunction(run: Run, block: RunnableBlock, resolver: Resolver): Promise<BlockRun> {
   const code = typeof block.subBlocks.code?.value === 'string' ? block.subBlocks.code.value : '';
   const rewritten = rewriteCode(code, resolver.scope);
@@ -138,7 +147,7 @@ async function runFunction(run: Run, block: RunnableBlock, resolver: Resolver): 
   const input = { code, params: rewriteCode(code, resolver.logScope).params, timeoutMs };
   const fn = run.acts.integrations(timeoutMs + FUNCTION_MARGIN_MS);
   const { value: res, attempts } = await withRetries(maxAttemptsOf(block), run.retryInitialMs, () =>
-    fn.executeFunction({ code: rewritten.code, params: rewritten.params, envVars: pickEnv(run.envVars, rewritten.envKeys), timeoutMs, requestId: run.args.requestId }),
+    fn.executeFunction({ code: rewritten.code, params: rewritten.params, envVars: pickEnv(run.envVars, rewritten.envKeys), timeoutMs, requestId: run.args.requestId, storeLargeOutput: storeLarge(run) }),
   );
   if (res.success) return { exec: { success: true, output: res.output, attempts }, input };
   const output = { ...res.output, ...(res.debug ? { debug: res.debug } : {}) };
@@ -179,7 +188,7 @@ async function runTool(run: Run, block: RunnableBlock, params: Record<string, un
   const tools = run.acts.integrations(TOOL_TIMEOUT_MS);
   const id = toolId;
   const { value: res, attempts } = await withRetries(maxAttemptsOf(block), run.retryInitialMs, () =>
-    tools.executeTool({ toolId: id, params: toolParams, context: callContext(run, block), envVars: run.envVars }),
+    tools.executeTool({ toolId: id, params: toolParams, context: callContext(run, block), envVars: run.envVars, storeLargeOutput: storeLarge(run) }),
   );
   return { exec: { success: res.success, output: res.output, ...(res.error !== undefined ? { error: res.error } : {}), attempts }, input: { toolId: id, params: input } };
 }

@@ -117,6 +117,21 @@ export interface GetExecutionValueResponse {
   valueJson: string;
 }
 
+/**
+ * A value over 256 KB that a block of a running execution produced outside the runner (an
+ * integrations activity), kept aside like the values the run stores itself.
+ */
+export interface StoreValueRequest {
+  executionId: string;
+  valueJson: string;
+}
+
+export interface StoreValueResponse {
+  /** The value's `$blobRef`, of the form `<execution_id>/<id>`. */
+  ref: string;
+  bytes: number;
+}
+
 export interface ListExecutionsRequest {
   workflowId: string;
   status?: string | undefined;
@@ -1439,6 +1454,184 @@ export const GetExecutionValueResponse: MessageFns<GetExecutionValueResponse> = 
   },
 };
 
+function createBaseStoreValueRequest(): StoreValueRequest {
+  return { executionId: "", valueJson: "" };
+}
+
+export const StoreValueRequest: MessageFns<StoreValueRequest> = {
+  encode(message: StoreValueRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.executionId !== "") {
+      writer.uint32(10).string(message.executionId);
+    }
+    if (message.valueJson !== "") {
+      writer.uint32(18).string(message.valueJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StoreValueRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStoreValueRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.executionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.valueJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StoreValueRequest {
+    return {
+      executionId: isSet(object.executionId)
+        ? globalThis.String(object.executionId)
+        : isSet(object.execution_id)
+        ? globalThis.String(object.execution_id)
+        : "",
+      valueJson: isSet(object.valueJson)
+        ? globalThis.String(object.valueJson)
+        : isSet(object.value_json)
+        ? globalThis.String(object.value_json)
+        : "",
+    };
+  },
+
+  toJSON(message: StoreValueRequest): unknown {
+    const obj: any = {};
+    if (message.executionId !== "") {
+      obj.executionId = message.executionId;
+    }
+    if (message.valueJson !== "") {
+      obj.valueJson = message.valueJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StoreValueRequest>, I>>(base?: I): StoreValueRequest {
+    return StoreValueRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StoreValueRequest>, I>>(object: I): StoreValueRequest {
+    const message = createBaseStoreValueRequest();
+    message.executionId = object.executionId ?? "";
+    message.valueJson = object.valueJson ?? "";
+    return message;
+  },
+};
+
+function createBaseStoreValueResponse(): StoreValueResponse {
+  return { ref: "", bytes: 0 };
+}
+
+export const StoreValueResponse: MessageFns<StoreValueResponse> = {
+  encode(message: StoreValueResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ref !== "") {
+      writer.uint32(10).string(message.ref);
+    }
+    if (message.bytes !== 0) {
+      writer.uint32(16).int64(message.bytes);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StoreValueResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStoreValueResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ref = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.bytes = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StoreValueResponse {
+    return {
+      ref: isSet(object.ref) ? globalThis.String(object.ref) : "",
+      bytes: isSet(object.bytes) ? globalThis.Number(object.bytes) : 0,
+    };
+  },
+
+  toJSON(message: StoreValueResponse): unknown {
+    const obj: any = {};
+    if (message.ref !== "") {
+      obj.ref = message.ref;
+    }
+    if (message.bytes !== 0) {
+      obj.bytes = Math.round(message.bytes);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StoreValueResponse>, I>>(base?: I): StoreValueResponse {
+    return StoreValueResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StoreValueResponse>, I>>(object: I): StoreValueResponse {
+    const message = createBaseStoreValueResponse();
+    message.ref = object.ref ?? "";
+    message.bytes = object.bytes ?? 0;
+    return message;
+  },
+};
+
 function createBaseListExecutionsRequest(): ListExecutionsRequest {
   return { workflowId: "", status: undefined, trigger: undefined, cursor: undefined, limit: 0 };
 }
@@ -2277,6 +2470,15 @@ export const RunServiceService = {
       Buffer.from(ReadRunEventsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ReadRunEventsResponse => ReadRunEventsResponse.decode(value),
   },
+  storeValue: {
+    path: "/weft.runner.v1.RunService/StoreValue" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StoreValueRequest): Buffer => Buffer.from(StoreValueRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StoreValueRequest => StoreValueRequest.decode(value),
+    responseSerialize: (value: StoreValueResponse): Buffer => Buffer.from(StoreValueResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StoreValueResponse => StoreValueResponse.decode(value),
+  },
 } as const;
 
 export interface RunServiceServer extends UntypedServiceImplementation {
@@ -2287,6 +2489,7 @@ export interface RunServiceServer extends UntypedServiceImplementation {
   cancelExecution: handleUnaryCall<CancelExecutionRequest, ExecutionResponse>;
   rerunExecution: handleUnaryCall<RerunExecutionRequest, ExecutionResponse>;
   readRunEvents: handleUnaryCall<ReadRunEventsRequest, ReadRunEventsResponse>;
+  storeValue: handleUnaryCall<StoreValueRequest, StoreValueResponse>;
 }
 
 export interface RunServiceClient extends Client {
@@ -2394,6 +2597,21 @@ export interface RunServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ReadRunEventsResponse) => void,
+  ): ClientUnaryCall;
+  storeValue(
+    request: StoreValueRequest,
+    callback: (error: ServiceError | null, response: StoreValueResponse) => void,
+  ): ClientUnaryCall;
+  storeValue(
+    request: StoreValueRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StoreValueResponse) => void,
+  ): ClientUnaryCall;
+  storeValue(
+    request: StoreValueRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StoreValueResponse) => void,
   ): ClientUnaryCall;
 }
 
