@@ -26,7 +26,7 @@ export { CHAT_TOOL_IDS, chatToolId, selectChatTool } from './blocks/modelTool.js
 export { getTool, listTools } from './tools/registry.js';
 export { FUNCTION_TIMEOUT_MS, HTTP_TIMEOUT_MS } from './tools/http.tools.js';
 export { conditionHolds, visibleSubBlocks } from './visibility.js';
-export { validateBlockParams, validatedBlockTypes } from './validation/registry.js';
+export { deferredToRun, fieldOfMessage, holdsRunTimeValue, validateBlockParams, validatedBlockTypes, validateWrittenParams } from './validation/registry.js';
 export type { BlockValidator } from './validation/registry.js';
 export { validateToolParams } from './validation/toolParams.validate.js';
 export { S3_DEFAULT_REGION, S3_URL_FORMAT_ERROR, parseS3ObjectUrl } from './validation/s3.validate.js';

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { deferredToRun } from '@weft/catalog';
 import type { BlockState, Command, WorkflowState } from '@weft/workflow';
 import { api, type BlockDefinition } from '../api';
 import { newId } from '../collab/useWorkflowSession';
@@ -138,7 +139,9 @@ function useValidation(block: BlockState): string | null {
     staleTime: Infinity,
     enabled: block.type !== 'loop' && block.type !== 'parallel',
   });
-  return answer.data && !answer.data.success ? answer.data.error : null;
+  if (!answer.data || answer.data.success) return null;
+  // A message about a field holding a reference or {{KEY}}: the runner checks the resolved value.
+  return deferredToRun(block.type, JSON.parse(settled) as Record<string, unknown>, answer.data.error) ? null : answer.data.error;
 }
 
 interface PanelProps {

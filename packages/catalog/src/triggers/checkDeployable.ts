@@ -1,8 +1,7 @@
 import { getBlock } from '../blocks/registry.js';
 import { isBlank } from '../paramValues.js';
-import { validateBlockParams } from '../validation/registry.js';
+import { fieldOfMessage, validateWrittenParams } from '../validation/registry.js';
 import { visibleSubBlocks } from '../visibility.js';
-import type { BlockConfig } from '../types.js';
 import { deploymentTriggers, readStateBlocks, webhookPathError, type StateBlock } from './deploymentTriggers.js';
 import { toTriggerSchedule } from './scheduleSpec.js';
 import { inputFormatFields } from './inputFormat.js';
@@ -119,13 +118,6 @@ function startFieldsOf(starter: CheckedBlock | undefined, webhook: boolean): Set
 }
 
 /** A field id for a validator's message: the visible field it names, else "parameters". */
-function fieldOf(config: BlockConfig, message: string, values: Record<string, unknown>): string {
-  const lower = message.toLowerCase();
-  const hit = config.subBlocks.find((s) => (s.title && lower.includes(s.title.toLowerCase())) || lower.includes(`"${s.id.toLowerCase()}"`) || lower.includes(` ${s.id.toLowerCase()} `));
-  if (hit) return hit.id;
-  return 'operation' in values && lower.includes('operation') ? 'operation' : 'parameters';
-}
-
 /**
  * Everything that keeps a workflow from being deployed (empty when it can be): each enabled block's
  * parameters (`validateBlockParams`), required visible fields filled, every `<block.path>` reference
@@ -163,9 +155,10 @@ export function checkDeployable(given: DeployableState, now: Date = new Date()):
           add(block, sub.id, `${sub.title ?? sub.id} is required`);
         }
       }
-      const checked = validateBlockParams(block.type, values);
+      // A value that holds a reference or {{KEY}} is checked by the runner once it is resolved.
+      const checked = validateWrittenParams(block.type, values);
       if (!checked.success && checked.error) {
-        const field = fieldOf(config, checked.error, values);
+        const field = fieldOfMessage(config, checked.error, values);
         if (!missing.has(field)) add(block, field, checked.error);
       }
     }

@@ -57,6 +57,18 @@ describe('checkDeployable', () => {
     expect(problems).toContainEqual({ blockId: 'a', blockName: 'Agent 1', field: 'model', message: expect.stringMatching(/required/) });
   });
 
+  it('leaves a validated field that holds a reference or {{KEY}} to the run, and still checks the other fields', () => {
+    const excel = (values: Values) => state([starter(), block('f', 'function', 'Fn', { code: 'return 1' }), block('x', 'microsoft_excel', 'Excel', { operation: 'write', credential: 'c1', ...values })], [['s', 'f'], ['f', 'x']]);
+    // Values and range only known when the block runs: nothing to refuse now.
+    expect(checkDeployable(excel({ manualSpreadsheetId: 'book-1', values: '<fn.result>', range: '<fn.result>' }))).toEqual([]);
+    expect(checkDeployable(excel({ manualSpreadsheetId: '{{BOOK_ID}}', values: '[["a"]]', range: 'Sheet1!A1' }))).toEqual([]);
+    // The reference is set aside, and the next rule still speaks: no spreadsheet given.
+    expect(checkDeployable(excel({ values: '<fn.result>' }))).toContainEqual(expect.objectContaining({ blockId: 'x', message: 'Spreadsheet ID is required. Please select a spreadsheet or enter an ID manually.' }));
+    // Text as written is still checked.
+    expect(checkDeployable(excel({ manualSpreadsheetId: 'book-1', values: '[not json' }))).toContainEqual({ blockId: 'x', blockName: 'Excel', field: 'values', message: 'Invalid JSON format for values' });
+    expect(checkDeployable(excel({ manualSpreadsheetId: 'book-1', values: '[["a"]]', range: 'A1' }))).toContainEqual({ blockId: 'x', blockName: 'Excel', field: 'range', message: 'Invalid range format' });
+  });
+
   it('refuses empty containers and accepts loop references inside a loop, and the loop from after it', () => {
     const empty = state([starter(), block('p', 'parallel', 'Parallel 1')], [['s', 'p']]);
     expect(checkDeployable(empty)).toEqual([{ blockId: 'p', blockName: 'Parallel 1', field: 'nodes', message: 'Parallel Parallel 1 is empty: put at least one block inside it' }]);

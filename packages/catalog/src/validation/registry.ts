@@ -78,6 +78,57 @@ export function validateBlockParams(blockType: string, params: Record<string, un
   return error === undefined ? { success: true } : { success: false, error };
 }
 
+/** The field a validation message is about: the first whose title or quoted/spaced id it names, else `operation` or `parameters`. */
+export function fieldOfMessage(config: BlockConfig, message: string, values: Record<string, unknown>): string {
+  const lower = message.toLowerCase();
+  const hit = config.subBlocks.find((s) => (s.title && lower.includes(s.title.toLowerCase())) || lower.includes(`"${s.id.toLowerCase()}"`) || lower.includes(` ${s.id.toLowerCase()} `));
+  if (hit) return hit.id;
+  return 'operation' in values && lower.includes('operation') ? 'operation' : 'parameters';
+}
+
+/** A `<block.path>` reference or a `{{KEY}}` environment variable: a value only known when the block runs. */
+const RUN_TIME_VALUE = /<[A-Za-z0-9_]+\.[A-Za-z0-9_.[\]-]+>|\{\{[A-Za-z0-9_]+\}\}/;
+
+/** Whether a field's value (text, or text inside a list or object) holds a reference or an environment variable. */
+export function holdsRunTimeValue(value: unknown): boolean {
+  if (typeof value === 'string') return RUN_TIME_VALUE.test(value);
+  if (Array.isArray(value)) return value.some(holdsRunTimeValue);
+  if (value !== null && typeof value === 'object') return Object.values(value).some(holdsRunTimeValue);
+  return false;
+}
+
+/**
+ * Whether a validation error about parameters as written in the editor is about a field whose value
+ * is only known when the block runs (it holds a reference or `{{KEY}}`): the runner checks the
+ * resolved value then, so the editor and the deploy check leave it alone.
+ */
+export function deferredToRun(blockType: string, values: Record<string, unknown>, error: string): boolean {
+  const config = getBlock(blockType);
+  if (!config) return false;
+  const field = fieldOfMessage(config, error, values);
+  return holdsRunTimeValue(values[field]);
+}
+
+/**
+ * `validateBlockParams` for parameters as written in the editor (deploy checks): an error about a
+ * field that holds a reference or `{{KEY}}` is left to the runner, which checks the resolved value;
+ * that field is set aside and the rest checked again, so a later field's error still shows.
+ */
+export function validateWrittenParams(blockType: string, values: Record<string, unknown>): ValidationResult {
+  const config = getBlock(blockType);
+  let given = values;
+  for (let round = 0; round <= Object.keys(values).length; round++) {
+    const checked = validateBlockParams(blockType, given);
+    if (checked.success || !checked.error || !config) return checked;
+    const field = fieldOfMessage(config, checked.error, values);
+    if (!holdsRunTimeValue(values[field])) return checked;
+    if (!(field in given)) return { success: true };
+    const { [field]: _setAside, ...rest } = given;
+    given = rest;
+  }
+  return { success: true };
+}
+
 /** Block types that have their own §5 rules. */
 export function validatedBlockTypes(): string[] {
   return Object.keys(VALIDATORS).sort();

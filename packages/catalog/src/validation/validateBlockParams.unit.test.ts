@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateBlockParams } from './registry.js';
+import { deferredToRun, holdsRunTimeValue, validateBlockParams } from './registry.js';
 
 type Case = readonly [rule: string, blockType: string, params: Record<string, unknown>, message: string];
 
@@ -116,5 +116,15 @@ describe('validateBlockParams: §5 messages word for word', () => {
 
   it('refuses an unknown block type', () => {
     expect(validateBlockParams('loop', {})).toEqual({ success: false, error: 'Unknown block type: loop' });
+  });
+
+  it('tells a message about a field holding a reference or {{KEY}} apart: the runner checks it resolved', () => {
+    expect(holdsRunTimeValue('<agent.content>')).toBe(true);
+    expect(holdsRunTimeValue([{ cells: { Value: 'Bearer {{TOKEN}}' } }])).toBe(true);
+    expect(holdsRunTimeValue('a < b and c > d')).toBe(false);
+    const error = 'Invalid JSON format for values';
+    expect(validateBlockParams('google_sheets', { spreadsheetId: 's', values: '<agent.content>' })).toEqual({ success: false, error });
+    expect(deferredToRun('google_sheets', { spreadsheetId: 's', values: '<agent.content>' }, error)).toBe(true);
+    expect(deferredToRun('google_sheets', { spreadsheetId: 's', values: '[oops' }, error)).toBe(false);
   });
 });
