@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { lazy, memo, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
   applyEdgeChanges,
@@ -7,13 +7,17 @@ import {
   Controls,
   ReactFlow,
   ReactFlowProvider,
+  getViewportForBounds,
   useReactFlow,
+  useStoreApi,
   type Connection,
   type Edge,
   type EdgeChange,
   type NodeChange,
+  type NodeHandle,
   type OnDelete,
   type OnNodeDrag,
+  type ReactFlowState,
 } from '@xyflow/react';
 import type { Command, History, Position, WorkflowState } from '@weft/workflow';
 import { api, ApiError } from './api';
@@ -22,9 +26,10 @@ import { CanvasContext } from './canvas/CanvasContext';
 import { copyBlocks, loadClip, pasteCommands, storeClip, type Clip } from './canvas/clipboard';
 import { connectionProblem, edgeFor } from './canvas/connect';
 import { applyMeasured, blockCount, blockDiff, CONTAINER_SIZE, nextEdges, nextNodes, type BlockNode } from './canvas/flow';
-import { MiniMap } from './canvas/MiniMap';
+import { boundsOf, boxesOf, cull, keepHandles, sameOr, viewOf, windowAround, windowServes, withKnownHandles } from './canvas/cull';
+import { CanvasNodes, CanvasNodesContext, MiniMap } from './canvas/MiniMap';
 import { BLOCK_DRAG_TYPE, Palette } from './canvas/Palette';
-import { absolutePosition, containerAt, FOOTPRINT, freeSpot, resizeCommands } from './canvas/place';
+import { absolutePosition, containerAt, FOOTPRINT, freeSpot, resizeCommands, type Rect } from './canvas/place';
 import { newId, useWorkflowSession } from './collab/useWorkflowSession';
 import { BlockPanel } from './panels/BlockPanel';
 import { HistoryPanel } from './panels/HistoryPanel';
@@ -43,6 +48,8 @@ import { useToast } from './ui/toast';
 const DeployDialog = lazy(() => import('./deploy/DeployDialog').then((m) => ({ default: m.DeployDialog })));
 
 const nodeTypes = { block: BlockNodeView, container: ContainerNodeView };
+/** The block panel renders again only when its block, the state or its other props change (not on every move of a drag). */
+const SelectedBlockPanel = memo(BlockPanel);
 const CONTAINER_DATA: Record<string, Record<string, unknown>> = {
   loop: { ...CONTAINER_SIZE, loopType: 'for', count: 5 },
   parallel: { ...CONTAINER_SIZE, parallelType: 'collection', count: 5 },
@@ -133,11 +140,17 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
   const blocks = useQuery({ queryKey: ['blocks'], queryFn: api.blocks, staleTime: Infinity });
   const { snapshot, live, edit, dismissMessage } = useWorkflowSession(workflowId, blocks.data);
   const flow = useReactFlow<BlockNode>();
+  const store = useStoreApi<BlockNode>();
+  const [canvasNodes] = useState(() => new CanvasNodes());
+  // Where the handles are of measured nodes React Flow was given and then not (`keepHandles`).
+  const letGo = useRef(new Map<string, NodeHandle[]>());
+  const handled = useRef(new WeakMap<BlockNode, BlockNode>());
   const pane = useRef<HTMLDivElement>(null);
   const [nodes, setNodes] = useState<BlockNode[]>([]);
   const [edges, setEdges] = useState<Edge[]>([]);
   const [dropTarget, setDropTarget] = useState<string | null>(null);
   const clipboard = useRef<Clip | null>(null);
+  const panelBeforeDrag = useRef<string | undefined>(undefined);
   const runs = useRun(workflowId);
   const [asking, setAsking] = useState(false);
   const [deploying, setDeploying] = useState(false);
@@ -170,6 +183,45 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
     setNodes((prev) => nextNodes(state, before, prev, describe, large, diff));
     setEdges((prev) => nextEdges(state, before, prev, diff));
   }
+  const nodesRef = useRef(nodes);
+  nodesRef.current = nodes;
+  // A large canvas is drawn in part (the blocks in view), and fitting it never zooms out so far that all of them are in view.
+  const fitOptions = useMemo(() => (large ? { maxZoom: 1, minZoom: 0.5 } : { maxZoom: 1 }), [large]);
+  /** Fits a rectangle of the canvas into the view, within `options`' zoom limits (React Flow's padding). */
+  const fitRect = (rect: Rect, options: { minZoom?: number; maxZoom?: number; duration?: number }) => {
+    const { width, height, minZoom, maxZoom } = store.getState();
+    if (width === 0 || height === 0) return;
+    void flow.setViewport(getViewportForBounds(rect, width, height, options.minZoom ?? minZoom, options.maxZoom ?? maxZoom, 0.1), { duration: options.duration });
+  };
+  /** Fits the whole workflow: on a large canvas from every node, as React Flow's fitView sees only the nodes it was given. */
+  const fitAll = (duration: number) => {
+    const bounds = large ? boundsOf(boxesOf(nodesRef.current)) : undefined;
+    if (bounds) fitRect(bounds, { ...fitOptions, duration });
+    else void flow.fitView({ ...fitOptions, duration });
+  };
+
+  // On a large canvas React Flow is given only the blocks and edges near the view (`cull`): the view
+  // and half a view around it, made again when the view comes near its edge or zooms in. Until its
+  // first fit (which fits the blocks it has) it is given all of them.
+  const [near, setNear] = useState<Rect | null>(null);
+  useEffect(() => {
+    if (!large) {
+      setNear(null);
+      return;
+    }
+    let current: Rect | null = null;
+    const check = (s: ReactFlowState<BlockNode>) => {
+      if (s.fitViewQueued || s.width === 0 || s.height === 0) return;
+      const view = viewOf(s.transform, s.width, s.height);
+      if (current && windowServes(current, view)) return;
+      current = windowAround(view);
+      setNear(current);
+    };
+    check(store.getState());
+    return store.subscribe(check);
+  }, [store, large]);
+  // The minimap shows every node, not only those React Flow has.
+  useLayoutEffect(() => canvasNodes.set(nodes), [canvasNodes, nodes]);
 
   // Refused edits and lost connections show as toasts.
   const message = snapshot?.message;
@@ -180,7 +232,11 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
     }
   }, [message, toast, dismissMessage]);
 
-  const onNodesChange = useCallback((changes: NodeChange<BlockNode>[]) => setNodes((ns) => applyMeasured(changes, ns)), []);
+  const onNodesChange = useCallback((changes: NodeChange<BlockNode>[]) => {
+    // A node measured again has its handles where React Flow found them now.
+    for (const c of changes) if (c.type === 'dimensions') letGo.current.delete(c.id);
+    setNodes((ns) => applyMeasured(changes, ns));
+  }, []);
   const onEdgesChange = useCallback((changes: EdgeChange[]) => setEdges((es) => applyEdgeChanges(changes.filter((c) => c.type !== 'remove'), es)), []);
 
   /** The container a dragged node's centre is over (not itself or inside it). */
@@ -202,7 +258,15 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
     [containerUnder],
   );
 
+  // A drag selects the pressed block as it starts (before any node moves); the drag lasts until the
+  // button is let go (React Flow does not call onNodeDragStop for a drag it gave up).
+  const [dragStarted, setDragStarted] = useState(false);
+  const onNodeDragStart: OnNodeDrag<BlockNode> = useStable(() => {
+    setDragStarted(true);
+    window.addEventListener('pointerup', () => setDragStarted(false), { once: true, capture: true });
+  });
   const onNodeDragStop: OnNodeDrag<BlockNode> = useStable((_event, _node, dragged) => {
+    setDragStarted(false);
     setDropTarget(null);
     if (!state) return;
     const moving = new Set(dragged.map((n) => n.id));
@@ -295,7 +359,16 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
     addAt(type, flow.screenToFlowPosition({ x: e.clientX, y: e.clientY }), true);
   };
 
-  const selectedIds = useMemo(() => nodes.filter((n) => n.selected).map((n) => n.id), [nodes]);
+  // The selected blocks, and whether React Flow is dragging some (one pass over the nodes).
+  const { selectedIds, dragging: moving } = useMemo(() => {
+    const ids: string[] = [];
+    let moving = false;
+    for (const n of nodes) {
+      if (n.selected) ids.push(n.id);
+      if (n.dragging) moving = true;
+    }
+    return { selectedIds: ids, dragging: moving };
+  }, [nodes]);
   const selectedEdgeIds = useMemo(() => edges.filter((e) => e.selected).map((e) => e.id), [edges]);
 
   const copy = () => {
@@ -324,7 +397,10 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
   /** Selects one block and brings it into view (from the console or a deploy problem). */
   const showBlock = useStable((id: string) => {
     setNodes((ns) => ns.map((n) => (n.selected === (n.id === id) ? n : { ...n, selected: n.id === id })));
-    void flow.fitView({ nodes: [{ id }], maxZoom: 1, duration: 250 });
+    const placed = large ? boxesOf(nodesRef.current) : undefined;
+    const i = placed?.index.get(id);
+    if (placed && i !== undefined) fitRect({ x: placed.boxes[i * 4] ?? 0, y: placed.boxes[i * 4 + 1] ?? 0, width: placed.boxes[i * 4 + 2] ?? 0, height: placed.boxes[i * 4 + 3] ?? 0 }, { maxZoom: 1, duration: 250 });
+    else void flow.fitView({ nodes: [{ id }], maxZoom: 1, duration: 250 });
   });
   // Worked out again only when the starter changes, not on every edit of another block.
   const starter = useStarter(stateBlocks);
@@ -358,7 +434,7 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
         if (block.position.x !== p.position.x || block.position.y !== p.position.y) commands.push({ type: 'moveBlock', id, position: p.position });
       }
       if (commands.length > 0) edit(commands);
-      window.setTimeout(() => void flow.fitView({ maxZoom: 1, duration: 300 }), 50);
+      window.setTimeout(() => fitAll(300), 50);
     } catch (error) {
       toast.error(`Auto layout failed: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -393,9 +469,6 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
     return () => window.removeEventListener('keydown', onKey);
   }, [edit]);
 
-  // A large canvas is drawn in part (the blocks in view), and fitting it never zooms out so far that all of them are in view.
-  const fitOptions = useMemo(() => (large ? { maxZoom: 1, minZoom: 0.5 } : { maxZoom: 1 }), [large]);
-
   // The path a run took: edges between blocks that ran.
   const shownEdges = useMemo(() => {
     if (!statuses) return edges;
@@ -405,6 +478,16 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
       return className === e.className ? e : { ...e, className };
     });
   }, [edges, statuses]);
+
+  // What React Flow is given: the same arrays while nothing it has changed (a new array is a change it adopts).
+  const given = useRef<{ nodes: readonly BlockNode[]; edges: readonly Edge[] }>({ nodes: [], edges: [] });
+  given.current = useMemo(() => {
+    const next = near ? cull(nodes, shownEdges, near) : { nodes, edges: shownEdges };
+    const before = given.current.nodes;
+    if (next.nodes !== before) keepHandles(before, next.nodes, store.getState().nodeLookup, letGo.current);
+    const withHandles = letGo.current.size === 0 ? next.nodes : next.nodes.map((n) => withKnownHandles(n, letGo.current, handled.current));
+    return { nodes: sameOr(before, withHandles), edges: sameOr(given.current.edges, next.edges) };
+  }, [nodes, shownEdges, near, store]);
 
   const context = useMemo(
     () => ({
@@ -428,7 +511,12 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
 
   if (!snapshot || snapshot.status === 'loading') return <p className="empty">Loading…</p>;
   if (snapshot.status === 'failed') return <p className="empty error">{snapshot.message}</p>;
-  const only = selectedIds.length === 1 ? snapshot.state.blocks[selectedIds[0] ?? ''] : undefined;
+  const dragging = dragStarted || moving;
+  const selectedOne = selectedIds.length === 1 ? snapshot.state.blocks[selectedIds[0] ?? ''] : undefined;
+  // Pressing a block and dragging it selects it; its panel (with a code editor to lay out) opens when
+  // the drag ends, not in the drag's frames. Until then the panel shown before the drag stays.
+  if (!dragging) panelBeforeDrag.current = selectedOne?.id;
+  const only = dragging ? snapshot.state.blocks[panelBeforeDrag.current ?? ''] : selectedOne;
   return (
     <div className="canvas" data-testid="canvas">
       <header className="canvas-header">
@@ -448,7 +536,7 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
           <ToolButton label="Delete selected" icon="trash" shortcut="Delete" disabled={selectedIds.length + selectedEdgeIds.length === 0} onClick={() => remove(selectedIds, selectedEdgeIds)} />
           <span className="tool-sep" />
           <ToolButton label="Auto layout" icon="layout" onClick={() => void autoLayout()} />
-          <ToolButton label="Fit view" icon="fit" onClick={() => void flow.fitView({ ...fitOptions, duration: 200 })} />
+          <ToolButton label="Fit view" icon="fit" onClick={() => fitAll(200)} />
           <span className="tool-sep" />
           <div className="canvas-actions">
             <button type="button" className="btn btn-sm" onClick={() => setDeploying(true)}>
@@ -466,12 +554,14 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
         <div className="flow" ref={pane} onDragOver={onDragOver} onDrop={onDrop}>
           <RunStatusContext.Provider value={statuses}>
           <CanvasContext.Provider value={context}>
+          <CanvasNodesContext.Provider value={canvasNodes}>
             <ReactFlow
-              nodes={nodes}
-              edges={shownEdges}
+              nodes={given.current.nodes as BlockNode[]}
+              edges={given.current.edges as Edge[]}
               nodeTypes={nodeTypes}
               onNodesChange={onNodesChange}
               onEdgesChange={onEdgesChange}
+              onNodeDragStart={onNodeDragStart}
               onNodeDrag={onNodeDrag}
               onNodeDragStop={onNodeDragStop}
               onConnect={onConnect}
@@ -488,13 +578,14 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
             >
               {FLOW_CHROME}
             </ReactFlow>
+          </CanvasNodesContext.Provider>
           </CanvasContext.Provider>
           </RunStatusContext.Provider>
         </div>
         {runConsole}
         </div>
         <aside className="panels">
-          {only && <BlockPanel key={only.id} block={only} state={snapshot.state} definition={catalogue.get(only.type)} edit={edit} workflowId={workflowId} />}
+          {only && <SelectedBlockPanel key={only.id} block={only} state={snapshot.state} definition={catalogue.get(only.type)} edit={edit} workflowId={workflowId} />}
           {!only && selectedIds.length > 1 && (
             <section className="panel" aria-label="Selection">
               <h2>{selectedIds.length} blocks selected</h2>

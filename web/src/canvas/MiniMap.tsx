@@ -1,10 +1,34 @@
-import { useEffect, useRef, type PointerEvent, type WheelEvent } from 'react';
-import { Panel, useReactFlow, useStoreApi, type ReactFlowState } from '@xyflow/react';
+import { createContext, useContext, useEffect, useRef, type PointerEvent, type WheelEvent } from 'react';
+import { Panel, useReactFlow, useStoreApi } from '@xyflow/react';
+import { boxesOf, viewOf } from './cull';
 import type { BlockNode } from './flow';
 
 const SIZE = { width: 160, height: 110 };
 const PAD = 8;
 const FALLBACK_COLOR = '#94a3b8';
+
+/**
+ * Every node of the canvas, as the editor has them: on a large canvas React Flow is given only those
+ * near the view (`cull`), and the minimap shows them all. The editor sets them after each render that
+ * changes them; the minimap listens.
+ */
+export class CanvasNodes {
+  private nodes: readonly BlockNode[] = [];
+  private readonly listeners = new Set<() => void>();
+  get(): readonly BlockNode[] {
+    return this.nodes;
+  }
+  set(nodes: readonly BlockNode[]): void {
+    if (nodes === this.nodes) return;
+    this.nodes = nodes;
+    for (const listener of this.listeners) listener();
+  }
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+export const CanvasNodesContext = createContext<CanvasNodes>(new CanvasNodes());
 
 /** What the minimap draws: every block's box and colour, and the part of the canvas in view. */
 export interface Scene {
@@ -12,16 +36,14 @@ export interface Scene {
   view: { x: number; y: number; width: number; height: number };
 }
 
-function sceneOf(state: ReactFlowState<BlockNode>): Scene {
-  const [tx, ty, zoom] = state.transform;
-  const view = { x: -tx / zoom, y: -ty / zoom, width: state.width / zoom, height: state.height / zoom };
+export function sceneOf(nodes: readonly BlockNode[], view: Scene['view']): Scene {
+  const { boxes: placed } = boxesOf(nodes);
   const boxes: Scene['boxes'] = [];
-  for (const node of state.nodeLookup.values()) {
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i] as BlockNode;
     if (node.hidden) continue;
-    const { x, y } = node.internals.positionAbsolute;
-    const width = node.measured.width ?? node.width ?? node.initialWidth ?? 0;
-    const height = node.measured.height ?? node.height ?? node.initialHeight ?? 0;
-    boxes.push({ x, y, width, height, color: node.type === 'container' ? 'transparent' : (node.data.color ?? FALLBACK_COLOR) });
+    const color = node.type === 'container' ? 'transparent' : (node.data.color ?? FALLBACK_COLOR);
+    boxes.push({ x: placed[i * 4] ?? 0, y: placed[i * 4 + 1] ?? 0, width: placed[i * 4 + 2] ?? 0, height: placed[i * 4 + 3] ?? 0, color });
   }
   return { boxes, view };
 }
@@ -93,6 +115,7 @@ function cancelIdle(handle: number): void {
  */
 export function MiniMap() {
   const store = useStoreApi<BlockNode>();
+  const nodes = useContext(CanvasNodesContext);
   const flow = useReactFlow<BlockNode>();
   const canvas = useRef<HTMLCanvasElement>(null);
   const placed = useRef<{ scale: number; x: number; y: number }>({ scale: 1, x: 0, y: 0 });
@@ -110,7 +133,8 @@ export function MiniMap() {
         element.height = SIZE.height * ratio;
         shown = undefined;
       }
-      const scene = sceneOf(store.getState());
+      const { transform, width, height } = store.getState();
+      const scene = sceneOf(nodes.get(), viewOf(transform, width, height));
       const at = fit(scene);
       placed.current = at;
       const picture = pictureOf(scene, at, ratio);
@@ -158,19 +182,20 @@ export function MiniMap() {
     };
     scheduleFrame();
     let last = store.getState();
-    // Any store change may move a block or the view (measurements change the lookup in place).
     const unsubscribe = store.subscribe((state) => {
       const viewMoved = state.transform !== last.transform || state.width !== last.width || state.height !== last.height;
       last = state;
       if (viewMoved) scheduleFrame();
-      else scheduleIdle();
     });
+    // The blocks (and their measured sizes) come from the editor's nodes.
+    const unlisten = nodes.subscribe(scheduleIdle);
     return () => {
       unsubscribe();
+      unlisten();
       cancelAnimationFrame(frame);
       cancelIdle(later);
     };
-  }, [store]);
+  }, [store, nodes]);
 
   /** The canvas point under a pointer on the minimap. */
   const pointAt = (e: { clientX: number; clientY: number }) => {
