@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chromiumPerSuite } from './support/browser.js';
 import type { WorkflowAnswer } from './support/canvas.js';
 import { addAgent, converged, openWorkflow } from './support/editing.js';
+import { LOCAL_MODEL } from './support/modelFake.js';
 import { as, signUp } from './support/session.js';
 
 /** A block as GET /api/workflows/{id} answers it, with the fields the block panel edits. */
@@ -41,6 +42,9 @@ describe('the block panel', () => {
     await prompt.fill('You answer in haiku.');
     await prompt.blur();
     const model = panelA.getByRole('combobox', { name: 'Model', exact: true });
+    // The local Ollama server's models are offered beside the catalogue's.
+    await model.fill('llama');
+    await panelA.getByRole('listbox', { name: 'Model' }).getByRole('group', { name: 'Local (Ollama)' }).getByRole('option', { name: LOCAL_MODEL }).waitFor();
     await model.fill('claude-sonnet-4-0');
     await model.press('Enter');
 

@@ -222,6 +222,9 @@ export const api = {
   saveCustomTools: (tools: CustomTool[]) => call<{ data: unknown }>('/tools/custom', json('POST', { tools })),
   deleteCustomTool: (id: string) => call<unknown>(`/tools/custom?id=${enc(id)}`, json('DELETE')),
 
+  /** Models the operator's local Ollama server has ([] when it does not answer). */
+  localModels: () => call<{ models: string[] }>('/providers/ollama/models').then((r) => r.models),
+
   // Knowledge
   knowledgeBases: (workspaceId: string) => call<{ knowledgeBases: KnowledgeBase[] }>(`/knowledge?workspaceId=${enc(workspaceId)}&limit=100`).then((r) => r.knowledgeBases),
   createKnowledgeBase: (workspaceId: string, name: string, description: string) =>

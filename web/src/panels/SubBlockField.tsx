@@ -1,5 +1,7 @@
 import { useId, type KeyboardEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { SubBlockConfig } from '@weft/catalog';
+import { api } from '../api';
 import { fieldKind, fieldText, fieldWidget, parseField, sameValue, type FieldKind } from './blockForm';
 import { useDraft } from './useDraft';
 import { ComboboxField, modelGroups, MultiField, SelectField, SliderField, SwitchField } from './fields/Choice';
@@ -63,6 +65,26 @@ function TextField({ field, kind, value, onChange }: FieldProps & { kind: FieldK
 /** Whether a field picks a model (its options are the catalogue's chat models). */
 const picksModel = (field: SubBlockConfig) => field.modelOptions === true || field.id === 'model';
 
+/**
+ * A model combobox: the catalogue's models by provider, then the models the local Ollama server
+ * lists (a model no provider claims runs there), then the field's own other options.
+ */
+function ModelComboboxField(props: { field: SubBlockConfig; label: string; value: unknown; onChange(value: unknown): void }) {
+  const env = useFormEnv();
+  const local = useQuery({ queryKey: ['local-models'], queryFn: api.localModels, staleTime: 60_000 });
+  const groups = modelGroups(env.providers);
+  const known = new Set(groups.flatMap((g) => g.options.map((o) => o.id)));
+  const extra = (options: Array<{ id: string; label: string }>) => options.filter((o) => !known.has(o.id) && known.add(o.id));
+  const ollama = extra((local.data ?? []).map((m) => ({ id: m, label: m })));
+  const rest = extra([...(props.field.options ?? [])]);
+  return (
+    <ComboboxField
+      {...props}
+      groups={[...groups, ...(ollama.length > 0 ? [{ label: 'Local (Ollama)', options: ollama }] : []), ...(rest.length > 0 ? [{ label: groups.length > 0 ? 'Other' : props.label, options: rest }] : [])]}
+    />
+  );
+}
+
 /** One field of a block form, drawn by its sub-block type (spec 001 §2). */
 function Widget(props: FieldProps) {
   const env = useFormEnv();
@@ -84,12 +106,8 @@ function Widget(props: FieldProps) {
       if (!picksModel(field)) return <SelectField {...common} />;
       return <SelectField {...common} groups={modelGroups(env.providers)} />;
     }
-    case 'combobox': {
-      const groups = picksModel(field) ? modelGroups(env.providers) : [];
-      const known = new Set(groups.flatMap((g) => g.options.map((o) => o.id)));
-      const rest = (field.options ?? []).filter((o) => !known.has(o.id));
-      return <ComboboxField {...common} groups={rest.length > 0 ? [...groups, { label: groups.length > 0 ? 'Other' : label, options: [...rest] }] : groups} />;
-    }
+    case 'combobox':
+      return picksModel(field) ? <ModelComboboxField {...common} /> : <ComboboxField {...common} groups={field.options?.length ? [{ label, options: [...field.options] }] : []} />;
     case 'slider':
       return <SliderField {...common} />;
     case 'number':

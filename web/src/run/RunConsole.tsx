@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { formatCost } from '@weft/catalog';
 import { api } from '../api';
 import { Icon } from '../ui/icons';
 import { JsonView, StoredValueLoader } from './JsonView';
@@ -8,7 +9,6 @@ import { totals, type BlockEntry, type RunView } from './runState';
 const STATUS_TEXT: Record<string, string> = { starting: 'Starting', running: 'Running', succeeded: 'Succeeded', failed: 'Failed', cancelled: 'Cancelled', done: 'Done', skipped: 'Skipped' };
 
 export const formatDuration = (ms: number | undefined | null) => (ms === undefined || ms === null ? '' : ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`);
-const formatCost = (cost: number) => `$${cost < 0.01 && cost > 0 ? cost.toFixed(5) : cost.toFixed(4)}`;
 
 function Entry({ entry, onRerun, onSelect }: { entry: BlockEntry; onRerun?: () => void; onSelect(): void }) {
   const [open, setOpen] = useState(entry.status === 'failed');

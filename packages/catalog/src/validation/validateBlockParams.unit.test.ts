@@ -127,4 +127,9 @@ describe('validateBlockParams: §5 messages word for word', () => {
     expect(deferredToRun('google_sheets', { spreadsheetId: 's', values: '<agent.content>' }, error)).toBe(true);
     expect(deferredToRun('google_sheets', { spreadsheetId: 's', values: '[oops' }, error)).toBe(false);
   });
+
+  it('accepts a model no hosted provider claims for Evaluator and Translate: the local server is asked when the block runs', () => {
+    expect(validateBlockParams('translate', { model: 'llama3.2:latest' })).toEqual({ success: true });
+    expect(validateBlockParams('evaluator', { model: 'gpt-9' })).toEqual({ success: false, error: 'Invalid model selected: gpt-9' });
+  });
 });
