@@ -216,6 +216,13 @@ describe('webhook triggers through the gateway', () => {
     });
     // Same bytes re-serialised differently do not match the signature.
     expect((await hook('POST', path, { body: JSON.stringify({ action: 'opened', n: 3 }, null, 1), headers: signed })).status).toBe(401);
+    // The signature is checked before the body is read: a forged call is 401 whatever it holds; a
+    // signed one that is not JSON is 400.
+    expect((await hook('POST', path, { body: '{not json', headers: { ...signed, 'x-github-delivery': unique() } })).status).toBe(401);
+    expect(await hook('POST', path, { body: '{not json', headers: { ...signed, 'x-hub-signature-256': `sha256=${hmacHex('gh-secret', '{not json')}`, 'x-github-delivery': unique() } })).toMatchObject({
+      status: 400,
+      body: { error: 'Request body must be valid JSON' },
+    });
     const answers = [];
     for (let i = 0; i < 10; i++) answers.push(await hook('POST', path, { body: raw, headers: signed }));
     expect(new Set(answers.map((a) => (a.body as { executionId: string }).executionId)).size).toBe(1);

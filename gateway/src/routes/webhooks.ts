@@ -40,19 +40,20 @@ function queryOf(req: Request): Record<string, string | undefined> {
  * The body as the run sees it: JSON parsed, a form as an object of its fields, other text as a
  * string, nothing as null. Bad JSON is a 400.
  */
-function bodyOf(req: Request, raw: Buffer): unknown {
-  if (raw.length === 0) return null;
+/** The call's body as its content type says; JSON that does not parse is `invalid` (refused after the signature check). */
+function bodyOf(req: Request, raw: Buffer): { ok: true; value: unknown } | { ok: false } {
+  if (raw.length === 0) return { ok: true, value: null };
   const type = (req.header('content-type') ?? '').toLowerCase();
   const text = raw.toString('utf8');
   if (type.includes('json')) {
     try {
-      return JSON.parse(text) as unknown;
+      return { ok: true, value: JSON.parse(text) as unknown };
     } catch {
-      throw new AppError('validation', 'Request body must be valid JSON');
+      return { ok: false };
     }
   }
-  if (type.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
-  return text;
+  if (type.includes('application/x-www-form-urlencoded')) return { ok: true, value: Object.fromEntries(new URLSearchParams(text)) };
+  return { ok: true, value: text };
 }
 
 /**
@@ -81,9 +82,12 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
     }
 
     const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const call: WebhookRequest = { method: req.method, headers: headersOf(req), query: queryOf(req), rawBody, body: bodyOf(req, rawBody) };
+    const body = bodyOf(req, rawBody);
+    const call: WebhookRequest = { method: req.method, headers: headersOf(req), query: queryOf(req), rawBody, body: body.ok ? body.value : null };
+    // The signature first: a forged call learns nothing about its body (401 before any 400).
     const verdict = verifyWebhook(call, { provider: hook.provider, secret: hook.secret, verifyToken: hook.verifyToken });
     if (verdict.kind === 'refused') throw new AppError('unauthenticated', verdict.message);
+    if (!body.ok) throw new AppError('validation', 'Request body must be valid JSON');
     if (verdict.kind === 'handshake') {
       res.status(verdict.status);
       if (verdict.contentType === 'json') res.json(verdict.body);
