@@ -20,6 +20,7 @@ const definitions: Record<string, BlockDefinition> = {
     outputs: { input: 'any' },
   },
   function: { subBlocks: [{ id: 'code', type: 'code', defaultValue: '' }], outputs: { result: 'any', stdout: 'string' } },
+  condition: { subBlocks: [{ id: 'conditions', type: 'condition-input' }], outputs: { conditionResult: 'boolean', selectedConditionId: 'string' } },
   agent: {
     subBlocks: [
       { id: 'systemPrompt', type: 'long-input' },

@@ -112,6 +112,30 @@ describe('YAML codec (issue 3 YAML)', () => {
     expect(guide.schema).toMatchObject({ type: 'object', required: ['blocks'] });
     expect(Object.keys(fromYaml(guide.example).blocks)).toEqual(['start', 'writer', 'repeat', 'shout']);
   });
+
+  it('a workflow written by the guide’s handle rules imports with those handles (condition, error path, loop body and after)', () => {
+    const guide = yamlStructureGuide().rules.join('\n');
+    for (const handle of ['condition-<id>', 'router-<targetBlockId>', 'error', 'loop-start-source', 'loop-end-source', 'parallel-start-source']) expect(guide).toContain(handle);
+    const yaml = [
+      'version: "1.0"',
+      'blocks:',
+      '  start: {type: starter, name: Start, connections: [check]}',
+      '  check:',
+      '    type: condition',
+      '    name: Check',
+      '    inputs: {conditions: \'[{"id":"big","title":"if","value":"<start.input.n> > 3"},{"id":"rest","title":"else","value":""}]\'}',
+      '    connections: [{target: each, sourceHandle: condition-big}, {target: fail, sourceHandle: condition-rest}]',
+      '  each: {type: loop, name: Each, connections: [{target: body, sourceHandle: loop-start-source}, {target: done, sourceHandle: loop-end-source}]}',
+      '  body: {type: function, name: Body, parentId: each, inputs: {code: "return 1"}, connections: [{target: fail, sourceHandle: error}]}',
+      '  done: {type: function, name: Done}',
+      '  fail: {type: function, name: Fail}',
+    ].join('\n');
+    const { state, error } = given(history()).when({ type: 'importYaml', yamlContent: yaml });
+    expect(error).toBeUndefined();
+    const edges = Object.values(state.edges).map((e) => `${e.source}:${e.sourceHandle ?? 'source'}->${e.target}`).sort();
+    expect(edges).toEqual(['body:error->fail', 'check:condition-big->each', 'check:condition-rest->fail', 'each:loop-end-source->done', 'each:loop-start-source->body', 'start:source->check']);
+    expect(state.blocks.body?.data.parentId).toBe('each');
+  });
 });
 
 describe('YAML nesting', () => {

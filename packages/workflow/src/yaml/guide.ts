@@ -52,6 +52,12 @@ function yamlStructureGuide(): YamlStructureGuide {
       'Blocks inside a loop or parallel name it as parentId; their position is relative to it.',
       'Loop and parallel counts are clamped to 1..50 (default 5); parallelType is collection or count.',
       'References to other blocks are written <blockname.output>, with the name lowercased and spaces removed.',
+      "A condition's conditions input is a JSON array (or its text) of {id, title: 'if' | 'else if' | 'else', value}; each branch's connection leaves from sourceHandle condition-<id>.",
+      "A router's connections leave from sourceHandle router-<targetBlockId>; a block's failure path leaves from sourceHandle error (the default handle is source).",
+      'Inside a loop or parallel, the first body block is connected from the container with sourceHandle loop-start-source / parallel-start-source; what follows the container is connected from loop-end-source / parallel-end-source.',
+      "The starter's output is {input} (<start.input.x> reads a field of the run's input); a function's output is {result, stdout}.",
+      'A table value (headers, query params) is a list of {id, cells: {Key, Value}} rows.',
+      "The run's output is the Response block's data when one ran, else the output of the last block that finished.",
       'Importing replaces the whole workflow; it can be undone.',
     ],
   };
