@@ -197,6 +197,21 @@ describe('a run through the runner', () => {
     expect(fake.received('GET', '/price')[0]?.query).toEqual({ item: 'tea' });
   });
 
+  it('an API block whose server answers 503 is tried again after a backoff and goes on once it answers; the log counts the tries', async () => {
+    let calls = 0;
+    fake.on('GET', '/flaky', () => (++calls < 3 ? { status: 503, json: { busy: true } } : { json: { ok: 1 } }));
+    const id = await newWorkflow((starter) => [
+      { type: 'addBlock', id: 'fetch', blockType: 'api', name: 'Fetch', position: { x: 400, y: 100 } },
+      { type: 'setSubBlockValue', id: 'fetch', subBlockId: 'url', value: `${fake.url}/flaky` },
+      { type: 'setSubBlockValue', id: 'fetch', subBlockId: 'method', value: 'GET' },
+      { type: 'addEdge', source: starter, target: 'fetch' },
+    ]);
+    const res = await api<{ success: boolean; logs: Array<{ blockId: string; success: boolean; attempts?: number; output?: unknown }> }>('POST', `/api/workflows/${id}/execute`, {});
+    expect(res.body.success).toBe(true);
+    expect(res.body.logs.find((l) => l.blockId === 'fetch')).toMatchObject({ success: true, attempts: 3, output: { data: { ok: 1 }, status: 200 } });
+    expect(calls).toBe(3);
+  });
+
   it('the workflow executor route runs another workflow through the runner and answers when it ends', async () => {
     const child = await newWorkflow((starter) => [
       { type: 'addBlock', id: 'double', blockType: 'function', name: 'Double', position: { x: 400, y: 100 } },

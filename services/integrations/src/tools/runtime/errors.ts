@@ -4,7 +4,12 @@
  * it as a failed tool result.
  */
 export class TransientToolError extends Error {
-  constructor(message: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+    /** What the call answered (an HTTP response's data, status and headers), kept in an answered failure. */
+    readonly output?: unknown,
+  ) {
     super(message);
     this.name = 'TransientToolError';
   }

@@ -151,6 +151,7 @@ export function createToolExecutor(deps: ToolRuntimeDeps): ToolExecutor {
         if (err instanceof TransientToolError) {
           deps.logger.warn({ toolId: input.toolId, error: forLog(message) }, 'tool call failed transiently');
           if (mode === 'throw') throw new TransientToolError(message, err.status);
+          if (err.output !== undefined) return { success: false, output: scrubOutput(err.output, secrets), error: message, timing: timing(start) };
         } else if (!(err instanceof ToolError)) {
           deps.logger.warn({ toolId: input.toolId, error: forLog(message) }, 'tool call failed');
         }

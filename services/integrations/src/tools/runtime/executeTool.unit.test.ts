@@ -184,6 +184,21 @@ describe('http_request', () => {
     fake.on('GET', '/drop', { destroy: true });
     await expect(executor().execute({ toolId: 'http_request', params: { url: `${fake.url}/drop` }, context }, 'throw')).rejects.toBeInstanceOf(TransientToolError);
   });
+
+  it('429, 5xx and a timeout are transient for a run (tried again); answered, they keep the response; other statuses are the answer', async () => {
+    fake.on('GET', '/busy', { status: 503, json: { retry: 'later' } });
+    fake.on('GET', '/limited', { status: 429, json: {} });
+    fake.on('GET', '/late', { delayMs: 10_000, json: {} });
+    fake.on('GET', '/gone', { status: 404, json: {} });
+    const inRun = (path: string, extra: Record<string, unknown> = {}) => executor().execute({ toolId: 'http_request', params: { url: `${fake.url}${path}`, ...extra }, context }, 'throw');
+    await expect(inRun('/busy')).rejects.toBeInstanceOf(TransientToolError);
+    await expect(inRun('/busy')).rejects.toThrow('HTTP error 503: Service Unavailable');
+    await expect(inRun('/limited')).rejects.toThrow('HTTP error 429: Too Many Requests');
+    await expect(inRun('/late', { timeout: 100 })).rejects.toBeInstanceOf(TransientToolError);
+    await expect(inRun('/late', { timeout: 100 })).rejects.toThrow('Request timeout after 100ms');
+    expect(await inRun('/gone')).toMatchObject({ success: false, error: 'HTTP error 404: Not Found', output: { status: 404 } });
+    expect(await call('http_request', { url: `${fake.url}/busy` })).toMatchObject({ success: false, error: 'HTTP error 503: Service Unavailable', output: { status: 503, data: { retry: 'later' } } });
+  });
 });
 
 describe('outbound address guard', () => {

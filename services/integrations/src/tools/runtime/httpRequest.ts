@@ -93,12 +93,15 @@ export async function httpRequest(params: Record<string, unknown>, policy: Addre
   try {
     res = await guardedFetch(url, { method, headers, ...(body !== undefined ? { body } : {}), timeoutMs }, policy);
   } catch (err) {
-    if (err instanceof RequestTimeoutError) throw new ToolError(`Request timeout after ${timeoutMs}ms`);
+    if (err instanceof RequestTimeoutError) throw new TransientToolError(`Request timeout after ${timeoutMs}ms`);
     if (err instanceof OutboundRefusedError) throw new ToolError(err.message);
     if (err instanceof NetworkError) throw new TransientToolError(err.message);
     throw err;
   }
   const output: HttpOutput = { data: await readBody(res), status: res.status, headers: Object.fromEntries(res.headers.entries()) };
-  if (!res.ok) return { ok: false, output, error: `HTTP error ${res.status}: ${res.statusText}` };
+  const error = `HTTP error ${res.status}: ${res.statusText}`;
+  // 429 and 5xx are worth another try (a run's block retries them); other statuses are the answer.
+  if (res.status === 429 || res.status >= 500) throw new TransientToolError(error, res.status, output);
+  if (!res.ok) return { ok: false, output, error };
   return { ok: true, output };
 }
