@@ -29,7 +29,7 @@ export function redact(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-/** Proxy error text in logs is cut to 200 characters (spec 000 §8). */
+/** Proxy error text in logs is cut to 200 characters (spec 000 §8), the last one an ellipsis when cut. */
 export function forLog(text: string): string {
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }

@@ -135,6 +135,8 @@ export function createToolExecutor(deps: ToolRuntimeDeps): ToolExecutor {
       let params: Record<string, unknown> = { ...input.params };
       let secrets = secretsOf(input, params);
       try {
+        // Resolve the tool first (000 §4): an unknown id is 'Tool not found', whatever credential it names.
+        if (!input.toolId.startsWith('custom_') && !getTool(input.toolId)) throw new ToolError(`Tool not found: ${input.toolId}`);
         if (typeof params.credential === 'string' && params.credential) {
           const token = await fetchToken(input, input.toolId, params.credential);
           const { credential: _removed, ...rest } = params;

@@ -4,7 +4,7 @@ import { createFakeServer, type FakeServer } from '@weft/testkit';
 import type { ExecuteToolInput } from '@weft/contracts';
 import { createToolExecutor } from './executeTool.js';
 import { createBaseUrls } from './baseUrls.js';
-import { TransientToolError } from './errors.js';
+import { forLog, TransientToolError } from './errors.js';
 import { SandboxPool } from '../../function/sandbox.js';
 import type { CustomTool, RouteRequest, ToolRuntimeDeps } from './types.js';
 import type { AddressPolicy } from '../../net/addressPolicy.js';
@@ -69,6 +69,15 @@ describe('execution layer', () => {
     expect(res).toMatchObject({ success: false, error: 'Tool not found: nope_tool' });
     expect(res.timing.duration).toBeGreaterThanOrEqual(0);
     expect(Date.parse(res.timing.endTime)).toBeGreaterThanOrEqual(Date.parse(res.timing.startTime));
+    // The tool is resolved before its credential: no token is fetched for an unknown tool.
+    tokenFailure = new AppError('not_found', 'Credential not found');
+    expect(await call('nope_tool', { credential: 'cred1' })).toMatchObject({ success: false, error: 'Tool not found: nope_tool' });
+  });
+
+  it('cuts error text in logs to 200 characters', () => {
+    expect(forLog('x'.repeat(200))).toBe('x'.repeat(200));
+    expect(forLog('x'.repeat(500))).toHaveLength(200);
+    expect(forLog('x'.repeat(500)).endsWith('…')).toBe(true);
   });
 
   it('checks required user-or-llm parameters', async () => {
