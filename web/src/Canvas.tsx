@@ -26,7 +26,7 @@ import { CanvasContext } from './canvas/CanvasContext';
 import { copyBlocks, loadClip, pasteCommands, storeClip, type Clip } from './canvas/clipboard';
 import { connectionProblem, edgeFor } from './canvas/connect';
 import { applyMeasured, blockCount, blockDiff, CONTAINER_SIZE, nextEdges, nextNodes, type BlockNode } from './canvas/flow';
-import { boundsOf, boxesOf, cull, keepHandles, sameOr, viewOf, windowAround, windowServes, withKnownHandles } from './canvas/cull';
+import { boundsOf, boxesOf, cull, cullAgain, keepHandles, sameOr, viewOf, windowAround, windowServes, withKnownHandles, type Culled } from './canvas/cull';
 import { CanvasNodes, CanvasNodesContext, MiniMap } from './canvas/MiniMap';
 import { BLOCK_DRAG_TYPE, Palette } from './canvas/Palette';
 import { absolutePosition, containerAt, FOOTPRINT, freeSpot, resizeCommands, type Rect } from './canvas/place';
@@ -481,8 +481,11 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
 
   // What React Flow is given: the same arrays while nothing it has changed (a new array is a change it adopts).
   const given = useRef<{ nodes: readonly BlockNode[]; edges: readonly Edge[] }>({ nodes: [], edges: [] });
+  const culled = useRef<Culled<BlockNode, Edge> | undefined>(undefined);
   given.current = useMemo(() => {
-    const next = near ? cull(nodes, shownEdges, near) : { nodes, edges: shownEdges };
+    // A remote edit or a drag moving a block near the view changes one node given: no pass over every edge.
+    const next = near ? (cullAgain(culled.current, nodes, shownEdges, near) ?? cull(nodes, shownEdges, near)) : { nodes, edges: shownEdges };
+    culled.current = near ? { all: nodes, edges: shownEdges, window: near, given: next } : undefined;
     const before = given.current.nodes;
     if (next.nodes !== before) keepHandles(before, next.nodes, store.getState().nodeLookup, letGo.current);
     const withHandles = letGo.current.size === 0 ? next.nodes : next.nodes.map((n) => withKnownHandles(n, letGo.current, handled.current));

@@ -198,3 +198,60 @@ export function withKnownHandles<N extends Node>(node: N, known: ReadonlyMap<str
   }
   return given;
 }
+
+/** A `cull` made earlier: what it was given and what it gave. */
+export interface Culled<N extends Node, E extends Edge> {
+  all: readonly N[];
+  edges: readonly E[];
+  window: Rect;
+  given: { nodes: readonly N[]; edges: readonly E[] };
+}
+
+/** How many changed nodes `cullAgain` looks at before it leaves the work to `cull`. */
+const FEW = 16;
+
+/**
+ * `cull(nodes, edges, window)` worked out from an earlier cull, when it can be without a pass over
+ * every edge: the window and the edges are the same, the nodes the same ids in the same order, and
+ * each of the few nodes that changed is near both before and after (it meets the window, or is
+ * selected or dragged, both times), is no container (its children would move too) and keeps its
+ * container. Such a node and its edges are given both times and nothing else changes, so the nodes
+ * given are the earlier ones with it replaced. This is a remote edit moving a block in view, or a
+ * drag. Undefined when it cannot tell: call `cull`.
+ */
+export function cullAgain<N extends Node, E extends Edge>(earlier: Culled<N, E> | undefined, nodes: readonly N[], edges: readonly E[], window: Rect): { nodes: readonly N[]; edges: readonly E[] } | undefined {
+  if (!earlier || earlier.window !== window || earlier.edges !== edges || earlier.all.length !== nodes.length) return undefined;
+  if (earlier.all === nodes) return earlier.given;
+  const changed: number[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    if (nodes[i] === earlier.all[i]) continue;
+    if (changed.length === FEW || (nodes[i] as N).id !== (earlier.all[i] as N).id) return undefined;
+    changed.push(i);
+  }
+  const index = indexOf(nodes);
+  const near = (list: readonly N[], node: N) => {
+    if (node.selected || node.dragging) return true;
+    let x = node.position.x;
+    let y = node.position.y;
+    for (let p = node.parentId, guard = 0; p !== undefined && guard < 100; guard++) {
+      const parent = list[index.get(p) ?? -1];
+      if (!parent) break;
+      x += parent.position.x;
+      y += parent.position.y;
+      p = parent.parentId;
+    }
+    const width = node.measured?.width ?? node.width ?? UNMEASURED.width;
+    const height = node.measured?.height ?? node.height ?? UNMEASURED.height;
+    return x < window.x + window.width && window.x < x + width && y < window.y + window.height && window.y < y + height;
+  };
+  const given = earlier.given.nodes.slice();
+  for (const i of changed) {
+    const before = earlier.all[i] as N;
+    const after = nodes[i] as N;
+    if (before.type === 'container' || after.type === 'container' || before.parentId !== after.parentId || !near(earlier.all, before) || !near(nodes, after)) return undefined;
+    const at = given.indexOf(before);
+    if (at < 0) return undefined;
+    given[at] = after;
+  }
+  return { nodes: given, edges: earlier.given.edges };
+}

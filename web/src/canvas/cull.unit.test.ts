@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Edge, Node } from '@xyflow/react';
-import { boundsOf, boxesOf, cull, sameOr, viewOf, windowAround, windowServes } from './cull';
+import { boundsOf, boxesOf, cull, cullAgain, sameOr, viewOf, windowAround, windowServes, type Culled } from './cull';
 
 const node = (id: string, x: number, y: number, extra: Partial<Node> = {}): Node => ({ id, position: { x, y }, data: {}, ...extra });
 const edge = (source: string, target: string, extra: Partial<Edge> = {}): Edge => ({ id: `${source}-${target}`, source, target, ...extra });
@@ -57,6 +57,38 @@ describe('cull', () => {
     const given = cull(nodes, edges, view);
     expect(given.nodes).toBe(nodes);
     expect(given.edges).toBe(edges);
+  });
+});
+
+describe('cullAgain', () => {
+  const earlier = (nodes: Node[], edges: Edge[], window = view): Culled<Node, Edge> => ({ all: nodes, edges, window, given: cull(nodes, edges, window) });
+  const moved = (nodes: Node[], i: number, x: number, y = 0, extra: Partial<Node> = {}) => nodes.map((n, j) => (j === i ? { ...n, position: { x, y }, ...extra } : n));
+
+  it('gives what cull gives when a block near the view moves and stays near it, without a pass over the edges', () => {
+    const { nodes, edges } = row(20);
+    const before = earlier(nodes, edges);
+    const after = moved(nodes, 2, 620, 30);
+    const again = cullAgain(before, after, edges, view);
+    expect(again?.nodes).toEqual(cull(after, edges, view).nodes);
+    expect(again?.edges).toBe(before.given.edges);
+    // A dragged block is near wherever it goes.
+    const dragged = moved(nodes, 1, 4_000, 0, { dragging: true, selected: true });
+    const withDragged = { ...before, all: moved(nodes, 1, 300, 0, { dragging: true, selected: true }) };
+    withDragged.given = cull(withDragged.all, edges, view);
+    expect(ids(cullAgain(withDragged, dragged, edges, view)?.nodes ?? [])).toEqual(ids(cull(dragged, edges, view).nodes));
+  });
+
+  it('leaves it to cull when a block leaves or enters the view, a container moves, the ids or the edges or the window change', () => {
+    const { nodes, edges } = row(20);
+    const before = earlier(nodes, edges);
+    expect(cullAgain(before, moved(nodes, 2, 5_000), edges, view)).toBeUndefined();
+    expect(cullAgain(before, moved(nodes, 10, 600), edges, view)).toBeUndefined();
+    expect(cullAgain(before, moved(nodes, 2, 620, 0, { type: 'container' }), edges, view)).toBeUndefined();
+    expect(cullAgain(before, moved(nodes, 2, 620, 0, { id: 'other' }), edges, view)).toBeUndefined();
+    expect(cullAgain(before, moved(nodes, 2, 620), edges.slice(1), view)).toBeUndefined();
+    expect(cullAgain(before, moved(nodes, 2, 620), edges, { ...view })).toBeUndefined();
+    expect(cullAgain(undefined, nodes, edges, view)).toBeUndefined();
+    expect(cullAgain(before, nodes, edges, view)).toBe(before.given);
   });
 });
 
