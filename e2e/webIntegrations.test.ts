@@ -1,6 +1,7 @@
+import { createHmac } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { chromiumPerSuite } from './support/browser.js';
 import { addFromPalette, openWorkflow } from './support/editing.js';
 import { as, signUp } from './support/session.js';
@@ -19,8 +20,44 @@ describe('connecting accounts and uploading files in Chromium', () => {
     const value = async (blockId: string, subBlockId: string) =>
       (await asOwner<{ data: { state: ServerState } }>('GET', `/api/workflows/${workflowId}`)).body.data.state.blocks[blockId]?.subBlocks[subBlockId]?.value;
     const opened = await openWorkflow(chromium(), owner.headers.cookie ?? '', workflowId);
-    return { ...opened, asOwner, value };
+    return { ...opened, asOwner, value, workflowId };
   }
+
+  it('sets up a Slack webhook block from its form (path saved on open, pasted signing secret, answer mode); a signed call runs the deployed workflow', async () => {
+    const { page, errors, asOwner, value, workflowId } = await newWorkflow('Webhook user');
+    const hook = await addFromPalette(page, 'Webhook', 'webhook');
+    await page.locator(`.react-flow__node[data-id="${hook}"]`).click({ position: { x: 8, y: 8 } });
+    const panel = page.getByRole('region', { name: 'Block' });
+    await panel.getByRole('combobox', { name: 'Webhook Provider' }).selectOption('slack');
+    // The path is the workflow id until changed, saved as the form opens: the shown URL is the one deployed.
+    await expect.poll(async () => ((await value(hook, 'webhookConfig')) as { path?: string } | undefined)?.path).toBe(workflowId);
+    const config = panel.getByRole('group', { name: 'Webhook Configuration' });
+    expect(await config.getByRole('textbox', { name: 'Webhook URL' }).inputValue()).toContain(`/api/webhooks/trigger/${workflowId}`);
+    // Slack issues its signing secret: it is pasted, not generated.
+    expect(await config.getByRole('button', { name: 'Generate secret' }).count()).toBe(0);
+    const secret = config.getByRole('textbox', { name: 'Webhook secret', exact: true });
+    await secret.fill('slack-signing-secret');
+    await secret.press('Enter');
+    await config.getByRole('combobox', { name: 'Webhook answer' }).selectOption('response');
+    await expect.poll(async () => value(hook, 'webhookConfig')).toMatchObject({ path: workflowId, secret: 'slack-signing-secret', responseMode: 'response' });
+
+    expect((await asOwner('POST', `/api/workflows/${workflowId}/deploy`, {})).status).toBe(200);
+    const url = `${inject('weftUrl')}/api/webhooks/trigger/${workflowId}`;
+    const raw = JSON.stringify({ type: 'event_callback', event_id: `Ev${Date.now()}`, event: { type: 'message', text: 'hi' } });
+    const ts = Math.floor(Date.now() / 1000);
+    const signed = (secret: string) => ({ 'content-type': 'application/json', 'x-slack-request-timestamp': String(ts), 'x-slack-signature': `v0=${createHmac('sha256', secret).update(`v0:${ts}:${raw}`).digest('hex')}` });
+    expect((await fetch(url, { method: 'POST', headers: signed('another-secret'), body: raw })).status).toBe(401);
+    expect((await fetch(url, { method: 'POST', headers: signed('slack-signing-secret'), body: raw })).status).toBe(200);
+    await expect.poll(async () => (await asOwner<{ executions: unknown[] }>('GET', `/api/workflows/${workflowId}/executions?trigger=webhook`)).body.executions.length).toBe(1);
+
+    // WhatsApp asks for the verify token Meta's verification call carries.
+    await panel.getByRole('combobox', { name: 'Webhook Provider' }).selectOption('whatsapp');
+    const verify = config.getByRole('textbox', { name: 'Webhook verify token', exact: true });
+    await verify.fill('meta-verify');
+    await verify.press('Enter');
+    await expect.poll(async () => value(hook, 'webhookConfig')).toMatchObject({ verifyToken: 'meta-verify' });
+    expect(errors).toEqual([]);
+  });
 
   it('connects a Slack account from the block form through the provider’s consent page and picks it', async () => {
     const { page, errors, asOwner, value } = await newWorkflow('OAuth user');

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState, type InputHTMLAttributes } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { workflowOptions, type SubBlockConfig } from '@weft/catalog';
 import { api, type OAuthCredential } from '../../api';
@@ -164,35 +164,99 @@ export function randomSecret(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(24)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** What each provider calls the secret its calls are checked with, and whether it issues it (pasted) or the user chooses it. */
+const BEARER = { label: 'Token (Authorization: Bearer)', issued: false };
+const WEBHOOK_SECRETS: Record<string, { label: string; issued: boolean }> = {
+  generic: BEARER,
+  github: { label: 'Webhook secret', issued: false },
+  telegram: { label: 'Secret token', issued: false },
+  slack: { label: 'Signing secret', issued: true },
+  discord: { label: 'Application public key', issued: true },
+  microsoftteams: { label: 'Security token (HMAC)', issued: true },
+  airtable: { label: 'MAC secret (base64)', issued: true },
+  whatsapp: { label: 'App secret', issued: true },
+  gmail: BEARER,
+};
+
+type WebhookConfig = { path?: string; secret?: string; verifyToken?: string; responseMode?: string };
+
+/** A text input sent on leaving it or Enter (not on every key, which would write a command per key). */
+function CommitInput({ value, onCommit, ...rest }: { value: string; onCommit(v: string): void } & Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'>) {
+  const [draft, setDraft] = useState(value);
+  useEffect(() => setDraft(value), [value]);
+  const commit = () => draft !== value && onCommit(draft);
+  return <input {...rest} value={draft} onChange={(e) => setDraft(e.target.value)} onBlur={commit} onKeyDown={(e) => e.key === 'Enter' && commit()} />;
+}
+
 /**
- * The webhook configuration: the URL the provider calls (from the path, or the workflow id) and its
- * secret, each with a copy button. The value is {path, secret}.
+ * The webhook configuration: the path (the workflow id until changed; saved as soon as the form
+ * opens so the shown URL is the deployed one), the URL the provider calls, the secret its calls are
+ * checked with (pasted when the provider issues it, else generated), WhatsApp's verify token, and
+ * whether the caller gets an answer at once or the Response block's. The value is {path, secret,
+ * verifyToken, responseMode}.
  */
 export function WebhookConfigField({ label, value, onChange }: Props) {
   const env = useFormEnv();
-  const config = (value && typeof value === 'object' ? value : {}) as { path?: string; secret?: string };
+  const config = (value && typeof value === 'object' ? value : {}) as WebhookConfig;
+  const provider = String(env.state.blocks[env.blockId]?.subBlocks.webhookProvider?.value ?? 'generic');
+  const secretKind = WEBHOOK_SECRETS[provider] ?? BEARER;
   const [shown, setShown] = useState(false);
+  const set = (next: WebhookConfig) => onChange({ ...config, ...next });
+  // A new block has no path yet: it takes the workflow id, written once, so deploying finds it.
+  const missingPath = config.path === undefined;
+  useEffect(() => {
+    if (missingPath) onChange({ ...config, path: env.workflowId });
+  }, [missingPath]);
   const path = config.path ?? env.workflowId;
   const url = `${window.location.origin}/api/webhooks/trigger/${encodeURIComponent(path)}`;
   const secret = config.secret ?? '';
-  const set = (next: { path?: string; secret?: string }) => onChange({ ...config, ...next });
   return (
     <div className="field field-webhook" role="group" aria-label={label}>
       <span className="field-label">{label}</span>
+      <label className="form-row">
+        <span>Path</span>
+        <CommitInput className="input mono" aria-label="Webhook path" value={path} onCommit={(v) => set({ path: v.trim() })} />
+      </label>
       <div className="copy-row">
         <input className="input mono" readOnly aria-label="Webhook URL" value={url} />
         <CopyButton text={url} label="Copy webhook URL" />
       </div>
-      <div className="copy-row">
-        <input className="input mono" readOnly aria-label="Webhook secret" type={shown ? 'text' : 'password'} value={secret} placeholder="No secret yet" />
-        <button type="button" className="icon-btn bordered" aria-label={shown ? 'Hide webhook secret' : 'Show webhook secret'} onClick={() => setShown((s) => !s)}>
-          <Icon name={shown ? 'eyeOff' : 'eye'} size={14} />
-        </button>
-        <CopyButton text={secret} label="Copy webhook secret" />
+      <div className="form-row">
+        <span>{secretKind.label}</span>
+        <div className="copy-row">
+          <CommitInput
+            className="input mono"
+            aria-label="Webhook secret"
+            type={shown ? 'text' : 'password'}
+            value={secret}
+            placeholder={secretKind.issued ? 'Paste it from the provider' : 'None: calls are not checked'}
+            autoComplete="off"
+            onCommit={(v) => set({ secret: v.trim() })}
+          />
+          <button type="button" className="icon-btn bordered" aria-label={shown ? 'Hide webhook secret' : 'Show webhook secret'} onClick={() => setShown((s) => !s)}>
+            <Icon name={shown ? 'eyeOff' : 'eye'} size={14} />
+          </button>
+          <CopyButton text={secret} label="Copy webhook secret" />
+        </div>
       </div>
-      <button type="button" className="btn btn-sm" onClick={() => set({ secret: randomSecret(), path })}>
-        {secret ? 'Regenerate secret' : 'Generate secret'}
-      </button>
+      {!secretKind.issued && (
+        <button type="button" className="btn btn-sm" onClick={() => set({ secret: randomSecret(), path })}>
+          {secret ? 'Regenerate secret' : 'Generate secret'}
+        </button>
+      )}
+      {provider === 'whatsapp' && (
+        <label className="form-row">
+          <span>Verify token</span>
+          <CommitInput className="input mono" aria-label="Webhook verify token" value={config.verifyToken ?? ''} placeholder="The token you give Meta for the verification call" onCommit={(v) => set({ verifyToken: v.trim() })} />
+        </label>
+      )}
+      <label className="form-row">
+        <span>Answer</span>
+        <select className="input select" aria-label="Webhook answer" value={config.responseMode === 'response' ? 'response' : 'immediate'} onChange={(e) => set({ responseMode: e.target.value })}>
+          <option value="immediate">At once (the run goes on)</option>
+          <option value="response">With the Response block (waits for the run)</option>
+        </select>
+      </label>
     </div>
   );
 }
