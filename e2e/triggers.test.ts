@@ -61,7 +61,7 @@ function webhookBlock(provider: string, config: Record<string, unknown>, respond
     set('hook', 'webhookConfig', config),
     { type: 'addEdge', source: starter, target: 'hook' },
     { type: 'addBlock', id: 'echo', blockType: 'function', name: 'Echo', position: { x: 600, y: 100 } },
-    set('echo', 'code', 'return { got: <start.body> }'),
+    set('echo', 'code', 'return { got: <start.body>, hook: <hook.input.body> }'),
     { type: 'addEdge', source: 'hook', target: 'echo' },
     ...(respond
       ? [
@@ -227,7 +227,8 @@ describe('webhook triggers through the gateway', () => {
     for (let i = 0; i < 10; i++) answers.push(await hook('POST', path, { body: raw, headers: signed }));
     expect(new Set(answers.map((a) => (a.body as { executionId: string }).executionId)).size).toBe(1);
     const run = await finished((answers[0]?.body as { executionId: string }).executionId);
-    expect(run).toMatchObject({ status: 'succeeded', trigger: 'webhook', output: { result: { got: { action: 'opened', n: 3 } } } });
+    // The webhook block gives what started the run as its declared output `input`, like the starter.
+    expect(run).toMatchObject({ status: 'succeeded', trigger: 'webhook', output: { result: { got: { action: 'opened', n: 3 }, hook: { action: 'opened', n: 3 } } } });
     expect(await executions(id, 'webhook')).toHaveLength(1);
   });
 

@@ -24,5 +24,6 @@ export const webhookBlock: BlockConfig = {
   ],
   tools: { access: [] },
   inputs: {},
-  outputs: { payload: 'json' },
+  // What started the run (a webhook call's {method, headers, query, body}), as the starter gives it.
+  outputs: { input: 'json' },
 };
