@@ -392,13 +392,19 @@ describe('rate limits', () => {
     }
 
     // The account: its webhook runs and its own runs share one window (4).
-    for (let i = 0; i < 4; i++) expect((await hook('POST', path, { body: { n: i }, base: via(i) })).status).toBe(200);
+    const hooked = [];
+    for (let i = 0; i < 4; i++) hooked.push(await hook('POST', path, { body: { n: i }, base: via(i) }));
+    expect(hooked.map((h) => h.status)).toEqual([200, 200, 200, 200]);
     const refusedHook = await hook('POST', path, { body: { n: 9 }, base: gw.url });
     expect(refusedHook.status).toBe(429);
     expect(Number(refusedHook.headers.get('retry-after'))).toBeGreaterThan(500);
     const own = await fetch(`${gw2.url}/api/workflows/${id}/execute`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: owner.cookie, 'x-execution-mode': 'async' }, body: '{}' });
     expect(own.status).toBe(429);
     expect(own.headers.get('retry-after')).not.toBeNull();
+    // A rerun is a run of the account as well.
+    const earlier = (hooked[0]?.body as { executionId: string }).executionId;
+    const rerun = await fetch(`${gw.url}/api/executions/${earlier}/rerun`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: owner.cookie }, body: '{"fromBlockId":"x"}' });
+    expect(rerun.status).toBe(429);
     // Another account is not limited by this one.
     const other = await createAccount('Unlimited Other');
     const mine = await workflow((starter) => [set(starter, 'startWorkflow', 'manual')], other.cookie);

@@ -68,8 +68,9 @@ export function deploymentKeyBucket(workflowId: string, key: string): string {
 
 /**
  * Rate limits in front of POST /api/workflows/{id}/execute: a workflow's deployment key
- * (x-api-key that is not a personal key) by its key, any other caller by their account. A caller
- * that cannot be identified passes; the route answers 401.
+ * (x-api-key that is not a personal key) by its key, any other caller by their account; and in
+ * front of POST /api/executions/{id}/rerun, by account. A caller that cannot be identified passes;
+ * the route answers 401.
  */
 export function runRateLimits(auth: Authenticator, limiters: RunLimiters): Router {
   const r = Router();
@@ -79,6 +80,11 @@ export function runRateLimits(auth: Authenticator, limiters: RunLimiters): Route
       if (await admitRun(res, limiters.deploymentKey, deploymentKeyBucket(req.params.id, key), 'for this deployment key')) next();
       return;
     }
+    const actor = await auth.authenticate(req);
+    if (!actor || (await admitRun(res, limiters.account, `account:${actor.userId}`, 'for this account'))) next();
+  });
+  // A rerun starts a run too: it counts against the caller's account.
+  r.post('/executions/:id/rerun', async (req, res, next) => {
     const actor = await auth.authenticate(req);
     if (!actor || (await admitRun(res, limiters.account, `account:${actor.userId}`, 'for this account'))) next();
   });
