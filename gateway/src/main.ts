@@ -92,4 +92,6 @@ onShutdown(logger, [
   },
   async () => Object.values(clients).forEach((c) => c.close()),
   () => new Promise<void>((resolve) => server.close(() => resolve())),
+  // First of all (closers run last to first): tell the other gateways this one is going.
+  async () => peers.close(),
 ]);

@@ -61,15 +61,31 @@ describe('gateway peers', () => {
     expect(b.forgotten).toContain('sessions');
   });
 
-  it('stops waiting for a gateway that has gone, after the acknowledgement wait', async () => {
+  it('does not wait for a gateway that said goodbye', async () => {
+    const other = `peers${uniqueSuffix()}`;
+    const a = gateway(await open(), other, { ackWaitMs: 20_000 });
+    const leaving = gateway(await open(), other);
+    started.push(a.peers);
+    await expect.poll(() => a.peers.peers().length, { timeout: 10_000 }).toBe(1);
+    leaving.peers.close();
+    await expect.poll(() => a.peers.peers().length, { timeout: 10_000 }).toBe(0);
+    // Resolves without the 20 s acknowledgement wait.
+    const at = Date.now();
+    await a.peers.forgetEverywhere('access');
+    expect(Date.now() - at).toBeLessThan(10_000);
+    expect(a.forgotten).toContain('access');
+  });
+
+  it('stops waiting for a gateway that has gone without a word, after the acknowledgement wait', async () => {
     const other = `peers${uniqueSuffix()}`;
     const a = gateway(await open(), other, { ackWaitMs: 300 });
     const goneConnection = await open();
     const gone = gateway(goneConnection, other);
     started.push(a.peers);
     await expect.poll(() => a.peers.peers().length, { timeout: 10_000 }).toBe(1);
-    gone.peers.close();
+    // Gone without a goodbye: its connection ends first (a crash), then its timers stop.
     await goneConnection.close();
+    gone.peers.close();
     const at = Date.now();
     await a.peers.forgetEverywhere('access');
     expect(Date.now() - at).toBeGreaterThanOrEqual(250);

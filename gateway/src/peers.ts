@@ -8,7 +8,7 @@ export type Forgettable = 'access' | 'sessions';
 /**
  * The gateways of one instance, so a change answered through one of them holds on every other one
  * before the answer leaves (issue 9): each gateway says hello on core NATS every `helloMs`, and
- * `forgetEverywhere` asks every gateway heard from lately to drop what it remembers and waits for
+ * `forgetEverywhere` asks every gateway heard from in the last 30 s to drop what it remembers and waits for
  * each one's acknowledgement (at most `ackWaitMs`; a gateway that does not answer in time is cut off
  * from NATS or gone, and its remembered entries still end at their TTL).
  */
@@ -37,15 +37,23 @@ const FORGETTABLE: ReadonlySet<string> = new Set<Forgettable>(['access', 'sessio
 export function startGatewayPeers(opts: GatewayPeersOptions): GatewayPeers {
   const { nats, instance, logger } = opts;
   const helloMs = opts.helloMs ?? 2_000;
-  const peerTtlMs = opts.peerTtlMs ?? 3 * helloMs;
-  const ackWaitMs = opts.ackWaitMs ?? 1_000;
+  // Generous: a gateway whose hellos run late (a busy process) must still be waited for, or a change
+  // answered here may not hold there yet; waiting on one that has gone costs at most `ackWaitMs`.
+  const peerTtlMs = opts.peerTtlMs ?? 15 * helloMs;
+  // A live gateway that is busy may take a while to answer; a stopped one says goodbye and is not
+  // waited for, so this long wait is only ever spent on a gateway that died without a word.
+  const ackWaitMs = opts.ackWaitMs ?? 5_000;
   const clock = opts.clock ?? Date.now;
   const id = randomUUID();
   const helloSubject = `${instance}.gateway.hello`;
   const forgetSubject = `${instance}.gateway.forget`;
+  const byeSubject = `${instance}.gateway.bye`;
   const lastHeard = new Map<string, number>();
+  let closed = false;
 
-  const hello = () => nats.publish(helloSubject, id);
+  const hello = () => {
+    if (!nats.isClosed()) nats.publish(helloSubject, id);
+  };
   const hellos = nats.subscribe(helloSubject, {
     callback: (err, msg) => {
       if (err) return logger.warn({ err }, 'gateway hello subscription failed');
@@ -64,6 +72,11 @@ export function startGatewayPeers(opts: GatewayPeersOptions): GatewayPeers {
       const kinds: Forgettable[] = FORGETTABLE.has(what) ? [what as Forgettable] : ['access', 'sessions'];
       for (const kind of kinds) opts.forget(kind);
       msg.respond(id);
+    },
+  });
+  const byes = nats.subscribe(byeSubject, {
+    callback: (err, msg) => {
+      if (!err) lastHeard.delete(msg.string());
     },
   });
   hello();
@@ -107,9 +120,14 @@ export function startGatewayPeers(opts: GatewayPeersOptions): GatewayPeers {
       sub?.unsubscribe();
     },
     close() {
+      if (closed) return;
+      closed = true;
       clearInterval(timer);
+      // The others stop counting on this gateway at once instead of waiting for its acknowledgement.
+      if (!nats.isClosed()) nats.publish(byeSubject, id);
       hellos.unsubscribe();
       forgets.unsubscribe();
+      byes.unsubscribe();
     },
   };
 }
