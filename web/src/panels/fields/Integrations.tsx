@@ -4,6 +4,7 @@ import { workflowOptions, type SubBlockConfig } from '@weft/catalog';
 import { api, type OAuthCredential } from '../../api';
 import { Icon } from '../../ui/icons';
 import { useToast } from '../../ui/toast';
+import { useDraft } from '../useDraft';
 import { useFormEnv } from './FormContext';
 
 interface Props {
@@ -182,10 +183,11 @@ type WebhookConfig = { path?: string; secret?: string; verifyToken?: string; res
 
 /** A text input sent on leaving it or Enter (not on every key, which would write a command per key). */
 function CommitInput({ value, onCommit, ...rest }: { value: string; onCommit(v: string): void } & Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'>) {
-  const [draft, setDraft] = useState(value);
-  useEffect(() => setDraft(value), [value]);
-  const commit = () => draft !== value && onCommit(draft);
-  return <input {...rest} value={draft} onChange={(e) => setDraft(e.target.value)} onBlur={commit} onKeyDown={(e) => e.key === 'Enter' && commit()} />;
+  const { draft, change, onFocus, onBlur, commit } = useDraft(value, (text) => {
+    if (text !== value) onCommit(text);
+    return true;
+  });
+  return <input {...rest} value={draft} onChange={(e) => change(e.target.value)} onFocus={onFocus} onBlur={onBlur} onKeyDown={(e) => e.key === 'Enter' && commit()} />;
 }
 
 /**
