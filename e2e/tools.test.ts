@@ -225,6 +225,11 @@ describe('a run through the runner', () => {
     expect(await api('POST', '/api/tools/workflow-executor', {})).toMatchObject({ status: 400, body: { error: expect.stringContaining('workflowId is required') } });
     const stranger = await createAccount('Executor Stranger');
     expect([403, 404]).toContain((await api('POST', '/api/tools/workflow-executor', { workflowId: child }, { cookie: stranger.cookie })).status);
+    // The same tool by id through the proxy (and so from an agent): the integrations service runs it.
+    const viaProxy = await api<{ success: boolean; output: { success: boolean; childWorkflowId: string; result: unknown } }>('POST', '/api/proxy', { toolId: 'workflow_executor', params: { workflowId: child, inputMapping: { n: 5 } } });
+    expect(viaProxy.status).toBe(200);
+    expect(viaProxy.body).toMatchObject({ success: true, output: { success: true, childWorkflowId: child } });
+    expect(JSON.stringify(viaProxy.body.output.result)).toContain('10');
   });
 
   it('a credentialed tool gets its token refreshed mid-run: starter → API → function → Slack (OAuth) → response', async () => {

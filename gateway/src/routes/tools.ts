@@ -26,11 +26,7 @@ const functionBody = z.object({
   params: record('params').optional(),
   schema: z.unknown().optional(),
 });
-const executorBody = z.object({
-  workflowId: z.string({ error: 'workflowId is required' }).min(1, 'workflowId is required'),
-  inputMapping: z.unknown().optional(),
-});
-/** How long a workflow run by the workflow executor tool may take before the call gives up. */
+/** How long a workflow run by the workflow executor tool may take before the integrations service gives up (its EXECUTOR_DEADLINE_MS). */
 const EXECUTOR_DEADLINE_MS = 10 * 60_000;
 const proxyBody = z.object({
   toolId: z.string({ error: 'toolId is required' }).min(1, 'toolId is required'),
@@ -118,7 +114,7 @@ export function toolRoutes(clients: Clients, auth: Authenticator): Router {
   });
 
   // The internal routes: the integrations service answers them as their HTTP routes.
-  const internal = async (req: Request, res: Response, mode: AccessMode, withEnvironment = false) => {
+  const internal = async (req: Request, res: Response, mode: AccessMode, withEnvironment = false, deadlineMs?: number) => {
     const actor = await requireActor(auth, req);
     const context = await contextFor(clients, actor, workflowIdOf(req), mode);
     const path = req.path;
@@ -129,7 +125,7 @@ export function toolRoutes(clients: Clients, auth: Authenticator): Router {
       bodyJson: req.method === 'GET' || req.method === 'HEAD' || req.body === undefined ? '' : JSON.stringify(req.body),
       context,
       envVars: withEnvironment ? await environmentOf(clients, actor) : {},
-    });
+    }, deadlineMs === undefined ? undefined : { deadlineMs });
     sendRoute(res, answer);
   };
   const readOrWrite = (req: Request): AccessMode => (req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'write');
@@ -142,36 +138,9 @@ export function toolRoutes(clients: Clients, auth: Authenticator): Router {
   r.use(knowledgeRoutes(clients, auth));
   // The local Ollama server's models (`{models: string[]}`), for the model pickers; none when it is unreachable.
   r.get('/providers/ollama/models', (req, res) => internal(req, res, 'read'));
-  // Runs another workflow through the runner and answers when it ends (spec 001 §7).
-  r.post('/tools/workflow-executor', async (req, res) => {
-    const actor = await requireActor(auth, req);
-    const body = parseBody(executorBody, req.body);
-    const { workflow } = await clients.registry.getWorkflow({ actor, workflowId: body.workflowId, access: 'write' });
-    let input: unknown = body.inputMapping ?? {};
-    if (typeof input === 'string') {
-      try {
-        input = input.trim() ? (JSON.parse(input) as unknown) : {};
-      } catch {
-        throw new AppError('validation', 'inputMapping must be JSON');
-      }
-    }
-    const started = Date.now();
-    const { execution } = await clients.runs.startRun(
-      { workflowId: body.workflowId, inputJson: JSON.stringify(input), actorId: actor.userId, trigger: 'workflow', workspaceId: workflow?.workspaceId ?? '', wait: true, stream: false },
-      { deadlineMs: EXECUTOR_DEADLINE_MS },
-    );
-    if (!execution) throw new AppError('internal', 'The runner answered without an execution');
-    const success = execution.status === 'succeeded';
-    res.json({
-      success,
-      duration: execution.durationMs ?? Date.now() - started,
-      childWorkflowId: body.workflowId,
-      childWorkflowName: workflow?.name ?? '',
-      executionId: execution.executionId,
-      result: fromJson(execution.outputJson),
-      ...(success ? {} : { error: execution.error ?? 'Child workflow failed' }),
-    });
-  });
+  // Runs another workflow through the runner and answers when it ends (spec 001 §7): the integrations
+  // service's route, so the tool answers the same through the proxy and inside a run.
+  r.post('/tools/workflow-executor', (req, res) => internal(req, res, 'write', false, EXECUTOR_DEADLINE_MS + 5_000));
 
   // /api/tools/custom is the registry's (settings routes, mounted before these). Tool routes get the
   // caller's environment variables (a service key such as FIRECRAWL_API_KEY may come from there).

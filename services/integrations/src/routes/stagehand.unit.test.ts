@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError, createLogger } from '@weft/platform';
 import { createAnthropicFake, createFakeServer, createOpenAIFake, type FakeModelServer, type FakeServer, type OpenAIFake } from '@weft/testkit';
 import type { CallContext } from '@weft/contracts';
-import type { registry } from '@weft/contracts';
+import type { registry, runner } from '@weft/contracts';
 import { createToolExecutor } from '../tools/runtime/executeTool.js';
 import { createBaseUrls } from '../tools/runtime/baseUrls.js';
 import { modelConfigFromEnv } from '../models/config.js';
@@ -39,7 +39,26 @@ const YAML = 'version: "1.0"\nblocks:\n  start:\n    type: starter\n';
 const source: WorkflowSource = {
   getWorkflow: (req) => (req.actor.userId === 'u1' && req.workflowId === 'wf1' ? Promise.resolve({ workflow }) : Promise.reject(new AppError('forbidden', 'You do not have access to this workflow'))),
   exportYaml: () => Promise.resolve({ version: 7, yamlContent: YAML }),
+  startRun: (req) => {
+    started.push(req);
+    const input = JSON.parse(req.inputJson) as { n?: number };
+    const failed = input.n === undefined;
+    return Promise.resolve({
+      execution: {
+        executionId: `ex${started.length}`,
+        workflowId: req.workflowId,
+        workspaceId: req.workspaceId,
+        status: failed ? 'failed' : 'succeeded',
+        trigger: req.trigger,
+        inputJson: req.inputJson,
+        outputJson: failed ? '' : JSON.stringify({ doubled: (input.n ?? 0) * 2 }),
+        ...(failed ? { error: 'n is missing' } : {}),
+        durationMs: 12,
+      } as runner.Execution,
+    });
+  },
 };
+const started: runner.StartRunRequest[] = [];
 
 const route = (path: string, body: unknown, ctx: CallContext = context) => routes.handle({ method: 'POST', path, query: {}, body, context: ctx, envVars: {} });
 const tools = () =>
@@ -216,5 +235,34 @@ describe('POST /api/tools/get-user-workflow', () => {
     expect(await route('/tools/get-user-workflow', {}, { ...context, workflowId: '' })).toEqual({ status: 400, body: { success: false, error: 'workflowId is required' } });
     expect(await route('/tools/get-user-workflow', { includeMetadata: 'yes' })).toEqual({ status: 400, body: { success: false, error: 'includeMetadata must be true or false' } });
     expect(await route('/tools/get-user-workflow', {}, { ...context, actorId: '' })).toMatchObject({ status: 401 });
+  });
+});
+
+describe('POST /api/tools/workflow-executor', () => {
+  beforeEach(() => {
+    started.length = 0;
+  });
+
+  it('runs the workflow through the runner as the caller, waits for its end and answers its result (also as the workflow_executor tool)', async () => {
+    const res = await route('/tools/workflow-executor', { workflowId: 'wf1', inputMapping: '{"n": 21}' }, { ...context, workflowId: 'other' });
+    expect(res).toEqual({ status: 200, body: { success: true, duration: 12, childWorkflowId: 'wf1', childWorkflowName: 'Lead intake', executionId: 'ex1', result: { doubled: 42 } } });
+    expect(started[0]).toMatchObject({ workflowId: 'wf1', actorId: 'u1', trigger: 'workflow', workspaceId: 'ws1', wait: true, inputJson: '{"n":21}' });
+    const tool = await runTool('workflow_executor', { workflowId: 'wf1', inputMapping: { n: 4 } });
+    expect(tool).toMatchObject({ success: true, output: { success: true, childWorkflowId: 'wf1', result: { doubled: 8 } } });
+  });
+
+  it('answers a failed child run as success false with its error', async () => {
+    expect(await route('/tools/workflow-executor', { workflowId: 'wf1' })).toMatchObject({ status: 200, body: { success: false, error: 'n is missing', executionId: 'ex1' } });
+  });
+
+  it('refuses bad input naming the field, a workflow the caller may not run, and a run calling its own workflow', async () => {
+    expect(await route('/tools/workflow-executor', {})).toEqual({ status: 400, body: { success: false, error: 'workflowId is required' } });
+    expect(await route('/tools/workflow-executor', { workflowId: 'wf1', inputMapping: '{n' })).toEqual({ status: 400, body: { success: false, error: 'inputMapping must be JSON' } });
+    expect(await route('/tools/workflow-executor', { workflowId: 'wf-other' })).toMatchObject({ status: 403 });
+    expect(await route('/tools/workflow-executor', { workflowId: 'wf1' }, { ...context, executionId: 'run1' })).toEqual({
+      status: 400,
+      body: { success: false, error: 'A workflow cannot run itself through the workflow executor' },
+    });
+    expect(started).toEqual([]);
   });
 });
