@@ -4,7 +4,7 @@ import { createServiceClient, serviceAddress, temporalLogger, bootService, servi
 import { cachedWorkflowBundle, SHARED_WORKFLOW_MODULES } from '@weft/platform/workflowBundle';
 import { integrations, integrationsTaskQueue, runner } from '@weft/contracts';
 import { migrations } from './migrations/index.js';
-import { createActivities, type OutputStore } from './activities/index.js';
+import { createActivities, HEARTBEAT_THROTTLE_MAX, type OutputStore } from './activities/index.js';
 import { integrationsHandlers } from './adapters/grpc.js';
 import { consumeRegistryDeletions } from './adapters/registryEvents.js';
 import { createToolRuntime } from './runtime.js';
@@ -60,6 +60,8 @@ const worker = await Worker.create({
   taskQueue,
   workflowBundle: await cachedWorkflowBundle({ name: 'integrations', workflows: new URL('./jobs/workflows.js', import.meta.url), serviceDist: new URL('.', import.meta.url), logger: rt.logger, preloadModules: SHARED_WORKFLOW_MODULES }),
   activities: { ...createActivities(tools, outputs), ...tools.jobActivities, ...models },
+  // Heartbeats carry cancellation: a cancelled run's calls stop within about a second.
+  maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE_MAX,
 });
 const running = worker.run().catch((err: unknown) => {
   rt.logger.fatal({ err }, 'activity worker stopped');

@@ -13,6 +13,8 @@ export interface RecordedRequest {
   /** The raw body text, and its JSON (or form fields) when it parses. */
   text: string;
   body: unknown;
+  /** Set when the client closed the connection before an answer was written (it gave up, or was cancelled). */
+  abandoned: boolean;
 }
 
 /** A scripted answer: JSON by default; `sse` writes each event as `data: …` (strings as they are). */
@@ -26,6 +28,8 @@ export interface FakeAnswer {
   delayMs?: number;
   /** Drop the connection without answering (network errors). */
   destroy?: boolean;
+  /** Never answer: the request stays open until the client gives up (see `abandoned`). */
+  hang?: boolean;
   /** Milliseconds between SSE events (a model writing its tokens one by one). */
   sseIntervalMs?: number;
   /** Called right after each SSE event is written, with its index (when a token left the fake). */
@@ -75,6 +79,7 @@ function parseBody(text: string, type: string | undefined): unknown {
 }
 
 async function answer(res: ServerResponse, a: FakeAnswer): Promise<void> {
+  if (a.hang) return;
   if (a.delayMs) await new Promise((r) => setTimeout(r, a.delayMs));
   if (a.destroy) {
     res.socket?.destroy();
@@ -118,7 +123,11 @@ export async function createFakeServer(): Promise<FakeServer> {
         headers: req.headers,
         text,
         body: parseBody(text, req.headers['content-type']),
+        abandoned: false,
       };
+      res.on('close', () => {
+        if (!res.writableFinished) recorded.abandoned = true;
+      });
       requests.push(recorded);
       const match = (r: Route) => (r.method === '*' || r.method === recorded.method) && r.pattern.test(recorded.path);
       const route = [...routes].reverse().find((r) => r.once && match(r)) ?? [...routes].reverse().find((r) => !r.once && match(r));

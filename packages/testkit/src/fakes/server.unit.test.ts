@@ -25,4 +25,19 @@ describe('fake server', () => {
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ error: 'no fake route for GET /nope' });
   });
+
+  it('a hanging route never answers, and marks the request abandoned when the client gives up', async () => {
+    fake = await createFakeServer();
+    fake.on('GET', '/hang', { hang: true }).on('GET', '/ok', { json: 1 });
+    await fetch(`${fake.url}/ok`);
+    const gaveUp = new AbortController();
+    const pending = fetch(`${fake.url}/hang`, { signal: gaveUp.signal }).catch((err: unknown) => err);
+    await expect.poll(() => fake.received('GET', '/hang').length).toBe(1);
+    expect(fake.received('GET', '/hang')[0]?.abandoned).toBe(false);
+    gaveUp.abort();
+    await pending;
+    await expect.poll(() => fake.received('GET', '/hang')[0]?.abandoned).toBe(true);
+    expect(fake.received('GET', '/ok')[0]?.abandoned).toBe(false);
+  });
 });
+

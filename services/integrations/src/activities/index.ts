@@ -1,9 +1,9 @@
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { IntegrationActivities, StoreLargeOutput, StoredValueRef } from '@weft/contracts';
 import { withRequestContext, type Logger } from '@weft/platform';
 import type { SandboxPool } from '../function/sandbox.js';
 import { executeFunctionTimed } from '../function/executeFunction.js';
-import { heartbeating } from '../models/activities.js';
+import { activitySignal, heartbeating } from '../models/activities.js';
 import type { ToolExecutor } from '../tools/runtime/executeTool.js';
 import { TransientToolError } from '../tools/runtime/errors.js';
 
@@ -16,10 +16,23 @@ export interface ActivityDeps {
 /**
  * How often a running function or tool activity tells Temporal it is alive. The runner gives these
  * activities a 15 s heartbeat timeout, so a call on a lost worker is tried again on another worker
- * within seconds instead of at its start-to-close timeout (Temporal sends at most one heartbeat per
- * 80 % of the timeout; beating more often keeps one always pending).
+ * within seconds instead of at its start-to-close timeout. A heartbeat's answer is also how a
+ * cancelled run reaches its running activities: with the worker's HEARTBEAT_THROTTLE_MAX a beat goes
+ * out at least every second, so a cancelled call stops within about a second.
  */
-export const INTEGRATION_HEARTBEAT_MS = 2_000;
+export const INTEGRATION_HEARTBEAT_MS = 500;
+/**
+ * The integrations worker's `maxHeartbeatThrottleInterval`: Temporal sends one heartbeat per 80 % of
+ * the heartbeat timeout (12 s for 15 s) unless this is shorter, and cancellation arrives only in a
+ * heartbeat's answer.
+ */
+export const HEARTBEAT_THROTTLE_MAX = '1 second';
+
+/** A call whose activity was cancelled ends as cancelled, whatever the stopped work answered. */
+function unlessCancelled<T>(signal: AbortSignal | undefined, value: T): T {
+  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new CancelledFailure('Activity cancelled');
+  return value;
+}
 
 /** Where large outputs are kept aside: the runner's stored values of a run (its StoreValue call). */
 export interface OutputStore {
@@ -48,21 +61,24 @@ export function createActivities(deps: ActivityDeps, store?: OutputStore): Integ
   return {
     executeFunction(input) {
       return withRequestContext({ requestId: input.requestId ?? 'temporal' }, async () => {
-        const out = await heartbeating(
-          () => executeFunctionTimed(deps.sandbox, { code: input.code, params: input.params, envVars: input.envVars, timeout: input.timeoutMs }),
-          INTEGRATION_HEARTBEAT_MS,
+        const signal = activitySignal();
+        const out = unlessCancelled(
+          signal,
+          await heartbeating(() => executeFunctionTimed(deps.sandbox, { code: input.code, params: input.params, envVars: input.envVars, timeout: input.timeoutMs, signal }), INTEGRATION_HEARTBEAT_MS),
         );
         return out.success ? { ...out, output: (await keptAside(store, input.storeLargeOutput, out.output)) as typeof out.output | StoredValueRef } : out;
       });
     },
     executeTool(input) {
       return withRequestContext({ requestId: input.context.requestId ?? 'temporal' }, async () => {
+        const signal = activitySignal();
         try {
           const { storeLargeOutput, ...call } = input;
-          const res = await heartbeating(() => deps.tools.execute(call, 'throw'), INTEGRATION_HEARTBEAT_MS);
+          const res = unlessCancelled(signal, await heartbeating(() => deps.tools.execute(call, 'throw', signal), INTEGRATION_HEARTBEAT_MS));
           return res.success ? { ...res, output: await keptAside(store, storeLargeOutput, res.output) } : res;
         } catch (err) {
           // Transient failures (network, timeouts, 429, 5xx, an unreachable registry) are retried by Temporal.
+          unlessCancelled(signal, undefined);
           if (err instanceof TransientToolError) throw ApplicationFailure.retryable(err.message, 'TransientToolError');
           throw err;
         }

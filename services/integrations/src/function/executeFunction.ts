@@ -15,6 +15,8 @@ export interface FunctionRequest {
   isCustomTool?: boolean | undefined;
   params?: Record<string, unknown> | undefined;
   schema?: unknown;
+  /** Stops the code when aborted (the activity running it was cancelled). */
+  signal?: AbortSignal | undefined;
 }
 
 export interface FunctionResponse {
@@ -72,7 +74,7 @@ export async function executeFunctionRequest(sandbox: SandboxPool, req: Function
     code = resolveFunctionCode(req.code, envVars, req.blockData ?? {}, req.blockNameMapping ?? {});
   }
   const lineOffset = code.split('\n').length - req.code.split('\n').length;
-  const res = await sandbox.run({ code, params, envVars, timeoutMs, lineOffset: Math.max(0, lineOffset) });
+  const res = await sandbox.run({ code, params, envVars, timeoutMs, lineOffset: Math.max(0, lineOffset), signal: req.signal });
   if (res.success) return { success: true, output: { result: res.result, stdout: res.stdout } };
   const debug = res.debug;
   const located = debug?.line !== undefined ? `Line ${debug.line}:${debug.column ?? 0} - ${res.error}` : res.error;

@@ -24,7 +24,12 @@ export interface SandboxRun {
   memoryLimitBytes?: number;
   /** Lines put before the user's code (declarations), subtracted from error lines. */
   lineOffset?: number;
+  /** Aborting stops the code at once: a queued job never starts, a running one loses its thread. */
+  signal?: AbortSignal | undefined;
 }
+
+/** What a run stopped by its signal answers (its activity was cancelled: nobody reads it but the log). */
+export const SANDBOX_CANCELLED = 'Code execution cancelled';
 
 export type SandboxResult =
   | { success: true; result: unknown; stdout: string }
@@ -41,7 +46,7 @@ interface WorkerAnswer {
 
 interface Job {
   id: number;
-  run: Required<Omit<SandboxRun, 'lineOffset'>> & { lineOffset: number };
+  run: Required<Omit<SandboxRun, 'lineOffset' | 'signal'>> & { lineOffset: number };
   resolve: (r: SandboxResult) => void;
 }
 
@@ -140,9 +145,8 @@ export class SandboxPool {
         slot.worker.postMessage({ id: job.id, ...payload, maxStdoutChars: MAX_STDOUT_CHARS, maxResultChars: MAX_RESULT_CHARS, stackBytes: SANDBOX_STACK_BYTES });
         slot.watchdog = setTimeout(() => {
           if (slot.job !== job) return;
-          slot.job = null;
+          this.retire(slot);
           job.resolve({ success: false, error: timeoutMessage(job.run.timeoutMs), stdout: '', limit: 'time' });
-          void slot.worker.terminate();
         }, job.run.timeoutMs + WATCHDOG_GRACE_MS);
       });
     }
@@ -150,8 +154,12 @@ export class SandboxPool {
 
   run(run: SandboxRun): Promise<SandboxResult> {
     if (this.closed) return Promise.resolve({ success: false, error: 'Code execution failed: the sandbox is closed', stdout: '' });
+    const cancelled: SandboxResult = { success: false, error: SANDBOX_CANCELLED, stdout: '' };
+    if (run.signal?.aborted) return Promise.resolve(cancelled);
     return new Promise((resolve) => {
-      this.queue.push({
+      const signal = run.signal;
+      const onAbort = () => this.cancel(job, cancelled);
+      const job: Job = {
         id: this.nextId++,
         run: {
           code: run.code,
@@ -161,10 +169,38 @@ export class SandboxPool {
           memoryLimitBytes: run.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES,
           lineOffset: run.lineOffset ?? 0,
         },
-        resolve,
-      });
+        resolve: (r) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(r);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(job);
       this.pump();
     });
+  }
+
+  /** Threads running code right now (a job stopped by its signal no longer counts). */
+  get busy(): number {
+    return this.slots.filter((s) => s.job !== null).length;
+  }
+
+  /** Stops `job`: taken off the queue, or its thread ended (QuickJS cannot be interrupted from outside; the thread is replaced). */
+  private cancel(job: Job, answer: SandboxResult): void {
+    const queued = this.queue.indexOf(job);
+    if (queued >= 0) this.queue.splice(queued, 1);
+    const slot = this.slots.find((s) => s.job === job);
+    if (slot) this.retire(slot);
+    if (queued >= 0 || slot) job.resolve(answer);
+  }
+
+  /** Ends a slot's thread and puts a fresh one in its place at once, so no job is handed to the dying thread. */
+  private retire(slot: Slot): void {
+    this.finish(slot);
+    const index = this.slots.indexOf(slot);
+    if (index >= 0 && !this.closed) this.slots[index] = this.spawn();
+    void slot.worker.terminate();
+    this.pump();
   }
 
   async close(): Promise<void> {

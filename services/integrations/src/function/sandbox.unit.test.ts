@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { SandboxPool } from './sandbox.js';
+import { SANDBOX_CANCELLED, SandboxPool } from './sandbox.js';
 
 const pool = new SandboxPool({ size: 2 });
 afterAll(() => pool.close());
@@ -120,5 +120,28 @@ describe('function sandbox escape attempts', () => {
     const [slow, fast] = await Promise.all([run('while (true) {}', { timeoutMs: 300 }), run('return 7')]);
     expect(slow).toMatchObject({ limit: 'time' });
     expect(fast).toMatchObject({ result: 7 });
+  });
+
+  it('an aborted call stops its code at once (queued or running) and the pool goes on', async () => {
+    const one = new SandboxPool({ size: 1 });
+    try {
+      const spinning = new AbortController();
+      const queued = new AbortController();
+      const first = one.run({ code: 'while (true) {}', params: {}, envVars: {}, timeoutMs: 120_000, signal: spinning.signal });
+      const second = one.run({ code: 'return "never"', params: {}, envVars: {}, signal: queued.signal });
+      await expect.poll(() => one.busy).toBe(1);
+      queued.abort();
+      expect(await second).toEqual({ success: false, error: SANDBOX_CANCELLED, stdout: '' });
+      spinning.abort();
+      expect(await first).toEqual({ success: false, error: SANDBOX_CANCELLED, stdout: '' });
+      expect(one.busy).toBe(0);
+      // The thread spinning for 120 s was replaced: the next call runs now.
+      expect(await one.run({ code: 'return 3', params: {}, envVars: {} })).toMatchObject({ success: true, result: 3 });
+      const already = new AbortController();
+      already.abort();
+      expect(await one.run({ code: 'return 4', params: {}, envVars: {}, signal: already.signal })).toMatchObject({ success: false, error: SANDBOX_CANCELLED });
+    } finally {
+      await one.close();
+    }
   });
 });

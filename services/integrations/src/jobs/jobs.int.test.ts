@@ -153,6 +153,23 @@ describe('browser task as a durable polling workflow', () => {
     expect(fake.received('GET', '/task/:id')).toHaveLength(before);
   });
 
+  it('a cancelled call (its activity was cancelled) cancels its polling workflow and stops waiting for it', async () => {
+    const stop = new AbortController();
+    const pending = rt.tools.execute({ toolId: 'browser_use_run_task', params: { apiKey: 'k', task: 'cancelme' }, context }, 'answer', stop.signal);
+    await expect.poll(() => [...statuses.keys()].find((k) => k.startsWith('cancelme-'))).toBeDefined();
+    const id = [...statuses.keys()].find((k) => k.startsWith('cancelme-')) ?? '';
+    await expect.poll(() => fake.received('GET', '/task/:id').filter((r) => r.path === `/task/${id}`).length).toBeGreaterThanOrEqual(1);
+    stop.abort();
+    // Without the cancellation the call would wait out the 600 s polling limit.
+    expect(await pending).toMatchObject({ success: false });
+    const cancelled = async () => {
+      const query = `WorkflowType = 'pollToolJob' AND ExecutionStatus = 'Canceled' AND TaskQueue = '${taskQueue}'`;
+      for await (const w of new Client({ connection }).workflow.list({ query })) return w.status.name;
+      return undefined;
+    };
+    await expect.poll(cancelled).toBe('CANCELLED');
+  });
+
   it('with post-processing skipped the task is started and its id answered without polling', async () => {
     const before = fake.received('GET', '/task/:id').length;
     const res = await run({ task: 'skip' }, { skipPostProcess: true });

@@ -9,7 +9,7 @@ import type { JobOutcome, ToolJobInput } from './types.js';
 export interface ToolJobRunner {
   has(toolId: string): boolean;
   /** Starts (or joins) the tool's polling workflow and answers how it ended; with skipPostProcess, starts the job and answers its id without polling. */
-  run(input: ExecuteToolInput, params: Record<string, unknown>): Promise<JobOutcome>;
+  run(input: ExecuteToolInput, params: Record<string, unknown>, signal?: AbortSignal): Promise<JobOutcome>;
 }
 
 export interface ToolJobRunnerOptions {
@@ -40,7 +40,7 @@ function jobWorkflowId(toolId: string): string {
 export function createToolJobRunner(opts: ToolJobRunnerOptions): ToolJobRunner {
   return {
     has: (toolId) => Object.hasOwn(opts.jobs, toolId),
-    async run(input, params) {
+    async run(input, params, signal) {
       const def = opts.jobs[input.toolId];
       if (!def) return { success: false, error: `Tool not found: ${input.toolId}` };
       const polling = opts.polling ?? def.polling;
@@ -54,7 +54,17 @@ export function createToolJobRunner(opts: ToolJobRunnerOptions): ToolJobRunner {
         if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
         handle = opts.client.workflow.getHandle(workflowId);
       }
-      return (await handle.result()) as JobOutcome;
+      if (!signal) return (await handle.result()) as JobOutcome;
+      // A cancelled call cancels its polling workflow (no check after the next timer) and stops waiting for it.
+      const job = handle;
+      const onAbort = () => void job.cancel().catch(() => undefined);
+      if (signal.aborted) onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        return (await handle.result()) as JobOutcome;
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+      }
     },
   };
 }

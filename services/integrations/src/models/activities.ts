@@ -8,13 +8,15 @@ import { ModelProviderError, ModelRequestError } from './errors.js';
 import { generateImage } from './images.js';
 import { listOllamaModels } from './providers/ollama.provider.js';
 
-function signal(): AbortSignal | undefined {
+/** The running activity's cancellation signal: aborted when its workflow cancels it (learnt through a heartbeat). */
+export function activitySignal(): AbortSignal | undefined {
   try {
     return Context.current().cancellationSignal;
   } catch {
     return undefined; // called outside an activity (unit tests)
   }
 }
+const signal = activitySignal;
 
 /**
  * A model failure as Temporal sees it: user errors (missing key, bad parameters) and 4xx answers are

@@ -21,6 +21,14 @@ export class RequestTimeoutError extends Error {
   }
 }
 
+/** The caller gave up (its activity was cancelled): the connection was closed without waiting for the answer. */
+export class RequestCancelledError extends Error {
+  constructor() {
+    super('Request cancelled');
+    this.name = 'RequestCancelledError';
+  }
+}
+
 /** The connection failed before an answer (refused, reset, DNS failure): transient. */
 export class NetworkError extends Error {
   constructor(message: string) {
@@ -38,6 +46,8 @@ export interface GuardedRequestInit {
   maxRedirects?: number;
   /** Largest body read into memory (default 25 MB). */
   maxBodyBytes?: number;
+  /** Aborting closes the connection at once and rejects with RequestCancelledError. */
+  signal?: AbortSignal | undefined;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -74,7 +84,12 @@ function once(url: URL, init: GuardedRequestInit, policy: AddressPolicy, deadlin
     if (init.body instanceof URLSearchParams && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
     }
+    const signal = init.signal;
+    if (signal?.aborted) return reject(new RequestCancelledError());
     const req = mod.request(url, { method: init.method ?? 'GET', headers, lookup: guardedLookup(policy, host) as unknown as typeof dns.lookup });
+    const onAbort = () => req.destroy(new RequestCancelledError());
+    signal?.addEventListener('abort', onAbort, { once: true });
+    req.on('close', () => signal?.removeEventListener('abort', onAbort));
     const timer = setTimeout(() => {
       req.destroy(new RequestTimeoutError(timeoutMs));
     }, remaining);
@@ -106,7 +121,7 @@ function once(url: URL, init: GuardedRequestInit, policy: AddressPolicy, deadlin
     });
     req.on('error', (e: Error) => {
       clearTimeout(timer);
-      if (e instanceof OutboundRefusedError || e instanceof RequestTimeoutError) return reject(e);
+      if (e instanceof OutboundRefusedError || e instanceof RequestTimeoutError || e instanceof RequestCancelledError) return reject(e);
       if ('code' in e && e.code === 'EREFUSED_PRIVATE') return reject(new OutboundRefusedError(host));
       if (e.message.startsWith('Response body exceeds')) return reject(e);
       reject(new NetworkError(`Request to ${url.host} failed: ${'code' in e && typeof e.code === 'string' ? e.code : e.message}`));

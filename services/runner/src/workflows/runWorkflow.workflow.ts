@@ -50,6 +50,9 @@ function activities(args: RunWorkflowArgs): { acts: EngineActivities; events: Pi
       // Temporal's retries are off: the engine retries transient failures itself and logs each try.
       // The integrations worker heartbeats while a function or tool runs, so a call on a lost worker
       // times out after INTEGRATION_HEARTBEAT_TIMEOUT and is tried again on another worker.
+      // Cancellation (a cancelled run, or a failure cancelling what is in flight) reaches a running
+      // call in a heartbeat's answer and stops its sandbox, connections and polling. The run does not
+      // wait for that (TRY_CANCEL, the default): it ends at once even when the worker is gone.
       proxy = proxyActivities<IntegrationActivities>({
         taskQueue: args.integrationsTaskQueue,
         startToCloseTimeout: ms,

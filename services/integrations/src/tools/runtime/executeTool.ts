@@ -23,8 +23,12 @@ const IDENTIFIER_NAME = /(Id|[iI]ssueKey|objectKey)$/;
 export type TransientMode = 'throw' | 'answer';
 
 export interface ToolExecutor {
-  /** Runs one tool through the execution layer (spec 000 §4); answers a tool result, and throws only TransientToolError in 'throw' mode. */
-  execute(input: ExecuteToolInput, mode: TransientMode): Promise<ToolResult>;
+  /**
+   * Runs one tool through the execution layer (spec 000 §4); answers a tool result, and throws only
+   * TransientToolError in 'throw' mode. Aborting `signal` (a cancelled activity) closes the tool's
+   * connections, stops its code and cancels its polling job.
+   */
+  execute(input: ExecuteToolInput, mode: TransientMode, signal?: AbortSignal): Promise<ToolResult>;
 }
 
 function timing(start: Date) {
@@ -47,7 +51,7 @@ function scrubOutput(output: unknown, secrets: readonly string[]): unknown {
 }
 
 /** The guarded HTTP client, base URLs and context a service tool (or a polling job) works with. */
-export function createToolIO(deps: Pick<ToolRuntimeDeps, 'baseUrls' | 'policy'>, input: Pick<ExecuteToolInput, 'context' | 'envVars'>, toolId: string): ToolIO {
+export function createToolIO(deps: Pick<ToolRuntimeDeps, 'baseUrls' | 'policy'>, input: Pick<ExecuteToolInput, 'context' | 'envVars'>, toolId: string, signal?: AbortSignal): ToolIO {
   return {
     context: input.context,
     envVars: input.envVars ?? {},
@@ -59,7 +63,7 @@ export function createToolIO(deps: Pick<ToolRuntimeDeps, 'baseUrls' | 'policy'>,
     async fetch(url, init = {}) {
       let res: Response;
       try {
-        res = await guardedFetch(deps.baseUrls.rewrite(toolId, url), init, deps.policy);
+        res = await guardedFetch(deps.baseUrls.rewrite(toolId, url), { ...init, signal }, deps.policy);
       } catch (err) {
         if (err instanceof RequestTimeoutError || err instanceof NetworkError) throw new TransientToolError(err.message);
         if (err instanceof OutboundRefusedError) throw new ToolError(err.message);
@@ -72,7 +76,7 @@ export function createToolIO(deps: Pick<ToolRuntimeDeps, 'baseUrls' | 'policy'>,
 }
 
 export function createToolExecutor(deps: ToolRuntimeDeps): ToolExecutor {
-  const toolIO = (input: ExecuteToolInput, toolId: string) => createToolIO(deps, input, toolId);
+  const toolIO = (input: ExecuteToolInput, toolId: string, signal: AbortSignal | undefined) => createToolIO(deps, input, toolId, signal);
 
   async function fetchToken(input: ExecuteToolInput, toolId: string, credentialId: string): Promise<string> {
     try {
@@ -85,7 +89,7 @@ export function createToolExecutor(deps: ToolRuntimeDeps): ToolExecutor {
     }
   }
 
-  async function runCustom(input: ExecuteToolInput, params: Record<string, unknown>): Promise<unknown> {
+  async function runCustom(input: ExecuteToolInput, params: Record<string, unknown>, signal: AbortSignal | undefined): Promise<unknown> {
     const id = input.toolId.slice('custom_'.length);
     const tools = await deps.customTools.list(input.context);
     const tool = tools.find((t) => t.id === id) ?? tools.find((t) => t.title === id);
@@ -97,7 +101,7 @@ export function createToolExecutor(deps: ToolRuntimeDeps): ToolExecutor {
       throw new ToolError(`Custom tool execution error: ${errorMessage(err)}`);
     }
     const envVars = input.envVars ?? {};
-    const res = await deps.runCode({ code: prepareCustomToolCode(tool.code, params, envVars), params, envVars, timeoutMs: CUSTOM_TOOL_TIMEOUT_MS });
+    const res = await deps.runCode({ code: prepareCustomToolCode(tool.code, params, envVars), params, envVars, timeoutMs: CUSTOM_TOOL_TIMEOUT_MS, signal });
     if (!res.success) throw new ToolError(`Custom tool execution error: ${res.error || 'Custom tool execution failed'}`);
     return res.result;
   }
@@ -110,27 +114,27 @@ export function createToolExecutor(deps: ToolRuntimeDeps): ToolExecutor {
     }
   }
 
-  async function run(input: ExecuteToolInput, params: Record<string, unknown>): Promise<{ success: boolean; output: unknown; error?: string }> {
-    if (input.toolId.startsWith('custom_')) return { success: true, output: await runCustom(input, params) };
+  async function run(input: ExecuteToolInput, params: Record<string, unknown>, signal: AbortSignal | undefined): Promise<{ success: boolean; output: unknown; error?: string }> {
+    if (input.toolId.startsWith('custom_')) return { success: true, output: await runCustom(input, params, signal) };
     const tool = getTool(input.toolId);
     if (!tool) throw new ToolError(`Tool not found: ${input.toolId}`);
     requireParams(tool, params);
     if (tool.id === 'http_request') {
-      const res = await httpRequest(params, deps.policy);
+      const res = await httpRequest(params, deps.policy, signal);
       return res.ok ? { success: true, output: res.output } : { success: false, output: res.output, error: res.error ?? 'Unknown error occurred' };
     }
     if (deps.jobs?.has(tool.id)) {
-      const job = await deps.jobs.run(input, params);
+      const job = await deps.jobs.run(input, params, signal);
       return job.success ? job : { success: false, output: job.output ?? {}, error: job.error };
     }
     const service = deps.serviceTools[tool.id];
-    if (service) return { success: true, output: await service.execute(params, toolIO(input, tool.id)) };
+    if (service) return { success: true, output: await service.execute(params, toolIO(input, tool.id, signal)) };
     if (tool.request.isInternalRoute) return callInternalTool(tool, params, input, deps.internal);
-    return callRemoteTool(tool, params, input, toolIO(input, tool.id));
+    return callRemoteTool(tool, params, input, toolIO(input, tool.id, signal));
   }
 
   return {
-    async execute(input, mode) {
+    async execute(input, mode, signal) {
       const start = new Date();
       let params: Record<string, unknown> = { ...input.params };
       let secrets = secretsOf(input, params);
@@ -143,7 +147,7 @@ export function createToolExecutor(deps: ToolRuntimeDeps): ToolExecutor {
           params = { ...rest, accessToken: token };
           secrets = [token, ...secrets];
         }
-        const res = await run(input, params);
+        const res = await run(input, params, signal);
         const output = scrubOutput(res.output, secrets);
         return res.success
           ? { success: true, output, timing: timing(start) }
@@ -154,7 +158,7 @@ export function createToolExecutor(deps: ToolRuntimeDeps): ToolExecutor {
           deps.logger.warn({ toolId: input.toolId, error: forLog(message) }, 'tool call failed transiently');
           if (mode === 'throw') throw new TransientToolError(message, err.status);
           if (err.output !== undefined) return { success: false, output: scrubOutput(err.output, secrets), error: message, timing: timing(start) };
-        } else if (!(err instanceof ToolError)) {
+        } else if (!(err instanceof ToolError) && !signal?.aborted) {
           deps.logger.warn({ toolId: input.toolId, error: forLog(message) }, 'tool call failed');
         }
         return { success: false, output: {}, error: message, timing: timing(start) };

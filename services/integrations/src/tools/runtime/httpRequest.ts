@@ -63,7 +63,7 @@ export async function readBody(res: Response): Promise<unknown> {
 }
 
 /** The API block's HTTP request tool: method, URL, query, headers, body; answers `{data, status, headers}`. */
-export async function httpRequest(params: Record<string, unknown>, policy: AddressPolicy): Promise<{ ok: boolean; output: HttpOutput; error?: string }> {
+export async function httpRequest(params: Record<string, unknown>, policy: AddressPolicy, signal?: AbortSignal): Promise<{ ok: boolean; output: HttpOutput; error?: string }> {
   const rawUrl = typeof params.url === 'string' ? params.url.trim() : '';
   if (!rawUrl) throw new ToolError('Parameter "url" is required for HTTP Request but was not provided.');
   let urlText = rawUrl;
@@ -91,7 +91,7 @@ export async function httpRequest(params: Record<string, unknown>, policy: Addre
   const timeoutMs = httpTimeout(params.timeout);
   let res: Response;
   try {
-    res = await guardedFetch(url, { method, headers, ...(body !== undefined ? { body } : {}), timeoutMs }, policy);
+    res = await guardedFetch(url, { method, headers, ...(body !== undefined ? { body } : {}), timeoutMs, signal }, policy);
   } catch (err) {
     if (err instanceof RequestTimeoutError) throw new TransientToolError(`Request timeout after ${timeoutMs}ms`);
     if (err instanceof OutboundRefusedError) throw new ToolError(err.message);

@@ -8,7 +8,8 @@ export const MODEL_CALL_TIMEOUT = '5 minutes';
 export const MODEL_HEARTBEAT_TIMEOUT = '30 seconds';
 /**
  * Silence after which a function or tool call counts as lost with its worker: the integrations
- * worker heartbeats every 2 s while one runs (Temporal forwards one beat per 80 % of this).
+ * worker heartbeats every 500 ms while one runs and forwards one beat a second (its answer carries
+ * a cancellation).
  */
 export const INTEGRATION_HEARTBEAT_TIMEOUT = '15 seconds';
 /** Start-to-close of one tool call (long-polling tools run up to 300 s). */
