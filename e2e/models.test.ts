@@ -133,6 +133,17 @@ describe('model layer end to end (gateway → runner → integrations → the Op
     expect(anonymous.status).toBe(401);
   });
 
+  it("an agent on an Azure deployment calls the endpoint and API version set in its form, with the block's key", async () => {
+    const nonce = uniqueSuffix();
+    const id = await agentWorkflow({ model: 'azure/weft-deploy', apiKey: 'az-e2e', azureEndpoint: inject('modelFakeUrl'), azureApiVersion: '2025-01-01-preview', userPrompt: `hello ${nonce}` });
+    const run = await api<{ success: boolean; output?: { content?: string } }>('POST', `/api/workflows/${id}/execute`, {});
+    expect(run.body).toMatchObject({ success: true, output: { content: 'Hello from the fake model.' } });
+    const chats = (await (await fetch(`${inject('modelFakeUrl')}/_fake/chats`)).json()) as Array<{ apiKey: string | null; path: string; query: Record<string, string>; body: unknown }>;
+    const mine = chats.filter((c) => JSON.stringify(c.body).includes(nonce));
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ apiKey: 'az-e2e', path: '/openai/deployments/weft-deploy/chat/completions', query: { 'api-version': '2025-01-01-preview' } });
+  });
+
   it('a missing provider key fails the agent with the spec message, no provider call made', async () => {
     const nonce = uniqueSuffix();
     const id = await agentWorkflow({ model: 'claude-sonnet-4-0', userPrompt: `hello ${nonce}` });

@@ -15,7 +15,7 @@ type ChatBody = { messages?: Array<{ role?: string; content?: unknown }>; tools?
  * reaches through the providers' base URL variables. Scripted by the request itself, since the tests run in other
  * processes: a user prompt carrying USE_TOOL_MARK gets a call of the first offered tool (role and
  * content arguments, or a JSON body for an API block) until a tool result is in the conversation, then FINAL_ANSWER; anything else
- * gets the fake's default answer. `GET /_fake/chats` lists the chat requests received.
+ * gets the fake's default answer. `GET /_fake/chats` lists the chat requests received (headers that carry keys, path, query, body).
  */
 export async function startModelFake(): Promise<{ fake: OpenAIFake; env: Record<string, string> }> {
   const fake = await createOpenAIFake({ localModels: [LOCAL_MODEL] });
@@ -48,7 +48,9 @@ export async function startModelFake(): Promise<{ fake: OpenAIFake; env: Record<
     }
     return { content: FINAL_ANSWER, usage: { prompt: 1000, completion: 100 } };
   });
-  fake.server.on('GET', '/_fake/chats', () => ({ json: fake.chatRequests().map((r) => ({ authorization: r.headers.authorization ?? null, body: r.body })) }));
+  fake.server.on('GET', '/_fake/chats', () => ({
+    json: fake.chatRequests().map((r) => ({ authorization: r.headers.authorization ?? null, apiKey: r.headers['api-key'] ?? null, path: r.path, query: r.query, body: r.body })),
+  }));
   // Every provider points at the fake, so no run of the suite can reach a real provider.
   const env = {
     WEFT_OPENAI_BASE_URL: fake.baseUrl,

@@ -22,7 +22,7 @@ export type {
 } from './types.js';
 export { SUB_BLOCK_TYPES, VALUE_TYPES } from './types.js';
 export { getBlock, isKnownBlockType, listBlocks } from './blocks/registry.js';
-export { CHAT_TOOL_IDS, chatToolId, selectChatTool } from './blocks/modelTool.js';
+export { AZURE_DEFAULT_API_VERSION, CHAT_TOOL_IDS, chatToolId, selectChatTool } from './blocks/modelTool.js';
 export { getTool, listTools } from './tools/registry.js';
 export { FUNCTION_TIMEOUT_MS, HTTP_TIMEOUT_MS } from './tools/http.tools.js';
 export { conditionHolds, visibleSubBlocks } from './visibility.js';

@@ -53,6 +53,8 @@ export type ConditionValue = string | number | boolean;
 export interface SubBlockCondition {
   field: string;
   value: ConditionValue | readonly ConditionValue[];
+  /** Also holds when the field's text starts with this, case-insensitively (e.g. `azure/` for any Azure deployment). */
+  startsWith?: string;
   not?: boolean;
   and?: {
     field: string;

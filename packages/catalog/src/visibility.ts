@@ -1,6 +1,6 @@
 import type { BlockConfig, ConditionValue, SubBlockCondition, SubBlockConfig, SubBlockMode } from './types.js';
 
-type Test = { field: string; value: ConditionValue | readonly ConditionValue[] | undefined; not?: boolean };
+type Test = { field: string; value: ConditionValue | readonly ConditionValue[] | undefined; startsWith?: string; not?: boolean };
 
 /** A field's current value, or its default when the user has not set it. */
 function currentValue(block: BlockConfig, values: Record<string, unknown>, field: string): unknown {
@@ -12,7 +12,8 @@ function currentValue(block: BlockConfig, values: Record<string, unknown>, field
 function matches(block: BlockConfig, values: Record<string, unknown>, test: Test): boolean {
   const actual = currentValue(block, values, test.field);
   const expected = test.value;
-  const hit = Array.isArray(expected) ? expected.some((v) => v === actual) : expected === actual;
+  const prefixed = test.startsWith !== undefined && typeof actual === 'string' && actual.trim().toLowerCase().startsWith(test.startsWith.toLowerCase());
+  const hit = prefixed || (Array.isArray(expected) ? expected.some((v) => v === actual) : expected === actual);
   return test.not === true ? !hit : hit;
 }
 

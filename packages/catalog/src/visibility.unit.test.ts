@@ -23,6 +23,15 @@ describe('visibleSubBlocks', () => {
     expect(ids('slack', { operation: 'send' }, 'advanced')).not.toContain('channel');
   });
 
+  it("shows the agent's Azure endpoint and API version for Azure models only, a deployment typed as azure/<name> included", () => {
+    const azure = ['azureEndpoint', 'azureApiVersion'];
+    expect(ids('agent', {})).not.toEqual(expect.arrayContaining(['azureEndpoint']));
+    expect(ids('agent', { model: 'claude-sonnet-4-0' })).not.toContain('azureEndpoint');
+    expect(ids('agent', { model: 'azure/gpt-4o' })).toEqual(expect.arrayContaining(azure));
+    expect(ids('agent', { model: 'Azure/my-deployment' })).toEqual(expect.arrayContaining(azure));
+    expect(ids('agent', { model: 'my-azure/x' })).not.toContain('azureApiVersion');
+  });
+
   it('matches any of a list of values', () => {
     expect(ids('supabase', { operation: 'update' })).toEqual(expect.arrayContaining(['data', 'filter']));
     expect(ids('supabase', { operation: 'update' })).not.toContain('orderBy');

@@ -1,5 +1,5 @@
 import type { BlockConfig } from '../types.js';
-import { CHAT_TOOL_IDS, modelApiKeyField, modelField, selectChatTool, temperatureField } from './modelTool.js';
+import { azureFields, CHAT_TOOL_IDS, modelApiKeyField, modelField, selectChatTool, temperatureField } from './modelTool.js';
 
 /** Agent: runs a language model with optional tools and memories. */
 export const agentBlock: BlockConfig = {
@@ -21,6 +21,7 @@ export const agentBlock: BlockConfig = {
     { id: 'memories', title: 'Memories', type: 'code', layout: 'full', placeholder: 'Connect memory block output...', mode: 'advanced' },
     { id: 'tools', title: 'Tools', type: 'tool-input', layout: 'full', defaultValue: [] },
     modelApiKeyField(),
+    ...azureFields(),
     { id: 'responseFormat', title: 'Response Format', type: 'code', layout: 'full', placeholder: 'Enter JSON schema...', mode: 'advanced' },
   ],
   tools: { access: CHAT_TOOL_IDS, config: { tool: selectChatTool } },
@@ -33,6 +34,8 @@ export const agentBlock: BlockConfig = {
     memories: { type: 'json', required: false },
     tools: { type: 'json', required: false },
     apiKey: { type: 'string', required: false },
+    azureEndpoint: { type: 'string', required: false },
+    azureApiVersion: { type: 'string', required: false },
     responseFormat: { type: 'json', required: false },
   },
   outputs: { content: 'string', model: 'string', tokens: 'any', toolCalls: 'any' },

@@ -1,4 +1,4 @@
-import { getProviderIdForModel, listModelIds } from '../providers/registry.js';
+import { getProvider, getProviderIdForModel, listModelIds } from '../providers/registry.js';
 import type { ProviderId } from '../providers/types.js';
 import type { SubBlockConfig, ToolSelector } from '../types.js';
 import { options } from './fields.js';
@@ -74,4 +74,20 @@ export function modelApiKeyField(droppable = true): SubBlockConfig {
     password: true,
     connectionDroppable: droppable,
   };
+}
+
+/** Azure OpenAI's API version when the block names none (spec 001 §9). */
+export const AZURE_DEFAULT_API_VERSION = '2024-07-01-preview';
+
+/**
+ * The Azure OpenAI resource's endpoint and API version, shown when an Azure model is chosen; empty,
+ * the operator's AZURE_OPENAI_ENDPOINT and AZURE_OPENAI_API_VERSION (or 2024-07-01-preview) apply.
+ */
+export function azureFields(): SubBlockConfig[] {
+  // Known Azure models, and any deployment written as azure/<name>.
+  const condition = { field: 'model', value: (getProvider('azure-openai')?.models ?? []).map((m) => m.id), startsWith: 'azure/' };
+  return [
+    { id: 'azureEndpoint', title: 'Azure OpenAI Endpoint', type: 'short-input', layout: 'full', placeholder: 'https://your-resource.openai.azure.com', condition },
+    { id: 'azureApiVersion', title: 'Azure API Version', type: 'short-input', layout: 'full', placeholder: AZURE_DEFAULT_API_VERSION, condition },
+  ];
 }

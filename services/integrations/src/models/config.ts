@@ -1,4 +1,4 @@
-import { OLLAMA_DEFAULT_URL } from '@weft/catalog';
+import { AZURE_DEFAULT_API_VERSION, OLLAMA_DEFAULT_URL } from '@weft/catalog';
 import { MODEL_KEY_VARIABLES, type ModelProviderId } from '@weft/contracts';
 import { ModelRequestError } from './errors.js';
 
@@ -10,8 +10,8 @@ export interface ModelConfig {
   azureApiVersion: string;
 }
 
-/** Azure OpenAI api version (§9). */
-export const AZURE_API_VERSION = '2024-07-01-preview';
+/** Azure OpenAI api version (§9): the catalogue's, which the agent form shows. */
+export const AZURE_API_VERSION = AZURE_DEFAULT_API_VERSION;
 
 /** Documented base URLs; `WEFT_<PROVIDER>_BASE_URL` overrides each (the same variables the tools use). */
 export const DEFAULT_BASE_URLS: Record<ModelProviderId, string> = {
