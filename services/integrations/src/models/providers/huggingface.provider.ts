@@ -46,7 +46,7 @@ export const huggingfaceAdapter: ProviderAdapter = {
     } catch {
       parsed = undefined;
     }
-    if (!res.ok) throw new ModelProviderError(`Hugging Face chat completion failed: ${res.status} ${errorDetail(parsed, text)}`, 'huggingface', res.status);
+    if (!res.ok) throw new ModelProviderError(`Hugging Face chat completion failed: ${errorDetail(parsed, text)}`, 'huggingface', res.status);
     const message = parsed?.choices?.[0]?.message;
     if (!parsed || !Array.isArray(parsed.choices) || !message) throw new ModelProviderError('Invalid response format from Hugging Face API', 'huggingface', res.status);
     const u = parsed.usage;

@@ -33,7 +33,7 @@ describe('Hugging Face router adapter', () => {
     fake.reply({ error: { status: 400, message: 'Model not supported' } });
     const err = await callModel(deps(), { model: 'm', provider: 'huggingface', messages: [{ role: 'user', content: 'hi' }], apiKey: 'hf_x' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TimedModelError);
-    expect((err as Error).message).toBe('Hugging Face chat completion failed: 400 Model not supported');
+    expect((err as Error).message).toBe('Hugging Face chat completion failed: Model not supported');
     fake.server.once('POST', '/novita/v1/chat/completions', { json: { unexpected: true } });
     const bad = await callModel(deps(), { model: 'm', provider: 'huggingface', messages: [{ role: 'user', content: 'hi' }], apiKey: 'hf_x' }).catch((e: unknown) => e);
     expect((bad as Error).message).toBe('Invalid response format from Hugging Face API');
