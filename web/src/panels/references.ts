@@ -1,7 +1,8 @@
+import { referenceName } from '@weft/catalog';
 import type { BlockState, WorkflowState } from '@weft/workflow';
 
 /** A block's name as references spell it: lowercased, spaces removed (spec 000 §4). */
-export const refName = (name: string) => name.toLowerCase().replace(/\s+/g, '');
+export const refName = referenceName;
 
 /** The blocks whose outputs reach `blockId` along edges, nearest first (and the containers it sits in). */
 export function upstreamBlocks(state: WorkflowState, blockId: string): BlockState[] {

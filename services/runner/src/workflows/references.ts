@@ -10,10 +10,10 @@
  * A value that is exactly one reference keeps the referenced value's type; anything else is text.
  */
 
-/** How a block name is written inside a reference: lowercased, spaces removed. */
-export function normalizeName(name: string): string {
-  return name.toLowerCase().replace(/\s+/g, '');
-}
+import { referenceName } from '@weft/catalog';
+
+/** How a block name is written inside a reference: lowercased, spaces removed (the catalogue's rule). */
+export const normalizeName = referenceName;
 
 /** What the scope answers for a block name used in a reference. */
 export type BlockLookup = { kind: 'ok'; value: unknown } | { kind: 'unknown' } | { kind: 'error'; reason: string };
