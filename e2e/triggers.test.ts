@@ -12,6 +12,7 @@ interface Execution {
   input: { method?: string; headers?: Record<string, string>; query?: Record<string, string>; body?: unknown } | null;
   output: unknown;
   deploymentVersion: number | null;
+  logs?: Array<{ blockId: string; skipped?: boolean }>;
 }
 interface ScheduleAnswer {
   id: string;
@@ -106,16 +107,23 @@ async function executions(workflowId: string, trigger?: string): Promise<Executi
   return out.body.executions;
 }
 
-async function finished(executionId: string): Promise<Execution> {
+async function finished(executionId: string, cookie?: string): Promise<Execution> {
   let last: Execution | undefined;
+  const who: Record<string, string> = cookie === undefined ? {} : { cookie };
   await expect
-    .poll(async () => (last = (await api<Execution>('GET', `/api/executions/${executionId}`)).body).status, { timeout: 60_000, interval: 100 })
+    .poll(async () => (last = (await api<Execution>('GET', `/api/executions/${executionId}`, undefined, who)).body).status, { timeout: 60_000, interval: 100 })
     .toMatch(/succeeded|failed|cancelled/);
   if (!last) throw new Error('never read');
   return last;
 }
 
 const unique = () => randomUUID().slice(0, 8);
+/** The blocks of a finished run that ran (not skipped), in log order. */
+const ranBlocks = (run: Execution) => (run.logs ?? []).filter((l) => !l.skipped).map((l) => l.blockId);
+/** An execute call with the deployment API key, answered once the run ended. */
+async function viaApiKey(workflowId: string, apiKey: string, input: unknown = {}) {
+  return api<Execution & { success: boolean }>('POST', `/api/workflows/${workflowId}/execute`, input, { 'x-api-key': apiKey });
+}
 const hmacHex = (key: string, data: string) => createHmac('sha256', key).update(data).digest('hex');
 
 describe('webhook triggers through the gateway', () => {
@@ -279,6 +287,138 @@ describe('webhook triggers through the gateway', () => {
     expect(answer.body).toEqual({ doubled: 8, method: 'PUT' });
     const [run] = await executions(id, 'webhook');
     expect(run).toMatchObject({ status: 'succeeded', deploymentVersion: 1 });
+  });
+});
+
+describe('trigger blocks the starter does not lead to start runs of their own', () => {
+  it('a call to a webhook block\'s path runs that block and what follows it, not the starter\'s blocks; the API key still starts at the starter', async () => {
+    const path = `own-entry-${unique()}`;
+    const id = await workflow((starter) => [
+      { type: 'addBlock', id: 'manual', blockType: 'function', name: 'Manual', position: { x: 400, y: 0 } },
+      set('manual', 'code', 'return "manual"'),
+      { type: 'addEdge', source: starter, target: 'manual' },
+      { type: 'addBlock', id: 'hook', blockType: 'webhook', name: 'Hook', position: { x: 0, y: 300 } },
+      set('hook', 'webhookProvider', 'generic'),
+      set('hook', 'webhookConfig', { path, secret: 'entry' }),
+      { type: 'addBlock', id: 'echo', blockType: 'function', name: 'Echo', position: { x: 400, y: 300 } },
+      // `<start.…>` reads what started the run: here the webhook block's input, as a starter's.
+      set('echo', 'code', 'return { tenfold: <hook.input.body.n> * 10, same: <start.body.n>, method: <hook.input.method> }'),
+      { type: 'addEdge', source: 'hook', target: 'echo' },
+    ]);
+    const { apiKey } = await deploy(id);
+    expect((await hook('POST', path, { body: { n: 4 } })).status).toBe(401);
+    const called = await hook('PATCH', path, { body: { n: 4 }, headers: { authorization: 'Bearer entry' } });
+    expect(called.status).toBe(200);
+    const run = await finished((called.body as { executionId: string }).executionId);
+    expect(run).toMatchObject({ status: 'succeeded', trigger: 'webhook', output: { result: { tenfold: 40, same: 4, method: 'PATCH' } } });
+    expect(ranBlocks(run)).toEqual(['hook', 'echo']);
+    // A rerun from Echo starts at the webhook block too, its earlier output reused.
+    const rerun = await api<{ success: boolean; output: unknown; logs: Array<{ blockId: string }> }>('POST', `/api/executions/${run.executionId}/rerun`, { fromBlockId: 'echo' });
+    expect(rerun.body).toMatchObject({ success: true, output: { result: { tenfold: 40, same: 4, method: 'PATCH' } } });
+    expect(rerun.body.logs.map((l) => l.blockId).sort()).toEqual(['echo', 'hook']);
+    // The deployment's API key starts at the starter, as before.
+    const byKey = await viaApiKey(id, apiKey);
+    expect(byKey.status).toBe(200);
+    expect(byKey.body.output).toEqual({ result: 'manual', stdout: '' });
+  });
+
+  it("a schedule block's schedule runs that block and what follows it", async () => {
+    const id = await workflow((starter) => [
+      { type: 'addBlock', id: 'manual', blockType: 'function', name: 'Manual', position: { x: 400, y: 0 } },
+      set('manual', 'code', 'return "manual"'),
+      { type: 'addEdge', source: starter, target: 'manual' },
+      { type: 'addBlock', id: 'every', blockType: 'schedule', name: 'Every Ten', position: { x: 0, y: 300 } },
+      set('every', 'scheduleType', 'minutes'),
+      set('every', 'minutesInterval', '10s'),
+      { type: 'addBlock', id: 'tick', blockType: 'function', name: 'Tick', position: { x: 400, y: 300 } },
+      set('tick', 'code', 'return "tick"'),
+      { type: 'addEdge', source: 'every', target: 'tick' },
+    ]);
+    await deploy(id);
+    try {
+      await expect.poll(async () => (await executions(id, 'schedule')).length, { timeout: 60_000, interval: 500 }).toBeGreaterThanOrEqual(1);
+      const run = await finished((await executions(id, 'schedule'))[0]?.executionId ?? '');
+      expect(run).toMatchObject({ status: 'succeeded', trigger: 'schedule', deploymentVersion: 1, output: { result: 'tick' } });
+      expect(ranBlocks(run)).toEqual(['every', 'tick']);
+    } finally {
+      expect((await api('DELETE', `/api/workflows/${id}/deploy`)).status).toBe(200);
+    }
+  });
+});
+
+describe('the user a deployed run acts as', () => {
+  /** A workspace owner and a developer with write access to it, each with their own DEPLOY_KEY value. */
+  async function ownerAndDeveloper() {
+    const [owner, dev] = await Promise.all([createAccount('Deploy Owner'), createAccount('Deploy Developer')]);
+    const spaces = await api<{ workspaces: Array<{ id: string }> }>('GET', '/api/workspaces', undefined, { cookie: owner.cookie });
+    const members = `/api/workspaces/${spaces.body.workspaces[0]?.id ?? ''}/members`;
+    expect((await api('POST', members, { email: dev.email, permission: 'write' }, { cookie: owner.cookie })).status).toBe(201);
+    expect((await api('POST', '/api/environment', { variables: { DEPLOY_KEY: 'owner-value' } }, { cookie: owner.cookie })).status).toBe(200);
+    expect((await api('POST', '/api/environment', { variables: { DEPLOY_KEY: 'developer-value' } }, { cookie: dev.cookie })).status).toBe(200);
+    return { owner, dev, members };
+  }
+  /** starter → function "Key" answering the acting user's {{DEPLOY_KEY}}. */
+  const readsKey = (starter: string): Command[] => [
+    { type: 'addBlock', id: 'key', blockType: 'function', name: 'Key', position: { x: 400, y: 100 } },
+    set('key', 'code', 'return "{{DEPLOY_KEY}}"'),
+    { type: 'addEdge', source: starter, target: 'key' },
+  ];
+
+  it("a webhook run and an API-key run of one deployment act as its deployer and see the deployer's {{KEY}}; the owner's once the deployer is read-only", async () => {
+    const { owner, dev, members } = await ownerAndDeveloper();
+    const path = `actor-${unique()}`;
+    const id = await workflow(
+      (starter) => [
+        set(starter, 'startWorkflow', 'webhook'),
+        set(starter, 'webhookPath', path),
+        ...readsKey(starter),
+      ],
+      owner.cookie,
+    );
+    const { apiKey } = await deploy(id, dev.cookie);
+
+    const seen = async () => {
+      const called = await hook('POST', path, { body: {} });
+      expect(called.status).toBe(200);
+      const byHook = await finished((called.body as { executionId: string }).executionId, owner.cookie);
+      const byKey = await viaApiKey(id, apiKey);
+      expect(byKey.status).toBe(200);
+      return [byHook.output, byKey.body.output];
+    };
+    const developer = { result: 'developer-value', stdout: '' };
+    expect(await seen()).toEqual([developer, developer]);
+    // The deployer may no longer deploy there: every trigger acts as the workspace owner.
+    expect((await api('PATCH', `${members}/${dev.userId}`, { permission: 'read' }, { cookie: owner.cookie })).status).toBe(200);
+    const ownerValue = { result: 'owner-value', stdout: '' };
+    expect(await seen()).toEqual([ownerValue, ownerValue]);
+  });
+
+  it("a schedule's runs act as the deployer, and as the owner once the deployer is removed from the workspace", async () => {
+    const { owner, dev, members } = await ownerAndDeveloper();
+    const id = await workflow(
+      (starter) => [
+        set(starter, 'startWorkflow', 'schedule'),
+        set(starter, 'scheduleType', 'minutes'),
+        set(starter, 'minutesInterval', '10s'),
+        ...readsKey(starter),
+      ],
+      owner.cookie,
+    );
+    await deploy(id, dev.cookie);
+    const as = { cookie: owner.cookie };
+    const outputsAfter = async (since: number) => {
+      const out = await api<{ executions: Array<Execution & { startedAt: string }> }>('GET', `/api/workflows/${id}/executions?trigger=schedule`, undefined, as);
+      return out.body.executions.filter((e) => e.status === 'succeeded' && Date.parse(e.startedAt) > since).map((e) => (e.output as { result?: unknown } | null)?.result);
+    };
+    try {
+      await expect.poll(() => outputsAfter(0), { timeout: 60_000, interval: 500 }).toContain('developer-value');
+      expect((await api('DELETE', `${members}/${dev.userId}`, undefined, as)).status).toBe(200);
+      // The schedule is synced from the member event; a run fired a little later acts as the owner.
+      const removedAt = Date.now();
+      await expect.poll(() => outputsAfter(removedAt), { timeout: 60_000, interval: 500 }).toContain('owner-value');
+    } finally {
+      expect((await api('DELETE', `/api/workflows/${id}/deploy`, undefined, as)).status).toBe(200);
+    }
   });
 });
 

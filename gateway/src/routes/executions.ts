@@ -246,11 +246,12 @@ export function executionRoutes(clients: Clients, auth: Authenticator, access: A
     const inputJson = JSON.stringify(inputOf(body));
     const key = req.header('x-api-key');
     if (key && !key.startsWith(API_KEY_PREFIX)) {
-      // The workflow's deployment API key: the active deployed version runs, for its deployer.
+      // The workflow's deployment API key: the active deployed version runs, acting as its deployer
+      // (the owner once the deployer may no longer deploy there), like its webhook and schedule runs.
       const grant = await clients.registry.resolveDeploymentKey({ workflowId, apiKey: key });
       await run(res, mode, (o) =>
         clients.runs.startRun(
-          { workflowId, inputJson, actorId: grant.deployedBy, trigger: 'api', stateJson: grant.stateJson, deploymentVersion: grant.version, workspaceId: grant.workspaceId, ...o },
+          { workflowId, inputJson, actorId: grant.actorId || grant.deployedBy, trigger: 'api', stateJson: grant.stateJson, deploymentVersion: grant.version, workspaceId: grant.workspaceId, ...o },
           { deadlineMs: o.wait ? SYNC_DEADLINE_MS : undefined },
         ),
       );

@@ -113,11 +113,13 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
         {
           workflowId,
           inputJson: JSON.stringify(input),
-          actorId: deployed.ownerId,
+          actorId: deployed.actorId || deployed.ownerId,
           trigger: 'webhook',
           stateJson: deployed.stateJson,
           deploymentVersion: deployed.deploymentVersion,
           workspaceId: deployed.workspaceId,
+          // A webhook block the starter does not lead to: the run starts at that block.
+          triggerBlockId: hook.blockId,
           wait,
           stream: false,
           executionId,

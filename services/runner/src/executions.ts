@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { getBlock } from '@weft/catalog';
 import { AppError, currentRequestId, type Logger } from '@weft/platform';
 import type { RunLive } from './live/runLive.js';
 import {
@@ -43,6 +44,8 @@ export interface StartRunRequest {
   /** A deployed state to run; the draft when absent. */
   state?: RunnableState | undefined;
   deploymentVersion?: number | undefined;
+  /** The trigger block (a webhook block) whose path started the run; see RunInput.triggerBlockId. */
+  triggerBlockId?: string | undefined;
   wait: boolean;
   stream: boolean;
   executionId?: string | undefined;
@@ -150,6 +153,7 @@ export function createExecutions(deps: ExecutionsDeps): Executions {
         ...(req.workspaceId ? { workspaceId: req.workspaceId } : {}),
         ...(req.actorId ? { actorId: req.actorId } : {}),
         ...(req.deploymentVersion !== undefined ? { deploymentVersion: req.deploymentVersion } : {}),
+        ...(req.triggerBlockId ? { triggerBlockId: req.triggerBlockId } : {}),
       };
       return launch(input, { wait: req.wait });
     },
@@ -187,7 +191,10 @@ export function createExecutions(deps: ExecutionsDeps): Executions {
       if (!state.blocks[fromBlockId]) throw new AppError('validation', `fromBlockId: no block ${fromBlockId} in the workflow this execution ran`);
       const downstream = downstreamOf(state, fromBlockId);
       const outputs: Record<string, unknown> = {};
-      for (const log of await listBlockLogs(deps.db, executionId)) {
+      const logs = await listBlockLogs(deps.db, executionId);
+      // A run a trigger block started (its webhook path or schedule) is rerun from that block too.
+      const triggerBlockId = logs.find((l) => l.blockType !== 'starter' && getBlock(l.blockType)?.category === 'triggers')?.blockId;
+      for (const log of logs) {
         // Only whole-block outputs are reused: an iteration's or a branch's output is its container's business.
         if (log.status !== 'succeeded' || log.loopIteration || log.parallelBranch || downstream.has(log.blockId)) continue;
         outputs[log.blockId] = log.output ?? null;
@@ -203,6 +210,7 @@ export function createExecutions(deps: ExecutionsDeps): Executions {
         depth: 0,
         callChain: [earlier.workflowId],
         rerun: { fromBlockId, outputs },
+        ...(triggerBlockId ? { triggerBlockId } : {}),
         ...(earlier.workspaceId ? { workspaceId: earlier.workspaceId } : {}),
         ...(opts.actorId ? { actorId: opts.actorId } : {}),
         ...(earlier.deploymentVersion !== null ? { deploymentVersion: earlier.deploymentVersion } : {}),

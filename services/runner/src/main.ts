@@ -14,7 +14,7 @@ import { createRunResourceActivities } from './activities/runResources.js';
 import type { RunnableState } from './workflows/types.js';
 import { OVERLAP_POLICIES, createScheduleManager, type OverlapPolicy } from './triggers/schedules.js';
 import { registryDeployments, scheduleHandlers } from './triggers/schedulesGrpc.js';
-import { consumeDeploymentEvents } from './triggers/registryEvents.js';
+import { consumeDeploymentEvents, consumeMemberEvents } from './triggers/registryEvents.js';
 
 /**
  * Composition root of the runner: one Temporal connection shared by the client and the worker (so
@@ -102,6 +102,8 @@ const schedules = createScheduleManager({
 rt.grpc.add(runnerSchedules.ScheduleServiceService, scheduleHandlers(schedules));
 const deploymentEvents = await consumeDeploymentEvents(rt.bus, schedules, rt.logger);
 rt.onClose(() => deploymentEvents.stop());
+const memberEvents = await consumeMemberEvents(rt.bus, schedules, async (workspaceId) => (await triggersClient.listDeployedWorkflows({ workspaceId })).workflowIds, rt.logger);
+rt.onClose(() => memberEvents.stop());
 await rt.listen();
 // Runs that were running when this process (or another runner) stopped: record their end when it comes.
 await executions.resume();

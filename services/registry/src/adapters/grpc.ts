@@ -149,7 +149,7 @@ export function registryHandlers(r: Registry): ServiceHandlers<typeof registry.R
     },
     async resolveDeploymentKey(req) {
       const grant = await resolveDeploymentKey(r.db, req.workflowId, req.apiKey);
-      return { stateJson: JSON.stringify(grant.state), version: grant.version, workspaceId: grant.workspaceId, deployedBy: grant.deployedBy, deployedAtMs: grant.deployedAt.getTime() };
+      return { stateJson: JSON.stringify(grant.state), version: grant.version, workspaceId: grant.workspaceId, deployedBy: grant.deployedBy, actorId: grant.actorId, deployedAtMs: grant.deployedAt.getTime() };
     },
     async getDeployedState(req) {
       const found = await getDeployedState(r.db, req.workflowId, req.version);

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { AppError } from '@weft/platform';
 import type { RegistryDB } from '../db.js';
 import type { Cipher } from '../secrets/cipher.js';
+import { activeDeployment } from './triggers.js';
 
 /** Additional data bound to a workflow API key's ciphertext: it only decrypts in its own row. */
 function context(workflowId: string): string {
@@ -96,6 +97,8 @@ export interface DeploymentKeyGrant {
   version: number;
   state: unknown;
   deployedBy: string;
+  /** The user the run acts as (the deployer while they may still deploy there, else the owner: `deployedRows`). */
+  actorId: string;
   deployedAt: Date;
 }
 
@@ -111,7 +114,7 @@ export async function resolveDeploymentKey(db: Kysely<RegistryDB>, workflowId: s
   const stored = row.api_key_hash ? Buffer.from(row.api_key_hash, 'hex') : null;
   if (!apiKey || !stored || stored.length !== given.length || !timingSafeEqual(stored, given)) throw new AppError('unauthenticated', 'Invalid API key');
   if (!row.is_deployed) throw new AppError('forbidden', 'Workflow is not deployed');
-  const active = await db.selectFrom('deployment_versions').select(['version', 'state', 'created_by', 'deployed_at']).where('workflow_id', '=', workflowId).where('is_active', '=', true).executeTakeFirst();
+  const active = await activeDeployment(db, workflowId);
   if (!active) throw new AppError('forbidden', 'Workflow is not deployed');
-  return { workflowId, workspaceId: row.workspace_id, version: active.version, state: active.state, deployedBy: active.created_by, deployedAt: active.deployed_at };
+  return { workflowId, workspaceId: row.workspace_id, version: active.deploymentVersion, state: active.state, deployedBy: active.deployedBy, actorId: active.actorId, deployedAt: active.deployedAt };
 }

@@ -10,8 +10,35 @@ import { createCipher, generateKey, parseKeys } from '../secrets/cipher.js';
 import { plainMigrations, registryMigrations } from '../migrations/index.js';
 import { deploy, undeploy } from './deployments.js';
 import { resolveDeploymentKey } from './apiKey.js';
+import { activeDeployment } from './triggers.js';
+import { removeMember, setMember } from '../workspaces/members.js';
 
 describe('deployment API keys checked for deployed runs', () => {
+  it('every trigger of a deployment acts as its deployer; once they may no longer deploy there, as the owner', async () => {
+    const { registry, drop } = await createTestRegistry();
+    try {
+      const ws = await createWorkspace(registry, 'owner', 'W');
+      await setMember(registry, 'owner', ws.id, 'dev', 'write');
+      const wf = await createWorkflow(registry, 'owner', ws.id, {});
+      const key = (await deploy(registry, 'dev', wf.id)).apiKey ?? '';
+      const actors = async () => [(await resolveDeploymentKey(registry.db, wf.id, key)).actorId, (await activeDeployment(registry.db, wf.id))?.actorId];
+      expect(await actors()).toEqual(['dev', 'dev']);
+      expect(await resolveDeploymentKey(registry.db, wf.id, key)).toMatchObject({ deployedBy: 'dev', actorId: 'dev' });
+      await setMember(registry, 'owner', ws.id, 'dev', 'read');
+      expect(await actors()).toEqual(['owner', 'owner']);
+      await setMember(registry, 'owner', ws.id, 'dev', 'admin');
+      expect(await actors()).toEqual(['dev', 'dev']);
+      await removeMember(registry, 'owner', ws.id, 'dev');
+      expect(await actors()).toEqual(['owner', 'owner']);
+      // The active version decides: the owner's redeploy makes the owner the actor.
+      await setMember(registry, 'owner', ws.id, 'dev', 'write');
+      await deploy(registry, 'owner', wf.id);
+      expect(await actors()).toEqual(['owner', 'owner']);
+    } finally {
+      await drop();
+    }
+  });
+
   it('answers the active deployed version for the right key; 401 for a wrong one, 403 when not deployed, 404 once deleted', async () => {
     const { registry, drop } = await createTestRegistry();
     try {

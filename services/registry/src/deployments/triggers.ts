@@ -78,13 +78,20 @@ export async function unregisterWebhook(trx: Transaction<RegistryDB>, workflowId
   await tables(trx).deleteFrom('webhooks').where('workflow_id', '=', workflowId).execute();
 }
 
-/** Deployed workflows with their active deployment and owner (filtered by the caller). */
+/**
+ * Deployed workflows with their active deployment, owner and acting user (filtered by the caller).
+ * Every run of a deployed version (API key, webhook, schedule) acts as one user, so its `{{KEY}}`
+ * values and permissions do not depend on how it was started: the user who deployed that version
+ * (the deployment is their act) while they may still deploy in its workspace (write or admin); the
+ * workspace owner once they may not (removed from the workspace, or made read-only).
+ */
 function deployedRows(db: Db) {
   return tables(db)
     .selectFrom('workflows as w')
     .innerJoin('deployment_versions as d', (j) => j.onRef('d.workflow_id', '=', 'w.id').on('d.is_active', '=', true))
     .innerJoin('workspaces as s', 's.id', 'w.workspace_id')
-    .select(['w.id', 'w.workspace_id', 's.owner_id', 'd.version', 'd.state'])
+    .leftJoin('workspace_members as m', (j) => j.onRef('m.workspace_id', '=', 'w.workspace_id').onRef('m.user_id', '=', 'd.created_by').on('m.permission', 'in', ['write', 'admin']))
+    .select((eb) => ['w.id', 'w.workspace_id', 's.owner_id', 'd.version', 'd.state', 'd.created_by', 'd.deployed_at', eb.fn.coalesce('m.user_id', 's.owner_id').as('actor_id')])
     .where('w.is_deployed', '=', true);
 }
 
@@ -92,12 +99,28 @@ type DeployedRow = Awaited<ReturnType<ReturnType<typeof deployedRows>['executeTa
 
 function toActive(row: DeployedRow) {
   if (!row) return undefined;
-  return { workflowId: row.id, workspaceId: row.workspace_id, ownerId: row.owner_id, deploymentVersion: row.version, stateJson: JSON.stringify(row.state) };
+  return {
+    workflowId: row.id,
+    workspaceId: row.workspace_id,
+    ownerId: row.owner_id,
+    actorId: row.actor_id,
+    deployedBy: row.created_by,
+    deployedAt: row.deployed_at,
+    deploymentVersion: row.version,
+    state: row.state,
+    stateJson: JSON.stringify(row.state),
+  };
 }
 
 /** The active deployment of a deployed workflow, as a trigger runs it; undefined when there is none. */
 export async function activeDeployment(db: Kysely<RegistryDB>, workflowId: string) {
   return toActive(await deployedRows(db).where('w.id', '=', workflowId).executeTakeFirst());
+}
+
+/** Ids of the deployed workflows of a workspace. */
+export async function deployedWorkflowIds(db: Kysely<RegistryDB>, workspaceId: string): Promise<string[]> {
+  const rows = await db.selectFrom('workflows').select('id').where('workspace_id', '=', workspaceId).where('is_deployed', '=', true).orderBy('id').execute();
+  return rows.map((r) => r.id);
 }
 
 /**

@@ -96,6 +96,7 @@ export function runHandlers(deps: { db: Kysely<RunnerDB>; executions: Executions
         workspaceId: req.workspaceId || undefined,
         state: req.stateJson ? parseState(req.stateJson) : undefined,
         deploymentVersion: req.deploymentVersion,
+        triggerBlockId: req.triggerBlockId || undefined,
         wait: req.wait,
         stream: req.stream,
         executionId: req.executionId || undefined,

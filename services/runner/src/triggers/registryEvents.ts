@@ -22,3 +22,26 @@ export function consumeDeploymentEvents(bus: Bus, schedules: ScheduleManager, lo
     },
   });
 }
+
+/** Member events after which the user a workspace's deployed runs act as may change. */
+export const MEMBER_EVENTS: ReadonlySet<string> = new Set(['memberAdded', 'memberUpdated', 'memberRemoved']);
+
+/**
+ * A schedule carries the user its runs act as (the deployer while they may deploy there, else the
+ * owner: the registry decides). When a workspace's members change, the schedules of its deployed
+ * workflows are synced again, so a deployer made read-only or removed stops being their actor.
+ */
+export function consumeMemberEvents(bus: Bus, schedules: ScheduleManager, deployedWorkflows: (workspaceId: string) => Promise<string[]>, logger: Logger): Promise<RunningConsumer> {
+  return startConsumer(bus, {
+    source: 'registry',
+    durable: 'runner-schedule-actors',
+    filterSubject: `${bus.instance}.registry.workspace.>`,
+    logger,
+    async handle(envelope) {
+      if (!MEMBER_EVENTS.has(envelope.type)) return;
+      const workspaceId = envelope.subject.split('.').at(-1);
+      if (!workspaceId) return;
+      for (const workflowId of await deployedWorkflows(workspaceId)) await schedules.sync(workflowId);
+    },
+  });
+}

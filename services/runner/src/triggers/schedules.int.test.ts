@@ -55,7 +55,7 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
   });
 
   const deploy = (workflowId: string, version: number, fields: Record<string, string>) =>
-    deployments.set(workflowId, { workflowId, workspaceId: 'ws', ownerId: 'owner', deploymentVersion: version, state: scheduled(fields) });
+    deployments.set(workflowId, { workflowId, workspaceId: 'ws', actorId: 'owner', deploymentVersion: version, state: scheduled(fields) });
 
   it('follows the deployment: created, shown with its next five runs, updated, paused, resumed, removed', async () => {
     const wf = `wf-${uniqueSuffix()}`;

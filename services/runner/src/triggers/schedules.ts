@@ -12,7 +12,8 @@ export type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
 export interface ActiveDeployment {
   workflowId: string;
   workspaceId: string;
-  ownerId: string;
+  /** The user its runs act as (the deployer of the active version, or the owner: the registry decides). */
+  actorId: string;
   deploymentVersion: number;
   state: RunnableState;
 }
@@ -139,7 +140,7 @@ export function createScheduleManager(deps: ScheduleManagerDeps): ScheduleManage
     }
   }
 
-  async function upsert(d: ActiveDeployment, s: TriggerSchedule): Promise<void> {
+  async function upsert(d: ActiveDeployment, s: TriggerSchedule, triggerBlockId: string): Promise<void> {
     const args: RunWorkflowArgs = {
       executionId: '',
       workflowId: d.workflowId,
@@ -147,9 +148,11 @@ export function createScheduleManager(deps: ScheduleManagerDeps): ScheduleManage
       input: {},
       requestId: `schedule-${d.workflowId}`,
       workspaceId: d.workspaceId,
-      actorId: d.ownerId,
+      actorId: d.actorId,
       trigger: 'schedule',
       deploymentVersion: d.deploymentVersion,
+      // A schedule block the starter does not lead to: the run starts at that block.
+      triggerBlockId,
       depth: 0,
       callChain: [d.workflowId],
       integrationsTaskQueue: deps.integrationsTaskQueue,
@@ -189,11 +192,11 @@ export function createScheduleManager(deps: ScheduleManagerDeps): ScheduleManage
         const deployment = await deps.activeDeployment(workflowId);
         const trigger = deployment ? deploymentTriggers(deployment.state.blocks).schedule : undefined;
         const converted = trigger ? toTriggerSchedule(trigger.fields, now()) : undefined;
-        if (!deployment || !converted?.ok) {
+        if (!deployment || !trigger || !converted?.ok) {
           await remove(workflowId);
           return undefined;
         }
-        await upsert(deployment, converted.schedule);
+        await upsert(deployment, converted.schedule, trigger.blockId);
         return get(workflowId);
       });
     },

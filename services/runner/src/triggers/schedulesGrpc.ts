@@ -37,6 +37,6 @@ export function registryDeployments(client: ServiceClient<typeof registryTrigger
     if (!deployment) return undefined;
     // The registry froze this state from the editor's; here, at the edge, its JSON becomes the run's shape.
     const state = JSON.parse(deployment.stateJson) as RunnableState;
-    return { workflowId: deployment.workflowId, workspaceId: deployment.workspaceId, ownerId: deployment.ownerId, deploymentVersion: deployment.deploymentVersion, state };
+    return { workflowId: deployment.workflowId, workspaceId: deployment.workspaceId, actorId: deployment.actorId || deployment.ownerId, deploymentVersion: deployment.deploymentVersion, state };
   };
 }

@@ -33,6 +33,8 @@ export interface Scope {
 export interface CompiledGraph {
   blocks: Record<string, RunnableBlock>;
   starterId: string;
+  /** The block the run starts at: the starter, or the trigger block that started it (see `compileGraph`). */
+  entryId: string;
   /** The container a block sits in (absent at the top level). */
   parentOf: Map<string, string>;
   scopes: Map<string | null, Scope>;
@@ -98,8 +100,13 @@ function assertAcyclic(scope: Scope): void {
   if (seen !== scope.nodes.length) throw new GraphError('The workflow has a cycle outside a loop block');
 }
 
-/** Reads a workflow state into scopes; refuses one without a starter or with a cycle outside a loop. */
-export function compileGraph(state: RunnableState): CompiledGraph {
+/**
+ * Reads a workflow state into scopes; refuses one without a starter or with a cycle outside a loop.
+ * `triggerBlockId` is the trigger block (webhook, schedule) whose webhook path or schedule started
+ * the run: the run starts there when it is a top-level block the starter does not lead to, else (and
+ * without one) at the starter, as before trigger blocks started runs of their own.
+ */
+export function compileGraph(state: RunnableState, triggerBlockId?: string): CompiledGraph {
   const blocks = state.blocks;
   const starter = Object.values(blocks).find((b) => b.type === 'starter');
   if (!starter) throw new GraphError('The workflow has no starter block');
@@ -150,9 +157,13 @@ export function compileGraph(state: RunnableState): CompiledGraph {
     const inner = scopes.get(container)?.nodes ?? [];
     return containerKind(blocks[container]) ? inner.flatMap((n) => [n, ...bodyOf(n)]) : [];
   };
+  const entryId =
+    triggerBlockId !== undefined && blocks[triggerBlockId] && !parentOf.has(triggerBlockId) && !reach(starter.id, forward).has(triggerBlockId)
+      ? triggerBlockId
+      : starter.id;
   for (const scope of scopes.values()) {
     assertAcyclic(scope);
-    if (scope.container === null) scope.entries = [starter.id];
+    if (scope.container === null) scope.entries = [entryId];
     else if (scope.entries.length === 0) scope.entries = scope.nodes.filter((n) => !scope.incoming.has(n));
     scope.entries = [...new Set(scope.entries)];
   }
@@ -163,6 +174,7 @@ export function compileGraph(state: RunnableState): CompiledGraph {
   return {
     blocks,
     starterId: starter.id,
+    entryId,
     parentOf,
     scopes,
     byName,

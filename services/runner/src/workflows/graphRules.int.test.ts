@@ -372,6 +372,40 @@ describe('graph semantics of a run (real Temporal server, fake activities)', () 
     expect(h.rec.events[0]).toMatchObject({ type: 'runStarted', executionId: handle.workflowId });
   });
 
+  it('starts at the trigger block that started the run when the starter does not lead to it; at the starter otherwise', async () => {
+    const hooked = { method: 'POST', headers: {}, query: {}, body: { n: 4 } };
+    const state = graphOf(
+      {
+        s: S,
+        manual: { name: 'Manual', code: 'return "manual"' },
+        hook: { type: 'webhook', name: 'Hook', values: { webhookProvider: 'generic' } },
+        // `<start.…>` in a run a trigger block started reads that block's input, as a starter's.
+        twice: { name: 'Twice', code: 'return <hook.input.body.n> * 2 + <start.body.n>' },
+        sched: { type: 'schedule', name: 'Every Minute' },
+        tick: { name: 'Tick', code: 'return "tick"' },
+      },
+      [['s', 'manual'], ['hook', 'twice'], ['sched', 'tick']],
+    );
+    const handle = await h.start(state, { input: hooked, triggerBlockId: 'hook' });
+    const byHook = await handle.result();
+    expect(byHook.error).toBeUndefined();
+    expect(ran(byHook)).toEqual(['hook', 'twice']);
+    expect(byHook.logs.find((l) => l.blockId === 'hook')?.output).toEqual({ input: hooked });
+    expect(byHook.output).toEqual({ result: 12, stdout: '' });
+    await h.keepHistory(handle, 'trigger-entry');
+
+    expect(ran(await h.run(state, { input: {}, triggerBlockId: 'sched' }))).toEqual(['sched', 'tick']);
+    // No trigger block, the starter itself, an unknown block: the run starts at the starter, as before.
+    for (const triggerBlockId of [undefined, 's', 'nosuch']) {
+      expect(ran(await h.run(state, triggerBlockId === undefined ? {} : { triggerBlockId }))).toEqual(['s', 'manual']);
+    }
+    // A trigger block the starter leads to runs after the starter: the run starts at the starter.
+    const chained = graphOf({ s: S, hook: { type: 'webhook', name: 'Hook' }, echo: { name: 'Echo', code: 'return <start.body.n> + <hook.input.body.n>' } }, [['s', 'hook'], ['hook', 'echo']]);
+    const viaStarter = await h.run(chained, { input: hooked, triggerBlockId: 'hook' });
+    expect(ran(viaStarter)).toEqual(['s', 'hook', 'echo']);
+    expect(viaStarter.output).toEqual({ result: 8, stdout: '' });
+  });
+
   it('a workflow without a starter fails with a clear message', async () => {
     const result = await h.run(graphOf({ a: { code: 'return 1' } }, []));
     expect(result).toMatchObject({ success: false, error: 'The workflow has no starter block' });

@@ -29,6 +29,7 @@ const EXPECTED = [
   'parallel-count',
   'parallel-error',
   'nested',
+  'trigger-entry',
 ];
 
 interface Stored {

@@ -121,7 +121,7 @@ export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
 
   let graph: CompiledGraph;
   try {
-    graph = compileGraph(args.state);
+    graph = compileGraph(args.state, args.triggerBlockId);
   } catch (err) {
     return finish({ success: false, output: null, logs: [], error: failureMessage(err) });
   }

@@ -46,6 +46,11 @@ export interface RunInput {
   workspaceId?: string;
   actorId?: string;
   trigger?: RunTrigger;
+  /**
+   * The trigger block whose webhook path or schedule started the run: the run starts at it (its
+   * output `{input}`, as the starter's) unless the starter leads to it. Absent: the starter.
+   */
+  triggerBlockId?: string;
   /** The deployment version a deployed run runs; absent for a draft run. */
   deploymentVersion?: number;
   /** Run from a block: outputs of an earlier run reused for the blocks upstream of `fromBlockId`. */

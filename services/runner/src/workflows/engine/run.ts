@@ -107,9 +107,12 @@ export function findOutput(frame: Frame | undefined, blockId: string): Stored | 
   return undefined;
 }
 
+/** Blocks a reference name may mean; `start` also means the starter and the block the run started at. */
 function blockIdsNamed(run: Run, name: string): string[] {
   const ids = run.graph.byName.get(name) ?? [];
-  return name === 'start' && !ids.includes(run.graph.starterId) ? [...ids, run.graph.starterId] : ids;
+  if (name !== 'start') return ids;
+  const { starterId, entryId } = run.graph;
+  return [...new Set([...ids, starterId, entryId])];
 }
 
 /** Which block a reference name means for the block reading it: the upstream one of that name. */

@@ -358,9 +358,14 @@ export interface ResolveDeploymentKeyResponse {
   stateJson: string;
   version: number;
   workspaceId: string;
-  /** The user who made that deployment (the run acts for them). */
+  /** The user who made that deployment. */
   deployedBy: string;
   deployedAtMs: number;
+  /**
+   * The user the run acts as: deployed_by while they may still deploy in the workspace (write or
+   * admin), else the workspace owner (the same rule as a webhook's or a schedule's run).
+   */
+  actorId: string;
 }
 
 export interface EnvironmentRequest {
@@ -5714,7 +5719,7 @@ export const ResolveDeploymentKeyRequest: MessageFns<ResolveDeploymentKeyRequest
 };
 
 function createBaseResolveDeploymentKeyResponse(): ResolveDeploymentKeyResponse {
-  return { stateJson: "", version: 0, workspaceId: "", deployedBy: "", deployedAtMs: 0 };
+  return { stateJson: "", version: 0, workspaceId: "", deployedBy: "", deployedAtMs: 0, actorId: "" };
 }
 
 export const ResolveDeploymentKeyResponse: MessageFns<ResolveDeploymentKeyResponse> = {
@@ -5733,6 +5738,9 @@ export const ResolveDeploymentKeyResponse: MessageFns<ResolveDeploymentKeyRespon
     }
     if (message.deployedAtMs !== 0) {
       writer.uint32(40).int64(message.deployedAtMs);
+    }
+    if (message.actorId !== "") {
+      writer.uint32(50).string(message.actorId);
     }
     return writer;
   },
@@ -5790,6 +5798,14 @@ export const ResolveDeploymentKeyResponse: MessageFns<ResolveDeploymentKeyRespon
             message.deployedAtMs = longToNumber(reader.int64());
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5825,6 +5841,11 @@ export const ResolveDeploymentKeyResponse: MessageFns<ResolveDeploymentKeyRespon
         : isSet(object.deployed_at_ms)
         ? globalThis.Number(object.deployed_at_ms)
         : 0,
+      actorId: isSet(object.actorId)
+        ? globalThis.String(object.actorId)
+        : isSet(object.actor_id)
+        ? globalThis.String(object.actor_id)
+        : "",
     };
   },
 
@@ -5845,6 +5866,9 @@ export const ResolveDeploymentKeyResponse: MessageFns<ResolveDeploymentKeyRespon
     if (message.deployedAtMs !== 0) {
       obj.deployedAtMs = Math.round(message.deployedAtMs);
     }
+    if (message.actorId !== "") {
+      obj.actorId = message.actorId;
+    }
     return obj;
   },
 
@@ -5858,6 +5882,7 @@ export const ResolveDeploymentKeyResponse: MessageFns<ResolveDeploymentKeyRespon
     message.workspaceId = object.workspaceId ?? "";
     message.deployedBy = object.deployedBy ?? "";
     message.deployedAtMs = object.deployedAtMs ?? 0;
+    message.actorId = object.actorId ?? "";
     return message;
   },
 };

@@ -41,11 +41,16 @@ export interface ActiveDeploymentRequest {
 export interface DeployedWorkflow {
   workflowId: string;
   workspaceId: string;
-  /** The workspace owner: deployed runs (webhook, schedule) run on their behalf. */
+  /** The workspace owner (whose account rate limit webhook runs count against). */
   ownerId: string;
   deploymentVersion: number;
   /** JSON {blocks, edges, loops, parallels} as frozen at deploy time. */
   stateJson: string;
+  /**
+   * The user every run of this deployment acts as (API key, webhook, schedule): who deployed the
+   * active version while they may still deploy in the workspace (write or admin), else the owner.
+   */
+  actorId: string;
 }
 
 export interface ActiveDeploymentResponse {
@@ -79,6 +84,15 @@ export interface ReleaseWebhookDeliveryRequest {
 export interface ReleaseWebhookDeliveryResponse {
   /** False when no such claim was held (released before, or another execution's). */
   released: boolean;
+}
+
+export interface ListDeployedWorkflowsRequest {
+  workspaceId: string;
+}
+
+export interface ListDeployedWorkflowsResponse {
+  /** The deployed workflows of the workspace (their runs' actor may change with its members). */
+  workflowIds: string[];
 }
 
 function createBaseResolveWebhookRequest(): ResolveWebhookRequest {
@@ -222,7 +236,7 @@ export const ActiveDeploymentRequest: MessageFns<ActiveDeploymentRequest> = {
 };
 
 function createBaseDeployedWorkflow(): DeployedWorkflow {
-  return { workflowId: "", workspaceId: "", ownerId: "", deploymentVersion: 0, stateJson: "" };
+  return { workflowId: "", workspaceId: "", ownerId: "", deploymentVersion: 0, stateJson: "", actorId: "" };
 }
 
 export const DeployedWorkflow: MessageFns<DeployedWorkflow> = {
@@ -241,6 +255,9 @@ export const DeployedWorkflow: MessageFns<DeployedWorkflow> = {
     }
     if (message.stateJson !== "") {
       writer.uint32(42).string(message.stateJson);
+    }
+    if (message.actorId !== "") {
+      writer.uint32(50).string(message.actorId);
     }
     return writer;
   },
@@ -298,6 +315,14 @@ export const DeployedWorkflow: MessageFns<DeployedWorkflow> = {
             message.stateJson = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -337,6 +362,11 @@ export const DeployedWorkflow: MessageFns<DeployedWorkflow> = {
         : isSet(object.state_json)
         ? globalThis.String(object.state_json)
         : "",
+      actorId: isSet(object.actorId)
+        ? globalThis.String(object.actorId)
+        : isSet(object.actor_id)
+        ? globalThis.String(object.actor_id)
+        : "",
     };
   },
 
@@ -357,6 +387,9 @@ export const DeployedWorkflow: MessageFns<DeployedWorkflow> = {
     if (message.stateJson !== "") {
       obj.stateJson = message.stateJson;
     }
+    if (message.actorId !== "") {
+      obj.actorId = message.actorId;
+    }
     return obj;
   },
 
@@ -370,6 +403,7 @@ export const DeployedWorkflow: MessageFns<DeployedWorkflow> = {
     message.ownerId = object.ownerId ?? "";
     message.deploymentVersion = object.deploymentVersion ?? 0;
     message.stateJson = object.stateJson ?? "";
+    message.actorId = object.actorId ?? "";
     return message;
   },
 };
@@ -849,6 +883,154 @@ export const ReleaseWebhookDeliveryResponse: MessageFns<ReleaseWebhookDeliveryRe
   },
 };
 
+function createBaseListDeployedWorkflowsRequest(): ListDeployedWorkflowsRequest {
+  return { workspaceId: "" };
+}
+
+export const ListDeployedWorkflowsRequest: MessageFns<ListDeployedWorkflowsRequest> = {
+  encode(message: ListDeployedWorkflowsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.workspaceId !== "") {
+      writer.uint32(10).string(message.workspaceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListDeployedWorkflowsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListDeployedWorkflowsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workspaceId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListDeployedWorkflowsRequest {
+    return {
+      workspaceId: isSet(object.workspaceId)
+        ? globalThis.String(object.workspaceId)
+        : isSet(object.workspace_id)
+        ? globalThis.String(object.workspace_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListDeployedWorkflowsRequest): unknown {
+    const obj: any = {};
+    if (message.workspaceId !== "") {
+      obj.workspaceId = message.workspaceId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListDeployedWorkflowsRequest>, I>>(base?: I): ListDeployedWorkflowsRequest {
+    return ListDeployedWorkflowsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListDeployedWorkflowsRequest>, I>>(object: I): ListDeployedWorkflowsRequest {
+    const message = createBaseListDeployedWorkflowsRequest();
+    message.workspaceId = object.workspaceId ?? "";
+    return message;
+  },
+};
+
+function createBaseListDeployedWorkflowsResponse(): ListDeployedWorkflowsResponse {
+  return { workflowIds: [] };
+}
+
+export const ListDeployedWorkflowsResponse: MessageFns<ListDeployedWorkflowsResponse> = {
+  encode(message: ListDeployedWorkflowsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.workflowIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListDeployedWorkflowsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListDeployedWorkflowsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workflowIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListDeployedWorkflowsResponse {
+    return {
+      workflowIds: globalThis.Array.isArray(object?.workflowIds)
+        ? object.workflowIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.workflow_ids)
+        ? object.workflow_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListDeployedWorkflowsResponse): unknown {
+    const obj: any = {};
+    if (message.workflowIds?.length) {
+      obj.workflowIds = message.workflowIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListDeployedWorkflowsResponse>, I>>(base?: I): ListDeployedWorkflowsResponse {
+    return ListDeployedWorkflowsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListDeployedWorkflowsResponse>, I>>(
+    object: I,
+  ): ListDeployedWorkflowsResponse {
+    const message = createBaseListDeployedWorkflowsResponse();
+    message.workflowIds = object.workflowIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
 export type TriggerServiceService = typeof TriggerServiceService;
 export const TriggerServiceService = {
   /** The deployed workflow listening on a webhook path; not_found when none is. */
@@ -898,6 +1080,18 @@ export const TriggerServiceService = {
     responseDeserialize: (value: Buffer): ReleaseWebhookDeliveryResponse =>
       ReleaseWebhookDeliveryResponse.decode(value),
   },
+  /** The deployed workflows of a workspace (the runner syncs their schedules when its members change). */
+  listDeployedWorkflows: {
+    path: "/weft.registry.v1.TriggerService/ListDeployedWorkflows" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListDeployedWorkflowsRequest): Buffer =>
+      Buffer.from(ListDeployedWorkflowsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListDeployedWorkflowsRequest => ListDeployedWorkflowsRequest.decode(value),
+    responseSerialize: (value: ListDeployedWorkflowsResponse): Buffer =>
+      Buffer.from(ListDeployedWorkflowsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListDeployedWorkflowsResponse => ListDeployedWorkflowsResponse.decode(value),
+  },
 } as const;
 
 export interface TriggerServiceServer extends UntypedServiceImplementation {
@@ -908,6 +1102,8 @@ export interface TriggerServiceServer extends UntypedServiceImplementation {
   claimWebhookDelivery: handleUnaryCall<ClaimWebhookDeliveryRequest, ClaimWebhookDeliveryResponse>;
   /** Forgets a claim whose run could not be started, so the provider's retry of that delivery runs. */
   releaseWebhookDelivery: handleUnaryCall<ReleaseWebhookDeliveryRequest, ReleaseWebhookDeliveryResponse>;
+  /** The deployed workflows of a workspace (the runner syncs their schedules when its members change). */
+  listDeployedWorkflows: handleUnaryCall<ListDeployedWorkflowsRequest, ListDeployedWorkflowsResponse>;
 }
 
 export interface TriggerServiceClient extends Client {
@@ -973,6 +1169,22 @@ export interface TriggerServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ReleaseWebhookDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  /** The deployed workflows of a workspace (the runner syncs their schedules when its members change). */
+  listDeployedWorkflows(
+    request: ListDeployedWorkflowsRequest,
+    callback: (error: ServiceError | null, response: ListDeployedWorkflowsResponse) => void,
+  ): ClientUnaryCall;
+  listDeployedWorkflows(
+    request: ListDeployedWorkflowsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListDeployedWorkflowsResponse) => void,
+  ): ClientUnaryCall;
+  listDeployedWorkflows(
+    request: ListDeployedWorkflowsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListDeployedWorkflowsResponse) => void,
   ): ClientUnaryCall;
 }
 

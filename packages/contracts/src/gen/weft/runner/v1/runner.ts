@@ -61,7 +61,14 @@ export interface StartRunRequest {
   /** Publish model tokens of streaming blocks (stream chunks). */
   stream: boolean;
   /** The execution id to use (a caller that subscribes to the run before it starts); a new one when absent. */
-  executionId?: string | undefined;
+  executionId?:
+    | string
+    | undefined;
+  /**
+   * The trigger block whose webhook path started the run (a webhook block): the run starts there
+   * unless the starter leads to it. Absent: the starter.
+   */
+  triggerBlockId?: string | undefined;
 }
 
 export interface Execution {
@@ -449,6 +456,7 @@ function createBaseStartRunRequest(): StartRunRequest {
     wait: false,
     stream: false,
     executionId: undefined,
+    triggerBlockId: undefined,
   };
 }
 
@@ -483,6 +491,9 @@ export const StartRunRequest: MessageFns<StartRunRequest> = {
     }
     if (message.executionId !== undefined) {
       writer.uint32(82).string(message.executionId);
+    }
+    if (message.triggerBlockId !== undefined) {
+      writer.uint32(90).string(message.triggerBlockId);
     }
     return writer;
   },
@@ -580,6 +591,14 @@ export const StartRunRequest: MessageFns<StartRunRequest> = {
             message.executionId = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.triggerBlockId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -632,6 +651,11 @@ export const StartRunRequest: MessageFns<StartRunRequest> = {
         : isSet(object.execution_id)
         ? globalThis.String(object.execution_id)
         : undefined,
+      triggerBlockId: isSet(object.triggerBlockId)
+        ? globalThis.String(object.triggerBlockId)
+        : isSet(object.trigger_block_id)
+        ? globalThis.String(object.trigger_block_id)
+        : undefined,
     };
   },
 
@@ -667,6 +691,9 @@ export const StartRunRequest: MessageFns<StartRunRequest> = {
     if (message.executionId !== undefined) {
       obj.executionId = message.executionId;
     }
+    if (message.triggerBlockId !== undefined) {
+      obj.triggerBlockId = message.triggerBlockId;
+    }
     return obj;
   },
 
@@ -685,6 +712,7 @@ export const StartRunRequest: MessageFns<StartRunRequest> = {
     message.wait = object.wait ?? false;
     message.stream = object.stream ?? false;
     message.executionId = object.executionId ?? undefined;
+    message.triggerBlockId = object.triggerBlockId ?? undefined;
     return message;
   },
 };
