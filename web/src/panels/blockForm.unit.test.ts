@@ -34,6 +34,21 @@ describe('which fields the block panel shows', () => {
     expect(hasAdvancedFields(definition('function'))).toBe(false);
   });
 
+  it('offers the retry setting in advanced mode on blocks whose calls are retried, as a whole number from 0 to 5', () => {
+    expect(shown('slack', {}, true)).toContain('retries');
+    expect(shown('agent', {}, true)).toContain('retries');
+    expect(shown('api', {}, true)).toContain('retries');
+    expect(shown('slack')).not.toContain('retries');
+    expect(shown('function', {}, true)).not.toContain('retries');
+    const retries = definition('api').subBlocks.find((s) => s.id === 'retries');
+    if (!retries) throw new Error('no retries field');
+    expect(fieldKind(retries.type)).toBe('number');
+    expect(parseField(retries, 'number', '4')).toEqual({ ok: true, value: 4 });
+    expect(parseField(retries, 'number', '9')).toEqual({ ok: false, error: 'Enter a number from 0 to 5' });
+    expect(parseField(retries, 'number', '1.5')).toEqual({ ok: false, error: 'Enter a whole number' });
+    expect(fieldOfMessage(definition('api').subBlocks, 'Retries must be a whole number between 0 and 5')).toBe('retries');
+  });
+
   it('follows the values the block holds now: another operation, another form', () => {
     expect(shown('slack', { authMethod: 'oauth' })).toContain('credential');
     expect(shown('slack', { authMethod: 'bot_token' })).toEqual(expect.arrayContaining(['botToken']));

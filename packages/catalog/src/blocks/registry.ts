@@ -1,4 +1,5 @@
 import type { BlockConfig } from '../types.js';
+import { withRetriesField } from './retries.js';
 import { agentBlock } from './agent.block.js';
 import { airtableBlock } from './airtable.block.js';
 import { apiBlock } from './api.block.js';
@@ -64,7 +65,7 @@ import { workflowBlock } from './workflow.block.js';
 import { xBlock } from './x.block.js';
 import { youtubeBlock } from './youtube.block.js';
 
-/** Every block of the catalogue. */
+/** Every block of the catalogue; blocks whose calls are retried get the retry setting (advanced mode). */
 export const BLOCKS: readonly BlockConfig[] = [
   agentBlock,
   airtableBlock,
@@ -130,7 +131,7 @@ export const BLOCKS: readonly BlockConfig[] = [
   workflowBlock,
   xBlock,
   youtubeBlock,
-];
+].map(withRetriesField);
 
 const BY_TYPE: ReadonlyMap<string, BlockConfig> = new Map(BLOCKS.map((b) => [b.type, b]));
 

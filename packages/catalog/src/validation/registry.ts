@@ -1,4 +1,5 @@
 import { getBlock } from '../blocks/registry.js';
+import { hasRetries, retriesError } from '../blocks/retries.js';
 import { text } from '../paramValues.js';
 import type { BlockConfig, ValidationResult } from '../types.js';
 import { validateAirtable } from './airtable.validate.js';
@@ -74,7 +75,7 @@ function operationError(block: BlockConfig, params: Record<string, unknown>): st
 export function validateBlockParams(blockType: string, params: Record<string, unknown>): ValidationResult {
   const block = getBlock(blockType);
   if (!block) return { success: false, error: `Unknown block type: ${blockType}` };
-  const error = operationError(block, params) ?? VALIDATORS[blockType]?.(params);
+  const error = operationError(block, params) ?? VALIDATORS[blockType]?.(params) ?? (hasRetries(block) ? retriesError(params) : undefined);
   return error === undefined ? { success: true } : { success: false, error };
 }
 

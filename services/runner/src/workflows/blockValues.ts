@@ -2,6 +2,7 @@
  * Pure readers of block values shared by the engine's executors: condition lists, tables,
  * container settings and the retry setting.
  */
+import { DEFAULT_BLOCK_RETRIES, MAX_BLOCK_RETRIES, RETRIES_FIELD } from '@weft/catalog';
 import { typedVariable } from './references.js';
 import type { RunnableBlock } from './types.js';
 
@@ -91,9 +92,9 @@ export function collectionItems(value: unknown): unknown[] | undefined {
 }
 
 /** Default tries of a tool or model activity for transient failures. */
-export const DEFAULT_MAX_ATTEMPTS = 3;
+export const DEFAULT_MAX_ATTEMPTS = DEFAULT_BLOCK_RETRIES + 1;
 /** Largest per-block retry setting (advanced mode). */
-export const MAX_RETRIES = 5;
+export const MAX_RETRIES = MAX_BLOCK_RETRIES;
 
 /**
  * Tries a block's tool or model activities get: 3 by default; in advanced mode the block's
@@ -101,7 +102,7 @@ export const MAX_RETRIES = 5;
  */
 export function maxAttemptsOf(block: RunnableBlock): number {
   if (!block.advancedMode) return DEFAULT_MAX_ATTEMPTS;
-  const raw = block.subBlocks.retries?.value ?? block.data?.retries;
+  const raw = block.subBlocks[RETRIES_FIELD.id]?.value ?? block.data?.retries;
   if (raw === undefined || raw === null || raw === '') return DEFAULT_MAX_ATTEMPTS;
   const n = Number(raw);
   if (!Number.isFinite(n)) return DEFAULT_MAX_ATTEMPTS;

@@ -82,6 +82,23 @@ describe('tool, workflow and run-level behaviour (real Temporal server, fake act
     expect(once.logs.find((l) => l.blockId === 'api')?.attempts).toBe(1);
   });
 
+  it("honours the block's retry setting (advanced mode): 5 retries make 6 tries, the setting never reaches the tool, 9 is refused naming the field", async () => {
+    h.setTools((_input, attempt) => {
+      if (attempt < 6) throw ApplicationFailure.retryable('HTTP error 503: Service Unavailable');
+      return { success: true, output: { data: 'ok', status: 200, headers: {} }, timing };
+    });
+    const api = (retries: unknown) => graphOf({ s: S, api: { type: 'api', name: 'API', advancedMode: true, values: { url: 'https://flaky.test', method: 'GET', retries } } }, [['s', 'api']]);
+    const five = await h.run(api('5'));
+    expect(five.error).toBeUndefined();
+    expect(five.logs.find((l) => l.blockId === 'api')?.attempts).toBe(6);
+    expect(h.rec.toolCalls).toHaveLength(6);
+    expect(h.rec.toolCalls.some((c) => 'retries' in c.params)).toBe(false);
+    h.reset();
+    const tooMany = await h.run(api(9));
+    expect(tooMany).toMatchObject({ success: false, error: 'API: Retries must be a whole number between 0 and 5' });
+    expect(h.rec.toolCalls).toHaveLength(0);
+  });
+
   it('agent block: the model layer answers through its activity; what follows reads <agent.content>, cost adds up in the run', async () => {
     h.setModel((input) => `echo: ${JSON.stringify(input.messages.at(-1)?.content)}`);
     const state = graphOf(

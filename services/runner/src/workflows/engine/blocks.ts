@@ -1,5 +1,5 @@
 import { executeChild, isCancellation, workflowInfo } from '@temporalio/workflow';
-import { FUNCTION_TIMEOUT_MS, getBlock, validateBlockParams } from '@weft/catalog';
+import { FUNCTION_TIMEOUT_MS, getBlock, RETRIES_FIELD, retriesError, validateBlockParams } from '@weft/catalog';
 import type { CallContext } from '@weft/contracts';
 import { conditionProgram, maxAttemptsOf, parseConditions, structureToObject, tableToRecord } from '../blockValues.js';
 import { ERROR_HANDLE, handleOf } from '../graph.js';
@@ -70,8 +70,12 @@ export async function executeBlock(run: Run, frame: Frame, block: RunnableBlock)
     default:
       break;
   }
-  const params = resolver.resolve(raw) as Record<string, unknown>;
-  const input = resolver.forLog(raw);
+  // The retry setting is the run's, not a parameter of the call (a remote tool would send it on).
+  const { [RETRIES_FIELD.id]: retries, ...callValues } = raw;
+  const params = resolver.resolve(callValues) as Record<string, unknown>;
+  const input = resolver.forLog(callValues);
+  const badRetries = block.advancedMode ? retriesError({ [RETRIES_FIELD.id]: resolver.resolve(retries) }) : undefined;
+  if (badRetries) return fail(badRetries, input);
   if (MODEL_BLOCK_TYPES.has(block.type)) return runModel(run, frame, block, params, input);
   if (getBlock(block.type)?.category === 'triggers') return { exec: { success: true, output: { input: run.args.input } }, input };
   return runTool(run, block, params, input);
