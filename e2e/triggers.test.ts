@@ -267,6 +267,52 @@ describe('webhook triggers through the gateway', () => {
     expect(answer.body).toEqual({ echoed: 7 });
   });
 
+  it("a repeated delivery to a hook answering with its Response block gets the first delivery's status, headers and body, and runs nothing", async () => {
+    const path = `respond-again-${unique()}`;
+    const id = await workflow(webhookBlock('generic', { path, responseMode: 'response' }, true));
+    await deploy(id);
+    const headers = { 'idempotency-key': `delivery-${unique()}` };
+    // Five at once: the repeats arrive while the first delivery's run is going and wait for its answer.
+    const answers = await Promise.all(Array.from({ length: 5 }, () => hook('POST', path, { body: { n: 7 }, headers })));
+    for (const a of answers) {
+      expect(a.status).toBe(201);
+      expect(a.headers.get('x-answered-by')).toBe('weft');
+      expect(a.body).toEqual({ echoed: 7 });
+    }
+    // Once the run has ended: the same answer (the first delivery's, whatever this one carries).
+    const later = await hook('POST', path, { body: { n: 8 }, headers });
+    expect(later.status).toBe(201);
+    expect(later.headers.get('x-answered-by')).toBe('weft');
+    expect(later.body).toEqual({ echoed: 7 });
+    expect(await executions(id, 'webhook')).toHaveLength(1);
+    // Another delivery runs again.
+    expect((await hook('POST', path, { body: { n: 9 }, headers: { 'idempotency-key': `delivery-${unique()}` } })).body).toEqual({ echoed: 9 });
+    expect(await executions(id, 'webhook')).toHaveLength(2);
+  });
+
+  it('Stripe: a signature checked with the secret; an event redelivered runs once, with or without a secret', async () => {
+    const signed = `stripe-${unique()}`;
+    const open = `stripe-open-${unique()}`;
+    const withSecret = await workflow(webhookBlock('generic', { path: signed, secret: 'whsec_test' }));
+    const withoutSecret = await workflow(webhookBlock('generic', { path: open }));
+    await deploy(withSecret);
+    await deploy(withoutSecret);
+    const event = JSON.stringify({ id: `evt_${unique()}`, object: 'event', type: 'charge.succeeded', n: 5 });
+    const stripeHeaders = (secret: string, t = Math.floor(Date.now() / 1000)) => ({ 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${hmacHex(secret, `${t}.${event}`)}` });
+    expect(await hook('POST', signed, { body: event, headers: stripeHeaders('whsec_other') })).toMatchObject({ status: 401, body: { error: 'Invalid Stripe signature' } });
+    // A signature older than five minutes is refused too.
+    expect((await hook('POST', signed, { body: event, headers: stripeHeaders('whsec_test', Math.floor(Date.now() / 1000) - 600) })).status).toBe(401);
+    for (const [workflowId, path] of [[withSecret, signed], [withoutSecret, open]] as const) {
+      const answers = [];
+      for (let i = 0; i < 3; i++) answers.push(await hook('POST', path, { body: event, headers: stripeHeaders('whsec_test') }));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+      expect(answers.map((a) => (a.body as { duplicate?: boolean }).duplicate === true)).toEqual([false, true, true]);
+      const run = await finished((answers[0]?.body as { executionId: string }).executionId);
+      expect(run).toMatchObject({ status: 'succeeded', output: { result: { hook: { n: 5 } } } });
+      expect(await executions(workflowId, 'webhook')).toHaveLength(1);
+    }
+  });
+
   it("a starter in webhook mode answers with the Response block's status, headers and body when set to", async () => {
     const path = `starter-respond-${unique()}`;
     const id = await workflow((starter) => [

@@ -4,6 +4,7 @@ import { AppError, type Logger } from '@weft/platform';
 import { deploymentTriggers, normalizeWebhookPath } from '@weft/catalog';
 import type { Clients } from '../clients.js';
 import { verifyWebhook, type WebhookRequest } from '../webhooks/verify.js';
+import { awaitFirstDelivery } from '../webhooks/redelivery.js';
 import { admitRun, type RunLimiters } from '../rateLimit.js';
 import { answerRun } from './executions.js';
 
@@ -62,7 +63,8 @@ function bodyOf(req: Request, raw: Buffer): { ok: true; value: unknown } | { ok:
  * its provider signs it (401 and no run when it does not match); handshakes (Slack url_verification,
  * WhatsApp subscribe, Discord PING) are answered without a run; a delivery id runs once however often
  * it is delivered. Answers 200 `{ok, executionId}` once the run has started, or — when the webhook is
- * set to answer with its Response block — that block's status, headers and body once the run ends.
+ * set to answer with its Response block — that block's status, headers and body once the run ends
+ * (a repeated delivery then answers what the first one got, waiting for its run if needed).
  * Mounted before the JSON body parser: signatures are checked over the raw bytes.
  */
 export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: Logger): Router {
@@ -98,14 +100,24 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
 
     const workflowId = deployed.workflowId;
     const executionId = randomUUID();
+    const wait = hook.responseMode === 'response';
+    const arrived = Date.now();
     if (verdict.deliveryId) {
-      const claim = await clients.triggers.claimWebhookDelivery({ workflowId, deliveryId: verdict.deliveryId, executionId });
-      if (claim.duplicate) {
+      const delivery = { workflowId, deliveryId: verdict.deliveryId, executionId };
+      const claim = await clients.triggers.claimWebhookDelivery(delivery);
+      if (claim.duplicate && !wait) {
         res.status(200).json({ ok: true, executionId: claim.executionId, duplicate: true });
         return;
       }
+      if (claim.duplicate) {
+        // Answered with the Response block: the repeat gets what the first call got, once its run ended.
+        const first = await awaitFirstDelivery(clients, delivery, claim.executionId, arrived + RESPONSE_DEADLINE_MS);
+        if (first.kind === 'ended') {
+          answerRun(res, first.execution);
+          return;
+        }
+      }
     }
-    const wait = hook.responseMode === 'response';
     const input = { method: call.method, headers: call.headers, query: call.query, body: call.body };
     let started;
     try {

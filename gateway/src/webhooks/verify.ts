@@ -70,19 +70,23 @@ function stripeSignature(req: WebhookRequest, opts: VerifyOptions): boolean {
   return t !== undefined && withinTolerance(t, opts) && parts.some(([k, v]) => k === 'v1' && v !== undefined && safeEqual(v, expected));
 }
 
-/** Generic: `Authorization: Bearer <secret>` or an `X-Webhook-Token`/`X-Webhook-Secret` header; a Stripe-Signature is checked as Stripe's. */
+/**
+ * Generic: `Authorization: Bearer <secret>` or an `X-Webhook-Token`/`X-Webhook-Secret` header; a
+ * Stripe-Signature is checked as Stripe's. The delivery id: `Idempotency-Key`, else for a Stripe call
+ * (it always sends a Stripe-Signature) its event id, whether or not a secret is set — Stripe
+ * redelivers an event with the same id.
+ */
 function generic(req: WebhookRequest, opts: VerifyOptions): Verdict {
-  const deliveryId = req.headers['idempotency-key'];
-  if (opts.secret === '') return { kind: 'run', ...(deliveryId ? { deliveryId } : {}) };
-  if (req.headers['stripe-signature'] !== undefined) {
-    if (!stripeSignature(req, opts)) return refused('Invalid Stripe signature');
-    return { kind: 'run', deliveryId: deliveryId ?? idOf(field(req.body, 'id')) };
-  }
+  const stripe = req.headers['stripe-signature'] !== undefined;
+  const deliveryId = req.headers['idempotency-key'] ?? (stripe ? idOf(field(req.body, 'id')) : undefined);
+  const run: Verdict = { kind: 'run', ...(deliveryId ? { deliveryId } : {}) };
+  if (opts.secret === '') return run;
+  if (stripe) return stripeSignature(req, opts) ? run : refused('Invalid Stripe signature');
   const auth = req.headers.authorization ?? '';
   const bearer = /^Bearer\s+(.+)$/i.exec(auth)?.[1];
   const token = bearer ?? req.headers['x-webhook-token'] ?? req.headers['x-webhook-secret'] ?? '';
   if (!safeEqual(token, opts.secret)) return refused('Invalid webhook token');
-  return { kind: 'run', ...(deliveryId ? { deliveryId } : {}) };
+  return run;
 }
 
 function github(req: WebhookRequest, opts: VerifyOptions): Verdict {

@@ -50,6 +50,11 @@ describe('verifyWebhook', () => {
     const sig = `t=${nowS},v1=${hex('whsec_x', `${nowS}.${raw}`)}`;
     expect(verifyWebhook(req(event, { 'stripe-signature': sig }), opts('generic', 'whsec_x'))).toEqual({ kind: 'run', deliveryId: 'evt_1' });
     expect(verifyWebhook(req(event, { 'stripe-signature': `t=${nowS},v1=${hex('other', `${nowS}.${raw}`)}` }), opts('generic', 'whsec_x'))).toEqual({ kind: 'refused', message: 'Invalid Stripe signature' });
+    // Without a secret nothing is checked, and Stripe's event id still names the delivery (a redelivery runs once).
+    expect(verifyWebhook(req(event, { 'stripe-signature': sig }), opts('generic', ''))).toEqual({ kind: 'run', deliveryId: 'evt_1' });
+    expect(verifyWebhook(req(event, { 'stripe-signature': sig, 'idempotency-key': 'k1' }), opts('generic', ''))).toEqual({ kind: 'run', deliveryId: 'k1' });
+    // Not a Stripe call: a body's id is nobody's delivery id.
+    expect(verifyWebhook(req(event, {}), opts('generic', ''))).toEqual({ kind: 'run' });
   });
 
   it('whatsapp: GET verify token handshake, POST X-Hub-Signature-256', () => {
