@@ -102,6 +102,56 @@ describe('the settings pages in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it("shows a workspace reader the workflow read only: no palette, run or deploy, disabled forms; nothing they do is written", async () => {
+    const owner = await signUp('Reader owner');
+    const reader = await signUp('Reader');
+    const asOwner = as(owner);
+    expect((await asOwner('POST', `/api/workspaces/${owner.workspaceId}/members`, { email: reader.email, permission: 'read' })).status).toBeLessThan(300);
+    const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId })).body.id;
+    const built = await asOwner('POST', `/api/workflows/${workflowId}/commands`, {
+      commands: [
+        { type: 'addBlock', id: 'fn', blockType: 'function', name: 'Shape', position: { x: 420, y: 80 } },
+        { type: 'setSubBlockValue', id: 'fn', subBlockId: 'code', value: 'return 1' },
+        // A webhook block whose form would write its path when first opened by a writer.
+        { type: 'addBlock', id: 'hook', blockType: 'webhook', name: 'Hook', position: { x: 420, y: 320 } },
+      ],
+    });
+    expect(built.status).toBe(200);
+    const { page, errors } = await openWorkflow(chromium(), reader.headers.cookie ?? '', workflowId);
+    // What the reader's page sends: no edit may leave it (the server would refuse it; the page must not try).
+    const sent: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() !== 'GET' && /\/api\/workflows\/[^/]+\/(commands|deploy|execute)/.test(r.url())) sent.push(`${r.method()} ${r.url()}`);
+    });
+    await page.getByText('read only', { exact: true }).waitFor();
+    const toolbar = page.getByRole('toolbar', { name: 'Editing tools' });
+    expect(await toolbar.getByRole('button', { name: /^Run/ }).count()).toBe(0);
+    expect(await toolbar.getByRole('button', { name: /Deploy/ }).count()).toBe(0);
+    expect(await toolbar.getByRole('button', { name: /^Undo/ }).count()).toBe(0);
+    expect(await page.getByRole('complementary', { name: 'Block palette' }).count()).toBe(0);
+
+    await page.locator('.react-flow__node[data-id="fn"]').click({ position: { x: 8, y: 8 } });
+    const panel = page.getByRole('region', { name: 'Block' });
+    await panel.getByRole('heading', { name: 'Shape' }).waitFor();
+    expect(await panel.getByRole('textbox', { name: 'Block name' }).isDisabled()).toBe(true);
+    expect(await panel.locator('.cm-content').getAttribute('contenteditable')).toBe('false');
+    // Delete with the block selected: nothing is sent.
+    await page.keyboard.press('Delete');
+    await page.locator('.react-flow__node[data-id="hook"]').click({ position: { x: 8, y: 8 } });
+    await panel.getByRole('heading', { name: 'Hook' }).waitFor();
+    expect(await panel.getByRole('group', { name: 'Webhook Configuration' }).getByRole('textbox', { name: 'Webhook URL' }).inputValue()).toContain(`/api/webhooks/trigger/${workflowId}`);
+    await page.keyboard.press('Control+z');
+    await page.getByText('You can view this workflow but not change it: you have read access to its workspace').first().waitFor();
+    // The owner's rename reaches the reader's canvas: everything the reader did before it was shown, and nothing was sent.
+    expect((await asOwner('POST', `/api/workflows/${workflowId}/commands`, { commands: [{ type: 'renameBlock', id: 'fn', name: 'Shape 2' }] })).status).toBe(200);
+    await page.locator('.react-flow__node[data-id="fn"]').getByText('Shape 2').waitFor();
+    expect(sent).toEqual([]);
+    const hookConfig = (await asOwner<{ data: { state: { blocks: Record<string, { subBlocks: Record<string, { value: unknown }> }> } } }>('GET', `/api/workflows/${workflowId}`)).body.data.state.blocks.hook?.subBlocks.webhookConfig?.value;
+    expect(hookConfig ?? null).toBeNull();
+    await page.screenshot({ path: path.join(tmpdir(), 'weft-reader.png') });
+    expect(errors).toEqual([]);
+  });
+
   it('creates a knowledge base with a document, picks both in a Knowledge block’s form, and deletes the base', async () => {
     const owner = await signUp('Knowledge user');
     const asOwner = as(owner);

@@ -54,6 +54,8 @@ const CONTAINER_DATA: Record<string, Record<string, unknown>> = {
   loop: { ...CONTAINER_SIZE, loopType: 'for', count: 5 },
   parallel: { ...CONTAINER_SIZE, parallelType: 'collection', count: 5 },
 };
+/** What a reader is told when they try to change a workflow. */
+const READ_ONLY_MESSAGE = 'You can view this workflow but not change it: you have read access to its workspace';
 /** Blocks above which the canvas draws only what is in view and fits the view at half size at the least. */
 const LARGE_CANVAS = 300;
 /** The starter block, looked up by the id it had last time (a search over every block only when that fails). */
@@ -135,10 +137,13 @@ function SaveState(props: { version: number; pending: number }) {
 }
 
 /** The collaborative editor of one loaded workflow. */
-function Editor({ workflowId, name, color }: { workflowId: string; name: string; color: string }) {
+function Editor({ workflowId, name, color, readOnly }: { workflowId: string; name: string; color: string; readOnly: boolean }) {
   const toast = useToast();
   const blocks = useQuery({ queryKey: ['blocks'], queryFn: api.blocks, staleTime: Infinity });
-  const { snapshot, live, edit, dismissMessage } = useWorkflowSession(workflowId, blocks.data);
+  const { snapshot, live, edit: write, dismissMessage } = useWorkflowSession(workflowId, blocks.data);
+  // A reader's edits (a shortcut, a paste) are not sent: they would only be refused.
+  const refuse = useCallback(() => toast.error(READ_ONLY_MESSAGE), [toast]);
+  const edit: (commands: Command[]) => void = readOnly ? refuse : write;
   const flow = useReactFlow<BlockNode>();
   const store = useStoreApi<BlockNode>();
   const [canvasNodes] = useState(() => new CanvasNodes());
@@ -528,31 +533,48 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
           <strong>{name}</strong>
           <SaveState version={snapshot.version} pending={snapshot.pending} />
           <span className={`pill ${live ? 'pill-live' : 'pill-off'}`}>{live ? 'live' : 'offline'}</span>
+          {readOnly && (
+            <span className="pill pill-off" title={READ_ONLY_MESSAGE}>
+              read only
+            </span>
+          )}
         </div>
         <div className="toolbar" role="toolbar" aria-label="Editing tools">
-          <ToolButton label="Undo" icon="undo" shortcut="Ctrl+Z" disabled={!canUndo} onClick={() => edit([{ type: 'undo' }])} />
-          <ToolButton label="Redo" icon="redo" shortcut="Ctrl+Shift+Z" disabled={!canRedo} onClick={() => edit([{ type: 'redo' }])} />
-          <span className="tool-sep" />
+          {!readOnly && (
+            <>
+              <ToolButton label="Undo" icon="undo" shortcut="Ctrl+Z" disabled={!canUndo} onClick={() => edit([{ type: 'undo' }])} />
+              <ToolButton label="Redo" icon="redo" shortcut="Ctrl+Shift+Z" disabled={!canRedo} onClick={() => edit([{ type: 'redo' }])} />
+              <span className="tool-sep" />
+            </>
+          )}
           <ToolButton label="Copy" icon="copy" shortcut="Ctrl+C" disabled={selectedIds.length === 0} onClick={copy} />
-          <ToolButton label="Paste" icon="download" shortcut="Ctrl+V" onClick={() => paste()} />
-          <ToolButton label="Duplicate selected" icon="plus" shortcut="Ctrl+D" disabled={selectedIds.length === 0} onClick={duplicate} />
-          <ToolButton label="Delete selected" icon="trash" shortcut="Delete" disabled={selectedIds.length + selectedEdgeIds.length === 0} onClick={() => remove(selectedIds, selectedEdgeIds)} />
-          <span className="tool-sep" />
-          <ToolButton label="Auto layout" icon="layout" onClick={() => void autoLayout()} />
+          {!readOnly && (
+            <>
+              <ToolButton label="Paste" icon="download" shortcut="Ctrl+V" onClick={() => paste()} />
+              <ToolButton label="Duplicate selected" icon="plus" shortcut="Ctrl+D" disabled={selectedIds.length === 0} onClick={duplicate} />
+              <ToolButton label="Delete selected" icon="trash" shortcut="Delete" disabled={selectedIds.length + selectedEdgeIds.length === 0} onClick={() => remove(selectedIds, selectedEdgeIds)} />
+              <span className="tool-sep" />
+              <ToolButton label="Auto layout" icon="layout" onClick={() => void autoLayout()} />
+            </>
+          )}
           <ToolButton label="Fit view" icon="fit" onClick={() => fitAll(200)} />
-          <span className="tool-sep" />
-          <div className="canvas-actions">
-            <button type="button" className="btn btn-sm" onClick={() => setDeploying(true)}>
-              <Icon name="rocket" size={14} /> Deploy
-            </button>
-            <button type="button" className="btn btn-sm btn-run" title="Run (Ctrl+Enter)" disabled={running} onClick={runNow}>
-              <Icon name="play" size={12} /> {running ? 'Running…' : 'Run'}
-            </button>
-          </div>
+          {!readOnly && (
+            <>
+              <span className="tool-sep" />
+              <div className="canvas-actions">
+                <button type="button" className="btn btn-sm" onClick={() => setDeploying(true)}>
+                  <Icon name="rocket" size={14} /> Deploy
+                </button>
+                <button type="button" className="btn btn-sm btn-run" title="Run (Ctrl+Enter)" disabled={running} onClick={runNow}>
+                  <Icon name="play" size={12} /> {running ? 'Running…' : 'Run'}
+                </button>
+              </div>
+            </>
+          )}
         </div>
       </header>
       <div className="editor-body">
-        <Palette definitions={blocks.data ?? []} onAdd={add} />
+        {!readOnly && <Palette definitions={blocks.data ?? []} onAdd={add} />}
         <div className="flow-column">
         <div className="flow" ref={pane} onDragOver={onDragOver} onDrop={onDrop}>
           <RunStatusContext.Provider value={statuses}>
@@ -569,7 +591,9 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
               onNodeDragStop={onNodeDragStop}
               onConnect={onConnect}
               onDelete={onDelete}
-              deleteKeyCode={DELETE_KEYS}
+              deleteKeyCode={readOnly ? null : DELETE_KEYS}
+              nodesDraggable={!readOnly}
+              nodesConnectable={!readOnly}
               multiSelectionKeyCode={MULTI_SELECT_KEYS}
               selectionKeyCode="Shift"
               onlyRenderVisibleElements={large}
@@ -588,7 +612,7 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
         {runConsole}
         </div>
         <aside className="panels">
-          {only && <SelectedBlockPanel key={only.id} block={only} state={snapshot.state} definition={catalogue.get(only.type)} edit={edit} workflowId={workflowId} />}
+          {only && <SelectedBlockPanel key={only.id} block={only} state={snapshot.state} definition={catalogue.get(only.type)} edit={edit} workflowId={workflowId} readOnly={readOnly} />}
           {!only && selectedIds.length > 1 && (
             <section className="panel" aria-label="Selection">
               <h2>{selectedIds.length} blocks selected</h2>
@@ -596,8 +620,12 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
             </section>
           )}
           <DeferredHistory history={snapshot.state.history} onRevert={revert} />
-          {variablesPanel}
-          {copilotPanel}
+          {variablesPanel && (
+            <fieldset className="plain-fieldset" disabled={readOnly}>
+              {variablesPanel}
+            </fieldset>
+          )}
+          {!readOnly && copilotPanel}
         </aside>
       </div>
       {asking && (
@@ -623,12 +651,16 @@ function Editor({ workflowId, name, color }: { workflowId: string; name: string;
 export function Canvas({ workflowId }: { workflowId: string; listed?: boolean }) {
   // The workflow's entry first: it waits for the editor to start a just-created workflow.
   const workflow = useQuery({ queryKey: ['workflow', workflowId], queryFn: () => api.workflow(workflowId), retry: (n, e) => !(e instanceof ApiError && e.status === 404) && n < 1 });
+  const workspaces = useQuery({ queryKey: ['workspaces'], queryFn: api.workspaces });
   if (workflow.isLoading) return <p className="empty">Loading…</p>;
   if (workflow.error instanceof ApiError && workflow.error.status === 404) return <p className="empty error">{`Workflow ${workflowId} not found`}</p>;
   if (workflow.error || !workflow.data) return <p className="empty error">{workflow.error?.message ?? `Workflow ${workflowId} not found`}</p>;
+  if (workspaces.isLoading) return <p className="empty">Loading…</p>;
+  // A reader of the workspace sees the workflow and its runs; the server refuses their edits anyway.
+  const readOnly = workspaces.data?.find((w) => w.id === workflow.data.workspaceId)?.permission === 'read';
   return (
     <ReactFlowProvider>
-      <Editor key={workflowId} workflowId={workflowId} name={workflow.data.name} color={workflow.data.color} />
+      <Editor key={workflowId} workflowId={workflowId} name={workflow.data.name} color={workflow.data.color} readOnly={readOnly} />
     </ReactFlowProvider>
   );
 }

@@ -150,10 +150,12 @@ interface PanelProps {
   definition: BlockDefinition | undefined;
   edit: Edit;
   workflowId: string;
+  /** Shown to a reader: every control disabled, nothing written. */
+  readOnly?: boolean;
 }
 
 /** The one selected block: its name and type, its settings and the fields its form shows now, all edited live. */
-export function BlockPanel({ block, state, definition, edit, workflowId }: PanelProps) {
+export function BlockPanel({ block, state, definition, edit, workflowId, readOnly = false }: PanelProps) {
   const blocks = useQuery({ queryKey: ['blocks'], queryFn: api.blocks, staleTime: Infinity });
   const providers = useQuery({ queryKey: ['providers'], queryFn: api.providers, staleTime: Infinity });
   const tools = useQuery({ queryKey: ['tools'], queryFn: api.tools, staleTime: Infinity });
@@ -169,11 +171,13 @@ export function BlockPanel({ block, state, definition, edit, workflowId }: Panel
     providers: providers.data ?? [],
     tools: tools.data ?? [],
     envKeys: Object.keys(environment.data ?? {}),
+    readOnly,
   };
   const container = block.type === 'loop' || block.type === 'parallel';
   const look = container ? { icon: block.type === 'loop' ? 'LoopIcon' : 'ParallelIcon', color: block.type === 'loop' ? '#2FB3FF' : '#FEE12B', name: block.type === 'loop' ? 'Loop' : 'Parallel' } : { icon: definition?.icon ?? '', color: definition?.bgColor, name: definition?.name ?? block.type };
   return (
     <section className="panel block-panel" aria-label="Block">
+      <fieldset className="plain-fieldset" disabled={readOnly}>
       <div className="block-panel-head">
         <BlockIcon icon={look.icon} color={look.color} name={look.name} size={32} />
         <div>
@@ -207,6 +211,7 @@ export function BlockPanel({ block, state, definition, edit, workflowId }: Panel
           {definition && fields.length === 0 && <p className="muted">This block has no fields to fill.</p>}
         </div>
       </FormContext.Provider>
+      </fieldset>
     </section>
   );
 }

@@ -15,10 +15,12 @@ export interface CodeEditorProps {
   /** The editor lost focus. */
   onBlur(): void;
   minHeight?: number;
+  /** Shown, not edited (a reader's form). */
+  readOnly?: boolean;
 }
 
 /** CodeMirror 6 with JavaScript or JSON highlighting; loaded only when a code field is shown. */
-export default function CodeEditor({ value, language, label, placeholder, onChange, onBlur, minHeight = 90 }: CodeEditorProps) {
+export default function CodeEditor({ value, language, label, placeholder, onChange, onBlur, minHeight = 90, readOnly = false }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const handlers = useRef({ onChange, onBlur });
@@ -35,6 +37,8 @@ export default function CodeEditor({ value, language, label, placeholder, onChan
           language === 'json' ? json() : javascript(),
           placeholderExt(placeholder ?? ''),
           EditorView.lineWrapping,
+          EditorState.readOnly.of(readOnly),
+          EditorView.editable.of(!readOnly),
           EditorView.contentAttributes.of({ 'aria-label': label }),
           EditorView.theme({ '&': { minHeight: `${minHeight}px`, fontSize: '12px' }, '.cm-scroller': { fontFamily: 'var(--mono)' }, '.cm-gutters': { background: '#f8fafc', border: 'none' } }),
           EditorView.updateListener.of((u) => {
@@ -50,7 +54,7 @@ export default function CodeEditor({ value, language, label, placeholder, onChan
       view.current = null;
     };
     // The editor is made once; later values arrive through the effect below.
-  }, [language]);
+  }, [language, readOnly]);
 
   // A value from elsewhere replaces the text unless the user is typing in it.
   useEffect(() => {

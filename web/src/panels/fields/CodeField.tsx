@@ -1,6 +1,7 @@
-import { lazy, Suspense, useId } from 'react';
+import { lazy, Suspense, useContext, useId } from 'react';
 import type { SubBlockConfig } from '@weft/catalog';
 import { useDraft } from '../useDraft';
+import { FormContext } from './FormContext';
 
 const CodeEditor = lazy(() => import('./CodeEditor'));
 
@@ -17,6 +18,7 @@ export function codeLanguage(field: SubBlockConfig): 'javascript' | 'json' {
  */
 export function CodeField({ field, value, onChange, label }: { field: SubBlockConfig; value: unknown; onChange(v: unknown): void; label: string }) {
   const id = useId();
+  const readOnly = useContext(FormContext)?.readOnly ?? false;
   const language = codeLanguage(field);
   const text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value, null, 2);
   const problem = (t: string) => {
@@ -41,7 +43,7 @@ export function CodeField({ field, value, onChange, label }: { field: SubBlockCo
         <span className="field-hint">{language === 'json' ? 'JSON' : 'JavaScript'}</span>
       </label>
       <Suspense fallback={<textarea id={id} className="input mono" readOnly value={draft} rows={4} aria-label={label} />}>
-        <CodeEditor value={draft} language={language} label={label} placeholder={field.placeholder} onChange={change} onBlur={onBlur} minHeight={field.id === 'code' ? 160 : 80} />
+        <CodeEditor value={draft} language={language} label={label} placeholder={field.placeholder} onChange={change} onBlur={onBlur} minHeight={field.id === 'code' ? 160 : 80} readOnly={readOnly} />
       </Suspense>
       {error && (
         <span className="field-error" role="alert">

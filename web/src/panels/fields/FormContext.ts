@@ -11,6 +11,8 @@ export interface FormEnv {
   providers: readonly ProviderDefinition[];
   tools: readonly ToolDefinition[];
   envKeys: readonly string[];
+  /** The user may only read this workflow (its workspace gave them read access): fields write nothing. */
+  readOnly?: boolean;
 }
 
 export const FormContext = createContext<FormEnv | null>(null);

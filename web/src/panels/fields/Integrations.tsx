@@ -205,7 +205,8 @@ export function WebhookConfigField({ label, value, onChange }: Props) {
   const [shown, setShown] = useState(false);
   const set = (next: WebhookConfig) => onChange({ ...config, ...next });
   // A new block has no path yet: it takes the workflow id, written once, so deploying finds it.
-  const missingPath = config.path === undefined;
+  // A reader's form writes nothing.
+  const missingPath = config.path === undefined && !env.readOnly;
   useEffect(() => {
     if (missingPath) onChange({ ...config, path: env.workflowId });
   }, [missingPath]);
