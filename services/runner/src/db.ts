@@ -50,6 +50,8 @@ export interface BlockLogTable {
   output: NullableJson;
   error: string | null;
   attempts: number | null;
+  /** Each try of a retried call: `AttemptRecord[]`. */
+  attempt_log: NullableJson;
   tokens: NullableJson;
   cost: NullableJson;
   loop_iteration: NullableJson;

@@ -40,6 +40,20 @@ describe('the run log (Postgres)', () => {
     expect(notified).toContain(id);
   });
 
+  it('keeps each try of a retried block (start, duration, error) in its log', async () => {
+    const id = `run-${uniqueSuffix()}`;
+    await createExecution(database.db, { executionId: id, workflowId: 'wf-3', trigger: 'manual', input: null });
+    const tries = [
+      { attempt: 1, startedAt: '2026-01-01T00:00:00.000Z', durationMs: 4, error: 'HTTP error 503: Service Unavailable' },
+      { attempt: 2, startedAt: '2026-01-01T00:00:01.000Z', durationMs: 5 },
+    ];
+    await recordRunEvent(deps, { type: 'blockCompleted', executionId: id, log: log('api', { attempts: 2, attemptLog: tries }) });
+    await recordRunEvent(deps, { type: 'blockCompleted', executionId: id, log: log('once', { attempts: 1 }) });
+    const view = await getExecution(database.db, id);
+    expect(view.logs?.find((l) => l.blockId === 'api')).toMatchObject({ attempts: 2, attemptLog: tries });
+    expect(view.logs?.find((l) => l.blockId === 'once')).not.toHaveProperty('attemptLog');
+  });
+
   it('refuses (retryably) a block event before its run has a row', async () => {
     await expect(recordRunEvent(deps, { type: 'blockCompleted', executionId: `none-${uniqueSuffix()}`, log: log('a') })).rejects.toThrow(/has no row yet/);
   });

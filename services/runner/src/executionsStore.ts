@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { AppError, appendOutbox, createEnvelope, type EventEnvelope } from '@weft/platform';
 import type { BlockLogStatus, ExecutionStatus, RunnerDB } from './db.js';
-import type { BlockLog, CostSummary, RunEvent, RunResult, RunTrigger, RunnableState, TokenUsage } from './workflows/types.js';
+import type { AttemptRecord, BlockLog, CostSummary, RunEvent, RunResult, RunTrigger, RunnableState, TokenUsage } from './workflows/types.js';
 
 /**
  * The run log: executions, one row per block run, and the numbered event log an SSE reader replays.
@@ -145,6 +145,7 @@ async function upsertBlockLog(trx: Transaction<RunnerDB>, executionId: string, p
     output: json(log.output),
     error: log.error ?? null,
     attempts: log.attempts ?? null,
+    attempt_log: json(log.attemptLog),
     tokens: json(log.tokens),
     cost: json(log.cost),
     loop_iteration: json(log.loopIteration),
@@ -355,6 +356,7 @@ export async function listBlockLogs(db: Kysely<RunnerDB>, executionId: string): 
     ...(r.output !== null ? { output: r.output } : {}),
     ...(r.error !== null ? { error: r.error } : {}),
     ...(r.attempts !== null ? { attempts: r.attempts } : {}),
+    ...(r.attempt_log !== null ? { attemptLog: r.attempt_log as AttemptRecord[] } : {}),
     ...(r.tokens !== null ? { tokens: r.tokens as TokenUsage } : {}),
     ...(r.cost !== null ? { cost: r.cost as CostSummary } : {}),
     ...(r.loop_iteration !== null ? { loopIteration: r.loop_iteration as number[] } : {}),

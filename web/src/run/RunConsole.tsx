@@ -25,6 +25,7 @@ function Entry({ entry, onRerun, onSelect }: { entry: BlockEntry; onRerun?: () =
         <span className="log-name">{entry.blockName}</span>
         {entry.iteration && <span className="badge">{entry.iteration}</span>}
         <span className="log-meta">
+          {entry.attempts !== undefined && entry.attempts > 1 && <span>{entry.attempts} tries</span>}
           {tokens !== undefined && <span>{tokens} tokens</span>}
           {entry.cost?.total !== undefined && <span>{formatCost(entry.cost.total)}</span>}
           <span>{formatDuration(entry.durationMs)}</span>
@@ -54,6 +55,20 @@ function Entry({ entry, onRerun, onSelect }: { entry: BlockEntry; onRerun?: () =
             <div>
               <h3>Error</h3>
               <pre className="log-error">{entry.error}</pre>
+            </div>
+          )}
+          {open && entry.attemptLog && (
+            <div>
+              <h3>Attempts</h3>
+              <ol className="log-attempts" aria-label={`Attempts of ${entry.blockName}`}>
+                {entry.attemptLog.map((t) => (
+                  <li key={t.attempt} className="mono">
+                    Try {t.attempt}
+                    {t.startedAt && ` at ${new Date(t.startedAt).toLocaleTimeString()}`}
+                    {t.durationMs !== undefined && `, ${formatDuration(t.durationMs)}`}: {t.error ? <span className="log-error">{t.error}</span> : 'answered'}
+                  </li>
+                ))}
+              </ol>
             </div>
           )}
           {open && entry.input !== undefined && (

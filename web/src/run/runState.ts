@@ -10,6 +10,14 @@ export interface TokenCount {
   total?: number;
 }
 
+/** One try of a retried block's call: its number, start, duration and (for a failed try) error. */
+export interface AttemptEntry {
+  attempt: number;
+  startedAt?: string;
+  durationMs?: number;
+  error?: string;
+}
+
 /** One block's entry in the console: one per block and loop iteration / parallel branch. */
 export interface BlockEntry {
   key: string;
@@ -22,6 +30,9 @@ export interface BlockEntry {
   input?: unknown;
   output?: unknown;
   error?: string;
+  /** Tries of the block's call, and each one when it was retried. */
+  attempts?: number;
+  attemptLog?: AttemptEntry[];
   tokens?: TokenCount;
   cost?: { total?: number };
   /** Model tokens streamed so far, before the block's output arrives. */
@@ -116,6 +127,20 @@ const fresh = (d: Record<string, unknown>, key: string): BlockEntry => ({
   iteration: iterationLabel(d),
 });
 
+/** The tries a log lists (`attemptLog`), each as the console shows it; undefined without any. */
+function attemptsOf(value: unknown): AttemptEntry[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const tries = value.flatMap((t: unknown, i): AttemptEntry[] => {
+    if (typeof t !== 'object' || t === null) return [];
+    const r = t as Record<string, unknown>;
+    const startedAt = text(r.startedAt);
+    const durationMs = num(r.durationMs);
+    const error = text(r.error);
+    return [{ attempt: num(r.attempt) ?? i + 1, ...(startedAt !== undefined ? { startedAt } : {}), ...(durationMs !== undefined ? { durationMs } : {}), ...(error !== undefined ? { error } : {}) }];
+  });
+  return tries.length > 0 ? tries : undefined;
+}
+
 /** A block's finished log (a block:completed / block:error event, or an entry of a stored execution's logs) as a console entry. */
 function finished(entry: BlockEntry, d: Record<string, unknown>): BlockEntry {
   const skipped = d.skipped === true;
@@ -129,6 +154,8 @@ function finished(entry: BlockEntry, d: Record<string, unknown>): BlockEntry {
     input: d.input,
     output: d.output,
     error: text(d.error),
+    attempts: num(d.attempts),
+    attemptLog: attemptsOf(d.attemptLog),
     tokens: typeof d.tokens === 'object' && d.tokens !== null ? (d.tokens as TokenCount) : undefined,
     cost: typeof d.cost === 'object' && d.cost !== null ? (d.cost as { total?: number }) : undefined,
   };

@@ -13,6 +13,22 @@ describe('the run console state', () => {
     expect(second.rest).toBe('');
   });
 
+  it('keeps each try of a retried block, from the live events and from a stored execution alike', () => {
+    const tries = [
+      { attempt: 1, startedAt: '2026-01-01T00:00:00.000Z', durationMs: 12, error: 'HTTP error 503: Service Unavailable' },
+      { attempt: 2, startedAt: '2026-01-01T00:00:01.000Z', durationMs: 8 },
+    ];
+    const live = fold([
+      msg('block:started', { blockId: 'api', blockName: 'API 1', blockType: 'api' }, 1),
+      msg('block:completed', { blockId: 'api', blockName: 'API 1', blockType: 'api', success: true, durationMs: 1030, attempts: 2, attemptLog: tries }, 2),
+      msg('block:completed', { blockId: 'f', blockName: 'F', blockType: 'function', success: true, durationMs: 3, attempts: 1 }, 3),
+    ]);
+    expect(live.entries[0]).toMatchObject({ attempts: 2, attemptLog: tries });
+    expect(live.entries[1]).toMatchObject({ attempts: 1, attemptLog: undefined });
+    const stored = fromExecution({ executionId: 'x', status: 'succeeded', logs: [{ blockId: 'api', blockName: 'API 1', blockType: 'api', success: true, attempts: 2, attemptLog: [...tries, 'junk'] }] });
+    expect(stored.entries[0]).toMatchObject({ attempts: 2, attemptLog: tries });
+  });
+
   it('folds a run: blocks start, stream tokens, finish or fail; the run ends with its status', () => {
     const view = fold([
       msg('execution:started', { executionId: 'x' }, 1),

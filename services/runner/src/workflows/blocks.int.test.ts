@@ -61,11 +61,17 @@ describe('tool, workflow and run-level behaviour (real Temporal server, fake act
     const flaky = await handle.result();
     expect(flaky.success).toBe(true);
     expect(flaky.logs.find((l) => l.blockId === 'api')?.attempts).toBe(3);
+    // The log shows each attempt: two failed tries with their error, then the one that answered.
+    const tries = flaky.logs.find((l) => l.blockId === 'api')?.attemptLog ?? [];
+    expect(tries.map((t) => [t.attempt, t.error ?? null])).toEqual([[1, 'HTTP error 503: Service Unavailable'], [2, 'HTTP error 503: Service Unavailable'], [3, null]]);
+    for (const t of tries) expect(Date.parse(t.startedAt)).not.toBeNaN();
+    expect(tries.every((t, i) => i === 0 || Date.parse(t.startedAt) >= Date.parse(tries[i - 1]?.startedAt ?? ''))).toBe(true);
     await h.keepHistory(handle, 'tool-retries');
 
     const bad = await h.run(api('https://bad.test'));
     expect(bad).toMatchObject({ success: false, error: 'API: HTTP error 400: Bad Request' });
     expect(bad.logs.find((l) => l.blockId === 'api')?.attempts).toBe(1);
+    expect(bad.logs.find((l) => l.blockId === 'api')).not.toHaveProperty('attemptLog');
 
     const answered = await h.run(api('https://answered.test'));
     expect(answered).toMatchObject({ success: false, error: 'API: HTTP error 404: Not Found' });
@@ -97,6 +103,11 @@ describe('tool, workflow and run-level behaviour (real Temporal server, fake act
     const tooMany = await h.run(api(9));
     expect(tooMany).toMatchObject({ success: false, error: 'API: Retries must be a whole number between 0 and 5' });
     expect(h.rec.toolCalls).toHaveLength(0);
+    // Out of tries: the block fails with the last error and its log shows both.
+    h.reset();
+    const exhausted = await h.run(api(1));
+    expect(exhausted).toMatchObject({ success: false, error: 'API: HTTP error 503: Service Unavailable' });
+    expect(exhausted.logs.find((l) => l.blockId === 'api')).toMatchObject({ attempts: 2, attemptLog: [{ attempt: 1, error: 'HTTP error 503: Service Unavailable' }, { attempt: 2, error: 'HTTP error 503: Service Unavailable' }] });
   });
 
   it('agent block: the model layer answers through its activity; what follows reads <agent.content>, cost adds up in the run', async () => {

@@ -1,15 +1,17 @@
 import { ApplicationFailure, isCancellation, sleep, TimeoutFailure } from '@temporalio/workflow';
 import { innermostMessage } from '@weft/catalog';
+import type { AttemptRecord } from './types.js';
 
 /** Backoff of the first retry; doubled each time, with ±50 % jitter, capped at 30 s. */
 export const RETRY_INITIAL_MS = 1_000;
 const RETRY_MAX_MS = 30_000;
 
-/** A call that failed after its tries; `attempts` is how many were made. */
+/** A call that failed after its tries; `attempts` is how many were made, `tries` each one. */
 export class AttemptsExhausted extends Error {
   constructor(
     message: string,
     readonly attempts: number,
+    readonly tries: AttemptRecord[] = [],
   ) {
     super(message);
     this.name = 'AttemptsExhausted';
@@ -30,20 +32,32 @@ export function isTransient(err: unknown): boolean {
   return true;
 }
 
+/** A call's attempts as the block log keeps them: the count, and each try when there was more than one. */
+export function attemptFields(attempts: number, tries: AttemptRecord[]): { attempts: number; attemptLog?: AttemptRecord[] } {
+  return tries.length > 1 ? { attempts, attemptLog: tries } : { attempts };
+}
+
 /**
  * Runs an activity call with up to `maxAttempts` tries for transient failures, waiting with
  * exponential backoff and jitter between them (workflow timers: durable, and `Math.random` is
  * deterministic inside a workflow). Temporal's own activity retries are off so each attempt is
- * counted for the run log.
+ * counted, timed (workflow time) and its error kept for the run log; recording them issues no
+ * command, so histories of earlier runs replay unchanged.
  */
-export async function withRetries<T>(maxAttempts: number, initialMs: number, call: () => Promise<T>): Promise<{ value: T; attempts: number }> {
-  const tries = Math.max(1, maxAttempts);
+export async function withRetries<T>(maxAttempts: number, initialMs: number, call: () => Promise<T>): Promise<{ value: T; attempts: number; tries: AttemptRecord[] }> {
+  const limit = Math.max(1, maxAttempts);
+  const tries: AttemptRecord[] = [];
   for (let attempt = 1; ; attempt++) {
+    const started = Date.now();
+    const record = (error?: string) => tries.push({ attempt, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, ...(error !== undefined ? { error } : {}) });
     try {
-      return { value: await call(), attempts: attempt };
+      const value = await call();
+      record();
+      return { value, attempts: attempt, tries };
     } catch (err) {
       if (isCancellation(err)) throw err;
-      if (attempt >= tries || !isTransient(err)) throw new AttemptsExhausted(failureMessage(err), attempt);
+      record(failureMessage(err));
+      if (attempt >= limit || !isTransient(err)) throw new AttemptsExhausted(failureMessage(err), attempt, tries);
       const base = Math.min(RETRY_MAX_MS, initialMs * 2 ** (attempt - 1));
       await sleep(Math.round(base * (0.5 + Math.random())));
     }

@@ -76,6 +76,14 @@ export interface CostSummary {
   total: number;
 }
 
+/** One try of a block's activity call: when it started, how long it took, why it failed (absent for the try that answered). */
+export interface AttemptRecord {
+  attempt: number;
+  startedAt: string;
+  durationMs: number;
+  error?: string;
+}
+
 /** What running one block produced; a failure is a value. */
 export interface BlockOutcome {
   success: boolean;
@@ -85,6 +93,8 @@ export interface BlockOutcome {
   cost?: CostSummary;
   /** Tool or model activity attempts (retries show in the log). */
   attempts?: number;
+  /** Each try, when there was more than one. */
+  attemptLog?: AttemptRecord[];
 }
 
 /** What a block executor gets besides its block and resolved parameters. */
@@ -119,6 +129,8 @@ export interface BlockLog {
   output?: unknown;
   error?: string;
   attempts?: number;
+  /** Each try of the block's activity call when it was retried: its start, duration and error. */
+  attemptLog?: AttemptRecord[];
   tokens?: TokenUsage;
   cost?: CostSummary;
   /** Loop iteration and parallel branch indexes, outermost first, when the block ran inside containers. */

@@ -5,7 +5,7 @@ import { conditionProgram, maxAttemptsOf, parseConditions, structureToObject, ta
 import { ERROR_HANDLE, handleOf } from '../graph.js';
 import { MODEL_BLOCK_TYPES, runModelBlock } from '../models/index.js';
 import { pickEnv, resolveJsonText, rewriteCode } from '../references.js';
-import { withRetries } from '../retry.js';
+import { attemptFields, withRetries } from '../retry.js';
 import type { BlockRunContext, RunnableBlock, RunnableState, RunResult } from '../types.js';
 import { runContainer } from './containers.js';
 import { BLOB_THRESHOLD_BYTES, findOutput, resolverFor, type Executed, type Frame, type Resolver, type Run, type RunWorkflowArgs } from './run.js';
@@ -112,14 +112,15 @@ async function runCondition(run: Run, frame: Frame, block: RunnableBlock, resolv
   });
   const input = { conditions: branches, references: logParams };
   let index = -1;
-  let attempts: number | undefined;
+  let attempts: ReturnType<typeof attemptFields> | undefined;
   if (expressions.length > 0) {
     const fn = run.acts.integrations(FUNCTION_TIMEOUT_MS + FUNCTION_MARGIN_MS);
-    const { value: res, attempts: tries } = await withRetries(maxAttemptsOf(block), run.retryInitialMs, () =>
+    const called = await withRetries(maxAttemptsOf(block), run.retryInitialMs, () =>
       fn.executeFunction({ code: conditionProgram(expressions), params, envVars: pickEnv(run.envVars, envKeys), timeoutMs: FUNCTION_TIMEOUT_MS, requestId: run.args.requestId }),
     );
-    attempts = tries;
-    if (!res.success) return { exec: { success: false, output: null, error: `Condition evaluation failed: ${res.error ?? 'unknown error'}`, attempts }, input };
+    const res = called.value;
+    attempts = attemptFields(called.attempts, called.tries);
+    if (!res.success) return { exec: { success: false, output: null, error: `Condition evaluation failed: ${res.error ?? 'unknown error'}`, ...attempts }, input };
     const result = 'result' in res.output ? res.output.result : undefined;
     index = typeof result === 'number' ? result : -1;
   }
@@ -132,7 +133,7 @@ async function runCondition(run: Run, frame: Frame, block: RunnableBlock, resolv
     selectedConditionId: chosen ? chosen.id : null,
     selectedPath: target ? { blockId: target.id, blockType: target.type, blockTitle: target.name } : null,
   };
-  return { exec: { success: true, output, ...(attempts !== undefined ? { attempts } : {}) }, input };
+  return { exec: { success: true, output, ...attempts }, input };
 }
 
 /**
@@ -150,12 +151,13 @@ async function runFunction(run: Run, block: RunnableBlock, resolver: Resolver): 
   const timeoutMs = Number.isFinite(timeoutRaw) && timeoutRaw > 0 ? timeoutRaw : FUNCTION_TIMEOUT_MS;
   const input = { code, params: rewriteCode(code, resolver.logScope).params, timeoutMs };
   const fn = run.acts.integrations(timeoutMs + FUNCTION_MARGIN_MS);
-  const { value: res, attempts } = await withRetries(maxAttemptsOf(block), run.retryInitialMs, () =>
+  const { value: res, ...called } = await withRetries(maxAttemptsOf(block), run.retryInitialMs, () =>
     fn.executeFunction({ code: rewritten.code, params: rewritten.params, envVars: pickEnv(run.envVars, rewritten.envKeys), timeoutMs, requestId: run.args.requestId, storeLargeOutput: storeLarge(run) }),
   );
-  if (res.success) return { exec: { success: true, output: res.output, attempts }, input };
+  const attempts = attemptFields(called.attempts, called.tries);
+  if (res.success) return { exec: { success: true, output: res.output, ...attempts }, input };
   const output = { ...res.output, ...(res.debug ? { debug: res.debug } : {}) };
-  return { exec: { success: false, output, error: res.error ?? 'Code execution failed', attempts }, input };
+  return { exec: { success: false, output, error: res.error ?? 'Code execution failed', ...attempts }, input };
 }
 
 function runResponse(block: RunnableBlock, resolver: Resolver): BlockRun {
@@ -191,10 +193,11 @@ async function runTool(run: Run, block: RunnableBlock, params: Record<string, un
   if (!toolId) return fail(`Block type '${block.type}' has no tool to run`, input);
   const tools = run.acts.integrations(TOOL_TIMEOUT_MS);
   const id = toolId;
-  const { value: res, attempts } = await withRetries(maxAttemptsOf(block), run.retryInitialMs, () =>
+  const { value: res, ...called } = await withRetries(maxAttemptsOf(block), run.retryInitialMs, () =>
     tools.executeTool({ toolId: id, params: toolParams, context: callContext(run, block), envVars: run.envVars, storeLargeOutput: storeLarge(run) }),
   );
-  return { exec: { success: res.success, output: res.output, ...(res.error !== undefined ? { error: res.error } : {}), attempts }, input: { toolId: id, params: input } };
+  const attempts = attemptFields(called.attempts, called.tries);
+  return { exec: { success: res.success, output: res.output, ...(res.error !== undefined ? { error: res.error } : {}), ...attempts }, input: { toolId: id, params: input } };
 }
 
 async function runModel(run: Run, frame: Frame, block: RunnableBlock, params: Record<string, unknown>, input: unknown): Promise<BlockRun> {

@@ -1,6 +1,6 @@
 import { CancellationScope, condition, isCancellation } from '@temporalio/workflow';
 import { ERROR_HANDLE, handleOf, type Scope } from '../graph.js';
-import { AttemptsExhausted, failureMessage } from '../retry.js';
+import { attemptFields, AttemptsExhausted, failureMessage } from '../retry.js';
 import type { BlockLog, RunnableEdge } from '../types.js';
 import { executeBlock } from './blocks.js';
 import { addUsage, shrink, type Executed, type Frame, type Run, type Stored } from './run.js';
@@ -71,7 +71,7 @@ async function runBlock(run: Run, frame: Frame, id: string): Promise<Executed> {
     ({ exec, input } = await executeBlock(run, frame, block));
   } catch (err) {
     if (isCancellation(err)) throw err;
-    exec = { success: false, output: null, error: failureMessage(err), ...(err instanceof AttemptsExhausted ? { attempts: err.attempts } : {}) };
+    exec = { success: false, output: null, error: failureMessage(err), ...(err instanceof AttemptsExhausted ? attemptFields(err.attempts, err.tries) : {}) };
   }
   if (!exec.success) {
     const prior = exec.output !== null && typeof exec.output === 'object' ? (exec.output as Record<string, unknown>) : {};
@@ -90,6 +90,7 @@ async function runBlock(run: Run, frame: Frame, id: string): Promise<Executed> {
     output: output.value,
     ...(exec.error !== undefined ? { error: exec.error } : {}),
     ...(exec.attempts !== undefined ? { attempts: exec.attempts } : {}),
+    ...(exec.attemptLog ? { attemptLog: exec.attemptLog } : {}),
     ...(exec.tokens ? { tokens: exec.tokens } : {}),
     ...(exec.cost ? { cost: exec.cost } : {}),
   };
