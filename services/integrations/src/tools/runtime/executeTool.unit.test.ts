@@ -36,6 +36,8 @@ function executor(overrides: Partial<ToolRuntimeDeps> = {}) {
       handle(req) {
         routeCalls.push(req);
         if (req.path === '/memory') return Promise.resolve({ status: 400, body: { error: 'Role and content are required for agent memory' } });
+        if (req.path === '/memory/down') return Promise.resolve({ status: 500, body: { success: false, error: 'Internal server error' } });
+        if (req.path === '/memory/busy') return Promise.resolve({ status: 429, body: { success: false, error: 'Rate limit exceeded', output: { retryAfter: 2 } } });
         return Promise.resolve({ status: 200, body: { success: true, output: { memories: [{ role: 'user', content: 'hi' }], id: 'k' } } });
       },
     },
@@ -109,6 +111,15 @@ describe('execution layer', () => {
     expect(res).toMatchObject({ success: true, output: { memories: [{ role: 'user', content: 'hi' }], id: 'k' } });
     expect(routeCalls[0]).toMatchObject({ method: 'GET', path: '/memory/k', query: { workflowId: 'wf1' } });
     expect(await call('memory_add', { id: 'k', role: 'user', content: '' })).toMatchObject({ success: false, error: 'Parameter "content" is required for Add Memory but was not provided.' });
+  });
+
+  it('a 5xx or 429 from an internal route is transient: thrown for a run to try again, answered otherwise; a 4xx is the answer', async () => {
+    const input = (id: string) => ({ toolId: 'memory_get', params: { id }, context });
+    await expect(executor().execute(input('down'), 'throw')).rejects.toMatchObject({ name: 'TransientToolError', message: 'Internal server error', status: 500 });
+    await expect(executor().execute(input('busy'), 'throw')).rejects.toMatchObject({ name: 'TransientToolError', status: 429 });
+    expect(await executor().execute(input('down'), 'answer')).toMatchObject({ success: false, error: 'Internal server error' });
+    expect(await executor().execute(input('busy'), 'answer')).toMatchObject({ success: false, error: 'Rate limit exceeded', output: { retryAfter: 2 } });
+    expect(await executor().execute({ toolId: 'memory_add', params: { id: 'k', role: 'user', content: 'x' }, context }, 'throw')).toMatchObject({ success: false, error: 'Role and content are required for agent memory' });
   });
 
   it('builds other tools from their metadata against the configured base URL', async () => {

@@ -1,6 +1,7 @@
 import type { ToolConfig } from '@weft/catalog';
 import type { ExecuteToolInput } from '@weft/contracts';
 import { ToolError, type ToolIO } from '../serviceTool.js';
+import { TransientToolError } from './errors.js';
 import type { InternalRoutes } from './types.js';
 
 type Outcome = { success: boolean; output: unknown; error?: string };
@@ -32,7 +33,11 @@ function detailOf(body: unknown): string | undefined {
   return undefined;
 }
 
-/** An internal tool: its route's code is called directly with the params and the context's workflowId. */
+/**
+ * An internal tool: its route's code is called directly with the params and the context's workflowId.
+ * A 429 or 5xx answer (a service behind the route failed, the route itself crashed) is transient, as
+ * for http_request: a run's block tries it again; a synchronous caller gets it as the answer.
+ */
 export async function callInternalTool(tool: ToolConfig, params: Record<string, unknown>, input: ExecuteToolInput, internal: InternalRoutes): Promise<Outcome> {
   const values = { ...params, workflowId: params.workflowId ?? input.context.workflowId };
   const { text: filled, used } = fillTemplate(tool.request.url, values, true);
@@ -52,7 +57,9 @@ export async function callInternalTool(tool: ToolConfig, params: Record<string, 
     const error = typeof b?.error === 'string' && b.error ? b.error : `Request failed with status ${answer.status}`;
     // A route that answers an output beside its error (the Stagehand agent's failed result, §8) keeps it.
     const { success: _s, error: _e, ...rest } = b && typeof b === 'object' ? b : {};
-    if (Object.keys(rest).length > 0) return { success: false, output: 'output' in rest ? rest.output : rest, error };
+    const output = Object.keys(rest).length > 0 ? ('output' in rest ? rest.output : rest) : undefined;
+    if (answer.status === 429 || answer.status >= 500) throw new TransientToolError(error, answer.status, output);
+    if (output !== undefined) return { success: false, output, error };
     throw new ToolError(error, answer.status);
   }
   if (b && typeof b === 'object' && typeof b.success === 'boolean' && 'output' in b) {
