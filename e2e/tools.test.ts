@@ -206,10 +206,20 @@ describe('a run through the runner', () => {
       { type: 'setSubBlockValue', id: 'fetch', subBlockId: 'method', value: 'GET' },
       { type: 'addEdge', source: starter, target: 'fetch' },
     ]);
-    const res = await api<{ success: boolean; logs: Array<{ blockId: string; success: boolean; attempts?: number; output?: unknown }> }>('POST', `/api/workflows/${id}/execute`, {});
+    type Log = { blockId: string; success: boolean; attempts?: number; output?: unknown; attemptLog?: Array<{ attempt: number; startedAt: string; durationMs: number; error?: string }> };
+    const res = await api<{ success: boolean; logs: Log[]; metadata: { executionId: string } }>('POST', `/api/workflows/${id}/execute`, {});
     expect(res.body.success).toBe(true);
     expect(res.body.logs.find((l) => l.blockId === 'fetch')).toMatchObject({ success: true, attempts: 3, output: { data: { ok: 1 }, status: 200 } });
     expect(calls).toBe(3);
+    // The log shows each attempt, in the answer and in the stored execution alike.
+    const tries = [
+      { attempt: 1, startedAt: expect.any(String), durationMs: expect.any(Number), error: 'HTTP error 503: Service Unavailable' },
+      { attempt: 2, startedAt: expect.any(String), durationMs: expect.any(Number), error: 'HTTP error 503: Service Unavailable' },
+      { attempt: 3, startedAt: expect.any(String), durationMs: expect.any(Number) },
+    ];
+    expect(res.body.logs.find((l) => l.blockId === 'fetch')?.attemptLog).toEqual(tries);
+    const stored = await api<{ logs: Log[] }>('GET', `/api/executions/${res.body.metadata.executionId}`);
+    expect(stored.body.logs.find((l) => l.blockId === 'fetch')?.attemptLog).toEqual(tries);
   });
 
   it('the workflow executor route runs another workflow through the runner and answers when it ends', async () => {
