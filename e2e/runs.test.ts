@@ -7,7 +7,7 @@ import pg from 'pg';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { createTestInstance, uniqueSuffix } from '@weft/testkit';
+import { createFakeServer, createTestInstance, uniqueSuffix } from '@weft/testkit';
 import { checkGrpcHealth } from '@weft/platform';
 import { freePort } from '../infra/scripts/lib/stack.mjs';
 import { api, defaultCookie } from './support/http.js';
@@ -308,6 +308,30 @@ describe('runs through the gateway', () => {
     expect(cancelled.body.logs?.find((l) => l.blockId === starter)).toMatchObject({ success: true });
     // Cancelling again answers the same ended execution.
     expect((await api<ExecutionAnswer>('POST', `/api/executions/${started.body.executionId}/cancel`)).body.status).toBe('cancelled');
+  });
+
+  it('a cancel reaches a running API call: the server that never answers sees the connection closed, the run ends cancelled with its partial log', async () => {
+    const slow = await createFakeServer();
+    try {
+      slow.on('GET', '/hang', { hang: true });
+      const { id, starter } = await workflowWith((s) => [
+        { type: 'addBlock', id: 'wait', blockType: 'api', name: 'Wait', position: { x: 400, y: 100 } },
+        { type: 'setSubBlockValue', id: 'wait', subBlockId: 'url', value: `${slow.url}/hang` },
+        { type: 'setSubBlockValue', id: 'wait', subBlockId: 'method', value: 'GET' },
+        { type: 'setSubBlockValue', id: 'wait', subBlockId: 'timeout', value: '120000' },
+        { type: 'addEdge', source: s, target: 'wait' },
+      ]);
+      const started = await api<{ executionId: string }>('POST', `/api/workflows/${id}/execute`, {}, { cookie: await defaultCookie(), 'x-execution-mode': 'async' });
+      await expect.poll(() => slow.received('GET', '/hang').length).toBe(1);
+      const cancelled = await api<ExecutionAnswer>('POST', `/api/executions/${started.body.executionId}/cancel`);
+      expect(cancelled.body.status).toBe('cancelled');
+      expect(cancelled.body.logs?.find((l) => l.blockId === starter)).toMatchObject({ success: true });
+      // The integrations worker learns of it from its next heartbeat (one a second) and closes the
+      // connection, long before the request's own 120 s timeout.
+      await expect.poll(() => slow.received('GET', '/hang')[0]?.abandoned, { timeout: 15_000 }).toBe(true);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('runs the active deployed version with the deployment API key; 401 for a wrong key', async () => {
