@@ -8,6 +8,8 @@ import { backingEnv, createFakeServer, uniqueSuffix, type FakeServer } from '@we
 import { SandboxPool } from '../function/sandbox.js';
 import { createBaseUrls } from '../tools/runtime/baseUrls.js';
 import { createToolExecutor } from '../tools/runtime/executeTool.js';
+import { createModelActivities } from '../models/activities.js';
+import { compatibleEnv, testModelDeps } from '../models/testDeps.js';
 import { createActivities, HEARTBEAT_THROTTLE_MAX } from './index.js';
 
 // The runner's run workflow (bundled from its source, started by name) calls this worker's real
@@ -58,6 +60,7 @@ beforeAll(async () => {
   client = new Client({ connection });
   fake = await createFakeServer();
   fake.on('GET', '/hang', { hang: true });
+  fake.on('POST', '/v1/chat/completions', { hang: true });
   const tools = createToolExecutor({
     policy: { allowPrivateNetwork: false, allowlist: ['127.0.0.1'] },
     baseUrls: createBaseUrls({}, {}),
@@ -75,12 +78,12 @@ beforeAll(async () => {
     loadEnvironment: () => Promise.resolve({}),
     loadChildWorkflow: () => Promise.reject(new Error('unused')),
   };
-  // One worker serves the run workflow, the runner's activities (stubs) and the integrations activities.
+  // One worker serves the run workflow (and the agent's tool loop), the runner's activities (stubs) and the integrations activities.
   worker = await Worker.create({
     connection: native,
     taskQueue: queue,
     workflowBundle: await bundleWorkflowCode({ workflowsPath: runWorkflowsPath, preloadModules: SHARED_WORKFLOW_MODULES, logger: temporalLogger(createLogger('bundle', 'silent')) }),
-    activities: { ...runnerStubs, ...createActivities({ sandbox, tools }) },
+    activities: { ...runnerStubs, ...createActivities({ sandbox, tools }), ...createModelActivities(testModelDeps(compatibleEnv(fake.url))) },
     sinks: { runLog: { record: { fn: () => undefined, callDuringReplay: false } } },
     maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE_MAX,
   });
@@ -129,5 +132,14 @@ describe('a cancelled run stops its running activities (real Temporal, real sand
     expect(result.logs.find((l) => l.blockId === 's')).toMatchObject({ success: true });
     // Closed through the heartbeat's cancellation, long before the request's own 120 s timeout.
     await expect.poll(() => fake.received('GET', '/hang')[0]?.abandoned, { timeout: 10_000 }).toBe(true);
+  });
+
+  it('an agent block waiting on a model that never answers: the run ends cancelled and the model request is closed', async () => {
+    const handle = await start(after(block('agent', 'agent', { model: 'gpt-4o', apiKey: 'sk-test', userPrompt: 'Say hi' })));
+    await expect.poll(() => fake.received('POST', '/v1/chat/completions').length, { timeout: 30_000 }).toBe(1);
+    await handle.cancel();
+    const result = (await handle.result()) as RunResult;
+    expect(result).toMatchObject({ success: false, cancelled: true, error: 'Run cancelled' });
+    await expect.poll(() => fake.received('POST', '/v1/chat/completions')[0]?.abandoned, { timeout: 10_000 }).toBe(true);
   });
 });

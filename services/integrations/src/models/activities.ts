@@ -35,8 +35,12 @@ export function toFailure(err: unknown, provider: ModelProviderId): ApplicationF
   return ApplicationFailure.create({ message: cause.message, type: cause.name, nonRetryable, details: [details] });
 }
 
-/** How often a running model activity tells Temporal it is alive (the runner's heartbeat timeout is 30 s). */
-export const MODEL_HEARTBEAT_MS = 5_000;
+/**
+ * How often a running model activity tells Temporal it is alive (the runner's heartbeat timeout is
+ * 30 s). Every second: a beat's answer is how a cancelled run stops the call (its request aborted),
+ * and the worker sends at most one a second (HEARTBEAT_THROTTLE_MAX) whatever the model writes.
+ */
+export const MODEL_HEARTBEAT_MS = 1_000;
 
 /**
  * Runs `work` while heartbeating every `everyMs` (with `details()` when given), so a call on a lost
