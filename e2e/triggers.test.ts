@@ -1,4 +1,4 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { api } from './support/http.js';
@@ -333,6 +333,119 @@ describe('webhook triggers through the gateway', () => {
     expect(answer.body).toEqual({ doubled: 8, method: 'PUT' });
     const [run] = await executions(id, 'webhook');
     expect(run).toMatchObject({ status: 'succeeded', deploymentVersion: 1 });
+  });
+});
+
+describe('webhook providers as the catalogue defines them (webhookConfig {path, secret, verifyToken})', () => {
+  // Discord signs with the application's Ed25519 key; the webhook's secret is its public key (hex).
+  const discordKeys = generateKeyPairSync('ed25519');
+  const discordPublicHex = discordKeys.publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('hex');
+  const discordSign = (ts: string, raw: string, key = discordKeys.privateKey) => ({
+    'content-type': 'application/json',
+    'x-signature-timestamp': ts,
+    'x-signature-ed25519': sign(null, Buffer.from(ts + raw), key).toString('hex'),
+  });
+  const teamsSecret = Buffer.from('teams-shared-secret-bytes').toString('base64');
+  const airtableSecret = Buffer.from('airtable-mac-secret-bytes').toString('base64');
+  const b64Hmac = (key: string, raw: string) => createHmac('sha256', Buffer.from(key, 'base64')).update(raw).digest('base64');
+  const now = () => String(Math.floor(Date.now() / 1000));
+
+  interface ProviderCase {
+    provider: string;
+    secret: string;
+    body: Record<string, unknown>;
+    signed(raw: string): Record<string, string>;
+    forged(raw: string): Record<string, string>;
+    error: string;
+    /** The check covers the body's bytes (all but Telegram's static secret token). */
+    bodySigned: boolean;
+  }
+  const cases = (): ProviderCase[] => [
+    {
+      provider: 'telegram',
+      secret: 'tg-secret',
+      body: { update_id: Number.parseInt(unique(), 16), message: { text: 'hi' } },
+      signed: () => ({ 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'tg-secret' }),
+      forged: () => ({ 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'nope' }),
+      error: 'Invalid Telegram secret token',
+      bodySigned: false,
+    },
+    {
+      provider: 'whatsapp',
+      secret: 'wa-app-secret',
+      body: { object: 'whatsapp_business_account', entry: [{ changes: [{ value: { messages: [{ id: `wamid.${unique()}`, text: { body: 'hi' } }] } }] }] },
+      signed: (raw) => ({ 'content-type': 'application/json', 'x-hub-signature-256': `sha256=${hmacHex('wa-app-secret', raw)}` }),
+      forged: (raw) => ({ 'content-type': 'application/json', 'x-hub-signature-256': `sha256=${hmacHex('other', raw)}` }),
+      error: 'Invalid WhatsApp signature (X-Hub-Signature-256)',
+      bodySigned: true,
+    },
+    {
+      provider: 'discord',
+      secret: discordPublicHex,
+      body: { id: `interaction-${unique()}`, type: 2, data: { name: 'hello' } },
+      signed: (raw) => discordSign(now(), raw),
+      forged: (raw) => discordSign(now(), raw, generateKeyPairSync('ed25519').privateKey),
+      error: 'Invalid Discord signature',
+      bodySigned: true,
+    },
+    {
+      provider: 'microsoftteams',
+      secret: teamsSecret,
+      body: { id: `activity-${unique()}`, type: 'message', text: 'hi' },
+      signed: (raw) => ({ 'content-type': 'application/json', authorization: `HMAC ${b64Hmac(teamsSecret, raw)}` }),
+      forged: (raw) => ({ 'content-type': 'application/json', authorization: `HMAC ${b64Hmac(airtableSecret, raw)}` }),
+      error: 'Invalid Microsoft Teams HMAC',
+      bodySigned: true,
+    },
+    {
+      provider: 'airtable',
+      secret: airtableSecret,
+      body: { base: { id: 'appX' }, webhook: { id: 'achY' }, timestamp: new Date().toISOString() },
+      // Airtable's notification has no id of its own: an Idempotency-Key names the delivery.
+      signed: (raw) => ({ 'content-type': 'application/json', 'x-airtable-content-mac': `hmac-sha256=${createHmac('sha256', Buffer.from(airtableSecret, 'base64')).update(raw).digest('hex')}`, 'idempotency-key': 'airtable-1' }),
+      forged: (raw) => ({ 'content-type': 'application/json', 'x-airtable-content-mac': `hmac-sha256=${hmacHex('other', raw)}` }),
+      error: 'Invalid Airtable content MAC',
+      bodySigned: true,
+    },
+  ];
+
+  for (const c of cases()) {
+    it(`${c.provider}: a forged call is 401 and runs nothing; a verified one runs, once however often it is delivered`, async () => {
+      const path = `${c.provider}-${unique()}`;
+      const id = await workflow(webhookBlock(c.provider, { path, secret: c.secret }));
+      await deploy(id);
+      const raw = JSON.stringify(c.body);
+      expect(await hook('POST', path, { body: raw, headers: c.forged(raw) })).toMatchObject({ status: 401, body: { error: c.error } });
+      // Signed over other bytes than the ones sent: refused too.
+      if (c.bodySigned) expect((await hook('POST', path, { body: JSON.stringify(c.body, null, 1), headers: c.signed(raw) })).status).toBe(401);
+      const answers = [];
+      for (let i = 0; i < 3; i++) answers.push(await hook('POST', path, { body: raw, headers: c.signed(raw) }));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+      expect(answers.map((a) => (a.body as { duplicate?: boolean }).duplicate === true)).toEqual([false, true, true]);
+      const run = await finished((answers[0]?.body as { executionId: string }).executionId);
+      expect(run).toMatchObject({ status: 'succeeded', trigger: 'webhook', output: { result: { hook: c.body } } });
+      expect(await executions(id, 'webhook')).toHaveLength(1);
+    });
+  }
+
+  it('whatsapp: the GET subscription handshake answers hub.challenge with the verify token, 401 with another, and runs nothing', async () => {
+    const path = `wa-verify-${unique()}`;
+    const id = await workflow(webhookBlock('whatsapp', { path, secret: 'wa-app-secret', verifyToken: 'wa-verify' }));
+    await deploy(id);
+    const subscribe = (token: string) => `${path}?hub.mode=subscribe&hub.verify_token=${token}&hub.challenge=1158201444`;
+    expect(await hook('GET', subscribe('wa-verify'))).toMatchObject({ status: 200, body: 1158201444 });
+    expect(await hook('GET', subscribe('wrong'))).toMatchObject({ status: 401, body: { error: 'Invalid WhatsApp verify token' } });
+    expect(await executions(id, 'webhook')).toHaveLength(0);
+  });
+
+  it('discord: a signed PING is answered {type: 1} and runs nothing; an unsigned PING is 401', async () => {
+    const path = `discord-ping-${unique()}`;
+    const id = await workflow(webhookBlock('discord', { path, secret: discordPublicHex }));
+    await deploy(id);
+    const ping = JSON.stringify({ id: 'ping', type: 1 });
+    expect(await hook('POST', path, { body: ping, headers: discordSign(now(), ping) })).toMatchObject({ status: 200, body: { type: 1 } });
+    expect((await hook('POST', path, { body: ping, headers: { 'content-type': 'application/json' } })).status).toBe(401);
+    expect(await executions(id, 'webhook')).toHaveLength(0);
   });
 });
 
