@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createFakeServer } from '@weft/testkit';
 import { chromiumPerSuite } from './support/browser.js';
 import { openWorkflow } from './support/editing.js';
 import { as, signUp } from './support/session.js';
@@ -108,6 +109,40 @@ describe('running and deploying from the web app', () => {
     await deploy.getByRole('button', { name: 'Undeploy', exact: true }).click();
     await deploy.getByText('Not deployed', { exact: true }).waitFor({ timeout: 15_000 });
     expect(errors).toEqual([]);
+  });
+
+  it('shows each try of a retried block in its log: how many, and each one’s error', async () => {
+    const flaky = await createFakeServer();
+    try {
+      let calls = 0;
+      flaky.on('GET', '/flaky', () => (++calls < 3 ? { status: 503, json: { busy: true } } : { json: { ok: 1 } }));
+      const { asOwner, workflowId, starter, cookie } = await newWorkflow('Retrier');
+      const edit = await asOwner('POST', `/api/workflows/${workflowId}/commands`, {
+        commands: [
+          { type: 'addBlock', id: 'fetch', blockType: 'api', name: 'Fetch', position: { x: 400, y: 0 } },
+          { type: 'setSubBlockValue', id: 'fetch', subBlockId: 'url', value: `${flaky.url}/flaky` },
+          { type: 'setSubBlockValue', id: 'fetch', subBlockId: 'method', value: 'GET' },
+          { type: 'addEdge', id: 'e1', source: starter, target: 'fetch' },
+        ],
+      });
+      expect(edit.status).toBe(200);
+      const { page, errors } = await openWorkflow(chromium(), cookie, workflowId);
+      // No input fields: Run starts at once, without the input dialog.
+      await page.getByRole('button', { name: 'Run', exact: true }).click();
+      const console_ = page.getByRole('region', { name: 'Run console' });
+      await expect.poll(() => console_.getByLabel('Run status').textContent(), { timeout: 60_000 }).toBe('Succeeded');
+      const fetched = console_.getByRole('listitem', { name: 'Log of Fetch' });
+      await fetched.getByText('3 tries', { exact: true }).waitFor();
+      await fetched.getByRole('button').first().click();
+      const tries = fetched.getByRole('list', { name: 'Attempts of Fetch' }).getByRole('listitem');
+      await expect.poll(() => tries.count()).toBe(3);
+      expect(await tries.nth(0).textContent()).toMatch(/^Try 1 .*HTTP error 503: Service Unavailable$/);
+      expect(await tries.nth(1).textContent()).toMatch(/^Try 2 .*HTTP error 503: Service Unavailable$/);
+      expect(await tries.nth(2).textContent()).toMatch(/^Try 3 .*answered$/);
+      expect(errors).toEqual([]);
+    } finally {
+      await flaky.close();
+    }
   });
 
   it('shows a value past the 16 MB an answer carries as a stored value, and loads it on request', async () => {
