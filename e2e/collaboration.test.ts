@@ -77,15 +77,20 @@ describe('two browsers editing one workflow', () => {
   });
 
   it('takes back an edit the server refuses and shows its message', async () => {
-    const owner = await signUp('Owner of a read-only share');
-    const reader = await signUp('Reader');
+    // A member edits while the owner takes their write access away: the page was opened with
+    // write access and still shows the palette, but the server now refuses the edit.
+    const owner = await signUp('Owner of a share');
+    const member = await signUp('Demoted member');
     const asOwner = as(owner);
-    expect((await asOwner('POST', `/api/workspaces/${owner.workspaceId}/members`, { email: reader.email, permission: 'read' })).status).toBe(201);
+    expect((await asOwner('POST', `/api/workspaces/${owner.workspaceId}/members`, { email: member.email, permission: 'write' })).status).toBe(201);
     const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId })).body.id;
     const read = async () => (await asOwner<{ data: WorkflowAnswer }>('GET', `/api/workflows/${workflowId}`)).body.data;
-    const [{ page }] = await openTwice(chromium(), workflowId, [reader.headers.cookie ?? '', owner.headers.cookie ?? '']);
+    const [{ page }] = await openTwice(chromium(), workflowId, [member.headers.cookie ?? '', owner.headers.cookie ?? '']);
+    const palette = page.getByRole('complementary', { name: 'Block palette' });
+    await palette.waitFor();
 
-    await page.getByRole('complementary', { name: 'Block palette' }).getByRole('button', { name: 'Add Agent', exact: true }).click();
+    expect((await asOwner('PATCH', `/api/workspaces/${owner.workspaceId}/members/${member.userId}`, { permission: 'read' })).status).toBe(200);
+    await palette.getByRole('button', { name: 'Add Agent', exact: true }).click();
     await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 10_000 }).toMatch(/permission/i);
     const server = await converged([page], read);
     expect(Object.values(server.state.blocks).map((b) => b.name)).toEqual(['Start']);
