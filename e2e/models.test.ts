@@ -133,6 +133,49 @@ describe('model layer end to end (gateway → runner → integrations → the Op
     expect(anonymous.status).toBe(401);
   });
 
+  it('selectedOutputs chooses which blocks stream their tokens; an unknown block is refused naming it', async () => {
+    const nonce = uniqueSuffix();
+    const id = await agentWorkflow({ model: 'gpt-4o', apiKey: 'sk-e2e', userPrompt: `first ${nonce}` });
+    const got = await api<{ data: { state: { blocks: Record<string, { id: string; type: string }> } } }>('GET', `/api/workflows/${id}`);
+    const starter = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter');
+    const added = await api('POST', `/api/workflows/${id}/commands`, {
+      commands: [
+        { type: 'addBlock', id: 'writer', blockType: 'agent', name: 'Writer', position: { x: 400, y: 300 } },
+        { type: 'setSubBlockValue', id: 'writer', subBlockId: 'model', value: 'gpt-4o' },
+        { type: 'setSubBlockValue', id: 'writer', subBlockId: 'apiKey', value: 'sk-e2e' },
+        { type: 'setSubBlockValue', id: 'writer', subBlockId: 'userPrompt', value: `second ${nonce}` },
+        { type: 'addEdge', source: starter?.id, target: 'writer' },
+      ],
+    });
+    expect(added.status).toBe(200);
+    const cookie = await defaultCookie();
+    const res = await fetch(`${inject('weftUrl')}/api/workflows/${id}/execute`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ stream: true, selectedOutputs: ['writer.content'], topic: nonce }),
+    });
+    expect(res.status).toBe(200);
+    const events = await readSse(res);
+    expect(events.at(-1)?.event).toBe('execution:completed');
+    expect(events.filter((e) => e.event === 'block:completed').map((e) => e.data.blockId)).toEqual(expect.arrayContaining(['agent', 'writer']));
+    const chunks = events.filter((e) => e.event === 'stream:chunk').map((e) => e.data as unknown as Chunk);
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(new Set(chunks.map((c) => c.blockId))).toEqual(new Set(['writer']));
+    // The choice is not part of the run's input.
+    const run = await api<{ input: unknown }>('GET', `/api/executions/${String(events[0]?.data.executionId)}`);
+    expect(run.body.input).toEqual({ topic: nonce });
+
+    const refused = await fetch(`${inject('weftUrl')}/api/workflows/${id}/execute`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ stream: true, selectedOutputs: ['Agent 1', 'nobody'] }),
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: 'selectedOutputs: no block "nobody" in this workflow' });
+    const notList = await api('POST', `/api/workflows/${id}/execute`, { stream: true, selectedOutputs: 'Agent 1' });
+    expect(notList).toMatchObject({ status: 400, body: { error: 'selectedOutputs must be a list of block ids or names' } });
+  });
+
   it("an agent on an Azure deployment calls the endpoint and API version set in its form, with the block's key", async () => {
     const nonce = uniqueSuffix();
     const id = await agentWorkflow({ model: 'azure/weft-deploy', apiKey: 'az-e2e', azureEndpoint: inject('modelFakeUrl'), azureApiVersion: '2025-01-01-preview', userPrompt: `hello ${nonce}` });

@@ -10,6 +10,7 @@ import type { AccessChecker, AccessMode } from '../access.js';
 import { API_KEY_PREFIX } from '../accounts/apiKeys.js';
 import { TtlCache } from '../ttlCache.js';
 import { fromJson, parseBody } from '../validate.js';
+import { chunkSelected, resolveSelectedOutputs, selectedOutputsOf, type NamedBlocks } from './streamSelection.js';
 
 /** How long a waited (synchronous) run may take before the call gives up. */
 const SYNC_DEADLINE_MS = 10 * 60_000;
@@ -46,12 +47,17 @@ function modeOf(req: Request, body: unknown): Mode {
   return 'sync';
 }
 
-/** The run's input: the body, without the `stream` switch. */
+/** The run's input: the body, without the `stream` switch and the `selectedOutputs` choice. */
 function inputOf(body: unknown): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body ?? null;
-  if (!('stream' in body)) return body;
-  const { stream: _stream, ...rest } = body as Record<string, unknown>;
+  if (!('stream' in body) && !('selectedOutputs' in body)) return body;
+  const { stream: _stream, selectedOutputs: _selected, ...rest } = body as Record<string, unknown>;
   return rest;
+}
+
+/** The blocks of a state's JSON (none when it has none). */
+function blocksOf(stateJson: string): NamedBlocks {
+  return ((stateJson ? JSON.parse(stateJson) : {}) as { blocks?: NamedBlocks }).blocks ?? {};
 }
 
 /** An execution as the API shows it. */
@@ -138,7 +144,15 @@ function sseOf(event: StoredEvent): { name: string; data: Record<string, unknown
  * the runner for new ones until the run has ended and every event is sent. Model tokens arrive from
  * core NATS as `stream:chunk` (not numbered: a reader that resumes gets the blocks' outputs instead).
  */
-async function streamRun(clients: Clients, live: ExecutionLive | undefined, executionId: string, after: number, res: Response, start?: () => Promise<void>): Promise<void> {
+async function streamRun(
+  clients: Clients,
+  live: ExecutionLive | undefined,
+  executionId: string,
+  after: number,
+  res: Response,
+  start?: () => Promise<void>,
+  selected?: ReadonlySet<string>,
+): Promise<void> {
   let open = true;
   res.on('close', () => {
     open = false;
@@ -147,7 +161,8 @@ async function streamRun(clients: Clients, live: ExecutionLive | undefined, exec
   const chunks: Subscription | undefined = live?.nats.subscribe(runChunksSubject(live.instance, executionId), {
     callback: (err, msg) => {
       if (err || !open || !res.headersSent) return;
-      res.write(`event: stream:chunk\ndata: ${msg.string()}\n\n`);
+      const data = msg.string();
+      if (chunkSelected(data, selected)) res.write(`event: stream:chunk\ndata: ${data}\n\n`);
     },
   });
   try {
@@ -221,7 +236,12 @@ export function executionRoutes(clients: Clients, auth: Authenticator, access: A
   }
 
   /** Starts a run and answers it the way the caller asked. */
-  async function run(res: Response, mode: Mode, start: (o: { wait: boolean; stream: boolean; executionId: string }) => Promise<runner.ExecutionResponse>): Promise<void> {
+  async function run(
+    res: Response,
+    mode: Mode,
+    start: (o: { wait: boolean; stream: boolean; executionId: string }) => Promise<runner.ExecutionResponse>,
+    selected?: ReadonlySet<string>,
+  ): Promise<void> {
     const executionId = randomUUID();
     if (mode === 'async') {
       await start({ wait: false, stream: false, executionId });
@@ -229,9 +249,17 @@ export function executionRoutes(clients: Clients, auth: Authenticator, access: A
       return;
     }
     if (mode === 'stream') {
-      await streamRun(clients, live, executionId, 0, res, async () => {
-        await start({ wait: false, stream: true, executionId });
-      });
+      await streamRun(
+        clients,
+        live,
+        executionId,
+        0,
+        res,
+        async () => {
+          await start({ wait: false, stream: true, executionId });
+        },
+        selected,
+      );
       return;
     }
     const { execution } = await start({ wait: true, stream: false, executionId });
@@ -244,6 +272,9 @@ export function executionRoutes(clients: Clients, auth: Authenticator, access: A
     const body: unknown = req.body;
     const mode = modeOf(req, body);
     const inputJson = JSON.stringify(inputOf(body));
+    // The blocks whose tokens stream, named against the state that runs.
+    const selection = selectedOutputsOf(body);
+    const selectedIn = (stateJson: string) => (selection ? resolveSelectedOutputs(selection, blocksOf(stateJson)) : undefined);
     const key = req.header('x-api-key');
     if (key && !key.startsWith(API_KEY_PREFIX)) {
       // The workflow's deployment API key: the active deployed version runs, acting as its deployer
@@ -254,14 +285,19 @@ export function executionRoutes(clients: Clients, auth: Authenticator, access: A
           { workflowId, inputJson, actorId: grant.actorId || grant.deployedBy, trigger: 'api', stateJson: grant.stateJson, deploymentVersion: grant.version, workspaceId: grant.workspaceId, ...o },
           { deadlineMs: o.wait ? SYNC_DEADLINE_MS : undefined },
         ),
+        selectedIn(grant.stateJson),
       );
       return;
     }
     const actor = await requireActor(auth, req);
     await access.require(actor, workflowId, 'write');
     const workspaceId = await workspaceOf(actor, workflowId);
-    await run(res, mode, (o) =>
-      clients.runs.startRun({ workflowId, inputJson, actorId: actor.userId, trigger: key ? 'api' : 'manual', workspaceId, ...o }, { deadlineMs: o.wait ? SYNC_DEADLINE_MS : undefined }),
+    const selected = selection ? selectedIn((await clients.editor.getState({ workflowId, waitMs: 0 })).stateJson) : undefined;
+    await run(
+      res,
+      mode,
+      (o) => clients.runs.startRun({ workflowId, inputJson, actorId: actor.userId, trigger: key ? 'api' : 'manual', workspaceId, ...o }, { deadlineMs: o.wait ? SYNC_DEADLINE_MS : undefined }),
+      selected,
     );
   });
 
