@@ -50,7 +50,7 @@ export function confluenceRoutes(policy: AddressPolicy, baseUrls: BaseUrls): Rou
       method: 'POST',
       path: '/tools/confluence/page',
       async handle(req) {
-        const io = createToolIO({ policy, baseUrls }, req, 'confluence_retrieve');
+        const io = createToolIO({ policy, baseUrls }, req, 'confluence_retrieve', req.signal);
         const { pageId, data } = await page(io, objectBody(req.body));
         const storage = String(obj(obj(data.body).storage).value ?? '');
         return json({ success: true, output: { ts: new Date().toISOString(), pageId, title: data.title, content: plain(storage) } });
@@ -61,7 +61,7 @@ export function confluenceRoutes(policy: AddressPolicy, baseUrls: BaseUrls): Rou
       path: '/tools/confluence/page',
       async handle(req) {
         const b = objectBody(req.body);
-        const io = createToolIO({ policy, baseUrls }, req, 'confluence_update');
+        const io = createToolIO({ policy, baseUrls }, req, 'confluence_update', req.signal);
         const current = await page(io, b);
         const givenBody = obj(b.body);
         const value = typeof givenBody.value === 'string' ? givenBody.value : str(b, 'content');

@@ -44,6 +44,9 @@ export function emailRoutes(policy: AddressPolicy): Route[] {
           greetingTimeout: SEND_TIMEOUT_MS,
           socketTimeout: SEND_TIMEOUT_MS,
         });
+        // A cancelled run's call closes the SMTP connection (sendMail then fails and the answer is dropped).
+        const abandon = () => transport.close();
+        req.signal?.addEventListener('abort', abandon, { once: true });
         try {
           const info = await transport.sendMail({ from: str(b, 'from') || username || `weft@${host}`, to, subject: str(b, 'subject'), text: str(b, 'body') });
           const output = { success: true, messageId: info.messageId, sentAt: new Date().toISOString() };
@@ -52,6 +55,7 @@ export function emailRoutes(policy: AddressPolicy): Route[] {
           const message = err instanceof Error ? err.message : String(err);
           throw new ToolError(`Failed to send email: ${redact(message, [password, username].filter(Boolean))}`, 502);
         } finally {
+          req.signal?.removeEventListener('abort', abandon);
           transport.close();
         }
       },

@@ -118,7 +118,7 @@ export async function parseBytes(bytes: Uint8Array, kind: FileKind, name: string
 }
 
 /** The bytes behind a file path: a data link or an http(s) URL fetched through the outbound guard (never a local path). */
-async function load(path: string, policy: AddressPolicy): Promise<{ bytes: Uint8Array; name: string; mime: string }> {
+async function load(path: string, policy: AddressPolicy, signal: AbortSignal | undefined): Promise<{ bytes: Uint8Array; name: string; mime: string }> {
   const data = /^data:([^;,]*)(;base64)?,(.*)$/s.exec(path);
   if (data) {
     const bytes = data[2] ? Buffer.from(data[3] ?? '', 'base64') : Buffer.from(decodeURIComponent(data[3] ?? ''), 'utf8');
@@ -127,7 +127,7 @@ async function load(path: string, policy: AddressPolicy): Promise<{ bytes: Uint8
   if (!/^https?:\/\//i.test(path)) throw new ToolError('filePath must be an http(s) URL or a data: link', 400);
   let res: Response;
   try {
-    res = await guardedFetch(path, { timeoutMs: FETCH_TIMEOUT_MS, maxBodyBytes: FILE_MAX_BYTES + 1 }, policy);
+    res = await guardedFetch(path, { timeoutMs: FETCH_TIMEOUT_MS, maxBodyBytes: FILE_MAX_BYTES + 1, signal }, policy);
   } catch (err) {
     if (err instanceof OutboundRefusedError) throw new ToolError(err.message, 400);
     if (err instanceof RequestTimeoutError || err instanceof NetworkError) throw new ToolError(`Failed to download ${path}: ${err.message}`, 502);
@@ -143,8 +143,8 @@ async function load(path: string, policy: AddressPolicy): Promise<{ bytes: Uint8
  * Loads and parses one file path (data link or http(s) URL). `name` (a document's file name) names a
  * data link and tells its type when `fileType` (an extension or MIME type) is empty.
  */
-export async function parseFile(path: string, fileType: string, policy: AddressPolicy, name?: string): Promise<ParsedFile> {
-  const loaded = await load(path.trim(), policy);
+export async function parseFile(path: string, fileType: string, policy: AddressPolicy, name?: string, signal?: AbortSignal): Promise<ParsedFile> {
+  const loaded = await load(path.trim(), policy, signal);
   const fileName = name ?? loaded.name;
   return parseBytes(loaded.bytes, kindOf(fileType, fileName, loaded.mime), fileName);
 }
@@ -162,7 +162,7 @@ export function fileRoutes(policy: AddressPolicy): Route[] {
         if (paths.length === 0) throw new ToolError('Missing required parameter: filePath', 400);
         const fileType = typeof body.fileType === 'string' ? body.fileType : '';
         const files: ParsedFile[] = [];
-        for (const path of paths) files.push(await parseFile(path, fileType, policy));
+        for (const path of paths) files.push(await parseFile(path, fileType, policy, undefined, req.signal));
         const output = { files, combinedContent: files.map((f) => f.content).join('\n\n') };
         return json({ success: true, output, ...(Array.isArray(given) ? { results: files.map((f) => ({ success: true, output: f })) } : {}) });
       },

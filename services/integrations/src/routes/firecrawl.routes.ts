@@ -31,7 +31,7 @@ export function firecrawlRoutes(policy: AddressPolicy, baseUrls: BaseUrls): Rout
         const base = baseUrls.get('firecrawl') ?? 'https://api.firecrawl.dev/v1';
         let res: Response;
         try {
-          res = await guardedFetch(`${base}/crawl/${encodeURIComponent(params.jobId ?? '')}`, { headers: { Authorization: `Bearer ${apiKey}` }, timeoutMs: 30_000 }, policy);
+          res = await guardedFetch(`${base}/crawl/${encodeURIComponent(params.jobId ?? '')}`, { headers: { Authorization: `Bearer ${apiKey}` }, timeoutMs: 30_000, signal: req.signal }, policy);
         } catch (err) {
           if (err instanceof OutboundRefusedError) throw new ToolError(err.message, 400);
           if (err instanceof RequestTimeoutError || err instanceof NetworkError) throw new ToolError(`Firecrawl API error: ${err.message}`, 502);

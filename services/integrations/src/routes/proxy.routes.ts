@@ -23,7 +23,7 @@ export function proxyRoutes(policy: AddressPolicy, baseUrls: BaseUrls): Route[] 
       async handle(req) {
         const url = req.query.url ?? '';
         if (!/^https?:\/\//i.test(url)) throw new ToolError('url must be an http(s) URL', 400);
-        const res = await guardedFetch(url, { timeoutMs: 30_000, maxBodyBytes: IMAGE_MAX_BYTES }, policy).catch(outboundError);
+        const res = await guardedFetch(url, { timeoutMs: 30_000, maxBodyBytes: IMAGE_MAX_BYTES, signal: req.signal }, policy).catch(outboundError);
         if (!res.ok) throw new ToolError(`Failed to fetch image: ${res.status} ${res.statusText}`, 502);
         const type = res.headers.get('content-type') ?? 'application/octet-stream';
         if (!type.startsWith('image/')) throw new ToolError(`Not an image: ${type}`, 415);
@@ -47,6 +47,7 @@ export function proxyRoutes(policy: AddressPolicy, baseUrls: BaseUrls): Route[] 
           headers: { 'xi-api-key': apiKey, 'Content-Type': 'application/json', Accept: 'audio/mpeg' },
           body: JSON.stringify({ text, model_id: str(b, 'modelId') || TTS_DEFAULT_MODEL }),
           timeoutMs: 60_000,
+          signal: req.signal,
         }, policy).catch(outboundError);
         if (!res.ok) {
           const detail = (await res.text()).slice(0, 200);

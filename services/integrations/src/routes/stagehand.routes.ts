@@ -41,10 +41,10 @@ export function withScheme(url: string): string {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(u) ? u : `https://${u}`;
 }
 
-async function loadPage(url: string, policy: AddressPolicy): Promise<Page> {
+async function loadPage(url: string, policy: AddressPolicy, signal: AbortSignal | undefined): Promise<Page> {
   let res: Response;
   try {
-    res = await guardedFetch(url, { headers: { Accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5' }, timeoutMs: PAGE_TIMEOUT_MS }, policy);
+    res = await guardedFetch(url, { headers: { Accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5' }, timeoutMs: PAGE_TIMEOUT_MS, signal }, policy);
   } catch (err) {
     if (err instanceof OutboundRefusedError) throw new ToolError(err.message, 400);
     if (err instanceof RequestTimeoutError || err instanceof NetworkError) throw new ToolError(`Failed to load ${url}: ${err.message}`, 502);
@@ -89,9 +89,9 @@ function modelFailure(err: unknown): ToolError {
   return new ToolError(errorMessage(err), 500);
 }
 
-async function ask(deps: StagehandDeps, input: CallModelInput) {
+async function ask(deps: StagehandDeps, input: CallModelInput, signal: AbortSignal | undefined) {
   try {
-    return await callModel({ ...deps.models, instance: '' }, input);
+    return await callModel({ ...deps.models, instance: '' }, input, signal);
   } catch (err) {
     throw modelFailure(err);
   }
@@ -138,7 +138,7 @@ interface AgentAction {
 }
 
 /** The agent's answer (spec 001 §7): `{agentResult {success, completed, message, actions}, structuredOutput}`. */
-async function runAgent(deps: StagehandDeps, body: Record<string, unknown>) {
+async function runAgent(deps: StagehandDeps, body: Record<string, unknown>, signal: AbortSignal | undefined) {
   const startUrl = withScheme(required(body, 'startUrl'));
   const given = parseJson(body.variables);
   const variables = tableToRecord(given.ok ? given.value : {});
@@ -146,12 +146,13 @@ async function runAgent(deps: StagehandDeps, body: Record<string, unknown>) {
   const outputSchema = schemaOf(body.outputSchema, 'outputSchema', false);
   const apiKey = str(body, 'apiKey');
   const actions: AgentAction[] = [];
-  const first = await loadPage(startUrl, deps.policy);
+  const first = await loadPage(startUrl, deps.policy, signal);
   actions.push({ type: 'goto', url: first.url, title: first.title });
   const messages: ModelMessage[] = [{ role: 'user', content: `Task: ${task}\n\n${pageMessage(first)}` }];
   const tools = agentTools(outputSchema);
   for (let step = 0; step < STAGEHAND_AGENT_MAX_STEPS; step++) {
-    const out = await ask(deps, { provider: 'anthropic', model: STAGEHAND_AGENT_MODEL, apiKey, systemPrompt: AGENT_SYSTEM, messages, tools, maxTokens: 4096 });
+    signal?.throwIfAborted();
+    const out = await ask(deps, { provider: 'anthropic', model: STAGEHAND_AGENT_MODEL, apiKey, systemPrompt: AGENT_SYSTEM, messages, tools, maxTokens: 4096 }, signal);
     if (out.toolCalls.length === 0) {
       return { agentResult: { success: true, completed: true, message: out.content, actions }, structuredOutput: null };
     }
@@ -169,7 +170,7 @@ async function runAgent(deps: StagehandDeps, body: Record<string, unknown>) {
       if (call.name === 'goto' && typeof call.arguments.url === 'string' && call.arguments.url.trim()) {
         const url = withScheme(call.arguments.url);
         try {
-          const page = await loadPage(url, deps.policy);
+          const page = await loadPage(url, deps.policy, signal);
           actions.push({ type: 'goto', url: page.url, title: page.title, ...(out.content ? { reasoning: out.content } : {}) });
           result = pageMessage(page);
         } catch (err) {
@@ -203,7 +204,7 @@ export function stagehandRoutes(deps: StagehandDeps): Route[] {
         const url = withScheme(required(body, 'url'));
         const instruction = required(body, 'instruction');
         const schema = schemaOf(body.schema, 'schema', true) ?? {};
-        const page = await loadPage(url, deps.policy);
+        const page = await loadPage(url, deps.policy, req.signal);
         const out = await ask(deps, {
           provider: 'openai',
           model: STAGEHAND_EXTRACT_MODEL,
@@ -212,7 +213,7 @@ export function stagehandRoutes(deps: StagehandDeps): Route[] {
           messages: [{ role: 'user', content: `Instruction: ${instruction}\n\n${pageMessage(page)}` }],
           responseFormat: { name: 'extraction', schema, strict: false },
           temperature: 0,
-        });
+        }, req.signal);
         const data = parseJson(out.content);
         if (!data.ok) throw new ToolError(`Extraction answered no JSON: ${out.content.slice(0, 200)}`, 502);
         return json({ data: data.value });
@@ -223,7 +224,7 @@ export function stagehandRoutes(deps: StagehandDeps): Route[] {
       path: '/tools/stagehand/agent',
       async handle(req) {
         try {
-          return json(await runAgent(deps, objectBody(req.body)));
+          return json(await runAgent(deps, objectBody(req.body), req.signal));
         } catch (err) {
           const message = errorMessage(err);
           const status = err instanceof ToolError && err.status ? err.status : 500;

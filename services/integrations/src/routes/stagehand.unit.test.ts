@@ -35,13 +35,28 @@ const workflow: registry.WorkflowEntry = {
   hasActiveWebhook: false,
 };
 const YAML = 'version: "1.0"\nblocks:\n  start:\n    type: starter\n';
+const started: runner.StartRunRequest[] = [];
+const cancelled: string[] = [];
+/** Children waiting for their cancellation, by execution id. */
+const waiting = new Map<string, () => void>();
 /** The registry's access check and the editor's export: u1 reads wf1; anyone else is refused. */
 const source: WorkflowSource = {
   getWorkflow: (req) => (req.actor.userId === 'u1' && req.workflowId === 'wf1' ? Promise.resolve({ workflow }) : Promise.reject(new AppError('forbidden', 'You do not have access to this workflow'))),
   exportYaml: () => Promise.resolve({ version: 7, yamlContent: YAML }),
+  cancelRun: (req) => {
+    cancelled.push(req.executionId);
+    waiting.get(req.executionId)?.();
+    return Promise.resolve({});
+  },
   startRun: (req) => {
     started.push(req);
-    const input = JSON.parse(req.inputJson) as { n?: number };
+    const input = JSON.parse(req.inputJson) as { n?: number; hang?: boolean };
+    // A child that runs until it is cancelled.
+    if (input.hang) {
+      return new Promise((resolve) => {
+        waiting.set(req.executionId ?? '', () => resolve({ execution: { executionId: req.executionId ?? '', workflowId: req.workflowId, status: 'cancelled', error: 'Execution cancelled' } as runner.Execution }));
+      });
+    }
     const failed = input.n === undefined;
     return Promise.resolve({
       execution: {
@@ -58,7 +73,6 @@ const source: WorkflowSource = {
     });
   },
 };
-const started: runner.StartRunRequest[] = [];
 
 const route = (path: string, body: unknown, ctx: CallContext = context) => routes.handle({ method: 'POST', path, query: {}, body, context: ctx, envVars: {} });
 const tools = () =>
@@ -72,7 +86,7 @@ const tools = () =>
     logger,
     runCode: () => Promise.reject(new Error('unused')),
   });
-const runTool = (toolId: string, params: Record<string, unknown>) => tools().execute({ toolId, params, context }, 'answer');
+const runTool = (toolId: string, params: Record<string, unknown>, signal?: AbortSignal) => tools().execute({ toolId, params, context }, 'answer', signal);
 
 beforeAll(async () => {
   site = await createFakeServer();
@@ -96,6 +110,18 @@ beforeEach(() => {
 
 describe('POST /api/tools/stagehand/extract', () => {
   const schema = { type: 'object', properties: { product: { type: 'string' }, price: { type: 'number' } } };
+
+  it('closes its page request when the caller gives up (a cancelled run)', async () => {
+    site.on('GET', '/slow', { hang: true });
+    const abort = new AbortController();
+    const answer = routes.handle({ method: 'POST', path: '/tools/stagehand/extract', query: {}, body: { url: `${site.url}/slow`, instruction: 'Get it', schema: JSON.stringify(schema), apiKey: 'k' }, context, envVars: {}, signal: abort.signal });
+    await expect.poll(() => site.received('GET', '/slow').length).toBe(1);
+    abort.abort();
+    // Well inside the page's own 30 s timeout, which would close it too.
+    await expect.poll(() => site.received('GET', '/slow')[0]?.abandoned, { timeout: 10_000 }).toBe(true);
+    await answer;
+    expect(openai.chatRequests()).toEqual([]);
+  });
 
   it('loads the page, asks the extraction model for JSON of the schema and answers {data}', async () => {
     openai.reply({ content: JSON.stringify({ product: 'Widget', price: 12 }) });
@@ -249,6 +275,19 @@ describe('POST /api/tools/workflow-executor', () => {
     expect(started[0]).toMatchObject({ workflowId: 'wf1', actorId: 'u1', trigger: 'workflow', workspaceId: 'ws1', wait: true, inputJson: '{"n":21}' });
     const tool = await runTool('workflow_executor', { workflowId: 'wf1', inputMapping: { n: 4 } });
     expect(tool).toMatchObject({ success: true, output: { success: true, childWorkflowId: 'wf1', result: { doubled: 8 } } });
+  });
+
+  it('cancels the child run when the calling run is cancelled (the tool call aborted)', async () => {
+    cancelled.length = 0;
+    const abort = new AbortController();
+    const call = runTool('workflow_executor', { workflowId: 'wf1', inputMapping: { hang: true } }, abort.signal);
+    await expect.poll(() => started.length).toBe(1);
+    expect(cancelled).toEqual([]);
+    abort.abort();
+    const childId = started[0]?.executionId;
+    expect(childId).toMatch(/^[0-9a-f-]{36}$/);
+    await call;
+    expect(cancelled).toEqual([childId]);
   });
 
   it('answers a failed child run as success false with its error', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { AppError, createServiceClient, serviceAddress, type Config } from '@weft/platform';
 import { editor, registry, runner } from '@weft/contracts';
 import { ToolError } from '../tools/serviceTool.js';
@@ -9,6 +10,8 @@ export interface WorkflowSource {
   exportYaml(req: { workflowId: string }): Promise<{ version: number; yamlContent: string }>;
   /** Starts a run through the runner (`wait` answers when it has ended). */
   startRun(req: runner.StartRunRequest, opts: { deadlineMs: number }): Promise<{ execution?: runner.Execution | undefined }>;
+  /** Cancels a run (the executor's child, when the run that called the executor is cancelled). */
+  cancelRun(req: { executionId: string; actorId: string }): Promise<unknown>;
 }
 
 /** How long a workflow run by the workflow executor tool may take before the call gives up. */
@@ -24,6 +27,7 @@ export function createWorkflowSource(config: Config): WorkflowSource & { close()
     getWorkflow: (req) => reg.getWorkflow(req),
     exportYaml: (req) => ed.exportYaml(req),
     startRun: (req, callOpts) => runs.startRun(req, callOpts),
+    cancelRun: (req) => runs.cancelExecution(req),
     close() {
       reg.close();
       ed.close();
@@ -83,10 +87,23 @@ export function workflowRoutes(source: WorkflowSource): Route[] {
         const { workflow } = await source.getWorkflow({ actor: { userId: req.context.actorId }, workflowId, access: 'write' });
         if (!workflow) throw new AppError('not_found', `Workflow ${workflowId} not found`);
         const started = Date.now();
-        const { execution } = await source.startRun(
-          { workflowId, inputJson: JSON.stringify(input), actorId: req.context.actorId, trigger: 'workflow', workspaceId: workflow.workspaceId, wait: true, stream: false },
-          { deadlineMs: EXECUTOR_DEADLINE_MS },
-        );
+        // The child's id is chosen here, so a caller that gives up (its run cancelled) cancels the child too.
+        const executionId = randomUUID();
+        const actorId = req.context.actorId;
+        const cancelChild = () => {
+          source.cancelRun({ executionId, actorId }).catch(() => undefined);
+        };
+        req.signal?.throwIfAborted();
+        req.signal?.addEventListener('abort', cancelChild, { once: true });
+        let execution: runner.Execution | undefined;
+        try {
+          ({ execution } = await source.startRun(
+            { workflowId, inputJson: JSON.stringify(input), actorId, trigger: 'workflow', workspaceId: workflow.workspaceId, wait: true, stream: false, executionId },
+            { deadlineMs: EXECUTOR_DEADLINE_MS },
+          ));
+        } finally {
+          req.signal?.removeEventListener('abort', cancelChild);
+        }
         if (!execution) throw new AppError('internal', 'The runner answered without an execution');
         const success = execution.status === 'succeeded';
         return json({

@@ -129,7 +129,7 @@ export function createToolExecutor(deps: ToolRuntimeDeps): ToolExecutor {
     }
     const service = deps.serviceTools[tool.id];
     if (service) return { success: true, output: await service.execute(params, toolIO(input, tool.id, signal)) };
-    if (tool.request.isInternalRoute) return callInternalTool(tool, params, input, deps.internal);
+    if (tool.request.isInternalRoute) return callInternalTool(tool, params, input, deps.internal, signal);
     return callRemoteTool(tool, params, input, toolIO(input, tool.id, signal));
   }
 

@@ -38,7 +38,7 @@ function detailOf(body: unknown): string | undefined {
  * A 429 or 5xx answer (a service behind the route failed, the route itself crashed) is transient, as
  * for http_request: a run's block tries it again; a synchronous caller gets it as the answer.
  */
-export async function callInternalTool(tool: ToolConfig, params: Record<string, unknown>, input: ExecuteToolInput, internal: InternalRoutes): Promise<Outcome> {
+export async function callInternalTool(tool: ToolConfig, params: Record<string, unknown>, input: ExecuteToolInput, internal: InternalRoutes, signal?: AbortSignal): Promise<Outcome> {
   const values = { ...params, workflowId: params.workflowId ?? input.context.workflowId };
   const { text: filled, used } = fillTemplate(tool.request.url, values, true);
   const url = new URL(filled, 'http://internal');
@@ -51,6 +51,7 @@ export async function callInternalTool(tool: ToolConfig, params: Record<string, 
     body,
     context: input.context,
     envVars: input.envVars ?? {},
+    signal,
   });
   const b = answer.body as { success?: unknown; output?: unknown; error?: unknown } | null;
   if (answer.status >= 400) {

@@ -41,6 +41,11 @@ export interface RouteRequest {
   body: unknown;
   context: CallContext;
   envVars: Record<string, string>;
+  /**
+   * Aborted when the caller gives up (the activity of a cancelled run): a route passes it to its
+   * outbound requests and model calls, and stops what it started.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /** The internal routes' code (memory, knowledge, files, email, …), called directly by internal tools and over gRPC by the gateway. */
