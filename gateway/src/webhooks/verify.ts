@@ -119,7 +119,7 @@ function telegram(req: WebhookRequest, opts: VerifyOptions): Verdict {
   return { kind: 'run', deliveryId: idOf(field(req.body, 'update_id')) };
 }
 
-/** Discord interactions: Ed25519 over timestamp + body with the application's public key (hex, the secret). */
+/** Discord interactions: Ed25519 over timestamp + body with the application's public key (hex, the secret), the timestamp within the tolerance. */
 function discord(req: WebhookRequest, opts: VerifyOptions): Verdict {
   if (opts.secret !== '') {
     const signature = req.headers['x-signature-ed25519'] ?? '';
@@ -132,6 +132,9 @@ function discord(req: WebhookRequest, opts: VerifyOptions): Verdict {
       valid = false;
     }
     if (!valid) return refused('Invalid Discord signature');
+    // The timestamp is signed: a call signed more than the tolerance from now is a replay (Discord
+    // sends each interaction once, at once, and never retries it), even past the delivery ids' retention.
+    if (!withinTolerance(ts, opts)) return refused(`Stale Discord request: X-Signature-Timestamp is more than ${opts.toleranceS ?? 300} s from now`);
   }
   if (field(req.body, 'type') === 1) return { kind: 'handshake', status: 200, contentType: 'json', body: { type: 1 } };
   return { kind: 'run', deliveryId: idOf(field(req.body, 'id')) };

@@ -81,6 +81,15 @@ describe('verifyWebhook', () => {
     const headers = { 'x-signature-ed25519': signature, 'x-signature-timestamp': nowS };
     expect(verifyWebhook(req(body, headers), opts('discord', pub))).toEqual({ kind: 'handshake', status: 200, contentType: 'json', body: { type: 1 } });
     expect(verifyWebhook(req({ type: 2 }, headers), opts('discord', pub)).kind).toBe('refused');
+    // A correctly signed call whose signed timestamp is more than 300 s away is a replay: refused.
+    const signedAt = (s: number) => {
+      const ts = String(NOW_MS / 1000 + s);
+      return { 'x-signature-ed25519': sign(null, Buffer.from(`${ts}${raw}`), privateKey).toString('hex'), 'x-signature-timestamp': ts };
+    };
+    const stale = { kind: 'refused', message: 'Stale Discord request: X-Signature-Timestamp is more than 300 s from now' };
+    expect(verifyWebhook(req(body, signedAt(-301)), opts('discord', pub))).toEqual(stale);
+    expect(verifyWebhook(req(body, signedAt(301)), opts('discord', pub))).toEqual(stale);
+    expect(verifyWebhook(req(body, signedAt(-299)), opts('discord', pub)).kind).toBe('handshake');
   });
 
   it('microsoft teams and airtable: HMACs with a base64 key', () => {
