@@ -438,13 +438,19 @@ describe('webhook providers as the catalogue defines them (webhookConfig {path, 
     expect(await executions(id, 'webhook')).toHaveLength(0);
   });
 
-  it('discord: a signed PING is answered {type: 1} and runs nothing; an unsigned PING is 401', async () => {
+  it('discord: a signed PING is answered {type: 1} and runs nothing; an unsigned PING is 401, and so is a call signed an hour ago', async () => {
     const path = `discord-ping-${unique()}`;
     const id = await workflow(webhookBlock('discord', { path, secret: discordPublicHex }));
     await deploy(id);
     const ping = JSON.stringify({ id: 'ping', type: 1 });
     expect(await hook('POST', path, { body: ping, headers: discordSign(now(), ping) })).toMatchObject({ status: 200, body: { type: 1 } });
     expect((await hook('POST', path, { body: ping, headers: { 'content-type': 'application/json' } })).status).toBe(401);
+    // A signed call whose signed timestamp is an hour old is a replay: 401 whatever it carries.
+    const old = JSON.stringify({ id: `old-${unique()}`, type: 2, data: { name: 'hi' } });
+    expect(await hook('POST', path, { body: old, headers: discordSign(String(Number(now()) - 3600), old) })).toMatchObject({
+      status: 401,
+      body: { error: 'Stale Discord request: X-Signature-Timestamp is more than 300 s from now' },
+    });
     expect(await executions(id, 'webhook')).toHaveLength(0);
   });
 });
@@ -502,6 +508,66 @@ describe('trigger blocks the starter does not lead to start runs of their own', 
     } finally {
       expect((await api('DELETE', `/api/workflows/${id}/deploy`)).status).toBe(200);
     }
+  });
+});
+
+describe('a workflow with several webhooks', () => {
+  it('every webhook block listens on its own path and starts its run at its own block; a redeploy and an undeploy replace and free them all; a path another workflow holds is a 409 naming block, field and path', async () => {
+    const [pa, pb, pa2] = [`multi-a-${unique()}`, `multi-b-${unique()}`, `multi-a2-${unique()}`];
+    /** A webhook block `id` (provider, path, secret) → function `<id>-fn` answering which hook ran and its body's n. */
+    const hookWith = (id: string, provider: string, config: Record<string, unknown>): Command[] => [
+      { type: 'addBlock', id, blockType: 'webhook', name: `Hook ${id}`, position: { x: 0, y: id === 'ha' ? 300 : 600 } },
+      set(id, 'webhookProvider', provider),
+      set(id, 'webhookConfig', config),
+      { type: 'addBlock', id: `${id}-fn`, blockType: 'function', name: `Fn ${id}`, position: { x: 400, y: id === 'ha' ? 300 : 600 } },
+      set(`${id}-fn`, 'code', `return { hook: "${id}", n: <${`hook${id}`}.input.body.n> }`),
+      { type: 'addEdge', source: id, target: `${id}-fn` },
+    ];
+    const id = await workflow((starter) => [
+      { type: 'addBlock', id: 'manual', blockType: 'function', name: 'Manual', position: { x: 400, y: 0 } },
+      set('manual', 'code', 'return "manual"'),
+      { type: 'addEdge', source: starter, target: 'manual' },
+      ...hookWith('ha', 'generic', { path: pa, secret: 'tok-a' }),
+      ...hookWith('hb', 'github', { path: pb, secret: 'gh-b' }),
+    ]);
+    await deploy(id);
+    const ran = async (answer: { status: number; body: unknown }) => {
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      const run = await finished((answer.body as { executionId: string }).executionId);
+      return { output: run.output, blocks: ranBlocks(run) };
+    };
+    expect(await ran(await hook('POST', pa, { body: { n: 1 }, headers: { authorization: 'Bearer tok-a' } }))).toEqual({ output: { result: { hook: 'ha', n: 1 }, stdout: '' }, blocks: ['ha', 'ha-fn'] });
+    const raw = JSON.stringify({ n: 2 });
+    const gh = { 'content-type': 'application/json', 'x-hub-signature-256': `sha256=${hmacHex('gh-b', raw)}`, 'x-github-delivery': unique() };
+    expect(await ran(await hook('POST', pb, { body: raw, headers: gh }))).toEqual({ output: { result: { hook: 'hb', n: 2 }, stdout: '' }, blocks: ['hb', 'hb-fn'] });
+    // Each path is checked the way its own block's provider signs: the generic token does not open the GitHub hook.
+    expect((await hook('POST', pb, { body: raw, headers: { authorization: 'Bearer tok-a' } })).status).toBe(401);
+
+    // Another workflow claiming one of these paths is refused at deploy and listens on none of its own.
+    const free = `multi-free-${unique()}`;
+    const other = await workflow(() => [...hookWith('ha', 'generic', { path: free }), ...hookWith('hb', 'generic', { path: pb })]);
+    const refused = await api<Record<string, unknown>>('POST', `/api/workflows/${other}/deploy`, {});
+    expect(refused).toEqual({
+      status: 409,
+      body: { error: `Hook hb (webhookConfig): Webhook path "${pb}" is already used by another workflow`, field: 'webhookConfig', path: pb, blockId: 'hb', blockName: 'Hook hb' },
+    });
+    expect((await hook('POST', free, { body: {} })).status).toBe(404);
+
+    // A redeploy without the GitHub block and with the first hook moved: both old paths are free, the new one runs.
+    const edited = await api('POST', `/api/workflows/${id}/commands`, { commands: [{ type: 'removeBlock', id: 'hb' }, { type: 'removeBlock', id: 'hb-fn' }, set('ha', 'webhookConfig', { path: pa2, secret: 'tok-a' })] });
+    expect(edited.status).toBe(200);
+    await deploy(id);
+    for (const gone of [pa, pb]) expect((await hook('POST', gone, { body: { n: 3 }, headers: { authorization: 'Bearer tok-a' } })).status).toBe(404);
+    expect((await ran(await hook('POST', pa2, { body: { n: 3 }, headers: { authorization: 'Bearer tok-a' } }))).output).toEqual({ result: { hook: 'ha', n: 3 }, stdout: '' });
+    // The freed path can now be another workflow's.
+    await deploy(other);
+    expect((await ran(await hook('POST', pb, { body: { n: 4 } }))).blocks).toEqual(['hb', 'hb-fn']);
+
+    expect((await api('DELETE', `/api/workflows/${id}/deploy`)).status).toBe(200);
+    expect((await hook('POST', pa2, { body: {}, headers: { authorization: 'Bearer tok-a' } })).status).toBe(404);
+    expect((await api('DELETE', `/api/workflows/${other}/deploy`)).status).toBe(200);
+    for (const gone of [free, pb]) expect((await hook('HEAD', gone)).status).toBe(404);
+    expect((await executions(id, 'webhook')).length).toBe(3);
   });
 });
 
@@ -709,5 +775,35 @@ describe('rate limits', () => {
     const mine = await workflow((starter) => [set(starter, 'startWorkflow', 'manual')], other.cookie);
     const ran = await fetch(`${gw.url}/api/workflows/${mine}/execute`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: other.cookie, 'x-execution-mode': 'async' }, body: '{}' });
     expect(ran.status).toBe(202);
+  });
+
+  it("a webhook run counts on the account it acts as: the deployer's, the owner's once the deployer is read-only", async () => {
+    const [gw, owner, dev] = await Promise.all([startSecondGateway({ WEFT_RATE_LIMIT_ACCOUNT: '2/600s' }), createAccount('Hook Owner'), createAccount('Hook Deployer')]);
+    stops.push(gw.stop);
+    const spaces = await api<{ workspaces: Array<{ id: string }> }>('GET', '/api/workspaces', undefined, { cookie: owner.cookie });
+    const members = `/api/workspaces/${spaces.body.workspaces[0]?.id ?? ''}/members`;
+    expect((await api('POST', members, { email: dev.email, permission: 'write' }, { cookie: owner.cookie })).status).toBe(201);
+    const path = `limited-actor-${unique()}`;
+    const id = await workflow(starterWebhook(path, ''), owner.cookie);
+    await deploy(id, dev.cookie);
+    const execute = (cookie: string) => fetch(`${gw.url}/api/workflows/${id}/execute`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, 'x-execution-mode': 'async' }, body: '{}' });
+    const hookVia = () => hook('POST', path, { body: { n: 1 }, base: gw.url });
+
+    // Acting as the deployer: two runs of their account, then 429; the owner's own window is untouched.
+    expect([(await hookVia()).status, (await hookVia()).status]).toEqual([200, 200]);
+    const refused = await hookVia();
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ error: `Rate limit exceeded: at most 2 runs per 600 s for this account. Try again in ${retryAfter} s.`, retryAfter });
+    expect((await execute(dev.cookie)).status).toBe(429);
+    expect((await execute(owner.cookie)).status).toBe(202);
+
+    // The deployer made read-only: the runs act as the owner and count on the owner's account (one left).
+    expect((await api('PATCH', `${members}/${dev.userId}`, { permission: 'read' }, { cookie: owner.cookie })).status).toBe(200);
+    expect((await hookVia()).status).toBe(200);
+    expect((await hookVia()).status).toBe(429);
+    expect((await execute(owner.cookie)).status).toBe(429);
+    const runs = await api<{ executions: Execution[] }>('GET', `/api/workflows/${id}/executions?trigger=webhook`, undefined, { cookie: owner.cookie });
+    expect(runs.body.executions).toHaveLength(3);
   });
 });

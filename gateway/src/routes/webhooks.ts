@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { Router, type Request, type Response } from 'express';
 import { AppError, type Logger } from '@weft/platform';
-import { deploymentTriggers, normalizeWebhookPath } from '@weft/catalog';
+import { normalizeWebhookPath, webhookTriggers } from '@weft/catalog';
 import type { Clients } from '../clients.js';
 import { verifyWebhook, type WebhookRequest } from '../webhooks/verify.js';
 import { awaitFirstDelivery } from '../webhooks/redelivery.js';
@@ -76,7 +76,8 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
     if (path === '') throw new AppError('not_found', 'No webhook path given');
     const deployed = await clients.triggers.resolveWebhook({ path });
     const state = JSON.parse(deployed.stateJson) as { blocks?: Record<string, unknown> };
-    const hook = deploymentTriggers(state.blocks ?? {}).webhook;
+    // A workflow may listen on several paths (its starter, each webhook block): this path's webhook.
+    const hook = webhookTriggers(state.blocks ?? {}).find((w) => w.path === path);
     if (!hook) throw new AppError('not_found', `No deployed workflow listens on webhook path "${path}"`);
     if (req.method === 'HEAD') {
       res.status(200).end();
@@ -96,7 +97,10 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
       else res.type('text/plain').send(String(verdict.body));
       return;
     }
-    if (!(await admitRun(res, limiters.account, `account:${deployed.ownerId}`, 'for this account'))) return;
+    // Counted on the account the run acts as (the deployer, or the owner once they may not deploy),
+    // as a run started with a personal key counts on the account it runs as.
+    const actorId = deployed.actorId || deployed.ownerId;
+    if (!(await admitRun(res, limiters.account, `account:${actorId}`, 'for this account'))) return;
 
     const workflowId = deployed.workflowId;
     const executionId = randomUUID();
@@ -125,7 +129,7 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
         {
           workflowId,
           inputJson: JSON.stringify(input),
-          actorId: deployed.actorId || deployed.ownerId,
+          actorId,
           trigger: 'webhook',
           stateJson: deployed.stateJson,
           deploymentVersion: deployed.deploymentVersion,

@@ -2,7 +2,7 @@ import { getBlock } from '../blocks/registry.js';
 import { isBlank } from '../paramValues.js';
 import { fieldOfMessage, validateWrittenParams } from '../validation/registry.js';
 import { visibleSubBlocks } from '../visibility.js';
-import { deploymentTriggers, readStateBlocks, webhookPathError, type StateBlock } from './deploymentTriggers.js';
+import { deploymentTriggers, readStateBlocks, webhookPathError, webhookTriggers, type StateBlock } from './deploymentTriggers.js';
 import { toTriggerSchedule } from './scheduleSpec.js';
 import { inputFormatFields } from './inputFormat.js';
 
@@ -136,7 +136,8 @@ export function checkDeployable(given: DeployableState, now: Date = new Date()):
   const variables = new Set(Object.values(given.variables ?? {}).map((v) => normalize(v.name)));
   const add = (b: CheckedBlock, field: string, message: string) => problems.push({ blockId: b.id, blockName: b.name, field, message });
   const triggers = deploymentTriggers(state.blocks);
-  const startFields = startFieldsOf(Object.values(state.blocks).find((b) => b.type === 'starter'), triggers.webhook !== undefined);
+  const webhooks = webhookTriggers(state.blocks);
+  const startFields = startFieldsOf(Object.values(state.blocks).find((b) => b.type === 'starter'), webhooks.length > 0);
   for (const block of blocks) {
     const values = Object.fromEntries(Object.entries(block.subBlocks ?? {}).map(([k, v]) => [k, v?.value]));
     if (CONTAINERS.has(block.type)) {
@@ -173,10 +174,16 @@ export function checkDeployable(given: DeployableState, now: Date = new Date()):
       }
     }
   }
-  if (triggers.webhook) {
-    const error = webhookPathError(triggers.webhook.path);
-    const block = state.blocks[triggers.webhook.blockId];
-    if (error && block) add(block, block.type === 'starter' ? 'webhookPath' : 'webhookConfig', error);
+  // Each webhook registers its own path: a usable one, and not one another webhook of this workflow has.
+  const pathHolders = new Map<string, CheckedBlock>();
+  for (const webhook of webhooks) {
+    const block = state.blocks[webhook.blockId];
+    if (!block) continue;
+    const field = block.type === 'starter' ? 'webhookPath' : 'webhookConfig';
+    const holder = pathHolders.get(webhook.path);
+    const error = webhookPathError(webhook.path) ?? (holder ? `Webhook path "${webhook.path}" is already used by ${holder.name} in this workflow` : undefined);
+    if (error) add(block, field, error);
+    else pathHolders.set(webhook.path, block);
   }
   if (triggers.schedule) {
     const converted = toTriggerSchedule(triggers.schedule.fields, now);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkDeployable, type DeployableState } from './checkDeployable.js';
-import { deploymentTriggers } from './deploymentTriggers.js';
+import { deploymentTriggers, webhookTriggers } from './deploymentTriggers.js';
 
 type Values = Record<string, unknown>;
 function block(id: string, type: string, name: string, values: Values = {}, extra: Partial<DeployableState['blocks'][string]> = {}) {
@@ -118,5 +118,40 @@ describe('deploymentTriggers', () => {
     expect(t.webhook).toMatchObject({ blockId: 'w', provider: 'github', path: 'gh', secret: 'x', responseMode: 'response' });
     expect(t.schedule).toMatchObject({ blockId: 'c', fields: { scheduleType: 'hourly' } });
     expect(deploymentTriggers(state([starter()], []).blocks)).toEqual({});
+  });
+});
+
+describe('webhookTriggers', () => {
+  it('lists the starter in webhook mode and every enabled webhook block, each with its own path and block', () => {
+    const s = state(
+      [
+        starter({ startWorkflow: 'webhook', webhookPath: 'start-path', webhookSecret: 'a' }),
+        block('g', 'webhook', 'Git', { webhookProvider: 'github', webhookConfig: { path: '/gh/', secret: 'b' } }),
+        block('t', 'webhook', 'Tele', { webhookProvider: 'telegram', webhookConfig: { path: 'tg', token: 'c' } }),
+        block('off', 'webhook', 'Off', { webhookConfig: { path: 'off' } }, { enabled: false }),
+      ],
+      [],
+    );
+    expect(webhookTriggers(s.blocks).map((w) => [w.blockId, w.provider, w.path, w.secret])).toEqual([
+      ['s', 'generic', 'start-path', 'a'],
+      ['g', 'github', 'gh', 'b'],
+      ['t', 'telegram', 'tg', 'c'],
+    ]);
+    expect(deploymentTriggers(s.blocks).webhook?.blockId).toBe('s');
+  });
+
+  it('refuses a deploy whose webhooks share a path, naming the later block and its field', () => {
+    const s = state(
+      [
+        starter({ startWorkflow: 'webhook', webhookPath: 'same' }),
+        block('g', 'webhook', 'Git', { webhookProvider: 'github', webhookConfig: { path: 'same/' } }),
+        block('h', 'webhook', 'Other', { webhookConfig: { path: '' } }),
+      ],
+      [],
+    );
+    expect(checkDeployable(s)).toEqual([
+      { blockId: 'g', blockName: 'Git', field: 'webhookConfig', message: 'Webhook path "same" is already used by Start in this workflow' },
+      { blockId: 'h', blockName: 'Other', field: 'webhookConfig', message: 'Webhook Path is required' },
+    ]);
   });
 });

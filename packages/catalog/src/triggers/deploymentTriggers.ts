@@ -99,44 +99,57 @@ const SCHEDULE_KEYS: Array<keyof ScheduleFields> = [
   'weeklyDayTime', 'monthlyDay', 'monthlyTime', 'cronExpression', 'timezone',
 ];
 
+/** The webhook a webhook block listens on: its provider and webhookConfig {path, secret | token | signingSecret, verifyToken, responseMode}. */
+function blockWebhook(block: StateBlock): WebhookTrigger {
+  const config = record(value(block, 'webhookConfig'));
+  const providerText = text(value(block, 'webhookProvider')) || 'generic';
+  const provider = WEBHOOK_PROVIDERS.find(([id]) => id === providerText)?.[0] ?? 'generic';
+  const secret = text(config.secret) || text(config.token) || text(config.signingSecret);
+  return {
+    blockId: block.id,
+    path: normalizeWebhookPath(text(config.path)),
+    provider,
+    secret,
+    verifyToken: text(config.verifyToken) || secret,
+    responseMode: responseMode(config.responseMode),
+  };
+}
+
 /**
- * The webhook and the schedule a workflow starts by when deployed: the starter's startWorkflow
- * (webhook: webhookPath/webhookSecret/webhookResponseMode, generic provider; schedule: its schedule fields), else the
- * first enabled webhook block (provider and its webhookConfig {path, secret, verifyToken,
- * responseMode}) or schedule block.
+ * Every webhook a deployed workflow listens on, each on its own path and starting its runs at its
+ * own block: the starter's when its startWorkflow is webhook (webhookPath/webhookSecret/
+ * webhookResponseMode, generic provider), then each enabled webhook block.
  */
-export function deploymentTriggers(given: Record<string, unknown>): { webhook?: WebhookTrigger; schedule?: ScheduleTrigger } {
+export function webhookTriggers(given: Record<string, unknown>): WebhookTrigger[] {
   const all = Object.values(readStateBlocks(given)).filter((b) => b.enabled !== false);
+  const out: WebhookTrigger[] = [];
   const starter = all.find((b) => b.type === 'starter');
-  const start = starter ? text(value(starter, 'startWorkflow')) : '';
-  const out: { webhook?: WebhookTrigger; schedule?: ScheduleTrigger } = {};
-  if (starter && start === 'webhook') {
+  if (starter && text(value(starter, 'startWorkflow')) === 'webhook') {
     const secret = text(value(starter, 'webhookSecret'));
-    out.webhook = {
+    out.push({
       blockId: starter.id,
       path: normalizeWebhookPath(text(value(starter, 'webhookPath'))),
       provider: 'generic',
       secret,
       verifyToken: secret,
       responseMode: responseMode(value(starter, 'webhookResponseMode')),
-    };
-  } else {
-    const block = all.find((b) => b.type === 'webhook');
-    if (block) {
-      const config = record(value(block, 'webhookConfig'));
-      const providerText = text(value(block, 'webhookProvider')) || 'generic';
-      const provider = WEBHOOK_PROVIDERS.find(([id]) => id === providerText)?.[0] ?? 'generic';
-      const secret = text(config.secret) || text(config.token) || text(config.signingSecret);
-      out.webhook = {
-        blockId: block.id,
-        path: normalizeWebhookPath(text(config.path)),
-        provider,
-        secret,
-        verifyToken: text(config.verifyToken) || secret,
-        responseMode: responseMode(config.responseMode),
-      };
-    }
+    });
   }
+  for (const block of all) if (block.type === 'webhook') out.push(blockWebhook(block));
+  return out;
+}
+
+/**
+ * The first webhook (see webhookTriggers) and the schedule a workflow starts by when deployed: the
+ * starter's schedule fields when its startWorkflow is schedule, else the first enabled schedule block.
+ */
+export function deploymentTriggers(given: Record<string, unknown>): { webhook?: WebhookTrigger; schedule?: ScheduleTrigger } {
+  const all = Object.values(readStateBlocks(given)).filter((b) => b.enabled !== false);
+  const starter = all.find((b) => b.type === 'starter');
+  const start = starter ? text(value(starter, 'startWorkflow')) : '';
+  const out: { webhook?: WebhookTrigger; schedule?: ScheduleTrigger } = {};
+  const webhook = webhookTriggers(given)[0];
+  if (webhook) out.webhook = webhook;
   const scheduleBlock = starter && start === 'schedule' ? starter : all.find((b) => b.type === 'schedule');
   if (scheduleBlock) out.schedule = { blockId: scheduleBlock.id, fields: Object.fromEntries(SCHEDULE_KEYS.map((k) => [k, value(scheduleBlock, k)])) };
   return out;

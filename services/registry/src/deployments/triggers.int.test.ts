@@ -60,7 +60,8 @@ describe('deploy checks and webhook registration (real Postgres)', () => {
       states.set(b.id, stateWith([starter({ startWorkflow: 'webhook', webhookPath: 'orders/new' })]));
       const conflict = await refusal(deploy(registry, 'u1', b.id));
       expect(conflict.code).toBe('conflict');
-      expect(conflict.message).toBe('Webhook path "orders/new" is already used by another workflow');
+      expect(conflict.message).toBe('Start (webhookPath): Webhook path "orders/new" is already used by another workflow');
+      expect(conflict.details).toEqual({ field: 'webhookPath', path: 'orders/new', blockId: 's', blockName: 'Start' });
       expect((await getDeployment(registry, 'u1', b.id)).isDeployed).toBe(false);
 
       // A redeploy without a webhook frees the path; activating version 1 takes it back.
@@ -74,6 +75,40 @@ describe('deploy checks and webhook registration (real Postgres)', () => {
       expect((await refusal(resolveWebhook(registry.db, 'orders/new'))).code).toBe('not_found');
       expect(await activeDeployment(registry.db, a.id)).toBeUndefined();
       expect((await deploy(registry, 'u1', b.id)).hasActiveWebhook).toBe(true);
+    } finally {
+      await drop();
+    }
+  });
+
+  it('registers every webhook of a workflow (starter and each webhook block) and frees or replaces them all on redeploy and undeploy', async () => {
+    const { states, registry, drop } = await registryWithEditor();
+    try {
+      const ws = await createWorkspace(registry, 'u1', 'W');
+      const a = await createWorkflow(registry, 'u1', ws.id, {});
+      const hook = (id: string, name: string, provider: string, path: string) => ({ ...starter({ webhookProvider: provider, webhookConfig: { path } }), id, type: 'webhook', name });
+      states.set(a.id, stateWith([starter({ startWorkflow: 'webhook', webhookPath: 'multi/start' }), hook('g', 'Git', 'github', 'multi/gh'), hook('t', 'Tele', 'telegram', 'multi/tg')]));
+      expect((await deploy(registry, 'u1', a.id)).hasActiveWebhook).toBe(true);
+      for (const path of ['multi/start', 'multi/gh', 'multi/tg']) expect((await resolveWebhook(registry.db, path)).workflowId).toBe(a.id);
+
+      // A second workflow claiming one of them is refused, naming its block, field and path; nothing of it is registered.
+      const b = await createWorkflow(registry, 'u1', ws.id, {});
+      states.set(b.id, stateWith([starter({ startWorkflow: 'manual' }), hook('x', 'Mine', 'generic', 'multi/free'), hook('y', 'Theirs', 'generic', 'multi/tg')]));
+      const conflict = await refusal(deploy(registry, 'u1', b.id));
+      expect([conflict.code, conflict.message]).toEqual(['conflict', 'Theirs (webhookConfig): Webhook path "multi/tg" is already used by another workflow']);
+      expect(conflict.details).toMatchObject({ field: 'webhookConfig', path: 'multi/tg', blockId: 'y' });
+      expect((await refusal(resolveWebhook(registry.db, 'multi/free'))).code).toBe('not_found');
+      expect((await getDeployment(registry, 'u1', b.id)).isDeployed).toBe(false);
+
+      // A redeploy replaces the set: the dropped block's path is free, a moved one listens on its new path.
+      states.set(a.id, stateWith([starter({ startWorkflow: 'manual' }), hook('g', 'Git', 'github', 'multi/gh2')]));
+      await deploy(registry, 'u1', a.id);
+      expect((await resolveWebhook(registry.db, 'multi/gh2')).workflowId).toBe(a.id);
+      for (const path of ['multi/start', 'multi/gh', 'multi/tg']) expect((await refusal(resolveWebhook(registry.db, path))).code).toBe('not_found');
+      expect((await deploy(registry, 'u1', b.id)).hasActiveWebhook).toBe(true);
+
+      await undeploy(registry, 'u1', a.id);
+      expect((await refusal(resolveWebhook(registry.db, 'multi/gh2'))).code).toBe('not_found');
+      expect((await resolveWebhook(registry.db, 'multi/tg')).workflowId).toBe(b.id);
     } finally {
       await drop();
     }

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { AppError } from '@weft/platform';
-import { checkDeployable, deploymentTriggers, type DeployProblem } from '@weft/catalog';
+import { checkDeployable, readStateBlocks, webhookTriggers, type DeployProblem } from '@weft/catalog';
 import type { RegistryDB } from '../db.js';
 import type { EditorState } from '../ports.js';
 
@@ -49,28 +49,36 @@ export function assertDeployable(state: EditorState, now: Date): void {
 }
 
 /**
- * Makes the webhook table follow the deployment now active (inside its transaction): the state's
- * webhook path is registered for this workflow, or none is. A path another workflow holds is a
- * conflict. Answers whether the workflow now has an active webhook.
+ * Makes the webhook table follow the deployment now active (inside its transaction): every webhook of
+ * the state (the starter in webhook mode, each webhook block) has its path registered for this
+ * workflow, and no other path is. A path another workflow holds is a conflict naming the block, its
+ * field and the path. Answers whether the workflow now has an active webhook.
  */
 export async function registerWebhook(trx: Transaction<RegistryDB>, workflowId: string, blocks: Record<string, unknown>): Promise<boolean> {
-  const webhook = deploymentTriggers(blocks).webhook;
+  const webhooks = webhookTriggers(blocks).filter((w) => w.path !== '');
   const db = tables(trx);
-  if (!webhook || webhook.path === '') {
-    await db.deleteFrom('webhooks').where('workflow_id', '=', workflowId).execute();
-    return false;
+  const paths = webhooks.map((w) => w.path);
+  let stale = db.deleteFrom('webhooks').where('workflow_id', '=', workflowId);
+  if (paths.length > 0) stale = stale.where('path', 'not in', paths);
+  await stale.execute();
+  const names = readStateBlocks(blocks);
+  for (const webhook of webhooks) {
+    // One statement: a path another workflow holds (even one inserted by a deploy still running) is
+    // left as it is and nothing comes back.
+    const held = await db
+      .insertInto('webhooks')
+      .values({ path: webhook.path, workflow_id: workflowId, provider: webhook.provider, created_at: undefined })
+      .onConflict((oc) => oc.column('path').doUpdateSet({ provider: webhook.provider }).where('webhooks.workflow_id', '=', workflowId))
+      .returning('path')
+      .executeTakeFirst();
+    if (!held) {
+      const block = names[webhook.blockId];
+      const field = block?.type === 'starter' ? 'webhookPath' : 'webhookConfig';
+      const blockName = block?.name ?? webhook.blockId;
+      throw new AppError('conflict', `${blockName} (${field}): Webhook path "${webhook.path}" is already used by another workflow`, { field, path: webhook.path, blockId: webhook.blockId, blockName });
+    }
   }
-  const holder = await db.selectFrom('webhooks').select('workflow_id').where('path', '=', webhook.path).executeTakeFirst();
-  if (holder && holder.workflow_id !== workflowId) {
-    throw new AppError('conflict', `Webhook path "${webhook.path}" is already used by another workflow`, { field: 'webhookPath', path: webhook.path });
-  }
-  await db.deleteFrom('webhooks').where('workflow_id', '=', workflowId).where('path', '<>', webhook.path).execute();
-  await db
-    .insertInto('webhooks')
-    .values({ path: webhook.path, workflow_id: workflowId, provider: webhook.provider, created_at: undefined })
-    .onConflict((oc) => oc.column('path').doUpdateSet({ provider: webhook.provider }))
-    .execute();
-  return true;
+  return webhooks.length > 0;
 }
 
 /** Drops the workflow's webhook path (undeploy). */

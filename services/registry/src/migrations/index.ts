@@ -7,6 +7,7 @@ import { initialWorkspaces } from './0004_initial_workspaces.js';
 import { deployedFingerprints } from './0005_deployed_fingerprints.js';
 import { apiKeyHashes } from './0006_api_key_hashes.js';
 import { triggerTables } from './0007_triggers.js';
+import { webhookPaths } from './0008_webhook_paths.js';
 
 /** The migrations before workflow API keys were encrypted (kept apart for the migration's test). */
 export const plainMigrations: Record<string, Migration> = {
@@ -23,5 +24,6 @@ export function registryMigrations(cipher: Cipher): Record<string, Migration> {
     '0005_deployed_fingerprints': deployedFingerprints,
     '0006_api_key_hashes': apiKeyHashes(cipher),
     '0007_triggers': triggerTables,
+    '0008_webhook_paths': webhookPaths,
   };
 }
