@@ -121,22 +121,22 @@ export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { work
           </section>
         )}
 
-        {info.webhook && (
-          <section aria-label="Webhook">
-            <h3>Webhook</h3>
+        {info.webhooks.map((hook) => (
+          <section key={hook.blockId} aria-label={info.webhooks.length > 1 ? `Webhook ${hook.blockName}` : 'Webhook'}>
+            <h3>Webhook{info.webhooks.length > 1 && <span className="muted"> ({hook.blockName})</span>}</h3>
             <div className="copy-row">
-              <input className="input" readOnly aria-label="Webhook URL" value={info.webhook.url} />
-              <CopyButton text={info.webhook.url} label="Copy webhook URL" />
+              <input className="input" readOnly aria-label="Webhook URL" value={hook.url} />
+              <CopyButton text={hook.url} label="Copy webhook URL" />
             </div>
-            {info.webhook.secret && (
+            {hook.secret && (
               <div className="copy-row" style={{ marginTop: 6 }}>
-                <input className="input" readOnly type="password" aria-label="Webhook secret" value={info.webhook.secret} />
-                <CopyButton text={info.webhook.secret} label="Copy webhook secret" />
+                <input className="input" readOnly type="password" aria-label="Webhook secret" value={hook.secret} />
+                <CopyButton text={hook.secret} label="Copy webhook secret" />
               </div>
             )}
             {s && !s.hasActiveWebhook && s.isDeployed && <p className="muted">The webhook is not active.</p>}
           </section>
-        )}
+        ))}
 
         {info.schedule && (
           <section aria-label="Schedule">

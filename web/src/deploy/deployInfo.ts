@@ -1,11 +1,12 @@
-import { checkDeployable, deploymentTriggers, type DeployProblem } from '@weft/catalog';
+import { checkDeployable, deploymentTriggers, webhookTriggers, type DeployProblem } from '@weft/catalog';
 import type { WorkflowState } from '@weft/workflow';
 import { scheduleCron } from '../panels/fields/schedule';
 
 /** What the deploy panel shows of a draft: what keeps it from deploying, and the triggers it deploys with. */
 export interface DeployInfo {
   problems: DeployProblem[];
-  webhook?: { blockId: string; url: string; secret: string; provider: string };
+  /** Every webhook the draft listens on (its starter, each webhook block), each on its own path. */
+  webhooks: Array<{ blockId: string; blockName: string; url: string; secret: string; provider: string }>;
   schedule?: { blockId: string; cron?: string; timezone: string; error?: string };
 }
 
@@ -14,11 +15,16 @@ export function deployInfo(state: Pick<WorkflowState, 'blocks' | 'edges' | 'vari
   const json = JSON.parse(JSON.stringify({ blocks: state.blocks, edges: state.edges, variables: state.variables })) as { blocks: Record<string, unknown>; edges: Array<{ source?: unknown; target?: unknown }>; variables?: Record<string, { name: string }> };
   const problems = checkDeployable(json, now);
   const triggers = deploymentTriggers(json.blocks);
-  const info: DeployInfo = { problems };
-  if (triggers.webhook) {
-    const { blockId, path, secret, provider } = triggers.webhook;
-    info.webhook = { blockId, url: `${origin}/api/webhooks/trigger/${encodeURIComponent(path)}`, secret, provider };
-  }
+  const info: DeployInfo = {
+    problems,
+    webhooks: webhookTriggers(json.blocks).map(({ blockId, path, secret, provider }) => ({
+      blockId,
+      blockName: state.blocks[blockId]?.name ?? blockId,
+      url: `${origin}/api/webhooks/trigger/${encodeURIComponent(path)}`,
+      secret,
+      provider,
+    })),
+  };
   if (triggers.schedule) {
     const fields = triggers.schedule.fields as Record<string, unknown>;
     const cron = scheduleCron(fields);
@@ -31,4 +37,14 @@ export function deployInfo(state: Pick<WorkflowState, 'blocks' | 'edges' | 'vari
 /** The curl call that runs the deployed workflow with its API key. */
 export function curlExample(origin: string, workflowId: string, apiKey: string, input: Record<string, unknown> = {}): string {
   return [`curl -X POST ${origin}/api/workflows/${workflowId}/execute \\`, `  -H "Content-Type: application/json" \\`, `  -H "X-API-Key: ${apiKey}" \\`, `  -d '${JSON.stringify(input)}'`].join('\n');
+}
+
+/**
+ * The path a new webhook block takes: the workflow id, or `<workflow id>-<block id>` when another
+ * webhook of the workflow already listens there (each webhook of a deployed workflow needs its own).
+ */
+export function defaultWebhookPath(blocks: WorkflowState['blocks'], workflowId: string, blockId: string): string {
+  const json = JSON.parse(JSON.stringify(blocks)) as Record<string, unknown>;
+  const taken = webhookTriggers(json).some((w) => w.blockId !== blockId && w.path === workflowId);
+  return taken ? `${workflowId}-${blockId}` : workflowId;
 }

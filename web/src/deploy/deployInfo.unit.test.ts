@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkflowState } from '@weft/workflow';
-import { curlExample, deployInfo } from './deployInfo';
+import { curlExample, defaultWebhookPath, deployInfo } from './deployInfo';
 
 const block = (id: string, type: string, name: string, values: Record<string, unknown> = {}) => ({
   id,
@@ -30,7 +30,24 @@ describe('the deploy panel’s view of a draft', () => {
   it('has no problem for a plain draft, and gives the webhook URL and secret of a webhook start', () => {
     expect(deployInfo(state([block('s', 'starter', 'Start', { startWorkflow: 'manual' })]), 'http://h').problems).toEqual([]);
     const info = deployInfo(state([block('s', 'starter', 'Start', { startWorkflow: 'webhook', webhookPath: 'orders/new', webhookSecret: 'shh' })]), 'http://h');
-    expect(info.webhook).toMatchObject({ blockId: 's', url: 'http://h/api/webhooks/trigger/orders%2Fnew', secret: 'shh' });
+    expect(info.webhooks).toEqual([{ blockId: 's', blockName: 'Start', url: 'http://h/api/webhooks/trigger/orders%2Fnew', secret: 'shh', provider: 'generic' }]);
+  });
+
+  it('lists every webhook of the draft, each with its own URL; a new webhook block takes a path no other webhook has', () => {
+    const blocks = [
+      block('s', 'starter', 'Start', { startWorkflow: 'manual' }),
+      block('a', 'webhook', 'Orders', { webhookProvider: 'generic', webhookConfig: { path: 'wf1', secret: 'x' } }),
+      block('b', 'webhook', 'Git', { webhookProvider: 'github', webhookConfig: { path: 'gh' } }),
+    ];
+    const info = deployInfo(state(blocks), 'http://h');
+    expect(info.webhooks.map((w) => [w.blockName, w.url, w.provider])).toEqual([
+      ['Orders', 'http://h/api/webhooks/trigger/wf1', 'generic'],
+      ['Git', 'http://h/api/webhooks/trigger/gh', 'github'],
+    ]);
+    const drawn = state([...blocks, block('c', 'webhook', 'New', { webhookProvider: 'generic' })]).blocks;
+    expect(defaultWebhookPath(drawn, 'wf1', 'c')).toBe('wf1-c');
+    expect(defaultWebhookPath(drawn, 'wf1', 'a')).toBe('wf1');
+    expect(defaultWebhookPath(drawn, 'wf2', 'c')).toBe('wf2');
   });
 
   it('gives the schedule’s cron and timezone, or why it has none', () => {

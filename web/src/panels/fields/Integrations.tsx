@@ -4,6 +4,7 @@ import { workflowOptions, type SubBlockConfig } from '@weft/catalog';
 import { api, type OAuthCredential } from '../../api';
 import { Icon } from '../../ui/icons';
 import { useToast } from '../../ui/toast';
+import { defaultWebhookPath } from '../../deploy/deployInfo';
 import { useDraft } from '../useDraft';
 import { useFormEnv } from './FormContext';
 
@@ -191,7 +192,7 @@ function CommitInput({ value, onCommit, ...rest }: { value: string; onCommit(v: 
 }
 
 /**
- * The webhook configuration: the path (the workflow id until changed; saved as soon as the form
+ * The webhook configuration: the path (the workflow id until changed — see defaultWebhookPath; saved as soon as the form
  * opens so the shown URL is the deployed one), the URL the provider calls, the secret its calls are
  * checked with (pasted when the provider issues it, else generated), WhatsApp's verify token, and
  * whether the caller gets an answer at once or the Response block's. The value is {path, secret,
@@ -204,13 +205,15 @@ export function WebhookConfigField({ label, value, onChange }: Props) {
   const secretKind = WEBHOOK_SECRETS[provider] ?? BEARER;
   const [shown, setShown] = useState(false);
   const set = (next: WebhookConfig) => onChange({ ...config, ...next });
-  // A new block has no path yet: it takes the workflow id, written once, so deploying finds it.
+  // A new block has no path yet: it takes the workflow id (or, when another webhook of the workflow
+  // listens there, the workflow id and its block id), written once, so deploying finds it.
   // A reader's form writes nothing.
   const missingPath = config.path === undefined && !env.readOnly;
+  const fallbackPath = defaultWebhookPath(env.state.blocks, env.workflowId, env.blockId);
   useEffect(() => {
-    if (missingPath) onChange({ ...config, path: env.workflowId });
+    if (missingPath) onChange({ ...config, path: fallbackPath });
   }, [missingPath]);
-  const path = config.path ?? env.workflowId;
+  const path = config.path ?? fallbackPath;
   const url = `${window.location.origin}/api/webhooks/trigger/${encodeURIComponent(path)}`;
   const secret = config.secret ?? '';
   return (
