@@ -4,11 +4,9 @@
  * Node, scripted tools) and for the runner's own activities (events, blobs, environment, child
  * workflows kept in memory). Tests only.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type InjectedSinks, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type {
@@ -22,6 +20,7 @@ import type {
   ToolResult,
 } from '@weft/contracts';
 import { backingEnv, uniqueSuffix } from '@weft/testkit';
+import { keepHistory } from '@weft/testkit/histories';
 import { createLogger, temporalLogger } from '@weft/platform';
 import { SHARED_WORKFLOW_MODULES } from '@weft/platform/workflowBundle';
 import type { runWorkflow, RunWorkflowArgs } from '../workflows/index.js';
@@ -31,6 +30,8 @@ export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', impo
 /** The agent tool loop the integrations worker serves (its stand-ins here serve it too). */
 export const toolLoopWorkflowsPath = fileURLToPath(new URL('../../../integrations/src/models/toolLoop.workflow.ts', import.meta.url));
 export const historiesDir = fileURLToPath(new URL('../workflows/histories/', import.meta.url));
+/** Histories of the integrations worker's agent tool loop, kept by modelBlocks.int.test.ts for that service's replay test. */
+export const loopHistoriesDir = fileURLToPath(new URL('../../../integrations/src/jobs/histories/', import.meta.url));
 
 /** The `runLog` sink of a test worker: block events join the recorded ones as they are handed over. */
 export function recordedRunLog(events: RunEvent[]): InjectedSinks<RunLogSinks> {
@@ -145,9 +146,9 @@ export interface EngineHarness {
   /** Starts a run, waits for its result and checks that its history replays. */
   run(state: RunnableState, extra?: Partial<RunWorkflowArgs>): Promise<RunResult>;
   /**
-   * Saves a run's history (`{workflowId, history}`) under workflows/histories/<name>.json when
-   * WEFT_WRITE_HISTORIES is `1`, or under <name>.<value>.json for another value (histories of a newer
-   * code path beside the older ones, which must keep replaying too).
+   * Checks that a run's history replays and keeps it under workflows/histories/ when
+   * WEFT_WRITE_HISTORIES is set (`keepHistory` of `@weft/testkit/histories`: <name>.json for `1`,
+   * <name>.<value>.json for another value).
    */
   keepHistory(handle: WorkflowHandle<typeof runWorkflow>, name: string): Promise<void>;
   reset(): void;
@@ -262,12 +263,8 @@ export async function createEngineHarness(opts: { workflowWorker?: boolean } = {
       return result;
     },
     async keepHistory(handle, name) {
-      const history = await assertReplays(handle);
-      if (!process.env.WEFT_WRITE_HISTORIES) return;
-      mkdirSync(historiesDir, { recursive: true });
-      // The workflow id is kept beside the history: code that derives ids from it replays only with it.
-      const suffix = process.env.WEFT_WRITE_HISTORIES === '1' ? '' : `.${process.env.WEFT_WRITE_HISTORIES}`;
-      writeFileSync(`${historiesDir}${name}${suffix}.json`, `${JSON.stringify({ workflowId: handle.workflowId, history: JSON.parse(historyToJSON(history)) as unknown })}\n`);
+      await assertReplays(handle);
+      await keepHistory(handle, historiesDir, name);
     },
     reset() {
       rec.functionCalls.length = 0;
