@@ -1,15 +1,18 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils.js';
-import { Runtime, Worker } from '@temporalio/worker';
+import { Runtime } from '@temporalio/worker';
+import { listBlocks } from '@weft/catalog';
 import { createLogger, temporalLogger } from '@weft/platform';
+import { forEachObject, historyPayloads, replayFailures, storedHistories, type StoredHistory } from '@weft/testkit/histories';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { historiesDir, workflowBundle } from '../testing/engineHarness.js';
+import { blockKind, CONTROL_BLOCK_TYPES } from './engine/blocks.js';
+import { MODEL_BLOCK_TYPES } from './models/index.js';
 
 /**
  * Histories recorded from the engine's workflow-level tests (WEFT_WRITE_HISTORIES=1 while running
- * graphRules/blocks/containers.int.test.ts writes them). Replaying them with today's workflow code
- * fails when a change to that code is not deterministic: such a change needs a patch() guard, or
- * the histories recorded anew when no run of the old code can still be open.
+ * graphRules/blocks/containers.int.test.ts and models/modelBlocks.int.test.ts writes them). Replaying
+ * them with today's workflow code fails when a change to that code is not deterministic: such a
+ * change needs a patch() guard, or the histories recorded anew when no run of the old code can still be open.
  */
 const EXPECTED = [
   'function-response',
@@ -30,33 +33,30 @@ const EXPECTED = [
   'parallel-error',
   'nested',
   'trigger-entry',
+  'evaluator',
+  'translate-vision-huggingface',
+  'embeddings-images',
 ];
 
-interface Stored {
-  name: string;
-  workflowId: string;
-  json: unknown;
+/**
+ * What a history proves about a block type: the engine's way of running it (`blockKind`), each model
+ * block type on its own (each has its own runner in the model layer).
+ */
+const coverageKey = (type: string): string => {
+  const kind = blockKind(type);
+  return kind === 'model' ? `model:${type}` : kind;
+};
+
+/** Block types a history ran: every block (an object with a string `type` and `subBlocks`) in its payloads, child workflows' included. */
+function blockTypesIn(history: StoredHistory): Set<string> {
+  const types = new Set<string>();
+  forEachObject(historyPayloads(history.json), (record) => {
+    if (typeof record.type === 'string' && record.subBlocks && typeof record.subBlocks === 'object') types.add(record.type);
+  });
+  return types;
 }
 
-function stored(): Stored[] {
-  return readdirSync(historiesDir)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => {
-      const file = JSON.parse(readFileSync(`${historiesDir}${f}`, 'utf8')) as { workflowId: string; history: unknown };
-      return { name: f.slice(0, -'.json'.length), workflowId: file.workflowId, json: file.history };
-    });
-}
-
-async function replay(histories: Stored[]): Promise<Array<{ name: string; error: string }>> {
-  const failures: Array<{ name: string; error: string }> = [];
-  const names = new Map(histories.map((h) => [h.workflowId, h.name]));
-  const input = histories.map((h) => ({ workflowId: h.workflowId, history: historyFromJSON(h.json) }));
-  for await (const result of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, input)) {
-    if (result.error) failures.push({ name: names.get(result.workflowId) ?? result.workflowId, error: `${result.error.name}: ${result.error.message}` });
-  }
-  return failures;
-}
+const replay = async (histories: StoredHistory[]) => replayFailures({ workflowBundle: await workflowBundle() }, histories);
 
 describe('replay of recorded run histories', () => {
   beforeAll(() => {
@@ -67,14 +67,22 @@ describe('replay of recorded run histories', () => {
     }
   });
 
-  it('covers every block kind and replays each history with the current workflow code', async () => {
-    const histories = stored();
+  it('replays each history with the current workflow code', async () => {
+    const histories = storedHistories(historiesDir);
     expect(histories.map((h) => h.name)).toEqual(expect.arrayContaining(EXPECTED));
     expect(await replay(histories)).toEqual([]);
   }, 120_000);
 
+  it('covers every way the engine runs a block: each control and model block type of the engine and catalogue, a trigger and a tool block', () => {
+    const covered = new Set(storedHistories(historiesDir).flatMap((h) => [...blockTypesIn(h)].map(coverageKey)));
+    const kinds = new Set([...listBlocks().map((b) => b.type), ...CONTROL_BLOCK_TYPES, ...MODEL_BLOCK_TYPES].map(coverageKey));
+    // A block type the engine runs in a way no stored history shows is listed here: record a history with it.
+    expect([...kinds].filter((k) => !covered.has(k)).sort()).toEqual([]);
+    expect([...kinds]).toEqual(expect.arrayContaining(['tool', 'trigger', 'model:agent', 'loop']));
+  });
+
   it('detects a run that would go differently: a history replayed with another graph fails as non-deterministic', async () => {
-    const diamond = stored().find((h) => h.name === 'diamond');
+    const diamond = storedHistories(historiesDir).find((h) => h.name === 'diamond');
     if (!diamond) throw new Error('diamond history missing');
     // Rewrite the recorded start input: the arm blocks' edges removed, so the code schedules other work.
     const history = historyFromJSON(diamond.json);

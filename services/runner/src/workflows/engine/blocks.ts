@@ -49,11 +49,32 @@ function targetsOf(run: Run, frame: Frame, block: RunnableBlock): BlockRunContex
     });
 }
 
+/** Block types the engine runs with code of its own: the starter, containers, condition, function, response and child workflow. */
+export const CONTROL_BLOCK_TYPES = ['starter', 'loop', 'parallel', 'condition', 'function', 'response', 'workflow'] as const;
+type ControlBlockType = (typeof CONTROL_BLOCK_TYPES)[number];
+const CONTROL: ReadonlySet<string> = new Set(CONTROL_BLOCK_TYPES);
+const isControl = (type: string): type is ControlBlockType => CONTROL.has(type);
+
+/**
+ * How the engine runs a block type: a control block by its own code, a model block by the model
+ * layer (`MODEL_BLOCK_TYPES`, one runner per type), a trigger block passing the run's input on, and
+ * every other block as a call of its catalogue tool. The replay test keeps a history of each.
+ */
+export type BlockKind = ControlBlockType | 'model' | 'trigger' | 'tool';
+
+/** The kind of a block type (see `BlockKind`). */
+export function blockKind(type: string): BlockKind {
+  if (isControl(type)) return type;
+  if (MODEL_BLOCK_TYPES.has(type)) return 'model';
+  return getBlock(type)?.category === 'triggers' ? 'trigger' : 'tool';
+}
+
 /** Runs one block by its kind; references resolved first (a bad reference fails the block). */
 export async function executeBlock(run: Run, frame: Frame, block: RunnableBlock): Promise<BlockRun> {
   const raw = subValues(block);
   const resolver = await resolverFor(run, frame, block.id, [raw, block.data?.collection]);
-  switch (block.type) {
+  const kind = blockKind(block.type);
+  switch (kind) {
     case 'starter':
       return { exec: { success: true, output: { input: run.args.input } }, input: run.args.input };
     case 'loop':
@@ -67,17 +88,27 @@ export async function executeBlock(run: Run, frame: Frame, block: RunnableBlock)
       return runResponse(block, resolver);
     case 'workflow':
       return runChildWorkflow(run, frame, block, resolver);
-    default:
-      break;
+    case 'model':
+    case 'trigger':
+    case 'tool':
+      return runCall(run, frame, block, kind, raw, resolver);
+    default: {
+      const unreachable: never = kind;
+      throw new Error(`Unknown block kind ${String(unreachable)}`);
+    }
   }
+}
+
+/** A model, trigger or tool block: its values resolved as the call's parameters (the retry setting is the run's). */
+async function runCall(run: Run, frame: Frame, block: RunnableBlock, kind: 'model' | 'trigger' | 'tool', raw: Record<string, unknown>, resolver: Resolver): Promise<BlockRun> {
   // The retry setting is the run's, not a parameter of the call (a remote tool would send it on).
   const { [RETRIES_FIELD.id]: retries, ...callValues } = raw;
   const params = resolver.resolve(callValues) as Record<string, unknown>;
   const input = resolver.forLog(callValues);
   const badRetries = block.advancedMode ? retriesError({ [RETRIES_FIELD.id]: resolver.resolve(retries) }) : undefined;
   if (badRetries) return fail(badRetries, input);
-  if (MODEL_BLOCK_TYPES.has(block.type)) return runModel(run, frame, block, params, input);
-  if (getBlock(block.type)?.category === 'triggers') return { exec: { success: true, output: { input: run.args.input } }, input };
+  if (kind === 'model') return runModel(run, frame, block, params, input);
+  if (kind === 'trigger') return { exec: { success: true, output: { input: run.args.input } }, input };
   return runTool(run, block, params, input);
 }
 

@@ -23,7 +23,8 @@ import type {
 } from '@weft/contracts';
 import { createLogger, temporalLogger } from '@weft/platform';
 import { backingEnv, createOpenAIFake, uniqueSuffix, type OpenAIFake } from '@weft/testkit';
-import { graphOf, ran, recordedRunLog, toolLoopBundle, workflowBundle } from '../../testing/engineHarness.js';
+import { keepHistory } from '@weft/testkit/histories';
+import { graphOf, historiesDir, loopHistoriesDir, ran, recordedRunLog, toolLoopBundle, workflowBundle } from '../../testing/engineHarness.js';
 import type { runWorkflow, RunWorkflowArgs } from '../index.js';
 import type { RunnerActivities, RunResult } from '../types.js';
 
@@ -199,6 +200,31 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
     });
   };
   const run = async (state: RunWorkflowArgs['state']): Promise<RunResult> => (await start(state)).result();
+  type RunHandle = Awaited<ReturnType<typeof start>>;
+  /** Keeps a finished run's history for the runner's replay test (WEFT_WRITE_HISTORIES), checking now that it replays. */
+  const keepRun = async (handle: RunHandle, name: string): Promise<void> => {
+    const history = await keepHistory(handle, historiesDir, name);
+    await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, handle.workflowId);
+  };
+  /**
+   * Keeps the history of the agent tool loop a finished run started (the integrations worker's
+   * `modelToolLoop`, its child workflow) for the integrations service's replay test, checking now that
+   * it replays with the loop's code.
+   */
+  const keepLoop = async (handle: RunHandle, name: string): Promise<void> => {
+    const events = (await handle.fetchHistory()).events ?? [];
+    const children = events.flatMap((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId ?? []);
+    expect(children).toHaveLength(1);
+    const loop = client.workflow.getHandle(children[0] ?? '');
+    const history = await keepHistory(loop, loopHistoriesDir, name);
+    await Worker.runReplayHistory({ workflowBundle: await toolLoopBundle() }, history, loop.workflowId);
+  };
+  const runKept = async (state: RunWorkflowArgs['state'], keep: (handle: RunHandle) => Promise<void>): Promise<RunResult> => {
+    const handle = await start(state);
+    const result = await handle.result();
+    await keep(handle);
+    return result;
+  };
 
   const S = { type: 'starter', name: 'Start' };
   const slackTool = (usageControl = 'auto') => ({ type: 'slack', operation: 'send', usageControl, params: { authMethod: 'bot_token', botToken: 'xoxb-1', channel: '#news' } });
@@ -208,7 +234,7 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
 
   it('agent with a tool block as its tool: the model fills the llm parameters, the form the rest; output content, model, tokens, toolCalls, cost', async () => {
     fake.reply({ toolCalls: [{ name: 'slack_message', arguments: { text: 'Weft 2 is out', channel: '#model-choice' } }], usage: { prompt: 1000, completion: 100 } }, { content: 'Posted the news.', usage: { prompt: 1200, completion: 20 } });
-    const result = await run(graphOf({ s: S, a: agent({ systemPrompt: 'You post news.', tools: [slackTool()] }) }, [['s', 'a']]));
+    const result = await runKept(graphOf({ s: S, a: agent({ systemPrompt: 'You post news.', tools: [slackTool()] }) }, [['s', 'a']]), (h) => keepLoop(h, 'tool-loop'));
     expect(result.error).toBeUndefined();
     const first = sent(0);
     expect(fake.chatRequests()[0]?.headers.authorization).toBe('Bearer sk-from-env');
@@ -234,7 +260,7 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
       { toolCalls: [{ name: 'slack_message', arguments: { text: 'no weather today' } }] },
       { content: 'The weather service is down; I told the channel.' },
     );
-    const result = await run(graphOf({ s: S, a: agent({ tools: [weather, slackTool('force'), { ...slackTool('none'), toolId: 'slack_canvas' }] }) }, [['s', 'a']]));
+    const result = await runKept(graphOf({ s: S, a: agent({ tools: [weather, slackTool('force'), { ...slackTool('none'), toolId: 'slack_canvas' }] }) }, [['s', 'a']]), (h) => keepLoop(h, 'tool-loop-forced'));
     expect(result.success).toBe(true);
     expect(fake.chatRequests().map((r) => (r.body as Sent).tool_choice)).toEqual([{ name: 'get_weather' }, { name: 'slack_message' }, 'auto']);
     expect(sent(0).tools?.map((t) => t.name)).toEqual(['get_weather', 'slack_message']);
@@ -244,7 +270,7 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
 
   it('a provider error fails the agent with the provider message and its timing', async () => {
     fake.reply({ error: { status: 401, message: 'Incorrect API key provided' } });
-    const result = await run(graphOf({ s: S, a: agent({}) }, [['s', 'a']]));
+    const result = await runKept(graphOf({ s: S, a: agent({}) }, [['s', 'a']]), (h) => keepLoop(h, 'tool-loop-provider-error'));
     expect(result).toMatchObject({ success: false, error: 'Agent 1: Incorrect API key provided' });
     const log = result.logs.find((l) => l.blockId === 'a');
     const t = (log?.output as { timing?: { startTime: string; endTime: string; duration: number } } | null)?.timing;
@@ -297,6 +323,7 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
     expect(fake.chatRequests()).toHaveLength(1);
     await startIntegrationsWorker();
     const result = await handle.result();
+    await keepLoop(handle, 'tool-loop-worker-lost');
     expect(result.output).toMatchObject({ content: 'Done on another worker.' });
     expect(fake.chatRequests()).toHaveLength(2);
     expect(toolCalls).toHaveLength(1);
@@ -335,7 +362,7 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
     ];
     fake.reply({ content: '{"accuracy": 8, "tone": 4}' }, { content: 'I cannot score this.' });
     const evaluator = (values: Record<string, unknown>) => graphOf({ s: S, e: { type: 'evaluator', name: 'Eval 1', values: { metrics, content: 'Paris is in France.', apiKey: 'k', ...values } } }, [['s', 'e']]);
-    const scored = await run(evaluator({ model: 'gpt-4o' }));
+    const scored = await runKept(evaluator({ model: 'gpt-4o' }), (h) => keepRun(h, 'evaluator'));
     expect(scored.output).toMatchObject({ accuracy: 8, tone: 4, model: 'gpt-4o' });
     expect((sent(0) as { response_format?: unknown }).response_format).toMatchObject({ schema: { required: ['accuracy', 'tone'] } });
     const raw = await run(evaluator({ model: 'gpt-4o' }));
@@ -358,7 +385,7 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
       },
       [['s', 't'], ['s', 'v'], ['s', 'h'], ['s', 'k']],
     );
-    const result = await run(state);
+    const result = await runKept(state, (h) => keepRun(h, 'translate-vision-huggingface'));
     const out = (id: string) => result.logs.find((l) => l.blockId === id);
     const bodies = fake.chatRequests().map((r) => r.body as Sent & { max_tokens?: number; model: string; system?: string });
     const translate = bodies.find((b) => b.messages[0]?.content === 'Bonjour le monde');
@@ -385,7 +412,7 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
       },
       [['s', 'e'], ['s', 'd'], ['s', 'g']],
     );
-    const result = await run(state);
+    const result = await runKept(state, (h) => keepRun(h, 'embeddings-images'));
     expect(result.error).toBeUndefined();
     const sentTo = (path: string) => fake.server.requests.filter((r) => r.path === path);
     const [embedRequest] = sentTo('/v1/embeddings');
