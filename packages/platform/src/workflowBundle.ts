@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import type { Logger } from './logger.js';
+import { temporalLogger } from './temporal.js';
 
 // A subpath of its own (`@weft/platform/workflowBundle`): services without Temporal workers never load the worker SDK.
 
@@ -63,7 +64,8 @@ export async function cachedWorkflowBundle(opts: { name: string; workflows: URL;
   const codePath = join(cacheDir, `${opts.name}-workflows-${hash.digest('hex').slice(0, 32)}.js`);
   if (existsSync(codePath)) return { codePath };
   const started = Date.now();
-  const { code } = await bundleWorkflowCode({ workflowsPath: fileURLToPath(opts.workflows), ...(opts.preloadModules ? { preloadModules: opts.preloadModules } : {}) });
+  // The bundler's webpack report goes to the service's log at its warning level, not to stdout.
+  const { code } = await bundleWorkflowCode({ workflowsPath: fileURLToPath(opts.workflows), logger: temporalLogger(opts.logger), ...(opts.preloadModules ? { preloadModules: opts.preloadModules } : {}) });
   mkdirSync(cacheDir, { recursive: true });
   const temporary = `${codePath}.${randomUUID()}.tmp`;
   writeFileSync(temporary, code);

@@ -1,7 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createServiceClient, serviceAddress, temporalLogger, bootService, serviceDataConverter } from '@weft/platform';
-import { cachedWorkflowBundle, SHARED_WORKFLOW_MODULES } from '@weft/platform/workflowBundle';
 import { integrations, integrationsTaskQueue, runner } from '@weft/contracts';
 import { migrations } from './migrations/index.js';
 import { createActivities, HEARTBEAT_THROTTLE_MAX, type OutputStore } from './activities/index.js';
@@ -9,6 +8,7 @@ import { integrationsHandlers } from './adapters/grpc.js';
 import { consumeRegistryDeletions } from './adapters/registryEvents.js';
 import { createToolRuntime } from './runtime.js';
 import { createModelActivities } from './models/activities.js';
+import { integrationsWorkflowBundle } from './workflowBundle.js';
 import { modelConfigFromEnv } from './models/config.js';
 import type { IntegrationsDB } from './db.js';
 
@@ -58,7 +58,7 @@ const worker = await Worker.create({
   namespace: rt.config.TEMPORAL_NAMESPACE,
   dataConverter,
   taskQueue,
-  workflowBundle: await cachedWorkflowBundle({ name: 'integrations', workflows: new URL('./jobs/workflows.js', import.meta.url), serviceDist: new URL('.', import.meta.url), logger: rt.logger, preloadModules: SHARED_WORKFLOW_MODULES }),
+  workflowBundle: await integrationsWorkflowBundle(rt.logger),
   activities: { ...createActivities(tools, outputs), ...tools.jobActivities, ...models },
   // Heartbeats carry cancellation: a cancelled run's calls stop within about a second.
   maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE_MAX,

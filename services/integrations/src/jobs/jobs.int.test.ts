@@ -4,6 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createLogger, loadConfig, temporalLogger, type Database } from '@weft/platform';
 import { SEARCH_FIXTURES, backingEnv, createFakeSearch, createFakeServer, createTestDatabase, uniqueSuffix, type FakeServer } from '@weft/testkit';
+import { keepHistory } from '@weft/testkit/histories';
 import { migrations } from '../migrations/index.js';
 import { createToolRuntime, type ToolRuntime } from '../runtime.js';
 import { SandboxPool } from '../function/sandbox.js';
@@ -31,6 +32,16 @@ let rt: ToolRuntime;
 let rtShort: ToolRuntime;
 const sandbox = new SandboxPool({ size: 1 });
 const taskQueue = `jobs-test-${uniqueSuffix()}`;
+/** Histories of `pollToolJob` kept for the worker's replay test (replay.int.test.ts) when WEFT_WRITE_HISTORIES is set. */
+const historiesDir = fileURLToPath(new URL('./histories/', import.meta.url));
+/** Workflow ids of the polling workflows the tool runtime started, newest last. */
+const jobIds: string[] = [];
+/** Keeps the history of the newest polling workflow (ended by now). */
+async function keepNewestJob(name: string): Promise<void> {
+  const id = jobIds.at(-1);
+  if (!id) throw new Error('no polling workflow was started');
+  await keepHistory(new Client({ connection }).workflow.getHandle(id), historiesDir, name);
+}
 /** Status answered by the fake for each task id, read on every check. */
 const statuses = new Map<string, string>();
 
@@ -89,7 +100,21 @@ beforeAll(async () => {
     return { json: { id, status, output: null, steps: [] } };
   });
   const config = loadConfig({ ...process.env, WEFT_INSTANCE: 'tjobs' });
-  const client = new Client({ connection });
+  // The runtime's client notes the polling workflows it starts (keepNewestJob).
+  const client = new Client({
+    connection,
+    interceptors: {
+      workflow: [
+        {
+          async start(input, next) {
+            const runId = await next(input);
+            if (input.workflowType === 'pollToolJob') jobIds.push(input.options.workflowId);
+            return runId;
+          },
+        },
+      ],
+    },
+  });
   const runtime = (polling: { intervalMs: number; timeoutMs: number }) => createToolRuntime({
     db: database.db,
     logger: createLogger('integrations', 'silent'),
@@ -136,14 +161,17 @@ describe('browser task as a durable polling workflow', () => {
     expect(start?.headers.authorization).toBe('Bearer bu-secret-key');
     expect(start?.body).toMatchObject({ task: 'quick', llm_model: 'gpt-4o', save_browser_data: false });
     expect(JSON.stringify(res)).not.toContain('bu-secret-key');
+    await keepNewestJob('poll-done');
   });
 
   it('a failed or stopped task ends the polling with its status', async () => {
     expect(await run({ task: 'fails' })).toMatchObject({ success: false, error: 'Browser task failed', output: { success: false } });
+    await keepNewestJob('poll-failed');
   });
 
   it('gives up after the limit with the spec message', async () => {
     expect(await run({ task: 'hold' }, {}, () => rtShort)).toMatchObject({ success: false, error: 'Task did not complete within the maximum polling time (180s)' });
+    await keepNewestJob('poll-timeout');
   });
 
   it('a 422 at the start is a validation error, and nothing is polled', async () => {
@@ -151,6 +179,7 @@ describe('browser task as a durable polling workflow', () => {
     const res = await run({ task: 'invalid' });
     expect(res).toMatchObject({ success: false, error: expect.stringMatching(/^Validation error: .*too short/) });
     expect(fake.received('GET', '/task/:id')).toHaveLength(before);
+    await keepNewestJob('poll-start-error');
   });
 
   it('a cancelled call (its activity was cancelled) cancels its polling workflow and stops waiting for it', async () => {
@@ -168,6 +197,7 @@ describe('browser task as a durable polling workflow', () => {
       return undefined;
     };
     await expect.poll(cancelled).toBe('CANCELLED');
+    await keepNewestJob('poll-cancelled');
   });
 
   it('with post-processing skipped the task is started and its id answered without polling', async () => {
@@ -206,6 +236,7 @@ describe('a worker that dies mid-poll', () => {
     try {
       expect(await pending).toMatchObject({ success: true, output: { id, success: true } });
       expect(fake.received('POST', '/run-task').filter((r) => (r.body as { task: string }).task === 'crash')).toHaveLength(1);
+      await keepNewestJob('poll-worker-lost');
     } finally {
       await second.stop();
     }
@@ -262,6 +293,7 @@ describe('Firecrawl crawl as a durable polling workflow', () => {
   it('a 402 while polling answers its §8 message', async () => {
     search.once('GET', '/firecrawl/crawl/crawl-1', { status: 402, json: { success: false, error: 'Payment required' } });
     expect(await callTool('firecrawl_crawl', { apiKey: 'k', url: 'https://weft.example/402-poll' })).toMatchObject({ success: false, error: 'Insufficient credits. Please check your Firecrawl plan and usage.' });
+    await keepNewestJob('poll-check-error');
   });
 
   it('gives up after the limit with the spec message', async () => {
