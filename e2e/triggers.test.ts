@@ -42,6 +42,12 @@ async function workflow(build: (starter: string) => Command[], cookie?: string):
   return created.body.id;
 }
 
+/** The id of a workflow's starter block. */
+async function starterOf(workflowId: string): Promise<string> {
+  const got = await api<{ data: { state: { blocks: Record<string, { id: string; type: string }> } } }>('GET', `/api/workflows/${workflowId}`);
+  return Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter')?.id ?? '';
+}
+
 /** starter (webhook at `path` with `secret`) → function "Double" returning body.n * 2. */
 function starterWebhook(path: string, secret: string) {
   return (starter: string): Command[] => [
@@ -668,6 +674,21 @@ describe('deploy checks', () => {
     );
     expect((await api<{ isDeployed: boolean }>('GET', `/api/workflows/${id}/deploy`)).body.isDeployed).toBe(false);
   });
+
+  it('refuses a second schedule trigger, which would never fire, naming its block and field', async () => {
+    const id = await workflow((starter) => [
+      set(starter, 'startWorkflow', 'schedule'),
+      set(starter, 'scheduleType', 'hourly'),
+      { type: 'addBlock', id: 'nightly', blockType: 'schedule', name: 'Nightly', position: { x: 0, y: 300 } },
+      set('nightly', 'scheduleType', 'daily'),
+      set('nightly', 'dailyTime', '02:00'),
+    ]);
+    const refused = await api<{ error: string; problems: unknown[] }>('POST', `/api/workflows/${id}/deploy`, {});
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('The workflow cannot be deployed: Nightly (scheduleType): A workflow has one schedule: Start already schedules it');
+    expect(refused.body.problems).toEqual([{ blockId: 'nightly', blockName: 'Nightly', field: 'scheduleType', message: 'A workflow has one schedule: Start already schedules it' }]);
+    expect((await api('GET', `/api/schedules?workflowId=${id}`)).status).toBe(404);
+  });
 });
 
 describe('schedules on Temporal through the gateway', () => {
@@ -723,6 +744,14 @@ describe('schedules on Temporal through the gateway', () => {
     for (const t of view.nextRunAt) expect(t).toMatch(/T00:30:00/);
     // While deployed, the call leaves the deployment's schedule as it is.
     expect((await api('POST', '/api/schedules', { workflowId: id, state: {} })).body).toMatchObject({ success: true, cancelled: false });
+    // A redeploy updates it: the draft's new time only once deployed.
+    const starterId = await starterOf(id);
+    expect((await api('POST', `/api/workflows/${id}/commands`, { commands: [set(starterId, 'dailyTime', '10:45')] })).status).toBe(200);
+    expect((await api<ScheduleAnswer>('GET', `/api/schedules?workflowId=${id}`)).body).toMatchObject({ cronExpression: '30 9 * * *', deploymentVersion: 1 });
+    await deploy(id);
+    const redeployed = (await api<ScheduleAnswer>('GET', `/api/schedules?workflowId=${id}`)).body;
+    expect(redeployed).toMatchObject({ cronExpression: '45 10 * * *', timezone: 'Asia/Tokyo', deploymentVersion: 2 });
+    for (const t of redeployed.nextRunAt) expect(t).toMatch(/T01:45:00/);
     expect((await api('DELETE', `/api/workflows/${id}`)).status).toBe(200);
     const cancelled = await api('POST', '/api/schedules/schedule', { workflowId: id, state: { blocks: {}, edges: [], loops: {} } });
     expect(cancelled).toEqual({ status: 200, body: { success: true, cancelled: true, schedule: null } });

@@ -2,7 +2,7 @@ import { getBlock } from '../blocks/registry.js';
 import { isBlank } from '../paramValues.js';
 import { fieldOfMessage, validateWrittenParams } from '../validation/registry.js';
 import { visibleSubBlocks } from '../visibility.js';
-import { deploymentTriggers, readStateBlocks, webhookPathError, webhookTriggers, type StateBlock } from './deploymentTriggers.js';
+import { deploymentTriggers, readStateBlocks, scheduleTriggerBlocks, webhookPathError, webhookTriggers, type StateBlock } from './deploymentTriggers.js';
 import { toTriggerSchedule } from './scheduleSpec.js';
 import { inputFormatFields } from './inputFormat.js';
 
@@ -185,6 +185,9 @@ export function checkDeployable(given: DeployableState, now: Date = new Date()):
     if (error) add(block, field, error);
     else pathHolders.set(webhook.path, block);
   }
+  // One Temporal Schedule per workflow: a second schedule trigger would never fire, so it is refused.
+  const [scheduler, ...extraSchedules] = scheduleTriggerBlocks(state.blocks);
+  for (const extra of extraSchedules) if (scheduler) add(extra, extra.type === 'starter' ? 'startWorkflow' : 'scheduleType', `A workflow has one schedule: ${scheduler.name} already schedules it`);
   if (triggers.schedule) {
     const converted = toTriggerSchedule(triggers.schedule.fields, now);
     const block = state.blocks[triggers.schedule.blockId];

@@ -155,3 +155,14 @@ describe('webhookTriggers', () => {
     ]);
   });
 });
+
+describe('one schedule per workflow', () => {
+  it('refuses a second schedule trigger (starter in schedule mode and a schedule block, or two blocks), naming it', () => {
+    const daily = { scheduleType: 'daily', dailyTime: '09:00' };
+    const both = state([starter({ startWorkflow: 'schedule', ...daily }), block('a', 'schedule', 'Nightly', daily), block('b', 'schedule', 'Off', daily, { enabled: false })], []);
+    expect(checkDeployable(both)).toEqual([{ blockId: 'a', blockName: 'Nightly', field: 'scheduleType', message: 'A workflow has one schedule: Start already schedules it' }]);
+    const two = state([starter(), block('a', 'schedule', 'Nightly', daily), block('b', 'schedule', 'Hourly', { scheduleType: 'hourly' })], []);
+    expect(checkDeployable(two)).toEqual([{ blockId: 'b', blockName: 'Hourly', field: 'scheduleType', message: 'A workflow has one schedule: Nightly already schedules it' }]);
+    expect(checkDeployable(state([starter(), block('a', 'schedule', 'Nightly', daily)], []))).toEqual([]);
+  });
+});

@@ -140,17 +140,22 @@ export function webhookTriggers(given: Record<string, unknown>): WebhookTrigger[
 }
 
 /**
- * The first webhook (see webhookTriggers) and the schedule a workflow starts by when deployed: the
- * starter's schedule fields when its startWorkflow is schedule, else the first enabled schedule block.
+ * The blocks that ask for a schedule: the starter when its startWorkflow is schedule, then each
+ * enabled schedule block. A workflow has one schedule, so a deploy with more than one is refused.
  */
-export function deploymentTriggers(given: Record<string, unknown>): { webhook?: WebhookTrigger; schedule?: ScheduleTrigger } {
+export function scheduleTriggerBlocks(given: Record<string, unknown>): StateBlock[] {
   const all = Object.values(readStateBlocks(given)).filter((b) => b.enabled !== false);
   const starter = all.find((b) => b.type === 'starter');
-  const start = starter ? text(value(starter, 'startWorkflow')) : '';
+  const fromStarter = starter && text(value(starter, 'startWorkflow')) === 'schedule' ? [starter] : [];
+  return [...fromStarter, ...all.filter((b) => b.type === 'schedule')];
+}
+
+/** The first webhook (see webhookTriggers) and the schedule (see scheduleTriggerBlocks) a workflow starts by when deployed. */
+export function deploymentTriggers(given: Record<string, unknown>): { webhook?: WebhookTrigger; schedule?: ScheduleTrigger } {
   const out: { webhook?: WebhookTrigger; schedule?: ScheduleTrigger } = {};
   const webhook = webhookTriggers(given)[0];
   if (webhook) out.webhook = webhook;
-  const scheduleBlock = starter && start === 'schedule' ? starter : all.find((b) => b.type === 'schedule');
+  const scheduleBlock = scheduleTriggerBlocks(given)[0];
   if (scheduleBlock) out.schedule = { blockId: scheduleBlock.id, fields: Object.fromEntries(SCHEDULE_KEYS.map((k) => [k, value(scheduleBlock, k)])) };
   return out;
 }
