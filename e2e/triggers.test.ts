@@ -575,6 +575,29 @@ describe('a workflow with several webhooks', () => {
     for (const gone of [free, pb]) expect((await hook('HEAD', gone)).status).toBe(404);
     expect((await executions(id, 'webhook')).length).toBe(3);
   });
+
+  it("a delivery id is one hook's: two Telegram bots of one workflow each run their update_id 1 once", async () => {
+    const [p1, p2] = [`bot-one-${unique()}`, `bot-two-${unique()}`];
+    const id = await workflow(() => [
+      { type: 'addBlock', id: 'bot1', blockType: 'webhook', name: 'Bot One', position: { x: 0, y: 300 } },
+      set('bot1', 'webhookProvider', 'telegram'),
+      set('bot1', 'webhookConfig', { path: p1, token: 'one' }),
+      { type: 'addBlock', id: 'bot2', blockType: 'webhook', name: 'Bot Two', position: { x: 0, y: 600 } },
+      set('bot2', 'webhookProvider', 'telegram'),
+      set('bot2', 'webhookConfig', { path: p2, token: 'two' }),
+    ]);
+    await deploy(id);
+    const update = { update_id: 1, message: { text: 'hi' } };
+    const send = (path: string, token: string) => hook('POST', path, { body: update, headers: { 'x-telegram-bot-api-secret-token': token } });
+    const [first1, first2] = [await send(p1, 'one'), await send(p2, 'two')];
+    expect([first1.status, first2.status, first1.body, first2.body]).toMatchObject([200, 200, { ok: true }, { ok: true }]);
+    expect((first1.body as { executionId: string }).executionId).not.toBe((first2.body as { executionId: string }).executionId);
+    // Each bot's redelivery is a duplicate of its own first delivery.
+    expect((await send(p1, 'one')).body).toEqual({ ok: true, executionId: (first1.body as { executionId: string }).executionId, duplicate: true });
+    expect((await send(p2, 'two')).body).toEqual({ ok: true, executionId: (first2.body as { executionId: string }).executionId, duplicate: true });
+    expect(await executions(id, 'webhook')).toHaveLength(2);
+    expect((await api('DELETE', `/api/workflows/${id}/deploy`)).status).toBe(200);
+  });
 });
 
 describe('the user a deployed run acts as', () => {

@@ -106,8 +106,11 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
     const executionId = randomUUID();
     const wait = hook.responseMode === 'response';
     const arrived = Date.now();
-    if (verdict.deliveryId) {
-      const delivery = { workflowId, deliveryId: verdict.deliveryId, executionId };
+    // A delivery id is the provider's for one hook: scoped by the webhook's block, so two hooks of a
+    // workflow (two Telegram bots count their update_id each from 1) never take each other's deliveries.
+    const deliveryId = verdict.deliveryId ? `${hook.blockId}:${verdict.deliveryId}` : undefined;
+    if (deliveryId) {
+      const delivery = { workflowId, deliveryId, executionId };
       const claim = await clients.triggers.claimWebhookDelivery(delivery);
       if (claim.duplicate && !wait) {
         res.status(200).json({ ok: true, executionId: claim.executionId, duplicate: true });
@@ -149,9 +152,9 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
         (got) => got.execution !== undefined,
         () => false,
       );
-      if (verdict.deliveryId && !startedAnyway) {
+      if (deliveryId && !startedAnyway) {
         await clients.triggers
-          .releaseWebhookDelivery({ workflowId, deliveryId: verdict.deliveryId, executionId })
+          .releaseWebhookDelivery({ workflowId, deliveryId, executionId })
           .catch((releaseErr: unknown) => logger.warn({ err: releaseErr, workflowId }, 'webhook delivery claim not released'));
       }
       throw err;
