@@ -1,4 +1,4 @@
-import { lazy, memo, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { lazy, memo, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type DragEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
   applyEdgeChanges,
@@ -19,13 +19,13 @@ import {
   type OnNodeDrag,
   type ReactFlowState,
 } from '@xyflow/react';
-import type { Command, History, Position, WorkflowState } from '@weft/workflow';
+import { initialState, type Command, type History, type Position, type WorkflowState } from '@weft/workflow';
 import { api, ApiError } from './api';
 import { BlockNodeView, ContainerNodeView } from './canvas/BlockNodeView';
 import { CanvasContext } from './canvas/CanvasContext';
 import { copyBlocks, loadClip, pasteCommands, storeClip, type Clip } from './canvas/clipboard';
 import { connectionProblem, edgeFor } from './canvas/connect';
-import { applyMeasured, blockCount, blockDiff, CONTAINER_SIZE, nextEdges, nextNodes, type BlockNode } from './canvas/flow';
+import { applyMeasured, CONTAINER_SIZE, drawnFor, NOTHING_DRAWN, type BlockNode, type Drawn } from './canvas/flow';
 import { boundsOf, boxesOf, cull, cullAgain, keepHandles, sameOr, viewOf, windowAround, windowServes, withKnownHandles, type Culled } from './canvas/cull';
 import { CanvasNodes, CanvasNodesContext, MiniMap } from './canvas/MiniMap';
 import { BLOCK_DRAG_TYPE, Palette } from './canvas/Palette';
@@ -151,8 +151,6 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
   const letGo = useRef(new Map<string, NodeHandle[]>());
   const handled = useRef(new WeakMap<BlockNode, BlockNode>());
   const pane = useRef<HTMLDivElement>(null);
-  const [nodes, setNodes] = useState<BlockNode[]>([]);
-  const [edges, setEdges] = useState<Edge[]>([]);
   const [dropTarget, setDropTarget] = useState<string | null>(null);
   const clipboard = useRef<Clip | null>(null);
   const panelBeforeDrag = useRef<string | undefined>(undefined);
@@ -164,6 +162,8 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
   const state = snapshot?.state;
   const stateRef = useRef(state);
   stateRef.current = state;
+  /** The state as it is now, for the block panel (which then renders again only when its own block changes). */
+  const currentState = useStable(() => stateRef.current ?? initialState());
 
   const describe = useMemo(
     () => (type: string) => {
@@ -172,22 +172,24 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
     },
     [catalogue],
   );
-  // The state the nodes and edges were last made for: an event maps only the blocks it changed. They
-  // follow the state in the same render (React renders again at once, before any child), so an event
-  // costs one pass over the tree, not two.
-  const [drawn, setDrawn] = useState<{ state: WorkflowState; describe: typeof describe } | undefined>(undefined);
-  const redraw = state !== undefined && (drawn?.state !== state || drawn.describe !== describe);
-  const before = redraw && drawn?.describe === describe ? drawn.state : undefined;
-  // One pass over the blocks per edit (it also counts them for `blockCount`).
-  const diff = state && before ? blockDiff(state, before) : undefined;
-  // Known from the state, so the first fit (React Flow fits once the blocks have sizes) already has its limits.
+  // The nodes and edges drawn follow the state while the editor renders (`drawnFor`: an event maps
+  // only the blocks it changed), so an event costs one render of the editor and its tree, not two.
+  // What only this canvas changes (selection, a drag, sizes React Flow measured) goes through
+  // `setNodes` and `setEdges`, which render again.
+  const drawnRef = useRef(NOTHING_DRAWN);
+  if (state) drawnRef.current = drawnFor(drawnRef.current, state, describe, LARGE_CANVAS);
+  const { nodes, edges, large } = drawnRef.current;
+  const [, drew] = useReducer((n: number) => n + 1, 0);
+  const redraw = useCallback(<K extends 'nodes' | 'edges'>(key: K, change: (items: Drawn[K]) => Drawn[K]) => {
+    const drawn = drawnRef.current;
+    const next = change(drawn[key]);
+    if (next === drawn[key]) return;
+    drawnRef.current = { ...drawn, [key]: next };
+    drew();
+  }, []);
+  const setNodes = useCallback((change: (nodes: BlockNode[]) => BlockNode[]) => redraw('nodes', change), [redraw]);
+  const setEdges = useCallback((change: (edges: Edge[]) => Edge[]) => redraw('edges', change), [redraw]);
   const stateBlocks = state?.blocks;
-  const large = useMemo(() => (stateBlocks ? blockCount(stateBlocks) > LARGE_CANVAS : false), [stateBlocks]);
-  if (state && redraw) {
-    setDrawn({ state, describe });
-    setNodes((prev) => nextNodes(state, before, prev, describe, large, diff));
-    setEdges((prev) => nextEdges(state, before, prev, diff));
-  }
   const nodesRef = useRef(nodes);
   nodesRef.current = nodes;
   // A large canvas is drawn in part (the blocks in view), and fitting it never zooms out so far that all of them are in view.
@@ -612,7 +614,7 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
         {runConsole}
         </div>
         <aside className="panels">
-          {only && <SelectedBlockPanel key={only.id} block={only} state={snapshot.state} definition={catalogue.get(only.type)} edit={edit} workflowId={workflowId} readOnly={readOnly} />}
+          {only && <SelectedBlockPanel key={only.id} block={only} currentState={currentState} definition={catalogue.get(only.type)} edit={edit} workflowId={workflowId} readOnly={readOnly} />}
           {!only && selectedIds.length > 1 && (
             <section className="panel" aria-label="Selection">
               <h2>{selectedIds.length} blocks selected</h2>

@@ -220,6 +220,32 @@ export function nextEdges(state: WorkflowState, drawn: WorkflowState | undefined
   return toEdges(state, edges);
 }
 
+/** The nodes and edges drawn, and the state and catalogue lookup they were made for. */
+export interface Drawn {
+  state: WorkflowState | undefined;
+  describe: Describe | undefined;
+  /** More than the large-canvas threshold of blocks (plain blocks get `estimatedLayout`). */
+  large: boolean;
+  nodes: BlockNode[];
+  edges: Edge[];
+}
+
+export const NOTHING_DRAWN: Drawn = { state: undefined, describe: undefined, large: false, nodes: [], edges: [] };
+
+/**
+ * What is drawn for `state`: `drawn` itself when it was made for this state and lookup, else the nodes
+ * and edges brought up to it, mapping only the blocks that changed (`nextNodes`, `nextEdges`; one pass
+ * over the blocks, which also counts them). The editor works this out while it renders, so an event
+ * costs one render of the editor (setting state during render made React render it twice).
+ */
+export function drawnFor(drawn: Drawn, state: WorkflowState, describe: Describe, largeAbove: number): Drawn {
+  if (drawn.state === state && drawn.describe === describe) return drawn;
+  const before = drawn.describe === describe ? drawn.state : undefined;
+  const diff = before ? blockDiff(state, before) : undefined;
+  const large = blockCount(state.blocks) > largeAbove;
+  return { state, describe, large, nodes: nextNodes(state, before, drawn.nodes, describe, large, diff), edges: nextEdges(state, before, drawn.edges, diff) };
+}
+
 /**
  * Applies React Flow's changes to the nodes; a block React Flow has just measured drops its
  * estimated handles (`estimatedLayout`), so its edges leave from the handles as drawn.

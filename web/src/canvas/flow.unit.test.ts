@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { replay, startWorkflow, type DecideContext } from '@weft/workflow';
 import type { NodeChange } from '@xyflow/react';
-import { applyMeasured, blockCount, blockDiff, estimatedLayout, nextEdges, nextNodes, toEdges, toNodes, type BlockNode } from './flow';
+import { applyMeasured, blockCount, blockDiff, drawnFor, estimatedLayout, nextEdges, nextNodes, NOTHING_DRAWN, toEdges, toNodes, type BlockNode } from './flow';
 
 const context: DecideContext = { now: 1, newId: () => 'id', blockDefinition: () => ({ name: 'Start', subBlocks: [], outputs: {} }) };
 
@@ -130,5 +130,33 @@ describe('canvas nodes', () => {
     const swapped = blockDiff({ ...s2, blocks: { start: { ...start, name: 'Begin' }, c: { ...b, id: 'c' } } }, s2);
     expect(swapped).toEqual({ changed: null, renamed: true });
     expect(blockDiff({ ...s2, blocks: { ...s2.blocks, b: { ...moved, data: { parentId: 'start' } } } }, s2).changed).toBeNull();
+  });
+
+  it('bring what is drawn up to a new state while rendering: the same object for the same state, only changed blocks mapped again', () => {
+    const state = replay(startWorkflow(context, 'start'));
+    const start = state.blocks.start;
+    if (!start) throw new Error('no starter');
+    const b = { ...start, id: 'b', type: 'function', name: 'Step' };
+    const s1 = { ...state, blocks: { start, b }, edges: [{ id: 'e', source: 'start', target: 'b' }] };
+    const describe = () => ({ name: 'Block', color: '#000' });
+    const first = drawnFor(NOTHING_DRAWN, s1, describe, 1);
+    expect(first.nodes.map((n) => n.id)).toEqual(['start', 'b']);
+    expect(first.edges.map((e) => e.id)).toEqual(['e']);
+    expect(first.large).toBe(true);
+    // A render for the same state (React rendering again, a selection) keeps everything.
+    expect(drawnFor(first, s1, describe, 1)).toBe(first);
+    // Nodes changed here (a selection) are kept when the next state maps one other block.
+    const selected = { ...first, nodes: first.nodes.map((n) => (n.id === 'start' ? { ...n, selected: true } : n)) };
+    const s2 = { ...s1, blocks: { ...s1.blocks, b: { ...b, position: { x: 7, y: 8 } } } };
+    const next = drawnFor(selected, s2, describe, 1);
+    expect(next.nodes[0]).toBe(selected.nodes[0]);
+    expect(next.nodes[1]?.position).toEqual({ x: 7, y: 8 });
+    expect(next.edges).toBe(first.edges);
+    // A new catalogue lookup draws every node again; more blocks than the threshold make a large canvas.
+    const again = drawnFor(next, s2, () => ({ name: 'Other', color: '#fff' }), 2);
+    expect(again.nodes[0]).not.toBe(next.nodes[0]);
+    expect(again.nodes[0]?.selected).toBe(true);
+    expect(again.nodes[0]?.data.typeName).toBe('Other');
+    expect(again.large).toBe(false);
   });
 });

@@ -146,7 +146,11 @@ function useValidation(block: BlockState): string | null {
 
 interface PanelProps {
   block: BlockState;
-  state: WorkflowState;
+  /**
+   * The workflow as it is now, read when a field needs it. Not the state itself: the panel then
+   * renders again only when its own block changes, not for every edit of another block.
+   */
+  currentState(): WorkflowState;
   definition: BlockDefinition | undefined;
   edit: Edit;
   workflowId: string;
@@ -155,7 +159,7 @@ interface PanelProps {
 }
 
 /** The one selected block: its name and type, its settings and the fields its form shows now, all edited live. */
-export function BlockPanel({ block, state, definition, edit, workflowId, readOnly = false }: PanelProps) {
+export function BlockPanel({ block, currentState, definition, edit, workflowId, readOnly = false }: PanelProps) {
   const blocks = useQuery({ queryKey: ['blocks'], queryFn: api.blocks, staleTime: Infinity });
   const providers = useQuery({ queryKey: ['providers'], queryFn: api.providers, staleTime: Infinity });
   const tools = useQuery({ queryKey: ['tools'], queryFn: api.tools, staleTime: Infinity });
@@ -164,7 +168,9 @@ export function BlockPanel({ block, state, definition, edit, workflowId, readOnl
   const problem = useValidation(block);
   const problemField = problem ? fieldOfMessage(fields, problem) : undefined;
   const env: FormEnv = {
-    state,
+    get state() {
+      return currentState();
+    },
     blockId: block.id,
     workflowId,
     definitions: blocks.data ?? [],

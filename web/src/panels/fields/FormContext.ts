@@ -4,7 +4,12 @@ import type { BlockDefinition, ProviderDefinition, ToolDefinition } from '../../
 
 /** What the fields of one block's form read besides their own value. */
 export interface FormEnv {
-  state: WorkflowState;
+  /**
+   * The workflow as it is when read (the block panel's env reads it through a getter): the form
+   * renders again when its own block changes, not for an edit of another block, so a field reads it
+   * when it needs it (a reference menu opening, a default being written) rather than keeping it.
+   */
+  readonly state: WorkflowState;
   blockId: string;
   workflowId: string;
   definitions: readonly BlockDefinition[];
