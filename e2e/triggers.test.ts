@@ -1,4 +1,6 @@
 import { createHmac, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
+import { status } from '@grpc/grpc-js';
+import { Connection } from '@temporalio/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { api } from './support/http.js';
@@ -40,6 +42,22 @@ async function workflow(build: (starter: string) => Command[], cookie?: string):
   const edited = await api('POST', `/api/workflows/${created.body.id}/commands`, { commands: build(starter) }, who);
   expect(edited.status).toBe(200);
   return created.body.id;
+}
+
+/** Whether the stack's Temporal server holds the workflow's schedule (`<instance>-schedule-<workflowId>`). */
+async function temporalSchedule(workflowId: string): Promise<'there' | 'gone'> {
+  const env = inject('weftEnv');
+  const connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS ?? '' });
+  try {
+    // The raw call: the schedule's action carries encrypted payloads the client here cannot decode.
+    await connection.workflowService.describeSchedule({ namespace: env.TEMPORAL_NAMESPACE ?? 'default', scheduleId: `${env.WEFT_INSTANCE ?? ''}-schedule-${workflowId}` });
+    return 'there';
+  } catch (err) {
+    if ((err as { code?: number }).code === status.NOT_FOUND) return 'gone';
+    throw err;
+  } finally {
+    await connection.close();
+  }
 }
 
 /** The id of a workflow's starter block. */
@@ -775,7 +793,10 @@ describe('schedules on Temporal through the gateway', () => {
     const redeployed = (await api<ScheduleAnswer>('GET', `/api/schedules?workflowId=${id}`)).body;
     expect(redeployed).toMatchObject({ cronExpression: '45 10 * * *', timezone: 'Asia/Tokyo', deploymentVersion: 2 });
     for (const t of redeployed.nextRunAt) expect(t).toMatch(/T01:45:00/);
+    // Deleting the workflow removes its Temporal Schedule (the registry's workflowDeleted event), before any cancel call.
+    expect(await temporalSchedule(id)).toBe('there');
     expect((await api('DELETE', `/api/workflows/${id}`)).status).toBe(200);
+    await expect.poll(() => temporalSchedule(id), { timeout: 30_000, interval: 200 }).toBe('gone');
     const cancelled = await api('POST', '/api/schedules/schedule', { workflowId: id, state: { blocks: {}, edges: [], loops: {} } });
     expect(cancelled).toEqual({ status: 200, body: { success: true, cancelled: true, schedule: null } });
     expect((await api('POST', '/api/schedules', {})).body).toEqual({ error: 'workflowId is required' });
