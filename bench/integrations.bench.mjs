@@ -27,7 +27,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { createLogger, temporalLogger } from '@weft/platform';
 import { SandboxPool } from '../services/integrations/dist/function/sandbox.js';
-import { temporalBinaryPath } from '../infra/scripts/lib/backing.mjs';
+import { TEMPORAL_DEV_SERVER_FLAGS, temporalBinaryPath } from '../infra/scripts/lib/backing.mjs';
 
 const SERVER_MS = 50;
 const COUNT = Number(process.env.BENCH_TOOL_CALLS ?? 400);
@@ -180,7 +180,7 @@ async function freePort() {
 async function startTemporal(log) {
   const port = await freePort();
   const address = `127.0.0.1:${port}`;
-  const args = ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error', '--dynamic-config-value', 'system.enableActivityEagerExecution=true'];
+  const args = ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error', ...TEMPORAL_DEV_SERVER_FLAGS];
   log(`integrations: own Temporal dev server at ${address}`);
   const child = spawn(temporalBinaryPath(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';

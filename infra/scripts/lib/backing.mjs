@@ -9,6 +9,32 @@ import path from 'node:path';
 export const TEMPORAL_VERSION = 'v1.5.1';
 const TEMPORAL_MODULE = `github.com/temporalio/cli/cmd/temporal@${TEMPORAL_VERSION}`;
 
+/**
+ * Flags every dev server Weft starts gets (`npm start`, `npm test`, the benches), measured in
+ * docs/benchmarks.md ("What held Temporal itself"):
+ * - eager activity execution: an activity scheduled on the workflow's own task queue (the agent
+ *   tool loop's tool calls on the integrations worker) comes back in the workflow task's answer;
+ * - the history service reads each new task (an activity to dispatch, a workflow task after an
+ *   activity) from its transfer queue at most `history.transferProcessorMaxPollRPS` times a second,
+ *   20 by default, and the dev server has one history shard: a chain of activities waited ~35 ms
+ *   for that read at every step (~50 ms per activity). 1000 reads a second takes the wait away.
+ */
+export const TEMPORAL_DEV_SERVER_FLAGS = [
+  '--dynamic-config-value', 'system.enableActivityEagerExecution=true',
+  ...['transfer', 'visibility', 'timer'].flatMap((queue) => ['--dynamic-config-value', `history.${queue}ProcessorMaxPollRPS=1000`]),
+];
+
+/**
+ * SQLite pragmas of a dev server that keeps its state in a file. The default (a rollback journal,
+ * synchronous=FULL) writes and deletes a journal and syncs four times per transaction, and every
+ * write locks the whole file against the server's readers. In WAL mode a commit appends to the log
+ * and readers go on; synchronous=NORMAL syncs the log at checkpoints only. A process crash (the dev
+ * server or a worker killed) loses nothing: a commit is in the OS's page cache the moment it returns.
+ * An OS crash or power loss can roll back the last commits before a checkpoint (the file stays
+ * consistent): acceptable for a development server, whose runs can be started again.
+ */
+export const TEMPORAL_DEV_SQLITE_PRAGMAS = ['--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal'];
+
 /** Where the Temporal CLI is kept between runs: outside the repo, shared by every clone. */
 export function temporalBinaryPath() {
   if (process.env.WEFT_TEMPORAL_BIN) return process.env.WEFT_TEMPORAL_BIN;
@@ -103,9 +129,7 @@ async function ensureTemporal({ root, address, explicit, log, children }) {
   const dataDir = path.join(root, '.data');
   mkdirSync(dataDir, { recursive: true });
   const logFile = path.join(dataDir, `temporal-${port}.log`);
-  // Eager activity execution: an activity scheduled on the workflow's own task queue (the agent tool loop's
-  // tool calls on the integrations worker) comes back in the workflow task's answer, without a queue trip.
-  const args = ['server', 'start-dev', '--headless', '--ip', host, '--port', String(port), '--db-filename', path.join(dataDir, `temporal-${port}.db`), '--log-level', 'error', '--dynamic-config-value', 'system.enableActivityEagerExecution=true'];
+  const args = ['server', 'start-dev', '--headless', '--ip', host, '--port', String(port), '--db-filename', path.join(dataDir, `temporal-${port}.db`), ...TEMPORAL_DEV_SQLITE_PRAGMAS, '--log-level', 'error', ...TEMPORAL_DEV_SERVER_FLAGS];
   log(`starting Temporal: ${bin} ${args.join(' ')}`);
   const child = spawn(bin, args, { stdio: ['ignore', openSync(logFile, 'a'), openSync(logFile, 'a')], detached: false });
   children.push(child);

@@ -18,6 +18,13 @@ function dockerAnswers(): boolean {
   }
 }
 
+/** The dev server's flags as infra/scripts/lib/backing.mjs gives them (TEMPORAL_DEV_SERVER_FLAGS, whose comment says why). */
+const DEV_SERVER_FLAGS = [
+  '--dynamic-config-value',
+  'system.enableActivityEagerExecution=true',
+  ...['transfer', 'visibility', 'timer'].flatMap((queue) => ['--dynamic-config-value', `history.${queue}ProcessorMaxPollRPS=1000`]),
+];
+
 /**
  * The services named by DATABASE_URL, NATS_URL and TEMPORAL_ADDRESS (npm test sets all three).
  * Only when they are unset and a Docker engine answers does it start containers instead.
@@ -40,7 +47,7 @@ async function resolve(): Promise<BackingEnv> {
   const nats = NATS_URL ? undefined : await new GenericContainer('nats:2.10').withCommand(['-js']).withExposedPorts(4222).start();
   const temporal = TEMPORAL_ADDRESS
     ? undefined
-    : await new GenericContainer('temporalio/temporal:1.5.1').withCommand(['server', 'start-dev', '--ip', '0.0.0.0', '--headless']).withExposedPorts(7233).withWaitStrategy(Wait.forListeningPorts()).start();
+    : await new GenericContainer('temporalio/temporal:1.5.1').withCommand(['server', 'start-dev', '--ip', '0.0.0.0', '--headless', ...DEV_SERVER_FLAGS]).withExposedPorts(7233).withWaitStrategy(Wait.forListeningPorts()).start();
   return {
     databaseUrl: DATABASE_URL ?? `postgres://postgres@${pg?.getHost()}:${pg?.getMappedPort(5432)}/postgres`,
     natsUrl: NATS_URL ?? `nats://${nats?.getHost()}:${nats?.getMappedPort(4222)}`,
