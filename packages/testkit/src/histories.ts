@@ -5,10 +5,12 @@
  * `storedHistories` and replays them with today's workflow code (`replayFailures`), which fails when
  * a change to that code is not deterministic.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { historyFromJSON, historyToJSON, type History } from '@temporalio/common/lib/proto-utils.js';
-import { Worker, type ReplayWorkerOptions } from '@temporalio/worker';
+import { Runtime, Worker, type ReplayWorkerOptions } from '@temporalio/worker';
+import { createLogger, temporalLogger } from '@weft/platform';
 
 /** What a history is fetched from: a workflow handle of `@temporalio/client`. */
 export interface HistorySource {
@@ -61,6 +63,56 @@ export async function replayFailures(options: ReplayWorkerOptions, histories: St
     if (result.error) failures.push({ name: names.get(result.workflowId) ?? result.workflowId, error: `${result.error.name}: ${result.error.message}` });
   }
   return failures;
+}
+
+/** The workflow type a stored history ran (its first event's), `undefined` when it does not say. */
+export function historyWorkflowType(json: unknown): string | undefined {
+  const first = (json as { events?: Array<{ workflowExecutionStartedEventAttributes?: { workflowType?: { name?: string } } }> }).events?.[0];
+  return first?.workflowExecutionStartedEventAttributes?.workflowType?.name;
+}
+
+/**
+ * What the histories kept in `dir` lack for a worker serving `served` (the workflow functions its
+ * bundle's entry exports), given the histories `expected` per workflow type: a served workflow with
+ * no expected list or no stored history, an expected one not served, a listed history not stored, a
+ * history of a workflow not served. Empty when nothing is missing.
+ */
+export function historyGaps(dir: string, served: string[], expected: Record<string, string[]>): string[] {
+  const byType = new Map<string, string[]>();
+  for (const h of storedHistories(dir)) {
+    const type = historyWorkflowType(h.json) ?? 'unknown';
+    byType.set(type, [...(byType.get(type) ?? []), h.name]);
+  }
+  const gaps: string[] = [];
+  for (const type of served) {
+    if (!expected[type]) gaps.push(`${type}: served, no histories listed for it`);
+    if (!byType.has(type)) gaps.push(`${type}: served, no history stored`);
+  }
+  for (const [type, names] of Object.entries(expected)) {
+    if (!served.includes(type)) gaps.push(`${type}: listed, not served`);
+    for (const name of names) if (!byType.get(type)?.includes(name)) gaps.push(`${type}: history ${name} not stored`);
+  }
+  for (const [type, names] of byType) if (!served.includes(type)) gaps.push(`${type}: histories ${names.join(', ')} of a workflow not served`);
+  return gaps;
+}
+
+/**
+ * A worker's workflow bundle for a replay test, built by `build` (the service's own bundle function)
+ * into a fresh directory of its own, so a cached bundle of other code can never answer for this one;
+ * the code is read and the directory removed. Installs Temporal's runtime, quiet, if not yet installed.
+ */
+export async function freshReplayBundle(build: (cacheDir: string) => Promise<{ codePath: string }>): Promise<{ code: string }> {
+  try {
+    Runtime.install({ logger: temporalLogger(createLogger('temporal-replay', 'silent')), shutdownSignals: [] });
+  } catch {
+    // Installed already in this process.
+  }
+  const cacheDir = mkdtempSync(join(tmpdir(), 'weft-replay-bundle-'));
+  try {
+    return { code: readFileSync((await build(cacheDir)).codePath, 'utf8') };
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
 }
 
 /** Calls `visit` with every object in a JSON value, depth first (arrays walked, not visited). */

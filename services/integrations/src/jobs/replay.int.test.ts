@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Runtime } from '@temporalio/worker';
-import { createLogger, temporalLogger } from '@weft/platform';
-import { replayFailures, storedHistories } from '@weft/testkit/histories';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '@weft/platform';
+import { freshReplayBundle, historyGaps, replayFailures, storedHistories } from '@weft/testkit/histories';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { integrationsWorkflowBundle } from '../workflowBundle.js';
 import * as served from './workflows.js';
 
@@ -25,35 +21,14 @@ const EXPECTED: Record<string, string[]> = {
   modelToolLoop: ['tool-loop', 'tool-loop-forced', 'tool-loop-provider-error', 'tool-loop-worker-lost'],
 };
 
-/** The workflow type a stored history ran (its first event). */
-function workflowType(json: unknown): string | undefined {
-  const first = (json as { events?: Array<{ workflowExecutionStartedEventAttributes?: { workflowType?: { name?: string } } }> }).events?.[0];
-  return first?.workflowExecutionStartedEventAttributes?.workflowType?.name;
-}
-
 describe('replay of the integrations worker’s recorded workflow histories', () => {
-  const cacheDir = mkdtempSync(join(tmpdir(), 'weft-replay-bundle-'));
-  let bundle: Promise<{ codePath: string }>;
+  let bundle: Promise<{ code: string }>;
   beforeAll(() => {
-    try {
-      Runtime.install({ logger: temporalLogger(createLogger('temporal-replay', 'silent')), shutdownSignals: [] });
-    } catch {
-      // Installed already in this process.
-    }
-    // A directory of its own: a cached bundle of other code could never answer for this one.
-    bundle = integrationsWorkflowBundle(createLogger('bundle', 'silent'), cacheDir);
+    bundle = freshReplayBundle((cacheDir) => integrationsWorkflowBundle(createLogger('bundle', 'silent'), cacheDir));
   });
-  afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
 
   it('keeps histories of every workflow the worker serves', () => {
-    const byType = new Map<string, string[]>();
-    for (const h of storedHistories(historiesDir)) {
-      const type = workflowType(h.json) ?? 'unknown';
-      byType.set(type, [...(byType.get(type) ?? []), h.name]);
-    }
-    expect(Object.keys(EXPECTED).sort()).toEqual(Object.keys(served).sort());
-    expect([...byType.keys()].sort()).toEqual(Object.keys(served).sort());
-    for (const [type, names] of Object.entries(EXPECTED)) expect(byType.get(type)).toEqual(expect.arrayContaining(names));
+    expect(historyGaps(historiesDir, Object.keys(served), EXPECTED)).toEqual([]);
   });
 
   it('replays each history with the worker’s current workflow code', async () => {
