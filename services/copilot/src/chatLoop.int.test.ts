@@ -1,9 +1,12 @@
 /**
  * Chat turns on a real Temporal server and NATS, with the model layer's own callModel speaking to the
- * OpenAI fake, scripted to call the copilot's tools the way a model would.
+ * OpenAI fake, scripted to call the copilot's tools the way a model would. With WEFT_WRITE_HISTORIES
+ * set, the turns' histories are kept for the worker's replay test (workflows/replay.int.test.ts).
  */
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AGENT_AND_SLACK_YAML, type RecordedRequest } from '@weft/testkit';
+import { keepHistory } from '@weft/testkit/histories';
 import { startCopilotHarness, type CopilotHarness } from './testing/harness.js';
 import { COPILOT_MAX_ITERATIONS } from './workflows/copilotTurn.workflow.js';
 
@@ -17,11 +20,15 @@ blocks:
 type ChatBody = { messages: Array<{ role: string; content?: string | null; tool_call_id?: string }>; tools?: Array<{ function: { name: string } }> };
 const bodyOf = (req: RecordedRequest) => req.body as ChatBody;
 const toolMessages = (req: RecordedRequest) => bodyOf(req).messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+/** Histories of `copilotTurn` replayed by workflows/replay.int.test.ts. */
+const historiesDir = fileURLToPath(new URL('./workflows/histories/', import.meta.url));
 
 describe('copilot chat loop (Temporal, NATS, the OpenAI fake behind the model layer)', () => {
   let h: CopilotHarness;
   let n = 0;
   const workflowId = () => `wf-${++n}`;
+  /** Keeps the (ended) turn's history as `<name>.json` when WEFT_WRITE_HISTORIES is set. */
+  const keep = (turnId: string, name: string) => keepHistory(h.turnHandle(turnId), historiesDir, name);
 
   beforeAll(async () => {
     h = await startCopilotHarness();
@@ -44,7 +51,8 @@ describe('copilot chat loop (Temporal, NATS, the OpenAI fake behind the model la
       { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK_YAML, description: 'Add a writer that posts to Slack' } }] },
       { content: 'I added a Writer agent that posts its summary to Slack.' },
     );
-    const { result, feed, chatId } = await h.chat({ workflowId: wf, message: 'Add an agent that summarises the input and posts it to Slack' });
+    const { result, feed, chatId, turnId } = await h.chat({ workflowId: wf, message: 'Add an agent that summarises the input and posts it to Slack' });
+    await keep(turnId, 'turn-edit');
 
     expect(result.error).toBeUndefined();
     expect(result.content).toBe('I added a Writer agent that posts its summary to Slack.');
@@ -88,7 +96,8 @@ describe('copilot chat loop (Temporal, NATS, the OpenAI fake behind the model la
       },
       { content: 'Fixed the block type.' },
     );
-    const { result, feed } = await h.chat({ workflowId: wf, message: 'Add a Slack notification' });
+    const { result, feed, turnId } = await h.chat({ workflowId: wf, message: 'Add a Slack notification' });
+    await keep(turnId, 'turn-tool-error');
     expect(result.toolCalls.map((c) => [c.name, c.state])).toEqual([
       ['edit_workflow', 'error'],
       ['edit_workflow', 'completed'],
@@ -117,7 +126,8 @@ describe('copilot chat loop (Temporal, NATS, the OpenAI fake behind the model la
     const wf = workflowId();
     await h.editor.execute(wf, 'user-1', [{ type: 'importYaml', yamlContent: START_ONLY }]);
     h.fake.reply({ toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK_YAML, description: 'Writer to Slack' } }] }, { content: 'Have a look at the diff.' });
-    const { result, feed } = await h.chat({ workflowId: wf, message: 'Add a Slack notification', propose: true });
+    const { result, feed, turnId } = await h.chat({ workflowId: wf, message: 'Add a Slack notification', propose: true });
+    await keep(turnId, 'turn-proposal');
     expect(Object.keys(h.editor.state(wf).blocks)).toEqual(['start']);
     const [proposalId] = result.proposalIds;
     const proposal = await h.store.proposal(proposalId!);
@@ -140,7 +150,8 @@ describe('copilot chat loop (Temporal, NATS, the OpenAI fake behind the model la
   it('ends the turn with the provider error, stored in the chat', async () => {
     const wf = workflowId();
     h.fake.reply({ error: { status: 401, message: 'Incorrect API key provided' } });
-    const { result, chatId } = await h.chat({ workflowId: wf, message: 'Hello' });
+    const { result, chatId, turnId } = await h.chat({ workflowId: wf, message: 'Hello' });
+    await keep(turnId, 'turn-provider-error');
     // The model layer's message for a provider's refusal: status and the provider's own words.
     expect(result.error).toBe('401 Incorrect API key provided');
     expect((await h.store.messages(chatId)).at(-1)?.content).toBe('Error: 401 Incorrect API key provided');
@@ -149,7 +160,8 @@ describe('copilot chat loop (Temporal, NATS, the OpenAI fake behind the model la
   it(`stops after ${COPILOT_MAX_ITERATIONS} model rounds when the model keeps calling tools`, async () => {
     const wf = workflowId();
     h.fake.fallback({ toolCalls: [{ name: 'get_yaml_structure', arguments: {} }] });
-    const { result } = await h.chat({ workflowId: wf, message: 'Loop forever' });
+    const { result, turnId } = await h.chat({ workflowId: wf, message: 'Loop forever' });
+    await keep(turnId, 'turn-round-limit');
     expect(h.fake.chatRequests()).toHaveLength(COPILOT_MAX_ITERATIONS);
     expect(result.toolCalls).toHaveLength(COPILOT_MAX_ITERATIONS);
     expect(result.toolCalls.every((c) => c.state === 'completed')).toBe(true);
@@ -158,7 +170,9 @@ describe('copilot chat loop (Temporal, NATS, the OpenAI fake behind the model la
   it('continues a chat with its history, and refuses a chat of another workflow naming the field', async () => {
     const wf = workflowId();
     const first = await h.chat({ workflowId: wf, message: 'First question' });
-    await h.chat({ workflowId: wf, message: 'Second question', chatId: first.chatId });
+    await keep(first.turnId, 'turn-answer');
+    const next = await h.chat({ workflowId: wf, message: 'Second question', chatId: first.chatId });
+    await keep(next.turnId, 'turn-continued');
     const second = h.fake.chatRequests().at(-1)!;
     expect(bodyOf(second).messages.filter((m) => m.role !== 'system').map((m) => [m.role, m.content])).toEqual([
       ['user', 'First question'],
@@ -168,5 +182,27 @@ describe('copilot chat loop (Temporal, NATS, the OpenAI fake behind the model la
     await expect(h.chat({ workflowId: workflowId(), message: 'x', chatId: first.chatId })).rejects.toThrow('chatId belongs to another workflow');
     await expect(h.chat({ workflowId: wf, message: '   ' })).rejects.toThrow('message is required');
     await expect(h.chat({ workflowId: wf, message: 'x', provider: 'nope' })).rejects.toThrow(/^provider must be one of/);
+  });
+
+  it('finishes a turn whose worker stopped mid-turn on a fresh worker, which replays it from its history', async () => {
+    const wf = workflowId();
+    h.fake.reply({ toolCalls: [{ name: 'get_yaml_structure', arguments: {} }] }, { content: 'Done on the second worker.' });
+    // The first round (a model call, a tool) runs; the second model call is held while the copilot's worker is replaced.
+    const held = h.holdModelCall(2);
+    const pending = h.chat({ workflowId: wf, message: 'Explain the YAML' });
+    await held.reached;
+    await h.replaceCopilotWorker();
+    held.release();
+    const { result, chatId, turnId } = await pending;
+    const history = await keep(turnId, 'turn-worker-lost');
+    // The turn's last workflow tasks ran on the fresh worker, which had only the history to go on.
+    const taskWorkers = (history.events ?? []).flatMap((e) => (e.workflowTaskStartedEventAttributes?.identity ? [e.workflowTaskStartedEventAttributes.identity] : []));
+    expect(taskWorkers[0]).toBe('copilot-worker-1');
+    expect(taskWorkers.at(-1)).toBe('copilot-worker-2');
+    expect(result.error).toBeUndefined();
+    expect(result.toolCalls.map((c) => [c.name, c.state])).toEqual([['get_yaml_structure', 'completed']]);
+    expect(result.content).toBe('Done on the second worker.');
+    expect(h.fake.chatRequests()).toHaveLength(2);
+    expect((await h.store.messages(chatId)).map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
   });
 });

@@ -1,7 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { bootService, temporalLogger, serviceDataConverter } from '@weft/platform';
-import { cachedWorkflowBundle, WORKFLOW_CONTEXT_MODULES } from '@weft/platform/workflowBundle';
 import { copilot, copilotTaskQueue, integrationsTaskQueue } from '@weft/contracts';
 import { migrations } from './migrations/index.js';
 import { copilotHandlers } from './adapters/grpc.js';
@@ -10,6 +9,7 @@ import { createCopilotActivities } from './activities/index.js';
 import { createChatStore } from './store/chatStore.js';
 import { createTurns } from './turns.js';
 import { operatorDefaults } from './modelChoice.js';
+import { copilotWorkflowBundle } from './workflowBundle.js';
 import type { CopilotDB } from './db.js';
 
 /**
@@ -46,7 +46,7 @@ const worker = await Worker.create({
   namespace: rt.config.TEMPORAL_NAMESPACE,
   dataConverter,
   taskQueue: queues.copilot,
-  workflowBundle: await cachedWorkflowBundle({ name: 'copilot', workflows: new URL('./workflows/index.js', import.meta.url), serviceDist: new URL('.', import.meta.url), logger: rt.logger, preloadModules: WORKFLOW_CONTEXT_MODULES }),
+  workflowBundle: await copilotWorkflowBundle(rt.logger),
   activities,
 });
 const running = worker.run().catch((err: unknown) => {

@@ -25,7 +25,8 @@ export interface StartChatInput {
   propose: boolean;
 }
 
-const workflowIdOf = (turnId: string) => `copilot-turn-${turnId}`;
+/** The id of a turn's `copilotTurn` workflow. */
+export const turnWorkflowId = (turnId: string) => `copilot-turn-${turnId}`;
 
 /** Starts and follows chat turns, and the edits a user makes from a chat (revert, accept, reject). */
 export function createTurns(deps: { client: Client; queues: TurnQueues; store: ChatStore; ports: Ports; operator: OperatorDefaults }) {
@@ -51,14 +52,14 @@ export function createTurns(deps: { client: Client; queues: TurnQueues; store: C
         model: choice.model,
         propose: input.propose,
       };
-      await deps.client.workflow.start('copilotTurn', { taskQueue: deps.queues.copilot, workflowId: workflowIdOf(input.turnId), args: [args, deps.queues] });
+      await deps.client.workflow.start('copilotTurn', { taskQueue: deps.queues.copilot, workflowId: turnWorkflowId(input.turnId), args: [args, deps.queues] });
       return { chatId: chat.id, turnId: input.turnId, provider: choice.provider, model: choice.model };
     },
 
     async result(turnId: string): Promise<TurnResult> {
       if (!TURN_ID.test(turnId)) throw new AppError('validation', 'turnId must be 1 to 100 letters, digits, _ or -');
       try {
-        return await deps.client.workflow.getHandle(workflowIdOf(turnId)).result();
+        return await deps.client.workflow.getHandle(turnWorkflowId(turnId)).result();
       } catch (err) {
         if (err instanceof WorkflowFailedError) throw new AppError('internal', `The copilot turn failed: ${err.cause?.message ?? err.message}`);
         if (err instanceof Error && err.name === 'WorkflowNotFoundError') throw new AppError('not_found', `Turn ${turnId} not found`);

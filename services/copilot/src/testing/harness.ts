@@ -4,7 +4,8 @@
  * layer's own activities speaking to an OpenAI fake. Turn events are read from real NATS.
  */
 import { fileURLToPath } from 'node:url';
-import { Client, Connection } from '@temporalio/client';
+import { Context } from '@temporalio/activity';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { connect, type NatsConnection } from 'nats';
 import { copilotTurnSubject, runChunksSubject, type CopilotTurnEvent, type ModelActivities, type RunStreamChunk } from '@weft/contracts';
@@ -16,7 +17,7 @@ import type { CopilotDB } from '../db.js';
 import { migrations } from '../migrations/index.js';
 import type { Ports } from '../ports.js';
 import { createChatStore, type ChatStore } from '../store/chatStore.js';
-import { createTurns, type StartChatInput, type Turns } from '../turns.js';
+import { createTurns, turnWorkflowId, type StartChatInput, type Turns } from '../turns.js';
 import type { TurnResult } from '../types.js';
 import { createMemoryEditor, type MemoryEditor } from './memoryEditor.js';
 
@@ -48,7 +49,19 @@ export interface CopilotHarness {
   turns: Turns;
   env: Record<string, string>;
   /** Starts a turn while following its events; answers when the turn ended. */
-  chat(input: Partial<StartChatInput> & { message: string; workflowId: string }): Promise<{ result: TurnResult; feed: TurnFeed; chatId: string }>;
+  chat(input: Partial<StartChatInput> & { message: string; workflowId: string }): Promise<{ result: TurnResult; feed: TurnFeed; chatId: string; turnId: string }>;
+  /** The turn's `copilotTurn` workflow (its history, for one). */
+  turnHandle(turnId: string): WorkflowHandle;
+  /**
+   * Holds the `nth` model call from now (the model layer's `callModel` activity, heartbeating while
+   * it waits) until `release()`; `reached` says when it is being held.
+   */
+  holdModelCall(nth: number): { reached: Promise<void>; release(): void };
+  /**
+   * Stops the copilot's worker (it finishes its tasks in flight) and starts a fresh one, with nothing
+   * cached; the workers' identities (in a history's workflow task events) are `copilot-worker-<n>`, from 1.
+   */
+  replaceCopilotWorker(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -78,12 +91,14 @@ export async function startCopilotHarness(): Promise<CopilotHarness> {
   const client = new Client({ connection });
   const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
   const bundle = await bundleWorkflowCode({ workflowsPath, preloadModules: WORKFLOW_CONTEXT_MODULES, logger: temporalLogger(createLogger('bundle', 'silent')) });
-  const copilotWorker = await Worker.create({
-    connection: native,
-    taskQueue: queues.copilot,
-    workflowBundle: bundle,
-    activities: createCopilotActivities({ ports, store, instance, operator, publish: (subject, event) => nc.publish(subject, JSON.stringify(event)) }),
-  });
+  const copilotActivities = createCopilotActivities({ ports, store, instance, operator, publish: (subject, event) => nc.publish(subject, JSON.stringify(event)) });
+  let workers = 0;
+  const startCopilotWorker = async () => {
+    const identity = `copilot-worker-${++workers}`;
+    const worker = await Worker.create({ connection: native, identity, taskQueue: queues.copilot, workflowBundle: bundle, activities: copilotActivities });
+    return { worker, running: worker.run() };
+  };
+  let copilotWorker = await startCopilotWorker();
   const layer = await loadModelLayer();
   const models = layer.createModelActivities({
     config: layer.modelConfigFromEnv({ WEFT_OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'operator-key' }),
@@ -91,8 +106,21 @@ export async function startCopilotHarness(): Promise<CopilotHarness> {
     publish: (subject, chunk) => nc.publish(subject, JSON.stringify(chunk)),
     logger: { warn: () => undefined },
   });
-  const modelWorker = await Worker.create({ connection: native, taskQueue: queues.integrations, activities: { callModel: models.callModel } });
-  const running = [copilotWorker.run(), modelWorker.run()];
+  let hold: { calls: number; reached(): void; released: Promise<void> } | undefined;
+  const callModel: ModelActivities['callModel'] = async (input) => {
+    const held = hold && --hold.calls === 0 ? hold : undefined;
+    if (held) {
+      hold = undefined;
+      const context = Context.current();
+      const beat = setInterval(() => context.heartbeat(), 1_000);
+      held.reached();
+      // A worker shutting down cancels what it still runs: the hold ends then too.
+      await Promise.race([held.released, context.cancelled]).finally(() => clearInterval(beat));
+    }
+    return models.callModel(input);
+  };
+  const modelWorker = await Worker.create({ connection: native, taskQueue: queues.integrations, activities: { callModel } });
+  const modelRunning = modelWorker.run();
   const turns = createTurns({ client, queues, store, ports, operator });
 
   function follow(turnId: string): TurnFeed {
@@ -127,12 +155,25 @@ export async function startCopilotHarness(): Promise<CopilotHarness> {
       const started = await turns.start({ turnId, workspaceId: 'ws-1', actorId: 'user-1', propose: false, ...input });
       const result = await turns.result(turnId);
       await nc.flush();
-      return { result, feed, chatId: started.chatId };
+      return { result, feed, chatId: started.chatId, turnId };
+    },
+    turnHandle: (turnId) => client.workflow.getHandle(turnWorkflowId(turnId)),
+    holdModelCall(nth) {
+      let reached!: () => void;
+      let release!: () => void;
+      const reachedP = new Promise<void>((resolve) => (reached = resolve));
+      hold = { calls: nth, reached, released: new Promise<void>((resolve) => (release = resolve)) };
+      return { reached: reachedP, release };
+    },
+    async replaceCopilotWorker() {
+      copilotWorker.worker.shutdown();
+      await copilotWorker.running;
+      copilotWorker = await startCopilotWorker();
     },
     async close() {
-      copilotWorker.shutdown();
+      copilotWorker.worker.shutdown();
       modelWorker.shutdown();
-      await Promise.all(running);
+      await Promise.all([copilotWorker.running, modelRunning]);
       await native.close();
       await connection.close();
       await nc.close();
