@@ -23,7 +23,7 @@ describe('connecting accounts and uploading files in Chromium', () => {
     return { ...opened, asOwner, value, workflowId };
   }
 
-  it('sets up a Slack webhook block from its form (path saved on open, pasted signing secret, answer mode); a signed call runs the deployed workflow', async () => {
+  it('sets up a Slack webhook block from its form (path saved on open, pasted signing secret, answer mode); a signed call runs the deployed workflow; a second webhook block gets a path of its own and the deploy dialog lists both', async () => {
     const { page, errors, asOwner, value, workflowId } = await newWorkflow('Webhook user');
     const hook = await addFromPalette(page, 'Webhook', 'webhook');
     await page.locator(`.react-flow__node[data-id="${hook}"]`).click({ position: { x: 8, y: 8 } });
@@ -56,6 +56,19 @@ describe('connecting accounts and uploading files in Chromium', () => {
     await verify.fill('meta-verify');
     await verify.press('Enter');
     await expect.poll(async () => value(hook, 'webhookConfig')).toMatchObject({ verifyToken: 'meta-verify' });
+
+    // A second webhook block takes a path of its own (the first has the workflow id), so the workflow
+    // still deploys; the deploy dialog lists both webhooks' URLs.
+    const second = await addFromPalette(page, 'Webhook', 'webhook');
+    await page.locator(`.react-flow__node[data-id="${second}"]`).click({ position: { x: 8, y: 8 } });
+    await expect.poll(async () => ((await value(second, 'webhookConfig')) as { path?: string } | undefined)?.path).toBe(`${workflowId}-${second}`);
+    expect((await asOwner('POST', `/api/workflows/${workflowId}/deploy`, {})).status).toBe(200);
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    const urls = page.getByRole('dialog', { name: 'Deploy' }).getByRole('textbox', { name: 'Webhook URL' });
+    await expect.poll(async () => (await Promise.all((await urls.all()).map((u) => u.inputValue()))).map((u) => u.split('/trigger/')[1])).toEqual([
+      workflowId,
+      encodeURIComponent(`${workflowId}-${second}`),
+    ]);
     expect(errors).toEqual([]);
   });
 
