@@ -209,7 +209,8 @@ export function WebhookConfigField({ label, value, onChange }: Props) {
   // listens there, the workflow id and its block id), written once, so deploying finds it.
   // A reader's form writes nothing.
   const missingPath = config.path === undefined && !env.readOnly;
-  const fallbackPath = defaultWebhookPath(env.state.blocks, env.workflowId, env.blockId);
+  // Read only while the block has no path (it walks every block of the workflow).
+  const fallbackPath = config.path === undefined ? defaultWebhookPath(env.state.blocks, env.workflowId, env.blockId) : env.workflowId;
   useEffect(() => {
     if (missingPath) onChange({ ...config, path: fallbackPath });
   }, [missingPath]);
