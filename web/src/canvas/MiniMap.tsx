@@ -6,6 +6,8 @@ import type { BlockNode } from './flow';
 const SIZE = { width: 160, height: 110 };
 const PAD = 8;
 const FALLBACK_COLOR = '#94a3b8';
+/** The least time between two redraws for blocks that moved (the view moving redraws in its next frame). */
+const BLOCKS_REDRAW_MS = 250;
 
 /**
  * Every node of the canvas, as the editor has them: on a large canvas React Flow is given only those
@@ -166,19 +168,31 @@ export function MiniMap() {
       ctx.strokeRect(vx + ratio / 2, vy + ratio / 2, vw - ratio, vh - ratio);
     };
     // The view moved: draw in the next frame. Blocks moved (a drag, a remote edit): draw once the page
-    // is idle, so the frame that shows the change on the canvas does not also work out the minimap.
+    // is idle, so the frame that shows the change on the canvas does not also work out the minimap,
+    // and at most every BLOCKS_REDRAW_MS: a drag moves a block on every mouse move, and the page is
+    // idle between them, so it would work out the whole minimap (every block) for each one.
     let later = 0;
+    let waiting = 0;
+    let drawnAt = -Infinity;
+    const drawAndNote = () => {
+      drawnAt = performance.now();
+      draw();
+    };
     const drawNow = () => {
       frame = 0;
       cancelIdle(later);
-      later = 0;
-      draw();
+      window.clearTimeout(waiting);
+      later = waiting = 0;
+      drawAndNote();
     };
     const scheduleFrame = () => {
       if (frame === 0) frame = requestAnimationFrame(drawNow);
     };
     const scheduleIdle = () => {
-      if (frame === 0 && later === 0) later = whenIdle(() => ((later = 0), draw()));
+      if (frame !== 0 || later !== 0 || waiting !== 0) return;
+      const wait = drawnAt + BLOCKS_REDRAW_MS - performance.now();
+      if (wait > 0) waiting = window.setTimeout(() => ((waiting = 0), scheduleIdle()), wait);
+      else later = whenIdle(() => ((later = 0), drawAndNote()));
     };
     scheduleFrame();
     let last = store.getState();
@@ -194,6 +208,7 @@ export function MiniMap() {
       unlisten();
       cancelAnimationFrame(frame);
       cancelIdle(later);
+      window.clearTimeout(waiting);
     };
   }, [store, nodes]);
 

@@ -19,7 +19,7 @@ export interface Boxes {
 let lastIndex: { ids: string[]; index: Map<string, number> } = { ids: [], index: new Map() };
 
 /** Each node's index by id; the earlier map when the ids are the same, in the same order (checked in one pass). */
-function indexOf(nodes: readonly Node[]): Map<string, number> {
+export function nodeIndex(nodes: readonly Node[]): Map<string, number> {
   const { ids } = lastIndex;
   let same = ids.length === nodes.length;
   for (let i = 0; same && i < nodes.length; i++) same = ids[i] === (nodes[i] as Node).id;
@@ -36,7 +36,7 @@ function indexOf(nodes: readonly Node[]): Map<string, number> {
 
 export function boxesOf(nodes: readonly Node[]): Boxes {
   const boxes = new Float64Array(nodes.length * 4);
-  const index = indexOf(nodes);
+  const index = nodeIndex(nodes);
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i] as Node;
     let x = node.position.x;
@@ -228,7 +228,7 @@ export function cullAgain<N extends Node, E extends Edge>(earlier: Culled<N, E> 
     if (changed.length === FEW || (nodes[i] as N).id !== (earlier.all[i] as N).id) return undefined;
     changed.push(i);
   }
-  const index = indexOf(nodes);
+  const index = nodeIndex(nodes);
   const near = (list: readonly N[], node: N) => {
     if (node.selected || node.dragging) return true;
     let x = node.position.x;

@@ -1,5 +1,6 @@
 import { applyNodeChanges, Position, type Edge, type Node, type NodeChange, type NodeHandle } from '@xyflow/react';
 import type { BlockState, Edge as WorkflowEdge, WorkflowState } from '@weft/workflow';
+import { nodeIndex } from './cull';
 import { CONTAINER_TYPES, hasTarget, sourceHandles, type SourceHandle } from './handles';
 
 /** What a block node draws. */
@@ -251,7 +252,7 @@ export function drawnFor(drawn: Drawn, state: WorkflowState, describe: Describe,
  * estimated handles (`estimatedLayout`), so its edges leave from the handles as drawn.
  */
 export function applyMeasured(changes: readonly NodeChange<BlockNode>[], nodes: BlockNode[]): BlockNode[] {
-  const applied = applyNodeChanges(changes.filter((c) => c.type !== 'remove'), nodes);
+  const applied = applyFew(changes.filter((c) => c.type !== 'remove'), nodes);
   const measured = new Set(changes.flatMap((c) => (c.type === 'dimensions' && c.dimensions ? [c.id] : [])));
   if (measured.size === 0) return applied;
   return applied.map((node) => {
@@ -259,4 +260,31 @@ export function applyMeasured(changes: readonly NodeChange<BlockNode>[], nodes: 
     const { handles: _estimated, ...rest } = node;
     return rest;
   });
+}
+
+/** Changes for more nodes than this are applied with React Flow's pass over every node. */
+const FEW_NODES = 16;
+
+/**
+ * React Flow's `applyNodeChanges`, without its pass over every node when the changes are for a few
+ * (a drag moves one block on every mouse move; on a 2,000-block canvas the pass and its new array
+ * cost more than the rest of the move): the nodes are found by id and only theirs replaced.
+ */
+export function applyFew(changes: readonly NodeChange<BlockNode>[], nodes: BlockNode[]): BlockNode[] {
+  const ids = new Set<string>();
+  for (const c of changes) {
+    if (c.type === 'add' || c.type === 'remove') return applyNodeChanges(changes as NodeChange<BlockNode>[], nodes);
+    ids.add(c.id);
+  }
+  if (ids.size === 0) return nodes;
+  if (ids.size > FEW_NODES) return applyNodeChanges(changes as NodeChange<BlockNode>[], nodes);
+  const index = nodeIndex(nodes);
+  const next = nodes.slice();
+  for (const id of ids) {
+    const at = index.get(id);
+    const node = at === undefined ? undefined : next[at];
+    if (at === undefined || !node) continue;
+    next[at] = applyNodeChanges(changes.filter((c) => c.type !== 'add' && c.id === id), [node])[0] ?? node;
+  }
+  return next;
 }

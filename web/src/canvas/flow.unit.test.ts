@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { replay, startWorkflow, type DecideContext } from '@weft/workflow';
-import type { NodeChange } from '@xyflow/react';
-import { applyMeasured, blockCount, blockDiff, drawnFor, estimatedLayout, nextEdges, nextNodes, NOTHING_DRAWN, toEdges, toNodes, type BlockNode } from './flow';
+import { applyNodeChanges, type NodeChange } from '@xyflow/react';
+import { applyFew, applyMeasured, blockCount, blockDiff, drawnFor, estimatedLayout, nextEdges, nextNodes, NOTHING_DRAWN, toEdges, toNodes, type BlockNode } from './flow';
 
 const context: DecideContext = { now: 1, newId: () => 'id', blockDefinition: () => ({ name: 'Start', subBlocks: [], outputs: {} }) };
 
@@ -158,5 +158,30 @@ describe('canvas nodes', () => {
     expect(again.nodes[0]?.selected).toBe(true);
     expect(again.nodes[0]?.data.typeName).toBe('Other');
     expect(again.large).toBe(false);
+  });
+
+  it('apply changes for a few nodes without a pass over every node, as React Flow would', () => {
+    const state = replay(startWorkflow(context, 'start'));
+    const start = state.blocks.start;
+    if (!start) throw new Error('no starter');
+    const blocks = Object.fromEntries(Array.from({ length: 40 }, (_v, i) => [`b${i}`, { ...start, id: `b${i}`, type: 'function', name: `Step ${i}` }]));
+    const nodes = toNodes({ ...state, blocks }, [], () => undefined);
+    const changes: NodeChange<BlockNode>[] = [
+      { type: 'position', id: 'b3', position: { x: 5, y: 6 }, dragging: true },
+      { type: 'select', id: 'b3', selected: true },
+      { type: 'select', id: 'b7', selected: false },
+      { type: 'dimensions', id: 'b9', dimensions: { width: 240, height: 72 } },
+      { type: 'position', id: 'gone', position: { x: 1, y: 1 } },
+    ];
+    const few = applyFew(changes, nodes);
+    expect(few).toEqual(applyNodeChanges(changes, nodes));
+    expect(few[3]).toMatchObject({ position: { x: 5, y: 6 }, dragging: true, selected: true });
+    expect(few[0]).toBe(nodes[0]);
+    expect(nodes[3]?.position).not.toEqual({ x: 5, y: 6 });
+    expect(applyFew([], nodes)).toBe(nodes);
+    // Changes for many nodes, and removals, take React Flow's own pass.
+    const many: NodeChange<BlockNode>[] = nodes.map((n) => ({ type: 'select', id: n.id, selected: true }));
+    expect(applyFew(many, nodes)).toEqual(applyNodeChanges(many, nodes));
+    expect(applyFew([{ type: 'remove', id: 'b1' }], nodes)).toHaveLength(39);
   });
 });
