@@ -68,4 +68,23 @@ describe('afterPaintQueue', () => {
     runTasks();
     expect(counter.runs).toBe(0);
   });
+
+  it('shares one frame and one task among queues, each still run once and cancelled alone', () => {
+    const { timers, frames, tasks, paint, runTasks } = manualTimers();
+    const runs: string[] = [];
+    const history = afterPaintQueue(() => runs.push('history'), timers);
+    const version = afterPaintQueue(() => runs.push('version'), timers);
+    const pending = afterPaintQueue(() => runs.push('pending'), timers);
+    history.request();
+    version.request();
+    pending.request();
+    version.request();
+    expect(frames.size).toBe(1);
+    pending.cancel();
+    paint();
+    expect(tasks.size).toBe(1);
+    runTasks();
+    expect(runs).toEqual(['history', 'version']);
+    expect(frames.size + tasks.size).toBe(0);
+  });
 });
