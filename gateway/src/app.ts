@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import express, { type Express, type Response, type Router } from 'express';
+import express, { type Express, type Router } from 'express';
 import type { Forgettable } from './peers.js';
 import { REQUEST_ID_HEADER, withRequestContext, type Logger } from '@weft/platform';
 import type { Clients } from './clients.js';
@@ -25,6 +25,7 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { scheduleRoutes } from './routes/schedules.js';
 import { copilotRoutes } from './routes/copilot.js';
 import { runRateLimits, type RunLimiters } from './rateLimit.js';
+import { holdSuccessUntil } from './holdResponse.js';
 
 export interface AppDeps {
   clients: Clients;
@@ -49,21 +50,6 @@ export interface AppDeps {
   executionLive?: ExecutionLive | undefined;
   /** Run rate limits (deployment key, account), shared by every gateway on the database. */
   runLimiters: RunLimiters;
-}
-
-/**
- * Holds a 2xx answer's last bytes until `before` has settled (its headers and body are ready; only
- * the end waits). Other statuses go at once: nothing changed.
- */
-function holdSuccessUntil(res: Response, before: () => Promise<unknown>): void {
-  const end = res.end.bind(res) as (...args: unknown[]) => Response;
-  res.end = ((...args: unknown[]) => {
-    if (res.statusCode < 200 || res.statusCode >= 300) return end(...args);
-    void before()
-      .catch(() => undefined)
-      .finally(() => end(...args));
-    return res;
-  }) as Response['end'];
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
