@@ -119,13 +119,13 @@ function useStable<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) 
  * The history panel a frame after the canvas: every edit shifts its rows, and drawing them in the
  * edit's own frame would hold back the frame that shows the edit on the canvas.
  */
-function DeferredHistory({ history, onRevert }: { history: History; onRevert(index: number): void }) {
+const DeferredHistory = memo(function DeferredHistory({ history, onRevert }: { history: History; onRevert(index: number): void }) {
   const shown = useAfterPaint(history);
   return useMemo(() => <HistoryPanel history={shown} onRevert={onRevert} />, [shown, onRevert]);
-}
+});
 
 /** The version and whether edits are saved, a frame after the canvas too (the header is then not painted again in an edit's frame). */
-function SaveState(props: { version: number; pending: number }) {
+const SaveState = memo(function SaveState(props: { version: number; pending: number }) {
   const version = useAfterPaint(props.version);
   const pending = useAfterPaint(props.pending);
   return (
@@ -134,7 +134,7 @@ function SaveState(props: { version: number; pending: number }) {
       <span className={`pill ${pending > 0 ? 'pill-warn' : ''}`}>{pending > 0 ? `saving ${pending}` : 'saved'}</span>
     </>
   );
-}
+});
 
 /** The collaborative editor of one loaded workflow. */
 function Editor({ workflowId, name, color, readOnly }: { workflowId: string; name: string; color: string; readOnly: boolean }) {
@@ -519,6 +519,60 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
   const variablesPanel = useMemo(() => variables && <VariablesPanel variables={variables} edit={edit} />, [variables, edit]);
   const copilotPanel = useMemo(() => <CopilotPanel workflowId={workflowId} />, [workflowId]);
 
+  // The toolbar keeps its element while what it shows is the same, so an edit does not render its buttons again.
+  const tool = useStable((name: 'undo' | 'redo' | 'copy' | 'paste' | 'duplicate' | 'delete' | 'layout' | 'fit' | 'deploy' | 'run') => {
+    if (name === 'undo') edit([{ type: 'undo' }]);
+    else if (name === 'redo') edit([{ type: 'redo' }]);
+    else if (name === 'copy') copy();
+    else if (name === 'paste') paste();
+    else if (name === 'duplicate') duplicate();
+    else if (name === 'delete') remove(selectedIds, selectedEdgeIds);
+    else if (name === 'layout') void autoLayout();
+    else if (name === 'fit') fitAll(200);
+    else if (name === 'deploy') setDeploying(true);
+    else runNow();
+  });
+  const selectedCount = selectedIds.length;
+  const deletable = selectedIds.length + selectedEdgeIds.length;
+  const toolbar = useMemo(
+    () => (
+      <div className="toolbar" role="toolbar" aria-label="Editing tools">
+        {!readOnly && (
+          <>
+            <ToolButton label="Undo" icon="undo" shortcut="Ctrl+Z" disabled={!canUndo} onClick={() => tool('undo')} />
+            <ToolButton label="Redo" icon="redo" shortcut="Ctrl+Shift+Z" disabled={!canRedo} onClick={() => tool('redo')} />
+            <span className="tool-sep" />
+          </>
+        )}
+        <ToolButton label="Copy" icon="copy" shortcut="Ctrl+C" disabled={selectedCount === 0} onClick={() => tool('copy')} />
+        {!readOnly && (
+          <>
+            <ToolButton label="Paste" icon="download" shortcut="Ctrl+V" onClick={() => tool('paste')} />
+            <ToolButton label="Duplicate selected" icon="plus" shortcut="Ctrl+D" disabled={selectedCount === 0} onClick={() => tool('duplicate')} />
+            <ToolButton label="Delete selected" icon="trash" shortcut="Delete" disabled={deletable === 0} onClick={() => tool('delete')} />
+            <span className="tool-sep" />
+            <ToolButton label="Auto layout" icon="layout" onClick={() => tool('layout')} />
+          </>
+        )}
+        <ToolButton label="Fit view" icon="fit" onClick={() => tool('fit')} />
+        {!readOnly && (
+          <>
+            <span className="tool-sep" />
+            <div className="canvas-actions">
+              <button type="button" className="btn btn-sm" onClick={() => tool('deploy')}>
+                <Icon name="rocket" size={14} /> Deploy
+              </button>
+              <button type="button" className="btn btn-sm btn-run" title="Run (Ctrl+Enter)" disabled={running} onClick={() => tool('run')}>
+                <Icon name="play" size={12} /> {running ? 'Running…' : 'Run'}
+              </button>
+            </div>
+          </>
+        )}
+      </div>
+    ),
+    [readOnly, canUndo, canRedo, selectedCount, deletable, running, tool],
+  );
+
   if (!snapshot || snapshot.status === 'loading') return <p className="empty">Loading…</p>;
   if (snapshot.status === 'failed') return <p className="empty error">{snapshot.message}</p>;
   const dragging = dragStarted || moving;
@@ -541,39 +595,7 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
             </span>
           )}
         </div>
-        <div className="toolbar" role="toolbar" aria-label="Editing tools">
-          {!readOnly && (
-            <>
-              <ToolButton label="Undo" icon="undo" shortcut="Ctrl+Z" disabled={!canUndo} onClick={() => edit([{ type: 'undo' }])} />
-              <ToolButton label="Redo" icon="redo" shortcut="Ctrl+Shift+Z" disabled={!canRedo} onClick={() => edit([{ type: 'redo' }])} />
-              <span className="tool-sep" />
-            </>
-          )}
-          <ToolButton label="Copy" icon="copy" shortcut="Ctrl+C" disabled={selectedIds.length === 0} onClick={copy} />
-          {!readOnly && (
-            <>
-              <ToolButton label="Paste" icon="download" shortcut="Ctrl+V" onClick={() => paste()} />
-              <ToolButton label="Duplicate selected" icon="plus" shortcut="Ctrl+D" disabled={selectedIds.length === 0} onClick={duplicate} />
-              <ToolButton label="Delete selected" icon="trash" shortcut="Delete" disabled={selectedIds.length + selectedEdgeIds.length === 0} onClick={() => remove(selectedIds, selectedEdgeIds)} />
-              <span className="tool-sep" />
-              <ToolButton label="Auto layout" icon="layout" onClick={() => void autoLayout()} />
-            </>
-          )}
-          <ToolButton label="Fit view" icon="fit" onClick={() => fitAll(200)} />
-          {!readOnly && (
-            <>
-              <span className="tool-sep" />
-              <div className="canvas-actions">
-                <button type="button" className="btn btn-sm" onClick={() => setDeploying(true)}>
-                  <Icon name="rocket" size={14} /> Deploy
-                </button>
-                <button type="button" className="btn btn-sm btn-run" title="Run (Ctrl+Enter)" disabled={running} onClick={runNow}>
-                  <Icon name="play" size={12} /> {running ? 'Running…' : 'Run'}
-                </button>
-              </div>
-            </>
-          )}
-        </div>
+        {toolbar}
       </header>
       <div className="editor-body">
         {!readOnly && <Palette definitions={blocks.data ?? []} onAdd={add} />}
