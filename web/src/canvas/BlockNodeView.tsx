@@ -3,7 +3,15 @@ import { Handle, NodeResizer, Position, type NodeProps } from '@xyflow/react';
 import { BlockIcon } from '../ui/icons';
 import { RunStatusContext } from '../run/RunStatusContext';
 import { CanvasContext } from './CanvasContext';
-import type { BlockNode } from './flow';
+import { sameLook, type BlockNode } from './flow';
+
+/**
+ * Whether a block's card draws the same: it shows its id, selection and look (`sameLook`). React Flow
+ * also passes the node's position (and more) to its view, and a moved block gets new data (it holds
+ * the block), so without this a moved block drew its card again on every mouse move of a drag and for
+ * every remote move, although nothing on it changed.
+ */
+const sameCard = (a: NodeProps<BlockNode>, b: NodeProps<BlockNode>) => a.id === b.id && a.selected === b.selected && sameLook(a.data, b.data);
 
 /** A block on the canvas: its icon, name and type, an input handle, and one output handle per way out. */
 export const BlockNodeView = memo(function BlockNodeView({ id, data, selected }: NodeProps<BlockNode>) {
@@ -41,7 +49,7 @@ export const BlockNodeView = memo(function BlockNodeView({ id, data, selected }:
       {error && <Handle type="source" id="error" position={horizontal ? Position.Bottom : Position.Right} className="handle-error" aria-label={`Connect error of ${data.name}`} />}
     </div>
   );
-});
+}, sameCard);
 
 /** A loop or parallel container: blocks are dropped into it; resizable; its start handle leads inside, its end handle out. */
 export const ContainerNodeView = memo(function ContainerNodeView({ id, data, selected }: NodeProps<BlockNode>) {

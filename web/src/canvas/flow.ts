@@ -21,6 +21,13 @@ export type BlockNodeData = {
 };
 export type BlockNode = Node<BlockNodeData, 'block' | 'container'>;
 
+/** Whether two nodes' data draw the same card (the block itself may differ: a move changes only where it is). */
+export function sameLook(a: BlockNodeData, b: BlockNodeData): boolean {
+  if (a === b) return true;
+  const sameHandles = a.handles === b.handles || (a.handles.length === b.handles.length && a.handles.every((h, i) => h.id === b.handles[i]?.id && h.label === b.handles[i]?.label && h.kind === b.handles[i]?.kind));
+  return a.name === b.name && a.typeName === b.typeName && a.color === b.color && a.icon === b.icon && a.horizontal === b.horizontal && a.hasTarget === b.hasTarget && sameHandles;
+}
+
 /** A container's size when it has none yet. */
 export const CONTAINER_SIZE = { width: 500, height: 300 };
 

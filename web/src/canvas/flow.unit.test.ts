@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { replay, startWorkflow, type DecideContext } from '@weft/workflow';
 import { applyNodeChanges, type NodeChange } from '@xyflow/react';
-import { applyFew, applyMeasured, blockCount, blockDiff, drawnFor, estimatedLayout, nextEdges, nextNodes, NOTHING_DRAWN, toEdges, toNodes, type BlockNode } from './flow';
+import { applyFew, applyMeasured, blockCount, blockDiff, drawnFor, sameLook, estimatedLayout, nextEdges, nextNodes, NOTHING_DRAWN, toEdges, toNodes, type BlockNode } from './flow';
 
 const context: DecideContext = { now: 1, newId: () => 'id', blockDefinition: () => ({ name: 'Start', subBlocks: [], outputs: {} }) };
 
@@ -183,5 +183,24 @@ describe('canvas nodes', () => {
     const many: NodeChange<BlockNode>[] = nodes.map((n) => ({ type: 'select', id: n.id, selected: true }));
     expect(applyFew(many, nodes)).toEqual(applyNodeChanges(many, nodes));
     expect(applyFew([{ type: 'remove', id: 'b1' }], nodes)).toHaveLength(39);
+  });
+
+  it('tell when a changed block still draws the same card (moved), and when it does not', () => {
+    const state = replay(startWorkflow(context, 'start'));
+    const start = state.blocks.start;
+    if (!start) throw new Error('no starter');
+    const b = { ...start, id: 'b', type: 'function', name: 'Step' };
+    const describe = () => ({ name: 'Function', color: '#000', icon: 'fn' });
+    const s1 = { ...state, blocks: { b } };
+    const [node] = toNodes(s1, [], describe);
+    const look = (block: typeof b) => toNodes({ ...s1, blocks: { b: block } }, [], describe)[0]?.data;
+    if (!node) throw new Error('no node');
+    const moved = look({ ...b, position: { x: 50, y: 60 } });
+    expect(moved).not.toBe(node.data);
+    expect(sameLook(node.data, moved as BlockNode['data'])).toBe(true);
+    expect(sameLook(node.data, look({ ...b, name: 'Renamed' }) as BlockNode['data'])).toBe(false);
+    expect(sameLook(node.data, look({ ...b, horizontalHandles: false }) as BlockNode['data'])).toBe(false);
+    expect(sameLook(node.data, { ...node.data, handles: [...node.data.handles, { id: 'error', label: 'Error', kind: 'error' }] })).toBe(false);
+    expect(sameLook(node.data, { ...node.data, color: '#fff' })).toBe(false);
   });
 });
