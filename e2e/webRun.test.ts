@@ -111,6 +111,38 @@ describe('running and deploying from the web app', () => {
     expect(errors).toEqual([]);
   });
 
+  it('writes a streamed curl call for the model blocks chosen in the deploy dialog', async () => {
+    const { asOwner, workflowId, starter, cookie } = await newWorkflow('Streamer');
+    const edit = await asOwner('POST', `/api/workflows/${workflowId}/commands`, {
+      commands: [
+        { type: 'addBlock', id: 'writer', blockType: 'agent', name: 'Story Writer', position: { x: 400, y: 0 } },
+        { type: 'setSubBlockValue', id: 'writer', subBlockId: 'model', value: 'gpt-4o' },
+        { type: 'setSubBlockValue', id: 'writer', subBlockId: 'apiKey', value: 'sk-web' },
+        { type: 'setSubBlockValue', id: 'writer', subBlockId: 'userPrompt', value: 'Write' },
+        { type: 'addEdge', id: 'e1', source: starter, target: 'writer' },
+        { type: 'addBlock', id: 'fn', blockType: 'function', name: 'Tidy', position: { x: 700, y: 0 } },
+        { type: 'setSubBlockValue', id: 'fn', subBlockId: 'code', value: 'return 1' },
+        { type: 'addEdge', id: 'e2', source: 'writer', target: 'fn' },
+      ],
+    });
+    expect(edit.status).toBe(200);
+    expect((await asOwner('POST', `/api/workflows/${workflowId}/deploy`, {})).status).toBe(200);
+    const { page, errors } = await openWorkflow(chromium(), cookie, workflowId);
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    const deploy = page.getByRole('dialog', { name: 'Deploy' });
+    const curl = deploy.getByLabel('curl example');
+    await curl.waitFor({ timeout: 30_000 });
+    expect(await curl.textContent()).toContain(`-d '{}'`);
+    // Only the agent is offered: a function block has no tokens to stream.
+    const choices = deploy.getByRole('group', { name: 'Stream the tokens of' });
+    expect(await choices.locator('label').allTextContents()).toEqual(['Story Writer']);
+    await choices.getByText('Story Writer', { exact: true }).click();
+    await expect.poll(() => curl.textContent()).toContain(`-d '{"stream":true,"selectedOutputs":["storywriter.content"]}'`);
+    await choices.getByText('Story Writer', { exact: true }).click();
+    await expect.poll(() => curl.textContent()).toContain(`-d '{}'`);
+    expect(errors).toEqual([]);
+  });
+
   it('shows each try of a retried block in its log: how many, and each one’s error', async () => {
     const flaky = await createFakeServer();
     try {

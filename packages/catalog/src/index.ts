@@ -25,6 +25,7 @@ export { getBlock, isKnownBlockType, listBlocks } from './blocks/registry.js';
 export { AZURE_DEFAULT_API_VERSION, CHAT_TOOL_IDS, chatToolId, selectChatTool } from './blocks/modelTool.js';
 export { getTool, listTools } from './tools/registry.js';
 export { referenceName } from './referenceName.js';
+export { STREAMING_BLOCK_TYPES } from './blocks/streaming.js';
 export { FUNCTION_TIMEOUT_MS, HTTP_TIMEOUT_MS } from './tools/http.tools.js';
 export { conditionHolds, visibleSubBlocks } from './visibility.js';
 export { DEFAULT_BLOCK_RETRIES, MAX_BLOCK_RETRIES, RETRIES_FIELD, hasRetries, retriesError } from './blocks/retries.js';

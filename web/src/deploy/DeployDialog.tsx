@@ -6,7 +6,7 @@ import { CopyButton } from '../panels/fields/Integrations';
 import { nextRunTimes } from '../panels/fields/schedule';
 import { Icon } from '../ui/icons';
 import { useToast } from '../ui/toast';
-import { curlExample, deployInfo } from './deployInfo';
+import { curlExample, deployInfo, streamingBlocks } from './deployInfo';
 
 function NextRuns({ cron, timezone }: { cron: string; timezone: string }) {
   const [runs, setRuns] = useState<string[] | string>([]);
@@ -42,6 +42,15 @@ export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { work
   const versions = useQuery({ queryKey: ['deployments', workflowId], queryFn: () => api.deployments(workflowId) });
   const origin = window.location.origin;
   const info = useMemo(() => deployInfo(state, origin), [state, origin]);
+  const streamable = useMemo(() => streamingBlocks(state), [state]);
+  // The blocks whose tokens the curl example streams (selectedOutputs), by id.
+  const [streamed, setStreamed] = useState<ReadonlySet<string>>(new Set());
+  const toggleStreamed = (id: string) =>
+    setStreamed((now) => {
+      const next = new Set(now);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
   const refresh = () => {
     void queries.invalidateQueries({ queryKey: ['deployment', workflowId] });
     void queries.invalidateQueries({ queryKey: ['deployments', workflowId] });
@@ -115,8 +124,25 @@ export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { work
               <CopyButton text={s.apiKey} label="Copy API key" />
             </div>
             <h3 style={{ marginTop: 10 }}>Call it</h3>
+            {streamable.length > 0 && (
+              <div className="chips" role="group" aria-label="Stream the tokens of" style={{ marginBottom: 6 }}>
+                <span className="muted">Stream the tokens of</span>
+                {streamable.map((b) => (
+                  <label key={b.id} className={`chip ${streamed.has(b.id) ? 'on' : ''}`}>
+                    <input type="checkbox" checked={streamed.has(b.id)} onChange={() => toggleStreamed(b.id)} />
+                    {b.name}
+                  </label>
+                ))}
+              </div>
+            )}
             <pre className="curl" aria-label="curl example">
-              {curlExample(origin, workflowId, s.apiKey)}
+              {curlExample(
+                origin,
+                workflowId,
+                s.apiKey,
+                {},
+                streamable.filter((b) => streamed.has(b.id)).map((b) => b.name),
+              )}
             </pre>
           </section>
         )}

@@ -1,4 +1,4 @@
-import { checkDeployable, deploymentTriggers, webhookTriggers, type DeployProblem } from '@weft/catalog';
+import { checkDeployable, deploymentTriggers, referenceName, STREAMING_BLOCK_TYPES, webhookTriggers, type DeployProblem } from '@weft/catalog';
 import type { WorkflowState } from '@weft/workflow';
 import { scheduleCron } from '../panels/fields/schedule';
 
@@ -34,9 +34,20 @@ export function deployInfo(state: Pick<WorkflowState, 'blocks' | 'edges' | 'vari
   return info;
 }
 
-/** The curl call that runs the deployed workflow with its API key. */
-export function curlExample(origin: string, workflowId: string, apiKey: string, input: Record<string, unknown> = {}): string {
-  return [`curl -X POST ${origin}/api/workflows/${workflowId}/execute \\`, `  -H "Content-Type: application/json" \\`, `  -H "X-API-Key: ${apiKey}" \\`, `  -d '${JSON.stringify(input)}'`].join('\n');
+/** The enabled blocks of a draft whose model tokens can stream (agent, translate, vision), in the draft's order. */
+export function streamingBlocks(state: Pick<WorkflowState, 'blocks'>): Array<{ id: string; name: string }> {
+  return Object.values(state.blocks)
+    .filter((b) => b.enabled !== false && STREAMING_BLOCK_TYPES.has(b.type))
+    .map((b) => ({ id: b.id, name: b.name }));
+}
+
+/**
+ * The curl call that runs the deployed workflow with its API key; with `streamed` block names, a
+ * streamed run (`stream: true`) whose `selectedOutputs` are those blocks' content, as references write them.
+ */
+export function curlExample(origin: string, workflowId: string, apiKey: string, input: Record<string, unknown> = {}, streamed: readonly string[] = []): string {
+  const body = streamed.length > 0 ? { ...input, stream: true, selectedOutputs: streamed.map((name) => `${referenceName(name)}.content`) } : input;
+  return [`curl -X POST ${origin}/api/workflows/${workflowId}/execute \\`, `  -H "Content-Type: application/json" \\`, `  -H "X-API-Key: ${apiKey}" \\`, ...(streamed.length > 0 ? ['  -N \\'] : []), `  -d '${JSON.stringify(body)}'`].join('\n');
 }
 
 /**

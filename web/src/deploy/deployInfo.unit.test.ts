@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkflowState } from '@weft/workflow';
-import { curlExample, defaultWebhookPath, deployInfo } from './deployInfo';
+import { curlExample, defaultWebhookPath, deployInfo, streamingBlocks } from './deployInfo';
 
 const block = (id: string, type: string, name: string, values: Record<string, unknown> = {}) => ({
   id,
@@ -59,5 +59,21 @@ describe('the deploy panel’s view of a draft', () => {
 
   it('writes a curl call with the key and input', () => {
     expect(curlExample('http://h', 'w1', 'k', { a: 1 })).toBe(`curl -X POST http://h/api/workflows/w1/execute \\\n  -H "Content-Type: application/json" \\\n  -H "X-API-Key: k" \\\n  -d '{"a":1}'`);
+  });
+
+  it('offers the enabled agent, translate and vision blocks for streaming', () => {
+    const off = { ...block('w', 'agent', 'Writer 2'), enabled: false };
+    const blocks = [block('s', 'starter', 'Start'), block('a', 'agent', 'Research Agent'), block('f', 'function', 'Fn'), block('t', 'translate', 'Translate'), block('v', 'vision', 'Look'), off];
+    expect(streamingBlocks(state(blocks))).toEqual([
+      { id: 'a', name: 'Research Agent' },
+      { id: 't', name: 'Translate' },
+      { id: 'v', name: 'Look' },
+    ]);
+  });
+
+  it('writes a streamed call choosing the blocks whose tokens stream, as references name them', () => {
+    expect(curlExample('http://h', 'w1', 'k', {}, ['Research Agent', 'Translate'])).toBe(
+      `curl -X POST http://h/api/workflows/w1/execute \\\n  -H "Content-Type: application/json" \\\n  -H "X-API-Key: k" \\\n  -N \\\n  -d '{"stream":true,"selectedOutputs":["researchagent.content","translate.content"]}'`,
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { executeChild, isCancellation, workflowInfo } from '@temporalio/workflow';
-import { FUNCTION_TIMEOUT_MS, getBlock, RETRIES_FIELD, retriesError, validateBlockParams } from '@weft/catalog';
+import { FUNCTION_TIMEOUT_MS, getBlock, RETRIES_FIELD, retriesError, STREAMING_BLOCK_TYPES, validateBlockParams } from '@weft/catalog';
 import type { CallContext } from '@weft/contracts';
 import { conditionProgram, maxAttemptsOf, parseConditions, structureToObject, tableToRecord } from '../blockValues.js';
 import { ERROR_HANDLE, handleOf } from '../graph.js';
@@ -241,7 +241,8 @@ async function runModel(run: Run, frame: Frame, block: RunnableBlock, params: Re
     ...(run.args.actorId ? { actorId: run.args.actorId } : {}),
     integrationsTaskQueue: run.args.integrationsTaskQueue,
     envVars: run.envVars,
-    stream: run.args.stream === true,
+    // Only the blocks the catalogue says stream publish their tokens.
+    stream: run.args.stream === true && STREAMING_BLOCK_TYPES.has(block.type),
     targets,
     maxAttempts: maxAttemptsOf(block),
   };
