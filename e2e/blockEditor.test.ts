@@ -51,6 +51,23 @@ describe('the block panel', () => {
     // B's open panel shows the new prompt live.
     await expect.poll(() => panelB.getByRole('textbox', { name: 'System Prompt', exact: true }).inputValue(), { timeout: 10_000 }).toBe('You answer in haiku.');
 
+    // The `<` menu reads the workflow when it opens (an edit elsewhere does not render the open panel
+    // again): a variable someone else adds after the panel opened is offered.
+    await asOwner('POST', `/api/workflows/${workflowId}/commands`, { commands: [{ type: 'addVariable', name: 'greeting', variableType: 'plain', value: 'hi' }] });
+    const outputs = panelA.getByRole('listbox', { name: 'Block outputs' });
+    await expect
+      .poll(
+        async () => {
+          await prompt.fill('You answer in haiku. <greet');
+          return outputs.getByText('<variable.greeting>', { exact: true }).count();
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(1);
+    await prompt.press('Escape');
+    await prompt.fill('You answer in haiku.');
+    await prompt.blur();
+
     // The agent's tools come from the tool picker: A adds Airtable; B's panel lists it.
     await panelA.getByRole('button', { name: 'Add tool', exact: true }).click();
     const picker = panelA.getByRole('dialog', { name: 'Add a tool' });
