@@ -59,8 +59,31 @@ function absolute(state: ServerState, id: string): { x: number; y: number } {
 }
 
 const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
-/** Clicks a handle (click-to-connect: source first, then target). */
+/** A handle of a block. */
 const handle = (page: Page, blockId: string, selector: string) => node(page, blockId).locator(selector);
+
+const clickConnecting = (h: Locator) => h.evaluate((el) => el.classList.contains('clickconnecting'));
+
+/**
+ * Connects two handles by clicking (React Flow's click-to-connect): the first click must have started
+ * a connection (its handle marked `clickconnecting`) before the second ends it — a click that lands
+ * while the view still settles would otherwise leave the next click to start one from the wrong handle.
+ */
+async function clickConnect(from: Locator, to: Locator): Promise<void> {
+  await stableBox(from);
+  for (let tries = 1; ; tries++) {
+    await from.click();
+    try {
+      await expect.poll(() => clickConnecting(from), { timeout: 5_000 }).toBe(true);
+      break;
+    } catch (err) {
+      if (tries === 3) throw err;
+    }
+  }
+  await stableBox(to);
+  await to.click();
+  await expect.poll(() => clickConnecting(from)).toBe(false);
+}
 
 describe('the canvas in Chromium', () => {
   const chromium = chromiumPerSuite();
@@ -95,12 +118,9 @@ describe('the canvas in Chromium', () => {
 
     // The condition's "if" row and the router each get their own edges; an agent's error handle too.
     await page.getByRole('button', { name: 'Fit view', exact: true }).click();
-    await handle(page, condition, '.react-flow__handle.handle-condition').first().click();
-    await handle(page, first, '.react-flow__handle.handle-in').click();
-    await handle(page, router, '.react-flow__handle[data-handleid="source"]').click();
-    await handle(page, second, '.react-flow__handle.handle-in').click();
-    await handle(page, first, '.react-flow__handle.handle-error').click();
-    await handle(page, router, '.react-flow__handle.handle-in').click();
+    await clickConnect(handle(page, condition, '.react-flow__handle.handle-condition').first(), handle(page, first, '.react-flow__handle.handle-in'));
+    await clickConnect(handle(page, router, '.react-flow__handle[data-handleid="source"]'), handle(page, second, '.react-flow__handle.handle-in'));
+    await clickConnect(handle(page, first, '.react-flow__handle.handle-error'), handle(page, router, '.react-flow__handle.handle-in'));
     await expect
       .poll(async () => (await state()).edges.map((e) => [e.source, e.target, e.sourceHandle]).sort())
       .toEqual(
@@ -112,8 +132,7 @@ describe('the canvas in Chromium', () => {
       );
 
     // A block cannot connect to itself: refused with the reason.
-    await handle(page, second, '.react-flow__handle[data-handleid="source"]').click();
-    await handle(page, second, '.react-flow__handle.handle-in').click();
+    await clickConnect(handle(page, second, '.react-flow__handle[data-handleid="source"]'), handle(page, second, '.react-flow__handle.handle-in'));
     await page.getByRole('alert').filter({ hasText: 'Cannot connect: A block cannot connect to itself' }).waitFor();
 
     // Selecting an edge and pressing Delete removes it.
