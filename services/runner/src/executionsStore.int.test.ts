@@ -132,6 +132,37 @@ describe('the run log (Postgres)', () => {
     expect((await readRunEvents(database.db, id, 0, 100)).map((e) => e.seq)).toEqual([1, 2, 3, 4]);
   });
 
+  it('records a run’s last block events with its end in one batch: the end last, each block’s log once, the outbox as event by event', async () => {
+    const id = `tail-${uniqueSuffix()}`;
+    await recordRunEvent(deps, { type: 'runStarted', executionId: id, workflowId: 'wf-t', at: new Date().toISOString(), trigger: 'api' });
+    await recordRunEvents(deps, [
+      { type: 'blockStarted', executionId: id, blockId: 'a', blockName: 'A', blockType: 'function', at: '2026-01-01T00:00:00.000Z', ordinal: 2 },
+      { type: 'blockCompleted', executionId: id, log: log('a'), ordinal: 3 },
+    ]);
+    const tail = [
+      { type: 'blockStarted' as const, executionId: id, blockId: 'r', blockName: 'R', blockType: 'response', at: '2026-01-01T00:00:00.000Z', ordinal: 4 },
+      { type: 'blockCompleted' as const, executionId: id, log: log('r'), ordinal: 5 },
+      { type: 'runCompleted' as const, executionId: id, workflowId: 'wf-t', result: { success: true, output: 1, logs: [log('a'), log('r')] }, ordinal: 6 },
+    ];
+    expect(await recordRunEvents(deps, tail)).toEqual([true, true, true]);
+    // The activity retried after a commit it did not report: nothing twice.
+    expect(await recordRunEvents(deps, tail)).toEqual([false, false, false]);
+    expect((await readRunEvents(database.db, id, 0, 100)).map((e) => [e.seq, e.type])).toEqual([
+      [1, 'runStarted'],
+      [2, 'blockStarted'],
+      [3, 'blockCompleted'],
+      [4, 'blockStarted'],
+      [5, 'blockCompleted'],
+      [6, 'runCompleted'],
+    ]);
+    expect(await getExecution(database.db, id, { logs: true })).toMatchObject({ status: 'succeeded', output: 1, lastSeq: 6 });
+    expect((await getExecution(database.db, id, { logs: true })).logs?.map((l) => [l.blockId, l.status])).toEqual([
+      ['a', 'succeeded'],
+      ['r', 'succeeded'],
+    ]);
+    expect((await outbox(id)).map((o) => o.type)).toEqual(['runStarted', 'blockCompleted', 'blockCompleted', 'runCompleted']);
+  });
+
   it('keeps the first end of a run: a cancel recorded first is not overwritten by the workflow finishing later', async () => {
     const id = `cancel-${uniqueSuffix()}`;
     await recordRunEvent(deps, { type: 'runStarted', executionId: id, workflowId: 'wf-3', at: new Date().toISOString(), trigger: 'manual' });

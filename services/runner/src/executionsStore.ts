@@ -123,7 +123,7 @@ function eventData(event: RunEvent): { key: string; type: string; data: Record<s
     }
     case 'blockCompleted':
     case 'blockError':
-      return { key: `block:${blockLogKey(event.log.blockId, event.log.loopIteration, event.log.parallelBranch)}:done`, type: event.type, data: { executionId: event.executionId, ...event.log } };
+      return { key: doneKey(event.log), type: event.type, data: { executionId: event.executionId, ...event.log } };
     case 'runCompleted': {
       const { logs: _logs, ...result } = event.result;
       return { key: 'run:completed', type: event.type, data: { executionId: event.executionId, workflowId: event.workflowId, status: statusOf(event.result), ...result } };
@@ -172,15 +172,40 @@ export async function recordRunEvent(deps: RunLogDeps, event: RunEvent): Promise
 
 /**
  * Records several events of one run in one transaction, in the order given (what the run-log sink
- * has queued for a run while its previous write was going on). All or none: when one cannot be
- * recorded yet (no row for the run) none is, and the caller tries again. Answers, per event, false
- * when it was recorded before.
+ * has queued for a run while its previous write was going on, or the run's last events with its
+ * end). All or none: when one cannot be recorded yet (no row for the run) none is, and the caller
+ * tries again. Answers, per event, false when it was recorded before.
+ *
+ * Statements per batch, not per event: each run's row is locked and its seen events read once, the
+ * batch's run events go in one insert, the run's `last_seq` is set once and the outbox rows go in
+ * one insert; only the block-log rows and the end's own updates are one statement each.
  */
 export async function recordRunEvents(deps: RunLogDeps, events: RunEvent[]): Promise<boolean[]> {
   if (events.length === 0) return [];
+  // A run started through the API has its start recorded before the workflow runs: the workflow's
+  // own `runStarted` then finds it with one read instead of a transaction (events are never removed).
+  if (events.length === 1 && events[0]?.type === 'runStarted') {
+    const recorded = await deps.db.selectFrom('run_events').select('seq').where('execution_id', '=', events[0].executionId).where('event_key', '=', eventData(events[0]).key).executeTakeFirst();
+    if (recorded) return [false];
+  }
   const wrote = await deps.db.transaction().execute(async (trx) => {
+    const runs = new Map<string, RunBatch>();
+    const envelopes: EventEnvelope[] = [];
     const answers: boolean[] = [];
-    for (const event of events) answers.push(await applyRunEvent(trx, deps.instance, event));
+    for (const event of events) {
+      let run = runs.get(event.executionId);
+      if (!run) {
+        run = await openRunBatch(trx, deps.instance, event.executionId, events);
+        runs.set(event.executionId, run);
+      }
+      answers.push(await applyRunEvent(trx, run, event, envelopes));
+    }
+    const rows = [...runs.values()].flatMap((run) => run.rows);
+    if (rows.length > 0) await trx.insertInto('run_events').values(rows).execute();
+    for (const run of runs.values()) {
+      if (run.seq !== run.savedSeq) await trx.updateTable('executions').set({ last_seq: run.seq }).where('id', '=', run.executionId).execute();
+    }
+    await appendOutbox(trx, envelopes);
     return answers;
   });
   if (wrote.some(Boolean)) {
@@ -190,43 +215,68 @@ export async function recordRunEvents(deps: RunLogDeps, events: RunEvent[]): Pro
   return wrote;
 }
 
-async function applyRunEvent(trx: Transaction<RunnerDB>, instance: string, event: RunEvent): Promise<boolean> {
-  const { key, type, data } = eventData(event);
-  const executionId = event.executionId;
-  const subject = `${instance}.runner.run.${executionId}`;
-  if (event.type === 'runStarted') {
+/** One run's part of a batch: its locked row, the event keys it has, and the events to insert. */
+interface RunBatch {
+  executionId: string;
+  subject: string;
+  row: { workflow_id: string; started_at: Date; trigger: string };
+  /** The run's `last_seq` as its row holds it (the end sets it with the run's other columns). */
+  savedSeq: number;
+  seq: number;
+  /** Keys of the run's events written before (among those the batch could write) and of the batch's so far. */
+  seen: Set<string>;
+  rows: Array<{ execution_id: string; seq: number; event_key: string; type: string; data: string; created_at: Date }>;
+  now: Date;
+}
+
+/** The key of a block log's end event. */
+function doneKey(log: BlockLog): string {
+  return `block:${blockLogKey(log.blockId, log.loopIteration, log.parallelBranch)}:done`;
+}
+
+async function openRunBatch(trx: Transaction<RunnerDB>, instance: string, executionId: string, events: RunEvent[]): Promise<RunBatch> {
+  const mine = events.filter((e) => e.executionId === executionId);
+  const start = mine.find((e) => e.type === 'runStarted');
+  if (start?.type === 'runStarted') {
     await createExecution(trx, {
       executionId,
-      workflowId: event.workflowId,
+      workflowId: start.workflowId,
       // A run without a row was started by Temporal itself: a schedule unless it says otherwise.
-      trigger: event.trigger ?? 'schedule',
-      input: event.input ?? null,
-      workspaceId: event.workspaceId,
-      actorId: event.actorId,
-      deploymentVersion: event.deploymentVersion,
-      startedAt: new Date(event.at),
+      trigger: start.trigger ?? 'schedule',
+      input: start.input ?? null,
+      workspaceId: start.workspaceId,
+      actorId: start.actorId,
+      deploymentVersion: start.deploymentVersion,
+      startedAt: new Date(start.at),
     });
   }
   const row = await trx.selectFrom('executions').select(['workflow_id', 'last_seq', 'started_at', 'trigger']).where('id', '=', executionId).forUpdate().executeTakeFirst();
   // Retryable: the run's runStarted has not been recorded yet (events of one run may race).
   if (!row) throw new Error(`Execution ${executionId} has no row yet`);
-  const seen = await trx.selectFrom('run_events').select('seq').where('execution_id', '=', executionId).where('event_key', '=', key).executeTakeFirst();
-  if (seen) return false;
-  let seq = row.last_seq;
-  const now = new Date();
-  const envelopes: EventEnvelope[] = [];
-  const append = async (eventKey: string, eventType: string, eventPayload: Record<string, unknown>) => {
-    seq += 1;
-    await trx.insertInto('run_events').values({ execution_id: executionId, seq, event_key: eventKey, type: eventType, data: JSON.stringify(eventPayload), created_at: now }).execute();
-    return seq;
+  // The batch's keys, and for an end the keys of the block logs it carries (those written before are not written again).
+  const keys = new Set(mine.map((e) => eventData(e).key));
+  for (const e of mine) if (e.type === 'runCompleted') for (const l of e.result.logs) keys.add(doneKey(l));
+  const seen = new Set((await trx.selectFrom('run_events').select('event_key').where('execution_id', '=', executionId).where('event_key', 'in', [...keys]).execute()).map((r) => r.event_key));
+  return { executionId, subject: `${instance}.runner.run.${executionId}`, row, savedSeq: row.last_seq, seq: row.last_seq, seen, rows: [], now: new Date() };
+}
+
+async function applyRunEvent(trx: Transaction<RunnerDB>, run: RunBatch, event: RunEvent, envelopes: EventEnvelope[]): Promise<boolean> {
+  const { key, type, data } = eventData(event);
+  const { executionId, subject, row, now } = run;
+  if (run.seen.has(key)) return false;
+  run.seen.add(key);
+  const append = (eventKey: string, eventType: string, eventPayload: Record<string, unknown>) => {
+    run.seq += 1;
+    run.rows.push({ execution_id: executionId, seq: run.seq, event_key: eventKey, type: eventType, data: JSON.stringify(eventPayload), created_at: now });
+    return run.seq;
   };
   switch (event.type) {
     case 'runStarted':
-      await append(key, type, data);
+      append(key, type, data);
       envelopes.push(createEnvelope(subject, 'runStarted', { executionId, workflowId: row.workflow_id, trigger: row.trigger, startedAt: row.started_at.toISOString() }));
       break;
     case 'blockStarted': {
-      const position = await append(key, type, data);
+      const position = append(key, type, data);
       await trx
         .insertInto('block_logs')
         .values({
@@ -249,28 +299,25 @@ async function applyRunEvent(trx: Transaction<RunnerDB>, instance: string, event
     }
     case 'blockCompleted':
     case 'blockError': {
-      const position = await append(key, type, data);
+      const position = append(key, type, data);
       await upsertBlockLog(trx, executionId, event.ordinal ?? position, event.log);
       envelopes.push(createEnvelope(subject, 'blockCompleted', { executionId, workflowId: row.workflow_id, ...event.log }));
       break;
     }
     case 'runCompleted': {
       // Logs the workflow did not report one by one (or whose report was lost) join the log now.
-      const done = new Set(
-        (await trx.selectFrom('run_events').select('event_key').where('execution_id', '=', executionId).where('event_key', 'like', 'block:%:done').execute()).map((r) => r.event_key),
-      );
       for (const log of event.result.logs) {
-        const logKey = `block:${blockLogKey(log.blockId, log.loopIteration, log.parallelBranch)}:done`;
-        if (done.has(logKey)) continue;
-        done.add(logKey);
+        const logKey = doneKey(log);
+        if (run.seen.has(logKey)) continue;
+        run.seen.add(logKey);
         const logType = log.success || log.skipped ? 'blockCompleted' : 'blockError';
-        const position = await append(logKey, logType, { executionId, ...log });
+        const position = append(logKey, logType, { executionId, ...log });
         await upsertBlockLog(trx, executionId, position, log);
         envelopes.push(createEnvelope(subject, 'blockCompleted', { executionId, workflowId: row.workflow_id, ...log }));
       }
       const status = statusOf(event.result);
       const durationMs = now.getTime() - row.started_at.getTime();
-      await append(key, type, { ...data, startedAt: row.started_at.toISOString(), endedAt: now.toISOString(), durationMs });
+      append(key, type, { ...data, startedAt: row.started_at.toISOString(), endedAt: now.toISOString(), durationMs });
       await trx
         .updateTable('executions')
         .set({
@@ -281,9 +328,11 @@ async function applyRunEvent(trx: Transaction<RunnerDB>, instance: string, event
           tokens: json(event.result.tokens),
           response: json(event.result.response),
           ended_at: now,
+          last_seq: run.seq,
         })
         .where('id', '=', executionId)
         .execute();
+      run.savedSeq = run.seq;
       // Block logs still marked running belonged to blocks the end cut short.
       await trx.updateTable('block_logs').set({ status: 'failed', error: status === 'cancelled' ? 'Run cancelled' : 'Run ended', ended_at: now }).where('execution_id', '=', executionId).where('status', '=', 'running').execute();
       envelopes.push(
@@ -304,8 +353,6 @@ async function applyRunEvent(trx: Transaction<RunnerDB>, instance: string, event
       throw new Error(`unknown run event ${JSON.stringify(never)}`);
     }
   }
-  await trx.updateTable('executions').set({ last_seq: seq }).where('id', '=', executionId).execute();
-  await appendOutbox(trx, envelopes);
   return true;
 }
 

@@ -9,7 +9,7 @@ import { runHandlers, runnerHandlers } from './adapters/grpc.js';
 import { createTemporalEngine } from './adapters/temporal.js';
 import { createExecutions } from './executions.js';
 import { createRunLive } from './live/runLive.js';
-import { createRunEventQueue, createRunLogActivities, runLogSinks } from './activities/runLog.js';
+import { createRunEventQueue, createRunLogActivities, createRunStartActivity, runLogSinks } from './activities/runLog.js';
 import { createRunResourceActivities } from './activities/runResources.js';
 import type { RunnableState } from './workflows/types.js';
 import { OVERLAP_POLICIES, createScheduleManager, type OverlapPolicy } from './triggers/schedules.js';
@@ -56,13 +56,14 @@ const dataConverter = serviceDataConverter(rt);
 const temporal = new Client({ connection, namespace: rt.config.TEMPORAL_NAMESPACE, dataConverter });
 // Block events a run hands over through its sink, written in the background.
 const runEvents = createRunEventQueue({ ...logDeps, logger: rt.logger });
+const runLogActivities = createRunLogActivities(logDeps, runEvents);
 const worker = await Worker.create({
   connection,
   namespace: rt.config.TEMPORAL_NAMESPACE,
   dataConverter,
   taskQueue,
   workflowBundle: await cachedWorkflowBundle({ name: 'runner', workflows: new URL('./workflows/index.js', import.meta.url), serviceDist: new URL('.', import.meta.url), logger: rt.logger, preloadModules: SHARED_WORKFLOW_MODULES }),
-  activities: { ...createRunLogActivities(logDeps, runEvents), ...resourceActivities },
+  activities: { ...runLogActivities, ...createRunStartActivity(runLogActivities, resourceActivities), ...resourceActivities },
   sinks: runLogSinks(runEvents),
 });
 const running = worker.run().catch((err: unknown) => {

@@ -1,6 +1,6 @@
 import type { InjectedSinks } from '@temporalio/worker';
 import type { Logger } from '@weft/platform';
-import { recordRunEvent, recordRunEvents, type RunLogDeps } from '../executionsStore.js';
+import { recordRunEvents, type RunLogDeps } from '../executionsStore.js';
 import type { RunEvent, RunLogSinks, RunnerActivities } from '../workflows/types.js';
 
 /** How often, and after how long, a progress event the recorder refused is tried again. */
@@ -18,17 +18,31 @@ const SINK_FIRST_BACKOFF_MS = 100;
  */
 export interface RunEventQueue {
   enqueue(event: RunEvent): void;
+  /**
+   * The run is ending (its `runCompleted` is on its way): the events handed over and not yet being
+   * written wait for it, to be written in its transaction (`tail`). Were it not to come (a worker
+   * lost its workflow), they are written on their own after HOLD_MS.
+   */
+  hold(executionId: string): void;
   /** Resolves once every event of the run handed over so far is written (or given up on). */
   drain(executionId: string): Promise<void>;
+  /** Waits for the run's write going on and answers the events held for its end (none when not held). */
+  tail(executionId: string): Promise<RunEvent[]>;
+  /** The run's end and its held events are written: forgets the run. */
+  ended(executionId: string): void;
 }
+
+/** How long events held for a run's end wait for it before they are written on their own. */
+export const HOLD_MS = 10_000;
 
 export function createRunEventQueue(
   deps: RunLogDeps & { logger: Logger },
-  opts: { record?: (deps: RunLogDeps, events: RunEvent[]) => Promise<unknown>; firstBackoffMs?: number } = {},
+  opts: { record?: (deps: RunLogDeps, events: RunEvent[]) => Promise<unknown>; firstBackoffMs?: number; holdMs?: number } = {},
 ): RunEventQueue {
   const record = opts.record ?? recordRunEvents;
   const firstBackoffMs = opts.firstBackoffMs ?? SINK_FIRST_BACKOFF_MS;
-  const runs = new Map<string, { pending: RunEvent[]; done: Promise<void> }>();
+  const holdMs = opts.holdMs ?? HOLD_MS;
+  const runs = new Map<string, RunQueue>();
   const write = async (batch: RunEvent[]): Promise<void> => {
     for (let attempt = 1; ; attempt++) {
       try {
@@ -49,6 +63,13 @@ export function createRunEventQueue(
       }
     }
   };
+  // Writes the run's pending events batch after batch until there are none, or the run is held.
+  const start = (id: string, run: RunQueue) => {
+    run.done = run.done.then(async () => {
+      while (run.pending.length > 0 && !run.held) await write(run.pending.splice(0));
+      if (!run.held && runs.get(id) === run) runs.delete(id);
+    });
+  };
   return {
     enqueue(event) {
       const id = event.executionId;
@@ -57,27 +78,71 @@ export function createRunEventQueue(
         queued.pending.push(event);
         return;
       }
-      const run = { pending: [event], done: Promise.resolve() };
+      const run: RunQueue = { pending: [event], done: Promise.resolve(), held: false };
       runs.set(id, run);
-      // Started a microtask later: the other events of the same activation join the first batch.
-      run.done = Promise.resolve().then(async () => {
-        while (run.pending.length > 0) await write(run.pending.splice(0));
-        runs.delete(id);
-      });
+      // Started a microtask later: the other events of the same activation (and the run's hold,
+      // when it ends in it) join the first batch.
+      start(id, run);
+    },
+    hold(executionId) {
+      let run = runs.get(executionId);
+      if (!run) {
+        run = { pending: [], done: Promise.resolve(), held: false };
+        runs.set(executionId, run);
+      }
+      const held = run;
+      held.held = true;
+      clearTimeout(held.timer);
+      held.timer = setTimeout(() => {
+        held.held = false;
+        start(executionId, held);
+      }, holdMs);
+      held.timer.unref?.();
     },
     async drain(executionId) {
-      for (let run = runs.get(executionId); run; run = runs.get(executionId)) await run.done;
+      for (let run = runs.get(executionId); run && !run.held; run = runs.get(executionId)) await run.done;
+    },
+    async tail(executionId) {
+      for (let run = runs.get(executionId); run; run = runs.get(executionId)) {
+        if (run.held) {
+          clearTimeout(run.timer);
+          await run.done;
+          return [...run.pending];
+        }
+        await run.done;
+      }
+      return [];
+    },
+    ended(executionId) {
+      const run = runs.get(executionId);
+      if (run?.held) runs.delete(executionId);
     },
   };
+}
+
+interface RunQueue {
+  pending: RunEvent[];
+  /** The run's writes so far (each batch after the one before). */
+  done: Promise<void>;
+  /** Held for the run's end: nothing more is written until it comes (or `timer` fires). */
+  held: boolean;
+  timer?: ReturnType<typeof setTimeout>;
 }
 
 /**
  * The `runLog` sink: the workflow hands each block event over without waiting, and the worker
  * returns at once (the write goes on in the background), so a workflow task is never held open
  * by the run log. Not called while a worker replays history: those events were handed over before.
+ * `end` comes in the activation that schedules the run's `runCompleted`: the events of that
+ * activation (the last blocks') then wait for it and are written in its transaction.
  */
 export function runLogSinks(queue: RunEventQueue): InjectedSinks<RunLogSinks> {
-  return { runLog: { record: { fn: (_info, event) => queue.enqueue(event), callDuringReplay: false } } };
+  return {
+    runLog: {
+      record: { fn: (_info, event) => queue.enqueue(event), callDuringReplay: false },
+      end: { fn: (_info, executionId) => queue.hold(executionId), callDuringReplay: false },
+    },
+  };
 }
 
 /**
@@ -85,17 +150,51 @@ export function runLogSinks(queue: RunEventQueue): InjectedSinks<RunLogSinks> {
  * and every event of runs recorded before the sink): each progress event becomes a log row, an
  * outbox event and a wake-up for live readers. Idempotent per event, so Temporal's retries (a
  * worker killed after the commit, before it reported) write nothing twice. An event waits for the
- * run's events still being written through the sink, so `runCompleted` is always the last.
+ * run's events still being written through the sink, so `runCompleted` is always the last; the
+ * events held for the run's end are written with `runCompleted`, in one transaction and before it.
  */
 export function createRunLogActivities(
   deps: RunLogDeps,
   queue?: RunEventQueue,
-  record: (deps: RunLogDeps, event: RunEvent) => Promise<unknown> = recordRunEvent,
+  record: (deps: RunLogDeps, events: RunEvent[]) => Promise<unknown> = recordRunEvents,
 ): Pick<RunnerActivities, 'recordRunEvent'> {
   return {
     async recordRunEvent(event) {
-      await queue?.drain(event.executionId);
-      await record(deps, event);
+      if (event.type !== 'runCompleted' || !queue) {
+        await queue?.drain(event.executionId);
+        await record(deps, [event]);
+        return;
+      }
+      const tail = await queue.tail(event.executionId);
+      await record(deps, [...tail, event]);
+      queue.ended(event.executionId);
+    },
+  };
+}
+
+/**
+ * `startRun`: the run's `runStarted` and its environment in one local activity, one marker and one
+ * activation instead of two. The two go on at once when the run names its actor; without one
+ * (runs started before their arguments did) the environment reads the run's row, so it waits for
+ * the event that may create it. Retried as a whole: the event is written once whatever the tries.
+ */
+export function createRunStartActivity(
+  runLog: Pick<RunnerActivities, 'recordRunEvent'>,
+  resources: Pick<RunnerActivities, 'loadEnvironment'>,
+): Pick<RunnerActivities, 'startRun'> {
+  return {
+    async startRun(event, environment) {
+      if (!environment) {
+        await runLog.recordRunEvent(event);
+        return {};
+      }
+      const { workspaceId, actorId } = environment;
+      if (!actorId) {
+        await runLog.recordRunEvent(event);
+        return resources.loadEnvironment(workspaceId);
+      }
+      const [, env] = await Promise.all([runLog.recordRunEvent(event), resources.loadEnvironment(workspaceId, actorId)]);
+      return env;
     },
   };
 }

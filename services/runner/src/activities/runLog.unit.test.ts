@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { createLogger } from '@weft/platform';
 import type { RunnerDB } from '../db.js';
 import type { RunEvent } from '../workflows/types.js';
-import { createRunEventQueue, createRunLogActivities, runLogSinks } from './runLog.js';
+import { createRunEventQueue, createRunLogActivities, createRunStartActivity, runLogSinks } from './runLog.js';
 
 const deps = { db: {} as Kysely<RunnerDB>, instance: 'test', kick: () => {}, notify: () => {}, logger: createLogger('runlog-test', 'silent') };
 const started = (executionId: string, blockId: string): RunEvent => ({ type: 'blockStarted', executionId, blockId, blockName: blockId, blockType: 'function', at: '2026-01-01T00:00:00.000Z' });
@@ -85,7 +85,7 @@ describe('the run-log sink queue', () => {
   it('records runCompleted through the activity only after the run’s queued events are written', async () => {
     const rec = gatedRecorder();
     const queue = createRunEventQueue(deps, { record: rec.record });
-    const acts = createRunLogActivities(deps, queue, (d, event) => rec.record(d, [event]));
+    const acts = createRunLogActivities(deps, queue, rec.record);
     queue.enqueue(started('r1', 'a'));
     await until(() => rec.gates.length === 1);
     const completed = acts.recordRunEvent({ type: 'runCompleted', executionId: 'r1', workflowId: 'w', result: { success: true, output: null, logs: [] } });
@@ -99,13 +99,104 @@ describe('the run-log sink queue', () => {
     expect(rec.written).toEqual(['r1:a', 'r1:runCompleted']);
   });
 
+  it('writes the events handed over with the run’s end (after the write going on) in the end’s transaction, before it', async () => {
+    const rec = gatedRecorder();
+    const queue = createRunEventQueue(deps, { record: rec.record });
+    const acts = createRunLogActivities(deps, queue, rec.record);
+    queue.enqueue(started('r1', 'a'));
+    await until(() => rec.gates.length === 1);
+    // The last activation: its blocks' events, then the end (as the sink calls come, in order).
+    queue.enqueue(started('r1', 'b'));
+    queue.enqueue(started('r1', 'c'));
+    queue.hold('r1');
+    const completed = acts.recordRunEvent({ type: 'runCompleted', executionId: 'r1', workflowId: 'w', result: { success: true, output: null, logs: [] } });
+    rec.open();
+    await until(() => rec.gates.length === 1);
+    expect(rec.batches).toEqual([['r1:a'], ['r1:b', 'r1:c', 'r1:runCompleted']]);
+    rec.open();
+    await completed;
+    expect(rec.written).toEqual(['r1:a', 'r1:b', 'r1:c', 'r1:runCompleted']);
+    // Forgotten once written: a later event of that id is written on its own.
+    queue.enqueue(started('r1', 'd'));
+    await until(() => rec.gates.length === 1);
+    rec.open();
+    await queue.drain('r1');
+    expect(rec.batches.at(-1)).toEqual(['r1:d']);
+  });
+
+  it('keeps the held events when writing the end fails, so the activity’s retry writes them again', async () => {
+    const rec = gatedRecorder();
+    const queue = createRunEventQueue(deps, { record: rec.record });
+    const acts = createRunLogActivities(deps, queue, rec.record);
+    queue.enqueue(started('r1', 'a'));
+    queue.hold('r1');
+    rec.state.refusals = 1;
+    const end: RunEvent = { type: 'runCompleted', executionId: 'r1', workflowId: 'w', result: { success: true, output: null, logs: [] } };
+    await expect(acts.recordRunEvent(end)).rejects.toThrow(/no row yet/);
+    const retried = acts.recordRunEvent(end);
+    await until(() => rec.gates.length === 1);
+    rec.open();
+    await retried;
+    expect(rec.batches).toEqual([['r1:a', 'r1:runCompleted']]);
+  });
+
+  it('writes held events on their own when the run’s end does not come in time', async () => {
+    const rec = gatedRecorder();
+    const queue = createRunEventQueue(deps, { record: rec.record, holdMs: 5 });
+    queue.enqueue(started('r1', 'a'));
+    queue.hold('r1');
+    await until(() => rec.gates.length === 1);
+    rec.open();
+    await queue.drain('r1');
+    expect(rec.written).toEqual(['r1:a']);
+  });
+
   it('hands each sink call to the queue at once and is not called on replay', () => {
     const handed: RunEvent[] = [];
-    const sinks = runLogSinks({ enqueue: (e) => void handed.push(e), drain: () => Promise.resolve() });
+    const held: string[] = [];
+    const sinks = runLogSinks({
+      enqueue: (e) => void handed.push(e),
+      hold: (id) => void held.push(id),
+      drain: () => Promise.resolve(),
+      tail: () => Promise.resolve([]),
+      ended: () => {},
+    });
     const event = started('r1', 'a');
     const returned = sinks.runLog.record.fn({} as never, event);
     expect(returned).toBeUndefined();
     expect(handed).toEqual([event]);
+    void sinks.runLog.end.fn({} as never, 'r1');
+    expect(held).toEqual(['r1']);
     expect(sinks.runLog.record.callDuringReplay).toBe(false);
+    expect(sinks.runLog.end.callDuringReplay).toBe(false);
+  });
+
+  it('starts a run in one activity: its event and its environment at once when the actor is known, the event first when not, no environment unless asked', async () => {
+    const steps: string[] = [];
+    let recorded: () => void = () => {};
+    const start = createRunStartActivity(
+      { recordRunEvent: () => new Promise<void>((r) => { steps.push('record'); recorded = () => { steps.push('recorded'); r(); }; }) },
+      { loadEnvironment: (ws, actor) => { steps.push(`env ${ws} ${actor ?? '-'}`); return Promise.resolve({ K: 'v' }); } },
+    );
+    const event: RunEvent = { type: 'runStarted', executionId: 'r1', workflowId: 'w', at: '2026-01-01T00:00:00.000Z', ordinal: 1 };
+    const both = start.startRun(event, { workspaceId: 'ws', actorId: 'u1' });
+    await until(() => steps.length === 2);
+    expect(steps).toEqual(['record', 'env ws u1']);
+    recorded();
+    expect(await both).toEqual({ K: 'v' });
+
+    steps.length = 0;
+    const noActor = start.startRun(event, { workspaceId: 'ws' });
+    await until(() => steps.length === 1);
+    expect(steps).toEqual(['record']);
+    recorded();
+    expect(await noActor).toEqual({ K: 'v' });
+    expect(steps).toEqual(['record', 'recorded', 'env ws -']);
+
+    steps.length = 0;
+    const bare = start.startRun(event);
+    recorded();
+    expect(await bare).toEqual({});
+    expect(steps).toEqual(['record', 'recorded']);
   });
 });

@@ -32,7 +32,7 @@ async function actorOfRun(db: Kysely<RunnerDB>): Promise<string | null> {
  * (`run_blobs`), the environment variables of the user a run acts for, and the state a workflow
  * block runs (the child's active deployment, else its draft).
  */
-export function createRunResourceActivities(deps: { db: Kysely<RunnerDB>; sources: RunResourceSources }): Omit<RunnerActivities, 'recordRunEvent'> {
+export function createRunResourceActivities(deps: { db: Kysely<RunnerDB>; sources: RunResourceSources }): Omit<RunnerActivities, 'recordRunEvent' | 'startRun'> {
   const { db, sources } = deps;
   return {
     storeBlob(executionId: string, value: unknown): Promise<BlobRef> {

@@ -35,7 +35,12 @@ export const loopHistoriesDir = fileURLToPath(new URL('../../../integrations/src
 
 /** The `runLog` sink of a test worker: block events join the recorded ones as they are handed over. */
 export function recordedRunLog(events: RunEvent[]): InjectedSinks<RunLogSinks> {
-  return { runLog: { record: { fn: (_info, event) => void events.push(event), callDuringReplay: false } } };
+  return {
+    runLog: {
+      record: { fn: (_info, event) => void events.push(event), callDuringReplay: false },
+      end: { fn: () => {}, callDuringReplay: false },
+    },
+  };
 }
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
@@ -140,7 +145,8 @@ export interface EngineHarness {
   setTools(script: ToolScript): void;
   /** Scripts the model layer's `callModel` answers (default: a non-retryable failure). */
   setModel(script: ModelScript): void;
-  setEnvironment(env: Record<string, string>): void;
+  /** The environment a run loads; an Error fails the load (not retried). */
+  setEnvironment(env: Record<string, string> | Error): void;
   setChildWorkflows(children: Record<string, { name: string; state: RunnableState }>): void;
   start(state: RunnableState, extra?: Partial<RunWorkflowArgs>, workflowId?: string): Promise<WorkflowHandle<typeof runWorkflow>>;
   /** Starts a run, waits for its result and checks that its history replays. */
@@ -172,7 +178,8 @@ export async function createEngineHarness(opts: { workflowWorker?: boolean } = {
   const barriers = new Map<string, number>();
   let tools: ToolScript = (input) => ({ success: false, output: null, error: `Tool not found: ${input.toolId}`, timing: timing() });
   let model: ModelScript | undefined;
-  let env: Record<string, string> = {};
+  let env: Record<string, string> | Error = {};
+  const environment = (): Promise<Record<string, string>> => (env instanceof Error ? Promise.reject(ApplicationFailure.nonRetryable(env.message)) : Promise.resolve(env));
   let children: Record<string, { name: string; state: RunnableState }> = {};
   const attempts = new Map<string, number>();
 
@@ -211,7 +218,12 @@ export async function createEngineHarness(opts: { workflowWorker?: boolean } = {
       return Promise.resolve(rec.blobs.get(ref.$blobRef));
     },
     loadEnvironment() {
-      return Promise.resolve(env);
+      return environment();
+    },
+    async startRun(event, wanted) {
+      const loaded = wanted ? await environment() : {};
+      rec.events.push(event);
+      return loaded;
     },
     loadChildWorkflow(_workspaceId, workflowId) {
       const child = children[workflowId];

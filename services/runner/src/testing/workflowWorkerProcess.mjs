@@ -24,11 +24,12 @@ const worker = await Worker.create({
     },
     loadBlob: async (ref) => blobs.get(ref.$blobRef),
     loadEnvironment: async () => ({}),
+    startRun: async () => ({}),
     loadChildWorkflow: async (_workspaceId, workflowId) => {
       throw new Error(`Workflow ${workflowId} not found`);
     },
   },
-  sinks: { runLog: { record: { fn: () => {}, callDuringReplay: false } } },
+  sinks: { runLog: { record: { fn: () => {}, callDuringReplay: false }, end: { fn: () => {}, callDuringReplay: false } } },
 });
 process.stdout.write('ready\n');
 await worker.run();

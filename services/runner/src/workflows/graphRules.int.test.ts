@@ -50,6 +50,17 @@ describe('graph semantics of a run (real Temporal server, fake activities)', () 
     await h.keepHistory(handle, 'function-response');
   });
 
+  it('fails a run whose environment cannot be loaded with that error, its start and end recorded, no block run', async () => {
+    h.setEnvironment(new Error('Environment service unavailable'));
+    const state = graphOf({ s: S, f: { name: 'Add', code: 'return 1' } }, [['s', 'f']]);
+    const result = await h.run(state);
+    expect(result.success).toBe(false);
+    expect(result.error).toContain('Environment service unavailable');
+    expect(h.rec.functionCalls).toHaveLength(0);
+    expect(h.rec.events.map((e) => e.type)).toEqual(['runStarted', 'runCompleted']);
+    expect(h.rec.events.map((e) => e.ordinal)).toEqual([1, 2]);
+  });
+
   it('runs both arms of a diamond at once and the join after both, with both outputs', async () => {
     const state = graphOf(
       {

@@ -14,6 +14,8 @@ const INLINE_LOGS_BYTES = 4 * BLOB_THRESHOLD_BYTES;
 
 /** Patch id: block events go through the `runLog` sink instead of a local activity each. */
 export const RUN_EVENTS_BY_SINK = 'run-events-by-sink';
+/** Patch id: `runStarted` and the environment in one local activity (`startRun`) instead of two. */
+export const RUN_START_WITH_ENVIRONMENT = 'run-start-with-environment';
 const { runLog } = proxySinks<RunLogSinks>();
 
 function activities(args: RunWorkflowArgs): { acts: EngineActivities; events: Pick<RunnerActivities, 'recordRunEvent'> } {
@@ -38,6 +40,7 @@ function activities(args: RunWorkflowArgs): { acts: EngineActivities; events: Pi
     loadBlob: remote.loadBlob,
     loadChildWorkflow: remote.loadChildWorkflow,
     loadEnvironment: local.loadEnvironment,
+    startRun: local.startRun,
   };
   const events = proxyLocalActivities<RunnerActivities>({
     startToCloseTimeout: '30 seconds',
@@ -88,7 +91,12 @@ export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
   // before this (no marker in their history) keep one local activity per event. `runStarted` and
   // `runCompleted` stay local activities: the first makes a scheduled run's row, the last is
   // written only after every earlier event (the activity drains the sink's writes first).
-  const bySink = patched(RUN_EVENTS_BY_SINK);
+  // Runs since `run-start-with-environment` record their start and load their environment in one
+  // local activity (`startRun`): one marker and one activation fewer in the first workflow task, the
+  // two at once. That patch implies the sink's: a run records one patch marker (each comes with a
+  // search-attribute upsert), and histories of either patch, or none, replay as recorded.
+  const startInOne = patched(RUN_START_WITH_ENVIRONMENT);
+  const bySink = startInOne || patched(RUN_EVENTS_BY_SINK);
   // Each event's local activity is scheduled the moment the event happens (never from another
   // activity's completion, see `activities`); the run waits for all of them before `runCompleted`.
   const pending: Array<Promise<void>> = [];
@@ -99,8 +107,11 @@ export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
     if (bySink && numbered.type !== 'runStarted') runLog.record(numbered);
     else pending.push(CancellationScope.nonCancellable(() => events.recordRunEvent(numbered)));
   };
+  const workspaceId = args.workspaceId ?? '';
+  const wantsEnvironment = workspaceId !== '' || Boolean(args.actorId);
+  let environment: Promise<Record<string, string>> | undefined;
   // A run Temporal started itself (a Schedule) has no row yet: this event creates it, naming its trigger and deployment version.
-  emit({
+  const startEvent: RunEvent = {
     type: 'runStarted',
     executionId,
     workflowId: args.workflowId,
@@ -110,10 +121,24 @@ export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
     deploymentVersion: args.deploymentVersion,
     actorId: args.actorId,
     input: args.input,
-  });
+  };
+  if (startInOne) {
+    ordinal += 1;
+    const numbered: RunEvent = { ...startEvent, ordinal };
+    const started = acts.runner.startRun(numbered, wantsEnvironment ? { workspaceId, ...(args.actorId ? { actorId: args.actorId } : {}) } : undefined);
+    environment = started;
+    // The end is recorded after the start. When the start gave up (the environment could not be
+    // loaded: the run fails with that error, as before), the event is recorded on its own. Nothing
+    // else of the run issues commands then: blocks start only once the start succeeded.
+    pending.push(CancellationScope.nonCancellable(() => started.then(() => undefined, () => events.recordRunEvent(numbered))));
+  } else emit(startEvent);
 
   const finish = async (result: RunResult): Promise<RunResult> =>
     CancellationScope.nonCancellable(async () => {
+      // The events of this activation (the last blocks') are written with the run's end, in its
+      // transaction, instead of in one of their own that the end would wait for. A sink call, not a
+      // command: nothing in the history changes, so no patch.
+      if (bySink) runLog.end(executionId);
       await Promise.all(pending);
       await events.recordRunEvent({ type: 'runCompleted', executionId, workflowId: args.workflowId, result, ordinal: ordinal + 1 });
       return result;
@@ -125,7 +150,6 @@ export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
   } catch (err) {
     return finish({ success: false, output: null, logs: [], error: failureMessage(err) });
   }
-  const workspaceId = args.workspaceId ?? '';
   const run: Run = {
     args,
     executionId,
@@ -146,7 +170,8 @@ export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
   let outcome: FrameResult;
   let cancelled = false;
   try {
-    if (workspaceId !== '' || args.actorId) run.envVars = await acts.runner.loadEnvironment(workspaceId, args.actorId);
+    if (environment) run.envVars = await environment;
+    else if (wantsEnvironment) run.envVars = await acts.runner.loadEnvironment(workspaceId, args.actorId);
     const top = graph.scopes.get(null);
     if (!top) throw new Error('The workflow has no blocks');
     outcome = await runFrame(run, { scope: top, outputs: new Map(), loopIteration: [], parallelBranch: [] });

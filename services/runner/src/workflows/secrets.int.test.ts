@@ -55,6 +55,7 @@ describe('secrets from the workspace environment never sit in Temporal history i
       storeBlob: () => Promise.reject(new Error('no blobs here')),
       loadBlob: () => Promise.reject(new Error('no blobs here')),
       loadEnvironment: () => Promise.resolve({ API_TOKEN: SECRET }),
+      startRun: (_event, environment) => Promise.resolve<Record<string, string>>(environment ? { API_TOKEN: SECRET } : {}),
       loadChildWorkflow: (_w, id) => Promise.reject(new Error(`Workflow ${id} not found`)),
     };
     const integrations: IntegrationActivities = {

@@ -198,7 +198,11 @@ export interface BlobRef {
  * and `runCompleted` then writes the block logs they carried.
  */
 export interface RunLogSinks extends Sinks {
-  runLog: { record(event: RunEvent): void };
+  runLog: {
+    record(event: RunEvent): void;
+    /** The run's `runCompleted` is scheduled in this activation: the events not written yet wait for it. */
+    end(executionId: string): void;
+  };
 }
 
 export interface RunnerActivities {
@@ -209,6 +213,11 @@ export interface RunnerActivities {
   loadBlob(ref: BlobRef): Promise<unknown>;
   /** The decrypted environment variables for one run: the workspace's, as the actor who started it sees them. */
   loadEnvironment(workspaceId: string, actorId?: string): Promise<Record<string, string>>;
+  /**
+   * A run's start, in one local activity (runs since the `run-start-with-environment` patch): records
+   * `runStarted` and, when `environment` names whom for, loads the environment as `loadEnvironment`.
+   */
+  startRun(event: RunEvent, environment?: { workspaceId: string; actorId?: string }): Promise<Record<string, string>>;
   /** The state of another workflow of the same workspace, for a workflow block (draft, or deployed when it has one). */
   loadChildWorkflow(workspaceId: string, workflowId: string): Promise<{ name: string; state: RunnableState }>;
 }

@@ -118,6 +118,7 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
     storeBlob: (executionId, value) => Promise.resolve({ $blobRef: `${executionId}/x`, bytes: JSON.stringify(value).length }),
     loadBlob: () => Promise.resolve(null),
     loadEnvironment: () => Promise.resolve({ OPENAI_KEY: 'sk-from-env' }),
+    startRun: (_event, environment) => Promise.resolve<Record<string, string>>(environment ? { OPENAI_KEY: 'sk-from-env' } : {}),
     loadChildWorkflow: (_ws, id) => Promise.reject(new Error(`Workflow ${id} not found`)),
   };
 
