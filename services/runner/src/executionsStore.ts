@@ -182,9 +182,10 @@ export async function recordRunEvent(deps: RunLogDeps, event: RunEvent): Promise
  */
 export async function recordRunEvents(deps: RunLogDeps, events: RunEvent[]): Promise<boolean[]> {
   if (events.length === 0) return [];
-  // A run started through the API has its start recorded before the workflow runs: the workflow's
-  // own `runStarted` then finds it with one read instead of a transaction (events are never removed).
-  if (events.length === 1 && events[0]?.type === 'runStarted') {
+  // A run started through the API has its start recorded before the workflow runs, and its end
+  // recorded by the workflow before the API's watcher reports it: the second report of either finds
+  // it with one read instead of a transaction (events are never removed).
+  if (events.length === 1 && (events[0]?.type === 'runStarted' || events[0]?.type === 'runCompleted')) {
     const recorded = await deps.db.selectFrom('run_events').select('seq').where('execution_id', '=', events[0].executionId).where('event_key', '=', eventData(events[0]).key).executeTakeFirst();
     if (recorded) return [false];
   }
