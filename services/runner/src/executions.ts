@@ -120,7 +120,7 @@ export function createExecutions(deps: ExecutionsDeps): Executions {
     // Recorded here so a reader sees the start at once; the workflow's own runStarted is then a no-op.
     await recordRunEvent(deps, { type: 'runStarted', executionId: input.executionId, workflowId: input.workflowId, at: startedAt.toISOString() });
     try {
-      await deps.engine.start(input);
+      await deps.engine.start({ ...input, startRecorded: true });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       deps.logger.error({ err, executionId: input.executionId }, 'starting a run failed');

@@ -61,6 +61,29 @@ describe('graph semantics of a run (real Temporal server, fake activities)', () 
     expect(h.rec.events.map((e) => e.ordinal)).toEqual([1, 2]);
   });
 
+  it('a run whose start the API recorded loads no environment when no block can read it: no local activity before its first block', async () => {
+    h.setEnvironment({ API_KEY: 'sk-secret' });
+    const plain = graphOf({ s: S, f: { name: 'Add', code: 'return 40 + 2' }, r: { type: 'response', name: 'Response', values: { dataMode: 'json', data: '{"n": <add.result>}' } } }, [['s', 'f'], ['f', 'r']]);
+    const handle = await h.start(plain, { startRecorded: true });
+    const result = await handle.result();
+    expect(result.output).toEqual({ n: 42 });
+    expect(h.rec.events.map((e) => e.type)).not.toContain('runStarted');
+    expect(h.rec.events.at(-1)).toMatchObject({ type: 'runCompleted', ordinal: 8 });
+    const { events } = await handle.fetchHistory();
+    const firstActivity = (events ?? []).findIndex((e) => e.activityTaskScheduledEventAttributes);
+    const localBefore = (events ?? []).slice(0, firstActivity).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
+    expect(localBefore).toHaveLength(0);
+    await h.keepHistory(handle, 'api-start');
+
+    // A {{KEY}} reference: the environment is loaded (the start's event with it).
+    h.reset();
+    h.setEnvironment({ API_KEY: 'sk-secret' });
+    const reading = graphOf({ s: S, f: { name: 'Key', code: 'return "{{API_KEY}}".length' } }, [['s', 'f']]);
+    const withKey = await h.run(reading, { startRecorded: true });
+    expect(withKey.output).toMatchObject({ result: 9 });
+    expect(h.rec.events[0]).toMatchObject({ type: 'runStarted' });
+  });
+
   it('runs both arms of a diamond at once and the join after both, with both outputs', async () => {
     const state = graphOf(
       {

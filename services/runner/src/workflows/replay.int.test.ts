@@ -36,6 +36,7 @@ const EXPECTED = [
   'evaluator',
   'translate-vision-huggingface',
   'embeddings-images',
+  'api-start',
 ];
 
 /**

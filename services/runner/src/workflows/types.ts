@@ -60,6 +60,8 @@ export interface RunInput {
   callChain?: string[];
   /** Publish model tokens of streaming blocks (`runChunksSubject`). */
   stream?: boolean;
+  /** Set by the API, which records the run's row and `runStarted` before it starts the workflow. */
+  startRecorded?: boolean;
 }
 
 /** Tokens of one model call or of a block's calls together. */
