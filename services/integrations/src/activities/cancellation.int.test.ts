@@ -76,6 +76,7 @@ beforeAll(async () => {
     storeBlob: () => Promise.reject(new Error('unused')),
     loadBlob: () => Promise.reject(new Error('unused')),
     loadEnvironment: () => Promise.resolve({}),
+    startRun: () => Promise.resolve({}),
     loadChildWorkflow: () => Promise.reject(new Error('unused')),
   };
   // One worker serves the run workflow (and the agent's tool loop), the runner's activities (stubs) and the integrations activities.
