@@ -33,6 +33,8 @@ export interface ExecutionsDeps extends RunLogDeps {
   logger: Logger;
   /** The editor's draft state of a workflow. */
   loadDraft(workflowId: string): Promise<RunnableState>;
+  /** The state a deployment version of a workflow froze (the registry's); for reruns of runs recorded without their state. */
+  loadDeployed?(workflowId: string, version: number): Promise<RunnableState>;
 }
 
 export interface StartRunRequest {
@@ -100,6 +102,20 @@ export function createExecutions(deps: ExecutionsDeps): Executions {
       .finally(() => watching.delete(executionId));
     watching.set(executionId, p);
     return p;
+  }
+
+  /**
+   * The state a deployed run ran, for a run recorded without it (scheduled runs before their start
+   * event carried it): its deployment version's, which never changes. Null when it cannot be had.
+   */
+  async function deployedStateOf(earlier: ExecutionView): Promise<RunnableState | null> {
+    if (earlier.deploymentVersion === null || !deps.loadDeployed) return null;
+    try {
+      return await deps.loadDeployed(earlier.workflowId, earlier.deploymentVersion);
+    } catch (err) {
+      deps.logger.warn({ err, executionId: earlier.executionId }, 'the deployed state of a run to rerun could not be read');
+      return null;
+    }
   }
 
   async function launch(input: RunInput, extra: { rerunOf?: string; wait: boolean }): Promise<ExecutionView> {
@@ -185,7 +201,7 @@ export function createExecutions(deps: ExecutionsDeps): Executions {
 
     async rerun(executionId, fromBlockId, opts) {
       const earlier = await getExecution(deps.db, executionId, { logs: false });
-      const state = await getExecutionState(deps.db, executionId);
+      const state = (await getExecutionState(deps.db, executionId)) ?? (await deployedStateOf(earlier));
       if (!state) throw new AppError('validation', `Execution ${executionId} cannot be rerun: the state it ran was not kept`);
       if (!fromBlockId) throw new AppError('validation', 'fromBlockId is required');
       if (!state.blocks[fromBlockId]) throw new AppError('validation', `fromBlockId: no block ${fromBlockId} in the workflow this execution ran`);

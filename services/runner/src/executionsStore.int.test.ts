@@ -4,7 +4,7 @@ import { createTestDatabase, uniqueSuffix } from '@weft/testkit';
 import type { Database } from '@weft/platform';
 import type { RunnerDB } from './db.js';
 import { migrations } from './migrations/index.js';
-import { createExecution, getExecution, getExecutionValue, listExecutions, readRunEvents, recordRunEvent, recordRunEvents, withBlobs, type RunLogDeps } from './executionsStore.js';
+import { createExecution, getExecution, getExecutionState, getExecutionValue, listExecutions, readRunEvents, recordRunEvent, recordRunEvents, withBlobs, type RunLogDeps } from './executionsStore.js';
 import { createRunResourceActivities } from './activities/runResources.js';
 import type { BlockLog } from './workflows/types.js';
 
@@ -29,11 +29,13 @@ describe('the run log (Postgres)', () => {
   const outbox = async (executionId: string) =>
     (await sql<{ subject: string; type: string }>`select subject, envelope->>'type' as type from outbox where subject = ${`ti.runner.run.${executionId}`} order by seq`.execute(database.db)).rows;
 
-  it('creates the execution on runStarted when Temporal started the run itself, and records each event once', async () => {
+  it('creates the execution on runStarted when Temporal started the run itself, with the state it runs (for a rerun), and records each event once', async () => {
     const id = `sched-${uniqueSuffix()}`;
-    const started = { type: 'runStarted' as const, executionId: id, workflowId: 'wf-1', at: '2026-01-01T00:00:00.000Z', workspaceId: 'ws-1', input: { a: 1 } };
+    const state = { blocks: { s: { id: 's', type: 'starter', name: 'Start', enabled: true, subBlocks: {} } }, edges: [], loops: {}, parallels: {} };
+    const started = { type: 'runStarted' as const, executionId: id, workflowId: 'wf-1', at: '2026-01-01T00:00:00.000Z', workspaceId: 'ws-1', input: { a: 1 }, state };
     expect(await recordRunEvent(deps, started)).toBe(true);
     expect(await recordRunEvent(deps, started)).toBe(false);
+    expect(await getExecutionState(database.db, id)).toEqual(state);
     const view = await getExecution(database.db, id);
     expect(view).toMatchObject({ workflowId: 'wf-1', workspaceId: 'ws-1', trigger: 'schedule', status: 'running', input: { a: 1 }, lastSeq: 1 });
     expect(await outbox(id)).toEqual([{ subject: `ti.runner.run.${id}`, type: 'runStarted' }]);

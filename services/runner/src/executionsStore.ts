@@ -248,6 +248,7 @@ async function openRunBatch(trx: Transaction<RunnerDB>, instance: string, execut
       workspaceId: start.workspaceId,
       actorId: start.actorId,
       deploymentVersion: start.deploymentVersion,
+      state: start.state,
       startedAt: new Date(start.at),
     });
   }

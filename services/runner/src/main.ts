@@ -82,6 +82,7 @@ const executions = createExecutions({
   logger: rt.logger,
   engine: createTemporalEngine({ client: temporal, taskQueue, integrationsTaskQueue: integrationsTaskQueue(instance), eager: true }),
   loadDraft: draftState,
+  loadDeployed: async (workflowId, version) => JSON.parse((await registryClient.getDeployedState({ workflowId, version })).stateJson) as RunnableState,
 });
 
 rt.grpc.add(runner.RunnerServiceService, runnerHandlers({ executions }));

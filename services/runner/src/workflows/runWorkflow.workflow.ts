@@ -124,7 +124,9 @@ export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
   const workspaceId = args.workspaceId ?? '';
   const wantsEnvironment = workspaceId !== '' || Boolean(args.actorId);
   let environment: Promise<Record<string, string>> | undefined;
-  // A run Temporal started itself (a Schedule) has no row yet: this event creates it, naming its trigger and deployment version.
+  // A run Temporal started itself (a Schedule, a child workflow) has no row yet: this event creates
+  // it, naming its trigger and deployment version, with the state it runs (what a rerun of it runs).
+  // A local activity's arguments are not in the history, so recorded runs replay as they were.
   const startEvent: RunEvent = {
     type: 'runStarted',
     executionId,
@@ -135,6 +137,7 @@ export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
     deploymentVersion: args.deploymentVersion,
     actorId: args.actorId,
     input: args.input,
+    ...(args.startRecorded ? {} : { state: args.state }),
   };
   if (startInOne && args.startRecorded && !(wantsEnvironment && readsEnvironment(args.state))) {
     // The API recorded the start and no block can read the environment: nothing to wait for.

@@ -177,6 +177,8 @@ export type RunEvent = { ordinal?: number } & (
       deploymentVersion?: number;
       actorId?: string;
       input?: unknown;
+      /** The state the run runs, kept on the row it creates so the run can be rerun (Schedules, child workflows). */
+      state?: RunnableState;
     }
   | { type: 'blockStarted'; executionId: string; blockId: string; blockName: string; blockType: string; at: string; loopIteration?: number[]; parallelBranch?: number[] }
   | { type: 'blockCompleted'; executionId: string; log: BlockLog }
