@@ -1,17 +1,21 @@
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { SubBlockConfig } from '@weft/catalog';
-import { api, type CustomTool } from '../../api';
+import { api, type BlockDefinition, type CustomTool } from '../../api';
 import { navigate } from '../../router';
 import { BlockIcon, Icon } from '../../ui/icons';
+import { SubBlockField } from '../SubBlockField';
 import { useFormEnv } from './FormContext';
+import { defaultToolParams, toolCardFields } from './toolCard';
 
 /** One tool given to an agent. */
 export interface AgentTool {
   type: string;
   title: string;
+  /** Fixed by older pickers; the block's own operation choice (in `params`) picks the tool when absent. */
   toolId?: string;
-  params: Record<string, string>;
+  /** The tool block's form values (sub-block id → value), as on the block itself. */
+  params: Record<string, unknown>;
   usageControl?: 'auto' | 'force' | 'none';
   schema?: CustomTool['schema'];
   code?: string;
@@ -30,9 +34,22 @@ export function validCustomTools(data: unknown): CustomTool[] {
     .map((t) => ({ ...t, code: typeof t.code === 'string' ? t.code : '' }));
 }
 
+/** A tool block's form inside its card: edits go to the tool's `params`. */
+function ToolForm({ definition, tool, onChange }: { definition: BlockDefinition; tool: AgentTool; onChange(params: Record<string, unknown>): void }) {
+  const values = { ...defaultToolParams(definition), ...tool.params };
+  return (
+    <div className="tool-form" role="group" aria-label={`${tool.title} settings`}>
+      {toolCardFields(definition, values).map((field) => (
+        <SubBlockField key={field.id} field={field} value={values[field.id] ?? null} onChange={(v) => onChange({ ...values, [field.id]: v })} />
+      ))}
+    </div>
+  );
+}
+
 /**
- * The agent's tool picker: add any tool block (its user-only fields to fill here) or a custom tool,
- * choose how the model may use each, remove them.
+ * The agent's tool picker: add any tool block — its own form in the card (operation, account, the
+ * fields the user fixes; the rest the model fills) — or a custom tool, choose how the model may use
+ * each, remove them.
  */
 export function ToolInputField({ label, value, onChange }: { field: SubBlockConfig; label: string; value: unknown; onChange(v: unknown): void }) {
   const env = useFormEnv();
@@ -45,16 +62,15 @@ export function ToolInputField({ label, value, onChange }: { field: SubBlockConf
     () => env.definitions.filter((d) => d.category === 'tools' && !d.hideFromToolbar && d.tools.access.length > 0 && d.name.toLowerCase().includes(query.trim().toLowerCase())),
     [env.definitions, query],
   );
-  const userParams = (toolId: string | undefined) => {
-    const tool = env.tools.find((t) => t.id === toolId);
-    return tool ? Object.entries(tool.params).filter(([, p]) => p.visibility === 'user-only') : [];
-  };
   const set = (next: AgentTool[]) => onChange(next);
   const add = (tool: AgentTool) => {
     set([...tools, tool]);
     setOpen(false);
     setQuery('');
   };
+  // A form edit lets the block's operation choose the tool again (older pickers fixed the first).
+  const setParams = (i: number, params: Record<string, unknown>) =>
+    set(tools.map((t, j) => (j === i ? { type: t.type, title: t.title, params, ...(t.usageControl ? { usageControl: t.usageControl } : {}) } : t)));
   return (
     <div className="field field-tools">
       <span className="field-label">{label}</span>
@@ -80,24 +96,7 @@ export function ToolInputField({ label, value, onChange }: { field: SubBlockConf
                   <Icon name="x" size={12} />
                 </button>
               </div>
-              {userParams(tool.toolId).map(([name, p]) => (
-                <label key={name} className="tool-param">
-                  <span>
-                    {name}
-                    {p.required ? ' *' : ''}
-                  </span>
-                  <input
-                    className="input"
-                    type={/key|token|secret|password/i.test(name) ? 'password' : 'text'}
-                    aria-label={`${tool.title} ${name}`}
-                    placeholder={p.description}
-                    defaultValue={tool.params[name] ?? ''}
-                    onBlur={(e) => {
-                      if (e.target.value !== (tool.params[name] ?? '')) set(tools.map((t, j) => (j === i ? { ...t, params: { ...t.params, [name]: e.target.value } } : t)));
-                    }}
-                  />
-                </label>
-              ))}
+              {def && tool.type !== 'custom-tool' && <ToolForm definition={def} tool={tool} onChange={(params) => setParams(i, params)} />}
               {tool.type === 'custom-tool' && <p className="muted">{tool.schema?.function?.description ?? 'Custom tool'}</p>}
             </li>
           );
@@ -121,7 +120,7 @@ export function ToolInputField({ label, value, onChange }: { field: SubBlockConf
                 ))}
               <div className="combo-group">Tools</div>
               {choices.map((d) => (
-                <button key={d.type} type="button" className="tool-choice" onClick={() => add({ type: d.type, title: d.name, toolId: d.tools.access[0], params: {}, usageControl: 'auto' })}>
+                <button key={d.type} type="button" className="tool-choice" onClick={() => add({ type: d.type, title: d.name, params: defaultToolParams(d), usageControl: 'auto' })}>
                   <BlockIcon icon={d.icon} color={d.bgColor} name={d.name} size={20} /> {d.name}
                 </button>
               ))}

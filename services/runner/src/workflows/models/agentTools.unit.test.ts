@@ -14,6 +14,13 @@ describe("an agent's tools field", () => {
     expect(filled?.usageControl).toBe('auto');
   });
 
+  it("a tool block as the web's tool card stores it (the block's form values, operation among them, no toolId): the operation picks the tool", () => {
+    const [reader] = agentTools([{ type: 'slack', title: 'Slack', usageControl: 'auto', params: { operation: 'read', authMethod: 'bot_token', botToken: 'xoxb-2', channel: 'C1' } }]);
+    expect(reader).toMatchObject({ toolId: 'slack_message_reader', userParams: { accessToken: 'xoxb-2', channel: 'C1', limit: 10 } });
+    const [account] = agentTools([{ type: 'slack', params: { operation: 'send', authMethod: 'oauth', credential: 'cred-1' } }]);
+    expect(account).toMatchObject({ toolId: 'slack_message', userParams: { credential: 'cred-1' } });
+  });
+
   it('a custom tool: its own schema, run as custom_<id>; names made valid and unique', () => {
     const schema = { function: { name: 'get weather!', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } };
     const tools = agentTools(JSON.stringify([
