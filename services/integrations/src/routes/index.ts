@@ -30,7 +30,7 @@ export interface InternalRouteDeps {
 export function createInternalRoutes(deps: InternalRouteDeps): InternalRoutes {
   return createRouter(
     [
-      ...memoryRoutes(deps.db),
+      ...memoryRoutes(deps.db, deps.logger),
       ...fileRoutes(deps.policy),
       ...emailRoutes(deps.policy),
       ...proxyRoutes(deps.policy, deps.baseUrls),

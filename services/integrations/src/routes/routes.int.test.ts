@@ -12,6 +12,8 @@ import { SandboxPool } from '../function/sandbox.js';
 import type { RegistryPort } from '../adapters/registry.js';
 import type { IntegrationsDB } from '../db.js';
 import type { RouteRequest } from '../tools/runtime/types.js';
+import { createRouter } from './router.js';
+import { memoryRoutes } from './memory.routes.js';
 
 const context: CallContext = { workspaceId: 'ws1', workflowId: 'wf-routes', actorId: 'user1' };
 const ALLOW_FAKES = { allowPrivateNetwork: false, allowlist: ['127.0.0.1'] };
@@ -100,6 +102,36 @@ describe('memory routes (Postgres)', () => {
     const got = await rt.tools.execute({ toolId: 'memory_get', params: { id: 'notes' }, context }, 'answer');
     expect(got).toMatchObject({ success: true, output: { memories: [{ role: 'user', content: 'remember me' }] } });
     expect(got.timing.duration).toBeGreaterThanOrEqual(0);
+  });
+
+  it('reaches only the call’s own workflow: another workflowId in the body, query or a tool’s params is refused naming the field', async () => {
+    const victim = { ...context, workflowId: 'wf-victim' };
+    expect(await call(rt, 'POST', '/memory', { key: 'secret', data: { role: 'user', content: 'victim note' } }, {}, victim)).toMatchObject({ status: 200 });
+    // Repeating the call's own workflow is fine.
+    expect(await call(rt, 'POST', '/memory', { workflowId: 'wf-routes', key: 'mine', data: { role: 'user', content: 'x' } })).toMatchObject({ status: 200 });
+    expect(await call(rt, 'POST', '/memory', { workflowId: 'wf-victim', key: 'secret', data: { role: 'user', content: 'planted' } })).toEqual({ status: 400, body: { success: false, error: 'workflowId in the body (wf-victim) is not the workflow this call runs for (wf-routes)' } });
+    expect(await call(rt, 'GET', '/memory', undefined, { workflowId: 'wf-victim' })).toEqual({ status: 400, body: { success: false, error: 'workflowId in the query (wf-victim) is not the workflow this call runs for (wf-routes)' } });
+    expect(await call(rt, 'GET', '/memory/secret', undefined, { workflowId: 'wf-victim' })).toMatchObject({ status: 400, body: { error: expect.stringContaining('workflowId in the query (wf-victim)') } });
+    expect(await call(rt, 'DELETE', '/memory/secret', undefined, { workflowId: 'wf-victim' })).toMatchObject({ status: 400 });
+    // The memory tools (a proxy call's params, a model's tool arguments in a run) cannot name another workflow either.
+    for (const [toolId, params] of [['memory_get_all', {}], ['memory_get', { id: 'secret' }], ['memory_add', { id: 'secret', role: 'user', content: 'planted' }], ['memory_delete', { id: 'secret' }]] as const) {
+      const res = await rt.tools.execute({ toolId, params: { ...params, workflowId: 'wf-victim' }, context }, 'answer');
+      expect(res, toolId).toMatchObject({ success: false, output: {}, error: 'params.workflowId (wf-victim) is not the workflow this tool runs for (wf-routes)' });
+    }
+    expect((await rt.tools.execute({ toolId: 'memory_get_all', params: { workflowId: 'wf-routes' }, context }, 'answer')).success).toBe(true);
+    // The victim's memory is as it was.
+    expect(await call(rt, 'GET', '/memory/secret', undefined, {}, victim)).toMatchObject({ status: 200, body: { output: { memories: [{ role: 'user', content: 'victim note' }] } } });
+  });
+
+  it('a database failure answers the spec messages: Memory operation failed (add, delete), Failed to retrieve memory (get, list)', async () => {
+    const logger = createLogger('integrations', 'silent');
+    // A schema without the memories table: every statement fails in Postgres.
+    const broken = createRouter(memoryRoutes(database.db.withSchema('weft_no_such_schema'), logger), logger);
+    const ask = (method: string, p: string, body?: unknown) => broken.handle({ method, path: p, query: {}, body, context, envVars: {} });
+    expect(await ask('POST', '/memory', { key: 'k', data: { role: 'user', content: 'x' } })).toEqual({ status: 500, body: { success: false, error: 'Memory operation failed' } });
+    expect(await ask('DELETE', '/memory/k')).toEqual({ status: 500, body: { success: false, error: 'Memory operation failed' } });
+    expect(await ask('GET', '/memory/k')).toEqual({ status: 500, body: { success: false, error: 'Failed to retrieve memory' } });
+    expect(await ask('GET', '/memory')).toEqual({ status: 500, body: { success: false, error: 'Failed to retrieve memory' } });
   });
 });
 

@@ -34,12 +34,29 @@ function detailOf(body: unknown): string | undefined {
 }
 
 /**
- * An internal tool: its route's code is called directly with the params and the context's workflowId.
+ * The workflow an internal tool works in: the call's own (the gateway checked the caller's access to
+ * it; the runner set it from the run). Only a tool that declares a workflowId param (the workflow
+ * executor: the workflow to run, whose access its route checks) takes it from the params; for any
+ * other tool a params.workflowId (a model's tool arguments, a proxy call's params) may only repeat
+ * the call's own, and another one is refused naming the field.
+ */
+function workflowIdFor(tool: ToolConfig, params: Record<string, unknown>, input: ExecuteToolInput): unknown {
+  if ('workflowId' in tool.params) return params.workflowId ?? input.context.workflowId;
+  const named = params.workflowId;
+  const own = input.context.workflowId;
+  if (named !== undefined && named !== null && named !== '' && named !== own) {
+    throw new ToolError(`params.workflowId (${text(named)}) is not the workflow this tool runs for (${own || 'none'})`, 400);
+  }
+  return own;
+}
+
+/**
+ * An internal tool: its route's code is called directly with the params and the call's workflowId.
  * A 429 or 5xx answer (a service behind the route failed, the route itself crashed) is transient, as
  * for http_request: a run's block tries it again; a synchronous caller gets it as the answer.
  */
 export async function callInternalTool(tool: ToolConfig, params: Record<string, unknown>, input: ExecuteToolInput, internal: InternalRoutes, signal?: AbortSignal): Promise<Outcome> {
-  const values = { ...params, workflowId: params.workflowId ?? input.context.workflowId };
+  const values = { ...params, workflowId: workflowIdFor(tool, params, input) };
   const { text: filled, used } = fillTemplate(tool.request.url, values, true);
   const url = new URL(filled, 'http://internal');
   const method = tool.request.method;
