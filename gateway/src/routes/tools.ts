@@ -8,6 +8,7 @@ import type { AccessMode } from '../access.js';
 import { fromJson, parseBody } from '../validate.js';
 import { environmentOf, sendRoute, stringQuery } from './internalCall.js';
 import { knowledgeRoutes } from './knowledge.js';
+import { functionDeadlineMs, httpToolDeadlineMs, routeDeadlineMs, toolDeadlineMs } from './toolDeadlines.js';
 
 /** Function execute's default time limit (spec 000 §9). */
 const DEFAULT_FUNCTION_TIMEOUT_MS = 10_000;
@@ -26,8 +27,6 @@ const functionBody = z.object({
   params: record('params').optional(),
   schema: z.unknown().optional(),
 });
-/** How long a workflow run by the workflow executor tool may take before the integrations service gives up (its EXECUTOR_DEADLINE_MS). */
-const EXECUTOR_DEADLINE_MS = 10 * 60_000;
 const proxyBody = z.object({
   toolId: z.string({ error: 'toolId is required' }).min(1, 'toolId is required'),
   params: record('params').optional(),
@@ -45,23 +44,39 @@ async function contextFor(clients: Clients, actor: Actor, workflowId: string | u
   return { workspaceId: workflow?.workspaceId ?? '', workflowId, ...base };
 }
 
-/** A workflow id named by a call: the query's, the body's, or its params' `_context`. */
+/**
+ * The workflow a call runs for: the one named by its query, its body or its params' `_context` (they
+ * must agree: two different ones are refused naming both fields), else its params' workflowId. The
+ * integrations service then works in that workflow only (memories, knowledge, a tool's context); a
+ * params.workflowId beside it is another workflow only for the workflow executor, whose route checks it.
+ */
 function workflowIdOf(req: Request): string | undefined {
-  const fromQuery = typeof req.query.workflowId === 'string' ? req.query.workflowId : undefined;
   const body = typeof req.body === 'object' && req.body !== null ? (req.body as Record<string, unknown>) : {};
   const params = typeof body.params === 'object' && body.params !== null ? (body.params as Record<string, unknown>) : {};
   const ctx = typeof params._context === 'object' && params._context !== null ? (params._context as Record<string, unknown>) : {};
-  for (const v of [fromQuery, body.workflowId, params.workflowId, ctx.workflowId]) if (typeof v === 'string' && v) return v;
-  return undefined;
+  const candidates: Array<[string, unknown]> = [['the query', req.query.workflowId], ['the body', body.workflowId], ['params._context', ctx.workflowId]];
+  const named = candidates.flatMap(([field, id]) => (typeof id === 'string' && id ? [{ field, id }] : []));
+  const [first, ...rest] = named;
+  const other = rest.find((n) => n.id !== first?.id);
+  if (first && other) throw new AppError('validation', `workflowId in ${other.field} (${other.id}) does not match workflowId in ${first.field} (${first.id})`);
+  if (first) return first.id;
+  return typeof params.workflowId === 'string' && params.workflowId ? params.workflowId : undefined;
 }
+
+/**
+ * Tools that change stored data: through the proxy they need write access to the workflow, as their
+ * own routes do (POST and DELETE /api/memory, adding documents and chunks to a knowledge base).
+ */
+const WRITING_TOOLS: ReadonlySet<string> = new Set(['memory_add', 'memory_delete', 'knowledge_create_document', 'knowledge_upload_chunk']);
 
 
 /**
  * The tool runtime over HTTP (spec 000 §7, 001 §7): function execute, the proxy (the HTTP request
  * tool and any tool by id), and the internal tool routes (memory, files, email, docs, proxy image and
  * speech, `/api/tools/*`, knowledge), all answered by the integrations service. Every call needs a
- * signed-in caller; a call that names a workflow needs access to it (write to change memories, read
- * otherwise), and runs in that workflow's workspace.
+ * signed-in caller; a call that names a workflow needs access to it (write to change memories or
+ * knowledge, directly or through a writing tool by the proxy; read otherwise), and runs in that
+ * workflow's workspace. Each call waits as long as it may legitimately take (toolDeadlines.ts).
  */
 export function toolRoutes(clients: Clients, auth: Authenticator): Router {
   const r = Router();
@@ -70,10 +85,11 @@ export function toolRoutes(clients: Clients, auth: Authenticator): Router {
     const actor = await requireActor(auth, req);
     const body = parseBody(functionBody, req.body);
     await contextFor(clients, actor, body.workflowId, 'read');
+    const timeoutMs = body.timeout ?? DEFAULT_FUNCTION_TIMEOUT_MS;
     const envVars = Object.fromEntries(Object.entries(body.envVars ?? {}).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
     const out = await clients.integrations.executeFunction({
       code: body.code,
-      timeoutMs: body.timeout ?? DEFAULT_FUNCTION_TIMEOUT_MS,
+      timeoutMs,
       paramsJson: JSON.stringify(body.params ?? {}),
       envVarsJson: JSON.stringify(envVars),
       blockDataJson: JSON.stringify(body.blockData ?? {}),
@@ -81,7 +97,7 @@ export function toolRoutes(clients: Clients, auth: Authenticator): Router {
       workflowId: body.workflowId ?? '',
       isCustomTool: body.isCustomTool ?? false,
       schemaJson: body.schema === undefined ? '' : JSON.stringify(body.schema),
-    });
+    }, { deadlineMs: functionDeadlineMs(timeoutMs) });
     res.json({
       success: out.success,
       output: { result: fromJson(out.resultJson), stdout: out.stdout },
@@ -99,7 +115,10 @@ export function toolRoutes(clients: Clients, auth: Authenticator): Router {
     const context = await contextFor(clients, actor, q.workflowId, 'read');
     const params: Record<string, unknown> = { url: q.url, method: q.method || 'GET', headers };
     if (q.body !== undefined) params.body = q.body;
-    const out = await clients.integrations.executeTool({ toolId: 'http_request', paramsJson: JSON.stringify(params), context, envVars: {}, skipPostProcess: false });
+    const out = await clients.integrations.executeTool(
+      { toolId: 'http_request', paramsJson: JSON.stringify(params), context, envVars: {}, skipPostProcess: false },
+      { deadlineMs: httpToolDeadlineMs(undefined) },
+    );
     res.type('application/json').send(out.resultJson);
   });
 
@@ -107,17 +126,22 @@ export function toolRoutes(clients: Clients, auth: Authenticator): Router {
   r.post('/proxy', async (req, res) => {
     const actor = await requireActor(auth, req);
     const body = parseBody(proxyBody, req.body);
-    const context = await contextFor(clients, actor, workflowIdOf(req), 'read');
+    const params = body.params ?? {};
+    const context = await contextFor(clients, actor, workflowIdOf(req), WRITING_TOOLS.has(body.toolId) ? 'write' : 'read');
     const envVars = await environmentOf(clients, actor);
-    const out = await clients.integrations.executeTool({ toolId: body.toolId, paramsJson: JSON.stringify(body.params ?? {}), context, envVars, skipPostProcess: body.skipPostProcess ?? false });
+    const out = await clients.integrations.executeTool(
+      { toolId: body.toolId, paramsJson: JSON.stringify(params), context, envVars, skipPostProcess: body.skipPostProcess ?? false },
+      { deadlineMs: toolDeadlineMs(body.toolId, params) },
+    );
     res.type('application/json').send(out.resultJson);
   });
 
   // The internal routes: the integrations service answers them as their HTTP routes.
-  const internal = async (req: Request, res: Response, mode: AccessMode, withEnvironment = false, deadlineMs?: number) => {
+  const internal = async (req: Request, res: Response, mode: AccessMode, withEnvironment = false) => {
     const actor = await requireActor(auth, req);
     const context = await contextFor(clients, actor, workflowIdOf(req), mode);
     const path = req.path;
+    const deadlineMs = routeDeadlineMs(path);
     const answer = await clients.integrations.callRoute({
       method: req.method,
       path,
@@ -140,7 +164,7 @@ export function toolRoutes(clients: Clients, auth: Authenticator): Router {
   r.get('/providers/ollama/models', (req, res) => internal(req, res, 'read'));
   // Runs another workflow through the runner and answers when it ends (spec 001 §7): the integrations
   // service's route, so the tool answers the same through the proxy and inside a run.
-  r.post('/tools/workflow-executor', (req, res) => internal(req, res, 'write', false, EXECUTOR_DEADLINE_MS + 5_000));
+  r.post('/tools/workflow-executor', (req, res) => internal(req, res, 'write'));
 
   // /api/tools/custom is the registry's (settings routes, mounted before these). Tool routes get the
   // caller's environment variables (a service key such as FIRECRAWL_API_KEY may come from there).
