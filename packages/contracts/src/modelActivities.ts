@@ -74,6 +74,13 @@ export interface ModelStreamTarget {
   seqStart: number;
   /** Tool call states to publish before the request (the previous round's tools finishing). */
   toolStates?: Array<{ id: string; name: string; state: ToolCallState }>;
+  /**
+   * Set when the workflow tries the call itself (one activity per try): the id its tries share and
+   * this try's number (1 the first), so a try goes on from what the earlier ones streamed as a retry
+   * by Temporal does.
+   */
+  callId?: string;
+  attempt?: number;
 }
 
 /** One model request (spec 001 §3 "LLM request"); the provider comes from the model unless given. */

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { ModelActivities, ModelErrorDetails, ModelProviderId } from '@weft/contracts';
+import type { ModelActivities, ModelErrorDetails, ModelProviderId, ModelStreamTarget } from '@weft/contracts';
 import { withRequestContext } from '@weft/platform';
 import { callModel, TimedModelError, type ModelDeps, type StreamProgress, type StreamResume } from './callModel.js';
 import { createEmbeddings } from './embeddings.js';
@@ -75,10 +75,11 @@ function isProgress(v: unknown): v is StreamProgress {
 
 /**
  * Where a streamed call's progress is kept between its tries: in this worker's memory by the call's
- * workflow run and activity id (a local activity's retries run here), and in the heartbeat details
- * (sent with the failure of a try), which a retry on another worker reads.
+ * workflow run and activity id (a local activity's retries run here), or by the target's `callId`
+ * when the workflow makes each try an activity of its own, and in the heartbeat details (sent with
+ * the failure of a try), which a retry by Temporal on another worker reads.
  */
-function streamResume(ledger: Map<string, StreamProgress>): { resume: StreamResume; key: string; local: boolean } | undefined {
+function streamResume(ledger: Map<string, StreamProgress>, target: ModelStreamTarget): { resume: StreamResume; key: string; local: boolean } | undefined {
   let info;
   try {
     info = Context.current().info;
@@ -86,7 +87,9 @@ function streamResume(ledger: Map<string, StreamProgress>): { resume: StreamResu
     return undefined; // called outside an activity (unit tests)
   }
   const run = info.workflowExecution;
-  const key = `${run?.workflowId ?? ''}/${run?.runId ?? ''}/${info.activityId}`;
+  // A call the workflow tries itself is one activity per try: its tries share the workflow's call id.
+  const key = `${run?.workflowId ?? ''}/${run?.runId ?? ''}/${target.callId !== undefined ? `call:${target.callId}` : info.activityId}`;
+  const attempt = (target.attempt ?? 1) + info.attempt - 1;
   const fromHeartbeat: unknown = info.heartbeatDetails;
   const previous = ledger.get(key) ?? (isProgress(fromHeartbeat) ? fromHeartbeat : undefined);
   const record = (p: StreamProgress) => {
@@ -94,7 +97,7 @@ function streamResume(ledger: Map<string, StreamProgress>): { resume: StreamResu
     ledger.set(key, p);
     if (ledger.size > STREAM_LEDGER_SIZE) ledger.delete(ledger.keys().next().value as string);
   };
-  return { resume: { attempt: info.attempt, ...(previous ? { previous } : {}), record }, key, local: info.isLocal };
+  return { resume: { attempt, ...(previous ? { previous } : {}), record }, key, local: info.isLocal };
 }
 
 /** The model layer's activities on the integrations task queue. */
@@ -102,7 +105,7 @@ export function createModelActivities(deps: ModelDeps): ModelActivities {
   const ledger = new Map<string, StreamProgress>();
   return {
     async callModel(input) {
-      const stream = input.stream ? streamResume(ledger) : undefined;
+      const stream = input.stream ? streamResume(ledger, input.stream) : undefined;
       const progress = () => (stream ? ledger.get(stream.key) : undefined);
       try {
         const out = await heartbeating(() => withRequestContext({ requestId: input.context?.requestId ?? 'temporal' }, () => callModel(deps, input, signal(), stream?.resume)), MODEL_HEARTBEAT_MS, progress);

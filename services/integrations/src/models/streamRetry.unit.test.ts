@@ -116,4 +116,28 @@ describe('a retried streamed model call', () => {
     expect(shown(deps.chunks)).toBe(ANSWER);
     expect(increasing(deps.chunks)).toBe(true);
   });
+
+  it('tries the workflow makes itself (an activity each, one callId) go on from what the earlier try streamed, as Temporal\'s retries do', async () => {
+    const deps = testModelDeps(compatibleEnv(fake.url));
+    const activities = createModelActivities(deps);
+    // Each try is a new activity (its own id, Temporal's attempt 1); the workflow numbers the tries.
+    const run = (n: number) =>
+      new MockActivityEnvironment({ attempt: 1, activityId: String(10 + n), workflowExecution: { workflowId: 'run-1', runId: 'r-1' } }).run(() =>
+        activities.callModel({ ...ask(), stream: { executionId: 'ex-1', blockId: 'agent', seqStart: 4, callId: 'call-1', attempt: n } }),
+      );
+    fake.reply(cutAfter(5), { content: ANSWER });
+    await expect(run(1)).rejects.toThrow();
+    expect(deps.chunks.length).toBeGreaterThan(0);
+    await run(2);
+    expect(deps.chunks.map((c) => c.chunk).join('')).toBe(ANSWER);
+    expect(deps.chunks.some((c) => c.restart)).toBe(false);
+    expect(increasing(deps.chunks)).toBe(true);
+    // A later try on a worker that knows nothing of the earlier ones numbers above them and marks a restart.
+    const other = testModelDeps(compatibleEnv(fake.url));
+    fake.reply({ content: ANSWER });
+    await new MockActivityEnvironment({ attempt: 1, activityId: '20', workflowExecution: { workflowId: 'run-1', runId: 'r-1' } }).run(() =>
+      createModelActivities(other).callModel({ ...ask(), stream: { executionId: 'ex-1', blockId: 'agent', seqStart: 4, callId: 'call-1', attempt: 3 } }),
+    );
+    expect(other.chunks[0]).toMatchObject({ seq: 4 + 3 * RETRY_SEQ_GAP, restart: { fromSeq: 4 } });
+  });
 });

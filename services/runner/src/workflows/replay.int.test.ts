@@ -37,6 +37,7 @@ const EXPECTED = [
   'translate-vision-huggingface',
   'embeddings-images',
   'api-start',
+  'model-retries',
 ];
 
 /**

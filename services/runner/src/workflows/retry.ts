@@ -6,14 +6,15 @@ import type { AttemptRecord } from './types.js';
 export const RETRY_INITIAL_MS = 1_000;
 const RETRY_MAX_MS = 30_000;
 
-/** A call that failed after its tries; `attempts` is how many were made, `tries` each one. */
+/** A call that failed after its tries; `attempts` is how many were made, `tries` each one, `cause` the last try's failure. */
 export class AttemptsExhausted extends Error {
   constructor(
     message: string,
     readonly attempts: number,
     readonly tries: AttemptRecord[] = [],
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'AttemptsExhausted';
   }
 }
@@ -57,7 +58,7 @@ export async function withRetries<T>(maxAttempts: number, initialMs: number, cal
     } catch (err) {
       if (isCancellation(err)) throw err;
       record(failureMessage(err));
-      if (attempt >= limit || !isTransient(err)) throw new AttemptsExhausted(failureMessage(err), attempt, tries);
+      if (attempt >= limit || !isTransient(err)) throw new AttemptsExhausted(failureMessage(err), attempt, tries, err);
       const base = Math.min(RETRY_MAX_MS, initialMs * 2 ** (attempt - 1));
       await sleep(Math.round(base * (0.5 + Math.random())));
     }

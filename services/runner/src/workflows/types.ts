@@ -115,6 +115,8 @@ export interface BlockRunContext {
   targets: Array<{ blockId: string; blockType: string; blockTitle: string }>;
   /** Retry attempts allowed for transient failures of this block's activities (default 3, advanced 0-5). */
   maxAttempts: number;
+  /** Backoff before the second try, doubled for each later one (the run's; 1 s by default). */
+  retryInitialMs?: number;
 }
 
 /** One block's entry in the run log. */

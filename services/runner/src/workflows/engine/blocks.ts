@@ -245,6 +245,7 @@ async function runModel(run: Run, frame: Frame, block: RunnableBlock, params: Re
     stream: run.args.stream === true && STREAMING_BLOCK_TYPES.has(block.type),
     targets,
     maxAttempts: maxAttemptsOf(block),
+    retryInitialMs: run.retryInitialMs,
   };
   const outcome = await runModelBlock(block, params, ctx);
   if (block.type === 'router' && outcome.success) {

@@ -1,6 +1,6 @@
 import { isCancellation, log } from '@temporalio/workflow';
 import type { BlockOutcome, BlockRunContext, RunnableBlock } from '../types.js';
-import { callContext, modelActivities } from './activities.js';
+import { callContext, modelCall } from './activities.js';
 import { failed, fromCall, fromError, modelOutput } from './outcome.js';
 import { jsonValue, parseObject, text } from './params.js';
 import { checkModel } from './modelChoice.js';
@@ -59,16 +59,19 @@ export async function runEvaluator(block: RunnableBlock, params: Record<string, 
   const content = text(params.content);
   const schema = { type: 'object', properties: Object.fromEntries(metrics.map((m) => [key(m), { type: 'number', description: m.description }])), required: metrics.map(key), additionalProperties: false };
   let out;
+  let attempts;
   try {
-    out = await modelActivities(ctx).callModel({
-      model: chosen,
-      systemPrompt: text(params.systemPrompt) || evaluatorPrompt(metrics, content),
-      messages: [{ role: 'user', content: 'Evaluate the content and answer with the JSON scores.' }],
-      temperature: 0.1,
-      ...(metrics.length > 0 ? { responseFormat: { name: 'evaluation', schema } } : {}),
-      ...(text(params.apiKey) ? { apiKey: text(params.apiKey) } : {}),
-      context: callContext(block, ctx),
-    });
+    ({ value: out, attempts } = await modelCall(ctx, (models) =>
+      models.callModel({
+        model: chosen,
+        systemPrompt: text(params.systemPrompt) || evaluatorPrompt(metrics, content),
+        messages: [{ role: 'user', content: 'Evaluate the content and answer with the JSON scores.' }],
+        temperature: 0.1,
+        ...(metrics.length > 0 ? { responseFormat: { name: 'evaluation', schema } } : {}),
+        ...(text(params.apiKey) ? { apiKey: text(params.apiKey) } : {}),
+        context: callContext(block, ctx),
+      }),
+    ));
   } catch (err) {
     if (isCancellation(err)) throw err;
     return fromError(err);
@@ -77,8 +80,8 @@ export async function runEvaluator(block: RunnableBlock, params: Record<string, 
   if (!scores) {
     // §8: content that is not JSON is logged as a warning and the raw content is used.
     log.warn('Evaluator answer is not JSON; the raw content is used', { blockId: block.id });
-    return fromCall(out, modelOutput(out));
+    return fromCall(out, modelOutput(out), attempts);
   }
   const byMetric = Object.fromEntries(metrics.map((m) => [key(m), Number(scores[key(m)] ?? scores[m.name])]).filter(([, v]) => Number.isFinite(v)));
-  return fromCall(out, { ...modelOutput(out), ...byMetric });
+  return fromCall(out, { ...modelOutput(out), ...byMetric }, attempts);
 }

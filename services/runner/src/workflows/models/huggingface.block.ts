@@ -1,7 +1,7 @@
 import { isCancellation } from '@temporalio/workflow';
 import { AI_CHAT_MAX_TOKENS_FALLBACK } from '@weft/catalog';
 import type { BlockOutcome, BlockRunContext, RunnableBlock } from '../types.js';
-import { callContext, modelActivities } from './activities.js';
+import { callContext, modelCall } from './activities.js';
 import { failed, fromCall, fromError } from './outcome.js';
 import { num, text } from './params.js';
 
@@ -13,19 +13,21 @@ export async function runHuggingface(block: RunnableBlock, params: Record<string
   const systemPrompt = text(params.systemPrompt);
   const maxTokens = num(params.maxTokens);
   try {
-    const out = await modelActivities(ctx).callModel({
-      model,
-      provider: 'huggingface',
-      hfProvider: text(params.provider) || 'novita',
-      ...(systemPrompt ? { systemPrompt } : {}),
-      messages: [{ role: 'user', content }],
-      temperature: num(params.temperature) ?? 0.7,
-      maxTokens: maxTokens !== undefined && maxTokens > 0 ? maxTokens : AI_CHAT_MAX_TOKENS_FALLBACK,
-      ...(text(params.apiKey) ? { apiKey: text(params.apiKey) } : {}),
-      context: callContext(block, ctx),
-    });
+    const { value: out, attempts } = await modelCall(ctx, (models) =>
+      models.callModel({
+        model,
+        provider: 'huggingface',
+        hfProvider: text(params.provider) || 'novita',
+        ...(systemPrompt ? { systemPrompt } : {}),
+        messages: [{ role: 'user', content }],
+        temperature: num(params.temperature) ?? 0.7,
+        maxTokens: maxTokens !== undefined && maxTokens > 0 ? maxTokens : AI_CHAT_MAX_TOKENS_FALLBACK,
+        ...(text(params.apiKey) ? { apiKey: text(params.apiKey) } : {}),
+        context: callContext(block, ctx),
+      }),
+    );
     const usage = { prompt_tokens: out.tokens.prompt, completion_tokens: out.tokens.completion, total_tokens: out.tokens.total };
-    return fromCall(out, { content: out.content, model: out.model, usage });
+    return fromCall(out, { content: out.content, model: out.model, usage }, attempts);
   } catch (err) {
     if (isCancellation(err)) throw err;
     return fromError(err);

@@ -2,7 +2,7 @@ import { isCancellation } from '@temporalio/workflow';
 import { EMBEDDING_DEFAULTS } from '@weft/catalog';
 import type { GenerateImageInput } from '@weft/contracts';
 import type { BlockOutcome, BlockRunContext, RunnableBlock } from '../types.js';
-import { callContext, modelActivities } from './activities.js';
+import { callContext, modelCall } from './activities.js';
 import { failed, fromError } from './outcome.js';
 import { num, text } from './params.js';
 
@@ -24,8 +24,8 @@ export async function runImageGenerator(block: RunnableBlock, params: Record<str
     context: callContext(block, ctx),
   };
   try {
-    const out = await modelActivities(ctx).generateImage(input);
-    return { success: true, output: { content: out.content, image: out.image, metadata: out.metadata } };
+    const { value: out, attempts } = await modelCall(ctx, (models) => models.generateImage(input));
+    return { success: true, output: { content: out.content, image: out.image, metadata: out.metadata }, ...attempts };
   } catch (err) {
     if (isCancellation(err)) throw err;
     return fromError(err);
@@ -36,18 +36,21 @@ export async function runImageGenerator(block: RunnableBlock, params: Record<str
 export async function runEmbeddings(block: RunnableBlock, params: Record<string, unknown>, ctx: BlockRunContext): Promise<BlockOutcome> {
   const input = Array.isArray(params.input) ? params.input.map((v) => text(v)) : text(params.input);
   try {
-    const out = await modelActivities(ctx).createEmbeddings({
-      input,
-      model: text(params.model) || EMBEDDING_DEFAULTS.model,
-      encodingFormat: text(params.encodingFormat) === 'base64' ? 'base64' : EMBEDDING_DEFAULTS.encodingFormat,
-      ...(text(params.apiKey) ? { apiKey: text(params.apiKey) } : {}),
-      context: callContext(block, ctx),
-    });
+    const { value: out, attempts } = await modelCall(ctx, (models) =>
+      models.createEmbeddings({
+        input,
+        model: text(params.model) || EMBEDDING_DEFAULTS.model,
+        encodingFormat: text(params.encodingFormat) === 'base64' ? 'base64' : EMBEDDING_DEFAULTS.encodingFormat,
+        ...(text(params.apiKey) ? { apiKey: text(params.apiKey) } : {}),
+        context: callContext(block, ctx),
+      }),
+    );
     return {
       success: true,
       output: { embeddings: out.embeddings, model: out.model, usage: out.usage },
       tokens: { prompt: out.usage.prompt_tokens, completion: 0, total: out.usage.total_tokens },
       cost: out.cost,
+      ...attempts,
     };
   } catch (err) {
     if (isCancellation(err)) throw err;

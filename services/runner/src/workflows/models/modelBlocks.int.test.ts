@@ -356,6 +356,57 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
     expect(wrong.error).toContain('Router chose "sales"');
   });
 
+  it('a model call failing for a transient reason is tried again and the log shows each try; an answered error is not', async () => {
+    const translate = (name: string, values: Record<string, unknown> = {}, advancedMode = false) =>
+      graphOf({ s: S, t: { type: 'translate', name, values: { context: 'Bonjour', targetLanguage: 'German', model: 'gpt-4o', apiKey: 'k', ...values }, ...(advancedMode ? { advancedMode } : {}) } }, [['s', 't']]);
+    // 503, then an answer: the block succeeds on its second try.
+    fake.reply({ error: { status: 503, message: 'The server is overloaded' } }, { content: 'Hallo' });
+    const retried = await runKept(translate('Translate 1'), (h) => keepRun(h, 'model-retries'));
+    expect(retried.success).toBe(true);
+    expect(fake.chatRequests()).toHaveLength(2);
+    const log = retried.logs.find((l) => l.blockId === 't');
+    expect(log).toMatchObject({ success: true, output: { content: 'Hallo' }, attempts: 2 });
+    expect(log?.attemptLog).toHaveLength(2);
+    expect(log?.attemptLog?.[0]).toMatchObject({ attempt: 1, error: 'The server is overloaded' });
+    expect(log?.attemptLog?.[1]).toMatchObject({ attempt: 2 });
+    expect(log?.attemptLog?.[1]).not.toHaveProperty('error');
+    for (const t of log?.attemptLog ?? []) {
+      expect(Date.parse(t.startedAt)).toBeGreaterThan(0);
+      expect(t.durationMs).toBeGreaterThanOrEqual(0);
+    }
+    // The second try started after the first one ended (backoff on a workflow timer).
+    expect(Date.parse(log?.attemptLog?.[1]?.startedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(log?.attemptLog?.[0]?.startedAt ?? 'x') + (log?.attemptLog?.[0]?.durationMs ?? 0));
+
+    // 400: an answered error, one try only; the provider's message and timing are the block's.
+    fake.reset();
+    fake.reply({ error: { status: 400, message: "Invalid value for 'temperature'" } });
+    const answered = await run(translate('Translate 2'));
+    expect(answered).toMatchObject({ success: false, error: "Translate 2: Invalid value for 'temperature'" });
+    expect(fake.chatRequests()).toHaveLength(1);
+    const badLog = answered.logs.find((l) => l.blockId === 't');
+    expect(badLog).toMatchObject({ success: false, attempts: 1 });
+    expect(badLog).not.toHaveProperty('attemptLog');
+    expect((badLog?.output as { timing?: unknown }).timing).toMatchObject({ duration: expect.any(Number) as number });
+
+    // Transient failures on every try: the block fails after its tries (3 by default), each in the log.
+    fake.reset();
+    fake.fallback({ error: { status: 502, message: 'Bad gateway' } });
+    const exhausted = await run(translate('Translate 3'));
+    expect(exhausted).toMatchObject({ success: false, error: 'Translate 3: Bad gateway' });
+    expect(fake.chatRequests()).toHaveLength(3);
+    const lastLog = exhausted.logs.find((l) => l.blockId === 't');
+    expect(lastLog?.attempts).toBe(3);
+    expect(lastLog?.attemptLog?.map((t) => t.error)).toEqual(['Bad gateway', 'Bad gateway', 'Bad gateway']);
+
+    // Advanced mode, 0 retries: one try.
+    fake.reset();
+    fake.fallback({ error: { status: 503, message: 'Still overloaded' } });
+    const once = await run(translate('Translate 4', { retries: 0 }, true));
+    expect(once).toMatchObject({ success: false, error: 'Translate 4: Still overloaded' });
+    expect(fake.chatRequests()).toHaveLength(1);
+    expect(once.logs.find((l) => l.blockId === 't')).toMatchObject({ attempts: 1 });
+  });
+
   it('evaluator: one score per metric; content that is not JSON is used as it is; model checks', async () => {
     const metrics = [
       { id: 'm1', cells: {}, name: 'Accuracy', description: 'Is it right?', range: { min: 0, max: 10 } },

@@ -1,7 +1,8 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { CallModelOutput, ModelCost, ModelTokens, Timing } from '@weft/contracts';
-import type { BlockOutcome } from '../types.js';
 import { innermostMessage } from '@weft/catalog';
+import { AttemptsExhausted, attemptFields } from '../retry.js';
+import type { BlockOutcome } from '../types.js';
 
 /** Tokens as blocks report them: prompt, completion, total. */
 export function blockTokens(t: ModelTokens): { prompt: number; completion: number; total: number } {
@@ -12,9 +13,9 @@ export function blockCost(c: ModelCost): { input: number; output: number; total:
   return { input: c.input, output: c.output, total: c.total };
 }
 
-/** A block that made one model call. */
-export function fromCall(out: CallModelOutput, output: Record<string, unknown>): BlockOutcome {
-  return { success: true, output, tokens: blockTokens(out.tokens), cost: blockCost(out.cost) };
+/** A block that made one model call (with its tries, when the workflow made them). */
+export function fromCall(out: CallModelOutput, output: Record<string, unknown>, attempts?: Pick<BlockOutcome, 'attempts' | 'attemptLog'>): BlockOutcome {
+  return { success: true, output, tokens: blockTokens(out.tokens), cost: blockCost(out.cost), ...attempts };
 }
 
 /** The standard model outputs of one call (§3: content, model, tokens, cost). */
@@ -39,8 +40,9 @@ export function failureTiming(err: unknown): Timing | undefined {
   return undefined;
 }
 
-/** A failed activity or child workflow as a block failure: the provider's message, with timing. */
+/** A failed activity or child workflow as a block failure: the provider's message, with timing (and the tries, when the workflow made them). */
 export function fromError(err: unknown): BlockOutcome {
   const timing = failureTiming(err);
-  return failed(innermostMessage(err), timing ? { timing } : null);
+  const tries = err instanceof AttemptsExhausted ? attemptFields(err.attempts, err.tries) : {};
+  return { ...failed(innermostMessage(err), timing ? { timing } : null), ...tries };
 }

@@ -1,7 +1,7 @@
 import { isCancellation } from '@temporalio/workflow';
 import { getBlock } from '@weft/catalog';
 import type { BlockOutcome, BlockRunContext, RunnableBlock } from '../types.js';
-import { callContext, modelActivities } from './activities.js';
+import { callContext, modelCall } from './activities.js';
 import { DEFAULT_MODEL } from './agent.block.js';
 import { failed, fromCall, fromError, modelOutput } from './outcome.js';
 import { num, text } from './params.js';
@@ -36,15 +36,18 @@ export async function runRouter(block: RunnableBlock, params: Record<string, unk
   const prompt = text(params.userPrompt) || text(params.prompt);
   const model = text(params.model) || DEFAULT_MODEL;
   let out;
+  let attempts;
   try {
-    out = await modelActivities(ctx).callModel({
-      model,
-      systemPrompt: routerPrompt(prompt, ctx.targets),
-      messages: [{ role: 'user', content: prompt || 'Choose the destination block.' }],
-      temperature: num(params.temperature) ?? ROUTER_DEFAULT_TEMPERATURE,
-      ...(text(params.apiKey) ? { apiKey: text(params.apiKey) } : {}),
-      context: callContext(block, ctx),
-    });
+    ({ value: out, attempts } = await modelCall(ctx, (models) =>
+      models.callModel({
+        model,
+        systemPrompt: routerPrompt(prompt, ctx.targets),
+        messages: [{ role: 'user', content: prompt || 'Choose the destination block.' }],
+        temperature: num(params.temperature) ?? ROUTER_DEFAULT_TEMPERATURE,
+        ...(text(params.apiKey) ? { apiKey: text(params.apiKey) } : {}),
+        context: callContext(block, ctx),
+      }),
+    ));
   } catch (err) {
     if (isCancellation(err)) throw err;
     return fromError(err);
@@ -53,7 +56,7 @@ export async function runRouter(block: RunnableBlock, params: Record<string, unk
   if (!target) {
     const names = ctx.targets.map((t) => `${t.blockTitle} (${t.blockId})`).join(', ');
     const error = `Router chose "${out.content.trim()}", which is not a block connected to it (connected: ${names})`;
-    return { ...fromCall(out, modelOutput(out)), success: false, error };
+    return { ...fromCall(out, modelOutput(out), attempts), success: false, error };
   }
-  return fromCall(out, { ...modelOutput(out), selectedPath: { blockId: target.blockId, blockType: target.blockType, blockTitle: target.blockTitle } });
+  return fromCall(out, { ...modelOutput(out), selectedPath: { blockId: target.blockId, blockType: target.blockType, blockTitle: target.blockTitle } }, attempts);
 }

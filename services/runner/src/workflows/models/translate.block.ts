@@ -1,7 +1,7 @@
 import { isCancellation } from '@temporalio/workflow';
 import { translationPrompt } from '@weft/catalog';
 import type { BlockOutcome, BlockRunContext, RunnableBlock } from '../types.js';
-import { callContext, modelActivities } from './activities.js';
+import { callContext, modelCall } from './activities.js';
 import { checkModel } from './modelChoice.js';
 import { failed, fromCall, fromError, modelOutput } from './outcome.js';
 import { text } from './params.js';
@@ -13,15 +13,17 @@ export async function runTranslate(block: RunnableBlock, params: Record<string, 
   const source = text(params.context) || text(params.text);
   if (!source) return failed('Text to translate is required');
   try {
-    const out = await modelActivities(ctx).callModel({
-      model: chosen,
-      systemPrompt: translationPrompt(params.targetLanguage),
-      messages: [{ role: 'user', content: source }],
-      ...(text(params.apiKey) ? { apiKey: text(params.apiKey) } : {}),
-      ...(ctx.stream ? { stream: { executionId: ctx.executionId, blockId: block.id, seqStart: 0 } } : {}),
-      context: callContext(block, ctx),
-    });
-    return fromCall(out, modelOutput(out));
+    const { value: out, attempts } = await modelCall(ctx, (models, tryOf) =>
+      models.callModel({
+        model: chosen,
+        systemPrompt: translationPrompt(params.targetLanguage),
+        messages: [{ role: 'user', content: source }],
+        ...(text(params.apiKey) ? { apiKey: text(params.apiKey) } : {}),
+        ...(ctx.stream ? { stream: tryOf({ executionId: ctx.executionId, blockId: block.id, seqStart: 0 }) } : {}),
+        context: callContext(block, ctx),
+      }),
+    );
+    return fromCall(out, modelOutput(out), attempts);
   } catch (err) {
     if (isCancellation(err)) throw err;
     return fromError(err);

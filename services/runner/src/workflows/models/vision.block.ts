@@ -1,7 +1,7 @@
 import { isCancellation } from '@temporalio/workflow';
 import { VISION_MAX_TOKENS } from '@weft/catalog';
 import type { BlockOutcome, BlockRunContext, RunnableBlock } from '../types.js';
-import { callContext, modelActivities } from './activities.js';
+import { callContext, modelCall } from './activities.js';
 import { failed, fromCall, fromError, modelOutput } from './outcome.js';
 import { text } from './params.js';
 
@@ -12,15 +12,17 @@ export async function runVision(block: RunnableBlock, params: Record<string, unk
   const imageUrl = text(params.imageUrl);
   if (!imageUrl) return failed('Image URL is required');
   try {
-    const out = await modelActivities(ctx).callModel({
-      model: text(params.model) || 'gpt-4o',
-      messages: [{ role: 'user', content: [{ type: 'text', text: text(params.prompt) || DEFAULT_PROMPT }, { type: 'image', url: imageUrl }] }],
-      maxTokens: VISION_MAX_TOKENS,
-      ...(text(params.apiKey) ? { apiKey: text(params.apiKey) } : {}),
-      ...(ctx.stream ? { stream: { executionId: ctx.executionId, blockId: block.id, seqStart: 0 } } : {}),
-      context: callContext(block, ctx),
-    });
-    return fromCall(out, modelOutput(out));
+    const { value: out, attempts } = await modelCall(ctx, (models, tryOf) =>
+      models.callModel({
+        model: text(params.model) || 'gpt-4o',
+        messages: [{ role: 'user', content: [{ type: 'text', text: text(params.prompt) || DEFAULT_PROMPT }, { type: 'image', url: imageUrl }] }],
+        maxTokens: VISION_MAX_TOKENS,
+        ...(text(params.apiKey) ? { apiKey: text(params.apiKey) } : {}),
+        ...(ctx.stream ? { stream: tryOf({ executionId: ctx.executionId, blockId: block.id, seqStart: 0 }) } : {}),
+        context: callContext(block, ctx),
+      }),
+    );
+    return fromCall(out, modelOutput(out), attempts);
   } catch (err) {
     if (isCancellation(err)) throw err;
     return fromError(err);
