@@ -1,4 +1,6 @@
-/** Line icons (24×24, stroke) for the app's chrome and the catalogue's generic blocks; brand blocks show their initials. */
+import { BRAND_GLYPHS, BRAND_MARKS } from './brandIcons';
+
+/** Line icons (24×24, stroke) for the app's chrome and the catalogue's generic blocks; integrations' marks are in brandIcons.ts. */
 const PATHS: Record<string, string> = {
   plus: 'M12 5v14M5 12h14',
   search: 'M11 19a8 8 0 1 1 0-16 8 8 0 0 1 0 16zM21 21l-4.3-4.3',
@@ -41,7 +43,7 @@ const PATHS: Record<string, string> = {
   BrainIcon: 'M12 5a3 3 0 1 0-6 0 3 3 0 0 0-2 5 3 3 0 0 0 2 5 3 3 0 1 0 6 0zM12 5a3 3 0 1 1 6 0 3 3 0 0 1 2 5 3 3 0 0 1-2 5 3 3 0 1 1-6 0zM12 5v14',
   PackageSearchIcon: 'M21 10V8a2 2 0 0 0-1-1.7l-7-4a2 2 0 0 0-2 0l-7 4A2 2 0 0 0 3 8v8a2 2 0 0 0 1 1.7l7 4M16.5 20a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5zM20.3 21.3 18.4 19.4',
   ScheduleIcon: 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20zM12 6v6l4 2',
-  WebhookIcon: 'M18 16.9A5 5 0 1 1 13 21M6 17l3.9-7A4 4 0 1 1 16 6M12 6l4 7h5',
+  WebhookIcon: 'M18 17h-6c-1.1 0-2 .9-2.5 1.9A4 4 0 1 1 3.6 15M6 17l3.1-5.8c.5-1 .1-2.2-.5-3.1a4 4 0 1 1 6.9-4.1M12 6l3.1 5.7c.5 1 1.8 1.3 2.9 1.3a4 4 0 0 1 0 8',
   MailIcon: 'M4 4h16v16H4zM22 6l-10 7L2 6',
   DocumentIcon: 'M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8zM14 2v6h6M8 13h8M8 17h8',
   ImageIcon: 'M3 3h18v18H3zM8.5 10a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3zM21 15l-5-5L5 21',
@@ -49,18 +51,18 @@ const PATHS: Record<string, string> = {
   ChartBarIcon: 'M3 3v18h18M8 17v-5M13 17V8M18 17v-9',
   TranslateIcon: 'm5 8 6 6M4 14l6-6 2-3M2 5h12M7 2h1M22 22l-5-10-5 10M14 18h6',
   LoopIcon: 'M17 2l4 4-4 4M3 11v-1a4 4 0 0 1 4-4h14M7 22l-4-4 4-4M21 13v1a4 4 0 0 1-4 4H3',
-  ParallelIcon: 'M8 3v18M16 3v18M3 8h18M3 16h18',
+  ParallelIcon: 'M5 3v17M12 3v17M19 3v17M2 17l3 3 3-3M9 17l3 3 3-3M16 17l3 3 3-3',
 };
 
 export type IconName = keyof typeof PATHS | string;
 
-/** An icon by name; false when the set has none (callers fall back to initials). */
+/** Whether a block badge can show `name` as a glyph: a line icon, a brand mark or a drawn brand glyph. */
 export function hasIcon(name: string): boolean {
-  return name in PATHS;
+  return name in PATHS || name in BRAND_MARKS || name in BRAND_GLYPHS;
 }
 
 export function Icon({ name, size = 16, className }: { name: IconName; size?: number; className?: string }) {
-  const d = PATHS[name] ?? PATHS.dots;
+  const d = PATHS[name] ?? BRAND_GLYPHS[name]?.d ?? PATHS.dots;
   return (
     <svg className={className} width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
       <path d={d} />
@@ -68,17 +70,67 @@ export function Icon({ name, size = 16, className }: { name: IconName; size?: nu
   );
 }
 
-/** A block's badge: its catalogue colour with its icon, or its initials for integrations. */
+const SLATE = '#1f2937';
+
+function luminance(hex: string): number {
+  const n = Number.parseInt(hex.slice(1, 7), 16);
+  const lin = (c: number) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * lin(((n >> 16) & 255) / 255) + 0.7152 * lin(((n >> 8) & 255) / 255) + 0.0722 * lin((n & 255) / 255);
+}
+
+/** WCAG contrast ratio of two #rrggbb colours. */
+export function contrast(a: string, b: string): number {
+  const [la, lb] = [luminance(a), luminance(b)];
+  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+}
+
+function darken(hex: string, by: number): string {
+  const n = Number.parseInt(hex.slice(1, 7), 16);
+  const ch = (shift: number) => Math.round(((n >> shift) & 255) * (1 - by));
+  return `#${((ch(16) << 16) | (ch(8) << 8) | ch(0)).toString(16).padStart(6, '0')}`;
+}
+
+/**
+ * The glyph's colour on a badge: white on a dark badge; on a light one (the catalogue's #E0E0E0
+ * integrations, yellow containers) the brand's colour darkened until it stands out (3:1, WCAG's
+ * figure for graphics), else slate.
+ */
+export function glyphColor(background: string, brandHex: string | undefined): string {
+  if (contrast(background, '#ffffff') >= 3) return '#ffffff';
+  if (!brandHex) return SLATE;
+  for (let by = 0; by < 0.6; by += 0.1) {
+    const c = darken(brandHex, by);
+    if (contrast(background, c) >= 3) return c;
+  }
+  return SLATE;
+}
+
+function Glyph({ icon }: { icon: string }) {
+  const mark = BRAND_MARKS[icon];
+  if (mark) {
+    // simple-icons marks fill the whole 24×24 box; the line icons keep a 2-unit margin.
+    return (
+      <svg viewBox="0 0 24 24" fill="currentColor" aria-hidden="true" style={{ width: '52%', height: '52%' }}>
+        <path d={mark.path} />
+      </svg>
+    );
+  }
+  return <Icon name={icon} />;
+}
+
+/** A block's badge: its catalogue colour with its icon or brand mark; initials only for an icon name the set lacks. */
 export function BlockIcon({ icon, color, name, size = 28 }: { icon: string; color: string | undefined; name: string; size?: number }) {
+  const background = color ?? '#6b7280';
   const initials = name
     .split(/[\s_-]+/)
     .filter(Boolean)
     .slice(0, 2)
     .map((w) => w[0]?.toUpperCase())
     .join('');
+  const brandHex = BRAND_MARKS[icon]?.hex ?? BRAND_GLYPHS[icon]?.hex;
   return (
-    <span className="block-icon" style={{ background: color ?? '#6b7280', width: size, height: size, fontSize: size * 0.4 }}>
-      {hasIcon(icon) ? <Icon name={icon} size={Math.round(size * 0.58)} /> : initials}
+    <span className="block-icon" style={{ background, color: /^#[0-9a-f]{6}$/i.test(background) ? glyphColor(background, brandHex) : '#ffffff', width: size, height: size, fontSize: size * 0.4 }}>
+      {hasIcon(icon) ? <Glyph icon={icon} /> : initials}
     </span>
   );
 }
