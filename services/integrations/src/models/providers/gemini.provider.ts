@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { ModelMessage, ModelToolCall } from '@weft/contracts';
 import { ModelProviderError, toProviderError } from '../errors.js';
 import type { AdapterRequest, AdapterResult, ProviderAdapter, StreamSink } from '../types.js';
@@ -87,14 +88,30 @@ export function geminiBody(req: AdapterRequest, sink: StreamSink): Record<string
   return body;
 }
 
-function readParts(res: GeminiResponse, into: { content: string; calls: ModelToolCall[]; firstId: number }, sink: StreamSink, streaming: boolean): void {
+/** Spec 000 §9: 'Tool call id is 8 characters.' */
+export const TOOL_CALL_ID_LENGTH = 8;
+const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A new 8-character tool call id, unlike every id in `taken` (which it joins). */
+export function newToolCallId(taken: Set<string>): string {
+  for (;;) {
+    let id = '';
+    for (let i = 0; i < TOOL_CALL_ID_LENGTH; i++) id += ID_ALPHABET[randomInt(ID_ALPHABET.length)];
+    if (!taken.has(id)) {
+      taken.add(id);
+      return id;
+    }
+  }
+}
+
+function readParts(res: GeminiResponse, into: { content: string; calls: ModelToolCall[]; taken: Set<string> }, sink: StreamSink, streaming: boolean): void {
   const candidate = res.candidates?.[0];
   for (const part of candidate?.content?.parts ?? []) {
     if (part.text) {
       into.content += part.text;
       if (streaming) sink.text(part.text);
     } else if (part.functionCall) {
-      const id = `gemini_call_${into.firstId + into.calls.length}`;
+      const id = newToolCallId(into.taken);
       into.calls.push({ id, name: part.functionCall.name, arguments: part.functionCall.args ?? {} });
       if (streaming) sink.toolDetected(id, part.functionCall.name);
     }
@@ -151,9 +168,9 @@ export const geminiAdapter: ProviderAdapter = {
       const prefix = req.stream ? 'Gemini API streaming error' : 'Gemini API error';
       throw new ModelProviderError(`${prefix}: ${res.status} ${res.statusText}`, 'google', res.status);
     }
-    // Gemini gives calls no ids: number them after the calls earlier in the conversation, so each is unique in a loop.
-    const firstId = req.messages.reduce((n, m) => n + (m.role === 'assistant' ? (m.toolCalls?.length ?? 0) : 0), 0);
-    const into = { content: '', calls: [] as ModelToolCall[], firstId };
+    // Gemini gives calls no ids: each gets a random 8-character one (spec 000 §9), unlike the conversation's earlier ones.
+    const taken = new Set(req.messages.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []).map((c) => c.id) : [])));
+    const into = { content: '', calls: [] as ModelToolCall[], taken };
     if (!req.stream) {
       let body: GeminiResponse;
       const text = await res.text();

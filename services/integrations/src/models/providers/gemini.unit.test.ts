@@ -13,6 +13,8 @@ beforeEach(() => fake.reset());
 
 const deps = () => testModelDeps({ WEFT_GEMINI_BASE_URL: `${fake.url}/v1beta` });
 const search = { name: 'search', description: 'Search', parameters: { type: 'object', properties: { q: { type: 'string' } }, additionalProperties: false } };
+/** Spec 000 §9: 'Tool call id is 8 characters.' */
+const ID = /^[A-Za-z0-9]{8}$/;
 const ask = (over: Partial<CallModelInput> = {}): CallModelInput => ({ model: 'gemini-2.5-pro', messages: [{ role: 'user', content: 'Find news' }], apiKey: 'gk', ...over });
 
 async function failure(p: Promise<unknown>): Promise<TimedModelError> {
@@ -38,7 +40,7 @@ describe('Gemini adapter against the fake', () => {
     expect(out).toMatchObject({ provider: 'google', toolCalls: [{ name: 'search', arguments: { q: 'weft' } }], tokens: { prompt: 40, completion: 10, total: 50 } });
   });
 
-  it('sends function results back as functionResponse parts; a new call gets an id after the earlier ones', async () => {
+  it('sends function results back as functionResponse parts; a new call gets a new 8-character id (spec 000 §9)', async () => {
     fake.reply({ toolCalls: [{ name: 'search', arguments: { q: 'more' } }] });
     const out = await callModel(
       deps(),
@@ -58,7 +60,27 @@ describe('Gemini adapter against the fake', () => {
         { role: 'user', parts: [{ functionResponse: { name: 'search', response: { hits: 3 } } }] },
       ],
     });
-    expect(out.toolCalls).toEqual([{ id: 'gemini_call_1', name: 'search', arguments: { q: 'more' } }]);
+    expect(out.toolCalls).toEqual([{ id: expect.stringMatching(ID) as string, name: 'search', arguments: { q: 'more' } }]);
+    expect(out.toolCalls[0]?.id).not.toBe('g0');
+  });
+
+  it('gives each call of an answer its own 8-character id; a streamed call is announced under the id it is answered with', async () => {
+    const calls = [
+      { name: 'search', arguments: { q: 'a' } },
+      { name: 'search', arguments: { q: 'b' } },
+      { name: 'search', arguments: { q: 'c' } },
+    ];
+    fake.reply({ toolCalls: calls }, { toolCalls: calls });
+    const plain = await callModel(deps(), ask({ tools: [search] }));
+    const d = deps();
+    const streamed = await callModel(d, ask({ tools: [search], stream: { executionId: 'e', blockId: 'b', seqStart: 0 } }));
+    for (const out of [plain, streamed]) {
+      expect(out.toolCalls.map((c) => c.arguments)).toEqual([{ q: 'a' }, { q: 'b' }, { q: 'c' }]);
+      for (const c of out.toolCalls) expect(c.id).toMatch(ID);
+      expect(new Set(out.toolCalls.map((c) => c.id)).size).toBe(3);
+    }
+    const detecting = d.chunks.flatMap((c) => (c.toolCall?.state === 'detecting' ? [c.toolCall.id] : []));
+    expect(detecting).toEqual(streamed.toolCalls.map((c) => c.id));
   });
 
   it('uses structured output without tools and ignores it with tools (§8)', async () => {
