@@ -47,6 +47,21 @@ describe("an agent's tools field", () => {
 });
 
 describe('agent form values', () => {
+  it('a memory block’s "get all" output (the route’s rows, each with its messages as data) becomes the conversation in order', () => {
+    // GET /api/memory answers {success, output: {memories: [{id, key, type, workflowId, data: [messages], createdAt, updatedAt}]}}.
+    const row = (key: string, data: unknown[]) => ({ id: key, key, type: 'agent', workflowId: 'wf1', data, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' });
+    const getAll = { memories: [row('chat', [{ role: 'system', content: 'Be brief' }, { role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello' }]), row('other', [{ role: 'user', content: 'Again' }])] };
+    expect(memoryMessages(getAll)).toEqual([
+      { role: 'system', content: 'Be brief' },
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: 'Hello' },
+      { role: 'user', content: 'Again' },
+    ]);
+    // The same as a reference resolved to JSON text, and a "get" (one memory's messages, {memories, id}).
+    expect(memoryMessages(JSON.stringify(getAll))).toHaveLength(4);
+    expect(memoryMessages({ memories: [{ role: 'user', content: 'Hi' }], id: 'chat' })).toEqual([{ role: 'user', content: 'Hi' }]);
+  });
+
   it('memories from a memory block become the conversation before the prompt', () => {
     const stored = { memories: [{ data: { role: 'user', content: 'Hi' } }, { data: { role: 'assistant', content: 'Hello' } }, { data: { role: 'robot', content: 'x' } }] };
     expect(memoryMessages(stored)).toEqual([

@@ -32,8 +32,10 @@ export function jsonValue(v: unknown): { ok: true; value: unknown } | { ok: fals
 const ROLES = new Set(['user', 'assistant', 'system']);
 
 /**
- * Conversation memories (a memory block's output) → messages: entries `{role, content}` or stored
- * memory rows `{data: {role, content}}`, also nested as `{memories: […]}`; anything else is ignored.
+ * Conversation memories (a memory block's output) → messages: entries `{role, content}` (a "get"
+ * answers one memory's messages) or stored memory rows whose data holds them (a "get all" answers
+ * `[{key, data: [{role, content}, …]}]`; a single `{data: {role, content}}` too), also nested as
+ * `{memories: […]}`; anything else is ignored.
  */
 export function memoryMessages(v: unknown): ModelMessage[] {
   const parsed = jsonValue(v);
@@ -47,6 +49,10 @@ export function memoryMessages(v: unknown): ModelMessage[] {
       continue;
     }
     if (typeof item !== 'object' || item === null) continue;
+    if ('data' in item && Array.isArray(item.data)) {
+      out.push(...memoryMessages(item.data));
+      continue;
+    }
     const source = 'data' in item && typeof item.data === 'object' && item.data !== null ? item.data : item;
     const role = 'role' in source ? source.role : undefined;
     const content = 'content' in source ? source.content : undefined;
