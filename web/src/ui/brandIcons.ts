@@ -63,7 +63,7 @@ export const BRAND_GLYPHS: Record<string, BrandGlyph> = {
   LinkupIcon: { title: 'Linkup', d: 'M9 17H7A5 5 0 0 1 7 7h2M15 7h2a5 5 0 0 1 4.5 2.8M8 12h6M18 21v-8M15 16l3-3 3 3' },
   Mem0Icon: { title: 'Mem0', d: 'M6 6h12v12H6zM10 10h4v4h-4zM9 2v4M15 2v4M9 18v4M15 18v4M2 9h4M2 15h4M18 9h4M18 15h4' },
   MicrosoftExcelIcon: { title: 'Microsoft Excel', hex: '#217346', d: 'M2 6h10v12H2zM5 9l4 6M9 9l-4 6M12 7h9v10h-9M16.5 7v10M12 12h9' },
-  MicrosoftTeamsIcon: { title: 'Microsoft Teams', hex: '#5059C9', d: 'M2 7h11v11H2zM5 10h5M7.5 10v5.5M17 7a2 2 0 1 0 0-4 2 2 0 0 0 0 4zM13 10h8v5a3 3 0 0 1-3 3h-5' },
+  MicrosoftTeamsIcon: { title: 'Microsoft Teams', hex: '#5059C9', d: 'M2 7h11v11H2zM5 10h5M7.5 10v5.5M17.5 7.5a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5zM13 10h8v4.5a3.5 3.5 0 0 1-3.5 3.5H13' },
   OpenAIIcon: { title: 'OpenAI embeddings', d: 'M5 19 19 5M5 19V8M5 19h11M12 3l.8 2.2L15 6l-2.2.8L12 9l-.8-2.2L9 6l2.2-.8zM19 13l.6 1.4 1.4.6-1.4.6-.6 1.4-.6-1.4-1.4-.6 1.4-.6z' },
   OutlookIcon: { title: 'Outlook', hex: '#0078D4', d: 'M2 6h10v12H2zM7 15a2.5 3 0 1 0 0-6 2.5 3 0 0 0 0 6zM12 8h9v10h-9M12 9.5l4.5 3.5L21 9.5' },
   PineconeIcon: { title: 'Pinecone', d: 'M12 2 6 9h3l-4 6h4l-3 5h12l-3-5h4l-4-6h3zM12 20v2' },
