@@ -136,7 +136,8 @@ export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
     workspaceId: args.workspaceId,
     deploymentVersion: args.deploymentVersion,
     actorId: args.actorId,
-    input: args.input,
+    // A child run is recorded with its input as its parent logged it (no environment values).
+    input: 'logInput' in args ? args.logInput : args.input,
     ...(args.startRecorded ? {} : { state: args.state }),
   };
   if (startInOne && args.startRecorded && !(wantsEnvironment && readsEnvironment(args.state))) {

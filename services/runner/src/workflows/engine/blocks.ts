@@ -8,6 +8,7 @@ import { pickEnv, resolveJsonText, rewriteCode } from '../references.js';
 import { attemptFields, withRetries } from '../retry.js';
 import type { BlockRunContext, RunnableBlock, RunnableState, RunResult } from '../types.js';
 import { runContainer } from './containers.js';
+import { maskEnvValues, maskSecretFields } from './logMasking.js';
 import { BLOB_THRESHOLD_BYTES, findOutput, resolverFor, type Executed, type Frame, type Resolver, type Run, type RunWorkflowArgs } from './run.js';
 
 /** Workflow-in-workflow nesting limit. */
@@ -21,6 +22,8 @@ const FUNCTION_MARGIN_MS = 30_000;
 export interface BlockRun {
   exec: Executed;
   input: unknown;
+  /** The output the log shows when it is not `exec.output` (a child run's starter: its input as its parent logged it). */
+  logOutput?: unknown;
 }
 
 const fail = (error: string, input?: unknown): BlockRun => ({ exec: { success: false, output: null, error }, input });
@@ -75,8 +78,11 @@ export async function executeBlock(run: Run, frame: Frame, block: RunnableBlock)
   const resolver = await resolverFor(run, frame, block.id, [raw, block.data?.collection]);
   const kind = blockKind(block.type);
   switch (kind) {
-    case 'starter':
-      return { exec: { success: true, output: { input: run.args.input } }, input: run.args.input };
+    case 'starter': {
+      // A child run's input as its parent's log shows it (environment values as {{KEY}}).
+      const shown = 'logInput' in run.args ? run.args.logInput : run.args.input;
+      return { exec: { success: true, output: { input: run.args.input } }, input: shown, ...('logInput' in run.args ? { logOutput: { input: shown } } : {}) };
+    }
     case 'loop':
     case 'parallel':
       return runContainer(run, frame, block, resolver);
@@ -104,7 +110,8 @@ async function runCall(run: Run, frame: Frame, block: RunnableBlock, kind: 'mode
   // The retry setting is the run's, not a parameter of the call (a remote tool would send it on).
   const { [RETRIES_FIELD.id]: retries, ...callValues } = raw;
   const params = resolver.resolve(callValues) as Record<string, unknown>;
-  const input = resolver.forLog(callValues);
+  // Password fields show masked; `{{KEY}}` references as written. The call gets the real values.
+  const input = resolver.forLog(maskSecretFields(block.type, callValues));
   const badRetries = block.advancedMode ? retriesError({ [RETRIES_FIELD.id]: resolver.resolve(retries) }) : undefined;
   if (badRetries) return fail(badRetries, input);
   if (kind === 'model') return runModel(run, frame, block, params, input);
@@ -303,7 +310,8 @@ function iterationSuffix(frame: Frame): string {
 async function runChildWorkflow(run: Run, frame: Frame, block: RunnableBlock, resolver: Resolver): Promise<BlockRun> {
   const childId = resolver.resolve(block.subBlocks.workflowId?.value);
   const childInput = resolver.resolve(block.subBlocks.input?.value ?? null);
-  const input = { workflowId: childId, input: resolver.forLog(block.subBlocks.input?.value ?? null) };
+  const loggedInput = maskEnvValues(resolver.forLog(block.subBlocks.input?.value ?? null), run.envVars);
+  const input = { workflowId: childId, input: loggedInput };
   if (typeof childId !== 'string' || childId === '') return fail('No workflow selected', input);
   const chain = [...(run.args.callChain ?? []), run.args.workflowId];
   if (chain.includes(childId)) return fail(cycleMessage([...chain, childId]), input);
@@ -324,6 +332,8 @@ async function runChildWorkflow(run: Run, frame: Frame, block: RunnableBlock, re
     workflowId: childId,
     state: child.state,
     input: childInput ?? null,
+    // The child's run record and starter log show its input as this block's log does.
+    ...(JSON.stringify(loggedInput) !== JSON.stringify(childInput ?? null) ? { logInput: loggedInput } : {}),
     requestId: run.args.requestId,
     workspaceId: run.workspaceId,
     ...(run.args.actorId ? { actorId: run.args.actorId } : {}),

@@ -11,6 +11,8 @@ interface Plan {
   items?: unknown[];
   /** The collection as written (`<loop.items>` / `<parallel.items>`). */
   collection?: unknown;
+  /** The collection as the log shows it (environment values as `{{KEY}}`). */
+  logged?: unknown;
 }
 
 function loopPlan(run: Run, block: RunnableBlock, resolver: Resolver): Plan | string {
@@ -18,7 +20,7 @@ function loopPlan(run: Run, block: RunnableBlock, resolver: Resolver): Plan | st
   const data = block.data ?? {};
   const loopType = data.loopType ?? derived?.loopType ?? 'for';
   if (loopType !== 'forEach') return { count: clampCount(data.count ?? derived?.iterations) };
-  return collectionPlan(resolver.resolve(data.collection ?? derived?.forEachItems ?? ''), 'forEach');
+  return collectionPlan(resolver, data.collection ?? derived?.forEachItems ?? '', 'forEach');
 }
 
 function parallelPlan(run: Run, block: RunnableBlock, resolver: Resolver): Plan | string {
@@ -26,14 +28,15 @@ function parallelPlan(run: Run, block: RunnableBlock, resolver: Resolver): Plan 
   const data = block.data ?? {};
   const type = data.parallelType ?? derived?.parallelType;
   if (type === 'count') return { count: clampCount(data.count ?? derived?.count) };
-  return collectionPlan(resolver.resolve(data.collection ?? derived?.distribution ?? ''), 'collection');
+  return collectionPlan(resolver, data.collection ?? derived?.distribution ?? '', 'collection');
 }
 
 /**
  * The spec bounds a loop's iterations and a parallel's branches to 1..50 (000 §5, §9); a collection
  * runs one iteration or branch per item, so a longer one is refused rather than cut short.
  */
-function collectionPlan(value: unknown, what: 'forEach' | 'collection'): Plan | string {
+function collectionPlan(resolver: Resolver, raw: unknown, what: 'forEach' | 'collection'): Plan | string {
+  const value = resolver.resolve(raw);
   const items = collectionItems(value);
   if (!items) return `The ${what} items must be a JSON array or object, or a reference to one`;
   if (items.length > MAX_CONTAINER_COUNT) {
@@ -41,7 +44,17 @@ function collectionPlan(value: unknown, what: 'forEach' | 'collection'): Plan | 
       ? `The forEach items (collection) hold ${items.length} entries; a loop runs at most ${MAX_CONTAINER_COUNT} iterations`
       : `The parallel's collection holds ${items.length} entries; a parallel runs at most ${MAX_CONTAINER_COUNT} branches`;
   }
-  return { count: items.length, items, collection: typeof value === 'string' ? (JSON.parse(value.trim() || '[]') as unknown) : value };
+  return { count: items.length, items, collection: parsed(value), logged: parsed(resolver.forLog(raw)) };
+}
+
+/** A collection written as JSON text, parsed (the log's form, with `{{KEY}}` left in, may not parse: it shows as written). */
+function parsed(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value.trim() || '[]') as unknown;
+  } catch {
+    return value;
+  }
 }
 
 function childFrame(frame: Frame, run: Run, block: RunnableBlock, index: number, plan: Plan): Frame {
@@ -76,7 +89,7 @@ const resultOf = (r: FrameResult): unknown => (r.success ? (r.last?.value ?? nul
 export async function runContainer(run: Run, frame: Frame, block: RunnableBlock, resolver: Resolver): Promise<BlockRun> {
   const plan = block.type === 'loop' ? loopPlan(run, block, resolver) : parallelPlan(run, block, resolver);
   if (typeof plan === 'string') return { exec: { success: false, output: null, error: plan }, input: undefined };
-  const input = { count: plan.count, ...(plan.items ? { items: plan.collection } : {}) };
+  const input = { count: plan.count, ...(plan.items ? { items: plan.logged } : {}) };
   const results: unknown[] = [];
   const finished: FrameResult[] = [];
   if (block.type === 'loop') {

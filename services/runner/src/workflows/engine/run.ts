@@ -15,6 +15,11 @@ export interface RunWorkflowArgs extends RunInput {
   retryInitialIntervalMs?: number;
   /** Set on a child whose parent looked through the workflows it runs (no cycle, not too deep). */
   nestingChecked?: boolean;
+  /**
+   * A child run's input as logs show it (environment values as `{{KEY}}`), set when it differs from
+   * `input`: the run's record and its starter's log show it; blocks read `input`.
+   */
+  logInput?: unknown;
 }
 
 /** The activities a run calls: integrations (per start-to-close timeout) and the runner's own. */

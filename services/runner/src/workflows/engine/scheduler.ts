@@ -3,6 +3,7 @@ import { ERROR_HANDLE, handleOf, type Scope } from '../graph.js';
 import { attemptFields, AttemptsExhausted, failureMessage } from '../retry.js';
 import type { BlockLog, RunnableEdge } from '../types.js';
 import { executeBlock } from './blocks.js';
+import { maskEnvText, maskEnvValues } from './logMasking.js';
 import { addUsage, shrink, type Executed, type Frame, type Run, type Stored } from './run.js';
 
 /** How a frame ended: its last finished block's output, or the message that failed it. */
@@ -67,8 +68,9 @@ async function runBlock(run: Run, frame: Frame, id: string): Promise<Executed> {
   const started = Date.now();
   let exec: Executed;
   let input: unknown;
+  let logOutput: unknown;
   try {
-    ({ exec, input } = await executeBlock(run, frame, block));
+    ({ exec, input, logOutput } = await executeBlock(run, frame, block));
   } catch (err) {
     if (isCancellation(err)) throw err;
     exec = { success: false, output: null, error: failureMessage(err), ...(err instanceof AttemptsExhausted ? attemptFields(err.attempts, err.tries) : {}) };
@@ -76,10 +78,15 @@ async function runBlock(run: Run, frame: Frame, id: string): Promise<Executed> {
   if (!exec.success) {
     const prior = exec.output !== null && typeof exec.output === 'object' ? (exec.output as Record<string, unknown>) : {};
     const extra = Object.fromEntries(Object.entries(prior).filter(([k]) => k === 'debug' || k === 'results' || k === 'timing'));
-    exec = { ...exec, output: { error: exec.error ?? 'failed', ...extra }, message: exec.message ?? `${block.name}: ${exec.error ?? 'failed'}` };
+    // Error texts never carry an environment value (they reach the log, the run's error and `{error}` outputs).
+    const error = maskEnvText(exec.error ?? 'failed', run.envVars);
+    exec = { ...exec, ...(exec.error !== undefined ? { error } : {}), output: { error, ...extra }, message: maskEnvText(exec.message ?? `${block.name}: ${error}`, run.envVars) };
   }
   const ended = Date.now();
-  const [output, loggedInput] = await Promise.all([shrink(run, exec.output), shrink(run, input)]);
+  // The log shows environment values as {{KEY}} wherever they got in; the blocks after this one read the real output.
+  const [output, loggedInput] = await Promise.all([shrink(run, exec.output), shrink(run, maskEnvValues(input, run.envVars))]);
+  // An output kept aside (a reference) is logged as that reference.
+  const loggedOutput = output.value === exec.output ? maskEnvValues(logOutput ?? exec.output, run.envVars) : output.value;
   const log: BlockLog = {
     ...base,
     startedAt: new Date(started).toISOString(),
@@ -87,10 +94,10 @@ async function runBlock(run: Run, frame: Frame, id: string): Promise<Executed> {
     durationMs: ended - started,
     success: exec.success,
     ...(loggedInput.value !== undefined ? { input: loggedInput.value } : {}),
-    output: output.value,
+    output: loggedOutput,
     ...(exec.error !== undefined ? { error: exec.error } : {}),
     ...(exec.attempts !== undefined ? { attempts: exec.attempts } : {}),
-    ...(exec.attemptLog ? { attemptLog: exec.attemptLog } : {}),
+    ...(exec.attemptLog ? { attemptLog: exec.attemptLog.map((t) => (t.error === undefined ? t : { ...t, error: maskEnvText(t.error, run.envVars) })) } : {}),
     ...(exec.tokens ? { tokens: exec.tokens } : {}),
     ...(exec.cost ? { cost: exec.cost } : {}),
   };

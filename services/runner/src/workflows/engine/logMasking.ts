@@ -1,0 +1,121 @@
+import { getBlock } from '@weft/catalog';
+
+/**
+ * What the run log shows for a secret typed into a password field (an API key, an SMTP password, a
+ * bot token): the same marker the tool runtime writes over secrets in tool results and errors.
+ */
+export const SECRET_MASK = '[REDACTED]';
+
+/** Environment values shorter than this are not searched in the log (as in the tool runtime's scrubbing). */
+export const MIN_MASKED_LENGTH = 4;
+
+/** Keys of a webhook trigger's configuration that hold its token, signing secret or verify token. */
+const WEBHOOK_SECRET_KEY = /secret|token/i;
+/** A value made only of `{{KEY}}` references: the log shows it as written (it names, never holds, the secret). */
+const ONLY_ENV_REFERENCES = /^\s*(\{\{[A-Za-z0-9_.-]+\}\}\s*)+$/;
+
+interface SecretFields {
+  /** Password fields (`password: true` in the catalogue). */
+  passwords: ReadonlySet<string>;
+  /** Webhook configuration fields (their secret keys are masked). */
+  webhookConfigs: ReadonlySet<string>;
+  /** Tool-input fields (an agent's tools, each with the fields of its own block type). */
+  toolInputs: ReadonlySet<string>;
+}
+
+const byType = new Map<string, SecretFields>();
+
+function secretFieldsOf(blockType: string): SecretFields {
+  let found = byType.get(blockType);
+  if (!found) {
+    const subBlocks = getBlock(blockType)?.subBlocks ?? [];
+    const ids = (test: (t: (typeof subBlocks)[number]) => boolean) => new Set(subBlocks.filter(test).map((s) => s.id));
+    found = { passwords: ids((s) => s.password === true), webhookConfigs: ids((s) => s.type === 'webhook-config'), toolInputs: ids((s) => s.type === 'tool-input') };
+    byType.set(blockType, found);
+  }
+  return found;
+}
+
+const isBlank = (v: unknown) => v === undefined || v === null || v === '';
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A password field's value as the log shows it: blank and `{{KEY}}` references as written, anything else masked. */
+function maskedSecret(value: unknown): unknown {
+  if (isBlank(value)) return value;
+  return typeof value === 'string' && ONLY_ENV_REFERENCES.test(value) ? value : SECRET_MASK;
+}
+
+function maskWebhookConfig(config: unknown): unknown {
+  if (!isRecord(config)) return config;
+  return Object.fromEntries(Object.entries(config).map(([k, v]) => [k, WEBHOOK_SECRET_KEY.test(k) ? maskedSecret(v) : v]));
+}
+
+/** An agent's tools: each tool block entry's params masked by that block type's fields. */
+function maskToolEntries(tools: unknown): unknown {
+  if (!Array.isArray(tools)) return tools;
+  return tools.map((entry: unknown) => {
+    if (!isRecord(entry) || typeof entry.type !== 'string' || !isRecord(entry.params)) return entry;
+    return { ...entry, params: maskSecretFields(entry.type, entry.params) };
+  });
+}
+
+/**
+ * A block's form values (before references are resolved) with what the log must not show replaced:
+ * password fields typed in directly (or filled from a block reference) become SECRET_MASK, a webhook
+ * configuration's secret and token keys too, and an agent's tools are masked by their own block
+ * types. Values that are only `{{KEY}}` references stay as written. The tool still gets the values.
+ */
+export function maskSecretFields(blockType: string, values: Record<string, unknown>): Record<string, unknown> {
+  const fields = secretFieldsOf(blockType);
+  if (fields.passwords.size === 0 && fields.webhookConfigs.size === 0 && fields.toolInputs.size === 0) return values;
+  return Object.fromEntries(
+    Object.entries(values).map(([k, v]) => {
+      if (fields.passwords.has(k)) return [k, maskedSecret(v)];
+      if (fields.webhookConfigs.has(k)) return [k, maskWebhookConfig(v)];
+      if (fields.toolInputs.has(k)) return [k, maskToolEntries(v)];
+      return [k, v];
+    }),
+  );
+}
+
+/** The environment values worth searching, longest first (a value inside a longer one is replaced by the longer one's key). */
+function searchable(envVars: Record<string, string>): Array<[string, string]> {
+  return Object.entries(envVars)
+    .filter(([, v]) => typeof v === 'string' && v.length >= MIN_MASKED_LENGTH)
+    .sort((a, b) => b[1].length - a[1].length);
+}
+
+function replaceIn(text: string, found: ReadonlyArray<[string, string]>): string {
+  let out = text;
+  for (const [key, value] of found) if (out.includes(value)) out = out.split(value).join(`{{${key}}}`);
+  return out;
+}
+
+function maskWalk(value: unknown, found: ReadonlyArray<[string, string]>): unknown {
+  if (typeof value === 'string') return replaceIn(value, found);
+  if (Array.isArray(value)) return value.map((v) => maskWalk(v, found));
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [replaceIn(k, found), maskWalk(v, found)]));
+  return value;
+}
+
+/**
+ * A log value (a block's input or output) with every environment value of the run in it written as
+ * `{{KEY}}`, wherever it came from (a child's input, a loop item, an output that echoed it). Values
+ * shorter than MIN_MASKED_LENGTH are left alone. Answers `value` itself when nothing was found.
+ */
+export function maskEnvValues(value: unknown, envVars: Record<string, string>): unknown {
+  if (value === undefined || value === null) return value;
+  const candidates = searchable(envVars);
+  if (candidates.length === 0) return value;
+  const json = JSON.stringify(value);
+  if (json === undefined) return value;
+  // JSON escapes a string character by character, so a value inside any string of `value` shows in
+  // the JSON text in its escaped form.
+  const found = candidates.filter(([, v]) => json.includes(JSON.stringify(v).slice(1, -1)));
+  return found.length === 0 ? value : maskWalk(value, found);
+}
+
+/** A text (an error message) with the run's environment values written as `{{KEY}}`. */
+export function maskEnvText(text: string, envVars: Record<string, string>): string {
+  return replaceIn(text, searchable(envVars));
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { maskEnvText, maskEnvValues, maskSecretFields, SECRET_MASK } from './logMasking.js';
+
+describe('maskSecretFields: what a block log shows of its password fields', () => {
+  it("masks the catalogue's password fields typed in or filled from a block; blank and {{KEY}}-only values stay as written", () => {
+    expect(maskSecretFields('email', { to: 'a@b.test', password: 'hunter22', username: 'me' })).toEqual({ to: 'a@b.test', password: SECRET_MASK, username: 'me' });
+    expect(maskSecretFields('telegram', { botToken: '<secrets.token>' })).toEqual({ botToken: SECRET_MASK });
+    expect(maskSecretFields('serper', { apiKey: '{{SERPER_KEY}}' })).toEqual({ apiKey: '{{SERPER_KEY}}' });
+    expect(maskSecretFields('serper', { apiKey: ' {{A}} {{B}} ' })).toEqual({ apiKey: ' {{A}} {{B}} ' });
+    expect(maskSecretFields('serper', { apiKey: 'Bearer {{A}}' })).toEqual({ apiKey: SECRET_MASK });
+    expect(maskSecretFields('serper', { apiKey: '' })).toEqual({ apiKey: '' });
+    expect(maskSecretFields('s3', { accessKeyId: 'AKIA1234', secretAccessKey: 'abcd/efgh' })).toEqual({ accessKeyId: SECRET_MASK, secretAccessKey: SECRET_MASK });
+  });
+
+  it("masks model blocks' API keys and an agent's tools by their own block types", () => {
+    const values = { model: 'gpt-4o', apiKey: 'sk-typed', tools: [{ type: 'slack', params: { botToken: 'xoxb-1', channel: 'C1' } }, { type: 'custom-tool', schema: {} }] };
+    expect(maskSecretFields('agent', values)).toEqual({
+      model: 'gpt-4o',
+      apiKey: SECRET_MASK,
+      tools: [{ type: 'slack', params: { botToken: SECRET_MASK, channel: 'C1' } }, { type: 'custom-tool', schema: {} }],
+    });
+  });
+
+  it("masks a webhook trigger's secret, token, signing secret and verify token", () => {
+    const config = { path: 'gh', secret: 's3cret', token: 'tok', signingSecret: 'sig', verifyToken: 'v', responseMode: 'immediate' };
+    expect(maskSecretFields('webhook', { webhookProvider: 'github', webhookConfig: config })).toEqual({
+      webhookProvider: 'github',
+      webhookConfig: { path: 'gh', secret: SECRET_MASK, token: SECRET_MASK, signingSecret: SECRET_MASK, verifyToken: SECRET_MASK, responseMode: 'immediate' },
+    });
+  });
+
+  it('leaves blocks without secret fields and unknown types as they are', () => {
+    const values = { code: 'return 1' };
+    expect(maskSecretFields('function', values)).toBe(values);
+    expect(maskSecretFields('no-such-block', values)).toBe(values);
+  });
+});
+
+describe('maskEnvValues / maskEnvText: environment values in log values become {{KEY}}', () => {
+  const env = { TOKEN: 'tok-1234', LONGER: 'tok-1234-extended', QUOTED: 'a"b\\c\nd', SHORT: 'ab' };
+
+  it('replaces values inside strings and keys at any depth, the longer value first; leaves short values alone', () => {
+    const value = { a: ['x tok-1234-extended y', { 'tok-1234': 'Bearer tok-1234' }], n: 5, s: 'ab' };
+    expect(maskEnvValues(value, env)).toEqual({ a: ['x {{LONGER}} y', { '{{TOKEN}}': 'Bearer {{TOKEN}}' }], n: 5, s: 'ab' });
+  });
+
+  it('finds values with characters JSON escapes', () => {
+    expect(maskEnvValues({ out: 'see a"b\\c\nd here' }, env)).toEqual({ out: 'see {{QUOTED}} here' });
+  });
+
+  it('answers the value itself when no environment value is in it', () => {
+    const value = { a: 'nothing here' };
+    expect(maskEnvValues(value, env)).toBe(value);
+    expect(maskEnvValues(undefined, env)).toBeUndefined();
+  });
+
+  it('masks error texts', () => {
+    expect(maskEnvText('401 for key tok-1234', env)).toBe('401 for key {{TOKEN}}');
+  });
+});
