@@ -210,6 +210,46 @@ describe('loops and parallels (real Temporal server, fake activities)', () => {
     expect(ran(result)).not.toContain('after');
   });
 
+  it('a loop whose body fails takes the loop\'s error path: no later iteration, the end path skipped, the handler reads the error and the results so far', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        l: { type: 'loop', name: 'Batch', data: { loopType: 'forEach', collection: '[2, 0, 4]' } },
+        body: { name: 'Body', parent: 'l', code: 'if (<loop.currentItem> === 0) throw new Error("zero"); return 8 / <loop.currentItem>' },
+        after: { name: 'After', code: 'return "after"' },
+        handler: { name: 'Handler', code: 'return { error: <batch.error>, done: <batch.results> }' },
+      },
+      [['s', 'l'], ['l', 'body', 'loop-start-source'], ['l', 'after', 'loop-end-source'], ['l', 'handler', 'error']],
+    );
+    const handle = await h.start(state);
+    const result = await handle.result();
+    expect(result.success).toBe(true);
+    expect(ran(result)).toEqual(['s', 'body', 'body', 'l', 'handler']);
+    expect(result.logs.filter((l) => l.blockId === 'body').map((l) => [l.loopIteration, l.success])).toEqual([[[0], true], [[1], false]]);
+    const loopLog = result.logs.find((l) => l.blockId === 'l');
+    expect(loopLog).toMatchObject({ success: false, error: 'Body: Line 1:1 - zero' });
+    expect(loopLog?.output).toEqual({ error: 'Body: Line 1:1 - zero', results: [{ result: 4, stdout: '' }] });
+    expect(result.output).toEqual({ result: { error: 'Body: Line 1:1 - zero', done: [{ result: 4, stdout: '' }] }, stdout: '' });
+    await h.keepHistory(handle, 'loop-error');
+  });
+
+  it('<parallel.items> is the whole collection in every branch, beside its own <parallel.currentItem> and <parallel.index>', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        p: { type: 'parallel', name: 'Fan', data: { parallelType: 'collection', collection: '<start.input.names>' } },
+        body: { name: 'Body', parent: 'p', code: 'return <parallel.index> + ":" + <parallel.currentItem> + " of " + <parallel.items>.join(",")' },
+        after: { name: 'After', code: 'return <fan.results>.map((r) => r.result)' },
+      },
+      [['s', 'p'], ['p', 'body', 'parallel-start-source'], ['p', 'after', 'parallel-end-source']],
+    );
+    const result = await h.run(state, { input: { names: ['Ada', 'Linus', 'Grace'] } });
+    expect(result.error).toBeUndefined();
+    expect(result.output).toEqual({ result: ['0:Ada of Ada,Linus,Grace', '1:Linus of Ada,Linus,Grace', '2:Grace of Ada,Linus,Grace'], stdout: '' });
+    // The parallel's log shows the items it ran over.
+    expect(result.logs.find((l) => l.blockId === 'p')?.input).toMatchObject({ count: 3, items: ['Ada', 'Linus', 'Grace'] });
+  });
+
   it('a Response block inside a loop ends the whole run at the first iteration that reaches it', async () => {
     const state = graphOf(
       {

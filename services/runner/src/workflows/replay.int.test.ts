@@ -38,6 +38,7 @@ const EXPECTED = [
   'embeddings-images',
   'api-start',
   'model-retries',
+  'loop-error',
 ];
 
 /**
