@@ -108,7 +108,7 @@ describe('the proxy', () => {
     expect(res.body).toMatchObject({ success: true, output: 'HELLO-SECRET, Ada!' });
     // an environment value is a secret: a tool that answers it as is gets it redacted
     expect((await api<ToolResult>('POST', '/api/proxy', { toolId: 'custom_greeter', params: { name: 'leak' } }, as)).body).toMatchObject({ success: true, output: '[REDACTED]' });
-    expect((await api<ToolResult>('POST', '/api/proxy', { toolId: 'custom_greeter', params: { name: 1 } }, as)).body).toMatchObject({ success: false, error: 'Custom tool execution error: Parameter name should be a string' });
+    expect((await api<ToolResult>('POST', '/api/proxy', { toolId: 'custom_greeter', params: { name: 1 } }, as)).body).toMatchObject({ success: false, error: 'Parameter name should be a string' });
     // another account does not have this custom tool
     expect((await api<ToolResult>('POST', '/api/proxy', { toolId: 'custom_greeter', params: { name: 'x' } })).body).toMatchObject({ success: false, error: 'Tool not found: custom_greeter' });
   });

@@ -1,6 +1,6 @@
 import type { ExecuteFunctionOutput, FunctionDebug } from '@weft/contracts';
 import { DEFAULT_FUNCTION_TIMEOUT_MS, type SandboxPool } from './sandbox.js';
-import { ENV_PLACEHOLDER, prepareCustomToolCode, validateCustomToolParams } from '../tools/runtime/customTool.js';
+import { ENV_PLACEHOLDER, customToolFailure, prepareCustomToolCode, validateCustomToolParams } from '../tools/runtime/customTool.js';
 import { substituteInSource } from './placeholders.js';
 import { errorMessage } from '../tools/runtime/errors.js';
 
@@ -77,6 +77,7 @@ export async function executeFunctionRequest(sandbox: SandboxPool, req: Function
   const res = await sandbox.run({ code, params, envVars, timeoutMs, lineOffset: Math.max(0, lineOffset), signal: req.signal });
   if (res.success) return { success: true, output: { result: res.result, stdout: res.stdout } };
   const debug = res.debug;
+  if (req.isCustomTool) return { success: false, output: { result: null, stdout: res.stdout }, error: customToolFailure(res), ...(debug ? { debug } : {}) };
   const located = debug?.line !== undefined ? `Line ${debug.line}:${debug.column ?? 0} - ${res.error}` : res.error;
   return { success: false, output: { result: null, stdout: res.stdout }, error: located || 'Code execution failed', ...(debug ? { debug } : {}) };
 }

@@ -287,6 +287,22 @@ describe('gRPC handlers', () => {
     await expect(h.executeTool({ toolId: '', paramsJson: '', context: ctx, envVars: {}, skipPostProcess: false }, grpcCtx)).rejects.toThrow('toolId is required');
   });
 
+  it('a custom tool answers the same messages through function execute (isCustomTool) and by id (the proxy, an agent)', async () => {
+    const h = integrationsHandlers(rt);
+    const ctx = { workspaceId: 'ws1', workflowId: 'wf1', actorId: 'user1' };
+    const schema = { type: 'function', function: { name: 'greet', parameters: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } };
+    const viaFunction = async (code: string, params: unknown) =>
+      (await h.executeFunction({ code, timeoutMs: 0, paramsJson: JSON.stringify(params), envVarsJson: '', blockDataJson: '', blockNameMappingJson: '', workflowId: '', isCustomTool: true, schemaJson: JSON.stringify(schema) }, grpcCtx)).error;
+    const viaId = async (params: unknown) => (JSON.parse((await h.executeTool({ toolId: 'custom_greet', paramsJson: JSON.stringify(params), context: ctx, envVars: {}, skipPostProcess: false }, grpcCtx)).resultJson) as { error?: string }).error;
+    // Spec 000 §5's checks, word for word on both paths.
+    expect(await viaFunction('return 1', {})).toBe('Required parameter missing: name');
+    expect(await viaId({})).toBe('Required parameter missing: name');
+    expect(await viaFunction('return 1', { name: 1 })).toBe(await viaId({ name: 1 }));
+    expect(await viaId({ name: 1 })).toBe('Parameter name should be a string');
+    // What the code threw: 'Custom tool execution error: {msg}' (§8), the message without the error's name.
+    expect(await viaFunction('throw new Error("boom")', { name: 'x' })).toBe('Custom tool execution error: boom');
+  });
+
   it('callRoute answers JSON and binary routes as their HTTP routes would', async () => {
     const h = integrationsHandlers(rt);
     fake.on('GET', '/dog.gif', { headers: { 'content-type': 'image/gif' }, text: 'GIF' });

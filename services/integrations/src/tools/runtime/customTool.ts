@@ -54,6 +54,20 @@ export function validateCustomToolParams(schema: unknown, params: Record<string,
   }
 }
 
+/**
+ * A custom tool's code failure, as every path answers it (the proxy, a run's agent, function execute
+ * with isCustomTool): 'Custom tool execution error: {msg}' (spec 000 §8), msg being what the code
+ * threw — its message without the error's name ('boom', not 'Error: boom') — or the limit it hit;
+ * 'Custom tool execution failed' when there is none. The §5 checks of its params answer their own
+ * messages as they are ('Required parameter missing: city'), before any code runs.
+ */
+export function customToolFailure(res: { error?: string | undefined; debug?: { errorType?: string | undefined } | undefined }): string {
+  const error = res.error ?? '';
+  const name = res.debug?.errorType;
+  const msg = (name && error.startsWith(`${name}:`) ? error.slice(name.length + 1) : error).trim();
+  return msg ? `Custom tool execution error: ${msg}` : 'Custom tool execution failed';
+}
+
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const RESERVED = new Set(['params', 'environmentVariables', 'console', 'await', 'return', 'const', 'let', 'var', 'function', 'class', 'this', 'new', 'delete', 'typeof', 'in', 'of', 'if', 'else', 'for', 'while', 'do', 'switch', 'case', 'default', 'break', 'continue', 'try', 'catch', 'finally', 'throw', 'void', 'with', 'yield', 'import', 'export', 'super', 'null', 'true', 'false', 'undefined', 'NaN', 'Infinity', 'enum', 'debugger', 'instanceof', 'static', 'implements', 'interface', 'package', 'private', 'protected', 'public', 'let', 'eval', 'arguments']);
 

@@ -6,7 +6,7 @@ import { ToolError, type ToolIO } from '../serviceTool.js';
 import { NetworkError, OutboundRefusedError, RequestTimeoutError, guardedFetch } from '../../net/guardedFetch.js';
 import { TransientToolError, errorMessage, forLog, redact } from './errors.js';
 import { httpRequest } from './httpRequest.js';
-import { prepareCustomToolCode, validateCustomToolParams } from './customTool.js';
+import { customToolFailure, prepareCustomToolCode, validateCustomToolParams } from './customTool.js';
 import { callInternalTool, callRemoteTool } from './requestFromMetadata.js';
 import type { ToolRuntimeDeps } from './types.js';
 
@@ -95,14 +95,11 @@ export function createToolExecutor(deps: ToolRuntimeDeps): ToolExecutor {
     const tool = tools.find((t) => t.id === id) ?? tools.find((t) => t.title === id);
     if (!tool) throw new ToolError(`Tool not found: ${input.toolId}`);
     if (!tool.code.trim()) throw new ToolError('No code provided for tool execution');
-    try {
-      validateCustomToolParams(tool.schema, params);
-    } catch (err) {
-      throw new ToolError(`Custom tool execution error: ${errorMessage(err)}`);
-    }
+    // The §5 checks answer their own messages, as function execute does (customToolFailure).
+    validateCustomToolParams(tool.schema, params);
     const envVars = input.envVars ?? {};
     const res = await deps.runCode({ code: prepareCustomToolCode(tool.code, params, envVars), params, envVars, timeoutMs: CUSTOM_TOOL_TIMEOUT_MS, signal });
-    if (!res.success) throw new ToolError(`Custom tool execution error: ${res.error || 'Custom tool execution failed'}`);
+    if (!res.success) throw new ToolError(customToolFailure(res));
     return res.result;
   }
 

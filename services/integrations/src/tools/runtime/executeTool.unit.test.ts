@@ -272,11 +272,11 @@ describe('custom tools', () => {
   });
 
   it.each([
-    [{ days: 1 }, 'Custom tool execution error: Required parameter missing: city'],
-    [{ city: 'x', extra: 1 }, 'Custom tool execution error: Unknown parameter: extra'],
-    [{ city: 1 }, 'Custom tool execution error: Parameter city should be a string'],
-    [{ city: 'x', days: '2' }, 'Custom tool execution error: Parameter days should be a number'],
-  ])('checks %j against the schema', async (params, error) => {
+    [{ days: 1 }, 'Required parameter missing: city'],
+    [{ city: 'x', extra: 1 }, 'Unknown parameter: extra'],
+    [{ city: 1 }, 'Parameter city should be a string'],
+    [{ city: 'x', days: '2' }, 'Parameter days should be a number'],
+  ])('checks %j against the schema, answering spec 000 §5’s message as it is', async (params, error) => {
     customTools = [weather];
     expect(await call('custom_weather', params)).toMatchObject({ success: false, error });
   });
@@ -287,9 +287,13 @@ describe('custom tools', () => {
       { ...weather, id: 'empty', code: '  ' },
       { ...weather, id: 'throws', code: 'throw new Error("boom")' },
     ];
-    expect(await call('custom_bad', { city: 'x' })).toMatchObject({ error: 'Custom tool execution error: Invalid schema format' });
+    expect(await call('custom_bad', { city: 'x' })).toMatchObject({ error: 'Invalid schema format' });
     expect(await call('custom_empty', { city: 'x' })).toMatchObject({ error: 'No code provided for tool execution' });
     expect(await call('custom_none', {})).toMatchObject({ error: 'Tool not found: custom_none' });
-    expect(await call('custom_throws', { city: 'x' })).toMatchObject({ success: false, error: 'Custom tool execution error: Error: boom' });
+    // What the code threw, by its message (not 'Error: boom'), and a limit it hit, in spec 000 §8's words.
+    expect(await call('custom_throws', { city: 'x' })).toMatchObject({ success: false, error: 'Custom tool execution error: boom' });
+    customTools = [{ ...weather, id: 'typed', code: 'null.x' }, { ...weather, id: 'silent', code: 'throw new Error("")' }];
+    expect(await call('custom_typed', { city: 'x' })).toMatchObject({ success: false, error: "Custom tool execution error: cannot read property 'x' of null" });
+    expect(await call('custom_silent', { city: 'x' })).toMatchObject({ success: false, error: 'Custom tool execution failed' });
   });
 });

@@ -64,7 +64,7 @@ export interface ToolRuntimeDeps {
   /** Polling-job tools (browser task, …) run as durable workflows; without it they make their start request only. */
   jobs?: ToolJobRunner;
   /** Runs custom tool code (the sandbox). */
-  runCode: (run: { code: string; params: Record<string, unknown>; envVars: Record<string, string>; timeoutMs: number; signal?: AbortSignal | undefined }) => Promise<{ success: boolean; result?: unknown; error?: string; stdout: string }>;
+  runCode: (run: { code: string; params: Record<string, unknown>; envVars: Record<string, string>; timeoutMs: number; signal?: AbortSignal | undefined }) => Promise<{ success: boolean; result?: unknown; error?: string; stdout: string; debug?: { errorType?: string | undefined } | undefined }>;
 }
 
 export type { ToolResult };
