@@ -225,10 +225,23 @@ export function executionRoutes(clients: Clients, auth: Authenticator, access: A
     );
   }
 
-  /** An execution the actor may read or write (through its workflow's access). */
+  /**
+   * An execution the caller may read or write: a session or personal key through its workflow's
+   * access; a workflow's deployment key (x-api-key that is not a personal key) for the runs of that
+   * workflow's deployments (those with a deployment version: API key, webhook and schedule runs),
+   * deployed now or not. A key of no workflow is 401; any other execution is 404 to a key, as an
+   * unknown one (the key learns nothing of runs it cannot read).
+   */
   async function executionFor(req: Request<{ id: string }>, mode: AccessMode, withLogs: boolean): Promise<runner.Execution> {
-    const actor = await requireActor(auth, req);
     const executionId = req.params.id;
+    const key = req.header('x-api-key');
+    if (key && !key.startsWith(API_KEY_PREFIX)) {
+      const { workflowId } = await clients.triggers.deploymentKeyWorkflow({ apiKey: key });
+      const { execution } = await clients.runs.getExecution({ executionId, withoutLogs: !withLogs });
+      if (!execution || execution.workflowId !== workflowId || execution.deploymentVersion === undefined) throw new AppError('not_found', `Execution ${executionId} not found`);
+      return execution;
+    }
+    const actor = await requireActor(auth, req);
     const { execution } = await clients.runs.getExecution({ executionId, withoutLogs: !withLogs });
     if (!execution) throw new AppError('not_found', `Execution ${executionId} not found`);
     await access.require(actor, execution.workflowId, mode);
@@ -328,10 +341,11 @@ export function executionRoutes(clients: Clients, auth: Authenticator, access: A
     res.json({ executions: page.executions.map(executionView), nextCursor: page.nextCursor ?? null });
   });
 
+  // The deployment key may cancel the runs it may read (a caller stops the async run it started).
   r.post('/executions/:id/cancel', async (req, res) => {
-    const actor = await requireActor(auth, req);
     const execution = await executionFor(req, 'write', false);
-    const out = await clients.runs.cancelExecution({ executionId: execution.executionId, actorId: actor.userId });
+    const actor = await auth.authenticate(req);
+    const out = await clients.runs.cancelExecution({ executionId: execution.executionId, actorId: actor?.userId ?? '' });
     if (!out.execution) throw new AppError('internal', 'The runner answered without an execution');
     res.json(executionView(out.execution));
   });

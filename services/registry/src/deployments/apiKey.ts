@@ -118,3 +118,13 @@ export async function resolveDeploymentKey(db: Kysely<RegistryDB>, workflowId: s
   if (!active) throw new AppError('forbidden', 'Workflow is not deployed');
   return { workflowId, workspaceId: row.workspace_id, version: active.deploymentVersion, state: active.state, deployedBy: active.deployedBy, actorId: active.actorId, deployedAt: active.deployedAt };
 }
+
+/**
+ * The workflow a deployment API key belongs to, looked up by the key's hash (indexed, migration
+ * 0009), deployed now or not; unauthenticated ('Invalid API key') for a key of no workflow.
+ */
+export async function workflowOfDeploymentKey(db: Kysely<RegistryDB>, apiKey: string): Promise<string> {
+  const row = apiKey ? await db.selectFrom('workflows').select('id').where('api_key_hash', '=', hashApiKey(apiKey)).executeTakeFirst() : undefined;
+  if (!row) throw new AppError('unauthenticated', 'Invalid API key');
+  return row.id;
+}

@@ -9,7 +9,7 @@ import { createWorkflow, deleteWorkflow } from '../entries/workflows.js';
 import { createCipher, generateKey, parseKeys } from '../secrets/cipher.js';
 import { plainMigrations, registryMigrations } from '../migrations/index.js';
 import { deploy, undeploy } from './deployments.js';
-import { resolveDeploymentKey } from './apiKey.js';
+import { resolveDeploymentKey, workflowOfDeploymentKey } from './apiKey.js';
 import { activeDeployment } from './triggers.js';
 import { removeMember, setMember } from '../workspaces/members.js';
 
@@ -60,6 +60,26 @@ describe('deployment API keys checked for deployed runs', () => {
       await expect(resolveDeploymentKey(registry.db, wf.id, key)).rejects.toMatchObject({ code: 'forbidden', message: 'Workflow is not deployed' });
       await deleteWorkflow(registry, 'u1', wf.id);
       await expect(resolveDeploymentKey(registry.db, wf.id, key)).rejects.toMatchObject({ code: 'not_found', message: `Workflow ${wf.id} not found` });
+    } finally {
+      await drop();
+    }
+  });
+
+  it('names the workflow a key belongs to, deployed or not; a key of no workflow is 401, and so is a deleted workflow\'s', async () => {
+    const { registry, drop } = await createTestRegistry();
+    try {
+      const ws = await createWorkspace(registry, 'u1', 'W');
+      const [a, b] = [await createWorkflow(registry, 'u1', ws.id, {}), await createWorkflow(registry, 'u1', ws.id, {})];
+      const [keyA, keyB] = [(await deploy(registry, 'u1', a.id)).apiKey ?? '', (await deploy(registry, 'u1', b.id)).apiKey ?? ''];
+      expect(await workflowOfDeploymentKey(registry.db, keyA)).toBe(a.id);
+      expect(await workflowOfDeploymentKey(registry.db, keyB)).toBe(b.id);
+      for (const wrong of [`${keyA}x`, '', 'wf_anything']) {
+        await expect(workflowOfDeploymentKey(registry.db, wrong)).rejects.toMatchObject({ code: 'unauthenticated', message: 'Invalid API key' });
+      }
+      await undeploy(registry, 'u1', a.id);
+      expect(await workflowOfDeploymentKey(registry.db, keyA)).toBe(a.id);
+      await deleteWorkflow(registry, 'u1', a.id);
+      await expect(workflowOfDeploymentKey(registry.db, keyA)).rejects.toMatchObject({ code: 'unauthenticated' });
     } finally {
       await drop();
     }

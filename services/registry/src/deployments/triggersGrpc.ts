@@ -2,6 +2,7 @@ import { AppError, type ServiceHandlers } from '@weft/platform';
 import type { registryTriggers } from '@weft/contracts';
 import { normalizeWebhookPath } from '@weft/catalog';
 import type { Registry } from '../ports.js';
+import { workflowOfDeploymentKey } from './apiKey.js';
 import { activeDeployment, claimDelivery, deployedWorkflowIds, releaseDelivery, resolveWebhook } from './triggers.js';
 
 function toWire(d: NonNullable<Awaited<ReturnType<typeof activeDeployment>>>): registryTriggers.DeployedWorkflow {
@@ -30,6 +31,9 @@ export function triggerHandlers(r: Registry): ServiceHandlers<typeof registryTri
     async listDeployedWorkflows(req) {
       if (!req.workspaceId) throw new AppError('validation', 'workspaceId is required');
       return { workflowIds: await deployedWorkflowIds(r.db, req.workspaceId) };
+    },
+    async deploymentKeyWorkflow(req) {
+      return { workflowId: await workflowOfDeploymentKey(r.db, req.apiKey) };
     },
   };
 }

@@ -95,6 +95,16 @@ export interface ListDeployedWorkflowsResponse {
   workflowIds: string[];
 }
 
+export interface DeploymentKeyWorkflowRequest {
+  /** A workflow's deployment API key as a caller sent it (x-api-key). */
+  apiKey: string;
+}
+
+export interface DeploymentKeyWorkflowResponse {
+  /** The workflow whose deployment API key it is (deployed now or not). */
+  workflowId: string;
+}
+
 function createBaseResolveWebhookRequest(): ResolveWebhookRequest {
   return { path: "" };
 }
@@ -1031,6 +1041,154 @@ export const ListDeployedWorkflowsResponse: MessageFns<ListDeployedWorkflowsResp
   },
 };
 
+function createBaseDeploymentKeyWorkflowRequest(): DeploymentKeyWorkflowRequest {
+  return { apiKey: "" };
+}
+
+export const DeploymentKeyWorkflowRequest: MessageFns<DeploymentKeyWorkflowRequest> = {
+  encode(message: DeploymentKeyWorkflowRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.apiKey !== "") {
+      writer.uint32(10).string(message.apiKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeploymentKeyWorkflowRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeploymentKeyWorkflowRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.apiKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeploymentKeyWorkflowRequest {
+    return {
+      apiKey: isSet(object.apiKey)
+        ? globalThis.String(object.apiKey)
+        : isSet(object.api_key)
+        ? globalThis.String(object.api_key)
+        : "",
+    };
+  },
+
+  toJSON(message: DeploymentKeyWorkflowRequest): unknown {
+    const obj: any = {};
+    if (message.apiKey !== "") {
+      obj.apiKey = message.apiKey;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeploymentKeyWorkflowRequest>, I>>(base?: I): DeploymentKeyWorkflowRequest {
+    return DeploymentKeyWorkflowRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeploymentKeyWorkflowRequest>, I>>(object: I): DeploymentKeyWorkflowRequest {
+    const message = createBaseDeploymentKeyWorkflowRequest();
+    message.apiKey = object.apiKey ?? "";
+    return message;
+  },
+};
+
+function createBaseDeploymentKeyWorkflowResponse(): DeploymentKeyWorkflowResponse {
+  return { workflowId: "" };
+}
+
+export const DeploymentKeyWorkflowResponse: MessageFns<DeploymentKeyWorkflowResponse> = {
+  encode(message: DeploymentKeyWorkflowResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.workflowId !== "") {
+      writer.uint32(10).string(message.workflowId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeploymentKeyWorkflowResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeploymentKeyWorkflowResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeploymentKeyWorkflowResponse {
+    return {
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+    };
+  },
+
+  toJSON(message: DeploymentKeyWorkflowResponse): unknown {
+    const obj: any = {};
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeploymentKeyWorkflowResponse>, I>>(base?: I): DeploymentKeyWorkflowResponse {
+    return DeploymentKeyWorkflowResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeploymentKeyWorkflowResponse>, I>>(
+    object: I,
+  ): DeploymentKeyWorkflowResponse {
+    const message = createBaseDeploymentKeyWorkflowResponse();
+    message.workflowId = object.workflowId ?? "";
+    return message;
+  },
+};
+
 export type TriggerServiceService = typeof TriggerServiceService;
 export const TriggerServiceService = {
   /** The deployed workflow listening on a webhook path; not_found when none is. */
@@ -1092,6 +1250,21 @@ export const TriggerServiceService = {
       Buffer.from(ListDeployedWorkflowsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListDeployedWorkflowsResponse => ListDeployedWorkflowsResponse.decode(value),
   },
+  /**
+   * The workflow a deployment API key belongs to, looked up by the key's hash (the gateway lets the
+   * key read that workflow's deployed runs); unauthenticated ('Invalid API key') for a key of none.
+   */
+  deploymentKeyWorkflow: {
+    path: "/weft.registry.v1.TriggerService/DeploymentKeyWorkflow" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeploymentKeyWorkflowRequest): Buffer =>
+      Buffer.from(DeploymentKeyWorkflowRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeploymentKeyWorkflowRequest => DeploymentKeyWorkflowRequest.decode(value),
+    responseSerialize: (value: DeploymentKeyWorkflowResponse): Buffer =>
+      Buffer.from(DeploymentKeyWorkflowResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeploymentKeyWorkflowResponse => DeploymentKeyWorkflowResponse.decode(value),
+  },
 } as const;
 
 export interface TriggerServiceServer extends UntypedServiceImplementation {
@@ -1104,6 +1277,11 @@ export interface TriggerServiceServer extends UntypedServiceImplementation {
   releaseWebhookDelivery: handleUnaryCall<ReleaseWebhookDeliveryRequest, ReleaseWebhookDeliveryResponse>;
   /** The deployed workflows of a workspace (the runner syncs their schedules when its members change). */
   listDeployedWorkflows: handleUnaryCall<ListDeployedWorkflowsRequest, ListDeployedWorkflowsResponse>;
+  /**
+   * The workflow a deployment API key belongs to, looked up by the key's hash (the gateway lets the
+   * key read that workflow's deployed runs); unauthenticated ('Invalid API key') for a key of none.
+   */
+  deploymentKeyWorkflow: handleUnaryCall<DeploymentKeyWorkflowRequest, DeploymentKeyWorkflowResponse>;
 }
 
 export interface TriggerServiceClient extends Client {
@@ -1185,6 +1363,25 @@ export interface TriggerServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListDeployedWorkflowsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The workflow a deployment API key belongs to, looked up by the key's hash (the gateway lets the
+   * key read that workflow's deployed runs); unauthenticated ('Invalid API key') for a key of none.
+   */
+  deploymentKeyWorkflow(
+    request: DeploymentKeyWorkflowRequest,
+    callback: (error: ServiceError | null, response: DeploymentKeyWorkflowResponse) => void,
+  ): ClientUnaryCall;
+  deploymentKeyWorkflow(
+    request: DeploymentKeyWorkflowRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeploymentKeyWorkflowResponse) => void,
+  ): ClientUnaryCall;
+  deploymentKeyWorkflow(
+    request: DeploymentKeyWorkflowRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeploymentKeyWorkflowResponse) => void,
   ): ClientUnaryCall;
 }
 
