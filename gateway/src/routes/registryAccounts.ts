@@ -48,6 +48,12 @@ export function accountRoutes(clients: Clients, accounts: Accounts): Router {
     const actor = await requireActor(auth, req);
     res.json({ credentials: (await clients.registry.listOAuthCredentials({ actor })).credentials });
   });
+  // Disconnect: only the caller's own credentials (another's id answers 404, as an unknown one).
+  r.delete('/auth/oauth/credentials/:id', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    await clients.registry.deleteOAuthCredential({ actor, credentialId: req.params.id });
+    res.json({ success: true });
+  });
   r.get('/auth/oauth/authorize/:provider', async (req, res) => {
     const actor = await requireActor(auth, req);
     const out = await clients.registry.startOAuth({ actor, providerId: req.params.provider, redirectUri: callbackUrl(req) });

@@ -6,7 +6,7 @@ import { createWorkspace } from './workspaces/workspaces.js';
 import { createWorkflow, WORKFLOW_LIMIT_MESSAGE } from './entries/workflows.js';
 import { getEnvironment, rotateEnvironment, setEnvironment } from './environment/environment.js';
 import { createCipher, generateKey, parseKeys } from './secrets/cipher.js';
-import { completeOAuth, getAccessToken, startOAuth } from './oauth/credentials.js';
+import { completeOAuth, deleteCredential, getAccessToken, listCredentials, startOAuth } from './oauth/credentials.js';
 
 describe('plan limit', () => {
   it('refuses the workflow past the limit with upgradeRequired and the spec message', async () => {
@@ -105,6 +105,15 @@ describe('OAuth credentials against a local authorization server', () => {
       ]);
       const stored = await registry.db.selectFrom('oauth_credentials').selectAll().executeTakeFirstOrThrow();
       expect(`${stored.access_token}${stored.refresh_token}`).not.toContain('access-2');
+
+      // Disconnecting: only the owner can; the credential and its tokens are gone afterwards.
+      await expect(deleteCredential(registry, 'u2', credential.id)).rejects.toMatchObject({ code: 'not_found' });
+      expect((await listCredentials(registry, 'u1')).map((c) => c.id)).toEqual([credential.id]);
+      await deleteCredential(registry, 'u1', credential.id);
+      expect(await listCredentials(registry, 'u1')).toEqual([]);
+      expect(await registry.db.selectFrom('oauth_credentials').selectAll().execute()).toEqual([]);
+      await expect(getAccessToken(registry, 'u1', credential.id)).rejects.toMatchObject({ code: 'not_found' });
+      await expect(deleteCredential(registry, 'u1', credential.id)).rejects.toMatchObject({ code: 'not_found' });
     } finally {
       await drop();
     }

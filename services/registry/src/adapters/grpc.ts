@@ -19,7 +19,7 @@ import {
 import { getEnvironment, setEnvironment } from '../environment/environment.js';
 import { resolveDeploymentKey } from '../deployments/apiKey.js';
 import { deleteCustomTool, listCustomTools, upsertCustomTools } from '../customTools/customTools.js';
-import { completeOAuth, getAccessToken, listCredentials, startOAuth } from '../oauth/credentials.js';
+import { completeOAuth, deleteCredential, getAccessToken, listCredentials, startOAuth } from '../oauth/credentials.js';
 import { accessOf, actorId, folderToWire, jsonObject, statusToWire, workflowToWire } from './wire.js';
 
 function parseTools(text: string): unknown {
@@ -186,6 +186,10 @@ export function registryHandlers(r: Registry): ServiceHandlers<typeof registry.R
     },
     async getOAuthToken(req) {
       return { accessToken: await getAccessToken(r, actorId(req.actor), req.credentialId) };
+    },
+    async deleteOAuthCredential(req) {
+      await deleteCredential(r, actorId(req.actor), req.credentialId);
+      return {};
     },
   };
 }

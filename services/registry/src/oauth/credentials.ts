@@ -85,6 +85,20 @@ export async function listCredentials(r: Registry, userId: string): Promise<Cred
 }
 
 /**
+ * Disconnects one of the caller's credentials: the row and its sealed tokens are deleted. Another
+ * user's credential answers not found, as one that does not exist (its id tells them nothing).
+ */
+export async function deleteCredential(r: Registry, userId: string, credentialId: string): Promise<void> {
+  if (!credentialId) throw new AppError('validation', 'credentialId is required');
+  await r.db.transaction().execute(async (trx) => {
+    const row = await trx.deleteFrom('oauth_credentials').where('id', '=', credentialId).where('user_id', '=', userId).returning(['id', 'provider_id']).executeTakeFirst();
+    if (!row) throw new AppError('not_found', `Credential ${credentialId} not found`);
+    await emit(trx, r.instance, 'user', userId, 'oauthCredentialDisconnected', { userId, credentialId: row.id, providerId: row.provider_id });
+  });
+  r.kick();
+}
+
+/**
  * A usable access token: the stored one, or a refreshed one when it expires within the configured
  * skew. The row is locked while refreshing so concurrent calls refresh once.
  */

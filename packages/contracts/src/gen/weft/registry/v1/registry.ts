@@ -457,6 +457,12 @@ export interface OAuthTokenResponse {
   accessToken: string;
 }
 
+/** Disconnects one of the caller's own credentials (its tokens are deleted). */
+export interface DeleteOAuthCredentialRequest {
+  actor: Actor | undefined;
+  credentialId: string;
+}
+
 function createBaseActor(): Actor {
   return { userId: "" };
 }
@@ -7436,6 +7442,95 @@ export const OAuthTokenResponse: MessageFns<OAuthTokenResponse> = {
   },
 };
 
+function createBaseDeleteOAuthCredentialRequest(): DeleteOAuthCredentialRequest {
+  return { actor: undefined, credentialId: "" };
+}
+
+export const DeleteOAuthCredentialRequest: MessageFns<DeleteOAuthCredentialRequest> = {
+  encode(message: DeleteOAuthCredentialRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.credentialId !== "") {
+      writer.uint32(18).string(message.credentialId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteOAuthCredentialRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteOAuthCredentialRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.credentialId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteOAuthCredentialRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      credentialId: isSet(object.credentialId)
+        ? globalThis.String(object.credentialId)
+        : isSet(object.credential_id)
+        ? globalThis.String(object.credential_id)
+        : "",
+    };
+  },
+
+  toJSON(message: DeleteOAuthCredentialRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.credentialId !== "") {
+      obj.credentialId = message.credentialId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteOAuthCredentialRequest>, I>>(base?: I): DeleteOAuthCredentialRequest {
+    return DeleteOAuthCredentialRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteOAuthCredentialRequest>, I>>(object: I): DeleteOAuthCredentialRequest {
+    const message = createBaseDeleteOAuthCredentialRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.credentialId = object.credentialId ?? "";
+    return message;
+  },
+};
+
 export type RegistryServiceService = typeof RegistryServiceService;
 export const RegistryServiceService = {
   listWorkspaces: {
@@ -7810,6 +7905,16 @@ export const RegistryServiceService = {
     responseSerialize: (value: OAuthTokenResponse): Buffer => Buffer.from(OAuthTokenResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): OAuthTokenResponse => OAuthTokenResponse.decode(value),
   },
+  deleteOAuthCredential: {
+    path: "/weft.registry.v1.RegistryService/DeleteOAuthCredential" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteOAuthCredentialRequest): Buffer =>
+      Buffer.from(DeleteOAuthCredentialRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteOAuthCredentialRequest => DeleteOAuthCredentialRequest.decode(value),
+    responseSerialize: (value: Empty): Buffer => Buffer.from(Empty.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Empty => Empty.decode(value),
+  },
 } as const;
 
 export interface RegistryServiceServer extends UntypedServiceImplementation {
@@ -7850,6 +7955,7 @@ export interface RegistryServiceServer extends UntypedServiceImplementation {
   completeOAuth: handleUnaryCall<OAuthCallbackRequest, OAuthCredentialResponse>;
   listOAuthCredentials: handleUnaryCall<EnvironmentRequest, ListOAuthCredentialsResponse>;
   getOAuthToken: handleUnaryCall<OAuthTokenRequest, OAuthTokenResponse>;
+  deleteOAuthCredential: handleUnaryCall<DeleteOAuthCredentialRequest, Empty>;
 }
 
 export interface RegistryServiceClient extends Client {
@@ -8404,6 +8510,21 @@ export interface RegistryServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: OAuthTokenResponse) => void,
+  ): ClientUnaryCall;
+  deleteOAuthCredential(
+    request: DeleteOAuthCredentialRequest,
+    callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  deleteOAuthCredential(
+    request: DeleteOAuthCredentialRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  deleteOAuthCredential(
+    request: DeleteOAuthCredentialRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Empty) => void,
   ): ClientUnaryCall;
 }
 
