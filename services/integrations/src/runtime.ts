@@ -59,7 +59,7 @@ export function createToolRuntime(opts: ToolRuntimeOptions): ToolRuntime {
   const client = opts.registry ? null : createRegistryClient(opts.config);
   const registry: RegistryPort = opts.registry ?? (client as RegistryPort);
   const sandbox = opts.sandbox ?? new SandboxPool();
-  const modelConfig = modelConfigFromEnv(env);
+  const modelConfig = modelConfigFromEnv(env, policy);
   const workflowClients = opts.workflows ? null : createWorkflowSource(opts.config);
   const workflows: WorkflowSource = opts.workflows ?? (workflowClients as WorkflowSource);
   const extra = [...modelRoutes(modelConfig), ...stagehandRoutes({ policy, models: { config: modelConfig, logger: opts.logger } }), ...workflowRoutes(workflows), ...(opts.extraRoutes ?? [])];

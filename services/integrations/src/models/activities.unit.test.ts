@@ -96,8 +96,10 @@ describe('temperature and Azure rules (§5, §9)', () => {
     await activities().callModel(ask({ model: 'azure/gpt-4o', responseFormat: { schema: { type: 'object' }, strict: false } }));
     expect(openai.chatRequests()[0]?.body).toMatchObject({ response_format: { type: 'json_schema', json_schema: { name: 'response_schema', strict: false } } });
     const other = await createOpenAIFake();
+    // A block's endpoint passes the outbound guard: the fake's loopback address is allowed here.
+    const guarded = createModelActivities(testModelDeps({ ...compatibleEnv(openai.url), WEFT_OUTBOUND_ALLOWLIST: '127.0.0.1' }));
     try {
-      await activities().callModel(ask({ model: 'azure/my-deployment', azureEndpoint: other.url, azureApiVersion: '2025-01-01' }));
+      await guarded.callModel(ask({ model: 'azure/my-deployment', azureEndpoint: other.url, azureApiVersion: '2025-01-01' }));
       const [req] = other.chatRequests();
       expect(req?.path).toBe('/openai/deployments/my-deployment/chat/completions');
       expect(req?.query['api-version']).toBe('2025-01-01');

@@ -111,7 +111,7 @@ export async function callModel(deps: ModelDeps, input: CallModelInput, signal?:
     const req: AdapterRequest = {
       model,
       messages: input.messages,
-      apiKey: resolveApiKey(deps.config, provider, input.apiKey),
+      apiKey: resolveApiKey(deps.config, provider, input.apiKey, input.azureEndpoint),
       stream: input.stream !== undefined,
       ...(input.systemPrompt ? { systemPrompt: input.systemPrompt } : {}),
       ...(input.tools?.length ? { tools: input.tools } : {}),

@@ -1,4 +1,5 @@
 import type { ModelProviderId } from '@weft/contracts';
+import { OutboundRefusedError } from '../net/guardedFetch.js';
 
 /** A request the user must fix (missing key, endpoint or prompt): never retried. */
 export class ModelRequestError extends Error {
@@ -32,9 +33,19 @@ export function statusOf(err: unknown): number | undefined {
   return undefined;
 }
 
-/** Wraps an SDK or fetch failure as a provider error, keeping the provider's message. */
+/** The outbound guard's refusal, when it is the error or its cause (SDKs wrap fetch failures as 'Connection error.'). */
+function refusalIn(err: unknown): OutboundRefusedError | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof OutboundRefusedError) return e;
+  }
+  return undefined;
+}
+
+/** Wraps an SDK or fetch failure as a provider error, keeping the provider's message; a refused address is the user's to fix. */
 export function toProviderError(err: unknown, provider: ModelProviderId): Error {
   if (err instanceof ModelProviderError || err instanceof ModelRequestError) return err;
+  const refused = refusalIn(err);
+  if (refused) return new ModelRequestError(refused.message);
   const message = err instanceof Error ? err.message : String(err);
   return new ModelProviderError(message, provider, statusOf(err));
 }

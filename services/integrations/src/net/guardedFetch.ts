@@ -3,6 +3,7 @@ import https from 'node:https';
 import dns from 'node:dns';
 import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
+import { Readable } from 'node:stream';
 import { addressAllowed, type AddressPolicy } from './addressPolicy.js';
 
 /** A refused outbound address: an answer to the caller (not retried). */
@@ -48,6 +49,27 @@ export interface GuardedRequestInit {
   maxBodyBytes?: number;
   /** Aborting closes the connection at once and rejects with RequestCancelledError. */
   signal?: AbortSignal | undefined;
+  /**
+   * Answer as soon as the headers arrive, the body streamed as it comes (a model's server-sent
+   * events); no body size limit, the deadline and the signal still end the exchange.
+   */
+  stream?: boolean;
+}
+
+interface Answer {
+  status: number;
+  statusText: string;
+  headers: Headers;
+  body: Buffer | Readable;
+}
+
+function headersOf(res: http.IncomingMessage): Headers {
+  const h = new Headers();
+  for (const [k, v] of Object.entries(res.headers)) {
+    if (Array.isArray(v)) for (const item of v) h.append(k, item);
+    else if (v !== undefined) h.set(k, v);
+  }
+  return h;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -71,7 +93,7 @@ function guardedLookup(policy: AddressPolicy, host: string) {
   };
 }
 
-function once(url: URL, init: GuardedRequestInit, policy: AddressPolicy, deadline: number, timeoutMs: number): Promise<{ status: number; statusText: string; headers: Headers; body: Buffer }> {
+function once(url: URL, init: GuardedRequestInit, policy: AddressPolicy, deadline: number, timeoutMs: number): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (isIP(host) && !addressAllowed(policy, host, host)) return reject(new OutboundRefusedError(host));
@@ -95,6 +117,16 @@ function once(url: URL, init: GuardedRequestInit, policy: AddressPolicy, deadlin
     }, remaining);
     const max = init.maxBodyBytes ?? DEFAULT_MAX_BODY;
     req.on('response', (res) => {
+      if (init.stream) {
+        const done = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+        };
+        res.on('end', done);
+        res.on('close', done);
+        resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: headersOf(res), body: res });
+        return;
+      }
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (c: Buffer) => {
@@ -107,12 +139,7 @@ function once(url: URL, init: GuardedRequestInit, policy: AddressPolicy, deadlin
       });
       res.on('end', () => {
         clearTimeout(timer);
-        const h = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) {
-          if (Array.isArray(v)) for (const item of v) h.append(k, item);
-          else if (v !== undefined) h.set(k, v);
-        }
-        resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: h, body: Buffer.concat(chunks) });
+        resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: headersOf(res), body: Buffer.concat(chunks) });
       });
       res.on('error', (e) => {
         clearTimeout(timer);
@@ -136,7 +163,8 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /**
  * fetch for tools: every hop's host is resolved and checked against the address policy before
  * connecting (so DNS cannot point a public name at a private address), redirects are followed by
- * hand and checked again, a deadline covers the whole exchange, and the body is read whole.
+ * hand and checked again, a deadline covers the whole exchange, and the body is read whole (or
+ * streamed, `stream`).
  */
 export async function guardedFetch(input: string | URL, init: GuardedRequestInit, policy: AddressPolicy): Promise<Response> {
   const timeoutMs = init.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -148,6 +176,7 @@ export async function guardedFetch(input: string | URL, init: GuardedRequestInit
     const res = await once(url, current, policy, deadline, timeoutMs);
     const location = res.headers.get('location');
     if (REDIRECTS.has(res.status) && location && hop < maxRedirects) {
+      if (res.body instanceof Readable) res.body.destroy();
       const next = new URL(location, url);
       if (next.host !== url.host) current = { ...current, headers: withoutCredentials(current.headers ?? {}) };
       if (res.status === 303 || ((res.status === 301 || res.status === 302) && current.method && current.method.toUpperCase() === 'POST')) {
@@ -158,7 +187,9 @@ export async function guardedFetch(input: string | URL, init: GuardedRequestInit
       continue;
     }
     const nullBody = res.status === 204 || res.status === 304 || (current.method ?? 'GET').toUpperCase() === 'HEAD';
-    const response = new Response(nullBody ? null : new Uint8Array(res.body), { status: res.status < 200 || res.status > 599 ? 200 : res.status, statusText: res.statusText, headers: res.headers });
+    const body = res.body instanceof Readable ? (Readable.toWeb(res.body) as ReadableStream<Uint8Array>) : new Uint8Array(res.body);
+    if (nullBody && res.body instanceof Readable) res.body.destroy();
+    const response = new Response(nullBody ? null : body, { status: res.status < 200 || res.status > 599 ? 200 : res.status, statusText: res.statusText, headers: res.headers });
     Object.defineProperty(response, 'url', { value: url.toString() });
     return response;
   }
