@@ -90,13 +90,80 @@ describe('the web app’s pages in Chromium', () => {
     await page.locator(`.wf-row[data-workflow-id="${workflowId}"]`).dragTo(folder.locator('.folder-row'));
     await expect.poll(async () => (await listed()).find((w) => w.id === workflowId)?.folderId ?? null).not.toBeNull();
 
-    // Delete the copy (confirmed).
+    // Delete the copy: the app's confirm dialog (Escape cancels and nothing is deleted; Enter confirms).
     const copy = (await listed()).find((w) => w.id !== workflowId);
-    page.once('dialog', (d) => void d.accept());
-    await page.locator(`.wf-row[data-workflow-id="${copy?.id}"]`).getByRole('button', { name: /^Actions for / }).click();
-    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    const deleteCopy = async () => {
+      await page.locator(`.wf-row[data-workflow-id="${copy?.id}"]`).getByRole('button', { name: /^Actions for / }).click();
+      await page.getByRole('menuitem', { name: 'Delete' }).click();
+      return page.getByRole('alertdialog', { name: `Delete “${copy?.name}”?` });
+    };
+    let confirmDialog = await deleteCopy();
+    // Focus starts on the destructive button and Tab stays inside the dialog.
+    await expect.poll(() => page.evaluate('document.activeElement?.textContent')).toBe('Delete workflow');
+    await page.keyboard.press('Tab');
+    await expect.poll(() => page.evaluate('document.activeElement?.textContent')).toBe('Cancel');
+    await page.keyboard.press('Shift+Tab');
+    await expect.poll(() => page.evaluate('document.activeElement?.textContent')).toBe('Delete workflow');
+    await page.screenshot({ path: path.join(tmpdir(), 'weft-confirm-delete.png') });
+    await page.keyboard.press('Escape');
+    await confirmDialog.waitFor({ state: 'detached' });
+    expect((await listed()).length).toBe(2);
+    confirmDialog = await deleteCopy();
+    await page.keyboard.press('Enter');
+    await confirmDialog.waitFor({ state: 'detached' });
     await expect.poll(async () => (await listed()).map((w) => w.id)).toEqual([workflowId]);
     await page.screenshot({ path: path.join(tmpdir(), 'weft-sidebar.png') });
+    expect(errors).toEqual([]);
+  });
+
+  it('shows spec 000 §8’s failures as toasts: the workflow list refused or failing, a workflow not found, the variables not loaded or not saved', async () => {
+    const owner = await signUp('Failures user');
+    const asOwner = as(owner);
+    const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId, name: 'Fragile' })).body.id;
+    const { page, errors } = await openSignedIn(chromium(), owner.headers.cookie ?? '', '/settings/environment');
+    const toast = (text: string) => page.getByTestId('toast').filter({ hasText: text });
+    const answer = (status: number, error: string) => ({ status, contentType: 'application/json', body: JSON.stringify({ error }) });
+
+    // The workflow list refused (403) and failing (500): a toast each, and the line above the list.
+    const list = (url: URL) => url.pathname === '/api/workflows' && url.searchParams.has('workspaceId');
+    await page.route(list, (route) => route.fulfill(answer(403, 'No access to this workspace')));
+    await page.reload();
+    await toast('Access denied to workspace').waitFor({ timeout: 15_000 });
+    await page.locator('.sidebar-error').filter({ hasText: 'Access denied to workspace' }).waitFor();
+    await page.unroute(list);
+    await page.route(list, (route) => route.fulfill(answer(500, 'the registry is down')));
+    await page.reload();
+    await toast('Failed to load workflows: the registry is down').waitFor({ timeout: 15_000 });
+    await page.screenshot({ path: path.join(tmpdir(), 'weft-toast-workflows.png') });
+    await page.unroute(list);
+
+    // A workflow that does not exist.
+    await page.goto(new URL('/?workflow=no-such-workflow', page.url()).toString());
+    await toast('Workflow no-such-workflow not found').waitFor({ timeout: 15_000 });
+
+    // The state (and with it the variables) refused, then failing: the variables' messages.
+    const state = `**/api/workflows/${workflowId}/state`;
+    await page.route(state, (route) => route.fulfill(answer(403, 'You do not have access to this workflow')));
+    await page.goto(new URL(`/?workflow=${workflowId}`, page.url()).toString());
+    await toast('You do not have permission to access these variables').waitFor({ timeout: 15_000 });
+    await page.unroute(state);
+    await page.route(state, (route) => route.fulfill(answer(500, 'the editor is down')));
+    await page.reload();
+    await toast('Failed to load workflow variables: Internal Server Error').waitFor({ timeout: 15_000 });
+    await page.unroute(state);
+
+    // A variable edit the server refuses: not saved, taken back, and said so.
+    await page.route(`**/api/workflows/${workflowId}/commands`, (route) =>
+      route.request().postData()?.includes('"addVariable"') ? route.fulfill(answer(403, 'This action needs write permission')) : route.continue(),
+    );
+    await page.reload();
+    await page.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
+    const variables = page.getByRole('region', { name: 'Variables' });
+    await variables.getByRole('textbox', { name: 'New variable name' }).fill('limit');
+    await variables.getByRole('button', { name: 'Add variable' }).click();
+    await toast('Failed to save workflow variables: Forbidden').waitFor({ timeout: 15_000 });
+    await expect.poll(() => variables.getByRole('textbox', { name: 'Name of limit' }).count()).toBe(0);
+    await page.screenshot({ path: path.join(tmpdir(), 'weft-toast-variables.png') });
     expect(errors).toEqual([]);
   });
 });

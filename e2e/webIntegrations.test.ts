@@ -72,7 +72,7 @@ describe('connecting accounts and uploading files in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
-  it('connects a Slack account from the block form through the provider’s consent page and picks it', async () => {
+  it('connects a Slack account from the block form through the provider’s consent page and picks it; the Connections page lists it and disconnects it (its owner only)', async () => {
     const { page, errors, asOwner, value } = await newWorkflow('OAuth user');
     const slack = await addFromPalette(page, 'Slack', 'slack');
     await page.locator(`.react-flow__node[data-id="${slack}"]`).click({ position: { x: 8, y: 8 } });
@@ -97,9 +97,29 @@ describe('connecting accounts and uploading files in Chromium', () => {
     await expect.poll(() => value(slack, 'credential')).toBe(credential?.id);
     await page.screenshot({ path: path.join(tmpdir(), 'weft-oauth-field.png') });
 
-    // The Connections page lists it too.
+    // The Connections page lists it under the provider's name, with when it was connected and its scopes.
     await page.goto(new URL('/settings/connections', page.url()).toString());
-    await page.getByRole('list', { name: 'Connected accounts' }).getByText(credential?.id ?? '').waitFor({ timeout: 15_000 });
+    const connected = page.getByRole('list', { name: 'Connected accounts' });
+    const row = connected.getByRole('listitem').filter({ hasText: 'Slack' });
+    await row.getByText(`id ${credential?.id.slice(0, 8)}`, { exact: false }).waitFor({ timeout: 15_000 });
+    expect(await row.textContent()).toMatch(/Connected \w{3} \d{1,2}, \d{4}/);
+
+    // Someone else cannot disconnect it: their DELETE answers 404, as for an id that does not exist.
+    const stranger = as(await signUp('OAuth stranger'));
+    expect((await stranger('DELETE', `/api/auth/oauth/credentials/${credential?.id}`)).status).toBe(404);
+    expect((await credentials()).length).toBe(1);
+
+    // Its owner disconnects it after the confirm dialog; the list says none is connected.
+    await row.getByRole('button', { name: `Disconnect Slack ${credential?.id.slice(0, 8)}` }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Disconnect Slack?' });
+    await dialog.waitFor();
+    await page.screenshot({ path: path.join(tmpdir(), 'weft-oauth-disconnect.png') });
+    await dialog.getByRole('button', { name: 'Disconnect' }).click();
+    await expect.poll(credentials).toEqual([]);
+    await connected.getByText('No accounts connected yet.').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Slack account disconnected' }).waitFor();
+    await page.screenshot({ path: path.join(tmpdir(), 'weft-oauth-connections.png') });
+    expect((await asOwner('POST', '/api/auth/oauth/token', { credentialId: credential?.id })).status).toBe(404);
     expect(errors).toEqual([]);
   });
 

@@ -111,6 +111,44 @@ describe('running and deploying from the web app', () => {
     expect(errors).toEqual([]);
   });
 
+  it('marks the path the run took from its logs: a failing function’s error edge to its handler, not its normal edge', async () => {
+    const { asOwner, workflowId, starter, cookie } = await newWorkflow('Error path');
+    const edit = await asOwner('POST', `/api/workflows/${workflowId}/commands`, {
+      commands: [
+        { type: 'addBlock', id: 'risky', blockType: 'function', name: 'Risky', position: { x: 400, y: 0 } },
+        { type: 'setSubBlockValue', id: 'risky', subBlockId: 'code', value: 'throw new Error("out of stock")' },
+        { type: 'addEdge', id: 'to-risky', source: starter, target: 'risky' },
+        { type: 'addBlock', id: 'ship', blockType: 'function', name: 'Ship', position: { x: 750, y: -120 } },
+        { type: 'setSubBlockValue', id: 'ship', subBlockId: 'code', value: 'return "shipped"' },
+        { type: 'addEdge', id: 'on-success', source: 'risky', target: 'ship' },
+        { type: 'addBlock', id: 'apology', blockType: 'function', name: 'Apologise', position: { x: 750, y: 140 } },
+        { type: 'setSubBlockValue', id: 'apology', subBlockId: 'code', value: 'return "sorry"' },
+        { type: 'addEdge', id: 'on-error', source: 'risky', target: 'apology', sourceHandle: 'error' },
+      ],
+    });
+    expect(edit.status).toBe(200);
+    const { page, errors } = await openWorkflow(chromium(), cookie, workflowId);
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const card = (id: string) => page.locator(`.react-flow__node[data-id="${id}"] .node-card`);
+    await expect.poll(() => card('apology').getAttribute('data-run'), { timeout: 60_000 }).toBe('done');
+    expect(await card('risky').getAttribute('data-run')).toBe('failed');
+    const onPath = async (id: string) => ((await page.getByTestId(`rf__edge-${id}`).getAttribute('class')) ?? '').split(/\s+/).includes('run-path');
+    await expect.poll(() => onPath('on-error')).toBe(true);
+    expect(await onPath('to-risky')).toBe(true);
+    expect(await onPath('on-success')).toBe(false);
+    await page.screenshot({ path: path.join(tmpdir(), 'weft-run-error-path.png') });
+
+    // Opened again from the history, the stored logs give the same path.
+    await page.reload();
+    await page.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
+    const console_ = page.getByRole('region', { name: 'Run console' });
+    await console_.getByRole('tab', { name: 'History' }).click();
+    await console_.getByRole('list', { name: 'Past runs' }).getByRole('button').first().click();
+    await expect.poll(() => onPath('on-error'), { timeout: 15_000 }).toBe(true);
+    expect(await onPath('on-success')).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
   it('writes a streamed curl call for the model blocks chosen in the deploy dialog', async () => {
     const { asOwner, workflowId, starter, cookie } = await newWorkflow('Streamer');
     const edit = await asOwner('POST', `/api/workflows/${workflowId}/commands`, {

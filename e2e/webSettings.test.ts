@@ -43,6 +43,7 @@ describe('the settings pages in Chromium', () => {
     await page.screenshot({ path: path.join(tmpdir(), 'weft-custom-tools.png') });
 
     await list.getByRole('button', { name: 'Delete Shout' }).click();
+    await page.getByRole('alertdialog', { name: 'Delete “Shout”?' }).getByRole('button', { name: 'Delete tool' }).click();
     await expect.poll(tools).toEqual([]);
     expect(errors).toEqual([]);
   });
@@ -65,9 +66,14 @@ describe('the settings pages in Chromium', () => {
     expect((await withKey('GET', '/api/workspaces')).status).toBe(200);
     await page.screenshot({ path: path.join(tmpdir(), 'weft-api-keys.png') });
 
-    // Revoked (confirmed), the key no longer opens anything.
-    page.once('dialog', (d) => void d.accept());
+    // Revoke asks first: Cancel keeps the key; confirmed, the key no longer opens anything.
     await page.getByRole('button', { name: 'Revoke' }).click();
+    const revoke = page.getByRole('alertdialog', { name: 'Revoke “CI”?' });
+    await revoke.getByRole('button', { name: 'Cancel' }).click();
+    await revoke.waitFor({ state: 'detached' });
+    expect((await withKey('GET', '/api/workspaces')).status).toBe(200);
+    await page.getByRole('button', { name: 'Revoke' }).click();
+    await revoke.getByRole('button', { name: 'Revoke key' }).click();
     await expect.poll(async () => (await asOwner<{ keys: unknown[] }>('GET', '/api/auth/api-keys')).body.keys.length).toBe(0);
     expect((await withKey('GET', '/api/workspaces')).status).toBe(401);
     expect(errors).toEqual([]);
@@ -98,6 +104,7 @@ describe('the settings pages in Chromium', () => {
     await expect.poll(members).toEqual(['write']);
     await page.screenshot({ path: path.join(tmpdir(), 'weft-members.png') });
     await page.getByRole('button', { name: `Remove ${teammate.email}` }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Remove member' }).click();
     await expect.poll(members).toEqual([]);
     expect(errors).toEqual([]);
   });
@@ -204,8 +211,8 @@ describe('the settings pages in Chromium', () => {
     expect(editor.errors).toEqual([]);
 
     // Deleting the base (confirmed) removes it and its documents.
-    page.once('dialog', (d) => void d.accept());
     await page.getByRole('button', { name: 'Delete Team handbook' }).click();
+    await page.getByRole('alertdialog', { name: 'Delete “Team handbook”?' }).getByRole('button', { name: 'Delete knowledge base' }).click();
     await expect.poll(bases).toEqual([]);
     await page.getByText('No knowledge bases yet.').waitFor();
     expect(errors).toEqual([]);

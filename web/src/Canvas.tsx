@@ -30,6 +30,7 @@ import { boundsOf, boxesOf, cull, cullAgain, keepHandles, sameOr, viewOf, window
 import { CanvasNodes, CanvasNodesContext, MiniMap } from './canvas/MiniMap';
 import { BLOCK_DRAG_TYPE, Palette } from './canvas/Palette';
 import { absolutePosition, containerAt, FOOTPRINT, freeSpot, resizeCommands, type Rect } from './canvas/place';
+import { unloadedMessage } from './collab/session';
 import { newId, useWorkflowSession } from './collab/useWorkflowSession';
 import { BlockPanel } from './panels/BlockPanel';
 import { HistoryPanel } from './panels/HistoryPanel';
@@ -37,6 +38,7 @@ import { VariablesPanel } from './panels/VariablesPanel';
 import { CopilotPanel } from './copilot/CopilotPanel';
 import { RunConsole } from './run/RunConsole';
 import { RunInputDialog } from './run/RunInputDialog';
+import { runPath } from './run/runPath';
 import { blockStatuses, inputFields } from './run/runState';
 import { RunStatusContext } from './run/RunStatusContext';
 import { useRun } from './run/useRun';
@@ -230,14 +232,17 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
   // The minimap shows every node, not only those React Flow has.
   useLayoutEffect(() => canvasNodes.set(nodes), [canvasNodes, nodes]);
 
-  // Refused edits and lost connections show as toasts.
+  // Refused edits and lost connections show as toasts; a state that did not load (the variables come
+  // with it) in spec 000 §8's words for the variables, its own failure staying on the canvas.
   const message = snapshot?.message;
+  const loadError = snapshot?.status === 'failed' ? snapshot.loadError : undefined;
   useEffect(() => {
-    if (message) {
+    if (loadError !== undefined) toast.error(unloadedMessage(loadError));
+    else if (message) {
       toast.error(message);
       dismissMessage();
     }
-  }, [message, toast, dismissMessage]);
+  }, [message, loadError, toast, dismissMessage]);
 
   const onNodesChange = useCallback((changes: NodeChange<BlockNode>[]) => {
     // A node measured again has its handles where React Flow found them now.
@@ -476,15 +481,16 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
     return () => window.removeEventListener('keydown', onKey);
   }, [edit]);
 
-  // The path a run took: edges between blocks that ran.
+  // The path a run took, from its block logs (`runPath`): an error edge out of a failed block counts.
+  const runEntries = runs.run?.entries;
   const shownEdges = useMemo(() => {
-    if (!statuses) return edges;
+    if (!runEntries) return edges;
+    const path = runPath(edges, runEntries);
     return edges.map((e) => {
-      const ran = statuses.get(e.source) === 'done' && (statuses.get(e.target) === 'done' || statuses.get(e.target) === 'failed' || statuses.get(e.target) === 'running');
-      const className = [e.className, ran ? 'run-path' : ''].filter(Boolean).join(' ') || undefined;
+      const className = [e.className, path.has(e.id) ? 'run-path' : ''].filter(Boolean).join(' ') || undefined;
       return className === e.className ? e : { ...e, className };
     });
-  }, [edges, statuses]);
+  }, [edges, runEntries]);
 
   // What React Flow is given: the same arrays while nothing it has changed (a new array is a change it adopts).
   const given = useRef<{ nodes: readonly BlockNode[]; edges: readonly Edge[] }>({ nodes: [], edges: [] });
@@ -671,14 +677,25 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
   );
 }
 
+/** Why a workflow cannot be opened: 'Workflow {id} not found' (spec 000 §8) for a 404 or no entry, else the server's message. */
+function workflowProblem(workflowId: string, error: Error | null, missing: boolean): string | null {
+  if ((error instanceof ApiError && error.status === 404) || (!error && missing)) return `Workflow ${workflowId} not found`;
+  return error ? error.message : null;
+}
+
 /** Draws one workflow's blocks and edges and lets the user edit them together with others. */
 export function Canvas({ workflowId }: { workflowId: string; listed?: boolean }) {
   // The workflow's entry first: it waits for the editor to start a just-created workflow.
   const workflow = useQuery({ queryKey: ['workflow', workflowId], queryFn: () => api.workflow(workflowId), retry: (n, e) => !(e instanceof ApiError && e.status === 404) && n < 1 });
   const workspaces = useQuery({ queryKey: ['workspaces'], queryFn: api.workspaces });
+  const toast = useToast();
+  const problem = workflowProblem(workflowId, workflow.error, !workflow.isLoading && !workflow.data);
+  // Spec 000 §8: 'Workflow {id} not found' (and any other failure to open it) is a toast too.
+  useEffect(() => {
+    if (problem) toast.error(problem);
+  }, [problem, toast]);
   if (workflow.isLoading) return <p className="empty">Loading…</p>;
-  if (workflow.error instanceof ApiError && workflow.error.status === 404) return <p className="empty error">{`Workflow ${workflowId} not found`}</p>;
-  if (workflow.error || !workflow.data) return <p className="empty error">{workflow.error?.message ?? `Workflow ${workflowId} not found`}</p>;
+  if (problem || !workflow.data) return <p className="empty error">{problem}</p>;
   if (workspaces.isLoading) return <p className="empty">Loading…</p>;
   // A reader of the workspace sees the workflow and its runs; the server refuses their edits anyway.
   const readOnly = workspaces.data?.find((w) => w.id === workflow.data.workspaceId)?.permission === 'read';

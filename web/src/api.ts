@@ -55,9 +55,10 @@ export interface ApiKey {
 export interface OAuthCredential {
   id: string;
   providerId: string;
-  accountName?: string;
-  name?: string;
-  scopes?: string[];
+  /** Space-separated, as the provider granted them. */
+  scopes?: string;
+  createdAt?: string;
+  expiresAt?: string;
 }
 
 export interface CustomTool {
@@ -170,6 +171,7 @@ export const api = {
   createApiKey: (name: string) => call<ApiKey>('/auth/api-keys', json('POST', { name })),
   revokeApiKey: (id: string) => call<unknown>(`/auth/api-keys/${enc(id)}`, json('DELETE')),
   oauthCredentials: () => call<{ credentials: OAuthCredential[] }>('/auth/oauth/credentials').then((r) => r.credentials),
+  disconnectOAuth: (id: string) => call<unknown>(`/auth/oauth/credentials/${enc(id)}`, json('DELETE')),
 
   // Workspaces
   workspaces: () => call<{ workspaces: Workspace[] }>('/workspaces').then((r) => r.workspaces),

@@ -28,7 +28,7 @@ export function httpTransport(workflowId: string): Transport {
         return { kind: 'applied', ...(await api.commands(workflowId, request)) };
       } catch (error) {
         if (!(error instanceof ApiError) || error.status >= 500) throw error;
-        return { kind: error.status === 409 ? 'conflict' : 'refused', message: error.message };
+        return error.status === 409 ? { kind: 'conflict', message: error.message } : { kind: 'refused', message: error.message, statusText: error.statusText };
       }
     },
   };

@@ -5,7 +5,7 @@ import { knownHead, project, receive, replacePending, replicaAt, type PendingEdi
 export type CommandAnswer =
   | { kind: 'applied'; version: number; events: StoredEvent[] }
   | { kind: 'conflict'; message: string }
-  | { kind: 'refused'; message: string };
+  | { kind: 'refused'; message: string; statusText?: string };
 
 /** The server as a session needs it; `send` throws only when the outcome is unknown (network, 5xx). */
 export interface Transport {
@@ -26,6 +26,8 @@ export interface SessionSnapshot {
   pending: number;
   /** The last refusal or failure, for the user. */
   message: string | null;
+  /** Why the state did not load (status `failed`): the error the transport threw. */
+  loadError?: unknown;
 }
 
 /** One browser's editing session on one workflow (framework-free; `useWorkflowSession` adapts it to React). */
@@ -56,6 +58,34 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+const VARIABLE_COMMANDS: ReadonlySet<Command['type']> = new Set(['addVariable', 'updateVariable', 'deleteVariable', 'duplicateVariable']);
+
+/**
+ * What the user is told when an edit is not saved. The workflow's variables are saved as commands on
+ * the workflow (not a store of their own), so an edit of them that the server refuses or that cannot
+ * reach it says so in spec 000 §8's words, `Failed to save workflow variables: {statusText}`.
+ */
+export function unsavedMessage(commands: readonly Command[], failure: { statusText?: string; message: string }, fallback: string): string {
+  if (!commands.some((c) => VARIABLE_COMMANDS.has(c.type))) return fallback;
+  return `Failed to save workflow variables: ${failure.statusText || failure.message}`;
+}
+
+/** The status text of a failed call (an HTTP error's), if it has one. */
+function statusTextOf(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'statusText' in error && typeof error.statusText === 'string' ? error.statusText : undefined;
+}
+
+/**
+ * What the user is told when the workflow's state does not load. The variables come with the state,
+ * so this is spec 000 §8's variable load failure: 'You do not have permission to access these
+ * variables' on a 403, else `Failed to load workflow variables: {statusText}`.
+ */
+export function unloadedMessage(error: unknown): string {
+  const status = typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined;
+  if (status === 403) return 'You do not have permission to access these variables';
+  return `Failed to load workflow variables: ${statusTextOf(error) || describe(error)}`;
+}
+
 /** Creates a session: optimistic edits with the shared domain code, reconciled with the server's event order. */
 export function createWorkflowSession(deps: SessionDeps): WorkflowSession {
   const retryDelayMs = deps.retryDelayMs ?? 1_000;
@@ -64,6 +94,7 @@ export function createWorkflowSession(deps: SessionDeps): WorkflowSession {
   let replica = replicaAt(initialState(), 0);
   let status: SessionSnapshot['status'] = 'loading';
   let message: string | null = null;
+  let loadError: unknown;
   let current: SessionSnapshot = { status, state: replica.state, version: 0, pending: 0, message };
   /** The expected version of the edit in flight: newer events may be its own, so they wait for its answer. */
   let inFlight: { commandId: string; at: number } | undefined;
@@ -79,7 +110,7 @@ export function createWorkflowSession(deps: SessionDeps): WorkflowSession {
       const projected = project(replica, deps.context());
       const drop = projected.stale.filter((s) => s.edit.ackedAt === undefined && s.edit.commandId !== inFlight?.commandId);
       if (drop.length === 0) {
-        current = { status, state: projected.state, version: replica.version, pending: replica.pending.length, message };
+        current = { status, state: projected.state, version: replica.version, pending: replica.pending.length, message, ...(status === 'failed' ? { loadError } : {}) };
         break;
       }
       for (const s of drop) replica = replacePending(replica, s.edit.commandId, undefined);
@@ -114,7 +145,7 @@ export function createWorkflowSession(deps: SessionDeps): WorkflowSession {
           continue;
         }
         inFlight = undefined;
-        drop(edit, `Could not save your edit: ${describe(error)}`);
+        drop(edit, unsavedMessage(edit.commands, { statusText: statusTextOf(error), message: describe(error) }, `Could not save your edit: ${describe(error)}`));
         await catchUp();
         return;
       }
@@ -124,7 +155,7 @@ export function createWorkflowSession(deps: SessionDeps): WorkflowSession {
         return;
       }
       if (answer.kind === 'refused' || ++conflicts >= maxAttempts) {
-        drop(edit, answer.message);
+        drop(edit, answer.kind === 'refused' ? unsavedMessage(edit.commands, answer, answer.message) : answer.message);
         await catchUp();
         return;
       }
@@ -178,6 +209,7 @@ export function createWorkflowSession(deps: SessionDeps): WorkflowSession {
       } catch (error) {
         status = 'failed';
         message = describe(error);
+        loadError = error;
       }
       if (!disposed) publish();
     },

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { decideBatch, decodeSnapshot, encodeSnapshot, replay, startWorkflow, WorkflowError, type Command, type DecideContext } from '@weft/workflow';
 import type { StoredEvent } from './replica';
-import { createWorkflowSession, type CommandAnswer, type Transport, type WorkflowSession } from './session';
+import { createWorkflowSession, unloadedMessage, type CommandAnswer, type Transport, type WorkflowSession } from './session';
 
 const STARTER = 'starter-1';
 
@@ -42,7 +42,7 @@ function fakeServer() {
   function answer_(commands: Command[], expectedVersion: number, commandId: string): CommandAnswer {
       const prior = answered.get(commandId);
       if (prior) return prior;
-      if (refuse) return { kind: 'refused', message: refuse };
+      if (refuse) return { kind: 'refused', message: refuse, statusText: 'Forbidden' };
       if (expectedVersion !== log.length) return { kind: 'conflict', message: `Version conflict: expected ${expectedVersion}, current is ${log.length}` };
       let answer: CommandAnswer;
       try {
@@ -226,6 +226,29 @@ describe('a workflow session', () => {
     expect(session.snapshot().message).toBe('This action needs write permission');
     expect(starter(session)?.position).toEqual({ x: 100, y: 100 });
     expect(session.snapshot().state).toEqual(server.state());
+  });
+
+  it('says a refused variable edit was not saved in the spec’s words, with the status text, and takes it back', async () => {
+    const server = fakeServer();
+    const session = await started(server);
+    server.refuseWith('This action needs write permission');
+    session.edit([{ type: 'addVariable', id: 'v1', name: 'limit', variableType: 'number', value: '3' }]);
+    expect(Object.keys(session.snapshot().state.variables)).toEqual(['v1']);
+    await settled(session);
+    expect(session.snapshot().message).toBe('Failed to save workflow variables: Forbidden');
+    expect(session.snapshot().state.variables).toEqual({});
+  });
+
+  it('keeps the error of a state that did not load, for the canvas to tell what failed', async () => {
+    const server = fakeServer();
+    const failure = Object.assign(new Error('No access'), { status: 403, statusText: 'Forbidden' });
+    const session = createWorkflowSession({ transport: { ...server.transport, fullState: () => Promise.reject(failure) }, context, newId: () => `c-${++ids}` });
+    await session.load();
+    expect(session.snapshot()).toMatchObject({ status: 'failed', message: 'No access', loadError: failure });
+    // The variables come with the state: their load failure is told in the spec's words.
+    expect(unloadedMessage(failure)).toBe('You do not have permission to access these variables');
+    expect(unloadedMessage(Object.assign(new Error('boom'), { status: 502, statusText: 'Bad Gateway' }))).toBe('Failed to load workflow variables: Bad Gateway');
+    expect(unloadedMessage(new TypeError('Failed to fetch'))).toBe('Failed to load workflow variables: Failed to fetch');
   });
 
   it('refetches the missing events when the live stream skips a version', async () => {

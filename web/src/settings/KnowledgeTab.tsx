@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type KnowledgeBase, type Workspace } from '../api';
 import { Icon } from '../ui/icons';
+import { useConfirm } from '../ui/confirm';
 import { useToast } from '../ui/toast';
 import { SettingsList, submitted } from './SettingsList';
 
@@ -10,6 +11,7 @@ const counts = (b: KnowledgeBase) => `${b.documentCount ?? 0} document${b.docume
 /** One knowledge base: its documents, a text document to add (chunked and embedded by the server), deletes. */
 function KnowledgeBaseCard({ base, onClose }: { base: KnowledgeBase; onClose(): void }) {
   const toast = useToast();
+  const confirm = useConfirm();
   const queryClient = useQueryClient();
   const documents = useQuery({ queryKey: ['knowledge-documents', base.id], queryFn: () => api.knowledgeDocuments(base.id) });
   const [name, setName] = useState('');
@@ -46,7 +48,7 @@ function KnowledgeBaseCard({ base, onClose }: { base: KnowledgeBase; onClose(): 
           title: <strong>{d.name}</strong>,
           detail: `${d.chunkCount} chunk${d.chunkCount === 1 ? '' : 's'} · ${d.characterCount.toLocaleString()} characters`,
           actions: (
-            <button type="button" className="icon-btn" aria-label={`Delete ${d.name}`} onClick={() => window.confirm(`Delete “${d.name}”?`) && remove.mutate(d.id)}>
+            <button type="button" className="icon-btn" aria-label={`Delete ${d.name}`} onClick={() => void confirm({ title: `Delete “${d.name}”?`, message: 'Its chunks are no longer found by Knowledge blocks.', confirmLabel: 'Delete document' }).then((yes) => yes && remove.mutate(d.id))}>
               <Icon name="trash" size={14} />
             </button>
           ),
@@ -72,6 +74,7 @@ function KnowledgeBaseCard({ base, onClose }: { base: KnowledgeBase; onClose(): 
 /** The workspace's knowledge bases (what Knowledge blocks search): list, create, open, delete. */
 export function KnowledgeTab({ workspace }: { workspace: Workspace | undefined }) {
   const toast = useToast();
+  const confirm = useConfirm();
   const queryClient = useQueryClient();
   const workspaceId = workspace?.id ?? '';
   const bases = useQuery({ queryKey: ['knowledge-bases', workspaceId], queryFn: () => api.knowledgeBases(workspaceId), enabled: Boolean(workspaceId) });
@@ -122,7 +125,7 @@ export function KnowledgeTab({ workspace }: { workspace: Workspace | undefined }
           ),
           detail: counts(b),
           actions: (
-            <button type="button" className="icon-btn" aria-label={`Delete ${b.name}`} onClick={() => window.confirm(`Delete “${b.name}” and its documents?`) && remove.mutate(b.id)}>
+            <button type="button" className="icon-btn" aria-label={`Delete ${b.name}`} onClick={() => void confirm({ title: `Delete “${b.name}”?`, message: 'The knowledge base and all its documents are deleted. Knowledge blocks using it stop finding anything.', confirmLabel: 'Delete knowledge base' }).then((yes) => yes && remove.mutate(b.id))}>
               <Icon name="trash" size={14} />
             </button>
           ),

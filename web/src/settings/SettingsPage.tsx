@@ -1,9 +1,10 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, type CustomTool, type Workspace } from '../api';
-import { CopyButton } from '../panels/fields/Integrations';
+import { api, ApiError, type CustomTool, type OAuthCredential, type Workspace } from '../api';
+import { CopyButton, providerName } from '../panels/fields/Integrations';
 import { navigate } from '../router';
 import { Icon } from '../ui/icons';
+import { useConfirm } from '../ui/confirm';
 import { useToast } from '../ui/toast';
 import { KnowledgeTab } from './KnowledgeTab';
 import { SettingsList, submitted } from './SettingsList';
@@ -120,6 +121,7 @@ function EnvironmentTab() {
 /** Custom tools: a list, and an editor with the parameter schema (JSON) and the code (JavaScript). */
 function CustomToolsTab() {
   const toast = useToast();
+  const confirm = useConfirm();
   const queryClient = useQueryClient();
   const loaded = useQuery({
     queryKey: ['custom-tools-settings'],
@@ -209,7 +211,7 @@ function CustomToolsTab() {
               <button type="button" className="btn btn-sm" onClick={() => setEditing({ id: t.id, title: t.title, schema: JSON.stringify(t.schema, null, 2), code: t.code })}>
                 Edit
               </button>
-              <button type="button" className="icon-btn" aria-label={`Delete ${t.title}`} onClick={() => remove.mutate(t.id)}>
+              <button type="button" className="icon-btn" aria-label={`Delete ${t.title}`} onClick={() => void confirm({ title: `Delete “${t.title}”?`, message: 'Agents that use this tool can no longer call it.', confirmLabel: 'Delete tool' }).then((yes) => yes && remove.mutate(t.id))}>
                 <Icon name="trash" size={14} />
               </button>
             </>
@@ -226,6 +228,7 @@ function CustomToolsTab() {
 /** Personal API keys: create (the key shows once, with a copy button), list, revoke. */
 function ApiKeysTab() {
   const toast = useToast();
+  const confirm = useConfirm();
   const queryClient = useQueryClient();
   const keys = useQuery({ queryKey: ['api-keys'], queryFn: api.apiKeys });
   const [name, setName] = useState('');
@@ -277,7 +280,7 @@ function ApiKeysTab() {
           title: <strong>{k.name}</strong>,
           detail: k.createdAt ? `Created ${new Date(k.createdAt).toLocaleDateString()}` : '',
           actions: (
-            <button type="button" className="btn btn-sm btn-danger" onClick={() => window.confirm(`Revoke “${k.name}”?`) && revoke.mutate(k.id)}>
+            <button type="button" className="btn btn-sm btn-danger" onClick={() => void confirm({ title: `Revoke “${k.name}”?`, message: 'Scripts using this key stop working at once.', confirmLabel: 'Revoke key', icon: 'key' }).then((yes) => yes && revoke.mutate(k.id))}>
               Revoke
             </button>
           ),
@@ -292,6 +295,7 @@ const PERMISSIONS = ['admin', 'write', 'read'];
 /** Workspace members and their permissions; admins invite, change and remove. */
 function MembersTab({ workspace }: { workspace: Workspace | undefined }) {
   const toast = useToast();
+  const confirm = useConfirm();
   const queryClient = useQueryClient();
   const id = workspace?.id ?? '';
   const members = useQuery({ queryKey: ['members', id], queryFn: () => api.permissions(id), enabled: Boolean(id) });
@@ -345,7 +349,7 @@ function MembersTab({ workspace }: { workspace: Workspace | undefined }) {
               ))}
             </select>
             {admin && (
-              <button type="button" className="icon-btn" aria-label={`Remove ${m.email ?? m.userId}`} onClick={() => remove.mutate(m.userId)}>
+              <button type="button" className="icon-btn" aria-label={`Remove ${m.email ?? m.userId}`} onClick={() => void confirm({ title: `Remove ${m.name ?? m.email ?? m.userId}?`, message: `They lose access to ${workspace?.name ?? 'this workspace'} and its workflows.`, confirmLabel: 'Remove member', icon: 'users' }).then((yes) => yes && remove.mutate(m.userId))}>
                 <Icon name="trash" size={14} />
               </button>
             )}
@@ -356,9 +360,35 @@ function MembersTab({ workspace }: { workspace: Workspace | undefined }) {
   );
 }
 
-/** OAuth connections: the accounts connected, and a connect button per provider the catalogue's blocks use. */
+/** How a connected account is described under its provider's name: when, what it may do, which one. */
+function connectionDetail(c: OAuthCredential): string {
+  const parts = [c.createdAt ? `Connected ${new Date(c.createdAt).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' })}` : 'Connected'];
+  if (c.scopes) parts.push(`scopes: ${c.scopes.split(/\s+/).filter(Boolean).join(', ')}`);
+  parts.push(`id ${c.id.slice(0, 8)}`);
+  return parts.join(' · ');
+}
+
+/** OAuth connections: the accounts connected (each can be disconnected), and a connect button per provider the catalogue's blocks use. */
 function ConnectionsTab() {
+  const toast = useToast();
+  const confirm = useConfirm();
+  const queryClient = useQueryClient();
   const credentials = useQuery({ queryKey: ['oauth-credentials'], queryFn: api.oauthCredentials });
+  const disconnect = useMutation({
+    mutationFn: (c: OAuthCredential) => api.disconnectOAuth(c.id),
+    onSuccess: async (_data, c) => {
+      await queryClient.invalidateQueries({ queryKey: ['oauth-credentials'] });
+      toast.success(`${providerName(c.providerId)} account disconnected`);
+    },
+    onError: (e) => toast.error(`Failed to disconnect the account: ${e.message}`),
+  });
+  const ask = (c: OAuthCredential) =>
+    void confirm({
+      title: `Disconnect ${providerName(c.providerId)}?`,
+      message: `Blocks that use this account (${c.id.slice(0, 8)}) fail until you connect one again. Weft deletes its tokens; revoke its access at ${providerName(c.providerId)} too if you no longer trust it.`,
+      confirmLabel: 'Disconnect',
+      icon: 'link',
+    }).then((yes) => yes && disconnect.mutate(c));
   const blocks = useQuery({ queryKey: ['blocks'], queryFn: api.blocks, staleTime: Infinity });
   const providers = [...new Set((blocks.data ?? []).flatMap((b) => b.subBlocks.filter((s) => s.type === 'oauth-input' && s.provider).map((s) => s.provider as string)))].sort();
   useEffect(() => {
@@ -368,23 +398,28 @@ function ConnectionsTab() {
   }, [credentials]);
   return (
     <div className="settings-card">
-      <ul className="settings-list" aria-label="Connected accounts">
-        {(credentials.data ?? []).map((c) => (
-          <li key={c.id}>
-            <Icon name="link" />
-            <div className="grow">
-              <strong>{c.providerId}</strong>
-              <div className="muted">{c.id}</div>
-            </div>
-          </li>
-        ))}
-        {credentials.data?.length === 0 && <li className="muted">No accounts connected yet.</li>}
-      </ul>
+      <SettingsList
+        label="Connected accounts"
+        items={credentials.data}
+        empty="No accounts connected yet."
+        error={credentials.error}
+        row={(c) => ({
+          key: c.id,
+          icon: 'link',
+          title: <strong>{providerName(c.providerId)}</strong>,
+          detail: <span title={c.id}>{connectionDetail(c)}</span>,
+          actions: (
+            <button type="button" className="btn btn-sm btn-danger" aria-label={`Disconnect ${providerName(c.providerId)} ${c.id.slice(0, 8)}`} disabled={disconnect.isPending} onClick={() => ask(c)}>
+              Disconnect
+            </button>
+          ),
+        })}
+      />
       <h3 className="settings-sub">Connect an account</h3>
       <div className="provider-grid">
         {providers.map((p) => (
-          <button key={p} type="button" className="btn" onClick={() => window.open(`/api/auth/oauth/authorize/${encodeURIComponent(p)}`, 'weft-oauth', 'width=560,height=720')}>
-            {p.replace(/[-_]/g, ' ')}
+          <button key={p} type="button" className="btn provider-btn" onClick={() => window.open(`/api/auth/oauth/authorize/${encodeURIComponent(p)}`, 'weft-oauth', 'width=560,height=720')}>
+            <Icon name="plus" size={14} /> {providerName(p)}
           </button>
         ))}
       </div>

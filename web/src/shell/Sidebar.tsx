@@ -1,9 +1,10 @@
-import { useRef, useState, type DragEvent } from 'react';
+import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, type Folder, type WorkflowSummary, type Workspace } from '../api';
 import { navigate } from '../router';
 import { Icon } from '../ui/icons';
 import { InlineEdit, Menu, MenuItem } from '../ui/Menu';
+import { useConfirm } from '../ui/confirm';
 import { useToast } from '../ui/toast';
 import { ancestors, copyName, failure, isUpgradeRequired, WORKFLOW_COLORS, yamlFileName } from './workflowActions';
 
@@ -30,6 +31,7 @@ function download(name: string, text: string) {
 /** The workspace sidebar: workspaces, folders and workflows with their actions, settings and sign-out. */
 export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, userName }: SidebarProps) {
   const toast = useToast();
+  const confirm = useConfirm();
   const queryClient = useQueryClient();
   const workspaceId = workspace?.id ?? '';
   const listKey = ['workflows', workspaceId];
@@ -179,6 +181,10 @@ export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, 
       : workflows.error && !(workflows.error instanceof ApiError && workflows.error.status === 401)
         ? failure('load', workflows.error)
         : null;
+  // Spec 000 §8: the list's failure is a toast as well as the line above the list.
+  useEffect(() => {
+    if (listError) toast.error(listError);
+  }, [listError, toast]);
 
   const workflowRow = (w: WorkflowSummary) => (
     <li
@@ -235,7 +241,9 @@ export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, 
               danger
               onSelect={() => {
                 close();
-                if (window.confirm(`Delete “${w.name}”? This cannot be undone.`)) remove.mutate(w.id);
+                void confirm({ title: `Delete “${w.name}”?`, message: 'The workflow and its deployment are deleted. This cannot be undone.', confirmLabel: 'Delete workflow' }).then(
+                  (yes) => yes && remove.mutate(w.id),
+                );
               }}
             >
               Delete
@@ -291,7 +299,9 @@ export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, 
                   danger
                   onSelect={() => {
                     close();
-                    if (window.confirm(`Delete folder “${folder.name}”?`)) deleteFolder.mutate(folder.id);
+                    void confirm({ title: `Delete folder “${folder.name}”?`, message: 'Its subfolders go with it. The workflows in them are kept and move up to where the folder was.', confirmLabel: 'Delete folder' }).then(
+                      (yes) => yes && deleteFolder.mutate(folder.id),
+                    );
                   }}
                 >
                   Delete

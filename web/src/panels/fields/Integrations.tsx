@@ -16,7 +16,7 @@ interface Props {
 }
 
 /** A provider id as people read it. */
-const providerName = (p: string) => p.replace(/[-_]/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
+export const providerName = (p: string) => p.replace(/[-_]/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
 
 /** Whether a stored credential serves the field's provider (google-email serves 'google-email' and 'google'). */
 export function servesProvider(credential: Pick<OAuthCredential, 'providerId'>, provider: string | undefined): boolean {
