@@ -629,10 +629,10 @@ describe('the user a deployed run acts as', () => {
     expect((await api('POST', '/api/environment', { variables: { DEPLOY_KEY: 'developer-value' } }, { cookie: dev.cookie })).status).toBe(200);
     return { owner, dev, members };
   }
-  /** starter → function "Key" answering the acting user's {{DEPLOY_KEY}}. */
+  /** starter → function "Key" answering the acting user's {{DEPLOY_KEY}}, upper-cased (a function's result that is an environment value is [REDACTED]). */
   const readsKey = (starter: string): Command[] => [
     { type: 'addBlock', id: 'key', blockType: 'function', name: 'Key', position: { x: 400, y: 100 } },
-    set('key', 'code', 'return "{{DEPLOY_KEY}}"'),
+    set('key', 'code', 'return "{{DEPLOY_KEY}}".toUpperCase()'),
     { type: 'addEdge', source: starter, target: 'key' },
   ];
 
@@ -657,11 +657,11 @@ describe('the user a deployed run acts as', () => {
       expect(byKey.status).toBe(200);
       return [byHook.output, byKey.body.output];
     };
-    const developer = { result: 'developer-value', stdout: '' };
+    const developer = { result: 'DEVELOPER-VALUE', stdout: '' };
     expect(await seen()).toEqual([developer, developer]);
     // The deployer may no longer deploy there: every trigger acts as the workspace owner.
     expect((await api('PATCH', `${members}/${dev.userId}`, { permission: 'read' }, { cookie: owner.cookie })).status).toBe(200);
-    const ownerValue = { result: 'owner-value', stdout: '' };
+    const ownerValue = { result: 'OWNER-VALUE', stdout: '' };
     expect(await seen()).toEqual([ownerValue, ownerValue]);
   });
 
@@ -683,11 +683,11 @@ describe('the user a deployed run acts as', () => {
       return out.body.executions.filter((e) => e.status === 'succeeded' && Date.parse(e.startedAt) > since).map((e) => (e.output as { result?: unknown } | null)?.result);
     };
     try {
-      await expect.poll(() => outputsAfter(0), { timeout: 60_000, interval: 500 }).toContain('developer-value');
+      await expect.poll(() => outputsAfter(0), { timeout: 60_000, interval: 500 }).toContain('DEVELOPER-VALUE');
       expect((await api('DELETE', `${members}/${dev.userId}`, undefined, as)).status).toBe(200);
       // The schedule is synced from the member event; a run fired a little later acts as the owner.
       const removedAt = Date.now();
-      await expect.poll(() => outputsAfter(removedAt), { timeout: 60_000, interval: 500 }).toContain('owner-value');
+      await expect.poll(() => outputsAfter(removedAt), { timeout: 60_000, interval: 500 }).toContain('OWNER-VALUE');
     } finally {
       expect((await api('DELETE', `/api/workflows/${id}/deploy`, undefined, as)).status).toBe(200);
     }

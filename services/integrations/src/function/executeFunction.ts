@@ -2,7 +2,7 @@ import type { ExecuteFunctionOutput, FunctionDebug } from '@weft/contracts';
 import { DEFAULT_FUNCTION_TIMEOUT_MS, type SandboxPool } from './sandbox.js';
 import { ENV_PLACEHOLDER, customToolFailure, prepareCustomToolCode, validateCustomToolParams } from '../tools/runtime/customTool.js';
 import { substituteInSource } from './placeholders.js';
-import { errorMessage } from '../tools/runtime/errors.js';
+import { errorMessage, redact, redactValue } from '../tools/runtime/errors.js';
 
 /** A function execute request (spec 000 §7 `POST /api/function/execute`). */
 export interface FunctionRequest {
@@ -56,8 +56,22 @@ export function resolveFunctionCode(code: string, envVars: Record<string, string
   return out;
 }
 
-/** Runs function execute; every failure is an answer (`success: false` with error and debug), never a throw. */
+/**
+ * Runs function execute; every failure is an answer (`success: false` with error and debug), never a
+ * throw. The values of the environment variables the code was given are replaced by `[REDACTED]` in
+ * the answer (result, stdout, error, debug), as the tool runtime does for tool results: a function's
+ * output never carries a secret on to the next block or into a log.
+ */
 export async function executeFunctionRequest(sandbox: SandboxPool, req: FunctionRequest): Promise<FunctionResponse> {
+  const secrets = Object.values(req.envVars ?? {}).sort((a, b) => b.length - a.length);
+  const res = await runFunction(sandbox, req);
+  if (!secrets.some((s) => s.length >= 4)) return res;
+  const output = { result: redactValue(res.output.result, secrets), stdout: redact(res.output.stdout, secrets) };
+  const debug = res.debug ? { ...res.debug, ...(res.debug.stack !== undefined ? { stack: redact(res.debug.stack, secrets) } : {}) } : undefined;
+  return { ...res, output, ...(res.error !== undefined ? { error: redact(res.error, secrets) } : {}), ...(debug ? { debug } : {}) };
+}
+
+async function runFunction(sandbox: SandboxPool, req: FunctionRequest): Promise<FunctionResponse> {
   const envVars = req.envVars ?? {};
   const params = req.params ?? {};
   const timeoutMs = req.timeout && req.timeout > 0 ? req.timeout : DEFAULT_FUNCTION_TIMEOUT_MS;

@@ -29,6 +29,25 @@ export function redact(text: string, secrets: readonly string[]): string {
   return out;
 }
 
+/**
+ * Every secret's text replaced by [REDACTED] inside the strings (and keys) of a value, at any depth;
+ * the value itself when none is in it. Walks the value rather than its JSON text, so a secret with
+ * characters JSON escapes is found and the value's shape is kept.
+ */
+export function redactValue(value: unknown, secrets: readonly string[]): unknown {
+  const found = secrets.filter((s) => s.length >= 4);
+  if (found.length === 0 || value === undefined || value === null) return value;
+  const json = JSON.stringify(value);
+  if (json === undefined || !found.some((s) => json.includes(JSON.stringify(s).slice(1, -1)))) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return redact(v, found);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k, found), walk(x)]));
+    return v;
+  };
+  return walk(value);
+}
+
 /** Proxy error text in logs is cut to 200 characters (spec 000 §8), the last one an ellipsis when cut. */
 export function forLog(text: string): string {
   return text.length > 200 ? `${text.slice(0, 199)}…` : text;

@@ -1,0 +1,35 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { executeFunctionRequest } from './executeFunction.js';
+import { SandboxPool } from './sandbox.js';
+
+const pool = new SandboxPool({ size: 1 });
+afterAll(() => pool.close());
+
+const SECRET = 'sk-fn-0123456789abcdef';
+
+describe('function execute hides the environment values it was given (as the tool runtime does for tool results)', () => {
+  it('a result, stdout and key that carry the value show [REDACTED]; the code computed with the real value', async () => {
+    const res = await executeFunctionRequest(pool, {
+      code: 'console.log("key is {{API_KEY}}"); return { echoed: {{API_KEY}}, len: {{API_KEY}}.length, nested: ["Bearer " + {{API_KEY}}], ["{{API_KEY}}"]: 1 }',
+      envVars: { API_KEY: SECRET },
+    });
+    expect(res).toEqual({
+      success: true,
+      output: { result: { echoed: '[REDACTED]', len: SECRET.length, nested: ['Bearer [REDACTED]'], '[REDACTED]': 1 }, stdout: 'key is [REDACTED]\n' },
+    });
+  });
+
+  it('an error and its stack that quote the value show [REDACTED]', async () => {
+    const res = await executeFunctionRequest(pool, { code: 'throw new Error("refused " + {{API_KEY}})', envVars: { API_KEY: SECRET } });
+    expect(res.success).toBe(false);
+    expect(res.error).toContain('refused [REDACTED]');
+    expect(JSON.stringify(res)).not.toContain(SECRET);
+  });
+
+  it('values shorter than 4 characters and results without a value are left as they are', async () => {
+    expect(await executeFunctionRequest(pool, { code: 'return "{{K}}" + "-" + {{OTHER}}', envVars: { K: 'abc', OTHER: 'unused-value' } })).toMatchObject({
+      output: { result: 'abc-[REDACTED]' },
+    });
+    expect(await executeFunctionRequest(pool, { code: 'return {n: 1}', envVars: { K: 'abcdef' } })).toMatchObject({ output: { result: { n: 1 } } });
+  });
+});
