@@ -5,6 +5,7 @@ import { visibleSubBlocks } from '../visibility.js';
 import { deploymentTriggers, readStateBlocks, scheduleTriggerBlocks, webhookPathError, webhookTriggers, type StateBlock } from './deploymentTriggers.js';
 import { toTriggerSchedule } from './scheduleSpec.js';
 import { inputFormatFields } from './inputFormat.js';
+import { containerPlan, containerProblem } from './containerChecks.js';
 
 /** One reason a workflow cannot be deployed, naming the block and the field. */
 export interface DeployProblem {
@@ -51,9 +52,10 @@ function parentOf(block: CheckedBlock | undefined): string | undefined {
 }
 
 /** Blocks whose outputs `id` may read: upstream by edges, of it and of every container around it. */
-function upstreamOf(state: Graph, id: string): Set<string> {
+function upstreamOf(state: Graph, id: string, skipped: ReadonlySet<string>): Set<string> {
   const incoming = new Map<string, string[]>();
-  for (const e of state.edges) incoming.set(e.target, [...(incoming.get(e.target) ?? []), e.source]);
+  // A skipped block passes nothing on: what lies before it runs before this one only by another path.
+  for (const e of state.edges) if (!skipped.has(e.source)) incoming.set(e.target, [...(incoming.get(e.target) ?? []), e.source]);
   const seen = new Set<string>();
   const queue: string[] = [];
   for (let cur: string | undefined = id; cur !== undefined; cur = parentOf(state.blocks[cur])) {
@@ -74,6 +76,34 @@ function upstreamOf(state: Graph, id: string): Set<string> {
   return seen;
 }
 
+/** Whether the block never runs for being switched off: it, or a container around it, is disabled. */
+function switchedOff(state: Graph, block: CheckedBlock): boolean {
+  for (let cur: CheckedBlock | undefined = block; cur !== undefined; cur = state.blocks[parentOf(cur) ?? '']) {
+    if (cur.enabled === false) return true;
+  }
+  return false;
+}
+
+/**
+ * Blocks the run skips for a disabled block: the switched-off ones, and every block all of whose
+ * incoming edges come from skipped blocks (the runner skips a block none of whose edges fired).
+ */
+function skippedBlocks(state: Graph): Set<string> {
+  const skipped = new Set(Object.values(state.blocks).filter((b) => switchedOff(state, b)).map((b) => b.id));
+  const sources = new Map<string, string[]>();
+  for (const e of state.edges) sources.set(e.target, [...(sources.get(e.target) ?? []), e.source]);
+  for (let grew = skipped.size > 0; grew; ) {
+    grew = false;
+    for (const [target, from] of sources) {
+      if (!skipped.has(target) && from.every((f) => skipped.has(f))) {
+        skipped.add(target);
+        grew = true;
+      }
+    }
+  }
+  return skipped;
+}
+
 function enclosing(state: Graph, block: CheckedBlock, type: string): boolean {
   for (let p = parentOf(block); p !== undefined; p = parentOf(state.blocks[p])) {
     if (state.blocks[p]?.type === type) return true;
@@ -81,7 +111,7 @@ function enclosing(state: Graph, block: CheckedBlock, type: string): boolean {
   return false;
 }
 
-function referenceProblem(state: Graph, block: CheckedBlock, head: string, path: string, byName: Map<string, CheckedBlock>, variables: Set<string>, startFields: Set<string>, upstream: () => Set<string>): string | undefined {
+function referenceProblem(state: Graph, block: CheckedBlock, head: string, path: string, byName: Map<string, CheckedBlock>, skipped: ReadonlySet<string>, variables: Set<string>, startFields: Set<string>, upstream: () => Set<string>): string | undefined {
   const ref = `<${head}.${path}>`;
   const first = path.split(/[.[]/)[0] ?? '';
   switch (head.toLowerCase()) {
@@ -99,6 +129,9 @@ function referenceProblem(state: Graph, block: CheckedBlock, head: string, path:
       const target = byName.get(head.toLowerCase());
       if (!target) return `Reference ${ref} names no block`;
       if (target.id === block.id) return `Reference ${ref} points at the block itself`;
+      // The run skips a disabled block (and what is inside a disabled container, and what only such blocks lead to): it has no output.
+      if (switchedOff(state, target)) return `Reference ${ref} points at ${target.name}, which is disabled and does not run`;
+      if (skipped.has(target.id)) return `Reference ${ref} points at ${target.name}, which does not run: only disabled blocks lead to it`;
       if (!upstream().has(target.id)) return `Reference ${ref} points at a block that does not run before this one`;
       return undefined;
     }
@@ -121,9 +154,12 @@ function startFieldsOf(starter: CheckedBlock | undefined, webhook: boolean): Set
 /**
  * Everything that keeps a workflow from being deployed (empty when it can be): each enabled block's
  * parameters (`validateBlockParams`), required visible fields filled, every `<block.path>` reference
- * to a block upstream, `<variable.x>` to a workflow variable, `<start.input…>`, `<loop.…>` and
- * `<parallel.…>` only inside their container, no empty container, and the trigger (webhook path,
- * schedule fields) usable. `now` fixes the schedule's timezone offset.
+ * to a block upstream that runs (not disabled, nor only led to by disabled blocks), `<variable.x>`
+ * to a workflow variable, `<start.input…>`, `<loop.…>` and `<parallel.…>` only inside their
+ * container, no empty container, a container's count in 1..50 or its collection a JSON array or
+ * object of at most 50 entries (or a reference, checked as any), and the trigger (webhook path,
+ * schedule fields) usable. Blocks the run skips are not checked. `now` fixes the schedule's
+ * timezone offset.
  */
 export function checkDeployable(given: DeployableState, now: Date = new Date()): DeployProblem[] {
   const state: Graph = {
@@ -131,7 +167,9 @@ export function checkDeployable(given: DeployableState, now: Date = new Date()):
     edges: given.edges.flatMap((e) => (typeof e.source === 'string' && typeof e.target === 'string' ? [{ source: e.source, target: e.target }] : [])),
   };
   const problems: DeployProblem[] = [];
-  const blocks = Object.values(state.blocks).filter((b) => b.enabled !== false);
+  // A block the run skips is not checked: it never runs.
+  const skipped = skippedBlocks(state);
+  const blocks = Object.values(state.blocks).filter((b) => !skipped.has(b.id));
   const byName = new Map(Object.values(state.blocks).map((b) => [normalize(b.name), b]));
   const variables = new Set(Object.values(given.variables ?? {}).map((v) => normalize(v.name)));
   const add = (b: CheckedBlock, field: string, message: string) => problems.push({ blockId: b.id, blockName: b.name, field, message });
@@ -140,8 +178,22 @@ export function checkDeployable(given: DeployableState, now: Date = new Date()):
   const startFields = startFieldsOf(Object.values(state.blocks).find((b) => b.type === 'starter'), webhooks.length > 0);
   for (const block of blocks) {
     const values = Object.fromEntries(Object.entries(block.subBlocks ?? {}).map(([k, v]) => [k, v?.value]));
+    let upstream: Set<string> | undefined;
+    const lazyUpstream = () => (upstream ??= upstreamOf(state, block.id, skipped));
+    const checkReferences = (field: string, value: unknown) => {
+      for (const s of strings(value)) {
+        for (const m of s.matchAll(REFERENCE)) {
+          const problem = referenceProblem(state, block, m[1] ?? '', m[2] ?? '', byName, skipped, variables, startFields, lazyUpstream);
+          if (problem) add(block, field, problem);
+        }
+      }
+    };
     if (CONTAINERS.has(block.type)) {
       if (!Object.values(state.blocks).some((b) => parentOf(b) === block.id)) add(block, 'nodes', `${block.type === 'loop' ? 'Loop' : 'Parallel'} ${block.name} is empty: put at least one block inside it`);
+      const plan = containerPlan(block);
+      if (plan.field === 'collection') checkReferences('collection', plan.value);
+      const problem = containerProblem(block, plan);
+      if (problem) add(block, plan.field, problem);
     } else {
       const config = getBlock(block.type);
       if (!config) {
@@ -163,16 +215,7 @@ export function checkDeployable(given: DeployableState, now: Date = new Date()):
         if (!missing.has(field)) add(block, field, checked.error);
       }
     }
-    let upstream: Set<string> | undefined;
-    const lazyUpstream = () => (upstream ??= upstreamOf(state, block.id));
-    for (const [field, v] of Object.entries(values)) {
-      for (const s of strings(v)) {
-        for (const m of s.matchAll(REFERENCE)) {
-          const problem = referenceProblem(state, block, m[1] ?? '', m[2] ?? '', byName, variables, startFields, lazyUpstream);
-          if (problem) add(block, field, problem);
-        }
-      }
-    }
+    for (const [field, v] of Object.entries(values)) checkReferences(field, v);
   }
   // Each webhook registers its own path: a usable one, and not one another webhook of this workflow has.
   const pathHolders = new Map<string, CheckedBlock>();

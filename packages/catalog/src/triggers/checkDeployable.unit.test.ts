@@ -85,6 +85,70 @@ describe('checkDeployable', () => {
     expect(checkDeployable(looped)).toEqual([{ blockId: 'h', blockName: 'Bad', field: 'code', message: 'Reference <loop.items> is only available inside a loop' }]);
   });
 
+  it("checks a loop's and a parallel's count and collection, naming the container and the field", () => {
+    const container = (type: 'loop' | 'parallel', data: Record<string, unknown>, extra: ReturnType<typeof block>[] = [], edges: Array<[string, string]> = []) =>
+      checkDeployable(
+        state(
+          [starter(), block('f', 'function', 'Fn', { code: 'return [1, 2]' }), block('c', type, type === 'loop' ? 'Loop 1' : 'Parallel 1', {}, { data }), block('in', 'function', 'Inner', { code: 'return 1' }, { data: { parentId: 'c' } }), ...extra],
+          [['s', 'f'], ['f', 'c'], ...edges],
+        ),
+      );
+    const problem = (field: string, message: string, name = 'Loop 1') => [{ blockId: 'c', blockName: name, field, message }];
+    // Counts: a whole number in 1..50 (absent: the default 5).
+    expect(container('loop', {})).toEqual([]);
+    expect(container('loop', { loopType: 'for', count: 50 })).toEqual([]);
+    expect(container('loop', { loopType: 'for', count: 51 })).toEqual(problem('count', 'Loop iterations must be a whole number between 1 and 50, got 51'));
+    expect(container('loop', { count: 0 })).toEqual(problem('count', 'Loop iterations must be a whole number between 1 and 50, got 0'));
+    expect(container('loop', { count: 'many' })).toEqual(problem('count', 'Loop iterations must be a whole number between 1 and 50, got "many"'));
+    expect(container('parallel', { parallelType: 'count', count: 2.5 })).toEqual(problem('count', 'Parallel count must be a whole number between 1 and 50, got 2.5', 'Parallel 1'));
+    expect(container('parallel', { parallelType: 'count', count: 3, collection: 'not json' })).toEqual([]);
+    // Collections: a JSON array or object of at most 50 entries, or a reference to one (checked as any reference).
+    const fiftyOne = JSON.stringify(Array.from({ length: 51 }, (_, i) => i));
+    expect(container('loop', { loopType: 'forEach', collection: '["a", "b"]' })).toEqual([]);
+    expect(container('loop', { loopType: 'forEach', collection: { a: 1 } })).toEqual([]);
+    expect(container('loop', { loopType: 'forEach', collection: '<fn.result>' })).toEqual([]);
+    expect(container('loop', { loopType: 'forEach', collection: '{{ITEMS}}' })).toEqual([]);
+    expect(container('loop', { loopType: 'forEach', collection: '[1, 2' })).toEqual(problem('collection', 'The forEach items must be a JSON array or object, or a reference to one'));
+    expect(container('loop', { loopType: 'forEach', collection: fiftyOne })).toEqual(problem('collection', 'The forEach items (collection) hold 51 entries; a loop runs at most 50 iterations'));
+    expect(container('parallel', { collection: 'a, b' })).toEqual(problem('collection', 'The collection must be a JSON array or object, or a reference to one', 'Parallel 1'));
+    expect(container('parallel', { parallelType: 'collection', collection: JSON.parse(fiftyOne) as unknown })).toEqual(problem('collection', "The parallel's collection holds 51 entries; a parallel runs at most 50 branches", 'Parallel 1'));
+    expect(container('parallel', { collection: '<nosuch.items>' })).toEqual(problem('collection', 'Reference <nosuch.items> names no block', 'Parallel 1'));
+    // The collection is read before the container runs: not from a block inside it or after it.
+    expect(container('loop', { loopType: 'forEach', collection: '<inner.result>' })).toEqual(problem('collection', 'Reference <inner.result> points at a block that does not run before this one'));
+    expect(container('loop', { loopType: 'forEach', collection: '<loop.items>' })).toEqual(problem('collection', 'Reference <loop.items> is only available inside a loop'));
+    // A disabled container is not checked.
+    expect(checkDeployable(state([starter(), block('c', 'loop', 'Off Loop', {}, { enabled: false, data: { count: 99 } })], [['s', 'c']]))).toEqual([]);
+  });
+
+  it('refuses a reference to a block the run skips: a disabled one, one inside a disabled container, one only disabled blocks lead to', () => {
+    const s = state(
+      [
+        starter(),
+        block('off', 'function', 'Off', { code: 'return 1' }, { enabled: false }),
+        block('after', 'function', 'After Off', { code: 'return 2' }),
+        block('l', 'loop', 'Loop Off', {}, { enabled: false }),
+        block('in', 'function', 'In Off Loop', { code: 'return <nosuch.x>' }, { data: { parentId: 'l' } }),
+        block('a', 'function', 'A', { code: 'return 3' }),
+        block('j', 'function', 'Join', { code: 'return [<a.result>, <off.result>, <afteroff.result>, <inoffloop.result>]' }),
+        block('dead', 'function', 'Dead', { code: 'return <a.result> + <nosuch.y>' }),
+      ],
+      [['s', 'off'], ['off', 'after'], ['s', 'l'], ['s', 'a'], ['a', 'j'], ['after', 'j'], ['off', 'dead']],
+    );
+    // Join runs (A fires its edge); what it reads of Off, After Off and In Off Loop never ran. Dead and
+    // In Off Loop never run, so their own problems do not count.
+    expect(checkDeployable(s)).toEqual([
+      { blockId: 'j', blockName: 'Join', field: 'code', message: 'Reference <off.result> points at Off, which is disabled and does not run' },
+      { blockId: 'j', blockName: 'Join', field: 'code', message: 'Reference <afteroff.result> points at After Off, which does not run: only disabled blocks lead to it' },
+      { blockId: 'j', blockName: 'Join', field: 'code', message: 'Reference <inoffloop.result> points at In Off Loop, which is disabled and does not run' },
+    ]);
+    // A block reached past a disabled one and by another path runs after what that path ran.
+    const around = state(
+      [starter(), block('a', 'function', 'A', { code: 'return 1' }), block('off', 'function', 'Off', { code: 'return 2' }, { enabled: false }), block('b', 'function', 'B', { code: 'return <a.result>' })],
+      [['s', 'a'], ['a', 'off'], ['off', 'b'], ['s', 'b']],
+    );
+    expect(checkDeployable(around)).toEqual([{ blockId: 'b', blockName: 'B', field: 'code', message: 'Reference <a.result> points at a block that does not run before this one' }]);
+  });
+
   it('checks the trigger: webhook path and schedule fields; disabled blocks are left out', () => {
     const webhook = state([starter({ startWorkflow: 'webhook', webhookPath: '' })], []);
     expect(checkDeployable(webhook)).toEqual([{ blockId: 's', blockName: 'Start', field: 'webhookPath', message: 'Webhook Path is required' }]);
