@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { ModelMessage, ModelProviderId, ModelResponseFormat, ModelTokens, ModelToolCall, ModelToolChoice, ModelToolDefinition } from '@weft/contracts';
 import type { ModelConfig } from './config.js';
 
@@ -50,4 +51,25 @@ export function parseArguments(text: string | undefined): Record<string, unknown
   } catch {
     return {};
   }
+}
+
+/** Spec 000 §9: 'Tool call id is 8 characters.' */
+export const TOOL_CALL_ID_LENGTH = 8;
+const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A new 8-character tool call id, unlike every id in `taken` (which it joins): for providers that give a call none. */
+export function newToolCallId(taken: Set<string>): string {
+  for (;;) {
+    let id = '';
+    for (let i = 0; i < TOOL_CALL_ID_LENGTH; i++) id += ID_ALPHABET[randomInt(ID_ALPHABET.length)];
+    if (!taken.has(id)) {
+      taken.add(id);
+      return id;
+    }
+  }
+}
+
+/** The ids of the tool calls earlier in a conversation. */
+export function toolCallIdsOf(messages: ModelMessage[]): Set<string> {
+  return new Set(messages.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []).map((c) => c.id) : [])));
 }

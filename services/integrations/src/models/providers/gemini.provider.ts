@@ -1,7 +1,6 @@
-import { randomInt } from 'node:crypto';
 import type { ModelMessage, ModelToolCall } from '@weft/contracts';
 import { ModelProviderError, toProviderError } from '../errors.js';
-import type { AdapterRequest, AdapterResult, ProviderAdapter, StreamSink } from '../types.js';
+import { newToolCallId, toolCallIdsOf, type AdapterRequest, type AdapterResult, type ProviderAdapter, type StreamSink } from '../types.js';
 
 type GeminiPart = { text?: string; functionCall?: { name: string; args?: Record<string, unknown> }; functionResponse?: { name: string; response: Record<string, unknown> } };
 interface GeminiContent {
@@ -88,22 +87,6 @@ export function geminiBody(req: AdapterRequest, sink: StreamSink): Record<string
   return body;
 }
 
-/** Spec 000 §9: 'Tool call id is 8 characters.' */
-export const TOOL_CALL_ID_LENGTH = 8;
-const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** A new 8-character tool call id, unlike every id in `taken` (which it joins). */
-export function newToolCallId(taken: Set<string>): string {
-  for (;;) {
-    let id = '';
-    for (let i = 0; i < TOOL_CALL_ID_LENGTH; i++) id += ID_ALPHABET[randomInt(ID_ALPHABET.length)];
-    if (!taken.has(id)) {
-      taken.add(id);
-      return id;
-    }
-  }
-}
-
 function readParts(res: GeminiResponse, into: { content: string; calls: ModelToolCall[]; taken: Set<string> }, sink: StreamSink, streaming: boolean): void {
   const candidate = res.candidates?.[0];
   for (const part of candidate?.content?.parts ?? []) {
@@ -169,7 +152,7 @@ export const geminiAdapter: ProviderAdapter = {
       throw new ModelProviderError(`${prefix}: ${res.status} ${res.statusText}`, 'google', res.status);
     }
     // Gemini gives calls no ids: each gets a random 8-character one (spec 000 §9), unlike the conversation's earlier ones.
-    const taken = new Set(req.messages.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []).map((c) => c.id) : [])));
+    const taken = toolCallIdsOf(req.messages);
     const into = { content: '', calls: [] as ModelToolCall[], taken };
     if (!req.stream) {
       let body: GeminiResponse;

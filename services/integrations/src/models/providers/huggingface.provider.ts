@@ -1,5 +1,5 @@
 import { ModelProviderError, toProviderError } from '../errors.js';
-import { parseArguments, type AdapterResult, type ProviderAdapter } from '../types.js';
+import { newToolCallId, parseArguments, toolCallIdsOf, type AdapterResult, type ProviderAdapter } from '../types.js';
 import { compatibleBody } from './openaiCompatible.js';
 
 /** Default inference provider of the Hugging Face block (§2). */
@@ -7,7 +7,7 @@ export const HF_DEFAULT_PROVIDER = 'novita';
 
 interface HfAnswer {
   model?: string;
-  choices?: Array<{ message?: { content?: string | null; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> } }>;
+  choices?: Array<{ message?: { content?: string | null; tool_calls?: Array<{ id?: string; function: { name: string; arguments: string } }> } }>;
   usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
   error?: { message?: string } | string;
 }
@@ -49,13 +49,15 @@ export const huggingfaceAdapter: ProviderAdapter = {
     if (!res.ok) throw new ModelProviderError(`Hugging Face chat completion failed: ${errorDetail(parsed, text)}`, 'huggingface', res.status);
     const message = parsed?.choices?.[0]?.message;
     if (!parsed || !Array.isArray(parsed.choices) || !message) throw new ModelProviderError('Invalid response format from Hugging Face API', 'huggingface', res.status);
+    const taken = toolCallIdsOf(req.messages);
     const u = parsed.usage;
     const prompt = u?.prompt_tokens ?? 0;
     const completion = u?.completion_tokens ?? 0;
     return {
       content: message.content ?? '',
       model: parsed.model ?? req.model,
-      toolCalls: (message.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: parseArguments(c.function.arguments) })),
+      // A call the provider gives no id gets an 8-character one (spec 000 §9).
+      toolCalls: (message.tool_calls ?? []).map((c) => ({ id: c.id || newToolCallId(taken), name: c.function.name, arguments: parseArguments(c.function.arguments) })),
       ...(u ? { tokens: { prompt, completion, total: u.total_tokens ?? prompt + completion } } : {}),
     };
   },

@@ -23,6 +23,16 @@ describe('Hugging Face router adapter', () => {
     expect(out).toMatchObject({ content: 'hf answer', provider: 'huggingface', tokens: { prompt: 7, completion: 3, total: 10 } });
   });
 
+  it("keeps the provider's tool call ids; a call without one gets an 8-character id (spec 000 §9)", async () => {
+    const call = (id: string | undefined, city: string) => ({ ...(id ? { id } : {}), type: 'function', function: { name: 'get_weather', arguments: JSON.stringify({ city }) } });
+    fake.server.once('POST', '/novita/v1/chat/completions', { json: { model: 'm', choices: [{ message: { content: null, tool_calls: [call('call_given', 'Oslo'), call(undefined, 'Lima')] } }] } });
+    const out = await callModel(deps(), { model: 'm', provider: 'huggingface', messages: [{ role: 'user', content: 'hi' }], apiKey: 'hf_x' });
+    expect(out.toolCalls).toEqual([
+      { id: 'call_given', name: 'get_weather', arguments: { city: 'Oslo' } },
+      { id: expect.stringMatching(/^[A-Za-z0-9]{8}$/) as string, name: 'get_weather', arguments: { city: 'Lima' } },
+    ]);
+  });
+
   it('defaults to the novita provider', async () => {
     fake.reply({ content: 'ok' });
     await callModel(deps(), { model: 'm', provider: 'huggingface', messages: [{ role: 'user', content: 'hi' }], apiKey: 'hf_x' });

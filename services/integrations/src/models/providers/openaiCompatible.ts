@@ -8,7 +8,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { ModelMessage, ModelProviderId, ModelToolCall, ModelToolChoice } from '@weft/contracts';
 import { toProviderError } from '../errors.js';
-import { parseArguments, type AdapterRequest, type AdapterResult, type StreamSink } from '../types.js';
+import { newToolCallId, parseArguments, toolCallIdsOf, type AdapterRequest, type AdapterResult, type StreamSink } from '../types.js';
 
 /** How one OpenAI-compatible provider differs from OpenAI itself. */
 export interface CompatibleOptions {
@@ -92,12 +92,14 @@ export function compatibleBody(req: AdapterRequest, opts: CompatibleOptions): Ch
 /** Sends one chat completion (streamed when asked) and reads content, tool calls and usage. */
 export async function callCompatible(client: OpenAI, req: AdapterRequest, opts: CompatibleOptions, sink: StreamSink, signal?: AbortSignal): Promise<AdapterResult> {
   const body = compatibleBody(req, opts);
+  // A call the provider gives no id gets an 8-character one (spec 000 §9), unlike the conversation's.
+  const taken = toolCallIdsOf(req.messages);
   try {
     if (!req.stream) {
       const res = await client.chat.completions.create({ ...body, stream: false }, { signal });
       const message = res.choices[0]?.message;
       const toolCalls: ModelToolCall[] = (message?.tool_calls ?? []).flatMap((c) =>
-        c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: parseArguments(c.function.arguments) }] : [],
+        c.type === 'function' ? [{ id: c.id || newToolCallId(taken), name: c.function.name, arguments: parseArguments(c.function.arguments) }] : [],
       );
       const usage = res.usage;
       return {
@@ -127,7 +129,7 @@ export async function callCompatible(client: OpenAI, req: AdapterRequest, opts: 
       for (const tc of delta.tool_calls ?? []) {
         let call = calls.get(tc.index);
         if (!call) {
-          call = { id: tc.id ?? `call_${tc.index}`, name: tc.function?.name ?? '', args: '' };
+          call = { id: tc.id || newToolCallId(taken), name: tc.function?.name ?? '', args: '' };
           calls.set(tc.index, call);
           if (call.name) sink.toolDetected(call.id, call.name);
         } else if (tc.function?.name && !call.name) {

@@ -69,6 +69,34 @@ describe('OpenAI-compatible adapters against the fake', () => {
     expect(d.chunks.every((c) => c.executionId === 'ex1' && c.blockId === 'b1')).toBe(true);
   });
 
+  it('a call the provider gives no id gets an 8-character one (spec 000 §9), unlike the earlier ones, in a stream and a whole answer', async () => {
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, delta, finish_reason: finish }] });
+    fake.server.once('POST', '/v1/chat/completions', {
+      sse: [
+        chunk({ role: 'assistant', content: '' }),
+        chunk({ tool_calls: [{ index: 0, type: 'function', function: { name: 'get_weather', arguments: '{"city":' } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: '"Oslo"}' } }] }),
+        chunk({}, 'tool_calls'),
+        'data: [DONE]',
+      ],
+    });
+    const earlier: CallModelInput['messages'] = [
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'AAAAAAAA', name: 'get_weather', arguments: { city: 'Rome' } }] },
+      { role: 'tool', toolCallId: 'AAAAAAAA', name: 'get_weather', content: '{}' },
+    ];
+    const d = deps();
+    const streamed = await callModel(d, ask({ tools: [weather], messages: earlier, stream: { executionId: 'e', blockId: 'b', seqStart: 0 } }));
+    fake.server.once('POST', '/v1/chat/completions', {
+      json: { id: 'c', object: 'chat.completion', created: 1, model: 'gpt-4o', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ type: 'function', function: { name: 'get_weather', arguments: '{"city":"Lima"}' } }] }, finish_reason: 'tool_calls' }] },
+    });
+    const plain = await callModel(deps(), ask({ tools: [weather], messages: earlier }));
+    expect(streamed.toolCalls).toEqual([{ id: expect.stringMatching(/^[A-Za-z0-9]{8}$/) as string, name: 'get_weather', arguments: { city: 'Oslo' } }]);
+    expect(plain.toolCalls).toEqual([{ id: expect.stringMatching(/^[A-Za-z0-9]{8}$/) as string, name: 'get_weather', arguments: { city: 'Lima' } }]);
+    expect([streamed.toolCalls[0]?.id, plain.toolCalls[0]?.id]).not.toContain('AAAAAAAA');
+    expect(d.chunks.flatMap((c) => (c.toolCall ? [c.toolCall.id] : []))).toEqual([streamed.toolCalls[0]?.id, streamed.toolCalls[0]?.id]);
+  });
+
   it('a stream without usage is estimated at 0.0001 per token', async () => {
     fake.reply({ content: 'abcdefgh', usage: null });
     const out = await callModel(deps(), ask({ messages: [{ role: 'user', content: 'x'.repeat(40) }], stream: { executionId: 'e', blockId: 'b', seqStart: 0 } }));
