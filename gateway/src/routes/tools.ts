@@ -8,6 +8,7 @@ import type { AccessMode } from '../access.js';
 import { fromJson, parseBody } from '../validate.js';
 import { environmentOf, sendRoute, stringQuery } from './internalCall.js';
 import { knowledgeRoutes } from './knowledge.js';
+import { toolNeedsWrite } from './toolAccess.js';
 import { functionDeadlineMs, httpToolDeadlineMs, routeDeadlineMs, toolDeadlineMs } from './toolDeadlines.js';
 
 /** Function execute's default time limit (spec 000 §9). */
@@ -62,12 +63,6 @@ function workflowIdOf(req: Request): string | undefined {
   if (first) return first.id;
   return typeof params.workflowId === 'string' && params.workflowId ? params.workflowId : undefined;
 }
-
-/**
- * Tools that change stored data: through the proxy they need write access to the workflow, as their
- * own routes do (POST and DELETE /api/memory, adding documents and chunks to a knowledge base).
- */
-const WRITING_TOOLS: ReadonlySet<string> = new Set(['memory_add', 'memory_delete', 'knowledge_create_document', 'knowledge_upload_chunk']);
 
 
 /**
@@ -127,7 +122,7 @@ export function toolRoutes(clients: Clients, auth: Authenticator): Router {
     const actor = await requireActor(auth, req);
     const body = parseBody(proxyBody, req.body);
     const params = body.params ?? {};
-    const context = await contextFor(clients, actor, workflowIdOf(req), WRITING_TOOLS.has(body.toolId) ? 'write' : 'read');
+    const context = await contextFor(clients, actor, workflowIdOf(req), toolNeedsWrite(body.toolId) ? 'write' : 'read');
     const envVars = await environmentOf(clients, actor);
     const out = await clients.integrations.executeTool(
       { toolId: body.toolId, paramsJson: JSON.stringify(params), context, envVars, skipPostProcess: body.skipPostProcess ?? false },
