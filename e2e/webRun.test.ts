@@ -181,6 +181,39 @@ describe('running and deploying from the web app', () => {
     expect(errors).toEqual([]);
   });
 
+  it('lets the editor’s Run choose which model blocks stream their tokens (selectedOutputs)', async () => {
+    const { asOwner, workflowId, starter, cookie } = await newWorkflow('Stream chooser');
+    const agent = (id: string, name: string, y: number) => [
+      { type: 'addBlock', id, blockType: 'agent', name, position: { x: 400, y } },
+      { type: 'setSubBlockValue', id, subBlockId: 'model', value: 'gpt-4o' },
+      { type: 'setSubBlockValue', id, subBlockId: 'apiKey', value: 'sk-e2e' },
+      { type: 'setSubBlockValue', id, subBlockId: 'userPrompt', value: `Say hello, ${name}` },
+      { type: 'addEdge', id: `to-${id}`, source: starter, target: id },
+    ];
+    expect((await asOwner('POST', `/api/workflows/${workflowId}/commands`, { commands: [...agent('writer', 'Writer', -100), ...agent('critic', 'Critic', 150)] })).status).toBe(200);
+    const { page, errors } = await openWorkflow(chromium(), cookie, workflowId);
+
+    await page.getByRole('button', { name: 'Streamed blocks' }).click();
+    const choice = page.getByRole('dialog', { name: 'Stream model tokens of' });
+    const chips = choice.getByRole('group', { name: 'Streamed blocks' });
+    expect(await chips.locator('label').allTextContents()).toEqual(['Writer', 'Critic']);
+    await chips.getByText('Critic', { exact: true }).click();
+    await expect.poll(() => chips.locator('label.on').allTextContents()).toEqual(['Writer']);
+    await page.screenshot({ path: path.join(tmpdir(), 'weft-run-stream-choice.png') });
+    await page.keyboard.press('Escape');
+    await choice.waitFor({ state: 'detached' });
+
+    const [request] = await Promise.all([page.waitForRequest((r) => r.url().endsWith(`/api/workflows/${workflowId}/execute`)), page.getByRole('button', { name: 'Run', exact: true }).click()]);
+    expect(request.postDataJSON()).toEqual({ selectedOutputs: ['writer'] });
+    const response = await request.response();
+    const console_ = page.getByRole('region', { name: 'Run console' });
+    await expect.poll(() => console_.getByLabel('Run status').textContent(), { timeout: 60_000 }).toBe('Succeeded');
+    // The server streamed the Writer's tokens only.
+    const streamedBlocks = new Set(((await response?.text()) ?? '').split('\n\n').filter((m) => m.includes('event: stream:chunk')).map((m) => /"blockId":"(\w+)"/.exec(m)?.[1]));
+    expect(streamedBlocks).toEqual(new Set(['writer']));
+    expect(errors).toEqual([]);
+  });
+
   it('shows each try of a retried block in its log: how many, and each one’s error', async () => {
     const flaky = await createFakeServer();
     try {

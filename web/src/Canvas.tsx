@@ -39,6 +39,7 @@ import { CopilotPanel } from './copilot/CopilotPanel';
 import { RunConsole } from './run/RunConsole';
 import { RunInputDialog } from './run/RunInputDialog';
 import { runPath } from './run/runPath';
+import { RunStreamChoice, selectedOutputs, streamableBlocks, type StreamableBlock } from './run/RunStreamChoice';
 import { blockStatuses, inputFields } from './run/runState';
 import { RunStatusContext } from './run/RunStatusContext';
 import { useRun } from './run/useRun';
@@ -418,10 +419,26 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
   const starter = useStarter(stateBlocks);
   const starterFields = useMemo(() => inputFields(starter?.subBlocks.inputFormat?.value), [starter]);
   const running = runs.run?.status === 'running' || runs.run?.status === 'starting';
+  // Which model blocks stream their tokens (the run's selectedOutputs): all but those turned off.
+  const streamableRef = useRef<readonly StreamableBlock[]>([]);
+  const streamable = streamableBlocks(stateBlocks, streamableRef.current);
+  streamableRef.current = streamable;
+  const [streamOff, setStreamOff] = useState<ReadonlySet<string>>(() => new Set());
+  const toggleStreamed = useStable((id: string) =>
+    setStreamOff((now) => {
+      const next = new Set(now);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    }),
+  );
+  const startRun = (input: Record<string, unknown>) => {
+    const chosen = selectedOutputs(streamable, streamOff);
+    void runs.start(chosen ? { ...input, selectedOutputs: chosen } : input);
+  };
   const runNow = () => {
     if (running) return;
     if (starterFields.length > 0) setAsking(true);
-    else void runs.start({});
+    else startRun({});
   };
   const rerunFrom = useStable((blockId: string) => {
     const executionId = runs.run?.executionId;
@@ -568,15 +585,18 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
               <button type="button" className="btn btn-sm" onClick={() => tool('deploy')}>
                 <Icon name="rocket" size={14} /> Deploy
               </button>
-              <button type="button" className="btn btn-sm btn-run" title="Run (Ctrl+Enter)" disabled={running} onClick={() => tool('run')}>
-                <Icon name="play" size={12} /> {running ? 'Running…' : 'Run'}
-              </button>
+              <div className="split-run">
+                <button type="button" className="btn btn-sm btn-run" title="Run (Ctrl+Enter)" disabled={running} onClick={() => tool('run')}>
+                  <Icon name="play" size={12} /> {running ? 'Running…' : 'Run'}
+                </button>
+                <RunStreamChoice streamable={streamable} off={streamOff} onToggle={toggleStreamed} />
+              </div>
             </div>
           </>
         )}
       </div>
     ),
-    [readOnly, canUndo, canRedo, selectedCount, deletable, running, tool],
+    [readOnly, canUndo, canRedo, selectedCount, deletable, running, tool, streamable, streamOff, toggleStreamed],
   );
 
   if (!snapshot || snapshot.status === 'loading') return <p className="empty">Loading…</p>;
@@ -664,7 +684,7 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
           onClose={() => setAsking(false)}
           onRun={(input) => {
             setAsking(false);
-            void runs.start(input);
+            startRun(input);
           }}
         />
       )}
