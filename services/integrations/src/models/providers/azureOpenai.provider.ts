@@ -22,6 +22,8 @@ export const azureOpenaiAdapter: ProviderAdapter = {
     // callModel already refused a user endpoint without the block's key; this keeps any other caller from sending the operator's.
     if (target.user && req.apiKey === config.keys['azure-openai']) throw new ModelRequestError(AZURE_OWN_KEY_REQUIRED);
     const deployment = req.model.replace(/^azure\//, '');
+    // The deployment becomes a path segment unescaped by the SDK: only Azure's name characters, so a model cannot reach another path with the key.
+    if (!/^[A-Za-z0-9._-]+$/.test(deployment) || /^\.+$/.test(deployment)) throw new ModelRequestError(`Invalid model selected: ${req.model}`);
     const client = new AzureOpenAI({
       apiKey: req.apiKey,
       endpoint: target.endpoint,

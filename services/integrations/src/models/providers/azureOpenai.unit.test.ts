@@ -83,6 +83,17 @@ describe("Azure OpenAI: the operator's key goes only to the operator's endpoint"
     expect(user.server.requests).toEqual([]);
   });
 
+  it("a deployment name outside Azure's characters is an invalid model: it cannot move the call to another path of the operator's resource", async () => {
+    for (const model of ['azure/../../openai/files', 'azure/x?y=1', 'azure/..', 'azure/a/b']) {
+      const err = await failure(callModel(deps(), ask({ model })));
+      expect(err.message).toBe(`Invalid model selected: ${model}`);
+      expect(err.original).toBeInstanceOf(ModelRequestError);
+    }
+    expect(operator.server.requests).toEqual([]);
+    await callModel(deps(), ask({ model: 'azure/gpt-4o-mini_v2.1' }));
+    expect(operator.chatRequests().map((r) => r.path)).toEqual(['/openai/deployments/gpt-4o-mini_v2.1/chat/completions']);
+  });
+
   it('an endpoint that is not an http(s) URL is a user error naming the field', async () => {
     for (const azureEndpoint of ['not a url', 'file:///etc/passwd']) {
       const err = await failure(callModel(deps(), ask({ azureEndpoint, apiKey: 'user-key' })));
