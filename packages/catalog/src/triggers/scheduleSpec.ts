@@ -19,8 +19,10 @@ export interface ScheduleFields {
 export type ScheduleType = (typeof SCHEDULE_TYPES)[number][0];
 
 /**
- * A schedule as the runner creates it on Temporal: a 5-field cron expression in `timezone`, or for
- * the minutes frequency an interval of whole seconds with a phase `offsetSeconds` (epoch based).
+ * A schedule as the runner creates it on Temporal: a 5-field cron expression in `timezone`; for the
+ * minutes frequency either the local times of day it fires at (`localTimes`, an interval of whole
+ * minutes that divides a day but not an hour) or an interval of whole seconds with a phase
+ * `offsetSeconds` (epoch based).
  */
 export interface TriggerSchedule {
   scheduleType: ScheduleType;
@@ -28,6 +30,12 @@ export interface TriggerSchedule {
   cronExpression: string;
   timezone: string;
   interval?: { everySeconds: number; offsetSeconds: number };
+  /**
+   * The wall-clock times in `timezone` a minutes schedule fires at every day, grouped by minute of
+   * the hour (Temporal calendar specs): the starting time and every interval after it, the same local
+   * times on each day, whatever the clocks do.
+   */
+  localTimes?: Array<{ hour: number[]; minute: number }>;
 }
 
 /** One field that keeps a schedule from being made. */
@@ -113,6 +121,28 @@ function validTimezone(timezone: string): boolean {
 }
 
 /**
+ * The local times of day "every N minutes starting at HH:MM" promises, when they are the same every
+ * day: N whole minutes dividing a day (45, 90, 40…) but not an hour. An interval with a fixed phase
+ * would keep firing every N minutes of absolute time, so after a daylight-saving change its local
+ * times would shift by an hour modulo N (09:00 becoming 08:15 for 45 minutes); calendar times in the
+ * timezone stay put (on the night the clocks change, the gap between two fires is an hour shorter or
+ * longer, as a daily schedule's is). An interval that divides an hour is phase-safe as it is (the
+ * clocks move by a whole hour); one that divides no day has no fixed local times to keep. Undefined
+ * for both: they stay intervals. No starting time starts the day at local midnight.
+ */
+function localTimesOfDay(seconds: number, start: { hour: number; minute: number } | undefined): TriggerSchedule['localTimes'] {
+  const DAY = 86_400;
+  if (seconds % 60 !== 0 || DAY % seconds !== 0 || 3600 % seconds === 0) return undefined;
+  const hoursByMinute = new Map<number, number[]>();
+  const first = (start ? start.hour * 3600 + start.minute * 60 : 0) % seconds;
+  for (let t = first; t < DAY; t += seconds) {
+    const minute = Math.floor((t % 3600) / 60);
+    hoursByMinute.set(minute, [...(hoursByMinute.get(minute) ?? []), Math.floor(t / 3600)]);
+  }
+  return [...hoursByMinute].sort(([a], [b]) => a - b).map(([minute, hour]) => ({ hour, minute }));
+}
+
+/**
  * Converts a block's schedule fields into the schedule the runner creates (pure; `now` fixes the
  * timezone offset a minutes schedule's starting time is aligned with). Blank frequency is daily,
  * blank weekday MON, blank timezone UTC, blank hourly minute 0; the rest must be filled.
@@ -147,6 +177,11 @@ export function toTriggerSchedule(fields: ScheduleFields, now: Date): { ok: true
       else if (seconds === undefined) problems.push({ field: 'minutesInterval', message: `Run Every (minutes) must be a number of minutes or seconds like "10s", got "${given}"` });
       else if (seconds < MIN_SCHEDULE_INTERVAL_SECONDS) problems.push({ field: 'minutesInterval', message: `Run Every (minutes) must be at least ${MIN_SCHEDULE_INTERVAL_SECONDS} seconds` });
       if (seconds === undefined || seconds < MIN_SCHEDULE_INTERVAL_SECONDS) break;
+      const wallClock = localTimesOfDay(seconds, start);
+      if (wallClock) {
+        schedule = { scheduleType: type, cronExpression: `@every ${seconds}s`, timezone, localTimes: wallClock };
+        break;
+      }
       const startUtc = start ? start.hour * 3600 + start.minute * 60 - (validTimezone(timezone) ? timezoneOffsetSeconds(timezone, now) : 0) : 0;
       const offsetSeconds = ((startUtc % seconds) + seconds) % seconds;
       const wholeMinutes = seconds % 60 === 0 && 3600 % seconds === 0;

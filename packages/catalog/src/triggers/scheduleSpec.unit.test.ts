@@ -40,10 +40,36 @@ describe('toTriggerSchedule', () => {
     const s = ok({ scheduleType: 'minutes', minutesInterval: '15', minutesStartingAt: '09:05' });
     expect(s.interval).toEqual({ everySeconds: 900, offsetSeconds: 300 });
     expect(s.cronExpression).toBe('5/15 * * * *');
-    // 40 minutes does not divide an hour: the interval is shown as @every, offset from 09:00 New York (UTC-5 in January).
-    const ny = ok({ scheduleType: 'minutes', minutesInterval: '40', minutesStartingAt: '09:00', timezone: 'America/New_York' });
-    expect(ny.cronExpression).toBe('@every 2400s');
-    expect(ny.interval).toEqual({ everySeconds: 2400, offsetSeconds: (14 * 3600) % 2400 });
+    // 7 minutes divides neither an hour nor a day: an interval shown as @every, offset from 09:00 New York (UTC-5 in January).
+    const ny = ok({ scheduleType: 'minutes', minutesInterval: '7', minutesStartingAt: '09:00', timezone: 'America/New_York' });
+    expect(ny.cronExpression).toBe('@every 420s');
+    expect(ny.interval).toEqual({ everySeconds: 420, offsetSeconds: (14 * 3600) % 420 });
+  });
+
+  it('every N minutes dividing a day but not an hour fires at the same local times every day, across daylight-saving changes', () => {
+    // 45 minutes from 09:00 in Paris: 09:00, 09:45, 10:30, 11:15, 12:00… and, the series wrapping
+    // around the day, 00:00, 00:45… — four minutes of the hour, each on every third hour.
+    const paris = ok({ scheduleType: 'minutes', minutesInterval: '45', minutesStartingAt: '09:00', timezone: 'Europe/Paris' });
+    expect(paris).toEqual({
+      scheduleType: 'minutes',
+      cronExpression: '@every 2700s',
+      timezone: 'Europe/Paris',
+      localTimes: [
+        { minute: 0, hour: [0, 3, 6, 9, 12, 15, 18, 21] },
+        { minute: 15, hour: [2, 5, 8, 11, 14, 17, 20, 23] },
+        { minute: 30, hour: [1, 4, 7, 10, 13, 16, 19, 22] },
+        { minute: 45, hour: [0, 3, 6, 9, 12, 15, 18, 21] },
+      ],
+    });
+    // Deployed in summer or in winter, the same local times: nothing depends on that day's offset.
+    expect(toTriggerSchedule({ scheduleType: 'minutes', minutesInterval: '45', minutesStartingAt: '09:00', timezone: 'Europe/Paris' }, new Date('2026-07-01T12:00:00Z'))).toEqual({ ok: true, schedule: paris });
+    // 90 minutes from 08:30 New York: 08:30, 10:00, 11:30… every day.
+    const ny = ok({ scheduleType: 'minutes', minutesInterval: '90', minutesStartingAt: '08:30', timezone: 'America/New_York' });
+    const times = (ny.localTimes ?? []).flatMap(({ hour, minute }) => hour.map((h) => `${String(h).padStart(2, '0')}:${String(minute).padStart(2, '0')}`)).sort();
+    expect(times).toHaveLength(16);
+    expect(times.slice(0, 8)).toEqual(['01:00', '02:30', '04:00', '05:30', '07:00', '08:30', '10:00', '11:30']);
+    // No starting time: from local midnight.
+    expect(ok({ scheduleType: 'minutes', minutesInterval: '40', timezone: 'Asia/Tokyo' }).localTimes?.[0]).toEqual({ minute: 0, hour: [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22] });
   });
 
   it('intervals go down to 10 seconds, given as "10s" or a fraction of a minute', () => {

@@ -89,7 +89,7 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
    * Temporal's backfill runs a schedule's actions for a past range as if time had passed: the stand-in
    * for time skipping, which needs a test server this machine cannot download (docs/triggers.md).
    */
-  it('fires at each due time of its spec and timezone over a backfilled week across a daylight-saving change, and monthly over a year', async () => {
+  it('fires at each due time of its spec and timezone over a backfilled week across a daylight-saving change (daily, every 90 minutes), and monthly over a year', async () => {
     const scheduledStarts = async (wf: string, expected: number): Promise<string[]> => {
       const query = `TemporalScheduledById = "${instance}-schedule-${wf}"`;
       let starts: string[] = [];
@@ -128,6 +128,19 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
       '2026-04-01T07:30:00.000Z',
     ]);
 
+    // Every 90 minutes from 09:00 in Paris: the same local times on both sides of the change (…,
+    // 00:00, 01:30, then 03:00 once the clocks went forward, 04:30, …, 09:00), so the UTC gap is
+    // 30 minutes that night; an interval of 90 minutes of absolute time would fire at 08:00 local after it.
+    const ninety = `wf-${uniqueSuffix()}`;
+    deploy(ninety, 1, { scheduleType: 'minutes', minutesInterval: '90', minutesStartingAt: '09:00', timezone: 'Europe/Paris' });
+    await schedules.sync(ninety);
+    await backfill(ninety, '2026-03-28T19:45:00Z', '2026-03-29T11:45:00Z');
+    expect(await scheduledStarts(ninety, 12)).toEqual(
+      ['2026-03-28T20:00', '2026-03-28T21:30', '2026-03-28T23:00', '2026-03-29T00:30', '2026-03-29T01:00', '2026-03-29T02:30', '2026-03-29T04:00', '2026-03-29T05:30', '2026-03-29T07:00', '2026-03-29T08:30', '2026-03-29T10:00', '2026-03-29T11:30'].map(
+        (t) => `${t}:00.000Z`,
+      ),
+    );
+
     // Monthly on the 15th at 06:00 UTC over 2025: twelve fires, one a month.
     const monthly = `wf-${uniqueSuffix()}`;
     deploy(monthly, 1, { scheduleType: 'monthly', monthlyDay: '15', monthlyTime: '06:00' });
@@ -135,7 +148,7 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
     await backfill(monthly, '2025-01-01T00:00:00Z', '2026-01-01T00:00:00Z');
     expect(await scheduledStarts(monthly, 12)).toEqual(Array.from({ length: 12 }, (_, m) => `2025-${String(m + 1).padStart(2, '0')}-15T06:00:00.000Z`));
 
-    for (const wf of [daily, monthly]) {
+    for (const wf of [daily, ninety, monthly]) {
       deployments.delete(wf);
       await schedules.sync(wf);
     }

@@ -54,8 +54,12 @@ export interface ScheduleManager {
 /** How long after its due time a missed run (no server, say) still fires. */
 const CATCHUP_WINDOW = '10 minutes';
 
-/** Temporal spec of a converted schedule: an interval (minutes frequency) or a cron in its timezone. */
+/**
+ * Temporal spec of a converted schedule: local times of day (a minutes frequency whose interval
+ * divides a day but not an hour) or a cron, in its timezone, or an interval (other minutes frequencies).
+ */
 export function temporalSpec(s: TriggerSchedule): ScheduleSpec {
+  if (s.localTimes) return { calendars: s.localTimes.map(({ hour, minute }) => ({ hour, minute, second: 0 })), timezone: s.timezone };
   if (s.interval) return { intervals: [{ every: `${s.interval.everySeconds}s`, offset: `${s.interval.offsetSeconds}s` }] };
   return { cronExpressions: [s.cronExpression], timezone: s.timezone };
 }
