@@ -1,4 +1,4 @@
-import { ModelProviderError, toProviderError } from '../errors.js';
+import { ModelProviderError, ModelRequestError, toProviderError } from '../errors.js';
 import { newToolCallId, parseArguments, toolCallIdsOf, type AdapterResult, type ProviderAdapter } from '../types.js';
 import { compatibleBody } from './openaiCompatible.js';
 
@@ -26,6 +26,8 @@ export const huggingfaceAdapter: ProviderAdapter = {
   id: 'huggingface',
   async call(req, config, _sink, signal): Promise<AdapterResult> {
     const provider = req.hfProvider?.trim() || HF_DEFAULT_PROVIDER;
+    // A path segment of the router's URL: a name, never '.' or '..' (which would move the call, key included, to another path).
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(provider)) throw new ModelRequestError(`Invalid Hugging Face provider: ${provider}`);
     const body = { ...compatibleBody(req, { provider: 'huggingface', wireModel: req.model, toolUsageControl: true }), stream: false };
     let res: Response;
     let text: string;

@@ -33,6 +33,14 @@ describe('Hugging Face router adapter', () => {
     ]);
   });
 
+  it("a provider that is not a name ('..', a path) is refused before any call", async () => {
+    for (const hfProvider of ['..', '.', 'a/b', '../v1']) {
+      const err = await callModel(deps(), { model: 'm', provider: 'huggingface', hfProvider, messages: [{ role: 'user', content: 'hi' }], apiKey: 'hf_x' }).catch((e: unknown) => e);
+      expect((err as Error).message).toBe(`Invalid Hugging Face provider: ${hfProvider}`);
+    }
+    expect(fake.server.requests).toEqual([]);
+  });
+
   it('defaults to the novita provider', async () => {
     fake.reply({ content: 'ok' });
     await callModel(deps(), { model: 'm', provider: 'huggingface', messages: [{ role: 'user', content: 'hi' }], apiKey: 'hf_x' });
