@@ -1,6 +1,18 @@
-import { ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import { ModelLoopError, runToolLoop, type ToolLoopInput, type ToolLoopResult } from '@weft/catalog';
-import type { IntegrationActivities, ModelActivities } from '@weft/contracts';
+import { ApplicationFailure, isCancellation, patched, proxyActivities, proxyLocalActivities, sleep, uuid4 } from '@temporalio/workflow';
+import {
+  AttemptsExhausted,
+  innermostMessage,
+  isTransientFailure,
+  ModelLoopError,
+  RETRY_INITIAL_MS,
+  runToolLoop,
+  tryCall,
+  type CallTry,
+  type ToolLoopInput,
+  type ToolLoopResult,
+  type TryEnv,
+} from '@weft/catalog';
+import type { CallModelInput, CallModelOutput, IntegrationActivities, ModelActivities } from '@weft/contracts';
 
 /** Start-to-close of one model call (a long streamed answer included). */
 export const LOOP_MODEL_CALL_TIMEOUT = '5 minutes';
@@ -13,6 +25,63 @@ export const LOOP_TOOL_HEARTBEAT_TIMEOUT = '15 seconds';
 export interface ModelToolLoopArgs extends ToolLoopInput {
   /** Tries for transient failures of each call (network, 429, 5xx); user errors and 4xx are never retried. */
   maxAttempts: number;
+  /** Backoff before a model call's second try (doubled for each later one); 1 s by default. */
+  retryInitialIntervalMs?: number;
+}
+
+/**
+ * Loops recorded since this patch try each model call from the workflow (one local activity per try,
+ * backoff on a workflow timer) so the agent's log shows the tries; loops recorded before keep the
+ * local activity's own retries on replay.
+ */
+export const LOOP_MODEL_TRIES_PATCH = 'tool-loop-model-tries';
+
+/** The tries of the loop's model calls that were tried more than once, each with its call's number (1 the first). */
+export type LoopCallTry = CallTry & { call: number };
+
+/** What the loop answers: the loop's result and, when a model call was tried again, its tries. */
+export type ModelToolLoopResult = ToolLoopResult & { attempts?: number; attemptLog?: LoopCallTry[] };
+
+const LOOP_TRIES: TryEnv = {
+  sleep: (ms) => sleep(ms),
+  now: () => Date.now(),
+  random: () => Math.random(),
+  transient: isTransientFailure,
+  passThrough: isCancellation,
+  message: innermostMessage,
+};
+
+/**
+ * The loop's model calls tried by the workflow: `call` runs each try; `log()` answers the most tries
+ * one call took and the tries of each call tried more than once. A streamed call's tries share a
+ * `callId` and carry their number, so a try goes on from what the earlier one streamed.
+ */
+function triedCalls(maxAttempts: number, initialMs: number, call: (input: CallModelInput) => Promise<CallModelOutput>) {
+  const retried: LoopCallTry[] = [];
+  let calls = 0;
+  let most = 0;
+  const keep = (n: number, attempts: number, tries: CallTry[]) => {
+    most = Math.max(most, attempts);
+    if (tries.length > 1) retried.push(...tries.map((t) => ({ ...t, call: n })));
+  };
+  return {
+    async callModel(input: CallModelInput): Promise<CallModelOutput> {
+      const n = ++calls;
+      const callId = input.stream ? uuid4() : undefined;
+      try {
+        const done = await tryCall(maxAttempts, initialMs, LOOP_TRIES, (attempt) => call(input.stream ? { ...input, stream: { ...input.stream, callId, attempt } } : input));
+        keep(n, done.attempts, done.tries);
+        return done.value;
+      } catch (err) {
+        if (err instanceof AttemptsExhausted) keep(n, err.attempts, err.tries);
+        throw err;
+      }
+    },
+    log(): { attempts?: number; attemptLog?: LoopCallTry[] } {
+      if (most === 0) return {};
+      return { attempts: most, ...(retried.length > 0 ? { attemptLog: retried } : {}) };
+    },
+  };
 }
 
 /**
@@ -27,14 +96,17 @@ export interface ModelToolLoopArgs extends ToolLoopInput {
  * So an iteration costs one activity and one workflow task. A provider error fails the child with the
  * message and `{timing}` as its details.
  */
-export async function modelToolLoop(args: ModelToolLoopArgs): Promise<ToolLoopResult> {
+export async function modelToolLoop(args: ModelToolLoopArgs): Promise<ModelToolLoopResult> {
   const retry = { maximumAttempts: Math.max(1, args.maxAttempts), initialInterval: '1 second', backoffCoefficient: 2 };
-  const models = proxyLocalActivities<Pick<ModelActivities, 'callModel'>>({ startToCloseTimeout: LOOP_MODEL_CALL_TIMEOUT, retry });
+  const tries = patched(LOOP_MODEL_TRIES_PATCH);
+  const models = proxyLocalActivities<Pick<ModelActivities, 'callModel'>>({ startToCloseTimeout: LOOP_MODEL_CALL_TIMEOUT, retry: tries ? { maximumAttempts: 1 } : retry });
   const tools = proxyActivities<Pick<IntegrationActivities, 'executeTool'>>({ startToCloseTimeout: LOOP_TOOL_CALL_TIMEOUT, heartbeatTimeout: LOOP_TOOL_HEARTBEAT_TIMEOUT, retry });
+  const tried = tries ? triedCalls(args.maxAttempts, args.retryInitialIntervalMs ?? RETRY_INITIAL_MS, (i) => models.callModel(i)) : undefined;
   try {
-    return await runToolLoop(args, { callModel: (i) => models.callModel(i), executeTool: (i) => tools.executeTool(i), now: () => Date.now() });
+    const result = await runToolLoop(args, { callModel: (i) => (tried ? tried.callModel(i) : models.callModel(i)), executeTool: (i) => tools.executeTool(i), now: () => Date.now() });
+    return { ...result, ...tried?.log() };
   } catch (err) {
-    if (err instanceof ModelLoopError) throw ApplicationFailure.create({ message: err.message, type: 'ModelLoopError', nonRetryable: true, details: [{ timing: err.timing }] });
+    if (err instanceof ModelLoopError) throw ApplicationFailure.create({ message: err.message, type: 'ModelLoopError', nonRetryable: true, details: [{ timing: err.timing, ...tried?.log() }] });
     throw err;
   }
 }

@@ -84,6 +84,8 @@ export interface AttemptRecord {
   startedAt: string;
   durationMs: number;
   error?: string;
+  /** An agent's tries: which of its model calls (1 the first) this try belongs to. */
+  call?: number;
 }
 
 /** What running one block produced; a failure is a value. */

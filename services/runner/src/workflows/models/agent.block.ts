@@ -1,7 +1,7 @@
-import { executeChild, isCancellation, log, patched, uuid4, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, executeChild, isCancellation, log, patched, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { ModelMessage } from '@weft/contracts';
 import { callContext } from './activities.js';
-import type { BlockOutcome, BlockRunContext, RunnableBlock } from '../types.js';
+import type { AttemptRecord, BlockOutcome, BlockRunContext, RunnableBlock } from '../types.js';
 import { AgentToolError, agentTools } from './agentTools.js';
 import { blockCost, blockTokens, failed, fromError } from './outcome.js';
 import { memoryMessages, num, parseObject, responseFormatOf, text } from './params.js';
@@ -59,7 +59,30 @@ export function agentLoopArgs(block: RunnableBlock, params: Record<string, unkno
     envVars: ctx.envVars,
     integrationsTaskQueue: ctx.integrationsTaskQueue,
     maxAttempts: ctx.maxAttempts,
+    ...(ctx.retryInitialMs !== undefined ? { retryInitialIntervalMs: ctx.retryInitialMs } : {}),
   };
+}
+
+/**
+ * The tries of the agent's model calls, as the integrations worker's loop reports them (loops since its
+ * `tool-loop-model-tries` patch) in its result or its failure's details: the most tries one call took,
+ * and each try of the calls tried more than once (with the call's number).
+ */
+export function loopTries(from: unknown): Pick<BlockOutcome, 'attempts' | 'attemptLog'> {
+  if (typeof from !== 'object' || from === null) return {};
+  const { attempts, attemptLog } = from as { attempts?: unknown; attemptLog?: unknown };
+  if (typeof attempts !== 'number') return {};
+  return { attempts, ...(Array.isArray(attemptLog) && attemptLog.length > 0 ? { attemptLog: attemptLog as AttemptRecord[] } : {}) };
+}
+
+/** The loop's failure details (its `{timing}`, and its tries), wherever the failure sits in the cause chain. */
+function failureTries(err: unknown): Pick<BlockOutcome, 'attempts' | 'attemptLog'> {
+  let current: unknown = err;
+  while (current instanceof Error) {
+    if (current instanceof ApplicationFailure) return loopTries(current.details?.[0]);
+    current = current.cause;
+  }
+  return {};
 }
 
 /**
@@ -79,7 +102,7 @@ export async function runAgent(block: RunnableBlock, params: Record<string, unkn
     });
   } catch (err) {
     if (isCancellation(err)) throw err;
-    return fromError(err);
+    return { ...fromError(err), ...failureTries(err) };
   }
   const tokens = blockTokens(result.tokens);
   const cost = blockCost(result.cost);
@@ -90,5 +113,5 @@ export async function runAgent(block: RunnableBlock, params: Record<string, unkn
     if (parsed) output = { ...parsed, ...meta };
     else log.warn('Agent response is not the JSON its response format asks for; content kept as text', { blockId: block.id });
   }
-  return { success: true, output, tokens, cost };
+  return { success: true, output, tokens, cost, ...loopTries(result) };
 }

@@ -280,6 +280,32 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
     expect(fake.chatRequests()).toHaveLength(1);
   });
 
+  it('an agent model call failing for a transient reason is tried again inside the loop, and the agent\'s log shows the tries; an answered error is not', async () => {
+    fake.reply(
+      { error: { status: 503, message: 'The server is overloaded' } },
+      { toolCalls: [{ name: 'slack_message', arguments: { text: 'Weft 2 is out' } }] },
+      { content: 'Posted the news.' },
+    );
+    const result = await runKept(graphOf({ s: S, a: agent({ tools: [slackTool()] }) }, [['s', 'a']]), (h) => keepLoop(h, 'tool-loop-model-retries'));
+    expect(result.output).toMatchObject({ content: 'Posted the news.' });
+    expect(fake.chatRequests()).toHaveLength(3);
+    expect(toolCalls).toHaveLength(1);
+    const log = result.logs.find((l) => l.blockId === 'a');
+    // The first model call took two tries; the second one, one.
+    expect(log).toMatchObject({ success: true, attempts: 2 });
+    expect(log?.attemptLog?.map((t) => [t.call, t.attempt, t.error])).toEqual([
+      [1, 1, 'The server is overloaded'],
+      [1, 2, undefined],
+    ]);
+
+    fake.reset();
+    fake.reply({ error: { status: 400, message: "Invalid value for 'tool_choice'" } });
+    const answered = await run(graphOf({ s: S, a: agent({}) }, [['s', 'a']]));
+    expect(answered).toMatchObject({ success: false, error: "Agent 1: Invalid value for 'tool_choice'" });
+    expect(fake.chatRequests()).toHaveLength(1);
+    expect(answered.logs.find((l) => l.blockId === 'a')).toMatchObject({ success: false, attempts: 1 });
+  });
+
   it('a response format makes the parsed answer the output', async () => {
     fake.reply({ content: '{"headline":"Weft 2","score":9}' });
     const result = await run(graphOf({ s: S, a: agent({ responseFormat: '{"type":"object","properties":{"headline":{"type":"string"},"score":{"type":"number"}}}' }) }, [['s', 'a']]));

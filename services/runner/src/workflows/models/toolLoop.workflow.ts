@@ -3,7 +3,10 @@ import { ModelLoopError, runToolLoop, type ToolLoopInput, type ToolLoopResult } 
 import { modelActivities, toolActivities, type ActivityPlace } from './activities.js';
 
 /** Argument of the tool loop child workflow. */
-export interface ModelToolLoopArgs extends ToolLoopInput, ActivityPlace {}
+export interface ModelToolLoopArgs extends ToolLoopInput, ActivityPlace {
+  /** Backoff before a model call's second try, for the integrations worker's loop (it tries each call itself). */
+  retryInitialIntervalMs?: number;
+}
 
 /**
  * The tool loop as the runner ran it before the loop moved to the integrations worker (where model
