@@ -810,7 +810,7 @@ describe('rate limits', () => {
   it('a deployment key and an account get at most their runs per window across two gateways: 429 with Retry-After', async () => {
     // Two gateways with the same limits count into the same buckets (kept in Postgres). 600 s
     // windows: nothing these calls do can take long enough for one to slide out.
-    const limits = { WEFT_RATE_LIMIT_DEPLOYMENT_KEY: '3/600s', WEFT_RATE_LIMIT_ACCOUNT: '4/600s' };
+    const limits = { WEFT_RATE_LIMIT_DEPLOYMENT_KEY: '3/600s', WEFT_RATE_LIMIT_ACCOUNT: '6/600s' };
     const [gw, gw2] = await Promise.all([startSecondGateway(limits), startSecondGateway(limits)]);
     stops.push(gw.stop, gw2.stop);
     const via = (i: number) => (i % 2 === 0 ? gw.url : gw2.url);
@@ -818,7 +818,9 @@ describe('rate limits', () => {
     const path = `limited-${unique()}`;
     const id = await workflow(starterWebhook(path, ''), owner.cookie);
     const { apiKey } = await deploy(id, owner.cookie);
-    const viaKey = (base: string) => fetch(`${base}/api/workflows/${id}/execute`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'x-execution-mode': 'async' }, body: '{"body":{"n":1}}' });
+    const viaKey = (base: string, key = apiKey) => fetch(`${base}/api/workflows/${id}/execute`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key, 'x-execution-mode': 'async' }, body: '{"body":{"n":1}}' });
+    // A wrong key is checked first: 401, and it counts nowhere.
+    for (let i = 0; i < 4; i++) expect((await viaKey(via(i), `wrong-${unique()}`)).status).toBe(401);
     for (let i = 0; i < 3; i++) expect((await viaKey(via(i))).status).toBe(202);
     for (const base of [gw.url, gw2.url]) {
       const limited = await viaKey(base);
@@ -829,10 +831,11 @@ describe('rate limits', () => {
       expect(((await limited.json()) as { error: string }).error).toBe(`Rate limit exceeded: at most 3 runs per 600 s for this deployment key. Try again in ${retryAfter} s.`);
     }
 
-    // The account: its webhook runs and its own runs share one window (4).
+    // The account the deployed runs act as (the deployer, here the owner): its key runs (3), webhook
+    // runs and own runs share one window (6), so several workflows' keys do not multiply its runs.
     const hooked = [];
-    for (let i = 0; i < 4; i++) hooked.push(await hook('POST', path, { body: { n: i }, base: via(i) }));
-    expect(hooked.map((h) => h.status)).toEqual([200, 200, 200, 200]);
+    for (let i = 0; i < 3; i++) hooked.push(await hook('POST', path, { body: { n: i }, base: via(i) }));
+    expect(hooked.map((h) => h.status)).toEqual([200, 200, 200]);
     const refusedHook = await hook('POST', path, { body: { n: 9 }, base: gw.url });
     expect(refusedHook.status).toBe(429);
     expect(Number(refusedHook.headers.get('retry-after'))).toBeGreaterThan(500);
@@ -880,3 +883,36 @@ describe('rate limits', () => {
     expect(runs.body.executions).toHaveLength(3);
   });
 });
+
+  it('a repeated delivery takes no run from the window, and a refused one runs when the provider retries it', async () => {
+    const [gw, owner, dev] = await Promise.all([startSecondGateway({ WEFT_RATE_LIMIT_ACCOUNT: '2/600s' }), createAccount('Redelivery Owner'), createAccount('Redelivery Deployer')]);
+    stops.push(gw.stop);
+    const spaces = await api<{ workspaces: Array<{ id: string }> }>('GET', '/api/workspaces', undefined, { cookie: owner.cookie });
+    const members = `/api/workspaces/${spaces.body.workspaces[0]?.id ?? ''}/members`;
+    expect((await api('POST', members, { email: dev.email, permission: 'write' }, { cookie: owner.cookie })).status).toBe(201);
+    const path = `limited-redelivery-${unique()}`;
+    const id = await workflow(starterWebhook(path, ''), owner.cookie);
+    await deploy(id, dev.cookie);
+    const deliver = (key: string) => hook('POST', path, { body: { key }, headers: { 'idempotency-key': key }, base: gw.url });
+
+    // One delivery, repeated five times: one run, one slot of the deployer's two.
+    const first = await deliver('a');
+    expect(first.status).toBe(200);
+    for (let i = 0; i < 5; i++) {
+      const again = await deliver('a');
+      expect(again.status).toBe(200);
+      expect(again.body).toMatchObject({ ok: true, duplicate: true, executionId: (first.body as { executionId: string }).executionId });
+    }
+    expect((await deliver('b')).status).toBe(200);
+    const refused = await deliver('c');
+    expect(refused.status).toBe(429);
+
+    // The refused delivery's claim was given back: once the runs act as the owner (their window is
+    // untouched), the provider's retry of 'c' runs, and is not answered as a duplicate.
+    expect((await api('PATCH', `${members}/${dev.userId}`, { permission: 'read' }, { cookie: owner.cookie })).status).toBe(200);
+    const retried = await deliver('c');
+    expect(retried.status).toBe(200);
+    expect(retried.body).not.toHaveProperty('duplicate');
+    const runs = await api<{ executions: Execution[] }>('GET', `/api/workflows/${id}/executions?trigger=webhook`, undefined, { cookie: owner.cookie });
+    expect(runs.body.executions.map((e) => (e.input as { body: { key: string } }).body.key).sort()).toEqual(['a', 'b', 'c']);
+  });

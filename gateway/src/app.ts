@@ -97,7 +97,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', catalogRoutes());
   app.use('/api', workspaceRoutes(deps.clients, deps.auth, deps.users));
   app.use('/api', workflowRoutes(deps.clients, deps.auth, deps.access));
-  app.use('/api', runRateLimits(deps.auth, runLimiters));
+  app.use('/api', runRateLimits(deps.auth, runLimiters, deps.clients.registry));
   app.use('/api', executionRoutes(deps.clients, deps.auth, deps.access, deps.executionLive));
   app.use('/api', folderRoutes(deps.clients, deps.auth));
   app.use('/api', deploymentRoutes(deps.clients, deps.auth));

@@ -5,6 +5,8 @@ import { API_KEY_PREFIX } from './accounts/apiKeys.js';
 import type { Kysely } from 'kysely';
 import type { Logger } from '@weft/platform';
 import { createRateLimiter, type RateLimiter, type RateRule } from './rateLimitStore.js';
+import type { registry } from '@weft/contracts';
+import type { Clients } from './clients.js';
 
 export type { RateRule };
 
@@ -66,18 +68,31 @@ export function deploymentKeyBucket(workflowId: string, key: string): string {
   return `key:${workflowId}:${createHash('sha256').update(key).digest('hex')}`;
 }
 
+/** The registry call that checks a deployment key (and answers what it grants). */
+export type DeploymentKeyResolver = Pick<Clients['registry'], 'resolveDeploymentKey'>;
+
+/** The grant the rate limit resolved for a deployment-key run, kept for the execute route. */
+export type DeploymentGrant = registry.ResolveDeploymentKeyResponse;
+
 /**
  * Rate limits in front of POST /api/workflows/{id}/execute: a workflow's deployment key
- * (x-api-key that is not a personal key) by its key, any other caller by their account; and in
- * front of POST /api/executions/{id}/rerun, by account. A caller that cannot be identified passes;
- * the route answers 401.
+ * (x-api-key that is not a personal key) by its key and by the account its runs act as (the
+ * deployer), any other caller by their account; and in front of POST /api/executions/{id}/rerun, by
+ * account. The deployment key is checked before anything is counted: a wrong key is 401 and takes no
+ * slot (a guessed key opens no bucket of its own); the grant is left in `res.locals.deploymentGrant`
+ * for the route. A caller that cannot be identified passes; the route answers 401.
  */
-export function runRateLimits(auth: Authenticator, limiters: RunLimiters): Router {
+export function runRateLimits(auth: Authenticator, limiters: RunLimiters, keys: DeploymentKeyResolver): Router {
   const r = Router();
   r.post('/workflows/:id/execute', async (req, res, next) => {
     const key = req.header('x-api-key');
     if (key && !key.startsWith(API_KEY_PREFIX)) {
-      if (await admitRun(res, limiters.deploymentKey, deploymentKeyBucket(req.params.id, key), 'for this deployment key')) next();
+      const grant = await keys.resolveDeploymentKey({ workflowId: req.params.id, apiKey: key });
+      res.locals.deploymentGrant = grant;
+      if (!(await admitRun(res, limiters.deploymentKey, deploymentKeyBucket(req.params.id, key), 'for this deployment key'))) return;
+      // The account the run acts as, as its webhook runs do: several workflows' keys do not multiply
+      // one account's runs.
+      if (await admitRun(res, limiters.account, `account:${grant.actorId || grant.deployedBy}`, 'for this account')) next();
       return;
     }
     const actor = await auth.authenticate(req);

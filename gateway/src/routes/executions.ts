@@ -8,6 +8,7 @@ import type { Clients } from '../clients.js';
 import { requireActor, type Actor, type Authenticator } from '../auth.js';
 import type { AccessChecker, AccessMode } from '../access.js';
 import { API_KEY_PREFIX } from '../accounts/apiKeys.js';
+import type { DeploymentGrant } from '../rateLimit.js';
 import { TtlCache } from '../ttlCache.js';
 import { fromJson, parseBody } from '../validate.js';
 import { chunkSelected, resolveSelectedOutputs, selectedOutputsOf, type NamedBlocks } from './streamSelection.js';
@@ -292,7 +293,8 @@ export function executionRoutes(clients: Clients, auth: Authenticator, access: A
     if (key && !key.startsWith(API_KEY_PREFIX)) {
       // The workflow's deployment API key: the active deployed version runs, acting as its deployer
       // (the owner once the deployer may no longer deploy there), like its webhook and schedule runs.
-      const grant = await clients.registry.resolveDeploymentKey({ workflowId, apiKey: key });
+      // Resolved by the rate limit in front of this route (runRateLimits); resolved here when that is absent.
+      const grant = (res.locals.deploymentGrant as DeploymentGrant | undefined) ?? (await clients.registry.resolveDeploymentKey({ workflowId, apiKey: key }));
       await run(res, mode, (o) =>
         clients.runs.startRun(
           { workflowId, inputJson, actorId: grant.actorId || grant.deployedBy, trigger: 'api', stateJson: grant.stateJson, deploymentVersion: grant.version, workspaceId: grant.workspaceId, ...o },

@@ -97,11 +97,7 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
       else res.type('text/plain').send(String(verdict.body));
       return;
     }
-    // Counted on the account the run acts as (the deployer, or the owner once they may not deploy),
-    // as a run started with a personal key counts on the account it runs as.
     const actorId = deployed.actorId || deployed.ownerId;
-    if (!(await admitRun(res, limiters.account, `account:${actorId}`, 'for this account'))) return;
-
     const workflowId = deployed.workflowId;
     const executionId = randomUUID();
     const wait = hook.responseMode === 'response';
@@ -109,6 +105,13 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
     // A delivery id is the provider's for one hook: scoped by the webhook's block, so two hooks of a
     // workflow (two Telegram bots count their update_id each from 1) never take each other's deliveries.
     const deliveryId = verdict.deliveryId ? `${hook.blockId}:${verdict.deliveryId}` : undefined;
+    const releaseClaim = (id: string): Promise<void> =>
+      clients.triggers
+        .releaseWebhookDelivery({ workflowId, deliveryId: id, executionId })
+        .then(
+          () => undefined,
+          (releaseErr: unknown) => logger.warn({ err: releaseErr, workflowId }, 'webhook delivery claim not released'),
+        );
     if (deliveryId) {
       const delivery = { workflowId, deliveryId, executionId };
       const claim = await clients.triggers.claimWebhookDelivery(delivery);
@@ -124,6 +127,14 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
           return;
         }
       }
+    }
+    // Counted on the account the run acts as (the deployer, or the owner once they may not deploy),
+    // as a run started with a personal key counts on the account it runs as. Taken after the delivery
+    // claim: a repeated delivery starts no run and takes no slot; a refused one gives its claim back,
+    // so the provider's retry after Retry-After runs.
+    if (!(await admitRun(res, limiters.account, `account:${actorId}`, 'for this account'))) {
+      if (deliveryId) await releaseClaim(deliveryId);
+      return;
     }
     const input = { method: call.method, headers: call.headers, query: call.query, body: call.body };
     let started;
@@ -152,11 +163,7 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
         (got) => got.execution !== undefined,
         () => false,
       );
-      if (deliveryId && !startedAnyway) {
-        await clients.triggers
-          .releaseWebhookDelivery({ workflowId, deliveryId, executionId })
-          .catch((releaseErr: unknown) => logger.warn({ err: releaseErr, workflowId }, 'webhook delivery claim not released'));
-      }
+      if (deliveryId && !startedAnyway) await releaseClaim(deliveryId);
       throw err;
     }
     if (wait && started.execution) {
