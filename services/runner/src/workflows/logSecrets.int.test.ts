@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEngineHarness, graphOf, type EngineHarness } from '../testing/engineHarness.js';
 import { SECRET_MASK } from './engine/logMasking.js';
@@ -46,6 +47,26 @@ describe('secrets never show in the run log (issues 10/11): password fields, env
     const text = logged(result);
     expect(text).not.toContain(typed);
     expect(text).not.toContain(fromEnv);
+  });
+
+  it('an error quoting a typed key shows [REDACTED] in the log, each try and the run error, whether answered or thrown after retries', async () => {
+    const typed = secret('serper-bad');
+    h.setTools((input, attempt) => {
+      if (input.params.query === 'answered') return { success: false, output: {}, error: `Invalid API key ${String(input.params.apiKey)}`, timing };
+      if (attempt < 2) throw ApplicationFailure.retryable(`HTTP error 503 for key ${String(input.params.apiKey)}`);
+      throw ApplicationFailure.nonRetryable(`HTTP error 401 for key ${String(input.params.apiKey)}`);
+    });
+    for (const query of ['answered', 'thrown']) {
+      h.reset();
+      const result = await h.run(graphOf({ s: S, a: { type: 'serper', name: 'Search', values: { query, apiKey: typed } } }, [['s', 'a']]));
+      expect(result.success).toBe(false);
+      expect(h.rec.toolCalls[0]?.params.apiKey).toBe(typed);
+      expect(result.error).toContain(SECRET_MASK);
+      const log = result.logs.find((l) => l.blockId === 'a');
+      expect(log?.error).toContain(SECRET_MASK);
+      if (query === 'thrown') expect(log?.attemptLog?.map((t) => t.error)).toEqual([`HTTP error 503 for key ${SECRET_MASK}`, `HTTP error 401 for key ${SECRET_MASK}`]);
+      expect(logged(result)).not.toContain(typed);
+    }
   });
 
   it("an agent's own API key and its tools' typed keys are masked in its log; the model call gets the key", async () => {

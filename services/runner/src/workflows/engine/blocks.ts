@@ -5,10 +5,10 @@ import { conditionProgram, maxAttemptsOf, parseConditions, structureToObject, ta
 import { ERROR_HANDLE, handleOf } from '../graph.js';
 import { MODEL_BLOCK_TYPES, runModelBlock } from '../models/index.js';
 import { pickEnv, resolveJsonText, rewriteCode } from '../references.js';
-import { attemptFields, withRetries } from '../retry.js';
+import { attemptFields, AttemptsExhausted, failureMessage, withRetries } from '../retry.js';
 import type { BlockRunContext, RunnableBlock, RunnableState, RunResult } from '../types.js';
 import { runContainer } from './containers.js';
-import { maskEnvValues, maskSecretFields } from './logMasking.js';
+import { maskEnvValues, maskSecretFields, secretValues } from './logMasking.js';
 import { BLOB_THRESHOLD_BYTES, findOutput, resolverFor, type Executed, type Frame, type Resolver, type Run, type RunWorkflowArgs } from './run.js';
 
 /** Workflow-in-workflow nesting limit. */
@@ -24,9 +24,16 @@ export interface BlockRun {
   input: unknown;
   /** The output the log shows when it is not `exec.output` (a child run's starter: its input as its parent logged it). */
   logOutput?: unknown;
+  /** What the block's password fields resolved to: the log shows `[REDACTED]` wherever they appear (an error quoting a key). */
+  secrets?: string[];
 }
 
 const fail = (error: string, input?: unknown): BlockRun => ({ exec: { success: false, output: null, error }, input });
+
+/** A block whose code threw (not a cancellation): failed with the message, and its tries when it was retried. */
+export function thrownFailure(err: unknown): Executed {
+  return { success: false, output: null, error: failureMessage(err), ...(err instanceof AttemptsExhausted ? attemptFields(err.attempts, err.tries) : {}) };
+}
 
 function subValues(block: RunnableBlock): Record<string, unknown> {
   return Object.fromEntries(Object.entries(block.subBlocks).map(([k, sb]) => [k, sb.value]));
@@ -112,6 +119,28 @@ async function runCall(run: Run, frame: Frame, block: RunnableBlock, kind: 'mode
   const params = resolver.resolve(callValues) as Record<string, unknown>;
   // Password fields show masked; `{{KEY}}` references as written. The call gets the real values.
   const input = resolver.forLog(maskSecretFields(block.type, callValues));
+  const secrets = secretValues(block.type, params);
+  let ran: BlockRun;
+  try {
+    ran = await runCallWith(run, frame, block, kind, params, input, retries, resolver);
+  } catch (err) {
+    // Failed here rather than in the scheduler, so the log still knows the secrets to mask in the error.
+    if (isCancellation(err)) throw err;
+    ran = { exec: thrownFailure(err), input };
+  }
+  return secrets.length > 0 ? { ...ran, secrets } : ran;
+}
+
+async function runCallWith(
+  run: Run,
+  frame: Frame,
+  block: RunnableBlock,
+  kind: 'model' | 'trigger' | 'tool',
+  params: Record<string, unknown>,
+  input: unknown,
+  retries: unknown,
+  resolver: Resolver,
+): Promise<BlockRun> {
   const badRetries = block.advancedMode ? retriesError({ [RETRIES_FIELD.id]: resolver.resolve(retries) }) : undefined;
   if (badRetries) return fail(badRetries, input);
   if (kind === 'model') return runModel(run, frame, block, params, input);

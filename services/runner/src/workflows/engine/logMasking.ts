@@ -78,44 +78,76 @@ export function maskSecretFields(blockType: string, values: Record<string, unkno
   );
 }
 
-/** The environment values worth searching, longest first (a value inside a longer one is replaced by the longer one's key). */
-function searchable(envVars: Record<string, string>): Array<[string, string]> {
-  return Object.entries(envVars)
-    .filter(([, v]) => typeof v === 'string' && v.length >= MIN_MASKED_LENGTH)
-    .sort((a, b) => b[1].length - a[1].length);
+/**
+ * What a log must not show, as [text, what shows instead] pairs, longest text first (a value inside
+ * a longer one is replaced by the longer one's marker): the run's environment values as `{{KEY}}`,
+ * the block's own secrets (its password fields' values) as SECRET_MASK. Texts shorter than
+ * MIN_MASKED_LENGTH are left alone.
+ */
+export function logMasks(envVars: Record<string, string>, secrets: readonly string[] = []): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [...secrets.map((s): [string, string] => [s, SECRET_MASK]), ...Object.entries(envVars).map(([k, v]): [string, string] => [v, `{{${k}}}`])];
+  return pairs.filter(([v]) => typeof v === 'string' && v.length >= MIN_MASKED_LENGTH).sort((a, b) => b[0].length - a[0].length);
 }
 
-function replaceIn(text: string, found: ReadonlyArray<[string, string]>): string {
+function replaceIn(text: string, masks: ReadonlyArray<[string, string]>): string {
   let out = text;
-  for (const [key, value] of found) if (out.includes(value)) out = out.split(value).join(`{{${key}}}`);
+  for (const [value, shown] of masks) if (out.includes(value)) out = out.split(value).join(shown);
   return out;
 }
 
-function maskWalk(value: unknown, found: ReadonlyArray<[string, string]>): unknown {
-  if (typeof value === 'string') return replaceIn(value, found);
-  if (Array.isArray(value)) return value.map((v) => maskWalk(v, found));
-  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [replaceIn(k, found), maskWalk(v, found)]));
+function maskWalk(value: unknown, masks: ReadonlyArray<[string, string]>): unknown {
+  if (typeof value === 'string') return replaceIn(value, masks);
+  if (Array.isArray(value)) return value.map((v) => maskWalk(v, masks));
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [replaceIn(k, masks), maskWalk(v, masks)]));
   return value;
 }
 
 /**
- * A log value (a block's input or output) with every environment value of the run in it written as
- * `{{KEY}}`, wherever it came from (a child's input, a loop item, an output that echoed it). Values
- * shorter than MIN_MASKED_LENGTH are left alone. Answers `value` itself when nothing was found.
+ * A log value (a block's input or output) with every masked text in it (`logMasks`) replaced,
+ * wherever it came from (a child's input, a loop item, an output that echoed it). Answers `value`
+ * itself when none was found.
  */
-export function maskEnvValues(value: unknown, envVars: Record<string, string>): unknown {
-  if (value === undefined || value === null) return value;
-  const candidates = searchable(envVars);
-  if (candidates.length === 0) return value;
+export function maskLogValue(value: unknown, masks: ReadonlyArray<[string, string]>): unknown {
+  if (value === undefined || value === null || masks.length === 0) return value;
   const json = JSON.stringify(value);
   if (json === undefined) return value;
-  // JSON escapes a string character by character, so a value inside any string of `value` shows in
+  // JSON escapes a string character by character, so a text inside any string of `value` shows in
   // the JSON text in its escaped form.
-  const found = candidates.filter(([, v]) => json.includes(JSON.stringify(v).slice(1, -1)));
+  const found = masks.filter(([v]) => json.includes(JSON.stringify(v).slice(1, -1)));
   return found.length === 0 ? value : maskWalk(value, found);
 }
 
-/** A text (an error message) with the run's environment values written as `{{KEY}}`. */
+/** A text (an error message) with every masked text in it replaced. */
+export function maskLogText(text: string, masks: ReadonlyArray<[string, string]>): string {
+  return replaceIn(text, masks);
+}
+
+/** `maskLogValue` with the run's environment only. */
+export function maskEnvValues(value: unknown, envVars: Record<string, string>): unknown {
+  return maskLogValue(value, logMasks(envVars));
+}
+
+/** `maskLogText` with the run's environment only. */
 export function maskEnvText(text: string, envVars: Record<string, string>): string {
-  return replaceIn(text, searchable(envVars));
+  return maskLogText(text, logMasks(envVars));
+}
+
+/**
+ * The values a block's password fields resolved to (and its agent tools' and webhook configuration's
+ * secrets): the log writes SECRET_MASK over them wherever they show (an error quoting a typed key).
+ */
+export function secretValues(blockType: string, params: Record<string, unknown>): string[] {
+  const fields = secretFieldsOf(blockType);
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(params)) {
+    if (fields.passwords.has(k) && typeof v === 'string') {
+      out.push(v);
+    } else if (fields.webhookConfigs.has(k) && isRecord(v)) {
+      for (const [ck, cv] of Object.entries(v)) if (WEBHOOK_SECRET_KEY.test(ck) && typeof cv === 'string') out.push(cv);
+    } else if (fields.toolInputs.has(k) && Array.isArray(v)) {
+      const entries: unknown[] = v;
+      for (const entry of entries) if (isRecord(entry) && typeof entry.type === 'string' && isRecord(entry.params)) out.push(...secretValues(entry.type, entry.params));
+    }
+  }
+  return out;
 }

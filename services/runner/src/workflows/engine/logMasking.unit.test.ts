@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskEnvText, maskEnvValues, maskSecretFields, SECRET_MASK } from './logMasking.js';
+import { logMasks, maskEnvText, maskEnvValues, maskLogValue, maskSecretFields, SECRET_MASK, secretValues } from './logMasking.js';
 
 describe('maskSecretFields: what a block log shows of its password fields', () => {
   it("masks the catalogue's password fields typed in or filled from a block; blank and {{KEY}}-only values stay as written", () => {
@@ -56,5 +56,18 @@ describe('maskEnvValues / maskEnvText: environment values in log values become {
 
   it('masks error texts', () => {
     expect(maskEnvText('401 for key tok-1234', env)).toBe('401 for key {{TOKEN}}');
+  });
+});
+
+describe("secretValues / logMasks: a block's own secrets, wherever they show", () => {
+  it("lists the resolved password fields, an agent's tools' and a webhook's secrets", () => {
+    expect(secretValues('agent', { apiKey: 'sk-a', tools: [{ type: 'slack', params: { botToken: 'xoxb-1' } }] })).toEqual(['sk-a', 'xoxb-1']);
+    expect(secretValues('webhook', { webhookConfig: { path: 'p', secret: 'whsec' } })).toEqual(['whsec']);
+    expect(secretValues('function', { code: 'x' })).toEqual([]);
+  });
+
+  it('masks them as [REDACTED] and environment values as {{KEY}}, the longer text first', () => {
+    const masks = logMasks({ KEY: 'env-value' }, ['typed-key', 'typed-key-longer']);
+    expect(maskLogValue({ e: 'typed-key-longer / typed-key / env-value' }, masks)).toEqual({ e: `${SECRET_MASK} / ${SECRET_MASK} / {{KEY}}` });
   });
 });

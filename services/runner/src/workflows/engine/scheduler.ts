@@ -1,9 +1,9 @@
 import { CancellationScope, condition, isCancellation } from '@temporalio/workflow';
 import { ERROR_HANDLE, handleOf, type Scope } from '../graph.js';
-import { attemptFields, AttemptsExhausted, failureMessage } from '../retry.js';
+import { failureMessage } from '../retry.js';
 import type { BlockLog, RunnableEdge } from '../types.js';
-import { executeBlock } from './blocks.js';
-import { maskEnvText, maskEnvValues } from './logMasking.js';
+import { executeBlock, thrownFailure } from './blocks.js';
+import { logMasks, maskLogText, maskLogValue } from './logMasking.js';
 import { addUsage, shrink, type Executed, type Frame, type Run, type Stored } from './run.js';
 
 /** How a frame ended: its last finished block's output, or the message that failed it. */
@@ -69,24 +69,27 @@ async function runBlock(run: Run, frame: Frame, id: string): Promise<Executed> {
   let exec: Executed;
   let input: unknown;
   let logOutput: unknown;
+  let secrets: string[] | undefined;
   try {
-    ({ exec, input, logOutput } = await executeBlock(run, frame, block));
+    ({ exec, input, logOutput, secrets } = await executeBlock(run, frame, block));
   } catch (err) {
     if (isCancellation(err)) throw err;
-    exec = { success: false, output: null, error: failureMessage(err), ...(err instanceof AttemptsExhausted ? attemptFields(err.attempts, err.tries) : {}) };
+    exec = thrownFailure(err);
   }
+  // Environment values show as {{KEY}}, the block's own secrets as [REDACTED], wherever they got in.
+  const masks = logMasks(run.envVars, secrets);
   if (!exec.success) {
     const prior = exec.output !== null && typeof exec.output === 'object' ? (exec.output as Record<string, unknown>) : {};
     const extra = Object.fromEntries(Object.entries(prior).filter(([k]) => k === 'debug' || k === 'results' || k === 'timing'));
-    // Error texts never carry an environment value (they reach the log, the run's error and `{error}` outputs).
-    const error = maskEnvText(exec.error ?? 'failed', run.envVars);
-    exec = { ...exec, ...(exec.error !== undefined ? { error } : {}), output: { error, ...extra }, message: maskEnvText(exec.message ?? `${block.name}: ${error}`, run.envVars) };
+    // Error texts never carry a secret (they reach the log, the run's error and `{error}` outputs).
+    const error = maskLogText(exec.error ?? 'failed', masks);
+    exec = { ...exec, ...(exec.error !== undefined ? { error } : {}), output: { error, ...extra }, message: maskLogText(exec.message ?? `${block.name}: ${error}`, masks) };
   }
   const ended = Date.now();
-  // The log shows environment values as {{KEY}} wherever they got in; the blocks after this one read the real output.
-  const [output, loggedInput] = await Promise.all([shrink(run, exec.output), shrink(run, maskEnvValues(input, run.envVars))]);
+  // The blocks after this one read the real output; the log shows it masked.
+  const [output, loggedInput] = await Promise.all([shrink(run, exec.output), shrink(run, maskLogValue(input, masks))]);
   // An output kept aside (a reference) is logged as that reference.
-  const loggedOutput = output.value === exec.output ? maskEnvValues(logOutput ?? exec.output, run.envVars) : output.value;
+  const loggedOutput = output.value === exec.output ? maskLogValue(logOutput ?? exec.output, masks) : output.value;
   const log: BlockLog = {
     ...base,
     startedAt: new Date(started).toISOString(),
@@ -97,7 +100,7 @@ async function runBlock(run: Run, frame: Frame, id: string): Promise<Executed> {
     output: loggedOutput,
     ...(exec.error !== undefined ? { error: exec.error } : {}),
     ...(exec.attempts !== undefined ? { attempts: exec.attempts } : {}),
-    ...(exec.attemptLog ? { attemptLog: exec.attemptLog.map((t) => (t.error === undefined ? t : { ...t, error: maskEnvText(t.error, run.envVars) })) } : {}),
+    ...(exec.attemptLog ? { attemptLog: exec.attemptLog.map((t) => (t.error === undefined ? t : { ...t, error: maskLogText(t.error, masks) })) } : {}),
     ...(exec.tokens ? { tokens: exec.tokens } : {}),
     ...(exec.cost ? { cost: exec.cost } : {}),
   };
