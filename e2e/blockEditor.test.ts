@@ -97,4 +97,48 @@ describe('the block panel', () => {
     expect(await panelB.getByRole('checkbox', { name: 'Enabled', exact: true }).isChecked()).toBe(false);
     expect([...a.errors, ...b.errors]).toEqual([]);
   });
+
+  it("gives an agent a tool block with that block's own form: operation, account or token, the fields the user fixes", async () => {
+    const owner = await signUp('Agent tools');
+    const asOwner = as(owner);
+    const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId })).body.id;
+    const { page, errors } = await openWorkflow(chromium(), owner.headers.cookie ?? '', workflowId);
+    const blockId = await addAgent(page);
+    await page.locator(`.react-flow__node[data-id="${blockId}"]`).click();
+    const panel = page.getByRole('region', { name: 'Block', exact: true });
+    await panel.getByRole('button', { name: 'Add tool', exact: true }).click();
+    const picker = panel.getByRole('dialog', { name: 'Add a tool' });
+    await picker.getByRole('textbox', { name: 'Search tools' }).fill('Slack');
+    await picker.getByRole('button', { name: /Slack$/ }).click();
+
+    // The card holds Slack's form at its defaults: send a message with the product bot's account.
+    const card = panel.getByRole('group', { name: 'Slack settings' });
+    const operation = card.getByRole('combobox', { name: 'Operation', exact: true });
+    expect(await operation.inputValue()).toBe('send');
+    await card.getByText('Slack Account', { exact: true }).waitFor();
+    expect(await card.getByRole('textbox', { name: 'Message', exact: true }).count()).toBe(1);
+    // A bot token instead of the account: the token field appears, masked.
+    await card.getByRole('combobox', { name: 'Authentication Method', exact: true }).selectOption('bot_token');
+    const token = card.getByLabel('Bot Token', { exact: true });
+    await token.waitFor();
+    expect(await token.getAttribute('type')).toBe('password');
+    await token.fill('xoxb-agent-tool');
+    await token.blur();
+    // Reading instead of sending: the message goes, the read limit comes.
+    await operation.selectOption('read');
+    await card.getByRole('textbox', { name: 'Message Limit', exact: true }).waitFor();
+    expect(await card.getByRole('textbox', { name: 'Message', exact: true }).count()).toBe(0);
+
+    // Stored as the block's form values: the runner picks slack_message_reader by the operation.
+    const stored = async () => {
+      const state = (await asOwner<{ data: { state: { blocks: Record<string, EditedBlock> } } }>('GET', `/api/workflows/${workflowId}`)).body.data.state;
+      return state.blocks[blockId]?.subBlocks['tools']?.value as Array<Record<string, unknown>> | undefined;
+    };
+    await expect.poll(async () => (await stored())?.[0]?.['params'], { timeout: 10_000 }).toMatchObject({ operation: 'read', authMethod: 'bot_token', botToken: 'xoxb-agent-tool' });
+    const [slack] = (await stored()) ?? [];
+    expect(slack).toMatchObject({ type: 'slack', title: 'Slack', usageControl: 'auto' });
+    expect(slack).not.toHaveProperty('toolId');
+    await page.screenshot({ path: '/tmp/weft-agent-tool-card.png' });
+    expect(errors).toEqual([]);
+  });
 });
