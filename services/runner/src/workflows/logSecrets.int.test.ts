@@ -69,6 +69,23 @@ describe('secrets never show in the run log (issues 10/11): password fields, env
     }
   });
 
+  it("a webhook's secret in the trigger's input (its Authorization header) shows [REDACTED] in every log; the blocks read it", async () => {
+    const hookSecret = secret('whsec');
+    const state = graphOf(
+      {
+        s: { type: 'starter', name: 'Start', values: { startWorkflow: 'webhook', webhookPath: 'hook', webhookSecret: hookSecret } },
+        f: { name: 'Auth', code: 'return { auth: <start.input.headers.authorization>, len: <start.input.headers.authorization>.length }' },
+      },
+      [['s', 'f']],
+    );
+    const result = await h.run(state, { input: { method: 'POST', headers: { authorization: `Bearer ${hookSecret}` }, body: {} }, trigger: 'webhook' });
+    expect(result.error).toBeUndefined();
+    expect(result.logs.find((l) => l.blockId === 'f')?.output).toMatchObject({ result: { auth: `Bearer ${SECRET_MASK}`, len: `Bearer ${hookSecret}`.length } });
+    expect(result.logs.find((l) => l.blockId === 's')?.input).toMatchObject({ headers: { authorization: `Bearer ${SECRET_MASK}` } });
+    // The run's output is its answer (not masked); the logs and events are.
+    expect(JSON.stringify({ logs: result.logs, error: result.error, events: h.rec.events.filter((e) => e.type !== 'runStarted' && e.type !== 'runCompleted') })).not.toContain(hookSecret);
+  });
+
   it("an agent's own API key and its tools' typed keys are masked in its log; the model call gets the key", async () => {
     const agentKey = secret('sk-agent');
     const toolKey = secret('tool-key');

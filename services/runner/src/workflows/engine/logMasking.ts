@@ -151,3 +151,23 @@ export function secretValues(blockType: string, params: Record<string, unknown>)
   }
   return out;
 }
+
+/** A value that only names a secret (`{{KEY}}`, a `<block.path>`): not a secret's text itself. */
+const NAMES_A_VALUE = /\{\{|^\s*<[^<>]+>\s*$/;
+
+const byState = new WeakMap<object, string[]>();
+
+/**
+ * The secrets typed into a state's blocks (password fields, agent tools' keys, webhook secrets):
+ * masked in every block's log, wherever they flow (a webhook's `Authorization` header in the
+ * trigger's input, an error of another block quoting a key). Computed once per state.
+ */
+export function stateSecrets(state: { blocks: Record<string, { type: string; subBlocks: Record<string, { value: unknown }> }> }): string[] {
+  let found = byState.get(state);
+  if (!found) {
+    const all = Object.values(state.blocks).flatMap((b) => secretValues(b.type, Object.fromEntries(Object.entries(b.subBlocks).map(([k, sb]) => [k, sb.value]))));
+    found = [...new Set(all.filter((v) => !NAMES_A_VALUE.test(v)))];
+    byState.set(state, found);
+  }
+  return found;
+}

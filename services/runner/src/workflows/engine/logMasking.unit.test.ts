@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { logMasks, maskEnvText, maskEnvValues, maskLogValue, maskSecretFields, SECRET_MASK, secretValues } from './logMasking.js';
+import { logMasks, maskEnvText, maskEnvValues, maskLogValue, maskSecretFields, SECRET_MASK, secretValues, stateSecrets } from './logMasking.js';
 
 describe('maskSecretFields: what a block log shows of its password fields', () => {
   it("masks the catalogue's password fields typed in or filled from a block; blank and {{KEY}}-only values stay as written", () => {
@@ -69,5 +69,20 @@ describe("secretValues / logMasks: a block's own secrets, wherever they show", (
   it('masks them as [REDACTED] and environment values as {{KEY}}, the longer text first', () => {
     const masks = logMasks({ KEY: 'env-value' }, ['typed-key', 'typed-key-longer']);
     expect(maskLogValue({ e: 'typed-key-longer / typed-key / env-value' }, masks)).toEqual({ e: `${SECRET_MASK} / ${SECRET_MASK} / {{KEY}}` });
+  });
+});
+
+describe("stateSecrets: what was typed into a workflow's secret fields", () => {
+  it('lists typed values, not references', () => {
+    const block = (type: string, values: Record<string, unknown>) => ({ type, subBlocks: Object.fromEntries(Object.entries(values).map(([k, value]) => [k, { value }])) });
+    const state = {
+      blocks: {
+        s: block('starter', { webhookSecret: 'typed-hook-secret' }),
+        a: block('serper', { apiKey: '{{SERPER}}' }),
+        b: block('telegram', { botToken: '<secrets.token>' }),
+        c: block('email', { password: 'typed-smtp' }),
+      },
+    };
+    expect(stateSecrets(state)).toEqual(['typed-hook-secret', 'typed-smtp']);
   });
 });

@@ -3,7 +3,7 @@ import { ERROR_HANDLE, handleOf, type Scope } from '../graph.js';
 import { failureMessage } from '../retry.js';
 import type { BlockLog, RunnableEdge } from '../types.js';
 import { executeBlock, thrownFailure } from './blocks.js';
-import { logMasks, maskLogText, maskLogValue } from './logMasking.js';
+import { logMasks, maskLogText, maskLogValue, stateSecrets } from './logMasking.js';
 import { addUsage, shrink, type Executed, type Frame, type Run, type Stored } from './run.js';
 
 /** How a frame ended: its last finished block's output, or the message that failed it. */
@@ -76,8 +76,8 @@ async function runBlock(run: Run, frame: Frame, id: string): Promise<Executed> {
     if (isCancellation(err)) throw err;
     exec = thrownFailure(err);
   }
-  // Environment values show as {{KEY}}, the block's own secrets as [REDACTED], wherever they got in.
-  const masks = logMasks(run.envVars, secrets);
+  // Environment values show as {{KEY}}, the secrets typed into the workflow and the block's own as [REDACTED], wherever they got in.
+  const masks = logMasks(run.envVars, [...stateSecrets(run.args.state), ...(secrets ?? [])]);
   if (!exec.success) {
     const prior = exec.output !== null && typeof exec.output === 'object' ? (exec.output as Record<string, unknown>) : {};
     const extra = Object.fromEntries(Object.entries(prior).filter(([k]) => k === 'debug' || k === 'results' || k === 'timing'));
