@@ -13,6 +13,7 @@ import {
   type RunLogDeps,
 } from './executionsStore.js';
 import type { RunInput, RunResult, RunTrigger, RunnableState } from './workflows/types.js';
+import { logMasks, maskLogValue, stateSecrets } from './workflows/engine/logMasking.js';
 
 /** Starts, awaits and cancels `runWorkflow` (Temporal in production; the workflow id is the execution id). */
 export interface RunEngine {
@@ -124,7 +125,8 @@ export function createExecutions(deps: ExecutionsDeps): Executions {
       executionId: input.executionId,
       workflowId: input.workflowId,
       trigger: input.trigger ?? 'manual',
-      input: input.input,
+      // Recorded as the logs show it: a secret typed into the workflow (a webhook's, in the call's Authorization header) is [REDACTED].
+      input: maskLogValue(input.input, logMasks({}, stateSecrets(input.state))),
       workspaceId: input.workspaceId,
       actorId: input.actorId,
       deploymentVersion: input.deploymentVersion,
