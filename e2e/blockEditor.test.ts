@@ -141,4 +141,53 @@ describe('the block panel', () => {
     await page.screenshot({ path: '/tmp/weft-agent-tool-card.png' });
     expect(errors).toEqual([]);
   });
+
+  it("offers upstream outputs with `<` and environment variables with `{{` in a condition's rows and a table's cells", async () => {
+    const owner = await signUp('Reference rows');
+    const asOwner = as(owner);
+    const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId })).body.id;
+    const state = (await asOwner<{ data: { state: { blocks: Record<string, EditedBlock> } } }>('GET', `/api/workflows/${workflowId}`)).body.data.state;
+    const starter = Object.values(state.blocks).find((b) => b.type === 'starter');
+    const commands = [
+      { type: 'addBlock', id: 'branch', blockType: 'condition', position: { x: 420, y: 80 } },
+      { type: 'addBlock', id: 'call', blockType: 'api', position: { x: 420, y: 320 } },
+      { type: 'addEdge', source: starter?.id ?? '', target: 'branch' },
+      { type: 'addEdge', source: starter?.id ?? '', target: 'call' },
+    ];
+    expect((await asOwner('POST', `/api/workflows/${workflowId}/commands`, { commands })).status).toBe(200);
+    expect((await asOwner('POST', '/api/environment', { variables: { SERVICE_TOKEN: 'secret-value' } })).status).toBe(200);
+    const { page, errors } = await openWorkflow(chromium(), owner.headers.cookie ?? '', workflowId);
+    const panel = page.getByRole('region', { name: 'Block', exact: true });
+    const subBlock = async (blockId: string, id: string) =>
+      (await asOwner<{ data: { state: { blocks: Record<string, EditedBlock> } } }>('GET', `/api/workflows/${workflowId}`)).body.data.state.blocks[blockId]?.subBlocks[id]?.value;
+
+    // The condition's first row: `<sta` offers the starter's input; Enter takes it, leaving sends it.
+    await page.locator('.react-flow__node[data-id="branch"]').click();
+    const row = panel.getByRole('textbox', { name: 'Condition 1 (if)', exact: true });
+    await row.fill('<sta');
+    const outputs = panel.getByRole('listbox', { name: 'Block outputs' });
+    await outputs.getByText('<start.input>', { exact: true }).waitFor();
+    await row.press('Enter');
+    await row.pressSequentially(" === 'go'");
+    await row.blur();
+    await expect.poll(async () => String(await subBlock('branch', 'conditions')), { timeout: 10_000 }).toContain("<start.input> === 'go'");
+
+    // A header's value: `{{SERV` offers the environment variable.
+    await page.locator('.react-flow__node[data-id="call"]').click();
+    const key = panel.getByRole('textbox', { name: 'Headers row 1 Key', exact: true });
+    await key.fill('Authorization');
+    await key.press('Enter');
+    const value = panel.getByRole('textbox', { name: 'Headers row 1 Value', exact: true });
+    await value.fill('Bearer {{SERV');
+    await panel.getByRole('listbox', { name: 'Environment variables' }).getByText('{{SERVICE_TOKEN}}', { exact: true }).waitFor();
+    await value.press('Enter');
+    await value.press('Enter');
+    await expect
+      .poll(async () => JSON.stringify(await subBlock('call', 'headers')), { timeout: 10_000 })
+      .toMatch(/"Key":"Authorization","Value":"Bearer \{\{SERVICE_TOKEN\}\}"/);
+    await page.screenshot({ path: '/tmp/weft-reference-rows-focused.png' });
+    await value.blur();
+    await page.screenshot({ path: '/tmp/weft-reference-rows.png' });
+    expect(errors).toEqual([]);
+  });
 });

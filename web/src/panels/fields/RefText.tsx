@@ -14,13 +14,15 @@ interface Props {
   send(text: string): boolean;
   error?: string;
   describedBy?: string;
+  /** The label for assistive technology only (a row or a cell that shows its name another way). */
+  labelHidden?: boolean;
 }
 
 /**
  * A short or long text field in which `<` offers upstream outputs and `{{` environment variables,
  * with references highlighted; secret fields are masked until shown. Sent on leaving or Enter.
  */
-export function RefText({ field, label, value, multiLine, send, error, describedBy }: Props) {
+export function RefText({ field, label, value, multiLine, send, error, describedBy, labelHidden }: Props) {
   const id = useId();
   const env = useFormEnv();
   const input = useRef<HTMLTextAreaElement & HTMLInputElement>(null);
@@ -98,12 +100,16 @@ export function RefText({ field, label, value, multiLine, send, error, described
       look(e.target.value, e.target.selectionStart ?? e.target.value.length);
     },
     onScroll: () => {
-      if (backdrop.current && input.current) backdrop.current.scrollTop = input.current.scrollTop;
+      if (!backdrop.current || !input.current) return;
+      backdrop.current.scrollTop = input.current.scrollTop;
+      backdrop.current.scrollLeft = input.current.scrollLeft;
     },
   };
   return (
     <div className={`field field-${multiLine ? 'textarea' : 'text'}`}>
-      <label htmlFor={id}>{label}</label>
+      <label htmlFor={id} className={labelHidden ? 'sr-only' : undefined}>
+        {label}
+      </label>
       <div className="ref-wrap">
         {!masked && (
           <div className={`ref-backdrop${multiLine ? ' multi' : ''}`} ref={backdrop} aria-hidden="true">

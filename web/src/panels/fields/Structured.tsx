@@ -3,6 +3,7 @@ import type { SubBlockConfig } from '@weft/catalog';
 import { conditionRows, type ConditionRow } from '../../canvas/handles';
 import { newId } from '../../collab/useWorkflowSession';
 import { Icon } from '../../ui/icons';
+import { RefText } from './RefText';
 import { addElseIf, removeRow, storedRows, tableRows, type TableRow } from './tables';
 
 interface Props {
@@ -22,11 +23,11 @@ function useRows<T>(fromValue: () => T[], deps: unknown): [T[], (rows: T[]) => v
   return [rows, setRows, () => setEditing(true), () => setEditing(false)];
 }
 
-/** A table (headers, query params, variables): one row per entry, a blank row at the end to add one; sent on leaving a cell. */
+/** A table (headers, query params, variables): one row per entry, a blank row at the end to add one; a cell offers references like any text field and is sent on leaving it or Enter. */
 export function TableField({ field, label, value, onChange }: Props) {
   const columns = field.columns ?? ['Key', 'Value'];
   const json = JSON.stringify(value ?? null);
-  const [rows, setRows, focus, blur] = useRows<TableRow>(() => tableRows(value, columns), json);
+  const [rows, setRows] = useRows<TableRow>(() => tableRows(value, columns), json);
   // The blank row at the end keeps its key when typed into, so the cell keeps focus.
   const [blankId, setBlankId] = useState(newId);
   const shown = [...rows, { id: blankId, cells: Object.fromEntries(columns.map((c) => [c, ''])) }];
@@ -51,21 +52,21 @@ export function TableField({ field, label, value, onChange }: Props) {
             <tr key={row.id}>
               {columns.map((c) => (
                 <td key={c}>
-                  <input
-                    aria-label={`${label} row ${r + 1} ${c}`}
+                  <RefText
+                    field={{ id: c, type: 'short-input', placeholder: r === rows.length ? c : undefined }}
+                    label={`${label} row ${r + 1} ${c}`}
+                    labelHidden
+                    multiLine={false}
                     value={row.cells[c] ?? ''}
-                    placeholder={r === rows.length ? c : undefined}
-                    onFocus={focus}
-                    onChange={(e) => {
-                      if (row.id === blankId) setBlankId(newId());
-                      const next = row.id === blankId ? [...rows, { id: row.id, cells: { ...row.cells, [c]: e.target.value } }] : rows.map((x) => (x.id === row.id ? { ...x, cells: { ...x.cells, [c]: e.target.value } } : x));
+                    send={(text) => {
+                      if (text === (row.cells[c] ?? '')) return true;
+                      const blank = row.id === blankId;
+                      if (blank) setBlankId(newId());
+                      const next = blank ? [...rows, { id: row.id, cells: { ...row.cells, [c]: text } }] : rows.map((x) => (x.id === row.id ? { ...x, cells: { ...x.cells, [c]: text } } : x));
                       setRows(next);
+                      send(next);
+                      return true;
                     }}
-                    onBlur={() => {
-                      blur();
-                      send(rows);
-                    }}
-                    onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()}
                   />
                 </td>
               ))}
@@ -93,13 +94,16 @@ export function TableField({ field, label, value, onChange }: Props) {
   );
 }
 
+/** How a condition row's expression is edited: a long input with references. */
+const CONDITION_FIELD: SubBlockConfig = { id: 'condition', type: 'long-input', placeholder: "<agent1.content> === 'yes'", rows: 2 };
+
 /**
  * The condition editor: if / else if / else rows, each with its own handle on the block. The value
  * is the rows as a JSON array text of {id, title, value}.
  */
 export function ConditionField({ label, value, onChange, blockId }: Props & { blockId: string }) {
   const json = typeof value === 'string' ? value : JSON.stringify(value ?? null);
-  const [rows, setRows, focus, blur] = useRows<ConditionRow>(() => conditionRows(blockId, value), json);
+  const [rows, setRows] = useRows<ConditionRow>(() => conditionRows(blockId, value), json);
   const send = (next: ConditionRow[]) => {
     const text = JSON.stringify(next);
     if (text !== json) onChange(text);
@@ -126,18 +130,18 @@ export function ConditionField({ label, value, onChange, blockId }: Props & { bl
             )}
           </div>
           {i < rows.length - 1 ? (
-            <textarea
-              className="input mono"
-              rows={2}
-              aria-label={`Condition ${i + 1} (${row.title})`}
-              placeholder="<agent1.content> === 'yes'"
+            // `<` offers upstream outputs and `{{` environment variables, as in any text field.
+            <RefText
+              field={CONDITION_FIELD}
+              label={`Condition ${i + 1} (${row.title})`}
+              labelHidden
+              multiLine
               value={row.value}
-              spellCheck={false}
-              onFocus={focus}
-              onChange={(e) => setRows(rows.map((r) => (r.id === row.id ? { ...r, value: e.target.value } : r)))}
-              onBlur={() => {
-                blur();
-                send(rows);
+              send={(text) => {
+                const next = rows.map((r) => (r.id === row.id ? { ...r, value: text } : r));
+                setRows(next);
+                send(next);
+                return true;
               }}
             />
           ) : (
