@@ -431,6 +431,16 @@ describe('webhook providers as the catalogue defines them (webhookConfig {path, 
       error: 'Invalid Airtable content MAC',
       bodySigned: true,
     },
+    {
+      // A Pub/Sub push: Pub/Sub's messageId names the delivery (it delivers at least once).
+      provider: 'gmail',
+      secret: 'gmail-push-token',
+      body: { message: { data: Buffer.from('{"emailAddress":"me@example.com","historyId":"77"}').toString('base64'), messageId: 'pubsub-1', publishTime: new Date().toISOString() }, subscription: 'projects/p/subscriptions/gmail' },
+      signed: () => ({ 'content-type': 'application/json', authorization: 'Bearer gmail-push-token' }),
+      forged: () => ({ 'content-type': 'application/json', authorization: 'Bearer other-token' }),
+      error: 'Invalid webhook token',
+      bodySigned: false,
+    },
   ];
 
   for (const c of cases()) {
@@ -460,6 +470,17 @@ describe('webhook providers as the catalogue defines them (webhookConfig {path, 
     expect(await hook('GET', subscribe('wa-verify'))).toMatchObject({ status: 200, body: 1158201444 });
     expect(await hook('GET', subscribe('wrong'))).toMatchObject({ status: 401, body: { error: 'Invalid WhatsApp verify token' } });
     expect(await executions(id, 'webhook')).toHaveLength(0);
+  });
+
+  it("gmail: the push subscription's URL carries the token as ?token= (kept out of the run's input); a wrong one is 401 and runs nothing", async () => {
+    const path = `gmail-query-${unique()}`;
+    const id = await workflow(webhookBlock('gmail', { path, secret: 'gmail-query-token' }));
+    await deploy(id);
+    const push = { message: { data: Buffer.from('{"historyId":"1"}').toString('base64'), messageId: `pubsub-${unique()}` }, subscription: 'projects/p/subscriptions/s' };
+    expect(await hook('POST', `${path}?token=wrong`, { body: push })).toMatchObject({ status: 401, body: { error: 'Invalid webhook token' } });
+    const ran = await hook('POST', `${path}?token=gmail-query-token`, { body: push });
+    expect(ran.status).toBe(200);
+    expect(await finished((ran.body as { executionId: string }).executionId)).toMatchObject({ status: 'succeeded', input: { query: { token: '[REDACTED]' } } });
   });
 
   it('discord: a signed PING is answered {type: 1} and runs nothing; an unsigned PING is 401, and so is a call signed an hour ago', async () => {
@@ -882,7 +903,6 @@ describe('rate limits', () => {
     const runs = await api<{ executions: Execution[] }>('GET', `/api/workflows/${id}/executions?trigger=webhook`, undefined, { cookie: owner.cookie });
     expect(runs.body.executions).toHaveLength(3);
   });
-});
 
   it('a repeated delivery takes no run from the window, and a refused one runs when the provider retries it', async () => {
     const [gw, owner, dev] = await Promise.all([startSecondGateway({ WEFT_RATE_LIMIT_ACCOUNT: '2/600s' }), createAccount('Redelivery Owner'), createAccount('Redelivery Deployer')]);
@@ -916,3 +936,4 @@ describe('rate limits', () => {
     const runs = await api<{ executions: Execution[] }>('GET', `/api/workflows/${id}/executions?trigger=webhook`, undefined, { cookie: owner.cookie });
     expect(runs.body.executions.map((e) => (e.input as { body: { key: string } }).body.key).sort()).toEqual(['a', 'b', 'c']);
   });
+});

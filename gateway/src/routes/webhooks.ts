@@ -31,6 +31,16 @@ function headersOf(req: Request): Record<string, string | undefined> {
   return out;
 }
 
+/**
+ * Header or query values as the run keeps them: the hook's own secret, when a value carries it (a
+ * bearer token, a token header or Gmail's `?token=`), is written `[REDACTED]` — it verified the call
+ * and is no business of the run's input, its log or its answer.
+ */
+export function withoutSecret(values: Record<string, string | undefined>, secret: string): Record<string, string | undefined> {
+  if (secret === '') return values;
+  return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, value?.includes(secret) ? value.split(secret).join('[REDACTED]') : value]));
+}
+
 function queryOf(req: Request): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
   for (const [name, value] of new URL(req.originalUrl, 'http://webhook').searchParams) out[name] ??= value;
@@ -136,7 +146,7 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
       if (deliveryId) await releaseClaim(deliveryId);
       return;
     }
-    const input = { method: call.method, headers: call.headers, query: call.query, body: call.body };
+    const input = { method: call.method, headers: withoutSecret(call.headers, hook.secret), query: withoutSecret(call.query, hook.secret), body: call.body };
     let started;
     try {
       started = await clients.runs.startRun(

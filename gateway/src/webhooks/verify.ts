@@ -89,6 +89,22 @@ function generic(req: WebhookRequest, opts: VerifyOptions): Verdict {
   return run;
 }
 
+/**
+ * Gmail's push notifications come through a Google Cloud Pub/Sub push subscription: the secret is
+ * given as the endpoint's `token` query parameter (Google's advice for push endpoints: put
+ * `?token=<secret>` in the subscription's URL), or as a bearer or header token as for generic hooks.
+ * Pub/Sub delivers at least once: its `message.messageId` names the delivery, so a redelivery runs
+ * once.
+ */
+function gmail(req: WebhookRequest, opts: VerifyOptions): Verdict {
+  const deliveryId = idOf(field(req.body, 'message', 'messageId'));
+  const run: Verdict = { kind: 'run', ...(deliveryId ? { deliveryId } : {}) };
+  if (opts.secret === '') return run;
+  const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+  const given = [req.query['token'], bearer, req.headers['x-webhook-token'], req.headers['x-webhook-secret']];
+  return given.some((token) => token !== undefined && safeEqual(token, opts.secret)) ? run : refused('Invalid webhook token');
+}
+
 function github(req: WebhookRequest, opts: VerifyOptions): Verdict {
   if (opts.secret !== '' && !hubSignature(req, opts.secret)) return refused('Invalid GitHub signature (X-Hub-Signature-256)');
   return { kind: 'run', deliveryId: req.headers['x-github-delivery'] };
@@ -186,8 +202,11 @@ export function verifyWebhook(req: WebhookRequest, opts: VerifyOptions): Verdict
     case 'airtable':
       verdict = airtable(req, opts);
       break;
+    case 'gmail':
+      verdict = gmail(req, opts);
+      break;
     default:
-      // generic, gmail (a Pub/Sub push with the token as bearer) and anything else.
+      // generic and anything else.
       verdict = generic(req, opts);
   }
   if (verdict.kind === 'run' && verdict.deliveryId === undefined && req.headers['idempotency-key']) return { kind: 'run', deliveryId: req.headers['idempotency-key'] };

@@ -22,6 +22,17 @@ describe('verifyWebhook', () => {
     expect(verifyWebhook(req({ a: 1 }), opts('generic', ''))).toEqual({ kind: 'run' });
   });
 
+  it("gmail (a Pub/Sub push): the secret as the endpoint's token query parameter or a bearer, Pub/Sub's messageId as delivery id", () => {
+    const push = { message: { data: Buffer.from('{"emailAddress":"a@b.c","historyId":"9"}').toString('base64'), messageId: 'm-41', publishTime: '2026-11-27T10:00:00Z' }, subscription: 'projects/p/subscriptions/s' };
+    expect(verifyWebhook(req(push, {}, { query: { token: 'g-secret' } }), opts('gmail', 'g-secret'))).toEqual({ kind: 'run', deliveryId: 'm-41' });
+    expect(verifyWebhook(req(push, { authorization: 'Bearer g-secret' }), opts('gmail', 'g-secret'))).toEqual({ kind: 'run', deliveryId: 'm-41' });
+    expect(verifyWebhook(req(push, {}, { query: { token: 'wrong' } }), opts('gmail', 'g-secret'))).toEqual({ kind: 'refused', message: 'Invalid webhook token' });
+    expect(verifyWebhook(req(push), opts('gmail', 'g-secret')).kind).toBe('refused');
+    // No secret set: runs, still deduplicated by the message id.
+    expect(verifyWebhook(req(push), opts('gmail', ''))).toEqual({ kind: 'run', deliveryId: 'm-41' });
+    expect(verifyWebhook(req({ other: true }, { 'idempotency-key': 'k2' }), opts('gmail', ''))).toEqual({ kind: 'run', deliveryId: 'k2' });
+  });
+
   it('github: X-Hub-Signature-256 over the raw body, delivery id from X-GitHub-Delivery', () => {
     const body = { action: 'opened' };
     const raw = JSON.stringify(body);

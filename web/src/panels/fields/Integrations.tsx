@@ -177,7 +177,7 @@ const WEBHOOK_SECRETS: Record<string, { label: string; issued: boolean }> = {
   microsoftteams: { label: 'Security token (HMAC)', issued: true },
   airtable: { label: 'MAC secret (base64)', issued: true },
   whatsapp: { label: 'App secret', issued: true },
-  gmail: BEARER,
+  gmail: { label: 'Push token (?token= in the subscription URL)', issued: false },
 };
 
 type WebhookConfig = { path?: string; secret?: string; verifyToken?: string; responseMode?: string };
@@ -215,8 +215,10 @@ export function WebhookConfigField({ label, value, onChange }: Props) {
     if (missingPath) onChange({ ...config, path: fallbackPath });
   }, [missingPath]);
   const path = config.path ?? fallbackPath;
-  const url = `${window.location.origin}/api/webhooks/trigger/${encodeURIComponent(path)}`;
   const secret = config.secret ?? '';
+  // Gmail pushes through a Pub/Sub subscription whose URL carries the token (Google's advice for push endpoints).
+  const base = `${window.location.origin}/api/webhooks/trigger/${encodeURIComponent(path)}`;
+  const url = provider === 'gmail' && secret ? `${base}?token=${encodeURIComponent(secret)}` : base;
   return (
     <div className="field field-webhook" role="group" aria-label={label}>
       <span className="field-label">{label}</span>
