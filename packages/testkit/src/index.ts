@@ -5,7 +5,7 @@ export { createSmtpFake, type ReceivedMail, type SmtpFake, type SmtpFakeOptions 
 export { createFakeServer, type FakeAnswer, type FakeHandler, type FakeServer, type RecordedRequest } from './fakes/server.js';
 export * from './fakes/services/index.js';
 export { createOpenAIFake, type OpenAIFake, type OpenAIFakeOptions } from './fakes/openai.js';
-export { createAnthropicFake } from './fakes/anthropic.js';
+export { anthropicMessagesHandler, createAnthropicFake } from './fakes/anthropic.js';
 export { createGeminiFake } from './fakes/gemini.js';
 export type { FakeModelServer, FakeModelTurn, FakeModelTurnSource } from './fakes/modelScript.js';
 export { AGENT_AND_SLACK_YAML } from './workflows.js';

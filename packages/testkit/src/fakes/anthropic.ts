@@ -1,5 +1,5 @@
 import { answerBase, createTurnQueue, modelFakeOf, streamPieces, usageOf, type FakeModelServer, type FakeModelTurn } from './modelScript.js';
-import { createFakeServer, type FakeAnswer, type RecordedRequest } from './server.js';
+import { createFakeServer, type FakeAnswer, type FakeHandler, type RecordedRequest } from './server.js';
 
 /** Anthropic's error type for a status. */
 function errorType(status: number): string {
@@ -51,11 +51,19 @@ function messagesAnswer(req: RecordedRequest, turn: FakeModelTurn, n: number): F
   return { sse: events, ...answerBase(turn) };
 }
 
+/**
+ * The `POST /v1/messages` handler of an Anthropic fake, answering each request with the turn `next`
+ * gives it (JSON or SSE as asked); for servers that speak Anthropic beside another protocol.
+ */
+export function anthropicMessagesHandler(next: (req: RecordedRequest) => FakeModelTurn): FakeHandler {
+  let served = 0;
+  return (req) => messagesAnswer(req, next(req), ++served);
+}
+
 /** A fake of Anthropic's messages API (`POST /v1/messages`, JSON and SSE, tool_use blocks, error bodies). */
 export async function createAnthropicFake(): Promise<FakeModelServer> {
   const server = await createFakeServer();
   const turns = createTurnQueue();
-  let served = 0;
-  server.on('POST', '/v1/messages', (req) => messagesAnswer(req, turns.next(req), ++served));
+  server.on('POST', '/v1/messages', anthropicMessagesHandler((req) => turns.next(req)));
   return modelFakeOf(server, turns, () => server.received('POST', '/v1/messages'));
 }

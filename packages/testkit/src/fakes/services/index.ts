@@ -18,3 +18,5 @@ export { AI_FIXTURES, createFakeAi } from './ai.js';
 export { MICROSOFT_FIXTURES, createFakeMicrosoft } from './microsoft.js';
 export { CRM_FIXTURES, createFakeCrm } from './crm.js';
 export { AUTOMATION_FIXTURES, createFakeAutomation } from './automation.js';
+export { CONFLUENCE_FIXTURES, confluenceRoutes, withConfluence } from './confluence.js';
+export { ELEVENLABS_FIXTURES, createFakeElevenLabs, fakeSpeech } from './elevenlabs.js';

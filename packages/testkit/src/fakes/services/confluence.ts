@@ -1,0 +1,68 @@
+import type { FakeServer, RecordedRequest } from '../server.js';
+import type { FakeRoute } from './kit.js';
+
+interface StoredPage {
+  id: string;
+  title: string;
+  status: string;
+  version: { number: number; message: string };
+  body: { storage: { representation: 'storage'; value: string } };
+}
+
+/** Recorded Confluence Cloud pages (REST API v2 with `body-format=storage`). */
+export const CONFLUENCE_FIXTURES = {
+  page: (): StoredPage => ({
+    id: '42',
+    title: 'Runbook',
+    status: 'current',
+    version: { number: 3, message: '' },
+    body: { storage: { representation: 'storage', value: '<p>Restart the <b>worker</b> first.</p>' } },
+  }),
+};
+
+/**
+ * Confluence's v2 pages under /ex/confluence/{cloudId}/wiki/api/v2, for the Atlassian fake (the sites
+ * come from its accessible resources): a page read answers the stored page; an update must carry the
+ * next version number (else 409, as Confluence answers) and is kept, so a later read sees it. Page 42
+ * exists in every site; other ids answer 404.
+ */
+export function confluenceRoutes(): FakeRoute[] {
+  const pages = new Map<string, StoredPage>();
+  const key = (req: RecordedRequest) => {
+    const parts = req.path.split('/');
+    return { site: parts[3] ?? '', id: parts.pop() ?? '' };
+  };
+  const find = (req: RecordedRequest): StoredPage | undefined => {
+    const { site, id } = key(req);
+    if (!pages.has(`${site}/${id}`) && id === CONFLUENCE_FIXTURES.page().id) pages.set(`${site}/${id}`, CONFLUENCE_FIXTURES.page());
+    return pages.get(`${site}/${id}`);
+  };
+  const notFound = { status: 404, json: { errors: [{ status: 404, code: 'NOT_FOUND', title: 'Not Found', detail: null }] } };
+  const path = '/ex/confluence/:cloud/wiki/api/v2/pages/:id';
+  return [
+    ['GET', path, (req) => find(req) ? { json: find(req) } : notFound],
+    [
+      'PUT',
+      path,
+      (req) => {
+        const page = find(req);
+        if (!page) return notFound;
+        const b = (req.body ?? {}) as { title?: string; status?: string; body?: { value?: string }; version?: { number?: number; message?: string } };
+        if (b.version?.number !== page.version.number + 1) {
+          return { status: 409, json: { errors: [{ status: 409, code: 'CONFLICT', title: `Version must be incremented when updating a page. Current Version: [${page.version.number}]. Provided version: [${b.version?.number ?? 'none'}]`, detail: null }] } };
+        }
+        page.title = b.title ?? page.title;
+        page.status = b.status ?? page.status;
+        page.body.storage.value = b.body?.value ?? page.body.storage.value;
+        page.version = { number: b.version.number, message: b.version.message ?? '' };
+        return { json: page };
+      },
+    ],
+  ];
+}
+
+/** Adds the Confluence routes to an Atlassian fake (createFakeJira: one base URL serves both products). */
+export function withConfluence(server: FakeServer): FakeServer {
+  for (const [method, path, answer] of confluenceRoutes()) server.on(method, path, answer);
+  return server;
+}
