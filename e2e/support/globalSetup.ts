@@ -4,6 +4,7 @@ import type { TestProject } from 'vitest/node';
 import { backingEnv, createTestInstance, uniqueSuffix } from '@weft/testkit';
 import { startStack } from '../../infra/scripts/lib/stack.mjs';
 import { startModelFake } from './modelFake.js';
+import { serveAnthropic } from './anthropicFake.js';
 import { startServiceFakes, type ServiceFakeName } from './serviceFakes.js';
 
 declare module 'vitest' {
@@ -25,6 +26,8 @@ export default async function setup(project: TestProject) {
   const { instance, cleanup } = await createTestInstance();
   // Model providers answer from a local fake (e2e/models.test.ts).
   const models = await startModelFake();
+  // It speaks Anthropic's messages API too (WEFT_ANTHROPIC_BASE_URL names it; e2e/toolRoutes.test.ts).
+  serveAnthropic(models.fake.server);
   // Integration tools and OAuth token exchanges answer from protocol fakes (e2e/integrations.test.ts).
   const services = await startServiceFakes();
   const stackEnv = {

@@ -3,6 +3,7 @@ import {
   createFakeAirtable,
   createFakeAutomation,
   createFakeCrm,
+  createFakeElevenLabs,
   createFakeGithub,
   createFakeGmail,
   createFakeGoogle,
@@ -20,9 +21,13 @@ import {
   createFakeX,
   type FakeServer,
   type RecordedRequest,
+  withConfluence,
 } from '@weft/testkit';
 
-/** The service fakes the stack's integration tools call, by fake name (`google` serves Sheets, Drive, Docs and Calendar). */
+/**
+ * The service fakes the stack's integration tools call, by fake name (`google` serves Sheets, Drive,
+ * Docs and Calendar; `jira` is the Atlassian API, Confluence's pages included).
+ */
 export const SERVICE_FAKES = {
   slack: createFakeSlack,
   github: createFakeGithub,
@@ -31,7 +36,7 @@ export const SERVICE_FAKES = {
   google: createFakeGoogle,
   airtable: createFakeAirtable,
   linear: createFakeLinear,
-  jira: createFakeJira,
+  jira: () => createFakeJira().then(withConfluence),
   messaging: createFakeMessaging,
   x: createFakeX,
   reddit: createFakeReddit,
@@ -42,6 +47,7 @@ export const SERVICE_FAKES = {
   microsoft: createFakeMicrosoft,
   crm: createFakeCrm,
   automation: createFakeAutomation,
+  elevenlabs: createFakeElevenLabs,
 } as const;
 
 export type ServiceFakeName = keyof typeof SERVICE_FAKES | 'oauth';
@@ -144,6 +150,7 @@ export async function startServiceFakes(): Promise<{ urls: Record<ServiceFakeNam
     WEFT_MEM0_BASE_URL: `${urls.crm}/mem0`,
     WEFT_MISTRAL_BASE_URL: `${urls.ai}/mistral`,
     WEFT_PERPLEXITY_BASE_URL: `${urls.ai}/perplexity`,
+    WEFT_ELEVENLABS_BASE_URL: urls.elevenlabs,
     WEFT_OAUTH_PROVIDERS: JSON.stringify(
       Object.fromEntries(
         OAUTH_PROVIDERS.map((p) => [p, { authorizeUrl: `${oauth.url}/authorize/${p}`, tokenUrl: `${oauth.url}/token/${p}`, clientId: `client-${p}`, clientSecret: `secret-${p}`, scopes: [] }]),
