@@ -38,6 +38,14 @@ export class NetworkError extends Error {
   }
 }
 
+/** The answer's body is larger than the caller reads (`maxBodyBytes`); the connection was closed. */
+export class ResponseTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`Response body exceeds ${maxBytes} bytes`);
+    this.name = 'ResponseTooLargeError';
+  }
+}
+
 export interface GuardedRequestInit {
   method?: string;
   headers?: Record<string, string>;
@@ -132,7 +140,7 @@ function once(url: URL, init: GuardedRequestInit, policy: AddressPolicy, deadlin
       res.on('data', (c: Buffer) => {
         size += c.length;
         if (size > max) {
-          req.destroy(new Error(`Response body exceeds ${max} bytes`));
+          req.destroy(new ResponseTooLargeError(max));
           return;
         }
         chunks.push(c);
@@ -150,7 +158,7 @@ function once(url: URL, init: GuardedRequestInit, policy: AddressPolicy, deadlin
       clearTimeout(timer);
       if (e instanceof OutboundRefusedError || e instanceof RequestTimeoutError || e instanceof RequestCancelledError) return reject(e);
       if ('code' in e && e.code === 'EREFUSED_PRIVATE') return reject(new OutboundRefusedError(host));
-      if (e.message.startsWith('Response body exceeds')) return reject(e);
+      if (e instanceof ResponseTooLargeError) return reject(e);
       reject(new NetworkError(`Request to ${url.host} failed: ${'code' in e && typeof e.code === 'string' ? e.code : e.message}`));
     });
     if (body !== undefined) req.write(body);

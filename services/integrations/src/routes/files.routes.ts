@@ -3,7 +3,7 @@ import mammoth from 'mammoth';
 import Papa from 'papaparse';
 import ExcelJS from 'exceljs';
 import { ToolError } from '../tools/serviceTool.js';
-import { guardedFetch, OutboundRefusedError, RequestTimeoutError, NetworkError } from '../net/guardedFetch.js';
+import { guardedFetch, OutboundRefusedError, RequestTimeoutError, NetworkError, ResponseTooLargeError } from '../net/guardedFetch.js';
 import type { AddressPolicy } from '../net/addressPolicy.js';
 import { json, objectBody, type Route } from './router.js';
 
@@ -131,7 +131,7 @@ async function load(path: string, policy: AddressPolicy, signal: AbortSignal | u
   } catch (err) {
     if (err instanceof OutboundRefusedError) throw new ToolError(err.message, 400);
     if (err instanceof RequestTimeoutError || err instanceof NetworkError) throw new ToolError(`Failed to download ${path}: ${err.message}`, 502);
-    if (err instanceof Error && err.message.startsWith('Response body exceeds')) throw new ToolError('File exceeds the maximum size of 100 MB', 413);
+    if (err instanceof ResponseTooLargeError) throw new ToolError('File exceeds the maximum size of 100 MB', 413);
     throw err;
   }
   if (!res.ok) throw new ToolError(`Failed to download file: ${res.status} ${res.statusText}`, 502);

@@ -1,5 +1,5 @@
 import { ToolError } from '../tools/serviceTool.js';
-import { guardedFetch, NetworkError, OutboundRefusedError, RequestTimeoutError } from '../net/guardedFetch.js';
+import { guardedFetch, NetworkError, OutboundRefusedError, RequestTimeoutError, ResponseTooLargeError } from '../net/guardedFetch.js';
 import type { AddressPolicy } from '../net/addressPolicy.js';
 import type { BaseUrls } from '../tools/runtime/baseUrls.js';
 import { readBody } from '../tools/runtime/httpRequest.js';
@@ -35,6 +35,7 @@ export function firecrawlRoutes(policy: AddressPolicy, baseUrls: BaseUrls): Rout
         } catch (err) {
           if (err instanceof OutboundRefusedError) throw new ToolError(err.message, 400);
           if (err instanceof RequestTimeoutError || err instanceof NetworkError) throw new ToolError(`Firecrawl API error: ${err.message}`, 502);
+          if (err instanceof ResponseTooLargeError) throw new ToolError(`Firecrawl API error: the answer is larger than ${err.maxBytes / 1024 / 1024} MB`, 502);
           throw err;
         }
         const body = (await readBody(res)) as Record<string, unknown> | string;

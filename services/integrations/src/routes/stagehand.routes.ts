@@ -1,7 +1,7 @@
 import type { CallModelInput, ModelMessage, ModelToolDefinition } from '@weft/contracts';
 import { parseJson } from '@weft/catalog';
 import { ToolError } from '../tools/serviceTool.js';
-import { guardedFetch, NetworkError, OutboundRefusedError, RequestTimeoutError } from '../net/guardedFetch.js';
+import { guardedFetch, NetworkError, OutboundRefusedError, RequestTimeoutError, ResponseTooLargeError } from '../net/guardedFetch.js';
 import type { AddressPolicy } from '../net/addressPolicy.js';
 import { tableToRecord } from '../tools/runtime/httpRequest.js';
 import { errorMessage } from '../tools/runtime/errors.js';
@@ -41,18 +41,20 @@ export function withScheme(url: string): string {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(u) ? u : `https://${u}`;
 }
 
+const tooLarge = (url: string) => `Failed to load ${url}: the page is larger than ${PAGE_BYTES_LIMIT / 1024 / 1024} MB`;
+
 async function loadPage(url: string, policy: AddressPolicy, signal: AbortSignal | undefined): Promise<Page> {
   let res: Response;
   try {
-    res = await guardedFetch(url, { headers: { Accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5' }, timeoutMs: PAGE_TIMEOUT_MS, signal }, policy);
+    res = await guardedFetch(url, { headers: { Accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5' }, timeoutMs: PAGE_TIMEOUT_MS, maxBodyBytes: PAGE_BYTES_LIMIT, signal }, policy);
   } catch (err) {
     if (err instanceof OutboundRefusedError) throw new ToolError(err.message, 400);
+    if (err instanceof ResponseTooLargeError) throw new ToolError(tooLarge(url), 413);
     if (err instanceof RequestTimeoutError || err instanceof NetworkError) throw new ToolError(`Failed to load ${url}: ${err.message}`, 502);
     throw err;
   }
   if (!res.ok) throw new ToolError(`Failed to load ${url}: HTTP error ${res.status}: ${res.statusText}`, 502);
   const bytes = new Uint8Array(await res.arrayBuffer());
-  if (bytes.byteLength > PAGE_BYTES_LIMIT) throw new ToolError(`Failed to load ${url}: the page is larger than ${PAGE_BYTES_LIMIT / 1024 / 1024} MB`, 413);
   const html = new TextDecoder().decode(bytes);
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1]?.trim() ?? '';
   const type = res.headers.get('content-type') ?? '';
