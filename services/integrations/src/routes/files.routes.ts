@@ -5,7 +5,7 @@ import ExcelJS from 'exceljs';
 import { ToolError } from '../tools/serviceTool.js';
 import { guardedFetch, OutboundRefusedError, RequestTimeoutError, NetworkError, ResponseTooLargeError } from '../net/guardedFetch.js';
 import type { AddressPolicy } from '../net/addressPolicy.js';
-import { json, objectBody, type Route } from './router.js';
+import { isHttpUrl, json, objectBody, type Route } from './router.js';
 
 /** Size limits (spec 001 §9): 100 MB per file, 50 MB for PDF parsing. */
 export const FILE_MAX_BYTES = 100 * 1024 * 1024;
@@ -117,14 +117,22 @@ export async function parseBytes(bytes: Uint8Array, kind: FileKind, name: string
   }
 }
 
+const DATA_LINK = /^data:([^;,]*)(;base64)?,(.*)$/s;
+
+/** Whether a file path is one `parseFile` can load: a data link or an http(s) URL. */
+export function isFileLink(path: string): boolean {
+  const p = path.trim();
+  return DATA_LINK.test(p) || isHttpUrl(p);
+}
+
 /** The bytes behind a file path: a data link or an http(s) URL fetched through the outbound guard (never a local path). */
 async function load(path: string, policy: AddressPolicy, signal: AbortSignal | undefined): Promise<{ bytes: Uint8Array; name: string; mime: string }> {
-  const data = /^data:([^;,]*)(;base64)?,(.*)$/s.exec(path);
+  const data = DATA_LINK.exec(path);
   if (data) {
     const bytes = data[2] ? Buffer.from(data[3] ?? '', 'base64') : Buffer.from(decodeURIComponent(data[3] ?? ''), 'utf8');
     return { bytes: new Uint8Array(bytes), name: 'file', mime: data[1] ?? '' };
   }
-  if (!/^https?:\/\//i.test(path)) throw new ToolError('filePath must be an http(s) URL or a data: link', 400);
+  if (!isHttpUrl(path)) throw new ToolError('filePath must be an http(s) URL or a data: link', 400);
   let res: Response;
   try {
     res = await guardedFetch(path, { timeoutMs: FETCH_TIMEOUT_MS, maxBodyBytes: FILE_MAX_BYTES + 1, signal }, policy);

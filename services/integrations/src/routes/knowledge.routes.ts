@@ -10,7 +10,7 @@ import type { IntegrationsDB } from '../db.js';
 import { ModelProviderError, ModelRequestError } from '../models/errors.js';
 import { chunkText, chunkingOptions, estimateTokens, DEFAULT_CHUNKING, CHARS_PER_TOKEN, type ChunkingOptions } from '../knowledge/chunking.js';
 import { detectVectorStore, type VectorStore } from '../knowledge/vectorStore.js';
-import { parseFile } from './files.routes.js';
+import { isFileLink, parseFile } from './files.routes.js';
 import { json, objectBody, str, type Route } from './router.js';
 
 /** The model layer's embeddings call (models/embeddings.ts, bound to the operator's model config). */
@@ -233,6 +233,7 @@ async function documentsOf(body: Record<string, unknown>, policy: AddressPolicy)
     if (nameProblem) throw new ToolError(nameProblem, 400);
     const fileUrl = str(d, 'fileUrl');
     if (!fileUrl.trim()) throw new ToolError(`${field}fileUrl is required`, 400);
+    if (!isFileLink(fileUrl)) throw new ToolError(`${field}fileUrl must be an http(s) URL or a data: link`, 400);
     const mimeType = str(d, 'mimeType').trim();
     const parsed = await parseFile(fileUrl, mimeType, policy, filename);
     const problem = validateKnowledgeDocument(filename, parsed.content);

@@ -2,7 +2,7 @@ import { ToolError } from '../tools/serviceTool.js';
 import { guardedFetch, NetworkError, OutboundRefusedError, RequestTimeoutError, ResponseTooLargeError } from '../net/guardedFetch.js';
 import type { AddressPolicy } from '../net/addressPolicy.js';
 import type { BaseUrls } from '../tools/runtime/baseUrls.js';
-import { json, objectBody, str, type Route } from './router.js';
+import { isHttpUrl, json, objectBody, str, type Route } from './router.js';
 
 /** Default ElevenLabs model (spec 001 §7). */
 export const TTS_DEFAULT_MODEL = 'eleven_monolingual_v1';
@@ -27,7 +27,7 @@ export function proxyRoutes(policy: AddressPolicy, baseUrls: BaseUrls): Route[] 
       path: '/proxy/image',
       async handle(req) {
         const url = req.query.url ?? '';
-        if (!/^https?:\/\//i.test(url)) throw new ToolError('url must be an http(s) URL', 400);
+        if (!isHttpUrl(url)) throw new ToolError('url must be an http(s) URL', 400);
         const res = await guardedFetch(url, { timeoutMs: 30_000, maxBodyBytes: IMAGE_MAX_BYTES, signal: req.signal }, policy).catch((err: unknown) =>
           outboundError(err, new ToolError(`Image exceeds the maximum size of ${IMAGE_MAX_BYTES / MB} MB`, 413)),
         );

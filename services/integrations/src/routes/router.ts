@@ -62,3 +62,14 @@ export function objectBody(body: unknown): Record<string, unknown> {
   if (typeof body !== 'object' || Array.isArray(body)) throw new AppError('validation', 'body must be a JSON object');
   return body as Record<string, unknown>;
 }
+
+/** Whether `value` is an absolute http(s) URL that parses (what the outbound client can fetch). */
+export function isHttpUrl(value: string): boolean {
+  if (!/^https?:\/\//i.test(value)) return false;
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -8,7 +8,7 @@ import { errorMessage } from '../tools/runtime/errors.js';
 import { callModel, TimedModelError, type ModelDeps } from '../models/callModel.js';
 import { ModelProviderError, ModelRequestError } from '../models/errors.js';
 import { parseBytes } from './files.routes.js';
-import { json, objectBody, str, type Route } from './router.js';
+import { isHttpUrl, json, objectBody, str, type Route } from './router.js';
 
 /** Extraction model (the block asks for an OpenAI key). */
 export const STAGEHAND_EXTRACT_MODEL = 'gpt-4o';
@@ -44,6 +44,7 @@ export function withScheme(url: string): string {
 const tooLarge = (url: string) => `Failed to load ${url}: the page is larger than ${PAGE_BYTES_LIMIT / 1024 / 1024} MB`;
 
 async function loadPage(url: string, policy: AddressPolicy, signal: AbortSignal | undefined): Promise<Page> {
+  if (!isHttpUrl(url)) throw new ToolError(`Failed to load ${url}: not an http(s) URL`, 400);
   let res: Response;
   try {
     res = await guardedFetch(url, { headers: { Accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5' }, timeoutMs: PAGE_TIMEOUT_MS, maxBodyBytes: PAGE_BYTES_LIMIT, signal }, policy);
@@ -81,6 +82,13 @@ function required(body: Record<string, unknown>, field: string): string {
   const v = str(body, field).trim();
   if (!v) throw new ToolError(`${field} is required`, 400);
   return v;
+}
+
+/** A page URL field: required, https:// when it names no scheme, and an http(s) URL. */
+function pageUrl(body: Record<string, unknown>, field: string): string {
+  const url = withScheme(required(body, field));
+  if (!isHttpUrl(url)) throw new ToolError(`${field} must be an http(s) URL`, 400);
+  return url;
 }
 
 /** A model failure as a route error with the provider's status. */
@@ -141,7 +149,7 @@ interface AgentAction {
 
 /** The agent's answer (spec 001 §7): `{agentResult {success, completed, message, actions}, structuredOutput}`. */
 async function runAgent(deps: StagehandDeps, body: Record<string, unknown>, signal: AbortSignal | undefined) {
-  const startUrl = withScheme(required(body, 'startUrl'));
+  const startUrl = pageUrl(body, 'startUrl');
   const given = parseJson(body.variables);
   const variables = tableToRecord(given.ok ? given.value : {});
   const task = substitute(required(body, 'task'), variables);
@@ -203,7 +211,7 @@ export function stagehandRoutes(deps: StagehandDeps): Route[] {
       path: '/tools/stagehand/extract',
       async handle(req) {
         const body = objectBody(req.body);
-        const url = withScheme(required(body, 'url'));
+        const url = pageUrl(body, 'url');
         const instruction = required(body, 'instruction');
         const schema = schemaOf(body.schema, 'schema', true) ?? {};
         const page = await loadPage(url, deps.policy, req.signal);
