@@ -65,7 +65,9 @@ describe('GET /api/proxy/image', () => {
 
   it('answers clear errors: no URL, not an image, a missing image; anonymous callers refused', async () => {
     expect(await api('GET', '/api/proxy/image')).toEqual({ status: 400, body: { success: false, error: 'url must be an http(s) URL' } });
-    expect(await api('GET', `/api/proxy/image?url=${encodeURIComponent('file:///etc/passwd')}`)).toEqual({ status: 400, body: { success: false, error: 'url must be an http(s) URL' } });
+    for (const url of ['file:///etc/passwd', 'http://', 'https://exa mple.com/cat.png']) {
+      expect(await api('GET', `/api/proxy/image?url=${encodeURIComponent(url)}`), url).toEqual({ status: 400, body: { success: false, error: 'url must be an http(s) URL' } });
+    }
     expect(await api('GET', `/api/proxy/image?url=${encodeURIComponent(`${site.url}/page.html`)}`)).toEqual({ status: 415, body: { success: false, error: 'Not an image: text/html' } });
     expect(await api('GET', `/api/proxy/image?url=${encodeURIComponent(`${site.url}/missing.png`)}`)).toEqual({ status: 502, body: { success: false, error: 'Failed to fetch image: 404 Not Found' } });
     expect((await raw(`/api/proxy/image?url=${encodeURIComponent(`${site.url}/cat.png`)}`, ANONYMOUS)).status).toBe(401);
@@ -217,6 +219,7 @@ describe('POST /api/tools/stagehand/agent', () => {
     const failed = (error: string) => ({ error, agentResult: { success: false, completed: false, message: error, actions: [] }, structuredOutput: null });
     expect(await api('POST', '/api/tools/stagehand/agent', { startUrl: `${site.url}/shop` })).toEqual({ status: 400, body: failed('task is required') });
     expect(await api('POST', '/api/tools/stagehand/agent', { task: 'x' })).toEqual({ status: 400, body: failed('startUrl is required') });
+    expect(await api('POST', '/api/tools/stagehand/agent', { task: 'x', startUrl: 'ftp://files.example/page' })).toEqual({ status: 400, body: failed('startUrl must be an http(s) URL') });
     expect(await api('POST', '/api/tools/stagehand/agent', { task: 'x', startUrl: `${site.url}/to-metadata`, apiKey: 'sk-ant-e2e' })).toEqual({ status: 400, body: failed(refusal('169.254.169.254')) });
     expect((await api('POST', '/api/tools/stagehand/agent', { task: 'x', startUrl: `${site.url}/shop` }, ANONYMOUS)).status).toBe(401);
   });
