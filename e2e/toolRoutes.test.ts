@@ -29,6 +29,7 @@ beforeAll(async () => {
   site = await createFakeServer();
   site.on('GET', '/cat.png', { headers: { 'content-type': 'image/png' }, text: 'PNG-BYTES-OF-A-CAT' });
   site.on('GET', '/old-cat.png', { status: 301, headers: { location: '/cat.png' } });
+  site.on('GET', '/logo.svg', { headers: { 'content-type': 'image/svg+xml' }, text: '<svg xmlns="http://www.w3.org/2000/svg"><script>fetch("/api/workflows")</script><circle r="4"/></svg>' });
   site.on('GET', '/page.html', { headers: { 'content-type': 'text/html' }, text: '<html><body>not an image</body></html>' });
   site.on('GET', '/to-metadata', { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data' } });
   site.on('GET', '/to-private', { status: 307, headers: { location: 'http://10.0.0.7/internal.png' } });
@@ -47,6 +48,15 @@ describe('GET /api/proxy/image', () => {
       expect(res.headers.get('content-type')).toBe('image/png');
       expect(Buffer.from(await res.arrayBuffer()).toString()).toBe('PNG-BYTES-OF-A-CAT');
     }
+  });
+
+  it('answers an SVG with a policy that keeps its scripts from running in the app’s origin if it is opened', async () => {
+    const res = await raw(`/api/proxy/image?url=${encodeURIComponent(`${site.url}/logo.svg`)}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/svg+xml');
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await res.text()).toContain('<circle r="4"/>');
   });
 
   it('refuses private and metadata addresses, directly and after a redirect; nothing behind them is fetched', async () => {

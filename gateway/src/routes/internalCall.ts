@@ -8,10 +8,18 @@ export function stringQuery(req: Request): Record<string, string> {
   return Object.fromEntries(Object.entries(req.query).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
+/**
+ * What a fetched file may do when a browser opens it from our origin (the image proxy answers
+ * whatever image an outside URL gives, an SVG with scripts included): nothing — no scripts, no
+ * requests, its type as sent.
+ */
+export const FETCHED_CONTENT_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
 /** Sends an internal route's answer as its HTTP route would. */
 export function sendRoute(res: Response, answer: integrations.CallRouteResponse): void {
   res.status(answer.status || 200);
   if (answer.body && answer.body.length > 0) {
+    res.set({ 'Content-Security-Policy': FETCHED_CONTENT_POLICY, 'X-Content-Type-Options': 'nosniff' });
     res.type(answer.contentType || 'application/octet-stream').send(Buffer.from(answer.body));
     return;
   }
