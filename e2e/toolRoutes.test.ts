@@ -30,6 +30,8 @@ beforeAll(async () => {
   site.on('GET', '/cat.png', { headers: { 'content-type': 'image/png' }, text: 'PNG-BYTES-OF-A-CAT' });
   site.on('GET', '/old-cat.png', { status: 301, headers: { location: '/cat.png' } });
   site.on('GET', '/logo.svg', { headers: { 'content-type': 'image/svg+xml' }, text: '<svg xmlns="http://www.w3.org/2000/svg"><script>fetch("/api/workflows")</script><circle r="4"/></svg>' });
+  site.on('GET', '/handbook.md', { headers: { 'content-type': 'text/markdown' }, text: '# Handbook\n\nEveryone gets 25 days of holiday a year, booked in the team calendar.' });
+  site.on('GET', '/handbook-moved.md', { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/handbook.md' } });
   site.on('GET', '/page.html', { headers: { 'content-type': 'text/html' }, text: '<html><body>not an image</body></html>' });
   site.on('GET', '/to-metadata', { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data' } });
   site.on('GET', '/to-private', { status: 307, headers: { location: 'http://10.0.0.7/internal.png' } });
@@ -284,5 +286,60 @@ describe('GET /api/tools/firecrawl/crawl/{jobId}', () => {
     });
     expect((await api('GET', '/api/tools/firecrawl/crawl/crawl-1?apiKey=k', undefined, ANONYMOUS)).status).toBe(401);
     expect(await receivedSince(firecrawl(), before)).toEqual([]);
+  });
+});
+
+describe('knowledge documents and chunks through the gateway', () => {
+  type Doc = { id: string; name: string; chunkCount: number; tokenCount: number };
+  type Chunk = { id: string; chunkIndex: number; content: string; enabled: boolean };
+  let baseId = '';
+
+  beforeAll(async () => {
+    expect((await api('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-tool-routes-e2e' } })).status).toBe(200);
+    const workspaces = await api<{ workspaces: Array<{ id: string }> }>('GET', '/api/workspaces');
+    const created = await api<{ knowledgeBase: { id: string } }>('POST', '/api/knowledge', { workspaceId: workspaces.body.workspaces[0]?.id, name: 'Tool routes handbook' });
+    expect(created.status).toBe(201);
+    baseId = created.body.knowledgeBase.id;
+  });
+
+  it('adds a document from an http(s) fileUrl, uploads chunks at the next indexes, lists, reads and deletes them', async () => {
+    const added = await api<{ documentsCreated: Doc[] }>('POST', `/api/knowledge/${baseId}/documents`, { documents: [{ filename: 'handbook.md', fileUrl: `${site.url}/handbook.md`, mimeType: 'text/markdown', tag1: 'hr' }] });
+    expect(added).toMatchObject({ status: 201, body: { documentsCreated: [{ name: 'handbook.md', chunkCount: 1 }] } });
+    const doc = added.body.documentsCreated[0]!;
+    const chunks = `/api/knowledge/${baseId}/documents/${doc.id}/chunks`;
+    const first = await api<{ chunk: Chunk }>('POST', chunks, { content: '  Parental leave is 16 weeks.  ' });
+    expect(first).toMatchObject({ status: 201, body: { chunk: { chunkIndex: 1, content: 'Parental leave is 16 weeks.', enabled: true } } });
+    expect(await api('POST', chunks, { content: 'Sick days need no note for 3 days.', enabled: false })).toMatchObject({ status: 201, body: { chunk: { chunkIndex: 2, enabled: false } } });
+    const listed = await api<{ chunks: Chunk[] }>('GET', chunks);
+    expect(listed.body.chunks.map((c) => [c.chunkIndex, c.enabled])).toEqual([[0, true], [1, true], [2, false]]);
+    expect(listed.body.chunks[0]?.content).toContain('25 days of holiday');
+    expect(await api('GET', `/api/knowledge/${baseId}/documents/${doc.id}`)).toMatchObject({ status: 200, body: { document: { id: doc.id, name: 'handbook.md', chunkCount: 3 } } });
+    // The chunk tool's failures read 'Failed to upload chunk: …' (spec 001 §8).
+    expect(await api('POST', chunks, { content: '   ' })).toEqual({ status: 400, body: { success: false, error: 'Failed to upload chunk: content is required' } });
+    expect(await api('POST', chunks, { content: 'x', enabled: 'yes' })).toEqual({ status: 400, body: { success: false, error: 'Failed to upload chunk: enabled must be true or false' } });
+    expect(await api('POST', `/api/knowledge/${baseId}/documents/no-such-doc/chunks`, { content: 'x' })).toEqual({ status: 404, body: { success: false, error: 'Failed to upload chunk: Document not found: no-such-doc' } });
+    expect(await api('DELETE', `/api/knowledge/${baseId}/documents/${doc.id}`)).toEqual({ status: 200, body: { success: true } });
+    expect((await api('GET', `/api/knowledge/${baseId}/documents/${doc.id}`)).status).toBe(404);
+  });
+
+  it('refuses a fileUrl that redirects to the metadata address, or does not parse; nothing is stored', async () => {
+    const before = (await api<{ documents: Doc[] }>('GET', `/api/knowledge/${baseId}/documents`)).body.documents.length;
+    expect(await api('POST', `/api/knowledge/${baseId}/documents`, { documents: [{ filename: 'moved.md', fileUrl: `${site.url}/handbook-moved.md` }] })).toEqual({
+      status: 400,
+      body: { success: false, error: refusal('169.254.169.254') },
+    });
+    expect(await api('POST', `/api/knowledge/${baseId}/documents`, { documents: [{ filename: 'bad.md', fileUrl: 'http://' }] })).toEqual({
+      status: 400,
+      body: { success: false, error: 'documents[0].fileUrl must be an http(s) URL or a data: link' },
+    });
+    expect((await api<{ documents: Doc[] }>('GET', `/api/knowledge/${baseId}/documents`)).body.documents).toHaveLength(before);
+  });
+});
+
+describe('POST /api/tools/thinking', () => {
+  it('acknowledges the thought; a missing one is named', async () => {
+    expect(await api('POST', '/api/tools/thinking', { thought: 'First check the calendar, then book.' })).toEqual({ status: 200, body: { success: true, output: { acknowledgedThought: 'First check the calendar, then book.' } } });
+    expect(await api('POST', '/api/tools/thinking', {})).toEqual({ status: 400, body: { success: false, error: 'thought is required' } });
+    expect((await api('POST', '/api/tools/thinking', { thought: 'x' }, ANONYMOUS)).status).toBe(401);
   });
 });
