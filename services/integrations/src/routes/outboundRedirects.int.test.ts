@@ -38,6 +38,9 @@ const TARGETS = [
   { name: 'metadata', location: 'http://169.254.169.254/latest/meta-data', host: '169.254.169.254' },
   { name: 'private', location: 'http://10.0.0.7/internal', host: '10.0.0.7' },
   { name: 'loopback-v6', location: 'http://[::1]:9/admin', host: '::1' },
+  // Other spellings of the metadata address, as the URL parser reads them.
+  { name: 'metadata-as-a-number', location: 'http://2852039166/latest/meta-data', host: '169.254.169.254' },
+  { name: 'metadata-as-ipv4-mapped-v6', location: 'http://[::ffff:169.254.169.254]/latest/meta-data', host: '::ffff:a9fe:a9fe' },
   { name: 'name-resolving-to-metadata', location: `http://${METADATA_NAME}/latest/meta-data`, host: METADATA_NAME },
 ] as const;
 
