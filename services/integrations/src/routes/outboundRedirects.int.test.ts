@@ -194,5 +194,14 @@ describe('a redirect to a refused address is refused on every fetching path', ()
       expect(clay).toMatchObject({ success: false, output: {}, error: refusal(host) });
       onlyHopsReceived(['/slack/chat.postMessage', '/hooks/clay']);
     });
+
+    it('a polling job’s start and status check (firecrawl_crawl’s activities), as a final failure', async () => {
+      redirectAll('POST', '/firecrawl/crawl', location, 307);
+      redirectAll('GET', '/firecrawl/crawl/:id', location);
+      const input = { toolId: 'firecrawl_crawl', params: { apiKey: 'fc-key', url: 'https://weft.example' }, context, envVars: {}, intervalMs: 10, timeoutMs: 1000, timeoutMessage: 'late' };
+      await expect(rt.jobActivities.startToolJob(input)).rejects.toMatchObject({ message: refusal(host), nonRetryable: true });
+      await expect(rt.jobActivities.checkToolJob(input, 'crawl-7')).rejects.toMatchObject({ message: refusal(host), nonRetryable: true });
+      onlyHopsReceived(['/firecrawl/crawl', '/firecrawl/crawl/crawl-7']);
+    });
   });
 });
