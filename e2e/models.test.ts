@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { createFakeServer, uniqueSuffix } from '@weft/testkit';
 import { api, defaultCookie } from './support/http.js';
-import { FINAL_ANSWER, LOCAL_MODEL, USE_TOOL_MARK } from './support/modelFake.js';
+import { FINAL_ANSWER, LOCAL_MODEL, OPERATOR_AZURE_KEY, USE_TOOL_MARK } from './support/modelFake.js';
 
 interface SseEvent {
   event: string;
@@ -185,6 +185,19 @@ describe('model layer end to end (gateway → runner → integrations → the Op
     const mine = chats.filter((c) => JSON.stringify(c.body).includes(nonce));
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({ apiKey: 'az-e2e', path: '/openai/deployments/weft-deploy/chat/completions', query: { 'api-version': '2025-01-01-preview' } });
+  });
+
+  it("an agent that types its own Azure endpoint without a key fails naming the fields; the operator's Azure key reaches no typed endpoint", async () => {
+    const nonce = uniqueSuffix();
+    const id = await agentWorkflow({ model: 'azure/weft-deploy', azureEndpoint: inject('modelFakeUrl'), userPrompt: `hello ${nonce}` });
+    const run = await api<{ success: boolean; error?: string }>('POST', `/api/workflows/${id}/execute`, {});
+    expect(run.body).toMatchObject({ success: false });
+    expect(run.body.error).toBe(
+      "Agent 1: API key is required for Azure OpenAI when the block sets its own endpoint: enter the block's API Key (apiKey) or clear Azure OpenAI Endpoint (azureEndpoint) to use the server's AZURE_OPENAI_ENDPOINT",
+    );
+    const chats = (await (await fetch(`${inject('modelFakeUrl')}/_fake/chats`)).json()) as Array<{ apiKey: string | null; body: unknown }>;
+    expect(chats.filter((c) => JSON.stringify(c.body).includes(nonce))).toEqual([]);
+    expect(chats.map((c) => c.apiKey)).not.toContain(OPERATOR_AZURE_KEY);
   });
 
   it('a missing provider key fails the agent with the spec message, no provider call made', async () => {

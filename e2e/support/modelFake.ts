@@ -8,6 +8,9 @@ export const USE_TOOL_MARK = '[use-tool]';
 /** The fake model's final answer after a tool ran (streamed word by word). */
 export const FINAL_ANSWER = 'Saved the launch date for you.';
 
+/** The stack's AZURE_OPENAI_API_KEY (tests check no request carries it to a typed endpoint). */
+export const OPERATOR_AZURE_KEY = 'operator-azure-e2e';
+
 type ChatBody = { messages?: Array<{ role?: string; content?: unknown }>; tools?: Array<{ function?: { name?: string } }> };
 
 /**
@@ -62,6 +65,8 @@ export async function startModelFake(): Promise<{ fake: OpenAIFake; env: Record<
     WEFT_ANTHROPIC_BASE_URL: fake.url,
     WEFT_GEMINI_BASE_URL: `${fake.url}/v1beta`,
     OLLAMA_URL: fake.url,
+    // The operator's Azure key, which must never reach an endpoint a block types (no AZURE_OPENAI_ENDPOINT is set).
+    AZURE_OPENAI_API_KEY: OPERATOR_AZURE_KEY,
   };
   return { fake, env };
 }
