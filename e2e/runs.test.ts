@@ -250,6 +250,28 @@ describe('runs through the gateway', () => {
     expect(await api('POST', `/api/executions/${earlier.body.metadata.executionId}/rerun`, { fromBlockId: 'nope' })).toMatchObject({ status: 400, body: { error: expect.stringContaining('fromBlockId') } });
   });
 
+  it('reruns a child run (one its workflow block started) from a block, with the state the child ran', async () => {
+    const child = await workflowWith(functionChain(['roll', 'Roll', 'return Math.random()'], ['twice', 'Twice', 'return <roll.result> * 2']));
+    const { id } = await workflowWith((starter) => [
+      { type: 'addBlock', id: 'call', blockType: 'workflow', name: 'Call', position: { x: 400, y: 100 } },
+      { type: 'setSubBlockValue', id: 'call', subBlockId: 'workflowId', value: child.id },
+      { type: 'addEdge', source: starter, target: 'call' },
+    ]);
+    const parent = await api<RunAnswer>('POST', `/api/workflows/${id}/execute`, {});
+    expect(parent.body.success).toBe(true);
+    const childRunId = `${parent.body.metadata.executionId}-call`;
+    const childRun = await finished(childRunId);
+    expect(childRun).toMatchObject({ workflowId: child.id, trigger: 'workflow', status: 'succeeded' });
+    const rolled = (childRun.logs?.find((l) => l.blockId === 'roll')?.output as { result: number }).result;
+    // The child's draft changes afterwards: the rerun runs what the child ran.
+    await api('POST', `/api/workflows/${child.id}/commands`, { commands: [{ type: 'setSubBlockValue', id: 'twice', subBlockId: 'code', value: 'return 0' }] });
+    const rerun = await api<RunAnswer>('POST', `/api/executions/${childRunId}/rerun`, { fromBlockId: 'twice' });
+    expect(rerun.status, JSON.stringify(rerun.body)).toBe(200);
+    expect(rerun.body).toMatchObject({ success: true, output: { result: rolled * 2 } });
+    const stored = await api<ExecutionAnswer>('GET', `/api/executions/${rerun.body.metadata.executionId}`);
+    expect(stored.body).toMatchObject({ workflowId: child.id, rerunOf: childRunId, status: 'succeeded' });
+  });
+
   it('reruns from a block whose upstream output was over 256 KB: the reused output is read back', async () => {
     const { id } = await workflowWith(functionChain(['big', 'Big', 'return "y".repeat(300000)'], ['len', 'Len', 'return <big.result>.length']));
     const earlier = await api<RunAnswer>('POST', `/api/workflows/${id}/execute`, {});
@@ -348,6 +370,58 @@ describe('runs through the gateway', () => {
     const draft = await api<RunAnswer>('POST', `/api/workflows/${id}/execute`, {});
     expect(draft.body.output).toMatchObject({ result: 1 });
     expect((await api('POST', `/api/workflows/${id}/execute`, {}, { 'x-api-key': 'wf_wrong' })).status).toBe(401);
+  });
+
+  it('the deployment key reads, streams and cancels the deployed runs of its own workflow: 401 for a wrong key, 404 for any other run', async () => {
+    const { id } = await workflowWith(computeThen('return 40 + 2'));
+    const other = await workflowWith(computeThen('return 1'));
+    const key = (await api<{ apiKey: string }>('POST', `/api/workflows/${id}/deploy`, {})).body.apiKey;
+    const otherKey = (await api<{ apiKey: string }>('POST', `/api/workflows/${other.id}/deploy`, {})).body.apiKey;
+    const byKey =
+      (k: string) =>
+      <T,>(method: string, path: string, body?: unknown) =>
+        api<T>(method, path, body, { 'x-api-key': k });
+
+    const started = await api<{ executionId: string }>('POST', `/api/workflows/${id}/execute`, { via: 'key' }, { 'x-api-key': key, 'x-execution-mode': 'async' });
+    expect(started.status).toBe(202);
+    const done = await finished(started.body.executionId, byKey(key));
+    expect(done).toMatchObject({ status: 'succeeded', trigger: 'api', deploymentVersion: 1, output: { result: 42 }, input: { via: 'key' } });
+    // The stream replays the whole run to the key.
+    const streamed = await fetch(`${inject('weftUrl')}/api/executions/${started.body.executionId}/stream`, { headers: { 'x-api-key': key, accept: 'text/event-stream' } });
+    expect(streamed.status).toBe(200);
+    const names = (await readSse(streamed)).map((e) => e.event);
+    expect([names[0], names.at(-1)]).toEqual(['execution:started', 'execution:completed']);
+
+    // A wrong key is 401 whatever it asks; another workflow's key, and a draft run of this workflow, 404 as an unknown run.
+    expect(await api('GET', `/api/executions/${started.body.executionId}`, undefined, { 'x-api-key': 'wf_wrong' })).toEqual({ status: 401, body: { error: 'Invalid API key' } });
+    expect((await api('GET', '/api/executions/does-not-exist', undefined, { 'x-api-key': 'wf_wrong' })).status).toBe(401);
+    const unknown = await api('GET', '/api/executions/does-not-exist', undefined, { 'x-api-key': key });
+    expect(unknown).toEqual({ status: 404, body: { error: 'Execution does-not-exist not found' } });
+    const draft = await api<RunAnswer>('POST', `/api/workflows/${id}/execute`, {});
+    for (const [k, executionId] of [
+      [otherKey, started.body.executionId],
+      [key, draft.body.metadata.executionId],
+    ] as const) {
+      expect(await api('GET', `/api/executions/${executionId}`, undefined, { 'x-api-key': k })).toEqual({ status: 404, body: { error: `Execution ${executionId} not found` } });
+      expect((await api('POST', `/api/executions/${executionId}/cancel`, {}, { 'x-api-key': k })).status).toBe(404);
+      expect((await fetch(`${inject('weftUrl')}/api/executions/${executionId}/stream`, { headers: { 'x-api-key': k } })).status).toBe(404);
+    }
+    // Rerunning and listing stay with the workflow's editors.
+    expect((await api('POST', `/api/executions/${started.body.executionId}/rerun`, { fromBlockId: 'compute' }, { 'x-api-key': key })).status).toBe(401);
+    expect((await api('GET', `/api/workflows/${id}/executions`, undefined, { 'x-api-key': key })).status).toBe(401);
+
+    // The key cancels an async run it started.
+    await api('POST', `/api/workflows/${id}/commands`, {
+      commands: [
+        { type: 'setSubBlockValue', id: 'compute', subBlockId: 'code', value: 'let i = 0; while (true) { i++ }' },
+        { type: 'setSubBlockValue', id: 'compute', subBlockId: 'timeout', value: '8000' },
+      ],
+    });
+    expect((await api('POST', `/api/workflows/${id}/deploy`, {})).status).toBe(200);
+    const spinning = await api<{ executionId: string }>('POST', `/api/workflows/${id}/execute`, {}, { 'x-api-key': key, 'x-execution-mode': 'async' });
+    await expect.poll(async () => (await api<ExecutionAnswer>('GET', `/api/executions/${spinning.body.executionId}`, undefined, { 'x-api-key': key })).body.logs?.some((l) => l.blockId === 'compute'), { timeout: 20_000 }).toBe(true);
+    const cancelled = await api<ExecutionAnswer>('POST', `/api/executions/${spinning.body.executionId}/cancel`, {}, { 'x-api-key': key });
+    expect(cancelled).toMatchObject({ status: 200, body: { status: 'cancelled', deploymentVersion: 2 } });
   });
 
   it('runs a workflow block with the actor’s environment variables, and keeps a large output outside the history', async () => {

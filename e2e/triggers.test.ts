@@ -550,6 +550,14 @@ describe('trigger blocks the starter does not lead to start runs of their own', 
       const run = await finished((await executions(id, 'schedule'))[0]?.executionId ?? '');
       expect(run).toMatchObject({ status: 'succeeded', trigger: 'schedule', deploymentVersion: 1, output: { result: 'tick' } });
       expect(ranBlocks(run)).toEqual(['every', 'tick']);
+      // A run the schedule started kept the state it ran: it reruns from a block, at its schedule
+      // block again, with the deployed version (the draft changed since) and its earlier outputs.
+      await api('POST', `/api/workflows/${id}/commands`, { commands: [set('tick', 'code', 'return "draft"')] });
+      const rerun = await api<{ success: boolean; output: unknown; logs: Array<{ blockId: string }>; metadata: { executionId: string } }>('POST', `/api/executions/${run.executionId}/rerun`, { fromBlockId: 'tick' });
+      expect(rerun.status, JSON.stringify(rerun.body)).toBe(200);
+      expect(rerun.body).toMatchObject({ success: true, output: { result: 'tick' } });
+      expect(rerun.body.logs.map((l) => l.blockId).sort()).toEqual(['every', 'tick']);
+      expect((await api<Execution & { rerunOf: string }>('GET', `/api/executions/${rerun.body.metadata.executionId}`)).body).toMatchObject({ rerunOf: run.executionId, deploymentVersion: 1 });
     } finally {
       expect((await api('DELETE', `/api/workflows/${id}/deploy`)).status).toBe(200);
     }
@@ -735,6 +743,31 @@ describe('deploy checks', () => {
       ]),
     );
     expect((await api<{ isDeployed: boolean }>('GET', `/api/workflows/${id}/deploy`)).body.isDeployed).toBe(false);
+  });
+
+  it("refuses a loop's collection of more than 50 items and a reference to a disabled block, naming block and field", async () => {
+    const id = await workflow((starter) => [
+      { type: 'addBlock', id: 'each', blockType: 'loop', name: 'Each', position: { x: 300, y: 100 } },
+      { type: 'updateLoop', id: 'each', loopType: 'forEach', forEachItems: JSON.stringify(Array.from({ length: 51 }, (_, i) => i)) },
+      { type: 'addBlock', id: 'body', blockType: 'function', name: 'Body', position: { x: 40, y: 60 }, parentId: 'each' },
+      set('body', 'code', 'return <loop.currentItem>'),
+      { type: 'addEdge', source: starter, target: 'each' },
+      { type: 'addEdge', source: 'each', target: 'body', sourceHandle: 'loop-start-source' },
+      { type: 'addBlock', id: 'off', blockType: 'function', name: 'Off', position: { x: 300, y: 400 } },
+      set('off', 'code', 'return 1'),
+      { type: 'toggleEnabled', id: 'off' },
+      { type: 'addBlock', id: 'after', blockType: 'function', name: 'After', position: { x: 700, y: 100 } },
+      set('after', 'code', 'return <off.result>'),
+      { type: 'addEdge', source: starter, target: 'off' },
+      { type: 'addEdge', source: 'each', target: 'after' },
+      { type: 'addEdge', source: 'off', target: 'after' },
+    ]);
+    const refused = await api<{ error: string; problems: unknown[] }>('POST', `/api/workflows/${id}/deploy`, {});
+    expect(refused.status).toBe(400);
+    expect(refused.body.problems).toEqual([
+      { blockId: 'each', blockName: 'Each', field: 'collection', message: 'The forEach items (collection) hold 51 entries; a loop runs at most 50 iterations' },
+      { blockId: 'after', blockName: 'After', field: 'code', message: 'Reference <off.result> points at Off, which is disabled and does not run' },
+    ]);
   });
 
   it('refuses a second schedule trigger, which would never fire, naming its block and field', async () => {
