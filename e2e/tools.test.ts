@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { createFakeServer, createSmtpFake, type FakeServer, type SmtpFake } from '@weft/testkit';
+import { createFakeServer, createSmtpFake, uniqueSuffix, type FakeServer, type SmtpFake } from '@weft/testkit';
 import { api, defaultCookie } from './support/http.js';
 import { createAccount } from './support/accounts.js';
 import { answerOnce, receivedBy } from './support/serviceFakes.js';
+import { startSecondGateway } from './support/gateway.js';
 
 // The stack allows 127.0.0.1 as an outbound address (globalSetup: WEFT_OUTBOUND_ALLOWLIST) so tools
 // reach these fakes; every other private, loopback-by-name or metadata address stays refused.
@@ -146,6 +147,129 @@ describe('internal routes', () => {
     expect((await api('POST', '/api/tools/email/send', {}, { cookie: '' })).status).toBe(401);
     // the crawl status route is reached; without a key (query or the caller's FIRECRAWL_API_KEY) nothing goes out
     expect(await api('GET', '/api/tools/firecrawl/crawl/job-1')).toMatchObject({ status: 400, body: { error: expect.stringContaining('apiKey is required') } });
+  });
+});
+
+describe('the workflow a call reaches', () => {
+  /** Another account's workflow with one memory in it: its id and the owner's credentials. */
+  async function victimWorkflow(): Promise<{ id: string; as: { cookie: string } }> {
+    const owner = await createAccount('Memory Victim');
+    const as = { cookie: owner.cookie };
+    const ws = await api<{ workspaces: Array<{ id: string }> }>('GET', '/api/workspaces', undefined, as);
+    const created = await api<{ id: string }>('POST', '/api/workflows', { workspaceId: ws.body.workspaces[0]?.id }, as);
+    expect(created.status).toBe(201);
+    expect((await api('POST', '/api/memory', { workflowId: created.body.id, key: 'diary', data: { role: 'user', content: 'the victim’s secret' } }, as)).status).toBe(200);
+    return { id: created.body.id, as };
+  }
+  const untouched = async (victim: { id: string; as: { cookie: string } }) =>
+    expect((await api('GET', `/api/memory?workflowId=${victim.id}`, undefined, victim.as)).body).toMatchObject({ output: { memories: [{ key: 'diary', data: [{ role: 'user', content: 'the victim’s secret' }] }] } });
+
+  it('another workflow’s memories are out of reach: the query’s and body’s ids must agree, a tool’s params.workflowId must be the checked one', async () => {
+    const victim = await victimWorkflow();
+    const mine = await newWorkflow();
+    // The access check was on the query's workflow: a different one in the body is refused, naming both.
+    expect(await api('POST', `/api/memory?workflowId=${mine}`, { workflowId: victim.id, key: 'diary', data: { role: 'user', content: 'planted' } })).toEqual({
+      status: 400,
+      body: { error: `workflowId in the body (${victim.id}) does not match workflowId in the query (${mine})` },
+    });
+    expect(await api('POST', '/api/proxy', { workflowId: mine, toolId: 'memory_get_all', params: { _context: { workflowId: victim.id } } })).toEqual({
+      status: 400,
+      body: { error: `workflowId in params._context (${victim.id}) does not match workflowId in the body (${mine})` },
+    });
+    // The proxy runs a memory tool in the checked workflow; a params.workflowId naming another is refused.
+    for (const [toolId, params] of [['memory_get_all', {}], ['memory_get', { id: 'diary' }], ['memory_add', { id: 'diary', role: 'user', content: 'planted' }], ['memory_delete', { id: 'diary' }]] as const) {
+      const res = await api<ToolResult>('POST', '/api/proxy', { workflowId: mine, toolId, params: { ...params, workflowId: victim.id } });
+      expect(res.body, toolId).toMatchObject({ success: false, error: `params.workflowId (${victim.id}) is not the workflow this tool runs for (${mine})` });
+    }
+    // Named only in the params, the victim's workflow is the one checked — and refused.
+    expect([403, 404]).toContain((await api('POST', '/api/proxy', { toolId: 'memory_get_all', params: { workflowId: victim.id } })).status);
+    // The same ids work for the victim's owner, and the caller's own memories are reachable as before.
+    expect((await api<ToolResult>('POST', '/api/proxy', { toolId: 'memory_get_all', params: { workflowId: victim.id } }, victim.as)).body).toMatchObject({ success: true, output: { memories: [{ key: 'diary' }] } });
+    expect((await api<ToolResult>('POST', '/api/proxy', { workflowId: mine, toolId: 'memory_get_all', params: { workflowId: mine } })).body).toMatchObject({ success: true, output: { memories: [] } });
+    await untouched(victim);
+  });
+
+  it('inside a run, a model that names another workflow in a memory tool’s arguments gets a refusal, not its memories', async () => {
+    const victim = await victimWorkflow();
+    const marker = `[memory-idor-${uniqueSuffix()}]`;
+    const script = await fetch(`${inject('modelFakeUrl')}/_fake/script`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ marker, turns: [{ toolCalls: [{ name: 'memory_get_all', arguments: { workflowId: victim.id } }] }, { content: 'Nothing to see.' }] }),
+    });
+    expect(script.status).toBe(200);
+    const id = await newWorkflow((starter) => [
+      { type: 'addBlock', id: 'agent', blockType: 'agent', name: 'Agent 1', position: { x: 400, y: 100 } },
+      { type: 'setSubBlockValue', id: 'agent', subBlockId: 'model', value: 'gpt-4o' },
+      { type: 'setSubBlockValue', id: 'agent', subBlockId: 'apiKey', value: 'sk-e2e' },
+      { type: 'setSubBlockValue', id: 'agent', subBlockId: 'userPrompt', value: `${marker} read the notes` },
+      { type: 'setSubBlockValue', id: 'agent', subBlockId: 'tools', value: [{ type: 'memory', operation: 'getAll', params: {}, usageControl: 'auto' }] },
+      { type: 'addEdge', source: starter, target: 'agent' },
+    ]);
+    const res = await api<{ success: boolean; logs: Array<{ blockId: string; output?: { content?: string; toolCalls?: Array<{ name: string; success: boolean }> } }> }>('POST', `/api/workflows/${id}/execute`, {});
+    expect(res.status).toBe(200);
+    const agent = res.body.logs.find((l) => l.blockId === 'agent');
+    expect(agent?.output?.toolCalls?.map((c) => [c.name, c.success])).toEqual([['memory_get_all', false]]);
+    const chats = (await (await fetch(`${inject('modelFakeUrl')}/_fake/chats`)).json()) as Array<{ body: { messages: Array<{ role: string; content: unknown }> } }>;
+    const ours = chats.filter((c) => c.body.messages.some((m) => m.role === 'user' && typeof m.content === 'string' && m.content.includes(marker)));
+    expect(ours).toHaveLength(2);
+    const toolAnswer = JSON.stringify(ours[1]?.body.messages.filter((m) => m.role === 'tool'));
+    expect(toolAnswer).toContain(`params.workflowId (${victim.id}) is not the workflow this tool runs for (${id})`);
+    expect(JSON.stringify(ours)).not.toContain('the victim’s secret');
+    await untouched(victim);
+  });
+
+  it('a reader of the workspace may run reading tools through the proxy but not writing ones', async () => {
+    const reader = await createAccount('Proxy Reader');
+    const as = { cookie: reader.cookie };
+    expect((await api('POST', `/api/workspaces/${await workspaceId()}/members`, { email: reader.email, permission: 'read' })).status).toBe(201);
+    const wf = await newWorkflow();
+    expect((await api<ToolResult>('POST', '/api/proxy', { workflowId: wf, toolId: 'memory_add', params: { id: 'notes', role: 'user', content: 'by the owner' } })).body).toMatchObject({ success: true });
+    expect((await api<ToolResult>('POST', '/api/proxy', { workflowId: wf, toolId: 'memory_get_all', params: {} }, as)).body).toMatchObject({ success: true, output: { memories: [{ key: 'notes' }] } });
+    const refused = { status: 403, body: { error: 'This action needs write permission in the workspace' } };
+    expect(await api('POST', '/api/proxy', { workflowId: wf, toolId: 'memory_add', params: { id: 'notes', role: 'user', content: 'by the reader' } }, as)).toMatchObject(refused);
+    expect(await api('POST', '/api/proxy', { workflowId: wf, toolId: 'memory_delete', params: { id: 'notes' } }, as)).toMatchObject(refused);
+    expect(await api('POST', '/api/proxy', { workflowId: wf, toolId: 'knowledge_create_document', params: { knowledgeBaseId: 'kb', name: 'x', content: 'long enough content' } }, as)).toMatchObject(refused);
+    expect(await api('POST', '/api/proxy', { workflowId: wf, toolId: 'knowledge_upload_chunk', params: { knowledgeBaseId: 'kb', documentId: 'd', content: 'chunk' } }, as)).toMatchObject(refused);
+    // Its direct routes answer the reader the same.
+    expect(await api('POST', '/api/memory', { workflowId: wf, key: 'notes', data: { role: 'user', content: 'by the reader' } }, as)).toMatchObject(refused);
+    expect((await api('GET', `/api/memory/notes?workflowId=${wf}`)).body).toMatchObject({ output: { memories: [{ role: 'user', content: 'by the owner' }] } });
+  });
+});
+
+describe('synchronous calls that take longer than a gRPC call’s default deadline', () => {
+  it('answer their own result through the gateway: function execute, the HTTP tool (GET and POST proxy), file parsing', async () => {
+    // A second gateway whose default deadline is 1.5 s stands for the 10 s default at a fraction of the wait;
+    // one call on the stack's own gateway takes longer than the real 10 s.
+    const short = await startSecondGateway({ GRPC_DEADLINE_MS: '1500' });
+    try {
+      const cookie = await defaultCookie();
+      const at = async <T>(method: string, path: string, body?: unknown) => {
+        const res = await fetch(`${short.url}${path}`, { method, headers: { cookie, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+        return { status: res.status, body: (await res.json()) as T };
+      };
+      fake.on('GET', '/slow-data', { delayMs: 3_000, json: { slow: true } });
+      fake.on('GET', '/slow.csv', { delayMs: 3_000, headers: { 'content-type': 'text/csv' }, text: 'a,b\n1,2\n' });
+      fake.on('GET', '/slower-data', { delayMs: 10_500, json: { slower: true } });
+      const [busy, timedOut, viaGet, viaPost, parsed, overTen] = await Promise.all([
+        // The function's own work (no timers in the sandbox: it watches the clock) and its own time limit.
+        at('POST', '/api/function/execute', { code: 'const end = Date.now() + 3000; while (Date.now() < end) {} return "done"', timeout: 8_000 }),
+        at('POST', '/api/function/execute', { code: 'while (true) {}', timeout: 4_000 }),
+        at('GET', `/api/proxy?url=${encodeURIComponent(`${fake.url}/slow-data`)}`),
+        at('POST', '/api/proxy', { toolId: 'http_request', params: { url: `${fake.url}/slow-data`, method: 'GET', timeout: 8_000 } }),
+        at('POST', '/api/files/parse', { filePath: `${fake.url}/slow.csv` }),
+        api<ToolResult>('POST', '/api/proxy', { toolId: 'http_request', params: { url: `${fake.url}/slower-data`, method: 'GET', timeout: 20_000 } }),
+      ]);
+      expect(busy).toEqual({ status: 200, body: { success: true, output: { result: 'done', stdout: '' } } });
+      expect(timedOut).toMatchObject({ status: 200, body: { success: false, error: 'Function execution timed out after 4000 ms' } });
+      expect(viaGet).toMatchObject({ status: 200, body: { success: true, output: { status: 200, data: { slow: true } } } });
+      expect(viaPost).toMatchObject({ status: 200, body: { success: true, output: { status: 200, data: { slow: true } } } });
+      expect(parsed).toMatchObject({ status: 200, body: { success: true, output: { files: [{ fileType: 'csv' }] } } });
+      expect(overTen).toMatchObject({ status: 200, body: { success: true, output: { status: 200, data: { slower: true } } } });
+      expect(overTen.body.timing.duration).toBeGreaterThanOrEqual(10_500);
+    } finally {
+      short.stop();
+    }
   });
 });
 
