@@ -55,13 +55,26 @@ export interface ScheduleManager {
 const CATCHUP_WINDOW = '10 minutes';
 
 /**
+ * A 5-field cron as Temporal cron strings meaning what cron means. When both the day of month and
+ * the day of week are restricted (neither starts with *), cron (crontab(5)) runs on a day matching
+ * either: `0 9 1,15 * FRI` is the 1st, the 15th and every Friday. Temporal requires both (only a
+ * Friday that is the 1st or the 15th), so such a cron becomes two, one per day field, and Temporal
+ * fires at their union (once at a time both match).
+ */
+export function cronExpressions(expression: string): string[] {
+  const [minute, hour, dayOfMonth, month, dayOfWeek, ...rest] = expression.trim().split(/\s+/);
+  if (rest.length > 0 || !dayOfMonth || !dayOfWeek || dayOfMonth.startsWith('*') || dayOfWeek.startsWith('*')) return [expression];
+  return [`${minute} ${hour} ${dayOfMonth} ${month} *`, `${minute} ${hour} * ${month} ${dayOfWeek}`];
+}
+
+/**
  * Temporal spec of a converted schedule: local times of day (a minutes frequency whose interval
  * divides a day but not an hour) or a cron, in its timezone, or an interval (other minutes frequencies).
  */
 export function temporalSpec(s: TriggerSchedule): ScheduleSpec {
   if (s.localTimes) return { calendars: s.localTimes.map(({ hour, minute }) => ({ hour, minute, second: 0 })), timezone: s.timezone };
   if (s.interval) return { intervals: [{ every: `${s.interval.everySeconds}s`, offset: `${s.interval.offsetSeconds}s` }] };
-  return { cronExpressions: [s.cronExpression], timezone: s.timezone };
+  return { cronExpressions: cronExpressions(s.cronExpression), timezone: s.timezone };
 }
 
 function overlapPolicy(p: OverlapPolicy): ScheduleOverlapPolicy {
