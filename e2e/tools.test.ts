@@ -237,6 +237,39 @@ describe('the workflow a call reaches', () => {
   });
 });
 
+describe('an agent’s memories', () => {
+  it('a memory block’s "get all" gives the agent every stored message, in order, before its prompt', async () => {
+    const marker = `[memories-${uniqueSuffix()}]`;
+    const script = await fetch(`${inject('modelFakeUrl')}/_fake/script`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ marker, turns: [{ content: 'You said hello twice.' }] }) });
+    expect(script.status).toBe(200);
+    const id = await newWorkflow((starter) => [
+      { type: 'addBlock', id: 'mem', blockType: 'memory', name: 'Notes', position: { x: 400, y: 100 } },
+      { type: 'setSubBlockValue', id: 'mem', subBlockId: 'operation', value: 'getAll' },
+      { type: 'addEdge', source: starter, target: 'mem' },
+      { type: 'addBlock', id: 'agent', blockType: 'agent', name: 'Agent 1', position: { x: 700, y: 100 } },
+      { type: 'setSubBlockValue', id: 'agent', subBlockId: 'model', value: 'gpt-4o' },
+      { type: 'setSubBlockValue', id: 'agent', subBlockId: 'apiKey', value: 'sk-e2e' },
+      { type: 'setSubBlockValue', id: 'agent', subBlockId: 'memories', value: '<notes.memories>' },
+      { type: 'setSubBlockValue', id: 'agent', subBlockId: 'userPrompt', value: `${marker} what did I say?` },
+      { type: 'addEdge', source: 'mem', target: 'agent' },
+    ]);
+    for (const [key, role, content] of [['chat', 'user', 'hello'], ['chat', 'assistant', 'hi there'], ['later', 'user', 'hello again']] as const) {
+      expect((await api('POST', '/api/memory', { workflowId: id, key, data: { role, content } })).status).toBe(200);
+    }
+    const res = await api<{ success: boolean }>('POST', `/api/workflows/${id}/execute`, {});
+    expect(res).toMatchObject({ status: 200, body: { success: true } });
+    const chats = (await (await fetch(`${inject('modelFakeUrl')}/_fake/chats`)).json()) as Array<{ body: { messages: Array<{ role: string; content: unknown }> } }>;
+    const ours = chats.filter((c) => c.body.messages.some((m) => m.role === 'user' && typeof m.content === 'string' && m.content.includes(marker)));
+    expect(ours).toHaveLength(1);
+    expect(ours[0]?.body.messages).toEqual([
+      { role: 'user', content: 'hello' },
+      { role: 'assistant', content: 'hi there' },
+      { role: 'user', content: 'hello again' },
+      { role: 'user', content: `${marker} what did I say?` },
+    ]);
+  });
+});
+
 describe('synchronous calls that take longer than a gRPC call’s default deadline', () => {
   it('answer their own result through the gateway: function execute, the HTTP tool (GET and POST proxy), file parsing', async () => {
     // A second gateway whose default deadline is 1.5 s stands for the 10 s default at a fraction of the wait;
