@@ -104,7 +104,7 @@ describe('the web app’s pages in Chromium', () => {
     await expect.poll(() => page.evaluate('document.activeElement?.textContent')).toBe('Cancel');
     await page.keyboard.press('Shift+Tab');
     await expect.poll(() => page.evaluate('document.activeElement?.textContent')).toBe('Delete workflow');
-    await page.screenshot({ path: path.join(tmpdir(), 'weft-confirm-delete.png') });
+    await page.screenshot({ path: path.join(tmpdir(), 'weft-confirm-delete.png'), animations: 'disabled' });
     await page.keyboard.press('Escape');
     await confirmDialog.waitFor({ state: 'detached' });
     expect((await listed()).length).toBe(2);

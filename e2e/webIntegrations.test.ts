@@ -113,7 +113,7 @@ describe('connecting accounts and uploading files in Chromium', () => {
     await row.getByRole('button', { name: `Disconnect Slack ${credential?.id.slice(0, 8)}` }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Disconnect Slack?' });
     await dialog.waitFor();
-    await page.screenshot({ path: path.join(tmpdir(), 'weft-oauth-disconnect.png') });
+    await page.screenshot({ path: path.join(tmpdir(), 'weft-oauth-disconnect.png'), animations: 'disabled' });
     await dialog.getByRole('button', { name: 'Disconnect' }).click();
     await expect.poll(credentials).toEqual([]);
     await connected.getByText('No accounts connected yet.').waitFor();

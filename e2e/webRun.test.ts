@@ -199,7 +199,7 @@ describe('running and deploying from the web app', () => {
     expect(await chips.locator('label').allTextContents()).toEqual(['Writer', 'Critic']);
     await chips.getByText('Critic', { exact: true }).click();
     await expect.poll(() => chips.locator('label.on').allTextContents()).toEqual(['Writer']);
-    await page.screenshot({ path: path.join(tmpdir(), 'weft-run-stream-choice.png') });
+    await page.screenshot({ path: path.join(tmpdir(), 'weft-run-stream-choice.png'), animations: 'disabled' });
     await page.keyboard.press('Escape');
     await choice.waitFor({ state: 'detached' });
 

@@ -709,7 +709,7 @@ export function Canvas({ workflowId }: { workflowId: string; listed?: boolean })
   const workflow = useQuery({ queryKey: ['workflow', workflowId], queryFn: () => api.workflow(workflowId), retry: (n, e) => !(e instanceof ApiError && e.status === 404) && n < 1 });
   const workspaces = useQuery({ queryKey: ['workspaces'], queryFn: api.workspaces });
   const toast = useToast();
-  const problem = workflowProblem(workflowId, workflow.error, !workflow.isLoading && !workflow.data);
+  const problem = workflowProblem(workflowId, workflow.error, workflow.isSuccess && !workflow.data);
   // Spec 000 §8: 'Workflow {id} not found' (and any other failure to open it) is a toast too.
   useEffect(() => {
     if (problem) toast.error(problem);
