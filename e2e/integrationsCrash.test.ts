@@ -1,0 +1,243 @@
+/**
+ * Durability of a run when the real integrations worker (services/integrations/dist/main.js, as the
+ * stack starts it) is killed with SIGKILL while one of the run's API calls is in flight: once a fresh
+ * worker polls, the run finishes with the output of an uninterrupted run, and every call that had
+ * completed before the kill was made once. The killed call is lost with its worker: it is seen at the
+ * 15 s heartbeat timeout and tried again by the engine (the log shows 2 attempts), so the local
+ * server receives that one request twice — the first abandoned when the worker died.
+ *
+ * The test has its own runner, integrations worker, database and bus instance (so its own task
+ * queues) and a second gateway in front of its runner: killing its worker touches nothing the other
+ * tests use. Calls are held open by a local server until the worker is killed, never by a wait.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createFakeServer, createTestInstance, uniqueSuffix, type FakeServer } from '@weft/testkit';
+import { checkGrpcHealth } from '@weft/platform';
+import { freePort } from '../infra/scripts/lib/stack.mjs';
+import { defaultCookie } from './support/http.js';
+import { startSecondGateway } from './support/gateway.js';
+import { workflowWith } from './support/runStream.js';
+
+interface LogEntry {
+  blockId: string;
+  success: boolean;
+  output?: unknown;
+  attempts?: number;
+}
+interface ExecutionAnswer {
+  status: string;
+  output: unknown;
+  error: string | null;
+  logs?: LogEntry[];
+}
+
+interface Service {
+  child: ChildProcess;
+  /** Kills the process (SIGKILL for a crash) and waits for its exit. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Starts a service's built entry with `env`; answers once its gRPC server is healthy at `addr`. */
+async function startService(name: 'runner' | 'integrations', env: Record<string, string>, addr: string): Promise<Service> {
+  const child = spawn(process.execPath, ['--enable-source-maps', join(root, `services/${name}/dist/main.js`)], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const service: Service = {
+    child,
+    stop: (signal = 'SIGTERM') =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill(signal);
+      }),
+  };
+  // 120 s: a first start bundles the service's workflow code, slow on a loaded machine.
+  for (const until = Date.now() + 120_000; !(await checkGrpcHealth(addr)); ) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+    if (Date.now() > until) {
+      await service.stop('SIGKILL');
+      throw new Error(`${name} did not become healthy within 120 s`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return service;
+}
+
+describe('a run survives kill -9 of the real integrations worker mid-call', () => {
+  const base = () => inject('weftEnv');
+  let instance: { instance: string; cleanup(): Promise<void> } | undefined;
+  let databaseUrl: string | undefined;
+  let runnerAddr: string;
+  let runner: Service | undefined;
+  let integrations: Service | undefined;
+  let gateway: { url: string; stop: () => void } | undefined;
+  let server: FakeServer;
+
+  const admin = async <T>(fn: (c: pg.Client) => Promise<T>): Promise<T> => {
+    const url = new URL(base().DATABASE_URL ?? '');
+    url.pathname = '/postgres';
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    try {
+      return await fn(client);
+    } finally {
+      await client.end();
+    }
+  };
+
+  /** A fresh integrations worker of this test's instance (its own gRPC port; the activity queue is the instance's). */
+  async function startIntegrations(): Promise<Service> {
+    const addr = `127.0.0.1:${await freePort()}`;
+    return startService('integrations', { ...base(), WEFT_INSTANCE: instance?.instance ?? '', DATABASE_URL: databaseUrl ?? '', RUNNER_ADDR: runnerAddr, INTEGRATIONS_ADDR: addr }, addr);
+  }
+
+  async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
+    const res = await fetch(`${gateway?.url ?? ''}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', cookie: await defaultCookie(), ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : {}) as T };
+  }
+
+  /** Starts a run of `workflowId` through the test's gateway without waiting for it; answers its id. */
+  async function start(workflowId: string, input: unknown): Promise<string> {
+    const started = await call<{ executionId: string }>('POST', `/api/workflows/${workflowId}/execute`, input, { 'x-execution-mode': 'async' });
+    expect(started.status).toBe(202);
+    return started.body.executionId;
+  }
+
+  async function finished(executionId: string, timeout: number): Promise<ExecutionAnswer> {
+    let last: ExecutionAnswer | undefined;
+    await expect
+      .poll(
+        async () => {
+          last = (await call<ExecutionAnswer>('GET', `/api/executions/${executionId}`)).body;
+          return last.status;
+        },
+        { timeout, interval: 200 },
+      )
+      .not.toBe('running');
+    if (!last) throw new Error('never read');
+    return last;
+  }
+
+  /** Kills the worker while `path`'s request is held open, starts a fresh one, and waits for the call to be tried again. */
+  async function crashDuring(path: string): Promise<void> {
+    await expect.poll(() => server.received('GET', path).length, { timeout: 60_000, interval: 50 }).toBe(1);
+    await integrations?.stop('SIGKILL');
+    // The request in flight dies with its worker: the server sees its connection go.
+    await expect.poll(() => server.received('GET', path)[0]?.abandoned, { timeout: 10_000, interval: 50 }).toBe(true);
+    integrations = await startIntegrations();
+    // Seen lost at the 15 s heartbeat timeout and tried again, on the fresh worker.
+    await expect.poll(() => server.received('GET', path).length, { timeout: 90_000, interval: 100 }).toBe(2);
+  }
+
+  beforeAll(async () => {
+    server = await createFakeServer();
+    // Each path answers at once unless a test holds it (`once` … `hang`) for a run it crashes.
+    server.on('GET', '/step/:tag/:name', (req) => ({ json: { n: (req.path.split('/').pop() ?? '').length, answer: `answered ${req.path.split('/').pop() ?? ''}` } }));
+    server.on('GET', '/round/:tag/:index', (req) => ({ json: { n: Number(req.path.split('/').pop()) * 10 } }));
+    instance = await createTestInstance();
+    const name = `weft_e2e_crash_${uniqueSuffix()}`;
+    await admin((c) => c.query(`create database "${name}"`));
+    const url = new URL(base().DATABASE_URL ?? '');
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    runnerAddr = `127.0.0.1:${await freePort()}`;
+    runner = await startService('runner', { ...base(), WEFT_INSTANCE: instance.instance, DATABASE_URL: databaseUrl, RUNNER_ADDR: runnerAddr }, runnerAddr);
+    integrations = await startIntegrations();
+    gateway = await startSecondGateway({ RUNNER_ADDR: runnerAddr, WEFT_INSTANCE: instance.instance });
+  }, 300_000);
+
+  afterAll(async () => {
+    gateway?.stop();
+    await Promise.all([runner?.stop('SIGKILL'), integrations?.stop('SIGKILL')]);
+    await instance?.cleanup();
+    if (databaseUrl) await admin((c) => c.query(`drop database if exists "${new URL(databaseUrl ?? '').pathname.slice(1)}" with (force)`));
+    await server?.close();
+  });
+
+  it('killed mid-activity (an API call held open): the run finishes with the same output; the calls completed before and after it were made once', async () => {
+    // starter → API "Before" → API "Wait" (held in the crashed run) → API "After" → function "Total".
+    const api = (id: string, name: string, x: number) => [
+      { type: 'addBlock', id, blockType: 'api', name, position: { x, y: 100 } },
+      { type: 'setSubBlockValue', id, subBlockId: 'url', value: `${server.url}/step/<start.input.tag>/${id}` },
+      { type: 'setSubBlockValue', id, subBlockId: 'method', value: 'GET' },
+    ];
+    const { id } = await workflowWith((starter) => [
+      ...api('before', 'Before', 300),
+      { type: 'addEdge', source: starter, target: 'before' },
+      ...api('wait', 'Wait', 600),
+      { type: 'setSubBlockValue', id: 'wait', subBlockId: 'timeout', value: '120000' },
+      { type: 'addEdge', source: 'before', target: 'wait' },
+      ...api('after', 'After', 900),
+      { type: 'addEdge', source: 'wait', target: 'after' },
+      { type: 'addBlock', id: 'total', blockType: 'function', name: 'Total', position: { x: 1200, y: 100 } },
+      { type: 'setSubBlockValue', id: 'total', subBlockId: 'code', value: 'return [<before.data.n>, <wait.data.answer>, <after.data.answer>]' },
+      { type: 'addEdge', source: 'after', target: 'total' },
+    ]);
+    // The same run uninterrupted: what the crashed one must answer too.
+    const reference = await finished(await start(id, { tag: 'reference' }), 60_000);
+    expect(reference).toMatchObject({ status: 'succeeded', output: { result: [6, 'answered wait', 'answered after'] } });
+
+    server.once('GET', '/step/crash/wait', { hang: true });
+    const executionId = await start(id, { tag: 'crash' });
+    await crashDuring('/step/crash/wait');
+
+    const done = await finished(executionId, 90_000);
+    expect(done.error).toBeNull();
+    expect(done.status).toBe('succeeded');
+    expect(done.output).toEqual(reference.output);
+    expect(done.logs?.filter((l) => l.blockId !== done.logs?.[0]?.blockId).map((l) => [l.blockId, l.success, l.attempts ?? 1])).toEqual([
+      ['before', true, 1],
+      ['wait', true, 2],
+      ['after', true, 1],
+      ['total', true, 1],
+    ]);
+    // Before completed before the kill and After after it: each called once. Wait, in flight at the
+    // kill, was called again — the one call that may legitimately run twice.
+    expect(server.received('GET', '/step/crash/before')).toHaveLength(1);
+    expect(server.received('GET', '/step/crash/after')).toHaveLength(1);
+    expect(server.received('GET', '/step/crash/wait').map((r) => r.abandoned)).toEqual([true, false]);
+  }, 300_000);
+
+  it('killed mid-loop (the second round’s call held open): the run finishes with the same output; rounds 0 and 2 were called once', async () => {
+    const { id } = await workflowWith((starter) => [
+      { type: 'addBlock', id: 'rounds', blockType: 'loop', name: 'Rounds', position: { x: 400, y: 100 }, data: { loopType: 'for', count: 3 } },
+      { type: 'addBlock', id: 'fetch', blockType: 'api', name: 'Fetch', position: { x: 50, y: 50 }, parentId: 'rounds' },
+      { type: 'setSubBlockValue', id: 'fetch', subBlockId: 'url', value: `${server.url}/round/<start.input.tag>/<loop.index>` },
+      { type: 'setSubBlockValue', id: 'fetch', subBlockId: 'method', value: 'GET' },
+      { type: 'setSubBlockValue', id: 'fetch', subBlockId: 'timeout', value: '120000' },
+      { type: 'addEdge', source: starter, target: 'rounds' },
+      { type: 'addEdge', source: 'rounds', target: 'fetch', sourceHandle: 'loop-start-source' },
+      { type: 'addBlock', id: 'total', blockType: 'function', name: 'Total', position: { x: 900, y: 100 } },
+      { type: 'setSubBlockValue', id: 'total', subBlockId: 'code', value: 'return <rounds.results>.map((r) => r.data.n)' },
+      { type: 'addEdge', source: 'rounds', target: 'total', sourceHandle: 'loop-end-source' },
+    ]);
+    const reference = await finished(await start(id, { tag: 'reference' }), 60_000);
+    expect(reference).toMatchObject({ status: 'succeeded', output: { result: [0, 10, 20] } });
+
+    server.once('GET', '/round/crash/1', { hang: true });
+    const executionId = await start(id, { tag: 'crash' });
+    await crashDuring('/round/crash/1');
+
+    const done = await finished(executionId, 90_000);
+    expect(done.error).toBeNull();
+    expect(done.status).toBe('succeeded');
+    expect(done.output).toEqual(reference.output);
+    expect(done.logs?.filter((l) => l.blockId === 'fetch').map((l) => [l.success, l.attempts ?? 1])).toEqual([
+      [true, 1],
+      [true, 2],
+      [true, 1],
+    ]);
+    expect(server.received('GET', '/round/crash/0')).toHaveLength(1);
+    expect(server.received('GET', '/round/crash/1').map((r) => r.abandoned)).toEqual([true, false]);
+    expect(server.received('GET', '/round/crash/2')).toHaveLength(1);
+  }, 300_000);
+});
