@@ -4,7 +4,7 @@ import type { ExecuteToolInput, ToolResult } from '@weft/contracts';
 import { isCodedError, ERROR_MAP } from '@weft/platform';
 import { ToolError, type ToolIO } from '../serviceTool.js';
 import { NetworkError, OutboundRefusedError, RequestTimeoutError, guardedFetch } from '../../net/guardedFetch.js';
-import { TransientToolError, errorMessage, forLog, redact } from './errors.js';
+import { TransientToolError, errorMessage, forLog, redact, redactValue } from './errors.js';
 import { httpRequest } from './httpRequest.js';
 import { customToolFailure, prepareCustomToolCode, validateCustomToolParams } from './customTool.js';
 import { callInternalTool, callRemoteTool } from './requestFromMetadata.js';
@@ -43,11 +43,9 @@ function secretsOf(input: ExecuteToolInput, params: Record<string, unknown>): st
   return [...out].sort((a, b) => b.length - a.length);
 }
 
+/** The output with every secret's text `[REDACTED]` in its strings and keys (a secret JSON would escape is found too). */
 function scrubOutput(output: unknown, secrets: readonly string[]): unknown {
-  if (secrets.length === 0 || output === undefined) return output;
-  const text = JSON.stringify(output);
-  if (text === undefined || !secrets.some((s) => s.length >= 4 && text.includes(s))) return output;
-  return JSON.parse(redact(text, secrets)) as unknown;
+  return redactValue(output, secrets);
 }
 
 /** The guarded HTTP client, base URLs and context a service tool (or a polling job) works with. */

@@ -155,6 +155,11 @@ describe('execution layer', () => {
     fake.on('GET', '/echo', (r) => ({ json: { auth: r.headers.authorization } }));
     const viaEnv = await executor().execute({ toolId: 'http_request', params: { url: `${fake.url}/echo`, headers: { Authorization: 'Bearer env-secret-77' } }, context, envVars: { TOKEN: 'env-secret-77' } }, 'answer');
     expect(JSON.stringify(viaEnv)).not.toContain('env-secret-77');
+    // A secret with characters JSON escapes is found in the answer too, and the answer keeps its shape.
+    fake.on('GET', '/echo-quoted', (r) => ({ json: { auth: r.headers['x-key'], n: 1 } }));
+    const quoted = 'q"uo\\ted-secret';
+    const viaQuoted = await executor().execute({ toolId: 'http_request', params: { url: `${fake.url}/echo-quoted`, headers: { 'X-Key': quoted } }, context, envVars: { Q: quoted } }, 'answer');
+    expect(viaQuoted.output).toMatchObject({ data: { auth: '[REDACTED]', n: 1 } });
   });
 
   it('never writes secrets to the logs either (warnings of failed and transient calls, grepped)', async () => {
