@@ -15,6 +15,19 @@ export function stringQuery(req: Request): Record<string, string> {
  */
 export const FETCHED_CONTENT_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
+/**
+ * A signal aborted when the HTTP caller goes away before its answer was sent: passed to the gRPC call
+ * that does the work, it cancels that call, and the integrations service stops the function, tool or
+ * route it was running (its outbound requests closed, its sandbox thread ended).
+ */
+export function untilCallerLeaves(res: Response): AbortSignal {
+  const left = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) left.abort(new Error('The caller went away'));
+  });
+  return left.signal;
+}
+
 /** Sends an internal route's answer as its HTTP route would. */
 export function sendRoute(res: Response, answer: integrations.CallRouteResponse): void {
   res.status(answer.status || 200);

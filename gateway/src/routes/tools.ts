@@ -6,7 +6,7 @@ import type { Clients } from '../clients.js';
 import { requireActor, type Actor, type Authenticator } from '../auth.js';
 import type { AccessMode } from '../access.js';
 import { fromJson, parseBody } from '../validate.js';
-import { environmentOf, sendRoute, stringQuery } from './internalCall.js';
+import { environmentOf, sendRoute, stringQuery, untilCallerLeaves } from './internalCall.js';
 import { knowledgeRoutes } from './knowledge.js';
 import { toolNeedsWrite } from './toolAccess.js';
 import { functionDeadlineMs, httpToolDeadlineMs, routeDeadlineMs, toolDeadlineMs } from './toolDeadlines.js';
@@ -92,7 +92,7 @@ export function toolRoutes(clients: Clients, auth: Authenticator): Router {
       workflowId: body.workflowId ?? '',
       isCustomTool: body.isCustomTool ?? false,
       schemaJson: body.schema === undefined ? '' : JSON.stringify(body.schema),
-    }, { deadlineMs: functionDeadlineMs(timeoutMs) });
+    }, { deadlineMs: functionDeadlineMs(timeoutMs), signal: untilCallerLeaves(res) });
     res.json({
       success: out.success,
       output: { result: fromJson(out.resultJson), stdout: out.stdout },
@@ -112,7 +112,7 @@ export function toolRoutes(clients: Clients, auth: Authenticator): Router {
     if (q.body !== undefined) params.body = q.body;
     const out = await clients.integrations.executeTool(
       { toolId: 'http_request', paramsJson: JSON.stringify(params), context, envVars: {}, skipPostProcess: false },
-      { deadlineMs: httpToolDeadlineMs(undefined) },
+      { deadlineMs: httpToolDeadlineMs(undefined), signal: untilCallerLeaves(res) },
     );
     res.type('application/json').send(out.resultJson);
   });
@@ -126,7 +126,7 @@ export function toolRoutes(clients: Clients, auth: Authenticator): Router {
     const envVars = await environmentOf(clients, actor);
     const out = await clients.integrations.executeTool(
       { toolId: body.toolId, paramsJson: JSON.stringify(params), context, envVars, skipPostProcess: body.skipPostProcess ?? false },
-      { deadlineMs: toolDeadlineMs(body.toolId, params) },
+      { deadlineMs: toolDeadlineMs(body.toolId, params), signal: untilCallerLeaves(res) },
     );
     res.type('application/json').send(out.resultJson);
   });
@@ -144,7 +144,7 @@ export function toolRoutes(clients: Clients, auth: Authenticator): Router {
       bodyJson: req.method === 'GET' || req.method === 'HEAD' || req.body === undefined ? '' : JSON.stringify(req.body),
       context,
       envVars: withEnvironment ? await environmentOf(clients, actor) : {},
-    }, deadlineMs === undefined ? undefined : { deadlineMs });
+    }, { ...(deadlineMs === undefined ? {} : { deadlineMs }), signal: untilCallerLeaves(res) });
     sendRoute(res, answer);
   };
   const readOrWrite = (req: Request): AccessMode => (req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'write');

@@ -12,13 +12,22 @@ describe('gRPC helpers over loopback', () => {
   let server: GrpcServer;
   let address: string;
   let client: ReturnType<typeof createServiceClient<typeof integrations.IntegrationsServiceService>>;
+  const waiting = new Set<string>();
+  const stopped = new Set<string>();
 
   beforeAll(async () => {
     server = createGrpcServer(createLogger('test', 'silent'));
     // A test service: `code` says what the handler does.
     server.add(integrations.IntegrationsServiceService, {
-      async executeFunction(req) {
+      async executeFunction(req, ctx) {
         const [action, arg] = req.code.split(':');
+        if (action === 'wait') {
+          // Held until the caller goes away; the handler's signal says when.
+          waiting.add(arg ?? '');
+          await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+          stopped.add(arg ?? '');
+          return { success: true, resultJson: '"stopped"', stdout: '', error: undefined };
+        }
         if (action === 'raise') throw new AppError(arg as ErrorCode, `raised ${arg}`, arg === 'conflict' ? { currentVersion: 7 } : {});
         if (action === 'crash') throw new TypeError('secret internals');
         if (action === 'sleep') await new Promise((r) => setTimeout(r, Number(arg)));
@@ -49,6 +58,24 @@ describe('gRPC helpers over loopback', () => {
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ code, message: `raised ${code}` });
     if (code === 'conflict') expect((err as AppError).details).toEqual({ currentVersion: 7 });
+  });
+
+  it("tells the handler when the caller cancels (a signal) or the call's deadline passes", async () => {
+    const caller = new AbortController();
+    const cancelled = client.executeFunction(integrations.ExecuteFunctionRequest.fromPartial({ code: 'wait:a' }), { deadlineMs: 60_000, signal: caller.signal }).catch((e: unknown) => e);
+    await expect.poll(() => waiting.has('a')).toBe(true);
+    expect(stopped.has('a')).toBe(false);
+    caller.abort();
+    expect(await cancelled).toBeInstanceOf(AppError);
+    await expect.poll(() => stopped.has('a')).toBe(true);
+
+    const timedOut = await call('wait:b', 300).catch((e: unknown) => e);
+    expect(timedOut).toMatchObject({ code: 'timeout' });
+    await expect.poll(() => stopped.has('b')).toBe(true);
+
+    // A signal aborted before the call: cancelled at once.
+    const gone = AbortSignal.abort();
+    expect(await client.executeFunction(integrations.ExecuteFunctionRequest.fromPartial({ code: 'wait:c' }), { signal: gone }).catch((e: unknown) => e)).toBeInstanceOf(AppError);
   });
 
   it('has one table from code to gRPC status to HTTP status', () => {

@@ -30,6 +30,8 @@ interface UnaryMethod<Req, Res> {
 export interface CallContext {
   requestId: string;
   metadata: grpc.Metadata;
+  /** Aborted when the caller cancels the call or its deadline passes. */
+  signal: AbortSignal;
 }
 
 /** The async implementation of a service: one `(request, ctx) => Promise<response>` per method. */
@@ -39,8 +41,14 @@ export type ServiceHandlers<D> = {
 
 /** The async client of a service: one `(request, options?) => Promise<response>` per method. */
 export type ServiceClient<D> = {
-  [K in keyof D]: D[K] extends UnaryMethod<infer Req, infer Res> ? (request: Req, options?: { deadlineMs?: number }) => Promise<Res> : never;
+  [K in keyof D]: D[K] extends UnaryMethod<infer Req, infer Res> ? (request: Req, options?: CallOptions) => Promise<Res> : never;
 };
+
+/** Per call: how long to wait (else the client's default), and a signal that cancels the call (the server's `ctx.signal` learns of it). */
+export interface CallOptions {
+  deadlineMs?: number;
+  signal?: AbortSignal;
+}
 
 function isUnary(value: unknown): value is UnaryMethod<unknown, unknown> {
   return typeof value === 'object' && value !== null && 'path' in value && 'requestSerialize' in value;
@@ -78,10 +86,13 @@ export function createGrpcServer(logger: Logger): GrpcServer {
       if (!handler) throw new Error(`No handler for ${method.path}`);
       impl[name] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
         const requestId = String(call.metadata.get(REQUEST_ID_HEADER)[0] ?? randomUUID());
+        // The caller cancelled or its deadline passed: the handler's signal says so, so it can stop its work.
+        const cancelled = new AbortController();
+        call.on('cancelled', () => cancelled.abort(new Error('The caller cancelled the call')));
         void withRequestContext({ requestId }, async () => {
           const started = performance.now();
           try {
-            const res = await handler(call.request, { requestId, metadata: call.metadata });
+            const res = await handler(call.request, { requestId, metadata: call.metadata, signal: cancelled.signal });
             logger.debug({ method: method.path, ms: Math.round(performance.now() - started) }, 'grpc call');
             callback(null, res);
           } catch (err) {
@@ -158,20 +169,28 @@ export function createServiceClient<D extends grpc.ServiceDefinition>(definition
   const api: Record<string, unknown> = { close: () => client.close() };
   for (const [name, method] of Object.entries(definition)) {
     if (!isUnary(method)) continue;
-    api[name] = (request: unknown, options: { deadlineMs?: number } = {}) =>
+    api[name] = (request: unknown, options: CallOptions = {}) =>
       new Promise((resolve, reject) => {
         const metadata = new grpc.Metadata();
         metadata.set(REQUEST_ID_HEADER, currentRequestContext()?.requestId ?? randomUUID());
         const deadline = Date.now() + (options.deadlineMs ?? defaults.deadlineMs);
-        client.makeUnaryRequest(
+        const { signal } = options;
+        const cancel = () => call.cancel();
+        const call = client.makeUnaryRequest(
           method.path,
           (v: unknown) => method.requestSerialize(v),
           (b: Buffer) => method.responseDeserialize(b),
           request,
           metadata,
           { deadline },
-          (err, res) => (err ? reject(fromServiceError(err)) : resolve(res)),
+          (err, res) => {
+            signal?.removeEventListener('abort', cancel);
+            if (err) reject(fromServiceError(err));
+            else resolve(res);
+          },
         );
+        if (signal?.aborted) cancel();
+        else signal?.addEventListener('abort', cancel, { once: true });
       });
   }
   return api as ServiceClient<D> & { close(): void };

@@ -33,6 +33,7 @@ export {
   type ServiceHandlers,
   type ServiceClient,
   type CallContext,
+  type CallOptions,
 } from './grpc.js';
 export { onShutdown } from './shutdown.js';
 export { TEMPORAL_HEALTH_SERVICE, temporalLogger } from './temporal.js';

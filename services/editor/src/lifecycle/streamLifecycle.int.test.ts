@@ -10,7 +10,7 @@ import { consumeRegistryEvents } from '../adapters/registryEvents.js';
 import { createStreamLifecycle, type RegistryPort } from './streamLifecycle.js';
 
 const logger = createLogger('test', 'silent');
-const ctx: CallContext = { requestId: 'test', metadata: new Metadata() };
+const ctx: CallContext = { requestId: 'test', metadata: new Metadata(), signal: new AbortController().signal };
 const addFunction = (id: string) => JSON.stringify([{ type: 'addBlock', id, blockType: 'function', position: { x: 0, y: 0 } }]);
 
 /** A registry that knows the workflows in `known` and counts how often it was asked. */

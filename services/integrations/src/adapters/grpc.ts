@@ -41,7 +41,8 @@ export interface GrpcDeps {
 /** Synchronous tool calls over gRPC: function execute, one tool (the proxy) and the internal routes. */
 export function integrationsHandlers(deps: GrpcDeps): ServiceHandlers<typeof integrations.IntegrationsServiceService> {
   return {
-    async executeFunction(req) {
+    // Each call stops its work when the caller goes away (ctx.signal: a cancelled call or a passed deadline).
+    async executeFunction(req, ctx) {
       if (req.timeoutMs < 0) throw new AppError('validation', 'timeout must not be negative');
       const envVars = Object.fromEntries(Object.entries(parseObject('envVars', req.envVarsJson)).map(([k, v]) => [k, String(v)]));
       const res = await executeFunctionRequest(deps.sandbox, {
@@ -54,6 +55,7 @@ export function integrationsHandlers(deps: GrpcDeps): ServiceHandlers<typeof int
         workflowId: req.workflowId,
         isCustomTool: req.isCustomTool,
         schema: parseJson('schema', req.schemaJson),
+        signal: ctx.signal,
       });
       return {
         success: res.success,
@@ -63,7 +65,7 @@ export function integrationsHandlers(deps: GrpcDeps): ServiceHandlers<typeof int
         debugJson: res.debug ? JSON.stringify(res.debug) : undefined,
       };
     },
-    async executeTool(req) {
+    async executeTool(req, ctx) {
       if (!req.toolId) throw new AppError('validation', 'toolId is required');
       const input: ExecuteToolInput = {
         toolId: req.toolId,
@@ -72,9 +74,9 @@ export function integrationsHandlers(deps: GrpcDeps): ServiceHandlers<typeof int
         envVars: req.envVars,
         skipPostProcess: req.skipPostProcess,
       };
-      return { resultJson: JSON.stringify(await deps.tools.execute(input, 'answer')) };
+      return { resultJson: JSON.stringify(await deps.tools.execute(input, 'answer', ctx.signal)) };
     },
-    async callRoute(req) {
+    async callRoute(req, ctx) {
       const answer = await deps.routes.handle({
         method: req.method || 'GET',
         path: req.path,
@@ -82,6 +84,7 @@ export function integrationsHandlers(deps: GrpcDeps): ServiceHandlers<typeof int
         body: parseJson('body', req.bodyJson),
         context: contextOf(req.context),
         envVars: req.envVars,
+        signal: ctx.signal,
       });
       return {
         status: answer.status,
