@@ -65,12 +65,18 @@ function cronTimes(expression: string, timezone: string, from: number, count: nu
   const dayEither = !fields[2]?.startsWith('*') && !fields[4]?.startsWith('*');
   const format = new Intl.DateTimeFormat('en-US', { timeZone: timezone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', weekday: 'short' });
   const found: string[] = [];
-  for (let t = Math.floor(from / 60_000) * 60_000 + 60_000; found.length < count && t < from + 800 * 86_400_000; t += 60_000) {
+  for (let t = Math.floor(from / 60_000) * 60_000 + 60_000; found.length < count && t < from + 800 * 86_400_000; ) {
     const p = Object.fromEntries(format.formatToParts(t).map((x) => [x.type, x.value]));
     const dayOfMonth = days?.has(Number(p.day)) ?? false;
     const dayOfWeek = weekdays?.has(value(String(p.weekday)) % 7) ?? false;
     const day = dayEither ? dayOfMonth || dayOfWeek : dayOfMonth && dayOfWeek;
-    if (minutes?.has(Number(p.minute)) && hours?.has(Number(p.hour)) && months?.has(Number(p.month)) && day) found.push(new Date(t).toISOString());
+    // An hour that cannot match is passed at once, to the next local hour (the clocks change on the hour).
+    if (!(hours?.has(Number(p.hour)) && months?.has(Number(p.month)) && day)) {
+      t += (60 - Number(p.minute)) * 60_000;
+      continue;
+    }
+    if (minutes?.has(Number(p.minute))) found.push(new Date(t).toISOString());
+    t += 60_000;
   }
   return found;
 }
