@@ -143,6 +143,7 @@ describe('a run survives kill -9 of the real integrations worker mid-call', () =
     // Each path answers at once unless a test holds it (`once` … `hang`) for a run it crashes.
     server.on('GET', '/step/:tag/:name', (req) => ({ json: { n: (req.path.split('/').pop() ?? '').length, answer: `answered ${req.path.split('/').pop() ?? ''}` } }));
     server.on('GET', '/round/:tag/:index', (req) => ({ json: { n: Number(req.path.split('/').pop()) * 10 } }));
+    server.on('GET', '/branch/:tag/:index', (req) => ({ json: { n: Number(req.path.split('/').pop()) * 10 } }));
     instance = await createTestInstance();
     const name = `weft_e2e_crash_${uniqueSuffix()}`;
     await admin((c) => c.query(`create database "${name}"`));
@@ -239,5 +240,71 @@ describe('a run survives kill -9 of the real integrations worker mid-call', () =
     expect(server.received('GET', '/round/crash/0')).toHaveLength(1);
     expect(server.received('GET', '/round/crash/1').map((r) => r.abandoned)).toEqual([true, false]);
     expect(server.received('GET', '/round/crash/2')).toHaveLength(1);
+  }, 300_000);
+
+  it('killed mid-parallel (one branch’s call held open, the other two done): the run finishes with the same output; the done branches were called once', async () => {
+    const { id } = await workflowWith((starter) => [
+      { type: 'addBlock', id: 'branches', blockType: 'parallel', name: 'Branches', position: { x: 400, y: 100 }, data: { parallelType: 'count', count: 3 } },
+      { type: 'addBlock', id: 'fetch', blockType: 'api', name: 'Fetch', position: { x: 50, y: 50 }, parentId: 'branches' },
+      { type: 'setSubBlockValue', id: 'fetch', subBlockId: 'url', value: `${server.url}/branch/<start.input.tag>/<parallel.index>` },
+      { type: 'setSubBlockValue', id: 'fetch', subBlockId: 'method', value: 'GET' },
+      { type: 'setSubBlockValue', id: 'fetch', subBlockId: 'timeout', value: '120000' },
+      { type: 'addEdge', source: starter, target: 'branches' },
+      { type: 'addEdge', source: 'branches', target: 'fetch', sourceHandle: 'parallel-start-source' },
+      { type: 'addBlock', id: 'total', blockType: 'function', name: 'Total', position: { x: 900, y: 100 } },
+      { type: 'setSubBlockValue', id: 'total', subBlockId: 'code', value: 'return <branches.results>.map((r) => r.data.n)' },
+      { type: 'addEdge', source: 'branches', target: 'total', sourceHandle: 'parallel-end-source' },
+    ]);
+    const reference = await finished(await start(id, { tag: 'reference' }), 60_000);
+    expect(reference).toMatchObject({ status: 'succeeded', output: { result: [0, 10, 20] } });
+
+    server.once('GET', '/branch/crash/1', { hang: true });
+    const executionId = await start(id, { tag: 'crash' });
+    // Branches 0 and 2 are done — in the run's log, so their results are in Temporal's history — before the kill.
+    const doneBranches = async () => (await call<ExecutionAnswer>('GET', `/api/executions/${executionId}`)).body.logs?.filter((l) => l.blockId === 'fetch' && l.success).length;
+    await expect.poll(doneBranches, { timeout: 60_000, interval: 100 }).toBe(2);
+    await crashDuring('/branch/crash/1');
+
+    const done = await finished(executionId, 90_000);
+    expect(done.error).toBeNull();
+    expect(done.status).toBe('succeeded');
+    expect(done.output).toEqual(reference.output);
+    expect(done.logs?.filter((l) => l.blockId === 'fetch').map((l) => [l.success, l.attempts ?? 1]).sort()).toEqual([
+      [true, 1],
+      [true, 1],
+      [true, 2],
+    ]);
+    expect(server.received('GET', '/branch/crash/0')).toHaveLength(1);
+    expect(server.received('GET', '/branch/crash/1').map((r) => r.abandoned)).toEqual([true, false]);
+    expect(server.received('GET', '/branch/crash/2')).toHaveLength(1);
+  }, 300_000);
+
+  it('a run cancelled while its worker is dead mid-call ends cancelled at once, and a fresh worker does not make the call again', async () => {
+    const { id } = await workflowWith((starter) => [
+      { type: 'addBlock', id: 'wait', blockType: 'api', name: 'Wait', position: { x: 400, y: 100 } },
+      { type: 'setSubBlockValue', id: 'wait', subBlockId: 'url', value: `${server.url}/step/<start.input.tag>/wait` },
+      { type: 'setSubBlockValue', id: 'wait', subBlockId: 'method', value: 'GET' },
+      { type: 'setSubBlockValue', id: 'wait', subBlockId: 'timeout', value: '120000' },
+      { type: 'addEdge', source: starter, target: 'wait' },
+    ]);
+    server.once('GET', '/step/cancelled/wait', { hang: true });
+    const executionId = await start(id, { tag: 'cancelled' });
+    await expect.poll(() => server.received('GET', '/step/cancelled/wait').length, { timeout: 60_000, interval: 50 }).toBe(1);
+    await integrations?.stop('SIGKILL');
+    await expect.poll(() => server.received('GET', '/step/cancelled/wait')[0]?.abandoned, { timeout: 10_000, interval: 50 }).toBe(true);
+
+    // The run does not wait for the lost call's heartbeat timeout (15 s) to end.
+    const asked = Date.now();
+    const cancelled = await call<ExecutionAnswer>('POST', `/api/executions/${executionId}/cancel`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.status).toBe('cancelled');
+    expect(Date.now() - asked).toBeLessThan(12_000);
+
+    // A fresh worker runs the next run to its end; the cancelled call was never made again.
+    integrations = await startIntegrations();
+    const next = await finished(await start(id, { tag: 'next' }), 90_000);
+    expect(next).toMatchObject({ status: 'succeeded', output: { data: { answer: 'answered wait' } } });
+    expect(server.received('GET', '/step/cancelled/wait')).toHaveLength(1);
+    expect((await call<ExecutionAnswer>('GET', `/api/executions/${executionId}`)).body.status).toBe('cancelled');
   }, 300_000);
 });
