@@ -152,17 +152,23 @@ describe('the web app’s pages in Chromium', () => {
     await toast('Failed to load workflow variables: Internal Server Error').waitFor({ timeout: 15_000 });
     await page.unroute(state);
 
-    // A variable edit the server refuses: not saved, taken back, and said so.
+    // A variable edit the server refuses (adding "limit"): not saved, taken back, and said so; another one is saved.
     await page.route(`**/api/workflows/${workflowId}/commands`, (route) =>
-      route.request().postData()?.includes('"addVariable"') ? route.fulfill(answer(403, 'This action needs write permission')) : route.continue(),
+      route.request().postData()?.includes('"name":"limit"') ? route.fulfill(answer(403, 'This action needs write permission')) : route.continue(),
     );
     await page.reload();
     await page.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
     const variables = page.getByRole('region', { name: 'Variables' });
+    await variables.getByRole('textbox', { name: 'New variable name' }).fill('budget');
+    await variables.getByRole('combobox', { name: 'New variable type' }).selectOption('number');
+    await variables.getByRole('textbox', { name: 'New variable value' }).fill('250');
+    await variables.getByRole('button', { name: 'Add variable' }).click();
+    await variables.getByRole('textbox', { name: 'Name of budget' }).waitFor();
     await variables.getByRole('textbox', { name: 'New variable name' }).fill('limit');
     await variables.getByRole('button', { name: 'Add variable' }).click();
     await toast('Failed to save workflow variables: Forbidden').waitFor({ timeout: 15_000 });
     await expect.poll(() => variables.getByRole('textbox', { name: 'Name of limit' }).count()).toBe(0);
+    expect(await variables.getByRole('textbox', { name: 'Value of budget' }).inputValue()).toBe('250');
     await page.screenshot({ path: path.join(tmpdir(), 'weft-toast-variables.png') });
     expect(errors).toEqual([]);
   });

@@ -1,19 +1,21 @@
 import { useState, type FormEvent } from 'react';
 import type { Command, Variable, VariableType } from '@weft/workflow';
 import { newId } from '../collab/useWorkflowSession';
+import { Icon } from '../ui/icons';
 import { useDraft } from './useDraft';
 import { valueText, variableUpdate, VARIABLE_TYPES, type VariableFields } from './variables';
 
 type Edit = (commands: Command[]) => void;
 
 /** A text field that commits on Enter or leaving it; a change from elsewhere replaces what it shows unless the user is typing in it. */
-function CommitField({ label, value, invalid, onCommit }: { label: string; value: string; invalid?: string; onCommit(text: string): void }) {
+function CommitField({ label, value, invalid, className, placeholder, onCommit }: { label: string; value: string; invalid?: string; className?: string; placeholder?: string; onCommit(text: string): void }) {
   const { draft, change, onFocus, onBlur, commit } = useDraft(value, (text) => {
     if (text !== value) onCommit(text);
     return true;
   });
   return (
     <input
+      className={`input compact ${className ?? ''}`}
       aria-label={label}
       aria-invalid={invalid !== undefined}
       aria-describedby={invalid}
@@ -22,13 +24,14 @@ function CommitField({ label, value, invalid, onCommit }: { label: string; value
       onFocus={onFocus}
       onBlur={onBlur}
       onKeyDown={(e) => e.key === 'Enter' && commit()}
+      placeholder={placeholder}
     />
   );
 }
 
 function TypeSelect({ label, value, onChange }: { label: string; value: VariableType; onChange(type: VariableType): void }) {
   return (
-    <select aria-label={label} value={value} onChange={(e) => onChange(VARIABLE_TYPES.find((t) => t === e.target.value) ?? 'plain')}>
+    <select className="input compact select" aria-label={label} value={value} onChange={(e) => onChange(VARIABLE_TYPES.find((t) => t === e.target.value) ?? 'plain')}>
       {VARIABLE_TYPES.map((t) => (
         <option key={t} value={t}>
           {t}
@@ -47,17 +50,19 @@ function VariableRow({ variable, edit }: { variable: Variable; edit: Edit }) {
   const errorId = `variable-error-${id}`;
   return (
     <li className="variable">
-      <CommitField label={`Name of ${name}`} value={name} onCommit={(text) => update({ name: text })} />
+      <CommitField className="mono" label={`Name of ${name}`} value={name} onCommit={(text) => update({ name: text })} />
       <TypeSelect label={`Type of ${name}`} value={variable.type} onChange={(variableType) => update({ variableType })} />
-      <CommitField label={`Value of ${name}`} value={valueText(variable.value)} invalid={validationError && errorId} onCommit={(value) => update({ value })} />
-      <button type="button" aria-label={`Duplicate ${name}`} onClick={() => edit([{ type: 'duplicateVariable', id, newId: newId() }])}>
-        Duplicate
-      </button>
-      <button type="button" aria-label={`Delete ${name}`} onClick={() => edit([{ type: 'deleteVariable', id }])}>
-        Delete
-      </button>
+      <span className="variable-actions">
+        <button type="button" className="icon-btn" aria-label={`Duplicate ${name}`} title="Duplicate" onClick={() => edit([{ type: 'duplicateVariable', id, newId: newId() }])}>
+          <Icon name="copy" size={14} />
+        </button>
+        <button type="button" className="icon-btn danger" aria-label={`Delete ${name}`} title="Delete" onClick={() => edit([{ type: 'deleteVariable', id }])}>
+          <Icon name="trash" size={14} />
+        </button>
+      </span>
+      <CommitField className="variable-value mono" label={`Value of ${name}`} placeholder="value" value={valueText(variable.value)} invalid={validationError && errorId} onCommit={(value) => update({ value })} />
       {validationError && (
-        <span className="error" id={errorId}>
+        <span className="variable-error" id={errorId}>
           {validationError}
         </span>
       )}
@@ -76,11 +81,13 @@ function AddVariableForm({ edit }: { edit: Edit }) {
     setFields(EMPTY);
   };
   return (
-    <form className="variable" aria-label="New variable" onSubmit={submit}>
-      <input aria-label="New variable name" placeholder="name" value={fields.name} onChange={(e) => setFields({ ...fields, name: e.target.value })} />
+    <form className="variable variable-new" aria-label="New variable" onSubmit={submit}>
+      <input className="input compact mono" aria-label="New variable name" placeholder="name (optional)" value={fields.name} onChange={(e) => setFields({ ...fields, name: e.target.value })} />
       <TypeSelect label="New variable type" value={fields.variableType} onChange={(variableType) => setFields({ ...fields, variableType })} />
-      <input aria-label="New variable value" placeholder="value" value={fields.value} onChange={(e) => setFields({ ...fields, value: e.target.value })} />
-      <button type="submit">Add variable</button>
+      <input className="input compact mono variable-value" aria-label="New variable value" placeholder="value" value={fields.value} onChange={(e) => setFields({ ...fields, value: e.target.value })} />
+      <button type="submit" className="btn btn-sm variable-add">
+        <Icon name="plus" size={12} /> Add variable
+      </button>
     </form>
   );
 }
@@ -90,6 +97,7 @@ export function VariablesPanel({ variables, edit }: { variables: Record<string, 
   return (
     <section className="panel" aria-label="Variables">
       <h2>Variables</h2>
+      {Object.keys(variables).length === 0 && <p className="muted variables-empty">Values this workflow's blocks read as &lt;variable.name&gt;.</p>}
       <ul className="variables">
         {Object.values(variables).map((variable) => (
           <VariableRow key={variable.id} variable={variable} edit={edit} />
