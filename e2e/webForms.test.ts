@@ -1,0 +1,398 @@
+import { describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumPerSuite } from './support/browser.js';
+import { addAgent, addFromPalette, openWorkflow } from './support/editing.js';
+import { as, signUp, type TestUser } from './support/session.js';
+
+/** A block as GET /api/workflows/{id} answers it, with the form values the block panel edits. */
+type StoredBlock = { id: string; type: string; subBlocks: Record<string, { value: unknown } | undefined> };
+
+/** A new user's new workflow, opened in Chromium, and a reader of its stored form values. */
+async function workflowOf(browser: () => Browser, name: string, fields: Record<string, unknown> = {}) {
+  const user = await signUp(name);
+  const call = as(user);
+  const workflowId = (await call<{ id: string }>('POST', '/api/workflows', { workspaceId: user.workspaceId, ...fields })).body.id;
+  const blocks = async () => (await call<{ data: { state: { blocks: Record<string, StoredBlock> } } }>('GET', `/api/workflows/${workflowId}`)).body.data.state.blocks;
+  const stored = async (blockId: string, field: string) => (await blocks())[blockId]?.subBlocks[field]?.value;
+  const open = () => openWorkflow(browser(), user.headers.cookie ?? '', workflowId);
+  return { user, call, workflowId, blocks, stored, open };
+}
+
+/** Selects a block on the canvas and answers its panel. */
+async function panelOf(page: Page, blockId: string) {
+  await page.locator(`.react-flow__node[data-id="${blockId}"]`).click();
+  const panel = page.getByRole('region', { name: 'Block', exact: true });
+  await panel.waitFor();
+  return panel;
+}
+
+/** A new user's workflow opened in Chromium with one block added from the palette, its panel open. */
+async function withBlock(browser: () => Browser, user: string, paletteName: string, type: string) {
+  const wf = await workflowOf(browser, user);
+  const { page, errors } = await wf.open();
+  const blockId = await addFromPalette(page, paletteName, type);
+  return { wf, page, errors, blockId, panel: await panelOf(page, blockId) };
+}
+
+const POLL = { timeout: 10_000 };
+
+describe('block form controls in Chromium', () => {
+  const chromium = chromiumPerSuite();
+
+  it("drives the agent's temperature slider (range 0–2, sent when the thumb is let go) and its masked API key", async () => {
+    const wf = await workflowOf(chromium, 'Slider');
+    const { page, errors } = await wf.open();
+    const agent = await addAgent(page);
+    const panel = await panelOf(page, agent);
+
+    // The slider shows its range, its step and the block's default beside its name.
+    const slider = panel.getByRole('slider', { name: /^Temperature/ });
+    expect([await slider.getAttribute('min'), await slider.getAttribute('max'), await slider.getAttribute('step'), await slider.inputValue()]).toEqual(['0', '2', '0.1', '0.7']);
+    const shown = panel.locator('[data-field="temperature"] output');
+    expect(await shown.textContent()).toBe('0.7');
+
+    // Pressed and dragged to the far right: the value beside it follows, nothing is sent yet.
+    const box = await slider.boundingBox();
+    if (!box) throw new Error('the slider is not on screen');
+    const thumbX = box.x + 8 + (box.width - 16) * (0.7 / 2);
+    await page.mouse.move(thumbX, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width - 1, box.y + box.height / 2, { steps: 8 });
+    await expect.poll(() => shown.textContent(), POLL).toBe('2.0');
+    expect(await wf.stored(agent, 'temperature')).not.toBe(2);
+    // Let go: 2 is stored.
+    await page.mouse.up();
+    await expect.poll(() => wf.stored(agent, 'temperature'), POLL).toBe(2);
+
+    // The keyboard moves it a step at a time, each sent as the key comes up.
+    await slider.focus();
+    for (let i = 0; i < 3; i++) await slider.press('ArrowLeft');
+    expect(await shown.textContent()).toBe('1.7');
+    await expect.poll(() => wf.stored(agent, 'temperature'), POLL).toBe(1.7);
+
+    // The API key is masked until shown; the reveal button toggles it, and the key is stored as typed.
+    const key = panel.getByLabel('API Key', { exact: true });
+    expect(await key.getAttribute('type')).toBe('password');
+    await key.fill('sk-forms-secret');
+    await key.blur();
+    await expect.poll(() => wf.stored(agent, 'apiKey'), POLL).toBe('sk-forms-secret');
+    expect(await key.getAttribute('type')).toBe('password');
+    await panel.getByRole('button', { name: 'Show API Key', exact: true }).click();
+    expect(await key.getAttribute('type')).toBe('text');
+    expect(await key.inputValue()).toBe('sk-forms-secret');
+    await panel.getByRole('button', { name: 'Hide API Key', exact: true }).click();
+    expect(await key.getAttribute('type')).toBe('password');
+
+    // Reloaded, the page shows what the server holds.
+    await page.reload();
+    await page.getByText('live', { exact: true }).waitFor();
+    const again = await panelOf(page, agent);
+    expect(await again.locator('[data-field="temperature"] output').textContent()).toBe('1.7');
+    expect(await again.getByLabel('API Key', { exact: true }).getAttribute('type')).toBe('password');
+    expect(errors).toEqual([]);
+  });
+
+  it("edits a tool block's switch, checkbox list and masked key (Firecrawl, Jina)", async () => {
+    const wf = await workflowOf(chromium, 'Switches');
+    expect(
+      (
+        await wf.call('POST', `/api/workflows/${wf.workflowId}/commands`, {
+          commands: [
+            { type: 'addBlock', id: 'crawl', blockType: 'firecrawl', position: { x: 420, y: 60 } },
+            { type: 'addBlock', id: 'reader', blockType: 'jina', position: { x: 420, y: 320 } },
+          ],
+        })
+      ).status,
+    ).toBe(200);
+    const { page, errors } = await wf.open();
+
+    // Firecrawl scrapes by default; its "Only Main Content" switch is off, then on, then off.
+    let panel = await panelOf(page, 'crawl');
+    const onlyMain = panel.getByRole('switch', { name: 'Only Main Content', exact: true });
+    expect(await onlyMain.getAttribute('aria-checked')).toBe('false');
+    await onlyMain.click();
+    await expect.poll(() => onlyMain.getAttribute('aria-checked'), POLL).toBe('true');
+    await expect.poll(() => wf.stored('crawl', 'onlyMainContent'), POLL).toBe(true);
+    // Another operation hides it; the search query shows instead.
+    await panel.getByRole('combobox', { name: 'Operation', exact: true }).selectOption('search');
+    await panel.getByRole('textbox', { name: 'Search Query', exact: true }).waitFor();
+    expect(await panel.getByRole('switch', { name: 'Only Main Content' }).count()).toBe(0);
+    await expect.poll(() => wf.stored('crawl', 'operation'), POLL).toBe('search');
+    await panel.getByRole('combobox', { name: 'Operation', exact: true }).selectOption('scrape');
+    await panel.getByRole('switch', { name: 'Only Main Content', exact: true }).click();
+    await expect.poll(() => wf.stored('crawl', 'onlyMainContent'), POLL).toBe(false);
+    expect(await panel.getByRole('switch', { name: 'Only Main Content', exact: true }).getAttribute('aria-checked')).toBe('false');
+
+    // Jina's options are a checkbox list (chips) stored as the chosen ids, in the list's order.
+    panel = await panelOf(page, 'reader');
+    const options = panel.getByRole('group', { name: 'Options', exact: true });
+    const chip = (name: string) => options.locator('label.chip', { hasText: name });
+    const chosen = () => options.locator('label.chip.on').allTextContents();
+    expect(await chosen()).toEqual([]);
+    await chip('JSON Response').click();
+    await chip('Gather Links').click();
+    await expect.poll(() => wf.stored('reader', 'options'), POLL).toEqual(['gatherLinks', 'jsonResponse']);
+    expect(await chosen()).toEqual(['Gather Links', 'JSON Response']);
+    await chip('Gather Links').click();
+    await expect.poll(() => wf.stored('reader', 'options'), POLL).toEqual(['jsonResponse']);
+    expect(await chosen()).toEqual(['JSON Response']);
+    await page.screenshot({ path: '/tmp/weft-forms-chips.png' });
+
+    // Its API key is a masked field with a reveal button too.
+    const key = panel.getByLabel('API Key', { exact: true });
+    expect(await key.getAttribute('type')).toBe('password');
+    await key.fill('jina-key-1');
+    await key.press('Enter');
+    await expect.poll(() => wf.stored('reader', 'apiKey'), POLL).toBe('jina-key-1');
+    await panel.getByRole('button', { name: 'Show API Key', exact: true }).click();
+    expect(await key.getAttribute('type')).toBe('text');
+    expect(errors).toEqual([]);
+  });
+
+  it('types function code in CodeMirror, stored when the editor is left; a JSON field refuses JSON that does not parse', async () => {
+    const { wf, page, errors, blockId: fn, panel } = await withBlock(chromium, 'Code', 'Function', 'function');
+    await panel.getByText('JavaScript', { exact: true }).waitFor();
+    const editor = panel.locator('.cm-content[aria-label="code"]');
+    await editor.click();
+    await page.keyboard.type('const doubled = input * 2;');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('return doubled;');
+    // Highlighted as JavaScript: the keywords are tokens of their own.
+    await expect.poll(() => editor.locator('.cm-line span').count(), POLL).toBeGreaterThan(0);
+    // Nothing is sent while typing; leaving the editor sends it.
+    expect(String(await wf.stored(fn, 'code'))).not.toContain('return doubled;');
+    await panel.getByRole('heading', { name: 'Function 1' }).click();
+    await expect.poll(() => wf.stored(fn, 'code'), POLL).toBe('const doubled = input * 2;\nreturn doubled;');
+    expect(await editor.evaluate((el) => [...el.querySelectorAll('.cm-line')].map((l) => l.textContent))).toEqual(['const doubled = input * 2;', 'return doubled;']);
+
+    // An agent's response format is JSON: broken JSON is named and not stored, fixed JSON is.
+    const agent = await addAgent(page);
+    const agentPanel = await panelOf(page, agent);
+    await agentPanel.getByRole('checkbox', { name: 'Advanced mode', exact: true }).check();
+    const format = agentPanel.locator('.cm-content[aria-label="Response Format"]');
+    await format.click();
+    await page.keyboard.type('{"type": "object",');
+    await agentPanel.getByRole('heading', { name: 'Agent 1' }).click();
+    await agentPanel.getByText(/^Not valid JSON/).waitFor();
+    expect(await wf.stored(agent, 'responseFormat')).toBeFalsy();
+    await format.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('{"type": "object"');
+    await agentPanel.getByRole('heading', { name: 'Agent 1' }).click();
+    await expect.poll(async () => JSON.parse(String(await wf.stored(agent, 'responseFormat')))).toEqual({ type: 'object' });
+    expect(await agentPanel.getByText(/^Not valid JSON/).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows the schedule fields of the chosen frequency and the next runs; the starter in schedule mode has them too', async () => {
+    const { wf, page, errors, blockId: schedule, panel } = await withBlock(chromium, 'Schedules', 'Schedule', 'schedule');
+    const status = panel.getByRole('group', { name: 'Schedule Status', exact: true });
+    const runs = status.getByRole('list', { name: 'Next runs' }).getByRole('listitem');
+    const runTimes = async () => (await runs.allTextContents()).map((t) => new Date(t).getTime());
+
+    // Daily at 09:00 UTC by default: three next runs a day apart.
+    const frequency = panel.getByRole('combobox', { name: 'Frequency', exact: true });
+    expect(await frequency.inputValue()).toBe('daily');
+    await status.getByText('0 9 * * *', { exact: true }).waitFor();
+    await expect.poll(() => runs.count(), POLL).toBe(3);
+    expect(await panel.getByRole('textbox', { name: 'Time of Day', exact: true }).count()).toBe(1);
+
+    // Every X minutes: its own two fields replace the time of day.
+    await frequency.selectOption('minutes');
+    const every = panel.getByRole('textbox', { name: 'Run Every (minutes)', exact: true });
+    await every.waitFor();
+    expect(await panel.getByRole('textbox', { name: 'Starting At', exact: true }).count()).toBe(1);
+    expect(await panel.getByRole('textbox', { name: 'Time of Day', exact: true }).count()).toBe(0);
+    await every.fill('5');
+    await every.press('Enter');
+    await status.getByText('*/5 * * * *', { exact: true }).waitFor();
+    await expect.poll(() => runs.count(), POLL).toBe(3);
+    await expect.poll(async () => {
+      const [a = 0, b = 0] = await runTimes();
+      return b - a;
+    }, POLL).toBe(5 * 60_000);
+    await expect.poll(async () => [await wf.stored(schedule, 'scheduleType'), await wf.stored(schedule, 'minutesInterval')], POLL).toEqual(['minutes', '5']);
+
+    // Weekly on Friday at 18:30 in Tokyo.
+    await frequency.selectOption('weekly');
+    await panel.getByRole('combobox', { name: 'Day of Week', exact: true }).selectOption('FRI');
+    const time = panel.getByRole('textbox', { name: 'Time of Day', exact: true });
+    await time.fill('18:30');
+    await time.press('Enter');
+    await panel.getByRole('combobox', { name: 'Timezone', exact: true }).selectOption('Asia/Tokyo');
+    await status.getByText('30 18 * * FRI', { exact: true }).waitFor();
+    await status.getByText('(Asia/Tokyo)', { exact: true }).waitFor();
+    await expect.poll(async () => {
+      const [a = 0, b = 0] = await runTimes();
+      return b - a;
+    }, POLL).toBe(7 * 24 * 3_600_000);
+    await page.screenshot({ path: '/tmp/weft-forms-schedule.png' });
+    // A bad time is named in the status instead of runs.
+    await time.fill('25:00');
+    await time.press('Enter');
+    await status.getByText('Time of day is HH:MM', { exact: true }).waitFor();
+    expect(await status.getByRole('list', { name: 'Next runs' }).count()).toBe(0);
+    const scheduleFields = ['scheduleType', 'weeklyDay', 'weeklyDayTime', 'timezone'] as const;
+    await expect
+      .poll(async () => Promise.all(scheduleFields.map((f) => wf.stored(schedule, f))), POLL)
+      .toEqual(['weekly', 'FRI', '25:00', 'Asia/Tokyo']);
+
+    // The starter in schedule mode: the frequency and timezone appear, each frequency its fields.
+    const starter = Object.values(await wf.blocks()).find((b) => b.type === 'starter')?.id ?? '';
+    const starterPanel = await panelOf(page, starter);
+    expect(await starterPanel.getByRole('combobox', { name: 'Frequency' }).count()).toBe(0);
+    await starterPanel.getByRole('combobox', { name: 'Start Workflow', exact: true }).selectOption('schedule');
+    const starterFrequency = starterPanel.getByRole('combobox', { name: 'Frequency', exact: true });
+    await starterFrequency.waitFor();
+    expect(await starterFrequency.inputValue()).toBe('daily');
+    await starterPanel.getByRole('combobox', { name: 'Timezone', exact: true }).waitFor();
+    await starterFrequency.selectOption('hourly');
+    const minute = starterPanel.getByRole('textbox', { name: 'Minute of the Hour', exact: true });
+    await minute.fill('45');
+    await minute.press('Enter');
+    expect(await starterPanel.getByRole('textbox', { name: 'Time of Day' }).count()).toBe(0);
+    await starterFrequency.selectOption('custom');
+    const cron = starterPanel.getByRole('textbox', { name: 'Cron Expression', exact: true });
+    await cron.fill('15 6 * * 1-5');
+    await cron.press('Enter');
+    expect(await starterPanel.getByRole('textbox', { name: 'Minute of the Hour' }).count()).toBe(0);
+    await expect
+      .poll(async () => Promise.all(['startWorkflow', 'scheduleType', 'hourlyMinute', 'cronExpression'].map((f) => wf.stored(starter, f))), POLL)
+      .toEqual(['schedule', 'custom', '45', '15 6 * * 1-5']);
+    expect(errors).toEqual([]);
+  });
+
+  it("lists the workspace's other workflows in the workflow block's picker and stores the chosen one", async () => {
+    const wf = await workflowOf(chromium, 'Picker', { name: 'Parent flow' });
+    const other = async (name: string) => (await wf.call<{ id: string }>('POST', '/api/workflows', { workspaceId: wf.user.workspaceId, name })).body.id;
+    const billing = await other('Billing digest');
+    const alerts = await other('Alerts fan-out');
+    // Another user's workflow is not offered.
+    const stranger: TestUser = await signUp('Stranger');
+    await as(stranger)('POST', '/api/workflows', { workspaceId: stranger.workspaceId, name: 'Not yours' });
+
+    const { page, errors } = await wf.open();
+    const block = await addFromPalette(page, 'Workflow', 'workflow');
+    const panel = await panelOf(page, block);
+    const picker = panel.getByRole('combobox', { name: 'Select Workflow', exact: true });
+    await expect
+      .poll(() => picker.locator('option').evaluateAll((os) => os.map((o) => [o.getAttribute('value'), o.textContent])), POLL)
+      .toEqual([
+        ['', 'Select a workflow'],
+        [alerts, 'Alerts fan-out'],
+        [billing, 'Billing digest'],
+      ]);
+    await picker.selectOption({ label: 'Billing digest' });
+    await expect.poll(() => wf.stored(block, 'workflowId'), POLL).toBe(billing);
+    expect(await picker.inputValue()).toBe(billing);
+    expect(errors).toEqual([]);
+  });
+
+  it("adds input-format rows to the starter: a field's name and type are stored", async () => {
+    const wf = await workflowOf(chromium, 'Input format');
+    const { page, errors } = await wf.open();
+    const starter = Object.values(await wf.blocks()).find((b) => b.type === 'starter')?.id ?? '';
+    const panel = await panelOf(page, starter);
+    // Advanced mode shows the input format of a manual start.
+    await panel.getByRole('checkbox', { name: 'Advanced mode', exact: true }).check();
+    const label = 'Input Format (for API calls)';
+    await panel.getByRole('button', { name: 'Add field', exact: true }).click();
+    const name1 = panel.getByRole('textbox', { name: `${label} 1 name`, exact: true });
+    await name1.fill('city');
+    await name1.blur();
+    await panel.getByRole('combobox', { name: `${label} 1 type`, exact: true }).selectOption('string');
+    await panel.getByRole('button', { name: 'Add field', exact: true }).click();
+    const name2 = panel.getByRole('textbox', { name: `${label} 2 name`, exact: true });
+    await name2.fill('days');
+    await name2.blur();
+    const type2 = panel.getByRole('combobox', { name: `${label} 2 type`, exact: true });
+    expect(await type2.inputValue()).toBe('string');
+    await type2.selectOption('number');
+    const rows = async () => ((await wf.stored(starter, 'inputFormat')) as Array<Record<string, unknown>> | undefined)?.map((r) => [r['name'], r['type']]);
+    await expect.poll(rows, POLL).toEqual([
+      ['city', 'string'],
+      ['days', 'number'],
+    ]);
+    // Removing the first leaves the second, first.
+    await panel.getByRole('button', { name: `Remove ${label} 1`, exact: true }).click();
+    await expect.poll(rows, POLL).toEqual([['days', 'number']]);
+    expect(await panel.getByRole('textbox', { name: `${label} 1 name`, exact: true }).inputValue()).toBe('days');
+    expect(await panel.getByRole('combobox', { name: `${label} 1 type`, exact: true }).inputValue()).toBe('number');
+    expect(errors).toEqual([]);
+  });
+
+  it('adds an else-if row to a condition: a new row in the form, a new handle on the block, both stored', async () => {
+    const { wf, page, errors, blockId: block, panel } = await withBlock(chromium, 'Else if', 'Condition', 'condition');
+    const node = page.locator(`.react-flow__node[data-id="${block}"]`);
+    const handles = () => node.locator('.react-flow__handle[data-handleid^="condition-"]').evaluateAll((hs) => hs.map((h) => h.getAttribute('data-handleid')));
+    expect(await handles()).toHaveLength(2);
+    const first = panel.getByRole('textbox', { name: 'Condition 1 (if)', exact: true });
+    await first.fill('1 > 2');
+    await first.blur();
+
+    await panel.getByRole('button', { name: 'Add else if', exact: true }).click();
+    const added = panel.getByRole('textbox', { name: 'Condition 2 (else if)', exact: true });
+    await added.fill("'b' === 'b'");
+    await added.blur();
+    type Row = { id: string; title: string; value: string };
+    const rows = async () => JSON.parse(String((await wf.stored(block, 'conditions')) ?? '[]')) as Row[];
+    await expect.poll(async () => (await rows()).map((r) => [r.title, r.value]), POLL).toEqual([
+      ['if', '1 > 2'],
+      ['else if', "'b' === 'b'"],
+      ['else', ''],
+    ]);
+    // One handle per stored row, in order, on the block.
+    const stored = await rows();
+    await expect.poll(handles, POLL).toEqual(stored.map((r) => `condition-${r.id}`));
+    await page.screenshot({ path: '/tmp/weft-forms-condition.png' });
+
+    // The new handle connects like the others.
+    const fn = 'after';
+    await wf.call('POST', `/api/workflows/${wf.workflowId}/commands`, {
+      commands: [
+        { type: 'addBlock', id: fn, blockType: 'function', position: { x: 900, y: 300 } },
+        { type: 'addEdge', source: block, target: fn, sourceHandle: `condition-${stored[1]?.id ?? ''}` },
+      ],
+    });
+    await page.locator('.react-flow__edge').first().waitFor();
+
+    // Removing it takes its row and handle away again.
+    await panel.getByRole('button', { name: 'Remove condition 2', exact: true }).click();
+    await expect.poll(async () => (await rows()).map((r) => r.title), POLL).toEqual(['if', 'else']);
+    await expect.poll(async () => (await handles()).length, POLL).toBe(2);
+    expect(errors).toEqual([]);
+  });
+
+  it("picks a custom tool made through the API in the agent's tool picker; the agent stores its schema and code", async () => {
+    const wf = await workflowOf(chromium, 'Custom tool');
+    const schema = {
+      type: 'function',
+      function: { name: 'lookup_order', description: 'Looks up an order by its number', parameters: { type: 'object', properties: { order: { type: 'string' } }, required: ['order'] } },
+    };
+    const made = await wf.call('POST', '/api/tools/custom', { tools: [{ id: 'orders', title: 'Order lookup', schema, code: 'return { order, status: "shipped" };' }] });
+    expect(made.status).toBe(200);
+    const { page, errors } = await wf.open();
+    const agent = await addAgent(page);
+    const panel = await panelOf(page, agent);
+    await panel.getByRole('button', { name: 'Add tool', exact: true }).click();
+    const picker = panel.getByRole('dialog', { name: 'Add a tool' });
+    await picker.getByText('Custom tools', { exact: true }).waitFor();
+    await picker.getByRole('textbox', { name: 'Search tools' }).fill('order');
+    await picker.getByRole('button', { name: /Order lookup$/ }).click();
+
+    // The card names it with its description and how the model may use it.
+    const list = panel.getByRole('list', { name: 'Tools' });
+    await list.getByText('Order lookup', { exact: true }).waitFor();
+    await list.getByText('Looks up an order by its number', { exact: true }).waitFor();
+    await list.getByRole('combobox', { name: 'How Order lookup is used' }).selectOption('force');
+    const tools = async () => (await wf.stored(agent, 'tools')) as Array<Record<string, unknown>> | undefined;
+    await expect.poll(async () => (await tools())?.[0]?.['usageControl'], POLL).toBe('force');
+    expect(await tools()).toEqual([{ type: 'custom-tool', title: 'Order lookup', params: {}, schema, code: 'return { order, status: "shipped" };', usageControl: 'force' }]);
+    await page.screenshot({ path: '/tmp/weft-forms-custom-tool.png' });
+
+    // Removed from the card, it leaves the block.
+    await list.getByRole('button', { name: 'Remove tool Order lookup', exact: true }).click();
+    await expect.poll(tools, POLL).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
