@@ -50,6 +50,11 @@ describe('block form controls in Chromium', () => {
     expect([await slider.getAttribute('min'), await slider.getAttribute('max'), await slider.getAttribute('step'), await slider.inputValue()]).toEqual(['0', '2', '0.1', '0.7']);
     const shown = panel.locator('[data-field="temperature"] output');
     expect(await shown.textContent()).toBe('0.7');
+    // The whole row fits its half of the panel, the maximum shown at its right end.
+    const field = await panel.locator('[data-field="temperature"]').boundingBox();
+    const maxEnd = await panel.locator('[data-field="temperature"] .slider-end').last().boundingBox();
+    expect(await panel.locator('[data-field="temperature"] .slider-end').allTextContents()).toEqual(['0', '2']);
+    expect(maxEnd && field && maxEnd.x + maxEnd.width <= field.x + field.width + 0.5).toBe(true);
 
     // Pressed and dragged to the far right: the value beside it follows, nothing is sent yet.
     const box = await slider.boundingBox();
@@ -126,16 +131,20 @@ describe('block form controls in Chromium', () => {
     // Jina's options are a checkbox list (chips) stored as the chosen ids, in the list's order.
     panel = await panelOf(page, 'reader');
     const options = panel.getByRole('group', { name: 'Options', exact: true });
-    const chip = (name: string) => options.locator('label.chip', { hasText: name });
+    const box = (name: string) => options.getByRole('checkbox', { name, exact: true });
     const chosen = () => options.locator('label.chip.on').allTextContents();
     expect(await chosen()).toEqual([]);
-    await chip('JSON Response').click();
-    await chip('Gather Links').click();
+    await box('JSON Response').check();
+    // The keyboard reaches them: Space on a focused chip checks it.
+    await box('Gather Links').focus();
+    await page.keyboard.press('Space');
     await expect.poll(() => wf.stored('reader', 'options'), POLL).toEqual(['gatherLinks', 'jsonResponse']);
     expect(await chosen()).toEqual(['Gather Links', 'JSON Response']);
-    await chip('Gather Links').click();
+    // A click on the chip's text unchecks it.
+    await options.locator('label.chip', { hasText: 'Gather Links' }).click();
     await expect.poll(() => wf.stored('reader', 'options'), POLL).toEqual(['jsonResponse']);
     expect(await chosen()).toEqual(['JSON Response']);
+    expect(await box('Gather Links').isChecked()).toBe(false);
     await page.screenshot({ path: '/tmp/weft-forms-chips.png' });
 
     // Its API key is a masked field with a reveal button too.
