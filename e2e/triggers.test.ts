@@ -6,6 +6,7 @@ import { inject } from 'vitest';
 import { api } from './support/http.js';
 import { createAccount } from './support/accounts.js';
 import { startSecondGateway } from './support/gateway.js';
+import type { ScheduleView } from './support/schedules.js';
 
 interface Execution {
   executionId: string;
@@ -15,17 +16,6 @@ interface Execution {
   output: unknown;
   deploymentVersion: number | null;
   logs?: Array<{ blockId: string; skipped?: boolean }>;
-}
-interface ScheduleAnswer {
-  id: string;
-  workflowId: string;
-  cronExpression: string;
-  timezone: string;
-  nextRunAt: string[];
-  lastRunAt: string | null;
-  status: string;
-  scheduleType: string;
-  deploymentVersion: number;
 }
 
 type Command = Record<string, unknown>;
@@ -800,7 +790,7 @@ describe('schedules on Temporal through the gateway', () => {
     await deploy(id);
     // The deploy has answered: its schedule is there at once.
     expect((await api('GET', `/api/schedules?workflowId=${id}`)).status).toBe(200);
-    const view = (await api<ScheduleAnswer>('GET', `/api/schedules?workflowId=${id}`)).body;
+    const view = (await api<ScheduleView>('GET', `/api/schedules?workflowId=${id}`)).body;
     expect(view).toMatchObject({ id, workflowId: id, cronExpression: '@every 10s', timezone: 'UTC', status: 'active', scheduleType: 'minutes', deploymentVersion: 1 });
     expect(view.nextRunAt).toHaveLength(5);
     const times = view.nextRunAt.map((t) => Date.parse(t));
@@ -812,11 +802,11 @@ describe('schedules on Temporal through the gateway', () => {
     const done = await finished(fired?.executionId ?? '');
     expect(done, JSON.stringify(done)).toMatchObject({ error: null });
     expect(done).toMatchObject({ trigger: 'schedule', deploymentVersion: 1, status: 'succeeded', output: { result: 'tick' } });
-    await expect.poll(async () => (await api<ScheduleAnswer>('GET', `/api/schedules?workflowId=${id}`)).body.lastRunAt, { timeout: 30_000 }).not.toBeNull();
+    await expect.poll(async () => (await api<ScheduleView>('GET', `/api/schedules?workflowId=${id}`)).body.lastRunAt, { timeout: 30_000 }).not.toBeNull();
 
-    const paused = await api<ScheduleAnswer>('POST', `/api/schedules/${id}/pause`);
+    const paused = await api<ScheduleView>('POST', `/api/schedules/${id}/pause`);
     expect(paused.body).toMatchObject({ status: 'paused', nextRunAt: [] });
-    const resumed = await api<ScheduleAnswer>('POST', `/api/schedules/${id}/resume`);
+    const resumed = await api<ScheduleView>('POST', `/api/schedules/${id}/resume`);
     expect(resumed.body.status).toBe('active');
     expect(resumed.body.nextRunAt).toHaveLength(5);
 
@@ -833,7 +823,7 @@ describe('schedules on Temporal through the gateway', () => {
     await deploy(id);
     // The deploy has answered: its schedule is there at once.
     expect((await api('GET', `/api/schedules?workflowId=${id}`)).status).toBe(200);
-    const view = (await api<ScheduleAnswer>('GET', `/api/schedules?workflowId=${id}`)).body;
+    const view = (await api<ScheduleView>('GET', `/api/schedules?workflowId=${id}`)).body;
     expect(view).toMatchObject({ cronExpression: '30 9 * * *', timezone: 'Asia/Tokyo', scheduleType: 'daily' });
     // 09:30 in Tokyo is 00:30 UTC.
     for (const t of view.nextRunAt) expect(t).toMatch(/T00:30:00/);
@@ -842,9 +832,9 @@ describe('schedules on Temporal through the gateway', () => {
     // A redeploy updates it: the draft's new time only once deployed.
     const starterId = await starterOf(id);
     expect((await api('POST', `/api/workflows/${id}/commands`, { commands: [set(starterId, 'dailyTime', '10:45')] })).status).toBe(200);
-    expect((await api<ScheduleAnswer>('GET', `/api/schedules?workflowId=${id}`)).body).toMatchObject({ cronExpression: '30 9 * * *', deploymentVersion: 1 });
+    expect((await api<ScheduleView>('GET', `/api/schedules?workflowId=${id}`)).body).toMatchObject({ cronExpression: '30 9 * * *', deploymentVersion: 1 });
     await deploy(id);
-    const redeployed = (await api<ScheduleAnswer>('GET', `/api/schedules?workflowId=${id}`)).body;
+    const redeployed = (await api<ScheduleView>('GET', `/api/schedules?workflowId=${id}`)).body;
     expect(redeployed).toMatchObject({ cronExpression: '45 10 * * *', timezone: 'Asia/Tokyo', deploymentVersion: 2 });
     for (const t of redeployed.nextRunAt) expect(t).toMatch(/T01:45:00/);
     // Deleting the workflow removes its Temporal Schedule (the registry's workflowDeleted event), before any cancel call.
