@@ -62,8 +62,8 @@ function Entry({ entry, onRerun, onSelect }: { entry: BlockEntry; onRerun?: () =
               <h3>Attempts</h3>
               <ol className="log-attempts" aria-label={`Attempts of ${entry.blockName}`}>
                 {entry.attemptLog.map((t) => (
-                  <li key={t.attempt} className="mono">
-                    Try {t.attempt}
+                  <li key={`${t.call ?? 0}-${t.attempt}`} className="mono">
+                    {t.call !== undefined ? `Model call ${t.call}, try ${t.attempt}` : `Try ${t.attempt}`}
                     {t.startedAt && ` at ${new Date(t.startedAt).toLocaleTimeString()}`}
                     {t.durationMs !== undefined && `, ${formatDuration(t.durationMs)}`}: {t.error ? <span className="log-error">{t.error}</span> : 'answered'}
                   </li>

@@ -13,6 +13,8 @@ export interface TokenCount {
 /** One try of a retried block's call: its number, start, duration and (for a failed try) error. */
 export interface AttemptEntry {
   attempt: number;
+  /** Which of the block's model calls the try belongs to (an agent's calls are tried one by one), from 1. */
+  call?: number;
   startedAt?: string;
   durationMs?: number;
   error?: string;
@@ -136,7 +138,16 @@ function attemptsOf(value: unknown): AttemptEntry[] | undefined {
     const startedAt = text(r.startedAt);
     const durationMs = num(r.durationMs);
     const error = text(r.error);
-    return [{ attempt: num(r.attempt) ?? i + 1, ...(startedAt !== undefined ? { startedAt } : {}), ...(durationMs !== undefined ? { durationMs } : {}), ...(error !== undefined ? { error } : {}) }];
+    const call = num(r.call);
+    return [
+      {
+        attempt: num(r.attempt) ?? i + 1,
+        ...(call !== undefined ? { call } : {}),
+        ...(startedAt !== undefined ? { startedAt } : {}),
+        ...(durationMs !== undefined ? { durationMs } : {}),
+        ...(error !== undefined ? { error } : {}),
+      },
+    ];
   });
   return tries.length > 0 ? tries : undefined;
 }

@@ -27,6 +27,10 @@ describe('the run console state', () => {
     expect(live.entries[1]).toMatchObject({ attempts: 1, attemptLog: undefined });
     const stored = fromExecution({ executionId: 'x', status: 'succeeded', logs: [{ blockId: 'api', blockName: 'API 1', blockType: 'api', success: true, attempts: 2, attemptLog: [...tries, 'junk'] }] });
     expect(stored.entries[0]).toMatchObject({ attempts: 2, attemptLog: tries });
+    // An agent's tries name the model call they belong to.
+    const agentTries = [{ call: 1, attempt: 1, error: 'HTTP error 503' }, { call: 1, attempt: 2 }, { call: 3, attempt: 1, error: 'HTTP error 429' }, { call: 3, attempt: 2 }];
+    const agent = fromExecution({ executionId: 'y', status: 'succeeded', logs: [{ blockId: 'a', blockName: 'Agent 1', blockType: 'agent', success: true, attempts: 2, attemptLog: agentTries }] });
+    expect(agent.entries[0]?.attemptLog).toEqual(agentTries);
   });
 
   it('folds a run: blocks start, stream tokens, finish or fail; the run ends with its status', () => {
