@@ -199,12 +199,16 @@ describe('block form controls in Chromium', () => {
     const runs = status.getByRole('list', { name: 'Next runs' }).getByRole('listitem');
     const runTimes = async () => (await runs.allTextContents()).map((t) => new Date(t).getTime());
 
-    // Daily at 09:00 UTC by default: three next runs a day apart.
+    // Daily by default, with no time yet: the status says what the deploy would refuse. At 09:00 UTC: three
+    // next runs a day apart, the cron as the server makes it.
     const frequency = panel.getByRole('combobox', { name: 'Frequency', exact: true });
     expect(await frequency.inputValue()).toBe('daily');
+    await status.getByText('Time of Day is required', { exact: true }).waitFor();
+    const daily = panel.getByRole('textbox', { name: 'Time of Day', exact: true });
+    await daily.fill('09:00');
+    await daily.press('Enter');
     await status.getByText('0 9 * * *', { exact: true }).waitFor();
     await expect.poll(() => runs.count(), POLL).toBe(3);
-    expect(await panel.getByRole('textbox', { name: 'Time of Day', exact: true }).count()).toBe(1);
 
     // Every X minutes: its own two fields replace the time of day.
     await frequency.selectOption('minutes');
@@ -214,13 +218,21 @@ describe('block form controls in Chromium', () => {
     expect(await panel.getByRole('textbox', { name: 'Time of Day', exact: true }).count()).toBe(0);
     await every.fill('5');
     await every.press('Enter');
-    await status.getByText('*/5 * * * *', { exact: true }).waitFor();
+    await status.getByText('0/5 * * * *', { exact: true }).waitFor();
     await expect.poll(() => runs.count(), POLL).toBe(3);
     await expect.poll(async () => {
       const [a = 0, b = 0] = await runTimes();
       return b - a;
     }, POLL).toBe(5 * 60_000);
     await expect.poll(async () => [await wf.stored(schedule, 'scheduleType'), await wf.stored(schedule, 'minutesInterval')], POLL).toEqual(['minutes', '5']);
+    // Longer than an hour, as the server takes it: every 90 minutes.
+    await every.fill('90');
+    await every.press('Enter');
+    await status.getByText('@every 5400s', { exact: true }).waitFor();
+    await expect.poll(async () => {
+      const [a = 0, b = 0] = await runTimes();
+      return b - a;
+    }, POLL).toBe(90 * 60_000);
 
     // Weekly on Friday at 18:30 in Tokyo.
     await frequency.selectOption('weekly');
@@ -229,7 +241,7 @@ describe('block form controls in Chromium', () => {
     await time.fill('18:30');
     await time.press('Enter');
     await panel.getByRole('combobox', { name: 'Timezone', exact: true }).selectOption('Asia/Tokyo');
-    await status.getByText('30 18 * * FRI', { exact: true }).waitFor();
+    await status.getByText('30 18 * * 5', { exact: true }).waitFor();
     await status.getByText('(Asia/Tokyo)', { exact: true }).waitFor();
     await expect.poll(async () => {
       const [a = 0, b = 0] = await runTimes();
@@ -239,7 +251,7 @@ describe('block form controls in Chromium', () => {
     // A bad time is named in the status instead of runs.
     await time.fill('25:00');
     await time.press('Enter');
-    await status.getByText('Time of day is HH:MM', { exact: true }).waitFor();
+    await status.getByText('Time must be HH:MM (24 hours), got "25:00"', { exact: true }).waitFor();
     expect(await status.getByRole('list', { name: 'Next runs' }).count()).toBe(0);
     const scheduleFields = ['scheduleType', 'weeklyDay', 'weeklyDayTime', 'timezone'] as const;
     await expect

@@ -1,25 +1,27 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TriggerSchedule } from '@weft/catalog';
 import type { WorkflowState } from '@weft/workflow';
 import { api, ApiError } from '../api';
 import { CopyButton } from '../panels/fields/Integrations';
-import { nextRunTimes } from '../panels/fields/schedule';
+import { fireTimeText, nextFireTimes } from '../panels/fields/schedule';
 import { Icon } from '../ui/icons';
 import { useToast } from '../ui/toast';
 import { curlExample, deployInfo, streamingBlocks } from './deployInfo';
 
-function NextRuns({ cron, timezone }: { cron: string; timezone: string }) {
+function NextRuns({ plan }: { plan: TriggerSchedule }) {
   const [runs, setRuns] = useState<string[] | string>([]);
+  const key = JSON.stringify(plan);
   useEffect(() => {
     let live = true;
-    nextRunTimes(cron, timezone).then(
-      (dates) => live && setRuns(dates),
+    nextFireTimes(plan, new Date()).then(
+      (dates) => live && setRuns(dates.map((d) => fireTimeText(d, plan.timezone))),
       (error: unknown) => live && setRuns(error instanceof Error ? error.message : String(error)),
     );
     return () => {
       live = false;
     };
-  }, [cron, timezone]);
+  }, [key]);
   if (typeof runs === 'string') return <p className="error">{runs}</p>;
   return (
     <ol className="next-runs" aria-label="Next scheduled runs">
@@ -167,7 +169,7 @@ export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { work
         {info.schedule && (
           <section aria-label="Schedule">
             <h3>Schedule {info.schedule.cron && <span className="mono">({info.schedule.cron}, {info.schedule.timezone})</span>}</h3>
-            {info.schedule.error ? <p className="error">{info.schedule.error}</p> : info.schedule.cron && <NextRuns cron={info.schedule.cron} timezone={info.schedule.timezone} />}
+            {info.schedule.error ? <p className="error">{info.schedule.error}</p> : info.schedule.plan && <NextRuns plan={info.schedule.plan} />}
           </section>
         )}
 

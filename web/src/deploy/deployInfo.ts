@@ -1,13 +1,14 @@
-import { checkDeployable, deploymentTriggers, referenceName, STREAMING_BLOCK_TYPES, webhookTriggers, type DeployProblem } from '@weft/catalog';
+import { checkDeployable, deploymentTriggers, referenceName, STREAMING_BLOCK_TYPES, webhookTriggers, type DeployProblem, type TriggerSchedule } from '@weft/catalog';
 import type { WorkflowState } from '@weft/workflow';
-import { scheduleCron } from '../panels/fields/schedule';
+import { schedulePlan } from '../panels/fields/schedule';
 
 /** What the deploy panel shows of a draft: what keeps it from deploying, and the triggers it deploys with. */
 export interface DeployInfo {
   problems: DeployProblem[];
   /** Every webhook the draft listens on (its starter, each webhook block), each on its own path. */
   webhooks: Array<{ blockId: string; blockName: string; url: string; secret: string; provider: string }>;
-  schedule?: { blockId: string; cron?: string; timezone: string; error?: string };
+  /** The schedule as the server will create it (`plan`; `cron` as GET /api/schedules shows it), or why it cannot be. */
+  schedule?: { blockId: string; cron?: string; plan?: TriggerSchedule; timezone: string; error?: string };
 }
 
 /** The deploy panel's view of a draft, with webhook URLs under `origin`. */
@@ -27,9 +28,9 @@ export function deployInfo(state: Pick<WorkflowState, 'blocks' | 'edges' | 'vari
   };
   if (triggers.schedule) {
     const fields = triggers.schedule.fields as Record<string, unknown>;
-    const cron = scheduleCron(fields);
+    const plan = schedulePlan(fields, now);
     const timezone = typeof fields.timezone === 'string' && fields.timezone ? fields.timezone : 'UTC';
-    info.schedule = { blockId: triggers.schedule.blockId, timezone, ...('cron' in cron ? { cron: cron.cron } : { error: cron.error }) };
+    info.schedule = { blockId: triggers.schedule.blockId, timezone, ...('schedule' in plan ? { cron: plan.schedule.cronExpression, plan: plan.schedule } : { error: plan.error }) };
   }
   return info;
 }

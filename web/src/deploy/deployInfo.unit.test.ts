@@ -52,9 +52,13 @@ describe('the deploy panel’s view of a draft', () => {
 
   it('gives the schedule’s cron and timezone, or why it has none', () => {
     const daily = deployInfo(state([block('s', 'starter', 'Start', { startWorkflow: 'schedule', scheduleType: 'daily', dailyTime: '07:30', timezone: 'Europe/Oslo' })]), 'http://h');
-    expect(daily.schedule).toEqual({ blockId: 's', cron: '30 7 * * *', timezone: 'Europe/Oslo' });
-    const bad = deployInfo(state([block('s', 'starter', 'Start', { startWorkflow: 'schedule', scheduleType: 'minutes', minutesInterval: '90' })]), 'http://h');
-    expect(bad.schedule?.error).toBe('Run every 1 to 59 minutes');
+    expect(daily.schedule).toMatchObject({ blockId: 's', cron: '30 7 * * *', timezone: 'Europe/Oslo', plan: { scheduleType: 'daily', cronExpression: '30 7 * * *' } });
+    // As the server makes it: 90 minutes is a schedule (local times from the starting time), not a problem.
+    const ninety = deployInfo(state([block('s', 'starter', 'Start', { startWorkflow: 'schedule', scheduleType: 'minutes', minutesInterval: '90', minutesStartingAt: '08:00' })]), 'http://h');
+    expect(ninety.schedule?.error).toBeUndefined();
+    expect(ninety.schedule?.plan?.localTimes).toBeDefined();
+    const bad = deployInfo(state([block('s', 'starter', 'Start', { startWorkflow: 'schedule', scheduleType: 'minutes', minutesInterval: '5s' })]), 'http://h');
+    expect(bad.schedule?.error).toBe('Run Every (minutes) must be at least 10 seconds');
   });
 
   it('writes a curl call with the key and input', () => {

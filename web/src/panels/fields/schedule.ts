@@ -1,51 +1,39 @@
-/** The cron expression a schedule's fields stand for (frequencies of spec 000 §9), or why there is none. */
-export function scheduleCron(values: Record<string, unknown>): { cron: string } | { error: string } {
-  const text = (id: string, fallback = '') => {
-    const v = values[id];
-    return v === null || v === undefined || v === '' ? fallback : String(v);
-  };
-  const time = (id: string) => {
-    const m = /^(\d{1,2}):(\d{2})$/.exec(text(id, '09:00'));
-    if (!m || Number(m[1]) > 23 || Number(m[2]) > 59) return null;
-    return { h: Number(m[1]), m: Number(m[2]) };
-  };
-  switch (text('scheduleType', 'daily')) {
-    case 'minutes': {
-      const n = Number(text('minutesInterval', '15'));
-      if (!Number.isInteger(n) || n < 1 || n > 59) return { error: 'Run every 1 to 59 minutes' };
-      return { cron: `*/${n} * * * *` };
-    }
-    case 'hourly': {
-      const m = Number(text('hourlyMinute', '0'));
-      if (!Number.isInteger(m) || m < 0 || m > 59) return { error: 'Minute of the hour is 0 to 59' };
-      return { cron: `${m} * * * *` };
-    }
-    case 'daily': {
-      const t = time('dailyTime');
-      return t ? { cron: `${t.m} ${t.h} * * *` } : { error: 'Time of day is HH:MM' };
-    }
-    case 'weekly': {
-      const t = time('weeklyDayTime');
-      return t ? { cron: `${t.m} ${t.h} * * ${text('weeklyDay', 'MON')}` } : { error: 'Time of day is HH:MM' };
-    }
-    case 'monthly': {
-      const t = time('monthlyTime');
-      const d = Number(text('monthlyDay', '1'));
-      if (!Number.isInteger(d) || d < 1 || d > 31) return { error: 'Day of the month is 1 to 31' };
-      return t ? { cron: `${t.m} ${t.h} ${d} * *` } : { error: 'Time of day is HH:MM' };
-    }
-    case 'custom': {
-      const cron = text('cronExpression');
-      return cron ? { cron } : { error: 'Enter a cron expression' };
-    }
-    default:
-      return { error: 'Choose a frequency' };
-  }
+import { toTriggerSchedule, type TriggerSchedule } from '@weft/catalog';
+
+/**
+ * What a schedule's fields make, exactly as the server will create it on deploy (the catalogue's
+ * `toTriggerSchedule`: minutes intervals of any length or seconds, the starting time, local times that
+ * keep across clock changes), or the first problem the deploy check would name.
+ */
+export function schedulePlan(values: Record<string, unknown>, now = new Date()): { schedule: TriggerSchedule } | { error: string } {
+  const made = toTriggerSchedule(values, now);
+  return made.ok ? { schedule: made.schedule } : { error: made.problems[0]?.message ?? 'Choose a frequency' };
 }
 
-/** The next `count` times a cron expression fires in `timezone`, as the user reads them (cron-parser loads on demand). */
-export async function nextRunTimes(cron: string, timezone: string, count = 3): Promise<string[]> {
+/** The 5-field cron expressions a schedule fires by (none for a fixed interval). */
+function cronsOf(schedule: TriggerSchedule): string[] {
+  if (schedule.interval) return [];
+  if (schedule.localTimes) return schedule.localTimes.map((g) => `${g.minute} ${g.hour.join(',')} * * *`);
+  return [schedule.cronExpression];
+}
+
+/** The next `count` times a schedule fires after `now`, as Temporal runs it (cron-parser loads on demand). */
+export async function nextFireTimes(schedule: TriggerSchedule, now: Date, count = 3): Promise<Date[]> {
+  if (schedule.interval) {
+    // Temporal's interval: every `everySeconds` from the epoch, shifted by `offsetSeconds`.
+    const { everySeconds, offsetSeconds } = schedule.interval;
+    const first = Math.floor((now.getTime() / 1000 - offsetSeconds) / everySeconds) + 1;
+    return Array.from({ length: count }, (_, i) => new Date(((first + i) * everySeconds + offsetSeconds) * 1000));
+  }
   const { CronExpressionParser } = await import('cron-parser');
-  const it = CronExpressionParser.parse(cron, { tz: timezone, currentDate: new Date() });
-  return Array.from({ length: count }, () => it.next().toDate().toLocaleString(undefined, { timeZone: timezone, dateStyle: 'medium', timeStyle: 'short' }));
+  const times = cronsOf(schedule).flatMap((cron) => {
+    const it = CronExpressionParser.parse(cron, { tz: schedule.timezone, currentDate: now });
+    return Array.from({ length: count }, () => it.next().toDate());
+  });
+  return times.sort((a, b) => a.getTime() - b.getTime()).slice(0, count);
+}
+
+/** A fire time as the user reads it, in the schedule's timezone. */
+export function fireTimeText(at: Date, timezone: string): string {
+  return at.toLocaleString(undefined, { timeZone: timezone, dateStyle: 'medium', timeStyle: 'short' });
 }
