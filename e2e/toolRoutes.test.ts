@@ -29,7 +29,7 @@ beforeAll(async () => {
   site = await createFakeServer();
   site.on('GET', '/cat.png', { headers: { 'content-type': 'image/png' }, text: 'PNG-BYTES-OF-A-CAT' });
   site.on('GET', '/old-cat.png', { status: 301, headers: { location: '/cat.png' } });
-  site.on('GET', '/logo.svg', { headers: { 'content-type': 'image/svg+xml' }, text: '<svg xmlns="http://www.w3.org/2000/svg"><script>fetch("/api/workflows")</script><circle r="4"/></svg>' });
+  site.on('GET', '/logo.svg', { headers: { 'content-type': 'image/svg+xml' }, text: '<svg><script>fetch("/api/workflows")</script><circle r="4"/></svg>' });
   site.on('GET', '/handbook.md', { headers: { 'content-type': 'text/markdown' }, text: '# Handbook\n\nEveryone gets 25 days of holiday a year, booked in the team calendar.' });
   site.on('GET', '/handbook-moved.md', { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/handbook.md' } });
   site.on('GET', '/page.html', { headers: { 'content-type': 'text/html' }, text: '<html><body>not an image</body></html>' });
