@@ -1,5 +1,8 @@
-import { useState } from 'react';
-import { applyEvent, takeEvents, type ChatItem, type ChatView, type WorkflowDiff } from './chatStream';
+import { useLayoutEffect, useRef, useState } from 'react';
+import { applyEvent, takeEvents, type ChatItem, type ChatView } from './chatStream';
+import { CopilotItem, type ProposalItem } from './CopilotItem';
+import { Composer } from './Composer';
+import { Icon } from '../ui/icons';
 import './copilot.css';
 
 async function postJson(path: string, body?: unknown): Promise<{ ok: boolean; body: Record<string, unknown> }> {
@@ -12,32 +15,30 @@ function errorOf(body: Record<string, unknown>): string {
   return typeof body.error === 'string' ? body.error : typeof body.message === 'string' ? body.message : 'The request failed';
 }
 
-function DiffView({ diff }: { diff: WorkflowDiff }) {
-  const line = (sign: string, text: string, key: string) => (
-    <li key={key} className={`diff-${sign === '+' ? 'add' : sign === '-' ? 'remove' : 'change'}`}>
-      {sign} {text}
-    </li>
-  );
-  return (
-    <ul className="copilot-diff" aria-label="Proposed changes">
-      {diff.blocks.added.map((b) => line('+', `${b.name} (${b.type})`, `a${b.id}`))}
-      {diff.blocks.removed.map((b) => line('-', `${b.name} (${b.type})`, `r${b.id}`))}
-      {diff.blocks.changed.map((b) => line('~', `${b.name}: ${b.fields.join(', ')}`, `c${b.id}`))}
-      {diff.edges.added.map((e) => line('+', `${e.source} → ${e.target}`, `ea${e.source}${e.target}`))}
-      {diff.edges.removed.map((e) => line('-', `${e.source} → ${e.target}`, `er${e.source}${e.target}`))}
-    </ul>
-  );
-}
+/** What the empty panel offers to start from (a click puts it in the composer). */
+const SUGGESTIONS = ['Add an agent that summarises the input', 'Explain what this workflow does', 'Add error handling to the API calls'];
+
+/** How close to the bottom (px) the list counts as following the conversation. */
+const FOLLOW_SLACK = 48;
 
 /**
  * The copilot beside the canvas: the conversation with streamed text and tool call states, proposed diffs
  * to accept or reject, and checkpoints to revert to. Edits land through the editor, so the canvas shows
- * them live like any other collaborator's.
+ * them live like any other collaborator's. A turn cannot be cancelled (the service has no call for it),
+ * so the panel offers no stop button: Send stays disabled until the reply ends.
  */
 export function CopilotPanel({ workflowId }: { workflowId: string }) {
   const [view, setView] = useState<ChatView>({ items: [], busy: false });
   const [draft, setDraft] = useState('');
   const [propose, setPropose] = useState(false);
+  const list = useRef<HTMLOListElement>(null);
+  const following = useRef(true);
+
+  // New text scrolls into view unless the reader scrolled up to read something earlier.
+  useLayoutEffect(() => {
+    const el = list.current;
+    if (el && following.current) el.scrollTop = el.scrollHeight;
+  }, [view.items]);
 
   const update = (at: number, item: ChatItem) => setView((v) => ({ ...v, items: v.items.map((x, i) => (i === at ? item : x)) }));
   const fail = (text: string) => setView((v) => ({ ...v, busy: false, items: [...v.items, { kind: 'error', text }] }));
@@ -46,6 +47,7 @@ export function CopilotPanel({ workflowId }: { workflowId: string }) {
     const message = draft.trim();
     if (!message || view.busy) return;
     setDraft('');
+    following.current = true;
     setView((v) => ({ ...v, busy: true, items: [...v.items, { kind: 'user', text: message }] }));
     const res = await fetch('/api/copilot/chat', {
       method: 'POST',
@@ -75,62 +77,63 @@ export function CopilotPanel({ workflowId }: { workflowId: string }) {
     else fail(errorOf(out.body));
   }
 
-  async function decide(at: number, item: Extract<ChatItem, { kind: 'proposal' }>, action: 'accept' | 'reject') {
+  async function decide(at: number, item: ProposalItem, action: 'accept' | 'reject') {
     const out = await postJson(`/api/copilot/proposals/${encodeURIComponent(item.proposalId)}`, { action });
     if (out.ok) update(at, { ...item, status: action === 'accept' ? 'accepted' : 'rejected' });
     else fail(errorOf(out.body));
   }
 
+  // Until the first words of the reply arrive, a typing indicator says the copilot is on it.
+  const waiting = view.busy && view.items.at(-1)?.kind === 'user';
   return (
     <section className="panel copilot" aria-label="Copilot">
-      <h2>Copilot</h2>
-      <ol className="copilot-items">
-        {view.items.map((item, at) => (
-          <li key={at} className={`copilot-${item.kind}`}>
-            {item.kind === 'user' && <p>{item.text}</p>}
-            {item.kind === 'assistant' && <p>{item.text}</p>}
-            {item.kind === 'error' && <p role="alert">{item.text}</p>}
-            {item.kind === 'tool' && (
-              <p className={`tool-state tool-${item.state}`} title={item.error}>
-                {item.name}: {item.state}
-                {item.error && <span className="muted"> — {item.error}</span>}
+      <div className="copilot-head">
+        <span className="copilot-mark" aria-hidden="true">
+          <Icon name="sparkle" size={14} />
+        </span>
+        <h2>Copilot</h2>
+        {view.busy && <span className="pill pill-accent">Replying…</span>}
+      </div>
+      {view.items.length === 0 ? (
+        <div className="copilot-empty">
+          <p>Ask for a change in your own words: the copilot edits the workflow, and every edit can be reverted.</p>
+          <ul aria-label="Suggestions">
+            {SUGGESTIONS.map((s) => (
+              <li key={s}>
+                <button type="button" className="copilot-suggestion" onClick={() => setDraft(s)}>
+                  {s}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : (
+        <ol
+          className="copilot-items"
+          ref={list}
+          aria-live="polite"
+          onScroll={(e) => {
+            const el = e.currentTarget;
+            following.current = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_SLACK;
+          }}
+        >
+          {view.items.map((item, at) => (
+            <li key={at} className={`copilot-${item.kind}`}>
+              <CopilotItem item={item} onRevert={(id) => void revert(at, id)} onDecide={(p, action) => void decide(at, p, action)} />
+            </li>
+          ))}
+          {waiting && (
+            <li className="copilot-assistant" aria-label="The copilot is replying">
+              <p className="copilot-bubble copilot-typing">
+                <span />
+                <span />
+                <span />
               </p>
-            )}
-            {item.kind === 'checkpoint' && (
-              <button type="button" disabled={item.reverted} onClick={() => void revert(at, item.checkpointId)}>
-                {item.reverted ? 'Reverted' : 'Revert to before this edit'}
-              </button>
-            )}
-            {item.kind === 'proposal' && (
-              <div>
-                <DiffView diff={item.diff} />
-                {item.status === 'pending' ? (
-                  <div className="copilot-actions">
-                    <button type="button" onClick={() => void decide(at, item, 'accept')}>Accept</button>
-                    <button type="button" onClick={() => void decide(at, item, 'reject')}>Reject</button>
-                  </div>
-                ) : (
-                  <p className="muted">{item.status === 'accepted' ? 'Accepted' : 'Rejected'}</p>
-                )}
-              </div>
-            )}
-          </li>
-        ))}
-      </ol>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void send();
-        }}
-      >
-        <textarea aria-label="Ask the copilot" value={draft} placeholder="Ask the copilot to build or change this workflow" onChange={(e) => setDraft(e.target.value)} rows={3} />
-        <label className="copilot-propose">
-          <input type="checkbox" checked={propose} onChange={(e) => setPropose(e.target.checked)} /> Show edits as a diff first
-        </label>
-        <button type="submit" disabled={view.busy || draft.trim() === ''}>
-          {view.busy ? 'Working…' : 'Send'}
-        </button>
-      </form>
+            </li>
+          )}
+        </ol>
+      )}
+      <Composer draft={draft} busy={view.busy} propose={propose} onDraft={setDraft} onPropose={setPropose} onSend={() => void send()} />
     </section>
   );
 }

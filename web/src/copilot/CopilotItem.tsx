@@ -1,0 +1,85 @@
+import type { ChatItem, ToolState, WorkflowDiff } from './chatStream';
+import { Icon } from '../ui/icons';
+
+function DiffView({ diff }: { diff: WorkflowDiff }) {
+  const line = (sign: string, text: string, key: string) => (
+    <li key={key} className={`diff-${sign === '+' ? 'add' : sign === '-' ? 'remove' : 'change'}`}>
+      <span className="diff-sign" aria-hidden="true">{sign}</span> {text}
+    </li>
+  );
+  return (
+    <ul className="copilot-diff" aria-label="Proposed changes">
+      {diff.blocks.added.map((b) => line('+', `${b.name} (${b.type})`, `a${b.id}`))}
+      {diff.blocks.removed.map((b) => line('-', `${b.name} (${b.type})`, `r${b.id}`))}
+      {diff.blocks.changed.map((b) => line('~', `${b.name}: ${b.fields.join(', ')}`, `c${b.id}`))}
+      {diff.edges.added.map((e) => line('+', `${e.source} → ${e.target}`, `ea${e.source}${e.target}`))}
+      {diff.edges.removed.map((e) => line('-', `${e.source} → ${e.target}`, `er${e.source}${e.target}`))}
+    </ul>
+  );
+}
+
+const TOOL_LABEL: Record<ToolState, string> = { detecting: 'preparing', executing: 'running', completed: 'done', error: 'failed' };
+
+export type ProposalItem = Extract<ChatItem, { kind: 'proposal' }>;
+
+/** One entry of the conversation: a bubble for the user and the copilot, a status line for a tool call, a card for a checkpoint or a proposed diff. */
+export function CopilotItem({ item, onRevert, onDecide }: { item: ChatItem; onRevert(checkpointId: string): void; onDecide(item: ProposalItem, action: 'accept' | 'reject'): void }) {
+  switch (item.kind) {
+    case 'user':
+      return <p className="copilot-bubble">{item.text}</p>;
+    case 'assistant':
+      return <p className="copilot-bubble">{item.text}</p>;
+    case 'error':
+      return (
+        <p className="copilot-bubble" role="alert">
+          {item.text}
+        </p>
+      );
+    case 'tool':
+      return (
+        // The text keeps the tool's own state name ("edit_workflow: completed") for readers and tests; the dot and label show it at a glance.
+        <p className={`tool-state tool-${item.state}`} title={item.error}>
+          <span className="tool-dot" aria-hidden="true" />
+          <span className="tool-name">
+            {item.name}: {item.state}
+          </span>
+          <span className="tool-label" aria-hidden="true">
+            {TOOL_LABEL[item.state]}
+          </span>
+          {item.error && <span className="tool-error-text">{item.error}</span>}
+        </p>
+      );
+    case 'checkpoint':
+      return (
+        <div className="copilot-checkpoint">
+          <span className="muted">Workflow edited</span>
+          <button type="button" className="btn btn-sm btn-ghost" disabled={item.reverted} onClick={() => onRevert(item.checkpointId)}>
+            <Icon name="undo" size={12} /> {item.reverted ? 'Reverted' : 'Revert to before this edit'}
+          </button>
+        </div>
+      );
+    case 'proposal':
+      return (
+        <div className="copilot-proposal">
+          <strong>Proposed changes</strong>
+          <DiffView diff={item.diff} />
+          {item.status === 'pending' ? (
+            <div className="copilot-actions">
+              <button type="button" className="btn btn-sm btn-primary" onClick={() => onDecide(item, 'accept')}>
+                Accept
+              </button>
+              <button type="button" className="btn btn-sm" onClick={() => onDecide(item, 'reject')}>
+                Reject
+              </button>
+            </div>
+          ) : (
+            <p className={`pill ${item.status === 'accepted' ? 'pill-live' : ''}`}>{item.status === 'accepted' ? 'Accepted' : 'Rejected'}</p>
+          )}
+        </div>
+      );
+    default: {
+      const never: never = item;
+      return never;
+    }
+  }
+}
