@@ -440,9 +440,10 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
     if (starterFields.length > 0) setAsking(true);
     else startRun({});
   };
+  // "Run from <block>" streams the same blocks the Run button's choice does.
   const rerunFrom = useStable((blockId: string) => {
     const executionId = runs.run?.executionId;
-    if (executionId) void runs.rerunFrom(executionId, blockId);
+    if (executionId) void runs.rerunFrom(executionId, blockId, selectedOutputs(streamable, streamOff));
   });
   const cancelRun = useStable(() => {
     runs.cancel().catch((error: unknown) => toast.error(`Could not cancel the run: ${error instanceof Error ? error.message : String(error)}`));

@@ -357,11 +357,18 @@ export function executionRoutes(clients: Clients, auth: Authenticator, access: A
     const body = parseBody(rerunBody, req.body);
     const mode = modeOf(req, req.body);
     const execution = await executionFor(req, 'write', false);
-    await run(res, mode, (o) =>
-      clients.runs.rerunExecution(
-        { executionId: execution.executionId, fromBlockId: body.fromBlockId, actorId: actor.userId, wait: o.wait, stream: o.stream, newExecutionId: o.executionId },
-        { deadlineMs: o.wait ? SYNC_DEADLINE_MS : undefined },
-      ),
+    // The blocks whose tokens stream, as for a new run; named against the workflow's draft (what the editor offers to choose from).
+    const selection = selectedOutputsOf(req.body);
+    const selected = selection ? resolveSelectedOutputs(selection, blocksOf((await clients.editor.getState({ workflowId: execution.workflowId, waitMs: 0 })).stateJson)) : undefined;
+    await run(
+      res,
+      mode,
+      (o) =>
+        clients.runs.rerunExecution(
+          { executionId: execution.executionId, fromBlockId: body.fromBlockId, actorId: actor.userId, wait: o.wait, stream: o.stream, newExecutionId: o.executionId },
+          { deadlineMs: o.wait ? SYNC_DEADLINE_MS : undefined },
+        ),
+      selected,
     );
   });
 

@@ -75,7 +75,12 @@ export function useRun(workflowId: string) {
   }, [open]);
 
   const start = useCallback((input: Record<string, unknown>) => stream(`/workflows/${encodeURIComponent(workflowId)}/execute`, input), [stream, workflowId]);
-  const rerunFrom = useCallback((executionId: string, fromBlockId: string) => stream(`/executions/${encodeURIComponent(executionId)}/rerun`, { fromBlockId, stream: true }), [stream]);
+  /** Reruns an execution from one of its blocks; `selectedOutputs` is the Run button's streamed-blocks choice, as a new run sends it. */
+  const rerunFrom = useCallback(
+    (executionId: string, fromBlockId: string, selectedOutputs?: string[]) =>
+      stream(`/executions/${encodeURIComponent(executionId)}/rerun`, { fromBlockId, stream: true, ...(selectedOutputs ? { selectedOutputs } : {}) }),
+    [stream],
+  );
   const cancel = useCallback(async () => {
     const id = run?.executionId;
     if (!id) return;
