@@ -22,6 +22,7 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 const subpaths = {
   '@weft/workflow/layout': `${root}packages/workflow/src/layout/index.ts`,
   '@weft/platform/workflowBundle': `${root}packages/platform/src/workflowBundle.ts`,
+  '@weft/catalog/workflowTries': `${root}packages/catalog/src/providers/workflowTries.ts`,
   '@weft/testkit/histories': `${root}packages/testkit/src/histories.ts`,
 };
 const alias = {

@@ -1,17 +1,6 @@
-import { ApplicationFailure, isCancellation, patched, proxyActivities, proxyLocalActivities, sleep, uuid4 } from '@temporalio/workflow';
-import {
-  AttemptsExhausted,
-  innermostMessage,
-  isTransientFailure,
-  ModelLoopError,
-  RETRY_INITIAL_MS,
-  runToolLoop,
-  tryCall,
-  type CallTry,
-  type ToolLoopInput,
-  type ToolLoopResult,
-  type TryEnv,
-} from '@weft/catalog';
+import { ApplicationFailure, patched, proxyActivities, proxyLocalActivities, uuid4 } from '@temporalio/workflow';
+import { AttemptsExhausted, ModelLoopError, RETRY_INITIAL_MS, runToolLoop, type CallTry, type ToolLoopInput, type ToolLoopResult } from '@weft/catalog';
+import { tryInWorkflow } from '@weft/catalog/workflowTries';
 import type { CallModelInput, CallModelOutput, IntegrationActivities, ModelActivities } from '@weft/contracts';
 
 /** Start-to-close of one model call (a long streamed answer included). */
@@ -42,15 +31,6 @@ export type LoopCallTry = CallTry & { call: number };
 /** What the loop answers: the loop's result and, when a model call was tried again, its tries. */
 export type ModelToolLoopResult = ToolLoopResult & { attempts?: number; attemptLog?: LoopCallTry[] };
 
-const LOOP_TRIES: TryEnv = {
-  sleep: (ms) => sleep(ms),
-  now: () => Date.now(),
-  random: () => Math.random(),
-  transient: isTransientFailure,
-  passThrough: isCancellation,
-  message: innermostMessage,
-};
-
 /**
  * The loop's model calls tried by the workflow: `call` runs each try; `log()` answers the most tries
  * one call took and the tries of each call tried more than once. A streamed call's tries share a
@@ -69,7 +49,7 @@ function triedCalls(maxAttempts: number, initialMs: number, call: (input: CallMo
       const n = ++calls;
       const callId = input.stream ? uuid4() : undefined;
       try {
-        const done = await tryCall(maxAttempts, initialMs, LOOP_TRIES, (attempt) => call(input.stream ? { ...input, stream: { ...input.stream, callId, attempt } } : input));
+        const done = await tryInWorkflow(maxAttempts, initialMs, (attempt) => call(input.stream ? { ...input, stream: { ...input.stream, callId, attempt } } : input));
         keep(n, done.attempts, done.tries);
         return done.value;
       } catch (err) {

@@ -1,5 +1,5 @@
-import { isCancellation, sleep } from '@temporalio/workflow';
-import { innermostMessage, isTransientFailure, tryCall, type TryEnv } from '@weft/catalog';
+import { innermostMessage, isTransientFailure } from '@weft/catalog';
+import { tryInWorkflow } from '@weft/catalog/workflowTries';
 import type { AttemptRecord } from './types.js';
 
 export { AttemptsExhausted, attemptFields, RETRY_INITIAL_MS } from '@weft/catalog';
@@ -10,16 +10,6 @@ export const failureMessage = innermostMessage;
 /** Transient: timeouts, worker loss and retryable errors; answered errors (non-retryable failures) are not. */
 export const isTransient = isTransientFailure;
 
-/** Tries inside a workflow: durable timers, and `Date.now`/`Math.random` are deterministic there. */
-export const WORKFLOW_TRIES: TryEnv = {
-  sleep: (ms) => sleep(ms),
-  now: () => Date.now(),
-  random: () => Math.random(),
-  transient: isTransientFailure,
-  passThrough: isCancellation,
-  message: innermostMessage,
-};
-
 /**
  * Runs an activity call with up to `maxAttempts` tries for transient failures, waiting with
  * exponential backoff and jitter between them (workflow timers: durable, and `Math.random` is
@@ -29,5 +19,5 @@ export const WORKFLOW_TRIES: TryEnv = {
  * `AttemptsExhausted` (the last try's failure as its cause).
  */
 export function withRetries<T>(maxAttempts: number, initialMs: number, call: () => Promise<T>): Promise<{ value: T; attempts: number; tries: AttemptRecord[] }> {
-  return tryCall(maxAttempts, initialMs, WORKFLOW_TRIES, call);
+  return tryInWorkflow(maxAttempts, initialMs, call);
 }
