@@ -18,13 +18,22 @@ export const CONFLUENCE_FIXTURES = {
     version: { number: 3, message: '' },
     body: { storage: { representation: 'storage', value: '<p>Restart the <b>worker</b> first.</p>' } },
   }),
+  /** The `pages` list (v2, one page of results; `_links.next` absent on the last). */
+  pageList: {
+    results: [
+      { id: '42', title: 'Runbook', status: 'current', spaceId: '98304' },
+      { id: '43', title: 'Onboarding guide', status: 'current', spaceId: '98304' },
+      { id: '44', title: 'Runbook: database failover', status: 'current', spaceId: '98305' },
+    ],
+    _links: { base: 'https://acme.atlassian.example/wiki' },
+  },
 };
 
 /**
  * Confluence's v2 pages under /ex/confluence/{cloudId}/wiki/api/v2, for the Atlassian fake (the sites
  * come from its accessible resources): a page read answers the stored page; an update must carry the
  * next version number (else 409, as Confluence answers) and is kept, so a later read sees it. Page 42
- * exists in every site; other ids answer 404.
+ * exists in every site; other ids answer 404. The pages list answers `pageList`.
  */
 export function confluenceRoutes(): FakeRoute[] {
   const pages = new Map<string, StoredPage>();
@@ -40,6 +49,7 @@ export function confluenceRoutes(): FakeRoute[] {
   const notFound = { status: 404, json: { errors: [{ status: 404, code: 'NOT_FOUND', title: 'Not Found', detail: null }] } };
   const path = '/ex/confluence/:cloud/wiki/api/v2/pages/:id';
   return [
+    ['GET', '/ex/confluence/:cloud/wiki/api/v2/pages', { json: CONFLUENCE_FIXTURES.pageList }],
     ['GET', path, (req) => find(req) ? { json: find(req) } : notFound],
     [
       'PUT',

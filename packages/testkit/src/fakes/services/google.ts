@@ -1,4 +1,4 @@
-import type { FakeServer } from '../server.js';
+import type { FakeAnswer, FakeServer, RecordedRequest } from '../server.js';
 import { createServiceFake } from './kit.js';
 
 const event = (id: string, extra: Record<string, unknown> = {}) => ({
@@ -15,6 +15,11 @@ const event = (id: string, extra: Record<string, unknown> = {}) => ({
   organizer: { email: 'me@acme.dev' },
   ...extra,
 });
+
+const FOLDER = 'application/vnd.google-apps.folder';
+const SPREADSHEET = 'application/vnd.google-apps.spreadsheet';
+const DOCUMENT = 'application/vnd.google-apps.document';
+const item = (id: string, name: string, mimeType: string, modifiedTime: string) => ({ id, name, mimeType, modifiedTime });
 
 /** Recorded answers of Google Sheets, Drive, Docs and Calendar. */
 export const GOOGLE_FIXTURES = {
@@ -33,6 +38,22 @@ export const GOOGLE_FIXTURES = {
     parents: ['folder-1'],
     ...extra,
   }),
+  /** The Drive a `files` query with a mimeType clause searches, most recently modified first. */
+  driveItems: [
+    item('sh-budget', 'Budget 2025', SPREADSHEET, '2025-05-03T10:00:00.000Z'),
+    item('fo-reports', 'Reports', FOLDER, '2025-05-02T09:00:00.000Z'),
+    item('do-spec', 'Product spec', DOCUMENT, '2025-05-02T08:00:00.000Z'),
+    item('sh-hiring', "Hiring plan (Bob's)", SPREADSHEET, '2025-05-01T10:00:00.000Z'),
+    item('fo-archive', 'Archive', FOLDER, '2025-04-01T10:00:00.000Z'),
+    item('sh-budget-old', 'Budget 2024', SPREADSHEET, '2024-12-01T10:00:00.000Z'),
+  ],
+  calendarList: {
+    items: [
+      { id: 'me@acme.dev', summary: 'me@acme.dev', primary: true, accessRole: 'owner' },
+      { id: 'team@group.calendar.google.com', summary: 'Team', summaryOverride: 'Team events', accessRole: 'writer' },
+      { id: 'holidays@group.v.calendar.google.com', summary: 'Holidays', accessRole: 'reader' },
+    ],
+  },
   driveList: { files: [{ id: 'f1', name: 'a.txt', mimeType: 'text/plain' }, { id: 'f2', name: 'Doc', mimeType: 'application/vnd.google-apps.document' }], nextPageToken: 'next-2' },
   document: {
     documentId: 'doc-1',
@@ -50,6 +71,23 @@ export const GOOGLE_FIXTURES = {
   eventList: { timeZone: 'UTC', nextPageToken: 'ev-next', items: [event('ev-1'), event('ev-2', { summary: 'Retro' })] },
 };
 
+/**
+ * Drive's `files` list: a query with a `mimeType = '…'` clause is answered from `driveItems` (that
+ * type, `name contains '…'` as Drive matches it, `pageSize` a page from the `pageToken` `p<offset>`);
+ * any other query answers the recorded `driveList`.
+ */
+function driveFiles(req: RecordedRequest): FakeAnswer {
+  const q = req.query.q ?? '';
+  const mime = /mimeType = '([^']+)'/.exec(q)?.[1];
+  if (!mime) return { json: GOOGLE_FIXTURES.driveList };
+  const contains = /name contains '((?:[^'\\]|\\.)*)'/.exec(q)?.[1]?.replace(/\\(.)/g, '$1').toLowerCase();
+  const matching = GOOGLE_FIXTURES.driveItems.filter((f) => f.mimeType === mime && (contains === undefined || f.name.toLowerCase().includes(contains)));
+  const offset = req.query.pageToken?.startsWith('p') ? Number(req.query.pageToken.slice(1)) : 0;
+  const size = Number(req.query.pageSize ?? 100) || 100;
+  const files = matching.slice(offset, offset + size);
+  return { json: { files, ...(offset + size < matching.length ? { nextPageToken: `p${offset + size}` } : {}) } };
+}
+
 /** A fake of the Google APIs: Sheets (/v4), Drive (/drive/v3, /upload/drive/v3), Docs (/v1/documents), Calendar (/calendar/v3). */
 export function createFakeGoogle(): Promise<FakeServer> {
   const f = GOOGLE_FIXTURES;
@@ -60,13 +98,14 @@ export function createFakeGoogle(): Promise<FakeServer> {
     ['POST', '/drive/v3/files', (req) => ({ json: f.driveFile('new-1', { name: (req.body as { name?: string }).name, mimeType: (req.body as { mimeType?: string }).mimeType }) })],
     ['PATCH', '/upload/drive/v3/files/:id', { json: { id: 'new-1' } }],
     ['PATCH', '/drive/v3/files/:id', { json: { id: 'new-1' } }],
-    ['GET', '/drive/v3/files', { json: f.driveList }],
+    ['GET', '/drive/v3/files', driveFiles],
     ['GET', '/drive/v3/files/:id', (req) => (req.query.alt === 'media' ? { text: 'file bytes!' } : { json: f.driveFile(req.path.split('/').pop() ?? '') })],
     ['GET', '/drive/v3/files/:id/export', { text: 'Exported text' }],
     ['GET', '/v1/documents/:id', { json: f.document }],
     ['POST', '/v1/documents/:id', { json: f.batchUpdate }],
     ['POST', '/calendar/v3/calendars/:cal/events', (req) => ({ json: event('ev-new', { summary: (req.body as { summary?: string }).summary }) })],
     ['GET', '/calendar/v3/calendars/:cal/events', { json: f.eventList }],
+    ['GET', '/calendar/v3/users/me/calendarList', { json: f.calendarList }],
     ['GET', '/calendar/v3/calendars/:cal/events/:id', (req) => ({ json: event(req.path.split('/').pop() ?? '') })],
     ['POST', '/calendar/v3/calendars/:cal/events/quickAdd', { json: event('ev-quick', { summary: 'Lunch with Ada', attendees: undefined }) }],
     ['PATCH', '/calendar/v3/calendars/:cal/events/:id', (req) => ({ json: event(req.path.split('/').pop() ?? '', { summary: 'Lunch with Ada', ...(req.body as object) }) })],

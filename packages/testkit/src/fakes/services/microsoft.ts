@@ -34,15 +34,45 @@ export const MICROSOFT_FIXTURES = {
   postedMessage: { id: 'm3', createdDateTime: '2025-05-01T10:02:00Z', webUrl: 'https://teams.microsoft.com/l/message/m3', body: { content: 'Hello' } },
   range: { address: 'Sheet1!A1:B2', values: [['name', 'score'], ['ada', 9]] },
   tableRow: { index: 4, values: [['bob', 7]] },
+  mailFolders: {
+    value: [
+      { id: 'AAMkInbox', displayName: 'Inbox', totalItemCount: 12, unreadItemCount: 3 },
+      { id: 'AAMkSent', displayName: 'Sent Items', totalItemCount: 40, unreadItemCount: 0 },
+      { id: 'AAMkArchive', displayName: 'Archive', totalItemCount: 7, unreadItemCount: 0 },
+    ],
+  },
+  joinedTeams: { value: [{ id: 'team-eng', displayName: 'Engineering', description: 'Builders' }, { id: 'team-ops', displayName: 'Operations', description: null }] },
+  channels: { value: [{ id: '19:general@thread.tacv2', displayName: 'General', membershipType: 'standard' }, { id: '19:incidents@thread.tacv2', displayName: 'Incidents', membershipType: 'private' }] },
+  chats: {
+    value: [
+      { id: '19:chat-topic@thread.v2', topic: 'Release planning', chatType: 'group', members: [] },
+      { id: '19:ada_bob@unq.gbl.spaces', topic: null, chatType: 'oneOnOne', members: [{ displayName: 'Ada' }, { displayName: 'Bob' }] },
+    ],
+  },
+  driveSearch: {
+    value: [
+      { id: 'wb-sales', name: 'Sales.xlsx', file: { mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }, parentReference: { path: '/drive/root:/Reports' } },
+      { id: 'doc-notes', name: 'xlsx notes.docx', file: { mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' }, parentReference: { path: '/drive/root:' } },
+      { id: 'wb-budget', name: 'Budget.xlsx', file: { mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }, parentReference: { path: '/drive/root:' } },
+    ],
+  },
 };
 
-/** A fake Microsoft Graph: /me/sendMail, /me/messages, mail folders, chat and channel messages, workbook ranges and table rows. */
+/**
+ * A fake Microsoft Graph: /me/sendMail, /me/messages, mail folders and their messages, joined teams,
+ * chats, a team's channels, chat and channel messages, drive search, workbook ranges and table rows.
+ */
 export function createFakeMicrosoft(): Promise<FakeServer> {
   const f = MICROSOFT_FIXTURES;
   return createServiceFake([
     ['POST', '/me/sendMail', { status: 202 }],
     ['POST', '/me/messages', { status: 201, json: f.draft }],
     ['GET', '/me/mailFolders/:folder/messages', { json: f.mail }],
+    ['GET', '/me/mailFolders', { json: f.mailFolders }],
+    ['GET', '/me/joinedTeams', { json: f.joinedTeams }],
+    ['GET', '/me/chats', { json: f.chats }],
+    ['GET', '/teams/:team/channels', { json: f.channels }],
+    ['GET', '/me/drive/root/search(q=:q)', { json: f.driveSearch }],
     ['GET', '/chats/:chat/messages', { json: f.chatMessages }],
     ['POST', '/chats/:chat/messages', { status: 201, json: f.postedMessage }],
     ['GET', '/teams/:team/channels/:channel/messages', { json: f.chatMessages }],

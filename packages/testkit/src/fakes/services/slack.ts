@@ -1,5 +1,7 @@
-import type { FakeServer } from '../server.js';
+import type { FakeAnswer, FakeServer, RecordedRequest } from '../server.js';
 import { createServiceFake } from './kit.js';
+
+const channel = (id: string, name: string, isPrivate = false) => ({ id, name, is_channel: true, is_private: isPrivate, is_archived: false, num_members: 3 });
 
 /** Recorded Slack Web API answers. */
 export const SLACK_FIXTURES = {
@@ -13,13 +15,31 @@ export const SLACK_FIXTURES = {
     ],
     has_more: false,
   },
+  /** The workspace's channels, in the order `conversations.list` pages through them. */
+  channels: [channel('C024BE91L', 'general'), channel('C024BE92M', 'random'), channel('G0PRIVATE1', 'eng-private', true), channel('C024BE93N', 'design'), channel('C024BE94P', 'general-announcements')],
 } as const;
 
-/** A fake Slack Web API (`/chat.postMessage`, `/canvases.create`, `/conversations.history`). */
+/**
+ * `conversations.list` as Slack pages it: `limit` channels from the `cursor` (opaque to clients;
+ * `next:<offset>` here), `response_metadata.next_cursor` '' on the last page; `{ok: false, error:
+ * 'not_authed'}` (with 200, as Slack answers) without a bearer token.
+ */
+function conversationsList(req: RecordedRequest): FakeAnswer {
+  if (!/^Bearer \S+/.test(String(req.headers.authorization ?? ''))) return { json: { ok: false, error: 'not_authed' } };
+  const offset = req.query.cursor?.startsWith('next:') ? Number(req.query.cursor.slice(5)) : 0;
+  const limit = Number(req.query.limit ?? 100) || 100;
+  const channels = SLACK_FIXTURES.channels.slice(offset, offset + limit);
+  const next = offset + limit < SLACK_FIXTURES.channels.length ? `next:${offset + limit}` : '';
+  return { json: { ok: true, channels, response_metadata: { next_cursor: next } } };
+}
+
+
+/** A fake Slack Web API (`/chat.postMessage`, `/canvases.create`, `/conversations.history`, `/conversations.list`). */
 export function createFakeSlack(): Promise<FakeServer> {
   return createServiceFake([
     ['POST', '/chat.postMessage', { json: SLACK_FIXTURES.postMessage }],
     ['POST', '/canvases.create', { json: SLACK_FIXTURES.canvasCreate }],
     ['GET', '/conversations.history', { json: SLACK_FIXTURES.history }],
+    ['GET', '/conversations.list', conversationsList],
   ]);
 }
