@@ -90,6 +90,29 @@ export interface KnowledgeDocument {
   enabled: boolean;
 }
 
+/** One resource a selector offers (POST /api/tools/selectors/list): its id, the name users read, maybe a second line. */
+export interface SelectorItem {
+  id: string;
+  name: string;
+  detail?: string;
+}
+
+/** One answer of POST /api/tools/selectors/list: at most 100 items, and a cursor when there are more. */
+export interface SelectorPage {
+  items: SelectorItem[];
+  nextCursor?: string;
+}
+
+/** What a selector asks for: the block and field being edited, the block's values the list depends on, a search, a page. */
+export interface SelectorRequest {
+  workflowId: string;
+  blockType: string;
+  fieldId: string;
+  values: Record<string, string>;
+  search?: string;
+  cursor?: string;
+}
+
 /** An execution as GET /api/executions/{id} and the workflow's execution list answer it. */
 export interface ExecutionSummary {
   executionId: string;
@@ -223,6 +246,9 @@ export const api = {
   customTools: () => call<{ data: unknown }>('/tools/custom').then((r) => r.data),
   saveCustomTools: (tools: CustomTool[]) => call<{ data: unknown }>('/tools/custom', json('POST', { tools })),
   deleteCustomTool: (id: string) => call<unknown>(`/tools/custom?id=${enc(id)}`, json('DELETE')),
+
+  /** A page of the resources (channels, files, projects …) a selector field of a block offers. */
+  selectorItems: (request: SelectorRequest, signal?: AbortSignal) => call<SelectorPage>('/tools/selectors/list', { ...json('POST', request), signal }),
 
   /** Models the operator's local Ollama server has ([] when it does not answer). */
   localModels: () => call<{ models: string[] }>('/providers/ollama/models').then((r) => r.models),

@@ -10,6 +10,7 @@ import { useFormEnv } from './fields/FormContext';
 import { FileUploadField, OAuthField, WebhookConfigField, WorkflowSelectorField } from './fields/Integrations';
 import { DocumentField, KnowledgeBaseField } from './fields/Knowledge';
 import { RefText } from './fields/RefText';
+import { ResourceSelectorField } from './fields/ResourceSelector';
 import { ScheduleConfigField } from './fields/ScheduleConfig';
 import { ConditionField, InputFormatField, TableField } from './fields/Structured';
 import { ToolInputField } from './fields/ToolInput';
@@ -98,7 +99,6 @@ function Widget(props: FieldProps) {
   };
   switch (fieldWidget(field.type)) {
     case 'text':
-    case 'id-selector':
       return <RefText field={field} label={label} value={text(value)} multiLine={false} send={sendText} />;
     case 'textarea':
       return <RefText field={field} label={label} value={text(value)} multiLine send={sendText} />;
@@ -128,6 +128,8 @@ function Widget(props: FieldProps) {
       return <OAuthField {...common} />;
     case 'workflow':
       return <WorkflowSelectorField {...common} />;
+    case 'resource-selector':
+      return <ResourceSelectorField {...common} />;
     case 'knowledge-base':
       return <KnowledgeBaseField {...common} />;
     case 'document':

@@ -104,7 +104,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
 /** The widget each sub-block type of spec 001 §2 is edited with. */
 export type FieldWidget =
   | 'text' | 'textarea' | 'select' | 'combobox' | 'slider' | 'number' | 'switch' | 'table' | 'code' | 'conditions'
-  | 'multi' | 'file' | 'oauth' | 'id-selector' | 'knowledge-base' | 'document' | 'workflow' | 'tools' | 'webhook' | 'schedule' | 'input-format';
+  | 'multi' | 'file' | 'oauth' | 'resource-selector' | 'knowledge-base' | 'document' | 'workflow' | 'tools' | 'webhook' | 'schedule' | 'input-format';
 
 export function fieldWidget(type: SubBlockType): FieldWidget {
   switch (type) {
@@ -139,7 +139,7 @@ export function fieldWidget(type: SubBlockType): FieldWidget {
     case 'folder-selector':
     case 'project-selector':
     case 'channel-selector':
-      return 'id-selector';
+      return 'resource-selector';
     case 'knowledge-base-selector':
       return 'knowledge-base';
     case 'document-selector':

@@ -74,7 +74,7 @@ describe('which fields the block panel shows', () => {
     expect(widgets).not.toContain(undefined);
     expect(fieldWidget('condition-input')).toBe('conditions');
     expect(fieldWidget('tool-input')).toBe('tools');
-    expect(fieldWidget('channel-selector')).toBe('id-selector');
+    expect(fieldWidget('channel-selector')).toBe('resource-selector');
     expect(fieldWidget('knowledge-base-selector')).toBe('knowledge-base');
     expect(fieldWidget('document-selector')).toBe('document');
     expect(fieldWidget('checkbox-list')).toBe('multi');

@@ -5,7 +5,7 @@ import { api, type BlockDefinition, type CustomTool } from '../../api';
 import { navigate } from '../../router';
 import { BlockIcon, Icon } from '../../ui/icons';
 import { SubBlockField } from '../SubBlockField';
-import { useFormEnv } from './FormContext';
+import { FormBlockContext, useFormEnv } from './FormContext';
 import { defaultToolParams, toolCardFields } from './toolCard';
 
 /** One tool given to an agent. */
@@ -38,11 +38,13 @@ export function validCustomTools(data: unknown): CustomTool[] {
 function ToolForm({ definition, tool, onChange }: { definition: BlockDefinition; tool: AgentTool; onChange(params: Record<string, unknown>): void }) {
   const values = { ...defaultToolParams(definition), ...tool.params };
   return (
-    <div className="tool-form" role="group" aria-label={`${tool.title} settings`}>
-      {toolCardFields(definition, values).map((field) => (
-        <SubBlockField key={field.id} field={field} value={values[field.id] ?? null} onChange={(v) => onChange({ ...values, [field.id]: v })} />
-      ))}
-    </div>
+    <FormBlockContext.Provider value={{ blockType: definition.type, values }}>
+      <div className="tool-form" role="group" aria-label={`${tool.title} settings`}>
+        {toolCardFields(definition, values).map((field) => (
+          <SubBlockField key={field.id} field={field} value={values[field.id] ?? null} onChange={(v) => onChange({ ...values, [field.id]: v })} />
+        ))}
+      </div>
+    </FormBlockContext.Provider>
   );
 }
 

@@ -1,0 +1,223 @@
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useInfiniteQuery, type InfiniteData, type QueryKey } from '@tanstack/react-query';
+import type { SubBlockConfig } from '@weft/catalog';
+import { api, type SelectorItem, type SelectorPage } from '../../api';
+import { Icon } from '../../ui/icons';
+import { useFormBlock, useFormEnv } from './FormContext';
+import { chosenLabel, listProblem, nextActive, pageItems, resourceNoun, selectorValues } from './selectors';
+
+interface Props {
+  field: SubBlockConfig;
+  label: string;
+  value: unknown;
+  onChange(value: unknown): void;
+}
+
+/** How long typing rests before the search is sent. */
+const SEARCH_DELAY_MS = 250;
+
+/** Names of items chosen before, by block type, field and id: a choice found by a search keeps its name when the list is not searched. */
+const chosenNames = new Map<string, SelectorItem>();
+
+/** `value`, once it has stopped changing for `ms`. */
+function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const t = window.setTimeout(() => setSettled(value), ms);
+    return () => window.clearTimeout(t);
+  }, [value, ms]);
+  return settled;
+}
+
+const KIND_ICON: Record<string, string> = { 'channel-selector': 'hash', 'folder-selector': 'folder', 'project-selector': 'layout', 'file-selector': 'DocumentIcon' };
+
+/**
+ * A resource selector (spec 001 §2 file, folder, project and channel selectors): a searchable list
+ * of the provider's channels, files, projects … by name, from POST /api/tools/selectors/list with
+ * the block's account and the other values the list depends on (so it lists again when they
+ * change). Typing searches on the server; "Load more" follows the answer's cursor; arrows, Enter
+ * and Escape work the list. The chosen item's id is stored; closed, the field shows its name (the id
+ * itself when no list has it).
+ */
+export function ResourceSelectorField({ field, label, value, onChange }: Props) {
+  const id = useId();
+  const listId = `${id}-list`;
+  const env = useFormEnv();
+  const block = useFormBlock();
+  const input = useRef<HTMLInputElement>(null);
+  const list = useRef<HTMLDivElement>(null);
+  const [open, setOpen] = useState(false);
+  const [query, setQuery] = useState('');
+  const [active, setActive] = useState(0);
+  const search = useSettled(query.trim(), SEARCH_DELAY_MS);
+  const current = typeof value === 'string' ? value : value === null || value === undefined ? '' : JSON.stringify(value);
+
+  const definition = env.definitions.find((d) => d.type === block.blockType);
+  const values = selectorValues(definition?.subBlocks ?? [], block.values, field.id);
+  const dependsOn = JSON.stringify(values);
+  const scope = [env.workflowId, block.blockType, field.id, dependsOn];
+  const answers = useInfiniteQuery<SelectorPage, Error, InfiniteData<SelectorPage, string>, QueryKey, string>({
+    queryKey: ['selector', ...scope, search],
+    queryFn: ({ pageParam, signal }) =>
+      api.selectorItems({ workflowId: env.workflowId, blockType: block.blockType, fieldId: field.id, values, ...(search ? { search } : {}), ...(pageParam ? { cursor: pageParam } : {}) }, signal),
+    initialPageParam: '',
+    getNextPageParam: (last) => last.nextCursor || undefined,
+    enabled: definition !== undefined && env.workflowId !== '',
+    // A provider's 4xx or 5xx is the user's to fix (or wait out), not something a second call mends.
+    retry: false,
+    staleTime: 60_000,
+    // While a search is typed the last list stays up; after a change of account it does not (those items are another account's).
+    placeholderData: (previous, previousQuery) => (previousQuery && JSON.stringify(previousQuery.queryKey.slice(1, 5)) === JSON.stringify(scope) ? previous : undefined),
+  });
+  const items = useMemo(() => pageItems(answers.data?.pages), [answers.data]);
+  const nameKey = `${block.blockType}/${field.id}/${current}`;
+  const remembered = chosenNames.get(nameKey);
+  const chosen = chosenLabel(current, items, remembered ? [remembered] : []);
+  const problem = listProblem(answers.error);
+  const more = answers.hasNextPage && !problem;
+  const rows = items.length + (more ? 1 : 0);
+  const noun = resourceNoun(field);
+  const icon = KIND_ICON[field.type] ?? 'search';
+
+  useEffect(() => {
+    const el = list.current?.querySelector<HTMLElement>(`[data-index="${active}"]`);
+    el?.scrollIntoView({ block: 'nearest' });
+  }, [active, open]);
+
+  const close = () => {
+    setOpen(false);
+    setQuery('');
+    setActive(0);
+  };
+  const pick = (item: SelectorItem) => {
+    chosenNames.set(`${block.blockType}/${field.id}/${item.id}`, item);
+    close();
+    if (item.id !== current) onChange(item.id);
+  };
+  const loadMore = () => void answers.fetchNextPage();
+  const choose = (index: number) => {
+    if (index < items.length) {
+      const item = items[index];
+      if (item) pick(item);
+    } else if (more) loadMore();
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp' || ((e.key === 'Home' || e.key === 'End') && open)) {
+      e.preventDefault();
+      if (!open) setOpen(true);
+      else setActive((a) => nextActive(a, rows, e.key as 'ArrowDown' | 'ArrowUp' | 'Home' | 'End'));
+    } else if (e.key === 'Enter') {
+      e.preventDefault();
+      if (open) choose(active);
+      else setOpen(true);
+    } else if (e.key === 'Escape' && open) {
+      // Closing the list is all Escape does here: the canvas does not also see it.
+      e.preventDefault();
+      e.stopPropagation();
+      close();
+    }
+  };
+
+  const shown = open ? query : current === '' ? '' : chosen.name;
+  const status = answers.isFetching && !answers.isFetchingNextPage ? 'loading' : problem ? problem.kind : items.length === 0 && answers.isSuccess ? 'empty' : null;
+  return (
+    <div className="field field-selector" data-state={status ?? 'ready'}>
+      <label htmlFor={id}>{label}</label>
+      <div className={`selector${open ? ' open' : ''}${current !== '' && !open ? ' has-value' : ''}`}>
+        <span className="selector-icon" aria-hidden="true">
+          {answers.isFetching && !answers.isFetchingNextPage ? <span className="spinner" /> : <Icon name={open ? 'search' : icon} size={14} />}
+        </span>
+        <input
+          ref={input}
+          id={id}
+          role="combobox"
+          aria-expanded={open}
+          aria-controls={listId}
+          aria-autocomplete="list"
+          aria-activedescendant={open && active < items.length && items[active] ? `${id}-opt-${active}` : undefined}
+          aria-describedby={problem && !open ? `${id}-problem` : undefined}
+          className={`input${current !== '' && !open && !chosen.known ? ' mono' : ''}`}
+          placeholder={open ? `Search ${noun}…` : (field.placeholder ?? `Select ${noun}`)}
+          title={current !== '' && chosen.known ? `${chosen.name} (${current})` : undefined}
+          value={shown}
+          autoComplete="off"
+          spellCheck={false}
+          onFocus={() => setOpen(true)}
+          onClick={() => setOpen(true)}
+          onBlur={close}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setOpen(true);
+            setActive(0);
+          }}
+          onKeyDown={onKeyDown}
+        />
+        {current !== '' && (
+          <button
+            type="button"
+            className="selector-clear"
+            aria-label={`Clear ${label}`}
+            title="Clear"
+            onMouseDown={(e) => e.preventDefault()}
+            onClick={() => {
+              close();
+              onChange('');
+            }}
+          >
+            <Icon name="x" size={12} />
+          </button>
+        )}
+        <button
+          type="button"
+          className="combo-toggle"
+          tabIndex={-1}
+          aria-label={`Show ${label} choices`}
+          onMouseDown={(e) => e.preventDefault()}
+          onClick={() => {
+            if (open) close();
+            else input.current?.focus();
+          }}
+        >
+          <Icon name={open ? 'chevronUp' : 'chevronDown'} size={14} />
+        </button>
+        {open && (
+          <div className="combo-list selector-list" ref={list} onMouseDown={(e) => e.preventDefault()}>
+            <div id={listId} role="listbox" aria-label={label} aria-busy={answers.isFetching}>
+              {items.map((item, i) => (
+                <div
+                  key={item.id}
+                  id={`${id}-opt-${i}`}
+                  data-index={i}
+                  role="option"
+                  aria-selected={item.id === current}
+                  className={`combo-option selector-option${i === active ? ' on' : ''}${item.id === current ? ' chosen' : ''}`}
+                  onMouseEnter={() => setActive(i)}
+                  onClick={() => pick(item)}
+                >
+                  <span className="selector-option-text">
+                    <span className="selector-option-name">{item.name || item.id}</span>
+                    {item.detail && <span className="selector-option-detail">{item.detail}</span>}
+                  </span>
+                  {item.id === current && <Icon name="check" size={13} />}
+                </div>
+              ))}
+            </div>
+            {more && (
+              <button type="button" tabIndex={-1} data-index={items.length} className={`selector-more${active === items.length ? ' on' : ''}`} onMouseEnter={() => setActive(items.length)} onClick={loadMore} disabled={answers.isFetchingNextPage}>
+                {answers.isFetchingNextPage ? 'Loading…' : 'Load more'}
+              </button>
+            )}
+            {status === 'loading' && items.length === 0 && <div className="selector-note">Loading {noun}…</div>}
+            {status === 'empty' && <div className="selector-note">{search ? `No ${noun} match “${search}”` : `No ${noun} found`}</div>}
+            {problem && <div className={`selector-note ${problem.kind}`}>{problem.message}</div>}
+          </div>
+        )}
+      </div>
+      {problem && !open && (
+        <span id={`${id}-problem`} className={problem.kind === 'hint' ? 'field-hint' : 'field-error'} role={problem.kind === 'error' ? 'alert' : undefined}>
+          {problem.message}
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+import type { SubBlockConfig, SubBlockType } from '@weft/catalog';
+import { ApiError, type SelectorItem, type SelectorPage } from '../../api';
+
+/** The sub-block types drawn as a resource selector fed by POST /api/tools/selectors/list (spec 001 §2). */
+export const RESOURCE_SELECTOR_TYPES: readonly SubBlockType[] = ['file-selector', 'folder-selector', 'project-selector', 'channel-selector'];
+
+/** Short inputs a selector's list may depend on besides the account: a Jira/Confluence domain, a Slack bot token. */
+const TEXT_INPUTS = new Set(['domain', 'botToken']);
+
+/**
+ * Whether a field's value can change what a selector lists: accounts, dropdowns (Slack's auth
+ * method), other selectors and their typed-id twins (a Jira project, a Teams team), the domain and
+ * the bot token. Free text (messages, titles) is left out, so typing one does not list again.
+ */
+function listsDependOn(field: SubBlockConfig): boolean {
+  if (field.type === 'oauth-input' || field.type === 'dropdown' || RESOURCE_SELECTOR_TYPES.includes(field.type)) return true;
+  return field.type === 'short-input' && (TEXT_INPUTS.has(field.id) || field.id.startsWith('manual'));
+}
+
+/**
+ * The block's values a selector sends with its request (strings only, as the route reads them; a
+ * field not set yet counts with its default, as its form shows it): those its list may depend on,
+ * without its own. They are also its query's key, so the list is
+ * asked again when one of them changes (an account chosen, a project picked before its issues).
+ */
+export function selectorValues(fields: readonly SubBlockConfig[], values: Readonly<Record<string, unknown>>, fieldId: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const field of fields) {
+    const value = values[field.id] ?? field.defaultValue;
+    if (field.id === fieldId || typeof value !== 'string' || value === '' || !listsDependOn(field)) continue;
+    out[field.id] = value;
+  }
+  return out;
+}
+
+/** The items of every page loaded so far, each id once (a later page repeating one keeps the first). */
+export function pageItems(pages: readonly SelectorPage[] | undefined): SelectorItem[] {
+  const seen = new Set<string>();
+  const items: SelectorItem[] = [];
+  for (const page of pages ?? []) {
+    for (const item of page.items) {
+      if (seen.has(item.id)) continue;
+      seen.add(item.id);
+      items.push(item);
+    }
+  }
+  return items;
+}
+
+/** What the closed selector shows for its value: the item's name when a list has it, else the stored id itself. */
+export function chosenLabel(value: string, ...lists: ReadonlyArray<readonly SelectorItem[]>): { name: string; known: boolean; detail?: string } {
+  for (const list of lists) {
+    const item = list.find((i) => i.id === value);
+    if (item) return { name: item.name || item.id, known: true, ...(item.detail ? { detail: item.detail } : {}) };
+  }
+  return { name: value, known: false };
+}
+
+/**
+ * How a failed list is shown: a 400 names an input still missing ('Select an account in "Slack
+ * Account" first', 'domain is required to list Jira projects'), so it is a hint on what to fill
+ * first; any other failure (a refused account, the provider answering 401 or 5xx) is an error.
+ * Both show the server's message, never a toast.
+ */
+export function listProblem(error: unknown): { kind: 'hint' | 'error'; message: string } | null {
+  if (!error) return null;
+  if (error instanceof ApiError) return { kind: error.status === 400 ? 'hint' : 'error', message: error.message };
+  return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
+}
+
+/** The option the arrow keys move to: down and up wrap around; none active (-1) starts at the first or last. */
+export function nextActive(active: number, count: number, key: 'ArrowDown' | 'ArrowUp' | 'Home' | 'End'): number {
+  if (count === 0) return -1;
+  switch (key) {
+    case 'Home':
+      return 0;
+    case 'End':
+      return count - 1;
+    case 'ArrowDown':
+      return active < 0 ? 0 : (active + 1) % count;
+    case 'ArrowUp':
+      return active < 0 ? count - 1 : (active - 1 + count) % count;
+    default: {
+      const unreachable: never = key;
+      return unreachable;
+    }
+  }
+}
+
+/** What the list is of, for its placeholder and empty message ('channels', 'folders', …). */
+export function resourceNoun(field: Pick<SubBlockConfig, 'type' | 'title' | 'id'>): string {
+  const title = (field.title ?? field.id).replace(/^Select\s+(a\s+)?/i, '').trim().toLowerCase();
+  if (title) return title.endsWith('s') ? title : `${title}s`;
+  return field.type.replace(/-selector$/, 's');
+}

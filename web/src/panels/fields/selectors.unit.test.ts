@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { getBlock, type SubBlockConfig } from '@weft/catalog';
+import { ApiError } from '../../api';
+import { chosenLabel, listProblem, nextActive, pageItems, resourceNoun, selectorValues } from './selectors';
+
+const fieldsOf = (type: string): readonly SubBlockConfig[] => {
+  const block = getBlock(type);
+  if (!block) throw new Error(`no ${type} block`);
+  return block.subBlocks;
+};
+const field = (type: string, id: string): SubBlockConfig => {
+  const found = fieldsOf(type).find((f) => f.id === id);
+  if (!found) throw new Error(`no ${type}.${id}`);
+  return found;
+};
+
+describe('the values a selector sends (and lists again when they change)', () => {
+  it("sends Slack's account, auth method and bot token, not the message nor its own channel", () => {
+    const values = { operation: 'send', credential: 'cred_1', botToken: '{{SLACK_BOT_TOKEN}}', channel: 'C1', manualChannel: '', text: 'hello there' };
+    expect(selectorValues(fieldsOf('slack'), values, 'channel')).toEqual({ operation: 'send', authMethod: 'oauth', credential: 'cred_1', botToken: '{{SLACK_BOT_TOKEN}}' });
+  });
+
+  it('counts a field not set yet with its default, and a set one as it is', () => {
+    expect(selectorValues(fieldsOf('slack'), {}, 'channel').authMethod).toBe('oauth');
+    expect(selectorValues(fieldsOf('slack'), { authMethod: 'bot_token' }, 'channel').authMethod).toBe('bot_token');
+  });
+
+  it("sends a Jira issue list its domain and project (picked or typed), so a new project lists that project's issues", () => {
+    const fields = fieldsOf('jira');
+    const before = selectorValues(fields, { domain: 'acme.atlassian.net', credential: 'cred_j', projectId: 'P1', summary: 'A bug' }, 'issueKey');
+    expect(before).toMatchObject({ domain: 'acme.atlassian.net', credential: 'cred_j', projectId: 'P1' });
+    expect(before).not.toHaveProperty('summary');
+    const after = selectorValues(fields, { domain: 'acme.atlassian.net', credential: 'cred_j', projectId: 'P2' }, 'issueKey');
+    expect(JSON.stringify(after)).not.toBe(JSON.stringify(before));
+    expect(selectorValues(fields, { manualProjectId: 'P3' }, 'issueKey')).toMatchObject({ manualProjectId: 'P3' });
+  });
+
+  it("sends a Teams channel list its team; the team list does not send its own value", () => {
+    expect(selectorValues(fieldsOf('microsoft_teams'), { credential: 'c', teamId: 'T1' }, 'channelId')).toMatchObject({ teamId: 'T1' });
+    expect(selectorValues(fieldsOf('microsoft_teams'), { credential: 'c', teamId: 'T1' }, 'teamId')).not.toHaveProperty('teamId');
+  });
+
+  it('leaves out empty and non-text values', () => {
+    expect(selectorValues(fieldsOf('slack'), { credential: '', botToken: 5 as unknown as string }, 'channel')).toEqual({ operation: 'send', authMethod: 'oauth' });
+  });
+});
+
+describe('the items a selector shows', () => {
+  it("joins the pages loaded so far, each id once, in the provider's order", () => {
+    const pages = [
+      { items: [{ id: 'C1', name: '#general' }, { id: 'C2', name: '#random' }], nextCursor: 'n1' },
+      { items: [{ id: 'C2', name: '#random' }, { id: 'C3', name: '#eng', detail: 'Private channel' }] },
+    ];
+    expect(pageItems(pages).map((i) => i.id)).toEqual(['C1', 'C2', 'C3']);
+    expect(pageItems(undefined)).toEqual([]);
+  });
+
+  it('shows the chosen id by its name, else the id itself (never blank)', () => {
+    const items = [{ id: 'C1', name: '#general', detail: 'Public' }];
+    expect(chosenLabel('C1', items)).toEqual({ name: '#general', known: true, detail: 'Public' });
+    expect(chosenLabel('C9', items)).toEqual({ name: 'C9', known: false });
+    expect(chosenLabel('C9', items, [{ id: 'C9', name: '#found-by-search' }])).toMatchObject({ name: '#found-by-search', known: true });
+    expect(chosenLabel('C2', [{ id: 'C2', name: '' }]).name).toBe('C2');
+  });
+
+  it("shows a 400 (an input still missing) as a hint and any other failure as an error, both with the server's message", () => {
+    expect(listProblem(new ApiError(400, 'Select an account in "Slack Account" first'))).toEqual({ kind: 'hint', message: 'Select an account in "Slack Account" first' });
+    expect(listProblem(new ApiError(502, 'Slack answered 401: invalid_auth'))).toEqual({ kind: 'error', message: 'Slack answered 401: invalid_auth' });
+    expect(listProblem(new ApiError(404, 'Credential cred_x not found'))?.kind).toBe('error');
+    expect(listProblem(new TypeError('Failed to fetch'))).toEqual({ kind: 'error', message: 'Failed to fetch' });
+    expect(listProblem(null)).toBeNull();
+  });
+
+  it('moves through the list with the arrows, wrapping at both ends', () => {
+    expect(nextActive(-1, 3, 'ArrowDown')).toBe(0);
+    expect(nextActive(2, 3, 'ArrowDown')).toBe(0);
+    expect(nextActive(0, 3, 'ArrowUp')).toBe(2);
+    expect(nextActive(-1, 3, 'ArrowUp')).toBe(2);
+    expect(nextActive(1, 3, 'End')).toBe(2);
+    expect(nextActive(1, 3, 'Home')).toBe(0);
+    expect(nextActive(0, 0, 'ArrowDown')).toBe(-1);
+  });
+
+  it('names what it lists from the field', () => {
+    expect(resourceNoun(field('slack', 'channel'))).toBe('channels');
+    expect(resourceNoun(field('jira', 'issueKey'))).toBe('issues');
+    expect(resourceNoun(field('google_drive', 'folderSelector'))).toBe('folders');
+    expect(resourceNoun({ id: 'x', type: 'folder-selector', title: '' })).toBe('folders');
+  });
+});
