@@ -4,7 +4,7 @@ import type { SubBlockConfig } from '@weft/catalog';
 import { api, type SelectorItem, type SelectorPage } from '../../api';
 import { Icon } from '../../ui/icons';
 import { useFormBlock, useFormEnv } from './FormContext';
-import { chosenLabel, listProblem, nextActive, pageItems, resourceNoun, selectorValues } from './selectors';
+import { chosenLabel, isListKey, listProblem, nextActive, pageItems, resourceNoun, selectorValues } from './selectors';
 
 interface Props {
   field: SubBlockConfig;
@@ -48,7 +48,7 @@ export function ResourceSelectorField({ field, label, value, onChange }: Props) 
   const list = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
-  const [active, setActive] = useState(0);
+  const [activeRow, setActive] = useState(0);
   const search = useSettled(query.trim(), SEARCH_DELAY_MS);
   const current = typeof value === 'string' ? value : value === null || value === undefined ? '' : JSON.stringify(value);
 
@@ -76,6 +76,8 @@ export function ResourceSelectorField({ field, label, value, onChange }: Props) 
   const problem = listProblem(answers.error);
   const more = answers.hasNextPage && !problem;
   const rows = items.length + (more ? 1 : 0);
+  // A search answering fewer items leaves the highlight on the last row, not past it.
+  const active = Math.min(activeRow, rows - 1);
   const noun = resourceNoun(field);
   const icon = KIND_ICON[field.type] ?? 'search';
 
@@ -102,10 +104,11 @@ export function ResourceSelectorField({ field, label, value, onChange }: Props) 
     } else if (more) loadMore();
   };
   const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'ArrowDown' || e.key === 'ArrowUp' || ((e.key === 'Home' || e.key === 'End') && open)) {
+    const key = e.key;
+    if (isListKey(key) && (open || key === 'ArrowDown' || key === 'ArrowUp')) {
       e.preventDefault();
       if (!open) setOpen(true);
-      else setActive((a) => nextActive(a, rows, e.key as 'ArrowDown' | 'ArrowUp' | 'Home' | 'End'));
+      else setActive(nextActive(active, rows, key));
     } else if (e.key === 'Enter') {
       e.preventDefault();
       if (open) choose(active);

@@ -68,8 +68,13 @@ export function listProblem(error: unknown): { kind: 'hint' | 'error'; message: 
   return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
 }
 
+/** The keys that move through an open list. */
+export type ListKey = 'ArrowDown' | 'ArrowUp' | 'Home' | 'End';
+
+export const isListKey = (key: string): key is ListKey => key === 'ArrowDown' || key === 'ArrowUp' || key === 'Home' || key === 'End';
+
 /** The option the arrow keys move to: down and up wrap around; none active (-1) starts at the first or last. */
-export function nextActive(active: number, count: number, key: 'ArrowDown' | 'ArrowUp' | 'Home' | 'End'): number {
+export function nextActive(active: number, count: number, key: ListKey): number {
   if (count === 0) return -1;
   switch (key) {
     case 'Home':

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getBlock, type SubBlockConfig } from '@weft/catalog';
 import { ApiError } from '../../api';
-import { chosenLabel, listProblem, nextActive, pageItems, resourceNoun, selectorValues } from './selectors';
+import { chosenLabel, isListKey, listProblem, nextActive, pageItems, resourceNoun, selectorValues } from './selectors';
 
 const fieldsOf = (type: string): readonly SubBlockConfig[] => {
   const block = getBlock(type);
@@ -41,7 +41,7 @@ describe('the values a selector sends (and lists again when they change)', () =>
   });
 
   it('leaves out empty and non-text values', () => {
-    expect(selectorValues(fieldsOf('slack'), { credential: '', botToken: 5 as unknown as string }, 'channel')).toEqual({ operation: 'send', authMethod: 'oauth' });
+    expect(selectorValues(fieldsOf('slack'), { credential: '', botToken: 5 }, 'channel')).toEqual({ operation: 'send', authMethod: 'oauth' });
   });
 });
 
@@ -79,6 +79,7 @@ describe('the items a selector shows', () => {
     expect(nextActive(1, 3, 'End')).toBe(2);
     expect(nextActive(1, 3, 'Home')).toBe(0);
     expect(nextActive(0, 0, 'ArrowDown')).toBe(-1);
+    expect(['ArrowDown', 'End', 'Enter', 'a'].map(isListKey)).toEqual([true, true, false, false]);
   });
 
   it('names what it lists from the field', () => {
