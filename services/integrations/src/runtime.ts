@@ -64,7 +64,8 @@ export function createToolRuntime(opts: ToolRuntimeOptions): ToolRuntime {
   const workflows: WorkflowSource = opts.workflows ?? (workflowClients as WorkflowSource);
   const extra = [...modelRoutes(modelConfig), ...stagehandRoutes({ policy, models: { config: modelConfig, logger: opts.logger } }), ...workflowRoutes(workflows), ...(opts.extraRoutes ?? [])];
   const embed = (input: CreateEmbeddingsInput) => createEmbeddings(modelConfig, input);
-  const routes = createInternalRoutes({ db: opts.db, policy, baseUrls, logger: opts.logger, ...(opts.docsDir !== undefined ? { docsDir: opts.docsDir } : {}), embed, extra });
+  const credentials = registryCredentials(registry);
+  const routes = createInternalRoutes({ db: opts.db, policy, baseUrls, logger: opts.logger, ...(opts.docsDir !== undefined ? { docsDir: opts.docsDir } : {}), embed, credentials, extra });
   const jobRunner = opts.jobs
     ? createToolJobRunner({
         client: opts.jobs.client,
@@ -81,7 +82,7 @@ export function createToolRuntime(opts: ToolRuntimeOptions): ToolRuntime {
   const tools = createToolExecutor({
     policy,
     baseUrls,
-    credentials: registryCredentials(registry),
+    credentials,
     customTools: registryCustomTools(registry),
     internal: routes,
     serviceTools,

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from '@weft/platform';
 import type { AddressPolicy } from '../net/addressPolicy.js';
 import type { BaseUrls } from '../tools/runtime/baseUrls.js';
-import type { InternalRoutes } from '../tools/runtime/types.js';
+import type { CredentialSource, InternalRoutes } from '../tools/runtime/types.js';
 import type { IntegrationsDB } from '../db.js';
 import { createRouter, type Route } from './router.js';
 import { memoryRoutes } from './memory.routes.js';
@@ -13,6 +13,7 @@ import { docsRoutes, findDocsDir } from './docs.routes.js';
 import { firecrawlRoutes } from './firecrawl.routes.js';
 import { confluenceRoutes } from './confluence.routes.js';
 import { knowledgeRoutes, type Embed } from './knowledge.routes.js';
+import { selectorRoutes } from './selectors/selectors.routes.js';
 
 export interface InternalRouteDeps {
   db: Kysely<IntegrationsDB>;
@@ -22,6 +23,8 @@ export interface InternalRouteDeps {
   docsDir?: string | null;
   /** Embeddings for knowledge bases: the model layer's, with the operator's model config. */
   embed: Embed;
+  /** OAuth tokens for the resource selectors' lists (the tool runtime's registry source); without it they are not served. */
+  credentials?: CredentialSource;
   /** Routes added by other parts (knowledge, runner-backed tools), so this list stays easy to extend. */
   extra?: Route[];
 }
@@ -36,6 +39,7 @@ export function createInternalRoutes(deps: InternalRouteDeps): InternalRoutes {
       ...proxyRoutes(deps.policy, deps.baseUrls),
       ...firecrawlRoutes(deps.policy, deps.baseUrls),
       ...confluenceRoutes(deps.policy, deps.baseUrls),
+      ...(deps.credentials ? selectorRoutes({ policy: deps.policy, baseUrls: deps.baseUrls, credentials: deps.credentials, logger: deps.logger }) : []),
       ...knowledgeRoutes({ db: deps.db, policy: deps.policy, embed: deps.embed }),
       ...docsRoutes(deps.docsDir === undefined ? findDocsDir() : deps.docsDir),
       ...(deps.extra ?? []),

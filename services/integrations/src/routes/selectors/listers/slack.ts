@@ -1,0 +1,27 @@
+import { list, obj, str } from '../../../tools/services/http.js';
+import { collectPages, PAGE_LIMIT, type SelectorItem } from '../paging.js';
+import type { SelectorLister } from '../lister.js';
+
+/**
+ * Slack channels: `conversations.list` (public and private, archived left out) by its cursor. Slack
+ * has no name search there, so a search filters the channels by name here.
+ */
+export const slackChannels: SelectorLister = {
+  provider: 'Slack',
+  what: 'Slack channels',
+  list: ({ client, search, position }) =>
+    collectPages(
+      async (cursor) => {
+        const data = obj(await client.request({
+          url: `${client.io.baseUrl('slack')}/conversations.list`,
+          query: { types: 'public_channel,private_channel', exclude_archived: true, limit: PAGE_LIMIT, cursor },
+        }));
+        // Slack answers its refusals with 200 and `ok: false` (`invalid_auth`, `missing_scope`).
+        if (data.ok !== true) throw client.refused(200, str(data.error) ?? 'Slack API error');
+        const items = list(data.channels).map(obj).map((c): SelectorItem => ({ id: String(c.id ?? ''), name: `#${String(c.name ?? c.id ?? '')}`, ...(c.is_private === true ? { detail: 'Private channel' } : {}) }));
+        return { items, next: str(obj(data.response_metadata).next_cursor) };
+      },
+      position,
+      { filter: search },
+    ),
+};
