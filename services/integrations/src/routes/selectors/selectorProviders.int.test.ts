@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '@weft/testkit';
+import { createSelectorHarness, tokenOf, type SelectorHarness } from './selectorTestSupport.js';
+
+// Each provider's listing behind POST /api/tools/selectors/list against its fake: the request (the
+// account's bearer token, query, paging), the items, search and the cursor. The route's own checks,
+// Slack and refusals: selectors.int.test.ts.
+
+let h: SelectorHarness;
+type Page = { items: Array<{ id: string; name: string; detail?: string }>; nextCursor?: string };
+
+/** Lists a block's selector field with an account of the caller's (`mine-<blockType>`); answers the 200 body. */
+async function list(blockType: string, fieldId: string, values: Record<string, string> = {}, extra: { search?: string; cursor?: string } = {}): Promise<Page> {
+  const res = await h.list({ blockType, fieldId, values: { credential: `mine-${blockType}`, ...values }, ...extra });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as Page;
+}
+
+const bearer = (blockType: string) => `Bearer ${tokenOf(`mine-${blockType}`)}`;
+const only = (requests: RecordedRequest[]): RecordedRequest => {
+  expect(requests).toHaveLength(1);
+  return requests[0] as RecordedRequest;
+};
+
+beforeAll(async () => {
+  h = await createSelectorHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+beforeEach(() => h.reset());
+
+describe('Google', () => {
+  it('Gmail labels by name (what the Gmail tools read), system ones marked; a search filters by name; over 100 go on by cursor', async () => {
+    expect(await list('gmail', 'folder')).toEqual({
+      items: [
+        { id: 'INBOX', name: 'INBOX', detail: 'System label' },
+        { id: 'SENT', name: 'SENT', detail: 'System label' },
+        { id: 'Receipts', name: 'Receipts' },
+        { id: 'Receipts/2025', name: 'Receipts/2025' },
+      ],
+    });
+    expect(only(h.fakes.gmail.received('GET', '/gmail/v1/users/me/labels')).headers.authorization).toBe(bearer('gmail'));
+    expect((await list('gmail', 'folder', {}, { search: 'receipts' })).items.map((i) => i.id)).toEqual(['Receipts', 'Receipts/2025']);
+    const many = { labels: Array.from({ length: 130 }, (_, i) => ({ id: `Label_${i}`, name: `L${i}`, type: 'user' })) };
+    h.fakes.gmail.once('GET', '/gmail/v1/users/me/labels', { json: many });
+    const first = await list('gmail', 'folder');
+    expect(first.items).toHaveLength(100);
+    h.fakes.gmail.once('GET', '/gmail/v1/users/me/labels', { json: many });
+    const rest = await list('gmail', 'folder', {}, { cursor: first.nextCursor ?? '' });
+    expect(rest).toEqual({ items: many.labels.slice(100).map((l) => ({ id: l.name, name: l.name })) });
+  });
+
+  it('Drive: Sheets lists spreadsheets, Docs documents, folder selectors folders — by mimeType in q, recent first', async () => {
+    expect(await list('google_sheets', 'spreadsheetId')).toEqual({
+      items: [
+        { id: 'sh-budget', name: 'Budget 2025', detail: 'Modified 2025-05-03' },
+        { id: 'sh-hiring', name: "Hiring plan (Bob's)", detail: 'Modified 2025-05-01' },
+        { id: 'sh-budget-old', name: 'Budget 2024', detail: 'Modified 2024-12-01' },
+      ],
+    });
+    const sent = only(h.fakes.google.received('GET', '/drive/v3/files'));
+    expect(sent.headers.authorization).toBe(bearer('google_sheets'));
+    expect(sent.query).toEqual({
+      q: "mimeType = 'application/vnd.google-apps.spreadsheet' and trashed = false",
+      pageSize: '100',
+      fields: 'nextPageToken,files(id,name,mimeType,modifiedTime)',
+      orderBy: 'modifiedTime desc',
+      supportsAllDrives: 'true',
+      includeItemsFromAllDrives: 'true',
+    });
+    expect(await list('google_docs', 'documentId')).toEqual({ items: [{ id: 'do-spec', name: 'Product spec', detail: 'Modified 2025-05-02' }] });
+    for (const blockType of ['google_drive', 'google_docs']) {
+      expect((await list(blockType, 'folderSelector')).items, blockType).toEqual([{ id: 'fo-reports', name: 'Reports' }, { id: 'fo-archive', name: 'Archive' }]);
+    }
+  });
+
+  it('Drive searches with name contains (quotes escaped) and pages by pageToken', async () => {
+    expect((await list('google_sheets', 'spreadsheetId', {}, { search: "bob's" })).items.map((i) => i.id)).toEqual(['sh-hiring']);
+    expect(only(h.fakes.google.received('GET', '/drive/v3/files')).query.q).toBe("mimeType = 'application/vnd.google-apps.spreadsheet' and trashed = false and name contains 'bob\\'s'");
+    h.fakes.google.once('GET', '/drive/v3/files', { json: { files: [{ id: 'sh-budget', name: 'Budget 2025' }], nextPageToken: 'p1' } });
+    const first = await list('google_sheets', 'spreadsheetId');
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = await list('google_sheets', 'spreadsheetId', {}, { cursor: first.nextCursor ?? '' });
+    expect(second).toEqual({ items: [{ id: 'sh-hiring', name: "Hiring plan (Bob's)", detail: 'Modified 2025-05-01' }, { id: 'sh-budget-old', name: 'Budget 2024', detail: 'Modified 2024-12-01' }] });
+    expect(h.fakes.google.received('GET', '/drive/v3/files').map((r) => r.query.pageToken)).toEqual([undefined, undefined, 'p1']);
+  });
+
+  it('Calendar calendars from users/me/calendarList, the primary marked; paged by pageToken', async () => {
+    expect(await list('google_calendar', 'calendarId')).toEqual({
+      items: [
+        { id: 'me@acme.dev', name: 'me@acme.dev', detail: 'Primary calendar' },
+        { id: 'team@group.calendar.google.com', name: 'Team events' },
+        { id: 'holidays@group.v.calendar.google.com', name: 'Holidays' },
+      ],
+    });
+    const sent = only(h.fakes.google.received('GET', '/calendar/v3/users/me/calendarList'));
+    expect(sent.headers.authorization).toBe(bearer('google_calendar'));
+    expect(sent.query).toEqual({ maxResults: '100' });
+    h.fakes.google.once('GET', '/calendar/v3/users/me/calendarList', { json: { items: [], nextPageToken: 'cal-2' } });
+    const first = await list('google_calendar', 'calendarId');
+    await list('google_calendar', 'calendarId', {}, { cursor: first.nextCursor ?? '' });
+    expect(h.fakes.google.received('GET', '/calendar/v3/users/me/calendarList').map((r) => r.query.pageToken)).toEqual([undefined, undefined, 'cal-2']);
+  });
+});
+
+describe('Atlassian', () => {
+  const domain = 'https://acme.atlassian.example/';
+
+  it('Jira projects: the site’s cloud id from the domain, then project/search (its query searches), paged by startAt', async () => {
+    expect(await list('jira', 'projectId', { domain })).toEqual({ items: [{ id: '10000', name: 'Platform', detail: 'PROJ' }, { id: '10001', name: 'Operations', detail: 'OPS' }] });
+    expect(only(h.fakes.atlassian.received('GET', '/oauth/token/accessible-resources')).headers.authorization).toBe(bearer('jira'));
+    const sent = only(h.fakes.atlassian.received('GET', '/ex/jira/cloud-1/rest/api/3/project/search'));
+    expect(sent.headers.authorization).toBe(bearer('jira'));
+    expect(sent.query).toEqual({ startAt: '0', maxResults: '100' });
+    h.fakes.atlassian.once('GET', '/ex/jira/:cloud/rest/api/3/project/search', { json: { values: [{ id: '1', key: 'A', name: 'Alpha' }, { id: '2', key: 'B', name: 'Beta' }], startAt: 0, total: 3, isLast: false } });
+    const first = await list('jira', 'projectId', { domain }, { search: 'plat' });
+    await list('jira', 'projectId', { domain }, { search: 'plat', cursor: first.nextCursor ?? '' });
+    expect(h.fakes.atlassian.received('GET', '/ex/jira/cloud-1/rest/api/3/project/search').slice(1).map((r) => r.query)).toEqual([
+      { startAt: '0', maxResults: '100', query: 'plat' },
+      { startAt: '2', maxResults: '100', query: 'plat' },
+    ]);
+  });
+
+  it('Jira issues of the project (the selector’s or the typed id) by JQL search; the id is the key', async () => {
+    expect(await list('jira', 'issueKey', { domain, manualProjectId: '10000' })).toEqual({ items: [{ id: 'PROJ-1', name: 'First', detail: 'PROJ-1 · To Do' }, { id: 'PROJ-2', name: 'Second', detail: 'PROJ-2 · To Do' }] });
+    await list('jira', 'issueKey', { domain, projectId: 'PROJ', manualProjectId: 'ignored' }, { search: 'login "fails"' });
+    expect(h.fakes.atlassian.received('POST', '/ex/jira/cloud-1/rest/api/3/search').map((r) => r.body)).toEqual([
+      { jql: 'project = 10000 ORDER BY updated DESC', startAt: 0, maxResults: 100, fields: ['summary', 'status'] },
+      { jql: 'project = "PROJ" AND summary ~ "login fails*" ORDER BY updated DESC', startAt: 0, maxResults: 100, fields: ['summary', 'status'] },
+    ]);
+    h.fakes.atlassian.once('POST', '/ex/jira/:cloud/rest/api/3/search', { status: 400, json: { errorMessages: ["The value 'NOPE' does not exist for the field 'project'."], errors: {} } });
+    const refused = await h.list({ blockType: 'jira', fieldId: 'issueKey', values: { credential: 'mine-jira', domain, projectId: 'NOPE' } });
+    expect(refused).toEqual({ status: 502, body: { success: false, error: "Jira answered 400: The value 'NOPE' does not exist for the field 'project'." } });
+  });
+
+  it('Confluence pages of the domain’s site (v2 pages, current, last modified first), searched by title here, paged by cursor', async () => {
+    expect(await list('confluence', 'pageId', { domain: 'acme.atlassian.example' })).toEqual({ items: [{ id: '42', name: 'Runbook' }, { id: '43', name: 'Onboarding guide' }, { id: '44', name: 'Runbook: database failover' }] });
+    const sent = only(h.fakes.atlassian.received('GET', '/ex/confluence/cloud-1/wiki/api/v2/pages'));
+    expect(sent.headers.authorization).toBe(bearer('confluence'));
+    expect(sent.query).toEqual({ limit: '100', status: 'current', sort: '-modified-date' });
+    expect((await list('confluence', 'pageId', { domain: 'acme.atlassian.example' }, { search: 'runbook' })).items.map((i) => i.id)).toEqual(['42', '44']);
+    h.fakes.atlassian.once('GET', '/ex/confluence/:cloud/wiki/api/v2/pages', { json: { results: [{ id: '7', title: 'Seven' }], _links: { next: '/wiki/api/v2/pages?cursor=eyJpZCI6Nw&limit=100' } } });
+    const first = await list('confluence', 'pageId', { domain: 'acme.atlassian.example' });
+    await list('confluence', 'pageId', { domain: 'acme.atlassian.example' }, { cursor: first.nextCursor ?? '' });
+    expect(h.fakes.atlassian.received('GET', '/ex/confluence/cloud-1/wiki/api/v2/pages').slice(-1)[0]?.query.cursor).toBe('eyJpZCI6Nw');
+    const elsewhere = await h.list({ blockType: 'confluence', fieldId: 'pageId', values: { credential: 'mine-confluence', domain: 'nope.example' } });
+    expect(elsewhere).toEqual({ status: 400, body: { success: false, error: 'domain "nope.example" is not a Confluence site this account can reach' } });
+  });
+});
+
+describe('Linear', () => {
+  it('teams by the teams query (a search as name containsIgnoreCase), and a team’s projects; paged by endCursor', async () => {
+    expect(await list('linear', 'teamId')).toEqual({ items: [{ id: 'team-1', name: 'Engineering', detail: 'ENG' }, { id: 'team-2', name: 'Design', detail: 'DES' }] });
+    await list('linear', 'teamId', {}, { search: 'eng' });
+    expect(await list('linear', 'projectId', { manualTeamId: 'team-1' })).toEqual({ items: [{ id: 'proj-1', name: 'Login revamp' }, { id: 'proj-2', name: 'SSO' }] });
+    const sent = h.fakes.linear.received('POST', '/graphql');
+    expect(sent.map((r) => r.headers.authorization)).toEqual([bearer('linear'), bearer('linear'), bearer('linear')]);
+    expect(sent.map((r) => (r.body as { variables: unknown }).variables)).toEqual([
+      { first: 100, after: null, filter: null },
+      { first: 100, after: null, filter: { name: { containsIgnoreCase: 'eng' } } },
+      { teamId: 'team-1', first: 100, after: null, filter: null },
+    ]);
+    expect((sent[2]?.body as { query: string }).query).toContain('team(id: $teamId) { projects(first: $first, after: $after, filter: $filter)');
+    h.fakes.linear.once('POST', '/graphql', { json: { data: { teams: { nodes: [], pageInfo: { hasNextPage: true, endCursor: 'c-50' } } } } });
+    const first = await list('linear', 'teamId');
+    await list('linear', 'teamId', {}, { cursor: first.nextCursor ?? '' });
+    expect((h.fakes.linear.requests.slice(-1)[0]?.body as { variables: { after: unknown } }).variables.after).toBe('c-50');
+    h.fakes.linear.once('POST', '/graphql', { status: 400, json: { errors: [{ message: 'Entity not found: Team', extensions: { type: 'invalid input' } }] } });
+    expect(await h.list({ blockType: 'linear', fieldId: 'projectId', values: { credential: 'mine-linear', teamId: 'gone' } })).toEqual({ status: 502, body: { success: false, error: 'Linear answered 400: Entity not found: Team' } });
+  });
+});
+
+describe('Microsoft Graph', () => {
+  it('Outlook mail folders (me/mailFolders), unread counts as detail, paged by $skip', async () => {
+    expect(await list('outlook', 'folder')).toEqual({ items: [{ id: 'AAMkInbox', name: 'Inbox', detail: '3 unread' }, { id: 'AAMkSent', name: 'Sent Items' }, { id: 'AAMkArchive', name: 'Archive' }] });
+    const sent = only(h.fakes.microsoft.received('GET', '/me/mailFolders'));
+    expect(sent.headers.authorization).toBe(bearer('outlook'));
+    expect(sent.query).toEqual({ $top: '100' });
+    h.fakes.microsoft.once('GET', '/me/mailFolders', { json: { value: [], '@odata.nextLink': 'https://graph.example/v1.0/me/mailFolders?$top=100&$skip=100' } });
+    const first = await list('outlook', 'folder');
+    await list('outlook', 'folder', {}, { cursor: first.nextCursor ?? '' });
+    expect(h.fakes.microsoft.received('GET', '/me/mailFolders').slice(-1)[0]?.query).toEqual({ $top: '100', $skip: '100' });
+  });
+
+  it('Excel workbooks by drive search (the search text, else xlsx), only .xlsx kept, their folder as detail', async () => {
+    expect(await list('microsoft_excel', 'spreadsheetId')).toEqual({ items: [{ id: 'wb-sales', name: 'Sales.xlsx', detail: '/Reports' }, { id: 'wb-budget', name: 'Budget.xlsx', detail: '/' }] });
+    await list('microsoft_excel', 'spreadsheetId', {}, { search: "bob's sales" });
+    const sent = h.fakes.microsoft.received('GET', '/me/drive/root/search(q=:q)');
+    expect(sent.map((r) => decodeURIComponent(r.path))).toEqual(["/me/drive/root/search(q='xlsx')", "/me/drive/root/search(q='bob''s sales')"]);
+    expect(sent[0]?.query).toEqual({ $top: '100', $select: 'id,name,file,parentReference' });
+    expect(sent[0]?.headers.authorization).toBe(bearer('microsoft_excel'));
+  });
+
+  it('Teams: joined teams, chats with their members, a team’s channels; paged by $skiptoken (never the link itself)', async () => {
+    expect(await list('microsoft_teams', 'teamId')).toEqual({ items: [{ id: 'team-eng', name: 'Engineering', detail: 'Builders' }, { id: 'team-ops', name: 'Operations' }] });
+    expect(await list('microsoft_teams', 'chatId')).toEqual({ items: [{ id: '19:chat-topic@thread.v2', name: 'Release planning', detail: 'Group chat' }, { id: '19:ada_bob@unq.gbl.spaces', name: 'Ada, Bob', detail: 'One-on-one chat' }] });
+    expect(only(h.fakes.microsoft.received('GET', '/me/chats')).query).toEqual({ $top: '50', $expand: 'members' });
+    expect(await list('microsoft_teams', 'channelId', { teamId: 'team-eng' }, { search: 'inc' })).toEqual({ items: [{ id: '19:incidents@thread.tacv2', name: 'Incidents', detail: 'Private channel' }] });
+    expect(only(h.fakes.microsoft.received('GET', '/teams/:team/channels')).path).toBe('/teams/team-eng/channels');
+    h.fakes.microsoft.once('GET', '/me/chats', { json: { value: [], '@odata.nextLink': 'https://elsewhere.example/v1.0/me/chats?$skiptoken=RFNwdAI' } });
+    const first = await list('microsoft_teams', 'chatId');
+    await list('microsoft_teams', 'chatId', {}, { cursor: first.nextCursor ?? '' });
+    expect(h.fakes.microsoft.received('GET', '/me/chats').slice(-1)[0]?.query).toEqual({ $top: '50', $expand: 'members', $skiptoken: 'RFNwdAI' });
+  });
+});
+
+describe('Wealthbox', () => {
+  it('contacts searched by the name filter, tasks by name here; paged by page number', async () => {
+    expect(await list('wealthbox', 'contactId', {}, { search: 'ada' })).toEqual({ items: [{ id: '101', name: 'Ada Lovelace', detail: 'ada@weft.example' }] });
+    const sent = only(h.fakes.crm.received('GET', '/wealthbox/contacts'));
+    expect(sent.headers.authorization).toBe(bearer('wealthbox'));
+    expect(sent.query).toEqual({ name: 'ada', page: '1', per_page: '100' });
+    expect(await list('wealthbox', 'taskId')).toEqual({ items: [{ id: '301', name: 'Follow up', detail: 'Due 2025-05-24 11:00 AM -0400' }] });
+    expect((await list('wealthbox', 'taskId', {}, { search: 'nothing' })).items).toEqual([]);
+    h.fakes.crm.once('GET', '/wealthbox/tasks', { json: { tasks: [{ id: 1, name: 'One' }], meta: { current_page: 1, total_pages: 3 } } });
+    const first = await list('wealthbox', 'taskId');
+    await list('wealthbox', 'taskId', {}, { cursor: first.nextCursor ?? '' });
+    expect(h.fakes.crm.received('GET', '/wealthbox/tasks').slice(-1)[0]?.query).toEqual({ page: '2', per_page: '100' });
+  });
+});
