@@ -84,7 +84,7 @@ export { formatCost } from './providers/formatCost.js';
 export { MAX_TOOL_ITERATIONS, ModelLoopError, TOOL_FAILED_MESSAGE, innermostMessage, runToolLoop } from './providers/toolLoop.js';
 export { AttemptsExhausted, RETRY_INITIAL_MS, RETRY_MAX_MS, attemptFields, isTransientFailure, tryCall } from './providers/tries.js';
 export type { CallTry, TryEnv } from './providers/tries.js';
-export type { LoopOps, LoopTool, ToolCallLog, ToolLoopInput, ToolLoopResult, UsageControl } from './providers/toolLoop.js';
+export type { LoopOps, LoopTool, LoopToolCall, ToolCallLog, ToolLoopInput, ToolLoopResult, UsageControl } from './providers/toolLoop.js';
 export { getAllBlocks, getBlocksAndTools, getBlocksMetadata } from './copilot/catalogueQueries.js';
 export type { BlockMetadata, BlockSummary, GetAllBlocksOptions, ToolSummary } from './copilot/catalogueQueries.js';
 export {

@@ -68,10 +68,16 @@ export interface ToolLoopResult {
   timing: Timing & { modelTime: number; toolsTime: number; firstResponseTime: number; iterations: number };
 }
 
+/** Which of the loop's tool calls a tool run is: the name the model called, and its place in the result's `toolCalls` (1 the first). */
+export interface LoopToolCall {
+  name: string;
+  number: number;
+}
+
 /** The two calls the loop makes: activities in a workflow (local or not), plain functions in unit tests. */
 export interface LoopOps {
   callModel(input: CallModelInput): Promise<CallModelOutput>;
-  executeTool(input: ExecuteToolInput): Promise<ToolResult>;
+  executeTool(input: ExecuteToolInput, call: LoopToolCall): Promise<ToolResult>;
   now(): number;
 }
 
@@ -174,7 +180,7 @@ export async function runToolLoop(input: ToolLoopInput, ops: LoopOps): Promise<T
     return out;
   };
 
-  const runTool = async (call: ModelToolCall): Promise<{ call: ModelToolCall; content: string; ok: boolean; log: ToolCallLog }> => {
+  const runTool = async (call: ModelToolCall, number: number): Promise<{ call: ModelToolCall; content: string; ok: boolean; log: ToolCallLog }> => {
     const began = ops.now();
     const tool = byName.get(call.name);
     let result: ToolResult;
@@ -183,12 +189,15 @@ export async function runToolLoop(input: ToolLoopInput, ops: LoopOps): Promise<T
       result = { success: false, output: null, error: `Tool not found: ${call.name}`, timing: { startTime: now, endTime: now, duration: 0 } };
     } else {
       try {
-        result = await ops.executeTool({
-          toolId: tool.toolId,
-          params: { ...call.arguments, ...nonEmpty(tool.userParams) },
-          context: input.toolContext,
-          ...(input.envVars ? { envVars: input.envVars } : {}),
-        });
+        result = await ops.executeTool(
+          {
+            toolId: tool.toolId,
+            params: { ...call.arguments, ...nonEmpty(tool.userParams) },
+            context: input.toolContext,
+            ...(input.envVars ? { envVars: input.envVars } : {}),
+          },
+          { name: call.name, number },
+        );
       } catch (err) {
         const end = ops.now();
         result = { success: false, output: null, error: innermostMessage(err) || TOOL_FAILED_MESSAGE, timing: timing(began, end) };
@@ -222,7 +231,8 @@ export async function runToolLoop(input: ToolLoopInput, ops: LoopOps): Promise<T
     }
     messages.push({ role: 'assistant', content: response.content, toolCalls: calls });
     const began = ops.now();
-    const results = await Promise.all(calls.map(runTool));
+    const before = toolCalls.length;
+    const results = await Promise.all(calls.map((c, i) => runTool(c, before + i + 1)));
     toolsTime += ops.now() - began;
     for (const r of results) {
       // In the order the model asked for them, whichever finished first.

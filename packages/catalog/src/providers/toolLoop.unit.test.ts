@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CallModelInput, CallModelOutput, ExecuteToolInput, ModelToolCall, ToolResult } from '@weft/contracts';
-import { MAX_TOOL_ITERATIONS, ModelLoopError, runToolLoop, type LoopOps, type LoopTool, type ToolLoopInput } from './toolLoop.js';
+import { MAX_TOOL_ITERATIONS, ModelLoopError, runToolLoop, type LoopOps, type LoopTool, type LoopToolCall, type ToolLoopInput } from './toolLoop.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const timing = { startTime: '2026-01-01T00:00:00.000Z', endTime: '2026-01-01T00:00:00.000Z', duration: 0 };
@@ -91,6 +91,26 @@ describe('the provider tool loop (001 §4, 000 §8)', () => {
       { role: 'assistant', content: 'Looking.', toolCalls: [{ id: 'call_search_0', name: 'search', arguments: { q: 'cats', channel: 'model' } }, { id: 'c2', name: 'search', arguments: { q: 'dogs' } }] },
       { role: 'tool', toolCallId: 'call_search_0', name: 'search', content: '{"hits":"cats"}' },
       { role: 'tool', toolCallId: 'c2', name: 'search', content: '{"hits":"dogs"}' },
+    ]);
+  });
+
+  it('tells each tool run which call it is: the name the model called and its place in the output toolCalls, across iterations', async () => {
+    const { ops } = scripted((_i, n) =>
+      n === 1 ? answer('', [{ name: 'search', arguments: { q: 'a' } }, { name: 'ghost', arguments: {} }, { name: 'search', arguments: { q: 'b' } }]) : n === 2 ? answer('', [{ name: 'search', arguments: { q: 'c' } }]) : answer('Done.'),
+    );
+    const places: Array<[string, LoopToolCall]> = [];
+    const execute = ops.executeTool.bind(ops);
+    ops.executeTool = (input, call) => {
+      places.push([String(input.params.q), call]);
+      return execute(input, call);
+    };
+    const out = await runToolLoop(loopInput([tool('search')]), ops);
+    // The unknown tool is never run but keeps its place.
+    expect(out.toolCalls.map((c) => c.name)).toEqual(['search', 'ghost', 'search', 'search']);
+    expect(places).toEqual([
+      ['a', { name: 'search', number: 1 }],
+      ['b', { name: 'search', number: 3 }],
+      ['c', { name: 'search', number: 4 }],
     ]);
   });
 
