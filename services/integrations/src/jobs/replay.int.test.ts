@@ -18,7 +18,7 @@ const historiesDir = fileURLToPath(new URL('./histories/', import.meta.url));
 /** Histories expected per workflow type; every workflow the bundle's module exports must have some. */
 const EXPECTED: Record<string, string[]> = {
   pollToolJob: ['poll-done', 'poll-failed', 'poll-timeout', 'poll-start-error', 'poll-check-error', 'poll-cancelled', 'poll-worker-lost'],
-  modelToolLoop: ['tool-loop', 'tool-loop-forced', 'tool-loop-provider-error', 'tool-loop-worker-lost', 'tool-loop-model-retries'],
+  modelToolLoop: ['tool-loop', 'tool-loop-forced', 'tool-loop-provider-error', 'tool-loop-worker-lost', 'tool-loop-model-retries', 'tool-loop-tool-retries'],
 };
 
 describe('replay of the integrations worker’s recorded workflow histories', () => {

@@ -1,7 +1,7 @@
 import { ApplicationFailure, patched, proxyActivities, proxyLocalActivities, uuid4 } from '@temporalio/workflow';
-import { AttemptsExhausted, ModelLoopError, RETRY_INITIAL_MS, runToolLoop, type CallTry, type ToolLoopInput, type ToolLoopResult } from '@weft/catalog';
+import { AttemptsExhausted, ModelLoopError, RETRY_INITIAL_MS, runToolLoop, type CallTry, type LoopToolCall, type ToolLoopInput, type ToolLoopResult } from '@weft/catalog';
 import { tryInWorkflow } from '@weft/catalog/workflowTries';
-import type { CallModelInput, CallModelOutput, IntegrationActivities, ModelActivities } from '@weft/contracts';
+import type { CallModelInput, CallModelOutput, ExecuteToolInput, IntegrationActivities, ModelActivities, ToolResult } from '@weft/contracts';
 
 /** Start-to-close of one model call (a long streamed answer included). */
 export const LOOP_MODEL_CALL_TIMEOUT = '5 minutes';
@@ -25,35 +25,41 @@ export interface ModelToolLoopArgs extends ToolLoopInput {
  */
 export const LOOP_MODEL_TRIES_PATCH = 'tool-loop-model-tries';
 
-/** The tries of the loop's model calls that were tried more than once, each with its call's number (1 the first). */
-export type LoopCallTry = CallTry & { call: number };
+/**
+ * Loops recorded since this patch try each tool call from the workflow too (one activity per try,
+ * Temporal's own retries off, backoff on a workflow timer): the block's tries, transient failures only,
+ * each try in the agent's log; loops recorded before keep the activity's own retries on replay.
+ */
+export const LOOP_TOOL_TRIES_PATCH = 'tool-loop-tool-tries';
 
-/** What the loop answers: the loop's result and, when a model call was tried again, its tries. */
+/** Which call a try belongs to: a model call by its number, or a tool call by the tool's name and its place in `toolCalls` (each 1 the first). */
+export type LoopCallRef = { call: number } | { tool: string; toolCall: number };
+
+/** A try of one of the loop's calls that was tried more than once, with the call it belongs to. */
+export type LoopCallTry = CallTry & LoopCallRef;
+
+/** What the loop answers: the loop's result and, when a call was tried again, its tries. */
 export type ModelToolLoopResult = ToolLoopResult & { attempts?: number; attemptLog?: LoopCallTry[] };
 
 /**
- * The loop's model calls tried by the workflow: `call` runs each try; `log()` answers the most tries
- * one call took and the tries of each call tried more than once. A streamed call's tries share a
- * `callId` and carry their number, so a try goes on from what the earlier one streamed.
+ * The loop's calls tried by the workflow: `tried(ref, call)` runs `call` for each try; `log()` answers
+ * the most tries one call took and the tries of each call tried more than once.
  */
-function triedCalls(maxAttempts: number, initialMs: number, call: (input: CallModelInput) => Promise<CallModelOutput>) {
+function loopTries(maxAttempts: number, initialMs: number) {
   const retried: LoopCallTry[] = [];
-  let calls = 0;
   let most = 0;
-  const keep = (n: number, attempts: number, tries: CallTry[]) => {
+  const keep = (ref: LoopCallRef, attempts: number, tries: CallTry[]) => {
     most = Math.max(most, attempts);
-    if (tries.length > 1) retried.push(...tries.map((t) => ({ ...t, call: n })));
+    if (tries.length > 1) retried.push(...tries.map((t) => ({ ...t, ...ref })));
   };
   return {
-    async callModel(input: CallModelInput): Promise<CallModelOutput> {
-      const n = ++calls;
-      const callId = input.stream ? uuid4() : undefined;
+    async tried<T>(ref: LoopCallRef, call: (attempt: number) => Promise<T>): Promise<T> {
       try {
-        const done = await tryInWorkflow(maxAttempts, initialMs, (attempt) => call(input.stream ? { ...input, stream: { ...input.stream, callId, attempt } } : input));
-        keep(n, done.attempts, done.tries);
+        const done = await tryInWorkflow(maxAttempts, initialMs, call);
+        keep(ref, done.attempts, done.tries);
         return done.value;
       } catch (err) {
-        if (err instanceof AttemptsExhausted) keep(n, err.attempts, err.tries);
+        if (err instanceof AttemptsExhausted) keep(ref, err.attempts, err.tries);
         throw err;
       }
     },
@@ -72,21 +78,39 @@ function triedCalls(maxAttempts: number, initialMs: number, call: (input: CallMo
  *   next step is a tool call (or the loop's end), so a finished model call is never made again;
  * - each tool call is an activity on this same queue: Temporal hands it back to this worker in the
  *   workflow task's answer when eager activity execution is on (`system.enableActivityEagerExecution`),
- *   otherwise through the queue, and a worker lost mid-call is replaced after the heartbeat timeout.
- * So an iteration costs one activity and one workflow task. A provider error fails the child with the
- * message and `{timing}` as its details.
+ *   otherwise through the queue, and a worker lost mid-call times out after the heartbeat timeout and
+ *   is tried again.
+ * So an iteration costs one activity and one workflow task. Each call is tried up to `maxAttempts`
+ * times for transient failures (network, timeout, 429, 5xx, a lost worker) from the workflow; a tool's
+ * answered failure is a value and goes back to the model untouched (000 §8). A streamed model call's
+ * tries share a `callId` and carry their number, so a try goes on from what the earlier one streamed.
+ * A provider error fails the child with the message and `{timing}` (and the tries) as its details.
  */
 export async function modelToolLoop(args: ModelToolLoopArgs): Promise<ModelToolLoopResult> {
   const retry = { maximumAttempts: Math.max(1, args.maxAttempts), initialInterval: '1 second', backoffCoefficient: 2 };
-  const tries = patched(LOOP_MODEL_TRIES_PATCH);
-  const models = proxyLocalActivities<Pick<ModelActivities, 'callModel'>>({ startToCloseTimeout: LOOP_MODEL_CALL_TIMEOUT, retry: tries ? { maximumAttempts: 1 } : retry });
-  const tools = proxyActivities<Pick<IntegrationActivities, 'executeTool'>>({ startToCloseTimeout: LOOP_TOOL_CALL_TIMEOUT, heartbeatTimeout: LOOP_TOOL_HEARTBEAT_TIMEOUT, retry });
-  const tried = tries ? triedCalls(args.maxAttempts, args.retryInitialIntervalMs ?? RETRY_INITIAL_MS, (i) => models.callModel(i)) : undefined;
+  const modelTries = patched(LOOP_MODEL_TRIES_PATCH);
+  const toolTries = patched(LOOP_TOOL_TRIES_PATCH);
+  const models = proxyLocalActivities<Pick<ModelActivities, 'callModel'>>({ startToCloseTimeout: LOOP_MODEL_CALL_TIMEOUT, retry: modelTries ? { maximumAttempts: 1 } : retry });
+  const tools = proxyActivities<Pick<IntegrationActivities, 'executeTool'>>({
+    startToCloseTimeout: LOOP_TOOL_CALL_TIMEOUT,
+    heartbeatTimeout: LOOP_TOOL_HEARTBEAT_TIMEOUT,
+    retry: toolTries ? { maximumAttempts: 1 } : retry,
+  });
+  const tries = loopTries(args.maxAttempts, args.retryInitialIntervalMs ?? RETRY_INITIAL_MS);
+  let modelCalls = 0;
+  const callModel = (input: CallModelInput): Promise<CallModelOutput> => {
+    if (!modelTries) return models.callModel(input);
+    const call = ++modelCalls;
+    const callId = input.stream ? uuid4() : undefined;
+    return tries.tried({ call }, (attempt) => models.callModel(input.stream ? { ...input, stream: { ...input.stream, callId, attempt } } : input));
+  };
+  const executeTool = (input: ExecuteToolInput, call: LoopToolCall): Promise<ToolResult> =>
+    toolTries ? tries.tried({ tool: call.name, toolCall: call.number }, () => tools.executeTool(input)) : tools.executeTool(input);
   try {
-    const result = await runToolLoop(args, { callModel: (i) => (tried ? tried.callModel(i) : models.callModel(i)), executeTool: (i) => tools.executeTool(i), now: () => Date.now() });
-    return { ...result, ...tried?.log() };
+    const result = await runToolLoop(args, { callModel, executeTool, now: () => Date.now() });
+    return { ...result, ...tries.log() };
   } catch (err) {
-    if (err instanceof ModelLoopError) throw ApplicationFailure.create({ message: err.message, type: 'ModelLoopError', nonRetryable: true, details: [{ timing: err.timing, ...tried?.log() }] });
+    if (err instanceof ModelLoopError) throw ApplicationFailure.create({ message: err.message, type: 'ModelLoopError', nonRetryable: true, details: [{ timing: err.timing, ...tries.log() }] });
     throw err;
   }
 }

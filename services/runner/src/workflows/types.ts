@@ -86,6 +86,10 @@ export interface AttemptRecord {
   error?: string;
   /** An agent's tries: which of its model calls (1 the first) this try belongs to. */
   call?: number;
+  /** An agent's tries of a tool call: the tool's name as the model called it. */
+  tool?: string;
+  /** An agent's tries of a tool call: the call's place in the agent's `toolCalls` output (1 the first). */
+  toolCall?: number;
 }
 
 /** What running one block produced; a failure is a value. */

@@ -64,9 +64,10 @@ export function agentLoopArgs(block: RunnableBlock, params: Record<string, unkno
 }
 
 /**
- * The tries of the agent's model calls, as the integrations worker's loop reports them (loops since its
- * `tool-loop-model-tries` patch) in its result or its failure's details: the most tries one call took,
- * and each try of the calls tried more than once (with the call's number).
+ * The tries of the agent's calls, as the integrations worker's loop reports them (model calls in loops
+ * since its `tool-loop-model-tries` patch, tool calls since `tool-loop-tool-tries`) in its result or its
+ * failure's details: the most tries one call took, and each try of the calls tried more than once (with
+ * the model call's number, or the tool's name and the tool call's number).
  */
 export function loopTries(from: unknown): Pick<BlockOutcome, 'attempts' | 'attemptLog'> {
   if (typeof from !== 'object' || from === null) return {};

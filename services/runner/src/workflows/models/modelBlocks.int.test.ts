@@ -210,17 +210,18 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
   /**
    * Keeps the history of the agent tool loop a finished run started (the integrations worker's
    * `modelToolLoop`, its child workflow) for the integrations service's replay test, checking now that
-   * it replays with the loop's code.
+   * it replays with the loop's code; answers the history.
    */
-  const keepLoop = async (handle: RunHandle, name: string): Promise<void> => {
+  const keepLoop = async (handle: RunHandle, name: string): Promise<Awaited<ReturnType<typeof keepHistory>>> => {
     const events = (await handle.fetchHistory()).events ?? [];
     const children = events.flatMap((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId ?? []);
     expect(children).toHaveLength(1);
     const loop = client.workflow.getHandle(children[0] ?? '');
     const history = await keepHistory(loop, loopHistoriesDir, name);
     await Worker.runReplayHistory({ workflowBundle: await toolLoopBundle() }, history, loop.workflowId);
+    return history;
   };
-  const runKept = async (state: RunWorkflowArgs['state'], keep: (handle: RunHandle) => Promise<void>): Promise<RunResult> => {
+  const runKept = async (state: RunWorkflowArgs['state'], keep: (handle: RunHandle) => Promise<unknown>): Promise<RunResult> => {
     const handle = await start(state);
     const result = await handle.result();
     await keep(handle);
@@ -304,6 +305,121 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
     expect(answered).toMatchObject({ success: false, error: "Agent 1: Invalid value for 'tool_choice'" });
     expect(fake.chatRequests()).toHaveLength(1);
     expect(answered.logs.find((l) => l.blockId === 'a')).toMatchObject({ success: false, attempts: 1 });
+  });
+
+  it("an agent's tool call failing for a transient reason is tried again by the loop with the block's tries, each try in the agent's log; Temporal's own retries are off", async () => {
+    let tries = 0;
+    toolScript = () => {
+      tries += 1;
+      if (tries <= 2) throw ApplicationFailure.retryable('HTTP error 503: Service Unavailable', 'TransientToolError');
+      return { success: true, output: { sent: true }, timing: timing() };
+    };
+    fake.reply({ toolCalls: [{ name: 'slack_message', arguments: { text: 'Weft 2 is out' } }] }, { content: 'Posted on the third try.' });
+    const handle = await start(graphOf({ s: S, a: agent({ tools: [slackTool()] }) }, [['s', 'a']]));
+    const result = await handle.result();
+    const history = await keepLoop(handle, 'tool-loop-tool-retries');
+    expect(result.output).toMatchObject({ content: 'Posted on the third try.' });
+    expect(toolCalls).toHaveLength(3);
+    // The model sees the answer of the try that worked, once.
+    expect(sent(1).messages.at(-1)).toMatchObject({ role: 'tool', content: '{"sent":true}' });
+    expect((result.output as { toolCalls: unknown[] }).toolCalls).toMatchObject([{ name: 'slack_message', success: true, result: { sent: true } }]);
+    const log = result.logs.find((l) => l.blockId === 'a');
+    expect(log).toMatchObject({ success: true, attempts: 3 });
+    expect(log?.attemptLog?.map((t) => [t.tool, t.toolCall, t.attempt, t.error])).toEqual([
+      ['slack_message', 1, 1, 'HTTP error 503: Service Unavailable'],
+      ['slack_message', 1, 2, 'HTTP error 503: Service Unavailable'],
+      ['slack_message', 1, 3, undefined],
+    ]);
+    const [first, second] = log?.attemptLog ?? [];
+    expect(Date.parse(second?.startedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(first?.startedAt ?? 'x') + (first?.durationMs ?? 0));
+    // One activity per try, each allowed one attempt by Temporal; the waits between them are workflow timers.
+    const events = history.events ?? [];
+    const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes ?? []);
+    expect(scheduled.map((a) => a.activityType?.name)).toEqual(['executeTool', 'executeTool', 'executeTool']);
+    for (const a of scheduled) expect(a.retryPolicy?.maximumAttempts).toBe(1);
+    expect(events.filter((e) => e.timerStartedEventAttributes)).toHaveLength(2);
+  });
+
+  it("an agent's tool call answered with an error (a 4xx, a non-retryable failure) is made once and goes back to the model as it is; 0 retries is one try; tries spent go back as the last error", async () => {
+    // A 4xx is a tool result: no second call, the model reads its error.
+    toolScript = () => ({ success: false, output: { status: 404 }, error: 'HTTP error 404: channel_not_found', timing: timing() });
+    fake.reply({ toolCalls: [{ name: 'slack_message', arguments: { text: 'hi' } }] }, { content: 'The channel does not exist.' });
+    const answered = await run(graphOf({ s: S, a: agent({ tools: [slackTool()] }) }, [['s', 'a']]));
+    expect(answered.output).toMatchObject({ content: 'The channel does not exist.' });
+    expect(toolCalls).toHaveLength(1);
+    expect(JSON.parse(sent(1).messages.at(-1)?.content ?? '')).toEqual({ error: true, message: 'HTTP error 404: channel_not_found', tool: 'slack_message' });
+    expect(answered.logs.find((l) => l.blockId === 'a')).toMatchObject({ success: true, attempts: 1 });
+    expect(answered.logs.find((l) => l.blockId === 'a')).not.toHaveProperty('attemptLog');
+
+    // A non-retryable failure thrown by the activity is an answered error too.
+    fake.reset();
+    toolCalls.length = 0;
+    toolScript = () => {
+      throw ApplicationFailure.nonRetryable('Invalid channel name', 'ToolError');
+    };
+    fake.reply({ toolCalls: [{ name: 'slack_message', arguments: { text: 'hi' } }] }, { content: 'Bad channel.' });
+    const refused = await run(graphOf({ s: S, a: agent({ tools: [slackTool()] }) }, [['s', 'a']]));
+    expect(refused.output).toMatchObject({ content: 'Bad channel.' });
+    expect(toolCalls).toHaveLength(1);
+    expect(JSON.parse(sent(1).messages.at(-1)?.content ?? '')).toEqual({ error: true, message: 'Invalid channel name', tool: 'slack_message' });
+
+    // Advanced mode, 0 retries: a transient failure is not tried again; the model reads it.
+    fake.reset();
+    toolCalls.length = 0;
+    toolScript = () => {
+      throw ApplicationFailure.retryable('socket hang up', 'TransientToolError');
+    };
+    fake.reply({ toolCalls: [{ name: 'slack_message', arguments: { text: 'hi' } }] }, { content: 'Slack is unreachable.' });
+    const once = await run(graphOf({ s: S, a: { ...agent({ tools: [slackTool()], retries: 0 }), advancedMode: true } }, [['s', 'a']]));
+    expect(once.output).toMatchObject({ content: 'Slack is unreachable.' });
+    expect(toolCalls).toHaveLength(1);
+    expect(JSON.parse(sent(1).messages.at(-1)?.content ?? '')).toEqual({ error: true, message: 'socket hang up', tool: 'slack_message' });
+    expect(once.logs.find((l) => l.blockId === 'a')).toMatchObject({ success: true, attempts: 1 });
+
+    // Transient on every try: 3 tries (the default), each in the log, then the last error goes to the model.
+    fake.reset();
+    toolCalls.length = 0;
+    fake.reply({ toolCalls: [{ name: 'slack_message', arguments: { text: 'hi' } }] }, { content: 'Slack keeps failing.' });
+    const spent = await run(graphOf({ s: S, a: agent({ tools: [slackTool()] }) }, [['s', 'a']]));
+    expect(spent.output).toMatchObject({ content: 'Slack keeps failing.' });
+    expect(toolCalls).toHaveLength(3);
+    expect((spent.output as { toolCalls: unknown[] }).toolCalls).toMatchObject([{ name: 'slack_message', success: false, error: 'socket hang up' }]);
+    const spentLog = spent.logs.find((l) => l.blockId === 'a');
+    expect(spentLog).toMatchObject({ success: true, attempts: 3 });
+    expect(spentLog?.attemptLog?.map((t) => [t.tool, t.attempt, t.error])).toEqual([
+      ['slack_message', 1, 'socket hang up'],
+      ['slack_message', 2, 'socket hang up'],
+      ['slack_message', 3, 'socket hang up'],
+    ]);
+  });
+
+  it("an agent's tool call lost with its worker (no heartbeat) is tried again by the loop after the heartbeat timeout; the log names the lost try", async () => {
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    toolScript = async () => {
+      if (toolCalls.length === 1) {
+        // The first try never answers nor beats: as if its worker died.
+        await released;
+      }
+      return { success: true, output: { sent: true }, timing: timing() };
+    };
+    fake.reply({ toolCalls: [{ name: 'slack_message', arguments: { text: 'hello' } }] }, { content: 'Sent after the lost try.' });
+    try {
+      const result = await run(graphOf({ s: S, a: agent({ tools: [slackTool()] }) }, [['s', 'a']]));
+      expect(result.output).toMatchObject({ content: 'Sent after the lost try.' });
+      expect(toolCalls).toHaveLength(2);
+      expect(fake.chatRequests()).toHaveLength(2);
+      const log = result.logs.find((l) => l.blockId === 'a');
+      expect(log).toMatchObject({ success: true, attempts: 2 });
+      expect(log?.attemptLog?.map((t) => [t.tool, t.attempt])).toEqual([
+        ['slack_message', 1],
+        ['slack_message', 2],
+      ]);
+      expect(log?.attemptLog?.[0]?.error).toMatch(/heartbeat/i);
+      expect(log?.attemptLog?.[0]?.durationMs).toBeGreaterThanOrEqual(15_000);
+    } finally {
+      release();
+    }
   });
 
   it('a response format makes the parsed answer the output', async () => {
