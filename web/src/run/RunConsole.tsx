@@ -4,7 +4,7 @@ import { formatCost } from '@weft/catalog';
 import { api } from '../api';
 import { Icon } from '../ui/icons';
 import { JsonView, StoredValueLoader } from './JsonView';
-import { totals, type BlockEntry, type RunView } from './runState';
+import { attemptKey, attemptLabel, totals, type BlockEntry, type RunView } from './runState';
 
 const STATUS_TEXT: Record<string, string> = { starting: 'Starting', running: 'Running', succeeded: 'Succeeded', failed: 'Failed', cancelled: 'Cancelled', done: 'Done', skipped: 'Skipped' };
 
@@ -61,9 +61,9 @@ function Entry({ entry, onRerun, onSelect }: { entry: BlockEntry; onRerun?: () =
             <div>
               <h3>Attempts</h3>
               <ol className="log-attempts" aria-label={`Attempts of ${entry.blockName}`}>
-                {entry.attemptLog.map((t) => (
-                  <li key={`${t.call ?? 0}-${t.attempt}`} className="mono">
-                    {t.call !== undefined ? `Model call ${t.call}, try ${t.attempt}` : `Try ${t.attempt}`}
+                {entry.attemptLog.map((t, _i, all) => (
+                  <li key={attemptKey(t)} className="mono">
+                    {attemptLabel(t, all)}
                     {t.startedAt && ` at ${new Date(t.startedAt).toLocaleTimeString()}`}
                     {t.durationMs !== undefined && `, ${formatDuration(t.durationMs)}`}: {t.error ? <span className="log-error">{t.error}</span> : 'answered'}
                   </li>

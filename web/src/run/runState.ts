@@ -15,6 +15,9 @@ export interface AttemptEntry {
   attempt: number;
   /** Which of the block's model calls the try belongs to (an agent's calls are tried one by one), from 1. */
   call?: number;
+  /** For a try of an agent's tool call: the tool's name, and the call's place in the agent's tool calls (from 1). */
+  tool?: string;
+  toolCall?: number;
   startedAt?: string;
   durationMs?: number;
   error?: string;
@@ -139,10 +142,14 @@ function attemptsOf(value: unknown): AttemptEntry[] | undefined {
     const durationMs = num(r.durationMs);
     const error = text(r.error);
     const call = num(r.call);
+    const tool = text(r.tool);
+    const toolCall = num(r.toolCall);
     return [
       {
         attempt: num(r.attempt) ?? i + 1,
         ...(call !== undefined ? { call } : {}),
+        ...(tool !== undefined ? { tool } : {}),
+        ...(toolCall !== undefined ? { toolCall } : {}),
         ...(startedAt !== undefined ? { startedAt } : {}),
         ...(durationMs !== undefined ? { durationMs } : {}),
         ...(error !== undefined ? { error } : {}),
@@ -150,6 +157,23 @@ function attemptsOf(value: unknown): AttemptEntry[] | undefined {
     ];
   });
   return tries.length > 0 ? tries : undefined;
+}
+
+/**
+ * How the console names a try: 'Model call 3, try 2' or 'Tool call search_web, try 2' for an agent's
+ * calls (with the tool call's number when the block retried more than one call of that tool), else 'Try 2'.
+ */
+export function attemptLabel(t: AttemptEntry, all: readonly AttemptEntry[]): string {
+  if (t.tool !== undefined) {
+    const shared = all.some((o) => o.tool === t.tool && o.toolCall !== t.toolCall);
+    return `Tool call ${t.tool}${shared && t.toolCall !== undefined ? ` #${t.toolCall}` : ''}, try ${t.attempt}`;
+  }
+  return t.call !== undefined ? `Model call ${t.call}, try ${t.attempt}` : `Try ${t.attempt}`;
+}
+
+/** A try's list key: tries of different calls share numbers. */
+export function attemptKey(t: AttemptEntry): string {
+  return `${t.tool !== undefined ? `tool-${t.toolCall ?? t.tool}` : `model-${t.call ?? 0}`}-${t.attempt}`;
 }
 
 /** A block's finished log (a block:completed / block:error event, or an entry of a stored execution's logs) as a console entry. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyMessage, blockStatuses, emptyRun, fromExecution, inputFields, inputFromFields, parseSse, totals, type RunView, type SseMessage } from './runState';
+import { applyMessage, attemptKey, attemptLabel, blockStatuses, emptyRun, fromExecution, inputFields, inputFromFields, parseSse, totals, type RunView, type SseMessage } from './runState';
 
 const msg = (event: string, data: unknown, id?: number): SseMessage => ({ event, data: JSON.stringify(data), ...(id !== undefined ? { id: String(id) } : {}) });
 const fold = (messages: SseMessage[]): RunView => messages.reduce(applyMessage, emptyRun());
@@ -31,6 +31,33 @@ describe('the run console state', () => {
     const agentTries = [{ call: 1, attempt: 1, error: 'HTTP error 503' }, { call: 1, attempt: 2 }, { call: 3, attempt: 1, error: 'HTTP error 429' }, { call: 3, attempt: 2 }];
     const agent = fromExecution({ executionId: 'y', status: 'succeeded', logs: [{ blockId: 'a', blockName: 'Agent 1', blockType: 'agent', success: true, attempts: 2, attemptLog: agentTries }] });
     expect(agent.entries[0]?.attemptLog).toEqual(agentTries);
+  });
+
+  it("names each try as the console lists it: an agent's model calls by number, its tool calls by the tool's name (and number when one tool has several)", () => {
+    const tries = [
+      { call: 1, attempt: 1, error: 'HTTP error 503' },
+      { call: 1, attempt: 2 },
+      { tool: 'search_web', toolCall: 2, attempt: 1, error: 'HTTP error 502: Bad Gateway' },
+      { tool: 'search_web', toolCall: 2, attempt: 2 },
+      { tool: 'slack_message', toolCall: 3, attempt: 1, error: 'socket hang up' },
+      { tool: 'slack_message', toolCall: 3, attempt: 2 },
+      { tool: 'search_web', toolCall: 4, attempt: 2 },
+    ];
+    const agent = fromExecution({ executionId: 'y', status: 'succeeded', logs: [{ blockId: 'a', blockName: 'Agent 1', blockType: 'agent', success: true, attempts: 2, attemptLog: tries }] });
+    const listed = agent.entries[0]?.attemptLog ?? [];
+    expect(listed).toEqual(tries);
+    expect(listed.map((t) => attemptLabel(t, listed))).toEqual([
+      'Model call 1, try 1',
+      'Model call 1, try 2',
+      'Tool call search_web #2, try 1',
+      'Tool call search_web #2, try 2',
+      'Tool call slack_message, try 1',
+      'Tool call slack_message, try 2',
+      'Tool call search_web #4, try 2',
+    ]);
+    expect(new Set(listed.map(attemptKey)).size).toBe(listed.length);
+    const api = [{ attempt: 1, error: 'HTTP error 503' }, { attempt: 2 }];
+    expect(api.map((t) => attemptLabel(t, api))).toEqual(['Try 1', 'Try 2']);
   });
 
   it('folds a run: blocks start, stream tokens, finish or fail; the run ends with its status', () => {
