@@ -97,10 +97,11 @@ describe('Google', () => {
     const sent = only(h.fakes.google.received('GET', '/calendar/v3/users/me/calendarList'));
     expect(sent.headers.authorization).toBe(bearer('google_calendar'));
     expect(sent.query).toEqual({ maxResults: '100' });
+    expect((await list('google_calendar', 'calendarId', {}, { search: 'team' })).items.map((i) => i.name)).toEqual(['Team events']);
     h.fakes.google.once('GET', '/calendar/v3/users/me/calendarList', { json: { items: [], nextPageToken: 'cal-2' } });
     const first = await list('google_calendar', 'calendarId');
     await list('google_calendar', 'calendarId', {}, { cursor: first.nextCursor ?? '' });
-    expect(h.fakes.google.received('GET', '/calendar/v3/users/me/calendarList').map((r) => r.query.pageToken)).toEqual([undefined, undefined, 'cal-2']);
+    expect(h.fakes.google.received('GET', '/calendar/v3/users/me/calendarList').map((r) => r.query.pageToken)).toEqual([undefined, undefined, undefined, 'cal-2']);
   });
 });
 
@@ -177,6 +178,7 @@ describe('Microsoft Graph', () => {
     const sent = only(h.fakes.microsoft.received('GET', '/me/mailFolders'));
     expect(sent.headers.authorization).toBe(bearer('outlook'));
     expect(sent.query).toEqual({ $top: '100' });
+    expect((await list('outlook', 'folder', {}, { search: 'SENT' })).items.map((i) => i.id)).toEqual(['AAMkSent']);
     h.fakes.microsoft.once('GET', '/me/mailFolders', { json: { value: [], '@odata.nextLink': 'https://graph.example/v1.0/me/mailFolders?$top=100&$skip=100' } });
     const first = await list('outlook', 'folder');
     await list('outlook', 'folder', {}, { cursor: first.nextCursor ?? '' });
@@ -190,6 +192,12 @@ describe('Microsoft Graph', () => {
     expect(sent.map((r) => decodeURIComponent(r.path))).toEqual(["/me/drive/root/search(q='xlsx')", "/me/drive/root/search(q='bob''s sales')"]);
     expect(sent[0]?.query).toEqual({ $top: '100', $select: 'id,name,file,parentReference' });
     expect(sent[0]?.headers.authorization).toBe(bearer('microsoft_excel'));
+    // A page holding no workbook: the answer reads on to the next one (by its $skiptoken) to find some.
+    h.reset();
+    const docx = { id: 'doc-1', name: 'Notes.docx', file: { mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' } };
+    h.fakes.microsoft.once('GET', '/me/drive/root/search(q=:q)', { json: { value: [docx], '@odata.nextLink': "https://graph.example/v1.0/me/drive/root/search(q='xlsx')?$top=100&$skiptoken=s!MjA" } });
+    expect((await list('microsoft_excel', 'spreadsheetId')).items.map((i) => i.id)).toEqual(['wb-sales', 'wb-budget']);
+    expect(h.fakes.microsoft.received('GET', '/me/drive/root/search(q=:q)').map((r) => r.query.$skiptoken)).toEqual([undefined, 's!MjA']);
   });
 
   it('Teams: joined teams, chats with their members, a team’s channels; paged by $skiptoken (never the link itself)', async () => {
