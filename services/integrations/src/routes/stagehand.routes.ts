@@ -9,6 +9,7 @@ import { callModel, TimedModelError, type ModelDeps } from '../models/callModel.
 import { ModelProviderError, ModelRequestError } from '../models/errors.js';
 import { parseBytes } from './files.routes.js';
 import { isHttpUrl, json, objectBody, str, type Route } from './router.js';
+import { ActionError, browserFromEnv, BrowserSession, type BrowserConfig, type BrowserLimits, DownloadRefusedError, type PageView } from './stagehandBrowser.js';
 
 /** Extraction model (the block asks for an OpenAI key). */
 export const STAGEHAND_EXTRACT_MODEL = 'gpt-4o';
@@ -21,11 +22,20 @@ const PAGE_TEXT_LIMIT = 30_000;
 /** Bytes of a page read. */
 const PAGE_BYTES_LIMIT = 5 * 1024 * 1024;
 const PAGE_TIMEOUT_MS = 30_000;
+/** Bytes all the responses of one browser call may have together (its pages, scripts, images). */
+const BROWSER_BYTES_LIMIT = 50 * 1024 * 1024;
+/** How long a click, typing or a selection may wait for its element. */
+const BROWSER_ACTION_TIMEOUT_MS = 10_000;
 
 export interface StagehandDeps {
   policy: AddressPolicy;
   /** The model layer (provider base URLs and operator keys). */
   models: Pick<ModelDeps, 'config' | 'logger'> & { adapters?: ModelDeps['adapters'] };
+  /**
+   * The agent's Chromium; null keeps it in text mode. Default: the environment's
+   * (`WEFT_BROWSER_PATH`, else `CHROMIUM_PATH` or /usr/bin/chromium when it exists; stagehandBrowser.ts).
+   */
+  browser?: BrowserConfig | null;
 }
 
 /** A page as the model reads it: its final URL and its text (scripts not run). */
@@ -43,16 +53,22 @@ export function withScheme(url: string): string {
 
 const tooLarge = (url: string) => `Failed to load ${url}: the page is larger than ${PAGE_BYTES_LIMIT / 1024 / 1024} MB`;
 
+/** Why a page did not load, as the route answers it (both modes): a refusal 400, too large 413, a network failure, time limit or download 502. */
+function loadFailure(url: string, err: unknown): Error {
+  if (err instanceof ToolError) return err;
+  if (err instanceof OutboundRefusedError) return new ToolError(err.message, 400);
+  if (err instanceof ResponseTooLargeError) return new ToolError(tooLarge(url), 413);
+  if (err instanceof RequestTimeoutError || err instanceof NetworkError || err instanceof DownloadRefusedError) return new ToolError(`Failed to load ${url}: ${err.message}`, 502);
+  return err instanceof Error ? err : new Error(String(err));
+}
+
 async function loadPage(url: string, policy: AddressPolicy, signal: AbortSignal | undefined): Promise<Page> {
   if (!isHttpUrl(url)) throw new ToolError(`Failed to load ${url}: not an http(s) URL`, 400);
   let res: Response;
   try {
     res = await guardedFetch(url, { headers: { Accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5' }, timeoutMs: PAGE_TIMEOUT_MS, maxBodyBytes: PAGE_BYTES_LIMIT, signal }, policy);
   } catch (err) {
-    if (err instanceof OutboundRefusedError) throw new ToolError(err.message, 400);
-    if (err instanceof ResponseTooLargeError) throw new ToolError(tooLarge(url), 413);
-    if (err instanceof RequestTimeoutError || err instanceof NetworkError) throw new ToolError(`Failed to load ${url}: ${err.message}`, 502);
-    throw err;
+    throw loadFailure(url, err);
   }
   if (!res.ok) throw new ToolError(`Failed to load ${url}: HTTP error ${res.status}: ${res.statusText}`, 502);
   const bytes = new Uint8Array(await res.arrayBuffer());
@@ -115,36 +131,183 @@ function substitute(task: string, variables: Record<string, string>): string {
 const EXTRACT_SYSTEM =
   'You extract data from a web page. Answer only with JSON that follows the given schema, taken from the page content; use null for what the page does not say.';
 
-const AGENT_SYSTEM = [
+const TEXT_AGENT_SYSTEM = [
   'You are a web agent. You read pages as text (their scripts do not run) and move between them with the goto tool.',
   'When the task is done, or cannot be done, call the done tool once with success, a short message and, when an output schema is given, the output.',
 ].join(' ');
 
-function agentTools(outputSchema: Record<string, unknown> | undefined): ModelToolDefinition[] {
-  return [
-    { name: 'goto', description: 'Open a URL and read its text', parameters: { type: 'object', properties: { url: { type: 'string', description: 'Absolute URL to open' } }, required: ['url'] } },
-    {
-      name: 'done',
-      description: 'Finish the task',
-      parameters: {
-        type: 'object',
-        properties: {
-          success: { type: 'boolean', description: 'Whether the task was completed' },
-          message: { type: 'string', description: 'What was done or found' },
-          ...(outputSchema ? { output: outputSchema } : {}),
-        },
-        required: ['success', 'message', ...(outputSchema ? ['output'] : [])],
+const BROWSER_AGENT_SYSTEM = [
+  'You are a web agent driving a real browser. Each page is shown as its visible text followed by its interactive elements, numbered like [3].',
+  'Name an element by its number (the target "3") from the latest page view; numbers change when the page changes.',
+  'Use navigate to open a URL, click, type (fills a field, replacing its value), press (a key such as Enter, optionally on a target), select (an option of a select by value or label) and read_page to see the page again.',
+  'Every action answers the page as it is afterwards. When the task is done, or cannot be done, call the done tool once with success, a short message and, when an output schema is given, the output.',
+].join(' ');
+
+function doneTool(outputSchema: Record<string, unknown> | undefined): ModelToolDefinition {
+  return {
+    name: 'done',
+    description: 'Finish the task',
+    parameters: {
+      type: 'object',
+      properties: {
+        success: { type: 'boolean', description: 'Whether the task was completed' },
+        message: { type: 'string', description: 'What was done or found' },
+        ...(outputSchema ? { output: outputSchema } : {}),
       },
+      required: ['success', 'message', ...(outputSchema ? ['output'] : [])],
     },
-  ];
+  };
 }
+
+const object = (properties: Record<string, unknown>, requiredKeys: string[]) => ({ type: 'object', properties, required: requiredKeys });
+const TARGET = { type: 'string', description: 'The element: its number from the latest page view, e.g. "3"' };
+
+const BROWSER_TOOLS: ModelToolDefinition[] = [
+  { name: 'navigate', description: 'Open a URL in the browser', parameters: object({ url: { type: 'string', description: 'Absolute URL to open' } }, ['url']) },
+  { name: 'click', description: 'Click an element (a link, a button, a checkbox)', parameters: object({ target: TARGET }, ['target']) },
+  { name: 'type', description: 'Type text into a field, replacing what it holds', parameters: object({ target: TARGET, text: { type: 'string', description: 'The text; %key% is replaced by the variable' } }, ['target', 'text']) },
+  { name: 'press', description: 'Press a key (Enter, Tab, Escape, ArrowDown, …), on an element or wherever the focus is', parameters: object({ key: { type: 'string' }, target: TARGET }, ['key']) },
+  { name: 'select', description: 'Pick an option of a select element by its value or label', parameters: object({ target: TARGET, value: { type: 'string' } }, ['target', 'value']) },
+  { name: 'read_page', description: 'Read the page again: its visible text and numbered interactive elements', parameters: object({}, []) },
+];
 
 interface AgentAction {
   type: string;
   url?: string;
   title?: string;
+  target?: string;
+  element?: string;
+  text?: string;
+  key?: string;
+  value?: string;
   error?: string;
   reasoning?: string;
+}
+
+/** Where an agent works: its tools and how it opens the start page and carries out a tool call. */
+interface AgentEnvironment {
+  system: string;
+  tools: ModelToolDefinition[];
+  /** Opens the start page (a failure ends the call) and answers what the model first reads. */
+  start(url: string): Promise<{ observation: string; action: AgentAction }>;
+  /** Carries out one tool call: what the model reads back, and the action recorded. */
+  act(call: { name: string; arguments: Record<string, unknown> }): Promise<{ result: string; action?: AgentAction }>;
+  close(): Promise<void>;
+}
+
+/** The text mode: pages fetched through the outbound guard and read as text, links followed with goto. */
+function textEnvironment(deps: StagehandDeps, signal: AbortSignal | undefined): AgentEnvironment {
+  return {
+    system: TEXT_AGENT_SYSTEM,
+    tools: [{ name: 'goto', description: 'Open a URL and read its text', parameters: object({ url: { type: 'string', description: 'Absolute URL to open' } }, ['url']) }],
+    async start(url) {
+      const page = await loadPage(url, deps.policy, signal);
+      return { observation: pageMessage(page), action: { type: 'goto', url: page.url, title: page.title } };
+    },
+    async act(call) {
+      if (call.name !== 'goto' || typeof call.arguments.url !== 'string' || !call.arguments.url.trim()) return { result: `Unknown action ${call.name}; use goto or done.` };
+      const url = withScheme(call.arguments.url);
+      try {
+        const page = await loadPage(url, deps.policy, signal);
+        return { result: pageMessage(page), action: { type: 'goto', url: page.url, title: page.title } };
+      } catch (err) {
+        return { result: `Could not open ${url}: ${errorMessage(err)}`, action: { type: 'goto', url, error: errorMessage(err) } };
+      }
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+/** How a browser page reads to the model. */
+function viewMessage(view: PageView): string {
+  const parts = [`Page ${view.url}${view.title ? ` (${view.title})` : ''}:`, view.text || '(no visible text)', '', 'Interactive elements:', ...(view.elements.length ? view.elements : ['(none)'])];
+  if (view.refused.length) parts.push('', 'Requests of the page refused:', ...view.refused);
+  return parts.join('\n');
+}
+
+const BROWSER_LIMITS: BrowserLimits = { responseBytes: PAGE_BYTES_LIMIT, totalBytes: BROWSER_BYTES_LIMIT, timeoutMs: PAGE_TIMEOUT_MS, actionTimeoutMs: BROWSER_ACTION_TIMEOUT_MS };
+
+/**
+ * The browser mode: a Chromium of the call's own (stagehandBrowser.ts) where the model navigates,
+ * clicks, types, presses keys and picks options on numbered elements. Pages opened are recorded as
+ * `goto` actions, as in the text mode; a navigation's failures are the text mode's errors.
+ */
+async function browserEnvironment(deps: StagehandDeps, config: BrowserConfig, variables: Record<string, string>, signal: AbortSignal | undefined): Promise<AgentEnvironment> {
+  let session: BrowserSession;
+  try {
+    session = await BrowserSession.open(config, deps.policy, BROWSER_LIMITS, signal);
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    throw new ToolError(`Could not start the browser at ${config.executablePath} (WEFT_BROWSER_PATH): ${errorMessage(err).split('\n')[0]}`, 500);
+  }
+  const view = async () => viewMessage(await session.view(PAGE_TEXT_LIMIT));
+  const open = async (url: string) => {
+    try {
+      const nav = await session.navigate(url);
+      if (nav.status >= 400) throw new ToolError(`Failed to load ${url}: HTTP error ${nav.status}: ${nav.statusText}`, 502);
+      return nav;
+    } catch (err) {
+      const failure = loadFailure(url, err);
+      if (failure instanceof ToolError || signal?.aborted) throw failure;
+      // The browser's own reasons (a redirect loop, a navigation Chromium gave up on).
+      throw new ToolError(`Failed to load ${url}: ${errorMessage(failure).split('\n')[0]}`, 502);
+    }
+  };
+  const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+  return {
+    system: BROWSER_AGENT_SYSTEM,
+    tools: BROWSER_TOOLS,
+    async start(url) {
+      const nav = await open(url);
+      return { observation: await view(), action: { type: 'goto', url: nav.url, title: nav.title } };
+    },
+    async act(call) {
+      const a = call.arguments;
+      // goto is the text mode's name for navigate: a model or script written for either works.
+      const name = call.name === 'goto' ? 'navigate' : call.name;
+      if (name === 'navigate') {
+        const given = str(a.url).trim();
+        if (!given) return { result: 'navigate needs a url.' };
+        const url = withScheme(substitute(given, variables));
+        if (!isHttpUrl(url)) return { result: `Could not open ${url}: not an http(s) URL`, action: { type: 'goto', url, error: 'not an http(s) URL' } };
+        try {
+          const nav = await open(url);
+          return { result: await view(), action: { type: 'goto', url: nav.url, title: nav.title } };
+        } catch (err) {
+          return { result: `Could not open ${url}: ${errorMessage(err)}`, action: { type: 'goto', url, error: errorMessage(err) } };
+        }
+      }
+      if (name === 'read_page') {
+        const result = await view();
+        return { result, action: { type: 'read_page', url: session.url(), title: await session.pageTitle() } };
+      }
+      const target = str(a.target);
+      const action: AgentAction = { type: name, ...(target ? { target } : {}) };
+      try {
+        let element: string | undefined;
+        if (name === 'click') element = await session.click(target);
+        else if (name === 'type') {
+          action.text = str(a.text);
+          element = await session.type(target, substitute(action.text, variables));
+        } else if (name === 'press') {
+          action.key = str(a.key);
+          element = await session.press(action.key, target || undefined);
+        } else if (name === 'select') {
+          action.value = str(a.value);
+          element = await session.select(target, substitute(action.value, variables));
+        } else return { result: `Unknown action ${call.name}; use navigate, click, type, press, select, read_page or done.` };
+        if (element) action.element = element;
+        action.url = session.url();
+        return { result: await view(), action };
+      } catch (err) {
+        if (signal?.aborted) throw err;
+        const message = errorMessage(err).split('\n')[0] ?? '';
+        if (err instanceof ActionError && err.element) action.element = err.element;
+        return { result: `The ${name} failed: ${message}\n\n${await view().catch(() => '')}`, action: { ...action, error: message } };
+      }
+    },
+    close: () => session.close(),
+  };
 }
 
 /** The agent's answer (spec 001 §7): `{agentResult {success, completed, message, actions}, structuredOutput}`. */
@@ -155,14 +318,25 @@ async function runAgent(deps: StagehandDeps, body: Record<string, unknown>, sign
   const task = substitute(required(body, 'task'), variables);
   const outputSchema = schemaOf(body.outputSchema, 'outputSchema', false);
   const apiKey = str(body, 'apiKey');
+  const browser = deps.browser === undefined ? browserFromEnv() : deps.browser;
+  const env = browser ? await browserEnvironment(deps, browser, variables, signal) : textEnvironment(deps, signal);
+  try {
+    return await agentLoop(deps, env, { startUrl, task, outputSchema, apiKey }, signal);
+  } finally {
+    await env.close();
+  }
+}
+
+async function agentLoop(deps: StagehandDeps, env: AgentEnvironment, run: { startUrl: string; task: string; outputSchema: Record<string, unknown> | undefined; apiKey: string }, signal: AbortSignal | undefined) {
+  const { outputSchema } = run;
   const actions: AgentAction[] = [];
-  const first = await loadPage(startUrl, deps.policy, signal);
-  actions.push({ type: 'goto', url: first.url, title: first.title });
-  const messages: ModelMessage[] = [{ role: 'user', content: `Task: ${task}\n\n${pageMessage(first)}` }];
-  const tools = agentTools(outputSchema);
+  const first = await env.start(run.startUrl);
+  actions.push(first.action);
+  const messages: ModelMessage[] = [{ role: 'user', content: `Task: ${run.task}\n\n${first.observation}` }];
+  const tools = [...env.tools, doneTool(outputSchema)];
   for (let step = 0; step < STAGEHAND_AGENT_MAX_STEPS; step++) {
     signal?.throwIfAborted();
-    const out = await ask(deps, { provider: 'anthropic', model: STAGEHAND_AGENT_MODEL, apiKey, systemPrompt: AGENT_SYSTEM, messages, tools, maxTokens: 4096 }, signal);
+    const out = await ask(deps, { provider: 'anthropic', model: STAGEHAND_AGENT_MODEL, apiKey: run.apiKey, systemPrompt: env.system, messages, tools, maxTokens: 4096 }, signal);
     if (out.toolCalls.length === 0) {
       return { agentResult: { success: true, completed: true, message: out.content, actions }, structuredOutput: null };
     }
@@ -176,20 +350,9 @@ async function runAgent(deps: StagehandDeps, body: Record<string, unknown>, sign
           structuredOutput: outputSchema ? (a.output ?? null) : null,
         };
       }
-      let result: string;
-      if (call.name === 'goto' && typeof call.arguments.url === 'string' && call.arguments.url.trim()) {
-        const url = withScheme(call.arguments.url);
-        try {
-          const page = await loadPage(url, deps.policy, signal);
-          actions.push({ type: 'goto', url: page.url, title: page.title, ...(out.content ? { reasoning: out.content } : {}) });
-          result = pageMessage(page);
-        } catch (err) {
-          actions.push({ type: 'goto', url, error: errorMessage(err) });
-          result = `Could not open ${url}: ${errorMessage(err)}`;
-        }
-      } else {
-        result = `Unknown action ${call.name}; use goto or done.`;
-      }
+      signal?.throwIfAborted();
+      const { result, action } = await env.act(call);
+      if (action) actions.push(action.error || !out.content ? action : { ...action, reasoning: out.content });
       messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result });
     }
   }
@@ -200,8 +363,10 @@ async function runAgent(deps: StagehandDeps, body: Record<string, unknown>, sign
  * Stagehand (spec 001 §7): `POST /api/tools/stagehand/extract {instruction, schema, apiKey, url}` →
  * `{data}` or `{error}`, and `POST /api/tools/stagehand/agent {task, startUrl, outputSchema, variables,
  * apiKey}` → `{agentResult, structuredOutput}`; a failed agent answers `{error, agentResult {success
- * false, completed false, message, actions []}, structuredOutput null}` (§8). Pages are loaded through
- * the outbound guard and read as text; the models are called through the model layer (OpenAI for
+ * false, completed false, message, actions []}, structuredOutput null}` (§8). Extraction loads its page
+ * through the outbound guard and reads it as text. The agent drives a headless Chromium when the
+ * operator has one (stagehandBrowser.ts: every request of the page through the same guard), else it
+ * reads pages as text (the fallback). The models are called through the model layer (OpenAI for
  * extraction, Anthropic for the agent; the block's key, else the operator's).
  */
 export function stagehandRoutes(deps: StagehandDeps): Route[] {

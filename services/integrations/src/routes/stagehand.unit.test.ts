@@ -93,7 +93,8 @@ beforeAll(async () => {
   openai = await createOpenAIFake();
   anthropic = await createAnthropicFake();
   const models = { config: modelConfigFromEnv({ WEFT_OPENAI_BASE_URL: openai.baseUrl, WEFT_ANTHROPIC_BASE_URL: anthropic.url }), logger };
-  routes = createRouter([...stagehandRoutes({ policy: ALLOW_FAKES, models }), ...workflowRoutes(source)], logger);
+  // The text mode (no browser); the browser mode is stagehandBrowser.int.test.ts.
+  routes = createRouter([...stagehandRoutes({ policy: ALLOW_FAKES, models, browser: null }), ...workflowRoutes(source)], logger);
 });
 afterAll(async () => {
   await site.close();
@@ -153,7 +154,7 @@ describe('POST /api/tools/stagehand/extract', () => {
     expect((refused.body as { error: string }).error).toContain('Incorrect API key provided');
     const missing = await route('/tools/stagehand/extract', { url: `${site.url}/gone`, instruction: 'x', schema, apiKey: 'k' });
     expect(missing).toMatchObject({ status: 502, body: { error: `Failed to load ${site.url}/gone: HTTP error 404: Not Found` } });
-    const strict = createRouter(stagehandRoutes({ policy: { allowPrivateNetwork: false, allowlist: [] }, models: { config: modelConfigFromEnv({}), logger } }), logger);
+    const strict = createRouter(stagehandRoutes({ policy: { allowPrivateNetwork: false, allowlist: [] }, models: { config: modelConfigFromEnv({}), logger }, browser: null }), logger);
     const metadata = await strict.handle({ method: 'POST', path: '/tools/stagehand/extract', query: {}, body: { url: 'http://169.254.169.254/latest', instruction: 'x', schema }, context, envVars: {} });
     expect(metadata).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^Outbound request refused/) } });
   });

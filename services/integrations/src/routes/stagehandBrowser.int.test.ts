@@ -1,0 +1,312 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '@weft/platform';
+import { createAnthropicFake, createFakeServer, type FakeModelServer, type FakeServer, type RecordedRequest } from '@weft/testkit';
+import type { CallContext } from '@weft/contracts';
+import { modelConfigFromEnv } from '../models/config.js';
+import type { AddressPolicy } from '../net/addressPolicy.js';
+import { createRouter } from './router.js';
+import { STAGEHAND_AGENT_MAX_STEPS, stagehandRoutes } from './stagehand.routes.js';
+import { BROWSER_MARKER, browserFromEnv } from './stagehandBrowser.js';
+
+/**
+ * The Stagehand agent in a real browser (Debian's Chromium, CHROMIUM_PATH): the model's tool calls are
+ * scripted on the Anthropic fake, the pages are the test's own fake server on 127.0.0.1 (the only
+ * address the policy allows), and an "internal" server on 127.0.0.2 stands for what a page must not reach.
+ */
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ALLOW_FAKES: AddressPolicy = { allowPrivateNetwork: false, allowlist: ['127.0.0.1'] };
+const context: CallContext = { workspaceId: 'ws1', workflowId: 'wf1', actorId: 'u1' };
+const logger = createLogger('integrations', 'silent');
+const refusal = (host: string) => `Outbound request refused: ${host} is a loopback, private, link-local or reserved address`;
+
+let site: FakeServer;
+let anthropic: FakeModelServer;
+let internal: http.Server;
+let internalUrl: string;
+/** Connections the internal server accepted: none may come from the browser. */
+let internalHits = 0;
+let routes: ReturnType<typeof createRouter>;
+
+const agent = (body: Record<string, unknown>, signal?: AbortSignal) => routes.handle({ method: 'POST', path: '/tools/stagehand/agent', query: {}, body: { apiKey: 'sk-ant-browser', ...body }, context, envVars: {}, ...(signal ? { signal } : {}) });
+const html = (body: string, title = 'Page') => ({ text: `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`, headers: { 'content-type': 'text/html' } });
+const bodyOf = (req: RecordedRequest | undefined) => JSON.stringify(req?.body);
+
+/** Processes of the browsers this test process started (the marker on the command line) and all their children. */
+function browserProcesses(): number[] {
+  const table = new Map<number, { ppid: number; cmd: string }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (state === 'Z') continue;
+      table.set(Number(entry), { ppid: Number(ppid), cmd: readFileSync(`/proc/${entry}/cmdline`, 'utf8') });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = new Set([...table].filter(([, p]) => p.cmd.includes(`${BROWSER_MARKER}=${process.pid}`)).map(([pid]) => pid));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, p] of table) {
+      if (!tree.has(pid) && tree.has(p.ppid)) {
+        tree.add(pid);
+        grew = true;
+      }
+    }
+  }
+  return [...tree];
+}
+const alive = (pids: number[]) => pids.filter((pid) => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '));
+
+beforeAll(async () => {
+  site = await createFakeServer();
+  anthropic = await createAnthropicFake();
+  internal = http.createServer((_req, res) => res.end('internal secret'));
+  internal.on('connection', () => internalHits++);
+  await new Promise<void>((resolve) => internal.listen(0, '127.0.0.2', resolve));
+  internalUrl = `http://127.0.0.2:${(internal.address() as AddressInfo).port}`;
+  const models = { config: modelConfigFromEnv({ WEFT_ANTHROPIC_BASE_URL: anthropic.url }), logger };
+  routes = createRouter(stagehandRoutes({ policy: ALLOW_FAKES, models, browser: { executablePath: CHROMIUM } }), logger);
+});
+afterAll(async () => {
+  await site?.close();
+  await anthropic?.close();
+  await new Promise((resolve) => internal?.close(resolve));
+});
+beforeEach(() => {
+  site.reset();
+  anthropic.reset();
+  internalHits = 0;
+});
+afterEach(() => {
+  // Every call closes its browser before it answers.
+  expect(browserProcesses()).toEqual([]);
+});
+
+describe('the operator’s browser setting', () => {
+  it('WEFT_BROWSER_PATH, else CHROMIUM_PATH or /usr/bin/chromium when the file exists; off keeps the text mode', () => {
+    expect(browserFromEnv({ WEFT_BROWSER_PATH: '/opt/chrome/chrome' })).toEqual({ executablePath: '/opt/chrome/chrome' });
+    expect(browserFromEnv({ WEFT_BROWSER_PATH: 'off', CHROMIUM_PATH: CHROMIUM })).toBeNull();
+    expect(browserFromEnv({ CHROMIUM_PATH: CHROMIUM })).toEqual({ executablePath: CHROMIUM });
+    expect(browserFromEnv({ CHROMIUM_PATH: '/nowhere/chromium' })).toEqual(existsSync('/usr/bin/chromium') ? { executablePath: '/usr/bin/chromium' } : null);
+  });
+
+  it('a browser that does not start is a clear error naming the setting', async () => {
+    const broken = createRouter(stagehandRoutes({ policy: ALLOW_FAKES, models: { config: modelConfigFromEnv({}), logger }, browser: { executablePath: '/nowhere/chromium' } }), logger);
+    const res = await broken.handle({ method: 'POST', path: '/tools/stagehand/agent', query: {}, body: { task: 't', startUrl: `${site.url}/x`, apiKey: 'k' }, context, envVars: {} });
+    expect(res.status).toBe(500);
+    expect(res.body).toMatchObject({ error: expect.stringMatching(/^Could not start the browser at \/nowhere\/chromium \(WEFT_BROWSER_PATH\): /), agentResult: { success: false, completed: false, actions: [] }, structuredOutput: null });
+    expect(site.requests).toEqual([]);
+  });
+});
+
+describe('POST /api/tools/stagehand/agent in a browser', () => {
+  it('fills a form its script builds, picks an option, submits with Enter and reads the result the script renders; structured output', async () => {
+    // Nothing of the form or the result is in the HTML: the text mode would read an empty page.
+    site.on(
+      'GET',
+      '/search',
+      html(
+        `<div id="app"></div><script>
+          document.getElementById('app').innerHTML = '<form id="f"><label for="q">Product</label><input id="q" name="q"><select id="size" aria-label="Size"><option value="s">Small</option><option value="l">Large</option></select><button>Search</button></form><p id="out"></p>';
+          document.getElementById('f').addEventListener('submit', async (e) => {
+            e.preventDefault();
+            const q = encodeURIComponent(document.getElementById('q').value);
+            const size = document.getElementById('size').value;
+            const res = await fetch('/api/search?q=' + q + '&size=' + size);
+            const found = await res.json();
+            document.getElementById('out').textContent = 'Found: ' + found.name + ' (' + found.size + ') costs ' + found.price + ' EUR';
+          });
+        </script>`,
+        'Search',
+      ),
+    );
+    site.on('GET', '/api/search', (req) => ({ json: { name: req.query.q, size: req.query.size === 'l' ? 'large' : 'small', price: 12 } }));
+    anthropic.reply(
+      { content: 'Type the product.', toolCalls: [{ name: 'type', arguments: { target: '1', text: '%product%' }, id: 'toolu_1' }] },
+      { toolCalls: [{ name: 'select', arguments: { target: 'Size', value: 'Large' }, id: 'toolu_2' }] },
+      { toolCalls: [{ name: 'press', arguments: { key: 'Enter', target: '1' }, id: 'toolu_3' }] },
+      { toolCalls: [{ name: 'done', arguments: { success: true, message: 'Widget costs 12 EUR', output: { price: 12 } }, id: 'toolu_4' }] },
+    );
+    const outputSchema = { type: 'object', properties: { price: { type: 'number' } } };
+    const res = await agent({ task: 'Find the price of %product%', startUrl: `${site.url}/search`, variables: [{ id: 'r1', cells: { Key: 'product', Value: 'Widget' } }], outputSchema });
+    expect(res).toEqual({
+      status: 200,
+      body: {
+        agentResult: {
+          success: true,
+          completed: true,
+          message: 'Widget costs 12 EUR',
+          actions: [
+            { type: 'goto', url: `${site.url}/search`, title: 'Search' },
+            { type: 'type', target: '1', text: '%product%', element: '[1] textbox "Product" name=q', url: `${site.url}/search`, reasoning: 'Type the product.' },
+            { type: 'select', target: 'Size', value: 'Large', element: '[2] select "Size" options: *Small | Large', url: `${site.url}/search` },
+            { type: 'press', target: '1', key: 'Enter', element: '[1] textbox "Product" name=q value="Widget"', url: `${site.url}/search` },
+          ],
+        },
+        structuredOutput: { price: 12 },
+      },
+    });
+    expect(site.received('GET', '/api/search')[0]?.query).toEqual({ q: 'Widget', size: 'l' });
+    const requests = anthropic.chatRequests();
+    expect(requests).toHaveLength(4);
+    const first = requests[0]?.body as { tools: Array<{ name: string; input_schema: unknown }> };
+    expect(first.tools.map((t) => t.name)).toEqual(['navigate', 'click', 'type', 'press', 'select', 'read_page', 'done']);
+    expect(first.tools[6]?.input_schema).toMatchObject({ properties: { output: outputSchema } });
+    expect(bodyOf(requests[0])).toContain('Find the price of Widget');
+    expect(bodyOf(requests[0])).toContain('[1] textbox \\"Product\\" name=q');
+    expect(bodyOf(requests[0])).toContain('[3] button \\"Search\\"');
+    expect(bodyOf(requests[3])).toContain('Found: Widget (large) costs 12 EUR');
+  });
+
+  it('clicks a button by its name that navigates, and reads the page it opens', async () => {
+    site.on('GET', '/product', html(`<h1>Widget</h1><button onclick="location.assign('/details')">Show details</button>`, 'Product'));
+    site.on('GET', '/details', html('<p>Warranty: 2 years</p>', 'Details'));
+    anthropic.reply(
+      { toolCalls: [{ name: 'click', arguments: { target: 'Show details' }, id: 'toolu_1' }] },
+      { toolCalls: [{ name: 'done', arguments: { success: true, message: 'Two years' }, id: 'toolu_2' }] },
+    );
+    const res = await agent({ task: 'How long is the warranty?', startUrl: `${site.url}/product` });
+    expect(res.body).toEqual({
+      agentResult: {
+        success: true,
+        completed: true,
+        message: 'Two years',
+        actions: [
+          { type: 'goto', url: `${site.url}/product`, title: 'Product' },
+          { type: 'click', target: 'Show details', element: '[1] button "Show details"', url: `${site.url}/details` },
+        ],
+      },
+      structuredOutput: null,
+    });
+    expect(bodyOf(anthropic.chatRequests()[1])).toContain('Warranty: 2 years');
+    expect(site.requests.map((r) => r.path)).toEqual(['/product', '/details']);
+  });
+
+  it('a target that is not on the page is an error the model reads; the agent goes on', async () => {
+    site.on('GET', '/empty', html('<p>Nothing to click</p>', 'Empty'));
+    anthropic.reply(
+      { toolCalls: [{ name: 'click', arguments: { target: '7' }, id: 'toolu_1' }] },
+      { toolCalls: [{ name: 'done', arguments: { success: false, message: 'No button' }, id: 'toolu_2' }] },
+    );
+    const res = await agent({ task: 'Click it', startUrl: `${site.url}/empty` });
+    expect(res.body).toMatchObject({ agentResult: { success: false, completed: true, actions: [{ type: 'goto' }, { type: 'click', target: '7', error: 'No element [7] on the page now; read the page again' }] } });
+    expect(bodyOf(anthropic.chatRequests()[1])).toContain('The click failed: No element [7] on the page now');
+  });
+
+  it(`stops after ${STAGEHAND_AGENT_MAX_STEPS} model turns, and the browser it ran is closed when it answers`, async () => {
+    site.on('GET', '/loop', html('<p>Still here</p>', 'Loop'));
+    let during: number[] = [];
+    anthropic.fallback(() => {
+      during = browserProcesses();
+      return { toolCalls: [{ name: 'read_page', arguments: {} }] };
+    });
+    const res = await agent({ task: 'loop', startUrl: `${site.url}/loop` });
+    expect(res.body).toMatchObject({ agentResult: { success: false, completed: false, message: `The agent did not finish within ${STAGEHAND_AGENT_MAX_STEPS} steps` }, structuredOutput: null });
+    expect((res.body as { agentResult: { actions: unknown[] } }).agentResult.actions).toHaveLength(1 + STAGEHAND_AGENT_MAX_STEPS);
+    expect(anthropic.chatRequests()).toHaveLength(STAGEHAND_AGENT_MAX_STEPS);
+    // The browser and its children (renderers, utilities) were running during the call, and are gone.
+    expect(during.length).toBeGreaterThan(1);
+    expect(alive(during)).toEqual([]);
+  });
+
+  it('a cancelled call closes its browser at once, its page still loading', async () => {
+    site.on('GET', '/slow', { hang: true });
+    const abort = new AbortController();
+    const answer = agent({ task: 't', startUrl: `${site.url}/slow` }, abort.signal);
+    await expect.poll(() => site.received('GET', '/slow').length).toBe(1);
+    const during = browserProcesses();
+    expect(during.length).toBeGreaterThan(0);
+    abort.abort();
+    await answer;
+    await expect.poll(() => site.received('GET', '/slow')[0]?.abandoned).toBe(true);
+    expect(alive(during)).toEqual([]);
+    expect(anthropic.chatRequests()).toEqual([]);
+  });
+});
+
+describe('the browser’s outbound policy', () => {
+  it('a page’s fetch, image, WebSocket and redirected fetch to a private address are refused; the model reads what was refused', async () => {
+    site.on('GET', '/hop', { status: 302, headers: { location: `${internalUrl}/after-hop` } });
+    site.on(
+      'GET',
+      '/evil',
+      html(
+        `<p id="status">loading</p><img src="${internalUrl}/pixel.png"><script>
+          const ws = new WebSocket('${internalUrl.replace('http', 'ws')}/socket');
+          Promise.allSettled([fetch('${internalUrl}/secret').then((r) => r.text()), fetch('/hop').then((r) => r.text())]).then((all) => {
+            document.getElementById('status').textContent = all.map((r) => r.status + ':' + (r.value || '')).join(' ');
+          });
+        </script>`,
+        'Evil',
+      ),
+    );
+    anthropic.reply({ toolCalls: [{ name: 'read_page', arguments: {}, id: 'toolu_1' }] }, { toolCalls: [{ name: 'done', arguments: { success: false, message: 'Blocked' }, id: 'toolu_2' }] });
+    const res = await agent({ task: 'Read the secret', startUrl: `${site.url}/evil` });
+    expect(res.status).toBe(200);
+    const view = bodyOf(anthropic.chatRequests()[1]);
+    expect(view).toContain('rejected: rejected:');
+    expect(view).not.toContain('internal secret');
+    expect(view).toContain(`${internalUrl}/secret (${refusal('127.0.0.2')})`);
+    expect(view).toContain(`${internalUrl}/pixel.png (${refusal('127.0.0.2')})`);
+    expect(view).toContain(`${site.url}/hop (${refusal('127.0.0.2')})`);
+    expect(view).toContain(`${internalUrl.replace('http', 'ws')}/socket (WebSockets are not allowed)`);
+    expect(internalHits).toBe(0);
+  });
+
+  it('a start page redirecting to the metadata address fails the call; a page the agent opens or a link it clicks that redirects to it is an error the model reads', async () => {
+    site.on('GET', '/to-metadata', { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data' } });
+    site.on('GET', '/to-internal', { status: 301, headers: { location: `${internalUrl}/admin` } });
+    site.on('GET', '/start', html('<a href="/to-internal">Admin</a>', 'Start'));
+    const failed = await agent({ task: 'x', startUrl: `${site.url}/to-metadata` });
+    expect(failed).toEqual({ status: 400, body: { error: refusal('169.254.169.254'), agentResult: { success: false, completed: false, message: refusal('169.254.169.254'), actions: [] }, structuredOutput: null } });
+    expect(anthropic.chatRequests()).toEqual([]);
+
+    anthropic.reply(
+      { toolCalls: [{ name: 'click', arguments: { target: '1' }, id: 'toolu_1' }] },
+      { toolCalls: [{ name: 'navigate', arguments: { url: `${site.url}/to-metadata` }, id: 'toolu_2' }] },
+      { toolCalls: [{ name: 'done', arguments: { success: false, message: 'Refused' }, id: 'toolu_3' }] },
+    );
+    const res = await agent({ task: 'Open the admin page', startUrl: `${site.url}/start` });
+    expect(res.body).toEqual({
+      agentResult: {
+        success: false,
+        completed: true,
+        message: 'Refused',
+        actions: [
+          { type: 'goto', url: `${site.url}/start`, title: 'Start' },
+          { type: 'click', target: '1', element: '[1] link "Admin" -> /to-internal', error: `The page it opened could not be loaded: ${refusal('127.0.0.2')}` },
+          { type: 'goto', url: `${site.url}/to-metadata`, error: refusal('169.254.169.254') },
+        ],
+      },
+      structuredOutput: null,
+    });
+    expect(bodyOf(anthropic.chatRequests()[1])).toContain(`The click failed: The page it opened could not be loaded: ${refusal('127.0.0.2')}`);
+    expect(bodyOf(anthropic.chatRequests()[2])).toContain(`Could not open ${site.url}/to-metadata: ${refusal('169.254.169.254')}`);
+    expect(internalHits).toBe(0);
+    expect(site.requests.map((r) => r.path)).toEqual(['/to-metadata', '/start', '/to-internal', '/to-metadata']);
+  });
+
+  it('downloads are refused, and a page over 5 MB fails to load naming the limit', async () => {
+    site.on('GET', '/start', html('<p>Files</p>', 'Files'));
+    site.on('GET', '/report.zip', { text: 'PK', headers: { 'content-type': 'application/zip' } });
+    site.on('GET', '/export', { text: 'a,b', headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="export.csv"' } });
+    site.on('GET', '/huge', { text: `<html><body>${'x'.repeat(5 * 1024 * 1024)}</body></html>`, headers: { 'content-type': 'text/html' } });
+    anthropic.reply(
+      { toolCalls: [{ name: 'navigate', arguments: { url: `${site.url}/report.zip` }, id: 'toolu_1' }, { name: 'navigate', arguments: { url: `${site.url}/export` }, id: 'toolu_2' }, { name: 'goto', arguments: { url: `${site.url}/huge` }, id: 'toolu_3' }] },
+      { toolCalls: [{ name: 'done', arguments: { success: false, message: 'No files' }, id: 'toolu_4' }] },
+    );
+    const res = await agent({ task: 'Download', startUrl: `${site.url}/start` });
+    expect((res.body as { agentResult: { actions: unknown[] } }).agentResult.actions).toEqual([
+      { type: 'goto', url: `${site.url}/start`, title: 'Files' },
+      { type: 'goto', url: `${site.url}/report.zip`, error: `Failed to load ${site.url}/report.zip: Downloads are refused: ${site.url}/report.zip answers application/zip` },
+      { type: 'goto', url: `${site.url}/export`, error: `Failed to load ${site.url}/export: Downloads are refused: ${site.url}/export answers text/csv` },
+      { type: 'goto', url: `${site.url}/huge`, error: `Failed to load ${site.url}/huge: the page is larger than 5 MB` },
+    ]);
+  });
+});

@@ -1,0 +1,487 @@
+import { existsSync } from 'node:fs';
+import net from 'node:net';
+import zlib from 'node:zlib';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request, type Route } from 'playwright-core';
+import { guardedFetch, ResponseTooLargeError } from '../net/guardedFetch.js';
+import type { AddressPolicy } from '../net/addressPolicy.js';
+import { isHttpUrl } from './router.js';
+
+/** The Chromium the Stagehand agent drives. */
+export interface BrowserConfig {
+  executablePath: string;
+}
+
+const OFF = new Set(['off', 'none', 'false', '0', 'no']);
+
+/**
+ * The agent's browser from the environment: `WEFT_BROWSER_PATH` (a Chromium executable; `off`
+ * keeps the agent in text mode), by default `CHROMIUM_PATH`, else `/usr/bin/chromium`, when that file
+ * exists. Null: no browser, the agent reads pages as text.
+ */
+export function browserFromEnv(env: NodeJS.ProcessEnv = process.env): BrowserConfig | null {
+  const explicit = env.WEFT_BROWSER_PATH?.trim();
+  if (explicit) return OFF.has(explicit.toLowerCase()) ? null : { executablePath: explicit };
+  for (const candidate of [env.CHROMIUM_PATH?.trim(), '/usr/bin/chromium']) {
+    if (candidate && existsSync(candidate)) return { executablePath: candidate };
+  }
+  return null;
+}
+
+/** A marker switch on the browser's command line (Chromium ignores it): `--weft-stagehand-agent=<pid of this process>`. */
+export const BROWSER_MARKER = '--weft-stagehand-agent';
+
+export interface BrowserLimits {
+  /** Bytes one response may have. */
+  responseBytes: number;
+  /** Bytes all of a call's responses may have together. */
+  totalBytes: number;
+  /** A request's and a navigation's time limit. */
+  timeoutMs: number;
+  /** A click's, typing's or selection's time limit. */
+  actionTimeoutMs: number;
+}
+
+/** A navigation the page answered with a download (an attachment or a type the browser would save). */
+export class DownloadRefusedError extends Error {
+  constructor(url: string, type: string) {
+    super(`Downloads are refused: ${url} answers ${type || 'an attachment'}`);
+    this.name = 'DownloadRefusedError';
+  }
+}
+
+/** An action that failed on an element: the element as the page view listed it. */
+export class ActionError extends Error {
+  constructor(
+    message: string,
+    readonly element: string | undefined,
+  ) {
+    super(message);
+    this.name = 'ActionError';
+  }
+}
+
+/** What a top-level navigation came to, as the request handler saw it. */
+type Outcome = { kind: 'page'; status: number; statusText: string } | { kind: 'redirect' } | { kind: 'error'; error: Error };
+
+/** The page as the model reads it. */
+export interface PageView {
+  url: string;
+  title: string;
+  text: string;
+  /** `[n] role "name" …`, the numbers the model names targets by. */
+  elements: string[];
+  /** Requests of the page the outbound policy refused (latest last). */
+  refused: string[];
+}
+
+/** A navigation's result: the page reached and the status its document was answered with. */
+export interface Navigation {
+  url: string;
+  title: string;
+  status: number;
+  statusText: string;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
+/** A settled page: no request in flight or started for this long. */
+const QUIET_MS = 250;
+/** How long an action waits for the page to settle (requests, redirects) before it is read anyway. */
+const SETTLE_MS = 5_000;
+const REF = 'data-weft-ref';
+const DROPPED_REQUEST_HEADERS = new Set(['host', 'connection', 'content-length', 'accept-encoding', 'keep-alive', 'proxy-authorization', 'proxy-connection', 'transfer-encoding', 'upgrade']);
+const DROPPED_RESPONSE_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive']);
+const DISPLAYABLE = /^(text\/|image\/|application\/(xhtml\+xml|xml|json|javascript|ecmascript)|application\/[\w.-]+\+(xml|json))/i;
+
+/**
+ * Reads the page in the browser: its visible text (cut at `limit` characters) and its interactive
+ * elements, each numbered through the `data-weft-ref` attribute (a string: the service's types know no DOM).
+ */
+const VIEW_SCRIPT = `(limit) => {
+  const REF = ${JSON.stringify(REF)};
+  for (const el of document.querySelectorAll('[' + REF + ']')) el.removeAttribute(REF);
+  const selector = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=link], [role=checkbox], [role=radio], [role=tab], [role=menuitem], [role=option], [role=switch], [role=combobox], [role=textbox], [contenteditable=""], [contenteditable=true], [onclick]';
+  const clean = (s, n) => (s || '').replace(/\\s+/g, ' ').trim().slice(0, n);
+  const visible = (el) => {
+    if (el.getClientRects().length === 0) return false;
+    const style = getComputedStyle(el);
+    return style.visibility !== 'hidden' && style.display !== 'none';
+  };
+  const elements = [];
+  let n = 0;
+  for (const el of document.querySelectorAll(selector)) {
+    if (!visible(el)) continue;
+    n += 1;
+    el.setAttribute(REF, String(n));
+    const tag = el.tagName.toLowerCase();
+    const type = tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : '';
+    const role = el.getAttribute('role') || (tag === 'a' ? 'link' : tag === 'select' ? 'select' : tag === 'textarea' ? 'textbox' : tag === 'input' ? (['submit', 'button', 'reset'].includes(type) ? 'button' : type === 'checkbox' || type === 'radio' ? type : 'textbox') : tag);
+    const labels = el.labels ? Array.from(el.labels).map((l) => l.innerText).join(' ') : '';
+    const name = clean(el.getAttribute('aria-label') || labels || (['input', 'select', 'textarea'].includes(tag) ? '' : el.innerText) || el.getAttribute('title') || el.getAttribute('alt') || (type === 'submit' || type === 'button' ? el.value : '') || el.getAttribute('placeholder') || el.getAttribute('name') || '', 80);
+    const parts = ['[' + n + '] ' + role + (name ? ' "' + name.replace(/"/g, "'") + '"' : '')];
+    if (type && role === 'textbox' && type !== 'text') parts.push('type=' + type);
+    if (el.getAttribute('name')) parts.push('name=' + clean(el.getAttribute('name'), 40));
+    if (el.getAttribute('placeholder')) parts.push('placeholder="' + clean(el.getAttribute('placeholder'), 60) + '"');
+    if ((tag === 'input' || tag === 'textarea') && !['submit', 'button', 'reset', 'checkbox', 'radio', 'password'].includes(type) && el.value) parts.push('value="' + clean(el.value, 60) + '"');
+    if (type === 'checkbox' || type === 'radio') parts.push(el.checked ? 'checked' : 'unchecked');
+    if (tag === 'select') parts.push('options: ' + Array.from(el.options).slice(0, 30).map((o) => (o.selected ? '*' : '') + clean(o.label || o.value, 40)).join(' | '));
+    if (tag === 'a') parts.push('-> ' + clean(el.getAttribute('href'), 120));
+    if (el.disabled) parts.push('disabled');
+    elements.push({ ref: n, line: parts.join(' '), name: name.toLowerCase() });
+    if (n >= 300) break;
+  }
+  const text = (document.body ? document.body.innerText : document.documentElement.innerText || '').replace(/\\n{3,}/g, '\\n\\n').trim().slice(0, limit);
+  return { title: document.title, text, elements };
+}`;
+
+interface ViewElement {
+  ref: number;
+  line: string;
+  name: string;
+}
+
+/**
+ * One agent call's browser: a headless Chromium of its own with one context, where every request a
+ * page makes (documents, redirects' next hops, scripts' fetches, images, frames, popups) is fetched
+ * by this process through the outbound guard and answered to the page (`context.route`), WebSockets
+ * and service workers are refused, downloads are refused and anything the routing would not see
+ * goes to a proxy that closes every connection. Closed at the end of the call and when its signal aborts.
+ */
+export class BrowserSession {
+  private readonly abort = new AbortController();
+  private inFlight = 0;
+  private lastActivity = Date.now();
+  private bytes = 0;
+  private redirecting = false;
+  private hops = 0;
+  private outcome: Outcome | null = null;
+  private closed = false;
+  private closing: Promise<void> | undefined;
+  private elements: ViewElement[] = [];
+  private readonly refused: string[] = [];
+
+  private constructor(
+    private readonly browser: Browser,
+    private readonly context: BrowserContext,
+    private readonly blackhole: net.Server,
+    private readonly policy: AddressPolicy,
+    private readonly limits: BrowserLimits,
+  ) {}
+
+  static async open(config: BrowserConfig, policy: AddressPolicy, limits: BrowserLimits, signal: AbortSignal | undefined): Promise<BrowserSession> {
+    signal?.throwIfAborted();
+    const blackhole = await listenBlackhole();
+    let browser: Browser | undefined;
+    try {
+      const port = (blackhole.address() as net.AddressInfo).port;
+      browser = await chromium.launch({
+        executablePath: config.executablePath,
+        headless: true,
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+        timeout: limits.timeoutMs,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+          '--disable-dev-shm-usage',
+          // What the routing does not see (a fulfilled redirect's next hop, favicons, prefetches) goes
+          // to a proxy that closes every connection; loopback is not exempt; WebRTC sends no UDP.
+          `--proxy-server=http://127.0.0.1:${port}`,
+          '--proxy-bypass-list=<-loopback>',
+          '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+          `${BROWSER_MARKER}=${process.pid}`,
+        ],
+      });
+      const context = await browser.newContext({ acceptDownloads: false, serviceWorkers: 'block', viewport: { width: 1280, height: 900 } });
+      const session = new BrowserSession(browser, context, blackhole, policy, limits);
+      context.setDefaultTimeout(limits.actionTimeoutMs);
+      context.setDefaultNavigationTimeout(limits.timeoutMs);
+      context.on('page', (page) => page.on('dialog', (dialog) => void dialog.accept().catch(() => undefined)));
+      await context.route(() => true, (route, request) => session.handle(route, request));
+      await context.routeWebSocket(() => true, (ws) => {
+        session.refused.push(`${ws.url()} (WebSockets are not allowed)`);
+        void ws.close({ code: 1008, reason: 'WebSockets are not allowed' }).catch(() => undefined);
+      });
+      await context.newPage();
+      if (signal) {
+        if (signal.aborted) {
+          await session.close();
+          signal.throwIfAborted();
+        }
+        signal.addEventListener('abort', () => void session.close(), { once: true });
+      }
+      return session;
+    } catch (err) {
+      await browser?.close().catch(() => undefined);
+      blackhole.close();
+      throw err;
+    }
+  }
+
+  /** The page the agent works in: the newest open one (a popup the page opened takes over). */
+  private get page(): Page {
+    const pages = this.context.pages();
+    const page = pages[pages.length - 1];
+    if (!page) throw new Error('The browser has no page open');
+    return page;
+  }
+
+  private touch(): void {
+    this.lastActivity = Date.now();
+  }
+
+  /** Every request of every page: fetched here through the outbound guard, then answered to the page. */
+  private async handle(route: Route, request: Request): Promise<void> {
+    const url = request.url();
+    const top = isTopNavigation(request);
+    const navigation = request.isNavigationRequest();
+    if (top) this.redirecting = false;
+    this.inFlight++;
+    this.touch();
+    try {
+      if (this.closed) throw new Error('The browser is closing');
+      if (!isHttpUrl(url)) throw new Error(`Not an http(s) URL: ${url}`);
+      const res = await guardedFetch(
+        url,
+        {
+          method: request.method(),
+          headers: forwardedHeaders(await request.allHeaders()),
+          ...(request.postDataBuffer() ? { body: request.postDataBuffer() as Buffer } : {}),
+          timeoutMs: this.limits.timeoutMs,
+          maxBodyBytes: this.limits.responseBytes,
+          // A document's redirect goes back to the page (below) so that its next hop is routed too.
+          maxRedirects: navigation ? 0 : MAX_REDIRECTS,
+          signal: this.abort.signal,
+        },
+        this.policy,
+      );
+      const location = res.headers.get('location');
+      if (navigation && REDIRECTS.has(res.status) && location) {
+        const next = new URL(location, url);
+        if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new Error(`Redirect to a non-http(s) URL refused: ${next.protocol}`);
+        if (top && ++this.hops > MAX_REDIRECTS) throw new Error(`Too many redirects (more than ${MAX_REDIRECTS})`);
+        if (top) {
+          this.redirecting = true;
+          this.outcome = { kind: 'redirect' };
+        }
+        // Chromium would follow a fulfilled redirect past the routing: the page is sent on instead.
+        await route.fulfill({ status: 200, contentType: 'text/html', body: redirectPage(next.toString()) });
+        return;
+      }
+      const type = res.headers.get('content-type') ?? '';
+      if (navigation && (/^\s*attachment/i.test(res.headers.get('content-disposition') ?? '') || (type !== '' && !DISPLAYABLE.test(type)))) throw new DownloadRefusedError(url, type);
+      const body = decoded(Buffer.from(await res.arrayBuffer()), res.headers.get('content-encoding'), this.limits.responseBytes);
+      this.bytes += body.length;
+      if (this.bytes > this.limits.totalBytes) throw new ResponseTooLargeError(this.limits.totalBytes);
+      if (top) {
+        this.outcome = { kind: 'page', status: res.status, statusText: res.statusText };
+        this.hops = 0;
+      }
+      await route.fulfill({ status: res.status, headers: responseHeaders(res.headers), body });
+    } catch (err) {
+      const error = err instanceof Error ? err : new Error(String(err));
+      if (top) this.outcome = { kind: 'error', error };
+      else if (!this.closed) this.refused.push(`${url} (${error.message})`);
+      await route.abort(error.name === 'OutboundRefusedError' ? 'blockedbyclient' : 'failed').catch(() => undefined);
+    } finally {
+      this.inFlight--;
+      this.touch();
+    }
+  }
+
+  /** Waits until no request is in flight or starting and no redirect is pending (at most SETTLE_MS, or `capMs`). */
+  private async settle(capMs = SETTLE_MS): Promise<void> {
+    const end = Date.now() + capMs;
+    while (!this.closed && Date.now() < end) {
+      if (this.inFlight === 0 && !this.redirecting && Date.now() - this.lastActivity >= QUIET_MS) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    await this.page.waitForLoadState('load', { timeout: Math.max(1, end - Date.now()) }).catch(() => undefined);
+  }
+
+  /** Opens `url` in the page, following redirects hop by hop; throws what stopped it (the guard's refusal, a size or time limit, a download). */
+  async navigate(url: string): Promise<Navigation> {
+    this.outcome = null;
+    this.hops = 0;
+    let failure: unknown;
+    try {
+      await this.page.goto(url, { waitUntil: 'load' });
+    } catch (err) {
+      failure = err;
+    }
+    await this.settle(this.limits.timeoutMs);
+    this.abortedCheck();
+    const outcome = this.outcome as Outcome | null;
+    if (outcome?.kind === 'error') throw outcome.error;
+    if (outcome?.kind === 'page') return { url: this.page.url(), title: await this.pageTitle(), status: outcome.status, statusText: outcome.statusText };
+    if (outcome?.kind === 'redirect') throw new Error('The redirect did not finish in time');
+    throw failure instanceof Error ? new Error(failure.message.split('\n')[0]) : new Error('The page did not load');
+  }
+
+  private abortedCheck(): void {
+    if (this.closed) throw new Error('The browser was closed (the call was cancelled)');
+  }
+
+  /** The page's URL and title now. */
+  url(): string {
+    return this.page.url();
+  }
+
+  async pageTitle(): Promise<string> {
+    return (await this.page.title().catch(() => '')).trim();
+  }
+
+  /** The element a model names: its number from the last read (`3`, `[3]`), its name as listed, or a CSS selector. */
+  private async target(target: unknown): Promise<{ locator: Locator; label: string }> {
+    const given = typeof target === 'number' ? String(target) : typeof target === 'string' ? target.trim() : '';
+    if (!given) throw new Error('target is required: the number of an element from the page view');
+    const page = this.page;
+    const numbered = /^\[?(\d+)\]?$/.exec(given);
+    const byName = numbered ? undefined : this.elements.find((e) => e.name === given.toLowerCase());
+    const ref = numbered ? Number(numbered[1]) : byName?.ref;
+    if (ref !== undefined) {
+      const locator = page.locator(`[${REF}="${ref}"]`);
+      if ((await locator.count()) === 0) throw new Error(`No element [${ref}] on the page now; read the page again`);
+      return { locator: locator.first(), label: this.elements.find((e) => e.ref === ref)?.line ?? `[${ref}]` };
+    }
+    let count = 0;
+    try {
+      count = await page.locator(given).count();
+    } catch {
+      // not a selector either
+    }
+    if (count === 0) throw new Error(`No element matches "${given}"; name an element by its number from the page view`);
+    return { locator: page.locator(given).first(), label: given };
+  }
+
+  /** Runs an action on an element, then waits for the page to settle; a failure names the element (`ActionError`). */
+  private async acted<T>(label: string | undefined, run: () => Promise<T>): Promise<T> {
+    this.outcome = null;
+    this.hops = 0;
+    try {
+      const value = await run();
+      await this.settle();
+      this.abortedCheck();
+      const outcome = this.outcome as Outcome | null;
+      if (outcome?.kind === 'error') throw new Error(`The page it opened could not be loaded: ${outcome.error.message}`);
+      return value;
+    } catch (err) {
+      throw new ActionError((err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '', label);
+    }
+  }
+
+  async click(target: unknown): Promise<string> {
+    const { locator, label } = await this.target(target);
+    return this.acted(label, async () => {
+      await locator.click();
+      return label;
+    });
+  }
+
+  async type(target: unknown, text: string): Promise<string> {
+    const { locator, label } = await this.target(target);
+    return this.acted(label, async () => {
+      await locator.fill(text);
+      return label;
+    });
+  }
+
+  async press(key: string, target: unknown): Promise<string | undefined> {
+    if (!key.trim()) throw new Error('key is required (Enter, Tab, ArrowDown, …)');
+    const element = target === undefined || target === null || target === '' ? undefined : await this.target(target);
+    return this.acted(element?.label, async () => {
+      if (element) await element.locator.press(key);
+      else await this.page.keyboard.press(key);
+      return element?.label;
+    });
+  }
+
+  async select(target: unknown, value: string): Promise<string> {
+    const { locator, label } = await this.target(target);
+    return this.acted(label, async () => {
+      const picked = await locator.selectOption(value).catch(() => locator.selectOption({ label: value }));
+      if (picked.length === 0) throw new Error(`No option "${value}"`);
+      return label;
+    });
+  }
+
+  /** The page now: visible text (at most `textLimit` characters) and its interactive elements, numbered. */
+  async view(textLimit: number): Promise<PageView> {
+    const page = this.page;
+    const read = (await page.evaluate(`(${VIEW_SCRIPT})(${textLimit})`)) as { title: string; text: string; elements: ViewElement[] };
+    this.elements = read.elements;
+    return { url: page.url(), title: read.title.trim(), text: read.text, elements: read.elements.map((e) => e.line), refused: this.refused.slice(-10) };
+  }
+
+  /** Closes the context and the browser (its processes end) and the requests in flight. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.closed = true;
+      this.abort.abort();
+      await this.context.close().catch(() => undefined);
+      await this.browser.close().catch(() => undefined);
+      this.blackhole.close();
+    })();
+    return this.closing;
+  }
+}
+
+function isTopNavigation(request: Request): boolean {
+  try {
+    return request.isNavigationRequest() && request.frame().parentFrame() === null;
+  } catch {
+    return false;
+  }
+}
+
+function forwardedHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => !k.startsWith(':') && !DROPPED_REQUEST_HEADERS.has(k.toLowerCase())));
+}
+
+function responseHeaders(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, key) => {
+    if (!DROPPED_RESPONSE_HEADERS.has(key) && key !== 'set-cookie') out[key] = value;
+  });
+  const cookies = headers.getSetCookie();
+  // Playwright splits set-cookie at newlines.
+  if (cookies.length) out['set-cookie'] = cookies.join('\n');
+  return out;
+}
+
+/** A body the server compressed although no encoding was asked for, decoded within the limit. */
+function decoded(body: Buffer, encoding: string | null, limit: number): Buffer {
+  const e = (encoding ?? '').trim().toLowerCase();
+  if (!e || e === 'identity') return body;
+  try {
+    if (e === 'gzip' || e === 'x-gzip') return zlib.gunzipSync(body, { maxOutputLength: limit });
+    if (e === 'deflate') return zlib.inflateSync(body, { maxOutputLength: limit });
+    if (e === 'br') return zlib.brotliDecompressSync(body, { maxOutputLength: limit });
+  } catch (err) {
+    if (err instanceof RangeError || (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new ResponseTooLargeError(limit);
+    throw err;
+  }
+  return body;
+}
+
+/** The page a document's redirect is answered with: it goes on to the next hop, which is routed (and checked) again. */
+function redirectPage(next: string): string {
+  const target = JSON.stringify(next).replace(/</g, '\\u003c');
+  return `<!doctype html><html><head><title></title><script>location.replace(${target})</script></head><body></body></html>`;
+}
+
+/** A proxy that closes every connection: where Chromium's traffic goes when the routing does not answer it. */
+function listenBlackhole(): Promise<net.Server> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer((socket) => socket.destroy());
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
