@@ -10,16 +10,14 @@
  * queues) and a second gateway in front of its runner: killing its worker touches nothing the other
  * tests use. Calls are held open by a local server until the worker is killed, never by a wait.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createFakeServer, createTestInstance, uniqueSuffix, type FakeServer } from '@weft/testkit';
-import { checkGrpcHealth } from '@weft/platform';
+import { createFakeServer, createTestInstance, type FakeServer } from '@weft/testkit';
 import { freePort } from '../infra/scripts/lib/stack.mjs';
-import { defaultCookie } from './support/http.js';
+import { apiAt } from './support/http.js';
 import { startSecondGateway } from './support/gateway.js';
+import { createScratchDatabase } from './support/databases.js';
+import { startService, type TestProcess } from './support/processes.js';
+import { untilEnded } from './support/runs.js';
 import { workflowWith } from './support/runStream.js';
 
 interface LogEntry {
@@ -35,75 +33,24 @@ interface ExecutionAnswer {
   logs?: LogEntry[];
 }
 
-interface Service {
-  child: ChildProcess;
-  /** Kills the process (SIGKILL for a crash) and waits for its exit. */
-  stop(signal?: NodeJS.Signals): Promise<void>;
-}
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-
-/** Starts a service's built entry with `env`; answers once its gRPC server is healthy at `addr`. */
-async function startService(name: 'runner' | 'integrations', env: Record<string, string>, addr: string): Promise<Service> {
-  const child = spawn(process.execPath, ['--enable-source-maps', join(root, `services/${name}/dist/main.js`)], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
-  const service: Service = {
-    child,
-    stop: (signal = 'SIGTERM') =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill(signal);
-      }),
-  };
-  // 120 s: a first start bundles the service's workflow code, slow on a loaded machine.
-  for (const until = Date.now() + 120_000; !(await checkGrpcHealth(addr)); ) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
-    if (Date.now() > until) {
-      await service.stop('SIGKILL');
-      throw new Error(`${name} did not become healthy within 120 s`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return service;
-}
-
 describe('a run survives kill -9 of the real integrations worker mid-call', () => {
   const base = () => inject('weftEnv');
   let instance: { instance: string; cleanup(): Promise<void> } | undefined;
-  let databaseUrl: string | undefined;
+  let database: { url: string; drop(): Promise<void> } | undefined;
   let runnerAddr: string;
-  let runner: Service | undefined;
-  let integrations: Service | undefined;
+  let runner: TestProcess | undefined;
+  let integrations: TestProcess | undefined;
   let gateway: { url: string; stop: () => void } | undefined;
   let server: FakeServer;
 
-  const admin = async <T>(fn: (c: pg.Client) => Promise<T>): Promise<T> => {
-    const url = new URL(base().DATABASE_URL ?? '');
-    url.pathname = '/postgres';
-    const client = new pg.Client({ connectionString: url.toString() });
-    await client.connect();
-    try {
-      return await fn(client);
-    } finally {
-      await client.end();
-    }
-  };
-
   /** A fresh integrations worker of this test's instance (its own gRPC port; the activity queue is the instance's). */
-  async function startIntegrations(): Promise<Service> {
+  async function startIntegrations(): Promise<TestProcess> {
     const addr = `127.0.0.1:${await freePort()}`;
-    return startService('integrations', { ...base(), WEFT_INSTANCE: instance?.instance ?? '', DATABASE_URL: databaseUrl ?? '', RUNNER_ADDR: runnerAddr, INTEGRATIONS_ADDR: addr }, addr);
+    return startService('integrations', { ...base(), WEFT_INSTANCE: instance?.instance ?? '', DATABASE_URL: database?.url ?? '', RUNNER_ADDR: runnerAddr, INTEGRATIONS_ADDR: addr }, addr);
   }
 
-  async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
-    const res = await fetch(`${gateway?.url ?? ''}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', cookie: await defaultCookie(), ...headers },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : {}) as T };
-  }
+  /** `api` through the test's gateway. */
+  const call = apiAt(() => gateway?.url ?? '');
 
   /** Starts a run of `workflowId` through the test's gateway without waiting for it; answers its id. */
   async function start(workflowId: string, input: unknown): Promise<string> {
@@ -112,20 +59,8 @@ describe('a run survives kill -9 of the real integrations worker mid-call', () =
     return started.body.executionId;
   }
 
-  async function finished(executionId: string, timeout: number): Promise<ExecutionAnswer> {
-    let last: ExecutionAnswer | undefined;
-    await expect
-      .poll(
-        async () => {
-          last = (await call<ExecutionAnswer>('GET', `/api/executions/${executionId}`)).body;
-          return last.status;
-        },
-        { timeout, interval: 200 },
-      )
-      .not.toBe('running');
-    if (!last) throw new Error('never read');
-    return last;
-  }
+  /** The run once it has ended, read through the test's gateway. */
+  const finished = (executionId: string, timeout: number) => untilEnded<ExecutionAnswer>(executionId, { read: call, timeout, interval: 200 });
 
   /** Kills the worker while `path`'s request is held open, starts a fresh one, and waits for the call to be tried again. */
   async function crashDuring(path: string): Promise<void> {
@@ -148,13 +83,9 @@ describe('a run survives kill -9 of the real integrations worker mid-call', () =
     server.on('GET', '/round/:tag/:index', (req) => ({ json: { n: Number(req.path.split('/').pop()) * 10 } }));
     server.on('GET', '/branch/:tag/:index', (req) => ({ json: { n: Number(req.path.split('/').pop()) * 10 } }));
     instance = await createTestInstance();
-    const name = `weft_e2e_crash_${uniqueSuffix()}`;
-    await admin((c) => c.query(`create database "${name}"`));
-    const url = new URL(base().DATABASE_URL ?? '');
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
+    database = await createScratchDatabase(base().DATABASE_URL ?? '', 'weft_e2e_crash');
     runnerAddr = `127.0.0.1:${await freePort()}`;
-    runner = await startService('runner', { ...base(), WEFT_INSTANCE: instance.instance, DATABASE_URL: databaseUrl, RUNNER_ADDR: runnerAddr }, runnerAddr);
+    runner = await startService('runner', { ...base(), WEFT_INSTANCE: instance.instance, DATABASE_URL: database.url, RUNNER_ADDR: runnerAddr }, runnerAddr);
     integrations = await startIntegrations();
     gateway = await startSecondGateway({ RUNNER_ADDR: runnerAddr, WEFT_INSTANCE: instance.instance });
   }, 300_000);
@@ -163,7 +94,7 @@ describe('a run survives kill -9 of the real integrations worker mid-call', () =
     gateway?.stop();
     await Promise.all([runner?.stop('SIGKILL'), integrations?.stop('SIGKILL')]);
     await instance?.cleanup();
-    if (databaseUrl) await admin((c) => c.query(`drop database if exists "${new URL(databaseUrl ?? '').pathname.slice(1)}" with (force)`));
+    await database?.drop();
     await server?.close();
   });
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeServer, type FakeServer } from '@weft/testkit';
 import { api, defaultCookie } from './support/http.js';
-import { openStream, workflowWith, type SseEvent } from './support/runStream.js';
+import { oneBlock, openStream, workflowWith, type SseEvent } from './support/runStream.js';
 
 interface ExecutionAnswer {
   executionId: string;
@@ -21,9 +21,7 @@ const named = (events: SseEvent[]) => events.map((e) => (typeof e.data.blockId =
 /** starter → function "Compute" (`code`) [→ on its error path, function "Handler"]. */
 function computing(code: string, handled: boolean) {
   return (starter: string) => [
-    { type: 'addBlock', id: 'compute', blockType: 'function', name: 'Compute', position: { x: 400, y: 100 } },
-    { type: 'setSubBlockValue', id: 'compute', subBlockId: 'code', value: code },
-    { type: 'addEdge', source: starter, target: 'compute' },
+    ...oneBlock('compute', 'function', 'Compute', { code })(starter),
     ...(handled
       ? [
           { type: 'addBlock', id: 'handler', blockType: 'function', name: 'Handler', position: { x: 700, y: 100 } },

@@ -1,18 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { createFakeServer, createTestInstance, uniqueSuffix } from '@weft/testkit';
-import { checkGrpcHealth } from '@weft/platform';
+import { createFakeServer, createTestInstance } from '@weft/testkit';
 import { freePort } from '../infra/scripts/lib/stack.mjs';
-import { api, defaultCookie } from './support/http.js';
+import { api, apiAt, defaultCookie } from './support/http.js';
 import { createAccount } from './support/accounts.js';
 import { startSecondGateway } from './support/gateway.js';
+import { createScratchDatabase } from './support/databases.js';
+import { launch, startService, type TestProcess } from './support/processes.js';
+import { untilEnded } from './support/runs.js';
+import { oneBlock, openStream, readSse, workflowWith } from './support/runStream.js';
 
 interface LogEntry {
   blockId: string;
@@ -43,31 +44,6 @@ interface ExecutionAnswer {
   deploymentVersion: number | null;
   rerunOf: string | null;
 }
-interface SseEvent {
-  id?: string;
-  event: string;
-  data: Record<string, unknown>;
-}
-
-async function workspaceId(): Promise<string> {
-  const res = await api<{ workspaces: Array<{ id: string }> }>('GET', '/api/workspaces');
-  const first = res.body.workspaces[0];
-  if (!first) throw new Error('no workspace');
-  return first.id;
-}
-
-/** A new workflow with `commands` applied after the starter (whose id is passed to `build`). */
-async function workflowWith(build: (starter: string) => unknown[]): Promise<{ id: string; starter: string }> {
-  const created = await api<{ id: string }>('POST', '/api/workflows', { workspaceId: await workspaceId() });
-  expect(created.status).toBe(201);
-  const got = await api<{ data: { state: { blocks: Record<string, { id: string; type: string }> } } }>('GET', `/api/workflows/${created.body.id}`);
-  const starter = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter');
-  if (!starter) throw new Error('no starter block');
-  const edit = await api('POST', `/api/workflows/${created.body.id}/commands`, { commands: build(starter.id) });
-  expect(edit.status).toBe(200);
-  return { id: created.body.id, starter: starter.id };
-}
-
 /** starter → one function block after another, each `[id, name, code]`. */
 function functionChain(...blocks: Array<[string, string, string]>) {
   return (starter: string) =>
@@ -81,9 +57,7 @@ function functionChain(...blocks: Array<[string, string, string]>) {
 /** starter → function "Compute" (`code`) [→ response]. */
 function computeThen(code: string, response?: { data: string; status?: number; headers?: Array<[string, string]> }) {
   return (starter: string) => [
-    { type: 'addBlock', id: 'compute', blockType: 'function', name: 'Compute', position: { x: 400, y: 100 } },
-    { type: 'setSubBlockValue', id: 'compute', subBlockId: 'code', value: code },
-    { type: 'addEdge', source: starter, target: 'compute' },
+    ...oneBlock('compute', 'function', 'Compute', { code })(starter),
     ...(response
       ? [
           { type: 'addBlock', id: 'answer', blockType: 'response', name: 'Answer', position: { x: 700, y: 100 } },
@@ -99,27 +73,10 @@ function computeThen(code: string, response?: { data: string; status?: number; h
   ];
 }
 
-/** Reads a Server-Sent Events answer to its end. */
-async function readSse(res: globalThis.Response): Promise<SseEvent[]> {
-  const text = await res.text();
-  const events: SseEvent[] = [];
-  for (const chunk of text.split('\n\n')) {
-    const lines = chunk.split('\n');
-    const event = lines.find((l) => l.startsWith('event: '))?.slice(7);
-    const data = lines.find((l) => l.startsWith('data: '))?.slice(6);
-    const id = lines.find((l) => l.startsWith('id: '))?.slice(4);
-    if (event && data) events.push({ event, data: JSON.parse(data) as Record<string, unknown>, ...(id ? { id } : {}) });
-  }
-  return events;
-}
-
-async function sse(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; type: string | null; events: SseEvent[] }> {
-  const res = await fetch(`${inject('weftUrl')}${path}`, {
-    method,
-    headers: { cookie: await defaultCookie(), accept: 'text/event-stream', 'content-type': 'application/json', ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, type: res.headers.get('content-type'), events: res.status === 200 ? await readSse(res) : [] };
+/** A run's event stream read to its end, with the answer's status and content type. */
+async function sse(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const stream = await openStream(path, { method, body, headers });
+  return { status: stream.status, type: stream.type, events: await stream.rest() };
 }
 
 /** The Temporal history of a run of the stack, as JSON text (payload bytes in base64). */
@@ -132,22 +89,6 @@ async function temporalHistory(executionId: string): Promise<string> {
   } finally {
     await connection.close();
   }
-}
-
-/** The execution once it has ended, read through `read` (the stack's gateway unless told). */
-async function finished(executionId: string, read: typeof api = api, timeout = 30_000): Promise<ExecutionAnswer> {
-  let last: ExecutionAnswer | undefined;
-  await expect
-    .poll(
-      async () => {
-        last = (await read<ExecutionAnswer>('GET', `/api/executions/${executionId}`)).body;
-        return last.status;
-      },
-      { timeout, interval: 100 },
-    )
-    .not.toBe('running');
-  if (!last) throw new Error('never read');
-  return last;
 }
 
 describe('runs through the gateway', () => {
@@ -202,7 +143,7 @@ describe('runs through the gateway', () => {
     const started = await api<{ executionId: string }>('POST', `/api/workflows/${id}/execute`, { a: 1 }, { cookie: await defaultCookie(), 'x-execution-mode': 'async' });
     expect(started.status).toBe(202);
     expect(Object.keys(started.body)).toEqual(['executionId']);
-    const done = await finished(started.body.executionId);
+    const done = await untilEnded<ExecutionAnswer>(started.body.executionId);
     expect(done).toMatchObject({ status: 'succeeded', output: { result: 42 }, input: { a: 1 } });
     const unknownMode = await api('POST', `/api/workflows/${id}/execute`, {}, { cookie: await defaultCookie(), 'x-execution-mode': 'later' });
     expect(unknownMode).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^x-execution-mode:/) } });
@@ -260,7 +201,7 @@ describe('runs through the gateway', () => {
     const parent = await api<RunAnswer>('POST', `/api/workflows/${id}/execute`, {});
     expect(parent.body.success).toBe(true);
     const childRunId = `${parent.body.metadata.executionId}-call`;
-    const childRun = await finished(childRunId);
+    const childRun = await untilEnded<ExecutionAnswer>(childRunId);
     expect(childRun).toMatchObject({ workflowId: child.id, trigger: 'workflow', status: 'succeeded' });
     const rolled = (childRun.logs?.find((l) => l.blockId === 'roll')?.output as { result: number }).result;
     // The child's draft changes afterwards: the rerun runs what the child ran.
@@ -377,14 +318,10 @@ describe('runs through the gateway', () => {
     const other = await workflowWith(computeThen('return 1'));
     const key = (await api<{ apiKey: string }>('POST', `/api/workflows/${id}/deploy`, {})).body.apiKey;
     const otherKey = (await api<{ apiKey: string }>('POST', `/api/workflows/${other.id}/deploy`, {})).body.apiKey;
-    const byKey =
-      (k: string) =>
-      <T,>(method: string, path: string, body?: unknown) =>
-        api<T>(method, path, body, { 'x-api-key': k });
 
     const started = await api<{ executionId: string }>('POST', `/api/workflows/${id}/execute`, { via: 'key' }, { 'x-api-key': key, 'x-execution-mode': 'async' });
     expect(started.status).toBe(202);
-    const done = await finished(started.body.executionId, byKey(key));
+    const done = await untilEnded<ExecutionAnswer>(started.body.executionId, { headers: { 'x-api-key': key } });
     expect(done).toMatchObject({ status: 'succeeded', trigger: 'api', deploymentVersion: 1, output: { result: 42 }, input: { via: 'key' } });
     // The stream replays the whole run to the key.
     const streamed = await fetch(`${inject('weftUrl')}/api/executions/${started.body.executionId}/stream`, { headers: { 'x-api-key': key, accept: 'text/event-stream' } });
@@ -487,69 +424,40 @@ interface Call {
   code: string;
 }
 
-/** A child process of this test; `stop` kills it (SIGKILL for a crash) and waits for its exit. */
-function launch(script: string, env: Record<string, string>): { child: ChildProcess; ready: Promise<void>; stop(signal?: NodeJS.Signals): Promise<void> } {
-  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  // `ready`: the process wrote a line "ready" (the stand-in integrations worker does once it polls).
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (d: Buffer) => {
-      if (/^ready$/m.test(d.toString())) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-  ready.catch(() => undefined);
-  return {
-    child,
-    ready,
-    stop: (signal: NodeJS.Signals = 'SIGTERM') =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill(signal);
-      }),
-  };
-}
-
 describe('a run survives kill -9 of the runner worker or of an integrations worker (real processes)', () => {
   // A runner of its own (own bus instance, task queues and database) with a stand-in integrations
   // worker that records each call, and a second gateway in front of that runner: this test may kill
   // its runner without touching the stack the other tests use.
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  const runnerScript = join(root, 'services/runner/dist/main.js');
   const integrationsScript = fileURLToPath(new URL('./dist/support/runsFakeIntegrations.js', import.meta.url));
   const base = () => inject('weftEnv');
   let instance: { instance: string; cleanup(): Promise<void> };
-  let databaseUrl: string;
+  let database: { url: string; drop(): Promise<void> } | undefined;
   let runnerAddr: string;
   let dir: string;
   let callsFile: string;
   let gateway: { url: string; stop: () => void } | undefined;
-  let runner: ReturnType<typeof launch>;
-  let integrations: ReturnType<typeof launch>;
-  const processes: Array<ReturnType<typeof launch>> = [];
+  let runner: TestProcess;
+  let integrations: TestProcess;
+  const processes: TestProcess[] = [];
 
-  const admin = async <T>(fn: (c: pg.Client) => Promise<T>): Promise<T> => {
-    const url = new URL(base().DATABASE_URL ?? '');
-    url.pathname = '/postgres';
-    const client = new pg.Client({ connectionString: url.toString() });
-    await client.connect();
-    try {
-      return await fn(client);
-    } finally {
-      await client.end();
-    }
-  };
-
-  async function startRunner(): Promise<ReturnType<typeof launch>> {
-    const runner = launch(runnerScript, { ...base(), WEFT_INSTANCE: instance.instance, DATABASE_URL: databaseUrl, RUNNER_ADDR: runnerAddr });
+  /** The test's runner; healthy once it serves gRPC (its worker is polling by then). */
+  async function startRunner(): Promise<TestProcess> {
+    const runner = await startService('runner', { ...base(), WEFT_INSTANCE: instance.instance, DATABASE_URL: database?.url ?? '', RUNNER_ADDR: runnerAddr }, runnerAddr);
     processes.push(runner);
-    // Healthy once it serves gRPC (its worker is polling by then); 120 s for a loaded machine.
-    for (const until = Date.now() + 120_000; !(await checkGrpcHealth(runnerAddr)); ) {
-      if (runner.child.exitCode !== null) throw new Error(`the runner exited with ${runner.child.exitCode}`);
-      if (Date.now() > until) throw new Error('the runner did not become healthy within 120 s');
-      await new Promise((r) => setTimeout(r, 200));
-    }
     return runner;
+  }
+
+  /** A stand-in integrations worker on the test's queue recording each call; answers once it polls (it prints a line "ready"). */
+  async function startStandIn(): Promise<TestProcess> {
+    const worker = launch(integrationsScript, { ...base(), WEFT_QUEUE: `${instance.instance}-integrations`, WEFT_CALLS_FILE: callsFile }, { stdout: 'pipe' });
+    processes.push(worker);
+    await new Promise<void>((resolve, reject) => {
+      worker.child.stdout?.on('data', (d: Buffer) => {
+        if (/^ready$/m.test(d.toString())) resolve();
+      });
+      worker.child.once('exit', (code) => reject(new Error(`${integrationsScript} exited with ${code}`)));
+    });
+    return worker;
   }
 
   const calls = (): Call[] =>
@@ -558,30 +466,17 @@ describe('a run survives kill -9 of the runner worker or of an integrations work
       .filter((l) => l.length > 0)
       .map((l) => JSON.parse(l) as Call);
 
-  async function call<T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
-    const res = await fetch(`${gateway?.url ?? ''}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', cookie: await defaultCookie(), ...headers },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : {}) as T };
-  }
+  /** `api` through the test's gateway. */
+  const call = apiAt(() => gateway?.url ?? '');
 
   beforeAll(async () => {
     instance = await createTestInstance();
-    const name = `weft_e2e_runs_${uniqueSuffix()}`;
-    await admin((c) => c.query(`create database "${name}"`));
-    const url = new URL(base().DATABASE_URL ?? '');
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
+    database = await createScratchDatabase(base().DATABASE_URL ?? '', 'weft_e2e_runs');
     runnerAddr = `127.0.0.1:${await freePort()}`;
     dir = mkdtempSync(join(tmpdir(), 'weft-runs-'));
     callsFile = join(dir, 'calls.jsonl');
     writeFileSync(callsFile, '');
-    integrations = launch(integrationsScript, { ...base(), WEFT_QUEUE: `${instance.instance}-integrations`, WEFT_CALLS_FILE: callsFile });
-    processes.push(integrations);
-    await integrations.ready;
+    integrations = await startStandIn();
     runner = await startRunner();
     gateway = await startSecondGateway({ RUNNER_ADDR: runnerAddr, WEFT_INSTANCE: instance.instance });
   }, 240_000);
@@ -590,7 +485,7 @@ describe('a run survives kill -9 of the runner worker or of an integrations work
     gateway?.stop();
     await Promise.all(processes.map((p) => p.stop('SIGKILL')));
     await instance?.cleanup();
-    if (databaseUrl) await admin((c) => c.query(`drop database if exists "${new URL(databaseUrl).pathname.slice(1)}" with (force)`));
+    await database?.drop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -622,7 +517,7 @@ describe('a run survives kill -9 of the runner worker or of an integrations work
     await expect.poll(() => ofRun().filter((c) => c.kind === 'done').length, { timeout: 30_000, interval: 50 }).toBe(startedBeforeKill);
     runner = await startRunner();
 
-    const done = await finished(executionId, call, 90_000);
+    const done = await untilEnded<ExecutionAnswer>(executionId, { read: call, timeout: 90_000 });
     expect(done.status).toBe('succeeded');
     expect(done.output).toEqual(reference.body.output);
     expect(done.logs?.filter((l) => l.blockId === 'step').map((l) => [l.success, l.output])).toEqual([
@@ -643,9 +538,7 @@ describe('a run survives kill -9 of the runner worker or of an integrations work
   }, 240_000);
 
   it('an integrations worker killed mid-activity: the call is tried again on the other worker within the heartbeat timeout, same output, no completed activity twice', async () => {
-    const second = launch(integrationsScript, { ...base(), WEFT_QUEUE: `${instance.instance}-integrations`, WEFT_CALLS_FILE: callsFile });
-    processes.push(second);
-    await second.ready;
+    const second = await startStandIn();
     const workers = [integrations, second];
     const { id } = await workflowWith((starter) => [
       { type: 'addBlock', id: 'slow', blockType: 'function', name: 'Slow', position: { x: 400, y: 100 } },
@@ -673,7 +566,7 @@ describe('a run survives kill -9 of the runner worker or of an integrations work
     await expect.poll(() => ofRun().filter((c) => c.kind === 'start').length, { timeout: 60_000, interval: 100 }).toBe(2);
     expect(Date.now() - killedAt).toBeLessThan(35_000);
 
-    const done = await finished(executionId, call, 90_000);
+    const done = await untilEnded<ExecutionAnswer>(executionId, { read: call, timeout: 90_000 });
     expect(done.status).toBe('succeeded');
     expect(done.output).toEqual(reference.body.output);
     expect(done.logs?.filter((l) => l.blockId === 'slow').map((l) => [l.success, l.output, l.attempts])).toEqual([[true, { result: 40, stdout: '' }, 2]]);

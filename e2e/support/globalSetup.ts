@@ -1,11 +1,11 @@
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { backingEnv, createTestInstance, uniqueSuffix } from '@weft/testkit';
 import { startStack } from '../../infra/scripts/lib/stack.mjs';
 import { startModelFake } from './modelFake.js';
 import { serveAnthropic } from './anthropicFake.js';
 import { startServiceFakes, type ServiceFakeName } from './serviceFakes.js';
+import { dropDatabase } from './databases.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -51,11 +51,6 @@ export default async function setup(project: TestProject) {
     await models.fake.close();
     await services.close();
     await cleanup();
-    const admin = new URL(env.databaseUrl);
-    admin.pathname = '/postgres';
-    const client = new pg.Client({ connectionString: admin.toString() });
-    await client.connect();
-    await client.query(`drop database if exists "${database.pathname.slice(1)}" with (force)`);
-    await client.end();
+    await dropDatabase(database.toString());
   };
 }

@@ -8,24 +8,41 @@ export interface SseEvent {
   data: Record<string, unknown>;
 }
 
-/** The first workspace of the file's default account. */
-export async function workspaceId(): Promise<string> {
-  const res = await api<{ workspaces: Array<{ id: string }> }>('GET', '/api/workspaces');
+/** The first workspace of the file's default account (or of the account whose `headers` are given). */
+export async function workspaceId(headers: Record<string, string> = {}): Promise<string> {
+  const res = await api<{ workspaces: Array<{ id: string }> }>('GET', '/api/workspaces', undefined, headers);
+  expect(res.status).toBe(200);
   const first = res.body.workspaces[0];
   if (!first) throw new Error('no workspace');
   return first.id;
 }
 
-/** A new workflow with `commands` applied after the starter (whose id is passed to `build`). */
-export async function workflowWith(build: (starter: string) => unknown[]): Promise<{ id: string; starter: string }> {
-  const created = await api<{ id: string }>('POST', '/api/workflows', { workspaceId: await workspaceId() });
+/**
+ * A new workflow with `commands` applied after the starter (whose id is passed to `build`), made by
+ * the file's default account or the one whose `headers` are given.
+ */
+export async function workflowWith(build: (starter: string) => unknown[] = () => [], headers: Record<string, string> = {}): Promise<{ id: string; starter: string }> {
+  const created = await api<{ id: string }>('POST', '/api/workflows', { workspaceId: await workspaceId(headers) }, headers);
   expect(created.status).toBe(201);
-  const got = await api<{ data: { state: { blocks: Record<string, { id: string; type: string }> } } }>('GET', `/api/workflows/${created.body.id}`);
+  const got = await api<{ data: { state: { blocks: Record<string, { id: string; type: string }> } } }>('GET', `/api/workflows/${created.body.id}`, undefined, headers);
+  expect(got.status).toBe(200);
   const starter = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter');
   if (!starter) throw new Error('no starter block');
-  const edit = await api('POST', `/api/workflows/${created.body.id}/commands`, { commands: build(starter.id) });
-  expect(edit.status).toBe(200);
+  const commands = build(starter.id);
+  if (commands.length > 0) {
+    const edit = await api('POST', `/api/workflows/${created.body.id}/commands`, { commands }, headers);
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+  }
   return { id: created.body.id, starter: starter.id };
+}
+
+/** starter → one block `id` of `blockType` named `name`, with the given sub-block values. */
+export function oneBlock(id: string, blockType: string, name: string, values: Record<string, unknown>) {
+  return (starter: string) => [
+    { type: 'addBlock', id, blockType, name, position: { x: 400, y: 100 } },
+    ...Object.entries(values).map(([subBlockId, value]) => ({ type: 'setSubBlockValue', id, subBlockId, value })),
+    { type: 'addEdge', source: starter, target: id },
+  ];
 }
 
 /** One SSE message (the text between two blank lines) as an event; comments and keep-alives are none. */
@@ -37,9 +54,16 @@ function parseEvent(chunk: string): SseEvent | undefined {
   return event && data ? { event, data: JSON.parse(data) as Record<string, unknown>, ...(id ? { id } : {}) } : undefined;
 }
 
+/** Reads a whole Server-Sent Events answer to its end; answers its events in order. */
+export async function readSse(res: Response): Promise<SseEvent[]> {
+  return (await res.text()).split('\n\n').flatMap((chunk) => parseEvent(chunk) ?? []);
+}
+
 /** A run's event stream read as it arrives: `until` waits for an event, `rest` reads to the stream's end. */
 export interface LiveStream {
   status: number;
+  /** The answer's content type. */
+  type: string | null;
   /** Every event read so far, in order. */
   events: SseEvent[];
   /** Reads until an event matching `match` has arrived (failing if the stream ends first); answers it. */
@@ -81,6 +105,7 @@ export async function openStream(path: string, init: { method?: string; body?: u
   };
   return {
     status: res.status,
+    type: res.headers.get('content-type'),
     events,
     async until(match) {
       let seen = 0;

@@ -1,0 +1,41 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { checkGrpcHealth } from '@weft/platform';
+
+/** A process a test started; `stop` kills it (SIGKILL for a crash) and waits for its exit. */
+export interface TestProcess {
+  child: ChildProcess;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Starts `script` with node and `env` on top of this process's; stdout is the test's unless piped (to be read). */
+export function launch(script: string, env: Record<string, string>, { stdout = 'inherit' }: { stdout?: 'inherit' | 'pipe' } = {}): TestProcess {
+  const child = spawn(process.execPath, ['--enable-source-maps', script], { env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'inherit'] });
+  return {
+    child,
+    stop: (signal = 'SIGTERM') =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill(signal);
+      }),
+  };
+}
+
+/** Starts a service's built entry (services/<name>/dist/main.js) with `env`; answers once its gRPC server is healthy at `addr`. */
+export async function startService(name: 'runner' | 'integrations', env: Record<string, string>, addr: string): Promise<TestProcess> {
+  const service = launch(join(root, `services/${name}/dist/main.js`), env);
+  // 120 s: a first start bundles the service's workflow code, slow on a loaded machine.
+  for (const until = Date.now() + 120_000; !(await checkGrpcHealth(addr)); ) {
+    if (service.child.exitCode !== null) throw new Error(`${name} exited with ${service.child.exitCode}`);
+    if (Date.now() > until) {
+      await service.stop('SIGKILL');
+      throw new Error(`${name} did not become healthy within 120 s`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return service;
+}
