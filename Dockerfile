@@ -5,6 +5,12 @@ COPY . .
 RUN npm install --no-audit --no-fund && npm run build
 
 FROM node:20-bookworm-slim
+# Debian's Chromium for the Stagehand agent's browser (the integrations service, WEFT_BROWSER_PATH;
+# docs/tools.md). `--build-arg WITH_CHROMIUM=false` leaves it out: the agent then reads pages as text.
+ARG WITH_CHROMIUM=true
+RUN if [ "$WITH_CHROMIUM" = "true" ]; then \
+      apt-get update && apt-get install -y --no-install-recommends chromium fonts-liberation && rm -rf /var/lib/apt/lists/*; \
+    fi
 WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=build /app /app
