@@ -77,6 +77,16 @@ describe('the account', () => {
   });
 });
 
+describe('environment values', () => {
+  it('fill {{KEY}} in the inputs a list needs, and never show in its errors', async () => {
+    const envVars = { JIRA_SITE: 'acme.atlassian.example', OTHER_SITE: 'hidden-site.example' };
+    const projects = await h.list({ blockType: 'jira', fieldId: 'projectId', values: { credential: 'mine-jira', domain: '{{JIRA_SITE}}' } }, { envVars });
+    expect(projects).toMatchObject({ status: 200, body: { items: [{ id: '10000' }, { id: '10001' }] } });
+    const pages = await h.list({ blockType: 'confluence', fieldId: 'pageId', values: { credential: 'mine-conf', domain: '{{OTHER_SITE}}' } }, { envVars });
+    expect(pages).toEqual({ status: 400, body: { success: false, error: 'domain "[REDACTED]" is not a Confluence site this account can reach' } });
+  });
+});
+
 describe('Slack channels', () => {
   it('lists public and private channels with conversations.list, names as #name', async () => {
     const res = await slack({ credential: 'mine-slack' });

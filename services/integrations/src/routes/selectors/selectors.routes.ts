@@ -6,9 +6,9 @@ import { createToolIO } from '../../tools/runtime/executeTool.js';
 import { errorMessage, forLog, redact } from '../../tools/runtime/errors.js';
 import type { AddressPolicy } from '../../net/addressPolicy.js';
 import type { BaseUrls } from '../../tools/runtime/baseUrls.js';
-import type { CredentialSource } from '../../tools/runtime/types.js';
+import type { CredentialSource, RouteRequest } from '../../tools/runtime/types.js';
 import { json, objectBody, type Route } from '../router.js';
-import { decodeCursor } from './paging.js';
+import { decodeCursor, type SelectorPage } from './paging.js';
 import { providerClient } from './provider.js';
 import { resolveSelector, type ResolvedSelector } from './selectorKinds.js';
 
@@ -104,6 +104,41 @@ function inputsOf(sel: ResolvedSelector, values: Record<string, string>, envVars
   return inputs;
 }
 
+/** An error with every secret's text (the token, the caller's environment values) cut out of its message. */
+function withoutSecrets(err: unknown, secrets: readonly string[]): unknown {
+  if (!(err instanceof Error)) return err;
+  const message = redact(err.message, secrets);
+  if (message === err.message) return err;
+  if (err instanceof ToolError) return new ToolError(message, err.status);
+  if (isCodedError(err)) return new AppError(err.code, message);
+  return new Error(message);
+}
+
+/** One listing; `secrets` gets the token once it is known. */
+async function listChoices(req: RouteRequest, deps: SelectorRouteDeps, secrets: string[]): Promise<SelectorPage> {
+  const q = parse(req.body);
+  const own = req.context.workflowId;
+  if (!own) throw new AppError('validation', 'workflowId is required and must be provided in execution context');
+  if (q.workflowId !== own) throw new AppError('validation', `workflowId (${q.workflowId}) is not the workflow this call runs for (${own})`);
+  const sel = resolveSelector(q.blockType, q.fieldId);
+  const position = decodeCursor(q.cursor);
+  const values = stringValues(q.values);
+  const account = accountOf(sel, values, req.envVars);
+  const inputs = inputsOf(sel, values, req.envVars);
+  const token = 'token' in account ? account.token : await credentialToken(deps.credentials, req.context, account.credentialId);
+  secrets.unshift(token);
+  const io = createToolIO(deps, req, `selectors:${sel.kind}`, req.signal);
+  const search = q.search?.trim() || undefined;
+  try {
+    return await sel.lister.list({ client: providerClient(sel.lister.provider, io, token), search, position, inputs });
+  } catch (err) {
+    if (err instanceof ToolError || isCodedError(err)) throw err;
+    // Neither the provider's answer nor our checks: logged without secrets, answered without a stack.
+    if (!req.signal?.aborted) deps.logger.warn({ kind: sel.kind, error: forLog(redact(errorMessage(err), secrets)) }, 'selector list failed');
+    throw new ToolError(`Listing ${sel.lister.what} failed: ${sel.lister.provider} could not be read`, 502);
+  }
+}
+
 /**
  * `POST /api/tools/selectors/list {workflowId, blockType, fieldId, values, search?, cursor?}` (the
  * selectors contract, spec 001 §2): the choices of a block's file, folder, project or channel
@@ -111,7 +146,7 @@ function inputsOf(sel: ResolvedSelector, values: Record<string, string>, envVars
  * come from the catalogue's field, the account from the block's credential (or Slack bot token);
  * requests go through the tool runtime's client (base URLs, outbound guard). Errors: 400 naming the
  * input, the registry's 403/404 for a credential the caller may not use, 502 for a provider's refusal
- * (`<Provider> answered <status>: <message>`) or absence; never a token.
+ * (`<Provider> answered <status>: <message>`) or absence; never a token or an environment value.
  */
 export function selectorRoutes(deps: SelectorRouteDeps): Route[] {
   return [
@@ -119,26 +154,12 @@ export function selectorRoutes(deps: SelectorRouteDeps): Route[] {
       method: 'POST',
       path: '/tools/selectors/list',
       async handle(req) {
-        const q = parse(req.body);
-        const own = req.context.workflowId;
-        if (!own) throw new AppError('validation', 'workflowId is required and must be provided in execution context');
-        if (q.workflowId !== own) throw new AppError('validation', `workflowId (${q.workflowId}) is not the workflow this call runs for (${own})`);
-        const sel = resolveSelector(q.blockType, q.fieldId);
-        const position = decodeCursor(q.cursor);
-        const values = stringValues(q.values);
-        const account = accountOf(sel, values, req.envVars);
-        const inputs = inputsOf(sel, values, req.envVars);
-        const token = 'token' in account ? account.token : await credentialToken(deps.credentials, req.context, account.credentialId);
-        const io = createToolIO(deps, req, `selectors:${sel.kind}`, req.signal);
-        const search = q.search?.trim() || undefined;
+        const secrets = Object.values(req.envVars).filter((v) => v.length >= 4).sort((x, y) => y.length - x.length);
         try {
-          const page = await sel.lister.list({ client: providerClient(sel.lister.provider, io, token), search, position, inputs });
+          const page = await listChoices(req, deps, secrets);
           return json(page.nextCursor ? { items: page.items, nextCursor: page.nextCursor } : { items: page.items });
         } catch (err) {
-          if (err instanceof ToolError || isCodedError(err)) throw err;
-          // Not the provider's answer nor our checks: logged without secrets, answered without a stack.
-          if (!req.signal?.aborted) deps.logger.warn({ kind: sel.kind, error: forLog(redact(errorMessage(err), [token])) }, 'selector list failed');
-          throw new ToolError(`Listing ${sel.lister.what} failed: ${sel.lister.provider} could not be read`, 502);
+          throw withoutSecrets(err, secrets);
         }
       },
     },
