@@ -6,7 +6,7 @@ import { inject } from 'vitest';
 import { api } from './support/http.js';
 import { createAccount } from './support/accounts.js';
 import { startSecondGateway } from './support/gateway.js';
-import type { ScheduleView } from './support/schedules.js';
+import type { ScheduleView, WorkflowSchedules } from './support/schedules.js';
 
 interface Execution {
   executionId: string;
@@ -759,21 +759,6 @@ describe('deploy checks', () => {
       { blockId: 'after', blockName: 'After', field: 'code', message: 'Reference <off.result> points at Off, which is disabled and does not run' },
     ]);
   });
-
-  it('refuses a second schedule trigger, which would never fire, naming its block and field', async () => {
-    const id = await workflow((starter) => [
-      set(starter, 'startWorkflow', 'schedule'),
-      set(starter, 'scheduleType', 'hourly'),
-      { type: 'addBlock', id: 'nightly', blockType: 'schedule', name: 'Nightly', position: { x: 0, y: 300 } },
-      set('nightly', 'scheduleType', 'daily'),
-      set('nightly', 'dailyTime', '02:00'),
-    ]);
-    const refused = await api<{ error: string; problems: unknown[] }>('POST', `/api/workflows/${id}/deploy`, {});
-    expect(refused.status).toBe(400);
-    expect(refused.body.error).toBe('The workflow cannot be deployed: Nightly (scheduleType): A workflow has one schedule: Start already schedules it');
-    expect(refused.body.problems).toEqual([{ blockId: 'nightly', blockName: 'Nightly', field: 'scheduleType', message: 'A workflow has one schedule: Start already schedules it' }]);
-    expect((await api('GET', `/api/schedules?workflowId=${id}`)).status).toBe(404);
-  });
 });
 
 describe('schedules on Temporal through the gateway', () => {
@@ -818,6 +803,69 @@ describe('schedules on Temporal through the gateway', () => {
     expect((await api('GET', `/api/schedules?workflowId=${id}`)).status).toBe(404);
   });
 
+  it('several schedule triggers: the starter and each schedule block get a schedule of their own, each firing its own run; pause one or all; a redeploy removes the dropped one', async () => {
+    const id = await workflow((starter) => [
+      set(starter, 'startWorkflow', 'schedule'),
+      set(starter, 'scheduleType', 'minutes'),
+      set(starter, 'minutesInterval', '10s'),
+      { type: 'addBlock', id: 'fromStart', blockType: 'function', name: 'From Start', position: { x: 400, y: 0 } },
+      set('fromStart', 'code', 'return "starter"'),
+      { type: 'addEdge', source: starter, target: 'fromStart' },
+      { type: 'addBlock', id: 'every', blockType: 'schedule', name: 'Every Ten', position: { x: 0, y: 300 } },
+      set('every', 'scheduleType', 'minutes'),
+      set('every', 'minutesInterval', '10s'),
+      { type: 'addBlock', id: 'fromEvery', blockType: 'function', name: 'From Every', position: { x: 400, y: 300 } },
+      set('fromEvery', 'code', 'return "block"'),
+      { type: 'addEdge', source: 'every', target: 'fromEvery' },
+      { type: 'addBlock', id: 'nightly', blockType: 'schedule', name: 'Nightly', position: { x: 0, y: 600 } },
+      set('nightly', 'scheduleType', 'daily'),
+      set('nightly', 'dailyTime', '02:00'),
+      set('nightly', 'timezone', 'Asia/Tokyo'),
+    ]);
+    const starter = await starterOf(id);
+    await deploy(id);
+    try {
+      const got = (await api<WorkflowSchedules>('GET', `/api/schedules?workflowId=${id}`)).body;
+      // The first (the starter's) at the top level under the workflow's id, as for one schedule.
+      expect(got).toMatchObject({ id, workflowId: id, blockId: starter, cronExpression: '@every 10s', status: 'active' });
+      expect(got.schedules.map((v) => [v.id, v.blockId, v.cronExpression, v.timezone, v.nextRunAt.length])).toEqual([
+        [`${id}:${starter}`, starter, '@every 10s', 'UTC', 5],
+        [`${id}:every`, 'every', '@every 10s', 'UTC', 5],
+        [`${id}:nightly`, 'nightly', '0 2 * * *', 'Asia/Tokyo', 5],
+      ]);
+      for (const t of got.schedules[2]?.nextRunAt ?? []) expect(t).toMatch(/T17:00:00/);
+
+      // Both 10 s schedules fire, each a run from its own block (same due times, distinct runs).
+      const outputs = async () => {
+        const done = await Promise.all((await executions(id, 'schedule')).map((e) => api<Execution>('GET', `/api/executions/${e.executionId}`)));
+        return [...new Set(done.filter((r) => r.body.status === 'succeeded').map((r) => (r.body.output as { result?: string } | null)?.result))].sort();
+      };
+      await expect.poll(outputs, { timeout: 60_000, interval: 500 }).toEqual(['block', 'starter']);
+
+      // One paused by its id; the others go on. The workflow's id pauses and resumes them all.
+      expect((await api('POST', `/api/schedules/${id}:every/pause`)).body).toMatchObject({ id: `${id}:every`, blockId: 'every', status: 'paused', nextRunAt: [] });
+      expect((await api<WorkflowSchedules>('GET', `/api/schedules?workflowId=${id}`)).body.schedules.map((v) => v.status)).toEqual(['active', 'paused', 'active']);
+      expect((await api<WorkflowSchedules>('POST', `/api/schedules/${id}/pause`)).body.schedules.map((v) => v.status)).toEqual(['paused', 'paused', 'paused']);
+      expect((await api<WorkflowSchedules>('POST', `/api/schedules/${id}/resume`)).body.schedules.map((v) => v.status)).toEqual(['active', 'active', 'active']);
+      expect(await api('POST', `/api/schedules/${id}:nope/pause`)).toEqual({ status: 404, body: { error: `Schedule ${id}:nope not found` } });
+
+      // Redeployed without the Every Ten block: its schedule is deleted, the others stay.
+      expect((await api('POST', `/api/workflows/${id}/commands`, { commands: [{ type: 'removeBlock', id: 'every' }] })).status).toBe(200);
+      await deploy(id);
+      expect((await api<WorkflowSchedules>('GET', `/api/schedules?workflowId=${id}`)).body.schedules.map((v) => [v.id, v.deploymentVersion])).toEqual([
+        [`${id}:${starter}`, 2],
+        [`${id}:nightly`, 2],
+      ]);
+      expect(await temporalSchedule(`${id}:every`)).toBe('gone');
+      expect(await temporalSchedule(`${id}:nightly`)).toBe('there');
+    } finally {
+      expect((await api('DELETE', `/api/workflows/${id}/deploy`)).status).toBe(200);
+    }
+    expect((await api('GET', `/api/schedules?workflowId=${id}`)).status).toBe(404);
+    expect(await temporalSchedule(id)).toBe('gone');
+    expect(await temporalSchedule(`${id}:nightly`)).toBe('gone');
+  });
+
   it("the schedule call with workflowId and an empty state cancels a deleted workflow's schedule", async () => {
     const id = await workflow((starter) => [set(starter, 'startWorkflow', 'schedule'), set(starter, 'scheduleType', 'daily'), set(starter, 'dailyTime', '09:30'), set(starter, 'timezone', 'Asia/Tokyo')]);
     await deploy(id);
@@ -842,7 +890,7 @@ describe('schedules on Temporal through the gateway', () => {
     expect((await api('DELETE', `/api/workflows/${id}`)).status).toBe(200);
     await expect.poll(() => temporalSchedule(id), { timeout: 30_000, interval: 200 }).toBe('gone');
     const cancelled = await api('POST', '/api/schedules/schedule', { workflowId: id, state: { blocks: {}, edges: [], loops: {} } });
-    expect(cancelled).toEqual({ status: 200, body: { success: true, cancelled: true, schedule: null } });
+    expect(cancelled).toEqual({ status: 200, body: { success: true, cancelled: true, schedule: null, schedules: [] } });
     expect((await api('POST', '/api/schedules', {})).body).toEqual({ error: 'workflowId is required' });
   });
 });

@@ -2,10 +2,11 @@ import { Connection } from '@temporalio/client';
 import { expect, inject } from 'vitest';
 import { api } from './http.js';
 
-/** What GET /api/schedules?workflowId= answers. */
+/** One schedule as /api/schedules shows it (its id `<workflowId>:<blockId>`). */
 export interface ScheduleView {
   id: string;
   workflowId: string;
+  blockId: string;
   cronExpression: string;
   timezone: string;
   nextRunAt: string[];
@@ -13,6 +14,11 @@ export interface ScheduleView {
   status: string;
   scheduleType: string;
   deploymentVersion: number;
+}
+
+/** What GET /api/schedules?workflowId= answers: the first schedule under the workflow's id, and every one. */
+export interface WorkflowSchedules extends ScheduleView {
+  schedules: ScheduleView[];
 }
 
 /** A schedule run as the executions list shows it, with the due time its id carries. */
@@ -38,14 +44,14 @@ export async function scheduledWorkflow(commands: (starter: string) => unknown[]
 }
 
 /** Deploys the workflow (its schedule is written before the answer) and answers its schedule. */
-export async function deployScheduled(workflowId: string): Promise<ScheduleView> {
+export async function deployScheduled(workflowId: string): Promise<WorkflowSchedules> {
   const deployed = await api('POST', `/api/workflows/${workflowId}/deploy`, {});
   expect(deployed.status, JSON.stringify(deployed.body)).toBe(200);
   return schedule(workflowId);
 }
 
-export async function schedule(workflowId: string): Promise<ScheduleView> {
-  const got = await api<ScheduleView>('GET', `/api/schedules?workflowId=${workflowId}`);
+export async function schedule(workflowId: string): Promise<WorkflowSchedules> {
+  const got = await api<WorkflowSchedules>('GET', `/api/schedules?workflowId=${workflowId}`);
   expect(got.status, JSON.stringify(got.body)).toBe(200);
   return got.body;
 }

@@ -17,6 +17,7 @@ function scheduleView(s: runnerSchedules.ScheduleView) {
   return {
     id: s.id,
     workflowId: s.workflowId,
+    blockId: s.blockId,
     cronExpression: s.cronExpression,
     timezone: s.timezone,
     nextRunAt: s.nextRunAt,
@@ -27,17 +28,29 @@ function scheduleView(s: runnerSchedules.ScheduleView) {
   };
 }
 
-function found(workflowId: string, out: runnerSchedules.ScheduleResponse) {
+/**
+ * A workflow's schedules: the first one's fields at the top level under the workflow's id (what a
+ * workflow with one schedule always answered), every one in `schedules`.
+ */
+function workflowSchedules(workflowId: string, out: runnerSchedules.ScheduleResponse) {
   if (!out.schedule) throw new AppError('not_found', `Workflow ${workflowId} has no schedule`);
-  return scheduleView(out.schedule);
+  return { ...scheduleView(out.schedule), id: workflowId, schedules: out.schedules.map(scheduleView) };
+}
+
+/** A schedule id of the API: `<workflowId>:<blockId>` names one schedule, a workflow id all of its schedules. */
+function scheduleRef(id: string): { workflowId: string; blockId?: string } {
+  const at = id.indexOf(':');
+  return at < 0 ? { workflowId: id } : { workflowId: id.slice(0, at), blockId: id.slice(at + 1) };
 }
 
 /**
- * Schedules of deployed workflows (one per workflow; its id is the workflow's): GET
- * /api/schedules?workflowId=, POST /api/schedules/{id}/pause and /resume, and the schedule call of
- * spec 000 §7 (POST /api/schedules, also at /api/schedules/schedule, with workflowId and a state):
- * the schedule is made to follow the workflow's active deployment, so for a deleted (or undeployed)
- * workflow it is cancelled. The deployment decides what is scheduled, never the state sent.
+ * Schedules of deployed workflows (one per schedule trigger: the starter in schedule mode, each
+ * schedule block; `<workflowId>:<blockId>` is a schedule's id, the workflow's id all of its
+ * schedules): GET /api/schedules?workflowId=, POST /api/schedules/{id}/pause and /resume, and the
+ * schedule call of spec 000 §7 (POST /api/schedules, also at /api/schedules/schedule, with
+ * workflowId and a state): the schedules are made to follow the workflow's active deployment, so for
+ * a deleted (or undeployed) workflow they are cancelled. The deployment decides what is scheduled,
+ * never the state sent.
  */
 export function scheduleRoutes(clients: Clients, auth: Authenticator, access: AccessChecker): Router {
   const r = Router();
@@ -46,7 +59,7 @@ export function scheduleRoutes(clients: Clients, auth: Authenticator, access: Ac
     const actor = await requireActor(auth, req);
     const workflowId = workflowIdOf(req.query);
     await access.require(actor, workflowId, 'read');
-    res.json(found(workflowId, await clients.schedules.getSchedule({ workflowId })));
+    res.json(workflowSchedules(workflowId, await clients.schedules.getSchedule({ workflowId })));
   });
 
   const cancel = async (req: Request, res: Response) => {
@@ -59,22 +72,25 @@ export function scheduleRoutes(clients: Clients, auth: Authenticator, access: Ac
       if (toAppError(err).code !== 'not_found') throw err;
     }
     const out = await clients.schedules.syncSchedule({ workflowId });
-    res.json({ success: true, cancelled: out.schedule === undefined, schedule: out.schedule ? scheduleView(out.schedule) : null });
+    res.json({ success: true, cancelled: out.schedule === undefined, schedule: out.schedule ? scheduleView(out.schedule) : null, schedules: out.schedules.map(scheduleView) });
   };
   r.post('/schedules', cancel);
   r.post('/schedules/schedule', cancel);
 
-  r.post('/schedules/:id/pause', async (req, res) => {
+  const pauseOrResume = (call: 'pauseSchedule' | 'resumeSchedule') => async (req: Request<{ id: string }>, res: Response) => {
     const actor = await requireActor(auth, req);
-    await access.require(actor, req.params.id, 'write');
-    res.json(found(req.params.id, await clients.schedules.pauseSchedule({ workflowId: req.params.id })));
-  });
-
-  r.post('/schedules/:id/resume', async (req, res) => {
-    const actor = await requireActor(auth, req);
-    await access.require(actor, req.params.id, 'write');
-    res.json(found(req.params.id, await clients.schedules.resumeSchedule({ workflowId: req.params.id })));
-  });
+    const { workflowId, blockId } = scheduleRef(req.params.id);
+    await access.require(actor, workflowId, 'write');
+    const out = await clients.schedules[call](blockId === undefined ? { workflowId } : { workflowId, blockId });
+    if (blockId === undefined) {
+      res.json(workflowSchedules(workflowId, out));
+      return;
+    }
+    if (!out.schedule) throw new AppError('not_found', `Schedule ${req.params.id} not found`);
+    res.json(scheduleView(out.schedule));
+  };
+  r.post('/schedules/:id/pause', pauseOrResume('pauseSchedule'));
+  r.post('/schedules/:id/resume', pauseOrResume('resumeSchedule'));
 
   return r;
 }

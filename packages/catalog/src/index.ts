@@ -98,7 +98,7 @@ export {
 export { clamp, commaList, firstText, isBlank, parseJson, text, toBoolean, toInt, withoutBlanks } from './paramValues.js';
 export { MIN_SCHEDULE_INTERVAL_SECONDS, cronExpressionError, timezoneOffsetSeconds, toTriggerSchedule } from './triggers/scheduleSpec.js';
 export type { ScheduleFields, ScheduleProblem, ScheduleType, TriggerSchedule } from './triggers/scheduleSpec.js';
-export { deploymentTriggers, normalizeWebhookPath, readStateBlocks, webhookPathError, webhookTriggers } from './triggers/deploymentTriggers.js';
+export { deploymentTriggers, normalizeWebhookPath, readStateBlocks, scheduleTriggers, webhookPathError, webhookTriggers } from './triggers/deploymentTriggers.js';
 export type { ScheduleTrigger, StateBlock, WebhookProvider, WebhookResponseMode, WebhookTrigger } from './triggers/deploymentTriggers.js';
 export { checkDeployable } from './triggers/checkDeployable.js';
 export { inputFormatFields, type InputField } from './triggers/inputFormat.js';

@@ -79,10 +79,18 @@ export interface RunBlobTable {
   created_at: Generated<Date>;
 }
 
+/** A Temporal Schedule the runner made for a workflow (one per schedule trigger). */
+export interface WorkflowScheduleTable {
+  schedule_id: string;
+  workflow_id: string;
+  created_at: Generated<Date>;
+}
+
 /** The runner's schema. */
 export interface RunnerDB {
   executions: ExecutionTable;
   block_logs: BlockLogTable;
   run_events: RunEventTable;
   run_blobs: RunBlobTable;
+  workflow_schedules: WorkflowScheduleTable;
 }

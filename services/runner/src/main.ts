@@ -14,6 +14,7 @@ import { createRunResourceActivities } from './activities/runResources.js';
 import type { RunnableState } from './workflows/types.js';
 import { OVERLAP_POLICIES, createScheduleManager, type OverlapPolicy } from './triggers/schedules.js';
 import { registryDeployments, scheduleHandlers } from './triggers/schedulesGrpc.js';
+import { createScheduleIndex } from './triggers/scheduleIndex.js';
 import { consumeDeploymentEvents, consumeMemberEvents } from './triggers/registryEvents.js';
 
 /**
@@ -100,6 +101,7 @@ const schedules = createScheduleManager({
   overlap: overlap as OverlapPolicy,
   logger: rt.logger,
   activeDeployment: registryDeployments(triggersClient),
+  index: createScheduleIndex(rt.db),
 });
 rt.grpc.add(runnerSchedules.ScheduleServiceService, scheduleHandlers(schedules));
 const deploymentEvents = await consumeDeploymentEvents(rt.bus, schedules, rt.logger);

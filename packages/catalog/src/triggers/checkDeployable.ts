@@ -2,7 +2,7 @@ import { getBlock } from '../blocks/registry.js';
 import { isBlank } from '../paramValues.js';
 import { fieldOfMessage, validateWrittenParams } from '../validation/registry.js';
 import { visibleSubBlocks } from '../visibility.js';
-import { deploymentTriggers, readStateBlocks, scheduleTriggerBlocks, webhookPathError, webhookTriggers, type StateBlock } from './deploymentTriggers.js';
+import { readStateBlocks, scheduleTriggers, webhookPathError, webhookTriggers, type StateBlock } from './deploymentTriggers.js';
 import { toTriggerSchedule } from './scheduleSpec.js';
 import { inputFormatFields } from './inputFormat.js';
 import { containerPlan, containerProblem } from './containerChecks.js';
@@ -173,7 +173,6 @@ export function checkDeployable(given: DeployableState, now: Date = new Date()):
   const byName = new Map(Object.values(state.blocks).map((b) => [normalize(b.name), b]));
   const variables = new Set(Object.values(given.variables ?? {}).map((v) => normalize(v.name)));
   const add = (b: CheckedBlock, field: string, message: string) => problems.push({ blockId: b.id, blockName: b.name, field, message });
-  const triggers = deploymentTriggers(state.blocks);
   const webhooks = webhookTriggers(state.blocks);
   const startFields = startFieldsOf(Object.values(state.blocks).find((b) => b.type === 'starter'), webhooks.length > 0);
   for (const block of blocks) {
@@ -228,12 +227,10 @@ export function checkDeployable(given: DeployableState, now: Date = new Date()):
     if (error) add(block, field, error);
     else pathHolders.set(webhook.path, block);
   }
-  // One Temporal Schedule per workflow: a second schedule trigger would never fire, so it is refused.
-  const [scheduler, ...extraSchedules] = scheduleTriggerBlocks(state.blocks);
-  for (const extra of extraSchedules) if (scheduler) add(extra, extra.type === 'starter' ? 'startWorkflow' : 'scheduleType', `A workflow has one schedule: ${scheduler.name} already schedules it`);
-  if (triggers.schedule) {
-    const converted = toTriggerSchedule(triggers.schedule.fields, now);
-    const block = state.blocks[triggers.schedule.blockId];
+  // Each schedule trigger becomes a Temporal Schedule of its own: every one must make a schedule.
+  for (const trigger of scheduleTriggers(state.blocks)) {
+    const converted = toTriggerSchedule(trigger.fields, now);
+    const block = state.blocks[trigger.blockId];
     if (!converted.ok && block) for (const p of converted.problems) add(block, p.field, p.message);
   }
   return problems;

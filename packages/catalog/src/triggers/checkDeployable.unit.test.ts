@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkDeployable, type DeployableState } from './checkDeployable.js';
-import { deploymentTriggers, webhookTriggers } from './deploymentTriggers.js';
+import { deploymentTriggers, scheduleTriggers, webhookTriggers } from './deploymentTriggers.js';
 
 type Values = Record<string, unknown>;
 function block(id: string, type: string, name: string, values: Values = {}, extra: Partial<DeployableState['blocks'][string]> = {}) {
@@ -220,13 +220,17 @@ describe('webhookTriggers', () => {
   });
 });
 
-describe('one schedule per workflow', () => {
-  it('refuses a second schedule trigger (starter in schedule mode and a schedule block, or two blocks), naming it', () => {
+describe('several schedules per workflow', () => {
+  it('deploys every schedule trigger (starter in schedule mode and schedule blocks), each checked on its own fields', () => {
     const daily = { scheduleType: 'daily', dailyTime: '09:00' };
     const both = state([starter({ startWorkflow: 'schedule', ...daily }), block('a', 'schedule', 'Nightly', daily), block('b', 'schedule', 'Off', daily, { enabled: false })], []);
-    expect(checkDeployable(both)).toEqual([{ blockId: 'a', blockName: 'Nightly', field: 'scheduleType', message: 'A workflow has one schedule: Start already schedules it' }]);
-    const two = state([starter(), block('a', 'schedule', 'Nightly', daily), block('b', 'schedule', 'Hourly', { scheduleType: 'hourly' })], []);
-    expect(checkDeployable(two)).toEqual([{ blockId: 'b', blockName: 'Hourly', field: 'scheduleType', message: 'A workflow has one schedule: Nightly already schedules it' }]);
-    expect(checkDeployable(state([starter(), block('a', 'schedule', 'Nightly', daily)], []))).toEqual([]);
+    expect(checkDeployable(both)).toEqual([]);
+    expect(scheduleTriggers(both.blocks)).toEqual([
+      { blockId: 's', fields: expect.objectContaining(daily) as unknown },
+      { blockId: 'a', fields: expect.objectContaining(daily) as unknown },
+    ]);
+    const two = state([starter(), block('a', 'schedule', 'Nightly', daily), block('b', 'schedule', 'Hourly', { scheduleType: 'hourly', hourlyMinute: '75' })], []);
+    expect(checkDeployable(two)).toEqual([{ blockId: 'b', blockName: 'Hourly', field: 'hourlyMinute', message: 'Minute of the Hour must be 0 to 59, got "75"' }]);
+    expect(scheduleTriggers(two.blocks).map((t) => t.blockId)).toEqual(['a', 'b']);
   });
 });

@@ -141,7 +141,7 @@ export function webhookTriggers(given: Record<string, unknown>): WebhookTrigger[
 
 /**
  * The blocks that ask for a schedule: the starter when its startWorkflow is schedule, then each
- * enabled schedule block. A workflow has one schedule, so a deploy with more than one is refused.
+ * enabled schedule block. Each gets a Temporal Schedule of its own when the workflow is deployed.
  */
 export function scheduleTriggerBlocks(given: Record<string, unknown>): StateBlock[] {
   const all = Object.values(readStateBlocks(given)).filter((b) => b.enabled !== false);
@@ -150,12 +150,17 @@ export function scheduleTriggerBlocks(given: Record<string, unknown>): StateBloc
   return [...fromStarter, ...all.filter((b) => b.type === 'schedule')];
 }
 
-/** The first webhook (see webhookTriggers) and the schedule (see scheduleTriggerBlocks) a workflow starts by when deployed. */
+/** Every schedule a deployed workflow runs on (see scheduleTriggerBlocks), each with its block's schedule fields. */
+export function scheduleTriggers(given: Record<string, unknown>): ScheduleTrigger[] {
+  return scheduleTriggerBlocks(given).map((b) => ({ blockId: b.id, fields: Object.fromEntries(SCHEDULE_KEYS.map((k) => [k, value(b, k)])) }));
+}
+
+/** The first webhook (see webhookTriggers) and the first schedule (see scheduleTriggers) a workflow starts by when deployed. */
 export function deploymentTriggers(given: Record<string, unknown>): { webhook?: WebhookTrigger; schedule?: ScheduleTrigger } {
   const out: { webhook?: WebhookTrigger; schedule?: ScheduleTrigger } = {};
   const webhook = webhookTriggers(given)[0];
   if (webhook) out.webhook = webhook;
-  const scheduleBlock = scheduleTriggerBlocks(given)[0];
-  if (scheduleBlock) out.schedule = { blockId: scheduleBlock.id, fields: Object.fromEntries(SCHEDULE_KEYS.map((k) => [k, value(scheduleBlock, k)])) };
+  const schedule = scheduleTriggers(given)[0];
+  if (schedule) out.schedule = schedule;
   return out;
 }

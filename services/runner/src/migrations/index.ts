@@ -2,6 +2,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import { runs } from './0002_runs.js';
 import { blobs } from './0003_blobs.js';
 import { attemptLog } from './0004_attemptLog.js';
+import { schedules } from './0005_schedules.js';
 
 /** The runner's migrations, applied in name order. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0002_runs': runs,
   '0003_blobs': blobs,
   '0004_attemptLog': attemptLog,
+  '0005_schedules': schedules,
 };

@@ -2,27 +2,35 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, ScheduleNotFoundError } from '@temporalio/client';
+import type { Kysely } from 'kysely';
 import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { backingEnv, uniqueSuffix } from '@weft/testkit';
-import { createLogger, temporalLogger } from '@weft/platform';
+import { backingEnv, createTestDatabase, uniqueSuffix } from '@weft/testkit';
+import { createLogger, temporalLogger, type Database } from '@weft/platform';
 import type { RunnableState } from '../workflows/types.js';
+import type { RunnerDB } from '../db.js';
+import { migrations } from '../migrations/index.js';
 import { createScheduleManager, type ActiveDeployment, type ScheduleManager } from './schedules.js';
+import { createScheduleIndex } from './scheduleIndex.js';
 
 const probePath = fileURLToPath(new URL('./testing/scheduleProbe.workflow.ts', import.meta.url));
 /** The probe worker as a process of its own (built code: `npx tsc -b` first). */
 const workerScript = fileURLToPath(new URL('../../dist/triggers/testing/scheduleWorker.js', import.meta.url));
 const logger = createLogger('schedules-test', 'silent');
 
-/** A deployed state whose starter runs on the given schedule fields. */
-function scheduled(fields: Record<string, string>): RunnableState {
-  const subBlocks = Object.fromEntries(Object.entries({ startWorkflow: 'schedule', ...fields }).map(([id, value]) => [id, { id, type: 'short-input', value }]));
-  return { blocks: { s: { id: 's', type: 'starter', name: 'Start', enabled: true, subBlocks, data: {}, outputs: {} } }, edges: [], loops: {}, parallels: {} } as unknown as RunnableState;
+const subBlocksOf = (fields: Record<string, string>) => Object.fromEntries(Object.entries(fields).map(([id, value]) => [id, { id, type: 'short-input', value }]));
+
+/** A deployed state whose starter runs on the given schedule fields (none: the starter is manual), with schedule blocks by id. */
+function scheduled(fields: Record<string, string> | undefined, blocks: Record<string, Record<string, string>> = {}): RunnableState {
+  const starter = { id: 's', type: 'starter', name: 'Start', enabled: true, subBlocks: subBlocksOf({ startWorkflow: fields ? 'schedule' : 'manual', ...fields }), data: {}, outputs: {} };
+  const others = Object.fromEntries(Object.entries(blocks).map(([id, f]) => [id, { id, type: 'schedule', name: `Schedule ${id}`, enabled: true, subBlocks: subBlocksOf(f), data: {}, outputs: {} }]));
+  return { blocks: { s: starter, ...others }, edges: [], loops: {}, parallels: {} } as unknown as RunnableState;
 }
 
 describe('schedules of deployed workflows on Temporal (real server)', () => {
   let connection: Connection | undefined;
   let client: Client;
+  let database: (Database<RunnerDB> & { drop(): Promise<void> }) | undefined;
   const instance = `sched${uniqueSuffix()}`;
   const taskQueue = `${instance}-runner`;
   const deployments = new Map<string, ActiveDeployment>();
@@ -35,6 +43,7 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
     connection = await Connection.connect({ address: (await backingEnv()).temporalAddress });
     client = new Client({ connection });
     probe = await bundleWorkflowCode({ workflowsPath: probePath, logger: temporalLogger(logger) });
+    database = await createTestDatabase<RunnerDB>('schedules', migrations);
     schedules = createScheduleManager({
       client,
       instance,
@@ -43,6 +52,7 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
       overlap: 'skip',
       logger,
       activeDeployment: (workflowId) => Promise.resolve(deployments.get(workflowId)),
+      index: createScheduleIndex(database.db),
     });
   });
 
@@ -52,38 +62,95 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
       await schedules.sync(id);
     }
     await connection?.close();
+    await database?.drop();
   });
 
-  const deploy = (workflowId: string, version: number, fields: Record<string, string>) =>
-    deployments.set(workflowId, { workflowId, workspaceId: 'ws', actorId: 'owner', deploymentVersion: version, state: scheduled(fields) });
+  const deploy = (workflowId: string, version: number, fields: Record<string, string> | undefined, blocks: Record<string, Record<string, string>> = {}) =>
+    deployments.set(workflowId, { workflowId, workspaceId: 'ws', actorId: 'owner', deploymentVersion: version, state: scheduled(fields, blocks) });
 
   it('follows the deployment: created, shown with its next five runs, updated, paused, resumed, removed', async () => {
     const wf = `wf-${uniqueSuffix()}`;
-    expect(await schedules.sync(wf)).toBeUndefined();
+    expect(await schedules.sync(wf)).toEqual([]);
     deploy(wf, 1, { scheduleType: 'minutes', minutesInterval: '10s' });
-    const created = await schedules.sync(wf);
-    expect(created).toMatchObject({ id: wf, workflowId: wf, cronExpression: '@every 10s', timezone: 'UTC', status: 'active', deploymentVersion: 1, scheduleType: 'minutes' });
+    const [created] = await schedules.sync(wf);
+    expect(created).toMatchObject({ id: `${wf}:s`, workflowId: wf, blockId: 's', cronExpression: '@every 10s', timezone: 'UTC', status: 'active', deploymentVersion: 1, scheduleType: 'minutes' });
     const times = (created?.nextRunAt ?? []).map((t) => Date.parse(t));
     expect(times).toHaveLength(5);
     for (let i = 1; i < times.length; i++) expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBe(10_000);
 
     deploy(wf, 2, { scheduleType: 'weekly', weeklyDay: 'FRI', weeklyDayTime: '17:45', timezone: 'America/New_York' });
-    const updated = await schedules.sync(wf);
+    const [updated, ...more] = await schedules.sync(wf);
+    expect(more).toEqual([]);
     expect(updated).toMatchObject({ cronExpression: '45 17 * * 5', timezone: 'America/New_York', deploymentVersion: 2, scheduleType: 'weekly' });
     for (const t of updated?.nextRunAt ?? []) expect(new Date(t).getUTCDay()).toBe(5);
 
-    expect(await schedules.pause(wf)).toMatchObject({ status: 'paused', nextRunAt: [] });
-    const resumed = await schedules.resume(wf);
+    expect(await schedules.pause(wf)).toMatchObject([{ status: 'paused', nextRunAt: [] }]);
+    const [resumed] = await schedules.resume(wf);
     expect(resumed?.status).toBe('active');
     expect(resumed?.nextRunAt).toHaveLength(5);
 
     // A sync after the deployment is gone (undeploy, delete) removes it; again is harmless.
     deployments.delete(wf);
-    expect(await schedules.sync(wf)).toBeUndefined();
-    expect(await schedules.get(wf)).toBeUndefined();
-    expect(await schedules.sync(wf)).toBeUndefined();
-    expect(await schedules.pause(wf)).toBeUndefined();
+    expect(await schedules.sync(wf)).toEqual([]);
+    expect(await schedules.get(wf)).toEqual([]);
+    expect(await schedules.sync(wf)).toEqual([]);
+    expect(await schedules.pause(wf)).toEqual([]);
   });
+
+  it('one schedule per trigger (starter and schedule blocks), each firing on its own; a redeploy keeps, updates and removes them by block; pause and resume one or all', async () => {
+    const wf = `wf-${uniqueSuffix()}`;
+    const every10s = { scheduleType: 'minutes', minutesInterval: '10s' };
+    deploy(wf, 1, every10s, { nightly: { scheduleType: 'daily', dailyTime: '02:00', timezone: 'Asia/Tokyo' }, ticker: every10s });
+    const views = await schedules.sync(wf);
+    expect(views.map((v) => [v.id, v.blockId, v.cronExpression, v.timezone])).toEqual([
+      [`${wf}:s`, 's', '@every 10s', 'UTC'],
+      [`${wf}:nightly`, 'nightly', '0 2 * * *', 'Asia/Tokyo'],
+      [`${wf}:ticker`, 'ticker', '@every 10s', 'UTC'],
+    ]);
+    const temporalIds = [`${instance}-schedule-${wf}`, `${instance}-schedule-${wf}:nightly`, `${instance}-schedule-${wf}:ticker`];
+    for (const id of temporalIds) expect((await client.schedule.getHandle(id).describe()).state.paused).toBe(false);
+
+    // The starter's and the ticker's schedules fire at the same due times: each starts its own run,
+    // starting at its own block.
+    const firstRun = async (scheduleId: string) => {
+      let run = '';
+      await expect
+        .poll(async () => {
+          const a = (await client.schedule.getHandle(scheduleId).describe()).info.recentActions[0];
+          run = a?.action.type === 'startWorkflow' ? a.action.workflow.workflowId : '';
+          return run;
+        }, { timeout: 60_000, interval: 200 })
+        .not.toBe('');
+      return run;
+    };
+    const [starterRun, tickerRun] = await Promise.all([firstRun(temporalIds[0] ?? ''), firstRun(temporalIds[2] ?? '')]);
+    expect(starterRun.startsWith(`${instance}-scheduled-${wf}-`)).toBe(true);
+    expect(tickerRun.startsWith(`${instance}-scheduled-${wf}:ticker-`)).toBe(true);
+    for (const run of [starterRun, tickerRun]) await client.workflow.getHandle(run).terminate('test done').catch(() => undefined);
+
+    // One paused by its block; the others go on.
+    expect(await schedules.pause(wf, 'nightly')).toMatchObject([{ id: `${wf}:nightly`, status: 'paused', nextRunAt: [] }]);
+    expect((await schedules.get(wf)).map((v) => v.status)).toEqual(['active', 'paused', 'active']);
+
+    // Redeployed without the ticker, the nightly one moved to 03:00, the starter manual: the ticker's
+    // and the starter's schedules are deleted, the nightly one updated and still paused.
+    deploy(wf, 2, undefined, { nightly: { scheduleType: 'daily', dailyTime: '03:00', timezone: 'Asia/Tokyo' } });
+    expect(await schedules.sync(wf)).toMatchObject([{ id: `${wf}:nightly`, cronExpression: '0 3 * * *', deploymentVersion: 2, status: 'paused' }]);
+    for (const id of [temporalIds[0], temporalIds[2]]) await expect(client.schedule.getHandle(id ?? '').describe()).rejects.toThrow(ScheduleNotFoundError);
+
+    // A trigger added back gets its schedule again; all paused, all resumed by the workflow.
+    deploy(wf, 3, every10s, { nightly: { scheduleType: 'daily', dailyTime: '03:00', timezone: 'Asia/Tokyo' } });
+    expect((await schedules.sync(wf)).map((v) => [v.id, v.status])).toEqual([[`${wf}:s`, 'active'], [`${wf}:nightly`, 'paused']]);
+    expect((await schedules.pause(wf)).map((v) => v.status)).toEqual(['paused', 'paused']);
+    expect((await schedules.resume(wf)).map((v) => v.status)).toEqual(['active', 'active']);
+    expect(await schedules.resume(wf, 'gone')).toEqual([]);
+
+    // Undeployed: every one is deleted, and forgotten.
+    deployments.delete(wf);
+    expect(await schedules.sync(wf)).toEqual([]);
+    for (const id of temporalIds.slice(0, 2)) await expect(client.schedule.getHandle(id).describe()).rejects.toThrow(ScheduleNotFoundError);
+    expect(await createScheduleIndex(database?.db as Kysely<RunnerDB>).of(wf)).toEqual([]);
+  }, 200_000);
 
   /**
    * Temporal's backfill runs a schedule's actions for a past range as if time had passed: the stand-in

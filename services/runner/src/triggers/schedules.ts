@@ -1,8 +1,9 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client, type ScheduleOverlapPolicy, type ScheduleSpec } from '@temporalio/client';
-import { deploymentTriggers, toTriggerSchedule, type TriggerSchedule } from '@weft/catalog';
+import { scheduleTriggers, toTriggerSchedule, type TriggerSchedule } from '@weft/catalog';
 import type { Logger } from '@weft/platform';
 import type { RunWorkflowArgs } from '../workflows/runWorkflow.workflow.js';
 import type { RunnableState } from '../workflows/types.js';
+import type { ScheduleIndex } from './scheduleIndex.js';
 
 /** Overlap policies a deployment's schedule may use (WEFT_SCHEDULE_OVERLAP); skip by default. */
 export const OVERLAP_POLICIES = ['skip', 'buffer_one', 'buffer_all', 'cancel_other', 'terminate_other', 'allow_all'] as const;
@@ -20,8 +21,11 @@ export interface ActiveDeployment {
 
 /** What /api/schedules shows of one schedule. */
 export interface ScheduleView {
+  /** `<workflowId>:<blockId>`: the schedule's id in the API (the workflow's id names all of its schedules). */
   id: string;
   workflowId: string;
+  /** The trigger block it was made from: the starter in schedule mode or a schedule block. */
+  blockId: string;
   cronExpression: string;
   timezone: string;
   nextRunAt: string[];
@@ -40,15 +44,22 @@ export interface ScheduleManagerDeps {
   logger: Logger;
   /** The workflow's active deployment; undefined when it is not deployed (or no longer exists). */
   activeDeployment(workflowId: string): Promise<ActiveDeployment | undefined>;
+  /** The schedule ids made per workflow (what a sync deletes when their trigger is gone). */
+  index: ScheduleIndex;
   now?: () => Date;
 }
 
 export interface ScheduleManager {
-  /** Makes the workflow's Temporal Schedule match its active deployment (create, update or delete). */
-  sync(workflowId: string): Promise<ScheduleView | undefined>;
-  get(workflowId: string): Promise<ScheduleView | undefined>;
-  pause(workflowId: string): Promise<ScheduleView | undefined>;
-  resume(workflowId: string): Promise<ScheduleView | undefined>;
+  /**
+   * Makes the workflow's Temporal Schedules match its active deployment, one per schedule trigger
+   * (created, updated, or deleted with its trigger); answers them, the starter's first.
+   */
+  sync(workflowId: string): Promise<ScheduleView[]>;
+  /** The workflow's schedules, or the one of `blockId`. */
+  get(workflowId: string, blockId?: string): Promise<ScheduleView[]>;
+  /** Pauses the workflow's schedules, or the one of `blockId`; answers them. */
+  pause(workflowId: string, blockId?: string): Promise<ScheduleView[]>;
+  resume(workflowId: string, blockId?: string): Promise<ScheduleView[]>;
 }
 
 /** How long after its due time a missed run (no server, say) still fires. */
@@ -102,16 +113,26 @@ function text(v: unknown): string {
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
 }
 
+/** A schedule of the workflow as Temporal describes it. */
+interface Described {
+  scheduleId: string;
+  view: ScheduleView;
+}
+
 /**
- * Schedules of deployed workflows on Temporal, one per workflow (`<instance>-schedule-<workflowId>`).
- * Each fires `runWorkflow` on the runner's queue with the deployed state (executionId empty: the
- * run's Temporal workflow id, `<instance>-scheduled-<workflowId>-<time>`, becomes its execution id),
- * trigger schedule. The server keeps them: they fire whichever process is up, and a worker that comes
- * back runs what fired while it was down.
+ * Schedules of deployed workflows on Temporal, one per schedule trigger of the active deployment:
+ * the starter's is `<instance>-schedule-<workflowId>` (the id a workflow's one schedule always had),
+ * a schedule block's `<instance>-schedule-<workflowId>:<blockId>`; each id is recorded in the
+ * runner's database (ScheduleIndex) before it is created, so a later sync finds the ones whose
+ * trigger is gone. Each fires `runWorkflow` on the runner's queue with the deployed state
+ * (executionId empty: the run's Temporal workflow id, `<instance>-scheduled-<workflowId>[:<blockId>]-<time>`,
+ * becomes its execution id), trigger schedule, starting at its trigger block. The server keeps
+ * them: they fire whichever process is up, and a worker that comes back runs what fired while it was down.
  */
 export function createScheduleManager(deps: ScheduleManagerDeps): ScheduleManager {
   const now = deps.now ?? (() => new Date());
-  const scheduleId = (workflowId: string) => `${deps.instance}-schedule-${workflowId}`;
+  const starterScheduleId = (workflowId: string) => `${deps.instance}-schedule-${workflowId}`;
+  const scheduleIdOf = (workflowId: string, blockId: string, starter: boolean) => (starter ? starterScheduleId(workflowId) : `${starterScheduleId(workflowId)}:${blockId}`);
   const queue = new Map<string, Promise<unknown>>();
 
   /** One change at a time per workflow in this process (a deploy's call and its event may cross). */
@@ -126,21 +147,28 @@ export function createScheduleManager(deps: ScheduleManagerDeps): ScheduleManage
     return next;
   }
 
-  async function get(workflowId: string): Promise<ScheduleView | undefined> {
+  async function describe(workflowId: string, scheduleId: string): Promise<Described | undefined> {
     try {
-      const d = await deps.client.schedule.getHandle(scheduleId(workflowId)).describe();
+      const d = await deps.client.schedule.getHandle(scheduleId).describe();
       const memo = d.action.type === 'startWorkflow' ? (d.action.memo ?? {}) : {};
+      // Schedules made before the memo named their block carry it in their run's arguments.
+      const args = d.action.type === 'startWorkflow' ? (d.action.args?.[0] as Partial<RunWorkflowArgs> | undefined) : undefined;
+      const blockId = text(memo.blockId) || text(args?.triggerBlockId);
       const last = d.info.recentActions.at(-1);
       return {
-        id: workflowId,
-        workflowId,
-        cronExpression: text(memo.cronExpression),
-        timezone: text(memo.timezone) || 'UTC',
-        nextRunAt: d.state.paused ? [] : d.info.nextActionTimes.slice(0, 5).map((t) => t.toISOString()),
-        ...(last ? { lastRunAt: last.scheduledAt.toISOString() } : {}),
-        status: d.state.paused ? 'paused' : 'active',
-        deploymentVersion: Number(memo.deploymentVersion ?? 0),
-        scheduleType: text(memo.scheduleType),
+        scheduleId,
+        view: {
+          id: `${workflowId}:${blockId}`,
+          workflowId,
+          blockId,
+          cronExpression: text(memo.cronExpression),
+          timezone: text(memo.timezone) || 'UTC',
+          nextRunAt: d.state.paused ? [] : d.info.nextActionTimes.slice(0, 5).map((t) => t.toISOString()),
+          ...(last ? { lastRunAt: last.scheduledAt.toISOString() } : {}),
+          status: d.state.paused ? 'paused' : 'active',
+          deploymentVersion: Number(memo.deploymentVersion ?? 0),
+          scheduleType: text(memo.scheduleType),
+        },
       };
     } catch (err) {
       if (err instanceof ScheduleNotFoundError) return undefined;
@@ -148,16 +176,33 @@ export function createScheduleManager(deps: ScheduleManagerDeps): ScheduleManage
     }
   }
 
-  async function remove(workflowId: string): Promise<void> {
+  /** The workflow's schedules on Temporal (recorded ones and the starter's id), the starter's first. */
+  async function describeAll(workflowId: string): Promise<{ found: Described[]; missing: string[] }> {
+    const ids = [...new Set([starterScheduleId(workflowId), ...(await deps.index.of(workflowId))])];
+    const described = await Promise.all(ids.map((id) => describe(workflowId, id)));
+    return { found: described.filter((d): d is Described => d !== undefined), missing: ids.filter((_, i) => described[i] === undefined) };
+  }
+
+  async function list(workflowId: string, blockId?: string): Promise<Described[]> {
+    const { found } = await describeAll(workflowId);
+    return blockId === undefined ? found : found.filter((d) => d.view.blockId === blockId);
+  }
+
+  async function remove(workflowId: string, scheduleId: string): Promise<void> {
     try {
-      await deps.client.schedule.getHandle(scheduleId(workflowId)).delete();
-      deps.logger.info({ workflowId }, 'schedule removed');
+      await deps.client.schedule.getHandle(scheduleId).delete();
+      deps.logger.info({ workflowId, scheduleId }, 'schedule removed');
     } catch (err) {
       if (!(err instanceof ScheduleNotFoundError)) throw err;
     }
+    await deps.index.remove(scheduleId);
   }
 
-  async function upsert(d: ActiveDeployment, s: TriggerSchedule, triggerBlockId: string): Promise<void> {
+  /**
+   * Writes the schedule of one trigger: `keep` leaves an existing one paused or not as it is; else
+   * it is made paused or active (the pause of the schedule it takes over from).
+   */
+  async function upsert(d: ActiveDeployment, s: TriggerSchedule, triggerBlockId: string, scheduleId: string, state: 'keep' | 'paused' | 'active'): Promise<void> {
     const args: RunWorkflowArgs = {
       executionId: '',
       workflowId: d.workflowId,
@@ -177,66 +222,85 @@ export function createScheduleManager(deps: ScheduleManagerDeps): ScheduleManage
     const action = {
       type: 'startWorkflow' as const,
       workflowType: 'runWorkflow',
-      workflowId: `${deps.instance}-scheduled-${d.workflowId}`,
+      // Two schedules firing at one time start runs of distinct ids (Temporal appends the due time).
+      workflowId: scheduleId.replace(`${deps.instance}-schedule-`, `${deps.instance}-scheduled-`),
       taskQueue: deps.taskQueue,
       args: [args],
-      memo: { cronExpression: s.cronExpression, timezone: s.timezone, scheduleType: s.scheduleType, deploymentVersion: d.deploymentVersion },
+      memo: { cronExpression: s.cronExpression, timezone: s.timezone, scheduleType: s.scheduleType, deploymentVersion: d.deploymentVersion, blockId: triggerBlockId },
     };
     const spec = temporalSpec(s);
     const policies = { overlap: overlapPolicy(deps.overlap), catchupWindow: CATCHUP_WINDOW };
-    const handle = deps.client.schedule.getHandle(scheduleId(d.workflowId));
+    const handle = deps.client.schedule.getHandle(scheduleId);
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        await handle.update((prev) => ({ ...prev, spec, action, policies }));
+        await handle.update((prev) => ({ ...prev, spec, action, policies, ...(state === 'keep' ? {} : { state: { ...prev.state, paused: state === 'paused' } }) }));
         return;
       } catch (err) {
         if (!(err instanceof ScheduleNotFoundError)) throw err;
       }
       try {
-        await deps.client.schedule.create({ scheduleId: scheduleId(d.workflowId), spec, action, policies });
-        deps.logger.info({ workflowId: d.workflowId, cron: s.cronExpression }, 'schedule created');
+        const paused = state === 'paused' ? { state: { paused: true, note: 'Paused through /api/schedules' } } : {};
+        await deps.client.schedule.create({ scheduleId, spec, action, policies, ...paused });
+        deps.logger.info({ workflowId: d.workflowId, scheduleId, cron: s.cronExpression }, 'schedule created');
         return;
       } catch (err) {
         if (!(err instanceof ScheduleAlreadyRunning)) throw err;
       }
     }
-    throw new Error(`The schedule of workflow ${d.workflowId} could not be written`);
+    throw new Error(`The schedule ${scheduleId} of workflow ${d.workflowId} could not be written`);
   }
 
-  return {
+  async function setPaused(workflowId: string, blockId: string | undefined, paused: boolean): Promise<ScheduleView[]> {
+    for (const { scheduleId } of await list(workflowId, blockId)) {
+      const handle = deps.client.schedule.getHandle(scheduleId);
+      try {
+        await (paused ? handle.pause('Paused through /api/schedules') : handle.unpause('Resumed through /api/schedules'));
+      } catch (err) {
+        if (!(err instanceof ScheduleNotFoundError)) throw err;
+      }
+    }
+    return (await list(workflowId, blockId)).map((d) => d.view);
+  }
+
+  const manager: ScheduleManager = {
     sync(workflowId) {
       return serial(workflowId, async () => {
         const deployment = await deps.activeDeployment(workflowId);
-        const trigger = deployment ? deploymentTriggers(deployment.state.blocks).schedule : undefined;
-        const converted = trigger ? toTriggerSchedule(trigger.fields, now()) : undefined;
-        if (!deployment || !trigger || !converted?.ok) {
-          await remove(workflowId);
-          return undefined;
+        const wanted = deployment
+          ? scheduleTriggers(deployment.state.blocks).flatMap((trigger) => {
+              const converted = toTriggerSchedule(trigger.fields, now());
+              const starter = deployment.state.blocks[trigger.blockId]?.type === 'starter';
+              // The deploy refused fields that make no schedule; one that slipped through gets none.
+              return converted.ok ? [{ trigger, schedule: converted.schedule, scheduleId: scheduleIdOf(workflowId, trigger.blockId, starter) }] : [];
+            })
+          : [];
+        const wantedIds = new Set(wanted.map((w) => w.scheduleId));
+        const { found, missing } = await describeAll(workflowId);
+        const existing = new Map(found.map((d) => [d.scheduleId, d.view]));
+        for (const w of wanted) {
+          // A schedule that moves to another id (one made from a schedule block before each block
+          // had its own) keeps its pause.
+          const before = found.find((d) => d.view.blockId === w.trigger.blockId && (d.scheduleId === w.scheduleId || !wantedIds.has(d.scheduleId)));
+          const occupant = existing.get(w.scheduleId);
+          // Kept as it is when its id held this trigger's schedule; else paused as that schedule was.
+          const state = occupant?.blockId === w.trigger.blockId ? 'keep' : before?.view.status === 'paused' ? 'paused' : 'active';
+          await deps.index.add(workflowId, w.scheduleId);
+          if (deployment) await upsert(deployment, w.schedule, w.trigger.blockId, w.scheduleId, state);
         }
-        await upsert(deployment, converted.schedule, trigger.blockId);
-        return get(workflowId);
+        for (const d of found) if (!wantedIds.has(d.scheduleId)) await remove(workflowId, d.scheduleId);
+        for (const id of missing) if (!wantedIds.has(id)) await deps.index.remove(id);
+        return (await list(workflowId)).map((d) => d.view);
       });
     },
-    get,
-    pause(workflowId) {
-      return serial(workflowId, async () => {
-        try {
-          await deps.client.schedule.getHandle(scheduleId(workflowId)).pause('Paused through /api/schedules');
-        } catch (err) {
-          if (!(err instanceof ScheduleNotFoundError)) throw err;
-        }
-        return get(workflowId);
-      });
+    async get(workflowId, blockId) {
+      return (await list(workflowId, blockId)).map((d) => d.view);
     },
-    resume(workflowId) {
-      return serial(workflowId, async () => {
-        try {
-          await deps.client.schedule.getHandle(scheduleId(workflowId)).unpause('Resumed through /api/schedules');
-        } catch (err) {
-          if (!(err instanceof ScheduleNotFoundError)) throw err;
-        }
-        return get(workflowId);
-      });
+    pause(workflowId, blockId) {
+      return serial(workflowId, () => setPaused(workflowId, blockId, true));
+    },
+    resume(workflowId, blockId) {
+      return serial(workflowId, () => setPaused(workflowId, blockId, false));
     },
   };
+  return manager;
 }

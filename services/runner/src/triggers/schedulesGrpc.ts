@@ -3,8 +3,9 @@ import type { registryTriggers, runnerSchedules } from '@weft/contracts';
 import type { RunnableState } from '../workflows/types.js';
 import type { ActiveDeployment, ScheduleManager, ScheduleView } from './schedules.js';
 
-function answer(view: ScheduleView | undefined): runnerSchedules.ScheduleResponse {
-  return view ? { schedule: { ...view, nextRunAt: view.nextRunAt } } : {};
+function answer(views: ScheduleView[]): runnerSchedules.ScheduleResponse {
+  const [first] = views;
+  return { ...(first ? { schedule: first } : {}), schedules: views };
 }
 
 function required(workflowId: string): string {
@@ -12,20 +13,21 @@ function required(workflowId: string): string {
   return workflowId;
 }
 
-/** The runner's ScheduleService. */
+/** The runner's ScheduleService: a ref with a block id names one schedule, without one all of the workflow's. */
 export function scheduleHandlers(schedules: ScheduleManager): ServiceHandlers<typeof runnerSchedules.ScheduleServiceService> {
+  const block = (req: runnerSchedules.ScheduleRef) => req.blockId || undefined;
   return {
     async syncSchedule(req) {
       return answer(await schedules.sync(required(req.workflowId)));
     },
     async getSchedule(req) {
-      return answer(await schedules.get(required(req.workflowId)));
+      return answer(await schedules.get(required(req.workflowId), block(req)));
     },
     async pauseSchedule(req) {
-      return answer(await schedules.pause(required(req.workflowId)));
+      return answer(await schedules.pause(required(req.workflowId), block(req)));
     },
     async resumeSchedule(req) {
-      return answer(await schedules.resume(required(req.workflowId)));
+      return answer(await schedules.resume(required(req.workflowId), block(req)));
     },
   };
 }

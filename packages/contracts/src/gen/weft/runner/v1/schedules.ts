@@ -27,10 +27,15 @@ export const protobufFileName = "weft/runner/v1/schedules.proto";
 
 export interface ScheduleRef {
   workflowId: string;
+  /**
+   * One schedule of the workflow: the trigger block it was made from (the starter or a schedule
+   * block). Empty: every schedule of the workflow (pause and resume act on all of them).
+   */
+  blockId?: string | undefined;
 }
 
 export interface ScheduleView {
-  /** The schedule's id in the API (the workflow's id: one schedule per workflow). */
+  /** The schedule's id in the API: `<workflowId>:<blockId>` (the workflow's id names all of its schedules). */
   id: string;
   workflowId: string;
   /** 5-field cron, or `@every <n>s` for an interval that is not one. */
@@ -46,21 +51,30 @@ export interface ScheduleView {
   deploymentVersion: number;
   /** minutes | hourly | daily | weekly | monthly | custom. */
   scheduleType: string;
+  /** The trigger block the schedule was made from (the starter in schedule mode or a schedule block). */
+  blockId: string;
 }
 
 export interface ScheduleResponse {
-  /** Absent when the workflow has no schedule. */
-  schedule?: ScheduleView | undefined;
+  /** The first schedule asked about (the starter's, else a schedule block's); absent when there is none. */
+  schedule?:
+    | ScheduleView
+    | undefined;
+  /** Every schedule asked about (one for a ref with a block id), the first one first. */
+  schedules: ScheduleView[];
 }
 
 function createBaseScheduleRef(): ScheduleRef {
-  return { workflowId: "" };
+  return { workflowId: "", blockId: undefined };
 }
 
 export const ScheduleRef: MessageFns<ScheduleRef> = {
   encode(message: ScheduleRef, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.workflowId !== "") {
       writer.uint32(10).string(message.workflowId);
+    }
+    if (message.blockId !== undefined) {
+      writer.uint32(18).string(message.blockId);
     }
     return writer;
   },
@@ -86,6 +100,14 @@ export const ScheduleRef: MessageFns<ScheduleRef> = {
             message.workflowId = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.blockId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -105,6 +127,11 @@ export const ScheduleRef: MessageFns<ScheduleRef> = {
         : isSet(object.workflow_id)
         ? globalThis.String(object.workflow_id)
         : "",
+      blockId: isSet(object.blockId)
+        ? globalThis.String(object.blockId)
+        : isSet(object.block_id)
+        ? globalThis.String(object.block_id)
+        : undefined,
     };
   },
 
@@ -112,6 +139,9 @@ export const ScheduleRef: MessageFns<ScheduleRef> = {
     const obj: any = {};
     if (message.workflowId !== "") {
       obj.workflowId = message.workflowId;
+    }
+    if (message.blockId !== undefined) {
+      obj.blockId = message.blockId;
     }
     return obj;
   },
@@ -122,6 +152,7 @@ export const ScheduleRef: MessageFns<ScheduleRef> = {
   fromPartial<I extends Exact<DeepPartial<ScheduleRef>, I>>(object: I): ScheduleRef {
     const message = createBaseScheduleRef();
     message.workflowId = object.workflowId ?? "";
+    message.blockId = object.blockId ?? undefined;
     return message;
   },
 };
@@ -137,6 +168,7 @@ function createBaseScheduleView(): ScheduleView {
     status: "",
     deploymentVersion: 0,
     scheduleType: "",
+    blockId: "",
   };
 }
 
@@ -168,6 +200,9 @@ export const ScheduleView: MessageFns<ScheduleView> = {
     }
     if (message.scheduleType !== "") {
       writer.uint32(74).string(message.scheduleType);
+    }
+    if (message.blockId !== "") {
+      writer.uint32(82).string(message.blockId);
     }
     return writer;
   },
@@ -257,6 +292,14 @@ export const ScheduleView: MessageFns<ScheduleView> = {
             message.scheduleType = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.blockId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -304,6 +347,11 @@ export const ScheduleView: MessageFns<ScheduleView> = {
         : isSet(object.schedule_type)
         ? globalThis.String(object.schedule_type)
         : "",
+      blockId: isSet(object.blockId)
+        ? globalThis.String(object.blockId)
+        : isSet(object.block_id)
+        ? globalThis.String(object.block_id)
+        : "",
     };
   },
 
@@ -336,6 +384,9 @@ export const ScheduleView: MessageFns<ScheduleView> = {
     if (message.scheduleType !== "") {
       obj.scheduleType = message.scheduleType;
     }
+    if (message.blockId !== "") {
+      obj.blockId = message.blockId;
+    }
     return obj;
   },
 
@@ -353,18 +404,22 @@ export const ScheduleView: MessageFns<ScheduleView> = {
     message.status = object.status ?? "";
     message.deploymentVersion = object.deploymentVersion ?? 0;
     message.scheduleType = object.scheduleType ?? "";
+    message.blockId = object.blockId ?? "";
     return message;
   },
 };
 
 function createBaseScheduleResponse(): ScheduleResponse {
-  return { schedule: undefined };
+  return { schedule: undefined, schedules: [] };
 }
 
 export const ScheduleResponse: MessageFns<ScheduleResponse> = {
   encode(message: ScheduleResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.schedule !== undefined) {
       ScheduleView.encode(message.schedule, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.schedules) {
+      ScheduleView.encode(v!, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -390,6 +445,14 @@ export const ScheduleResponse: MessageFns<ScheduleResponse> = {
             message.schedule = ScheduleView.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.schedules.push(ScheduleView.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -403,13 +466,21 @@ export const ScheduleResponse: MessageFns<ScheduleResponse> = {
   },
 
   fromJSON(object: any): ScheduleResponse {
-    return { schedule: isSet(object.schedule) ? ScheduleView.fromJSON(object.schedule) : undefined };
+    return {
+      schedule: isSet(object.schedule) ? ScheduleView.fromJSON(object.schedule) : undefined,
+      schedules: globalThis.Array.isArray(object?.schedules)
+        ? object.schedules.map((e: any) => ScheduleView.fromJSON(e))
+        : [],
+    };
   },
 
   toJSON(message: ScheduleResponse): unknown {
     const obj: any = {};
     if (message.schedule !== undefined) {
       obj.schedule = ScheduleView.toJSON(message.schedule);
+    }
+    if (message.schedules?.length) {
+      obj.schedules = message.schedules.map((e) => ScheduleView.toJSON(e));
     }
     return obj;
   },
@@ -422,13 +493,17 @@ export const ScheduleResponse: MessageFns<ScheduleResponse> = {
     message.schedule = (object.schedule !== undefined && object.schedule !== null)
       ? ScheduleView.fromPartial(object.schedule)
       : undefined;
+    message.schedules = object.schedules?.map((e) => ScheduleView.fromPartial(e)) || [];
     return message;
   },
 };
 
 export type ScheduleServiceService = typeof ScheduleServiceService;
 export const ScheduleServiceService = {
-  /** Makes the workflow's Temporal Schedule match its active deployment: created, updated or removed. */
+  /**
+   * Makes the workflow's Temporal Schedules match its active deployment: one per schedule trigger,
+   * created, updated, or removed with its trigger.
+   */
   syncSchedule: {
     path: "/weft.runner.v1.ScheduleService/SyncSchedule" as const,
     requestStream: false as const,
@@ -468,7 +543,10 @@ export const ScheduleServiceService = {
 } as const;
 
 export interface ScheduleServiceServer extends UntypedServiceImplementation {
-  /** Makes the workflow's Temporal Schedule match its active deployment: created, updated or removed. */
+  /**
+   * Makes the workflow's Temporal Schedules match its active deployment: one per schedule trigger,
+   * created, updated, or removed with its trigger.
+   */
   syncSchedule: handleUnaryCall<ScheduleRef, ScheduleResponse>;
   getSchedule: handleUnaryCall<ScheduleRef, ScheduleResponse>;
   pauseSchedule: handleUnaryCall<ScheduleRef, ScheduleResponse>;
@@ -476,7 +554,10 @@ export interface ScheduleServiceServer extends UntypedServiceImplementation {
 }
 
 export interface ScheduleServiceClient extends Client {
-  /** Makes the workflow's Temporal Schedule match its active deployment: created, updated or removed. */
+  /**
+   * Makes the workflow's Temporal Schedules match its active deployment: one per schedule trigger,
+   * created, updated, or removed with its trigger.
+   */
   syncSchedule(
     request: ScheduleRef,
     callback: (error: ServiceError | null, response: ScheduleResponse) => void,
