@@ -15,7 +15,7 @@ import type { RunnableState } from './workflows/types.js';
 import { OVERLAP_POLICIES, createScheduleManager, type OverlapPolicy } from './triggers/schedules.js';
 import { registryDeployments, scheduleHandlers } from './triggers/schedulesGrpc.js';
 import { createScheduleIndex } from './triggers/scheduleIndex.js';
-import { consumeDeploymentEvents, consumeMemberEvents } from './triggers/registryEvents.js';
+import { consumeDeploymentEvents, consumeMemberEvents, resyncSchedulesAtStart } from './triggers/registryEvents.js';
 
 /**
  * Composition root of the runner: one Temporal connection shared by the client and the worker (so
@@ -109,5 +109,7 @@ rt.onClose(() => deploymentEvents.stop());
 const memberEvents = await consumeMemberEvents(rt.bus, schedules, async (workspaceId) => (await triggersClient.listDeployedWorkflows({ workspaceId })).workflowIds, rt.logger);
 rt.onClose(() => memberEvents.stop());
 await rt.listen();
+// Schedules written by an older runner (or left by a missed event) made what each deployment makes now, in the background.
+void resyncSchedulesAtStart(schedules, async () => (await triggersClient.listDeployedWorkflows({ workspaceId: '', allWorkspaces: true })).workflowIds, rt.logger);
 // Runs that were running when this process (or another runner) stopped: record their end when it comes.
 await executions.resume();

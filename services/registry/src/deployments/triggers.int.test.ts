@@ -5,7 +5,7 @@ import { createTestRegistry } from '../testSupport.js';
 import { createWorkspace } from '../workspaces/workspaces.js';
 import { createWorkflow } from '../entries/workflows.js';
 import { activateDeploymentVersion, deploy, getDeployment, revertToDeployed, setWebhookActive, undeploy } from './deployments.js';
-import { activeDeployment, claimDelivery, releaseDelivery, resolveWebhook } from './triggers.js';
+import { activeDeployment, claimDelivery, deployedWorkflowIds, releaseDelivery, resolveWebhook } from './triggers.js';
 
 function starter(values: Record<string, unknown>) {
   return { id: 's', type: 'starter', name: 'Start', position: { x: 0, y: 0 }, enabled: true, data: {}, outputs: {}, subBlocks: Object.fromEntries(Object.entries(values).map(([k, value]) => [k, { id: k, type: 'short-input', value }])) };
@@ -140,6 +140,23 @@ describe('deploy checks and webhook registration (real Postgres)', () => {
       await revertToDeployed(registry, 'u1', c.id);
       expect((await getDeployment(registry, 'u1', c.id)).hasActiveWebhook).toBe(true);
       expect((await resolveWebhook(registry.db, 'switch/block')).workflowId).toBe(c.id);
+    } finally {
+      await drop();
+    }
+  });
+
+  it('lists the deployed workflows of a workspace, or of every workspace (the runner resyncs their schedules at start)', async () => {
+    const { states, registry, drop } = await registryWithEditor();
+    try {
+      const [w1, w2] = [await createWorkspace(registry, 'u1', 'One'), await createWorkspace(registry, 'u1', 'Two')];
+      const [a, b, c] = [await createWorkflow(registry, 'u1', w1.id, {}), await createWorkflow(registry, 'u1', w2.id, {}), await createWorkflow(registry, 'u1', w2.id, {})];
+      for (const wf of [a, b, c]) states.set(wf.id, stateWith([starter({ startWorkflow: 'schedule', scheduleType: 'hourly' })]));
+      for (const wf of [a, b, c]) await deploy(registry, 'u1', wf.id);
+      await undeploy(registry, 'u1', c.id);
+      expect(await deployedWorkflowIds(registry.db, w2.id)).toEqual([b.id]);
+      const all = await deployedWorkflowIds(registry.db);
+      expect(all).toEqual(expect.arrayContaining([a.id, b.id]));
+      expect(all).not.toContain(c.id);
     } finally {
       await drop();
     }

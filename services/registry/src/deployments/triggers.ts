@@ -125,9 +125,11 @@ export async function activeDeployment(db: Kysely<RegistryDB>, workflowId: strin
   return toActive(await deployedRows(db).where('w.id', '=', workflowId).executeTakeFirst());
 }
 
-/** Ids of the deployed workflows of a workspace. */
-export async function deployedWorkflowIds(db: Kysely<RegistryDB>, workspaceId: string): Promise<string[]> {
-  const rows = await db.selectFrom('workflows').select('id').where('workspace_id', '=', workspaceId).where('is_deployed', '=', true).orderBy('id').execute();
+/** Ids of the deployed workflows of a workspace, or of every workspace when none is given. */
+export async function deployedWorkflowIds(db: Kysely<RegistryDB>, workspaceId?: string): Promise<string[]> {
+  let query = db.selectFrom('workflows').select('id').where('is_deployed', '=', true);
+  if (workspaceId !== undefined) query = query.where('workspace_id', '=', workspaceId);
+  const rows = await query.orderBy('id').execute();
   return rows.map((r) => r.id);
 }
 

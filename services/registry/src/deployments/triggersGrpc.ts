@@ -29,6 +29,7 @@ export function triggerHandlers(r: Registry): ServiceHandlers<typeof registryTri
       return releaseDelivery(r.db, req.workflowId, req.deliveryId, req.executionId);
     },
     async listDeployedWorkflows(req) {
+      if (req.allWorkspaces) return { workflowIds: await deployedWorkflowIds(r.db) };
       if (!req.workspaceId) throw new AppError('validation', 'workspaceId is required');
       return { workflowIds: await deployedWorkflowIds(r.db, req.workspaceId) };
     },

@@ -45,3 +45,34 @@ export function consumeMemberEvents(bus: Bus, schedules: ScheduleManager, deploy
     },
   });
 }
+
+/**
+ * At the runner's start: every deployed workflow's schedules (and every workflow's the runner
+ * recorded) brought in line with what its active deployment makes now — a schedule written by an
+ * older runner gets today's spec, one left by a missed undeploy goes; pauses are kept. The registry
+ * may still be starting, so its list is asked again a few times (`retryDelaysMs`); a failure is
+ * logged, never thrown: the runner serves without it, and the next event or deploy syncs again.
+ */
+export async function resyncSchedulesAtStart(
+  schedules: ScheduleManager,
+  listDeployed: () => Promise<string[]>,
+  logger: Logger,
+  retryDelaysMs: readonly number[] = [1000, 2000, 4000, 8000, 16_000],
+): Promise<{ synced: number; failed: string[] } | undefined> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const deployed = await listDeployed();
+      const done = await schedules.resync(deployed);
+      logger.info(done, 'schedules resynced');
+      return done;
+    } catch (err) {
+      const delay = retryDelaysMs[attempt];
+      if (delay === undefined) {
+        logger.error({ err }, 'schedules not resynced at start');
+        return undefined;
+      }
+      // Unref'd: a runner closing meanwhile is not held open by the wait.
+      await new Promise((resolve) => setTimeout(resolve, delay).unref());
+    }
+  }
+}

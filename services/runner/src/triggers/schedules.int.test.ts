@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, Connection, ScheduleNotFoundError } from '@temporalio/client';
+import { Client, Connection, ScheduleNotFoundError, type ScheduleSpec } from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { backingEnv, createTestDatabase, uniqueSuffix } from '@weft/testkit';
@@ -12,6 +12,7 @@ import type { RunnerDB } from '../db.js';
 import { migrations } from '../migrations/index.js';
 import { createScheduleManager, type ActiveDeployment, type ScheduleManager } from './schedules.js';
 import { createScheduleIndex } from './scheduleIndex.js';
+import { resyncSchedulesAtStart } from './registryEvents.js';
 
 const probePath = fileURLToPath(new URL('./testing/scheduleProbe.workflow.ts', import.meta.url));
 /** The probe worker as a process of its own (built code: `npx tsc -b` first). */
@@ -34,6 +35,8 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
   const instance = `sched${uniqueSuffix()}`;
   const taskQueue = `${instance}-runner`;
   const deployments = new Map<string, ActiveDeployment>();
+  /** Workflows whose deployment cannot be read (the registry fails for them). */
+  const unreadable = new Set<string>();
   let schedules: ScheduleManager;
   /** The probe bundled once (bundling takes seconds, tens of them on a loaded machine). */
   let probe: WorkflowBundleWithSourceMap;
@@ -51,7 +54,7 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
       integrationsTaskQueue: `${instance}-integrations`,
       overlap: 'skip',
       logger,
-      activeDeployment: (workflowId) => Promise.resolve(deployments.get(workflowId)),
+      activeDeployment: (workflowId) => (unreadable.has(workflowId) ? Promise.reject(new Error(`registry down for ${workflowId}`)) : Promise.resolve(deployments.get(workflowId))),
       index: createScheduleIndex(database.db),
     });
   });
@@ -150,6 +153,78 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
     expect(await schedules.sync(wf)).toEqual([]);
     for (const id of temporalIds.slice(0, 2)) await expect(client.schedule.getHandle(id).describe()).rejects.toThrow(ScheduleNotFoundError);
     expect(await createScheduleIndex(database?.db as Kysely<RunnerDB>).of(wf)).toEqual([]);
+  }, 200_000);
+
+  it('at a runner start, schedules written by an older runner get the spec their deployment makes now (pause kept, a block\'s moved to its own id), a stale one goes, a failing workflow is logged and the rest go on; a second start changes nothing', async () => {
+    const [kept, moved, stale, failing] = ['kept', 'moved', 'stale', 'failing'].map((n) => `wf-${n}-${uniqueSuffix()}`) as [string, string, string, string];
+    // What runners before d9c4105 wrote: one schedule per workflow at `<instance>-schedule-<id>`, a
+    // fixed UTC cron for 09:30 Paris (drifting an hour at each clock change), an interval phased as
+    // of the deploy for every 45 minutes; no block in the memo (it is in the run's arguments).
+    const legacy = (workflowId: string, triggerBlockId: string, spec: ScheduleSpec, paused: boolean) =>
+      client.schedule.create({
+        scheduleId: `${instance}-schedule-${workflowId}`,
+        spec,
+        action: { type: 'startWorkflow', workflowType: 'runWorkflow', workflowId: `${instance}-scheduled-${workflowId}`, taskQueue, args: [{ workflowId, triggerBlockId }], memo: { cronExpression: 'old', timezone: 'UTC', scheduleType: 'daily', deploymentVersion: 1 } },
+        ...(paused ? { state: { paused: true, note: 'Paused through /api/schedules' } } : {}),
+      });
+    deploy(kept, 1, { scheduleType: 'daily', dailyTime: '09:30', timezone: 'Europe/Paris' });
+    await legacy(kept, 's', { cronExpressions: ['30 8 * * *'] }, true);
+    deploy(moved, 1, undefined, { b: { scheduleType: 'minutes', minutesInterval: '45', minutesStartingAt: '09:00', timezone: 'Europe/Paris' } });
+    await legacy(moved, 'b', { intervals: [{ every: '45m', offset: '0s' }] }, false);
+    // Recorded by this runner, then undeployed while no event reached it.
+    deploy(stale, 1, { scheduleType: 'hourly' });
+    await schedules.sync(stale);
+    deployments.delete(stale);
+    deploy(failing, 1, { scheduleType: 'hourly' });
+    await schedules.sync(failing);
+    unreadable.add(failing);
+
+    const parisTime = (iso: string) => new Date(iso).toLocaleTimeString('en-GB', { timeZone: 'Europe/Paris', hour: '2-digit', minute: '2-digit' });
+    const check = async () => {
+      const [k, ...moreKept] = await schedules.get(kept);
+      expect(moreKept).toEqual([]);
+      expect(k).toMatchObject({ id: `${kept}:s`, blockId: 's', cronExpression: '30 9 * * *', timezone: 'Europe/Paris', status: 'paused' });
+      const keptSpec = (await client.schedule.getHandle(`${instance}-schedule-${kept}`).describe()).spec;
+      expect(keptSpec.timezone).toBe('Europe/Paris');
+      await client.schedule.getHandle(`${instance}-schedule-${kept}`).unpause();
+      expect((await schedules.get(kept))[0]?.nextRunAt.map(parisTime)).toEqual(Array(5).fill('09:30'));
+      await client.schedule.getHandle(`${instance}-schedule-${kept}`).pause();
+
+      const [m, ...moreMoved] = await schedules.get(moved);
+      expect(moreMoved).toEqual([]);
+      expect(m).toMatchObject({ id: `${moved}:b`, blockId: 'b', cronExpression: '@every 2700s', timezone: 'Europe/Paris', status: 'active' });
+      await expect(client.schedule.getHandle(`${instance}-schedule-${moved}`).describe()).rejects.toThrow(ScheduleNotFoundError);
+      const movedSpec = (await client.schedule.getHandle(`${instance}-schedule-${moved}:b`).describe()).spec;
+      expect([movedSpec.intervals ?? [], (movedSpec.calendars ?? []).length > 0]).toEqual([[], true]);
+      // 09:00 and every 45 minutes of Paris time, whatever the day.
+      for (const t of m?.nextRunAt ?? []) {
+        const [h, min] = parisTime(t).split(':').map(Number);
+        expect((((h ?? 0) * 60 + (min ?? 0) - 540) % 45 + 45) % 45).toBe(0);
+      }
+      expect(await schedules.get(stale)).toEqual([]);
+      expect(await createScheduleIndex(database?.db as Kysely<RunnerDB>).of(stale)).toEqual([]);
+    };
+
+    const started = await resyncSchedulesAtStart(schedules, () => Promise.resolve([kept, moved, failing]), logger, []);
+    expect(started?.failed).toEqual([failing]);
+    await check();
+    // The failing one was left as it was.
+    expect(await schedules.get(failing)).toMatchObject([{ cronExpression: '0 * * * *' }]);
+    // Another start: the same schedules, nothing duplicated.
+    await resyncSchedulesAtStart(schedules, () => Promise.resolve([kept, moved, failing]), logger, []);
+    await check();
+    // A registry that cannot list yet is asked again; one that never can is logged, not thrown.
+    let calls = 0;
+    const late = () => (++calls < 3 ? Promise.reject(new Error('registry starting')) : Promise.resolve([kept]));
+    expect(await resyncSchedulesAtStart(schedules, late, logger, [0, 0, 0])).toMatchObject({ failed: [failing] });
+    expect(calls).toBe(3);
+    expect(await resyncSchedulesAtStart(schedules, () => Promise.reject(new Error('down')), logger, [0])).toBeUndefined();
+
+    unreadable.delete(failing);
+    for (const wf of [kept, moved, failing]) {
+      deployments.delete(wf);
+      await schedules.sync(wf);
+    }
   }, 200_000);
 
   /**

@@ -60,6 +60,12 @@ export interface ScheduleManager {
   /** Pauses the workflow's schedules, or the one of `blockId`; answers them. */
   pause(workflowId: string, blockId?: string): Promise<ScheduleView[]>;
   resume(workflowId: string, blockId?: string): Promise<ScheduleView[]>;
+  /**
+   * Syncs every deployed workflow (`deployed`) and every workflow with schedules recorded, so each
+   * one's schedules are what its active deployment makes now (a runner start: schedules written by
+   * an older runner get today's spec). A workflow that fails is logged and the others go on.
+   */
+  resync(deployed: string[]): Promise<{ synced: number; failed: string[] }>;
 }
 
 /** How long after its due time a missed run (no server, say) still fires. */
@@ -300,6 +306,25 @@ export function createScheduleManager(deps: ScheduleManagerDeps): ScheduleManage
     },
     resume(workflowId, blockId) {
       return serial(workflowId, () => setPaused(workflowId, blockId, false));
+    },
+    async resync(deployed) {
+      const workflowIds = [...new Set([...deployed, ...(await deps.index.workflows())])];
+      const failed: string[] = [];
+      let next = 0;
+      // A few at a time: each sync is a handful of calls to the registry and Temporal.
+      const lane = async () => {
+        for (let i = next++; i < workflowIds.length; i = next++) {
+          const workflowId = workflowIds[i] ?? '';
+          try {
+            await manager.sync(workflowId);
+          } catch (err) {
+            failed.push(workflowId);
+            deps.logger.error({ err, workflowId }, 'schedule resync failed');
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: 4 }, lane));
+      return { synced: workflowIds.length - failed.length, failed: failed.sort() };
     },
   };
   return manager;

@@ -88,6 +88,11 @@ export interface ReleaseWebhookDeliveryResponse {
 
 export interface ListDeployedWorkflowsRequest {
   workspaceId: string;
+  /**
+   * The deployed workflows of every workspace (workspace_id left empty): the runner brings all of
+   * their schedules in line with their deployments when it starts.
+   */
+  allWorkspaces?: boolean | undefined;
 }
 
 export interface ListDeployedWorkflowsResponse {
@@ -894,13 +899,16 @@ export const ReleaseWebhookDeliveryResponse: MessageFns<ReleaseWebhookDeliveryRe
 };
 
 function createBaseListDeployedWorkflowsRequest(): ListDeployedWorkflowsRequest {
-  return { workspaceId: "" };
+  return { workspaceId: "", allWorkspaces: undefined };
 }
 
 export const ListDeployedWorkflowsRequest: MessageFns<ListDeployedWorkflowsRequest> = {
   encode(message: ListDeployedWorkflowsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.workspaceId !== "") {
       writer.uint32(10).string(message.workspaceId);
+    }
+    if (message.allWorkspaces !== undefined) {
+      writer.uint32(16).bool(message.allWorkspaces);
     }
     return writer;
   },
@@ -926,6 +934,14 @@ export const ListDeployedWorkflowsRequest: MessageFns<ListDeployedWorkflowsReque
             message.workspaceId = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.allWorkspaces = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -945,6 +961,11 @@ export const ListDeployedWorkflowsRequest: MessageFns<ListDeployedWorkflowsReque
         : isSet(object.workspace_id)
         ? globalThis.String(object.workspace_id)
         : "",
+      allWorkspaces: isSet(object.allWorkspaces)
+        ? globalThis.Boolean(object.allWorkspaces)
+        : isSet(object.all_workspaces)
+        ? globalThis.Boolean(object.all_workspaces)
+        : undefined,
     };
   },
 
@@ -952,6 +973,9 @@ export const ListDeployedWorkflowsRequest: MessageFns<ListDeployedWorkflowsReque
     const obj: any = {};
     if (message.workspaceId !== "") {
       obj.workspaceId = message.workspaceId;
+    }
+    if (message.allWorkspaces !== undefined) {
+      obj.allWorkspaces = message.allWorkspaces;
     }
     return obj;
   },
@@ -962,6 +986,7 @@ export const ListDeployedWorkflowsRequest: MessageFns<ListDeployedWorkflowsReque
   fromPartial<I extends Exact<DeepPartial<ListDeployedWorkflowsRequest>, I>>(object: I): ListDeployedWorkflowsRequest {
     const message = createBaseListDeployedWorkflowsRequest();
     message.workspaceId = object.workspaceId ?? "";
+    message.allWorkspaces = object.allWorkspaces ?? undefined;
     return message;
   },
 };
@@ -1238,7 +1263,10 @@ export const TriggerServiceService = {
     responseDeserialize: (value: Buffer): ReleaseWebhookDeliveryResponse =>
       ReleaseWebhookDeliveryResponse.decode(value),
   },
-  /** The deployed workflows of a workspace (the runner syncs their schedules when its members change). */
+  /**
+   * The deployed workflows of a workspace (the runner syncs their schedules when its members change),
+   * or of all of them (the runner's start).
+   */
   listDeployedWorkflows: {
     path: "/weft.registry.v1.TriggerService/ListDeployedWorkflows" as const,
     requestStream: false as const,
@@ -1275,7 +1303,10 @@ export interface TriggerServiceServer extends UntypedServiceImplementation {
   claimWebhookDelivery: handleUnaryCall<ClaimWebhookDeliveryRequest, ClaimWebhookDeliveryResponse>;
   /** Forgets a claim whose run could not be started, so the provider's retry of that delivery runs. */
   releaseWebhookDelivery: handleUnaryCall<ReleaseWebhookDeliveryRequest, ReleaseWebhookDeliveryResponse>;
-  /** The deployed workflows of a workspace (the runner syncs their schedules when its members change). */
+  /**
+   * The deployed workflows of a workspace (the runner syncs their schedules when its members change),
+   * or of all of them (the runner's start).
+   */
   listDeployedWorkflows: handleUnaryCall<ListDeployedWorkflowsRequest, ListDeployedWorkflowsResponse>;
   /**
    * The workflow a deployment API key belongs to, looked up by the key's hash (the gateway lets the
@@ -1348,7 +1379,10 @@ export interface TriggerServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ReleaseWebhookDeliveryResponse) => void,
   ): ClientUnaryCall;
-  /** The deployed workflows of a workspace (the runner syncs their schedules when its members change). */
+  /**
+   * The deployed workflows of a workspace (the runner syncs their schedules when its members change),
+   * or of all of them (the runner's start).
+   */
   listDeployedWorkflows(
     request: ListDeployedWorkflowsRequest,
     callback: (error: ServiceError | null, response: ListDeployedWorkflowsResponse) => void,
