@@ -188,6 +188,8 @@ interface AgentAction {
 interface AgentEnvironment {
   system: string;
   tools: ModelToolDefinition[];
+  /** Every answer is a whole page view: earlier ones are shortened in the conversation. */
+  latestViewOnly?: boolean;
   /** Opens the start page (a failure ends the call) and answers what the model first reads. */
   start(url: string): Promise<{ observation: string; action: AgentAction }>;
   /** Carries out one tool call: what the model reads back, and the action recorded. */
@@ -257,6 +259,7 @@ async function browserEnvironment(deps: StagehandDeps, config: BrowserConfig, va
   return {
     system: BROWSER_AGENT_SYSTEM,
     tools: BROWSER_TOOLS,
+    latestViewOnly: true,
     async start(url) {
       const nav = await open(url);
       return { observation: await view(), action: { type: 'goto', url: nav.url, title: nav.title } };
@@ -327,6 +330,17 @@ async function runAgent(deps: StagehandDeps, body: Record<string, unknown>, sign
   }
 }
 
+const SUPERSEDED = '\n[This page view is superseded by a later one.]';
+
+/** Earlier tool answers keep their first line only: each browser action answers the whole page again, the latest view is what counts. */
+function shortenEarlierViews(messages: ModelMessage[]): void {
+  for (const m of messages) {
+    if (m.role !== 'tool' || typeof m.content !== 'string' || m.content.endsWith(SUPERSEDED)) continue;
+    const firstLine = m.content.split('\n', 1)[0] ?? '';
+    if (firstLine.length < m.content.length) m.content = `${firstLine}${SUPERSEDED}`;
+  }
+}
+
 async function agentLoop(deps: StagehandDeps, env: AgentEnvironment, run: { startUrl: string; task: string; outputSchema: Record<string, unknown> | undefined; apiKey: string }, signal: AbortSignal | undefined) {
   const { outputSchema } = run;
   const actions: AgentAction[] = [];
@@ -353,6 +367,7 @@ async function agentLoop(deps: StagehandDeps, env: AgentEnvironment, run: { star
       signal?.throwIfAborted();
       const { result, action } = await env.act(call);
       if (action) actions.push(action.error || !out.content ? action : { ...action, reasoning: out.content });
+      if (env.latestViewOnly) shortenEarlierViews(messages);
       messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result });
     }
   }

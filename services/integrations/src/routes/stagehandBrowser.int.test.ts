@@ -231,7 +231,7 @@ describe('POST /api/tools/stagehand/agent in a browser', () => {
 });
 
 describe('the browser’s outbound policy', () => {
-  it('a page’s fetch, image, WebSocket and redirected fetch to a private address are refused; the model reads what was refused', async () => {
+  it('a page’s fetch, image, WebSocket, worker’s fetch and redirected fetch to a private address are refused; the model reads what was refused', async () => {
     site.on('GET', '/hop', { status: 302, headers: { location: `${internalUrl}/after-hop` } });
     site.on(
       'GET',
@@ -239,6 +239,7 @@ describe('the browser’s outbound policy', () => {
       html(
         `<p id="status">loading</p><img src="${internalUrl}/pixel.png"><script>
           const ws = new WebSocket('${internalUrl.replace('http', 'ws')}/socket');
+          new Worker(URL.createObjectURL(new Blob(["fetch('${internalUrl}/from-worker').catch(() => {})"], { type: 'text/javascript' })));
           Promise.allSettled([fetch('${internalUrl}/secret').then((r) => r.text()), fetch('/hop').then((r) => r.text())]).then((all) => {
             document.getElementById('status').textContent = all.map((r) => r.status + ':' + (r.value || '')).join(' ');
           });
@@ -255,6 +256,7 @@ describe('the browser’s outbound policy', () => {
     expect(view).toContain(`${internalUrl}/secret (${refusal('127.0.0.2')})`);
     expect(view).toContain(`${internalUrl}/pixel.png (${refusal('127.0.0.2')})`);
     expect(view).toContain(`${site.url}/hop (${refusal('127.0.0.2')})`);
+    expect(view).toContain(`${internalUrl}/from-worker (${refusal('127.0.0.2')})`);
     expect(view).toContain(`${internalUrl.replace('http', 'ws')}/socket (WebSockets are not allowed)`);
     expect(internalHits).toBe(0);
   });

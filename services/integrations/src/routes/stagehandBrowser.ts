@@ -150,6 +150,9 @@ interface ViewElement {
 export class BrowserSession {
   private readonly abort = new AbortController();
   private inFlight = 0;
+  /** Top-level documents being fetched, and when the last one was answered. */
+  private documentsInFlight = 0;
+  private lastDocument = 0;
   private lastActivity = Date.now();
   private bytes = 0;
   private redirecting = false;
@@ -190,6 +193,7 @@ export class BrowserSession {
           '--disable-sync',
           '--no-first-run',
           '--disable-dev-shm-usage',
+          '--dns-prefetch-disable',
           // What the routing does not see (a fulfilled redirect's next hop, favicons, prefetches) goes
           // to a proxy that closes every connection; loopback is not exempt; WebRTC sends no UDP.
           `--proxy-server=http://127.0.0.1:${port}`,
@@ -241,7 +245,10 @@ export class BrowserSession {
     const url = request.url();
     const top = isTopNavigation(request);
     const navigation = request.isNavigationRequest();
-    if (top) this.redirecting = false;
+    if (top) {
+      this.redirecting = false;
+      this.documentsInFlight++;
+    }
     this.inFlight++;
     this.touch();
     try {
@@ -291,18 +298,31 @@ export class BrowserSession {
       await route.abort(error.name === 'OutboundRefusedError' ? 'blockedbyclient' : 'failed').catch(() => undefined);
     } finally {
       this.inFlight--;
+      if (top) {
+        this.documentsInFlight--;
+        this.lastDocument = Date.now();
+      }
       this.touch();
     }
   }
 
-  /** Waits until no request is in flight or starting and no redirect is pending (at most SETTLE_MS, or `capMs`). */
-  private async settle(capMs = SETTLE_MS): Promise<void> {
-    const end = Date.now() + capMs;
-    while (!this.closed && Date.now() < end) {
-      if (this.inFlight === 0 && !this.redirecting && Date.now() - this.lastActivity >= QUIET_MS) break;
+  /**
+   * Waits for the page to settle: a document loading or a redirect pending is waited for up to the
+   * navigation time limit; then no request in flight or started for QUIET_MS, at most SETTLE_MS after
+   * the start or the last document (a page that polls for ever is read anyway).
+   */
+  private async settle(): Promise<void> {
+    const start = Date.now();
+    const hardEnd = start + this.limits.timeoutMs;
+    while (!this.closed) {
+      const now = Date.now();
+      if (this.redirecting || this.documentsInFlight > 0) {
+        if (now >= hardEnd) break;
+      } else if (this.inFlight === 0 && now - this.lastActivity >= QUIET_MS) break;
+      else if (now >= Math.max(start, this.lastDocument) + SETTLE_MS) break;
       await new Promise((r) => setTimeout(r, 25));
     }
-    await this.page.waitForLoadState('load', { timeout: Math.max(1, end - Date.now()) }).catch(() => undefined);
+    await this.page.waitForLoadState('load', { timeout: Math.max(1, Math.min(SETTLE_MS, hardEnd - Date.now())) }).catch(() => undefined);
   }
 
   /** Opens `url` in the page, following redirects hop by hop; throws what stopped it (the guard's refusal, a size or time limit, a download). */
@@ -315,7 +335,7 @@ export class BrowserSession {
     } catch (err) {
       failure = err;
     }
-    await this.settle(this.limits.timeoutMs);
+    await this.settle();
     this.abortedCheck();
     const outcome = this.outcome as Outcome | null;
     if (outcome?.kind === 'error') throw outcome.error;
