@@ -283,6 +283,61 @@ describe('block form controls in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('starter schedule status: the starter in schedule mode shows the cron the server makes and its next runs, the same as the deploy dialog', async () => {
+    const wf = await workflowOf(chromium, 'Starter runs');
+    const { page, errors } = await wf.open();
+    const starter = Object.values(await wf.blocks()).find((b) => b.type === 'starter')?.id ?? '';
+    const panel = await panelOf(page, starter);
+    const status = panel.getByRole('group', { name: 'Schedule Status', exact: true });
+    const runs = status.getByRole('list', { name: 'Next runs' }).getByRole('listitem');
+    expect(await status.count()).toBe(0);
+
+    // Schedule mode, daily by default: what the deploy would refuse until a time is given, then the runs.
+    await panel.getByRole('combobox', { name: 'Start Workflow', exact: true }).selectOption('schedule');
+    await status.getByText('Time of Day is required', { exact: true }).waitFor();
+    const daily = panel.getByRole('textbox', { name: 'Time of Day', exact: true });
+    await daily.fill('07:15');
+    await daily.press('Enter');
+    await status.getByText('15 7 * * *', { exact: true }).waitFor();
+    await expect.poll(() => runs.count(), POLL).toBe(3);
+
+    // Every 45 minutes from 09:00 in Paris: the local times the server keeps, 45 minutes apart.
+    await panel.getByRole('combobox', { name: 'Frequency', exact: true }).selectOption('minutes');
+    const every = panel.getByRole('textbox', { name: 'Run Every (minutes)', exact: true });
+    await every.fill('45');
+    await every.press('Enter');
+    const start = panel.getByRole('textbox', { name: 'Starting At', exact: true });
+    await start.fill('09:00');
+    await start.press('Enter');
+    await panel.getByRole('combobox', { name: 'Timezone', exact: true }).selectOption('Europe/Paris');
+    await status.getByText('@every 2700s', { exact: true }).waitFor();
+    await status.getByText('(Europe/Paris)', { exact: true }).waitFor();
+    await expect.poll(async () => {
+      const [a = 0, b = 0] = (await runs.allTextContents()).map((t) => new Date(t).getTime());
+      return b - a;
+    }, POLL).toBe(45 * 60_000);
+    await expect
+      .poll(async () => Promise.all(['startWorkflow', 'scheduleType', 'minutesInterval', 'minutesStartingAt', 'timezone'].map((f) => wf.stored(starter, f))), POLL)
+      .toEqual(['schedule', 'minutes', '45', '09:00', 'Europe/Paris']);
+
+    // The deploy dialog lists the same next runs (one computation: the catalogue's toTriggerSchedule).
+    const formRuns = await runs.allTextContents();
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Deploy' });
+    const dialogRuns = dialog.getByRole('list', { name: 'Next scheduled runs' }).getByRole('listitem');
+    await expect.poll(() => dialogRuns.allTextContents(), POLL).toEqual(formRuns);
+    await page.screenshot({ path: '/tmp/weft-forms-starter-schedule.png' });
+
+    // A bad interval is named instead of runs.
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await every.fill('abc');
+    await every.press('Enter');
+    await status.getByText('Run Every (minutes) must be a number of minutes or seconds like "10s", got "abc"', { exact: true }).waitFor();
+    expect(await status.getByRole('list', { name: 'Next runs' }).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   it("lists the workspace's other workflows in the workflow block's picker and stores the chosen one", async () => {
     const wf = await workflowOf(chromium, 'Picker', { name: 'Parent flow' });
     const other = async (name: string) => (await wf.call<{ id: string }>('POST', '/api/workflows', { workspaceId: wf.user.workspaceId, name })).body.id;

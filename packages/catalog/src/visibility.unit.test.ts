@@ -69,8 +69,8 @@ describe('visibleSubBlocks', () => {
 
   it('starter: schedule fields only in schedule mode, for the chosen frequency', () => {
     expect(ids('starter', {})).toEqual(['startWorkflow']);
-    expect(ids('starter', { startWorkflow: 'schedule' })).toEqual(['startWorkflow', 'scheduleType', 'dailyTime', 'timezone']);
-    expect(ids('starter', { startWorkflow: 'schedule', scheduleType: 'weekly' })).toEqual(['startWorkflow', 'scheduleType', 'weeklyDay', 'weeklyDayTime', 'timezone']);
+    expect(ids('starter', { startWorkflow: 'schedule' })).toEqual(['startWorkflow', 'scheduleType', 'dailyTime', 'timezone', 'scheduleConfig']);
+    expect(ids('starter', { startWorkflow: 'schedule', scheduleType: 'weekly' })).toEqual(['startWorkflow', 'scheduleType', 'weeklyDay', 'weeklyDayTime', 'timezone', 'scheduleConfig']);
     expect(ids('starter', { startWorkflow: 'webhook' })).toEqual(['startWorkflow', 'webhookPath', 'webhookSecret', 'webhookResponseMode']);
   });
 });

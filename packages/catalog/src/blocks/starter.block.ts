@@ -21,6 +21,8 @@ export const starterBlock: BlockConfig = {
     // Not in the spec's starter list: how a webhook call is answered, as a webhook block's responseMode.
     dropdown('webhookResponseMode', 'Webhook Answer', [['immediate', '200 as soon as the run starts'], ['response', "The Response block's status, headers and body"]], { condition: when('startWorkflow', 'webhook') }),
     ...scheduleSubBlocks(when('startWorkflow', 'schedule')),
+    // Not in the spec's starter list: the schedule block's status (the cron the server makes, the next runs), under the fields.
+    { id: 'scheduleConfig', title: 'Schedule Status', type: 'schedule-config', layout: 'full', condition: when('startWorkflow', 'schedule') },
   ],
   tools: { access: [] },
   inputs: { input: { type: 'json', required: false } },
