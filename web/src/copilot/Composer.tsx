@@ -41,7 +41,7 @@ export function Composer({ draft, busy, propose, onDraft, onPropose, onSend }: {
           aria-describedby={keysId}
           value={draft}
           rows={1}
-          placeholder="Ask the copilot to build or change this workflow"
+          placeholder="Ask for a change…"
           onChange={(e) => onDraft(e.target.value)}
           onKeyDown={(e) => {
             if (composerKey(e) !== 'send') return;

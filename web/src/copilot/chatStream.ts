@@ -82,9 +82,10 @@ export function applyEvent(view: ChatView, event: StreamEvent): ChatView {
       items.push({ kind: 'proposal', proposalId: String(event.proposalId), diff: event.diff as WorkflowDiff, status: 'pending' });
       return { ...view, items };
     case 'done': {
-      // When no token reached this client, the turn's stored answer stands in for them.
+      // When no token of this turn (the items since the last user message) reached this client, the turn's stored answer stands in for them.
       const content = typeof event.content === 'string' ? event.content : '';
-      if (content && !items.some((i) => i.kind === 'assistant')) items.push({ kind: 'assistant', text: content });
+      const turnStart = items.findLastIndex((i) => i.kind === 'user');
+      if (content && !items.slice(turnStart + 1).some((i) => i.kind === 'assistant')) items.push({ kind: 'assistant', text: content });
       if (typeof event.error === 'string') items.push({ kind: 'error', text: event.error });
       return { ...view, items, busy: false };
     }

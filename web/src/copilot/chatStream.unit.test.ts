@@ -44,6 +44,12 @@ describe('copilot chat stream', () => {
     ]);
   });
 
+  it('shows a later turn’s stored answer when its tokens were lost, though an earlier turn answered', () => {
+    const first = fold([{ type: 'content', data: 'Added Notify.' }, { type: 'done', content: 'Added Notify.' }]);
+    const second = [{ type: 'done', content: 'You are welcome.' }].reduce(applyEvent, { ...first, items: [...first.items, { kind: 'user', text: 'Thanks' }] });
+    expect(second.items.map((i) => (i.kind === 'user' || i.kind === 'assistant' ? `${i.kind}: ${i.text}` : i.kind))).toEqual(['user: hi', 'assistant: Added Notify.', 'user: Thanks', 'assistant: You are welcome.']);
+  });
+
   it('ends on an error event', () => {
     expect(fold([{ type: 'error', error: 'The service is unavailable' }]).items.at(-1)).toEqual({ kind: 'error', text: 'The service is unavailable' });
   });
