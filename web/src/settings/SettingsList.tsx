@@ -28,6 +28,7 @@ export function SettingsList<T>({ label, items, empty, error, row }: { label: st
         );
       })}
       {items?.length === 0 && <li className="muted">{empty}</li>}
+      {items === undefined && !error && <li className="muted">Loading…</li>}
       {error && <li className="form-error">{error.message}</li>}
     </ul>
   );

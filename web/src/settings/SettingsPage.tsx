@@ -96,6 +96,13 @@ function EnvironmentTab() {
               </td>
             </tr>
           ))}
+          {rows.length === 0 && (
+            <tr>
+              <td colSpan={3} className="kv-empty">
+                {loaded.isLoading ? 'Loading…' : 'No variables yet. Add one, then use it in any field as {{KEY}}.'}
+              </td>
+            </tr>
+          )}
         </tbody>
       </table>
       {duplicate && <p className="form-error">The key {duplicate} is used twice.</p>}
@@ -201,6 +208,7 @@ function CustomToolsTab() {
         label="Custom tools"
         items={loaded.data}
         empty="No custom tools yet."
+        error={loaded.error}
         row={(t) => ({
           key: t.id,
           icon: 'wrench',
@@ -274,6 +282,7 @@ function ApiKeysTab() {
         label="API keys"
         items={keys.data}
         empty="No API keys yet."
+        error={keys.error}
         row={(k) => ({
           key: k.id,
           icon: 'key',
@@ -355,6 +364,7 @@ function MembersTab({ workspace }: { workspace: Workspace | undefined }) {
             )}
           </li>
         ))}
+        {members.isLoading && <li className="muted">Loading members…</li>}
       </ul>
     </div>
   );

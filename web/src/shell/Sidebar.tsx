@@ -326,7 +326,8 @@ export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, 
 
   const known = new Set(folderList.map((f) => f.id));
   const rootFolders = folderList.filter((f) => f.parentId === null || !known.has(f.parentId));
-  const rootWorkflows = (workflows.data ?? []).filter((w) => !w.folderId || !known.has(w.folderId));
+  // Until the folders arrive, a workflow filed in one would show at the top level and then jump into it.
+  const rootWorkflows = folders.isLoading ? [] : (workflows.data ?? []).filter((w) => !w.folderId || !known.has(w.folderId));
 
   return (
     <aside className="sidebar">

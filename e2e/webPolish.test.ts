@@ -1,0 +1,267 @@
+/**
+ * The web app's finish (issue 14's quality bar): the copilot's composer by keyboard, "Run from <block>"
+ * carrying the Run button's streamed-blocks choice, and a tour of every page that saves a screenshot of
+ * each (`weft-tour-*.png` in the temp directory) and fails on a control left in the browser's own look.
+ */
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import type { Page, Route } from 'playwright-core';
+import { chromiumPerSuite } from './support/browser.js';
+import { openWorkflow } from './support/editing.js';
+import { as, signUp } from './support/session.js';
+
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(tmpdir(), `weft-tour-${name}.png`), animations: 'disabled' });
+
+/**
+ * The visible controls that keep the browser's default look: a button with the UA's grey face, or a
+ * text field, select or textarea with the UA's #767676 border. Answers a description of each.
+ */
+function rawControls(page: Page): Promise<string[]> {
+  // A script (the e2e project has no DOM types): runs in the page.
+  return page.evaluate(`(() => {
+    const out = [];
+    for (const el of document.querySelectorAll('button, select, textarea, input')) {
+      if (el.tagName === 'INPUT' && ['checkbox', 'radio', 'range', 'hidden', 'file'].includes(el.type)) continue;
+      const box = el.getBoundingClientRect();
+      const style = getComputedStyle(el);
+      if (box.width === 0 || box.height === 0 || style.visibility === 'hidden' || style.opacity === '0') continue;
+      const name = el.tagName.toLowerCase() + ' "' + (el.getAttribute('aria-label') || (el.textContent || '').trim().slice(0, 30)) + '"';
+      if (el.tagName === 'BUTTON' && style.backgroundColor === 'rgb(239, 239, 239)') out.push(name + ": the browser's grey button");
+      else if (el.tagName !== 'BUTTON' && style.borderTopColor === 'rgb(118, 118, 118)') out.push(name + ": the browser's default border");
+    }
+    return out;
+  })()`);
+}
+
+describe('the web app’s finish in Chromium', () => {
+  const chromium = chromiumPerSuite();
+
+  it('the copilot’s composer: Shift+Enter is a new line, Enter sends, Send waits for the reply, the box grows and empties', async () => {
+    const owner = await signUp('Composer user');
+    const workflowId = (await as(owner)<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId })).body.id;
+    const { page, errors } = await openWorkflow(chromium(), owner.headers.cookie ?? '', workflowId);
+    const panel = page.getByRole('region', { name: 'Copilot' });
+    const box = panel.getByRole('textbox', { name: 'Ask the copilot' });
+    const send = panel.getByRole('button', { name: 'Send' });
+
+    // Empty: a hint and suggestions; a suggestion goes into the box.
+    await panel.getByRole('list', { name: 'Suggestions' }).waitFor();
+    expect(await send.isDisabled()).toBe(true);
+    await panel.getByRole('button', { name: 'Explain what this workflow does' }).click();
+    expect(await box.inputValue()).toBe('Explain what this workflow does');
+    expect(await send.isDisabled()).toBe(false);
+
+    // The chat call is held until the test answers it, so the waiting state can be looked at.
+    const bodies: Array<Record<string, unknown>> = [];
+    let answer: ((sse: string) => Promise<void>) | undefined;
+    await page.route('**/api/copilot/chat', (route: Route) => {
+      bodies.push(route.request().postDataJSON() as Record<string, unknown>);
+      answer = (sse) => route.fulfill({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: sse });
+    });
+
+    await box.fill('Add a Slack step');
+    const oneLine = (await box.boundingBox())?.height ?? 0;
+    await box.press('Shift+Enter');
+    await box.pressSequentially('after the agent');
+    await box.press('Shift+Enter');
+    await box.pressSequentially('and name it Notify');
+    expect(await box.inputValue()).toBe('Add a Slack step\nafter the agent\nand name it Notify');
+    expect(bodies).toEqual([]);
+    // The box grew with its three lines.
+    expect((await box.boundingBox())?.height ?? 0).toBeGreaterThan(oneLine + 20);
+
+    await box.press('Enter');
+    await expect.poll(() => bodies.length).toBe(1);
+    expect(bodies[0]).toEqual({ message: 'Add a Slack step\nafter the agent\nand name it Notify', workflowId, propose: false });
+    // Sent: the box is empty (and one line again), the message is a bubble, the copilot is typing, Send waits.
+    expect(await box.inputValue()).toBe('');
+    await expect.poll(async () => (await box.boundingBox())?.height ?? 0).toBeLessThan(oneLine + 4);
+    await panel.locator('.copilot-user').getByText('and name it Notify', { exact: false }).waitFor();
+    await panel.getByLabel('The copilot is replying').waitFor();
+    // The next message can be written meanwhile, but neither Enter nor Send sends it.
+    await box.fill('Thanks');
+    await box.press('Enter');
+    expect(await send.isDisabled()).toBe(true);
+    expect(await box.inputValue()).toBe('Thanks');
+    await shot(page, 'copilot-waiting');
+
+    const events = [
+      { type: 'start', chatId: 'chat-e2e' },
+      { type: 'tool_call', toolCallId: 't1', toolName: 'edit_workflow', state: 'completed' },
+      { type: 'content', data: 'Added **Notify** after the agent.' },
+      { type: 'done', content: 'Added **Notify** after the agent.' },
+    ];
+    await answer?.(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(''));
+    await panel.locator('.copilot-assistant').getByText('Added **Notify** after the agent.').waitFor();
+    await panel.getByText('edit_workflow: completed').waitFor();
+    await expect.poll(() => send.isDisabled()).toBe(false);
+    expect(await panel.getByLabel('The copilot is replying').count()).toBe(0);
+
+    // The next message goes on in the same chat.
+    await box.press('Enter');
+    await expect.poll(() => bodies.length).toBe(2);
+    expect(bodies[1]).toEqual({ message: 'Thanks', workflowId, chatId: 'chat-e2e', propose: false });
+    await answer?.(`data: ${JSON.stringify({ type: 'done', content: 'You are welcome.' })}\n\n`);
+    await panel.getByText('You are welcome.').waitFor();
+    await shot(page, 'copilot');
+    expect(await rawControls(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('“Run from <block>” sends the Run button’s streamed-blocks choice, and only the chosen block’s tokens come back', async () => {
+    const owner = await signUp('Rerun chooser');
+    const asOwner = as(owner);
+    const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId })).body.id;
+    const got = await asOwner<{ data: { state: { blocks: Record<string, { id: string; type: string }> } } }>('GET', `/api/workflows/${workflowId}`);
+    const starter = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter')?.id ?? '';
+    const agent = (id: string, name: string, y: number) => [
+      { type: 'addBlock', id, blockType: 'agent', name, position: { x: 700, y } },
+      { type: 'setSubBlockValue', id, subBlockId: 'model', value: 'gpt-4o' },
+      { type: 'setSubBlockValue', id, subBlockId: 'apiKey', value: 'sk-e2e' },
+      { type: 'setSubBlockValue', id, subBlockId: 'userPrompt', value: `Say hello, ${name}` },
+      { type: 'addEdge', id: `to-${id}`, source: 'prep', target: id },
+    ];
+    const edit = await asOwner('POST', `/api/workflows/${workflowId}/commands`, {
+      commands: [
+        { type: 'addBlock', id: 'prep', blockType: 'function', name: 'Prep', position: { x: 400, y: 0 } },
+        { type: 'setSubBlockValue', id: 'prep', subBlockId: 'code', value: 'return "ready"' },
+        { type: 'addEdge', id: 'to-prep', source: starter, target: 'prep' },
+        ...agent('writer', 'Writer', -120),
+        ...agent('critic', 'Critic', 150),
+      ],
+    });
+    expect(edit.status).toBe(200);
+    const { page, errors } = await openWorkflow(chromium(), owner.headers.cookie ?? '', workflowId);
+    const console_ = page.getByRole('region', { name: 'Run console' });
+    const streamedIn = async (text: string) => new Set(text.split('\n\n').filter((m) => m.includes('event: stream:chunk')).map((m) => /"blockId":"(\w+)"/.exec(m)?.[1]));
+
+    // A first run with every block streaming.
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect.poll(() => console_.getByLabel('Run status').textContent(), { timeout: 60_000 }).toBe('Succeeded');
+
+    // The Critic off: "Run from Prep" sends the choice, and the server streams the Writer only.
+    await page.getByRole('button', { name: 'Streamed blocks' }).click();
+    const chips = page.getByRole('dialog', { name: 'Stream model tokens of' }).getByRole('group', { name: 'Streamed blocks' });
+    await chips.getByText('Critic', { exact: true }).click();
+    await expect.poll(() => chips.locator('label.on').allTextContents()).toEqual(['Writer']);
+    await page.keyboard.press('Escape');
+    const prep = console_.getByRole('listitem', { name: 'Log of Prep' });
+    await prep.getByRole('button').first().click();
+    const isRerun = (r: { url(): string }) => r.url().endsWith('/rerun');
+    const [request] = await Promise.all([page.waitForRequest(isRerun), prep.getByRole('button', { name: 'Run from Prep' }).click()]);
+    expect(request.postDataJSON()).toEqual({ fromBlockId: 'prep', stream: true, selectedOutputs: ['writer'] });
+    const response = await request.response();
+    expect(await streamedIn((await response?.text()) ?? '')).toEqual(new Set(['writer']));
+    await expect.poll(() => console_.getByLabel('Run status').textContent(), { timeout: 60_000 }).toBe('Succeeded');
+    await shot(page, 'run-console');
+
+    // Both on again: the rerun sends no choice (every model block streams).
+    await page.getByRole('button', { name: 'Streamed blocks' }).click();
+    await chips.getByText('Critic', { exact: true }).click();
+    await expect.poll(() => chips.locator('label.on').allTextContents()).toEqual(['Writer', 'Critic']);
+    await page.keyboard.press('Escape');
+    await prep.getByRole('button').first().click();
+    const [again] = await Promise.all([page.waitForRequest(isRerun), prep.getByRole('button', { name: 'Run from Prep' }).click()]);
+    expect(again.postDataJSON()).toEqual({ fromBlockId: 'prep', stream: true });
+    expect(await streamedIn((await (await again.response())?.text()) ?? '')).toEqual(new Set(['writer', 'critic']));
+    expect(errors).toEqual([]);
+  });
+
+  it('a rerun’s selectedOutputs naming no block of the workflow is refused naming it', async () => {
+    const owner = await signUp('Rerun refused');
+    const asOwner = as(owner);
+    const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId })).body.id;
+    const ran = await asOwner<{ metadata: { executionId: string } }>('POST', `/api/workflows/${workflowId}/execute`, {});
+    const executionId = ran.body.metadata.executionId;
+    const got = await asOwner<{ data: { state: { blocks: Record<string, { id: string; type: string }> } } }>('GET', `/api/workflows/${workflowId}`);
+    const starter = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter')?.id ?? '';
+    const refused = await asOwner('POST', `/api/executions/${executionId}/rerun`, { fromBlockId: starter, selectedOutputs: ['nobody'] });
+    expect(refused).toMatchObject({ status: 400, body: { error: 'selectedOutputs: no block "nobody" in this workflow' } });
+    const notList = await asOwner('POST', `/api/executions/${executionId}/rerun`, { fromBlockId: starter, selectedOutputs: 'Start' });
+    expect(notList).toMatchObject({ status: 400, body: { error: 'selectedOutputs must be a list of block ids or names' } });
+  });
+
+  it('a tour of every page: each drawn with the app’s controls (screenshots weft-tour-*.png)', async () => {
+    // Signed out: sign-in and sign-up.
+    const context = await chromium().newContext({ viewport: { width: 1280, height: 800 } });
+    const anonymous = await context.newPage();
+    await anonymous.goto(`${inject('weftUrl')}/sign-in`);
+    await anonymous.getByRole('form', { name: 'Sign in' }).waitFor();
+    await shot(anonymous, 'sign-in');
+    expect(await rawControls(anonymous)).toEqual([]);
+    await anonymous.getByRole('link', { name: 'Sign up' }).click();
+    await anonymous.getByRole('form', { name: 'Sign up' }).waitFor();
+    await shot(anonymous, 'sign-up');
+    expect(await rawControls(anonymous)).toEqual([]);
+
+    // Signed in: a workspace with folders, a workflow with an agent.
+    const owner = await signUp('Tour guide');
+    const asOwner = as(owner);
+    const folder = await asOwner<{ folder: { id: string } }>('POST', '/api/folders', { workspaceId: owner.workspaceId, name: 'Reports' });
+    await asOwner('POST', '/api/folders', { workspaceId: owner.workspaceId, name: 'Sales pipeline automations' });
+    await asOwner('POST', '/api/workflows', { workspaceId: owner.workspaceId, name: 'Weekly digest', folderId: folder.body.folder.id });
+    const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId, name: 'Customer support triage' })).body.id;
+    const got = await asOwner<{ data: { state: { blocks: Record<string, { id: string; type: string }> } } }>('GET', `/api/workflows/${workflowId}`);
+    const starter = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter')?.id ?? '';
+    await asOwner('POST', `/api/workflows/${workflowId}/commands`, {
+      commands: [
+        { type: 'addBlock', id: 'triage', blockType: 'agent', name: 'Triage', position: { x: 400, y: 0 } },
+        { type: 'setSubBlockValue', id: 'triage', subBlockId: 'model', value: 'gpt-4o' },
+        { type: 'setSubBlockValue', id: 'triage', subBlockId: 'apiKey', value: 'sk-e2e' },
+        { type: 'setSubBlockValue', id: 'triage', subBlockId: 'userPrompt', value: 'Sort this ticket' },
+        { type: 'addEdge', id: 'e1', source: starter, target: 'triage' },
+      ],
+    });
+    const { page, errors } = await openWorkflow(chromium(), owner.headers.cookie ?? '', workflowId);
+    await page.getByRole('list', { name: 'Folders' }).getByText('Reports', { exact: true }).waitFor();
+    await shot(page, 'canvas');
+    expect(await rawControls(page)).toEqual([]);
+
+    // The block panel of the agent.
+    await page.locator('.react-flow__node[data-id="triage"]').click();
+    await page.getByRole('heading', { name: 'Triage' }).waitFor();
+    await shot(page, 'block-panel');
+    expect(await rawControls(page)).toEqual([]);
+
+    // A run and its console.
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const console_ = page.getByRole('region', { name: 'Run console' });
+    await expect.poll(() => console_.getByLabel('Run status').textContent(), { timeout: 60_000 }).toBe('Succeeded');
+    await console_.getByRole('listitem', { name: 'Log of Triage' }).getByRole('button').first().click();
+    await shot(page, 'run-log');
+    await console_.getByRole('tab', { name: 'History' }).click();
+    await console_.getByRole('list', { name: 'Past runs' }).getByRole('button').first().waitFor();
+    await shot(page, 'run-history');
+    expect(await rawControls(page)).toEqual([]);
+
+    // The deploy dialog.
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    const deploy = page.getByRole('dialog', { name: 'Deploy' });
+    await deploy.getByText('Not deployed', { exact: true }).waitFor();
+    await shot(page, 'deploy');
+    await deploy.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await deploy.getByText('Deployed', { exact: true }).waitFor({ timeout: 30_000 });
+    await shot(page, 'deployed');
+    expect(await rawControls(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+
+    // Every settings page, once its content has loaded.
+    const settingsPages: Array<[string, string, () => Promise<void>]> = [
+      ['environment', 'Environment variables', () => page.getByText('No variables yet.', { exact: false }).waitFor()],
+      ['custom-tools', 'Custom tools', () => page.getByText('No custom tools yet.').waitFor()],
+      ['api-keys', 'API keys', () => page.getByText('No API keys yet.').waitFor()],
+      ['members', 'Members', () => page.getByRole('list', { name: 'Members' }).getByText(owner.email).waitFor()],
+      ['connections', 'Connections', () => page.getByRole('button', { name: 'Slack', exact: true }).waitFor()],
+      ['knowledge', 'Knowledge', () => page.getByText('No knowledge bases yet.').waitFor()],
+    ];
+    for (const [tab, heading, loaded] of settingsPages) {
+      await page.goto(`${inject('weftUrl')}/settings/${tab}`);
+      await page.getByRole('heading', { name: heading, level: 2 }).waitFor({ timeout: 15_000 });
+      await loaded();
+      await shot(page, `settings-${tab}`);
+      expect(await rawControls(page)).toEqual([]);
+    }
+    expect(errors).toEqual([]);
+  });
+});
