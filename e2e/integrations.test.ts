@@ -15,6 +15,7 @@ import {
 } from '@weft/testkit';
 import { api, defaultCookie } from './support/http.js';
 import { answerOnce, receivedBy, type ServiceFakeName } from './support/serviceFakes.js';
+import { oneBlock, workflowWith } from './support/runStream.js';
 
 /**
  * One run per integration family through the gateway: a workflow starter → the family's tool block,
@@ -40,28 +41,9 @@ interface RunAnswer {
 
 const fakeUrl = (name: ServiceFakeName): string => inject('serviceFakeUrls')[name];
 
-async function workspaceId(): Promise<string> {
-  const res = await api<{ workspaces: Array<{ id: string }> }>('GET', '/api/workspaces');
-  const first = res.body.workspaces[0];
-  if (!first) throw new Error('no workspace');
-  return first.id;
-}
-
 /** A workflow: starter → block "tool" of `blockType` with the given sub-block values. */
 async function toolWorkflow(blockType: string, values: Record<string, unknown>): Promise<string> {
-  const created = await api<{ id: string }>('POST', '/api/workflows', { workspaceId: await workspaceId() });
-  expect(created.status).toBe(201);
-  const got = await api<{ data: { state: { blocks: Record<string, { id: string; type: string }> } } }>('GET', `/api/workflows/${created.body.id}`);
-  const starter = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter');
-  if (!starter) throw new Error('no starter block');
-  const commands = [
-    { type: 'addBlock', id: 'tool', blockType, name: 'Tool', position: { x: 400, y: 100 } },
-    ...Object.entries(values).map(([subBlockId, value]) => ({ type: 'setSubBlockValue', id: 'tool', subBlockId, value })),
-    { type: 'addEdge', source: starter.id, target: 'tool' },
-  ];
-  const edit = await api('POST', `/api/workflows/${created.body.id}/commands`, { commands });
-  expect(edit.status, JSON.stringify(edit.body)).toBe(200);
-  return created.body.id;
+  return (await workflowWith(oneBlock('tool', blockType, 'Tool', values))).id;
 }
 
 /** Runs a workflow synchronously and answers the run and the tool block's log entry. */

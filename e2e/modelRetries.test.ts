@@ -6,7 +6,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { uniqueSuffix } from '@weft/testkit';
 import { api } from './support/http.js';
-import { workflowWith } from './support/runStream.js';
+import { oneBlock, workflowWith } from './support/runStream.js';
 
 interface Try {
   attempt: number;
@@ -42,15 +42,6 @@ async function chatsWith(marker: string): Promise<number> {
   return chats.filter((c) => JSON.stringify(c.body).includes(marker)).length;
 }
 
-/** starter → one model block `type` named `name` with `values`. */
-function oneBlock(type: string, name: string, values: Record<string, unknown>) {
-  return (starter: string) => [
-    { type: 'addBlock', id: 'm', blockType: type, name, position: { x: 400, y: 100 } },
-    ...Object.entries(values).map(([subBlockId, value]) => ({ type: 'setSubBlockValue', id: 'm', subBlockId, value })),
-    { type: 'addEdge', source: starter, target: 'm' },
-  ];
-}
-
 async function runLogged(id: string): Promise<{ answer: RunAnswer; log: Log | undefined; stored: Log | undefined }> {
   const res = await api<RunAnswer>('POST', `/api/workflows/${id}/execute`, {});
   expect(res.status).toBe(200);
@@ -62,7 +53,7 @@ describe('model block tries through the stack', () => {
   it('a translate block whose provider answers 503 then its answer succeeds on the second try, each try in the log; a 400 is not tried again', async () => {
     const marker = `retry-${uniqueSuffix()}`;
     await script(marker, [{ error: { status: 503, message: 'The server is overloaded' } }, { content: 'Hallo' }]);
-    const { id } = await workflowWith(oneBlock('translate', 'Translate', { context: `Bonjour ${marker}`, targetLanguage: 'German', model: 'gpt-4o', apiKey: 'sk-e2e' }));
+    const { id } = await workflowWith(oneBlock('m', 'translate', 'Translate', { context: `Bonjour ${marker}`, targetLanguage: 'German', model: 'gpt-4o', apiKey: 'sk-e2e' }));
     const { answer, log, stored } = await runLogged(id);
     expect(answer.success).toBe(true);
     expect(log).toMatchObject({ success: true, attempts: 2, output: { content: 'Hallo' } });
@@ -76,7 +67,7 @@ describe('model block tries through the stack', () => {
 
     const answered = `answered-${uniqueSuffix()}`;
     await script(answered, [{ error: { status: 400, message: "Invalid value for 'temperature'" } }]);
-    const bad = await workflowWith(oneBlock('translate', 'Translate', { context: `Bonjour ${answered}`, targetLanguage: 'German', model: 'gpt-4o', apiKey: 'sk-e2e' }));
+    const bad = await workflowWith(oneBlock('m', 'translate', 'Translate', { context: `Bonjour ${answered}`, targetLanguage: 'German', model: 'gpt-4o', apiKey: 'sk-e2e' }));
     const failed = await runLogged(bad.id);
     expect(failed.answer).toMatchObject({ success: false, error: expect.stringContaining("Invalid value for 'temperature'") as string });
     expect(failed.log).toMatchObject({ success: false, attempts: 1 });
@@ -87,7 +78,7 @@ describe('model block tries through the stack', () => {
   it('an agent whose model call answers 503 first: the agent log lists the tries of that call', async () => {
     const marker = `agent-retry-${uniqueSuffix()}`;
     await script(marker, [{ error: { status: 503, message: 'The server is overloaded' } }, { content: 'Done.' }]);
-    const { id } = await workflowWith(oneBlock('agent', 'Agent', { model: 'gpt-4o', userPrompt: `Say done ${marker}`, apiKey: 'sk-e2e' }));
+    const { id } = await workflowWith(oneBlock('m', 'agent', 'Agent', { model: 'gpt-4o', userPrompt: `Say done ${marker}`, apiKey: 'sk-e2e' }));
     const { answer, log, stored } = await runLogged(id);
     expect(answer.success).toBe(true);
     expect(log).toMatchObject({ success: true, attempts: 2, output: { content: 'Done.' } });

@@ -2,11 +2,8 @@ import { describe, expect, inject, it } from 'vitest';
 import { createFakeServer, uniqueSuffix } from '@weft/testkit';
 import { api, defaultCookie } from './support/http.js';
 import { FINAL_ANSWER, LOCAL_MODEL, OPERATOR_AZURE_KEY, USE_TOOL_MARK } from './support/modelFake.js';
+import { oneBlock, readSse, workflowWith } from './support/runStream.js';
 
-interface SseEvent {
-  event: string;
-  data: Record<string, unknown>;
-}
 interface Chunk {
   blockId: string;
   seq: number;
@@ -21,34 +18,9 @@ interface LogEntry {
   cost?: { input: number; output: number; total: number };
 }
 
-/** Reads a whole Server-Sent Events answer, in order. */
-async function readSse(res: globalThis.Response): Promise<SseEvent[]> {
-  const events: SseEvent[] = [];
-  for (const block of (await res.text()).split('\n\n')) {
-    const lines = block.split('\n');
-    const event = lines.find((l) => l.startsWith('event: '))?.slice(7);
-    const data = lines.find((l) => l.startsWith('data: '))?.slice(6);
-    if (event && data) events.push({ event, data: JSON.parse(data) as Record<string, unknown> });
-  }
-  return events;
-}
-
 /** A new workflow of the default account: starter → agent "Agent 1" with the given values. */
 async function agentWorkflow(values: Record<string, unknown>): Promise<string> {
-  const ws = await api<{ workspaces: Array<{ id: string }> }>('GET', '/api/workspaces');
-  const created = await api<{ id: string }>('POST', '/api/workflows', { workspaceId: ws.body.workspaces[0]?.id });
-  expect(created.status).toBe(201);
-  const got = await api<{ data: { state: { blocks: Record<string, { id: string; type: string }> } } }>('GET', `/api/workflows/${created.body.id}`);
-  const starter = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter');
-  if (!starter) throw new Error('no starter block');
-  const commands = [
-    { type: 'addBlock', id: 'agent', blockType: 'agent', name: 'Agent 1', position: { x: 400, y: 100 } },
-    ...Object.entries(values).map(([subBlockId, value]) => ({ type: 'setSubBlockValue', id: 'agent', subBlockId, value })),
-    { type: 'addEdge', source: starter.id, target: 'agent' },
-  ];
-  const edit = await api('POST', `/api/workflows/${created.body.id}/commands`, { commands });
-  expect(edit.status).toBe(200);
-  return created.body.id;
+  return (await workflowWith(oneBlock('agent', 'agent', 'Agent 1', values))).id;
 }
 
 describe('model layer end to end (gateway → runner → integrations → the OpenAI fake)', () => {

@@ -5,6 +5,7 @@ import { api, defaultCookie } from './support/http.js';
 import { createAccount } from './support/accounts.js';
 import { answerOnce, receivedBy } from './support/serviceFakes.js';
 import { startSecondGateway } from './support/gateway.js';
+import { workflowWith, workspaceId } from './support/runStream.js';
 
 // The stack allows 127.0.0.1 as an outbound address (globalSetup: WEFT_OUTBOUND_ALLOWLIST) so tools
 // reach these fakes; every other private, loopback-by-name or metadata address stays refused.
@@ -18,22 +19,9 @@ interface ToolResult {
   timing: { startTime: string; endTime: string; duration: number };
 }
 
-async function workspaceId(): Promise<string> {
-  const res = await api<{ workspaces: Array<{ id: string }> }>('GET', '/api/workspaces');
-  const first = res.body.workspaces[0];
-  if (!first) throw new Error('no workspace');
-  return first.id;
-}
-
-async function newWorkflow(commands: (starter: string) => unknown[] = () => []): Promise<string> {
-  const created = await api<{ id: string }>('POST', '/api/workflows', { workspaceId: await workspaceId() });
-  expect(created.status).toBe(201);
-  const got = await api<{ data: { state: { blocks: Record<string, { id: string; type: string }> } } }>('GET', `/api/workflows/${created.body.id}`);
-  const starter = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter');
-  if (!starter) throw new Error('no starter block');
-  const list = commands(starter.id);
-  if (list.length > 0) expect((await api('POST', `/api/workflows/${created.body.id}/commands`, { commands: list })).status).toBe(200);
-  return created.body.id;
+/** A new workflow of the default account with `commands` after its starter; answers its id. */
+async function newWorkflow(commands?: (starter: string) => unknown[]): Promise<string> {
+  return (await workflowWith(commands)).id;
 }
 
 beforeAll(async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { freePort } from '../infra/scripts/lib/stack.mjs';
 import { api } from './support/http.js';
 import { startSecondGateway } from './support/gateway.js';
+import { workflowWith, workspaceId } from './support/runStream.js';
 
 interface Block {
   id: string;
@@ -11,24 +12,6 @@ interface Block {
 }
 interface WorkflowBody {
   data: { id: string; name: string; version: number; state: { blocks: Record<string, Block>; edges: Array<{ source: string; target: string }> } };
-}
-
-async function workspaceId(): Promise<string> {
-  const res = await api<{ workspaces: Array<{ id: string }> }>('GET', '/api/workspaces');
-  expect(res.status).toBe(200);
-  const first = res.body.workspaces[0];
-  if (!first) throw new Error('no workspace');
-  return first.id;
-}
-
-async function createWorkflow(): Promise<{ id: string; starter: Block }> {
-  const created = await api<{ id: string; name: string; description: string; color: string; folderId: null }>('POST', '/api/workflows', { workspaceId: await workspaceId() });
-  expect(created.status).toBe(201);
-  const got = await api<WorkflowBody>('GET', `/api/workflows/${created.body.id}`);
-  expect(got.status).toBe(200);
-  const starter = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter');
-  if (!starter) throw new Error('no starter block');
-  return { id: created.body.id, starter };
 }
 
 describe('the walking path through every layer', () => {
@@ -63,12 +46,12 @@ describe('the walking path through every layer', () => {
   });
 
   it('edits and runs starter → function in a Temporal run; return 40 + 2 gives 42', async () => {
-    const { id, starter } = await createWorkflow();
+    const { id, starter } = await workflowWith();
     const edit = await api<{ version: number; events: unknown[] }>('POST', `/api/workflows/${id}/commands`, {
       commands: [
         { type: 'addBlock', id: 'fn', blockType: 'function', position: { x: 400, y: 100 } },
         { type: 'setSubBlockValue', id: 'fn', subBlockId: 'code', value: 'console.log("hi"); return 40 + 2' },
-        { type: 'addEdge', source: starter.id, target: 'fn' },
+        { type: 'addEdge', source: starter, target: 'fn' },
       ],
     });
     expect(edit.status).toBe(200);
@@ -88,12 +71,12 @@ describe('the walking path through every layer', () => {
   });
 
   it('answers a failing function as success false with its error', async () => {
-    const { id, starter } = await createWorkflow();
+    const { id, starter } = await workflowWith();
     await api('POST', `/api/workflows/${id}/commands`, {
       commands: [
         { type: 'addBlock', id: 'fn', blockType: 'function', position: { x: 400, y: 100 } },
         { type: 'setSubBlockValue', id: 'fn', subBlockId: 'code', value: 'throw new Error("boom")' },
-        { type: 'addEdge', source: starter.id, target: 'fn' },
+        { type: 'addEdge', source: starter, target: 'fn' },
       ],
     });
     const run = await api<{ success: boolean; error: string }>('POST', `/api/workflows/${id}/execute`, {});
@@ -103,7 +86,7 @@ describe('the walking path through every layer', () => {
   });
 
   it('refuses an unknown block type and stores nothing', async () => {
-    const { id } = await createWorkflow();
+    const { id } = await workflowWith();
     const before = await api<WorkflowBody>('GET', `/api/workflows/${id}`);
     const res = await api<{ error: string }>('POST', `/api/workflows/${id}/commands`, { commands: [{ type: 'addBlock', blockType: 'no_such_block', position: { x: 0, y: 0 } }] });
     expect(res.status).toBe(400);
@@ -114,7 +97,7 @@ describe('the walking path through every layer', () => {
 
   it('answers bad input with 400 naming the problem, and unknown workflows with 404', async () => {
     expect((await api('POST', '/api/workflows', '{"workspaceId":')).status).toBe(400);
-    const { id } = await createWorkflow();
+    const { id } = await workflowWith();
     const empty = await api<{ error: string }>('POST', `/api/workflows/${id}/commands`, { commands: [] });
     expect(empty.status).toBe(400);
     expect(empty.body.error).toMatch(/^commands:/);
