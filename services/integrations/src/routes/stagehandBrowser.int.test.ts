@@ -9,7 +9,7 @@ import { modelConfigFromEnv } from '../models/config.js';
 import type { AddressPolicy } from '../net/addressPolicy.js';
 import { createRouter } from './router.js';
 import { STAGEHAND_AGENT_MAX_STEPS, stagehandRoutes } from './stagehand.routes.js';
-import { BROWSER_MARKER, browserFromEnv } from './stagehandBrowser.js';
+import { BROWSER_MARKER, browserFromEnv, browserSlots } from './stagehandBrowser.js';
 
 /**
  * The Stagehand agent in a real browser (Debian's Chromium, CHROMIUM_PATH): the model's tool calls are
@@ -93,6 +93,7 @@ describe('the operator’s browser setting', () => {
     expect(browserFromEnv({ WEFT_BROWSER_PATH: '/opt/chrome/chrome' })).toEqual({ executablePath: '/opt/chrome/chrome' });
     expect(browserFromEnv({ WEFT_BROWSER_PATH: 'off', CHROMIUM_PATH: CHROMIUM })).toBeNull();
     expect(browserFromEnv({ CHROMIUM_PATH: CHROMIUM })).toEqual({ executablePath: CHROMIUM });
+    expect(browserFromEnv({ CHROMIUM_PATH: CHROMIUM, WEFT_BROWSER_MAX: '2' })).toEqual({ executablePath: CHROMIUM, maxBrowsers: 2 });
     expect(browserFromEnv({ CHROMIUM_PATH: '/nowhere/chromium' })).toEqual(existsSync('/usr/bin/chromium') ? { executablePath: '/usr/bin/chromium' } : null);
   });
 
@@ -227,6 +228,29 @@ describe('POST /api/tools/stagehand/agent in a browser', () => {
     await expect.poll(() => site.received('GET', '/slow')[0]?.abandoned).toBe(true);
     expect(alive(during)).toEqual([]);
     expect(anthropic.chatRequests()).toEqual([]);
+  });
+
+  it('runs at most WEFT_BROWSER_MAX browsers at once: a further call waits for one to close, and may be cancelled while it waits', async () => {
+    const one = createRouter(stagehandRoutes({ policy: ALLOW_FAKES, models: { config: modelConfigFromEnv({ WEFT_ANTHROPIC_BASE_URL: anthropic.url }), logger }, browser: { executablePath: CHROMIUM, maxBrowsers: 1 } }), logger);
+    const call = (startUrl: string, signal: AbortSignal) => one.handle({ method: 'POST', path: '/tools/stagehand/agent', query: {}, body: { task: 't', startUrl, apiKey: 'k' }, context, envVars: {}, signal });
+    site.on('GET', '/slow', { hang: true });
+    site.on('GET', '/quick', html('<p>Quick</p>', 'Quick'));
+    anthropic.reply({ toolCalls: [{ name: 'done', arguments: { success: true, message: 'Quick one' } }] });
+    const first = new AbortController();
+    const holding = call(`${site.url}/slow`, first.signal);
+    await expect.poll(() => site.received('GET', '/slow').length).toBe(1);
+    const gaveUp = new AbortController();
+    const cancelled = call(`${site.url}/quick`, gaveUp.signal);
+    const next = call(`${site.url}/quick`, new AbortController().signal);
+    await expect.poll(() => browserSlots()).toEqual({ running: 1, waiting: 2 });
+    gaveUp.abort();
+    expect((await cancelled).body).toMatchObject({ agentResult: { success: false, completed: false, actions: [] } });
+    expect(browserSlots()).toEqual({ running: 1, waiting: 1 });
+    expect(site.received('GET', '/quick')).toEqual([]);
+    first.abort();
+    await holding;
+    expect((await next).body).toMatchObject({ agentResult: { success: true, message: 'Quick one' } });
+    expect(browserSlots()).toEqual({ running: 0, waiting: 0 });
   });
 });
 

@@ -9,7 +9,11 @@ import { isHttpUrl } from './router.js';
 /** The Chromium the Stagehand agent drives. */
 export interface BrowserConfig {
   executablePath: string;
+  /** Browsers this process runs at once; further calls wait for one to close (default 4). */
+  maxBrowsers?: number;
 }
+
+const DEFAULT_MAX_BROWSERS = 4;
 
 const OFF = new Set(['off', 'none', 'false', '0', 'no']);
 
@@ -19,12 +23,51 @@ const OFF = new Set(['off', 'none', 'false', '0', 'no']);
  * exists. Null: no browser, the agent reads pages as text.
  */
 export function browserFromEnv(env: NodeJS.ProcessEnv = process.env): BrowserConfig | null {
+  const max = Number(env.WEFT_BROWSER_MAX);
+  const limit = Number.isInteger(max) && max > 0 ? { maxBrowsers: max } : {};
   const explicit = env.WEFT_BROWSER_PATH?.trim();
-  if (explicit) return OFF.has(explicit.toLowerCase()) ? null : { executablePath: explicit };
+  if (explicit) return OFF.has(explicit.toLowerCase()) ? null : { executablePath: explicit, ...limit };
   for (const candidate of [env.CHROMIUM_PATH?.trim(), '/usr/bin/chromium']) {
-    if (candidate && existsSync(candidate)) return { executablePath: candidate };
+    if (candidate && existsSync(candidate)) return { executablePath: candidate, ...limit };
   }
   return null;
+}
+
+/** Browsers running in this process, and the calls waiting for one to close. */
+let running = 0;
+const waiting: Array<() => void> = [];
+
+/** A place for one more browser (WEFT_BROWSER_MAX at once); a cancelled call stops waiting. */
+function acquireBrowser(max: number, signal: AbortSignal | undefined): Promise<void> {
+  signal?.throwIfAborted();
+  if (running < max) {
+    running++;
+    return Promise.resolve();
+  }
+  return new Promise((resolve, reject) => {
+    const go = () => {
+      signal?.removeEventListener('abort', onAbort);
+      running++;
+      resolve();
+    };
+    const onAbort = () => {
+      const at = waiting.indexOf(go);
+      if (at >= 0) waiting.splice(at, 1);
+      reject(signal?.reason instanceof Error ? signal.reason : new Error('The call was cancelled'));
+    };
+    waiting.push(go);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Browsers running in this process and calls waiting for one (tests, metrics). */
+export function browserSlots(): { running: number; waiting: number } {
+  return { running, waiting: waiting.length };
+}
+
+function releaseBrowser(): void {
+  running--;
+  waiting.shift()?.();
 }
 
 /** A marker switch on the browser's command line (Chromium ignores it): `--weft-stagehand-agent=<pid of this process>`. */
@@ -172,10 +215,12 @@ export class BrowserSession {
   ) {}
 
   static async open(config: BrowserConfig, policy: AddressPolicy, limits: BrowserLimits, signal: AbortSignal | undefined): Promise<BrowserSession> {
-    signal?.throwIfAborted();
-    const blackhole = await listenBlackhole();
+    await acquireBrowser(config.maxBrowsers ?? DEFAULT_MAX_BROWSERS, signal);
+    let blackhole: net.Server | undefined;
     let browser: Browser | undefined;
+    let session: BrowserSession | undefined;
     try {
+      blackhole = await listenBlackhole();
       const port = (blackhole.address() as net.AddressInfo).port;
       browser = await chromium.launch({
         executablePath: config.executablePath,
@@ -203,27 +248,32 @@ export class BrowserSession {
         ],
       });
       const context = await browser.newContext({ acceptDownloads: false, serviceWorkers: 'block', viewport: { width: 1280, height: 900 } });
-      const session = new BrowserSession(browser, context, blackhole, policy, limits);
+      const opened = new BrowserSession(browser, context, blackhole, policy, limits);
+      session = opened;
       context.setDefaultTimeout(limits.actionTimeoutMs);
       context.setDefaultNavigationTimeout(limits.timeoutMs);
       context.on('page', (page) => page.on('dialog', (dialog) => void dialog.accept().catch(() => undefined)));
-      await context.route(() => true, (route, request) => session.handle(route, request));
+      await context.route(() => true, (route, request) => opened.handle(route, request));
       await context.routeWebSocket(() => true, (ws) => {
-        session.refused.push(`${ws.url()} (WebSockets are not allowed)`);
+        opened.refused.push(`${ws.url()} (WebSockets are not allowed)`);
         void ws.close({ code: 1008, reason: 'WebSockets are not allowed' }).catch(() => undefined);
       });
       await context.newPage();
       if (signal) {
         if (signal.aborted) {
-          await session.close();
+          await opened.close();
           signal.throwIfAborted();
         }
-        signal.addEventListener('abort', () => void session.close(), { once: true });
+        signal.addEventListener('abort', () => void opened.close(), { once: true });
       }
-      return session;
+      return opened;
     } catch (err) {
-      await browser?.close().catch(() => undefined);
-      blackhole.close();
+      if (session) await session.close();
+      else {
+        await browser?.close().catch(() => undefined);
+        blackhole?.close();
+        releaseBrowser();
+      }
       throw err;
     }
   }
@@ -331,7 +381,7 @@ export class BrowserSession {
     this.hops = 0;
     let failure: unknown;
     try {
-      await this.page.goto(url, { waitUntil: 'load' });
+      await this.page.goto(url, { waitUntil: 'domcontentloaded' });
     } catch (err) {
       failure = err;
     }
@@ -447,6 +497,7 @@ export class BrowserSession {
       await this.context.close().catch(() => undefined);
       await this.browser.close().catch(() => undefined);
       this.blackhole.close();
+      releaseBrowser();
     })();
     return this.closing;
   }
