@@ -7,6 +7,8 @@ import { api } from './support/http.js';
 import { createAccount } from './support/accounts.js';
 import { startSecondGateway } from './support/gateway.js';
 import type { ScheduleView, WorkflowSchedules } from './support/schedules.js';
+import { untilEnded } from './support/runs.js';
+import { workflowWith } from './support/runStream.js';
 
 interface Execution {
   executionId: string;
@@ -23,15 +25,7 @@ const set = (id: string, subBlockId: string, value: unknown): Command => ({ type
 
 /** A new workflow of the default account: its starter's id goes to `build`, whose commands are applied. */
 async function workflow(build: (starter: string) => Command[], cookie?: string): Promise<string> {
-  const who: Record<string, string> = cookie === undefined ? {} : { cookie };
-  const spaces = await api<{ workspaces: Array<{ id: string }> }>('GET', '/api/workspaces', undefined, who);
-  const created = await api<{ id: string }>('POST', '/api/workflows', { workspaceId: spaces.body.workspaces[0]?.id }, who);
-  expect(created.status).toBe(201);
-  const got = await api<{ data: { state: { blocks: Record<string, { id: string; type: string }> } } }>('GET', `/api/workflows/${created.body.id}`, undefined, who);
-  const starter = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter')?.id ?? '';
-  const edited = await api('POST', `/api/workflows/${created.body.id}/commands`, { commands: build(starter) }, who);
-  expect(edited.status).toBe(200);
-  return created.body.id;
+  return (await workflowWith(build, cookie === undefined ? {} : { cookie })).id;
 }
 
 /** Whether the stack's Temporal server holds the workflow's schedule (`<instance>-schedule-<workflowId>`). */
@@ -121,15 +115,8 @@ async function executions(workflowId: string, trigger?: string): Promise<Executi
   return out.body.executions;
 }
 
-async function finished(executionId: string, cookie?: string): Promise<Execution> {
-  let last: Execution | undefined;
-  const who: Record<string, string> = cookie === undefined ? {} : { cookie };
-  await expect
-    .poll(async () => (last = (await api<Execution>('GET', `/api/executions/${executionId}`, undefined, who)).body).status, { timeout: 60_000, interval: 100 })
-    .toMatch(/succeeded|failed|cancelled/);
-  if (!last) throw new Error('never read');
-  return last;
-}
+/** The run once it has ended, read by the default account or the one whose `cookie` is given. */
+const finished = (executionId: string, cookie?: string) => untilEnded<Execution>(executionId, { headers: cookie === undefined ? {} : { cookie }, timeout: 60_000 });
 
 const unique = () => randomUUID().slice(0, 8);
 /** The blocks of a finished run that ran (not skipped), in log order. */
