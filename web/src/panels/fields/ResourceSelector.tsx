@@ -1,10 +1,10 @@
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useInfiniteQuery, type InfiniteData, type QueryKey } from '@tanstack/react-query';
 import type { SubBlockConfig } from '@weft/catalog';
 import { api, type SelectorItem, type SelectorPage } from '../../api';
 import { Icon } from '../../ui/icons';
 import { useFormBlock, useFormEnv } from './FormContext';
-import { chosenLabel, isListKey, listProblem, nextActive, pageItems, resourceNoun, selectorValues } from './selectors';
+import { chosenLabel, isListKey, LIST_MAX_HEIGHT, listPlacement, listProblem, nextActive, pageItems, resourceNoun, selectorValues } from './selectors';
 
 interface Props {
   field: SubBlockConfig;
@@ -18,6 +18,21 @@ const SEARCH_DELAY_MS = 250;
 
 /** Names of items chosen before, by block type, field and id: a choice found by a search keeps its name when the list is not searched. */
 const chosenNames = new Map<string, SelectorItem>();
+
+/** What clips an element: its nearest scrolling ancestor's box within the window. */
+function clipOf(el: HTMLElement): { top: number; bottom: number } {
+  let top = 0;
+  let bottom = window.innerHeight;
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const overflow = getComputedStyle(p).overflowY;
+    if (overflow !== 'auto' && overflow !== 'scroll' && overflow !== 'hidden') continue;
+    const box = p.getBoundingClientRect();
+    top = Math.max(top, box.top);
+    bottom = Math.min(bottom, box.bottom);
+    break;
+  }
+  return { top, bottom };
+}
 
 /** `value`, once it has stopped changing for `ms`. */
 function useSettled<T>(value: T, ms: number): T {
@@ -49,6 +64,7 @@ export function ResourceSelectorField({ field, label, value, onChange }: Props) 
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
   const [activeRow, setActive] = useState(0);
+  const [placement, setPlacement] = useState({ up: false, maxHeight: LIST_MAX_HEIGHT });
   const search = useSettled(query.trim(), SEARCH_DELAY_MS);
   const current = typeof value === 'string' ? value : value === null || value === undefined ? '' : JSON.stringify(value);
 
@@ -81,9 +97,19 @@ export function ResourceSelectorField({ field, label, value, onChange }: Props) 
   const noun = resourceNoun(field);
   const icon = KIND_ICON[field.type] ?? 'search';
 
+  useLayoutEffect(() => {
+    const el = input.current;
+    if (open && el) setPlacement(listPlacement(el.getBoundingClientRect(), clipOf(el)));
+  }, [open]);
+
+  // The highlighted row kept in view by scrolling the list alone: scrollIntoView would scroll the
+  // panel too, sliding the list under a resting pointer, which would then highlight another row.
   useEffect(() => {
-    const el = list.current?.querySelector<HTMLElement>(`[data-index="${active}"]`);
-    el?.scrollIntoView({ block: 'nearest' });
+    const box = list.current;
+    const row = box?.querySelector<HTMLElement>(`[data-index="${active}"]`);
+    if (!box || !row) return;
+    if (row.offsetTop < box.scrollTop) box.scrollTop = row.offsetTop;
+    else if (row.offsetTop + row.offsetHeight > box.scrollTop + box.clientHeight) box.scrollTop = row.offsetTop + row.offsetHeight - box.clientHeight;
   }, [active, open]);
 
   const close = () => {
@@ -184,7 +210,7 @@ export function ResourceSelectorField({ field, label, value, onChange }: Props) 
           <Icon name={open ? 'chevronUp' : 'chevronDown'} size={14} />
         </button>
         {open && (
-          <div className="combo-list selector-list" ref={list} onMouseDown={(e) => e.preventDefault()}>
+          <div className={`combo-list selector-list${placement.up ? ' up' : ''}`} style={{ maxHeight: placement.maxHeight }} ref={list} onMouseDown={(e) => e.preventDefault()}>
             <div id={listId} role="listbox" aria-label={label} aria-busy={answers.isFetching}>
               {items.map((item, i) => (
                 <div
@@ -194,7 +220,7 @@ export function ResourceSelectorField({ field, label, value, onChange }: Props) 
                   role="option"
                   aria-selected={item.id === current}
                   className={`combo-option selector-option${i === active ? ' on' : ''}${item.id === current ? ' chosen' : ''}`}
-                  onMouseEnter={() => setActive(i)}
+                  onMouseMove={() => i !== active && setActive(i)}
                   onClick={() => pick(item)}
                 >
                   <span className="selector-option-text">
@@ -206,7 +232,7 @@ export function ResourceSelectorField({ field, label, value, onChange }: Props) 
               ))}
             </div>
             {more && (
-              <button type="button" tabIndex={-1} data-index={items.length} className={`selector-more${active === items.length ? ' on' : ''}`} onMouseEnter={() => setActive(items.length)} onClick={loadMore} disabled={answers.isFetchingNextPage}>
+              <button type="button" tabIndex={-1} data-index={items.length} className={`selector-more${active === items.length ? ' on' : ''}`} onMouseMove={() => active !== items.length && setActive(items.length)} onClick={loadMore} disabled={answers.isFetchingNextPage}>
                 {answers.isFetchingNextPage ? 'Loading…' : 'Load more'}
               </button>
             )}

@@ -98,3 +98,20 @@ export function resourceNoun(field: Pick<SubBlockConfig, 'type' | 'title' | 'id'
   if (title) return title.endsWith('s') ? title : `${title}s`;
   return field.type.replace(/-selector$/, 's');
 }
+
+/** Tallest the open list grows, and the least it shrinks to before it opens on the other side. */
+export const LIST_MAX_HEIGHT = 280;
+const LIST_MIN_HEIGHT = 120;
+const LIST_GAP = 8;
+
+/**
+ * Where the open list goes: below the field when it fits there (or fits better than above), else
+ * above; its height cut to the room on that side of what clips it (the panel's scroll box within
+ * the window), so its last row — "Load more" — can be seen without scrolling the panel.
+ */
+export function listPlacement(field: { top: number; bottom: number }, bounds: { top: number; bottom: number }): { up: boolean; maxHeight: number } {
+  const below = bounds.bottom - field.bottom - LIST_GAP;
+  const above = field.top - bounds.top - LIST_GAP;
+  const up = below < Math.min(LIST_MAX_HEIGHT, 200) && above > below;
+  return { up, maxHeight: Math.round(Math.max(LIST_MIN_HEIGHT, Math.min(LIST_MAX_HEIGHT, up ? above : below))) };
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getBlock, type SubBlockConfig } from '@weft/catalog';
 import { ApiError } from '../../api';
-import { chosenLabel, isListKey, listProblem, nextActive, pageItems, resourceNoun, selectorValues } from './selectors';
+import { chosenLabel, isListKey, listPlacement, listProblem, nextActive, pageItems, resourceNoun, selectorValues } from './selectors';
 
 const fieldsOf = (type: string): readonly SubBlockConfig[] => {
   const block = getBlock(type);
@@ -87,5 +87,22 @@ describe('the items a selector shows', () => {
     expect(resourceNoun(field('jira', 'issueKey'))).toBe('issues');
     expect(resourceNoun(field('google_drive', 'folderSelector'))).toBe('folders');
     expect(resourceNoun({ id: 'x', type: 'folder-selector', title: '' })).toBe('folders');
+  });
+});
+
+describe('where the open list goes', () => {
+  const panel = { top: 50, bottom: 800 };
+  it('opens below with its full height when there is room', () => {
+    expect(listPlacement({ top: 100, bottom: 132 }, panel)).toEqual({ up: false, maxHeight: 280 });
+  });
+  it('opens below, shorter, when a little room is left there and less above', () => {
+    expect(listPlacement({ top: 100, bottom: 132 }, { top: 50, bottom: 350 })).toEqual({ up: false, maxHeight: 210 });
+  });
+  it('opens above a field near the bottom of the panel, cut to the room there', () => {
+    expect(listPlacement({ top: 700, bottom: 732 }, panel)).toEqual({ up: true, maxHeight: 280 });
+    expect(listPlacement({ top: 250, bottom: 282 }, { top: 50, bottom: 300 })).toEqual({ up: true, maxHeight: 192 });
+  });
+  it('never shrinks below a few rows', () => {
+    expect(listPlacement({ top: 60, bottom: 92 }, { top: 50, bottom: 120 }).maxHeight).toBe(120);
   });
 });
