@@ -1,0 +1,141 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumPerSuite } from './support/browser.js';
+import { addFromPalette, openWorkflow } from './support/editing.js';
+import { answerOnce, receivedBy } from './support/serviceFakes.js';
+import { as, signUp, type TestUser } from './support/session.js';
+
+type StoredBlock = { subBlocks: Record<string, { value: unknown } | undefined> };
+
+const POLL = { timeout: 15_000 };
+const shot = (name: string) => path.join(tmpdir(), `weft-selector-${name}.png`);
+
+/** Connects a Slack account for `user` through the registry's OAuth routes (the fake provider grants it at once). */
+async function connectSlack(user: TestUser): Promise<string> {
+  const started = await fetch(`${inject('weftUrl')}/api/auth/oauth/authorize/slack`, { headers: user.headers, redirect: 'manual' });
+  expect(started.status).toBe(302);
+  const state = new URL(started.headers.get('location') ?? '').searchParams.get('state') ?? '';
+  const done = await as(user)<{ credential: { id: string } }>('GET', `/api/auth/oauth/callback?state=${encodeURIComponent(state)}&code=code-slack-selectors`);
+  expect(done.status, JSON.stringify(done.body)).toBe(200);
+  return done.body.credential.id;
+}
+
+/** The names the open list shows, in order. */
+const optionNames = (page: Page) => page.getByRole('listbox', { name: 'Channel', exact: true }).locator('.selector-option-name').allTextContents();
+
+describe('resource selectors in the block form (Chromium)', () => {
+  const chromium = chromiumPerSuite();
+
+  it("lists a Slack block's channels by name once an account is chosen, searches them, pages them with Load more and keeps the pick by id; a bot token from the environment lists them too", async () => {
+    const user = await signUp('Selector user');
+    const call = as(user);
+    const credential = await connectSlack(user);
+    const workflowId = (await call<{ id: string }>('POST', '/api/workflows', { workspaceId: user.workspaceId })).body.id;
+    const stored = async (blockId: string, field: string) =>
+      (await call<{ data: { state: { blocks: Record<string, StoredBlock> } } }>('GET', `/api/workflows/${workflowId}`)).body.data.state.blocks[blockId]?.subBlocks[field]?.value;
+    const { page, errors } = await openWorkflow(chromium(), user.headers.cookie ?? '', workflowId);
+    const slack = await addFromPalette(page, 'Slack', 'slack');
+    await page.locator(`.react-flow__node[data-id="${slack}"]`).click({ position: { x: 8, y: 8 } });
+    const panel = page.getByRole('region', { name: 'Block', exact: true });
+    const field = panel.locator('[data-field="channel"]');
+    const channel = panel.getByRole('combobox', { name: 'Channel', exact: true });
+
+    // No account yet: the server's message is a hint under the field, not an error (nor a toast).
+    await field.locator('.field-hint').filter({ hasText: 'Select an account in "Slack Account" first' }).waitFor(POLL);
+    expect(await field.locator('.field-error').filter({ hasText: 'Select an account' }).count()).toBe(0);
+    await page.screenshot({ path: shot('hint') });
+    expect(await page.getByRole('alert').filter({ hasText: 'Select an account' }).count()).toBe(0);
+
+    // The account chosen, the list is asked again with it: the fake workspace's channels by name, a private one marked.
+    await panel.getByLabel('Slack Account', { exact: true }).selectOption(credential);
+    await expect.poll(() => stored(slack, 'credential'), POLL).toBe(credential);
+    await expect.poll(() => field.locator('.field-hint').count(), POLL).toBe(0);
+    await channel.click();
+    await expect.poll(() => optionNames(page), POLL).toEqual(['#general', '#random', '#eng-private', '#design', '#general-announcements']);
+    expect(await page.getByRole('option', { name: /#eng-private/ }).textContent()).toContain('Private channel');
+    await page.screenshot({ path: shot('list') });
+
+    // Typing searches (on the server: Slack cannot, so it filters by name there); arrows and Enter pick.
+    await channel.pressSequentially('gen');
+    await expect.poll(() => optionNames(page), POLL).toEqual(['#general', '#general-announcements']);
+    const searched = (await receivedBy(inject('serviceFakeUrls').slack)).filter((r) => r.path === '/conversations.list');
+    expect(searched.at(-1)?.headers.authorization).toBe('Bearer token-slack');
+    await channel.press('ArrowDown');
+    await page.screenshot({ path: shot('search') });
+    await channel.press('Enter');
+    await expect.poll(() => stored(slack, 'channel'), POLL).toBe('C024BE94P');
+    expect(await page.getByRole('listbox', { name: 'Channel' }).count()).toBe(0);
+    expect(await channel.inputValue()).toBe('#general-announcements');
+
+    // Escape closes the list and keeps the choice; the block stays selected.
+    await channel.click();
+    await page.getByRole('listbox', { name: 'Channel', exact: true }).waitFor();
+    await channel.press('Escape');
+    expect(await page.getByRole('listbox', { name: 'Channel' }).count()).toBe(0);
+    expect(await channel.inputValue()).toBe('#general-announcements');
+    expect(await panel.count()).toBe(1);
+    await page.screenshot({ path: shot('chosen') });
+
+    // Switched to a custom bot: without a token the hint says what to fill; with one from the
+    // environment ({{SLACK_BOT_TOKEN}}) the list is asked with that token.
+    expect((await call('POST', '/api/environment', { variables: { SLACK_BOT_TOKEN: 'xoxb-selector-bot' } })).status).toBe(200);
+    await panel.getByRole('combobox', { name: 'Authentication Method', exact: true }).selectOption('bot_token');
+    await field.locator('.field-hint').filter({ hasText: 'Enter a bot token in "Bot Token" first' }).waitFor(POLL);
+    // A workspace with more channels than one answer holds: 100 shown, the rest behind "Load more".
+    const many = Array.from({ length: 130 }, (_, i) => ({ id: `CMANY${String(i).padStart(3, '0')}`, name: `team-${String(i).padStart(3, '0')}`, is_private: false }));
+    const bigPage = { json: { ok: true, channels: many, response_metadata: { next_cursor: '' } } };
+    await answerOnce(inject('serviceFakeUrls').slack, 'GET', '/conversations.list', bigPage);
+    await answerOnce(inject('serviceFakeUrls').slack, 'GET', '/conversations.list', bigPage);
+    const token = panel.getByLabel('Bot Token', { exact: true });
+    await token.fill('{{SLACK_BOT_TOKEN}}');
+    await token.press('Enter');
+    await expect.poll(() => stored(slack, 'botToken'), POLL).toBe('{{SLACK_BOT_TOKEN}}');
+    await channel.click();
+    await expect.poll(async () => (await optionNames(page)).length, POLL).toBe(100);
+    const usedToken = (await receivedBy(inject('serviceFakeUrls').slack)).filter((r) => r.path === '/conversations.list').at(-1);
+    expect(usedToken?.headers.authorization).toBe('Bearer xoxb-selector-bot');
+    // End goes to the last row, "Load more" (scrolled into view), and Enter loads the next page.
+    await channel.press('End');
+    await expect.poll(() => page.getByRole('button', { name: 'Load more', exact: true }).getAttribute('class'), POLL).toContain(' on');
+    // The list fits the panel (it opens upwards near its bottom), so "Load more" is on screen.
+    const moreBox = await page.getByRole('button', { name: 'Load more', exact: true }).boundingBox();
+    expect(moreBox && moreBox.y >= 0 && moreBox.y + moreBox.height <= 800).toBe(true);
+    await page.screenshot({ path: shot('load-more-button') });
+    await channel.press('Enter');
+    await expect.poll(async () => (await optionNames(page)).length, POLL).toBe(130);
+    await page.screenshot({ path: shot('load-more') });
+    // The highlight went on to the first of the new page, where the keyboard left off.
+    expect(await channel.getAttribute('aria-activedescendant')).toMatch(/-opt-100$/);
+    await page.getByRole('listbox', { name: 'Channel', exact: true }).getByRole('option', { name: '#team-129', exact: true }).click();
+    await expect.poll(() => stored(slack, 'channel'), POLL).toBe('CMANY129');
+    expect(await channel.inputValue()).toBe('#team-129');
+
+    // A stored id no list has (set from elsewhere) shows as that id, never as an empty field.
+    expect((await call('POST', `/api/workflows/${workflowId}/commands`, { commands: [{ type: 'setSubBlockValue', id: slack, subBlockId: 'channel', value: 'CGONE0001' }] })).status).toBe(200);
+    await expect.poll(() => channel.inputValue(), POLL).toBe('CGONE0001');
+
+    // The provider refusing: its message shows in the list, red, with no toast.
+    await answerOnce(inject('serviceFakeUrls').slack, 'GET', '/conversations.list', { json: { ok: false, error: 'invalid_auth' } });
+    await channel.click();
+    await channel.pressSequentially('q');
+    const refused = page.locator('.selector-note.error');
+    await refused.waitFor(POLL);
+    expect(await refused.textContent()).toMatch(/^Slack answered .*invalid_auth/);
+    await page.screenshot({ path: shot('error') });
+    await channel.press('Escape');
+
+    // The clear button empties the field.
+    await panel.getByRole('button', { name: 'Clear Channel', exact: true }).click();
+    await expect.poll(() => stored(slack, 'channel'), POLL).toBe('');
+    expect(await channel.inputValue()).toBe('');
+    expect(await channel.getAttribute('placeholder')).toBe('Select Slack channel');
+
+    // Advanced mode shows the typed-id twin instead of the selector.
+    await panel.getByLabel('Advanced mode').check();
+    await panel.getByRole('textbox', { name: 'Channel ID', exact: true }).waitFor();
+    expect(await panel.getByRole('combobox', { name: 'Channel', exact: true }).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});
