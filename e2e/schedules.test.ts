@@ -1,6 +1,7 @@
 import { createFakeServer } from '@weft/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { api } from './support/http.js';
+import { untilEnded } from './support/runs.js';
 import { closeTemporal, deployScheduled, schedule, scheduledRuns, scheduledWorkflow, temporalRecord, type ScheduledRun } from './support/schedules.js';
 
 /**
@@ -25,12 +26,8 @@ const tick = (starter: string): Command[] => [
   { type: 'addEdge', source: starter, target: 'tick' },
 ];
 
-async function finished(executionId: string): Promise<ScheduledRun & { error: unknown }> {
-  let last: (ScheduledRun & { error: unknown }) | undefined;
-  await expect.poll(async () => (last = (await api<ScheduledRun & { error: unknown }>('GET', `/api/executions/${executionId}`)).body).status, { timeout: 60_000, interval: 200 }).toMatch(/succeeded|failed|cancelled/);
-  if (!last) throw new Error('never read');
-  return last;
-}
+/** A scheduled run once it has ended. */
+const finished = (executionId: string) => untilEnded<ScheduledRun & { error: unknown }>(executionId, { timeout: 60_000, interval: 200 });
 
 const undeploy = async (workflowId: string) => expect((await api('DELETE', `/api/workflows/${workflowId}/deploy`)).status).toBe(200);
 

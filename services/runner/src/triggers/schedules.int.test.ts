@@ -231,7 +231,7 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
    * Temporal's backfill runs a schedule's actions for a past range as if time had passed: the stand-in
    * for time skipping, which needs a test server this machine cannot download (docs/triggers.md).
    */
-  it('fires at each due time of its spec and timezone over a backfilled week across a daylight-saving change (daily, every 90 minutes), and monthly over a year', async () => {
+  it('fires at each due time of its spec and timezone over a backfilled week across a daylight-saving change (daily, every 90 minutes), a daily time the spring change skips run shifted as cron runs it, and monthly over a year', async () => {
     const scheduledStarts = async (wf: string, expected: number): Promise<string[]> => {
       const query = `TemporalScheduledById = "${instance}-schedule-${wf}"`;
       let starts: string[] = [];
@@ -283,6 +283,14 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
       ),
     );
 
+    // Daily at 02:30 in Paris, a time the clocks skip on 28 March 2027: that night it runs at 03:30
+    // (01:30 UTC), as cron and the form's next runs have it; Temporal alone would skip the day.
+    const gap = `wf-${uniqueSuffix()}`;
+    deploy(gap, 1, { scheduleType: 'daily', dailyTime: '02:30', timezone: 'Europe/Paris' });
+    await schedules.sync(gap);
+    await backfill(gap, '2027-03-26T00:00:00Z', '2027-03-31T00:00:00Z');
+    expect(await scheduledStarts(gap, 5)).toEqual(['2027-03-26T01:30', '2027-03-27T01:30', '2027-03-28T01:30', '2027-03-29T00:30', '2027-03-30T00:30'].map((t) => `${t}:00.000Z`));
+
     // Monthly on the 15th at 06:00 UTC over 2025: twelve fires, one a month.
     const monthly = `wf-${uniqueSuffix()}`;
     deploy(monthly, 1, { scheduleType: 'monthly', monthlyDay: '15', monthlyTime: '06:00' });
@@ -290,7 +298,7 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
     await backfill(monthly, '2025-01-01T00:00:00Z', '2026-01-01T00:00:00Z');
     expect(await scheduledStarts(monthly, 12)).toEqual(Array.from({ length: 12 }, (_, m) => `2025-${String(m + 1).padStart(2, '0')}-15T06:00:00.000Z`));
 
-    for (const wf of [daily, ninety, monthly]) {
+    for (const wf of [daily, ninety, gap, monthly]) {
       deployments.delete(wf);
       await schedules.sync(wf);
     }

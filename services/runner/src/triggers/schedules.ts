@@ -4,6 +4,7 @@ import type { Logger } from '@weft/platform';
 import type { RunWorkflowArgs } from '../workflows/runWorkflow.workflow.js';
 import type { RunnableState } from '../workflows/types.js';
 import type { ScheduleIndex } from './scheduleIndex.js';
+import { gapCalendars, gapCalendarsOfTimes } from './clockGaps.js';
 
 /** Overlap policies a deployment's schedule may use (WEFT_SCHEDULE_OVERLAP); skip by default. */
 export const OVERLAP_POLICIES = ['skip', 'buffer_one', 'buffer_all', 'cancel_other', 'terminate_other', 'allow_all'] as const;
@@ -87,11 +88,14 @@ export function cronExpressions(expression: string): string[] {
 /**
  * Temporal spec of a converted schedule: local times of day (a minutes frequency whose interval
  * divides a day but not an hour) or a cron, in its timezone, or an interval (other minutes frequencies).
+ * A cron with one time of day, and local times, also get the runs the spring clock changes of the
+ * next years would cost them, shifted as cron shifts them (`gapCalendars`; `now` starts the years).
  */
-export function temporalSpec(s: TriggerSchedule): ScheduleSpec {
-  if (s.localTimes) return { calendars: s.localTimes.map(({ hour, minute }) => ({ hour, minute, second: 0 })), timezone: s.timezone };
+export function temporalSpec(s: TriggerSchedule, now: Date = new Date()): ScheduleSpec {
+  if (s.localTimes) return { calendars: [...s.localTimes.map(({ hour, minute }) => ({ hour, minute, second: 0 })), ...gapCalendarsOfTimes(s.localTimes, s.timezone, now)], timezone: s.timezone };
   if (s.interval) return { intervals: [{ every: `${s.interval.everySeconds}s`, offset: `${s.interval.offsetSeconds}s` }] };
-  return { cronExpressions: cronExpressions(s.cronExpression), timezone: s.timezone };
+  const gaps = gapCalendars(s.cronExpression, s.timezone, now);
+  return { cronExpressions: cronExpressions(s.cronExpression), ...(gaps.length > 0 ? { calendars: gaps } : {}), timezone: s.timezone };
 }
 
 function overlapPolicy(p: OverlapPolicy): ScheduleOverlapPolicy {
@@ -234,7 +238,7 @@ export function createScheduleManager(deps: ScheduleManagerDeps): ScheduleManage
       args: [args],
       memo: { cronExpression: s.cronExpression, timezone: s.timezone, scheduleType: s.scheduleType, deploymentVersion: d.deploymentVersion, blockId: triggerBlockId },
     };
-    const spec = temporalSpec(s);
+    const spec = temporalSpec(s, now());
     const policies = { overlap: overlapPolicy(deps.overlap), catchupWindow: CATCHUP_WINDOW };
     const handle = deps.client.schedule.getHandle(scheduleId);
     for (let attempt = 0; attempt < 3; attempt++) {
