@@ -12,18 +12,24 @@ type StoredBlock = { subBlocks: Record<string, { value: unknown } | undefined> }
 const POLL = { timeout: 15_000 };
 const shot = (name: string) => path.join(tmpdir(), `weft-selector-${name}.png`);
 
-/** Connects a Slack account for `user` through the registry's OAuth routes (the fake provider grants it at once). */
-async function connectSlack(user: TestUser): Promise<string> {
-  const started = await fetch(`${inject('weftUrl')}/api/auth/oauth/authorize/slack`, { headers: user.headers, redirect: 'manual' });
+/** Connects an account of `provider` for `user` through the registry's OAuth routes (the fake provider grants it at once). */
+async function connect(user: TestUser, provider: string): Promise<string> {
+  const started = await fetch(`${inject('weftUrl')}/api/auth/oauth/authorize/${provider}`, { headers: user.headers, redirect: 'manual' });
   expect(started.status).toBe(302);
   const state = new URL(started.headers.get('location') ?? '').searchParams.get('state') ?? '';
-  const done = await as(user)<{ credential: { id: string } }>('GET', `/api/auth/oauth/callback?state=${encodeURIComponent(state)}&code=code-slack-selectors`);
+  const done = await as(user)<{ credential: { id: string } }>('GET', `/api/auth/oauth/callback?state=${encodeURIComponent(state)}&code=code-${provider}-selectors`);
   expect(done.status, JSON.stringify(done.body)).toBe(200);
   return done.body.credential.id;
 }
 
-/** The names the open list shows, in order. */
-const optionNames = (page: Page) => page.getByRole('listbox', { name: 'Channel', exact: true }).locator('.selector-option-name').allTextContents();
+/** The names the open list of a selector shows, in order. */
+const optionNames = (page: Page, label = 'Channel') => page.getByRole('listbox', { name: label, exact: true }).locator('.selector-option-name').allTextContents();
+
+/** The JQL of each issue search the Jira fake received, oldest first. */
+async function jqlSent(): Promise<string[]> {
+  const searches = (await receivedBy(inject('serviceFakeUrls').jira)).filter((r) => r.method === 'POST' && r.path.endsWith('/rest/api/3/search'));
+  return searches.map((r) => String((r.body as { jql?: unknown } | undefined)?.jql ?? ''));
+}
 
 describe('resource selectors in the block form (Chromium)', () => {
   const chromium = chromiumPerSuite();
@@ -31,7 +37,7 @@ describe('resource selectors in the block form (Chromium)', () => {
   it("lists a Slack block's channels by name once an account is chosen, searches them, pages them with Load more and keeps the pick by id; a bot token from the environment lists them too", async () => {
     const user = await signUp('Selector user');
     const call = as(user);
-    const credential = await connectSlack(user);
+    const credential = await connect(user, 'slack');
     const workflowId = (await call<{ id: string }>('POST', '/api/workflows', { workspaceId: user.workspaceId })).body.id;
     const stored = async (blockId: string, field: string) =>
       (await call<{ data: { state: { blocks: Record<string, StoredBlock> } } }>('GET', `/api/workflows/${workflowId}`)).body.data.state.blocks[blockId]?.subBlocks[field]?.value;
@@ -136,6 +142,64 @@ describe('resource selectors in the block form (Chromium)', () => {
     await panel.getByLabel('Advanced mode').check();
     await panel.getByRole('textbox', { name: 'Channel ID', exact: true }).waitFor();
     expect(await panel.getByRole('combobox', { name: 'Channel', exact: true }).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it("lists a Jira block's issues for the project picked in its project selector, and again when another project is picked", async () => {
+    const user = await signUp('Jira selector user');
+    const call = as(user);
+    const credential = await connect(user, 'jira');
+    const workflowId = (await call<{ id: string }>('POST', '/api/workflows', { workspaceId: user.workspaceId })).body.id;
+    const added = await call('POST', `/api/workflows/${workflowId}/commands`, {
+      commands: [
+        { type: 'addBlock', id: 'jira', blockType: 'jira', position: { x: 420, y: 60 } },
+        { type: 'setSubBlockValue', id: 'jira', subBlockId: 'credential', value: credential },
+      ],
+    });
+    expect(added.status).toBe(200);
+    const stored = async (field: string) =>
+      (await call<{ data: { state: { blocks: Record<string, StoredBlock> } } }>('GET', `/api/workflows/${workflowId}`)).body.data.state.blocks.jira?.subBlocks[field]?.value;
+    const { page, errors } = await openWorkflow(chromium(), user.headers.cookie ?? '', workflowId);
+    await page.locator('.react-flow__node[data-id="jira"]').click({ position: { x: 8, y: 8 } });
+    const panel = page.getByRole('region', { name: 'Block', exact: true });
+    const projects = panel.locator('[data-field="projectId"]');
+    const issues = panel.locator('[data-field="issueKey"]');
+
+    // Without a domain neither can list; the hints say so.
+    await projects.locator('.field-hint').filter({ hasText: 'domain is required to list Jira projects' }).waitFor(POLL);
+    await issues.locator('.field-hint').filter({ hasText: 'domain is required to list Jira issues' }).waitFor(POLL);
+    const domain = panel.getByRole('textbox', { name: 'Domain', exact: true });
+    await domain.fill('acme.atlassian.example');
+    await domain.press('Enter');
+    // The domain given, the issues still wait for a project.
+    await issues.locator('.field-hint').filter({ hasText: 'projectId is required to list Jira issues' }).waitFor(POLL);
+    await page.screenshot({ path: shot('jira-dependent') });
+
+    const project = panel.getByRole('combobox', { name: 'Select Project', exact: true });
+    await project.click();
+    await expect.poll(() => optionNames(page, 'Select Project'), POLL).toEqual(['Platform', 'Operations']);
+    expect(await page.getByRole('listbox', { name: 'Select Project' }).locator('.selector-option-detail').allTextContents()).toEqual(['PROJ', 'OPS']);
+    await page.getByRole('listbox', { name: 'Select Project', exact: true }).getByText('Operations', { exact: true }).click();
+    await expect.poll(() => stored('projectId'), POLL).toBe('10001');
+    expect(await project.inputValue()).toBe('Operations');
+
+    // The issue selector asks again, for that project's issues.
+    await expect.poll(() => issues.locator('.field-hint').count(), POLL).toBe(0);
+    const issue = panel.getByRole('combobox', { name: 'Select Issue', exact: true });
+    await issue.click();
+    await expect.poll(() => optionNames(page, 'Select Issue'), POLL).toEqual(['First', 'Second']);
+    expect((await jqlSent()).at(-1)).toBe('project = 10001 ORDER BY updated DESC');
+    await issue.press('ArrowDown');
+    await issue.press('Enter');
+    await expect.poll(() => stored('issueKey'), POLL).toBe('PROJ-2');
+    expect(await issue.inputValue()).toBe('Second');
+
+    // Another project: the issues are asked for again with it.
+    await project.click();
+    await page.getByRole('listbox', { name: 'Select Project', exact: true }).getByText('Platform', { exact: true }).click();
+    await expect.poll(() => stored('projectId'), POLL).toBe('10000');
+    await expect.poll(async () => (await jqlSent()).at(-1), POLL).toBe('project = 10000 ORDER BY updated DESC');
+    await page.screenshot({ path: shot('jira') });
     expect(errors).toEqual([]);
   });
 });
