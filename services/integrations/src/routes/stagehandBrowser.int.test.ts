@@ -255,8 +255,12 @@ describe('POST /api/tools/stagehand/agent in a browser', () => {
 });
 
 describe('the browser’s outbound policy', () => {
-  it('a page’s fetch, image, WebSocket, worker’s fetch and redirected fetch to a private address are refused; the model reads what was refused', async () => {
+  it('a page’s fetch, image, WebSocket, worker’s fetch and redirected fetch to a private address are refused, a redirect past the guard’s limit goes nowhere; the model reads what was refused', async () => {
     site.on('GET', '/hop', { status: 302, headers: { location: `${internalUrl}/after-hop` } });
+    // Five redirects the guard follows, then one it hands to the page: Chromium follows that one past
+    // the routing, into the proxy that closes every connection.
+    for (let i = 1; i <= 5; i++) site.on('GET', `/chain${i}`, { status: 302, headers: { location: `/chain${i + 1}` } });
+    site.on('GET', '/chain6', { status: 302, headers: { location: `${internalUrl}/after-chain` } });
     site.on(
       'GET',
       '/evil',
@@ -264,7 +268,7 @@ describe('the browser’s outbound policy', () => {
         `<p id="status">loading</p><img src="${internalUrl}/pixel.png"><script>
           const ws = new WebSocket('${internalUrl.replace('http', 'ws')}/socket');
           new Worker(URL.createObjectURL(new Blob(["fetch('${internalUrl}/from-worker').catch(() => {})"], { type: 'text/javascript' })));
-          Promise.allSettled([fetch('${internalUrl}/secret').then((r) => r.text()), fetch('/hop').then((r) => r.text())]).then((all) => {
+          Promise.allSettled([fetch('${internalUrl}/secret').then((r) => r.text()), fetch('/hop').then((r) => r.text()), fetch('/chain1').then((r) => r.text())]).then((all) => {
             document.getElementById('status').textContent = all.map((r) => r.status + ':' + (r.value || '')).join(' ');
           });
         </script>`,
@@ -275,7 +279,8 @@ describe('the browser’s outbound policy', () => {
     const res = await agent({ task: 'Read the secret', startUrl: `${site.url}/evil` });
     expect(res.status).toBe(200);
     const view = bodyOf(anthropic.chatRequests()[1]);
-    expect(view).toContain('rejected: rejected:');
+    expect(view).toContain('rejected: rejected: rejected:');
+    expect(site.received('GET', '/chain6')).toHaveLength(1);
     expect(view).not.toContain('internal secret');
     expect(view).toContain(`${internalUrl}/secret (${refusal('127.0.0.2')})`);
     expect(view).toContain(`${internalUrl}/pixel.png (${refusal('127.0.0.2')})`);

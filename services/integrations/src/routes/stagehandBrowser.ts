@@ -239,8 +239,9 @@ export class BrowserSession {
           '--no-first-run',
           '--disable-dev-shm-usage',
           '--dns-prefetch-disable',
+          '--disable-quic',
           // What the routing does not see (a fulfilled redirect's next hop, favicons, prefetches) goes
-          // to a proxy that closes every connection; loopback is not exempt; WebRTC sends no UDP.
+          // to a proxy that closes every connection; loopback is not exempt; WebRTC and QUIC send no UDP.
           `--proxy-server=http://127.0.0.1:${port}`,
           '--proxy-bypass-list=<-loopback>',
           '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
