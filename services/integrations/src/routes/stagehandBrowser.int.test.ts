@@ -163,6 +163,12 @@ describe('POST /api/tools/stagehand/agent in a browser', () => {
     expect(bodyOf(requests[0])).toContain('[1] textbox \\"Product\\" name=q');
     expect(bodyOf(requests[0])).toContain('[3] button \\"Search\\"');
     expect(bodyOf(requests[3])).toContain('Found: Widget (large) costs 12 EUR');
+
+    // The text mode (no browser) reads the same page without its script: no form to fill.
+    const textMode = createRouter(stagehandRoutes({ policy: ALLOW_FAKES, models: { config: modelConfigFromEnv({ WEFT_ANTHROPIC_BASE_URL: anthropic.url }), logger }, browser: null }), logger);
+    anthropic.reply({ toolCalls: [{ name: 'done', arguments: { success: false, message: 'No form' } }] });
+    await textMode.handle({ method: 'POST', path: '/tools/stagehand/agent', query: {}, body: { task: 'Find the price', startUrl: `${site.url}/search`, apiKey: 'k' }, context, envVars: {} });
+    expect(bodyOf(anthropic.chatRequests()[4])).not.toContain('Product');
   });
 
   it('clicks a button by its name that navigates, and reads the page it opens', async () => {
