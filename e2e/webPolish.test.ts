@@ -93,7 +93,9 @@ describe('the web app’s finish in Chromium', () => {
       { type: 'done', content: 'Added **Notify** after the agent.' },
     ];
     await answer?.(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(''));
-    await panel.locator('.copilot-assistant').getByText('Added **Notify** after the agent.').waitFor();
+    // The answer's Markdown is drawn: **Notify** in bold.
+    await panel.locator('.copilot-assistant strong').getByText('Notify', { exact: true }).waitFor();
+    expect(await panel.locator('.copilot-assistant').first().textContent()).toBe('Added Notify after the agent.');
     await panel.getByText('edit_workflow: completed').waitFor();
     await expect.poll(() => send.isDisabled()).toBe(false);
     expect(await panel.getByLabel('The copilot is replying').count()).toBe(0);

@@ -1,5 +1,43 @@
 import type { ChatItem, ToolState, WorkflowDiff } from './chatStream';
+import { parseMarkdown, type Span } from './markdown';
 import { Icon } from '../ui/icons';
+
+function Spans({ spans }: { spans: Span[] }) {
+  return spans.map((s, i) => (s.kind === 'bold' ? <strong key={i}>{s.text}</strong> : s.kind === 'code' ? <code key={i}>{s.text}</code> : s.text));
+}
+
+/** The copilot's answer with its Markdown drawn: paragraphs, lists, code. */
+function Answer({ text }: { text: string }) {
+  return (
+    <div className="copilot-bubble copilot-md">
+      {parseMarkdown(text).map((b, i) =>
+        b.kind === 'paragraph' ? (
+          <p key={i}>
+            <Spans spans={b.spans} />
+          </p>
+        ) : b.kind === 'code' ? (
+          <pre key={i}>{b.text}</pre>
+        ) : b.ordered ? (
+          <ol key={i}>
+            {b.items.map((item, j) => (
+              <li key={j}>
+                <Spans spans={item} />
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <ul key={i}>
+            {b.items.map((item, j) => (
+              <li key={j}>
+                <Spans spans={item} />
+              </li>
+            ))}
+          </ul>
+        ),
+      )}
+    </div>
+  );
+}
 
 function DiffView({ diff }: { diff: WorkflowDiff }) {
   const line = (sign: string, text: string, key: string) => (
@@ -28,7 +66,7 @@ export function CopilotItem({ item, onRevert, onDecide }: { item: ChatItem; onRe
     case 'user':
       return <p className="copilot-bubble">{item.text}</p>;
     case 'assistant':
-      return <p className="copilot-bubble">{item.text}</p>;
+      return <Answer text={item.text} />;
     case 'error':
       return (
         <p className="copilot-bubble" role="alert">
