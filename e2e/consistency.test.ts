@@ -3,6 +3,7 @@ import { inject } from 'vitest';
 import { startSecondGateway } from './support/gateway.js';
 import { createAccount } from './support/accounts.js';
 import { signUp, type TestUser } from './support/session.js';
+import { apiAt } from './support/http.js';
 
 /**
  * Read-your-writes through the gateways (issue 9): after a 2xx, the very next call, through this
@@ -15,15 +16,7 @@ let second: { url: string; stop: () => void };
 let user: TestUser;
 
 /** A JSON call to one gateway as `user`. */
-async function call<T = Record<string, unknown>>(gateway: Gateway, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${gateway}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...user.headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : {}) as T };
-}
+const call = <T = Record<string, unknown>>(gateway: Gateway, method: string, path: string, body?: unknown) => apiAt(() => gateway)<T>(method, path, body, user.headers);
 
 /** Runs `pair(i)` for i < count, `width` at a time; answers every unexpected outcome it reported. */
 async function pairs(count: number, width: number, pair: (i: number) => Promise<string | undefined>): Promise<string[]> {
