@@ -171,12 +171,13 @@ describe('POST /api/tools/stagehand/agent in a browser', () => {
     expect(bodyOf(anthropic.chatRequests()[4])).not.toContain('Product');
   });
 
-  it('clicks a button by its name that navigates, and reads the page it opens', async () => {
+  it('clicks a button by its name that navigates, and reads the page it opens; a #fragment of it loads nothing', async () => {
     site.on('GET', '/product', html(`<h1>Widget</h1><button onclick="location.assign('/details')">Show details</button>`, 'Product'));
     site.on('GET', '/details', html('<p>Warranty: 2 years</p>', 'Details'));
     anthropic.reply(
       { toolCalls: [{ name: 'click', arguments: { target: 'Show details' }, id: 'toolu_1' }] },
-      { toolCalls: [{ name: 'done', arguments: { success: true, message: 'Two years' }, id: 'toolu_2' }] },
+      { toolCalls: [{ name: 'navigate', arguments: { url: `${site.url}/details#warranty` }, id: 'toolu_2' }] },
+      { toolCalls: [{ name: 'done', arguments: { success: true, message: 'Two years' }, id: 'toolu_3' }] },
     );
     const res = await agent({ task: 'How long is the warranty?', startUrl: `${site.url}/product` });
     expect(res.body).toEqual({
@@ -187,6 +188,8 @@ describe('POST /api/tools/stagehand/agent in a browser', () => {
         actions: [
           { type: 'goto', url: `${site.url}/product`, title: 'Product' },
           { type: 'click', target: 'Show details', element: '[1] button "Show details"', url: `${site.url}/details` },
+          // A move within the page loads nothing.
+          { type: 'goto', url: `${site.url}/details#warranty`, title: 'Details' },
         ],
       },
       structuredOutput: null,

@@ -392,6 +392,8 @@ export class BrowserSession {
     if (outcome?.kind === 'error') throw outcome.error;
     if (outcome?.kind === 'page') return { url: this.page.url(), title: await this.pageTitle(), status: outcome.status, statusText: outcome.statusText };
     if (outcome?.kind === 'redirect') throw new Error('The redirect did not finish in time');
+    // No document was asked for: a move within the page (a #fragment of the page open).
+    if (!failure) return { url: this.page.url(), title: await this.pageTitle(), status: 200, statusText: 'OK' };
     throw failure instanceof Error ? new Error(failure.message.split('\n')[0]) : new Error('The page did not load');
   }
 
