@@ -178,6 +178,10 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
     deploy(failing, 1, { scheduleType: 'hourly' });
     await schedules.sync(failing);
     unreadable.add(failing);
+    // Deployed with a schedule trigger but no schedule of this instance (another instance's runner
+    // shares the registry, or its deploy event is still to come): the start makes none.
+    const elsewhere = `wf-elsewhere-${uniqueSuffix()}`;
+    deploy(elsewhere, 1, { scheduleType: 'hourly' });
 
     const parisTime = (iso: string) => new Date(iso).toLocaleTimeString('en-GB', { timeZone: 'Europe/Paris', hour: '2-digit', minute: '2-digit' });
     const check = async () => {
@@ -205,9 +209,10 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
       expect(await createScheduleIndex(database?.db as Kysely<RunnerDB>).of(stale)).toEqual([]);
     };
 
-    const started = await resyncSchedulesAtStart(schedules, () => Promise.resolve([kept, moved, failing]), logger, []);
-    expect(started?.failed).toEqual([failing]);
+    const started = await resyncSchedulesAtStart(schedules, () => Promise.resolve([kept, moved, failing, elsewhere]), logger, []);
+    expect(started).toEqual({ synced: 3, failed: [failing] });
     await check();
+    expect(await schedules.get(elsewhere)).toEqual([]);
     // The failing one was left as it was.
     expect(await schedules.get(failing)).toMatchObject([{ cronExpression: '0 * * * *' }]);
     // Another start: the same schedules, nothing duplicated.
@@ -221,7 +226,7 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
     expect(await resyncSchedulesAtStart(schedules, () => Promise.reject(new Error('down')), logger, [0])).toBeUndefined();
 
     unreadable.delete(failing);
-    for (const wf of [kept, moved, failing]) {
+    for (const wf of [kept, moved, failing, elsewhere]) {
       deployments.delete(wf);
       await schedules.sync(wf);
     }

@@ -62,9 +62,10 @@ export interface ScheduleManager {
   pause(workflowId: string, blockId?: string): Promise<ScheduleView[]>;
   resume(workflowId: string, blockId?: string): Promise<ScheduleView[]>;
   /**
-   * Syncs every deployed workflow (`deployed`) and every workflow with schedules recorded, so each
-   * one's schedules are what its active deployment makes now (a runner start: schedules written by
-   * an older runner get today's spec). A workflow that fails is logged and the others go on.
+   * Syncs every workflow with schedules of this runner's instance — recorded ones, or a deployed
+   * workflow (`deployed`) with one at its id from before the record — so each one's schedules are
+   * what its active deployment makes now (a runner start: schedules written by an older runner get
+   * today's spec, a stale one goes). A workflow that fails is logged and the others go on.
    */
   resync(deployed: string[]): Promise<{ synced: number; failed: string[] }>;
 }
@@ -312,14 +313,24 @@ export function createScheduleManager(deps: ScheduleManagerDeps): ScheduleManage
       return serial(workflowId, () => setPaused(workflowId, blockId, false));
     },
     async resync(deployed) {
-      const workflowIds = [...new Set([...deployed, ...(await deps.index.workflows())])];
+      const recorded = new Set(await deps.index.workflows());
+      const workflowIds = [...new Set([...deployed, ...recorded])];
       const failed: string[] = [];
+      let skipped = 0;
       let next = 0;
       // A few at a time: each sync is a handful of calls to the registry and Temporal.
       const lane = async () => {
         for (let i = next++; i < workflowIds.length; i = next++) {
           const workflowId = workflowIds[i] ?? '';
           try {
+            // Only schedules of this runner's instance are brought in line: recorded ones, or one at
+            // the workflow's id from before the record. A deployed workflow with none is left to the
+            // deployment events (a durable consumer: what this runner missed comes when it is back);
+            // so a runner of another instance sharing the registry (a test's) makes none of its own.
+            if (!recorded.has(workflowId) && !(await describe(workflowId, starterScheduleId(workflowId)))) {
+              skipped++;
+              continue;
+            }
             await manager.sync(workflowId);
           } catch (err) {
             failed.push(workflowId);
@@ -328,7 +339,7 @@ export function createScheduleManager(deps: ScheduleManagerDeps): ScheduleManage
         }
       };
       await Promise.all(Array.from({ length: 4 }, lane));
-      return { synced: workflowIds.length - failed.length, failed: failed.sort() };
+      return { synced: workflowIds.length - failed.length - skipped, failed: failed.sort() };
     },
   };
   return manager;
