@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ensureBackingServices, temporalBinaryPath } from '../infra/scripts/lib/backing.mjs';
+import { freePort } from '../infra/scripts/lib/stack.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const saved = { ...process.env };
@@ -60,15 +61,6 @@ describe('bringing up the backing services', () => {
     expect(temporalBinaryPath().startsWith(root)).toBe(false);
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 async function withClient<T>(address: string, use: (client: Client) => Promise<T>): Promise<T> {
   const connection = await Connection.connect({ address });
