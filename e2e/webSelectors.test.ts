@@ -28,7 +28,7 @@ const optionNames = (page: Page, label = 'Channel') => page.getByRole('listbox',
 /** The JQL of each issue search the Jira fake received, oldest first. */
 async function jqlSent(): Promise<string[]> {
   const searches = (await receivedBy(inject('serviceFakeUrls').jira)).filter((r) => r.method === 'POST' && r.path.endsWith('/rest/api/3/search'));
-  return searches.map((r) => String((r.body as { jql?: unknown } | undefined)?.jql ?? ''));
+  return searches.map(({ body }) => (typeof body === 'object' && body !== null && 'jql' in body ? String(body.jql) : ''));
 }
 
 describe('resource selectors in the block form (Chromium)', () => {
@@ -200,6 +200,36 @@ describe('resource selectors in the block form (Chromium)', () => {
     await expect.poll(() => stored('projectId'), POLL).toBe('10000');
     await expect.poll(async () => (await jqlSent()).at(-1), POLL).toBe('project = 10000 ORDER BY updated DESC');
     await page.screenshot({ path: shot('jira') });
+    expect(errors).toEqual([]);
+  });
+
+  it("lists channels in an agent's Slack tool card with the card's own account, and stores the pick in the tool's params", async () => {
+    const user = await signUp('Tool card selector user');
+    const call = as(user);
+    const credential = await connect(user, 'slack');
+    const workflowId = (await call<{ id: string }>('POST', '/api/workflows', { workspaceId: user.workspaceId })).body.id;
+    const tool = { type: 'slack', title: 'Slack', params: { operation: 'send', authMethod: 'oauth', credential }, usageControl: 'auto' };
+    const added = await call('POST', `/api/workflows/${workflowId}/commands`, {
+      commands: [
+        { type: 'addBlock', id: 'agent', blockType: 'agent', position: { x: 420, y: 60 } },
+        { type: 'setSubBlockValue', id: 'agent', subBlockId: 'tools', value: [tool] },
+      ],
+    });
+    expect(added.status).toBe(200);
+    type AgentBlock = { subBlocks: { tools?: { value: Array<{ params: Record<string, unknown> }> } } };
+    const toolParams = async () =>
+      (await call<{ data: { state: { blocks: Record<string, AgentBlock> } } }>('GET', `/api/workflows/${workflowId}`)).body.data.state.blocks.agent?.subBlocks.tools?.value[0]?.params;
+    const { page, errors } = await openWorkflow(chromium(), user.headers.cookie ?? '', workflowId);
+    await page.locator('.react-flow__node[data-id="agent"]').click({ position: { x: 8, y: 8 } });
+    const card = page.getByRole('region', { name: 'Block', exact: true }).getByRole('group', { name: 'Slack settings', exact: true });
+    const channel = card.getByRole('combobox', { name: 'Channel', exact: true });
+    await channel.click();
+    await expect.poll(() => optionNames(page), POLL).toEqual(['#general', '#random', '#eng-private', '#design', '#general-announcements']);
+    await page.getByRole('listbox', { name: 'Channel', exact: true }).getByText('#random', { exact: true }).click();
+    await expect.poll(async () => (await toolParams())?.channel, POLL).toBe('C024BE92M');
+    expect(await toolParams()).toMatchObject({ credential, authMethod: 'oauth' });
+    expect(await channel.inputValue()).toBe('#random');
+    await page.screenshot({ path: shot('tool-card') });
     expect(errors).toEqual([]);
   });
 });
