@@ -1,5 +1,10 @@
-import { createFakeServer } from '@weft/testkit';
-import { afterAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { Connection } from '@temporalio/client';
+import { createFakeServer, createTestInstance } from '@weft/testkit';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../infra/scripts/lib/stack.mjs';
+import { createScratchDatabase } from './support/databases.js';
+import { startService, type TestProcess } from './support/processes.js';
 import { api } from './support/http.js';
 import { untilEnded } from './support/runs.js';
 import { closeTemporal, deployScheduled, schedule, scheduledRuns, scheduledWorkflow, temporalRecord, type ScheduledRun } from './support/schedules.js';
@@ -207,4 +212,53 @@ describe('schedules end to end through the gateway (real runner, real Temporal)'
       await hold.close();
     }
   }, 240_000);
+});
+
+describe('a runner start brings the schedules of its instance in line (a real runner process)', () => {
+  it('runner start resync: a schedule an older runner wrote with a drifting spec gets the one its deployment makes, still paused', async () => {
+    // A runner of its own instance and database sharing the stack's registry: it finds the
+    // deployed workflow there, and the schedule below at that workflow's id under its instance.
+    const base = inject('weftEnv');
+    const instance = await createTestInstance();
+    const database = await createScratchDatabase(base.DATABASE_URL ?? '', 'weft_e2e_resync');
+    const connection = await Connection.connect({ address: base.TEMPORAL_ADDRESS ?? '' });
+    const namespace = base.TEMPORAL_NAMESPACE ?? 'default';
+    const id = await scheduledWorkflow(onSchedule({ scheduleType: 'daily', dailyTime: '09:30', timezone: 'Europe/Paris' }));
+    await deployScheduled(id);
+    const scheduleId = `${instance.instance}-schedule-${id}`;
+    let runner: TestProcess | undefined;
+    try {
+      // As runners before d9c4105 wrote it: 09:30 Paris as a fixed UTC cron (an hour off half the year), paused.
+      await connection.workflowService.createSchedule({
+        namespace,
+        scheduleId,
+        requestId: randomUUID(),
+        schedule: {
+          spec: { cronString: ['30 8 * * *'], timezoneName: 'UTC' },
+          action: { startWorkflow: { workflowId: `${instance.instance}-scheduled-${id}`, workflowType: { name: 'runWorkflow' }, taskQueue: { name: `${instance.instance}-runner` } } },
+          state: { paused: true, notes: 'Paused through /api/schedules' },
+        },
+      });
+      const described = () => connection.workflowService.describeSchedule({ namespace, scheduleId });
+      expect((await described()).schedule?.spec?.timezoneName).toBe('UTC');
+
+      const addr = `127.0.0.1:${await freePort()}`;
+      runner = await startService('runner', { ...base, WEFT_INSTANCE: instance.instance, DATABASE_URL: database.url, RUNNER_ADDR: addr }, addr);
+      await expect.poll(async () => (await described()).schedule?.spec?.timezoneName, { timeout: 60_000, interval: 250 }).toBe('Europe/Paris');
+      const now = await described();
+      expect(now.schedule?.state?.paused).toBe(true);
+      expect(now.schedule?.action?.startWorkflow?.taskQueue?.name).toBe(`${instance.instance}-runner`);
+      // 09:30 in Paris on each of the next days.
+      const next = (now.info?.futureActionTimes ?? []).map((t) => new Date(Number(t.seconds ?? 0) * 1000).toLocaleTimeString('en-GB', { timeZone: 'Europe/Paris', hour: '2-digit', minute: '2-digit' }));
+      expect(next.length).toBeGreaterThan(0);
+      for (const t of next) expect(t).toBe('09:30');
+    } finally {
+      await runner?.stop('SIGKILL');
+      await connection.workflowService.deleteSchedule({ namespace, scheduleId }).catch(() => undefined);
+      await connection.close();
+      await undeploy(id);
+      await instance.cleanup();
+      await database.drop();
+    }
+  }, 300_000);
 });

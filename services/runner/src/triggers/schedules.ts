@@ -293,8 +293,9 @@ export function createScheduleManager(deps: ScheduleManagerDeps): ScheduleManage
           // had its own) keeps its pause.
           const before = found.find((d) => d.view.blockId === w.trigger.blockId && (d.scheduleId === w.scheduleId || !wantedIds.has(d.scheduleId)));
           const occupant = existing.get(w.scheduleId);
-          // Kept as it is when its id held this trigger's schedule; else paused as that schedule was.
-          const state = occupant?.blockId === w.trigger.blockId ? 'keep' : before?.view.status === 'paused' ? 'paused' : 'active';
+          // Kept as it is when its id held this trigger's schedule (or one naming no block: written by an
+          // older runner); else paused as that schedule was.
+          const state = occupant && (occupant.blockId === w.trigger.blockId || occupant.blockId === '') ? 'keep' : before?.view.status === 'paused' ? 'paused' : 'active';
           await deps.index.add(workflowId, w.scheduleId);
           if (deployment) await upsert(deployment, w.schedule, w.trigger.blockId, w.scheduleId, state);
         }
