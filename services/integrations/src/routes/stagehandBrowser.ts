@@ -487,7 +487,16 @@ export class BrowserSession {
   /** The page now: visible text (at most `textLimit` characters) and its interactive elements, numbered. */
   async view(textLimit: number): Promise<PageView> {
     const page = this.page;
-    const read = (await page.evaluate(`(${VIEW_SCRIPT})(${textLimit})`)) as { title: string; text: string; elements: ViewElement[] };
+    let read: { title: string; text: string; elements: ViewElement[] } | undefined;
+    // A page that moves on by itself while it is read (a timed redirect) is read again once it has loaded.
+    for (let attempt = 1; !read; attempt++) {
+      try {
+        read = (await page.evaluate(`(${VIEW_SCRIPT})(${textLimit})`)) as { title: string; text: string; elements: ViewElement[] };
+      } catch (err) {
+        if (attempt >= 3 || this.closed || page.isClosed()) throw err;
+        await page.waitForLoadState('domcontentloaded', { timeout: this.limits.timeoutMs }).catch(() => undefined);
+      }
+    }
     this.elements = read.elements;
     return { url: page.url(), title: read.title.trim(), text: read.text, elements: read.elements.map((e) => e.line), refused: this.refused.slice(-10) };
   }
