@@ -73,10 +73,12 @@ function Shell({ settingsTab }: { settingsTab: string | null }) {
           </Suspense>
         ) : activeId ? (
           <Canvas key={activeId} workflowId={activeId} listed={!notFound} />
+        ) : workspaces.isLoading || workflows.isLoading ? (
+          <p className="splash">Loading…</p>
         ) : (
           <div className="empty-state">
             <h2>No workflow open</h2>
-            <p>{workspaces.isLoading || workflows.isLoading ? 'Loading…' : 'Create a workflow or pick one in the sidebar to start.'}</p>
+            <p>Create a workflow or pick one in the sidebar to start.</p>
           </div>
         )}
       </main>
