@@ -166,12 +166,14 @@ export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { work
           </section>
         ))}
 
-        {info.schedule && (
-          <section aria-label="Schedule">
-            <h3>Schedule {info.schedule.cron && <span className="mono">({info.schedule.cron}, {info.schedule.timezone})</span>}</h3>
-            {info.schedule.error ? <p className="error">{info.schedule.error}</p> : info.schedule.plan && <NextRuns plan={info.schedule.plan} />}
+        {info.schedules.map((schedule) => (
+          <section key={schedule.blockId} aria-label={info.schedules.length > 1 ? `Schedule of ${schedule.blockName}` : 'Schedule'}>
+            <h3>
+              {info.schedules.length > 1 ? `Schedule — ${schedule.blockName}` : 'Schedule'} {schedule.cron && <span className="mono">({schedule.cron}, {schedule.timezone})</span>}
+            </h3>
+            {schedule.error ? <p className="error">{schedule.error}</p> : schedule.plan && <NextRuns plan={schedule.plan} />}
           </section>
-        )}
+        ))}
 
         <section aria-label="Versions">
           <h3>Versions</h3>

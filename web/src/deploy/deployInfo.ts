@@ -1,4 +1,4 @@
-import { checkDeployable, deploymentTriggers, referenceName, STREAMING_BLOCK_TYPES, webhookTriggers, type DeployProblem, type TriggerSchedule } from '@weft/catalog';
+import { checkDeployable, referenceName, scheduleTriggers, STREAMING_BLOCK_TYPES, webhookTriggers, type DeployProblem, type TriggerSchedule } from '@weft/catalog';
 import type { WorkflowState } from '@weft/workflow';
 import { schedulePlan } from '../panels/fields/schedule';
 
@@ -7,16 +7,18 @@ export interface DeployInfo {
   problems: DeployProblem[];
   /** Every webhook the draft listens on (its starter, each webhook block), each on its own path. */
   webhooks: Array<{ blockId: string; blockName: string; url: string; secret: string; provider: string }>;
-  /** The schedule as the server will create it (`plan`; `cron` as GET /api/schedules shows it), or why it cannot be. */
-  schedule?: { blockId: string; cron?: string; plan?: TriggerSchedule; timezone: string; error?: string };
+  /**
+   * Every schedule the draft deploys with (its starter in schedule mode, each schedule block; one Temporal
+   * Schedule each), as the server will create it (`plan`; `cron` as GET /api/schedules shows it), or why it cannot be.
+   */
+  schedules: Array<{ blockId: string; blockName: string; cron?: string; plan?: TriggerSchedule; timezone: string; error?: string }>;
 }
 
 /** The deploy panel's view of a draft, with webhook URLs under `origin`. */
 export function deployInfo(state: Pick<WorkflowState, 'blocks' | 'edges' | 'variables'>, origin: string, now = new Date()): DeployInfo {
   const json = JSON.parse(JSON.stringify({ blocks: state.blocks, edges: state.edges, variables: state.variables })) as { blocks: Record<string, unknown>; edges: Array<{ source?: unknown; target?: unknown }>; variables?: Record<string, { name: string }> };
   const problems = checkDeployable(json, now);
-  const triggers = deploymentTriggers(json.blocks);
-  const info: DeployInfo = {
+  return {
     problems,
     webhooks: webhookTriggers(json.blocks).map(({ blockId, path, secret, provider }) => ({
       blockId,
@@ -25,14 +27,14 @@ export function deployInfo(state: Pick<WorkflowState, 'blocks' | 'edges' | 'vari
       secret,
       provider,
     })),
+    schedules: scheduleTriggers(json.blocks).map(({ blockId, fields }) => {
+      const given = fields as Record<string, unknown>;
+      const plan = schedulePlan(given, now);
+      const timezone = typeof given.timezone === 'string' && given.timezone ? given.timezone : 'UTC';
+      const blockName = state.blocks[blockId]?.name ?? blockId;
+      return { blockId, blockName, timezone, ...('schedule' in plan ? { cron: plan.schedule.cronExpression, plan: plan.schedule } : { error: plan.error }) };
+    }),
   };
-  if (triggers.schedule) {
-    const fields = triggers.schedule.fields as Record<string, unknown>;
-    const plan = schedulePlan(fields, now);
-    const timezone = typeof fields.timezone === 'string' && fields.timezone ? fields.timezone : 'UTC';
-    info.schedule = { blockId: triggers.schedule.blockId, timezone, ...('schedule' in plan ? { cron: plan.schedule.cronExpression, plan: plan.schedule } : { error: plan.error }) };
-  }
-  return info;
 }
 
 /** The enabled blocks of a draft whose model tokens can stream (agent, translate, vision), in the draft's order. */

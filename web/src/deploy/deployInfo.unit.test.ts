@@ -52,13 +52,31 @@ describe('the deploy panel’s view of a draft', () => {
 
   it('gives the schedule’s cron and timezone, or why it has none', () => {
     const daily = deployInfo(state([block('s', 'starter', 'Start', { startWorkflow: 'schedule', scheduleType: 'daily', dailyTime: '07:30', timezone: 'Europe/Oslo' })]), 'http://h');
-    expect(daily.schedule).toMatchObject({ blockId: 's', cron: '30 7 * * *', timezone: 'Europe/Oslo', plan: { scheduleType: 'daily', cronExpression: '30 7 * * *' } });
+    expect(daily.schedules).toHaveLength(1);
+    expect(daily.schedules[0]).toMatchObject({ blockId: 's', blockName: 'Start', cron: '30 7 * * *', timezone: 'Europe/Oslo', plan: { scheduleType: 'daily', cronExpression: '30 7 * * *' } });
     // As the server makes it: 90 minutes is a schedule (local times from the starting time), not a problem.
     const ninety = deployInfo(state([block('s', 'starter', 'Start', { startWorkflow: 'schedule', scheduleType: 'minutes', minutesInterval: '90', minutesStartingAt: '08:00' })]), 'http://h');
-    expect(ninety.schedule?.error).toBeUndefined();
-    expect(ninety.schedule?.plan?.localTimes).toBeDefined();
+    expect(ninety.schedules[0]?.error).toBeUndefined();
+    expect(ninety.schedules[0]?.plan?.localTimes).toBeDefined();
     const bad = deployInfo(state([block('s', 'starter', 'Start', { startWorkflow: 'schedule', scheduleType: 'minutes', minutesInterval: '5s' })]), 'http://h');
-    expect(bad.schedule?.error).toBe('Run Every (minutes) must be at least 10 seconds');
+    expect(bad.schedules[0]?.error).toBe('Run Every (minutes) must be at least 10 seconds');
+  });
+
+  it('lists every schedule the draft deploys with, each with its own plan or problem', () => {
+    const blocks = [
+      block('s', 'starter', 'Start', { startWorkflow: 'schedule', scheduleType: 'hourly', hourlyMinute: '15' }),
+      block('m', 'schedule', 'Mornings', { scheduleType: 'daily', dailyTime: '08:00', timezone: 'Europe/Paris' }),
+      block('n', 'schedule', 'Broken', { scheduleType: 'custom', cronExpression: 'not a cron' }),
+      { ...block('o', 'schedule', 'Off', { scheduleType: 'daily', dailyTime: '09:00' }), enabled: false },
+    ];
+    const info = deployInfo(state(blocks), 'http://h');
+    expect(info.schedules.map((s) => [s.blockName, s.cron, s.timezone])).toEqual([
+      ['Start', '15 * * * *', 'UTC'],
+      ['Mornings', '0 8 * * *', 'Europe/Paris'],
+      ['Broken', undefined, 'UTC'],
+    ]);
+    expect(info.schedules[2]?.error).toContain('Cron expression must have 5 fields');
+    expect(deployInfo(state([block('s', 'starter', 'Start')]), 'http://h').schedules).toEqual([]);
   });
 
   it('writes a curl call with the key and input', () => {
