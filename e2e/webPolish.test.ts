@@ -264,6 +264,12 @@ describe('the web app’s finish in Chromium', () => {
       await shot(page, `settings-${tab}`);
       expect(await rawControls(page)).toEqual([]);
     }
+    // The custom tool editor.
+    await page.goto(`${inject('weftUrl')}/settings/custom-tools`);
+    await page.getByRole('button', { name: 'New custom tool' }).click();
+    await page.getByRole('form', { name: 'Custom tool editor' }).getByRole('textbox', { name: 'Tool code' }).waitFor();
+    await shot(page, 'custom-tool-editor');
+    expect(await rawControls(page)).toEqual([]);
     expect(errors).toEqual([]);
   });
 });
