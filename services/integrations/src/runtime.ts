@@ -21,6 +21,7 @@ import { createEmbeddings } from './models/embeddings.js';
 import type { CreateEmbeddingsInput } from '@weft/contracts';
 import { modelRoutes } from './models/routes.js';
 import { stagehandRoutes } from './routes/stagehand.routes.js';
+import { browserFromEnv } from './routes/stagehandBrowser.js';
 import { createWorkflowSource, workflowRoutes, type WorkflowSource } from './routes/workflow.routes.js';
 
 /** Everything the tool runtime is made of, built once per process (main.ts) or per test. */
@@ -62,7 +63,7 @@ export function createToolRuntime(opts: ToolRuntimeOptions): ToolRuntime {
   const modelConfig = modelConfigFromEnv(env, policy);
   const workflowClients = opts.workflows ? null : createWorkflowSource(opts.config);
   const workflows: WorkflowSource = opts.workflows ?? (workflowClients as WorkflowSource);
-  const extra = [...modelRoutes(modelConfig), ...stagehandRoutes({ policy, models: { config: modelConfig, logger: opts.logger } }), ...workflowRoutes(workflows), ...(opts.extraRoutes ?? [])];
+  const extra = [...modelRoutes(modelConfig), ...stagehandRoutes({ policy, browser: browserFromEnv(env), models: { config: modelConfig, logger: opts.logger } }), ...workflowRoutes(workflows), ...(opts.extraRoutes ?? [])];
   const embed = (input: CreateEmbeddingsInput) => createEmbeddings(modelConfig, input);
   const credentials = registryCredentials(registry);
   const routes = createInternalRoutes({ db: opts.db, policy, baseUrls, logger: opts.logger, ...(opts.docsDir !== undefined ? { docsDir: opts.docsDir } : {}), embed, credentials, extra });

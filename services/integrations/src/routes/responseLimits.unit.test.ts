@@ -29,7 +29,7 @@ beforeAll(async () => {
   site = await createFakeServer();
   const baseUrls = createBaseUrls({ elevenlabs: `${site.url}/elevenlabs`, firecrawl: `${site.url}/firecrawl` }, {});
   routes = createRouter(
-    [...proxyRoutes(ALLOW_FAKES, baseUrls), ...stagehandRoutes({ policy: ALLOW_FAKES, models: { config: modelConfigFromEnv({}), logger } }), ...firecrawlRoutes(ALLOW_FAKES, baseUrls)],
+    [...proxyRoutes(ALLOW_FAKES, baseUrls), ...stagehandRoutes({ policy: ALLOW_FAKES, browser: null, models: { config: modelConfigFromEnv({}), logger } }), ...firecrawlRoutes(ALLOW_FAKES, baseUrls)],
     logger,
   );
   site.on('GET', '/huge.png', { headers: { 'content-type': 'image/png' }, text: 'x'.repeat(20 * MB + 1) });
