@@ -6,6 +6,19 @@ function Spans({ spans }: { spans: Span[] }) {
   return spans.map((s, i) => (s.kind === 'bold' ? <strong key={i}>{s.text}</strong> : s.kind === 'code' ? <code key={i}>{s.text}</code> : s.text));
 }
 
+function List({ ordered, items }: { ordered: boolean; items: Span[][] }) {
+  const Tag = ordered ? 'ol' : 'ul';
+  return (
+    <Tag>
+      {items.map((item, j) => (
+        <li key={j}>
+          <Spans spans={item} />
+        </li>
+      ))}
+    </Tag>
+  );
+}
+
 /** The copilot's answer with its Markdown drawn: paragraphs, lists, code. */
 function Answer({ text }: { text: string }) {
   return (
@@ -17,22 +30,8 @@ function Answer({ text }: { text: string }) {
           </p>
         ) : b.kind === 'code' ? (
           <pre key={i}>{b.text}</pre>
-        ) : b.ordered ? (
-          <ol key={i}>
-            {b.items.map((item, j) => (
-              <li key={j}>
-                <Spans spans={item} />
-              </li>
-            ))}
-          </ol>
         ) : (
-          <ul key={i}>
-            {b.items.map((item, j) => (
-              <li key={j}>
-                <Spans spans={item} />
-              </li>
-            ))}
-          </ul>
+          <List key={i} ordered={b.ordered} items={b.items} />
         ),
       )}
     </div>
