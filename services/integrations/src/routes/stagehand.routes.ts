@@ -36,6 +36,8 @@ export interface StagehandDeps {
    * (`WEFT_BROWSER_PATH`, else `CHROMIUM_PATH` or /usr/bin/chromium when it exists; stagehandBrowser.ts).
    */
   browser?: BrowserConfig | null;
+  /** The browser's limits (default: 5 MB a response, 50 MB a call, 30 s a request, navigation or page read, 10 s an action). */
+  browserLimits?: Partial<BrowserLimits>;
 }
 
 /** A page as the model reads it: its final URL and its text (scripts not run). */
@@ -237,22 +239,39 @@ const BROWSER_LIMITS: BrowserLimits = { responseBytes: PAGE_BYTES_LIMIT, totalBy
 async function browserEnvironment(deps: StagehandDeps, config: BrowserConfig, variables: Record<string, string>, signal: AbortSignal | undefined): Promise<AgentEnvironment> {
   let session: BrowserSession;
   try {
-    session = await BrowserSession.open(config, deps.policy, BROWSER_LIMITS, signal);
+    session = await BrowserSession.open(config, deps.policy, { ...BROWSER_LIMITS, ...deps.browserLimits }, signal);
   } catch (err) {
     if (signal?.aborted) throw err;
     throw new ToolError(`Could not start the browser at ${config.executablePath} (WEFT_BROWSER_PATH): ${errorMessage(err).split('\n')[0]}`, 500);
   }
-  const view = async () => viewMessage(await session.view(PAGE_TEXT_LIMIT));
+  /** URLs the model opened with `%key%` references, as opened → as given: the action log and the messages keep the references, not the values. */
+  const typed = new Map<string, string>();
+  const hide = (text: string) => [...typed].sort(([a], [b]) => b.length - a.length).reduce((out, [opened, given]) => out.split(opened).join(given), text);
+  /** A page that did not answer in time closed the browser: the call fails (unless it was cancelled). */
+  const stopIfClosed = (err: unknown) => {
+    if (signal?.aborted) throw err;
+    const timeout = session.timeout;
+    if (timeout) throw new ToolError(timeout.message, 504);
+  };
+  const view = async () => {
+    try {
+      return viewMessage(await session.view(PAGE_TEXT_LIMIT));
+    } catch (err) {
+      stopIfClosed(err);
+      throw err;
+    }
+  };
   const open = async (url: string) => {
     try {
       const nav = await session.navigate(url);
-      if (nav.status >= 400) throw new ToolError(`Failed to load ${url}: HTTP error ${nav.status}: ${nav.statusText}`, 502);
+      if (nav.status >= 400) throw new ToolError(`Failed to load ${hide(url)}: HTTP error ${nav.status}: ${nav.statusText}`, 502);
       return nav;
     } catch (err) {
+      stopIfClosed(err);
       const failure = loadFailure(url, err);
-      if (failure instanceof ToolError || signal?.aborted) throw failure;
+      if (failure instanceof ToolError) throw typed.size ? new ToolError(hide(failure.message), failure.status) : failure;
       // The browser's own reasons (a redirect loop, a navigation Chromium gave up on).
-      throw new ToolError(`Failed to load ${url}: ${errorMessage(failure).split('\n')[0]}`, 502);
+      throw new ToolError(hide(`Failed to load ${url}: ${errorMessage(failure).split('\n')[0]}`), 502);
     }
   };
   const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
@@ -271,18 +290,28 @@ async function browserEnvironment(deps: StagehandDeps, config: BrowserConfig, va
       if (name === 'navigate') {
         const given = str(a.url).trim();
         if (!given) return { result: 'navigate needs a url.' };
+        const shown = withScheme(given);
         const url = withScheme(substitute(given, variables));
-        if (!isHttpUrl(url)) return { result: `Could not open ${url}: not an http(s) URL`, action: { type: 'goto', url, error: 'not an http(s) URL' } };
+        if (url !== shown) typed.set(url, shown);
+        if (!isHttpUrl(url)) return { result: `Could not open ${shown}: not an http(s) URL`, action: { type: 'goto', url: shown, error: 'not an http(s) URL' } };
         try {
           const nav = await open(url);
-          return { result: await view(), action: { type: 'goto', url: nav.url, title: nav.title } };
+          return { result: await view(), action: { type: 'goto', url: hide(nav.url), title: nav.title } };
         } catch (err) {
-          return { result: `Could not open ${url}: ${errorMessage(err)}`, action: { type: 'goto', url, error: errorMessage(err) } };
+          stopIfClosed(err);
+          return { result: `Could not open ${shown}: ${errorMessage(err)}`, action: { type: 'goto', url: shown, error: errorMessage(err) } };
         }
       }
       if (name === 'read_page') {
         const result = await view();
-        return { result, action: { type: 'read_page', url: session.url(), title: await session.pageTitle() } };
+        let title: string;
+        try {
+          title = await session.pageTitle();
+        } catch (err) {
+          stopIfClosed(err);
+          throw err;
+        }
+        return { result, action: { type: 'read_page', url: hide(session.url()), title } };
       }
       const target = str(a.target);
       const action: AgentAction = { type: name, ...(target ? { target } : {}) };
@@ -300,13 +329,17 @@ async function browserEnvironment(deps: StagehandDeps, config: BrowserConfig, va
           element = await session.select(target, substitute(action.value, variables));
         } else return { result: `Unknown action ${call.name}; use navigate, click, type, press, select, read_page or done.` };
         if (element) action.element = element;
-        action.url = session.url();
+        action.url = hide(session.url());
         return { result: await view(), action };
       } catch (err) {
-        if (signal?.aborted) throw err;
-        const message = errorMessage(err).split('\n')[0] ?? '';
+        stopIfClosed(err);
+        const message = hide(errorMessage(err).split('\n')[0] ?? '');
         if (err instanceof ActionError && err.element) action.element = err.element;
-        return { result: `The ${name} failed: ${message}\n\n${await view().catch(() => '')}`, action: { ...action, error: message } };
+        const after = await view().catch((failed: unknown) => {
+          stopIfClosed(failed);
+          return '';
+        });
+        return { result: `The ${name} failed: ${message}\n\n${after}`, action: { ...action, error: message } };
       }
     },
     close: () => session.close(),

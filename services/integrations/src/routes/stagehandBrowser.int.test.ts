@@ -61,6 +61,11 @@ function browserProcesses(): number[] {
   }
   return [...tree];
 }
+/** A process's environment, by variable. */
+function environOf(pid: number): Map<string, string> {
+  const vars = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
+  return new Map(vars.map((v) => [v.slice(0, v.indexOf('=')), v.slice(v.indexOf('=') + 1)]));
+}
 const alive = (pids: number[]) => pids.filter((pid) => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '));
 
 beforeAll(async () => {
@@ -260,6 +265,121 @@ describe('POST /api/tools/stagehand/agent in a browser', () => {
     await holding;
     expect((await next).body).toMatchObject({ agentResult: { success: true, message: 'Quick one' } });
     expect(browserSlots()).toEqual({ running: 0, waiting: 0 });
+  });
+});
+
+describe('the browser’s process', () => {
+  it('gets PATH, LANG and a HOME of its own (gone after the call), none of the service’s variables (its database URL, its keys)', async () => {
+    const saved = { DATABASE_URL: process.env.DATABASE_URL, WEFT_TEST_SECRET_KEY: process.env.WEFT_TEST_SECRET_KEY };
+    process.env.DATABASE_URL = 'postgres://weft:db-password-in-env@db.invalid/weft';
+    process.env.WEFT_TEST_SECRET_KEY = 'sk-secret-in-env';
+    site.on('GET', '/env', html('<p>Env</p>', 'Env'));
+    const environs: Array<Map<string, string>> = [];
+    anthropic.fallback(() => {
+      const marked = browserProcesses().filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`${BROWSER_MARKER}=${process.pid}`));
+      for (const pid of marked) environs.push(environOf(pid));
+      return { toolCalls: [{ name: 'done', arguments: { success: true, message: 'ok' } }] };
+    });
+    try {
+      const res = await agent({ task: 't', startUrl: `${site.url}/env` });
+      expect(res.status).toBe(200);
+    } finally {
+      for (const [key, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+    expect(environs.length).toBeGreaterThan(0);
+    for (const env of environs) {
+      const values = [...env.values()].join('\n');
+      expect(values).not.toContain('db-password-in-env');
+      expect(values).not.toContain('sk-secret-in-env');
+      expect(env.has('DATABASE_URL')).toBe(false);
+      expect(env.has('WEFT_TEST_SECRET_KEY')).toBe(false);
+      expect(env.get('PATH')).toBe(process.env.PATH);
+      if (process.env.LANG) expect(env.get('LANG')).toBe(process.env.LANG);
+      expect(env.get('HOME')).toMatch(/weft-browser-home-/);
+      expect(env.get('HOME')).not.toBe(process.env.HOME);
+      expect(existsSync(env.get('HOME') ?? '')).toBe(false);
+    }
+  });
+
+  it('runs with its memory bounds: a page’s JavaScript heap and two renderer processes at most', async () => {
+    site.on('GET', '/flags', html('<p>Flags</p>', 'Flags'));
+    let cmd = '';
+    anthropic.fallback(() => {
+      const marked = browserProcesses().find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`${BROWSER_MARKER}=${process.pid}`));
+      cmd = marked ? readFileSync(`/proc/${marked}/cmdline`, 'utf8').split('\0').join(' ') : '';
+      return { toolCalls: [{ name: 'done', arguments: { success: true, message: 'ok' } }] };
+    });
+    await agent({ task: 't', startUrl: `${site.url}/flags` });
+    expect(cmd).toContain('--js-flags=--max-old-space-size=512');
+    expect(cmd).toContain('--renderer-process-limit=2');
+  });
+});
+
+describe('a page that keeps the browser busy', () => {
+  const LIMIT_MS = 1_500;
+  const quick = () => createRouter(stagehandRoutes({ policy: ALLOW_FAKES, models: { config: modelConfigFromEnv({ WEFT_ANTHROPIC_BASE_URL: anthropic.url }), logger }, browser: { executablePath: CHROMIUM }, browserLimits: { timeoutMs: LIMIT_MS, actionTimeoutMs: 500 } }), logger);
+  const timedOut = new RegExp(`^The page did not answer within the browser's time limit of 1\\.5 s \\((reading its title|reading its text and elements)\\): a script of the page keeps it busy; the browser was closed$`);
+
+  it('a start page busy for ever after it loads fails the call within the limit, naming it; its browser is closed', async () => {
+    site.on('GET', '/busy', html(`<p>Busy</p><script>addEventListener('load', () => setTimeout(() => { for (;;) {} }, 0));</script>`, 'Busy'));
+    const began = Date.now();
+    const res = await quick().handle({ method: 'POST', path: '/tools/stagehand/agent', query: {}, body: { task: 't', startUrl: `${site.url}/busy`, apiKey: 'k' }, context, envVars: {} });
+    expect(Date.now() - began).toBeLessThan(LIMIT_MS + 8_000);
+    expect(res.status).toBe(504);
+    expect(res.body).toMatchObject({ error: expect.stringMatching(timedOut), agentResult: { success: false, completed: false, message: expect.stringMatching(timedOut), actions: [] }, structuredOutput: null });
+    expect(anthropic.chatRequests()).toEqual([]);
+    expect(browserSlots()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('a button that starts a busy loop fails the call naming the limit when the page is read after the click', async () => {
+    site.on('GET', '/button', html(`<button onclick="for (;;) {}">Spin</button>`, 'Button'));
+    anthropic.reply({ toolCalls: [{ name: 'click', arguments: { target: '1' }, id: 'toolu_1' }] });
+    anthropic.fallback(() => ({ toolCalls: [{ name: 'done', arguments: { success: true, message: 'never asked' } }] }));
+    const answer = quick().handle({ method: 'POST', path: '/tools/stagehand/agent', query: {}, body: { task: 't', startUrl: `${site.url}/button`, apiKey: 'k' }, context, envVars: {} });
+    await expect.poll(() => anthropic.chatRequests().length).toBe(1);
+    const during = browserProcesses();
+    const res = await answer;
+    expect(res.status).toBe(504);
+    expect(res.body).toMatchObject({ error: expect.stringMatching(timedOut), agentResult: { success: false, completed: false } });
+    expect(anthropic.chatRequests()).toHaveLength(1);
+    expect(during.length).toBeGreaterThan(0);
+    expect(alive(during)).toEqual([]);
+  });
+});
+
+describe('the action log', () => {
+  it('keeps %key% in the URLs the agent opens and in their errors; the pages get the values', async () => {
+    site.on('GET', '/home', html('<p>Home</p>', 'Home'));
+    site.on('GET', '/account', html('<p>Your account</p>', 'Account'));
+    anthropic.reply(
+      { toolCalls: [{ name: 'navigate', arguments: { url: `${site.url}/account?token=%token%` }, id: 'toolu_1' }] },
+      { toolCalls: [{ name: 'read_page', arguments: {}, id: 'toolu_2' }] },
+      { toolCalls: [{ name: 'navigate', arguments: { url: `${site.url}/missing?token=%token%` }, id: 'toolu_3' }] },
+      { toolCalls: [{ name: 'done', arguments: { success: true, message: 'Seen' }, id: 'toolu_4' }] },
+    );
+    const res = await agent({ task: 'Open the account', startUrl: `${site.url}/home`, variables: [{ id: 'r1', cells: { Key: 'token', Value: 's3cret-t0ken' } }] });
+    expect(res.body).toEqual({
+      agentResult: {
+        success: true,
+        completed: true,
+        message: 'Seen',
+        actions: [
+          { type: 'goto', url: `${site.url}/home`, title: 'Home' },
+          { type: 'goto', url: `${site.url}/account?token=%token%`, title: 'Account' },
+          { type: 'read_page', url: `${site.url}/account?token=%token%`, title: 'Account' },
+          { type: 'goto', url: `${site.url}/missing?token=%token%`, error: `Failed to load ${site.url}/missing?token=%token%: HTTP error 404: Not Found` },
+        ],
+      },
+      structuredOutput: null,
+    });
+    expect(JSON.stringify(res.body)).not.toContain('s3cret-t0ken');
+    expect(bodyOf(anthropic.chatRequests()[3])).toContain(`Could not open ${site.url}/missing?token=%token%: Failed to load ${site.url}/missing?token=%token%: HTTP error 404`);
+    // The pages were opened with the value.
+    expect(site.received('GET', '/account')[0]?.query).toEqual({ token: 's3cret-t0ken' });
+    expect(site.received('GET', '/missing')[0]?.query).toEqual({ token: 's3cret-t0ken' });
   });
 });
 

@@ -1,5 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request, type Route } from 'playwright-core';
 import { guardedFetch, ResponseTooLargeError } from '../net/guardedFetch.js';
@@ -78,7 +80,7 @@ export interface BrowserLimits {
   responseBytes: number;
   /** Bytes all of a call's responses may have together. */
   totalBytes: number;
-  /** A request's and a navigation's time limit. */
+  /** A request's, a navigation's and a page read's time limit (a page that does not answer a read in time closes the browser). */
   timeoutMs: number;
   /** A click's, typing's or selection's time limit. */
   actionTimeoutMs: number;
@@ -90,6 +92,22 @@ export class DownloadRefusedError extends Error {
     super(`Downloads are refused: ${url} answers ${type || 'an attachment'}`);
     this.name = 'DownloadRefusedError';
   }
+}
+
+/** A page that did not answer a read (its title, its elements, its text) within the time limit: its scripts keep it busy. The browser is closed. */
+export class PageTimeoutError extends Error {
+  constructor(limitMs: number, what: string) {
+    super(`The page did not answer within the browser's time limit of ${limitMs / 1000} s (${what}): a script of the page keeps it busy; the browser was closed`);
+    this.name = 'PageTimeoutError';
+  }
+}
+
+/**
+ * The browser's environment: PATH, HOME (a directory of the call's own) and LANG when set, nothing
+ * else of this process's (its database URL, its keys).
+ */
+export function browserEnv(home: string, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  return { PATH: env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: home, ...(env.LANG ? { LANG: env.LANG } : {}) };
 }
 
 /** An action that failed on an element: the element as the page view listed it. */
@@ -205,11 +223,14 @@ export class BrowserSession {
   private closing: Promise<void> | undefined;
   private elements: ViewElement[] = [];
   private readonly refused: string[] = [];
+  /** Why the browser was closed when a page did not answer in time. */
+  private timedOut: PageTimeoutError | undefined;
 
   private constructor(
     private readonly browser: Browser,
     private readonly context: BrowserContext,
     private readonly blackhole: net.Server,
+    private readonly home: string,
     private readonly policy: AddressPolicy,
     private readonly limits: BrowserLimits,
   ) {}
@@ -219,7 +240,9 @@ export class BrowserSession {
     let blackhole: net.Server | undefined;
     let browser: Browser | undefined;
     let session: BrowserSession | undefined;
+    let home: string | undefined;
     try {
+      home = mkdtempSync(path.join(os.tmpdir(), 'weft-browser-home-'));
       blackhole = await listenBlackhole();
       const port = (blackhole.address() as net.AddressInfo).port;
       browser = await chromium.launch({
@@ -229,6 +252,7 @@ export class BrowserSession {
         handleSIGTERM: false,
         handleSIGHUP: false,
         timeout: limits.timeoutMs,
+        env: browserEnv(home),
         args: [
           '--headless',
           '--no-sandbox',
@@ -240,6 +264,9 @@ export class BrowserSession {
           '--disable-dev-shm-usage',
           '--dns-prefetch-disable',
           '--disable-quic',
+          // Memory bounds: a page's JavaScript heap, and renderer processes shared past two.
+          '--js-flags=--max-old-space-size=512',
+          '--renderer-process-limit=2',
           // What the routing does not see (a fulfilled redirect's next hop, favicons, prefetches) goes
           // to a proxy that closes every connection; loopback is not exempt; WebRTC and QUIC send no UDP.
           `--proxy-server=http://127.0.0.1:${port}`,
@@ -249,7 +276,7 @@ export class BrowserSession {
         ],
       });
       const context = await browser.newContext({ acceptDownloads: false, serviceWorkers: 'block', viewport: { width: 1280, height: 900 } });
-      const opened = new BrowserSession(browser, context, blackhole, policy, limits);
+      const opened = new BrowserSession(browser, context, blackhole, home, policy, limits);
       session = opened;
       context.setDefaultTimeout(limits.actionTimeoutMs);
       context.setDefaultNavigationTimeout(limits.timeoutMs);
@@ -273,6 +300,7 @@ export class BrowserSession {
       else {
         await browser?.close().catch(() => undefined);
         blackhole?.close();
+        if (home) rmSync(home, { recursive: true, force: true });
         releaseBrowser();
       }
       throw err;
@@ -285,6 +313,35 @@ export class BrowserSession {
     const page = pages[pages.length - 1];
     if (!page) throw new Error('The browser has no page open');
     return page;
+  }
+
+  /** Why the browser was closed when a page did not answer a read in time (the call fails with it). */
+  get timeout(): PageTimeoutError | undefined {
+    return this.timedOut;
+  }
+
+  /**
+   * A call into the page that has no time limit of its own (an evaluation, a title, a count), raced
+   * against the time limit: a page busy for ever (`while (true) {}`) would hold the call and its
+   * browser. On time out the browser is closed and PageTimeoutError thrown.
+   */
+  private async bounded<T>(what: string, call: Promise<T>): Promise<T> {
+    if (this.timedOut) throw this.timedOut;
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new PageTimeoutError(this.limits.timeoutMs, what)), this.limits.timeoutMs);
+    });
+    try {
+      return await Promise.race([call, limit]);
+    } catch (err) {
+      if (err instanceof PageTimeoutError) {
+        this.timedOut = err;
+        await this.close();
+      }
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private touch(): void {
@@ -398,6 +455,7 @@ export class BrowserSession {
   }
 
   private abortedCheck(): void {
+    if (this.timedOut) throw this.timedOut;
     if (this.closed) throw new Error('The browser was closed (the call was cancelled)');
   }
 
@@ -407,7 +465,7 @@ export class BrowserSession {
   }
 
   async pageTitle(): Promise<string> {
-    return (await this.page.title().catch(() => '')).trim();
+    return (await this.bounded('reading its title', this.page.title().catch(() => ''))).trim();
   }
 
   /** The element a model names: its number from the last read (`3`, `[3]`), its name as listed, or a CSS selector. */
@@ -420,15 +478,11 @@ export class BrowserSession {
     const ref = numbered ? Number(numbered[1]) : byName?.ref;
     if (ref !== undefined) {
       const locator = page.locator(`[${REF}="${ref}"]`);
-      if ((await locator.count()) === 0) throw new Error(`No element [${ref}] on the page now; read the page again`);
+      if ((await this.bounded('finding an element', locator.count())) === 0) throw new Error(`No element [${ref}] on the page now; read the page again`);
       return { locator: locator.first(), label: this.elements.find((e) => e.ref === ref)?.line ?? `[${ref}]` };
     }
-    let count = 0;
-    try {
-      count = await page.locator(given).count();
-    } catch {
-      // not a selector either
-    }
+    // Not a selector either: no element.
+    const count = await this.bounded('finding an element', page.locator(given).count().catch(() => 0));
     if (count === 0) throw new Error(`No element matches "${given}"; name an element by its number from the page view`);
     return { locator: page.locator(given).first(), label: given };
   }
@@ -445,6 +499,7 @@ export class BrowserSession {
       if (outcome?.kind === 'error') throw new Error(`The page it opened could not be loaded: ${outcome.error.message}`);
       return value;
     } catch (err) {
+      if (this.timedOut) throw this.timedOut;
       throw new ActionError((err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '', label);
     }
   }
@@ -470,7 +525,7 @@ export class BrowserSession {
     const element = target === undefined || target === null || target === '' ? undefined : await this.target(target);
     return this.acted(element?.label, async () => {
       if (element) await element.locator.press(key);
-      else await this.page.keyboard.press(key);
+      else await this.bounded('pressing a key', this.page.keyboard.press(key));
       return element?.label;
     });
   }
@@ -491,9 +546,9 @@ export class BrowserSession {
     // A page that moves on by itself while it is read (a timed redirect) is read again once it has loaded.
     for (let attempt = 1; !read; attempt++) {
       try {
-        read = (await page.evaluate(`(${VIEW_SCRIPT})(${textLimit})`)) as { title: string; text: string; elements: ViewElement[] };
+        read = (await this.bounded('reading its text and elements', page.evaluate(`(${VIEW_SCRIPT})(${textLimit})`))) as { title: string; text: string; elements: ViewElement[] };
       } catch (err) {
-        if (attempt >= 3 || this.closed || page.isClosed()) throw err;
+        if (attempt >= 3 || this.closed || page.isClosed() || err instanceof PageTimeoutError) throw err;
         await page.waitForLoadState('domcontentloaded', { timeout: this.limits.timeoutMs }).catch(() => undefined);
       }
     }
@@ -509,6 +564,7 @@ export class BrowserSession {
       await this.context.close().catch(() => undefined);
       await this.browser.close().catch(() => undefined);
       this.blackhole.close();
+      rmSync(this.home, { recursive: true, force: true });
       releaseBrowser();
     })();
     return this.closing;
