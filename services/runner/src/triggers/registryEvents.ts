@@ -47,9 +47,11 @@ export function consumeMemberEvents(bus: Bus, schedules: ScheduleManager, deploy
 }
 
 /**
- * At the runner's start: every deployed workflow's schedules (and every workflow's the runner
- * recorded) brought in line with what its active deployment makes now — a schedule written by an
- * older runner gets today's spec, one left by a missed undeploy goes; pauses are kept. The registry
+ * At the runner's start: the schedules of its instance brought in line with what each workflow's
+ * active deployment makes now — every workflow with one recorded, and each deployed workflow
+ * (`listDeployed`) with one at its id from before the record (`ScheduleManager.resync`): a schedule
+ * written by an older runner gets today's spec, one left by a missed undeploy goes; pauses are kept.
+ * A deployed workflow without one is left to the durable deployment events. The registry
  * may still be starting, so its list is asked again a few times (`retryDelaysMs`); a failure is
  * logged, never thrown: the runner serves without it, and the next event or deploy syncs again.
  */

@@ -1,7 +1,14 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { RunnerDB } from '../db.js';
 
-/** The Temporal Schedule ids the runner made, per workflow (kept in its database). */
+/** The Temporal Schedule id of the workflow's starter on the instance; a schedule block's is it plus `:<blockId>`. */
+export const starterScheduleIdOf = (instance: string, workflowId: string): string => `${instance}-schedule-${workflowId}`;
+
+/**
+ * The Temporal Schedule ids the runner made, per workflow (kept in its database): only its
+ * instance's (`<instance>-schedule-<workflowId>[:<blockId>]`), so runners of two instances sharing a
+ * database never take each other's for their own.
+ */
 export interface ScheduleIndex {
   /** The schedule ids recorded for the workflow. */
   of(workflowId: string): Promise<string[]>;
@@ -11,23 +18,57 @@ export interface ScheduleIndex {
   remove(scheduleId: string): Promise<void>;
   /** Every workflow with a recorded schedule. */
   workflows(): Promise<string[]>;
+  /**
+   * Runs `work` holding the workflow's lock of the instance (a Postgres advisory lock, on a connection
+   * of its own released when the work ends), with the index on that connection: one change of a
+   * workflow's schedules at a time across the runner processes sharing the database. What work
+   * writes is committed at once (no transaction), so a record made before a create stays if it fails.
+   */
+  locked<T>(workflowId: string, work: (index: ScheduleIndex) => Promise<T>): Promise<T>;
 }
 
-export function createScheduleIndex(db: Kysely<RunnerDB>): ScheduleIndex {
-  return {
+export function createScheduleIndex(db: Kysely<RunnerDB>, instance: string): ScheduleIndex {
+  const prefix = starterScheduleIdOf(instance, '');
+  const lockKey = (workflowId: string) => sql`hashtext(${`weft-schedules:${instance}:`} || ${workflowId})`;
+  const on = (conn: Kysely<RunnerDB>): ScheduleIndex => ({
     async of(workflowId) {
-      const rows = await db.selectFrom('workflow_schedules').select('schedule_id').where('workflow_id', '=', workflowId).orderBy('schedule_id').execute();
+      const starter = starterScheduleIdOf(instance, workflowId);
+      const rows = await conn
+        .selectFrom('workflow_schedules')
+        .select('schedule_id')
+        .where('workflow_id', '=', workflowId)
+        .where(sql<boolean>`(schedule_id = ${starter} or starts_with(schedule_id, ${`${starter}:`}))`)
+        .orderBy('schedule_id')
+        .execute();
       return rows.map((r) => r.schedule_id);
     },
     async add(workflowId, scheduleId) {
-      await db.insertInto('workflow_schedules').values({ schedule_id: scheduleId, workflow_id: workflowId }).onConflict((oc) => oc.column('schedule_id').doNothing()).execute();
+      await conn.insertInto('workflow_schedules').values({ schedule_id: scheduleId, workflow_id: workflowId }).onConflict((oc) => oc.column('schedule_id').doNothing()).execute();
     },
     async remove(scheduleId) {
-      await db.deleteFrom('workflow_schedules').where('schedule_id', '=', scheduleId).execute();
+      await conn.deleteFrom('workflow_schedules').where('schedule_id', '=', scheduleId).execute();
     },
     async workflows() {
-      const rows = await db.selectFrom('workflow_schedules').select('workflow_id').distinct().orderBy('workflow_id').execute();
+      const rows = await conn
+        .selectFrom('workflow_schedules')
+        .select('workflow_id')
+        .distinct()
+        .where(sql<boolean>`(schedule_id = ${prefix} || workflow_id or starts_with(schedule_id, ${prefix} || workflow_id || ':'))`)
+        .orderBy('workflow_id')
+        .execute();
       return rows.map((r) => r.workflow_id);
     },
-  };
+    locked(workflowId, work) {
+      return db.connection().execute(async (lockConn) => {
+        await sql`select pg_advisory_lock(${lockKey(workflowId)})`.execute(lockConn);
+        try {
+          return await work(on(lockConn));
+        } finally {
+          // A connection lost meanwhile took its session's lock with it.
+          await sql`select pg_advisory_unlock(${lockKey(workflowId)})`.execute(lockConn).catch(() => undefined);
+        }
+      });
+    },
+  });
+  return on(db);
 }

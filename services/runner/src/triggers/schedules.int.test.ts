@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { Client, Connection, ScheduleNotFoundError, type ScheduleSpec } from '@temporalio/client';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { backingEnv, createTestDatabase, uniqueSuffix } from '@weft/testkit';
 import { createLogger, temporalLogger, type Database } from '@weft/platform';
@@ -47,17 +47,21 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
     client = new Client({ connection });
     probe = await bundleWorkflowCode({ workflowsPath: probePath, logger: temporalLogger(logger) });
     database = await createTestDatabase<RunnerDB>('schedules', migrations);
-    schedules = createScheduleManager({
+    schedules = managerOf((workflowId) => (unreadable.has(workflowId) ? Promise.reject(new Error(`registry down for ${workflowId}`)) : Promise.resolve(deployments.get(workflowId))));
+  });
+
+  /** A manager of this instance on the test's database (a runner process), reading deployments with `activeDeployment`. */
+  const managerOf = (activeDeployment: (workflowId: string) => Promise<ActiveDeployment | undefined>) =>
+    createScheduleManager({
       client,
       instance,
       taskQueue,
       integrationsTaskQueue: `${instance}-integrations`,
       overlap: 'skip',
       logger,
-      activeDeployment: (workflowId) => (unreadable.has(workflowId) ? Promise.reject(new Error(`registry down for ${workflowId}`)) : Promise.resolve(deployments.get(workflowId))),
-      index: createScheduleIndex(database.db),
+      activeDeployment,
+      index: createScheduleIndex(database?.db as Kysely<RunnerDB>, instance),
     });
-  });
 
   afterAll(async () => {
     for (const id of deployments.keys()) {
@@ -152,7 +156,7 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
     deployments.delete(wf);
     expect(await schedules.sync(wf)).toEqual([]);
     for (const id of temporalIds.slice(0, 2)) await expect(client.schedule.getHandle(id).describe()).rejects.toThrow(ScheduleNotFoundError);
-    expect(await createScheduleIndex(database?.db as Kysely<RunnerDB>).of(wf)).toEqual([]);
+    expect(await createScheduleIndex(database?.db as Kysely<RunnerDB>, instance).of(wf)).toEqual([]);
   }, 200_000);
 
   it('at a runner start, schedules written by an older runner get the spec their deployment makes now (pause kept, a block\'s moved to its own id), a stale one goes, a failing workflow is logged and the rest go on; a second start changes nothing', async () => {
@@ -206,7 +210,7 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
         expect((((h ?? 0) * 60 + (min ?? 0) - 540) % 45 + 45) % 45).toBe(0);
       }
       expect(await schedules.get(stale)).toEqual([]);
-      expect(await createScheduleIndex(database?.db as Kysely<RunnerDB>).of(stale)).toEqual([]);
+      expect(await createScheduleIndex(database?.db as Kysely<RunnerDB>, instance).of(stale)).toEqual([]);
     };
 
     const started = await resyncSchedulesAtStart(schedules, () => Promise.resolve([kept, moved, failing, elsewhere]), logger, []);
@@ -231,6 +235,91 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
       await schedules.sync(wf);
     }
   }, 200_000);
+
+  it('a schedule block\'s schedule an older runner left paused at the workflow\'s id keeps its pause when a deploy before the resync makes the starter a schedule too (the starter takes that id, active)', async () => {
+    const wf = `wf-${uniqueSuffix()}`;
+    await client.schedule.create({
+      scheduleId: `${instance}-schedule-${wf}`,
+      spec: { intervals: [{ every: '45m', offset: '0s' }] },
+      action: { type: 'startWorkflow', workflowType: 'runWorkflow', workflowId: `${instance}-scheduled-${wf}`, taskQueue, args: [{ workflowId: wf, triggerBlockId: 'b' }], memo: { cronExpression: 'old', timezone: 'UTC', scheduleType: 'minutes', deploymentVersion: 1 } },
+      state: { paused: true, note: 'Paused through /api/schedules' },
+    });
+    deploy(wf, 2, { scheduleType: 'hourly' }, { b: { scheduleType: 'daily', dailyTime: '02:00' } });
+    expect((await schedules.sync(wf)).map((v) => [v.id, v.cronExpression, v.status])).toEqual([
+      [`${wf}:s`, '0 * * * *', 'active'],
+      [`${wf}:b`, '0 2 * * *', 'paused'],
+    ]);
+    deployments.delete(wf);
+    expect(await schedules.sync(wf)).toEqual([]);
+  }, 60_000);
+
+  it('two runner processes (two managers on one database): a sync that read a deployment holds the workflow until it is done, so another\'s sync after an undeploy removes what it made', async () => {
+    const wf = `wf-${uniqueSuffix()}`;
+    deploy(wf, 1, { scheduleType: 'hourly' });
+    const order: string[] = [];
+    let readDeployed = () => undefined as void;
+    const read = new Promise<void>((resolve) => (readDeployed = resolve));
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The other process: its start's resync reads "deployed", then is slow to write the schedule.
+    const other = managerOf(async (workflowId) => {
+      const d = deployments.get(workflowId);
+      order.push(`other read ${d ? 'deployed' : 'undeployed'}`);
+      readDeployed();
+      await held;
+      return d;
+    });
+    const first = other.sync(wf);
+    // What a failure leaves is removed (this manager syncs after the other).
+    onTestFinished(async () => {
+      release();
+      await first.catch(() => undefined);
+      deployments.delete(wf);
+      await schedules.sync(wf);
+    });
+    await read;
+    // Undeployed meanwhile; this process's event consumer syncs.
+    deployments.delete(wf);
+    const second = schedules.sync(wf).then((views) => {
+      order.push('this synced');
+      return views;
+    });
+    // Released once this sync waits for the other's lock (before the fix: once it has synced).
+    const waiting = async () =>
+      order.includes('this synced') ||
+      Number(
+        (
+          await sql<{ n: string }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory' and query like '%pg_advisory_lock%'`.execute(
+            database?.db as Kysely<RunnerDB>,
+          )
+        ).rows[0]?.n ?? 0,
+      ) > 0;
+    await expect.poll(waiting, { timeout: 30_000, interval: 50 }).toBe(true);
+    release();
+    expect((await first).map((v) => v.id)).toEqual([`${wf}:s`]);
+    expect(await second).toEqual([]);
+    expect(order).toEqual(['other read deployed', 'this synced']);
+    await expect(client.schedule.getHandle(`${instance}-schedule-${wf}`).describe()).rejects.toThrow(ScheduleNotFoundError);
+    expect(await schedules.get(wf)).toEqual([]);
+  }, 60_000);
+
+  it('the schedules recorded by another instance\'s runner on the same database are not this one\'s: its sync and resync leave them', async () => {
+    const wf = `wf-${uniqueSuffix()}`;
+    const db = database?.db as Kysely<RunnerDB>;
+    // Another instance whose name starts like this one's.
+    const otherInstance = `${instance}-schedule-x`;
+    const theirs = createScheduleIndex(db, otherInstance);
+    const ids = [`${otherInstance}-schedule-${wf}`, `${otherInstance}-schedule-${wf}:b`];
+    for (const id of ids) await theirs.add(wf, id);
+    const ours = createScheduleIndex(db, instance);
+    expect(await ours.of(wf)).toEqual([]);
+    expect(await ours.workflows()).not.toContain(wf);
+    expect(await schedules.sync(wf)).toEqual([]);
+    expect(await schedules.resync([wf])).toMatchObject({ failed: [] });
+    expect(await theirs.of(wf)).toEqual(ids);
+    expect(await theirs.workflows()).toContain(wf);
+    for (const id of ids) await theirs.remove(id);
+  }, 60_000);
 
   /**
    * Temporal's backfill runs a schedule's actions for a past range as if time had passed: the stand-in

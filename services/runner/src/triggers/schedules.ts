@@ -3,7 +3,7 @@ import { scheduleTriggers, toTriggerSchedule, type TriggerSchedule } from '@weft
 import type { Logger } from '@weft/platform';
 import type { RunWorkflowArgs } from '../workflows/runWorkflow.workflow.js';
 import type { RunnableState } from '../workflows/types.js';
-import type { ScheduleIndex } from './scheduleIndex.js';
+import { starterScheduleIdOf, type ScheduleIndex } from './scheduleIndex.js';
 import { gapCalendars, gapCalendarsOfTimes } from './clockGaps.js';
 
 /** Overlap policies a deployment's schedule may use (WEFT_SCHEDULE_OVERLAP); skip by default. */
@@ -45,7 +45,10 @@ export interface ScheduleManagerDeps {
   logger: Logger;
   /** The workflow's active deployment; undefined when it is not deployed (or no longer exists). */
   activeDeployment(workflowId: string): Promise<ActiveDeployment | undefined>;
-  /** The schedule ids made per workflow (what a sync deletes when their trigger is gone). */
+  /**
+   * The schedule ids made per workflow of the instance (what a sync deletes when their trigger is
+   * gone), and the lock that makes a workflow's changes one at a time across runner processes.
+   */
   index: ScheduleIndex;
   now?: () => Date;
 }
@@ -142,14 +145,19 @@ interface Described {
  */
 export function createScheduleManager(deps: ScheduleManagerDeps): ScheduleManager {
   const now = deps.now ?? (() => new Date());
-  const starterScheduleId = (workflowId: string) => `${deps.instance}-schedule-${workflowId}`;
+  const starterScheduleId = (workflowId: string) => starterScheduleIdOf(deps.instance, workflowId);
   const scheduleIdOf = (workflowId: string, blockId: string, starter: boolean) => (starter ? starterScheduleId(workflowId) : `${starterScheduleId(workflowId)}:${blockId}`);
   const queue = new Map<string, Promise<unknown>>();
 
-  /** One change at a time per workflow in this process (a deploy's call and its event may cross). */
-  function serial<T>(workflowId: string, work: () => Promise<T>): Promise<T> {
+  /**
+   * One change at a time per workflow: in this process (a deploy's call and its event may cross) and,
+   * under the index's lock, across the runner processes of the instance (one's start-time resync and
+   * another's deployment event). `work` gets the index on the lock's connection.
+   */
+  function serial<T>(workflowId: string, work: (index: ScheduleIndex) => Promise<T>): Promise<T> {
     const prev = queue.get(workflowId) ?? Promise.resolve();
-    const next = prev.then(work, work);
+    const locked = () => deps.index.locked(workflowId, work);
+    const next = prev.then(locked, locked);
     const settled = next.catch(() => undefined);
     queue.set(workflowId, settled);
     void settled.then(() => {
@@ -188,25 +196,25 @@ export function createScheduleManager(deps: ScheduleManagerDeps): ScheduleManage
   }
 
   /** The workflow's schedules on Temporal (recorded ones and the starter's id), the starter's first. */
-  async function describeAll(workflowId: string): Promise<{ found: Described[]; missing: string[] }> {
-    const ids = [...new Set([starterScheduleId(workflowId), ...(await deps.index.of(workflowId))])];
+  async function describeAll(workflowId: string, index: ScheduleIndex = deps.index): Promise<{ found: Described[]; missing: string[] }> {
+    const ids = [...new Set([starterScheduleId(workflowId), ...(await index.of(workflowId))])];
     const described = await Promise.all(ids.map((id) => describe(workflowId, id)));
     return { found: described.filter((d): d is Described => d !== undefined), missing: ids.filter((_, i) => described[i] === undefined) };
   }
 
-  async function list(workflowId: string, blockId?: string): Promise<Described[]> {
-    const { found } = await describeAll(workflowId);
+  async function list(workflowId: string, blockId?: string, index: ScheduleIndex = deps.index): Promise<Described[]> {
+    const { found } = await describeAll(workflowId, index);
     return blockId === undefined ? found : found.filter((d) => d.view.blockId === blockId);
   }
 
-  async function remove(workflowId: string, scheduleId: string): Promise<void> {
+  async function remove(index: ScheduleIndex, workflowId: string, scheduleId: string): Promise<void> {
     try {
       await deps.client.schedule.getHandle(scheduleId).delete();
       deps.logger.info({ workflowId, scheduleId }, 'schedule removed');
     } catch (err) {
       if (!(err instanceof ScheduleNotFoundError)) throw err;
     }
-    await deps.index.remove(scheduleId);
+    await index.remove(scheduleId);
   }
 
   /**
@@ -261,8 +269,8 @@ export function createScheduleManager(deps: ScheduleManagerDeps): ScheduleManage
     throw new Error(`The schedule ${scheduleId} of workflow ${d.workflowId} could not be written`);
   }
 
-  async function setPaused(workflowId: string, blockId: string | undefined, paused: boolean): Promise<ScheduleView[]> {
-    for (const { scheduleId } of await list(workflowId, blockId)) {
+  async function setPaused(index: ScheduleIndex, workflowId: string, blockId: string | undefined, paused: boolean): Promise<ScheduleView[]> {
+    for (const { scheduleId } of await list(workflowId, blockId, index)) {
       const handle = deps.client.schedule.getHandle(scheduleId);
       try {
         await (paused ? handle.pause('Paused through /api/schedules') : handle.unpause('Resumed through /api/schedules'));
@@ -270,12 +278,14 @@ export function createScheduleManager(deps: ScheduleManagerDeps): ScheduleManage
         if (!(err instanceof ScheduleNotFoundError)) throw err;
       }
     }
-    return (await list(workflowId, blockId)).map((d) => d.view);
+    return (await list(workflowId, blockId, index)).map((d) => d.view);
   }
 
   const manager: ScheduleManager = {
     sync(workflowId) {
-      return serial(workflowId, async () => {
+      // The deployment is read under the lock: a sync that waited for another process's sees the
+      // deployment as it is after that one, never one read before it (an undeploy between lost).
+      return serial(workflowId, async (index) => {
         const deployment = await deps.activeDeployment(workflowId);
         const wanted = deployment
           ? scheduleTriggers(deployment.state.blocks).flatMap((trigger) => {
@@ -286,32 +296,33 @@ export function createScheduleManager(deps: ScheduleManagerDeps): ScheduleManage
             })
           : [];
         const wantedIds = new Set(wanted.map((w) => w.scheduleId));
-        const { found, missing } = await describeAll(workflowId);
+        const { found, missing } = await describeAll(workflowId, index);
         const existing = new Map(found.map((d) => [d.scheduleId, d.view]));
         for (const w of wanted) {
           // A schedule that moves to another id (one made from a schedule block before each block
-          // had its own) keeps its pause.
-          const before = found.find((d) => d.view.blockId === w.trigger.blockId && (d.scheduleId === w.scheduleId || !wantedIds.has(d.scheduleId)));
+          // had its own) keeps its pause: the trigger's schedule at its own id, else its one elsewhere
+          // (even at an id another trigger now takes, the starter's).
+          const before = found.find((d) => d.view.blockId === w.trigger.blockId && d.scheduleId === w.scheduleId) ?? found.find((d) => d.view.blockId === w.trigger.blockId);
           const occupant = existing.get(w.scheduleId);
           // Kept as it is when its id held this trigger's schedule (or one naming no block: written by an
           // older runner); else paused as that schedule was.
           const state = occupant && (occupant.blockId === w.trigger.blockId || occupant.blockId === '') ? 'keep' : before?.view.status === 'paused' ? 'paused' : 'active';
-          await deps.index.add(workflowId, w.scheduleId);
+          await index.add(workflowId, w.scheduleId);
           if (deployment) await upsert(deployment, w.schedule, w.trigger.blockId, w.scheduleId, state);
         }
-        for (const d of found) if (!wantedIds.has(d.scheduleId)) await remove(workflowId, d.scheduleId);
-        for (const id of missing) if (!wantedIds.has(id)) await deps.index.remove(id);
-        return (await list(workflowId)).map((d) => d.view);
+        for (const d of found) if (!wantedIds.has(d.scheduleId)) await remove(index, workflowId, d.scheduleId);
+        for (const id of missing) if (!wantedIds.has(id)) await index.remove(id);
+        return (await list(workflowId, undefined, index)).map((d) => d.view);
       });
     },
     async get(workflowId, blockId) {
       return (await list(workflowId, blockId)).map((d) => d.view);
     },
     pause(workflowId, blockId) {
-      return serial(workflowId, () => setPaused(workflowId, blockId, true));
+      return serial(workflowId, (index) => setPaused(index, workflowId, blockId, true));
     },
     resume(workflowId, blockId) {
-      return serial(workflowId, () => setPaused(workflowId, blockId, false));
+      return serial(workflowId, (index) => setPaused(index, workflowId, blockId, false));
     },
     async resync(deployed) {
       const recorded = new Set(await deps.index.workflows());
