@@ -37,10 +37,16 @@ function workflowSchedules(workflowId: string, out: runnerSchedules.ScheduleResp
   return { ...scheduleView(out.schedule), id: workflowId, schedules: out.schedules.map(scheduleView) };
 }
 
-/** A schedule id of the API: `<workflowId>:<blockId>` names one schedule, a workflow id all of its schedules. */
-function scheduleRef(id: string): { workflowId: string; blockId?: string } {
+/**
+ * A schedule id of the API: `<workflowId>:<blockId>` names one schedule, a workflow id all of its
+ * schedules. An empty workflow or block id (`wf:`, `:b`) names neither: a validation error naming the
+ * id (an empty block id would reach the runner as none and pause every schedule of the workflow).
+ */
+export function scheduleRef(id: string): { workflowId: string; blockId?: string } {
   const at = id.indexOf(':');
-  return at < 0 ? { workflowId: id } : { workflowId: id.slice(0, at), blockId: id.slice(at + 1) };
+  const ref = at < 0 ? { workflowId: id } : { workflowId: id.slice(0, at), blockId: id.slice(at + 1) };
+  if (ref.workflowId === '' || ref.blockId === '') throw new AppError('validation', `${JSON.stringify(id)} is not a schedule id: it is <workflowId> or <workflowId>:<blockId>`);
+  return ref;
 }
 
 /**
