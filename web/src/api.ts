@@ -1,5 +1,5 @@
 /** The gateway's /api as the web app uses it; errors carry the server's message and body. */
-import type { BlockConfig, ProviderConfig, ToolConfig } from '@weft/catalog';
+import type { BlockConfig, ProviderConfig, SelectorPage, SelectorRequest, ToolConfig } from '@weft/catalog';
 import type { Command, WorkflowGraph } from '@weft/workflow';
 import type { StoredEvent } from './collab/replica';
 
@@ -90,28 +90,8 @@ export interface KnowledgeDocument {
   enabled: boolean;
 }
 
-/** One resource a selector offers (POST /api/tools/selectors/list): its id, the name users read, maybe a second line. */
-export interface SelectorItem {
-  id: string;
-  name: string;
-  detail?: string;
-}
-
-/** One answer of POST /api/tools/selectors/list: at most 100 items, and a cursor when there are more. */
-export interface SelectorPage {
-  items: SelectorItem[];
-  nextCursor?: string;
-}
-
-/** What a selector asks for: the block and field being edited, the block's values the list depends on, a search, a page. */
-export interface SelectorRequest {
-  workflowId: string;
-  blockType: string;
-  fieldId: string;
-  values: Record<string, string>;
-  search?: string;
-  cursor?: string;
-}
+/** The resource selectors' list (POST /api/tools/selectors/list), as the catalogue describes it. */
+export type { SelectorItem, SelectorPage, SelectorRequest } from '@weft/catalog';
 
 /** An execution as GET /api/executions/{id} and the workflow's execution list answer it. */
 export interface ExecutionSummary {

@@ -1,22 +1,12 @@
+import type { SelectorItem, SelectorPage } from '@weft/catalog';
 import { AppError } from '@weft/platform';
+
+export type { SelectorItem, SelectorPage } from '@weft/catalog';
 
 /** Most items one answer carries (the selectors contract). */
 export const PAGE_LIMIT = 100;
 /** Most provider pages one answer reads when the list is filtered here (by name or by type). */
 export const MAX_SCANNED_PAGES = 5;
-
-/** One choice of a selector: the id the field stores, the name users read, an optional second line. */
-export interface SelectorItem {
-  id: string;
-  name: string;
-  detail?: string;
-}
-
-/** What `POST /api/tools/selectors/list` answers. */
-export interface SelectorPage {
-  items: SelectorItem[];
-  nextCursor?: string;
-}
 
 /** One page as a provider answered it: its items and the provider's own token of the next page. */
 export interface ProviderPage {
