@@ -24,6 +24,9 @@ export const configSchema = z.object({
   // Days a claim-checked Temporal payload (over 128 KB) is kept in the payload store; 0 keeps them.
   // Keep it above the longest a run stays open: replaying a history needs its payloads.
   WEFT_PAYLOAD_TTL_DAYS: z.coerce.number().min(0).default(30),
+  // The Chromium the Stagehand agent drives (integrations; `off` keeps it reading pages as text), and how many at once.
+  WEFT_BROWSER_PATH: z.string().optional(),
+  WEFT_BROWSER_MAX: z.coerce.number().int('WEFT_BROWSER_MAX must be a whole number').positive('WEFT_BROWSER_MAX must be at least 1').optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;
