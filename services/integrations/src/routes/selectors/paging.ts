@@ -8,6 +8,11 @@ export const PAGE_LIMIT = 100;
 /** Most provider pages one answer reads when the list is filtered here (by name or by type). */
 export const MAX_SCANNED_PAGES = 5;
 
+/** A choice from a provider's id, the name users read and an optional second line (none when empty). */
+export function choice(id: unknown, name: string, detail?: string | false): SelectorItem {
+  return { id: String(id ?? ''), name, ...(detail ? { detail } : {}) };
+}
+
 /** One page as a provider answered it: its items and the provider's own token of the next page. */
 export interface ProviderPage {
   items: SelectorItem[];

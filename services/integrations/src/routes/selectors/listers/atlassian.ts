@@ -1,6 +1,6 @@
 import { AppError } from '@weft/platform';
 import { list, obj, seg, str } from '../../../tools/services/http.js';
-import { collectPages, PAGE_LIMIT, wholeNumber, type SelectorItem } from '../paging.js';
+import { choice, collectPages, PAGE_LIMIT, type SelectorItem, wholeNumber } from '../paging.js';
 import type { SelectorLister } from '../lister.js';
 import type { ProviderClient } from '../provider.js';
 
@@ -33,7 +33,7 @@ export const jiraProjects: SelectorLister = {
       const startAt = wholeNumber(page, 0);
       const data = obj(await client.request({ url: `${client.io.baseUrl('atlassian')}/ex/jira/${seg(cloud)}/rest/api/3/project/search`, query: { startAt, maxResults: PAGE_LIMIT, query: search } }));
       const values = list(data.values).map(obj);
-      const items = values.map((p): SelectorItem => ({ id: String(p.id ?? ''), name: String(p.name ?? p.key ?? ''), ...(str(p.key) ? { detail: String(p.key) } : {}) }));
+      const items = values.map((p): SelectorItem => choice(p.id, String(p.name ?? p.key ?? ''), str(p.key)));
       return { items, next: data.isLast === false && values.length > 0 ? String(startAt + values.length) : undefined };
     }, position);
   },

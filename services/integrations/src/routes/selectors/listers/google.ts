@@ -1,5 +1,5 @@
 import { list, obj, str } from '../../../tools/services/http.js';
-import { collectPages, PAGE_LIMIT, type SelectorItem } from '../paging.js';
+import { choice, collectPages, PAGE_LIMIT, type SelectorItem } from '../paging.js';
 import type { SelectorLister } from '../lister.js';
 
 /**
@@ -15,7 +15,7 @@ export const gmailLabels: SelectorLister = {
         const data = obj(await client.request({ url: `${client.io.baseUrl('gmail')}/labels` }));
         const items = list(data.labels).map(obj).map((l): SelectorItem => {
           const name = String(l.name ?? l.id ?? '');
-          return { id: name, name, ...(l.type === 'system' ? { detail: 'System label' } : {}) };
+          return choice(name, name, l.type === 'system' && 'System label');
         });
         return { items };
       },
@@ -66,7 +66,7 @@ export function driveFiles(mimeType: string, what: string): SelectorLister {
         }));
         const items = list(data.files).map(obj).map((f): SelectorItem => {
           const modified = mimeType === DRIVE_MIME.folder ? undefined : day(f.modifiedTime);
-          return { id: String(f.id ?? ''), name: String(f.name ?? f.id ?? ''), ...(modified ? { detail: `Modified ${modified}` } : {}) };
+          return choice(f.id, String(f.name ?? f.id ?? ''), modified && `Modified ${modified}`);
         });
         return { items, next: str(data.nextPageToken) };
       }, position),
@@ -81,11 +81,7 @@ export const googleCalendars: SelectorLister = {
     collectPages(
       async (pageToken) => {
         const data = obj(await client.request({ url: `${client.io.baseUrl('googleCalendar')}/users/me/calendarList`, query: { maxResults: PAGE_LIMIT, pageToken } }));
-        const items = list(data.items).map(obj).map((c): SelectorItem => ({
-          id: String(c.id ?? ''),
-          name: String(c.summaryOverride ?? c.summary ?? c.id ?? ''),
-          ...(c.primary === true ? { detail: 'Primary calendar' } : {}),
-        }));
+        const items = list(data.items).map(obj).map((c) => choice(c.id, String(c.summaryOverride ?? c.summary ?? c.id ?? ''), c.primary === true && 'Primary calendar'));
         return { items, next: str(data.nextPageToken) };
       },
       position,

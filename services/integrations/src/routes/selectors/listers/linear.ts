@@ -1,5 +1,5 @@
 import { list, obj, str, type Obj } from '../../../tools/services/http.js';
-import { collectPages, PAGE_LIMIT, type SelectorItem } from '../paging.js';
+import { choice, collectPages, PAGE_LIMIT, type SelectorItem } from '../paging.js';
 import type { SelectorLister } from '../lister.js';
 import type { ProviderClient } from '../provider.js';
 
@@ -32,7 +32,7 @@ export const linearTeams: SelectorLister = {
   list: ({ client, search, position }) =>
     collectPages(async (after) => {
       const data = await graphql(client, TEAMS_QUERY, { first: PAGE_LIMIT, after: after ?? null, filter: nameFilter(search) });
-      return connectionPage(obj(data.teams), (t) => ({ id: String(t.id ?? ''), name: String(t.name ?? t.id ?? ''), ...(str(t.key) ? { detail: String(t.key) } : {}) }));
+      return connectionPage(obj(data.teams), (t) => choice(t.id, String(t.name ?? t.id ?? ''), str(t.key)));
     }, position),
 };
 

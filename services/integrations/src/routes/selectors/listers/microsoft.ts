@@ -1,6 +1,6 @@
 import { AppError } from '@weft/platform';
 import { list, obj, seg, str, type Obj } from '../../../tools/services/http.js';
-import { collectPages, PAGE_LIMIT, type SelectorItem } from '../paging.js';
+import { choice, collectPages, PAGE_LIMIT, type SelectorItem } from '../paging.js';
 import type { SelectorLister } from '../lister.js';
 import type { ProviderClient } from '../provider.js';
 
@@ -49,7 +49,7 @@ export const outlookFolders: SelectorLister = {
         const { values, next } = await graphList(client, '/me/mailFolders', { $top: PAGE_LIMIT }, page);
         const items = values.map((f): SelectorItem => {
           const unread = typeof f.unreadItemCount === 'number' && f.unreadItemCount > 0 ? f.unreadItemCount : 0;
-          return { id: String(f.id ?? ''), name: String(f.displayName ?? f.id ?? ''), ...(unread ? { detail: `${unread} unread` } : {}) };
+          return choice(f.id, String(f.displayName ?? f.id ?? ''), unread > 0 && `${unread} unread`);
         });
         return { items, next };
       },
@@ -87,7 +87,7 @@ export const excelWorkbooks: SelectorLister = {
           .filter((i) => str(obj(i.file).mimeType) === XLSX || (str(i.name) ?? '').toLowerCase().endsWith('.xlsx'))
           .map((i): SelectorItem => {
             const folder = folderOf(i);
-            return { id: String(i.id ?? ''), name: String(i.name ?? i.id ?? ''), ...(folder ? { detail: folder } : {}) };
+            return choice(i.id, String(i.name ?? i.id ?? ''), folder);
           });
         return { items, next };
       },
@@ -113,7 +113,7 @@ export const teamsTeams: SelectorLister = {
         const { values, next } = await graphList(client, '/me/joinedTeams', {}, page);
         const items = values.map((t): SelectorItem => {
           const detail = line(t.description);
-          return { id: String(t.id ?? ''), name: String(t.displayName ?? t.id ?? ''), ...(detail ? { detail } : {}) };
+          return choice(t.id, String(t.displayName ?? t.id ?? ''), detail);
         });
         return { items, next };
       },
@@ -142,7 +142,7 @@ export const teamsChats: SelectorLister = {
         const { values, next } = await graphList(client, '/me/chats', { $top: 50, $expand: 'members' }, page);
         const items = values.map((c): SelectorItem => {
           const type = CHAT_TYPES[String(c.chatType ?? '')];
-          return { id: String(c.id ?? ''), name: chatName(c), ...(type ? { detail: type } : {}) };
+          return choice(c.id, chatName(c), type);
         });
         return { items, next };
       },
@@ -160,7 +160,7 @@ export const teamsChannels: SelectorLister = {
     collectPages(
       async (page) => {
         const { values, next } = await graphList(client, `/teams/${seg(inputs.teamId ?? '')}/channels`, {}, page);
-        const items = values.map((c): SelectorItem => ({ id: String(c.id ?? ''), name: String(c.displayName ?? c.id ?? ''), ...(c.membershipType === 'private' ? { detail: 'Private channel' } : c.membershipType === 'shared' ? { detail: 'Shared channel' } : {}) }));
+        const items = values.map((c): SelectorItem => choice(c.id, String(c.displayName ?? c.id ?? ''), c.membershipType === 'private' ? 'Private channel' : c.membershipType === 'shared' && 'Shared channel'));
         return { items, next };
       },
       position,

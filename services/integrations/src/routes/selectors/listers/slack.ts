@@ -1,5 +1,5 @@
 import { list, obj, str } from '../../../tools/services/http.js';
-import { collectPages, PAGE_LIMIT, type SelectorItem } from '../paging.js';
+import { choice, collectPages, PAGE_LIMIT, type SelectorItem } from '../paging.js';
 import type { SelectorLister } from '../lister.js';
 
 /**
@@ -18,7 +18,7 @@ export const slackChannels: SelectorLister = {
         }));
         // Slack answers its refusals with 200 and `ok: false` (`invalid_auth`, `missing_scope`).
         if (data.ok !== true) throw client.refused(200, str(data.error) ?? 'Slack API error');
-        const items = list(data.channels).map(obj).map((c): SelectorItem => ({ id: String(c.id ?? ''), name: `#${String(c.name ?? c.id ?? '')}`, ...(c.is_private === true ? { detail: 'Private channel' } : {}) }));
+        const items = list(data.channels).map(obj).map((c): SelectorItem => choice(c.id, `#${String(c.name ?? c.id ?? '')}`, c.is_private === true && 'Private channel'));
         return { items, next: str(obj(data.response_metadata).next_cursor) };
       },
       position,

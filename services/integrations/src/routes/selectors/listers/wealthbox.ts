@@ -1,5 +1,5 @@
 import { list, obj, str, type Obj } from '../../../tools/services/http.js';
-import { collectPages, PAGE_LIMIT, wholeNumber, type SelectorItem } from '../paging.js';
+import { choice, collectPages, PAGE_LIMIT, type SelectorItem, wholeNumber } from '../paging.js';
 import type { SelectorLister } from '../lister.js';
 import type { ProviderClient } from '../provider.js';
 
@@ -27,7 +27,7 @@ export const wealthboxContacts: SelectorLister = {
       (page) =>
         wealthboxPage(client, 'contacts', page, { name: search }, (c) => {
           const email = str(obj(list(c.email_addresses).map(obj).find((e) => e.principal === true) ?? list(c.email_addresses)[0]).address);
-          return { id: String(c.id ?? ''), name: contactName(c), ...(email ? { detail: email } : {}) };
+          return choice(c.id, contactName(c), email);
         }),
       position,
     ),
@@ -42,7 +42,7 @@ export const wealthboxTasks: SelectorLister = {
       (page) =>
         wealthboxPage(client, 'tasks', page, {}, (t) => {
           const due = str(t.due_date);
-          return { id: String(t.id ?? ''), name: str(t.name) || String(t.id ?? ''), ...(due ? { detail: `Due ${due}` } : {}) };
+          return choice(t.id, str(t.name) || String(t.id ?? ''), due && `Due ${due}`);
         }),
       position,
       { filter: search },
