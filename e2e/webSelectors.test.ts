@@ -27,7 +27,7 @@ const optionNames = (page: Page, label = 'Channel') => page.getByRole('listbox',
 
 /** The JQL of each issue search the Jira fake received, oldest first. */
 async function jqlSent(): Promise<string[]> {
-  const searches = (await receivedBy(inject('serviceFakeUrls').jira)).filter((r) => r.method === 'POST' && r.path.endsWith('/rest/api/3/search'));
+  const searches = (await receivedBy(inject('serviceFakeUrls').jira)).filter((r) => r.method === 'POST' && r.path.endsWith('/rest/api/3/search/jql'));
   return searches.map(({ body }) => (typeof body === 'object' && body !== null && 'jql' in body ? String(body.jql) : ''));
 }
 

@@ -19,7 +19,7 @@ export const jiraTools: ToolConfig[] = [
     projectId: may('string', 'user', 'Jira project ID'),
     issueKey: need('string', 'user', 'Jira issue key to retrieve (e.g., PROJ-123)'),
   }),
-  tool('jira_bulk_read', 'Jira Bulk Read', 'Retrieve multiple Jira issues in bulk', 'POST', '/search', {
+  tool('jira_bulk_read', 'Jira Bulk Read', 'Retrieve multiple Jira issues in bulk', 'POST', '/search/jql', {
     projectId: need('string', 'user', 'Jira project ID'),
   }),
   tool('jira_update', 'Jira Update', 'Update a Jira issue', 'PUT', '/issue/{issueKey}', {

@@ -7,7 +7,7 @@ export { NOTION_FIXTURES, createFakeNotion } from './notion.js';
 export { GOOGLE_FIXTURES, createFakeGoogle } from './google.js';
 export { AIRTABLE_FIXTURES, createFakeAirtable } from './airtable.js';
 export { LINEAR_FIXTURES, createFakeLinear } from './linear.js';
-export { JIRA_FIXTURES, createFakeJira } from './jira.js';
+export { JIRA_FIXTURES, JIRA_SEARCH_REMOVED, createFakeJira } from './jira.js';
 export { MESSAGING_FIXTURES, createFakeMessaging } from './messaging.js';
 export { X_FIXTURES, createFakeX } from './x.js';
 export { REDDIT_FIXTURES, createFakeReddit } from './reddit.js';

@@ -123,16 +123,33 @@ describe('Atlassian', () => {
     ]);
   });
 
-  it('Jira issues of the project (the selector’s or the typed id) by JQL search; the id is the key', async () => {
+  it('Jira issues of the project (the selector’s or the typed id) by the enhanced JQL search; the id is the key', async () => {
     expect(await list('jira', 'issueKey', { domain, manualProjectId: '10000' })).toEqual({ items: [{ id: 'PROJ-1', name: 'First', detail: 'PROJ-1 · To Do' }, { id: 'PROJ-2', name: 'Second', detail: 'PROJ-2 · To Do' }] });
     await list('jira', 'issueKey', { domain, projectId: 'PROJ', manualProjectId: 'ignored' }, { search: 'login "fails"' });
-    expect(h.fakes.atlassian.received('POST', '/ex/jira/cloud-1/rest/api/3/search').map((r) => r.body)).toEqual([
-      { jql: 'project = 10000 ORDER BY updated DESC', startAt: 0, maxResults: 100, fields: ['summary', 'status'] },
-      { jql: 'project = "PROJ" AND summary ~ "login fails*" ORDER BY updated DESC', startAt: 0, maxResults: 100, fields: ['summary', 'status'] },
+    const sent = h.fakes.atlassian.received('POST', '/ex/jira/cloud-1/rest/api/3/search/jql');
+    expect(sent.map((r) => r.body)).toEqual([
+      { jql: 'project = 10000 ORDER BY updated DESC', maxResults: 100, fields: ['summary', 'status'] },
+      { jql: 'project = "PROJ" AND summary ~ "login fails*" ORDER BY updated DESC', maxResults: 100, fields: ['summary', 'status'] },
     ]);
-    h.fakes.atlassian.once('POST', '/ex/jira/:cloud/rest/api/3/search', { status: 400, json: { errorMessages: ["The value 'NOPE' does not exist for the field 'project'."], errors: {} } });
+    expect(sent[0]?.headers.authorization).toBe(bearer('jira'));
+    expect(h.fakes.atlassian.received('POST', '/ex/jira/:cloud/rest/api/3/search')).toEqual([]);
+    h.fakes.atlassian.once('POST', '/ex/jira/:cloud/rest/api/3/search/jql', { status: 400, json: { errorMessages: ["The value 'NOPE' does not exist for the field 'project'."], errors: {} } });
     const refused = await h.list({ blockType: 'jira', fieldId: 'issueKey', values: { credential: 'mine-jira', domain, projectId: 'NOPE' } });
     expect(refused).toEqual({ status: 502, body: { success: false, error: "Jira answered 400: The value 'NOPE' does not exist for the field 'project'." } });
+  });
+
+  it('Jira issues page by the search’s nextPageToken: a short page with a token goes on by cursor, isLast ends the list', async () => {
+    const path = '/ex/jira/:cloud/rest/api/3/search/jql';
+    const issue = (key: string, summary: string) => ({ id: `id-${key}`, key, fields: { summary, status: { name: 'Done' } } });
+    h.fakes.atlassian.once('POST', path, { json: { issues: [issue('OPS-1', 'One')], nextPageToken: 'CAEaAggD', isLast: false } });
+    const first = await list('jira', 'issueKey', { domain, projectId: '10001' });
+    expect(first.items).toEqual([{ id: 'OPS-1', name: 'One', detail: 'OPS-1 · Done' }]);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    h.fakes.atlassian.once('POST', path, { json: { issues: [issue('OPS-2', 'Two')], nextPageToken: 'CAEaAggE', isLast: true } });
+    expect(await list('jira', 'issueKey', { domain, projectId: '10001' }, { cursor: first.nextCursor ?? '' })).toEqual({ items: [{ id: 'OPS-2', name: 'Two', detail: 'OPS-2 · Done' }] });
+    const bodies = h.fakes.atlassian.received('POST', '/ex/jira/cloud-1/rest/api/3/search/jql').map((r) => r.body as Record<string, unknown>);
+    expect(bodies.map((b) => b.nextPageToken)).toEqual([undefined, 'CAEaAggD']);
+    expect(bodies.every((b) => !('startAt' in b))).toBe(true);
   });
 
   it('Confluence pages of the domain’s site (v2 pages, current, last modified first), searched by title here, paged by cursor', async () => {

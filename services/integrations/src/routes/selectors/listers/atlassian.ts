@@ -51,8 +51,10 @@ function textTerm(search: string): string | undefined {
 }
 
 /**
- * Jira issues of a project: `search` with JQL (`project = …`, a search as `summary ~ "…*"`, newest
- * change first), by `startAt`. The id is the issue key, what the issue fields hold.
+ * Jira issues of a project: the enhanced JQL search `search/jql` (`project = …`, a search as
+ * `summary ~ "…*"`, newest change first; the old `search` is gone), by its `nextPageToken` (no
+ * `startAt`, no `total`: `isLast` or no token ends the list). The id is the issue key, what the
+ * issue fields hold.
  */
 export const jiraIssues: SelectorLister = {
   provider: 'Jira',
@@ -63,12 +65,11 @@ export const jiraIssues: SelectorLister = {
     const project = inputs.projectId ?? '';
     const term = search ? textTerm(search) : undefined;
     const jql = [`project = ${/^\d+$/.test(project) ? project : jqlString(project)}`, ...(term ? [`summary ~ ${jqlString(term)}`] : [])].join(' AND ');
-    return collectPages(async (page) => {
-      const startAt = wholeNumber(page, 0);
+    return collectPages(async (nextPageToken) => {
       const data = obj(await client.request({
         method: 'POST',
-        url: `${client.io.baseUrl('atlassian')}/ex/jira/${seg(cloud)}/rest/api/3/search`,
-        json: { jql: `${jql} ORDER BY updated DESC`, startAt, maxResults: PAGE_LIMIT, fields: ['summary', 'status'] },
+        url: `${client.io.baseUrl('atlassian')}/ex/jira/${seg(cloud)}/rest/api/3/search/jql`,
+        json: { jql: `${jql} ORDER BY updated DESC`, maxResults: PAGE_LIMIT, fields: ['summary', 'status'], ...(nextPageToken ? { nextPageToken } : {}) },
       }));
       const issues = list(data.issues).map(obj);
       const items = issues.map((i): SelectorItem => {
@@ -76,8 +77,7 @@ export const jiraIssues: SelectorLister = {
         const status = str(obj(obj(i.fields).status).name);
         return { id: key, name: str(obj(i.fields).summary) || key, detail: status ? `${key} · ${status}` : key };
       });
-      const total = typeof data.total === 'number' ? data.total : 0;
-      return { items, next: issues.length > 0 && startAt + issues.length < total ? String(startAt + issues.length) : undefined };
+      return { items, next: data.isLast === true || issues.length === 0 ? undefined : str(data.nextPageToken) };
     }, position);
   },
 };

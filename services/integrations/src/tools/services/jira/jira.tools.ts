@@ -56,6 +56,9 @@ function fields(p: Obj): Obj {
 
 const now = () => new Date().toISOString();
 
+/** Most issues a bulk read returns: a project's most recently updated ones. */
+const BULK_READ_LIMIT = 100;
+
 /** Jira tools: retrieve an issue, bulk read a project, update an issue (with a status transition), write an issue. */
 export const jiraTools: ServiceTool[] = [
   serviceTool('jira_retrieve', async (p, io) => {
@@ -64,11 +67,22 @@ export const jiraTools: ServiceTool[] = [
     return { ts: now(), issueKey: obj(res.data).key ?? key, ...summaryOf(res.data) };
   }),
   serviceTool('jira_bulk_read', async (p, io) => {
-    const res = await jira(io, p, '/search', 'Failed to retrieve Jira issues', {
-      method: 'POST',
-      json: { jql: `project = ${text(p.projectId)} ORDER BY updated DESC`, maxResults: 100, fields: ['summary', 'description', 'created', 'updated'] },
-    });
-    return list(obj(res.data).issues).map((i) => ({ ts: now(), issueKey: obj(i).key, ...summaryOf(i) }));
+    const jql = `project = ${text(p.projectId)} ORDER BY updated DESC`;
+    const issues: unknown[] = [];
+    let nextPageToken: string | undefined;
+    // The enhanced JQL search (`/search` is gone): pages joined by nextPageToken, a page possibly
+    // short of maxResults, so pages are read until BULK_READ_LIMIT issues or the last page.
+    do {
+      const res = await jira(io, p, '/search/jql', 'Failed to retrieve Jira issues', {
+        method: 'POST',
+        json: { jql, maxResults: BULK_READ_LIMIT - issues.length, fields: ['summary', 'description', 'created', 'updated'], ...(nextPageToken ? { nextPageToken } : {}) },
+      });
+      const data = obj(res.data);
+      const page = list(data.issues);
+      issues.push(...page.slice(0, BULK_READ_LIMIT - issues.length));
+      nextPageToken = data.isLast === true || page.length === 0 ? undefined : str(data.nextPageToken);
+    } while (nextPageToken && issues.length < BULK_READ_LIMIT);
+    return issues.map((i) => ({ ts: now(), issueKey: obj(i).key, ...summaryOf(i) }));
   }),
   serviceTool('jira_update', async (p, io) => {
     const key = seg(text(p.issueKey));

@@ -1,4 +1,4 @@
-import { createFakeJira } from '@weft/testkit';
+import { JIRA_FIXTURES, createFakeJira } from '@weft/testkit';
 import { describe, expect, it } from 'vitest';
 import { useFamily } from '../testSupport.js';
 import { jiraTools } from './jira.tools.js';
@@ -24,15 +24,41 @@ describe('jira', () => {
     ji.expectRequest('jira_retrieve', 'GET', '/ex/jira/cloud-9/rest/api/3/issue/X-1', { headers });
   });
 
-  it('jira_bulk_read searches the project', async () => {
+  it('jira_bulk_read searches the project with the enhanced JQL search, asking for its fields', async () => {
     const r = await ji.run('jira_bulk_read', { ...base, cloudId: 'cloud-1', projectId: 'PROJ' });
-    ji.expectRequest('jira_bulk_read', 'POST', `${API}/search`, {
+    ji.expectRequest('jira_bulk_read', 'POST', `${API}/search/jql`, {
       headers: { ...headers, 'content-type': 'application/json' },
       body: { jql: 'project = PROJ ORDER BY updated DESC', maxResults: 100, fields: ['summary', 'description', 'created', 'updated'] },
     });
-    expect(r).toMatchObject({ success: true, output: [{ issueKey: 'PROJ-1', summary: 'First' }, { issueKey: 'PROJ-2', summary: 'Second' }] });
-    ji.fake.once('POST', '/ex/jira/:cloud/rest/api/3/search', { status: 400, json: { errorMessages: ['bad jql'] } });
+    expect(ji.fake.received('POST', `${API}/search`)).toEqual([]);
+    expect(r).toMatchObject({
+      success: true,
+      output: [
+        { issueKey: 'PROJ-1', summary: 'First', description: 'Details of PROJ-1', created: '2025-05-01T10:00:00.000+0000', updated: '2025-05-02T10:00:00.000+0000' },
+        { issueKey: 'PROJ-2', summary: 'Second', description: 'Details of PROJ-2' },
+      ],
+    });
+    ji.fake.once('POST', '/ex/jira/:cloud/rest/api/3/search/jql', { status: 400, json: { errorMessages: ['bad jql'] } });
     await ji.expectError('jira_bulk_read', { ...base, cloudId: 'cloud-1', projectId: 'P' }, 'Failed to retrieve Jira issues: bad jql');
+  });
+
+  it('jira_bulk_read follows nextPageToken past a short page, up to 100 issues', async () => {
+    const issues = (from: number, n: number) => Array.from({ length: n }, (_, i) => JIRA_FIXTURES.issue(`PROJ-${from + i}`, `Issue ${from + i}`));
+    const path = '/ex/jira/:cloud/rest/api/3/search/jql';
+    // The newest scripted answer goes first: the pages are scripted last to first.
+    ji.fake.once('POST', path, { json: { issues: issues(61, 50), nextPageToken: 'tok-3', isLast: false } });
+    ji.fake.once('POST', path, { json: { issues: issues(1, 60), nextPageToken: 'tok-2', isLast: false } });
+    const r = await ji.run('jira_bulk_read', { ...base, cloudId: 'cloud-1', projectId: 'PROJ' });
+    const sent = ji.fake.received('POST', `${API}/search/jql`).map((req) => req.body as Record<string, unknown>);
+    expect(sent.map((b) => [b.maxResults, b.nextPageToken])).toEqual([[100, undefined], [40, 'tok-2']]);
+    const out = (r as { output: Array<{ issueKey: string }> }).output;
+    expect(out).toHaveLength(100);
+    expect([out[0]?.issueKey, out[99]?.issueKey]).toEqual(['PROJ-1', 'PROJ-100']);
+
+    ji.fake.once('POST', path, { json: { issues: issues(4, 1), isLast: true } });
+    ji.fake.once('POST', path, { json: { issues: issues(1, 3), nextPageToken: 'tok-2', isLast: false } });
+    const short = await ji.run('jira_bulk_read', { ...base, cloudId: 'cloud-1', projectId: 'PROJ' });
+    expect((short as { output: Array<{ issueKey: string }> }).output.map((i) => i.issueKey)).toEqual(['PROJ-1', 'PROJ-2', 'PROJ-3', 'PROJ-4']);
   });
 
   it('jira_update sets fields and moves the status through its transition', async () => {
