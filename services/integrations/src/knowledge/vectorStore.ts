@@ -12,20 +12,24 @@ export interface VectorStore {
   kind: 'pgvector' | 'exact';
   /** An embedding as a column value. */
   value(vector: number[]): RawBuilder<unknown>;
-  /** Cosine distance (1 - cosine similarity) between the column `c.embedding` and `query`. */
+  /** Cosine distance (1 - cosine similarity; 1 when either is a zero vector) between the column `c.embedding` and `query`. */
   distance(query: number[]): RawBuilder<number>;
   /** Only rows whose embedding has the query's dimension (a mismatch cannot be compared). */
   sameDimension(query: number[]): RawBuilder<boolean>;
 }
 
-/** pgvector installed in `schema`: its type, operator and function named with the schema. */
+/** The most numbers an embedding may have: pgvector's `vector` stores up to 16,000 (the exact form takes the same limit). */
+export const MAX_DIMENSIONS = 16_000;
+
+/** pgvector installed in `schema`: its type, operator and function named with the schema (which need not be on the search_path). */
 export function pgvector(schema: string): VectorStore {
   const type = sql`${sql.id(schema)}.vector`;
   const literal = (v: number[]) => sql`${`[${v.join(',')}]`}::${type}`;
   return {
     kind: 'pgvector',
     value: literal,
-    distance: (q) => sql<number>`(c.embedding OPERATOR(${sql.id(schema)}.<=>) ${literal(q)})`,
+    // A zero vector has no direction: pgvector answers NaN, taken as 1 (similarity 0) as in the exact form.
+    distance: (q) => sql<number>`coalesce(nullif(c.embedding OPERATOR(${sql.id(schema)}.<=>) ${literal(q)}, 'NaN'), 1)`,
     sameDimension: (q) => sql<boolean>`${sql.id(schema)}.vector_dims(c.embedding) = ${q.length}`,
   };
 }

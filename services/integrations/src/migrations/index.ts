@@ -17,18 +17,38 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
-  '0002_knowledge': {
+  '0002_knowledge': knowledge('auto'),
+};
+
+/**
+ * How `knowledge_chunks.embedding` is stored: `auto` makes it a pgvector `vector` when the server has
+ * the extension (double precision[] otherwise), `exact` always double precision[] (the tests force it
+ * so the exact search stays tested on a server with pgvector).
+ */
+export type VectorColumn = 'auto' | 'exact';
+
+/** The service's migrations with the embedding column chosen by `vectors`. */
+export function integrationsMigrations(vectors: VectorColumn): Record<string, Migration> {
+  return { ...migrations, '0002_knowledge': knowledge(vectors) };
+}
+
+function knowledge(vectors: VectorColumn): Migration {
+  return {
     async up(db: Kysely<unknown>) {
       // pgvector when the server has it (installed into public, which every service's search_path ends
       // with); a failed CREATE EXTENSION (no rights) is caught inside the block and leaves the exact path.
-      await sql`DO $$ BEGIN
-        IF EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') THEN
-          CREATE EXTENSION IF NOT EXISTS vector WITH SCHEMA public;
-        END IF;
-      EXCEPTION WHEN OTHERS THEN NULL;
-      END $$`.execute(db);
-      const ext = await sql<{ schema: string }>`SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'`.execute(db);
-      const vectorSchema = ext.rows[0]?.schema;
+      let vectorSchema: string | undefined;
+      if (vectors === 'auto') {
+        await sql`DO $$ BEGIN
+          IF EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') THEN
+            CREATE EXTENSION IF NOT EXISTS vector WITH SCHEMA public;
+          END IF;
+        EXCEPTION WHEN OTHERS THEN NULL;
+        END $$`.execute(db);
+        // Where the extension is: public, or the schema the operator created it in before.
+        const ext = await sql<{ schema: string }>`SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'`.execute(db);
+        vectorSchema = ext.rows[0]?.schema;
+      }
       await db.schema
         .createTable('knowledge_bases')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -77,5 +97,5 @@ export const migrations: Record<string, Migration> = {
         .execute();
       await db.schema.createIndex('knowledge_chunks_base').on('knowledge_chunks').columns(['knowledge_base_id', 'embedding_model']).execute();
     },
-  },
-};
+  };
+}

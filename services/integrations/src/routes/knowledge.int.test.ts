@@ -116,7 +116,7 @@ describe('knowledge bases', () => {
   it('reports which vector store the server gives: pgvector when installed, exact cosine otherwise', async () => {
     const available = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_available_extensions WHERE name = 'vector'`.execute(database.db);
     const store = await detectVectorStore(database.db);
-    // This machine's Postgres has no pgvector: the exact path is the one the other tests exercise here.
+    // pgvector is optional (infra/scripts/pgvector.sh); knowledge/vectorStore.int.test.ts runs both stores.
     expect(store.kind).toBe(available.rows[0]!.n > 0 ? 'pgvector' : 'exact');
   });
 });

@@ -9,7 +9,7 @@ import type { AddressPolicy } from '../net/addressPolicy.js';
 import type { IntegrationsDB } from '../db.js';
 import { ModelProviderError, ModelRequestError } from '../models/errors.js';
 import { chunkText, chunkingOptions, estimateTokens, DEFAULT_CHUNKING, CHARS_PER_TOKEN, type ChunkingOptions } from '../knowledge/chunking.js';
-import { detectVectorStore, type VectorStore } from '../knowledge/vectorStore.js';
+import { MAX_DIMENSIONS, detectVectorStore, type VectorStore } from '../knowledge/vectorStore.js';
 import { isFileLink, parseFile } from './files.routes.js';
 import { json, objectBody, str, type Route } from './router.js';
 
@@ -191,6 +191,10 @@ async function embedAll(embed: Embed, texts: string[], model: string, envVars: R
     }
     for (const e of out.embeddings) {
       if (typeof e === 'string') throw new ToolError('Failed to generate embeddings: the model answered base64 instead of floats', 502);
+      // Checked before Postgres sees it: pgvector refuses an empty vector, a non-number and more than 16,000.
+      if (!Array.isArray(e) || e.length === 0 || e.length > MAX_DIMENSIONS || !e.every(Number.isFinite)) {
+        throw new ToolError(`Failed to generate embeddings: the model answered an embedding that is not a list of 1 to ${MAX_DIMENSIONS} numbers`, 502);
+      }
       vectors.push(e);
     }
     cost.input += out.cost.input;
