@@ -32,7 +32,7 @@ export interface StagehandDeps {
   /** The model layer (provider base URLs and operator keys). */
   models: Pick<ModelDeps, 'config' | 'logger'> & { adapters?: ModelDeps['adapters'] };
   /**
-   * The agent's Chromium; null keeps it in text mode. Default: the environment's
+   * The Chromium of the agent and of extraction; null keeps them in text mode. Default: the environment's
    * (`WEFT_BROWSER_PATH`, else `CHROMIUM_PATH` or /usr/bin/chromium when it exists; stagehandBrowser.ts).
    */
   browser?: BrowserConfig | null;
@@ -40,7 +40,7 @@ export interface StagehandDeps {
   browserLimits?: Partial<BrowserLimits>;
 }
 
-/** A page as the model reads it: its final URL and its text (scripts not run). */
+/** A page as the model reads it: its final URL and its text (as fetched, or rendered in the browser). */
 interface Page {
   url: string;
   title: string;
@@ -128,6 +128,32 @@ async function ask(deps: StagehandDeps, input: CallModelInput, signal: AbortSign
 /** `%key%` references of the task replaced by the variables' values. */
 function substitute(task: string, variables: Record<string, string>): string {
   return task.replace(/%([A-Za-z0-9_.-]+)%/g, (whole, key: string) => (Object.hasOwn(variables, key) ? (variables[key] ?? '') : whole));
+}
+
+/** Values shorter than this are not looked for: they would match inside nearly any URL or word (a port's digit). */
+const CONCEALED_MIN_LENGTH = 3;
+
+/**
+ * Replaces every variable's value in a text with its `%key%`: as given, percent-encoded and
+ * form-encoded (a URL a redirect or a submitted form carries it in), longest first, in one pass.
+ * Values under three characters are left (they would match anywhere).
+ */
+export function concealer(variables: Record<string, string>): (text: string) => string {
+  const forms = new Map<string, string>();
+  for (const [key, value] of Object.entries(variables)) {
+    if (value.length < CONCEALED_MIN_LENGTH) continue;
+    for (const form of [value, encodeURIComponent(value), encodeURI(value), new URLSearchParams([['', value]]).toString().slice(1)]) {
+      if (!forms.has(form)) forms.set(form, `%${key}%`);
+    }
+  }
+  if (forms.size === 0) return (text) => text;
+  const pattern = new RegExp([...forms.keys()].sort((a, b) => b.length - a.length).map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  return (text) => text.replace(pattern, (found) => forms.get(found) ?? found);
+}
+
+/** An action as the log keeps it: no variable's value in any of its texts. */
+function concealedAction(action: AgentAction, conceal: (text: string) => string): AgentAction {
+  return Object.fromEntries(Object.entries(action).map(([k, v]) => [k, typeof v === 'string' ? conceal(v) : v])) as AgentAction;
 }
 
 const EXTRACT_SYSTEM =
@@ -231,22 +257,52 @@ function viewMessage(view: PageView): string {
 
 const BROWSER_LIMITS: BrowserLimits = { responseBytes: PAGE_BYTES_LIMIT, totalBytes: BROWSER_BYTES_LIMIT, timeoutMs: PAGE_TIMEOUT_MS, actionTimeoutMs: BROWSER_ACTION_TIMEOUT_MS };
 
+/** A browser of the call's own (a place among WEFT_BROWSER_MAX); one that does not start is an error naming the setting. */
+async function openBrowser(deps: StagehandDeps, config: BrowserConfig, signal: AbortSignal | undefined): Promise<BrowserSession> {
+  try {
+    return await BrowserSession.open(config, deps.policy, { ...BROWSER_LIMITS, ...deps.browserLimits }, signal);
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    throw new ToolError(`Could not start the browser at ${config.executablePath} (WEFT_BROWSER_PATH): ${errorMessage(err).split('\n')[0]}`, 500);
+  }
+}
+
+/**
+ * Extraction's page in the browser: loaded as the agent's start page (every request through the
+ * guard, the same limits and errors), then read as rendered, its frames' text included; the browser
+ * is closed before the model is asked.
+ */
+async function renderedPage(deps: StagehandDeps, config: BrowserConfig, url: string, signal: AbortSignal | undefined): Promise<Page> {
+  const session = await openBrowser(deps, config, signal);
+  try {
+    const nav = await session.navigate(url);
+    if (nav.status >= 400) throw new ToolError(`Failed to load ${url}: HTTP error ${nav.status}: ${nav.statusText}`, 502);
+    const view = await session.view(PAGE_TEXT_LIMIT);
+    return { url: view.url, title: view.title, text: view.text };
+  } catch (err) {
+    const timeout = session.timeout;
+    if (timeout && !signal?.aborted) throw new ToolError(timeout.message, 504);
+    const failure = loadFailure(url, err);
+    if (failure instanceof ToolError) throw failure;
+    // The browser's own reasons (a redirect loop, a navigation Chromium gave up on).
+    throw new ToolError(`Failed to load ${url}: ${errorMessage(failure).split('\n')[0]}`, 502);
+  } finally {
+    await session.close();
+  }
+}
+
 /**
  * The browser mode: a Chromium of the call's own (stagehandBrowser.ts) where the model navigates,
  * clicks, types, presses keys and picks options on numbered elements. Pages opened are recorded as
  * `goto` actions, as in the text mode; a navigation's failures are the text mode's errors.
  */
 async function browserEnvironment(deps: StagehandDeps, config: BrowserConfig, variables: Record<string, string>, signal: AbortSignal | undefined): Promise<AgentEnvironment> {
-  let session: BrowserSession;
-  try {
-    session = await BrowserSession.open(config, deps.policy, { ...BROWSER_LIMITS, ...deps.browserLimits }, signal);
-  } catch (err) {
-    if (signal?.aborted) throw err;
-    throw new ToolError(`Could not start the browser at ${config.executablePath} (WEFT_BROWSER_PATH): ${errorMessage(err).split('\n')[0]}`, 500);
-  }
+  const session = await openBrowser(deps, config, signal);
   /** URLs the model opened with `%key%` references, as opened → as given: the action log and the messages keep the references, not the values. */
   const typed = new Map<string, string>();
-  const hide = (text: string) => [...typed].sort(([a], [b]) => b.length - a.length).reduce((out, [opened, given]) => out.split(opened).join(given), text);
+  /** The URLs opened as given, then any value left (a redirect's or a form's URL carrying one). */
+  const conceal = concealer(variables);
+  const hide = (text: string) => conceal([...typed].sort(([a], [b]) => b.length - a.length).reduce((out, [opened, given]) => out.split(opened).join(given), text));
   /** A page that did not answer in time closed the browser: the call fails (unless it was cancelled). */
   const stopIfClosed = (err: unknown) => {
     if (signal?.aborted) throw err;
@@ -269,7 +325,7 @@ async function browserEnvironment(deps: StagehandDeps, config: BrowserConfig, va
     } catch (err) {
       stopIfClosed(err);
       const failure = loadFailure(url, err);
-      if (failure instanceof ToolError) throw typed.size ? new ToolError(hide(failure.message), failure.status) : failure;
+      if (failure instanceof ToolError) throw new ToolError(hide(failure.message), failure.status);
       // The browser's own reasons (a redirect loop, a navigation Chromium gave up on).
       throw new ToolError(hide(`Failed to load ${url}: ${errorMessage(failure).split('\n')[0]}`), 502);
     }
@@ -356,8 +412,13 @@ async function runAgent(deps: StagehandDeps, body: Record<string, unknown>, sign
   const apiKey = str(body, 'apiKey');
   const browser = deps.browser === undefined ? browserFromEnv() : deps.browser;
   const env = browser ? await browserEnvironment(deps, browser, variables, signal) : textEnvironment(deps, signal);
+  const conceal = concealer(variables);
   try {
-    return await agentLoop(deps, env, { startUrl, task, outputSchema, apiKey }, signal);
+    return await agentLoop(deps, env, { startUrl, task, outputSchema, apiKey, conceal }, signal);
+  } catch (err) {
+    // A failed call's error names no value either (a start page's redirect carrying one).
+    if (err instanceof ToolError) throw new ToolError(conceal(err.message), err.status);
+    throw err;
   } finally {
     await env.close();
   }
@@ -374,11 +435,20 @@ function shortenEarlierViews(messages: ModelMessage[]): void {
   }
 }
 
-async function agentLoop(deps: StagehandDeps, env: AgentEnvironment, run: { startUrl: string; task: string; outputSchema: Record<string, unknown> | undefined; apiKey: string }, signal: AbortSignal | undefined) {
+/**
+ * The model's turns until it calls done or the step limit. The action log keeps `%key%` for every
+ * variable's value (`run.conceal`); the model's own answer (its message, its output) is kept as it is.
+ */
+async function agentLoop(
+  deps: StagehandDeps,
+  env: AgentEnvironment,
+  run: { startUrl: string; task: string; outputSchema: Record<string, unknown> | undefined; apiKey: string; conceal: (text: string) => string },
+  signal: AbortSignal | undefined,
+) {
   const { outputSchema } = run;
   const actions: AgentAction[] = [];
   const first = await env.start(run.startUrl);
-  actions.push(first.action);
+  actions.push(concealedAction(first.action, run.conceal));
   const messages: ModelMessage[] = [{ role: 'user', content: `Task: ${run.task}\n\n${first.observation}` }];
   const tools = [...env.tools, doneTool(outputSchema)];
   for (let step = 0; step < STAGEHAND_AGENT_MAX_STEPS; step++) {
@@ -399,7 +469,7 @@ async function agentLoop(deps: StagehandDeps, env: AgentEnvironment, run: { star
       }
       signal?.throwIfAborted();
       const { result, action } = await env.act(call);
-      if (action) actions.push(action.error || !out.content ? action : { ...action, reasoning: out.content });
+      if (action) actions.push(concealedAction(action.error || !out.content ? action : { ...action, reasoning: out.content }, run.conceal));
       if (env.latestViewOnly) shortenEarlierViews(messages);
       messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result });
     }
@@ -411,10 +481,10 @@ async function agentLoop(deps: StagehandDeps, env: AgentEnvironment, run: { star
  * Stagehand (spec 001 §7): `POST /api/tools/stagehand/extract {instruction, schema, apiKey, url}` →
  * `{data}` or `{error}`, and `POST /api/tools/stagehand/agent {task, startUrl, outputSchema, variables,
  * apiKey}` → `{agentResult, structuredOutput}`; a failed agent answers `{error, agentResult {success
- * false, completed false, message, actions []}, structuredOutput null}` (§8). Extraction loads its page
- * through the outbound guard and reads it as text. The agent drives a headless Chromium when the
- * operator has one (stagehandBrowser.ts: every request of the page through the same guard), else it
- * reads pages as text (the fallback). The models are called through the model layer (OpenAI for
+ * false, completed false, message, actions []}, structuredOutput null}` (§8). Extraction and the agent
+ * use a headless Chromium when the operator has one (stagehandBrowser.ts: every request of the page
+ * through the outbound guard; extraction reads the rendered page), else they read pages as text
+ * fetched through the guard (the fallback). The models are called through the model layer (OpenAI for
  * extraction, Anthropic for the agent; the block's key, else the operator's).
  */
 export function stagehandRoutes(deps: StagehandDeps): Route[] {
@@ -427,7 +497,8 @@ export function stagehandRoutes(deps: StagehandDeps): Route[] {
         const url = pageUrl(body, 'url');
         const instruction = required(body, 'instruction');
         const schema = schemaOf(body.schema, 'schema', true) ?? {};
-        const page = await loadPage(url, deps.policy, req.signal);
+        const browser = deps.browser === undefined ? browserFromEnv() : deps.browser;
+        const page = browser ? await renderedPage(deps, browser, url, req.signal) : await loadPage(url, deps.policy, req.signal);
         const out = await ask(deps, {
           provider: 'openai',
           model: STAGEHAND_EXTRACT_MODEL,

@@ -3,13 +3,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '@weft/platform';
-import { createAnthropicFake, createFakeServer, type FakeModelServer, type FakeServer, type RecordedRequest } from '@weft/testkit';
+import { createAnthropicFake, createFakeServer, createOpenAIFake, type FakeModelServer, type FakeServer, type OpenAIFake, type RecordedRequest } from '@weft/testkit';
 import type { CallContext } from '@weft/contracts';
 import { modelConfigFromEnv } from '../models/config.js';
 import type { AddressPolicy } from '../net/addressPolicy.js';
 import { createRouter } from './router.js';
 import { STAGEHAND_AGENT_MAX_STEPS, stagehandRoutes } from './stagehand.routes.js';
-import { BROWSER_MARKER, browserFromEnv, browserSlots } from './stagehandBrowser.js';
+import { BROWSER_MARKER, browserFromEnv, browserSlots, BrowserSession } from './stagehandBrowser.js';
 
 /**
  * The Stagehand agent in a real browser (Debian's Chromium, CHROMIUM_PATH): the model's tool calls are
@@ -24,7 +24,10 @@ const logger = createLogger('integrations', 'silent');
 const refusal = (host: string) => `Outbound request refused: ${host} is a loopback, private, link-local or reserved address`;
 
 let site: FakeServer;
+/** Another origin (another port of 127.0.0.1): cross-origin frames and redirects. */
+let other: FakeServer;
 let anthropic: FakeModelServer;
+let openai: OpenAIFake;
 let internal: http.Server;
 let internalUrl: string;
 /** Connections the internal server accepted: none may come from the browser. */
@@ -70,22 +73,28 @@ const alive = (pids: number[]) => pids.filter((pid) => existsSync(`/proc/${pid}`
 
 beforeAll(async () => {
   site = await createFakeServer();
+  other = await createFakeServer();
   anthropic = await createAnthropicFake();
+  openai = await createOpenAIFake();
   internal = http.createServer((_req, res) => res.end('internal secret'));
   internal.on('connection', () => internalHits++);
   await new Promise<void>((resolve) => internal.listen(0, '127.0.0.2', resolve));
   internalUrl = `http://127.0.0.2:${(internal.address() as AddressInfo).port}`;
-  const models = { config: modelConfigFromEnv({ WEFT_ANTHROPIC_BASE_URL: anthropic.url }), logger };
+  const models = { config: modelConfigFromEnv({ WEFT_ANTHROPIC_BASE_URL: anthropic.url, WEFT_OPENAI_BASE_URL: openai.baseUrl }), logger };
   routes = createRouter(stagehandRoutes({ policy: ALLOW_FAKES, models, browser: { executablePath: CHROMIUM } }), logger);
 });
 afterAll(async () => {
   await site?.close();
+  await other?.close();
   await anthropic?.close();
+  await openai?.close();
   await new Promise((resolve) => internal?.close(resolve));
 });
 beforeEach(() => {
   site.reset();
+  other.reset();
   anthropic.reset();
+  openai.reset();
   internalHits = 0;
 });
 afterEach(() => {
@@ -152,7 +161,8 @@ describe('POST /api/tools/stagehand/agent in a browser', () => {
             { type: 'goto', url: `${site.url}/search`, title: 'Search' },
             { type: 'type', target: '1', text: '%product%', element: '[1] textbox "Product" name=q', url: `${site.url}/search`, reasoning: 'Type the product.' },
             { type: 'select', target: 'Size', value: 'Large', element: '[2] select "Size" options: *Small | Large', url: `${site.url}/search` },
-            { type: 'press', target: '1', key: 'Enter', element: '[1] textbox "Product" name=q value="Widget"', url: `${site.url}/search` },
+            // The element as read holds the typed value: the log keeps its %key%.
+            { type: 'press', target: '1', key: 'Enter', element: '[1] textbox "Product" name=q value="%product%"', url: `${site.url}/search` },
           ],
         },
         structuredOutput: { price: 12 },
@@ -468,5 +478,182 @@ describe('the browser’s outbound policy', () => {
       { type: 'goto', url: `${site.url}/export`, error: `Failed to load ${site.url}/export: Downloads are refused: ${site.url}/export answers text/csv` },
       { type: 'goto', url: `${site.url}/huge`, error: `Failed to load ${site.url}/huge: the page is larger than 5 MB` },
     ]);
+  });
+});
+
+describe('a posted form’s redirects', () => {
+  it('307 and 308 go on with the method and the body, each hop through the guard, to another origin too; 301, 302 and 303 go on as a GET; a 307 to a private address is refused', async () => {
+    site.on('GET', '/form', {
+      ...html(
+        `<form method="post" action="/submit"><input name="item" aria-label="Item"><button>Send</button></form>
+        <form method="post" action="/p301"><input type="hidden" name="note" value="n301"><button>Send 301</button></form>
+        <form method="post" action="/p302"><input type="hidden" name="note" value="n302"><button>Send 302</button></form>
+        <form method="post" action="/p303"><input type="hidden" name="note" value="n303"><button>Send 303</button></form>
+        <form method="post" action="/inside"><input type="hidden" name="note" value="nope"><button>Send inside</button></form>`,
+        'Form',
+      ),
+      headers: { 'content-type': 'text/html', 'set-cookie': 'sid=form-session; Path=/' },
+    });
+    site.on('POST', '/submit', { status: 307, headers: { location: '/moved' } });
+    site.on('POST', '/moved', { status: 308, headers: { location: `${other.url}/final` } });
+    other.on('POST', '/final', (req) => html(`<p>Received ${req.method} ${req.text}</p>`, 'Final'));
+    for (const status of [301, 302, 303]) site.on('POST', `/p${status}`, { status, headers: { location: `/result?from=${status}` } });
+    site.on('GET', '/result', (req) => html(`<p>Result by ${req.method} from ${req.query.from}</p>`, 'Result'));
+    site.on('POST', '/inside', { status: 307, headers: { location: `${internalUrl}/admin` } });
+    const again = { name: 'navigate', arguments: { url: `${site.url}/form` } };
+    anthropic.reply(
+      { toolCalls: [{ name: 'type', arguments: { target: 'Item', text: 'Widget' }, id: 'toolu_1' }, { name: 'click', arguments: { target: 'Send' }, id: 'toolu_2' }] },
+      { toolCalls: [{ ...again, id: 'toolu_3' }, { name: 'click', arguments: { target: 'Send 301' }, id: 'toolu_4' }] },
+      { toolCalls: [{ ...again, id: 'toolu_5' }, { name: 'click', arguments: { target: 'Send 302' }, id: 'toolu_6' }] },
+      { toolCalls: [{ ...again, id: 'toolu_7' }, { name: 'click', arguments: { target: 'Send 303' }, id: 'toolu_8' }] },
+      { toolCalls: [{ ...again, id: 'toolu_9' }, { name: 'click', arguments: { target: 'Send inside' }, id: 'toolu_10' }] },
+      { toolCalls: [{ name: 'done', arguments: { success: true, message: 'Sent' }, id: 'toolu_11' }] },
+    );
+    const res = await agent({ task: 'Send the forms', startUrl: `${site.url}/form` });
+    const actions = (res.body as { agentResult: { actions: Array<Record<string, unknown>> } }).agentResult.actions;
+    expect(actions.filter((a) => a.type === 'click').map((a) => a.error ?? a.url)).toEqual([
+      `${other.url}/final`,
+      `${site.url}/result?from=301`,
+      `${site.url}/result?from=302`,
+      `${site.url}/result?from=303`,
+      `The page it opened could not be loaded: ${refusal('127.0.0.2')}`,
+    ]);
+    // The form's POST, with its body, at every hop of the 307 and the 308; the last answer is the page read.
+    for (const hop of [site.received('POST', '/submit')[0], site.received('POST', '/moved')[0], other.received('POST', '/final')[0]]) {
+      expect(hop?.body).toEqual({ item: 'Widget' });
+      expect(hop?.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    }
+    expect(site.received('POST', '/moved')[0]?.headers.cookie).toBe('sid=form-session');
+    expect(other.received('GET', '/final')).toEqual([]);
+    expect(bodyOf(anthropic.chatRequests()[1])).toContain('Received POST item=Widget');
+    // 301, 302 and 303: a GET of the next hop, no body.
+    expect(site.received('GET', '/result').map((r) => [r.query.from, r.text])).toEqual([['301', ''], ['302', ''], ['303', '']]);
+    expect(site.received('POST', '/result')).toEqual([]);
+    expect(bodyOf(anthropic.chatRequests()[3])).toContain('Result by GET from 302');
+    expect(internalHits).toBe(0);
+  });
+});
+
+describe('variables’ values the pages carry on', () => {
+  it('a redirect, a submitted form and a page title carrying a value are logged with its %key%; the pages get the value', async () => {
+    const token = 'Sup3r s3cret/1';
+    site.on('GET', '/login', (req) => ({ status: 302, headers: { location: `/welcome/${encodeURIComponent(req.query.token ?? '')}` } }));
+    site.on('GET', '/welcome/:session', (req) => html(`<p>Signed in</p><form action="/find"><input name="q" aria-label="Query"><button>Find</button></form>`, `Welcome ${decodeURIComponent(req.path.split('/')[2] ?? '')}`));
+    site.on('GET', '/find', (req) => html(`<p>Found ${req.query.q}</p>`, 'Found'));
+    site.on('GET', '/start', html('<p>Start</p>', 'Start'));
+    anthropic.reply(
+      { content: 'Sign in.', toolCalls: [{ name: 'navigate', arguments: { url: `${site.url}/login?token=%token%` }, id: 'toolu_1' }] },
+      { toolCalls: [{ name: 'type', arguments: { target: 'Query', text: '%token%' }, id: 'toolu_2' }, { name: 'press', arguments: { key: 'Enter', target: 'Query' }, id: 'toolu_3' }] },
+      { toolCalls: [{ name: 'read_page', arguments: {}, id: 'toolu_4' }] },
+      { toolCalls: [{ name: 'done', arguments: { success: true, message: 'Found it' }, id: 'toolu_5' }] },
+    );
+    const res = await agent({ task: 'Sign in and search', startUrl: `${site.url}/start`, variables: [{ id: 'r1', cells: { Key: 'token', Value: token } }] });
+    expect(res.body).toEqual({
+      agentResult: {
+        success: true,
+        completed: true,
+        message: 'Found it',
+        actions: [
+          { type: 'goto', url: `${site.url}/start`, title: 'Start' },
+          { type: 'goto', url: `${site.url}/welcome/%token%`, title: 'Welcome %token%', reasoning: 'Sign in.' },
+          { type: 'type', target: 'Query', text: '%token%', element: '[1] textbox "Query" name=q', url: `${site.url}/welcome/%token%` },
+          { type: 'press', target: 'Query', key: 'Enter', element: '[1] textbox "Query" name=q value="%token%"', url: `${site.url}/find?q=%token%` },
+          { type: 'read_page', url: `${site.url}/find?q=%token%`, title: 'Found' },
+        ],
+      },
+      structuredOutput: null,
+    });
+    const answer = JSON.stringify(res.body);
+    for (const form of [token, encodeURIComponent(token), encodeURI(token), 'Sup3r+s3cret']) expect(answer).not.toContain(form);
+    // The pages got the value.
+    expect(site.received('GET', '/login')[0]?.query).toEqual({ token });
+    expect(site.received('GET', '/find')[0]?.query).toEqual({ q: token });
+    expect(bodyOf(anthropic.chatRequests()[2])).toContain(`Found ${token}`);
+  });
+});
+
+describe('POST /api/tools/stagehand/extract in a browser', () => {
+  const extract = (body: Record<string, unknown>, router = routes) => router.handle({ method: 'POST', path: '/tools/stagehand/extract', query: {}, body: { instruction: 'Get the facts', schema: { type: 'object' }, apiKey: 'sk-extract', ...body }, context, envVars: {} });
+  const prompt = (at: number) => JSON.stringify((openai.chatRequests()[at]?.body as { messages: unknown }).messages);
+
+  it('reads the page its script renders and its same- and cross-origin frames’ text (each frame through the guard); a hidden or refused frame adds nothing; no browser: the text mode', async () => {
+    site.on(
+      'GET',
+      '/app',
+      html(
+        `<div id="app">Loading</div>
+        <iframe src="/frame-same"></iframe>
+        <iframe src="${other.url}/frame-cross"></iframe>
+        <iframe src="/frame-hidden" style="display:none"></iframe>
+        <iframe src="${internalUrl}/frame"></iframe>
+        <script>fetch('/api/price').then((r) => r.json()).then((p) => { document.getElementById('app').textContent = 'Price: ' + p.price + ' EUR'; });</script>`,
+        'App',
+      ),
+    );
+    site.on('GET', '/api/price', { json: { price: 42 } });
+    site.on('GET', '/frame-same', html('<p>Shipping: 3 days</p>', 'Same'));
+    site.on('GET', '/frame-hidden', html('<p>Tracking pixel</p>', 'Hidden'));
+    other.on('GET', '/frame-cross', html(`<p>Warranty: 2 years</p><iframe src="${other.url}/frame-nested"></iframe>`, 'Cross'));
+    other.on('GET', '/frame-nested', html('<p>Returns: 30 days</p>', 'Nested'));
+    openai.reply({ content: JSON.stringify({ price: 42 }) });
+    const res = await extract({ url: `${site.url}/app` });
+    expect(res).toEqual({ status: 200, body: { data: { price: 42 } } });
+    const read = prompt(0);
+    expect(read).toContain(`Page ${site.url}/app (App)`);
+    expect(read).toContain('Price: 42 EUR');
+    expect(read).toContain(`[Frame ${site.url}/frame-same]\\nShipping: 3 days`);
+    expect(read).toContain(`[Frame ${other.url}/frame-cross]\\nWarranty: 2 years`);
+    expect(read).toContain(`[Frame ${other.url}/frame-nested]\\nReturns: 30 days`);
+    expect(read).not.toContain('Tracking pixel');
+    expect(read).not.toContain('internal secret');
+    expect(read).not.toContain('Loading');
+    expect(internalHits).toBe(0);
+    expect(other.received('GET', '/frame-cross')).toHaveLength(1);
+    expect(browserSlots()).toEqual({ running: 0, waiting: 0 });
+
+    // Without a browser the same page is read as fetched: no script, no frame.
+    const textMode = createRouter(stagehandRoutes({ policy: ALLOW_FAKES, models: { config: modelConfigFromEnv({ WEFT_OPENAI_BASE_URL: openai.baseUrl }), logger }, browser: null }), logger);
+    openai.reply({ content: '{}' });
+    expect((await extract({ url: `${site.url}/app` }, textMode)).status).toBe(200);
+    expect(prompt(1)).toContain('Loading');
+    expect(prompt(1)).not.toContain('Price: 42 EUR');
+    expect(prompt(1)).not.toContain('Shipping');
+  });
+
+  it('a page that does not load answers as in the text mode: a refused redirect 400, an HTTP error and a download 502, over 5 MB 413; the model is not asked', async () => {
+    site.on('GET', '/to-metadata', { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data' } });
+    site.on('GET', '/report.zip', { text: 'PK', headers: { 'content-type': 'application/zip' } });
+    site.on('GET', '/huge', { text: `<html><body>${'x'.repeat(5 * 1024 * 1024)}</body></html>`, headers: { 'content-type': 'text/html' } });
+    expect(await extract({ url: `${site.url}/to-metadata` })).toEqual({ status: 400, body: { success: false, error: refusal('169.254.169.254') } });
+    expect(await extract({ url: `${site.url}/gone` })).toEqual({ status: 502, body: { success: false, error: `Failed to load ${site.url}/gone: HTTP error 404: Not Found` } });
+    expect(await extract({ url: `${site.url}/report.zip` })).toEqual({ status: 502, body: { success: false, error: `Failed to load ${site.url}/report.zip: Downloads are refused: ${site.url}/report.zip answers application/zip` } });
+    expect(await extract({ url: `${site.url}/huge` })).toEqual({ status: 413, body: { success: false, error: `Failed to load ${site.url}/huge: the page is larger than 5 MB` } });
+    expect(openai.chatRequests()).toEqual([]);
+    expect(browserSlots()).toEqual({ running: 0, waiting: 0 });
+  });
+});
+
+describe('a page’s frames in the page view', () => {
+  it('the agent reads its frames’ text, and the page and its frames together keep within the text limit', async () => {
+    site.on('GET', '/framed', html(`<p>${'Main text. '.repeat(10)}</p><iframe src="${other.url}/inner"></iframe>`, 'Framed'));
+    other.on('GET', '/inner', html(`<p>Inner start ${'inner words '.repeat(50)}</p>`, 'Inner'));
+    anthropic.reply({ toolCalls: [{ name: 'done', arguments: { success: true, message: 'Read' }, id: 'toolu_1' }] });
+    await agent({ task: 'Read the frame', startUrl: `${site.url}/framed` });
+    expect(bodyOf(anthropic.chatRequests()[0])).toContain(`[Frame ${other.url}/inner]\\nInner start inner words`);
+
+    const session = await BrowserSession.open({ executablePath: CHROMIUM }, ALLOW_FAKES, { responseBytes: 5 * 1024 * 1024, totalBytes: 50 * 1024 * 1024, timeoutMs: 30_000, actionTimeoutMs: 10_000 }, undefined);
+    try {
+      await session.navigate(`${site.url}/framed`);
+      const whole = await session.view(10_000);
+      expect(whole.text).toContain(`[Frame ${other.url}/inner]\nInner start`);
+      const bounded = await session.view(200);
+      expect(bounded.text.length).toBeLessThanOrEqual(200);
+      expect(bounded.text).toContain(`[Frame ${other.url}/inner]\nInner start`);
+      expect(whole.text.startsWith(bounded.text)).toBe(true);
+      // A page whose own text fills the limit leaves no room for its frames.
+      expect((await session.view(50)).text).not.toContain('[Frame');
+    } finally {
+      await session.close();
+    }
   });
 });

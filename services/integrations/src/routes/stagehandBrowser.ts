@@ -195,6 +195,17 @@ const VIEW_SCRIPT = `(limit) => {
   return { title: document.title, text, elements };
 }`;
 
+/** A response held for a document request still to come. */
+interface Held {
+  status: number;
+  statusText: string;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** A frame's visible text, cut at `limit` characters. */
+const FRAME_TEXT_SCRIPT = `(limit) => ((document.body ? document.body.innerText : (document.documentElement && document.documentElement.innerText)) || '').replace(/\\n{3,}/g, '\\n\\n').trim().slice(0, limit)`;
+
 interface ViewElement {
   ref: number;
   line: string;
@@ -223,6 +234,8 @@ export class BrowserSession {
   private closing: Promise<void> | undefined;
   private elements: ViewElement[] = [];
   private readonly refused: string[] = [];
+  /** Answers of kept-method redirects' last hops, by URL, for the page's GET of it. */
+  private readonly held = new Map<string, Held>();
   /** Why the browser was closed when a page did not answer in time. */
   private timedOut: PageTimeoutError | undefined;
 
@@ -362,42 +375,57 @@ export class BrowserSession {
     try {
       if (this.closed) throw new Error('The browser is closing');
       if (!isHttpUrl(url)) throw new Error(`Not an http(s) URL: ${url}`);
-      const res = await guardedFetch(
-        url,
-        {
-          method: request.method(),
-          headers: forwardedHeaders(await request.allHeaders()),
-          ...(request.postDataBuffer() ? { body: request.postDataBuffer() as Buffer } : {}),
-          timeoutMs: this.limits.timeoutMs,
-          maxBodyBytes: this.limits.responseBytes,
-          // A document's redirect goes back to the page (below) so that its next hop is routed too.
-          maxRedirects: navigation ? 0 : MAX_REDIRECTS,
-          signal: this.abort.signal,
-        },
-        this.policy,
-      );
-      const location = res.headers.get('location');
-      if (navigation && REDIRECTS.has(res.status) && location) {
-        const next = new URL(location, url);
+      const held = navigation && request.method() === 'GET' ? this.takeHeld(url) : undefined;
+      if (held) {
+        if (top) this.pageReached(held.status, held.statusText);
+        await route.fulfill({ status: held.status, headers: held.headers, body: held.body });
+        return;
+      }
+      let hop = { url, method: request.method(), headers: forwardedHeaders(await request.allHeaders()), body: request.postDataBuffer() ?? undefined };
+      let followed = 0;
+      let res: Response;
+      for (;;) {
+        res = await guardedFetch(
+          hop.url,
+          {
+            method: hop.method,
+            headers: hop.headers,
+            ...(hop.body ? { body: hop.body } : {}),
+            timeoutMs: this.limits.timeoutMs,
+            maxBodyBytes: this.limits.responseBytes,
+            // A document's redirect goes back to the page (below) so that its next hop is routed too.
+            maxRedirects: navigation ? 0 : MAX_REDIRECTS,
+            signal: this.abort.signal,
+          },
+          this.policy,
+        );
+        const location = res.headers.get('location');
+        if (!navigation || !REDIRECTS.has(res.status) || !location) break;
+        const next = new URL(location, hop.url);
         if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new Error(`Redirect to a non-http(s) URL refused: ${next.protocol}`);
-        if (top && ++this.hops > MAX_REDIRECTS) throw new Error(`Too many redirects (more than ${MAX_REDIRECTS})`);
-        if (top) {
-          this.redirecting = true;
-          this.outcome = { kind: 'redirect' };
+        if ((top && ++this.hops > MAX_REDIRECTS) || ++followed > MAX_REDIRECTS) throw new Error(`Too many redirects (more than ${MAX_REDIRECTS})`);
+        // 307 and 308 keep the method and the body (the Fetch standard): a form's POST goes on to the
+        // next hop from here, each hop through the guard; 301, 302 and 303 go on as a GET, from the page.
+        if ((res.status === 307 || res.status === 308) && hop.method !== 'GET' && hop.method !== 'HEAD') {
+          hop = { ...hop, url: next.toString(), headers: await this.redirectedHeaders(hop.headers, new URL(hop.url), next) };
+          continue;
         }
         // Chromium would follow a fulfilled redirect past the routing: the page is sent on instead.
-        await route.fulfill({ status: 200, contentType: 'text/html', body: redirectPage(next.toString()) });
+        await this.sendOn(route, top, next.toString());
         return;
       }
       const type = res.headers.get('content-type') ?? '';
-      if (navigation && (/^\s*attachment/i.test(res.headers.get('content-disposition') ?? '') || (type !== '' && !DISPLAYABLE.test(type)))) throw new DownloadRefusedError(url, type);
+      if (navigation && (/^\s*attachment/i.test(res.headers.get('content-disposition') ?? '') || (type !== '' && !DISPLAYABLE.test(type)))) throw new DownloadRefusedError(hop.url, type);
       const body = decoded(Buffer.from(await res.arrayBuffer()), res.headers.get('content-encoding'), this.limits.responseBytes);
       this.bytes += body.length;
       if (this.bytes > this.limits.totalBytes) throw new ResponseTooLargeError(this.limits.totalBytes);
-      if (top) {
-        this.outcome = { kind: 'page', status: res.status, statusText: res.statusText };
-        this.hops = 0;
+      if (hop.url !== url) {
+        // The answer of a kept-method redirect's last hop: held for that URL, which the page is sent on to.
+        this.held.set(withoutFragment(hop.url), { status: res.status, statusText: res.statusText, headers: responseHeaders(res.headers), body });
+        await this.sendOn(route, top, hop.url);
+        return;
       }
+      if (top) this.pageReached(res.status, res.statusText);
       await route.fulfill({ status: res.status, headers: responseHeaders(res.headers), body });
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
@@ -412,6 +440,45 @@ export class BrowserSession {
       }
       this.touch();
     }
+  }
+
+  private pageReached(status: number, statusText: string): void {
+    this.outcome = { kind: 'page', status, statusText };
+    this.hops = 0;
+  }
+
+  /** Answers a document's request with a page that goes on to `next` (its request is routed and checked again). */
+  private async sendOn(route: Route, top: boolean, next: string): Promise<void> {
+    if (top) {
+      this.redirecting = true;
+      this.outcome = { kind: 'redirect' };
+    }
+    await route.fulfill({ status: 200, contentType: 'text/html', body: redirectPage(next) });
+  }
+
+  /** The answer held for a document's GET (a kept-method redirect's last hop), taken once. */
+  private takeHeld(url: string): Held | undefined {
+    const key = withoutFragment(url);
+    const held = this.held.get(key);
+    this.held.delete(key);
+    return held;
+  }
+
+  /**
+   * The headers of a kept-method redirect's next hop: to another origin no Authorization, the
+   * context's SameSite=None cookies of that URL instead of the first one's (a cross-site POST carries
+   * no others), and an Origin of `null` (the Fetch standard's tainted origin).
+   */
+  private async redirectedHeaders(headers: Record<string, string>, from: URL, next: URL): Promise<Record<string, string>> {
+    if (from.origin === next.origin) return headers;
+    const kept: Record<string, string> = {};
+    for (const [key, value] of Object.entries(headers)) {
+      const name = key.toLowerCase();
+      if (name !== 'authorization' && name !== 'cookie') kept[key] = name === 'origin' ? 'null' : value;
+    }
+    const cookies = (await this.context.cookies(next.toString())).filter((c) => c.sameSite === 'None');
+    if (cookies.length) kept.cookie = cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    return kept;
   }
 
   /**
@@ -553,7 +620,36 @@ export class BrowserSession {
       }
     }
     this.elements = read.elements;
-    return { url: page.url(), title: read.title.trim(), text: read.text, elements: read.elements.map((e) => e.line), refused: this.refused.slice(-10) };
+    const text = await this.withFrames(page, read.text, textLimit);
+    return { url: page.url(), title: read.title.trim(), text, elements: read.elements.map((e) => e.line), refused: this.refused.slice(-10) };
+  }
+
+  /**
+   * The page's text followed by its visible frames' (same-origin or not, nested too), each under
+   * `[Frame <url>]`, all of it within `limit` characters. A frame that goes away or moves on while
+   * it is read is left out; one that keeps its page busy closes the browser as the page would.
+   */
+  private async withFrames(page: Page, text: string, limit: number): Promise<string> {
+    let out = text;
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame() || frame.isDetached()) continue;
+      const header = `${out ? '\n\n' : ''}[Frame ${frame.url()}]\n`;
+      const room = limit - out.length - header.length;
+      if (room <= 0) break;
+      let frameText: string;
+      try {
+        const element = await this.bounded('finding a frame', frame.frameElement());
+        const visible = await this.bounded('finding a frame', element.isVisible());
+        await element.dispose().catch(() => undefined);
+        if (!visible) continue;
+        frameText = (await this.bounded('reading a frame’s text', frame.evaluate(`(${FRAME_TEXT_SCRIPT})(${room})`))) as string;
+      } catch (err) {
+        if (err instanceof PageTimeoutError || this.closed) throw err;
+        continue;
+      }
+      if (frameText) out += header + frameText;
+    }
+    return out;
   }
 
   /** Closes the context and the browser (its processes end) and the requests in flight. */
@@ -577,6 +673,11 @@ function isTopNavigation(request: Request): boolean {
   } catch {
     return false;
   }
+}
+
+function withoutFragment(url: string): string {
+  const at = url.indexOf('#');
+  return at < 0 ? url : url.slice(0, at);
 }
 
 function forwardedHeaders(headers: Record<string, string>): Record<string, string> {
