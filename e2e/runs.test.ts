@@ -191,6 +191,31 @@ describe('runs through the gateway', () => {
     expect(await api('POST', `/api/executions/${earlier.body.metadata.executionId}/rerun`, { fromBlockId: 'nope' })).toMatchObject({ status: 400, body: { error: expect.stringContaining('fromBlockId') } });
   });
 
+  it('a rerun names its blocks in the state the run ran: a block deleted from the draft since streams when chosen, one added since is refused naming it', async () => {
+    const agent = (prompt: string) => ({ model: 'gpt-4o', apiKey: 'sk-e2e', userPrompt: prompt });
+    const { id, starter } = await workflowWith(oneBlock('writer', 'agent', 'Writer', agent('Say hello')));
+    const earlier = await api<RunAnswer>('POST', `/api/workflows/${id}/execute`, {});
+    expect(earlier.body.success, JSON.stringify(earlier.body)).toBe(true);
+    const executionId = earlier.body.metadata.executionId;
+    // The draft moves on: the Writer deleted, a Critic added.
+    const edited = await api('POST', `/api/workflows/${id}/commands`, { commands: [{ type: 'removeBlock', id: 'writer' }, ...oneBlock('critic', 'agent', 'Critic', agent('Criticise'))(starter)] });
+    expect(edited.status).toBe(200);
+
+    const streamed = await sse('POST', `/api/executions/${executionId}/rerun`, { fromBlockId: 'writer', selectedOutputs: ['Writer.content'] });
+    expect(streamed.status).toBe(200);
+    expect(streamed.events.at(-1)?.event).toBe('execution:completed');
+    const chunks = streamed.events.filter((e) => e.event === 'stream:chunk');
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(new Set(chunks.map((c) => c.data.blockId))).toEqual(new Set(['writer']));
+
+    const rerun = `/api/executions/${executionId}/rerun`;
+    expect(await api('POST', rerun, { fromBlockId: 'writer', stream: true, selectedOutputs: ['Critic'] })).toMatchObject({
+      status: 400,
+      body: { error: 'selectedOutputs: no block "Critic" in the workflow this execution ran' },
+    });
+    expect(await api('POST', rerun, { fromBlockId: 'critic', stream: true })).toMatchObject({ status: 400, body: { error: 'fromBlockId: no block critic in the workflow this execution ran' } });
+  });
+
   it('reruns a child run (one its workflow block started) from a block, with the state the child ran', async () => {
     const child = await workflowWith(functionChain(['roll', 'Roll', 'return Math.random()'], ['twice', 'Twice', 'return <roll.result> * 2']));
     const { id } = await workflowWith((starter) => [

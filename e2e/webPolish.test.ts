@@ -179,7 +179,7 @@ describe('the web app’s finish in Chromium', () => {
     const got = await asOwner<{ data: { state: { blocks: Record<string, { id: string; type: string }> } } }>('GET', `/api/workflows/${workflowId}`);
     const starter = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter')?.id ?? '';
     const refused = await asOwner('POST', `/api/executions/${executionId}/rerun`, { fromBlockId: starter, selectedOutputs: ['nobody'] });
-    expect(refused).toMatchObject({ status: 400, body: { error: 'selectedOutputs: no block "nobody" in this workflow' } });
+    expect(refused).toMatchObject({ status: 400, body: { error: 'selectedOutputs: no block "nobody" in the workflow this execution ran' } });
     const notList = await asOwner('POST', `/api/executions/${executionId}/rerun`, { fromBlockId: starter, selectedOutputs: 'Start' });
     expect(notList).toMatchObject({ status: 400, body: { error: 'selectedOutputs must be a list of block ids or names' } });
   });

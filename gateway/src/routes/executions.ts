@@ -357,9 +357,12 @@ export function executionRoutes(clients: Clients, auth: Authenticator, access: A
     const body = parseBody(rerunBody, req.body);
     const mode = modeOf(req, req.body);
     const execution = await executionFor(req, 'write', false);
-    // The blocks whose tokens stream, as for a new run; named against the workflow's draft (what the editor offers to choose from).
+    // The blocks whose tokens stream, as for a new run; named against the state the rerun runs (the
+    // one the execution ran, not the draft: a block deleted since is there, one added since is not).
     const selection = selectedOutputsOf(req.body);
-    const selected = selection ? resolveSelectedOutputs(selection, blocksOf((await clients.editor.getState({ workflowId: execution.workflowId, waitMs: 0 })).stateJson)) : undefined;
+    const selected = selection
+      ? resolveSelectedOutputs(selection, blocksOf((await clients.runs.getRerunState({ executionId: execution.executionId })).stateJson), 'the workflow this execution ran')
+      : undefined;
     await run(
       res,
       mode,

@@ -36,8 +36,11 @@ function blockOf(entry: string, blocks: NamedBlocks): string | undefined {
   return undefined;
 }
 
-/** The ids of the selected blocks; an entry that names no block of the workflow is a validation error naming it. */
-export function resolveSelectedOutputs(entries: readonly string[], blocks: NamedBlocks): Set<string> {
+/**
+ * The ids of the selected blocks; an entry that names no block of `blocks` is a validation error
+ * naming it and `where` those blocks are (a rerun's: the workflow its execution ran).
+ */
+export function resolveSelectedOutputs(entries: readonly string[], blocks: NamedBlocks, where = 'this workflow'): Set<string> {
   const ids = new Set<string>();
   const unknown: string[] = [];
   for (const entry of entries) {
@@ -45,7 +48,7 @@ export function resolveSelectedOutputs(entries: readonly string[], blocks: Named
     if (id) ids.add(id);
     else unknown.push(entry);
   }
-  if (unknown.length > 0) throw new AppError('validation', `selectedOutputs: no block ${unknown.map((u) => `"${u.slice(0, 80)}"`).join(', ')} in this workflow`);
+  if (unknown.length > 0) throw new AppError('validation', `selectedOutputs: no block ${unknown.map((u) => `"${u.slice(0, 80)}"`).join(', ')} in ${where}`);
   return ids;
 }
 

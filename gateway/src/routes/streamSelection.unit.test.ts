@@ -25,6 +25,8 @@ describe('selectedOutputs', () => {
 
   it('refuses an entry that names no block, naming it', () => {
     expect(() => resolveSelectedOutputs(['writer', 'Editor.content'], blocks)).toThrow('selectedOutputs: no block "Editor.content" in this workflow');
+    // A rerun's blocks are the state its execution ran, and the error says so.
+    expect(() => resolveSelectedOutputs(['Editor'], blocks, 'the workflow this execution ran')).toThrow('selectedOutputs: no block "Editor" in the workflow this execution ran');
   });
 
   it('lets through the chunks of selected blocks only (all when none was selected)', () => {

@@ -61,6 +61,8 @@ export interface Executions {
   cancel(executionId: string): Promise<ExecutionView>;
   /** Runs an earlier execution again from `fromBlockId`, reusing its outputs upstream of that block. */
   rerun(executionId: string, fromBlockId: string, opts: { actorId?: string | undefined; wait: boolean; stream: boolean; newExecutionId?: string | undefined }): Promise<ExecutionView>;
+  /** The state a rerun of the execution runs (the one it ran); what the blocks a rerun names are checked against. */
+  rerunState(executionId: string): Promise<RunnableState>;
   /** Watches the workflows of executions still marked running (after a restart of the runner). */
   resume(): Promise<void>;
 }
@@ -117,6 +119,13 @@ export function createExecutions(deps: ExecutionsDeps): Executions {
       deps.logger.warn({ err, executionId: earlier.executionId }, 'the deployed state of a run to rerun could not be read');
       return null;
     }
+  }
+
+  async function rerunState(executionId: string): Promise<{ earlier: ExecutionView; state: RunnableState }> {
+    const earlier = await getExecution(deps.db, executionId, { logs: false });
+    const state = (await getExecutionState(deps.db, executionId)) ?? (await deployedStateOf(earlier));
+    if (!state) throw new AppError('validation', `Execution ${executionId} cannot be rerun: the state it ran was not kept`);
+    return { earlier, state };
   }
 
   async function launch(input: RunInput, extra: { rerunOf?: string; wait: boolean }): Promise<ExecutionView> {
@@ -201,10 +210,12 @@ export function createExecutions(deps: ExecutionsDeps): Executions {
       return getExecution(deps.db, executionId);
     },
 
+    async rerunState(executionId) {
+      return (await rerunState(executionId)).state;
+    },
+
     async rerun(executionId, fromBlockId, opts) {
-      const earlier = await getExecution(deps.db, executionId, { logs: false });
-      const state = (await getExecutionState(deps.db, executionId)) ?? (await deployedStateOf(earlier));
-      if (!state) throw new AppError('validation', `Execution ${executionId} cannot be rerun: the state it ran was not kept`);
+      const { earlier, state } = await rerunState(executionId);
       if (!fromBlockId) throw new AppError('validation', 'fromBlockId is required');
       if (!state.blocks[fromBlockId]) throw new AppError('validation', `fromBlockId: no block ${fromBlockId} in the workflow this execution ran`);
       const downstream = downstreamOf(state, fromBlockId);

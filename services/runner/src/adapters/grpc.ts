@@ -148,6 +148,10 @@ export function runHandlers(deps: { db: Kysely<RunnerDB>; executions: Executions
       });
       return { execution: toWire(v) };
     },
+    async getRerunState(req) {
+      if (!req.executionId) throw new AppError('validation', 'executionId is required');
+      return { stateJson: JSON.stringify(await deps.executions.rerunState(req.executionId)) };
+    },
     async readRunEvents(req) {
       if (!req.executionId) throw new AppError('validation', 'executionId is required');
       const limit = req.limit > 0 ? Math.min(req.limit, MAX_EVENTS) : MAX_EVENTS;

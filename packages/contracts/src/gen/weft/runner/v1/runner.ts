@@ -169,6 +169,18 @@ export interface RerunExecutionRequest {
   newExecutionId?: string | undefined;
 }
 
+/**
+ * The state a rerun of an execution runs: the one the execution ran (kept on its row), else its
+ * deployment version's; the blocks a rerun names (fromBlockId, selectedOutputs) are of this state.
+ */
+export interface GetRerunStateRequest {
+  executionId: string;
+}
+
+export interface GetRerunStateResponse {
+  stateJson: string;
+}
+
 export interface ReadRunEventsRequest {
   executionId: string;
   /** Events numbered above this one (0: from the start). */
@@ -2146,6 +2158,152 @@ export const RerunExecutionRequest: MessageFns<RerunExecutionRequest> = {
   },
 };
 
+function createBaseGetRerunStateRequest(): GetRerunStateRequest {
+  return { executionId: "" };
+}
+
+export const GetRerunStateRequest: MessageFns<GetRerunStateRequest> = {
+  encode(message: GetRerunStateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.executionId !== "") {
+      writer.uint32(10).string(message.executionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetRerunStateRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetRerunStateRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.executionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetRerunStateRequest {
+    return {
+      executionId: isSet(object.executionId)
+        ? globalThis.String(object.executionId)
+        : isSet(object.execution_id)
+        ? globalThis.String(object.execution_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetRerunStateRequest): unknown {
+    const obj: any = {};
+    if (message.executionId !== "") {
+      obj.executionId = message.executionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetRerunStateRequest>, I>>(base?: I): GetRerunStateRequest {
+    return GetRerunStateRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetRerunStateRequest>, I>>(object: I): GetRerunStateRequest {
+    const message = createBaseGetRerunStateRequest();
+    message.executionId = object.executionId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetRerunStateResponse(): GetRerunStateResponse {
+  return { stateJson: "" };
+}
+
+export const GetRerunStateResponse: MessageFns<GetRerunStateResponse> = {
+  encode(message: GetRerunStateResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.stateJson !== "") {
+      writer.uint32(10).string(message.stateJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetRerunStateResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetRerunStateResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.stateJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetRerunStateResponse {
+    return {
+      stateJson: isSet(object.stateJson)
+        ? globalThis.String(object.stateJson)
+        : isSet(object.state_json)
+        ? globalThis.String(object.state_json)
+        : "",
+    };
+  },
+
+  toJSON(message: GetRerunStateResponse): unknown {
+    const obj: any = {};
+    if (message.stateJson !== "") {
+      obj.stateJson = message.stateJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetRerunStateResponse>, I>>(base?: I): GetRerunStateResponse {
+    return GetRerunStateResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetRerunStateResponse>, I>>(object: I): GetRerunStateResponse {
+    const message = createBaseGetRerunStateResponse();
+    message.stateJson = object.stateJson ?? "";
+    return message;
+  },
+};
+
 function createBaseReadRunEventsRequest(): ReadRunEventsRequest {
   return { executionId: "", after: 0, waitMs: 0, limit: 0 };
 }
@@ -2488,6 +2646,16 @@ export const RunServiceService = {
     responseSerialize: (value: ExecutionResponse): Buffer => Buffer.from(ExecutionResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ExecutionResponse => ExecutionResponse.decode(value),
   },
+  getRerunState: {
+    path: "/weft.runner.v1.RunService/GetRerunState" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetRerunStateRequest): Buffer => Buffer.from(GetRerunStateRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetRerunStateRequest => GetRerunStateRequest.decode(value),
+    responseSerialize: (value: GetRerunStateResponse): Buffer =>
+      Buffer.from(GetRerunStateResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetRerunStateResponse => GetRerunStateResponse.decode(value),
+  },
   readRunEvents: {
     path: "/weft.runner.v1.RunService/ReadRunEvents" as const,
     requestStream: false as const,
@@ -2516,6 +2684,7 @@ export interface RunServiceServer extends UntypedServiceImplementation {
   listExecutions: handleUnaryCall<ListExecutionsRequest, ListExecutionsResponse>;
   cancelExecution: handleUnaryCall<CancelExecutionRequest, ExecutionResponse>;
   rerunExecution: handleUnaryCall<RerunExecutionRequest, ExecutionResponse>;
+  getRerunState: handleUnaryCall<GetRerunStateRequest, GetRerunStateResponse>;
   readRunEvents: handleUnaryCall<ReadRunEventsRequest, ReadRunEventsResponse>;
   storeValue: handleUnaryCall<StoreValueRequest, StoreValueResponse>;
 }
@@ -2610,6 +2779,21 @@ export interface RunServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ExecutionResponse) => void,
+  ): ClientUnaryCall;
+  getRerunState(
+    request: GetRerunStateRequest,
+    callback: (error: ServiceError | null, response: GetRerunStateResponse) => void,
+  ): ClientUnaryCall;
+  getRerunState(
+    request: GetRerunStateRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetRerunStateResponse) => void,
+  ): ClientUnaryCall;
+  getRerunState(
+    request: GetRerunStateRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetRerunStateResponse) => void,
   ): ClientUnaryCall;
   readRunEvents(
     request: ReadRunEventsRequest,
