@@ -7,6 +7,8 @@ export type { Migration };
 export interface Database<DB> {
   db: Kysely<DB>;
   schema: string;
+  /** The pool under `db`, for work that needs one connection of its own (withAdvisoryLock). */
+  pool: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -46,7 +48,7 @@ export async function createDatabase<DB>(url: string, schema: string, opts: { ma
   const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, options: `-c search_path=${schema},public` });
   await pool.query(`create schema if not exists "${schema}"`);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, schema, close: () => db.destroy() };
+  return { db, schema, pool, close: () => db.destroy() };
 }
 
 /** Applies a service's migrations (name → migration, applied in name order) inside its schema. */

@@ -5,6 +5,7 @@ export { withRequestContext, currentRequestContext, currentRequestId, REQUEST_ID
 export { answerEach, createCallCoalescer, fromCallError, toCallError, type BatchedCall, type CallError, type Outcome } from './coalesce.js';
 export { AppError, ERROR_MAP, isCodedError, isErrorCode, toAppError, codeFromGrpcStatus, type ErrorCode } from './errors.js';
 export { createDatabase, ensureDatabase, migrate, pingDatabase, type Database, type Migration } from './db.js';
+export { withAdvisoryLock } from './advisoryLock.js';
 export {
   connectBus,
   ensureStreams,

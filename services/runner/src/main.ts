@@ -101,7 +101,7 @@ const schedules = createScheduleManager({
   overlap: overlap as OverlapPolicy,
   logger: rt.logger,
   activeDeployment: registryDeployments(triggersClient),
-  index: createScheduleIndex(rt.db, instance),
+  index: createScheduleIndex(rt.database, instance),
 });
 rt.grpc.add(runnerSchedules.ScheduleServiceService, scheduleHandlers(schedules));
 const deploymentEvents = await consumeDeploymentEvents(rt.bus, schedules, rt.logger);

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { withAdvisoryLock, type Database } from '@weft/platform';
 import type { RunnerDB } from '../db.js';
 
 /** The Temporal Schedule id of the workflow's starter on the instance; a schedule block's is it plus `:<blockId>`. */
@@ -19,17 +20,22 @@ export interface ScheduleIndex {
   /** Every workflow with a recorded schedule. */
   workflows(): Promise<string[]>;
   /**
-   * Runs `work` holding the workflow's lock of the instance (a Postgres advisory lock, on a connection
-   * of its own released when the work ends), with the index on that connection: one change of a
-   * workflow's schedules at a time across the runner processes sharing the database. What work
+   * Runs `work` holding the workflow's lock of the instance (a Postgres session advisory lock, on a
+   * pooled connection of its own; see withAdvisoryLock), with the index on that connection: one change
+   * of a workflow's schedules at a time across the runner processes sharing the database. What work
    * writes is committed at once (no transaction), so a record made before a create stays if it fails.
+   * A connection whose unlock does not answer true is destroyed rather than pooled, so a failed unlock
+   * never keeps the workflow locked.
    */
   locked<T>(workflowId: string, work: (index: ScheduleIndex) => Promise<T>): Promise<T>;
 }
 
-export function createScheduleIndex(db: Kysely<RunnerDB>, instance: string): ScheduleIndex {
+/** The key of a workflow's schedules lock of the instance (hashed by Postgres: the same key as runners before withAdvisoryLock). */
+export const scheduleLockKeyOf = (instance: string, workflowId: string): string => `weft-schedules:${instance}:${workflowId}`;
+
+export function createScheduleIndex(database: Pick<Database<RunnerDB>, 'db' | 'pool'>, instance: string): ScheduleIndex {
+  const { db, pool } = database;
   const prefix = starterScheduleIdOf(instance, '');
-  const lockKey = (workflowId: string) => sql`hashtext(${`weft-schedules:${instance}:`} || ${workflowId})`;
   const on = (conn: Kysely<RunnerDB>): ScheduleIndex => ({
     async of(workflowId) {
       const starter = starterScheduleIdOf(instance, workflowId);
@@ -59,15 +65,7 @@ export function createScheduleIndex(db: Kysely<RunnerDB>, instance: string): Sch
       return rows.map((r) => r.workflow_id);
     },
     locked(workflowId, work) {
-      return db.connection().execute(async (lockConn) => {
-        await sql`select pg_advisory_lock(${lockKey(workflowId)})`.execute(lockConn);
-        try {
-          return await work(on(lockConn));
-        } finally {
-          // A connection lost meanwhile took its session's lock with it.
-          await sql`select pg_advisory_unlock(${lockKey(workflowId)})`.execute(lockConn).catch(() => undefined);
-        }
-      });
+      return withAdvisoryLock(pool, scheduleLockKeyOf(instance, workflowId), (lockConn: Kysely<RunnerDB>) => work(on(lockConn)));
     },
   });
   return on(db);

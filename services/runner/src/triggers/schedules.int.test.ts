@@ -11,7 +11,7 @@ import type { RunnableState } from '../workflows/types.js';
 import type { RunnerDB } from '../db.js';
 import { migrations } from '../migrations/index.js';
 import { createScheduleManager, type ActiveDeployment, type ScheduleManager } from './schedules.js';
-import { createScheduleIndex } from './scheduleIndex.js';
+import { createScheduleIndex, scheduleLockKeyOf } from './scheduleIndex.js';
 import { resyncSchedulesAtStart } from './registryEvents.js';
 
 const probePath = fileURLToPath(new URL('./testing/scheduleProbe.workflow.ts', import.meta.url));
@@ -60,7 +60,7 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
       overlap: 'skip',
       logger,
       activeDeployment,
-      index: createScheduleIndex(database?.db as Kysely<RunnerDB>, instance),
+      index: createScheduleIndex(database as Database<RunnerDB>, instance),
     });
 
   afterAll(async () => {
@@ -156,7 +156,7 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
     deployments.delete(wf);
     expect(await schedules.sync(wf)).toEqual([]);
     for (const id of temporalIds.slice(0, 2)) await expect(client.schedule.getHandle(id).describe()).rejects.toThrow(ScheduleNotFoundError);
-    expect(await createScheduleIndex(database?.db as Kysely<RunnerDB>, instance).of(wf)).toEqual([]);
+    expect(await createScheduleIndex(database as Database<RunnerDB>, instance).of(wf)).toEqual([]);
   }, 200_000);
 
   it('at a runner start, schedules written by an older runner get the spec their deployment makes now (pause kept, a block\'s moved to its own id), a stale one goes, a failing workflow is logged and the rest go on; a second start changes nothing', async () => {
@@ -210,7 +210,7 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
         expect((((h ?? 0) * 60 + (min ?? 0) - 540) % 45 + 45) % 45).toBe(0);
       }
       expect(await schedules.get(stale)).toEqual([]);
-      expect(await createScheduleIndex(database?.db as Kysely<RunnerDB>, instance).of(stale)).toEqual([]);
+      expect(await createScheduleIndex(database as Database<RunnerDB>, instance).of(stale)).toEqual([]);
     };
 
     const started = await resyncSchedulesAtStart(schedules, () => Promise.resolve([kept, moved, failing, elsewhere]), logger, []);
@@ -303,9 +303,36 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
     expect(await schedules.get(wf)).toEqual([]);
   }, 60_000);
 
-  it('the schedules recorded by another instance\'s runner on the same database are not this one\'s: its sync and resync leave them', async () => {
+  it('a sync whose lock connection is lost midway fails alone (the runner goes on), and the next sync of the workflow takes the lock and makes its schedule', async () => {
     const wf = `wf-${uniqueSuffix()}`;
     const db = database?.db as Kysely<RunnerDB>;
+    deploy(wf, 1, { scheduleType: 'hourly' });
+    onTestFinished(async () => {
+      deployments.delete(wf);
+      await schedules.sync(wf);
+    });
+    // The backend holding the workflow's lock (a bigint advisory key is shown as its two halves).
+    const holder = async () =>
+      (
+        await sql<{ pid: number }>`select pid from pg_locks where locktype = 'advisory' and granted and objsubid = 1 and ((classid::bigint << 32) | objid::bigint) = hashtext(${scheduleLockKeyOf(instance, wf)})::bigint`.execute(db)
+      ).rows[0]?.pid;
+    const gone = async (pid: number) => (await sql<{ n: string }>`select count(*) as n from pg_stat_activity where pid = ${pid}`.execute(db)).rows[0]?.n === '0';
+    // Postgres drops the lock's connection while the sync reads the deployment (a restart, a network cut).
+    const cut = managerOf(async (workflowId) => {
+      const pid = (await holder()) ?? 0;
+      expect(pid).toBeGreaterThan(0);
+      await sql`select pg_terminate_backend(${pid})`.execute(db);
+      await expect.poll(() => gone(pid), { timeout: 10_000, interval: 50 }).toBe(true);
+      return deployments.get(workflowId);
+    });
+    await expect(cut.sync(wf)).rejects.toThrow('not queryable');
+    expect(await holder()).toBeUndefined();
+    expect((await schedules.sync(wf)).map((v) => [v.id, v.cronExpression])).toEqual([[`${wf}:s`, '0 * * * *']]);
+  }, 60_000);
+
+  it('the schedules recorded by another instance\'s runner on the same database are not this one\'s: its sync and resync leave them', async () => {
+    const wf = `wf-${uniqueSuffix()}`;
+    const db = database as Database<RunnerDB>;
     // Another instance whose name starts like this one's.
     const otherInstance = `${instance}-schedule-x`;
     const theirs = createScheduleIndex(db, otherInstance);
