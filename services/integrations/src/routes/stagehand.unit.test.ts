@@ -8,7 +8,7 @@ import { createBaseUrls } from '../tools/runtime/baseUrls.js';
 import { modelConfigFromEnv } from '../models/config.js';
 import type { AddressPolicy } from '../net/addressPolicy.js';
 import { createRouter } from './router.js';
-import { STAGEHAND_AGENT_MAX_STEPS, STAGEHAND_AGENT_MODEL, STAGEHAND_EXTRACT_MODEL, stagehandRoutes, withScheme } from './stagehand.routes.js';
+import { concealer, STAGEHAND_AGENT_MAX_STEPS, STAGEHAND_AGENT_MODEL, STAGEHAND_EXTRACT_MODEL, stagehandRoutes, withScheme } from './stagehand.routes.js';
 import { workflowRoutes, type WorkflowSource } from './workflow.routes.js';
 
 const ALLOW_FAKES: AddressPolicy = { allowPrivateNetwork: false, allowlist: ['127.0.0.1'] };
@@ -236,6 +236,29 @@ describe('POST /api/tools/stagehand/agent', () => {
     anthropic.reply({ toolCalls: [{ name: 'done', arguments: { success: true, message: 'Widget costs 12 EUR' } }] });
     const res = await runTool('stagehand_agent', { task: 'What does it cost?', startUrl: `${site.url}/shop`, apiKey: 'sk-ant-agent-secret' });
     expect(res).toMatchObject({ success: true, output: { agentResult: { success: true, completed: true, message: 'Widget costs 12 EUR' }, structuredOutput: null } });
+  });
+
+  it('keeps %key% for a variable’s value in the action log: as given, percent- or form-encoded, in one pass; values under three characters are left', () => {
+    const conceal = concealer({ token: 'Sup3r s3cret/1', pin: '42', name: 'token' });
+    expect(conceal('/a/Sup3r s3cret/1?x=Sup3r%20s3cret%2F1&y=Sup3r+s3cret%2F1#Sup3r%20s3cret/1')).toBe('/a/%token%?x=%token%&y=%token%#%token%');
+    // "token" is a value too: the %token% put in for the first one is not replaced again; 42 is too short to look for.
+    expect(conceal('http://127.0.0.1:4242/p?pin=42&who=token&t=Sup3r s3cret/1')).toBe('http://127.0.0.1:4242/p?pin=42&who=%name%&t=%token%');
+    expect(concealer({})('unchanged')).toBe('unchanged');
+  });
+
+  it('in the text mode too, a page a redirect moved a value into is logged with its %key%', async () => {
+    site.on('GET', '/login', (req) => ({ status: 302, headers: { location: `/shop?session=${encodeURIComponent(req.query.token ?? '')}` } }));
+    anthropic.reply(
+      { toolCalls: [{ name: 'goto', arguments: { url: `${site.url}/login?token=t0ken-value` }, id: 'toolu_1' }] },
+      { toolCalls: [{ name: 'done', arguments: { success: true, message: 'In' }, id: 'toolu_2' }] },
+    );
+    const res = await route('/tools/stagehand/agent', { task: 'Sign in with %token%', startUrl: `${site.url}/shop`, variables: [{ id: 'r1', cells: { Key: 'token', Value: 't0ken-value' } }], apiKey: 'k' });
+    expect((res.body as { agentResult: { actions: unknown[] } }).agentResult.actions).toEqual([
+      { type: 'goto', url: `${site.url}/shop`, title: 'Shop' },
+      { type: 'goto', url: `${site.url}/shop?session=%token%`, title: 'Shop' },
+    ]);
+    expect(JSON.stringify(res.body)).not.toContain('t0ken-value');
+    expect(site.received('GET', '/shop')[1]?.query).toEqual({ session: 't0ken-value' });
   });
 });
 
