@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { sql } from 'kysely';
-import { createDatabase, createLogger, migrate, type Database } from '@weft/platform';
+import { createDatabase, createLogger, ensureDatabase, migrate, type Database } from '@weft/platform';
 import { backingEnv, createOpenAIFake, createTestDatabase, uniqueSuffix, type OpenAIFake } from '@weft/testkit';
 import type { CallContext, CreateEmbeddingsOutput } from '@weft/contracts';
 import { integrationsMigrations, type VectorColumn } from '../migrations/index.js';
@@ -21,6 +21,7 @@ import { detectVectorStore } from './vectorStore.js';
  * schema of its own, so it stays tested where pgvector is installed.
  */
 const { databaseUrl } = await backingEnv();
+await ensureDatabase(databaseUrl);
 const PGVECTOR = await (async () => {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
