@@ -3,8 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { chromiumPerSuite } from './support/browser.js';
-import { addFromPalette, drag, openWorkflow } from './support/editing.js';
-import { as, signUp } from './support/session.js';
+import { addFromPalette, drag } from './support/editing.js';
+import { openNewWorkflow } from './support/workflows.js';
 
 interface ServerBlock {
   id: string;
@@ -88,17 +88,8 @@ async function clickConnect(from: Locator, to: Locator): Promise<void> {
 describe('the canvas in Chromium', () => {
   const chromium = chromiumPerSuite();
 
-  async function newWorkflow(name: string) {
-    const owner = await signUp(name);
-    const asOwner = as(owner);
-    const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId })).body.id;
-    const state = async () => (await asOwner<{ data: { state: ServerState } }>('GET', `/api/workflows/${workflowId}`)).body.data.state;
-    const opened = await openWorkflow(chromium(), owner.headers.cookie ?? '', workflowId);
-    return { ...opened, state, workflowId };
-  }
-
   it('adds blocks from the palette where none overlaps, connects every kind of handle, refuses a bad connection and deletes an edge', async () => {
-    const { page, errors, state } = await newWorkflow('Palette user');
+    const { page, errors, state } = await openNewWorkflow<ServerState>(chromium(), 'Palette user');
     const palette = page.getByRole('complementary', { name: 'Block palette' });
 
     // Search narrows the palette; thinking is hidden as the catalogue says.
@@ -147,7 +138,7 @@ describe('the canvas in Chromium', () => {
   });
 
   it('drops blocks into a loop, moves them out, resizes it, and copies, pastes, duplicates, deletes and lays out by shortcut', async () => {
-    const { page, errors, state } = await newWorkflow('Container user');
+    const { page, errors, state } = await openNewWorkflow<ServerState>(chromium(), 'Container user');
     const palette = page.getByRole('complementary', { name: 'Block palette' });
 
     // Drag the loop from the palette onto the canvas.

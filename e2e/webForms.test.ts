@@ -1,22 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { chromiumPerSuite } from './support/browser.js';
-import { addAgent, addFromPalette, openWorkflow } from './support/editing.js';
+import { addAgent, addFromPalette } from './support/editing.js';
 import { as, signUp, type TestUser } from './support/session.js';
-
-/** A block as GET /api/workflows/{id} answers it, with the form values the block panel edits. */
-type StoredBlock = { id: string; type: string; subBlocks: Record<string, { value: unknown } | undefined> };
-
-/** A new user's new workflow, opened in Chromium, and a reader of its stored form values. */
-async function workflowOf(browser: () => Browser, name: string, fields: Record<string, unknown> = {}) {
-  const user = await signUp(name);
-  const call = as(user);
-  const workflowId = (await call<{ id: string }>('POST', '/api/workflows', { workspaceId: user.workspaceId, ...fields })).body.id;
-  const blocks = async () => (await call<{ data: { state: { blocks: Record<string, StoredBlock> } } }>('GET', `/api/workflows/${workflowId}`)).body.data.state.blocks;
-  const stored = async (blockId: string, field: string) => (await blocks())[blockId]?.subBlocks[field]?.value;
-  const open = () => openWorkflow(browser(), user.headers.cookie ?? '', workflowId);
-  return { user, call, workflowId, blocks, stored, open };
-}
+import { newWorkflow } from './support/workflows.js';
 
 /** Selects a block on the canvas and answers its panel. */
 async function panelOf(page: Page, blockId: string) {
@@ -28,8 +15,8 @@ async function panelOf(page: Page, blockId: string) {
 
 /** A new user's workflow opened in Chromium with one block added from the palette, its panel open. */
 async function withBlock(browser: () => Browser, user: string, paletteName: string, type: string) {
-  const wf = await workflowOf(browser, user);
-  const { page, errors } = await wf.open();
+  const wf = await newWorkflow(user);
+  const { page, errors } = await wf.open(browser());
   const blockId = await addFromPalette(page, paletteName, type);
   return { wf, page, errors, blockId, panel: await panelOf(page, blockId) };
 }
@@ -40,8 +27,8 @@ describe('block form controls in Chromium', () => {
   const chromium = chromiumPerSuite();
 
   it("drives the agent's temperature slider (range 0–2, sent when the thumb is let go) and its masked API key", async () => {
-    const wf = await workflowOf(chromium, 'Slider');
-    const { page, errors } = await wf.open();
+    const wf = await newWorkflow('Slider');
+    const { page, errors } = await wf.open(chromium());
     const agent = await addAgent(page);
     const panel = await panelOf(page, agent);
 
@@ -98,7 +85,7 @@ describe('block form controls in Chromium', () => {
   });
 
   it("edits a tool block's switch, checkbox list and masked key (Firecrawl, Jina)", async () => {
-    const wf = await workflowOf(chromium, 'Switches');
+    const wf = await newWorkflow('Switches');
     expect(
       (
         await wf.call('POST', `/api/workflows/${wf.workflowId}/commands`, {
@@ -109,7 +96,7 @@ describe('block form controls in Chromium', () => {
         })
       ).status,
     ).toBe(200);
-    const { page, errors } = await wf.open();
+    const { page, errors } = await wf.open(chromium());
 
     // Firecrawl scrapes by default; its "Only Main Content" switch is off, then on, then off.
     let panel = await panelOf(page, 'crawl');
@@ -259,7 +246,7 @@ describe('block form controls in Chromium', () => {
       .toEqual(['weekly', 'FRI', '25:00', 'Asia/Tokyo']);
 
     // The starter in schedule mode: the frequency and timezone appear, each frequency its fields.
-    const starter = Object.values(await wf.blocks()).find((b) => b.type === 'starter')?.id ?? '';
+    const starter = wf.starter;
     const starterPanel = await panelOf(page, starter);
     expect(await starterPanel.getByRole('combobox', { name: 'Frequency' }).count()).toBe(0);
     await starterPanel.getByRole('combobox', { name: 'Start Workflow', exact: true }).selectOption('schedule');
@@ -284,9 +271,9 @@ describe('block form controls in Chromium', () => {
   });
 
   it('starter schedule status: the starter in schedule mode shows the cron the server makes and its next runs, the same as the deploy dialog', async () => {
-    const wf = await workflowOf(chromium, 'Starter runs');
-    const { page, errors } = await wf.open();
-    const starter = Object.values(await wf.blocks()).find((b) => b.type === 'starter')?.id ?? '';
+    const wf = await newWorkflow('Starter runs');
+    const { page, errors } = await wf.open(chromium());
+    const starter = wf.starter;
     const panel = await panelOf(page, starter);
     const status = panel.getByRole('group', { name: 'Schedule Status', exact: true });
     const runs = status.getByRole('list', { name: 'Next runs' }).getByRole('listitem');
@@ -339,15 +326,15 @@ describe('block form controls in Chromium', () => {
   });
 
   it("lists the workspace's other workflows in the workflow block's picker and stores the chosen one", async () => {
-    const wf = await workflowOf(chromium, 'Picker', { name: 'Parent flow' });
-    const other = async (name: string) => (await wf.call<{ id: string }>('POST', '/api/workflows', { workspaceId: wf.user.workspaceId, name })).body.id;
+    const wf = await newWorkflow('Picker', { name: 'Parent flow' });
+    const other = async (name: string) => (await wf.call<{ id: string }>('POST', '/api/workflows', { workspaceId: wf.owner.workspaceId, name })).body.id;
     const billing = await other('Billing digest');
     const alerts = await other('Alerts fan-out');
     // Another user's workflow is not offered.
     const stranger: TestUser = await signUp('Stranger');
     await as(stranger)('POST', '/api/workflows', { workspaceId: stranger.workspaceId, name: 'Not yours' });
 
-    const { page, errors } = await wf.open();
+    const { page, errors } = await wf.open(chromium());
     const block = await addFromPalette(page, 'Workflow', 'workflow');
     const panel = await panelOf(page, block);
     const picker = panel.getByRole('combobox', { name: 'Select Workflow', exact: true });
@@ -365,9 +352,9 @@ describe('block form controls in Chromium', () => {
   });
 
   it("adds input-format rows to the starter: a field's name and type are stored", async () => {
-    const wf = await workflowOf(chromium, 'Input format');
-    const { page, errors } = await wf.open();
-    const starter = Object.values(await wf.blocks()).find((b) => b.type === 'starter')?.id ?? '';
+    const wf = await newWorkflow('Input format');
+    const { page, errors } = await wf.open(chromium());
+    const starter = wf.starter;
     const panel = await panelOf(page, starter);
     // Advanced mode shows the input format of a manual start.
     await panel.getByRole('checkbox', { name: 'Advanced mode', exact: true }).check();
@@ -440,14 +427,14 @@ describe('block form controls in Chromium', () => {
   });
 
   it("picks a custom tool made through the API in the agent's tool picker; the agent stores its schema and code", async () => {
-    const wf = await workflowOf(chromium, 'Custom tool');
+    const wf = await newWorkflow('Custom tool');
     const schema = {
       type: 'function',
       function: { name: 'lookup_order', description: 'Looks up an order by its number', parameters: { type: 'object', properties: { order: { type: 'string' } }, required: ['order'] } },
     };
     const made = await wf.call('POST', '/api/tools/custom', { tools: [{ id: 'orders', title: 'Order lookup', schema, code: 'return { order, status: "shipped" };' }] });
     expect(made.status).toBe(200);
-    const { page, errors } = await wf.open();
+    const { page, errors } = await wf.open(chromium());
     const agent = await addAgent(page);
     const panel = await panelOf(page, agent);
     await panel.getByRole('button', { name: 'Add tool', exact: true }).click();

@@ -4,25 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { createFakeServer } from '@weft/testkit';
 import { chromiumPerSuite } from './support/browser.js';
 import { openWorkflow } from './support/editing.js';
-import { as, signUp } from './support/session.js';
+import { newWorkflow } from './support/workflows.js';
 
 describe('running and deploying from the web app', () => {
   const chromium = chromiumPerSuite();
 
-  /** A new account's new workflow, with its starter's id. */
-  async function newWorkflow(name: string) {
-    const owner = await signUp(name);
-    const asOwner = as(owner);
-    const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId })).body.id;
-    const got = await asOwner<{ data: { state: { blocks: Record<string, { id: string; type: string }> } } }>('GET', `/api/workflows/${workflowId}`);
-    const starter = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter')?.id ?? '';
-    return { asOwner, workflowId, starter, cookie: owner.headers.cookie ?? '' };
-  }
-
   /** A workflow: starter (asking for `n`) → function "Compute" → function "Double", built through the API. */
   async function computeWorkflow(name: string) {
-    const { asOwner, workflowId, starter, cookie } = await newWorkflow(name);
-    const edit = await asOwner('POST', `/api/workflows/${workflowId}/commands`, {
+    const { call, workflowId, starter, cookie } = await newWorkflow(name);
+    const edit = await call('POST', `/api/workflows/${workflowId}/commands`, {
       commands: [
         { type: 'setSubBlockValue', id: starter, subBlockId: 'inputFormat', value: [{ id: 'f1', name: 'n', type: 'number' }] },
         { type: 'addBlock', id: 'compute', blockType: 'function', name: 'Compute', position: { x: 400, y: 0 } },
@@ -34,7 +24,7 @@ describe('running and deploying from the web app', () => {
       ],
     });
     expect(edit.status).toBe(200);
-    return { asOwner, workflowId, cookie };
+    return { call, workflowId, cookie };
   }
 
   it('runs with the starter’s input, shows each block’s state and log, lists the run in the history and reruns from a block', async () => {
@@ -76,8 +66,8 @@ describe('running and deploying from the web app', () => {
   });
 
   it('shows a failing block’s error, then deploys, marks changes not deployed, activates a version and undeploys', async () => {
-    const { asOwner, workflowId, cookie } = await computeWorkflow('Deployer');
-    await asOwner('POST', `/api/workflows/${workflowId}/commands`, { commands: [{ type: 'setSubBlockValue', id: 'double', subBlockId: 'code', value: 'throw new Error("no doubling today")' }] });
+    const { call, workflowId, cookie } = await computeWorkflow('Deployer');
+    await call('POST', `/api/workflows/${workflowId}/commands`, { commands: [{ type: 'setSubBlockValue', id: 'double', subBlockId: 'code', value: 'throw new Error("no doubling today")' }] });
     const { page, errors } = await openWorkflow(chromium(), cookie, workflowId);
 
     await page.getByRole('button', { name: 'Run', exact: true }).click();
@@ -99,11 +89,11 @@ describe('running and deploying from the web app', () => {
     await deploy.getByRole('region', { name: 'Versions' }).getByText('Active', { exact: true }).waitFor();
 
     // An edit that changes what runs: "Changes not deployed"; redeploy makes v2; activating v1 again.
-    await asOwner('POST', `/api/workflows/${workflowId}/commands`, { commands: [{ type: 'setSubBlockValue', id: 'double', subBlockId: 'code', value: 'return 1' }] });
+    await call('POST', `/api/workflows/${workflowId}/commands`, { commands: [{ type: 'setSubBlockValue', id: 'double', subBlockId: 'code', value: 'return 1' }] });
     await deploy.getByText('Changes not deployed', { exact: true }).waitFor({ timeout: 15_000 });
     await deploy.getByRole('button', { name: 'Redeploy', exact: true }).click();
     await deploy.getByRole('button', { name: 'Activate v1', exact: true }).click({ timeout: 30_000 });
-    await expect.poll(async () => (await asOwner<{ data: Array<{ version: number; isActive: boolean }> }>('GET', `/api/workflows/${workflowId}/deployments`)).body.data.find((v) => v.isActive)?.version, { timeout: 15_000 }).toBe(1);
+    await expect.poll(async () => (await call<{ data: Array<{ version: number; isActive: boolean }> }>('GET', `/api/workflows/${workflowId}/deployments`)).body.data.find((v) => v.isActive)?.version, { timeout: 15_000 }).toBe(1);
 
     await page.screenshot({ path: path.join(tmpdir(), 'weft-deploy.png') });
     await deploy.getByRole('button', { name: 'Undeploy', exact: true }).click();
@@ -112,8 +102,8 @@ describe('running and deploying from the web app', () => {
   });
 
   it('marks the path the run took from its logs: a failing function’s error edge to its handler, not its normal edge', async () => {
-    const { asOwner, workflowId, starter, cookie } = await newWorkflow('Error path');
-    const edit = await asOwner('POST', `/api/workflows/${workflowId}/commands`, {
+    const { call, workflowId, starter, cookie } = await newWorkflow('Error path');
+    const edit = await call('POST', `/api/workflows/${workflowId}/commands`, {
       commands: [
         { type: 'addBlock', id: 'risky', blockType: 'function', name: 'Risky', position: { x: 400, y: 0 } },
         { type: 'setSubBlockValue', id: 'risky', subBlockId: 'code', value: 'throw new Error("out of stock")' },
@@ -150,8 +140,8 @@ describe('running and deploying from the web app', () => {
   });
 
   it('writes a streamed curl call for the model blocks chosen in the deploy dialog', async () => {
-    const { asOwner, workflowId, starter, cookie } = await newWorkflow('Streamer');
-    const edit = await asOwner('POST', `/api/workflows/${workflowId}/commands`, {
+    const { call, workflowId, starter, cookie } = await newWorkflow('Streamer');
+    const edit = await call('POST', `/api/workflows/${workflowId}/commands`, {
       commands: [
         { type: 'addBlock', id: 'writer', blockType: 'agent', name: 'Story Writer', position: { x: 400, y: 0 } },
         { type: 'setSubBlockValue', id: 'writer', subBlockId: 'model', value: 'gpt-4o' },
@@ -164,7 +154,7 @@ describe('running and deploying from the web app', () => {
       ],
     });
     expect(edit.status).toBe(200);
-    expect((await asOwner('POST', `/api/workflows/${workflowId}/deploy`, {})).status).toBe(200);
+    expect((await call('POST', `/api/workflows/${workflowId}/deploy`, {})).status).toBe(200);
     const { page, errors } = await openWorkflow(chromium(), cookie, workflowId);
     await page.getByRole('button', { name: 'Deploy', exact: true }).click();
     const deploy = page.getByRole('dialog', { name: 'Deploy' });
@@ -182,7 +172,7 @@ describe('running and deploying from the web app', () => {
   });
 
   it('lets the editor’s Run choose which model blocks stream their tokens (selectedOutputs)', async () => {
-    const { asOwner, workflowId, starter, cookie } = await newWorkflow('Stream chooser');
+    const { call, workflowId, starter, cookie } = await newWorkflow('Stream chooser');
     const agent = (id: string, name: string, y: number) => [
       { type: 'addBlock', id, blockType: 'agent', name, position: { x: 400, y } },
       { type: 'setSubBlockValue', id, subBlockId: 'model', value: 'gpt-4o' },
@@ -190,7 +180,7 @@ describe('running and deploying from the web app', () => {
       { type: 'setSubBlockValue', id, subBlockId: 'userPrompt', value: `Say hello, ${name}` },
       { type: 'addEdge', id: `to-${id}`, source: starter, target: id },
     ];
-    expect((await asOwner('POST', `/api/workflows/${workflowId}/commands`, { commands: [...agent('writer', 'Writer', -100), ...agent('critic', 'Critic', 150)] })).status).toBe(200);
+    expect((await call('POST', `/api/workflows/${workflowId}/commands`, { commands: [...agent('writer', 'Writer', -100), ...agent('critic', 'Critic', 150)] })).status).toBe(200);
     const { page, errors } = await openWorkflow(chromium(), cookie, workflowId);
 
     await page.getByRole('button', { name: 'Streamed blocks' }).click();
@@ -219,8 +209,8 @@ describe('running and deploying from the web app', () => {
     try {
       let calls = 0;
       flaky.on('GET', '/flaky', () => (++calls < 3 ? { status: 503, json: { busy: true } } : { json: { ok: 1 } }));
-      const { asOwner, workflowId, starter, cookie } = await newWorkflow('Retrier');
-      const edit = await asOwner('POST', `/api/workflows/${workflowId}/commands`, {
+      const { call, workflowId, starter, cookie } = await newWorkflow('Retrier');
+      const edit = await call('POST', `/api/workflows/${workflowId}/commands`, {
         commands: [
           { type: 'addBlock', id: 'fetch', blockType: 'api', name: 'Fetch', position: { x: 400, y: 0 } },
           { type: 'setSubBlockValue', id: 'fetch', subBlockId: 'url', value: `${flaky.url}/flaky` },
@@ -250,9 +240,9 @@ describe('running and deploying from the web app', () => {
 
   it('shows a value past the 16 MB an answer carries as a stored value, and loads it on request', async () => {
     const MB = 1024 * 1024;
-    const { asOwner, workflowId, starter, cookie } = await newWorkflow('Big values');
+    const { call, workflowId, starter, cookie } = await newWorkflow('Big values');
     // Five iterations of a 4 MB output: the run's output alone is 20 MB, past one answer's 16 MB.
-    const edit = await asOwner('POST', `/api/workflows/${workflowId}/commands`, {
+    const edit = await call('POST', `/api/workflows/${workflowId}/commands`, {
       commands: [
         { type: 'addBlock', id: 'loop', blockType: 'loop', name: 'Loop', position: { x: 400, y: 0 }, data: { loopType: 'for', count: 5 } },
         { type: 'addEdge', id: 'e1', source: starter, target: 'loop' },
@@ -263,7 +253,7 @@ describe('running and deploying from the web app', () => {
     });
     expect(edit.status).toBe(200);
     // Run through the API (the page need not stream 60 MB of logs), then open the run from the history.
-    const ran = await asOwner<{ success: boolean; metadata: { executionId: string } }>('POST', `/api/workflows/${workflowId}/execute`, {});
+    const ran = await call<{ success: boolean; metadata: { executionId: string } }>('POST', `/api/workflows/${workflowId}/execute`, {});
     expect(ran.body.success).toBe(true);
     const { page, errors } = await openWorkflow(chromium(), cookie, workflowId);
     const console_ = page.getByRole('region', { name: 'Run console' });

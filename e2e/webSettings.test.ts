@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { chromiumPerSuite, openSignedIn } from './support/browser.js';
 import { openWorkflow } from './support/editing.js';
 import { as, signUp } from './support/session.js';
+import { newWorkflow } from './support/workflows.js';
 
 interface CustomToolAnswer {
   id: string;
@@ -110,11 +111,9 @@ describe('the settings pages in Chromium', () => {
   });
 
   it("shows a workspace reader the workflow read only: no palette, run or deploy, disabled forms; nothing they do is written", async () => {
-    const owner = await signUp('Reader owner');
+    const { owner, call: asOwner, workflowId, stored } = await newWorkflow('Reader owner');
     const reader = await signUp('Reader');
-    const asOwner = as(owner);
     expect((await asOwner('POST', `/api/workspaces/${owner.workspaceId}/members`, { email: reader.email, permission: 'read' })).status).toBeLessThan(300);
-    const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId })).body.id;
     const built = await asOwner('POST', `/api/workflows/${workflowId}/commands`, {
       commands: [
         { type: 'addBlock', id: 'fn', blockType: 'function', name: 'Shape', position: { x: 420, y: 80 } },
@@ -153,7 +152,7 @@ describe('the settings pages in Chromium', () => {
     expect((await asOwner('POST', `/api/workflows/${workflowId}/commands`, { commands: [{ type: 'renameBlock', id: 'fn', name: 'Shape 2' }] })).status).toBe(200);
     await page.locator('.react-flow__node[data-id="fn"]').getByText('Shape 2').waitFor();
     expect(sent).toEqual([]);
-    const hookConfig = (await asOwner<{ data: { state: { blocks: Record<string, { subBlocks: Record<string, { value: unknown }> }> } } }>('GET', `/api/workflows/${workflowId}`)).body.data.state.blocks.hook?.subBlocks.webhookConfig?.value;
+    const hookConfig = await stored('hook', 'webhookConfig');
     expect(hookConfig ?? null).toBeNull();
     await page.screenshot({ path: path.join(tmpdir(), 'weft-reader.png') });
     expect(errors).toEqual([]);
