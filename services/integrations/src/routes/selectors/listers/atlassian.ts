@@ -1,5 +1,6 @@
 import { AppError } from '@weft/platform';
 import { list, obj, seg, str } from '../../../tools/services/http.js';
+import { jqlProject, jqlString } from '../../../tools/services/jira/jql.js';
 import { choice, collectPages, PAGE_LIMIT, type SelectorItem, wholeNumber } from '../paging.js';
 import type { SelectorLister } from '../lister.js';
 import type { ProviderClient } from '../provider.js';
@@ -39,11 +40,6 @@ export const jiraProjects: SelectorLister = {
   },
 };
 
-/** A text inside a JQL string literal: backslashes and double quotes escaped. */
-function jqlString(value: string): string {
-  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-}
-
 /** Search text as a JQL text-search term: Lucene's operator characters dropped, a trailing wildcard for prefixes. */
 function textTerm(search: string): string | undefined {
   const words = search.replace(/[+\-&|!(){}[\]^"~*?:\\/]/g, ' ').trim().replace(/\s+/g, ' ');
@@ -64,7 +60,7 @@ export const jiraIssues: SelectorLister = {
     const cloud = await siteId(client, inputs.domain ?? '', true);
     const project = inputs.projectId ?? '';
     const term = search ? textTerm(search) : undefined;
-    const jql = [`project = ${/^\d+$/.test(project) ? project : jqlString(project)}`, ...(term ? [`summary ~ ${jqlString(term)}`] : [])].join(' AND ');
+    const jql = [`project = ${jqlProject(project)}`, ...(term ? [`summary ~ ${jqlString(term)}`] : [])].join(' AND ');
     return collectPages(async (nextPageToken) => {
       const data = obj(await client.request({
         method: 'POST',

@@ -1,6 +1,7 @@
 import { text } from '@weft/catalog';
 import { ToolError, type ServiceTool, type ToolIO } from '../../serviceTool.js';
 import { apiMessage, bearer, call, list, obj, seg, serviceTool, str, type ApiResponse, type CallSpec, type Obj } from '../http.js';
+import { jqlProject } from './jql.js';
 
 /** The Jira Cloud id: the given one, else the accessible resource whose URL names the domain (else the first). */
 async function cloudId(io: ToolIO, p: Obj): Promise<string> {
@@ -67,7 +68,7 @@ export const jiraTools: ServiceTool[] = [
     return { ts: now(), issueKey: obj(res.data).key ?? key, ...summaryOf(res.data) };
   }),
   serviceTool('jira_bulk_read', async (p, io) => {
-    const jql = `project = ${text(p.projectId)} ORDER BY updated DESC`;
+    const jql = `project = ${jqlProject(text(p.projectId))} ORDER BY updated DESC`;
     const issues: unknown[] = [];
     let nextPageToken: string | undefined;
     // The enhanced JQL search (`/search` is gone): pages joined by nextPageToken, a page possibly

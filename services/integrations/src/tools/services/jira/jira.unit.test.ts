@@ -28,7 +28,7 @@ describe('jira', () => {
     const r = await ji.run('jira_bulk_read', { ...base, cloudId: 'cloud-1', projectId: 'PROJ' });
     ji.expectRequest('jira_bulk_read', 'POST', `${API}/search/jql`, {
       headers: { ...headers, 'content-type': 'application/json' },
-      body: { jql: 'project = PROJ ORDER BY updated DESC', maxResults: 100, fields: ['summary', 'description', 'created', 'updated'] },
+      body: { jql: 'project = "PROJ" ORDER BY updated DESC', maxResults: 100, fields: ['summary', 'description', 'created', 'updated'] },
     });
     expect(ji.fake.received('POST', `${API}/search`)).toEqual([]);
     expect(r).toMatchObject({
@@ -40,6 +40,22 @@ describe('jira', () => {
     });
     ji.fake.once('POST', '/ex/jira/:cloud/rest/api/3/search/jql', { status: 400, json: { errorMessages: ['bad jql'] } });
     await ji.expectError('jira_bulk_read', { ...base, cloudId: 'cloud-1', projectId: 'P' }, 'Failed to retrieve Jira issues: bad jql');
+  });
+
+  it('jira_bulk_read quotes the project as a JQL string (a name with spaces, quotes, backslashes, JQL words), a numeric id as a number', async () => {
+    const cases: Array<[string, string]> = [
+      ['My Project', 'project = "My Project"'],
+      ['Say "hi" \\ bye', 'project = "Say \\"hi\\" \\\\ bye"'],
+      ['X OR project = Y', 'project = "X OR project = Y"'],
+      ['10000', 'project = 10000'],
+    ];
+    for (const [projectId, clause] of cases) {
+      expect(await ji.run('jira_bulk_read', { ...base, cloudId: 'cloud-1', projectId })).toMatchObject({ success: true });
+      ji.expectRequest('jira_bulk_read', 'POST', `${API}/search/jql`, {
+        headers,
+        body: { jql: `${clause} ORDER BY updated DESC`, maxResults: 100, fields: ['summary', 'description', 'created', 'updated'] },
+      });
+    }
   });
 
   it('jira_bulk_read follows nextPageToken past a short page, up to 100 issues', async () => {
