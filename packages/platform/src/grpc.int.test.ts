@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { status } from '@grpc/grpc-js';
 import { integrations } from '@weft/contracts';
-import { checkGrpcHealth, createGrpcServer, createServiceClient, GRPC_MAX_MESSAGE_BYTES, type GrpcServer } from './grpc.js';
+import { checkGrpcHealth, createGrpcServer, createServiceClient, GRPC_MAX_ERROR_CHARS, GRPC_MAX_MESSAGE_BYTES, type GrpcServer } from './grpc.js';
 import { AppError, ERROR_MAP, type ErrorCode } from './errors.js';
 import { currentRequestId, withRequestContext } from './context.js';
 import { createLogger } from './logger.js';
@@ -28,6 +28,7 @@ describe('gRPC helpers over loopback', () => {
           stopped.add(arg ?? '');
           return { success: true, resultJson: '"stopped"', stdout: '', error: undefined };
         }
+        if (action === 'echoHuge') throw new AppError('not_found', `Workflow ${'x'.repeat(Number(arg))} not found`, { id: 'y'.repeat(Number(arg)) });
         if (action === 'raise') throw new AppError(arg as ErrorCode, `raised ${arg}`, arg === 'conflict' ? { currentVersion: 7 } : {});
         if (action === 'crash') throw new TypeError('secret internals');
         if (action === 'sleep') await new Promise((r) => setTimeout(r, Number(arg)));
@@ -58,6 +59,21 @@ describe('gRPC helpers over loopback', () => {
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ code, message: `raised ${code}` });
     if (code === 'conflict') expect((err as AppError).details).toEqual({ currentVersion: 7 });
+  });
+
+  it('cuts an error message that echoes a huge input short, and the connection keeps serving other calls', async () => {
+    const slow = call('sleep:300');
+    const err = await call('echoHuge:1000000').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect(err).toMatchObject({ code: 'not_found', details: {} });
+    const { message } = err as AppError;
+    expect(message.startsWith('Workflow xxx')).toBe(true);
+    expect(message.length).toBe(GRPC_MAX_ERROR_CHARS + 1);
+    expect(message.endsWith('…')).toBe(true);
+    // The call in flight beside it on the same connection still answers.
+    expect((await slow).success).toBe(true);
+    // Details small enough still travel.
+    expect(await call('echoHuge:10').catch((e: unknown) => e)).toMatchObject({ details: { id: 'yyyyyyyyyy' } });
   });
 
   it("tells the handler when the caller cancels (a signal) or the call's deadline passes", async () => {

@@ -133,11 +133,27 @@ export function createGrpcServer(logger: Logger): GrpcServer {
   };
 }
 
+/**
+ * The longest error message (and details JSON) a service sends. Both travel in the call's trailers,
+ * HTTP/2 headers with a size limit: a message that echoes a huge input (a 1 MB id in "Workflow <id>
+ * not found") would break the connection and fail every other call on it, so it is cut short.
+ */
+export const GRPC_MAX_ERROR_CHARS = 2_000;
+
+/** `text` cut to `max` characters with an ellipsis, never in the middle of a surrogate pair. */
+function bounded(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  return `${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
+}
+
 function toServiceError(err: AppError): Partial<grpc.StatusObject> {
   const metadata = new grpc.Metadata();
   metadata.set(ERROR_CODE_KEY, err.code);
-  if (Object.keys(err.details).length > 0) metadata.set(ERROR_DETAILS_KEY, JSON.stringify(err.details));
-  return { code: ERROR_MAP[err.code].grpc, details: err.message, metadata };
+  const details = Object.keys(err.details).length > 0 ? JSON.stringify(err.details) : '';
+  // Details too large to send are left out rather than cut (cut JSON would not parse).
+  if (details && details.length <= GRPC_MAX_ERROR_CHARS) metadata.set(ERROR_DETAILS_KEY, details);
+  return { code: ERROR_MAP[err.code].grpc, details: bounded(err.message, GRPC_MAX_ERROR_CHARS), metadata };
 }
 
 /** Turns a gRPC failure back into an AppError with the code and details the server raised. */
