@@ -35,7 +35,7 @@ describe('the web app in Chromium', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(inject('weftUrl'));
-    await page.getByRole('button', { name: 'New workflow' }).click();
+    await page.getByRole('complementary', { name: 'Sidebar' }).getByRole('button', { name: 'New workflow' }).click();
     const starter = page.locator('.react-flow__node.block-starter');
     await starter.waitFor({ state: 'visible', timeout: 15_000 });
     expect(await starter.textContent()).toContain('Start');

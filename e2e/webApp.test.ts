@@ -38,7 +38,7 @@ describe('the web app’s pages in Chromium', () => {
     await expect.poll(() => page.getByTestId('toast').textContent()).toMatch(/invalid/i);
     await signIn.getByLabel('Password').fill('web-password-1');
     await signIn.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'New workflow' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('complementary', { name: 'Sidebar' }).getByRole('button', { name: 'New workflow' }).waitFor({ timeout: 15_000 });
     await page.screenshot({ path: path.join(tmpdir(), 'weft-signed-in.png') });
     expect(errors).toEqual([]);
   });

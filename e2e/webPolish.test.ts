@@ -1,15 +1,17 @@
 /**
  * The web app's finish (issue 14's quality bar): the copilot's composer by keyboard, "Run from <block>"
- * carrying the Run button's streamed-blocks choice, and a tour of every page that saves a screenshot of
- * each (`weft-tour-*.png` in the temp directory) and fails on a control left in the browser's own look.
+ * carrying the Run button's streamed-blocks choice, and a tour of every page (the empty home page, the
+ * payments page, the editor, settings, an opened knowledge base and its search) that saves a screenshot
+ * of each (`weft-tour-*.png` in the temp directory) and fails on a control left in the browser's own look.
  */
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
-import { chromiumPerSuite } from './support/browser.js';
+import { chromiumPerSuite, openSignedIn } from './support/browser.js';
 import { openWorkflow } from './support/editing.js';
 import { as, signUp } from './support/session.js';
+import { newWorkflow, openNewWorkflow } from './support/workflows.js';
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(tmpdir(), `weft-tour-${name}.png`), animations: 'disabled' });
 
@@ -38,9 +40,7 @@ describe('the web app’s finish in Chromium', () => {
   const chromium = chromiumPerSuite();
 
   it('the copilot’s composer: Shift+Enter is a new line, Enter sends, Send waits for the reply, the box grows and empties', async () => {
-    const owner = await signUp('Composer user');
-    const workflowId = (await as(owner)<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId })).body.id;
-    const { page, errors } = await openWorkflow(chromium(), owner.headers.cookie ?? '', workflowId);
+    const { page, errors, workflowId } = await openNewWorkflow(chromium(), 'Composer user');
     const panel = page.getByRole('region', { name: 'Copilot' });
     const box = panel.getByRole('textbox', { name: 'Ask the copilot' });
     const send = panel.getByRole('button', { name: 'Send' });
@@ -112,11 +112,7 @@ describe('the web app’s finish in Chromium', () => {
   });
 
   it('“Run from <block>” sends the Run button’s streamed-blocks choice, and only the chosen block’s tokens come back', async () => {
-    const owner = await signUp('Rerun chooser');
-    const asOwner = as(owner);
-    const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId })).body.id;
-    const got = await asOwner<{ data: { state: { blocks: Record<string, { id: string; type: string }> } } }>('GET', `/api/workflows/${workflowId}`);
-    const starter = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter')?.id ?? '';
+    const { call: asOwner, workflowId, starter, open } = await newWorkflow('Rerun chooser');
     const agent = (id: string, name: string, y: number) => [
       { type: 'addBlock', id, blockType: 'agent', name, position: { x: 700, y } },
       { type: 'setSubBlockValue', id, subBlockId: 'model', value: 'gpt-4o' },
@@ -134,7 +130,7 @@ describe('the web app’s finish in Chromium', () => {
       ],
     });
     expect(edit.status).toBe(200);
-    const { page, errors } = await openWorkflow(chromium(), owner.headers.cookie ?? '', workflowId);
+    const { page, errors } = await open(chromium());
     const console_ = page.getByRole('region', { name: 'Run console' });
     const streamedIn = async (text: string) => new Set(text.split('\n\n').filter((m) => m.includes('event: stream:chunk')).map((m) => /"blockId":"(\w+)"/.exec(m)?.[1]));
 
@@ -171,13 +167,9 @@ describe('the web app’s finish in Chromium', () => {
   });
 
   it('a rerun’s selectedOutputs naming no block of the workflow is refused naming it', async () => {
-    const owner = await signUp('Rerun refused');
-    const asOwner = as(owner);
-    const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId })).body.id;
+    const { call: asOwner, workflowId, starter } = await newWorkflow('Rerun refused');
     const ran = await asOwner<{ metadata: { executionId: string } }>('POST', `/api/workflows/${workflowId}/execute`, {});
     const executionId = ran.body.metadata.executionId;
-    const got = await asOwner<{ data: { state: { blocks: Record<string, { id: string; type: string }> } } }>('GET', `/api/workflows/${workflowId}`);
-    const starter = Object.values(got.body.data.state.blocks).find((b) => b.type === 'starter')?.id ?? '';
     const refused = await asOwner('POST', `/api/executions/${executionId}/rerun`, { fromBlockId: starter, selectedOutputs: ['nobody'] });
     expect(refused).toMatchObject({ status: 400, body: { error: 'selectedOutputs: no block "nobody" in the workflow this execution ran' } });
     const notList = await asOwner('POST', `/api/executions/${executionId}/rerun`, { fromBlockId: starter, selectedOutputs: 'Start' });
@@ -197,9 +189,38 @@ describe('the web app’s finish in Chromium', () => {
     await shot(anonymous, 'sign-up');
     expect(await rawControls(anonymous)).toEqual([]);
 
-    // Signed in: a workspace with folders, a workflow with an agent.
+    // Signed in to a workspace without workflows: the home page has a "New workflow" button of its own.
     const owner = await signUp('Tour guide');
     const asOwner = as(owner);
+    const home = await openSignedIn(chromium(), owner.headers.cookie ?? '', '/');
+    await home.page.getByRole('heading', { name: 'No workflows yet' }).waitFor({ timeout: 15_000 });
+    const create = home.page.getByRole('main').getByRole('button', { name: 'New workflow' });
+    await shot(home.page, 'home-empty');
+    expect(await rawControls(home.page)).toEqual([]);
+
+    // At the plan's workflow limit the registry answers 403 with upgradeRequired (spec 000 §8; the stack's
+    // WEFT_WORKFLOW_LIMIT is 500, so that answer is given here): the app goes to the payments page with its message.
+    const limit = 'Workflow creation limit reached. Please upgrade your plan to create more workflows.';
+    await home.page.route('**/api/workflows', (route: Route) =>
+      route.request().method() === 'POST' ? route.fulfill({ status: 403, contentType: 'application/json', body: JSON.stringify({ error: limit, upgradeRequired: true }) }) : route.fallback(),
+    );
+    await create.click();
+    await home.page.getByRole('heading', { name: 'Upgrade your plan' }).waitFor();
+    expect(new URL(home.page.url()).pathname).toBe('/payments');
+    await home.page.getByRole('status').filter({ hasText: limit }).waitFor();
+    await shot(home.page, 'payments');
+    expect(await rawControls(home.page)).toEqual([]);
+    await home.page.unroute('**/api/workflows');
+
+    // Back home, the empty page's button creates a workflow and opens it.
+    await home.page.getByRole('button', { name: 'Back to workflows' }).click();
+    await create.click();
+    await home.page.locator('.react-flow__node.block-starter').waitFor({ timeout: 15_000 });
+    const listed = await asOwner<{ data: Array<{ id: string }> }>('GET', `/api/workflows?workspaceId=${owner.workspaceId}`);
+    expect(listed.body.data.map((w) => w.id)).toEqual([new URL(home.page.url()).searchParams.get('workflow')]);
+    expect(home.errors).toEqual([]);
+
+    // A workspace with folders, a workflow with an agent.
     const folder = await asOwner<{ folder: { id: string } }>('POST', '/api/folders', { workspaceId: owner.workspaceId, name: 'Reports' });
     await asOwner('POST', '/api/folders', { workspaceId: owner.workspaceId, name: 'Sales pipeline automations' });
     await asOwner('POST', '/api/workflows', { workspaceId: owner.workspaceId, name: 'Weekly digest', folderId: folder.body.folder.id });
@@ -269,6 +290,33 @@ describe('the web app’s finish in Chromium', () => {
     await page.getByRole('button', { name: 'New custom tool' }).click();
     await page.getByRole('form', { name: 'Custom tool editor' }).getByRole('textbox', { name: 'Tool code' }).waitFor();
     await shot(page, 'custom-tool-editor');
+    expect(await rawControls(page)).toEqual([]);
+
+    // An opened knowledge base: its documents, and a search by meaning (embedded by the stack's OpenAI fake).
+    expect((await asOwner('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-tour' } })).status).toBe(200);
+    const base = await asOwner<{ knowledgeBase: { id: string } }>('POST', '/api/knowledge', { workspaceId: owner.workspaceId, name: 'Support handbook', description: 'How the support team answers customers' });
+    expect(base.status).toBe(201);
+    const documents = {
+      refunds: 'Refunds are paid back to the card the customer used, within 14 days of the return arriving.',
+      shipping: 'Orders ship within two working days; the tracking number arrives by email.',
+    };
+    for (const [name, content] of Object.entries(documents)) {
+      expect((await asOwner('POST', `/api/knowledge/${base.body.knowledgeBase.id}/documents`, { name, content })).status).toBe(201);
+    }
+    await page.goto(`${inject('weftUrl')}/settings/knowledge`);
+    await page.getByRole('list', { name: 'Knowledge bases' }).getByRole('button', { name: 'Support handbook', exact: true }).click();
+    const knowledgeBase = page.getByRole('region', { name: 'Knowledge base Support handbook' });
+    await expect.poll(() => knowledgeBase.getByRole('list', { name: 'Documents' }).locator('strong').allTextContents()).toHaveLength(2);
+    await shot(page, 'knowledge-base');
+    expect(await rawControls(page)).toEqual([]);
+    await knowledgeBase.getByRole('searchbox', { name: 'Search query' }).fill(documents.refunds);
+    await knowledgeBase.getByRole('button', { name: 'Search', exact: true }).click();
+    const results = knowledgeBase.getByRole('list', { name: 'Search results' });
+    await results.waitFor({ timeout: 30_000 });
+    // Both documents' chunks come back, the one the query repeats first, as a full match.
+    await expect.poll(() => results.locator('strong').allTextContents()).toEqual([expect.stringMatching(/^refunds/), expect.stringMatching(/^shipping/)]);
+    expect(await results.getByRole('listitem').first().textContent()).toContain('100% match');
+    await shot(page, 'knowledge-search');
     expect(await rawControls(page)).toEqual([]);
     expect(errors).toEqual([]);
   });

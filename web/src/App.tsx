@@ -5,6 +5,7 @@ import { Canvas } from './Canvas';
 import { AuthPage } from './pages/AuthPage';
 import { PaymentsPage } from './pages/PaymentsPage';
 import { navigate, useLocation } from './router';
+import { EmptyHome } from './shell/EmptyHome';
 import { Sidebar } from './shell/Sidebar';
 import { useToast } from './ui/toast';
 
@@ -76,10 +77,7 @@ function Shell({ settingsTab }: { settingsTab: string | null }) {
         ) : workspaces.isLoading || workflows.isLoading ? (
           <p className="splash">Loading…</p>
         ) : (
-          <div className="empty-state">
-            <h2>No workflow open</h2>
-            <p>Create a workflow or pick one in the sidebar to start.</p>
-          </div>
+          <EmptyHome workspace={workspace} hasWorkflows={Boolean(workflows.data?.length)} onOpen={open} />
         )}
       </main>
     </div>

@@ -90,6 +90,16 @@ export interface KnowledgeDocument {
   enabled: boolean;
 }
 
+/** A chunk a knowledge search found (POST /api/knowledge/search), most similar first. */
+export interface KnowledgeHit {
+  id: string;
+  content: string;
+  documentId: string;
+  documentName: string;
+  chunkIndex: number;
+  similarity: number;
+}
+
 /** The resource selectors' list (POST /api/tools/selectors/list), as the catalogue describes it. */
 export type { SelectorItem, SelectorPage, SelectorRequest } from '@weft/catalog';
 
@@ -241,6 +251,8 @@ export const api = {
   knowledgeDocuments: (id: string) => call<{ documents: KnowledgeDocument[] }>(`/knowledge/${enc(id)}/documents?limit=100`).then((r) => r.documents),
   addKnowledgeText: (id: string, name: string, content: string) => call<unknown>(`/knowledge/${enc(id)}/documents`, json('POST', { name, content })),
   deleteKnowledgeDocument: (id: string, documentId: string) => call<unknown>(`/knowledge/${enc(id)}/documents/${enc(documentId)}`, json('DELETE')),
+  searchKnowledge: (id: string, query: string, topK: number) =>
+    call<{ results: KnowledgeHit[] }>('/knowledge/search', json('POST', { knowledgeBaseIds: [id], query, topK })).then((r) => r.results),
 
   // Runs
   executions: (id: string, filters: { status?: string; trigger?: string; cursor?: string } = {}) => {

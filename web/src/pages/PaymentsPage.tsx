@@ -1,9 +1,14 @@
 import { navigate } from '../router';
+import { Icon } from '../ui/icons';
 
 /** Where the app sends the user when the plan's workflow limit is reached (spec 000 §2, §8). */
 export function PaymentsPage({ message }: { message: string | null }) {
   return (
     <div className="payments-page">
+      <div className="auth-brand">
+        <span className="logo-mark" aria-hidden="true" />
+        <span>Weft</span>
+      </div>
       <div className="payments-card">
         <h1>Upgrade your plan</h1>
         {message && (
@@ -34,7 +39,7 @@ export function PaymentsPage({ message }: { message: string | null }) {
           </div>
         </div>
         <button type="button" className="btn btn-ghost" onClick={() => navigate('/')}>
-          Back to workflows
+          <Icon name="chevron" size={14} className="flip" /> Back to workflows
         </button>
       </div>
     </div>

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type KnowledgeBase, type Workspace } from '../api';
 import { Icon } from '../ui/icons';
 import { useConfirm } from '../ui/confirm';
+import { KnowledgeSearch } from './KnowledgeSearch';
 import { useToast } from '../ui/toast';
 import { SettingsList, submitted } from './SettingsList';
 
@@ -37,6 +38,7 @@ function KnowledgeBaseCard({ base, onClose }: { base: KnowledgeBase; onClose(): 
       </div>
       <h2>{base.name}</h2>
       {base.description && <p className="muted">{base.description}</p>}
+      <h3>Documents</h3>
       <SettingsList
         label="Documents"
         items={documents.data}
@@ -54,6 +56,7 @@ function KnowledgeBaseCard({ base, onClose }: { base: KnowledgeBase; onClose(): 
           ),
         })}
       />
+      <h3>Add a document</h3>
       <form
         className="stack-form"
         aria-label="Add a document"
@@ -67,6 +70,7 @@ function KnowledgeBaseCard({ base, onClose }: { base: KnowledgeBase; onClose(): 
           </button>
         </div>
       </form>
+      <KnowledgeSearch base={base} />
     </div>
   );
 }

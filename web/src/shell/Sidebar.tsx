@@ -6,6 +6,7 @@ import { Icon } from '../ui/icons';
 import { InlineEdit, Menu, MenuItem } from '../ui/Menu';
 import { useConfirm } from '../ui/confirm';
 import { useToast } from '../ui/toast';
+import { useCreateWorkflow } from './useCreateWorkflow';
 import { ancestors, copyName, failure, isUpgradeRequired, WORKFLOW_COLORS, yamlFileName } from './workflowActions';
 
 interface SidebarProps {
@@ -43,17 +44,7 @@ export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, 
   const refresh = () => queryClient.invalidateQueries({ queryKey: listKey });
   const refreshFolders = () => queryClient.invalidateQueries({ queryKey: ['folders', workspaceId] });
 
-  const create = useMutation({
-    mutationFn: (folderId: string | null) => api.createWorkflow(workspaceId, { folderId }),
-    onSuccess: async (created) => {
-      await refresh();
-      onOpen(created.id);
-    },
-    onError: (error) => {
-      if (isUpgradeRequired(error)) navigate(`/payments?reason=${encodeURIComponent(error.message)}`);
-      else toast.error(failure('create', error));
-    },
-  });
+  const create = useCreateWorkflow(workspaceId, onOpen);
 
   /** Optimistic metadata change; a failure puts the list back and says so (spec 000 §8). */
   const update = useMutation({
@@ -330,7 +321,7 @@ export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, 
   const rootWorkflows = folders.isLoading ? [] : (workflows.data ?? []).filter((w) => !w.folderId || !known.has(w.folderId));
 
   return (
-    <aside className="sidebar">
+    <aside className="sidebar" aria-label="Sidebar">
       <div className="brand">
         <span className="logo-mark" aria-hidden="true" />
         <span className="brand-name">Weft</span>
