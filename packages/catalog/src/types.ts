@@ -100,6 +100,12 @@ export interface SubBlockConfig {
   requiredScopes?: readonly string[];
   /** Whether the selector lists the chat models known to the catalogue. */
   modelOptions?: boolean;
+  /**
+   * Selectors: the fields whose choice this list is of (a Jira issue of the chosen project, a Teams
+   * channel of the chosen team). A user's change of one of them empties this field in the same edit,
+   * so a choice of the old project is not kept under the new one.
+   */
+  dependsOn?: readonly string[];
 }
 
 /** Chooses a tool id from the block's parameters. */

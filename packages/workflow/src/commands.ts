@@ -75,7 +75,14 @@ const commandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('setAdvancedMode'), id, advancedMode: z.boolean() }),
   z.object({ type: z.literal('duplicateBlock'), id, newId: id.optional() }),
   z.object({ type: z.literal('renameBlock'), id, name: z.string() }),
-  z.object({ type: z.literal('setSubBlockValue'), id, subBlockId: id, value: z.unknown() }),
+  z.object({
+    type: z.literal('setSubBlockValue'),
+    id,
+    subBlockId: id,
+    value: z.unknown(),
+    /** Sub-blocks of the same block emptied in the same edit: the selectors whose list was of this value's choice. */
+    clear: z.array(id).max(20).optional(),
+  }),
   z.object({
     type: z.literal('updateLoop'),
     id,

@@ -22,6 +22,8 @@ type GraphEvent =
   | { type: 'blockDuplicated'; at: number; sourceId: string; block: BlockState }
   | { type: 'blockRenamed'; at: number; id: string; name: string; rewrites: ValueChange[] }
   | { type: 'subBlockValueSet'; at: number; id: string; subBlockId: string; subBlockType: string; value: unknown }
+  /** A value set by the user with the selectors depending on it emptied: one edit, one history entry. */
+  | { type: 'subBlockValueSetAndCleared'; at: number; id: string; subBlockId: string; subBlockType: string; value: unknown; cleared: string[] }
   | { type: 'loopUpdated'; at: number; id: string; iterations?: number; loopType?: LoopType; forEachItems?: unknown }
   | {
       type: 'parallelUpdated';

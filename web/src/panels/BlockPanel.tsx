@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { deferredToRun } from '@weft/catalog';
+import { deferredToRun, dependentFields } from '@weft/catalog';
 import type { BlockState, Command, WorkflowState } from '@weft/workflow';
 import { api, type BlockDefinition } from '../api';
 import { newId } from '../collab/useWorkflowSession';
@@ -124,6 +124,16 @@ function ContainerSettings({ block, edit }: { block: BlockState; edit: Edit }) {
   );
 }
 
+/**
+ * A user's edit of one field: with the selectors whose list is of its choice (a Jira issue of the
+ * project) emptied in the same command, so collaborators and undo see one edit. Only the form sends
+ * it: values loaded or arriving from another browser clear nothing.
+ */
+function setValue(id: string, definition: BlockDefinition | undefined, subBlockId: string, value: unknown): Command {
+  const clear = definition ? dependentFields(definition, subBlockId) : [];
+  return { type: 'setSubBlockValue', id, subBlockId, value, ...(clear.length > 0 ? { clear } : {}) };
+}
+
 /** Validation messages from POST /api/blocks/validate, asked a moment after the values settle. */
 function useValidation(block: BlockState): string | null {
   const values = useMemo(() => blockValues(block), [block]);
@@ -211,7 +221,7 @@ export function BlockPanel({ block, currentState, definition, edit, workflowId, 
               field={field}
               value={fieldValue(block, field)}
               problem={field.id === problemField ? (problem ?? undefined) : undefined}
-              onChange={(value) => edit([{ type: 'setSubBlockValue', id: block.id, subBlockId: field.id, value }])}
+              onChange={(value) => edit([setValue(block.id, definition, field.id, value)])}
             />
           ))}
           {definition && fields.length === 0 && <p className="muted">This block has no fields to fill.</p>}

@@ -24,7 +24,7 @@ export const jiraBlock: BlockConfig = {
       { id: 'manualProjectId', title: 'Project ID', placeholder: 'Enter Jira project ID' },
     ),
     ...selectorPair(
-      { id: 'issueKey', title: 'Select Issue', type: 'file-selector', layout: 'full', provider: 'jira', serviceId: 'jira', placeholder: 'Select Jira issue', condition: when('operation', ['read', 'update']) },
+      { id: 'issueKey', title: 'Select Issue', type: 'file-selector', layout: 'full', provider: 'jira', serviceId: 'jira', placeholder: 'Select Jira issue', dependsOn: ['projectId', 'manualProjectId'], condition: when('operation', ['read', 'update']) },
       { id: 'manualIssueKey', title: 'Issue Key', placeholder: 'Enter Jira issue key' },
     ),
     shortInput('summary', 'New Summary', 'Enter new summary for the issue', { condition: when('operation', ['update', 'write']) }),

@@ -24,7 +24,7 @@ export const linearBlock: BlockConfig = {
       { id: 'manualTeamId', title: 'Team ID', placeholder: 'Enter Linear team ID' },
     ),
     ...selectorPair(
-      { id: 'projectId', title: 'Project', type: 'project-selector', layout: 'full', provider: 'linear', serviceId: 'linear-projects', placeholder: 'Select a project' },
+      { id: 'projectId', title: 'Project', type: 'project-selector', layout: 'full', provider: 'linear', serviceId: 'linear-projects', placeholder: 'Select a project', dependsOn: ['teamId', 'manualTeamId'] },
       { id: 'manualProjectId', title: 'Project ID', placeholder: 'Enter Linear project ID' },
     ),
     shortInput('title', 'Title', 'Enter issue title', { condition: when('operation', 'write') }),

@@ -35,7 +35,7 @@ export const microsoftTeamsBlock: BlockConfig = {
       { id: 'manualChatId', title: 'Chat ID', placeholder: 'Enter chat ID' },
     ),
     ...selectorPair(
-      { id: 'channelId', title: 'Select Channel', type: 'channel-selector', layout: 'full', provider: 'microsoft-teams', serviceId: 'microsoft-teams', placeholder: 'Select a channel', condition: CHANNEL },
+      { id: 'channelId', title: 'Select Channel', type: 'channel-selector', layout: 'full', provider: 'microsoft-teams', serviceId: 'microsoft-teams', placeholder: 'Select a channel', dependsOn: ['teamId', 'manualTeamId'], condition: CHANNEL },
       { id: 'manualChannelId', title: 'Channel ID', placeholder: 'Enter channel ID' },
     ),
     longInput('content', 'Message', 'Enter message content', { condition: when('operation', ['write_chat', 'write_channel']) }),

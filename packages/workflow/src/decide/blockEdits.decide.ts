@@ -48,6 +48,11 @@ function decideRenameBlock(graph: WorkflowGraph, command: CommandOf<'renameBlock
   return [{ type: 'blockRenamed', at: ctx.now, id: block.id, name: command.name, rewrites }];
 }
 
+/** Whether a stored value is a choice worth emptying (not unset, not already empty). */
+function holdsValue(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== '';
+}
+
 function decideSetSubBlockValue(
   graph: WorkflowGraph,
   command: CommandOf<'setSubBlockValue'>,
@@ -57,9 +62,12 @@ function decideSetSubBlockValue(
   const known = block.subBlocks[command.subBlockId]?.type;
   const defined = ctx.blockDefinition(block.type)?.subBlocks.find((sub) => sub.id === command.subBlockId)?.type;
   const subBlockType = known ?? defined ?? 'unknown';
-  return [
-    { type: 'subBlockValueSet', at: ctx.now, id: block.id, subBlockId: command.subBlockId, subBlockType, value: command.value },
-  ];
+  const base = { at: ctx.now, id: block.id, subBlockId: command.subBlockId, subBlockType, value: command.value };
+  // Only the dependents holding a choice are emptied; an unchanged value empties nothing.
+  const unchanged = JSON.stringify(block.subBlocks[command.subBlockId]?.value ?? null) === JSON.stringify(command.value ?? null);
+  const cleared = unchanged ? [] : [...new Set(command.clear ?? [])].filter((sub) => sub !== command.subBlockId && holdsValue(block.subBlocks[sub]?.value));
+  if (cleared.length === 0) return [{ type: 'subBlockValueSet', ...base }];
+  return [{ type: 'subBlockValueSetAndCleared', ...base, cleared }];
 }
 
 type SimpleEdit = CommandOf<'moveBlock' | 'resizeBlock' | 'toggleEnabled' | 'toggleHandles' | 'setWide'>;

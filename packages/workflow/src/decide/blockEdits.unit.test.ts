@@ -174,3 +174,29 @@ describe('nesting cycles', () => {
     expect(given(base).when({ type: 'setParent', id: 'outer', parentId: 'outer' }).error?.code).toBe('validation');
   });
 });
+
+describe('setSubBlockValue with dependents to clear (a selector of the changed choice)', () => {
+  const base = history(
+    add('j', 'function'),
+    { type: 'setSubBlockValue', id: 'j', subBlockId: 'projectId', value: '10000' },
+    { type: 'setSubBlockValue', id: 'j', subBlockId: 'issueKey', value: 'PROJ-2' },
+  );
+
+  it('sets the value and empties the dependents holding a choice in one event, undone in one step', () => {
+    const { events, state } = given(base).when({ type: 'setSubBlockValue', id: 'j', subBlockId: 'projectId', value: '10001', clear: ['issueKey', 'manualIssueKey'] });
+    expect(events).toEqual([
+      { type: 'subBlockValueSetAndCleared', at: 1_000, id: 'j', subBlockId: 'projectId', subBlockType: 'unknown', value: '10001', cleared: ['issueKey'] },
+    ]);
+    expect(state.blocks['j']?.subBlocks['projectId']?.value).toBe('10001');
+    expect(state.blocks['j']?.subBlocks['issueKey']?.value).toBe('');
+    expect(state.history.present.action).toBe('Update value');
+    const undone = given([...base, ...events]).when({ type: 'undo' }).state;
+    expect(undone.blocks['j']?.subBlocks['projectId']?.value).toBe('10000');
+    expect(undone.blocks['j']?.subBlocks['issueKey']?.value).toBe('PROJ-2');
+  });
+
+  it('an unchanged value, or no dependent holding a choice, is a plain subBlockValueSet', () => {
+    expect(given(base).when({ type: 'setSubBlockValue', id: 'j', subBlockId: 'projectId', value: '10000', clear: ['issueKey'] }).events.map((e) => e.type)).toEqual(['subBlockValueSet']);
+    expect(given(base).when({ type: 'setSubBlockValue', id: 'j', subBlockId: 'projectId', value: '10001', clear: ['manualIssueKey'] }).events.map((e) => e.type)).toEqual(['subBlockValueSet']);
+  });
+});

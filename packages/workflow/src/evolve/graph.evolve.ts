@@ -56,6 +56,10 @@ function applyGraphEvent(graph: WorkflowGraph, event: GraphEvent): WorkflowGraph
       );
     case 'subBlockValueSet':
       return updateBlock(graph, event.id, (block) => setValue(block, event.subBlockId, event.value, event.subBlockType));
+    case 'subBlockValueSetAndCleared':
+      return updateBlock(graph, event.id, (block) =>
+        event.cleared.reduce((b, cleared) => setValue(b, cleared, ''), setValue(block, event.subBlockId, event.value, event.subBlockType)),
+      );
     case 'loopUpdated':
       return updateBlock(graph, event.id, (block) => ({
         ...block,
@@ -118,6 +122,7 @@ function actionLabel(event: GraphEvent): string {
     case 'blockRenamed':
       return 'Rename block';
     case 'subBlockValueSet':
+    case 'subBlockValueSetAndCleared':
       return 'Update value';
     case 'loopUpdated':
       return 'Update loop';

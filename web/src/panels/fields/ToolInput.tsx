@@ -6,6 +6,7 @@ import { navigate } from '../../router';
 import { BlockIcon, Icon } from '../../ui/icons';
 import { SubBlockField } from '../SubBlockField';
 import { FormBlockContext, useFormEnv } from './FormContext';
+import { withDependentsCleared } from './selectors';
 import { defaultToolParams, toolCardFields } from './toolCard';
 
 /** One tool given to an agent. */
@@ -41,7 +42,7 @@ function ToolForm({ definition, tool, onChange }: { definition: BlockDefinition;
     <FormBlockContext.Provider value={{ blockType: definition.type, values }}>
       <div className="tool-form" role="group" aria-label={`${tool.title} settings`}>
         {toolCardFields(definition, values).map((field) => (
-          <SubBlockField key={field.id} field={field} value={values[field.id] ?? null} onChange={(v) => onChange({ ...values, [field.id]: v })} />
+          <SubBlockField key={field.id} field={field} value={values[field.id] ?? null} onChange={(v) => onChange(withDependentsCleared(definition, values, field.id, v))} />
         ))}
       </div>
     </FormBlockContext.Provider>

@@ -50,4 +50,21 @@ describe('the catalogue’s selector fields', () => {
     expect(resolveSelector('linear', 'projectId').lister.needs).toEqual({ teamId: ['teamId', 'manualTeamId'] });
     expect(resolveSelector('google_sheets', 'spreadsheetId').lister.needs).toBeUndefined();
   });
+
+  it('declares in the catalogue (dependsOn) every other selector choice a list is of, so the form empties a stale one', () => {
+    const declared: Record<string, readonly string[]> = {};
+    const needed: Record<string, readonly string[]> = {};
+    for (const block of listBlocks()) {
+      for (const field of block.subBlocks) {
+        if (!SELECTOR_FIELD_TYPES.has(field.type)) continue;
+        const key = `${block.type}.${field.id}`;
+        if (field.dependsOn) declared[key] = field.dependsOn;
+        // The account and the site (domain) are not choices of another selector.
+        const choices = Object.entries(resolveSelector(block.type, field.id).lister.needs ?? {}).filter(([name]) => name !== 'domain').flatMap(([, fields]) => fields);
+        if (choices.length > 0) needed[key] = choices;
+      }
+    }
+    expect(declared).toEqual(needed);
+    expect(Object.keys(declared).sort()).toEqual(['jira.issueKey', 'linear.projectId', 'microsoft_teams.channelId']);
+  });
 });
