@@ -5,9 +5,9 @@ import { answerOnce, receivedBy } from './support/serviceFakes.js';
 
 // POST /api/tools/selectors/list through the gateway (the selectors contract): a connected account's
 // Drive folders and Sheets from the stack's Google fake, search and cursor, a Slack bot token from
-// the caller's environment, and the access checks — another user's credential or workflow refused.
+// the caller's environment, a stored choice's name (selectedId), and the access checks — another user's credential or workflow refused.
 
-type Page = { items: Array<{ id: string; name: string; detail?: string }>; nextCursor?: string };
+type Page = { items: Array<{ id: string; name: string; detail?: string }>; nextCursor?: string; selected?: { id: string; name: string } | null };
 type Account = Awaited<ReturnType<typeof createAccount>>;
 
 /** Connects an OAuth account through the registry's flow against the oauth fake (its token is `token-<provider>`). */
@@ -53,6 +53,11 @@ describe('POST /api/tools/selectors/list', () => {
     const next = await list(owner, { workflowId, blockType: 'google_sheets', fieldId: 'spreadsheetId', values: { credential }, cursor: first.body.nextCursor });
     expect(next.body.items.map((i) => i.id)).toEqual(['sh-hiring', 'sh-budget-old']);
 
+    // A stored choice past the first answer: asked for by id (selectedId), Drive's list is read on to find its name.
+    await answerOnce(google, 'GET', '/drive/v3/files', { json: { files: [{ id: 'sh-budget', name: 'Budget 2025' }], nextPageToken: 'p1' } });
+    const named = await list(owner, { workflowId, blockType: 'google_sheets', fieldId: 'spreadsheetId', values: { credential }, selectedId: 'sh-hiring' });
+    expect(named.body).toMatchObject({ items: [{ id: 'sh-budget', name: 'Budget 2025' }], selected: { id: 'sh-hiring', name: "Hiring plan (Bob's)", detail: 'Modified 2025-05-01' } });
+
     // Another user: their own workflow with the owner's credential, or the owner's workflow.
     const other = await createAccount('Selector Stranger');
     const theirs = await workflowOf(other);
@@ -78,6 +83,8 @@ describe('POST /api/tools/selectors/list', () => {
     expect(channels).toEqual({ status: 200, body: { items: [{ id: 'C024BE91L', name: '#general' }, { id: 'C024BE94P', name: '#general-announcements' }] } });
     const asked = (await receivedBy(slack)).filter((r) => r.path === '/conversations.list').slice(-1)[0];
     expect(asked?.headers.authorization).toBe('Bearer xoxb-e2e-selector');
+    // A bad selectedId is a 400 naming it.
+    expect(await list(user, { workflowId, blockType: 'slack', fieldId: 'channel', values, selectedId: ['C1'] })).toEqual({ status: 400, body: { success: false, error: 'selectedId must be a string' } });
     await answerOnce(slack, 'GET', '/conversations.list', { json: { ok: false, error: 'token_revoked: xoxb-e2e-selector' } });
     const refused = await list(user, { workflowId, blockType: 'slack', fieldId: 'channel', values });
     expect(refused).toEqual({ status: 502, body: { success: false, error: 'Slack answered 200: token_revoked: [REDACTED]' } });

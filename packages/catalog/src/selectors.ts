@@ -2,6 +2,7 @@
  * The resource selectors' list route, `POST /api/tools/selectors/list` (spec 001 §2: selectors for files,
  * folders, projects and channels): what the block form asks and what the integrations service answers.
  */
+import type { BlockConfig } from './types.js';
 
 /** One choice of a selector: the id the field stores, the name users read, an optional second line. */
 export interface SelectorItem {
@@ -10,10 +11,14 @@ export interface SelectorItem {
   detail?: string;
 }
 
-/** One answer: at most 100 items, and a cursor when there are more. */
+/**
+ * One answer: at most 100 items, and a cursor when there are more. Asked with `selectedId`, it also
+ * carries that choice's item (`null` when the provider does not have it), wherever in the list it is.
+ */
 export interface SelectorPage {
   items: SelectorItem[];
   nextCursor?: string;
+  selected?: SelectorItem | null;
 }
 
 /** What a selector asks for: the block and field being edited, the block's values the list depends on, a search, a page. */
@@ -24,4 +29,14 @@ export interface SelectorRequest {
   values: Record<string, string>;
   search?: string;
   cursor?: string;
+  /** The field's stored choice, whose name the answer's `selected` gives (a choice past the first page). */
+  selectedId?: string;
+}
+
+/**
+ * The fields a user's change of `fieldId` empties: the block's selectors whose list is of that
+ * field's choice (`dependsOn`), as a Jira issue is of its project.
+ */
+export function dependentFields(block: Pick<BlockConfig, 'subBlocks'>, fieldId: string): string[] {
+  return block.subBlocks.filter((s) => s.id !== fieldId && s.dependsOn?.includes(fieldId) === true).map((s) => s.id);
 }

@@ -1,10 +1,10 @@
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { useInfiniteQuery, type InfiniteData, type QueryKey } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, type InfiniteData, type QueryKey } from '@tanstack/react-query';
 import type { SubBlockConfig } from '@weft/catalog';
 import { api, type SelectorItem, type SelectorPage } from '../../api';
 import { Icon } from '../../ui/icons';
 import { useFormBlock, useFormEnv } from './FormContext';
-import { chosenLabel, isListKey, LIST_MAX_HEIGHT, listPlacement, listProblem, nextActive, pageItems, resourceNoun, selectorValues } from './selectors';
+import { chosenLabel, isListKey, isReference, LIST_MAX_HEIGHT, listPlacement, listProblem, nextActive, pageItems, resourceNoun, selectorValues } from './selectors';
 
 interface Props {
   field: SubBlockConfig;
@@ -51,8 +51,8 @@ const KIND_ICON: Record<string, string> = { 'channel-selector': 'hash', 'folder-
  * of the provider's channels, files, projects … by name, from POST /api/tools/selectors/list with
  * the block's account and the other values the list depends on (so it lists again when they
  * change). Typing searches on the server; "Load more" follows the answer's cursor; arrows, Enter
- * and Escape work the list. The chosen item's id is stored; closed, the field shows its name (the id
- * itself when no list has it).
+ * and Escape work the list. The chosen item's id is stored; closed, the field shows its name (asked
+ * for by id when the loaded list does not hold it; the id itself when the provider has no such item).
  */
 export function ResourceSelectorField({ field, label, value, onChange }: Props) {
   const id = useId();
@@ -88,7 +88,18 @@ export function ResourceSelectorField({ field, label, value, onChange }: Props) 
   const items = useMemo(() => pageItems(answers.data?.pages), [answers.data]);
   const nameKey = `${block.blockType}/${field.id}/${current}`;
   const remembered = chosenNames.get(nameKey);
-  const chosen = chosenLabel(current, items, remembered ? [remembered] : []);
+  const listed = chosenLabel(current, items, remembered ? [remembered] : []);
+  // A choice the loaded (unsearched) list does not hold — channel #130 of 130 after a reload — is
+  // asked for by id (the answer's `selected`), so the field shows its name, not its id.
+  const lookup = useQuery({
+    queryKey: ['selector-selected', ...scope, current],
+    queryFn: ({ signal }) => api.selectorItems({ workflowId: env.workflowId, blockType: block.blockType, fieldId: field.id, values, selectedId: current }, signal),
+    enabled: current !== '' && !listed.known && !isReference(current) && answers.isSuccess && !answers.isPlaceholderData && !search && definition !== undefined,
+    retry: false,
+    staleTime: 60_000,
+  });
+  const found = lookup.data?.selected;
+  const chosen = listed.known || !found ? listed : chosenLabel(current, [found]);
   const problem = listProblem(answers.error);
   const more = answers.hasNextPage && !problem;
   const rows = items.length + (more ? 1 : 0);

@@ -1,4 +1,4 @@
-import type { SubBlockConfig, SubBlockType } from '@weft/catalog';
+import { dependentFields, type BlockConfig, type SubBlockConfig, type SubBlockType } from '@weft/catalog';
 import { ApiError, type SelectorItem, type SelectorPage } from '../../api';
 
 /** The sub-block types drawn as a resource selector fed by POST /api/tools/selectors/list (spec 001 §2). */
@@ -33,6 +33,21 @@ export function selectorValues(fields: readonly SubBlockConfig[], values: Readon
   return out;
 }
 
+/**
+ * Form values after a user's edit of one field, for a form kept as one value (an agent's tool card):
+ * the selectors whose list is of that field's choice (`dependsOn`: a Teams channel of the team)
+ * emptied when the choice changed, in the same edit.
+ */
+export function withDependentsCleared(block: Pick<BlockConfig, 'subBlocks'>, values: Readonly<Record<string, unknown>>, fieldId: string, value: unknown): Record<string, unknown> {
+  const next: Record<string, unknown> = { ...values, [fieldId]: value };
+  if (JSON.stringify(values[fieldId] ?? null) === JSON.stringify(value ?? null)) return next;
+  for (const dependent of dependentFields(block, fieldId)) {
+    const held = values[dependent];
+    if (held !== undefined && held !== null && held !== '') next[dependent] = '';
+  }
+  return next;
+}
+
 /** The items of every page loaded so far, each id once (a later page repeating one keeps the first). */
 export function pageItems(pages: readonly SelectorPage[] | undefined): SelectorItem[] {
   const seen = new Set<string>();
@@ -45,6 +60,11 @@ export function pageItems(pages: readonly SelectorPage[] | undefined): SelectorI
     }
   }
   return items;
+}
+
+/** Whether a stored value is a reference filled in a run (`{{KEY}}`, `<block.output>`), not an item's id. */
+export function isReference(value: string): boolean {
+  return /\{\{[^}]*\}\}|<[^<>\s]+>/.test(value);
 }
 
 /** What the closed selector shows for its value: the item's name when a list has it, else the stored id itself. */

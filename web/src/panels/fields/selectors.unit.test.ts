@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getBlock, type SubBlockConfig } from '@weft/catalog';
 import { ApiError } from '../../api';
-import { chosenLabel, isListKey, listPlacement, listProblem, nextActive, pageItems, resourceNoun, selectorValues } from './selectors';
+import { chosenLabel, isListKey, isReference, listPlacement, listProblem, nextActive, pageItems, resourceNoun, selectorValues, withDependentsCleared } from './selectors';
 
 const fieldsOf = (type: string): readonly SubBlockConfig[] => {
   const block = getBlock(type);
@@ -13,6 +13,32 @@ const field = (type: string, id: string): SubBlockConfig => {
   if (!found) throw new Error(`no ${type}.${id}`);
   return found;
 };
+
+const blockOf = (type: string) => ({ subBlocks: fieldsOf(type) });
+
+describe('a changed choice empties the selectors depending on it (a tool card edit)', () => {
+  it("another Teams team empties the chosen channel; another Jira project the chosen issue; a Linear team the project", () => {
+    expect(withDependentsCleared(blockOf('microsoft_teams'), { teamId: 'T1', channelId: 'CH1', content: 'hi' }, 'teamId', 'T2')).toEqual({ teamId: 'T2', channelId: '', content: 'hi' });
+    expect(withDependentsCleared(blockOf('microsoft_teams'), { teamId: 'T1', channelId: 'CH1' }, 'manualTeamId', 'T9')).toEqual({ teamId: 'T1', manualTeamId: 'T9', channelId: '' });
+    expect(withDependentsCleared(blockOf('jira'), { projectId: '10000', issueKey: 'PROJ-2', manualIssueKey: 'PROJ-7' }, 'projectId', '10001')).toEqual({ projectId: '10001', issueKey: '', manualIssueKey: 'PROJ-7' });
+    expect(withDependentsCleared(blockOf('linear'), { teamId: 'A', projectId: 'P' }, 'teamId', 'B')).toEqual({ teamId: 'B', projectId: '' });
+  });
+
+  it('the same choice again, a field nothing depends on, or an empty dependent changes nothing else', () => {
+    expect(withDependentsCleared(blockOf('microsoft_teams'), { teamId: 'T1', channelId: 'CH1' }, 'teamId', 'T1')).toEqual({ teamId: 'T1', channelId: 'CH1' });
+    expect(withDependentsCleared(blockOf('jira'), { projectId: '10000', issueKey: 'PROJ-2' }, 'summary', 'x')).toEqual({ projectId: '10000', issueKey: 'PROJ-2', summary: 'x' });
+    expect(withDependentsCleared(blockOf('jira'), { projectId: '10000' }, 'projectId', '10001')).toEqual({ projectId: '10001' });
+  });
+});
+
+describe('a stored value asked for by id', () => {
+  it('is an id, not a reference a run fills in', () => {
+    expect(isReference('CMANY129')).toBe(false);
+    expect(isReference('PROJ-2')).toBe(false);
+    expect(isReference('{{SLACK_CHANNEL}}')).toBe(true);
+    expect(isReference('<start.input>')).toBe(true);
+  });
+});
 
 describe('the values a selector sends (and lists again when they change)', () => {
   it("sends Slack's account, auth method and bot token, not the message nor its own channel", () => {

@@ -33,13 +33,20 @@ function conversationsList(req: RecordedRequest): FakeAnswer {
   return { json: { ok: true, channels, response_metadata: { next_cursor: next } } };
 }
 
+/** `conversations.info` of one of the workspace's channels; `channel_not_found` for any other id. */
+function conversationsInfo(req: RecordedRequest): FakeAnswer {
+  if (!/^Bearer \S+/.test(String(req.headers.authorization ?? ''))) return { json: { ok: false, error: 'not_authed' } };
+  const found = SLACK_FIXTURES.channels.find((c) => c.id === req.query.channel);
+  return { json: found ? { ok: true, channel: found } : { ok: false, error: 'channel_not_found' } };
+}
 
-/** A fake Slack Web API (`/chat.postMessage`, `/canvases.create`, `/conversations.history`, `/conversations.list`). */
+/** A fake Slack Web API (`/chat.postMessage`, `/canvases.create`, `/conversations.history`, `/conversations.list`, `/conversations.info`). */
 export function createFakeSlack(): Promise<FakeServer> {
   return createServiceFake([
     ['POST', '/chat.postMessage', { json: SLACK_FIXTURES.postMessage }],
     ['POST', '/canvases.create', { json: SLACK_FIXTURES.canvasCreate }],
     ['GET', '/conversations.history', { json: SLACK_FIXTURES.history }],
     ['GET', '/conversations.list', conversationsList],
+    ['GET', '/conversations.info', conversationsInfo],
   ]);
 }

@@ -1,5 +1,5 @@
 import type { ProviderClient } from './provider.js';
-import type { Position, SelectorPage } from './paging.js';
+import type { Position, SelectorItem, SelectorPage } from './paging.js';
 
 /** What one listing works with: the provider's client, the search text, where to start, and its inputs. */
 export interface ListContext {
@@ -20,4 +20,9 @@ export interface SelectorLister {
   /** Inputs beyond the account: name → the block's field values that may give it (the first given wins). */
   needs?: Readonly<Record<string, readonly string[]>>;
   list(ctx: ListContext): Promise<SelectorPage>;
+  /**
+   * One item by its id, where the provider has a call for it (`null`: it has no such item). Without
+   * one, the route finds a stored choice by reading the list on (a bounded number of answers).
+   */
+  get?(ctx: Omit<ListContext, 'search' | 'position'>, id: string): Promise<SelectorItem | null>;
 }

@@ -148,3 +148,67 @@ describe('provider refusals', () => {
     expect(JSON.stringify(dropped.body)).not.toContain(tokenOf('mine-gmail'));
   });
 });
+
+describe('the stored choice’s name (selectedId → selected)', () => {
+  const teams = (selectedId: unknown, extra: Record<string, unknown> = {}) => h.list({ blockType: 'microsoft_teams', fieldId: 'teamId', values: { credential: 'mine-ms' }, selectedId, ...extra });
+  const teamsPage = (ids: string[], next?: string) => ({
+    json: { value: ids.map((id) => ({ id, displayName: `Team ${id}` })), ...(next ? { '@odata.nextLink': `https://graph.microsoft.com/v1.0/me/joinedTeams?$skiptoken=${next}` } : {}) },
+  });
+
+  it('is refused with a 400 naming selectedId when it is not a short string', async () => {
+    expect(await slack({ credential: 'mine-slack' }, { selectedId: 42 })).toEqual({ status: 400, body: { success: false, error: 'selectedId must be a string' } });
+    expect(await slack({ credential: 'mine-slack' }, { selectedId: 'C'.repeat(1025) })).toEqual({ status: 400, body: { success: false, error: 'selectedId must be at most 1024 characters' } });
+    expect(h.fakes.slack.requests).toEqual([]);
+  });
+
+  it('is left out of an answer not asked for it; found in the answer itself, no other request', async () => {
+    expect(Object.keys((await slack({ credential: 'mine-slack' })).body as object)).toEqual(['items']);
+    h.reset();
+    const res = await slack({ credential: 'mine-slack' }, { selectedId: 'G0PRIVATE1' });
+    expect(res.body).toMatchObject({ selected: { id: 'G0PRIVATE1', name: '#eng-private', detail: 'Private channel' } });
+    expect(h.fakes.slack.requests.map((r) => r.path)).toEqual(['/conversations.list']);
+  });
+
+  it('Slack: a channel past the first answer comes from conversations.info; an unknown one is null', async () => {
+    h.fakes.slack.once('GET', '/conversations.list', { json: { ok: true, channels: [{ id: 'C1', name: 'one' }], response_metadata: { next_cursor: 'next:1' } } });
+    const far = await slack({ credential: 'mine-slack' }, { selectedId: 'C024BE94P' });
+    expect(far.body).toEqual({ items: [{ id: 'C1', name: '#one' }], nextCursor: expect.any(String), selected: { id: 'C024BE94P', name: '#general-announcements' } });
+    const [info] = h.fakes.slack.received('GET', '/conversations.info');
+    expect(info?.query).toEqual({ channel: 'C024BE94P' });
+    expect(info?.headers.authorization).toBe(`Bearer ${tokenOf('mine-slack')}`);
+    expect((await slack({ credential: 'mine-slack' }, { selectedId: 'CGONE0001' })).body).toMatchObject({ selected: null });
+    // A reference is no item id: nothing is asked for it.
+    h.reset();
+    expect((await slack({ credential: 'mine-slack' }, { selectedId: '{{CHANNEL}}' })).body).toMatchObject({ selected: null });
+    expect(h.fakes.slack.received('GET', '/conversations.info')).toEqual([]);
+  });
+
+  it('a list without a get-by-id call is read on from where its first answer stopped, up to 10 answers', async () => {
+    // The newest `once` answers first: the pages are queued last to first.
+    h.fakes.microsoft.once('GET', '/me/joinedTeams', teamsPage(['T3']));
+    h.fakes.microsoft.once('GET', '/me/joinedTeams', teamsPage(['T2'], 'p3'));
+    h.fakes.microsoft.once('GET', '/me/joinedTeams', teamsPage(['T1'], 'p2'));
+    const res = await teams('T3');
+    expect(res.body).toEqual({ items: [{ id: 'T1', name: 'Team T1' }], nextCursor: expect.any(String), selected: { id: 'T3', name: 'Team T3' } });
+    expect(h.fakes.microsoft.requests.map((r) => r.query.$skiptoken)).toEqual([undefined, 'p2', 'p3']);
+
+    // A searched answer is not the list's start: the lookup reads it from the start.
+    h.reset();
+    h.fakes.microsoft.once('GET', '/me/joinedTeams', teamsPage(['T1', 'T9']));
+    h.fakes.microsoft.once('GET', '/me/joinedTeams', teamsPage(['T1', 'T9']));
+    expect((await teams('T9', { search: 'T1' })).body).toEqual({ items: [{ id: 'T1', name: 'Team T1' }], selected: { id: 'T9', name: 'Team T9' } });
+    expect(h.fakes.microsoft.requests).toHaveLength(2);
+
+    // Not within 10 answers (1,000 items): null, and no eleventh request.
+    h.reset();
+    for (let i = 0; i < 12; i += 1) h.fakes.microsoft.once('GET', '/me/joinedTeams', teamsPage([`X${i}`], `n${i + 1}`));
+    expect((await teams('T-nowhere')).body).toMatchObject({ selected: null });
+    expect(h.fakes.microsoft.requests).toHaveLength(10);
+  });
+
+  it('a provider refusing the lookup leaves the list answered and the choice unnamed', async () => {
+    h.fakes.slack.once('GET', '/conversations.info', { json: { ok: false, error: 'missing_scope' } });
+    const res = await slack({ credential: 'mine-slack' }, { selectedId: 'C0SOMEWHERE' });
+    expect(res).toMatchObject({ status: 200, body: { items: expect.arrayContaining([{ id: 'C024BE91L', name: '#general' }]), selected: null } });
+  });
+});

@@ -9,6 +9,7 @@ import type { BaseUrls } from '../../tools/runtime/baseUrls.js';
 import type { CredentialSource, RouteRequest } from '../../tools/runtime/types.js';
 import { json, objectBody, type Route } from '../router.js';
 import { decodeCursor, type SelectorPage } from './paging.js';
+import { findSelected } from './lookup.js';
 import { providerClient } from './provider.js';
 import { resolveSelector, type ResolvedSelector } from './selectorKinds.js';
 
@@ -19,6 +20,7 @@ const body = z.object({
   values: z.record(z.string(), z.unknown(), { error: 'values must be an object of field values' }).optional(),
   search: z.string({ error: 'search must be a string' }).max(200, 'search must be at most 200 characters').optional(),
   cursor: z.string({ error: 'cursor must be a string' }).max(4096, 'cursor is not a nextCursor this list answered').optional(),
+  selectedId: z.string({ error: 'selectedId must be a string' }).max(1024, 'selectedId must be at most 1024 characters').optional(),
 });
 type SelectorQuery = z.infer<typeof body>;
 
@@ -129,8 +131,18 @@ async function listChoices(req: RouteRequest, deps: SelectorRouteDeps, secrets: 
   secrets.unshift(token);
   const io = createToolIO(deps, req, `selectors:${sel.kind}`, req.signal);
   const search = q.search?.trim() || undefined;
+  const client = providerClient(sel.lister.provider, io, token);
   try {
-    return await sel.lister.list({ client: providerClient(sel.lister.provider, io, token), search, position, inputs });
+    const page = await sel.lister.list({ client, search, position, inputs });
+    if (q.selectedId === undefined) return page;
+    const fromStart = search === undefined && position.page === undefined && position.skip === 0;
+    // The name is a nicety: a provider refusing the lookup leaves the list answered, the choice unnamed.
+    const selected = await findSelected(sel.lister, { client, inputs }, q.selectedId, { page, fromStart }).catch((err: unknown) => {
+      if (!(err instanceof ToolError) || req.signal?.aborted) throw err;
+      deps.logger.warn({ kind: sel.kind, error: forLog(redact(err.message, secrets)) }, 'selector lookup failed');
+      return null;
+    });
+    return { ...page, selected };
   } catch (err) {
     if (err instanceof ToolError || isCodedError(err)) throw err;
     // Neither the provider's answer nor our checks: logged without secrets, answered without a stack.
@@ -140,9 +152,10 @@ async function listChoices(req: RouteRequest, deps: SelectorRouteDeps, secrets: 
 }
 
 /**
- * `POST /api/tools/selectors/list {workflowId, blockType, fieldId, values, search?, cursor?}` (the
- * selectors contract, spec 001 §2): the choices of a block's file, folder, project or channel
- * selector, `{items: [{id, name, detail?}], nextCursor?}`, at most 100 an answer. Provider and kind
+ * `POST /api/tools/selectors/list {workflowId, blockType, fieldId, values, search?, cursor?, selectedId?}`
+ * (the selectors contract, spec 001 §2): the choices of a block's file, folder, project or channel
+ * selector, `{items: [{id, name, detail?}], nextCursor?}`, at most 100 an answer; with `selectedId`
+ * also `selected: {id, name, detail?} | null`, the stored choice's item wherever it is (findSelected). Provider and kind
  * come from the catalogue's field, the account from the block's credential (or Slack bot token);
  * requests go through the tool runtime's client (base URLs, outbound guard). Errors: 400 naming the
  * input, the registry's 403/404 for a credential the caller may not use, 502 for a provider's refusal
@@ -157,7 +170,7 @@ export function selectorRoutes(deps: SelectorRouteDeps): Route[] {
         const secrets = Object.values(req.envVars).filter((v) => v.length >= 4).sort((x, y) => y.length - x.length);
         try {
           const page = await listChoices(req, deps, secrets);
-          return json(page.nextCursor ? { items: page.items, nextCursor: page.nextCursor } : { items: page.items });
+          return json({ items: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}), ...(page.selected !== undefined ? { selected: page.selected } : {}) });
         } catch (err) {
           throw withoutSecrets(err, secrets);
         }

@@ -1,0 +1,43 @@
+import type { ListContext, SelectorLister } from './lister.js';
+import { decodeCursor, type SelectorItem, type SelectorPage } from './paging.js';
+
+/** Most answers (of 100 items) read on to find a stored choice a lister cannot get by id: 1,000 items. */
+export const MAX_LOOKUP_ANSWERS = 10;
+
+/** A stored value that is no item id: an environment variable or a block output, filled in a run. */
+const REFERENCE = /\{\{[^}]*\}\}|<[^<>\s]+>/;
+
+/** The answer the request itself got: its items, and whether it is the list's unsearched first answer. */
+export interface Answered {
+  page: SelectorPage;
+  fromStart: boolean;
+}
+
+/**
+ * The item of a stored choice (`selectedId`), so the field can show its name wherever in the list
+ * it is: the answer's own item; else the provider's get-by-id call; else the list read on from its
+ * start (or from where the unsearched first answer stopped) for at most MAX_LOOKUP_ANSWERS answers.
+ * `null`: the provider has no such item, or it is not within those answers.
+ */
+export async function findSelected(lister: SelectorLister, ctx: Pick<ListContext, 'client' | 'inputs'>, selectedId: string, answered: Answered): Promise<SelectorItem | null> {
+  const id = selectedId.trim();
+  if (id === '' || REFERENCE.test(id)) return null;
+  const own = answered.page.items.find((i) => i.id === id);
+  if (own) return own;
+  if (lister.get) return lister.get(ctx, id);
+  let cursor: string | undefined;
+  let read = 0;
+  if (answered.fromStart) {
+    if (!answered.page.nextCursor) return null;
+    cursor = answered.page.nextCursor;
+    read = 1;
+  }
+  for (; read < MAX_LOOKUP_ANSWERS; read += 1) {
+    const page = await lister.list({ ...ctx, search: undefined, position: decodeCursor(cursor) });
+    const found = page.items.find((i) => i.id === id);
+    if (found) return found;
+    if (!page.nextCursor) return null;
+    cursor = page.nextCursor;
+  }
+  return null;
+}
