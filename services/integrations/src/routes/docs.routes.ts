@@ -103,10 +103,14 @@ export function docsRoutes(docsDir: string | null): Route[] {
       path: '/docs/search',
       handle(req) {
         const b = objectBody(req.body);
+        if (b.query !== undefined && typeof b.query !== 'string') throw new ToolError('query must be a string', 400);
         const query = str(b, 'query').trim();
         if (!query) throw new ToolError('query is required', 400);
-        const raw = Number(b.topK ?? DOCS_TOP_K.default);
-        const topK = Number.isFinite(raw) ? Math.min(DOCS_TOP_K.max, Math.max(1, Math.floor(raw))) : DOCS_TOP_K.default;
+        // A number (or its text), clamped to 1..max; another type, or text that is no number, is refused.
+        const given = b.topK ?? DOCS_TOP_K.default;
+        const raw = typeof given === 'number' || typeof given === 'string' ? Number(given) : Number.NaN;
+        if (!Number.isFinite(raw)) throw new ToolError(`topK must be a number from 1 to ${DOCS_TOP_K.max}`, 400);
+        const topK = Math.min(DOCS_TOP_K.max, Math.max(1, Math.floor(raw)));
         if (!docsDir || !existsSync(docsDir)) throw new ToolError('The documentation is not available on this server (set WEFT_DOCS_DIR)', 503);
         const started = performance.now();
         index ??= indexDocs(docsDir);

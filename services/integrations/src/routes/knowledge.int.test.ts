@@ -111,6 +111,8 @@ describe('knowledge bases', () => {
     expect((await bad('text')).error).toBe('body must be a JSON object');
     expect((await bad({ name: 'K' }, { workspaceId: '', workflowId: '' })).error).toBe('workspaceId is required');
     expect((await call(routes, 'GET', '/knowledge', undefined, ws1, ENV, { limit: '5000' })).body).toMatchObject({ error: 'limit must be a whole number from 1 to 1000' });
+    // Past 2^53 a whole number reaches Postgres as 1e+23, which is no bigint: refused here, not a 500 there.
+    expect(await call(routes, 'GET', '/knowledge', undefined, ws1, ENV, { offset: '99999999999999999999999' })).toMatchObject({ status: 400, body: { error: 'offset must be a whole number of at least 0' } });
   });
 
   it('reports which vector store the server gives: pgvector when installed, exact cosine otherwise', async () => {

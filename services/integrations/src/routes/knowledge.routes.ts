@@ -130,7 +130,8 @@ function page(query: Record<string, string>): { limit: number; offset: number } 
   const limit = query.limit === undefined ? PAGE.default : Number(query.limit);
   const offset = query.offset === undefined ? 0 : Number(query.offset);
   if (!Number.isInteger(limit) || limit < 1 || limit > PAGE.max) throw new ToolError(`limit must be a whole number from 1 to ${PAGE.max}`, 400);
-  if (!Number.isInteger(offset) || offset < 0) throw new ToolError('offset must be a whole number of at least 0', 400);
+  // A whole number past 2^53 reaches Postgres as 1e+23, which is no bigint.
+  if (!Number.isSafeInteger(offset) || offset < 0) throw new ToolError('offset must be a whole number of at least 0', 400);
   return { limit, offset };
 }
 

@@ -10,6 +10,15 @@ import { json, objectBody, str, type Route } from './router.js';
 
 const WORKFLOW_REQUIRED = 'workflowId is required and must be provided in execution context';
 const ROLES = new Set(['user', 'assistant', 'system']);
+/** Longest memory key: keys are indexed, and Postgres refuses an index row over 8 kB (a 500 before this limit). */
+const KEY_MAX = 255;
+
+/** A body field that must be text when given (a number counts, as `str` reads it); another type is a 400 naming it. */
+function textField(body: Record<string, unknown>, field: string): string {
+  const v = body[field];
+  if (v !== undefined && v !== null && typeof v !== 'string' && typeof v !== 'number') throw new ToolError(`${field} must be a string`, 400);
+  return str(body, field);
+}
 
 type MemoryRow = { key: string; type: string; workflow_id: string; data: unknown; created_at: Date; updated_at: Date };
 
@@ -55,9 +64,13 @@ export function memoryRoutes(db: Kysely<IntegrationsDB>, logger: Logger): Route[
       async handle(req) {
         const body = objectBody(req.body);
         const workflowId = workflowOf(req, { field: 'body', value: str(body, 'workflowId') });
-        const key = str(body, 'key') || str(body, 'id');
+        const key = textField(body, 'key') || textField(body, 'id');
         if (!key) throw new ToolError('Memory key is required', 400);
+        if (key.length > KEY_MAX) throw new ToolError(`key must be at most ${KEY_MAX} characters`, 400);
+        if (body.type !== undefined && body.type !== null && typeof body.type !== 'string') throw new ToolError('type must be a string', 400);
         const type = str(body, 'type') || 'agent';
+        if (type.length > KEY_MAX) throw new ToolError(`type must be at most ${KEY_MAX} characters`, 400);
+        if (body.data !== undefined && body.data !== null && (typeof body.data !== 'object' || Array.isArray(body.data))) throw new ToolError('data must be an object (an agent memory: {role, content})', 400);
         const raw = typeof body.data === 'object' && body.data !== null ? (body.data as Record<string, unknown>) : { role: body.role, content: body.content };
         const role = typeof raw.role === 'string' ? raw.role : '';
         const content = typeof raw.content === 'string' ? raw.content : '';

@@ -96,6 +96,16 @@ describe('memory routes (Postgres)', () => {
     expect(await call(rt, 'POST', '/memory', 'text')).toMatchObject({ status: 400, body: { error: 'body must be a JSON object' } });
   });
 
+  it('refuses fields of the wrong type or size naming them (a huge key is no 500 from the index)', async () => {
+    const agent = { role: 'user', content: 'hi' };
+    expect(await call(rt, 'POST', '/memory', { key: ['k'], data: agent })).toMatchObject({ status: 400, body: { error: 'key must be a string' } });
+    expect(await call(rt, 'POST', '/memory', { key: 'x'.repeat(100_000), data: agent })).toMatchObject({ status: 400, body: { error: 'key must be at most 255 characters' } });
+    expect(await call(rt, 'POST', '/memory', { key: 'k', type: 7, data: agent })).toMatchObject({ status: 400, body: { error: 'type must be a string' } });
+    expect(await call(rt, 'POST', '/memory', { key: 'k', data: 'hi' })).toMatchObject({ status: 400, body: { error: expect.stringContaining('data must be an object') } });
+    // A number as the key is its text (a key resolved from a block output).
+    expect(await call(rt, 'POST', '/memory', { key: 42, data: agent })).toMatchObject({ status: 200, body: { output: { id: '42' } } });
+  });
+
   it('the memory tools reach the same routes through the execution layer', async () => {
     const add = await rt.tools.execute({ toolId: 'memory_add', params: { id: 'notes', role: 'user', content: 'remember me' }, context }, 'answer');
     expect(add).toMatchObject({ success: true });
@@ -256,6 +266,9 @@ describe('docs search', () => {
     expect(JSON.stringify(body.results[0])).toContain('Agent memories');
     expect(typeof body.searchTime).toBe('number');
     expect(await call(rt, 'POST', '/docs/search', { query: ' ' })).toMatchObject({ status: 400, body: { error: 'query is required' } });
+    expect(await call(rt, 'POST', '/docs/search', { query: 42 })).toMatchObject({ status: 400, body: { error: 'query must be a string' } });
+    for (const topK of ['many', true, [3], {}]) expect(await call(rt, 'POST', '/docs/search', { query: 'agent', topK })).toMatchObject({ status: 400, body: { error: 'topK must be a number from 1 to 20' } });
+    expect((await call(rt, 'POST', '/docs/search', { query: 'agent', topK: '2' })).status).toBe(200);
   });
 
   it('answers unknown routes and methods clearly', async () => {
