@@ -186,11 +186,7 @@ export async function guardedFetch(input: string | URL, init: GuardedRequestInit
     if (REDIRECTS.has(res.status) && location && hop < maxRedirects) {
       if (res.body instanceof Readable) res.body.destroy();
       const next = new URL(location, url);
-      if (next.host !== url.host) current = { ...current, headers: withoutCredentials(current.headers ?? {}) };
-      if (res.status === 303 || ((res.status === 301 || res.status === 302) && current.method && current.method.toUpperCase() === 'POST')) {
-        const { body: _dropped, ...rest } = current;
-        current = { ...rest, method: 'GET' };
-      }
+      current = redirectedInit(current, res.status, url, next);
       url = next;
       continue;
     }
@@ -203,7 +199,30 @@ export async function guardedFetch(input: string | URL, init: GuardedRequestInit
   }
 }
 
-/** Authorization and cookies are not sent on to another host. */
-function withoutCredentials(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).filter(([k]) => !['authorization', 'cookie', 'proxy-authorization'].includes(k.toLowerCase())));
+/** The Fetch standard's request-body-header names: dropped with the body when a redirect turns the request into a GET. */
+const REQUEST_BODY_HEADERS = ['content-encoding', 'content-language', 'content-location', 'content-type', 'content-length'];
+/** Credentials not sent on to another origin (Fetch drops Authorization; cookies and proxy credentials go too). */
+const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
+
+function without(headers: Record<string, string> | undefined, names: string[]): Record<string, string> | undefined {
+  return headers && Object.fromEntries(Object.entries(headers).filter(([k]) => !names.includes(k.toLowerCase())));
+}
+
+/**
+ * The request a redirect (`status`, from `from` to `to`) asks for next, as the Fetch standard's
+ * HTTP-redirect fetch: a 301 or 302 turns a POST into a GET, a 303 every method but GET and HEAD
+ * (HEAD stays HEAD); turned into a GET the request loses its body and the body's headers
+ * (`content-type`, `content-length`, …). 307 and 308 keep method and body. A hop to another origin
+ * (scheme, host or port: `https://a` to `http://a` too) goes without Authorization, Cookie and
+ * Proxy-Authorization.
+ */
+export function redirectedInit(init: GuardedRequestInit, status: number, from: URL, to: URL): GuardedRequestInit {
+  let next = init;
+  const method = (init.method ?? 'GET').toUpperCase();
+  if (((status === 301 || status === 302) && method === 'POST') || (status === 303 && method !== 'GET' && method !== 'HEAD')) {
+    const { body: _dropped, ...rest } = next;
+    next = { ...rest, method: 'GET', headers: without(rest.headers, REQUEST_BODY_HEADERS) };
+  }
+  if (to.origin !== from.origin) next = { ...next, headers: without(next.headers, CREDENTIAL_HEADERS) };
+  return next;
 }

@@ -9,6 +9,7 @@ import { SandboxPool } from '../function/sandbox.js';
 import type { RegistryPort } from '../adapters/registry.js';
 import type { IntegrationsDB } from '../db.js';
 import type { RouteAnswer } from '../tools/runtime/types.js';
+import { guardedFetch, redirectedInit } from '../net/guardedFetch.js';
 
 /**
  * Every fetching path of the tool runtime shares the outbound guard (net/guardedFetch.ts): an allowed
@@ -24,6 +25,8 @@ const METADATA_NAME = 'metadata.weft.test';
 
 let database: Database<IntegrationsDB> & { drop(): Promise<void> };
 let site: FakeServer;
+/** A second origin (another port) for the cross-origin hops. */
+let other: FakeServer;
 let anthropic: FakeModelServer;
 let rt: ToolRuntime;
 const sandbox = new SandboxPool({ size: 1 });
@@ -63,6 +66,7 @@ function onlyHopsReceived(paths: string[]): void {
 beforeAll(async () => {
   database = await createTestDatabase<IntegrationsDB>('integrations_redirects', migrations);
   site = await createFakeServer();
+  other = await createFakeServer();
   anthropic = await createAnthropicFake();
   const config = loadConfig({ ...process.env, WEFT_INSTANCE: 'tredirects' });
   const env = {
@@ -87,11 +91,13 @@ afterAll(async () => {
   await rt?.close();
   await sandbox.close();
   await site?.close();
+  await other?.close();
   await anthropic?.close();
   await database?.drop();
 });
 beforeEach(() => {
   site.reset();
+  other.reset();
   anthropic.reset();
 });
 
@@ -203,5 +209,90 @@ describe('a redirect to a refused address is refused on every fetching path', ()
       await expect(rt.jobActivities.checkToolJob(input, 'crawl-7')).rejects.toMatchObject({ message: refusal(host), nonRetryable: true });
       onlyHopsReceived(['/firecrawl/crawl', '/firecrawl/crawl/crawl-7']);
     });
+  });
+});
+
+/**
+ * The hops the guard follows go on as the Fetch standard's HTTP-redirect fetch says: what the fake
+ * behind the redirect received (method, body, headers) is checked.
+ */
+describe('the method, body and headers a followed redirect sends on (guardedFetch)', () => {
+  /** Headers of a request with a body, besides the ones every hop keeps. */
+  const BODY_HEADERS = { 'Content-Type': 'application/json', 'Content-Language': 'en', 'Content-Location': '/drafts/1', 'Content-Encoding': 'identity' };
+  const BODY = '{"a":1}';
+
+  /** Sends `method` (with a body unless GET/HEAD) to a route answering `status` to /to, and answers what /to received. */
+  async function hop(status: number, method: string, to: FakeServer = site) {
+    site.reset();
+    other.reset();
+    site.on(method, '/from', { status, headers: { location: `${to.url}/to` } });
+    for (const m of ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH']) to.on(m, '/to', { text: 'arrived' });
+    const withBody = method !== 'GET' && method !== 'HEAD';
+    const res = await guardedFetch(
+      `${site.url}/from`,
+      { method, headers: { 'X-Trace': 't-1', Authorization: 'Bearer secret', Cookie: 'sid=1', 'Proxy-Authorization': 'Basic cHJveHk=', ...(withBody ? { ...BODY_HEADERS, 'Content-Length': String(BODY.length) } : {}) }, ...(withBody ? { body: BODY } : {}) },
+      ALLOW_FAKES,
+    );
+    expect(res.status).toBe(200);
+    expect(to.requests.map((r) => r.path)).toEqual(to === site ? ['/from', '/to'] : ['/to']);
+    return to.requests.at(-1)!;
+  }
+
+  const bodyHeaderNames = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location'];
+
+  it.each([
+    [301, 'POST'],
+    [302, 'POST'],
+    [303, 'POST'],
+    [303, 'PUT'],
+    [303, 'DELETE'],
+    [303, 'PATCH'],
+  ])('a %i turns %s into a GET without the body and its headers', async (status, method) => {
+    const got = await hop(status, method);
+    expect(got.method).toBe('GET');
+    expect(got.text).toBe('');
+    expect(bodyHeaderNames.filter((h) => h in got.headers)).toEqual([]);
+    expect(got.headers).toMatchObject({ 'x-trace': 't-1', authorization: 'Bearer secret', cookie: 'sid=1' });
+  });
+
+  it.each([
+    [303, 'HEAD'],
+    [303, 'GET'],
+    [301, 'HEAD'],
+    [302, 'GET'],
+  ])('a %i keeps %s', async (status, method) => {
+    const got = await hop(status, method);
+    expect(got.method).toBe(method);
+    expect(got.headers).toMatchObject({ 'x-trace': 't-1', authorization: 'Bearer secret' });
+  });
+
+  it.each([
+    [301, 'PUT'],
+    [302, 'DELETE'],
+    [307, 'POST'],
+    [308, 'PUT'],
+  ])('a %i keeps %s with its body and the body’s headers', async (status, method) => {
+    const got = await hop(status, method);
+    expect(got.method).toBe(method);
+    expect(got.text).toBe(BODY);
+    expect(got.headers).toMatchObject({ 'content-type': 'application/json', 'content-length': String(BODY.length), 'content-language': 'en', 'content-location': '/drafts/1', 'content-encoding': 'identity', authorization: 'Bearer secret' });
+  });
+
+  it('a hop to another origin goes without Authorization, Cookie and Proxy-Authorization; other headers and the body go on', async () => {
+    const got = await hop(307, 'POST', other);
+    expect(['authorization', 'cookie', 'proxy-authorization'].filter((h) => h in got.headers)).toEqual([]);
+    expect(got.headers).toMatchObject({ 'x-trace': 't-1', 'content-type': 'application/json' });
+    expect(got.text).toBe(BODY);
+    const turned = await hop(303, 'POST', other);
+    expect(['authorization', 'cookie', 'proxy-authorization', ...bodyHeaderNames].filter((h) => h in turned.headers)).toEqual([]);
+    expect(turned).toMatchObject({ method: 'GET', text: '', headers: { 'x-trace': 't-1' } });
+  });
+
+  it('another origin is another scheme too (https to http on the default ports), not only another host', () => {
+    const init = { method: 'GET', headers: { Authorization: 'Bearer secret', 'X-Trace': 't-1' } };
+    const at = (from: string, to: string) => redirectedInit(init, 302, new URL(from), new URL(to)).headers;
+    expect(at('https://api.weft.example/a', 'http://api.weft.example/b')).toEqual({ 'X-Trace': 't-1' });
+    expect(at('https://api.weft.example/a', 'https://api.weft.example:8443/b')).toEqual({ 'X-Trace': 't-1' });
+    expect(at('https://api.weft.example/a', 'https://API.weft.example:443/b')).toEqual(init.headers);
   });
 });
