@@ -2,7 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createServiceClient, serviceAddress, temporalLogger, bootService, serviceDataConverter } from '@weft/platform';
 import { integrations, integrationsTaskQueue, runner } from '@weft/contracts';
-import { migrations } from './migrations/index.js';
+import { migrations, upgradeToPgvector } from './migrations/index.js';
 import { createActivities, HEARTBEAT_THROTTLE_MAX, type OutputStore } from './activities/index.js';
 import { integrationsHandlers } from './adapters/grpc.js';
 import { consumeRegistryDeletions } from './adapters/registryEvents.js';
@@ -18,6 +18,8 @@ import type { IntegrationsDB } from './db.js';
  * workflows). Workers scale by starting more processes on the same queue; each takes what it can.
  */
 const rt = await bootService<IntegrationsDB>({ name: 'integrations', migrations });
+// Embeddings stored before pgvector was installed become pgvector vectors once the server has it.
+await upgradeToPgvector(rt.db, rt.logger);
 // Our shutdown drains the worker; Temporal must not install its own signal handlers.
 Runtime.install({ logger: temporalLogger(rt.logger), shutdownSignals: [] });
 const taskQueue = integrationsTaskQueue(rt.config.WEFT_INSTANCE);

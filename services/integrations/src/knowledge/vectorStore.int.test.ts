@@ -1,18 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { sql } from 'kysely';
-import { createDatabase, createLogger, ensureDatabase, migrate, type Database } from '@weft/platform';
-import { backingEnv, createOpenAIFake, createTestDatabase, uniqueSuffix, type OpenAIFake } from '@weft/testkit';
-import type { CallContext, CreateEmbeddingsOutput } from '@weft/contracts';
-import { integrationsMigrations, type VectorColumn } from '../migrations/index.js';
+import { createDatabase, migrate, type Database } from '@weft/platform';
+import { createOpenAIFake, createTestDatabase, type OpenAIFake } from '@weft/testkit';
+import type { CreateEmbeddingsOutput } from '@weft/contracts';
+import { integrationsMigrations, upgradeToPgvector, type VectorColumn } from '../migrations/index.js';
 import type { IntegrationsDB } from '../db.js';
-import type { InternalRoutes, RouteAnswer } from '../tools/runtime/types.js';
-import { createRouter } from '../routes/router.js';
-import { knowledgeRoutes, type Embed } from '../routes/knowledge.routes.js';
-import { createEmbeddings } from '../models/embeddings.js';
-import { DEFAULT_BASE_URLS } from '../models/config.js';
+import type { InternalRoutes } from '../tools/runtime/types.js';
+import type { Embed } from '../routes/knowledge.routes.js';
 import { detectVectorStore } from './vectorStore.js';
+import { PGVECTOR, QUERY, TEXTS, WITHOUT, ZERO_TEXT, call, embeddingType, fakeEmbedOf, ok, recordingLogger, routesWith, scratchDatabase, search, type Result } from './vectorTestSupport.js';
 
 /*
  * Both vector stores against this machine's Postgres. pgvector is optional (infra/scripts/pgvector.sh
@@ -20,24 +17,6 @@ import { detectVectorStore } from './vectorStore.js';
  * pgvector say so in their names and check that fallback instead. The exact store is forced in a
  * schema of its own, so it stays tested where pgvector is installed.
  */
-const { databaseUrl } = await backingEnv();
-await ensureDatabase(databaseUrl);
-const PGVECTOR = await (async () => {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query(`SELECT 1 FROM pg_available_extensions WHERE name = 'vector'`)).rowCount === 1;
-  } finally {
-    await client.end();
-  }
-})();
-const WITHOUT = 'pgvector is not installed on this Postgres (infra/scripts/pgvector.sh): ';
-
-const ws: CallContext = { workspaceId: 'ws-vectors', workflowId: 'wf-vectors', actorId: 'user-1' };
-const ENV = { OPENAI_API_KEY: 'sk-vectors' };
-const logger = createLogger('integrations', 'silent');
-const policy = { allowPrivateNetwork: false, allowlist: ['127.0.0.1'] };
-
 let openai: OpenAIFake;
 beforeAll(async () => {
   openai = await createOpenAIFake();
@@ -46,20 +25,8 @@ afterAll(async () => {
   await openai?.close();
 });
 
-const fakeEmbed: Embed = (input) => createEmbeddings({ baseUrls: { ...DEFAULT_BASE_URLS, openai: openai.baseUrl }, keys: {}, azureApiVersion: '2024-07-01-preview' }, input);
-const routesOn = (db: Database<IntegrationsDB>['db'], embed: Embed = fakeEmbed) => createRouter(knowledgeRoutes({ db, policy, embed }), logger);
-
-async function call(routes: InternalRoutes, method: string, path: string, body?: unknown): Promise<RouteAnswer> {
-  return routes.handle({ method, path, query: {}, body, context: ws, envVars: ENV });
-}
-function ok<T>(a: RouteAnswer): T {
-  if (a.status >= 400) throw new Error(`status ${a.status}: ${JSON.stringify(a.body)}`);
-  return a.body as T;
-}
-
-type Result = { id: string; content: string; documentName: string; knowledgeBaseId: string; similarity: number; metadata: Record<string, string> };
-type Search = { results: Result[]; totalResults: number };
-const search = async (routes: InternalRoutes, body: Record<string, unknown>) => ok<Search>(await call(routes, 'POST', '/knowledge/search', body));
+const fakeEmbed = fakeEmbedOf(() => openai);
+const routesOn = (db: Database<IntegrationsDB>['db'], embed: Embed = fakeEmbed) => routesWith(db, embed);
 
 /** The fake's vector for a text (it embeds a text by its first 8 characters), and a cosine to check the SQL against. */
 async function vectorOf(text: string): Promise<number[]> {
@@ -71,20 +38,6 @@ function cosine(a: number[], b: number[]): number {
   const norms = Math.hypot(...a) * Math.hypot(...b);
   return norms === 0 ? 0 : dot / norms;
 }
-
-const QUERY = 'Apples are tasty';
-/** Seven documents, the n-th tagged `tag<n>: 'yes'` and every other tag 'no'; 1-4 in one base, 5-7 in another. */
-const TEXTS = [
-  'Apples grow on trees in the orchard.',
-  'Apricots ripen early in the summer.',
-  'Bananas are yellow and grow in bunches.',
-  'Cherries are small, red and sweet.',
-  'Dates come from palm trees in the desert.',
-  'Elderberries make a dark purple syrup.',
-  'Figs are soft and full of tiny seeds.',
-];
-/** Its first 8 characters are 0 modulo 17 ('f', 'U'): the fake embeds it as the zero vector. */
-const ZERO_TEXT = 'fUUUUUUU has no direction';
 
 interface Store {
   name: string;
@@ -132,8 +85,14 @@ describe.each(STORES)('knowledge search with $name', ({ vectors, kind }) => {
 
   it(`stores embeddings as ${kind === 'pgvector' ? 'a pgvector vector column' : 'double precision[]'} and detects it`, async () => {
     expect((await detectVectorStore(database.db)).kind).toBe(kind);
-    const column = await sql<{ type: string }>`SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = to_regclass('knowledge_chunks') AND attname = 'embedding'`.execute(database.db);
-    expect(column.rows[0]!.type).toBe(kind === 'pgvector' ? 'vector' : 'double precision[]');
+    expect(await embeddingType(database.db)).toBe(kind === 'pgvector' ? 'vector' : 'double precision[]');
+  });
+
+  it(`the start-time upgrade to pgvector leaves it as it is${vectors === 'exact' ? ' (forced exact, on any server)' : ''}`, async () => {
+    const { logger, lines } = recordingLogger();
+    expect(await upgradeToPgvector(database.db, logger)).toBe(kind);
+    expect(await embeddingType(database.db)).toBe(kind === 'pgvector' ? 'vector' : 'double precision[]');
+    expect(lines.filter((l) => l.level >= 40)).toEqual([]);
   });
 
   it('ranks every chunk of both bases by cosine similarity, and topK keeps the best (clamped to 1..100)', async () => {
@@ -199,30 +158,6 @@ describe.each(STORES)('knowledge search with $name', ({ vectors, kind }) => {
   });
 });
 
-/** A database of its own on the same server (the extension is per database), dropped afterwards. */
-async function scratchDatabase(): Promise<{ url: string; admin(statement: string): Promise<void>; drop(): Promise<void> }> {
-  const name = `weft_vectors_${uniqueSuffix()}`;
-  const url = new URL(databaseUrl);
-  url.pathname = `/${name}`;
-  const run = async (target: string, statement: string) => {
-    const client = new pg.Client({ connectionString: target });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  const server = new URL(databaseUrl);
-  server.pathname = '/postgres';
-  await run(server.toString(), `CREATE DATABASE "${name}"`);
-  return {
-    url: url.toString(),
-    admin: (statement) => run(url.toString(), statement),
-    drop: () => run(server.toString(), `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
-  };
-}
-
 describe('pgvector in a database of its own', () => {
   let scratch: Awaited<ReturnType<typeof scratchDatabase>>;
   const opened: Array<Database<IntegrationsDB>> = [];
@@ -273,8 +208,7 @@ describe('pgvector in a database of its own', () => {
           await migrate(database, integrationsMigrations('auto'));
           const store = await detectVectorStore(database.db);
           expect(store.kind).toBe(PGVECTOR ? 'pgvector' : 'exact');
-          const column = await sql<{ type: string }>`SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = to_regclass('knowledge_chunks') AND attname = 'embedding'`.execute(database.db);
-          expect(column.rows[0]!.type).toBe(PGVECTOR ? 'vectors.vector' : 'double precision[]');
+          expect(await embeddingType(database.db)).toBe(PGVECTOR ? 'vectors.vector' : 'double precision[]');
           const routes = routesOn(database.db);
           const base = ok<{ knowledgeBase: { id: string } }>(await call(routes, 'POST', '/knowledge', { name: 'Orchard' })).knowledgeBase.id;
           for (const content of TEXTS.slice(0, 3)) ok(await call(routes, 'POST', `/knowledge/${base}/documents`, { name: content.slice(0, 6), content }));

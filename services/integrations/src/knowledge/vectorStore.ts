@@ -3,8 +3,8 @@ import type { IntegrationsDB } from '../db.js';
 
 /**
  * How chunk embeddings are stored and compared. The migration makes `knowledge_chunks.embedding` a
- * pgvector `vector` when the server has the extension, else `double precision[]`; this reads which
- * one it is. Both search exactly (no approximate index: each knowledge base may use its own model,
+ * pgvector `vector` when the server has the extension, else `double precision[]` (converted at a later
+ * start once the server has it: migrations/pgvectorUpgrade.ts); this reads which one it is. Both search exactly (no approximate index: each knowledge base may use its own model,
  * so the column has no fixed dimension); pgvector computes the cosine distance natively, the array
  * form as a dot product in SQL of vectors stored at unit length.
  */

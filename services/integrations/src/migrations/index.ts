@@ -1,4 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
+import { EXACT_FORCED } from './pgvectorUpgrade.js';
+
+export { EXACT_FORCED, upgradeToPgvector } from './pgvectorUpgrade.js';
 
 /** The integrations service's own tables: agent memories and knowledge bases. */
 export const migrations: Record<string, Migration> = {
@@ -22,8 +25,9 @@ export const migrations: Record<string, Migration> = {
 
 /**
  * How `knowledge_chunks.embedding` is stored: `auto` makes it a pgvector `vector` when the server has
- * the extension (double precision[] otherwise), `exact` always double precision[] (the tests force it
- * so the exact search stays tested on a server with pgvector).
+ * the extension (double precision[] otherwise, converted by upgradeToPgvector at a later start once it
+ * has), `exact` always double precision[], marked EXACT_FORCED so it is never converted (the tests
+ * force it so the exact search stays tested on a server with pgvector).
  */
 export type VectorColumn = 'auto' | 'exact';
 
@@ -95,6 +99,7 @@ function knowledge(vectors: VectorColumn): Migration {
         .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
         .addUniqueConstraint('knowledge_chunks_document_index', ['document_id', 'chunk_index'])
         .execute();
+      if (vectors === 'exact') await sql`COMMENT ON COLUMN knowledge_chunks.embedding IS ${sql.lit(EXACT_FORCED)}`.execute(db);
       await db.schema.createIndex('knowledge_chunks_base').on('knowledge_chunks').columns(['knowledge_base_id', 'embedding_model']).execute();
     },
   };
