@@ -4,8 +4,9 @@ import { ERROR_MAP, toAppError, type Logger } from '@weft/platform';
 /** The one HTTP error mapping: AppError code → status, body `{error, ...details}`. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, _req, res, _next) => {
-    if (isBodyParseError(err)) {
-      res.status(400).json({ error: 'Request body must be valid JSON' });
+    const refused = requestRefusal(err);
+    if (refused) {
+      res.status(refused.status).json({ error: refused.message });
       return;
     }
     const appErr = toAppError(err);
@@ -14,6 +15,28 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
-function isBodyParseError(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { type?: unknown }).type === 'entity.parse.failed';
+/**
+ * A request Express or its body parser refused before any route ran (a 4xx they raise with
+ * `status`): a body that is not JSON, too large or in an unknown charset, a path with a malformed
+ * percent escape. Answered with their status and a message naming what is wrong, never a 500.
+ */
+function requestRefusal(err: unknown): { status: number; message: string } | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const { status, type, message, body } = err as { status?: unknown; type?: unknown; message?: unknown; body?: unknown };
+  if (typeof status !== 'number' || status < 400 || status > 499) return undefined;
+  if (type === 'entity.parse.failed') return { status: 400, message: parsesAsJson(body) ? 'Request body must be a JSON object' : 'Request body must be valid JSON' };
+  if (type === 'entity.too.large') return { status: 413, message: 'Request body is too large' };
+  if (err instanceof URIError) return { status: 400, message: `The path is not valid: ${typeof message === 'string' ? message : 'a malformed percent escape'}` };
+  return { status, message: typeof message === 'string' && message ? `Request refused: ${message}` : 'Request refused' };
+}
+
+/** Whether the body the JSON parser refused is JSON all the same (null, a string or a number: refused as not an object). */
+function parsesAsJson(body: unknown): boolean {
+  if (typeof body !== 'string') return false;
+  try {
+    JSON.parse(body);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,6 +1,5 @@
 import { Router, type Response } from 'express';
 import type { z } from 'zod';
-import { describeIssues } from '@weft/contracts';
 import {
   getAllBlocks,
   getAllBlocksRequestSchema,
@@ -13,12 +12,13 @@ import {
   validateBlockParams,
   validateBlockRequestSchema,
 } from '@weft/catalog';
+import { describeBodyIssues } from '../validate.js';
 
 /** Parses a body for the copilot-style routes, which answer `{success: false, error}` when it is bad. */
 function parseOr400<S extends z.ZodType>(schema: S, body: unknown, res: Response): z.infer<S> | undefined {
   const parsed = schema.safeParse(body ?? {});
   if (parsed.success) return parsed.data;
-  res.status(400).json({ success: false, error: describeIssues(parsed.error) });
+  res.status(400).json({ success: false, error: describeBodyIssues(parsed.error) });
   return undefined;
 }
 

@@ -15,8 +15,11 @@ const isLong = (req: Request) => req.method === 'POST' && (/\/documents\/?$/.tes
 
 const notFound = (id: string) => new AppError('not_found', `Knowledge base not found: ${id}`);
 
+/** The request's JSON object (none: empty); a body that is no object (an array) is a 400 saying so. */
 function bodyOf(req: Request): Record<string, unknown> {
-  return typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+  if (req.body === undefined || req.body === null) return {};
+  if (typeof req.body !== 'object' || Array.isArray(req.body)) throw new AppError('validation', 'Request body must be a JSON object');
+  return req.body as Record<string, unknown>;
 }
 
 /** The ids a search names: a list, or one comma separated string. */

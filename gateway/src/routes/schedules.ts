@@ -7,8 +7,11 @@ import type { AccessChecker } from '../access.js';
 
 /** The workflowId of a query or body; 'workflowId is required' when it is missing or not text. */
 function workflowIdOf(from: unknown): string {
+  if (Array.isArray(from)) throw new AppError('validation', 'Request body must be a JSON object');
   const given = typeof from === 'object' && from !== null ? (from as { workflowId?: unknown }).workflowId : undefined;
   if (typeof given !== 'string' || given === '') throw new AppError('validation', 'workflowId is required');
+  // Ids are UUIDs: a longer one is none of ours (and would go on as a Temporal schedule id).
+  if (given.length > 200) throw new AppError('validation', 'workflowId must be at most 200 characters');
   return given;
 }
 
