@@ -16,13 +16,14 @@ function afterOf(req: Request): number {
   const lastEventId = req.header('last-event-id');
   if (lastEventId !== undefined && lastEventId !== '') return position('Last-Event-ID', lastEventId);
   const after = req.query.after;
-  return typeof after === 'string' && after !== '' ? position('after', after) : 0;
+  if (after !== undefined && typeof after !== 'string') throw new AppError('validation', 'after must be a non-negative integer, given once');
+  return after !== undefined && after !== '' ? position('after', after) : 0;
 }
 
 /** An event version given as text; `name` says where it came from in the 400 answer. */
 function position(name: string, given: string): number {
   const version = Number(given);
-  if (!Number.isInteger(version) || version < 0) throw new AppError('validation', `${name} must be a non-negative integer`);
+  if (!Number.isSafeInteger(version) || version < 0) throw new AppError('validation', `${name} must be a non-negative integer`);
   return version;
 }
 

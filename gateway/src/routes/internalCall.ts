@@ -1,11 +1,17 @@
 import type { Request, Response } from 'express';
+import { AppError } from '@weft/platform';
 import type { integrations } from '@weft/contracts';
 import type { Clients } from '../clients.js';
 import type { Actor } from '../auth.js';
 
-/** A request's query parameters that are plain strings. */
+/** A request's query parameters as text; one given more than once is a 400 naming it (which value counts is not ours to guess). */
 export function stringQuery(req: Request): Record<string, string> {
-  return Object.fromEntries(Object.entries(req.query).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.query)) {
+    if (typeof value !== 'string') throw new AppError('validation', `Query parameter ${name} must be given once`);
+    out[name] = value;
+  }
+  return out;
 }
 
 /**
