@@ -77,6 +77,10 @@ export function workspaceRoutes(clients: Clients, auth: Authenticator, users: Us
   r.patch('/workspaces/:id/members/:userId', async (req, res) => {
     const actor = await requireActor(auth, req);
     const body = parseBody(memberBody, req.body);
+    // A change of a member's permission: anyone else (an unknown id, an account never invited) is
+    // not made a member here — that is an invitation by email.
+    const { members } = await clients.registry.getPermissions({ actor, workspaceId: req.params.id });
+    if (!members.some((m) => m.userId === req.params.userId)) throw new AppError('not_found', `userId ${req.params.userId.slice(0, 100)} is not a member of this workspace`);
     const { member } = await clients.registry.setMember({ actor, workspaceId: req.params.id, userId: req.params.userId, permission: body.permission });
     res.json({ member });
   });
