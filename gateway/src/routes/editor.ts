@@ -10,16 +10,16 @@ const variablesBody = z.object({ variables: z.array(z.record(z.string(), z.unkno
 
 const yamlBody = z.object({
   yamlContent: z.string(),
-  description: z.string().optional(),
-  chatId: z.string().optional(),
-  source: z.string().optional(),
+  description: z.string().max(2000).optional(),
+  chatId: z.string().max(200).optional(),
+  source: z.string().max(200).optional(),
   applyAutoLayout: z.boolean().optional(),
   createCheckpoint: z.boolean().optional(),
 });
 
 /** The spec's whole-state save: workflow id → workflow (its graph under `state`, or the graph itself). */
 const syncBody = z.object({
-  workspaceId: z.string().min(1, 'workspaceId is required'),
+  workspaceId: z.string().min(1, 'workspaceId is required').max(200),
   workflows: z.record(
     z.string(),
     z.looseObject({

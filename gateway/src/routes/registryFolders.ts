@@ -8,14 +8,14 @@ import { parseBody } from '../validate.js';
 
 const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'color must be a hex colour such as #3972F6');
 const createFolderBody = z.object({
-  workspaceId: z.string('workspaceId is required').min(1, 'workspaceId is required'),
+  workspaceId: z.string('workspaceId is required').min(1, 'workspaceId is required').max(200),
   name: z.string('name is required').min(1, 'name is required').max(200),
-  parentId: z.string().min(1).nullable().optional(),
+  parentId: z.string().min(1).max(200).nullable().optional(),
   color: color.optional(),
 });
 const updateFolderBody = z.object({
   name: z.string().min(1, 'name must not be empty').max(200).optional(),
-  parentId: z.string().min(1).nullable().optional(),
+  parentId: z.string().min(1).max(200).nullable().optional(),
   color: color.optional(),
   isExpanded: z.boolean().optional(),
 });

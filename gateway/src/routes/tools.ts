@@ -19,7 +19,8 @@ const MAX_FUNCTION_TIMEOUT_MS = 300_000;
 const record = (field: string) => z.record(z.string(), z.unknown(), `${field} must be an object`);
 const functionBody = z.object({
   code: z.string({ error: 'code is required and must be a string' }),
-  timeout: z.coerce.number({ error: 'timeout must be a number of milliseconds' }).int('timeout must be a whole number of milliseconds').min(1, 'timeout must be positive').max(MAX_FUNCTION_TIMEOUT_MS, `timeout must be at most ${MAX_FUNCTION_TIMEOUT_MS} ms`).optional(),
+  // A number or its text (a form field); anything else (true, [1]) is refused, not coerced.
+  timeout: z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), z.number({ error: 'timeout must be a number of milliseconds' }).int('timeout must be a whole number of milliseconds').min(1, 'timeout must be positive').max(MAX_FUNCTION_TIMEOUT_MS, `timeout must be at most ${MAX_FUNCTION_TIMEOUT_MS} ms`)).optional(),
   envVars: z.record(z.string(), z.unknown(), 'envVars must be a map of name to value').optional(),
   blockData: record('blockData').optional(),
   blockNameMapping: z.record(z.string(), z.string('each blockNameMapping value must be a string'), 'blockNameMapping must be a map of name to block id').optional(),
@@ -29,7 +30,7 @@ const functionBody = z.object({
   schema: z.unknown().optional(),
 });
 const proxyBody = z.object({
-  toolId: z.string({ error: 'toolId is required' }).min(1, 'toolId is required'),
+  toolId: z.string({ error: 'toolId is required' }).min(1, 'toolId is required').max(200, 'toolId must be at most 200 characters'),
   params: record('params').optional(),
   workflowId: z.string('workflowId must be a string').optional(),
   skipPostProcess: z.boolean('skipPostProcess must be true or false').optional(),

@@ -12,15 +12,15 @@ const updateWorkflowBody = z.object({
   name: z.string().min(1, 'name must not be empty').max(200).optional(),
   description: z.string().max(2000).optional(),
   color: hexColor.optional(),
-  folderId: z.string().min(1).nullable().optional(),
+  folderId: z.string().min(1).max(200).nullable().optional(),
   marketplaceData: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 const duplicateWorkflowBody = z.object({
   name: z.string().min(1).max(200).optional(),
   description: z.string().max(2000).optional(),
   color: hexColor.optional(),
-  workspaceId: z.string().min(1).optional(),
-  folderId: z.string().min(1).nullable().optional(),
+  workspaceId: z.string().min(1).max(200).optional(),
+  folderId: z.string().min(1).max(200).nullable().optional(),
 });
 const createMarketplace = z.object({ marketplaceData: z.record(z.string(), z.unknown()).nullable().optional() });
 

@@ -75,7 +75,7 @@ export const toolConfigSchema = z.object({
 
 /** Body of POST /api/blocks/validate. */
 export const validateBlockRequestSchema = z.object({
-  blockType: z.string({ error: 'blockType is required' }).min(1, 'blockType is required'),
+  blockType: z.string({ error: 'blockType is required' }).min(1, 'blockType is required').max(200, 'blockType must be at most 200 characters'),
   params: z.record(z.string(), z.unknown()).default({}),
 });
 

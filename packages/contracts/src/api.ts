@@ -2,11 +2,11 @@ import { z } from 'zod';
 
 /** Request bodies of the /api surface, validated at the gateway. */
 export const createWorkflowBody = z.object({
-  workspaceId: z.string().optional(),
+  workspaceId: z.string().max(200).optional(),
   name: z.string().max(200).optional(),
   description: z.string().max(2000).optional(),
-  color: z.string().optional(),
-  folderId: z.string().nullable().optional(),
+  color: z.string().max(200).optional(),
+  folderId: z.string().max(200).nullable().optional(),
 });
 
 export const commandsBody = z.object({
