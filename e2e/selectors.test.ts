@@ -53,7 +53,7 @@ describe('POST /api/tools/selectors/list', () => {
     const next = await list(owner, { workflowId, blockType: 'google_sheets', fieldId: 'spreadsheetId', values: { credential }, cursor: first.body.nextCursor });
     expect(next.body.items.map((i) => i.id)).toEqual(['sh-hiring', 'sh-budget-old']);
 
-    // A stored choice past the first answer: asked for by id (selectedId), Drive's list is read on to find its name.
+    // A stored choice past the first answer: asked for by id (selectedId), Drive's files/{id} names it.
     await answerOnce(google, 'GET', '/drive/v3/files', { json: { files: [{ id: 'sh-budget', name: 'Budget 2025' }], nextPageToken: 'p1' } });
     const named = await list(owner, { workflowId, blockType: 'google_sheets', fieldId: 'spreadsheetId', values: { credential }, selectedId: 'sh-hiring' });
     expect(named.body).toMatchObject({ items: [{ id: 'sh-budget', name: 'Budget 2025' }], selected: { id: 'sh-hiring', name: "Hiring plan (Bob's)", detail: 'Modified 2025-05-01' } });

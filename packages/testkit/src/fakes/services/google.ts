@@ -88,6 +88,11 @@ function driveFiles(req: RecordedRequest): FakeAnswer {
   return { json: { files, ...(offset + size < matching.length ? { nextPageToken: `p${offset + size}` } : {}) } };
 }
 
+/** Drive's `files/{id}`: an item of `driveItems` as it is, any other id the recorded text file. */
+function driveFileById(id: string): unknown {
+  return GOOGLE_FIXTURES.driveItems.find((f) => f.id === id) ?? GOOGLE_FIXTURES.driveFile(id);
+}
+
 /** A fake of the Google APIs: Sheets (/v4), Drive (/drive/v3, /upload/drive/v3), Docs (/v1/documents), Calendar (/calendar/v3). */
 export function createFakeGoogle(): Promise<FakeServer> {
   const f = GOOGLE_FIXTURES;
@@ -99,7 +104,7 @@ export function createFakeGoogle(): Promise<FakeServer> {
     ['PATCH', '/upload/drive/v3/files/:id', { json: { id: 'new-1' } }],
     ['PATCH', '/drive/v3/files/:id', { json: { id: 'new-1' } }],
     ['GET', '/drive/v3/files', driveFiles],
-    ['GET', '/drive/v3/files/:id', (req) => (req.query.alt === 'media' ? { text: 'file bytes!' } : { json: f.driveFile(req.path.split('/').pop() ?? '') })],
+    ['GET', '/drive/v3/files/:id', (req) => (req.query.alt === 'media' ? { text: 'file bytes!' } : { json: driveFileById(req.path.split('/').pop() ?? '') })],
     ['GET', '/drive/v3/files/:id/export', { text: 'Exported text' }],
     ['GET', '/v1/documents/:id', { json: f.document }],
     ['POST', '/v1/documents/:id', { json: f.batchUpdate }],

@@ -20,6 +20,8 @@ export interface ProviderClient {
   io: ToolIO;
   /** A request with the account's bearer token; answers the JSON body, or throws a 502 naming the provider, its status and its message. */
   request(spec: CallSpec): Promise<unknown>;
+  /** A request for one item by id: as `request`, but `null` when the provider answers 404 (it has no such item). */
+  find(spec: CallSpec): Promise<unknown>;
   /** The 502 for a refusal the provider wrote into a success (Slack's `ok: false`, GraphQL `errors`). */
   refused(status: number, message: string): ToolError;
 }
@@ -30,22 +32,19 @@ export interface ProviderClient {
  */
 export function providerClient(name: string, io: ToolIO, token: string): ProviderClient {
   const refused = (status: number, message: string) => new ToolError(`${name} answered ${status}: ${forLog(redact(message, [token]))}`, 502);
-  return {
-    name,
-    io,
-    refused,
-    async request(spec) {
-      let res: ApiResponse;
-      try {
-        res = await call(io, { ...spec, headers: { ...bearer(token), Accept: 'application/json', ...spec.headers }, answerStatuses: EVERY_FAILURE });
-      } catch (err) {
-        if (err instanceof TransientToolError || err instanceof OutboundRefusedError || err instanceof ToolError) {
-          throw new ToolError(`${name} could not be reached: ${forLog(redact(err.message, [token]))}`, 502);
-        }
-        throw err;
+  const send = async (spec: CallSpec, absent: number | undefined): Promise<unknown> => {
+    let res: ApiResponse;
+    try {
+      res = await call(io, { ...spec, headers: { ...bearer(token), Accept: 'application/json', ...spec.headers }, answerStatuses: EVERY_FAILURE });
+    } catch (err) {
+      if (err instanceof TransientToolError || err instanceof OutboundRefusedError || err instanceof ToolError) {
+        throw new ToolError(`${name} could not be reached: ${forLog(redact(err.message, [token]))}`, 502);
       }
-      if (!res.ok) throw refused(res.status, providerMessage(res));
-      return res.data;
-    },
+      throw err;
+    }
+    if (res.status === absent) return null;
+    if (!res.ok) throw refused(res.status, providerMessage(res));
+    return res.data;
   };
+  return { name, io, refused, request: (spec) => send(spec, undefined), find: (spec) => send(spec, 404) };
 }

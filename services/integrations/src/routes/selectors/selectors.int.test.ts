@@ -183,6 +183,19 @@ describe('the stored choice’s name (selectedId → selected)', () => {
     expect(h.fakes.slack.received('GET', '/conversations.info')).toEqual([]);
   });
 
+  it('Drive: a file past the first answer comes from files/{id}; another type, or none (404), is null', async () => {
+    const sheets = (selectedId: string) => h.list({ blockType: 'google_sheets', fieldId: 'spreadsheetId', values: { credential: 'mine-google' }, selectedId });
+    h.fakes.google.once('GET', '/drive/v3/files', { json: { files: [{ id: 'sh-budget', name: 'Budget 2025' }], nextPageToken: 'p1' } });
+    expect((await sheets('sh-hiring')).body).toMatchObject({ items: [{ id: 'sh-budget', name: 'Budget 2025' }], selected: { id: 'sh-hiring', name: "Hiring plan (Bob's)", detail: 'Modified 2025-05-01' } });
+    const [got] = h.fakes.google.received('GET', '/drive/v3/files/sh-hiring');
+    expect(got?.query).toEqual({ fields: 'id,name,mimeType,modifiedTime,trashed', supportsAllDrives: 'true' });
+    expect(got?.headers.authorization).toBe(`Bearer ${tokenOf('mine-google')}`);
+    // A folder is no spreadsheet.
+    expect((await sheets('fo-reports')).body).toMatchObject({ selected: null });
+    h.fakes.google.once('GET', '/drive/v3/files/sh-gone', { status: 404, json: { error: { code: 404, message: 'File not found: sh-gone.' } } });
+    expect(await sheets('sh-gone')).toMatchObject({ status: 200, body: { selected: null } });
+  });
+
   it('a list without a get-by-id call is read on from where its first answer stopped, up to 10 answers', async () => {
     // The newest `once` answers first: the pages are queued last to first.
     h.fakes.microsoft.once('GET', '/me/joinedTeams', teamsPage(['T3']));

@@ -1,4 +1,4 @@
-import { list, obj, str } from '../../../tools/services/http.js';
+import { list, obj, seg, str, type Obj } from '../../../tools/services/http.js';
 import { choice, collectPages, PAGE_LIMIT, type SelectorItem } from '../paging.js';
 import type { SelectorLister } from '../lister.js';
 
@@ -46,6 +46,10 @@ function day(value: unknown): string | undefined {
  * for a search, paged by `pageToken`, shared drives included, most recently changed first.
  */
 export function driveFiles(mimeType: string, what: string): SelectorLister {
+  const fileItem = (f: Obj): SelectorItem => {
+    const modified = mimeType === DRIVE_MIME.folder ? undefined : day(f.modifiedTime);
+    return choice(f.id, String(f.name ?? f.id ?? ''), modified && `Modified ${modified}`);
+  };
   return {
     provider: 'Google Drive',
     what,
@@ -64,12 +68,16 @@ export function driveFiles(mimeType: string, what: string): SelectorLister {
             includeItemsFromAllDrives: true,
           },
         }));
-        const items = list(data.files).map(obj).map((f): SelectorItem => {
-          const modified = mimeType === DRIVE_MIME.folder ? undefined : day(f.modifiedTime);
-          return choice(f.id, String(f.name ?? f.id ?? ''), modified && `Modified ${modified}`);
-        });
+        const items = list(data.files).map(obj).map(fileItem);
         return { items, next: str(data.nextPageToken) };
       }, position),
+    /** One file by id (`files/{id}`): none when Drive has no such file, or it is trashed or of another type. */
+    async get({ client }, id) {
+      const found = await client.find({ url: `${client.io.baseUrl('googleDrive')}/files/${seg(id)}`, query: { fields: 'id,name,mimeType,modifiedTime,trashed', supportsAllDrives: true } });
+      if (found === null) return null;
+      const file = obj(found);
+      return file.mimeType === mimeType && file.trashed !== true ? fileItem(file) : null;
+    },
   };
 }
 
