@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Router, type Response } from 'express';
 import type { Subscription } from 'nats';
 import { z } from 'zod';
-import { copilotTurnSubject, runChunksSubject, type CopilotTurnEvent, type RunStreamChunk } from '@weft/contracts';
+import { copilotTurnSubject, runChunksSubject, type CopilotStreamEvent, type CopilotTurnEvent, type CopilotTurnOutcome, type RunStreamChunk } from '@weft/contracts';
 import { AppError, toAppError } from '@weft/platform';
 import type { Clients } from '../clients.js';
 import { requireActor, type Authenticator } from '../auth.js';
@@ -46,6 +46,12 @@ function fromChunk(chunk: RunStreamChunk): unknown {
   return { type: 'content', data: chunk.chunk };
 }
 
+/** The stream's last event from the turn's result: `cancelled` when the user stopped it, else `done`. */
+function endEvent(turnId: string, resultJson: string): CopilotStreamEvent {
+  const { stopped, ...outcome } = fromJson(resultJson) as CopilotTurnOutcome & { stopped?: boolean };
+  return stopped ? { type: 'cancelled', turnId, ...outcome } : { type: 'done', ...outcome };
+}
+
 function fromTurnEvent(event: CopilotTurnEvent): unknown {
   if (event.type === 'tool_call') {
     const { id, name, type, ...rest } = event;
@@ -56,8 +62,8 @@ function fromTurnEvent(event: CopilotTurnEvent): unknown {
 
 /**
  * The copilot (issue 15): POST /copilot/chat answers Server-Sent Events (`data: {type, ...}`: start,
- * content, tool_call with states detecting/executing/completed/error, checkpoint, proposal, done, error);
- * chats, checkpoints to revert to, proposals to accept or reject.
+ * content, tool_call with states detecting/executing/completed/error, checkpoint, proposal, then done,
+ * cancelled or error); stopping a turn in progress; chats, checkpoints to revert to, proposals to accept or reject.
  */
 export function copilotRoutes(clients: Clients, auth: Authenticator, checker: AccessChecker, live?: ExecutionLive): Router {
   const r = Router();
@@ -118,7 +124,7 @@ export function copilotRoutes(clients: Clients, auth: Authenticator, checker: Ac
     try {
       const out = await clients.copilot.awaitTurn({ turnId }, { deadlineMs: TURN_WAIT_MS });
       await live?.nats.flush();
-      if (open) send(res, { type: 'done', ...(fromJson(out.resultJson) as object) });
+      if (open) send(res, endEvent(turnId, out.resultJson));
     } catch (err) {
       if (open) send(res, { type: 'error', error: toAppError(err).message });
     } finally {
@@ -144,6 +150,17 @@ export function copilotRoutes(clients: Clients, auth: Authenticator, checker: Ac
     if (chat.userId !== actor.userId) throw new AppError('not_found', `Chat ${req.params.id} not found`);
     await checker.require(actor, chat.workflowId, 'read');
     res.json({ success: true, chat });
+  });
+
+  // Stops the caller's turn in progress; the turn's own stream then ends with `cancelled`.
+  r.post('/copilot/chats/:chatId/turns/:turnId/cancel', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    const { chatId, turnId } = req.params;
+    const chat = fromJson((await clients.copilot.getChat({ chatId })).chatJson) as { workflowId: string; userId: string };
+    if (chat.userId !== actor.userId) throw new AppError('not_found', `Chat ${chatId} not found`);
+    await checker.require(actor, chat.workflowId, 'write');
+    await clients.copilot.cancelTurn({ chatId, turnId, actorId: actor.userId });
+    res.status(202).json({ success: true, turnId, message: 'The turn is stopping' });
   });
 
   r.post('/copilot/checkpoints/:id/revert', async (req, res) => {

@@ -33,6 +33,7 @@ export type {
   ModelContentPart,
   ModelCost,
   ModelErrorDetails,
+  ModelCancelledDetails,
   ModelMessage,
   ModelProviderId,
   ModelResponseFormat,
@@ -45,5 +46,5 @@ export type {
 } from './modelActivities.js';
 export { MODEL_KEY_VARIABLES } from './modelActivities.js';
 export { copilotTaskQueue, copilotTurnSubject } from './copilot.js';
-export type { CopilotTurnEvent } from './copilot.js';
+export type { CopilotStreamEvent, CopilotTurnEvent, CopilotTurnOutcome } from './copilot.js';
 export { createWorkflowBody, commandsBody, executeBody, describeIssues } from './api.js';

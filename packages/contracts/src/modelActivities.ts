@@ -142,6 +142,14 @@ export interface ModelErrorDetails {
   timing: Timing;
 }
 
+/**
+ * A call its workflow cancelled, as the `details[0]` of the activity's CancelledFailure: the text its
+ * stream had sent (a workflow that waits for the cancellation keeps it as the partial answer).
+ */
+export interface ModelCancelledDetails {
+  text: string;
+}
+
 export interface CreateEmbeddingsInput {
   input: string | string[];
   model?: string;

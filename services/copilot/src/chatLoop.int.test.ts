@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AGENT_AND_SLACK_YAML, type RecordedRequest } from '@weft/testkit';
 import { keepHistory } from '@weft/testkit/histories';
 import { startCopilotHarness, type CopilotHarness } from './testing/harness.js';
-import { COPILOT_MAX_ITERATIONS } from './workflows/copilotTurn.workflow.js';
+import { COPILOT_MAX_ITERATIONS, TOOL_NOT_RUN } from './workflows/copilotTurn.workflow.js';
 
 const START_ONLY = `version: "1.0"
 blocks:
@@ -204,5 +204,108 @@ describe('copilot chat loop (Temporal, NATS, the OpenAI fake behind the model la
     expect(result.content).toBe('Done on the second worker.');
     expect(h.fake.chatRequests()).toHaveLength(2);
     expect((await h.store.messages(chatId)).map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+  });
+  it('stops a turn mid-stream: the model call is aborted, the partial answer is stored marked stopped, and the chat goes on with it', async () => {
+    const wf = workflowId();
+    const answer = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
+    h.fake.reply({ content: answer, sseIntervalMs: 100 });
+    const { result, feed, chatId, turnId } = await h.begin({ workflowId: wf, message: 'Write a long answer' });
+    await expect.poll(() => feed.text().split(' ').length, { timeout: 15_000 }).toBeGreaterThan(3);
+    await h.turns.cancel(chatId, turnId, 'user-1');
+    const stopped = await result();
+    const history = await keep(turnId, 'turn-stopped');
+    // The model call answered its cancellation as cancelled, with the text it had streamed.
+    expect((history.events ?? []).some((e) => e.activityTaskCanceledEventAttributes)).toBe(true);
+
+    expect(stopped.stopped).toBe(true);
+    expect(stopped.error).toBeUndefined();
+    expect(stopped.content).toMatch(/^word0 word1 word2/);
+    expect(answer.startsWith(stopped.content)).toBe(true);
+    expect(stopped.content.length).toBeLessThan(answer.length);
+    // The provider's stream was closed before it ended, and what the client saw is what was kept.
+    await expect.poll(() => h.fake.chatRequests()[0]?.abandoned).toBe(true);
+    await expect.poll(() => feed.text()).toBe(stopped.content);
+    feed.close();
+    const messages = await h.store.messages(chatId);
+    expect(messages.map((m) => [m.role, m.content, m.status])).toEqual([
+      ['user', 'Write a long answer', undefined],
+      ['assistant', stopped.content, 'stopped'],
+    ]);
+    await expect(h.turns.cancel(chatId, turnId, 'user-1')).rejects.toThrow(`Turn ${turnId} has already ended`);
+
+    const next = await h.chat({ workflowId: wf, message: 'Go on', chatId });
+    expect(next.result.error).toBeUndefined();
+    expect(next.result.content).toBe('Hello from the fake model.');
+    expect(bodyOf(h.fake.chatRequests().at(-1)!).messages.filter((m) => m.role !== 'system').map((m) => [m.role, m.content])).toEqual([
+      ['user', 'Write a long answer'],
+      ['assistant', stopped.content],
+      ['user', 'Go on'],
+    ]);
+  });
+
+  it('a stop while a tool runs lets that edit land whole, runs no further tool or model call, and keeps the history well-formed', async () => {
+    const wf = workflowId();
+    h.fake.reply({ toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK_YAML } }, { name: 'get_yaml_structure', arguments: {} }] });
+    const getState = h.editor.getState;
+    let reached!: () => void;
+    let release!: () => void;
+    const editing = new Promise<void>((resolve) => (reached = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    h.editor.getState = async (id) => {
+      reached();
+      await released;
+      return getState.call(h.editor, id);
+    };
+    try {
+      const { result, chatId, turnId } = await h.begin({ workflowId: wf, message: 'Add a Slack step' });
+      await editing;
+      await h.turns.cancel(chatId, turnId, 'user-1');
+      release();
+      const stopped = await result();
+      expect(stopped.stopped).toBe(true);
+      expect(stopped.toolCalls.map((c) => [c.name, c.state, c.error])).toEqual([
+        ['edit_workflow', 'completed', undefined],
+        ['get_yaml_structure', 'error', TOOL_NOT_RUN],
+      ]);
+      expect(stopped.checkpointIds).toHaveLength(1);
+      expect(Object.keys(h.editor.state(wf).blocks).sort()).toEqual(['notify', 'start', 'writer']);
+      expect(h.fake.chatRequests()).toHaveLength(1);
+      const messages = await h.store.messages(chatId);
+      expect(messages.map((m) => [m.role, m.status])).toEqual([
+        ['user', undefined],
+        ['assistant', undefined],
+        ['tool', undefined],
+        ['tool', undefined],
+        ['assistant', 'stopped'],
+      ]);
+      // The next turn sends every call its result, and leaves out the empty stopped answer.
+      await h.chat({ workflowId: wf, message: 'Thanks', chatId });
+      expect(bodyOf(h.fake.chatRequests().at(-1)!).messages.filter((m) => m.role !== 'system').map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'user']);
+    } finally {
+      h.editor.getState = getState;
+      release();
+    }
+  });
+
+  it('a stop before the model wrote anything stores an empty stopped answer; unknown, foreign and ended turns are refused', async () => {
+    const wf = workflowId();
+    const held = h.holdModelCall(1);
+    const { result, chatId, turnId } = await h.begin({ workflowId: wf, message: 'Hello' });
+    await held.reached;
+    await expect(h.turns.cancel(chatId, 'turn-unknown', 'user-1')).rejects.toThrow('Turn turn-unknown not found');
+    await expect(h.turns.cancel(chatId, turnId, 'user-2')).rejects.toThrow(`Chat ${chatId} not found`);
+    await expect(h.turns.cancel('no-such-chat', turnId, 'user-1')).rejects.toThrow('Chat no-such-chat not found');
+    await h.turns.cancel(chatId, turnId, 'user-1');
+    const stopped = await result();
+    held.release();
+    expect(stopped).toMatchObject({ stopped: true, content: '', toolCalls: [] });
+    expect(h.fake.chatRequests()).toHaveLength(0);
+    expect((await h.store.messages(chatId)).map((m) => [m.role, m.content, m.status])).toEqual([
+      ['user', 'Hello', undefined],
+      ['assistant', '', 'stopped'],
+    ]);
+    const other = await h.chat({ workflowId: wf, message: 'Other chat' });
+    await expect(h.turns.cancel(chatId, other.turnId, 'user-1')).rejects.toThrow(`Turn ${other.turnId} not found`);
+    await expect(h.turns.cancel(other.chatId, other.turnId, 'user-1')).rejects.toThrow(`Turn ${other.turnId} has already ended`);
   });
 });

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { WorkflowFailedError } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { AppError } from '@weft/platform';
 import type { ChatStore } from './store/chatStore.js';
 import type { Ports } from './ports.js';
@@ -65,6 +65,30 @@ export function createTurns(deps: { client: Client; queues: TurnQueues; store: C
         if (err instanceof Error && err.name === 'WorkflowNotFoundError') throw new AppError('not_found', `Turn ${turnId} not found`);
         throw err;
       }
+    },
+
+    /**
+     * Asks a running turn of the chat to stop (its workflow is cancelled; the turn then stores its partial
+     * answer marked `stopped` and ends with `stopped: true`). Only the chat's user may; answers once the
+     * stop is requested.
+     */
+    async cancel(chatId: string, turnId: string, actorId: string): Promise<{ turnId: string }> {
+      const chat = await deps.store.getChat(chatId);
+      if (chat.userId !== actorId) throw new AppError('not_found', `Chat ${chatId} not found`);
+      const notFound = () => new AppError('not_found', `Turn ${turnId} not found`);
+      if (!TURN_ID.test(turnId) || !(await deps.store.hasTurn(chatId, turnId))) throw notFound();
+      const ended = () => new AppError('conflict', `Turn ${turnId} has already ended`);
+      const handle = deps.client.workflow.getHandle(turnWorkflowId(turnId));
+      try {
+        const { status } = await handle.describe();
+        if (status.name !== 'RUNNING') throw ended();
+        await handle.cancel();
+      } catch (err) {
+        // Ended between the look and the cancel (Temporal answers a closed workflow as not found), or never started.
+        if (err instanceof WorkflowNotFoundError) throw ended();
+        throw err;
+      }
+      return { turnId };
     },
 
     /** Puts the workflow back as it was before the checkpoint's edit (one undoable event). */

@@ -1,4 +1,4 @@
-import type { ModelProviderId, ModelToolCall } from '@weft/contracts';
+import type { CopilotTurnOutcome, ModelProviderId, ModelToolCall } from '@weft/contracts';
 
 /** A workflow's graph as a checkpoint keeps it. */
 export interface GraphState {
@@ -12,6 +12,8 @@ export interface ChatMessage {
   content: string;
   toolCalls?: ModelToolCall[];
   tool?: { toolCallId: string; name: string; state: 'completed' | 'error' };
+  /** `stopped`: the answer of a turn the user stopped, as far as it got. */
+  status?: 'stopped';
 }
 
 /** What a chat turn workflow is started with. */
@@ -45,12 +47,5 @@ export interface ToolOutcome {
   proposalId?: string;
 }
 
-/** How a turn ended. */
-export interface TurnResult {
-  chatId: string;
-  content: string;
-  toolCalls: Array<{ id: string; name: string; state: 'completed' | 'error'; error?: string }>;
-  checkpointIds: string[];
-  proposalIds: string[];
-  error?: string;
-}
+/** How a turn ended (the chat stream's last event carries it); `stopped` when the user stopped it, `content` then the answer as far as it got. */
+export type TurnResult = CopilotTurnOutcome & { stopped?: true };

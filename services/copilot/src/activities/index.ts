@@ -33,7 +33,9 @@ export function createCopilotActivities(deps: CopilotActivityDeps) {
       const env = await deps.ports.registry.environment(args.actorId);
       const choice = resolveModel({ provider: args.provider, model: args.model }, env, deps.operator);
       const setup: TurnSetup = { ...choice, systemPrompt: buildSystemPrompt() };
-      const history = (await deps.store.messages(args.chatId)).map(toModelMessage);
+      // A turn stopped before the model wrote anything leaves an empty answer: nothing for the model to read.
+      const stored = (await deps.store.messages(args.chatId)).filter((m) => !(m.status === 'stopped' && m.content === '' && !m.toolCalls?.length));
+      const history = stored.map(toModelMessage);
       return { setup, history, tools: COPILOT_TOOLS.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })) };
     },
 

@@ -26,6 +26,7 @@ export function copilotHandlers(deps: { turns: Turns; store: ChatStore }): Servi
     async awaitTurn(req) {
       return { resultJson: JSON.stringify(await turns.result(req.turnId)) };
     },
+    cancelTurn: (req) => turns.cancel(req.chatId, req.turnId, req.actorId),
     async listChats(req) {
       return { chatsJson: JSON.stringify(await store.listChats(req.workflowId, req.actorId)) };
     },

@@ -56,4 +56,13 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0002_message_status': {
+    async up(db: Kysely<unknown>) {
+      // The answer of a turn the user stopped is kept as far as it got, marked `stopped`.
+      await db.schema
+        .alterTable('messages')
+        .addColumn('status', 'text', (c) => c.check(sql`status in ('stopped')`))
+        .execute();
+    },
+  },
 };

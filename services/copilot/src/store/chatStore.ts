@@ -89,6 +89,7 @@ export function createChatStore(db: Kysely<CopilotDB>) {
         createdAt: iso(r.created_at),
         ...(r.tool_calls ? { toolCalls: r.tool_calls as ChatMessage['toolCalls'] } : {}),
         ...(r.tool ? { tool: r.tool as ChatMessage['tool'] } : {}),
+        ...(r.status ? { status: r.status } : {}),
       }));
     },
 
@@ -112,11 +113,18 @@ export function createChatStore(db: Kysely<CopilotDB>) {
               content: m.content,
               tool_calls: m.toolCalls ? JSON.stringify(m.toolCalls) : null,
               tool: m.tool ? JSON.stringify(m.tool) : null,
+              status: m.status ?? null,
             })),
           )
           .execute();
         await trx.updateTable('chats').set({ updated_at: new Date() }).where('id', '=', chatId).execute();
       });
+    },
+
+    /** Whether the turn is one of the chat's (its user message is stored before the turn starts). */
+    async hasTurn(chatId: string, turnId: string): Promise<boolean> {
+      const row = await db.selectFrom('messages').select('id').where('chat_id', '=', chatId).where('turn_id', '=', turnId).limit(1).executeTakeFirst();
+      return row !== undefined;
     },
 
     async saveCheckpoint(input: { id: string; chatId: string; workflowId: string; turnId: string; description?: string | undefined; state: GraphState }): Promise<void> {

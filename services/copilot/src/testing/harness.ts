@@ -50,6 +50,8 @@ export interface CopilotHarness {
   env: Record<string, string>;
   /** Starts a turn while following its events; answers when the turn ended. */
   chat(input: Partial<StartChatInput> & { message: string; workflowId: string }): Promise<{ result: TurnResult; feed: TurnFeed; chatId: string; turnId: string }>;
+  /** Starts a turn while following its events; answers once it started (`result` waits for its end). */
+  begin(input: Partial<StartChatInput> & { message: string; workflowId: string }): Promise<{ result: () => Promise<TurnResult>; feed: TurnFeed; chatId: string; turnId: string }>;
   /** The turn's `copilotTurn` workflow (its history, for one). */
   turnHandle(turnId: string): WorkflowHandle;
   /**
@@ -119,7 +121,8 @@ export async function startCopilotHarness(): Promise<CopilotHarness> {
     }
     return models.callModel(input);
   };
-  const modelWorker = await Worker.create({ connection: native, taskQueue: queues.integrations, activities: { callModel } });
+  // Heartbeats as often as the integrations worker sends them, so a stopped turn's model call learns of it within a second.
+  const modelWorker = await Worker.create({ connection: native, taskQueue: queues.integrations, activities: { callModel }, maxHeartbeatThrottleInterval: '1 second' });
   const modelRunning = modelWorker.run();
   const turns = createTurns({ client, queues, store, ports, operator });
 
@@ -142,20 +145,29 @@ export async function startCopilotHarness(): Promise<CopilotHarness> {
     };
   }
 
+  const begin: CopilotHarness['begin'] = async (input) => {
+    const turnId = `turn-${uniqueSuffix()}`;
+    const feed = follow(turnId);
+    await nc.flush();
+    const started = await turns.start({ turnId, workspaceId: 'ws-1', actorId: 'user-1', propose: false, ...input });
+    const result = async () => {
+      const out = await turns.result(turnId);
+      await nc.flush();
+      return out;
+    };
+    return { result, feed, chatId: started.chatId, turnId };
+  };
+
   return {
     fake,
     editor,
     store,
     turns,
     env,
+    begin,
     async chat(input) {
-      const turnId = `turn-${uniqueSuffix()}`;
-      const feed = follow(turnId);
-      await nc.flush();
-      const started = await turns.start({ turnId, workspaceId: 'ws-1', actorId: 'user-1', propose: false, ...input });
-      const result = await turns.result(turnId);
-      await nc.flush();
-      return { result, feed, chatId: started.chatId, turnId };
+      const { result, ...started } = await begin(input);
+      return { result: await result(), ...started };
     },
     turnHandle: (turnId) => client.workflow.getHandle(turnWorkflowId(turnId)),
     holdModelCall(nth) {

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
-import type { ModelActivities, ModelErrorDetails, ModelProviderId, ModelStreamTarget } from '@weft/contracts';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import type { ModelActivities, ModelCancelledDetails, ModelErrorDetails, ModelProviderId, ModelStreamTarget } from '@weft/contracts';
 import { withRequestContext } from '@weft/platform';
 import { callModel, TimedModelError, type ModelDeps, type StreamProgress, type StreamResume } from './callModel.js';
 import { createEmbeddings } from './embeddings.js';
@@ -17,6 +17,20 @@ export function activitySignal(): AbortSignal | undefined {
   }
 }
 const signal = activitySignal;
+
+/** A call its workflow stopped, with the text it had streamed (`ModelCancelledDetails`). */
+function cancelledCall(text: string): CancelledFailure {
+  return new CancelledFailure('The model call was cancelled', [{ text } satisfies ModelCancelledDetails]);
+}
+
+/** Whether the running activity's workflow asked it to stop (not a worker shutting down, a pause or a reset). */
+function cancelRequested(): boolean {
+  try {
+    return Context.current().cancellationDetails?.cancelRequested === true;
+  } catch {
+    return false; // called outside an activity (unit tests)
+  }
+}
 
 /**
  * A model failure as Temporal sees it: user errors (missing key, bad parameters) and 4xx answers are
@@ -107,17 +121,27 @@ export function createModelActivities(deps: ModelDeps): ModelActivities {
     async callModel(input) {
       const stream = input.stream ? streamResume(ledger, input.stream) : undefined;
       const progress = () => (stream ? ledger.get(stream.key) : undefined);
+      let out;
       try {
-        const out = await heartbeating(() => withRequestContext({ requestId: input.context?.requestId ?? 'temporal' }, () => callModel(deps, input, signal(), stream?.resume)), MODEL_HEARTBEAT_MS, progress);
-        if (stream) ledger.delete(stream.key);
-        return out;
+        out = await heartbeating(() => withRequestContext({ requestId: input.context?.requestId ?? 'temporal' }, () => callModel(deps, input, signal(), stream?.resume)), MODEL_HEARTBEAT_MS, progress);
       } catch (err) {
+        // Stopped by its workflow: reported as cancelled with the text the client holds (a workflow that
+        // waits for the cancellation, like a copilot turn, keeps it as the partial answer).
+        if (cancelRequested()) {
+          const text = progress()?.text ?? '';
+          if (stream) ledger.delete(stream.key);
+          throw cancelledCall(text);
+        }
         const failure = toFailure(err, input.provider ?? 'openai');
         // The last heartbeat goes out with the failure: a retry on another worker reads what was sent.
         if (stream && !stream.local && progress()) Context.current().heartbeat(progress());
         if (stream && failure.nonRetryable) ledger.delete(stream.key);
         throw failure;
       }
+      if (stream) ledger.delete(stream.key);
+      // The providers' SDKs end a stream cut short by the abort as if it had finished: still a cancelled call.
+      if (cancelRequested()) throw cancelledCall(out.content);
+      return out;
     },
     async createEmbeddings(input) {
       try {

@@ -70,9 +70,23 @@ export interface AwaitTurnRequest {
   turnId: string;
 }
 
-/** JSON of the turn's outcome: {content, toolCalls, error?, checkpointIds, proposalIds}. */
+/** JSON of the turn's outcome: {content, toolCalls, error?, stopped?, checkpointIds, proposalIds}. */
 export interface AwaitTurnResponse {
   resultJson: string;
+}
+
+/**
+ * Stops a turn in progress: its Temporal workflow is cancelled, the model call in flight aborted, the
+ * partial answer stored marked stopped. The turn must be one of the chat's and still running.
+ */
+export interface CancelTurnRequest {
+  chatId: string;
+  turnId: string;
+  actorId: string;
+}
+
+export interface CancelTurnResponse {
+  turnId: string;
 }
 
 export interface ListChatsRequest {
@@ -848,6 +862,192 @@ export const AwaitTurnResponse: MessageFns<AwaitTurnResponse> = {
   fromPartial<I extends Exact<DeepPartial<AwaitTurnResponse>, I>>(object: I): AwaitTurnResponse {
     const message = createBaseAwaitTurnResponse();
     message.resultJson = object.resultJson ?? "";
+    return message;
+  },
+};
+
+function createBaseCancelTurnRequest(): CancelTurnRequest {
+  return { chatId: "", turnId: "", actorId: "" };
+}
+
+export const CancelTurnRequest: MessageFns<CancelTurnRequest> = {
+  encode(message: CancelTurnRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chatId !== "") {
+      writer.uint32(10).string(message.chatId);
+    }
+    if (message.turnId !== "") {
+      writer.uint32(18).string(message.turnId);
+    }
+    if (message.actorId !== "") {
+      writer.uint32(26).string(message.actorId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelTurnRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelTurnRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chatId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.turnId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CancelTurnRequest {
+    return {
+      chatId: isSet(object.chatId)
+        ? globalThis.String(object.chatId)
+        : isSet(object.chat_id)
+        ? globalThis.String(object.chat_id)
+        : "",
+      turnId: isSet(object.turnId)
+        ? globalThis.String(object.turnId)
+        : isSet(object.turn_id)
+        ? globalThis.String(object.turn_id)
+        : "",
+      actorId: isSet(object.actorId)
+        ? globalThis.String(object.actorId)
+        : isSet(object.actor_id)
+        ? globalThis.String(object.actor_id)
+        : "",
+    };
+  },
+
+  toJSON(message: CancelTurnRequest): unknown {
+    const obj: any = {};
+    if (message.chatId !== "") {
+      obj.chatId = message.chatId;
+    }
+    if (message.turnId !== "") {
+      obj.turnId = message.turnId;
+    }
+    if (message.actorId !== "") {
+      obj.actorId = message.actorId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CancelTurnRequest>, I>>(base?: I): CancelTurnRequest {
+    return CancelTurnRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CancelTurnRequest>, I>>(object: I): CancelTurnRequest {
+    const message = createBaseCancelTurnRequest();
+    message.chatId = object.chatId ?? "";
+    message.turnId = object.turnId ?? "";
+    message.actorId = object.actorId ?? "";
+    return message;
+  },
+};
+
+function createBaseCancelTurnResponse(): CancelTurnResponse {
+  return { turnId: "" };
+}
+
+export const CancelTurnResponse: MessageFns<CancelTurnResponse> = {
+  encode(message: CancelTurnResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.turnId !== "") {
+      writer.uint32(10).string(message.turnId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelTurnResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelTurnResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.turnId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CancelTurnResponse {
+    return {
+      turnId: isSet(object.turnId)
+        ? globalThis.String(object.turnId)
+        : isSet(object.turn_id)
+        ? globalThis.String(object.turn_id)
+        : "",
+    };
+  },
+
+  toJSON(message: CancelTurnResponse): unknown {
+    const obj: any = {};
+    if (message.turnId !== "") {
+      obj.turnId = message.turnId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CancelTurnResponse>, I>>(base?: I): CancelTurnResponse {
+    return CancelTurnResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CancelTurnResponse>, I>>(object: I): CancelTurnResponse {
+    const message = createBaseCancelTurnResponse();
+    message.turnId = object.turnId ?? "";
     return message;
   },
 };
@@ -1755,6 +1955,16 @@ export const CopilotServiceService = {
     responseSerialize: (value: AwaitTurnResponse): Buffer => Buffer.from(AwaitTurnResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): AwaitTurnResponse => AwaitTurnResponse.decode(value),
   },
+  /** Asks a running turn to stop (NOT_FOUND: not the chat's turn; FAILED_PRECONDITION: it has ended). */
+  cancelTurn: {
+    path: "/weft.copilot.v1.CopilotService/CancelTurn" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CancelTurnRequest): Buffer => Buffer.from(CancelTurnRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CancelTurnRequest => CancelTurnRequest.decode(value),
+    responseSerialize: (value: CancelTurnResponse): Buffer => Buffer.from(CancelTurnResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CancelTurnResponse => CancelTurnResponse.decode(value),
+  },
   listChats: {
     path: "/weft.copilot.v1.CopilotService/ListChats" as const,
     requestStream: false as const,
@@ -1819,6 +2029,8 @@ export interface CopilotServiceServer extends UntypedServiceImplementation {
   startChat: handleUnaryCall<StartChatRequest, StartChatResponse>;
   /** Waits for a started turn to end (deadline as long as the caller's). */
   awaitTurn: handleUnaryCall<AwaitTurnRequest, AwaitTurnResponse>;
+  /** Asks a running turn to stop (NOT_FOUND: not the chat's turn; FAILED_PRECONDITION: it has ended). */
+  cancelTurn: handleUnaryCall<CancelTurnRequest, CancelTurnResponse>;
   listChats: handleUnaryCall<ListChatsRequest, ListChatsResponse>;
   getChat: handleUnaryCall<GetChatRequest, GetChatResponse>;
   getCheckpoint: handleUnaryCall<CheckpointRef, CheckpointResponse>;
@@ -1873,6 +2085,22 @@ export interface CopilotServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: AwaitTurnResponse) => void,
+  ): ClientUnaryCall;
+  /** Asks a running turn to stop (NOT_FOUND: not the chat's turn; FAILED_PRECONDITION: it has ended). */
+  cancelTurn(
+    request: CancelTurnRequest,
+    callback: (error: ServiceError | null, response: CancelTurnResponse) => void,
+  ): ClientUnaryCall;
+  cancelTurn(
+    request: CancelTurnRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CancelTurnResponse) => void,
+  ): ClientUnaryCall;
+  cancelTurn(
+    request: CancelTurnRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CancelTurnResponse) => void,
   ): ClientUnaryCall;
   listChats(
     request: ListChatsRequest,
