@@ -26,17 +26,17 @@ const POLL = { timeout: 10_000 };
 describe('block form controls in Chromium', () => {
   const chromium = chromiumPerSuite();
 
-  it("drives the agent's temperature slider (range 0–2, sent when the thumb is let go) and its masked API key", async () => {
+  it("drives the agent's temperature slider (range 0–2, sent when the thumb is let go, typed values clamped) and its masked API key", async () => {
     const wf = await newWorkflow('Slider');
     const { page, errors } = await wf.open(chromium());
     const agent = await addAgent(page);
     const panel = await panelOf(page, agent);
 
-    // The slider shows its range, its step and the block's default beside its name.
-    const slider = panel.getByRole('slider', { name: /^Temperature/ });
+    // The slider shows its range, its step and the block's default beside its name, in a box that takes a typed value.
+    const slider = panel.getByRole('slider', { name: 'Temperature' });
     expect([await slider.getAttribute('min'), await slider.getAttribute('max'), await slider.getAttribute('step'), await slider.inputValue()]).toEqual(['0', '2', '0.1', '0.7']);
-    const shown = panel.locator('[data-field="temperature"] output');
-    expect(await shown.textContent()).toBe('0.7');
+    const typed = panel.getByRole('spinbutton', { name: 'Temperature value' });
+    expect(await typed.inputValue()).toBe('0.7');
     // The whole row fits its half of the panel, the maximum shown at its right end.
     const field = await panel.locator('[data-field="temperature"]').boundingBox();
     const maxEnd = await panel.locator('[data-field="temperature"] .slider-end').last().boundingBox();
@@ -50,7 +50,7 @@ describe('block form controls in Chromium', () => {
     await page.mouse.move(thumbX, box.y + box.height / 2);
     await page.mouse.down();
     await page.mouse.move(box.x + box.width - 1, box.y + box.height / 2, { steps: 8 });
-    await expect.poll(() => shown.textContent(), POLL).toBe('2.0');
+    await expect.poll(() => typed.inputValue(), POLL).toBe('2.0');
     expect(await wf.stored(agent, 'temperature')).not.toBe(2);
     // Let go: 2 is stored.
     await page.mouse.up();
@@ -59,7 +59,35 @@ describe('block form controls in Chromium', () => {
     // The keyboard moves it a step at a time, each sent as the key comes up.
     await slider.focus();
     for (let i = 0; i < 3; i++) await slider.press('ArrowLeft');
-    expect(await shown.textContent()).toBe('1.7');
+    expect(await typed.inputValue()).toBe('1.7');
+    await expect.poll(() => wf.stored(agent, 'temperature'), POLL).toBe(1.7);
+
+    // A typed value is put on the slider (clamped to 0–2, on a 0.1 step) and sent on Enter or on leaving the box.
+    await typed.fill('5');
+    expect(await wf.stored(agent, 'temperature')).toBe(1.7);
+    await typed.press('Enter');
+    await expect.poll(() => wf.stored(agent, 'temperature'), POLL).toBe(2);
+    expect([await typed.inputValue(), await slider.inputValue()]).toEqual(['2.0', '2']);
+    await typed.fill('0.44');
+    await typed.blur();
+    await expect.poll(() => wf.stored(agent, 'temperature'), POLL).toBe(0.4);
+    expect([await typed.inputValue(), await slider.inputValue()]).toEqual(['0.4', '0.4']);
+    await typed.fill('-3');
+    await typed.press('Enter');
+    await expect.poll(() => wf.stored(agent, 'temperature'), POLL).toBe(0);
+    // Not a number, or Escape: the value comes back, nothing is sent.
+    await typed.fill('warm');
+    await typed.press('Enter');
+    expect(await typed.inputValue()).toBe('0.0');
+    await typed.fill('1.5');
+    await typed.press('Escape');
+    expect(await typed.inputValue()).toBe('0.0');
+    // Arrow keys in the box step it too.
+    for (let i = 0; i < 2; i++) await typed.press('ArrowUp');
+    expect([await typed.inputValue(), await slider.inputValue()]).toEqual(['0.2', '0.2']);
+    await expect.poll(() => wf.stored(agent, 'temperature'), POLL).toBe(0.2);
+    await typed.fill('1.7');
+    await typed.press('Enter');
     await expect.poll(() => wf.stored(agent, 'temperature'), POLL).toBe(1.7);
 
     // The API key is masked until shown; the reveal button toggles it, and the key is stored as typed.
@@ -79,7 +107,7 @@ describe('block form controls in Chromium', () => {
     await page.reload();
     await page.getByText('live', { exact: true }).waitFor();
     const again = await panelOf(page, agent);
-    expect(await again.locator('[data-field="temperature"] output').textContent()).toBe('1.7');
+    expect(await again.getByRole('spinbutton', { name: 'Temperature value' }).inputValue()).toBe('1.7');
     expect(await again.getByLabel('API Key', { exact: true }).getAttribute('type')).toBe('password');
     expect(errors).toEqual([]);
   });

@@ -16,20 +16,24 @@ import { newWorkflow, openNewWorkflow } from './support/workflows.js';
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(tmpdir(), `weft-tour-${name}.png`), animations: 'disabled' });
 
 /**
- * The visible controls that keep the browser's default look: a button with the UA's grey face, or a
- * text field, select or textarea with the UA's #767676 border. Answers a description of each.
+ * The visible controls that keep the browser's default look: a button with the UA's grey face, a
+ * text field, select or textarea with the UA's #767676 border, or a slider drawn by the browser (its
+ * `appearance` still `auto`, even when tinted with `accent-color`). Answers a description of each.
  */
 function rawControls(page: Page): Promise<string[]> {
   // A script (the e2e project has no DOM types): runs in the page.
   return page.evaluate(`(() => {
     const out = [];
     for (const el of document.querySelectorAll('button, select, textarea, input')) {
-      if (el.tagName === 'INPUT' && ['checkbox', 'radio', 'range', 'hidden', 'file'].includes(el.type)) continue;
+      if (el.tagName === 'INPUT' && ['checkbox', 'radio', 'hidden', 'file'].includes(el.type)) continue;
       const box = el.getBoundingClientRect();
       const style = getComputedStyle(el);
       if (box.width === 0 || box.height === 0 || style.visibility === 'hidden' || style.opacity === '0') continue;
       const name = el.tagName.toLowerCase() + ' "' + (el.getAttribute('aria-label') || (el.textContent || '').trim().slice(0, 30)) + '"';
-      if (el.tagName === 'BUTTON' && style.backgroundColor === 'rgb(239, 239, 239)') out.push(name + ": the browser's grey button");
+      if (el.tagName === 'INPUT' && el.type === 'range') {
+        const slider = 'slider "' + ((el.labels && el.labels[0] && el.labels[0].textContent) || el.getAttribute('aria-label') || '').trim() + '"';
+        if (style.appearance !== 'none') out.push(slider + ": the browser's default slider");
+      } else if (el.tagName === 'BUTTON' && style.backgroundColor === 'rgb(239, 239, 239)') out.push(name + ": the browser's grey button");
       else if (el.tagName !== 'BUTTON' && style.borderTopColor === 'rgb(118, 118, 118)') out.push(name + ": the browser's default border");
     }
     return out;
@@ -79,10 +83,11 @@ describe('the web app’s finish in Chromium', () => {
     await expect.poll(async () => (await box.boundingBox())?.height ?? 0).toBeLessThan(oneLine + 4);
     await panel.locator('.copilot-user').getByText('and name it Notify', { exact: false }).waitFor();
     await panel.getByLabel('The copilot is replying').waitFor();
-    // The next message can be written meanwhile, but neither Enter nor Send sends it.
+    // The next message can be written meanwhile, but Enter does not send it: until the reply ends Send is Stop.
     await box.fill('Thanks');
     await box.press('Enter');
-    expect(await send.isDisabled()).toBe(true);
+    expect(await send.count()).toBe(0);
+    expect(await panel.getByRole('button', { name: 'Stop' }).getAttribute('title')).toBe('Stop');
     expect(await box.inputValue()).toBe('Thanks');
     await shot(page, 'copilot-waiting');
 
@@ -107,6 +112,40 @@ describe('the web app’s finish in Chromium', () => {
     await answer?.(`data: ${JSON.stringify({ type: 'done', content: 'You are welcome.' })}\n\n`);
     await panel.getByText('You are welcome.').waitFor();
     await shot(page, 'copilot');
+    expect(await rawControls(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('the copilot’s Stop: while the answer streams Send is Stop; stopping keeps the partial answer marked Stopped, and the chat goes on', async () => {
+    const { page, errors } = await openNewWorkflow(chromium(), 'Stop user');
+    const marker = `[stop-${Date.now().toString(36)}]`;
+    const answer = Array.from({ length: 80 }, (_, i) => `word${i}`).join(' ');
+    const scripted = await fetch(`${inject('modelFakeUrl')}/_fake/script`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ marker, turns: [{ content: answer, sseIntervalMs: 150 }, { content: 'Carrying on from there.' }] }),
+    });
+    expect(scripted.status).toBe(200);
+    const panel = page.getByRole('region', { name: 'Copilot' });
+    const box = panel.getByRole('textbox', { name: 'Ask the copilot' });
+    await box.fill(`Write a long answer ${marker}`);
+    await panel.getByRole('button', { name: 'Send' }).click();
+    await panel.locator('.copilot-assistant').getByText('word0 word1 word2', { exact: false }).waitFor({ timeout: 60_000 });
+    const stop = panel.getByRole('button', { name: 'Stop' });
+    expect(await stop.getAttribute('title')).toBe('Stop');
+    expect(await panel.getByRole('button', { name: 'Send' }).count()).toBe(0);
+    await stop.click();
+    await panel.locator('.copilot-stopped').getByText('Stopped', { exact: true }).waitFor({ timeout: 30_000 });
+    await panel.getByRole('button', { name: 'Send' }).waitFor();
+    const partial = (await panel.locator('.copilot-assistant .copilot-bubble').last().textContent()) ?? '';
+    expect(partial).toMatch(/^word0 word1 word2/);
+    expect(partial.length).toBeLessThan(answer.length);
+    await shot(page, 'copilot-stopped');
+
+    await box.fill(`Go on ${marker}`);
+    await box.press('Enter');
+    await panel.getByText('Carrying on from there.').waitFor({ timeout: 60_000 });
+    expect(await panel.locator('.copilot-stopped').count()).toBe(1);
     expect(await rawControls(page)).toEqual([]);
     expect(errors).toEqual([]);
   });
@@ -245,6 +284,19 @@ describe('the web app’s finish in Chromium', () => {
     await page.locator('.react-flow__node[data-id="triage"]').click();
     await page.getByRole('heading', { name: 'Triage' }).waitFor();
     await shot(page, 'block-panel');
+    expect(await rawControls(page)).toEqual([]);
+    // The temperature slider is the app's (track, accent fill, thumb, its value in a box); by keyboard its
+    // focus ring shows. Given back to the browser's look, the check names it.
+    const temperature = page.getByRole('slider', { name: 'Temperature' });
+    await temperature.focus();
+    await temperature.press('ArrowRight');
+    await temperature.press('ArrowLeft');
+    expect(await page.getByRole('spinbutton', { name: 'Temperature value' }).inputValue()).toBe('0.7');
+    await page.locator('[data-field="temperature"]').screenshot({ path: path.join(tmpdir(), 'weft-tour-slider.png'), animations: 'disabled' });
+    const setAppearance = (to: string) => page.evaluate(`document.querySelector('[data-field="temperature"] input[type="range"]').style.appearance = '${to}'`);
+    await setAppearance('auto');
+    expect(await rawControls(page)).toEqual(["slider \"Temperature\": the browser's default slider"]);
+    await setAppearance('');
     expect(await rawControls(page)).toEqual([]);
 
     // A run and its console.

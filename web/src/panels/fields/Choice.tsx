@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { SubBlockConfig } from '@weft/catalog';
 import type { ProviderDefinition } from '../../api';
+import { parseSliderText, sliderBounds, sliderDecimals, stepSlider } from './slider';
 
 interface Props {
   field: SubBlockConfig;
@@ -40,48 +41,98 @@ export function SelectField({ field, label, value, onChange, groups }: Props & {
   );
 }
 
-/** A slider with its range and step; the value shows beside it and is sent when the thumb is let go. */
+/**
+ * A slider with its range and step, and its value beside its name in a box that takes a typed number (put on the
+ * slider: clamped to the range, on a step). The thumb's value is sent when it is let go, an arrow key's as
+ * the key comes up, a typed one on Enter or on leaving the box; Escape in the box brings the value back.
+ */
 export function SliderField({ field, label, value, onChange }: Props) {
   const id = useId();
-  const min = field.min ?? 0;
-  const max = field.max ?? 100;
-  const step = field.step ?? (field.integer ? 1 : (max - min) / 100);
+  const bounds = sliderBounds(field);
+  const { min, max, step } = bounds;
   const stored = typeof value === 'number' ? value : typeof value === 'string' && value !== '' && Number.isFinite(Number(value)) ? Number(value) : typeof field.defaultValue === 'number' ? field.defaultValue : min;
   const [local, setLocal] = useState(stored);
+  // What is being typed in the box, until it is taken (null: the box shows the slider's value).
+  const [typing, setTyping] = useState<string | null>(null);
   const dragging = useRef(false);
   useEffect(() => {
     if (!dragging.current) setLocal(stored);
   }, [stored]);
-  const send = () => {
+  const send = (next = local) => {
     dragging.current = false;
-    if (local !== stored) onChange(local);
+    if (next !== stored) onChange(next);
   };
-  const decimals = String(step).split('.')[1]?.length ?? 0;
+  const take = () => {
+    if (typing === null) return send();
+    setTyping(null);
+    const typed = parseSliderText(typing, bounds);
+    if (typed === null) return;
+    setLocal(typed);
+    send(typed);
+  };
+  const onBoxKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      take();
+    } else if (e.key === 'Escape') {
+      setTyping(null);
+    } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+      e.preventDefault();
+      const from = typing === null ? local : (parseSliderText(typing, bounds) ?? local);
+      setTyping(null);
+      setLocal(stepSlider(from, e.key === 'ArrowUp' ? 1 : -1, bounds));
+    }
+  };
+  const shown = local.toFixed(sliderDecimals(bounds));
   return (
     <div className="field field-slider">
-      <label htmlFor={id}>
-        {label}
-        <output htmlFor={id} className="slider-value">
-          {local.toFixed(decimals)}
-        </output>
-      </label>
+      <div className="slider-head">
+        <label htmlFor={id}>{label}</label>
+        <input
+          className="input slider-value"
+          type="text"
+          inputMode="decimal"
+          role="spinbutton"
+          aria-label={`${label} value`}
+          aria-valuemin={min}
+          aria-valuemax={max}
+          aria-valuenow={local}
+          autoComplete="off"
+          spellCheck={false}
+          value={typing ?? shown}
+          onChange={(e) => setTyping(e.target.value)}
+          onKeyDown={onBoxKey}
+          onKeyUp={(e) => {
+            if (e.key === 'ArrowUp' || e.key === 'ArrowDown') send();
+          }}
+          onBlur={take}
+        />
+      </div>
       <div className="slider-row">
-        <span className="slider-end">{min}</span>
+        <span className="slider-end" aria-hidden="true">
+          {min}
+        </span>
         <input
           id={id}
           type="range"
+          className="slider"
           min={min}
           max={max}
           step={step}
           value={local}
           style={{ ['--fill' as string]: `${((local - min) / (max - min || 1)) * 100}%` }}
           onPointerDown={() => (dragging.current = true)}
-          onChange={(e) => setLocal(Number(e.target.value))}
-          onPointerUp={send}
-          onKeyUp={send}
-          onBlur={send}
+          onChange={(e) => {
+            setTyping(null);
+            setLocal(Number(e.target.value));
+          }}
+          onPointerUp={() => send()}
+          onKeyUp={() => send()}
+          onBlur={() => send()}
         />
-        <span className="slider-end">{max}</span>
+        <span className="slider-end" aria-hidden="true">
+          {max}
+        </span>
       </div>
     </div>
   );
