@@ -48,7 +48,7 @@ export const exact: VectorStore = {
   sameDimension: (q) => sql<boolean>`cardinality(c.embedding) = ${q.length}`,
 };
 
-/** Reads the embedding column's type in the service's schema (once per process is enough). */
+/** Reads the embedding column's type in the service's schema (cached per process: vectorStoreCache). */
 export async function detectVectorStore(db: Kysely<IntegrationsDB>): Promise<VectorStore> {
   const found = await sql<{ typname: string; schema: string }>`
     SELECT t.typname, n.nspname AS schema FROM pg_attribute a
@@ -56,4 +56,62 @@ export async function detectVectorStore(db: Kysely<IntegrationsDB>): Promise<Vec
     WHERE a.attrelid = to_regclass('knowledge_chunks') AND a.attname = 'embedding'`.execute(db);
   const row = found.rows[0];
   return row?.typname === 'vector' ? pgvector(row.schema) : exact;
+}
+
+/**
+ * SQLSTATEs a statement built for the other column type raises: 42883 undefined_function (a search's
+ * `unnest(vector)`, `cardinality(vector)`; `<=>` or `vector_dims` on double precision[]), 42804
+ * datatype_mismatch (a `vector` value stored into double precision[]), 42846 cannot_coerce (an explicit
+ * cast of the column between them: none of the stores' statements has one today). A double precision[]
+ * value stored into a `vector` column raises nothing: pgvector casts it on assignment (at unit length,
+ * which a cosine does not see).
+ */
+export const TYPE_CHANGED_CODES: ReadonlySet<string> = new Set(['42883', '42804', '42846']);
+
+function sqlState(err: unknown): string | undefined {
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
+export interface VectorStoreCache {
+  /** The store detected at the first use (detected again after a failure). */
+  current(): Promise<VectorStore>;
+  /**
+   * Runs `statement` with the current store. When it fails with an error a changed column type
+   * explains (TYPE_CHANGED_CODES: another instance converted the column at its start, upgradeToPgvector),
+   * the store is detected again and, if its kind changed, `statement` runs once more with it; any
+   * other failure, or the same kind, is thrown as it was. `statement` must be safe to run twice: a
+   * read, or writes in a transaction its failure rolled back.
+   */
+  withStore<T>(statement: (store: VectorStore) => Promise<T>): Promise<T>;
+}
+
+/** The vector store of a process, detected once and again when the column's type changed underneath it. */
+export function vectorStoreCache(db: Kysely<IntegrationsDB>, detect: (db: Kysely<IntegrationsDB>) => Promise<VectorStore> = detectVectorStore): VectorStoreCache {
+  let cached: Promise<VectorStore> | undefined;
+  const detectAgain = (): Promise<VectorStore> => {
+    const detected = detect(db).catch((err: unknown) => {
+      if (cached === detected) cached = undefined;
+      throw err;
+    });
+    cached = detected;
+    return detected;
+  };
+  const current = () => cached ?? detectAgain();
+  return {
+    current,
+    async withStore(statement) {
+      const used = current();
+      const store = await used;
+      try {
+        return await statement(store);
+      } catch (err) {
+        if (!TYPE_CHANGED_CODES.has(sqlState(err) ?? '')) throw err;
+        // Requests failing at once detect once: the first replaces the store they all used.
+        const fresh = await (cached === used ? detectAgain() : current()).catch(() => undefined);
+        if (!fresh || fresh.kind === store.kind) throw err;
+        return statement(fresh);
+      }
+    },
+  };
 }

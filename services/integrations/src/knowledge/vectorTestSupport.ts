@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { sql, type Kysely } from 'kysely';
 import { createLogger, ensureDatabase, type Logger } from '@weft/platform';
-import { backingEnv, uniqueSuffix, type OpenAIFake } from '@weft/testkit';
+import { afterAll, beforeAll } from 'vitest';
+import { backingEnv, createOpenAIFake, uniqueSuffix, type OpenAIFake } from '@weft/testkit';
 import type { CallContext } from '@weft/contracts';
 import type { IntegrationsDB } from '../db.js';
 import type { InternalRoutes, RouteAnswer } from '../tools/runtime/types.js';
@@ -39,6 +40,21 @@ export const fakeEmbedOf =
   (openai: () => OpenAIFake): Embed =>
   (input) =>
     createEmbeddings({ baseUrls: { ...DEFAULT_BASE_URLS, openai: openai().baseUrl }, keys: {}, azureApiVersion: '2024-07-01-preview' }, input);
+/** The OpenAI fake, started before the file's tests and closed after them, and the knowledge routes over a database embedding with it. */
+export function useOpenAIFake(): { routesOn(db: Kysely<IntegrationsDB>): InternalRoutes } {
+  let openai: OpenAIFake | undefined;
+  beforeAll(async () => {
+    openai = await createOpenAIFake();
+  });
+  afterAll(async () => {
+    await openai?.close();
+  });
+  const embed = fakeEmbedOf(() => {
+    if (!openai) throw new Error('the OpenAI fake is not started yet');
+    return openai;
+  });
+  return { routesOn: (db) => routesWith(db, embed) };
+}
 /** The knowledge routes over `db` (each router detects the vector store afresh). */
 export const routesWith = (db: Kysely<IntegrationsDB>, embed: Embed) => createRouter(knowledgeRoutes({ db, policy, embed }), silent);
 

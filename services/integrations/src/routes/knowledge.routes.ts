@@ -9,7 +9,7 @@ import type { AddressPolicy } from '../net/addressPolicy.js';
 import type { IntegrationsDB } from '../db.js';
 import { ModelProviderError, ModelRequestError } from '../models/errors.js';
 import { chunkText, chunkingOptions, estimateTokens, DEFAULT_CHUNKING, CHARS_PER_TOKEN, type ChunkingOptions } from '../knowledge/chunking.js';
-import { MAX_DIMENSIONS, detectVectorStore, type VectorStore } from '../knowledge/vectorStore.js';
+import { MAX_DIMENSIONS, vectorStoreCache } from '../knowledge/vectorStore.js';
 import { isFileLink, parseFile } from './files.routes.js';
 import { json, objectBody, str, type Route } from './router.js';
 
@@ -256,11 +256,8 @@ async function documentsOf(body: Record<string, unknown>, policy: AddressPolicy)
  */
 export function knowledgeRoutes(deps: KnowledgeDeps): Route[] {
   const { db } = deps;
-  let store: Promise<VectorStore> | undefined;
-  const vectors = () => (store ??= detectVectorStore(db).catch((err: unknown) => {
-    store = undefined;
-    throw err;
-  }));
+  // Detected at the first use; again when another instance converted the column (each statement using it is a read or one transaction).
+  const vectors = vectorStoreCache(db);
 
   async function baseIn(workspaceId: string, id: string): Promise<BaseRow> {
     const row = await db.selectFrom('knowledge_bases').selectAll().where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst();
@@ -318,7 +315,6 @@ export function knowledgeRoutes(deps: KnowledgeDeps): Route[] {
         const bases = await db.selectFrom('knowledge_bases').select(['id', 'embedding_model']).where('workspace_id', '=', workspaceId).where('id', 'in', ids).execute();
         const missing = ids.find((id) => !bases.some((k) => k.id === id));
         if (missing) throw new ToolError(`Knowledge base not found: ${missing}`, 404);
-        const store = await vectors();
         const byModel = new Map<string, string[]>();
         for (const k of bases) byModel.set(k.embedding_model, [...(byModel.get(k.embedding_model) ?? []), k.id]);
         const results: Array<Record<string, unknown> & { similarity: number; id: string }> = [];
@@ -332,14 +328,14 @@ export function knowledgeRoutes(deps: KnowledgeDeps): Route[] {
           cost.tokens.prompt += embedded.cost.tokens.prompt;
           cost.tokens.total += embedded.cost.tokens.total;
           const tagWhere = Object.entries(filters).map(([t, v]) => sql`d.${sql.ref(t)} = ${v}`);
-          const found = await sql<ChunkRow & Tags & { knowledge_base_id: string; document_name: string; distance: number | null }>`
+          const found = await vectors.withStore((store) => sql<ChunkRow & Tags & { knowledge_base_id: string; document_name: string; distance: number | null }>`
             SELECT c.id, c.document_id, c.knowledge_base_id, c.chunk_index, c.content, c.token_count, c.enabled, c.created_at, c.updated_at,
                    d.name AS document_name, d.tag1, d.tag2, d.tag3, d.tag4, d.tag5, d.tag6, d.tag7, ${store.distance(q)} AS distance
             FROM knowledge_chunks c JOIN knowledge_documents d ON d.id = c.document_id
             WHERE c.knowledge_base_id = ANY(${modelBases}::text[]) AND c.embedding_model = ${model} AND c.enabled AND d.enabled
               AND ${store.sameDimension(q)} ${tagWhere.length ? sql`AND ${sql.join(tagWhere, sql` AND `)}` : sql``}
             ORDER BY distance ASC NULLS LAST, c.id
-            LIMIT ${topK}`.execute(db);
+            LIMIT ${topK}`.execute(db));
           for (const r of found.rows) {
             results.push({
               id: r.id,
@@ -424,8 +420,7 @@ export function knowledgeRoutes(deps: KnowledgeDeps): Route[] {
         const docs = await documentsOf(b, deps.policy);
         const chunked = docs.map((d) => chunkText(d.content, options).map((c) => c.content));
         const { vectors: embedded } = await embedAll(deps.embed, chunked.flat(), base.embedding_model, req.envVars);
-        const store = await vectors();
-        const created = await db.transaction().execute(async (trx) => {
+        const created = await vectors.withStore((store) => db.transaction().execute(async (trx) => {
           const rows: DocumentRow[] = [];
           let at = 0;
           for (const [i, d] of docs.entries()) {
@@ -453,7 +448,7 @@ export function knowledgeRoutes(deps: KnowledgeDeps): Route[] {
           }
           await trx.updateTable('knowledge_bases').set({ updated_at: sql`now()` }).where('id', '=', base.id).execute();
           return rows;
-        });
+        }));
         return json({ documentsCreated: created.map(documentView) }, 201);
       },
     },
@@ -512,8 +507,7 @@ export function knowledgeRoutes(deps: KnowledgeDeps): Route[] {
         const { vectors: embedded } = await embedAll(deps.embed, [content], base.embedding_model, req.envVars).catch((err: unknown) => {
           throw err instanceof ToolError ? failed(err.message, err.status ?? 400) : err;
         });
-        const store = await vectors();
-        const row = await db.transaction().execute(async (trx) => {
+        const row = await vectors.withStore((store) => db.transaction().execute(async (trx) => {
           // The document row is the lock: two uploads to one document take the next indexes in turn.
           await trx.selectFrom('knowledge_documents').select('id').where('id', '=', doc.id).forUpdate().executeTakeFirstOrThrow();
           const last = await trx.selectFrom('knowledge_chunks').select((eb) => eb.fn.max('chunk_index').as('max')).where('document_id', '=', doc.id).executeTakeFirst();
@@ -539,7 +533,7 @@ export function knowledgeRoutes(deps: KnowledgeDeps): Route[] {
             .where('id', '=', doc.id)
             .execute();
           return inserted as ChunkRow;
-        });
+        }));
         return json({ chunk: chunkView(row) }, 201);
       },
     },
