@@ -26,6 +26,7 @@ import { scheduleRoutes } from './routes/schedules.js';
 import { copilotRoutes } from './routes/copilot.js';
 import { runRateLimits, type RunLimiters } from './rateLimit.js';
 import { holdSuccessUntil } from './holdResponse.js';
+import { routeTable } from './routeTable.js';
 
 export interface AppDeps {
   clients: Clients;
@@ -94,6 +95,10 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', webhookRoutes(deps.clients, runLimiters, deps.logger));
   app.use('/api', express.json({ limit: '5mb' }));
   app.use('/api', healthRoutes(deps.health));
+  // The routes this gateway answers, read from its router (API clients, the bad-input e2e test).
+  app.get('/api/routes', (_req, res) => {
+    res.json({ routes: routeTable(app) });
+  });
   app.use('/api', catalogRoutes());
   app.use('/api', workspaceRoutes(deps.clients, deps.auth, deps.users));
   app.use('/api', workflowRoutes(deps.clients, deps.auth, deps.access));

@@ -1,0 +1,359 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { api, defaultCookie } from './support/http.js';
+import { workflowWith, workspaceId } from './support/runStream.js';
+
+// The project's rule: bad input gets a clear error naming the field, never a 500, a crash or a hang.
+// Every route the gateway lists (GET /api/routes, read from its router) is sent malformed input as
+// the default account, which may write to a real workspace and workflow; every answer must be a
+// 4xx within REQUEST_TIMEOUT_MS whose error names the field at fault, and the stack stays healthy.
+
+const REQUEST_TIMEOUT_MS = 15_000;
+const HUGE = 'x'.repeat(1024 * 1024);
+const UNKNOWN_IDS = [randomUUID(), 'not-a-uuid', 'x'.repeat(4_000)];
+
+/**
+ * Wildcard routes stand for the concrete routes behind them (the integrations service's internal
+ * routes, better-auth's). The selectors and stagehand routes are left to their own tests.
+ */
+const EXPANSIONS: Record<string, string[]> = {
+  'ALL /api/auth/{*rest}': ['POST /api/auth/sign-in/email', 'POST /api/auth/sign-up/email'],
+  'ALL /api/tools/*rest': [
+    'POST /api/tools/thinking',
+    'POST /api/tools/email/send',
+    'POST /api/tools/confluence/page',
+    'PUT /api/tools/confluence/page',
+    'GET /api/tools/firecrawl/crawl/:jobId',
+    'POST /api/tools/get-user-workflow',
+  ],
+  'ALL /api/memory': ['GET /api/memory', 'POST /api/memory'],
+  'ALL /api/memory/:id': ['GET /api/memory/:id', 'DELETE /api/memory/:id'],
+  'ALL /api/knowledge/:id': ['GET /api/knowledge/:id', 'PUT /api/knowledge/:id', 'PATCH /api/knowledge/:id', 'DELETE /api/knowledge/:id'],
+  'ALL /api/knowledge/:id/*rest': [
+    'GET /api/knowledge/:id/documents',
+    'POST /api/knowledge/:id/documents',
+    'GET /api/knowledge/:id/documents/:documentId',
+    'DELETE /api/knowledge/:id/documents/:documentId',
+    'GET /api/knowledge/:id/documents/:documentId/chunks',
+    'POST /api/knowledge/:id/documents/:documentId/chunks',
+  ],
+  'ALL /api/webhooks/trigger': ['POST /api/webhooks/trigger/:path', 'GET /api/webhooks/trigger/:path'],
+};
+
+/** Routes that answer Server-Sent Events for as long as they are open: their params are checked, not their bodies. */
+const STREAMS = new Set(['GET /api/workflows/:id/events', 'GET /api/executions/:id/stream', 'POST /api/copilot/chat']);
+
+/** Routes that take any JSON as their input (a run's input): a body that is not an object is theirs to take. */
+const ANY_BODY = new Set(['POST /api/workflows/:id/execute']);
+
+interface Fixtures {
+  workspaceId: string;
+  workflowId: string;
+  folderId: string;
+  knowledgeBaseId: string;
+  userId: string;
+  yaml: string;
+}
+let fx: Fixtures;
+
+/** A valid body of each route that reads one, with the fields whose wrong types are tried. */
+function bodies(f: Fixtures): Record<string, Record<string, unknown>> {
+  const color = '#112233';
+  return {
+    'POST /api/workflows': { workspaceId: f.workspaceId, name: 'n', description: 'd', color, folderId: f.folderId },
+    'PUT /api/workflows/:id': { name: 'n', description: 'd', color, folderId: f.folderId, marketplaceData: {} },
+    'POST /api/workflows/:id/duplicate': { name: 'n', description: 'd', color, workspaceId: f.workspaceId, folderId: f.folderId },
+    'POST /api/workflows/:id/commands': { commands: [{ type: 'renameBlock', id: 'none', name: 'x' }], expectedVersion: 1, commandId: 'c-1' },
+    'POST /api/workspaces': { name: 'n' },
+    'PUT /api/workspaces/:id': { name: 'n' },
+    'PATCH /api/workspaces/:id': { name: 'n' },
+    'POST /api/workspaces/:id/members': { email: 'someone@example.test', permission: 'read' },
+    'PATCH /api/workspaces/:id/members/:userId': { permission: 'admin' },
+    'POST /api/folders': { workspaceId: f.workspaceId, name: 'n', parentId: f.folderId, color },
+    'PUT /api/folders/:id': { name: 'n', color, isExpanded: true },
+    'POST /api/environment': { variables: { A: 'b' } },
+    'POST /api/tools/custom': { tools: [] },
+    'POST /api/workflows/:id/deploy': { deployedAt: new Date().toISOString() },
+    'PATCH /api/workflows/:id/deploy': { hasActiveWebhook: true },
+    'POST /api/workflows/:id/variables': { variables: [] },
+    'PUT /api/workflows/:id/yaml': { yamlContent: f.yaml, description: 'd', chatId: 'c', source: 's', applyAutoLayout: false, createCheckpoint: false },
+    'POST /api/workflows/sync': { workspaceId: f.workspaceId, workflows: {} },
+    'POST /api/schedules': { workflowId: f.workflowId },
+    'POST /api/schedules/schedule': { workflowId: f.workflowId },
+    'POST /api/function/execute': { code: 'return 1', timeout: 1000, envVars: {}, blockData: {}, blockNameMapping: {}, workflowId: f.workflowId, isCustomTool: false, params: {} },
+    'POST /api/proxy': { toolId: 'http_request', params: {}, workflowId: f.workflowId, skipPostProcess: false },
+    'POST /api/copilot/chat': { message: 'hi', workflowId: f.workflowId, chatId: 'c', provider: 'openai', model: 'm', propose: false },
+    'POST /api/copilot/proposals/:id': { action: 'accept' },
+    'POST /api/auth/api-keys': { name: 'k' },
+    'POST /api/auth/oauth/token': { credentialId: 'c' },
+    'POST /api/blocks/validate': { blockType: 'agent', params: {} },
+    'POST /api/tools/get-blocks-metadata': { blockIds: [] },
+    'POST /api/tools/get-all-blocks': { includeDetails: false, filterCategory: 'blocks' },
+    'POST /api/knowledge': { workspaceId: f.workspaceId, name: 'kb', description: 'd' },
+    'PUT /api/knowledge/:id': { name: 'kb', description: 'd' },
+    'PATCH /api/knowledge/:id': { name: 'kb', description: 'd' },
+    'POST /api/knowledge/search': { knowledgeBaseIds: [f.knowledgeBaseId], query: 'q', topK: 5 },
+    'POST /api/memory': { workflowId: f.workflowId, key: 'k', type: 'agent', data: { role: 'user', content: 'hi' } },
+    'POST /api/executions/:id/rerun': { fromBlockId: 'b' },
+    'POST /api/docs/search': { query: 'q', topK: 3 },
+  };
+}
+
+/** Fields that may hold a megabyte of text (code, a chat message, YAML): their huge values may pass. */
+const BIG_TEXT = new Set(['code', 'message', 'yamlContent', 'query']);
+/** Fields where a number is taken as its text (a tool's key resolved from a block output may be one). */
+const NUMBER_AS_TEXT = new Set(['POST /api/memory key']);
+/** Numbers the spec clamps instead of refusing (topK, spec 001 §5). */
+const CLAMPED = new Set(['topK']);
+
+/** Query parameters of routes that read them, with what kind of value each takes. */
+const QUERIES: Record<string, Record<string, 'count' | 'position' | 'text'>> = {
+  'GET /api/workflows': { workspaceId: 'text' },
+  'GET /api/folders': { workspaceId: 'text' },
+  'GET /api/knowledge': { workspaceId: 'text', limit: 'count', offset: 'position' },
+  'GET /api/knowledge/:id/documents': { limit: 'count', offset: 'position' },
+  'GET /api/knowledge/:id/documents/:documentId/chunks': { limit: 'count', offset: 'position' },
+  'GET /api/workflows/:id/executions': { limit: 'count', cursor: 'text', status: 'text', trigger: 'text' },
+  'GET /api/workflows/:id/events': { after: 'position' },
+  'GET /api/executions/:id/stream': { after: 'position' },
+  'GET /api/executions/:id/values': { ref: 'text' },
+  'GET /api/schedules': { workflowId: 'text' },
+  'GET /api/copilot/chats': { workflowId: 'text' },
+  'GET /api/memory': { workflowId: 'text' },
+  'GET /api/proxy': { url: 'text' },
+  'GET /api/proxy/image': { url: 'text' },
+};
+
+/** Query values that fit a route's other parameters, so one bad parameter is the only fault. */
+function baseQuery(key: string, f: Fixtures): Record<string, string> {
+  if (key === 'GET /api/workflows' || key === 'GET /api/folders' || key === 'GET /api/knowledge') return { workspaceId: f.workspaceId };
+  if (key === 'GET /api/schedules' || key === 'GET /api/copilot/chats' || key === 'GET /api/memory') return { workflowId: f.workflowId };
+  return {};
+}
+
+interface Answer {
+  status: number;
+  text: string;
+}
+
+/** One request with a time limit; a hang answers status 0. */
+async function send(method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+  const headers = { cookie: await defaultCookie(), 'content-type': 'application/json', accept: 'application/json', ...init.headers };
+  try {
+    const res = await fetch(`${inject('weftUrl')}${path}`, {
+      method,
+      headers,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      ...(init.body === undefined || method === 'GET' || method === 'HEAD' ? {} : { body: init.body }),
+    });
+    return { status: res.status, text: await res.text() };
+  } catch (err) {
+    return { status: 0, text: `no answer within ${REQUEST_TIMEOUT_MS} ms (${String(err)})` };
+  }
+}
+
+/** The error text of an answer: its JSON `error` or `message`, else the whole body. */
+function errorOf(a: Answer): string {
+  try {
+    const parsed: unknown = JSON.parse(a.text);
+    if (typeof parsed === 'object' && parsed !== null) {
+      const { error, message } = parsed as { error?: unknown; message?: unknown };
+      if (typeof error === 'string') return error;
+      if (typeof message === 'string') return message;
+    }
+  } catch {
+    // not JSON: the body as sent
+  }
+  return a.text;
+}
+
+/** Collects what broke the rule, so one run reports every failing route. */
+class Findings {
+  readonly all: string[] = [];
+  private note(call: string, what: string, a: Answer): void {
+    this.all.push(`${call} [${what}] → ${a.status} ${a.text.slice(0, 200)}`);
+  }
+  /** Must be a 4xx; a 400 must name `field` when one is at fault. `okToPass` (input that may be right) lets a 2xx or any 4xx through. */
+  check(call: string, what: string, a: Answer, field?: string, okToPass = false): void {
+    if (a.status === 0 || a.status >= 500 || (a.status < 400 && !(okToPass && a.status < 300)) || a.status < 200) {
+      this.note(call, what, a);
+      return;
+    }
+    // Named in words counts ("Knowledge base IDs are required" names knowledgeBaseIds).
+    const plain = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+    if (field && !okToPass && a.status === 400 && !plain(errorOf(a)).includes(plain(field))) this.note(call, `${what}: error does not name ${field}`, a);
+  }
+}
+
+/** The routes to try: the gateway's own list with wildcards expanded. */
+async function routes(): Promise<string[]> {
+  const res = await api<{ routes: Array<{ method: string; path: string }> }>('GET', '/api/routes');
+  expect(res.status).toBe(200);
+  const listed = res.body.routes.map((r) => `${r.method} ${r.path}`);
+  // The list is read from the router: routes the test knows by name must be in it.
+  expect(listed).toEqual(expect.arrayContaining(['GET /api/health', 'POST /api/workflows', 'POST /api/workflows/:id/commands', 'ALL /api/tools/*rest']));
+  return listed.flatMap((r) => EXPANSIONS[r] ?? (r.startsWith('ALL ') || r.includes('*') ? [] : [r])).filter((r) => r !== 'GET /api/routes' && !r.includes('/selectors') && !r.includes('/stagehand'));
+}
+
+/** A route's path with its parameters filled: a real value where the fixtures have one, else `fallback`. */
+function fill(path: string, fallback: (name: string) => string, real: boolean): string {
+  return path.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(real ? (realParam(path, name) ?? fallback(name)) : fallback(name)));
+}
+
+function realParam(path: string, name: string): string | undefined {
+  if (name === 'userId') return fx.userId;
+  if (name === 'version') return '1';
+  if (name !== 'id') return undefined;
+  if (path.startsWith('/api/workflows/') || path.startsWith('/api/schedules/')) return fx.workflowId;
+  if (path.startsWith('/api/workspaces/')) return fx.workspaceId;
+  if (path.startsWith('/api/folders/')) return fx.folderId;
+  if (path.startsWith('/api/knowledge/')) return fx.knowledgeBaseId;
+  if (path.startsWith('/api/memory/')) return 'k';
+  return undefined;
+}
+
+/** Whether a request to `route` with real ids could destroy the fixtures (they get unknown ids only). */
+const destroys = (route: string) => route.startsWith('DELETE ') || route.startsWith('POST /api/auth/');
+
+/** Routes tried at once: enough to keep the file under two minutes, few enough not to load the stack into timeouts. */
+const CONCURRENCY = 4;
+
+/** Runs `work` for every route, CONCURRENCY at a time. */
+async function eachRoute(work: (route: string) => Promise<void>): Promise<void> {
+  const queue = await routes();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    for (let route = queue.shift(); route !== undefined; route = queue.shift()) await work(route);
+  }));
+}
+
+/** How long the stack may take to answer healthy again: a busy service misses a 1 s health check, a crashed one never answers. */
+const RECOVERY_MS = 15_000;
+
+/** Polls /api/health until it answers 200; rejects naming its last answer after `timeout` ms. */
+function untilHealthy(timeout: number): Promise<void> {
+  return vi.waitFor(async () => {
+    const h = await send('GET', '/api/health');
+    if (h.status !== 200) throw new Error(`/api/health answered ${h.status}`);
+  }, { timeout, interval: 250 });
+}
+
+/** The stack is healthy after a route's bad input (every service up, possibly after a busy moment). */
+async function healthy(findings: Findings, after: string): Promise<void> {
+  const recovered = await untilHealthy(RECOVERY_MS).then(() => true, () => false);
+  if (recovered) return;
+  const h = await send('GET', '/api/health');
+  findings.all.push(`after ${after}: /api/health answered ${h.status} ${h.text.slice(0, 200)}`);
+}
+
+/** Wrong values for a field whose good value is `good`. */
+function wrongValues(route: string, field: string, good: unknown): Array<{ what: string; value: unknown; mayPass?: boolean }> {
+  const out: Array<{ what: string; value: unknown; mayPass?: boolean }> = [];
+  if (typeof good === 'string') out.push({ what: 'number', value: 42, mayPass: NUMBER_AS_TEXT.has(`${route} ${field}`) }, { what: 'array', value: ['x'] }, { what: 'object', value: { a: 1 } }, { what: 'boolean', value: true }, { what: '1 MB text', value: HUGE, mayPass: BIG_TEXT.has(field) });
+  else if (typeof good === 'number') {
+    out.push({ what: 'text', value: 'abc' }, { what: 'array', value: [1] }, { what: 'object', value: {} }, { what: 'boolean', value: true });
+    out.push({ what: 'negative', value: -1, mayPass: CLAMPED.has(field) }, { what: 'huge', value: 1e308, mayPass: CLAMPED.has(field) }, { what: '"NaN"', value: 'NaN' });
+  } else if (typeof good === 'boolean') out.push({ what: 'text', value: 'yes' }, { what: 'number', value: 1 }, { what: 'array', value: [] });
+  else if (Array.isArray(good)) out.push({ what: 'text', value: 'x' }, { what: 'number', value: 42 }, { what: 'object', value: { a: 1 } });
+  else if (typeof good === 'object' && good !== null) out.push({ what: 'text', value: 'x' }, { what: 'number', value: 42 }, { what: 'array', value: [1] });
+  return out;
+}
+
+beforeAll(async () => {
+  // Started healthy, so an unhealthy answer later is the bad input's doing.
+  await untilHealthy(60_000);
+  const ws = await workspaceId();
+  const { id: workflowId } = await workflowWith();
+  const folder = await api<{ folder: { id: string } }>('POST', '/api/folders', { workspaceId: ws, name: 'Bad input' });
+  expect(folder.status).toBe(201);
+  const kb = await api<{ knowledgeBase: { id: string } }>('POST', '/api/knowledge', { workspaceId: ws, name: 'Bad input' });
+  expect(kb.status, JSON.stringify(kb.body)).toBe(201);
+  expect((await api('POST', '/api/memory', { workflowId, key: 'k', data: { role: 'user', content: 'hi' } })).status).toBe(200);
+  const perms = await api<{ members: Array<{ userId: string }> }>('GET', `/api/workspaces/${ws}/permissions`);
+  const userId = perms.body.members[0]?.userId;
+  if (!userId) throw new Error('no member');
+  const yaml = await api<{ yaml: string }>('GET', `/api/workflows/${workflowId}/yaml`);
+  expect(yaml.status).toBe(200);
+  // Knowledge searches embed with the caller's key, at the stack's OpenAI fake.
+  expect((await api('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-bad-input-e2e' } })).status).toBe(200);
+  fx = { workspaceId: ws, workflowId, folderId: folder.body.folder.id, knowledgeBaseId: kb.body.knowledgeBase.id, userId, yaml: yaml.body.yaml };
+});
+
+describe('bad input to every route is a 4xx naming the field, never a 5xx or a hang', () => {
+  it('malformed bodies: not JSON, not an object, wrong field types, huge text', async () => {
+    const findings = new Findings();
+    const table = bodies(fx);
+    await eachRoute(async (route) => {
+      const [method = '', path = ''] = route.split(' ');
+      if (method === 'GET' || method === 'HEAD' || (STREAMS.has(route) && route !== 'POST /api/copilot/chat')) return;
+      const url = fill(path, () => randomUUID(), !destroys(route));
+      const headers: Record<string, string> = route === 'POST /api/workflows/:id/execute' ? { 'x-execution-mode': 'async' } : {};
+      const declared = table[route];
+      if (!STREAMS.has(route)) {
+        findings.check(route, 'not JSON', await send(method, url, { body: '{"a": ', headers }), 'body');
+        for (const junk of ['[]', '[1,2]', '"text"', 'null', '42', 'true']) {
+          const a = await send(method, url, { body: junk, headers });
+          findings.check(route, `body ${junk}`, a, declared ? 'body' : undefined, ANY_BODY.has(route) || !declared);
+        }
+      }
+      for (const [field, good] of Object.entries(declared ?? {})) {
+        for (const wrong of wrongValues(route, field, good)) {
+          if (STREAMS.has(route) && wrong.mayPass) continue;
+          const a = await send(method, url, { body: JSON.stringify({ ...declared, [field]: wrong.value }), headers });
+          findings.check(route, `${field} as ${wrong.what}`, a, field, wrong.mayPass);
+        }
+      }
+      await healthy(findings, route);
+    });
+    expect(findings.all).toEqual([]);
+  });
+
+  it('unknown and malformed ids in path parameters', async () => {
+    const findings = new Findings();
+    await eachRoute(async (route) => {
+      const [method = '', path = ''] = route.split(' ');
+      const names = [...path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1] ?? '');
+      if (names.length === 0) return;
+      const declared = bodies(fx)[route];
+      for (const name of names) {
+        for (const bad of [...UNKNOWN_IDS, ...(name === 'version' ? ['-1', 'NaN', '1e400', '1.5'] : [])]) {
+          const url = path.replace(/:([A-Za-z]+)/g, (_, n: string) => encodeURIComponent(n === name ? bad : (destroys(route) ? randomUUID() : (realParam(path, n) ?? randomUUID()))));
+          const body = declared ? JSON.stringify(declared) : '{}';
+          // A request that would start something (a chat turn, a run) with good ids is sent with its bad id only.
+          const a = await send(method, url, { body, headers: { 'x-execution-mode': 'async' } });
+          findings.check(route, `${name}=${bad.slice(0, 40)}`, a, name === 'version' ? 'version' : undefined);
+        }
+      }
+      // A malformed percent escape in the path.
+      findings.check(route, 'bad escape', await send(method, path.replace(/:([A-Za-z]+)/, '%E0%A4%A'), { body: '{}' }));
+      await healthy(findings, route);
+    });
+    expect(findings.all).toEqual([]);
+  });
+
+  it('bad query parameters: negative, NaN and huge numbers, repeated and malformed values', async () => {
+    const findings = new Findings();
+    await eachRoute(async (route) => {
+      const [method = '', path = ''] = route.split(' ');
+      if (method !== 'GET') return;
+      const url = fill(path, () => randomUUID(), true);
+      // Nonsense any route must survive.
+      findings.check(route, 'malformed query', await send(method, `${url}?%=%&&==&a[=1&%E0%A4%A=%ZZ`), undefined, true);
+      for (const [param, kind] of Object.entries(QUERIES[route] ?? {})) {
+        const base = baseQuery(route, fx);
+        const values = kind === 'text' ? [''] : ['-1', 'NaN', '1e400', 'abc', '1.5', '99999999999999999999999'];
+        const tries: Array<[string, string]> = values.map((v) => [v, new URLSearchParams({ ...base, [param]: v }).toString()]);
+        tries.push(['repeated', `${new URLSearchParams(base).toString()}&${param}=1&${param}=2`]);
+        if (kind === 'text' && !(param in base)) tries.push(['huge', new URLSearchParams({ ...base, [param]: 'x'.repeat(8_000) }).toString()]);
+        for (const [what, query] of tries) {
+          const headers: Record<string, string> = STREAMS.has(route) ? { accept: 'text/event-stream' } : {};
+          const a = await send(method, `${url}?${query}`, { headers });
+          // A text value of the right shape may be a legitimate miss (404) or, for a huge cursor, refused.
+          findings.check(route, `${param}=${what}`, a, param, kind === 'position' && what === '1.5' ? false : kind === 'text' && what === 'huge');
+        }
+      }
+      await healthy(findings, route);
+    });
+    expect(findings.all).toEqual([]);
+  });
+});
