@@ -200,10 +200,14 @@ async function streamRun(
 
 /** Where an SSE reader resumes: Last-Event-ID (an EventSource reconnecting), else `?after=`, else the start. */
 function resumeAfter(req: Request): number {
-  const given = req.header('last-event-id') || (typeof req.query.after === 'string' ? req.query.after : '');
+  const after = req.query.after;
+  // A repeated ?after= is refused, not ignored (the stream would replay the run from its start).
+  if (after !== undefined && typeof after !== 'string') throw new AppError('validation', 'after must be a non-negative integer, given once');
+  const given = req.header('last-event-id') || (after ?? '');
   if (!given) return 0;
   const n = Number(given);
-  if (!Number.isInteger(n) || n < 0) throw new AppError('validation', `${req.header('last-event-id') ? 'Last-Event-ID' : 'after'} must be a non-negative integer`);
+  // Past 2^53 a whole number goes to the runner as 1e+23, no int64.
+  if (!Number.isSafeInteger(n) || n < 0) throw new AppError('validation', `${req.header('last-event-id') ? 'Last-Event-ID' : 'after'} must be a non-negative integer`);
   return n;
 }
 
