@@ -125,6 +125,73 @@ describe('copilot through the gateway', () => {
     expect(again.status).toBe(409);
   });
 
+  it('stops a turn in progress: the stream ends cancelled with the partial answer, stored as stopped; the chat goes on; ended, unknown and others’ turns are refused', async () => {
+    const workflowId = await newWorkflow();
+    const marker = `[copilot-${uniqueSuffix()}]`;
+    const answer = Array.from({ length: 80 }, (_, i) => `word${i}`).join(' ');
+    await script(marker, [{ content: answer, sseIntervalMs: 150 }, { content: 'Carrying on.' }]);
+    const cookie = await defaultCookie();
+    const res = await fetch(`${inject('weftUrl')}/api/copilot/chat`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ workflowId, message: `Write a long answer ${marker}` }) });
+    expect(res.status).toBe(200);
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const events: StreamEvent[] = [];
+    let buffer = '';
+    /** Reads the stream until `until` holds for the events so far (or the stream ends). */
+    const readUntil = async (until: () => boolean) => {
+      while (!until()) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        const blocks = (buffer + value).split('\n\n');
+        buffer = blocks.pop() ?? '';
+        for (const block of blocks) {
+          const line = block.split('\n').find((l) => l.startsWith('data: '));
+          if (line) events.push(JSON.parse(line.slice(6)) as StreamEvent);
+        }
+      }
+    };
+    await readUntil(() => events.filter((e) => e.type === 'content').length >= 3);
+    const chatId = String(events[0]?.chatId);
+    const turnId = String(events[0]?.turnId);
+    const cancelPath = (chat: string, turn: string) => `/api/copilot/chats/${chat}/turns/${turn}/cancel`;
+
+    const stranger = await createAccount('Stopper');
+    const theirs = await api<{ error: string }>('POST', cancelPath(chatId, turnId), undefined, { cookie: stranger.cookie });
+    expect(theirs.status).toBe(404);
+    expect(theirs.body.error).toBe(`Chat ${chatId} not found`);
+    const unknown = await api<{ error: string }>('POST', cancelPath(chatId, 'no-such-turn'));
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toBe('Turn no-such-turn not found');
+    expect((await api('POST', cancelPath('no-such-chat', turnId))).status).toBe(404);
+
+    const stopped = await api<{ success: boolean; turnId: string }>('POST', cancelPath(chatId, turnId));
+    expect(stopped.status).toBe(202);
+    expect(stopped.body).toMatchObject({ success: true, turnId });
+    await readUntil(() => false);
+    const end = events.at(-1);
+    expect(end).toMatchObject({ type: 'cancelled', chatId, turnId });
+    const partial = String(end?.content);
+    expect(partial).toMatch(/^word0 word1 word2/);
+    expect(partial.length).toBeLessThan(answer.length);
+    expect(events.filter((e) => e.type === 'content').map((e) => e.data).join('')).toBe(partial);
+    expect(events.some((e) => e.type === 'done' || e.type === 'error')).toBe(false);
+    // The model provider saw its stream closed before the answer's end.
+    const sent = (await (await fetch(`${inject('modelFakeUrl')}/_fake/chats`)).json()) as Array<{ abandoned: boolean; body: { messages: unknown[] } }>;
+    expect(sent.filter((c) => JSON.stringify(c.body.messages).includes(marker)).map((c) => c.abandoned)).toEqual([true]);
+
+    const stored = await api<{ chat: { messages: Array<{ role: string; content: string; status?: string }> } }>('GET', `/api/copilot/chats/${chatId}`);
+    expect(stored.body.chat.messages.map((m) => [m.role, m.status ?? null])).toEqual([
+      ['user', null],
+      ['assistant', 'stopped'],
+    ]);
+    expect(stored.body.chat.messages[1]?.content).toBe(partial);
+    const again = await api<{ error: string }>('POST', cancelPath(chatId, turnId));
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe(`Turn ${turnId} has already ended`);
+
+    const next = await chat({ workflowId, chatId, message: `Go on ${marker}` });
+    expect(next.events.at(-1)).toMatchObject({ type: 'done', chatId, content: 'Carrying on.' });
+  });
+
   it('refuses bad requests naming the field, and other accounts', async () => {
     const workflowId = await newWorkflow();
     const missing = await chat({ message: 'hi' });

@@ -83,10 +83,11 @@ describe('the web app’s finish in Chromium', () => {
     await expect.poll(async () => (await box.boundingBox())?.height ?? 0).toBeLessThan(oneLine + 4);
     await panel.locator('.copilot-user').getByText('and name it Notify', { exact: false }).waitFor();
     await panel.getByLabel('The copilot is replying').waitFor();
-    // The next message can be written meanwhile, but neither Enter nor Send sends it.
+    // The next message can be written meanwhile, but Enter does not send it: until the reply ends Send is Stop.
     await box.fill('Thanks');
     await box.press('Enter');
-    expect(await send.isDisabled()).toBe(true);
+    expect(await send.count()).toBe(0);
+    expect(await panel.getByRole('button', { name: 'Stop' }).getAttribute('title')).toBe('Stop');
     expect(await box.inputValue()).toBe('Thanks');
     await shot(page, 'copilot-waiting');
 
@@ -111,6 +112,41 @@ describe('the web app’s finish in Chromium', () => {
     await answer?.(`data: ${JSON.stringify({ type: 'done', content: 'You are welcome.' })}\n\n`);
     await panel.getByText('You are welcome.').waitFor();
     await shot(page, 'copilot');
+    expect(await rawControls(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('the copilot’s Stop: while the answer streams Send is Stop; stopping keeps the partial answer marked Stopped, and the chat goes on', async () => {
+    const { page, errors, call } = await openNewWorkflow(chromium(), 'Stop user');
+    expect((await call('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-stop-e2e' } })).status).toBe(200);
+    const marker = `[stop-${Date.now().toString(36)}]`;
+    const answer = Array.from({ length: 80 }, (_, i) => `word${i}`).join(' ');
+    const scripted = await fetch(`${inject('modelFakeUrl')}/_fake/script`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ marker, turns: [{ content: answer, sseIntervalMs: 150 }, { content: 'Carrying on from there.' }] }),
+    });
+    expect(scripted.status).toBe(200);
+    const panel = page.getByRole('region', { name: 'Copilot' });
+    const box = panel.getByRole('textbox', { name: 'Ask the copilot' });
+    await box.fill(`Write a long answer ${marker}`);
+    await panel.getByRole('button', { name: 'Send' }).click();
+    await panel.locator('.copilot-assistant').getByText('word0 word1 word2', { exact: false }).waitFor({ timeout: 30_000 });
+    const stop = panel.getByRole('button', { name: 'Stop' });
+    expect(await stop.getAttribute('title')).toBe('Stop');
+    expect(await panel.getByRole('button', { name: 'Send' }).count()).toBe(0);
+    await stop.click();
+    await panel.locator('.copilot-stopped').getByText('Stopped', { exact: true }).waitFor({ timeout: 30_000 });
+    await panel.getByRole('button', { name: 'Send' }).waitFor();
+    const partial = (await panel.locator('.copilot-assistant .copilot-bubble').last().textContent()) ?? '';
+    expect(partial).toMatch(/^word0 word1 word2/);
+    expect(partial.length).toBeLessThan(answer.length);
+    await shot(page, 'copilot-stopped');
+
+    await box.fill(`Go on ${marker}`);
+    await box.press('Enter');
+    await panel.getByText('Carrying on from there.').waitFor({ timeout: 30_000 });
+    expect(await panel.locator('.copilot-stopped').count()).toBe(1);
     expect(await rawControls(page)).toEqual([]);
     expect(errors).toEqual([]);
   });

@@ -18,7 +18,8 @@ type ChatBody = { messages?: Array<{ role?: string; content?: unknown }>; tools?
  * reaches through the providers' base URL variables. Scripted by the request itself, since the tests run in other
  * processes: a user prompt carrying USE_TOOL_MARK gets a call of the first offered tool (role and
  * content arguments, or a JSON body for an API block) until a tool result is in the conversation, then FINAL_ANSWER; anything else
- * gets the fake's default answer. `GET /_fake/chats` lists the chat requests received (headers that carry keys, path, query, body).
+ * gets the fake's default answer. `GET /_fake/chats` lists the chat requests received (headers that carry keys, path, query, body, and
+ * `abandoned`: the client closed the connection before the answer ended).
  */
 export async function startModelFake(): Promise<{ fake: OpenAIFake; env: Record<string, string> }> {
   const fake = await createOpenAIFake({ localModels: [LOCAL_MODEL] });
@@ -52,7 +53,7 @@ export async function startModelFake(): Promise<{ fake: OpenAIFake; env: Record<
     return { content: FINAL_ANSWER, usage: { prompt: 1000, completion: 100 } };
   });
   fake.server.on('GET', '/_fake/chats', () => ({
-    json: fake.chatRequests().map((r) => ({ authorization: r.headers.authorization ?? null, apiKey: r.headers['api-key'] ?? null, path: r.path, query: r.query, body: r.body })),
+    json: fake.chatRequests().map((r) => ({ authorization: r.headers.authorization ?? null, apiKey: r.headers['api-key'] ?? null, path: r.path, query: r.query, body: r.body, abandoned: r.abandoned })),
   }));
   // Every provider points at the fake, so no run of the suite can reach a real provider.
   const env = {

@@ -11,10 +11,30 @@ export function composerKey(e: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'nativeE
 
 /**
  * The copilot's message box: grows with its text up to MAX_HEIGHT, Enter sends and Shift+Enter starts
- * a new line; Send is disabled while there is nothing to send or a reply is still coming (the box stays
- * editable, so the next message can be written meanwhile).
+ * a new line; Send is disabled while there is nothing to send. While a reply is coming Send becomes
+ * Stop, which stops the turn (the box stays editable, so the next message can be written meanwhile,
+ * but Enter does not send it yet).
  */
-export function Composer({ draft, busy, propose, onDraft, onPropose, onSend }: { draft: string; busy: boolean; propose: boolean; onDraft(text: string): void; onPropose(on: boolean): void; onSend(): void }) {
+export function Composer({
+  draft,
+  busy,
+  stopping,
+  propose,
+  onDraft,
+  onPropose,
+  onSend,
+  onStop,
+}: {
+  draft: string;
+  busy: boolean;
+  /** A stop was asked for and the reply has not ended yet. */
+  stopping: boolean;
+  propose: boolean;
+  onDraft(text: string): void;
+  onPropose(on: boolean): void;
+  onSend(): void;
+  onStop(): void;
+}) {
   const box = useRef<HTMLTextAreaElement>(null);
   const keysId = useId();
   useLayoutEffect(() => {
@@ -49,9 +69,15 @@ export function Composer({ draft, busy, propose, onDraft, onPropose, onSend }: {
             if (!busy && !empty) onSend();
           }}
         />
-        <button type="submit" className="composer-send" aria-label="Send" title={busy ? 'Waiting for the reply' : 'Send (Enter)'} disabled={busy || empty}>
-          {busy ? <span className="composer-spinner" aria-hidden="true" /> : <Icon name="send" size={15} />}
-        </button>
+        {busy ? (
+          <button type="button" className="composer-send composer-stop" aria-label="Stop" title="Stop" disabled={stopping} onClick={onStop}>
+            {stopping ? <span className="composer-spinner" aria-hidden="true" /> : <Icon name="stop" size={13} />}
+          </button>
+        ) : (
+          <button type="submit" className="composer-send" aria-label="Send" title="Send (Enter)" disabled={empty}>
+            <Icon name="send" size={15} />
+          </button>
+        )}
       </div>
       <div className="composer-foot">
         <label className="toggle">

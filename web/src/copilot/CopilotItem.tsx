@@ -65,7 +65,15 @@ export function CopilotItem({ item, onRevert, onDecide }: { item: ChatItem; onRe
     case 'user':
       return <p className="copilot-bubble">{item.text}</p>;
     case 'assistant':
-      return <Answer text={item.text} />;
+      // A stopped answer keeps what it had written, with a muted note (alone when it stopped before any text).
+      return item.stopped ? (
+        <>
+          {item.text && <Answer text={item.text} />}
+          <p className="copilot-stopped">Stopped</p>
+        </>
+      ) : (
+        <Answer text={item.text} />
+      );
     case 'error':
       return (
         <p className="copilot-bubble" role="alert">

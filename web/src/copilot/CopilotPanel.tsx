@@ -5,10 +5,10 @@ import { Composer } from './Composer';
 import { Icon } from '../ui/icons';
 import './copilot.css';
 
-async function postJson(path: string, body?: unknown): Promise<{ ok: boolean; body: Record<string, unknown> }> {
+async function postJson(path: string, body?: unknown): Promise<{ ok: boolean; status: number; body: Record<string, unknown> }> {
   const res = await fetch(path, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
   const text = await res.text();
-  return { ok: res.ok, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+  return { ok: res.ok, status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
 }
 
 function errorOf(body: Record<string, unknown>): string {
@@ -24,13 +24,16 @@ const FOLLOW_SLACK = 48;
 /**
  * The copilot beside the canvas: the conversation with streamed text and tool call states, proposed diffs
  * to accept or reject, and checkpoints to revert to. Edits land through the editor, so the canvas shows
- * them live like any other collaborator's. A turn cannot be cancelled (the service has no call for it),
- * so the panel offers no stop button: Send stays disabled until the reply ends.
+ * them live like any other collaborator's. While a reply streams, Send becomes Stop: the turn is stopped
+ * on the server, and its answer stays as far as it got, marked "Stopped".
  */
 export function CopilotPanel({ workflowId }: { workflowId: string }) {
   const [view, setView] = useState<ChatView>({ items: [], busy: false });
   const [draft, setDraft] = useState('');
   const [propose, setPropose] = useState(false);
+  const [stopping, setStopping] = useState(false);
+  /** Stop was pressed before the turn's `start` event named it: the stop goes out once it does. */
+  const stopWanted = useRef(false);
   const list = useRef<HTMLOListElement>(null);
   const following = useRef(true);
 
@@ -43,12 +46,28 @@ export function CopilotPanel({ workflowId }: { workflowId: string }) {
   const update = (at: number, item: ChatItem) => setView((v) => ({ ...v, items: v.items.map((x, i) => (i === at ? item : x)) }));
   const fail = (text: string) => setView((v) => ({ ...v, busy: false, items: [...v.items, { kind: 'error', text }] }));
 
+  async function cancelTurn(chatId: string, turnId: string) {
+    const out = await postJson(`/api/copilot/chats/${encodeURIComponent(chatId)}/turns/${encodeURIComponent(turnId)}/cancel`).catch(() => undefined);
+    // 409: the turn ended meanwhile, and its stream says how. Otherwise the reply goes on: Stop can be pressed again.
+    if (out?.ok || out?.status === 409) return;
+    setStopping(false);
+    setView((v) => ({ ...v, items: [...v.items, { kind: 'error', text: out ? errorOf(out.body) : 'The copilot is unreachable' }] }));
+  }
+
+  function stop() {
+    setStopping(true);
+    if (view.chatId && view.turnId && view.busy) void cancelTurn(view.chatId, view.turnId);
+    else stopWanted.current = true;
+  }
+
   async function send() {
     const message = draft.trim();
     if (!message || view.busy) return;
     setDraft('');
+    setStopping(false);
+    stopWanted.current = false;
     following.current = true;
-    setView((v) => ({ ...v, busy: true, items: [...v.items, { kind: 'user', text: message }] }));
+    setView((v) => ({ ...v, busy: true, turnId: undefined, items: [...v.items, { kind: 'user', text: message }] }));
     const res = await fetch('/api/copilot/chat', {
       method: 'POST',
       credentials: 'same-origin',
@@ -66,9 +85,16 @@ export function CopilotPanel({ workflowId }: { workflowId: string }) {
       if (done) break;
       const taken = takeEvents(buffer + value);
       buffer = taken.rest;
-      if (taken.events.length) setView((v) => taken.events.reduce(applyEvent, v));
+      if (!taken.events.length) continue;
+      setView((v) => taken.events.reduce(applyEvent, v));
+      const start = taken.events.find((e) => e.type === 'start');
+      if (start && stopWanted.current) {
+        stopWanted.current = false;
+        void cancelTurn(String(start.chatId), String(start.turnId));
+      }
     }
     setView((v) => ({ ...v, busy: false }));
+    setStopping(false);
   }
 
   async function revert(at: number, checkpointId: string) {
@@ -92,7 +118,7 @@ export function CopilotPanel({ workflowId }: { workflowId: string }) {
           <Icon name="sparkle" size={14} />
         </span>
         <h2>Copilot</h2>
-        {view.busy && <span className="pill pill-accent">Replying…</span>}
+        {view.busy && <span className="pill pill-accent">{stopping ? 'Stopping…' : 'Replying…'}</span>}
       </div>
       {view.items.length === 0 ? (
         <div className="copilot-empty">
@@ -133,7 +159,7 @@ export function CopilotPanel({ workflowId }: { workflowId: string }) {
           )}
         </ol>
       )}
-      <Composer draft={draft} busy={view.busy} propose={propose} onDraft={setDraft} onPropose={setPropose} onSend={() => void send()} />
+      <Composer draft={draft} busy={view.busy} stopping={stopping} propose={propose} onDraft={setDraft} onPropose={setPropose} onSend={() => void send()} onStop={stop} />
     </section>
   );
 }

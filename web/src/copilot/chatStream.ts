@@ -13,7 +13,8 @@ export interface WorkflowDiff {
 
 export type ChatItem =
   | { kind: 'user'; text: string }
-  | { kind: 'assistant'; text: string }
+  /** `stopped`: the user stopped the turn; the text is the answer as far as it got. */
+  | { kind: 'assistant'; text: string; stopped?: boolean }
   | { kind: 'tool'; id: string; name: string; state: ToolState; error?: string }
   | { kind: 'checkpoint'; checkpointId: string; reverted: boolean }
   | { kind: 'proposal'; proposalId: string; diff: WorkflowDiff; status: 'pending' | 'accepted' | 'rejected' }
@@ -21,6 +22,8 @@ export type ChatItem =
 
 export interface ChatView {
   chatId?: string;
+  /** The turn streaming now (from its `start` event), so it can be stopped. */
+  turnId?: string;
   items: ChatItem[];
   busy: boolean;
 }
@@ -56,7 +59,7 @@ export function applyEvent(view: ChatView, event: StreamEvent): ChatView {
   const last = items.at(-1);
   switch (event.type) {
     case 'start':
-      return { ...view, chatId: String(event.chatId) };
+      return { ...view, chatId: String(event.chatId), ...(typeof event.turnId === 'string' ? { turnId: event.turnId } : {}) };
     case 'content': {
       const text = String(event.data ?? '');
       if (last?.kind === 'assistant') items[items.length - 1] = { ...last, text: last.text + text };
@@ -87,6 +90,16 @@ export function applyEvent(view: ChatView, event: StreamEvent): ChatView {
       const turnStart = items.findLastIndex((i) => i.kind === 'user');
       if (content && !items.slice(turnStart + 1).some((i) => i.kind === 'assistant')) items.push({ kind: 'assistant', text: content });
       if (typeof event.error === 'string') items.push({ kind: 'error', text: event.error });
+      return { ...view, items, busy: false };
+    }
+    case 'cancelled': {
+      // The turn's last answer, as far as it got, is marked stopped (an empty one when it stopped before any text).
+      const turnStart = items.findLastIndex((i) => i.kind === 'user');
+      const at = items.findLastIndex((i, n) => n > turnStart && i.kind === 'assistant');
+      const content = typeof event.content === 'string' ? event.content : '';
+      const answer = at >= 0 ? items[at] : undefined;
+      if (answer?.kind === 'assistant' && at === items.length - 1) items[at] = { ...answer, stopped: true };
+      else items.push({ kind: 'assistant', text: answer ? '' : content, stopped: true });
       return { ...view, items, busy: false };
     }
     case 'error':

@@ -50,6 +50,31 @@ describe('copilot chat stream', () => {
     expect(second.items.map((i) => (i.kind === 'user' || i.kind === 'assistant' ? `${i.kind}: ${i.text}` : i.kind))).toEqual(['user: hi', 'assistant: Added Notify.', 'user: Thanks', 'assistant: You are welcome.']);
   });
 
+  it('a stopped turn keeps its partial answer marked stopped, and remembers the turn to stop', () => {
+    const started = fold([{ type: 'start', chatId: 'c1', turnId: 'turn-1' }, { type: 'content', data: 'Half an ' }, { type: 'content', data: 'answer' }]);
+    expect(started.turnId).toBe('turn-1');
+    expect(started.busy).toBe(true);
+    const view = [{ type: 'cancelled', turnId: 'turn-1', content: 'Half an answer' }].reduce(applyEvent, started);
+    expect(view.busy).toBe(false);
+    expect(view.items.at(-1)).toEqual({ kind: 'assistant', text: 'Half an answer', stopped: true });
+  });
+
+  it('a turn stopped before any text, or during a tool after an earlier answer, shows only the stopped note', () => {
+    expect(fold([{ type: 'cancelled', content: '' }]).items.at(-1)).toEqual({ kind: 'assistant', text: '', stopped: true });
+    const view = fold([
+      { type: 'content', data: 'Let me look.' },
+      { type: 'tool_call', toolCallId: 't1', toolName: 'get_user_workflow', state: 'completed' },
+      { type: 'cancelled', content: 'Let me look.' },
+    ]);
+    expect(view.items.slice(1)).toEqual([
+      { kind: 'assistant', text: 'Let me look.' },
+      { kind: 'tool', id: 't1', name: 'get_user_workflow', state: 'completed' },
+      { kind: 'assistant', text: '', stopped: true },
+    ]);
+    // No token reached this client: the stored partial answer stands in.
+    expect(fold([{ type: 'cancelled', content: 'Stored half' }]).items.at(-1)).toEqual({ kind: 'assistant', text: 'Stored half', stopped: true });
+  });
+
   it('ends on an error event', () => {
     expect(fold([{ type: 'error', error: 'The service is unavailable' }]).items.at(-1)).toEqual({ kind: 'error', text: 'The service is unavailable' });
   });
