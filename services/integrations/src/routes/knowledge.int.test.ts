@@ -175,6 +175,9 @@ describe('documents', () => {
     expect((await post({ name: 'n'.repeat(256), content: 'long enough content' })).error).toBe('Document name error: Document name must be 255 characters or less. Please use a shorter filename.');
     expect((await post({ name: 'a/b', content: 'long enough content' })).error).toBe('Document name error: Document name contains invalid characters. Avoid using: < > : " / \\ | ? *');
     expect((await post({ name: 'short', content: 'tiny' })).error).toBe('Document content error: Document content must be at least 10 characters long');
+    // true, a list or an object is refused, not stored as its String() ("true.txt")
+    for (const name of [true, ['a'], { a: 1 }]) expect((await post({ name, content: 'long enough content' })).error).toBe('Document name error: Document name must be text');
+    expect((await post({ name: 'notes', content: ['long enough content'] })).error).toBe('Document content error: Document content must be text');
     expect((await post({ name: 'big', content: 'x'.repeat(1_000_001) })).error).toBe('Document content error: Document content exceeds maximum size of 1MB. Please split large content into smaller documents.');
     expect((await post({ documents: [] })).error).toBe('documents must be a list of 1 to 100 documents');
     expect((await post({ documents: [{ filename: 'a.txt' }] })).error).toBe('documents[0].fileUrl is required');

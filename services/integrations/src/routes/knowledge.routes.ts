@@ -219,6 +219,11 @@ interface NewDocument {
 /** The documents of a POST …/documents: the spec's `documents[]` of files, or one text document (the tool's name and content). */
 async function documentsOf(body: Record<string, unknown>, policy: AddressPolicy): Promise<NewDocument[]> {
   if (body.documents === undefined) {
+    // Text, or a number taken as its text (a tool's value); true, a list or an object was stored as its String().
+    for (const field of ['name', 'content'] as const) {
+      const v = body[field];
+      if (v !== undefined && v !== null && typeof v !== 'string' && typeof v !== 'number') throw new ToolError(`Document ${field} error: Document ${field} must be text`, 400);
+    }
     const problem = validateKnowledgeDocument(body.name, body.content);
     if (problem) throw new ToolError(problem, 400);
     const content = String(body.content);
