@@ -1,8 +1,12 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { applyEvent, takeEvents, type ChatItem, type ChatView } from './chatStream';
 import { CopilotItem, type ProposalItem } from './CopilotItem';
 import { Composer } from './Composer';
+import { ChatHistory } from './ChatHistory';
+import { chatView, fetchChat, fetchChats } from './storedChat';
 import { Icon } from '../ui/icons';
+import { useToast } from '../ui/toast';
 import './copilot.css';
 
 async function postJson(path: string, body?: unknown): Promise<{ ok: boolean; status: number; body: Record<string, unknown> }> {
@@ -25,10 +29,20 @@ const FOLLOW_SLACK = 48;
  * The copilot beside the canvas: the conversation with streamed text and tool call states, proposed diffs
  * to accept or reject, and checkpoints to revert to. Edits land through the editor, so the canvas shows
  * them live like any other collaborator's. While a reply streams, Send becomes Stop: the turn is stopped
- * on the server, and its answer stays as far as it got, marked "Stopped".
+ * on the server, and its answer stays as far as it got, marked "Stopped". The panel opens on the user's
+ * latest chat of the workflow (stored by the copilot service); "New chat" starts another, and the history
+ * menu reopens an earlier one.
  */
 export function CopilotPanel({ workflowId }: { workflowId: string }) {
   const [view, setView] = useState<ChatView>({ items: [], busy: false });
+  /** The chat to show: undefined for the latest one, null for a new chat, else the one picked. */
+  const [picked, setPicked] = useState<string | null | undefined>(undefined);
+  const toast = useToast();
+  const queries = useQueryClient();
+  const chats = useQuery({ queryKey: ['copilotChats', workflowId], queryFn: () => fetchChats(workflowId) });
+  const target = picked === undefined ? chats.data?.[0]?.id : picked;
+  // Loaded only when the panel is not already showing it (a chat the user is talking in is the live view).
+  const stored = useQuery({ queryKey: ['copilotChat', target], queryFn: () => fetchChat(String(target)), enabled: typeof target === 'string' && view.chatId !== target });
   const [draft, setDraft] = useState('');
   const [propose, setPropose] = useState(false);
   const [stopping, setStopping] = useState(false);
@@ -42,6 +56,27 @@ export function CopilotPanel({ workflowId }: { workflowId: string }) {
     const el = list.current;
     if (el && following.current) el.scrollTop = el.scrollHeight;
   }, [view.items]);
+
+  useEffect(() => {
+    // A chat reopened after its cached copy went stale waits for the fresh one.
+    if (stored.data && !stored.isFetching && stored.data.id === target && view.chatId !== target && !view.busy) {
+      following.current = true;
+      setView(chatView(stored.data));
+    }
+  }, [stored.data, stored.isFetching, target, view.chatId, view.busy]);
+  useEffect(() => {
+    if (chats.error) toast.error(`Failed to load the copilot's chats: ${chats.error.message}`);
+  }, [chats.error, toast]);
+  useEffect(() => {
+    if (stored.error) toast.error(`Failed to load the chat: ${stored.error.message}`);
+  }, [stored.error, toast]);
+
+  function open(chatId: string | null) {
+    if (view.busy) return;
+    setPicked(chatId);
+    setStopping(false);
+    if (chatId === null || chatId !== view.chatId) setView({ items: [], busy: false });
+  }
 
   const update = (at: number, item: ChatItem) => setView((v) => ({ ...v, items: v.items.map((x, i) => (i === at ? item : x)) }));
   const fail = (text: string) => setView((v) => ({ ...v, busy: false, items: [...v.items, { kind: 'error', text }] }));
@@ -88,6 +123,8 @@ export function CopilotPanel({ workflowId }: { workflowId: string }) {
       if (!taken.events.length) continue;
       setView((v) => taken.events.reduce(applyEvent, v));
       const start = taken.events.find((e) => e.type === 'start');
+      // The panel stays on this chat when the list of chats refreshes.
+      if (start) setPicked(String(start.chatId));
       if (start && stopWanted.current) {
         stopWanted.current = false;
         void cancelTurn(String(start.chatId), String(start.turnId));
@@ -95,6 +132,8 @@ export function CopilotPanel({ workflowId }: { workflowId: string }) {
     }
     setView((v) => ({ ...v, busy: false }));
     setStopping(false);
+    void queries.invalidateQueries({ queryKey: ['copilotChats', workflowId] });
+    void queries.invalidateQueries({ queryKey: ['copilotChat'] });
   }
 
   async function revert(at: number, checkpointId: string) {
@@ -119,8 +158,16 @@ export function CopilotPanel({ workflowId }: { workflowId: string }) {
         </span>
         <h2>Copilot</h2>
         {view.busy && <span className="pill pill-accent">{stopping ? 'Stopping…' : 'Replying…'}</span>}
+        <button type="button" className="btn btn-sm btn-ghost" disabled={view.busy || (view.items.length === 0 && !view.chatId)} onClick={() => open(null)}>
+          <Icon name="plus" size={12} /> New chat
+        </button>
+        <ChatHistory chats={chats.data ?? []} current={view.chatId} disabled={view.busy} onOpen={open} />
       </div>
-      {view.items.length === 0 ? (
+      {view.items.length === 0 && (chats.isPending || stored.isFetching) ? (
+        <p className="copilot-loading muted" role="status">
+          Loading the chat…
+        </p>
+      ) : view.items.length === 0 ? (
         <div className="copilot-empty">
           <p>Ask for a change in your own words: the copilot edits the workflow, and every edit can be reverted.</p>
           <ul aria-label="Suggestions">

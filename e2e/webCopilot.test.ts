@@ -1,0 +1,93 @@
+/**
+ * The copilot panel's chat history in Chromium, against the stack's model fake: a chat survives a reload
+ * (answers, tool lines, the edit's checkpoint to revert to), continues with its history sent to the model,
+ * "New chat" starts an empty one, and the history menu reopens the first.
+ */
+import { describe, expect, inject, it } from 'vitest';
+import { AGENT_AND_SLACK_YAML, uniqueSuffix } from '@weft/testkit';
+import { chromiumPerSuite } from './support/browser.js';
+import { openNewWorkflow } from './support/workflows.js';
+
+/** Scripts the stack's fake model for chats whose user messages carry `marker`. */
+async function script(marker: string, turns: unknown[]): Promise<void> {
+  const res = await fetch(`${inject('modelFakeUrl')}/_fake/script`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ marker, turns }) });
+  expect(res.status).toBe(200);
+}
+
+/** The messages of the model requests whose conversation carries `marker`, in the order the fake received them. */
+async function requestsWith(marker: string): Promise<Array<Array<{ role: string; content: unknown }>>> {
+  const sent = (await (await fetch(`${inject('modelFakeUrl')}/_fake/chats`)).json()) as Array<{ body: { messages?: Array<{ role: string; content: unknown }> } }>;
+  return sent.map((c) => c.body.messages ?? []).filter((m) => JSON.stringify(m).includes(marker));
+}
+
+describe('the copilot’s chat history in Chromium', () => {
+  const chromium = chromiumPerSuite();
+
+  it('a reload keeps the chat, which goes on with its history; New chat empties the panel; the history menu reopens the first chat', async () => {
+    const { page, errors, call, workflowId } = await openNewWorkflow(chromium(), 'Copilot history user');
+    expect((await call('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-history-e2e' } })).status).toBe(200);
+    const marker = `[hist-${uniqueSuffix()}]`;
+    await script(marker, [
+      { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK_YAML, description: 'Writer posts to Slack' } }] },
+      { content: 'I added a **Writer** agent that posts to Slack.' },
+      { content: 'It already posts to the Slack channel.' },
+    ]);
+    const panel = page.getByRole('region', { name: 'Copilot' });
+    const box = panel.getByRole('textbox', { name: 'Ask the copilot' });
+    const first = `Add a writer ${marker}`;
+    await box.fill(first);
+    await box.press('Enter');
+    await panel.locator('.copilot-assistant strong').getByText('Writer', { exact: true }).waitFor({ timeout: 30_000 });
+    await panel.getByRole('button', { name: 'Send' }).waitFor({ timeout: 30_000 });
+
+    // Reloaded: the stored chat is back as it was shown live.
+    await page.reload();
+    await panel.locator('.copilot-assistant strong').getByText('Writer', { exact: true }).waitFor({ timeout: 15_000 });
+    expect(await panel.locator('.copilot-user').allTextContents()).toEqual([first]);
+    expect(await panel.locator('.copilot-assistant').allTextContents()).toEqual(['I added a Writer agent that posts to Slack.']);
+    expect(await panel.locator('.tool-name').allTextContents()).toEqual(['edit_workflow: completed']);
+    const revert = panel.getByRole('button', { name: 'Revert to before this edit' });
+    expect(await revert.count()).toBe(1);
+
+    // Continued: the same chat, and the model reads the earlier turn.
+    await box.fill('Does it post to Slack?');
+    await box.press('Enter');
+    await panel.getByText('It already posts to the Slack channel.').waitFor({ timeout: 30_000 });
+    await panel.getByRole('button', { name: 'Send' }).waitFor({ timeout: 30_000 });
+    const last = (await requestsWith(marker)).at(-1) ?? [];
+    expect(last.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([first, 'Does it post to Slack?']);
+    expect(last.some((m) => m.role === 'assistant' && m.content === 'I added a **Writer** agent that posts to Slack.')).toBe(true);
+    expect(last.some((m) => m.role === 'tool')).toBe(true);
+    const chats = await call<{ chats: Array<{ id: string; title: string }> }>('GET', `/api/copilot/chats?workflowId=${workflowId}`);
+    expect(chats.body.chats.map((c) => c.title)).toEqual([first]);
+    await revert.click();
+    await panel.getByRole('button', { name: 'Reverted' }).waitFor();
+
+    // A new chat starts empty, and is its own chat.
+    await panel.getByRole('button', { name: 'New chat' }).click();
+    await panel.getByRole('list', { name: 'Suggestions' }).waitFor();
+    expect(await panel.locator('.copilot-user').count()).toBe(0);
+    const other = `[hist2-${uniqueSuffix()}]`;
+    await script(other, [{ content: 'A fresh start.' }]);
+    await box.fill(`Hello again ${other}`);
+    await box.press('Enter');
+    await panel.getByText('A fresh start.').waitFor({ timeout: 30_000 });
+    await panel.getByRole('button', { name: 'Send' }).waitFor({ timeout: 30_000 });
+    expect((await requestsWith(other)).at(-1)?.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([`Hello again ${other}`]);
+
+    // A reload opens the latest chat; the history menu lists both, newest first, and reopens the first.
+    await page.reload();
+    await panel.getByText('A fresh start.').waitFor({ timeout: 15_000 });
+    await panel.getByRole('button', { name: 'Chat history' }).click();
+    const menu = page.getByRole('menu', { name: 'Chat history' });
+    const entries = menu.getByRole('menuitem');
+    await entries.first().waitFor();
+    expect(await menu.locator('.copilot-history-title').allTextContents()).toEqual([`Hello again ${other}`, first]);
+    expect(await menu.locator('.copilot-history-time').first().textContent()).toMatch(/^(just now|\dm ago)$/);
+    await entries.filter({ hasText: first }).click();
+    await panel.getByText('It already posts to the Slack channel.').waitFor({ timeout: 15_000 });
+    expect(await panel.locator('.copilot-user').allTextContents()).toEqual([first, 'Does it post to Slack?']);
+    expect(await panel.getByText('A fresh start.').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});
