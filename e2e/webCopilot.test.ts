@@ -4,6 +4,7 @@
  * "New chat" starts an empty one, and the history menu reopens the first.
  */
 import { describe, expect, inject, it } from 'vitest';
+import type { Route } from 'playwright-core';
 import { AGENT_AND_SLACK_YAML, uniqueSuffix } from '@weft/testkit';
 import { chromiumPerSuite } from './support/browser.js';
 import { openNewWorkflow } from './support/workflows.js';
@@ -89,5 +90,15 @@ describe('the copilot’s chat history in Chromium', () => {
     expect(await panel.locator('.copilot-user').allTextContents()).toEqual([first, 'Does it post to Slack?']);
     expect(await panel.getByText('A fresh start.').count()).toBe(0);
     expect(errors).toEqual([]);
+  });
+
+  it('a chat list the server refuses is a toast, and the panel stays usable', async () => {
+    const { page } = await openNewWorkflow(chromium(), 'Copilot history failure');
+    await page.route('**/api/copilot/chats?*', (route: Route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'The copilot service is unavailable' }) }));
+    await page.reload();
+    await page.getByTestId('toast').getByText("Failed to load the copilot's chats: The copilot service is unavailable").waitFor({ timeout: 15_000 });
+    const panel = page.getByRole('region', { name: 'Copilot' });
+    await panel.getByRole('list', { name: 'Suggestions' }).waitFor();
+    expect(await panel.getByRole('textbox', { name: 'Ask the copilot' }).isEditable()).toBe(true);
   });
 });
