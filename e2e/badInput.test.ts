@@ -110,13 +110,13 @@ const NUMBER_AS_TEXT = new Set(['POST /api/memory key', 'POST /api/tools/thinkin
 const CLAMPED = new Set(['topK']);
 
 /** Query parameters of routes that read them, with what kind of value each takes. */
-const QUERIES: Record<string, Record<string, 'count' | 'position' | 'text'>> = {
+const QUERIES: Record<string, Record<string, 'count' | 'position' | 'cursor' | 'text'>> = {
   'GET /api/workflows': { workspaceId: 'text' },
   'GET /api/folders': { workspaceId: 'text' },
   'GET /api/knowledge': { workspaceId: 'text', limit: 'count', offset: 'position' },
   'GET /api/knowledge/:id/documents': { limit: 'count', offset: 'position' },
   'GET /api/knowledge/:id/documents/:documentId/chunks': { limit: 'count', offset: 'position' },
-  'GET /api/workflows/:id/executions': { limit: 'count', cursor: 'text', status: 'text', trigger: 'text' },
+  'GET /api/workflows/:id/executions': { limit: 'count', cursor: 'cursor', status: 'text', trigger: 'text' },
   'GET /api/workflows/:id/events': { after: 'position' },
   'GET /api/executions/:id/stream': { after: 'position' },
   'GET /api/executions/:id/values': { ref: 'text' },
@@ -347,7 +347,9 @@ describe('bad input to every route is a 4xx naming the field, never a 5xx or a h
       findings.check(route, 'malformed query', await send(method, `${url}?%=%&&==&a[=1&%E0%A4%A=%ZZ`), undefined, true);
       for (const [param, kind] of Object.entries(QUERIES[route] ?? {})) {
         const base = baseQuery(route, fx);
-        const values = kind === 'text' ? [''] : ['-1', 'NaN', '1e400', 'abc', '1.5', '99999999999999999999999'];
+        const numbers = ['-1', 'NaN', '1e400', 'abc', '1.5', '99999999999999999999999'];
+        // An opaque cursor the server never gave: garbage, numbers, base64 of nonsense, huge.
+        const values = kind === 'text' ? [''] : kind === 'cursor' ? [...numbers, Buffer.from('{"at":"x","id":1}').toString('base64url'), 'x'.repeat(8_000)] : numbers;
         const tries: Array<[string, string]> = values.map((v) => [v, new URLSearchParams({ ...base, [param]: v }).toString()]);
         tries.push(['repeated', `${new URLSearchParams(base).toString()}&${param}=1&${param}=2`]);
         // A huge URL at a private address, which the outbound guard refuses unsent (a huge host name would be looked up in DNS).
