@@ -92,6 +92,26 @@ describe('the copilot’s chat history in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('a failed turn shows its error after a reload as it did live', async () => {
+    const { page, call } = await openNewWorkflow(chromium(), 'Copilot history error');
+    expect((await call('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-history-e2e' } })).status).toBe(200);
+    const marker = `[hist-err-${uniqueSuffix()}]`;
+    await script(marker, [{ error: { status: 401, message: 'Incorrect API key provided' } }]);
+    const panel = page.getByRole('region', { name: 'Copilot' });
+    const box = panel.getByRole('textbox', { name: 'Ask the copilot' });
+    await box.fill(`Hello ${marker}`);
+    await box.press('Enter');
+    const alert = panel.getByRole('alert');
+    await alert.waitFor({ timeout: 30_000 });
+    const live = await alert.textContent();
+    expect(live).toContain('Incorrect API key provided');
+    await panel.getByRole('button', { name: 'Send' }).waitFor({ timeout: 30_000 });
+    await page.reload();
+    await panel.getByRole('alert').waitFor({ timeout: 15_000 });
+    expect(await panel.getByRole('alert').allTextContents()).toEqual([live]);
+    expect(await panel.locator('.copilot-assistant').count()).toBe(0);
+  });
+
   it('a chat list the server refuses is a toast, and the panel stays usable', async () => {
     const { page } = await openNewWorkflow(chromium(), 'Copilot history failure');
     await page.route('**/api/copilot/chats?*', (route: Route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'The copilot service is unavailable' }) }));

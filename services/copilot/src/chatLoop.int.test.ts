@@ -154,7 +154,7 @@ describe('copilot chat loop (Temporal, NATS, the OpenAI fake behind the model la
     await keep(turnId, 'turn-provider-error');
     // The model layer's message for a provider's refusal: status and the provider's own words.
     expect(result.error).toBe('401 Incorrect API key provided');
-    expect((await h.store.messages(chatId)).at(-1)?.content).toBe('Error: 401 Incorrect API key provided');
+    expect((await h.store.messages(chatId)).at(-1)).toMatchObject({ role: 'assistant', content: 'Error: 401 Incorrect API key provided', status: 'error' });
   });
 
   it(`stops after ${COPILOT_MAX_ITERATIONS} model rounds when the model keeps calling tools`, async () => {

@@ -15,8 +15,8 @@ export interface CopilotDB {
     content: string;
     tool_calls: Json<unknown> | null;
     tool: Json<unknown> | null;
-    /** `stopped` on the answer of a turn the user stopped; null otherwise. */
-    status: ColumnType<'stopped' | null, 'stopped' | null | undefined, 'stopped' | null>;
+    /** `stopped` on the answer of a turn the user stopped, `error` on a failed turn's error; null otherwise. */
+    status: ColumnType<'stopped' | 'error' | null, 'stopped' | 'error' | null | undefined, 'stopped' | 'error' | null>;
     created_at: Stamp;
   };
   checkpoints: { id: string; chat_id: string; workflow_id: string; turn_id: string; description: string | null; state: Json<unknown>; created_at: Stamp };

@@ -12,8 +12,8 @@ export interface ChatMessage {
   content: string;
   toolCalls?: ModelToolCall[];
   tool?: { toolCallId: string; name: string; state: 'completed' | 'error' };
-  /** `stopped`: the answer of a turn the user stopped, as far as it got. */
-  status?: 'stopped';
+  /** `stopped`: the answer of a turn the user stopped, as far as it got; `error`: a failed turn's `Error: <message>`. */
+  status?: 'stopped' | 'error';
 }
 
 /** What a chat turn workflow is started with. */

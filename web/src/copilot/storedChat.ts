@@ -21,7 +21,8 @@ export interface StoredMessage {
   createdAt: string;
   toolCalls?: Array<{ id: string; name: string }>;
   tool?: { toolCallId: string; name: string; state: 'completed' | 'error' };
-  status?: 'stopped';
+  /** `stopped`: a stopped turn's answer; `error`: a failed turn's `Error: <message>`. */
+  status?: 'stopped' | 'error';
 }
 
 export interface StoredChat extends ChatSummary {
@@ -55,7 +56,7 @@ function toolResult(content: string): { data?: { checkpointId?: unknown; proposa
   }
 }
 
-/** What a failed turn stores as its last answer (the copilot's `finishTurn`): the live view shows it as an error. */
+/** How a failed turn's stored answer begins (the copilot's `finishTurn`, status `error`): the live view shows the rest as an error. */
 const ERROR_PREFIX = 'Error: ';
 
 /**
@@ -91,7 +92,7 @@ export function chatView(chat: StoredChat): ChatView {
     if (m.role === 'user') items.push({ kind: 'user', text: m.content });
     else if (m.role === 'assistant') {
       if (m.status === 'stopped') items.push({ kind: 'assistant', text: m.content, stopped: true });
-      else if (lastOfTurn && !m.toolCalls?.length && m.content.startsWith(ERROR_PREFIX)) items.push({ kind: 'error', text: m.content.slice(ERROR_PREFIX.length) });
+      else if (m.status === 'error') items.push({ kind: 'error', text: m.content.startsWith(ERROR_PREFIX) ? m.content.slice(ERROR_PREFIX.length) : m.content });
       else if (m.content) items.push({ kind: 'assistant', text: m.content });
     } else if (m.tool) {
       const result = toolResult(m.content);

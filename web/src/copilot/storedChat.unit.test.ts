@@ -98,7 +98,7 @@ describe('a stored copilot chat in the panel', () => {
         tool('t2', 'c1', 'edit_workflow', { success: false, error: 'Edit workflow failed: Invalid YAML at line 3: bad' }, 'error'),
         msg('t2', { role: 'assistant', content: '', status: 'stopped' }),
         msg('t3', { role: 'user', content: 'Try again' }),
-        msg('t3', { role: 'assistant', content: 'Error: Incorrect API key provided' }),
+        msg('t3', { role: 'assistant', content: 'Error: Incorrect API key provided', status: 'error' }),
       ]),
     );
     expect(view.items.slice(1)).toEqual([
@@ -111,12 +111,9 @@ describe('a stored copilot chat in the panel', () => {
     ]);
   });
 
-  it('an answer that only starts with "Error: " mid-turn stays an answer', () => {
-    const view = chatView(chat([msg('t1', { role: 'user', content: 'hi' }), msg('t1', { role: 'assistant', content: 'Error: handling added.' }), msg('t1', { role: 'assistant', content: 'Done.' })]));
-    expect(view.items.slice(1)).toEqual([
-      { kind: 'assistant', text: 'Error: handling added.' },
-      { kind: 'assistant', text: 'Done.' },
-    ]);
+  it('an answer of the model that starts with "Error: " stays an answer (only a failed turn’s is marked error)', () => {
+    const view = chatView(chat([msg('t1', { role: 'user', content: 'hi' }), msg('t1', { role: 'assistant', content: 'Error: handling is added.' })]));
+    expect(view.items.slice(1)).toEqual([{ kind: 'assistant', text: 'Error: handling is added.' }]);
   });
 
   it('titles chats by their first message on one line, cut, and says how long ago', () => {

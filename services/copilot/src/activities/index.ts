@@ -57,7 +57,7 @@ export function createCopilotActivities(deps: CopilotActivityDeps) {
     },
 
     async finishTurn(input: { chatId: string; turnId: string; messages: ChatMessage[]; error?: string }): Promise<void> {
-      const messages = input.error ? [...input.messages, { role: 'assistant' as const, content: `Error: ${input.error}` }] : input.messages;
+      const messages = input.error ? [...input.messages, { role: 'assistant' as const, content: `Error: ${input.error}`, status: 'error' as const }] : input.messages;
       await deps.store.appendMessages(input.chatId, input.turnId, messages, `${input.turnId}:a`);
     },
   };

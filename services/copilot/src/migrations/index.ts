@@ -65,4 +65,11 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0003_message_error_status': {
+    async up(db: Kysely<unknown>) {
+      // A failed turn's stored `Error: …` answer is marked `error`, so a reopened chat shows it as the error it was.
+      await db.schema.alterTable('messages').dropConstraint('messages_status_check').execute();
+      await db.schema.alterTable('messages').addCheckConstraint('messages_status_check', sql`status in ('stopped', 'error')`).execute();
+    },
+  },
 };
