@@ -337,6 +337,23 @@ describe('bad input to every route is a 4xx naming the field, never a 5xx or a h
     expect(findings.all).toEqual([]);
   });
 
+  it('bad headers: execution mode, Last-Event-ID, deployment and personal keys', async () => {
+    const findings = new Findings();
+    const execute = `/api/workflows/${fx.workflowId}/execute`;
+    for (const mode of ['bogus', 'x'.repeat(4_000)]) findings.check('POST execute', `x-execution-mode ${mode.slice(0, 20)}`, await send('POST', execute, { body: '{}', headers: { 'x-execution-mode': mode } }), 'x-execution-mode');
+    for (const key of ['garbage', 'weft_' + 'x'.repeat(4_000), 'x'.repeat(4_000)]) {
+      const a = await send('POST', execute, { body: '{}', headers: { 'x-api-key': key, cookie: '' } });
+      findings.check('POST execute', `x-api-key ${key.slice(0, 20)}`, a);
+    }
+    for (const path of [`/api/workflows/${fx.workflowId}/events`, `/api/executions/${randomUUID()}/stream`]) {
+      for (const id of ['-1', 'abc', '1e400', '99999999999999999999999']) {
+        findings.check(`GET ${path}`, `Last-Event-ID ${id}`, await send('GET', path, { headers: { 'last-event-id': id, accept: 'text/event-stream' } }), 'Last-Event-ID');
+      }
+    }
+    await healthy(findings, 'bad headers');
+    expect(findings.all).toEqual([]);
+  });
+
   it('bad query parameters: negative, NaN and huge numbers, repeated and malformed values', async () => {
     const findings = new Findings();
     await eachRoute(async (route) => {
