@@ -92,6 +92,35 @@ describe('the copilot’s chat history in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('a proposed edit comes back pending after a reload, and accepted once accepted', async () => {
+    const { page, call } = await openNewWorkflow(chromium(), 'Copilot history proposal');
+    expect((await call('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-history-e2e' } })).status).toBe(200);
+    const marker = `[hist-prop-${uniqueSuffix()}]`;
+    await script(marker, [
+      { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK_YAML, description: 'Writer posts to Slack' } }] },
+      { content: 'Here is the change to review.' },
+    ]);
+    const panel = page.getByRole('region', { name: 'Copilot' });
+    await panel.getByLabel('Show edits as a diff first').check();
+    const box = panel.getByRole('textbox', { name: 'Ask the copilot' });
+    await box.fill(`Propose a writer ${marker}`);
+    await box.press('Enter');
+    await panel.getByText('Here is the change to review.').waitFor({ timeout: 30_000 });
+    await panel.getByRole('button', { name: 'Send' }).waitFor({ timeout: 30_000 });
+
+    await page.reload();
+    const card = panel.locator('li.copilot-proposal');
+    await card.waitFor({ timeout: 15_000 });
+    expect(await card.getByRole('list', { name: 'Proposed changes' }).getByRole('listitem').count()).toBeGreaterThan(0);
+    await card.getByRole('button', { name: 'Accept' }).click();
+    await card.getByText('Accepted', { exact: true }).waitFor();
+    await page.reload();
+    await panel.locator('li.copilot-proposal').getByText('Accepted', { exact: true }).waitFor({ timeout: 15_000 });
+    expect(await panel.locator('li.copilot-proposal').getByRole('button', { name: 'Accept' }).count()).toBe(0);
+    // The accepted proposal's own checkpoint is no card of its own, as live.
+    expect(await panel.getByRole('button', { name: 'Revert to before this edit' }).count()).toBe(0);
+  });
+
   it('a failed turn shows its error after a reload as it did live', async () => {
     const { page, call } = await openNewWorkflow(chromium(), 'Copilot history error');
     expect((await call('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-history-e2e' } })).status).toBe(200);
