@@ -402,23 +402,25 @@ async function browserEnvironment(deps: StagehandDeps, config: BrowserConfig, va
   };
 }
 
-/** The agent's answer (spec 001 §7): `{agentResult {success, completed, message, actions}, structuredOutput}`. */
-async function runAgent(deps: StagehandDeps, body: Record<string, unknown>, signal: AbortSignal | undefined) {
-  const startUrl = pageUrl(body, 'startUrl');
+/** The agent's `%key%` variables: the block's table (`[{cells {Key, Value}}]` or its JSON); anything else is none. */
+function agentVariables(body: Record<string, unknown>): Record<string, string> {
   const given = parseJson(body.variables);
-  const variables = tableToRecord(given.ok ? given.value : {});
+  return tableToRecord(given.ok ? given.value : {});
+}
+
+/**
+ * The agent's answer (spec 001 §7): `{agentResult {success, completed, message, actions}, structuredOutput}`.
+ * `conceal` is the variables' concealer: the action log keeps `%key%` for their values (the route conceals its errors).
+ */
+async function runAgent(deps: StagehandDeps, body: Record<string, unknown>, variables: Record<string, string>, conceal: (text: string) => string, signal: AbortSignal | undefined) {
+  const startUrl = pageUrl(body, 'startUrl');
   const task = substitute(required(body, 'task'), variables);
   const outputSchema = schemaOf(body.outputSchema, 'outputSchema', false);
   const apiKey = str(body, 'apiKey');
   const browser = deps.browser === undefined ? browserFromEnv() : deps.browser;
   const env = browser ? await browserEnvironment(deps, browser, variables, signal) : textEnvironment(deps, signal);
-  const conceal = concealer(variables);
   try {
     return await agentLoop(deps, env, { startUrl, task, outputSchema, apiKey, conceal }, signal);
-  } catch (err) {
-    // A failed call's error names no value either (a start page's redirect carrying one).
-    if (err instanceof ToolError) throw new ToolError(conceal(err.message), err.status);
-    throw err;
   } finally {
     await env.close();
   }
@@ -517,10 +519,16 @@ export function stagehandRoutes(deps: StagehandDeps): Route[] {
       method: 'POST',
       path: '/tools/stagehand/agent',
       async handle(req) {
+        // Every failure's message names no variable's value (a ToolError, a browser's or a library's own error
+        // carrying a URL a redirect moved a value into): the concealer is built before anything can fail.
+        let conceal = (text: string) => text;
         try {
-          return json(await runAgent(deps, objectBody(req.body), req.signal));
+          const body = objectBody(req.body);
+          const variables = agentVariables(body);
+          conceal = concealer(variables);
+          return json(await runAgent(deps, body, variables, conceal, req.signal));
         } catch (err) {
-          const message = errorMessage(err);
+          const message = conceal(errorMessage(err));
           const status = err instanceof ToolError && err.status ? err.status : 500;
           return json({ error: message, agentResult: { success: false, completed: false, message, actions: [] }, structuredOutput: null }, status);
         }
