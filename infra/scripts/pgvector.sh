@@ -10,8 +10,11 @@
 # Idempotent: does nothing when pg_available_extensions already lists vector. The source comes
 # through the Go module proxy (`go mod download`, pinned below; the proxy checks its sum); the build
 # needs make, a C compiler and the server's headers and pg_config (Debian:
-# apt-get install -y build-essential postgresql-server-dev-<major>). Schemas migrated before the
-# install keep the exact search; new ones (and new databases) get pgvector.
+# apt-get install -y build-essential postgresql-server-dev-<major>). The schemas migrated before the
+# install are converted to pgvector at the next start of the integrations service (upgradeToPgvector,
+# services/integrations/src/migrations/pgvectorUpgrade.ts: it creates the extension, which needs a
+# superuser, else it logs a warning and keeps the exact search; a column marked "exact store forced"
+# stays exact); new schemas (and new databases) get pgvector when they are migrated.
 set -euo pipefail
 
 PGVECTOR_MODULE=github.com/pgvector/pgvector
@@ -69,4 +72,4 @@ make -C "$build" -s PG_CONFIG="$pg_config" install >/dev/null ||
 
 available=$(ask "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'")
 [[ -n $available ]] || die 'installed, but the server does not list vector: is DATABASE_URL a server on this machine?'
-say "version $available available; the integrations service creates the extension when it migrates a new schema"
+say "version $available available; the integrations service converts existing schemas to pgvector at its next start (restart it), and new schemas get it when they are migrated"
