@@ -70,18 +70,18 @@ export function workspaceRoutes(clients: Clients, auth: Authenticator, users: Us
     if (own !== 'admin') throw new AppError('forbidden', 'This action needs admin permission in the workspace');
     const user = await users.byEmail(body.email);
     if (!user) throw new AppError('not_found', `No account with email ${body.email}`);
-    const { member } = await clients.registry.setMember({ actor, workspaceId: req.params.id, userId: user.id, permission: body.permission });
+    const { member } = await clients.registry.setMember({ actor, workspaceId: req.params.id, userId: user.id, permission: body.permission, mustExist: false });
     res.status(201).json({ member: { ...member, email: user.email, name: user.name } });
   });
 
   r.patch('/workspaces/:id/members/:userId', async (req, res) => {
     const actor = await requireActor(auth, req);
     const body = parseBody(memberBody, req.body);
-    // A change of a member's permission: anyone else (an unknown id, an account never invited) is
-    // not made a member here — that is an invitation by email.
-    const { members } = await clients.registry.getPermissions({ actor, workspaceId: req.params.id });
-    if (!members.some((m) => m.userId === req.params.userId)) throw new AppError('not_found', `userId ${req.params.userId.slice(0, 100)} is not a member of this workspace`);
-    const { member } = await clients.registry.setMember({ actor, workspaceId: req.params.id, userId: req.params.userId, permission: body.permission });
+    // A change of a member's permission: anyone else (an unknown id, an account never invited, a
+    // member removed meanwhile) is not made a member here — that is an invitation by email. The
+    // registry checks membership in the transaction that writes (404 "userId … is not a member of
+    // this workspace"), so a removal committed just before is not undone.
+    const { member } = await clients.registry.setMember({ actor, workspaceId: req.params.id, userId: req.params.userId, permission: body.permission, mustExist: true });
     res.json({ member });
   });
 

@@ -16,13 +16,18 @@ export async function getPermissions(r: Registry, userId: string, workspaceId: s
   return { permission, members: rows.map((m) => ({ userId: m.user_id, permission: m.permission, createdAt: m.created_at.toISOString() })) };
 }
 
-/** Adds a member or changes a member's permission (admins only); the last admin cannot step down. */
-export async function setMember(r: Registry, userId: string, workspaceId: string, memberId: string, permission: string): Promise<MemberView> {
+/**
+ * Adds a member or changes a member's permission (admins only); the last admin cannot step down.
+ * With `mustExist` only a member's permission changes: a user who is no member (never was, or was
+ * removed by a call that committed first) is not_found and nothing is written or emitted.
+ */
+export async function setMember(r: Registry, userId: string, workspaceId: string, memberId: string, permission: string, opts: { mustExist?: boolean } = {}): Promise<MemberView> {
   if (!isPermission(permission)) throw new AppError('validation', "permission must be 'admin', 'write' or 'read'");
   if (!memberId) throw new AppError('validation', 'userId is required');
   await requireWorkspaceAccess(r.db, userId, workspaceId, 'admin');
   const row = await r.db.transaction().execute(async (trx) => {
     const before = await trx.selectFrom('workspace_members').select('permission').where('workspace_id', '=', workspaceId).where('user_id', '=', memberId).forUpdate().executeTakeFirst();
+    if (!before && opts.mustExist) throw new AppError('not_found', `userId ${memberId.slice(0, 100)} is not a member of this workspace`);
     if (before?.permission === 'admin' && permission !== 'admin') await keepAnAdmin(r, workspaceId, memberId);
     const saved = await trx
       .insertInto('workspace_members')

@@ -138,6 +138,11 @@ export interface SetMemberRequest {
   workspaceId: string;
   userId: string;
   permission: string;
+  /**
+   * Only change an existing member's permission: a user who is not a member (never was, or was
+   * removed meanwhile) is not_found and nothing is written. Unset, a missing member is added.
+   */
+  mustExist: boolean;
 }
 
 export interface MemberResponse {
@@ -2189,7 +2194,7 @@ export const GetPermissionsResponse: MessageFns<GetPermissionsResponse> = {
 };
 
 function createBaseSetMemberRequest(): SetMemberRequest {
-  return { actor: undefined, workspaceId: "", userId: "", permission: "" };
+  return { actor: undefined, workspaceId: "", userId: "", permission: "", mustExist: false };
 }
 
 export const SetMemberRequest: MessageFns<SetMemberRequest> = {
@@ -2205,6 +2210,9 @@ export const SetMemberRequest: MessageFns<SetMemberRequest> = {
     }
     if (message.permission !== "") {
       writer.uint32(34).string(message.permission);
+    }
+    if (message.mustExist !== false) {
+      writer.uint32(40).bool(message.mustExist);
     }
     return writer;
   },
@@ -2254,6 +2262,14 @@ export const SetMemberRequest: MessageFns<SetMemberRequest> = {
             message.permission = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.mustExist = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2280,6 +2296,11 @@ export const SetMemberRequest: MessageFns<SetMemberRequest> = {
         ? globalThis.String(object.user_id)
         : "",
       permission: isSet(object.permission) ? globalThis.String(object.permission) : "",
+      mustExist: isSet(object.mustExist)
+        ? globalThis.Boolean(object.mustExist)
+        : isSet(object.must_exist)
+        ? globalThis.Boolean(object.must_exist)
+        : false,
     };
   },
 
@@ -2297,6 +2318,9 @@ export const SetMemberRequest: MessageFns<SetMemberRequest> = {
     if (message.permission !== "") {
       obj.permission = message.permission;
     }
+    if (message.mustExist !== false) {
+      obj.mustExist = message.mustExist;
+    }
     return obj;
   },
 
@@ -2309,6 +2333,7 @@ export const SetMemberRequest: MessageFns<SetMemberRequest> = {
     message.workspaceId = object.workspaceId ?? "";
     message.userId = object.userId ?? "";
     message.permission = object.permission ?? "";
+    message.mustExist = object.mustExist ?? false;
     return message;
   },
 };

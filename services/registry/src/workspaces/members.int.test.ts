@@ -1,0 +1,69 @@
+import { describe, expect, it, vi } from 'vitest';
+import { sql } from 'kysely';
+import { createTestRegistry } from '../testSupport.js';
+import type { Registry } from '../ports.js';
+import { createWorkspace } from './workspaces.js';
+import { getPermissions, setMember } from './members.js';
+
+/** The types of the events the registry emitted, oldest first. */
+async function events(registry: Registry): Promise<string[]> {
+  const rows = await sql<{ type: string }>`select envelope->>'type' as type from outbox order by seq`.execute(registry.db);
+  return rows.rows.map((e) => e.type);
+}
+
+async function memberIds(registry: Registry, workspaceId: string): Promise<string[]> {
+  return (await getPermissions(registry, 'owner', workspaceId)).members.map((m) => m.userId);
+}
+
+describe('setMember with mustExist (a change of a member, PATCH .../members/{userId})', () => {
+  it('refuses a user who is no member as not_found, writes and emits nothing; without it the user is added', async () => {
+    const { registry, drop } = await createTestRegistry();
+    try {
+      const ws = await createWorkspace(registry, 'owner', 'W');
+      await expect(setMember(registry, 'owner', ws.id, 'stranger', 'write', { mustExist: true })).rejects.toMatchObject({
+        code: 'not_found',
+        message: 'userId stranger is not a member of this workspace',
+      });
+      expect(await memberIds(registry, ws.id)).toEqual(['owner']);
+      expect(await events(registry)).toEqual(['workspaceCreated']);
+
+      await setMember(registry, 'owner', ws.id, 'stranger', 'read');
+      expect(await setMember(registry, 'owner', ws.id, 'stranger', 'write', { mustExist: true })).toMatchObject({ userId: 'stranger', permission: 'write' });
+      expect(await events(registry)).toEqual(['workspaceCreated', 'memberAdded', 'memberUpdated']);
+    } finally {
+      await drop();
+    }
+  });
+
+  it('does not undo a removal that commits while it waits for the member row', async () => {
+    const { registry, drop } = await createTestRegistry();
+    try {
+      const ws = await createWorkspace(registry, 'owner', 'W');
+      await setMember(registry, 'owner', ws.id, 'dev', 'write');
+      let commitRemoval: () => void = () => undefined;
+      let removalPid: number | undefined;
+      const removal = registry.db.transaction().execute(async (trx) => {
+        removalPid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]?.pid;
+        await trx.deleteFrom('workspace_members').where('workspace_id', '=', ws.id).where('user_id', '=', 'dev').execute();
+        await new Promise<void>((resolve) => (commitRemoval = resolve));
+      });
+      // The change starts while the removal holds the row: it waits on the row lock, then finds no row.
+      const change = setMember(registry, 'owner', ws.id, 'dev', 'read', { mustExist: true }).then(
+        () => 'changed',
+        (e: unknown) => e,
+      );
+      await vi.waitFor(async () => {
+        expect(removalPid).toBeDefined();
+        const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where ${removalPid ?? 0}::int = any(pg_blocking_pids(pid))`.execute(registry.db);
+        expect(waiting.rows[0]?.n).toBe(1);
+      }, { timeout: 10_000, interval: 20 });
+      commitRemoval();
+      await removal;
+      expect(await change).toMatchObject({ code: 'not_found', message: 'userId dev is not a member of this workspace' });
+      expect(await memberIds(registry, ws.id)).toEqual(['owner']);
+      expect(await events(registry)).toEqual(['workspaceCreated', 'memberAdded']);
+    } finally {
+      await drop();
+    }
+  });
+});
