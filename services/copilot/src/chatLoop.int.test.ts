@@ -29,6 +29,30 @@ describe('copilot chat loop (Temporal, NATS, the OpenAI fake behind the model la
   const workflowId = () => `wf-${++n}`;
   /** Keeps the (ended) turn's history as `<name>.json` when WEFT_WRITE_HISTORIES is set. */
   const keep = (turnId: string, name: string) => keepHistory(h.turnHandle(turnId), historiesDir, name);
+  /**
+   * Holds the editor's state reads (an `edit_workflow` call running) until `release()`; `editing` says
+   * when one is held; `restore()` puts the editor's own reads back and lets any held one go.
+   */
+  const holdEditorReads = () => {
+    const getState = h.editor.getState;
+    let reached!: () => void;
+    let release!: () => void;
+    const editing = new Promise<void>((resolve) => (reached = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    h.editor.getState = async (id) => {
+      reached();
+      await released;
+      return getState.call(h.editor, id);
+    };
+    return {
+      editing,
+      release,
+      restore() {
+        h.editor.getState = getState;
+        release();
+      },
+    };
+  };
 
   beforeAll(async () => {
     h = await startCopilotHarness();
@@ -246,22 +270,14 @@ describe('copilot chat loop (Temporal, NATS, the OpenAI fake behind the model la
   it('a stop while a tool runs lets that edit land whole, runs no further tool or model call, and keeps the history well-formed', async () => {
     const wf = workflowId();
     h.fake.reply({ toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK_YAML } }, { name: 'get_yaml_structure', arguments: {} }] });
-    const getState = h.editor.getState;
-    let reached!: () => void;
-    let release!: () => void;
-    const editing = new Promise<void>((resolve) => (reached = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
-    h.editor.getState = async (id) => {
-      reached();
-      await released;
-      return getState.call(h.editor, id);
-    };
+    const { editing, release, restore } = holdEditorReads();
     try {
       const { result, chatId, turnId } = await h.begin({ workflowId: wf, message: 'Add a Slack step' });
       await editing;
       await h.turns.cancel(chatId, turnId, 'user-1');
       release();
       const stopped = await result();
+      await keep(turnId, 'turn-stopped-tool');
       expect(stopped.stopped).toBe(true);
       expect(stopped.toolCalls.map((c) => [c.name, c.state, c.error])).toEqual([
         ['edit_workflow', 'completed', undefined],
@@ -282,8 +298,7 @@ describe('copilot chat loop (Temporal, NATS, the OpenAI fake behind the model la
       await h.chat({ workflowId: wf, message: 'Thanks', chatId });
       expect(bodyOf(h.fake.chatRequests().at(-1)!).messages.filter((m) => m.role !== 'system').map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'user']);
     } finally {
-      h.editor.getState = getState;
-      release();
+      restore();
     }
   });
 
@@ -298,6 +313,7 @@ describe('copilot chat loop (Temporal, NATS, the OpenAI fake behind the model la
     await h.turns.cancel(chatId, turnId, 'user-1');
     const stopped = await result();
     held.release();
+    await keep(turnId, 'turn-stopped-before-text');
     expect(stopped).toMatchObject({ stopped: true, content: '', toolCalls: [] });
     expect(h.fake.chatRequests()).toHaveLength(0);
     expect((await h.store.messages(chatId)).map((m) => [m.role, m.content, m.status])).toEqual([
@@ -307,5 +323,47 @@ describe('copilot chat loop (Temporal, NATS, the OpenAI fake behind the model la
     const other = await h.chat({ workflowId: wf, message: 'Other chat' });
     await expect(h.turns.cancel(chatId, other.turnId, 'user-1')).rejects.toThrow(`Turn ${other.turnId} not found`);
     await expect(h.turns.cancel(other.chatId, other.turnId, 'user-1')).rejects.toThrow(`Turn ${other.turnId} has already ended`);
+  });
+
+  it('a stop during the last tool of the last allowed round, with no tool left to skip and no model call to follow, still ends the turn stopped', async () => {
+    const wf = workflowId();
+    // Every round but the last calls a cheap tool; the last round's only call is the edit held below.
+    h.fake.reply(
+      ...Array.from({ length: COPILOT_MAX_ITERATIONS - 1 }, () => ({ toolCalls: [{ name: 'get_last_run', arguments: {} }] })),
+      { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK_YAML } }] },
+    );
+    const { editing, release, restore } = holdEditorReads();
+    try {
+      const { result, chatId, turnId } = await h.begin({ workflowId: wf, message: 'Add a Slack step' });
+      await editing;
+      expect(h.fake.chatRequests()).toHaveLength(COPILOT_MAX_ITERATIONS);
+      await h.turns.cancel(chatId, turnId, 'user-1');
+      release();
+      const stopped = await result();
+      await keep(turnId, 'turn-stopped-last-round');
+      expect(stopped.stopped).toBe(true);
+      expect(stopped.error).toBeUndefined();
+      expect(stopped.content).toBe('');
+      // Every call ran: the edit landed whole, nothing was left to answer `TOOL_NOT_RUN`.
+      expect(stopped.toolCalls.map((c) => [c.name, c.state])).toEqual([
+        ...Array.from({ length: COPILOT_MAX_ITERATIONS - 1 }, () => ['get_last_run', 'completed']),
+        ['edit_workflow', 'completed'],
+      ]);
+      expect(stopped.checkpointIds).toHaveLength(1);
+      expect(Object.keys(h.editor.state(wf).blocks).sort()).toEqual(['notify', 'start', 'writer']);
+      expect(h.fake.chatRequests()).toHaveLength(COPILOT_MAX_ITERATIONS);
+      const messages = await h.store.messages(chatId);
+      expect(messages.map((m) => [m.role, m.status])).toEqual([
+        ['user', undefined],
+        ...Array.from({ length: COPILOT_MAX_ITERATIONS }, () => [
+          ['assistant', undefined],
+          ['tool', undefined],
+        ]).flat(),
+        ['assistant', 'stopped'],
+      ]);
+      expect(messages.at(-1)?.content).toBe('');
+    } finally {
+      restore();
+    }
   });
 });

@@ -58,7 +58,6 @@ export async function copilotTurn(args: TurnArgs, queues: TurnQueues): Promise<T
   const result: TurnResult = { chatId: args.chatId, content: '', toolCalls: [], checkpointIds: [], proposalIds: [] };
   const toolDefs: ModelToolDefinition[] = tools;
   let seq = 0;
-  let toolsSkipped = false;
   const markStopped = (partial: string) => {
     if (partial) result.content = result.content ? `${result.content}\n\n${partial}` : partial;
     added.push({ role: 'assistant', content: partial, status: 'stopped' });
@@ -93,7 +92,6 @@ export async function copilotTurn(args: TurnArgs, queues: TurnQueues): Promise<T
           messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
           added.push({ role: 'tool', content, tool: { toolCallId: call.id, name: call.name, state: 'error' } });
           result.toolCalls.push({ id: call.id, name: call.name, state: 'error', error: TOOL_NOT_RUN });
-          toolsSkipped = true;
           continue;
         }
         const outcome = await whole(() =>
@@ -112,8 +110,10 @@ export async function copilotTurn(args: TurnArgs, queues: TurnQueues): Promise<T
     if (isCancellation(err)) markStopped(streamedBeforeStop(err));
     else result.error = failureMessage(err);
   }
-  // A stop during the last round's tools skipped some without another model call to refuse.
-  if (toolsSkipped && !result.stopped) markStopped('');
+  // A stop during the last round's tools ends the loop with no model call left to refuse it, whether it
+  // skipped the calls after the running one or came during the last. A failed turn stays failed. This
+  // only changes what `finishTurn` is given, never which commands run, so open turns still replay.
+  if (stopRequested() && !result.stopped && !result.error) markStopped('');
   await whole(() => copilot.finishTurn({ chatId: args.chatId, turnId: args.turnId, messages: added, ...(result.error ? { error: result.error } : {}) }));
   return result;
 }

@@ -15,7 +15,7 @@ const historiesDir = fileURLToPath(new URL('./histories/', import.meta.url));
 
 /** Histories expected per workflow type; every workflow the bundle's entry exports must have some. */
 const EXPECTED: Record<string, string[]> = {
-  copilotTurn: ['turn-answer', 'turn-continued', 'turn-edit', 'turn-tool-error', 'turn-proposal', 'turn-provider-error', 'turn-round-limit', 'turn-worker-lost', 'turn-stopped'],
+  copilotTurn: ['turn-answer', 'turn-continued', 'turn-edit', 'turn-tool-error', 'turn-proposal', 'turn-provider-error', 'turn-round-limit', 'turn-worker-lost', 'turn-stopped', 'turn-stopped-tool', 'turn-stopped-before-text', 'turn-stopped-last-round'],
 };
 
 /** The workflows the entry exports: its functions (`COPILOT_MAX_ITERATIONS` is a constant). */
