@@ -92,6 +92,37 @@ describe('the copilot’s chat history in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('a message sent while the latest chat still loads waits, then continues that chat', async () => {
+    const { page, call, workflowId } = await openNewWorkflow(chromium(), 'Copilot history early');
+    expect((await call('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-history-e2e' } })).status).toBe(200);
+    const marker = `[hist-early-${uniqueSuffix()}]`;
+    await script(marker, [{ content: 'First answer.' }, { content: 'Second answer.' }]);
+    const panel = page.getByRole('region', { name: 'Copilot' });
+    const box = panel.getByRole('textbox', { name: 'Ask the copilot' });
+    await box.fill(`Start ${marker}`);
+    await box.press('Enter');
+    await panel.getByText('First answer.').waitFor({ timeout: 30_000 });
+    await panel.getByRole('button', { name: 'Send' }).waitFor({ timeout: 30_000 });
+
+    // The chat's messages are held back until the next message is sent.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/copilot/chats/*', async (route: Route) => {
+      await held;
+      await route.continue();
+    });
+    await page.reload();
+    await panel.getByRole('status').getByText('Loading the chat…').waitFor({ timeout: 15_000 });
+    await box.fill('Go on');
+    await box.press('Enter');
+    expect(await panel.locator('.copilot-user').count()).toBe(0);
+    release();
+    await panel.getByText('Second answer.').waitFor({ timeout: 30_000 });
+    expect(await panel.locator('.copilot-user').allTextContents()).toEqual([`Start ${marker}`, 'Go on']);
+    const chats = await call<{ chats: unknown[] }>('GET', `/api/copilot/chats?workflowId=${workflowId}`);
+    expect(chats.body.chats).toHaveLength(1);
+  });
+
   it('a proposed edit comes back pending after a reload, and accepted once accepted', async () => {
     const { page, call } = await openNewWorkflow(chromium(), 'Copilot history proposal');
     expect((await call('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-history-e2e' } })).status).toBe(200);

@@ -71,6 +71,16 @@ export function CopilotPanel({ workflowId }: { workflowId: string }) {
     if (stored.error) toast.error(`Failed to load the chat: ${stored.error.message}`);
   }, [stored.error, toast]);
 
+  /** The chat to show is not in the panel yet (the list or the chat itself is on its way, or about to be drawn). */
+  const loading = view.items.length === 0 && (chats.isPending || (typeof target === 'string' && view.chatId !== target && !stored.isError));
+
+  const [queued, setQueued] = useState(false);
+  // `send` of this render: it reads the chat now shown.
+  const sendNow = useRef<() => Promise<void>>(async () => {});
+  useEffect(() => {
+    if (queued && !loading) void sendNow.current();
+  }, [queued, loading]);
+
   function open(chatId: string | null) {
     if (view.busy) return;
     setPicked(chatId);
@@ -98,6 +108,12 @@ export function CopilotPanel({ workflowId }: { workflowId: string }) {
   async function send() {
     const message = draft.trim();
     if (!message || view.busy) return;
+    // While the chat to show is still loading the message waits, and goes to that chat once it is shown.
+    if (loading) {
+      setQueued(true);
+      return;
+    }
+    setQueued(false);
     setDraft('');
     setStopping(false);
     stopWanted.current = false;
@@ -136,6 +152,8 @@ export function CopilotPanel({ workflowId }: { workflowId: string }) {
     void queries.invalidateQueries({ queryKey: ['copilotChat'] });
   }
 
+  sendNow.current = send;
+
   async function revert(at: number, checkpointId: string) {
     const out = await postJson(`/api/copilot/checkpoints/${encodeURIComponent(checkpointId)}/revert`);
     if (out.ok) update(at, { kind: 'checkpoint', checkpointId, reverted: true });
@@ -163,7 +181,7 @@ export function CopilotPanel({ workflowId }: { workflowId: string }) {
         </button>
         <ChatHistory chats={chats.data ?? []} current={view.chatId} disabled={view.busy} onOpen={open} />
       </div>
-      {view.items.length === 0 && (chats.isPending || stored.isFetching) ? (
+      {loading ? (
         <p className="copilot-loading muted" role="status">
           Loading the chat…
         </p>
