@@ -71,4 +71,64 @@ type OtherEvent =
 type WorkflowEvent = GraphEvent | OtherEvent;
 type WorkflowEventType = WorkflowEvent['type'];
 
-export type { ValueChange, Checkpoint, GraphEvent, OtherEvent, WorkflowEvent, WorkflowEventType };
+type GraphEventType = GraphEvent['type'];
+
+/**
+ * Every event type this build knows, graph events marked. A record over the union, so a new event
+ * type does not compile until it is listed here.
+ */
+const KNOWN_EVENT_TYPES: Readonly<Record<WorkflowEventType, 'graph' | 'other'>> = {
+  blockAdded: 'graph',
+  blockMoved: 'graph',
+  blockResized: 'graph',
+  blockParentSet: 'graph',
+  blockRemoved: 'graph',
+  edgeAdded: 'graph',
+  edgeRemoved: 'graph',
+  blockEnabledToggled: 'graph',
+  blockHandlesToggled: 'graph',
+  blockWideSet: 'graph',
+  blockAdvancedModeSet: 'graph',
+  blockDuplicated: 'graph',
+  blockRenamed: 'graph',
+  subBlockValueSet: 'graph',
+  subBlockValueSetAndCleared: 'graph',
+  loopUpdated: 'graph',
+  parallelUpdated: 'graph',
+  workflowCleared: 'graph',
+  yamlImported: 'graph',
+  stateReplaced: 'graph',
+  workflowStarted: 'other',
+  undone: 'other',
+  redone: 'other',
+  historyReverted: 'other',
+  revertedToDeployed: 'other',
+  variableAdded: 'other',
+  variableUpdated: 'other',
+  variableDeleted: 'other',
+  variableDuplicated: 'other',
+  variablesReplaced: 'other',
+  deploymentStatusSet: 'other',
+  needsRedeploymentSet: 'other',
+  webhookActiveSet: 'other',
+};
+
+/**
+ * Whether this build knows the event's type. Events come from storage and the wire, so a newer
+ * Weft may have written types an older build (an old browser tab, an old service instance during a
+ * deploy) does not know; `evolve` leaves the state unchanged for those, and callers check here first
+ * to refuse or resync rather than carry on with a state that silently missed an edit.
+ */
+function isKnownEvent(event: unknown): event is WorkflowEvent {
+  if (typeof event !== 'object' || event === null || !('type' in event)) return false;
+  const { type } = event;
+  return typeof type === 'string' && Object.hasOwn(KNOWN_EVENT_TYPES, type);
+}
+
+/** Whether the event is a known one that changes the graph (and pushes a history entry). */
+function isGraphEvent(event: { type: string }): event is GraphEvent {
+  return Object.hasOwn(KNOWN_EVENT_TYPES, event.type) && KNOWN_EVENT_TYPES[event.type as WorkflowEventType] === 'graph';
+}
+
+export type { ValueChange, Checkpoint, GraphEvent, GraphEventType, OtherEvent, WorkflowEvent, WorkflowEventType };
+export { KNOWN_EVENT_TYPES, isKnownEvent, isGraphEvent };

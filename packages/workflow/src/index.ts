@@ -37,7 +37,8 @@ export type {
 } from './context.js';
 export { commandSchema, blockStateSchema, edgeSchema, parseCommand, parseCommands } from './commands.js';
 export type { Command, CommandType, CommandOf } from './commands.js';
-export type { ValueChange, Checkpoint, GraphEvent, OtherEvent, WorkflowEvent, WorkflowEventType } from './events.js';
+export type { ValueChange, Checkpoint, GraphEvent, GraphEventType, OtherEvent, WorkflowEvent, WorkflowEventType } from './events.js';
+export { KNOWN_EVENT_TYPES, isKnownEvent, isGraphEvent } from './events.js';
 export { DUPLICATE_OFFSET, startWorkflow } from './decide/addBlock.decide.js';
 export { decide, decideBatch, decideAndApply } from './decide/decide.js';
 export { evolve, replay } from './evolve/evolve.js';

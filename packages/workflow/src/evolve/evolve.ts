@@ -1,4 +1,4 @@
-import type { GraphEvent, WorkflowEvent } from '../events.js';
+import { isGraphEvent, type GraphEvent, type WorkflowEvent } from '../events.js';
 import { applyValueChanges, graphWith } from '../model/graph.js';
 import {
   historyEntry,
@@ -35,7 +35,12 @@ function applyEdit(state: WorkflowState, event: GraphEvent): WorkflowState {
   return edited(state, applyGraphEvent(graphOf(state), event), event.at, actionLabel(event));
 }
 
-/** Fold one event into the state; pure, so the browser and the service agree. */
+/**
+ * Fold one event into the state; pure, so the browser and the service agree. An event of a type
+ * this build does not know (written by a newer Weft) leaves the state as it is, with no history
+ * entry: callers that fold events from storage or the wire check `isKnownEvent` first and refuse or
+ * resync, since a state that skipped an edit is no longer the server's.
+ */
 function evolve(state: WorkflowState, event: WorkflowEvent): WorkflowState {
   switch (event.type) {
     case 'workflowStarted': {
@@ -80,7 +85,8 @@ function evolve(state: WorkflowState, event: WorkflowEvent): WorkflowState {
     case 'webhookActiveSet':
       return { ...state, hasActiveWebhook: event.hasActiveWebhook, lastSaved: event.at };
     default:
-      return applyEdit(state, event);
+      // Typed as a graph event, but at runtime it may be a type this build has never heard of.
+      return isGraphEvent(event) ? applyEdit(state, event) : state;
   }
 }
 

@@ -86,8 +86,10 @@ function applyGraphEvent(graph: WorkflowGraph, event: GraphEvent): WorkflowGraph
     case 'stateReplaced':
       return graphWith(event.blocks, event.edges);
     default: {
-      const unreachable: never = event;
-      return unreachable;
+      // Exhaustive at compile time; at runtime an unknown type (from a newer Weft) changes nothing.
+      const unknown: never = event;
+      void unknown;
+      return graph;
     }
   }
 }
@@ -135,8 +137,9 @@ function actionLabel(event: GraphEvent): string {
     case 'stateReplaced':
       return 'Sync workflow';
     default: {
-      const unreachable: never = event;
-      return unreachable;
+      const unknown: never = event;
+      void unknown;
+      return 'Unknown edit';
     }
   }
 }
