@@ -191,7 +191,9 @@ class Findings {
 
 /** The routes to try: the gateway's own list with wildcards expanded. */
 async function routes(): Promise<string[]> {
-  const res = await api<{ routes: Array<{ method: string; path: string }> }>('GET', '/api/routes');
+  // Signed in only: the list is the API's map, not for anyone who asks.
+  expect(await api('GET', '/api/routes', undefined, { cookie: '' })).toEqual({ status: 401, body: { error: 'Unauthorized' } });
+  const res = await api<{ routes: Array<{ method: string; path: string }> }>('GET', '/api/routes', undefined, { cookie: await defaultCookie() });
   expect(res.status).toBe(200);
   const listed = res.body.routes.map((r) => `${r.method} ${r.path}`);
   // The list is read from the router: routes the test knows by name must be in it.

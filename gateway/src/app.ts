@@ -5,7 +5,7 @@ import express, { type Express, type Router } from 'express';
 import type { Forgettable } from './peers.js';
 import { REQUEST_ID_HEADER, withRequestContext, type Logger } from '@weft/platform';
 import type { Clients } from './clients.js';
-import type { Authenticator } from './auth.js';
+import { requireActor, type Authenticator } from './auth.js';
 import type { AccessChecker } from './access.js';
 import { errorHandler } from './errors.js';
 import { catalogRoutes } from './routes/catalog.js';
@@ -95,8 +95,10 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', webhookRoutes(deps.clients, runLimiters, deps.logger));
   app.use('/api', express.json({ limit: '5mb' }));
   app.use('/api', healthRoutes(deps.health));
-  // The routes this gateway answers, read from its router (API clients, the bad-input e2e test).
-  app.get('/api/routes', (_req, res) => {
+  // The routes this gateway answers, read from its router (API clients, the bad-input e2e test);
+  // signed in only (a session or an API key), as the API itself.
+  app.get('/api/routes', async (req, res) => {
+    await requireActor(deps.auth, req);
     res.json({ routes: routeTable(app) });
   });
   app.use('/api', catalogRoutes());
