@@ -1,4 +1,4 @@
-import { decideBatch, evolve, WorkflowError, type Command, type DecideContext, type WorkflowEvent, type WorkflowState } from '@weft/workflow';
+import { decideBatch, evolve, isKnownEvent, WorkflowError, type Command, type DecideContext, type WorkflowEvent, type WorkflowState } from '@weft/workflow';
 
 /** One stored event as the gateway sends it: in command answers, JSON pages and the SSE stream. */
 export interface StoredEvent {
@@ -24,6 +24,12 @@ export interface Replica {
   version: number;
   received: ReadonlyMap<number, StoredEvent>;
   pending: readonly PendingEdit[];
+  /**
+   * The next event to fold when this bundle does not know its type (a newer Weft wrote it): folding
+   * stops before it, since a state that skipped an edit is no longer the server's; the session loads
+   * the state again instead.
+   */
+  unknown?: { version: number; type: string };
 }
 
 /** A replica confirmed at `version` with nothing pending. */
@@ -33,19 +39,40 @@ export function replicaAt(state: WorkflowState, version: number): Replica {
 
 /**
  * Adds events (ones already folded or already received are ignored) and folds the contiguous run
- * after the confirmed version, up to `limit`; answered edits whose events are all folded leave the queue.
+ * after the confirmed version, up to `limit` and up to an event of a type this bundle does not know
+ * (named in `unknown`); answered edits whose events are all folded leave the queue.
  */
 export function receive(replica: Replica, events: readonly StoredEvent[], limit = Number.POSITIVE_INFINITY): Replica {
   const received = new Map(replica.received);
   for (const event of events) if (event.version > replica.version && !received.has(event.version)) received.set(event.version, event);
   let { state, version } = replica;
+  let unknown: Replica['unknown'];
   for (let next = received.get(version + 1); next !== undefined && next.version <= limit; next = received.get(version + 1)) {
+    if (!isKnownEvent(next.data)) {
+      unknown = { version: next.version, type: typeName(next) };
+      break;
+    }
     state = evolve(state, next.data);
     version = next.version;
     received.delete(version);
   }
   const pending = replica.pending.filter((edit) => edit.ackedAt === undefined || edit.ackedAt > version);
-  return { state, version, received, pending };
+  return { state, version, received, pending, ...(unknown ? { unknown } : {}) };
+}
+
+/** The type a stored event names, for messages (its data may be anything a newer Weft sends). */
+function typeName(event: StoredEvent): string {
+  const data: unknown = event.data;
+  return typeof data === 'object' && data !== null && 'type' in data && typeof data.type === 'string' ? data.type : String(event.type);
+}
+
+/**
+ * The replica moved to a state the server answered in full (the one a fresh page load starts from):
+ * events received beyond it are kept and folded on top, edits it already includes leave the queue.
+ */
+export function resynced(replica: Replica, state: WorkflowState, version: number, limit = Number.POSITIVE_INFINITY): Replica {
+  const later = [...replica.received.values()].filter((event) => event.version > version);
+  return receive({ state, version, received: new Map(), pending: replica.pending }, later, limit);
 }
 
 /** The queue with one edit replaced (or removed when `by` is undefined). */

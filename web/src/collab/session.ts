@@ -1,5 +1,5 @@
 import { decideBatch, initialState, WorkflowError, type Command, type DecideContext, type WorkflowState } from '@weft/workflow';
-import { knownHead, project, receive, replacePending, replicaAt, type PendingEdit, type StoredEvent } from './replica';
+import { knownHead, project, receive, replacePending, replicaAt, resynced, type PendingEdit, type StoredEvent } from './replica';
 
 /** How the server answered one batch of commands. */
 export type CommandAnswer =
@@ -28,6 +28,11 @@ export interface SessionSnapshot {
   message: string | null;
   /** Why the state did not load (status `failed`): the error the transport threw. */
   loadError?: unknown;
+  /**
+   * The server sent an event of a type this bundle does not know: a newer Weft is deployed. The
+   * session loaded the state again rather than fold it; the page should be reloaded for the new version.
+   */
+  outdated: boolean;
 }
 
 /** One browser's editing session on one workflow (framework-free; `useWorkflowSession` adapts it to React). */
@@ -95,11 +100,13 @@ export function createWorkflowSession(deps: SessionDeps): WorkflowSession {
   let status: SessionSnapshot['status'] = 'loading';
   let message: string | null = null;
   let loadError: unknown;
-  let current: SessionSnapshot = { status, state: replica.state, version: 0, pending: 0, message };
+  let outdated = false;
+  let current: SessionSnapshot = { status, state: replica.state, version: 0, pending: 0, message, outdated };
   /** The expected version of the edit in flight: newer events may be its own, so they wait for its answer. */
   let inFlight: { commandId: string; at: number } | undefined;
   let flushing = false;
   let refetching = false;
+  let resyncing = false;
   let disposed = false;
 
   const limit = () => inFlight?.at ?? Number.POSITIVE_INFINITY;
@@ -110,7 +117,7 @@ export function createWorkflowSession(deps: SessionDeps): WorkflowSession {
       const projected = project(replica, deps.context());
       const drop = projected.stale.filter((s) => s.edit.ackedAt === undefined && s.edit.commandId !== inFlight?.commandId);
       if (drop.length === 0) {
-        current = { status, state: projected.state, version: replica.version, pending: replica.pending.length, message, ...(status === 'failed' ? { loadError } : {}) };
+        current = { status, state: projected.state, version: replica.version, pending: replica.pending.length, message, outdated, ...(status === 'failed' ? { loadError } : {}) };
         break;
       }
       for (const s of drop) replica = replacePending(replica, s.edit.commandId, undefined);
@@ -119,10 +126,51 @@ export function createWorkflowSession(deps: SessionDeps): WorkflowSession {
     for (const listener of listeners) listener();
   }
 
+  /** Folds events into the replica; one of a type this bundle does not know stops the folding and starts a resync. */
+  function fold(events: readonly StoredEvent[]): void {
+    replica = receive(replica, events, limit());
+    if (replica.unknown !== undefined) void resync();
+  }
+
   async function catchUp(): Promise<void> {
     const events = await deps.transport.eventsAfter(replica.version);
     // Fold into the replica as it is now: live events and answers may have arrived during the fetch.
-    replica = receive(replica, events, limit());
+    fold(events);
+  }
+
+  /**
+   * A newer Weft wrote an event this bundle cannot fold: rather than guess, load the full state again
+   * (as a fresh page load does) and go on from there; `outdated` tells the page to suggest a reload.
+   * The server stores an event before sending it, so its full state normally already includes it;
+   * a state that does not yet is asked for again after a pause, a few times.
+   */
+  async function resync(): Promise<void> {
+    if (resyncing || disposed) return;
+    resyncing = true;
+    outdated = true;
+    publish();
+    try {
+      for (let attempts = 1; replica.unknown !== undefined && !disposed; ) {
+        const stuckAt = replica.unknown.version;
+        const full = await deps.transport.fullState();
+        // Live events and answers that arrived during the fetch are in the replica: later ones fold on top.
+        if (full.version > replica.version) replica = resynced(replica, full.state, full.version, limit());
+        if (replica.unknown === undefined || replica.unknown.version > stuckAt) {
+          attempts = 1;
+          continue;
+        }
+        if (++attempts > maxAttempts) {
+          message = `Could not refresh the workflow: its state does not include version ${stuckAt} yet`;
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
+      }
+    } catch (error) {
+      message = `Could not refresh the workflow: ${describe(error)}`;
+    } finally {
+      resyncing = false;
+    }
+    if (!disposed) publish();
   }
 
   function drop(edit: PendingEdit, reason: string): void {
@@ -151,7 +199,8 @@ export function createWorkflowSession(deps: SessionDeps): WorkflowSession {
       }
       inFlight = undefined;
       if (answer.kind === 'applied') {
-        replica = receive(replacePending(replica, edit.commandId, { ...edit, ackedAt: answer.version }), answer.events);
+        replica = replacePending(replica, edit.commandId, { ...edit, ackedAt: answer.version });
+        fold(answer.events);
         return;
       }
       if (answer.kind === 'refused' || ++conflicts >= maxAttempts) {
@@ -230,9 +279,10 @@ export function createWorkflowSession(deps: SessionDeps): WorkflowSession {
     },
     receiveLive(events) {
       if (status !== 'ready' || events.length === 0) return;
-      replica = receive(replica, events, limit());
+      fold(events);
       const newest = Math.max(...events.map((e) => e.version));
-      if (replica.version < Math.min(newest, limit())) void refetch();
+      // A hole to fill; not while an unknown event holds the folding up (the resync fills it).
+      if (replica.unknown === undefined && replica.version < Math.min(newest, limit())) void refetch();
       publish();
     },
     version: () => replica.version,

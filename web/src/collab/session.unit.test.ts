@@ -319,3 +319,92 @@ describe('a workflow session', () => {
     expect(server.log.map((e) => e.type)).toEqual(['workflowStarted', 'blockMoved', 'undone']);
   });
 });
+
+describe('an event type this bundle does not know (a newer Weft is deployed)', () => {
+  /** The server with one event only a newer Weft knows appended; its full state is the newer Weft's (the starter renamed by it). */
+  function newerServer() {
+    const server = fakeServer();
+    const newer = (): StoredEvent => {
+      const data = { type: 'blockRecoloured', at: 2_000, id: STARTER, colour: '#f00', name: 'junk' };
+      const stored = { version: server.log.length + 1, type: data.type, data: data as unknown as StoredEvent['data'] };
+      server.log.push(stored);
+      return stored;
+    };
+    const recolouredAt: number[] = [];
+    const fullState = vi.fn(async () => {
+      const full = await server.transport.fullState();
+      const starter = full.state.blocks[STARTER];
+      if (starter && recolouredAt.some((v) => v <= full.version)) full.state = { ...full.state, blocks: { ...full.state.blocks, [STARTER]: { ...starter, name: 'Recoloured' } } };
+      return full;
+    });
+    const transport: Transport = { ...server.transport, fullState };
+    return {
+      server,
+      transport,
+      fullState,
+      /** Appends an unknown event to the log and answers it as the live stream sends it. */
+      unknownEvent(): StoredEvent {
+        const stored = newer();
+        recolouredAt.push(stored.version);
+        return stored;
+      },
+    };
+  }
+
+  it('stops folding, loads the full state again once, adds no junk history entry and marks the session outdated', async () => {
+    const { server, transport, fullState, unknownEvent } = newerServer();
+    const session = await started(server, transport);
+    const before = session.snapshot().state;
+    expect(fullState).toHaveBeenCalledTimes(1);
+    expect(session.snapshot().outdated).toBe(false);
+
+    const unknown = unknownEvent();
+    session.receiveLive([unknown]);
+    await vi.waitFor(() => expect(session.snapshot().version).toBe(unknown.version));
+    expect(fullState).toHaveBeenCalledTimes(2);
+    const after = session.snapshot();
+    expect(after.outdated).toBe(true);
+    expect(after.state.blocks[STARTER]?.name).toBe('Recoloured');
+    expect(after.state).not.toHaveProperty('colour');
+    expect(after.state).not.toHaveProperty('type');
+    expect(after.state.history.past).toHaveLength(before.history.past.length);
+    expect(after.state.history.present).toEqual(before.history.present);
+
+    // Known events after it fold as usual, with no further load.
+    session.receiveLive(server.remote([{ type: 'moveBlock', id: STARTER, position: { x: 9, y: 9 } }]));
+    expect(session.snapshot().version).toBe(unknown.version + 1);
+    expect(session.snapshot().state.blocks[STARTER]?.position).toEqual({ x: 9, y: 9 });
+    expect(fullState).toHaveBeenCalledTimes(2);
+    expect(session.snapshot().outdated).toBe(true);
+  });
+
+  it('an answer to its own edit carrying an unknown event resyncs too, and the edit leaves the queue', async () => {
+    const { server, transport, fullState, unknownEvent } = newerServer();
+    // The newer server decides this tab's command into an event type the tab does not know.
+    const send: Transport['send'] = async (request) => {
+      const answer = await server.transport.send(request);
+      if (answer.kind !== 'applied') return answer;
+      const unknown = unknownEvent();
+      return { kind: 'applied', version: unknown.version, events: [...answer.events, unknown] };
+    };
+    const session = await started(server, { ...transport, send });
+    expect(session.edit([{ type: 'moveBlock', id: STARTER, position: { x: 4, y: 4 } }])).toBeNull();
+    await settled(session);
+    await vi.waitFor(() => expect(session.snapshot().version).toBe(server.log.length));
+    expect(fullState).toHaveBeenCalledTimes(2);
+    expect(session.snapshot().state.blocks[STARTER]?.name).toBe('Recoloured');
+    expect(session.snapshot().state.blocks[STARTER]?.position).toEqual({ x: 4, y: 4 });
+    expect(session.snapshot().outdated).toBe(true);
+  });
+
+  it('a failed reload is told, and the replica stays at the last state it could fold', async () => {
+    const { server, transport, fullState, unknownEvent } = newerServer();
+    const session = await started(server, transport);
+    const version = session.version();
+    fullState.mockRejectedValueOnce(new Error('offline'));
+    session.receiveLive([unknownEvent()]);
+    await vi.waitFor(() => expect(session.snapshot().message).toBe('Could not refresh the workflow: offline'));
+    expect(session.version()).toBe(version);
+    expect(session.snapshot().state).not.toHaveProperty('colour');
+  });
+});

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { Command } from '@weft/workflow';
 import type { BlockDefinition } from '../api';
+import { useToast } from '../ui/toast';
 import { followEvents, httpTransport } from './http';
 import { createWorkflowSession, type SessionSnapshot, type WorkflowSession } from './session';
 
@@ -10,6 +11,9 @@ export function newId(): string {
   const hex = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/** Shown once per page when the server sends an event type this bundle does not know (a newer Weft is deployed). */
+export const OUTDATED_MESSAGE = 'Weft was updated — reload the page to get the latest version';
 
 /** What the canvas gets from a session. */
 export interface WorkflowEditor {
@@ -29,6 +33,14 @@ export function useWorkflowSession(workflowId: string, definitions: readonly Blo
   const [session, setSession] = useState<WorkflowSession | null>(null);
   const [snapshot, setSnapshot] = useState<SessionSnapshot | null>(null);
   const [live, setLive] = useState(false);
+  const toast = useToast();
+  const toldOutdated = useRef(false);
+  const outdated = snapshot?.outdated ?? false;
+  useEffect(() => {
+    if (!outdated || toldOutdated.current) return;
+    toldOutdated.current = true;
+    toast.show(OUTDATED_MESSAGE);
+  }, [outdated, toast]);
 
   useEffect(() => {
     const opened = createWorkflowSession({
