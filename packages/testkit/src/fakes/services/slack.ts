@@ -1,7 +1,7 @@
 import type { FakeAnswer, FakeServer, RecordedRequest } from '../server.js';
 import { createServiceFake } from './kit.js';
 
-const channel = (id: string, name: string, isPrivate = false) => ({ id, name, is_channel: true, is_private: isPrivate, is_archived: false, num_members: 3 });
+const channel = (id: string, name: string, isPrivate = false, isArchived = false) => ({ id, name, is_channel: true, is_private: isPrivate, is_archived: isArchived, num_members: 3 });
 
 /** Recorded Slack Web API answers. */
 export const SLACK_FIXTURES = {
@@ -17,26 +17,30 @@ export const SLACK_FIXTURES = {
   },
   /** The workspace's channels, in the order `conversations.list` pages through them. */
   channels: [channel('C024BE91L', 'general'), channel('C024BE92M', 'random'), channel('G0PRIVATE1', 'eng-private', true), channel('C024BE93N', 'design'), channel('C024BE94P', 'general-announcements')],
+  /** Archived channels: after the others in `conversations.list` unless `exclude_archived=true`; `conversations.info` answers them (is_archived true). */
+  archivedChannels: [channel('C0ARCHIVE1', 'old-launch', false, true)],
 } as const;
 
 /**
  * `conversations.list` as Slack pages it: `limit` channels from the `cursor` (opaque to clients;
- * `next:<offset>` here), `response_metadata.next_cursor` '' on the last page; `{ok: false, error:
- * 'not_authed'}` (with 200, as Slack answers) without a bearer token.
+ * `next:<offset>` here), `response_metadata.next_cursor` '' on the last page, the archived ones left
+ * out with `exclude_archived=true`; `{ok: false, error: 'not_authed'}` (with 200, as Slack answers)
+ * without a bearer token.
  */
 function conversationsList(req: RecordedRequest): FakeAnswer {
   if (!/^Bearer \S+/.test(String(req.headers.authorization ?? ''))) return { json: { ok: false, error: 'not_authed' } };
   const offset = req.query.cursor?.startsWith('next:') ? Number(req.query.cursor.slice(5)) : 0;
   const limit = Number(req.query.limit ?? 100) || 100;
-  const channels = SLACK_FIXTURES.channels.slice(offset, offset + limit);
-  const next = offset + limit < SLACK_FIXTURES.channels.length ? `next:${offset + limit}` : '';
+  const all = req.query.exclude_archived === 'true' ? SLACK_FIXTURES.channels : [...SLACK_FIXTURES.channels, ...SLACK_FIXTURES.archivedChannels];
+  const channels = all.slice(offset, offset + limit);
+  const next = offset + limit < all.length ? `next:${offset + limit}` : '';
   return { json: { ok: true, channels, response_metadata: { next_cursor: next } } };
 }
 
-/** `conversations.info` of one of the workspace's channels; `channel_not_found` for any other id. */
+/** `conversations.info` of one of the workspace's channels, archived ones too; `channel_not_found` for any other id. */
 function conversationsInfo(req: RecordedRequest): FakeAnswer {
   if (!/^Bearer \S+/.test(String(req.headers.authorization ?? ''))) return { json: { ok: false, error: 'not_authed' } };
-  const found = SLACK_FIXTURES.channels.find((c) => c.id === req.query.channel);
+  const found = [...SLACK_FIXTURES.channels, ...SLACK_FIXTURES.archivedChannels].find((c) => c.id === req.query.channel);
   return { json: found ? { ok: true, channel: found } : { ok: false, error: 'channel_not_found' } };
 }
 

@@ -183,6 +183,14 @@ describe('the stored choice’s name (selectedId → selected)', () => {
     expect(h.fakes.slack.received('GET', '/conversations.info')).toEqual([]);
   });
 
+  it('Slack: an archived channel is null, as the list (exclude_archived) leaves it out', async () => {
+    const archived = await slack({ credential: 'mine-slack' }, { selectedId: 'C0ARCHIVE1' });
+    expect(archived).toMatchObject({ status: 200, body: { selected: null } });
+    expect((archived.body as { items: Array<{ id: string }> }).items.map((i) => i.id)).not.toContain('C0ARCHIVE1');
+    const [info] = h.fakes.slack.received('GET', '/conversations.info');
+    expect(info?.query).toEqual({ channel: 'C0ARCHIVE1' });
+  });
+
   it('Drive: a file past the first answer comes from files/{id}; another type, or none (404), is null', async () => {
     const sheets = (selectedId: string) => h.list({ blockType: 'google_sheets', fieldId: 'spreadsheetId', values: { credential: 'mine-google' }, selectedId });
     h.fakes.google.once('GET', '/drive/v3/files', { json: { files: [{ id: 'sh-budget', name: 'Budget 2025' }], nextPageToken: 'p1' } });

@@ -29,13 +29,14 @@ export const slackChannels: SelectorLister = {
       position,
       { filter: search },
     ),
-  /** One channel by id: `conversations.info` (`channel_not_found`: none). */
+  /** One channel by id: `conversations.info` (`channel_not_found`: none; an archived one is none too, as the list leaves it out). */
   async get({ client }, id) {
     const data = obj(await client.request({ url: `${client.io.baseUrl('slack')}/conversations.info`, query: { channel: id } }));
     if (data.ok !== true) {
       if (data.error === 'channel_not_found') return null;
       throw client.refused(200, str(data.error) ?? 'Slack API error');
     }
-    return channelItem(obj(data.channel));
+    const channel = obj(data.channel);
+    return channel.is_archived === true ? null : channelItem(channel);
   },
 };
