@@ -102,11 +102,11 @@ export async function scratchDatabase(): Promise<{ name: string; url: string; ad
   const name = `weft_vectors_${uniqueSuffix()}`;
   const url = new URL(databaseUrl);
   url.pathname = `/${name}`;
-  const run = async (target: string, statement: string) => {
+  const run = async <R extends pg.QueryResultRow = pg.QueryResultRow>(target: string, statement: string, values: unknown[] = []) => {
     const client = new pg.Client({ connectionString: target });
     await client.connect();
     try {
-      await client.query(statement);
+      return (await client.query<R>(statement, values)).rows;
     } finally {
       await client.end();
     }
@@ -117,8 +117,15 @@ export async function scratchDatabase(): Promise<{ name: string; url: string; ad
   return {
     name,
     url: url.toString(),
-    admin: (statement) => run(url.toString(), statement),
-    server: (statement) => run(server.toString(), statement),
-    drop: () => run(server.toString(), `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+    admin: async (statement) => void (await run(url.toString(), statement)),
+    server: async (statement) => void (await run(server.toString(), statement)),
+    drop: async () => {
+      // A closed pool ends its clients without waiting for their sockets to close; FORCE would terminate the backends
+      // still saying goodbye, and their clients would raise the FATAL as an uncaught error. Wait for them to leave first.
+      const deadline = Date.now() + 10_000;
+      const left = async () => Number((await run<{ n: string }>(server.toString(), 'SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1', [name]))[0]?.n ?? 0);
+      while ((await left()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      await run(server.toString(), `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    },
   };
 }
