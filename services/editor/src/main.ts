@@ -19,6 +19,7 @@ const store = createEventStore({
   context: productionContext,
   afterCommit: kick,
   onBackgroundError: (err) => rt.logger.warn({ err }, 'snapshot failed; loads replay more events until the next one'),
+  onUnknownEvent: (event) => rt.logger.error(event, 'stored event of a type this editor does not know (a newer Weft wrote it); refusing to load the workflow'),
 });
 rt.onClose(() => store.close());
 const tail = await startEventTail({ bus: rt.bus, store, logger: rt.logger });

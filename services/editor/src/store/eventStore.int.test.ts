@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { replay, type Command, type WorkflowEvent } from '@weft/workflow';
-import { TEST_SNAPSHOT_EVERY, editorTestStore } from '../testSupport.js';
-import { projectState } from './eventStore.js';
+import { TEST_SNAPSHOT_EVERY, editorTestStore, testContextFactory } from '../testSupport.js';
+import { createEventStore, projectState } from './eventStore.js';
 
 type Env = Awaited<ReturnType<typeof editorTestStore>>;
 
@@ -145,5 +145,22 @@ describe('editor event store (real Postgres)', () => {
     const next = await env.store.execute('wf-snap', [{ type: 'undo' }]);
     expect(next.events.map((e) => e.type)).toEqual(full.history.past.length > 0 ? ['undone'] : []);
     expect(JSON.parse((await env.store.readState('wf-snap'))?.stateJson ?? '{}')).toEqual(JSON.parse(JSON.stringify(projectState(replay(next.events.map((e) => e.data), full)))));
+  });
+
+  it('refuses, loudly, to load a workflow whose stored events include a type this build does not know', async () => {
+    await env.start('wf-newer');
+    await env.store.execute('wf-newer', [addFunction('a')]);
+    // A newer editor instance (mid-deploy) stored an event this build has never heard of.
+    const data = { type: 'blockRecoloured', at: 2_000, id: 'a', colour: '#f00' };
+    await env.db.insertInto('events').values({ workflow_id: 'wf-newer', version: 3, type: data.type, data: JSON.stringify(data), occurred_at: new Date() }).execute();
+    await env.db.updateTable('streams').set({ version: 3 }).where('workflow_id', '=', 'wf-newer').execute();
+    const told: unknown[] = [];
+    const older = createEventStore({ db: env.db, instance: 'test', context: testContextFactory(), snapshotEvery: TEST_SNAPSHOT_EVERY, onUnknownEvent: (e) => told.push(e) });
+    const refusal = { code: 'unavailable', message: 'Workflow wf-newer has an event this editor does not know (blockRecoloured, version 3); a newer Weft wrote it' };
+    await expect(older.current('wf-newer')).rejects.toMatchObject(refusal);
+    expect(told).toEqual([{ workflowId: 'wf-newer', version: 3, type: 'blockRecoloured' }]);
+    // No edit is decided on a state that missed it: the command is refused and nothing is written.
+    await expect(older.execute('wf-newer', [{ type: 'moveBlock', id: 'a', position: { x: 1, y: 1 } }])).rejects.toMatchObject(refusal);
+    expect(await versions(env, 'wf-newer')).toEqual([1, 2, 3]);
   });
 });

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import { AppError, createCallCoalescer, createEnvelope, outboxInsert } from '@weft/platform';
-import { decideAndApply, decodeSnapshot, encodeSnapshot, graphFingerprint, initialState, replay, startWorkflow, type Command, type DecideContext, type DeployedState, type WorkflowEvent, type WorkflowState } from '@weft/workflow';
+import { decideAndApply, decodeSnapshot, encodeSnapshot, graphFingerprint, initialState, isKnownEvent, replay, startWorkflow, type Command, type DecideContext, type DeployedState, type WorkflowEvent, type WorkflowState } from '@weft/workflow';
 import type { EditorDB } from '../db.js';
 import { readVariables, readWorkflowState, readWorkflowStates, workflowStateWrites, type StateRow } from '../projections/workflowState/workflowState.projection.js';
 import { createKeyedBatcher, type Outcome } from './batcher.js';
@@ -44,6 +44,8 @@ export interface EventStoreDeps {
   onBackgroundError?: (err: unknown) => void;
   /** SNAPSHOT_EVERY unless given (tests take snapshots sooner). */
   snapshotEvery?: number;
+  /** Told when a workflow's stored events include a type this build does not know (the load is refused). */
+  onUnknownEvent?: (event: { workflowId: string; version: number; type: string }) => void;
 }
 
 /** Subject of the editor's events about one workflow (ARCHITECTURE.md). */
@@ -128,7 +130,15 @@ export function createEventStore(deps: EventStoreDeps) {
   async function loadFromStore(trx: Kysely<EditorDB>, workflowId: string): Promise<{ version: number; state: WorkflowState }> {
     const snap = await trx.selectFrom('snapshots').select(['version', 'state']).where('workflow_id', '=', workflowId).executeTakeFirst();
     const from = snap ? Number(snap.version) : 0;
-    const rows = await trx.selectFrom('events').select(['version', 'data']).where('workflow_id', '=', workflowId).where('version', '>', from).orderBy('version').execute();
+    const rows = await trx.selectFrom('events').select(['version', 'type', 'data']).where('workflow_id', '=', workflowId).where('version', '>', from).orderBy('version').execute();
+    // A newer editor (during a deploy) may have stored types this build cannot fold: refuse rather
+    // than replay past them, which would decide and project edits on a state missing one.
+    const unknown = rows.find((r) => !isKnownEvent(r.data));
+    if (unknown) {
+      const found = { workflowId, version: Number(unknown.version), type: unknown.type };
+      deps.onUnknownEvent?.(found);
+      throw new AppError('unavailable', `Workflow ${workflowId} has an event this editor does not know (${found.type}, version ${found.version}); a newer Weft wrote it`, found);
+    }
     const state = replay(
       rows.map((r) => r.data as WorkflowEvent),
       snap ? decodeSnapshot(snap.state) : initialState(),
