@@ -80,6 +80,10 @@ describe('accounts and workspaces', () => {
     expect((await call('PATCH', `/api/workspaces/${id}/members/${admin.userId}`, { permission: 'read' })).body).toEqual({ error: 'A workspace needs at least one admin' });
     expect((await call('DELETE', `/api/workspaces/${id}/members/${other.userId}`)).status).toBe(200);
     expect((await api('GET', `/api/workspaces/${id}/permissions`, undefined, other.headers)).body).toEqual({ error: 'Access denied to workspace' });
+    // A change of permission does not make a removed member one again: that is an invitation by email.
+    const readd = await call('PATCH', `/api/workspaces/${id}/members/${other.userId}`, { permission: 'write' });
+    expect(readd).toEqual({ status: 404, body: { error: `userId ${other.userId} is not a member of this workspace` } });
+    expect((await api('GET', `/api/workspaces/${id}/permissions`, undefined, other.headers)).status).toBe(403);
     expect((await call('DELETE', `/api/workspaces/${id}`)).status).toBe(200);
     const left = await call<{ workspaces: Array<{ id: string }> }>('GET', '/api/workspaces');
     expect(left.body.workspaces.map((w) => w.id)).toEqual([admin.workspaceId]);
