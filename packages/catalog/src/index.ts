@@ -81,7 +81,7 @@ export { EMBEDDING_DEFAULTS, EMBEDDING_MODEL_PRICES } from './providers/embeddin
 export { FALLBACK_PRICING, STREAMING_COST_PER_TOKEN, calculateCost, estimateStreamingCost, getModelPricing } from './providers/cost.js';
 export type { CallCost } from './providers/cost.js';
 export type { SelectorItem, SelectorPage, SelectorRequest } from './selectors.js';
-export { dependentFields } from './selectors.js';
+export { blockReferenceIn, dependentFields, isReference, replaceEnvReferences } from './selectors.js';
 export { formatCost } from './providers/formatCost.js';
 export { MAX_TOOL_ITERATIONS, ModelLoopError, TOOL_FAILED_MESSAGE, innermostMessage, runToolLoop } from './providers/toolLoop.js';
 export { AttemptsExhausted, RETRY_INITIAL_MS, RETRY_MAX_MS, attemptFields, isTransientFailure, tryCall } from './providers/tries.js';

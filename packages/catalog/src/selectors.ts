@@ -40,3 +40,27 @@ export interface SelectorRequest {
 export function dependentFields(block: Pick<BlockConfig, 'subBlocks'>, fieldId: string): string[] {
   return block.subBlocks.filter((s) => s.id !== fieldId && s.dependsOn?.includes(fieldId) === true).map((s) => s.id);
 }
+
+/**
+ * References a selector's values may hold, written as the runner reads them (services/runner
+ * workflows/references.ts): an environment variable `{{KEY}}` and a block's output `<block.path>`.
+ * The list route fills in the first from the caller's environment and refuses the second; a stored
+ * choice holding either is no item id.
+ */
+const ENV_REFERENCE_SOURCE = String.raw`\{\{([A-Za-z0-9_\-.]+)\}\}`;
+const BLOCK_REFERENCE = /<[^<>\s.]+(?:\.[^<>\s.]+)*>/;
+
+/** Whether a value holds a reference filled in a run (`{{KEY}}`, `<block.output>`), so is not an item's id. */
+export function isReference(value: string): boolean {
+  return new RegExp(ENV_REFERENCE_SOURCE).test(value) || BLOCK_REFERENCE.test(value);
+}
+
+/** The value with each `{{KEY}}` replaced by what `replace` answers for its key. */
+export function replaceEnvReferences(value: string, replace: (key: string) => string): string {
+  return value.replace(new RegExp(ENV_REFERENCE_SOURCE, 'g'), (_, key: string) => replace(key));
+}
+
+/** The first block output reference (`<block.path>`) in a value, as written; undefined when it has none. */
+export function blockReferenceIn(value: string): string | undefined {
+  return BLOCK_REFERENCE.exec(value)?.[0];
+}

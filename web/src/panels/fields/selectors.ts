@@ -62,10 +62,8 @@ export function pageItems(pages: readonly SelectorPage[] | undefined): SelectorI
   return items;
 }
 
-/** Whether a stored value is a reference filled in a run (`{{KEY}}`, `<block.output>`), not an item's id. */
-export function isReference(value: string): boolean {
-  return /\{\{[^}]*\}\}|<[^<>\s]+>/.test(value);
-}
+/** Whether a stored value is a reference filled in a run (`{{KEY}}`, `<block.output>`), not an item's id: the catalogue's test, as the server's. */
+export { isReference } from '@weft/catalog';
 
 /** What the closed selector shows for its value: the item's name when a list has it, else the stored id itself. */
 export function chosenLabel(value: string, ...lists: ReadonlyArray<readonly SelectorItem[]>): { name: string; known: boolean; detail?: string } {

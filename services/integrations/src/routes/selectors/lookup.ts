@@ -1,11 +1,9 @@
+import { isReference } from '@weft/catalog';
 import type { ListContext, SelectorLister } from './lister.js';
 import { decodeCursor, type SelectorItem, type SelectorPage } from './paging.js';
 
 /** Most answers (of 100 items) read on to find a stored choice a lister cannot get by id: 1,000 items. */
 export const MAX_LOOKUP_ANSWERS = 10;
-
-/** A stored value that is no item id: an environment variable or a block output, filled in a run. */
-const REFERENCE = /\{\{[^}]*\}\}|<[^<>\s]+>/;
 
 /** The answer the request itself got: its items, and whether it is the list's unsearched first answer. */
 export interface Answered {
@@ -21,7 +19,7 @@ export interface Answered {
  */
 export async function findSelected(lister: SelectorLister, ctx: Pick<ListContext, 'client' | 'inputs'>, selectedId: string, answered: Answered): Promise<SelectorItem | null> {
   const id = selectedId.trim();
-  if (id === '' || REFERENCE.test(id)) return null;
+  if (id === '' || isReference(id)) return null;
   const own = answered.page.items.find((i) => i.id === id);
   if (own) return own;
   if (lister.get) return lister.get(ctx, id);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError, isCodedError, type Logger } from '@weft/platform';
+import { blockReferenceIn, replaceEnvReferences } from '@weft/catalog';
 import type { CallContext } from '@weft/contracts';
 import { ToolError } from '../../tools/serviceTool.js';
 import { createToolIO } from '../../tools/runtime/executeTool.js';
@@ -23,9 +24,6 @@ const body = z.object({
   selectedId: z.string({ error: 'selectedId must be a string' }).max(1024, 'selectedId must be at most 1024 characters').optional(),
 });
 type SelectorQuery = z.infer<typeof body>;
-
-const ENV_REFERENCE = /\{\{([A-Za-z0-9_\-.]+)\}\}/g;
-const BLOCK_REFERENCE = /<[^<>\s.]+(?:\.[^<>\s.]+)*>/;
 
 export interface SelectorRouteDeps {
   policy: AddressPolicy;
@@ -51,13 +49,13 @@ function stringValues(values: Record<string, unknown> | undefined): Record<strin
  * unknown one is a 400 naming it). A block reference (`<block.output>`) is only known in a run: 400.
  */
 function resolved(field: string, value: string, envVars: Record<string, string>): string {
-  const out = value.replace(ENV_REFERENCE, (_, key: string) => {
+  const out = replaceEnvReferences(value, (key) => {
     const v = envVars[key];
     if (v === undefined) throw new AppError('validation', `${field} uses {{${key}}}, which is not one of your environment variables`);
     return v;
   });
-  const ref = BLOCK_REFERENCE.exec(out);
-  if (ref) throw new AppError('validation', `${field} refers to ${ref[0]}, which is only known when the workflow runs; enter it directly to list choices`);
+  const ref = blockReferenceIn(out);
+  if (ref) throw new AppError('validation', `${field} refers to ${ref}, which is only known when the workflow runs; enter it directly to list choices`);
   return out.trim();
 }
 
