@@ -109,7 +109,17 @@ export function createWorkflowSession(deps: SessionDeps): WorkflowSession {
   let resyncing = false;
   let disposed = false;
 
+  /** Called when the edit in flight is answered (or given up on). */
+  let landed: (() => void)[] = [];
+
   const limit = () => inFlight?.at ?? Number.POSITIVE_INFINITY;
+
+  function land(): void {
+    inFlight = undefined;
+    const waiting = landed;
+    landed = [];
+    for (const resolve of waiting) resolve();
+  }
 
   /** Recomputes what to show; unsent edits that no longer apply are dropped, with the reason shown. */
   function publish(): void {
@@ -151,6 +161,9 @@ export function createWorkflowSession(deps: SessionDeps): WorkflowSession {
     publish();
     try {
       for (let attempts = 1; replica.unknown !== undefined && !disposed; ) {
+        // The server's state may already hold the edit in flight: take it once its answer is in.
+        while (inFlight !== undefined && !disposed) await new Promise<void>((resolve) => landed.push(resolve));
+        if (replica.unknown === undefined || disposed) break;
         const stuckAt = replica.unknown.version;
         const full = await deps.transport.fullState();
         // Live events and answers that arrived during the fetch are in the replica: later ones fold on top.
@@ -192,12 +205,12 @@ export function createWorkflowSession(deps: SessionDeps): WorkflowSession {
           await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
           continue;
         }
-        inFlight = undefined;
+        land();
         drop(edit, unsavedMessage(edit.commands, { statusText: statusTextOf(error), message: describe(error) }, `Could not save your edit: ${describe(error)}`));
         await catchUp();
         return;
       }
-      inFlight = undefined;
+      land();
       if (answer.kind === 'applied') {
         replica = replacePending(replica, edit.commandId, { ...edit, ackedAt: answer.version });
         fold(answer.events);

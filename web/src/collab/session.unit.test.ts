@@ -397,6 +397,26 @@ describe('an event type this bundle does not know (a newer Weft is deployed)', (
     expect(session.snapshot().outdated).toBe(true);
   });
 
+  it('an unknown event behind an edit in flight waits for its answer, then resyncs, so the edit is not shown twice', async () => {
+    const { server, transport, fullState, unknownEvent } = newerServer();
+    const session = await started(server, transport);
+    const release = server.hold('after');
+    expect(session.edit([{ type: 'addBlock', id: 'a', blockType: 'agent', position: { x: 1, y: 1 } }])).toBeNull();
+    await vi.waitFor(() => expect(server.log).toHaveLength(2));
+    // The server applied the edit; its answer is held. An unknown event arrives before the answer does.
+    const unknown = unknownEvent();
+    session.receiveLive([unknown]);
+    expect(session.snapshot().outdated).toBe(false);
+    expect(fullState).toHaveBeenCalledTimes(1);
+    release();
+    await vi.waitFor(() => expect(session.snapshot().version).toBe(unknown.version));
+    await settled(session);
+    expect(fullState).toHaveBeenCalledTimes(2);
+    expect(session.snapshot().outdated).toBe(true);
+    expect(Object.keys(session.snapshot().state.blocks).sort()).toEqual([STARTER, 'a'].sort());
+    expect(session.snapshot().message).toBeNull();
+  });
+
   it('a failed reload is told, and the replica stays at the last state it could fold', async () => {
     const { server, transport, fullState, unknownEvent } = newerServer();
     const session = await started(server, transport);
