@@ -67,3 +67,42 @@ describe('setMember with mustExist (a change of a member, PATCH .../members/{use
     }
   });
 });
+
+describe('the last admin (concurrent changes)', () => {
+  it('two admins stepping down at once: one is refused, the workspace keeps an admin', async () => {
+    const { registry, drop } = await createTestRegistry();
+    try {
+      const ws = await createWorkspace(registry, 'owner', 'W');
+      await setMember(registry, 'owner', ws.id, 'second', 'admin');
+      // Both changes pass their checks and then wait to write their event behind a lock held here, so without
+      // the membership lock each would have seen the other still an admin.
+      let release: () => void = () => undefined;
+      let holderPid: number | undefined;
+      const holder = registry.db.transaction().execute(async (trx) => {
+        holderPid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]?.pid;
+        await sql`lock table outbox in exclusive mode`.execute(trx);
+        await new Promise<void>((resolve) => (release = resolve));
+      });
+      await vi.waitFor(() => expect(holderPid).toBeDefined(), { timeout: 10_000, interval: 20 });
+      const outcome = (p: Promise<unknown>) => p.then(() => 'changed', (e: unknown) => (e as { message?: string }).message);
+      const changes = [outcome(setMember(registry, 'owner', ws.id, 'owner', 'write')), outcome(setMember(registry, 'second', ws.id, 'second', 'write'))];
+      // Both are waiting once two backends wait on the holder, directly or behind each other (other tests' waits on the server are not counted).
+      await vi.waitFor(async () => {
+        const rows = (await sql<{ pid: number; blockers: number[] }>`select pid, pg_blocking_pids(pid) as blockers from pg_stat_activity where cardinality(pg_blocking_pids(pid)) > 0`.execute(registry.db)).rows;
+        const behind = new Set([holderPid]);
+        for (let grew = true; grew; ) {
+          grew = false;
+          for (const r of rows) if (!behind.has(r.pid) && r.blockers.some((b) => behind.has(b))) grew = Boolean(behind.add(r.pid));
+        }
+        expect(behind.size - 1).toBe(2);
+      }, { timeout: 10_000, interval: 20 });
+      release();
+      await holder;
+      expect((await Promise.all(changes)).sort()).toEqual(['A workspace needs at least one admin', 'changed']);
+      const admins = (await sql<{ user_id: string }>`select user_id from workspace_members where workspace_id = ${ws.id} and permission = 'admin'`.execute(registry.db)).rows;
+      expect(admins).toHaveLength(1);
+    } finally {
+      await drop();
+    }
+  });
+});

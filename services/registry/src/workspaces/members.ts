@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import { AppError } from '@weft/platform';
+import type { RegistryDB } from '../db.js';
 import type { Registry } from '../ports.js';
 import { emit } from '../events.js';
 import { isPermission, requireWorkspaceAccess, type Permission } from '../access.js';
@@ -26,9 +28,10 @@ export async function setMember(r: Registry, userId: string, workspaceId: string
   if (!memberId) throw new AppError('validation', 'userId is required');
   await requireWorkspaceAccess(r.db, userId, workspaceId, 'admin');
   const row = await r.db.transaction().execute(async (trx) => {
+    await lockMembership(trx, workspaceId);
     const before = await trx.selectFrom('workspace_members').select('permission').where('workspace_id', '=', workspaceId).where('user_id', '=', memberId).forUpdate().executeTakeFirst();
     if (!before && opts.mustExist) throw new AppError('not_found', `userId ${memberId.slice(0, 100)} is not a member of this workspace`);
-    if (before?.permission === 'admin' && permission !== 'admin') await keepAnAdmin(r, workspaceId, memberId);
+    if (before?.permission === 'admin' && permission !== 'admin') await keepAnAdmin(trx, workspaceId, memberId);
     const saved = await trx
       .insertInto('workspace_members')
       .values({ workspace_id: workspaceId, user_id: memberId, permission })
@@ -46,17 +49,27 @@ export async function setMember(r: Registry, userId: string, workspaceId: string
 export async function removeMember(r: Registry, userId: string, workspaceId: string, memberId: string): Promise<void> {
   await requireWorkspaceAccess(r.db, userId, workspaceId, memberId === userId ? 'read' : 'admin');
   await r.db.transaction().execute(async (trx) => {
+    await lockMembership(trx, workspaceId);
     const before = await trx.selectFrom('workspace_members').select('permission').where('workspace_id', '=', workspaceId).where('user_id', '=', memberId).forUpdate().executeTakeFirst();
     if (!before) throw new AppError('not_found', `Member ${memberId} not found`);
-    if (before.permission === 'admin') await keepAnAdmin(r, workspaceId, memberId);
+    if (before.permission === 'admin') await keepAnAdmin(trx, workspaceId, memberId);
     await trx.deleteFrom('workspace_members').where('workspace_id', '=', workspaceId).where('user_id', '=', memberId).execute();
     await emit(trx, r.instance, 'workspace', workspaceId, 'memberRemoved', { workspaceId, userId: memberId });
   });
   r.kick();
 }
 
-async function keepAnAdmin(r: Registry, workspaceId: string, leaving: string): Promise<void> {
-  const others = await r.db
+/**
+ * Membership changes of one workspace take turns (its row locked until the transaction ends), so the
+ * last-admin check reads what the change before committed: two admins stepping down at once would
+ * otherwise each see the other still an admin and leave the workspace with none.
+ */
+async function lockMembership(trx: Kysely<RegistryDB>, workspaceId: string): Promise<void> {
+  await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().executeTakeFirst();
+}
+
+async function keepAnAdmin(db: Kysely<RegistryDB>, workspaceId: string, leaving: string): Promise<void> {
+  const others = await db
     .selectFrom('workspace_members')
     .select('user_id')
     .where('workspace_id', '=', workspaceId)
