@@ -6,10 +6,10 @@ import { isIP } from 'node:net';
 import { Readable } from 'node:stream';
 import { addressAllowed, type AddressPolicy } from './addressPolicy.js';
 
-/** A refused outbound address: an answer to the caller (not retried). */
+/** A refused outbound address (or a URL scheme no request is made for): an answer to the caller (not retried). */
 export class OutboundRefusedError extends Error {
-  constructor(host: string) {
-    super(`Outbound request refused: ${host} is a loopback, private, link-local or reserved address`);
+  constructor(host: string, message = `Outbound request refused: ${host} is a loopback, private, link-local or reserved address`) {
+    super(message);
     this.name = 'OutboundRefusedError';
   }
 }
@@ -106,7 +106,7 @@ function once(url: URL, init: GuardedRequestInit, policy: AddressPolicy, deadlin
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (isIP(host) && !addressAllowed(policy, host, host)) return reject(new OutboundRefusedError(host));
     const mod = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : null;
-    if (!mod) return reject(new Error(`Unsupported URL protocol: ${url.protocol}`));
+    if (!mod) return reject(new OutboundRefusedError(host, `Unsupported URL protocol: ${url.protocol}`));
     const remaining = deadline - Date.now();
     if (remaining <= 0) return reject(new RequestTimeoutError(timeoutMs));
     const body = init.body instanceof URLSearchParams ? init.body.toString() : init.body;

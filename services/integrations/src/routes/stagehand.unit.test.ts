@@ -261,11 +261,11 @@ describe('POST /api/tools/stagehand/agent', () => {
     expect(site.received('GET', '/shop')[1]?.query).toEqual({ session: 't0ken-value' });
   });
 
-  it('a failure that is not a ToolError names no variable’s value either: its %key% is answered', async () => {
-    // The start page redirects to a scheme made of the value: the fetch's own error (not a ToolError) names it.
+  it('a redirect to a scheme no request is made for answers 400 naming the scheme, a variable’s value as its %key%', async () => {
+    // The start page redirects to a scheme made of the value: the guard's refusal names it.
     site.on('GET', '/login', { status: 302, headers: { location: 't0ken-value://home' } });
     const res = await route('/tools/stagehand/agent', { task: 'Sign in with %token%', startUrl: `${site.url}/login`, variables: [{ id: 'r1', cells: { Key: 'token', Value: 't0ken-value' } }], apiKey: 'k' });
-    expect(res).toMatchObject({ status: 500, body: { error: 'Unsupported URL protocol: %token%:', agentResult: { success: false, completed: false, message: 'Unsupported URL protocol: %token%:', actions: [] } } });
+    expect(res).toMatchObject({ status: 400, body: { error: 'Unsupported URL protocol: %token%:', agentResult: { success: false, completed: false, message: 'Unsupported URL protocol: %token%:', actions: [] } } });
     expect(JSON.stringify(res.body)).not.toContain('t0ken-value');
     expect(anthropic.chatRequests()).toEqual([]);
   });
