@@ -170,6 +170,19 @@ describe('tool, workflow and run-level behaviour (real Temporal server, fake act
     // Refused before the child starts: only the top-level run started.
     expect(h.rec.events.filter((e) => e.type === 'runStarted')).toHaveLength(1);
 
+    // Started the way the API, a rerun and a schedule start it (its own id as the chain), the path
+    // names each workflow once — not 'wf-main → wf-main → wf-b → wf-main'.
+    h.reset();
+    h.setChildWorkflows({ 'wf-b': { name: 'B', state: runs('wf-main') } });
+    expect(await h.run(runs('wf-b'), { callChain: ['wf-main'] })).toMatchObject({ success: false, error: 'Call: Workflow cycle refused: wf-main → wf-b → wf-main' });
+    // A child given the chain above it with its own id last refuses a way back as the top level does.
+    h.reset();
+    h.setChildWorkflows({ 'wf-main': { name: 'Main', state: runs('wf-b') } });
+    expect(await h.run(runs('wf-main'), { workflowId: 'wf-b', callChain: ['wf-main', 'wf-b'], depth: 1, nestingChecked: true })).toMatchObject({
+      success: false,
+      error: 'Call: Workflow cycle refused: wf-main → wf-b → wf-main',
+    });
+
     // A cycle further down (main → b → c → b) is refused before b starts, too.
     h.reset();
     h.setChildWorkflows({ 'wf-b': { name: 'B', state: runs('wf-c') }, 'wf-c': { name: 'C', state: runs('wf-b') } });

@@ -55,7 +55,10 @@ export interface RunInput {
   deploymentVersion?: number;
   /** Run from a block: outputs of an earlier run reused for the blocks upstream of `fromBlockId`. */
   rerun?: { fromBlockId: string; outputs: Record<string, unknown> };
-  /** Depth of workflow-in-workflow nesting (0 for a top-level run; at most 10) and the chain of workflow ids. */
+  /**
+   * Depth of workflow-in-workflow nesting (0 for a top-level run; at most 10) and the chain of workflow
+   * ids from the top-level run's down to this run's own (the last).
+   */
   depth?: number;
   callChain?: string[];
   /** Publish model tokens of streaming blocks (`runChunksSubject`). */

@@ -330,6 +330,16 @@ async function refusedNesting(run: Run, path: string[], state: RunnableState, de
   return undefined;
 }
 
+/**
+ * The workflows from the top-level run down to this one, this run's own last. The API, reruns and
+ * schedules start a run with its own id as the chain; a child run started before children were given
+ * theirs has only the ones above it, and gets its own added.
+ */
+function callChainOf(args: { workflowId: string; callChain?: string[] }): string[] {
+  const chain = args.callChain ?? [];
+  return chain.at(-1) === args.workflowId ? [...chain] : [...chain, args.workflowId];
+}
+
 /** Suffix that makes a child workflow id unique per loop iteration and parallel branch. */
 function iterationSuffix(frame: Frame): string {
   const parts = [...frame.loopIteration.map((i) => `l${i}`), ...frame.parallelBranch.map((i) => `p${i}`)];
@@ -342,7 +352,7 @@ async function runChildWorkflow(run: Run, frame: Frame, block: RunnableBlock, re
   const loggedInput = maskEnvValues(resolver.forLog(block.subBlocks.input?.value ?? null), run.envVars);
   const input = { workflowId: childId, input: loggedInput };
   if (typeof childId !== 'string' || childId === '') return fail('No workflow selected', input);
-  const chain = [...(run.args.callChain ?? []), run.args.workflowId];
+  const chain = callChainOf(run.args);
   if (chain.includes(childId)) return fail(cycleMessage([...chain, childId]), input);
   const depth = (run.args.depth ?? 0) + 1;
   if (depth > MAX_WORKFLOW_DEPTH) return fail(depthMessage(), input);
@@ -368,7 +378,7 @@ async function runChildWorkflow(run: Run, frame: Frame, block: RunnableBlock, re
     ...(run.args.actorId ? { actorId: run.args.actorId } : {}),
     trigger: 'workflow',
     depth,
-    callChain: chain,
+    callChain: [...chain, childId],
     nestingChecked: true,
     ...(run.args.stream ? { stream: true } : {}),
     integrationsTaskQueue: run.args.integrationsTaskQueue,
