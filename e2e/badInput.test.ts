@@ -127,6 +127,21 @@ const QUERIES: Record<string, Record<string, 'count' | 'position' | 'cursor' | '
   'GET /api/proxy/image': { url: 'text' },
 };
 
+/**
+ * Routes whose parameter given twice is answered as such ('… given once'), not as missing ('workflowId
+ * is required' for ?workflowId=a&workflowId=b misled the caller). The rest answer a 400 naming it too.
+ */
+const REPEAT_SAID = new Set([
+  'GET /api/copilot/chats',
+  'GET /api/memory',
+  'GET /api/proxy',
+  'GET /api/proxy/image',
+  'GET /api/workflows/:id/events',
+  'GET /api/executions/:id/stream',
+  'GET /api/knowledge/:id/documents',
+  'GET /api/knowledge/:id/documents/:documentId/chunks',
+]);
+
 /** Query values that fit a route's other parameters, so one bad parameter is the only fault. */
 function baseQuery(key: string, f: Fixtures): Record<string, string> {
   if (key === 'GET /api/workflows' || key === 'GET /api/folders' || key === 'GET /api/knowledge') return { workspaceId: f.workspaceId };
@@ -379,6 +394,7 @@ describe('bad input to every route is a 4xx naming the field, never a 5xx or a h
           const a = await send(method, `${url}?${query}`, { headers });
           // A text value of the right shape may be a legitimate miss (404) or, for a huge cursor, refused.
           findings.check(route, `${param}=${what}`, a, param, kind === 'position' && what === '1.5' ? false : kind === 'text' && what === 'huge');
+          if (what === 'repeated' && REPEAT_SAID.has(route)) findings.check(route, `${param} repeated`, a, 'given once');
         }
       }
       await healthy(findings, route);

@@ -9,6 +9,7 @@ import { requireActor, type Authenticator } from '../auth.js';
 import { fromJson, parseBody } from '../validate.js';
 import type { AccessChecker } from '../access.js';
 import type { ExecutionLive } from './executions.js';
+import { stringQuery } from './internalCall.js';
 
 /** How long a chat request waits for its turn (model rounds and tools) before it answers an error. */
 const TURN_WAIT_MS = 10 * 60_000;
@@ -136,7 +137,8 @@ export function copilotRoutes(clients: Clients, auth: Authenticator, checker: Ac
 
   r.get('/copilot/chats', async (req, res) => {
     const actor = await requireActor(auth, req);
-    const workflowId = typeof req.query.workflowId === 'string' ? req.query.workflowId : '';
+    // Given twice it is a 400 saying so (stringQuery), not 'workflowId is required'.
+    const workflowId = stringQuery(req).workflowId ?? '';
     if (!workflowId) throw new AppError('validation', 'workflowId is required');
     await checker.require(actor, workflowId, 'read');
     const out = await clients.copilot.listChats({ workflowId, actorId: actor.userId });
