@@ -58,6 +58,8 @@ const ACCOUNT_ROUTES: Array<Omit<Route, 'level'>> = [
   { method: 'POST', path: '/api/auth/oauth/token', body: { credentialId: 'x' } },
   { method: 'GET', path: '/api/auth/api-keys' },
   { method: 'POST', path: '/api/auth/api-keys', body: { name: 'k' } },
+  // The API's map of routes is for signed-in callers too.
+  { method: 'GET', path: '/api/routes' },
 ];
 
 describe('access to workspaces', () => {
