@@ -23,6 +23,7 @@ interface LogEntry {
   output?: unknown;
   error?: string;
   attempts?: number;
+  reused?: boolean;
 }
 interface RunAnswer {
   success: boolean;
@@ -178,7 +179,7 @@ describe('runs through the gateway', () => {
   });
 
   it('reruns from a block, reusing the earlier run’s outputs upstream of it', async () => {
-    const { id } = await workflowWith(functionChain(['first', 'First', 'return Math.random()'], ['second', 'Second', 'return <first.result> * 2']));
+    const { id, starter } = await workflowWith(functionChain(['first', 'First', 'return Math.random()'], ['second', 'Second', 'return <first.result> * 2']));
     const earlier = await api<RunAnswer>('POST', `/api/workflows/${id}/execute`, {});
     expect(earlier.body.success).toBe(true);
     const random = (earlier.body.logs.find((l) => l.blockId === 'first')?.output as { result: number }).result;
@@ -187,6 +188,14 @@ describe('runs through the gateway', () => {
     expect(rerun.body).toMatchObject({ success: true, output: { result: random * 2 } });
     const stored = await api<ExecutionAnswer>('GET', `/api/executions/${rerun.body.metadata.executionId}`);
     expect(stored.body).toMatchObject({ rerunOf: earlier.body.metadata.executionId, status: 'succeeded' });
+    // The reused blocks come first in the log, where they stand in the run (not after the blocks that read them).
+    for (const logs of [rerun.body.logs, stored.body.logs ?? []]) {
+      expect(logs.map((l) => [l.blockId, l.reused === true])).toEqual([
+        [starter, true],
+        ['first', true],
+        ['second', false],
+      ]);
+    }
     expect(await api('POST', `/api/executions/${earlier.body.metadata.executionId}/rerun`, {})).toMatchObject({ status: 400, body: { error: expect.stringContaining('fromBlockId') } });
     expect(await api('POST', `/api/executions/${earlier.body.metadata.executionId}/rerun`, { fromBlockId: 'nope' })).toMatchObject({ status: 400, body: { error: expect.stringContaining('fromBlockId') } });
   });

@@ -52,6 +52,8 @@ export interface BlockLogTable {
   attempts: number | null;
   /** Each try of a retried call: `AttemptRecord[]`. */
   attempt_log: NullableJson;
+  /** Set when a rerun reused the block's earlier output. */
+  reused: boolean | null;
   tokens: NullableJson;
   cost: NullableJson;
   loop_iteration: NullableJson;

@@ -153,6 +153,7 @@ async function upsertBlockLog(trx: Transaction<RunnerDB>, executionId: string, p
     started_at: log.startedAt,
     ended_at: log.endedAt,
     duration_ms: Math.round(log.durationMs),
+    reused: log.reused === true ? true : null,
   };
   await trx
     .insertInto('block_logs')
@@ -411,6 +412,7 @@ export async function listBlockLogs(db: Kysely<RunnerDB>, executionId: string): 
     ...(r.loop_iteration !== null ? { loopIteration: r.loop_iteration as number[] } : {}),
     ...(r.parallel_branch !== null ? { parallelBranch: r.parallel_branch as number[] } : {}),
     ...(r.status === 'skipped' ? { skipped: true } : {}),
+    ...(r.reused === true ? { reused: true } : {}),
   }));
 }
 

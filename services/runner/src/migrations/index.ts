@@ -3,6 +3,7 @@ import { runs } from './0002_runs.js';
 import { blobs } from './0003_blobs.js';
 import { attemptLog } from './0004_attemptLog.js';
 import { schedules } from './0005_schedules.js';
+import { reusedLog } from './0006_reusedLog.js';
 
 /** The runner's migrations, applied in name order. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0003_blobs': blobs,
   '0004_attemptLog': attemptLog,
   '0005_schedules': schedules,
+  '0006_reusedLog': reusedLog,
 };

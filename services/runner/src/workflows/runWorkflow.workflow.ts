@@ -116,6 +116,9 @@ export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
   const pending: Array<Promise<void>> = [];
   let ordinal = 0;
   const emit = (event: RunEvent) => {
+    // A rerun's reused blocks were reported only with the run's end before the sink (a local
+    // activity each would change the histories of those runs).
+    if (!bySink && event.type === 'blockCompleted' && event.log.reused) return;
     ordinal += 1;
     const numbered: RunEvent = { ...event, ordinal };
     if (bySink && numbered.type !== 'runStarted') runLog.record(numbered);

@@ -60,7 +60,10 @@ async function runBlock(run: Run, frame: Frame, id: string): Promise<Executed> {
   const base = { blockId: id, blockName: block.name, blockType: block.type, ...where(frame) };
   if (run.reuse?.reused.has(id)) {
     const reusedOutput = run.reuse.outputs[id];
-    run.logs.push({ ...base, startedAt: at, endedAt: at, durationMs: 0, success: true, output: reusedOutput, reused: true });
+    const reusedLog: BlockLog = { ...base, startedAt: at, endedAt: at, durationMs: 0, success: true, output: reusedOutput, reused: true };
+    run.logs.push(reusedLog);
+    // Reported where it comes in the run (before the blocks that read it), not only with the run's end.
+    run.emit({ type: 'blockCompleted', executionId: run.executionId, log: reusedLog });
     // An earlier output over 256 KB comes back as a BlobRef: references into it load the value.
     return { success: true, output: reusedOutput, stored: { value: reusedOutput, blobs: JSON.stringify(reusedOutput ?? null).includes('"$blobRef"') } };
   }
