@@ -3,11 +3,10 @@ import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { chromiumPerSuite } from './support/browser.js';
-import { addFromPalette, openWorkflow } from './support/editing.js';
+import { addFromPalette } from './support/editing.js';
 import { answerOnce, receivedBy } from './support/serviceFakes.js';
-import { as, signUp, type TestUser } from './support/session.js';
-
-type StoredBlock = { subBlocks: Record<string, { value: unknown } | undefined> };
+import { as, type TestUser } from './support/session.js';
+import { newWorkflow } from './support/workflows.js';
 
 const POLL = { timeout: 15_000 };
 const shot = (name: string) => path.join(tmpdir(), `weft-selector-${name}.png`);
@@ -36,16 +35,13 @@ async function jqlSent(): Promise<string[]> {
  * and `values`, opened in Chromium with the block selected; `stored` reads a field of it from the server.
  */
 async function openBlockWithAccount(browser: Browser, userName: string, provider: string, blockType: string, values: Record<string, string> = {}) {
-  const user = await signUp(userName);
-  const call = as(user);
-  const credential = await connect(user, provider);
-  const workflowId = (await call<{ id: string }>('POST', '/api/workflows', { workspaceId: user.workspaceId })).body.id;
+  const { owner, call, workflowId, stored: storedOf, open } = await newWorkflow(userName);
+  const credential = await connect(owner, provider);
   const setValues = Object.entries({ ...values, credential }).map(([subBlockId, value]) => ({ type: 'setSubBlockValue', id: 'block', subBlockId, value }));
   const added = await call('POST', `/api/workflows/${workflowId}/commands`, { commands: [{ type: 'addBlock', id: 'block', blockType, position: { x: 420, y: 60 } }, ...setValues] });
   expect(added.status).toBe(200);
-  const stored = async (field: string) =>
-    (await call<{ data: { state: { blocks: Record<string, StoredBlock> } } }>('GET', `/api/workflows/${workflowId}`)).body.data.state.blocks.block?.subBlocks[field]?.value;
-  const { page, errors } = await openWorkflow(browser, user.headers.cookie ?? '', workflowId);
+  const stored = (field: string) => storedOf('block', field);
+  const { page, errors } = await open(browser);
   await page.locator('.react-flow__node[data-id="block"]').click({ position: { x: 8, y: 8 } });
   return { call, workflowId, stored, page, errors, panel: page.getByRole('region', { name: 'Block', exact: true }) };
 }
@@ -54,13 +50,9 @@ describe('resource selectors in the block form (Chromium)', () => {
   const chromium = chromiumPerSuite();
 
   it("lists a Slack block's channels by name once an account is chosen, searches them, pages them with Load more and keeps the pick by id; a bot token from the environment lists them too", async () => {
-    const user = await signUp('Selector user');
-    const call = as(user);
-    const credential = await connect(user, 'slack');
-    const workflowId = (await call<{ id: string }>('POST', '/api/workflows', { workspaceId: user.workspaceId })).body.id;
-    const stored = async (blockId: string, field: string) =>
-      (await call<{ data: { state: { blocks: Record<string, StoredBlock> } } }>('GET', `/api/workflows/${workflowId}`)).body.data.state.blocks[blockId]?.subBlocks[field]?.value;
-    const { page, errors } = await openWorkflow(chromium(), user.headers.cookie ?? '', workflowId);
+    const { owner, call, workflowId, stored, open } = await newWorkflow('Selector user');
+    const credential = await connect(owner, 'slack');
+    const { page, errors } = await open(chromium());
     const slack = await addFromPalette(page, 'Slack', 'slack');
     await page.locator(`.react-flow__node[data-id="${slack}"]`).click({ position: { x: 8, y: 8 } });
     const panel = page.getByRole('region', { name: 'Block', exact: true });
@@ -263,10 +255,9 @@ describe('resource selectors in the block form (Chromium)', () => {
   });
 
   it("lists channels in an agent's Slack tool card with the card's own account, and stores the pick in the tool's params", async () => {
-    const user = await signUp('Tool card selector user');
-    const call = as(user);
-    const credential = await connect(user, 'slack');
-    const workflowId = (await call<{ id: string }>('POST', '/api/workflows', { workspaceId: user.workspaceId })).body.id;
+    type AgentBlock = { subBlocks: { tools?: { value: Array<{ params: Record<string, unknown> }> } } };
+    const { owner, call, workflowId, state, open } = await newWorkflow<{ blocks: Record<string, AgentBlock> }>('Tool card selector user');
+    const credential = await connect(owner, 'slack');
     const tool = { type: 'slack', title: 'Slack', params: { operation: 'send', authMethod: 'oauth', credential }, usageControl: 'auto' };
     const added = await call('POST', `/api/workflows/${workflowId}/commands`, {
       commands: [
@@ -275,10 +266,8 @@ describe('resource selectors in the block form (Chromium)', () => {
       ],
     });
     expect(added.status).toBe(200);
-    type AgentBlock = { subBlocks: { tools?: { value: Array<{ params: Record<string, unknown> }> } } };
-    const toolParams = async () =>
-      (await call<{ data: { state: { blocks: Record<string, AgentBlock> } } }>('GET', `/api/workflows/${workflowId}`)).body.data.state.blocks.agent?.subBlocks.tools?.value[0]?.params;
-    const { page, errors } = await openWorkflow(chromium(), user.headers.cookie ?? '', workflowId);
+    const toolParams = async () => (await state()).blocks.agent?.subBlocks.tools?.value[0]?.params;
+    const { page, errors } = await open(chromium());
     await page.locator('.react-flow__node[data-id="agent"]').click({ position: { x: 8, y: 8 } });
     const card = page.getByRole('region', { name: 'Block', exact: true }).getByRole('group', { name: 'Slack settings', exact: true });
     const channel = card.getByRole('combobox', { name: 'Channel', exact: true });
