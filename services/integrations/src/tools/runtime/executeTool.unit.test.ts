@@ -195,6 +195,17 @@ describe('http_request', () => {
     expect(req?.body).toEqual({ name: 'n' });
   });
 
+  it("sends a JSON text body (the API block's body field) as application/json unless a header says otherwise", async () => {
+    fake.on('POST', '/json-text', (r) => ({ json: { type: r.headers['content-type'] ?? null, body: r.body } }));
+    const sent = (body: string, headers?: unknown) => call('http_request', { url: `${fake.url}/json-text`, method: 'POST', body, ...(headers ? { headers } : {}) });
+    expect(await sent('{"items": [1, 2], "name": "x"}')).toMatchObject({ success: true, output: { data: { type: 'application/json', body: { items: [1, 2], name: 'x' } } } });
+    expect(await sent('[1, 2]')).toMatchObject({ output: { data: { type: 'application/json' } } });
+    expect(await sent('{"a": 1}', [{ id: 'r1', cells: { Key: 'content-type', Value: 'text/plain' } }])).toMatchObject({ output: { data: { type: 'text/plain' } } });
+    // Text that is not a JSON object or array is sent as the fetch sends text.
+    expect((await sent('plain words')).output).not.toMatchObject({ data: { type: 'application/json' } });
+    expect((await sent('{not json')).output).not.toMatchObject({ data: { type: 'application/json' } });
+  });
+
   it('answers HTTP error {status}: {statusText} with the response', async () => {
     fake.on('GET', '/missing', { status: 404, json: { error: 'no' } });
     expect(await call('http_request', { url: `${fake.url}/missing` })).toMatchObject({ success: false, error: 'HTTP error 404: Not Found', output: { status: 404, data: { error: 'no' } } });

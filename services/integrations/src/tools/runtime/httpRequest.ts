@@ -48,6 +48,17 @@ function hasHeader(headers: Record<string, string>, name: string): boolean {
   return Object.keys(headers).some((h) => h.toLowerCase() === name);
 }
 
+/** Whether a text is a JSON object or array. */
+function isJsonText(text: string): boolean {
+  if (!/^\s*[[{]/.test(text)) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Parses a body by its content type: JSON when it says so (falling back to text), text otherwise. */
 export async function readBody(res: Response): Promise<unknown> {
   const text = await res.text();
@@ -82,7 +93,12 @@ export async function httpRequest(params: Record<string, unknown>, policy: Addre
   if (method !== 'GET' && method !== 'HEAD') {
     const form = tableToRecord(params.formData);
     if (Object.keys(form).length > 0) body = new URLSearchParams(form);
-    else if (typeof params.body === 'string') body = params.body;
+    else if (typeof params.body === 'string') {
+      body = params.body;
+      // The API block's body field is JSON text (its references filled in): sent as JSON unless a
+      // header says otherwise, as a JSON value is — a server reading JSON ignores a body without it.
+      if (!hasHeader(headers, 'content-type') && isJsonText(body)) headers['Content-Type'] = 'application/json';
+    }
     else if (params.body !== undefined && params.body !== null) {
       body = JSON.stringify(params.body);
       if (!hasHeader(headers, 'content-type')) headers['Content-Type'] = 'application/json';
