@@ -139,6 +139,23 @@ describe('runs through the gateway', () => {
     expect(await api('GET', `/api/workflows/${id}/executions?cursor=xyz`)).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^cursor:/) } });
   });
 
+  it('a condition that throws fails naming the condition as written, not a line of the program the runner made of them', async () => {
+    const conditions = [
+      { id: 'c1', title: 'if', value: '<start.input.n> > 100' },
+      { id: 'c2', title: 'else if', value: '<start.input.obj>.missing.deep > 1' },
+      { id: 'c3', title: 'else', value: '' },
+    ];
+    const { id } = await workflowWith(oneBlock('check', 'condition', 'Check', { conditions }));
+    const run = await api<RunAnswer>('POST', `/api/workflows/${id}/execute`, { n: 1, obj: {} });
+    expect(run.body).toMatchObject({
+      success: false,
+      error: `Check: Condition evaluation failed in "else if" (<start.input.obj>.missing.deep > 1): TypeError: cannot read property 'deep' of undefined`,
+    });
+    // A syntax error is named by its condition too.
+    const broken = await workflowWith(oneBlock('check', 'condition', 'Check', { conditions: [{ id: 'c1', title: 'if', value: '<start.input.n> >' }] }));
+    expect((await api<RunAnswer>('POST', `/api/workflows/${broken.id}/execute`, { n: 1 })).body.error).toMatch(/^Check: Condition evaluation failed in "if" \(<start\.input\.n> >\): SyntaxError/);
+  });
+
   it('starts a run asynchronously with x-execution-mode: async (202 with the execution id)', async () => {
     const { id } = await workflowWith(computeThen('return 40 + 2'));
     const started = await api<{ executionId: string }>('POST', `/api/workflows/${id}/execute`, { a: 1 }, { cookie: await defaultCookie(), 'x-execution-mode': 'async' });

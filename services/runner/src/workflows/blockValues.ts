@@ -42,6 +42,25 @@ export function conditionProgram(expressions: readonly string[]): string {
   return `const __conditions = [${fns.join(', ')}];\nfor (let i = 0; i < __conditions.length; i++) { if (await __conditions[i]()) return i; }\nreturn -1;`;
 }
 
+/**
+ * Which of `conditionProgram`'s expressions a line of that program (as the sandbox counts lines of
+ * the code it was given) falls in, the line closing it included (a syntax error may point there).
+ */
+export function conditionAtLine(expressions: readonly string[], line: number): number | undefined {
+  // The line the program's text has reached: `const __conditions = [() => (` is line 1.
+  let at = 1;
+  for (let i = 0; i < expressions.length; i++) {
+    const e = expressions[i] as string;
+    // An empty expression is `() => false` on the line already reached.
+    if (e.trim() === '') continue;
+    const first = at + 1;
+    const last = first + e.split('\n').length - 1;
+    if (line >= first && line <= last + 1) return i;
+    at = last + 1;
+  }
+  return undefined;
+}
+
 /** A table value (`{id, cells: {Key, Value}}` rows, 000 §3) as a key → value map; empty keys dropped. */
 export function tableToRecord(value: unknown): Record<string, string> {
   const out: Record<string, string> = {};

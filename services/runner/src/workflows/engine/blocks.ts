@@ -1,7 +1,7 @@
 import { executeChild, isCancellation, workflowInfo } from '@temporalio/workflow';
 import { FUNCTION_TIMEOUT_MS, getBlock, RETRIES_FIELD, retriesError, STREAMING_BLOCK_TYPES, validateBlockParams } from '@weft/catalog';
 import type { CallContext } from '@weft/contracts';
-import { conditionProgram, maxAttemptsOf, parseConditions, structureToObject, tableToRecord } from '../blockValues.js';
+import { conditionAtLine, conditionProgram, maxAttemptsOf, parseConditions, structureToObject, tableToRecord } from '../blockValues.js';
 import { ERROR_HANDLE, handleOf } from '../graph.js';
 import { MODEL_BLOCK_TYPES, runModelBlock } from '../models/index.js';
 import { pickEnv, resolveJsonText, rewriteCode } from '../references.js';
@@ -163,6 +163,19 @@ function incomingContent(frame: Frame, block: RunnableBlock): string {
   return '';
 }
 
+/**
+ * A failed evaluation named by the condition it failed in, as its author wrote it: the sandbox's
+ * 'Line x:y' counts lines of the program all conditions were put in, which is no place the author
+ * can find, so it is left out when the condition is known.
+ */
+function conditionFailure(tested: ReadonlyArray<{ title: string; value: string }>, expressions: readonly string[], res: { error?: string; debug?: { line?: number } }): string {
+  const message = res.error ?? 'unknown error';
+  const at = res.debug?.line !== undefined ? conditionAtLine(expressions, res.debug.line) : undefined;
+  const branch = at !== undefined ? tested[at] : undefined;
+  if (!branch) return `Condition evaluation failed: ${message}`;
+  return `Condition evaluation failed in "${branch.title}" (${branch.value.trim()}): ${message.replace(/^Line \d+:\d+ - /, '')}`;
+}
+
 async function runCondition(run: Run, frame: Frame, block: RunnableBlock, resolver: Resolver): Promise<BlockRun> {
   const branches = parseConditions(block.subBlocks.conditions?.value ?? []);
   const elseAt = branches.findIndex((b) => b.title === 'else');
@@ -187,7 +200,7 @@ async function runCondition(run: Run, frame: Frame, block: RunnableBlock, resolv
     );
     const res = called.value;
     attempts = attemptFields(called.attempts, called.tries);
-    if (!res.success) return { exec: { success: false, output: null, error: `Condition evaluation failed: ${res.error ?? 'unknown error'}`, ...attempts }, input };
+    if (!res.success) return { exec: { success: false, output: null, error: conditionFailure(tested, expressions, res), ...attempts }, input };
     const result = 'result' in res.output ? res.output.result : undefined;
     index = typeof result === 'number' ? result : -1;
   }
