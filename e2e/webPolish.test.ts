@@ -1,8 +1,9 @@
 /**
  * The web app's finish (issue 14's quality bar): the copilot's composer by keyboard, "Run from <block>"
- * carrying the Run button's streamed-blocks choice, and a tour of every page (the empty home page, the
- * payments page, the editor, settings, an opened knowledge base and its search) that saves a screenshot
- * of each (`weft-tour-*.png` in the temp directory) and fails on a control left in the browser's own look.
+ * carrying the Run button's streamed-blocks choice, the toast of a tab left behind by a deploy, and a
+ * tour of every page (the empty home page, the payments page, the editor, settings, an opened knowledge
+ * base and its search) that saves a screenshot of each (`weft-tour-*.png` in the temp directory) and
+ * fails on a control left in the browser's own look.
  */
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -371,6 +372,39 @@ describe('the web app’s finish in Chromium', () => {
     expect(await results.getByRole('listitem').first().textContent()).toContain('100% match');
     await shot(page, 'knowledge-search');
     expect(await rawControls(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('an event type the tab’s bundle does not know (a newer Weft deployed): the tab loads the state again and its “Weft was updated” toast stays, with a Reload that reloads the page', async () => {
+    const { call, workflowId, starter, page, errors } = await openNewWorkflow(chromium(), 'Outdated tab');
+    // The live stream the next page load opens carries one event a newer Weft wrote: a real edit (so the
+    // state the tab loads again holds its version) under a type this build does not know; later streams are real.
+    let sent = false;
+    await page.route(`**/api/workflows/${workflowId}/events?*`, async (route: Route) => {
+      if (sent) return route.fallback();
+      sent = true;
+      const after = Number(new URL(route.request().url()).searchParams.get('after'));
+      const renamed = await call('POST', `/api/workflows/${workflowId}/commands`, { commands: [{ type: 'renameBlock', id: starter, name: 'Renamed by a newer Weft' }] });
+      expect(renamed.status).toBe(200);
+      const event = { version: after + 1, type: 'blockRecoloured', data: { type: 'blockRecoloured', at: Date.now(), id: starter, colour: '#f00' } };
+      await route.fulfill({ status: 200, contentType: 'text/event-stream', body: `id: ${event.version}\ndata: ${JSON.stringify(event)}\n\n` });
+    });
+    // A fake clock (flowing as the real one) lets the test pass the toasts' lifetimes without waiting them out.
+    await page.clock.install();
+    await page.reload();
+    const toast = page.getByTestId('toast').filter({ hasText: 'Weft was updated — reload the page to get the latest version' });
+    await toast.waitFor({ timeout: 15_000 });
+    await page.locator(`.react-flow__node[data-id="${starter}"]`).filter({ hasText: 'Renamed by a newer Weft' }).waitFor({ timeout: 15_000 });
+    // An info toast leaves after 4 s: this one stays until dismissed, however long the user was away.
+    await page.clock.fastForward(60_000);
+    expect(await toast.count()).toBe(1);
+    await shot(page, 'outdated-toast');
+    expect(await rawControls(page)).toEqual([]);
+    // Its Reload loads the page again (the new bundle), where the tab is up to date: no toast.
+    await Promise.all([page.waitForEvent('load'), toast.getByRole('button', { name: 'Reload', exact: true }).click()]);
+    await page.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
+    await page.locator(`.react-flow__node[data-id="${starter}"]`).filter({ hasText: 'Renamed by a newer Weft' }).waitFor({ timeout: 15_000 });
+    expect(await toast.count()).toBe(0);
     expect(errors).toEqual([]);
   });
 });

@@ -39,7 +39,8 @@ export function useWorkflowSession(workflowId: string, definitions: readonly Blo
   useEffect(() => {
     if (!outdated || toldOutdated.current) return;
     toldOutdated.current = true;
-    toast.show(OUTDATED_MESSAGE);
+    // It stays until dismissed, with the reload at hand: a user who missed it would go on running old code.
+    toast.show(OUTDATED_MESSAGE, 'info', { sticky: true, action: { label: 'Reload', run: () => window.location.reload() } });
   }, [outdated, toast]);
 
   useEffect(() => {

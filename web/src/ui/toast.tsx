@@ -1,20 +1,27 @@
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 
 export type ToastKind = 'error' | 'success' | 'info';
-interface Toast {
+/** What a toast may do beyond showing its message for a while. */
+export interface ToastOptions {
+  /** It stays until dismissed (a message the user must not miss), not its kind's lifetime. */
+  sticky?: boolean;
+  /** A button beside the message; choosing it also dismisses the toast. */
+  action?: { label: string; run(): void };
+}
+interface Toast extends ToastOptions {
   id: number;
   kind: ToastKind;
   message: string;
 }
 interface Toaster {
-  show(message: string, kind?: ToastKind): void;
+  show(message: string, kind?: ToastKind, options?: ToastOptions): void;
   error(message: string): void;
   success(message: string): void;
 }
 
 const ToastContext = createContext<Toaster>({ show: () => {}, error: () => {}, success: () => {} });
 
-/** How long a toast stays; errors stay longer (they can also be closed). */
+/** How long a toast stays unless sticky; errors stay longer (any can also be closed). */
 const LIFETIME_MS: Record<ToastKind, number> = { error: 8000, success: 3500, info: 4000 };
 
 /** Toasts in the bottom-right corner; every failure message of the app goes through `useToast().error`. */
@@ -23,10 +30,10 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const next = useRef(1);
   const dismiss = useCallback((id: number) => setToasts((ts) => ts.filter((t) => t.id !== id)), []);
   const show = useCallback(
-    (message: string, kind: ToastKind = 'info') => {
+    (message: string, kind: ToastKind = 'info', options: ToastOptions = {}) => {
       const id = next.current++;
-      setToasts((ts) => [...ts.filter((t) => t.message !== message), { id, kind, message }].slice(-5));
-      window.setTimeout(() => dismiss(id), LIFETIME_MS[kind]);
+      setToasts((ts) => [...ts.filter((t) => t.message !== message), { id, kind, message, ...options }].slice(-5));
+      if (!options.sticky) window.setTimeout(() => dismiss(id), LIFETIME_MS[kind]);
     },
     [dismiss],
   );
@@ -39,6 +46,18 @@ export function ToastProvider({ children }: { children: ReactNode }) {
           <div key={t.id} className={`toast toast-${t.kind}`} role={t.kind === 'error' ? 'alert' : 'status'} data-testid="toast">
             <span className="toast-dot" />
             <span className="toast-message">{t.message}</span>
+            {t.action && (
+              <button
+                type="button"
+                className="toast-action"
+                onClick={() => {
+                  dismiss(t.id);
+                  t.action?.run();
+                }}
+              >
+                {t.action.label}
+              </button>
+            )}
             <button type="button" className="toast-close" aria-label="Dismiss" onClick={() => dismiss(t.id)}>
               ×
             </button>
