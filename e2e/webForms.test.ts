@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { chromiumPerSuite } from './support/browser.js';
 import { addAgent, addFromPalette } from './support/editing.js';
 import { as, signUp, type TestUser } from './support/session.js';
-import { newWorkflow } from './support/workflows.js';
+import { newWorkflow, openNewWorkflow } from './support/workflows.js';
 
 /** Selects a block on the canvas and answers its panel. */
 async function panelOf(page: Page, blockId: string) {
@@ -484,6 +484,49 @@ describe('block form controls in Chromium', () => {
     // Removed from the card, it leaves the block.
     await list.getByRole('button', { name: 'Remove tool Order lookup', exact: true }).click();
     await expect.poll(tools, POLL).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it("closes the model list its toggle opened, and the agent's tool picker, on Escape and on a click elsewhere; a search without a match says so", async () => {
+    const { page, errors, stored } = await openNewWorkflow(chromium(), 'Popups');
+    const agent = await addAgent(page);
+    const panel = await panelOf(page, agent);
+
+    // The ▾ toggle opens the models; Escape closes them (the list used to stay open over the form).
+    const models = panel.getByRole('listbox', { name: 'Model' });
+    const toggle = panel.getByRole('button', { name: 'Show Model choices', exact: true });
+    await toggle.click();
+    await models.waitFor();
+    await page.keyboard.press('Escape');
+    await models.waitFor({ state: 'hidden' });
+    // Opened again, a click elsewhere in the panel closes them; a choice from the list is still stored.
+    await toggle.click();
+    await models.waitFor();
+    await panel.getByText('System Prompt', { exact: true }).click();
+    await models.waitFor({ state: 'hidden' });
+    await toggle.click();
+    await models.getByRole('option', { name: 'o3', exact: true }).click();
+    await models.waitFor({ state: 'hidden' });
+    await expect.poll(() => stored(agent, 'model'), POLL).toBe('o3');
+
+    // The tool picker: a search without a match says so instead of an empty "Tools" heading.
+    const addTool = panel.getByRole('button', { name: 'Add tool', exact: true });
+    const picker = panel.getByRole('dialog', { name: 'Add a tool' });
+    await addTool.click();
+    await picker.getByRole('textbox', { name: 'Search tools' }).fill('no-such-tool-zz');
+    await picker.getByText('No tool matches “no-such-tool-zz”.', { exact: true }).waitFor();
+    expect(await picker.getByText('Tools', { exact: true }).count()).toBe(0);
+    await picker.screenshot({ path: '/tmp/weft-forms-tool-none.png' });
+    // Escape closes it, focus back on its button, the block still selected; a click outside closes it too.
+    await page.keyboard.press('Escape');
+    await picker.waitFor({ state: 'hidden' });
+    await expect.poll(() => page.evaluate('document.activeElement?.textContent?.trim()')).toBe('Add tool');
+    expect(await panel.isVisible()).toBe(true);
+    await addTool.click();
+    await picker.waitFor();
+    expect(await picker.getByRole('textbox', { name: 'Search tools' }).inputValue()).toBe('');
+    await panel.getByText('System Prompt', { exact: true }).click();
+    await picker.waitFor({ state: 'hidden' });
     expect(errors).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { SubBlockConfig } from '@weft/catalog';
 import type { ProviderDefinition } from '../../api';
+import { ComboToggle } from './ComboToggle';
 import { parseSliderText, sliderBounds, sliderDecimals, stepSlider } from './slider';
 
 interface Props {
@@ -198,6 +199,7 @@ export function ComboboxField({ field, label, value, onChange, groups }: Props &
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const typed = useRef(false);
+  const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (!typed.current) setText(current);
   }, [current]);
@@ -228,6 +230,7 @@ export function ComboboxField({ field, label, value, onChange, groups }: Props &
       <label htmlFor={id}>{label}</label>
       <div className="combo">
         <input
+          ref={input}
           id={id}
           role="combobox"
           aria-expanded={open}
@@ -252,9 +255,9 @@ export function ComboboxField({ field, label, value, onChange, groups }: Props &
           }
           onKeyDown={onKeyDown}
         />
-        <button type="button" className="combo-toggle" tabIndex={-1} aria-label={`Show ${label} choices`} onClick={() => setOpen((o) => !o)}>
+        <ComboToggle label={label} open={open} input={input} show={() => setOpen(true)} close={() => setOpen(false)}>
           ▾
-        </button>
+        </ComboToggle>
         {open && flat.length > 0 && (
           <div className="combo-list" id={listId} role="listbox" aria-label={label}>
             {filtered.map((g) => (

@@ -3,6 +3,7 @@ import { useInfiniteQuery, useQuery, type InfiniteData, type QueryKey } from '@t
 import type { SubBlockConfig } from '@weft/catalog';
 import { api, type SelectorItem, type SelectorPage } from '../../api';
 import { Icon } from '../../ui/icons';
+import { ComboToggle } from './ComboToggle';
 import { useFormBlock, useFormEnv } from './FormContext';
 import { chosenLabel, isListKey, isReference, LIST_MAX_HEIGHT, listPlacement, listProblem, nextActive, pageItems, resourceNoun, selectorValues } from './selectors';
 
@@ -207,19 +208,9 @@ export function ResourceSelectorField({ field, label, value, onChange }: Props) 
             <Icon name="x" size={12} />
           </button>
         )}
-        <button
-          type="button"
-          className="combo-toggle"
-          tabIndex={-1}
-          aria-label={`Show ${label} choices`}
-          onMouseDown={(e) => e.preventDefault()}
-          onClick={() => {
-            if (open) close();
-            else input.current?.focus();
-          }}
-        >
+        <ComboToggle label={label} open={open} input={input} show={() => setOpen(true)} close={close}>
           <Icon name={open ? 'chevronUp' : 'chevronDown'} size={14} />
-        </button>
+        </ComboToggle>
         {open && (
           <div className={`combo-list selector-list${placement.up ? ' up' : ''}`} style={{ maxHeight: placement.maxHeight }} ref={list} onMouseDown={(e) => e.preventDefault()}>
             <div id={listId} role="listbox" aria-label={label} aria-busy={answers.isFetching}>

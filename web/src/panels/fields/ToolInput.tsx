@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { SubBlockConfig } from '@weft/catalog';
 import { api, type BlockDefinition, type CustomTool } from '../../api';
@@ -65,11 +65,27 @@ export function ToolInputField({ label, value, onChange }: { field: SubBlockConf
     () => env.definitions.filter((d) => d.category === 'tools' && !d.hideFromToolbar && d.tools.access.length > 0 && d.name.toLowerCase().includes(query.trim().toLowerCase())),
     [env.definitions, query],
   );
+  const shownCustom = customTools.filter((t) => t.title.toLowerCase().includes(query.trim().toLowerCase()));
+  const opener = useRef<HTMLButtonElement>(null);
+  const pop = useRef<HTMLDivElement>(null);
+  const close = () => {
+    setOpen(false);
+    setQuery('');
+  };
+  // Open, the picker closes on Escape (above) and on a press anywhere outside it and its button.
+  useEffect(() => {
+    if (!open) return;
+    const outside = (e: PointerEvent) => {
+      const target = e.target as Node;
+      if (!pop.current?.contains(target) && !opener.current?.contains(target)) close();
+    };
+    document.addEventListener('pointerdown', outside);
+    return () => document.removeEventListener('pointerdown', outside);
+  }, [open]);
   const set = (next: AgentTool[]) => onChange(next);
   const add = (tool: AgentTool) => {
     set([...tools, tool]);
-    setOpen(false);
-    setQuery('');
+    close();
   };
   // A form edit lets the block's operation choose the tool again (older pickers fixed the first).
   const setParams = (i: number, params: Record<string, unknown>) =>
@@ -106,22 +122,32 @@ export function ToolInputField({ label, value, onChange }: { field: SubBlockConf
         })}
       </ul>
       <div className="tool-add">
-        <button type="button" className="btn btn-sm" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+        <button ref={opener} type="button" className="btn btn-sm" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
           <Icon name="plus" size={12} /> Add tool
         </button>
         {open && (
-          <div className="tool-pop" role="dialog" aria-label="Add a tool">
+          <div
+            ref={pop}
+            className="tool-pop"
+            role="dialog"
+            aria-label="Add a tool"
+            onKeyDown={(e) => {
+              if (e.key !== 'Escape') return;
+              e.stopPropagation();
+              close();
+              opener.current?.focus();
+            }}
+          >
             <input className="input" autoFocus placeholder="Search tools" aria-label="Search tools" value={query} onChange={(e) => setQuery(e.target.value)} />
             <div className="tool-choices">
-              {customTools.length > 0 && <div className="combo-group">Custom tools</div>}
-              {customTools
-                .filter((t) => t.title.toLowerCase().includes(query.trim().toLowerCase()))
-                .map((t) => (
+              {shownCustom.length > 0 && <div className="combo-group">Custom tools</div>}
+              {shownCustom.map((t) => (
                   <button key={t.id} type="button" className="tool-choice" onClick={() => add({ type: 'custom-tool', title: t.title, params: {}, schema: t.schema, code: t.code, usageControl: 'auto' })}>
                     <BlockIcon icon="wrench" color="#64748b" name={t.title} size={20} /> {t.title}
                   </button>
                 ))}
-              <div className="combo-group">Tools</div>
+              {choices.length > 0 && <div className="combo-group">Tools</div>}
+              {choices.length === 0 && shownCustom.length === 0 && <p className="muted tool-none">No tool matches “{query.trim()}”.</p>}
               {choices.map((d) => (
                 <button key={d.type} type="button" className="tool-choice" onClick={() => add({ type: d.type, title: d.name, params: defaultToolParams(d), usageControl: 'auto' })}>
                   <BlockIcon icon={d.icon} color={d.bgColor} name={d.name} size={20} /> {d.name}
