@@ -118,6 +118,18 @@ describe('runs through the gateway', () => {
     expect(await res.json()).toEqual({ answer: 42 });
   });
 
+  it('a Response header HTTP cannot carry fails the block naming it: the caller gets the failed run, not a 500', async () => {
+    for (const [headers, error] of [
+      [[['bad header', 'x']], 'Answer: Response header "bad header" is not a valid HTTP header name'],
+      [[['x-note', '<start.input.note>']], 'Answer: Response header "x-note" has a value HTTP cannot carry (a line break or a character beyond Latin-1)'],
+    ] as Array<[Array<[string, string]>, string]>) {
+      const { id } = await workflowWith(computeThen('return 1', { data: '{"a": 1}', headers }));
+      const run = await api<RunAnswer>('POST', `/api/workflows/${id}/execute`, { note: 'line one\nline two ✓' });
+      expect(run.status).toBe(200);
+      expect(run.body).toMatchObject({ success: false, error });
+    }
+  });
+
   it('answers a failed run with success false and its error, and lists runs newest first with filters and cursor paging', async () => {
     const { id } = await workflowWith(computeThen('throw new Error("boom")'));
     const failed = await api<RunAnswer>('POST', `/api/workflows/${id}/execute`, {});

@@ -240,6 +240,10 @@ async function runFunction(run: Run, block: RunnableBlock, resolver: Resolver): 
   return { exec: { success: false, output, error: res.error ?? 'Code execution failed', ...attempts }, input };
 }
 
+/** A header name (an RFC 9110 token) and a header value as Node's HTTP server accepts them. */
+const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const HTTP_HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
 function runResponse(block: RunnableBlock, resolver: Resolver): BlockRun {
   const mode = resolver.resolve(block.subBlocks.dataMode?.value);
   const rawData = block.subBlocks.data?.value;
@@ -254,6 +258,11 @@ function runResponse(block: RunnableBlock, resolver: Resolver): BlockRun {
   const headers = tableToRecord(resolver.resolve(block.subBlocks.headers?.value));
   const response = { status, headers, data: data ?? null };
   const input = { data: typeof rawData === 'string' ? resolveJsonText(rawData, resolver.logScope) : resolver.forLog(rawData ?? null), status, headers: resolver.forLog(block.subBlocks.headers?.value) };
+  // A header HTTP cannot carry fails the block here, with its name, rather than the answer to the caller.
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HTTP_TOKEN.test(name)) return fail(`Response header "${name}" is not a valid HTTP header name`, input);
+    if (!HTTP_HEADER_VALUE.test(value)) return fail(`Response header "${name}" has a value HTTP cannot carry (a line break or a character beyond Latin-1)`, input);
+  }
   return { exec: { success: true, output: response, response }, input };
 }
 
