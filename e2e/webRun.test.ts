@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createFakeServer } from '@weft/testkit';
 import { chromiumPerSuite } from './support/browser.js';
 import { openWorkflow } from './support/editing.js';
-import { newWorkflow } from './support/workflows.js';
+import { newWorkflow, openNewWorkflow } from './support/workflows.js';
 
 describe('running and deploying from the web app', () => {
   const chromium = chromiumPerSuite();
@@ -269,6 +269,29 @@ describe('running and deploying from the web app', () => {
     // The value takes the reference's place: one button fewer, one more 4 MB text (cut when shown; some sit in folded items).
     await expect.poll(() => output.getByRole('button', { name: /^Load value/ }).count(), { timeout: 30_000 }).toBe(stored - 1);
     await expect.poll(() => output.getByText(/^"[0-4]z{100}/).count()).toBe(shown + 1);
+    expect(errors).toEqual([]);
+  });
+
+  it('after an undeploy no version shows as active: the one that was offers "Activate", which deploys it again', async () => {
+    const { call, workflowId, page, errors } = await openNewWorkflow(chromium(), 'Undeployer');
+    expect((await call('POST', `/api/workflows/${workflowId}/deploy`, {})).status).toBe(200);
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    const deploy = page.getByRole('dialog', { name: 'Deploy' });
+    const versions = deploy.getByRole('region', { name: 'Versions' });
+    await versions.getByText('Active', { exact: true }).waitFor({ timeout: 15_000 });
+
+    // Undeployed, "Not deployed" above and "Active" beside v1 contradicted each other.
+    await deploy.getByRole('button', { name: 'Undeploy', exact: true }).click();
+    await deploy.getByText('Not deployed', { exact: true }).waitFor({ timeout: 15_000 });
+    await versions.getByRole('button', { name: 'Activate v1', exact: true }).waitFor();
+    expect(await versions.getByText('Active', { exact: true }).count()).toBe(0);
+    await page.screenshot({ path: path.join(tmpdir(), 'weft-undeployed.png') });
+
+    // Activating it deploys it again.
+    await versions.getByRole('button', { name: 'Activate v1', exact: true }).click();
+    await deploy.getByText('Deployed', { exact: true }).waitFor({ timeout: 15_000 });
+    await versions.getByText('Active', { exact: true }).waitFor();
+    expect((await call<{ isDeployed: boolean }>('GET', `/api/workflows/${workflowId}/deploy`)).body.isDeployed).toBe(true);
     expect(errors).toEqual([]);
   });
 });

@@ -189,7 +189,8 @@ export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { work
                     <span className="muted">{new Date(v.deployedAt).toLocaleString()}</span>
                     {v.blocksCount !== undefined && <span className="muted">{v.blocksCount} blocks</span>}
                     <span style={{ marginLeft: 'auto' }}>
-                      {v.isActive ? (
+                      {/* Undeployed, the version last active is not running: activating it deploys it again. */}
+                      {v.isActive && s?.isDeployed ? (
                         <span className="pill pill-live">Active</span>
                       ) : (
                         <button type="button" className="btn btn-sm" disabled={busy} onClick={() => activate.mutate(v.version)}>
