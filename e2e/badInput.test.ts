@@ -132,6 +132,11 @@ const QUERIES: Record<string, Record<string, 'count' | 'position' | 'cursor' | '
  * is required' for ?workflowId=a&workflowId=b misled the caller). The rest answer a 400 naming it too.
  */
 const REPEAT_SAID = new Set([
+  'GET /api/workflows',
+  'GET /api/folders',
+  'GET /api/knowledge',
+  'GET /api/schedules',
+  'GET /api/executions/:id/values',
   'GET /api/copilot/chats',
   'GET /api/memory',
   'GET /api/proxy',

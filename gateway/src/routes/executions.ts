@@ -12,6 +12,7 @@ import type { DeploymentGrant } from '../rateLimit.js';
 import { TtlCache } from '../ttlCache.js';
 import { fromJson, parseBody } from '../validate.js';
 import { chunkSelected, resolveSelectedOutputs, selectedOutputsOf, type NamedBlocks } from './streamSelection.js';
+import { stringQuery } from './internalCall.js';
 
 /** How long a waited (synchronous) run may take before the call gives up. */
 const SYNC_DEADLINE_MS = 10 * 60_000;
@@ -327,7 +328,7 @@ export function executionRoutes(clients: Clients, auth: Authenticator, access: A
 
   // A stored value an answer left as `{$blobRef, bytes}` (its answer's values budget was spent).
   r.get('/executions/:id/values', async (req, res) => {
-    const { ref } = parseBody(valueQuery, req.query);
+    const { ref } = parseBody(valueQuery, stringQuery(req));
     const execution = await executionFor(req, 'read', false);
     const { valueJson } = await clients.runs.getExecutionValue({ executionId: execution.executionId, ref });
     res.type('application/json').send(valueJson);

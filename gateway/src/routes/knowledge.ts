@@ -68,7 +68,7 @@ export function knowledgeRoutes(clients: Clients, auth: Authenticator): Router {
 
   r.get('/knowledge', async (req, res) => {
     const actor = await requireActor(auth, req);
-    const workspaceId = typeof req.query.workspaceId === 'string' ? req.query.workspaceId : '';
+    const workspaceId = stringQuery(req).workspaceId ?? '';
     if (!workspaceId) throw new AppError('validation', 'workspaceId is required');
     await requireWorkspace(actor, workspaceId, 'read');
     await forward(req, res, actor, workspaceId);

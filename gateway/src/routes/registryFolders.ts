@@ -5,6 +5,7 @@ import type { registry } from '@weft/contracts';
 import type { Clients } from '../clients.js';
 import { requireActor, type Authenticator } from '../auth.js';
 import { parseBody } from '../validate.js';
+import { stringQuery } from './internalCall.js';
 
 const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'color must be a hex colour such as #3972F6');
 const createFolderBody = z.object({
@@ -31,7 +32,7 @@ export function folderRoutes(clients: Clients, auth: Authenticator): Router {
 
   r.get('/folders', async (req, res) => {
     const actor = await requireActor(auth, req);
-    const workspaceId = typeof req.query.workspaceId === 'string' ? req.query.workspaceId : '';
+    const workspaceId = stringQuery(req).workspaceId ?? '';
     if (!workspaceId) throw new AppError('validation', 'workspaceId is required');
     const out = await clients.registry.listFolders({ actor, workspaceId });
     res.json({ folders: out.folders.map(folder) });

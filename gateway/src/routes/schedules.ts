@@ -4,6 +4,7 @@ import type { runnerSchedules } from '@weft/contracts';
 import type { Clients } from '../clients.js';
 import { requireActor, type Authenticator } from '../auth.js';
 import type { AccessChecker } from '../access.js';
+import { stringQuery } from './internalCall.js';
 
 /** The workflowId of a query or body; 'workflowId is required' when it is missing or not text. */
 function workflowIdOf(from: unknown): string {
@@ -66,7 +67,7 @@ export function scheduleRoutes(clients: Clients, auth: Authenticator, access: Ac
 
   r.get('/schedules', async (req, res) => {
     const actor = await requireActor(auth, req);
-    const workflowId = workflowIdOf(req.query);
+    const workflowId = workflowIdOf(stringQuery(req));
     await access.require(actor, workflowId, 'read');
     res.json(workflowSchedules(workflowId, await clients.schedules.getSchedule({ workflowId })));
   });

@@ -6,6 +6,7 @@ import type { Clients } from '../clients.js';
 import { requireActor, type Authenticator } from '../auth.js';
 import { fromJson, parseBody } from '../validate.js';
 import type { AccessChecker } from '../access.js';
+import { stringQuery } from './internalCall.js';
 
 const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'color must be a hex colour such as #3972F6');
 const updateWorkflowBody = z.object({
@@ -48,7 +49,7 @@ export function workflowRoutes(clients: Clients, auth: Authenticator, access: Ac
 
   r.get('/workflows', async (req, res) => {
     const actor = await requireActor(auth, req);
-    const workspaceId = typeof req.query.workspaceId === 'string' ? req.query.workspaceId : '';
+    const workspaceId = stringQuery(req).workspaceId ?? '';
     if (!workspaceId) throw new AppError('validation', 'workspaceId is required');
     const { workflows } = await clients.registry.listWorkflows({ actor, workspaceId });
     const { states } = await clients.editor.getStates({ workflowIds: workflows.map((w) => w.id) });
