@@ -207,4 +207,35 @@ describe('the canvas in Chromium', () => {
     await page.screenshot({ path: path.join(tmpdir(), 'weft-canvas-containers.png') });
     expect(errors).toEqual([]);
   });
+
+  it('pastes a whole copied workflow into another without a second starter, and has no duplicate of the starter', async () => {
+    const { page, errors, call, owner } = await openNewWorkflow<ServerState>(chromium(), 'Starter paste');
+    await addFromPalette(page, 'Agent', 'agent');
+    await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Control+a');
+    await page.keyboard.press('Control+c');
+    await page.getByTestId('toast').filter({ hasText: 'Copied 2 blocks' }).waitFor();
+
+    // Another workflow of the same account, opened in the same page: the paste brings the agent, not the starter.
+    const other = (await call<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId, name: 'Target' })).body.id;
+    const types = async (id: string) => Object.values((await call<{ data: { state: ServerState } }>('GET', `/api/workflows/${id}`)).body.data.state.blocks).map((b) => b.type).sort();
+    await page.goto(`${new URL(page.url()).origin}/?workflow=${other}`);
+    await page.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
+    await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Control+v');
+    await expect.poll(() => types(other)).toEqual(['agent', 'starter']);
+    await page.getByTestId('toast').filter({ hasText: 'The starter was not pasted: a workflow has one starter' }).waitFor();
+    await page.screenshot({ path: path.join(tmpdir(), 'weft-canvas-paste-starter.png') });
+
+    // The starter's panel offers no duplicate, and Ctrl+D on it adds nothing (the paste after it shows the edits landed).
+    const ownStarter = page.locator('.react-flow__node.block-starter');
+    await ownStarter.click({ position: { x: 8, y: 8 } });
+    await page.getByRole('region', { name: 'Block', exact: true }).getByText('Enabled', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Duplicate block', exact: true }).count()).toBe(0);
+    await page.keyboard.press('Control+d');
+    await page.keyboard.press('Control+v');
+    await expect.poll(async () => (await types(other)).filter((t) => t === 'agent').length).toBe(2);
+    expect((await types(other)).filter((t) => t === 'starter')).toEqual(['starter']);
+    expect(errors).toEqual([]);
+  });
 });

@@ -23,7 +23,7 @@ import { initialState, type Command, type History, type Position, type WorkflowS
 import { api, ApiError } from './api';
 import { BlockNodeView, ContainerNodeView } from './canvas/BlockNodeView';
 import { CanvasContext } from './canvas/CanvasContext';
-import { copyBlocks, loadClip, pasteCommands, storeClip, type Clip } from './canvas/clipboard';
+import { copyBlocks, loadClip, pasteCommands, storeClip, withoutSecondStarter, type Clip } from './canvas/clipboard';
 import { connectionProblem, edgeFor } from './canvas/connect';
 import { applyMeasured, CONTAINER_SIZE, drawnFor, NOTHING_DRAWN, type BlockNode, type Drawn } from './canvas/flow';
 import { boundsOf, boxesOf, cull, cullAgain, keepHandles, sameOr, viewOf, windowAround, windowServes, withKnownHandles, type Culled } from './canvas/cull';
@@ -392,8 +392,11 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
     storeClip(clip);
     toast.show(`Copied ${clip.blocks.length} block${clip.blocks.length === 1 ? '' : 's'}`);
   };
-  const paste = (clip: Clip | null = loadClip() ?? clipboard.current) => {
-    if (!clip || clip.blocks.length === 0) return;
+  const paste = (copied: Clip | null = loadClip() ?? clipboard.current) => {
+    if (!copied || copied.blocks.length === 0 || !state) return;
+    const { clip, skipped } = withoutSecondStarter(copied, state);
+    if (skipped > 0) toast.show('The starter was not pasted: a workflow has one starter');
+    if (clip.blocks.length === 0) return;
     const { commands, ids } = pasteCommands(clip, newId, PASTE_OFFSET);
     edit(commands);
     const chosen = new Set(ids);
@@ -402,7 +405,7 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
   };
   const duplicate = () => {
     if (!state || selectedIds.length === 0) return;
-    if (selectedIds.length === 1 && selectedIds[0]) edit([{ type: 'duplicateBlock', id: selectedIds[0], newId: newId() }]);
+    if (selectedIds.length === 1 && selectedIds[0] && state.blocks[selectedIds[0]]?.type !== 'starter') edit([{ type: 'duplicateBlock', id: selectedIds[0], newId: newId() }]);
     else paste(copyBlocks(state, selectedIds));
   };
   const selectAll = () => setNodes((ns) => ns.map((n) => (n.selected ? n : { ...n, selected: true })));

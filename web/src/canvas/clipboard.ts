@@ -26,6 +26,21 @@ export function copyBlocks(state: WorkflowState, ids: readonly string[]): Clip |
   return { blocks: structuredClone(blocks), edges: structuredClone(state.edges.filter((e) => chosen.has(e.source) && chosen.has(e.target))) };
 }
 
+/**
+ * `clip` without its starter blocks (and their edges) when `state` has a starter already: a workflow
+ * has one starter (the palette offers none), so pasting or duplicating one would make a second.
+ * Answers how many were left out.
+ */
+export function withoutSecondStarter(clip: Clip, state: WorkflowState): { clip: Clip; skipped: number } {
+  if (!Object.values(state.blocks).some((b) => b.type === 'starter')) return { clip, skipped: 0 };
+  const starters = new Set(clip.blocks.filter((b) => b.type === 'starter').map((b) => b.id));
+  if (starters.size === 0) return { clip, skipped: 0 };
+  return {
+    clip: { blocks: clip.blocks.filter((b) => !starters.has(b.id)), edges: clip.edges.filter((e) => !starters.has(e.source) && !starters.has(e.target)) },
+    skipped: starters.size,
+  };
+}
+
 function depth(block: BlockState, byId: Map<string, BlockState>): number {
   let d = 0;
   for (let p = block.data.parentId; p !== undefined && d < 100; p = byId.get(p)?.data.parentId) d++;

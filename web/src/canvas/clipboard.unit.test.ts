@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BlockState, WorkflowState } from '@weft/workflow';
-import { copyBlocks, pasteCommands } from './clipboard';
+import { copyBlocks, pasteCommands, withoutSecondStarter } from './clipboard';
 
 const block = (id: string, type: string, extra: Partial<BlockState> = {}): BlockState =>
   ({ id, type, name: id, position: { x: 10, y: 20 }, subBlocks: {}, outputs: {}, enabled: true, horizontalHandles: true, isWide: false, height: 0, advancedMode: false, data: {}, ...extra }) as BlockState;
@@ -43,5 +43,15 @@ describe('copy and paste', () => {
     const edge = commands.find((c) => c.type === 'addEdge');
     const newT = adds.find((c) => c.type === 'addBlock' && c.blockType === 'agent' && c.parentId === undefined)?.id;
     expect(edge).toMatchObject({ target: newT, sourceHandle: `router-${newT}` });
+  });
+
+  it('leaves the starter and its edges out of a paste into a workflow that has one, and keeps it for one that has none', () => {
+    const source = { blocks: { s: block('s', 'starter'), a: block('a', 'agent') }, edges: [{ id: 'e', source: 's', target: 'a' }] } as unknown as WorkflowState;
+    const clip = copyBlocks(source, ['s', 'a']);
+    if (!clip) throw new Error('nothing copied');
+    const kept = withoutSecondStarter(clip, source);
+    expect([kept.clip.blocks.map((b) => b.id), kept.clip.edges, kept.skipped]).toEqual([['a'], [], 1]);
+    const empty = { blocks: {}, edges: [] } as unknown as WorkflowState;
+    expect(withoutSecondStarter(clip, empty)).toEqual({ clip, skipped: 0 });
   });
 });

@@ -48,9 +48,12 @@ function BlockSettings({ block, definition, edit }: { block: BlockState; definit
       )}
       {!container && <Toggle label="Wide" checked={block.isWide} onChange={(isWide) => edit([{ type: 'setWide', id, isWide }])} />}
       {!container && <Toggle label="Horizontal handles" checked={block.horizontalHandles} onChange={() => edit([{ type: 'toggleHandles', id }])} />}
-      <button type="button" className="btn btn-sm" onClick={() => edit([{ type: 'duplicateBlock', id, newId: newId() }])}>
-        Duplicate block
-      </button>
+      {/* A workflow has one starter: it has no duplicate. */}
+      {block.type !== 'starter' && (
+        <button type="button" className="btn btn-sm" onClick={() => edit([{ type: 'duplicateBlock', id, newId: newId() }])}>
+          Duplicate block
+        </button>
+      )}
     </div>
   );
 }
