@@ -238,4 +238,27 @@ describe('the canvas in Chromium', () => {
     expect((await types(other)).filter((t) => t === 'starter')).toEqual(['starter']);
     expect(errors).toEqual([]);
   });
+
+  it('reloads the page once when auto layout’s file, loaded on demand, is gone (the app rebuilt since the page opened), then lays out', async () => {
+    const { page, errors, state } = await openNewWorkflow<ServerState>(chromium(), 'Stale chunk');
+    const agent = await addFromPalette(page, 'Agent', 'agent');
+    const placed = async () => JSON.stringify((await state()).blocks[agent]?.position);
+    const before = await placed();
+    // The first request of the layout file fails as a file of an older build would; later ones are served.
+    let asked = 0;
+    await page.route('**/assets/layout-*.js', async (route) => {
+      asked++;
+      if (asked === 1) await route.fulfill({ status: 404, contentType: 'text/html', body: '<!doctype html>' });
+      else await route.continue();
+    });
+    await page.evaluate('window.weftBeforeReload = true');
+    await page.getByRole('button', { name: 'Auto layout', exact: true }).click();
+    // The page reloads by itself (the marker is gone) instead of keeping "Failed to fetch dynamically imported module".
+    await expect.poll(() => page.evaluate('window.weftBeforeReload ?? false'), { timeout: 15_000 }).toBe(false);
+    await page.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Auto layout', exact: true }).click();
+    await expect.poll(placed, { timeout: 15_000 }).not.toBe(before);
+    expect(asked).toBe(2);
+    expect(errors).toEqual([]);
+  });
 });

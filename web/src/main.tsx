@@ -5,7 +5,10 @@ import '@xyflow/react/dist/style.css';
 import './styles.css';
 import { App } from './App';
 import { ConfirmProvider } from './ui/confirm';
+import { reloadOnStaleChunk } from './ui/staleChunks';
 import { ToastProvider } from './ui/toast';
+
+reloadOnStaleChunk();
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
 
