@@ -42,6 +42,14 @@ describe('block form controls in Chromium', () => {
     const maxEnd = await panel.locator('[data-field="temperature"] .slider-end').last().boundingBox();
     expect(await panel.locator('[data-field="temperature"] .slider-end').allTextContents()).toEqual(['0', '2']);
     expect(maxEnd && field && maxEnd.x + maxEnd.width <= field.x + field.width + 0.5).toBe(true);
+    // Its name shows whole beside the value box even when the panel shows its scrollbar (8 px): it was cut to
+    // "Temperat…" by a pixel then.
+    const head = await panel.locator('[data-field="temperature"] .slider-head').evaluate((h) => {
+      const label = h.querySelector('label');
+      const value = h.querySelector('input');
+      return { room: h.clientWidth - 8, needed: (label?.scrollWidth ?? 0) + 8 + (value?.offsetWidth ?? 0) };
+    });
+    expect(head.needed).toBeLessThanOrEqual(head.room);
 
     // Pressed and dragged to the far right: the value beside it follows, nothing is sent yet.
     const box = await slider.boundingBox();
