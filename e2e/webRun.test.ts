@@ -294,4 +294,18 @@ describe('running and deploying from the web app', () => {
     expect((await call<{ isDeployed: boolean }>('GET', `/api/workflows/${workflowId}/deploy`)).body.isDeployed).toBe(true);
     expect(errors).toEqual([]);
   });
+  it('keeps Deploy disabled while the dialog lists problems that block a deploy, with a title saying so', async () => {
+    const { call, workflowId, page, errors } = await openNewWorkflow(chromium(), 'Blocked deploy');
+    const edit = await call('POST', `/api/workflows/${workflowId}/commands`, { commands: [{ type: 'addBlock', id: 'loop', blockType: 'loop', name: 'Loop 1', position: { x: 400, y: 0 } }] });
+    expect(edit.status).toBe(200);
+    await page.locator('.react-flow__node[data-id="loop"]').waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    const deploy = page.getByRole('dialog', { name: 'Deploy' });
+    await deploy.getByRole('region', { name: 'Problems' }).getByText(/is empty/).waitFor();
+    const button = deploy.getByRole('button', { name: 'Deploy', exact: true });
+    expect(await button.isDisabled()).toBe(true);
+    expect(await button.getAttribute('title')).toBe('Fix the problems listed above before deploying');
+    expect((await call<{ isDeployed: boolean }>('GET', `/api/workflows/${workflowId}/deploy`)).body.isDeployed).toBe(false);
+    expect(errors).toEqual([]);
+  });
 });

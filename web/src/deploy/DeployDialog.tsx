@@ -72,6 +72,8 @@ export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { work
 
   const s = status.data;
   const busy = deploy.isPending || undeploy.isPending || activate.isPending || revert.isPending;
+  // A deploy the server would refuse for the problems listed: the button says so instead of trying.
+  const blocked = info.problems.length > 0;
   return (
     <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div className="dialog" role="dialog" aria-modal="true" aria-label="Deploy">
@@ -103,7 +105,7 @@ export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { work
         )}
 
         <div className="dialog-actions" style={{ justifyContent: 'flex-start' }}>
-          <button type="button" className="btn btn-primary" disabled={busy} onClick={() => deploy.mutate()}>
+          <button type="button" className="btn btn-primary" disabled={busy || blocked} title={blocked ? 'Fix the problems listed above before deploying' : undefined} onClick={() => deploy.mutate()}>
             <Icon name="rocket" size={14} /> {s?.isDeployed ? 'Redeploy' : 'Deploy'}
           </button>
           {s?.isDeployed && (
