@@ -308,4 +308,23 @@ describe('running and deploying from the web app', () => {
     expect((await call<{ isDeployed: boolean }>('GET', `/api/workflows/${workflowId}/deploy`)).body.isDeployed).toBe(false);
     expect(errors).toEqual([]);
   });
+  it('right after a deploy shows the workflow as up to date, not "Redeploy", until the draft changes', async () => {
+    const { call, workflowId, starter, page, errors } = await openNewWorkflow(chromium(), 'Up to date');
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    const deploy = page.getByRole('dialog', { name: 'Deploy' });
+    await deploy.getByText('Not deployed', { exact: true }).waitFor();
+    await deploy.getByRole('button', { name: 'Deploy', exact: true }).click();
+    const upToDate = deploy.getByRole('button', { name: 'Up to date', exact: true });
+    await upToDate.waitFor({ timeout: 30_000 });
+    expect(await upToDate.isDisabled()).toBe(true);
+    expect(await deploy.getByRole('button', { name: 'Redeploy', exact: true }).count()).toBe(0);
+
+    // An edit that changes what runs: "Changes not deployed" and the call to redeploy.
+    const edit = await call('POST', `/api/workflows/${workflowId}/commands`, { commands: [{ type: 'setSubBlockValue', id: starter, subBlockId: 'inputFormat', value: [{ id: 'f1', name: 'n', type: 'number' }] }] });
+    expect(edit.status).toBe(200);
+    await deploy.getByText('Changes not deployed', { exact: true }).waitFor({ timeout: 15_000 });
+    expect(await deploy.getByRole('button', { name: 'Redeploy', exact: true }).isEnabled()).toBe(true);
+    expect(await upToDate.count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
 });

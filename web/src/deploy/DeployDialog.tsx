@@ -105,9 +105,16 @@ export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { work
         )}
 
         <div className="dialog-actions" style={{ justifyContent: 'flex-start' }}>
-          <button type="button" className="btn btn-primary" disabled={busy || blocked} title={blocked ? 'Fix the problems listed above before deploying' : undefined} onClick={() => deploy.mutate()}>
-            <Icon name="rocket" size={14} /> {s?.isDeployed ? 'Redeploy' : 'Deploy'}
-          </button>
+          {s?.isDeployed && !s.needsRedeployment ? (
+            // Deployed and the draft unchanged since: nothing to redeploy.
+            <button type="button" className="btn" disabled title="The deployed version is the draft: nothing to redeploy">
+              <Icon name="check" size={14} /> Up to date
+            </button>
+          ) : (
+            <button type="button" className="btn btn-primary" disabled={busy || blocked} title={blocked ? 'Fix the problems listed above before deploying' : undefined} onClick={() => deploy.mutate()}>
+              <Icon name="rocket" size={14} /> {s?.isDeployed ? 'Redeploy' : 'Deploy'}
+            </button>
+          )}
           {s?.isDeployed && (
             <>
               <button type="button" className="btn" disabled={busy || !s.needsRedeployment} onClick={() => revert.mutate()}>
