@@ -327,4 +327,19 @@ describe('running and deploying from the web app', () => {
     expect(await upToDate.count()).toBe(0);
     expect(errors).toEqual([]);
   });
+  it('copies the deploy dialog’s curl call with its copy button, as the API key’s', async () => {
+    const { call, workflowId, page, errors } = await openNewWorkflow(chromium(), 'Curl copier');
+    expect((await call('POST', `/api/workflows/${workflowId}/deploy`, {})).status).toBe(200);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    const deploy = page.getByRole('dialog', { name: 'Deploy' });
+    const curl = deploy.getByLabel('curl example', { exact: true });
+    await curl.waitFor({ timeout: 30_000 });
+    await deploy.getByRole('button', { name: 'Copy curl command', exact: true }).click();
+    await page.getByText('Copied to the clipboard').first().waitFor();
+    const copied = await page.evaluate('navigator.clipboard.readText()');
+    expect(copied).toBe(await curl.textContent());
+    expect(copied).toContain(`/api/workflows/${workflowId}/execute`);
+    expect(errors).toEqual([]);
+  });
 });

@@ -71,6 +71,15 @@ export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { work
   }, [onClose]);
 
   const s = status.data;
+  const curl = s?.apiKey
+    ? curlExample(
+        origin,
+        workflowId,
+        s.apiKey,
+        {},
+        streamable.filter((b) => streamed.has(b.id)).map((b) => b.name),
+      )
+    : '';
   const busy = deploy.isPending || undeploy.isPending || activate.isPending || revert.isPending;
   // A deploy the server would refuse for the problems listed: the button says so instead of trying.
   const blocked = info.problems.length > 0;
@@ -146,15 +155,12 @@ export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { work
                 ))}
               </div>
             )}
-            <pre className="curl" aria-label="curl example">
-              {curlExample(
-                origin,
-                workflowId,
-                s.apiKey,
-                {},
-                streamable.filter((b) => streamed.has(b.id)).map((b) => b.name),
-              )}
-            </pre>
+            <div className="copy-row" style={{ alignItems: 'flex-start' }}>
+              <pre className="curl" aria-label="curl example" style={{ flex: 1, minWidth: 0 }}>
+                {curl}
+              </pre>
+              <CopyButton text={curl} label="Copy curl command" />
+            </div>
           </section>
         )}
 
