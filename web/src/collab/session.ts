@@ -43,6 +43,8 @@ export interface WorkflowSession {
   /** Events from the live stream, in version order. */
   receiveLive(events: readonly StoredEvent[]): void;
   version(): number;
+  /** Edits the server has not answered yet (unsent or in flight): a reload now would lose them. */
+  unsaved(): number;
   snapshot(): SessionSnapshot;
   subscribe(listener: () => void): () => void;
   dismissMessage(): void;
@@ -299,6 +301,7 @@ export function createWorkflowSession(deps: SessionDeps): WorkflowSession {
       publish();
     },
     version: () => replica.version,
+    unsaved: () => replica.pending.filter((edit) => edit.ackedAt === undefined).length,
     snapshot: () => current,
     subscribe(listener) {
       listeners.add(listener);

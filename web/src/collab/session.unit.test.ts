@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { decideBatch, decodeSnapshot, encodeSnapshot, replay, startWorkflow, WorkflowError, type Command, type DecideContext } from '@weft/workflow';
 import type { StoredEvent } from './replica';
 import { createWorkflowSession, unloadedMessage, type CommandAnswer, type Transport, type WorkflowSession } from './session';
+import { hasUnsavedEdits, trackUnsaved, whenSaved } from './unsaved';
 
 const STARTER = 'starter-1';
 
@@ -145,6 +146,28 @@ describe('a workflow session', () => {
     await settled(session);
     expect(session.snapshot().version).toBe(2);
     expect(session.snapshot().state).toEqual(server.state());
+  });
+
+  it('counts edits as unsaved until the server answers them, and whenSaved waits for them (a reload must not lose them)', async () => {
+    const server = fakeServer();
+    const session = await started(server);
+    const untrack = trackUnsaved(session);
+    const release = server.hold('after');
+    session.edit([{ type: 'addBlock', id: 'a', blockType: 'agent', position: { x: 300, y: 100 } }]);
+    session.edit([{ type: 'addBlock', id: 'b', blockType: 'agent', position: { x: 600, y: 100 } }]);
+    expect(session.unsaved()).toBe(2);
+    expect(hasUnsavedEdits()).toBe(true);
+    let saved = false;
+    const waiting = whenSaved().then(() => (saved = true));
+    await vi.waitFor(() => expect(server.log.length).toBeGreaterThan(1));
+    expect(saved).toBe(false);
+
+    release();
+    await waiting;
+    expect(session.unsaved()).toBe(0);
+    expect(hasUnsavedEdits()).toBe(false);
+    expect(server.state().blocks.b).toBeDefined();
+    untrack();
   });
 
   it('refuses an edit the domain refuses without sending it', async () => {

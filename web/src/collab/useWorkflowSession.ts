@@ -2,9 +2,11 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { Command } from '@weft/workflow';
 import type { BlockDefinition } from '../api';
+import { STALE_BUILD_EVENT } from '../ui/staleChunks';
 import { useToast } from '../ui/toast';
 import { followEvents, httpTransport } from './http';
 import { createWorkflowSession, type SessionSnapshot, type WorkflowSession } from './session';
+import { trackUnsaved, whenSaved } from './unsaved';
 
 /** A random id for new blocks, edges and command ids (works outside secure contexts, unlike randomUUID). */
 export function newId(): string {
@@ -35,12 +37,21 @@ export function useWorkflowSession(workflowId: string, definitions: readonly Blo
   const [live, setLive] = useState(false);
   const toast = useToast();
   const toldOutdated = useRef(false);
-  const outdated = snapshot?.outdated ?? false;
+  // A new build found while loading a part of the app, with edits still unsaved (staleChunks does not reload then).
+  const [staleBuild, setStaleBuild] = useState(false);
+  useEffect(() => {
+    const told = () => setStaleBuild(true);
+    window.addEventListener(STALE_BUILD_EVENT, told);
+    return () => window.removeEventListener(STALE_BUILD_EVENT, told);
+  }, []);
+  const outdated = (snapshot?.outdated ?? false) || staleBuild;
   useEffect(() => {
     if (!outdated || toldOutdated.current) return;
     toldOutdated.current = true;
     // It stays until dismissed, with the reload at hand: a user who missed it would go on running old code.
-    toast.show(OUTDATED_MESSAGE, 'info', { sticky: true, action: { label: 'Reload', run: () => window.location.reload() } });
+    // Reload waits for edits the server has not answered yet, which a reload would lose.
+    const reload = () => void whenSaved().then(() => window.location.reload());
+    toast.show(OUTDATED_MESSAGE, 'info', { sticky: true, action: { label: 'Reload', run: reload } });
   }, [outdated, toast]);
 
   useEffect(() => {
@@ -52,6 +63,7 @@ export function useWorkflowSession(workflowId: string, definitions: readonly Blo
     let active = true;
     let stop = () => {};
     const unsubscribe = opened.subscribe(() => setSnapshot(opened.snapshot()));
+    const untrack = trackUnsaved(opened);
     setSession(opened);
     setSnapshot(null);
     void opened.load().then(() => {
@@ -62,6 +74,7 @@ export function useWorkflowSession(workflowId: string, definitions: readonly Blo
     return () => {
       active = false;
       unsubscribe();
+      untrack();
       stop();
       opened.dispose();
     };
