@@ -395,8 +395,14 @@ describe('the web app’s finish in Chromium', () => {
     const toast = page.getByTestId('toast').filter({ hasText: 'Weft was updated — reload the page to get the latest version' });
     await toast.waitFor({ timeout: 15_000 });
     await page.locator(`.react-flow__node[data-id="${starter}"]`).filter({ hasText: 'Renamed by a newer Weft' }).waitFor({ timeout: 15_000 });
-    // An info toast leaves after 4 s: this one stays until dismissed, however long the user was away.
+    // An info toast leaves after 4 s: this one stays until dismissed, however long the user was away. An
+    // ordinary one shown beside it (copying the starter) is the control: once it has gone, the clock has passed.
+    await page.locator(`.react-flow__node[data-id="${starter}"]`).click({ position: { x: 8, y: 8 } });
+    await page.keyboard.press('Control+c');
+    const copied = page.getByTestId('toast').filter({ hasText: 'Copied 1 block' });
+    await copied.waitFor();
     await page.clock.fastForward(60_000);
+    await expect.poll(() => copied.count()).toBe(0);
     expect(await toast.count()).toBe(1);
     await shot(page, 'outdated-toast');
     expect(await rawControls(page)).toEqual([]);

@@ -24,6 +24,15 @@ const ToastContext = createContext<Toaster>({ show: () => {}, error: () => {}, s
 /** How long a toast stays unless sticky; errors stay longer (any can also be closed). */
 const LIFETIME_MS: Record<ToastKind, number> = { error: 8000, success: 3500, info: 4000 };
 
+/** How many toasts show at once; sticky ones are not counted out (a message the user must not miss stays). */
+const MAX_TOASTS = 5;
+
+/** Keeps the newest toasts when there are more than `MAX_TOASTS`, dropping the oldest non-sticky ones only. */
+export function trimToasts<T extends { id: number; sticky?: boolean }>(toasts: readonly T[], max = MAX_TOASTS): T[] {
+  let excess = toasts.length - max;
+  return toasts.filter((t) => t.sticky || excess-- <= 0);
+}
+
 /** Toasts in the bottom-right corner; every failure message of the app goes through `useToast().error`. */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
@@ -32,7 +41,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const show = useCallback(
     (message: string, kind: ToastKind = 'info', options: ToastOptions = {}) => {
       const id = next.current++;
-      setToasts((ts) => [...ts.filter((t) => t.message !== message), { id, kind, message, ...options }].slice(-5));
+      setToasts((ts) => trimToasts([...ts.filter((t) => t.message !== message), { id, kind, message, ...options }]));
       if (!options.sticky) window.setTimeout(() => dismiss(id), LIFETIME_MS[kind]);
     },
     [dismiss],
