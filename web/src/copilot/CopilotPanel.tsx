@@ -78,7 +78,10 @@ export function CopilotPanel({ workflowId }: { workflowId: string }) {
   // `send` of this render: it reads the chat now shown.
   const sendNow = useRef<() => Promise<void>>(async () => {});
   useEffect(() => {
-    if (queued && !loading) void sendNow.current();
+    if (!queued || loading) return;
+    // Cleared first: a send that returns early (empty draft, a reply under way) must not leave it set, to fire unasked later.
+    setQueued(false);
+    void sendNow.current();
   }, [queued, loading]);
 
   function open(chatId: string | null) {
