@@ -172,4 +172,25 @@ describe('the web app’s pages in Chromium', () => {
     await page.screenshot({ path: path.join(tmpdir(), 'weft-toast-variables.png') });
     expect(errors).toEqual([]);
   });
+  it('refuses an empty workflow name from the sidebar with "Workflow name is required", keeping the old name', async () => {
+    const owner = await signUp('Blank renamer');
+    const asOwner = as(owner);
+    const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId, name: 'Keep me' })).body.id;
+    const { page, errors } = await openSignedIn(chromium(), owner.headers.cookie ?? '', '/settings/environment');
+    const list = page.getByRole('list', { name: 'Workflows' });
+    await list.getByRole('button', { name: 'Keep me', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Actions for Keep me' }).click();
+    await page.getByRole('menuitem', { name: 'Rename' }).click();
+    const name = page.getByRole('textbox', { name: 'Workflow name' });
+    await name.fill('   ');
+    await name.press('Enter');
+    await page.getByText('Workflow name is required', { exact: true }).waitFor();
+    // Enter keeps the field open to type a name; leaving it goes back to the old one.
+    expect(await name.isVisible()).toBe(true);
+    await name.blur();
+    await list.getByRole('button', { name: 'Keep me', exact: true }).waitFor();
+    expect(await name.count()).toBe(0);
+    expect((await asOwner<{ data: { name: string } }>('GET', `/api/workflows/${workflowId}`)).body.data.name).toBe('Keep me');
+    expect(errors).toEqual([]);
+  });
 });

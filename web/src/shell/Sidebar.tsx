@@ -191,6 +191,7 @@ export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, 
       {renaming === w.id ? (
         <InlineEdit
           label="Workflow name"
+          required="Workflow name is required"
           value={w.name}
           onCommit={(name) => {
             setRenaming(null);
@@ -267,6 +268,7 @@ export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, 
           {renaming === key ? (
             <InlineEdit
               label="Folder name"
+              required="Folder name is required"
               value={folder.name}
               onCommit={(name) => {
                 setRenaming(null);

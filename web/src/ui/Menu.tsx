@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Icon } from './icons';
+import { useToast } from './toast';
 
 /** A "⋯" button opening a small menu of actions; closes on choosing, Escape or a click elsewhere. */
 export function Menu({ label, children, className }: { label: string; children: (close: () => void) => ReactNode; className?: string }) {
@@ -40,12 +41,21 @@ export function MenuItem({ onSelect, children, danger }: { onSelect(): void; chi
   );
 }
 
-/** A text input that commits on Enter or blur and cancels on Escape. */
-export function InlineEdit({ value, label, onCommit, onCancel }: { value: string; label: string; onCommit(text: string): void; onCancel(): void }) {
+/**
+ * A text input that commits on Enter or blur and cancels on Escape. With `required` (the message), an
+ * empty or blank name is refused with that message in an error toast: Enter keeps the field open, blur
+ * goes back to the old name.
+ */
+export function InlineEdit({ value, label, required, onCommit, onCancel }: { value: string; label: string; required?: string; onCommit(text: string): void; onCancel(): void }) {
+  const toast = useToast();
   const [text, setText] = useState(value);
   const done = useRef(false);
-  const finish = (commit: boolean) => {
+  const finish = (commit: boolean, keepOpen = false) => {
     if (done.current) return;
+    if (commit && required && text.trim() === '') {
+      toast.error(required);
+      if (keepOpen) return;
+    }
     done.current = true;
     if (commit && text.trim() !== '' && text !== value) onCommit(text.trim());
     else onCancel();
@@ -60,7 +70,7 @@ export function InlineEdit({ value, label, onCommit, onCancel }: { value: string
       onChange={(e) => setText(e.target.value)}
       onBlur={() => finish(true)}
       onKeyDown={(e) => {
-        if (e.key === 'Enter') finish(true);
+        if (e.key === 'Enter') finish(true, true);
         if (e.key === 'Escape') finish(false);
       }}
     />
