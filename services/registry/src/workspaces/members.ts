@@ -29,6 +29,8 @@ export async function setMember(r: Registry, userId: string, workspaceId: string
   await requireWorkspaceAccess(r.db, userId, workspaceId, 'admin');
   const row = await r.db.transaction().execute(async (trx) => {
     await lockMembership(trx, workspaceId);
+    // Again under the lock: an admin demoted by a change that committed meanwhile makes no more changes.
+    await requireWorkspaceAccess(trx, userId, workspaceId, 'admin');
     const before = await trx.selectFrom('workspace_members').select('permission').where('workspace_id', '=', workspaceId).where('user_id', '=', memberId).forUpdate().executeTakeFirst();
     if (!before && opts.mustExist) throw new AppError('not_found', `userId ${memberId.slice(0, 100)} is not a member of this workspace`);
     if (before?.permission === 'admin' && permission !== 'admin') await keepAnAdmin(trx, workspaceId, memberId);
@@ -50,6 +52,7 @@ export async function removeMember(r: Registry, userId: string, workspaceId: str
   await requireWorkspaceAccess(r.db, userId, workspaceId, memberId === userId ? 'read' : 'admin');
   await r.db.transaction().execute(async (trx) => {
     await lockMembership(trx, workspaceId);
+    await requireWorkspaceAccess(trx, userId, workspaceId, memberId === userId ? 'read' : 'admin');
     const before = await trx.selectFrom('workspace_members').select('permission').where('workspace_id', '=', workspaceId).where('user_id', '=', memberId).forUpdate().executeTakeFirst();
     if (!before) throw new AppError('not_found', `Member ${memberId} not found`);
     if (before.permission === 'admin') await keepAnAdmin(trx, workspaceId, memberId);
@@ -65,7 +68,8 @@ export async function removeMember(r: Registry, userId: string, workspaceId: str
  * otherwise each see the other still an admin and leave the workspace with none.
  */
 async function lockMembership(trx: Kysely<RegistryDB>, workspaceId: string): Promise<void> {
-  await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().executeTakeFirst();
+  // FOR NO KEY UPDATE: serialises membership changes without blocking the key-share locks of inserts referencing the workspace.
+  await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forNoKeyUpdate().executeTakeFirst();
 }
 
 async function keepAnAdmin(db: Kysely<RegistryDB>, workspaceId: string, leaving: string): Promise<void> {
