@@ -124,7 +124,10 @@ export async function scratchDatabase(): Promise<{ name: string; url: string; ad
       // still saying goodbye, and their clients would raise the FATAL as an uncaught error. Wait for them to leave first.
       const deadline = Date.now() + 10_000;
       const left = async () => Number((await run<{ n: string }>(server.toString(), 'SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1', [name]))[0]?.n ?? 0);
-      while ((await left()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      while ((await left()) > 0) {
+        if (Date.now() > deadline) throw new Error(`${await left()} connection(s) to ${name} still open 10 s after the test closed its pools: a pool was left open`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await run(server.toString(), `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     },
   };
