@@ -193,4 +193,30 @@ describe('the web app’s pages in Chromium', () => {
     expect((await asOwner<{ data: { name: string } }>('GET', `/api/workflows/${workflowId}`)).body.data.name).toBe('Keep me');
     expect(errors).toEqual([]);
   });
+  it('cancels a new folder with Escape while naming it: no folder is left', async () => {
+    const owner = await signUp('Folder canceller');
+    const asOwner = as(owner);
+    await asOwner('POST', '/api/workflows', { workspaceId: owner.workspaceId, name: 'Anything' });
+    const { page, errors } = await openSignedIn(chromium(), owner.headers.cookie ?? '', '/settings/environment');
+    const folders = async () => (await asOwner<{ folders: Array<{ name: string }> }>('GET', `/api/folders?workspaceId=${owner.workspaceId}`)).body.folders;
+    await page.getByRole('list', { name: 'Workflows' }).getByRole('button', { name: 'Anything', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'New folder' }).click();
+    const name = page.getByRole('textbox', { name: 'Folder name' });
+    await name.waitFor();
+    await name.press('Escape');
+    await expect.poll(async () => (await folders()).length).toBe(0);
+    await expect.poll(() => page.locator('.folder').count()).toBe(0);
+
+    // Named with Enter, the folder stays.
+    await page.getByRole('button', { name: 'New folder' }).click();
+    await name.fill('Reports');
+    await name.press('Enter');
+    await expect.poll(async () => (await folders()).map((f) => f.name)).toEqual(['Reports']);
+    // Escape while renaming a folder that already was there only cancels the rename.
+    await page.locator('.folder-name').filter({ hasText: 'Reports' }).dblclick();
+    await name.press('Escape');
+    await page.locator('.folder-name').filter({ hasText: 'Reports' }).waitFor();
+    expect((await folders()).map((f) => f.name)).toEqual(['Reports']);
+    expect(errors).toEqual([]);
+  });
 });

@@ -39,6 +39,8 @@ export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, 
   const workflows = useQuery({ queryKey: listKey, queryFn: () => api.workflows(workspaceId), enabled: Boolean(workspace) });
   const folders = useQuery({ queryKey: ['folders', workspaceId], queryFn: () => api.folders(workspaceId), enabled: Boolean(workspace) });
   const [renaming, setRenaming] = useState<string | null>(null);
+  // The folder just made by "New folder", while its name is first edited: Escape then cancels making it.
+  const [freshFolder, setFreshFolder] = useState<string | null>(null);
   const [dropTarget, setDropTarget] = useState<string | null>(null);
   const importInput = useRef<HTMLInputElement>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: listKey });
@@ -118,6 +120,7 @@ export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, 
     mutationFn: (parentId: string | undefined) => api.createFolder(workspaceId, 'New folder', parentId),
     onSuccess: async (folder) => {
       await refreshFolders();
+      setFreshFolder(folder.id);
       setRenaming(`folder:${folder.id}`);
     },
     onError: (error) => toast.error(`Failed to create folder: ${error.message}`),
@@ -272,12 +275,17 @@ export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, 
               value={folder.name}
               onCommit={(name) => {
                 setRenaming(null);
+                setFreshFolder(null);
                 updateFolder.mutate({ id: folder.id, fields: { name } });
               }}
-              onCancel={() => setRenaming(null)}
+              onCancel={(escaped) => {
+                setRenaming(null);
+                setFreshFolder(null);
+                if (escaped && freshFolder === folder.id) deleteFolder.mutate(folder.id);
+              }}
             />
           ) : (
-            <span className="folder-name" onDoubleClick={() => setRenaming(key)}>
+            <span className="folder-name" onDoubleClick={() => (setFreshFolder(null), setRenaming(key))}>
               {folder.name}
             </span>
           )}
@@ -286,7 +294,7 @@ export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, 
               <>
                 <MenuItem onSelect={() => (close(), create.mutate(folder.id))}>New workflow here</MenuItem>
                 <MenuItem onSelect={() => (close(), createFolder.mutate(folder.id))}>New subfolder</MenuItem>
-                <MenuItem onSelect={() => (close(), setRenaming(key))}>Rename</MenuItem>
+                <MenuItem onSelect={() => (close(), setFreshFolder(null), setRenaming(key))}>Rename</MenuItem>
                 {folder.parentId && <MenuItem onSelect={() => (close(), updateFolder.mutate({ id: folder.id, fields: { parentId: null } }))}>Move to top level</MenuItem>}
                 <MenuItem
                   danger

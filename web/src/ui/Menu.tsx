@@ -44,13 +44,13 @@ export function MenuItem({ onSelect, children, danger }: { onSelect(): void; chi
 /**
  * A text input that commits on Enter or blur and cancels on Escape. With `required` (the message), an
  * empty or blank name is refused with that message in an error toast: Enter keeps the field open, blur
- * goes back to the old name.
+ * goes back to the old name. `onCancel` says whether Escape cancelled (not a blur or an unchanged name).
  */
-export function InlineEdit({ value, label, required, onCommit, onCancel }: { value: string; label: string; required?: string; onCommit(text: string): void; onCancel(): void }) {
+export function InlineEdit({ value, label, required, onCommit, onCancel }: { value: string; label: string; required?: string; onCommit(text: string): void; onCancel(escaped: boolean): void }) {
   const toast = useToast();
   const [text, setText] = useState(value);
   const done = useRef(false);
-  const finish = (commit: boolean, keepOpen = false) => {
+  const finish = (commit: boolean, keepOpen = false, escaped = false) => {
     if (done.current) return;
     if (commit && required && text.trim() === '') {
       toast.error(required);
@@ -58,7 +58,7 @@ export function InlineEdit({ value, label, required, onCommit, onCancel }: { val
     }
     done.current = true;
     if (commit && text.trim() !== '' && text !== value) onCommit(text.trim());
-    else onCancel();
+    else onCancel(escaped);
   };
   return (
     <input
@@ -71,7 +71,7 @@ export function InlineEdit({ value, label, required, onCommit, onCancel }: { val
       onBlur={() => finish(true)}
       onKeyDown={(e) => {
         if (e.key === 'Enter') finish(true, true);
-        if (e.key === 'Escape') finish(false);
+        if (e.key === 'Escape') finish(false, false, true);
       }}
     />
   );
