@@ -537,4 +537,21 @@ describe('block form controls in Chromium', () => {
     await picker.waitFor({ state: 'hidden' });
     expect(errors).toEqual([]);
   });
+  it("shows the agent's Max Tokens placeholder whole in its half-width field", async () => {
+    const wf = await newWorkflow('Max tokens');
+    const { page, errors } = await wf.open(chromium());
+    const panel = await panelOf(page, await addAgent(page));
+    const input = panel.locator('[data-field="maxTokens"] input');
+    expect(await input.getAttribute('placeholder')).toBe('e.g., 4096');
+    // The placeholder's width in the field's font against the room inside its padding ("Enter max token…" was cut).
+    const fit = (await page.evaluate(`(() => {
+      const el = document.querySelector('[data-field="maxTokens"] input');
+      const style = getComputedStyle(el);
+      const context = document.createElement('canvas').getContext('2d');
+      context.font = style.font;
+      return { needed: context.measureText(el.placeholder).width, room: el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) };
+    })()`)) as { needed: number; room: number };
+    expect(fit.needed).toBeLessThanOrEqual(fit.room);
+    expect(errors).toEqual([]);
+  });
 });

@@ -17,7 +17,7 @@ export const agentBlock: BlockConfig = {
     { id: 'userPrompt', title: 'User Prompt', type: 'long-input', layout: 'full', placeholder: 'Enter context or user message...', rows: 3 },
     modelField(),
     temperatureField(0.7),
-    { id: 'maxTokens', title: 'Max Tokens', type: 'short-input', layout: 'half', placeholder: 'Enter max tokens (e.g., 4096)...' },
+    { id: 'maxTokens', title: 'Max Tokens', type: 'short-input', layout: 'half', placeholder: 'e.g., 4096' },
     { id: 'memories', title: 'Memories', type: 'code', layout: 'full', placeholder: 'Connect memory block output...', mode: 'advanced' },
     { id: 'tools', title: 'Tools', type: 'tool-input', layout: 'full', defaultValue: [] },
     modelApiKeyField(),
