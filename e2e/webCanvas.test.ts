@@ -261,4 +261,15 @@ describe('the canvas in Chromium', () => {
     expect(asked).toBe(2);
     expect(errors).toEqual([]);
   });
+  it('nudges a block dropped from the palette onto another block to the nearest free spot, as click-to-add does', async () => {
+    const { page, errors, state, starter } = await openNewWorkflow<ServerState>(chromium(), 'Drop nudger');
+    const palette = page.getByRole('complementary', { name: 'Block palette' });
+    await palette.getByRole('button', { name: 'Add Function', exact: true }).dragTo(node(page, starter));
+    await expect.poll(async () => Object.values((await state()).blocks).filter((b) => b.type === 'function').length).toBe(1);
+    const now = await state();
+    const added = Object.values(now.blocks).find((b) => b.type === 'function')?.id ?? '';
+    expect(Object.values(now.blocks).find((b) => b.id === added)?.data.parentId).toBeUndefined();
+    expect(overlapping(Object.values(now.blocks))).toEqual([]);
+    expect(errors).toEqual([]);
+  });
 });

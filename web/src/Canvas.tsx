@@ -333,7 +333,9 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
     const container = CONTAINER_DATA[blockType];
     const size = container ? { width: CONTAINER_SIZE.width, height: CONTAINER_SIZE.height } : undefined;
     const parent = exact ? containerAt(state, point) : undefined;
-    const spot = exact ? { x: Math.round(point.x - (size?.width ?? 240) / 2), y: Math.round(point.y - 30) } : freeSpot(point, state, size);
+    // A drop puts the block's top near the pointer; like click-to-add, off any block it would cover.
+    const height = size?.height ?? FOOTPRINT.height;
+    const spot = freeSpot(exact ? { x: point.x, y: point.y - 30 + height / 2 } : point, state, size, parent?.id);
     const id = newId();
     const base = parent ? absolutePosition(state, parent.id) : { x: 0, y: 0 };
     edit([

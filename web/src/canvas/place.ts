@@ -37,10 +37,15 @@ const overlaps = (a: Rect, b: Rect) => a.x < b.x + b.width && b.x < a.x + a.widt
 
 /**
  * Where a new block goes near `center` (its top-left there) covering no block: the spot itself, or
- * the nearest free one found on rings around it.
+ * the nearest free one found on rings around it. With `inside` (the container it goes into), that
+ * container and those around it do not count as covered.
  */
-export function freeSpot(center: Position, state: WorkflowState, size: { width: number; height: number } = FOOTPRINT): Position {
-  const rects = Object.values(state.blocks).map((b) => blockRect(state, b));
+export function freeSpot(center: Position, state: WorkflowState, size: { width: number; height: number } = FOOTPRINT, inside?: string): Position {
+  const around = new Set<string>();
+  for (let at = inside === undefined ? undefined : state.blocks[inside]; at && !around.has(at.id); at = at.data.parentId === undefined ? undefined : state.blocks[at.data.parentId]) around.add(at.id);
+  const rects = Object.values(state.blocks)
+    .filter((b) => !around.has(b.id))
+    .map((b) => blockRect(state, b));
   const free = (p: Position) => !rects.some((r) => overlaps(r, { ...p, ...size }));
   const start = { x: Math.round(center.x - size.width / 2), y: Math.round(center.y - size.height / 2) };
   if (free(start)) return start;

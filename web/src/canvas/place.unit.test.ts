@@ -26,6 +26,14 @@ describe('placing blocks', () => {
     for (const r of rects) for (const o of rects) if (r !== o) expect(r.x < o.x + o.width && o.x < r.x + r.width && r.y < o.y + o.height && o.y < r.y + r.height).toBe(false);
   });
 
+  it('places a block going into a container inside it: the container and those around it do not cover the spot, its other children do', () => {
+    const s = state([block('outer', 'loop', 0, 0, { width: 800, height: 600 }), block('inner', 'parallel', 100, 100, { parentId: 'outer', width: 500, height: 400 })]);
+    expect(freeSpot({ x: 300, y: 300 }, s, undefined, 'inner')).toEqual({ x: 170, y: 245 });
+    expect(freeSpot({ x: 300, y: 300 }, s)).not.toEqual({ x: 170, y: 245 });
+    const busy = state([...Object.values(s.blocks), block('c', 'agent', 70, 145, { parentId: 'inner' })]);
+    expect(freeSpot({ x: 300, y: 300 }, busy, undefined, 'inner')).not.toEqual({ x: 170, y: 245 });
+  });
+
   it('finds the innermost container under a point, never the dragged block or its inside', () => {
     const s = state([block('outer', 'loop', 0, 0, { width: 800, height: 600 }), block('inner', 'parallel', 100, 100, { parentId: 'outer', width: 300, height: 200 }), block('x', 'agent', 20, 20, { parentId: 'inner' })]);
     expect(absolutePosition(s, 'x')).toEqual({ x: 120, y: 120 });
