@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { createDatabase, migrate, type Database } from '@weft/platform';
-import { createOpenAIFake, createTestDatabase, uniqueSuffix, type OpenAIFake } from '@weft/testkit';
+import { createTestDatabase, uniqueSuffix } from '@weft/testkit';
 import { integrationsMigrations, upgradeToPgvector } from '../migrations/index.js';
 import type { IntegrationsDB } from '../db.js';
 import type { InternalRoutes } from '../tools/runtime/types.js';
 import { detectVectorStore } from './vectorStore.js';
-import { PGVECTOR, QUERY, TEXTS, WITHOUT, ZERO_TEXT, call, databaseUrl, embeddingType, fakeEmbedOf, ok, recordingLogger, routesWith, scratchDatabase, search } from './vectorTestSupport.js';
+import { PGVECTOR, QUERY, TEXTS, WITHOUT, ZERO_TEXT, call, databaseUrl, embeddingType, ok, recordingLogger, scratchDatabase, search, useOpenAIFake } from './vectorTestSupport.js';
 
 /*
  * The start-time upgrade (upgradeToPgvector): a schema whose embeddings were stored as double
@@ -16,14 +16,7 @@ import { PGVECTOR, QUERY, TEXTS, WITHOUT, ZERO_TEXT, call, databaseUrl, embeddin
  * pgvector one with the same search answers. On a server without pgvector the tests say so in their
  * names and check that the exact store stays.
  */
-let openai: OpenAIFake;
-beforeAll(async () => {
-  openai = await createOpenAIFake();
-});
-afterAll(async () => {
-  await openai?.close();
-});
-const routesOn = (db: Kysely<IntegrationsDB>) => routesWith(db, fakeEmbedOf(() => openai));
+const { routesOn } = useOpenAIFake();
 const CONVERTED = 'knowledge embeddings converted to pgvector';
 const NOT_INSTALLED = 'pgvector is not installed on the Postgres server: knowledge search uses the exact store (bash infra/scripts/pgvector.sh installs it)';
 

@@ -11,7 +11,7 @@ const issue = (key: string, summary: string) => ({
 /** What Jira Cloud answers on the removed `GET/POST /rest/api/3/search` (Atlassian's CHANGE-2046). */
 export const JIRA_SEARCH_REMOVED = {
   errorMessages: [
-    'The requested API has been removed. Please migrate to the /rest/api/3/search/jql API. A full migration guideline is available at https://developer.atlassian.com/changelog/#CHANGE-2046',
+    'The requested API has been removed. Please migrate to the /rest/api/3/search/jql API. A full migration guideline is available in the changelog (CHANGE-2046)',
   ],
   errors: {},
 };
@@ -35,7 +35,7 @@ export const JIRA_FIXTURES = {
   },
   /** The issues every JQL search finds (the fake does not evaluate the JQL), newest change first. */
   search: { issues: [issue('PROJ-1', 'First'), issue('PROJ-2', 'Second')] },
-  created: { id: '10001', key: 'PROJ-3', self: 'https://api.atlassian.com/ex/jira/cloud-1/rest/api/3/issue/10001' },
+  created: { id: '10001', key: 'PROJ-3', self: 'https://jira.example/ex/jira/cloud-1/rest/api/3/issue/10001' },
   transitions: { transitions: [{ id: '21', name: 'Start', to: { name: 'In Progress' } }, { id: '31', name: 'Done', to: { name: 'Done' } }] },
 };
 
@@ -57,7 +57,7 @@ function withFields(found: FixtureIssue, asked: string[]): Record<string, unknow
   const fields = Object.fromEntries(
     Object.entries(found.fields).filter(([name]) => !asked.includes(`-${name}`) && (all || asked.includes(name))),
   );
-  return { id: found.id, key: found.key, self: `https://api.atlassian.com/ex/jira/cloud-1/rest/api/3/issue/${found.id}`, fields };
+  return { id: found.id, key: found.key, self: `https://jira.example/ex/jira/cloud-1/rest/api/3/issue/${found.id}`, fields };
 }
 
 /**

@@ -152,7 +152,7 @@ describe('provider refusals', () => {
 describe('the stored choice’s name (selectedId → selected)', () => {
   const teams = (selectedId: unknown, extra: Record<string, unknown> = {}) => h.list({ blockType: 'microsoft_teams', fieldId: 'teamId', values: { credential: 'mine-ms' }, selectedId, ...extra });
   const teamsPage = (ids: string[], next?: string) => ({
-    json: { value: ids.map((id) => ({ id, displayName: `Team ${id}` })), ...(next ? { '@odata.nextLink': `https://graph.microsoft.com/v1.0/me/joinedTeams?$skiptoken=${next}` } : {}) },
+    json: { value: ids.map((id) => ({ id, displayName: `Team ${id}` })), ...(next ? { '@odata.nextLink': `${h.fakes.microsoft.url}/me/joinedTeams?$skiptoken=${next}` } : {}) },
   });
 
   it('is refused with a 400 naming selectedId when it is not a short string', async () => {
