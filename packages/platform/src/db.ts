@@ -1,5 +1,17 @@
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, sql, type Migration, type MigrationResultSet } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  PostgresIntrospector,
+  sql,
+  type DatabaseIntrospector,
+  type DatabaseMetadataOptions,
+  type Migration,
+  type MigrationResultSet,
+  type PostgresDialectConfig,
+  type TableMetadata,
+} from 'kysely';
 
 export type { Migration };
 
@@ -42,12 +54,76 @@ export async function ensureDatabase(url: string): Promise<void> {
   }
 }
 
+/**
+ * Kysely's introspection (which the Migrator asks whether its own tables exist) scoped to one schema.
+ * Kysely's own reads every schema of the database and evaluates has_schema_privilege(name) and
+ * pg_get_serial_sequence(name) on each: a schema dropped by another session meanwhile (tests create
+ * and drop theirs all the time) failed a migration with 'schema "…" does not exist'.
+ */
+class SchemaIntrospector implements DatabaseIntrospector {
+  readonly #db: Kysely<unknown>;
+  readonly #schema: string;
+  readonly #all: PostgresIntrospector;
+  constructor(db: Kysely<unknown>, schema: string) {
+    this.#db = db;
+    this.#schema = schema;
+    this.#all = new PostgresIntrospector(db);
+  }
+  getSchemas() {
+    return this.#all.getSchemas();
+  }
+  async getTables(options: DatabaseMetadataOptions = { withInternalKyselyTables: false }): Promise<TableMetadata[]> {
+    const { rows } = await sql<{ table: string; kind: string; column: string; type: string; typeSchema: string; notNull: boolean; hasDefault: boolean; serial: string | null; comment: string | null }>`
+      select c.relname as "table", c.relkind as kind, a.attname as "column", t.typname as type, tn.nspname as "typeSchema",
+             a.attnotnull as "notNull", a.atthasdef as "hasDefault", col_description(a.attrelid, a.attnum) as comment,
+             pg_get_serial_sequence(quote_ident(n.nspname) || '.' || quote_ident(c.relname), a.attname) as serial
+      from pg_catalog.pg_class c
+      join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum >= 0 and not a.attisdropped
+      join pg_catalog.pg_type t on t.oid = a.atttypid
+      join pg_catalog.pg_namespace tn on tn.oid = t.typnamespace
+      where n.nspname = ${this.#schema} and c.relkind in ('r', 'v', 'p')
+      order by c.relname, a.attnum`.execute(this.#db);
+    const tables = new Map<string, TableMetadata>();
+    for (const row of rows) {
+      if (!options.withInternalKyselyTables && (row.table === 'kysely_migration' || row.table === 'kysely_migration_lock')) continue;
+      const table = tables.get(row.table) ?? { name: row.table, schema: this.#schema, isView: row.kind === 'v', columns: [] };
+      tables.set(row.table, table);
+      table.columns.push({
+        name: row.column,
+        dataType: row.type,
+        dataTypeSchema: row.typeSchema,
+        isNullable: !row.notNull,
+        hasDefaultValue: row.hasDefault,
+        isAutoIncrementing: row.serial !== null,
+        ...(row.comment === null ? {} : { comment: row.comment }),
+      });
+    }
+    return [...tables.values()];
+  }
+  async getMetadata(options?: DatabaseMetadataOptions) {
+    return { tables: await this.getTables(options) };
+  }
+}
+
+/** PostgresDialect whose introspection sees only the service's schema. */
+class SchemaPostgresDialect extends PostgresDialect {
+  readonly #schema: string;
+  constructor(config: PostgresDialectConfig, schema: string) {
+    super(config);
+    this.#schema = schema;
+  }
+  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new SchemaIntrospector(db, this.#schema);
+  }
+}
+
 /** Opens a pool on `url` whose connections use `schema` (created if missing) as search_path. */
 export async function createDatabase<DB>(url: string, schema: string, opts: { max?: number } = {}): Promise<Database<DB>> {
   assertIdentifier('schema', schema);
   const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, options: `-c search_path=${schema},public` });
   await pool.query(`create schema if not exists "${schema}"`);
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new SchemaPostgresDialect({ pool }, schema) });
   return { db, schema, pool, close: () => db.destroy() };
 }
 
