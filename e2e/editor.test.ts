@@ -174,6 +174,37 @@ describe('the event-sourced editor through the gateway (issue 3)', () => {
     expect(after.state.edges).toEqual([{ id: 'e1', source: starterId, target: 'fn' }]);
   });
 
+  it('refuses a second starter block on every path with a 4xx naming it: commands, duplicate, sync and YAML (issue 13)', async () => {
+    const { id, workspaceId, starterId } = await newWorkflow();
+    const before = await state(id);
+    const already = `A workflow can have only one starter block: it already has "Start" (${starterId})`;
+    const added = await api('POST', `/api/workflows/${id}/commands`, { commands: [{ type: 'addBlock', id: 's2', blockType: 'starter', position: { x: 0, y: 300 } }] });
+    expect(added).toEqual({ status: 400, body: { error: already } });
+    const duplicated = await api('POST', `/api/workflows/${id}/commands`, { commands: [{ type: 'duplicateBlock', id: starterId }] });
+    expect(duplicated).toEqual({ status: 400, body: { error: already } });
+
+    const second = { ...before.state.blocks[starterId], id: 's2', name: 'Start 2' };
+    const synced = await api<{ success: boolean; results: Record<string, { error?: string }> }>('POST', '/api/workflows/sync', {
+      workspaceId,
+      workflows: { [id]: { state: { blocks: { ...before.state.blocks, s2: second }, edges: [] } } },
+    });
+    expect(synced.status).toBe(200);
+    expect(synced.body).toEqual({
+      success: false,
+      results: { [id]: { error: `Invalid command: blocks: a workflow can have only one starter block, found 2: "Start" (${starterId}), "Start 2" (s2)` } },
+    });
+
+    const yamlContent = 'blocks:\n  start:\n    type: starter\n    name: Start\n  again:\n    type: starter\n    name: Start 2\n';
+    const yaml = await api('PUT', `/api/workflows/${id}/yaml`, { yamlContent, source: 'copilot' });
+    expect(yaml).toEqual({
+      status: 400,
+      body: { success: false, message: 'Invalid YAML at line 6: a workflow can have only one starter block, found 2: "Start" (start), "Start 2" (again) (blocks.again.type)' },
+    });
+    const after = await state(id);
+    expect(after.version).toBe(before.version);
+    expect(Object.values(after.state.blocks).filter((b) => b.type === 'starter').map((b) => b.id)).toEqual([starterId]);
+  });
+
   it('answers the full state with its history at the stream version, equal to replaying every event; 404 for an unknown workflow', async () => {
     const { id } = await newWorkflow();
     const post = (commands: unknown[]) => api('POST', `/api/workflows/${id}/commands`, { commands });

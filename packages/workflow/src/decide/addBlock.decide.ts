@@ -5,6 +5,7 @@ import type { WorkflowEvent } from '../events.js';
 import { deepCopy } from '../model/graph.js';
 import type { BlockData, BlockState, Position, SubBlockState, WorkflowGraph } from '../model/state.js';
 import { requireBlock, requireFreeBlockId } from './guards.js';
+import { refuseAnotherStarter } from './oneStarter.js';
 
 /** Loop and parallel are containers with no catalogue definition (§4 Add block). */
 const CONTAINER_TYPES: ReadonlySet<string> = new Set(['loop', 'parallel']);
@@ -46,6 +47,7 @@ function defaultName(graph: WorkflowGraph, type: string, ctx: DecideContext): st
 }
 
 function decideAddBlock(graph: WorkflowGraph, command: CommandOf<'addBlock'>, ctx: DecideContext): WorkflowEvent[] {
+  refuseAnotherStarter(graph, command.blockType);
   const id = requireFreeBlockId(graph, command.id ?? ctx.newId());
   const data: BlockData = { ...deepCopy(command.data ?? {}) };
   const parentId = command.parentId ?? data.parentId;
@@ -72,6 +74,7 @@ function decideDuplicateBlock(
   ctx: DecideContext,
 ): WorkflowEvent[] {
   const source = requireBlock(graph, command.id);
+  refuseAnotherStarter(graph, source.type);
   const id = requireFreeBlockId(graph, command.newId ?? ctx.newId());
   const block: BlockState = {
     ...deepCopy(source),

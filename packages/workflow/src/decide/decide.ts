@@ -1,5 +1,6 @@
 import type { Command, CommandOf } from '../commands.js';
 import type { DecideContext } from '../context.js';
+import { WorkflowError } from '../errors.js';
 import type { WorkflowEvent } from '../events.js';
 import { evolve } from '../evolve/evolve.js';
 import { graphWith } from '../model/graph.js';
@@ -18,6 +19,7 @@ import { decideAddEdge, decideRemoveEdge } from './edges.decide.js';
 import { decideHistory } from './history.decide.js';
 import { decideUpdateLoop, decideUpdateParallel } from './subflows.decide.js';
 import { decideVariable } from './variables.decide.js';
+import { describeStarters, extraStarters } from './oneStarter.js';
 
 type DeploymentCommand = CommandOf<'setDeployed' | 'setNeedsRedeployment' | 'setWebhookActive'>;
 
@@ -43,6 +45,14 @@ function decideDeployment(command: DeploymentCommand, ctx: DecideContext): Workf
       return unreachable;
     }
   }
+}
+
+/** A whole-state save (POST /api/workflows/sync, a workflow's copy) as one undoable event. */
+function decideReplaceState(state: WorkflowState, command: CommandOf<'replaceState'>, ctx: DecideContext): WorkflowEvent[] {
+  const starters = extraStarters(state, command.blocks);
+  if (starters !== undefined) throw new WorkflowError('validation', `Invalid command: blocks: ${describeStarters(starters)}`);
+  const graph = graphWith(structuredClone(command.blocks), structuredClone(command.edges));
+  return [{ type: 'stateReplaced', at: ctx.now, blocks: graph.blocks, edges: graph.edges }];
 }
 
 /** Turn a command into events, or throw a WorkflowError; never changes `state`. */
@@ -90,10 +100,8 @@ function decide(state: WorkflowState, command: Command, ctx: DecideContext): Wor
       return decideVariable(state, command, ctx);
     case 'importYaml':
       return decideImportYaml(state, command, ctx);
-    case 'replaceState': {
-      const graph = graphWith(structuredClone(command.blocks), structuredClone(command.edges));
-      return [{ type: 'stateReplaced', at: ctx.now, blocks: graph.blocks, edges: graph.edges }];
-    }
+    case 'replaceState':
+      return decideReplaceState(state, command, ctx);
     case 'setDeployed':
     case 'setNeedsRedeployment':
     case 'setWebhookActive':

@@ -48,6 +48,7 @@ function yamlStructureGuide(): YamlStructureGuide {
     rules: [
       'Each key under blocks is the block id; connections name target block ids.',
       'type must be a catalogue block type, or loop / parallel for containers.',
+      'A workflow has one block of type starter (keep the existing one, with its id); a document with a second one is refused.',
       'inputs maps sub-block ids to values; missing inputs take the block definition defaults.',
       'Blocks inside a loop or parallel name it as parentId; their position is relative to it.',
       'Loop and parallel counts are clamped to 1..50 (default 5); parallelType is collection or count.',

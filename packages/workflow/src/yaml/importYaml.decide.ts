@@ -1,6 +1,7 @@
 import type { CommandOf } from '../commands.js';
 import type { DecideContext } from '../context.js';
 import { createBlock } from '../decide/addBlock.decide.js';
+import { describeStarters, extraStarters } from '../decide/oneStarter.js';
 import { WorkflowError } from '../errors.js';
 import type { WorkflowEvent } from '../events.js';
 import { graphWith, setValue } from '../model/graph.js';
@@ -80,7 +81,14 @@ function graphFromYaml(parsed: ParsedYaml, ctx: DecideContext, applyAutoLayout: 
 
 /** Replace the graph with a YAML document as one undoable event; invalid YAML changes nothing. */
 function decideImportYaml(state: WorkflowState, command: CommandOf<'importYaml'>, ctx: DecideContext): WorkflowEvent[] {
-  const graph = graphFromYaml(parseYaml(command.yamlContent), ctx, command.applyAutoLayout ?? false);
+  const parsed = parseYaml(command.yamlContent);
+  const starters = extraStarters(state, parsed.workflow.blocks);
+  if (starters !== undefined) {
+    // Named at the first starter past the one a workflow may have.
+    const second = starters[1]?.id ?? '';
+    throw new WorkflowError('validation', `Invalid YAML at line ${parsed.lineOf(['blocks', second, 'type'])}: ${describeStarters(starters)} (blocks.${second}.type)`);
+  }
+  const graph = graphFromYaml(parsed, ctx, command.applyAutoLayout ?? false);
   const previous = graphOf(state);
   return [
     {

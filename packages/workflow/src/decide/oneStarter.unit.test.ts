@@ -1,0 +1,145 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Command } from '../commands.js';
+import type { WorkflowEvent } from '../events.js';
+import { replay } from '../evolve/evolve.js';
+import type { BlockState } from '../model/state.js';
+import { toYaml } from '../yaml/codec.js';
+import { commandArbitrary, given, history, seededArbitrary, started, testContext } from '../testSupport.js';
+import { decide } from './decide.js';
+
+const ALREADY = 'A workflow can have only one starter block: it already has "Start" (start)';
+const starters = (blocks: Record<string, BlockState>) => Object.values(blocks).filter((b) => b.type === 'starter').map((b) => b.id);
+const starterBlock = (): BlockState => {
+  const first = started()[0];
+  if (first?.type !== 'workflowStarted') throw new Error('started() begins with workflowStarted');
+  return first.block;
+};
+
+/** A workflow stored before the rule: a second starter `start2` ("Start 1") came in by a sync. */
+function legacy(): WorkflowEvent[] {
+  const base = started();
+  const state = replay(base);
+  const second = { ...starterBlock(), id: 'start2', name: 'Start 1', position: { x: 100, y: 400 } };
+  return [...base, { type: 'stateReplaced', at: 600, blocks: { ...state.blocks, start2: second }, edges: [] }];
+}
+
+const twoStartersYaml = 'blocks:\n  start:\n    type: starter\n    name: Start\n  fn:\n    type: function\n    name: Fn\n  again:\n    type: starter\n    name: Start 2\n';
+
+describe('one starter block per workflow (issue 13)', () => {
+  it('addBlock of a second starter is refused naming the starter there, and nothing is emitted', () => {
+    const { events, error } = given(started()).when({ type: 'addBlock', id: 's2', blockType: 'starter', position: { x: 0, y: 0 } });
+    expect(events).toEqual([]);
+    expect(error).toMatchObject({ code: 'validation', message: ALREADY });
+  });
+
+  it('duplicateBlock of the starter is refused; duplicating another block still works', () => {
+    const base = history({ type: 'addBlock', id: 'f', blockType: 'function', position: { x: 0, y: 0 } });
+    expect(given(base).when({ type: 'duplicateBlock', id: 'start', newId: 's2' }).error).toMatchObject({ code: 'validation', message: ALREADY });
+    expect(given(base).when({ type: 'duplicateBlock', id: 'f', newId: 'f2' }).state.blocks['f2']?.type).toBe('function');
+  });
+
+  it('a batch that adds a second starter is refused whole, even when a later command removes the first', () => {
+    const { events, error } = given(started()).when([
+      { type: 'addBlock', id: 'f', blockType: 'function', position: { x: 0, y: 0 } },
+      { type: 'addBlock', id: 's2', blockType: 'starter', position: { x: 0, y: 0 } },
+      { type: 'removeBlock', id: 'start' },
+    ]);
+    expect(error?.message).toBe(ALREADY);
+    expect(events).toEqual([]);
+  });
+
+  it('a starter can be added again once the workflow has none (removed, or cleared)', () => {
+    const removed = given(started()).when([
+      { type: 'removeBlock', id: 'start' },
+      { type: 'addBlock', id: 's2', blockType: 'starter', position: { x: 0, y: 0 } },
+    ]);
+    expect(removed.error).toBeUndefined();
+    expect(starters(removed.state.blocks)).toEqual(['s2']);
+    const cleared = given(started()).when([{ type: 'clearWorkflow' }, { type: 'addBlock', id: 's3', blockType: 'starter', position: { x: 0, y: 0 } }]);
+    expect(starters(cleared.state.blocks)).toEqual(['s3']);
+  });
+
+  it('replaceState (the sync) with two starters is refused naming the field; one starter, even a new one, is accepted', () => {
+    const second = { ...starterBlock(), id: 's2', name: 'Start 2' };
+    const { events, error } = given(started()).when({ type: 'replaceState', blocks: { start: starterBlock(), s2: second }, edges: [] });
+    expect(events).toEqual([]);
+    expect(error).toMatchObject({
+      code: 'validation',
+      message: 'Invalid command: blocks: a workflow can have only one starter block, found 2: "Start" (start), "Start 2" (s2)',
+    });
+    const swapped = given(started()).when({ type: 'replaceState', blocks: { s2: second }, edges: [] });
+    expect(starters(swapped.state.blocks)).toEqual(['s2']);
+  });
+
+  it('importYaml with two starters is refused at the second one’s line and field, changing nothing; the copilot sees the same refusal', () => {
+    const { events, error } = given(started()).when({ type: 'importYaml', yamlContent: twoStartersYaml });
+    expect(events).toEqual([]);
+    expect(error).toMatchObject({
+      code: 'validation',
+      message: 'Invalid YAML at line 9: a workflow can have only one starter block, found 2: "Start" (start), "Start 2" (again) (blocks.again.type)',
+    });
+    // The copilot's proposals decide the YAML against an empty workflow: refused all the same.
+    expect(given([]).when({ type: 'importYaml', yamlContent: twoStartersYaml }).error?.code).toBe('validation');
+    const one = given(started()).when({ type: 'importYaml', yamlContent: twoStartersYaml.replace(/ {2}again:[\s\S]*$/, '') });
+    expect(one.error).toBeUndefined();
+    expect(starters(one.state.blocks)).toEqual(['start']);
+  });
+
+  describe('a workflow stored with two starters before the rule', () => {
+    it('loads, and edits other than adding a starter work: moves, a whole-state save keeping both, removing one, undoing that', () => {
+      const stored = given(legacy());
+      expect(starters(stored.state.blocks)).toEqual(['start', 'start2']);
+      expect(given(legacy()).when({ type: 'moveBlock', id: 'start2', position: { x: 5, y: 5 } }).error).toBeUndefined();
+      const resaved = given(legacy()).when({ type: 'replaceState', blocks: stored.state.blocks, edges: [] });
+      expect(resaved.error).toBeUndefined();
+      const yaml = given(legacy()).when({ type: 'importYaml', yamlContent: toYaml(stored.state) });
+      expect(yaml.error).toBeUndefined();
+      const removed = given(legacy()).when({ type: 'removeBlock', id: 'start2' });
+      expect(starters(removed.state.blocks)).toEqual(['start']);
+      // Undo restores a state the workflow had: it is not a new starter.
+      const undone = given([...legacy(), ...removed.events]).when({ type: 'undo' });
+      expect(undone.error).toBeUndefined();
+      expect(starters(undone.state.blocks)).toEqual(['start', 'start2']);
+    });
+
+    it('never gains a third: addBlock, duplicateBlock and a save with three are refused', () => {
+      const stored = given(legacy());
+      expect(stored.when({ type: 'addBlock', blockType: 'starter', position: { x: 0, y: 0 } }).error?.message).toBe(ALREADY);
+      expect(stored.when({ type: 'duplicateBlock', id: 'start2' }).error?.message).toBe(ALREADY);
+      const third = { ...starterBlock(), id: 's3', name: 'Start 3' };
+      expect(stored.when({ type: 'replaceState', blocks: { ...stored.state.blocks, s3: third }, edges: [] }).error?.message).toMatch(/found 3/);
+    });
+
+    it('revertToDeployed restores a deployed state with two starters', () => {
+      const stored = replay(legacy());
+      const { error, state } = given(started()).when({ type: 'revertToDeployed' }, { deployedState: { blocks: stored.blocks, edges: [] } });
+      expect(error).toBeUndefined();
+      expect(starters(state.blocks)).toEqual(['start', 'start2']);
+    });
+  });
+
+  it('property: no sequence of commands leaves a workflow that had one starter with two', () => {
+    const addStarter = fc.record({ type: fc.constant('addBlock' as const), blockType: fc.constant('starter'), position: fc.constant({ x: 0, y: 0 }) });
+    const duplicateStarter = fc.constant<Command>({ type: 'duplicateBlock', id: 'start' });
+    const command = fc.oneof(commandArbitrary, addStarter, duplicateStarter);
+    let refusals = 0;
+    fc.assert(
+      fc.property(seededArbitrary, fc.array(command, { minLength: 5, maxLength: 30 }), (seeds, random) => {
+        let state = replay(started());
+        [...seeds, ...random].forEach((next, i) => {
+          let n = 0;
+          try {
+            const events = decide(state, next, testContext({ now: 1_000 + i, newId: () => `id-${i}-${++n}` }));
+            state = replay(events, state);
+          } catch {
+            refusals++;
+          }
+          expect(starters(state.blocks).length).toBeLessThanOrEqual(1);
+        });
+      }),
+      { numRuns: 150 },
+    );
+    expect(refusals).toBeGreaterThan(0);
+  });
+});
