@@ -14,7 +14,7 @@ interface Execution {
   executionId: string;
   status: string;
   trigger: string;
-  input: { method?: string; headers?: Record<string, string>; query?: Record<string, string>; body?: unknown } | null;
+  input: { method?: string; headers?: Record<string, string>; query?: Record<string, string | string[]>; body?: unknown } | null;
   output: unknown;
   deploymentVersion: number | null;
   logs?: Array<{ blockId: string; skipped?: boolean }>;
@@ -154,6 +154,20 @@ describe('webhook triggers through the gateway', () => {
     }
     // The refused calls started nothing: one POST and four other methods ran.
     expect(await executions(id, 'webhook')).toHaveLength(5);
+  });
+
+  it('a repeated query key reaches the run as an array of its values, a single one as a string (as n8n gives them)', async () => {
+    const path = `tags-${unique()}`;
+    const id = await workflow((starter) => [
+      ...starterWebhook(path, 'tag-secret')(starter),
+      set('double', 'code', 'return { tags: <start.query.tag>, first: <start.query.tag>[0], q: <start.query.q> }'),
+    ]);
+    await deploy(id);
+    const ok = await hook('GET', `${path}?tag=a&q=one&tag=b%20c`, { headers: { 'x-webhook-token': 'tag-secret' } });
+    expect(ok.status).toBe(200);
+    const run = await finished((ok.body as { executionId: string }).executionId);
+    expect(run).toMatchObject({ status: 'succeeded', output: { result: { tags: ['a', 'b c'], first: 'a', q: 'one' } } });
+    expect(run.input?.query).toEqual({ tag: ['a', 'b c'], q: 'one' });
   });
 
   it('answers 404 and runs nothing for an unknown path, an undeployed workflow or a deleted one', async () => {

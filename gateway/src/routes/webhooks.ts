@@ -36,15 +36,34 @@ function headersOf(req: Request): Record<string, string | undefined> {
  * bearer token, a token header or Gmail's `?token=`), is written `[REDACTED]` — it verified the call
  * and is no business of the run's input, its log or its answer.
  */
-export function withoutSecret(values: Record<string, string | undefined>, secret: string): Record<string, string | undefined> {
+export function withoutSecret(values: Record<string, string | string[] | undefined>, secret: string): Record<string, string | string[] | undefined> {
   if (secret === '') return values;
-  return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, value?.includes(secret) ? value.split(secret).join('[REDACTED]') : value]));
+  const redact = (value: string): string => (value.includes(secret) ? value.split(secret).join('[REDACTED]') : value);
+  return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, Array.isArray(value) ? value.map(redact) : value === undefined ? value : redact(value)]));
 }
 
-function queryOf(req: Request): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const [name, value] of new URL(req.originalUrl, 'http://webhook').searchParams) out[name] ??= value;
-  return out;
+/** A query value as the run gets it: a key given once is a string, a repeated key an array. */
+type QueryValue = string | string[];
+
+/**
+ * The query of a call as the run's input keeps it: `?tag=a&tag=b&q=x` is `{tag: ['a', 'b'], q: 'x'}`
+ * (values in the order sent), as n8n's webhook node gives repeated keys.
+ */
+export function webhookQuery(url: string): Record<string, QueryValue> {
+  const out = new Map<string, QueryValue>();
+  for (const [name, value] of new URL(url, 'http://webhook').searchParams) {
+    const seen = out.get(name);
+    if (seen === undefined) out.set(name, value);
+    else if (Array.isArray(seen)) seen.push(value);
+    else out.set(name, [seen, value]);
+  }
+  // fromEntries, not assignment: a key such as __proto__ stays a plain field.
+  return Object.fromEntries(out);
+}
+
+/** The query a provider's check reads (Gmail's `?token=`, WhatsApp's `hub.*`): a key's first value. */
+function firstValues(query: Record<string, QueryValue>): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(query).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]));
 }
 
 /**
@@ -96,7 +115,8 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
 
     const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const body = bodyOf(req, rawBody);
-    const call: WebhookRequest = { method: req.method, headers: headersOf(req), query: queryOf(req), rawBody, body: body.ok ? body.value : null };
+    const query = webhookQuery(req.originalUrl);
+    const call: WebhookRequest = { method: req.method, headers: headersOf(req), query: firstValues(query), rawBody, body: body.ok ? body.value : null };
     // The signature first: a forged call learns nothing about its body (401 before any 400).
     const verdict = verifyWebhook(call, { provider: hook.provider, secret: hook.secret, verifyToken: hook.verifyToken });
     if (verdict.kind === 'refused') throw new AppError('unauthenticated', verdict.message);
@@ -146,7 +166,7 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
       if (deliveryId) await releaseClaim(deliveryId);
       return;
     }
-    const input = { method: call.method, headers: withoutSecret(call.headers, hook.secret), query: withoutSecret(call.query, hook.secret), body: call.body };
+    const input = { method: call.method, headers: withoutSecret(call.headers, hook.secret), query: withoutSecret(query, hook.secret), body: call.body };
     let started;
     try {
       started = await clients.runs.startRun(
