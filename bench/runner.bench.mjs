@@ -5,10 +5,12 @@
 // - a chain of 100 function blocks: overhead per block beyond the function's own time at p50
 //   (target ≤ 3 ms). The function's own time is a sandbox call of the same code measured in this
 //   process on the integrations service's pool (the overhead is the run's time / 100 minus that);
-// - a parallel of 50 branches of a 200 ms function: wall time (target ≤ 1.5 s). The sandbox has no
-//   timers, so a 200 ms function is a busy loop: 50 × 200 ms of CPU cannot finish faster than
-//   10 s / cores. The same parallel over a 200 ms wait (an API block against a local server that
-//   answers after 200 ms) shows what the runner's fan-out itself costs;
+// - a parallel of 50 branches of a 200 ms function: wall time (target ≤ 1.5 s). parallelCpu's function
+//   is a busy loop: 50 × 200 ms of CPU cannot finish faster than 10 s / cores. parallelTimer's awaits
+//   a 200 ms timer (`await new Promise(r => setTimeout(r, 200)); return 1`): the sandbox holds several
+//   waiting calls per thread, so it is bound by the fan-out, not the cores. The same parallel over a
+//   200 ms wait (an API block against a local server that answers after 200 ms) shows what the
+//   runner's fan-out itself costs;
 // - a 50 × 50 nested loop of a function returning 300 KB: the run's history events and bytes against
 //   Temporal's limits (51,200 events, 50 MB). BENCH_RUNNER_SCENARIOS=nested runs one scenario alone.
 // Where the time goes: the chain's Temporal history is read back and each block's cycle split into
@@ -34,7 +36,7 @@ const PARALLEL_RUNS = Number(process.env.BENCH_RUNNER_PARALLEL_RUNS ?? 3);
 /** The nested loop: NESTED × NESTED iterations of a function returning NESTED_OUTPUT_KB of text (0: skipped). */
 const NESTED = Number(process.env.BENCH_RUNNER_NESTED ?? 50);
 const NESTED_OUTPUT_KB = Number(process.env.BENCH_RUNNER_NESTED_OUTPUT_KB ?? 300);
-/** Scenarios to run (comma-separated names: simple, chain, parallelCpu, parallelWait, nested); default all. */
+/** Scenarios to run (comma-separated names: simple, chain, parallelCpu, parallelTimer, parallelWait, nested); default all. */
 const ONLY = process.env.BENCH_RUNNER_SCENARIOS?.split(',').map((n) => n.trim());
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -241,6 +243,8 @@ async function parallel(http, workspaceId, log, kind) {
     { type: 'addEdge', source: starter, target: 'par' },
     ...(kind === 'cpu'
       ? fn('work', 'Work', `const until = Date.now() + ${BRANCH_MS}; let n = 0; while (Date.now() < until) n++; return <parallel.index>`, { x: 50, y: 50 }, 'par')
+      : kind === 'timer'
+      ? fn('work', 'Work', `await new Promise(r => setTimeout(r, ${BRANCH_MS})); return 1`, { x: 50, y: 50 }, 'par')
       : [
           { type: 'addBlock', id: 'work', blockType: 'api', name: 'Work', position: { x: 50, y: 50 }, parentId: 'par' },
           set('work', 'url', `http://127.0.0.1:${slow.server.address().port}/wait`),
@@ -319,6 +323,7 @@ export async function run({ url, addresses, log }) {
         cpuFloorMs: Math.round((BRANCHES * BRANCH_MS) / os.cpus().length),
         target: '≤ 1.5 s wall',
       })),
+      parallelTimer: await scenario('parallelTimer', async () => ({ ...(await parallel(http, workspaceId, log, 'timer')), target: '≤ 1.5 s wall' })),
       parallelWait: await scenario('parallelWait', () => parallel(http, workspaceId, log, 'wait')),
       ...(NESTED > 0 ? { nested: await scenario('nested', () => nested(http, workspaceId, log)) } : {}),
       loadAverageAfter: os.loadavg().map(round),

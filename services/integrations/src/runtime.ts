@@ -59,7 +59,7 @@ export function createToolRuntime(opts: ToolRuntimeOptions): ToolRuntime {
   const baseUrls = createBaseUrls(overridesFromEnv(env), env);
   const client = opts.registry ? null : createRegistryClient(opts.config);
   const registry: RegistryPort = opts.registry ?? (client as RegistryPort);
-  const sandbox = opts.sandbox ?? new SandboxPool();
+  const sandbox = opts.sandbox ?? new SandboxPool({ policy });
   const modelConfig = modelConfigFromEnv(env, policy);
   const workflowClients = opts.workflows ? null : createWorkflowSource(opts.config);
   const workflows: WorkflowSource = opts.workflows ?? (workflowClients as WorkflowSource);

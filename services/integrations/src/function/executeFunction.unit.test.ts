@@ -1,9 +1,16 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFakeServer, type FakeServer } from '@weft/testkit';
 import { executeFunctionRequest } from './executeFunction.js';
 import { SandboxPool } from './sandbox.js';
 
-const pool = new SandboxPool({ size: 1 });
-afterAll(() => pool.close());
+const pool = new SandboxPool({ size: 1, policy: { allowPrivateNetwork: false, allowlist: ['127.0.0.1'] } });
+let server: FakeServer;
+beforeAll(async () => {
+  server = await createFakeServer();
+});
+afterAll(async () => {
+  await Promise.all([pool.close(), server.close()]);
+});
 
 const SECRET = 'sk-fn-0123456789abcdef';
 
@@ -31,5 +38,15 @@ describe('function execute hides the environment values it was given (as the too
       output: { result: 'abc-[REDACTED]' },
     });
     expect(await executeFunctionRequest(pool, { code: 'return {n: 1}', envVars: { K: 'abcdef' } })).toMatchObject({ output: { result: { n: 1 } } });
+  });
+
+  it('a fetch sends the real value; what the code returns of the answer shows [REDACTED]', async () => {
+    server.on('GET', '/whoami', (req) => ({ json: { auth: req.headers.authorization } }));
+    const res = await executeFunctionRequest(pool, {
+      code: `const r = await fetch(${JSON.stringify(`${server.url}/whoami`)}, { headers: { Authorization: "Bearer {{API_KEY}}" } }); await new Promise((r) => setTimeout(r, 5)); return r.json()`,
+      envVars: { API_KEY: SECRET },
+    });
+    expect(res).toEqual({ success: true, output: { result: { auth: 'Bearer [REDACTED]' }, stdout: '' } });
+    expect(server.received('GET', '/whoami')[0]?.headers.authorization).toBe(`Bearer ${SECRET}`);
   });
 });

@@ -3,6 +3,9 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import type { FunctionDebug } from '@weft/contracts';
 import { WORKER_SOURCE } from './workerSource.js';
+import { SANDBOX_PRELUDE } from './prelude.js';
+import { MAX_FETCHES_PER_CALL, sandboxFetch } from './sandboxFetch.js';
+import { policyFromEnv, type AddressPolicy } from '../net/addressPolicy.js';
 
 /** Function execute timeout default (spec 000 §9). */
 export const DEFAULT_FUNCTION_TIMEOUT_MS = 10_000;
@@ -15,6 +18,13 @@ const SANDBOX_STACK_BYTES = 512 * 1024;
 const WORKER_STACK_MB = 32;
 /** Extra time the host gives a job before it ends the worker thread itself (a native call that never checks the interrupt). */
 const WATCHDOG_GRACE_MS = 2_000;
+/** Timers (setTimeout and setInterval) one call may have pending at once. */
+export const MAX_TIMERS_PER_CALL = 1_000;
+/**
+ * A call whose promise is still pending when no timer is left and no request is in flight can never
+ * finish: it is answered at once with this (not left to run into its time limit).
+ */
+export const PENDING_MESSAGE = 'Function did not finish: it awaits something that never resolves';
 
 export interface SandboxRun {
   code: string;
@@ -24,7 +34,7 @@ export interface SandboxRun {
   memoryLimitBytes?: number;
   /** Lines put before the user's code (declarations), subtracted from error lines. */
   lineOffset?: number;
-  /** Aborting stops the code at once: a queued job never starts, a running one loses its thread. */
+  /** Aborting stops the code at once: a queued job never starts, a running one is interrupted and its requests closed. */
   signal?: AbortSignal | undefined;
 }
 
@@ -37,7 +47,7 @@ export type SandboxResult =
 
 interface WorkerAnswer {
   success: boolean;
-  kind?: 'timeout' | 'memory' | 'stack' | 'pending' | 'error' | 'output' | 'crash';
+  kind?: 'timeout' | 'memory' | 'stack' | 'pending' | 'error' | 'output' | 'crash' | 'cancelled';
   resultJson?: string;
   stdout: string;
   error?: { name: string; message: string; stack: string };
@@ -50,29 +60,62 @@ interface Job {
   resolve: (r: SandboxResult) => void;
 }
 
+/** A job handed to a thread: it holds its lane until the thread answers it, even after the caller got its answer (cancelled, timed out by the watchdog). */
+interface Active {
+  job: Job;
+  lane: number;
+  posted: boolean;
+  answered: boolean;
+  startedAt: number | null;
+  watchdog: NodeJS.Timeout | null;
+  /** The job's outbound requests in flight: aborted when it ends, however it ends. */
+  fetches: Set<AbortController>;
+}
+
 interface Slot {
   worker: Worker;
   ready: Promise<void>;
-  job: Job | null;
-  watchdog: NodeJS.Timeout | null;
+  lanes: (Active | null)[];
+  /** Per lane, the id of a job the host cancelled: the thread's interrupt handler reads it while code runs. */
+  cancelFlags: Int32Array;
 }
+
+type FromWorker =
+  | { ready: true }
+  | { started: number }
+  | { fetch: { id: number; req: number; request: string } }
+  | { id: number; result: WorkerAnswer };
 
 export interface SandboxPoolOptions {
   /** Worker threads (default WEFT_SANDBOX_WORKERS, else the number of CPUs, at most 4). */
   size?: number;
+  /** Calls one thread holds at once (default WEFT_SANDBOX_CALLS_PER_WORKER, else 8): while one awaits a timer or a fetch, another runs. */
+  callsPerWorker?: number;
   /** Keep a fresh runtime ready between calls (default true); off, every call pays the cold start. */
   prewarm?: boolean;
+  /** Which addresses the code's `fetch` may reach (default: WEFT_ALLOW_PRIVATE_NETWORK / WEFT_OUTBOUND_ALLOWLIST, as every tool). */
+  policy?: AddressPolicy;
 }
 
 /** WORKER_SOURCE code reaches quickjs through its resolved path: eval'd workers cannot resolve packages from here. */
 const quickjsPath = createRequire(import.meta.url).resolve('quickjs-emscripten');
 
+const positiveInt = (value: string | undefined, fallback: number) => {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+};
+
+const STOPPED = 'Code execution failed: the sandbox stopped unexpectedly';
+
 /**
  * Untrusted code runs in QuickJS (WebAssembly) inside worker threads: the sandbox has no host
- * objects at all (only `params`, `environmentVariables` and a console that records lines), a time
- * limit (QuickJS's interrupt, and a host watchdog that ends the thread), a memory limit, a stack
- * limit well inside the thread's native stack, and a cap on output. A thread that dies for any
- * reason is replaced; the call answers which limit fired.
+ * objects (only `params`, `environmentVariables`, a console that records lines, timers that live
+ * only as long as the call, and a `fetch` the host makes through the outbound guard), a time limit
+ * (QuickJS's interrupt, a deadline while the code awaits, and a host watchdog that ends the thread),
+ * a memory limit, a stack limit well inside the thread's native stack, and caps on output, timers
+ * and requests. Each call has a runtime of its own; a thread holds several calls, so calls that
+ * await do not hold a thread each. A thread that dies for any reason is replaced; the call answers
+ * which limit fired.
  */
 export class SandboxPool {
   private readonly slots: Slot[] = [];
@@ -80,74 +123,146 @@ export class SandboxPool {
   private nextId = 1;
   private closed = false;
   readonly prewarm: boolean;
+  private readonly lanesPerWorker: number;
+  private readonly policy: AddressPolicy;
 
   constructor(opts: SandboxPoolOptions = {}) {
-    const fromEnv = Number(process.env.WEFT_SANDBOX_WORKERS);
-    const size = opts.size ?? (Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : Math.min(4, availableParallelism()));
+    const size = opts.size ?? positiveInt(process.env.WEFT_SANDBOX_WORKERS, Math.min(4, availableParallelism()));
+    this.lanesPerWorker = opts.callsPerWorker ?? positiveInt(process.env.WEFT_SANDBOX_CALLS_PER_WORKER, 8);
     this.prewarm = opts.prewarm ?? true;
+    this.policy = opts.policy ?? policyFromEnv();
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
   private spawn(): Slot {
+    const cancelFlags = new SharedArrayBuffer(4 * this.lanesPerWorker);
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { quickjsPath, prewarm: this.prewarm, limits: { memoryLimitBytes: DEFAULT_MEMORY_LIMIT_BYTES, stackBytes: SANDBOX_STACK_BYTES } },
+      workerData: {
+        quickjsPath,
+        prewarm: this.prewarm,
+        prelude: SANDBOX_PRELUDE,
+        cancelFlags,
+        limits: { memoryLimitBytes: DEFAULT_MEMORY_LIMIT_BYTES, stackBytes: SANDBOX_STACK_BYTES, maxTimers: MAX_TIMERS_PER_CALL, maxFetches: MAX_FETCHES_PER_CALL },
+      },
       resourceLimits: { stackSizeMb: WORKER_STACK_MB, maxOldGenerationSizeMb: 256 },
       stdout: true,
       stderr: true,
     });
     worker.unref();
-    const slot: Slot = { worker, ready: Promise.resolve(), job: null, watchdog: null };
+    const slot: Slot = { worker, ready: Promise.resolve(), lanes: new Array<Active | null>(this.lanesPerWorker).fill(null), cancelFlags: new Int32Array(cancelFlags) };
     slot.ready = new Promise<void>((resolve) => {
-      const onReady = (m: unknown) => {
-        if (typeof m === 'object' && m !== null && 'ready' in m) {
-          worker.off('message', onReady);
-          resolve();
-        }
-      };
-      worker.on('message', onReady);
+      worker.on('message', (m: FromWorker) => {
+        if ('ready' in m) resolve();
+      });
       worker.once('exit', () => resolve());
     });
-    worker.on('message', (m: { id?: number; result?: WorkerAnswer }) => {
-      if (!m.result || !slot.job || m.id !== slot.job.id) return;
-      const job = slot.job;
-      this.finish(slot);
-      job.resolve(toResult(m.result, job.run));
-      this.pump();
-    });
+    worker.on('message', (m: FromWorker) => this.onMessage(slot, m));
     worker.on('error', () => undefined);
     worker.on('exit', () => {
-      const job = slot.job;
       const index = this.slots.indexOf(slot);
-      if (slot.watchdog) clearTimeout(slot.watchdog);
-      slot.job = null;
       if (index >= 0 && !this.closed) this.slots[index] = this.spawn();
-      if (job) job.resolve({ success: false, error: 'Code execution failed: the sandbox stopped unexpectedly', stdout: '' });
+      this.drop(slot, () => ({ success: false, error: STOPPED, stdout: '' }));
       this.pump();
     });
     return slot;
   }
 
-  private finish(slot: Slot): void {
-    if (slot.watchdog) clearTimeout(slot.watchdog);
-    slot.watchdog = null;
-    slot.job = null;
+  private onMessage(slot: Slot, m: FromWorker): void {
+    if ('started' in m) {
+      const active = this.find(slot, m.started);
+      if (!active) return;
+      active.startedAt = Date.now();
+      active.watchdog = setTimeout(() => {
+        if (slot.lanes[active.lane] !== active) return;
+        // The thread did not answer in time: a native call that never checks the interrupt. Every call on it ends.
+        this.retire(slot, (a) => (a === active ? { success: false, error: timeoutMessage(a.job.run.timeoutMs), stdout: '', limit: 'time' } : { success: false, error: STOPPED, stdout: '' }));
+      }, active.job.run.timeoutMs + WATCHDOG_GRACE_MS);
+    } else if ('fetch' in m) {
+      this.fetchFor(slot, m.fetch);
+    } else if ('result' in m) {
+      const active = this.find(slot, m.id);
+      if (!active) return;
+      this.release(slot, active);
+      if (!active.answered) {
+        active.answered = true;
+        active.job.resolve(toResult(m.result, active.job.run));
+      }
+      this.pump();
+    }
+  }
+
+  private find(slot: Slot, id: number): Active | undefined {
+    return slot.lanes.find((a): a is Active => a !== null && a.job.id === id);
+  }
+
+  /** Frees a lane: the job's watchdog stops and its requests in flight are aborted. */
+  private release(slot: Slot, active: Active): void {
+    if (active.watchdog) clearTimeout(active.watchdog);
+    active.watchdog = null;
+    for (const c of active.fetches) c.abort();
+    active.fetches.clear();
+    if (slot.lanes[active.lane] === active) slot.lanes[active.lane] = null;
+  }
+
+  /** Releases every lane of a thread that is gone, answering the jobs not answered yet. */
+  private drop(slot: Slot, answer: (a: Active) => SandboxResult): void {
+    for (const active of slot.lanes) {
+      if (!active) continue;
+      this.release(slot, active);
+      if (!active.answered) {
+        active.answered = true;
+        active.job.resolve(answer(active));
+      }
+    }
+  }
+
+  private fetchFor(slot: Slot, m: { id: number; req: number; request: string }): void {
+    const active = this.find(slot, m.id);
+    if (!active || active.answered) return;
+    const controller = new AbortController();
+    active.fetches.add(controller);
+    const timeoutMs = Math.max(1, (active.startedAt ?? Date.now()) + active.job.run.timeoutMs - Date.now());
+    void sandboxFetch(m.request, { policy: this.policy, signal: controller.signal, timeoutMs }).then((done) => {
+      active.fetches.delete(controller);
+      if (controller.signal.aborted || slot.lanes[active.lane] !== active) return;
+      slot.worker.postMessage({ fetchDone: { id: m.id, req: m.req, ...done } });
+    });
+  }
+
+  private pick(): Slot | undefined {
+    let best: Slot | undefined;
+    let bestUsed = Infinity;
+    for (const slot of this.slots) {
+      const used = slot.lanes.filter((a) => a !== null).length;
+      if (used < slot.lanes.length && used < bestUsed) {
+        best = slot;
+        bestUsed = used;
+      }
+    }
+    return best;
   }
 
   private pump(): void {
-    for (const slot of this.slots) {
-      if (slot.job || this.queue.length === 0) continue;
+    for (;;) {
+      if (this.queue.length === 0) return;
+      const slot = this.pick();
+      if (!slot) return;
       const job = this.queue.shift() as Job;
-      slot.job = job;
-      const { lineOffset: _l, ...payload } = job.run;
+      const lane = slot.lanes.indexOf(null);
+      const active: Active = { job, lane, posted: false, answered: false, startedAt: null, watchdog: null, fetches: new Set() };
+      slot.lanes[lane] = active;
       void slot.ready.then(() => {
-        if (slot.job !== job) return;
-        slot.worker.postMessage({ id: job.id, ...payload, maxStdoutChars: MAX_STDOUT_CHARS, maxResultChars: MAX_RESULT_CHARS, stackBytes: SANDBOX_STACK_BYTES });
-        slot.watchdog = setTimeout(() => {
-          if (slot.job !== job) return;
-          this.retire(slot);
-          job.resolve({ success: false, error: timeoutMessage(job.run.timeoutMs), stdout: '', limit: 'time' });
-        }, job.run.timeoutMs + WATCHDOG_GRACE_MS);
+        if (slot.lanes[lane] !== active) return;
+        if (active.answered) {
+          // Cancelled before the thread was ready: it never saw the job.
+          this.release(slot, active);
+          this.pump();
+          return;
+        }
+        active.posted = true;
+        const { lineOffset: _l, ...payload } = job.run;
+        slot.worker.postMessage({ run: { id: job.id, lane, ...payload, maxStdoutChars: MAX_STDOUT_CHARS, maxResultChars: MAX_RESULT_CHARS, stackBytes: SANDBOX_STACK_BYTES } });
       });
     }
   }
@@ -160,7 +275,7 @@ export class SandboxPool {
       const signal = run.signal;
       const onAbort = () => this.cancel(job, cancelled);
       const job: Job = {
-        id: this.nextId++,
+        id: this.nextId,
         run: {
           code: run.code,
           params: run.params,
@@ -174,31 +289,51 @@ export class SandboxPool {
           resolve(r);
         },
       };
+      // Ids go to an Int32Array (the cancel flags): they wrap before 2^31.
+      this.nextId = (this.nextId % 0x7fff_ffff) + 1;
       signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(job);
       this.pump();
     });
   }
 
-  /** Threads running code right now (a job stopped by its signal no longer counts). */
+  /** Calls in progress (a call stopped by its signal no longer counts). */
   get busy(): number {
-    return this.slots.filter((s) => s.job !== null).length;
+    return this.slots.reduce((n, s) => n + s.lanes.filter((a) => a !== null && !a.answered).length, 0);
   }
 
-  /** Stops `job`: taken off the queue, or its thread ended (QuickJS cannot be interrupted from outside; the thread is replaced). */
+  /**
+   * Stops `job`: taken off the queue, or answered now and interrupted in its thread (the interrupt
+   * handler sees its cancel flag while it computes; the thread drops it at once while it awaits).
+   * Its requests in flight are aborted; the thread goes on with its other calls.
+   */
   private cancel(job: Job, answer: SandboxResult): void {
     const queued = this.queue.indexOf(job);
-    if (queued >= 0) this.queue.splice(queued, 1);
-    const slot = this.slots.find((s) => s.job === job);
-    if (slot) this.retire(slot);
-    if (queued >= 0 || slot) job.resolve(answer);
+    if (queued >= 0) {
+      this.queue.splice(queued, 1);
+      job.resolve(answer);
+      return;
+    }
+    for (const slot of this.slots) {
+      const active = this.find(slot, job.id);
+      if (!active || active.answered) continue;
+      active.answered = true;
+      job.resolve(answer);
+      for (const c of active.fetches) c.abort();
+      active.fetches.clear();
+      if (active.posted) {
+        Atomics.store(slot.cancelFlags, active.lane, job.id);
+        slot.worker.postMessage({ cancel: job.id });
+      }
+      return;
+    }
   }
 
-  /** Ends a slot's thread and puts a fresh one in its place at once, so no job is handed to the dying thread. */
-  private retire(slot: Slot): void {
-    this.finish(slot);
+  /** Ends a slot's thread, answering its calls, and puts a fresh one in its place at once, so no job is handed to the dying thread. */
+  private retire(slot: Slot, answer: (a: Active) => SandboxResult): void {
     const index = this.slots.indexOf(slot);
     if (index >= 0 && !this.closed) this.slots[index] = this.spawn();
+    this.drop(slot, answer);
     void slot.worker.terminate();
     this.pump();
   }
@@ -248,7 +383,9 @@ function toResult(a: WorkerAnswer, run: Job['run']): SandboxResult {
     case 'output':
       return { success: false, error: `Function result exceeds the limit of ${MAX_RESULT_CHARS / 1_000_000} MB of JSON`, stdout: a.stdout, limit: 'output' };
     case 'pending':
-      return { success: false, error: 'Function did not finish: it awaits something that never resolves', stdout: a.stdout };
+      return { success: false, error: PENDING_MESSAGE, stdout: a.stdout };
+    case 'cancelled':
+      return { success: false, error: SANDBOX_CANCELLED, stdout: a.stdout };
     case 'error':
     case 'crash':
     case undefined: {

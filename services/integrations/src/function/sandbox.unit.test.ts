@@ -1,5 +1,7 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFakeServer, type FakeServer } from '@weft/testkit';
 import { SANDBOX_CANCELLED, SandboxPool } from './sandbox.js';
+import { MAX_FETCHES_PER_CALL, MAX_FETCH_RESPONSE_BYTES } from './sandboxFetch.js';
 
 const pool = new SandboxPool({ size: 2 });
 afterAll(() => pool.close());
@@ -40,7 +42,7 @@ describe('function sandbox', () => {
   });
 
   it('has no access to the host', async () => {
-    expect(await run('return typeof process + typeof require + typeof fetch + typeof setTimeout + typeof globalThis.Buffer')).toMatchObject({ result: 'undefinedundefinedundefinedundefinedundefined' });
+    expect(await run('return typeof process + typeof require + typeof globalThis.Buffer + typeof timerStart + typeof hostFetch')).toMatchObject({ result: 'undefinedundefinedundefinedundefinedundefined' });
   });
 
   it('answers a result too large to return as an output-limit error', { timeout: LONG_TEST_MS }, async () => {
@@ -88,9 +90,12 @@ describe('function sandbox escape attempts', () => {
     expect(res.success && JSON.stringify(res.result)).toBe('[true,"undefined"]');
   });
 
-  it('has no timers that could outlive the call, and a promise that never settles is answered', async () => {
-    expect(await run('return [typeof setTimeout, typeof setInterval, typeof queueMicrotask]')).toMatchObject({ result: ['undefined', 'undefined', 'undefined'] });
-    expect(await run('await new Promise(() => {}); return 1')).toMatchObject({ success: false, error: 'Function did not finish: it awaits something that never resolves' });
+  it('a promise that never settles is answered at once, not at the time limit', async () => {
+    expect(await run('await new Promise(() => {}); return 1', { timeoutMs: 120_000 })).toMatchObject({ success: false, error: 'Function did not finish: it awaits something that never resolves' });
+    expect(await run('await new Promise((r) => { const t = setTimeout(r, 10); clearTimeout(t) }); return 1', { timeoutMs: 120_000 })).toMatchObject({
+      success: false,
+      error: 'Function did not finish: it awaits something that never resolves',
+    });
   });
 
   it('an endless loop of promise jobs hits the time limit', async () => {
@@ -123,7 +128,7 @@ describe('function sandbox escape attempts', () => {
   });
 
   it('an aborted call stops its code at once (queued or running) and the pool goes on', async () => {
-    const one = new SandboxPool({ size: 1 });
+    const one = new SandboxPool({ size: 1, callsPerWorker: 1 });
     try {
       const spinning = new AbortController();
       const queued = new AbortController();
@@ -135,7 +140,7 @@ describe('function sandbox escape attempts', () => {
       spinning.abort();
       expect(await first).toEqual({ success: false, error: SANDBOX_CANCELLED, stdout: '' });
       expect(one.busy).toBe(0);
-      // The thread spinning for 120 s was replaced: the next call runs now.
+      // The code spinning for 120 s was interrupted: the next call runs now.
       expect(await one.run({ code: 'return 3', params: {}, envVars: {} })).toMatchObject({ success: true, result: 3 });
       const already = new AbortController();
       already.abort();
@@ -143,5 +148,140 @@ describe('function sandbox escape attempts', () => {
     } finally {
       await one.close();
     }
+  });
+});
+
+describe('function sandbox timers', () => {
+  it('run in the order they are due, after the microtasks of the code that set them', async () => {
+    const code = `const out = [];
+      setTimeout(() => out.push('b'), 30);
+      setTimeout((x) => out.push(x), 10, 'a');
+      setTimeout(() => out.push('z'), 0);
+      Promise.resolve().then(() => out.push('micro'));
+      await new Promise((r) => setTimeout(r, 50));
+      return out`;
+    expect(await run(code)).toEqual({ success: true, result: ['micro', 'z', 'a', 'b'], stdout: '' });
+  });
+
+  it('clearTimeout stops a timer; setInterval repeats until clearInterval', async () => {
+    const code = `let hit = false;
+      const t = setTimeout(() => { hit = true }, 5);
+      clearTimeout(t);
+      let n = 0;
+      await new Promise((r) => { const i = setInterval(() => { if (++n === 3) { clearInterval(i); r() } }, 5) });
+      await new Promise((r) => setTimeout(r, 20));
+      return [hit, n]`;
+    expect(await run(code)).toMatchObject({ success: true, result: [false, 3] });
+  });
+
+  it('the time limit fires while a timer is pending, and while an interval keeps the call alive', async () => {
+    expect(await run('await new Promise((r) => setTimeout(r, 60000)); return 1', { timeoutMs: 300 })).toMatchObject({ success: false, error: 'Function execution timed out after 300 ms', limit: 'time' });
+    expect(await run('setInterval(() => {}, 1); await new Promise(() => {})', { timeoutMs: 300 })).toMatchObject({ success: false, limit: 'time' });
+  });
+
+  it('bounds the timers pending at once, and an error thrown by a timer ends the call with it', async () => {
+    const many = await run('try { for (let i = 0; i < 1001; i++) setTimeout(() => {}, 1000) } catch (e) { return e.name + ": " + e.message }');
+    expect(many).toMatchObject({ success: true, result: 'RangeError: Too many timers: at most 1000 may be pending at once' });
+    expect(await run('setTimeout(() => { throw new TypeError("late") }, 0); await new Promise((r) => setTimeout(r, 50)); return 1')).toMatchObject({ success: false, error: 'TypeError: late' });
+  });
+
+  it('timers do not outlive their call: a thread holds several calls, each fresh', async () => {
+    const one = new SandboxPool({ size: 1 });
+    try {
+      expect(await one.run({ code: 'setInterval(() => console.log("leak"), 1); globalThis.mark = 1; return 1', params: {}, envVars: {} })).toMatchObject({ success: true, result: 1 });
+      const waits = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          one.run({ code: 'await new Promise((r) => setTimeout(r, 30)); return [params.i, typeof globalThis.mark]', params: { i }, envVars: {} }),
+        ),
+      );
+      expect(waits).toEqual(Array.from({ length: 6 }, (_, i) => ({ success: true, result: [i, 'undefined'], stdout: '' })));
+    } finally {
+      await one.close();
+    }
+  });
+
+  it('aborting a computing call interrupts it without ending the thread: the call beside it finishes', async () => {
+    const one = new SandboxPool({ size: 1, callsPerWorker: 2 });
+    try {
+      const waiting = one.run({ code: 'await new Promise((r) => setTimeout(r, 100)); return "waited"', params: {}, envVars: {} });
+      const spinning = new AbortController();
+      const spin = one.run({ code: 'while (true) {}', params: {}, envVars: {}, timeoutMs: 120_000, signal: spinning.signal });
+      await expect.poll(() => one.busy).toBe(2);
+      spinning.abort();
+      expect(await spin).toEqual({ success: false, error: SANDBOX_CANCELLED, stdout: '' });
+      expect(await waiting).toMatchObject({ success: true, result: 'waited' });
+      expect(await one.run({ code: 'return 5', params: {}, envVars: {} })).toMatchObject({ success: true, result: 5 });
+    } finally {
+      await one.close();
+    }
+  });
+});
+
+describe('function sandbox fetch', () => {
+  let server: FakeServer;
+  const allowed = new SandboxPool({ size: 1, policy: { allowPrivateNetwork: false, allowlist: ['127.0.0.1'] } });
+  const guarded = new SandboxPool({ size: 1, policy: { allowPrivateNetwork: false, allowlist: [] } });
+  beforeAll(async () => {
+    server = await createFakeServer();
+  });
+  afterAll(async () => {
+    await Promise.all([allowed.close(), guarded.close(), server.close()]);
+  });
+  const fetchRun = (code: string, extra: Partial<Parameters<SandboxPool['run']>[0]> = {}) => allowed.run({ code, params: { url: server.url }, envVars: {}, ...extra });
+
+  it('answers a Response-like object: ok, status, statusText, headers.get(), text() and json()', async () => {
+    server.on('GET', '/item', { json: { a: 1 }, headers: { 'X-Test': 'yes' } });
+    server.on('GET', '/missing', { status: 404, text: 'nope' });
+    const code = `const r = await fetch(params.url + '/item');
+      const missing = await fetch(params.url + '/missing');
+      return [r.ok, r.status, r.statusText, r.headers.get('x-TEST'), r.headers.get('absent'), await r.json(), missing.ok, missing.status, missing.statusText, await missing.text()]`;
+    expect(await fetchRun(code)).toMatchObject({ success: true, result: [true, 200, 'OK', 'yes', null, { a: 1 }, false, 404, 'Not Found', 'nope'] });
+  });
+
+  it('sends the method, headers and body it is given', async () => {
+    server.on('POST', '/echo', (req) => ({ json: { method: req.method, type: req.headers['content-type'], auth: req.headers.authorization, body: req.body } }));
+    const code = `const r = await fetch(params.url + '/echo', { method: 'post', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer t' }, body: JSON.stringify({ q: 1 }) });
+      return r.json()`;
+    expect(await fetchRun(code)).toMatchObject({ success: true, result: { method: 'POST', type: 'application/json', auth: 'Bearer t', body: { q: 1 } } });
+    const notText = await fetchRun(`try { await fetch(params.url + '/echo', { method: 'POST', body: { q: 1 } }) } catch (e) { return e.message }`);
+    expect(notText).toMatchObject({ result: 'fetch body must be a string (use JSON.stringify for JSON)' });
+  });
+
+  it('refuses a private address unless allowlisted, with the guard message as a rejected promise', async () => {
+    server.on('GET', '/private', { json: { secret: true } });
+    const res = await guarded.run({ code: `try { await fetch(params.url + '/private'); return 'reached' } catch (e) { return e.message }`, params: { url: server.url }, envVars: {} });
+    expect(res).toMatchObject({ success: true, result: 'Outbound request refused: 127.0.0.1 is a loopback, private, link-local or reserved address' });
+    expect(server.received('GET', '/private')).toHaveLength(0);
+    const uncaught = await guarded.run({ code: `await fetch('ftp://files.example/x')`, params: {}, envVars: {} });
+    expect(uncaught).toMatchObject({ success: false, error: 'TypeError: Unsupported URL protocol: ftp:' });
+  });
+
+  it('bounds the size of a response and the number of requests of a call', async () => {
+    server.on('GET', '/big', { text: 'x'.repeat(MAX_FETCH_RESPONSE_BYTES + 1) });
+    server.on('GET', '/small', { json: 1 });
+    expect(await fetchRun(`try { await fetch(params.url + '/big') } catch (e) { return e.message }`)).toMatchObject({ result: `Response body exceeds ${MAX_FETCH_RESPONSE_BYTES} bytes` });
+    const code = `let n = 0;
+      try { for (;;) { await fetch(params.url + '/small'); n++ } } catch (e) { return [n, e.message] }`;
+    expect(await fetchRun(code)).toMatchObject({ result: [MAX_FETCHES_PER_CALL, `Too many fetch requests: at most ${MAX_FETCHES_PER_CALL} per call`] });
+  });
+
+  it('a call that times out with a request in flight closes it, and its thread goes on', async () => {
+    server.on('GET', '/hang', { hang: true });
+    expect(await fetchRun(`await fetch(params.url + '/hang')`, { timeoutMs: 300 })).toMatchObject({ success: false, error: 'Function execution timed out after 300 ms', limit: 'time' });
+    await expect.poll(() => server.received('GET', '/hang')[0]?.abandoned).toBe(true);
+    expect(await fetchRun('return 6')).toMatchObject({ success: true, result: 6 });
+  });
+
+  it('calls awaiting requests share a thread: both are in flight at once', async () => {
+    let arrived = 0;
+    let release = () => undefined as void;
+    const both = new Promise<void>((r) => (release = r));
+    server.on('GET', '/barrier', async () => {
+      if (++arrived === 2) release();
+      await both;
+      return { json: 'through' };
+    });
+    const code = `return (await fetch(params.url + '/barrier')).json()`;
+    expect(await Promise.all([fetchRun(code), fetchRun(code)])).toMatchObject([{ result: 'through' }, { result: 'through' }]);
   });
 });

@@ -1,14 +1,25 @@
 /**
  * The sandbox worker thread's program (plain JavaScript, run with `eval: true` so it works the same
- * from the TypeScript sources under test and from the build). It keeps one fresh QuickJS runtime
- * and context ready, runs one job at a time in it, answers, and prepares the next fresh one: no
- * state survives from one call to the next.
+ * from the TypeScript sources under test and from the build). Each call gets a fresh QuickJS runtime
+ * and context of its own (one is kept ready), so no state survives from one call to the next. A
+ * thread holds several calls at once: while one awaits a timer or a fetch, another runs. A call
+ * ends when its promise settles, its time limit passes, the host cancels it, or nothing is left
+ * that could settle it (no timer, no fetch in flight); its timers are then cleared and its fetches
+ * dropped.
+ *
+ * Messages in: `{run}` a call, `{cancel: id}`, `{fetchDone: {id, req, ok | error}}`. Out:
+ * `{ready}`, `{started: id}`, `{fetch: {id, req, request}}` (the host makes the request through the
+ * outbound guard), `{id, result}`.
  */
 export const WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
 const qjs = require(workerData.quickjsPath);
+const cancelled = new Int32Array(workerData.cancelFlags);
+const { maxTimers, maxFetches } = workerData.limits;
 let quickjs;
 let ready;
+const calls = new Map();
+let nextSweep = 0;
 
 function fresh(limits) {
   const runtime = quickjs.newRuntime();
@@ -16,6 +27,10 @@ function fresh(limits) {
   runtime.setMaxStackSize(limits.stackBytes);
   const vm = runtime.newContext();
   return { runtime, vm, memoryLimitBytes: limits.memoryLimitBytes };
+}
+
+function refill() {
+  if (workerData.prewarm && !ready) ready = fresh(workerData.limits);
 }
 
 function setGlobalJson(vm, name, value) {
@@ -44,79 +59,212 @@ function describe(vm, handle) {
   };
 }
 
-function run(job) {
-  let box = ready && ready.memoryLimitBytes === job.memoryLimitBytes ? ready : null;
-  ready = null;
-  if (!box) box = fresh(job);
-  const { runtime, vm } = box;
-  let stdout = '';
-  const write = (line) => {
-    if (stdout.length < job.maxStdoutChars) stdout += (line + '\n').slice(0, job.maxStdoutChars - stdout.length);
-  };
-  const deadline = Date.now() + job.timeoutMs;
-  let interrupted = false;
-  runtime.setInterruptHandler(() => { if (Date.now() > deadline) { interrupted = true; return true; } return false; });
-  const fail = (handle) => {
-    const e = describe(vm, handle);
-    if (interrupted || (e.name === 'InternalError' && e.message === 'interrupted')) return { success: false, kind: 'timeout', stdout };
-    if (e.message === 'out of memory' || (e.name === 'RangeError' && /memory/.test(e.message))) return { success: false, kind: 'memory', stdout };
-    if (/stack overflow/.test(e.message)) return { success: false, kind: 'stack', stdout, error: e };
-    return { success: false, kind: 'error', error: e, stdout };
-  };
-  try {
-    const consoleObj = vm.newObject();
-    for (const level of ['log', 'info', 'warn', 'error', 'debug']) {
-      const fn = vm.newFunction(level, (...args) => { write(args.map((a) => formatValue(vm.dump(a))).join(' ')); });
-      vm.setProp(consoleObj, level, fn);
-      fn.dispose();
-    }
-    vm.setProp(vm.global, 'console', consoleObj);
-    consoleObj.dispose();
-    setGlobalJson(vm, 'params', job.params);
-    setGlobalJson(vm, 'environmentVariables', job.envVars);
-    const evaluated = vm.evalCode('(async () => {\n' + job.code + '\n})()', 'function.js');
-    if (evaluated.error) return fail(evaluated.error);
-    const promise = evaluated.value;
-    try {
-      const jobs = runtime.executePendingJobs();
-      if (jobs.error) return fail(jobs.error);
-      if (interrupted) return { success: false, kind: 'timeout', stdout };
-      const state = vm.getPromiseState(promise);
-      if (state.type === 'pending') return { success: false, kind: 'pending', stdout };
-      if (state.type === 'rejected') return fail(state.error);
-      // The result leaves the sandbox as JSON text, measured before it is copied out.
-      const json = vm.getProp(vm.global, 'JSON');
-      const stringify = vm.getProp(json, 'stringify');
-      const text = vm.callFunction(stringify, json, state.value);
-      state.value.dispose();
-      stringify.dispose();
-      json.dispose();
-      if (text.error) return fail(text.error);
-      const lenHandle = vm.getProp(text.value, 'length');
-      const len = vm.typeof(lenHandle) === 'number' ? vm.getNumber(lenHandle) : 0;
-      lenHandle.dispose();
-      if (len > job.maxResultChars) { text.value.dispose(); return { success: false, kind: 'output', stdout }; }
-      const out = vm.typeof(text.value) === 'string' ? vm.getString(text.value) : 'null';
-      text.value.dispose();
-      return { success: true, resultJson: out, stdout };
-    } finally {
-      promise.dispose();
-    }
-  } finally {
-    try { vm.dispose(); runtime.dispose(); } catch { /* a broken runtime is dropped with the worker */ }
+const isCancelled = (call) => Atomics.load(cancelled, call.lane) === call.id;
+
+/** What a thrown or rejected value means: a limit that fired, or the code's own error. */
+function classify(call, handle) {
+  const e = describe(call.vm, handle);
+  if (call.stop === 'cancelled') return { success: false, kind: 'cancelled' };
+  if (call.stop === 'timeout' || (e.name === 'InternalError' && e.message === 'interrupted')) return { success: false, kind: 'timeout' };
+  if (e.message === 'out of memory' || (e.name === 'RangeError' && /memory/.test(e.message))) return { success: false, kind: 'memory' };
+  if (/stack overflow/.test(e.message)) return { success: false, kind: 'stack', error: e };
+  return { success: false, kind: 'error', error: e };
+}
+
+function crash(err) {
+  return { success: false, kind: 'crash', error: { name: 'Error', message: String((err && err.message) || err), stack: '' } };
+}
+
+/** The result leaves the sandbox as JSON text, measured before it is copied out. */
+function resultOf(call, value) {
+  const { vm } = call;
+  const json = vm.getProp(vm.global, 'JSON');
+  const stringify = vm.getProp(json, 'stringify');
+  const text = vm.callFunction(stringify, json, value);
+  value.dispose();
+  stringify.dispose();
+  json.dispose();
+  if (text.error) return classify(call, text.error);
+  const lenHandle = vm.getProp(text.value, 'length');
+  const len = vm.typeof(lenHandle) === 'number' ? vm.getNumber(lenHandle) : 0;
+  lenHandle.dispose();
+  if (len > call.maxResultChars) { text.value.dispose(); return { success: false, kind: 'output' }; }
+  const out = vm.typeof(text.value) === 'string' ? vm.getString(text.value) : 'null';
+  text.value.dispose();
+  return { success: true, resultJson: out };
+}
+
+function dispose(call) {
+  for (const deferred of call.fetches.values()) { try { deferred.dispose(); } catch { /* gone with the runtime */ } }
+  call.fetches.clear();
+  for (const h of [call.fire, call.promise]) { try { if (h && h.alive) h.dispose(); } catch { /* gone with the runtime */ } }
+  try { call.vm.dispose(); call.runtime.dispose(); } catch { /* a broken runtime is dropped with the worker */ }
+}
+
+/** Answers a call once; its timers stop now. Inside another call's interrupt handler the runtime is freed later, outside QuickJS. */
+function end(call, answer, later) {
+  if (call.done) return;
+  call.done = true;
+  calls.delete(call.id);
+  clearTimeout(call.deadlineTimer);
+  for (const timer of call.timers.values()) clearTimeout(timer);
+  call.timers.clear();
+  answer.stdout = call.stdout;
+  answer.runMs = performance.now() - call.startedAt;
+  parentPort.postMessage({ id: call.id, result: answer });
+  if (later) setImmediate(() => { dispose(call); refill(); });
+  else { dispose(call); refill(); }
+}
+
+function guarded(call, fn) {
+  if (call.done) return;
+  try { fn(); } catch (err) { end(call, crash(err)); }
+}
+
+/** Runs the call's pending promise jobs, then ends it if its promise settled or nothing can settle it any more. */
+function drive(call) {
+  if (call.done) return;
+  const jobs = call.runtime.executePendingJobs();
+  if (jobs.error) return end(call, classify(call, jobs.error));
+  if (call.stop) return end(call, { success: false, kind: call.stop });
+  const state = call.vm.getPromiseState(call.promise);
+  if (state.type === 'pending') {
+    if (call.timers.size === 0 && call.fetches.size === 0) end(call, { success: false, kind: 'pending' });
+    return;
   }
+  if (state.type === 'rejected') return end(call, classify(call, state.error));
+  end(call, resultOf(call, state.value));
+}
+
+/** While one call computes, the others' deadlines and cancellations are answered from its interrupt handler. */
+function sweep(now, running) {
+  for (const call of calls.values()) {
+    if (call === running) continue;
+    if (isCancelled(call)) end(call, { success: false, kind: 'cancelled' }, true);
+    else if (now > call.deadline) end(call, { success: false, kind: 'timeout' }, true);
+  }
+}
+
+function interruptHandler(call) {
+  return () => {
+    const now = Date.now();
+    if (isCancelled(call)) { call.stop = 'cancelled'; return true; }
+    if (now > call.deadline) { call.stop = 'timeout'; return true; }
+    if (calls.size > 1 && now >= nextSweep) { nextSweep = now + 10; sweep(now, call); }
+    return false;
+  };
+}
+
+function fire(call, id) {
+  const idHandle = call.vm.newNumber(id);
+  const r = call.vm.callFunction(call.fire, call.vm.undefined, idHandle);
+  idHandle.dispose();
+  // An error thrown by a timer's callback ends the call with it (Node would end the process).
+  if (r.error) return end(call, classify(call, r.error));
+  r.value.dispose();
+  drive(call);
+}
+
+function install(call, job) {
+  const { vm } = call;
+  const consoleObj = vm.newObject();
+  const write = (line) => {
+    if (call.stdout.length < job.maxStdoutChars) call.stdout += (line + '\n').slice(0, job.maxStdoutChars - call.stdout.length);
+  };
+  for (const level of ['log', 'info', 'warn', 'error', 'debug']) {
+    const fn = vm.newFunction(level, (...args) => { write(args.map((a) => formatValue(vm.dump(a))).join(' ')); });
+    vm.setProp(consoleObj, level, fn);
+    fn.dispose();
+  }
+  vm.setProp(vm.global, 'console', consoleObj);
+  consoleObj.dispose();
+  setGlobalJson(vm, 'params', job.params);
+  setGlobalJson(vm, 'environmentVariables', job.envVars);
+
+  const timerStart = vm.newFunction('timerStart', (idHandle, msHandle, repeatHandle) => {
+    if (call.timers.size >= maxTimers) throw new RangeError('Too many timers: at most ' + maxTimers + ' may be pending at once');
+    const id = vm.getNumber(idHandle);
+    const ms = Math.min(vm.getNumber(msHandle) || 0, 2147483647);
+    const repeat = vm.dump(repeatHandle) === true;
+    const onTimer = () => {
+      if (!repeat) call.timers.delete(id);
+      guarded(call, () => fire(call, id));
+    };
+    call.timers.set(id, repeat ? setInterval(onTimer, ms) : setTimeout(onTimer, ms));
+  });
+  const timerStop = vm.newFunction('timerStop', (idHandle) => {
+    const id = vm.getNumber(idHandle);
+    const timer = call.timers.get(id);
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    call.timers.delete(id);
+  });
+  const hostFetch = vm.newFunction('hostFetch', (requestHandle) => {
+    if (call.fetchCount >= maxFetches) throw new RangeError('Too many fetch requests: at most ' + maxFetches + ' per call');
+    const req = ++call.fetchCount;
+    const deferred = vm.newPromise();
+    call.fetches.set(req, deferred);
+    parentPort.postMessage({ fetch: { id: call.id, req, request: vm.getString(requestHandle) } });
+    return deferred.handle;
+  });
+  const prelude = vm.unwrapResult(vm.evalCode(workerData.prelude, 'sandbox.js'));
+  call.fire = vm.unwrapResult(vm.callFunction(prelude, vm.undefined, timerStart, timerStop, hostFetch));
+  for (const h of [prelude, timerStart, timerStop, hostFetch]) h.dispose();
+}
+
+function start(job) {
+  let box = ready && ready.memoryLimitBytes === job.memoryLimitBytes ? ready : null;
+  if (box) ready = null;
+  else box = fresh(job);
+  const call = {
+    id: job.id, lane: job.lane, runtime: box.runtime, vm: box.vm,
+    deadline: Date.now() + job.timeoutMs, startedAt: performance.now(),
+    stdout: '', maxResultChars: job.maxResultChars,
+    timers: new Map(), fetches: new Map(), fetchCount: 0,
+    done: false, stop: null, promise: null, fire: null, deadlineTimer: null,
+  };
+  calls.set(call.id, call);
+  parentPort.postMessage({ started: call.id });
+  if (isCancelled(call)) return end(call, { success: false, kind: 'cancelled' });
+  call.deadlineTimer = setTimeout(() => guarded(call, () => end(call, { success: false, kind: 'timeout' })), job.timeoutMs + 1);
+  call.runtime.setInterruptHandler(interruptHandler(call));
+  guarded(call, () => {
+    install(call, job);
+    const evaluated = call.vm.evalCode('(async () => {\n' + job.code + '\n})()', 'function.js');
+    if (evaluated.error) return end(call, classify(call, evaluated.error));
+    call.promise = evaluated.value;
+    drive(call);
+  });
+}
+
+function settleFetch(done) {
+  const call = calls.get(done.id);
+  const deferred = call && call.fetches.get(done.req);
+  if (!deferred) return;
+  call.fetches.delete(done.req);
+  guarded(call, () => {
+    const { vm } = call;
+    const value = done.error !== undefined ? vm.newError({ name: 'TypeError', message: done.error }) : vm.newString(done.ok);
+    try {
+      if (done.error !== undefined) deferred.reject(value);
+      else deferred.resolve(value);
+    } finally {
+      value.dispose();
+      deferred.dispose();
+    }
+    drive(call);
+  });
 }
 
 qjs.getQuickJS().then((q) => {
   quickjs = q;
-  if (workerData.prewarm) ready = fresh(workerData.limits);
-  parentPort.on('message', (job) => {
-    const started = performance.now();
-    let result;
-    try { result = run(job); } catch (err) { result = { success: false, kind: 'crash', stdout: '', error: { name: 'Error', message: String(err && err.message || err), stack: '' } }; }
-    result.runMs = performance.now() - started;
-    parentPort.postMessage({ id: job.id, result });
-    if (workerData.prewarm && !ready) ready = fresh(workerData.limits);
+  refill();
+  parentPort.on('message', (m) => {
+    if (m.run) start(m.run);
+    else if (m.cancel !== undefined) {
+      const call = calls.get(m.cancel);
+      if (call) end(call, { success: false, kind: 'cancelled' });
+    } else if (m.fetchDone) settleFetch(m.fetchDone);
   });
   parentPort.postMessage({ ready: true });
 });

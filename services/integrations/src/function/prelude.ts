@@ -1,0 +1,115 @@
+/**
+ * JavaScript evaluated inside each call's QuickJS context before the user's code (plain JavaScript,
+ * in the sandbox). It is a function of the host's three primitives — `timerStart(id, ms, repeat)`,
+ * `timerStop(id)` and `hostFetch(requestJson)` — that defines `setTimeout`, `setInterval`,
+ * `clearTimeout`, `clearInterval`, `fetch` and `Headers` on the global object and returns `fire(id)`,
+ * which the host calls when a timer is due. The primitives stay in its closure: user code never
+ * sees them, and what it may patch later (JSON, Map, …) was captured here first.
+ */
+export const SANDBOX_PRELUDE = String.raw`
+(function (timerStart, timerStop, hostFetch) {
+  'use strict';
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const keys = Object.keys;
+  const isArray = Array.isArray;
+  const define = (name, value) => Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
+
+  const timers = new Map();
+  let lastTimer = 0;
+  function schedule(kind, repeat, callback, delay, args) {
+    if (typeof callback !== 'function') throw new TypeError('The callback of ' + kind + ' must be a function');
+    const id = ++lastTimer;
+    const ms = Number(delay);
+    timerStart(id, ms > 0 ? ms : 0, repeat);
+    timers.set(id, { callback, args, repeat });
+    return id;
+  }
+  function clear(id) {
+    const key = Number(id);
+    if (timers.delete(key)) timerStop(key);
+  }
+  define('setTimeout', function setTimeout(callback, delay, ...args) { return schedule('setTimeout', false, callback, delay, args); });
+  define('setInterval', function setInterval(callback, delay, ...args) { return schedule('setInterval', true, callback, delay, args); });
+  define('clearTimeout', function clearTimeout(id) { clear(id); });
+  define('clearInterval', function clearInterval(id) { clear(id); });
+
+  const lists = new WeakMap();
+  const list = (headers) => {
+    const map = lists.get(headers);
+    if (!map) throw new TypeError('Illegal invocation');
+    return map;
+  };
+  class Headers {
+    constructor(init) {
+      lists.set(this, new Map());
+      if (init instanceof Headers) init.forEach((value, name) => this.append(name, value));
+      else if (isArray(init)) for (const pair of init) this.append(pair[0], pair[1]);
+      else if (init !== undefined && init !== null && typeof init === 'object') for (const name of keys(init)) this.append(name, init[name]);
+    }
+    append(name, value) {
+      const map = list(this);
+      const key = String(name).toLowerCase();
+      const text = String(value);
+      map.set(key, map.has(key) ? map.get(key) + ', ' + text : text);
+    }
+    set(name, value) { list(this).set(String(name).toLowerCase(), String(value)); }
+    get(name) {
+      const value = list(this).get(String(name).toLowerCase());
+      return value === undefined ? null : value;
+    }
+    has(name) { return list(this).has(String(name).toLowerCase()); }
+    delete(name) { list(this).delete(String(name).toLowerCase()); }
+    forEach(fn, thisArg) { for (const [name, value] of list(this)) fn.call(thisArg, value, name, this); }
+    entries() { return list(this).entries(); }
+    keys() { return list(this).keys(); }
+    values() { return list(this).values(); }
+    [Symbol.iterator]() { return list(this).entries(); }
+  }
+  define('Headers', Headers);
+
+  function respond(text) {
+    const r = parse(text);
+    let used = false;
+    const read = () => {
+      if (used) return Promise.reject(new TypeError('Body has already been read'));
+      used = true;
+      return Promise.resolve(r.body);
+    };
+    return {
+      ok: r.status >= 200 && r.status <= 299,
+      status: r.status,
+      statusText: r.statusText,
+      url: r.url,
+      redirected: r.redirected,
+      headers: new Headers(r.headers),
+      get bodyUsed() { return used; },
+      text: read,
+      json: () => read().then((body) => parse(body)),
+    };
+  }
+  define('fetch', function fetch(resource, options) {
+    try {
+      const init = options === undefined || options === null ? {} : options;
+      const url = typeof resource === 'string' ? resource : resource && typeof resource.url === 'string' ? resource.url : String(resource);
+      const method = init.method === undefined ? 'GET' : String(init.method).toUpperCase();
+      const body = init.body;
+      if (body !== undefined && body !== null && typeof body !== 'string') throw new TypeError('fetch body must be a string (use JSON.stringify for JSON)');
+      const headers = [];
+      new Headers(init.headers).forEach((value, name) => headers.push([name, value]));
+      const request = { url, method, headers };
+      if (typeof body === 'string') request.body = body;
+      return hostFetch(stringify(request)).then(respond);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  });
+
+  return function fire(id) {
+    const timer = timers.get(id);
+    if (!timer) return;
+    if (!timer.repeat) timers.delete(id);
+    timer.callback.apply(undefined, timer.args);
+  };
+})
+`;
