@@ -34,7 +34,8 @@ export interface ExecutionTable {
   last_seq: Generated<number>;
 }
 
-export type BlockLogStatus = 'running' | 'succeeded' | 'failed' | 'skipped';
+/** `cancelled`: cut short while it ran (the run cancelled, or a failure or Response ending what was in flight). */
+export type BlockLogStatus = 'running' | 'succeeded' | 'failed' | 'skipped' | 'cancelled';
 
 export interface BlockLogTable {
   execution_id: string;

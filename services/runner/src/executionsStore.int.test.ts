@@ -89,7 +89,7 @@ describe('the run log (Postgres)', () => {
     expect(view.endedAt).not.toBeNull();
     expect(view.logs?.map((l) => [l.blockId, l.status, l.error ?? null])).toEqual([
       ['a', 'failed', 'boom'],
-      ['b', 'failed', 'Run ended'],
+      ['b', 'cancelled', 'Run ended'],
       ['b', 'succeeded', null],
       ['c', 'succeeded', null],
     ]);
@@ -171,6 +171,25 @@ describe('the run log (Postgres)', () => {
     await recordRunEvent(deps, { type: 'runCompleted', executionId: id, workflowId: 'wf-3', result: { success: false, cancelled: true, output: null, logs: [], error: 'Run cancelled' } });
     await recordRunEvent(deps, { type: 'runCompleted', executionId: id, workflowId: 'wf-3', result: { success: true, output: 42, logs: [] } });
     expect(await getExecution(database.db, id)).toMatchObject({ status: 'cancelled', error: 'Run cancelled', output: null });
+  });
+
+  it('a block cut short by a cancelled run is logged cancelled, not failed: reported by the workflow or swept at the end; what finished keeps its log', async () => {
+    const id = `cut-${uniqueSuffix()}`;
+    const at = '2026-01-01T00:00:00.000Z';
+    await recordRunEvent(deps, { type: 'runStarted', executionId: id, workflowId: 'wf-3', at, trigger: 'manual' });
+    for (const blockId of ['a', 'slow', 'lost']) await recordRunEvent(deps, { type: 'blockStarted', executionId: id, blockId, blockName: blockId.toUpperCase(), blockType: 'function', at });
+    await recordRunEvent(deps, { type: 'blockCompleted', executionId: id, log: log('a') });
+    // The workflow reports the block it cut short; 'lost' had its report lost (a worker killed before writing it).
+    await recordRunEvent(deps, { type: 'blockError', executionId: id, log: log('slow', { success: false, cancelled: true, output: undefined }) });
+    await recordRunEvent(deps, { type: 'runCompleted', executionId: id, workflowId: 'wf-3', result: { success: false, cancelled: true, output: null, logs: [], error: 'Run cancelled' } });
+    const view = await getExecution(database.db, id, { logs: true });
+    expect(view.status).toBe('cancelled');
+    expect(view.logs?.map((l) => [l.blockId, l.status, l.success, l.cancelled ?? false, l.error ?? null])).toEqual([
+      ['a', 'succeeded', true, false, null],
+      ['slow', 'cancelled', false, true, null],
+      ['lost', 'cancelled', false, true, 'Run cancelled'],
+    ]);
+    expect(view.logs?.[0]?.output).toEqual({ result: 'a' });
   });
 
   it('lists a workflow’s executions newest first, filtered by status and trigger, page by page', async () => {

@@ -136,7 +136,7 @@ function eventData(event: RunEvent): { key: string; type: string; data: Record<s
 }
 
 async function upsertBlockLog(trx: Transaction<RunnerDB>, executionId: string, position: number, log: BlockLog): Promise<void> {
-  const status: BlockLogStatus = log.skipped ? 'skipped' : log.success ? 'succeeded' : 'failed';
+  const status: BlockLogStatus = log.skipped ? 'skipped' : log.cancelled ? 'cancelled' : log.success ? 'succeeded' : 'failed';
   const values = {
     block_name: log.blockName,
     block_type: log.blockType,
@@ -336,8 +336,8 @@ async function applyRunEvent(trx: Transaction<RunnerDB>, run: RunBatch, event: R
         .where('id', '=', executionId)
         .execute();
       run.savedSeq = run.seq;
-      // Block logs still marked running belonged to blocks the end cut short.
-      await trx.updateTable('block_logs').set({ status: 'failed', error: status === 'cancelled' ? 'Run cancelled' : 'Run ended', ended_at: now }).where('execution_id', '=', executionId).where('status', '=', 'running').execute();
+      // Block logs still marked running belonged to blocks the end cut short (their own report was lost): cancelled, not failed.
+      await trx.updateTable('block_logs').set({ status: 'cancelled', error: status === 'cancelled' ? 'Run cancelled' : 'Run ended', ended_at: now }).where('execution_id', '=', executionId).where('status', '=', 'running').execute();
       envelopes.push(
         createEnvelope(subject, 'runCompleted', {
           executionId,
@@ -412,6 +412,7 @@ export async function listBlockLogs(db: Kysely<RunnerDB>, executionId: string): 
     ...(r.loop_iteration !== null ? { loopIteration: r.loop_iteration as number[] } : {}),
     ...(r.parallel_branch !== null ? { parallelBranch: r.parallel_branch as number[] } : {}),
     ...(r.status === 'skipped' ? { skipped: true } : {}),
+    ...(r.status === 'cancelled' ? { cancelled: true } : {}),
     ...(r.reused === true ? { reused: true } : {}),
   }));
 }

@@ -4,6 +4,7 @@ import { blobs } from './0003_blobs.js';
 import { attemptLog } from './0004_attemptLog.js';
 import { schedules } from './0005_schedules.js';
 import { reusedLog } from './0006_reusedLog.js';
+import { cancelledBlockLogs } from './0007_cancelledBlockLogs.js';
 
 /** The runner's migrations, applied in name order. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0004_attemptLog': attemptLog,
   '0005_schedules': schedules,
   '0006_reusedLog': reusedLog,
+  '0007_cancelledBlockLogs': cancelledBlockLogs,
 };

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEngineHarness, graphOf, ran, type EngineHarness } from '../testing/engineHarness.js';
+import { createEngineHarness, graphOf, type EngineHarness } from '../testing/engineHarness.js';
 
 const S = { type: 'starter', name: 'Start' };
 const timing = { startTime: '2026-01-01T00:00:00.000Z', endTime: '2026-01-01T00:00:00.000Z', duration: 0 };
@@ -86,6 +86,26 @@ describe('tool, workflow and run-level behaviour (real Temporal server, fake act
     const once = await h.run(api('https://flaky.test', { advancedMode: true, values: { url: 'https://flaky.test', method: 'GET', retries: 0 } }));
     expect(once).toMatchObject({ success: false, error: 'API: HTTP error 503: Service Unavailable' });
     expect(once.logs.find((l) => l.blockId === 'api')?.attempts).toBe(1);
+  });
+
+  it('a 4xx answer fails the API block with the HTTP error and keeps the response (data, status, headers) for its error path to read', async () => {
+    const answer = { data: { message: 'no such order' }, status: 404, headers: { 'content-type': 'application/json' } };
+    h.setTools(() => ({ success: false, output: answer, error: 'HTTP error 404: Not Found', timing }));
+    const state = graphOf(
+      {
+        s: S,
+        api: { type: 'api', name: 'API', values: { url: 'https://orders.example/1', method: 'GET' } },
+        h: { name: 'Handler', code: 'return [<api.status>, <api.data.message>, <api.headers>, <api.error>]' },
+      },
+      [['s', 'api'], ['api', 'h', 'error']],
+    );
+    const result = await h.run(state);
+    expect(result.success).toBe(true);
+    expect(result.output).toEqual({ result: [404, 'no such order', { 'content-type': 'application/json' }, 'HTTP error 404: Not Found'], stdout: '' });
+    expect(result.logs.find((l) => l.blockId === 'api')).toMatchObject({ success: false, error: 'HTTP error 404: Not Found', output: { error: 'HTTP error 404: Not Found', ...answer } });
+    // Without an error path the run fails as before, naming the block and the HTTP error.
+    const alone = await h.run(graphOf({ s: S, api: { type: 'api', name: 'API', values: { url: 'https://orders.example/1', method: 'GET' } } }, [['s', 'api']]));
+    expect(alone).toMatchObject({ success: false, error: 'API: HTTP error 404: Not Found' });
   });
 
   it("honours the block's retry setting (advanced mode): 5 retries make 6 tries, the setting never reaches the tool, 9 is refused naming the field", async () => {
@@ -272,7 +292,16 @@ describe('tool, workflow and run-level behaviour (real Temporal server, fake act
     const result = await handle.result();
     await h.keepHistory(handle, 'cancelled');
     expect(result).toMatchObject({ success: false, cancelled: true, error: 'Run cancelled' });
-    expect(ran(result)).toEqual(['s', 'a']);
-    expect(h.rec.events.at(-1)).toMatchObject({ type: 'runCompleted', result: { cancelled: true } });
+    // The block in flight is logged cancelled (not failed); what finished before keeps its log.
+    expect(result.logs.map((l) => [l.blockId, l.success, l.cancelled ?? false])).toEqual([
+      ['s', true, false],
+      ['a', true, false],
+      ['slow', false, true],
+    ]);
+    expect(result.logs.find((l) => l.blockId === 'a')?.output).toEqual({ result: 1, stdout: '' });
+    expect(result.logs.find((l) => l.blockId === 'slow')).not.toHaveProperty('error');
+    expect(h.rec.events.filter((e) => e.type === 'blockError').map((e) => e.type === 'blockError' && [e.log.blockId, e.log.cancelled])).toEqual([['slow', true]]);
+    // This harness's sink may hand the last activation's events over after the end's local activity recorded it (the runner's sink writes them first).
+    expect(h.rec.events.filter((e) => e.type === 'runCompleted')).toEqual([expect.objectContaining({ result: expect.objectContaining({ cancelled: true }) })]);
   });
 });

@@ -269,6 +269,47 @@ describe('loops and parallels (real Temporal server, fake activities)', () => {
     expect(ran(result)).not.toContain('after');
   });
 
+  it('a Response block inside a parallel answers with the first branch to reach it; the later ones are logged but change nothing', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        p: { type: 'parallel', name: 'Parallel', data: { parallelType: 'collection', collection: '["first", "second", "third"]' } },
+        r: { type: 'response', name: 'Response', parent: 'p', values: { dataMode: 'json', data: '{"branch": <parallel.index>, "item": <parallel.currentItem>}', status: 201 } },
+        after: { name: 'After', code: 'return "after"' },
+      },
+      [['s', 'p'], ['p', 'r', 'parallel-start-source'], ['p', 'after', 'parallel-end-source']],
+    );
+    const result = await h.run(state);
+    expect(result.success).toBe(true);
+    // Branches start in order and a Response waits for nothing: branch 0's completes first.
+    expect(result.response).toEqual({ status: 201, headers: {}, data: { branch: 0, item: 'first' } });
+    expect(result.output).toEqual({ branch: 0, item: 'first' });
+    const responses = result.logs.filter((l) => l.blockId === 'r');
+    expect(responses.map((l) => [l.parallelBranch, l.success, l.output])).toEqual([
+      [[0], true, { status: 201, headers: {}, data: { branch: 0, item: 'first' } }],
+      [[1], true, { status: 201, headers: {}, data: { branch: 1, item: 'second' } }],
+      [[2], true, { status: 201, headers: {}, data: { branch: 2, item: 'third' } }],
+    ]);
+    expect(ran(result)).not.toContain('after');
+  });
+
+  it('two Response blocks reached at once on two paths: the first to complete answers; the other is logged', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        one: { type: 'response', name: 'One', values: { dataMode: 'json', data: '{"by": "one"}' } },
+        two: { type: 'response', name: 'Two', values: { dataMode: 'json', data: '{"by": "two"}', status: 202 } },
+      },
+      [['s', 'one'], ['s', 'two']],
+    );
+    const result = await h.run(state);
+    expect(result.response).toEqual({ status: 200, headers: {}, data: { by: 'one' } });
+    expect(result.logs.filter((l) => l.blockType === 'response').map((l) => [l.blockId, l.success])).toEqual([
+      ['one', true],
+      ['two', true],
+    ]);
+  });
+
   it('refuses a forEach collection that is not a list or object', async () => {
     const state = graphOf(
       { s: S, l: { type: 'loop', name: 'Loop', data: { loopType: 'forEach', collection: 'not a list' } }, body: { parent: 'l', code: 'return 1' } },

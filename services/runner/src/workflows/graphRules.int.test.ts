@@ -221,7 +221,9 @@ describe('graph semantics of a run (real Temporal server, fake activities)', () 
     expect(result.error).toBe('Function 1: Line 1:1 - boom');
     expect(ran(result)).not.toContain('after');
     expect(ran(result)).not.toContain('afterSlow');
-    expect(result.logs.find((l) => l.blockId === 'slow')).toBeUndefined();
+    // Cut short, not failed: the run's error stays the block that failed.
+    expect(result.logs.find((l) => l.blockId === 'slow')).toMatchObject({ success: false, cancelled: true });
+    expect(result.logs.find((l) => l.blockId === 'slow')).not.toHaveProperty('error');
   });
 
   it('a Response block ends the run: its status, headers and data are the answer, nothing new starts, what is in flight is cancelled', async () => {
@@ -263,6 +265,30 @@ describe('graph semantics of a run (real Temporal server, fake activities)', () 
     const result = await h.run(state);
     expect(result.success).toBe(false);
     expect(result.error).toBe('A: Reference <b.result> cannot be resolved: block "B" is not upstream of "A"');
+  });
+
+  it('code naming a block the workflow does not have fails the block with the deploy check\'s message, before any sandbox call; comparisons stay code', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        ok: { name: 'Compare', code: 'const a = 1, b = 2;\nreturn a <b && b> a' },
+        f: { name: 'Fn', code: 'return <nosuch.result> + 1' },
+        h: { name: 'Handler', code: 'return <fn.error>' },
+      },
+      [['s', 'ok'], ['ok', 'f'], ['f', 'h', 'error']],
+    );
+    const result = await h.run(state);
+    expect(result.logs.find((l) => l.blockId === 'ok')?.output).toEqual({ result: true, stdout: '' });
+    expect(result.logs.find((l) => l.blockId === 'f')).toMatchObject({ success: false, error: 'Reference <nosuch.result> names no block', input: { code: 'return <nosuch.result> + 1' } });
+    expect(result.output).toEqual({ result: 'Reference <nosuch.result> names no block', stdout: '' });
+    expect(h.rec.functionCalls.map((c) => c.code)).toEqual(['const a = 1, b = 2;\nreturn a <b && b> a', 'return params["<fn.error>"]']);
+
+    const cond = graphOf(
+      { s: S, c: { type: 'condition', name: 'Check', values: { conditions: JSON.stringify([{ id: 'c-if', title: 'if', value: '<gone.count> > 1' }, { id: 'c-else', title: 'else', value: '' }]) } } },
+      [['s', 'c']],
+    );
+    const failed = await h.run(cond);
+    expect(failed).toMatchObject({ success: false, error: 'Check: Reference <gone.count> names no block' });
   });
 
   it('runs only what the starter reaches: a block with no path from the starter never runs', async () => {
@@ -309,7 +335,8 @@ describe('graph semantics of a run (real Temporal server, fake activities)', () 
     const result = await h.run(state);
     expect(result.success).toBe(false);
     expect(result.error).toBe('First: Line 1:1 - first');
-    expect(result.logs.filter((l) => l.success === false).map((l) => l.blockId)).toEqual(['a']);
+    expect(result.logs.filter((l) => l.success === false && !l.cancelled).map((l) => l.blockId)).toEqual(['a']);
+    expect(result.logs.find((l) => l.blockId === 'b')).toMatchObject({ success: false, cancelled: true });
   });
 
   it('a failure cancels what is in flight inside containers too, and nothing after them starts', async () => {
@@ -325,7 +352,7 @@ describe('graph semantics of a run (real Temporal server, fake activities)', () 
     );
     const result = await h.run(state);
     expect(result).toMatchObject({ success: false, error: 'Fails: Line 1:1 - stop' });
-    expect(result.logs.find((l) => l.blockId === 'body')).toBeUndefined();
+    expect(result.logs.filter((l) => l.blockId === 'body')).toEqual([expect.objectContaining({ success: false, cancelled: true, loopIteration: [0] })]);
     expect(ran(result)).not.toContain('after');
     expect(h.rec.functionCalls.filter((c) => c.code.includes('sleep:120000'))).toHaveLength(1);
   });

@@ -196,6 +196,25 @@ export interface RewrittenCode {
   params: Record<string, unknown>;
   /** The environment variables the code reads (`{{KEY}}` with a known key): all the sandbox gets. */
   envKeys: string[];
+  /** References to blocks the workflow does not have (`<nosuch.result>`), left as written in `code`. */
+  unknownBlocks: string[];
+}
+
+/**
+ * What counts as a reference to a block when no block has its name: `<name.path>` written as the
+ * deploy check reads references (`checkDeployable` in @weft/catalog), so `a <b` or `'<div>'` in code
+ * stays code. `<loop.…>` and `<parallel.…>` outside their container are no block references.
+ */
+const BLOCK_REFERENCE_NAME = /^[A-Za-z0-9_]+$/;
+const BLOCK_REFERENCE_PATH = /^\.[A-Za-z0-9_.[\]-]+$/;
+function looksLikeBlockReference(name: string, path: string): boolean {
+  const root = name.toLowerCase();
+  return root !== 'loop' && root !== 'parallel' && BLOCK_REFERENCE_NAME.test(name) && BLOCK_REFERENCE_PATH.test(path);
+}
+
+/** The message for a reference to a block the workflow does not have: the deploy check's, word for word. */
+export function unknownBlockReference(reference: string): string {
+  return `Reference ${reference} names no block`;
 }
 
 type Lexical = 'code' | "'" | '"' | '`' | 'line-comment' | 'block-comment';
@@ -209,6 +228,7 @@ type Lexical = 'code' | "'" | '"' | '`' | 'line-comment' | 'block-comment';
 export function rewriteCode(code: string, scope: ReferenceScope): RewrittenCode {
   const params: Record<string, unknown> = {};
   const envKeys = new Set<string>();
+  const unknownBlocks = new Set<string>();
   let out = '';
   let state: Lexical = 'code';
   const templateDepth: number[] = [];
@@ -257,6 +277,7 @@ export function rewriteCode(code: string, scope: ReferenceScope): RewrittenCode 
           i += m[0].length;
           continue;
         }
+        if (m[1] !== undefined && looksLikeBlockReference(m[1], m[2] ?? '')) unknownBlocks.add(m[0]);
       }
     }
     out += ch;
@@ -297,7 +318,7 @@ export function rewriteCode(code: string, scope: ReferenceScope): RewrittenCode 
       state = 'code';
     }
   }
-  return { code: out, params, envKeys: [...envKeys] };
+  return { code: out, params, envKeys: [...envKeys], unknownBlocks: [...unknownBlocks] };
 }
 
 /** Only the named environment variables (what one piece of code reads), so no other secret travels. */

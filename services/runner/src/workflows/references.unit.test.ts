@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeName, pickEnv, ReferenceResolutionError, resolveJsonText, resolveText, resolveValue, rewriteCode, referencedNames, typedVariable, type ReferenceScope } from './references.js';
+import { normalizeName, pickEnv, ReferenceResolutionError, resolveJsonText, resolveText, resolveValue, rewriteCode, referencedNames, typedVariable, unknownBlockReference, type ReferenceScope } from './references.js';
 
 const outputs: Record<string, unknown> = {
   start: { input: { x: 2, name: 'Ada', list: [10, 20] } },
@@ -125,6 +125,18 @@ describe('references in code', () => {
     const { rewritten } = run('// see <fn.result>\nconst a = 1, b = 2;\nreturn a<b && b>a');
     expect(rewritten).toContain('// see <fn.result>');
     expect(rewritten).toContain('a<b && b>a');
+  });
+
+  it('lists references to blocks the workflow does not have (in code and strings), once each; comparisons, tags and comments are not references', () => {
+    const code = 'const a = 1, b = 2, c = [3];\nif (a <b && b> a && a<c.length) {}\n// <gone.result> in a comment\nconst tag = "<div>" + \'<br/>\';\nreturn <nosuch.result> + "<nosuch.result>" + `${<other.items[0]>}` + <fn.result.ok>';
+    const rewritten = rewriteCode(code, scope());
+    expect(rewritten.unknownBlocks).toEqual(['<nosuch.result>', '<other.items[0]>']);
+    expect(rewritten.code).toContain('<nosuch.result>');
+    expect(rewritten.code).toContain('params["<fn.result.ok>"]');
+    expect(unknownBlockReference('<nosuch.result>')).toBe('Reference <nosuch.result> names no block');
+    // The start, variables and containers are no block names: outside a loop `<loop.index>` stays as written.
+    expect(rewriteCode('return <loop.index> + <start.input.x>', scope()).unknownBlocks).toEqual([]);
+    expect(rewriteCode('return a <b.c', scope()).unknownBlocks).toEqual([]);
   });
 });
 

@@ -119,6 +119,8 @@ export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
     // A rerun's reused blocks were reported only with the run's end before the sink (a local
     // activity each would change the histories of those runs).
     if (!bySink && event.type === 'blockCompleted' && event.log.reused) return;
+    // So is a block cut short by a cancellation (its log comes with the run's end, as Cancelled).
+    if (!bySink && event.type === 'blockError' && event.log.cancelled) return;
     ordinal += 1;
     const numbered: RunEvent = { ...event, ordinal };
     if (bySink && numbered.type !== 'runStarted') runLog.record(numbered);

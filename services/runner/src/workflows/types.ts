@@ -153,6 +153,8 @@ export interface BlockLog {
   skipped?: boolean;
   /** Rerun: the block did not run; its output is the earlier run's. */
   reused?: boolean;
+  /** The block was cut short while it ran (the run cancelled, or a failure or Response ending what was in flight). */
+  cancelled?: boolean;
 }
 
 export interface RunResult {

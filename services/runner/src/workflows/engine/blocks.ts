@@ -4,7 +4,7 @@ import type { CallContext } from '@weft/contracts';
 import { conditionAtLine, conditionProgram, maxAttemptsOf, parseConditions, structureToObject, tableToRecord } from '../blockValues.js';
 import { ERROR_HANDLE, handleOf } from '../graph.js';
 import { MODEL_BLOCK_TYPES, runModelBlock } from '../models/index.js';
-import { pickEnv, resolveJsonText, rewriteCode } from '../references.js';
+import { pickEnv, resolveJsonText, rewriteCode, unknownBlockReference, type RewrittenCode } from '../references.js';
 import { attemptFields, AttemptsExhausted, failureMessage, withRetries } from '../retry.js';
 import type { BlockRunContext, RunnableBlock, RunnableState, RunResult } from '../types.js';
 import { runContainer } from './containers.js';
@@ -176,6 +176,19 @@ function conditionFailure(tested: ReadonlyArray<{ title: string; value: string }
   return `Condition evaluation failed in "${branch.title}" (${branch.value.trim()}): ${message.replace(/^Line \d+:\d+ - /, '')}`;
 }
 
+/**
+ * Runs recorded before code that names a block the workflow does not have (`<nosuch.result>`) failed
+ * the block ran that code as written (a syntax or reference error in the sandbox): they replay as
+ * they ran. Asked only when such a reference is found, so other runs record no marker.
+ */
+export const UNKNOWN_BLOCK_REFERENCE_PATCH = 'code-unknown-block-reference';
+
+/** The deploy check's message for the first reference in code to a block the workflow does not have. */
+function unknownReferenceIn(rewritten: readonly RewrittenCode[]): string | undefined {
+  const ref = rewritten.flatMap((r) => r.unknownBlocks)[0];
+  return ref !== undefined && patched(UNKNOWN_BLOCK_REFERENCE_PATCH) ? unknownBlockReference(ref) : undefined;
+}
+
 async function runCondition(run: Run, frame: Frame, block: RunnableBlock, resolver: Resolver): Promise<BlockRun> {
   const branches = parseConditions(block.subBlocks.conditions?.value ?? []);
   const elseAt = branches.findIndex((b) => b.title === 'else');
@@ -183,14 +196,18 @@ async function runCondition(run: Run, frame: Frame, block: RunnableBlock, resolv
   const params: Record<string, unknown> = {};
   const logParams: Record<string, unknown> = {};
   const envKeys = new Set<string>();
+  const rewrittenAll: RewrittenCode[] = [];
   const expressions = tested.map((b) => {
     const rewritten = rewriteCode(b.value, resolver.scope);
+    rewrittenAll.push(rewritten);
     Object.assign(params, rewritten.params);
     for (const k of rewritten.envKeys) envKeys.add(k);
     Object.assign(logParams, rewriteCode(b.value, resolver.logScope).params);
     return rewritten.code;
   });
   const input = { conditions: branches, references: logParams };
+  const unknown = unknownReferenceIn(rewrittenAll);
+  if (unknown !== undefined) return fail(unknown, input);
   let index = -1;
   let attempts: ReturnType<typeof attemptFields> | undefined;
   if (expressions.length > 0) {
@@ -230,6 +247,8 @@ async function runFunction(run: Run, block: RunnableBlock, resolver: Resolver): 
   const timeoutRaw = Number(resolver.resolve(block.subBlocks.timeout?.value));
   const timeoutMs = Number.isFinite(timeoutRaw) && timeoutRaw > 0 ? timeoutRaw : FUNCTION_TIMEOUT_MS;
   const input = { code, params: rewriteCode(code, resolver.logScope).params, timeoutMs };
+  const unknown = unknownReferenceIn([rewritten]);
+  if (unknown !== undefined) return fail(unknown, input);
   const fn = run.acts.integrations(timeoutMs + FUNCTION_MARGIN_MS);
   const { value: res, ...called } = await withRetries(maxAttemptsOf(block), run.retryInitialMs, () =>
     fn.executeFunction({ code: rewritten.code, params: rewritten.params, envVars: pickEnv(run.envVars, rewritten.envKeys), timeoutMs, requestId: run.args.requestId, storeLargeOutput: storeLarge(run) }),
@@ -272,6 +291,17 @@ function runResponse(block: RunnableBlock, resolver: Resolver): BlockRun {
   return { exec: { success: true, output: response, response }, input };
 }
 
+/** The HTTP request tool (the API block): a failed request keeps the answer's data, status and headers beside `{error}`. */
+const HTTP_TOOL_ID = 'http_request';
+const HTTP_ANSWER_FIELDS = ['data', 'status', 'headers'] as const;
+
+/** What a failed HTTP request answered (4xx: `HTTP error {status}: …` with the response), for an error path to read. */
+function httpAnswer(toolId: string, output: unknown): Record<string, unknown> | undefined {
+  if (toolId !== HTTP_TOOL_ID || output === null || typeof output !== 'object') return undefined;
+  const answer = Object.fromEntries(HTTP_ANSWER_FIELDS.filter((k) => k in output).map((k) => [k, (output as Record<string, unknown>)[k]]));
+  return Object.keys(answer).length > 0 ? answer : undefined;
+}
+
 async function runTool(run: Run, block: RunnableBlock, params: Record<string, unknown>, input: unknown): Promise<BlockRun> {
   const config = getBlock(block.type);
   const checked = validateBlockParams(block.type, params);
@@ -292,7 +322,8 @@ async function runTool(run: Run, block: RunnableBlock, params: Record<string, un
     tools.executeTool({ toolId: id, params: toolParams, context: callContext(run, block), envVars: run.envVars, storeLargeOutput: storeLarge(run) }),
   );
   const attempts = attemptFields(called.attempts, called.tries);
-  return { exec: { success: res.success, output: res.output, ...(res.error !== undefined ? { error: res.error } : {}), ...attempts }, input: { toolId: id, params: input } };
+  const answered = res.success ? undefined : httpAnswer(id, res.output);
+  return { exec: { success: res.success, output: res.output, ...(res.error !== undefined ? { error: res.error } : {}), ...(answered ? { answered } : {}), ...attempts }, input: { toolId: id, params: input } };
 }
 
 async function runModel(run: Run, frame: Frame, block: RunnableBlock, params: Record<string, unknown>, input: unknown): Promise<BlockRun> {

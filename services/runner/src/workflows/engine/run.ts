@@ -36,6 +36,8 @@ export interface Executed extends BlockOutcome {
   response?: NonNullable<RunResult['response']>;
   /** The output as kept for the run (a BlobRef when it was large). */
   stored?: Stored;
+  /** Fields of a failed call's answer kept in the block's output beside `{error}` (an HTTP request's data, status and headers). */
+  answered?: Record<string, unknown>;
 }
 
 /** One stored output; `blobs` says whether it holds BlobRefs to load before it is read. */

@@ -76,7 +76,14 @@ async function runBlock(run: Run, frame: Frame, id: string): Promise<Executed> {
   try {
     ({ exec, input, logOutput, secrets } = await executeBlock(run, frame, block));
   } catch (err) {
-    if (isCancellation(err)) throw err;
+    if (isCancellation(err)) {
+      // Cut short (the run cancelled, a failure or a Response ending what is in flight): logged as cancelled, not failed.
+      const ended = Date.now();
+      const cancelledLog: BlockLog = { ...base, startedAt: new Date(started).toISOString(), endedAt: new Date(ended).toISOString(), durationMs: ended - started, success: false, cancelled: true };
+      run.logs.push(cancelledLog);
+      run.emit({ type: 'blockError', executionId: run.executionId, log: cancelledLog });
+      throw err;
+    }
     exec = thrownFailure(err);
   }
   // Environment values show as {{KEY}}, the secrets typed into the workflow and the block's own as [REDACTED], wherever they got in.
@@ -86,7 +93,7 @@ async function runBlock(run: Run, frame: Frame, id: string): Promise<Executed> {
     const extra = Object.fromEntries(Object.entries(prior).filter(([k]) => k === 'debug' || k === 'results' || k === 'timing'));
     // Error texts never carry a secret (they reach the log, the run's error and `{error}` outputs).
     const error = maskLogText(exec.error ?? 'failed', masks);
-    exec = { ...exec, ...(exec.error !== undefined ? { error } : {}), output: { error, ...extra }, message: maskLogText(exec.message ?? `${block.name}: ${error}`, masks) };
+    exec = { ...exec, ...(exec.error !== undefined ? { error } : {}), output: { error, ...extra, ...exec.answered }, message: maskLogText(exec.message ?? `${block.name}: ${error}`, masks) };
   }
   const ended = Date.now();
   // The blocks after this one read the real output; the log shows it masked.
@@ -148,7 +155,9 @@ export async function runFrame(run: Run, frame: Frame): Promise<FrameResult> {
     const stored = exec.stored ?? { value: exec.output, blobs: false };
     frame.outputs.set(id, stored);
     last = stored;
-    if (exec.response) {
+    // The first Response to complete answers the caller; one completing after it (another parallel
+    // branch, another path) is logged but changes nothing.
+    if (exec.response && !run.response) {
       run.response = exec.response;
       run.halted = true;
       for (const s of run.activeScopes) s.cancel();
