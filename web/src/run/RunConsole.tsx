@@ -33,9 +33,9 @@ function Entry({ entry, onRerun, onSelect }: { entry: BlockEntry; onRerun?: () =
       </button>
       {(open || (entry.status === 'running' && entry.streamed)) && (
         <div className="log-detail">
-          {entry.status === 'running' && entry.streamed && (
+          {(entry.status === 'running' || entry.status === 'cancelled') && entry.streamed && (
             <div>
-              <h3>Streaming</h3>
+              <h3>{entry.status === 'running' ? 'Streaming' : 'Streamed before it was cancelled'}</h3>
               <pre className="log-stream" aria-label={`Streamed output of ${entry.blockName}`}>
                 {entry.streamed}
               </pre>

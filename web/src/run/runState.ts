@@ -1,7 +1,8 @@
 /** A run as the console shows it, folded from the run's SSE events (POST /execute, GET /executions/{id}/stream). */
 import type { InputField } from '@weft/catalog';
 
-export type BlockRunStatus = 'running' | 'done' | 'failed' | 'skipped';
+/** `cancelled`: cut short while it ran (the run cancelled, or a failure or a Response block ending what was in flight). */
+export type BlockRunStatus = 'running' | 'done' | 'failed' | 'skipped' | 'cancelled';
 export type RunStatus = 'starting' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 export interface TokenCount {
@@ -179,11 +180,13 @@ export function attemptKey(t: AttemptEntry): string {
 /** A block's finished log (a block:completed / block:error event, or an entry of a stored execution's logs) as a console entry. */
 function finished(entry: BlockEntry, d: Record<string, unknown>): BlockEntry {
   const skipped = d.skipped === true;
+  // A live block event says `cancelled: true`; a stored execution's log says `status: 'cancelled'`.
+  const cancelled = d.cancelled === true || d.status === 'cancelled';
   return {
     ...entry,
     blockName: text(d.blockName) ?? entry.blockName,
     blockType: text(d.blockType) ?? entry.blockType,
-    status: skipped ? 'skipped' : d.success === false ? 'failed' : 'done',
+    status: skipped ? 'skipped' : cancelled ? 'cancelled' : d.success === false ? 'failed' : 'done',
     startedAt: text(d.startedAt) ?? entry.startedAt,
     durationMs: num(d.durationMs) ?? num(d.duration),
     input: d.input,
@@ -274,8 +277,8 @@ export function applyMessage(view: RunView, message: SseMessage): RunView {
         output: d.output,
         error: text(d.error),
         durationMs: num(metadata.duration) ?? num(d.durationMs),
-        // A block still marked running when the run ended did not finish.
-        entries: next.entries.map((e) => (e.status === 'running' ? { ...e, status: message.event === 'execution:completed' ? 'done' : 'failed' } : e)),
+        // A block still marked running when the run ended was cut short (the run log says so too).
+        entries: next.entries.map((e) => (e.status === 'running' ? { ...e, status: 'cancelled' } : e)),
       };
     }
     case 'error':

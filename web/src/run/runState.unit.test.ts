@@ -120,10 +120,27 @@ describe('the run console state', () => {
     expect(streamed([msg('stream:chunk', { blockId: 'a', chunk: 'p' }), msg('stream:chunk', { blockId: 'a', chunk: 'q' })])).toBe('pq');
   });
 
-  it('marks blocks still running when the run is cancelled as failed', () => {
-    const view = fold([msg('block:started', { blockId: 'a' }, 1), msg('execution:cancelled', { executionId: 'x' }, 2)]);
+  it('shows blocks cut short by a cancelled run as cancelled, not failed: reported so, or still running at the end', () => {
+    const view = fold([
+      msg('block:started', { blockId: 'a' }, 1),
+      msg('block:started', { blockId: 'b' }, 2),
+      msg('block:started', { blockId: 'c' }, 3),
+      msg('stream:chunk', { blockId: 'b', seq: 0, chunk: 'Half an ans' }),
+      msg('block:completed', { blockId: 'a', success: true, output: { result: 1 } }, 4),
+      msg('block:error', { blockId: 'b', success: false, cancelled: true }, 5),
+      msg('execution:cancelled', { executionId: 'x' }, 6),
+    ]);
     expect(view.status).toBe('cancelled');
-    expect(view.entries[0]?.status).toBe('failed');
+    expect(view.entries.map((e) => [e.blockId, e.status])).toEqual([
+      ['a', 'done'],
+      ['b', 'cancelled'],
+      ['c', 'cancelled'],
+    ]);
+    expect(view.entries[0]?.output).toEqual({ result: 1 });
+    // What a cut-short block streamed stays (the console shows it under the Cancelled badge).
+    expect(view.entries[1]?.streamed).toBe('Half an ans');
+    const stored = fromExecution({ executionId: 'x', status: 'cancelled', logs: [{ blockId: 'b', blockName: 'B', status: 'cancelled', success: false, error: 'Run cancelled' }] });
+    expect(stored.entries.map((e) => [e.blockId, e.status, e.error])).toEqual([['b', 'cancelled', 'Run cancelled']]);
   });
 
   it('shows a stored execution with its logs', () => {
