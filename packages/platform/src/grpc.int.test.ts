@@ -44,7 +44,8 @@ describe('gRPC helpers over loopback', () => {
     });
     const port = await server.listen('127.0.0.1:0');
     address = `127.0.0.1:${port}`;
-    client = createServiceClient(integrations.IntegrationsServiceService, address, { deadlineMs: 2_000 });
+    // A deadline for calls that must answer, generous for a loaded machine; the deadline tests pass their own.
+    client = createServiceClient(integrations.IntegrationsServiceService, address, { deadlineMs: 30_000 });
   });
 
   afterAll(async () => {
@@ -134,10 +135,11 @@ describe('gRPC helpers over loopback', () => {
   });
 
   it('serves the standard health service', async () => {
-    expect(await checkGrpcHealth(address)).toBe(true);
-    expect(await checkGrpcHealth(address, 'weft.integrations.v1.IntegrationsService')).toBe(true);
+    // The check's own 1 s deadline is for probes polled in a loop; a single check here must not fail on a stall.
+    expect(await checkGrpcHealth(address, '', 30_000)).toBe(true);
+    expect(await checkGrpcHealth(address, 'weft.integrations.v1.IntegrationsService', 30_000)).toBe(true);
     server.setServing('weft.integrations.v1.IntegrationsService', false);
-    expect(await checkGrpcHealth(address, 'weft.integrations.v1.IntegrationsService')).toBe(false);
+    expect(await checkGrpcHealth(address, 'weft.integrations.v1.IntegrationsService', 30_000)).toBe(false);
     expect(await checkGrpcHealth('127.0.0.1:1')).toBe(false);
   });
 });
