@@ -284,12 +284,13 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
       order.push('this synced');
       return views;
     });
-    // Released once this sync waits for the other's lock (before the fix: once it has synced).
+    // Released once this sync waits for the other's lock (before the fix: once it has synced). Only a wait on this
+    // workflow's lock counts: other test files wait on advisory locks of the same database meanwhile.
     const waiting = async () =>
       order.includes('this synced') ||
       Number(
         (
-          await sql<{ n: string }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory' and query like '%pg_advisory_lock%'`.execute(
+          await sql<{ n: string }>`select count(*) as n from pg_locks where locktype = 'advisory' and not granted and objsubid = 1 and ((classid::bigint << 32) | objid::bigint) = hashtext(${scheduleLockKeyOf(instance, wf)})::bigint`.execute(
             database?.db as Kysely<RunnerDB>,
           )
         ).rows[0]?.n ?? 0,
