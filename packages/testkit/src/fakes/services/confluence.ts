@@ -9,15 +9,20 @@ interface StoredPage {
   body: { storage: { representation: 'storage'; value: string } };
 }
 
+/** A stored page at a version, with its storage-format body. */
+const storedPage = (id: string, title: string, status: string, version: number, value: string): StoredPage => ({
+  id,
+  title,
+  status,
+  version: { number: version, message: '' },
+  body: { storage: { representation: 'storage', value } },
+});
+
 /** Recorded Confluence Cloud pages (REST API v2 with `body-format=storage`). */
 export const CONFLUENCE_FIXTURES = {
-  page: (): StoredPage => ({
-    id: '42',
-    title: 'Runbook',
-    status: 'current',
-    version: { number: 3, message: '' },
-    body: { storage: { representation: 'storage', value: '<p>Restart the <b>worker</b> first.</p>' } },
-  }),
+  page: (): StoredPage => storedPage('42', 'Runbook', 'current', 3, '<p>Restart the <b>worker</b> first.</p>'),
+  /** An archived page (not in the `pages` list of current ones; a read answers it). */
+  archivedPage: (): StoredPage => storedPage('41', 'Runbook (2023)', 'archived', 7, '<p>Restart everything.</p>'),
   /** The `pages` list (v2, one page of results; `_links.next` absent on the last). */
   pageList: {
     results: [
@@ -33,7 +38,7 @@ export const CONFLUENCE_FIXTURES = {
  * Confluence's v2 pages under /ex/confluence/{cloudId}/wiki/api/v2, for the Atlassian fake (the sites
  * come from its accessible resources): a page read answers the stored page; an update must carry the
  * next version number (else 409, as Confluence answers) and is kept, so a later read sees it. Page 42
- * exists in every site; other ids answer 404. The pages list answers `pageList`.
+ * (and the archived 41) exists in every site; other ids answer 404. The pages list answers `pageList`.
  */
 export function confluenceRoutes(): FakeRoute[] {
   const pages = new Map<string, StoredPage>();
@@ -43,7 +48,8 @@ export function confluenceRoutes(): FakeRoute[] {
   };
   const find = (req: RecordedRequest): StoredPage | undefined => {
     const { site, id } = key(req);
-    if (!pages.has(`${site}/${id}`) && id === CONFLUENCE_FIXTURES.page().id) pages.set(`${site}/${id}`, CONFLUENCE_FIXTURES.page());
+    const stored = [CONFLUENCE_FIXTURES.page(), CONFLUENCE_FIXTURES.archivedPage()].find((p) => p.id === id);
+    if (!pages.has(`${site}/${id}`) && stored) pages.set(`${site}/${id}`, stored);
     return pages.get(`${site}/${id}`);
   };
   const notFound = { status: 404, json: { errors: [{ status: 404, code: 'NOT_FOUND', title: 'Not Found', detail: null }] } };

@@ -1,4 +1,4 @@
-import type { FakeServer } from '../server.js';
+import type { FakeAnswer, FakeServer, RecordedRequest } from '../server.js';
 import { createServiceFake } from './kit.js';
 
 /** Recorded answers of Typeform, Wealthbox and Mem0. */
@@ -32,7 +32,11 @@ export const CRM_FIXTURES = {
   mem0Memory: { id: 'mem-1', memory: 'Likes tea', user_id: 'u1', created_at: '2025-05-01T10:00:00Z' },
 };
 
-/** A fake of Typeform (/typeform), Wealthbox (/wealthbox) and Mem0 (/mem0). */
+/** A Wealthbox record by the path's id: the fixture of that id, any other 404. */
+const wealthboxRecord = (record: { id: number }) => (req: RecordedRequest): FakeAnswer =>
+  req.path.split('/').pop() === String(record.id) ? { json: record } : { status: 404, json: {} };
+
+/** A fake of Typeform (/typeform), Wealthbox (/wealthbox; a contact or task by id: the fixture's only) and Mem0 (/mem0). */
 export function createFakeCrm(): Promise<FakeServer> {
   const f = CRM_FIXTURES;
   const echo = (extra: Record<string, unknown>) => (req: { body: unknown }) => ({ json: { ...extra, ...(req.body as Record<string, unknown>) } });
@@ -40,13 +44,13 @@ export function createFakeCrm(): Promise<FakeServer> {
     ['GET', '/typeform/forms/:form/responses', { json: f.typeformResponses }],
     ['GET', '/typeform/forms/:form/responses/:response/fields/:field/files/:file', { text: f.typeformFile, headers: { 'content-type': 'application/pdf' } }],
     ['GET', '/typeform/insights/:form/summary', { json: f.typeformInsights }],
-    ['GET', '/wealthbox/contacts/:id', { json: f.contact }],
+    ['GET', '/wealthbox/contacts/:id', wealthboxRecord(f.contact)],
     ['GET', '/wealthbox/contacts', { json: f.contacts }],
     ['POST', '/wealthbox/contacts', echo({ id: 102 })],
     ['GET', '/wealthbox/notes/:id', { json: f.note }],
     ['GET', '/wealthbox/notes', { json: f.notes }],
     ['POST', '/wealthbox/notes', echo({ id: 203 })],
-    ['GET', '/wealthbox/tasks/:id', { json: f.task }],
+    ['GET', '/wealthbox/tasks/:id', wealthboxRecord(f.task)],
     ['GET', '/wealthbox/tasks', { json: f.tasks }],
     ['POST', '/wealthbox/tasks', echo({ id: 302 })],
     ['POST', '/mem0/v1/memories/', { json: f.mem0Added }],

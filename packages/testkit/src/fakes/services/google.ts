@@ -93,6 +93,13 @@ function driveFileById(id: string): unknown {
   return GOOGLE_FIXTURES.driveItems.find((f) => f.id === id) ?? GOOGLE_FIXTURES.driveFile(id);
 }
 
+/** Calendar's `users/me/calendarList/{id}`: a calendar of `calendarList`, else 404 as Calendar answers it. */
+function calendarListEntry(req: RecordedRequest): FakeAnswer {
+  const id = decodeURIComponent(req.path.split('/').pop() ?? '');
+  const found = GOOGLE_FIXTURES.calendarList.items.find((c) => c.id === id);
+  return found ? { json: found } : { status: 404, json: { error: { code: 404, message: 'Not Found', errors: [{ domain: 'global', reason: 'notFound', message: 'Not Found' }] } } };
+}
+
 /** A fake of the Google APIs: Sheets (/v4), Drive (/drive/v3, /upload/drive/v3), Docs (/v1/documents), Calendar (/calendar/v3). */
 export function createFakeGoogle(): Promise<FakeServer> {
   const f = GOOGLE_FIXTURES;
@@ -111,6 +118,7 @@ export function createFakeGoogle(): Promise<FakeServer> {
     ['POST', '/calendar/v3/calendars/:cal/events', (req) => ({ json: event('ev-new', { summary: (req.body as { summary?: string }).summary }) })],
     ['GET', '/calendar/v3/calendars/:cal/events', { json: f.eventList }],
     ['GET', '/calendar/v3/users/me/calendarList', { json: f.calendarList }],
+    ['GET', '/calendar/v3/users/me/calendarList/:id', calendarListEntry],
     ['GET', '/calendar/v3/calendars/:cal/events/:id', (req) => ({ json: event(req.path.split('/').pop() ?? '') })],
     ['POST', '/calendar/v3/calendars/:cal/events/quickAdd', { json: event('ev-quick', { summary: 'Lunch with Ada', attendees: undefined }) }],
     ['PATCH', '/calendar/v3/calendars/:cal/events/:id', (req) => ({ json: event(req.path.split('/').pop() ?? '', { summary: 'Lunch with Ada', ...(req.body as object) }) })],

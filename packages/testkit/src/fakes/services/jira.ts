@@ -86,6 +86,25 @@ function searchJql(req: RecordedRequest): FakeAnswer {
   return { json: { issues: page.map((i) => withFields(i, fields.map((f) => f.trim()).filter(Boolean))), ...(isLast ? {} : { nextPageToken: pageToken(end) }), isLast } };
 }
 
+/** `project/{projectIdOrKey}`: a project of `projects` by id or key, else 404 as Jira answers it. */
+function projectByIdOrKey(req: RecordedRequest): FakeAnswer {
+  const wanted = decodeURIComponent(req.path.split('/').pop() ?? '');
+  const found = JIRA_FIXTURES.projects.values.find((p) => p.id === wanted || p.key === wanted.toUpperCase());
+  return found ? { json: found } : { status: 404, json: { errorMessages: [`No project could be found with key '${wanted}'.`], errors: {} } };
+}
+
+/**
+ * `issue/{key}`: every key of a project of `projects` is an issue (`Login fails`, that project in
+ * `fields.project`); any other key 404 as Jira answers it.
+ */
+function issueByKey(req: RecordedRequest): FakeAnswer {
+  const key = decodeURIComponent(req.path.split('/').pop() ?? '');
+  const project = JIRA_FIXTURES.projects.values.find((p) => key.startsWith(`${p.key}-`));
+  if (!project) return { status: 404, json: { errorMessages: ['Issue does not exist or you do not have permission to see it.'], errors: {} } };
+  const found = issue(key, 'Login fails');
+  return { json: { ...found, fields: { ...found.fields, project } } };
+}
+
 /**
  * A fake Atlassian API: accessible resources and Jira REST API 3 under /ex/jira/{cloudId} (issues,
  * the enhanced JQL search, projects). The removed `/search` answers 410 Gone, as Jira Cloud does.
@@ -94,8 +113,10 @@ export function createFakeJira(): Promise<FakeServer> {
   const api = '/ex/jira/:cloud/rest/api/3';
   return createServiceFake([
     ['GET', '/oauth/token/accessible-resources', { json: JIRA_FIXTURES.resources }],
+    // Before project/search: the newest route answers first, and `:key` matches `search` too.
+    ['GET', `${api}/project/:key`, projectByIdOrKey],
     ['GET', `${api}/project/search`, { json: JIRA_FIXTURES.projects }],
-    ['GET', `${api}/issue/:key`, (req) => ({ json: issue(req.path.split('/').pop() ?? '', 'Login fails') })],
+    ['GET', `${api}/issue/:key`, issueByKey],
     ['POST', `${api}/search/jql`, searchJql],
     ['GET', `${api}/search/jql`, searchJql],
     ['POST', `${api}/search`, { status: 410, json: JIRA_SEARCH_REMOVED }],

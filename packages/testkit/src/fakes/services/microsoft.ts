@@ -1,4 +1,4 @@
-import type { FakeServer } from '../server.js';
+import type { FakeAnswer, FakeServer, RecordedRequest } from '../server.js';
 import { createServiceFake } from './kit.js';
 
 const person = (name: string, address: string) => ({ emailAddress: { name, address } });
@@ -41,6 +41,8 @@ export const MICROSOFT_FIXTURES = {
       { id: 'AAMkArchive', displayName: 'Archive', totalItemCount: 7, unreadItemCount: 0 },
     ],
   },
+  /** Folders inside the top-level ones: `me/mailFolders` does not list them, `me/mailFolders/{id}` answers them. */
+  childFolders: [{ id: 'AAMkReceipts', displayName: 'Receipts', parentFolderId: 'AAMkInbox', totalItemCount: 4, unreadItemCount: 1 }],
   joinedTeams: { value: [{ id: 'team-eng', displayName: 'Engineering', description: 'Builders' }, { id: 'team-ops', displayName: 'Operations', description: null }] },
   channels: { value: [{ id: '19:general@thread.tacv2', displayName: 'General', membershipType: 'standard' }, { id: '19:incidents@thread.tacv2', displayName: 'Incidents', membershipType: 'private' }] },
   chats: {
@@ -58,9 +60,52 @@ export const MICROSOFT_FIXTURES = {
   },
 };
 
+/** Graph's error answer. */
+const graphError = (status: number, code: string, message: string): FakeAnswer => ({ status, json: { error: { code, message } } });
+
+/** The path's segments (decoded) after its first `skip` ones. */
+const segments = (req: RecordedRequest, skip: number) => req.path.split('/').slice(skip + 1).map(decodeURIComponent);
+
+/**
+ * One item by id, as Graph answers it: mail folders (top-level and child; an id that is no mailbox id,
+ * like a folder's name, 400 `ErrorInvalidIdMalformed`), drive items of the drive search, joined teams,
+ * chats (their members only with `$expand=members`), a joined team's channels; else 404.
+ */
+const byId = {
+  mailFolder(req: RecordedRequest): FakeAnswer {
+    const [id = ''] = segments(req, 2);
+    const found = [...MICROSOFT_FIXTURES.mailFolders.value, ...MICROSOFT_FIXTURES.childFolders].find((f) => f.id === id);
+    if (found) return { json: found };
+    return id.startsWith('AAMk') ? graphError(404, 'ErrorItemNotFound', 'The specified object was not found in the store.') : graphError(400, 'ErrorInvalidIdMalformed', 'Id is malformed.');
+  },
+  driveItem(req: RecordedRequest): FakeAnswer {
+    const [id = ''] = segments(req, 3);
+    const found = MICROSOFT_FIXTURES.driveSearch.value.find((i) => i.id === id);
+    return found ? { json: found } : graphError(404, 'itemNotFound', 'The resource could not be found.');
+  },
+  team(req: RecordedRequest): FakeAnswer {
+    const [id = ''] = segments(req, 1);
+    const found = MICROSOFT_FIXTURES.joinedTeams.value.find((t) => t.id === id);
+    return found ? { json: found } : graphError(404, 'NotFound', `No team found with Group Id ${id}`);
+  },
+  chat(req: RecordedRequest): FakeAnswer {
+    const [id = ''] = segments(req, 1);
+    const found = MICROSOFT_FIXTURES.chats.value.find((c) => c.id === id);
+    if (!found) return graphError(404, 'NotFound', 'Resource not found.');
+    const { members, ...chat } = found;
+    return { json: (req.query.$expand ?? '').split(',').includes('members') ? { ...chat, members } : chat };
+  },
+  channel(req: RecordedRequest): FakeAnswer {
+    const [team = '', , channel = ''] = segments(req, 1);
+    const found = MICROSOFT_FIXTURES.joinedTeams.value.some((t) => t.id === team) ? MICROSOFT_FIXTURES.channels.value.find((c) => c.id === channel) : undefined;
+    return found ? { json: found } : graphError(404, 'NotFound', 'Channel not found.');
+  },
+};
+
 /**
  * A fake Microsoft Graph: /me/sendMail, /me/messages, mail folders and their messages, joined teams,
- * chats, a team's channels, chat and channel messages, drive search, workbook ranges and table rows.
+ * chats, a team's channels, chat and channel messages, drive search, workbook ranges and table rows,
+ * and one folder, drive item, team, chat or channel by id.
  */
 export function createFakeMicrosoft(): Promise<FakeServer> {
   const f = MICROSOFT_FIXTURES;
@@ -69,9 +114,14 @@ export function createFakeMicrosoft(): Promise<FakeServer> {
     ['POST', '/me/messages', { status: 201, json: f.draft }],
     ['GET', '/me/mailFolders/:folder/messages', { json: f.mail }],
     ['GET', '/me/mailFolders', { json: f.mailFolders }],
+    ['GET', '/me/mailFolders/:folder', byId.mailFolder],
     ['GET', '/me/joinedTeams', { json: f.joinedTeams }],
     ['GET', '/me/chats', { json: f.chats }],
+    ['GET', '/teams/:team', byId.team],
+    ['GET', '/chats/:chat', byId.chat],
     ['GET', '/teams/:team/channels', { json: f.channels }],
+    ['GET', '/teams/:team/channels/:channel', byId.channel],
+    ['GET', '/me/drive/items/:id', byId.driveItem],
     ['GET', '/me/drive/root/search(q=:q)', { json: f.driveSearch }],
     ['GET', '/chats/:chat/messages', { json: f.chatMessages }],
     ['POST', '/chats/:chat/messages', { status: 201, json: f.postedMessage }],

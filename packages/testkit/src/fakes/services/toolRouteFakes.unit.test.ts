@@ -19,7 +19,7 @@ afterAll(async () => {
 const put = (site: string, body: unknown) => fetch(`${atlassian.url}/ex/confluence/${site}/wiki/api/v2/pages/42`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('the Confluence routes of the Atlassian fake', () => {
-  it('keep an update per site, refuse one that does not carry the next version, and know only page 42', async () => {
+  it('keep an update per site, refuse one that does not carry the next version, and know only page 42 (and the archived 41)', async () => {
     const stale = await put('site-a', { title: 'New', version: { number: 3 } });
     expect(stale.status).toBe(409);
     expect(JSON.stringify(await stale.json())).toContain('Current Version: [3]');

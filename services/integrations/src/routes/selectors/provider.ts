@@ -13,6 +13,11 @@ function providerMessage(res: ApiResponse): string {
   return apiMessage(res);
 }
 
+/** Whether an answer (its status and JSON body) says the provider has no such item. */
+export type Absent = (status: number, data: unknown) => boolean;
+
+const NOT_FOUND: Absent = (status) => status === 404;
+
 /** A provider's account as a selector lists it: its name for messages, and its requests with the account's token. */
 export interface ProviderClient {
   /** The provider as users know it (`Slack`, `Google Drive`, `Microsoft Teams`). */
@@ -20,8 +25,11 @@ export interface ProviderClient {
   io: ToolIO;
   /** A request with the account's bearer token; answers the JSON body, or throws a 502 naming the provider, its status and its message. */
   request(spec: CallSpec): Promise<unknown>;
-  /** A request for one item by id: as `request`, but `null` when the provider answers 404 (it has no such item). */
-  find(spec: CallSpec): Promise<unknown>;
+  /**
+   * A request for one item by id: as `request`, but `null` when the provider says it has no such
+   * item — a 404, or the answer `absent` recognises (Graph's malformed id, GraphQL's not found).
+   */
+  find(spec: CallSpec, absent?: Absent): Promise<unknown>;
   /** The 502 for a refusal the provider wrote into a success (Slack's `ok: false`, GraphQL `errors`). */
   refused(status: number, message: string): ToolError;
 }
@@ -32,7 +40,7 @@ export interface ProviderClient {
  */
 export function providerClient(name: string, io: ToolIO, token: string): ProviderClient {
   const refused = (status: number, message: string) => new ToolError(`${name} answered ${status}: ${forLog(redact(message, [token]))}`, 502);
-  const send = async (spec: CallSpec, absent: number | undefined): Promise<unknown> => {
+  const send = async (spec: CallSpec, absent: Absent | undefined): Promise<unknown> => {
     let res: ApiResponse;
     try {
       res = await call(io, { ...spec, headers: { ...bearer(token), Accept: 'application/json', ...spec.headers }, answerStatuses: EVERY_FAILURE });
@@ -42,9 +50,9 @@ export function providerClient(name: string, io: ToolIO, token: string): Provide
       }
       throw err;
     }
-    if (res.status === absent) return null;
+    if (absent?.(res.status, res.data)) return null;
     if (!res.ok) throw refused(res.status, providerMessage(res));
     return res.data;
   };
-  return { name, io, refused, request: (spec) => send(spec, undefined), find: (spec) => send(spec, 404) };
+  return { name, io, refused, request: (spec) => send(spec, undefined), find: (spec, absent = NOT_FOUND) => send(spec, absent) };
 }

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '@weft/testkit';
+import type { FakeAnswer, FakeServer, RecordedRequest } from '@weft/testkit';
 import { createSelectorHarness, tokenOf, type SelectorHarness } from './selectorTestSupport.js';
+import { PROJECT_QUERY, TEAM_QUERY } from './listers/linear.js';
 
 // Each provider's listing behind POST /api/tools/selectors/list against its fake: the request (the
-// account's bearer token, query, paging), the items, search and the cursor. The route's own checks,
-// Slack and refusals: selectors.int.test.ts.
+// account's bearer token, query, paging), the items, search and the cursor; and each lister's
+// get-by-id of a stored choice (selectedId). The route's own checks, Slack, refusals and the lookup's
+// reading on: selectors.int.test.ts.
 
 let h: SelectorHarness;
 type Page = { items: Array<{ id: string; name: string; detail?: string }>; nextCursor?: string };
@@ -21,6 +23,44 @@ const only = (requests: RecordedRequest[]): RecordedRequest => {
   expect(requests).toHaveLength(1);
   return requests[0] as RecordedRequest;
 };
+
+/**
+ * A stored choice (`selectedId`) the list's first answer does not hold (it is scripted empty), so the
+ * lister's get-by-id names it: `selected` is the item, or null for one the provider does not have
+ * (`asked`: the get's path and query as sent, decoded; null when nothing is asked for it), never a
+ * refused lookup.
+ */
+interface Lookup {
+  block: string;
+  field: string;
+  values?: Record<string, string>;
+  id: string;
+  selected: { id: string; name: string; detail?: string } | null;
+  asked: string | null;
+  /** The get's JSON body (GraphQL). */
+  body?: unknown;
+}
+
+/** Runs each lookup against `fake`, its list's first answer `empty` (by block), checking the answer and the get request. */
+async function lookUps(fake: FakeServer, empty: Record<string, [method: string, path: string, answer: FakeAnswer]>, cases: Lookup[]): Promise<void> {
+  for (const c of cases) {
+    h.reset();
+    const [method, path, answer] = empty[`${c.block}.${c.field}`] ?? [];
+    if (method && path && answer) fake.once(method, path, answer);
+    const res = await h.list({ blockType: c.block, fieldId: c.field, values: { credential: `mine-${c.block}`, ...c.values }, selectedId: c.id });
+    expect(res, c.id).toMatchObject({ status: 200, body: { selected: c.selected } });
+    // A provider's "no such item" is a null, not a refused lookup (which the route logs, and answers null too).
+    expect(h.lookupFailures, c.id).toEqual([]);
+    const last = fake.requests.slice(-1)[0] as RecordedRequest;
+    const sent = decodeURIComponent(`${last.path}${last.search}`);
+    if (c.asked === null) expect(sent, c.id).not.toContain(c.id);
+    else {
+      expect(sent, c.id).toBe(c.asked);
+      expect(last.headers.authorization).toBe(bearer(c.block));
+      if (c.body !== undefined) expect(last.body, c.id).toEqual(c.body);
+    }
+  }
+}
 
 beforeAll(async () => {
   h = await createSelectorHarness();
@@ -103,6 +143,13 @@ describe('Google', () => {
     await list('google_calendar', 'calendarId', {}, { cursor: first.nextCursor ?? '' });
     expect(h.fakes.google.received('GET', '/calendar/v3/users/me/calendarList').map((r) => r.query.pageToken)).toEqual([undefined, undefined, undefined, 'cal-2']);
   });
+
+  it('a stored calendar by id from users/me/calendarList/{id}; one not in the list (404) is null', async () => {
+    await lookUps(h.fakes.google, { 'google_calendar.calendarId': ['GET', '/calendar/v3/users/me/calendarList', { json: { items: [] } }] }, [
+      { block: 'google_calendar', field: 'calendarId', id: 'team@group.calendar.google.com', selected: { id: 'team@group.calendar.google.com', name: 'Team events' }, asked: '/calendar/v3/users/me/calendarList/team@group.calendar.google.com' },
+      { block: 'google_calendar', field: 'calendarId', id: 'gone@group.calendar.google.com', selected: null, asked: '/calendar/v3/users/me/calendarList/gone@group.calendar.google.com' },
+    ]);
+  });
 });
 
 describe('Atlassian', () => {
@@ -165,6 +212,33 @@ describe('Atlassian', () => {
     const elsewhere = await h.list({ blockType: 'confluence', fieldId: 'pageId', values: { credential: 'mine-confluence', domain: 'nope.example' } });
     expect(elsewhere).toEqual({ status: 400, body: { success: false, error: 'domain "nope.example" is not a Confluence site this account can reach' } });
   });
+
+  it('a stored project, issue or page by id: project/{id}, issue/{key} (of the chosen project only), v2 pages/{id} (current only); none is null', async () => {
+    const jira = '/ex/jira/cloud-1/rest/api/3';
+    const pages = '/ex/confluence/cloud-1/wiki/api/v2/pages';
+    const fields = '?fields=summary,status,project';
+    const site = { domain: 'acme.atlassian.example' };
+    await lookUps(
+      h.fakes.atlassian,
+      {
+        'jira.projectId': ['GET', '/ex/jira/:cloud/rest/api/3/project/search', { json: { values: [], startAt: 0, total: 0, isLast: true } }],
+        'jira.issueKey': ['POST', '/ex/jira/:cloud/rest/api/3/search/jql', { json: { issues: [], isLast: true } }],
+        'confluence.pageId': ['GET', '/ex/confluence/:cloud/wiki/api/v2/pages', { json: { results: [], _links: {} } }],
+      },
+      [
+        { block: 'jira', field: 'projectId', values: { domain }, id: '10001', selected: { id: '10001', name: 'Operations', detail: 'OPS' }, asked: `${jira}/project/10001` },
+        { block: 'jira', field: 'projectId', values: { domain }, id: 'NOPE', selected: null, asked: `${jira}/project/NOPE` },
+        { block: 'jira', field: 'issueKey', values: { domain, projectId: '10000' }, id: 'PROJ-9', selected: { id: 'PROJ-9', name: 'Login fails', detail: 'PROJ-9 · To Do' }, asked: `${jira}/issue/PROJ-9${fields}` },
+        { block: 'jira', field: 'issueKey', values: { domain, manualProjectId: 'proj' }, id: 'PROJ-9', selected: { id: 'PROJ-9', name: 'Login fails', detail: 'PROJ-9 · To Do' }, asked: `${jira}/issue/PROJ-9${fields}` },
+        { block: 'jira', field: 'issueKey', values: { domain, projectId: 'PROJ' }, id: 'OPS-3', selected: null, asked: `${jira}/issue/OPS-3${fields}` },
+        { block: 'jira', field: 'issueKey', values: { domain, projectId: 'PROJ' }, id: 'GONE-1', selected: null, asked: `${jira}/issue/GONE-1${fields}` },
+        { block: 'confluence', field: 'pageId', values: site, id: '42', selected: { id: '42', name: 'Runbook' }, asked: `${pages}/42` },
+        { block: 'confluence', field: 'pageId', values: site, id: '41', selected: null, asked: `${pages}/41` },
+        { block: 'confluence', field: 'pageId', values: site, id: '7', selected: null, asked: `${pages}/7` },
+        { block: 'confluence', field: 'pageId', values: site, id: 'Runbook', selected: null, asked: null },
+      ],
+    );
+  });
 });
 
 describe('Linear', () => {
@@ -186,6 +260,26 @@ describe('Linear', () => {
     expect((h.fakes.linear.requests.slice(-1)[0]?.body as { variables: { after: unknown } }).variables.after).toBe('c-50');
     h.fakes.linear.once('POST', '/graphql', { status: 400, json: { errors: [{ message: 'Entity not found: Team', extensions: { type: 'invalid input' } }] } });
     expect(await h.list({ blockType: 'linear', fieldId: 'projectId', values: { credential: 'mine-linear', teamId: 'gone' } })).toEqual({ status: 502, body: { success: false, error: 'Linear answered 400: Entity not found: Team' } });
+  });
+
+  it('a stored team or project by id (team(id), project(id) with its teams; another team’s project, or Entity not found, is null)', async () => {
+    const noPage = { hasNextPage: false, endCursor: null };
+    const team = (id: string) => ({ query: TEAM_QUERY, variables: { id } });
+    const project = (id: string) => ({ query: PROJECT_QUERY, variables: { id } });
+    await lookUps(
+      h.fakes.linear,
+      {
+        'linear.teamId': ['POST', '/graphql', { json: { data: { teams: { nodes: [], pageInfo: noPage } } } }],
+        'linear.projectId': ['POST', '/graphql', { json: { data: { team: { projects: { nodes: [], pageInfo: noPage } } } } }],
+      },
+      [
+        { block: 'linear', field: 'teamId', id: 'team-2', selected: { id: 'team-2', name: 'Design', detail: 'DES' }, asked: '/graphql', body: team('team-2') },
+        { block: 'linear', field: 'teamId', id: 'team-gone', selected: null, asked: '/graphql', body: team('team-gone') },
+        { block: 'linear', field: 'projectId', values: { teamId: 'team-2' }, id: 'proj-2', selected: { id: 'proj-2', name: 'SSO' }, asked: '/graphql', body: project('proj-2') },
+        { block: 'linear', field: 'projectId', values: { manualTeamId: 'team-1' }, id: 'proj-3', selected: null, asked: '/graphql', body: project('proj-3') },
+        { block: 'linear', field: 'projectId', values: { teamId: 'team-1' }, id: 'proj-gone', selected: null, asked: '/graphql', body: project('proj-gone') },
+      ],
+    );
   });
 });
 
@@ -228,6 +322,34 @@ describe('Microsoft Graph', () => {
     await list('microsoft_teams', 'chatId', {}, { cursor: first.nextCursor ?? '' });
     expect(h.fakes.microsoft.received('GET', '/me/chats').slice(-1)[0]?.query).toEqual({ $top: '50', $expand: 'members', $skiptoken: 'RFNwdAI' });
   });
+
+  it('a stored folder, workbook, team, chat or channel by id; none (404, or a folder name Graph calls malformed) or no .xlsx is null', async () => {
+    const none = { json: { value: [] } };
+    const teams = (field: string, values?: Record<string, string>) => ({ block: 'microsoft_teams', field, ...(values ? { values } : {}) });
+    const workbook = (id: string) => `/me/drive/items/${id}?$select=id,name,file,parentReference`;
+    await lookUps(
+      h.fakes.microsoft,
+      {
+        'outlook.folder': ['GET', '/me/mailFolders', none],
+        'microsoft_excel.spreadsheetId': ['GET', '/me/drive/root/search(q=:q)', none],
+        'microsoft_teams.teamId': ['GET', '/me/joinedTeams', none],
+        'microsoft_teams.chatId': ['GET', '/me/chats', none],
+        'microsoft_teams.channelId': ['GET', '/teams/:team/channels', none],
+      },
+      [
+        { block: 'outlook', field: 'folder', id: 'AAMkReceipts', selected: { id: 'AAMkReceipts', name: 'Receipts', detail: '1 unread' }, asked: '/me/mailFolders/AAMkReceipts' },
+        { block: 'outlook', field: 'folder', id: 'AAMkGone', selected: null, asked: '/me/mailFolders/AAMkGone' },
+        { block: 'outlook', field: 'folder', id: 'Receipts', selected: null, asked: '/me/mailFolders/Receipts' },
+        { block: 'microsoft_excel', field: 'spreadsheetId', id: 'wb-budget', selected: { id: 'wb-budget', name: 'Budget.xlsx', detail: '/' }, asked: workbook('wb-budget') },
+        { block: 'microsoft_excel', field: 'spreadsheetId', id: 'doc-notes', selected: null, asked: workbook('doc-notes') },
+        { ...teams('teamId'), id: 'team-ops', selected: { id: 'team-ops', name: 'Operations' }, asked: '/teams/team-ops' },
+        { ...teams('teamId'), id: 'team-gone', selected: null, asked: '/teams/team-gone' },
+        { ...teams('chatId'), id: '19:ada_bob@unq.gbl.spaces', selected: { id: '19:ada_bob@unq.gbl.spaces', name: 'Ada, Bob', detail: 'One-on-one chat' }, asked: '/chats/19:ada_bob@unq.gbl.spaces?$expand=members' },
+        { ...teams('channelId', { teamId: 'team-eng' }), id: '19:incidents@thread.tacv2', selected: { id: '19:incidents@thread.tacv2', name: 'Incidents', detail: 'Private channel' }, asked: '/teams/team-eng/channels/19:incidents@thread.tacv2' },
+        { ...teams('channelId', { teamId: 'team-gone' }), id: '19:general@thread.tacv2', selected: null, asked: '/teams/team-gone/channels/19:general@thread.tacv2' },
+      ],
+    );
+  });
 });
 
 describe('Wealthbox', () => {
@@ -242,5 +364,15 @@ describe('Wealthbox', () => {
     const first = await list('wealthbox', 'taskId');
     await list('wealthbox', 'taskId', {}, { cursor: first.nextCursor ?? '' });
     expect(h.fakes.crm.received('GET', '/wealthbox/tasks').slice(-1)[0]?.query).toEqual({ page: '2', per_page: '100' });
+  });
+
+  it('a stored contact or task by id (contacts/{id}, tasks/{id}); none (404) is null, an id that is no number is not asked for', async () => {
+    const none = (plural: string) => ['GET', `/wealthbox/${plural}`, { json: { [plural]: [], meta: { current_page: 1, total_pages: 1 } } }] as [string, string, FakeAnswer];
+    await lookUps(h.fakes.crm, { 'wealthbox.contactId': none('contacts'), 'wealthbox.taskId': none('tasks') }, [
+      { block: 'wealthbox', field: 'contactId', id: '101', selected: { id: '101', name: 'Ada Lovelace', detail: 'ada@weft.example' }, asked: '/wealthbox/contacts/101' },
+      { block: 'wealthbox', field: 'contactId', id: '999', selected: null, asked: '/wealthbox/contacts/999' },
+      { block: 'wealthbox', field: 'contactId', id: 'Ada', selected: null, asked: null },
+      { block: 'wealthbox', field: 'taskId', id: '301', selected: { id: '301', name: 'Follow up', detail: 'Due 2025-05-24 11:00 AM -0400' }, asked: '/wealthbox/tasks/301' },
+    ]);
   });
 });

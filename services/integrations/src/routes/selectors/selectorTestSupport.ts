@@ -28,6 +28,8 @@ export interface SelectorHarness {
   fakes: { slack: FakeServer; gmail: FakeServer; google: FakeServer; atlassian: FakeServer; linear: FakeServer; microsoft: FakeServer; crm: FakeServer };
   /** Credentials the registry stand-in was asked for, in order. */
   tokenRequests: Array<{ userId: string; credentialId: string }>;
+  /** The errors of the stored-choice lookups the route logged as failed (`selector lookup failed`), in order. */
+  lookupFailures: string[];
   /** POST /api/tools/selectors/list as CALLER (the body gets workflowId wf-sel unless it names one). */
   list(body: unknown, opts?: { envVars?: Record<string, string>; context?: CallContext; strict?: boolean }): Promise<RouteAnswer>;
   reset(): void;
@@ -70,7 +72,13 @@ export async function createSelectorHarness(): Promise<SelectorHarness> {
     WEFT_WEALTHBOX_BASE_URL: `${crm.url}/wealthbox`,
   };
   const config = loadConfig({ ...process.env, WEFT_INSTANCE: 'tselectors' });
-  const logger = createLogger('integrations', 'silent');
+  const lookupFailures: string[] = [];
+  const logger = createLogger('integrations', 'warn', {
+    write(line: string) {
+      const entry = JSON.parse(line) as { msg?: string; error?: string };
+      if (entry.msg === 'selector lookup failed') lookupFailures.push(String(entry.error));
+    },
+  });
   const runtime = (allow: string[]): ToolRuntime => createToolRuntime({ db: database.db, logger, config, env, registry, policy: { allowPrivateNetwork: false, allowlist: allow }, docsDir: null });
   const rt = runtime(['127.0.0.1']);
   const strict = runtime([]);
@@ -78,6 +86,7 @@ export async function createSelectorHarness(): Promise<SelectorHarness> {
   return {
     fakes,
     tokenRequests,
+    lookupFailures,
     list(body, opts = {}) {
       const withWorkflow = typeof body === 'object' && body !== null && !Array.isArray(body) && !('workflowId' in body) ? { workflowId: CALLER.workflowId, ...body } : body;
       return (opts.strict ? strict : rt).routes.handle({ method: 'POST', path: '/tools/selectors/list', query: {}, body: withWorkflow, context: opts.context ?? CALLER, envVars: opts.envVars ?? {} });
@@ -86,6 +95,7 @@ export async function createSelectorHarness(): Promise<SelectorHarness> {
       // Requests only: reset() would drop the fakes' default routes too.
       for (const f of Object.values(fakes)) f.requests.length = 0;
       tokenRequests.length = 0;
+      lookupFailures.length = 0;
     },
     async close() {
       await rt.close();

@@ -150,10 +150,10 @@ describe('provider refusals', () => {
 });
 
 describe('the stored choice’s name (selectedId → selected)', () => {
-  const teams = (selectedId: unknown, extra: Record<string, unknown> = {}) => h.list({ blockType: 'microsoft_teams', fieldId: 'teamId', values: { credential: 'mine-ms' }, selectedId, ...extra });
-  const teamsPage = (ids: string[], next?: string) => ({
-    json: { value: ids.map((id) => ({ id, displayName: `Team ${id}` })), ...(next ? { '@odata.nextLink': `${h.fakes.microsoft.url}/me/joinedTeams?$skiptoken=${next}` } : {}) },
-  });
+  const gmail = (selectedId: unknown, extra: Record<string, unknown> = {}) => h.list({ blockType: 'gmail', fieldId: 'folder', values: { credential: 'mine-gmail' }, selectedId, ...extra });
+  /** Gmail's labels answer (one, without pages) with `count` user labels `L0`…; the list cuts it into answers of 100. */
+  const labels = (count: number) => ({ json: { labels: Array.from({ length: count }, (_, i) => ({ id: `Label_${i}`, name: `L${i}`, type: 'user' })) } });
+  const labelsPath = '/gmail/v1/users/me/labels';
 
   it('is refused with a 400 naming selectedId when it is not a short string', async () => {
     expect(await slack({ credential: 'mine-slack' }, { selectedId: 42 })).toEqual({ status: 400, body: { success: false, error: 'selectedId must be a string' } });
@@ -204,32 +204,34 @@ describe('the stored choice’s name (selectedId → selected)', () => {
     expect(await sheets('sh-gone')).toMatchObject({ status: 200, body: { selected: null } });
   });
 
-  it('a list without a get-by-id call is read on from where its first answer stopped, up to 10 answers', async () => {
-    // The newest `once` answers first: the pages are queued last to first.
-    h.fakes.microsoft.once('GET', '/me/joinedTeams', teamsPage(['T3']));
-    h.fakes.microsoft.once('GET', '/me/joinedTeams', teamsPage(['T2'], 'p3'));
-    h.fakes.microsoft.once('GET', '/me/joinedTeams', teamsPage(['T1'], 'p2'));
-    const res = await teams('T3');
-    expect(res.body).toEqual({ items: [{ id: 'T1', name: 'Team T1' }], nextCursor: expect.any(String), selected: { id: 'T3', name: 'Team T3' } });
-    expect(h.fakes.microsoft.requests.map((r) => r.query.$skiptoken)).toEqual([undefined, 'p2', 'p3']);
+  it('a list without a get-by-id call (Gmail labels, named by their names) is read on from where its first answer stopped, up to 10 answers', async () => {
+    h.fakes.gmail.once('GET', labelsPath, labels(130)).once('GET', labelsPath, labels(130));
+    const res = await gmail('L120');
+    expect(res.body).toMatchObject({ nextCursor: expect.any(String), selected: { id: 'L120', name: 'L120' } });
+    expect((res.body as { items: unknown[] }).items).toHaveLength(100);
+    expect(h.fakes.gmail.requests).toHaveLength(2);
 
     // A searched answer is not the list's start: the lookup reads it from the start.
     h.reset();
-    h.fakes.microsoft.once('GET', '/me/joinedTeams', teamsPage(['T1', 'T9']));
-    h.fakes.microsoft.once('GET', '/me/joinedTeams', teamsPage(['T1', 'T9']));
-    expect((await teams('T9', { search: 'T1' })).body).toEqual({ items: [{ id: 'T1', name: 'Team T1' }], selected: { id: 'T9', name: 'Team T9' } });
-    expect(h.fakes.microsoft.requests).toHaveLength(2);
+    h.fakes.gmail.once('GET', labelsPath, labels(130)).once('GET', labelsPath, labels(130));
+    expect((await gmail('L5', { search: 'L12' })).body).toMatchObject({ selected: { id: 'L5', name: 'L5' } });
+    expect(h.fakes.gmail.requests).toHaveLength(2);
 
-    // Not within 10 answers (1,000 items): null, and no eleventh request.
+    // Not within 10 answers (1,000 items): null, and no eleventh request (it would get the fake's own 4 labels).
     h.reset();
-    for (let i = 0; i < 12; i += 1) h.fakes.microsoft.once('GET', '/me/joinedTeams', teamsPage([`X${i}`], `n${i + 1}`));
-    expect((await teams('T-nowhere')).body).toMatchObject({ selected: null });
-    expect(h.fakes.microsoft.requests).toHaveLength(10);
+    for (let i = 0; i < 10; i += 1) h.fakes.gmail.once('GET', labelsPath, labels(1200));
+    expect((await gmail('L1100')).body).toMatchObject({ selected: null });
+    expect(h.fakes.gmail.requests).toHaveLength(10);
+    // The whole list in its first answer: nothing more is asked.
+    h.reset();
+    expect((await gmail('Label_1')).body).toMatchObject({ selected: null });
+    expect(h.fakes.gmail.requests).toHaveLength(1);
   });
 
   it('a provider refusing the lookup leaves the list answered and the choice unnamed', async () => {
     h.fakes.slack.once('GET', '/conversations.info', { json: { ok: false, error: 'missing_scope' } });
     const res = await slack({ credential: 'mine-slack' }, { selectedId: 'C0SOMEWHERE' });
     expect(res).toMatchObject({ status: 200, body: { items: expect.arrayContaining([{ id: 'C024BE91L', name: '#general' }]), selected: null } });
+    expect(h.lookupFailures).toEqual(['Slack answered 200: missing_scope']);
   });
 });

@@ -1,5 +1,5 @@
 import { AppError } from '@weft/platform';
-import { list, obj, seg, str } from '../../../tools/services/http.js';
+import { list, obj, seg, str, type Obj } from '../../../tools/services/http.js';
 import { jqlProject, jqlString } from '../../../tools/services/jira/jql.js';
 import { choice, collectPages, PAGE_LIMIT, type SelectorItem, wholeNumber } from '../paging.js';
 import type { SelectorLister } from '../lister.js';
@@ -23,6 +23,12 @@ async function siteId(client: ProviderClient, domain: string, fallBackToFirst: b
   return site.id;
 }
 
+/** The Jira REST API 3 of a site. */
+const jiraApi = (client: ProviderClient, cloud: string) => `${client.io.baseUrl('atlassian')}/ex/jira/${seg(cloud)}/rest/api/3`;
+
+/** A project as the selector shows it: its name, its key as the second line. */
+const projectItem = (p: Obj): SelectorItem => choice(p.id, String(p.name ?? p.key ?? ''), str(p.key));
+
 /** Jira projects: `project/search` (its `query` searches names and keys), by `startAt`. */
 export const jiraProjects: SelectorLister = {
   provider: 'Jira',
@@ -32,11 +38,16 @@ export const jiraProjects: SelectorLister = {
     const cloud = await siteId(client, inputs.domain ?? '', true);
     return collectPages(async (page) => {
       const startAt = wholeNumber(page, 0);
-      const data = obj(await client.request({ url: `${client.io.baseUrl('atlassian')}/ex/jira/${seg(cloud)}/rest/api/3/project/search`, query: { startAt, maxResults: PAGE_LIMIT, query: search } }));
+      const data = obj(await client.request({ url: `${jiraApi(client, cloud)}/project/search`, query: { startAt, maxResults: PAGE_LIMIT, query: search } }));
       const values = list(data.values).map(obj);
-      const items = values.map((p): SelectorItem => choice(p.id, String(p.name ?? p.key ?? ''), str(p.key)));
-      return { items, next: data.isLast === false && values.length > 0 ? String(startAt + values.length) : undefined };
+      return { items: values.map(projectItem), next: data.isLast === false && values.length > 0 ? String(startAt + values.length) : undefined };
     }, position);
+  },
+  /** One project by id or key (`project/{projectIdOrKey}`; 404: none the account can browse). */
+  async get({ client, inputs }, id) {
+    const cloud = await siteId(client, inputs.domain ?? '', true);
+    const found = await client.find({ url: `${jiraApi(client, cloud)}/project/${seg(id)}` });
+    return found === null ? null : projectItem(obj(found));
   },
 };
 
@@ -44,6 +55,20 @@ export const jiraProjects: SelectorLister = {
 function textTerm(search: string): string | undefined {
   const words = search.replace(/[+\-&|!(){}[\]^"~*?:\\/]/g, ' ').trim().replace(/\s+/g, ' ');
   return words ? `${words}*` : undefined;
+}
+
+/** An issue as the selector shows it: its summary, its key and status as the second line; the id is the key. */
+function issueItem(i: Obj): SelectorItem {
+  const key = String(i.key ?? i.id ?? '');
+  const fields = obj(i.fields);
+  const status = str(obj(fields.status).name);
+  return { id: key, name: str(fields.summary) || key, detail: status ? `${key} · ${status}` : key };
+}
+
+/** Whether a project (an issue's `fields.project`) is the one the input names: its id, key or name (as JQL takes them). */
+function isProject(project: Obj, input: string): boolean {
+  const wanted = input.trim().toLowerCase();
+  return [project.id, project.key, project.name].some((v) => (typeof v === 'string' || typeof v === 'number') && String(v).toLowerCase() === wanted);
 }
 
 /**
@@ -64,17 +89,20 @@ export const jiraIssues: SelectorLister = {
     return collectPages(async (nextPageToken) => {
       const data = obj(await client.request({
         method: 'POST',
-        url: `${client.io.baseUrl('atlassian')}/ex/jira/${seg(cloud)}/rest/api/3/search/jql`,
+        url: `${jiraApi(client, cloud)}/search/jql`,
         json: { jql: `${jql} ORDER BY updated DESC`, maxResults: PAGE_LIMIT, fields: ['summary', 'status'], ...(nextPageToken ? { nextPageToken } : {}) },
       }));
       const issues = list(data.issues).map(obj);
-      const items = issues.map((i): SelectorItem => {
-        const key = String(i.key ?? i.id ?? '');
-        const status = str(obj(obj(i.fields).status).name);
-        return { id: key, name: str(obj(i.fields).summary) || key, detail: status ? `${key} · ${status}` : key };
-      });
-      return { items, next: data.isLast === true || issues.length === 0 ? undefined : str(data.nextPageToken) };
+      return { items: issues.map(issueItem), next: data.isLast === true || issues.length === 0 ? undefined : str(data.nextPageToken) };
     }, position);
+  },
+  /** One issue by key (`issue/{issueIdOrKey}`; 404: none the account can see); another project's is none, as the list holds the project's only. */
+  async get({ client, inputs }, id) {
+    const cloud = await siteId(client, inputs.domain ?? '', true);
+    const found = await client.find({ url: `${jiraApi(client, cloud)}/issue/${seg(id)}`, query: { fields: 'summary,status,project' } });
+    if (found === null) return null;
+    const issue = obj(found);
+    return isProject(obj(obj(issue.fields).project), inputs.projectId ?? '') ? issueItem(issue) : null;
   },
 };
 
@@ -89,6 +117,12 @@ function confluenceNext(data: Record<string, unknown>): string | undefined {
   }
 }
 
+/** The v2 pages of a Confluence site. */
+const confluencePagesUrl = (client: ProviderClient, cloud: string) => `${client.io.baseUrl('atlassian')}/ex/confluence/${seg(cloud)}/wiki/api/v2/pages`;
+
+/** A page as the selector shows it: its title. */
+const pageItem = (p: Obj): SelectorItem => ({ id: String(p.id ?? ''), name: String(p.title ?? p.id ?? '') });
+
 /**
  * Confluence pages: v2 `pages` (current ones, last modified first) by its cursor. Its `title` filter
  * matches whole titles only, so a search filters by title here.
@@ -101,12 +135,23 @@ export const confluencePages: SelectorLister = {
     const cloud = await siteId(client, inputs.domain ?? '', false);
     return collectPages(
       async (cursor) => {
-        const data = obj(await client.request({ url: `${client.io.baseUrl('atlassian')}/ex/confluence/${seg(cloud)}/wiki/api/v2/pages`, query: { limit: PAGE_LIMIT, cursor, status: 'current', sort: '-modified-date' } }));
-        const items = list(data.results).map(obj).map((p): SelectorItem => ({ id: String(p.id ?? ''), name: String(p.title ?? p.id ?? '') }));
-        return { items, next: confluenceNext(data) };
+        const data = obj(await client.request({ url: confluencePagesUrl(client, cloud), query: { limit: PAGE_LIMIT, cursor, status: 'current', sort: '-modified-date' } }));
+        return { items: list(data.results).map(obj).map(pageItem), next: confluenceNext(data) };
       },
       position,
       { filter: search },
     );
+  },
+  /**
+   * One page by id (v2 `pages/{id}`; 404: none): a page not current (archived, trashed) is none, as
+   * the list holds current ones only. Page ids are numbers: any other id is none, nothing asked.
+   */
+  async get({ client, inputs }, id) {
+    if (!/^\d{1,20}$/.test(id)) return null;
+    const cloud = await siteId(client, inputs.domain ?? '', false);
+    const found = await client.find({ url: `${confluencePagesUrl(client, cloud)}/${seg(id)}` });
+    if (found === null) return null;
+    const page = obj(found);
+    return page.status === 'current' ? pageItem(page) : null;
   },
 };

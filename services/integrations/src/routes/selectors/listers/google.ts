@@ -5,6 +5,7 @@ import type { SelectorLister } from '../lister.js';
 /**
  * Gmail labels (`users/me/labels`, one answer without pages). The id is the label's name: the Gmail
  * tools read a folder as `in:<system label>` or `label:<name>` (gmailFolderQuery), which takes names.
+ * No get-by-id: Gmail gets a label by its id, not its name (a stored choice is found in the list).
  */
 export const gmailLabels: SelectorLister = {
   provider: 'Gmail',
@@ -81,6 +82,11 @@ export function driveFiles(mimeType: string, what: string): SelectorLister {
   };
 }
 
+/** A calendar of the account's list: its own name for it (`summaryOverride`) else the calendar's, the primary marked. */
+function calendarItem(c: Obj): SelectorItem {
+  return choice(c.id, String(c.summaryOverride ?? c.summary ?? c.id ?? ''), c.primary === true && 'Primary calendar');
+}
+
 /** Google Calendar calendars: `users/me/calendarList` by `pageToken`; a search filters by name here. */
 export const googleCalendars: SelectorLister = {
   provider: 'Google Calendar',
@@ -89,10 +95,14 @@ export const googleCalendars: SelectorLister = {
     collectPages(
       async (pageToken) => {
         const data = obj(await client.request({ url: `${client.io.baseUrl('googleCalendar')}/users/me/calendarList`, query: { maxResults: PAGE_LIMIT, pageToken } }));
-        const items = list(data.items).map(obj).map((c) => choice(c.id, String(c.summaryOverride ?? c.summary ?? c.id ?? ''), c.primary === true && 'Primary calendar'));
-        return { items, next: str(data.nextPageToken) };
+        return { items: list(data.items).map(obj).map(calendarItem), next: str(data.nextPageToken) };
       },
       position,
       { filter: search },
     ),
+  /** One calendar of the account's list by id (`users/me/calendarList/{id}`; 404: not in the list). */
+  async get({ client }, id) {
+    const found = await client.find({ url: `${client.io.baseUrl('googleCalendar')}/users/me/calendarList/${seg(id)}` });
+    return found === null ? null : calendarItem(obj(found));
+  },
 };

@@ -9,12 +9,32 @@ export const TEAMS_QUERY = `query SelectorTeams($first: Int!, $after: String, $f
 /** One team's projects, by name when searched. */
 export const TEAM_PROJECTS_QUERY = `query SelectorTeamProjects($teamId: String!, $first: Int!, $after: String, $filter: ProjectFilter) { team(id: $teamId) { projects(first: $first, after: $after, filter: $filter) { nodes { id name } ${PAGE_INFO} } } }`;
 
-/** A GraphQL call: `errors` in the answer (Linear sends them with 200 or 400) are the provider's refusal. */
-async function graphql(client: ProviderClient, query: string, variables: Obj): Promise<Obj> {
-  const body = obj(await client.request({ method: 'POST', url: client.io.baseUrl('linear'), json: { query, variables } }));
+/** One team by id. */
+export const TEAM_QUERY = 'query SelectorTeam($id: String!) { team(id: $id) { id name key } }';
+/** One project by id, with its teams (a project may belong to several). */
+export const PROJECT_QUERY = 'query SelectorProject($id: String!) { project(id: $id) { id name teams { nodes { id key } } } }';
+
+/** The answer's `errors` as the provider's refusal (Linear sends them with 200 or 400); else its data. */
+function graphqlData(client: ProviderClient, answer: unknown): Obj {
+  const body = obj(answer);
   const first = obj(list(body.errors)[0]);
   if (list(body.errors).length > 0) throw client.refused(200, str(first.message) ?? 'GraphQL error');
   return obj(body.data);
+}
+
+/** A GraphQL call: `errors` in the answer are the provider's refusal. */
+async function graphql(client: ProviderClient, query: string, variables: Obj): Promise<Obj> {
+  return graphqlData(client, await client.request({ method: 'POST', url: client.io.baseUrl('linear'), json: { query, variables } }));
+}
+
+/** Linear's answer for an id it has no entity of (`Entity not found: Team`, with 200 or 400). */
+const entityNotFound = (status: number, data: unknown) =>
+  (status === 200 || status === 400) && list(obj(data).errors).some((e) => (str(obj(e).message) ?? '').startsWith('Entity not found'));
+
+/** A GraphQL query of one entity by id: `null` when Linear has none. */
+async function graphqlOne(client: ProviderClient, query: string, id: string): Promise<Obj | null> {
+  const answer = await client.find({ method: 'POST', url: client.io.baseUrl('linear'), json: { query, variables: { id } } }, entityNotFound);
+  return answer === null ? null : graphqlData(client, answer);
 }
 
 /** A Linear connection as a page: its nodes and the cursor after them. */
@@ -25,6 +45,9 @@ function connectionPage(connection: Obj, toItem: (node: Obj) => SelectorItem) {
 
 const nameFilter = (search: string | undefined) => (search ? { name: { containsIgnoreCase: search } } : null);
 
+const teamItem = (t: Obj): SelectorItem => choice(t.id, String(t.name ?? t.id ?? ''), str(t.key));
+const projectItem = (p: Obj): SelectorItem => ({ id: String(p.id ?? ''), name: String(p.name ?? p.id ?? '') });
+
 /** Linear teams (`teams` query), by its cursor. */
 export const linearTeams: SelectorLister = {
   provider: 'Linear',
@@ -32,8 +55,13 @@ export const linearTeams: SelectorLister = {
   list: ({ client, search, position }) =>
     collectPages(async (after) => {
       const data = await graphql(client, TEAMS_QUERY, { first: PAGE_LIMIT, after: after ?? null, filter: nameFilter(search) });
-      return connectionPage(obj(data.teams), (t) => choice(t.id, String(t.name ?? t.id ?? ''), str(t.key)));
+      return connectionPage(obj(data.teams), teamItem);
     }, position),
+  /** One team by id (`team(id)`; `Entity not found`: none). */
+  async get({ client }, id) {
+    const data = await graphqlOne(client, TEAM_QUERY, id);
+    return data === null || data.team == null ? null : teamItem(obj(data.team));
+  },
 };
 
 /** The projects of one Linear team (`team(id).projects`), by its cursor. */
@@ -44,6 +72,15 @@ export const linearProjects: SelectorLister = {
   list: ({ client, search, position, inputs }) =>
     collectPages(async (after) => {
       const data = await graphql(client, TEAM_PROJECTS_QUERY, { teamId: inputs.teamId ?? '', first: PAGE_LIMIT, after: after ?? null, filter: nameFilter(search) });
-      return connectionPage(obj(obj(data.team).projects), (p) => ({ id: String(p.id ?? ''), name: String(p.name ?? p.id ?? '') }));
+      return connectionPage(obj(obj(data.team).projects), projectItem);
     }, position),
+  /** One project by id (`project(id)`; `Entity not found`: none); a project not of the team is none, as the list holds the team's only. */
+  async get({ client, inputs }, id) {
+    const data = await graphqlOne(client, PROJECT_QUERY, id);
+    if (data === null || data.project == null) return null;
+    const project = obj(data.project);
+    const team = (inputs.teamId ?? '').toLowerCase();
+    const ofTeam = list(obj(project.teams).nodes).map(obj).some((t) => [t.id, t.key].some((v) => typeof v === 'string' && v.toLowerCase() === team));
+    return ofTeam ? projectItem(project) : null;
+  },
 };
