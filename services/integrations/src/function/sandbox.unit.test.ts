@@ -215,6 +215,28 @@ describe('function sandbox timers', () => {
       await one.close();
     }
   });
+  it('a waiting call times out on time while another call computes on its thread', async () => {
+    const one = new SandboxPool({ size: 1, callsPerWorker: 2 });
+    try {
+      const order: string[] = [];
+      const waiting = one.run({ code: 'await new Promise((r) => setTimeout(r, 60000))', params: {}, envVars: {}, timeoutMs: 300 }).then((r) => {
+        order.push('waiting');
+        return r;
+      });
+      const spinning = new AbortController();
+      const spin = one.run({ code: 'while (true) {}', params: {}, envVars: {}, timeoutMs: 120_000, signal: spinning.signal }).then((r) => {
+        order.push('spinning');
+        return r;
+      });
+      // Answered from the spinning call's interrupt handler: without it, it would wait for the spin to end.
+      expect(await waiting).toMatchObject({ success: false, error: 'Function execution timed out after 300 ms', limit: 'time' });
+      expect(order).toEqual(['waiting']);
+      spinning.abort();
+      expect(await spin).toMatchObject({ error: SANDBOX_CANCELLED });
+    } finally {
+      await one.close();
+    }
+  });
 });
 
 describe('function sandbox fetch', () => {
