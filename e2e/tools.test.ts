@@ -273,7 +273,7 @@ describe('synchronous calls that take longer than a gRPC call’s default deadli
       fake.on('GET', '/slow.csv', { delayMs: 3_000, headers: { 'content-type': 'text/csv' }, text: 'a,b\n1,2\n' });
       fake.on('GET', '/slower-data', { delayMs: 10_500, json: { slower: true } });
       const [busy, timedOut, viaGet, viaPost, parsed, overTen] = await Promise.all([
-        // The function's own work (no timers in the sandbox: it watches the clock) and its own time limit.
+        // The function's own work (a busy loop: CPU, not a wait) and its own time limit.
         at('POST', '/api/function/execute', { code: 'const end = Date.now() + 3000; while (Date.now() < end) {} return "done"', timeout: 8_000 }),
         at('POST', '/api/function/execute', { code: 'while (true) {}', timeout: 4_000 }),
         at('GET', `/api/proxy?url=${encodeURIComponent(`${fake.url}/slow-data`)}`),
