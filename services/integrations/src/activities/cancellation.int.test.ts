@@ -118,8 +118,9 @@ describe('a cancelled run stops its running activities (real Temporal, real sand
     expect(result).toMatchObject({ success: false, cancelled: true, error: 'Run cancelled' });
     expect(result.logs.find((l) => l.blockId === 's')).toMatchObject({ success: true });
     // The activity learns of it through its next heartbeat (one a second) and interrupts the code;
-    // without that the code would spin for its 120 s timeout.
-    await expect.poll(() => sandbox.busy, { timeout: 10_000 }).toBe(0);
+    // without that the code would spin for its 120 s timeout. (Polls here wait up to 30 s: the cancellation
+    // goes through Temporal, slow on a loaded machine, and 30 s still tells it from the 120 s timeouts.)
+    await expect.poll(() => sandbox.busy, { timeout: 30_000 }).toBe(0);
     // The pool (one thread) is usable again at once.
     expect(await sandbox.run({ code: 'return 1 + 1', params: {}, envVars: {} })).toMatchObject({ success: true, result: 2 });
   });
@@ -132,7 +133,7 @@ describe('a cancelled run stops its running activities (real Temporal, real sand
     expect(result).toMatchObject({ success: false, cancelled: true, error: 'Run cancelled' });
     expect(result.logs.find((l) => l.blockId === 's')).toMatchObject({ success: true });
     // Closed through the heartbeat's cancellation, long before the request's own 120 s timeout.
-    await expect.poll(() => fake.received('GET', '/hang')[0]?.abandoned, { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => fake.received('GET', '/hang')[0]?.abandoned, { timeout: 30_000 }).toBe(true);
   });
 
   it('an agent block waiting on a model that never answers: the run ends cancelled and the model request is closed', async () => {
@@ -141,6 +142,6 @@ describe('a cancelled run stops its running activities (real Temporal, real sand
     await handle.cancel();
     const result = (await handle.result()) as RunResult;
     expect(result).toMatchObject({ success: false, cancelled: true, error: 'Run cancelled' });
-    await expect.poll(() => fake.received('POST', '/v1/chat/completions')[0]?.abandoned, { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => fake.received('POST', '/v1/chat/completions')[0]?.abandoned, { timeout: 30_000 }).toBe(true);
   });
 });
