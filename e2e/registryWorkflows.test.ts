@@ -31,7 +31,8 @@ async function expectNotInRegistryTables(client: pg.Client, secret: string): Pro
   }
 }
 
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, ms = 10_000): Promise<T> {
+/** `read` again until `ok` (30 s: the editor's events reach the registry late on a loaded machine); answers the last value. */
+async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, ms = 30_000): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await read();
