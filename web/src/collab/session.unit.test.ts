@@ -78,6 +78,9 @@ function fakeServer() {
   };
 }
 
+/** vi.waitFor's own limit is 1 s, which a loaded machine can spend without running the test at all. */
+const WAIT = { timeout: 30_000 };
+
 async function started(server: ReturnType<typeof fakeServer>, transport: Transport = server.transport): Promise<WorkflowSession> {
   let n = 0;
   const session = createWorkflowSession({ transport, context, newId: () => `command-${++n}`, retryDelayMs: 1 });
@@ -87,7 +90,7 @@ async function started(server: ReturnType<typeof fakeServer>, transport: Transpo
 
 /** Resolves when the session has nothing pending. */
 function settled(session: WorkflowSession): Promise<void> {
-  return vi.waitFor(() => expect(session.snapshot().pending).toBe(0));
+  return vi.waitFor(() => expect(session.snapshot().pending).toBe(0), WAIT);
 }
 
 const starter = (session: WorkflowSession) => session.snapshot().state.blocks[STARTER];
@@ -159,7 +162,7 @@ describe('a workflow session', () => {
     expect(hasUnsavedEdits()).toBe(true);
     let saved = false;
     const waiting = whenSaved().then(() => (saved = true));
-    await vi.waitFor(() => expect(server.log.length).toBeGreaterThan(1));
+    await vi.waitFor(() => expect(server.log.length).toBeGreaterThan(1), WAIT);
     expect(saved).toBe(false);
 
     release();
@@ -280,7 +283,7 @@ describe('a workflow session', () => {
     server.remote([{ type: 'moveBlock', id: STARTER, position: { x: 1, y: 2 } }]);
     const skipped = server.remote([{ type: 'renameBlock', id: STARTER, name: 'After the gap' }]);
     session.receiveLive(skipped);
-    await vi.waitFor(() => expect(session.snapshot().version).toBe(3));
+    await vi.waitFor(() => expect(session.snapshot().version).toBe(3), WAIT);
     expect(server.transport.eventsAfter).toHaveBeenLastCalledWith(1);
     expect(session.snapshot().state).toEqual(server.state());
   });
@@ -303,7 +306,7 @@ describe('a workflow session', () => {
     session.receiveLive(server.remote([{ type: 'renameBlock', id: STARTER, name: 'After the gap' }])); // a gap: fetches v2
     session.receiveLive(server.remote([{ type: 'toggleEnabled', id: STARTER }])); // v4 arrives live meanwhile
     release();
-    await vi.waitFor(() => expect(session.snapshot().version).toBe(4));
+    await vi.waitFor(() => expect(session.snapshot().version).toBe(4), WAIT);
     expect(session.snapshot().state).toEqual(server.state());
   });
 
@@ -383,7 +386,7 @@ describe('an event type this bundle does not know (a newer Weft is deployed)', (
 
     const unknown = unknownEvent();
     session.receiveLive([unknown]);
-    await vi.waitFor(() => expect(session.snapshot().version).toBe(unknown.version));
+    await vi.waitFor(() => expect(session.snapshot().version).toBe(unknown.version), WAIT);
     expect(fullState).toHaveBeenCalledTimes(2);
     const after = session.snapshot();
     expect(after.outdated).toBe(true);
@@ -413,7 +416,7 @@ describe('an event type this bundle does not know (a newer Weft is deployed)', (
     const session = await started(server, { ...transport, send });
     expect(session.edit([{ type: 'moveBlock', id: STARTER, position: { x: 4, y: 4 } }])).toBeNull();
     await settled(session);
-    await vi.waitFor(() => expect(session.snapshot().version).toBe(server.log.length));
+    await vi.waitFor(() => expect(session.snapshot().version).toBe(server.log.length), WAIT);
     expect(fullState).toHaveBeenCalledTimes(2);
     expect(session.snapshot().state.blocks[STARTER]?.name).toBe('Recoloured');
     expect(session.snapshot().state.blocks[STARTER]?.position).toEqual({ x: 4, y: 4 });
@@ -425,14 +428,14 @@ describe('an event type this bundle does not know (a newer Weft is deployed)', (
     const session = await started(server, transport);
     const release = server.hold('after');
     expect(session.edit([{ type: 'addBlock', id: 'a', blockType: 'agent', position: { x: 1, y: 1 } }])).toBeNull();
-    await vi.waitFor(() => expect(server.log).toHaveLength(2));
+    await vi.waitFor(() => expect(server.log).toHaveLength(2), WAIT);
     // The server applied the edit; its answer is held. An unknown event arrives before the answer does.
     const unknown = unknownEvent();
     session.receiveLive([unknown]);
     expect(session.snapshot().outdated).toBe(false);
     expect(fullState).toHaveBeenCalledTimes(1);
     release();
-    await vi.waitFor(() => expect(session.snapshot().version).toBe(unknown.version));
+    await vi.waitFor(() => expect(session.snapshot().version).toBe(unknown.version), WAIT);
     await settled(session);
     expect(fullState).toHaveBeenCalledTimes(2);
     expect(session.snapshot().outdated).toBe(true);
@@ -446,7 +449,7 @@ describe('an event type this bundle does not know (a newer Weft is deployed)', (
     const version = session.version();
     fullState.mockRejectedValueOnce(new Error('offline'));
     session.receiveLive([unknownEvent()]);
-    await vi.waitFor(() => expect(session.snapshot().message).toBe('Could not refresh the workflow: offline'));
+    await vi.waitFor(() => expect(session.snapshot().message).toBe('Could not refresh the workflow: offline'), WAIT);
     expect(session.version()).toBe(version);
     expect(session.snapshot().state).not.toHaveProperty('colour');
   });
