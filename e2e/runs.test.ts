@@ -146,8 +146,12 @@ describe('runs through the gateway', () => {
     const onlyFailed = await api<{ executions: ExecutionAnswer[] }>('GET', `/api/workflows/${id}/executions?status=failed&trigger=manual`);
     expect(onlyFailed.body.executions).toHaveLength(2);
     expect((await api<{ executions: ExecutionAnswer[] }>('GET', `/api/workflows/${id}/executions?status=succeeded`)).body.executions).toHaveLength(0);
-    expect(await api('GET', `/api/workflows/${id}/executions?status=done`)).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^status:/) } });
-    expect(await api('GET', `/api/workflows/${id}/executions?limit=0`)).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^limit:/) } });
+    expect(await api('GET', `/api/workflows/${id}/executions?status=done`)).toEqual({ status: 400, body: { error: 'status: must be one of running, succeeded, failed, cancelled' } });
+    expect(await api('GET', `/api/workflows/${id}/executions?limit=0`)).toEqual({ status: 400, body: { error: 'limit: must be a whole number from 1 to 100' } });
+    expect(await api('GET', `/api/workflows/${id}/executions?limit=ten`)).toEqual({ status: 400, body: { error: 'limit: must be a whole number from 1 to 100' } });
+    // A filter given twice is said so (it was refused as an invalid option, or a limit as NaN).
+    expect(await api('GET', `/api/workflows/${id}/executions?status=failed&status=succeeded`)).toEqual({ status: 400, body: { error: 'Query parameter status must be given once' } });
+    expect(await api('GET', `/api/workflows/${id}/executions?cursor=`)).toEqual({ status: 400, body: { error: 'cursor: must be the nextCursor of an earlier page' } });
     expect(await api('GET', `/api/workflows/${id}/executions?cursor=xyz`)).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^cursor:/) } });
   });
 
@@ -377,6 +381,48 @@ describe('runs through the gateway', () => {
     const draft = await api<RunAnswer>('POST', `/api/workflows/${id}/execute`, {});
     expect(draft.body.output).toMatchObject({ result: 1 });
     expect((await api('POST', `/api/workflows/${id}/execute`, {}, { 'x-api-key': 'wf_wrong' })).status).toBe(401);
+  });
+
+  it("an API call's input is read against the starter's input format: text of the field's type taken as it, anything else a 400 naming the field; a JSON or form body without the JSON type read; GET is a 405", async () => {
+    const format = [
+      { id: 'f1', name: 'name', type: 'string' },
+      { id: 'f2', name: 'age', type: 'number' },
+      { id: 'f3', name: 'vip', type: 'boolean' },
+    ];
+    const { id } = await workflowWith((starter) => [
+      { type: 'setSubBlockValue', id: starter, subBlockId: 'inputFormat', value: format },
+      ...computeThen('return { name: <start.name>, next: <start.age> + 1, vip: <start.vip> }')(starter),
+    ]);
+    const key = (await api<{ apiKey: string }>('POST', `/api/workflows/${id}/deploy`, {})).body.apiKey;
+    const call = (body: string, headers: Record<string, string> = {}) =>
+      fetch(`${inject('weftUrl')}/api/workflows/${id}/execute`, { method: 'POST', body, headers: { 'x-api-key': key, ...headers } }).then(async (r) => ({ status: r.status, allow: r.headers.get('allow'), body: (await r.json()) as RunAnswer & { error?: string } }));
+    const json = { 'content-type': 'application/json' };
+
+    const typed = await call(JSON.stringify({ name: 'Ada', age: '36', vip: 'true' }), json);
+    expect(typed).toMatchObject({ status: 200, body: { success: true, output: { result: { name: 'Ada', next: 37, vip: true } } } });
+    const stored = await api<ExecutionAnswer>('GET', `/api/executions/${typed.body.metadata.executionId}`);
+    expect(stored.body.input).toEqual({ name: 'Ada', age: 36, vip: true });
+    // curl -d sends a form type: its JSON is read as JSON, a form as its fields.
+    expect(await call('{"age": 1}', { 'content-type': 'application/x-www-form-urlencoded' })).toMatchObject({ status: 200, body: { output: { result: { next: 2 } } } });
+    expect(await call('name=Bo&age=4', { 'content-type': 'application/x-www-form-urlencoded' })).toMatchObject({ status: 200, body: { output: { result: { name: 'Bo', next: 5 } } } });
+
+    const runsBefore = (await api<{ executions: unknown[] }>('GET', `/api/workflows/${id}/executions`)).body.executions.length;
+    expect(await call(JSON.stringify({ age: 'thirty-six' }), json)).toMatchObject({ status: 400, body: { error: 'Input field "age" must be a number (the workflow\'s input format), got text' } });
+    expect(await call(JSON.stringify({ vip: 'yes' }), json)).toMatchObject({ status: 400, body: { error: 'Input field "vip" must be true or false (the workflow\'s input format), got text' } });
+    expect(await call('[1, 2]', json)).toMatchObject({ status: 400, body: { error: "Request body must be a JSON object of the workflow's input fields (name, age, vip), got an array" } });
+    expect(await call('hello', { 'content-type': 'text/plain' })).toMatchObject({
+      status: 400,
+      body: { error: 'Request body must be JSON (Content-Type: application/json) or a form; Content-Type text/plain that is not JSON was sent' },
+    });
+    expect(await call(JSON.stringify({ stream: 'true' }), json)).toMatchObject({ status: 400, body: { error: 'stream: must be true or false' } });
+    // A personal key's call of the draft is read the same way.
+    const personal = await api<{ key: string }>('POST', '/api/auth/api-keys', { name: 'input format' });
+    expect(personal.status).toBe(201);
+    expect((await call(JSON.stringify({ age: 'x' }), { ...json, 'x-api-key': personal.body.key })).status).toBe(400);
+    expect((await api<{ executions: unknown[] }>('GET', `/api/workflows/${id}/executions`)).body.executions).toHaveLength(runsBefore);
+
+    const wrongMethod = await fetch(`${inject('weftUrl')}/api/workflows/${id}/execute`, { headers: { 'x-api-key': key } });
+    expect([wrongMethod.status, wrongMethod.headers.get('allow'), await wrongMethod.json()]).toEqual([405, 'POST', { error: `Method GET not allowed on /api/workflows/${id}/execute (allowed: POST)` }]);
   });
 
   it('the deployment key reads, streams and cancels the deployed runs of its own workflow: 401 for a wrong key, 404 for any other run', async () => {

@@ -26,7 +26,8 @@ import { scheduleRoutes } from './routes/schedules.js';
 import { copilotRoutes } from './routes/copilot.js';
 import { runRateLimits, type RunLimiters } from './rateLimit.js';
 import { holdSuccessUntil } from './holdResponse.js';
-import { routeTable } from './routeTable.js';
+import { routeTable, type ApiRoute } from './routeTable.js';
+import { unroutedAnswer } from './methodNotAllowed.js';
 
 export interface AppDeps {
   clients: Clients;
@@ -114,8 +115,13 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', toolRoutes(deps.clients, deps.auth));
   app.use('/api', scheduleRoutes(deps.clients, deps.auth, deps.access));
   app.use('/api', copilotRoutes(deps.clients, deps.auth, deps.access, deps.executionLive));
+  // Read once the app is built (every route is registered by the first request).
+  let routes: ApiRoute[] | undefined;
   app.use('/api', (req, res) => {
-    res.status(404).json({ error: `No route for ${req.method} /api${req.path}` });
+    routes ??= routeTable(app);
+    const answer = unroutedAnswer(routes, req.method, `/api${req.path}`);
+    if (answer.allow) res.setHeader('Allow', answer.allow);
+    res.status(answer.status).json({ error: answer.error });
   });
   app.use(signInPage(deps.auth));
   if (deps.webDist && existsSync(path.join(deps.webDist, 'index.html'))) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Router, type Request, type Response } from 'express';
+import express, { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { NatsConnection, Subscription } from 'nats';
 import { AppError, toAppError } from '@weft/platform';
@@ -13,6 +13,7 @@ import { TtlCache } from '../ttlCache.js';
 import { fromJson, parseBody } from '../validate.js';
 import { chunkSelected, resolveSelectedOutputs, selectedOutputsOf, type NamedBlocks } from './streamSelection.js';
 import { stringQuery } from './internalCall.js';
+import { apiInputFields, checkApiInput, inputOfText } from '../apiInput.js';
 
 /** How long a waited (synchronous) run may take before the call gives up. */
 const SYNC_DEADLINE_MS = 10 * 60_000;
@@ -21,11 +22,14 @@ const POLL_WAIT_MS = 15_000;
 /** Headers of a Response block that the HTTP layer sets itself. */
 const RESERVED_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade']);
 
+const STATUSES = ['running', 'succeeded', 'failed', 'cancelled'] as const;
+const TRIGGERS = ['manual', 'api', 'webhook', 'schedule', 'chat', 'workflow'] as const;
+const LIMIT_RULE = 'must be a whole number from 1 to 100';
 const listQuery = z.object({
-  status: z.enum(['running', 'succeeded', 'failed', 'cancelled']).optional(),
-  trigger: z.enum(['manual', 'api', 'webhook', 'schedule', 'chat', 'workflow']).optional(),
-  cursor: z.string().min(1).optional(),
-  limit: z.coerce.number().int().min(1).max(100).optional(),
+  status: z.enum(STATUSES, { error: `must be one of ${STATUSES.join(', ')}` }).optional(),
+  trigger: z.enum(TRIGGERS, { error: `must be one of ${TRIGGERS.join(', ')}` }).optional(),
+  cursor: z.string().min(1, 'must be the nextCursor of an earlier page').optional(),
+  limit: z.coerce.number({ error: LIMIT_RULE }).int(LIMIT_RULE).min(1, LIMIT_RULE).max(100, LIMIT_RULE).optional(),
 });
 const valueQuery = z.object({ ref: z.string({ error: 'ref is required' }).min(1, 'ref is required') });
 const rerunBody = z.object({ fromBlockId: z.string({ error: 'fromBlockId is required' }).min(1, 'fromBlockId is required') });
@@ -42,11 +46,13 @@ type Mode = 'sync' | 'async' | 'stream';
 function modeOf(req: Request, body: unknown): Mode {
   const asked = req.header('x-execution-mode');
   if (asked !== undefined && asked !== '' && asked !== 'sync' && asked !== 'async') throw new AppError('validation', `x-execution-mode: must be "sync" or "async", got "${asked.slice(0, 40)}"`);
+  const stream = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { stream?: unknown }).stream : undefined;
+  // A stream switch that is no boolean ("true" as text) would quietly wait for the run instead.
+  if (stream !== undefined && typeof stream !== 'boolean') throw new AppError('validation', 'stream: must be true or false');
   if (asked === 'async') return 'async';
   const accept = req.header('accept') ?? '';
   if (accept.includes('text/event-stream')) return 'stream';
-  if (typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true) return 'stream';
-  return 'sync';
+  return stream === true ? 'stream' : 'sync';
 }
 
 /** The run's input: the body, without the `stream` switch and the `selectedOutputs` choice. */
@@ -286,20 +292,26 @@ export function executionRoutes(clients: Clients, auth: Authenticator, access: A
     answerRun(res, execution);
   }
 
-  r.post('/workflows/:id/execute', async (req, res) => {
+  // A body the JSON parser left (another content type, or none): JSON text or a form, else a 400.
+  const otherBodies = express.text({ type: () => true, limit: '5mb' });
+
+  r.post('/workflows/:id/execute', otherBodies, async (req, res) => {
     const workflowId = req.params.id;
-    const body: unknown = req.body;
+    const body: unknown = typeof req.body === 'string' ? inputOfText(req.header('content-type'), req.body) : req.body;
     const mode = modeOf(req, body);
-    const inputJson = JSON.stringify(inputOf(body));
+    const input = inputOf(body);
     // The blocks whose tokens stream, named against the state that runs.
     const selection = selectedOutputsOf(body);
     const selectedIn = (stateJson: string) => (selection ? resolveSelectedOutputs(selection, blocksOf(stateJson)) : undefined);
+    // An API call's input is read against the starter's input format (apiInput.ts).
+    const apiInputJson = (stateJson: string) => JSON.stringify(checkApiInput(apiInputFields(blocksOf(stateJson)), input));
     const key = req.header('x-api-key');
     if (key && !key.startsWith(API_KEY_PREFIX)) {
       // The workflow's deployment API key: the active deployed version runs, acting as its deployer
       // (the owner once the deployer may no longer deploy there), like its webhook and schedule runs.
       // Resolved by the rate limit in front of this route (runRateLimits); resolved here when that is absent.
       const grant = (res.locals.deploymentGrant as DeploymentGrant | undefined) ?? (await clients.registry.resolveDeploymentKey({ workflowId, apiKey: key }));
+      const inputJson = apiInputJson(grant.stateJson);
       await run(res, mode, (o) =>
         clients.runs.startRun(
           { workflowId, inputJson, actorId: grant.actorId || grant.deployedBy, trigger: 'api', stateJson: grant.stateJson, deploymentVersion: grant.version, workspaceId: grant.workspaceId, ...o },
@@ -312,7 +324,10 @@ export function executionRoutes(clients: Clients, auth: Authenticator, access: A
     const actor = await requireActor(auth, req);
     await access.require(actor, workflowId, 'write');
     const workspaceId = await workspaceOf(actor, workflowId);
-    const selected = selection ? selectedIn((await clients.editor.getState({ workflowId, waitMs: 0 })).stateJson) : undefined;
+    // A personal key's run is an API call of the draft: its input is read as the deployed one's is.
+    const draft = selection || key ? (await clients.editor.getState({ workflowId, waitMs: 0 })).stateJson : undefined;
+    const selected = draft === undefined ? undefined : selectedIn(draft);
+    const inputJson = key && draft !== undefined ? apiInputJson(draft) : JSON.stringify(input);
     await run(
       res,
       mode,
@@ -342,7 +357,7 @@ export function executionRoutes(clients: Clients, auth: Authenticator, access: A
 
   r.get('/workflows/:id/executions', async (req, res) => {
     const actor = await requireActor(auth, req);
-    const q = parseBody(listQuery, req.query);
+    const q = parseBody(listQuery, stringQuery(req));
     await access.require(actor, req.params.id, 'read');
     const page = await clients.runs.listExecutions({ workflowId: req.params.id, status: q.status, trigger: q.trigger, cursor: q.cursor, limit: q.limit ?? 20 });
     res.json({ executions: page.executions.map(executionView), nextCursor: page.nextCursor ?? null });
