@@ -7,6 +7,7 @@ import { PaymentsPage } from './pages/PaymentsPage';
 import { navigate, useLocation } from './router';
 import { EmptyHome } from './shell/EmptyHome';
 import { Sidebar } from './shell/Sidebar';
+import { LoadBoundary } from './ui/LoadBoundary';
 import { useToast } from './ui/toast';
 
 const SettingsPage = lazy(() => import('./settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
@@ -69,9 +70,11 @@ function Shell({ settingsTab }: { settingsTab: string | null }) {
       />
       <main className="main">
         {settingsTab ? (
-          <Suspense fallback={<p className="empty">Loading…</p>}>
-            <SettingsPage tab={settingsTab} workspace={workspace} />
-          </Suspense>
+          <LoadBoundary fallback={(message) => <p className="empty error">{message}</p>}>
+            <Suspense fallback={<p className="empty">Loading…</p>}>
+              <SettingsPage tab={settingsTab} workspace={workspace} />
+            </Suspense>
+          </LoadBoundary>
         ) : activeId ? (
           <Canvas key={activeId} workflowId={activeId} listed={!notFound} />
         ) : workspaces.isLoading || workflows.isLoading ? (

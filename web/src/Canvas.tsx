@@ -44,6 +44,7 @@ import { blockStatuses, inputFields } from './run/runState';
 import { RunStatusContext } from './run/RunStatusContext';
 import { useRun } from './run/useRun';
 import { useAfterPaint } from './ui/afterPaint';
+import { LoadBoundary } from './ui/LoadBoundary';
 import { Icon } from './ui/icons';
 import { useToast } from './ui/toast';
 
@@ -561,6 +562,11 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
     else if (name === 'deploy') setDeploying(true);
     else runNow();
   });
+  // The deploy dialog's file did not load: say so and close it (the 'Weft was updated' toast offers the reload).
+  const deployFailed = useStable((message: string) => {
+    setDeploying(false);
+    toast.error(message);
+  });
   const selectedCount = selectedIds.length;
   const deletable = selectedIds.length + selectedEdgeIds.length;
   const toolbar = useMemo(
@@ -576,8 +582,8 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
         <ToolButton label="Copy" icon="copy" shortcut="Ctrl+C" disabled={selectedCount === 0} onClick={() => tool('copy')} />
         {!readOnly && (
           <>
-            <ToolButton label="Paste" icon="download" shortcut="Ctrl+V" onClick={() => tool('paste')} />
-            <ToolButton label="Duplicate selected" icon="plus" shortcut="Ctrl+D" disabled={selectedCount === 0} onClick={() => tool('duplicate')} />
+            <ToolButton label="Paste" icon="paste" shortcut="Ctrl+V" onClick={() => tool('paste')} />
+            <ToolButton label="Duplicate selected" icon="duplicate" shortcut="Ctrl+D" disabled={selectedCount === 0} onClick={() => tool('duplicate')} />
             <ToolButton label="Delete selected" icon="trash" shortcut="Delete" disabled={deletable === 0} onClick={() => tool('delete')} />
             <span className="tool-sep" />
             <ToolButton label="Auto layout" icon="layout" onClick={() => tool('layout')} />
@@ -695,9 +701,11 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
         />
       )}
       {deploying && (
-        <Suspense fallback={<div className="backdrop" />}>
-          <DeployDialog workflowId={workflowId} state={snapshot.state} onClose={() => setDeploying(false)} onShowBlock={showBlock} />
-        </Suspense>
+        <LoadBoundary fallback={() => null} onError={deployFailed}>
+          <Suspense fallback={<div className="backdrop" />}>
+            <DeployDialog workflowId={workflowId} state={snapshot.state} onClose={() => setDeploying(false)} onShowBlock={showBlock} />
+          </Suspense>
+        </LoadBoundary>
       )}
     </div>
   );

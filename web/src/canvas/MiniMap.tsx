@@ -1,11 +1,17 @@
-import { createContext, useContext, useEffect, useRef, type PointerEvent, type WheelEvent } from 'react';
-import { Panel, useReactFlow, useStoreApi } from '@xyflow/react';
+import { createContext, useContext, useEffect, useRef, useState, type PointerEvent, type WheelEvent } from 'react';
+import { Panel, useReactFlow, useStore, useStoreApi, type ReactFlowState } from '@xyflow/react';
+import { Icon } from '../ui/icons';
 import { boxesOf, viewOf } from './cull';
 import type { BlockNode } from './flow';
 
 const SIZE = { width: 160, height: 110 };
 const PAD = 8;
 const FALLBACK_COLOR = '#94a3b8';
+/**
+ * Below this canvas height (the run console open on a laptop's screen, a short window) the minimap folds
+ * into a button: open, it would cover a good part of the blocks left in view. The button opens it again.
+ */
+export const FOLD_BELOW_HEIGHT = 520;
 /** The least time between two redraws for blocks that moved (the view moving redraws in its next frame). */
 const BLOCKS_REDRAW_MS = 250;
 
@@ -116,6 +122,31 @@ function cancelIdle(handle: number): void {
  * more than the canvas itself on every change. Click or drag to move the view there; wheel to zoom.
  */
 export function MiniMap() {
+  const short = useStore(isShort);
+  // The user's own choice (the fold and show buttons) wins over the canvas height until the page reloads.
+  const [chosen, setChosen] = useState<boolean | null>(null);
+  const shown = chosen ?? !short;
+  return (
+    <Panel position="bottom-right" className={`weft-minimap${shown ? ' react-flow__minimap' : ' folded'}`}>
+      {shown ? (
+        <>
+          <MiniMapCanvas />
+          <button type="button" className="minimap-fold" aria-label="Hide minimap" title="Hide minimap" onClick={() => setChosen(false)}>
+            <Icon name="x" size={12} />
+          </button>
+        </>
+      ) : (
+        <button type="button" className="icon-btn bordered minimap-show" aria-label="Show minimap" title="Show minimap" onClick={() => setChosen(true)}>
+          <Icon name="map" size={16} />
+        </button>
+      )}
+    </Panel>
+  );
+}
+
+const isShort = (s: ReactFlowState) => s.height > 0 && s.height < FOLD_BELOW_HEIGHT;
+
+function MiniMapCanvas() {
   const store = useStoreApi<BlockNode>();
   const nodes = useContext(CanvasNodesContext);
   const flow = useReactFlow<BlockNode>();
@@ -231,9 +262,5 @@ export function MiniMap() {
   };
   const onWheel = (e: WheelEvent) => void (e.deltaY < 0 ? flow.zoomIn({ duration: 0 }) : flow.zoomOut({ duration: 0 }));
 
-  return (
-    <Panel position="bottom-right" className="react-flow__minimap weft-minimap">
-      <canvas ref={canvas} role="img" aria-label="Minimap" style={{ width: SIZE.width, height: SIZE.height, display: 'block', cursor: 'pointer' }} onPointerDown={onPointerDown} onPointerMove={onPointerMove} onWheel={onWheel} />
-    </Panel>
-  );
+  return <canvas ref={canvas} role="img" aria-label="Minimap" style={{ width: SIZE.width, height: SIZE.height, display: 'block', cursor: 'pointer' }} onPointerDown={onPointerDown} onPointerMove={onPointerMove} onWheel={onWheel} />;
 }

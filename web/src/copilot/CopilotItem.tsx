@@ -59,6 +59,13 @@ const TOOL_LABEL: Record<ToolState, string> = { detecting: 'preparing', executin
 
 export type ProposalItem = Extract<ChatItem, { kind: 'proposal' }>;
 
+/**
+ * What a checkpoint's revert does. Every checkpoint stays revertible, an earlier turn's (a reopened chat's) too:
+ * the copilot keeps the state before each edit and puts it back as one undoable edit, so what changed since goes too.
+ */
+const REVERT_TITLE = 'Put the workflow back as it was before this edit. Changes made since then are undone too; Undo brings them back.';
+const REVERTED_TITLE = 'The workflow was put back as it was before this edit';
+
 /** One entry of the conversation: a bubble for the user and the copilot, a status line for a tool call, a card for a checkpoint or a proposed diff. */
 export function CopilotItem({ item, onRevert, onDecide }: { item: ChatItem; onRevert(checkpointId: string): void; onDecide(item: ProposalItem, action: 'accept' | 'reject'): void }) {
   switch (item.kind) {
@@ -98,7 +105,7 @@ export function CopilotItem({ item, onRevert, onDecide }: { item: ChatItem; onRe
       return (
         <div className="copilot-checkpoint">
           <span className="muted">Workflow edited</span>
-          <button type="button" className="btn btn-sm btn-ghost" disabled={item.reverted} onClick={() => onRevert(item.checkpointId)}>
+          <button type="button" className="btn btn-sm btn-ghost" disabled={item.reverted} title={item.reverted ? REVERTED_TITLE : REVERT_TITLE} onClick={() => onRevert(item.checkpointId)}>
             <Icon name="undo" size={12} /> {item.reverted ? 'Reverted' : 'Revert to before this edit'}
           </button>
         </div>

@@ -5,6 +5,7 @@ import { CopyButton, providerName } from '../panels/fields/Integrations';
 import { navigate } from '../router';
 import { Icon } from '../ui/icons';
 import { useConfirm } from '../ui/confirm';
+import { LoadBoundary } from '../ui/LoadBoundary';
 import { useToast } from '../ui/toast';
 import { KnowledgeTab } from './KnowledgeTab';
 import { SettingsList, submitted } from './SettingsList';
@@ -176,15 +177,19 @@ function CustomToolsTab() {
         </label>
         <div className="form-row">
           <span>Schema (JSON)</span>
-          <Suspense fallback={<div className="code-editor loading" />}>
-            <CodeEditor value={editing.schema} language="json" label="Tool schema" onChange={(schema) => setEditing((ed) => ed && { ...ed, schema })} onBlur={() => {}} minHeight={180} />
-          </Suspense>
+          <LoadBoundary>
+            <Suspense fallback={<div className="code-editor loading" />}>
+              <CodeEditor value={editing.schema} language="json" label="Tool schema" onChange={(schema) => setEditing((ed) => ed && { ...ed, schema })} onBlur={() => {}} minHeight={180} />
+            </Suspense>
+          </LoadBoundary>
         </div>
         <div className="form-row">
           <span>Code (JavaScript; parameters are variables, return the result)</span>
-          <Suspense fallback={<div className="code-editor loading" />}>
-            <CodeEditor value={editing.code} language="javascript" label="Tool code" placeholder="return { echo: input };" onChange={(code) => setEditing((ed) => ed && { ...ed, code })} onBlur={() => {}} minHeight={160} />
-          </Suspense>
+          <LoadBoundary>
+            <Suspense fallback={<div className="code-editor loading" />}>
+              <CodeEditor value={editing.code} language="javascript" label="Tool code" placeholder="return { echo: input };" onChange={(code) => setEditing((ed) => ed && { ...ed, code })} onBlur={() => {}} minHeight={160} />
+            </Suspense>
+          </LoadBoundary>
         </div>
         {problem && (
           <p className="form-error" role="alert">

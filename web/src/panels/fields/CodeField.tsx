@@ -1,5 +1,6 @@
 import { lazy, Suspense, useContext, useId } from 'react';
 import type { SubBlockConfig } from '@weft/catalog';
+import { LoadBoundary } from '../../ui/LoadBoundary';
 import { useDraft } from '../useDraft';
 import { FormContext } from './FormContext';
 
@@ -42,9 +43,19 @@ export function CodeField({ field, value, onChange, label }: { field: SubBlockCo
         {label}
         <span className="field-hint">{language === 'json' ? 'JSON' : 'JavaScript'}</span>
       </label>
-      <Suspense fallback={<textarea id={id} className="input mono" readOnly value={draft} rows={4} aria-label={label} />}>
-        <CodeEditor value={draft} language={language} label={label} placeholder={field.placeholder} onChange={change} onBlur={onBlur} minHeight={field.id === 'code' ? 160 : 80} readOnly={readOnly} />
-      </Suspense>
+      {/* The editor's file not loading (a rebuild while edits were unsaved) leaves a plain box that still edits the field. */}
+      <LoadBoundary
+        fallback={(message) => (
+          <>
+            <textarea id={id} className="input mono" value={draft} rows={6} aria-label={label} placeholder={field.placeholder} readOnly={readOnly} onChange={(e) => change(e.target.value)} onBlur={onBlur} />
+            <span className="field-hint">{message}</span>
+          </>
+        )}
+      >
+        <Suspense fallback={<textarea id={id} className="input mono" readOnly value={draft} rows={4} aria-label={label} />}>
+          <CodeEditor value={draft} language={language} label={label} placeholder={field.placeholder} onChange={change} onBlur={onBlur} minHeight={field.id === 'code' ? 160 : 80} readOnly={readOnly} />
+        </Suspense>
+      </LoadBoundary>
       {error && (
         <span className="field-error" role="alert">
           {error}

@@ -1,0 +1,189 @@
+/**
+ * Web app leftovers in Chromium (issue 14): the minimap folds away from a short canvas (the run console
+ * open) and comes back on demand; the toolbar's Paste and Duplicate have icons of their own; a reopened
+ * copilot chat's revert of an earlier edit puts back the state before it; a file loaded on demand that a
+ * rebuild removed, with an edit still unsaved, neither reloads the page nor takes the app down.
+ */
+import { describe, expect, inject, it } from 'vitest';
+import type { Page, Route } from 'playwright-core';
+import { AGENT_AND_SLACK_YAML, uniqueSuffix } from '@weft/testkit';
+import { chromiumPerSuite } from './support/browser.js';
+import { addFromPalette } from './support/editing.js';
+import { openNewWorkflow } from './support/workflows.js';
+
+type Box = { x: number; y: number; width: number; height: number };
+
+async function boxOf(page: Page, selector: string): Promise<Box> {
+  const box = await page.locator(selector).first().boundingBox();
+  if (!box) throw new Error(`${selector} is not on screen`);
+  return box;
+}
+
+const inside = (inner: Box, outer: Box) => inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** The canvas view's transform (React Flow's viewport), which moves when the view does. */
+const viewTransform = (page: Page) => page.locator('.react-flow__viewport').getAttribute('style');
+
+/** Scripts the stack's fake model for chats whose user messages carry `marker`. */
+async function script(marker: string, turns: unknown[]): Promise<void> {
+  const res = await fetch(`${inject('modelFakeUrl')}/_fake/script`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ marker, turns }) });
+  expect(res.status).toBe(200);
+}
+
+describe('web app leftovers in Chromium', () => {
+  const chromium = chromiumPerSuite();
+
+  it('the minimap folds into a button while the run console leaves the canvas short, never covers the console, and still moves the view', async () => {
+    const { page, errors } = await openNewWorkflow(chromium(), 'Minimap user');
+    const minimap = page.getByRole('img', { name: 'Minimap' });
+    // 1280×800 with the console collapsed: the canvas is tall enough for the minimap.
+    await minimap.waitFor();
+    expect(await page.getByRole('button', { name: 'Show minimap' }).count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Expand console' }).click();
+    const show = page.getByRole('button', { name: 'Show minimap' });
+    await show.waitFor();
+    expect(await minimap.count()).toBe(0);
+    const console_ = await boxOf(page, 'section[aria-label="Run console"]');
+    const folded = await boxOf(page, '.weft-minimap');
+    expect(inside(folded, await boxOf(page, '.flow'))).toBe(true);
+    expect(overlaps(folded, console_)).toBe(false);
+
+    // Opened again on demand, it stays on the canvas, above the console, and moves the view where clicked.
+    await show.click();
+    await minimap.waitFor();
+    const opened = await boxOf(page, '.weft-minimap');
+    expect(inside(opened, await boxOf(page, '.flow'))).toBe(true);
+    expect(overlaps(opened, console_)).toBe(false);
+    const before = await viewTransform(page);
+    await minimap.click({ position: { x: 12, y: 12 } });
+    await expect.poll(() => viewTransform(page)).not.toBe(before);
+
+    // Folded by hand, it stays folded when the console collapses (the user's choice wins).
+    await page.getByRole('button', { name: 'Hide minimap' }).click();
+    await show.waitFor();
+    await page.getByRole('button', { name: 'Collapse console' }).click();
+    await page.getByRole('button', { name: 'Expand console' }).waitFor();
+    expect(await minimap.count()).toBe(0);
+    expect(await show.count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('Paste and Duplicate have icons of their own, not the download tray or the plus of Add', async () => {
+    const { page, errors } = await openNewWorkflow(chromium(), 'Toolbar icons user');
+    const toolbar = page.getByRole('toolbar', { name: 'Editing tools' });
+    const iconOf = (name: string) => toolbar.getByRole('button', { name, exact: true }).locator('svg path').getAttribute('d');
+    const names = ['Undo', 'Redo', 'Copy', 'Paste', 'Duplicate selected', 'Delete selected', 'Auto layout', 'Fit view'];
+    const icons = await Promise.all(names.map(iconOf));
+    expect(new Set(icons).size).toBe(names.length);
+    // The sidebar's Import YAML draws the tray the download icon shares; its New workflow draws the plus.
+    const sidebarIcon = (name: string) => page.getByRole('button', { name, exact: true }).locator('svg path').getAttribute('d');
+    const tray = ((await sidebarIcon('Import YAML')) ?? '').split('M')[1] ?? '';
+    const plus = await sidebarIcon('New workflow');
+    expect(tray.length).toBeGreaterThan(5);
+    expect(plus).toBeTruthy();
+    const paste = icons[names.indexOf('Paste')] ?? '';
+    const duplicate = icons[names.indexOf('Duplicate selected')] ?? '';
+    expect(paste).not.toContain(`M${tray}`);
+    expect(duplicate).not.toBe(plus);
+    expect(errors).toEqual([]);
+  });
+
+  it('a reopened chat reverts an earlier edit: the workflow goes back to before it, later edits included, and the button says so', async () => {
+    const { page, errors, call, state } = await openNewWorkflow<{ blocks: Record<string, { name: string }> }>(chromium(), 'Copilot revert user');
+    expect((await call('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-revert-e2e' } })).status).toBe(200);
+    const marker = `[revert-${uniqueSuffix()}]`;
+    await script(marker, [
+      { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK_YAML, description: 'Writer posts to Slack' } }] },
+      { content: 'Added the writer.' },
+      { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK_YAML.replace('name: Writer', 'name: Reviser'), description: 'Writer renamed' } }] },
+      { content: 'Renamed it.' },
+    ]);
+    const before = Object.values((await state()).blocks).map((b) => b.name);
+    const panel = page.getByRole('region', { name: 'Copilot' });
+    const box = panel.getByRole('textbox', { name: 'Ask the copilot' });
+    for (const [message, answer] of [
+      [`Add a writer ${marker}`, 'Added the writer.'],
+      ['Rename it to Reviser', 'Renamed it.'],
+    ] as const) {
+      await box.fill(message);
+      await box.press('Enter');
+      await panel.getByText(answer).waitFor({ timeout: 30_000 });
+      await panel.getByRole('button', { name: 'Send' }).waitFor({ timeout: 30_000 });
+    }
+    await expect.poll(async () => Object.values((await state()).blocks).map((b) => b.name).sort()).toEqual(['Notify', 'Reviser', 'Start']);
+
+    await page.reload();
+    await panel.getByText('Renamed it.').waitFor({ timeout: 15_000 });
+    const reverts = panel.getByRole('button', { name: 'Revert to before this edit' });
+    expect(await reverts.count()).toBe(2);
+    for (const title of await reverts.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('title'))))
+      expect(title).toBe('Put the workflow back as it was before this edit. Changes made since then are undone too; Undo brings them back.');
+    expect([await reverts.nth(0).isDisabled(), await reverts.nth(1).isDisabled()]).toEqual([false, false]);
+
+    // The first turn's checkpoint is still there to go back to: the workflow as it was before the copilot.
+    await reverts.first().click();
+    await panel.getByRole('button', { name: 'Reverted' }).waitFor();
+    await expect.poll(async () => Object.values((await state()).blocks).map((b) => b.name).sort()).toEqual([...before].sort());
+    await expect.poll(() => page.locator('.react-flow__node').count()).toBe(before.length);
+    expect(await panel.getByRole('button', { name: 'Reverted' }).getAttribute('title')).toBe('The workflow was put back as it was before this edit');
+    expect(await panel.getByRole('button', { name: 'Revert to before this edit' }).isDisabled()).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
+  it('a file loaded on demand that a rebuild removed, with an edit unsaved: no reload, the app stays up, and Reload waits for the edit', async () => {
+    const { page, errors, workflowId, state } = await openNewWorkflow(chromium(), 'Stale chunk user');
+    // The server no longer has the files of auto layout and the deploy dialog (this page's build is gone).
+    const gone = (route: Route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not found' });
+    await page.route('**/assets/layout-*.js', gone);
+    await page.route('**/assets/DeployDialog-*.js', gone);
+    // An edit awaits the server's answer: its command is held.
+    const held: Route[] = [];
+    const commands = `**/api/workflows/${workflowId}/commands`;
+    await page.route(commands, (route) => void held.push(route));
+    const marked = () => page.evaluate(() => (globalThis as { weftMark?: string }).weftMark ?? null);
+    await page.evaluate(() => void ((globalThis as { weftMark?: string }).weftMark = 'this page'));
+    const agent = await addFromPalette(page, 'Agent', 'agent');
+    await expect.poll(() => held.length).toBe(1);
+    await page.getByText('saving 1', { exact: true }).waitFor();
+
+    const toasts = page.getByTestId('toast');
+    const updated = toasts.filter({ hasText: 'Weft was updated — reload the page to get the latest version' });
+    await page.getByRole('button', { name: 'Auto layout' }).click();
+    await updated.waitFor({ timeout: 15_000 });
+    await toasts.filter({ hasText: 'Auto layout failed' }).waitFor();
+    // The deploy dialog's file is gone too: a message, the canvas still there, no blank page.
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await toasts.filter({ hasText: 'This part of Weft did not load' }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect(await page.locator(`.react-flow__node[data-id="${agent}"]`).count()).toBe(1);
+    expect(await marked()).toBe('this page');
+    expect(await updated.count()).toBe(1);
+
+    // Reload waits for the edit; once the server has it, the page reloads, and the edit is kept.
+    const reloaded = page.waitForEvent('load');
+    await updated.getByRole('button', { name: 'Reload', exact: true }).click();
+    expect(await marked()).toBe('this page');
+    await page.unroute(commands);
+    for (const route of held) await route.fallback();
+    await reloaded;
+    expect(await marked()).toBe(null);
+    await page.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
+    await page.locator(`.react-flow__node[data-id="${agent}"]`).waitFor({ timeout: 15_000 });
+    expect(Object.keys((await state()).blocks)).toContain(agent);
+
+    // With nothing unsaved, the missing file reloads the page once (not again within a minute: then its error shows).
+    await page.evaluate(() => void ((globalThis as { weftMark?: string }).weftMark = 'second page'));
+    const again = page.waitForEvent('load');
+    await page.getByRole('button', { name: 'Auto layout' }).click();
+    await again;
+    expect(await marked()).toBe(null);
+    await page.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
+    await page.evaluate(() => void ((globalThis as { weftMark?: string }).weftMark = 'third page'));
+    await page.getByRole('button', { name: 'Auto layout' }).click();
+    await toasts.filter({ hasText: 'Auto layout failed' }).waitFor();
+    expect(await marked()).toBe('third page');
+    expect(errors.filter((e) => !/dynamically imported module|Importing a module script failed|layout-|DeployDialog-/.test(e))).toEqual([]);
+  });
+});
