@@ -137,6 +137,7 @@ const REPEAT_SAID = new Set([
   'GET /api/knowledge',
   'GET /api/schedules',
   'GET /api/executions/:id/values',
+  'GET /api/workflows/:id/executions',
   'GET /api/copilot/chats',
   'GET /api/memory',
   'GET /api/proxy',
