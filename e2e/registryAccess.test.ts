@@ -165,8 +165,9 @@ describe('access to workspaces', () => {
     const viaKey = await api<{ workspaces: Array<{ id: string }> }>('GET', '/api/workspaces', undefined, { 'x-api-key': made.body.key });
     expect(viaKey.status).toBe(200);
     expect(viaKey.body.workspaces.map((w) => w.id)).toContain(owner.workspaceId);
-    expect((await api('GET', '/api/workspaces', undefined, { 'x-api-key': 'weft_not-a-key' })).status).toBe(401);
+    // A wrong or revoked personal key is told so, as a wrong deployment key is.
+    expect(await api('GET', '/api/workspaces', undefined, { 'x-api-key': 'weft_not-a-key' })).toEqual({ status: 401, body: { error: 'Invalid API key' } });
     await api('DELETE', `/api/auth/api-keys/${made.body.id}`, undefined, owner.headers);
-    expect((await api('GET', '/api/workspaces', undefined, { 'x-api-key': made.body.key })).status).toBe(401);
+    expect(await api('GET', '/api/workspaces', undefined, { 'x-api-key': made.body.key })).toEqual({ status: 401, body: { error: 'Invalid API key' } });
   });
 });

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { AppError } from '@weft/platform';
+import { API_KEY_PREFIX } from './accounts/apiKeys.js';
 
 /** Who is calling, as the services see it. */
 export interface Actor {
@@ -14,9 +15,9 @@ export interface Authenticator {
   authenticate(req: Request): Promise<Actor | null>;
 }
 
-/** The actor of a request, or 401. */
+/** The actor of a request, or 401: 'Invalid API key' for a personal key that names no one (unknown or revoked), as a wrong deployment key is told. */
 export async function requireActor(auth: Authenticator, req: Request): Promise<Actor> {
   const actor = await auth.authenticate(req);
-  if (!actor) throw new AppError('unauthenticated', 'Unauthorized');
+  if (!actor) throw new AppError('unauthenticated', req.header('x-api-key')?.startsWith(API_KEY_PREFIX) ? 'Invalid API key' : 'Unauthorized');
   return actor;
 }
