@@ -12,11 +12,10 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createFakeServer, createTestInstance, type FakeServer } from '@weft/testkit';
-import { freePort } from '../infra/scripts/lib/stack.mjs';
 import { apiAt } from './support/http.js';
 import { startSecondGateway } from './support/gateway.js';
 import { createScratchDatabase } from './support/databases.js';
-import { startService, type TestProcess } from './support/processes.js';
+import { startServiceOnFreePort, type TestProcess } from './support/processes.js';
 import { untilEnded } from './support/runs.js';
 import { workflowWith } from './support/runStream.js';
 
@@ -45,8 +44,7 @@ describe('a run survives kill -9 of the real integrations worker mid-call', () =
 
   /** A fresh integrations worker of this test's instance (its own gRPC port; the activity queue is the instance's). */
   async function startIntegrations(): Promise<TestProcess> {
-    const addr = `127.0.0.1:${await freePort()}`;
-    return startService('integrations', { ...base(), WEFT_INSTANCE: instance?.instance ?? '', DATABASE_URL: database?.url ?? '', RUNNER_ADDR: runnerAddr, INTEGRATIONS_ADDR: addr }, addr);
+    return (await startServiceOnFreePort('integrations', { ...base(), WEFT_INSTANCE: instance?.instance ?? '', DATABASE_URL: database?.url ?? '', RUNNER_ADDR: runnerAddr })).service;
   }
 
   /** `api` through the test's gateway. */
@@ -84,8 +82,7 @@ describe('a run survives kill -9 of the real integrations worker mid-call', () =
     server.on('GET', '/branch/:tag/:index', (req) => ({ json: { n: Number(req.path.split('/').pop()) * 10 } }));
     instance = await createTestInstance();
     database = await createScratchDatabase(base().DATABASE_URL ?? '', 'weft_e2e_crash');
-    runnerAddr = `127.0.0.1:${await freePort()}`;
-    runner = await startService('runner', { ...base(), WEFT_INSTANCE: instance.instance, DATABASE_URL: database.url, RUNNER_ADDR: runnerAddr }, runnerAddr);
+    ({ service: runner, addr: runnerAddr } = await startServiceOnFreePort('runner', { ...base(), WEFT_INSTANCE: instance.instance, DATABASE_URL: database.url }));
     integrations = await startIntegrations();
     gateway = await startSecondGateway({ RUNNER_ADDR: runnerAddr, WEFT_INSTANCE: instance.instance });
   }, 300_000);

@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Connection } from '@temporalio/client';
 import { createFakeServer, createTestInstance } from '@weft/testkit';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { freePort } from '../infra/scripts/lib/stack.mjs';
 import { createScratchDatabase } from './support/databases.js';
-import { startService, type TestProcess } from './support/processes.js';
+import { startServiceOnFreePort, type TestProcess } from './support/processes.js';
 import { api } from './support/http.js';
 import { untilEnded } from './support/runs.js';
 import { closeTemporal, deployScheduled, schedule, scheduledRuns, scheduledWorkflow, temporalRecord, type ScheduledRun } from './support/schedules.js';
@@ -242,8 +241,7 @@ describe('a runner start brings the schedules of its instance in line (a real ru
       const described = () => connection.workflowService.describeSchedule({ namespace, scheduleId });
       expect((await described()).schedule?.spec?.timezoneName).toBe('UTC');
 
-      const addr = `127.0.0.1:${await freePort()}`;
-      runner = await startService('runner', { ...base, WEFT_INSTANCE: instance.instance, DATABASE_URL: database.url, RUNNER_ADDR: addr }, addr);
+      runner = (await startServiceOnFreePort('runner', { ...base, WEFT_INSTANCE: instance.instance, DATABASE_URL: database.url })).service;
       await expect.poll(async () => (await described()).schedule?.spec?.timezoneName, { timeout: 60_000, interval: 250 }).toBe('Europe/Paris');
       const now = await described();
       expect(now.schedule?.state?.paused).toBe(true);

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkGrpcHealth } from '@weft/platform';
+import { freePort } from '../../infra/scripts/lib/stack.mjs';
 
 /** A process a test started; `stop` kills it (SIGKILL for a crash) and waits for its exit. */
 export interface TestProcess {
@@ -25,12 +26,15 @@ export function launch(script: string, env: Record<string, string>, { stdout = '
   };
 }
 
+/** A service that exited before it answered healthy. */
+class ServiceExited extends Error {}
+
 /** Starts a service's built entry (services/<name>/dist/main.js) with `env`; answers once its gRPC server is healthy at `addr`. */
 export async function startService(name: 'runner' | 'integrations', env: Record<string, string>, addr: string): Promise<TestProcess> {
   const service = launch(join(root, `services/${name}/dist/main.js`), env);
   // 120 s: a first start bundles the service's workflow code, slow on a loaded machine.
   for (const until = Date.now() + 120_000; !(await checkGrpcHealth(addr)); ) {
-    if (service.child.exitCode !== null) throw new Error(`${name} exited with ${service.child.exitCode}`);
+    if (service.child.exitCode !== null) throw new ServiceExited(`${name} exited with ${service.child.exitCode}`);
     if (Date.now() > until) {
       await service.stop('SIGKILL');
       throw new Error(`${name} did not become healthy within 120 s`);
@@ -38,4 +42,20 @@ export async function startService(name: 'runner' | 'integrations', env: Record<
     await new Promise((r) => setTimeout(r, 200));
   }
   return service;
+}
+
+/**
+ * Starts a service as `startService` does on a port found free (its `<NAME>_ADDR` set to it). The port
+ * can be taken by another process (a connection's local port) before the service binds it, which then
+ * exits: it starts again on another port, three tries, as the stack's start does. Answers the process and its address.
+ */
+export async function startServiceOnFreePort(name: 'runner' | 'integrations', env: Record<string, string>): Promise<{ service: TestProcess; addr: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const addr = `127.0.0.1:${await freePort()}`;
+    try {
+      return { service: await startService(name, { ...env, [`${name.toUpperCase()}_ADDR`]: addr }, addr), addr };
+    } catch (err) {
+      if (attempt >= 3 || !(err instanceof ServiceExited)) throw err;
+    }
+  }
 }
