@@ -102,7 +102,7 @@ export { MIN_SCHEDULE_INTERVAL_SECONDS, cronExpressionError, timezoneOffsetSecon
 export type { ScheduleFields, ScheduleProblem, ScheduleType, TriggerSchedule } from './triggers/scheduleSpec.js';
 export { deploymentTriggers, normalizeWebhookPath, readStateBlocks, scheduleTriggers, webhookPathError, webhookTriggers } from './triggers/deploymentTriggers.js';
 export type { ScheduleTrigger, StateBlock, WebhookProvider, WebhookResponseMode, WebhookTrigger } from './triggers/deploymentTriggers.js';
-export { checkDeployable } from './triggers/checkDeployable.js';
+export { checkDeployable, unknownBlockReference } from './triggers/checkDeployable.js';
 export { inputFormatFields, type InputField } from './triggers/inputFormat.js';
 export type { DeployableState, DeployProblem } from './triggers/checkDeployable.js';
 export { validateTwilioSms, validateWhatsapp } from './validation/required.validate.js';

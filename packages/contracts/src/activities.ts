@@ -95,6 +95,15 @@ export interface ExecuteToolInput {
   storeLargeOutput?: StoreLargeOutput;
 }
 
+/**
+ * The first detail of the retryable failure `executeTool` throws for a transient failure that got an
+ * answer (an HTTP request's 429 or 5xx): what that try's call answered (data, status, headers; a long
+ * `data` kept aside as a StoredValueRef), so the run keeps the last try's answer as it keeps a 4xx's.
+ */
+export interface ToolFailureDetails {
+  output?: unknown;
+}
+
 /** The activities served on the integrations task queue. Model-layer activities are added beside these. */
 export interface IntegrationActivities {
   executeFunction(input: ExecuteFunctionInput): Promise<FunctionActivityOutput>;

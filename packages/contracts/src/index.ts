@@ -19,6 +19,7 @@ export type {
   StoreLargeOutput,
   StoredValueRef,
   Timing,
+  ToolFailureDetails,
   ToolResult,
 } from './activities.js';
 export { integrationsTaskQueue, runChunksSubject, runnerTaskQueue } from './activities.js';

@@ -192,6 +192,25 @@ describe('the run log (Postgres)', () => {
     expect(view.logs?.[0]?.output).toEqual({ result: 'a' });
   });
 
+  it('shows a block of a run still going as running (no success, no end), not failed, and as its outcome once it ends', async () => {
+    const id = `going-${uniqueSuffix()}`;
+    const at = '2026-01-01T00:00:00.000Z';
+    await recordRunEvent(deps, { type: 'runStarted', executionId: id, workflowId: 'wf-3', at, trigger: 'manual' });
+    for (const blockId of ['a', 'slow']) await recordRunEvent(deps, { type: 'blockStarted', executionId: id, blockId, blockName: blockId.toUpperCase(), blockType: 'function', at });
+    await recordRunEvent(deps, { type: 'blockCompleted', executionId: id, log: log('a') });
+    const going = await getExecution(database.db, id, { logs: true });
+    expect(going.status).toBe('running');
+    expect(going.logs?.map((l) => [l.blockId, l.status, l.success ?? null])).toEqual([
+      ['a', 'succeeded', true],
+      ['slow', 'running', null],
+    ]);
+    expect(going.logs?.[1]).toEqual({ blockId: 'slow', blockName: 'SLOW', blockType: 'function', status: 'running', running: true, startedAt: at });
+    await recordRunEvent(deps, { type: 'blockCompleted', executionId: id, log: log('slow') });
+    const done = await getExecution(database.db, id, { logs: true });
+    expect(done.logs?.[1]).toMatchObject({ blockId: 'slow', status: 'succeeded', success: true, durationMs: 10 });
+    expect(done.logs?.[1]).not.toHaveProperty('running');
+  });
+
   it('lists a workflow’s executions newest first, filtered by status and trigger, page by page', async () => {
     const wf = `wf-list-${uniqueSuffix()}`;
     const base = Date.parse('2026-02-01T00:00:00.000Z');

@@ -43,9 +43,20 @@ export interface StoredRunEvent {
   at: string;
 }
 
-/** One block's log as the API shows it. */
-export interface BlockLogView extends BlockLog {
-  status: BlockLogStatus;
+/** One block's log as the API shows it: a finished block's, or one still running (of a run still going). */
+export type BlockLogView = FinishedBlockLogView | RunningBlockLogView;
+
+export interface FinishedBlockLogView extends BlockLog {
+  status: Exclude<BlockLogStatus, 'running'>;
+}
+
+/** A block still running: neither a success nor a failure yet (no `success`), and no end. */
+export interface RunningBlockLogView extends Omit<BlockLog, 'success' | 'endedAt' | 'durationMs'> {
+  status: 'running';
+  running: true;
+  success?: undefined;
+  endedAt?: undefined;
+  durationMs?: undefined;
 }
 
 export interface ExecutionView {
@@ -397,11 +408,9 @@ export async function listBlockLogs(db: Kysely<RunnerDB>, executionId: string): 
     blockId: r.block_id,
     blockName: r.block_name,
     blockType: r.block_type,
-    status: r.status,
-    success: r.status === 'succeeded' || r.status === 'skipped',
-    startedAt: r.started_at.toISOString(),
-    endedAt: (r.ended_at ?? r.started_at).toISOString(),
-    durationMs: r.duration_ms ?? 0,
+    ...(r.status === 'running'
+      ? { status: r.status, running: true, startedAt: r.started_at.toISOString() }
+      : { status: r.status, success: r.status === 'succeeded' || r.status === 'skipped', startedAt: r.started_at.toISOString(), endedAt: (r.ended_at ?? r.started_at).toISOString(), durationMs: r.duration_ms ?? 0 }),
     ...(r.input !== null ? { input: r.input } : {}),
     ...(r.output !== null ? { output: r.output } : {}),
     ...(r.error !== null ? { error: r.error } : {}),

@@ -177,16 +177,18 @@ export function attemptKey(t: AttemptEntry): string {
   return `${t.tool !== undefined ? `tool-${t.toolCall ?? t.tool}` : `model-${t.call ?? 0}`}-${t.attempt}`;
 }
 
-/** A block's finished log (a block:completed / block:error event, or an entry of a stored execution's logs) as a console entry. */
+/** A block's log (a block:completed / block:error event, or an entry of a stored execution's logs, finished or still running) as a console entry. */
 function finished(entry: BlockEntry, d: Record<string, unknown>): BlockEntry {
   const skipped = d.skipped === true;
   // A live block event says `cancelled: true`; a stored execution's log says `status: 'cancelled'`.
   const cancelled = d.cancelled === true || d.status === 'cancelled';
+  // A stored execution still going lists its blocks still running (`status: 'running'`, no success yet).
+  const running = d.running === true || d.status === 'running';
   return {
     ...entry,
     blockName: text(d.blockName) ?? entry.blockName,
     blockType: text(d.blockType) ?? entry.blockType,
-    status: skipped ? 'skipped' : cancelled ? 'cancelled' : d.success === false ? 'failed' : 'done',
+    status: skipped ? 'skipped' : cancelled ? 'cancelled' : running ? 'running' : d.success === false ? 'failed' : 'done',
     startedAt: text(d.startedAt) ?? entry.startedAt,
     durationMs: num(d.durationMs) ?? num(d.duration),
     input: d.input,

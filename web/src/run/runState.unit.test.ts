@@ -143,6 +143,23 @@ describe('the run console state', () => {
     expect(stored.entries.map((e) => [e.blockId, e.status, e.error])).toEqual([['b', 'cancelled', 'Run cancelled']]);
   });
 
+  it('shows the blocks of a stored execution still going as running, not failed (its log has no success yet)', () => {
+    const stored = fromExecution({
+      executionId: 'x',
+      status: 'running',
+      logs: [
+        { blockId: 's', blockName: 'Start', blockType: 'starter', status: 'succeeded', success: true, durationMs: 1 },
+        { blockId: 'f', blockName: 'Slow', blockType: 'function', status: 'running', running: true, startedAt: '2026-01-01T00:00:00.000Z' },
+      ],
+    });
+    expect(stored.status).toBe('running');
+    expect(stored.entries.map((e) => [e.blockId, e.status])).toEqual([['s', 'done'], ['f', 'running']]);
+    expect(blockStatuses(stored).get('f')).toBe('running');
+    // Once the run ends the stored log gives the outcome.
+    const ended = fromExecution({ executionId: 'x', status: 'failed', logs: [{ blockId: 'f', blockName: 'Slow', status: 'failed', success: false, error: 'boom' }] });
+    expect(ended.entries.map((e) => [e.blockId, e.status])).toEqual([['f', 'failed']]);
+  });
+
   it('shows a stored execution with its logs', () => {
     const view = fromExecution({ executionId: 'x', status: 'succeeded', output: 1, durationMs: 9, logs: [{ blockId: 's', blockName: 'Start', blockType: 'starter', success: true, durationMs: 1 }, { nope: true }] });
     expect(view.entries.map((e) => [e.blockName, e.status])).toEqual([['Start', 'done']]);

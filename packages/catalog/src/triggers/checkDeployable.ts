@@ -17,6 +17,11 @@ export interface DeployProblem {
 
 type CheckedBlock = StateBlock;
 
+/** The message for a reference (`<nosuch.result>`) to a block the workflow does not have: the deploy check's, which the runner gives too when code names one. */
+export function unknownBlockReference(reference: string): string {
+  return `Reference ${reference} names no block`;
+}
+
 /** What the check reads of a workflow state (as JSON: blocks that are not blocks are left out). */
 export interface DeployableState {
   blocks: Record<string, unknown>;
@@ -127,7 +132,7 @@ function referenceProblem(state: Graph, block: CheckedBlock, head: string, path:
     }
     default: {
       const target = byName.get(head.toLowerCase());
-      if (!target) return `Reference ${ref} names no block`;
+      if (!target) return unknownBlockReference(ref);
       if (target.id === block.id) return `Reference ${ref} points at the block itself`;
       // The run skips a disabled block (and what is inside a disabled container, and what only such blocks lead to): it has no output.
       if (switchedOff(state, target)) return `Reference ${ref} points at ${target.name}, which is disabled and does not run`;

@@ -1,8 +1,10 @@
+import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExecuteToolInput, ToolResult } from '@weft/contracts';
 import { createLogger } from '@weft/platform';
 import { SandboxPool } from '../function/sandbox.js';
 import type { ToolExecutor } from '../tools/runtime/executeTool.js';
+import { TransientToolError } from '../tools/runtime/errors.js';
 import { createActivities, type OutputStore } from './index.js';
 
 const sandbox = new SandboxPool({ size: 1 });
@@ -67,5 +69,47 @@ describe('the integrations activities keep large outputs aside when the run asks
   it('answers the output whole when the store fails: the run stores it itself', async () => {
     const acts = createActivities({ sandbox, tools: fakeTools(null) }, fakeStore(true));
     expect((await acts.executeFunction(fn('return "x".repeat(2000)', ask))).output).toEqual({ result: 'x'.repeat(2000), stdout: '' });
+  });
+});
+
+/** A tool executor that fails transiently (throw mode), with what the call answered when given. */
+function failingTools(output?: unknown): ToolExecutor {
+  return { execute: () => Promise.reject(new TransientToolError('HTTP error 503: Service Unavailable', 503, output)) };
+}
+
+/** The failure the activity throws. */
+async function failureOf(promise: Promise<unknown>): Promise<ApplicationFailure> {
+  const err: unknown = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof ApplicationFailure)) throw new Error(`expected an ApplicationFailure, got ${String(err)}`);
+  return err;
+}
+
+describe('a transient tool failure', () => {
+  const toolCall = (storeLargeOutput?: typeof ask) => ({ toolId: 'http_request', params: {}, context: { workspaceId: 'w', workflowId: 'f' }, ...(storeLargeOutput ? { storeLargeOutput } : {}) });
+  const answer = { data: { retry: 'later' }, status: 503, headers: { 'retry-after': '2' } };
+
+  it('is thrown retryable with the answer (data, status, headers) in its details, so the run keeps the last try’s', async () => {
+    const failure = await failureOf(createActivities({ sandbox, tools: failingTools(answer) }, fakeStore()).executeTool(toolCall(ask)));
+    expect(failure).toMatchObject({ message: 'HTTP error 503: Service Unavailable', type: 'TransientToolError', nonRetryable: false });
+    expect(failure.details).toEqual([{ output: answer }]);
+  });
+
+  it('keeps a long answer’s data aside as a reference (bounded as outputs are); whole when not asked or the store fails', async () => {
+    const long = { ...answer, data: 'z'.repeat(5_000) };
+    const store = fakeStore();
+    const failure = await failureOf(createActivities({ sandbox, tools: failingTools(long) }, store).executeTool(toolCall(ask)));
+    expect(failure.details).toEqual([{ output: { data: { $blobRef: 'exec-1/v1', bytes: 5_002 }, status: 503, headers: { 'retry-after': '2' } } }]);
+    expect(JSON.parse(store.kept[0]?.json ?? 'null')).toBe('z'.repeat(5_000));
+    expect((await failureOf(createActivities({ sandbox, tools: failingTools(long) }, store).executeTool(toolCall()))).details).toEqual([{ output: long }]);
+    expect((await failureOf(createActivities({ sandbox, tools: failingTools(long) }, fakeStore(true)).executeTool(toolCall(ask)))).details).toEqual([{ output: long }]);
+  });
+
+  it('without an answer (a network error, a timeout) carries no details', async () => {
+    const failure = await failureOf(createActivities({ sandbox, tools: failingTools() }, fakeStore()).executeTool(toolCall(ask)));
+    expect(failure).toMatchObject({ message: 'HTTP error 503: Service Unavailable', type: 'TransientToolError', nonRetryable: false });
+    expect(failure.details ?? []).toEqual([]);
   });
 });

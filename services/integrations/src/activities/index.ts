@@ -1,5 +1,5 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import type { IntegrationActivities, StoreLargeOutput, StoredValueRef } from '@weft/contracts';
+import type { IntegrationActivities, StoreLargeOutput, StoredValueRef, ToolFailureDetails } from '@weft/contracts';
 import { withRequestContext, type Logger } from '@weft/platform';
 import type { SandboxPool } from '../function/sandbox.js';
 import { executeFunctionTimed } from '../function/executeFunction.js';
@@ -56,6 +56,24 @@ async function keptAside(store: OutputStore | undefined, ask: StoreLargeOutput |
   }
 }
 
+/**
+ * What a transient failure's answer (an HTTP response's data, status and headers) goes back as in
+ * the failure's details: bounded as an output is, its `data` kept aside when the whole is longer
+ * than the run asked for.
+ */
+async function answerWithin(store: OutputStore | undefined, ask: StoreLargeOutput | undefined, output: unknown): Promise<unknown> {
+  if (!store || !ask || output === null || typeof output !== 'object' || !('data' in output)) return output;
+  if (JSON.stringify(output).length <= ask.overLength) return output;
+  return { ...output, data: await keptAside(store, { ...ask, overLength: 0 }, output.data) };
+}
+
+/** A transient tool failure as Temporal retries it; one that got an answer carries it in its details. */
+async function retryableFailure(err: TransientToolError, store: OutputStore | undefined, ask: StoreLargeOutput | undefined): Promise<ApplicationFailure> {
+  if (err.output === undefined) return ApplicationFailure.retryable(err.message, 'TransientToolError');
+  const details: ToolFailureDetails = { output: await answerWithin(store, ask, err.output) };
+  return ApplicationFailure.create({ message: err.message, type: 'TransientToolError', nonRetryable: false, details: [details] });
+}
+
 /** The integrations task queue's activities; with `store`, large outputs a run asks to keep aside are stored here. */
 export function createActivities(deps: ActivityDeps, store?: OutputStore): IntegrationActivities {
   return {
@@ -72,14 +90,14 @@ export function createActivities(deps: ActivityDeps, store?: OutputStore): Integ
     executeTool(input) {
       return withRequestContext({ requestId: input.context.requestId ?? 'temporal' }, async () => {
         const signal = activitySignal();
+        const { storeLargeOutput, ...call } = input;
         try {
-          const { storeLargeOutput, ...call } = input;
           const res = unlessCancelled(signal, await heartbeating(() => deps.tools.execute(call, 'throw', signal), INTEGRATION_HEARTBEAT_MS));
           return res.success ? { ...res, output: await keptAside(store, storeLargeOutput, res.output) } : res;
         } catch (err) {
-          // Transient failures (network, timeouts, 429, 5xx, an unreachable registry) are retried by Temporal.
+          // Transient failures (network, timeouts, 429, 5xx, an unreachable registry) are thrown retryable: the caller tries again.
           unlessCancelled(signal, undefined);
-          if (err instanceof TransientToolError) throw ApplicationFailure.retryable(err.message, 'TransientToolError');
+          if (err instanceof TransientToolError) throw await retryableFailure(err, store, storeLargeOutput);
           throw err;
         }
       });

@@ -108,6 +108,35 @@ describe('tool, workflow and run-level behaviour (real Temporal server, fake act
     expect(alone).toMatchObject({ success: false, error: 'API: HTTP error 404: Not Found' });
   });
 
+  it('a 429 or 5xx after the last try fails the API block and keeps that try’s response (data, status, headers) for its error path, as a 4xx does', async () => {
+    const answerOf = (attempt: number) => ({ data: { message: `busy ${attempt}` }, status: 503, headers: { 'retry-after': String(attempt) } });
+    h.setTools((input, attempt) => {
+      // What the integrations worker throws: a retryable failure with the try's answer in its details.
+      if (input.params.url === 'https://busy.example') throw ApplicationFailure.create({ message: 'HTTP error 503: Service Unavailable', type: 'TransientToolError', details: [{ output: answerOf(attempt) }] });
+      throw ApplicationFailure.retryable('fetch failed', 'TransientToolError');
+    });
+    const state = (url: string) =>
+      graphOf(
+        {
+          s: S,
+          api: { type: 'api', name: 'API', values: { url, method: 'GET' } },
+          h: { name: 'Handler', code: 'return [<api.status>, <api.data.message>, <api.headers>, <api.error>]' },
+        },
+        [['s', 'api'], ['api', 'h', 'error']],
+      );
+    const result = await h.run(state('https://busy.example'));
+    expect(result.success).toBe(true);
+    // The last (third) try's answer, not the first's.
+    expect(result.output).toEqual({ result: [503, 'busy 3', { 'retry-after': '3' }, 'HTTP error 503: Service Unavailable'], stdout: '' });
+    const api = result.logs.find((l) => l.blockId === 'api');
+    expect(api).toMatchObject({ success: false, error: 'HTTP error 503: Service Unavailable', attempts: 3, output: { error: 'HTTP error 503: Service Unavailable', ...answerOf(3) } });
+    expect(api?.attemptLog?.map((t) => t.error)).toEqual(['HTTP error 503: Service Unavailable', 'HTTP error 503: Service Unavailable', 'HTTP error 503: Service Unavailable']);
+    // A failure with no answer (the network) keeps only its error.
+    const down = await h.run(state('https://down.example'));
+    expect(down.logs.find((l) => l.blockId === 'api')).toMatchObject({ success: false, attempts: 3, output: { error: 'fetch failed' } });
+    expect(down.logs.find((l) => l.blockId === 'api')?.output).toEqual({ error: 'fetch failed' });
+  });
+
   it("honours the block's retry setting (advanced mode): 5 retries make 6 tries, the setting never reaches the tool, 9 is refused naming the field", async () => {
     h.setTools((_input, attempt) => {
       if (attempt < 6) throw ApplicationFailure.retryable('HTTP error 503: Service Unavailable');

@@ -212,11 +212,6 @@ function looksLikeBlockReference(name: string, path: string): boolean {
   return root !== 'loop' && root !== 'parallel' && BLOCK_REFERENCE_NAME.test(name) && BLOCK_REFERENCE_PATH.test(path);
 }
 
-/** The message for a reference to a block the workflow does not have: the deploy check's, word for word. */
-export function unknownBlockReference(reference: string): string {
-  return `Reference ${reference} names no block`;
-}
-
 type Lexical = 'code' | "'" | '"' | '`' | 'line-comment' | 'block-comment';
 
 /**

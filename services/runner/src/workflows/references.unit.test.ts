@@ -1,5 +1,6 @@
+import { unknownBlockReference } from '@weft/catalog';
 import { describe, expect, it } from 'vitest';
-import { normalizeName, pickEnv, ReferenceResolutionError, resolveJsonText, resolveText, resolveValue, rewriteCode, referencedNames, typedVariable, unknownBlockReference, type ReferenceScope } from './references.js';
+import { normalizeName, pickEnv, ReferenceResolutionError, resolveJsonText, resolveText, resolveValue, rewriteCode, referencedNames, typedVariable, type ReferenceScope } from './references.js';
 
 const outputs: Record<string, unknown> = {
   start: { input: { x: 2, name: 'Ada', list: [10, 20] } },
@@ -133,6 +134,7 @@ describe('references in code', () => {
     expect(rewritten.unknownBlocks).toEqual(['<nosuch.result>', '<other.items[0]>']);
     expect(rewritten.code).toContain('<nosuch.result>');
     expect(rewritten.code).toContain('params["<fn.result.ok>"]');
+    // The deploy check's message, from the catalogue (one text for both).
     expect(unknownBlockReference('<nosuch.result>')).toBe('Reference <nosuch.result> names no block');
     // The start, variables and containers are no block names: outside a loop `<loop.index>` stays as written.
     expect(rewriteCode('return <loop.index> + <start.input.x>', scope()).unknownBlocks).toEqual([]);

@@ -151,7 +151,8 @@ export function createToolExecutor(deps: ToolRuntimeDeps): ToolExecutor {
         const message = redact(errorMessage(err), secrets);
         if (err instanceof TransientToolError) {
           deps.logger.warn({ toolId: input.toolId, error: forLog(message) }, 'tool call failed transiently');
-          if (mode === 'throw') throw new TransientToolError(message, err.status);
+          // Thrown with what the call answered (a 429's or 5xx's response), so the run keeps the last try's answer.
+          if (mode === 'throw') throw new TransientToolError(message, err.status, err.output === undefined ? undefined : scrubOutput(err.output, secrets));
           if (err.output !== undefined) return { success: false, output: scrubOutput(err.output, secrets), error: message, timing: timing(start) };
         } else if (!(err instanceof ToolError) && !signal?.aborted) {
           deps.logger.warn({ toolId: input.toolId, error: forLog(message) }, 'tool call failed');

@@ -229,11 +229,19 @@ describe('http_request', () => {
     const inRun = (path: string, extra: Record<string, unknown> = {}) => executor().execute({ toolId: 'http_request', params: { url: `${fake.url}${path}`, ...extra }, context }, 'throw');
     await expect(inRun('/busy')).rejects.toBeInstanceOf(TransientToolError);
     await expect(inRun('/busy')).rejects.toThrow('HTTP error 503: Service Unavailable');
+    // Thrown with the response, so the run keeps the last try's answer as it keeps a 404's.
+    await expect(inRun('/busy')).rejects.toMatchObject({ status: 503, output: { status: 503, data: { retry: 'later' }, headers: expect.objectContaining({ 'content-type': expect.stringContaining('application/json') }) } });
     await expect(inRun('/limited')).rejects.toThrow('HTTP error 429: Too Many Requests');
     await expect(inRun('/late', { timeout: 100 })).rejects.toBeInstanceOf(TransientToolError);
     await expect(inRun('/late', { timeout: 100 })).rejects.toThrow('Request timeout after 100ms');
     expect(await inRun('/gone')).toMatchObject({ success: false, error: 'HTTP error 404: Not Found', output: { status: 404 } });
     expect(await call('http_request', { url: `${fake.url}/busy` })).toMatchObject({ success: false, error: 'HTTP error 503: Service Unavailable', output: { status: 503, data: { retry: 'later' } } });
+  });
+
+  it('a thrown 5xx answer has the run’s secrets [REDACTED], as an answered one', async () => {
+    fake.on('GET', '/echo-busy', { status: 502, json: { echoed: 'token sk-live-9f8e7d' } });
+    const thrown = executor().execute({ toolId: 'http_request', params: { url: `${fake.url}/echo-busy` }, context, envVars: { API_KEY: 'sk-live-9f8e7d' } }, 'throw');
+    await expect(thrown).rejects.toMatchObject({ output: { status: 502, data: { echoed: 'token [REDACTED]' } } });
   });
 });
 

@@ -1,12 +1,12 @@
-import { executeChild, isCancellation, patched, workflowInfo } from '@temporalio/workflow';
-import { FUNCTION_TIMEOUT_MS, getBlock, RETRIES_FIELD, retriesError, STREAMING_BLOCK_TYPES, validateBlockParams } from '@weft/catalog';
-import type { CallContext } from '@weft/contracts';
+import { ApplicationFailure, executeChild, isCancellation, patched, workflowInfo } from '@temporalio/workflow';
+import { FUNCTION_TIMEOUT_MS, getBlock, RETRIES_FIELD, retriesError, STREAMING_BLOCK_TYPES, unknownBlockReference, validateBlockParams } from '@weft/catalog';
+import type { CallContext, ToolResult } from '@weft/contracts';
 import { conditionAtLine, conditionProgram, maxAttemptsOf, parseConditions, structureToObject, tableToRecord } from '../blockValues.js';
 import { ERROR_HANDLE, handleOf } from '../graph.js';
 import { MODEL_BLOCK_TYPES, runModelBlock } from '../models/index.js';
-import { pickEnv, resolveJsonText, rewriteCode, unknownBlockReference, type RewrittenCode } from '../references.js';
+import { pickEnv, resolveJsonText, rewriteCode, type RewrittenCode } from '../references.js';
 import { attemptFields, AttemptsExhausted, failureMessage, withRetries } from '../retry.js';
-import type { BlockRunContext, RunnableBlock, RunnableState, RunResult } from '../types.js';
+import type { AttemptRecord, BlockRunContext, RunnableBlock, RunnableState, RunResult } from '../types.js';
 import { runContainer } from './containers.js';
 import { maskEnvValues, maskSecretFields, secretValues } from './logMasking.js';
 import { BLOB_THRESHOLD_BYTES, findOutput, resolverFor, type Executed, type Frame, type Resolver, type Run, type RunWorkflowArgs } from './run.js';
@@ -302,6 +302,20 @@ function httpAnswer(toolId: string, output: unknown): Record<string, unknown> | 
   return Object.keys(answer).length > 0 ? answer : undefined;
 }
 
+/**
+ * What the last try of a call that failed transiently answered: the `output` the integrations worker
+ * puts in its retryable failure's details (`ToolFailureDetails` of @weft/contracts: a 429's or 5xx's response).
+ */
+function failureAnswer(err: AttemptsExhausted): unknown {
+  for (let current: unknown = err.cause; current instanceof Error; current = current.cause) {
+    if (current instanceof ApplicationFailure) {
+      const details: unknown = current.details?.[0];
+      return details !== null && typeof details === 'object' && 'output' in details ? details.output : undefined;
+    }
+  }
+  return undefined;
+}
+
 async function runTool(run: Run, block: RunnableBlock, params: Record<string, unknown>, input: unknown): Promise<BlockRun> {
   const config = getBlock(block.type);
   const checked = validateBlockParams(block.type, params);
@@ -318,9 +332,18 @@ async function runTool(run: Run, block: RunnableBlock, params: Record<string, un
   if (!toolId) return fail(`Block type '${block.type}' has no tool to run`, input);
   const tools = run.acts.integrations(TOOL_TIMEOUT_MS);
   const id = toolId;
-  const { value: res, ...called } = await withRetries(maxAttemptsOf(block), run.retryInitialMs, () =>
-    tools.executeTool({ toolId: id, params: toolParams, context: callContext(run, block), envVars: run.envVars, storeLargeOutput: storeLarge(run) }),
-  );
+  let called: { value: ToolResult; attempts: number; tries: AttemptRecord[] };
+  try {
+    called = await withRetries(maxAttemptsOf(block), run.retryInitialMs, () =>
+      tools.executeTool({ toolId: id, params: toolParams, context: callContext(run, block), envVars: run.envVars, storeLargeOutput: storeLarge(run) }),
+    );
+  } catch (err) {
+    // A 429 or 5xx after the last try keeps that try's answer, as a 4xx does.
+    const answered = err instanceof AttemptsExhausted ? httpAnswer(id, failureAnswer(err)) : undefined;
+    if (!answered) throw err;
+    return { exec: { ...thrownFailure(err), answered }, input: { toolId: id, params: input } };
+  }
+  const { value: res } = called;
   const attempts = attemptFields(called.attempts, called.tries);
   const answered = res.success ? undefined : httpAnswer(id, res.output);
   return { exec: { success: res.success, output: res.output, ...(res.error !== undefined ? { error: res.error } : {}), ...(answered ? { answered } : {}), ...attempts }, input: { toolId: id, params: input } };
