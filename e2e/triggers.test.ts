@@ -181,10 +181,16 @@ describe('webhook triggers through the gateway', () => {
     expect((await api('DELETE', `/api/workflows/${id}/deploy`)).status).toBe(200);
     expect((await hook('POST', path, { body: { n: 1 } })).status).toBe(404);
     expect((await hook('POST', `nobody-${unique()}`, { body: {} })).status).toBe(404);
-    expect((await hook('POST', 'bad%E0%A4%A', { body: {} })).status).toBe(404);
+    expect(await hook('POST', 'bad%E0%A4%A', { body: {} })).toMatchObject({ status: 404, body: { error: 'No deployed workflow listens on webhook path "bad%E0%A4%A"' } });
     await deploy(id);
-    // HEAD says whether the path listens and starts nothing.
+    // HEAD says whether the path listens and starts nothing; a method no webhook takes is a 405 naming those it takes.
     expect((await hook('HEAD', path)).status).toBe(200);
+    const options = await hook('OPTIONS', path);
+    expect([options.status, options.headers.get('allow'), options.body]).toEqual([
+      405,
+      'GET, HEAD, POST, PUT, PATCH, DELETE',
+      { error: `Method OPTIONS not allowed on /api/webhooks/trigger/${path} (allowed: GET, HEAD, POST, PUT, PATCH, DELETE)` },
+    ]);
     expect(await executions(id, 'webhook')).toHaveLength(1);
     expect((await api('DELETE', `/api/workflows/${id}`)).status).toBe(200);
     expect((await hook('POST', path, { body: { n: 1 } })).status).toBe(404);

@@ -21,7 +21,7 @@ function decodedPath(raw: string): string {
   try {
     return decodeURIComponent(raw);
   } catch {
-    throw new AppError('not_found', `No deployed workflow listens on webhook path "${raw}"`);
+    throw new AppError('not_found', `No deployed workflow listens on webhook path "${raw.replace(/^\/+/, '')}"`);
   }
 }
 
@@ -207,7 +207,10 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
   // parameter and fail on a malformed escape before this code could answer 404).
   r.use(WEBHOOK_MOUNT, (req, res, next) => {
     if (!METHODS.has(req.method)) {
-      next();
+      // A webhook path answers these methods alone; a call with another is told which (never a 404 that reads as a wrong path).
+      const allow = [...METHODS].join(', ');
+      res.setHeader('Allow', allow);
+      res.status(405).json({ error: `Method ${req.method} not allowed on /api${WEBHOOK_MOUNT}${req.path} (allowed: ${allow})` });
       return;
     }
     raw(req, res, (err?: unknown) => {
