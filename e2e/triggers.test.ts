@@ -156,18 +156,26 @@ describe('webhook triggers through the gateway', () => {
     expect(await executions(id, 'webhook')).toHaveLength(5);
   });
 
-  it('a repeated query key reaches the run as an array of its values, a single one as a string (as n8n gives them)', async () => {
+  it('a repeated query key or form field reaches the run as an array of its values, a single one as a string (as n8n gives them)', async () => {
     const path = `tags-${unique()}`;
     const id = await workflow((starter) => [
       ...starterWebhook(path, 'tag-secret')(starter),
-      set('double', 'code', 'return { tags: <start.query.tag>, first: <start.query.tag>[0], q: <start.query.q> }'),
+      // A GET's query, a POST's form body.
+      set('double', 'code', 'const got = <start.method> === "GET" ? <start.query> : <start.body>; return { tags: got.tag, first: got.tag[0], q: got.q }'),
     ]);
     await deploy(id);
-    const ok = await hook('GET', `${path}?tag=a&q=one&tag=b%20c`, { headers: { 'x-webhook-token': 'tag-secret' } });
-    expect(ok.status).toBe(200);
-    const run = await finished((ok.body as { executionId: string }).executionId);
-    expect(run).toMatchObject({ status: 'succeeded', output: { result: { tags: ['a', 'b c'], first: 'a', q: 'one' } } });
-    expect(run.input?.query).toEqual({ tag: ['a', 'b c'], q: 'one' });
+    const token = { 'x-webhook-token': 'tag-secret' };
+    const query = await hook('GET', `${path}?tag=a&q=one&tag=b%20c`, { headers: token });
+    const form = await hook('POST', path, { body: 'tag=a&q=one&tag=b+c&__proto__=x', headers: { ...token, 'content-type': 'application/x-www-form-urlencoded' } });
+    const runs = [];
+    for (const call of [query, form]) {
+      expect(call.status).toBe(200);
+      const run = await finished((call.body as { executionId: string }).executionId);
+      expect(run).toMatchObject({ status: 'succeeded', output: { result: { tags: ['a', 'b c'], first: 'a', q: 'one' } } });
+      runs.push(run);
+    }
+    expect(runs[0]?.input?.query).toEqual({ tag: ['a', 'b c'], q: 'one' });
+    expect(runs[1]?.input?.body).toEqual({ tag: ['a', 'b c'], q: 'one', ['__proto__']: 'x' });
   });
 
   it('answers 404 and runs nothing for an unknown path, an undeployed workflow or a deleted one', async () => {

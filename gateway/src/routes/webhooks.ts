@@ -42,16 +42,16 @@ export function withoutSecret(values: Record<string, string | string[] | undefin
   return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, Array.isArray(value) ? value.map(redact) : value === undefined ? value : redact(value)]));
 }
 
-/** A query value as the run gets it: a key given once is a string, a repeated key an array. */
-type QueryValue = string | string[];
+/** A query or form field as the run gets it: a key given once is a string, a repeated key an array. */
+type FieldValue = string | string[];
 
 /**
- * The query of a call as the run's input keeps it: `?tag=a&tag=b&q=x` is `{tag: ['a', 'b'], q: 'x'}`
- * (values in the order sent), as n8n's webhook node gives repeated keys.
+ * Name/value pairs (a query, a form body) as the run's input keeps them: `tag=a&tag=b&q=x` is
+ * `{tag: ['a', 'b'], q: 'x'}` (values in the order sent), as n8n's webhook node gives repeated keys.
  */
-export function webhookQuery(url: string): Record<string, QueryValue> {
-  const out = new Map<string, QueryValue>();
-  for (const [name, value] of new URL(url, 'http://webhook').searchParams) {
+export function webhookFields(pairs: URLSearchParams): Record<string, FieldValue> {
+  const out = new Map<string, FieldValue>();
+  for (const [name, value] of pairs) {
     const seen = out.get(name);
     if (seen === undefined) out.set(name, value);
     else if (Array.isArray(seen)) seen.push(value);
@@ -61,19 +61,25 @@ export function webhookQuery(url: string): Record<string, QueryValue> {
   return Object.fromEntries(out);
 }
 
+/** The query of a call as the run's input keeps it (`webhookFields`). */
+export function webhookQuery(url: string): Record<string, FieldValue> {
+  return webhookFields(new URL(url, 'http://webhook').searchParams);
+}
+
 /** The query a provider's check reads (Gmail's `?token=`, WhatsApp's `hub.*`): a key's first value. */
-function firstValues(query: Record<string, QueryValue>): Record<string, string | undefined> {
+function firstValues(query: Record<string, FieldValue>): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(query).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]));
 }
 
 /**
- * The body as the run sees it: JSON parsed, a form as an object of its fields, other text as a
- * string, nothing as null. Bad JSON is a 400.
+ * The call's body as the run sees it: JSON parsed, a form as an object of its fields (a repeated field
+ * an array, as in the query), other text as a string, nothing as null. JSON that does not parse is
+ * `{ok: false}`, refused with a 400 after the signature check. Form values are the sender's data and
+ * are not redacted: no provider check reads the hook's secret from a body.
  */
-/** The call's body as its content type says; JSON that does not parse is `invalid` (refused after the signature check). */
-function bodyOf(req: Request, raw: Buffer): { ok: true; value: unknown } | { ok: false } {
+export function webhookBody(contentType: string | undefined, raw: Buffer): { ok: true; value: unknown } | { ok: false } {
   if (raw.length === 0) return { ok: true, value: null };
-  const type = (req.header('content-type') ?? '').toLowerCase();
+  const type = (contentType ?? '').toLowerCase();
   const text = raw.toString('utf8');
   if (type.includes('json')) {
     try {
@@ -82,7 +88,7 @@ function bodyOf(req: Request, raw: Buffer): { ok: true; value: unknown } | { ok:
       return { ok: false };
     }
   }
-  if (type.includes('application/x-www-form-urlencoded')) return { ok: true, value: Object.fromEntries(new URLSearchParams(text)) };
+  if (type.includes('application/x-www-form-urlencoded')) return { ok: true, value: webhookFields(new URLSearchParams(text)) };
   return { ok: true, value: text };
 }
 
@@ -114,7 +120,7 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
     }
 
     const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const body = bodyOf(req, rawBody);
+    const body = webhookBody(req.header('content-type'), rawBody);
     const query = webhookQuery(req.originalUrl);
     const call: WebhookRequest = { method: req.method, headers: headersOf(req), query: firstValues(query), rawBody, body: body.ok ? body.value : null };
     // The signature first: a forged call learns nothing about its body (401 before any 400).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { webhookQuery, withoutSecret } from './webhooks.js';
+import { webhookBody, webhookQuery, withoutSecret } from './webhooks.js';
 
 describe("a webhook call's query as the run's input keeps it", () => {
   it('a key given once is a string; a repeated key is an array of its values in the order sent', () => {
@@ -19,5 +19,32 @@ describe("a webhook call's query as the run's input keeps it", () => {
     const query = webhookQuery('/hook?token=s3cret&token=other&tag=a&tag=s3cret-x');
     expect(withoutSecret(query, 's3cret')).toEqual({ token: ['[REDACTED]', 'other'], tag: ['a', '[REDACTED]-x'] });
     expect(withoutSecret(query, '')).toBe(query);
+  });
+});
+
+describe("a webhook call's form body as the run's input keeps it", () => {
+  const form = (text: string, type = 'application/x-www-form-urlencoded') => webhookBody(type, Buffer.from(text));
+
+  it('a field given once is a string; a repeated field is an array of its values in the order sent, as in the query', () => {
+    expect(form('tag=a&q=x&tag=b&tag=c')).toEqual({ ok: true, value: { tag: ['a', 'b', 'c'], q: 'x' } });
+    expect(form('tag=a', 'application/x-www-form-urlencoded; charset=UTF-8')).toEqual({ ok: true, value: { tag: 'a' } });
+    expect(form('name=J%C3%BCrgen+M&empty=&empty=x')).toEqual({ ok: true, value: { name: 'Jürgen M', empty: ['', 'x'] } });
+  });
+
+  it('keeps a field named __proto__ as a plain field, repeated or not', () => {
+    for (const text of ['__proto__=a&__proto__=b', '__proto__=a']) {
+      const body = form(text);
+      if (!body.ok) throw new Error('the form did not parse');
+      expect(Object.getPrototypeOf(body.value)).toBe(Object.prototype);
+      expect(Object.keys(body.value as object)).toEqual(['__proto__']);
+    }
+    expect(form('__proto__=a&__proto__=b')).toEqual({ ok: true, value: { ['__proto__']: ['a', 'b'] } });
+  });
+
+  it('reads other bodies as before: JSON parsed (bad JSON refused), other text as a string, nothing as null', () => {
+    expect(form('{"tag":["a"]}', 'application/json')).toEqual({ ok: true, value: { tag: ['a'] } });
+    expect(form('{"tag":', 'application/json')).toEqual({ ok: false });
+    expect(form('tag=a&tag=b', 'text/plain')).toEqual({ ok: true, value: 'tag=a&tag=b' });
+    expect(form('')).toEqual({ ok: true, value: null });
   });
 });
