@@ -22,7 +22,7 @@ export async function findSelected(lister: SelectorLister, ctx: Pick<ListContext
   if (id === '' || isReference(id)) return null;
   const own = answered.page.items.find((i) => i.id === id);
   if (own) return own;
-  if (lister.get) return lister.get(ctx, id);
+  if (lister.get) return asStored(await lister.get(ctx, id), selectedId);
   let cursor: string | undefined;
   let read = 0;
   if (answered.fromStart) {
@@ -38,4 +38,17 @@ export async function findSelected(lister: SelectorLister, ctx: Pick<ListContext
     cursor = page.nextCursor;
   }
   return null;
+}
+
+/**
+ * The item a get-by-id call found, under the id as it is stored. A provider may take an alias for an
+ * item — a Jira project's key `OPS` for its id `10001`, Outlook's well-known folder name `SentItems`
+ * — and answer the item with its own id; the web matches `selected` to the stored value by id, so it
+ * would not match and would show the raw text. The stored value is not rewritten to the provider's
+ * id: the alias is what the user chose (or typed, or imported), the provider takes it when a run uses
+ * it, and changing it would be an edit nobody made (in the history, on every collaborator's canvas).
+ * The provider's id is not kept either: the item's own second line names it as users know it.
+ */
+function asStored(item: SelectorItem | null, storedId: string): SelectorItem | null {
+  return item === null || item.id === storedId ? item : { ...item, id: storedId };
 }

@@ -213,7 +213,7 @@ describe('Atlassian', () => {
     expect(elsewhere).toEqual({ status: 400, body: { success: false, error: 'domain "nope.example" is not a Confluence site this account can reach' } });
   });
 
-  it('a stored project, issue or page by id: project/{id}, issue/{key} (of the chosen project only), v2 pages/{id} (current only); none is null', async () => {
+  it('a stored project, issue or page by id: project/{id or key} (a key answered as stored), issue/{key} (of the chosen project only), v2 pages/{id} (current only); none is null', async () => {
     const jira = '/ex/jira/cloud-1/rest/api/3';
     const pages = '/ex/confluence/cloud-1/wiki/api/v2/pages';
     const fields = '?fields=summary,status,project';
@@ -227,6 +227,10 @@ describe('Atlassian', () => {
       },
       [
         { block: 'jira', field: 'projectId', values: { domain }, id: '10001', selected: { id: '10001', name: 'Operations', detail: 'OPS' }, asked: `${jira}/project/10001` },
+        // A project stored by its key (Jira takes it for the id, and answers the project with its id 10001): answered under the
+        // key as stored, so the field matches it and shows the name; as typed, in any case Jira takes.
+        { block: 'jira', field: 'projectId', values: { domain }, id: 'OPS', selected: { id: 'OPS', name: 'Operations', detail: 'OPS' }, asked: `${jira}/project/OPS` },
+        { block: 'jira', field: 'projectId', values: { domain }, id: 'ops', selected: { id: 'ops', name: 'Operations', detail: 'OPS' }, asked: `${jira}/project/ops` },
         { block: 'jira', field: 'projectId', values: { domain }, id: 'NOPE', selected: null, asked: `${jira}/project/NOPE` },
         { block: 'jira', field: 'issueKey', values: { domain, projectId: '10000' }, id: 'PROJ-9', selected: { id: 'PROJ-9', name: 'Login fails', detail: 'PROJ-9 · To Do' }, asked: `${jira}/issue/PROJ-9${fields}` },
         { block: 'jira', field: 'issueKey', values: { domain, manualProjectId: 'proj' }, id: 'PROJ-9', selected: { id: 'PROJ-9', name: 'Login fails', detail: 'PROJ-9 · To Do' }, asked: `${jira}/issue/PROJ-9${fields}` },
