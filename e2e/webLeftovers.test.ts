@@ -2,7 +2,8 @@
  * Web app leftovers in Chromium (issue 14): the minimap folds away from a short canvas (the run console
  * open) and comes back on demand; the toolbar's Paste and Duplicate have icons of their own; a reopened
  * copilot chat's revert of an earlier edit puts back the state before it; a file loaded on demand that a
- * rebuild removed, with an edit still unsaved, neither reloads the page nor takes the app down.
+ * rebuild removed, with an edit still unsaved, neither reloads the page nor takes the app down; the deploy
+ * dialog shows a deployed schedule's state and pauses and resumes it.
  */
 import { describe, expect, inject, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
@@ -129,6 +130,37 @@ describe('web app leftovers in Chromium', () => {
     await expect.poll(() => page.locator('.react-flow__node').count()).toBe(before.length);
     expect(await panel.getByRole('button', { name: 'Reverted' }).getAttribute('title')).toBe('The workflow was put back as it was before this edit');
     expect(await panel.getByRole('button', { name: 'Revert to before this edit' }).isDisabled()).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
+  it('the deploy dialog says whether a deployed schedule runs or is paused, and pauses and resumes it', async () => {
+    const { page, errors, call, workflowId, starter } = await openNewWorkflow(chromium(), 'Schedule state user');
+    const set = (subBlockId: string, value: string) => ({ type: 'setSubBlockValue', id: starter, subBlockId, value });
+    const edited = await call('POST', `/api/workflows/${workflowId}/commands`, { commands: [set('startWorkflow', 'schedule'), set('scheduleType', 'daily'), set('dailyTime', '09:00'), set('timezone', 'UTC')] });
+    expect(edited.status).toBe(200);
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Deploy' });
+    const schedule = dialog.getByRole('region', { name: 'Schedule' });
+    await schedule.getByRole('list', { name: 'Next scheduled runs' }).waitFor();
+    // Not deployed yet: no state of a schedule the runner does not have.
+    expect(await schedule.getByRole('group', { name: 'Schedule state' }).count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Deploy', exact: true }).click();
+    const state = schedule.getByRole('group', { name: 'Schedule state' });
+    await state.getByText('Active', { exact: true }).waitFor({ timeout: 30_000 });
+    await state.getByText('not run yet').waitFor();
+
+    const stored = async () => (await call<{ schedules: Array<{ blockId: string; status: string }> }>('GET', `/api/schedules?workflowId=${workflowId}`)).body.schedules;
+    await state.getByRole('button', { name: 'Pause' }).click();
+    await state.getByText('Paused', { exact: true }).waitFor();
+    await state.getByText('Takes no action until resumed').waitFor();
+    expect(await stored()).toEqual([expect.objectContaining({ blockId: starter, status: 'paused' })]);
+    // Reopened, the dialog reads the state from the server.
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await state.getByText('Paused', { exact: true }).waitFor();
+    await state.getByRole('button', { name: 'Resume' }).click();
+    await state.getByText('Active', { exact: true }).waitFor();
+    expect(await stored()).toEqual([expect.objectContaining({ blockId: starter, status: 'active' })]);
     expect(errors).toEqual([]);
   });
 

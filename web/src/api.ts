@@ -272,4 +272,27 @@ export const api = {
   revertToDeployed: (id: string) => call<{ success: boolean; version: number }>(`/workflows/${enc(id)}/revert-to-deployed`, json('POST', {})),
   deployment: (id: string) =>
     call<{ isDeployed: boolean; deployedAt: string | null; apiKey: string | null; needsRedeployment: boolean; hasActiveWebhook: boolean }>(`/workflows/${enc(id)}/deploy`),
+
+  // Schedules of the deployed workflow (docs/triggers.md): none yet is a 404, read as an empty list.
+  schedules: (workflowId: string) =>
+    call<{ schedules: LiveSchedule[] }>(`/schedules?workflowId=${enc(workflowId)}`).then(
+      (r) => r.schedules,
+      (error: unknown) => {
+        if (error instanceof ApiError && error.status === 404) return [];
+        throw error;
+      },
+    ),
+  /** Pauses or resumes one schedule (`<workflowId>:<blockId>`). */
+  setSchedulePaused: (workflowId: string, blockId: string, paused: boolean) => call<LiveSchedule>(`/schedules/${enc(`${workflowId}:${blockId}`)}/${paused ? 'pause' : 'resume'}`, json('POST', {})),
 };
+
+/** A schedule as the runner keeps it for the active deployment (`GET /api/schedules`). */
+export interface LiveSchedule {
+  id: string;
+  blockId: string;
+  cronExpression: string;
+  timezone: string;
+  nextRunAt: string | null;
+  lastRunAt: string | null;
+  status: 'active' | 'paused';
+}

@@ -8,6 +8,7 @@ import { fireTimeText, nextFireTimes } from '../panels/fields/schedule';
 import { Icon } from '../ui/icons';
 import { useToast } from '../ui/toast';
 import { curlExample, deployInfo, streamingBlocks } from './deployInfo';
+import { ScheduleState, schedulesKey } from './ScheduleState';
 
 function NextRuns({ plan }: { plan: TriggerSchedule }) {
   const [runs, setRuns] = useState<string[] | string>([]);
@@ -53,7 +54,11 @@ export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { work
       if (!next.delete(id)) next.add(id);
       return next;
     });
+  // The deployed schedules (running or paused), once something is deployed that may have some.
+  const deployed = status.data?.isDeployed ?? false;
+  const live = useQuery({ queryKey: schedulesKey(workflowId), queryFn: () => api.schedules(workflowId), enabled: deployed && info.schedules.length > 0 });
   const refresh = () => {
+    void queries.invalidateQueries({ queryKey: schedulesKey(workflowId) });
     void queries.invalidateQueries({ queryKey: ['deployment', workflowId] });
     void queries.invalidateQueries({ queryKey: ['deployments', workflowId] });
     void queries.invalidateQueries({ queryKey: ['workflows'] });
@@ -187,6 +192,8 @@ export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { work
               {info.schedules.length > 1 ? `Schedule — ${schedule.blockName}` : 'Schedule'} {schedule.cron && <span className="mono">({schedule.cron}, {schedule.timezone})</span>}
             </h3>
             {schedule.error ? <p className="error">{schedule.error}</p> : schedule.plan && <NextRuns plan={schedule.plan} />}
+            {deployed && live.error && <p className="error">{live.error.message}</p>}
+            {deployed && live.data && <ScheduleState workflowId={workflowId} blockId={schedule.blockId} live={live.data.find((l) => l.blockId === schedule.blockId)} />}
           </section>
         ))}
 

@@ -1,0 +1,37 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError, type LiveSchedule } from '../api';
+import { fireTimeText } from '../panels/fields/schedule';
+import { useToast } from '../ui/toast';
+
+/** The query key of the deployed workflow's schedules, as the runner keeps them. */
+export const schedulesKey = (workflowId: string) => ['schedules', workflowId] as const;
+
+/**
+ * Whether a deployed schedule trigger is running or paused, when it last ran, and a Pause / Resume
+ * button (`POST /api/schedules/<workflowId>:<blockId>/pause|resume`). A trigger of the draft that the
+ * deployment does not schedule (not deployed with it yet) says so.
+ */
+export function ScheduleState({ workflowId, blockId, live }: { workflowId: string; blockId: string; live: LiveSchedule | undefined }) {
+  const toast = useToast();
+  const queries = useQueryClient();
+  const toggle = useMutation({
+    mutationFn: (paused: boolean) => api.setSchedulePaused(workflowId, blockId, paused),
+    onSuccess: (updated) => {
+      queries.setQueryData<LiveSchedule[]>(schedulesKey(workflowId), (all) => all?.map((s) => (s.blockId === updated.blockId ? { ...s, ...updated } : s)));
+      toast.success(updated.status === 'paused' ? 'Schedule paused' : 'Schedule resumed');
+    },
+    onError: (error: Error) => toast.error(`Could not change the schedule: ${error instanceof ApiError ? error.message : String(error)}`),
+  });
+  if (!live) return <p className="muted">Not scheduled by the deployed version: deploy the draft to schedule it.</p>;
+  const paused = live.status === 'paused';
+  const last = live.lastRunAt ? `last run ${fireTimeText(new Date(live.lastRunAt), live.timezone)}` : 'not run yet';
+  return (
+    <div className="schedule-state" role="group" aria-label="Schedule state">
+      <span className={`pill ${paused ? 'pill-warn' : 'pill-live'}`}>{paused ? 'Paused' : 'Active'}</span>
+      <span className="muted">{paused ? 'Takes no action until resumed' : last}</span>
+      <button type="button" className="btn btn-sm" style={{ marginLeft: 'auto' }} disabled={toggle.isPending} onClick={() => toggle.mutate(!paused)}>
+        {paused ? 'Resume' : 'Pause'}
+      </button>
+    </div>
+  );
+}
