@@ -1,5 +1,6 @@
 import { AppError } from '@weft/platform';
 import { inputFormatFields, type InputField } from '@weft/catalog';
+import { fieldsOf } from './fields.js';
 
 /** What a state's blocks hold that the input check reads: the starter's mode and input format. */
 interface StarterView {
@@ -94,16 +95,6 @@ export function checkApiInput(fields: readonly InputField[], input: unknown): un
   return out;
 }
 
-/** A form body (`a=1&b=2`) as an object of its fields; a repeated field is the array of its values. */
-function formFields(text: string): Record<string, string | string[]> {
-  const out = new Map<string, string | string[]>();
-  for (const [name, value] of new URLSearchParams(text)) {
-    const seen = out.get(name);
-    out.set(name, seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value]);
-  }
-  return Object.fromEntries(out);
-}
-
 /**
  * The run input of a body that came without a JSON content type (the JSON parser left it): text that
  * is JSON is taken as JSON — `curl -d '{"a":1}'` sends a form type, and Sim reads any body as JSON —
@@ -116,7 +107,7 @@ export function inputOfText(contentType: string | undefined, text: string): unkn
   if (json !== undefined && (typeof json !== 'object' || json === null)) throw new AppError('validation', 'Request body must be a JSON object');
   if (json !== undefined) return json;
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  if (type === 'application/x-www-form-urlencoded') return formFields(text);
+  if (type === 'application/x-www-form-urlencoded') return fieldsOf(new URLSearchParams(text));
   const named = type === '' ? 'a body without Content-Type' : `Content-Type ${type.slice(0, 80)}`;
   throw new AppError('validation', `Request body must be JSON (Content-Type: application/json) or a form; ${named} that is not JSON was sent`);
 }

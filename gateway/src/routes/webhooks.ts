@@ -7,6 +7,7 @@ import { verifyWebhook, type WebhookRequest } from '../webhooks/verify.js';
 import { awaitFirstDelivery } from '../webhooks/redelivery.js';
 import { admitRun, type RunLimiters } from '../rateLimit.js';
 import { answerRun } from './executions.js';
+import { fieldsOf, type FieldValue } from '../fields.js';
 
 /** Where webhook calls arrive; the rest of the path is the workflow's webhookPath. */
 const WEBHOOK_MOUNT = '/webhooks/trigger';
@@ -42,28 +43,9 @@ export function withoutSecret(values: Record<string, string | string[] | undefin
   return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, Array.isArray(value) ? value.map(redact) : value === undefined ? value : redact(value)]));
 }
 
-/** A query or form field as the run gets it: a key given once is a string, a repeated key an array. */
-type FieldValue = string | string[];
-
-/**
- * Name/value pairs (a query, a form body) as the run's input keeps them: `tag=a&tag=b&q=x` is
- * `{tag: ['a', 'b'], q: 'x'}` (values in the order sent), as n8n's webhook node gives repeated keys.
- */
-export function webhookFields(pairs: URLSearchParams): Record<string, FieldValue> {
-  const out = new Map<string, FieldValue>();
-  for (const [name, value] of pairs) {
-    const seen = out.get(name);
-    if (seen === undefined) out.set(name, value);
-    else if (Array.isArray(seen)) seen.push(value);
-    else out.set(name, [seen, value]);
-  }
-  // fromEntries, not assignment: a key such as __proto__ stays a plain field.
-  return Object.fromEntries(out);
-}
-
-/** The query of a call as the run's input keeps it (`webhookFields`). */
+/** The query of a call as the run's input keeps it (`fieldsOf`). */
 export function webhookQuery(url: string): Record<string, FieldValue> {
-  return webhookFields(new URL(url, 'http://webhook').searchParams);
+  return fieldsOf(new URL(url, 'http://webhook').searchParams);
 }
 
 /** The query a provider's check reads (Gmail's `?token=`, WhatsApp's `hub.*`): a key's first value. */
@@ -88,7 +70,7 @@ export function webhookBody(contentType: string | undefined, raw: Buffer): { ok:
       return { ok: false };
     }
   }
-  if (type.includes('application/x-www-form-urlencoded')) return { ok: true, value: webhookFields(new URLSearchParams(text)) };
+  if (type.includes('application/x-www-form-urlencoded')) return { ok: true, value: fieldsOf(new URLSearchParams(text)) };
   return { ok: true, value: text };
 }
 
