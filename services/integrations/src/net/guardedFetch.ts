@@ -110,7 +110,8 @@ function once(url: URL, init: GuardedRequestInit, policy: AddressPolicy, deadlin
     const remaining = deadline - Date.now();
     if (remaining <= 0) return reject(new RequestTimeoutError(timeoutMs));
     const body = init.body instanceof URLSearchParams ? init.body.toString() : init.body;
-    const headers: Record<string, string> = { ...init.headers };
+    // A caller's Host header is not sent: Node takes it (and TLS its SNI name) from the headers, so each hop's comes from its own URL.
+    const headers: Record<string, string> = Object.fromEntries(Object.entries(init.headers ?? {}).filter(([name]) => name.toLowerCase() !== 'host'));
     if (init.body instanceof URLSearchParams && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
     }
