@@ -57,13 +57,26 @@ export function resolveFunctionCode(code: string, envVars: Record<string, string
 }
 
 /**
+ * The texts of the environment values to hide: each value as given, lower-cased, percent-encoded
+ * (encodeURIComponent) and form-encoded (a URL or query the code built carries it so), longest first.
+ */
+export function secretForms(values: readonly string[]): string[] {
+  const forms = new Set<string>();
+  for (const value of values) {
+    for (const form of [value, value.toLowerCase(), encodeURIComponent(value), new URLSearchParams([['', value]]).toString().slice(1)]) forms.add(form);
+  }
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/**
  * Runs function execute; every failure is an answer (`success: false` with error and debug), never a
  * throw. The values of the environment variables the code was given are replaced by `[REDACTED]` in
- * the answer (result, stdout, error, debug), as the tool runtime does for tool results: a function's
+ * the answer (result, stdout, error, debug), as the tool runtime does for tool results, also
+ * lower-cased and percent-encoded (secretForms): a function's
  * output never carries a secret on to the next block or into a log.
  */
 export async function executeFunctionRequest(sandbox: SandboxPool, req: FunctionRequest): Promise<FunctionResponse> {
-  const secrets = Object.values(req.envVars ?? {}).sort((a, b) => b.length - a.length);
+  const secrets = secretForms(Object.values(req.envVars ?? {}).filter((s) => s.length >= 4));
   const res = await runFunction(sandbox, req);
   if (!secrets.some((s) => s.length >= 4)) return res;
   const output = { result: redactValue(res.output.result, secrets), stdout: redact(res.output.stdout, secrets) };

@@ -40,6 +40,18 @@ describe('function execute hides the environment values it was given (as the too
     expect(await executeFunctionRequest(pool, { code: 'return {n: 1}', envVars: { K: 'abcdef' } })).toMatchObject({ output: { result: { n: 1 } } });
   });
 
+  it('the value lower-cased or percent-encoded (as a URL or query the code built carries it) shows [REDACTED] too', async () => {
+    const secret = 'Sk-Fn/0123 abc+DEF=';
+    const res = await executeFunctionRequest(pool, {
+      code: 'const k = {{API_KEY}}; console.log(k.toLowerCase()); return { url: "https://api.example/?key=" + encodeURIComponent(k), form: "key=" + encodeURIComponent(k).replace(/%20/g, "+"), lower: k.toLowerCase() }',
+      envVars: { API_KEY: secret },
+    });
+    expect(res).toEqual({
+      success: true,
+      output: { result: { url: 'https://api.example/?key=[REDACTED]', form: 'key=[REDACTED]', lower: '[REDACTED]' }, stdout: '[REDACTED]\n' },
+    });
+  });
+
   it('a fetch sends the real value; what the code returns of the answer shows [REDACTED]', async () => {
     server.on('GET', '/whoami', (req) => ({ json: { auth: req.headers.authorization } }));
     const res = await executeFunctionRequest(pool, {

@@ -1,7 +1,7 @@
 /**
  * JavaScript evaluated inside each call's QuickJS context before the user's code (plain JavaScript,
  * in the sandbox). It is a function of the host's three primitives — `timerStart(id, ms, repeat)`,
- * `timerStop(id)` and `hostFetch(requestJson)` — that defines `setTimeout`, `setInterval`,
+ * `timerStop(id)` and `hostFetch(requestJson)` (answering `{meta, body}`: status, headers, … as JSON text and the body as a plain string) — that defines `setTimeout`, `setInterval`,
  * `clearTimeout`, `clearInterval`, `fetch` and `Headers` on the global object and returns `fire(id)`,
  * which the host calls when a timer is due. The primitives stay in its closure: user code never
  * sees them, and what it may patch later (JSON, Map, …) was captured here first.
@@ -13,6 +13,10 @@ export const SANDBOX_PRELUDE = String.raw`
   const parse = JSON.parse;
   const keys = Object.keys;
   const isArray = Array.isArray;
+  const apply = Reflect.apply;
+  const replace = String.prototype.replace;
+  // The host's escape of a body holding NULs (QuickJS strings are taken up to the first NUL).
+  const withNuls = (text) => apply(replace, text, [/\u0001[\u0001\u0002]/g, (m) => (m === '\u0001\u0001' ? '\u0000' : '\u0001')]);
   const define = (name, value) => Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
 
   const timers = new Map();
@@ -68,13 +72,14 @@ export const SANDBOX_PRELUDE = String.raw`
   }
   define('Headers', Headers);
 
-  function respond(text) {
-    const r = parse(text);
+  function respond(answer) {
+    const r = parse(answer.meta);
+    const body = answer.nul ? withNuls(answer.body) : answer.body;
     let used = false;
     const read = () => {
       if (used) return Promise.reject(new TypeError('Body has already been read'));
       used = true;
-      return Promise.resolve(r.body);
+      return Promise.resolve(body);
     };
     return {
       ok: r.status >= 200 && r.status <= 299,

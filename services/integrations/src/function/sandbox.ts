@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import type { FunctionDebug } from '@weft/contracts';
 import { WORKER_SOURCE } from './workerSource.js';
 import { SANDBOX_PRELUDE } from './prelude.js';
-import { MAX_FETCHES_PER_CALL, sandboxFetch } from './sandboxFetch.js';
+import { FETCH_TIMEOUT_MARGIN_MS, MAX_FETCHES_IN_FLIGHT, MAX_FETCHES_PER_CALL, MAX_FETCH_RESPONSE_BYTES, fetchTotalMessage, sandboxFetch, type SandboxFetchDone } from './sandboxFetch.js';
 import { policyFromEnv, type AddressPolicy } from '../net/addressPolicy.js';
 
 /** Function execute timeout default (spec 000 §9). */
@@ -70,6 +70,16 @@ interface Active {
   watchdog: NodeJS.Timeout | null;
   /** The job's outbound requests in flight: aborted when it ends, however it ends. */
   fetches: Set<AbortController>;
+  /** Requests waiting for one of the MAX_FETCHES_IN_FLIGHT in flight to end. */
+  waitingFetches: FetchRequest[];
+  /** Bytes of the response bodies handed to the code so far (bounded by the call's memory limit). */
+  fetchedBytes: number;
+}
+
+interface FetchRequest {
+  id: number;
+  req: number;
+  request: string;
 }
 
 interface Slot {
@@ -78,12 +88,14 @@ interface Slot {
   lanes: (Active | null)[];
   /** Per lane, the id of a job the host cancelled: the thread's interrupt handler reads it while code runs. */
   cancelFlags: Int32Array;
+  /** The id of the job the thread is computing now (0: none), written by the thread: the watchdog blames that one. */
+  computing: Int32Array;
 }
 
 type FromWorker =
   | { ready: true }
   | { started: number }
-  | { fetch: { id: number; req: number; request: string } }
+  | { fetch: FetchRequest }
   | { id: number; result: WorkerAnswer };
 
 export interface SandboxPoolOptions {
@@ -106,6 +118,8 @@ const positiveInt = (value: string | undefined, fallback: number) => {
 };
 
 const STOPPED = 'Code execution failed: the sandbox stopped unexpectedly';
+/** What calls still queued or running answer once the pool is closed (the process is shutting down). */
+const CLOSED = 'Code execution failed: the sandbox is closed';
 
 /**
  * Untrusted code runs in QuickJS (WebAssembly) inside worker threads: the sandbox has no host
@@ -119,6 +133,8 @@ const STOPPED = 'Code execution failed: the sandbox stopped unexpectedly';
  */
 export class SandboxPool {
   private readonly slots: Slot[] = [];
+  /** Threads taken out of the pool after a crash answer: they finish the calls they hold, then end. */
+  private readonly draining = new Set<Slot>();
   private readonly queue: Job[] = [];
   private nextId = 1;
   private closed = false;
@@ -136,6 +152,7 @@ export class SandboxPool {
 
   private spawn(): Slot {
     const cancelFlags = new SharedArrayBuffer(4 * this.lanesPerWorker);
+    const computing = new SharedArrayBuffer(4);
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: {
@@ -143,6 +160,7 @@ export class SandboxPool {
         prewarm: this.prewarm,
         prelude: SANDBOX_PRELUDE,
         cancelFlags,
+        computing,
         limits: { memoryLimitBytes: DEFAULT_MEMORY_LIMIT_BYTES, stackBytes: SANDBOX_STACK_BYTES, maxTimers: MAX_TIMERS_PER_CALL, maxFetches: MAX_FETCHES_PER_CALL },
       },
       resourceLimits: { stackSizeMb: WORKER_STACK_MB, maxOldGenerationSizeMb: 256 },
@@ -150,7 +168,7 @@ export class SandboxPool {
       stderr: true,
     });
     worker.unref();
-    const slot: Slot = { worker, ready: Promise.resolve(), lanes: new Array<Active | null>(this.lanesPerWorker).fill(null), cancelFlags: new Int32Array(cancelFlags) };
+    const slot: Slot = { worker, ready: Promise.resolve(), lanes: new Array<Active | null>(this.lanesPerWorker).fill(null), cancelFlags: new Int32Array(cancelFlags), computing: new Int32Array(computing) };
     slot.ready = new Promise<void>((resolve) => {
       worker.on('message', (m: FromWorker) => {
         if ('ready' in m) resolve();
@@ -162,7 +180,8 @@ export class SandboxPool {
     worker.on('exit', () => {
       const index = this.slots.indexOf(slot);
       if (index >= 0 && !this.closed) this.slots[index] = this.spawn();
-      this.drop(slot, () => ({ success: false, error: STOPPED, stdout: '' }));
+      this.draining.delete(slot);
+      this.drop(slot, () => ({ success: false, error: this.closed ? CLOSED : STOPPED, stdout: '' }));
       this.pump();
     });
     return slot;
@@ -173,11 +192,7 @@ export class SandboxPool {
       const active = this.find(slot, m.started);
       if (!active) return;
       active.startedAt = Date.now();
-      active.watchdog = setTimeout(() => {
-        if (slot.lanes[active.lane] !== active) return;
-        // The thread did not answer in time: a native call that never checks the interrupt. Every call on it ends.
-        this.retire(slot, (a) => (a === active ? { success: false, error: timeoutMessage(a.job.run.timeoutMs), stdout: '', limit: 'time' } : { success: false, error: STOPPED, stdout: '' }));
-      }, active.job.run.timeoutMs + WATCHDOG_GRACE_MS);
+      active.watchdog = setTimeout(() => this.overdue(slot, active), active.job.run.timeoutMs + WATCHDOG_GRACE_MS);
     } else if ('fetch' in m) {
       this.fetchFor(slot, m.fetch);
     } else if ('result' in m) {
@@ -188,8 +203,42 @@ export class SandboxPool {
         active.answered = true;
         active.job.resolve(toResult(m.result, active.job.run));
       }
+      // The thread's host code failed (not the user's code): its state is not trusted any more.
+      if (m.result.kind === 'crash') this.drain(slot);
+      if (this.draining.has(slot) && slot.lanes.every((a) => a === null)) void slot.worker.terminate();
       this.pump();
     }
+  }
+
+  /**
+   * A job's watchdog: the thread did not answer it by its limit + grace. When another call is
+   * computing, that call holds the thread: this one is answered at its limit and the thread kept
+   * (the computing call's own watchdog ends it if it stays stuck). Otherwise the thread is stuck in
+   * this call (a native call that never checks the interrupt) and is ended.
+   */
+  private overdue(slot: Slot, active: Active): void {
+    if (slot.lanes[active.lane] !== active) return;
+    const computing = Atomics.load(slot.computing, 0);
+    if (computing !== 0 && computing !== active.job.id) {
+      this.answer(active, { success: false, error: timeoutMessage(active.job.run.timeoutMs), stdout: '', limit: 'time' });
+      return;
+    }
+    const now = Date.now();
+    this.retire(slot, (a) =>
+      a === active || (a.startedAt !== null && now > a.startedAt + a.job.run.timeoutMs)
+        ? { success: false, error: timeoutMessage(a.job.run.timeoutMs), stdout: '', limit: 'time' }
+        : { success: false, error: STOPPED, stdout: '' },
+    );
+  }
+
+  /** Answers a job now (the thread's answer, if it comes, is ignored) and closes its requests. */
+  private answer(active: Active, result: SandboxResult): void {
+    if (active.answered) return;
+    active.answered = true;
+    active.job.resolve(result);
+    for (const c of active.fetches) c.abort();
+    active.fetches.clear();
+    active.waitingFetches = [];
   }
 
   private find(slot: Slot, id: number): Active | undefined {
@@ -202,31 +251,56 @@ export class SandboxPool {
     active.watchdog = null;
     for (const c of active.fetches) c.abort();
     active.fetches.clear();
+    active.waitingFetches = [];
     if (slot.lanes[active.lane] === active) slot.lanes[active.lane] = null;
   }
 
-  /** Releases every lane of a thread that is gone, answering the jobs not answered yet. */
+  /**
+   * Releases every lane of a thread that is gone: a job the thread never started goes back to the
+   * front of the queue (it never ran), the others not answered yet are answered.
+   */
   private drop(slot: Slot, answer: (a: Active) => SandboxResult): void {
+    const again: Job[] = [];
     for (const active of slot.lanes) {
       if (!active) continue;
       this.release(slot, active);
-      if (!active.answered) {
-        active.answered = true;
-        active.job.resolve(answer(active));
-      }
+      if (active.answered) continue;
+      if (active.startedAt === null && !this.closed) again.push(active.job);
+      else this.answer(active, answer(active));
     }
+    this.queue.unshift(...again);
   }
 
-  private fetchFor(slot: Slot, m: { id: number; req: number; request: string }): void {
+  /** Makes one request of a job's code: at most MAX_FETCHES_IN_FLIGHT at once, bodies totalling at most its memory limit. */
+  private fetchFor(slot: Slot, m: FetchRequest): void {
     const active = this.find(slot, m.id);
     if (!active || active.answered) return;
+    if (active.fetches.size >= MAX_FETCHES_IN_FLIGHT) {
+      active.waitingFetches.push(m);
+      return;
+    }
     const controller = new AbortController();
     active.fetches.add(controller);
-    const timeoutMs = Math.max(1, (active.startedAt ?? Date.now()) + active.job.run.timeoutMs - Date.now());
-    void sandboxFetch(m.request, { policy: this.policy, signal: controller.signal, timeoutMs }).then((done) => {
+    const limit = active.job.run.memoryLimitBytes;
+    const left = limit - active.fetchedBytes;
+    // The call's own limit answers a request that outlives it; the request's timer only ends the request.
+    const timeoutMs = Math.max(1, (active.startedAt ?? Date.now()) + active.job.run.timeoutMs - Date.now()) + FETCH_TIMEOUT_MARGIN_MS;
+    const fetched: Promise<SandboxFetchDone> =
+      left <= 0
+        ? Promise.resolve({ error: fetchTotalMessage(limit) })
+        : sandboxFetch(m.request, { policy: this.policy, signal: controller.signal, timeoutMs, maxBodyBytes: Math.min(MAX_FETCH_RESPONSE_BYTES, left), totalLimitBytes: limit });
+    void fetched.then((done) => {
       active.fetches.delete(controller);
-      if (controller.signal.aborted || slot.lanes[active.lane] !== active) return;
-      slot.worker.postMessage({ fetchDone: { id: m.id, req: m.req, ...done } });
+      if (controller.signal.aborted || slot.lanes[active.lane] !== active || active.answered) return;
+      let answer = done;
+      if ('bytes' in done) {
+        active.fetchedBytes += done.bytes;
+        if (active.fetchedBytes > limit) answer = { error: fetchTotalMessage(limit) };
+      }
+      const payload = 'bytes' in answer ? { meta: answer.meta, body: answer.body } : answer;
+      slot.worker.postMessage({ fetchDone: { id: m.id, req: m.req, ...payload } });
+      const next = active.waitingFetches.shift();
+      if (next) this.fetchFor(slot, next);
     });
   }
 
@@ -245,12 +319,12 @@ export class SandboxPool {
 
   private pump(): void {
     for (;;) {
-      if (this.queue.length === 0) return;
+      if (this.queue.length === 0 || this.closed) return;
       const slot = this.pick();
       if (!slot) return;
       const job = this.queue.shift() as Job;
       const lane = slot.lanes.indexOf(null);
-      const active: Active = { job, lane, posted: false, answered: false, startedAt: null, watchdog: null, fetches: new Set() };
+      const active: Active = { job, lane, posted: false, answered: false, startedAt: null, watchdog: null, fetches: new Set(), waitingFetches: [], fetchedBytes: 0 };
       slot.lanes[lane] = active;
       void slot.ready.then(() => {
         if (slot.lanes[lane] !== active) return;
@@ -268,7 +342,7 @@ export class SandboxPool {
   }
 
   run(run: SandboxRun): Promise<SandboxResult> {
-    if (this.closed) return Promise.resolve({ success: false, error: 'Code execution failed: the sandbox is closed', stdout: '' });
+    if (this.closed) return Promise.resolve({ success: false, error: CLOSED, stdout: '' });
     const cancelled: SandboxResult = { success: false, error: SANDBOX_CANCELLED, stdout: '' };
     if (run.signal?.aborted) return Promise.resolve(cancelled);
     return new Promise((resolve) => {
@@ -299,7 +373,7 @@ export class SandboxPool {
 
   /** Calls in progress (a call stopped by its signal no longer counts). */
   get busy(): number {
-    return this.slots.reduce((n, s) => n + s.lanes.filter((a) => a !== null && !a.answered).length, 0);
+    return [...this.slots, ...this.draining].reduce((n, s) => n + s.lanes.filter((a) => a !== null && !a.answered).length, 0);
   }
 
   /**
@@ -314,13 +388,10 @@ export class SandboxPool {
       job.resolve(answer);
       return;
     }
-    for (const slot of this.slots) {
+    for (const slot of [...this.slots, ...this.draining]) {
       const active = this.find(slot, job.id);
       if (!active || active.answered) continue;
-      active.answered = true;
-      job.resolve(answer);
-      for (const c of active.fetches) c.abort();
-      active.fetches.clear();
+      this.answer(active, answer);
       if (active.posted) {
         Atomics.store(slot.cancelFlags, active.lane, job.id);
         slot.worker.postMessage({ cancel: job.id });
@@ -333,14 +404,28 @@ export class SandboxPool {
   private retire(slot: Slot, answer: (a: Active) => SandboxResult): void {
     const index = this.slots.indexOf(slot);
     if (index >= 0 && !this.closed) this.slots[index] = this.spawn();
+    this.draining.delete(slot);
     this.drop(slot, answer);
     void slot.worker.terminate();
     this.pump();
   }
 
+  /** Takes a slot's thread out of the pool (a fresh one takes its place): it gets no new job and ends once the jobs it holds are answered. */
+  private drain(slot: Slot): void {
+    const index = this.slots.indexOf(slot);
+    if (index < 0 || this.closed) return;
+    this.slots[index] = this.spawn();
+    this.draining.add(slot);
+  }
+
+  /** Ends every thread; calls still queued or running answer `Code execution failed: the sandbox is closed`. */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    const closed: SandboxResult = { success: false, error: CLOSED, stdout: '' };
+    for (const job of this.queue.splice(0)) job.resolve(closed);
+    const slots = [...this.slots, ...this.draining];
+    for (const slot of slots) this.drop(slot, () => closed);
+    await Promise.all(slots.map((s) => s.worker.terminate()));
   }
 }
 

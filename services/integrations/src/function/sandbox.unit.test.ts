@@ -1,13 +1,32 @@
+import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeServer, type FakeServer } from '@weft/testkit';
-import { SANDBOX_CANCELLED, SandboxPool } from './sandbox.js';
-import { MAX_FETCHES_PER_CALL, MAX_FETCH_RESPONSE_BYTES } from './sandboxFetch.js';
+import { SANDBOX_CANCELLED, SandboxPool, type SandboxPoolOptions } from './sandbox.js';
+import { MAX_FETCHES_IN_FLIGHT, MAX_FETCHES_PER_CALL, MAX_FETCH_RESPONSE_BYTES, fetchTotalMessage } from './sandboxFetch.js';
 
 const pool = new SandboxPool({ size: 2 });
 afterAll(() => pool.close());
 
 /** Tests whose code runs under a 60 s time limit wait longer than it, so a loaded machine cannot make them fail first. */
 const LONG_TEST_MS = 180_000;
+
+/** What the tests that end or watch a thread reach inside a pool (its private state). */
+interface PoolInsides {
+  slots: { worker: Worker; computing: Int32Array; lanes: ({ startedAt: number | null } | null)[] }[];
+}
+const insides = (p: SandboxPool) => p as unknown as PoolInsides;
+const STOPPED = 'Code execution failed: the sandbox stopped unexpectedly';
+const CLOSED = 'Code execution failed: the sandbox is closed';
+
+/** Runs `fn` with a pool of its own (`call` runs code on it), closed afterwards. */
+async function withPool(opts: SandboxPoolOptions, fn: (one: SandboxPool, call: (code: string, extra?: Partial<Parameters<SandboxPool['run']>[0]>) => ReturnType<SandboxPool['run']>) => Promise<void>) {
+  const one = new SandboxPool(opts);
+  try {
+    await fn(one, (code, extra = {}) => one.run({ code, params: {}, envVars: {}, ...extra }));
+  } finally {
+    await one.close();
+  }
+}
 
 const run = (code: string, extra: Partial<Parameters<SandboxPool['run']>[0]> = {}) => pool.run({ code, params: {}, envVars: {}, ...extra });
 
@@ -241,6 +260,59 @@ describe('function sandbox timers', () => {
       await one.close();
     }
   });
+
+  // QuickJS's interrupt is only a rejection to async code: code that catches it and awaits again must still end.
+  it('code that catches the interrupt and goes on ends at its time limit; the call beside it on the thread finishes', () =>
+    withPool({ size: 1, callsPerWorker: 2 }, async (_one, call) => {
+      const waiting = call('await new Promise((r) => setTimeout(r, 200)); return "waited"', { timeoutMs: 120_000 });
+      const spin = call('for (;;) { await (async () => { for (;;) {} })().catch(() => {}) }', { timeoutMs: 300 });
+      expect(await spin).toMatchObject({ success: false, error: 'Function execution timed out after 300 ms', limit: 'time' });
+      expect(await waiting).toMatchObject({ success: true, result: 'waited' });
+    }));
+
+  it('a call handed to a thread that ends before starting it runs on the thread that replaces it', () =>
+    withPool({ size: 1, callsPerWorker: 2 }, async (one, call) => {
+      const spin = call('while (true) {}', { timeoutMs: 120_000 });
+      const next = call('return "ran"');
+      // The spin computes (the thread cannot start the next call), and the host knows it started.
+      const slot = insides(one).slots[0];
+      await expect.poll(() => slot && Atomics.load(slot.computing, 0) !== 0 && slot.lanes[0]?.startedAt != null).toBe(true);
+      await slot?.worker.terminate();
+      expect(await spin).toEqual({ success: false, error: STOPPED, stdout: '' });
+      expect(await next).toMatchObject({ success: true, result: 'ran' });
+    }));
+
+  it('a promise thrown as an error is answered as an error and the thread goes on', () =>
+    withPool({ size: 1 }, async (one, call) => {
+      const thread = insides(one).slots[0]?.worker.threadId;
+      const res = await call('throw Promise.resolve(1)');
+      expect(res).toMatchObject({ success: false });
+      expect(res.success ? '' : res.error).not.toContain('Lifetime');
+      expect(insides(one).slots[0]?.worker.threadId).toBe(thread);
+    }));
+
+  it('a thread whose host code failed takes no new call: its calls finish, then it ends', () =>
+    withPool({ size: 1, callsPerWorker: 2 }, async (one, call) => {
+      const first = insides(one).slots[0]?.worker;
+      const waiting = call('await new Promise((r) => setTimeout(r, 100)); return "waited"');
+      // A BigInt param cannot be handed in as JSON: the thread's own code throws, a crash answer.
+      expect(await call('return 1', { params: { n: 1n } })).toMatchObject({ success: false, error: expect.stringContaining('BigInt') });
+      expect(insides(one).slots[0]?.worker).not.toBe(first);
+      expect(await waiting).toMatchObject({ success: true, result: 'waited' });
+      await new Promise((resolve) => first?.once('exit', resolve));
+      expect(await call('return 2')).toMatchObject({ success: true, result: 2 });
+    }));
+
+  it('closing the pool answers the calls still queued and running', async () => {
+    const one = new SandboxPool({ size: 1, callsPerWorker: 1 });
+    const running = one.run({ code: 'while (true) {}', params: {}, envVars: {}, timeoutMs: 120_000 });
+    const queued = one.run({ code: 'return 1', params: {}, envVars: {} });
+    await expect.poll(() => one.busy).toBe(1);
+    await one.close();
+    expect(await queued).toEqual({ success: false, error: CLOSED, stdout: '' });
+    expect(await running).toEqual({ success: false, error: CLOSED, stdout: '' });
+    expect(await one.run({ code: 'return 1', params: {}, envVars: {} })).toEqual({ success: false, error: CLOSED, stdout: '' });
+  });
 });
 
 describe('function sandbox fetch', () => {
@@ -296,6 +368,50 @@ describe('function sandbox fetch', () => {
     expect(await fetchRun(`await fetch(params.url + '/hang')`, { timeoutMs: 300 })).toMatchObject({ success: false, error: 'Function execution timed out after 300 ms', limit: 'time' });
     await expect.poll(() => server.received('GET', '/hang')[0]?.abandoned).toBe(true);
     expect(await fetchRun('return 6')).toMatchObject({ success: true, result: 6 });
+  });
+
+  it('a body is handed over as it came, control characters and all', async () => {
+    const text = '\u0000\u0001\u001f"\\\n\u2028é😀'.repeat(1000);
+    server.on('GET', '/controls', { text, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    expect(await fetchRun(`return (await fetch(params.url + '/controls')).text()`)).toMatchObject({ success: true, result: text });
+  });
+
+  it('the bodies a call fetches total at most its memory limit', async () => {
+    const four = 4 * 1024 * 1024;
+    server.on('GET', '/four', { text: 'x'.repeat(four) });
+    const code = `const sizes = [];
+      try { for (let i = 0; i < 4; i++) sizes.push((await (await fetch(params.url + '/four')).text()).length) } catch (e) { return [sizes, e.name + ': ' + e.message] }`;
+    const limit = 10 * 1024 * 1024;
+    expect(await fetchRun(code, { memoryLimitBytes: limit, timeoutMs: 60_000 })).toMatchObject({ success: true, result: [[four, four], `TypeError: ${fetchTotalMessage(limit)}`] });
+  });
+
+  it(`at most ${MAX_FETCHES_IN_FLIGHT} requests of a call are in flight; the others wait their turn`, async () => {
+    let arrived = 0;
+    let open = 0;
+    let most = 0;
+    let release = () => undefined as void;
+    const gate = new Promise<void>((r) => (release = r));
+    server.on('GET', '/gate', async () => {
+      arrived++;
+      most = Math.max(most, ++open);
+      await gate;
+      open--;
+      return { json: 1 };
+    });
+    const call = fetchRun(`return (await Promise.all(Array.from({ length: 8 }, () => fetch(params.url + '/gate').then((r) => r.json())))).length`, { timeoutMs: 60_000 });
+    await expect.poll(() => arrived).toBe(MAX_FETCHES_IN_FLIGHT);
+    release();
+    expect(await call).toMatchObject({ success: true, result: 8 });
+    expect(most).toBe(MAX_FETCHES_IN_FLIGHT);
+  });
+
+  it('a request that outlives the call answers the time limit, even when the code catches its error', async () => {
+    server.on('GET', '/stall', { hang: true });
+    expect(await fetchRun(`try { await fetch(params.url + '/stall') } catch (e) { return 'caught: ' + e.message }`, { timeoutMs: 300 })).toMatchObject({
+      success: false,
+      error: 'Function execution timed out after 300 ms',
+      limit: 'time',
+    });
   });
 
   it('calls awaiting requests share a thread: both are in flight at once', async () => {

@@ -1,11 +1,20 @@
 import { z } from 'zod';
-import { guardedFetch } from '../net/guardedFetch.js';
+import { ResponseTooLargeError, guardedFetch } from '../net/guardedFetch.js';
 import type { AddressPolicy } from '../net/addressPolicy.js';
 
 /** The largest response body a sandboxed `fetch` reads (larger ones reject with the guard's `Response body exceeds … bytes`). */
 export const MAX_FETCH_RESPONSE_BYTES = 5 * 1024 * 1024;
 /** How many `fetch` calls one function call may make. */
 export const MAX_FETCHES_PER_CALL = 50;
+/** Requests of one call in flight at once: its further requests wait for one of these to end. */
+export const MAX_FETCHES_IN_FLIGHT = 6;
+/** What the host request gets beyond the call's remaining time, so the call's own time limit answers first. */
+export const FETCH_TIMEOUT_MARGIN_MS = 1_000;
+
+/** The message a call's `fetch` rejects with once the bodies it fetched total more than `limitBytes` (its memory limit). */
+export function fetchTotalMessage(limitBytes: number): string {
+  return `Responses fetched by this call exceed ${limitBytes} bytes in total (the call's memory limit)`;
+}
 
 /** What the sandbox's `fetch` sends out (built by the prelude, but checked here: it crossed from untrusted code). */
 const requestSchema = z.object({
@@ -15,14 +24,19 @@ const requestSchema = z.object({
   body: z.string().optional(),
 });
 
-/** The answer handed back to the worker: the response as JSON text, or the message the code's promise rejects with. */
-export type SandboxFetchDone = { ok: string } | { error: string };
+/**
+ * The answer handed back to the worker: the response (its status, headers, … as JSON text, its body
+ * a plain string and the body's size), or the message the code's promise rejects with.
+ */
+export type SandboxFetchDone = { meta: string; body: string; bytes: number } | { error: string };
 
 export interface SandboxFetchOptions {
   policy: AddressPolicy;
   signal: AbortSignal;
   timeoutMs: number;
   maxBodyBytes?: number;
+  /** The call's total for fetched bodies: a body cut by a `maxBodyBytes` lowered to what is left of it answers fetchTotalMessage. */
+  totalLimitBytes?: number;
 }
 
 /**
@@ -30,6 +44,7 @@ export interface SandboxFetchOptions {
  * the HTTP tool, redirects checked hop by hop, the body read up to a bound); never rejects.
  */
 export async function sandboxFetch(requestJson: string, opts: SandboxFetchOptions): Promise<SandboxFetchDone> {
+  const maxBodyBytes = opts.maxBodyBytes ?? MAX_FETCH_RESPONSE_BYTES;
   try {
     const parsed = requestSchema.safeParse(JSON.parse(requestJson));
     if (!parsed.success) return { error: 'Invalid fetch request' };
@@ -39,12 +54,14 @@ export async function sandboxFetch(requestJson: string, opts: SandboxFetchOption
     const headers = Object.fromEntries(merged);
     const res = await guardedFetch(
       url,
-      { method, headers, ...(body !== undefined ? { body } : {}), timeoutMs: opts.timeoutMs, maxBodyBytes: opts.maxBodyBytes ?? MAX_FETCH_RESPONSE_BYTES, signal: opts.signal },
+      { method, headers, ...(body !== undefined ? { body } : {}), timeoutMs: opts.timeoutMs, maxBodyBytes, signal: opts.signal },
       opts.policy,
     );
-    const text = await res.text();
-    return { ok: JSON.stringify({ status: res.status, statusText: res.statusText, url: res.url, redirected: res.url !== new URL(url).toString(), headers: [...res.headers], body: text }) };
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    const meta = JSON.stringify({ status: res.status, statusText: res.statusText, url: res.url, redirected: res.url !== new URL(url).toString(), headers: [...res.headers] });
+    return { meta, body: new TextDecoder().decode(bytes), bytes: bytes.byteLength };
   } catch (err) {
+    if (err instanceof ResponseTooLargeError && opts.totalLimitBytes !== undefined && maxBodyBytes < MAX_FETCH_RESPONSE_BYTES) return { error: fetchTotalMessage(opts.totalLimitBytes) };
     return { error: err instanceof Error ? err.message : String(err) };
   }
 }

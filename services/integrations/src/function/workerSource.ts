@@ -7,14 +7,19 @@
  * that could settle it (no timer, no fetch in flight); its timers are then cleared and its fetches
  * dropped.
  *
- * Messages in: `{run}` a call, `{cancel: id}`, `{fetchDone: {id, req, ok | error}}`. Out:
- * `{ready}`, `{started: id}`, `{fetch: {id, req, request}}` (the host makes the request through the
- * outbound guard), `{id, result}`.
+ * Messages in: `{run}` a call, `{cancel: id}`, `{fetchDone: {id, req, meta, body} | {id, req, error}}`
+ * (a response's status and headers as JSON text, its body a plain string). Out: `{ready}`,
+ * `{started: id}`, `{fetch: {id, req, request}}` (the host makes the request through the outbound
+ * guard), `{id, result}`. The id of the call computing now (0 when none) is kept in the shared
+ * `computing` array, so the host's watchdog knows which call holds the thread.
  */
 export const WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
 const qjs = require(workerData.quickjsPath);
 const cancelled = new Int32Array(workerData.cancelFlags);
+const computing = new Int32Array(workerData.computing);
+/** Promise jobs run between checks of the call's stop, deadline and cancel flag: an interrupted job is only a rejection to the code, which may go on. */
+const JOB_BATCH = 64;
 const { maxTimers, maxFetches } = workerData.limits;
 let quickjs;
 let ready;
@@ -50,7 +55,8 @@ function formatValue(value) {
 function describe(vm, handle) {
   let dumped;
   try { dumped = vm.dump(handle); } catch { dumped = { name: 'Error', message: 'unreadable error' }; }
-  handle.dispose();
+  // dump disposes some values itself (a promise): disposing again would throw 'Lifetime not alive'.
+  if (handle.alive) handle.dispose();
   const err = typeof dumped === 'object' && dumped !== null ? dumped : { message: dumped };
   return {
     name: typeof err.name === 'string' ? err.name : 'Error',
@@ -98,7 +104,8 @@ function dispose(call) {
   for (const deferred of call.fetches.values()) { try { deferred.dispose(); } catch { /* gone with the runtime */ } }
   call.fetches.clear();
   for (const h of [call.fire, call.promise]) { try { if (h && h.alive) h.dispose(); } catch { /* gone with the runtime */ } }
-  try { call.vm.dispose(); call.runtime.dispose(); } catch { /* a broken runtime is dropped with the worker */ }
+  // A runtime that cannot be freed is left: the host retires a thread after a crash answer.
+  try { call.vm.dispose(); call.runtime.dispose(); } catch { /* dropped with the thread */ }
 }
 
 /** Answers a call once; its timers stop now. Inside another call's interrupt handler the runtime is freed later, outside QuickJS. */
@@ -118,15 +125,31 @@ function end(call, answer, later) {
 
 function guarded(call, fn) {
   if (call.done) return;
-  try { fn(); } catch (err) { end(call, crash(err)); }
+  Atomics.store(computing, 0, call.id);
+  try { fn(); } catch (err) { end(call, crash(err)); } finally { Atomics.store(computing, 0, 0); }
 }
 
-/** Runs the call's pending promise jobs, then ends it if its promise settled or nothing can settle it any more. */
+/** Why the call must end now, if it must: cancelled, or past its deadline (a promise that settles late still ends it as a timeout). */
+function mustStop(call) {
+  if (!call.stop) {
+    if (isCancelled(call)) call.stop = 'cancelled';
+    else if (Date.now() > call.deadline) call.stop = 'timeout';
+  }
+  return call.stop;
+}
+
+/**
+ * Runs the call's pending promise jobs in batches, ending the call between two batches once it is
+ * stopped, then ends it if its promise settled or nothing can settle it any more.
+ */
 function drive(call) {
-  if (call.done) return;
-  const jobs = call.runtime.executePendingJobs();
-  if (jobs.error) return end(call, classify(call, jobs.error));
-  if (call.stop) return end(call, { success: false, kind: call.stop });
+  for (;;) {
+    if (call.done) return;
+    const jobs = call.runtime.executePendingJobs(JOB_BATCH);
+    if (jobs.error) return end(call, classify(call, jobs.error));
+    if (mustStop(call)) return end(call, { success: false, kind: call.stop });
+    if (jobs.value < JOB_BATCH) break;
+  }
   const state = call.vm.getPromiseState(call.promise);
   if (state.type === 'pending') {
     if (call.timers.size === 0 && call.fetches.size === 0) end(call, { success: false, kind: 'pending' });
@@ -147,6 +170,8 @@ function sweep(now, running) {
 
 function interruptHandler(call) {
   return () => {
+    // Once stopped, every later job is interrupted too, until drive ends the call.
+    if (call.stop) return true;
     const now = Date.now();
     if (isCancelled(call)) { call.stop = 'cancelled'; return true; }
     if (now > call.deadline) { call.stop = 'timeout'; return true; }
@@ -186,6 +211,8 @@ function install(call, job) {
     const id = vm.getNumber(idHandle);
     const ms = Math.min(vm.getNumber(msHandle) || 0, 2147483647);
     const repeat = vm.dump(repeatHandle) === true;
+    const previous = call.timers.get(id);
+    if (previous !== undefined) clearTimeout(previous);
     const onTimer = () => {
       if (!repeat) call.timers.delete(id);
       guarded(call, () => fire(call, id));
@@ -237,6 +264,24 @@ function start(job) {
   });
 }
 
+/**
+ * A response as the prelude reads it: {meta, body, nul}, the body a string copied in once (never
+ * JSON-encoded). QuickJS takes strings up to their first NUL: a body holding NULs goes in with
+ * NUL as \u0001\u0001 and \u0001 as \u0001\u0002 (nul: true), and the prelude turns them back.
+ */
+function responseOf(vm, done) {
+  const obj = vm.newObject();
+  const nul = done.body.includes('\u0000');
+  const body = nul ? done.body.replace(/[\u0000\u0001]/g, (c) => (c === '\u0000' ? '\u0001\u0001' : '\u0001\u0002')) : done.body;
+  for (const [key, value] of [['meta', done.meta], ['body', body]]) {
+    const text = vm.newString(value);
+    vm.setProp(obj, key, text);
+    text.dispose();
+  }
+  vm.setProp(obj, 'nul', nul ? vm.true : vm.false);
+  return obj;
+}
+
 function settleFetch(done) {
   const call = calls.get(done.id);
   const deferred = call && call.fetches.get(done.req);
@@ -244,7 +289,7 @@ function settleFetch(done) {
   call.fetches.delete(done.req);
   guarded(call, () => {
     const { vm } = call;
-    const value = done.error !== undefined ? vm.newError({ name: 'TypeError', message: done.error }) : vm.newString(done.ok);
+    const value = done.error !== undefined ? vm.newError({ name: 'TypeError', message: done.error }) : responseOf(vm, done);
     try {
       if (done.error !== undefined) deferred.reject(value);
       else deferred.resolve(value);
