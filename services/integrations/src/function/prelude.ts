@@ -14,9 +14,12 @@ export const SANDBOX_PRELUDE = String.raw`
   const keys = Object.keys;
   const isArray = Array.isArray;
   const apply = Reflect.apply;
-  const replace = String.prototype.replace;
-  // The host's escape of a body holding NULs (QuickJS strings are taken up to the first NUL).
-  const withNuls = (text) => apply(replace, text, [/\u0001[\u0001\u0002]/g, (m) => (m === '\u0001\u0001' ? '\u0000' : '\u0001')]);
+  const split = String.prototype.split;
+  const join = Array.prototype.join;
+  const swap = (text, from, to) => apply(join, apply(split, text, [from]), [to]);
+  // Undoes the host's escape of a body holding NULs (QuickJS strings are taken up to the first NUL):
+  // every \u0001 starts a pair, so the pairs are found left to right without ambiguity.
+  const withNuls = (text) => swap(swap(text, '\u0001\u0001', '\u0000'), '\u0001\u0002', '\u0001');
   const define = (name, value) => Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
 
   const timers = new Map();
