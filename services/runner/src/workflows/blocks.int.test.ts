@@ -1,8 +1,18 @@
 import { ApplicationFailure } from '@temporalio/common';
+import type { History } from '@temporalio/common/lib/proto-utils.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEngineHarness, graphOf, type EngineHarness } from '../testing/engineHarness.js';
 
 const S = { type: 'starter', name: 'Start' };
+/** The patches a run's history records (`core_patch` markers). */
+function patchesOf(history: History): string[] {
+  return (history.events ?? []).flatMap((e) => {
+    const attrs = e.markerRecordedEventAttributes;
+    const data = attrs?.markerName === 'core_patch' ? attrs.details?.['patch-data']?.payloads?.[0]?.data : undefined;
+    return data ? [(JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id] : [];
+  });
+}
+
 const timing = { startTime: '2026-01-01T00:00:00.000Z', endTime: '2026-01-01T00:00:00.000Z', duration: 0 };
 
 describe('tool, workflow and run-level behaviour (real Temporal server, fake activities)', () => {
@@ -135,6 +145,40 @@ describe('tool, workflow and run-level behaviour (real Temporal server, fake act
     const down = await h.run(state('https://down.example'));
     expect(down.logs.find((l) => l.blockId === 'api')).toMatchObject({ success: false, attempts: 3, output: { error: 'fetch failed' } });
     expect(down.logs.find((l) => l.blockId === 'api')?.output).toEqual({ error: 'fetch failed' });
+  });
+
+  it('the kept answer is behind patch http-error-answer, asked only when a failed request has an answer: the marker is recorded then, not for a failure without one', async () => {
+    // A long body comes back kept aside (the tool runtime's storeLargeOutput): reading it loads it, an activity of the run
+    // (the stand-in body is short, to keep the stored history small).
+    h.rec.blobs.set('tool-output/1', { message: 'no such order' });
+    const answer = { data: { $blobRef: 'tool-output/1', bytes: 300 * 1024 }, status: 404, headers: {} };
+    h.setTools((input) =>
+      input.params.url === 'https://orders.example/1' ? { success: false, output: answer, error: 'HTTP error 404: Not Found', timing } : { success: false, output: null, error: 'fetch failed', timing },
+    );
+    // An error path that branches on the answer: runs recorded before the patch saw no status nor data here (nothing to load) and ended after the condition.
+    const conditions = JSON.stringify([{ id: 'c1', title: 'if', value: "<api.status> === 404 && <api.data.message> === 'no such order'" }]);
+    const state = (url: string) =>
+      graphOf(
+        {
+          s: S,
+          api: { type: 'api', name: 'API', values: { url, method: 'GET' } },
+          c: { type: 'condition', name: 'Check', values: { conditions } },
+          gone: { name: 'Gone', code: 'return "order gone"' },
+        },
+        [['s', 'api'], ['api', 'c', 'error'], ['c', 'gone', 'condition-c1']],
+      );
+    const handle = await h.start(state('https://orders.example/1'));
+    const result = await handle.result();
+    // api-error-answer.json was recorded by the code before the patch (its run ended after the condition); replay.int.test.ts replays both.
+    await h.keepHistory(handle, 'api-error-answer');
+    expect(result.output).toEqual({ result: 'order gone', stdout: '' });
+    expect(result.logs.find((l) => l.blockId === 'api')?.output).toEqual({ error: 'HTTP error 404: Not Found', ...answer });
+    expect(patchesOf(await handle.fetchHistory())).toContain('http-error-answer');
+
+    const down = await h.start(state('https://down.example'));
+    const downResult = await down.result();
+    expect(downResult.logs.find((l) => l.blockId === 'api')?.output).toEqual({ error: 'fetch failed' });
+    expect(patchesOf(await down.fetchHistory())).not.toContain('http-error-answer');
   });
 
   it("honours the block's retry setting (advanced mode): 5 retries make 6 tries, the setting never reaches the tool, 9 is refused naming the field", async () => {

@@ -291,6 +291,23 @@ describe('graph semantics of a run (real Temporal server, fake activities)', () 
     expect(failed).toMatchObject({ success: false, error: 'Check: Reference <gone.count> names no block' });
   });
 
+  it('text in a string literal that reads like a reference to no block stays text: the code runs as written (patch code-string-reference-as-text)', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        f: { name: 'Fn', code: 'return "List<java.lang.String>"' },
+        r: { type: 'response', name: 'Response', values: { dataMode: 'json', data: '{"failed": true}' } },
+      },
+      [['s', 'f'], ['f', 'r', 'error']],
+    );
+    const handle = await h.start(state);
+    const result = await handle.result();
+    // code-string-reference.json was recorded by the code before (the block failed, the Response answered); replay.int.test.ts replays both.
+    await h.keepHistory(handle, 'code-string-reference');
+    expect(result.output).toEqual({ result: 'List<java.lang.String>', stdout: '' });
+    expect(h.rec.functionCalls.map((c) => c.code)).toEqual(['return "List<java.lang.String>"']);
+  });
+
   it('runs only what the starter reaches: a block with no path from the starter never runs', async () => {
     const state = graphOf(
       { s: S, a: { name: 'A', code: 'return 1' }, island: { name: 'Island', code: '// started:island\nreturn 2' }, after: { name: 'After Island', code: 'return 3' } },

@@ -196,8 +196,10 @@ export interface RewrittenCode {
   params: Record<string, unknown>;
   /** The environment variables the code reads (`{{KEY}}` with a known key): all the sandbox gets. */
   envKeys: string[];
-  /** References to blocks the workflow does not have (`<nosuch.result>`), left as written in `code`. */
+  /** References to blocks the workflow does not have (`<nosuch.result>`) outside strings, left as written in `code`. */
   unknownBlocks: string[];
+  /** The same inside string literals and template literal text (`'<system.web>'`): text, left as written. */
+  unknownBlocksInStrings: string[];
 }
 
 /**
@@ -224,6 +226,7 @@ export function rewriteCode(code: string, scope: ReferenceScope): RewrittenCode 
   const params: Record<string, unknown> = {};
   const envKeys = new Set<string>();
   const unknownBlocks = new Set<string>();
+  const unknownBlocksInStrings = new Set<string>();
   let out = '';
   let state: Lexical = 'code';
   const templateDepth: number[] = [];
@@ -272,7 +275,7 @@ export function rewriteCode(code: string, scope: ReferenceScope): RewrittenCode 
           i += m[0].length;
           continue;
         }
-        if (m[1] !== undefined && looksLikeBlockReference(m[1], m[2] ?? '')) unknownBlocks.add(m[0]);
+        if (m[1] !== undefined && looksLikeBlockReference(m[1], m[2] ?? '')) (state === 'code' ? unknownBlocks : unknownBlocksInStrings).add(m[0]);
       }
     }
     out += ch;
@@ -313,7 +316,7 @@ export function rewriteCode(code: string, scope: ReferenceScope): RewrittenCode 
       state = 'code';
     }
   }
-  return { code: out, params, envKeys: [...envKeys], unknownBlocks: [...unknownBlocks] };
+  return { code: out, params, envKeys: [...envKeys], unknownBlocks: [...unknownBlocks], unknownBlocksInStrings: [...unknownBlocksInStrings] };
 }
 
 /** Only the named environment variables (what one piece of code reads), so no other secret travels. */

@@ -128,10 +128,12 @@ describe('references in code', () => {
     expect(rewritten).toContain('a<b && b>a');
   });
 
-  it('lists references to blocks the workflow does not have (in code and strings), once each; comparisons, tags and comments are not references', () => {
+  it('lists references to blocks the workflow does not have, once each, apart inside strings; comparisons, tags and comments are not references', () => {
     const code = 'const a = 1, b = 2, c = [3];\nif (a <b && b> a && a<c.length) {}\n// <gone.result> in a comment\nconst tag = "<div>" + \'<br/>\';\nreturn <nosuch.result> + "<nosuch.result>" + `${<other.items[0]>}` + <fn.result.ok>';
     const rewritten = rewriteCode(code, scope());
+    // A template literal's ${…} is code; its text is a string.
     expect(rewritten.unknownBlocks).toEqual(['<nosuch.result>', '<other.items[0]>']);
+    expect(rewritten.unknownBlocksInStrings).toEqual(['<nosuch.result>']);
     expect(rewritten.code).toContain('<nosuch.result>');
     expect(rewritten.code).toContain('params["<fn.result.ok>"]');
     // The deploy check's message, from the catalogue (one text for both).
@@ -139,6 +141,36 @@ describe('references in code', () => {
     // The start, variables and containers are no block names: outside a loop `<loop.index>` stays as written.
     expect(rewriteCode('return <loop.index> + <start.input.x>', scope()).unknownBlocks).toEqual([]);
     expect(rewriteCode('return a <b.c', scope()).unknownBlocks).toEqual([]);
+  });
+});
+
+describe('text in string literals that reads like a reference to no block', () => {
+  // Ordinary code that ran before the unknown-reference check: such text stays text, the code as written.
+  it.each([
+    ['an XML path in quotes', "const section = '<system.web>';\nreturn section", '<system.web>'],
+    ['a Java generic type name', 'return "List<java.lang.String>"', '<java.lang.String>'],
+    ['template literal text', 'const customer = { name: "Ada" };\nreturn `Dear <customer.name>, thanks`', '<customer.name>'],
+    ['a placeholder replaced by the code', "const tpl = 'Hi <user.name>';\nreturn tpl.replace('<user.name>', 'Ada')", '<user.name>'],
+  ])('%s is no reference to fail on', (_what, code, text) => {
+    const rewritten = rewriteCode(code, scope());
+    expect(rewritten.unknownBlocks).toEqual([]);
+    expect(rewritten.unknownBlocksInStrings).toEqual([text]);
+    expect(rewritten.code).toBe(code);
+    expect(rewritten.params).toEqual({});
+  });
+
+  it('outside strings, where only a reference can be, a name of no block still fails the block', () => {
+    const rewritten = rewriteCode('const x = <nosuch.y>;\nreturn "<system.web>" + x', scope());
+    expect(rewritten.unknownBlocks).toEqual(['<nosuch.y>']);
+    expect(rewritten.unknownBlocksInStrings).toEqual(['<system.web>']);
+    expect(rewriteCode('x = <nosuch.y>', scope()).unknownBlocks).toEqual(['<nosuch.y>']);
+  });
+
+  it('a reference to a block that exists is still substituted inside strings and template text', () => {
+    const rewritten = rewriteCode("return `Dear <start.input.name>` + ' <customer.name>'", scope());
+    expect(rewritten.code).toBe('return `Dear ${params["<start.input.name>:text"]}` + \' <customer.name>\'');
+    expect(rewritten.params['<start.input.name>:text']).toBe('Ada');
+    expect(rewritten.unknownBlocksInStrings).toEqual(['<customer.name>']);
   });
 });
 

@@ -183,10 +183,23 @@ function conditionFailure(tested: ReadonlyArray<{ title: string; value: string }
  */
 export const UNKNOWN_BLOCK_REFERENCE_PATCH = 'code-unknown-block-reference';
 
-/** The deploy check's message for the first reference in code to a block the workflow does not have. */
+/**
+ * Runs recorded between that check and this one failed the block for such a reference inside a
+ * string literal too (`'<system.web>'`, text that ran before): they replay as they ran. Asked only
+ * when a string holds one and the code outside strings none, so other runs record no marker.
+ */
+export const STRING_REFERENCE_AS_TEXT_PATCH = 'code-string-reference-as-text';
+
+/**
+ * The deploy check's message for the first reference to a block the workflow does not have written
+ * where only a reference can be (outside strings); inside a string literal it is text, run as written.
+ */
 function unknownReferenceIn(rewritten: readonly RewrittenCode[]): string | undefined {
-  const ref = rewritten.flatMap((r) => r.unknownBlocks)[0];
-  return ref !== undefined && patched(UNKNOWN_BLOCK_REFERENCE_PATCH) ? unknownBlockReference(ref) : undefined;
+  const inCode = rewritten.flatMap((r) => r.unknownBlocks)[0];
+  if (inCode !== undefined) return patched(UNKNOWN_BLOCK_REFERENCE_PATCH) ? unknownBlockReference(inCode) : undefined;
+  const inString = rewritten.flatMap((r) => r.unknownBlocksInStrings)[0];
+  if (inString === undefined || patched(STRING_REFERENCE_AS_TEXT_PATCH)) return undefined;
+  return patched(UNKNOWN_BLOCK_REFERENCE_PATCH) ? unknownBlockReference(inString) : undefined;
 }
 
 async function runCondition(run: Run, frame: Frame, block: RunnableBlock, resolver: Resolver): Promise<BlockRun> {
@@ -303,6 +316,20 @@ function httpAnswer(toolId: string, output: unknown): Record<string, unknown> | 
 }
 
 /**
+ * Runs recorded before a failed HTTP request kept its answer had the block's output `{error}` only:
+ * they replay as they ran (a long answer would now be stored aside or its kept-aside body loaded for
+ * a reader, new activities, and a branch reading `<api.status>` could go another way). Asked only when there is an answer to keep, so other
+ * runs record no marker.
+ */
+export const HTTP_ERROR_ANSWER_PATCH = 'http-error-answer';
+
+/** The answer a failed HTTP request keeps beside `{error}`, for runs under patch `http-error-answer`. */
+function keptAnswer(toolId: string, output: unknown): Record<string, unknown> | undefined {
+  const answer = httpAnswer(toolId, output);
+  return answer !== undefined && patched(HTTP_ERROR_ANSWER_PATCH) ? answer : undefined;
+}
+
+/**
  * What the last try of a call that failed transiently answered: the `output` the integrations worker
  * puts in its retryable failure's details (`ToolFailureDetails` of @weft/contracts: a 429's or 5xx's response).
  */
@@ -339,13 +366,13 @@ async function runTool(run: Run, block: RunnableBlock, params: Record<string, un
     );
   } catch (err) {
     // A 429 or 5xx after the last try keeps that try's answer, as a 4xx does.
-    const answered = err instanceof AttemptsExhausted ? httpAnswer(id, failureAnswer(err)) : undefined;
+    const answered = err instanceof AttemptsExhausted ? keptAnswer(id, failureAnswer(err)) : undefined;
     if (!answered) throw err;
     return { exec: { ...thrownFailure(err), answered }, input: { toolId: id, params: input } };
   }
   const { value: res } = called;
   const attempts = attemptFields(called.attempts, called.tries);
-  const answered = res.success ? undefined : httpAnswer(id, res.output);
+  const answered = res.success ? undefined : keptAnswer(id, res.output);
   return { exec: { success: res.success, output: res.output, ...(res.error !== undefined ? { error: res.error } : {}), ...(answered ? { answered } : {}), ...attempts }, input: { toolId: id, params: input } };
 }
 
