@@ -36,7 +36,7 @@ describe('the catalogue served by the gateway', () => {
     const meta = await api<{ success: boolean; data: Record<string, { type?: string }> }>('POST', '/api/tools/get-blocks-metadata', { blockIds: ['function'] });
     expect(Object.keys(meta.body.data)).toEqual(['function']);
     const refused = await api<{ success: boolean; error: string }>('POST', '/api/tools/get-blocks-metadata', {});
-    expect(refused).toEqual({ status: 400, body: { success: false, error: 'blockIds: blockIds is required and must be an array of block type ids' } });
+    expect(refused).toEqual({ status: 400, body: { success: false, error: 'blockIds is required and must be an array of block type ids' } });
     const triggers = await api<{ success: boolean; data: Array<{ type?: string; id?: string }> }>('POST', '/api/tools/get-all-blocks', { filterCategory: 'triggers' });
     expect(triggers.body.data.length).toBeGreaterThan(0);
     expect(triggers.body.data.length).toBeLessThan(64);

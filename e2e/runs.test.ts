@@ -172,9 +172,9 @@ describe('runs through the gateway', () => {
     expect((await api<RunAnswer>('POST', `/api/workflows/${broken.id}/execute`, { n: 1 })).body.error).toMatch(/^Check: Condition evaluation failed in "if" \(<start\.input\.n> >\): SyntaxError/);
   });
 
-  it('starts a run asynchronously with x-execution-mode: async (202 with the execution id)', async () => {
+  it('starts a run asynchronously with x-execution-mode: async, in any case (202 with the execution id)', async () => {
     const { id } = await workflowWith(computeThen('return 40 + 2'));
-    const started = await api<{ executionId: string }>('POST', `/api/workflows/${id}/execute`, { a: 1 }, { cookie: await defaultCookie(), 'x-execution-mode': 'async' });
+    const started = await api<{ executionId: string }>('POST', `/api/workflows/${id}/execute`, { a: 1 }, { cookie: await defaultCookie(), 'x-execution-mode': 'ASYNC' });
     expect(started.status).toBe(202);
     expect(Object.keys(started.body)).toEqual(['executionId']);
     const done = await untilEnded<ExecutionAnswer>(started.body.executionId);

@@ -100,7 +100,7 @@ describe('the walking path through every layer', () => {
     const { id } = await workflowWith();
     const empty = await api<{ error: string }>('POST', `/api/workflows/${id}/commands`, { commands: [] });
     expect(empty.status).toBe(400);
-    expect(empty.body.error).toMatch(/^commands:/);
+    expect(empty.body.error).toBe('commands must hold at least one command');
     const missing = await api<{ error: string }>('GET', '/api/workflows/does-not-exist');
     expect(missing).toEqual({ status: 404, body: { error: 'Workflow does-not-exist not found' } });
   });

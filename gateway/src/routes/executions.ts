@@ -42,10 +42,14 @@ export interface ExecutionLive {
 
 type Mode = 'sync' | 'async' | 'stream';
 
-/** How the caller wants the answer: `x-execution-mode: async`, SSE (Accept or `stream: true`), or JSON when the run ends. */
-function modeOf(req: Request, body: unknown): Mode {
-  const asked = req.header('x-execution-mode');
-  if (asked !== undefined && asked !== '' && asked !== 'sync' && asked !== 'async') throw new AppError('validation', `x-execution-mode: must be "sync" or "async", got "${asked.slice(0, 40)}"`);
+/**
+ * How the caller wants the answer: `x-execution-mode: async` (any case: `ASYNC`, `Async`; spaces
+ * around it ignored), SSE (Accept or `stream: true`), or JSON when the run ends.
+ */
+export function modeOf(req: { header(name: string): string | undefined }, body: unknown): Mode {
+  const header = req.header('x-execution-mode');
+  const asked = header?.trim().toLowerCase();
+  if (header !== undefined && asked !== '' && asked !== 'sync' && asked !== 'async') throw new AppError('validation', `x-execution-mode: must be "sync" or "async", got "${header.slice(0, 40)}"`);
   const stream = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { stream?: unknown }).stream : undefined;
   // A stream switch that is no boolean ("true" as text) would quietly wait for the run instead.
   if (stream !== undefined && typeof stream !== 'boolean') throw new AppError('validation', 'stream: must be true or false');

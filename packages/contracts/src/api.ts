@@ -19,7 +19,29 @@ export const executeBody = z.object({
   input: z.unknown().optional(),
 });
 
-/** One line naming each field that failed, e.g. "commands: commands must hold at least one command". */
+/** Whether `message` opens with `name` as a whole word (any case): "ref is required" opens with "ref", "references …" does not. */
+function opensWith(message: string, name: string): boolean {
+  return message.slice(0, name.length).toLowerCase() === name.toLowerCase() && !/^[\w$]/.test(message.slice(name.length));
+}
+
+/**
+ * One issue as the line the caller reads: the field's path, then the message ("blocks.a.type: Invalid
+ * option"). A message that already opens with the field's name is not prefixed with it again:
+ * "deployedAt must be an ISO date" stays as it is instead of "deployedAt: deployedAt must …"; a nested
+ * one keeps the path of its parent ("blocks.a: name is required"), so the field is still found.
+ */
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const path = issue.path.map(String);
+  const name = path.at(-1);
+  if (name === undefined) return issue.message;
+  const whole = path.join('.');
+  // Only a property name is a word a message opens with: "1 character at least" of item 1 is no name.
+  if (issue.path.some((part) => typeof part === 'string') && opensWith(issue.message, whole)) return issue.message;
+  if (typeof issue.path.at(-1) === 'string' && opensWith(issue.message, name)) return path.length > 1 ? `${path.slice(0, -1).join('.')}: ${issue.message}` : issue.message;
+  return `${whole}: ${issue.message}`;
+}
+
+/** One line naming each field that failed, e.g. "status: must be one of running, …; ref is required". */
 export function describeIssues(error: z.ZodError): string {
-  return error.issues.map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+  return error.issues.map(describeIssue).join('; ');
 }
