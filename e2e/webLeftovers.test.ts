@@ -3,7 +3,8 @@
  * open) and comes back on demand; the toolbar's Paste and Duplicate have icons of their own; a reopened
  * copilot chat's revert of an earlier edit puts back the state before it; a file loaded on demand that a
  * rebuild removed, with an edit still unsaved, neither reloads the page nor takes the app down; the deploy
- * dialog shows a deployed schedule's state and pauses and resumes it.
+ * dialog shows a deployed schedule's state and pauses and resumes it; a missing model key's error says how
+ * to give the block the key kept in Settings.
  */
 import { describe, expect, inject, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
@@ -161,6 +162,29 @@ describe('web app leftovers in Chromium', () => {
     await state.getByRole('button', { name: 'Resume' }).click();
     await state.getByText('Active', { exact: true }).waitFor();
     expect(await stored()).toEqual([expect.objectContaining({ blockId: starter, status: 'active' })]);
+    expect(errors).toEqual([]);
+  });
+
+  it('a model call without a key says in the console how to give the block the key kept in Settings', async () => {
+    const { page, errors, call, workflowId, starter } = await openNewWorkflow(chromium(), 'Missing key user');
+    const edited = await call('POST', `/api/workflows/${workflowId}/commands`, {
+      commands: [
+        { type: 'addBlock', id: 'writer', blockType: 'agent', name: 'Writer', position: { x: 400, y: 0 } },
+        { type: 'setSubBlockValue', id: 'writer', subBlockId: 'systemPrompt', value: 'Be brief.' },
+        { type: 'setSubBlockValue', id: 'writer', subBlockId: 'userPrompt', value: 'Say hello.' },
+        { type: 'setSubBlockValue', id: 'writer', subBlockId: 'model', value: 'gpt-4o' },
+        { type: 'addEdge', id: 'to-writer', source: starter, target: 'writer' },
+      ],
+    });
+    expect(edited.status).toBe(200);
+    await page.locator('.react-flow__node[data-id="writer"]').waitFor();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const console_ = page.getByRole('region', { name: 'Run console' });
+    await console_.getByRole('alert').filter({ hasText: 'API key is required for OpenAI' }).waitFor({ timeout: 60_000 });
+    const hint = "Give the block's API Key field your key, or a reference to it: {{OPENAI_API_KEY}} reads the variable of that name from Settings › Environment variables.";
+    await console_.getByText(hint).waitFor();
+    // Said once: under the run's error, not again under the block's own.
+    expect(await console_.getByText(hint).count()).toBe(1);
     expect(errors).toEqual([]);
   });
 

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { formatCost } from '@weft/catalog';
 import { api } from '../api';
 import { Icon } from '../ui/icons';
+import { errorHint } from './errorHints';
 import { JsonView, StoredValueLoader } from './JsonView';
 import { attemptKey, attemptLabel, totals, type BlockEntry, type RunView } from './runState';
 
@@ -10,7 +11,13 @@ const STATUS_TEXT: Record<string, string> = { starting: 'Starting', running: 'Ru
 
 export const formatDuration = (ms: number | undefined | null) => (ms === undefined || ms === null ? '' : ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`);
 
-function Entry({ entry, onRerun, onSelect }: { entry: BlockEntry; onRerun?: () => void; onSelect(): void }) {
+/** A line under an error saying what to do about it, when the console can tell (`errorHint`). */
+function ErrorHint({ error }: { error: string }) {
+  const hint = errorHint(error);
+  return hint ? <span className="log-hint">{hint}</span> : null;
+}
+
+function Entry({ entry, onRerun, onSelect, hinted }: { entry: BlockEntry; onRerun?: () => void; onSelect(): void; hinted?: boolean }) {
   const [open, setOpen] = useState(entry.status === 'failed');
   // A block that fails shows its error at once.
   useEffect(() => {
@@ -55,6 +62,7 @@ function Entry({ entry, onRerun, onSelect }: { entry: BlockEntry; onRerun?: () =
             <div>
               <h3>Error</h3>
               <pre className="log-error">{entry.error}</pre>
+              {!hinted && <ErrorHint error={entry.error} />}
             </div>
           )}
           {open && entry.attemptLog && (
@@ -212,11 +220,12 @@ export function RunConsole({
                   <span className="log-error" role="alert">
                     {run.error}
                   </span>
+                  <ErrorHint error={run.error} />
                 </p>
               )}
               <ul className="log-list" aria-label="Block logs">
                 {run.entries.map((e) => (
-                  <Entry key={e.key} entry={e} onSelect={() => onSelectBlock(e.blockId)} onRerun={run.executionId && !live ? () => onRerunFrom(e.blockId) : undefined} />
+                  <Entry key={e.key} entry={e} hinted={Boolean(e.error && run.error?.includes(e.error))} onSelect={() => onSelectBlock(e.blockId)} onRerun={run.executionId && !live ? () => onRerunFrom(e.blockId) : undefined} />
                 ))}
               </ul>
               {run.output !== undefined && !live && (
