@@ -6,7 +6,8 @@ import { expectedCanvas, readCanvas, type WorkflowAnswer } from './canvas.js';
 /** Opens a workflow in a page of its own, signed in with `cookie`, once its canvas is drawn and live. */
 export async function openWorkflow(browser: Browser, cookie: string, workflowId: string): Promise<{ page: Page; errors: string[] }> {
   const opened = await openSignedIn(browser, cookie, `/?workflow=${workflowId}`);
-  await opened.page.locator('.react-flow__node.block-starter').waitFor({ timeout: 15_000 });
+  // A first page of a file pays the stack's cold start; on a loaded machine two fresh pages took 13.6 s.
+  await opened.page.locator('.react-flow__node.block-starter').waitFor({ timeout: 60_000 });
   await opened.page.getByText('live', { exact: true }).waitFor();
   return opened;
 }
@@ -32,7 +33,7 @@ export async function addFromPalette(page: Page, name: string, type: string): Pr
       const ids = await page.locator(`.react-flow__node.block-${type}`).evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-id')));
       id = ids.find((x) => x && !before.has(x)) ?? '';
       return id;
-    }, { timeout: 10_000 })
+    }, { timeout: 30_000 })
     .not.toBe('');
   return id;
 }
@@ -53,7 +54,7 @@ export async function converged(pages: Page[], read: () => Promise<WorkflowAnswe
         const want = JSON.stringify(expectedCanvas(server));
         return Promise.all(pages.map(async (page) => JSON.stringify(await readCanvas(page)) === want));
       },
-      { timeout: 15_000, interval: 250 },
+      { timeout: 30_000, interval: 250 },
     )
     .toEqual(pages.map(() => true));
   if (!last.server) throw new Error('the server was never read');
