@@ -25,6 +25,8 @@ export { getBlock, isKnownBlockType, listBlocks } from './blocks/registry.js';
 export { AZURE_DEFAULT_API_VERSION, CHAT_TOOL_IDS, chatToolId, selectChatTool } from './blocks/modelTool.js';
 export { getTool, listTools } from './tools/registry.js';
 export { referenceName } from './referenceName.js';
+export { REFERENCE_TOKEN_SOURCE, codeOfField, referenceShape, scanCode } from './codeReferences.js';
+export type { CodePlace, CodeTokenVisitor } from './codeReferences.js';
 export { STREAMING_BLOCK_TYPES } from './blocks/streaming.js';
 export { FUNCTION_TIMEOUT_MS, HTTP_TIMEOUT_MS } from './tools/http.tools.js';
 export { conditionHolds, visibleSubBlocks } from './visibility.js';

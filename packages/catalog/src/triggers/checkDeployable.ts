@@ -1,4 +1,5 @@
 import { getBlock } from '../blocks/registry.js';
+import { codeOfField, referenceShape, scanCode } from '../codeReferences.js';
 import { isBlank } from '../paramValues.js';
 import { fieldOfMessage, validateWrittenParams } from '../validation/registry.js';
 import { visibleSubBlocks } from '../visibility.js';
@@ -116,7 +117,22 @@ function enclosing(state: Graph, block: CheckedBlock, type: string): boolean {
   return false;
 }
 
-function referenceProblem(state: Graph, block: CheckedBlock, head: string, path: string, byName: Map<string, CheckedBlock>, skipped: ReadonlySet<string>, variables: Set<string>, startFields: Set<string>, upstream: () => Set<string>): string | undefined {
+/** What a reference is checked against: the workflow around the block that holds it. */
+interface ReferenceContext {
+  state: Graph;
+  block: CheckedBlock;
+  byName: Map<string, CheckedBlock>;
+  skipped: ReadonlySet<string>;
+  variables: Set<string>;
+  startFields: Set<string>;
+  upstream: () => Set<string>;
+}
+
+/**
+ * The problem with one `<head.path>`, or undefined. `inString`: it stands inside a string literal
+ * or a template literal's text of code, where the runner runs a name that is no block's as text.
+ */
+function referenceProblem({ state, block, byName, skipped, variables, startFields, upstream }: ReferenceContext, head: string, path: string, inString = false): string | undefined {
   const ref = `<${head}.${path}>`;
   const first = path.split(/[.[]/)[0] ?? '';
   switch (head.toLowerCase()) {
@@ -132,7 +148,7 @@ function referenceProblem(state: Graph, block: CheckedBlock, head: string, path:
     }
     default: {
       const target = byName.get(head.toLowerCase());
-      if (!target) return unknownBlockReference(ref);
+      if (!target) return inString ? undefined : unknownBlockReference(ref);
       if (target.id === block.id) return `Reference ${ref} points at the block itself`;
       // The run skips a disabled block (and what is inside a disabled container, and what only such blocks lead to): it has no output.
       if (switchedOff(state, target)) return `Reference ${ref} points at ${target.name}, which is disabled and does not run`;
@@ -141,6 +157,33 @@ function referenceProblem(state: Graph, block: CheckedBlock, head: string, path:
       return undefined;
     }
   }
+}
+
+/**
+ * Whether the runner takes a token in code as a reference (so its characters are not read as code):
+ * a block's name, start, a variable (or it fails the block), `<loop.…>`/`<parallel.…>` inside one.
+ */
+function runnerTakes(ctx: ReferenceContext, token: RegExpExecArray): boolean {
+  const root = token[1];
+  if (root === undefined) return false;
+  const name = normalize(root);
+  if (name === 'start' || name === 'variable' || ctx.byName.has(name)) return true;
+  return (name === 'loop' || name === 'parallel') && enclosing(ctx.state, ctx.block, name);
+}
+
+/**
+ * The problems of the references in code, read as the runner reads it (`scanCode`): none in
+ * comments, and a name that is no block's only outside strings (inside one it is text).
+ */
+function codeReferenceProblems(ctx: ReferenceContext, code: string): string[] {
+  const problems: string[] = [];
+  scanCode(code, (token, place) => {
+    const shape = referenceShape(token);
+    const problem = shape && referenceProblem(ctx, shape.head, shape.path, place !== 'code');
+    if (problem) problems.push(problem);
+    return runnerTakes(ctx, token) ? token[0] : undefined;
+  });
+  return problems;
 }
 
 /**
@@ -164,7 +207,8 @@ function startFieldsOf(starter: CheckedBlock | undefined, webhook: boolean): Set
  * container, no empty container, a container's count in 1..50 or its collection a JSON array or
  * object of at most 50 entries (or a reference, checked as any), and the trigger (webhook path,
  * schedule fields) usable. Blocks the run skips are not checked. `now` fixes the schedule's
- * timezone offset.
+ * timezone offset. Function and condition code is read as the runner reads it (`scanCode`): no
+ * reference in comments, and a name that is no block's refused only outside strings.
  */
 export function checkDeployable(given: DeployableState, now: Date = new Date()): DeployProblem[] {
   const state: Graph = {
@@ -183,11 +227,16 @@ export function checkDeployable(given: DeployableState, now: Date = new Date()):
   for (const block of blocks) {
     const values = Object.fromEntries(Object.entries(block.subBlocks ?? {}).map(([k, v]) => [k, v?.value]));
     let upstream: Set<string> | undefined;
-    const lazyUpstream = () => (upstream ??= upstreamOf(state, block.id, skipped));
+    const ctx: ReferenceContext = { state, block, byName, skipped, variables, startFields, upstream: () => (upstream ??= upstreamOf(state, block.id, skipped)) };
     const checkReferences = (field: string, value: unknown) => {
+      const code = codeOfField(block.type, getBlock(block.type)?.subBlocks.find((sub) => sub.id === field)?.type, value);
+      if (code) {
+        for (const c of code) for (const problem of codeReferenceProblems(ctx, c)) add(block, field, problem);
+        return;
+      }
       for (const s of strings(value)) {
         for (const m of s.matchAll(REFERENCE)) {
-          const problem = referenceProblem(state, block, m[1] ?? '', m[2] ?? '', byName, skipped, variables, startFields, lazyUpstream);
+          const problem = referenceProblem(ctx, m[1] ?? '', m[2] ?? '');
           if (problem) add(block, field, problem);
         }
       }

@@ -149,6 +149,40 @@ describe('checkDeployable', () => {
     expect(checkDeployable(around)).toEqual([{ blockId: 'b', blockName: 'B', field: 'code', message: 'Reference <a.result> points at a block that does not run before this one' }]);
   });
 
+  it('reads function and condition code as the runner does: a name that is no block is refused only outside strings', () => {
+    const asText = [
+      "return '<system.web>'",
+      'return "List<java.lang.String>"',
+      'return `Dear <customer.name>`',
+      "return tpl.replace('<user.name>', <start.input>)",
+      '// reads <nosuch.old> no more\n/* nor <nosuch.older> */ return 1',
+    ];
+    for (const code of asText) {
+      expect(checkDeployable(state([starter(), block('f', 'function', 'Fn', { code })], [['s', 'f']]))).toEqual([]);
+    }
+    const conditions = JSON.stringify([
+      { id: 'c1', title: 'if', value: "<start.input> === '<system.web>' || `Dear <customer.name>`.length > 3" },
+      { id: 'c2', title: 'else', value: '' },
+    ]);
+    expect(checkDeployable(state([starter(), block('c', 'condition', 'Check', { conditions })], [['s', 'c']]))).toEqual([]);
+
+    // Outside strings (a template literal's ${…} included) only a reference can stand: the run fails such a block.
+    const outside = (code: string) => checkDeployable(state([starter(), block('f', 'function', 'Fn', { code })], [['s', 'f']]));
+    expect(outside("return <nosuch.result> + '<system.web>'")).toEqual([{ blockId: 'f', blockName: 'Fn', field: 'code', message: 'Reference <nosuch.result> names no block' }]);
+    expect(outside('return `Dear ${<customer.name>}`')).toEqual([{ blockId: 'f', blockName: 'Fn', field: 'code', message: 'Reference <customer.name> names no block' }]);
+    const tested = JSON.stringify([{ id: 'c1', title: 'if', value: "<nosuch.ok> === '<system.web>'" }, { id: 'c2', title: 'else', value: '' }]);
+    expect(checkDeployable(state([starter(), block('c', 'condition', 'Check', { conditions: tested })], [['s', 'c']]))).toEqual([
+      { blockId: 'c', blockName: 'Check', field: 'conditions', message: 'Reference <nosuch.ok> names no block' },
+    ]);
+    // Inside a string a reference to a block that exists is still read (the runner puts its value there): checked as any.
+    const later = state([starter(), block('f', 'function', 'Fn', { code: "return 'from <later.result>'" }), block('l', 'function', 'Later', { code: 'return 1' })], [['s', 'f'], ['f', 'l']]);
+    expect(checkDeployable(later)).toEqual([{ blockId: 'f', blockName: 'Fn', field: 'code', message: 'Reference <later.result> points at a block that does not run before this one' }]);
+    // Text that is not code keeps today's check.
+    expect(checkDeployable(state([starter(), block('a', 'agent', 'Writer', { model: 'gpt-4o', userPrompt: "Say '<system.web>'" })], [['s', 'a']]))).toEqual([
+      { blockId: 'a', blockName: 'Writer', field: 'userPrompt', message: 'Reference <system.web> names no block' },
+    ]);
+  });
+
   it('checks the trigger: webhook path and schedule fields; disabled blocks are left out', () => {
     const webhook = state([starter({ startWorkflow: 'webhook', webhookPath: '' })], []);
     expect(checkDeployable(webhook)).toEqual([{ blockId: 's', blockName: 'Start', field: 'webhookPath', message: 'Webhook Path is required' }]);

@@ -10,7 +10,7 @@
  * A value that is exactly one reference keeps the referenced value's type; anything else is text.
  */
 
-import { referenceName } from '@weft/catalog';
+import { REFERENCE_TOKEN_SOURCE, referenceName, referenceShape, scanCode } from '@weft/catalog';
 
 /** How a block name is written inside a reference: lowercased, spaces removed (the catalogue's rule). */
 export const normalizeName = referenceName;
@@ -49,9 +49,8 @@ export class ReferenceResolutionError extends Error {
   }
 }
 
-const TOKEN_SOURCE = String.raw`<([^<>\s.]+)((?:\.[^<>\s.]+)*)>|\{\{([A-Za-z0-9_\-.]+)\}\}`;
-const tokenAt = () => new RegExp(TOKEN_SOURCE, 'y');
-const tokensIn = () => new RegExp(TOKEN_SOURCE, 'g');
+const tokenAt = () => new RegExp(REFERENCE_TOKEN_SOURCE, 'y');
+const tokensIn = () => new RegExp(REFERENCE_TOKEN_SOURCE, 'g');
 
 /** The result of reading one token: a value, or the token left as written. */
 type Read = { found: true; value: unknown } | { found: false };
@@ -204,118 +203,41 @@ export interface RewrittenCode {
 
 /**
  * What counts as a reference to a block when no block has its name: `<name.path>` written as the
- * deploy check reads references (`checkDeployable` in @weft/catalog), so `a <b` or `'<div>'` in code
+ * deploy check reads references (`referenceShape` of @weft/catalog), so `a <b` or `'<div>'` in code
  * stays code. `<loop.…>` and `<parallel.…>` outside their container are no block references.
  */
-const BLOCK_REFERENCE_NAME = /^[A-Za-z0-9_]+$/;
-const BLOCK_REFERENCE_PATH = /^\.[A-Za-z0-9_.[\]-]+$/;
-function looksLikeBlockReference(name: string, path: string): boolean {
-  const root = name.toLowerCase();
-  return root !== 'loop' && root !== 'parallel' && BLOCK_REFERENCE_NAME.test(name) && BLOCK_REFERENCE_PATH.test(path);
+function looksLikeBlockReference(m: RegExpExecArray): boolean {
+  const root = (m[1] ?? '').toLowerCase();
+  return root !== 'loop' && root !== 'parallel' && referenceShape(m) !== undefined;
 }
-
-type Lexical = 'code' | "'" | '"' | '`' | 'line-comment' | 'block-comment';
 
 /**
  * Rewrites references in JavaScript so their values reach the code as data: outside strings a
  * reference becomes `params["<ref>"]` and `{{KEY}}` becomes `environmentVariables["KEY"]`; inside a
  * string literal the string is closed, the value's text concatenated and the string reopened (in a
  * template literal, `${…}`). The sandbox defines `params` and `environmentVariables` as globals.
+ * The code is read by `scanCode` of @weft/catalog, as the deploy check reads it.
  */
 export function rewriteCode(code: string, scope: ReferenceScope): RewrittenCode {
   const params: Record<string, unknown> = {};
   const envKeys = new Set<string>();
   const unknownBlocks = new Set<string>();
   const unknownBlocksInStrings = new Set<string>();
-  let out = '';
-  let state: Lexical = 'code';
-  const templateDepth: number[] = [];
-  let braceDepth = 0;
-  // Where the current ' or " literal began in `out`, and whether a value was concatenated into it
-  // (such a literal is wrapped in parentheses so `"…<ref>…".length` still reads the whole text).
-  let literalStart = 0;
-  let literalSpliced = false;
-  let i = 0;
-  while (i < code.length) {
-    const ch = code[i] as string;
-    const next = code[i + 1];
-    if (state === 'line-comment') {
-      out += ch;
-      if (ch === '\n') state = 'code';
-      i += 1;
-      continue;
+  const out = scanCode(code, (m, place) => {
+    const read = readToken(m, scope);
+    if (!read.found) {
+      if (m[1] !== undefined && looksLikeBlockReference(m)) (place === 'code' ? unknownBlocks : unknownBlocksInStrings).add(m[0]);
+      return undefined;
     }
-    if (state === 'block-comment') {
-      out += ch;
-      if (ch === '*' && next === '/') {
-        out += '/';
-        i += 2;
-        state = 'code';
-      } else i += 1;
-      continue;
-    }
-    if ((ch === '<' || ch === '{') && (state === 'code' || state === "'" || state === '"' || state === '`')) {
-      const re = tokenAt();
-      re.lastIndex = i;
-      const m = re.exec(code);
-      if (m) {
-        const read = readToken(m, scope);
-        if (read.found) {
-          const isEnv = m[3] !== undefined;
-          const access = isEnv ? `environmentVariables[${JSON.stringify(m[3])}]` : `params[${JSON.stringify(m[0])}]`;
-          const textAccess = isEnv ? access : `params[${JSON.stringify(`${m[0]}:text`)}]`;
-          if (!isEnv) params[m[0]] = read.value ?? null;
-          else envKeys.add(m[3] as string);
-          if (state === 'code') out += access;
-          else {
-            if (!isEnv) params[`${m[0]}:text`] = asText(read.value);
-            out += state === '`' ? `\${${textAccess}}` : `${state} + ${textAccess} + ${state}`;
-            if (state !== '`') literalSpliced = true;
-          }
-          i += m[0].length;
-          continue;
-        }
-        if (m[1] !== undefined && looksLikeBlockReference(m[1], m[2] ?? '')) (state === 'code' ? unknownBlocks : unknownBlocksInStrings).add(m[0]);
-      }
-    }
-    out += ch;
-    i += 1;
-    if (state === 'code') {
-      if (ch === '/' && next === '/') {
-        out += '/';
-        i += 1;
-        state = 'line-comment';
-      } else if (ch === '/' && next === '*') {
-        out += '*';
-        i += 1;
-        state = 'block-comment';
-      } else if (ch === "'" || ch === '"' || ch === '`') {
-        state = ch;
-        literalStart = out.length - 1;
-        literalSpliced = false;
-      }
-      else if (ch === '{') braceDepth += 1;
-      else if (ch === '}') {
-        if (templateDepth.length > 0 && templateDepth[templateDepth.length - 1] === braceDepth) {
-          templateDepth.pop();
-          state = '`';
-        } else braceDepth -= 1;
-      }
-    } else if (ch === '\\') {
-      if (next !== undefined) out += next;
-      i += 1;
-    } else if (ch === state) {
-      if (literalSpliced && state !== '`') out = `${out.slice(0, literalStart)}(${out.slice(literalStart)})`;
-      literalSpliced = false;
-      state = 'code';
-    }
-    else if (state === '`' && ch === '$' && next === '{') {
-      out += '{';
-      i += 1;
-      templateDepth.push(braceDepth);
-      state = 'code';
-    }
-  }
+    const isEnv = m[3] !== undefined;
+    const access = isEnv ? `environmentVariables[${JSON.stringify(m[3])}]` : `params[${JSON.stringify(m[0])}]`;
+    const textAccess = isEnv ? access : `params[${JSON.stringify(`${m[0]}:text`)}]`;
+    if (!isEnv) params[m[0]] = read.value ?? null;
+    else envKeys.add(m[3] as string);
+    if (place === 'code') return access;
+    if (!isEnv) params[`${m[0]}:text`] = asText(read.value);
+    return place === '`' ? `\${${textAccess}}` : `${place} + ${textAccess} + ${place}`;
+  });
   return { code: out, params, envKeys: [...envKeys], unknownBlocks: [...unknownBlocks], unknownBlocksInStrings: [...unknownBlocksInStrings] };
 }
 
