@@ -31,6 +31,11 @@ export function allowedMethods(routes: readonly ApiRoute[], path: string): strin
 export function unroutedAnswer(routes: readonly ApiRoute[], method: string, path: string): { status: number; allow?: string; error: string } {
   const allowed = allowedMethods(routes, path);
   if (allowed.length === 0) return { status: 404, error: `No route for ${method} ${path}` };
-  const allow = allowed.join(', ');
+  return methodNotAllowed(method, path, allowed);
+}
+
+/** The 405 answer to `method` at `path`, which takes only `allowed`: the `Allow` header's value and the error naming them. */
+export function methodNotAllowed(method: string, path: string, allowed: Iterable<string>): { status: 405; allow: string; error: string } {
+  const allow = [...allowed].join(', ');
   return { status: 405, allow, error: `Method ${method} not allowed on ${path} (allowed: ${allow})` };
 }

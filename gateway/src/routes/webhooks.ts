@@ -8,6 +8,7 @@ import { awaitFirstDelivery } from '../webhooks/redelivery.js';
 import { admitRun, type RunLimiters } from '../rateLimit.js';
 import { answerRun } from './executions.js';
 import { fieldsOf, type FieldValue } from '../fields.js';
+import { methodNotAllowed } from '../methodNotAllowed.js';
 
 /** Where webhook calls arrive; the rest of the path is the workflow's webhookPath. */
 const WEBHOOK_MOUNT = '/webhooks/trigger';
@@ -196,9 +197,9 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
   r.use(WEBHOOK_MOUNT, (req, res, next) => {
     if (!METHODS.has(req.method)) {
       // A webhook path answers these methods alone; a call with another is told which (never a 404 that reads as a wrong path).
-      const allow = [...METHODS].join(', ');
+      const { status, allow, error } = methodNotAllowed(req.method, `/api${WEBHOOK_MOUNT}${req.path}`, METHODS);
       res.setHeader('Allow', allow);
-      res.status(405).json({ error: `Method ${req.method} not allowed on /api${WEBHOOK_MOUNT}${req.path} (allowed: ${allow})` });
+      res.status(status).json({ error });
       return;
     }
     raw(req, res, (err?: unknown) => {
