@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { AppError } from '@weft/platform';
+import { INVALID_API_KEY } from '@weft/contracts';
 import { API_KEY_PREFIX } from './accounts/apiKeys.js';
 
 /** Who is calling, as the services see it. */
@@ -18,6 +19,6 @@ export interface Authenticator {
 /** The actor of a request, or 401: 'Invalid API key' for a personal key that names no one (unknown or revoked), as a wrong deployment key is told. */
 export async function requireActor(auth: Authenticator, req: Request): Promise<Actor> {
   const actor = await auth.authenticate(req);
-  if (!actor) throw new AppError('unauthenticated', req.header('x-api-key')?.startsWith(API_KEY_PREFIX) ? 'Invalid API key' : 'Unauthorized');
+  if (!actor) throw new AppError('unauthenticated', req.header('x-api-key')?.startsWith(API_KEY_PREFIX) ? INVALID_API_KEY : 'Unauthorized');
   return actor;
 }

@@ -19,6 +19,9 @@ export const executeBody = z.object({
   input: z.unknown().optional(),
 });
 
+/** The 401 message for an API key that names no one: a wrong deployment key (registry) and an unknown personal key (gateway) read the same. */
+export const INVALID_API_KEY = 'Invalid API key';
+
 /** Whether `message` opens with `name` as a whole word (any case): "ref is required" opens with "ref", "references …" does not. */
 function opensWith(message: string, name: string): boolean {
   return message.slice(0, name.length).toLowerCase() === name.toLowerCase() && !/^[\w$]/.test(message.slice(name.length));

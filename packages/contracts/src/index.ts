@@ -48,4 +48,4 @@ export type {
 export { MODEL_KEY_VARIABLES } from './modelActivities.js';
 export { copilotTaskQueue, copilotTurnSubject } from './copilot.js';
 export type { CopilotStreamEvent, CopilotTurnEvent, CopilotTurnOutcome } from './copilot.js';
-export { createWorkflowBody, commandsBody, executeBody, describeIssues } from './api.js';
+export { createWorkflowBody, commandsBody, executeBody, describeIssues, INVALID_API_KEY } from './api.js';

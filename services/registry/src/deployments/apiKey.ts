@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { AppError } from '@weft/platform';
+import { INVALID_API_KEY } from '@weft/contracts';
 import type { RegistryDB } from '../db.js';
 import type { Cipher } from '../secrets/cipher.js';
 import { activeDeployment } from './triggers.js';
@@ -112,7 +113,7 @@ export async function resolveDeploymentKey(db: Kysely<RegistryDB>, workflowId: s
   if (!row) throw new AppError('not_found', `Workflow ${workflowId} not found`);
   const given = Buffer.from(hashApiKey(apiKey), 'hex');
   const stored = row.api_key_hash ? Buffer.from(row.api_key_hash, 'hex') : null;
-  if (!apiKey || !stored || stored.length !== given.length || !timingSafeEqual(stored, given)) throw new AppError('unauthenticated', 'Invalid API key');
+  if (!apiKey || !stored || stored.length !== given.length || !timingSafeEqual(stored, given)) throw new AppError('unauthenticated', INVALID_API_KEY);
   if (!row.is_deployed) throw new AppError('forbidden', 'Workflow is not deployed');
   const active = await activeDeployment(db, workflowId);
   if (!active) throw new AppError('forbidden', 'Workflow is not deployed');
@@ -125,6 +126,6 @@ export async function resolveDeploymentKey(db: Kysely<RegistryDB>, workflowId: s
  */
 export async function workflowOfDeploymentKey(db: Kysely<RegistryDB>, apiKey: string): Promise<string> {
   const row = apiKey ? await db.selectFrom('workflows').select('id').where('api_key_hash', '=', hashApiKey(apiKey)).executeTakeFirst() : undefined;
-  if (!row) throw new AppError('unauthenticated', 'Invalid API key');
+  if (!row) throw new AppError('unauthenticated', INVALID_API_KEY);
   return row.id;
 }
