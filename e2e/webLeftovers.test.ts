@@ -117,7 +117,7 @@ describe('web app leftovers in Chromium', () => {
     await expect.poll(async () => Object.values((await state()).blocks).map((b) => b.name).sort()).toEqual(['Notify', 'Reviser', 'Start']);
 
     await page.reload();
-    await panel.getByText('Renamed it.').waitFor({ timeout: 15_000 });
+    await panel.getByText('Renamed it.').waitFor({ timeout: 60_000 });
     const reverts = panel.getByRole('button', { name: 'Revert to before this edit' });
     expect(await reverts.count()).toBe(2);
     for (const title of await reverts.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('title'))))
@@ -207,7 +207,7 @@ describe('web app leftovers in Chromium', () => {
     const toasts = page.getByTestId('toast');
     const updated = toasts.filter({ hasText: 'Weft was updated — reload the page to get the latest version' });
     await page.getByRole('button', { name: 'Auto layout' }).click();
-    await updated.waitFor({ timeout: 15_000 });
+    await updated.waitFor({ timeout: 60_000 });
     await toasts.filter({ hasText: 'Auto layout failed' }).waitFor();
     // The deploy dialog's file is gone too: a message, the canvas still there, no blank page.
     await page.getByRole('button', { name: 'Deploy', exact: true }).click();
@@ -225,8 +225,8 @@ describe('web app leftovers in Chromium', () => {
     for (const route of held) await route.fallback();
     await reloaded;
     expect(await marked()).toBe(null);
-    await page.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
-    await page.locator(`.react-flow__node[data-id="${agent}"]`).waitFor({ timeout: 15_000 });
+    await page.getByText('live', { exact: true }).waitFor({ timeout: 60_000 });
+    await page.locator(`.react-flow__node[data-id="${agent}"]`).waitFor({ timeout: 60_000 });
     expect(Object.keys((await state()).blocks)).toContain(agent);
 
     // With nothing unsaved, the missing file reloads the page once (not again within a minute: then its error shows).
@@ -235,7 +235,7 @@ describe('web app leftovers in Chromium', () => {
     await page.getByRole('button', { name: 'Auto layout' }).click();
     await again;
     expect(await marked()).toBe(null);
-    await page.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
+    await page.getByText('live', { exact: true }).waitFor({ timeout: 60_000 });
     await page.evaluate(() => void ((globalThis as { weftMark?: string }).weftMark = 'third page'));
     await page.getByRole('button', { name: 'Auto layout' }).click();
     await toasts.filter({ hasText: 'Auto layout failed' }).waitFor();

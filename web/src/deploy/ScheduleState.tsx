@@ -29,7 +29,7 @@ export function ScheduleState({ workflowId, blockId, live }: { workflowId: strin
     <div className="schedule-state" role="group" aria-label="Schedule state">
       <span className={`pill ${paused ? 'pill-warn' : 'pill-live'}`}>{paused ? 'Paused' : 'Active'}</span>
       <span className="muted">{paused ? 'Takes no action until resumed' : last}</span>
-      <button type="button" className="btn btn-sm" style={{ marginLeft: 'auto' }} disabled={toggle.isPending} onClick={() => toggle.mutate(!paused)}>
+      <button type="button" className="btn btn-sm" disabled={toggle.isPending} onClick={() => toggle.mutate(!paused)}>
         {paused ? 'Resume' : 'Pause'}
       </button>
     </div>
