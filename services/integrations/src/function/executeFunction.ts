@@ -72,13 +72,13 @@ export function secretForms(values: readonly string[]): string[] {
  * Runs function execute; every failure is an answer (`success: false` with error and debug), never a
  * throw. The values of the environment variables the code was given are replaced by `[REDACTED]` in
  * the answer (result, stdout, error, debug), as the tool runtime does for tool results, also
- * lower-cased and percent-encoded (secretForms): a function's
- * output never carries a secret on to the next block or into a log.
+ * lower-cased and percent-encoded (secretForms): a function's output never carries a secret on to
+ * the next block or into a log.
  */
 export async function executeFunctionRequest(sandbox: SandboxPool, req: FunctionRequest): Promise<FunctionResponse> {
   const secrets = secretForms(Object.values(req.envVars ?? {}).filter((s) => s.length >= 4));
   const res = await runFunction(sandbox, req);
-  if (!secrets.some((s) => s.length >= 4)) return res;
+  if (secrets.length === 0) return res;
   const output = { result: redactValue(res.output.result, secrets), stdout: redact(res.output.stdout, secrets) };
   const debug = res.debug ? { ...res.debug, ...(res.debug.stack !== undefined ? { stack: redact(res.debug.stack, secrets) } : {}) } : undefined;
   return { ...res, output, ...(res.error !== undefined ? { error: redact(res.error, secrets) } : {}), ...(debug ? { debug } : {}) };
