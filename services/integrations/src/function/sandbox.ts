@@ -236,9 +236,7 @@ export class SandboxPool {
     if (active.answered) return;
     active.answered = true;
     active.job.resolve(result);
-    for (const c of active.fetches) c.abort();
-    active.fetches.clear();
-    active.waitingFetches = [];
+    closeFetches(active);
   }
 
   private find(slot: Slot, id: number): Active | undefined {
@@ -249,9 +247,7 @@ export class SandboxPool {
   private release(slot: Slot, active: Active): void {
     if (active.watchdog) clearTimeout(active.watchdog);
     active.watchdog = null;
-    for (const c of active.fetches) c.abort();
-    active.fetches.clear();
-    active.waitingFetches = [];
+    closeFetches(active);
     if (slot.lanes[active.lane] === active) slot.lanes[active.lane] = null;
   }
 
@@ -427,6 +423,13 @@ export class SandboxPool {
     for (const slot of slots) this.drop(slot, () => closed);
     await Promise.all(slots.map((s) => s.worker.terminate()));
   }
+}
+
+/** Aborts a job's requests in flight and drops those waiting for a turn. */
+function closeFetches(active: Active): void {
+  for (const c of active.fetches) c.abort();
+  active.fetches.clear();
+  active.waitingFetches = [];
 }
 
 function timeoutMessage(ms: number): string {
