@@ -1,6 +1,7 @@
 import { AppError } from '@weft/platform';
 import { inputFormatFields, type InputField } from '@weft/catalog';
 import { fieldsOf } from './fields.js';
+import { NOT_A_JSON_OBJECT } from './validate.js';
 
 /** What a state's blocks hold that the input check reads: the starter's mode and input format. */
 interface StarterView {
@@ -14,7 +15,7 @@ interface StarterView {
  * webhook, schedule or chat mode asks for nothing however its hidden rows read.
  */
 export function apiInputFields(blocks: Record<string, unknown>): InputField[] {
-  const starter = Object.values(blocks).find((b): b is StarterView => typeof b === 'object' && b !== null && (b as StarterView).type === 'starter');
+  const starter = Object.values(blocks).find((b): b is StarterView => typeof b === 'object' && b !== null && 'type' in b && b.type === 'starter');
   const mode = starter?.subBlocks?.startWorkflow?.value;
   if (mode !== undefined && mode !== null && mode !== '' && mode !== 'manual') return [];
   return inputFormatFields(starter?.subBlocks?.inputFormat?.value);
@@ -104,7 +105,7 @@ export function inputOfText(contentType: string | undefined, text: string): unkn
   if (text.trim() === '') return null;
   const json = parsedJson(text);
   // As the JSON parser answers a JSON body that is no object or array.
-  if (json !== undefined && (typeof json !== 'object' || json === null)) throw new AppError('validation', 'Request body must be a JSON object');
+  if (json !== undefined && (typeof json !== 'object' || json === null)) throw new AppError('validation', NOT_A_JSON_OBJECT);
   if (json !== undefined) return json;
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (type === 'application/x-www-form-urlencoded') return fieldsOf(new URLSearchParams(text));

@@ -28,6 +28,7 @@ import { runRateLimits, type RunLimiters } from './rateLimit.js';
 import { holdSuccessUntil } from './holdResponse.js';
 import { routeTable, type ApiRoute } from './routeTable.js';
 import { unroutedAnswer } from './methodNotAllowed.js';
+import { BODY_LIMIT } from './validate.js';
 
 export interface AppDeps {
   clients: Clients;
@@ -94,7 +95,7 @@ export function createApp(deps: AppDeps): Express {
   const runLimiters = deps.runLimiters;
   // Webhooks read their raw bodies (signatures are over the bytes), so they come before the JSON parser.
   app.use('/api', webhookRoutes(deps.clients, runLimiters, deps.logger));
-  app.use('/api', express.json({ limit: '5mb' }));
+  app.use('/api', express.json({ limit: BODY_LIMIT }));
   app.use('/api', healthRoutes(deps.health));
   // The routes this gateway answers, read from its router (API clients, the bad-input e2e test);
   // signed in only (a session or an API key), as the API itself.

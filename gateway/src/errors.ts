@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
 import { ERROR_MAP, toAppError, type Logger } from '@weft/platform';
+import { NOT_A_JSON_OBJECT } from './validate.js';
 
 /** The one HTTP error mapping: AppError code → status, body `{error, ...details}`. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
@@ -24,7 +25,7 @@ function requestRefusal(err: unknown): { status: number; message: string } | und
   if (typeof err !== 'object' || err === null) return undefined;
   const { status, type, message, body } = err as { status?: unknown; type?: unknown; message?: unknown; body?: unknown };
   if (typeof status !== 'number' || status < 400 || status > 499) return undefined;
-  if (type === 'entity.parse.failed') return { status: 400, message: parsesAsJson(body) ? 'Request body must be a JSON object' : 'Request body must be valid JSON' };
+  if (type === 'entity.parse.failed') return { status: 400, message: parsesAsJson(body) ? NOT_A_JSON_OBJECT : 'Request body must be valid JSON' };
   if (type === 'entity.too.large') return { status: 413, message: 'Request body is too large' };
   if (err instanceof URIError) return { status: 400, message: `The path is not valid: ${typeof message === 'string' ? message : 'a malformed percent escape'}` };
   return { status, message: typeof message === 'string' && message ? `Request refused: ${message}` : 'Request refused' };

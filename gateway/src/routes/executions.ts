@@ -10,7 +10,7 @@ import type { AccessChecker, AccessMode } from '../access.js';
 import { API_KEY_PREFIX } from '../accounts/apiKeys.js';
 import type { DeploymentGrant } from '../rateLimit.js';
 import { TtlCache } from '../ttlCache.js';
-import { fromJson, parseBody } from '../validate.js';
+import { BODY_LIMIT, fromJson, parseBody } from '../validate.js';
 import { chunkSelected, resolveSelectedOutputs, selectedOutputsOf, type NamedBlocks } from './streamSelection.js';
 import { stringQuery } from './internalCall.js';
 import { apiInputFields, checkApiInput, inputOfText } from '../apiInput.js';
@@ -50,7 +50,7 @@ export function modeOf(req: { header(name: string): string | undefined }, body: 
   const header = req.header('x-execution-mode');
   const asked = header?.trim().toLowerCase();
   if (header !== undefined && asked !== '' && asked !== 'sync' && asked !== 'async') throw new AppError('validation', `x-execution-mode: must be "sync" or "async", got "${header.slice(0, 40)}"`);
-  const stream = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { stream?: unknown }).stream : undefined;
+  const stream = typeof body === 'object' && body !== null && !Array.isArray(body) && 'stream' in body ? body.stream : undefined;
   // A stream switch that is no boolean ("true" as text) would quietly wait for the run instead.
   if (stream !== undefined && typeof stream !== 'boolean') throw new AppError('validation', 'stream: must be true or false');
   if (asked === 'async') return 'async';
@@ -297,7 +297,7 @@ export function executionRoutes(clients: Clients, auth: Authenticator, access: A
   }
 
   // A body the JSON parser left (another content type, or none): JSON text or a form, else a 400.
-  const otherBodies = express.text({ type: () => true, limit: '5mb' });
+  const otherBodies = express.text({ type: () => true, limit: BODY_LIMIT });
 
   r.post('/workflows/:id/execute', otherBodies, async (req, res) => {
     const workflowId = req.params.id;

@@ -3,7 +3,7 @@ import { AppError } from '@weft/platform';
 import type { Clients } from '../clients.js';
 import { requireActor, type Actor, type Authenticator } from '../auth.js';
 import type { AccessMode } from '../access.js';
-import { fromJson } from '../validate.js';
+import { fromJson, NOT_A_JSON_OBJECT } from '../validate.js';
 import { environmentOf, sendRoute, stringQuery } from './internalCall.js';
 
 /**
@@ -18,7 +18,7 @@ const notFound = (id: string) => new AppError('not_found', `Knowledge base not f
 /** The request's JSON object (none: empty); a body that is no object (an array) is a 400 saying so. */
 function bodyOf(req: Request): Record<string, unknown> {
   if (req.body === undefined || req.body === null) return {};
-  if (typeof req.body !== 'object' || Array.isArray(req.body)) throw new AppError('validation', 'Request body must be a JSON object');
+  if (typeof req.body !== 'object' || Array.isArray(req.body)) throw new AppError('validation', NOT_A_JSON_OBJECT);
   return req.body as Record<string, unknown>;
 }
 

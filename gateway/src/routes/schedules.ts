@@ -5,10 +5,11 @@ import type { Clients } from '../clients.js';
 import { requireActor, type Authenticator } from '../auth.js';
 import type { AccessChecker } from '../access.js';
 import { stringQuery } from './internalCall.js';
+import { NOT_A_JSON_OBJECT } from '../validate.js';
 
 /** The workflowId of a query or body; 'workflowId is required' when it is missing or not text. */
 function workflowIdOf(from: unknown): string {
-  if (Array.isArray(from)) throw new AppError('validation', 'Request body must be a JSON object');
+  if (Array.isArray(from)) throw new AppError('validation', NOT_A_JSON_OBJECT);
   const given = typeof from === 'object' && from !== null ? (from as { workflowId?: unknown }).workflowId : undefined;
   if (typeof given !== 'string' || given === '') throw new AppError('validation', 'workflowId is required');
   // Ids are UUIDs: a longer one is none of ours (and would go on as a Temporal schedule id).
