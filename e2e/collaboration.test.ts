@@ -29,6 +29,8 @@ describe('two browsers editing one workflow', () => {
     const addedInA = a.page.locator(`.react-flow__node[data-id="${blockId}"]`);
     const addedInB = b.page.locator(`.react-flow__node[data-id="${blockId}"]`);
     await addedInB.waitFor();
+    // Click-to-add puts it right of the starter, outside B's view as opened: B fits the view to reach it.
+    await b.page.getByRole('button', { name: 'Fit view', exact: true }).click();
     const placed = (await readCanvas(a.page)).blocks.find((x) => x.id === blockId);
 
     // At the same time: A moves the block, B renames it and connects the starter to it.
@@ -65,6 +67,8 @@ describe('two browsers editing one workflow', () => {
 
     const blockId = await addAgent(a.page);
     const inB = b.page.locator(`.react-flow__node[data-id="${blockId}"]`);
+    await inB.waitFor();
+    await b.page.getByRole('button', { name: 'Fit view', exact: true }).click();
     await inB.click();
     await b.page.getByRole('button', { name: 'Delete selected' }).click();
     expect((await converged([a.page, b.page], read)).state.blocks[blockId]).toBeUndefined();

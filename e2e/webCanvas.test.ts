@@ -261,7 +261,7 @@ describe('the canvas in Chromium', () => {
     expect(asked).toBe(2);
     expect(errors).toEqual([]);
   });
-  it('nudges a block dropped from the palette onto another block to the nearest free spot, as click-to-add does', async () => {
+  it('nudges a block dropped from the palette onto another block to the nearest free spot', async () => {
     const { page, errors, state, starter } = await openNewWorkflow<ServerState>(chromium(), 'Drop nudger');
     const palette = page.getByRole('complementary', { name: 'Block palette' });
     await palette.getByRole('button', { name: 'Add Function', exact: true }).dragTo(node(page, starter));

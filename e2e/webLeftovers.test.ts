@@ -4,14 +4,15 @@
  * copilot chat's revert of an earlier edit puts back the state before it; a file loaded on demand that a
  * rebuild removed, with an edit still unsaved, neither reloads the page nor takes the app down; the deploy
  * dialog shows a deployed schedule's state and pauses and resumes it; a missing model key's error says how
- * to give the block the key kept in Settings.
+ * to give the block the key kept in Settings, and the failed run shows no earlier block's output as the
+ * workflow's; a deployment with no schedule ('Workflow <id> has no schedule') is read as none, no error shown.
  */
 import { describe, expect, inject, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
 import { AGENT_AND_SLACK_YAML, uniqueSuffix } from '@weft/testkit';
 import { chromiumPerSuite } from './support/browser.js';
 import { addFromPalette } from './support/editing.js';
-import { openNewWorkflow } from './support/workflows.js';
+import { openNewWorkflow, type NewWorkflow } from './support/workflows.js';
 
 type Box = { x: number; y: number; width: number; height: number };
 
@@ -26,6 +27,16 @@ const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width 
 
 /** The canvas view's transform (React Flow's viewport), which moves when the view does. */
 const viewTransform = (page: Page) => page.locator('.react-flow__viewport').getAttribute('style');
+
+/** Puts the starter in daily schedule mode (09:00 UTC) and opens the deploy dialog: answers it and its Schedule region. */
+async function scheduledInDeployDialog(page: Page, call: NewWorkflow['call'], workflowId: string, starter: string) {
+  const set = (subBlockId: string, value: string) => ({ type: 'setSubBlockValue', id: starter, subBlockId, value });
+  const edited = await call('POST', `/api/workflows/${workflowId}/commands`, { commands: [set('startWorkflow', 'schedule'), set('scheduleType', 'daily'), set('dailyTime', '09:00'), set('timezone', 'UTC')] });
+  expect(edited.status).toBe(200);
+  await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Deploy' });
+  return { dialog, schedule: dialog.getByRole('region', { name: 'Schedule' }) };
+}
 
 /** Scripts the stack's fake model for chats whose user messages carry `marker`. */
 async function script(marker: string, turns: unknown[]): Promise<void> {
@@ -136,12 +147,7 @@ describe('web app leftovers in Chromium', () => {
 
   it('the deploy dialog says whether a deployed schedule runs or is paused, and pauses and resumes it', async () => {
     const { page, errors, call, workflowId, starter } = await openNewWorkflow(chromium(), 'Schedule state user');
-    const set = (subBlockId: string, value: string) => ({ type: 'setSubBlockValue', id: starter, subBlockId, value });
-    const edited = await call('POST', `/api/workflows/${workflowId}/commands`, { commands: [set('startWorkflow', 'schedule'), set('scheduleType', 'daily'), set('dailyTime', '09:00'), set('timezone', 'UTC')] });
-    expect(edited.status).toBe(200);
-    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: 'Deploy' });
-    const schedule = dialog.getByRole('region', { name: 'Schedule' });
+    const { dialog, schedule } = await scheduledInDeployDialog(page, call, workflowId, starter);
     await schedule.getByRole('list', { name: 'Next scheduled runs' }).waitFor();
     // Not deployed yet: no state of a schedule the runner does not have.
     expect(await schedule.getByRole('group', { name: 'Schedule state' }).count()).toBe(0);
@@ -165,6 +171,23 @@ describe('web app leftovers in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('the deploy dialog of a deployment with no schedule, the draft now scheduled, reads "has no schedule" as none: no error, no page error', async () => {
+    const { page, errors, call, workflowId, starter } = await openNewWorkflow(chromium(), 'No schedule user');
+    const asks: number[] = [];
+    page.on('response', (r) => {
+      if (r.url().includes('/api/schedules?')) asks.push(r.status());
+    });
+    const deployed = await call('POST', `/api/workflows/${workflowId}/deploy`, {});
+    expect(deployed.status).toBe(200);
+    const asked = await call<{ error: string }>('GET', `/api/schedules?workflowId=${workflowId}`);
+    expect([asked.status, asked.body.error]).toEqual([404, `Workflow ${workflowId} has no schedule`]);
+    const { dialog, schedule } = await scheduledInDeployDialog(page, call, workflowId, starter);
+    await schedule.getByText('Not scheduled by the deployed version: deploy the draft to schedule it.').waitFor({ timeout: 15_000 });
+    // The dialog asked and got the 404; it shows no error for it (Chromium itself still logs the 404 response).
+    await expect.poll(() => asks.length > 0 && asks.every((status) => status === 404)).toBe(true);
+    expect(await dialog.locator('.error').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
   it('a model call without a key says in the console how to give the block the key kept in Settings', async () => {
     const { page, errors, call, workflowId, starter } = await openNewWorkflow(chromium(), 'Missing key user');
     const edited = await call('POST', `/api/workflows/${workflowId}/commands`, {
@@ -185,6 +208,13 @@ describe('web app leftovers in Chromium', () => {
     await console_.getByText(hint).waitFor();
     // Said once: under the run's error, not again under the block's own.
     expect(await console_.getByText(hint).count()).toBe(1);
+    // The run ended failed, and the runner kept an earlier block's output (the starter's) as the run's:
+    // the console shows the error, not that output as the workflow's.
+    await expect.poll(() => console_.getByLabel('Run status').textContent()).toBe('Failed');
+    const runs = await call<{ executions: Array<{ executionId: string }> }>('GET', `/api/workflows/${workflowId}/executions`);
+    const stored = await call<{ status: string; output: unknown }>('GET', `/api/executions/${runs.body.executions[0]?.executionId ?? ''}`);
+    expect([stored.body.status, stored.body.output === null]).toEqual(['failed', false]);
+    expect(await console_.getByRole('group', { name: 'Workflow output' }).count()).toBe(0);
     expect(errors).toEqual([]);
   });
 

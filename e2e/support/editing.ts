@@ -23,7 +23,7 @@ export async function drag(page: Page, node: Locator, by: { x: number; y: number
   await page.mouse.up();
 }
 
-/** Adds a block by clicking its palette entry (it lands at the view's centre, on no other block) and answers its id. */
+/** Adds a block by clicking its palette entry (it lands right of the selected or right-most block, on no other block, panned into view) and answers its id. */
 export async function addFromPalette(page: Page, name: string, type: string): Promise<string> {
   const before = new Set(await page.locator(`.react-flow__node.block-${type}`).evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-id'))));
   await page.getByRole('complementary', { name: 'Block palette' }).getByRole('button', { name: `Add ${name}`, exact: true }).click();

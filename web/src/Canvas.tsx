@@ -29,7 +29,7 @@ import { applyMeasured, CONTAINER_SIZE, drawnFor, NOTHING_DRAWN, type BlockNode,
 import { boundsOf, boxesOf, cull, cullAgain, keepHandles, sameOr, viewOf, windowAround, windowServes, withKnownHandles, type Culled } from './canvas/cull';
 import { CanvasNodes, CanvasNodesContext, MiniMap } from './canvas/MiniMap';
 import { BLOCK_DRAG_TYPE, Palette } from './canvas/Palette';
-import { absolutePosition, containerAt, FOOTPRINT, freeSpot, resizeCommands, type Rect } from './canvas/place';
+import { absolutePosition, containerAt, FOOTPRINT, freeSpot, nextSpot, resizeCommands, type Rect } from './canvas/place';
 import { unloadedMessage } from './collab/session';
 import { newId, useWorkflowSession } from './collab/useWorkflowSession';
 import { BlockPanel } from './panels/BlockPanel';
@@ -334,9 +334,11 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
     const container = CONTAINER_DATA[blockType];
     const size = container ? { width: CONTAINER_SIZE.width, height: CONTAINER_SIZE.height } : undefined;
     const parent = exact ? containerAt(state, point) : undefined;
-    // A drop puts the block's top near the pointer; like click-to-add, off any block it would cover.
+    // A drop puts the block's top near the pointer, off any block it would cover; a click puts it right
+    // of the selected (or right-most) block on its row, further right or down when that is covered.
     const height = size?.height ?? FOOTPRINT.height;
-    const spot = freeSpot(exact ? { x: point.x, y: point.y - 30 + height / 2 } : point, state, size, parent?.id);
+    const selected = drawnRef.current.nodes.filter((n) => n.selected).map((n) => n.id);
+    const spot = exact ? freeSpot({ x: point.x, y: point.y - 30 + height / 2 }, state, size, parent?.id) : nextSpot(state, selected, point, size);
     const id = newId();
     const base = parent ? absolutePosition(state, parent.id) : { x: 0, y: 0 };
     edit([

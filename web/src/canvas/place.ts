@@ -66,6 +66,47 @@ export function freeSpot(center: Position, state: WorkflowState, size: { width: 
   return { x: start.x, y: start.y + rects.reduce((m, r) => Math.max(m, r.y + r.height), 0) };
 }
 
+/** Room left between a block and the one click-to-add puts to its right (space for the edge between them). */
+export const NEXT_GAP = 100;
+
+/**
+ * Where click-to-add puts a new block: to the right of the selected block (the right-most of `selected`), or
+ * of the right-most block when none is selected, on its row (tops level). When that spot would cover a block, the next one
+ * further right, then below, then right and below (nearest ring first: right before below) — never on a
+ * block, as `freeSpot` guarantees. With no block at all, `fallback` (the view's centre) as `freeSpot` places it.
+ */
+export function nextSpot(state: WorkflowState, selected: readonly string[], fallback: Position, size: { width: number; height: number } = FOOTPRINT): Position {
+  const chosen = selected.map((id) => state.blocks[id]).filter((b): b is BlockState => b !== undefined);
+  const anchor = rightMost(state, chosen.length > 0 ? chosen : Object.values(state.blocks));
+  if (!anchor) return freeSpot(fallback, state, size);
+  const from = blockRect(state, anchor);
+  const start = { x: from.x + from.width + NEXT_GAP, y: from.y };
+  const rects = Object.values(state.blocks).map((b) => blockRect(state, b));
+  const free = (p: Position) => !rects.some((r) => overlaps(r, { ...p, ...size }));
+  const step = { x: size.width / 2, y: size.height / 2 + 10 };
+  for (let ring = 0; ring < 60; ring++) {
+    // On ring n (n steps right or n steps down at most, one of them exactly n): the row first, then down.
+    for (let dy = 0; dy <= ring; dy++) {
+      for (let dx = dy === ring ? 0 : ring; dx <= ring; dx++) {
+        const p = { x: start.x + dx * step.x, y: start.y + dy * step.y };
+        if (free(p)) return p;
+      }
+    }
+  }
+  return { x: start.x, y: rects.reduce((m, r) => Math.max(m, r.y + r.height), start.y) };
+}
+
+/** The one of `blocks` reaching furthest right on the canvas (the top one of a tie). */
+function rightMost(state: WorkflowState, blocks: readonly BlockState[]): BlockState | undefined {
+  let best: { block: BlockState; right: number; top: number } | undefined;
+  for (const b of blocks) {
+    const r = blockRect(state, b);
+    const right = r.x + r.width;
+    if (!best || right > best.right || (right === best.right && r.y < best.top)) best = { block: b, right, top: r.y };
+  }
+  return best?.block;
+}
+
 /** The innermost container under a point, other than `exclude` and the blocks inside it. */
 export function containerAt(state: WorkflowState, point: Position, exclude?: string): BlockState | undefined {
   let best: { block: BlockState; area: number } | undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BlockState, WorkflowState } from '@weft/workflow';
-import { absolutePosition, blockRect, containerAt, freeSpot, resizeCommands } from './place';
+import { absolutePosition, blockRect, containerAt, freeSpot, NEXT_GAP, nextSpot, resizeCommands } from './place';
 
 const block = (id: string, type: string, x: number, y: number, data: BlockState['data'] = {}): BlockState =>
   ({ id, type, name: id, position: { x, y }, subBlocks: {}, outputs: {}, enabled: true, horizontalHandles: true, isWide: false, height: 0, advancedMode: false, data }) as BlockState;
@@ -20,6 +20,34 @@ describe('placing blocks', () => {
     let many = state([]);
     for (let i = 0; i < 12; i++) {
       const p = freeSpot({ x: 0, y: 0 }, many);
+      many = state([...Object.values(many.blocks), block(`b${i}`, 'agent', p.x, p.y)]);
+    }
+    const rects = Object.values(many.blocks).map((b) => blockRect(many, b));
+    for (const r of rects) for (const o of rects) if (r !== o) expect(r.x < o.x + o.width && o.x < r.x + r.width && r.y < o.y + o.height && o.y < r.y + r.height).toBe(false);
+  });
+
+  it('click-to-add puts a block right of the selected or right-most block on its row, then further right, then below, never on a block', () => {
+    const start = block('start', 'starter', 0, 0);
+    const right = 260 + NEXT_GAP;
+    // Only the starter: right of it on its row, not above or below it (nearer to the view's centre).
+    expect(nextSpot(state([start]), [], { x: 130, y: 55 })).toEqual({ x: right, y: 0 });
+    // Nothing selected: right of the right-most block; selected: right of that one.
+    const two = state([start, block('a', 'agent', right, 0), block('low', 'agent', 0, 400)]);
+    expect(nextSpot(two, [], { x: 0, y: 0 })).toEqual({ x: right * 2, y: 0 });
+    expect(nextSpot(two, ['low'], { x: 0, y: 0 })).toEqual({ x: right, y: 400 });
+    // The spot right of the selected block is taken: further right on the same row first…
+    expect(nextSpot(two, ['start'], { x: 0, y: 0 })).toEqual({ x: right + 260, y: 0 });
+    // …and when the row is full that far too, below the taken spot.
+    const row = state([start, block('a', 'agent', right, 0), block('b', 'agent', right + 260, 0)]);
+    expect(nextSpot(row, ['start'], { x: 0, y: 0 })).toEqual({ x: right, y: 130 });
+    // No block at all: the view's centre.
+    expect(nextSpot(state([]), [], { x: 500, y: 500 })).toEqual({ x: 370, y: 445 });
+    // Many clicks with the starter selected: every block gets its own place, none left of or above the starter.
+    let many = state([start]);
+    for (let i = 0; i < 12; i++) {
+      const p = nextSpot(many, ['start'], { x: 0, y: 0 });
+      expect(p.x).toBeGreaterThan(0);
+      expect(p.y).toBeGreaterThanOrEqual(0);
       many = state([...Object.values(many.blocks), block(`b${i}`, 'agent', p.x, p.y)]);
     }
     const rects = Object.values(many.blocks).map((b) => blockRect(many, b));

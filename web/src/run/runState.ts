@@ -272,11 +272,12 @@ export function applyMessage(view: RunView, message: SseMessage): RunView {
     case 'execution:failed':
     case 'execution:cancelled': {
       const metadata = (d.metadata ?? {}) as Record<string, unknown>;
+      const status = STATUS[message.event] ?? 'failed';
       return {
         ...next,
         executionId: text(d.executionId) ?? next.executionId,
-        status: STATUS[message.event] ?? 'failed',
-        output: d.output,
+        status,
+        output: workflowOutput(status, d.output),
         error: text(d.error),
         durationMs: num(metadata.duration) ?? num(d.durationMs),
         // A block still marked running when the run ended was cut short (the run log says so too).
@@ -290,6 +291,15 @@ export function applyMessage(view: RunView, message: SseMessage): RunView {
   }
 }
 
+/**
+ * A run's output as the workflow's: only a run that succeeded has one. The runner keeps the last finished
+ * block's output for a failed or cancelled run too (the starter's `{input: {}}` when the first block after
+ * it failed); shown as the workflow's output it would mislead, and the run's error says what happened.
+ */
+function workflowOutput(status: RunStatus, output: unknown): unknown {
+  return status === 'succeeded' ? output : undefined;
+}
+
 /** A stored execution (GET /api/executions/{id}) as the console shows it. */
 export function fromExecution(e: { executionId: string; status: string; output?: unknown; error?: string | null; durationMs?: number | null; logs?: unknown }): RunView {
   const logs = Array.isArray(e.logs) ? (e.logs as Record<string, unknown>[]) : [];
@@ -298,7 +308,7 @@ export function fromExecution(e: { executionId: string; status: string; output?:
     executionId: e.executionId,
     status,
     entries: logs.filter((l) => typeof l.blockId === 'string').map((l) => finished(fresh(l, entryKey(l)), l)),
-    output: e.output,
+    output: workflowOutput(status, e.output),
     error: e.error ?? undefined,
     durationMs: e.durationMs ?? undefined,
     lastSeq: 0,

@@ -164,6 +164,21 @@ describe('the run console state', () => {
     const view = fromExecution({ executionId: 'x', status: 'succeeded', output: 1, durationMs: 9, logs: [{ blockId: 's', blockName: 'Start', blockType: 'starter', success: true, durationMs: 1 }, { nope: true }] });
     expect(view.entries.map((e) => [e.blockName, e.status])).toEqual([['Start', 'done']]);
     expect(view.status).toBe('succeeded');
+    expect(view.output).toBe(1);
+  });
+
+  it('gives a failed or cancelled run no workflow output: the runner keeps an earlier block’s output there (the starter’s {input: {}})', () => {
+    const stored = (status: string) => fromExecution({ executionId: 'x', status, output: { input: {} }, error: 'Agent 1: API key is required for OpenAI', logs: [{ blockId: 's', blockName: 'Start', blockType: 'starter', success: true, output: { input: {} } }] });
+    expect(stored('failed').output).toBeUndefined();
+    expect(stored('failed').error).toBe('Agent 1: API key is required for OpenAI');
+    expect(stored('cancelled').output).toBeUndefined();
+    expect(stored('succeeded').output).toEqual({ input: {} });
+    // The same when the run's end arrives as an event; a block's own output stays in its log entry.
+    const live = (event: string) => fold([msg('block:completed', { blockId: 's', blockName: 'Start', blockType: 'starter', success: true, output: { input: {} } }, 1), msg(event, { executionId: 'x', output: { input: {} }, error: 'boom' }, 2)]);
+    expect(live('execution:failed').output).toBeUndefined();
+    expect(live('execution:failed').entries[0]?.output).toEqual({ input: {} });
+    expect(live('execution:cancelled').output).toBeUndefined();
+    expect(live('execution:completed').output).toEqual({ input: {} });
   });
 
   it('asks for the starter’s input fields and checks their types, naming the field', () => {
