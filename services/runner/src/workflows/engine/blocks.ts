@@ -1,5 +1,5 @@
-import { ApplicationFailure, executeChild, isCancellation, patched, workflowInfo } from '@temporalio/workflow';
-import { FUNCTION_TIMEOUT_MS, getBlock, RETRIES_FIELD, retriesError, STREAMING_BLOCK_TYPES, unknownBlockReference, validateBlockParams } from '@weft/catalog';
+import { executeChild, isCancellation, patched, workflowInfo } from '@temporalio/workflow';
+import { FUNCTION_TIMEOUT_MS, getBlock, RETRIES_FIELD, retriesError, STREAMING_BLOCK_TYPES, validateBlockParams } from '@weft/catalog';
 import type { CallContext, ToolResult } from '@weft/contracts';
 import { conditionAtLine, conditionProgram, maxAttemptsOf, parseConditions, structureToObject, tableToRecord } from '../blockValues.js';
 import { ERROR_HANDLE, handleOf } from '../graph.js';
@@ -7,7 +7,9 @@ import { MODEL_BLOCK_TYPES, runModelBlock } from '../models/index.js';
 import { pickEnv, resolveJsonText, rewriteCode, type RewrittenCode } from '../references.js';
 import { attemptFields, AttemptsExhausted, failureMessage, withRetries } from '../retry.js';
 import type { AttemptRecord, BlockRunContext, RunnableBlock, RunnableState, RunResult } from '../types.js';
+import { unknownReferenceIn } from './codeReferenceCheck.js';
 import { runContainer } from './containers.js';
+import { failureAnswer, keptAnswer } from './httpAnswer.js';
 import { maskEnvValues, maskSecretFields, secretValues } from './logMasking.js';
 import { BLOB_THRESHOLD_BYTES, findOutput, resolverFor, type Executed, type Frame, type Resolver, type Run, type RunWorkflowArgs } from './run.js';
 
@@ -176,32 +178,6 @@ function conditionFailure(tested: ReadonlyArray<{ title: string; value: string }
   return `Condition evaluation failed in "${branch.title}" (${branch.value.trim()}): ${message.replace(/^Line \d+:\d+ - /, '')}`;
 }
 
-/**
- * Runs recorded before code that names a block the workflow does not have (`<nosuch.result>`) failed
- * the block ran that code as written (a syntax or reference error in the sandbox): they replay as
- * they ran. Asked only when such a reference is found, so other runs record no marker.
- */
-export const UNKNOWN_BLOCK_REFERENCE_PATCH = 'code-unknown-block-reference';
-
-/**
- * Runs recorded between that check and this one failed the block for such a reference inside a
- * string literal too (`'<system.web>'`, text that ran before): they replay as they ran. Asked only
- * when a string holds one and the code outside strings none, so other runs record no marker.
- */
-export const STRING_REFERENCE_AS_TEXT_PATCH = 'code-string-reference-as-text';
-
-/**
- * The deploy check's message for the first reference to a block the workflow does not have written
- * where only a reference can be (outside strings); inside a string literal it is text, run as written.
- */
-function unknownReferenceIn(rewritten: readonly RewrittenCode[]): string | undefined {
-  const inCode = rewritten.flatMap((r) => r.unknownBlocks)[0];
-  if (inCode !== undefined) return patched(UNKNOWN_BLOCK_REFERENCE_PATCH) ? unknownBlockReference(inCode) : undefined;
-  const inString = rewritten.flatMap((r) => r.unknownBlocksInStrings)[0];
-  if (inString === undefined || patched(STRING_REFERENCE_AS_TEXT_PATCH)) return undefined;
-  return patched(UNKNOWN_BLOCK_REFERENCE_PATCH) ? unknownBlockReference(inString) : undefined;
-}
-
 async function runCondition(run: Run, frame: Frame, block: RunnableBlock, resolver: Resolver): Promise<BlockRun> {
   const branches = parseConditions(block.subBlocks.conditions?.value ?? []);
   const elseAt = branches.findIndex((b) => b.title === 'else');
@@ -302,45 +278,6 @@ function runResponse(block: RunnableBlock, resolver: Resolver): BlockRun {
     if (!HTTP_HEADER_VALUE.test(value) && patched(RESPONSE_HEADER_CHECK_PATCH)) return fail(`Response header "${name}" has a value HTTP cannot carry (a line break or a character beyond Latin-1)`, input);
   }
   return { exec: { success: true, output: response, response }, input };
-}
-
-/** The HTTP request tool (the API block): a failed request keeps the answer's data, status and headers beside `{error}`. */
-const HTTP_TOOL_ID = 'http_request';
-const HTTP_ANSWER_FIELDS = ['data', 'status', 'headers'] as const;
-
-/** What a failed HTTP request answered (4xx: `HTTP error {status}: …` with the response), for an error path to read. */
-function httpAnswer(toolId: string, output: unknown): Record<string, unknown> | undefined {
-  if (toolId !== HTTP_TOOL_ID || output === null || typeof output !== 'object') return undefined;
-  const answer = Object.fromEntries(HTTP_ANSWER_FIELDS.filter((k) => k in output).map((k) => [k, (output as Record<string, unknown>)[k]]));
-  return Object.keys(answer).length > 0 ? answer : undefined;
-}
-
-/**
- * Runs recorded before a failed HTTP request kept its answer had the block's output `{error}` only:
- * they replay as they ran (a long answer would now be stored aside or its kept-aside body loaded for
- * a reader, new activities, and a branch reading `<api.status>` could go another way). Asked only when there is an answer to keep, so other
- * runs record no marker.
- */
-export const HTTP_ERROR_ANSWER_PATCH = 'http-error-answer';
-
-/** The answer a failed HTTP request keeps beside `{error}`, for runs under patch `http-error-answer`. */
-function keptAnswer(toolId: string, output: unknown): Record<string, unknown> | undefined {
-  const answer = httpAnswer(toolId, output);
-  return answer !== undefined && patched(HTTP_ERROR_ANSWER_PATCH) ? answer : undefined;
-}
-
-/**
- * What the last try of a call that failed transiently answered: the `output` the integrations worker
- * puts in its retryable failure's details (`ToolFailureDetails` of @weft/contracts: a 429's or 5xx's response).
- */
-function failureAnswer(err: AttemptsExhausted): unknown {
-  for (let current: unknown = err.cause; current instanceof Error; current = current.cause) {
-    if (current instanceof ApplicationFailure) {
-      const details: unknown = current.details?.[0];
-      return details !== null && typeof details === 'object' && 'output' in details ? details.output : undefined;
-    }
-  }
-  return undefined;
 }
 
 async function runTool(run: Run, block: RunnableBlock, params: Record<string, unknown>, input: unknown): Promise<BlockRun> {
