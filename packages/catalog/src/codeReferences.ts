@@ -16,6 +16,15 @@ export type CodePlace = 'code' | "'" | '"' | '`';
  */
 export type CodeTokenVisitor = (token: RegExpExecArray, place: CodePlace) => string | undefined;
 
+/** A reference's name as the deploy check reads it (letters, digits, `_`), and its path after the first `.`. */
+const REFERENCE_HEAD_SOURCE = '[A-Za-z0-9_]+';
+const REFERENCE_PATH_SOURCE = String.raw`[A-Za-z0-9_.[\]-]+`;
+const REFERENCE_HEAD = new RegExp(`^${REFERENCE_HEAD_SOURCE}$`);
+const REFERENCE_PATH = new RegExp(String.raw`^\.${REFERENCE_PATH_SOURCE}$`);
+
+/** `<name.path>` written as a reference, in any text (the deploy check's reading of a field that is no code): name and path captured. */
+export const WRITTEN_REFERENCE_SOURCE = String.raw`<(${REFERENCE_HEAD_SOURCE})\.(${REFERENCE_PATH_SOURCE})>`;
+
 /**
  * `<name.path>` written as a reference (the deploy check's reading): a name of letters, digits and
  * `_`, then a path. Undefined for anything else (`a <b`, `'<div>'`, `List<java.lang.String>` keeps
@@ -24,7 +33,7 @@ export type CodeTokenVisitor = (token: RegExpExecArray, place: CodePlace) => str
 export function referenceShape(token: RegExpExecArray | RegExpMatchArray): { head: string; path: string } | undefined {
   const head = token[1];
   const path = token[2] ?? '';
-  if (head === undefined || !/^[A-Za-z0-9_]+$/.test(head) || !/^\.[A-Za-z0-9_.[\]-]+$/.test(path)) return undefined;
+  if (head === undefined || !REFERENCE_HEAD.test(head) || !REFERENCE_PATH.test(path)) return undefined;
   return { head, path: path.slice(1) };
 }
 

@@ -1,5 +1,6 @@
 import { getBlock } from '../blocks/registry.js';
-import { codeOfField, referenceShape, scanCode } from '../codeReferences.js';
+import { codeOfField, referenceShape, scanCode, WRITTEN_REFERENCE_SOURCE } from '../codeReferences.js';
+import { referenceName } from '../referenceName.js';
 import { isBlank } from '../paramValues.js';
 import { fieldOfMessage, validateWrittenParams } from '../validation/registry.js';
 import { visibleSubBlocks } from '../visibility.js';
@@ -39,11 +40,7 @@ const CONTAINERS = new Set(['loop', 'parallel']);
 /** Fields a container exposes to the blocks inside it (`<loop.index>`, `<parallel.currentItem>`…). */
 const CONTAINER_FIELDS = new Set(['index', 'currentItem', 'items']);
 /** `<name.path>`: a block name (lowercased, no spaces) or start/variable/loop/parallel, then a path. */
-const REFERENCE = /<([A-Za-z0-9_]+)\.([A-Za-z0-9_.[\]-]+)>/g;
-
-function normalize(name: string): string {
-  return name.replace(/\s+/g, '').toLowerCase();
-}
+const REFERENCE = new RegExp(WRITTEN_REFERENCE_SOURCE, 'g');
 
 function strings(value: unknown, out: string[] = []): string[] {
   if (typeof value === 'string') out.push(value);
@@ -139,7 +136,7 @@ function referenceProblem({ state, block, byName, skipped, variables, startField
     case 'start':
       return startFields.has(first) ? undefined : `Reference ${ref} does not exist: the start block offers ${[...startFields].map((f) => `<start.${f}>`).join(', ')}`;
     case 'variable':
-      return variables.has(normalize(path)) ? undefined : `Reference ${ref} names no workflow variable`;
+      return variables.has(referenceName(path)) ? undefined : `Reference ${ref} names no workflow variable`;
     case 'loop':
     case 'parallel': {
       const kind = head.toLowerCase();
@@ -166,7 +163,7 @@ function referenceProblem({ state, block, byName, skipped, variables, startField
 function runnerTakes(ctx: ReferenceContext, token: RegExpExecArray): boolean {
   const root = token[1];
   if (root === undefined) return false;
-  const name = normalize(root);
+  const name = referenceName(root);
   if (name === 'start' || name === 'variable' || ctx.byName.has(name)) return true;
   return (name === 'loop' || name === 'parallel') && enclosing(ctx.state, ctx.block, name);
 }
@@ -219,8 +216,8 @@ export function checkDeployable(given: DeployableState, now: Date = new Date()):
   // A block the run skips is not checked: it never runs.
   const skipped = skippedBlocks(state);
   const blocks = Object.values(state.blocks).filter((b) => !skipped.has(b.id));
-  const byName = new Map(Object.values(state.blocks).map((b) => [normalize(b.name), b]));
-  const variables = new Set(Object.values(given.variables ?? {}).map((v) => normalize(v.name)));
+  const byName = new Map(Object.values(state.blocks).map((b) => [referenceName(b.name), b]));
+  const variables = new Set(Object.values(given.variables ?? {}).map((v) => referenceName(v.name)));
   const add = (b: CheckedBlock, field: string, message: string) => problems.push({ blockId: b.id, blockName: b.name, field, message });
   const webhooks = webhookTriggers(state.blocks);
   const startFields = startFieldsOf(Object.values(state.blocks).find((b) => b.type === 'starter'), webhooks.length > 0);
