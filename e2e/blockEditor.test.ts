@@ -25,6 +25,9 @@ describe('the block panel', () => {
     expect(await a.page.getByRole('region', { name: 'Block', exact: true }).count()).toBe(0);
     const blockId = await addAgent(a.page);
     await a.page.locator(`.react-flow__node[data-id="${blockId}"]`).click();
+    // Click-to-add puts it right of the starter, outside B's view as opened: B fits the view to reach it.
+    await b.page.locator(`.react-flow__node[data-id="${blockId}"]`).waitFor();
+    await b.page.getByRole('button', { name: 'Fit view', exact: true }).click();
     await b.page.locator(`.react-flow__node[data-id="${blockId}"]`).click();
     const panelA = a.page.getByRole('region', { name: 'Block', exact: true });
     const panelB = b.page.getByRole('region', { name: 'Block', exact: true });
