@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
-import { freePort } from '../../infra/scripts/lib/stack.mjs';
+import { retryOnFreePort } from './processes.js';
+
+/** The second gateway's child exited before it answered (its port was taken): started again on another. */
+class GatewayExited extends Error {}
 
 /**
  * A second gateway beside the stack's, with the same services and `env` on top; answers its URL once
@@ -10,8 +13,7 @@ import { freePort } from '../../infra/scripts/lib/stack.mjs';
  * on another port (three tries), as the stack's start does.
  */
 export async function startSecondGateway(env: Record<string, string> = {}): Promise<{ url: string; stop: () => void }> {
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+  const start = async (port: number): Promise<{ url: string; stop: () => void }> => {
     const child = spawn(process.execPath, [fileURLToPath(new URL('../../gateway/dist/main.js', import.meta.url))], {
       env: { ...process.env, ...inject('weftEnv'), PORT: String(port), ...env },
       stdio: 'ignore',
@@ -26,6 +28,9 @@ export async function startSecondGateway(env: Record<string, string> = {}): Prom
       await new Promise((r) => setTimeout(r, 100));
     }
     stop();
-    if (!exited || attempt >= 3) throw new Error(exited ? 'the second gateway exited while starting, three times' : 'the second gateway did not answer within 60 s');
-  }
+    throw exited ? new GatewayExited('the second gateway exited while starting') : new Error('the second gateway did not answer within 60 s');
+  };
+  return retryOnFreePort(start, (err) => err instanceof GatewayExited).catch((err: unknown) => {
+    throw err instanceof GatewayExited ? new Error('the second gateway exited while starting, three times') : err;
+  });
 }

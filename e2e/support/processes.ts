@@ -26,6 +26,22 @@ export function launch(script: string, env: Record<string, string>, { stdout = '
   };
 }
 
+/**
+ * Runs `start` on a port found free. The port can be taken by another process (a connection's local
+ * port) before the child binds it, which then exits: when `portLost(err)` says so, it starts again on
+ * another port, three tries, as the stack's start does; the last error is thrown as it is.
+ */
+export async function retryOnFreePort<T>(start: (port: number) => Promise<T>, portLost: (err: unknown) => boolean): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      return await start(port);
+    } catch (err) {
+      if (attempt >= 3 || !portLost(err)) throw err;
+    }
+  }
+}
+
 /** A service that exited before it answered healthy. */
 class ServiceExited extends Error {}
 
@@ -45,17 +61,15 @@ export async function startService(name: 'runner' | 'integrations', env: Record<
 }
 
 /**
- * Starts a service as `startService` does on a port found free (its `<NAME>_ADDR` set to it). The port
- * can be taken by another process (a connection's local port) before the service binds it, which then
- * exits: it starts again on another port, three tries, as the stack's start does. Answers the process and its address.
+ * Starts a service as `startService` does on a port found free (its `<NAME>_ADDR` set to it), again on
+ * another port when it exits before it answers (`retryOnFreePort`). Answers the process and its address.
  */
-export async function startServiceOnFreePort(name: 'runner' | 'integrations', env: Record<string, string>): Promise<{ service: TestProcess; addr: string }> {
-  for (let attempt = 1; ; attempt++) {
-    const addr = `127.0.0.1:${await freePort()}`;
-    try {
+export function startServiceOnFreePort(name: 'runner' | 'integrations', env: Record<string, string>): Promise<{ service: TestProcess; addr: string }> {
+  return retryOnFreePort(
+    async (port) => {
+      const addr = `127.0.0.1:${port}`;
       return { service: await startService(name, { ...env, [`${name.toUpperCase()}_ADDR`]: addr }, addr), addr };
-    } catch (err) {
-      if (attempt >= 3 || !(err instanceof ServiceExited)) throw err;
-    }
-  }
+    },
+    (err) => err instanceof ServiceExited,
+  );
 }
