@@ -1,18 +1,17 @@
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import type { FunctionDebug } from '@weft/contracts';
 import { WORKER_SOURCE } from './workerSource.js';
 import { SANDBOX_PRELUDE } from './prelude.js';
-import { FETCH_TIMEOUT_MARGIN_MS, MAX_FETCHES_IN_FLIGHT, MAX_FETCHES_PER_CALL, MAX_FETCH_RESPONSE_BYTES, fetchTotalMessage, sandboxFetch, type SandboxFetchDone } from './sandboxFetch.js';
+import { MAX_FETCHES_PER_CALL } from './sandboxFetch.js';
+import { MAX_RESULT_CHARS, SANDBOX_CANCELLED, timeoutMessage, toResult, type SandboxResult, type WorkerAnswer } from './sandboxResult.js';
+import { closeFetches, fetchFor, type FetchCall, type FetchLane, type FetchRequest } from './fetchLane.js';
 import { policyFromEnv, type AddressPolicy } from '../net/addressPolicy.js';
 
 /** Function execute timeout default (spec 000 §9). */
 export const DEFAULT_FUNCTION_TIMEOUT_MS = 10_000;
 export const DEFAULT_MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
 const MAX_STDOUT_CHARS = 1_000_000;
-/** The largest result (as JSON text) a function may return. */
-export const MAX_RESULT_CHARS = 10_000_000;
 /** QuickJS's own stack limit; the worker thread's native stack is far larger, so this one always fires first. */
 const SANDBOX_STACK_BYTES = 512 * 1024;
 const WORKER_STACK_MB = 32;
@@ -20,11 +19,7 @@ const WORKER_STACK_MB = 32;
 const WATCHDOG_GRACE_MS = 2_000;
 /** Timers (setTimeout and setInterval) one call may have pending at once. */
 export const MAX_TIMERS_PER_CALL = 1_000;
-/**
- * A call whose promise is still pending when no timer is left and no request is in flight can never
- * finish: it is answered at once with this (not left to run into its time limit).
- */
-export const PENDING_MESSAGE = 'Function did not finish: it awaits something that never resolves';
+export { MAX_RESULT_CHARS, PENDING_MESSAGE, SANDBOX_CANCELLED, type SandboxResult } from './sandboxResult.js';
 
 export interface SandboxRun {
   code: string;
@@ -38,22 +33,6 @@ export interface SandboxRun {
   signal?: AbortSignal | undefined;
 }
 
-/** What a run stopped by its signal answers (its activity was cancelled: nobody reads it but the log). */
-export const SANDBOX_CANCELLED = 'Code execution cancelled';
-
-export type SandboxResult =
-  | { success: true; result: unknown; stdout: string }
-  | { success: false; error: string; stdout: string; debug?: FunctionDebug; limit?: 'time' | 'memory' | 'stack' | 'output' };
-
-interface WorkerAnswer {
-  success: boolean;
-  kind?: 'timeout' | 'memory' | 'stack' | 'pending' | 'error' | 'output' | 'crash' | 'cancelled';
-  resultJson?: string;
-  stdout: string;
-  error?: { name: string; message: string; stack: string };
-  runMs?: number;
-}
-
 interface Job {
   id: number;
   run: Required<Omit<SandboxRun, 'lineOffset' | 'signal'>> & { lineOffset: number };
@@ -61,25 +40,13 @@ interface Job {
 }
 
 /** A job handed to a thread: it holds its lane until the thread answers it, even after the caller got its answer (cancelled, timed out by the watchdog). */
-interface Active {
+interface Active extends FetchLane {
   job: Job;
   lane: number;
   posted: boolean;
   answered: boolean;
   startedAt: number | null;
   watchdog: NodeJS.Timeout | null;
-  /** The job's outbound requests in flight: aborted when it ends, however it ends. */
-  fetches: Set<AbortController>;
-  /** Requests waiting for one of the MAX_FETCHES_IN_FLIGHT in flight to end. */
-  waitingFetches: FetchRequest[];
-  /** Bytes of the response bodies handed to the code so far (bounded by the call's memory limit). */
-  fetchedBytes: number;
-}
-
-interface FetchRequest {
-  id: number;
-  req: number;
-  request: string;
 }
 
 interface Slot {
@@ -194,7 +161,8 @@ export class SandboxPool {
       active.startedAt = Date.now();
       active.watchdog = setTimeout(() => this.overdue(slot, active), active.job.run.timeoutMs + WATCHDOG_GRACE_MS);
     } else if ('fetch' in m) {
-      this.fetchFor(slot, m.fetch);
+      const active = this.find(slot, m.fetch.id);
+      if (active) fetchFor(active, m.fetch, this.fetchCall(slot, active));
     } else if ('result' in m) {
       const active = this.find(slot, m.id);
       if (!active) return;
@@ -267,37 +235,15 @@ export class SandboxPool {
     this.queue.unshift(...again);
   }
 
-  /** Makes one request of a job's code: at most MAX_FETCHES_IN_FLIGHT at once, bodies totalling at most its memory limit. */
-  private fetchFor(slot: Slot, m: FetchRequest): void {
-    const active = this.find(slot, m.id);
-    if (!active || active.answered) return;
-    if (active.fetches.size >= MAX_FETCHES_IN_FLIGHT) {
-      active.waitingFetches.push(m);
-      return;
-    }
-    const controller = new AbortController();
-    active.fetches.add(controller);
-    const limit = active.job.run.memoryLimitBytes;
-    const left = limit - active.fetchedBytes;
-    // The call's own limit answers a request that outlives it; the request's timer only ends the request.
-    const timeoutMs = Math.max(1, (active.startedAt ?? Date.now()) + active.job.run.timeoutMs - Date.now()) + FETCH_TIMEOUT_MARGIN_MS;
-    const fetched: Promise<SandboxFetchDone> =
-      left <= 0
-        ? Promise.resolve({ error: fetchTotalMessage(limit) })
-        : sandboxFetch(m.request, { policy: this.policy, signal: controller.signal, timeoutMs, maxBodyBytes: Math.min(MAX_FETCH_RESPONSE_BYTES, left), totalLimitBytes: limit });
-    void fetched.then((done) => {
-      active.fetches.delete(controller);
-      if (controller.signal.aborted || slot.lanes[active.lane] !== active || active.answered) return;
-      let answer = done;
-      if ('bytes' in done) {
-        active.fetchedBytes += done.bytes;
-        if (active.fetchedBytes > limit) answer = { error: fetchTotalMessage(limit) };
-      }
-      const payload = 'bytes' in answer ? { meta: answer.meta, body: answer.body } : answer;
-      slot.worker.postMessage({ fetchDone: { id: m.id, req: m.req, ...payload } });
-      const next = active.waitingFetches.shift();
-      if (next) this.fetchFor(slot, next);
-    });
+  /** What a job's requests need of it: its limits, whether it still waits, and its thread to answer. */
+  private fetchCall(slot: Slot, active: Active): FetchCall {
+    return {
+      policy: this.policy,
+      limitBytes: active.job.run.memoryLimitBytes,
+      timeLeftMs: () => (active.startedAt ?? Date.now()) + active.job.run.timeoutMs - Date.now(),
+      live: () => slot.lanes[active.lane] === active && !active.answered,
+      post: (done) => slot.worker.postMessage({ fetchDone: done }),
+    };
   }
 
   private pick(): Slot | undefined {
@@ -422,64 +368,6 @@ export class SandboxPool {
     const slots = [...this.slots, ...this.draining];
     for (const slot of slots) this.drop(slot, () => closed);
     await Promise.all(slots.map((s) => s.worker.terminate()));
-  }
-}
-
-/** Aborts a job's requests in flight and drops those waiting for a turn. */
-function closeFetches(active: Active): void {
-  for (const c of active.fetches) c.abort();
-  active.fetches.clear();
-  active.waitingFetches = [];
-}
-
-function timeoutMessage(ms: number): string {
-  return `Function execution timed out after ${ms} ms`;
-}
-
-/** Where in the user's code an error was thrown: the first frame in function.js, less the wrapper's line. */
-function debugOf(err: { name: string; message: string; stack: string }, lineOffset: number): FunctionDebug {
-  const m = /function\.js:(\d+)(?::(\d+))?/.exec(err.stack);
-  const debug: FunctionDebug = { errorType: err.name, stack: err.stack };
-  if (m?.[1]) {
-    debug.line = Math.max(1, Number(m[1]) - 1 - lineOffset);
-    if (m[2]) debug.column = Number(m[2]);
-  }
-  return debug;
-}
-
-function parseResult(text: string | undefined): unknown {
-  if (text === undefined) return null;
-  try {
-    return (JSON.parse(text) as unknown) ?? null;
-  } catch {
-    return null;
-  }
-}
-
-function toResult(a: WorkerAnswer, run: Job['run']): SandboxResult {
-  if (a.success) {
-    return { success: true, result: parseResult(a.resultJson), stdout: a.stdout };
-  }
-  const mb = Math.round(run.memoryLimitBytes / 1024 / 1024);
-  switch (a.kind) {
-    case 'timeout':
-      return { success: false, error: timeoutMessage(run.timeoutMs), stdout: a.stdout, limit: 'time' };
-    case 'memory':
-      return { success: false, error: `Function execution exceeded the memory limit of ${mb} MB`, stdout: a.stdout, limit: 'memory' };
-    case 'stack':
-      return { success: false, error: 'Function execution exceeded the stack size limit (too much recursion)', stdout: a.stdout, limit: 'stack' };
-    case 'output':
-      return { success: false, error: `Function result exceeds the limit of ${MAX_RESULT_CHARS / 1_000_000} MB of JSON`, stdout: a.stdout, limit: 'output' };
-    case 'pending':
-      return { success: false, error: PENDING_MESSAGE, stdout: a.stdout };
-    case 'cancelled':
-      return { success: false, error: SANDBOX_CANCELLED, stdout: a.stdout };
-    case 'error':
-    case 'crash':
-    case undefined: {
-      const err = a.error ?? { name: 'Error', message: 'Code execution failed', stack: '' };
-      return { success: false, error: `${err.name}: ${err.message}`, stdout: a.stdout, debug: debugOf(err, run.lineOffset) };
-    }
   }
 }
 
