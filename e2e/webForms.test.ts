@@ -5,8 +5,12 @@ import { addAgent, addFromPalette } from './support/editing.js';
 import { as, signUp, type TestUser } from './support/session.js';
 import { newWorkflow, openNewWorkflow } from './support/workflows.js';
 
-/** Selects a block on the canvas and answers its panel. */
+/**
+ * Selects a block on the canvas and answers its panel. The view is fitted first: click-to-add pans to the
+ * block it adds (right of the others), which can leave an earlier one (the starter) outside the view.
+ */
 async function panelOf(page: Page, blockId: string) {
+  await page.getByRole('button', { name: 'Fit view', exact: true }).click();
   await page.locator(`.react-flow__node[data-id="${blockId}"]`).click();
   const panel = page.getByRole('region', { name: 'Block', exact: true });
   await panel.waitFor();
