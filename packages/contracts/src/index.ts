@@ -45,7 +45,7 @@ export type {
   ModelToolDefinition,
   ToolCallState,
 } from './modelActivities.js';
-export { MODEL_KEY_VARIABLES } from './modelActivities.js';
+export { MODEL_KEY_NAMES, MODEL_KEY_VARIABLES } from './modelActivities.js';
 export { copilotTaskQueue, copilotTurnSubject } from './copilot.js';
 export type { CopilotStreamEvent, CopilotTurnEvent, CopilotTurnOutcome } from './copilot.js';
 export { createWorkflowBody, commandsBody, executeBody, describeIssues, INVALID_API_KEY } from './api.js';

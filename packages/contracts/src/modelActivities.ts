@@ -32,6 +32,19 @@ export const MODEL_KEY_VARIABLES: Readonly<Record<ModelProviderId, string>> = {
   huggingface: 'HUGGINGFACE_API_KEY',
 };
 
+/** Each provider's name in its "API key is required for …" message (spec 001 §5); Ollama needs no key. */
+export const MODEL_KEY_NAMES: Readonly<Partial<Record<ModelProviderId, string>>> = {
+  anthropic: 'Anthropic',
+  cerebras: 'Cerebras',
+  deepseek: 'Deepseek',
+  google: 'Gemini',
+  groq: 'Groq',
+  xai: 'xAI',
+  openai: 'OpenAI',
+  'azure-openai': 'Azure OpenAI',
+  huggingface: 'Hugging Face',
+};
+
 /** A tool call the model asked for; `arguments` is the parsed JSON object. */
 export interface ModelToolCall {
   id: string;

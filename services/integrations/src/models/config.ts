@@ -1,5 +1,5 @@
 import { AZURE_DEFAULT_API_VERSION, OLLAMA_DEFAULT_URL } from '@weft/catalog';
-import { MODEL_KEY_VARIABLES, type ModelProviderId } from '@weft/contracts';
+import { MODEL_KEY_NAMES, MODEL_KEY_VARIABLES, type ModelProviderId } from '@weft/contracts';
 import { DEFAULT_POLICY, policyFromEnv, type AddressPolicy } from '../net/addressPolicy.js';
 import { ModelRequestError } from './errors.js';
 
@@ -71,19 +71,6 @@ export function modelConfigFromEnv(env: Record<string, string | undefined> = pro
   return { baseUrls, keys, ...(azureEndpoint ? { azureEndpoint } : {}), azureApiVersion: trimmed(env.AZURE_OPENAI_API_VERSION) ?? AZURE_API_VERSION, outbound };
 }
 
-/** Display names in the "API key is required for …" messages (§5). */
-const KEY_NAMES: Partial<Record<ModelProviderId, string>> = {
-  anthropic: 'Anthropic',
-  cerebras: 'Cerebras',
-  deepseek: 'Deepseek',
-  google: 'Gemini',
-  groq: 'Groq',
-  xai: 'xAI',
-  openai: 'OpenAI',
-  'azure-openai': 'Azure OpenAI',
-  huggingface: 'Hugging Face',
-};
-
 /**
  * A block that names its own Azure endpoint must give its own key: the operator's AZURE_OPENAI_API_KEY
  * goes only to the operator's AZURE_OPENAI_ENDPOINT (spec 001 §5 has no message for this; ours names both fields).
@@ -128,5 +115,5 @@ export function resolveApiKey(config: ModelConfig, provider: ModelProviderId, gi
   const key = config.keys[provider];
   if (key) return key;
   if (provider === 'ollama') return 'ollama';
-  throw new ModelRequestError(`API key is required for ${KEY_NAMES[provider] ?? provider}`);
+  throw new ModelRequestError(`API key is required for ${MODEL_KEY_NAMES[provider] ?? provider}`);
 }
