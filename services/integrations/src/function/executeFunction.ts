@@ -2,7 +2,7 @@ import type { ExecuteFunctionOutput, FunctionDebug } from '@weft/contracts';
 import { DEFAULT_FUNCTION_TIMEOUT_MS, type SandboxPool } from './sandbox.js';
 import { ENV_PLACEHOLDER, customToolFailure, prepareCustomToolCode, validateCustomToolParams } from '../tools/runtime/customTool.js';
 import { substituteInSource } from './placeholders.js';
-import { errorMessage, redact, redactValue } from '../tools/runtime/errors.js';
+import { encodedForms, errorMessage, redact, redactValue } from '../tools/runtime/errors.js';
 
 /** A function execute request (spec 000 §7 `POST /api/function/execute`). */
 export interface FunctionRequest {
@@ -63,7 +63,7 @@ export function resolveFunctionCode(code: string, envVars: Record<string, string
 export function secretForms(values: readonly string[]): string[] {
   const forms = new Set<string>();
   for (const value of values) {
-    for (const form of [value, value.toLowerCase(), encodeURIComponent(value), new URLSearchParams([['', value]]).toString().slice(1)]) forms.add(form);
+    for (const form of [...encodedForms(value), value.toLowerCase()]) forms.add(form);
   }
   return [...forms].sort((a, b) => b.length - a.length);
 }

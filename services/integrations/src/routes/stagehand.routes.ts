@@ -4,7 +4,7 @@ import { ToolError } from '../tools/serviceTool.js';
 import { guardedFetch, NetworkError, OutboundRefusedError, RequestTimeoutError, ResponseTooLargeError } from '../net/guardedFetch.js';
 import type { AddressPolicy } from '../net/addressPolicy.js';
 import { tableToRecord } from '../tools/runtime/httpRequest.js';
-import { errorMessage } from '../tools/runtime/errors.js';
+import { encodedForms, errorMessage } from '../tools/runtime/errors.js';
 import { callModel, TimedModelError, type ModelDeps } from '../models/callModel.js';
 import { ModelProviderError, ModelRequestError } from '../models/errors.js';
 import { parseBytes } from './files.routes.js';
@@ -142,7 +142,7 @@ export function concealer(variables: Record<string, string>): (text: string) => 
   const forms = new Map<string, string>();
   for (const [key, value] of Object.entries(variables)) {
     if (value.length < CONCEALED_MIN_LENGTH) continue;
-    for (const form of [value, encodeURIComponent(value), encodeURI(value), new URLSearchParams([['', value]]).toString().slice(1)]) {
+    for (const form of [...encodedForms(value), encodeURI(value)]) {
       if (!forms.has(form)) forms.set(form, `%${key}%`);
     }
   }

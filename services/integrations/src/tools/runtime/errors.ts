@@ -22,6 +22,14 @@ export function errorMessage(err: unknown): string {
   return 'Unknown error occurred';
 }
 
+/**
+ * A secret's text as given and as a URL or form carries it: percent-encoded (encodeURIComponent) and
+ * form-encoded (spaces as +). Callers add the forms their texts may also hold.
+ */
+export function encodedForms(value: string): string[] {
+  return [value, encodeURIComponent(value), new URLSearchParams([['', value]]).toString().slice(1)];
+}
+
 /** Replaces every secret's text with [REDACTED] (tokens, keys, passwords never leave in results, errors or logs). */
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
