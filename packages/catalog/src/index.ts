@@ -108,5 +108,3 @@ export { checkDeployable, unknownBlockReference } from './triggers/checkDeployab
 export { inputFormatFields, type InputField } from './triggers/inputFormat.js';
 export type { DeployableState, DeployProblem } from './triggers/checkDeployable.js';
 export { validateTwilioSms, validateWhatsapp } from './validation/required.validate.js';
-/** The model providers' key variables and names, for the web (which reads the catalogue, not the contracts). */
-export { MODEL_KEY_NAMES, MODEL_KEY_VARIABLES } from '@weft/contracts';
