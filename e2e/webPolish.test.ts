@@ -121,7 +121,9 @@ describe('the web app’s finish in Chromium', () => {
     const { page, errors, call } = await openNewWorkflow(chromium(), 'Stop user');
     expect((await call('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-stop-e2e' } })).status).toBe(200);
     const marker = `[stop-${Date.now().toString(36)}]`;
-    const answer = Array.from({ length: 80 }, (_, i) => `word${i}`).join(' ');
+    // 400 words 150 ms apart stream for a minute: Stop lands while the answer still streams however slowly the
+    // page draws its first words (80 words, 12 s, could end first on a loaded machine, leaving nothing to stop).
+    const answer = Array.from({ length: 400 }, (_, i) => `word${i}`).join(' ');
     const scripted = await fetch(`${inject('modelFakeUrl')}/_fake/script`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
