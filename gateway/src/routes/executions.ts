@@ -14,6 +14,7 @@ import { BODY_LIMIT, fromJson, parseBody } from '../validate.js';
 import { chunkSelected, resolveSelectedOutputs, selectedOutputsOf, type NamedBlocks } from './streamSelection.js';
 import { stringQuery } from './internalCall.js';
 import { apiInputFields, checkApiInput, inputOfText } from '../apiInput.js';
+import type { InputField } from '@weft/catalog';
 
 /** How long a waited (synchronous) run may take before the call gives up. */
 const SYNC_DEADLINE_MS = 10 * 60_000;
@@ -231,6 +232,16 @@ export function executionRoutes(clients: Clients, auth: Authenticator, access: A
   const r = Router();
   // A workflow never changes workspace: its id is remembered once looked up.
   const workspaces = new TtlCache<string, string>(10 * 60_000, 10_000);
+  // A deployed version never changes: its starter's input fields are read from its state once, not on every call.
+  const deployedInputFields = new TtlCache<string, InputField[]>(10 * 60_000, 1_000);
+  function inputFieldsOf(workflowId: string, grant: DeploymentGrant): InputField[] {
+    const key = `${workflowId}@${grant.version}`;
+    const known = deployedInputFields.get(key);
+    if (known) return known;
+    const fields = apiInputFields(blocksOf(grant.stateJson));
+    deployedInputFields.set(key, fields);
+    return fields;
+  }
 
   async function workspaceOf(actor: Actor, workflowId: string): Promise<string> {
     return (
@@ -308,14 +319,14 @@ export function executionRoutes(clients: Clients, auth: Authenticator, access: A
     const selection = selectedOutputsOf(body);
     const selectedIn = (stateJson: string) => (selection ? resolveSelectedOutputs(selection, blocksOf(stateJson)) : undefined);
     // An API call's input is read against the starter's input format (apiInput.ts).
-    const apiInputJson = (stateJson: string) => JSON.stringify(checkApiInput(apiInputFields(blocksOf(stateJson)), input));
+    const draftInputJson = (stateJson: string) => JSON.stringify(checkApiInput(apiInputFields(blocksOf(stateJson)), input));
     const key = req.header('x-api-key');
     if (key && !key.startsWith(API_KEY_PREFIX)) {
       // The workflow's deployment API key: the active deployed version runs, acting as its deployer
       // (the owner once the deployer may no longer deploy there), like its webhook and schedule runs.
       // Resolved by the rate limit in front of this route (runRateLimits); resolved here when that is absent.
       const grant = (res.locals.deploymentGrant as DeploymentGrant | undefined) ?? (await clients.registry.resolveDeploymentKey({ workflowId, apiKey: key }));
-      const inputJson = apiInputJson(grant.stateJson);
+      const inputJson = JSON.stringify(checkApiInput(inputFieldsOf(workflowId, grant), input));
       await run(res, mode, (o) =>
         clients.runs.startRun(
           { workflowId, inputJson, actorId: grant.actorId || grant.deployedBy, trigger: 'api', stateJson: grant.stateJson, deploymentVersion: grant.version, workspaceId: grant.workspaceId, ...o },
@@ -331,7 +342,7 @@ export function executionRoutes(clients: Clients, auth: Authenticator, access: A
     // A personal key's run is an API call of the draft: its input is read as the deployed one's is.
     const draft = selection || key ? (await clients.editor.getState({ workflowId, waitMs: 0 })).stateJson : undefined;
     const selected = draft === undefined ? undefined : selectedIn(draft);
-    const inputJson = key && draft !== undefined ? apiInputJson(draft) : JSON.stringify(input);
+    const inputJson = key && draft !== undefined ? draftInputJson(draft) : JSON.stringify(input);
     await run(
       res,
       mode,
