@@ -786,7 +786,9 @@ describe('schedules on Temporal through the gateway', () => {
       set('tick', 'code', 'return "tick"'),
       { type: 'addEdge', source: starter, target: 'tick' },
     ]);
-    expect(await api('GET', `/api/schedules?workflowId=${id}`)).toEqual({ status: 404, body: { error: `Workflow ${id} has no schedule` } });
+    // Not deployed yet: no schedule, an empty list (not an error); nothing to pause.
+    expect(await api('GET', `/api/schedules?workflowId=${id}`)).toEqual({ status: 200, body: { schedules: [] } });
+    expect(await api('POST', `/api/schedules/${id}/pause`)).toEqual({ status: 404, body: { error: `Workflow ${id} has no schedule` } });
     await deploy(id);
     // The deploy has answered: its schedule is there at once.
     expect((await api('GET', `/api/schedules?workflowId=${id}`)).status).toBe(200);
@@ -815,7 +817,7 @@ describe('schedules on Temporal through the gateway', () => {
     expect((await api('GET', '/api/schedules')).body).toEqual({ error: 'workflowId is required' });
 
     expect((await api('DELETE', `/api/workflows/${id}/deploy`)).status).toBe(200);
-    expect((await api('GET', `/api/schedules?workflowId=${id}`)).status).toBe(404);
+    expect(await api('GET', `/api/schedules?workflowId=${id}`)).toEqual({ status: 200, body: { schedules: [] } });
   });
 
   it('several schedule triggers: the starter and each schedule block get a schedule of their own, each firing its own run; pause one or all; a redeploy removes the dropped one', async () => {
@@ -876,7 +878,7 @@ describe('schedules on Temporal through the gateway', () => {
     } finally {
       expect((await api('DELETE', `/api/workflows/${id}/deploy`)).status).toBe(200);
     }
-    expect((await api('GET', `/api/schedules?workflowId=${id}`)).status).toBe(404);
+    expect(await api('GET', `/api/schedules?workflowId=${id}`)).toEqual({ status: 200, body: { schedules: [] } });
     expect(await temporalSchedule(id)).toBe('gone');
     expect(await temporalSchedule(`${id}:nightly`)).toBe('gone');
   });

@@ -1,7 +1,7 @@
 /**
  * A wart of a walkthrough in Chromium (issue 14): click-to-add puts a block right of the selected
  * (or right-most) block on its row, not above the starter. The other two (a failed run's console without
- * "Workflow output"; the deploy dialog reading 'Workflow <id> has no schedule' as none) are in
+ * "Workflow output"; the deploy dialog reading a deployment with no schedule as none) are in
  * e2e/webLeftovers.test.ts beside the tests of the same screens.
  */
 import { describe, expect, it } from 'vitest';

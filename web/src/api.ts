@@ -273,25 +273,12 @@ export const api = {
   deployment: (id: string) =>
     call<{ isDeployed: boolean; deployedAt: string | null; apiKey: string | null; needsRedeployment: boolean; hasActiveWebhook: boolean }>(`/workflows/${enc(id)}/deploy`),
 
-  // Schedules of the deployed workflow (docs/triggers.md): none yet is a 404 'Workflow <id> has no
-  // schedule', read as an empty list; any other 404 (the workflow is gone) stays an error. The browser
-  // itself still logs the 404 response ("Failed to load resource"): no script can keep it quiet.
-  schedules: (workflowId: string) =>
-    call<{ schedules: LiveSchedule[] }>(`/schedules?workflowId=${enc(workflowId)}`).then(
-      (r) => r.schedules,
-      (error: unknown) => {
-        if (hasNoSchedule(error, workflowId)) return [];
-        throw error;
-      },
-    ),
+  // Schedules of the deployed workflow (docs/triggers.md): `{schedules: []}` when it has none; a 404
+  // (the workflow is gone) is an error.
+  schedules: (workflowId: string) => call<{ schedules: LiveSchedule[] }>(`/schedules?workflowId=${enc(workflowId)}`).then((r) => r.schedules),
   /** Pauses or resumes one schedule (`<workflowId>:<blockId>`). */
   setSchedulePaused: (workflowId: string, blockId: string, paused: boolean) => call<LiveSchedule>(`/schedules/${enc(`${workflowId}:${blockId}`)}/${paused ? 'pause' : 'resume'}`, json('POST', {})),
 };
-
-/** Whether `GET /api/schedules` answered that the workflow has no schedule (its 404 'Workflow <id> has no schedule'). */
-export function hasNoSchedule(error: unknown, workflowId: string): boolean {
-  return error instanceof ApiError && error.status === 404 && error.message === `Workflow ${workflowId} has no schedule`;
-}
 
 /** A schedule as the runner keeps it for the active deployment (`GET /api/schedules`). */
 export interface LiveSchedule {

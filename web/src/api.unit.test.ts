@@ -8,8 +8,8 @@ afterEach(() => {
 const answering = (status: number, body: unknown) => vi.stubGlobal('fetch', () => Promise.resolve(new Response(JSON.stringify(body), { status })));
 
 describe('the deployed schedules (GET /api/schedules)', () => {
-  it('reads "has no schedule" as none, and keeps any other 404 an error naming what is missing', async () => {
-    answering(404, { error: 'Workflow wf-1 has no schedule' });
+  it('reads an empty list as none, and keeps a 404 an error naming what is missing', async () => {
+    answering(200, { schedules: [] });
     await expect(api.schedules('wf-1')).resolves.toEqual([]);
     answering(404, { error: 'Workflow wf-1 not found' });
     await expect(api.schedules('wf-1')).rejects.toEqual(expect.objectContaining({ status: 404, message: 'Workflow wf-1 not found' }));

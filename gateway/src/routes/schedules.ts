@@ -35,10 +35,11 @@ function scheduleView(s: runnerSchedules.ScheduleView) {
 
 /**
  * A workflow's schedules: the first one's fields at the top level under the workflow's id (what a
- * workflow with one schedule always answered), every one in `schedules`.
+ * workflow with one schedule always answered), every one in `schedules`; `{schedules: []}` for a
+ * workflow with none (a state, not a failure: the deploy dialog asks for every deployed workflow).
  */
 function workflowSchedules(workflowId: string, out: runnerSchedules.ScheduleResponse) {
-  if (!out.schedule) throw new AppError('not_found', `Workflow ${workflowId} has no schedule`);
+  if (!out.schedule) return { schedules: [] };
   return { ...scheduleView(out.schedule), id: workflowId, schedules: out.schedules.map(scheduleView) };
 }
 
@@ -94,6 +95,8 @@ export function scheduleRoutes(clients: Clients, auth: Authenticator, access: Ac
     await access.require(actor, workflowId, 'write');
     const out = await clients.schedules[call](blockId === undefined ? { workflowId } : { workflowId, blockId });
     if (blockId === undefined) {
+      // Nothing to pause or resume is a missing schedule, not an empty success.
+      if (!out.schedule) throw new AppError('not_found', `Workflow ${workflowId} has no schedule`);
       res.json(workflowSchedules(workflowId, out));
       return;
     }
