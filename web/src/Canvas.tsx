@@ -29,7 +29,7 @@ import { applyMeasured, CONTAINER_SIZE, drawnFor, NOTHING_DRAWN, type BlockNode,
 import { boundsOf, boxesOf, cull, cullAgain, keepHandles, sameOr, viewOf, windowAround, windowServes, withKnownHandles, type Culled } from './canvas/cull';
 import { CanvasNodes, CanvasNodesContext, MiniMap } from './canvas/MiniMap';
 import { BLOCK_DRAG_TYPE, Palette } from './canvas/Palette';
-import { absolutePosition, containerAt, FOOTPRINT, freeSpot, nextSpot, resizeCommands, type Rect } from './canvas/place';
+import { absolutePosition, clickPlacement, containerAt, FOOTPRINT, freeSpot, growCommands, mayNest, resizeCommands, type Rect } from './canvas/place';
 import { unloadedMessage } from './collab/session';
 import { newId, useWorkflowSession } from './collab/useWorkflowSession';
 import { BlockPanel } from './panels/BlockPanel';
@@ -333,23 +333,28 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
     if (!state) return;
     const container = CONTAINER_DATA[blockType];
     const size = container ? { width: CONTAINER_SIZE.width, height: CONTAINER_SIZE.height } : undefined;
-    const parent = exact ? containerAt(state, point) : undefined;
     // A drop puts the block's top near the pointer, off any block it would cover; a click puts it right
-    // of the selected (or right-most) block on its row, further right or down when that is covered.
+    // of the selected (or right-most) block on its row, further right or down when that is covered —
+    // into the container of a selected block inside one, or into a selected container (clickPlacement).
     const height = size?.height ?? FOOTPRINT.height;
     const selected = drawnRef.current.nodes.filter((n) => n.selected).map((n) => n.id);
-    const spot = exact ? freeSpot({ x: point.x, y: point.y - 30 + height / 2 }, state, size, parent?.id) : nextSpot(state, selected, point, size);
+    const dropParent = exact ? containerAt(state, point)?.id : undefined;
+    const { at: spot, parentId: parent } = exact
+      ? { at: freeSpot({ x: point.x, y: point.y - 30 + height / 2 }, state, size, dropParent), parentId: dropParent }
+      : clickPlacement(state, selected, point, size, mayNest(blockType, catalogue.get(blockType)?.category));
     const id = newId();
-    const base = parent ? absolutePosition(state, parent.id) : { x: 0, y: 0 };
+    const base = parent ? absolutePosition(state, parent) : { x: 0, y: 0 };
     edit([
       {
         type: 'addBlock',
         id,
         blockType,
         position: { x: spot.x - base.x, y: spot.y - base.y },
-        ...(parent ? { parentId: parent.id } : {}),
+        ...(parent ? { parentId: parent } : {}),
         ...(container ? { data: container } : {}),
       },
+      // A container grows to hold the block (and the containers around it, in the same edit).
+      ...growCommands(state, parent, { ...spot, width: size?.width ?? FOOTPRINT.width, height }),
     ]);
     setNodes((ns) => ns.map((n) => (n.selected ? { ...n, selected: false } : n)));
     if (!exact) reveal({ ...spot, width: size?.width ?? FOOTPRINT.width, height: size?.height ?? FOOTPRINT.height });

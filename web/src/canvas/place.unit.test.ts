@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BlockState, WorkflowState } from '@weft/workflow';
-import { absolutePosition, blockRect, containerAt, freeSpot, NEXT_GAP, nextSpot, resizeCommands } from './place';
+import { absolutePosition, blockRect, clickPlacement, CONTAINER_INSET, containerAt, FOOTPRINT, freeSpot, growCommands, mayNest, NEXT_GAP, nextSpot, resizeCommands } from './place';
 
 const block = (id: string, type: string, x: number, y: number, data: BlockState['data'] = {}): BlockState =>
   ({ id, type, name: id, position: { x, y }, subBlocks: {}, outputs: {}, enabled: true, horizontalHandles: true, isWide: false, height: 0, advancedMode: false, data }) as BlockState;
@@ -91,5 +91,75 @@ describe('resizing a container', () => {
   it('from the bottom or right edge, only resizes', () => {
     expect(resizeCommands(s, 'loop', 600, 400, { x: 100, y: 100 })).toEqual([{ type: 'resizeBlock', id: 'loop', width: 600, height: 400 }]);
     expect(resizeCommands(s, 'gone', 600, 400, { x: 0, y: 0 })).toEqual([]);
+  });
+});
+
+describe('click-to-add into a container', () => {
+  const loop = block('loop', 'loop', 1000, 100, { width: 500, height: 300 });
+  const child = block('child', 'agent', 40, 60, { parentId: 'loop' });
+  const start = block('start', 'starter', 0, 100);
+  const s = state([start, loop, child]);
+
+  it('with a block inside a loop selected, puts the new block into that loop right of it, and the loop grows to hold it', () => {
+    const placed = clickPlacement(s, ['child'], { x: 0, y: 0 });
+    expect(placed).toEqual({ at: { x: 1040 + 260 + NEXT_GAP, y: 160 }, parentId: 'loop' });
+    // Its right edge is past the loop's (1500): the loop grows right to it, keeping its corner.
+    expect(growCommands(s, placed.parentId, { ...placed.at, ...FOOTPRINT })).toEqual([{ type: 'resizeBlock', id: 'loop', width: 1400 + 260 - 1000, height: 300 }]);
+    // The spot right of it taken by a sibling: further right in the same loop.
+    const busy = state([...Object.values(s.blocks), block('sib', 'agent', 400, 60, { parentId: 'loop' })]);
+    expect(clickPlacement(busy, ['child'], { x: 0, y: 0 })).toEqual({ at: { x: 1400 + 260, y: 160 }, parentId: 'loop' });
+  });
+
+  it('with a loop selected, puts the new block inside it at its first free spot, row by row, then grows it', () => {
+    const empty = state([start, loop]);
+    const first = clickPlacement(empty, ['loop'], { x: 0, y: 0 });
+    expect(first).toEqual({ at: { x: 1000 + CONTAINER_INSET.x, y: 100 + CONTAINER_INSET.y }, parentId: 'loop' });
+    // Within the loop's edges: no growing.
+    expect(growCommands(empty, 'loop', { ...first.at, ...FOOTPRINT })).toEqual([]);
+    // The first spot taken: the next free one below it, still inside the loop's edges.
+    const one = state([start, loop, block('a', 'agent', CONTAINER_INSET.x, CONTAINER_INSET.y, { parentId: 'loop' })]);
+    const second = clickPlacement(one, ['loop'], { x: 0, y: 0 });
+    expect(second.parentId).toBe('loop');
+    expect(second.at.x).toBe(1000 + CONTAINER_INSET.x);
+    expect(second.at.y).toBeGreaterThanOrEqual(100 + CONTAINER_INSET.y + FOOTPRINT.height);
+    expect(second.at.y + FOOTPRINT.height).toBeLessThanOrEqual(100 + 300);
+    // Full: a spot right of or below the inset corner, and the loop grows to hold it.
+    const full = state([...Object.values(one.blocks), block('b', 'agent', second.at.x - 1000, second.at.y - 100, { parentId: 'loop' })]);
+    const third = clickPlacement(full, ['loop'], { x: 0, y: 0 });
+    expect(third.parentId).toBe('loop');
+    const grown = growCommands(full, 'loop', { ...third.at, ...FOOTPRINT });
+    expect(grown).toHaveLength(1);
+    const after = state([...Object.values(full.blocks).filter((b) => b.id !== 'loop'), block('loop', 'loop', 1000, 100, grown[0]?.type === 'resizeBlock' ? { width: grown[0].width, height: grown[0].height } : {}), block('c', 'agent', third.at.x - 1000, third.at.y - 100, { parentId: 'loop' })]);
+    const box = blockRect(after, after.blocks.loop as BlockState);
+    const rects = ['a', 'b', 'c'].map((id) => blockRect(after, after.blocks[id] as BlockState));
+    for (const r of rects) expect(r.x + r.width <= box.x + box.width && r.y + r.height <= box.y + box.height).toBe(true);
+    for (const r of rects) for (const o of rects) if (r !== o) expect(r.x < o.x + o.width && o.x < r.x + r.width && r.y < o.y + o.height && o.y < r.y + r.height).toBe(false);
+  });
+
+  it('grows the containers around a nested one too, and never shrinks one', () => {
+    const outer = block('outer', 'parallel', 0, 0, { width: 700, height: 400 });
+    const inner = block('inner', 'loop', 100, 50, { parentId: 'outer', width: 500, height: 300 });
+    const nested = state([outer, inner]);
+    expect(growCommands(nested, 'inner', { x: 500, y: 300, ...FOOTPRINT })).toEqual([
+      { type: 'resizeBlock', id: 'inner', width: 500 + 260 - 100, height: 300 + 110 - 50 },
+      { type: 'resizeBlock', id: 'outer', width: 100 + 660, height: 50 + 360 },
+    ]);
+    expect(growCommands(nested, 'inner', { x: 120, y: 60, ...FOOTPRINT })).toEqual([]);
+    expect(growCommands(nested, undefined, { x: 5000, y: 5000, ...FOOTPRINT })).toEqual([]);
+  });
+
+  it('keeps blocks that may not nest, and a click with no block in a container selected, at the top level as nextSpot places them', () => {
+    expect(mayNest('agent', 'blocks')).toBe(true);
+    expect(mayNest('loop', undefined)).toBe(true);
+    expect(mayNest('webhook', 'triggers')).toBe(false);
+    expect(mayNest('starter', 'blocks')).toBe(false);
+    // A trigger with a block in the loop selected: beside the loop, not inside it.
+    const trigger = clickPlacement(s, ['child'], { x: 0, y: 0 }, FOOTPRINT, false);
+    expect(trigger).toEqual({ at: nextSpot(s, ['child'], { x: 0, y: 0 }) });
+    const loopRect = blockRect(s, loop);
+    expect(trigger.at.x >= loopRect.x + loopRect.width || trigger.at.y >= loopRect.y + loopRect.height).toBe(true);
+    // Nothing selected (the loop is the right-most block) or the starter selected: the top level.
+    expect(clickPlacement(s, [], { x: 0, y: 0 })).toEqual({ at: nextSpot(s, [], { x: 0, y: 0 }) });
+    expect(clickPlacement(s, ['start'], { x: 0, y: 0 })).toEqual({ at: { x: 260 + NEXT_GAP, y: 100 } });
   });
 });
