@@ -228,6 +228,8 @@ describe('§2 forms', () => {
     expect(field('response', 'dataMode').options?.map((o) => o.label)).toEqual(['Builder', 'Editor']);
     expect(field('response', 'status').defaultValue).toBe(200);
     expect(field('response', 'headers').columns).toEqual(['Key', 'Value']);
+    // The builder's rows carry a value to answer with, not only a name and a type.
+    expect(field('response', 'builderData').columns).toEqual(['name', 'type', 'value']);
   });
 
   it('function: a code field named code', () => {

@@ -14,7 +14,8 @@ export const responseBlock: BlockConfig = {
   icon: 'ResponseIcon',
   subBlocks: [
     dropdown('dataMode', 'Response Data Mode', [['structured', 'Builder'], ['json', 'Editor']]),
-    { id: 'builderData', title: 'Response Structure', type: 'input-format', layout: 'full', condition: when('dataMode', 'structured') },
+    // Each row is a field of the answer: its name, its type and its value (the runner's structureToObject reads all three).
+    { id: 'builderData', title: 'Response Structure', type: 'input-format', layout: 'full', columns: ['name', 'type', 'value'], condition: when('dataMode', 'structured') },
     { id: 'data', title: 'Response Data', type: 'code', layout: 'full', placeholder: '{\n  "message": "Hello world"\n}', condition: when('dataMode', 'json') },
     { id: 'status', title: 'Status Code', type: 'number', layout: 'half', placeholder: '200', min: 100, max: 599, step: 1, defaultValue: 200 },
     { id: 'headers', title: 'Response Headers', type: 'table', layout: 'full', columns: ['Key', 'Value'] },
