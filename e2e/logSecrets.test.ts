@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { api } from './support/http.js';
 import { openStream, workflowWith } from './support/runStream.js';
-import { receivedBy } from './support/serviceFakes.js';
+import { answerOnce, receivedBy } from './support/serviceFakes.js';
 
 /**
  * Issues 10/11 through the gateway: a run that uses a bot token typed into a password field and an
  * environment variable (in a child workflow's input, a loop's items, a function that echoes it) leaves
  * neither value in what can be read of it — the run's answer, the stored execution (the parent's and
- * the child's), the SSE stream — while the tool and the code got the real values.
+ * the child's), the SSE stream — while the tool and the code got the real values; nor does a value a
+ * service echoes percent-, form- or JSON-escaped.
  */
 
 interface LogEntry {
@@ -93,6 +94,36 @@ describe('secrets never show in what a run leaves to read', () => {
       expect(text, what).not.toContain(typedToken);
       expect(text, what).not.toContain(envValue);
     }
+  });
+
+  it('an environment value a service echoes encoded (in a URL, a form body, ASCII-only JSON): the API block got the value; the answer and the stored execution show [REDACTED]', async () => {
+    const envValue = `a b/c+d?é-${hex()}`;
+    const forms = [envValue, encodeURIComponent(envValue), encodeURI(envValue), new URLSearchParams({ k: envValue }).toString().slice(2), JSON.stringify(envValue).slice(1, -1).replace('é', '\\u00e9')];
+    expect((await api('POST', '/api/environment', { variables: { ENCODED_SECRET: envValue } })).status).toBe(200);
+    const path = `/encoded-echo-${hex()}`;
+    await answerOnce(fakeUrl(), 'GET', path, {
+      json: { called: `${path}?api_key=${encodeURIComponent(envValue)}`, redirect: `https://app.example/cb#t=${encodeURI(envValue)}`, form: `api_key=${forms[3] ?? ''}`, quoted: `{"key":"${forms[4] ?? ''}"}` },
+    });
+    const { id } = await workflowWith((starter) => [
+      { type: 'addBlock', id: 'call', blockType: 'api', name: 'Call', position: { x: 400, y: 100 } },
+      { type: 'setSubBlockValue', id: 'call', subBlockId: 'url', value: `${fakeUrl()}${path}` },
+      { type: 'setSubBlockValue', id: 'call', subBlockId: 'params', value: [{ id: 'p1', cells: { Key: 'api_key', Value: '{{ENCODED_SECRET}}' } }] },
+      { type: 'addEdge', source: starter, target: 'call' },
+    ]);
+    const before = (await receivedBy(fakeUrl())).length;
+    const answered = await api<{ success: boolean; metadata: { executionId: string }; logs: LogEntry[] }>('POST', `/api/workflows/${id}/execute`, {});
+    expect(answered.body.success, JSON.stringify(answered.body)).toBe(true);
+    // The service got the real value in its query.
+    const got = (await receivedBy(fakeUrl())).slice(before).filter((r) => r.path === path);
+    expect(got.map((r) => r.query.api_key)).toEqual([envValue]);
+    const log = answered.body.logs.find((l) => l.blockId === 'call');
+    expect(log?.output).toMatchObject({ data: { called: `${path}?api_key=[REDACTED]`, redirect: 'https://app.example/cb#t=[REDACTED]', form: 'api_key=[REDACTED]', quoted: '{"key":"[REDACTED]"}' } });
+    const stored = await api<Execution>('GET', `/api/executions/${answered.body.metadata.executionId}`);
+    expect(stored.status).toBe(200);
+    for (const [what, text] of [
+      ['the synchronous answer', JSON.stringify(answered.body)],
+      ['the stored execution', JSON.stringify(stored.body)],
+    ] as const) for (const form of forms) expect(text, what).not.toContain(JSON.stringify(form).slice(1, -1));
   });
 
   it("a webhook run called with its secret in the Authorization header: the stored execution's input and logs show Bearer [REDACTED]", async () => {

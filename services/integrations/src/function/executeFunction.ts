@@ -2,7 +2,7 @@ import type { ExecuteFunctionOutput, FunctionDebug } from '@weft/contracts';
 import { DEFAULT_FUNCTION_TIMEOUT_MS, type SandboxPool } from './sandbox.js';
 import { ENV_PLACEHOLDER, customToolFailure, prepareCustomToolCode, validateCustomToolParams } from '../tools/runtime/customTool.js';
 import { substituteInSource } from './placeholders.js';
-import { encodedForms, errorMessage, redact, redactValue } from '../tools/runtime/errors.js';
+import { errorMessage, redaction } from '../tools/runtime/errors.js';
 
 /** A function execute request (spec 000 §7 `POST /api/function/execute`). */
 export interface FunctionRequest {
@@ -57,31 +57,18 @@ export function resolveFunctionCode(code: string, envVars: Record<string, string
 }
 
 /**
- * The texts of the environment values to hide: each value as given, lower-cased, percent-encoded
- * (encodeURIComponent) and form-encoded (a URL or query the code built carries it so), longest first.
- */
-export function secretForms(values: readonly string[]): string[] {
-  const forms = new Set<string>();
-  for (const value of values) {
-    for (const form of [...encodedForms(value), value.toLowerCase()]) forms.add(form);
-  }
-  return [...forms].sort((a, b) => b.length - a.length);
-}
-
-/**
  * Runs function execute; every failure is an answer (`success: false` with error and debug), never a
  * throw. The values of the environment variables the code was given are replaced by `[REDACTED]` in
- * the answer (result, stdout, error, debug), as the tool runtime does for tool results, also
- * lower-cased and percent-encoded (secretForms): a function's output never carries a secret on to
- * the next block or into a log.
+ * the answer (result, stdout, error, debug), in every encoded form, as the tool runtime does for tool
+ * results (its `redaction`): a function's output never carries a secret on to the next block or into a log.
  */
 export async function executeFunctionRequest(sandbox: SandboxPool, req: FunctionRequest): Promise<FunctionResponse> {
-  const secrets = secretForms(Object.values(req.envVars ?? {}).filter((s) => s.length >= 4));
+  const secrets = redaction(Object.values(req.envVars ?? {}));
   const res = await runFunction(sandbox, req);
-  if (secrets.length === 0) return res;
-  const output = { result: redactValue(res.output.result, secrets), stdout: redact(res.output.stdout, secrets) };
-  const debug = res.debug ? { ...res.debug, ...(res.debug.stack !== undefined ? { stack: redact(res.debug.stack, secrets) } : {}) } : undefined;
-  return { ...res, output, ...(res.error !== undefined ? { error: redact(res.error, secrets) } : {}), ...(debug ? { debug } : {}) };
+  if (secrets.forms.length === 0) return res;
+  const output = { result: secrets.value(res.output.result), stdout: secrets.text(res.output.stdout) };
+  const debug = res.debug ? { ...res.debug, ...(res.debug.stack !== undefined ? { stack: secrets.text(res.debug.stack) } : {}) } : undefined;
+  return { ...res, output, ...(res.error !== undefined ? { error: secrets.text(res.error) } : {}), ...(debug ? { debug } : {}) };
 }
 
 async function runFunction(sandbox: SandboxPool, req: FunctionRequest): Promise<FunctionResponse> {

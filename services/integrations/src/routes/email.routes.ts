@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import nodemailer from 'nodemailer';
 import { ToolError } from '../tools/serviceTool.js';
 import { addressAllowed, type AddressPolicy } from '../net/addressPolicy.js';
-import { redact } from '../tools/runtime/errors.js';
+import { redaction } from '../tools/runtime/errors.js';
 import { json, objectBody, str, type Route } from './router.js';
 
 const SEND_TIMEOUT_MS = 30_000;
@@ -53,7 +53,7 @@ export function emailRoutes(policy: AddressPolicy): Route[] {
           return json({ ...output, output });
         } catch (err) {
           const message = err instanceof Error ? err.message : String(err);
-          throw new ToolError(`Failed to send email: ${redact(message, [password, username].filter(Boolean))}`, 502);
+          throw new ToolError(`Failed to send email: ${redaction([password, username]).text(message)}`, 502);
         } finally {
           req.signal?.removeEventListener('abort', abandon);
           transport.close();

@@ -1,10 +1,10 @@
 import type { CallModelInput, ModelMessage, ModelToolDefinition } from '@weft/contracts';
-import { parseJson } from '@weft/catalog';
+import { parseJson, secretForms } from '@weft/catalog';
 import { ToolError } from '../tools/serviceTool.js';
 import { guardedFetch, NetworkError, OutboundRefusedError, RequestTimeoutError, ResponseTooLargeError } from '../net/guardedFetch.js';
 import type { AddressPolicy } from '../net/addressPolicy.js';
 import { tableToRecord } from '../tools/runtime/httpRequest.js';
-import { encodedForms, errorMessage } from '../tools/runtime/errors.js';
+import { errorMessage } from '../tools/runtime/errors.js';
 import { callModel, TimedModelError, type ModelDeps } from '../models/callModel.js';
 import { ModelProviderError, ModelRequestError } from '../models/errors.js';
 import { parseBytes } from './files.routes.js';
@@ -134,15 +134,16 @@ function substitute(task: string, variables: Record<string, string>): string {
 const CONCEALED_MIN_LENGTH = 3;
 
 /**
- * Replaces every variable's value in a text with its `%key%`: as given, percent-encoded and
- * form-encoded (a URL a redirect or a submitted form carries it in), longest first, in one pass.
+ * Replaces every variable's value in a text with its `%key%`: in every form secretForms knows (as
+ * given, lower-cased, percent-encoded and form-encoded as a URL a redirect or a submitted form
+ * carries it, JSON-escaped), longest first, in one pass.
  * Values under three characters are left (they would match anywhere).
  */
 export function concealer(variables: Record<string, string>): (text: string) => string {
   const forms = new Map<string, string>();
   for (const [key, value] of Object.entries(variables)) {
     if (value.length < CONCEALED_MIN_LENGTH) continue;
-    for (const form of [...encodedForms(value), encodeURI(value)]) {
+    for (const form of secretForms(value)) {
       if (!forms.has(form)) forms.set(form, `%${key}%`);
     }
   }

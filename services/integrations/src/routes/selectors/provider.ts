@@ -1,5 +1,5 @@
 import { ToolError, type ToolIO } from '../../tools/serviceTool.js';
-import { TransientToolError, forLog, redact } from '../../tools/runtime/errors.js';
+import { TransientToolError, forLog, redaction } from '../../tools/runtime/errors.js';
 import { OutboundRefusedError } from '../../net/guardedFetch.js';
 import { apiMessage, bearer, call, list, obj, type ApiResponse, type CallSpec } from '../../tools/services/http.js';
 
@@ -39,14 +39,15 @@ export interface ProviderClient {
  * too) and read `<Provider> answered <status>: <message>` or `<Provider> could not be reached: …`.
  */
 export function providerClient(name: string, io: ToolIO, token: string): ProviderClient {
-  const refused = (status: number, message: string) => new ToolError(`${name} answered ${status}: ${forLog(redact(message, [token]))}`, 502);
+  const secrets = redaction([token]);
+  const refused = (status: number, message: string) => new ToolError(`${name} answered ${status}: ${forLog(secrets.text(message))}`, 502);
   const send = async (spec: CallSpec, absent: Absent | undefined): Promise<unknown> => {
     let res: ApiResponse;
     try {
       res = await call(io, { ...spec, headers: { ...bearer(token), Accept: 'application/json', ...spec.headers }, answerStatuses: EVERY_FAILURE });
     } catch (err) {
       if (err instanceof TransientToolError || err instanceof OutboundRefusedError || err instanceof ToolError) {
-        throw new ToolError(`${name} could not be reached: ${forLog(redact(err.message, [token]))}`, 502);
+        throw new ToolError(`${name} could not be reached: ${forLog(secrets.text(err.message))}`, 502);
       }
       throw err;
     }

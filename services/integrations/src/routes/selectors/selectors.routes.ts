@@ -4,7 +4,7 @@ import { blockReferenceIn, replaceEnvReferences } from '@weft/catalog';
 import type { CallContext } from '@weft/contracts';
 import { ToolError } from '../../tools/serviceTool.js';
 import { createToolIO } from '../../tools/runtime/executeTool.js';
-import { errorMessage, forLog, redact } from '../../tools/runtime/errors.js';
+import { errorMessage, forLog, redaction, type Redaction } from '../../tools/runtime/errors.js';
 import type { AddressPolicy } from '../../net/addressPolicy.js';
 import type { BaseUrls } from '../../tools/runtime/baseUrls.js';
 import type { CredentialSource, RouteRequest } from '../../tools/runtime/types.js';
@@ -105,9 +105,9 @@ function inputsOf(sel: ResolvedSelector, values: Record<string, string>, envVars
 }
 
 /** An error with every secret's text (the token, the caller's environment values) cut out of its message. */
-function withoutSecrets(err: unknown, secrets: readonly string[]): unknown {
+function withoutSecrets(err: unknown, secrets: Redaction): unknown {
   if (!(err instanceof Error)) return err;
-  const message = redact(err.message, secrets);
+  const message = secrets.text(err.message);
   if (message === err.message) return err;
   if (err instanceof ToolError) return new ToolError(message, err.status);
   if (isCodedError(err)) return new AppError(err.code, message);
@@ -115,7 +115,7 @@ function withoutSecrets(err: unknown, secrets: readonly string[]): unknown {
 }
 
 /** One listing; `secrets` gets the token once it is known. */
-async function listChoices(req: RouteRequest, deps: SelectorRouteDeps, secrets: string[]): Promise<SelectorPage> {
+async function listChoices(req: RouteRequest, deps: SelectorRouteDeps, secrets: Redaction): Promise<SelectorPage> {
   const q = parse(req.body);
   const own = req.context.workflowId;
   if (!own) throw new AppError('validation', 'workflowId is required and must be provided in execution context');
@@ -126,7 +126,7 @@ async function listChoices(req: RouteRequest, deps: SelectorRouteDeps, secrets: 
   const account = accountOf(sel, values, req.envVars);
   const inputs = inputsOf(sel, values, req.envVars);
   const token = 'token' in account ? account.token : await credentialToken(deps.credentials, req.context, account.credentialId);
-  secrets.unshift(token);
+  secrets.add(token);
   const io = createToolIO(deps, req, `selectors:${sel.kind}`, req.signal);
   const search = q.search?.trim() || undefined;
   const client = providerClient(sel.lister.provider, io, token);
@@ -137,14 +137,14 @@ async function listChoices(req: RouteRequest, deps: SelectorRouteDeps, secrets: 
     // The name is a nicety: a provider refusing the lookup leaves the list answered, the choice unnamed.
     const selected = await findSelected(sel.lister, { client, inputs }, q.selectedId, { page, fromStart }).catch((err: unknown) => {
       if (!(err instanceof ToolError) || req.signal?.aborted) throw err;
-      deps.logger.warn({ kind: sel.kind, error: forLog(redact(err.message, secrets)) }, 'selector lookup failed');
+      deps.logger.warn({ kind: sel.kind, error: forLog(secrets.text(err.message)) }, 'selector lookup failed');
       return null;
     });
     return { ...page, selected };
   } catch (err) {
     if (err instanceof ToolError || isCodedError(err)) throw err;
     // Neither the provider's answer nor our checks: logged without secrets, answered without a stack.
-    if (!req.signal?.aborted) deps.logger.warn({ kind: sel.kind, error: forLog(redact(errorMessage(err), secrets)) }, 'selector list failed');
+    if (!req.signal?.aborted) deps.logger.warn({ kind: sel.kind, error: forLog(secrets.text(errorMessage(err))) }, 'selector list failed');
     throw new ToolError(`Listing ${sel.lister.what} failed: ${sel.lister.provider} could not be read`, 502);
   }
 }
@@ -165,7 +165,7 @@ export function selectorRoutes(deps: SelectorRouteDeps): Route[] {
       method: 'POST',
       path: '/tools/selectors/list',
       async handle(req) {
-        const secrets = Object.values(req.envVars).filter((v) => v.length >= 4).sort((x, y) => y.length - x.length);
+        const secrets = redaction(Object.values(req.envVars));
         try {
           const page = await listChoices(req, deps, secrets);
           return json({ items: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}), ...(page.selected !== undefined ? { selected: page.selected } : {}) });

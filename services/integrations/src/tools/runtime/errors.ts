@@ -1,3 +1,5 @@
+import { MIN_SECRET_LENGTH, secretForms } from '@weft/catalog';
+
 /**
  * A failure worth retrying (network error, timeout of a service call, 429, 5xx, an unreachable
  * registry): the activity throws it as retryable so Temporal tries again; synchronous routes answer
@@ -23,37 +25,74 @@ export function errorMessage(err: unknown): string {
 }
 
 /**
- * A secret's text as given and as a URL or form carries it: percent-encoded (encodeURIComponent) and
- * form-encoded (spaces as +). Callers add the forms their texts may also hold.
+ * The secrets of one call, each in every form a result, error or log may carry it
+ * (secretForms: as given, lower-cased, percent-, form- and JSON-escaped), expanded once when
+ * built or added to, never per text; secrets under MIN_SECRET_LENGTH characters are left alone.
  */
-export function encodedForms(value: string): string[] {
-  return [value, encodeURIComponent(value), new URLSearchParams([['', value]]).toString().slice(1)];
+export interface Redaction {
+  /** Adds secrets known later (an OAuth token once fetched). */
+  add(...values: ReadonlyArray<string | undefined>): void;
+  /** The forms looked for, longest first. */
+  readonly forms: readonly string[];
+  /** The text with every form of every secret replaced by [REDACTED], in one pass. */
+  text(text: string): string;
+  /**
+   * Every form replaced inside the strings (and keys) of a value, at any depth; the value itself
+   * when none is in it. Walks the value rather than its JSON text, so a secret with characters JSON
+   * escapes is found and the value's shape is kept.
+   */
+  value(value: unknown): unknown;
 }
 
-/** Replaces every secret's text with [REDACTED] (tokens, keys, passwords never leave in results, errors or logs). */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) if (s.length >= 4) out = out.split(s).join('[REDACTED]');
-  return out;
-}
+const REDACTED = '[REDACTED]';
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/**
- * Every secret's text replaced by [REDACTED] inside the strings (and keys) of a value, at any depth;
- * the value itself when none is in it. Walks the value rather than its JSON text, so a secret with
- * characters JSON escapes is found and the value's shape is kept.
- */
-export function redactValue(value: unknown, secrets: readonly string[]): unknown {
-  const found = secrets.filter((s) => s.length >= 4);
-  if (found.length === 0 || value === undefined || value === null) return value;
-  const json = JSON.stringify(value);
-  if (json === undefined || !found.some((s) => json.includes(JSON.stringify(s).slice(1, -1)))) return value;
+/** A call's Redaction of `values` (environment values, tokens, passwords); blanks and short ones are skipped. */
+export function redaction(values: Iterable<string | undefined> = []): Redaction {
+  const all = new Set<string>();
+  let forms: string[] = [];
+  // Each form as it shows inside a JSON text: a value's quick check reads its JSON once.
+  let inJson: string[] = [];
+  let pattern: RegExp | undefined;
+  const text = (t: string): string => (pattern === undefined ? t : t.replace(pattern, REDACTED));
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return redact(v, found);
+    if (typeof v === 'string') return text(v);
     if (Array.isArray(v)) return v.map(walk);
-    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k, found), walk(x)]));
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [text(k), walk(x)]));
     return v;
   };
-  return walk(value);
+  const self: Redaction = {
+    add(...more) {
+      const before = all.size;
+      for (const value of more) if (value !== undefined && value.length >= MIN_SECRET_LENGTH) for (const form of secretForms(value)) all.add(form);
+      if (all.size === before) return;
+      forms = [...all].sort((a, b) => b.length - a.length);
+      inJson = forms.map((f) => JSON.stringify(f).slice(1, -1));
+      pattern = new RegExp(forms.map(escapeRegExp).join('|'), 'g');
+    },
+    get forms() {
+      return forms;
+    },
+    text,
+    value(value) {
+      if (pattern === undefined || value === undefined || value === null) return value;
+      const json = JSON.stringify(value);
+      if (json === undefined || !inJson.some((f) => json.includes(f))) return value;
+      return walk(value);
+    },
+  };
+  self.add(...values);
+  return self;
+}
+
+/** Replaces every form of every secret with [REDACTED] (tokens, keys, passwords never leave in results, errors or logs). */
+export function redact(text: string, secrets: Redaction): string {
+  return secrets.text(text);
+}
+
+/** Every form of every secret replaced by [REDACTED] inside a value (Redaction.value). */
+export function redactValue(value: unknown, secrets: Redaction): unknown {
+  return secrets.value(value);
 }
 
 /** Proxy error text in logs is cut to 200 characters (spec 000 §8), the last one an ellipsis when cut. */

@@ -4,7 +4,7 @@ import type { ExecuteToolInput, ToolResult } from '@weft/contracts';
 import { isCodedError, ERROR_MAP } from '@weft/platform';
 import { ToolError, type ToolIO } from '../serviceTool.js';
 import { NetworkError, OutboundRefusedError, RequestTimeoutError, guardedFetch } from '../../net/guardedFetch.js';
-import { TransientToolError, errorMessage, forLog, redact, redactValue } from './errors.js';
+import { TransientToolError, errorMessage, forLog, redaction, type Redaction } from './errors.js';
 import { httpRequest } from './httpRequest.js';
 import { customToolFailure, prepareCustomToolCode, validateCustomToolParams } from './customTool.js';
 import { callInternalTool, callRemoteTool } from './requestFromMetadata.js';
@@ -36,16 +36,11 @@ function timing(start: Date) {
   return { startTime: start.toISOString(), endTime: end.toISOString(), duration: end.getTime() - start.getTime() };
 }
 
-function secretsOf(input: ExecuteToolInput, params: Record<string, unknown>): string[] {
-  const out = new Set<string>();
-  for (const v of Object.values(input.envVars ?? {})) if (v) out.add(v);
-  for (const [k, v] of Object.entries(params)) if (SECRET_NAME.test(k) && !IDENTIFIER_NAME.test(k) && typeof v === 'string' && v) out.add(v);
-  return [...out].sort((a, b) => b.length - a.length);
-}
-
-/** The output with every secret's text `[REDACTED]` in its strings and keys (a secret JSON would escape is found too). */
-function scrubOutput(output: unknown, secrets: readonly string[]): unknown {
-  return redactValue(output, secrets);
+/** The call's secrets: its environment values and the params whose names say secret, in every encoded form (built once per call). */
+function secretsOf(input: ExecuteToolInput, params: Record<string, unknown>): Redaction {
+  const out: string[] = Object.values(input.envVars ?? {});
+  for (const [k, v] of Object.entries(params)) if (SECRET_NAME.test(k) && !IDENTIFIER_NAME.test(k) && typeof v === 'string') out.push(v);
+  return redaction(out);
 }
 
 /** The guarded HTTP client, base URLs and context a service tool (or a polling job) works with. */
@@ -132,7 +127,7 @@ export function createToolExecutor(deps: ToolRuntimeDeps): ToolExecutor {
     async execute(input, mode, signal) {
       const start = new Date();
       let params: Record<string, unknown> = { ...input.params };
-      let secrets = secretsOf(input, params);
+      const secrets = secretsOf(input, params);
       try {
         // Resolve the tool first (000 §4): an unknown id is 'Tool not found', whatever credential it names.
         if (!input.toolId.startsWith('custom_') && !getTool(input.toolId)) throw new ToolError(`Tool not found: ${input.toolId}`);
@@ -140,20 +135,20 @@ export function createToolExecutor(deps: ToolRuntimeDeps): ToolExecutor {
           const token = await fetchToken(input, input.toolId, params.credential);
           const { credential: _removed, ...rest } = params;
           params = { ...rest, accessToken: token };
-          secrets = [token, ...secrets];
+          secrets.add(token);
         }
         const res = await run(input, params, signal);
-        const output = scrubOutput(res.output, secrets);
+        const output = secrets.value(res.output);
         return res.success
           ? { success: true, output, timing: timing(start) }
-          : { success: false, output, error: redact(res.error ?? 'Unknown error occurred', secrets), timing: timing(start) };
+          : { success: false, output, error: secrets.text(res.error ?? 'Unknown error occurred'), timing: timing(start) };
       } catch (err) {
-        const message = redact(errorMessage(err), secrets);
+        const message = secrets.text(errorMessage(err));
         if (err instanceof TransientToolError) {
           deps.logger.warn({ toolId: input.toolId, error: forLog(message) }, 'tool call failed transiently');
           // Thrown with what the call answered (a 429's or 5xx's response), so the run keeps the last try's answer.
-          if (mode === 'throw') throw new TransientToolError(message, err.status, err.output === undefined ? undefined : scrubOutput(err.output, secrets));
-          if (err.output !== undefined) return { success: false, output: scrubOutput(err.output, secrets), error: message, timing: timing(start) };
+          if (mode === 'throw') throw new TransientToolError(message, err.status, err.output === undefined ? undefined : secrets.value(err.output));
+          if (err.output !== undefined) return { success: false, output: secrets.value(err.output), error: message, timing: timing(start) };
         } else if (!(err instanceof ToolError) && !signal?.aborted) {
           deps.logger.warn({ toolId: input.toolId, error: forLog(message) }, 'tool call failed');
         }

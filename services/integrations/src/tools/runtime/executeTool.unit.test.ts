@@ -162,6 +162,22 @@ describe('execution layer', () => {
     expect(viaQuoted.output).toMatchObject({ data: { auth: '[REDACTED]', n: 1 } });
   });
 
+  it('never puts a secret in results or errors encoded either: in a URL, a form body or JSON an answer echoes', async () => {
+    const secret = 'a b/c+d?é';
+    const logged = executor();
+    fake.on('GET', '/items', (r) => ({ status: 401, json: { error: `bad key in ${r.path}${r.search}`, asForm: new URLSearchParams({ api_key: r.query.api_key ?? '' }).toString() } }));
+    const url = `${fake.url}/items?api_key=${encodeURIComponent(secret)}`;
+    const res = await logged.execute({ toolId: 'http_request', params: { url }, context, envVars: { API_KEY: secret } }, 'answer');
+    expect(res).toMatchObject({ success: false, output: { status: 401, data: { error: 'bad key in /items?api_key=[REDACTED]', asForm: 'api_key=[REDACTED]' } } });
+    // A provider's error quoting the request's JSON body, written ASCII-only, in the failure's message.
+    fake.on('POST', '/v1/scrape', (r) => ({ status: 400, json: { error: `upstream refused ${JSON.stringify(r.body).replace(/é/g, '\\u00e9')}` } }));
+    const scraped = await logged.execute({ toolId: 'firecrawl_scrape', params: { apiKey: 'fc-key-1234', url: `https://example.com/?q=${secret}` }, context, envVars: { API_KEY: secret } }, 'answer');
+    expect(scraped.error).toContain('upstream refused {"url":"https://example.com/?q=[REDACTED]"');
+    const everything = JSON.stringify(res) + JSON.stringify(scraped);
+    for (const form of [secret, encodeURIComponent(secret), new URLSearchParams({ k: secret }).toString().slice(2), 'u00e9']) expect(everything).not.toContain(form);
+    expect(everything).toContain('[REDACTED]');
+  });
+
   it('never writes secrets to the logs either (warnings of failed and transient calls, grepped)', async () => {
     const lines: string[] = [];
     const logger = createLogger('integrations', 'debug', { write: (line: string) => lines.push(line) });

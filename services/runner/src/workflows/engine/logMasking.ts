@@ -1,4 +1,4 @@
-import { getBlock } from '@weft/catalog';
+import { MIN_SECRET_LENGTH, getBlock, secretForms } from '@weft/catalog';
 
 /**
  * What the run log shows for a secret typed into a password field (an API key, an SMTP password, a
@@ -6,8 +6,8 @@ import { getBlock } from '@weft/catalog';
  */
 export const SECRET_MASK = '[REDACTED]';
 
-/** Environment values shorter than this are not searched in the log (as in the tool runtime's scrubbing). */
-export const MIN_MASKED_LENGTH = 4;
+/** Environment values shorter than this are not searched in the log (the tool runtime's redaction rule). */
+export const MIN_MASKED_LENGTH = MIN_SECRET_LENGTH;
 
 /** Keys of a webhook trigger's configuration that hold its token, signing secret or verify token. */
 const WEBHOOK_SECRET_KEY = /secret|token/i;
@@ -81,12 +81,19 @@ export function maskSecretFields(blockType: string, values: Record<string, unkno
 /**
  * What a log must not show, as [text, what shows instead] pairs, longest text first (a value inside
  * a longer one is replaced by the longer one's marker): the run's environment values as `{{KEY}}`,
- * the block's own secrets (its password fields' values) as SECRET_MASK. Texts shorter than
- * MIN_MASKED_LENGTH are left alone.
+ * the block's own secrets (its password fields' values) as SECRET_MASK, each in every form the tool
+ * runtime redacts (secretForms: percent-, form- and JSON-escaped, lower-cased; a URL or a body an
+ * error echoes). Texts shorter than MIN_MASKED_LENGTH are left alone.
  */
 export function logMasks(envVars: Record<string, string>, secrets: readonly string[] = []): Array<[string, string]> {
-  const pairs: Array<[string, string]> = [...secrets.map((s): [string, string] => [s, SECRET_MASK]), ...Object.entries(envVars).map(([k, v]): [string, string] => [v, `{{${k}}}`])];
-  return pairs.filter(([v]) => typeof v === 'string' && v.length >= MIN_MASKED_LENGTH).sort((a, b) => b[0].length - a[0].length);
+  const pairs = new Map<string, string>();
+  const put = (value: unknown, shown: string) => {
+    if (typeof value !== 'string' || value.length < MIN_MASKED_LENGTH) return;
+    for (const form of secretForms(value)) if (!pairs.has(form)) pairs.set(form, shown);
+  };
+  for (const s of secrets) put(s, SECRET_MASK);
+  for (const [k, v] of Object.entries(envVars)) put(v, `{{${k}}}`);
+  return [...pairs].sort((a, b) => b[0].length - a[0].length);
 }
 
 function replaceIn(text: string, masks: ReadonlyArray<[string, string]>): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { logMasks, maskEnvText, maskEnvValues, maskLogValue, maskSecretFields, SECRET_MASK, secretValues, stateSecrets } from './logMasking.js';
+import { logMasks, maskEnvText, maskEnvValues, maskLogText, maskLogValue, maskSecretFields, SECRET_MASK, secretValues, stateSecrets } from './logMasking.js';
 
 describe('maskSecretFields: what a block log shows of its password fields', () => {
   it("masks the catalogue's password fields typed in or filled from a block; blank and {{KEY}}-only values stay as written", () => {
@@ -69,6 +69,15 @@ describe("secretValues / logMasks: a block's own secrets, wherever they show", (
   it('masks them as [REDACTED] and environment values as {{KEY}}, the longer text first', () => {
     const masks = logMasks({ KEY: 'env-value' }, ['typed-key', 'typed-key-longer']);
     expect(maskLogValue({ e: 'typed-key-longer / typed-key / env-value' }, masks)).toEqual({ e: `${SECRET_MASK} / ${SECRET_MASK} / {{KEY}}` });
+  });
+
+  it('finds them percent-, form- and JSON-escaped too (a URL, a form body or a JSON text an output or error echoes)', () => {
+    const env = 'a b/c+d?é';
+    const masks = logMasks({ API_KEY: env }, ['Typed Key+1']);
+    const url = `https://api.example/x?api_key=${encodeURIComponent(env)}&typed=${encodeURIComponent('Typed Key+1')}`;
+    expect(maskLogText(`GET ${url} failed`, masks)).toBe(`GET https://api.example/x?api_key={{API_KEY}}&typed=${SECRET_MASK} failed`);
+    const form = new URLSearchParams({ k: env, t: 'Typed Key+1' }).toString();
+    expect(maskLogValue({ echoed: form, ascii: '{"k":"a b/c+d?\\u00e9"}' }, masks)).toEqual({ echoed: `k={{API_KEY}}&t=${SECRET_MASK}`, ascii: '{"k":"{{API_KEY}}"}' });
   });
 });
 
