@@ -218,6 +218,22 @@ describe('web app leftovers in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it("an agent's empty API Key field offers the provider's key kept in Settings: one click names it, and the button goes", async () => {
+    const { page, errors, call, stored } = await openNewWorkflow(chromium(), 'Kept key user');
+    expect((await call('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-kept-in-settings' } })).status).toBe(200);
+    const agent = await addFromPalette(page, 'Agent', 'agent');
+    await page.locator(`.react-flow__node[data-id="${agent}"]`).click();
+    const panel = page.getByRole('region', { name: 'Block', exact: true });
+    // The agent's default model is OpenAI's: the variable of OpenAI's key is offered.
+    const offer = panel.getByRole('button', { name: 'Use {{OPENAI_API_KEY}} from Settings', exact: true });
+    await offer.click({ timeout: 30_000 });
+    await expect.poll(() => stored(agent, 'apiKey'), { timeout: 30_000 }).toBe('{{OPENAI_API_KEY}}');
+    await expect.poll(() => offer.count()).toBe(0);
+    // The reference is stored, never the key.
+    expect(JSON.stringify(await stored(agent, 'apiKey'))).not.toContain('sk-kept-in-settings');
+    expect(errors).toEqual([]);
+  });
+
   it('a file loaded on demand that a rebuild removed, with an edit unsaved: no reload, the app stays up, and Reload waits for the edit', async () => {
     const { page, errors, workflowId, state } = await openNewWorkflow(chromium(), 'Stale chunk user');
     // The server no longer has the files of auto layout and the deploy dialog (this page's build is gone).

@@ -4,9 +4,10 @@ import type { SubBlockConfig } from '@weft/catalog';
 import { api } from '../api';
 import { fieldKind, fieldText, fieldWidget, parseField, sameValue, type FieldKind } from './blockForm';
 import { useDraft } from './useDraft';
+import { suggestedKeyVariable } from '../modelKeys';
 import { ComboboxField, modelGroups, MultiField, SelectField, SliderField, SwitchField } from './fields/Choice';
 import { CodeField } from './fields/CodeField';
-import { useFormEnv } from './fields/FormContext';
+import { useFormBlock, useFormEnv } from './fields/FormContext';
 import { FileUploadField, OAuthField, WebhookConfigField, WorkflowSelectorField } from './fields/Integrations';
 import { DocumentField, KnowledgeBaseField } from './fields/Knowledge';
 import { RefText } from './fields/RefText';
@@ -86,6 +87,23 @@ function ModelComboboxField(props: { field: SubBlockConfig; label: string; value
   );
 }
 
+/**
+ * Under an empty model API Key field: a button naming the variable the user keeps that provider's key
+ * in (Settings › Environment variables), which fills the field with a reference to it — a kept key is
+ * never used unless the block names it, and this is the one click that does.
+ */
+function KeySuggestion({ value, onChange }: { value: unknown; onChange(value: unknown): void }) {
+  const env = useFormEnv();
+  const block = useFormBlock();
+  const variable = env.readOnly ? undefined : suggestedKeyVariable(block.blockType, block.values.model, value, env.envKeys);
+  if (!variable) return null;
+  return (
+    <button type="button" className="btn btn-sm btn-ghost key-suggestion" onClick={() => onChange(`{{${variable}}}`)}>
+      Use {`{{${variable}}}`} from Settings
+    </button>
+  );
+}
+
 /** One field of a block form, drawn by its sub-block type (spec 001 §2). */
 function Widget(props: FieldProps) {
   const env = useFormEnv();
@@ -99,7 +117,12 @@ function Widget(props: FieldProps) {
   };
   switch (fieldWidget(field.type)) {
     case 'text':
-      return <RefText field={field} label={label} value={text(value)} multiLine={false} send={sendText} />;
+      return (
+        <>
+          <RefText field={field} label={label} value={text(value)} multiLine={false} send={sendText} />
+          {field.id === 'apiKey' && field.password && <KeySuggestion value={value} onChange={onChange} />}
+        </>
+      );
     case 'textarea':
       return <RefText field={field} label={label} value={text(value)} multiLine send={sendText} />;
     case 'select': {

@@ -1,19 +1,7 @@
-/**
- * The variable a provider's key is usually kept in (docs/models.md), by the name its "API key is required" error
- * gives: MODEL_KEY_NAMES and MODEL_KEY_VARIABLES of @weft/contracts, which the web does not bundle (the
- * catalogue re-exporting them pulled the contracts' runtime into the runner's workflow bundle).
- */
-const KEY_VARIABLES: Record<string, string> = {
-  OpenAI: 'OPENAI_API_KEY',
-  'Azure OpenAI': 'AZURE_OPENAI_API_KEY',
-  Anthropic: 'ANTHROPIC_API_KEY',
-  Gemini: 'GEMINI_API_KEY',
-  Deepseek: 'DEEPSEEK_API_KEY',
-  xAI: 'XAI_API_KEY',
-  Cerebras: 'CEREBRAS_API_KEY',
-  Groq: 'GROQ_API_KEY',
-  'Hugging Face': 'HUGGINGFACE_API_KEY',
-};
+import { MODEL_KEYS } from '../modelKeys';
+
+/** The variable a provider's key is usually kept in, by the name its "API key is required" error gives. */
+const KEY_VARIABLES: Record<string, string> = Object.fromEntries(Object.values(MODEL_KEYS).map(({ name, variable }) => [name, variable]));
 
 /** The error naming a provider, longest name first so 'Azure OpenAI' is not read as 'OpenAI'. */
 const MISSING_KEY = new RegExp(
