@@ -12,6 +12,8 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders;
   /** The raw body text, and its JSON (or form fields) when it parses. */
   text: string;
+  /** The body's bytes as they came (`text` is their UTF-8 decoding, lossy for binary bodies). */
+  bytes: Buffer;
   body: unknown;
   /** Set when the client closed the connection before an answer was written (it gave up, or was cancelled). */
   abandoned: boolean;
@@ -23,6 +25,8 @@ export interface FakeAnswer {
   headers?: Record<string, string>;
   json?: unknown;
   text?: string;
+  /** A binary body, written byte for byte (`application/octet-stream` unless `headers` say otherwise). */
+  bytes?: Uint8Array;
   sse?: Array<unknown>;
   /** Milliseconds to wait before answering (timeouts, slow providers). */
   delayMs?: number;
@@ -96,6 +100,11 @@ async function answer(res: ServerResponse, a: FakeAnswer): Promise<void> {
     res.end();
     return;
   }
+  if (a.bytes !== undefined) {
+    res.writeHead(a.status ?? 200, { 'content-type': 'application/octet-stream', ...a.headers });
+    res.end(a.bytes);
+    return;
+  }
   if (a.text !== undefined) {
     res.writeHead(a.status ?? 200, { 'content-type': 'text/plain', ...a.headers });
     res.end(a.text);
@@ -114,7 +123,8 @@ export async function createFakeServer(): Promise<FakeServer> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://fake.local');
-      const text = Buffer.concat(chunks).toString('utf8');
+      const bytes = Buffer.concat(chunks);
+      const text = bytes.toString('utf8');
       const recorded: RecordedRequest = {
         method: req.method ?? 'GET',
         path: url.pathname,
@@ -122,6 +132,7 @@ export async function createFakeServer(): Promise<FakeServer> {
         search: url.search,
         headers: req.headers,
         text,
+        bytes,
         body: parseBody(text, req.headers['content-type']),
         abandoned: false,
       };

@@ -17,6 +17,16 @@ describe('fake server', () => {
     expect(fake.requests[0]).toMatchObject({ method: 'POST', path: '/v1/items/7', query: { x: '1' }, body: { a: 1 } });
   });
 
+  it('records the bytes of a body as they came and answers binary bodies byte for byte', async () => {
+    fake = await createFakeServer();
+    const bytes = Uint8Array.from([0x89, 0x50, 0x00, 0xff, 0xc3, 0x28]);
+    fake.on('POST', '/echo', (req) => ({ bytes: req.bytes }));
+    const res = await fetch(`${fake.url}/echo`, { method: 'POST', body: bytes });
+    expect(res.headers.get('content-type')).toBe('application/octet-stream');
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes);
+    expect([...(fake.received('POST', '/echo')[0]?.bytes ?? [])]).toEqual([...bytes]);
+  });
+
   it('streams server-sent events and answers 404 for unscripted paths', async () => {
     fake = await createFakeServer();
     fake.on('GET', '/stream', { sse: [{ n: 1 }, 'data: [DONE]'] });
