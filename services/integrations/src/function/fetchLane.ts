@@ -1,11 +1,12 @@
 import { FETCH_TIMEOUT_MARGIN_MS, MAX_FETCHES_IN_FLIGHT, MAX_FETCH_RESPONSE_BYTES, fetchTotalMessage, sandboxFetch, type SandboxFetchDone } from './sandboxFetch.js';
 import type { AddressPolicy } from '../net/addressPolicy.js';
 
-/** A request the code made, as its thread sends it: the job's id, the request's number in the call and the request (JSON). */
+/** A request the code made, as its thread sends it: the job's id, the request's number in the call, the request (JSON) and a binary body's bytes. */
 export interface FetchRequest {
   id: number;
   req: number;
   request: string;
+  bytes?: Uint8Array;
 }
 
 /** One call's outbound requests: in flight, waiting for a turn, and the bytes handed to the code so far. */
@@ -28,7 +29,7 @@ export interface FetchCall {
   /** Whether the call still waits for answers (its lane holds it and it is not answered). */
   live: () => boolean;
   /** Hands a request's answer to the call's thread. */
-  post: (done: { id: number; req: number } & ({ meta: string; body: string } | { error: string })) => void;
+  post: (done: { id: number; req: number } & SandboxFetchDone) => void;
 }
 
 /** Aborts a call's requests in flight and drops those waiting for a turn. */
@@ -54,17 +55,16 @@ export function fetchFor(lane: FetchLane, m: FetchRequest, call: FetchCall): voi
   const fetched: Promise<SandboxFetchDone> =
     left <= 0
       ? Promise.resolve({ error: fetchTotalMessage(limit) })
-      : sandboxFetch(m.request, { policy: call.policy, signal: controller.signal, timeoutMs, maxBodyBytes: Math.min(MAX_FETCH_RESPONSE_BYTES, left), totalLimitBytes: limit });
+      : sandboxFetch(m.request, { policy: call.policy, signal: controller.signal, timeoutMs, maxBodyBytes: Math.min(MAX_FETCH_RESPONSE_BYTES, left), totalLimitBytes: limit }, m.bytes);
   void fetched.then((done) => {
     lane.fetches.delete(controller);
     if (controller.signal.aborted || !call.live()) return;
     let answer = done;
-    if ('bytes' in done) {
-      lane.fetchedBytes += done.bytes;
+    if ('body' in done) {
+      lane.fetchedBytes += done.body.byteLength;
       if (lane.fetchedBytes > limit) answer = { error: fetchTotalMessage(limit) };
     }
-    const payload = 'bytes' in answer ? { meta: answer.meta, body: answer.body } : answer;
-    call.post({ id: m.id, req: m.req, ...payload });
+    call.post({ id: m.id, req: m.req, ...answer });
     const next = lane.waitingFetches.shift();
     if (next) fetchFor(lane, next, call);
   });

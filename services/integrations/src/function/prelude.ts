@@ -1,13 +1,16 @@
 /**
  * JavaScript evaluated inside each call's QuickJS context before the user's code (plain JavaScript,
- * in the sandbox). It is a function of the host's three primitives — `timerStart(id, ms, repeat)`,
- * `timerStop(id)` and `hostFetch(requestJson)` (answering `{meta, body}`: status, headers, … as JSON text and the body as a plain string) — that defines `setTimeout`, `setInterval`,
+ * in the sandbox). It is a function of the host's four primitives — `timerStart(id, ms, repeat)`,
+ * `timerStop(id)`, `hostFetch(requestJson, bytes?)` (a binary body as an ArrayBuffer; answering
+ * `{meta, req}`: status, headers, … as JSON text and the request's number) and `hostBody(req, kind)`
+ * (the body, once: `'bytes'` an ArrayBuffer, `'text'` its UTF-8 decoding as `{text, nul}`) — that
+ * defines `setTimeout`, `setInterval`,
  * `clearTimeout`, `clearInterval`, `fetch` and `Headers` on the global object and returns `fire(id)`,
  * which the host calls when a timer is due. The primitives stay in its closure: user code never
  * sees them, and what it may patch later (JSON, Map, …) was captured here first.
  */
 export const SANDBOX_PRELUDE = String.raw`
-(function (timerStart, timerStop, hostFetch) {
+(function (timerStart, timerStop, hostFetch, hostBody) {
   'use strict';
   const stringify = JSON.stringify;
   const parse = JSON.parse;
@@ -17,6 +20,12 @@ export const SANDBOX_PRELUDE = String.raw`
   const split = String.prototype.split;
   const join = Array.prototype.join;
   const swap = (text, from, to) => apply(join, apply(split, text, [from]), [to]);
+  const Bytes = Uint8Array;
+  const ArrayBufferType = ArrayBuffer;
+  const isView = ArrayBuffer.isView;
+  const sliceBuffer = ArrayBuffer.prototype.slice;
+  const then = Promise.prototype.then;
+  const resolved = (value) => Promise.resolve(value);
   // Undoes the host's escape of a body holding NULs (QuickJS strings are taken up to the first NUL):
   // every \u0001 starts a pair, so the pairs are found left to right without ambiguity.
   const withNuls = (text) => swap(swap(text, '\u0001\u0001', '\u0000'), '\u0001\u0002', '\u0001');
@@ -77,13 +86,21 @@ export const SANDBOX_PRELUDE = String.raw`
 
   function respond(answer) {
     const r = parse(answer.meta);
-    const body = answer.nul ? withNuls(answer.body) : answer.body;
+    const req = answer.req;
     let used = false;
-    const read = () => {
-      if (used) return Promise.reject(new TypeError('Body has already been read'));
+    // The body is read once, as on the web platform: a second read rejects.
+    const take = (kind) => {
+      if (used) return Promise.reject(new TypeError('Body has already been consumed'));
       used = true;
-      return Promise.resolve(body);
+      try {
+        return resolved(hostBody(req, kind));
+      } catch (err) {
+        return Promise.reject(err);
+      }
     };
+    // The host's buffer lies outside the call's heap: the copy made here counts against its memory limit.
+    const arrayBuffer = () => apply(then, take('bytes'), [(b) => apply(sliceBuffer, b, [0])]);
+    const text = () => apply(then, take('text'), [(t) => (t.nul ? withNuls(t.text) : t.text)]);
     return {
       ok: r.status >= 200 && r.status <= 299,
       status: r.status,
@@ -92,22 +109,31 @@ export const SANDBOX_PRELUDE = String.raw`
       redirected: r.redirected,
       headers: new Headers(r.headers),
       get bodyUsed() { return used; },
-      text: read,
-      json: () => read().then((body) => parse(body)),
+      text,
+      json: () => apply(then, text(), [(body) => parse(body)]),
+      arrayBuffer,
+      bytes: () => apply(then, arrayBuffer(), [(b) => new Bytes(b)]),
     };
+  }
+  /** A request body as the host takes it: text, or an ArrayBuffer holding exactly the bytes of the one (or the view) given. */
+  function bodyOf(body) {
+    if (body === undefined || body === null) return {};
+    if (typeof body === 'string') return { text: body };
+    if (body instanceof ArrayBufferType) return { bytes: apply(sliceBuffer, body, [0]) };
+    if (isView(body)) return { bytes: apply(sliceBuffer, body.buffer, [body.byteOffset, body.byteOffset + body.byteLength]) };
+    throw new TypeError('fetch body must be a string, an ArrayBuffer or a typed array (use JSON.stringify for JSON)');
   }
   define('fetch', function fetch(resource, options) {
     try {
       const init = options === undefined || options === null ? {} : options;
       const url = typeof resource === 'string' ? resource : resource && typeof resource.url === 'string' ? resource.url : String(resource);
       const method = init.method === undefined ? 'GET' : String(init.method).toUpperCase();
-      const body = init.body;
-      if (body !== undefined && body !== null && typeof body !== 'string') throw new TypeError('fetch body must be a string (use JSON.stringify for JSON)');
+      const body = bodyOf(init.body);
       const headers = [];
       new Headers(init.headers).forEach((value, name) => headers.push([name, value]));
       const request = { url, method, headers };
-      if (typeof body === 'string') request.body = body;
-      return hostFetch(stringify(request)).then(respond);
+      if (body.text !== undefined) request.body = body.text;
+      return apply(then, hostFetch(stringify(request), body.bytes), [respond]);
     } catch (err) {
       return Promise.reject(err);
     }

@@ -57,6 +57,12 @@ interface Slot {
   cancelFlags: Int32Array;
   /** The id of the job the thread is computing now (0: none), written by the thread: the watchdog blames that one. */
   computing: Int32Array;
+  /**
+   * Per lane, the id of the last job the thread started there, written by the thread before any of
+   * the job's code runs: a job whose `started` message was still in flight when its thread died may
+   * have run (and fetched), so it is not run again.
+   */
+  startedFlags: Int32Array;
 }
 
 type FromWorker =
@@ -74,6 +80,16 @@ export interface SandboxPoolOptions {
   prewarm?: boolean;
   /** Which addresses the code's `fetch` may reach (default: WEFT_ALLOW_PRIVATE_NETWORK / WEFT_OUTBOUND_ALLOWLIST, as every tool). */
   policy?: AddressPolicy;
+  /** Tests only (never set by the service): faults the threads play so the pool's answers to them can be tested. */
+  testHooks?: SandboxTestHooks;
+}
+
+/** Faults a test asks of the threads (all off by default); see WORKER_SOURCE. */
+export interface SandboxTestHooks {
+  /** The thread never posts `started`: as if it died with that message still in flight. */
+  withholdStarted?: boolean;
+  /** The code gets a global `hang()` that blocks its thread in a host call that never returns (stuck in native code). */
+  hang?: boolean;
 }
 
 /** WORKER_SOURCE code reaches quickjs through its resolved path: eval'd workers cannot resolve packages from here. */
@@ -108,18 +124,21 @@ export class SandboxPool {
   readonly prewarm: boolean;
   private readonly lanesPerWorker: number;
   private readonly policy: AddressPolicy;
+  private readonly testHooks: SandboxTestHooks | undefined;
 
   constructor(opts: SandboxPoolOptions = {}) {
     const size = opts.size ?? positiveInt(process.env.WEFT_SANDBOX_WORKERS, Math.min(4, availableParallelism()));
     this.lanesPerWorker = opts.callsPerWorker ?? positiveInt(process.env.WEFT_SANDBOX_CALLS_PER_WORKER, 8);
     this.prewarm = opts.prewarm ?? true;
     this.policy = opts.policy ?? policyFromEnv();
+    this.testHooks = opts.testHooks;
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
   private spawn(): Slot {
     const cancelFlags = new SharedArrayBuffer(4 * this.lanesPerWorker);
     const computing = new SharedArrayBuffer(4);
+    const startedFlags = new SharedArrayBuffer(4 * this.lanesPerWorker);
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: {
@@ -128,6 +147,8 @@ export class SandboxPool {
         prelude: SANDBOX_PRELUDE,
         cancelFlags,
         computing,
+        startedFlags,
+        ...(this.testHooks ? { testHooks: this.testHooks } : {}),
         limits: { memoryLimitBytes: DEFAULT_MEMORY_LIMIT_BYTES, stackBytes: SANDBOX_STACK_BYTES, maxTimers: MAX_TIMERS_PER_CALL, maxFetches: MAX_FETCHES_PER_CALL },
       },
       resourceLimits: { stackSizeMb: WORKER_STACK_MB, maxOldGenerationSizeMb: 256 },
@@ -135,7 +156,7 @@ export class SandboxPool {
       stderr: true,
     });
     worker.unref();
-    const slot: Slot = { worker, ready: Promise.resolve(), lanes: new Array<Active | null>(this.lanesPerWorker).fill(null), cancelFlags: new Int32Array(cancelFlags), computing: new Int32Array(computing) };
+    const slot: Slot = { worker, ready: Promise.resolve(), lanes: new Array<Active | null>(this.lanesPerWorker).fill(null), cancelFlags: new Int32Array(cancelFlags), computing: new Int32Array(computing), startedFlags: new Int32Array(startedFlags) };
     slot.ready = new Promise<void>((resolve) => {
       worker.on('message', (m: FromWorker) => {
         if ('ready' in m) resolve();
@@ -221,7 +242,9 @@ export class SandboxPool {
 
   /**
    * Releases every lane of a thread that is gone: a job the thread never started goes back to the
-   * front of the queue (it never ran), the others not answered yet are answered.
+   * front of the queue (it never ran), the others not answered yet are answered. Whether the thread
+   * started a job is read from its shared flag, not from the `started` message, which may not have
+   * arrived: a job that started may have made requests, and must not run twice.
    */
   private drop(slot: Slot, answer: (a: Active) => SandboxResult): void {
     const again: Job[] = [];
@@ -229,10 +252,15 @@ export class SandboxPool {
       if (!active) continue;
       this.release(slot, active);
       if (active.answered) continue;
-      if (active.startedAt === null && !this.closed) again.push(active.job);
+      if (!this.started(slot, active) && !this.closed) again.push(active.job);
       else this.answer(active, answer(active));
     }
     this.queue.unshift(...again);
+  }
+
+  /** Whether the thread started a job (its `started` message may still be in flight). */
+  private started(slot: Slot, active: Active): boolean {
+    return active.startedAt !== null || Atomics.load(slot.startedFlags, active.lane) === active.job.id;
   }
 
   /** What a job's requests need of it: its limits, whether it still waits, and its thread to answer. */

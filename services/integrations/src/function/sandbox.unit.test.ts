@@ -12,7 +12,7 @@ const LONG_TEST_MS = 180_000;
 
 /** What the tests that end or watch a thread reach inside a pool (its private state). */
 interface PoolInsides {
-  slots: { worker: Worker; computing: Int32Array; lanes: ({ startedAt: number | null } | null)[] }[];
+  slots: { worker: Worker; computing: Int32Array; lanes: ({ startedAt: number | null; posted: boolean; job: { id: number } } | null)[] }[];
 }
 const insides = (p: SandboxPool) => p as unknown as PoolInsides;
 const STOPPED = 'Code execution failed: the sandbox stopped unexpectedly';
@@ -282,6 +282,40 @@ describe('function sandbox timers', () => {
       expect(await next).toMatchObject({ success: true, result: 'ran' });
     }));
 
+  // QuickJS checks its interrupt throughout its interpreter and built-ins, and nothing known hangs it
+  // natively in a test's time on every machine (deep JSON.stringify takes ~13 s of CPU, then may hit
+  // the stack limit). A host call that never returns holds the thread the same way: the test-only
+  // hook gives the code one, hang(), which blocks its thread in Atomics.wait until the thread ends.
+  it('the watchdog blames the call stuck in native code: it answers its time limit, the calls beside it their own outcome', () =>
+    withPool({ size: 1, callsPerWorker: 4, testHooks: { hang: true } }, async (one, call) => {
+      const slot = insides(one).slots[0];
+      const first = slot?.worker;
+      const answered: string[] = [];
+      const track = (name: string, p: ReturnType<typeof call>) => p.finally(() => answered.push(name));
+      // Started and awaiting a timer, far from its limit.
+      const waitingLong = track('waitingLong', call('await new Promise((r) => setTimeout(r, 60000)); return "late"', { timeoutMs: 120_000 }));
+      await expect.poll(() => slot?.lanes[0]?.startedAt != null).toBe(true);
+      // Handed over back to back: the thread starts the waiting call (it awaits at once) and then the
+      // stuck one; the last one it never starts, as a stuck thread reads no more messages.
+      const waitingShort = track('waitingShort', call('await new Promise((r) => setTimeout(r, 60000)); return "late"', { timeoutMs: 500 }));
+      const stuck = track('stuck', call('hang()', { timeoutMs: 1_500 }));
+      const queued = track('queued', call('return "ran"'));
+      await expect.poll(() => slot && Atomics.load(slot.computing, 0) !== 0 && slot.lanes.filter((a) => a?.startedAt != null).length === 3).toBe(true);
+      expect(slot?.lanes.find((a) => a?.job.id === Atomics.load(slot.computing, 0))?.startedAt).not.toBeNull();
+      expect(slot?.lanes.filter((a) => a?.posted && a.startedAt === null)).toHaveLength(1);
+      // The waiting call's watchdog (500 + 2,000 ms) fires a second before the stuck call's (1,500 + 2,000 ms):
+      // another call computes, so it answers its own limit and keeps the thread.
+      expect(await waitingShort).toEqual({ success: false, error: 'Function execution timed out after 500 ms', stdout: '', limit: 'time' });
+      expect(answered).toEqual(['waitingShort']);
+      expect(insides(one).slots[0]?.worker).toBe(first);
+      // The stuck call's watchdog blames it and ends the thread: the started call beside it fails, the
+      // call never started runs on the thread that replaces it.
+      expect(await stuck).toEqual({ success: false, error: 'Function execution timed out after 1500 ms', stdout: '', limit: 'time' });
+      expect(await waitingLong).toEqual({ success: false, error: STOPPED, stdout: '' });
+      expect(await queued).toMatchObject({ success: true, result: 'ran' });
+      expect(insides(one).slots[0]?.worker).not.toBe(first);
+    }));
+
   it('a promise thrown as an error is answered as an error and the thread goes on', () =>
     withPool({ size: 1 }, async (one, call) => {
       const thread = insides(one).slots[0]?.worker.threadId;
@@ -342,7 +376,7 @@ describe('function sandbox fetch', () => {
       return r.json()`;
     expect(await fetchRun(code)).toMatchObject({ success: true, result: { method: 'POST', type: 'application/json', auth: 'Bearer t', body: { q: 1 } } });
     const notText = await fetchRun(`try { await fetch(params.url + '/echo', { method: 'POST', body: { q: 1 } }) } catch (e) { return e.message }`);
-    expect(notText).toMatchObject({ result: 'fetch body must be a string (use JSON.stringify for JSON)' });
+    expect(notText).toMatchObject({ result: 'fetch body must be a string, an ArrayBuffer or a typed array (use JSON.stringify for JSON)' });
   });
 
   it('refuses a private address unless allowlisted, with the guard message as a rejected promise', async () => {
@@ -411,6 +445,74 @@ describe('function sandbox fetch', () => {
       success: false,
       error: 'Function execution timed out after 300 ms',
       limit: 'time',
+    });
+  });
+
+  /** Bytes like a PNG's: its signature and header, then every byte value (NULs, bytes ≥ 0x80, sequences invalid as UTF-8). */
+  const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, ...Array.from({ length: 512 }, (_, i) => (i * 7) % 256), 0xff, 0xfe, 0x00, 0xc3]);
+
+  it('binary bodies cross byte for byte: arrayBuffer() of a response, an ArrayBuffer or a typed array as a request body', async () => {
+    server.on('GET', '/image.png', { bytes: png, headers: { 'content-type': 'image/png' } });
+    server.on('POST', '/upload', (req) => ({ bytes: req.bytes }));
+    const code = `const ab = await (await fetch(params.url + '/image.png')).arrayBuffer();
+      const back = await (await fetch(params.url + '/upload', { method: 'POST', body: ab })).arrayBuffer();
+      const view = new Uint8Array(ab).subarray(8, 40);
+      const viewBack = await (await fetch(params.url + '/upload', { method: 'POST', body: view })).bytes();
+      const dataView = await (await fetch(params.url + '/upload', { method: 'POST', body: new DataView(ab, 1, 3) })).bytes();
+      return [ab instanceof ArrayBuffer, Array.from(new Uint8Array(ab)), Array.from(new Uint8Array(back)), viewBack instanceof Uint8Array, Array.from(viewBack), Array.from(dataView)]`;
+    expect(await fetchRun(code)).toEqual({ success: true, result: [true, [...png], [...png], true, [...png.subarray(8, 40)], [...png.subarray(1, 4)]], stdout: '' });
+    expect(server.received('POST', '/upload').map((r) => [...r.bytes])).toEqual([[...png], [...png.subarray(8, 40)], [...png.subarray(1, 4)]]);
+  });
+
+  it('text() decodes UTF-8 as a browser does, and a body is read once', async () => {
+    // A BOM (dropped), a lone 0xFF, a bad continuation, a truncated sequence before a NUL, then an emoji.
+    const bytes = Uint8Array.from([0xef, 0xbb, 0xbf, 0x61, 0xff, 0x62, 0xc3, 0x28, 0xe2, 0x82, 0x00, 0x63, 0xf0, 0x9f, 0x98, 0x80]);
+    server.on('GET', '/mixed', { bytes });
+    const code = `const r = await fetch(params.url + '/mixed');
+      const before = r.bodyUsed;
+      const text = await r.text();
+      const again = [];
+      for (const read of ['text', 'json', 'arrayBuffer', 'bytes']) again.push(await r[read]().then(() => 'read', (e) => e.name + ': ' + e.message));
+      const other = await fetch(params.url + '/mixed');
+      await other.arrayBuffer();
+      again.push(await other.text().then(() => 'read', (e) => e.name + ': ' + e.message));
+      return [before, r.bodyUsed, text, again]`;
+    const consumed = 'TypeError: Body has already been consumed';
+    expect(await fetchRun(code)).toEqual({ success: true, result: [false, true, 'a\ufffdb\ufffd(\ufffd\u0000c😀', [consumed, consumed, consumed, consumed, consumed]], stdout: '' });
+  });
+
+  it('binary bodies count their real bytes against the response bound and the call total', async () => {
+    // 0xFF bytes decode to U+FFFD (three bytes of UTF-8 each): the bounds count the bytes as they came.
+    const four = new Uint8Array(4 * 1024 * 1024).fill(0xff);
+    server.on('GET', '/four.bin', { bytes: four });
+    server.on('GET', '/over.bin', { bytes: new Uint8Array(MAX_FETCH_RESPONSE_BYTES + 1) });
+    expect(await fetchRun(`try { await fetch(params.url + '/over.bin') } catch (e) { return e.message }`)).toMatchObject({ result: `Response body exceeds ${MAX_FETCH_RESPONSE_BYTES} bytes` });
+    const code = `const sizes = [];
+      try { for (let i = 0; i < 4; i++) sizes.push((await (await fetch(params.url + '/four.bin')).arrayBuffer()).byteLength) } catch (e) { return [sizes, e.name + ': ' + e.message] }`;
+    const limit = 10 * 1024 * 1024;
+    expect(await fetchRun(code, { memoryLimitBytes: limit, timeoutMs: 60_000 })).toMatchObject({ success: true, result: [[four.length, four.length], `TypeError: ${fetchTotalMessage(limit)}`] });
+  });
+
+  it('a call whose thread dies before its started message arrives is not run again: it may have made requests', async () => {
+    const policy = { allowPrivateNetwork: false, allowlist: ['127.0.0.1'] };
+    // The hook withholds the thread's started message: the host learns the call started only from the shared flag.
+    await withPool({ size: 1, callsPerWorker: 2, policy, testHooks: { withholdStarted: true } }, async (one, call) => {
+      let hits = 0;
+      server.on('GET', '/side-effect', () => ({ json: ++hits }));
+      const slot = insides(one).slots[0];
+      // Run again, the code would see the second hit and answer at once.
+      const code = `const hit = await (await fetch(params.url + '/side-effect')).json();
+        if (hit > 1) return 'ran again';
+        await new Promise((r) => setTimeout(r, 60000));
+        return 'late'`;
+      const fetched = call(code, { params: { url: server.url }, timeoutMs: 120_000 });
+      await expect.poll(() => server.received('GET', '/side-effect').length).toBe(1);
+      expect(slot?.lanes[0]?.startedAt).toBeNull();
+      await slot?.worker.terminate();
+      expect(await fetched).toEqual({ success: false, error: STOPPED, stdout: '' });
+      // The replacement thread runs the next call; the first one never ran again.
+      expect(await call('return 2')).toMatchObject({ success: true, result: 2 });
+      expect(server.received('GET', '/side-effect')).toHaveLength(1);
     });
   });
 

@@ -26,9 +26,10 @@ const requestSchema = z.object({
 
 /**
  * The answer handed back to the worker: the response (its status, headers, … as JSON text, its body
- * a plain string and the body's size), or the message the code's promise rejects with.
+ * the bytes as they came — never decoded here, so a binary body crosses intact), or the message the
+ * code's promise rejects with.
  */
-export type SandboxFetchDone = { meta: string; body: string; bytes: number } | { error: string };
+export type SandboxFetchDone = { meta: string; body: Uint8Array } | { error: string };
 
 export interface SandboxFetchOptions {
   policy: AddressPolicy;
@@ -41,14 +42,18 @@ export interface SandboxFetchOptions {
 
 /**
  * Makes one request of sandboxed code through the outbound guard (private addresses refused as for
- * the HTTP tool, redirects checked hop by hop, the body read up to a bound); never rejects.
+ * the HTTP tool, redirects checked hop by hop, the body read up to a bound); never rejects. The
+ * request's body is the JSON's `body` (text, sent as UTF-8) or `bytes` (an ArrayBuffer or typed
+ * array the code sent, copied out of the sandbox byte for byte).
  */
-export async function sandboxFetch(requestJson: string, opts: SandboxFetchOptions): Promise<SandboxFetchDone> {
+export async function sandboxFetch(requestJson: string, opts: SandboxFetchOptions, bytes?: Uint8Array): Promise<SandboxFetchDone> {
   const maxBodyBytes = opts.maxBodyBytes ?? MAX_FETCH_RESPONSE_BYTES;
   try {
     const parsed = requestSchema.safeParse(JSON.parse(requestJson));
     if (!parsed.success) return { error: 'Invalid fetch request' };
-    const { url, method, headers: pairs, body } = parsed.data;
+    const { url, method, headers: pairs } = parsed.data;
+    if (bytes !== undefined && !(bytes instanceof Uint8Array)) return { error: 'Invalid fetch request' };
+    const body = bytes ?? parsed.data.body;
     const merged = new Map<string, string>();
     for (const [name, value] of pairs) merged.set(name, merged.has(name) ? `${merged.get(name)}, ${value}` : value);
     const headers = Object.fromEntries(merged);
@@ -57,9 +62,9 @@ export async function sandboxFetch(requestJson: string, opts: SandboxFetchOption
       { method, headers, ...(body !== undefined ? { body } : {}), timeoutMs: opts.timeoutMs, maxBodyBytes, signal: opts.signal },
       opts.policy,
     );
-    const bytes = new Uint8Array(await res.arrayBuffer());
+    const received = new Uint8Array(await res.arrayBuffer());
     const meta = JSON.stringify({ status: res.status, statusText: res.statusText, url: res.url, redirected: res.url !== new URL(url).toString(), headers: [...res.headers] });
-    return { meta, body: new TextDecoder().decode(bytes), bytes: bytes.byteLength };
+    return { meta, body: received };
   } catch (err) {
     if (err instanceof ResponseTooLargeError && opts.totalLimitBytes !== undefined && maxBodyBytes < MAX_FETCH_RESPONSE_BYTES) return { error: fetchTotalMessage(opts.totalLimitBytes) };
     return { error: err instanceof Error ? err.message : String(err) };

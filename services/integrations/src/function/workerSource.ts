@@ -8,16 +8,25 @@
  * dropped.
  *
  * Messages in: `{run}` a call, `{cancel: id}`, `{fetchDone: {id, req, meta, body} | {id, req, error}}`
- * (a response's status and headers as JSON text, its body a plain string). Out: `{ready}`,
- * `{started: id}`, `{fetch: {id, req, request}}` (the host makes the request through the outbound
- * guard), `{id, result}`. The id of the call computing now (0 when none) is kept in the shared
- * `computing` array, so the host's watchdog knows which call holds the thread.
+ * (a response's status and headers as JSON text, its body the bytes as they came, a Uint8Array).
+ * Out: `{ready}`, `{started: id}`, `{fetch: {id, req, request, bytes?}}` (the host makes the request
+ * through the outbound guard; `bytes` a binary body), `{id, result}`. Two shared arrays tell the host
+ * what the thread did even when it dies before its messages arrive: `computing` holds the id of the
+ * call computing now (0 when none), so the watchdog knows which call holds the thread, and
+ * `startedFlags` (one per lane) the id of the last call the thread started there, set before any of
+ * its code runs, so the host never hands a call that started to another thread (it would run twice).
+ *
+ * `workerData.testHooks` (tests only, absent otherwise): `withholdStarted` never posts `{started}`
+ * (a thread that dies with that message in flight); `hang` gives the code a global `hang()` that
+ * blocks the thread in a host call that never returns (a native call that never checks the interrupt).
  */
 export const WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
 const qjs = require(workerData.quickjsPath);
 const cancelled = new Int32Array(workerData.cancelFlags);
 const computing = new Int32Array(workerData.computing);
+const startedFlags = new Int32Array(workerData.startedFlags);
+const testHooks = workerData.testHooks || {};
 /** Promise jobs run between checks of the call's stop, deadline and cancel flag: an interrupted job is only a rejection to the code, which may go on. */
 const JOB_BATCH = 64;
 const { maxTimers, maxFetches } = workerData.limits;
@@ -101,6 +110,7 @@ function resultOf(call, value) {
 }
 
 function dispose(call) {
+  call.bodies.clear();
   for (const deferred of call.fetches.values()) { try { deferred.dispose(); } catch { /* gone with the runtime */ } }
   call.fetches.clear();
   for (const h of [call.fire, call.promise]) { try { if (h && h.alive) h.dispose(); } catch { /* gone with the runtime */ } }
@@ -226,20 +236,57 @@ function install(call, job) {
     clearTimeout(timer);
     call.timers.delete(id);
   });
-  const hostFetch = vm.newFunction('hostFetch', (requestHandle) => {
+  const hostFetch = vm.newFunction('hostFetch', (requestHandle, bytesHandle) => {
     if (call.fetchCount >= maxFetches) throw new RangeError('Too many fetch requests: at most ' + maxFetches + ' per call');
+    // A binary body (an ArrayBuffer the prelude made) is copied out of the sandbox's memory byte for byte.
+    let bytes;
+    if (bytesHandle !== undefined && vm.typeof(bytesHandle) !== 'undefined') {
+      const view = vm.getArrayBuffer(bytesHandle);
+      try { bytes = new Uint8Array(view.value); } finally { view.dispose(); }
+    }
     const req = ++call.fetchCount;
     const deferred = vm.newPromise();
     call.fetches.set(req, deferred);
-    parentPort.postMessage({ fetch: { id: call.id, req, request: vm.getString(requestHandle) } });
+    const request = { id: call.id, req, request: vm.getString(requestHandle) };
+    if (bytes !== undefined) request.bytes = bytes;
+    parentPort.postMessage({ fetch: request });
     return deferred.handle;
   });
+  // A response's body, read once: the bytes as an ArrayBuffer, or their UTF-8 decoding as a browser
+  // decodes it (invalid sequences become U+FFFD, a leading BOM dropped), as {text, nul}: QuickJS takes
+  // strings up to their first NUL, so text holding NULs goes in with NUL as \u0001\u0001 and \u0001 as
+  // \u0001\u0002 (nul: true), and the prelude turns them back.
+  const hostBody = vm.newFunction('hostBody', (reqHandle, kindHandle) => {
+    const req = vm.getNumber(reqHandle);
+    const bytes = call.bodies.get(req);
+    if (bytes === undefined) throw new TypeError('Body has already been consumed');
+    call.bodies.delete(req);
+    if (vm.getString(kindHandle) === 'bytes') {
+      return vm.newArrayBuffer(bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.slice().buffer);
+    }
+    const decoded = new TextDecoder().decode(bytes);
+    const nul = decoded.includes('\u0000');
+    const text = nul ? decoded.replace(/[\u0000\u0001]/g, (c) => (c === '\u0000' ? '\u0001\u0001' : '\u0001\u0002')) : decoded;
+    const obj = vm.newObject();
+    const textHandle = vm.newString(text);
+    vm.setProp(obj, 'text', textHandle);
+    textHandle.dispose();
+    vm.setProp(obj, 'nul', nul ? vm.true : vm.false);
+    return obj;
+  });
+  if (testHooks.hang) {
+    const hang = vm.newFunction('hang', () => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); });
+    vm.setProp(vm.global, 'hang', hang);
+    hang.dispose();
+  }
   const prelude = vm.unwrapResult(vm.evalCode(workerData.prelude, 'sandbox.js'));
-  call.fire = vm.unwrapResult(vm.callFunction(prelude, vm.undefined, timerStart, timerStop, hostFetch));
-  for (const h of [prelude, timerStart, timerStop, hostFetch]) h.dispose();
+  call.fire = vm.unwrapResult(vm.callFunction(prelude, vm.undefined, timerStart, timerStop, hostFetch, hostBody));
+  for (const h of [prelude, timerStart, timerStop, hostFetch, hostBody]) h.dispose();
 }
 
 function start(job) {
+  // Before anything of the call runs: from here on the host must not hand it to another thread.
+  Atomics.store(startedFlags, job.lane, job.id);
   let box = ready && ready.memoryLimitBytes === job.memoryLimitBytes ? ready : null;
   if (box) ready = null;
   else box = fresh(job);
@@ -247,11 +294,11 @@ function start(job) {
     id: job.id, lane: job.lane, runtime: box.runtime, vm: box.vm,
     deadline: Date.now() + job.timeoutMs, startedAt: performance.now(),
     stdout: '', maxResultChars: job.maxResultChars,
-    timers: new Map(), fetches: new Map(), fetchCount: 0,
+    timers: new Map(), fetches: new Map(), fetchCount: 0, bodies: new Map(),
     done: false, stop: null, promise: null, fire: null, deadlineTimer: null,
   };
   calls.set(call.id, call);
-  parentPort.postMessage({ started: call.id });
+  if (!testHooks.withholdStarted) parentPort.postMessage({ started: call.id });
   if (isCancelled(call)) return end(call, { success: false, kind: 'cancelled' });
   call.deadlineTimer = setTimeout(() => guarded(call, () => end(call, { success: false, kind: 'timeout' })), job.timeoutMs + 1);
   call.runtime.setInterruptHandler(interruptHandler(call));
@@ -264,21 +311,17 @@ function start(job) {
   });
 }
 
-/**
- * A response as the prelude reads it: {meta, body, nul}, the body a string copied in once (never
- * JSON-encoded). QuickJS takes strings up to their first NUL: a body holding NULs goes in with
- * NUL as \u0001\u0001 and \u0001 as \u0001\u0002 (nul: true), and the prelude turns them back.
- */
-function responseOf(vm, done) {
+/** A response as the prelude reads it: {meta, req}; its body stays here until the code reads it (hostBody). */
+function responseOf(call, done) {
+  const { vm } = call;
+  call.bodies.set(done.req, done.body);
   const obj = vm.newObject();
-  const nul = done.body.includes('\u0000');
-  const body = nul ? done.body.replace(/[\u0000\u0001]/g, (c) => (c === '\u0000' ? '\u0001\u0001' : '\u0001\u0002')) : done.body;
-  for (const [key, value] of [['meta', done.meta], ['body', body]]) {
-    const text = vm.newString(value);
-    vm.setProp(obj, key, text);
-    text.dispose();
-  }
-  vm.setProp(obj, 'nul', nul ? vm.true : vm.false);
+  const meta = vm.newString(done.meta);
+  vm.setProp(obj, 'meta', meta);
+  meta.dispose();
+  const req = vm.newNumber(done.req);
+  vm.setProp(obj, 'req', req);
+  req.dispose();
   return obj;
 }
 
@@ -289,7 +332,7 @@ function settleFetch(done) {
   call.fetches.delete(done.req);
   guarded(call, () => {
     const { vm } = call;
-    const value = done.error !== undefined ? vm.newError({ name: 'TypeError', message: done.error }) : responseOf(vm, done);
+    const value = done.error !== undefined ? vm.newError({ name: 'TypeError', message: done.error }) : responseOf(call, done);
     try {
       if (done.error !== undefined) deferred.reject(value);
       else deferred.resolve(value);
