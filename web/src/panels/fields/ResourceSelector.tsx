@@ -5,7 +5,7 @@ import { api, type SelectorItem, type SelectorPage } from '../../api';
 import { Icon } from '../../ui/icons';
 import { ComboToggle } from './ComboToggle';
 import { useFormBlock, useFormEnv } from './FormContext';
-import { chosenLabel, isListKey, isReference, LIST_MAX_HEIGHT, listPlacement, listProblem, nextActive, pageItems, resourceNoun, selectorValues } from './selectors';
+import { chosenItemId, chosenLabel, isListKey, isReference, LIST_MAX_HEIGHT, listPlacement, listProblem, nextActive, pageItems, resourceNoun, selectorValues } from './selectors';
 
 interface Props {
   field: SubBlockConfig;
@@ -101,6 +101,8 @@ export function ResourceSelectorField({ field, label, value, onChange }: Props) 
   });
   const found = lookup.data?.selected;
   const chosen = listed.known || !found ? listed : chosenLabel(current, [found]);
+  // The listed item marked as chosen: by id, or the item a choice stored as an alias (a Jira key, a channel's name) names.
+  const chosenId = chosenItemId(current, items, found ?? remembered);
   const problem = listProblem(answers.error);
   const more = answers.hasNextPage && !problem;
   const rows = items.length + (more ? 1 : 0);
@@ -132,7 +134,8 @@ export function ResourceSelectorField({ field, label, value, onChange }: Props) 
   const pick = (item: SelectorItem) => {
     chosenNames.set(`${block.blockType}/${field.id}/${item.id}`, item);
     close();
-    if (item.id !== current) onChange(item.id);
+    // The chosen item picked again keeps the value as stored (an alias stays the alias).
+    if (item.id !== chosenId) onChange(item.id);
   };
   const loadMore = () => void answers.fetchNextPage();
   const choose = (index: number) => {
@@ -220,8 +223,8 @@ export function ResourceSelectorField({ field, label, value, onChange }: Props) 
                   id={`${id}-opt-${i}`}
                   data-index={i}
                   role="option"
-                  aria-selected={item.id === current}
-                  className={`combo-option selector-option${i === active ? ' on' : ''}${item.id === current ? ' chosen' : ''}`}
+                  aria-selected={item.id === chosenId}
+                  className={`combo-option selector-option${i === active ? ' on' : ''}${item.id === chosenId ? ' chosen' : ''}`}
                   onMouseMove={() => i !== active && setActive(i)}
                   onClick={() => pick(item)}
                 >
@@ -229,7 +232,7 @@ export function ResourceSelectorField({ field, label, value, onChange }: Props) 
                     <span className="selector-option-name">{item.name || item.id}</span>
                     {item.detail && <span className="selector-option-detail">{item.detail}</span>}
                   </span>
-                  {item.id === current && <Icon name="check" size={13} />}
+                  {item.id === chosenId && <Icon name="check" size={13} />}
                 </div>
               ))}
             </div>

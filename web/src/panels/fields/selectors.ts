@@ -1,4 +1,4 @@
-import { dependentFields, type BlockConfig, type SubBlockConfig, type SubBlockType } from '@weft/catalog';
+import { dependentFields, isReference, type BlockConfig, type SubBlockConfig, type SubBlockType } from '@weft/catalog';
 import { ApiError, type SelectorItem, type SelectorPage } from '../../api';
 
 /** The sub-block types drawn as a resource selector fed by POST /api/tools/selectors/list (spec 001 §2). */
@@ -63,7 +63,7 @@ export function pageItems(pages: readonly SelectorPage[] | undefined): SelectorI
 }
 
 /** Whether a stored value is a reference filled in a run (`{{KEY}}`, `<block.output>`), not an item's id: the catalogue's test, as the server's. */
-export { isReference } from '@weft/catalog';
+export { isReference };
 
 /** What the closed selector shows for its value: the item's name when a list has it, else the stored id itself. */
 export function chosenLabel(value: string, ...lists: ReadonlyArray<readonly SelectorItem[]>): { name: string; known: boolean; detail?: string } {
@@ -72,6 +72,27 @@ export function chosenLabel(value: string, ...lists: ReadonlyArray<readonly Sele
     if (item) return { name: item.name || item.id, known: true, ...(item.detail ? { detail: item.detail } : {}) };
   }
   return { name: value, known: false };
+}
+
+/** A channel's name with or without its `#`: Slack's list names `#general`, a choice may be stored as `general`. */
+const bare = (name: string) => name.replace(/^#/, '');
+
+/**
+ * The id of the listed item that is the stored choice, for the open list to mark: the item of that
+ * id; else, for a choice stored as an alias (a Jira project by its key `OPS` while the list's item
+ * has the id `10001`, a Slack channel by its name), the item the closed field named it by —
+ * `resolved`, the route's `selected`, which answers under the stored value with the item's own name
+ * and second line — else the one item whose second line (a key) or name is the value itself.
+ */
+export function chosenItemId(value: string, items: readonly SelectorItem[], resolved?: SelectorItem | null): string | undefined {
+  if (value === '' || isReference(value)) return undefined;
+  if (items.some((i) => i.id === value)) return value;
+  if (resolved && resolved.id === value) {
+    const same = items.find((i) => i.name === resolved.name && (i.detail ?? '') === (resolved.detail ?? ''));
+    if (same) return same.id;
+  }
+  const named = items.filter((i) => i.detail === value || (i.name !== '' && bare(i.name) === bare(value)));
+  return named.length === 1 ? named[0]?.id : undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getBlock, type SubBlockConfig } from '@weft/catalog';
 import { ApiError } from '../../api';
-import { chosenLabel, isListKey, isReference, listPlacement, listProblem, nextActive, pageItems, resourceNoun, selectorValues, withDependentsCleared } from './selectors';
+import { chosenItemId, chosenLabel, isListKey, isReference, listPlacement, listProblem, nextActive, pageItems, resourceNoun, selectorValues, withDependentsCleared } from './selectors';
 
 const fieldsOf = (type: string): readonly SubBlockConfig[] => {
   const block = getBlock(type);
@@ -87,6 +87,29 @@ describe('the items a selector shows', () => {
     expect(chosenLabel('C9', items)).toEqual({ name: 'C9', known: false });
     expect(chosenLabel('C9', items, [{ id: 'C9', name: '#found-by-search' }])).toMatchObject({ name: '#found-by-search', known: true });
     expect(chosenLabel('C2', [{ id: 'C2', name: '' }]).name).toBe('C2');
+  });
+
+  it('marks in the open list the item of the stored id, or the item a choice stored as an alias names (a Jira key, a channel by name)', () => {
+    const projects = [{ id: '10000', name: 'Platform', detail: 'PROJ' }, { id: '10001', name: 'Operations', detail: 'OPS' }];
+    expect(chosenItemId('10001', projects)).toBe('10001');
+    // The key `OPS` stored: the route's `selected` answers under it with the item's own name and second line.
+    expect(chosenItemId('OPS', projects, { id: 'OPS', name: 'Operations', detail: 'OPS' })).toBe('10001');
+    // Before (or without) that answer, the item whose second line is the key.
+    expect(chosenItemId('OPS', projects)).toBe('10001');
+    // Outlook's well-known folder name, resolved by the route to the folder named Sent Items.
+    const folders = [{ id: 'AAMk1', name: 'Inbox' }, { id: 'AAMk2', name: 'Sent Items' }];
+    expect(chosenItemId('SentItems', folders, { id: 'SentItems', name: 'Sent Items' })).toBe('AAMk2');
+    // A Slack channel stored by its name, with or without its '#'.
+    const channels = [{ id: 'C001', name: '#general' }, { id: 'C002', name: '#random', detail: 'Private channel' }];
+    expect(chosenItemId('general', channels)).toBe('C001');
+    expect(chosenItemId('#random', channels)).toBe('C002');
+    // Nothing marked: no value, a reference, a value no item has, or one that names two items.
+    expect(chosenItemId('', channels)).toBeUndefined();
+    expect(chosenItemId('{{CHANNEL}}', channels)).toBeUndefined();
+    expect(chosenItemId('CGONE0001', channels, null)).toBeUndefined();
+    expect(chosenItemId('dev', [{ id: 'C1', name: '#dev' }, { id: 'C2', name: 'dev' }])).toBeUndefined();
+    // A resolved item of another value (a stale answer) is not taken for this one.
+    expect(chosenItemId('PROJ2', projects, { id: 'OPS', name: 'Operations', detail: 'OPS' })).toBeUndefined();
   });
 
   it("shows a 400 (an input still missing) as a hint and any other failure as an error, both with the server's message", () => {
