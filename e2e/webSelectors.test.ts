@@ -224,6 +224,17 @@ describe('resource selectors in the block form (Chromium)', () => {
     // One edit: one Undo brings back both the project and its issue.
     await page.getByRole('button', { name: 'Undo' }).click();
     await expect.poll(async () => [await stored('projectId'), await stored('issueKey')], POLL).toEqual(['10002', 'PROJ-2']);
+
+    // A project stored by its key (set elsewhere: an import, the copilot): the closed field names it, and
+    // the open list marks its item (id 10001), not none.
+    expect((await call('POST', `/api/workflows/${workflowId}/commands`, { commands: [{ type: 'setSubBlockValue', id: 'block', subBlockId: 'projectId', value: 'OPS' }] })).status).toBe(200);
+    await expect.poll(() => project.inputValue(), POLL).toBe('Operations');
+    await project.click();
+    const option = (name: string) => page.getByRole('listbox', { name: 'Select Project', exact: true }).getByRole('option', { name, exact: true });
+    await expect.poll(() => option('Operations OPS').getAttribute('aria-selected'), POLL).toBe('true');
+    expect(await option('Platform PROJ').getAttribute('aria-selected')).toBe('false');
+    await page.screenshot({ path: shot('jira-alias') });
+    await project.press('Escape');
     expect(errors).toEqual([]);
   });
 

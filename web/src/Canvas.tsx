@@ -345,6 +345,9 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
     const id = newId();
     const base = parent ? absolutePosition(state, parent) : { x: 0, y: 0 };
     edit([
+      // A container grows to hold the block (and the containers around it), before the block is added:
+      // each command is its own undo step, and the first Undo takes the block away.
+      ...growCommands(state, parent, { ...spot, width: size?.width ?? FOOTPRINT.width, height }),
       {
         type: 'addBlock',
         id,
@@ -353,8 +356,6 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
         ...(parent ? { parentId: parent } : {}),
         ...(container ? { data: container } : {}),
       },
-      // A container grows to hold the block (and the containers around it, in the same edit).
-      ...growCommands(state, parent, { ...spot, width: size?.width ?? FOOTPRINT.width, height }),
     ]);
     setNodes((ns) => ns.map((n) => (n.selected ? { ...n, selected: false } : n)));
     if (!exact) reveal({ ...spot, width: size?.width ?? FOOTPRINT.width, height: size?.height ?? FOOTPRINT.height });
