@@ -1,12 +1,13 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { deferredToRun, dependentFields } from '@weft/catalog';
+import { deferredToRun, dependentFields, type SubBlockConfig } from '@weft/catalog';
 import type { BlockState, Command, WorkflowState } from '@weft/workflow';
 import { api, type BlockDefinition } from '../api';
 import { newId } from '../collab/useWorkflowSession';
 import { BlockIcon } from '../ui/icons';
 import { blockValues, fieldOfMessage, fieldValue, formFields, hasAdvancedFields } from './blockForm';
 import { FormContext, type FormEnv } from './fields/FormContext';
+import { RefText } from './fields/RefText';
 import { SubBlockField } from './SubBlockField';
 
 type Edit = (commands: Command[]) => void;
@@ -58,14 +59,14 @@ function BlockSettings({ block, definition, edit }: { block: BlockState; definit
   );
 }
 
-/** A loop's or parallel's own settings: its kind, count (1..50) and collection. */
+const COLLECTION_FIELD: SubBlockConfig = { id: 'collection', type: 'long-input', placeholder: '["a", "b", "c"] or <agent1.content>', rows: 3 };
+
+/** A loop's or parallel's own settings: its kind, count (1..50) and collection (inside the form's context, for the `<` menu). */
 function ContainerSettings({ block, edit }: { block: BlockState; edit: Edit }) {
   const loop = block.type === 'loop';
   const kind = loop ? (block.data.loopType ?? 'for') : (block.data.parallelType ?? 'collection');
   const count = block.data.count ?? 5;
   const collection = typeof block.data.collection === 'string' ? block.data.collection : block.data.collection === undefined ? '' : JSON.stringify(block.data.collection);
-  const [items, setItems] = useState(collection);
-  useEffect(() => setItems(collection), [collection]);
   const byCount = loop ? kind === 'for' : kind === 'count';
   const update = (fields: { kind?: string; count?: number; items?: string }) =>
     edit([
@@ -109,18 +110,17 @@ function ContainerSettings({ block, edit }: { block: BlockState; edit: Edit }) {
           />
         </div>
       ) : (
-        <div className="field">
-          <label htmlFor={`${block.id}-items`}>Collection</label>
-          <textarea
-            id={`${block.id}-items`}
-            className="input mono"
-            rows={3}
-            placeholder={'["a", "b", "c"] or <agent1.content>'}
-            value={items}
-            onChange={(e) => setItems(e.target.value)}
-            onBlur={() => items !== collection && update({ items })}
-          />
-        </div>
+        // A text field like a block's: `<` offers the outputs of the blocks before the container.
+        <RefText
+          field={COLLECTION_FIELD}
+          label="Collection"
+          multiLine
+          value={collection}
+          send={(items) => {
+            if (items !== collection) update({ items });
+            return true;
+          }}
+        />
       )}
       <p className="muted">Drop blocks into the container; connect its Start handle to the first block inside.</p>
     </div>
@@ -210,13 +210,13 @@ export function BlockPanel({ block, currentState, definition, edit, workflowId, 
       {/* Keyed by the name too, so a rename from elsewhere resets the field. */}
       <RenameForm key={block.name} block={block} edit={edit} />
       <BlockSettings block={block} definition={definition} edit={edit} />
-      {container && <ContainerSettings block={block} edit={edit} />}
       {problem && !problemField && (
         <p className="form-problem" role="alert">
           {problem}
         </p>
       )}
       <FormContext.Provider value={env}>
+        {container && <ContainerSettings block={block} edit={edit} />}
         <div className="block-form">
           {fields.map((field) => (
             <SubBlockField

@@ -47,17 +47,18 @@ function outputPaths(outputs: Record<string, unknown>, prefix = ''): string[] {
   return paths;
 }
 
-/** Everything `<` offers in a field of `blockId`: upstream outputs, its containers' item and index, the workflow's variables. */
+/** Everything `<` offers in a field of `blockId`: upstream outputs (a loop's or parallel's `results`), its containers' item and index, the workflow's variables. */
 export function referenceOptions(state: WorkflowState, blockId: string): RefOption[] {
   const options: RefOption[] = [];
+  const enclosing = new Set<string>();
+  for (let p = state.blocks[blockId]?.data.parentId; p !== undefined && !enclosing.has(p); p = state.blocks[p]?.data.parentId) enclosing.add(p);
   for (const block of upstreamBlocks(state, blockId)) {
     const name = refName(block.name);
-    if (block.type === 'loop') {
-      options.push({ insert: '<loop.index>', group: block.name }, { insert: '<loop.currentItem>', group: block.name }, { insert: '<loop.items>', group: block.name });
-      continue;
-    }
-    if (block.type === 'parallel') {
-      options.push({ insert: '<parallel.index>', group: block.name }, { insert: '<parallel.currentItem>', group: block.name }, { insert: '<parallel.items>', group: block.name });
+    if (block.type === 'loop' || block.type === 'parallel') {
+      // Inside it: the iteration's item and index. After it: what its iterations or branches gave (the runner's `results`).
+      const kind = block.type;
+      if (enclosing.has(block.id)) options.push(...['index', 'currentItem', 'items'].map((f) => ({ insert: `<${kind}.${f}>`, group: block.name })));
+      else options.push({ insert: `<${name}.results>`, group: block.name });
       continue;
     }
     const paths = outputPaths(block.outputs);

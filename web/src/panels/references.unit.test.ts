@@ -32,6 +32,14 @@ describe('references in fields', () => {
     expect(inserts.some((i) => i.startsWith('<unrelated'))).toBe(false);
   });
 
+  it('offer a container\'s item and index only inside it, and its results after it', () => {
+    const after = { ...state, blocks: { ...state.blocks, z: block('z', 'function', 'After', { result: 'any' }) }, edges: [...state.edges, { id: '3', source: 'l', target: 'z', sourceHandle: 'loop-end-source' }] } as unknown as WorkflowState;
+    const inserts = referenceOptions(after, 'z').map((o) => o.insert);
+    expect(inserts).toContain('<loop1.results>');
+    expect(inserts.some((i) => i.startsWith('<loop.'))).toBe(false);
+    expect(referenceOptions(after, 'b').map((o) => o.insert)).not.toContain('<loop1.results>');
+  });
+
   it('notice `<` and `{{` being typed and insert the choice', () => {
     expect(openTrigger('Hello <ag', 9)).toEqual({ kind: 'ref', start: 6, query: 'ag' });
     expect(openTrigger('key {{OPEN', 10)).toEqual({ kind: 'env', start: 4, query: 'OPEN' });
