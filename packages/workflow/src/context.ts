@@ -33,6 +33,11 @@ interface DecideContext {
   blockDefinition: BlockDefinitionLookup;
   /** For revertToDeployed; supplied by the service. */
   deployedState?: DeployedState;
+  /**
+   * The stored blocks of the workflow a replaceState copies (a duplicate), read by the service from
+   * its own store: the copy may keep that state's starters (issue 14), never add one.
+   */
+  copiedState?: { blocks: Record<string, BlockState> };
   /** Stamped on new variables. */
   workflowId?: string;
   /** For importYaml with applyAutoLayout, which is refused without it; the service passes `@weft/workflow/layout`'s `elkLayout`. */

@@ -19,10 +19,20 @@ export interface DeployedStatePayload {
   deployedAt: number;
 }
 
+/** What an editor call carries besides its commands. */
+export interface ExecuteCommandsOptions {
+  deployedState?: DeployedStatePayload;
+  copyOf?: string;
+}
+
 /** What the registry asks of the editor service (gRPC in production, a fake in tests). */
 export interface EditorPort {
   getState(workflowId: string, waitMs?: number): Promise<{ version: number; state: EditorState }>;
-  executeCommands(workflowId: string, commands: unknown[], actorId: string, deployedState?: DeployedStatePayload): Promise<{ version: number }>;
+  /**
+   * `deployedState` for revertToDeployed; `copyOf`, the workflow whose stored state a replaceState
+   * copies (a duplicate keeps that state's starters as they are, issue 14).
+   */
+  executeCommands(workflowId: string, commands: unknown[], actorId: string, opts?: ExecuteCommandsOptions): Promise<{ version: number }>;
   /**
    * Tells the editor at once that these workflows were deleted (their workflowDeleted events follow).
    * Optional only so fakes in tests may leave it out; production always has it (grpcEditorPort).

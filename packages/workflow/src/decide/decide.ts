@@ -47,9 +47,12 @@ function decideDeployment(command: DeploymentCommand, ctx: DecideContext): Workf
   }
 }
 
-/** A whole-state save (POST /api/workflows/sync, a workflow's copy) as one undoable event. */
+/**
+ * A whole-state save (POST /api/workflows/sync, a workflow's copy) as one undoable event. A copy
+ * (`ctx.copiedState`) keeps the source's starters as they are, even two stored before the rule.
+ */
 function decideReplaceState(state: WorkflowState, command: CommandOf<'replaceState'>, ctx: DecideContext): WorkflowEvent[] {
-  const starters = extraStarters(state, command.blocks);
+  const starters = extraStarters(state, command.blocks, ctx.copiedState);
   if (starters !== undefined) throw new WorkflowError('validation', `Invalid command: blocks: ${describeStarters(starters)}`);
   const graph = graphWith(structuredClone(command.blocks), structuredClone(command.edges));
   return [{ type: 'stateReplaced', at: ctx.now, blocks: graph.blocks, edges: graph.edges }];

@@ -33,11 +33,15 @@ function refuseAnotherStarter(graph: WorkflowGraph, type: string): void {
 /**
  * The starters of a whole new graph (a sync, a YAML import) when they break the rule: more than one,
  * and more than the graph it replaces had. A workflow stored with two before the rule (issue 13)
- * still loads, edits and saves as it is; it just never gains another.
+ * still loads, edits and saves as it is; it just never gains another. A copy of a stored state
+ * (`copied`, a duplicate, issue 14) may carry that state's own starters, the same blocks by id,
+ * as they are: what the user sees is what the copy gets.
  */
-function extraStarters(before: WorkflowGraph, blocks: Readonly<Record<string, Named>>): Starter[] | undefined {
+function extraStarters(before: WorkflowGraph, blocks: Readonly<Record<string, Named>>, copied?: { blocks: Readonly<Record<string, Named>> }): Starter[] | undefined {
   const after = startersOf(blocks);
-  return after.length > Math.max(1, startersOf(before.blocks).length) ? after : undefined;
+  if (after.length <= Math.max(1, startersOf(before.blocks).length)) return undefined;
+  if (copied !== undefined && after.every((s) => copied.blocks[s.id]?.type === STARTER_TYPE)) return undefined;
+  return after;
 }
 
 /** 'a workflow can have only one starter block, found 2: "Start" (start), "Start 1" (s2)'. */

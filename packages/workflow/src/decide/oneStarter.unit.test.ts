@@ -111,6 +111,17 @@ describe('one starter block per workflow (issue 13)', () => {
       expect(stored.when({ type: 'replaceState', blocks: { ...stored.state.blocks, s3: third }, edges: [] }).error?.message).toMatch(/found 3/);
     });
 
+    it('a copy of it (replaceState with the source as copiedState, a duplicate) keeps both starters; a third, or a copy of a one-starter source, is refused', () => {
+      const stored = replay(legacy());
+      const copied = given(started()).when({ type: 'replaceState', blocks: stored.blocks, edges: [] }, { copiedState: { blocks: stored.blocks } });
+      expect(copied.error).toBeUndefined();
+      expect(starters(copied.state.blocks)).toEqual(['start', 'start2']);
+      const third = { ...starterBlock(), id: 's3', name: 'Start 3' };
+      expect(given(started()).when({ type: 'replaceState', blocks: { ...stored.blocks, s3: third }, edges: [] }, { copiedState: { blocks: stored.blocks } }).error?.message).toMatch(/^Invalid command: blocks: .*found 3/);
+      const oneStarter = replay(started()).blocks;
+      expect(given(started()).when({ type: 'replaceState', blocks: stored.blocks, edges: [] }, { copiedState: { blocks: oneStarter } }).error?.message).toMatch(/^Invalid command: blocks: .*found 2/);
+    });
+
     it('revertToDeployed restores a deployed state with two starters', () => {
       const stored = replay(legacy());
       const { error, state } = given(started()).when({ type: 'revertToDeployed' }, { deployedState: { blocks: stored.blocks, edges: [] } });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError, answerEach, type Logger, type ServiceHandlers } from '@weft/platform';
 import type { editor } from '@weft/contracts';
-import { blockStateSchema, edgeSchema, encodeSnapshot, historyView, parseCommands, toYaml, yamlStructureGuide, type DeployedState } from '@weft/workflow';
+import { blockStateSchema, edgeSchema, encodeSnapshot, historyView, parseCommands, toYaml, yamlStructureGuide, type DeployedState, type WorkflowState } from '@weft/workflow';
 import type { EventStore } from '../store/eventStore.js';
 import type { EventTail } from '../live/eventTail.js';
 import type { StreamLifecycle } from '../lifecycle/streamLifecycle.js';
@@ -67,12 +67,19 @@ export function editorHandlers(store: EventStore, tail: EventTail, logger: Logge
     }
   }
 
+  /** The stored blocks of the workflow a copy is made of (copyOfWorkflowId), as this editor holds them. */
+  async function storedBlocks(workflowId: string): Promise<{ blocks: WorkflowState['blocks'] }> {
+    const source = await caughtUp(workflowId, () => store.current(workflowId));
+    return { blocks: source.state.blocks };
+  }
+
   async function executeCommands(req: editor.ExecuteCommandsRequest): Promise<editor.ExecuteCommandsResponse> {
     if (!req.workflowId) throw new AppError('validation', 'workflowId is required');
     const commands = parseCommands(parseJson('commands', req.commandsJson));
     const deployedState = parseDeployedState(req.deployedStateJson);
+    const copiedState = req.copyOfWorkflowId ? await storedBlocks(req.copyOfWorkflowId) : undefined;
     const res = await caughtUpOrThrow(req.workflowId, () =>
-      store.execute(req.workflowId, commands, { expectedVersion: req.expectedVersion, commandId: req.commandId, deployedState }),
+      store.execute(req.workflowId, commands, { expectedVersion: req.expectedVersion, commandId: req.commandId, deployedState, copiedState }),
     );
     return { version: res.version, eventsJson: JSON.stringify(res.events) };
   }

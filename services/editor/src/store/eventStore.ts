@@ -31,6 +31,8 @@ export interface ExecuteOptions {
   commandId?: string | undefined;
   /** The deployed state for revertToDeployed, when the caller could get it from the registry. */
   deployedState?: DeployedState | undefined;
+  /** The stored blocks of the workflow a replaceState copies (DecideContext.copiedState), read from this store. */
+  copiedState?: DecideContext['copiedState'];
 }
 
 export interface EventStoreDeps {
@@ -241,7 +243,8 @@ export function createEventStore(deps: EventStoreDeps) {
       let next: WorkflowState;
       try {
         const ctx = deps.context(workflowId);
-        ({ events, state: next } = decideAndApply(decided.state, commands, opts.deployedState ? { ...ctx, deployedState: opts.deployedState } : ctx));
+        const given = { ...(opts.deployedState ? { deployedState: opts.deployedState } : {}), ...(opts.copiedState ? { copiedState: opts.copiedState } : {}) };
+        ({ events, state: next } = decideAndApply(decided.state, commands, { ...ctx, ...given }));
       } catch (error) {
         decided.outcomes.push({ ok: false, error });
         continue;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError, type ServiceClient } from '@weft/platform';
 import type { editor } from '@weft/contracts';
-import type { DeployedStatePayload, EditorPort, EditorState } from '../ports.js';
+import type { EditorPort, EditorState, ExecuteCommandsOptions } from '../ports.js';
 
 const stateSchema = z.looseObject({
   blocks: z.record(z.string(), z.looseObject({})).default({}),
@@ -24,12 +24,13 @@ export function grpcEditorPort(client: ServiceClient<typeof editor.EditorService
       const res = await client.getState({ workflowId, waitMs }, { deadlineMs: waitMs + 10_000 });
       return { version: res.version, state: parseState(res.stateJson) };
     },
-    async executeCommands(workflowId: string, commands: unknown[], actorId: string, deployedState?: DeployedStatePayload) {
+    async executeCommands(workflowId: string, commands: unknown[], actorId: string, opts: ExecuteCommandsOptions = {}) {
       const res = await client.executeCommands({
         workflowId,
         commandsJson: JSON.stringify(commands),
         actorId,
-        ...(deployedState ? { deployedStateJson: JSON.stringify(deployedState) } : {}),
+        ...(opts.deployedState ? { deployedStateJson: JSON.stringify(opts.deployedState) } : {}),
+        ...(opts.copyOf ? { copyOfWorkflowId: opts.copyOf } : {}),
       });
       return { version: res.version };
     },

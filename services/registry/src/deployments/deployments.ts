@@ -155,7 +155,7 @@ export async function revertToDeployed(r: Registry, userId: string, workflowId: 
   await getWorkflow(r, userId, workflowId, 'write');
   const deployed = await getDeployedState(r.db, workflowId);
   const payload = { blocks: deployed.state.blocks, edges: deployed.state.edges, deployedAt: deployed.deployedAt.getTime() };
-  const { version } = await r.editor.executeCommands(workflowId, [{ type: 'revertToDeployed' }], userId, payload);
+  const { version } = await r.editor.executeCommands(workflowId, [{ type: 'revertToDeployed' }], userId, { deployedState: payload });
   await r.db.transaction().execute(async (trx) => {
     const current = await lockWorkflow(trx, workflowId);
     await trx

@@ -3,22 +3,27 @@ import { createTestRegistry } from '../testSupport.js';
 import { createWorkspace, deleteWorkspace } from '../workspaces/workspaces.js';
 import { createWorkflow, deleteWorkflow, existingWorkflows } from './workflows.js';
 import { duplicateWorkflow } from './duplicate.js';
+import type { ExecuteCommandsOptions } from '../ports.js';
 
 /** A test registry whose fake editor records what it was told to drop (and can be made to fail a copy). */
 async function registryWithEditor(opts: { failCopy?: boolean } = {}) {
   const dropped: string[][] = [];
+  const told: Array<{ id: string; commands: unknown[]; options: ExecuteCommandsOptions | undefined }> = [];
   const created = await createTestRegistry();
   const { registry } = created;
   const base = registry.editor;
   registry.editor = {
     getState: (id, waitMs) => base.getState(id, waitMs),
-    executeCommands: (id, commands, actor, deployed) => (opts.failCopy ? Promise.reject(new Error('editor down')) : base.executeCommands(id, commands, actor, deployed)),
+    executeCommands: (id, commands, actor, options) => {
+      told.push({ id, commands, options });
+      return opts.failCopy ? Promise.reject(new Error('editor down')) : base.executeCommands(id, commands, actor, options);
+    },
     dropWorkflows: (ids) => {
       dropped.push(ids);
       return Promise.resolve();
     },
   };
-  return { registry, dropped, drop: created.drop };
+  return { registry, dropped, told, drop: created.drop };
 }
 
 describe('what the registry tells the editor before it answers (real Postgres)', () => {
@@ -59,6 +64,18 @@ describe('what the registry tells the editor before it answers (real Postgres)',
       for (let i = 0; i < 3; i++) ids.push((await createWorkflow(registry, 'u1', ws.id, {})).id);
       await deleteWorkspace(registry, 'u1', ws.id);
       expect(dropped.map((d) => [...d].sort())).toEqual([[...ids].sort()]);
+    } finally {
+      await drop();
+    }
+  });
+
+  it("fills a copy with the source's state saying whose it is, so the editor lets it keep the source's starters (issue 14)", async () => {
+    const { registry, told, drop } = await registryWithEditor();
+    try {
+      const ws = await createWorkspace(registry, 'u1', 'W');
+      const source = await createWorkflow(registry, 'u1', ws.id, {});
+      const { workflow: copy } = await duplicateWorkflow(registry, 'u1', source.id, {});
+      expect(told).toEqual([{ id: copy.id, commands: [expect.objectContaining({ type: 'replaceState' }), expect.objectContaining({ type: 'replaceVariables' })], options: { copyOf: source.id } }]);
     } finally {
       await drop();
     }

@@ -19,8 +19,10 @@ export interface DuplicateResult {
 }
 
 /**
- * Copies an entry's metadata, and through the editor its state and variables, into a new workflow.
- * The copy is removed again when the editor cannot take the state, so a failure leaves nothing behind.
+ * Copies an entry's metadata, and through the editor its state and variables, into a new workflow,
+ * as it is: the save names its source, so a state stored with two starters before the one-starter
+ * rule is copied with both (issue 14). The copy is removed again when the editor cannot take the
+ * state, so a failure leaves nothing behind.
  */
 export async function duplicateWorkflow(r: Registry, userId: string, sourceId: string, input: WorkflowMetadata & { workspaceId?: string | undefined }): Promise<DuplicateResult> {
   checkMetadata(input);
@@ -53,6 +55,8 @@ export async function duplicateWorkflow(r: Registry, userId: string, sourceId: s
         { type: 'replaceVariables', variables },
       ],
       userId,
+      // A copy of what the source stores: its starters come along as they are, even two from before the one-starter rule.
+      { copyOf: sourceId },
     );
   } catch (err) {
     await r.db.transaction().execute(async (trx) => {

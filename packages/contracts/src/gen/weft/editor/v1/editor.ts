@@ -36,7 +36,16 @@ export interface ExecuteCommandsRequest {
    * The workflow's deployed state ({blocks, edges, deployedAt}) as the registry keeps it; needed by
    * revertToDeployed. Absent until the registry can supply it (the command then answers not_found).
    */
-  deployedStateJson?: string | undefined;
+  deployedStateJson?:
+    | string
+    | undefined;
+  /**
+   * The workflow whose stored state a replaceState in this call copies (the registry's duplicate):
+   * the copy may carry that state's starter blocks as they are, even two stored before the
+   * one-starter rule. The editor checks the copy against the source's own stored state; only the
+   * registry sets it, never the gateway.
+   */
+  copyOfWorkflowId?: string | undefined;
 }
 
 export interface ExecuteCommandsResponse {
@@ -192,6 +201,7 @@ function createBaseExecuteCommandsRequest(): ExecuteCommandsRequest {
     commandId: undefined,
     actorId: "",
     deployedStateJson: undefined,
+    copyOfWorkflowId: undefined,
   };
 }
 
@@ -214,6 +224,9 @@ export const ExecuteCommandsRequest: MessageFns<ExecuteCommandsRequest> = {
     }
     if (message.deployedStateJson !== undefined) {
       writer.uint32(50).string(message.deployedStateJson);
+    }
+    if (message.copyOfWorkflowId !== undefined) {
+      writer.uint32(58).string(message.copyOfWorkflowId);
     }
     return writer;
   },
@@ -279,6 +292,14 @@ export const ExecuteCommandsRequest: MessageFns<ExecuteCommandsRequest> = {
             message.deployedStateJson = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.copyOfWorkflowId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -323,6 +344,11 @@ export const ExecuteCommandsRequest: MessageFns<ExecuteCommandsRequest> = {
         : isSet(object.deployed_state_json)
         ? globalThis.String(object.deployed_state_json)
         : undefined,
+      copyOfWorkflowId: isSet(object.copyOfWorkflowId)
+        ? globalThis.String(object.copyOfWorkflowId)
+        : isSet(object.copy_of_workflow_id)
+        ? globalThis.String(object.copy_of_workflow_id)
+        : undefined,
     };
   },
 
@@ -346,6 +372,9 @@ export const ExecuteCommandsRequest: MessageFns<ExecuteCommandsRequest> = {
     if (message.deployedStateJson !== undefined) {
       obj.deployedStateJson = message.deployedStateJson;
     }
+    if (message.copyOfWorkflowId !== undefined) {
+      obj.copyOfWorkflowId = message.copyOfWorkflowId;
+    }
     return obj;
   },
 
@@ -360,6 +389,7 @@ export const ExecuteCommandsRequest: MessageFns<ExecuteCommandsRequest> = {
     message.commandId = object.commandId ?? undefined;
     message.actorId = object.actorId ?? "";
     message.deployedStateJson = object.deployedStateJson ?? undefined;
+    message.copyOfWorkflowId = object.copyOfWorkflowId ?? undefined;
     return message;
   },
 };
