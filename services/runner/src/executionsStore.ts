@@ -480,10 +480,19 @@ export async function withBlobs<T>(db: Kysely<RunnerDB>, value: T, budgetBytes =
   return current as T;
 }
 
-/** Keeps a value (its JSON text) of a run outside Temporal's history; answers its reference. */
-export async function storeValue(db: Kysely<RunnerDB>, executionId: string, json: string): Promise<{ $blobRef: string; bytes: number }> {
-  const ref = { $blobRef: `${executionId}/${randomUUID()}`, bytes: Buffer.byteLength(json) };
-  await db.insertInto('run_blobs').values({ ref: ref.$blobRef, execution_id: executionId, value: json, bytes: ref.bytes }).execute();
+/** What a value's slot key may be (`storeValue`'s `key`): lower-case hex, so a ref stays `<executionId>/<one segment>`. */
+const STORED_VALUE_KEY = /^[0-9a-f]{1,64}$/;
+
+/**
+ * Keeps a value (its JSON text) of a run outside Temporal's history; answers its reference. With a
+ * `key` (see STORED_VALUE_KEY) the value goes to the slot `<executionId>/<key>` and a later store of the
+ * same key replaces it, value and bytes: a retried activity keeps one value, not one per try.
+ */
+export async function storeValue(db: Kysely<RunnerDB>, executionId: string, json: string, key?: string): Promise<{ $blobRef: string; bytes: number }> {
+  if (key !== undefined && !STORED_VALUE_KEY.test(key)) throw new AppError('validation', 'key must be 1-64 lower-case hex characters');
+  const ref = { $blobRef: `${executionId}/${key ?? randomUUID()}`, bytes: Buffer.byteLength(json) };
+  const insert = db.insertInto('run_blobs').values({ ref: ref.$blobRef, execution_id: executionId, value: json, bytes: ref.bytes });
+  await (key === undefined ? insert : insert.onConflict((oc) => oc.column('ref').doUpdateSet({ value: json, bytes: ref.bytes, created_at: sql`now()` }))).execute();
   return ref;
 }
 

@@ -119,7 +119,7 @@ export function runHandlers(deps: { db: Kysely<RunnerDB>; executions: Executions
       } catch {
         throw new AppError('validation', 'valueJson must be JSON text');
       }
-      return storeValue(deps.db, req.executionId, req.valueJson).then((r) => ({ ref: r.$blobRef, bytes: r.bytes }));
+      return storeValue(deps.db, req.executionId, req.valueJson, req.key || undefined).then((r) => ({ ref: r.$blobRef, bytes: r.bytes }));
     },
     async listExecutions(req) {
       if (!req.workflowId) throw new AppError('validation', 'workflowId is required');

@@ -131,6 +131,12 @@ export interface GetExecutionValueResponse {
 export interface StoreValueRequest {
   executionId: string;
   valueJson: string;
+  /**
+   * Optional slot of the value: lower-case hex (1-64 characters, no `/`). With a key the value is kept
+   * under `<execution_id>/<key>` and a later store of the same key replaces it (a retried activity
+   * overwrites its own slot); without one every store is a new value.
+   */
+  key?: string | undefined;
 }
 
 export interface StoreValueResponse {
@@ -1495,7 +1501,7 @@ export const GetExecutionValueResponse: MessageFns<GetExecutionValueResponse> = 
 };
 
 function createBaseStoreValueRequest(): StoreValueRequest {
-  return { executionId: "", valueJson: "" };
+  return { executionId: "", valueJson: "", key: undefined };
 }
 
 export const StoreValueRequest: MessageFns<StoreValueRequest> = {
@@ -1505,6 +1511,9 @@ export const StoreValueRequest: MessageFns<StoreValueRequest> = {
     }
     if (message.valueJson !== "") {
       writer.uint32(18).string(message.valueJson);
+    }
+    if (message.key !== undefined) {
+      writer.uint32(26).string(message.key);
     }
     return writer;
   },
@@ -1538,6 +1547,14 @@ export const StoreValueRequest: MessageFns<StoreValueRequest> = {
             message.valueJson = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1562,6 +1579,7 @@ export const StoreValueRequest: MessageFns<StoreValueRequest> = {
         : isSet(object.value_json)
         ? globalThis.String(object.value_json)
         : "",
+      key: isSet(object.key) ? globalThis.String(object.key) : undefined,
     };
   },
 
@@ -1573,6 +1591,9 @@ export const StoreValueRequest: MessageFns<StoreValueRequest> = {
     if (message.valueJson !== "") {
       obj.valueJson = message.valueJson;
     }
+    if (message.key !== undefined) {
+      obj.key = message.key;
+    }
     return obj;
   },
 
@@ -1583,6 +1604,7 @@ export const StoreValueRequest: MessageFns<StoreValueRequest> = {
     const message = createBaseStoreValueRequest();
     message.executionId = object.executionId ?? "";
     message.valueJson = object.valueJson ?? "";
+    message.key = object.key ?? undefined;
     return message;
   },
 };
