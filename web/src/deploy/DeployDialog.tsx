@@ -7,7 +7,7 @@ import { CopyButton } from '../panels/fields/Integrations';
 import { fireTimeText, nextFireTimes } from '../panels/fields/schedule';
 import { Icon } from '../ui/icons';
 import { useToast } from '../ui/toast';
-import { curlExample, deployInfo, streamingBlocks } from './deployInfo';
+import { curlExample, deployInfo, streamingBlocks, webhookCurlExample } from './deployInfo';
 import { ScheduleState, schedulesKey } from './ScheduleState';
 
 function NextRuns({ plan }: { plan: TriggerSchedule }) {
@@ -33,9 +33,23 @@ function NextRuns({ plan }: { plan: TriggerSchedule }) {
   );
 }
 
+/** A generic webhook's test call, with a copy button (none for providers that sign their calls). */
+function WebhookCurl({ hook }: { hook: { url: string; secret: string; provider: string } }) {
+  const curl = webhookCurlExample(hook);
+  if (!curl) return null;
+  return (
+    <div className="copy-row" style={{ alignItems: 'flex-start', marginTop: 6 }}>
+      <pre className="curl" aria-label="Webhook curl example" style={{ flex: 1, minWidth: 0 }}>
+        {curl}
+      </pre>
+      <CopyButton text={curl} label="Copy webhook curl command" />
+    </div>
+  );
+}
+
 /**
  * Deploy panel: deploy or undeploy the draft, "changes not deployed", versions with activate and
- * revert, the API key with a curl example, the webhook URL and secret, the schedule's next runs,
+ * revert, the API key with a curl example, the webhook URL and secret (a generic hook's with a curl example), the schedule's next runs,
  * and the problems that block a deploy, each opening its block.
  */
 export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { workflowId: string; state: WorkflowState; onClose(): void; onShowBlock(id: string): void }) {
@@ -182,6 +196,7 @@ export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { work
                 <CopyButton text={hook.secret} label="Copy webhook secret" />
               </div>
             )}
+            <WebhookCurl hook={hook} />
             {s && !s.hasActiveWebhook && s.isDeployed && <p className="muted">The webhook is not active.</p>}
           </section>
         ))}

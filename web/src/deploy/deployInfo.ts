@@ -54,6 +54,15 @@ export function curlExample(origin: string, workflowId: string, apiKey: string, 
 }
 
 /**
+ * A test call of a generic webhook, with its token as the bearer when it has one; other providers
+ * sign their deliveries (GitHub, Slack, Stripe, …), which a hand-written call cannot, so they get none.
+ */
+export function webhookCurlExample(hook: { url: string; secret: string; provider: string }): string | undefined {
+  if (hook.provider !== 'generic') return undefined;
+  return [`curl -X POST ${hook.url} \\`, `  -H "Content-Type: application/json" \\`, ...(hook.secret ? [`  -H "Authorization: Bearer ${hook.secret}" \\`] : []), `  -d '{"event":"test"}'`].join('\n');
+}
+
+/**
  * The path a new webhook block takes: the workflow id, or `<workflow id>-<block id>` when another
  * webhook of the workflow already listens there (each webhook of a deployed workflow needs its own).
  */

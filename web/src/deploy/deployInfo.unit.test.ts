@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkflowState } from '@weft/workflow';
-import { curlExample, defaultWebhookPath, deployInfo, streamingBlocks } from './deployInfo';
+import { curlExample, defaultWebhookPath, deployInfo, streamingBlocks, webhookCurlExample } from './deployInfo';
 
 const block = (id: string, type: string, name: string, values: Record<string, unknown> = {}) => ({
   id,
@@ -81,6 +81,13 @@ describe('the deploy panel’s view of a draft', () => {
 
   it('writes a curl call with the key and input', () => {
     expect(curlExample('http://h', 'w1', 'k', { a: 1 })).toBe(`curl -X POST http://h/api/workflows/w1/execute \\\n  -H "Content-Type: application/json" \\\n  -H "X-API-Key: k" \\\n  -d '{"a":1}'`);
+  });
+
+  it('writes a curl call of a generic webhook, with its token when it has one, and none for a signing provider', () => {
+    const url = 'http://h/api/webhooks/trigger/w1';
+    expect(webhookCurlExample({ url, secret: '', provider: 'generic' })).toBe(`curl -X POST ${url} \\\n  -H "Content-Type: application/json" \\\n  -d '{"event":"test"}'`);
+    expect(webhookCurlExample({ url, secret: 's3', provider: 'generic' })).toBe(`curl -X POST ${url} \\\n  -H "Content-Type: application/json" \\\n  -H "Authorization: Bearer s3" \\\n  -d '{"event":"test"}'`);
+    expect(webhookCurlExample({ url, secret: 's3', provider: 'github' })).toBeUndefined();
   });
 
   it('offers the enabled agent, translate and vision blocks for streaming', () => {
