@@ -4,6 +4,7 @@ import { runChunksSubject } from '@weft/contracts';
 import { resolveApiKey, type ModelConfig } from './config.js';
 import { ModelRequestError } from './errors.js';
 import { ADAPTERS } from './providers/index.js';
+import { redaction } from '../tools/runtime/errors.js';
 import type { AdapterRequest, ProviderAdapter, StreamSink } from './types.js';
 
 /** The one log call the model layer makes (a pino logger fits). */
@@ -103,6 +104,8 @@ export async function callModel(deps: ModelDeps, input: CallModelInput, signal?:
   const started = Date.now();
   const model = input.model?.trim() ?? '';
   const provider: ModelProviderId = input.provider ?? (model ? getProviderIdForModel(model) : 'openai');
+  // The key (Gemini's rides in the URL) never reaches a log or an error, in any encoded form.
+  const hide = redaction();
   try {
     if (!model) throw new ModelRequestError('No model selected');
     const adapter = deps.adapters?.[provider] ?? ADAPTERS[provider];
@@ -123,6 +126,7 @@ export async function callModel(deps: ModelDeps, input: CallModelInput, signal?:
       ...(input.azureApiVersion ? { azureApiVersion: input.azureApiVersion } : {}),
       ...(input.hfProvider ? { hfProvider: input.hfProvider } : {}),
     };
+    hide.add(req.apiKey);
     const target = input.stream;
     const subject = target ? runChunksSubject(deps.instance, target.executionId) : '';
     const seqStart = target?.seqStart ?? 0;
@@ -172,7 +176,7 @@ export async function callModel(deps: ModelDeps, input: CallModelInput, signal?:
         publishState({ id, name, state: 'detecting' });
       },
       warn(message, data) {
-        deps.logger.warn({ provider, model, ...data }, message);
+        deps.logger.warn(hide.value({ provider, model, ...data }) as Record<string, unknown>, hide.text(message));
       },
     };
     const result = await adapter.call(req, deps.config, sink, signal);
@@ -206,6 +210,9 @@ export async function callModel(deps: ModelDeps, input: CallModelInput, signal?:
     };
   } catch (err) {
     const cause = err instanceof Error ? err : new Error(String(err));
+    const hidden = hide.text(cause.message);
+    // An own property: some errors (DOMException) answer message from a getter.
+    if (hidden !== cause.message) Object.defineProperty(cause, 'message', { value: hidden, configurable: true, writable: true });
     throw new TimedModelError(cause, provider, timingSince(started));
   }
 }

@@ -3,16 +3,23 @@ import type { ModelDeps } from './callModel.js';
 import { modelConfigFromEnv } from './config.js';
 
 /** Test wiring: every provider pointed at local fakes, chunks and warnings recorded. */
-export function testModelDeps(env: Record<string, string>): ModelDeps & { chunks: RunStreamChunk[]; warnings: string[] } {
+export function testModelDeps(env: Record<string, string>): ModelDeps & { chunks: RunStreamChunk[]; warnings: string[]; warned: Array<Record<string, unknown>> } {
   const chunks: RunStreamChunk[] = [];
   const warnings: string[] = [];
+  const warned: Array<Record<string, unknown>> = [];
   return {
     config: modelConfigFromEnv(env),
     instance: 'test',
     publish: (_subject, chunk) => void chunks.push(chunk),
-    logger: { warn: (_data, message) => void warnings.push(message) },
+    logger: {
+      warn: (data, message) => {
+        warnings.push(message);
+        warned.push(data);
+      },
+    },
     chunks,
     warnings,
+    warned,
   };
 }
 

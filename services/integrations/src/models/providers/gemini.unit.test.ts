@@ -119,6 +119,18 @@ describe('Gemini adapter against the fake', () => {
     expect(streamErr.message).toBe('Gemini API streaming error: 503 Service Unavailable');
   });
 
+  it("keeps the key (sent in the URL) out of the logged body and the error, in any encoded form", async () => {
+    const key = 'AIza key/with+chars?é';
+    fake.reply({ error: { status: 400, message: `API key ${key} (${encodeURIComponent(key)}) not valid` } });
+    const d = deps();
+    const err = await failure(callModel(d, ask({ apiKey: key })));
+    expect(fake.chatRequests()[0]?.query.key).toBe(key);
+    const logged = JSON.stringify(d.warned);
+    expect(logged).toContain('[REDACTED]');
+    expect(logged).not.toContain('AIza');
+    expect(err.message).not.toContain('AIza');
+  });
+
   it('requires a key', async () => {
     const err = await failure(callModel(deps(), ask({ apiKey: ' ' })));
     expect(err.message).toBe('API key is required for Gemini');
