@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { createAccount } from './support/accounts.js';
+import { showSidebar } from './support/layout.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -35,7 +36,7 @@ describe('the web app in Chromium', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(inject('weftUrl'));
-    await page.getByRole('complementary', { name: 'Sidebar' }).getByRole('button', { name: 'New workflow' }).click();
+    await (await showSidebar(page)).getByRole('button', { name: 'New workflow' }).click();
     const starter = page.locator('.react-flow__node.block-starter');
     await starter.waitFor({ state: 'visible', timeout: 15_000 });
     expect(await starter.textContent()).toContain('Start');

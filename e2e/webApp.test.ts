@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { chromiumPerSuite, openSignedIn } from './support/browser.js';
 import { as, signUp } from './support/session.js';
+import { showSidebar } from './support/layout.js';
 
 describe('the web app’s pages in Chromium', () => {
   const chromium = chromiumPerSuite();
@@ -29,7 +30,7 @@ describe('the web app’s pages in Chromium', () => {
     expect(new URL(page.url()).pathname).toBe('/settings/environment');
 
     // Signed out, a wrong password is refused with the server's message in a toast.
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await (await showSidebar(page)).getByRole('button', { name: 'Sign out' }).click();
     const signIn = page.getByRole('form', { name: 'Sign in' });
     await signIn.waitFor();
     await signIn.getByLabel('Email').fill(email);
@@ -38,7 +39,7 @@ describe('the web app’s pages in Chromium', () => {
     await expect.poll(() => page.getByTestId('toast').textContent()).toMatch(/invalid/i);
     await signIn.getByLabel('Password').fill('web-password-1');
     await signIn.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('complementary', { name: 'Sidebar' }).getByRole('button', { name: 'New workflow' }).waitFor({ timeout: 15_000 });
+    await (await showSidebar(page)).getByRole('button', { name: 'New workflow' }).waitFor({ timeout: 15_000 });
     await page.screenshot({ path: path.join(tmpdir(), 'weft-signed-in.png') });
     expect(errors).toEqual([]);
   });
@@ -61,7 +62,8 @@ describe('the web app’s pages in Chromium', () => {
     await page.getByRole('button', { name: 'Show value 1' }).click();
     expect(await page.locator('input[aria-label="Value 1"]').getAttribute('type')).toBe('text');
 
-    // Sidebar: rename the workflow from its menu.
+    // Sidebar (opened from its rail at this width): rename the workflow from its menu.
+    await showSidebar(page);
     const list = page.getByRole('list', { name: 'Workflows' });
     await list.getByRole('button', { name: 'Report', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Actions for Report' }).click();
@@ -129,6 +131,7 @@ describe('the web app’s pages in Chromium', () => {
     await page.route(list, (route) => route.fulfill(answer(403, 'No access to this workspace')));
     await page.reload();
     await toast('Access denied to workspace').waitFor({ timeout: 15_000 });
+    await showSidebar(page);
     await page.locator('.sidebar-error').filter({ hasText: 'Access denied to workspace' }).waitFor();
     await page.unroute(list);
     await page.route(list, (route) => route.fulfill(answer(500, 'the registry is down')));
@@ -177,6 +180,7 @@ describe('the web app’s pages in Chromium', () => {
     const asOwner = as(owner);
     const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId, name: 'Keep me' })).body.id;
     const { page, errors } = await openSignedIn(chromium(), owner.headers.cookie ?? '', '/settings/environment');
+    await showSidebar(page);
     const list = page.getByRole('list', { name: 'Workflows' });
     await list.getByRole('button', { name: 'Keep me', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Actions for Keep me' }).click();
@@ -199,6 +203,7 @@ describe('the web app’s pages in Chromium', () => {
     await asOwner('POST', '/api/workflows', { workspaceId: owner.workspaceId, name: 'Anything' });
     const { page, errors } = await openSignedIn(chromium(), owner.headers.cookie ?? '', '/settings/environment');
     const folders = async () => (await asOwner<{ folders: Array<{ name: string }> }>('GET', `/api/folders?workspaceId=${owner.workspaceId}`)).body.folders;
+    await showSidebar(page);
     await page.getByRole('list', { name: 'Workflows' }).getByRole('button', { name: 'Anything', exact: true }).waitFor();
     await page.getByRole('button', { name: 'New folder' }).click();
     const name = page.getByRole('textbox', { name: 'Folder name' });

@@ -13,6 +13,7 @@ import { AGENT_AND_SLACK_YAML, uniqueSuffix } from '@weft/testkit';
 import { chromiumPerSuite } from './support/browser.js';
 import { addFromPalette } from './support/editing.js';
 import { openNewWorkflow, type NewWorkflow } from './support/workflows.js';
+import { showSidebar } from './support/layout.js';
 
 type Box = { x: number; y: number; width: number; height: number };
 
@@ -91,6 +92,7 @@ describe('web app leftovers in Chromium', () => {
     const icons = await Promise.all(names.map(iconOf));
     expect(new Set(icons).size).toBe(names.length);
     // The sidebar's Import YAML draws the tray the download icon shares; its New workflow draws the plus.
+    await showSidebar(page);
     const sidebarIcon = (name: string) => page.getByRole('button', { name, exact: true }).locator('svg path').getAttribute('d');
     const tray = ((await sidebarIcon('Import YAML')) ?? '').split('M')[1] ?? '';
     const plus = await sidebarIcon('New workflow');

@@ -13,6 +13,7 @@ import { chromiumPerSuite, openSignedIn } from './support/browser.js';
 import { openWorkflow } from './support/editing.js';
 import { as, signUp } from './support/session.js';
 import { newWorkflow, openNewWorkflow } from './support/workflows.js';
+import { showSidebar } from './support/layout.js';
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(tmpdir(), `weft-tour-${name}.png`), animations: 'disabled' });
 
@@ -280,6 +281,7 @@ describe('the web app’s finish in Chromium', () => {
       ],
     });
     const { page, errors } = await openWorkflow(chromium(), owner.headers.cookie ?? '', workflowId);
+    await showSidebar(page);
     await page.getByRole('list', { name: 'Folders' }).getByText('Reports', { exact: true }).waitFor();
     await shot(page, 'canvas');
     expect(await rawControls(page)).toEqual([]);

@@ -7,6 +7,7 @@ import { PaymentsPage } from './pages/PaymentsPage';
 import { navigate, useLocation } from './router';
 import { EmptyHome } from './shell/EmptyHome';
 import { Sidebar } from './shell/Sidebar';
+import { toggleLayout, useLayout } from './shell/useLayout';
 import { LoadBoundary } from './ui/LoadBoundary';
 import { useToast } from './ui/toast';
 
@@ -26,6 +27,18 @@ function Shell({ settingsTab }: { settingsTab: string | null }) {
   const workflows = useQuery({ queryKey: ['workflows', workspace?.id ?? ''], queryFn: () => api.workflows(workspace?.id ?? ''), enabled: Boolean(workspace) });
 
   const open = (id: string | null) => navigate(id ? `/?workflow=${encodeURIComponent(id)}` : '/');
+  const layout = useLayout();
+
+  // Ctrl+\ opens or collapses the sidebar (the canvas's own shortcuts are in Canvas.tsx).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey || e.key !== '\\') return;
+      e.preventDefault();
+      toggleLayout('sidebarOpen');
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
 
   useEffect(() => {
     if (session.data === null) navigate(`/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`, true);
@@ -67,6 +80,8 @@ function Shell({ settingsTab }: { settingsTab: string | null }) {
         activeId={settingsTab ? null : activeId}
         onOpen={open}
         userName={session.data?.user.name ?? ''}
+        open={layout.sidebarOpen}
+        onToggle={() => toggleLayout('sidebarOpen')}
       />
       <main className="main">
         {settingsTab ? (

@@ -43,6 +43,9 @@ import { RunStreamChoice, selectedOutputs, streamableBlocks, type StreamableBloc
 import { blockStatuses, inputFields } from './run/runState';
 import { RunStatusContext } from './run/RunStatusContext';
 import { useRun } from './run/useRun';
+import { PaneToggle } from './shell/PaneToggle';
+import { PanelResizer } from './shell/PanelResizer';
+import { toggleLayout, useLayout } from './shell/useLayout';
 import { useAfterPaint } from './ui/afterPaint';
 import { LoadBoundary } from './ui/LoadBoundary';
 import { Icon } from './ui/icons';
@@ -90,6 +93,9 @@ const FLOW_CHROME = (
     <MiniMap />
   </>
 );
+/** The layout's toggles: one function each for every render, so the memoised palette is not drawn again. */
+const togglePalette = () => toggleLayout('paletteOpen');
+const togglePanel = () => toggleLayout('panelOpen');
 /** How far a paste lands from what was copied. */
 const PASTE_OFFSET = { x: 60, y: 60 };
 
@@ -155,6 +161,8 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
   const letGo = useRef(new Map<string, NodeHandle[]>());
   const handled = useRef(new WeakMap<BlockNode, BlockNode>());
   const pane = useRef<HTMLDivElement>(null);
+  const sidePanel = useRef<HTMLElement>(null);
+  const layout = useLayout();
   const [dropTarget, setDropTarget] = useState<string | null>(null);
   const clipboard = useRef<Clip | null>(null);
   const panelBeforeDrag = useRef<string | undefined>(undefined);
@@ -489,7 +497,8 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
   const actions = useRef({ copy, paste, duplicate, selectAll, canUndo, canRedo, runNow });
   actions.current = { copy, paste, duplicate, selectAll, canUndo, canRedo, runNow };
 
-  // Shortcuts: undo, redo, copy, paste, duplicate, select all, run (Ctrl+Enter); delete is React Flow's Backspace/Delete.
+  // Shortcuts: undo, redo, copy, paste, duplicate, select all, run (Ctrl+Enter), the block palette (Ctrl+B);
+  // delete is React Flow's Backspace/Delete; the sidebar's Ctrl+\ is the app's (App.tsx).
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!(e.ctrlKey || e.metaKey) || typing(e.target)) return;
@@ -506,12 +515,13 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
       else if (key === 'd') a.duplicate();
       else if (key === 'a') a.selectAll();
       else if (key === 'enter') a.runNow();
+      else if (key === 'b' && !readOnly) togglePalette();
       else return;
       e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [edit]);
+  }, [edit, readOnly]);
 
   // The path a run took, from its block logs (`runPath`): an error edge out of a failed block counts.
   const runEntries = runs.run?.entries;
@@ -641,10 +651,14 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
             </span>
           )}
         </div>
-        {toolbar}
+        <div className="canvas-header-end">
+          {toolbar}
+          <span className="tool-sep" />
+          <PaneToggle label={layout.panelOpen ? 'Hide side panel' : 'Show side panel'} side="right" expanded={layout.panelOpen} onClick={togglePanel} />
+        </div>
       </header>
       <div className="editor-body">
-        {!readOnly && <Palette definitions={blocks.data ?? []} onAdd={add} />}
+        {!readOnly && <Palette definitions={blocks.data ?? []} onAdd={add} open={layout.paletteOpen} width={layout.paletteWidth} onToggle={togglePalette} />}
         <div className="flow-column">
         <div className="flow" ref={pane} onDragOver={onDragOver} onDrop={onDrop}>
           <RunStatusContext.Provider value={statuses}>
@@ -681,7 +695,9 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
         </div>
         {runConsole}
         </div>
-        <aside className="panels">
+        {layout.panelOpen && <PanelResizer width={layout.panelWidth} panel={sidePanel} />}
+        {/* Closed, the side panel stays mounted (hidden), so the copilot's draft and the open forms are kept. */}
+        <aside className="panels" aria-label="Side panel" ref={sidePanel} hidden={!layout.panelOpen} style={{ width: layout.panelWidth }}>
           {only && <SelectedBlockPanel key={only.id} block={only} currentState={currentState} definition={catalogue.get(only.type)} edit={edit} workflowId={workflowId} readOnly={readOnly} />}
           {!only && selectedIds.length > 1 && (
             <section className="panel" aria-label="Selection">

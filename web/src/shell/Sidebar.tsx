@@ -6,6 +6,7 @@ import { Icon } from '../ui/icons';
 import { InlineEdit, Menu, MenuItem } from '../ui/Menu';
 import { useConfirm } from '../ui/confirm';
 import { useToast } from '../ui/toast';
+import { PaneToggle, Rail } from './PaneToggle';
 import { useCreateWorkflow } from './useCreateWorkflow';
 import { ancestors, copyName, failure, isUpgradeRequired, WORKFLOW_COLORS, yamlFileName } from './workflowActions';
 
@@ -16,7 +17,13 @@ interface SidebarProps {
   activeId: string | null;
   onOpen(id: string | null): void;
   userName: string;
+  /** Open, or collapsed to a rail (its content stays mounted, so nothing being edited in it is lost). */
+  open: boolean;
+  onToggle(): void;
 }
+
+/** The shortcut that opens and collapses the sidebar (as in Notion). */
+export const SIDEBAR_SHORTCUT = 'Ctrl+\\';
 
 const DRAG_TYPE = 'application/x-weft-workflow';
 
@@ -30,7 +37,7 @@ function download(name: string, text: string) {
 }
 
 /** The workspace sidebar: workspaces, folders and workflows with their actions, settings and sign-out. */
-export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, userName }: SidebarProps) {
+export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, userName, open, onToggle }: SidebarProps) {
   const toast = useToast();
   const confirm = useConfirm();
   const queryClient = useQueryClient();
@@ -331,81 +338,85 @@ export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, 
   const rootWorkflows = folders.isLoading ? [] : (workflows.data ?? []).filter((w) => !w.folderId || !known.has(w.folderId));
 
   return (
-    <aside className="sidebar" aria-label="Sidebar">
-      <div className="brand">
-        <span className="logo-mark" aria-hidden="true" />
-        <span className="brand-name">Weft</span>
-      </div>
-      <label className="workspace-picker">
-        <span className="sr-only">Workspace</span>
-        <select aria-label="Workspace" value={workspace?.id ?? ''} onChange={(e) => onWorkspace(e.target.value)}>
-          {workspaces.map((w) => (
-            <option key={w.id} value={w.id}>
-              {w.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <div className="sidebar-actions">
-        <button type="button" className="btn btn-primary btn-sm grow" disabled={!workspace || create.isPending} onClick={() => create.mutate(null)}>
-          <Icon name="plus" size={14} /> New workflow
-        </button>
-        <button type="button" className="icon-btn bordered" aria-label="New folder" title="New folder" disabled={!workspace} onClick={() => createFolder.mutate(undefined)}>
-          <Icon name="folderPlus" />
-        </button>
-        <button type="button" className="icon-btn bordered" aria-label="Import YAML" title="Import YAML" disabled={!workspace} onClick={() => importInput.current?.click()}>
-          <Icon name="upload" />
-        </button>
-        <input
-          ref={importInput}
-          type="file"
-          accept=".yaml,.yml,text/yaml"
-          hidden
-          aria-label="YAML file to import"
-          onChange={(e) => {
-            const file = e.target.files?.[0];
-            e.target.value = '';
-            if (file) void importYaml(file);
-          }}
-        />
-      </div>
-      {listError && <p className="sidebar-error">{listError}</p>}
-      <nav className={`sidebar-tree${dropTarget === 'root' ? ' drop' : ''}`} {...dropZone(null)}>
-        <ul className="tree" aria-label="Folders">
-          {rootFolders.map((f) => (
-            folderNode(f, 0)
-          ))}
-        </ul>
-        <ul className="tree" aria-label="Workflows">
-          {rootWorkflows.map((w) => (
-            workflowRow(w)
-          ))}
-        </ul>
-        {workflows.data?.length === 0 && <p className="muted pad">No workflows yet.</p>}
-      </nav>
-      <div className="sidebar-footer">
-        <button type="button" className="nav-link" onClick={() => navigate('/settings/environment')}>
-          <Icon name="settings" /> Settings
-        </button>
-        <div className="user-row">
-          <span className="avatar">{userName.slice(0, 1).toUpperCase()}</span>
-          <span className="user-name">{userName}</span>
-          <button
-            type="button"
-            className="icon-btn"
-            aria-label="Sign out"
-            title="Sign out"
-            onClick={() => {
-              void api
-                .signOut()
-                .catch(() => undefined)
-                .then(() => window.location.assign('/sign-in'));
-            }}
-          >
-            <Icon name="logout" />
-          </button>
+    <>
+      {!open && <Rail part="sidebar" toggleLabel="Show sidebar" shortcut={SIDEBAR_SHORTCUT} onOpen={onToggle} />}
+      <aside className="sidebar" aria-label="Sidebar" hidden={!open}>
+        <div className="brand">
+          <span className="logo-mark" aria-hidden="true" />
+          <span className="brand-name">Weft</span>
+          <PaneToggle label="Hide sidebar" side="left" expanded shortcut={SIDEBAR_SHORTCUT} onClick={onToggle} />
         </div>
-      </div>
-    </aside>
+        <label className="workspace-picker">
+          <span className="sr-only">Workspace</span>
+          <select aria-label="Workspace" value={workspace?.id ?? ''} onChange={(e) => onWorkspace(e.target.value)}>
+            {workspaces.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="sidebar-actions">
+          <button type="button" className="btn btn-primary btn-sm grow" disabled={!workspace || create.isPending} onClick={() => create.mutate(null)}>
+            <Icon name="plus" size={14} /> New workflow
+          </button>
+          <button type="button" className="icon-btn bordered" aria-label="New folder" title="New folder" disabled={!workspace} onClick={() => createFolder.mutate(undefined)}>
+            <Icon name="folderPlus" />
+          </button>
+          <button type="button" className="icon-btn bordered" aria-label="Import YAML" title="Import YAML" disabled={!workspace} onClick={() => importInput.current?.click()}>
+            <Icon name="upload" />
+          </button>
+          <input
+            ref={importInput}
+            type="file"
+            accept=".yaml,.yml,text/yaml"
+            hidden
+            aria-label="YAML file to import"
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              e.target.value = '';
+              if (file) void importYaml(file);
+            }}
+          />
+        </div>
+        {listError && <p className="sidebar-error">{listError}</p>}
+        <nav className={`sidebar-tree${dropTarget === 'root' ? ' drop' : ''}`} {...dropZone(null)}>
+          <ul className="tree" aria-label="Folders">
+            {rootFolders.map((f) => (
+              folderNode(f, 0)
+            ))}
+          </ul>
+          <ul className="tree" aria-label="Workflows">
+            {rootWorkflows.map((w) => (
+              workflowRow(w)
+            ))}
+          </ul>
+          {workflows.data?.length === 0 && <p className="muted pad">No workflows yet.</p>}
+        </nav>
+        <div className="sidebar-footer">
+          <button type="button" className="nav-link" onClick={() => navigate('/settings/environment')}>
+            <Icon name="settings" /> Settings
+          </button>
+          <div className="user-row">
+            <span className="avatar">{userName.slice(0, 1).toUpperCase()}</span>
+            <span className="user-name">{userName}</span>
+            <button
+              type="button"
+              className="icon-btn"
+              aria-label="Sign out"
+              title="Sign out"
+              onClick={() => {
+                void api
+                  .signOut()
+                  .catch(() => undefined)
+                  .then(() => window.location.assign('/sign-in'));
+              }}
+            >
+              <Icon name="logout" />
+            </button>
+          </div>
+        </div>
+      </aside>
+    </>
   );
 }

@@ -1,0 +1,88 @@
+/**
+ * The editor's layout: whether the workflow sidebar, the block palette and the side panel are open,
+ * and how wide the palette and the side panel are. Pure: the window's width is passed in, and the
+ * user's explicit choices (kept per browser in localStorage by `useLayout`) win over the defaults.
+ */
+
+/** What the user chose, field by field; a field left out follows the window's width. */
+export interface LayoutChoices {
+  sidebarOpen?: boolean;
+  paletteOpen?: boolean;
+  panelOpen?: boolean;
+  panelWidth?: number;
+}
+
+/** The layout drawn. */
+export interface Layout {
+  sidebarOpen: boolean;
+  paletteOpen: boolean;
+  panelOpen: boolean;
+  /** The block palette's width when open, px. */
+  paletteWidth: number;
+  /** The side panel's width when open, px (within `panelWidthLimits`). */
+  panelWidth: number;
+}
+
+/** Windows this wide or narrower (a 1280 or 1366 px laptop) start compact: the canvas gets at least 60% of the width. */
+export const COMPACT_MAX_WIDTH = 1366;
+/** Below this width the sidebar starts collapsed; from it up everything starts open. */
+export const WIDE_MIN_WIDTH = 1600;
+/** The width of a collapsed sidebar or palette: a rail with the button that opens it. */
+export const RAIL_WIDTH = 40;
+export const PANEL_MIN_WIDTH = 260;
+export const PANEL_MAX_WIDTH = 720;
+
+/** The layout a window of `windowWidth` px starts with when the user has chosen nothing. */
+export function layoutDefaults(windowWidth: number): Layout {
+  if (windowWidth <= COMPACT_MAX_WIDTH) return { sidebarOpen: false, paletteOpen: true, panelOpen: true, paletteWidth: 176, panelWidth: 280 };
+  return { sidebarOpen: windowWidth >= WIDE_MIN_WIDTH, paletteOpen: true, panelOpen: true, paletteWidth: 224, panelWidth: 320 };
+}
+
+/** The side panel's narrowest and widest: never more than half the window, never less than its minimum. */
+export function panelWidthLimits(windowWidth: number): { min: number; max: number } {
+  return { min: PANEL_MIN_WIDTH, max: Math.max(PANEL_MIN_WIDTH, Math.min(PANEL_MAX_WIDTH, Math.floor(windowWidth / 2))) };
+}
+
+/** `width` rounded and held within the side panel's limits for this window. */
+export function clampPanelWidth(width: number, windowWidth: number): number {
+  const { min, max } = panelWidthLimits(windowWidth);
+  return Math.min(max, Math.max(min, Math.round(width)));
+}
+
+/** The layout drawn: the user's choices over the window's defaults, the panel's width held within its limits. */
+export function effectiveLayout(choices: LayoutChoices, windowWidth: number): Layout {
+  const defaults = layoutDefaults(windowWidth);
+  return {
+    sidebarOpen: choices.sidebarOpen ?? defaults.sidebarOpen,
+    paletteOpen: choices.paletteOpen ?? defaults.paletteOpen,
+    panelOpen: choices.panelOpen ?? defaults.panelOpen,
+    paletteWidth: defaults.paletteWidth,
+    panelWidth: clampPanelWidth(choices.panelWidth ?? defaults.panelWidth, windowWidth),
+  };
+}
+
+/** Whether two layouts draw the same. */
+export function sameLayout(a: Layout, b: Layout): boolean {
+  return a.sidebarOpen === b.sidebarOpen && a.paletteOpen === b.paletteOpen && a.panelOpen === b.panelOpen && a.paletteWidth === b.paletteWidth && a.panelWidth === b.panelWidth;
+}
+
+/** The choices stored as text (`localStorage`); anything unreadable or of the wrong type is left out, never thrown. */
+export function parseChoices(text: string | null): LayoutChoices {
+  if (!text) return {};
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  if (typeof raw !== 'object' || raw === null) return {};
+  const record: Record<string, unknown> = Object.fromEntries(Object.entries(raw));
+  const choices: LayoutChoices = {};
+  for (const key of ['sidebarOpen', 'paletteOpen', 'panelOpen'] as const) {
+    const value = record[key];
+    if (typeof value === 'boolean') choices[key] = value;
+  }
+  const width = record.panelWidth;
+  if (typeof width === 'number' && Number.isFinite(width) && width > 0) choices.panelWidth = Math.round(width);
+  return choices;
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { clampPanelWidth, effectiveLayout, layoutDefaults, parseChoices, PANEL_MAX_WIDTH, PANEL_MIN_WIDTH, RAIL_WIDTH, sameLayout } from './layout';
+
+/** The canvas's share of the window: what the sidebar (or its rail), the palette and the side panel leave. */
+const canvasShare = (windowWidth: number) => {
+  const l = layoutDefaults(windowWidth);
+  const left = (l.sidebarOpen ? 256 : RAIL_WIDTH) + (l.paletteOpen ? l.paletteWidth : RAIL_WIDTH);
+  return (windowWidth - left - (l.panelOpen ? l.panelWidth : 0)) / windowWidth;
+};
+
+describe('the layout by window width', () => {
+  it('starts a laptop compact: the sidebar collapsed, a narrower palette and panel, the canvas over 60% of the width', () => {
+    for (const width of [1280, 1366]) {
+      expect(layoutDefaults(width)).toMatchObject({ sidebarOpen: false, paletteOpen: true, panelOpen: true, paletteWidth: 176, panelWidth: 280 });
+      expect(canvasShare(width)).toBeGreaterThanOrEqual(0.6);
+    }
+  });
+
+  it('opens everything at 1920 and collapses only the sidebar between', () => {
+    expect(layoutDefaults(1920)).toEqual({ sidebarOpen: true, paletteOpen: true, panelOpen: true, paletteWidth: 224, panelWidth: 320 });
+    expect(layoutDefaults(1440)).toMatchObject({ sidebarOpen: false, paletteWidth: 224, panelWidth: 320 });
+    expect(canvasShare(1440)).toBeGreaterThanOrEqual(0.55);
+  });
+
+  it('lets the user’s choices win over the defaults, field by field', () => {
+    expect(effectiveLayout({ sidebarOpen: true }, 1280)).toMatchObject({ sidebarOpen: true, paletteOpen: true, panelOpen: true, panelWidth: 280 });
+    expect(effectiveLayout({ paletteOpen: false, panelOpen: false, panelWidth: 400 }, 1920)).toMatchObject({ sidebarOpen: true, paletteOpen: false, panelOpen: false, panelWidth: 400 });
+  });
+
+  it('holds the side panel between its minimum and half the window (and never past its maximum)', () => {
+    expect(clampPanelWidth(100, 1280)).toBe(PANEL_MIN_WIDTH);
+    expect(clampPanelWidth(900, 1280)).toBe(640);
+    expect(clampPanelWidth(2000, 3000)).toBe(PANEL_MAX_WIDTH);
+    expect(clampPanelWidth(400.4, 1280)).toBe(400);
+    // A width chosen on a wide screen is held within a narrower window's limits.
+    expect(effectiveLayout({ panelWidth: 700 }, 1000).panelWidth).toBe(500);
+    expect(clampPanelWidth(300, 400)).toBe(PANEL_MIN_WIDTH);
+  });
+
+  it('tells layouts that draw the same apart from those that do not', () => {
+    expect(sameLayout(layoutDefaults(1280), layoutDefaults(1300))).toBe(true);
+    expect(sameLayout(layoutDefaults(1280), layoutDefaults(1920))).toBe(false);
+  });
+});
+
+describe('the stored choices', () => {
+  it('reads what was stored', () => {
+    expect(parseChoices(JSON.stringify({ sidebarOpen: true, paletteOpen: false, panelOpen: true, panelWidth: 412.6 }))).toEqual({ sidebarOpen: true, paletteOpen: false, panelOpen: true, panelWidth: 413 });
+  });
+
+  it('leaves out what it cannot read, never throwing', () => {
+    expect(parseChoices(null)).toEqual({});
+    expect(parseChoices('')).toEqual({});
+    expect(parseChoices('{not json')).toEqual({});
+    expect(parseChoices('42')).toEqual({});
+    expect(parseChoices('null')).toEqual({});
+    expect(parseChoices(JSON.stringify({ sidebarOpen: 'yes', panelWidth: -5, paletteOpen: true, other: 1 }))).toEqual({ paletteOpen: true });
+    expect(parseChoices(JSON.stringify({ panelWidth: 'wide' }))).toEqual({});
+  });
+});
