@@ -11,7 +11,7 @@ interface ServerBlock {
   type: string;
   name: string;
   position: { x: number; y: number };
-  data: { parentId?: string; width?: number; height?: number };
+  data: { parentId?: string; width?: number; height?: number; collection?: unknown };
 }
 interface ServerState {
   blocks: Record<string, ServerBlock>;
@@ -177,6 +177,19 @@ describe('the canvas in Chromium', () => {
     const childAfter = await stableBox(node(page, agent));
     expect(Math.abs(childAfter.x - childOnScreen.x)).toBeLessThan(2);
     expect(Math.abs(childAfter.y - childOnScreen.y)).toBeLessThan(2);
+
+    // The loop's Collection is a reference field like a block's: `<` opens the menu of what runs
+    // before the loop (nothing here), and the text is stored on leaving it or Enter.
+    await node(page, loop).locator('.container-head').click();
+    const form = page.getByRole('region', { name: 'Block' });
+    await form.getByLabel('Loop type').selectOption('forEach');
+    const items = form.getByLabel('Collection');
+    await items.click();
+    await items.pressSequentially('<');
+    await form.getByRole('listbox', { name: 'Block outputs' }).getByText('No upstream output matches').waitFor();
+    await items.fill('["a", "b"]');
+    await items.press('Enter');
+    await expect.poll(async () => (await state()).blocks[loop]?.data.collection).toBe('["a", "b"]');
 
     const loopNow = await stableBox(node(page, loop));
     const agentNow = await stableBox(node(page, agent));
