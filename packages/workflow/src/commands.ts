@@ -58,6 +58,13 @@ const commandSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('moveBlock'), id, position }),
   z.object({ type: z.literal('resizeBlock'), id, width: z.number().nonnegative(), height: z.number().nonnegative() }),
+  /** Grows a loop or parallel to at least this size, decided on the state the command meets (concurrent grows compose). */
+  z.object({
+    type: z.literal('growBlock'),
+    id,
+    minWidth: z.number().finite().nonnegative().optional(),
+    minHeight: z.number().finite().nonnegative().optional(),
+  }),
   z.object({ type: z.literal('setParent'), id, parentId: id.nullable(), extent: z.literal('parent').optional() }),
   z.object({ type: z.literal('removeBlock'), id }),
   z.object({

@@ -103,6 +103,7 @@ const commandArbitrary: fc.Arbitrary<Command> = fc.oneof(
   }),
   fc.record({ type: fc.constant('moveBlock' as const), id, position }),
   fc.record({ type: fc.constant('resizeBlock' as const), id, width: fc.nat(900), height: fc.nat(900) }),
+  fc.record({ type: fc.constant('growBlock' as const), id, minWidth: fc.option(fc.nat(900), { nil: undefined }), minHeight: fc.option(fc.nat(900), { nil: undefined }) }),
   fc.record({ type: fc.constant('setParent' as const), id, parentId: fc.option(id, { nil: null }) }),
   fc.record({ type: fc.constant('removeBlock' as const), id }),
   fc.record({ type: fc.constant('addEdge' as const), source: id, target: id }),

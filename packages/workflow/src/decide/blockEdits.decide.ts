@@ -4,6 +4,7 @@ import { WorkflowError } from '../errors.js';
 import type { WorkflowEvent } from '../events.js';
 import { descendantsAndSelf } from '../model/graph.js';
 import type { WorkflowGraph } from '../model/state.js';
+import { CONTAINER_TYPES } from './addBlock.decide.js';
 import { requireBlock } from './guards.js';
 import { blockReferenceRewrites } from './references.js';
 
@@ -94,8 +95,31 @@ function decideSimpleEdit(graph: WorkflowGraph, command: SimpleEdit, ctx: Decide
   }
 }
 
+/** A loop's or parallel's size while its data holds none (the size the canvas and the layout draw it at). */
+const CONTAINER_SIZE = { width: 500, height: 300 };
+
+/**
+ * Grows a loop or parallel to at least `minWidth` x `minHeight`, against the state the command meets:
+ * each side becomes the larger of its current size and the minimum, so two concurrent grows of one
+ * container compose and neither shrinks what the other grew (a `resizeBlock` carries an absolute size).
+ * Nothing when it is already big enough.
+ */
+function decideGrowBlock(graph: WorkflowGraph, command: CommandOf<'growBlock'>, ctx: DecideContext): WorkflowEvent[] {
+  const block = requireBlock(graph, command.id);
+  if (!CONTAINER_TYPES.has(block.type)) {
+    throw new WorkflowError('validation', `Invalid command: id: ${block.id} is a ${block.type} block; only a loop or parallel grows`);
+  }
+  const current = { width: block.data.width ?? CONTAINER_SIZE.width, height: block.data.height ?? CONTAINER_SIZE.height };
+  const width = Math.max(current.width, command.minWidth ?? 0);
+  const height = Math.max(current.height, command.minHeight ?? 0);
+  if (width === current.width && height === current.height) return [];
+  return [{ type: 'blockResized', at: ctx.now, id: block.id, width, height }];
+}
+
 export {
+  CONTAINER_SIZE,
   MEMORIES,
+  decideGrowBlock,
   decideSetParent,
   decideRemoveBlock,
   decideSetAdvancedMode,

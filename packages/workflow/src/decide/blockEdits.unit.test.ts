@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CommandOf } from '../commands.js';
+import { parseCommand, type CommandOf } from '../commands.js';
 import { given, history } from '../testSupport.js';
 
 const at = { x: 0, y: 0 };
@@ -198,5 +198,52 @@ describe('setSubBlockValue with dependents to clear (a selector of the changed c
   it('an unchanged value, or no dependent holding a choice, is a plain subBlockValueSet', () => {
     expect(given(base).when({ type: 'setSubBlockValue', id: 'j', subBlockId: 'projectId', value: '10000', clear: ['issueKey'] }).events.map((e) => e.type)).toEqual(['subBlockValueSet']);
     expect(given(base).when({ type: 'setSubBlockValue', id: 'j', subBlockId: 'projectId', value: '10001', clear: ['manualIssueKey'] }).events.map((e) => e.type)).toEqual(['subBlockValueSet']);
+  });
+});
+
+describe('growBlock (click-to-add into a container, issue 14)', () => {
+  const base = history(add('loop1', 'loop', { data: { width: 500, height: 300 } }), add('f', 'function'), add('p', 'parallel'));
+
+  it('grows a loop to at least the sizes asked for, each side the larger of its size and the minimum', () => {
+    const { events, state } = given(base).when({ type: 'growBlock', id: 'loop1', minWidth: 760, minHeight: 200 });
+    expect(events).toEqual([{ type: 'blockResized', at: 1_000, id: 'loop1', width: 760, height: 300 }]);
+    expect(state.blocks['loop1']?.data).toMatchObject({ width: 760, height: 300 });
+    // A container with no size in its data counts as the 500 x 300 the canvas draws it at.
+    expect(given(base).when({ type: 'growBlock', id: 'p', minHeight: 420 }).events).toEqual([
+      { type: 'blockResized', at: 1_000, id: 'p', width: 500, height: 420 },
+    ]);
+  });
+
+  it('is a no-op when the container is already big enough', () => {
+    expect(given(base).when({ type: 'growBlock', id: 'loop1', minWidth: 500, minHeight: 120 }).events).toEqual([]);
+    expect(given(base).when({ type: 'growBlock', id: 'loop1' }).events).toEqual([]);
+    expect(given(base).when({ type: 'growBlock', id: 'p', minWidth: 499 }).events).toEqual([]);
+  });
+
+  it('refuses a block that is not a container, a missing one, and bad numbers, naming the field', () => {
+    const plain = given(base).when({ type: 'growBlock', id: 'f', minWidth: 900 });
+    expect(plain.error?.code).toBe('validation');
+    expect(plain.error?.message).toBe('Invalid command: id: f is a function block; only a loop or parallel grows');
+    expect(given(base).when({ type: 'growBlock', id: 'ghost', minWidth: 900 }).error?.code).toBe('not_found');
+    expect(() => parseCommand({ type: 'growBlock', id: 'loop1', minWidth: -1 })).toThrow(/minWidth/);
+    expect(() => parseCommand({ type: 'growBlock', id: 'loop1', minHeight: 'tall' })).toThrow(/minHeight/);
+    expect(() => parseCommand({ type: 'growBlock', id: 'loop1', minWidth: Number.POSITIVE_INFINITY })).toThrow(/minWidth/);
+  });
+
+  it('two concurrent grows of one container compose, whichever lands second (as the session re-sends after a conflict)', () => {
+    // A and B both start from the 500 x 300 loop: A needs it taller, B wider.
+    const a = { type: 'growBlock', id: 'loop1', minWidth: 500, minHeight: 420 } as const;
+    const b = { type: 'growBlock', id: 'loop1', minWidth: 760, minHeight: 300 } as const;
+    for (const [first, second] of [[a, b], [b, a]] as const) {
+      const once = given(base).when(first);
+      const twice = given([...base, ...once.events]).when(second);
+      expect(twice.state.blocks['loop1']?.data).toMatchObject({ width: 760, height: 420 });
+    }
+    // With resizeBlock's absolute sizes, B landing second shrank A's growth.
+    const resized = given(base).when([
+      { type: 'resizeBlock', id: 'loop1', width: 500, height: 420 },
+      { type: 'resizeBlock', id: 'loop1', width: 760, height: 300 },
+    ]);
+    expect(resized.state.blocks['loop1']?.data).toMatchObject({ width: 760, height: 300 });
   });
 });

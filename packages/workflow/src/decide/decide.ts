@@ -8,6 +8,7 @@ import type { WorkflowState } from '../model/state.js';
 import { decideImportYaml } from '../yaml/importYaml.decide.js';
 import { decideAddBlock, decideDuplicateBlock } from './addBlock.decide.js';
 import {
+  decideGrowBlock,
   decideRemoveBlock,
   decideRenameBlock,
   decideSetAdvancedMode,
@@ -71,6 +72,8 @@ function decide(state: WorkflowState, command: Command, ctx: DecideContext): Wor
     case 'toggleHandles':
     case 'setWide':
       return decideSimpleEdit(state, command, ctx);
+    case 'growBlock':
+      return decideGrowBlock(state, command, ctx);
     case 'setParent':
       return decideSetParent(state, command, ctx);
     case 'removeBlock':
