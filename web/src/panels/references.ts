@@ -1,4 +1,4 @@
-import { referenceName } from '@weft/catalog';
+import { inputFormatFields, referenceName } from '@weft/catalog';
 import type { BlockState, WorkflowState } from '@weft/workflow';
 
 /** A block's name as references spell it: lowercased, spaces removed (spec 000 §4). */
@@ -62,7 +62,8 @@ export function referenceOptions(state: WorkflowState, blockId: string): RefOpti
       continue;
     }
     const paths = outputPaths(block.outputs);
-    if (block.type === 'starter') paths.unshift('input');
+    // The starter's input format names the fields a run is given: `<start.question>` reads one, as the deploy check allows.
+    if (block.type === 'starter') paths.unshift('input', ...inputFormatFields(block.subBlocks.inputFormat?.value).map((f) => f.name));
     for (const path of [...new Set(paths)]) options.push({ insert: `<${name}.${path}>`, group: block.name });
   }
   for (const v of Object.values(state.variables)) options.push({ insert: `<variable.${refName(v.name)}>`, group: 'Variables' });

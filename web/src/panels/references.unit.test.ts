@@ -32,6 +32,14 @@ describe('references in fields', () => {
     expect(inserts.some((i) => i.startsWith('<unrelated'))).toBe(false);
   });
 
+  it('offer the fields of the starter\'s input format as <start.field>', () => {
+    const starter = { ...state.blocks.s, subBlocks: { inputFormat: { id: 'inputFormat', type: 'input-format', value: [{ id: 'f1', name: 'question', type: 'string' }, { id: 'f2', name: '', type: 'string' }] } } };
+    const withFormat = { ...state, blocks: { ...state.blocks, s: starter } } as unknown as WorkflowState;
+    const inserts = referenceOptions(withFormat, 'a').map((o) => o.insert);
+    expect(inserts).toEqual(expect.arrayContaining(['<start.input>', '<start.question>']));
+    expect(inserts).not.toContain('<start.>');
+  });
+
   it('offer a container\'s item and index only inside it, and its results after it', () => {
     const after = { ...state, blocks: { ...state.blocks, z: block('z', 'function', 'After', { result: 'any' }) }, edges: [...state.edges, { id: '3', source: 'l', target: 'z', sourceHandle: 'loop-end-source' }] } as unknown as WorkflowState;
     const inserts = referenceOptions(after, 'z').map((o) => o.insert);
