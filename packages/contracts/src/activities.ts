@@ -31,6 +31,12 @@ export interface StoreLargeOutput {
   executionId: string;
   /** Outputs whose JSON text is longer than this many characters are kept aside (the run's own threshold). */
   overLength: number;
+  /**
+   * Which call of the run this is, the same for every try of it (the run tries a call again as a new
+   * activity): the worker keeps a try's value in the call's one slot, so tries overwrite it. Without
+   * it the slot is the activity's own.
+   */
+  call?: number;
 }
 
 /** What the function activity answers: the function's output, or its reference when it was kept aside. */

@@ -46,8 +46,8 @@ const models = createModelActivities({
 const runs = createServiceClient(runner.RunServiceService, serviceAddress(rt.config, 'runner'), { deadlineMs: rt.config.GRPC_DEADLINE_MS });
 rt.onClose(async () => runs.close());
 const outputs: OutputStore = {
-  storeValue: async (executionId, valueJson) => {
-    const { ref, bytes } = await runs.storeValue({ executionId, valueJson });
+  storeValue: async (executionId, valueJson, key) => {
+    const { ref, bytes } = await runs.storeValue({ executionId, valueJson, key });
     return { $blobRef: ref, bytes };
   },
   logger: rt.logger,

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { IntegrationActivities, StoreLargeOutput, StoredValueRef, ToolFailureDetails } from '@weft/contracts';
 import { withRequestContext, type Logger } from '@weft/platform';
@@ -34,22 +36,50 @@ function unlessCancelled<T>(signal: AbortSignal | undefined, value: T): T {
   return value;
 }
 
-/** Where large outputs are kept aside: the runner's stored values of a run (its StoreValue call). */
+/**
+ * Where large outputs are kept aside: the runner's stored values of a run (its StoreValue call). With a
+ * `key` the value goes to that slot of the run, replacing what an earlier try stored there.
+ */
 export interface OutputStore {
-  storeValue(executionId: string, json: string): Promise<StoredValueRef>;
+  storeValue(executionId: string, json: string, key?: string): Promise<StoredValueRef>;
   logger: Logger;
+}
+
+/** Which of an activity's values is kept aside: its output, or the answer of its (retried) failure. */
+type KeptAsideKind = 'output' | 'failure';
+
+/**
+ * The slot of a value kept aside: the same for every try of one call — its workflow run (workflow id
+ * and run id; a child workflow has its own workflow id) and the run's number of the call (`call`, as
+ * the run tries a call again as a new activity; else the activity's id, the same for Temporal's own
+ * retries) — so a retried 5xx or a call tried again after a lost completion overwrites one value
+ * instead of storing one per try. Hex, as a stored value's ref is `<executionId>/<key>`. None outside
+ * an activity.
+ */
+function keptAsideKey(ask: StoreLargeOutput, kind: KeptAsideKind): string | undefined {
+  let info: Context['info'];
+  try {
+    info = Context.current().info;
+  } catch {
+    return undefined; // called outside an activity (unit tests)
+  }
+  if (!info.workflowExecution) return undefined; // a standalone activity: no workflow run to tie the slot to
+  const { workflowId, runId } = info.workflowExecution;
+  const call = ask.call !== undefined ? `call:${ask.call}` : `activity:${info.activityId}`;
+  return createHash('sha256').update(JSON.stringify([workflowId, runId, call, kind])).digest('hex').slice(0, 32);
 }
 
 /**
  * `output` as the run asked for it: whole when short enough (or not asked), else kept aside and
- * answered as its reference. A store that fails leaves the output whole: the run stores it itself.
+ * answered as its reference, in the activity's `kind` slot (keptAsideKey). A store that fails leaves
+ * the output whole: the run stores it itself.
  */
-async function keptAside(store: OutputStore | undefined, ask: StoreLargeOutput | undefined, output: unknown): Promise<unknown> {
+async function keptAside(store: OutputStore | undefined, ask: StoreLargeOutput | undefined, output: unknown, kind: KeptAsideKind): Promise<unknown> {
   if (!store || !ask || output === undefined) return output;
   const json = JSON.stringify(output);
   if (json.length <= ask.overLength) return output;
   try {
-    return await store.storeValue(ask.executionId, json);
+    return await store.storeValue(ask.executionId, json, keptAsideKey(ask, kind));
   } catch (err) {
     store.logger.warn({ err, executionId: ask.executionId, length: json.length }, 'could not keep a large output aside; it goes back whole');
     return output;
@@ -64,7 +94,7 @@ async function keptAside(store: OutputStore | undefined, ask: StoreLargeOutput |
 async function answerWithin(store: OutputStore | undefined, ask: StoreLargeOutput | undefined, output: unknown): Promise<unknown> {
   if (!store || !ask || output === null || typeof output !== 'object' || !('data' in output)) return output;
   if (JSON.stringify(output).length <= ask.overLength) return output;
-  return { ...output, data: await keptAside(store, { ...ask, overLength: 0 }, output.data) };
+  return { ...output, data: await keptAside(store, { ...ask, overLength: 0 }, output.data, 'failure') };
 }
 
 /** A transient tool failure as Temporal retries it; one that got an answer carries it in its details. */
@@ -84,7 +114,7 @@ export function createActivities(deps: ActivityDeps, store?: OutputStore): Integ
           signal,
           await heartbeating(() => executeFunctionTimed(deps.sandbox, { code: input.code, params: input.params, envVars: input.envVars, timeout: input.timeoutMs, signal }), INTEGRATION_HEARTBEAT_MS),
         );
-        return out.success ? { ...out, output: (await keptAside(store, input.storeLargeOutput, out.output)) as typeof out.output | StoredValueRef } : out;
+        return out.success ? { ...out, output: (await keptAside(store, input.storeLargeOutput, out.output, 'output')) as typeof out.output | StoredValueRef } : out;
       });
     },
     executeTool(input) {
@@ -93,7 +123,7 @@ export function createActivities(deps: ActivityDeps, store?: OutputStore): Integ
         const { storeLargeOutput, ...call } = input;
         try {
           const res = unlessCancelled(signal, await heartbeating(() => deps.tools.execute(call, 'throw', signal), INTEGRATION_HEARTBEAT_MS));
-          return res.success ? { ...res, output: await keptAside(store, storeLargeOutput, res.output) } : res;
+          return res.success ? { ...res, output: await keptAside(store, storeLargeOutput, res.output, 'output') } : res;
         } catch (err) {
           // Transient failures (network, timeouts, 429, 5xx, an unreachable registry) are thrown retryable: the caller tries again.
           unlessCancelled(signal, undefined);

@@ -192,6 +192,7 @@ export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
     tokens: { prompt: 0, completion: 0, total: 0 },
     ...(args.rerun ? { reuse: { outputs: args.rerun.outputs, reused: reusedBlocks(graph, args.rerun) } } : {}),
     retryInitialMs: args.retryInitialIntervalMs ?? RETRY_INITIAL_MS,
+    storeCalls: 0,
     emit,
   };
   let outcome: FrameResult;

@@ -1,6 +1,6 @@
 import { executeChild, isCancellation, patched, workflowInfo } from '@temporalio/workflow';
 import { FUNCTION_TIMEOUT_MS, getBlock, RETRIES_FIELD, retriesError, STREAMING_BLOCK_TYPES, validateBlockParams } from '@weft/catalog';
-import type { CallContext, ToolResult } from '@weft/contracts';
+import type { CallContext, StoreLargeOutput, ToolResult } from '@weft/contracts';
 import { conditionAtLine, conditionProgram, maxAttemptsOf, parseConditions, structureToObject, tableToRecord } from '../blockValues.js';
 import { ERROR_HANDLE, handleOf } from '../graph.js';
 import { MODEL_BLOCK_TYPES, runModelBlock } from '../models/index.js';
@@ -226,9 +226,13 @@ async function runCondition(run: Run, frame: Frame, block: RunnableBlock, resolv
  * A function or tool block's output over the run's threshold is kept aside by the integrations worker
  * itself, which answers its reference: no storing activity of the run's own (three history events
  * and a workflow task fewer per large output). An output that worker could not store comes back whole
- * and the run stores it (`shrink`).
+ * and the run stores it (`shrink`). Taken once per call, before its tries: the call's number gives all
+ * its tries one slot (a 5xx's large answer tried five times is stored once). The number only goes into
+ * the activities' input, so histories recorded before replay unchanged.
  */
-const storeLarge = (run: Run) => ({ executionId: run.executionId, overLength: BLOB_THRESHOLD_BYTES });
+function storeLarge(run: Run): StoreLargeOutput {
+  return { executionId: run.executionId, overLength: BLOB_THRESHOLD_BYTES, call: ++run.storeCalls };
+}
 
 async function runFunction(run: Run, block: RunnableBlock, resolver: Resolver): Promise<BlockRun> {
   const code = typeof block.subBlocks.code?.value === 'string' ? block.subBlocks.code.value : '';
@@ -239,8 +243,9 @@ async function runFunction(run: Run, block: RunnableBlock, resolver: Resolver): 
   const unknown = unknownReferenceIn([rewritten]);
   if (unknown !== undefined) return fail(unknown, input);
   const fn = run.acts.integrations(timeoutMs + FUNCTION_MARGIN_MS);
+  const storeLargeOutput = storeLarge(run);
   const { value: res, ...called } = await withRetries(maxAttemptsOf(block), run.retryInitialMs, () =>
-    fn.executeFunction({ code: rewritten.code, params: rewritten.params, envVars: pickEnv(run.envVars, rewritten.envKeys), timeoutMs, requestId: run.args.requestId, storeLargeOutput: storeLarge(run) }),
+    fn.executeFunction({ code: rewritten.code, params: rewritten.params, envVars: pickEnv(run.envVars, rewritten.envKeys), timeoutMs, requestId: run.args.requestId, storeLargeOutput }),
   );
   const attempts = attemptFields(called.attempts, called.tries);
   if (res.success) return { exec: { success: true, output: res.output, ...attempts }, input };
@@ -297,9 +302,10 @@ async function runTool(run: Run, block: RunnableBlock, params: Record<string, un
   const tools = run.acts.integrations(TOOL_TIMEOUT_MS);
   const id = toolId;
   let called: { value: ToolResult; attempts: number; tries: AttemptRecord[] };
+  const storeLargeOutput = storeLarge(run);
   try {
     called = await withRetries(maxAttemptsOf(block), run.retryInitialMs, () =>
-      tools.executeTool({ toolId: id, params: toolParams, context: callContext(run, block), envVars: run.envVars, storeLargeOutput: storeLarge(run) }),
+      tools.executeTool({ toolId: id, params: toolParams, context: callContext(run, block), envVars: run.envVars, storeLargeOutput }),
     );
   } catch (err) {
     // A 429 or 5xx after the last try keeps that try's answer, as a 4xx does.

@@ -77,6 +77,8 @@ export interface Run {
   /** Rerun: these blocks take their earlier outputs instead of running. */
   reuse?: { outputs: Record<string, unknown>; reused: ReadonlySet<string> };
   retryInitialMs: number;
+  /** Function and tool calls asked to keep a large output aside so far: each call's number (StoreLargeOutput.call). */
+  storeCalls: number;
   emit(event: RunEvent): void;
 }
 
