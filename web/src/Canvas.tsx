@@ -29,7 +29,7 @@ import { applyMeasured, CONTAINER_SIZE, drawnFor, NOTHING_DRAWN, type BlockNode,
 import { boundsOf, boxesOf, cull, cullAgain, keepHandles, sameOr, viewOf, windowAround, windowServes, withKnownHandles, type Culled } from './canvas/cull';
 import { CanvasNodes, CanvasNodesContext, MiniMap } from './canvas/MiniMap';
 import { BLOCK_DRAG_TYPE, Palette } from './canvas/Palette';
-import { absolutePosition, clickPlacement, containerAt, FOOTPRINT, freeSpot, growCommands, mayNest, resizeCommands, type Rect } from './canvas/place';
+import { absolutePosition, clickPlacement, containerAt, dropPlacement, FOOTPRINT, growCommands, mayNest, resizeCommands, type Rect } from './canvas/place';
 import { unloadedMessage } from './collab/session';
 import { newId, useWorkflowSession } from './collab/useWorkflowSession';
 import { BlockPanel } from './panels/BlockPanel';
@@ -341,14 +341,14 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
     if (!state) return;
     const container = CONTAINER_DATA[blockType];
     const size = container ? { width: CONTAINER_SIZE.width, height: CONTAINER_SIZE.height } : undefined;
-    // A drop puts the block's top near the pointer, off any block it would cover; a click puts it right
-    // of the selected (or right-most) block on its row, further right or down when that is covered —
-    // into the container of a selected block inside one, or into a selected container (clickPlacement).
+    // A drop puts the block's top near the pointer, off any block it would cover — into the container
+    // under it, not left of or above its inset corner (dropPlacement); a click puts it right of the
+    // selected (or right-most) block on its row, further right or down when that is covered — into the
+    // container of a selected block inside one, or into a selected container (clickPlacement).
     const height = size?.height ?? FOOTPRINT.height;
     const selected = drawnRef.current.nodes.filter((n) => n.selected).map((n) => n.id);
-    const dropParent = exact ? containerAt(state, point)?.id : undefined;
     const { at: spot, parentId: parent } = exact
-      ? { at: freeSpot({ x: point.x, y: point.y - 30 + height / 2 }, state, size, dropParent), parentId: dropParent }
+      ? dropPlacement(state, point, size)
       : clickPlacement(state, selected, point, size, mayNest(blockType, catalogue.get(blockType)?.category));
     const id = newId();
     const base = parent ? absolutePosition(state, parent) : { x: 0, y: 0 };

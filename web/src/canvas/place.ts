@@ -114,31 +114,107 @@ function anchorOf(state: WorkflowState, selected: readonly string[]): BlockState
 }
 
 /** The first free spot right of `anchor` on its row, then further right, then below (`RIGHT_THEN_DOWN`). */
-function rightOf(state: WorkflowState, anchor: BlockState, size: Size, inside?: string): Position {
+function rightOf(state: WorkflowState, anchor: BlockState, size: Size): Position {
+  const start = besideOf(state, anchor);
+  return firstFree(ringSpots(start, size, RIGHT_THEN_DOWN), obstacles(state), size, start);
+}
+
+/** The spot right of a block on its row, `NEXT_GAP` from it. */
+function besideOf(state: WorkflowState, anchor: BlockState): Position {
   const from = blockRect(state, anchor);
-  const start = { x: from.x + from.width + NEXT_GAP, y: from.y };
-  return firstFree(ringSpots(start, size, RIGHT_THEN_DOWN), obstacles(state, inside), size, start);
+  return { x: from.x + from.width + NEXT_GAP, y: from.y };
 }
 
 /** Where the first block inside a container goes, from its top-left corner: below its title, right of its Start pill. */
 export const CONTAINER_INSET = { x: 110, y: 60 };
 
 /**
- * The first free spot inside a container, row by row from its inset corner while a block (its
- * footprint, margin included) fits within its edges; when none does, right of that corner then down
- * (`RIGHT_THEN_DOWN`), the container to grow.
+ * Spots inside a container (its box `box`), from its inset corner: its own area row by row (while a
+ * block, its footprint's margin included, fits within its right edge), the rows going on below its
+ * bottom edge (it grows down); then ring by ring right and down (`RIGHT_THEN_DOWN`: it grows right).
  */
-function insideSpot(state: WorkflowState, container: BlockState, size: Size): Position {
-  const box = blockRect(state, container);
+function* containerSpots(box: Rect, size: Size): Generator<Position> {
   const start = { x: box.x + CONTAINER_INSET.x, y: box.y + CONTAINER_INSET.y };
   const step = { x: size.width / 2, y: size.height / 2 + 10 };
-  function* spots(): Generator<Position> {
-    for (let y = start.y; y + size.height <= box.y + box.height; y += step.y) {
-      for (let x = start.x; x + size.width <= box.x + box.width; x += step.x) yield { x, y };
-    }
-    yield* ringSpots(start, size, RIGHT_THEN_DOWN);
+  for (let row = 0; row < RINGS; row++) {
+    const y = start.y + row * step.y;
+    for (let x = start.x; x === start.x || x + size.width <= box.x + box.width; x += step.x) yield { x, y };
   }
-  return firstFree(spots(), obstacles(state, container.id), size, start);
+  yield* ringSpots(start, size, RIGHT_THEN_DOWN);
+}
+
+/** Spots for a block going beside `anchor` in its container: right of it, on along its row within the container's edges, then `containerSpots`. */
+function* besideSpots(state: WorkflowState, anchor: BlockState, box: Rect, size: Size): Generator<Position> {
+  const start = besideOf(state, anchor);
+  yield start;
+  for (let x = start.x + size.width / 2; x + size.width <= box.x + box.width; x += size.width / 2) yield { x, y: start.y };
+  yield* containerSpots(box, size);
+}
+
+/** A container on the way out from where a new block goes: its box now, and grown right and down (never shrunk) to hold the block. */
+interface Growth {
+  block: BlockState;
+  box: Rect;
+  grown: Rect;
+}
+
+/** Container `parentId` and the containers around it, each grown so that `rect` (and the one inside it, grown) lies within it. */
+function growths(state: WorkflowState, parentId: string | undefined, rect: Rect): Growth[] {
+  const out: Growth[] = [];
+  let need = rect;
+  const seen = new Set<string>();
+  for (let id = parentId; id !== undefined && !seen.has(id); ) {
+    seen.add(id);
+    const container = state.blocks[id];
+    if (!container || !isContainer(container)) break;
+    const box = blockRect(state, container);
+    const grown = { ...box, width: Math.max(box.width, Math.ceil(need.x + need.width - box.x)), height: Math.max(box.height, Math.ceil(need.y + need.height - box.y)) };
+    out.push({ block: container, box, grown });
+    need = grown;
+    id = container.data.parentId;
+  }
+  return out;
+}
+
+/** What a container's growing adds to its box: the strip right of it and the strip below it. */
+function addedStrips({ box, grown }: Growth): Rect[] {
+  const right = box.x + box.width;
+  const bottom = box.y + box.height;
+  const strips = [
+    { x: right, y: grown.y, width: grown.x + grown.width - right, height: grown.height },
+    { x: grown.x, y: bottom, width: grown.width, height: grown.y + grown.height - bottom },
+  ];
+  return strips.filter((r) => r.width > 0 && r.height > 0);
+}
+
+/** For container `parentId` and each container around it: the rectangles of the blocks its growing must not cover (all but those inside it and around it). */
+function foreignRects(state: WorkflowState, parentId: string): Map<string, Rect[]> {
+  const foreign = new Map<string, Rect[]>();
+  const all = Object.values(state.blocks).map((b) => ({ b, rect: blockRect(state, b) }));
+  for (const { block } of growths(state, parentId, { x: 0, y: 0, width: 0, height: 0 })) {
+    foreign.set(
+      block.id,
+      all.filter(({ b }) => !within(state.blocks, b, block.id) && !within(state.blocks, block, b.id)).map(({ rect }) => rect),
+    );
+  }
+  return foreign;
+}
+
+/**
+ * The first of `spots` where a block of `size` going into container `parentId` covers no block, and
+ * where growing that container and those around it to hold it (`growCommands`) covers none either:
+ * a container only grows over its own blocks. None such: undefined.
+ */
+function firstFit(state: WorkflowState, parentId: string, spots: Iterable<Position>, size: Size): Position | undefined {
+  const rects = obstacles(state, parentId);
+  const foreign = foreignRects(state, parentId);
+  for (const p of spots) {
+    const rect = { ...p, ...size };
+    if (rects.some((r) => overlaps(r, rect))) continue;
+    const covers = growths(state, parentId, rect).some((g) => addedStrips(g).some((strip) => (foreign.get(g.block.id) ?? []).some((r) => overlaps(strip, r))));
+    if (!covers) return p;
+  }
+  return undefined;
 }
 
 /** Whether a block of this type may go inside a loop or parallel: not the starter, nor a trigger (a run starts there, never inside a container). */
@@ -154,42 +230,63 @@ export interface Placement {
 
 /**
  * Click-to-add's placement. With a block inside a loop or parallel selected, the new block goes into
- * that container right of it (as `nextSpot`, the container not counting as covered); with a container
- * selected, into it at its first free spot. Otherwise, and for a block that may not nest
- * (`mayNest` false), `nextSpot`'s spot at the top level. `growCommands` then fits the container to it.
+ * that container: right of it on its row, then on along that row within the container's edges; with a
+ * container selected, into it. Then (both) the container's own area row by row from its inset corner,
+ * then rows below it (it grows down), then right and down (it grows right) — never on a block, and never
+ * where the container, or one around it, would grow over a block that is not its own (`firstFit`); when
+ * no such spot is found, or for a block that may not nest (`mayNest` false), `nextSpot`'s spot at the
+ * top level. `growCommands` then fits the container to it.
  */
 export function clickPlacement(state: WorkflowState, selected: readonly string[], fallback: Position, size: Size = FOOTPRINT, nests = true): Placement {
   const anchor = nests ? anchorOf(state, selected) : undefined;
   // Only a selected block leads inside (with nothing selected, the right-most block may be in a container).
   if (anchor && selected.includes(anchor.id)) {
-    if (isContainer(anchor)) return { at: insideSpot(state, anchor, size), parentId: anchor.id };
     const parent = anchor.data.parentId === undefined ? undefined : state.blocks[anchor.data.parentId];
-    if (parent && isContainer(parent)) return { at: rightOf(state, anchor, size, parent.id), parentId: parent.id };
+    const into = isContainer(anchor) ? anchor : parent && isContainer(parent) ? parent : undefined;
+    if (into) {
+      const box = blockRect(state, into);
+      const at = firstFit(state, into.id, into === anchor ? containerSpots(box, size) : besideSpots(state, anchor, box, size), size);
+      if (at) return { at, parentId: into.id };
+    }
   }
   return { at: nextSpot(state, selected, fallback, size) };
 }
 
 /**
+ * A palette drop's placement: the block's top near the pointer (`point`), off any block it would
+ * cover (`freeSpot`). Dropped on a container, it goes into the innermost one under the pointer, its
+ * spot never left of or above the container's inset corner (below its title, right of its Start pill),
+ * and never where the container would grow over a block that is not its own (`firstFit`: the nearest
+ * such spot, else the container's own area as click-to-add fills it); none: at the top level.
+ */
+export function dropPlacement(state: WorkflowState, point: Position, size: Size = FOOTPRINT): Placement {
+  const center = { x: point.x, y: point.y - 30 + size.height / 2 };
+  const into = containerAt(state, point);
+  if (into) {
+    const box = blockRect(state, into);
+    const min = { x: box.x + CONTAINER_INSET.x, y: box.y + CONTAINER_INSET.y };
+    const start = { x: Math.max(min.x, Math.round(center.x - size.width / 2)), y: Math.max(min.y, Math.round(center.y - size.height / 2)) };
+    function* spots(): Generator<Position> {
+      for (const p of ringSpots(start, size, AROUND)) if (p.x >= min.x && p.y >= min.y) yield p;
+      yield* containerSpots(box, size);
+    }
+    const at = firstFit(state, into.id, spots(), size);
+    if (at) return { at, parentId: into.id };
+  }
+  return { at: freeSpot(center, state, size) };
+}
+
+/**
  * The commands that grow container `parentId`, and the containers around it, so that `rect` (a
- * block's footprint on the canvas, its margin included) lies within it.
- * Containers only grow, to the right and down: their corner and their children stay where they are.
+ * block's footprint on the canvas, its margin included) lies within it: a `growBlock` each ("at
+ * least" this size, decided against the server's state, so a concurrent grow by another user is
+ * kept, never shrunk back). Containers only grow, to the right and down: their corner and their
+ * children stay where they are.
  */
 export function growCommands(state: WorkflowState, parentId: string | undefined, rect: Rect): Command[] {
-  const commands: Command[] = [];
-  let need = rect;
-  const seen = new Set<string>();
-  for (let id = parentId; id !== undefined && !seen.has(id); ) {
-    seen.add(id);
-    const container = state.blocks[id];
-    if (!container || !isContainer(container)) break;
-    const box = blockRect(state, container);
-    const width = Math.max(box.width, Math.ceil(need.x + need.width - box.x));
-    const height = Math.max(box.height, Math.ceil(need.y + need.height - box.y));
-    if (width !== box.width || height !== box.height) commands.push(...resizeCommands(state, id, width, height, container.position));
-    need = { ...box, width, height };
-    id = container.data.parentId;
-  }
-  return commands;
+  return growths(state, parentId, rect)
+    .filter(({ box, grown }) => grown.width !== box.width || grown.height !== box.height)
+    .map(({ block, grown }) => ({ type: 'growBlock', id: block.id, minWidth: grown.width, minHeight: grown.height }));
 }
 
 /** The one of `blocks` reaching furthest right on the canvas (the top one of a tie). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BlockState, WorkflowState } from '@weft/workflow';
-import { absolutePosition, blockRect, clickPlacement, CONTAINER_INSET, containerAt, FOOTPRINT, freeSpot, growCommands, mayNest, NEXT_GAP, nextSpot, resizeCommands } from './place';
+import { absolutePosition, blockRect, clickPlacement, CONTAINER_INSET, containerAt, dropPlacement, FOOTPRINT, freeSpot, growCommands, mayNest, NEXT_GAP, nextSpot, resizeCommands, type Placement, type Rect } from './place';
 
 const block = (id: string, type: string, x: number, y: number, data: BlockState['data'] = {}): BlockState =>
   ({ id, type, name: id, position: { x, y }, subBlocks: {}, outputs: {}, enabled: true, horizontalHandles: true, isWide: false, height: 0, advancedMode: false, data }) as BlockState;
@@ -104,10 +104,13 @@ describe('click-to-add into a container', () => {
     const placed = clickPlacement(s, ['child'], { x: 0, y: 0 });
     expect(placed).toEqual({ at: { x: 1040 + 260 + NEXT_GAP, y: 160 }, parentId: 'loop' });
     // Its right edge is past the loop's (1500): the loop grows right to it, keeping its corner.
-    expect(growCommands(s, placed.parentId, { ...placed.at, ...FOOTPRINT })).toEqual([{ type: 'resizeBlock', id: 'loop', width: 1400 + 260 - 1000, height: 300 }]);
-    // The spot right of it taken by a sibling: further right in the same loop.
+    // A growBlock: "at least" this size, so a concurrent grow by another user is not shrunk back.
+    expect(growCommands(s, placed.parentId, { ...placed.at, ...FOOTPRINT })).toEqual([{ type: 'growBlock', id: 'loop', minWidth: 1400 + 260 - 1000, minHeight: 300 }]);
+    // The spot right of it taken by a sibling: the loop's own area, row by row, before it grows.
     const busy = state([...Object.values(s.blocks), block('sib', 'agent', 400, 60, { parentId: 'loop' })]);
-    expect(clickPlacement(busy, ['child'], { x: 0, y: 0 })).toEqual({ at: { x: 1400 + 260, y: 160 }, parentId: 'loop' });
+    const inArea = clickPlacement(busy, ['child'], { x: 0, y: 0 });
+    expect(inArea).toEqual({ at: { x: 1000 + CONTAINER_INSET.x, y: 100 + 300 - FOOTPRINT.height }, parentId: 'loop' });
+    expect(growCommands(busy, 'loop', { ...inArea.at, ...FOOTPRINT })).toEqual([]);
   });
 
   it('with a loop selected, puts the new block inside it at its first free spot, row by row, then grows it', () => {
@@ -129,7 +132,7 @@ describe('click-to-add into a container', () => {
     expect(third.parentId).toBe('loop');
     const grown = growCommands(full, 'loop', { ...third.at, ...FOOTPRINT });
     expect(grown).toHaveLength(1);
-    const after = state([...Object.values(full.blocks).filter((b) => b.id !== 'loop'), block('loop', 'loop', 1000, 100, grown[0]?.type === 'resizeBlock' ? { width: grown[0].width, height: grown[0].height } : {}), block('c', 'agent', third.at.x - 1000, third.at.y - 100, { parentId: 'loop' })]);
+    const after = state([...Object.values(full.blocks).filter((b) => b.id !== 'loop'), block('loop', 'loop', 1000, 100, grown[0]?.type === 'growBlock' ? { width: grown[0].minWidth, height: grown[0].minHeight } : {}), block('c', 'agent', third.at.x - 1000, third.at.y - 100, { parentId: 'loop' })]);
     const box = blockRect(after, after.blocks.loop as BlockState);
     const rects = ['a', 'b', 'c'].map((id) => blockRect(after, after.blocks[id] as BlockState));
     for (const r of rects) expect(r.x + r.width <= box.x + box.width && r.y + r.height <= box.y + box.height).toBe(true);
@@ -141,8 +144,8 @@ describe('click-to-add into a container', () => {
     const inner = block('inner', 'loop', 100, 50, { parentId: 'outer', width: 500, height: 300 });
     const nested = state([outer, inner]);
     expect(growCommands(nested, 'inner', { x: 500, y: 300, ...FOOTPRINT })).toEqual([
-      { type: 'resizeBlock', id: 'inner', width: 500 + 260 - 100, height: 300 + 110 - 50 },
-      { type: 'resizeBlock', id: 'outer', width: 100 + 660, height: 50 + 360 },
+      { type: 'growBlock', id: 'inner', minWidth: 500 + 260 - 100, minHeight: 300 + 110 - 50 },
+      { type: 'growBlock', id: 'outer', minWidth: 100 + 660, minHeight: 50 + 360 },
     ]);
     expect(growCommands(nested, 'inner', { x: 120, y: 60, ...FOOTPRINT })).toEqual([]);
     expect(growCommands(nested, undefined, { x: 5000, y: 5000, ...FOOTPRINT })).toEqual([]);
@@ -161,5 +164,100 @@ describe('click-to-add into a container', () => {
     // Nothing selected (the loop is the right-most block) or the starter selected: the top level.
     expect(clickPlacement(s, [], { x: 0, y: 0 })).toEqual({ at: nextSpot(s, [], { x: 0, y: 0 }) });
     expect(clickPlacement(s, ['start'], { x: 0, y: 0 })).toEqual({ at: { x: 260 + NEXT_GAP, y: 100 } });
+  });
+});
+
+/** The state after click-to-add or a drop: its containers grown as growCommands asks, the new block `new` in place. */
+function placed(s: WorkflowState, at: Placement): WorkflowState {
+  const grown = new Map(growCommands(s, at.parentId, { ...at.at, ...FOOTPRINT }).flatMap((c) => (c.type === 'growBlock' ? [[c.id, c] as const] : [])));
+  const blocks = Object.values(s.blocks).map((b) => {
+    const g = grown.get(b.id);
+    return g ? { ...b, data: { ...b.data, width: Math.max(b.data.width ?? 500, g.minWidth ?? 0), height: Math.max(b.data.height ?? 300, g.minHeight ?? 0) } } : b;
+  });
+  const base = at.parentId ? absolutePosition(s, at.parentId) : { x: 0, y: 0 };
+  return state([...blocks, block('new', 'agent', at.at.x - base.x, at.at.y - base.y, at.parentId ? { parentId: at.parentId } : {})]);
+}
+const covers = (a: Rect, b: Rect) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+/** Whether `container` (grown) covers a block that is neither inside it nor around it. */
+function coversOthers(s: WorkflowState, container: string): boolean {
+  const inside = (b: BlockState, id: string): boolean => b.id === id || (b.data.parentId !== undefined && inside(s.blocks[b.data.parentId] as BlockState, id));
+  const c = s.blocks[container] as BlockState;
+  return Object.values(s.blocks).some((b) => !inside(b, container) && !inside(c, b.id) && covers(blockRect(s, c), blockRect(s, b)));
+}
+
+describe('click-to-add never grows a container over blocks that are not its own', () => {
+  it('a block in a loop selected, a top-level block right of the loop: the loop\'s own area, not past that block', () => {
+    const s = state([block('loop', 'loop', 0, 0, { width: 500, height: 300 }), block('a', 'agent', 110, 60, { parentId: 'loop' }), block('b', 'agent', 600, 100)]);
+    const at = clickPlacement(s, ['a'], { x: 0, y: 0 });
+    // Right of `a` the loop would grow over `b`: the next row of its own area, and it does not grow.
+    expect(at).toEqual({ at: { x: 110, y: 190 }, parentId: 'loop' });
+    expect(growCommands(s, 'loop', { ...at.at, ...FOOTPRINT })).toEqual([]);
+    expect(coversOthers(placed(s, at), 'loop')).toBe(false);
+  });
+
+  it('a loop inside a parallel: the loop does not grow over a sibling block in the parallel', () => {
+    const s = state([
+      block('par', 'parallel', 0, 0, { width: 1200, height: 500 }),
+      block('loop', 'loop', 50, 50, { parentId: 'par', width: 500, height: 300 }),
+      block('a', 'agent', 110, 60, { parentId: 'loop' }),
+      block('c', 'agent', 650, 100, { parentId: 'par' }),
+    ]);
+    const at = clickPlacement(s, ['a'], { x: 0, y: 0 });
+    expect(at.parentId).toBe('loop');
+    const after = placed(s, at);
+    expect(coversOthers(after, 'loop')).toBe(false);
+    expect(coversOthers(after, 'par')).toBe(false);
+    expect(at.at).toEqual({ x: 50 + 110, y: 50 + 60 + 130 });
+  });
+
+  it('a full loop selected: it grows down, not right over a top-level block; rightward only when below is taken', () => {
+    const full = [block('loop', 'loop', 0, 0, { width: 500, height: 300 }), block('a', 'agent', 110, 60, { parentId: 'loop' }), block('b', 'agent', 110, 190, { parentId: 'loop' })];
+    const s = state([...full, block('t', 'agent', 600, 0)]);
+    const at = clickPlacement(s, ['loop'], { x: 0, y: 0 });
+    expect(at).toEqual({ at: { x: 110, y: 320 }, parentId: 'loop' });
+    expect(growCommands(s, 'loop', { ...at.at, ...FOOTPRINT })).toEqual([{ type: 'growBlock', id: 'loop', minWidth: 500, minHeight: 430 }]);
+    expect(coversOthers(placed(s, at), 'loop')).toBe(false);
+    // A top-level block under the loop instead: it grows right, not down over that block.
+    const below = state([...full, block('u', 'agent', 0, 320)]);
+    const right = clickPlacement(below, ['loop'], { x: 0, y: 0 });
+    expect(right).toEqual({ at: { x: 370, y: 60 }, parentId: 'loop' });
+    expect(growCommands(below, 'loop', { ...right.at, ...FOOTPRINT })).toEqual([{ type: 'growBlock', id: 'loop', minWidth: 630, minHeight: 300 }]);
+    expect(coversOthers(placed(below, right), 'loop')).toBe(false);
+  });
+
+  it('with no spot that leaves the other blocks uncovered, the block goes to the top level as nextSpot places it', () => {
+    const walled = state([
+      block('loop', 'loop', 0, 0, { width: 500, height: 300 }),
+      block('a', 'agent', 110, 60, { parentId: 'loop' }),
+      block('b', 'agent', 110, 190, { parentId: 'loop' }),
+      block('wall', 'parallel', 510, -20000, { width: 40000, height: 40000 }),
+      block('floor', 'parallel', -20000, 310, { width: 40000, height: 40000 }),
+    ]);
+    expect(clickPlacement(walled, ['loop'], { x: 0, y: 0 })).toEqual({ at: nextSpot(walled, ['loop'], { x: 0, y: 0 }) });
+    expect(clickPlacement(walled, ['a'], { x: 0, y: 0 })).toEqual({ at: nextSpot(walled, ['a'], { x: 0, y: 0 }) });
+  });
+});
+
+describe('dropping a block from the palette', () => {
+  const loop = block('loop', 'loop', 1000, 100, { width: 500, height: 300 });
+
+  it('near a container\'s left or top edge: inside it, never left of or above its inset corner', () => {
+    const s = state([loop]);
+    expect(dropPlacement(s, { x: 1050, y: 110 })).toEqual({ at: { x: 1000 + CONTAINER_INSET.x, y: 100 + CONTAINER_INSET.y }, parentId: 'loop' });
+    expect(dropPlacement(s, { x: 1300, y: 105 })).toEqual({ at: { x: 1300 - 130, y: 100 + CONTAINER_INSET.y }, parentId: 'loop' });
+    expect(dropPlacement(s, { x: 1010, y: 300 })).toEqual({ at: { x: 1000 + CONTAINER_INSET.x, y: 270 }, parentId: 'loop' });
+  });
+
+  it('away from containers: its top near the pointer, off any block', () => {
+    const s = state([loop]);
+    expect(dropPlacement(s, { x: 200, y: 200 })).toEqual({ at: { x: 70, y: 170 } });
+    expect(dropPlacement(s, { x: 200, y: 200 })).toEqual({ at: freeSpot({ x: 200, y: 170 + FOOTPRINT.height / 2 }, s) });
+  });
+
+  it('into a container next to a top-level block: the container does not grow over it', () => {
+    const s = state([loop, block('t', 'agent', 1600, 100)]);
+    const at = dropPlacement(s, { x: 1450, y: 150 });
+    expect(at.parentId).toBe('loop');
+    expect(coversOthers(placed(s, at), 'loop')).toBe(false);
   });
 });
