@@ -49,7 +49,7 @@ export interface OutputStore {
 type KeptAsideKind = 'output' | 'failure';
 
 /**
- * The slot of a value kept aside: the same for every try of one call — its workflow run (workflow id
+ * The slot of a value kept aside (a failure's answer; an output's is its try's): the same for every try of one call — its workflow run (workflow id
  * and run id; a child workflow has its own workflow id) and the run's number of the call (`call`, as
  * the run tries a call again as a new activity; else the activity's id, the same for Temporal's own
  * retries) — so a retried 5xx or a call tried again after a lost completion overwrites one value
@@ -65,7 +65,10 @@ function keptAsideKey(ask: StoreLargeOutput, kind: KeptAsideKind): string | unde
   }
   if (!info.workflowExecution) return undefined; // a standalone activity: no workflow run to tie the slot to
   const { workflowId, runId } = info.workflowExecution;
-  const call = ask.call !== undefined ? `call:${ask.call}` : `activity:${info.activityId}`;
+  // An output has a slot per try (its activity): a try abandoned after a heartbeat timeout that
+  // finishes late must not replace the output a newer try answered and the run recorded. A failure's
+  // answer is what repeats from try to try: one slot per call.
+  const call = kind === 'failure' && ask.call !== undefined ? `call:${ask.call}` : `activity:${info.activityId}`;
   return createHash('sha256').update(JSON.stringify([workflowId, runId, call, kind])).digest('hex').slice(0, 32);
 }
 

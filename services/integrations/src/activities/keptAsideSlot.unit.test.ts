@@ -86,12 +86,14 @@ describe('a large value kept aside by a call tried again', () => {
     expect(new Set([failed, other, child]).size).toBe(3);
     expect(ok).toMatchObject({ success: true, output: { $blobRef: expect.stringMatching(/^exec-1\/[0-9a-f]{32}$/) } });
     expect(store.slots.size).toBe(4);
-    // A function tried again after its completion was lost (a new activity) stores its output in the same slot.
+    // An output's slot is its try's: a try abandoned after a heartbeat timeout that answers late (or a
+    // function tried again after its completion was lost) never replaces the output another try answered.
     const fn = () => acts.executeFunction({ code: 'return "x".repeat(2000)', params: {}, envVars: {}, timeoutMs: 5_000, storeLargeOutput: { ...ask, call: 5 } });
     const once = await run(fn, { activityId: '9' });
     const again = await run(fn, { activityId: '10' });
     expect(once).toMatchObject({ success: true, output: { $blobRef: expect.stringMatching(/^exec-1\//) } });
-    expect(again).toMatchObject({ output: once instanceof ApplicationFailure ? null : once.output });
-    expect(store.slots.size).toBe(5);
+    expect(again).toMatchObject({ success: true, output: { $blobRef: expect.stringMatching(/^exec-1\//) } });
+    expect((again as { output: { $blobRef: string } }).output.$blobRef).not.toBe((once as { output: { $blobRef: string } }).output.$blobRef);
+    expect(store.slots.size).toBe(6);
   });
 });
