@@ -9,11 +9,18 @@ export interface SelectorItem {
   id: string;
   name: string;
   detail?: string;
+  /**
+   * On `selected` only: the item's own id, when the stored choice is an alias the provider took for
+   * it (a Jira project's key `OPS` for the project `10001`, Outlook's `SentItems`), so the open list
+   * marks that item. Absent when the stored choice is the item's own id.
+   */
+  itemId?: string;
 }
 
 /**
  * One answer: at most 100 items, and a cursor when there are more. Asked with `selectedId`, it also
- * carries that choice's item (`null` when the provider does not have it), wherever in the list it is.
+ * carries that choice's item (`null` when the provider does not have it), wherever in the list it is,
+ * under the stored id (with `itemId` when that is an alias).
  */
 export interface SelectorPage {
   items: SelectorItem[];

@@ -5,7 +5,7 @@ import { api, type SelectorItem, type SelectorPage } from '../../api';
 import { Icon } from '../../ui/icons';
 import { ComboToggle } from './ComboToggle';
 import { useFormBlock, useFormEnv } from './FormContext';
-import { chosenItemId, chosenLabel, isListKey, isReference, LIST_MAX_HEIGHT, listPlacement, listProblem, nextActive, pageItems, resourceNoun, selectorValues } from './selectors';
+import { chosenItemId, chosenLabel, isListKey, isReference, LIST_MAX_HEIGHT, listPlacement, listProblem, nextActive, pageItems, pickedValue, resourceNoun, selectorValues } from './selectors';
 
 interface Props {
   field: SubBlockConfig;
@@ -101,7 +101,8 @@ export function ResourceSelectorField({ field, label, value, onChange }: Props) 
   });
   const found = lookup.data?.selected;
   const chosen = listed.known || !found ? listed : chosenLabel(current, [found]);
-  // The listed item marked as chosen: by id, or the item a choice stored as an alias (a Jira key, a channel's name) names.
+  // The listed item marked as chosen: by id, or the item a choice stored as an alias (a Jira key, a
+  // channel's name) names — the route's `selected.itemId`, the exact item, never one of the same name.
   const chosenId = chosenItemId(current, items, found ?? remembered);
   const problem = listProblem(answers.error);
   const more = answers.hasNextPage && !problem;
@@ -135,7 +136,8 @@ export function ResourceSelectorField({ field, label, value, onChange }: Props) 
     chosenNames.set(`${block.blockType}/${field.id}/${item.id}`, item);
     close();
     // The chosen item picked again keeps the value as stored (an alias stays the alias).
-    if (item.id !== chosenId) onChange(item.id);
+    const next = pickedValue(item.id, current, chosenId);
+    if (next !== undefined) onChange(next);
   };
   const loadMore = () => void answers.fetchNextPage();
   const choose = (index: number) => {

@@ -79,20 +79,33 @@ const bare = (name: string) => name.replace(/^#/, '');
 
 /**
  * The id of the listed item that is the stored choice, for the open list to mark: the item of that
- * id; else, for a choice stored as an alias (a Jira project by its key `OPS` while the list's item
- * has the id `10001`, a Slack channel by its name), the item the closed field named it by —
- * `resolved`, the route's `selected`, which answers under the stored value with the item's own name
- * and second line — else the one item whose second line (a key) or name is the value itself.
+ * id; else, when the route found the stored value (`resolved`: its `selected`, or the item picked
+ * before), the item it named — under `itemId` for a choice stored as an alias (a Jira project by its
+ * key `OPS` while the list's item has the id `10001`, Outlook's `SentItems`), else the value itself, an
+ * item on a page not loaded yet, so none of those loaded is marked (another folder of the same name
+ * is not that one); else (no answer yet, or the provider has no item of that id) the one item whose
+ * second line (a key) or name is the value itself (a Slack channel stored by its name).
  */
 export function chosenItemId(value: string, items: readonly SelectorItem[], resolved?: SelectorItem | null): string | undefined {
   if (value === '' || isReference(value)) return undefined;
   if (items.some((i) => i.id === value)) return value;
   if (resolved && resolved.id === value) {
-    const same = items.find((i) => i.name === resolved.name && (i.detail ?? '') === (resolved.detail ?? ''));
-    if (same) return same.id;
+    const own = resolved.itemId ?? value;
+    return items.some((i) => i.id === own) ? own : undefined;
   }
   const named = items.filter((i) => i.detail === value || (i.name !== '' && bare(i.name) === bare(value)));
   return named.length === 1 ? named[0]?.id : undefined;
+}
+
+/**
+ * What picking an item stores: its id; nothing (undefined: no edit) when it is the stored choice, or
+ * the item a choice stored as an alias names (`chosenId`, the marked item, differing from the stored
+ * value), so the alias stays as stored.
+ */
+export function pickedValue(itemId: string, stored: string, chosenId: string | undefined): string | undefined {
+  if (itemId === stored) return undefined;
+  if (chosenId !== undefined && chosenId !== stored && itemId === chosenId) return undefined;
+  return itemId;
 }
 
 /**

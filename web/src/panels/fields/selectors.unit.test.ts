@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getBlock, type SubBlockConfig } from '@weft/catalog';
 import { ApiError } from '../../api';
-import { chosenItemId, chosenLabel, isListKey, isReference, listPlacement, listProblem, nextActive, pageItems, resourceNoun, selectorValues, withDependentsCleared } from './selectors';
+import { chosenItemId, chosenLabel, isListKey, isReference, listPlacement, listProblem, nextActive, pageItems, pickedValue, resourceNoun, selectorValues, withDependentsCleared } from './selectors';
 
 const fieldsOf = (type: string): readonly SubBlockConfig[] => {
   const block = getBlock(type);
@@ -92,13 +92,13 @@ describe('the items a selector shows', () => {
   it('marks in the open list the item of the stored id, or the item a choice stored as an alias names (a Jira key, a channel by name)', () => {
     const projects = [{ id: '10000', name: 'Platform', detail: 'PROJ' }, { id: '10001', name: 'Operations', detail: 'OPS' }];
     expect(chosenItemId('10001', projects)).toBe('10001');
-    // The key `OPS` stored: the route's `selected` answers under it with the item's own name and second line.
-    expect(chosenItemId('OPS', projects, { id: 'OPS', name: 'Operations', detail: 'OPS' })).toBe('10001');
+    // The key `OPS` stored: the route's `selected` answers under it, with the item's own id as itemId.
+    expect(chosenItemId('OPS', projects, { id: 'OPS', name: 'Operations', detail: 'OPS', itemId: '10001' })).toBe('10001');
     // Before (or without) that answer, the item whose second line is the key.
     expect(chosenItemId('OPS', projects)).toBe('10001');
     // Outlook's well-known folder name, resolved by the route to the folder named Sent Items.
     const folders = [{ id: 'AAMk1', name: 'Inbox' }, { id: 'AAMk2', name: 'Sent Items' }];
-    expect(chosenItemId('SentItems', folders, { id: 'SentItems', name: 'Sent Items' })).toBe('AAMk2');
+    expect(chosenItemId('SentItems', folders, { id: 'SentItems', name: 'Sent Items', itemId: 'AAMk2' })).toBe('AAMk2');
     // A Slack channel stored by its name, with or without its '#'.
     const channels = [{ id: 'C001', name: '#general' }, { id: 'C002', name: '#random', detail: 'Private channel' }];
     expect(chosenItemId('general', channels)).toBe('C001');
@@ -109,7 +109,32 @@ describe('the items a selector shows', () => {
     expect(chosenItemId('CGONE0001', channels, null)).toBeUndefined();
     expect(chosenItemId('dev', [{ id: 'C1', name: '#dev' }, { id: 'C2', name: 'dev' }])).toBeUndefined();
     // A resolved item of another value (a stale answer) is not taken for this one.
-    expect(chosenItemId('PROJ2', projects, { id: 'OPS', name: 'Operations', detail: 'OPS' })).toBeUndefined();
+    expect(chosenItemId('PROJ2', projects, { id: 'OPS', name: 'Operations', detail: 'OPS', itemId: '10001' })).toBeUndefined();
+  });
+
+  it('marks no item of the same name for a plain id on a page not loaded, so another item can be picked', () => {
+    // Drive folders have no second line: the stored F2 "Invoices" is on page 2, another F1 "Invoices" on page 1.
+    const page1 = [{ id: 'F1', name: 'Invoices' }, { id: 'F3', name: 'Receipts' }];
+    const found = { id: 'F2', name: 'Invoices' };
+    expect(chosenItemId('F2', page1, found)).toBeUndefined();
+    // The same for the item picked before (kept by its own id), before the route answers.
+    expect(chosenItemId('F2', page1, { id: 'F2', name: 'Invoices' })).toBeUndefined();
+    // Picking F1 stores F1; with page 2 loaded, F2 itself is marked.
+    expect(pickedValue('F1', 'F2', chosenItemId('F2', page1, found))).toBe('F1');
+    expect(chosenItemId('F2', [...page1, { id: 'F2', name: 'Invoices' }], found)).toBe('F2');
+    // A value the route found as an id is not matched by name, even to one item of that name.
+    expect(chosenItemId('general', [{ id: 'C001', name: '#general' }], { id: 'general', name: 'general' })).toBeUndefined();
+    // An alias's item that is not loaded marks nothing either.
+    expect(chosenItemId('OPS', [{ id: '10000', name: 'Platform', detail: 'PROJ' }], { id: 'OPS', name: 'Operations', detail: 'OPS', itemId: '10001' })).toBeUndefined();
+  });
+
+  it('stores the picked item\'s id unless it is the stored choice or the item the stored alias names', () => {
+    expect(pickedValue('C2', 'C1', 'C1')).toBe('C2');
+    expect(pickedValue('C1', 'C1', 'C1')).toBeUndefined();
+    expect(pickedValue('C1', '', undefined)).toBe('C1');
+    // The Jira project stored as its key OPS: picking its item 10001 keeps OPS; another project is stored.
+    expect(pickedValue('10001', 'OPS', '10001')).toBeUndefined();
+    expect(pickedValue('10000', 'OPS', '10001')).toBe('10000');
   });
 
   it("shows a 400 (an input still missing) as a hint and any other failure as an error, both with the server's message", () => {

@@ -47,8 +47,9 @@ export async function findSelected(lister: SelectorLister, ctx: Pick<ListContext
  * would not match and would show the raw text. The stored value is not rewritten to the provider's
  * id: the alias is what the user chose (or typed, or imported), the provider takes it when a run uses
  * it, and changing it would be an edit nobody made (in the history, on every collaborator's canvas).
- * The provider's id is not kept either: the item's own second line names it as users know it.
+ * The provider's id goes along as `itemId`, so the open list marks that very item — not another of
+ * the same name (two Drive folders named Invoices) — and picking it keeps the alias.
  */
 function asStored(item: SelectorItem | null, storedId: string): SelectorItem | null {
-  return item === null || item.id === storedId ? item : { ...item, id: storedId };
+  return item === null || item.id === storedId ? item : { ...item, id: storedId, itemId: item.id };
 }

@@ -35,7 +35,7 @@ interface Lookup {
   field: string;
   values?: Record<string, string>;
   id: string;
-  selected: { id: string; name: string; detail?: string } | null;
+  selected: { id: string; name: string; detail?: string; itemId?: string } | null;
   asked: string | null;
   /** The get's JSON body (GraphQL). */
   body?: unknown;
@@ -228,9 +228,10 @@ describe('Atlassian', () => {
       [
         { block: 'jira', field: 'projectId', values: { domain }, id: '10001', selected: { id: '10001', name: 'Operations', detail: 'OPS' }, asked: `${jira}/project/10001` },
         // A project stored by its key (Jira takes it for the id, and answers the project with its id 10001): answered under the
-        // key as stored, so the field matches it and shows the name; as typed, in any case Jira takes.
-        { block: 'jira', field: 'projectId', values: { domain }, id: 'OPS', selected: { id: 'OPS', name: 'Operations', detail: 'OPS' }, asked: `${jira}/project/OPS` },
-        { block: 'jira', field: 'projectId', values: { domain }, id: 'ops', selected: { id: 'ops', name: 'Operations', detail: 'OPS' }, asked: `${jira}/project/ops` },
+        // key as stored, so the field matches it and shows the name; as typed, in any case Jira takes; the project's own id as
+        // itemId, so the open list marks that project.
+        { block: 'jira', field: 'projectId', values: { domain }, id: 'OPS', selected: { id: 'OPS', name: 'Operations', detail: 'OPS', itemId: '10001' }, asked: `${jira}/project/OPS` },
+        { block: 'jira', field: 'projectId', values: { domain }, id: 'ops', selected: { id: 'ops', name: 'Operations', detail: 'OPS', itemId: '10001' }, asked: `${jira}/project/ops` },
         { block: 'jira', field: 'projectId', values: { domain }, id: 'NOPE', selected: null, asked: `${jira}/project/NOPE` },
         { block: 'jira', field: 'issueKey', values: { domain, projectId: '10000' }, id: 'PROJ-9', selected: { id: 'PROJ-9', name: 'Login fails', detail: 'PROJ-9 · To Do' }, asked: `${jira}/issue/PROJ-9${fields}` },
         { block: 'jira', field: 'issueKey', values: { domain, manualProjectId: 'proj' }, id: 'PROJ-9', selected: { id: 'PROJ-9', name: 'Login fails', detail: 'PROJ-9 · To Do' }, asked: `${jira}/issue/PROJ-9${fields}` },

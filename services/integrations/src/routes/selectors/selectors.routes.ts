@@ -153,7 +153,7 @@ async function listChoices(req: RouteRequest, deps: SelectorRouteDeps, secrets: 
  * `POST /api/tools/selectors/list {workflowId, blockType, fieldId, values, search?, cursor?, selectedId?}`
  * (the selectors contract, spec 001 §2): the choices of a block's file, folder, project or channel
  * selector, `{items: [{id, name, detail?}], nextCursor?}`, at most 100 an answer; with `selectedId`
- * also `selected: {id, name, detail?} | null`, the stored choice's item wherever it is (findSelected). Provider and kind
+ * also `selected: {id, name, detail?, itemId?} | null`, the stored choice's item wherever it is (findSelected; `itemId` for an alias). Provider and kind
  * come from the catalogue's field, the account from the block's credential (or Slack bot token);
  * requests go through the tool runtime's client (base URLs, outbound guard). Errors: 400 naming the
  * input, the registry's 403/404 for a credential the caller may not use, 502 for a provider's refusal
