@@ -4,7 +4,7 @@ import { conditionRows, type ConditionRow } from '../../canvas/handles';
 import { newId } from '../../collab/useWorkflowSession';
 import { Icon } from '../../ui/icons';
 import { RefText } from './RefText';
-import { addElseIf, removeRow, storedRows, tableRows, type TableRow } from './tables';
+import { addElseIf, formatRows, formatValue, removeRow, storedRows, tableRows, type FormatRow, type TableRow } from './tables';
 
 interface Props {
   field: SubBlockConfig;
@@ -164,46 +164,26 @@ export function ConditionField({ label, value, onChange, blockId }: Props & { bl
   );
 }
 
-/** One entry of an input format (starter API input, response structure, evaluator metrics). */
-type FormatRow = Record<string, string> & { id: string };
 const FORMAT_TYPES = ['string', 'number', 'boolean', 'object', 'array'];
 
-/** Input formats: rows with a name and a type (or the field's own columns, as the evaluator's metrics). */
+/** How a builder row's value is edited: one line in which `<` offers upstream outputs and `{{` environment variables. */
+const VALUE_CELL: SubBlockConfig = { id: 'value', type: 'short-input', placeholder: 'value' };
+
+/**
+ * Input formats: rows with a name and a type (or the field's own columns: the Response block's name,
+ * type and value; the evaluator's metrics). A value cell offers references as any text field does; a
+ * cell holding an object or a list (from YAML or the copilot) shows its JSON and is stored as it was
+ * unless edited, and a row's keys outside the columns are kept (tables.ts `formatValue`).
+ */
 export function InputFormatField({ field, label, value, onChange }: Props) {
   const columns = field.columns ?? ['name', 'type'];
-  const read = (): FormatRow[] =>
-    Array.isArray(value)
-      ? value
-          .filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null)
-          .map((r, i) => ({
-            id: typeof r.id === 'string' ? r.id : `f-${i}`,
-            ...Object.fromEntries(
-              columns.map((c) => {
-                const [head, tail] = c.split('.');
-                const v = tail ? (r[head ?? ''] as Record<string, unknown> | undefined)?.[tail] : r[c];
-                return [c, v === undefined || v === null ? '' : String(v)];
-              }),
-            ),
-          }))
-      : [];
   const json = JSON.stringify(value ?? null);
-  const [rows, setRows, focus, blur] = useRows<FormatRow>(read, json);
-  const toValue = (list: FormatRow[]) =>
-    list.map((r) => {
-      const out: Record<string, unknown> = { id: r.id };
-      for (const c of columns) {
-        const [head, tail] = c.split('.');
-        const v = r[c] ?? '';
-        const typed = /min|max/.test(c) && v !== '' && Number.isFinite(Number(v)) ? Number(v) : v;
-        if (tail && head) out[head] = { ...(out[head] as Record<string, unknown> | undefined), [tail]: typed };
-        else out[c] = typed;
-      }
-      return out;
-    });
+  const [rows, setRows, focus, blur] = useRows<FormatRow>(() => formatRows(value, columns), json);
   const send = (list: FormatRow[]) => {
-    const next = toValue(list);
+    const next = formatValue(list, columns);
     if (JSON.stringify(next) !== json) onChange(next);
   };
+  const edit = (id: string, column: string, text: string) => rows.map((r) => (r.id === id ? { ...r, cells: { ...r.cells, [column]: text } } : r));
   return (
     <div className="field field-format">
       <span className="field-label">{label}</span>
@@ -215,9 +195,9 @@ export function InputFormatField({ field, label, value, onChange }: Props) {
                 key={c}
                 className="input select"
                 aria-label={`${label} ${i + 1} type`}
-                value={row[c] || 'string'}
+                value={row.cells[c] || 'string'}
                 onChange={(e) => {
-                  const next = rows.map((r) => (r.id === row.id ? { ...r, type: e.target.value } : r));
+                  const next = edit(row.id, c, e.target.value);
                   setRows(next);
                   send(next);
                 }}
@@ -226,15 +206,31 @@ export function InputFormatField({ field, label, value, onChange }: Props) {
                   <option key={t}>{t}</option>
                 ))}
               </select>
+            ) : c === 'value' ? (
+              <RefText
+                key={c}
+                field={VALUE_CELL}
+                label={`${label} ${i + 1} value`}
+                labelHidden
+                multiLine={false}
+                value={row.cells[c] ?? ''}
+                send={(text) => {
+                  if (text === (row.cells[c] ?? '')) return true;
+                  const next = edit(row.id, c, text);
+                  setRows(next);
+                  send(next);
+                  return true;
+                }}
+              />
             ) : (
               <input
                 key={c}
                 className="input"
                 aria-label={`${label} ${i + 1} ${c}`}
                 placeholder={c}
-                value={row[c] ?? ''}
+                value={row.cells[c] ?? ''}
                 onFocus={focus}
-                onChange={(e) => setRows(rows.map((r) => (r.id === row.id ? { ...r, [c]: e.target.value } : r)))}
+                onChange={(e) => setRows(edit(row.id, c, e.target.value))}
                 onBlur={() => {
                   blur();
                   send(rows);
@@ -260,7 +256,7 @@ export function InputFormatField({ field, label, value, onChange }: Props) {
         type="button"
         className="btn btn-ghost btn-sm"
         onClick={() => {
-          const next = [...rows, { id: newId(), ...Object.fromEntries(columns.map((c) => [c, c === 'type' ? 'string' : ''])) } as FormatRow];
+          const next = [...rows, { id: newId(), cells: Object.fromEntries(columns.map((c) => [c, c === 'type' ? 'string' : ''])), stored: {} }];
           setRows(next);
           send(next);
         }}
