@@ -221,7 +221,7 @@ describe('web app leftovers in Chromium', () => {
   });
 
   it("an agent's empty API Key field offers the provider's key kept in Settings: one click names it, and the button goes", async () => {
-    const { page, errors, call, stored } = await openNewWorkflow(chromium(), 'Kept key user');
+    const { page, errors, call, stored, workflowId } = await openNewWorkflow(chromium(), 'Kept key user');
     expect((await call('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-kept-in-settings' } })).status).toBe(200);
     const agent = await addFromPalette(page, 'Agent', 'agent');
     await page.locator(`.react-flow__node[data-id="${agent}"]`).click();
@@ -231,6 +231,14 @@ describe('web app leftovers in Chromium', () => {
     await offer.click({ timeout: 30_000 });
     await expect.poll(() => stored(agent, 'apiKey'), { timeout: 30_000 }).toBe('{{OPENAI_API_KEY}}');
     await expect.poll(() => offer.count()).toBe(0);
+    // Switched to an Anthropic model, the field still names OpenAI's key: the panel says so and offers Anthropic's.
+    expect((await call('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-kept-in-settings', ANTHROPIC_API_KEY: 'sk-ant-kept' } })).status).toBe(200);
+    expect((await call('POST', `/api/workflows/${workflowId}/commands`, { commands: [{ type: 'setSubBlockValue', id: agent, subBlockId: 'model', value: 'claude-sonnet-4-0' }] })).status).toBe(200);
+    await page.reload();
+    await page.locator(`.react-flow__node[data-id="${agent}"]`).click({ timeout: 60_000 });
+    await panel.getByText('{{OPENAI_API_KEY}} is not a key for Anthropic.').waitFor({ timeout: 30_000 });
+    await panel.getByRole('button', { name: 'Use {{ANTHROPIC_API_KEY}} from your Settings', exact: true }).click();
+    await expect.poll(() => stored(agent, 'apiKey'), { timeout: 30_000 }).toBe('{{ANTHROPIC_API_KEY}}');
     // The reference is stored, never the key.
     expect(JSON.stringify(await stored(agent, 'apiKey'))).not.toContain('sk-kept-in-settings');
     expect(errors).toEqual([]);

@@ -18,15 +18,30 @@ export const MODEL_KEYS: Readonly<Record<string, { name: string; variable: strin
   huggingface: { name: 'Hugging Face', variable: 'HUGGINGFACE_API_KEY' },
 };
 
+/** What a model API Key field could say instead: `variable` to name, replacing `replaces` (another provider's) when set. */
+export interface KeySuggestion {
+  variable: string;
+  provider: string;
+  replaces?: string;
+}
+
+const KEY_VARIABLES = new Set(Object.values(MODEL_KEYS).map((k) => k.variable));
+
 /**
- * The variable an empty API Key field could name: the one of the block's provider (its model's, or
- * Hugging Face for that block), when the user keeps a variable of that name in Settings. A field
- * with a value, a model no keyed provider claims, or no such variable: none.
+ * The variable a model API Key field could name: the one of the block's provider (its model's, or
+ * Hugging Face for that block), when the user keeps a variable of that name in Settings, and the field
+ * is empty — or names another provider's variable (`{{OPENAI_API_KEY}}` left after switching the
+ * model to Claude, which would send OpenAI's key to Anthropic). A field with anything else, a model no
+ * keyed provider claims, or no such variable: none.
  */
-export function suggestedKeyVariable(blockType: string, model: unknown, value: unknown, envKeys: readonly string[]): string | undefined {
-  if (typeof value === 'string' ? value.trim() !== '' : value !== undefined && value !== null) return undefined;
+export function suggestedKey(blockType: string, model: unknown, value: unknown, envKeys: readonly string[]): KeySuggestion | undefined {
+  const text = typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : undefined;
+  if (text === undefined) return undefined;
+  const named = /^\{\{\s*([A-Za-z0-9_]+)\s*\}\}$/.exec(text)?.[1];
+  if (text !== '' && (named === undefined || !KEY_VARIABLES.has(named))) return undefined;
   let provider: string | undefined = blockType === 'huggingface' ? 'huggingface' : undefined;
   if (!provider && typeof model === 'string' && model.trim() !== '') provider = getProviderIdForModel(model.trim());
-  const variable = provider === undefined ? undefined : MODEL_KEYS[provider]?.variable;
-  return variable !== undefined && envKeys.includes(variable) ? variable : undefined;
+  const own = provider === undefined ? undefined : MODEL_KEYS[provider];
+  if (!own || own.variable === named || !envKeys.includes(own.variable)) return undefined;
+  return { variable: own.variable, provider: own.name, ...(named !== undefined ? { replaces: named } : {}) };
 }

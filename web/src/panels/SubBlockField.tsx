@@ -4,7 +4,7 @@ import type { SubBlockConfig } from '@weft/catalog';
 import { api } from '../api';
 import { fieldKind, fieldText, fieldWidget, parseField, sameValue, type FieldKind } from './blockForm';
 import { useDraft } from './useDraft';
-import { suggestedKeyVariable } from '../modelKeys';
+import { suggestedKey } from '../modelKeys';
 import { ComboboxField, modelGroups, MultiField, SelectField, SliderField, SwitchField } from './fields/Choice';
 import { CodeField } from './fields/CodeField';
 import { useFormBlock, useFormEnv } from './fields/FormContext';
@@ -88,19 +88,27 @@ function ModelComboboxField(props: { field: SubBlockConfig; label: string; value
 }
 
 /**
- * Under an empty model API Key field: a button naming the variable the user keeps that provider's key
- * in (Settings › Environment variables), which fills the field with a reference to it — a kept key is
- * never used unless the block names it, and this is the one click that does.
+ * Under a model API Key field: a button naming the variable the user keeps that provider's key in
+ * (Settings › Environment variables), which fills the field with a reference to it — a kept key is
+ * never used unless the block names it, and this is the one click that does. Shown for an empty
+ * field, and for one naming another provider's variable (the model was switched), which it replaces.
  */
 function KeySuggestion({ value, onChange }: { value: unknown; onChange(value: unknown): void }) {
   const env = useFormEnv();
   const block = useFormBlock();
-  const variable = env.readOnly ? undefined : suggestedKeyVariable(block.blockType, block.values.model, value, env.envKeys);
-  if (!variable) return null;
+  const offer = env.readOnly ? undefined : suggestedKey(block.blockType, block.values.model, value, env.envKeys);
+  if (!offer) return null;
   return (
-    <button type="button" className="btn btn-sm btn-ghost key-suggestion" onClick={() => onChange(`{{${variable}}}`)}>
-      Use {`{{${variable}}}`} from Settings
-    </button>
+    <div className="key-suggestion">
+      {offer.replaces && (
+        <span className="field-hint">
+          {`{{${offer.replaces}}}`} is not a key for {offer.provider}.
+        </span>
+      )}
+      <button type="button" className="btn btn-sm btn-ghost" onClick={() => onChange(`{{${offer.variable}}}`)}>
+        Use {`{{${offer.variable}}}`} from your Settings
+      </button>
+    </div>
   );
 }
 
