@@ -1,6 +1,18 @@
 /** Secrets shorter than this are never looked for: they would match inside nearly any text (a port, a word). */
 export const MIN_SECRET_LENGTH = 4;
 
+/**
+ * Secrets at least this long that look random (no whitespace, letters and digits) are looked for
+ * lower-cased too (a host or a log that lower-cases what it echoes). Shorter or word-like values
+ * (`Prod`, `EU-WEST-1`, `TRUE`) are not: lower-cased they match ordinary words.
+ */
+export const MIN_LOWER_CASED_LENGTH = 12;
+
+/** A secret worth looking for lower-cased: long, without whitespace, with letters (one upper-case) and digits. */
+export function looksRandom(value: string): boolean {
+  return value.length >= MIN_LOWER_CASED_LENGTH && !/\s/.test(value) && /[A-Z]/.test(value) && /[0-9]/.test(value);
+}
+
 /** application/x-www-form-urlencoded (URLSearchParams): as encodeURIComponent, with spaces as + and !'()~ encoded too. */
 function formEncoded(value: string): string {
   return encodeURIComponent(value)
@@ -8,10 +20,21 @@ function formEncoded(value: string): string {
     .replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-/** As JSON writes the text inside a string, and as ASCII-only JSON writers do (é as \u00e9). */
+/** A percent-encoded text with lower-case hex digits (%2f), as some encoders write it. */
+const lowerHex = (encoded: string): string => encoded.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase());
+
+/**
+ * As JSON writes the text inside a string, as ASCII-only JSON writers do (é as \u00e9 or \u00E9),
+ * and each with / escaped as \/ (PHP's json_encode, some Java writers).
+ */
 function jsonEscaped(value: string): string[] {
   const json = JSON.stringify(value).slice(1, -1);
-  return [json, json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)];
+  const ascii = (upper: boolean) =>
+    json.replace(/[\u007f-\uffff]/g, (c) => {
+      const hex = c.charCodeAt(0).toString(16).padStart(4, '0');
+      return `\\u${upper ? hex.toUpperCase() : hex}`;
+    });
+  return [json, ascii(false), ascii(true)].flatMap((j) => [j, j.replace(/\//g, '\\/')]);
 }
 
 /** Encodes a text, or answers undefined for one that cannot be (a lone surrogate). */
@@ -24,13 +47,17 @@ function safely(encode: (v: string) => string, value: string): string | undefine
 }
 
 /**
- * Every text a secret may show as in a result, an error or a log: as given, lower-cased,
- * percent-encoded (encodeURIComponent and encodeURI: a query or a redirect URL), form-encoded
- * (spaces as +: a form body a provider echoes) and JSON-escaped (a JSON body quoted in an error
- * text), without duplicates. Callers skip secrets under MIN_SECRET_LENGTH. Pure and free of Node
- * built-ins, so the runner's workflow code masks logs with the same forms the tool runtime redacts.
+ * Every text a secret may show as in a result, an error or a log: as given, percent-encoded
+ * (encodeURIComponent and encodeURI, upper- or lower-case hex: a query or a redirect URL),
+ * form-encoded (spaces as +: a form body a provider echoes), JSON-escaped (a JSON body quoted in an
+ * error text; \uXXXX either case, / as \/ or not) and, for a long random-looking secret only
+ * (looksRandom), lower-cased; without duplicates. Each encoded form differs from the text only for a
+ * secret with characters to encode, so a plain word is looked for as given only. Callers skip
+ * secrets under MIN_SECRET_LENGTH. Pure and free of Node built-ins, so the runner's workflow code
+ * masks logs with the same forms the tool runtime redacts.
  */
 export function secretForms(value: string): string[] {
-  const forms = [value, value.toLowerCase(), safely(encodeURIComponent, value), safely(encodeURI, value), safely(formEncoded, value), ...jsonEscaped(value)];
-  return [...new Set(forms.filter((f): f is string => f !== undefined))];
+  const encoded = [safely(encodeURIComponent, value), safely(encodeURI, value), safely(formEncoded, value)].filter((f): f is string => f !== undefined);
+  const forms = [value, ...(looksRandom(value) ? [value.toLowerCase()] : []), ...encoded, ...encoded.map(lowerHex), ...jsonEscaped(value)];
+  return [...new Set(forms)];
 }

@@ -26,20 +26,24 @@ export function errorMessage(err: unknown): string {
 
 /**
  * The secrets of one call, each in every form a result, error or log may carry it
- * (secretForms: as given, lower-cased, percent-, form- and JSON-escaped), expanded once when
- * built or added to, never per text; secrets under MIN_SECRET_LENGTH characters are left alone.
+ * (secretForms: as given, percent-, form- and JSON-escaped, a long random one lower-cased too),
+ * expanded once when built or added to; secrets under MIN_SECRET_LENGTH characters are left alone.
  */
 export interface Redaction {
   /** Adds secrets known later (an OAuth token once fetched). */
   add(...values: ReadonlyArray<string | undefined>): void;
   /** The forms looked for, longest first. */
   readonly forms: readonly string[];
-  /** The text with every form of every secret replaced by [REDACTED], in one pass. */
+  /**
+   * The text with every form of every secret replaced by [REDACTED]: only the forms the text holds
+   * are looked for (most texts hold none and come back at once), the longest first.
+   */
   text(text: string): string;
   /**
-   * Every form replaced inside the strings (and keys) of a value, at any depth; the value itself
-   * when none is in it. Walks the value rather than its JSON text, so a secret with characters JSON
-   * escapes is found and the value's shape is kept.
+   * Every form replaced inside the strings of a value, at any depth; object keys are kept as they
+   * are (rewriting them could merge two keys and drop a value); the value itself when none is in
+   * it. Walks the value rather than its JSON text, so a secret with characters JSON escapes is
+   * found and the value's shape is kept.
    */
   value(value: unknown): unknown;
 }
@@ -47,37 +51,102 @@ export interface Redaction {
 const REDACTED = '[REDACTED]';
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** Up to this many texts searched for, each is looked for with String.includes; more, in one scan of the text (`Finder`). */
+const INCLUDES_AT_MOST = 64;
+/** The scan's table: hashes of a text's first PREFIX characters, 2^HASH_BITS slots. */
+const PREFIX = MIN_SECRET_LENGTH;
+const HASH_BITS = 16;
+const hashAt = (t: string, i: number): number =>
+  ((t.charCodeAt(i) << 12) ^ (t.charCodeAt(i + 1) << 8) ^ (t.charCodeAt(i + 2) << 4) ^ t.charCodeAt(i + 3) ^ (t.charCodeAt(i) >>> 4)) & ((1 << HASH_BITS) - 1);
+
+/**
+ * Which of some texts (`keys`) a text holds, as indexes into keys. A few are each looked for with
+ * String.includes; many (hundreds of secrets, several forms each) would cost one pass of the text
+ * per key, so the text is scanned once instead: at each position the hash of the next PREFIX
+ * characters is looked up among the keys' (a table of their first characters), and only keys with
+ * that hash are compared there. Either way a text holding no key costs at most one pass per key or
+ * one pass in all, never the backtracking of one alternation of every key.
+ */
+function finder(keys: readonly string[]): (text: string) => number[] {
+  if (keys.length <= INCLUDES_AT_MOST || keys.some((k) => k.length < PREFIX)) {
+    return (text) => keys.flatMap((k, i) => (text.includes(k) ? [i] : []));
+  }
+  const slots = new Uint8Array(1 << HASH_BITS);
+  const byHash = new Map<number, number[]>();
+  keys.forEach((k, i) => {
+    const h = hashAt(k, 0);
+    slots[h] = 1;
+    const list = byHash.get(h);
+    if (list) list.push(i);
+    else byHash.set(h, [i]);
+  });
+  return (text) => {
+    const found = new Set<number>();
+    const end = text.length - PREFIX;
+    for (let at = 0; at <= end; at++) {
+      const h = hashAt(text, at);
+      if (slots[h] === 0) continue;
+      for (const i of byHash.get(h) ?? []) if (!found.has(i) && text.startsWith(keys[i] as string, at)) found.add(i);
+    }
+    return [...found].sort((a, b) => a - b);
+  };
+}
+
+/** Regular expressions of the sets of forms texts held lately, kept a while (a call redacts many texts holding the same secret). */
+const PATTERNS_KEPT = 32;
+
 /** A call's Redaction of `values` (environment values, tokens, passwords); blanks and short ones are skipped. */
 export function redaction(values: Iterable<string | undefined> = []): Redaction {
   const all = new Set<string>();
   let forms: string[] = [];
-  // Each form as it shows inside a JSON text: a value's quick check reads its JSON once.
-  let inJson: string[] = [];
-  let pattern: RegExp | undefined;
-  const text = (t: string): string => (pattern === undefined ? t : t.replace(pattern, REDACTED));
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return text(v);
-    if (Array.isArray(v)) return v.map(walk);
-    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [text(k), walk(x)]));
-    return v;
+  let inText: (text: string) => number[] = () => [];
+  // Each form as it shows inside a JSON text: a value is searched once, in its JSON.
+  let inJson: (json: string) => number[] = () => [];
+  const patterns = new Map<string, RegExp>();
+  const patternOf = (found: readonly number[]): RegExp => {
+    const key = found.join(',');
+    let pattern = patterns.get(key);
+    if (!pattern) {
+      // forms are longest first, so a form inside a longer one is replaced as part of the longer.
+      pattern = new RegExp(found.map((i) => escapeRegExp(forms[i] as string)).join('|'), 'g');
+      if (patterns.size >= PATTERNS_KEPT) patterns.delete(patterns.keys().next().value as string);
+      patterns.set(key, pattern);
+    }
+    return pattern;
   };
+  const replaceIn = (t: string, found: readonly number[]): string => (found.length === 0 ? t : t.replace(patternOf(found), REDACTED));
+  const text = (t: string): string => (forms.length === 0 || t.length < PREFIX ? t : replaceIn(t, inText(t)));
   const self: Redaction = {
     add(...more) {
       const before = all.size;
       for (const value of more) if (value !== undefined && value.length >= MIN_SECRET_LENGTH) for (const form of secretForms(value)) all.add(form);
       if (all.size === before) return;
       forms = [...all].sort((a, b) => b.length - a.length);
-      inJson = forms.map((f) => JSON.stringify(f).slice(1, -1));
-      pattern = new RegExp(forms.map(escapeRegExp).join('|'), 'g');
+      inText = finder(forms);
+      inJson = finder(forms.map((f) => JSON.stringify(f).slice(1, -1)));
+      patterns.clear();
     },
     get forms() {
       return forms;
     },
     text,
     value(value) {
-      if (pattern === undefined || value === undefined || value === null) return value;
+      if (forms.length === 0 || value === undefined || value === null) return value;
       const json = JSON.stringify(value);
-      if (json === undefined || !inJson.some((f) => json.includes(f))) return value;
+      if (json === undefined) return value;
+      const found = inJson(json);
+      if (found.length === 0) return value;
+      // Only the forms the value holds somewhere are looked for in each of its strings.
+      const candidates = found.map((i) => forms[i] as string);
+      const walk = (v: unknown): unknown => {
+        if (typeof v === 'string') {
+          const here = candidates.flatMap((f, j) => (v.includes(f) ? [found[j] as number] : []));
+          return replaceIn(v, here);
+        }
+        if (Array.isArray(v)) return v.map(walk);
+        if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+        return v;
+      };
       return walk(value);
     },
   };

@@ -29,12 +29,42 @@ describe('redaction: a secret in every form a result, error or log carries it', 
     expect(redact(`echo ${JSON.stringify({ auth: 'q"uo\\ted-secret' })}`, escaping)).toBe('echo {"auth":"[REDACTED]"}');
   });
 
-  it('finds it lower-cased, and inside the strings and keys of a value, keeping its shape', () => {
-    expect(redact('a header echoed as tok-abcd-xyz', redaction(['Tok-ABCD-xyz']))).toBe('a header echoed as [REDACTED]');
+  it('finds a long random-looking secret lower-cased, and secrets inside the strings of a value, keeping its shape and its keys', () => {
+    expect(redact('a header echoed as tok-abcd-x9z1q7', redaction(['Tok-ABCD-x9z1Q7']))).toBe('a header echoed as [REDACTED]');
     const value = { data: { url: `/x?k=${encodeURIComponent(SECRET)}`, n: 1, [SECRET]: [`form ${new URLSearchParams({ k: SECRET })}`] }, ok: false };
-    expect(redactValue(value, secrets)).toEqual({ data: { url: '/x?k=[REDACTED]', n: 1, '[REDACTED]': ['form k=[REDACTED]'] }, ok: false });
+    // Keys stay as they are: rewriting one could merge it with another and drop a value.
+    expect(redactValue(value, secrets)).toEqual({ data: { url: '/x?k=[REDACTED]', n: 1, [SECRET]: ['form k=[REDACTED]'] }, ok: false });
     const clean = { data: 'nothing here' };
     expect(redactValue(clean, secrets)).toBe(clean);
+  });
+
+  it('looks for short and word-like values as given only: results and texts that merely share a word stay intact (review of issue 11)', () => {
+    const words = redaction(['TRUE', 'Data']);
+    expect(words.value({ status: 'true positive', items: { data: [1], Data: [2] } })).toEqual({ status: 'true positive', items: { data: [1], Data: [2] } });
+    expect(words.text('construed truely, TRUE Data')).toBe('construed truely, [REDACTED] [REDACTED]');
+    const env = redaction(['Prod', 'EU-WEST-1', 'Production-Environment']);
+    expect(env.text('Production in eu-west-1, production-environment')).toBe('[REDACTED]uction in eu-west-1, production-environment');
+    expect(env.forms).not.toContain('prod');
+  });
+
+  it('finds lower-case percent hex, a JSON-escaped slash and upper-case \\u escapes', () => {
+    expect(redact('GET /x?k=a%20b%2fc%2bd%3f%c3%a9', secrets)).toBe('GET /x?k=[REDACTED]');
+    expect(redact('{"k":"a b\\/c+d?\\u00E9"}', secrets)).toBe('{"k":"[REDACTED]"}');
+    expect(redact('{"k":"a b\\/c+d?\\u00e9"}', secrets)).toBe('{"k":"[REDACTED]"}');
+  });
+
+  it('looks only for the forms a text holds, with a few secrets and with hundreds (one scan of the text), the longer form first', () => {
+    const many = Array.from({ length: 300 }, (_, i) => `sk-${String(i).padStart(4, '0')}-Zq8w`);
+    for (const list of [many.slice(0, 3), many]) {
+      const r = redaction([...list, `${list[1]}-longer`]);
+      expect(r.forms.length).toBeGreaterThan(0);
+      expect(r.text('nothing to hide here')).toBe('nothing to hide here');
+      expect(r.text(`a ${list[0]} b ${list[1]}-longer c ${encodeURIComponent(list[1] as string)} ${list.at(-1)}`)).toBe('a [REDACTED] b [REDACTED] c [REDACTED] [REDACTED]');
+      expect(r.text(`${list[0]}`)).toBe('[REDACTED]');
+      expect(r.text(`x${list[0]}`)).toBe('x[REDACTED]');
+      expect(r.value({ a: [`k=${list[1]}`], b: 'clean' })).toEqual({ a: ['k=[REDACTED]'], b: 'clean' });
+      expect(r.text('sk-0000-Zq8')).toBe('sk-0000-Zq8');
+    }
   });
 
   it('leaves secrets under four characters, and blanks, alone; adds a token known later', () => {
