@@ -55,6 +55,12 @@ const commandSchema = z.discriminatedUnion('type', [
     position,
     parentId: id.optional(),
     data: blockDataSchema.optional(),
+    /** A pasted block's form values (sub-block id → value) and settings, added in the same one undoable edit. */
+    values: z.record(z.string(), z.unknown()).optional(),
+    enabled: z.boolean().optional(),
+    isWide: z.boolean().optional(),
+    horizontalHandles: z.boolean().optional(),
+    advancedMode: z.boolean().optional(),
   }),
   z.object({ type: z.literal('moveBlock'), id, position }),
   z.object({ type: z.literal('resizeBlock'), id, width: z.number().nonnegative(), height: z.number().nonnegative() }),

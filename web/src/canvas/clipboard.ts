@@ -49,7 +49,7 @@ function depth(block: BlockState, byId: Map<string, BlockState>): number {
 
 /**
  * Commands that add a copy of `clip` (new ids, top-level blocks shifted by `offset`, children kept
- * where they are in their copied container), with its values, settings and inner edges.
+ * where they are in their copied container), each with its values and settings, and the inner edges.
  */
 export function pasteCommands(clip: Clip, newId: () => string, offset: { x: number; y: number }): { commands: Command[]; ids: string[] } {
   const byId = new Map(clip.blocks.map((b) => [b.id, b]));
@@ -61,14 +61,10 @@ export function pasteCommands(clip: Clip, newId: () => string, offset: { x: numb
     const parent = block.data.parentId !== undefined ? ids.get(block.data.parentId) : undefined;
     const { parentId: _parent, extent: _extent, ...data } = block.data;
     const position = parent ? block.position : { x: block.position.x + offset.x, y: block.position.y + offset.y };
-    commands.push({ type: 'addBlock', id, blockType: block.type, position, ...(parent ? { parentId: parent } : {}), data });
-    for (const sub of Object.values(block.subBlocks)) {
-      if (sub.value !== null && sub.value !== undefined) commands.push({ type: 'setSubBlockValue', id, subBlockId: sub.id, value: structuredClone(sub.value) });
-    }
-    if (!block.enabled) commands.push({ type: 'toggleEnabled', id });
-    if (block.isWide) commands.push({ type: 'setWide', id, isWide: true });
-    if (!block.horizontalHandles) commands.push({ type: 'toggleHandles', id });
-    if (block.advancedMode) commands.push({ type: 'setAdvancedMode', id, advancedMode: true });
+    const values = Object.fromEntries(Object.values(block.subBlocks).flatMap((sub) => (sub.value !== null && sub.value !== undefined ? [[sub.id, structuredClone(sub.value)]] : [])));
+    // One addBlock carries the values and settings, so the block is one undoable edit (was one per value).
+    const { enabled, isWide, horizontalHandles, advancedMode } = block;
+    commands.push({ type: 'addBlock', id, blockType: block.type, position, ...(parent ? { parentId: parent } : {}), data, values, enabled, isWide, horizontalHandles, advancedMode });
   }
   for (const edge of clip.edges) {
     const source = ids.get(edge.source);

@@ -38,8 +38,9 @@ describe('copy and paste', () => {
     expect(loopAdd && adds.indexOf(loopAdd)).toBeLessThan(innerAdd ? adds.indexOf(innerAdd) : -1);
     expect(loopAdd).toMatchObject({ position: { x: 60, y: 70 }, data: { width: 600, height: 300, loopType: 'for', count: 3 } });
     expect(innerAdd).toMatchObject({ parentId: loopAdd?.id, position: { x: 10, y: 20 } });
-    expect(commands).toContainEqual({ type: 'setSubBlockValue', id: innerAdd?.id, subBlockId: 'model', value: 'gpt-4o' });
-    expect(commands).toContainEqual({ type: 'toggleEnabled', id: innerAdd?.id });
+    // Each block is one command with its values and settings: one undo takes it back.
+    expect(innerAdd).toMatchObject({ values: { model: 'gpt-4o' }, enabled: false, isWide: false, horizontalHandles: true, advancedMode: false });
+    expect(commands.map((c) => c.type).sort()).toEqual(['addBlock', 'addBlock', 'addBlock', 'addBlock', 'addEdge']);
     const edge = commands.find((c) => c.type === 'addEdge');
     const newT = adds.find((c) => c.type === 'addBlock' && c.blockType === 'agent' && c.parentId === undefined)?.id;
     expect(edge).toMatchObject({ target: newT, sourceHandle: `router-${newT}` });

@@ -39,6 +39,26 @@ function createBlock(ctx: DecideContext, spec: NewBlock): BlockState {
   };
 }
 
+/**
+ * A new block with the values and settings the command brings (a paste): one event, so one undo
+ * takes the whole block back. A value for a sub-block the definition lacks is kept, typed unknown,
+ * as setSubBlockValue keeps one.
+ */
+function withGiven(block: BlockState, command: CommandOf<'addBlock'>): BlockState {
+  const subBlocks = { ...block.subBlocks };
+  for (const [subId, value] of Object.entries(command.values ?? {})) {
+    subBlocks[subId] = { id: subId, type: subBlocks[subId]?.type ?? 'unknown', value: deepCopy(value ?? null) };
+  }
+  return {
+    ...block,
+    subBlocks,
+    enabled: command.enabled ?? block.enabled,
+    isWide: command.isWide ?? block.isWide,
+    horizontalHandles: command.horizontalHandles ?? block.horizontalHandles,
+    advancedMode: command.advancedMode ?? block.advancedMode,
+  };
+}
+
 /** '{definition name} {n}', n counting blocks of that type, as the toolbar names new blocks. */
 function defaultName(graph: WorkflowGraph, type: string, ctx: DecideContext): string {
   const count = Object.values(graph.blocks).filter((block) => block.type === type).length;
@@ -57,7 +77,7 @@ function decideAddBlock(graph: WorkflowGraph, command: CommandOf<'addBlock'>, ct
     data.extent = 'parent';
   }
   const name = command.name ?? defaultName(graph, command.blockType, ctx);
-  const block = createBlock(ctx, { id, type: command.blockType, name, position: command.position, data });
+  const block = withGiven(createBlock(ctx, { id, type: command.blockType, name, position: command.position, data }), command);
   return [{ type: 'blockAdded', at: ctx.now, block }];
 }
 

@@ -21,6 +21,21 @@ describe('addBlock', () => {
     });
   });
 
+  it('a pasted block: values and settings come with the one blockAdded, so one undo takes the whole block back', () => {
+    const pasted = { type: 'addBlock', id: 'f2', blockType: 'function', position: { x: 1, y: 2 }, values: { code: 'return 1', legacy: 'kept' }, enabled: false, isWide: true, horizontalHandles: false, advancedMode: true } as const;
+    const { events, state } = given(started()).when(pasted);
+    expect(events.map((e) => e.type)).toEqual(['blockAdded']);
+    expect(state.blocks['f2']).toMatchObject({
+      subBlocks: { code: { id: 'code', type: 'code', value: 'return 1' }, legacy: { id: 'legacy', type: 'unknown', value: 'kept' } },
+      enabled: false,
+      isWide: true,
+      horizontalHandles: false,
+      advancedMode: true,
+    });
+    const undone = given(history(pasted)).when({ type: 'undo' });
+    expect(undone.state.blocks['f2']).toBeUndefined();
+  });
+
   it('§4 Add block: an unknown type is refused and nothing is emitted', () => {
     const { events, error } = given(started()).when({ type: 'addBlock', blockType: 'nope', position: { x: 0, y: 0 } });
     expect(events).toEqual([]);
