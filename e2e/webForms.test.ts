@@ -424,6 +424,25 @@ describe('block form controls in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it("gives the Response builder's value cell the < menu of a text field and stores the row's value", async () => {
+    const { wf, errors, blockId: block, panel } = await withBlock(chromium, 'Response value', 'Response', 'response');
+    const label = 'Response Structure';
+    await panel.getByRole('button', { name: 'Add field', exact: true }).click();
+    const name = panel.getByRole('textbox', { name: `${label} 1 name`, exact: true });
+    await name.fill('answer');
+    await name.blur();
+    // `<` opens the block outputs' menu, as in any text field (a plain input before).
+    const value = panel.getByRole('textbox', { name: `${label} 1 value`, exact: true });
+    await value.click();
+    await value.pressSequentially('<');
+    await panel.getByRole('listbox', { name: 'Block outputs' }).waitFor();
+    await value.fill('<start.input>');
+    await value.press('Enter');
+    const rows = async () => ((await wf.stored(block, 'builderData')) as Array<Record<string, unknown>> | undefined)?.map((r) => [r['name'], r['type'], r['value']]);
+    await expect.poll(rows, POLL).toEqual([['answer', 'string', '<start.input>']]);
+    expect(errors).toEqual([]);
+  });
+
   it('adds an else-if row to a condition: a new row in the form, a new handle on the block, both stored', async () => {
     const { wf, page, errors, blockId: block, panel } = await withBlock(chromium, 'Else if', 'Condition', 'condition');
     const node = page.locator(`.react-flow__node[data-id="${block}"]`);
