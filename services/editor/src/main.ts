@@ -27,8 +27,9 @@ rt.onClose(() => tail.stop());
 const registryClient = createServiceClient(registry.RegistryServiceService, serviceAddress(rt.config, 'registry'), { deadlineMs: rt.config.GRPC_DEADLINE_MS });
 rt.onClose(async () => registryClient.close());
 // A workflow the registry has answered but whose event has not arrived yet is caught up on demand.
-const streams = createStreamLifecycle({ db: rt.db, store, registry: grpcRegistryPort(registryClient), afterCommit: kick });
-rt.grpc.add(editor.EditorServiceService, editorHandlers(store, tail, rt.logger, streams));
+const registryPort = grpcRegistryPort(registryClient);
+const streams = createStreamLifecycle({ db: rt.db, store, registry: registryPort, afterCommit: kick });
+rt.grpc.add(editor.EditorServiceService, editorHandlers(store, tail, rt.logger, streams, registryPort));
 const consumer = await consumeRegistryEvents({ bus: rt.bus, db: rt.db, store, logger: rt.logger, afterCommit: kick });
 rt.onClose(() => consumer.stop());
 await rt.listen();

@@ -45,6 +45,8 @@ export interface WorkflowTable {
   api_key_key_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** SHA-256 (hex) of the workflow API key, checked against a caller's key (migration 0006). */
   api_key_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The workflow this one was duplicated from (migration 0010), null for one created otherwise. */
+  copied_from: ColumnType<string | null, string | null | undefined, string | null>;
   needs_redeployment: Generated<boolean>;
   has_active_webhook: Generated<boolean>;
   /**

@@ -22,15 +22,16 @@ export interface DeployedStatePayload {
 /** What an editor call carries besides its commands. */
 export interface ExecuteCommandsOptions {
   deployedState?: DeployedStatePayload;
-  copyOf?: string;
+  /** The workflow a duplicate's replaceState copies, and the version its state was read at. */
+  copyOf?: { workflowId: string; version: number };
 }
 
 /** What the registry asks of the editor service (gRPC in production, a fake in tests). */
 export interface EditorPort {
   getState(workflowId: string, waitMs?: number): Promise<{ version: number; state: EditorState }>;
   /**
-   * `deployedState` for revertToDeployed; `copyOf`, the workflow whose stored state a replaceState
-   * copies (a duplicate keeps that state's starters as they are, issue 14).
+   * `deployedState` for revertToDeployed; `copyOf`, the workflow whose stored state (at that version)
+   * a replaceState copies (a duplicate keeps that state's starters as they are, issue 14).
    */
   executeCommands(workflowId: string, commands: unknown[], actorId: string, opts?: ExecuteCommandsOptions): Promise<{ version: number }>;
   /**

@@ -4,7 +4,7 @@ import type { editor } from '@weft/contracts';
 import { blockStateSchema, edgeSchema, encodeSnapshot, historyView, parseCommands, toYaml, yamlStructureGuide, type DeployedState, type WorkflowState } from '@weft/workflow';
 import type { EventStore } from '../store/eventStore.js';
 import type { EventTail } from '../live/eventTail.js';
-import type { StreamLifecycle } from '../lifecycle/streamLifecycle.js';
+import type { RegistryPort, StreamLifecycle } from '../lifecycle/streamLifecycle.js';
 
 const MAX_WAIT_MS = 5_000;
 /** Longest a ReadEvents call waits for a new event (the gateway polls again after it). */
@@ -42,8 +42,8 @@ function isWorkflowNotFound(err: unknown, workflowId: string): boolean {
   return err instanceof AppError && err.code === 'not_found' && err.message === `Workflow ${workflowId} not found`;
 }
 
-/** The editor's gRPC surface. */
-export function editorHandlers(store: EventStore, tail: EventTail, logger: Logger, streams: StreamLifecycle): ServiceHandlers<typeof editor.EditorServiceService> {
+/** The editor's gRPC surface; `registry` confirms a duplicate's copyOfWorkflowId. */
+export function editorHandlers(store: EventStore, tail: EventTail, logger: Logger, streams: StreamLifecycle, registry: Pick<RegistryPort, 'copiedFrom'>): ServiceHandlers<typeof editor.EditorServiceService> {
   /**
    * `read`'s answer; when the workflow has no stream yet, the stream is caught up from the registry
    * (a workflow its API has just answered) and `read` runs once more. Found streams cost nothing extra.
@@ -67,19 +67,37 @@ export function editorHandlers(store: EventStore, tail: EventTail, logger: Logge
     }
   }
 
-  /** The stored blocks of the workflow a copy is made of (copyOfWorkflowId), as this editor holds them. */
-  async function storedBlocks(workflowId: string): Promise<{ blocks: WorkflowState['blocks'] }> {
-    const source = await caughtUp(workflowId, () => store.current(workflowId));
-    return { blocks: source.state.blocks };
+  /**
+   * A duplicate's copy (copyOfWorkflowId, issue 14): the stored blocks of its source at the version
+   * the registry read (copyOfVersion), and the version the copy's stream must still be at. The
+   * field is taken from no caller on trust: the registry must record the target as a duplicate of
+   * that very source, and the target's stream must be as started (nothing saved into it yet), so no
+   * forwarded request can let a workflow keep two starters it was not copied with.
+   */
+  async function copyOf(req: editor.ExecuteCommandsRequest, source: string): Promise<{ copiedState: { blocks: WorkflowState['blocks'] }; targetVersion: number }> {
+    if (req.copyOfVersion === undefined) throw new AppError('validation', 'copyOfVersion is required with copyOfWorkflowId');
+    const recorded = await registry.copiedFrom(req.workflowId);
+    if (recorded !== source) throw new AppError('validation', `copyOfWorkflowId: workflow ${req.workflowId} is not a duplicate of ${source}`);
+    const target = await caughtUp(req.workflowId, () => store.untouched(req.workflowId));
+    if (!target.untouched) throw new AppError('validation', `copyOfWorkflowId: workflow ${req.workflowId} has been edited since it was duplicated; only a new copy takes its source's state`);
+    const version = req.copyOfVersion;
+    const at = await caughtUp(source, () => store.stateAt(source, version));
+    if (at.state === undefined) throw new AppError('validation', `copyOfVersion: workflow ${source} has no version ${version} (it is at ${at.head})`);
+    return { copiedState: { blocks: at.state.blocks }, targetVersion: target.version };
   }
 
   async function executeCommands(req: editor.ExecuteCommandsRequest): Promise<editor.ExecuteCommandsResponse> {
     if (!req.workflowId) throw new AppError('validation', 'workflowId is required');
     const commands = parseCommands(parseJson('commands', req.commandsJson));
     const deployedState = parseDeployedState(req.deployedStateJson);
-    const copiedState = req.copyOfWorkflowId ? await storedBlocks(req.copyOfWorkflowId) : undefined;
+    const copy = req.copyOfWorkflowId ? await copyOf(req, req.copyOfWorkflowId) : undefined;
+    if (copy && req.expectedVersion !== undefined && req.expectedVersion !== copy.targetVersion) {
+      throw new AppError('conflict', `Version conflict: expected ${req.expectedVersion}, current is ${copy.targetVersion}`, { currentVersion: copy.targetVersion });
+    }
+    // A copy is written only onto the version checked as untouched: an edit landing meanwhile makes it a conflict.
+    const expectedVersion = copy ? copy.targetVersion : req.expectedVersion;
     const res = await caughtUpOrThrow(req.workflowId, () =>
-      store.execute(req.workflowId, commands, { expectedVersion: req.expectedVersion, commandId: req.commandId, deployedState, copiedState }),
+      store.execute(req.workflowId, commands, { expectedVersion, commandId: req.commandId, deployedState, copiedState: copy?.copiedState }),
     );
     return { version: res.version, eventsJson: JSON.stringify(res.events) };
   }

@@ -24,6 +24,7 @@ function fakeRegistry(): RegistryPort & { known: Set<string>; asked: string[][] 
       asked.push(ids);
       return Promise.resolve(new Set(ids.filter((id) => known.has(id))));
     },
+    copiedFrom: () => Promise.resolve(undefined),
   };
 }
 
@@ -43,7 +44,7 @@ describe('catching a workflow up from the registry (real Postgres and NATS)', ()
     bus = await connectBus((await backingEnv()).natsUrl, created.instance);
     tail = await startEventTail({ bus, store: env.store, logger });
     const streams = createStreamLifecycle({ db: env.db, store: env.store, registry });
-    handlers = editorHandlers(env.store, tail, logger, streams);
+    handlers = editorHandlers(env.store, tail, logger, streams, registry);
     consumer = await consumeRegistryEvents({ bus, db: env.db, store: env.store, logger, afterCommit: () => undefined });
   });
 

@@ -7,6 +7,8 @@ import type { EventStore } from '../store/eventStore.js';
 export interface RegistryPort {
   /** Which of these workflow ids the registry has now. */
   existing(workflowIds: string[]): Promise<Set<string>>;
+  /** The workflow the registry records this one as a duplicate of, if it is one (issue 14). */
+  copiedFrom(workflowId: string): Promise<string | undefined>;
 }
 
 /**

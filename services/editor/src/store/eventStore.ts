@@ -128,11 +128,26 @@ export function createEventStore(deps: EventStoreDeps) {
     if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   }
 
-  /** Latest snapshot plus the events after it, and the version that makes. */
-  async function loadFromStore(trx: Kysely<EditorDB>, workflowId: string): Promise<{ version: number; state: WorkflowState }> {
-    const snap = await trx.selectFrom('snapshots').select(['version', 'state']).where('workflow_id', '=', workflowId).executeTakeFirst();
+  /**
+   * Latest snapshot plus the events after it, and the version that makes; with `upTo`, the state at
+   * that version (the snapshot only when it is not past it, else a replay from the start).
+   */
+  async function loadFromStore(trx: Kysely<EditorDB>, workflowId: string, upTo?: number): Promise<{ version: number; state: WorkflowState }> {
+    const snap = await trx
+      .selectFrom('snapshots')
+      .select(['version', 'state'])
+      .where('workflow_id', '=', workflowId)
+      .$if(upTo !== undefined, (q) => q.where('version', '<=', upTo ?? 0))
+      .executeTakeFirst();
     const from = snap ? Number(snap.version) : 0;
-    const rows = await trx.selectFrom('events').select(['version', 'type', 'data']).where('workflow_id', '=', workflowId).where('version', '>', from).orderBy('version').execute();
+    const rows = await trx
+      .selectFrom('events')
+      .select(['version', 'type', 'data'])
+      .where('workflow_id', '=', workflowId)
+      .where('version', '>', from)
+      .$if(upTo !== undefined, (q) => q.where('version', '<=', upTo ?? 0))
+      .orderBy('version')
+      .execute();
     // A newer editor (during a deploy) may have stored types this build cannot fold: refuse rather
     // than replay past them, which would decide and project edits on a state missing one.
     const unknown = rows.find((r) => !isKnownEvent(r.data));
@@ -335,6 +350,16 @@ export function createEventStore(deps: EventStoreDeps) {
 
   const batcher = createKeyedBatcher(commitGroup);
 
+  async function current(workflowId: string): Promise<{ version: number; state: WorkflowState } | undefined> {
+    const stream = await db.selectFrom('streams').select('version').where('workflow_id', '=', workflowId).executeTakeFirst();
+    if (!stream) return undefined;
+    const cached = cache.get(workflowId);
+    if (cached && cached.version === Number(stream.version)) return cached;
+    const loaded = await loadFromStore(db, workflowId);
+    remember(workflowId, loaded.version, loaded.state);
+    return loaded;
+  }
+
   return {
     /**
      * Starts a workflow's stream with its starter block; a second start of the same id, and a start
@@ -373,14 +398,30 @@ export function createEventStore(deps: EventStoreDeps) {
     },
 
     /** The full state (with history) at the stream's head, from the cache or snapshot + tail. */
-    async current(workflowId: string): Promise<{ version: number; state: WorkflowState } | undefined> {
+    current,
+
+    /**
+     * The state at `version` (a duplicate's copy is checked against the source as the registry read
+     * it): the head's from the cache when it is that version, else replayed up to it. `state` is
+     * undefined when the stream has no such version; `head` is its version now.
+     */
+    async stateAt(workflowId: string, version: number): Promise<{ head: number; state: WorkflowState | undefined } | undefined> {
+      const found = await current(workflowId);
+      if (!found) return undefined;
+      if (version === found.version) return { head: found.version, state: found.state };
+      if (!Number.isSafeInteger(version) || version < 1 || version > found.version) return { head: found.version, state: undefined };
+      return { head: found.version, state: (await loadFromStore(db, workflowId, version)).state };
+    },
+
+    /**
+     * A stream's version and whether it is still as started: no event but its workflowStarted, so
+     * nothing was ever saved into it (a duplicate's copy is filled in only then).
+     */
+    async untouched(workflowId: string): Promise<{ version: number; untouched: boolean } | undefined> {
       const stream = await db.selectFrom('streams').select('version').where('workflow_id', '=', workflowId).executeTakeFirst();
       if (!stream) return undefined;
-      const cached = cache.get(workflowId);
-      if (cached && cached.version === Number(stream.version)) return cached;
-      const loaded = await loadFromStore(db, workflowId);
-      remember(workflowId, loaded.version, loaded.state);
-      return loaded;
+      const other = await db.selectFrom('events').select('version').where('workflow_id', '=', workflowId).where('type', '<>', 'workflowStarted').limit(1).executeTakeFirst();
+      return { version: Number(stream.version), untouched: other === undefined };
     },
 
     /** The full state replayed from the store, bypassing the cache; used by tests. */

@@ -30,7 +30,7 @@ export function grpcEditorPort(client: ServiceClient<typeof editor.EditorService
         commandsJson: JSON.stringify(commands),
         actorId,
         ...(opts.deployedState ? { deployedStateJson: JSON.stringify(opts.deployedState) } : {}),
-        ...(opts.copyOf ? { copyOfWorkflowId: opts.copyOf } : {}),
+        ...(opts.copyOf ? { copyOfWorkflowId: opts.copyOf.workflowId, copyOfVersion: opts.copyOf.version } : {}),
       });
       return { version: res.version };
     },

@@ -3,7 +3,7 @@ import type { registry } from '@weft/contracts';
 import type { Registry } from '../ports.js';
 import { createWorkspace, deleteWorkspace, ensureInitialWorkspace, listWorkspaces, renameWorkspace } from '../workspaces/workspaces.js';
 import { getPermissions, removeMember, setMember } from '../workspaces/members.js';
-import { createWorkflow, deleteWorkflow, existingWorkflows, getWorkflow, listWorkflows, updateWorkflow } from '../entries/workflows.js';
+import { checkWorkflows, createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, updateWorkflow } from '../entries/workflows.js';
 import { duplicateWorkflow } from '../entries/duplicate.js';
 import { createFolder, deleteFolder, listFolders, updateFolder } from '../folders/folders.js';
 import {
@@ -93,7 +93,7 @@ export function registryHandlers(r: Registry): ServiceHandlers<typeof registry.R
       return {};
     },
     async checkWorkflows(req) {
-      return { existingIds: await existingWorkflows(r.db, req.workflowIds) };
+      return checkWorkflows(r.db, req.workflowIds);
     },
     async duplicateWorkflow(req) {
       const res = await duplicateWorkflow(r, actorId(req.actor), req.workflowId, {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTestRegistry } from '../testSupport.js';
 import { createWorkspace, deleteWorkspace } from '../workspaces/workspaces.js';
-import { createWorkflow, deleteWorkflow, existingWorkflows } from './workflows.js';
+import { checkWorkflows, createWorkflow, deleteWorkflow, existingWorkflows } from './workflows.js';
 import { duplicateWorkflow } from './duplicate.js';
 import type { ExecuteCommandsOptions } from '../ports.js';
 
@@ -75,7 +75,11 @@ describe('what the registry tells the editor before it answers (real Postgres)',
       const ws = await createWorkspace(registry, 'u1', 'W');
       const source = await createWorkflow(registry, 'u1', ws.id, {});
       const { workflow: copy } = await duplicateWorkflow(registry, 'u1', source.id, {});
-      expect(told).toEqual([{ id: copy.id, commands: [expect.objectContaining({ type: 'replaceState' }), expect.objectContaining({ type: 'replaceVariables' })], options: { copyOf: source.id } }]);
+      expect(told).toEqual([{ id: copy.id, commands: [expect.objectContaining({ type: 'replaceState' }), expect.objectContaining({ type: 'replaceVariables' })], options: { copyOf: { workflowId: source.id, version: 1 } } }]);
+      // What the editor asks before it takes the claim: the copy is recorded as the source's, the source as no copy.
+      const checked = await checkWorkflows(registry.db, [copy.id, source.id]);
+      expect(checked.existingIds.sort()).toEqual([copy.id, source.id].sort());
+      expect(checked.copiedFrom).toEqual({ [copy.id]: source.id });
     } finally {
       await drop();
     }

@@ -20,9 +20,9 @@ export interface DuplicateResult {
 
 /**
  * Copies an entry's metadata, and through the editor its state and variables, into a new workflow,
- * as it is: the save names its source, so a state stored with two starters before the one-starter
- * rule is copied with both (issue 14). The copy is removed again when the editor cannot take the
- * state, so a failure leaves nothing behind.
+ * as it is: the entry records its source (copied_from) and the save names it with the version read,
+ * so a state stored with two starters before the one-starter rule is copied with both (issue 14).
+ * The copy is removed again when the editor cannot take the state, so a failure leaves nothing behind.
  */
 export async function duplicateWorkflow(r: Registry, userId: string, sourceId: string, input: WorkflowMetadata & { workspaceId?: string | undefined }): Promise<DuplicateResult> {
   checkMetadata(input);
@@ -31,15 +31,11 @@ export async function duplicateWorkflow(r: Registry, userId: string, sourceId: s
   await requireWorkspaceAccess(r.db, userId, workspaceId, 'write');
   const folderId = input.folderId !== undefined ? input.folderId : workspaceId === source.workspaceId ? source.folderId : null;
   await checkFolder(r.db, workspaceId, folderId);
-  const { state } = await r.editor.getState(sourceId);
+  const { state, version } = await r.editor.getState(sourceId);
 
   const copy = await r.db.transaction().execute(async (trx) => {
-    const view = await insertWorkflow(r, trx, workspaceId, userId, {
-      name: input.name ?? `${source.name} (Copy)`,
-      description: input.description ?? source.description,
-      color: input.color ?? source.color,
-      folderId,
-    });
+    const metadata = { name: input.name ?? `${source.name} (Copy)`, description: input.description ?? source.description, color: input.color ?? source.color, folderId };
+    const view = await insertWorkflow(r, trx, workspaceId, userId, metadata, sourceId);
     await emit(trx, r.instance, 'workflow', view.id, 'workflowDuplicated', { workflow: workflowEventData(view), sourceWorkflowId: sourceId, createdBy: userId });
     return view;
   });
@@ -55,8 +51,11 @@ export async function duplicateWorkflow(r: Registry, userId: string, sourceId: s
         { type: 'replaceVariables', variables },
       ],
       userId,
-      // A copy of what the source stores: its starters come along as they are, even two from before the one-starter rule.
-      { copyOf: sourceId },
+      // A copy of what the source stored at `version`: its starters come along as they are, even two
+      // from before the one-starter rule. The editor checks the copy against the source's state at
+      // that version (not its current one, which an edit since the read may have changed), and
+      // accepts the claim only because this entry records sourceId as what it copies.
+      { copyOf: { workflowId: sourceId, version } },
     );
   } catch (err) {
     await r.db.transaction().execute(async (trx) => {

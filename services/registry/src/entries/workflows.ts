@@ -36,8 +36,11 @@ export async function checkFolder(db: Kysely<RegistryDB>, workspaceId: string, f
   if (!folder) throw new AppError('validation', `Folder ${folderId} not found in this workspace`);
 }
 
-/** Inserts an entry after the plan-limit check, in the caller's transaction; emits workflowCreated. */
-export async function insertWorkflow(r: Registry, trx: Transaction<RegistryDB>, workspaceId: string, userId: string, input: WorkflowMetadata): Promise<WorkflowView> {
+/**
+ * Inserts an entry after the plan-limit check, in the caller's transaction; emits workflowCreated.
+ * `copiedFrom`: the workflow a duplicate copies (kept for the editor's check of the copy).
+ */
+export async function insertWorkflow(r: Registry, trx: Transaction<RegistryDB>, workspaceId: string, userId: string, input: WorkflowMetadata, copiedFrom?: string): Promise<WorkflowView> {
   // One creation at a time per workspace, so two concurrent calls cannot both pass the limit.
   await sql`select pg_advisory_xact_lock(hashtext(${`workflows:${workspaceId}`}))`.execute(trx);
   const { count } = await trx.selectFrom('workflows').select((eb) => eb.fn.countAll<string>().as('count')).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow();
@@ -56,6 +59,7 @@ export async function insertWorkflow(r: Registry, trx: Transaction<RegistryDB>, 
       marketplace_data: marketplace ? JSON.stringify(marketplace) : null,
       deployed_at: null,
       api_key: null,
+      copied_from: copiedFrom ?? null,
       created_at: r.now(),
       updated_at: r.now(),
     })
@@ -139,11 +143,21 @@ export async function deleteWorkflow(r: Registry, userId: string, workflowId: st
   await r.editor.dropWorkflows?.([workflowId]);
 }
 
-/** Which of `workflowIds` exist now (the editor's catch-up asks; no access check, ids only). */
-export async function existingWorkflows(db: Kysely<RegistryDB>, workflowIds: string[]): Promise<string[]> {
+/**
+ * Which of `workflowIds` exist now, and the source of each that is a duplicate's copy (the editor's
+ * catch-up and its check of a copy ask; no access check, ids only).
+ */
+export async function checkWorkflows(db: Kysely<RegistryDB>, workflowIds: string[]): Promise<{ existingIds: string[]; copiedFrom: Record<string, string> }> {
   const ids = [...new Set(workflowIds.filter((id) => id.length > 0))];
-  if (ids.length === 0) return [];
+  if (ids.length === 0) return { existingIds: [], copiedFrom: {} };
   if (ids.length > 10_000) throw new AppError('validation', 'workflowIds must hold at most 10000 ids');
-  const rows = await db.selectFrom('workflows').select('id').where('id', 'in', ids).execute();
-  return rows.map((row) => row.id);
+  const rows = await db.selectFrom('workflows').select(['id', 'copied_from']).where('id', 'in', ids).execute();
+  const copiedFrom: Record<string, string> = {};
+  for (const row of rows) if (row.copied_from !== null) copiedFrom[row.id] = row.copied_from;
+  return { existingIds: rows.map((row) => row.id), copiedFrom };
+}
+
+/** Which of `workflowIds` exist now (checkWorkflows without the copies). */
+export async function existingWorkflows(db: Kysely<RegistryDB>, workflowIds: string[]): Promise<string[]> {
+  return (await checkWorkflows(db, workflowIds)).existingIds;
 }

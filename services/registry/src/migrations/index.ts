@@ -9,6 +9,7 @@ import { apiKeyHashes } from './0006_api_key_hashes.js';
 import { triggerTables } from './0007_triggers.js';
 import { webhookPaths } from './0008_webhook_paths.js';
 import { apiKeyHashIndex } from './0009_api_key_hash_index.js';
+import { workflowCopies } from './0010_workflow_copies.js';
 
 /** The migrations before workflow API keys were encrypted (kept apart for the migration's test). */
 export const plainMigrations: Record<string, Migration> = {
@@ -27,5 +28,6 @@ export function registryMigrations(cipher: Cipher): Record<string, Migration> {
     '0007_triggers': triggerTables,
     '0008_webhook_paths': webhookPaths,
     '0009_api_key_hash_index': apiKeyHashIndex,
+    '0010_workflow_copies': workflowCopies,
   };
 }

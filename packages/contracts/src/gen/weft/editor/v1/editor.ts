@@ -43,9 +43,18 @@ export interface ExecuteCommandsRequest {
    * The workflow whose stored state a replaceState in this call copies (the registry's duplicate):
    * the copy may carry that state's starter blocks as they are, even two stored before the
    * one-starter rule. The editor checks the copy against the source's own stored state; only the
-   * registry sets it, never the gateway.
+   * registry sets it, never the gateway. Accepted only when the registry records this workflow as
+   * a duplicate of that one and the workflow's stream is still as started (nothing saved into it).
    */
-  copyOfWorkflowId?: string | undefined;
+  copyOfWorkflowId?:
+    | string
+    | undefined;
+  /**
+   * The source's version the copied state was read at (required with copy_of_workflow_id): the
+   * copy is checked against the source's state at that version, so an edit of the source between
+   * the registry's read and this call does not make the copy look like it adds a starter.
+   */
+  copyOfVersion?: number | undefined;
 }
 
 export interface ExecuteCommandsResponse {
@@ -202,6 +211,7 @@ function createBaseExecuteCommandsRequest(): ExecuteCommandsRequest {
     actorId: "",
     deployedStateJson: undefined,
     copyOfWorkflowId: undefined,
+    copyOfVersion: undefined,
   };
 }
 
@@ -227,6 +237,9 @@ export const ExecuteCommandsRequest: MessageFns<ExecuteCommandsRequest> = {
     }
     if (message.copyOfWorkflowId !== undefined) {
       writer.uint32(58).string(message.copyOfWorkflowId);
+    }
+    if (message.copyOfVersion !== undefined) {
+      writer.uint32(64).int64(message.copyOfVersion);
     }
     return writer;
   },
@@ -300,6 +313,14 @@ export const ExecuteCommandsRequest: MessageFns<ExecuteCommandsRequest> = {
             message.copyOfWorkflowId = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.copyOfVersion = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -349,6 +370,11 @@ export const ExecuteCommandsRequest: MessageFns<ExecuteCommandsRequest> = {
         : isSet(object.copy_of_workflow_id)
         ? globalThis.String(object.copy_of_workflow_id)
         : undefined,
+      copyOfVersion: isSet(object.copyOfVersion)
+        ? globalThis.Number(object.copyOfVersion)
+        : isSet(object.copy_of_version)
+        ? globalThis.Number(object.copy_of_version)
+        : undefined,
     };
   },
 
@@ -375,6 +401,9 @@ export const ExecuteCommandsRequest: MessageFns<ExecuteCommandsRequest> = {
     if (message.copyOfWorkflowId !== undefined) {
       obj.copyOfWorkflowId = message.copyOfWorkflowId;
     }
+    if (message.copyOfVersion !== undefined) {
+      obj.copyOfVersion = Math.round(message.copyOfVersion);
+    }
     return obj;
   },
 
@@ -390,6 +419,7 @@ export const ExecuteCommandsRequest: MessageFns<ExecuteCommandsRequest> = {
     message.actorId = object.actorId ?? "";
     message.deployedStateJson = object.deployedStateJson ?? undefined;
     message.copyOfWorkflowId = object.copyOfWorkflowId ?? undefined;
+    message.copyOfVersion = object.copyOfVersion ?? undefined;
     return message;
   },
 };

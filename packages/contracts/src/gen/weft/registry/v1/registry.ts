@@ -337,8 +337,8 @@ export interface GetDeployedStateResponse {
 }
 
 /**
- * For services (the editor's catch-up): which of these workflows exist now. No actor is needed; it
- * answers ids only.
+ * For services (the editor's catch-up, and its check of a duplicate's copy): which of these
+ * workflows exist now, and which of them are copies of which. No actor is needed; it answers ids only.
  */
 export interface CheckWorkflowsRequest {
   workflowIds: string[];
@@ -346,6 +346,16 @@ export interface CheckWorkflowsRequest {
 
 export interface CheckWorkflowsResponse {
   existingIds: string[];
+  /**
+   * For each existing id that was made by duplicating another workflow: that source's id (the
+   * editor accepts a duplicate's copy_of_workflow_id only when it matches).
+   */
+  copiedFrom: { [key: string]: string };
+}
+
+export interface CheckWorkflowsResponse_CopiedFromEntry {
+  key: string;
+  value: string;
 }
 
 /**
@@ -5584,7 +5594,7 @@ export const CheckWorkflowsRequest: MessageFns<CheckWorkflowsRequest> = {
 };
 
 function createBaseCheckWorkflowsResponse(): CheckWorkflowsResponse {
-  return { existingIds: [] };
+  return { existingIds: [], copiedFrom: {} };
 }
 
 export const CheckWorkflowsResponse: MessageFns<CheckWorkflowsResponse> = {
@@ -5592,6 +5602,9 @@ export const CheckWorkflowsResponse: MessageFns<CheckWorkflowsResponse> = {
     for (const v of message.existingIds) {
       writer.uint32(10).string(v!);
     }
+    globalThis.Object.entries(message.copiedFrom).forEach(([key, value]: [string, string]) => {
+      CheckWorkflowsResponse_CopiedFromEntry.encode({ key: key as any, value }, writer.uint32(18).fork()).join();
+    });
     return writer;
   },
 
@@ -5616,6 +5629,17 @@ export const CheckWorkflowsResponse: MessageFns<CheckWorkflowsResponse> = {
             message.existingIds.push(reader.string());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            const entry2 = CheckWorkflowsResponse_CopiedFromEntry.decode(reader, reader.uint32());
+            if (entry2.value !== undefined) {
+              message.copiedFrom[entry2.key] = entry2.value;
+            }
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5635,6 +5659,33 @@ export const CheckWorkflowsResponse: MessageFns<CheckWorkflowsResponse> = {
         : globalThis.Array.isArray(object?.existing_ids)
         ? object.existing_ids.map((e: any) => globalThis.String(e))
         : [],
+      copiedFrom: isObject(object.copiedFrom)
+        ? (globalThis.Object.entries(object.copiedFrom) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.copied_from)
+        ? (globalThis.Object.entries(object.copied_from) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
     };
   },
 
@@ -5642,6 +5693,15 @@ export const CheckWorkflowsResponse: MessageFns<CheckWorkflowsResponse> = {
     const obj: any = {};
     if (message.existingIds?.length) {
       obj.existingIds = message.existingIds;
+    }
+    if (message.copiedFrom) {
+      const entries = globalThis.Object.entries(message.copiedFrom) as [string, string][];
+      if (entries.length > 0) {
+        obj.copiedFrom = {};
+        entries.forEach(([k, v]) => {
+          obj.copiedFrom[k] = v;
+        });
+      }
     }
     return obj;
   },
@@ -5652,6 +5712,104 @@ export const CheckWorkflowsResponse: MessageFns<CheckWorkflowsResponse> = {
   fromPartial<I extends Exact<DeepPartial<CheckWorkflowsResponse>, I>>(object: I): CheckWorkflowsResponse {
     const message = createBaseCheckWorkflowsResponse();
     message.existingIds = object.existingIds?.map((e) => e) || [];
+    message.copiedFrom = (globalThis.Object.entries(object.copiedFrom ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseCheckWorkflowsResponse_CopiedFromEntry(): CheckWorkflowsResponse_CopiedFromEntry {
+  return { key: "", value: "" };
+}
+
+export const CheckWorkflowsResponse_CopiedFromEntry: MessageFns<CheckWorkflowsResponse_CopiedFromEntry> = {
+  encode(message: CheckWorkflowsResponse_CopiedFromEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckWorkflowsResponse_CopiedFromEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckWorkflowsResponse_CopiedFromEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckWorkflowsResponse_CopiedFromEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: CheckWorkflowsResponse_CopiedFromEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckWorkflowsResponse_CopiedFromEntry>, I>>(
+    base?: I,
+  ): CheckWorkflowsResponse_CopiedFromEntry {
+    return CheckWorkflowsResponse_CopiedFromEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckWorkflowsResponse_CopiedFromEntry>, I>>(
+    object: I,
+  ): CheckWorkflowsResponse_CopiedFromEntry {
+    const message = createBaseCheckWorkflowsResponse_CopiedFromEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };
