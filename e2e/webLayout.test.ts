@@ -56,6 +56,9 @@ describe('web: the editor layout at a laptop’s 1280 px', () => {
     expect(await palette.isVisible()).toBe(true);
     expect(await panel.isVisible()).toBe(true);
     expect(await widthOf(canvas)).toBeGreaterThanOrEqual(0.6 * windowWidth);
+    // The sidebar's rail keeps its most used actions.
+    expect(await page.getByRole('button', { name: 'New workflow', exact: true }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Settings', exact: true }).isVisible()).toBe(true);
     await page.screenshot({ path: path.join(tmpdir(), 'weft-layout-1280.png') });
 
     // Collapsing the palette keeps what was searched and the block selected on the canvas.

@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react';
+
 /** A window with a bar on the side of the part the button opens or closes (the sidebar and palette left, the side panel right). */
 const FRAME = 'M3 4h18v16H3z';
 const BAR = { left: 'M9 4v16', right: 'M15 4v16' } as const;
@@ -13,11 +15,12 @@ export function PaneToggle({ label, side, expanded, shortcut, onClick }: { label
   );
 }
 
-/** A collapsed sidebar or palette: a thin rail with the button that opens it again. */
-export function Rail({ part, toggleLabel, shortcut, onOpen }: { part: string; toggleLabel: string; shortcut?: string; onOpen(): void }) {
+/** A collapsed sidebar or palette: a thin rail with the button that opens it again (and `children`, the part's most used actions). */
+export function Rail({ part, toggleLabel, shortcut, onOpen, children }: { part: string; toggleLabel: string; shortcut?: string; onOpen(): void; children?: ReactNode }) {
   return (
     <div className="rail" data-rail={part}>
       <PaneToggle label={toggleLabel} side="left" expanded={false} shortcut={shortcut} onClick={onOpen} />
+      {children}
     </div>
   );
 }

@@ -339,7 +339,17 @@ export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, 
 
   return (
     <>
-      {!open && <Rail part="sidebar" toggleLabel="Show sidebar" shortcut={SIDEBAR_SHORTCUT} onOpen={onToggle} />}
+      {!open && (
+        <Rail part="sidebar" toggleLabel="Show sidebar" shortcut={SIDEBAR_SHORTCUT} onOpen={onToggle}>
+          <button type="button" className="icon-btn" aria-label="New workflow" title="New workflow" disabled={!workspace || create.isPending} onClick={() => create.mutate(null)}>
+            <Icon name="plus" />
+          </button>
+          <span className="grow" />
+          <button type="button" className="icon-btn" aria-label="Settings" title="Settings" onClick={() => navigate('/settings/environment')}>
+            <Icon name="settings" />
+          </button>
+        </Rail>
+      )}
       <aside className="sidebar" aria-label="Sidebar" hidden={!open}>
         <div className="brand">
           <span className="logo-mark" aria-hidden="true" />
