@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { Router, type Request, type Response } from 'express';
 import { AppError, type Logger } from '@weft/platform';
-import { normalizeWebhookPath, webhookTriggers } from '@weft/catalog';
+import { normalizeWebhookPath, secretForms, webhookTriggers } from '@weft/catalog';
 import type { Clients } from '../clients.js';
 import { verifyWebhook, type WebhookRequest } from '../webhooks/verify.js';
 import { awaitFirstDelivery } from '../webhooks/redelivery.js';
@@ -35,12 +35,14 @@ function headersOf(req: Request): Record<string, string | undefined> {
 
 /**
  * Header or query values as the run keeps them: the hook's own secret, when a value carries it (a
- * bearer token, a token header or Gmail's `?token=`), is written `[REDACTED]` — it verified the call
- * and is no business of the run's input, its log or its answer.
+ * bearer token, a token header or Gmail's `?token=`), is written `[REDACTED]` in every form
+ * `secretForms` knows (percent- or form-encoded in a forwarded URL or a Referer, JSON-escaped…), the
+ * longer form first — it verified the call and is no business of the run's input, its log or its answer.
  */
 export function withoutSecret(values: Record<string, string | string[] | undefined>, secret: string): Record<string, string | string[] | undefined> {
   if (secret === '') return values;
-  const redact = (value: string): string => (value.includes(secret) ? value.split(secret).join('[REDACTED]') : value);
+  const forms = secretForms(secret).sort((a, b) => b.length - a.length);
+  const redact = (value: string): string => forms.reduce((out, form) => (out.includes(form) ? out.split(form).join('[REDACTED]') : out), value);
   return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, Array.isArray(value) ? value.map(redact) : value === undefined ? value : redact(value)]));
 }
 

@@ -20,6 +20,12 @@ describe("a webhook call's query as the run's input keeps it", () => {
     expect(withoutSecret(query, 's3cret')).toEqual({ token: ['[REDACTED]', 'other'], tag: ['a', '[REDACTED]-x'] });
     expect(withoutSecret(query, '')).toBe(query);
   });
+
+  it("writes the secret [REDACTED] percent- and form-encoded too (a forwarded URL or a Referer carrying the query)", () => {
+    const secret = 'a/b+c d?é';
+    const headers = { 'x-forwarded-uri': `/hook?token=${encodeURIComponent(secret)}&x=1`, referer: `https://app.example/?${new URLSearchParams({ token: secret })}`, lower: '/hook?token=a%2fb%2bc%20d%3f%c3%a9' };
+    expect(withoutSecret(headers, secret)).toEqual({ 'x-forwarded-uri': '/hook?token=[REDACTED]&x=1', referer: 'https://app.example/?token=[REDACTED]', lower: '/hook?token=[REDACTED]' });
+  });
 });
 
 describe("a webhook call's form body as the run's input keeps it", () => {

@@ -99,6 +99,10 @@ function round(n: number): number {
   return Math.round(n * 1_000_000) / 1_000_000;
 }
 
+/** A text the model layer logs (a provider's error body) is cut to this many characters, after redaction. */
+export const LOGGED_TEXT_CHARS = 2000;
+const cutForLog = (v: unknown): unknown => (typeof v === 'string' && v.length > LOGGED_TEXT_CHARS ? v.slice(0, LOGGED_TEXT_CHARS) : v);
+
 /** Runs one model request: key, temperature and tokens settled, stream chunks published, cost priced. */
 export async function callModel(deps: ModelDeps, input: CallModelInput, signal?: AbortSignal, resume?: StreamResume): Promise<CallModelOutput> {
   const started = Date.now();
@@ -176,7 +180,9 @@ export async function callModel(deps: ModelDeps, input: CallModelInput, signal?:
         publishState({ id, name, state: 'detecting' });
       },
       warn(message, data) {
-        deps.logger.warn(hide.value({ provider, model, ...data }) as Record<string, unknown>, hide.text(message));
+        // Redacted whole, then cut: a key straddling the cut is never logged half.
+        const shown = hide.value({ provider, model, ...data }) as Record<string, unknown>;
+        deps.logger.warn(Object.fromEntries(Object.entries(shown).map(([k, v]) => [k, cutForLog(v)])), cutForLog(hide.text(message)) as string);
       },
     };
     const result = await adapter.call(req, deps.config, sink, signal);
@@ -210,9 +216,11 @@ export async function callModel(deps: ModelDeps, input: CallModelInput, signal?:
     };
   } catch (err) {
     const cause = err instanceof Error ? err : new Error(String(err));
+    // Own properties: some errors (DOMException) answer message from a getter. The stack starts with the message, so it is redacted too.
     const hidden = hide.text(cause.message);
-    // An own property: some errors (DOMException) answer message from a getter.
     if (hidden !== cause.message) Object.defineProperty(cause, 'message', { value: hidden, configurable: true, writable: true });
+    const stack = typeof cause.stack === 'string' ? hide.text(cause.stack) : undefined;
+    if (stack !== undefined && stack !== cause.stack) Object.defineProperty(cause, 'stack', { value: stack, configurable: true, writable: true });
     throw new TimedModelError(cause, provider, timingSince(started));
   }
 }

@@ -24,7 +24,11 @@ export interface AdapterRequest {
 export interface StreamSink {
   text(delta: string): void;
   toolDetected(id: string, name: string): void;
-  /** Something the user should see in the service log (a provider's error body, an ignored event). */
+  /**
+   * Something the user should see in the service log (a provider's error body, an ignored event).
+   * Texts are passed whole: the model layer redacts the call's key, then cuts each to LOGGED_TEXT_CHARS
+   * (cut first, a key straddling the cut would be logged half, unredacted).
+   */
   warn(message: string, data?: Record<string, unknown>): void;
 }
 

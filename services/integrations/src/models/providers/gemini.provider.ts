@@ -131,7 +131,7 @@ async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator<string
  * Gemini over REST: `models/{model}:generateContent`, or `:streamGenerateContent?alt=sse`, key in the
  * query string (base URL `WEFT_GEMINI_BASE_URL`). Errors: 'Gemini API error: {status} {statusText}',
  * 'Gemini API streaming error: …' for a failing stream, 'Gemini API check error: …' when an answer
- * cannot be read; the response body is logged.
+ * cannot be read; the response body is logged (whole: the model layer redacts the key, then cuts it).
  */
 export const geminiAdapter: ProviderAdapter = {
   id: 'google',
@@ -147,7 +147,7 @@ export const geminiAdapter: ProviderAdapter = {
     }
     if (!res.ok) {
       const text = await res.text().catch(() => '');
-      sink.warn('Gemini API error response', { status: res.status, body: text.slice(0, 2000) });
+      sink.warn('Gemini API error response', { status: res.status, body: text });
       const prefix = req.stream ? 'Gemini API streaming error' : 'Gemini API error';
       throw new ModelProviderError(`${prefix}: ${res.status} ${res.statusText}`, 'google', res.status);
     }
@@ -160,7 +160,7 @@ export const geminiAdapter: ProviderAdapter = {
       try {
         body = JSON.parse(text) as GeminiResponse;
       } catch (err) {
-        sink.warn('Gemini API answer is not JSON', { body: text.slice(0, 2000) });
+        sink.warn('Gemini API answer is not JSON', { body: text });
         throw new ModelProviderError(`Gemini API check error: ${err instanceof Error ? err.message : String(err)}`, 'google');
       }
       readParts(body, into, sink, false);

@@ -131,6 +131,28 @@ describe('Gemini adapter against the fake', () => {
     expect(err.message).not.toContain('AIza');
   });
 
+  it('redacts a logged body whole before cutting it to 2,000 characters: a key straddling the cut never shows half', async () => {
+    const key = 'AIzaSyStraddlingKey0123456789';
+    // The body is {"error":{"code":400,"message":"…"…}: the key starts about 10 characters before the cut at 2,000.
+    fake.reply({ error: { status: 400, message: `${'x'.repeat(1958)}${key} and more text after it` } });
+    const d = deps();
+    await failure(callModel(d, ask({ apiKey: key })));
+    const body = d.warned.find((w) => typeof w.body === 'string')?.body as string;
+    expect(body.length).toBe(2000);
+    expect(body).not.toContain('AIza');
+    expect(body.startsWith('{"error":')).toBe(true);
+  });
+
+  it("redacts the key from a failure's stack too, which repeats its message", async () => {
+    const key = 'AIzaSyStackKey0123456789';
+    const d = { ...deps(), adapters: { google: { id: 'google' as const, call: () => Promise.reject(new Error(`connect failed for ${encodeURIComponent(key)}`)) } } };
+    const err = await failure(callModel(d, ask({ apiKey: key })));
+    expect(err.original.message).toBe('connect failed for [REDACTED]');
+    expect(err.original.stack).toContain('connect failed for [REDACTED]');
+    expect(err.original.stack).not.toContain('AIza');
+    expect(err.stack).not.toContain('AIza');
+  });
+
   it('requires a key', async () => {
     const err = await failure(callModel(deps(), ask({ apiKey: ' ' })));
     expect(err.message).toBe('API key is required for Gemini');
