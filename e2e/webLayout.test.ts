@@ -133,6 +133,9 @@ describe('web: the editor layout at a laptop’s 1280 px', () => {
     await page.getByRole('button', { name: 'Show side panel' }).click();
     await expect.poll(() => widthOf(panel)).toBe(chosen);
     await expect.poll(() => widthOf(canvas)).toBe(withPanel);
+    // A double click on its edge gives the panel back the window's default width.
+    await resizer.dblclick();
+    await expect.poll(() => widthOf(panel)).toBe(before);
     expect(errors).toEqual([]);
   });
 

@@ -7,7 +7,7 @@ const KEY_STEP = 16;
 
 /**
  * The side panel's left edge: drag it (pointer events) or press ←/→ on it to make the panel wider or
- * narrower. While dragging, the panel's width is set on its element directly (no render of the editor
+ * narrower, or double-click it for the default width. While dragging, the panel's width is set on its element directly (no render of the editor
  * per pointer move); the width is chosen, and kept for this browser, when the drag ends.
  */
 export function PanelResizer({ width, panel }: { width: number; panel: RefObject<HTMLElement | null> }) {
@@ -36,6 +36,8 @@ export function PanelResizer({ width, panel }: { width: number; panel: RefObject
     document.body.classList.remove('resizing-panel');
     if (Math.round(d.width) !== Math.round(d.startWidth)) chooseLayout({ panelWidth: d.width });
   };
+  // A double click gives the panel back its default width for the window (the choice is forgotten).
+  const onDoubleClick = () => chooseLayout({ panelWidth: undefined });
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const by = e.key === 'ArrowLeft' ? KEY_STEP : e.key === 'ArrowRight' ? -KEY_STEP : 0;
     if (by === 0) return;
@@ -52,13 +54,14 @@ export function PanelResizer({ width, panel }: { width: number; panel: RefObject
       aria-valuenow={width}
       aria-valuemin={min}
       aria-valuemax={max}
-      title="Drag to resize the side panel"
+      title="Drag to resize the side panel; double-click for its default width"
       tabIndex={0}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
       onPointerUp={end}
       onPointerCancel={end}
       onKeyDown={onKeyDown}
+      onDoubleClick={onDoubleClick}
     />
   );
 }

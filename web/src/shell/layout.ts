@@ -4,7 +4,7 @@
  * user's explicit choices (kept per browser in localStorage by `useLayout`) win over the defaults.
  */
 
-/** What the user chose, field by field; a field left out follows the window's width. */
+/** What the user chose, field by field; a field left out (or undefined: the choice forgotten) follows the window's width. */
 export interface LayoutChoices {
   sidebarOpen?: boolean;
   paletteOpen?: boolean;
