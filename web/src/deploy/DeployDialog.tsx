@@ -4,7 +4,7 @@ import type { TriggerSchedule } from '@weft/catalog';
 import type { WorkflowState } from '@weft/workflow';
 import { api, ApiError } from '../api';
 import { CopyButton } from '../panels/fields/Integrations';
-import { fireTimeText, nextFireTimes } from '../panels/fields/schedule';
+import { fireTimesText, nextFireTimes } from '../panels/fields/schedule';
 import { Icon } from '../ui/icons';
 import { useToast } from '../ui/toast';
 import { curlExample, deployInfo, streamingBlocks, webhookCurlExample } from './deployInfo';
@@ -16,7 +16,7 @@ function NextRuns({ plan }: { plan: TriggerSchedule }) {
   useEffect(() => {
     let live = true;
     nextFireTimes(plan, new Date()).then(
-      (dates) => live && setRuns(dates.map((d) => fireTimeText(d, plan.timezone))),
+      (dates) => live && setRuns(fireTimesText(dates, plan)),
       (error: unknown) => live && setRuns(error instanceof Error ? error.message : String(error)),
     );
     return () => {

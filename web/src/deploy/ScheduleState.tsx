@@ -18,13 +18,17 @@ export function ScheduleState({ workflowId, blockId, live }: { workflowId: strin
     mutationFn: (paused: boolean) => api.setSchedulePaused(workflowId, blockId, paused),
     onSuccess: (updated) => {
       queries.setQueryData<LiveSchedule[]>(schedulesKey(workflowId), (all) => all?.map((s) => (s.blockId === updated.blockId ? { ...s, ...updated } : s)));
+      // The schedule block's status reads the same query: refetched, it shows Paused / its next runs at once.
+      void queries.invalidateQueries({ queryKey: schedulesKey(workflowId) });
       toast.success(updated.status === 'paused' ? 'Schedule paused' : 'Schedule resumed');
     },
     onError: (error: Error) => toast.error(`Could not change the schedule: ${error instanceof ApiError ? error.message : String(error)}`),
   });
   if (!live) return <p className="muted">Not scheduled by the deployed version: deploy the draft to schedule it.</p>;
   const paused = live.status === 'paused';
-  const last = live.lastRunAt ? `last run ${fireTimeText(new Date(live.lastRunAt), live.timezone)}` : 'not run yet';
+  // A sub-minute schedule (`@every 10s`) tells its runs apart by their seconds.
+  const subMinute = Number(/^@every (\d+)s$/.exec(live.cronExpression)?.[1] ?? 60) < 60;
+  const last = live.lastRunAt ? `last run ${fireTimeText(new Date(live.lastRunAt), live.timezone, subMinute)}` : 'not run yet';
   return (
     <div className="schedule-state" role="group" aria-label="Schedule state">
       <span className={`pill ${paused ? 'pill-warn' : 'pill-live'}`}>{paused ? 'Paused' : 'Active'}</span>

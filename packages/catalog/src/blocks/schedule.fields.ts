@@ -43,7 +43,7 @@ export function scheduleSubBlocks(base?: SubBlockCondition): SubBlockConfig[] {
   if (base) typeField.condition = base;
   return [
     typeField,
-    { id: 'minutesInterval', title: 'Run Every (minutes)', ...half, placeholder: '15', condition: on('minutes') },
+    { id: 'minutesInterval', title: 'Run Every (minutes)', ...half, placeholder: '15, or 10s for seconds', description: 'Minutes (15), or seconds with an s (10s): at least 10 seconds', condition: on('minutes') },
     { id: 'minutesStartingAt', title: 'Starting At', ...half, placeholder: '09:00', condition: on('minutes') },
     { id: 'hourlyMinute', title: 'Minute of the Hour', ...half, placeholder: '0', condition: on('hourly') },
     { id: 'dailyTime', title: 'Time of Day', ...half, placeholder: '09:00', condition: on('daily') },

@@ -1,4 +1,5 @@
 import { toTriggerSchedule, type TriggerSchedule } from '@weft/catalog';
+import type { LiveSchedule } from '../../api';
 
 /**
  * What a schedule's fields make, exactly as the server will create it on deploy (the catalogue's
@@ -33,7 +34,26 @@ export async function nextFireTimes(schedule: TriggerSchedule, now: Date, count 
   return times.sort((a, b) => a.getTime() - b.getTime()).slice(0, count);
 }
 
-/** A fire time as the user reads it, in the schedule's timezone. */
-export function fireTimeText(at: Date, timezone: string): string {
-  return at.toLocaleString(undefined, { timeZone: timezone, dateStyle: 'medium', timeStyle: 'short' });
+/** A fire time as the user reads it, in the schedule's timezone; with its seconds when asked (a sub-minute schedule). */
+export function fireTimeText(at: Date, timezone: string, seconds = false): string {
+  return at.toLocaleString(undefined, { timeZone: timezone, dateStyle: 'medium', timeStyle: seconds ? 'medium' : 'short' });
+}
+
+/**
+ * A list of fire times as the user reads them: with seconds when the schedule runs more often than
+ * once a minute or any time falls off a whole minute — "4:00 AM" three times told nothing for a
+ * 10-second schedule.
+ */
+export function fireTimesText(times: readonly Date[], schedule: Pick<TriggerSchedule, 'timezone' | 'interval'>): string[] {
+  const seconds = (schedule.interval !== undefined && schedule.interval.everySeconds < 60) || times.some((t) => t.getTime() % 60_000 !== 0);
+  return times.map((t) => fireTimeText(t, schedule.timezone, seconds));
+}
+
+/**
+ * Whether the deployed workflow schedules this block, and whether that schedule is paused (Pause in
+ * the deploy dialog), from `GET /api/schedules`; undefined while unknown or when the deployment does
+ * not schedule it.
+ */
+export function liveScheduleState(live: readonly LiveSchedule[] | undefined, blockId: string): LiveSchedule['status'] | undefined {
+  return live?.find((s) => s.blockId === blockId)?.status;
 }

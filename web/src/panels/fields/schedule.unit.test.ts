@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { nextFireTimes, schedulePlan } from './schedule';
+import type { LiveSchedule } from '../../api';
+import { fireTimesText, liveScheduleState, nextFireTimes, schedulePlan } from './schedule';
 
 const NOW = new Date('2026-03-27T12:00:00Z');
 const plan = (values: Record<string, unknown>) => {
@@ -38,5 +39,32 @@ describe('schedule fields, as the server will create the schedule', () => {
     expect(await localAt('2026-04-02T20:00:00Z')).toEqual(['23:00', '00:30', '02:00', '03:30']);
     // Daily at 09:00 in New York.
     expect(iso(await nextFireTimes(plan({ dailyTime: '09:00', timezone: 'America/New_York' }), NOW, 2))).toEqual(['2026-03-27T13:00:00.000Z', '2026-03-28T13:00:00.000Z']);
+  });
+
+  it('read the next runs of a sub-minute schedule with their seconds, each different; whole minutes without', async () => {
+    const tenSeconds = plan({ scheduleType: 'minutes', minutesInterval: '10s' });
+    const texts = fireTimesText(await nextFireTimes(tenSeconds, NOW), tenSeconds);
+    // Three different texts ending in their seconds (the QA pass read "4:00 AM" three times).
+    expect(new Set(texts).size).toBe(3);
+    expect(texts.map((t) => /\b12:00:(\d\d)\b/.exec(t)?.[1])).toEqual(['10', '20', '30']);
+    // A minute's interval falling on :00 is read without seconds, as a daily one is.
+    const five = plan({ scheduleType: 'minutes', minutesInterval: '5' });
+    for (const t of fireTimesText(await nextFireTimes(five, NOW), five)) expect(t).not.toMatch(/\d:\d\d:\d\d/);
+    const daily = plan({ dailyTime: '09:00' });
+    expect(fireTimesText([new Date('2026-03-28T09:00:00Z')], daily)[0]).not.toMatch(/\d:\d\d:\d\d/);
+    // Every 90 seconds: some runs fall at :30, so all show their seconds.
+    const ninety = plan({ scheduleType: 'minutes', minutesInterval: '90s' });
+    expect(fireTimesText(await nextFireTimes(ninety, NOW), ninety).every((t) => /\d:\d\d:\d\d/.test(t))).toBe(true);
+  });
+
+  it("take the block's paused or active state from the deployed schedules (GET /api/schedules)", () => {
+    const live = (blockId: string, status: LiveSchedule['status']): LiveSchedule => ({ id: `wf:${blockId}`, blockId, cronExpression: '@every 10s', timezone: 'UTC', nextRunAt: null, lastRunAt: null, status });
+    const deployed = [live('sched1', 'paused'), live('sched2', 'active')];
+    expect(liveScheduleState(deployed, 'sched1')).toBe('paused');
+    expect(liveScheduleState(deployed, 'sched2')).toBe('active');
+    // Not scheduled by the deployment (a draft's new block), nothing deployed, or not known yet: no state.
+    expect(liveScheduleState(deployed, 'sched3')).toBeUndefined();
+    expect(liveScheduleState([], 'sched1')).toBeUndefined();
+    expect(liveScheduleState(undefined, 'sched1')).toBeUndefined();
   });
 });
