@@ -24,8 +24,12 @@ export const SANDBOX_PRELUDE = String.raw`
   const ArrayBufferType = ArrayBuffer;
   const isView = ArrayBuffer.isView;
   const sliceBuffer = ArrayBuffer.prototype.slice;
+  const PromiseType = Promise;
   const then = Promise.prototype.then;
-  const resolved = (value) => Promise.resolve(value);
+  const promiseResolve = Promise.resolve;
+  const promiseReject = Promise.reject;
+  const resolved = (value) => apply(promiseResolve, PromiseType, [value]);
+  const rejected = (err) => apply(promiseReject, PromiseType, [err]);
   // Undoes the host's escape of a body holding NULs (QuickJS strings are taken up to the first NUL):
   // every \u0001 starts a pair, so the pairs are found left to right without ambiguity.
   const withNuls = (text) => swap(swap(text, '\u0001\u0001', '\u0000'), '\u0001\u0002', '\u0001');
@@ -90,12 +94,12 @@ export const SANDBOX_PRELUDE = String.raw`
     let used = false;
     // The body is read once, as on the web platform: a second read rejects.
     const take = (kind) => {
-      if (used) return Promise.reject(new TypeError('Body has already been consumed'));
+      if (used) return rejected(new TypeError('Body has already been consumed'));
       used = true;
       try {
         return resolved(hostBody(req, kind));
       } catch (err) {
-        return Promise.reject(err);
+        return rejected(err);
       }
     };
     // The host's buffer lies outside the call's heap: the copy made here counts against its memory limit.
@@ -135,7 +139,7 @@ export const SANDBOX_PRELUDE = String.raw`
       if (body.text !== undefined) request.body = body.text;
       return apply(then, hostFetch(stringify(request), body.bytes), [respond]);
     } catch (err) {
-      return Promise.reject(err);
+      return rejected(err);
     }
   });
 

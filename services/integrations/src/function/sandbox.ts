@@ -2,10 +2,12 @@ import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { WORKER_SOURCE } from './workerSource.js';
+import { heapBounds } from './workerMemory.js';
 import { SANDBOX_PRELUDE } from './prelude.js';
-import { MAX_FETCHES_PER_CALL } from './sandboxFetch.js';
-import { MAX_RESULT_CHARS, SANDBOX_CANCELLED, timeoutMessage, toResult, type SandboxResult, type WorkerAnswer } from './sandboxResult.js';
-import { closeFetches, fetchFor, type FetchCall, type FetchLane, type FetchRequest } from './fetchLane.js';
+import { MAX_FETCHES_PER_CALL, MAX_FETCH_REQUEST_BYTES } from './sandboxFetch.js';
+import { MAX_RESULT_CHARS, SANDBOX_CANCELLED, timeoutMessage, toResult, type SandboxResult } from './sandboxResult.js';
+import { closeFetches, fetchFor, type FetchCall } from './fetchLane.js';
+import type { Active, FromWorker, Job, SandboxPoolOptions, SandboxRun, SandboxTestHooks, Slot } from './poolTypes.js';
 import { policyFromEnv, type AddressPolicy } from '../net/addressPolicy.js';
 
 /** Function execute timeout default (spec 000 §9). */
@@ -20,77 +22,7 @@ const WATCHDOG_GRACE_MS = 2_000;
 /** Timers (setTimeout and setInterval) one call may have pending at once. */
 export const MAX_TIMERS_PER_CALL = 1_000;
 export { MAX_RESULT_CHARS, PENDING_MESSAGE, SANDBOX_CANCELLED, type SandboxResult } from './sandboxResult.js';
-
-export interface SandboxRun {
-  code: string;
-  params: Record<string, unknown>;
-  envVars: Record<string, string>;
-  timeoutMs?: number;
-  memoryLimitBytes?: number;
-  /** Lines put before the user's code (declarations), subtracted from error lines. */
-  lineOffset?: number;
-  /** Aborting stops the code at once: a queued job never starts, a running one is interrupted and its requests closed. */
-  signal?: AbortSignal | undefined;
-}
-
-interface Job {
-  id: number;
-  run: Required<Omit<SandboxRun, 'lineOffset' | 'signal'>> & { lineOffset: number };
-  resolve: (r: SandboxResult) => void;
-}
-
-/** A job handed to a thread: it holds its lane until the thread answers it, even after the caller got its answer (cancelled, timed out by the watchdog). */
-interface Active extends FetchLane {
-  job: Job;
-  lane: number;
-  posted: boolean;
-  answered: boolean;
-  startedAt: number | null;
-  watchdog: NodeJS.Timeout | null;
-}
-
-interface Slot {
-  worker: Worker;
-  ready: Promise<void>;
-  lanes: (Active | null)[];
-  /** Per lane, the id of a job the host cancelled: the thread's interrupt handler reads it while code runs. */
-  cancelFlags: Int32Array;
-  /** The id of the job the thread is computing now (0: none), written by the thread: the watchdog blames that one. */
-  computing: Int32Array;
-  /**
-   * Per lane, the id of the last job the thread started there, written by the thread before any of
-   * the job's code runs: a job whose `started` message was still in flight when its thread died may
-   * have run (and fetched), so it is not run again.
-   */
-  startedFlags: Int32Array;
-}
-
-type FromWorker =
-  | { ready: true }
-  | { started: number }
-  | { fetch: FetchRequest }
-  | { id: number; result: WorkerAnswer };
-
-export interface SandboxPoolOptions {
-  /** Worker threads (default WEFT_SANDBOX_WORKERS, else the number of CPUs, at most 4). */
-  size?: number;
-  /** Calls one thread holds at once (default WEFT_SANDBOX_CALLS_PER_WORKER, else 8): while one awaits a timer or a fetch, another runs. */
-  callsPerWorker?: number;
-  /** Keep a fresh runtime ready between calls (default true); off, every call pays the cold start. */
-  prewarm?: boolean;
-  /** Which addresses the code's `fetch` may reach (default: WEFT_ALLOW_PRIVATE_NETWORK / WEFT_OUTBOUND_ALLOWLIST, as every tool). */
-  policy?: AddressPolicy;
-  /** Tests only (never set by the service): faults the threads play so the pool's answers to them can be tested. */
-  testHooks?: SandboxTestHooks;
-}
-
-/** Faults a test asks of the threads (all off by default); see WORKER_SOURCE. */
-export interface SandboxTestHooks {
-  /** The thread never posts `started`: as if it died with that message still in flight. */
-  withholdStarted?: boolean;
-  /** The code gets a global `hang()` that blocks its thread in a host call that never returns (stuck in native code). */
-  hang?: boolean;
-}
+export type { SandboxPoolOptions, SandboxRun, SandboxTestHooks } from './poolTypes.js';
 
 /** WORKER_SOURCE code reaches quickjs through its resolved path: eval'd workers cannot resolve packages from here. */
 const quickjsPath = createRequire(import.meta.url).resolve('quickjs-emscripten');
@@ -123,6 +55,7 @@ export class SandboxPool {
   private closed = false;
   readonly prewarm: boolean;
   private readonly lanesPerWorker: number;
+  private readonly heap: { capBytes: number; retireBytes: number };
   private readonly policy: AddressPolicy;
   private readonly testHooks: SandboxTestHooks | undefined;
 
@@ -130,6 +63,7 @@ export class SandboxPool {
     const size = opts.size ?? positiveInt(process.env.WEFT_SANDBOX_WORKERS, Math.min(4, availableParallelism()));
     this.lanesPerWorker = opts.callsPerWorker ?? positiveInt(process.env.WEFT_SANDBOX_CALLS_PER_WORKER, 8);
     this.prewarm = opts.prewarm ?? true;
+    this.heap = heapBounds(this.lanesPerWorker, DEFAULT_MEMORY_LIMIT_BYTES);
     this.policy = opts.policy ?? policyFromEnv();
     this.testHooks = opts.testHooks;
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
@@ -149,7 +83,14 @@ export class SandboxPool {
         computing,
         startedFlags,
         ...(this.testHooks ? { testHooks: this.testHooks } : {}),
-        limits: { memoryLimitBytes: DEFAULT_MEMORY_LIMIT_BYTES, stackBytes: SANDBOX_STACK_BYTES, maxTimers: MAX_TIMERS_PER_CALL, maxFetches: MAX_FETCHES_PER_CALL },
+        limits: {
+          memoryLimitBytes: DEFAULT_MEMORY_LIMIT_BYTES,
+          stackBytes: SANDBOX_STACK_BYTES,
+          maxTimers: MAX_TIMERS_PER_CALL,
+          maxFetches: MAX_FETCHES_PER_CALL,
+          maxRequestBodyBytes: MAX_FETCH_REQUEST_BYTES,
+          heapCapBytes: this.heap.capBytes,
+        },
       },
       resourceLimits: { stackSizeMb: WORKER_STACK_MB, maxOldGenerationSizeMb: 256 },
       stdout: true,
@@ -194,6 +135,8 @@ export class SandboxPool {
       }
       // The thread's host code failed (not the user's code): its state is not trusted any more.
       if (m.result.kind === 'crash') this.drain(slot);
+      // Its WebAssembly memory never shrinks: a thread that grew large hands over to a fresh one.
+      else if ((m.result.heapBytes ?? 0) > this.heap.retireBytes) this.drain(slot);
       if (this.draining.has(slot) && slot.lanes.every((a) => a === null)) void slot.worker.terminate();
       this.pump();
     }

@@ -2,7 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeServer, type FakeServer } from '@weft/testkit';
 import { SANDBOX_CANCELLED, SandboxPool, type SandboxPoolOptions } from './sandbox.js';
-import { MAX_FETCHES_IN_FLIGHT, MAX_FETCHES_PER_CALL, MAX_FETCH_RESPONSE_BYTES, fetchTotalMessage } from './sandboxFetch.js';
+import { MAX_FETCHES_IN_FLIGHT, MAX_FETCHES_PER_CALL, MAX_FETCH_REQUEST_BYTES, MAX_FETCH_RESPONSE_BYTES, fetchTotalMessage } from './sandboxFetch.js';
 
 const pool = new SandboxPool({ size: 2 });
 afterAll(() => pool.close());
@@ -58,6 +58,48 @@ describe('function sandbox', () => {
   it('stops code that allocates past the memory limit', { timeout: LONG_TEST_MS }, async () => {
     const res = await run('const keep = []; let a = [0]; while (true) { a = a.concat(a); keep.push(a); }', { memoryLimitBytes: 8 * 1024 * 1024, timeoutMs: 60_000 });
     expect(res).toMatchObject({ success: false, error: 'Function execution exceeded the memory limit of 8 MB', limit: 'memory' });
+  });
+
+  // Each chunk is far below the limit (QuickJS's own limit sees one allocation at a time) and together
+  // they pass it several times over; the call must answer the limit and its thread serve the next call.
+  it('many chunks each below the memory limit that pass it together answer the limit', { timeout: LONG_TEST_MS }, async () => {
+    const sixteen = 16 * 1024 * 1024;
+    const overLimit = { success: false, error: 'Function execution exceeded the memory limit of 16 MB', limit: 'memory' };
+    await withPool({ size: 1, callsPerWorker: 2 }, async (one, call) => {
+      const chunks = [
+        'const k = []; for (let i = 0; i < 30; i++) k.push(new ArrayBuffer(4 * 1024 * 1024)); return k.length',
+        'const k = []; for (let i = 0; i < 30; i++) k.push(new Float64Array(512 * 1024)); return k.length',
+        'const k = []; for (let i = 0; i < 30; i++) k.push("x".repeat(4 * 1024 * 1024) + i); return k.length',
+        'const k = []; for (let i = 0; i < 30; i++) k.push(("ab".repeat(2 * 1024 * 1024) + i).toUpperCase()); return k.length',
+        'const k = []; for (let i = 0; i < 300000; i++) k.push({ a: i, b: i, c: i, d: i, e: i, f: i, g: i, h: i }); return k.length',
+        // Held across turns: each timer adds a chunk, the call ends between two.
+        'const k = []; for (let i = 0; i < 30; i++) { k.push(new ArrayBuffer(4 * 1024 * 1024)); await new Promise((r) => setTimeout(r, 0)); } return k.length',
+      ];
+      for (const code of chunks) {
+        expect(await call(code, { memoryLimitBytes: sixteen, timeoutMs: 60_000 }), code).toMatchObject(overLimit);
+        expect(await call('return 1')).toMatchObject({ success: true, result: 1 });
+      }
+      // Well within its limit, the same work succeeds.
+      expect(await call('const k = []; for (let i = 0; i < 2; i++) k.push(new ArrayBuffer(4 * 1024 * 1024)); return k.length', { memoryLimitBytes: sixteen })).toMatchObject({ success: true, result: 2 });
+      expect(one.busy).toBe(0);
+    });
+  });
+
+  // The review's case: 30 × 32 MB under the default 64 MB limit. The thread's WebAssembly memory is
+  // bounded, and a thread whose memory grew past half its bound is replaced by a fresh one.
+  it('a thread whose memory grew large is replaced; the call that made it grow past its limit answers the limit', { timeout: LONG_TEST_MS }, async () => {
+    await withPool({ size: 1, callsPerWorker: 1 }, async (one, call) => {
+      const first = insides(one).slots[0]?.worker;
+      expect(await call('const k = []; for (let i = 0; i < 30; i++) k.push(new ArrayBuffer(32 * 1024 * 1024)); return k.length', { timeoutMs: 60_000 })).toMatchObject({
+        success: false,
+        error: 'Function execution exceeded the memory limit of 64 MB',
+        limit: 'memory',
+      });
+      // 40 MB is within the limit but past half of a one-call thread's bound (64 + 64 MB): its thread is retired after answering.
+      expect(await call('const k = []; for (let i = 0; i < 10; i++) k.push(new ArrayBuffer(4 * 1024 * 1024)); return k.length', { timeoutMs: 60_000 })).toMatchObject({ success: true, result: 10 });
+      await expect.poll(() => insides(one).slots[0]?.worker).not.toBe(first);
+      expect(await call('return 3')).toMatchObject({ success: true, result: 3 });
+    });
   });
 
   it('has no access to the host', async () => {
@@ -417,6 +459,61 @@ describe('function sandbox fetch', () => {
       try { for (let i = 0; i < 4; i++) sizes.push((await (await fetch(params.url + '/four')).text()).length) } catch (e) { return [sizes, e.name + ': ' + e.message] }`;
     const limit = 10 * 1024 * 1024;
     expect(await fetchRun(code, { memoryLimitBytes: limit, timeoutMs: 60_000 })).toMatchObject({ success: true, result: [[four, four], `TypeError: ${fetchTotalMessage(limit)}`] });
+  });
+
+  it('response bodies not read yet count against the memory limit with what the code holds', { timeout: LONG_TEST_MS }, async () => {
+    server.on('GET', '/four-unread', { text: 'x'.repeat(4 * 1024 * 1024) });
+    const code = `const kept = [];
+      for (let i = 0; i < 3; i++) kept.push(await fetch(params.url + '/four-unread'));
+      globalThis.mine = new Uint8Array(params.mine);
+      return [kept.length, mine.length]`;
+    const limit = 16 * 1024 * 1024;
+    // 12 MB unread is within the fetched total (16 MB); with 6 MB more held by the code the call passes its limit.
+    expect(await fetchRun(code, { params: { url: server.url, mine: 6 * 1024 * 1024 }, memoryLimitBytes: limit, timeoutMs: 60_000 })).toMatchObject({
+      success: false,
+      error: 'Function execution exceeded the memory limit of 16 MB',
+      limit: 'memory',
+    });
+    expect(await fetchRun(code, { params: { url: server.url, mine: 1024 }, memoryLimitBytes: limit, timeoutMs: 60_000 })).toMatchObject({ success: true, result: [3, 1024] });
+  });
+
+  it('a request body over 5 MB is refused before it is sent', { timeout: LONG_TEST_MS }, async () => {
+    server.on('POST', '/upload-big', { json: 'sent' });
+    const message = `Request body exceeds ${MAX_FETCH_REQUEST_BYTES} bytes`;
+    const code = `const out = [];
+      for (const body of [new Uint8Array(${MAX_FETCH_REQUEST_BYTES + 1}), 'x'.repeat(${MAX_FETCH_REQUEST_BYTES + 1}), 'é'.repeat(${MAX_FETCH_REQUEST_BYTES / 2 + 1})])
+        out.push(await fetch(params.url + '/upload-big', { method: 'POST', body }).then((r) => r.json(), (e) => e.name + ': ' + e.message));
+      out.push(await fetch(params.url + '/upload-big', { method: 'POST', body: new Uint8Array(${MAX_FETCH_REQUEST_BYTES}) }).then((r) => r.json(), (e) => e.message));
+      return out`;
+    expect(await fetchRun(code, { timeoutMs: 60_000 })).toMatchObject({ success: true, result: [`TypeError: ${message}`, `TypeError: ${message}`, `TypeError: ${message}`, 'sent'] });
+    expect(server.received('POST', '/upload-big')).toHaveLength(1);
+  });
+
+  it('request bodies a call has not had answered total at most its memory limit', { timeout: LONG_TEST_MS }, async () => {
+    server.on('POST', '/slow-upload', { hang: true });
+    const limit = 16 * 1024 * 1024;
+    // Four bodies of 4 MB wait for their answers (16 MB): the six after them are refused before they are copied.
+    const code = `const body = new Uint8Array(4 * 1024 * 1024);
+      const refused = [];
+      for (let i = 0; i < 10; i++) fetch(params.url + '/slow-upload', { method: 'POST', body }).catch((e) => refused.push(e.message));
+      await new Promise((r) => setTimeout(r, 0));
+      return refused`;
+    const total = `Request bodies of this call not yet answered exceed ${limit} bytes in total (the call's memory limit)`;
+    expect(await fetchRun(code, { memoryLimitBytes: limit, timeoutMs: 60_000 })).toMatchObject({ success: true, result: Array.from({ length: 6 }, () => total) });
+  });
+
+  it('code that replaces Promise.resolve or Promise.reject never gets a host value through them', async () => {
+    server.on('GET', '/seen', { text: 'abc' });
+    const code = `const seen = [];
+      const { resolve, reject } = Promise;
+      Promise.resolve = function (v) { seen.push(v); return resolve.call(Promise, v) };
+      Promise.reject = function (e) { seen.push(e); return reject.call(Promise, e) };
+      const r = await fetch(params.url + '/seen');
+      const b = await r.arrayBuffer();
+      const again = await r.text().catch((e) => e.message);
+      const text = await (await fetch(params.url + '/seen')).text();
+      return [seen.length, b.byteLength, again, text]`;
+    expect(await fetchRun(code)).toMatchObject({ success: true, result: [0, 3, 'Body has already been consumed', 'abc'] });
   });
 
   it(`at most ${MAX_FETCHES_IN_FLIGHT} requests of a call are in flight; the others wait their turn`, async () => {

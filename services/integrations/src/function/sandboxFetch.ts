@@ -4,6 +4,8 @@ import type { AddressPolicy } from '../net/addressPolicy.js';
 
 /** The largest response body a sandboxed `fetch` reads (larger ones reject with the guard's `Response body exceeds … bytes`). */
 export const MAX_FETCH_RESPONSE_BYTES = 5 * 1024 * 1024;
+/** The largest request body a sandboxed `fetch` sends (larger ones reject with `Request body exceeds … bytes` before anything is copied). */
+export const MAX_FETCH_REQUEST_BYTES = 5 * 1024 * 1024;
 /** How many `fetch` calls one function call may make. */
 export const MAX_FETCHES_PER_CALL = 50;
 /** Requests of one call in flight at once: its further requests wait for one of these to end. */
@@ -54,6 +56,7 @@ export async function sandboxFetch(requestJson: string, opts: SandboxFetchOption
     const { url, method, headers: pairs } = parsed.data;
     if (bytes !== undefined && !(bytes instanceof Uint8Array)) return { error: 'Invalid fetch request' };
     const body = bytes ?? parsed.data.body;
+    if ((bytes?.byteLength ?? Buffer.byteLength(parsed.data.body ?? '')) > MAX_FETCH_REQUEST_BYTES) return { error: `Request body exceeds ${MAX_FETCH_REQUEST_BYTES} bytes` };
     const merged = new Map<string, string>();
     for (const [name, value] of pairs) merged.set(name, merged.has(name) ? `${merged.get(name)}, ${value}` : value);
     const headers = Object.fromEntries(merged);

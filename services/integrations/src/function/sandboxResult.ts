@@ -24,6 +24,8 @@ export interface WorkerAnswer {
   stdout: string;
   error?: { name: string; message: string; stack: string };
   runMs?: number;
+  /** The thread's WebAssembly memory when it answered (it never shrinks). */
+  heapBytes?: number;
 }
 
 /** The answer of a call that ran past its time limit. */

@@ -1,3 +1,5 @@
+import { WORKER_MEMORY_SOURCE } from './workerMemory.js';
+
 /**
  * The sandbox worker thread's program (plain JavaScript, run with `eval: true` so it works the same
  * from the TypeScript sources under test and from the build). Each call gets a fresh QuickJS runtime
@@ -29,22 +31,29 @@ const startedFlags = new Int32Array(workerData.startedFlags);
 const testHooks = workerData.testHooks || {};
 /** Promise jobs run between checks of the call's stop, deadline and cancel flag: an interrupted job is only a rejection to the code, which may go on. */
 const JOB_BATCH = 64;
-const { maxTimers, maxFetches } = workerData.limits;
+const { maxTimers, maxFetches, maxRequestBodyBytes, heapCapBytes } = workerData.limits;
 let quickjs;
 let ready;
 const calls = new Map();
 let nextSweep = 0;
-
+/** The call whose code or host callbacks run now: WebAssembly memory it makes grow is counted against it. */
+let current = null;
+${WORKER_MEMORY_SOURCE}
 function fresh(limits) {
   const runtime = quickjs.newRuntime();
   runtime.setMemoryLimit(limits.memoryLimitBytes);
   runtime.setMaxStackSize(limits.stackBytes);
-  const vm = runtime.newContext();
+  let vm;
+  try { vm = runtime.newContext(); } catch (err) { runtime.dispose(); throw err; }
   return { runtime, vm, memoryLimitBytes: limits.memoryLimitBytes };
 }
 
+/** Keeps a runtime ready, its memory counted against no call; when the thread's memory is at its bound, the next call makes its own. */
 function refill() {
-  if (workerData.prewarm && !ready) ready = fresh(workerData.limits);
+  if (!workerData.prewarm || ready) return;
+  const outer = current;
+  current = null;
+  try { ready = fresh(workerData.limits); } catch { ready = undefined; } finally { current = outer; }
 }
 
 function setGlobalJson(vm, name, value) {
@@ -80,6 +89,7 @@ const isCancelled = (call) => Atomics.load(cancelled, call.lane) === call.id;
 function classify(call, handle) {
   const e = describe(call.vm, handle);
   if (call.stop === 'cancelled') return { success: false, kind: 'cancelled' };
+  if (call.stop === 'memory') return { success: false, kind: 'memory' };
   if (call.stop === 'timeout' || (e.name === 'InternalError' && e.message === 'interrupted')) return { success: false, kind: 'timeout' };
   if (e.message === 'out of memory' || (e.name === 'RangeError' && /memory/.test(e.message))) return { success: false, kind: 'memory' };
   if (/stack overflow/.test(e.message)) return { success: false, kind: 'stack', error: e };
@@ -111,6 +121,7 @@ function resultOf(call, value) {
 
 function dispose(call) {
   call.bodies.clear();
+  call.bodyBytes = 0;
   for (const deferred of call.fetches.values()) { try { deferred.dispose(); } catch { /* gone with the runtime */ } }
   call.fetches.clear();
   for (const h of [call.fire, call.promise]) { try { if (h && h.alive) h.dispose(); } catch { /* gone with the runtime */ } }
@@ -128,6 +139,7 @@ function end(call, answer, later) {
   call.timers.clear();
   answer.stdout = call.stdout;
   answer.runMs = performance.now() - call.startedAt;
+  answer.heapBytes = wasmMemory.buffer.byteLength;
   parentPort.postMessage({ id: call.id, result: answer });
   if (later) setImmediate(() => { dispose(call); refill(); });
   else { dispose(call); refill(); }
@@ -136,7 +148,9 @@ function end(call, answer, later) {
 function guarded(call, fn) {
   if (call.done) return;
   Atomics.store(computing, 0, call.id);
-  try { fn(); } catch (err) { end(call, crash(err)); } finally { Atomics.store(computing, 0, 0); }
+  const outer = current;
+  current = call;
+  try { fn(); } catch (err) { end(call, crash(err)); } finally { current = outer; Atomics.store(computing, 0, 0); }
 }
 
 /** Why the call must end now, if it must: cancelled, or past its deadline (a promise that settles late still ends it as a timeout). */
@@ -161,6 +175,12 @@ function drive(call) {
     if (jobs.value < JOB_BATCH) break;
   }
   const state = call.vm.getPromiseState(call.promise);
+  // Before the call goes on (a timer, a response) or answers: what it holds now, all of it.
+  if (overMemory(call, state.type !== 'pending')) {
+    const held = state.type === 'fulfilled' ? state.value : state.type === 'rejected' ? state.error : null;
+    if (held && held.alive) held.dispose();
+    return end(call, { success: false, kind: 'memory' });
+  }
   if (state.type === 'pending') {
     if (call.timers.size === 0 && call.fetches.size === 0) end(call, { success: false, kind: 'pending' });
     return;
@@ -185,6 +205,7 @@ function interruptHandler(call) {
     const now = Date.now();
     if (isCancelled(call)) { call.stop = 'cancelled'; return true; }
     if (now > call.deadline) { call.stop = 'timeout'; return true; }
+    if (overMemory(call, false)) { call.stop = 'memory'; return true; }
     if (calls.size > 1 && now >= nextSweep) { nextSweep = now + 10; sweep(now, call); }
     return false;
   };
@@ -238,19 +259,29 @@ function install(call, job) {
   });
   const hostFetch = vm.newFunction('hostFetch', (requestHandle, bytesHandle) => {
     if (call.fetchCount >= maxFetches) throw new RangeError('Too many fetch requests: at most ' + maxFetches + ' per call');
-    // A binary body (an ArrayBuffer the prelude made) is copied out of the sandbox's memory byte for byte.
-    let bytes;
-    if (bytesHandle !== undefined && vm.typeof(bytesHandle) !== 'undefined') {
-      const view = vm.getArrayBuffer(bytesHandle);
-      try { bytes = new Uint8Array(view.value); } finally { view.dispose(); }
+    // A request's size is checked before anything is copied: its JSON (a text body in it) and a binary
+    // body (an ArrayBuffer the prelude made, read in place in the sandbox's memory, then copied once and
+    // handed over, not cloned). The bodies of a call's requests not answered yet total at most its limit.
+    let view;
+    if (bytesHandle !== undefined && vm.typeof(bytesHandle) !== 'undefined') view = vm.getArrayBuffer(bytesHandle);
+    try {
+      const text = requestText(vm, requestHandle);
+      const size = text.bodyBytes + (view ? view.value.byteLength : 0);
+      if (size > maxRequestBodyBytes) throw new TypeError(requestBodyMessage);
+      if (call.requestBytes + size > call.memoryLimitBytes) throw new TypeError(requestTotalMessage(call.memoryLimitBytes));
+      const bytes = view ? new Uint8Array(view.value) : undefined;
+      const req = ++call.fetchCount;
+      const deferred = vm.newPromise();
+      call.fetches.set(req, deferred);
+      call.requestBytes += size;
+      call.requestSizes.set(req, size);
+      const request = { id: call.id, req, request: text.json };
+      if (bytes !== undefined) request.bytes = bytes;
+      parentPort.postMessage({ fetch: request }, bytes !== undefined ? [bytes.buffer] : []);
+      return deferred.handle;
+    } finally {
+      if (view) view.dispose();
     }
-    const req = ++call.fetchCount;
-    const deferred = vm.newPromise();
-    call.fetches.set(req, deferred);
-    const request = { id: call.id, req, request: vm.getString(requestHandle) };
-    if (bytes !== undefined) request.bytes = bytes;
-    parentPort.postMessage({ fetch: request });
-    return deferred.handle;
   });
   // A response's body, read once: the bytes as an ArrayBuffer, or their UTF-8 decoding as a browser
   // decodes it (invalid sequences become U+FFFD, a leading BOM dropped), as {text, nul}: QuickJS takes
@@ -261,6 +292,7 @@ function install(call, job) {
     const bytes = call.bodies.get(req);
     if (bytes === undefined) throw new TypeError('Body has already been consumed');
     call.bodies.delete(req);
+    call.bodyBytes -= bytes.byteLength;
     if (vm.getString(kindHandle) === 'bytes') {
       return vm.newArrayBuffer(bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.slice().buffer);
     }
@@ -289,12 +321,19 @@ function start(job) {
   Atomics.store(startedFlags, job.lane, job.id);
   let box = ready && ready.memoryLimitBytes === job.memoryLimitBytes ? ready : null;
   if (box) ready = null;
-  else box = fresh(job);
+  else {
+    // A thread whose memory is at its bound may have no room for another runtime: the call answers the memory limit.
+    try { box = fresh(job); } catch {
+      parentPort.postMessage({ id: job.id, result: { success: false, kind: 'memory', stdout: '', heapBytes: wasmMemory.buffer.byteLength } });
+      return;
+    }
+  }
   const call = {
     id: job.id, lane: job.lane, runtime: box.runtime, vm: box.vm,
     deadline: Date.now() + job.timeoutMs, startedAt: performance.now(),
     stdout: '', maxResultChars: job.maxResultChars,
-    timers: new Map(), fetches: new Map(), fetchCount: 0, bodies: new Map(),
+    timers: new Map(), fetches: new Map(), fetchCount: 0, bodies: new Map(), bodyBytes: 0, requestBytes: 0, requestSizes: new Map(),
+    memoryLimitBytes: job.memoryLimitBytes, grownBytes: 0, nextMemoryCheck: 0,
     done: false, stop: null, promise: null, fire: null, deadlineTimer: null,
   };
   calls.set(call.id, call);
@@ -315,6 +354,7 @@ function start(job) {
 function responseOf(call, done) {
   const { vm } = call;
   call.bodies.set(done.req, done.body);
+  call.bodyBytes += done.body.byteLength;
   const obj = vm.newObject();
   const meta = vm.newString(done.meta);
   vm.setProp(obj, 'meta', meta);
@@ -330,9 +370,17 @@ function settleFetch(done) {
   const deferred = call && call.fetches.get(done.req);
   if (!deferred) return;
   call.fetches.delete(done.req);
+  call.requestBytes -= call.requestSizes.get(done.req) || 0;
+  call.requestSizes.delete(done.req);
   guarded(call, () => {
     const { vm } = call;
     const value = done.error !== undefined ? vm.newError({ name: 'TypeError', message: done.error }) : responseOf(call, done);
+    // The body waits here for the code to read it: with what the call holds, it may not pass its limit.
+    if (done.error === undefined && overMemory(call, true)) {
+      value.dispose();
+      deferred.dispose();
+      return end(call, { success: false, kind: 'memory' });
+    }
     try {
       if (done.error !== undefined) deferred.reject(value);
       else deferred.resolve(value);
@@ -344,7 +392,8 @@ function settleFetch(done) {
   });
 }
 
-qjs.getQuickJS().then((q) => {
+const wasmMemory = boundedMemory();
+qjs.newQuickJSWASMModule(qjs.newVariant(qjs.RELEASE_SYNC, { wasmMemory })).then((q) => {
   quickjs = q;
   refill();
   parentPort.on('message', (m) => {

@@ -1,0 +1,100 @@
+/**
+ * What a call may hold, as the worker thread measures and bounds it (plain JavaScript, spliced into
+ * WORKER_SOURCE, whose names it uses: `current`, `quickjs`, `heapCapBytes`, `maxRequestBodyBytes`).
+ *
+ * This QuickJS build has no malloc_usable_size, so its own memory limit sees each allocation's size
+ * but not what the runtime holds in total. A call is therefore measured (QuickJS's walk of its
+ * runtime: objects, strings, arrays, buffers) with the response bodies it has not read, from its
+ * interrupt handler while it computes and after each of its turns; and the thread's WebAssembly
+ * memory is bounded (heapBounds), a call making it grow by at most its own limit, which covers what
+ * the walk does not see (strings built by concatenation are ropes it skips).
+ */
+export const WORKER_MEMORY_SOURCE = String.raw`
+/** A call's memory is measured at most this often while it computes (and after each of its turns), more rarely when measuring costs more (a large heap). */
+const MEMORY_CHECK_MS = 5;
+const MEMORY_CHECK_COST_FACTOR = 20;
+const PAGE = 65536;
+
+/**
+ * The thread's WebAssembly memory: at most heapCapBytes, and a call may make it grow by at most its
+ * memory limit (memory freed by other calls is reused first). A growth refused makes the allocation
+ * fail: QuickJS throws 'out of memory', the memory limit's answer. This bounds what QuickJS cannot
+ * count itself (this build has no malloc_usable_size: its limit sees only each allocation's size).
+ */
+function boundedMemory() {
+  const memory = new WebAssembly.Memory({ initial: 256, maximum: Math.floor(heapCapBytes / PAGE) });
+  const grow = WebAssembly.Memory.prototype.grow;
+  Object.defineProperty(memory, 'grow', {
+    value: (pages) => {
+      const call = current;
+      const bytes = pages * PAGE;
+      if (call && call.grownBytes + bytes > call.memoryLimitBytes) throw new RangeError('out of memory');
+      const previous = grow.call(memory, pages);
+      if (call) call.grownBytes += bytes;
+      return previous;
+    },
+  });
+  return memory;
+}
+
+/** What the call's runtime holds (QuickJS's own walk of its objects, strings, arrays and buffers), in bytes. */
+function heapBytes(call) {
+  const { vm } = call;
+  const usage = vm.memory.heapValueHandle(quickjs.ffi.QTS_RuntimeComputeMemoryUsage(call.runtime.rt.value, vm.ctx.value));
+  try {
+    const size = vm.getProp(usage, 'memory_used_size');
+    const n = vm.typeof(size) === 'number' ? vm.getNumber(size) : Infinity;
+    size.dispose();
+    return n;
+  } finally {
+    usage.dispose();
+  }
+}
+
+/**
+ * Whether the call holds more than its memory limit: its runtime's measure plus the response bodies
+ * it has not read (held here, outside its heap). Measured when forced, else at most every
+ * MEMORY_CHECK_MS, and more rarely when a measure costs more (it walks the heap), so it stays cheap.
+ */
+function overMemory(call, force) {
+  const startedAt = performance.now();
+  if (!force && startedAt < call.nextMemoryCheck) return false;
+  let used;
+  try { used = heapBytes(call); } catch { used = Infinity; }
+  const done = performance.now();
+  call.nextMemoryCheck = done + Math.max(MEMORY_CHECK_MS, (done - startedAt) * MEMORY_CHECK_COST_FACTOR);
+  return used + call.bodyBytes > call.memoryLimitBytes;
+}
+
+const requestBodyMessage = 'Request body exceeds ' + maxRequestBodyBytes + ' bytes';
+const requestTotalMessage = (limit) => 'Request bodies of this call not yet answered exceed ' + limit + ' bytes in total (the call\'s memory limit)';
+
+/**
+ * A request's JSON (as the prelude built it) and the UTF-8 size of its text body. Its length is read
+ * first, so a request far too large is refused before it is copied out: a body's UTF-8 is at least
+ * as long as its UTF-16, and JSON escapes a character in at most 6.
+ */
+function requestText(vm, requestHandle) {
+  const lengthHandle = vm.getProp(requestHandle, 'length');
+  const length = vm.getNumber(lengthHandle);
+  lengthHandle.dispose();
+  if (length > 6 * maxRequestBodyBytes + 1024 * 1024) throw new TypeError(requestBodyMessage);
+  const json = vm.getString(requestHandle);
+  let body;
+  try { body = JSON.parse(json).body; } catch { body = undefined; }
+  return { json, bodyBytes: typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : 0 };
+}
+`;
+
+/** A thread's WebAssembly memory beyond its calls' limits (QuickJS itself, a ready runtime, fragmentation). */
+const HEAP_BASE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A thread's WebAssembly memory bounds for `lanes` calls of `limitBytes` each: it may grow to
+ * `capBytes` (lanes × limit + a base), and a thread whose memory grew past `retireBytes` (half of it)
+ * is retired once it answers, since WebAssembly memory never shrinks: a fresh thread starts small.
+ */
+export function heapBounds(lanes: number, limitBytes: number): { capBytes: number; retireBytes: number } {
+  const capBytes = lanes * limitBytes + HEAP_BASE_BYTES;
+  return { capBytes, retireBytes: Math.floor(capBytes / 2) };
+}
