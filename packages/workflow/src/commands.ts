@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { WorkflowError } from './errors.js';
 
 const id = z.string().min(1);
+/** Most blocks one removeBlock may name in `ids` (a select-all delete of a large workflow fits). */
+const MAX_REMOVED_BLOCKS = 10_000;
 const position = z.object({ x: z.number().finite(), y: z.number().finite() });
 const variableType = z.enum(['plain', 'number', 'boolean', 'object', 'array', 'string']);
 const variableInput = z.object({
@@ -72,7 +74,19 @@ const commandSchema = z.discriminatedUnion('type', [
     minHeight: z.number().finite().nonnegative().optional(),
   }),
   z.object({ type: z.literal('setParent'), id, parentId: id.nullable(), extent: z.literal('parent').optional() }),
-  z.object({ type: z.literal('removeBlock'), id }),
+  /**
+   * Removes one block (`id`) or several (`ids`) with their children and edges: one blockRemoved
+   * event, so one undo brings them all back.
+   */
+  z
+    .object({ type: z.literal('removeBlock'), id: id.optional(), ids: z.array(id).min(1).max(MAX_REMOVED_BLOCKS).optional() })
+    .superRefine((command, ctx) => {
+      if (command.id === undefined && command.ids === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['id'], message: 'a block id is required (id, or ids for several blocks)' });
+      } else if (command.id !== undefined && command.ids !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['ids'], message: 'give id or ids, not both' });
+      }
+    }),
   z.object({
     type: z.literal('addEdge'),
     id: id.optional(),

@@ -106,6 +106,7 @@ const commandArbitrary: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ type: fc.constant('growBlock' as const), id, minWidth: fc.option(fc.nat(900), { nil: undefined }), minHeight: fc.option(fc.nat(900), { nil: undefined }) }),
   fc.record({ type: fc.constant('setParent' as const), id, parentId: fc.option(id, { nil: null }) }),
   fc.record({ type: fc.constant('removeBlock' as const), id }),
+  fc.record({ type: fc.constant('removeBlock' as const), ids: fc.array(id, { minLength: 1, maxLength: 4 }) }),
   fc.record({ type: fc.constant('addEdge' as const), source: id, target: id }),
   fc.record({ type: fc.constant('removeEdge' as const), id: fc.constantFrom('id-1', 'id-2', 'e') }),
   fc.record({ type: fc.constantFrom('toggleEnabled' as const, 'toggleHandles' as const, 'setWide' as const), id }),

@@ -25,12 +25,43 @@ function decideSetParent(graph: WorkflowGraph, command: CommandOf<'setParent'>, 
   return [{ type: 'blockParentSet', at: ctx.now, id: block.id, parentId: command.parentId, extent }];
 }
 
+/** The blocks and everything nested in them, each once, parents before children; one pass over the children index. */
+function withDescendants(graph: WorkflowGraph, roots: readonly string[]): string[] {
+  const children = new Map<string, string[]>();
+  for (const block of Object.values(graph.blocks)) {
+    const parent = block.data.parentId;
+    if (parent === undefined) continue;
+    const siblings = children.get(parent);
+    if (siblings === undefined) children.set(parent, [block.id]);
+    else siblings.push(block.id);
+  }
+  const found = new Set<string>();
+  const queue = [...roots];
+  for (let i = 0; i < queue.length; i++) {
+    const blockId = queue[i] ?? '';
+    if (found.has(blockId)) continue;
+    found.add(blockId);
+    queue.push(...(children.get(blockId) ?? []));
+  }
+  return [...found];
+}
+
+/**
+ * One block (`id`) or several (`ids`) with their children and every edge touching them, as ONE
+ * blockRemoved event (one history entry, one undo). The event keeps its shape: `id` is the first
+ * block named, `blockIds` lists every removed block once (a block named beside its container is
+ * removed with it), `edgeIds` every removed edge once.
+ */
 function decideRemoveBlock(graph: WorkflowGraph, command: CommandOf<'removeBlock'>, ctx: DecideContext): WorkflowEvent[] {
-  requireBlock(graph, command.id);
-  const blockIds = descendantsAndSelf(graph.blocks, command.id);
+  const named = command.ids ?? (command.id === undefined ? [] : [command.id]);
+  const first = named[0];
+  if (first === undefined) throw new WorkflowError('validation', 'Invalid command: id: a block id is required (id, or ids for several blocks)');
+  if (command.ids === undefined) requireBlock(graph, first);
+  else named.forEach((blockId, i) => requireBlock(graph, blockId, `Invalid command: ids[${i}]: Block ${blockId} not found`));
+  const blockIds = withDescendants(graph, named);
   const removed = new Set(blockIds);
   const edgeIds = graph.edges.filter((e) => removed.has(e.source) || removed.has(e.target)).map((e) => e.id);
-  return [{ type: 'blockRemoved', at: ctx.now, id: command.id, blockIds, edgeIds }];
+  return [{ type: 'blockRemoved', at: ctx.now, id: first, blockIds, edgeIds }];
 }
 
 function decideSetAdvancedMode(

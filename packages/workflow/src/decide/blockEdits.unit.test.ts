@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCommand, type CommandOf } from '../commands.js';
+import { MAX_PAST_ENTRIES } from '../model/history.js';
+import { graphOf } from '../model/state.js';
 import { given, history } from '../testSupport.js';
 
 const at = { x: 0, y: 0 };
@@ -245,5 +247,82 @@ describe('growBlock (click-to-add into a container, issue 14)', () => {
       { type: 'resizeBlock', id: 'loop1', width: 760, height: 300 },
     ]);
     expect(resized.state.blocks['loop1']?.data).toMatchObject({ width: 760, height: 300 });
+  });
+});
+
+/** start → a → b, a → c, b → c; loop `l` holding `f` (f → c); `d` stands alone. */
+const several = history(
+  add('a', 'api'),
+  add('b', 'function'),
+  add('c', 'agent'),
+  add('d', 'function'),
+  add('l', 'loop'),
+  add('f', 'function', { parentId: 'l' }),
+  { type: 'setSubBlockValue', id: 'f', subBlockId: 'code', value: 'return 1' },
+  { type: 'addEdge', id: 'e-sa', source: 'start', target: 'a' },
+  { type: 'addEdge', id: 'e-ab', source: 'a', target: 'b' },
+  { type: 'addEdge', id: 'e-ac', source: 'a', target: 'c' },
+  { type: 'addEdge', id: 'e-bc', source: 'b', target: 'c' },
+  { type: 'addEdge', id: 'e-fc', source: 'f', target: 'c' },
+);
+
+describe('removeBlock with ids (issue 14: deleting several blocks is one undo step)', () => {
+  it('several blocks are ONE blockRemoved event listing each block and each edge once, and one history entry', () => {
+    const before = given(several).state;
+    const { events, state } = given(several).when({ type: 'removeBlock', ids: ['a', 'b', 'l'] });
+    expect(events).toEqual([
+      { type: 'blockRemoved', at: 1_000, id: 'a', blockIds: ['a', 'b', 'l', 'f'], edgeIds: ['e-sa', 'e-ab', 'e-ac', 'e-bc', 'e-fc'] },
+    ]);
+    expect(Object.keys(state.blocks).sort()).toEqual(['c', 'd', 'start']);
+    expect(state.edges).toEqual([]);
+    expect(state.loops).toEqual({});
+    expect(state.history.past).toHaveLength(before.history.past.length + 1);
+    expect(state.history.present.action).toBe('Remove block');
+  });
+
+  it('one undo restores every block, child, value and edge; one redo removes them all again', () => {
+    const removed = [...several, ...given(several).when({ type: 'removeBlock', ids: ['a', 'b', 'l'] }).events];
+    const undone = given(removed).when({ type: 'undo' });
+    expect(graphOf(undone.state)).toEqual(graphOf(given(several).state));
+    expect(undone.state.blocks['f']?.subBlocks['code']?.value).toBe('return 1');
+    const redone = given([...removed, ...undone.events]).when({ type: 'redo' });
+    expect(graphOf(redone.state)).toEqual(graphOf(given(removed).state));
+  });
+
+  it('more blocks than history keeps entries come back with one undo', () => {
+    const many = Array.from({ length: MAX_PAST_ENTRIES + 5 }, (_, i) => add(`m${i}`, 'function'));
+    const full = history(...many);
+    const ids = many.map((command) => command.id ?? '');
+    const removed = [...full, ...given(full).when({ type: 'removeBlock', ids }).events];
+    expect(Object.keys(given(removed).state.blocks)).toEqual(['start']);
+    const undone = given(removed).when({ type: 'undo' });
+    expect(Object.keys(undone.state.blocks).sort()).toEqual(['start', ...ids].sort());
+  });
+
+  it('a child named beside its container, or a block named twice, is removed once', () => {
+    const { events } = given(several).when({ type: 'removeBlock', ids: ['f', 'l', 'd', 'd'] });
+    expect(events).toEqual([{ type: 'blockRemoved', at: 1_000, id: 'f', blockIds: ['f', 'l', 'd'], edgeIds: ['e-fc'] }]);
+  });
+
+  it('the single-id form still removes one block with its children', () => {
+    const { events } = given(several).when({ type: 'removeBlock', id: 'l' });
+    expect(events).toEqual([{ type: 'blockRemoved', at: 1_000, id: 'l', blockIds: ['l', 'f'], edgeIds: ['e-fc'] }]);
+  });
+
+  it('an unknown id among ids refuses the whole command, naming its place in ids', () => {
+    const { events, error, state } = given(several).when({ type: 'removeBlock', ids: ['a', 'ghost'] });
+    expect(events).toEqual([]);
+    expect(error?.code).toBe('not_found');
+    expect(error?.message).toBe('Invalid command: ids[1]: Block ghost not found');
+    expect(state.blocks['a']).toBeDefined();
+  });
+
+  it('the command names the field when ids is empty, holds an empty id, or neither or both of id and ids are given', () => {
+    expect(() => parseCommand({ type: 'removeBlock', ids: [] })).toThrowError(/^Invalid command: ids: /);
+    expect(() => parseCommand({ type: 'removeBlock', ids: ['a', ''] })).toThrowError(/^Invalid command: ids\[1\]: /);
+    expect(() => parseCommand({ type: 'removeBlock' })).toThrowError('Invalid command: id: a block id is required (id, or ids for several blocks)');
+    expect(() => parseCommand({ type: 'removeBlock', id: 'a', ids: ['b'] })).toThrowError('Invalid command: ids: give id or ids, not both');
+    expect(parseCommand({ type: 'removeBlock', ids: ['a', 'b'] })).toEqual({ type: 'removeBlock', ids: ['a', 'b'] });
+    expect(parseCommand({ type: 'removeBlock', id: 'a' })).toEqual({ type: 'removeBlock', id: 'a' });
   });
 });
