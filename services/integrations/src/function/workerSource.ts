@@ -12,7 +12,9 @@ import { WORKER_MEMORY_SOURCE } from './workerMemory.js';
  * Messages in: `{run}` a call, `{cancel: id}`, `{fetchDone: {id, req, meta, body} | {id, req, error}}`
  * (a response's status and headers as JSON text, its body the bytes as they came, a Uint8Array).
  * Out: `{ready}`, `{started: id}`, `{fetch: {id, req, request, bytes?}}` (the host makes the request
- * through the outbound guard; `bytes` a binary body), `{id, result}`. Two shared arrays tell the host
+ * through the outbound guard; `bytes` a binary body, transferred), `{id, result}` (`result.heapBytes`:
+ * the thread's WebAssembly memory then, by which the host retires a thread grown large). What a call
+ * may hold is measured and bounded by WORKER_MEMORY_SOURCE (workerMemory.ts). Two shared arrays tell the host
  * what the thread did even when it dies before its messages arrive: `computing` holds the id of the
  * call computing now (0 when none), so the watchdog knows which call holds the thread, and
  * `startedFlags` (one per lane) the id of the last call the thread started there, set before any of
