@@ -25,7 +25,7 @@ export { getBlock, isKnownBlockType, listBlocks } from './blocks/registry.js';
 export { AZURE_DEFAULT_API_VERSION, CHAT_TOOL_IDS, chatToolId, selectChatTool } from './blocks/modelTool.js';
 export { getTool, listTools } from './tools/registry.js';
 export { referenceName } from './referenceName.js';
-export { MIN_SECRET_LENGTH, secretForms } from './secretForms.js';
+export { MIN_SECRET_LENGTH, renameKeys, secretForms } from './secretForms.js';
 export { REFERENCE_TOKEN_SOURCE, codeOfField, referenceShape, scanCode } from './codeReferences.js';
 export type { CodePlace, CodeTokenVisitor } from './codeReferences.js';
 export { STREAMING_BLOCK_TYPES } from './blocks/streaming.js';

@@ -2,15 +2,15 @@
 export const MIN_SECRET_LENGTH = 4;
 
 /**
- * Secrets at least this long that look random (no whitespace, letters and digits) are looked for
+ * Secrets at least this long that look random (upper-case letters and digits) are looked for
  * lower-cased too (a host or a log that lower-cases what it echoes). Shorter or word-like values
  * (`Prod`, `EU-WEST-1`, `TRUE`) are not: lower-cased they match ordinary words.
  */
 export const MIN_LOWER_CASED_LENGTH = 12;
 
-/** A secret worth looking for lower-cased: long, without whitespace, with letters (one upper-case) and digits. */
+/** A secret worth looking for lower-cased: long, with an upper-case letter and a digit (a key, a token; not a word or a region). */
 export function looksRandom(value: string): boolean {
-  return value.length >= MIN_LOWER_CASED_LENGTH && !/\s/.test(value) && /[A-Z]/.test(value) && /[0-9]/.test(value);
+  return value.length >= MIN_LOWER_CASED_LENGTH && /[A-Z]/.test(value) && /[0-9]/.test(value);
 }
 
 /** application/x-www-form-urlencoded (URLSearchParams): as encodeURIComponent, with spaces as + and !'()~ encoded too. */
@@ -60,4 +60,24 @@ export function secretForms(value: string): string[] {
   const encoded = [safely(encodeURIComponent, value), safely(encodeURI, value), safely(formEncoded, value)].filter((f): f is string => f !== undefined);
   const forms = [value, ...(looksRandom(value) ? [value.toLowerCase()] : []), ...encoded, ...encoded.map(lowerHex), ...jsonEscaped(value)];
   return [...new Set(forms)];
+}
+
+/**
+ * An object's entries with each key rewritten by `rename` (a secret in a key redacted or masked),
+ * never merging two: a rewritten key that another entry already has gets ` (2)`, ` (3)`… so no
+ * value is dropped; keys `rename` leaves alone keep their names. Order is kept.
+ */
+export function renameKeys(entries: ReadonlyArray<readonly [string, unknown]>, rename: (key: string) => string): Record<string, unknown> {
+  const names = entries.map(([k]) => rename(k));
+  const taken = new Set(entries.filter(([k], i) => names[i] === k).map(([k]) => k));
+  return Object.fromEntries(
+    entries.map(([k, v], i) => {
+      const wanted = names[i] ?? k;
+      if (wanted === k) return [k, v];
+      let name = wanted;
+      for (let n = 2; taken.has(name); n++) name = `${wanted} (${n})`;
+      taken.add(name);
+      return [name, v];
+    }),
+  );
 }

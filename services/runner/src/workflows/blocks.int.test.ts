@@ -181,6 +181,31 @@ describe('tool, workflow and run-level behaviour (real Temporal server, fake act
     expect(patchesOf(await down.fetchHistory())).not.toContain('http-error-answer');
   });
 
+  it('the run log masks an environment value in every encoded form behind patch secret-forms: a failed block\'s {error} output shows {{KEY}} for the key a URL carried percent-encoded', async () => {
+    const key = 'Key/With+Slash-9';
+    h.setEnvironment({ API_KEY: key });
+    h.setTools(() => ({ success: false, output: null, error: `GET https://keys.example/x?key=${encodeURIComponent(key)} failed: 401`, timing }));
+    // An error path that branches on the error text: runs recorded before the patch kept the encoded key in {error} and went on to Leak.
+    const conditions = JSON.stringify([{ id: 'c1', title: 'if', value: "<api.error>.includes('%2F')" }]);
+    const state = graphOf(
+      {
+        s: S,
+        api: { type: 'api', name: 'API', values: { url: 'https://keys.example/x?key={{API_KEY}}', method: 'GET' } },
+        c: { type: 'condition', name: 'Check', values: { conditions } },
+        leak: { name: 'Leak', code: 'return "encoded key seen"' },
+      },
+      [['s', 'api'], ['api', 'c', 'error'], ['c', 'leak', 'condition-c1']],
+    );
+    const handle = await h.start(state);
+    const result = await handle.result();
+    // secret-forms.json was recorded by the code before the patch (exact texts only); replay.int.test.ts replays both.
+    await h.keepHistory(handle, 'secret-forms');
+    expect(result.logs.find((l) => l.blockId === 'api')?.output).toEqual({ error: 'GET https://keys.example/x?key={{API_KEY}} failed: 401' });
+    expect(result.logs.find((l) => l.blockId === 'c')?.output).toMatchObject({ conditionResult: false });
+    expect(result.logs.find((l) => l.blockId === 'leak')).toMatchObject({ skipped: true });
+    expect(patchesOf(await handle.fetchHistory())).toContain('secret-forms');
+  });
+
   it("honours the block's retry setting (advanced mode): 5 retries make 6 tries, the setting never reaches the tool, 9 is refused naming the field", async () => {
     h.setTools((_input, attempt) => {
       if (attempt < 6) throw ApplicationFailure.retryable('HTTP error 503: Service Unavailable');

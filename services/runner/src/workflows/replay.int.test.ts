@@ -43,6 +43,8 @@ const EXPECTED = [
   'api-error-answer.answer',
   'code-string-reference',
   'code-string-reference.text',
+  'secret-forms',
+  'secret-forms.forms',
 ];
 
 /**
@@ -124,6 +126,16 @@ describe('replay of recorded run histories', () => {
     expect(patchIds(after)).toContain('code-string-reference-as-text');
     expect(blockOutput(after, 'f')).toEqual({ result: 'List<java.lang.String>', stdout: '' });
     // Unguarded, today's code would run the block (an activity) where the old run failed it and answered with the Response.
+    expect(await replay([before, after])).toEqual([]);
+  }, 120_000);
+
+  it('a failed block whose error carried an environment value percent-encoded, recorded before patch secret-forms (exact masks only), replays as it ran, beside one recorded with it', async () => {
+    const [before, after] = storedPair('secret-forms', 'forms');
+    expect(patchIds(before)).not.toContain('secret-forms');
+    expect(blockOutput(before, 'api')).toEqual({ error: 'GET https://keys.example/x?key=Key%2FWith%2BSlash-9 failed: 401' });
+    expect(patchIds(after)).toContain('secret-forms');
+    expect(blockOutput(after, 'api')).toEqual({ error: 'GET https://keys.example/x?key={{API_KEY}} failed: 401' });
+    // The condition ran as an activity, so these replay either way; secretFormsPatch.int.test.ts shows a run whose commands the masks decide (a 256 KB error kept aside or not).
     expect(await replay([before, after])).toEqual([]);
   }, 120_000);
 

@@ -1,4 +1,4 @@
-import { MIN_SECRET_LENGTH, secretForms } from '@weft/catalog';
+import { MIN_SECRET_LENGTH, renameKeys, secretForms } from '@weft/catalog';
 
 /**
  * A failure worth retrying (network error, timeout of a service call, 429, 5xx, an unreachable
@@ -40,10 +40,10 @@ export interface Redaction {
    */
   text(text: string): string;
   /**
-   * Every form replaced inside the strings of a value, at any depth; object keys are kept as they
-   * are (rewriting them could merge two keys and drop a value); the value itself when none is in
-   * it. Walks the value rather than its JSON text, so a secret with characters JSON escapes is
-   * found and the value's shape is kept.
+   * Every form replaced inside the strings and keys of a value, at any depth, never merging two
+   * keys (`renameKeys`: a redacted key another already has becomes `[REDACTED] (2)`, so no value
+   * is dropped); the value itself when none is in it. Walks the value rather than its JSON text, so
+   * a secret with characters JSON escapes is found and the value's shape is kept.
    */
   value(value: unknown): unknown;
 }
@@ -138,13 +138,11 @@ export function redaction(values: Iterable<string | undefined> = []): Redaction 
       if (found.length === 0) return value;
       // Only the forms the value holds somewhere are looked for in each of its strings.
       const candidates = found.map((i) => forms[i] as string);
+      const inString = (t: string): string => replaceIn(t, candidates.flatMap((f, j) => (t.includes(f) ? [found[j] as number] : [])));
       const walk = (v: unknown): unknown => {
-        if (typeof v === 'string') {
-          const here = candidates.flatMap((f, j) => (v.includes(f) ? [found[j] as number] : []));
-          return replaceIn(v, here);
-        }
+        if (typeof v === 'string') return inString(v);
         if (Array.isArray(v)) return v.map(walk);
-        if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+        if (v !== null && typeof v === 'object') return renameKeys(Object.entries(v).map(([k, x]) => [k, walk(x)] as const), inString);
         return v;
       };
       return walk(value);

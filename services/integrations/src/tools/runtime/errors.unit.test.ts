@@ -29,18 +29,21 @@ describe('redaction: a secret in every form a result, error or log carries it', 
     expect(redact(`echo ${JSON.stringify({ auth: 'q"uo\\ted-secret' })}`, escaping)).toBe('echo {"auth":"[REDACTED]"}');
   });
 
-  it('finds a long random-looking secret lower-cased, and secrets inside the strings of a value, keeping its shape and its keys', () => {
+  it('finds a long random-looking secret lower-cased, and secrets inside the strings and keys of a value, keeping its shape and never merging keys', () => {
     expect(redact('a header echoed as tok-abcd-x9z1q7', redaction(['Tok-ABCD-x9z1Q7']))).toBe('a header echoed as [REDACTED]');
     const value = { data: { url: `/x?k=${encodeURIComponent(SECRET)}`, n: 1, [SECRET]: [`form ${new URLSearchParams({ k: SECRET })}`] }, ok: false };
-    // Keys stay as they are: rewriting one could merge it with another and drop a value.
-    expect(redactValue(value, secrets)).toEqual({ data: { url: '/x?k=[REDACTED]', n: 1, [SECRET]: ['form k=[REDACTED]'] }, ok: false });
+    expect(redactValue(value, secrets)).toEqual({ data: { url: '/x?k=[REDACTED]', n: 1, '[REDACTED]': ['form k=[REDACTED]'] }, ok: false });
+    // Two keys redacted alike (or like a key already there) are never merged: no value is dropped.
+    const keyed = { [SECRET]: 1, [encodeURIComponent(SECRET)]: 2, '[REDACTED]': 3, other: 4 };
+    expect(redactValue(keyed, secrets)).toEqual({ '[REDACTED] (2)': 1, '[REDACTED] (3)': 2, '[REDACTED]': 3, other: 4 });
     const clean = { data: 'nothing here' };
     expect(redactValue(clean, secrets)).toBe(clean);
   });
 
   it('looks for short and word-like values as given only: results and texts that merely share a word stay intact (review of issue 11)', () => {
     const words = redaction(['TRUE', 'Data']);
-    expect(words.value({ status: 'true positive', items: { data: [1], Data: [2] } })).toEqual({ status: 'true positive', items: { data: [1], Data: [2] } });
+    // The key 'data' is kept beside 'Data' (redacted as the exact value it is), not dropped.
+    expect(words.value({ status: 'true positive', items: { data: [1], Data: [2] } })).toEqual({ status: 'true positive', items: { data: [1], '[REDACTED]': [2] } });
     expect(words.text('construed truely, TRUE Data')).toBe('construed truely, [REDACTED] [REDACTED]');
     const env = redaction(['Prod', 'EU-WEST-1', 'Production-Environment']);
     expect(env.text('Production in eu-west-1, production-environment')).toBe('[REDACTED]uction in eu-west-1, production-environment');

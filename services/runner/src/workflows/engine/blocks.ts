@@ -11,6 +11,7 @@ import { unknownReferenceIn } from './codeReferenceCheck.js';
 import { runContainer } from './containers.js';
 import { failureAnswer, keptAnswer } from './httpAnswer.js';
 import { maskEnvValues, maskSecretFields, secretValues } from './logMasking.js';
+import { secretFormsPatched } from './secretFormsPatch.js';
 import { BLOB_THRESHOLD_BYTES, findOutput, resolverFor, type Executed, type Frame, type Resolver, type Run, type RunWorkflowArgs } from './run.js';
 
 /** Workflow-in-workflow nesting limit. */
@@ -401,7 +402,7 @@ function iterationSuffix(frame: Frame): string {
 async function runChildWorkflow(run: Run, frame: Frame, block: RunnableBlock, resolver: Resolver): Promise<BlockRun> {
   const childId = resolver.resolve(block.subBlocks.workflowId?.value);
   const childInput = resolver.resolve(block.subBlocks.input?.value ?? null);
-  const loggedInput = maskEnvValues(resolver.forLog(block.subBlocks.input?.value ?? null), run.envVars);
+  const loggedInput = maskEnvValues(resolver.forLog(block.subBlocks.input?.value ?? null), run.envVars, secretFormsPatched());
   const input = { workflowId: childId, input: loggedInput };
   if (typeof childId !== 'string' || childId === '') return fail('No workflow selected', input);
   const chain = callChainOf(run.args);

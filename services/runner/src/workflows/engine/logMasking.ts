@@ -1,4 +1,4 @@
-import { MIN_SECRET_LENGTH, getBlock, secretForms } from '@weft/catalog';
+import { MIN_SECRET_LENGTH, getBlock, renameKeys, secretForms } from '@weft/catalog';
 
 /**
  * What the run log shows for a secret typed into a password field (an API key, an SMTP password, a
@@ -79,34 +79,49 @@ export function maskSecretFields(blockType: string, values: Record<string, unkno
 }
 
 /**
- * What a log must not show, as [text, what shows instead] pairs, longest text first (a value inside
- * a longer one is replaced by the longer one's marker): the run's environment values as `{{KEY}}`,
- * the block's own secrets (its password fields' values) as SECRET_MASK, each in every form the tool
- * runtime redacts (secretForms: percent-, form- and JSON-escaped, lower-cased; a URL or a body an
- * error echoes). Texts shorter than MIN_MASKED_LENGTH are left alone.
+ * What a log must not show (`logMasks`): [text, what shows instead] pairs, longest text first, and
+ * whether two keys masked alike merge (masks made without the secret forms, as runs recorded before
+ * patch `secret-forms` did) or stay apart (`renameKeys`: `{{KEY}} (2)`).
  */
-export function logMasks(envVars: Record<string, string>, secrets: readonly string[] = []): Array<[string, string]> {
+export interface LogMasks {
+  readonly pairs: ReadonlyArray<readonly [string, string]>;
+  readonly mergeKeys: boolean;
+}
+
+/**
+ * What a log must not show, longest text first (a value inside a longer one is replaced by the
+ * longer one's marker): the run's environment values as `{{KEY}}`, the block's own secrets (its
+ * password fields' values) as SECRET_MASK. With `allForms` (workflow code: behind patch
+ * `secret-forms`, SECRET_FORMS_PATCH) each in every form the tool runtime redacts (secretForms:
+ * percent-, form- and JSON-escaped, a long random-looking one lower-cased; a URL or a body an error
+ * echoes), and two keys masked alike are kept apart (`renameKeys`); without it (runs recorded before
+ * the patch replay as they ran) each as given only, and keys masked alike merge. Keys are masked
+ * either way. Texts shorter than MIN_MASKED_LENGTH are left alone.
+ */
+export function logMasks(envVars: Record<string, string>, secrets: readonly string[] = [], allForms = true): LogMasks {
   const pairs = new Map<string, string>();
   const put = (value: unknown, shown: string) => {
     if (typeof value !== 'string' || value.length < MIN_MASKED_LENGTH) return;
-    for (const form of secretForms(value)) if (!pairs.has(form)) pairs.set(form, shown);
+    for (const form of allForms ? secretForms(value) : [value]) if (!pairs.has(form)) pairs.set(form, shown);
   };
   for (const s of secrets) put(s, SECRET_MASK);
   for (const [k, v] of Object.entries(envVars)) put(v, `{{${k}}}`);
-  return [...pairs].sort((a, b) => b[0].length - a[0].length);
+  return { pairs: [...pairs].sort((a, b) => b[0].length - a[0].length), mergeKeys: !allForms };
 }
 
-function replaceIn(text: string, masks: ReadonlyArray<[string, string]>): string {
+function replaceIn(text: string, pairs: LogMasks['pairs']): string {
   let out = text;
-  for (const [value, shown] of masks) if (out.includes(value)) out = out.split(value).join(shown);
+  for (const [value, shown] of pairs) if (out.includes(value)) out = out.split(value).join(shown);
   return out;
 }
 
-function maskWalk(value: unknown, masks: ReadonlyArray<[string, string]>): unknown {
-  if (typeof value === 'string') return replaceIn(value, masks);
-  if (Array.isArray(value)) return value.map((v) => maskWalk(v, masks));
-  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [replaceIn(k, masks), maskWalk(v, masks)]));
-  return value;
+function maskWalk(value: unknown, pairs: LogMasks['pairs'], merging: boolean): unknown {
+  if (typeof value === 'string') return replaceIn(value, pairs);
+  if (Array.isArray(value)) return value.map((v) => maskWalk(v, pairs, merging));
+  if (!isRecord(value)) return value;
+  const entries = Object.entries(value).map(([k, v]) => [k, maskWalk(v, pairs, merging)] as const);
+  // Before patch secret-forms two keys masked alike merged (the last one kept): runs recorded then replay so.
+  return merging ? Object.fromEntries(entries.map(([k, v]) => [replaceIn(k, pairs), v])) : renameKeys(entries, (k) => replaceIn(k, pairs));
 }
 
 /**
@@ -114,29 +129,29 @@ function maskWalk(value: unknown, masks: ReadonlyArray<[string, string]>): unkno
  * wherever it came from (a child's input, a loop item, an output that echoed it). Answers `value`
  * itself when none was found.
  */
-export function maskLogValue(value: unknown, masks: ReadonlyArray<[string, string]>): unknown {
-  if (value === undefined || value === null || masks.length === 0) return value;
+export function maskLogValue(value: unknown, masks: LogMasks): unknown {
+  if (value === undefined || value === null || masks.pairs.length === 0) return value;
   const json = JSON.stringify(value);
   if (json === undefined) return value;
   // JSON escapes a string character by character, so a text inside any string of `value` shows in
   // the JSON text in its escaped form.
-  const found = masks.filter(([v]) => json.includes(JSON.stringify(v).slice(1, -1)));
-  return found.length === 0 ? value : maskWalk(value, found);
+  const found = masks.pairs.filter(([v]) => json.includes(JSON.stringify(v).slice(1, -1)));
+  return found.length === 0 ? value : maskWalk(value, found, masks.mergeKeys);
 }
 
 /** A text (an error message) with every masked text in it replaced. */
-export function maskLogText(text: string, masks: ReadonlyArray<[string, string]>): string {
-  return replaceIn(text, masks);
+export function maskLogText(text: string, masks: LogMasks): string {
+  return replaceIn(text, masks.pairs);
 }
 
-/** `maskLogValue` with the run's environment only. */
-export function maskEnvValues(value: unknown, envVars: Record<string, string>): unknown {
-  return maskLogValue(value, logMasks(envVars));
+/** `maskLogValue` with the run's environment only (`allForms` as in logMasks: the patch's answer in workflow code). */
+export function maskEnvValues(value: unknown, envVars: Record<string, string>, allForms: boolean): unknown {
+  return maskLogValue(value, logMasks(envVars, [], allForms));
 }
 
 /** `maskLogText` with the run's environment only. */
-export function maskEnvText(text: string, envVars: Record<string, string>): string {
-  return maskLogText(text, logMasks(envVars));
+export function maskEnvText(text: string, envVars: Record<string, string>, allForms: boolean): string {
+  return maskLogText(text, logMasks(envVars, [], allForms));
 }
 
 /**

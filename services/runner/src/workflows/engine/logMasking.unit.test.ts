@@ -41,21 +41,40 @@ describe('maskEnvValues / maskEnvText: environment values in log values become {
 
   it('replaces values inside strings and keys at any depth, the longer value first; leaves short values alone', () => {
     const value = { a: ['x tok-1234-extended y', { 'tok-1234': 'Bearer tok-1234' }], n: 5, s: 'ab' };
-    expect(maskEnvValues(value, env)).toEqual({ a: ['x {{LONGER}} y', { '{{TOKEN}}': 'Bearer {{TOKEN}}' }], n: 5, s: 'ab' });
+    expect(maskEnvValues(value, env, true)).toEqual({ a: ['x {{LONGER}} y', { '{{TOKEN}}': 'Bearer {{TOKEN}}' }], n: 5, s: 'ab' });
   });
 
   it('finds values with characters JSON escapes', () => {
-    expect(maskEnvValues({ out: 'see a"b\\c\nd here' }, env)).toEqual({ out: 'see {{QUOTED}} here' });
+    expect(maskEnvValues({ out: 'see a"b\\c\nd here' }, env, true)).toEqual({ out: 'see {{QUOTED}} here' });
   });
 
   it('answers the value itself when no environment value is in it', () => {
     const value = { a: 'nothing here' };
-    expect(maskEnvValues(value, env)).toBe(value);
-    expect(maskEnvValues(undefined, env)).toBeUndefined();
+    expect(maskEnvValues(value, env, true)).toBe(value);
+    expect(maskEnvValues(undefined, env, true)).toBeUndefined();
   });
 
   it('masks error texts', () => {
-    expect(maskEnvText('401 for key tok-1234', env)).toBe('401 for key {{TOKEN}}');
+    expect(maskEnvText('401 for key tok-1234', env, true)).toBe('401 for key {{TOKEN}}');
+  });
+
+  it('never merges keys masked alike, and leaves words that only share a short value lower-cased alone (ENV=Prod, REGION=EU-WEST-1)', () => {
+    const masks = logMasks({ ENV: 'Prod', REGION: 'EU-WEST-1', FLAG: 'Data' });
+    expect(maskLogText('Production eu-west-1 in EU-WEST-1 / Prod', masks)).toBe('{{ENV}}uction eu-west-1 in {{REGION}} / {{ENV}}');
+    expect(maskLogText('production runs in eu-west-1', masks)).toBe('production runs in eu-west-1');
+    expect(maskLogValue({ items: { data: [1], Data: [2] }, note: 'Data here' }, masks)).toEqual({ items: { data: [1], '{{FLAG}}': [2] }, note: '{{FLAG}} here' });
+    expect(maskLogValue({ Prod: 1, '{{ENV}}': 2, 'Prod ': 3 }, masks)).toEqual({ '{{ENV}} (2)': 1, '{{ENV}}': 2, '{{ENV}} ': 3 });
+    // A long random-looking value is still found lower-cased.
+    expect(maskLogText('echoed sk-abcd1234efgh', logMasks({ KEY: 'sk-ABCD1234efgh' }))).toBe('echoed {{KEY}}');
+  });
+
+  it('without allForms (a run recorded before patch secret-forms) masks exact texts only, and keys masked alike merge, as those runs did', () => {
+    const value = { a: ['x tok-1234-extended y', { 'tok-1234': 'Bearer tok-1234' }], url: `k=${encodeURIComponent('a"b\\c\nd')}` };
+    expect(maskEnvValues(value, env, false)).toEqual({ a: ['x {{LONGER}} y', { '{{TOKEN}}': 'Bearer {{TOKEN}}' }], url: value.url });
+    const old = logMasks({ KEY: 'sk-ABCD1234efgh' }, ['a b/c'], false);
+    expect(old).toEqual({ pairs: [['sk-ABCD1234efgh', '{{KEY}}'], ['a b/c', SECRET_MASK]], mergeKeys: true });
+    expect(maskLogValue({ 'sk-ABCD1234efgh': 1, '{{KEY}}': 2 }, old)).toEqual({ '{{KEY}}': 2 });
+    expect(maskLogText('sk-abcd1234efgh a%20b%2Fc', old)).toBe('sk-abcd1234efgh a%20b%2Fc');
   });
 });
 

@@ -4,6 +4,7 @@ import { failureMessage } from '../retry.js';
 import type { BlockLog, RunnableEdge } from '../types.js';
 import { executeBlock, thrownFailure } from './blocks.js';
 import { logMasks, maskLogText, maskLogValue, stateSecrets } from './logMasking.js';
+import { secretFormsPatched } from './secretFormsPatch.js';
 import { addUsage, shrink, type Executed, type Frame, type Run, type Stored } from './run.js';
 
 /** How a frame ended: its last finished block's output, or the message that failed it. */
@@ -86,8 +87,9 @@ async function runBlock(run: Run, frame: Frame, id: string): Promise<Executed> {
     }
     exec = thrownFailure(err);
   }
-  // Environment values show as {{KEY}}, the secrets typed into the workflow and the block's own as [REDACTED], wherever they got in.
-  const masks = logMasks(run.envVars, [...stateSecrets(run.args.state), ...(secrets ?? [])]);
+  // Environment values show as {{KEY}}, the secrets typed into the workflow and the block's own as [REDACTED], wherever they got in
+  // (in every encoded form behind patch secret-forms: the masks decide the {error} output and what is kept aside).
+  const masks = logMasks(run.envVars, [...stateSecrets(run.args.state), ...(secrets ?? [])], secretFormsPatched());
   if (!exec.success) {
     const prior = exec.output !== null && typeof exec.output === 'object' ? (exec.output as Record<string, unknown>) : {};
     const extra = Object.fromEntries(Object.entries(prior).filter(([k]) => k === 'debug' || k === 'results' || k === 'timing'));
