@@ -14,6 +14,8 @@ export const WORKER_MEMORY_SOURCE = String.raw`
 const MEMORY_CHECK_MS = 5;
 const MEMORY_CHECK_COST_FACTOR = 20;
 const PAGE = 65536;
+/** The build's own bound on its memory (2 GB): a larger maximum would not be accepted for its memory import. */
+const MAX_PAGES = 32768;
 
 /**
  * The thread's WebAssembly memory: at most heapCapBytes, and a call may make it grow by at most its
@@ -22,7 +24,7 @@ const PAGE = 65536;
  * count itself (this build has no malloc_usable_size: its limit sees only each allocation's size).
  */
 function boundedMemory() {
-  const memory = new WebAssembly.Memory({ initial: 256, maximum: Math.floor(heapCapBytes / PAGE) });
+  const memory = new WebAssembly.Memory({ initial: 256, maximum: Math.min(MAX_PAGES, Math.floor(heapCapBytes / PAGE)) });
   const grow = WebAssembly.Memory.prototype.grow;
   Object.defineProperty(memory, 'grow', {
     value: (pages) => {
