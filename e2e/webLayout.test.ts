@@ -3,7 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { chromiumPerSuite } from './support/browser.js';
-import { openNewWorkflow } from './support/workflows.js';
+import { openSignedIn } from './support/browser.js';
+import { addAgent } from './support/editing.js';
+import { newWorkflow, openNewWorkflow } from './support/workflows.js';
 
 /** A locator's width on screen (0 when it is not drawn). */
 async function widthOf(locator: Locator): Promise<number> {
@@ -48,7 +50,7 @@ describe('web: the editor layout at a laptop’s 1280 px', () => {
   it('gives the canvas over 60% of the window, collapses and opens the sidebar and palette keeping search and selection, and keeps a resized side panel across a reload', async () => {
     const { page, errors } = await openNewWorkflow(chromium(), 'Layout Laptop');
     const { canvas, sidebar, palette, panel, resizer, starter } = parts(page);
-    const windowWidth = await page.evaluate(() => (globalThis as unknown as { innerWidth: number }).innerWidth);
+    const windowWidth = await page.evaluate(() => window.innerWidth);
     expect(windowWidth).toBe(1280);
 
     // The defaults: the sidebar a rail, the palette and the side panel open, the canvas ≥ 60% of the width.
@@ -151,6 +153,100 @@ describe('web: the editor layout at a laptop’s 1280 px', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await expect.poll(() => sidebar.isVisible()).toBe(false);
     expect(await widthOf(canvas)).toBeGreaterThanOrEqual(0.6 * 1280);
+    expect(errors).toEqual([]);
+  });
+
+  it('opens a closed side panel for now when a block is clicked or a deploy problem is shown, closes it again once nothing is selected, and keeps the choice', async () => {
+    const { page, errors } = await openNewWorkflow(chromium(), 'Layout Panel');
+    const { panel, starter } = parts(page);
+    const form = panel.getByRole('region', { name: 'Block', exact: true });
+    const agentId = await addAgent(page);
+    const agent = page.locator(`.react-flow__node[data-id="${agentId}"]`);
+    await agent.click();
+    const agentName = (await form.getByRole('heading', { level: 2 }).textContent()) ?? '';
+    expect(agentName).not.toBe('');
+
+    await page.getByRole('button', { name: 'Hide side panel' }).click();
+    await expect.poll(() => panel.isVisible()).toBe(false);
+    // A click on empty canvas clears the selection; the panel stays closed.
+    await page.locator('.react-flow__pane').click({ position: { x: 20, y: 20 } });
+    await expect.poll(() => page.locator('.react-flow__node.selected').count()).toBe(0);
+    expect(await panel.isVisible()).toBe(false);
+
+    // Selecting a block by hand shows its form.
+    await starter.click();
+    await expect.poll(() => panel.isVisible()).toBe(true);
+    await form.getByRole('heading', { name: 'Start', exact: false }).waitFor();
+    expect(await page.getByRole('button', { name: 'Hide side panel' }).getAttribute('aria-expanded')).toBe('true');
+    // Nothing selected any more: the panel the user closed closes again.
+    await page.locator('.react-flow__pane').click({ position: { x: 20, y: 20 } });
+    await expect.poll(() => panel.isVisible()).toBe(false);
+    // Ctrl+click adds to a selection without opening it.
+    await agent.click({ modifiers: ['Control'] });
+    await expect.poll(() => agent.getAttribute('class')).toContain('selected');
+    expect(await panel.isVisible()).toBe(false);
+    await page.locator('.react-flow__pane').click({ position: { x: 20, y: 20 } });
+
+    // A deploy problem shows its block's form.
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Deploy' });
+    await dialog.getByRole('region', { name: 'Problems' }).getByRole('button', { name: agentName, exact: true }).first().click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(() => panel.isVisible()).toBe(true);
+    await form.getByRole('heading', { name: agentName, exact: true }).waitFor();
+    expect(await agent.getAttribute('class')).toContain('selected');
+
+    // Shown for now, not chosen: a reload has the panel closed, as the user left it.
+    await page.reload();
+    await starter.waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Show side panel' }).waitFor();
+    expect(await panel.isVisible()).toBe(false);
+    // Hiding a panel shown for now closes it; showing it by hand is a choice that a reload keeps.
+    await starter.click();
+    await expect.poll(() => panel.isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Hide side panel' }).click();
+    await expect.poll(() => panel.isVisible()).toBe(false);
+    expect(await starter.getAttribute('class')).toContain('selected');
+    await page.getByRole('button', { name: 'Show side panel' }).click();
+    await page.locator('.react-flow__pane').click({ position: { x: 20, y: 20 } });
+    await expect.poll(() => page.locator('.react-flow__node.selected').count()).toBe(0);
+    expect(await panel.isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('starts the sidebar open with no workflow open (settings, the empty home), says where the workflows are when it is a rail, and leaves Ctrl+\\ to text fields while typing', async () => {
+    const wf = await newWorkflow('Layout Home', { name: 'First flow' });
+    const second = await wf.call<{ id: string }>('POST', '/api/workflows', { workspaceId: wf.owner.workspaceId, name: 'Second flow' });
+    expect(second.status).toBe(201);
+    const { page, errors } = await openSignedIn(chromium(), wf.cookie, '/settings/environment');
+    const { sidebar } = parts(page);
+    // 1280 px, nothing chosen: no canvas, so the sidebar is open.
+    await sidebar.getByRole('list', { name: 'Workflows' }).getByRole('button', { name: 'First flow', exact: true }).waitFor();
+
+    // A workflow opened at 1280: the sidebar is a rail, as in the editor by default.
+    await sidebar.getByRole('button', { name: 'First flow', exact: true }).click();
+    await page.locator('.react-flow__node.block-starter').waitFor({ timeout: 60_000 });
+    await expect.poll(() => sidebar.isVisible()).toBe(false);
+    // The palette's search is a text field: Ctrl+\ there leaves the sidebar alone.
+    const search = page.getByRole('searchbox', { name: 'Search blocks' });
+    await search.focus();
+    await page.keyboard.press('Control+\\');
+    expect(await sidebar.isVisible()).toBe(false);
+    // AltGr+\ (German and other layouts) reaches the page as Ctrl+Alt+\: it opens the sidebar.
+    await page.locator('.react-flow__pane').click({ position: { x: 20, y: 20 } });
+    await page.keyboard.press('Control+Alt+\\');
+    await sidebar.waitFor();
+
+    // Deleting the open workflow leaves none open: the home says to pick one in the open sidebar…
+    await sidebar.getByRole('button', { name: 'Actions for First flow' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Delete workflow' }).click();
+    await page.getByRole('heading', { name: 'No workflow open' }).waitFor();
+    await page.getByText('Pick one in the sidebar, or start a new one.', { exact: true }).waitFor();
+    // …and, the sidebar collapsed to its rail, where to find it.
+    await page.keyboard.press('Control+\\');
+    await expect.poll(() => sidebar.isVisible()).toBe(false);
+    await page.getByText('Show the sidebar (the button at the top left, or Ctrl+\\) to pick one, or start a new one.', { exact: true }).waitFor();
     expect(errors).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { AuthPage } from './pages/AuthPage';
 import { PaymentsPage } from './pages/PaymentsPage';
 import { navigate, useLocation } from './router';
 import { EmptyHome } from './shell/EmptyHome';
+import { isSidebarShortcut, isTypingIn } from './shell/keys';
 import { Sidebar } from './shell/Sidebar';
 import { toggleLayout, useLayout } from './shell/useLayout';
 import { LoadBoundary } from './ui/LoadBoundary';
@@ -27,18 +28,20 @@ function Shell({ settingsTab }: { settingsTab: string | null }) {
   const workflows = useQuery({ queryKey: ['workflows', workspace?.id ?? ''], queryFn: () => api.workflows(workspace?.id ?? ''), enabled: Boolean(workspace) });
 
   const open = (id: string | null) => navigate(id ? `/?workflow=${encodeURIComponent(id)}` : '/');
-  const layout = useLayout();
+  // With no workflow open the sidebar starts open: it is the way to one (layoutDefaults).
+  const screen = settingsTab || !activeId ? 'home' : 'editor';
+  const layout = useLayout(screen);
 
-  // Ctrl+\ opens or collapses the sidebar (the canvas's own shortcuts are in Canvas.tsx).
+  // Ctrl+\ opens or collapses the sidebar, away from a text field (the canvas's own shortcuts are in Canvas.tsx).
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey || e.key !== '\\') return;
+      if (!isSidebarShortcut(e) || isTypingIn(e.target)) return;
       e.preventDefault();
-      toggleLayout('sidebarOpen');
+      toggleLayout('sidebarOpen', screen);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [screen]);
 
   useEffect(() => {
     if (session.data === null) navigate(`/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`, true);
@@ -81,7 +84,7 @@ function Shell({ settingsTab }: { settingsTab: string | null }) {
         onOpen={open}
         userName={session.data?.user.name ?? ''}
         open={layout.sidebarOpen}
-        onToggle={() => toggleLayout('sidebarOpen')}
+        onToggle={() => toggleLayout('sidebarOpen', screen)}
       />
       <main className="main">
         {settingsTab ? (
@@ -95,7 +98,7 @@ function Shell({ settingsTab }: { settingsTab: string | null }) {
         ) : workspaces.isLoading || workflows.isLoading ? (
           <p className="splash">Loading…</p>
         ) : (
-          <EmptyHome workspace={workspace} hasWorkflows={Boolean(workflows.data?.length)} onOpen={open} />
+          <EmptyHome workspace={workspace} hasWorkflows={Boolean(workflows.data?.length)} sidebarOpen={layout.sidebarOpen} onOpen={open} />
         )}
       </main>
     </div>

@@ -45,7 +45,7 @@ import { RunStatusContext } from './run/RunStatusContext';
 import { useRun } from './run/useRun';
 import { PaneToggle } from './shell/PaneToggle';
 import { PanelResizer } from './shell/PanelResizer';
-import { toggleLayout, useLayout } from './shell/useLayout';
+import { endPanelShowing, showPanelForNow, toggleLayout, useLayout } from './shell/useLayout';
 import { useAfterPaint } from './ui/afterPaint';
 import { LoadBoundary } from './ui/LoadBoundary';
 import { Icon } from './ui/icons';
@@ -101,6 +101,11 @@ const PASTE_OFFSET = { x: 60, y: 60 };
 
 const typing = (target: EventTarget | null) =>
   target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || target.closest('.cm-editor') !== null);
+
+/** A plain click on a block (no multi-select key) shows the side panel with its form, even if it was closed (for now: showPanelForNow). */
+const showPanelOnClick = (e: { ctrlKey: boolean; metaKey: boolean; shiftKey: boolean }) => {
+  if (!e.ctrlKey && !e.metaKey && !e.shiftKey) showPanelForNow();
+};
 
 /** The commands that put a block into `parentId` (or at the top level) at the absolute point `at`. */
 function placeCommands(state: WorkflowState, id: string, at: Position, parentId: string | null): Command[] {
@@ -429,14 +434,21 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
   };
   const selectAll = () => setNodes((ns) => ns.map((n) => (n.selected ? n : { ...n, selected: true })));
 
-  /** Selects one block and brings it into view (from the console or a deploy problem). */
+  /** Selects one block, shows the side panel with its form (closed, it opens for now) and brings the block into view (from the console or a deploy problem). */
   const showBlock = useStable((id: string) => {
+    showPanelForNow();
     setNodes((ns) => ns.map((n) => (n.selected === (n.id === id) ? n : { ...n, selected: n.id === id })));
     const placed = large ? boxesOf(nodesRef.current) : undefined;
     const i = placed?.index.get(id);
     if (placed && i !== undefined) fitRect({ x: placed.boxes[i * 4] ?? 0, y: placed.boxes[i * 4 + 1] ?? 0, width: placed.boxes[i * 4 + 2] ?? 0, height: placed.boxes[i * 4 + 3] ?? 0 }, { maxZoom: 1, duration: 250 });
     else void flow.fitView({ nodes: [{ id }], maxZoom: 1, duration: 250 });
   });
+  // A side panel shown for now by a selection closes again once nothing is selected, and when the canvas goes.
+  const nothingSelected = selectedIds.length === 0;
+  useEffect(() => {
+    if (nothingSelected) endPanelShowing();
+  }, [nothingSelected]);
+  useEffect(() => endPanelShowing, []);
   // Worked out again only when the starter changes, not on every edit of another block.
   const starter = useStarter(stateBlocks);
   const starterFields = useMemo(() => inputFields(starter?.subBlocks.inputFormat?.value), [starter]);
@@ -669,6 +681,7 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
               edges={given.current.edges as Edge[]}
               nodeTypes={nodeTypes}
               onNodesChange={onNodesChange}
+              onNodeClick={showPanelOnClick}
               onEdgesChange={onEdgesChange}
               onNodeDragStart={onNodeDragStart}
               onNodeDrag={onNodeDrag}

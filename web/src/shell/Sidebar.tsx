@@ -6,9 +6,11 @@ import { Icon } from '../ui/icons';
 import { InlineEdit, Menu, MenuItem } from '../ui/Menu';
 import { useConfirm } from '../ui/confirm';
 import { useToast } from '../ui/toast';
+import { SIDEBAR_SHORTCUT } from './keys';
 import { PaneToggle, Rail } from './PaneToggle';
 import { useCreateWorkflow } from './useCreateWorkflow';
-import { ancestors, copyName, failure, isUpgradeRequired, WORKFLOW_COLORS, yamlFileName } from './workflowActions';
+import { ancestors, copyName, failure, isUpgradeRequired, yamlFileName } from './workflowActions';
+import { SIDEBAR_DRAG_TYPE, WorkflowRow, type WorkflowRowActions } from './WorkflowRow';
 
 interface SidebarProps {
   workspaces: Workspace[];
@@ -22,10 +24,6 @@ interface SidebarProps {
   onToggle(): void;
 }
 
-/** The shortcut that opens and collapses the sidebar (as in Notion). */
-export const SIDEBAR_SHORTCUT = 'Ctrl+\\';
-
-const DRAG_TYPE = 'application/x-weft-workflow';
 
 function download(name: string, text: string) {
   const url = URL.createObjectURL(new Blob([text], { type: 'application/yaml' }));
@@ -151,7 +149,7 @@ export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, 
   const onDrop = (folderId: string | null) => (e: DragEvent) => {
     e.preventDefault();
     setDropTarget(null);
-    const data = e.dataTransfer.getData(DRAG_TYPE);
+    const data = e.dataTransfer.getData(SIDEBAR_DRAG_TYPE);
     if (data.startsWith('workflow:')) {
       const id = data.slice('workflow:'.length);
       const w = workflows.data?.find((x) => x.id === id);
@@ -164,7 +162,7 @@ export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, 
   };
   const dropZone = (key: string | null) => ({
     onDragOver: (e: DragEvent) => {
-      if (![...e.dataTransfer.types].includes(DRAG_TYPE)) return;
+      if (![...e.dataTransfer.types].includes(SIDEBAR_DRAG_TYPE)) return;
       e.preventDefault();
       e.stopPropagation();
       setDropTarget(key ?? 'root');
@@ -187,74 +185,16 @@ export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, 
     if (listError) toast.error(listError);
   }, [listError, toast]);
 
-  const workflowRow = (w: WorkflowSummary) => (
-    <li
-      key={w.id}
-      className={`wf-row${w.id === activeId ? ' active' : ''}`}
-      draggable={renaming !== w.id}
-      onDragStart={(e) => {
-        e.dataTransfer.setData(DRAG_TYPE, `workflow:${w.id}`);
-        e.dataTransfer.effectAllowed = 'move';
-      }}
-      data-workflow-id={w.id}
-    >
-      {renaming === w.id ? (
-        <InlineEdit
-          label="Workflow name"
-          required="Workflow name is required"
-          value={w.name}
-          onCommit={(name) => {
-            setRenaming(null);
-            update.mutate({ id: w.id, fields: { name } });
-          }}
-          onCancel={() => setRenaming(null)}
-        />
-      ) : (
-        <button type="button" className="wf-open" onClick={() => onOpen(w.id)} onDoubleClick={() => setRenaming(w.id)}>
-          <span className="swatch" style={{ background: w.color }} />
-          <span className="wf-name">{w.name}</span>
-        </button>
-      )}
-      <Menu label={`Actions for ${w.name}`} className="row-menu">
-        {(close) => (
-          <>
-            <MenuItem onSelect={() => (close(), setRenaming(w.id))}>Rename</MenuItem>
-            <MenuItem onSelect={() => (close(), duplicate.mutate(w))}>Duplicate</MenuItem>
-            <MenuItem onSelect={() => (close(), void exportYaml(w))}>Export YAML</MenuItem>
-            {w.folderId && <MenuItem onSelect={() => (close(), update.mutate({ id: w.id, fields: { folderId: null } }))}>Move out of folder</MenuItem>}
-            <div className="menu-colors" role="group" aria-label="Colour">
-              {WORKFLOW_COLORS.map((color) => (
-                <button
-                  key={color}
-                  type="button"
-                  role="menuitemradio"
-                  aria-checked={w.color.toLowerCase() === color.toLowerCase()}
-                  aria-label={`Colour ${color}`}
-                  className="color-dot"
-                  style={{ background: color }}
-                  onClick={() => {
-                    close();
-                    update.mutate({ id: w.id, fields: { color } });
-                  }}
-                />
-              ))}
-            </div>
-            <MenuItem
-              danger
-              onSelect={() => {
-                close();
-                void confirm({ title: `Delete “${w.name}”?`, message: 'The workflow and its deployment are deleted. This cannot be undone.', confirmLabel: 'Delete workflow' }).then(
-                  (yes) => yes && remove.mutate(w.id),
-                );
-              }}
-            >
-              Delete
-            </MenuItem>
-          </>
-        )}
-      </Menu>
-    </li>
-  );
+  const rowActions: WorkflowRowActions = {
+    onOpen,
+    onRenaming: setRenaming,
+    onUpdate: (id, fields) => update.mutate({ id, fields }),
+    onDuplicate: (w) => duplicate.mutate(w),
+    onExport: (w) => void exportYaml(w),
+    onDelete: (w) =>
+      void confirm({ title: `Delete “${w.name}”?`, message: 'The workflow and its deployment are deleted. This cannot be undone.', confirmLabel: 'Delete workflow' }).then((yes) => yes && remove.mutate(w.id)),
+  };
+  const workflowRow = (w: WorkflowSummary) => <WorkflowRow key={w.id} w={w} active={w.id === activeId} renaming={renaming === w.id} actions={rowActions} />;
 
   const folderNode = (folder: Folder, depth: number) => {
     const key = `folder:${folder.id}`;
@@ -268,7 +208,7 @@ export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, 
           draggable={renaming !== key}
           onDragStart={(e) => {
             e.stopPropagation();
-            e.dataTransfer.setData(DRAG_TYPE, `folder:${folder.id}`);
+            e.dataTransfer.setData(SIDEBAR_DRAG_TYPE, `folder:${folder.id}`);
           }}
         >
           <button type="button" className="icon-btn folder-toggle" aria-label={expanded ? `Collapse ${folder.name}` : `Expand ${folder.name}`} onClick={() => updateFolder.mutate({ id: folder.id, fields: { isExpanded: !expanded } })}>

@@ -4,6 +4,17 @@
  * user's explicit choices (kept per browser in localStorage by `useLayout`) win over the defaults.
  */
 
+/** What the window shows: a workflow's canvas (`editor`), or no workflow (`home`: the empty home, a settings page). */
+export type LayoutScreen = 'editor' | 'home';
+
+/** What is drawn besides the window's width and the user's choices. */
+export interface LayoutContext {
+  /** Defaults to `editor`. */
+  screen?: LayoutScreen;
+  /** The side panel shown for now (a block was selected or shown while it was closed), not chosen: never stored. */
+  panelShown?: boolean;
+}
+
 /** What the user chose, field by field; a field left out (or undefined: the choice forgotten) follows the window's width. */
 export interface LayoutChoices {
   sidebarOpen?: boolean;
@@ -25,17 +36,22 @@ export interface Layout {
 
 /** Windows this wide or narrower (a 1280 or 1366 px laptop) start compact: the canvas gets at least 60% of the width. */
 export const COMPACT_MAX_WIDTH = 1366;
-/** Below this width the sidebar starts collapsed; from it up everything starts open. */
-export const WIDE_MIN_WIDTH = 1600;
+/** Windows this wide or narrower (a 1440 px laptop and below) start the editor with the sidebar collapsed; wider, everything starts open. */
+export const SIDEBAR_COLLAPSED_MAX_WIDTH = 1440;
 /** The width of a collapsed sidebar or palette: a rail with the button that opens it. */
 export const RAIL_WIDTH = 40;
 export const PANEL_MIN_WIDTH = 260;
 export const PANEL_MAX_WIDTH = 720;
 
-/** The layout a window of `windowWidth` px starts with when the user has chosen nothing. */
-export function layoutDefaults(windowWidth: number): Layout {
-  if (windowWidth <= COMPACT_MAX_WIDTH) return { sidebarOpen: false, paletteOpen: true, panelOpen: true, paletteWidth: 176, panelWidth: 280 };
-  return { sidebarOpen: windowWidth >= WIDE_MIN_WIDTH, paletteOpen: true, panelOpen: true, paletteWidth: 224, panelWidth: 320 };
+/**
+ * The layout a window of `windowWidth` px starts with when the user has chosen nothing. With no
+ * workflow open (`home`) there is no canvas to make room for, so the sidebar — the way to a workflow,
+ * the workspaces, settings and sign-out — starts open at any width.
+ */
+export function layoutDefaults(windowWidth: number, screen: LayoutScreen = 'editor'): Layout {
+  const sidebarOpen = screen === 'home' || windowWidth > SIDEBAR_COLLAPSED_MAX_WIDTH;
+  if (windowWidth <= COMPACT_MAX_WIDTH) return { sidebarOpen, paletteOpen: true, panelOpen: true, paletteWidth: 176, panelWidth: 280 };
+  return { sidebarOpen, paletteOpen: true, panelOpen: true, paletteWidth: 224, panelWidth: 320 };
 }
 
 /** The side panel's narrowest and widest: never more than half the window, never less than its minimum. */
@@ -49,13 +65,13 @@ export function clampPanelWidth(width: number, windowWidth: number): number {
   return Math.min(max, Math.max(min, Math.round(width)));
 }
 
-/** The layout drawn: the user's choices over the window's defaults, the panel's width held within its limits. */
-export function effectiveLayout(choices: LayoutChoices, windowWidth: number): Layout {
-  const defaults = layoutDefaults(windowWidth);
+/** The layout drawn: the user's choices over the window's defaults (the side panel also open while shown for now), its width held within its limits. */
+export function effectiveLayout(choices: LayoutChoices, windowWidth: number, { screen = 'editor', panelShown = false }: LayoutContext = {}): Layout {
+  const defaults = layoutDefaults(windowWidth, screen);
   return {
     sidebarOpen: choices.sidebarOpen ?? defaults.sidebarOpen,
     paletteOpen: choices.paletteOpen ?? defaults.paletteOpen,
-    panelOpen: choices.panelOpen ?? defaults.panelOpen,
+    panelOpen: panelShown || (choices.panelOpen ?? defaults.panelOpen),
     paletteWidth: defaults.paletteWidth,
     panelWidth: clampPanelWidth(choices.panelWidth ?? defaults.panelWidth, windowWidth),
   };

@@ -3,7 +3,7 @@ import { clampPanelWidth, effectiveLayout, layoutDefaults, parseChoices, PANEL_M
 
 /** The canvas's share of the window: what the sidebar (or its rail), the palette and the side panel leave. */
 const canvasShare = (windowWidth: number) => {
-  const l = layoutDefaults(windowWidth);
+  const l = layoutDefaults(windowWidth, 'editor');
   const left = (l.sidebarOpen ? 256 : RAIL_WIDTH) + (l.paletteOpen ? l.paletteWidth : RAIL_WIDTH);
   return (windowWidth - left - (l.panelOpen ? l.panelWidth : 0)) / windowWidth;
 };
@@ -16,15 +16,34 @@ describe('the layout by window width', () => {
     }
   });
 
-  it('opens everything at 1920 and collapses only the sidebar between', () => {
-    expect(layoutDefaults(1920)).toEqual({ sidebarOpen: true, paletteOpen: true, panelOpen: true, paletteWidth: 224, panelWidth: 320 });
-    expect(layoutDefaults(1440)).toMatchObject({ sidebarOpen: false, paletteWidth: 224, panelWidth: 320 });
+  it('collapses only the sidebar up to a 1440 px laptop, and opens everything on a wider window (1536 px laptops, 1920)', () => {
+    expect(layoutDefaults(1440)).toMatchObject({ sidebarOpen: false, paletteOpen: true, panelOpen: true, paletteWidth: 224, panelWidth: 320 });
     expect(canvasShare(1440)).toBeGreaterThanOrEqual(0.55);
+    expect(layoutDefaults(1441)).toMatchObject({ sidebarOpen: true });
+    expect(layoutDefaults(1536)).toEqual({ sidebarOpen: true, paletteOpen: true, panelOpen: true, paletteWidth: 224, panelWidth: 320 });
+    expect(layoutDefaults(1920)).toEqual({ sidebarOpen: true, paletteOpen: true, panelOpen: true, paletteWidth: 224, panelWidth: 320 });
+  });
+
+  it('starts the sidebar open at any width when no workflow is open, and leaves the rest as in the editor', () => {
+    for (const width of [800, 1280, 1366, 1440, 1920]) {
+      expect(layoutDefaults(width, 'home')).toEqual({ ...layoutDefaults(width, 'editor'), sidebarOpen: true });
+      expect(effectiveLayout({}, width, { screen: 'home' }).sidebarOpen).toBe(true);
+    }
+    // A sidebar the user collapsed stays collapsed there too.
+    expect(effectiveLayout({ sidebarOpen: false }, 1920, { screen: 'home' }).sidebarOpen).toBe(false);
   });
 
   it('lets the user’s choices win over the defaults, field by field', () => {
     expect(effectiveLayout({ sidebarOpen: true }, 1280)).toMatchObject({ sidebarOpen: true, paletteOpen: true, panelOpen: true, panelWidth: 280 });
     expect(effectiveLayout({ paletteOpen: false, panelOpen: false, panelWidth: 400 }, 1920)).toMatchObject({ sidebarOpen: true, paletteOpen: false, panelOpen: false, panelWidth: 400 });
+  });
+
+  it('shows the side panel for now over a closed choice, without changing the choice', () => {
+    const choices = { panelOpen: false, panelWidth: 400 };
+    expect(effectiveLayout(choices, 1280).panelOpen).toBe(false);
+    expect(effectiveLayout(choices, 1280, { panelShown: true })).toMatchObject({ panelOpen: true, panelWidth: 400 });
+    expect(effectiveLayout(choices, 1280, { panelShown: false }).panelOpen).toBe(false);
+    expect(choices).toEqual({ panelOpen: false, panelWidth: 400 });
   });
 
   it('holds the side panel between its minimum and half the window (and never past its maximum)', () => {

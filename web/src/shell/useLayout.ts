@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { effectiveLayout, parseChoices, sameLayout, type Layout, type LayoutChoices } from './layout';
+import { effectiveLayout, parseChoices, sameLayout, type Layout, type LayoutChoices, type LayoutScreen } from './layout';
 
 /** Where the user's layout choices are kept, per browser. */
 export const LAYOUT_STORAGE_KEY = 'weft.layout';
@@ -13,14 +13,22 @@ function readChoices(): LayoutChoices {
 }
 
 let choices: LayoutChoices = readChoices();
-let current: Layout = effectiveLayout(choices, window.innerWidth);
+// The side panel opened for now by a selection, not by the user's choice (kept for this page only).
+let panelShown = false;
+const drawn = (screen: LayoutScreen) => effectiveLayout(choices, window.innerWidth, { screen, panelShown });
+const current: Record<LayoutScreen, Layout> = { editor: drawn('editor'), home: drawn('home') };
 const listeners = new Set<() => void>();
 
-/** Works the layout out again; listeners hear of it only when what is drawn changes (not on every pixel of a window resize). */
+/** Works the layouts out again; listeners hear of it only when what is drawn changes (not on every pixel of a window resize). */
 function update() {
-  const next = effectiveLayout(choices, window.innerWidth);
-  if (sameLayout(next, current)) return;
-  current = next;
+  let changed = false;
+  for (const screen of ['editor', 'home'] as const) {
+    const next = drawn(screen);
+    if (sameLayout(next, current[screen])) continue;
+    current[screen] = next;
+    changed = true;
+  }
+  if (!changed) return;
   for (const listener of listeners) listener();
 }
 
@@ -44,11 +52,11 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
-const snapshot = () => current;
+const snapshots: Record<LayoutScreen, () => Layout> = { editor: () => current.editor, home: () => current.home };
 
-/** The layout drawn now: the user's choices over the defaults for the window's width; follows both. */
-export function useLayout(): Layout {
-  return useSyncExternalStore(subscribe, snapshot);
+/** The layout drawn now on `screen`: the user's choices over the defaults for the window's width; follows both. */
+export function useLayout(screen: LayoutScreen = 'editor'): Layout {
+  return useSyncExternalStore(subscribe, snapshots[screen]);
 }
 
 /** Records an explicit choice of the user (it then wins over the defaults) and keeps it for this browser. */
@@ -62,7 +70,27 @@ export function chooseLayout(change: LayoutChoices): void {
   update();
 }
 
-/** Opens or closes one of the layout's parts, as the user asked. */
-export function toggleLayout(part: 'sidebarOpen' | 'paletteOpen' | 'panelOpen'): void {
-  chooseLayout({ [part]: !current[part] });
+/** Opens or closes one of the layout's parts (as drawn on `screen`), as the user asked. */
+export function toggleLayout(part: 'sidebarOpen' | 'paletteOpen' | 'panelOpen', screen: LayoutScreen = 'editor'): void {
+  const open = current[screen][part];
+  // Opening or closing the side panel by hand is a choice: it replaces a showing for now.
+  if (part === 'panelOpen') panelShown = false;
+  chooseLayout({ [part]: !open });
+}
+
+/**
+ * Shows the side panel for now, when a block is selected or shown while it is closed, so the block's
+ * form is seen — without recording it as the user's choice (a reload has it closed again).
+ */
+export function showPanelForNow(): void {
+  if (panelShown) return;
+  panelShown = true;
+  update();
+}
+
+/** Ends `showPanelForNow`: a side panel the user closed is closed again (nothing is selected any more, or the canvas closed). */
+export function endPanelShowing(): void {
+  if (!panelShown) return;
+  panelShown = false;
+  update();
 }
