@@ -274,6 +274,35 @@ describe('the canvas in Chromium', () => {
     expect(asked).toBe(2);
     expect(errors).toEqual([]);
   });
+  it('deletes two Ctrl-clicked blocks with one Delete, and one Ctrl+Z brings both back with the edge between them (issue 14)', async () => {
+    const { page, errors, state } = await openNewWorkflow<ServerState>(chromium(), 'Multi deleter');
+    const first = await addFromPalette(page, 'Function', 'function');
+    const second = await addFromPalette(page, 'Function', 'function');
+    await page.getByRole('button', { name: 'Fit view', exact: true }).click();
+    await clickConnect(handle(page, first, '.react-flow__handle[data-handleid="source"]'), handle(page, second, '.react-flow__handle.handle-in'));
+    await expect.poll(async () => (await state()).edges.map((e) => [e.source, e.target])).toEqual([[first, second]]);
+    const before = await state();
+
+    await stableBox(node(page, second));
+    await node(page, first).click({ position: { x: 8, y: 8 } });
+    await node(page, second).click({ position: { x: 8, y: 8 }, modifiers: ['Control'] });
+    await expect.poll(() => page.getByRole('region', { name: 'Selection' }).getByRole('heading').textContent()).toMatch(/^2 blocks selected$/);
+    await page.keyboard.press('Delete');
+    await expect.poll(async () => Object.keys((await state()).blocks).length).toBe(Object.keys(before.blocks).length - 2);
+    expect((await state()).edges).toEqual([]);
+
+    // One undo step: both blocks and their edge come back at once.
+    await page.keyboard.press('Control+z');
+    await expect
+      .poll(async () => {
+        const now = await state();
+        return [first, second].filter((id) => now.blocks[id] === undefined);
+      })
+      .toEqual([]);
+    expect((await state()).edges.map((e) => [e.source, e.target])).toEqual([[first, second]]);
+    expect(errors).toEqual([]);
+  });
+
   it('nudges a block dropped from the palette onto another block to the nearest free spot', async () => {
     const { page, errors, state, starter } = await openNewWorkflow<ServerState>(chromium(), 'Drop nudger');
     const palette = page.getByRole('complementary', { name: 'Block palette' });

@@ -329,8 +329,12 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
 
   const remove = (nodeIds: string[], edgeIds: string[]) => {
     const gone = new Set(nodeIds);
+    // Every selected block in ONE removeBlock (one blockRemoved event), so one undo brings them all back;
+    // a block inside a selected container goes with it.
+    const blocks = nodeIds.filter((id) => state?.blocks[id] && !(state.blocks[id]?.data.parentId && gone.has(state.blocks[id]?.data.parentId ?? '')));
+    const removeBlocks: Command[] = blocks.length > 1 ? [{ type: 'removeBlock', ids: blocks }] : blocks.map((id) => ({ type: 'removeBlock', id }));
     const commands: Command[] = [
-      ...nodeIds.filter((id) => state?.blocks[id] && !(state.blocks[id]?.data.parentId && gone.has(state.blocks[id]?.data.parentId ?? ''))).map((id) => ({ type: 'removeBlock' as const, id })),
+      ...removeBlocks,
       ...edgeIds.filter((id) => state?.edges.some((e) => e.id === id && !gone.has(e.source) && !gone.has(e.target))).map((id) => ({ type: 'removeEdge' as const, id })),
     ];
     if (commands.length > 0) edit(commands);
