@@ -50,7 +50,7 @@ describe('web: the editor layout at a laptop’s 1280 px', () => {
   it('gives the canvas over 60% of the window, collapses and opens the sidebar and palette keeping search and selection, and keeps a resized side panel across a reload', async () => {
     const { page, errors } = await openNewWorkflow(chromium(), 'Layout Laptop');
     const { canvas, sidebar, palette, panel, resizer, starter } = parts(page);
-    const windowWidth = await page.evaluate(() => window.innerWidth);
+    const windowWidth = await page.evaluate(() => (globalThis as unknown as { innerWidth: number }).innerWidth);
     expect(windowWidth).toBe(1280);
 
     // The defaults: the sidebar a rail, the palette and the side panel open, the canvas ≥ 60% of the width.
