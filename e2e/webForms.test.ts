@@ -188,7 +188,9 @@ describe('block form controls in Chromium', () => {
   it('types function code in CodeMirror, stored when the editor is left; a JSON field refuses JSON that does not parse', async () => {
     const { wf, page, errors, blockId: fn, panel } = await withBlock(chromium, 'Code', 'Function', 'function');
     await panel.getByText('JavaScript', { exact: true }).waitFor();
-    const editor = panel.locator('.cm-content[aria-label="code"]');
+    // Named "Code", the language beside it: the label read "codeJavaScript" (the field's id run into the hint).
+    expect(await panel.locator('.field-code label').allTextContents()).toEqual(['Code']);
+    const editor = panel.locator('.cm-content[aria-label="Code"]');
     await editor.click();
     await page.keyboard.type('const doubled = input * 2;');
     await page.keyboard.press('Enter');
@@ -200,6 +202,25 @@ describe('block form controls in Chromium', () => {
     await panel.getByRole('heading', { name: 'Function 1' }).click();
     await expect.poll(() => wf.stored(fn, 'code'), POLL).toBe('const doubled = input * 2;\nreturn doubled;');
     expect(await editor.evaluate((el) => [...el.querySelectorAll('.cm-line')].map((l) => l.textContent))).toEqual(['const doubled = input * 2;', 'return doubled;']);
+
+    // `<` offers the upstream outputs, as a text field does: once the starter is connected, `<start.input>` is
+    // picked from the menu. Enter with the menu open and nothing picked is a new line.
+    expect((await wf.call('POST', `/api/workflows/${wf.workflowId}/commands`, { commands: [{ type: 'addEdge', source: wf.starter, target: fn }] })).status).toBe(200);
+    const menu = page.locator('.cm-tooltip-autocomplete');
+    // Trimmed: the editor indents the line after an unfinished expression.
+    const lines = () => editor.evaluate((el) => [...el.querySelectorAll('.cm-line')].map((l) => l.textContent?.trim()));
+    await editor.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('const c = doubled <s');
+    await menu.getByText('<start.input>', { exact: true }).waitFor();
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('const q = <start.in');
+    await menu.getByText('<start.input>', { exact: true }).click();
+    const typed = ['const doubled = input * 2;', 'return doubled;', 'const c = doubled <s', 'const q = <start.input>'];
+    await expect.poll(lines, POLL).toEqual(typed);
+    await panel.getByRole('heading', { name: 'Function 1' }).click();
+    await expect.poll(async () => String(await wf.stored(fn, 'code')).split('\n').map((l) => l.trim()), POLL).toEqual(typed);
 
     // An agent's response format is JSON: broken JSON is named and not stored, fixed JSON is.
     const agent = await addAgent(page);

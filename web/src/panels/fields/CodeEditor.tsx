@@ -1,9 +1,11 @@
 import { useEffect, useRef } from 'react';
 import { basicSetup } from 'codemirror';
+import { autocompletion } from '@codemirror/autocomplete';
 import { EditorState } from '@codemirror/state';
 import { EditorView, placeholder as placeholderExt } from '@codemirror/view';
 import { javascript } from '@codemirror/lang-javascript';
 import { json } from '@codemirror/lang-json';
+import { referenceCompletions, type ReferenceChoices } from './codeCompletion';
 
 export interface CodeEditorProps {
   value: string;
@@ -17,17 +19,22 @@ export interface CodeEditorProps {
   minHeight?: number;
   /** Shown, not edited (a reader's form). */
   readOnly?: boolean;
+  /** What `<` and `{{` offer as typed (a block's code field); read when the menu opens. None: no such menu. */
+  references?: () => ReferenceChoices | null;
 }
 
 /** CodeMirror 6 with JavaScript or JSON highlighting; loaded only when a code field is shown. */
-export default function CodeEditor({ value, language, label, placeholder, onChange, onBlur, minHeight = 90, readOnly = false }: CodeEditorProps) {
+export default function CodeEditor({ value, language, label, placeholder, onChange, onBlur, minHeight = 90, readOnly = false, references }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
-  const handlers = useRef({ onChange, onBlur });
-  handlers.current = { onChange, onBlur };
+  const handlers = useRef({ onChange, onBlur, references });
+  handlers.current = { onChange, onBlur, references };
+  const withReferences = references !== undefined;
 
   useEffect(() => {
     if (!host.current) return;
+    // One source for the editor's life: the completion keeps a source's result by its identity.
+    const refSource = referenceCompletions(() => handlers.current.references?.() ?? null);
     const editor = new EditorView({
       parent: host.current,
       state: EditorState.create({
@@ -37,6 +44,9 @@ export default function CodeEditor({ value, language, label, placeholder, onChan
           language === 'json' ? json() : javascript(),
           placeholderExt(placeholder ?? ''),
           EditorView.lineWrapping,
+          // `<` and `{{` menus beside the language's own completions; no item is chosen until the user
+          // moves to one, so Enter after `a <b` is a new line, not a reference.
+          ...(withReferences ? [autocompletion({ selectOnOpen: false }), EditorState.languageData.of(() => [{ autocomplete: refSource }])] : []),
           EditorState.readOnly.of(readOnly),
           EditorView.editable.of(!readOnly),
           EditorView.contentAttributes.of({ 'aria-label': label }),
@@ -54,7 +64,7 @@ export default function CodeEditor({ value, language, label, placeholder, onChan
       view.current = null;
     };
     // The editor is made once; later values arrive through the effect below.
-  }, [language, readOnly]);
+  }, [language, readOnly, withReferences]);
 
   // A value from elsewhere replaces the text unless the user is typing in it.
   useEffect(() => {

@@ -1,7 +1,9 @@
 import { lazy, Suspense, useContext, useId } from 'react';
 import type { SubBlockConfig } from '@weft/catalog';
 import { LoadBoundary } from '../../ui/LoadBoundary';
+import { referenceOptions } from '../references';
 import { useDraft } from '../useDraft';
+import type { ReferenceChoices } from './codeCompletion';
 import { FormContext } from './FormContext';
 
 const CodeEditor = lazy(() => import('./CodeEditor'));
@@ -14,12 +16,31 @@ export function codeLanguage(field: SubBlockConfig): 'javascript' | 'json' {
 }
 
 /**
- * A code field (function code, JSON, schemas) in CodeMirror; sent on leaving it. JSON that does
- * not parse is shown as an error and not sent.
+ * A code field's name: its title, else its id as words (the function block's `code` is "Code") —
+ * never the bare id, which read "codeJavaScript" run into the language hint.
  */
-export function CodeField({ field, value, onChange, label }: { field: SubBlockConfig; value: unknown; onChange(v: unknown): void; label: string }) {
+export function codeFieldName(field: SubBlockConfig, label: string): string {
+  if (field.title !== undefined && field.title.trim() !== '') return label;
+  const words = field.id.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').trim().toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The language hint shown beside a code field's name (not part of it). */
+export const codeHint = (language: 'javascript' | 'json') => (language === 'json' ? 'JSON' : 'JavaScript');
+
+/**
+ * A code field (function code, JSON, schemas) in CodeMirror; sent on leaving it. JSON that does
+ * not parse is shown as an error and not sent. `<` offers the block's upstream outputs and `{{` the
+ * environment variables, as text fields do.
+ */
+export function CodeField({ field, value, onChange, label: given }: { field: SubBlockConfig; value: unknown; onChange(v: unknown): void; label: string }) {
   const id = useId();
-  const readOnly = useContext(FormContext)?.readOnly ?? false;
+  const env = useContext(FormContext);
+  const readOnly = env?.readOnly ?? false;
+  const label = codeFieldName(field, given);
+  // Read when a menu opens: the workflow as it is then (the form's env reads it through a getter).
+  const references = (): ReferenceChoices | null =>
+    env ? { refs: referenceOptions(env.state, env.blockId), envKeys: env.envKeys, refsAllowed: field.connectionDroppable !== false } : null;
   const language = codeLanguage(field);
   const text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value, null, 2);
   const problem = (t: string) => {
@@ -39,10 +60,10 @@ export function CodeField({ field, value, onChange, label }: { field: SubBlockCo
   const error = dirty ? problem(draft) : undefined;
   return (
     <div className="field field-code" onFocus={onFocus}>
-      <label htmlFor={id}>
-        {label}
-        <span className="field-hint">{language === 'json' ? 'JSON' : 'JavaScript'}</span>
-      </label>
+      <div className="field-head">
+        <label htmlFor={id}>{label}</label>
+        <span className="field-hint">{codeHint(language)}</span>
+      </div>
       {/* The editor's file not loading (a rebuild while edits were unsaved) leaves a plain box that still edits the field. */}
       <LoadBoundary
         fallback={(message) => (
@@ -53,7 +74,7 @@ export function CodeField({ field, value, onChange, label }: { field: SubBlockCo
         )}
       >
         <Suspense fallback={<textarea id={id} className="input mono" readOnly value={draft} rows={4} aria-label={label} />}>
-          <CodeEditor value={draft} language={language} label={label} placeholder={field.placeholder} onChange={change} onBlur={onBlur} minHeight={field.id === 'code' ? 160 : 80} readOnly={readOnly} />
+          <CodeEditor value={draft} language={language} label={label} placeholder={field.placeholder} onChange={change} onBlur={onBlur} minHeight={field.id === 'code' ? 160 : 80} readOnly={readOnly} references={references} />
         </Suspense>
       </LoadBoundary>
       {error && (
