@@ -23,7 +23,7 @@ import { initialState, type Command, type History, type Position, type WorkflowS
 import { api, ApiError } from './api';
 import { BlockNodeView, ContainerNodeView } from './canvas/BlockNodeView';
 import { CanvasContext } from './canvas/CanvasContext';
-import { copyBlocks, loadClip, pasteCommands, storeClip, withoutSecondStarter, type Clip } from './canvas/clipboard';
+import { copyBlocks, loadClip, pasteCommands, pasteOffset, storeClip, withoutSecondStarter, type Clip } from './canvas/clipboard';
 import { connectionProblem, edgeFor } from './canvas/connect';
 import { applyMeasured, CONTAINER_SIZE, drawnFor, NOTHING_DRAWN, type BlockNode, type Drawn } from './canvas/flow';
 import { boundsOf, boxesOf, cull, cullAgain, keepHandles, sameOr, viewOf, windowAround, windowServes, withKnownHandles, type Culled } from './canvas/cull';
@@ -96,8 +96,6 @@ const FLOW_CHROME = (
 /** The layout's toggles: one function each for every render, so the memoised palette is not drawn again. */
 const togglePalette = () => toggleLayout('paletteOpen');
 const togglePanel = () => toggleLayout('panelOpen');
-/** How far a paste lands from what was copied. */
-const PASTE_OFFSET = { x: 60, y: 60 };
 
 const typing = (target: EventTarget | null) =>
   target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || target.closest('.cm-editor') !== null);
@@ -425,7 +423,8 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
     const { clip, skipped } = withoutSecondStarter(copied, state);
     if (skipped > 0) toast.show('The starter was not pasted: a workflow has one starter');
     if (clip.blocks.length === 0) return;
-    const { commands, ids } = pasteCommands(clip, newId, PASTE_OFFSET);
+    // Beside what was copied (or where it was, in another workflow), on no block: a second paste goes beside the first.
+    const { commands, ids } = pasteCommands(clip, newId, pasteOffset(clip, state));
     edit(commands);
     const chosen = new Set(ids);
     // Select what was pasted once it is drawn, so it can be moved at once.

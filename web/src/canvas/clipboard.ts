@@ -1,4 +1,5 @@
-import type { BlockState, Command, Edge, WorkflowState } from '@weft/workflow';
+import type { BlockState, Command, Edge, Position, WorkflowState } from '@weft/workflow';
+import { absolutePosition, blockRect, freeSpot } from './place';
 
 /** What copy keeps: the chosen blocks with everything inside them, and the edges among them. */
 export interface Clip {
@@ -22,7 +23,10 @@ export function copyBlocks(state: WorkflowState, ids: readonly string[]): Clip |
     }
   }
   if (chosen.size === 0) return null;
-  const blocks = Object.values(state.blocks).filter((b) => chosen.has(b.id));
+  // A block copied out of a container that is not copied keeps where it is on the canvas, not inside the container.
+  const blocks = Object.values(state.blocks)
+    .filter((b) => chosen.has(b.id))
+    .map((b) => (b.data.parentId !== undefined && !chosen.has(b.data.parentId) ? { ...b, position: absolutePosition(state, b.id) } : b));
   return { blocks: structuredClone(blocks), edges: structuredClone(state.edges.filter((e) => chosen.has(e.source) && chosen.has(e.target))) };
 }
 
@@ -39,6 +43,32 @@ export function withoutSecondStarter(clip: Clip, state: WorkflowState): { clip: 
     clip: { blocks: clip.blocks.filter((b) => !starters.has(b.id)), edges: clip.edges.filter((e) => !starters.has(e.source) && !starters.has(e.target)) },
     skipped: starters.size,
   };
+}
+
+/** The blocks of a clip that are not inside another block of it: those a paste places. */
+const topLevel = (clip: Clip) => {
+  const ids = new Set(clip.blocks.map((b) => b.id));
+  return clip.blocks.filter((b) => b.data.parentId === undefined || !ids.has(b.data.parentId));
+};
+
+/**
+ * How far to move a clip's top-level blocks (`pasteCommands`' offset) so that, kept as they were laid
+ * out among themselves, they cover no block of `state`: where they were copied from when that is free
+ * (another workflow's empty spot), else the nearest free spot around it (`freeSpot`, for the rectangle
+ * around them all) — beside the original, and a second paste beside the first rather than on it.
+ */
+export function pasteOffset(clip: Clip, state: WorkflowState): Position {
+  const rects = topLevel(clip).map((b) => {
+    const { parentId: _parent, ...data } = b.data;
+    // The block alone, at the top level: its rectangle as it will be pasted.
+    return blockRect({ ...state, blocks: { [b.id]: { ...b, data } } }, b);
+  });
+  if (rects.length === 0) return { x: 0, y: 0 };
+  const left = Math.min(...rects.map((r) => r.x));
+  const top = Math.min(...rects.map((r) => r.y));
+  const size = { width: Math.max(...rects.map((r) => r.x + r.width)) - left, height: Math.max(...rects.map((r) => r.y + r.height)) - top };
+  const at = freeSpot({ x: left + size.width / 2, y: top + size.height / 2 }, state, size);
+  return { x: at.x - left, y: at.y - top };
 }
 
 function depth(block: BlockState, byId: Map<string, BlockState>): number {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BlockState, WorkflowState } from '@weft/workflow';
-import { copyBlocks, pasteCommands, withoutSecondStarter } from './clipboard';
+import { copyBlocks, pasteCommands, pasteOffset, withoutSecondStarter } from './clipboard';
+import { blockRect } from './place';
 
 const block = (id: string, type: string, extra: Partial<BlockState> = {}): BlockState =>
   ({ id, type, name: id, position: { x: 10, y: 20 }, subBlocks: {}, outputs: {}, enabled: true, horizontalHandles: true, isWide: false, height: 0, advancedMode: false, data: {}, ...extra }) as BlockState;
@@ -54,5 +55,36 @@ describe('copy and paste', () => {
     expect([kept.clip.blocks.map((b) => b.id), kept.clip.edges, kept.skipped]).toEqual([['a'], [], 1]);
     const empty = { blocks: {}, edges: [] } as unknown as WorkflowState;
     expect(withoutSecondStarter(clip, empty)).toEqual({ clip, skipped: 0 });
+  });
+
+  it('pastes beside what was copied, keeping its layout, and a second paste beside the first, never on a block', () => {
+    const at = (id: string, x: number, y: number, extra: Partial<BlockState> = {}) => block(id, 'agent', { position: { x, y }, ...extra });
+    let current = { blocks: { a: at('a', 100, 100), b: at('b', 460, 100), c: at('c', 100, 400, { isWide: true }) }, edges: [], loops: {}, parallels: {}, variables: {} } as unknown as WorkflowState;
+    const clip = copyBlocks(current, ['a', 'b']);
+    if (!clip) throw new Error('nothing copied');
+    const overlap = (p: { x: number; y: number; width: number; height: number }, q: typeof p) => p.x < q.x + q.width && q.x < p.x + p.width && p.y < q.y + q.height && q.y < p.y + p.height;
+    let n = 0;
+    for (let paste = 0; paste < 3; paste++) {
+      const offset = pasteOffset(clip, current);
+      const { commands } = pasteCommands(clip, () => `p${++n}`, offset);
+      const added = commands.flatMap((c) => (c.type === 'addBlock' ? [at(c.id ?? 'unnamed', c.position.x, c.position.y)] : []));
+      // The copies keep their places among themselves: b 360 right of a, on its row.
+      expect(added.map((b) => [b.position.x - (added[0]?.position.x ?? 0), b.position.y - (added[0]?.position.y ?? 0)])).toEqual([[0, 0], [360, 0]]);
+      // None covers a block already there (the originals, the wide block below them, earlier pastes).
+      for (const copy of added) for (const there of Object.values(current.blocks)) expect(overlap(blockRect({ ...current, blocks: { [copy.id]: copy } }, copy), blockRect(current, there)), `${copy.id} on ${there.id}`).toBe(false);
+      current = { ...current, blocks: { ...current.blocks, ...Object.fromEntries(added.map((b) => [b.id, b])) } };
+    }
+    // Into a workflow with nothing where they were copied from: pasted right there.
+    const empty = { blocks: {}, edges: [], loops: {}, parallels: {}, variables: {} } as unknown as WorkflowState;
+    expect(pasteOffset(clip, empty)).toEqual({ x: 0, y: 0 });
+  });
+
+  it('copies a block out of a container that is not copied at its place on the canvas', () => {
+    const inLoop = { blocks: { loop: block('loop', 'loop', { position: { x: 500, y: 300 } }), inner: block('inner', 'agent', { position: { x: 40, y: 60 }, data: { parentId: 'loop', extent: 'parent' } }) }, edges: [] } as unknown as WorkflowState;
+    const clip = copyBlocks(inLoop, ['inner']);
+    expect(clip?.blocks[0]?.position).toEqual({ x: 540, y: 360 });
+    const { commands } = pasteCommands(clip ?? { blocks: [], edges: [] }, () => 'n', { x: 0, y: 0 });
+    expect(commands[0]).toMatchObject({ type: 'addBlock', position: { x: 540, y: 360 } });
+    expect(commands[0]).not.toHaveProperty('parentId');
   });
 });
