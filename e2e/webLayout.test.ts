@@ -223,10 +223,15 @@ describe('web: the editor layout at a laptop’s 1280 px', () => {
     // 1280 px, nothing chosen: no canvas, so the sidebar is open.
     await sidebar.getByRole('list', { name: 'Workflows' }).getByRole('button', { name: 'First flow', exact: true }).waitFor();
 
-    // A workflow opened at 1280: the sidebar is a rail, as in the editor by default.
+    // A workflow opened from it keeps it open (nothing jumps under the pointer), for now: reloaded at
+    // 1280 px the editor starts with the sidebar a rail, its default.
     await sidebar.getByRole('button', { name: 'First flow', exact: true }).click();
     await page.locator('.react-flow__node.block-starter').waitFor({ timeout: 60_000 });
-    await expect.poll(() => sidebar.isVisible()).toBe(false);
+    expect(await sidebar.isVisible()).toBe(true);
+    await page.reload();
+    await page.locator('.react-flow__node.block-starter').waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Show sidebar', exact: true }).waitFor();
+    expect(await sidebar.isVisible()).toBe(false);
     // The palette's search is a text field: Ctrl+\ there leaves the sidebar alone.
     const search = page.getByRole('searchbox', { name: 'Search blocks' });
     await search.focus();

@@ -8,7 +8,7 @@ import { navigate, useLocation } from './router';
 import { EmptyHome } from './shell/EmptyHome';
 import { isSidebarShortcut, isTypingIn } from './shell/keys';
 import { Sidebar } from './shell/Sidebar';
-import { toggleLayout, useLayout } from './shell/useLayout';
+import { keepSidebarForNow, toggleLayout, useLayout } from './shell/useLayout';
 import { LoadBoundary } from './ui/LoadBoundary';
 import { useToast } from './ui/toast';
 
@@ -31,6 +31,12 @@ function Shell({ settingsTab }: { settingsTab: string | null }) {
   // With no workflow open the sidebar starts open: it is the way to one (layoutDefaults).
   const screen = settingsTab || !activeId ? 'home' : 'editor';
   const layout = useLayout(screen);
+  // A workflow the user opens from there keeps the sidebar as it was drawn (no jump under the pointer);
+  // the first workflow opened by itself (spec 000 §4) follows the editor's default.
+  const openChosen = (id: string | null) => {
+    if (id && screen === 'home' && layout.sidebarOpen) keepSidebarForNow();
+    open(id);
+  };
 
   // Ctrl+\ opens or collapses the sidebar, away from a text field (the canvas's own shortcuts are in Canvas.tsx).
   useEffect(() => {
@@ -81,7 +87,7 @@ function Shell({ settingsTab }: { settingsTab: string | null }) {
         workspace={workspace}
         onWorkspace={switchWorkspace}
         activeId={settingsTab ? null : activeId}
-        onOpen={open}
+        onOpen={openChosen}
         userName={session.data?.user.name ?? ''}
         open={layout.sidebarOpen}
         onToggle={() => toggleLayout('sidebarOpen', screen)}
@@ -98,7 +104,7 @@ function Shell({ settingsTab }: { settingsTab: string | null }) {
         ) : workspaces.isLoading || workflows.isLoading ? (
           <p className="splash">Loading…</p>
         ) : (
-          <EmptyHome workspace={workspace} hasWorkflows={Boolean(workflows.data?.length)} sidebarOpen={layout.sidebarOpen} onOpen={open} />
+          <EmptyHome workspace={workspace} hasWorkflows={Boolean(workflows.data?.length)} sidebarOpen={layout.sidebarOpen} onOpen={openChosen} />
         )}
       </main>
     </div>

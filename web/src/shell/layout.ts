@@ -13,6 +13,8 @@ export interface LayoutContext {
   screen?: LayoutScreen;
   /** The side panel shown for now (a block was selected or shown while it was closed), not chosen: never stored. */
   panelShown?: boolean;
+  /** The sidebar kept open for now (a workflow was opened from a screen that showed it), not chosen: never stored. */
+  sidebarShown?: boolean;
 }
 
 /** What the user chose, field by field; a field left out (or undefined: the choice forgotten) follows the window's width. */
@@ -65,11 +67,11 @@ export function clampPanelWidth(width: number, windowWidth: number): number {
   return Math.min(max, Math.max(min, Math.round(width)));
 }
 
-/** The layout drawn: the user's choices over the window's defaults (the side panel also open while shown for now), its width held within its limits. */
-export function effectiveLayout(choices: LayoutChoices, windowWidth: number, { screen = 'editor', panelShown = false }: LayoutContext = {}): Layout {
+/** The layout drawn: the user's choices over the window's defaults (the sidebar and side panel also open while shown for now), the panel's width held within its limits. */
+export function effectiveLayout(choices: LayoutChoices, windowWidth: number, { screen = 'editor', panelShown = false, sidebarShown = false }: LayoutContext = {}): Layout {
   const defaults = layoutDefaults(windowWidth, screen);
   return {
-    sidebarOpen: choices.sidebarOpen ?? defaults.sidebarOpen,
+    sidebarOpen: sidebarShown || (choices.sidebarOpen ?? defaults.sidebarOpen),
     paletteOpen: choices.paletteOpen ?? defaults.paletteOpen,
     panelOpen: panelShown || (choices.panelOpen ?? defaults.panelOpen),
     paletteWidth: defaults.paletteWidth,

@@ -46,6 +46,12 @@ describe('the layout by window width', () => {
     expect(choices).toEqual({ panelOpen: false, panelWidth: 400 });
   });
 
+  it('keeps the sidebar open for now in the editor, over its default', () => {
+    expect(effectiveLayout({}, 1280).sidebarOpen).toBe(false);
+    expect(effectiveLayout({}, 1280, { sidebarShown: true }).sidebarOpen).toBe(true);
+    expect(effectiveLayout({ sidebarOpen: true }, 1280, { sidebarShown: false }).sidebarOpen).toBe(true);
+  });
+
   it('holds the side panel between its minimum and half the window (and never past its maximum)', () => {
     expect(clampPanelWidth(100, 1280)).toBe(PANEL_MIN_WIDTH);
     expect(clampPanelWidth(900, 1280)).toBe(640);

@@ -13,9 +13,11 @@ function readChoices(): LayoutChoices {
 }
 
 let choices: LayoutChoices = readChoices();
-// The side panel opened for now by a selection, not by the user's choice (kept for this page only).
+// The side panel opened for now by a selection, and the sidebar kept open for now when a workflow is
+// opened from a screen that showed it — neither the user's choice (kept for this page only).
 let panelShown = false;
-const drawn = (screen: LayoutScreen) => effectiveLayout(choices, window.innerWidth, { screen, panelShown });
+let sidebarShown = false;
+const drawn = (screen: LayoutScreen) => effectiveLayout(choices, window.innerWidth, { screen, panelShown, sidebarShown });
 const current: Record<LayoutScreen, Layout> = { editor: drawn('editor'), home: drawn('home') };
 const listeners = new Set<() => void>();
 
@@ -73,8 +75,9 @@ export function chooseLayout(change: LayoutChoices): void {
 /** Opens or closes one of the layout's parts (as drawn on `screen`), as the user asked. */
 export function toggleLayout(part: 'sidebarOpen' | 'paletteOpen' | 'panelOpen', screen: LayoutScreen = 'editor'): void {
   const open = current[screen][part];
-  // Opening or closing the side panel by hand is a choice: it replaces a showing for now.
+  // Opening or closing the sidebar or side panel by hand is a choice: it replaces a showing for now.
   if (part === 'panelOpen') panelShown = false;
+  if (part === 'sidebarOpen') sidebarShown = false;
   chooseLayout({ [part]: !open });
 }
 
@@ -92,5 +95,16 @@ export function showPanelForNow(): void {
 export function endPanelShowing(): void {
   if (!panelShown) return;
   panelShown = false;
+  update();
+}
+
+/**
+ * Keeps the sidebar open for now when the user opens a workflow from a screen that shows it open (the
+ * empty home, settings, where it starts open): the sidebar in use does not vanish under the pointer.
+ * Not recorded as a choice: a reload, or the sidebar's toggle, ends it.
+ */
+export function keepSidebarForNow(): void {
+  if (sidebarShown) return;
+  sidebarShown = true;
   update();
 }
