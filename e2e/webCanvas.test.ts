@@ -202,9 +202,14 @@ describe('the canvas in Chromium', () => {
     await page.keyboard.press('Control+c');
     await page.keyboard.press('Control+v');
     await expect.poll(async () => Object.values((await state()).blocks).filter((b) => b.type === 'agent').length).toBe(2);
+    // Pasted twice: each copy at a free spot, on neither the original nor the first copy (60 px off, partly on it, before).
+    await page.keyboard.press('Control+v');
+    const agents = async () => Object.values((await state()).blocks).filter((b) => b.type === 'agent');
+    await expect.poll(async () => (await agents()).length).toBe(3);
+    expect(overlapping(await agents())).toEqual([]);
     await node(page, agent).click({ position: { x: 8, y: 8 } });
     await page.keyboard.press('Control+d');
-    await expect.poll(async () => Object.values((await state()).blocks).filter((b) => b.type === 'agent').length).toBe(3);
+    await expect.poll(async () => (await agents()).length).toBe(4);
     await node(page, agent).click({ position: { x: 8, y: 8 } });
     await page.keyboard.press('Delete');
     await expect.poll(async () => (await state()).blocks[agent]).toBeUndefined();
