@@ -281,6 +281,18 @@ describe('block form controls in Chromium', () => {
       const [a = 0, b = 0] = await runTimes();
       return b - a;
     }, POLL).toBe(90 * 60_000);
+    // Every 10 seconds, as the placeholder and the hint say it may be typed: three runs 10 s apart, read with
+    // their seconds (the same minute three times before).
+    expect(await every.getAttribute('placeholder')).toMatch(/\b10s\b/);
+    await status.getByText(/takes minutes \(15\) or seconds with an s \(10s\), at least 10 seconds/).waitFor();
+    await every.fill('10s');
+    await every.press('Enter');
+    await status.getByText('@every 10s', { exact: true }).waitFor();
+    await expect.poll(async () => {
+      const [a = 0, b = 0] = await runTimes();
+      return b - a;
+    }, POLL).toBe(10_000);
+    expect(new Set(await runs.allTextContents()).size).toBe(3);
 
     // Weekly on Friday at 18:30 in Tokyo.
     await frequency.selectOption('weekly');

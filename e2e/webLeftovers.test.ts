@@ -163,13 +163,22 @@ describe('web app leftovers in Chromium', () => {
     await state.getByText('Paused', { exact: true }).waitFor();
     await state.getByText('Takes no action until resumed').waitFor();
     expect(await stored()).toEqual([expect.objectContaining({ blockId: starter, status: 'paused' })]);
-    // Reopened, the dialog reads the state from the server.
+    // The starter's own Schedule Status says Paused and lists no next runs (it looked active before).
     await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.locator(`.react-flow__node[data-id="${starter}"]`).click();
+    const blockStatus = page.getByRole('region', { name: 'Block', exact: true }).getByRole('group', { name: 'Schedule Status', exact: true });
+    await blockStatus.getByText('Paused', { exact: true }).waitFor();
+    expect(await blockStatus.getByRole('list', { name: 'Next runs' }).count()).toBe(0);
+    // Reopened, the dialog reads the state from the server.
     await page.getByRole('button', { name: 'Deploy', exact: true }).click();
     await state.getByText('Paused', { exact: true }).waitFor();
     await state.getByRole('button', { name: 'Resume' }).click();
     await state.getByText('Active', { exact: true }).waitFor();
     expect(await stored()).toEqual([expect.objectContaining({ blockId: starter, status: 'active' })]);
+    // Resumed in the dialog: the block's status follows (the same query), its next runs back.
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await blockStatus.getByText('Active', { exact: true }).waitFor();
+    await blockStatus.getByRole('list', { name: 'Next runs' }).waitFor();
     expect(errors).toEqual([]);
   });
 
