@@ -236,7 +236,7 @@ describe('web app leftovers in Chromium', () => {
     await page.locator(`.react-flow__node[data-id="${agent}"]`).click();
     const panel = page.getByRole('region', { name: 'Block', exact: true });
     // The agent's default model is OpenAI's: the variable of OpenAI's key is offered.
-    const offer = panel.getByRole('button', { name: 'Use {{OPENAI_API_KEY}} from Settings', exact: true });
+    const offer = panel.getByRole('button', { name: 'Use {{OPENAI_API_KEY}} from your Settings', exact: true });
     await offer.click({ timeout: 30_000 });
     await expect.poll(() => stored(agent, 'apiKey'), { timeout: 30_000 }).toBe('{{OPENAI_API_KEY}}');
     await expect.poll(() => offer.count()).toBe(0);
