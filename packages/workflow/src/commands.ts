@@ -57,8 +57,8 @@ const commandSchema = z.discriminatedUnion('type', [
     position,
     parentId: id.optional(),
     data: blockDataSchema.optional(),
-    /** A pasted block's form values (sub-block id → value) and settings, added in the same one undoable edit. */
-    values: z.record(z.string(), z.unknown()).optional(),
+    /** A pasted block's form values (sub-block id → value, ids as setSubBlockValue takes them) and settings, added in the same one undoable edit. */
+    values: z.record(id, z.unknown()).optional(),
     enabled: z.boolean().optional(),
     isWide: z.boolean().optional(),
     horizontalHandles: z.boolean().optional(),
@@ -164,8 +164,12 @@ type CommandType = Command['type'];
 type CommandOf<T extends CommandType> = Extract<Command, { type: T }>;
 
 function describeIssue(issue: z.core.$ZodIssue): string {
-  const path = issue.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('');
-  return `${path.replace(/^\./, '') || 'command'}: ${issue.message}`;
+  // A refused record key: name the record and the key (the path's last part is the key itself, maybe "").
+  const keyIssue = issue.code === 'invalid_key';
+  const parts = keyIssue ? issue.path.slice(0, -1) : issue.path;
+  const path = parts.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('');
+  const message = keyIssue ? `key ${JSON.stringify(issue.path.at(-1) ?? '')}: ${issue.issues.map((inner) => inner.message).join(', ')}` : issue.message;
+  return `${path.replace(/^\./, '') || 'command'}: ${message}`;
 }
 
 /** Parse one untrusted command; throws a 'validation' WorkflowError naming the field. */

@@ -25,4 +25,13 @@ describe('commandSchema', () => {
   it('issue 3 API: an unknown command type is refused', () => {
     expect(() => parseCommand({ type: 'explode' })).toThrowError(/type/);
   });
+
+  it('issue 14: addBlock.values refuses an empty sub-block id, naming the field (setSubBlockValue refuses it too)', () => {
+    const paste = { type: 'addBlock', blockType: 'function', position: { x: 0, y: 0 } };
+    expect(() => parseCommand({ ...paste, values: { '': 1, code: 'return 1' } })).toThrowError(
+      /^Invalid command: values: key "": Too small/,
+    );
+    expect(() => parseCommand({ type: 'setSubBlockValue', id: 'f', subBlockId: '', value: 1 })).toThrowError(/^Invalid command: subBlockId: /);
+    expect(parseCommand({ ...paste, values: { code: 'return 1' } })).toEqual({ ...paste, values: { code: 'return 1' } });
+  });
 });

@@ -19,7 +19,7 @@ export type {
   History,
   WorkflowState,
 } from './model/state.js';
-export { MIN_COUNT, MAX_COUNT, DEFAULT_COUNT, clampCount, deriveSubflows } from './model/subflows.js';
+export { CONTAINER_SIZE, MIN_COUNT, MAX_COUNT, DEFAULT_COUNT, clampCount, deriveSubflows } from './model/subflows.js';
 export { MAX_PAST_ENTRIES, historyEntry, historyView } from './model/history.js';
 export type { HistoryItem, HistoryView } from './model/history.js';
 export { encodeSnapshot, decodeSnapshot } from './model/snapshotCodec.js';

@@ -28,8 +28,8 @@ export function sameLook(a: BlockNodeData, b: BlockNodeData): boolean {
   return a.name === b.name && a.typeName === b.typeName && a.color === b.color && a.icon === b.icon && a.horizontal === b.horizontal && a.hasTarget === b.hasTarget && sameHandles;
 }
 
-/** A container's size when it has none yet. */
-export const CONTAINER_SIZE = { width: 500, height: 300 };
+/** A container's size when it has none yet (one constant with the decider and the layout). */
+export { CONTAINER_SIZE } from '@weft/workflow';
 
 /** How deep a block sits in containers; React Flow wants parents before their children. */
 function depth(block: BlockState, blocks: Record<string, BlockState>): number {

@@ -4,6 +4,7 @@ import { WorkflowError } from '../errors.js';
 import type { WorkflowEvent } from '../events.js';
 import { descendantsAndSelf } from '../model/graph.js';
 import type { WorkflowGraph } from '../model/state.js';
+import { CONTAINER_SIZE } from '../model/subflows.js';
 import { CONTAINER_TYPES } from './addBlock.decide.js';
 import { requireBlock } from './guards.js';
 import { blockReferenceRewrites } from './references.js';
@@ -48,16 +49,22 @@ function withDescendants(graph: WorkflowGraph, roots: readonly string[]): string
 
 /**
  * One block (`id`) or several (`ids`) with their children and every edge touching them, as ONE
- * blockRemoved event (one history entry, one undo). The event keeps its shape: `id` is the first
- * block named, `blockIds` lists every removed block once (a block named beside its container is
+ * blockRemoved event (one history entry, one undo). A missing `id` is refused as not_found; of `ids`,
+ * the ones already gone are skipped (a concurrent delete of some must not drop the rest), and it is
+ * refused as not_found only when none remain. The event keeps its shape: `id` is the first
+ * block named that still exists, `blockIds` lists every removed block once (a block named beside its container is
  * removed with it), `edgeIds` every removed edge once.
  */
 function decideRemoveBlock(graph: WorkflowGraph, command: CommandOf<'removeBlock'>, ctx: DecideContext): WorkflowEvent[] {
-  const named = command.ids ?? (command.id === undefined ? [] : [command.id]);
+  const given = command.ids ?? (command.id === undefined ? [] : [command.id]);
+  if (given.length === 0) throw new WorkflowError('validation', 'Invalid command: id: a block id is required (id, or ids for several blocks)');
+  if (command.ids === undefined) requireBlock(graph, given[0] ?? '');
+  // With ids, blocks already gone (another editor removed them first) are skipped; only none left is refused.
+  const named = given.filter((blockId) => graph.blocks[blockId] !== undefined);
   const first = named[0];
-  if (first === undefined) throw new WorkflowError('validation', 'Invalid command: id: a block id is required (id, or ids for several blocks)');
-  if (command.ids === undefined) requireBlock(graph, first);
-  else named.forEach((blockId, i) => requireBlock(graph, blockId, `Invalid command: ids[${i}]: Block ${blockId} not found`));
+  if (first === undefined) {
+    throw new WorkflowError('not_found', `Invalid command: ids: none of the blocks exist (${[...new Set(given)].join(', ')})`);
+  }
   const blockIds = withDescendants(graph, named);
   const removed = new Set(blockIds);
   const edgeIds = graph.edges.filter((e) => removed.has(e.source) || removed.has(e.target)).map((e) => e.id);
@@ -126,9 +133,6 @@ function decideSimpleEdit(graph: WorkflowGraph, command: SimpleEdit, ctx: Decide
   }
 }
 
-/** A loop's or parallel's size while its data holds none (the size the canvas and the layout draw it at). */
-const CONTAINER_SIZE = { width: 500, height: 300 };
-
 /**
  * Grows a loop or parallel to at least `minWidth` x `minHeight`, against the state the command meets:
  * each side becomes the larger of its current size and the minimum, so two concurrent grows of one
@@ -148,7 +152,6 @@ function decideGrowBlock(graph: WorkflowGraph, command: CommandOf<'growBlock'>, 
 }
 
 export {
-  CONTAINER_SIZE,
   MEMORIES,
   decideGrowBlock,
   decideSetParent,

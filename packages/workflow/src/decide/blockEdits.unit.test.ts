@@ -309,12 +309,26 @@ describe('removeBlock with ids (issue 14: deleting several blocks is one undo st
     expect(events).toEqual([{ type: 'blockRemoved', at: 1_000, id: 'l', blockIds: ['l', 'f'], edgeIds: ['e-fc'] }]);
   });
 
-  it('an unknown id among ids refuses the whole command, naming its place in ids', () => {
-    const { events, error, state } = given(several).when({ type: 'removeBlock', ids: ['a', 'ghost'] });
+  it('ids already gone (another editor deleted them first) are skipped; the rest are removed', () => {
+    const bGone = [...several, ...given(several).when({ type: 'removeBlock', id: 'b' }).events];
+    const { events, error, state } = given(bGone).when({ type: 'removeBlock', ids: ['b', 'a', 'ghost', 'd'] });
+    expect(error).toBeUndefined();
+    expect(events).toEqual([{ type: 'blockRemoved', at: 1_000, id: 'a', blockIds: ['a', 'd'], edgeIds: ['e-sa', 'e-ac'] }]);
+    expect(Object.keys(state.blocks).sort()).toEqual(['c', 'f', 'l', 'start']);
+  });
+
+  it('ids of which none remain are refused as not_found, naming the ids', () => {
+    const { events, error } = given(several).when({ type: 'removeBlock', ids: ['ghost', 'gone', 'ghost'] });
     expect(events).toEqual([]);
     expect(error?.code).toBe('not_found');
-    expect(error?.message).toBe('Invalid command: ids[1]: Block ghost not found');
-    expect(state.blocks['a']).toBeDefined();
+    expect(error?.message).toBe('Invalid command: ids: none of the blocks exist (ghost, gone)');
+  });
+
+  it('the single id form still refuses a missing block as not_found', () => {
+    const { events, error } = given(several).when({ type: 'removeBlock', id: 'ghost' });
+    expect(events).toEqual([]);
+    expect(error?.code).toBe('not_found');
+    expect(error?.message).toBe('Block ghost not found');
   });
 
   it('the command names the field when ids is empty, holds an empty id, or neither or both of id and ids are given', () => {

@@ -5,6 +5,7 @@ import elkWorker from 'elkjs/lib/elk-worker.min.js';
 import { z } from 'zod';
 import type { LayoutFunction, LayoutInput } from '../context.js';
 import type { BlockState, Position } from '../model/state.js';
+import { CONTAINER_SIZE } from '../model/subflows.js';
 
 /** Block sizes the canvas draws; ELK needs them to keep blocks apart. */
 const BLOCK_WIDTH = 250;
@@ -44,8 +45,8 @@ function toElkNode(block: BlockState, blocks: BlockState[]): ElkNode {
   const isContainer = block.type === 'loop' || block.type === 'parallel';
   return {
     id: block.id,
-    width: isContainer ? (block.data.width ?? 500) : block.isWide ? WIDE_BLOCK_WIDTH : BLOCK_WIDTH,
-    height: isContainer ? (block.data.height ?? 300) : Math.max(block.height, BLOCK_HEIGHT),
+    width: isContainer ? (block.data.width ?? CONTAINER_SIZE.width) : block.isWide ? WIDE_BLOCK_WIDTH : BLOCK_WIDTH,
+    height: isContainer ? (block.data.height ?? CONTAINER_SIZE.height) : Math.max(block.height, BLOCK_HEIGHT),
   };
 }
 

@@ -6,6 +6,8 @@ const MAX_COUNT = 50;
 const DEFAULT_COUNT = 5;
 const DEFAULT_LOOP_TYPE: LoopType = 'for';
 const DEFAULT_PARALLEL_TYPE: ParallelType = 'collection';
+/** A loop's or parallel's size while its data holds none: what the canvas draws, the layout spaces and growBlock grows from. */
+const CONTAINER_SIZE: Readonly<{ width: number; height: number }> = { width: 500, height: 300 };
 
 /** Clamp a loop or parallel count to 1..50. */
 function clampCount(count: number): number {
@@ -65,4 +67,4 @@ function deriveSubflows(blocks: Record<string, BlockState>): {
   return { loops, parallels };
 }
 
-export { MIN_COUNT, MAX_COUNT, DEFAULT_COUNT, clampCount, normalizeParallelType, parseCollection, deriveSubflows };
+export { CONTAINER_SIZE, MIN_COUNT, MAX_COUNT, DEFAULT_COUNT, clampCount, normalizeParallelType, parseCollection, deriveSubflows };

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LayoutFunction } from '../context.js';
 import { elkLayout } from '../layout/elk.layout.js';
 import { graphOf } from '../model/state.js';
+import { CONTAINER_SIZE } from '../model/subflows.js';
 import { given, history } from '../testSupport.js';
 import { fromYaml, toYaml } from './codec.js';
 import { yamlStructureGuide } from './guide.js';
@@ -91,6 +92,21 @@ describe('YAML codec (issue 3 YAML)', () => {
     expect(state.blocks['s']?.position).toEqual({ x: 7, y: 8 });
     expect(state.blocks['lp']?.position).toEqual({ x: 500, y: 9 });
     expect(state.blocks['lp']?.data).toMatchObject({ width: 640, height: 360 });
+  });
+
+  it('issue 14: a size the layout leaves out stays unset, so the container keeps its default size (not 0)', () => {
+    const text = 'blocks:\n  s:\n    type: starter\n    name: Start\n  lp:\n    type: loop\n    name: Loop\n';
+    const layout: LayoutFunction = () => ({ s: { position: { x: 7, y: 8 } }, lp: { position: { x: 500, y: 9 }, width: 640 } });
+    const imported = given(rich).when({ type: 'importYaml', yamlContent: text, applyAutoLayout: true }, { layout });
+    expect(imported.state.blocks['lp']?.data).toMatchObject({ width: 640 });
+    expect(imported.state.blocks['lp']?.data.height).toBeUndefined();
+    // growBlock grows from the default height, so a minimum below it changes nothing.
+    const after = [...rich, ...imported.events];
+    expect(given(after).when({ type: 'growBlock', id: 'lp', minHeight: CONTAINER_SIZE.height - 100 }).events).toEqual([]);
+    // The real layout gives an empty loop no size either.
+    const real = given(rich).when({ type: 'importYaml', yamlContent: text, applyAutoLayout: true }, { layout: elkLayout });
+    expect(real.state.blocks['lp']?.data.width).toBeUndefined();
+    expect(real.state.blocks['lp']?.data.height).toBeUndefined();
   });
 
   it('auto layout is refused where the context has no layout (the browser), and nothing changes', () => {

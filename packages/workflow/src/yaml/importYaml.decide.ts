@@ -72,7 +72,12 @@ function graphFromYaml(parsed: ParsedYaml, ctx: DecideContext, applyAutoLayout: 
     for (const [id, place] of Object.entries(placed)) {
       const block = blocks[id];
       if (block === undefined) continue;
-      const data = place.width === undefined ? block.data : { ...block.data, width: place.width, height: place.height ?? 0 };
+      // Only the sizes the layout gave: an unset side keeps the container's default (CONTAINER_SIZE), never 0.
+      const data = {
+        ...block.data,
+        ...(place.width === undefined ? {} : { width: place.width }),
+        ...(place.height === undefined ? {} : { height: place.height }),
+      };
       blocks[id] = { ...block, position: place.position, data };
     }
   }
