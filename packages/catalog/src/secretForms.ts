@@ -1,3 +1,11 @@
+/*
+ * Replay: the runner's workflow code masks run logs with these forms behind the patch 'secret-forms'
+ * (services/runner: logMasking), and a masked error decides a failed block's {error} and whether a
+ * value is kept aside. Any change to what this file answers (a form added or dropped, looksRandom,
+ * the lengths) changes how runs recorded after that patch replay: put the runner's use of the new
+ * answer behind a new patch id, keeping the old one's.
+ */
+
 /** Secrets shorter than this are never looked for: they would match inside nearly any text (a port, a word). */
 export const MIN_SECRET_LENGTH = 4;
 
