@@ -264,16 +264,18 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
   }, []);
   const onEdgesChange = useCallback((changes: EdgeChange[]) => setEdges((es) => applyEdgeChanges(changes.filter((c) => c.type !== 'remove'), es)), []);
 
-  /** The container a dragged node's centre is over (not itself or inside it). */
+  /** The container a dragged node's centre is over (not itself or inside it); none for a block that may not nest (a trigger, the starter). */
   const containerUnder = useCallback((node: BlockNode) => {
     const s = stateRef.current;
     if (!s) return undefined;
+    const type = s.blocks[node.id]?.type;
+    if (type !== undefined && !mayNest(type, catalogue.get(type)?.category)) return undefined;
     const internal = flow.getInternalNode(node.id);
     const at = internal?.internals.positionAbsolute ?? node.position;
     const w = node.measured?.width ?? 240;
     const h = node.measured?.height ?? 60;
     return containerAt(s, { x: at.x + w / 2, y: at.y + h / 2 }, node.id);
-  }, [flow]);
+  }, [flow, catalogue]);
 
   const onNodeDrag: OnNodeDrag<BlockNode> = useCallback(
     (_e, node, dragged) => {
@@ -354,9 +356,9 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
     // container of a selected block inside one, or into a selected container (clickPlacement).
     const height = size?.height ?? FOOTPRINT.height;
     const selected = drawnRef.current.nodes.filter((n) => n.selected).map((n) => n.id);
-    const { at: spot, parentId: parent } = exact
-      ? dropPlacement(state, point, size)
-      : clickPlacement(state, selected, point, size, mayNest(blockType, catalogue.get(blockType)?.category));
+    // A trigger or the starter never goes into a loop or parallel, dropped or clicked (mayNest).
+    const nests = mayNest(blockType, catalogue.get(blockType)?.category);
+    const { at: spot, parentId: parent } = exact ? dropPlacement(state, point, size, nests) : clickPlacement(state, selected, point, size, nests);
     const id = newId();
     const base = parent ? absolutePosition(state, parent) : { x: 0, y: 0 };
     edit([

@@ -1,5 +1,5 @@
 import { applyNodeChanges, Position, type Edge, type Node, type NodeChange, type NodeHandle } from '@xyflow/react';
-import type { BlockState, Edge as WorkflowEdge, WorkflowState } from '@weft/workflow';
+import { CONTAINER_SIZE, type BlockState, type Edge as WorkflowEdge, type WorkflowState } from '@weft/workflow';
 import { nodeIndex } from './cull';
 import { CONTAINER_TYPES, hasTarget, sourceHandles, type SourceHandle } from './handles';
 
@@ -29,7 +29,7 @@ export function sameLook(a: BlockNodeData, b: BlockNodeData): boolean {
 }
 
 /** A container's size when it has none yet (one constant with the decider and the layout). */
-export { CONTAINER_SIZE } from '@weft/workflow';
+export { CONTAINER_SIZE };
 
 /** How deep a block sits in containers; React Flow wants parents before their children. */
 function depth(block: BlockState, blocks: Record<string, BlockState>): number {

@@ -257,11 +257,12 @@ export function clickPlacement(state: WorkflowState, selected: readonly string[]
  * cover (`freeSpot`). Dropped on a container, it goes into the innermost one under the pointer, its
  * spot never left of or above the container's inset corner (below its title, right of its Start pill),
  * and never where the container would grow over a block that is not its own (`firstFit`: the nearest
- * such spot, else the container's own area as click-to-add fills it); none: at the top level.
+ * such spot, else the container's own area as click-to-add fills it); none, or for a block that may
+ * not nest (`nests`: `mayNest` false, a trigger or the starter), at the top level, off the container.
  */
-export function dropPlacement(state: WorkflowState, point: Position, size: Size = FOOTPRINT): Placement {
+export function dropPlacement(state: WorkflowState, point: Position, size: Size = FOOTPRINT, nests = true): Placement {
   const center = { x: point.x, y: point.y - 30 + size.height / 2 };
-  const into = containerAt(state, point);
+  const into = nests ? containerAt(state, point) : undefined;
   if (into) {
     const box = blockRect(state, into);
     const min = { x: box.x + CONTAINER_INSET.x, y: box.y + CONTAINER_INSET.y };

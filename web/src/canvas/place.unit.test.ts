@@ -254,6 +254,18 @@ describe('dropping a block from the palette', () => {
     expect(dropPlacement(s, { x: 200, y: 200 })).toEqual({ at: freeSpot({ x: 200, y: 170 + FOOTPRINT.height / 2 }, s) });
   });
 
+  it('a block that may not nest (a trigger, the starter) dropped on a container stays at the top level, off the container', () => {
+    const s = state([loop]);
+    const at = dropPlacement(s, { x: 1300, y: 250 }, FOOTPRINT, mayNest('webhook', 'triggers'));
+    expect(at.parentId).toBeUndefined();
+    expect(at).toEqual({ at: freeSpot({ x: 1300, y: 220 + FOOTPRINT.height / 2 }, s) });
+    const box = blockRect(s, loop);
+    const rect = { ...at.at, ...FOOTPRINT };
+    expect(rect.x >= box.x + box.width || rect.x + rect.width <= box.x || rect.y >= box.y + box.height || rect.y + rect.height <= box.y).toBe(true);
+    expect(dropPlacement(s, { x: 1300, y: 250 }, FOOTPRINT, mayNest('starter', 'blocks')).parentId).toBeUndefined();
+    expect(dropPlacement(s, { x: 1300, y: 250 }, FOOTPRINT, mayNest('agent', 'blocks')).parentId).toBe('loop');
+  });
+
   it('into a container next to a top-level block: the container does not grow over it', () => {
     const s = state([loop, block('t', 'agent', 1600, 100)]);
     const at = dropPlacement(s, { x: 1450, y: 150 });
