@@ -47,24 +47,53 @@ function outputPaths(outputs: Record<string, unknown>, prefix = ''): string[] {
   return paths;
 }
 
-/** Everything `<` offers in a field of `blockId`: upstream outputs (a loop's or parallel's `results`), its containers' item and index, the workflow's variables. */
+/**
+ * Names a reference's head always reads as something other than a block (the runner's and the deploy
+ * check's reading): `<start.…>` the starter, `<variable.…>` a workflow variable, `<loop.…>` /
+ * `<parallel.…>` the iteration fields of the container a block sits in.
+ */
+export const RESERVED_REFERENCE_NAMES: ReadonlySet<string> = new Set(['start', 'variable', 'loop', 'parallel']);
+
+/**
+ * Whether a starter's input field can be offered as `<start.<name>>`: letters, digits and `_`, one
+ * path segment as the runner, the deploy check and the highlighting all read it (a space, `.`, `<`,
+ * `>` or `[…]` index would make it no reference, or another path).
+ */
+export function isReferenceableField(name: string): boolean {
+  return /^\w+$/.test(name);
+}
+
+/**
+ * Everything `<` offers in a field of `blockId`: upstream outputs (a loop's or parallel's `results`,
+ * unless its name is a reserved one), the iteration fields of the innermost container of each kind it
+ * sits in, the starter's input and input fields (always as `<start.…>`, whatever the starter is
+ * called: the runner reads input fields only there), the workflow's variables.
+ */
 export function referenceOptions(state: WorkflowState, blockId: string): RefOption[] {
   const options: RefOption[] = [];
   const enclosing = new Set<string>();
   for (let p = state.blocks[blockId]?.data.parentId; p !== undefined && !enclosing.has(p); p = state.blocks[p]?.data.parentId) enclosing.add(p);
+  const iterationOffered = new Set<string>();
   for (const block of upstreamBlocks(state, blockId)) {
     const name = refName(block.name);
     if (block.type === 'loop' || block.type === 'parallel') {
-      // Inside it: the iteration's item and index. After it: what its iterations or branches gave (the runner's `results`).
+      // Inside it: the iteration's item and index (of the innermost loop / parallel: `<loop.…>` reads that one).
+      // After it: what its iterations or branches gave (the runner's `results`), unless its name reads as something else.
       const kind = block.type;
-      if (enclosing.has(block.id)) options.push(...['index', 'currentItem', 'items'].map((f) => ({ insert: `<${kind}.${f}>`, group: block.name })));
-      else options.push({ insert: `<${name}.results>`, group: block.name });
+      if (enclosing.has(block.id)) {
+        if (iterationOffered.has(kind)) continue;
+        iterationOffered.add(kind);
+        options.push(...['index', 'currentItem', 'items'].map((f) => ({ insert: `<${kind}.${f}>`, group: block.name })));
+      } else if (!RESERVED_REFERENCE_NAMES.has(name)) options.push({ insert: `<${name}.results>`, group: block.name });
       continue;
     }
-    const paths = outputPaths(block.outputs);
-    // The starter's input format names the fields a run is given: `<start.question>` reads one, as the deploy check allows.
-    if (block.type === 'starter') paths.unshift('input', ...inputFormatFields(block.subBlocks.inputFormat?.value).map((f) => f.name));
-    for (const path of [...new Set(paths)]) options.push({ insert: `<${name}.${path}>`, group: block.name });
+    if (block.type === 'starter') {
+      // `<start.…>` always means the starter, and only `<start.question>` reads the input's field (a renamed starter's `<begin.question>` reads nothing).
+      const fields = inputFormatFields(block.subBlocks.inputFormat?.value).map((f) => f.name).filter(isReferenceableField);
+      for (const path of [...new Set(['input', ...fields, ...outputPaths(block.outputs)])]) options.push({ insert: `<start.${path}>`, group: block.name });
+      continue;
+    }
+    for (const path of [...new Set(outputPaths(block.outputs))]) options.push({ insert: `<${name}.${path}>`, group: block.name });
   }
   for (const v of Object.values(state.variables)) options.push({ insert: `<variable.${refName(v.name)}>`, group: 'Variables' });
   return options;

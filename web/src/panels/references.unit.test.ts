@@ -48,6 +48,44 @@ describe('references in fields', () => {
     expect(referenceOptions(after, 'b').map((o) => o.insert)).not.toContain('<loop1.results>');
   });
 
+  it('offer a renamed starter\'s input fields as <start.field>, which the run reads, and skip names a reference cannot carry', () => {
+    const fields = [{ id: 'f1', name: 'question', type: 'string' }, { id: 'f2', name: 'user question', type: 'string' }, { id: 'f3', name: 'a.b', type: 'string' }, { id: 'f4', name: 'x[0]', type: 'string' }, { id: 'f5', name: 'user_id2', type: 'string' }, { id: 'f6', name: 'user-id', type: 'string' }];
+    const begin = { ...block('s', 'starter', 'Begin', { input: 'any' }), subBlocks: { inputFormat: { id: 'inputFormat', type: 'input-format', value: fields } } };
+    const renamed = { ...state, blocks: { ...state.blocks, s: begin } } as unknown as WorkflowState;
+    const starterOptions = referenceOptions(renamed, 'a').filter((o) => o.group === 'Begin');
+    expect(starterOptions.map((o) => o.insert)).toEqual(['<start.input>', '<start.question>', '<start.user_id2>']);
+    // What is offered is a reference as highlighting (and the run) reads it.
+    for (const { insert } of starterOptions) expect(tokenize(insert)).toEqual([{ text: insert, kind: 'ref' }]);
+  });
+
+  it('offer no <name.results> for a container whose name reads as something else, and each kind\'s iteration fields once, from the innermost', () => {
+    const named = (loopName: string, parallelName: string) =>
+      ({
+        ...state,
+        blocks: {
+          s: state.blocks.s,
+          l: block('l', 'loop', loopName),
+          p: block('p', 'parallel', parallelName),
+          o: block('o', 'loop', 'Outer'),
+          i: block('i', 'loop', 'Inner', {}, 'o'),
+          in: block('in', 'function', 'Deep', { result: 'any' }, 'i'),
+          z: block('z', 'function', 'After', { result: 'any' }),
+        },
+        edges: [
+          { id: '1', source: 's', target: 'l' },
+          { id: '2', source: 'l', target: 'p' },
+          { id: '3', source: 'p', target: 'z' },
+        ],
+      }) as unknown as WorkflowState;
+    for (const [loopName, parallelName] of [['Loop', 'Parallel'], ['Start', 'variable']] as const) {
+      const inserts = referenceOptions(named(loopName, parallelName), 'z').map((o) => o.insert);
+      expect(inserts.filter((i) => i.endsWith('.results>'))).toEqual([]);
+    }
+    expect(referenceOptions(named('Loop A', 'Fan'), 'z').map((o) => o.insert)).toEqual(expect.arrayContaining(['<loopa.results>', '<fan.results>']));
+    const deep = referenceOptions(named('Loop', 'Parallel'), 'in');
+    expect(deep.filter((o) => o.insert.startsWith('<loop.'))).toEqual(['index', 'currentItem', 'items'].map((f) => ({ insert: `<loop.${f}>`, group: 'Inner' })));
+  });
+
   it('notice `<` and `{{` being typed and insert the choice', () => {
     expect(openTrigger('Hello <ag', 9)).toEqual({ kind: 'ref', start: 6, query: 'ag' });
     expect(openTrigger('key {{OPEN', 10)).toEqual({ kind: 'env', start: 4, query: 'OPEN' });

@@ -147,6 +147,8 @@ function referenceProblem({ state, block, byName, skipped, variables, startField
       const target = byName.get(head.toLowerCase());
       if (!target) return inString ? undefined : unknownBlockReference(ref);
       if (target.id === block.id) return `Reference ${ref} points at the block itself`;
+      // A starter under its own name gives only its `input` (the runner reads an input field as `<start.x>` alone).
+      if (target.type === 'starter' && first !== 'input') return `Reference ${ref} reads nothing: the start block ${target.name} gives only <${head}.input>; its input field ${first} reads as <start.${first}>`;
       // The run skips a disabled block (and what is inside a disabled container, and what only such blocks lead to): it has no output.
       if (switchedOff(state, target)) return `Reference ${ref} points at ${target.name}, which is disabled and does not run`;
       if (skipped.has(target.id)) return `Reference ${ref} points at ${target.name}, which does not run: only disabled blocks lead to it`;

@@ -203,6 +203,14 @@ describe('checkDeployable', () => {
       { blockId: 'f', blockName: 'Fn', field: 'code', message: 'Reference <start.body> does not exist: the start block offers <start.input>, <start.customer>' },
     ]);
   });
+
+  it('refuses an input field read under a renamed starter\'s name, which the run leaves undefined, and takes its <name.input>', () => {
+    const begin = block('s', 'starter', 'Begin', { inputFormat: [{ id: 'r1', name: 'question', type: 'string' }] });
+    const code = { code: 'return [<begin.question>, <begin.input.question>, <begin.input>, <start.question>]' };
+    expect(checkDeployable(state([begin, block('f', 'function', 'Fn', code)], [['s', 'f']]))).toEqual([
+      { blockId: 'f', blockName: 'Fn', field: 'code', message: 'Reference <begin.question> reads nothing: the start block Begin gives only <begin.input>; its input field question reads as <start.question>' },
+    ]);
+  });
 });
 
 describe('deploymentTriggers', () => {
