@@ -35,12 +35,14 @@ function NextRuns({ plan }: { plan: TriggerSchedule }) {
 
 /** A generic webhook's test call, with a copy button (none for providers that sign their calls). */
 function WebhookCurl({ hook }: { hook: { url: string; secret: string; provider: string } }) {
+  // Shown with the token masked, as the secret field above is; the copied command carries the token (shell-quoted).
   const curl = webhookCurlExample(hook);
-  if (!curl) return null;
+  const shown = webhookCurlExample(hook, true);
+  if (!curl || !shown) return null;
   return (
     <div className="copy-row" style={{ alignItems: 'flex-start', marginTop: 6 }}>
       <pre className="curl" aria-label="Webhook curl example" style={{ flex: 1, minWidth: 0 }}>
-        {curl}
+        {shown}
       </pre>
       <CopyButton text={curl} label="Copy webhook curl command" />
     </div>

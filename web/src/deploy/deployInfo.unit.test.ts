@@ -1,6 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { WorkflowState } from '@weft/workflow';
-import { curlExample, defaultWebhookPath, deployInfo, streamingBlocks, webhookCurlExample } from './deployInfo';
+import { curlExample, defaultWebhookPath, deployInfo, MASKED_TOKEN, streamingBlocks, webhookCurlExample } from './deployInfo';
 
 const block = (id: string, type: string, name: string, values: Record<string, unknown> = {}) => ({
   id,
@@ -80,14 +81,32 @@ describe('the deploy panel’s view of a draft', () => {
   });
 
   it('writes a curl call with the key and input', () => {
-    expect(curlExample('http://h', 'w1', 'k', { a: 1 })).toBe(`curl -X POST http://h/api/workflows/w1/execute \\\n  -H "Content-Type: application/json" \\\n  -H "X-API-Key: k" \\\n  -d '{"a":1}'`);
+    expect(curlExample('http://h', 'w1', 'k', { a: 1 })).toBe(`curl -X POST 'http://h/api/workflows/w1/execute' \\\n  -H 'Content-Type: application/json' \\\n  -H 'X-API-Key: k' \\\n  -d '{"a":1}'`);
   });
 
   it('writes a curl call of a generic webhook, with its token when it has one, and none for a signing provider', () => {
     const url = 'http://h/api/webhooks/trigger/w1';
-    expect(webhookCurlExample({ url, secret: '', provider: 'generic' })).toBe(`curl -X POST ${url} \\\n  -H "Content-Type: application/json" \\\n  -d '{"event":"test"}'`);
-    expect(webhookCurlExample({ url, secret: 's3', provider: 'generic' })).toBe(`curl -X POST ${url} \\\n  -H "Content-Type: application/json" \\\n  -H "Authorization: Bearer s3" \\\n  -d '{"event":"test"}'`);
+    expect(webhookCurlExample({ url, secret: '', provider: 'generic' })).toBe(`curl -X POST '${url}' \\\n  -H 'Content-Type: application/json' \\\n  -d '{"event":"test"}'`);
+    expect(webhookCurlExample({ url, secret: 's3', provider: 'generic' })).toBe(`curl -X POST '${url}' \\\n  -H 'Content-Type: application/json' \\\n  -H 'Authorization: Bearer s3' \\\n  -d '{"event":"test"}'`);
     expect(webhookCurlExample({ url, secret: 's3', provider: 'github' })).toBeUndefined();
+  });
+
+  /** The words a POSIX shell passes to curl for `command` (a shell function stands in for curl: nothing is sent). */
+  const curlWords = (command: string): string[] => execFileSync('sh', ['-c', `curl() { printf '%s\\0' "$@"; }\n${command}`], { encoding: 'utf8' }).split('\0').slice(0, -1);
+
+  it('quotes every value of the curl calls for the shell: a token, key or input with $( ), backticks, quotes is sent as written and runs nothing', () => {
+    const evil = `x$(echo ran)\`echo ran\`"'$HOME \\`;
+    const url = "http://h/api/webhooks/trigger/it's";
+    expect(curlWords(webhookCurlExample({ url, secret: evil, provider: 'generic' }) as string)).toEqual(['-X', 'POST', url, '-H', 'Content-Type: application/json', '-H', `Authorization: Bearer ${evil}`, '-d', '{"event":"test"}']);
+    expect(curlWords(curlExample("http://h'", 'w1', evil, { note: evil }, ["Bob's Agent"]))).toEqual([
+      '-X', 'POST', "http://h'/api/workflows/w1/execute", '-H', 'Content-Type: application/json', '-H', `X-API-Key: ${evil}`, '-N', '-d', JSON.stringify({ note: evil, stream: true, selectedOutputs: ["bob'sagent.content"] }),
+    ]);
+  });
+
+  it('shows a webhook call with its token masked, as the secret field is', () => {
+    const shown = webhookCurlExample({ url: 'http://h/w', secret: 'tok-s3cret', provider: 'generic' }, true) as string;
+    expect(shown).not.toContain('tok-s3cret');
+    expect(curlWords(shown)).toContain(`Authorization: Bearer ${MASKED_TOKEN}`);
   });
 
   it('offers the enabled agent, translate and vision blocks for streaming', () => {
@@ -102,7 +121,7 @@ describe('the deploy panel’s view of a draft', () => {
 
   it('writes a streamed call choosing the blocks whose tokens stream, as references name them', () => {
     expect(curlExample('http://h', 'w1', 'k', {}, ['Research Agent', 'Translate'])).toBe(
-      `curl -X POST http://h/api/workflows/w1/execute \\\n  -H "Content-Type: application/json" \\\n  -H "X-API-Key: k" \\\n  -N \\\n  -d '{"stream":true,"selectedOutputs":["researchagent.content","translate.content"]}'`,
+      `curl -X POST 'http://h/api/workflows/w1/execute' \\\n  -H 'Content-Type: application/json' \\\n  -H 'X-API-Key: k' \\\n  -N \\\n  -d '{"stream":true,"selectedOutputs":["researchagent.content","translate.content"]}'`,
     );
   });
 });
