@@ -134,7 +134,7 @@ export class SandboxPool {
         active.job.resolve(toResult(m.result, active.job.run));
       }
       // The thread's host code failed (not the user's code): its state is not trusted any more.
-      if (m.result.kind === 'crash') this.drain(slot);
+      if (m.result.kind === 'crash' || m.result.retire) this.drain(slot);
       // Its WebAssembly memory never shrinks: a thread that grew large hands over to a fresh one.
       else if ((m.result.heapBytes ?? 0) > this.heap.retireBytes) this.drain(slot);
       if (this.draining.has(slot) && slot.lanes.every((a) => a === null)) void slot.worker.terminate();

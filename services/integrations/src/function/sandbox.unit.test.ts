@@ -626,3 +626,47 @@ describe('function sandbox fetch', () => {
     expect(await Promise.all([fetchRun(code), fetchRun(code)])).toMatchObject([{ result: 'through' }, { result: 'through' }]);
   });
 });
+
+describe('function sandbox memory between calls', () => {
+  // The review's case: a call that made the thread's memory grow by its limit, then filled the freed
+  // memory (Map records, which QuickJS's walk does not see), reads a 4 MB body. The copy into its runtime
+  // used to write from address 0 when malloc failed, over the memory every call of the thread uses.
+  it('a call that reads a body when its memory cannot grow does not touch the other calls of its thread', { timeout: LONG_TEST_MS }, async () => {
+    const server = await createFakeServer();
+    const policy = { allowPrivateNetwork: false, allowlist: ['127.0.0.1'] };
+    let release = () => undefined as void;
+    const held = new Promise<void>((r) => (release = r));
+    try {
+      server.on('GET', '/hold', async () => {
+        await held;
+        return { json: 21 };
+      });
+      server.on('GET', '/four.bin', { bytes: new Uint8Array(4 * 1024 * 1024).fill(0x41) });
+      await withPool({ size: 1, callsPerWorker: 2, policy }, async (one, call) => {
+        const victim = call(
+          `const n = await (await fetch(params.url + '/hold')).json();
+          await new Promise((r) => setTimeout(r, 1));
+          const m = new Map(); for (let i = 0; i < 1000; i++) m.set('k' + i, { i });
+          return [n * 2, m.size, JSON.stringify(m.get('k999'))]`,
+          { params: { url: server.url }, timeoutMs: 60_000 },
+        );
+        await expect.poll(() => server.received('GET', '/hold').length).toBe(1);
+        const attacker = await call(
+          `let big = new ArrayBuffer(60 * 1024 * 1024); big = null;
+          const m = new Map(); for (let i = 0; i < 1500000; i++) m.set(i, i);
+          const b = await (await fetch(params.url + '/four.bin')).arrayBuffer();
+          return [m.size, b.byteLength]`,
+          { params: { url: server.url }, timeoutMs: 60_000 },
+        );
+        release();
+        expect(await victim).toEqual({ success: true, result: [42, 1000, '{"i":999}'], stdout: '' });
+        // Its own answer is its limit or its result, never the thread's failure.
+        expect(attacker.success ? attacker : attacker.limit, JSON.stringify(attacker)).toEqual(attacker.success ? { success: true, result: [1500000, 4 * 1024 * 1024], stdout: '' } : 'memory');
+        expect(await call('return 5')).toMatchObject({ success: true, result: 5 });
+      });
+    } finally {
+      release();
+      await server.close();
+    }
+  });
+});

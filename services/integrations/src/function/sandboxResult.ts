@@ -26,6 +26,8 @@ export interface WorkerAnswer {
   runMs?: number;
   /** The thread's WebAssembly memory when it answered (it never shrinks). */
   heapBytes?: number;
+  /** The thread's host code saw its WebAssembly fail (a trap, no memory left for a copy): it is to be retired. */
+  retire?: boolean;
 }
 
 /** The answer of a call that ran past its time limit. */

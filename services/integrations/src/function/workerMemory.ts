@@ -62,10 +62,73 @@ function overMemory(call, force) {
   const startedAt = performance.now();
   if (!force && startedAt < call.nextMemoryCheck) return false;
   let used;
-  try { used = heapBytes(call); } catch { used = Infinity; }
+  try { used = heapBytes(call); } catch (err) { noteFault(call, err); used = Infinity; }
   const done = performance.now();
   call.nextMemoryCheck = done + Math.max(MEMORY_CHECK_MS, (done - startedAt) * MEMORY_CHECK_COST_FACTOR);
   return used + call.bodyBytes > call.memoryLimitBytes;
+}
+
+/** Host copies up to this size go in without measuring the call first (the walk would cost more than they can hold); guardMalloc still bounds them. */
+const SMALL_COPY_BYTES = 64 * 1024;
+
+/** Set once host code saw the WebAssembly fail (a RuntimeError, a malloc that found no memory): the thread's state is not trusted, its answers ask the host to retire it. */
+let suspect = false;
+
+/** A RuntimeError seen by host code (the WebAssembly trapped): the call answers a crash, the thread is retired. */
+function noteFault(call, err) {
+  if (!(err instanceof WebAssembly.RuntimeError)) return;
+  suspect = true;
+  if (call && !call.fault) call.fault = err;
+}
+
+const isOutOfMemory = (err) => err instanceof RangeError && err.message === 'out of memory';
+
+/**
+ * quickjs-emscripten's host copies (strings, buffers, argument arrays) call _malloc and write from
+ * what it returns without checking it: a 0 would have them write over the thread's low memory,
+ * which every call of the thread uses. Here a 0 throws before any write. These allocations are never
+ * refused by a call's growth bound (the copies are checked against the call's limit before, copyInto,
+ * and the walk counts them after), so a 0 means the thread's memory is at its cap: it is retired.
+ */
+function guardMalloc(module) {
+  const malloc = module._malloc;
+  module._malloc = (size) => {
+    const outer = current;
+    current = null;
+    let ptr;
+    try { ptr = malloc(size); } finally { current = outer; }
+    if (!ptr) { suspect = true; throw new RangeError('out of memory'); }
+    return ptr;
+  };
+}
+
+/**
+ * A copy host code makes into a call's runtime (a response body, a string): refused with the memory
+ * limit when what the call holds and the copy's bytes would pass it, else made with the thread's
+ * memory free to grow for it (the walk counts it afterwards).
+ */
+function copyInto(call, bytes, make) {
+  if (bytes > SMALL_COPY_BYTES) {
+    let used;
+    try { used = heapBytes(call); } catch (err) { noteFault(call, err); used = Infinity; }
+    if (used + call.bodyBytes + bytes > call.memoryLimitBytes) {
+      call.stop = 'memory';
+      throw new RangeError('out of memory');
+    }
+  }
+  const outer = current;
+  current = null;
+  try { return make(); } finally { current = outer; }
+}
+
+/** A string into a call's runtime: QuickJS stores it in one byte a character when it can, else two. */
+function newStringIn(call, text) {
+  const bytes = text.length <= SMALL_COPY_BYTES / 2 ? text.length : text.length * (/[^\u0000-\u00ff]/.test(text) ? 2 : 1);
+  return copyInto(call, bytes, () => call.vm.newString(text));
+}
+
+function newArrayBufferIn(call, buffer) {
+  return copyInto(call, buffer.byteLength, () => call.vm.newArrayBuffer(buffer));
 }
 
 const requestBodyMessage = 'Request body exceeds ' + maxRequestBodyBytes + ' bytes';

@@ -58,8 +58,9 @@ function refill() {
   try { ready = fresh(workerData.limits); } catch { ready = undefined; } finally { current = outer; }
 }
 
-function setGlobalJson(vm, name, value) {
-  const text = vm.newString(JSON.stringify(value === undefined ? null : value));
+function setGlobalJson(call, name, value) {
+  const { vm } = call;
+  const text = newStringIn(call, JSON.stringify(value === undefined ? null : value));
   const json = vm.getProp(vm.global, 'JSON');
   const parse = vm.getProp(json, 'parse');
   const handle = vm.unwrapResult(vm.callFunction(parse, json, text));
@@ -127,13 +128,15 @@ function dispose(call) {
   for (const deferred of call.fetches.values()) { try { deferred.dispose(); } catch { /* gone with the runtime */ } }
   call.fetches.clear();
   for (const h of [call.fire, call.promise]) { try { if (h && h.alive) h.dispose(); } catch { /* gone with the runtime */ } }
-  // A runtime that cannot be freed is left: the host retires a thread after a crash answer.
-  try { call.vm.dispose(); call.runtime.dispose(); } catch { /* dropped with the thread */ }
+  // A runtime that cannot be freed is left, and the thread's next answer asks the host to retire it.
+  try { call.vm.dispose(); call.runtime.dispose(); } catch { suspect = true; }
 }
 
 /** Answers a call once; its timers stop now. Inside another call's interrupt handler the runtime is freed later, outside QuickJS. */
 function end(call, answer, later) {
   if (call.done) return;
+  if (call.fault && answer.kind !== 'crash') answer = crash(call.fault);
+  if (suspect) answer.retire = true;
   call.done = true;
   calls.delete(call.id);
   clearTimeout(call.deadlineTimer);
@@ -152,7 +155,11 @@ function guarded(call, fn) {
   Atomics.store(computing, 0, call.id);
   const outer = current;
   current = call;
-  try { fn(); } catch (err) { end(call, crash(err)); } finally { current = outer; Atomics.store(computing, 0, 0); }
+  try { fn(); } catch (err) {
+    noteFault(call, err);
+    // A copy refused by the call's limit (copyInto), or one the thread had no memory for (guardMalloc): the memory limit's answer.
+    end(call, !call.fault && (call.stop === 'memory' || isOutOfMemory(err)) ? { success: false, kind: 'memory' } : crash(err));
+  } finally { current = outer; Atomics.store(computing, 0, 0); }
 }
 
 /** Why the call must end now, if it must: cancelled, or past its deadline (a promise that settles late still ends it as a timeout). */
@@ -223,6 +230,13 @@ function fire(call, id) {
   drive(call);
 }
 
+/** A function the code may call: a RuntimeError it meets (QuickJS would hand it to the code as an error) makes the call a crash. */
+function hostFunction(call, name, fn) {
+  return call.vm.newFunction(name, (...args) => {
+    try { return fn(...args); } catch (err) { noteFault(call, err); throw err; }
+  });
+}
+
 function install(call, job) {
   const { vm } = call;
   const consoleObj = vm.newObject();
@@ -230,16 +244,16 @@ function install(call, job) {
     if (call.stdout.length < job.maxStdoutChars) call.stdout += (line + '\n').slice(0, job.maxStdoutChars - call.stdout.length);
   };
   for (const level of ['log', 'info', 'warn', 'error', 'debug']) {
-    const fn = vm.newFunction(level, (...args) => { write(args.map((a) => formatValue(vm.dump(a))).join(' ')); });
+    const fn = hostFunction(call, level, (...args) => { write(args.map((a) => formatValue(vm.dump(a))).join(' ')); });
     vm.setProp(consoleObj, level, fn);
     fn.dispose();
   }
   vm.setProp(vm.global, 'console', consoleObj);
   consoleObj.dispose();
-  setGlobalJson(vm, 'params', job.params);
-  setGlobalJson(vm, 'environmentVariables', job.envVars);
+  setGlobalJson(call, 'params', job.params);
+  setGlobalJson(call, 'environmentVariables', job.envVars);
 
-  const timerStart = vm.newFunction('timerStart', (idHandle, msHandle, repeatHandle) => {
+  const timerStart = hostFunction(call, 'timerStart', (idHandle, msHandle, repeatHandle) => {
     if (call.timers.size >= maxTimers) throw new RangeError('Too many timers: at most ' + maxTimers + ' may be pending at once');
     const id = vm.getNumber(idHandle);
     const ms = Math.min(vm.getNumber(msHandle) || 0, 2147483647);
@@ -252,14 +266,14 @@ function install(call, job) {
     };
     call.timers.set(id, repeat ? setInterval(onTimer, ms) : setTimeout(onTimer, ms));
   });
-  const timerStop = vm.newFunction('timerStop', (idHandle) => {
+  const timerStop = hostFunction(call, 'timerStop', (idHandle) => {
     const id = vm.getNumber(idHandle);
     const timer = call.timers.get(id);
     if (timer === undefined) return;
     clearTimeout(timer);
     call.timers.delete(id);
   });
-  const hostFetch = vm.newFunction('hostFetch', (requestHandle, bytesHandle) => {
+  const hostFetch = hostFunction(call, 'hostFetch', (requestHandle, bytesHandle) => {
     if (call.fetchCount >= maxFetches) throw new RangeError('Too many fetch requests: at most ' + maxFetches + ' per call');
     // A request's size is checked before anything is copied: its JSON (a text body in it) and a binary
     // body (an ArrayBuffer the prelude made, read in place in the sandbox's memory, then copied once and
@@ -289,20 +303,20 @@ function install(call, job) {
   // decodes it (invalid sequences become U+FFFD, a leading BOM dropped), as {text, nul}: QuickJS takes
   // strings up to their first NUL, so text holding NULs goes in with NUL as \u0001\u0001 and \u0001 as
   // \u0001\u0002 (nul: true), and the prelude turns them back.
-  const hostBody = vm.newFunction('hostBody', (reqHandle, kindHandle) => {
+  const hostBody = hostFunction(call, 'hostBody', (reqHandle, kindHandle) => {
     const req = vm.getNumber(reqHandle);
     const bytes = call.bodies.get(req);
     if (bytes === undefined) throw new TypeError('Body has already been consumed');
     call.bodies.delete(req);
     call.bodyBytes -= bytes.byteLength;
     if (vm.getString(kindHandle) === 'bytes') {
-      return vm.newArrayBuffer(bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.slice().buffer);
+      return newArrayBufferIn(call, bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.slice().buffer);
     }
     const decoded = new TextDecoder().decode(bytes);
     const nul = decoded.includes('\u0000');
     const text = nul ? decoded.replace(/[\u0000\u0001]/g, (c) => (c === '\u0000' ? '\u0001\u0001' : '\u0001\u0002')) : decoded;
     const obj = vm.newObject();
-    const textHandle = vm.newString(text);
+    const textHandle = newStringIn(call, text);
     vm.setProp(obj, 'text', textHandle);
     textHandle.dispose();
     vm.setProp(obj, 'nul', nul ? vm.true : vm.false);
@@ -358,7 +372,7 @@ function responseOf(call, done) {
   call.bodies.set(done.req, done.body);
   call.bodyBytes += done.body.byteLength;
   const obj = vm.newObject();
-  const meta = vm.newString(done.meta);
+  const meta = newStringIn(call, done.meta);
   vm.setProp(obj, 'meta', meta);
   meta.dispose();
   const req = vm.newNumber(done.req);
@@ -397,6 +411,7 @@ function settleFetch(done) {
 const wasmMemory = boundedMemory();
 qjs.newQuickJSWASMModule(qjs.newVariant(qjs.RELEASE_SYNC, { wasmMemory })).then((q) => {
   quickjs = q;
+  guardMalloc(q.module);
   refill();
   parentPort.on('message', (m) => {
     if (m.run) start(m.run);
