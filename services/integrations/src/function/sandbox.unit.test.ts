@@ -669,4 +669,43 @@ describe('function sandbox memory between calls', () => {
       await server.close();
     }
   });
+
+  // A limit above the thread's bound (2 lanes × 64 MB + 64 MB): the copy's check passes, the thread has
+  // no memory left for it, and malloc answers 0. The copy throws before writing; the thread is retired.
+  it('a body the thread has no memory left for is refused before anything is written, and the thread is replaced', { timeout: LONG_TEST_MS }, async () => {
+    const server = await createFakeServer();
+    const policy = { allowPrivateNetwork: false, allowlist: ['127.0.0.1'] };
+    let release = () => undefined as void;
+    const held = new Promise<void>((r) => (release = r));
+    try {
+      server.on('GET', '/hold', async () => {
+        await held;
+        return { json: 21 };
+      });
+      server.on('GET', '/four.bin', { bytes: new Uint8Array(4 * 1024 * 1024).fill(0x41) });
+      await withPool({ size: 1, callsPerWorker: 2, policy }, async (one, call) => {
+        const first = insides(one).slots[0]?.worker;
+        const victim = call(`const n = await (await fetch(params.url + '/hold')).json(); await new Promise((r) => setTimeout(r, 1)); return n * 2`, { params: { url: server.url }, timeoutMs: 60_000 });
+        await expect.poll(() => server.received('GET', '/hold').length).toBe(1);
+        const attacker = await call(
+          `const r = await fetch(params.url + '/four.bin');
+          const keep = [];
+          // Filled up to the thread's bound, then a little freed for the code to go on with (not 4 MB).
+          for (const size of [1 << 20, 1 << 16, 1 << 12]) { try { for (;;) keep.push(new ArrayBuffer(size)); } catch {} }
+          keep.length -= 8;
+          let out; try { await r.arrayBuffer(); out = 'read'; } catch (e) { out = e.name + ': ' + e.message; }
+          keep.length = 0; return out;`,
+          { params: { url: server.url }, memoryLimitBytes: 1024 * 1024 * 1024, timeoutMs: 60_000 },
+        );
+        expect(attacker).toMatchObject({ success: true, result: 'RangeError: out of memory' });
+        release();
+        expect(await victim).toEqual({ success: true, result: 42, stdout: '' });
+        await expect.poll(() => insides(one).slots[0]?.worker).not.toBe(first);
+        expect(await call('return 5')).toMatchObject({ success: true, result: 5 });
+      });
+    } finally {
+      release();
+      await server.close();
+    }
+  });
 });
