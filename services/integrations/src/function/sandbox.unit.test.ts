@@ -28,6 +28,24 @@ async function withPool(opts: SandboxPoolOptions, fn: (one: SandboxPool, call: (
   }
 }
 
+/** A fake server whose `GET /hold` answers 21 only once `release` is called (a call waits on it while others run); closed afterwards. */
+async function withHoldServer(fn: (server: FakeServer, release: () => void) => Promise<void>) {
+  const server = await createFakeServer();
+  let release = () => undefined as void;
+  const held = new Promise<void>((r) => (release = r));
+  server.on('GET', '/hold', async () => {
+    await held;
+    return { json: 21 };
+  });
+  try {
+    await fn(server, () => release());
+  } finally {
+    release();
+    await server.close();
+  }
+}
+const localFetch = { allowPrivateNetwork: false, allowlist: ['127.0.0.1'] };
+
 const run = (code: string, extra: Partial<Parameters<SandboxPool['run']>[0]> = {}) => pool.run({ code, params: {}, envVars: {}, ...extra });
 
 describe('function sandbox', () => {
@@ -82,6 +100,38 @@ describe('function sandbox', () => {
       // Well within its limit, the same work succeeds.
       expect(await call('const k = []; for (let i = 0; i < 2; i++) k.push(new ArrayBuffer(4 * 1024 * 1024)); return k.length', { memoryLimitBytes: sixteen })).toMatchObject({ success: true, result: 2 });
       expect(one.busy).toBe(0);
+    });
+  });
+
+  // Map and Set records are not seen by the walk, and a failed allocation may reach the code as a bare
+  // null: the growth refused answers the limit, not 'Error: null'.
+  it('a growth refused answers the memory limit, whatever QuickJS threw for it', { timeout: LONG_TEST_MS }, async () => {
+    const overLimit = { success: false, error: 'Function execution exceeded the memory limit of 64 MB', limit: 'memory' };
+    await withPool({ size: 1, callsPerWorker: 1 }, async (_one, call) => {
+      for (const code of [
+        'const s = new Set(); for (let i = 0; i < 2000000; i++) s.add(i); return s.size',
+        'const m = new Map(); for (let i = 0; i < 2000000; i++) m.set(i, i); return m.size',
+        'const k = []; for (let i = 0; i < 1500000; i++) k.push({}); const s = "x".repeat(40 * 1024 * 1024); return k.length + s.length',
+      ]) {
+        expect(await call(code, { timeoutMs: 60_000 }), code).toMatchObject(overLimit);
+      }
+    });
+  });
+
+  // The review's case: beside five calls holding 50 MB each (in 1 MB chunks), one growth of the thread's
+  // memory (a fifth of it) is most of a 64 MB limit; the call, holding less than its limit, is not refused.
+  it('a call within its limit succeeds on a thread grown large by the calls beside it', { timeout: LONG_TEST_MS }, async () => {
+    await withHoldServer(async (server, release) => {
+      await withPool({ size: 1, callsPerWorker: 6, policy: localFetch }, async (_one, call) => {
+        const holders = Array.from({ length: 5 }, () =>
+          call(`const kept = []; for (let i = 0; i < 50; i++) kept.push(new ArrayBuffer(1024 * 1024)); const n = await (await fetch(params.url + '/hold')).json(); return kept.length + n`, { params: { url: server.url }, timeoutMs: 60_000 }),
+        );
+        await expect.poll(() => server.received('GET', '/hold').length).toBe(5);
+        const code = 'const k = []; for (let i = 0; i < 60; i++) k.push(new ArrayBuffer(1024 * 1024)); return k.length';
+        expect(await call(code, { timeoutMs: 60_000 })).toMatchObject({ success: true, result: 60 });
+        release();
+        expect(await Promise.all(holders)).toMatchObject(Array.from({ length: 5 }, () => ({ success: true, result: 71 })));
+      });
     });
   });
 
@@ -632,17 +682,9 @@ describe('function sandbox memory between calls', () => {
   // memory (Map records, which QuickJS's walk does not see), reads a 4 MB body. The copy into its runtime
   // used to write from address 0 when malloc failed, over the memory every call of the thread uses.
   it('a call that reads a body when its memory cannot grow does not touch the other calls of its thread', { timeout: LONG_TEST_MS }, async () => {
-    const server = await createFakeServer();
-    const policy = { allowPrivateNetwork: false, allowlist: ['127.0.0.1'] };
-    let release = () => undefined as void;
-    const held = new Promise<void>((r) => (release = r));
-    try {
-      server.on('GET', '/hold', async () => {
-        await held;
-        return { json: 21 };
-      });
+    await withHoldServer(async (server, release) => {
       server.on('GET', '/four.bin', { bytes: new Uint8Array(4 * 1024 * 1024).fill(0x41) });
-      await withPool({ size: 1, callsPerWorker: 2, policy }, async (one, call) => {
+      await withPool({ size: 1, callsPerWorker: 2, policy: localFetch }, async (one, call) => {
         const victim = call(
           `const n = await (await fetch(params.url + '/hold')).json();
           await new Promise((r) => setTimeout(r, 1));
@@ -664,26 +706,15 @@ describe('function sandbox memory between calls', () => {
         expect(attacker.success ? attacker : attacker.limit, JSON.stringify(attacker)).toEqual(attacker.success ? { success: true, result: [1500000, 4 * 1024 * 1024], stdout: '' } : 'memory');
         expect(await call('return 5')).toMatchObject({ success: true, result: 5 });
       });
-    } finally {
-      release();
-      await server.close();
-    }
+    });
   });
 
   // A limit above the thread's bound (2 lanes × 64 MB + 64 MB): the copy's check passes, the thread has
   // no memory left for it, and malloc answers 0. The copy throws before writing; the thread is retired.
   it('a body the thread has no memory left for is refused before anything is written, and the thread is replaced', { timeout: LONG_TEST_MS }, async () => {
-    const server = await createFakeServer();
-    const policy = { allowPrivateNetwork: false, allowlist: ['127.0.0.1'] };
-    let release = () => undefined as void;
-    const held = new Promise<void>((r) => (release = r));
-    try {
-      server.on('GET', '/hold', async () => {
-        await held;
-        return { json: 21 };
-      });
+    await withHoldServer(async (server, release) => {
       server.on('GET', '/four.bin', { bytes: new Uint8Array(4 * 1024 * 1024).fill(0x41) });
-      await withPool({ size: 1, callsPerWorker: 2, policy }, async (one, call) => {
+      await withPool({ size: 1, callsPerWorker: 2, policy: localFetch }, async (one, call) => {
         const first = insides(one).slots[0]?.worker;
         const victim = call(`const n = await (await fetch(params.url + '/hold')).json(); await new Promise((r) => setTimeout(r, 1)); return n * 2`, { params: { url: server.url }, timeoutMs: 60_000 });
         await expect.poll(() => server.received('GET', '/hold').length).toBe(1);
@@ -703,9 +734,6 @@ describe('function sandbox memory between calls', () => {
         await expect.poll(() => insides(one).slots[0]?.worker).not.toBe(first);
         expect(await call('return 5')).toMatchObject({ success: true, result: 5 });
       });
-    } finally {
-      release();
-      await server.close();
-    }
+    });
   });
 });

@@ -18,10 +18,14 @@ const PAGE = 65536;
 const MAX_PAGES = 32768;
 
 /**
- * The thread's WebAssembly memory: at most heapCapBytes, and a call may make it grow by at most its
- * memory limit (memory freed by other calls is reused first). A growth refused makes the allocation
- * fail: QuickJS throws 'out of memory', the memory limit's answer. This bounds what QuickJS cannot
- * count itself (this build has no malloc_usable_size: its limit sees only each allocation's size).
+ * The thread's WebAssembly memory: at most heapCapBytes, and a call may make it grow until it has
+ * made it grow by its memory limit (memory freed by other calls is reused first). The last growth
+ * may go past that: emscripten asks a fifth of the memory more at once (capped at the request + 96 MB),
+ * so on a thread grown large one growth alone is most of a call's limit, and charging all of it
+ * before it is made would refuse a call holding far less than its limit. A growth refused makes the
+ * allocation fail: QuickJS throws 'out of memory' (or a bare null), the memory limit's answer. This
+ * bounds what QuickJS cannot count itself (this build has no malloc_usable_size: its limit sees only
+ * each allocation's size).
  */
 function boundedMemory() {
   const memory = new WebAssembly.Memory({ initial: 256, maximum: Math.min(MAX_PAGES, Math.floor(heapCapBytes / PAGE)) });
@@ -30,7 +34,11 @@ function boundedMemory() {
     value: (pages) => {
       const call = current;
       const bytes = pages * PAGE;
-      if (call && call.grownBytes + bytes > call.memoryLimitBytes) throw new RangeError('out of memory');
+      if (call && call.grownBytes >= call.memoryLimitBytes) {
+        // QuickJS may answer the failed allocation with a bare null: the call answers its memory limit all the same.
+        call.growRefused = true;
+        throw new RangeError('out of memory');
+      }
       const previous = grow.call(memory, pages);
       if (call) call.grownBytes += bytes;
       return previous;

@@ -92,7 +92,7 @@ const isCancelled = (call) => Atomics.load(cancelled, call.lane) === call.id;
 function classify(call, handle) {
   const e = describe(call.vm, handle);
   if (call.stop === 'cancelled') return { success: false, kind: 'cancelled' };
-  if (call.stop === 'memory') return { success: false, kind: 'memory' };
+  if (call.stop === 'memory' || call.growRefused) return { success: false, kind: 'memory' };
   if (call.stop === 'timeout' || (e.name === 'InternalError' && e.message === 'interrupted')) return { success: false, kind: 'timeout' };
   if (e.message === 'out of memory' || (e.name === 'RangeError' && /memory/.test(e.message))) return { success: false, kind: 'memory' };
   if (/stack overflow/.test(e.message)) return { success: false, kind: 'stack', error: e };
@@ -349,7 +349,7 @@ function start(job) {
     deadline: Date.now() + job.timeoutMs, startedAt: performance.now(),
     stdout: '', maxResultChars: job.maxResultChars,
     timers: new Map(), fetches: new Map(), fetchCount: 0, bodies: new Map(), bodyBytes: 0, requestBytes: 0, requestSizes: new Map(),
-    memoryLimitBytes: job.memoryLimitBytes, grownBytes: 0, nextMemoryCheck: 0,
+    memoryLimitBytes: job.memoryLimitBytes, grownBytes: 0, growRefused: false, nextMemoryCheck: 0,
     done: false, stop: null, promise: null, fire: null, deadlineTimer: null,
   };
   calls.set(call.id, call);
