@@ -59,6 +59,8 @@ export interface SandboxPoolOptions {
   size?: number;
   /** Calls one thread holds at once (default WEFT_SANDBOX_CALLS_PER_WORKER, else 8): while one awaits a timer or a fetch, another runs. */
   callsPerWorker?: number;
+  /** A call's memory limit when its run sets none (default 64 MB); a thread's memory bounds are sized for lanes × this limit. */
+  memoryLimitBytes?: number;
   /** Keep a fresh runtime ready between calls (default true); off, every call pays the cold start. */
   prewarm?: boolean;
   /** Which addresses the code's `fetch` may reach (default: WEFT_ALLOW_PRIVATE_NETWORK / WEFT_OUTBOUND_ALLOWLIST, as every tool). */

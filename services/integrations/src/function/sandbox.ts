@@ -55,6 +55,8 @@ export class SandboxPool {
   private closed = false;
   readonly prewarm: boolean;
   private readonly lanesPerWorker: number;
+  /** A call's memory limit when its run sets none: the threads' memory bounds are sized for it. */
+  private readonly memoryLimitBytes: number;
   private readonly heap: { capBytes: number; retireBytes: number };
   private readonly policy: AddressPolicy;
   private readonly testHooks: SandboxTestHooks | undefined;
@@ -63,7 +65,8 @@ export class SandboxPool {
     const size = opts.size ?? positiveInt(process.env.WEFT_SANDBOX_WORKERS, Math.min(4, availableParallelism()));
     this.lanesPerWorker = opts.callsPerWorker ?? positiveInt(process.env.WEFT_SANDBOX_CALLS_PER_WORKER, 8);
     this.prewarm = opts.prewarm ?? true;
-    this.heap = heapBounds(this.lanesPerWorker, DEFAULT_MEMORY_LIMIT_BYTES);
+    this.memoryLimitBytes = opts.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;
+    this.heap = heapBounds(this.lanesPerWorker, this.memoryLimitBytes);
     this.policy = opts.policy ?? policyFromEnv();
     this.testHooks = opts.testHooks;
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
@@ -84,7 +87,7 @@ export class SandboxPool {
         startedFlags,
         ...(this.testHooks ? { testHooks: this.testHooks } : {}),
         limits: {
-          memoryLimitBytes: DEFAULT_MEMORY_LIMIT_BYTES,
+          memoryLimitBytes: this.memoryLimitBytes,
           stackBytes: SANDBOX_STACK_BYTES,
           maxTimers: MAX_TIMERS_PER_CALL,
           maxFetches: MAX_FETCHES_PER_CALL,
@@ -268,7 +271,7 @@ export class SandboxPool {
           params: run.params,
           envVars: run.envVars,
           timeoutMs: run.timeoutMs ?? DEFAULT_FUNCTION_TIMEOUT_MS,
-          memoryLimitBytes: run.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES,
+          memoryLimitBytes: run.memoryLimitBytes ?? this.memoryLimitBytes,
           lineOffset: run.lineOffset ?? 0,
         },
         resolve: (r) => {

@@ -135,6 +135,16 @@ describe('function sandbox', () => {
     });
   });
 
+  it("a pool's memory limit is its calls' default and sizes its threads' memory bound", { timeout: LONG_TEST_MS }, async () => {
+    await withPool({ size: 1, callsPerWorker: 1, memoryLimitBytes: 16 * 1024 * 1024 }, async (_one, call) => {
+      expect(await call('const k = []; for (;;) k.push(new ArrayBuffer(1024 * 1024))', { timeoutMs: 60_000 })).toMatchObject({ success: false, error: 'Function execution exceeded the memory limit of 16 MB', limit: 'memory' });
+      // A run's own limit above it: the thread's bound (1 × 16 MB + 64 MB) stops it well before 80 MB.
+      const filled = await call('const k = []; try { for (;;) k.push(new ArrayBuffer(1024 * 1024)) } catch {} const n = k.length; k.length = 0; return n', { memoryLimitBytes: 1024 * 1024 * 1024, timeoutMs: 60_000 });
+      expect(filled).toMatchObject({ success: true });
+      expect((filled as { result: number }).result).toBeLessThan(80);
+    });
+  });
+
   // The review's case: 30 × 32 MB under the default 64 MB limit. The thread's WebAssembly memory is
   // bounded, and a thread whose memory grew past half its bound is replaced by a fresh one.
   it('a thread whose memory grew large is replaced; the call that made it grow past its limit answers the limit', { timeout: LONG_TEST_MS }, async () => {

@@ -276,10 +276,14 @@ function install(call, job) {
   const hostFetch = hostFunction(call, 'hostFetch', (requestHandle, bytesHandle) => {
     if (call.fetchCount >= maxFetches) throw new RangeError('Too many fetch requests: at most ' + maxFetches + ' per call');
     // A request's size is checked before anything is copied: its JSON (a text body in it) and a binary
-    // body (an ArrayBuffer the prelude made, read in place in the sandbox's memory, then copied once and
-    // handed over, not cloned). The bodies of a call's requests not answered yet total at most its limit.
+    // body (an ArrayBuffer the prelude made: its length read first, then copied out once and handed
+    // over, not cloned). The bodies of a call's requests not answered yet total at most its limit.
     let view;
-    if (bytesHandle !== undefined && vm.typeof(bytesHandle) !== 'undefined') view = vm.getArrayBuffer(bytesHandle);
+    if (bytesHandle !== undefined && vm.typeof(bytesHandle) !== 'undefined') {
+      // Its length first (QuickJS's own, no getter of the code's): a body too large is refused before getArrayBuffer copies it inside the sandbox's memory.
+      if (quickjs.ffi.QTS_GetArrayBufferLength(vm.ctx.value, bytesHandle.value) > maxRequestBodyBytes) throw new TypeError(requestBodyMessage);
+      view = vm.getArrayBuffer(bytesHandle);
+    }
     try {
       const text = requestText(vm, requestHandle);
       const size = text.bodyBytes + (view ? view.value.byteLength : 0);
