@@ -45,6 +45,16 @@ async function withHoldServer(fn: (server: FakeServer, release: () => void) => P
   }
 }
 const localFetch = { allowPrivateNetwork: false, allowlist: ['127.0.0.1'] };
+type Call = (code: string, extra?: Partial<Parameters<SandboxPool['run']>[0]>) => ReturnType<SandboxPool['run']>;
+
+/** Starts `count` calls that each hold `mb` MB (1 MB ArrayBuffers) until `GET /hold` answers them (withHoldServer); resolves once all wait, with their answers to come. */
+async function holdMemory(call: Call, server: FakeServer, count: number, mb: number) {
+  const held = Array.from({ length: count }, () =>
+    call(`const kept = []; for (let i = 0; i < ${mb}; i++) kept.push(new ArrayBuffer(1024 * 1024)); const n = await (await fetch(params.url + '/hold')).json(); return kept.length + n`, { params: { url: server.url }, timeoutMs: 60_000 }),
+  );
+  await expect.poll(() => server.received('GET', '/hold').length).toBe(count);
+  return { answers: Promise.all(held) };
+}
 
 const run = (code: string, extra: Partial<Parameters<SandboxPool['run']>[0]> = {}) => pool.run({ code, params: {}, envVars: {}, ...extra });
 
@@ -123,14 +133,11 @@ describe('function sandbox', () => {
   it('a call within its limit succeeds on a thread grown large by the calls beside it', { timeout: LONG_TEST_MS }, async () => {
     await withHoldServer(async (server, release) => {
       await withPool({ size: 1, callsPerWorker: 6, policy: localFetch }, async (_one, call) => {
-        const holders = Array.from({ length: 5 }, () =>
-          call(`const kept = []; for (let i = 0; i < 50; i++) kept.push(new ArrayBuffer(1024 * 1024)); const n = await (await fetch(params.url + '/hold')).json(); return kept.length + n`, { params: { url: server.url }, timeoutMs: 60_000 }),
-        );
-        await expect.poll(() => server.received('GET', '/hold').length).toBe(5);
+        const holders = await holdMemory(call, server, 5, 50);
         const code = 'const k = []; for (let i = 0; i < 60; i++) k.push(new ArrayBuffer(1024 * 1024)); return k.length';
         expect(await call(code, { timeoutMs: 60_000 })).toMatchObject({ success: true, result: 60 });
         release();
-        expect(await Promise.all(holders)).toMatchObject(Array.from({ length: 5 }, () => ({ success: true, result: 71 })));
+        expect(await holders.answers).toMatchObject(Array.from({ length: 5 }, () => ({ success: true, result: 71 })));
       });
     });
   });
@@ -142,6 +149,20 @@ describe('function sandbox', () => {
       const filled = await call('const k = []; try { for (;;) k.push(new ArrayBuffer(1024 * 1024)) } catch {} const n = k.length; k.length = 0; return n', { memoryLimitBytes: 1024 * 1024 * 1024, timeoutMs: 60_000 });
       expect(filled).toMatchObject({ success: true });
       expect((filled as { result: number }).result).toBeLessThan(80);
+    });
+  });
+
+  // Map records are not seen by the walk: a call filling one is bounded by the growth it may make, not by
+  // memory earlier calls left free. The review's case: 6M entries (about 250 MB) under a 64 MB limit.
+  it('a call filling a Map answers its limit even after calls beside it left their memory free', { timeout: LONG_TEST_MS }, async () => {
+    await withHoldServer(async (server, release) => {
+      await withPool({ size: 1, callsPerWorker: 8, policy: localFetch }, async (_one, call) => {
+        const holders = await holdMemory(call, server, 4, 55);
+        release();
+        expect(await holders.answers).toMatchObject(Array.from({ length: 4 }, () => ({ success: true, result: 76 })));
+        const code = 'const m = new Map(); for (let i = 0; i < 6000000; i++) m.set(i, i); return m.size';
+        expect(await call(code, { timeoutMs: 60_000 })).toMatchObject({ success: false, error: 'Function execution exceeded the memory limit of 64 MB', limit: 'memory' });
+      });
     });
   });
 

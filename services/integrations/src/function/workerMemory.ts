@@ -1,13 +1,15 @@
 /**
  * What a call may hold, as the worker thread measures and bounds it (plain JavaScript, spliced into
- * WORKER_SOURCE, whose names it uses: `current`, `quickjs`, `heapCapBytes`, `maxRequestBodyBytes`).
+ * WORKER_SOURCE, whose names it uses: `current`, `calls`, `quickjs`, `wasmMemory`, `cancelled`, `workerData`, `heapCapBytes`, `maxRequestBodyBytes`).
  *
  * This QuickJS build has no malloc_usable_size, so its own memory limit sees each allocation's size
  * but not what the runtime holds in total. A call is therefore measured (QuickJS's walk of its
  * runtime: objects, strings, arrays, buffers) with the response bodies it has not read, from its
  * interrupt handler while it computes and after each of its turns; and the thread's WebAssembly
- * memory is bounded (heapBounds), a call making it grow by at most its own limit, which covers what
- * the walk does not see (strings built by concatenation are ropes it skips).
+ * memory is bounded (heapBounds), a call making it grow by about its own limit, which covers what
+ * the walk does not see (ropes, Map and Set records), with a thread whose free memory passes one
+ * call's limit retired (freeOverLimit). Host copies into a runtime are checked first (copyInto) and
+ * malloc's 0 throws before any write (guardMalloc).
  */
 export const WORKER_MEMORY_SOURCE = String.raw`
 /** A call's memory is measured at most this often while it computes (and after each of its turns), more rarely when measuring costs more (a large heap). */
@@ -137,6 +139,25 @@ function newStringIn(call, text) {
 
 function newArrayBufferIn(call, buffer) {
   return copyInto(call, buffer.byteLength, () => call.vm.newArrayBuffer(buffer));
+}
+
+/**
+ * Whether the thread's memory has more free than one call's limit, by what its live calls hold (the
+ * walk, bodies not read): such a thread is retired once it answers. A call that fills memory the walk
+ * does not see (Map and Set records, ropes) is then bounded by the growth it may make on a fresh
+ * thread, not by what calls before it left free. Measured only when the memory is that large: a small
+ * thread pays nothing. Not from inside another call's interrupt handler (later): the walks wait.
+ */
+function freeOverLimit() {
+  const limit = workerData.limits.memoryLimitBytes;
+  const base = heapCapBytes - cancelled.length * limit;
+  const size = wasmMemory.buffer.byteLength;
+  if (size - base <= limit) return false;
+  let live = 0;
+  for (const call of calls.values()) {
+    try { live += heapBytes(call) + call.bodyBytes; } catch (err) { noteFault(call, err); return true; }
+  }
+  return size - base - live > limit;
 }
 
 const requestBodyMessage = 'Request body exceeds ' + maxRequestBodyBytes + ' bytes';

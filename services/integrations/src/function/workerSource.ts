@@ -136,9 +136,9 @@ function dispose(call) {
 function end(call, answer, later) {
   if (call.done) return;
   if (call.fault && answer.kind !== 'crash') answer = crash(call.fault);
-  if (suspect) answer.retire = true;
   call.done = true;
   calls.delete(call.id);
+  if (suspect || (!later && freeOverLimit())) answer.retire = true;
   clearTimeout(call.deadlineTimer);
   for (const timer of call.timers.values()) clearTimeout(timer);
   call.timers.clear();
