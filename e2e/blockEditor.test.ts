@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chromiumPerSuite } from './support/browser.js';
 import type { WorkflowAnswer } from './support/canvas.js';
-import { addAgent, converged, openWorkflow } from './support/editing.js';
+import { addAgent, converged, fitView, openWorkflow } from './support/editing.js';
 import { LOCAL_MODEL } from './support/modelFake.js';
 import { as, signUp } from './support/session.js';
 
@@ -27,7 +27,7 @@ describe('the block panel', () => {
     await a.page.locator(`.react-flow__node[data-id="${blockId}"]`).click();
     // Click-to-add puts it right of the starter, outside B's view as opened: B fits the view to reach it.
     await b.page.locator(`.react-flow__node[data-id="${blockId}"]`).waitFor();
-    await b.page.getByRole('button', { name: 'Fit view', exact: true }).click();
+    await fitView(b.page);
     await b.page.locator(`.react-flow__node[data-id="${blockId}"]`).click();
     const panelA = a.page.getByRole('region', { name: 'Block', exact: true });
     const panelB = b.page.getByRole('region', { name: 'Block', exact: true });

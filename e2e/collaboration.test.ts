@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { chromiumPerSuite } from './support/browser.js';
 import { readCanvas, type WorkflowAnswer } from './support/canvas.js';
-import { addAgent, converged, drag, openWorkflow } from './support/editing.js';
+import { addAgent, converged, drag, fitView, openWorkflow } from './support/editing.js';
 import { as, signUp } from './support/session.js';
 
 /** One workflow opened in two pages, each signed in with its cookie, once both are live. */
@@ -30,7 +30,7 @@ describe('two browsers editing one workflow', () => {
     const addedInB = b.page.locator(`.react-flow__node[data-id="${blockId}"]`);
     await addedInB.waitFor();
     // Click-to-add puts it right of the starter, outside B's view as opened: B fits the view to reach it.
-    await b.page.getByRole('button', { name: 'Fit view', exact: true }).click();
+    await fitView(b.page);
     const placed = (await readCanvas(a.page)).blocks.find((x) => x.id === blockId);
 
     // At the same time: A moves the block, B renames it and connects the starter to it.
@@ -68,7 +68,7 @@ describe('two browsers editing one workflow', () => {
     const blockId = await addAgent(a.page);
     const inB = b.page.locator(`.react-flow__node[data-id="${blockId}"]`);
     await inB.waitFor();
-    await b.page.getByRole('button', { name: 'Fit view', exact: true }).click();
+    await fitView(b.page);
     await inB.click();
     await b.page.getByRole('button', { name: 'Delete selected' }).click();
     expect((await converged([a.page, b.page], read)).state.blocks[blockId]).toBeUndefined();

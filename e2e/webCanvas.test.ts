@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { chromiumPerSuite } from './support/browser.js';
-import { addFromPalette, drag } from './support/editing.js';
+import { addFromPalette, drag, fitView } from './support/editing.js';
 import { openNewWorkflow } from './support/workflows.js';
 
 interface ServerBlock {
@@ -108,7 +108,7 @@ describe('the canvas in Chromium', () => {
     expect(overlapping(Object.values((await state()).blocks))).toEqual([]);
 
     // The condition's "if" row and the router each get their own edges; an agent's error handle too.
-    await page.getByRole('button', { name: 'Fit view', exact: true }).click();
+    await fitView(page);
     await clickConnect(handle(page, condition, '.react-flow__handle.handle-condition').first(), handle(page, first, '.react-flow__handle.handle-in'));
     await clickConnect(handle(page, router, '.react-flow__handle[data-handleid="source"]'), handle(page, second, '.react-flow__handle.handle-in'));
     await clickConnect(handle(page, first, '.react-flow__handle.handle-error'), handle(page, router, '.react-flow__handle.handle-in'));
@@ -148,7 +148,7 @@ describe('the canvas in Chromium', () => {
 
     // An agent dragged into the loop becomes its child; dragged out again, it is not.
     const agent = await addFromPalette(page, 'Agent', 'agent');
-    await page.getByRole('button', { name: 'Fit view', exact: true }).click();
+    await fitView(page);
     const loopBox = await stableBox(node(page, loop));
     const agentBox = await stableBox(node(page, agent));
     const into = { x: loopBox.x + loopBox.width / 2 - (agentBox.x + agentBox.width / 2), y: loopBox.y + loopBox.height / 2 - (agentBox.y + agentBox.height / 2) };
@@ -195,7 +195,7 @@ describe('the canvas in Chromium', () => {
     const agentNow = await stableBox(node(page, agent));
     await drag(page, node(page, agent), { x: 0, y: loopNow.y + loopNow.height + 60 - agentNow.y });
     await expect.poll(async () => (await state()).blocks[agent]?.data.parentId).toBeUndefined();
-    await page.getByRole('button', { name: 'Fit view', exact: true }).click();
+    await fitView(page);
 
     // Select the agent, copy and paste it (Ctrl+C, Ctrl+V), duplicate (Ctrl+D), then delete one (Delete) and undo (Ctrl+Z).
     await node(page, agent).click({ position: { x: 8, y: 8 } });
@@ -283,7 +283,7 @@ describe('the canvas in Chromium', () => {
     const { page, errors, state } = await openNewWorkflow<ServerState>(chromium(), 'Multi deleter');
     const first = await addFromPalette(page, 'Function', 'function');
     const second = await addFromPalette(page, 'Function', 'function');
-    await page.getByRole('button', { name: 'Fit view', exact: true }).click();
+    await fitView(page);
     await clickConnect(handle(page, first, '.react-flow__handle[data-handleid="source"]'), handle(page, second, '.react-flow__handle.handle-in'));
     await expect.poll(async () => (await state()).edges.map((e) => [e.source, e.target])).toEqual([[first, second]]);
     const before = await state();

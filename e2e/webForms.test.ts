@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { chromiumPerSuite } from './support/browser.js';
-import { addAgent, addFromPalette } from './support/editing.js';
+import { addAgent, addFromPalette, fitView } from './support/editing.js';
 import { as, signUp, type TestUser } from './support/session.js';
 import { newWorkflow, openNewWorkflow } from './support/workflows.js';
 
@@ -10,7 +10,7 @@ import { newWorkflow, openNewWorkflow } from './support/workflows.js';
  * block it adds (right of the others), which can leave an earlier one (the starter) outside the view.
  */
 async function panelOf(page: Page, blockId: string) {
-  await page.getByRole('button', { name: 'Fit view', exact: true }).click();
+  await fitView(page);
   await page.locator(`.react-flow__node[data-id="${blockId}"]`).click();
   const panel = page.getByRole('region', { name: 'Block', exact: true });
   await panel.waitFor();

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chromiumPerSuite } from './support/browser.js';
-import { addFromPalette } from './support/editing.js';
+import { addFromPalette, fitView } from './support/editing.js';
 import { openNewWorkflow } from './support/workflows.js';
 
 type Placed = { blocks: Record<string, { type: string; position: { x: number; y: number }; data: { parentId?: string; width?: number } }> };
@@ -33,7 +33,7 @@ describe('walkthrough warts in Chromium', () => {
     const second = await addFromPalette(page, 'Function', 'function');
     await expect.poll(() => at(second)).toEqual({ x: start.x + 720, y: start.y });
     // The starter selected: right of it is taken, and so is the row that far; the next free spot on the way.
-    await page.getByRole('button', { name: 'Fit view', exact: true }).click();
+    await fitView(page);
     await page.locator(`.react-flow__node[data-id="${starter}"]`).click({ position: { x: 8, y: 8 } });
     const third = await addFromPalette(page, 'Condition', 'condition');
     // Right of the starter is taken (the agent), and so is the row that far: below the taken spot.
@@ -45,7 +45,7 @@ describe('walkthrough warts in Chromium', () => {
     const { page, errors, state } = await openNewWorkflow<Placed>(chromium(), 'Loop adder');
     const block = async (id: string) => (await state()).blocks[id];
     const select = async (selector: string) => {
-      await page.getByRole('button', { name: 'Fit view', exact: true }).click();
+      await fitView(page);
       await page.locator(selector).click({ position: { x: 8, y: 8 } });
     };
     const loop = await addFromPalette(page, 'Loop', 'loop');
@@ -76,7 +76,7 @@ describe('walkthrough warts in Chromium', () => {
     const webhook = await addFromPalette(page, 'Webhook', 'webhook');
     await expect.poll(async () => (await block(webhook))?.type).toBe('webhook');
     expect((await block(webhook))?.data.parentId).toBeUndefined();
-    await page.getByRole('button', { name: 'Fit view', exact: true }).click();
+    await fitView(page);
     await page.screenshot({ path: path.join(tmpdir(), 'weft-click-add-loop.png') });
     expect(errors).toEqual([]);
   });

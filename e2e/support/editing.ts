@@ -23,6 +23,28 @@ export async function drag(page: Page, node: Locator, by: { x: number; y: number
   await page.mouse.up();
 }
 
+/**
+ * Clicks Fit view and waits until the view stops moving (its transform read the same twice, 100 ms
+ * apart): the fit animates, and a click on a block while the view still moves under the pointer may
+ * land beside it on a loaded machine.
+ */
+export async function fitView(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Fit view', exact: true }).click();
+  const viewport = page.locator('.react-flow__viewport');
+  let last: string | null = null;
+  await expect
+    .poll(
+      async () => {
+        const now = await viewport.getAttribute('style');
+        const steady = now === last;
+        last = now;
+        return steady;
+      },
+      { timeout: 30_000, interval: 100 },
+    )
+    .toBe(true);
+}
+
 /** Adds a block by clicking its palette entry (it lands right of the selected or right-most block, on no other block, panned into view) and answers its id. */
 export async function addFromPalette(page: Page, name: string, type: string): Promise<string> {
   const before = new Set(await page.locator(`.react-flow__node.block-${type}`).evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-id'))));
