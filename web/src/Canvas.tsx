@@ -43,6 +43,7 @@ import { RunStreamChoice, selectedOutputs, streamableBlocks, type StreamableBloc
 import { blockStatuses, inputFields } from './run/runState';
 import { RunStatusContext } from './run/RunStatusContext';
 import { useRun } from './run/useRun';
+import { isTypingIn } from './shell/keys';
 import { PaneToggle } from './shell/PaneToggle';
 import { PanelResizer } from './shell/PanelResizer';
 import { endPanelShowing, showPanelForNow, toggleLayout, useLayout } from './shell/useLayout';
@@ -96,9 +97,6 @@ const FLOW_CHROME = (
 /** The layout's toggles: one function each for every render, so the memoised palette is not drawn again. */
 const togglePalette = () => toggleLayout('paletteOpen');
 const togglePanel = () => toggleLayout('panelOpen');
-
-const typing = (target: EventTarget | null) =>
-  target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || target.closest('.cm-editor') !== null);
 
 /** A plain click on a block (no multi-select key) shows the side panel with its form, even if it was closed (for now: showPanelForNow). */
 const showPanelOnClick = (e: { ctrlKey: boolean; metaKey: boolean; shiftKey: boolean }) => {
@@ -518,7 +516,7 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
   // delete is React Flow's Backspace/Delete; the sidebar's Ctrl+\ is the app's (App.tsx).
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey) || typing(e.target)) return;
+      if (!(e.ctrlKey || e.metaKey) || isTypingIn(e.target)) return;
       const key = e.key.toLowerCase();
       const a = actions.current;
       if (key === 'z' && !e.shiftKey) {
