@@ -124,6 +124,9 @@ function statusOf(result: RunResult): ExecutionStatus {
 }
 
 /** What a run event stores for readers and publishes (large logs stay in block_logs). */
+/** The event key of a run's end. */
+const RUN_COMPLETED_KEY = 'run:completed';
+
 function eventData(event: RunEvent): { key: string; type: string; data: Record<string, unknown> } {
   switch (event.type) {
     case 'runStarted':
@@ -137,7 +140,7 @@ function eventData(event: RunEvent): { key: string; type: string; data: Record<s
       return { key: doneKey(event.log), type: event.type, data: { executionId: event.executionId, ...event.log } };
     case 'runCompleted': {
       const { logs: _logs, ...result } = event.result;
-      return { key: 'run:completed', type: event.type, data: { executionId: event.executionId, workflowId: event.workflowId, status: statusOf(event.result), ...result } };
+      return { key: RUN_COMPLETED_KEY, type: event.type, data: { executionId: event.executionId, workflowId: event.workflowId, status: statusOf(event.result), ...result } };
     }
     default: {
       const never: never = event;
@@ -270,6 +273,8 @@ async function openRunBatch(trx: Transaction<RunnerDB>, instance: string, execut
   // The batch's keys, and for an end the keys of the block logs it carries (those written before are not written again).
   const keys = new Set(mine.map((e) => eventData(e).key));
   for (const e of mine) if (e.type === 'runCompleted') for (const l of e.result.logs) keys.add(doneKey(l));
+  // Whether the run has ended: what a worker reports after that (a cancel that did not wait for it) is not recorded.
+  keys.add(RUN_COMPLETED_KEY);
   const seen = new Set((await trx.selectFrom('run_events').select('event_key').where('execution_id', '=', executionId).where('event_key', 'in', [...keys]).execute()).map((r) => r.event_key));
   return { executionId, subject: `${instance}.runner.run.${executionId}`, row, savedSeq: row.last_seq, seq: row.last_seq, seen, rows: [], now: new Date() };
 }
@@ -278,6 +283,10 @@ async function applyRunEvent(trx: Transaction<RunnerDB>, run: RunBatch, event: R
   const { key, type, data } = eventData(event);
   const { executionId, subject, row, now } = run;
   if (run.seen.has(key)) return false;
+  // The run's end is its last event (a reader's stream ends with it): a block event the workflow
+  // reports after an end recorded without it (the cancel API's, when the workflow was slow to stop)
+  // changes nothing, as the workflow's own end does not.
+  if (run.seen.has(RUN_COMPLETED_KEY)) return false;
   run.seen.add(key);
   const append = (eventKey: string, eventType: string, eventPayload: Record<string, unknown>) => {
     run.seq += 1;
