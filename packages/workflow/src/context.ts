@@ -3,6 +3,8 @@ import type { BlockState, Edge, Position } from './model/state.js';
 /** What a new block takes from its catalogue definition (a structural subset of `@weft/catalog`'s BlockConfig). */
 type BlockDefinition = {
   name?: string;
+  /** The catalogue's category; blocks of `triggers` (and the starter) never go inside a loop or parallel. */
+  category?: string;
   subBlocks: ReadonlyArray<{ readonly id: string; readonly type: string; readonly defaultValue?: unknown }>;
   outputs: Readonly<Record<string, unknown>>;
 };

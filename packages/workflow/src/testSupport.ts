@@ -19,6 +19,8 @@ const definitions: Record<string, BlockDefinition> = {
     ],
     outputs: { input: 'any' },
   },
+  schedule: { name: 'Schedule', category: 'triggers', subBlocks: [{ id: 'scheduleType', type: 'dropdown', defaultValue: 'daily' }], outputs: {} },
+  webhook: { name: 'Webhook', category: 'triggers', subBlocks: [{ id: 'webhookPath', type: 'short-input' }], outputs: {} },
   function: { subBlocks: [{ id: 'code', type: 'code', defaultValue: '' }], outputs: { result: 'any', stdout: 'string' } },
   condition: { subBlocks: [{ id: 'conditions', type: 'condition-input' }], outputs: { conditionResult: 'boolean', selectedConditionId: 'string' } },
   agent: {

@@ -6,6 +6,7 @@ import { deepCopy } from '../model/graph.js';
 import type { BlockData, BlockState, Position, SubBlockState, WorkflowGraph } from '../model/state.js';
 import { requireBlock, requireFreeBlockId } from './guards.js';
 import { refuseAnotherStarter } from './oneStarter.js';
+import { refuseNestedTrigger } from './topLevelTriggers.js';
 
 /** Loop and parallel are containers with no catalogue definition (§4 Add block). */
 const CONTAINER_TYPES: ReadonlySet<string> = new Set(['loop', 'parallel']);
@@ -77,6 +78,7 @@ function decideAddBlock(graph: WorkflowGraph, command: CommandOf<'addBlock'>, ct
     data.extent = 'parent';
   }
   const name = command.name ?? defaultName(graph, command.blockType, ctx);
+  refuseNestedTrigger(id, { type: command.blockType, name, parentId }, ctx, command.parentId === undefined ? 'data.parentId' : 'parentId');
   const block = withGiven(createBlock(ctx, { id, type: command.blockType, name, position: command.position, data }), command);
   return [{ type: 'blockAdded', at: ctx.now, block }];
 }
@@ -95,6 +97,8 @@ function decideDuplicateBlock(
 ): WorkflowEvent[] {
   const source = requireBlock(graph, command.id);
   refuseAnotherStarter(graph, source.type);
+  // A trigger nested before the rule stays where it is, but is not copied into its container.
+  refuseNestedTrigger(source.id, { type: source.type, name: source.name, parentId: source.data.parentId }, ctx, 'id');
   const id = requireFreeBlockId(graph, command.newId ?? ctx.newId());
   const block: BlockState = {
     ...deepCopy(source),

@@ -8,6 +8,7 @@ import { CONTAINER_SIZE } from '../model/subflows.js';
 import { CONTAINER_TYPES } from './addBlock.decide.js';
 import { requireBlock } from './guards.js';
 import { blockReferenceRewrites } from './references.js';
+import { refuseNestedTrigger } from './topLevelTriggers.js';
 
 /** The sub-block cleared when a block leaves or re-enters advanced mode (§4). */
 const MEMORIES = 'memories';
@@ -21,6 +22,7 @@ function decideSetParent(graph: WorkflowGraph, command: CommandOf<'setParent'>, 
     if (descendantsAndSelf(graph.blocks, block.id).includes(command.parentId)) {
       throw new WorkflowError('validation', 'Cannot set parent: a block cannot be nested inside itself');
     }
+    refuseNestedTrigger(block.id, { type: block.type, name: block.name, parentId: command.parentId }, ctx);
   }
   const extent = command.parentId === null ? null : (command.extent ?? 'parent');
   return [{ type: 'blockParentSet', at: ctx.now, id: block.id, parentId: command.parentId, extent }];

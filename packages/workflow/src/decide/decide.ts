@@ -21,6 +21,7 @@ import { decideHistory } from './history.decide.js';
 import { decideUpdateLoop, decideUpdateParallel } from './subflows.decide.js';
 import { decideVariable } from './variables.decide.js';
 import { describeStarters, extraStarters } from './oneStarter.js';
+import { firstNestedTrigger } from './topLevelTriggers.js';
 
 type DeploymentCommand = CommandOf<'setDeployed' | 'setNeedsRedeployment' | 'setWebhookActive'>;
 
@@ -55,6 +56,9 @@ function decideDeployment(command: DeploymentCommand, ctx: DecideContext): Workf
 function decideReplaceState(state: WorkflowState, command: CommandOf<'replaceState'>, ctx: DecideContext): WorkflowEvent[] {
   const starters = extraStarters(state, command.blocks, ctx.copiedState);
   if (starters !== undefined) throw new WorkflowError('validation', `Invalid command: blocks: ${describeStarters(starters)}`);
+  const placed = Object.fromEntries(Object.entries(command.blocks).map(([id, b]) => [id, { type: b.type, name: b.name, parentId: b.data.parentId }]));
+  const nested = firstNestedTrigger(state, placed, ctx, ctx.copiedState);
+  if (nested !== undefined) throw new WorkflowError('validation', `Invalid command: blocks.${nested.id}.data.parentId: ${nested.reason}`);
   const graph = graphWith(structuredClone(command.blocks), structuredClone(command.edges));
   return [{ type: 'stateReplaced', at: ctx.now, blocks: graph.blocks, edges: graph.edges }];
 }

@@ -2,6 +2,7 @@ import type { CommandOf } from '../commands.js';
 import type { DecideContext } from '../context.js';
 import { createBlock } from '../decide/addBlock.decide.js';
 import { describeStarters, extraStarters } from '../decide/oneStarter.js';
+import { firstNestedTrigger } from '../decide/topLevelTriggers.js';
 import { WorkflowError } from '../errors.js';
 import type { WorkflowEvent } from '../events.js';
 import { graphWith, setValue } from '../model/graph.js';
@@ -92,6 +93,11 @@ function decideImportYaml(state: WorkflowState, command: CommandOf<'importYaml'>
     // Named at the first starter past the one a workflow may have.
     const second = starters[1]?.id ?? '';
     throw new WorkflowError('validation', `Invalid YAML at line ${parsed.lineOf(['blocks', second, 'type'])}: ${describeStarters(starters)} (blocks.${second}.type)`);
+  }
+  // Refused like any other bad block of the document (line and field named), never lifted out silently.
+  const nested = firstNestedTrigger(state, parsed.workflow.blocks, ctx);
+  if (nested !== undefined) {
+    throw new WorkflowError('validation', `Invalid YAML at line ${parsed.lineOf(['blocks', nested.id, 'parentId'])}: ${nested.reason} (blocks.${nested.id}.parentId)`);
   }
   const graph = graphFromYaml(parsed, ctx, command.applyAutoLayout ?? false);
   const previous = graphOf(state);
