@@ -150,6 +150,11 @@ describe('the web app’s pages in Chromium', () => {
     await page.goto(new URL(`/?workflow=${workflowId}`, page.url()).toString());
     await toast('You do not have permission to access these variables').waitFor({ timeout: 15_000 });
     await page.unroute(state);
+    // 401 is told the same way (spec 000 §7: 401 or 403 means no permission).
+    await page.route(state, (route) => route.fulfill(answer(401, 'Sign in first')));
+    await page.reload();
+    await toast('You do not have permission to access these variables').waitFor({ timeout: 15_000 });
+    await page.unroute(state);
     await page.route(state, (route) => route.fulfill(answer(500, 'the editor is down')));
     await page.reload();
     await toast('Failed to load workflow variables: Internal Server Error').waitFor({ timeout: 15_000 });

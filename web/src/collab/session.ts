@@ -85,11 +85,11 @@ function statusTextOf(error: unknown): string | undefined {
 /**
  * What the user is told when the workflow's state does not load. The variables come with the state,
  * so this is spec 000 §8's variable load failure: 'You do not have permission to access these
- * variables' on a 403, else `Failed to load workflow variables: {statusText}`.
+ * variables' on a 401 or 403 (spec 000 §6/§7: either means no permission), else `Failed to load workflow variables: {statusText}`.
  */
 export function unloadedMessage(error: unknown): string {
   const status = typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined;
-  if (status === 403) return 'You do not have permission to access these variables';
+  if (status === 401 || status === 403) return 'You do not have permission to access these variables';
   return `Failed to load workflow variables: ${statusTextOf(error) || describe(error)}`;
 }
 

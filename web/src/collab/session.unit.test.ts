@@ -273,6 +273,7 @@ describe('a workflow session', () => {
     expect(session.snapshot()).toMatchObject({ status: 'failed', message: 'No access', loadError: failure });
     // The variables come with the state: their load failure is told in the spec's words.
     expect(unloadedMessage(failure)).toBe('You do not have permission to access these variables');
+    expect(unloadedMessage(Object.assign(new Error('Sign in'), { status: 401, statusText: 'Unauthorized' }))).toBe('You do not have permission to access these variables');
     expect(unloadedMessage(Object.assign(new Error('boom'), { status: 502, statusText: 'Bad Gateway' }))).toBe('Failed to load workflow variables: Bad Gateway');
     expect(unloadedMessage(new TypeError('Failed to fetch'))).toBe('Failed to load workflow variables: Failed to fetch');
   });
