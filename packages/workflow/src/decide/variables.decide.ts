@@ -2,7 +2,7 @@ import type { CommandOf } from '../commands.js';
 import type { DecideContext } from '../context.js';
 import { WorkflowError } from '../errors.js';
 import type { WorkflowEvent } from '../events.js';
-import { defaultVariableName, makeVariable, uniqueVariableName } from '../model/variables.js';
+import { defaultVariableName, keptVariableName, makeVariable, uniqueVariableName } from '../model/variables.js';
 import type { Variable, WorkflowState } from '../model/state.js';
 import { variableReferenceRewrites } from './references.js';
 
@@ -19,16 +19,37 @@ function requireFreeVariableId(state: WorkflowState, id: string): string {
   return id;
 }
 
-/** The §5 naming rules: default `variableN`, then ' (n)' against the others. */
-function variableName(name: string, others: readonly Variable[]): string {
+/** The §5 naming rules for an added variable: default `variableN`, then ' (n)' against the others. */
+function addedVariableName(name: string, others: readonly Variable[]): string {
   return uniqueVariableName(defaultVariableName(name, others), others);
+}
+
+/** A rename keeps the name typed (`variable9` too; empty gets the next `variableN`), deduped against the others. */
+function renamedVariableName(name: string, others: readonly Variable[]): string {
+  return uniqueVariableName(keptVariableName(name, others), others);
+}
+
+/**
+ * A saved list (§7 POST …/variables, a duplicate's copy) keeps its names, so `<variable.variable3>`
+ * still resolves; an empty name takes the next `variableN` free in the whole list, a repeat is deduped.
+ */
+function savedVariables(inputs: CommandOf<'replaceVariables'>['variables'], workflowId: string, newId: () => string): Record<string, Variable> {
+  const variables: Record<string, Variable> = {};
+  const named = inputs.filter((input) => input.name.trim() !== '');
+  for (const input of inputs) {
+    const id = input.id ?? newId();
+    const placed = Object.values(variables);
+    const name = uniqueVariableName(keptVariableName(input.name, [...named, ...placed]), placed);
+    variables[id] = makeVariable({ id, workflowId, name, type: input.type, value: input.value });
+  }
+  return variables;
 }
 
 function decideUpdateVariable(state: WorkflowState, command: CommandOf<'updateVariable'>, at: number): WorkflowEvent[] {
   const current = requireVariable(state, command.id);
   const others = Object.values(state.variables).filter((v) => v.id !== current.id);
   const renamed = command.name !== undefined && command.name !== current.name;
-  const name = renamed ? variableName(command.name ?? '', others) : current.name;
+  const name = renamed ? renamedVariableName(command.name ?? '', others) : current.name;
   const variable = makeVariable({
     ...current,
     name,
@@ -47,7 +68,7 @@ function decideVariable(state: WorkflowState, command: VariableCommand, ctx: Dec
   switch (command.type) {
     case 'addVariable': {
       const id = requireFreeVariableId(state, command.id ?? ctx.newId());
-      const name = variableName(command.name, all);
+      const name = addedVariableName(command.name, all);
       const variable = makeVariable({ id, workflowId, name, type: command.variableType, value: command.value });
       return [{ type: 'variableAdded', at, variable }];
     }
@@ -63,15 +84,8 @@ function decideVariable(state: WorkflowState, command: VariableCommand, ctx: Dec
       const variable = makeVariable({ ...structuredClone(source), id, name });
       return [{ type: 'variableDuplicated', at, sourceId: source.id, variable }];
     }
-    case 'replaceVariables': {
-      const variables: Record<string, Variable> = {};
-      for (const input of command.variables) {
-        const id = input.id ?? ctx.newId();
-        const name = variableName(input.name, Object.values(variables));
-        variables[id] = makeVariable({ id, workflowId, name, type: input.type, value: input.value });
-      }
-      return [{ type: 'variablesReplaced', at, variables }];
-    }
+    case 'replaceVariables':
+      return [{ type: 'variablesReplaced', at, variables: savedVariables(command.variables, workflowId, () => ctx.newId()) }];
     default: {
       const unreachable: never = command;
       return unreachable;

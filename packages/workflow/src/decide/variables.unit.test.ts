@@ -11,6 +11,12 @@ const addVar = (name: string, value: unknown = '', variableType: 'plain' | 'stri
   value,
 });
 
+/** The names a saved list (`replaceVariables`) of [id, name] pairs ends with, in its order. */
+function savedNames(...list: Array<[string, string]>): Array<string | undefined> {
+  const { state } = given(history()).when({ type: 'replaceVariables', variables: list.map(([id, name]) => ({ id, name, type: 'plain', value: '' })) });
+  return list.map(([id]) => state.variables[id]?.name);
+}
+
 describe('variable validation (§5)', () => {
   it.each([
     ['number', 'abc', 'Not a valid number'],
@@ -73,6 +79,20 @@ describe('variable names (§3, §5)', () => {
     const updated = given(base).when({ type: 'updateVariable', id: 'a', variableType: 'boolean' });
     expect(updated.state.variables['a']?.validationError).toBe('Expected "true" or "false"');
     expect(given(base).when({ type: 'deleteVariable', id: 'a' }).state.variables).toEqual({});
+  });
+
+  it('§3 a saved list keeps its names: a stored variable3 stays variable3 (the variableN rule is for adding)', () => {
+    expect(savedNames(['a', 'variable3'], ['b', 'variable1'])).toEqual(['variable3', 'variable1']);
+  });
+
+  it('§5 a saved list: an empty name becomes the next variableN free in the whole list; a repeated name is deduped', () => {
+    expect(savedNames(['a', ''], ['b', 'variable2'], ['c', 'variable2'])).toEqual(['variable3', 'variable2', 'variable2 (1)']);
+  });
+
+  it('§5 a rename keeps the name typed, variableN included, and dedupes only', () => {
+    const base = history(addVar('city', '', 'plain', 'a'), addVar('town', '', 'plain', 'b'));
+    expect(given(base).when({ type: 'updateVariable', id: 'a', name: 'variable9' }).state.variables['a']?.name).toBe('variable9');
+    expect(given(base).when({ type: 'updateVariable', id: 'a', name: 'town' }).state.variables['a']?.name).toBe('town (1)');
   });
 
   it('issue 3 Rules: replacing the variables is one event', () => {

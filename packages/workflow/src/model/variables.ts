@@ -55,15 +55,25 @@ function validateVariable(type: VariableType, value: unknown): string | undefine
 
 const DEFAULT_NAME = /^variable(\d+)$/;
 
-/** An empty or `variableN` name becomes the next free `variableN` (§5 Variable names). */
-function defaultVariableName(name: string, others: readonly Variable[]): string {
+type Named = Pick<Variable, 'name'>;
+
+/** An empty or `variableN` name becomes the next free `variableN` (§5 Variable names: the rule for adding). */
+function defaultVariableName(name: string, others: readonly Named[]): string {
   if (name.trim() !== '' && !DEFAULT_NAME.test(name)) return name;
   const numbers = others.map((v) => Number(DEFAULT_NAME.exec(v.name)?.[1] ?? 0));
   return `variable${Math.max(0, ...numbers) + 1}`;
 }
 
+/**
+ * A name the user typed or a saved list holds is kept, `variableN` too (§5's variableN rule is for
+ * adding); only an empty one becomes the next free `variableN`.
+ */
+function keptVariableName(name: string, others: readonly Named[]): string {
+  return name.trim() === '' ? defaultVariableName('', others) : name;
+}
+
 /** A name taken by another variable gets ' (1)', ' (2)'… (§5 Variable names). */
-function uniqueVariableName(name: string, others: readonly Variable[]): string {
+function uniqueVariableName(name: string, others: readonly Named[]): string {
   const taken = new Set(others.map((v) => v.name));
   let candidate = name;
   for (let n = 1; taken.has(candidate); n++) candidate = `${name} (${n})`;
@@ -78,4 +88,4 @@ function makeVariable(fields: Omit<Variable, 'validationError' | 'type'> & { typ
   return validationError === undefined ? variable : { ...variable, validationError };
 }
 
-export { normalizeVariableType, validateVariable, defaultVariableName, uniqueVariableName, makeVariable };
+export { normalizeVariableType, validateVariable, defaultVariableName, keptVariableName, uniqueVariableName, makeVariable };
