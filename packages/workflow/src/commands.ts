@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { WorkflowError } from './errors.js';
+import { normalizeParallelType } from './model/subflows.js';
 
 const id = z.string().min(1);
 /** Most blocks one removeBlock may name in `ids` (a select-all delete of a large workflow fits). */
@@ -21,7 +22,8 @@ const blockDataSchema = z.looseObject({
   count: z.number().optional(),
   collection: z.unknown().optional(),
   loopType: z.enum(['for', 'forEach']).optional(),
-  parallelType: z.enum(['collection', 'count']).optional(),
+  /** §3 Parallel: anything but count is read as collection, as updateParallel reads it. */
+  parallelType: z.string().transform(normalizeParallelType).optional(),
 });
 
 /** A whole block as the spec's state sync sends it; flags take their §3 defaults. */

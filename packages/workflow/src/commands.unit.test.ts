@@ -34,4 +34,13 @@ describe('commandSchema', () => {
     expect(() => parseCommand({ type: 'setSubBlockValue', id: 'f', subBlockId: '', value: 1 })).toThrowError(/^Invalid command: subBlockId: /);
     expect(parseCommand({ ...paste, values: { code: 'return 1' } })).toEqual({ ...paste, values: { code: 'return 1' } });
   });
+
+  it('§3 Parallel: a block data parallelType other than count is accepted and read as collection', () => {
+    const add = parseCommand({ type: 'addBlock', blockType: 'parallel', position: { x: 0, y: 0 }, data: { parallelType: 'round-robin' } });
+    expect(add).toMatchObject({ data: { parallelType: 'collection' } });
+    const block = { id: 'p', type: 'parallel', name: 'Parallel 1', position: { x: 0, y: 0 } };
+    const save = parseCommand({ type: 'replaceState', blocks: { p: { ...block, data: { parallelType: 'Count' } } }, edges: [] });
+    expect(save).toMatchObject({ blocks: { p: { data: { parallelType: 'collection' } } } });
+    expect(parseCommand({ type: 'replaceState', blocks: { p: { ...block, data: { parallelType: 'count' } } }, edges: [] })).toMatchObject({ blocks: { p: { data: { parallelType: 'count' } } } });
+  });
 });
