@@ -95,7 +95,7 @@ export async function runCopilotTool(deps: { ports: Ports; store: ChatStore }, s
     case 'get_blocks_metadata': {
       const ids = call.arguments.blockIds;
       if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) {
-        return { success: false, error: 'Get block metadata failed: 400 Bad Request (blockIds must be an array of block type ids)' };
+        return { success: false, error: 'Get block metadata failed: 400 Bad Request', hint: 'blockIds must be an array of block type ids' };
       }
       try {
         return { success: true, data: getBlocksMetadata(ids) };

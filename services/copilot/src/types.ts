@@ -43,6 +43,8 @@ export interface ToolOutcome {
   success: boolean;
   data?: unknown;
   error?: string;
+  /** How to call the tool right, for the model, kept apart from `error` (whose words are the spec's). */
+  hint?: string;
   checkpointId?: string;
   proposalId?: string;
 }

@@ -2,6 +2,7 @@ import { ActivityCancellationType, ActivityFailure, ApplicationFailure, Cancella
 import type { ModelActivities, ModelCancelledDetails, ModelMessage, ModelToolDefinition } from '@weft/contracts';
 import type { CopilotActivities } from '../activities/index.js';
 import type { ChatMessage, TurnArgs, TurnResult } from '../types.js';
+import { toolResultContent } from '../toolContent.js';
 
 /** Model rounds in one turn; after the last, the turn ends with what the model said so far. */
 export const COPILOT_MAX_ITERATIONS = 10;
@@ -98,7 +99,7 @@ export async function copilotTurn(args: TurnArgs, queues: TurnQueues): Promise<T
           copilot.runTool({ turnId: args.turnId, chatId: args.chatId, workflowId: args.workflowId, actorId: args.actorId, propose: args.propose }, call),
         );
         const state = outcome.success ? 'completed' : 'error';
-        const content = JSON.stringify(outcome.success ? { success: true, data: outcome.data } : { success: false, error: outcome.error });
+        const content = toolResultContent(outcome);
         messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
         added.push({ role: 'tool', content, tool: { toolCallId: call.id, name: call.name, state } });
         result.toolCalls.push({ id: call.id, name: call.name, state, ...(outcome.error ? { error: outcome.error } : {}) });
