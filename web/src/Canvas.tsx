@@ -327,8 +327,8 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
 
   const remove = (nodeIds: string[], edgeIds: string[]) => {
     const gone = new Set(nodeIds);
-    // Every selected block in ONE removeBlock (one blockRemoved event), so one undo brings them all back;
-    // a block inside a selected container goes with it.
+    // Every selected block in ONE removeBlock, and the selected edges between blocks that stay, in one
+    // edit (one request, one undo step); a block inside a selected container goes with it.
     const blocks = nodeIds.filter((id) => state?.blocks[id] && !(state.blocks[id]?.data.parentId && gone.has(state.blocks[id]?.data.parentId ?? '')));
     const removeBlocks: Command[] = blocks.length > 1 ? [{ type: 'removeBlock', ids: blocks }] : blocks.map((id) => ({ type: 'removeBlock', id }));
     const commands: Command[] = [
@@ -361,7 +361,7 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
     const base = parent ? absolutePosition(state, parent) : { x: 0, y: 0 };
     edit([
       // A container grows to hold the block (and the containers around it), before the block is added:
-      // each command is its own undo step, and the first Undo takes the block away.
+      // one edit (one request, so one undo step): one Undo takes the block away and the containers back to their size.
       ...growCommands(state, parent, { ...spot, width: size?.width ?? FOOTPRINT.width, height }),
       {
         type: 'addBlock',

@@ -6,43 +6,53 @@ type ValueChange = { blockId: string; subBlockId: string; value: unknown };
 /** The graph before an import, kept when the import asked for a checkpoint. */
 type Checkpoint = { blocks: Record<string, BlockState>; edges: Edge[] };
 
-/** Events that change the graph and push one history entry each. */
-type GraphEvent =
-  | { type: 'blockAdded'; at: number; block: BlockState }
-  | { type: 'blockMoved'; at: number; id: string; position: Position }
-  | { type: 'blockResized'; at: number; id: string; width: number; height: number }
-  | { type: 'blockParentSet'; at: number; id: string; parentId: string | null; extent: 'parent' | null }
-  | { type: 'blockRemoved'; at: number; id: string; blockIds: string[]; edgeIds: string[] }
-  | { type: 'edgeAdded'; at: number; edge: Edge }
-  | { type: 'edgeRemoved'; at: number; id: string }
-  | { type: 'blockEnabledToggled'; at: number; id: string; enabled: boolean }
-  | { type: 'blockHandlesToggled'; at: number; id: string; horizontalHandles: boolean }
-  | { type: 'blockWideSet'; at: number; id: string; isWide: boolean }
-  | { type: 'blockAdvancedModeSet'; at: number; id: string; advancedMode: boolean; clearedMemories: boolean }
-  | { type: 'blockDuplicated'; at: number; sourceId: string; block: BlockState }
-  | { type: 'blockRenamed'; at: number; id: string; name: string; rewrites: ValueChange[] }
-  | { type: 'subBlockValueSet'; at: number; id: string; subBlockId: string; subBlockType: string; value: unknown }
-  /** A value set by the user with the selectors depending on it emptied: one edit, one history entry. */
-  | { type: 'subBlockValueSetAndCleared'; at: number; id: string; subBlockId: string; subBlockType: string; value: unknown; cleared: string[] }
-  | { type: 'loopUpdated'; at: number; id: string; iterations?: number; loopType?: LoopType; forEachItems?: unknown }
-  | {
-      type: 'parallelUpdated';
-      at: number;
-      id: string;
-      count?: number;
-      distribution?: unknown;
-      parallelType?: ParallelType;
-    }
-  | { type: 'workflowCleared'; at: number }
-  | {
-      type: 'yamlImported';
-      at: number;
-      blocks: Record<string, BlockState>;
-      edges: Edge[];
-      description?: string;
-      checkpoint?: Checkpoint;
-    }
-  | { type: 'stateReplaced'; at: number; blocks: Record<string, BlockState>; edges: Edge[] };
+/**
+ * Marks a graph event that belongs to the same user action (the same request's batch of commands)
+ * as the graph event before it in the stream: it changes the history entry that event pushed instead
+ * of pushing its own, so one undo takes the whole action back. Absent on every event stored before
+ * it existed, which fold as they always did (one entry each).
+ */
+type StepMark = { joinsStep?: true };
+
+/** Events that change the graph; each pushes one history entry, or joins the one before (`joinsStep`). */
+type GraphEvent = StepMark &
+  (
+    | { type: 'blockAdded'; at: number; block: BlockState }
+    | { type: 'blockMoved'; at: number; id: string; position: Position }
+    | { type: 'blockResized'; at: number; id: string; width: number; height: number }
+    | { type: 'blockParentSet'; at: number; id: string; parentId: string | null; extent: 'parent' | null }
+    | { type: 'blockRemoved'; at: number; id: string; blockIds: string[]; edgeIds: string[] }
+    | { type: 'edgeAdded'; at: number; edge: Edge }
+    | { type: 'edgeRemoved'; at: number; id: string }
+    | { type: 'blockEnabledToggled'; at: number; id: string; enabled: boolean }
+    | { type: 'blockHandlesToggled'; at: number; id: string; horizontalHandles: boolean }
+    | { type: 'blockWideSet'; at: number; id: string; isWide: boolean }
+    | { type: 'blockAdvancedModeSet'; at: number; id: string; advancedMode: boolean; clearedMemories: boolean }
+    | { type: 'blockDuplicated'; at: number; sourceId: string; block: BlockState }
+    | { type: 'blockRenamed'; at: number; id: string; name: string; rewrites: ValueChange[] }
+    | { type: 'subBlockValueSet'; at: number; id: string; subBlockId: string; subBlockType: string; value: unknown }
+    /** A value set by the user with the selectors depending on it emptied: one edit, one history entry. */
+    | { type: 'subBlockValueSetAndCleared'; at: number; id: string; subBlockId: string; subBlockType: string; value: unknown; cleared: string[] }
+    | { type: 'loopUpdated'; at: number; id: string; iterations?: number; loopType?: LoopType; forEachItems?: unknown }
+    | {
+        type: 'parallelUpdated';
+        at: number;
+        id: string;
+        count?: number;
+        distribution?: unknown;
+        parallelType?: ParallelType;
+      }
+    | { type: 'workflowCleared'; at: number }
+    | {
+        type: 'yamlImported';
+        at: number;
+        blocks: Record<string, BlockState>;
+        edges: Edge[];
+        description?: string;
+        checkpoint?: Checkpoint;
+      }
+    | { type: 'stateReplaced'; at: number; blocks: Record<string, BlockState>; edges: Edge[] }
+  );
 
 /** Events about history, deployment and variables; they do not push history. */
 type OtherEvent =
@@ -130,5 +140,5 @@ function isGraphEvent(event: { type: string }): event is GraphEvent {
   return Object.hasOwn(KNOWN_EVENT_TYPES, event.type) && KNOWN_EVENT_TYPES[event.type as WorkflowEventType] === 'graph';
 }
 
-export type { ValueChange, Checkpoint, GraphEvent, GraphEventType, OtherEvent, WorkflowEvent, WorkflowEventType };
+export type { ValueChange, Checkpoint, StepMark, GraphEvent, GraphEventType, OtherEvent, WorkflowEvent, WorkflowEventType };
 export { KNOWN_EVENT_TYPES, isKnownEvent, isGraphEvent };

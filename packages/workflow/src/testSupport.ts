@@ -80,12 +80,15 @@ function started(): WorkflowEvent[] {
   return startWorkflow(testContext({ now: 500 }), 'start');
 }
 
-/** Events that create a started workflow and then apply the commands. */
+/** Events that create a started workflow and then apply the commands, each as a request of its own (one undo step each). */
 function history(...commands: Command[]): WorkflowEvent[] {
-  const base = started();
-  const outcome = given(base).when(commands, { now: 900 });
-  if (outcome.error !== undefined) throw outcome.error;
-  return [...base, ...outcome.events];
+  const events = started();
+  for (const command of commands) {
+    const outcome = given(events).when(command, { now: 900 });
+    if (outcome.error !== undefined) throw outcome.error;
+    events.push(...outcome.events);
+  }
+  return events;
 }
 
 const ids = ['start', 'a', 'b', 'c', 'd'];

@@ -345,6 +345,30 @@ describe('a workflow session', () => {
     expect(session.snapshot().state).toEqual(server.state());
     expect(server.log.map((e) => e.type)).toEqual(['workflowStarted', 'blockMoved', 'undone']);
   });
+
+  it("sends a paste's blocks and edges as one request, which one undo takes back whole, here and on the server; another browser's edit before it stays", async () => {
+    const server = fakeServer();
+    const requests: Command[][] = [];
+    const session = await started(server, { ...server.transport, send: (request) => (requests.push(request.commands), server.transport.send(request)) });
+    session.receiveLive(server.remote([{ type: 'moveBlock', id: STARTER, position: { x: 5, y: 5 } }]));
+    expect(session.version()).toBe(2);
+    const before = session.snapshot().state;
+    session.edit([
+      { type: 'addBlock', id: 'a1', blockType: 'agent', position: { x: 0, y: 0 } },
+      { type: 'addBlock', id: 'a2', blockType: 'agent', position: { x: 300, y: 0 } },
+      { type: 'addEdge', id: 'e1', source: 'a1', target: 'a2' },
+    ]);
+    await settled(session);
+    session.edit([{ type: 'undo' }]);
+    // Optimistically at once: both blocks and the edge gone, the other browser's move kept.
+    expect(session.snapshot().state.blocks).toEqual(before.blocks);
+    expect(session.snapshot().state.edges).toEqual([]);
+    await settled(session);
+    expect(session.snapshot().state).toEqual(server.state());
+    expect(server.state().blocks[STARTER]?.position).toEqual({ x: 5, y: 5 });
+    expect(server.log.map((e) => e.type)).toEqual(['workflowStarted', 'blockMoved', 'blockAdded', 'blockAdded', 'edgeAdded', 'undone']);
+    expect(requests.map((commands) => commands.map((c) => c.type))).toEqual([['addBlock', 'addBlock', 'addEdge'], ['undo']]);
+  });
 });
 
 describe('an event type this bundle does not know (a newer Weft is deployed)', () => {

@@ -1,7 +1,7 @@
 import type { Command, CommandOf } from '../commands.js';
 import type { DecideContext } from '../context.js';
 import { WorkflowError } from '../errors.js';
-import type { WorkflowEvent } from '../events.js';
+import { isGraphEvent, type WorkflowEvent } from '../events.js';
 import { evolve } from '../evolve/evolve.js';
 import { graphWith } from '../model/graph.js';
 import type { WorkflowState } from '../model/state.js';
@@ -123,19 +123,35 @@ function decide(state: WorkflowState, command: Command, ctx: DecideContext): Wor
   }
 }
 
-/** Decide a batch atomically: each command sees the previous ones' effects; one refusal refuses all. */
+/** Whether the history step a batch's graph events join stays open after this event: a new edit opens it, moving through history closes it. */
+function stepOpenAfter(event: WorkflowEvent, open: boolean): boolean {
+  if (isGraphEvent(event) || event.type === 'revertedToDeployed') return true;
+  return event.type === 'undone' || event.type === 'redone' || event.type === 'historyReverted' || event.type === 'workflowStarted' ? false : open;
+}
+
+/**
+ * Decide a batch atomically: each command sees the previous ones' effects; one refusal refuses all.
+ * A batch is one user action (a paste of blocks and edges, a drop that grows containers and adds a
+ * block, a delete of blocks and edges), so it is one undo step: every graph event after the batch's
+ * first edit is marked `joinsStep`. The batch's events are stored one after another, so no other
+ * editor's edit can fall inside the step and be undone with it.
+ */
 function decideBatch(state: WorkflowState, commands: readonly Command[], ctx: DecideContext): WorkflowEvent[] {
   return decideAndApply(state, commands, ctx).events;
 }
 
-/** Like decideBatch, and also answers the state the events lead to (folded once, not again by the caller). */
+/** Like decideBatch (one undo step per batch), and also answers the state the events lead to (folded once, not again by the caller). */
 function decideAndApply(state: WorkflowState, commands: readonly Command[], ctx: DecideContext): { events: WorkflowEvent[]; state: WorkflowState } {
   const events: WorkflowEvent[] = [];
   let current = state;
+  let stepOpen = false;
   for (const command of commands) {
-    const decided = decide(current, command, ctx);
-    current = decided.reduce(evolve, current);
-    events.push(...decided);
+    for (const decided of decide(current, command, ctx)) {
+      const event = stepOpen && isGraphEvent(decided) ? { ...decided, joinsStep: true as const } : decided;
+      stepOpen = stepOpenAfter(event, stepOpen);
+      current = evolve(current, event);
+      events.push(event);
+    }
   }
   return { events, state: current };
 }

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Command } from '../commands.js';
 import type { DeployedState } from '../context.js';
+import type { WorkflowEvent } from '../events.js';
+import { replay } from '../evolve/evolve.js';
 import { historyView, MAX_PAST_ENTRIES } from '../model/history.js';
 import { graphOf } from '../model/state.js';
-import { given, history } from '../testSupport.js';
+import { given, history, started } from '../testSupport.js';
 
 const move = (x: number): Command => ({ type: 'moveBlock', id: 'start', position: { x, y: 0 } });
 
@@ -18,9 +20,9 @@ describe('history (§3 History entry, §4 Undo, §9)', () => {
 
   it('§9: only the last 20 past entries are kept', () => {
     const moves = Array.from({ length: 25 }, (_, i) => move(i + 1));
-    const { state } = given(history()).when(moves);
+    const { state } = given(history(...moves)).when(move(26));
     expect(state.history.past).toHaveLength(MAX_PAST_ENTRIES);
-    expect(state.history.past[0]?.state.blocks['start']?.position.x).toBe(5);
+    expect(state.history.past[0]?.state.blocks['start']?.position.x).toBe(6);
   });
 
   it('§4: undo restores the previous blocks, edges and values; redo re-applies', () => {
@@ -71,6 +73,87 @@ describe('history (§3 History entry, §4 Undo, §9)', () => {
   });
 });
 
+describe('one user action, one undo step (a request\'s batch of commands)', () => {
+  const fn = (id: string, x: number): Command => ({ type: 'addBlock', id, blockType: 'function', position: { x, y: 0 } });
+  const paste: Command[] = [fn('p1', 0), fn('p2', 300), fn('p3', 600), { type: 'addEdge', id: 'pe1', source: 'p1', target: 'p2' }, { type: 'addEdge', id: 'pe2', source: 'p2', target: 'p3' }];
+
+  it('a paste of 3 blocks and 2 edges is one entry: one undo takes all of it back, one redo brings all of it again', () => {
+    const base = history(move(10));
+    const pasted = given(base).when(paste);
+    expect(pasted.events.map((e) => ('joinsStep' in e ? e.joinsStep : undefined))).toEqual([undefined, true, true, true, true]);
+    expect(pasted.state.history.past).toHaveLength(given(base).state.history.past.length + 1);
+    expect(historyView(pasted.state.history).present.action).toBe('Add function block');
+    const undone = given([...base, ...pasted.events]).when({ type: 'undo' });
+    expect(graphOf(undone.state)).toEqual(graphOf(given(base).state));
+    const redone = given([...base, ...pasted.events, ...undone.events]).when({ type: 'redo' });
+    expect(graphOf(redone.state)).toEqual(graphOf(pasted.state));
+  });
+
+  it('a drop into nested containers (grow, grow, add) is one step labelled by the block added; undo also shrinks the containers back', () => {
+    const base = history(
+      { type: 'addBlock', id: 'outer', blockType: 'loop', position: { x: 0, y: 0 } },
+      { type: 'addBlock', id: 'inner', blockType: 'parallel', position: { x: 20, y: 40 }, parentId: 'outer' },
+    );
+    const dropped = given(base).when([
+      { type: 'growBlock', id: 'inner', minWidth: 900 },
+      { type: 'growBlock', id: 'outer', minWidth: 1_000 },
+      { type: 'addBlock', id: 'a', blockType: 'agent', position: { x: 600, y: 40 }, parentId: 'inner' },
+    ]);
+    expect(dropped.events.map((e) => e.type)).toEqual(['blockResized', 'blockResized', 'blockAdded']);
+    expect(historyView(dropped.state.history).present.action).toBe('Add agent block');
+    const undone = given([...base, ...dropped.events]).when({ type: 'undo' });
+    expect(graphOf(undone.state)).toEqual(graphOf(given(base).state));
+  });
+
+  it('a delete of blocks and a selected edge between kept blocks is one step', () => {
+    const base = history(...paste, fn('k', 900), { type: 'addEdge', id: 'ke', source: 'start', target: 'k' });
+    const removed = given(base).when([{ type: 'removeBlock', ids: ['p1', 'p2'] }, { type: 'removeEdge', id: 'ke' }]);
+    expect(removed.state.edges).toEqual([]);
+    expect(historyView(removed.state.history).present.action).toBe('Remove block');
+    const undone = given([...base, ...removed.events]).when({ type: 'undo' });
+    expect(graphOf(undone.state)).toEqual(graphOf(given(base).state));
+  });
+
+  it('an undo inside a batch closes the step: the edit after it is a step of its own', () => {
+    const { events, state } = given(history()).when([fn('a', 0), { type: 'undo' }, move(5)]);
+    expect(events.map((e) => [e.type, 'joinsStep' in e ? e.joinsStep : undefined])).toEqual([
+      ['blockAdded', undefined],
+      ['undone', undefined],
+      ['blockMoved', undefined],
+    ]);
+    expect(state.blocks['a']).toBeUndefined();
+    expect(historyView(state.history).past.map((p) => p.action)).toEqual(['Initial state']);
+  });
+
+  it("another editor's request between two of mine stays its own step: each undo takes back one request, newest first (the history is the workflow's, shared)", () => {
+    // Alice pastes, Bob moves the starter, Alice adds a block: three requests, stored in that order.
+    const alice1 = given(started()).when(paste, { now: 1_000 });
+    const bob = given([...started(), ...alice1.events]).when(move(77), { now: 1_001 });
+    const alice2 = given([...started(), ...alice1.events, ...bob.events]).when(fn('a', 0), { now: 1_002 });
+    const log: WorkflowEvent[] = [...started(), ...alice1.events, ...bob.events, ...alice2.events];
+    expect(historyView(replay(log).history).past.map((p) => p.action)).toEqual(['Initial state', 'Add function block', 'Move block']);
+    const once = given(log).when({ type: 'undo' });
+    expect(graphOf(once.state)).toEqual(graphOf(bob.state));
+    const twice = given([...log, ...once.events]).when({ type: 'undo' });
+    expect(graphOf(twice.state)).toEqual(graphOf(alice1.state));
+    const thrice = given([...log, ...once.events, ...twice.events]).when({ type: 'undo' });
+    expect(graphOf(thrice.state)).toEqual(graphOf(replay(started())));
+  });
+
+  it('events stored before steps (no joinsStep) fold as they did: one entry each', () => {
+    const pasted = given(started()).when(paste);
+    const unmarked = pasted.events.map((e) => {
+      if (!('joinsStep' in e)) return e;
+      const { joinsStep: _joins, ...rest } = e;
+      return rest;
+    });
+    const state = replay([...started(), ...unmarked]);
+    expect(graphOf(state)).toEqual(graphOf(pasted.state));
+    expect(state.history.past).toHaveLength(5);
+    expect(graphOf(replay([...started(), ...unmarked, { type: 'undone', at: 2_000 }])).edges).toHaveLength(1);
+  });
+});
+
 describe('revertToDeployed (§4 Revert to deployed)', () => {
   const deployedWith = (startWorkflow: string): DeployedState => {
     const starter = given(history()).state.blocks['start'];
@@ -93,6 +176,17 @@ describe('revertToDeployed (§4 Revert to deployed)', () => {
   it('§4: the webhook is not active when the starter does not start by webhook', () => {
     const { state } = given(base).when({ type: 'revertToDeployed' }, { deployedState: deployedWith('manual') });
     expect(state.hasActiveWebhook).toBe(false);
+  });
+
+  it('the deployed variables come back with the deployed state; a deployment without them keeps the draft\'s', () => {
+    const drafted = history({ type: 'addVariable', id: 'v1', name: 'limit', variableType: 'number', value: 9 }, { type: 'addVariable', id: 'v2', name: 'extra', variableType: 'plain', value: 'x' });
+    const withVariables: DeployedState = { ...deployedWith('manual'), variables: { v1: { id: 'v1', name: 'limit', type: 'number', value: 3 } } };
+    const reverted = given(drafted).when({ type: 'revertToDeployed' }, { deployedState: withVariables });
+    expect(reverted.events.map((e) => e.type)).toEqual(['revertedToDeployed', 'variablesReplaced']);
+    expect(Object.values(reverted.state.variables).map((v) => [v.name, v.type, v.value])).toEqual([['limit', 'number', 3]]);
+    const legacy = given(drafted).when({ type: 'revertToDeployed' }, { deployedState: deployedWith('manual') });
+    expect(legacy.events.map((e) => e.type)).toEqual(['revertedToDeployed']);
+    expect(Object.values(legacy.state.variables).map((v) => v.value)).toEqual([9, 'x']);
   });
 
   it('§4: without a deployed state the revert is refused and nothing changes', () => {

@@ -1,6 +1,7 @@
 import { isGraphEvent, type GraphEvent, type WorkflowEvent } from '../events.js';
 import { applyValueChanges, graphWith } from '../model/graph.js';
 import {
+  amendPresent,
   historyEntry,
   pushHistory,
   redoHistory,
@@ -31,8 +32,19 @@ function withVariables(state: WorkflowState, variables: Record<string, Variable>
   return { ...state, variables, lastSaved: at };
 }
 
+/** Labels of layout edits that lead a step (a container grown before the block dropped into it): the step takes the next label. */
+const LAYOUT_LABELS: ReadonlySet<string> = new Set(['Move block', 'Resize block']);
+
+/**
+ * An edit pushes a history entry; one that joins the step before it (`joinsStep`, the same user
+ * action) replaces that entry, keeping its label unless the label was only layout.
+ */
 function applyEdit(state: WorkflowState, event: GraphEvent): WorkflowState {
-  return edited(state, applyGraphEvent(graphOf(state), event), event.at, actionLabel(event));
+  const graph = applyGraphEvent(graphOf(state), event);
+  if (event.joinsStep !== true) return edited(state, graph, event.at, actionLabel(event));
+  const { action } = state.history.present;
+  const label = LAYOUT_LABELS.has(action) ? actionLabel(event) : action;
+  return withGraph(state, graph, amendPresent(state.history, historyEntry(graph, event.at, label)), event.at);
 }
 
 /**

@@ -36,6 +36,14 @@ function pushHistory(history: History, entry: HistoryEntry): History {
   return { past: [...history.past, history.present].slice(-MAX_PAST_ENTRIES), present: entry, future: [] };
 }
 
+/**
+ * The present replaced by a later state of the same step (an event with `joinsStep`): past is kept,
+ * so one undo goes back to before the whole step; the future was cleared when the step began.
+ */
+function amendPresent(history: History, entry: HistoryEntry): History {
+  return { past: history.past, present: entry, future: [] };
+}
+
 /** Keep the present in step with a graph changed outside history (e.g. a variable rename). */
 function refreshPresent(history: History, graph: WorkflowGraph): History {
   return { ...history, present: historyEntry(graph, history.present.timestamp, history.present.action) };
@@ -86,6 +94,7 @@ export {
   subblockValuesOf,
   historyEntry,
   pushHistory,
+  amendPresent,
   refreshPresent,
   undoHistory,
   redoHistory,
