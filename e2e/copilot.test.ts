@@ -101,7 +101,7 @@ describe('copilot through the gateway', () => {
     await panel.getByLabel('Ask the copilot').fill(`Post the summary to Slack ${marker}`);
     await panel.getByRole('button', { name: 'Send' }).click();
     await panel.getByText('Your workflow now posts to Slack.').waitFor({ timeout: 60_000 });
-    await panel.getByText('edit_workflow: completed').waitFor();
+    await panel.locator('.tool-completed[data-tool="edit_workflow"]').getByText('Building your workflow').waitFor();
     const edited = await converged([page], () => readWorkflow(workflowId));
     expect(Object.keys(edited.state.blocks).sort()).toEqual(['notify', 'start', 'writer']);
     await panel.getByRole('button', { name: 'Revert to before this edit' }).click();

@@ -46,7 +46,8 @@ describe('the copilot’s chat history in Chromium', () => {
     await panel.locator('.copilot-assistant strong').getByText('Writer', { exact: true }).waitFor({ timeout: 15_000 });
     expect(await panel.locator('.copilot-user').allTextContents()).toEqual([first]);
     expect(await panel.locator('.copilot-assistant').allTextContents()).toEqual(['I added a Writer agent that posts to Slack.']);
-    expect(await panel.locator('.tool-name').allTextContents()).toEqual(['edit_workflow: completed']);
+    expect(await panel.locator('.tool-name').allTextContents()).toEqual(['Building your workflow']);
+    expect(await panel.locator('.tool-label').allTextContents()).toEqual(['done']);
     const revert = panel.getByRole('button', { name: 'Revert to before this edit' });
     expect(await revert.count()).toBe(1);
 

@@ -95,7 +95,10 @@ describe('the web app’s finish in Chromium', () => {
 
     const events = [
       { type: 'start', chatId: 'chat-e2e' },
+      { type: 'tool_call', toolCallId: 't0', toolName: 'get_user_workflow', state: 'executing' },
+      { type: 'tool_call', toolCallId: 't0', toolName: 'get_user_workflow', state: 'completed' },
       { type: 'tool_call', toolCallId: 't1', toolName: 'edit_workflow', state: 'completed' },
+      { type: 'tool_call', toolCallId: 't2', toolName: 'lookup_weather', state: 'error', error: 'Unknown tool: lookup_weather' },
       { type: 'content', data: 'Added **Notify** after the agent.' },
       { type: 'done', content: 'Added **Notify** after the agent.' },
     ];
@@ -103,7 +106,12 @@ describe('the web app’s finish in Chromium', () => {
     // The answer's Markdown is drawn: **Notify** in bold.
     await panel.locator('.copilot-assistant strong').getByText('Notify', { exact: true }).waitFor();
     expect(await panel.locator('.copilot-assistant').first().textContent()).toBe('Added Notify after the agent.');
-    await panel.getByText('edit_workflow: completed').waitFor();
+    // Each tool call is a line with its display name (spec 001 §9) and how it ended; an unknown tool is 'Executing {tool}'.
+    const toolLines = panel.locator('.tool-state');
+    await expect.poll(() => toolLines.count()).toBe(3);
+    expect(await panel.locator('.tool-name').allTextContents()).toEqual(['Analyzing your workflow', 'Building your workflow', 'Executing lookup_weather']);
+    expect(await panel.locator('.tool-label').allTextContents()).toEqual(['done', 'done', 'failed']);
+    expect(await toolLines.nth(2).getAttribute('title')).toBe('Unknown tool: lookup_weather');
     await expect.poll(() => send.isDisabled()).toBe(false);
     expect(await panel.getByLabel('The copilot is replying').count()).toBe(0);
 

@@ -1,4 +1,5 @@
-import type { ChatItem, ToolState, WorkflowDiff } from './chatStream';
+import type { ChatItem, WorkflowDiff } from './chatStream';
+import { TOOL_STATE_LABEL, toolDisplayName } from './toolNames';
 import { parseMarkdown, type Span } from './markdown';
 import { Icon } from '../ui/icons';
 
@@ -55,8 +56,6 @@ function DiffView({ diff }: { diff: WorkflowDiff }) {
   );
 }
 
-const TOOL_LABEL: Record<ToolState, string> = { detecting: 'preparing', executing: 'running', completed: 'done', error: 'failed' };
-
 export type ProposalItem = Extract<ChatItem, { kind: 'proposal' }>;
 
 /**
@@ -89,15 +88,11 @@ export function CopilotItem({ item, onRevert, onDecide }: { item: ChatItem; onRe
       );
     case 'tool':
       return (
-        // The text keeps the tool's own state name ("edit_workflow: completed") for readers and tests; the dot and label show it at a glance.
-        <p className={`tool-state tool-${item.state}`} title={item.error}>
+        // The tool's display name ("Building your workflow"), its state beside it; the tool's own id is the line's title.
+        <p className={`tool-state tool-${item.state}`} title={item.error ?? item.name} data-tool={item.name}>
           <span className="tool-dot" aria-hidden="true" />
-          <span className="tool-name">
-            {item.name}: {item.state}
-          </span>
-          <span className="tool-label" aria-hidden="true">
-            {TOOL_LABEL[item.state]}
-          </span>
+          <span className="tool-name">{toolDisplayName(item.name)}</span>
+          <span className="tool-label">{TOOL_STATE_LABEL[item.state]}</span>
           {item.error && <span className="tool-error-text">{item.error}</span>}
         </p>
       );
