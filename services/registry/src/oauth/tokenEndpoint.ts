@@ -11,6 +11,17 @@ const tokenAnswer = z.object({
   scope: z.string().optional(),
 });
 
+const oauthError = z.object({ error: z.string().min(1) });
+
+/**
+ * A provider's 5xx, 408 or 429 may pass and is retried (`unavailable`); any other refusal — a revoked
+ * or expired grant (`invalid_grant`), a wrong client — is permanent: `unauthenticated` (401, as the
+ * token route answers when the credential can no longer give a token), which tools do not retry.
+ */
+function isTransient(status: number): boolean {
+  return status >= 500 || status === 408 || status === 429;
+}
+
 /** A token endpoint's answer, with the expiry turned into a date. */
 export interface Tokens {
   accessToken: string;
@@ -34,13 +45,16 @@ export async function requestTokens(fetchFn: typeof fetch, provider: OAuthProvid
     throw new AppError('unavailable', `Failed to fetch access token: ${err instanceof Error ? err.message : String(err)}`);
   }
   const text = await res.text();
-  if (!res.ok) throw new AppError('unavailable', `Failed to fetch access token: ${res.status} ${text.slice(0, 200)}`);
+  const failure = `Failed to fetch access token: ${res.status} ${text.slice(0, 200)}`;
+  if (!res.ok) throw new AppError(isTransient(res.status) ? 'unavailable' : 'unauthenticated', failure);
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     json = Object.fromEntries(new URLSearchParams(text));
   }
+  // Some providers (GitHub) answer an OAuth error (RFC 6749 §5.2) with 200: as permanent as a 400.
+  if (oauthError.safeParse(json).success) throw new AppError('unauthenticated', failure);
   const parsed = tokenAnswer.safeParse(json);
   if (!parsed.success) throw new AppError('unavailable', 'Failed to fetch access token: the provider answered without an access_token');
   const t = parsed.data;

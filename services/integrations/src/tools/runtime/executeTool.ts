@@ -19,6 +19,9 @@ const SECRET_NAME = /key|token|secret|password|credential|auth/i;
  */
 const IDENTIFIER_NAME = /(Id|[iI]ssueKey|objectKey)$/;
 
+/** The spec's token failure (000 §8 'Failed to fetch access token: {status} {text}'). */
+const TOKEN_FAILURE = 'Failed to fetch access token: ';
+
 /** How a caller wants transient failures: thrown (activities, so Temporal retries) or answered. */
 export type TransientMode = 'throw' | 'answer';
 
@@ -77,8 +80,11 @@ export function createToolExecutor(deps: ToolRuntimeDeps): ToolExecutor {
     } catch (err) {
       if (err instanceof TransientToolError) throw err;
       if (isCodedError(err) && (err.code === 'unavailable' || err.code === 'timeout')) throw new TransientToolError(`Failed to obtain credential for tool ${toolId}: ${err.message}`);
+      const message = errorMessage(err);
+      // The registry's own 'Failed to fetch access token: {provider status} {text}' (a revoked grant) is kept as it is.
+      if (message.startsWith(TOKEN_FAILURE)) throw new ToolError(`Failed to obtain credential for tool ${toolId}: ${message}`);
       const status = isCodedError(err) ? ERROR_MAP[err.code].http : 500;
-      throw new ToolError(`Failed to obtain credential for tool ${toolId}: Failed to fetch access token: ${status} ${errorMessage(err)}`);
+      throw new ToolError(`Failed to obtain credential for tool ${toolId}: ${TOKEN_FAILURE}${status} ${message}`);
     }
   }
 

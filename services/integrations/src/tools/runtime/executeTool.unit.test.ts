@@ -99,6 +99,15 @@ describe('execution layer', () => {
     expect(res).toMatchObject({ success: false, error: 'Failed to obtain credential for tool slack_message: Failed to fetch access token: 404 Credential not found' });
   });
 
+  it("a provider's refusal (a revoked grant) is permanent: answered, not thrown for a retry, with the registry's message once", async () => {
+    tokenFailure = new AppError('unauthenticated', 'Failed to fetch access token: 400 {"error":"invalid_grant"}');
+    const input = { toolId: 'slack_message', params: { credential: 'cred1', channel: 'C1', text: 'x' }, context };
+    expect(await executor().execute(input, 'throw')).toMatchObject({
+      success: false,
+      error: 'Failed to obtain credential for tool slack_message: Failed to fetch access token: 400 {"error":"invalid_grant"}',
+    });
+  });
+
   it('an unreachable registry is transient: thrown in activity mode, answered otherwise', async () => {
     tokenFailure = new AppError('unavailable', 'registry unavailable');
     const input = { toolId: 'slack_message', params: { credential: 'cred1', channel: 'C1', text: 'x' }, context };
