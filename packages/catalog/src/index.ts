@@ -26,6 +26,8 @@ export { AZURE_DEFAULT_API_VERSION, CHAT_TOOL_IDS, chatToolId, selectChatTool } 
 export { getTool, listTools } from './tools/registry.js';
 export { referenceName } from './referenceName.js';
 export { MIN_SECRET_LENGTH, renameKeys, secretForms } from './secretForms.js';
+export { formSearch, replaceSpans } from './secretSearch.js';
+export type { FormSearch, SecretSpan } from './secretSearch.js';
 export { REFERENCE_TOKEN_SOURCE, codeOfField, referenceShape, scanCode } from './codeReferences.js';
 export type { CodePlace, CodeTokenVisitor } from './codeReferences.js';
 export { STREAMING_BLOCK_TYPES } from './blocks/streaming.js';

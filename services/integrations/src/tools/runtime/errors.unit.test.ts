@@ -86,3 +86,103 @@ describe('redaction: a secret in every form a result, error or log carries it', 
     expect([...forms].sort((a, b) => b.length - a.length)).toEqual(forms);
   });
 });
+
+describe('redaction: overlapping secrets', () => {
+  const a = 'abcdef12345';
+  const b = '12345XYZ-secret';
+
+  it('hides the whole of two secrets that overlap in a text, whichever comes first or is longer, as one marker', () => {
+    for (const r of [redaction([a, b]), redaction([b, a])]) {
+      expect(r.text(`key: ${a}XYZ-secret!`)).toBe('key: [REDACTED]!');
+      // Back to back (adjacent) they are one marker too; apart, one each.
+      expect(r.text(`${a}${b}`)).toBe('[REDACTED]');
+      expect(r.text(`${a} ${b}`)).toBe('[REDACTED] [REDACTED]');
+      expect(r.value({ [`k ${a}XYZ-secret`]: `v ${a}XYZ-secret` })).toEqual({ 'k [REDACTED]': 'v [REDACTED]' });
+    }
+  });
+
+  it('hides the longer secret starting first and a shorter one reaching past its end alike', () => {
+    const r = redaction(['xyz-long-secret-9', 'secret-9end']);
+    expect(r.text('(xyz-long-secret-9end)')).toBe('([REDACTED])');
+    // One inside the other is the longer one's marker only.
+    expect(r.text('(xyz-long-secret-9)')).toBe('([REDACTED])');
+  });
+
+  it('hides a secret overlapping itself and two encoded forms that overlap', () => {
+    expect(redaction(['abab-abab']).text('xabab-abab-ababy')).toBe('x[REDACTED]y');
+    const slash = redaction(['tok/en-1234', 'en-1234/more']);
+    expect(slash.text(`tok%2Fen-1234%2Fmore`)).toBe('[REDACTED]');
+  });
+
+  it('hides overlapping secrets among hundreds (the one-scan search)', () => {
+    const many = Array.from({ length: 300 }, (_, i) => `sk-${String(i).padStart(4, '0')}-Zq8w`);
+    const r = redaction([...many, a, b]);
+    expect(r.text(`x ${a}XYZ-secret ${many[7]}${many[8]} y`)).toBe('x [REDACTED] [REDACTED] y');
+  });
+});
+
+describe('redaction: secrets inside Errors, Maps, Sets and other objects of a value', () => {
+  const key = 'sk-live-Zq8w-1234';
+  const secrets = redaction([key]);
+
+  it("redacts an Error's message, stack, cause and own fields, keeping its class and name", () => {
+    class ProviderError extends Error {
+      constructor(
+        message: string,
+        readonly code: string,
+      ) {
+        super(message, { cause: new Error(`token ${key} refused`) });
+        this.name = 'ProviderError';
+      }
+    }
+    const err = new ProviderError(`401 for key ${key}`, `E_${key}`);
+    const out = secrets.value({ error: err, at: 'call' });
+    expect(out).toEqual({ error: expect.any(ProviderError), at: 'call' });
+    const shown = (out as { error: ProviderError }).error;
+    expect(shown).not.toBe(err);
+    expect(shown.name).toBe('ProviderError');
+    expect(shown.message).toBe('401 for key [REDACTED]');
+    expect(shown.stack).toContain('ProviderError: 401 for key [REDACTED]');
+    expect(shown.stack).not.toContain(key);
+    expect(shown.code).toBe('E_[REDACTED]');
+    expect(shown.cause).toBeInstanceOf(Error);
+    expect((shown.cause as Error).message).toBe('token [REDACTED] refused');
+    // The original is left as it was.
+    expect(err.message).toBe(`401 for key ${key}`);
+    // An Error alone, and one whose cause loops back to itself.
+    const looping = new Error(`bad ${key}`);
+    looping.cause = looping;
+    const copy = secrets.value(looping) as Error;
+    expect(copy.message).toBe('bad [REDACTED]');
+    expect(copy.cause).toBe('[Circular]');
+  });
+
+  it('redacts the entries of a Map and a Set, never merging two Map keys', () => {
+    const map = new Map<unknown, unknown>([
+      [key, 1],
+      [key.toLowerCase(), 2],
+      [3, `v ${key}`],
+    ]);
+    const out = secrets.value({ map, set: new Set([`a ${key}`, 'b']) }) as { map: Map<unknown, unknown>; set: Set<unknown> };
+    expect(out.map).toEqual(
+      new Map<unknown, unknown>([
+        ['[REDACTED]', 1],
+        ['[REDACTED] (2)', 2],
+        [3, 'v [REDACTED]'],
+      ]),
+    );
+    expect(out.set).toEqual(new Set(['a [REDACTED]', 'b']));
+  });
+
+  it('keeps a Date and binary data as they are, and shows an object with toJSON (a URL) as its JSON, redacted', () => {
+    const when = new Date('2026-01-02T03:04:05Z');
+    const bytes = new TextEncoder().encode('binary');
+    const out = secrets.value({ when, bytes, url: new URL(`https://api.example/x?key=${key}`), note: key }) as Record<string, unknown>;
+    expect(out).toEqual({ when, bytes, url: 'https://api.example/x?key=[REDACTED]', note: '[REDACTED]' });
+    expect(out.when).toBe(when);
+    expect(out.bytes).toBe(bytes);
+    // Nothing to hide: the very value back.
+    const clean = { when, err: new Error('fine'), map: new Map([['k', 'v']]) };
+    expect(secrets.value(clean)).toBe(clean);
+  });
+});
