@@ -199,7 +199,7 @@ export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { work
               </div>
             )}
             <WebhookCurl hook={hook} />
-            {s && !s.hasActiveWebhook && s.isDeployed && <p className="muted">The webhook is not active.</p>}
+            {hook.starter && s && !s.hasActiveWebhook && s.isDeployed && <p className="muted">The webhook is not active.</p>}
           </section>
         ))}
 

@@ -5,8 +5,11 @@ import { schedulePlan } from '../panels/fields/schedule';
 /** What the deploy panel shows of a draft: what keeps it from deploying, and the triggers it deploys with. */
 export interface DeployInfo {
   problems: DeployProblem[];
-  /** Every webhook the draft listens on (its starter, each webhook block), each on its own path. */
-  webhooks: Array<{ blockId: string; blockName: string; url: string; secret: string; provider: string }>;
+  /**
+   * Every webhook the draft listens on (its starter, each webhook block), each on its own path;
+   * `starter` marks the starter's, the one hasActiveWebhook switches (spec 000 §4).
+   */
+  webhooks: Array<{ blockId: string; blockName: string; url: string; secret: string; provider: string; starter: boolean }>;
   /**
    * Every schedule the draft deploys with (its starter in schedule mode, each schedule block; one Temporal
    * Schedule each), as the server will create it (`plan`; `cron` as GET /api/schedules shows it), or why it cannot be.
@@ -26,6 +29,7 @@ export function deployInfo(state: Pick<WorkflowState, 'blocks' | 'edges' | 'vari
       url: `${origin}/api/webhooks/trigger/${encodeURIComponent(path)}`,
       secret,
       provider,
+      starter: state.blocks[blockId]?.type === 'starter',
     })),
     schedules: scheduleTriggers(json.blocks).map(({ blockId, fields }) => {
       const given = fields as Record<string, unknown>;

@@ -31,7 +31,7 @@ describe('the deploy panel’s view of a draft', () => {
   it('has no problem for a plain draft, and gives the webhook URL and secret of a webhook start', () => {
     expect(deployInfo(state([block('s', 'starter', 'Start', { startWorkflow: 'manual' })]), 'http://h').problems).toEqual([]);
     const info = deployInfo(state([block('s', 'starter', 'Start', { startWorkflow: 'webhook', webhookPath: 'orders/new', webhookSecret: 'shh' })]), 'http://h');
-    expect(info.webhooks).toEqual([{ blockId: 's', blockName: 'Start', url: 'http://h/api/webhooks/trigger/orders%2Fnew', secret: 'shh', provider: 'generic' }]);
+    expect(info.webhooks).toEqual([{ blockId: 's', blockName: 'Start', url: 'http://h/api/webhooks/trigger/orders%2Fnew', secret: 'shh', provider: 'generic', starter: true }]);
   });
 
   it('lists every webhook of the draft, each with its own URL; a new webhook block takes a path no other webhook has', () => {
@@ -41,9 +41,10 @@ describe('the deploy panel’s view of a draft', () => {
       block('b', 'webhook', 'Git', { webhookProvider: 'github', webhookConfig: { path: 'gh' } }),
     ];
     const info = deployInfo(state(blocks), 'http://h');
-    expect(info.webhooks.map((w) => [w.blockName, w.url, w.provider])).toEqual([
-      ['Orders', 'http://h/api/webhooks/trigger/wf1', 'generic'],
-      ['Git', 'http://h/api/webhooks/trigger/gh', 'github'],
+    // Only the starter's webhook follows the hasActiveWebhook switch (spec 000 §4); these blocks' do not.
+    expect(info.webhooks.map((w) => [w.blockName, w.url, w.provider, w.starter])).toEqual([
+      ['Orders', 'http://h/api/webhooks/trigger/wf1', 'generic', false],
+      ['Git', 'http://h/api/webhooks/trigger/gh', 'github', false],
     ]);
     const drawn = state([...blocks, block('c', 'webhook', 'New', { webhookProvider: 'generic' })]).blocks;
     expect(defaultWebhookPath(drawn, 'wf1', 'c')).toBe('wf1-c');

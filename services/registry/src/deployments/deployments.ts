@@ -8,7 +8,7 @@ import { emit } from '../events.js';
 import { getWorkflow } from '../entries/workflows.js';
 import { toStatus, type DeploymentStatusView } from './status.js';
 import { newWorkflowApiKey, sealApiKey, type SealedApiKey } from './apiKey.js';
-import { assertDeployable, listensOnWebhook, registerWebhook, unregisterWebhook } from './triggers.js';
+import { assertDeployable, registerWebhook, startsByWebhook, unregisterWebhook } from './triggers.js';
 
 const deployedStateSchema = z.object({
   blocks: z.record(z.string(), z.looseObject({})),
@@ -164,9 +164,9 @@ export async function revertToDeployed(r: Registry, userId: string, workflowId: 
         needs_redeployment: false,
         baseline_version: Math.max(current.baseline_version ?? 0, version),
         deployed_fingerprint: deployed.fingerprint,
-        // Spec 000 §4: after a revert the webhook is active only when the deployed version starts by
-        // one (its starter in webhook mode, or — read the same way — a webhook block).
-        has_active_webhook: await listensOnWebhook(trx, workflowId),
+        // Spec 000 §4: after a revert the webhook is active only when the deployed starter's
+        // startWorkflow is webhook (a webhook block's path listens regardless: resolveWebhook).
+        has_active_webhook: startsByWebhook(deployed.state.blocks),
         updated_at: r.now(),
       })
       .where('id', '=', workflowId)

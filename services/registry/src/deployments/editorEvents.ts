@@ -80,8 +80,9 @@ async function applyEvent(r: Registry, envelopeId: string, e: EditorEvent, finge
         .set({
           needs_redeployment: false,
           baseline_version: sql<number>`greatest(coalesce(baseline_version, 0), ${e.version})`,
-          // The editor's flag follows the starter; a deployed webhook block keeps its path active too.
-          has_active_webhook: sql<boolean>`${e.data.hasActiveWebhook ?? false} or exists (select 1 from webhooks where webhooks.workflow_id = workflows.id)`,
+          // The editor's flag follows the starter (spec 000 §4), as the registry's revert sets it; a
+          // deployed webhook block's path listens whatever the flag (resolveWebhook).
+          has_active_webhook: e.data.hasActiveWebhook ?? false,
         })
         .where('id', '=', e.workflowId)
         .where('baseline_version', 'is not', null)

@@ -104,7 +104,8 @@ describe('deploy checks and webhook registration (real Postgres)', () => {
       await deploy(registry, 'u1', a.id);
       expect((await resolveWebhook(registry.db, 'multi/gh2')).workflowId).toBe(a.id);
       for (const path of ['multi/start', 'multi/gh', 'multi/tg']) expect((await refusal(resolveWebhook(registry.db, path))).code).toBe('not_found');
-      expect((await deploy(registry, 'u1', b.id)).hasActiveWebhook).toBe(true);
+      // b starts by a manual starter: its flag is off (spec 000 §4: the starter's webhook), its blocks listen.
+      expect((await deploy(registry, 'u1', b.id)).hasActiveWebhook).toBe(false);
 
       await undeploy(registry, 'u1', a.id);
       expect((await refusal(resolveWebhook(registry.db, 'multi/gh2'))).code).toBe('not_found');
@@ -114,7 +115,7 @@ describe('deploy checks and webhook registration (real Postgres)', () => {
     }
   });
 
-  it('a webhook switched off (hasActiveWebhook false) listens on nothing until switched back on; a revert keeps a webhook block on', async () => {
+  it("a webhook switched off (hasActiveWebhook false) listens on nothing until switched back on; the switch is the starter's, a webhook block listens while deployed", async () => {
     const { states, registry, drop } = await registryWithEditor();
     try {
       const ws = await createWorkspace(registry, 'u1', 'W');
@@ -132,14 +133,30 @@ describe('deploy checks and webhook registration (real Postgres)', () => {
       expect((await setWebhookActive(registry, 'u1', a.id, true)).hasActiveWebhook).toBe(true);
       expect((await resolveWebhook(registry.db, 'switch/a')).workflowId).toBe(a.id);
 
-      // A workflow started by a webhook block: a revert to the deployed version leaves its webhook on.
+      // A workflow started by a webhook block: the flag follows the starter (manual: off, spec 000 §4), on
+      // deploy and after a revert alike, and the block's path listens all the same, switch or not.
       const hookBlock = { ...starter({ webhookProvider: 'generic', webhookConfig: { path: 'switch/block' } }), id: 'h', type: 'webhook', name: 'Hook' };
       const c = await createWorkflow(registry, 'u1', ws.id, {});
       states.set(c.id, stateWith([starter({ startWorkflow: 'manual' }), hookBlock], [{ id: 'e', source: 's', target: 'h' }]));
-      expect((await deploy(registry, 'u1', c.id)).hasActiveWebhook).toBe(true);
-      await revertToDeployed(registry, 'u1', c.id);
-      expect((await getDeployment(registry, 'u1', c.id)).hasActiveWebhook).toBe(true);
+      expect((await deploy(registry, 'u1', c.id)).hasActiveWebhook).toBe(false);
       expect((await resolveWebhook(registry.db, 'switch/block')).workflowId).toBe(c.id);
+      await setWebhookActive(registry, 'u1', c.id, true);
+      await revertToDeployed(registry, 'u1', c.id);
+      expect((await getDeployment(registry, 'u1', c.id)).hasActiveWebhook).toBe(false);
+      expect((await resolveWebhook(registry.db, 'switch/block')).workflowId).toBe(c.id);
+
+      // A starter in webhook mode beside a webhook block: switched off, the starter's path answers not
+      // found and the block's still listens; a revert turns the starter's back on.
+      const d = await createWorkflow(registry, 'u1', ws.id, {});
+      const dHook = { ...hookBlock, subBlocks: { ...hookBlock.subBlocks, webhookConfig: { id: 'webhookConfig', type: 'short-input', value: { path: 'switch/d-block' } } } };
+      states.set(d.id, stateWith([starter({ startWorkflow: 'webhook', webhookPath: 'switch/d-start' }), dHook]));
+      expect((await deploy(registry, 'u1', d.id)).hasActiveWebhook).toBe(true);
+      await setWebhookActive(registry, 'u1', d.id, false);
+      expect((await refusal(resolveWebhook(registry.db, 'switch/d-start'))).code).toBe('not_found');
+      expect((await resolveWebhook(registry.db, 'switch/d-block')).workflowId).toBe(d.id);
+      await revertToDeployed(registry, 'u1', d.id);
+      expect((await getDeployment(registry, 'u1', d.id)).hasActiveWebhook).toBe(true);
+      expect((await resolveWebhook(registry.db, 'switch/d-start')).workflowId).toBe(d.id);
     } finally {
       await drop();
     }

@@ -52,7 +52,7 @@ export function assertDeployable(state: EditorState, now: Date): void {
  * Makes the webhook table follow the deployment now active (inside its transaction): every webhook of
  * the state (the starter in webhook mode, each webhook block) has its path registered for this
  * workflow, and no other path is. A path another workflow holds is a conflict naming the block, its
- * field and the path. Answers whether the workflow now has an active webhook.
+ * field and the path. Answers hasActiveWebhook for it: whether its starter starts it by webhook.
  */
 export async function registerWebhook(trx: Transaction<RegistryDB>, workflowId: string, blocks: Record<string, unknown>): Promise<boolean> {
   const webhooks = webhookTriggers(blocks).filter((w) => w.path !== '');
@@ -78,7 +78,16 @@ export async function registerWebhook(trx: Transaction<RegistryDB>, workflowId: 
       throw new AppError('conflict', `${blockName} (${field}): Webhook path "${webhook.path}" is already used by another workflow`, { field, path: webhook.path, blockId: webhook.blockId, blockName });
     }
   }
-  return webhooks.length > 0;
+  return startsByWebhook(blocks);
+}
+
+/**
+ * hasActiveWebhook as spec 000 §4 gives it: the starter's startWorkflow is webhook (the editor's rule
+ * for a revert, read the same on deploy and activation). A webhook block does not set it: its path
+ * listens while the workflow is deployed, whatever the flag (see resolveWebhook).
+ */
+export function startsByWebhook(blocks: Record<string, unknown>): boolean {
+  return Object.values(readStateBlocks(blocks)).some((b) => b.type === 'starter' && b.subBlocks?.['startWorkflow']?.value === 'webhook');
 }
 
 /** Drops the workflow's webhook path (undeploy). */
@@ -133,21 +142,29 @@ export async function deployedWorkflowIds(db: Kysely<RegistryDB>, workspaceId?: 
   return rows.map((r) => r.id);
 }
 
-/**
- * The deployed workflow listening on `path` (one query: every webhook call asks); not_found when none
- * is: an unknown path, an undeployed workflow, or one whose webhook is switched off (hasActiveWebhook
- * false, spec 000 §4) — from outside the three look the same.
- */
-export async function resolveWebhook(db: Kysely<RegistryDB>, path: string) {
-  const row = await deployedRows(db).innerJoin('webhooks as h', 'h.workflow_id', 'w.id').where('h.path', '=', path).where('w.has_active_webhook', '=', true).executeTakeFirst();
-  const deployment = toActive(row);
-  if (!deployment) throw new AppError('not_found', `No deployed workflow listens on webhook path "${path}"`);
-  return deployment;
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Whether the workflow's active deployment listens on a webhook path (starter in webhook mode or a webhook block). */
-export async function listensOnWebhook(db: Db, workflowId: string): Promise<boolean> {
-  return (await tables(db).selectFrom('webhooks').select('path').where('workflow_id', '=', workflowId).executeTakeFirst()) !== undefined;
+/** Whether `path` is the deployed starter's webhook path (not a webhook block's). */
+function isStarterPath(state: unknown, path: string): boolean {
+  const blocks = isRecord(state) && isRecord(state.blocks) ? state.blocks : {};
+  const starter = Object.values(readStateBlocks(blocks)).find((b) => b.type === 'starter');
+  return starter !== undefined && webhookTriggers(blocks).some((w) => w.path === path && w.blockId === starter.id);
+}
+
+/**
+ * The deployed workflow listening on `path` (one query: every webhook call asks); not_found when none
+ * is: an unknown path, an undeployed workflow, or the starter's path while its webhook is switched off
+ * (hasActiveWebhook false, spec 000 §4) — from outside the three look the same. A webhook block's
+ * path listens while the workflow is deployed: the flag is the starter's.
+ */
+export async function resolveWebhook(db: Kysely<RegistryDB>, path: string) {
+  const row = await deployedRows(db).innerJoin('webhooks as h', 'h.workflow_id', 'w.id').select('w.has_active_webhook').where('h.path', '=', path).executeTakeFirst();
+  const switchedOff = row !== undefined && !row.has_active_webhook && isStarterPath(row.state, path);
+  const deployment = switchedOff ? undefined : toActive(row);
+  if (!deployment) throw new AppError('not_found', `No deployed workflow listens on webhook path "${path}"`);
+  return deployment;
 }
 
 /**
