@@ -22,6 +22,8 @@ export type {
 } from './types.js';
 export { SUB_BLOCK_TYPES, VALUE_TYPES } from './types.js';
 export { getBlock, isKnownBlockType, listBlocks } from './blocks/registry.js';
+export { blockToolCall } from './blocks/toolCall.js';
+export type { BlockToolCall } from './blocks/toolCall.js';
 export { AZURE_DEFAULT_API_VERSION, CHAT_TOOL_IDS, chatToolId, selectChatTool } from './blocks/modelTool.js';
 export { getTool, listTools } from './tools/registry.js';
 export { referenceName } from './referenceName.js';

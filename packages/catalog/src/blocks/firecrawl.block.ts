@@ -1,4 +1,4 @@
-import { operationTool, text, toInt } from '../paramValues.js';
+import { operationTool, parseJson, text, toBoolean, toInt } from '../paramValues.js';
 import type { BlockConfig } from '../types.js';
 import { operationField, secretField, shortInput, when } from './fields.js';
 
@@ -7,8 +7,18 @@ const TOOL_BY_OPERATION = { scrape: 'firecrawl_scrape', search: 'firecrawl_searc
 /** Firecrawl page limit default (§9). */
 export const FIRECRAWL_CRAWL_LIMIT = 100;
 
-/** The crawl limit is parsed as an integer (§5). */
+/**
+ * The crawl limit is parsed as an integer (§5); a scrape's Only Main Content switch goes into the
+ * scrape tool's `scrapeOptions` (beside options given there), left to Firecrawl's default when unset.
+ */
 function firecrawlParams(p: Record<string, unknown>): Record<string, unknown> {
+  if (p.operation === 'scrape') {
+    const only = toBoolean(p.onlyMainContent);
+    if (typeof only !== 'boolean') return p;
+    const given = parseJson(p.scrapeOptions ?? {});
+    const options = given.ok && typeof given.value === 'object' && given.value !== null && !Array.isArray(given.value) ? given.value : {};
+    return { ...p, scrapeOptions: { ...options, onlyMainContent: only } };
+  }
   if (p.operation !== 'crawl') return p;
   return { ...p, limit: text(p.limit) === '' ? FIRECRAWL_CRAWL_LIMIT : toInt(p.limit, FIRECRAWL_CRAWL_LIMIT) };
 }

@@ -1,4 +1,4 @@
-import { clamp, operationTool, toInt } from '../paramValues.js';
+import { clamp, firstText, operationTool, toInt } from '../paramValues.js';
 import { SCOPES } from '../tools/scopes.js';
 import type { BlockConfig } from '../types.js';
 import { credentialField, longInput, operationField, selectorPair, shortInput, when } from './fields.js';
@@ -37,7 +37,8 @@ export const gmailBlock: BlockConfig = {
       tool: operationTool(TOOL_BY_OPERATION, (op) => `Invalid Gmail operation: ${op}`),
       params: ({ manualFolder, ...rest }) => ({
         ...rest,
-        folder: rest.folder || manualFolder || 'INBOX',
+        // A typed folder wins: the label picker holds its default INBOX from the start, so picked-first would never read it.
+        folder: firstText(manualFolder, rest.folder) || 'INBOX',
         maxResults: clamp(toInt(rest.maxResults, 1), 1, 10),
       }),
     },

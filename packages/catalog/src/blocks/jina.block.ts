@@ -1,5 +1,18 @@
+import { commaList } from '../paramValues.js';
 import type { BlockConfig } from '../types.js';
 import { secretField, shortInput } from './fields.js';
+
+const FLAGS = ['useReaderLMv2', 'gatherLinks', 'jsonResponse'] as const;
+
+/**
+ * The Options checkbox list holds the chosen option ids (a list, or ids comma-separated); each is the
+ * reader tool's flag of that name, true when chosen. Without the list, flags given on their own stay.
+ */
+function jinaParams(p: Record<string, unknown>): Record<string, unknown> {
+  if (p.options === undefined || p.options === null) return p;
+  const chosen = new Set(commaList(p.options));
+  return { ...p, ...Object.fromEntries(FLAGS.map((f) => [f, chosen.has(f)])) };
+}
 
 /** Jina: reads a URL into clean text. */
 export const jinaBlock: BlockConfig = {
@@ -26,9 +39,10 @@ export const jinaBlock: BlockConfig = {
     },
     secretField('apiKey', 'API Key', 'Enter your Jina API key'),
   ],
-  tools: { access: ['jina_read_url'] },
+  tools: { access: ['jina_read_url'], config: { params: jinaParams } },
   inputs: {
     url: { type: 'string', required: true },
+    options: { type: 'array', required: false },
     useReaderLMv2: { type: 'boolean', required: false },
     gatherLinks: { type: 'boolean', required: false },
     jsonResponse: { type: 'boolean', required: false },

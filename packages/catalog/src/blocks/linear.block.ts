@@ -1,6 +1,6 @@
 import type { BlockConfig } from '../types.js';
 import { credentialField, longInput, operationField, selectorPair, shortInput, when } from './fields.js';
-import { operationTool } from '../paramValues.js';
+import { firstText, operationTool } from '../paramValues.js';
 import { SCOPES } from '../tools/scopes.js';
 
 const TOOL_BY_OPERATION = { read: 'linear_read_issues', write: 'linear_create_issue' } as const;
@@ -32,13 +32,23 @@ export const linearBlock: BlockConfig = {
   ],
   tools: {
     access: Object.values(TOOL_BY_OPERATION),
-    config: { tool: operationTool(TOOL_BY_OPERATION, (op) => `Invalid Linear operation: ${op}`) },
+    config: {
+      tool: operationTool(TOOL_BY_OPERATION, (op) => `Invalid Linear operation: ${op}`),
+      // Basic mode picks the team and project, advanced mode types their ids: the picked one first, as Jira and Teams.
+      params: ({ manualTeamId, manualProjectId, ...rest }) => ({
+        ...rest,
+        teamId: firstText(rest.teamId, manualTeamId),
+        projectId: firstText(rest.projectId, manualProjectId),
+      }),
+    },
   },
   inputs: {
     operation: { type: 'string', required: true },
     credential: { type: 'string', required: true },
     teamId: { type: 'string', required: false },
+    manualTeamId: { type: 'string', required: false },
     projectId: { type: 'string', required: false },
+    manualProjectId: { type: 'string', required: false },
     title: { type: 'string', required: false },
     description: { type: 'string', required: false },
   },

@@ -1,4 +1,4 @@
-import { operationTool } from '../paramValues.js';
+import { operationTool, text } from '../paramValues.js';
 import type { BlockConfig } from '../types.js';
 import { dropdown, longInput, operationField, secretField, shortInput, when } from './fields.js';
 
@@ -23,7 +23,14 @@ export const tavilyBlock: BlockConfig = {
     longInput('urls', 'URL', 'Enter URL to extract content from...', { condition: when('operation', 'extract') }),
     dropdown('extract_depth', 'Extract Depth', [['basic', 'basic'], ['advanced', 'advanced']], { layout: 'half', condition: when('operation', 'extract') }),
   ],
-  tools: { access: Object.values(TOOL_BY_OPERATION), config: { tool: operationTool(TOOL_BY_OPERATION, (op) => `Invalid Tavily operation: ${op}`) } },
+  tools: {
+    access: Object.values(TOOL_BY_OPERATION),
+    config: {
+      tool: operationTool(TOOL_BY_OPERATION, (op) => `Invalid Tavily operation: ${op}`),
+      // The form's Max Results is the search tool's max_results (the tool clamps it to 1-20, default 5).
+      params: ({ maxResults, ...rest }) => (text(maxResults) === '' ? rest : { ...rest, max_results: maxResults }),
+    },
+  },
   inputs: {
     operation: { type: 'string', required: true },
     apiKey: { type: 'string', required: true },

@@ -57,7 +57,9 @@ export const wealthboxBlock: BlockConfig = {
         const { manualContactId, manualTaskId, ...rest } = p;
         const contactId = firstText(p.contactId, manualContactId);
         const taskId = firstText(p.taskId, manualTaskId);
-        return { ...rest, ...(contactId ? { contactId } : {}), ...(taskId ? { taskId } : {}) };
+        // A task's Content field is the task tool's description (a note's content stays its content).
+        const description = p.operation === 'write_task' ? firstText(p.description, p.content) : '';
+        return { ...rest, ...(contactId ? { contactId } : {}), ...(taskId ? { taskId } : {}), ...(description ? { description } : {}) };
       },
     },
   },

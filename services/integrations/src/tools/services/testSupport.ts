@@ -1,4 +1,4 @@
-import { getBlock } from '@weft/catalog';
+import { blockToolCall, getBlock } from '@weft/catalog';
 import { createLogger } from '@weft/platform';
 import type { FakeServer, RecordedRequest } from '@weft/testkit';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
@@ -35,19 +35,35 @@ export interface FamilyFixture {
    * and records that the tool's request is checked (the family's coverage rule).
    */
   expectRequest(toolId: string, method: string, path: string, expected: ExpectedRequest): RecordedRequest;
-  /** Runs the tool and asserts it fails with exactly `message` (success false, nothing thrown); records the tool's error case. */
-  expectError(toolId: string, params: Record<string, unknown>, message: string): Promise<void>;
+  /**
+   * Runs the tool and asserts it fails with exactly `message` (success false, nothing thrown) and
+   * `output` (`{}` unless the tool answers one with its failure); records the tool's error case.
+   */
+  expectError(toolId: string, params: Record<string, unknown>, message: string, output?: unknown): Promise<void>;
 }
 
 const LOCAL = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const context = { workspaceId: 'ws-test', workflowId: 'wf-test', actorId: 'user-test' };
 const refuse = (what: string) => () => Promise.reject(new Error(`no ${what} in service tool tests`));
 
-/** The tool id and parameters a block sends for its values (the block's own tool selector and params mapper, §7 payload keys). */
+/** The tool id and parameters a block's own tool selector and params mapper give for its values (§7 payload keys). */
 export function blockPayload(type: string, values: Record<string, unknown>): { toolId: string; params: Record<string, unknown> } {
   const config = getBlock(type)?.tools.config;
   if (!config?.tool || !config.params) throw new Error(`block ${type} has no tool selector and params mapper`);
   return { toolId: config.tool(values), params: config.params(values) };
+}
+
+/**
+ * The tool id and parameters a block runs with for its form values, exactly as the runner sends them
+ * (`blockToolCall`: the block's tool selector, else its only tool; its form values with its params
+ * mapper laid over them). Tests of a form field reaching its tool run the tool with these.
+ */
+export function blockRun(type: string, values: Record<string, unknown>): { toolId: string; params: Record<string, unknown> } {
+  const block = getBlock(type);
+  if (!block) throw new Error(`no block ${type}`);
+  const { toolId, params } = blockToolCall(block, values);
+  if (!toolId) throw new Error(`block ${type} has no tool`);
+  return { toolId, params };
 }
 
 /** Base URLs for a test: only the named services (pointing at the fake); any URL off the loopback address is refused. */
@@ -166,8 +182,8 @@ export function useFamily(create: () => Promise<FakeServer>, services: Record<st
       checked.request.add(toolId);
       return req;
     },
-    async expectError(toolId, params, message) {
-      expect(await fixture.run(toolId, params), `${toolId} error`).toEqual({ success: false, output: {}, error: message });
+    async expectError(toolId, params, message, output = {}) {
+      expect(await fixture.run(toolId, params), `${toolId} error`).toEqual({ success: false, output, error: message });
       checked.error.add(toolId);
     },
   };

@@ -1,5 +1,5 @@
 import { executeChild, isCancellation, patched, workflowInfo } from '@temporalio/workflow';
-import { FUNCTION_TIMEOUT_MS, getBlock, RETRIES_FIELD, retriesError, STREAMING_BLOCK_TYPES, validateBlockParams } from '@weft/catalog';
+import { blockToolCall, FUNCTION_TIMEOUT_MS, getBlock, RETRIES_FIELD, retriesError, STREAMING_BLOCK_TYPES, validateBlockParams } from '@weft/catalog';
 import type { CallContext, StoreLargeOutput, ToolResult } from '@weft/contracts';
 import { conditionAtLine, conditionProgram, maxAttemptsOf, parseConditions, structureToObject, tableToRecord } from '../blockValues.js';
 import { ERROR_HANDLE, handleOf } from '../graph.js';
@@ -294,8 +294,7 @@ async function runTool(run: Run, block: RunnableBlock, params: Record<string, un
   let toolId: string | undefined;
   let toolParams: Record<string, unknown>;
   try {
-    toolId = config.tools.config?.tool?.(params) ?? config.tools.access[0];
-    toolParams = config.tools.config?.params ? { ...params, ...config.tools.config.params(params) } : params;
+    ({ toolId, params: toolParams } = blockToolCall(config, params));
   } catch (err) {
     return fail(err instanceof Error ? err.message : String(err), input);
   }

@@ -1,6 +1,6 @@
 import { createFakeLinear } from '@weft/testkit';
 import { describe, expect, it } from 'vitest';
-import { useFamily } from '../testSupport.js';
+import { blockRun, useFamily } from '../testSupport.js';
 import { ISSUES_QUERY, ISSUE_CREATE, linearTools } from './linear.tools.js';
 
 const li = useFamily(createFakeLinear, { linear: '/graphql' }, linearTools);
@@ -40,5 +40,19 @@ describe('linear', () => {
     expect(li.fake.requests).toHaveLength(0);
     li.fake.once('POST', '/graphql', { status: 401, json: { errors: [{ message: 'Authentication required' }] } });
     await li.expectError('linear_create_issue', { ...base, title: 't', description: 'd' }, 'Linear API error: Authentication required');
+  });
+});
+
+describe('the Linear block reaches its tools', () => {
+  it.each([
+    ['read', {}, ISSUES_QUERY, {}],
+    ['write', { title: 'New issue', description: 'Details' }, ISSUE_CREATE, { title: 'New issue', description: 'Details' }],
+  ] as const)('%s: advanced mode\'s typed team and project ids are the ids sent (the picked ones win when both are set)', async (operation, extra, query, vars) => {
+    const manual = blockRun('linear', { operation, credential: 'cred-li', teamId: '', projectId: '', manualTeamId: ' team-1 ', manualProjectId: 'proj-1', ...extra });
+    await li.run(manual.toolId, manual.params);
+    li.expectRequest(manual.toolId, 'POST', '/graphql', { headers: { authorization: 'Bearer oauth-cred-li' }, body: { query, variables: { teamId: 'team-1', projectId: 'proj-1', ...vars } } });
+    const both = blockRun('linear', { operation, credential: 'cred-li', teamId: 'team-2', projectId: 'proj-2', manualTeamId: 'team-1', manualProjectId: 'proj-1', ...extra });
+    await li.run(both.toolId, both.params);
+    li.expectRequest(both.toolId, 'POST', '/graphql', { body: { query, variables: { teamId: 'team-2', projectId: 'proj-2', ...vars } } });
   });
 });

@@ -1,6 +1,6 @@
 import { SEARCH_FIXTURES, createFakeSearch } from '@weft/testkit';
 import { describe, expect, it } from 'vitest';
-import { useFamily } from '../testSupport.js';
+import { blockRun, useFamily } from '../testSupport.js';
 import { searchTools } from './search.tools.js';
 
 const s = useFamily(
@@ -181,5 +181,33 @@ describe('firecrawl', () => {
     expect(r).toEqual({ success: true, output: { data: f.firecrawlSearch.data, warning: null } });
     s.fake.once('POST', '/firecrawl/search', { status: 400, json: { success: false, error: 'Invalid query' } });
     await s.expectError('firecrawl_search', { apiKey: 'k', query: 'q' }, 'Firecrawl API error: Invalid query');
+  });
+});
+
+describe('search blocks reach their tools', () => {
+  it('Tavily: the form\'s Max Results is the max_results sent (clamped 1-20; empty keeps the default 5)', async () => {
+    for (const [maxResults, sent] of [['12', 12], ['50', 20], ['', 5]] as const) {
+      const { toolId, params } = blockRun('tavily', { operation: 'search', apiKey: 'tvly-1', query: 'weft', maxResults });
+      await s.run(toolId, params);
+      s.expectRequest('tavily_search', 'POST', '/tavily/search', { body: { query: 'weft', max_results: sent } });
+    }
+  });
+
+  it('Firecrawl scrape: the Only Main Content switch is sent, on or off; unset leaves Firecrawl\'s default', async () => {
+    for (const [only, body] of [[false, { onlyMainContent: false }], [true, { onlyMainContent: true }], [undefined, {}]] as const) {
+      const { toolId, params } = blockRun('firecrawl', { operation: 'scrape', apiKey: 'fc-1', url: 'https://weft.example', onlyMainContent: only });
+      await s.run(toolId, params);
+      s.expectRequest('firecrawl_scrape', 'POST', '/firecrawl/scrape', { body: { formats: ['markdown'], ...body, url: 'https://weft.example' } });
+    }
+  });
+
+  it('Jina: each ticked option is its reader flag (a list, or ids comma-separated); unticked ones are off', async () => {
+    const ticked = blockRun('jina', { url: 'https://weft.example/', apiKey: 'jina-1', options: ['useReaderLMv2', 'gatherLinks'] });
+    await s.run(ticked.toolId, ticked.params);
+    s.expectRequest('jina_read_url', 'GET', '/jina/https://weft.example/', { headers: { accept: 'text/plain', 'x-respond-with': 'readerlm-v2', 'x-with-links-summary': 'true' } });
+    const json = blockRun('jina', { url: 'https://weft.example/', apiKey: 'jina-1', options: 'jsonResponse', useReaderLMv2: true });
+    expect(await s.run(json.toolId, json.params)).toMatchObject({ success: true, output: { title: 'Weft' } });
+    const req = s.expectRequest('jina_read_url', 'GET', '/jina/https://weft.example/', { headers: { accept: 'application/json' } });
+    expect([req.headers['x-respond-with'], req.headers['x-with-links-summary']]).toEqual([undefined, undefined]);
   });
 });

@@ -23,13 +23,22 @@ function linkedTo(contactId: string): Obj[] | undefined {
   return [{ id: Number.isSafeInteger(id) ? id : contactId, type: 'Contact' }];
 }
 
+/** A task as the tools answer it: its complete flag shown as 'Complete' or 'Incomplete' (§4). */
+export function shownTask(value: unknown): Obj {
+  const task = obj(value);
+  return { ...task, complete: task.complete === true ? 'Complete' : 'Incomplete' };
+}
+
+/** An item as the tools answer it (tasks shown, others as the API answers them). */
+const shown = (kind: Kind, value: unknown): Obj => (kind === 'task' ? shownTask(value) : obj(value));
+
 /** Reads one item by id, or lists them when no id is given. */
 function reader(kind: Kind, idParam: string, plural: string) {
   return serviceTool(`wealthbox_read_${kind}`, async (p, io) => {
     const id = text(p[idParam]);
     const data = await wealthbox(io, p, kind, id, { path: id ? `/${plural}/${seg(id)}` : `/${plural}` });
-    if (id) return { success: true, [kind]: data, metadata: { operation: `read_${kind}`, itemId: id, itemType: kind } };
-    const items = list(data[plural]);
+    if (id) return { success: true, [kind]: shown(kind, data), metadata: { operation: `read_${kind}`, itemId: id, itemType: kind } };
+    const items = list(data[plural]).map((item) => (kind === 'task' ? shownTask(item) : item));
     return { success: true, [plural]: items, metadata: { operation: `read_${kind}`, itemType: kind, totalCount: obj(data.meta).total_count ?? items.length } };
   });
 }
@@ -64,7 +73,7 @@ export const wealthboxTools: ServiceTool[] = [
     if (description) body.description = description;
     const link = linkedTo(text(p.contactId));
     if (link) body.linked_to = link;
-    const task = await wealthbox(io, p, 'task', '', { method: 'POST', path: '/tasks', json: body });
+    const task = shownTask(await wealthbox(io, p, 'task', '', { method: 'POST', path: '/tasks', json: body }));
     return { success: true, task, metadata: { operation: 'write_task', itemId: task.id, itemType: 'task' } };
   }),
 ];

@@ -1,6 +1,6 @@
 import { CRM_FIXTURES, createFakeCrm } from '@weft/testkit';
 import { describe, expect, it } from 'vitest';
-import { blockPayload, useFamily } from '../testSupport.js';
+import { blockPayload, blockRun, useFamily } from '../testSupport.js';
 import { wealthboxTools } from './wealthbox.tools.js';
 
 const wb = useFamily(createFakeCrm, { wealthbox: '/wealthbox' }, wealthboxTools);
@@ -32,7 +32,7 @@ describe('wealthbox reads', () => {
   });
 
   it('wealthbox_read_task reads a task; 404 and 403 give the §8 messages', async () => {
-    expect(await wb.run('wealthbox_read_task', { ...tok, taskId: '301' })).toMatchObject({ success: true, output: { task: f.task, metadata: { itemId: '301', itemType: 'task' } } });
+    expect(await wb.run('wealthbox_read_task', { ...tok, taskId: '301' })).toMatchObject({ success: true, output: { task: { ...f.task, complete: 'Incomplete' }, metadata: { itemId: '301', itemType: 'task' } } });
     wb.expectRequest('wealthbox_read_task', 'GET', '/wealthbox/tasks/301', { headers: { authorization: 'Bearer wb-tok' } });
     wb.fake.once('GET', '/wealthbox/tasks/:id', { status: 404, json: {} });
     await wb.expectError('wealthbox_read_task', { ...tok, taskId: '7' }, 'Task with ID 7 not found. Please check the task ID and try again.');
@@ -69,6 +69,15 @@ describe('wealthbox writes', () => {
     expect(r).toMatchObject({ success: true, output: { task: { id: 302, name: 'Call back' }, metadata: { operation: 'write_task', itemId: 302, itemType: 'task' } } });
   });
 
+  it('a task\'s complete flag shows as Complete or Incomplete (§4), read one, listed or written', async () => {
+    wb.fake.once('GET', '/wealthbox/tasks/:id', { json: { ...f.task, complete: true } });
+    expect(await wb.run('wealthbox_read_task', { ...tok, taskId: '301' })).toMatchObject({ output: { task: { id: 301, complete: 'Complete' } } });
+    wb.fake.once('GET', '/wealthbox/tasks', { json: { tasks: [{ id: 1, complete: true }, { id: 2, complete: false }], meta: { total_count: 2 } } });
+    expect(await wb.run('wealthbox_read_task', tok)).toMatchObject({ output: { tasks: [{ id: 1, complete: 'Complete' }, { id: 2, complete: 'Incomplete' }] } });
+    wb.fake.once('POST', '/wealthbox/tasks', { json: { id: 303, name: 'x', complete: false } });
+    expect(await wb.run('wealthbox_write_task', { ...tok, title: 'x', dueDate: '2025-05-24 11:00 AM -0400' })).toMatchObject({ output: { task: { id: 303, complete: 'Incomplete' } } });
+  });
+
   it('wealthbox_write_task checks title and the due date format, and passes API errors', async () => {
     await wb.expectError('wealthbox_write_task', { ...tok, title: 'x', dueDate: ' ' }, 'Due date is required');
     await wb.expectError('wealthbox_write_task', { ...tok, title: 'x', dueDate: '2025-05-24' }, 'Invalid due date format. Expected format: YYYY-MM-DD HH:MM AM/PM -HHMM (e.g. 2015-05-24 11:00 AM -0400)');
@@ -89,5 +98,21 @@ describe('§7 Wealthbox block payload keys: credential plus noteId, contactId, t
     expect(params).toMatchObject({ credential: 'cred-wb', ...ids });
     expect(await wb.run(toolId, params)).toMatchObject({ success: true });
     wb.expectRequest(toolId, 'GET', path, { headers: { authorization: 'Bearer oauth-cred-wb' } });
+  });
+});
+
+describe('the Wealthbox block reaches its tools', () => {
+  it('write_task: the form\'s Content is the task\'s description', async () => {
+    const { toolId, params } = blockRun('wealthbox', { operation: 'write_task', credential: 'cred-wb', title: 'Call back', dueDate: '2025-05-24 11:00 AM -0400', content: 'About the offer', manualContactId: '101' });
+    expect(await wb.run(toolId, params)).toMatchObject({ success: true });
+    wb.expectRequest('wealthbox_write_task', 'POST', '/wealthbox/tasks', {
+      body: { name: 'Call back', due_date: '2025-05-24 11:00 AM -0400', description: 'About the offer', linked_to: [{ id: 101, type: 'Contact' }] },
+    });
+  });
+
+  it('write_note: the form\'s Content stays the note\'s content', async () => {
+    const { toolId, params } = blockRun('wealthbox', { operation: 'write_note', credential: 'cred-wb', content: 'Met at conference', contactId: '101' });
+    await wb.run(toolId, params);
+    wb.expectRequest('wealthbox_write_note', 'POST', '/wealthbox/notes', { body: { content: 'Met at conference', linked_to: [{ id: 101, type: 'Contact' }] } });
   });
 });
