@@ -24,6 +24,8 @@ export { SUB_BLOCK_TYPES, VALUE_TYPES } from './types.js';
 export { getBlock, isKnownBlockType, listBlocks } from './blocks/registry.js';
 export { blockToolCall } from './blocks/toolCall.js';
 export type { BlockToolCall } from './blocks/toolCall.js';
+export { uploadedFiles } from './blocks/uploads.js';
+export type { UploadedFile } from './blocks/uploads.js';
 export { AZURE_DEFAULT_API_VERSION, CHAT_TOOL_IDS, chatToolId, selectChatTool } from './blocks/modelTool.js';
 export { getTool, listTools } from './tools/registry.js';
 export { referenceName } from './referenceName.js';

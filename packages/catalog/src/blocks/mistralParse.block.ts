@@ -1,5 +1,17 @@
+import { text } from '../paramValues.js';
 import type { BlockConfig } from '../types.js';
 import { dropdown, secretField, shortInput, when } from './fields.js';
+import { uploadedFiles } from './uploads.js';
+
+/**
+ * The OCR tool's parameters: the URL in URL mode (the default); in upload mode the uploaded PDF
+ * (`fileUpload`, `{name, type, size, url}` with a data link), which the tool sends to Mistral as
+ * the document. The other mode's value is not sent.
+ */
+function mistralParams(p: Record<string, unknown>): Record<string, unknown> {
+  if ((text(p.inputMethod) || 'url') === 'upload') return { fileUpload: uploadedFiles(p.fileUpload)[0], filePath: undefined };
+  return { filePath: text(p.filePath), fileUpload: undefined };
+}
 
 /** Mistral PDF parser: OCR of a PDF given by URL or upload. */
 export const mistralParseBlock: BlockConfig = {
@@ -19,7 +31,7 @@ export const mistralParseBlock: BlockConfig = {
     shortInput('pages', 'Specific Pages', 'e.g. 0,1,2 (leave empty for all pages)'),
     secretField('apiKey', 'API Key', 'Enter your Mistral API key'),
   ],
-  tools: { access: ['mistral_parser'] },
+  tools: { access: ['mistral_parser'], config: { params: mistralParams } },
   inputs: {
     inputMethod: { type: 'string', required: false },
     filePath: { type: 'string', required: false },

@@ -8,7 +8,8 @@ export const fileTools: ToolConfig[] = [
     name: 'File Parser',
     description: 'Parse one or more uploaded files or files from URLs (text, PDF, CSV, images, etc.)',
     params: {
-      filePath: need('string', 'user', 'Path to an uploaded file or URL'),
+      filePath: need('string', 'user', 'URL of the file to parse (or a list of them); not needed when files are uploaded'),
+      file: may('json', 'hidden', 'Uploaded files from the file-upload field ({name, type, size, url} each, url a data link)'),
       fileType: may('string', 'user', 'Type of file to parse (auto-detected if not specified)'),
     },
     request: { method: 'POST', url: '/api/files/parse' },

@@ -11,8 +11,8 @@ export const mistralTools: ToolConfig[] = [
     name: 'Mistral PDF Parser',
     description: 'Parse PDF documents using the Mistral OCR API',
     params: {
-      filePath: need('string', 'user', 'URL to a PDF document to be processed'),
-      fileUpload: may('object', 'hidden', 'File upload data from file-upload component'),
+      filePath: need('string', 'user', 'URL to a PDF document to be processed; not needed when a PDF is uploaded'),
+      fileUpload: may('object', 'hidden', 'The uploaded PDF from the file-upload field ({name, type, size, url}, url a data link)'),
       resultType: may('string', 'user', 'Type of parsed result (markdown, text, or json)', 'markdown'),
       includeImageBase64: may('boolean', 'hidden', 'Include base64-encoded images in the response'),
       pages: may('array', 'user', 'Specific pages to process (array of page numbers, starting from 0)'),

@@ -24,13 +24,15 @@ export function validateMistralParse(params: Record<string, unknown>): string | 
 }
 
 const DRIVE_OR_DOCS = /(drive|docs)\.google\.com/i;
+/** An uploaded PDF as the web form keeps it: a base64 data link (a file without a type is taken as one too). */
+const PDF_DATA_LINK = /^data:(?:application\/pdf|application\/octet-stream)?;base64,/i;
 
-/** Mistral OCR tool: a key, an http(s) URL that is not a Drive or Docs link. A non-.pdf URL is allowed (only warned about). */
-export function validateMistralTool(params: Record<string, unknown>): string | undefined {
-  if (typeof params.apiKey !== 'string' || params.apiKey.trim() === '') return 'Missing or invalid API key: A valid Mistral API key is required';
+/** The file path's own error: an http(s) URL that is not a Drive or Docs link, or an uploaded PDF's data link. */
+function filePathError(path: string): string | undefined {
+  if (/^data:/i.test(path)) return PDF_DATA_LINK.test(path) ? undefined : 'Unsupported format - the uploaded file is not a PDF document';
   let url: URL;
   try {
-    url = new URL(text(params.filePath));
+    url = new URL(path);
   } catch {
     return 'Invalid URL format: Please provide a valid HTTP or HTTPS URL to a PDF document';
   }
@@ -38,6 +40,17 @@ export function validateMistralTool(params: Record<string, unknown>): string | u
   if (DRIVE_OR_DOCS.test(url.hostname)) {
     return 'Google Drive and Google Docs links are not supported: Please provide a direct download link to the PDF file';
   }
+  return undefined;
+}
+
+/**
+ * Mistral OCR tool: a key, an http(s) URL that is not a Drive or Docs link, or an uploaded PDF's
+ * base64 data link (Mistral takes one as the document URL). A non-.pdf URL is allowed (only warned about).
+ */
+export function validateMistralTool(params: Record<string, unknown>): string | undefined {
+  if (typeof params.apiKey !== 'string' || params.apiKey.trim() === '') return 'Missing or invalid API key: A valid Mistral API key is required';
+  const pathError = filePathError(text(params.filePath));
+  if (pathError) return pathError;
   const type = text(params.resultType);
   if (type !== '' && !['markdown', 'text', 'json'].includes(type)) return `Invalid result type: ${type}`;
   return undefined;

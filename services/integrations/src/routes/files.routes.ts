@@ -2,6 +2,7 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import mammoth from 'mammoth';
 import Papa from 'papaparse';
 import ExcelJS from 'exceljs';
+import { uploadedFiles } from '@weft/catalog';
 import { ToolError } from '../tools/serviceTool.js';
 import { guardedFetch, OutboundRefusedError, RequestTimeoutError, NetworkError, ResponseTooLargeError } from '../net/guardedFetch.js';
 import type { AddressPolicy } from '../net/addressPolicy.js';
@@ -157,7 +158,11 @@ export async function parseFile(path: string, fileType: string, policy: AddressP
   return parseBytes(loaded.bytes, kindOf(fileType, fileName, loaded.mime), fileName);
 }
 
-/** `POST /api/files/parse {filePath, fileType}` (one path or a list): `{success, output: {files, combinedContent}}`. */
+/**
+ * `POST /api/files/parse {filePath, fileType}` (one path or a list), or `{file}`: the file block's
+ * uploads (`{name, type, size, url}` each, url a data link; parsed under their names):
+ * `{success, output: {files, combinedContent}}`.
+ */
 export function fileRoutes(policy: AddressPolicy): Route[] {
   return [
     {
@@ -165,12 +170,15 @@ export function fileRoutes(policy: AddressPolicy): Route[] {
       path: '/files/parse',
       async handle(req) {
         const body = objectBody(req.body);
-        const given = body.filePath;
-        const paths = (Array.isArray(given) ? given : [given]).filter((p): p is string => typeof p === 'string' && p.trim() !== '');
-        if (paths.length === 0) throw new ToolError('Missing required parameter: filePath', 400);
+        const uploads = uploadedFiles(body.file);
+        const given = uploads.length > 0 ? uploads : body.filePath;
+        const sources = uploads.length > 0
+          ? uploads.map((f) => ({ path: f.url, name: f.name }))
+          : (Array.isArray(given) ? given : [given]).filter((p): p is string => typeof p === 'string' && p.trim() !== '').map((path) => ({ path, name: undefined }));
+        if (sources.length === 0) throw new ToolError('Missing required parameter: filePath', 400);
         const fileType = typeof body.fileType === 'string' ? body.fileType : '';
         const files: ParsedFile[] = [];
-        for (const path of paths) files.push(await parseFile(path, fileType, policy, undefined, req.signal));
+        for (const s of sources) files.push(await parseFile(s.path, fileType, policy, s.name, req.signal));
         const output = { files, combinedContent: files.map((f) => f.content).join('\n\n') };
         return json({ success: true, output, ...(Array.isArray(given) ? { results: files.map((f) => ({ success: true, output: f })) } : {}) });
       },

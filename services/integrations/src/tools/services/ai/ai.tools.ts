@@ -10,10 +10,12 @@ import {
   parsePages,
   text,
   toInt,
+  uploadedFiles,
   validateMistralTool,
 } from '@weft/catalog';
-import { ToolError, type ServiceTool } from '../../serviceTool.js';
-import { apiMessage, bearer, call, list, obj, seg, serviceTool, str, type Obj } from '../http.js';
+import { TransientToolError } from '../../runtime/errors.js';
+import { ToolError, type ServiceTool, type ToolIO } from '../../serviceTool.js';
+import { apiMessage, bearer, call, list, obj, seg, serviceTool, str, type ApiResponse, type CallSpec, type Obj } from '../http.js';
 
 /** A number parameter, or `fallback` when missing or not numeric. */
 function num(value: unknown, fallback: number): number {
@@ -155,6 +157,51 @@ const OCR_ANSWERED = Object.keys(OCR_STATUS).map(Number).filter((s) => s === 429
 
 const ocrError = (message: string, status?: number) => new ToolError(`Mistral OCR Error: ${message}`, status);
 
+/** §8's other OCR failures (each prefixed 'Mistral OCR Error:'); the spec names them without their words, these are ours. */
+export const OCR_FAILURES = {
+  timeout: 'Request timed out - the OCR service did not answer in time, please try again',
+  connection: 'Connection failed - could not reach the OCR service, please check your network and try again',
+  corrupted: 'Corrupted PDF - the document could not be read, please check the file and try again',
+  passwordProtected: 'Password-protected PDF - the document is encrypted, please remove the password and try again',
+} as const;
+
+/** The largest PDF Mistral parses (§9: 50 MB for PDF parsing). */
+const OCR_MAX_BYTES = 50 * 1024 * 1024;
+
+/**
+ * The OCR request. A timeout or a connection that failed stays a transient failure (the run's block
+ * tries again, as for any tool), with §8's message so the last try's error names it.
+ */
+async function ocrCall(io: ToolIO, spec: CallSpec): Promise<ApiResponse> {
+  try {
+    return await call(io, spec);
+  } catch (err) {
+    if (!(err instanceof TransientToolError) || err.status !== undefined) throw err;
+    const what = err.message.startsWith('Request timeout after') ? OCR_FAILURES.timeout : OCR_FAILURES.connection;
+    throw new TransientToolError(`Mistral OCR Error: ${what}`);
+  }
+}
+
+/** A refused document's own reason, when Mistral's message says it is encrypted or unreadable. */
+function documentFailure(res: ApiResponse): string | undefined {
+  const message = apiMessage(res, '');
+  if (/password|encrypted/i.test(message)) return OCR_FAILURES.passwordProtected;
+  if (/corrupt|damaged|malformed|invalid pdf|could not (?:be )?(?:read|parsed?|opened)/i.test(message)) return OCR_FAILURES.corrupted;
+  return undefined;
+}
+
+/**
+ * The document to read: the URL, else the uploaded PDF (`fileUpload`, whose base64 data link Mistral
+ * takes as the document URL; at most 50 MB).
+ */
+function ocrDocument(p: Obj): { url: string; upload?: { name: string } } {
+  const [upload] = uploadedFiles(p.fileUpload);
+  if (!upload || text(p.filePath) !== '') return { url: text(p.filePath) };
+  const comma = upload.url.indexOf(',');
+  if (upload.url.startsWith('data:') && Math.floor(((upload.url.length - comma - 1) * 3) / 4) > OCR_MAX_BYTES) throw ocrError(OCR_STATUS[413] ?? '', 413);
+  return { url: upload.url, upload: { name: upload.name } };
+}
+
 /** A positive integer parameter, or undefined (ignored) otherwise (§5). */
 function positiveInt(value: unknown): number | undefined {
   const n = typeof value === 'number' ? value : Number(text(value));
@@ -180,9 +227,10 @@ function plainText(markdown: string): string {
 
 const ocrTools: ServiceTool[] = [
   serviceTool('mistral_parser', async (p, io) => {
-    const invalid = validateMistralTool(p);
+    const doc = ocrDocument(p);
+    const invalid = validateMistralTool({ ...p, filePath: doc.url });
     if (invalid) throw ocrError(invalid);
-    const fileUrl = text(p.filePath);
+    const fileUrl = doc.url;
     const resultType = text(p.resultType) || 'markdown';
     const body: Obj = {
       model: MISTRAL_OCR_MODEL,
@@ -195,8 +243,8 @@ const ocrTools: ServiceTool[] = [
     if (imageLimit !== undefined) body.image_limit = imageLimit;
     const imageMinSize = positiveInt(p.imageMinSize);
     if (imageMinSize !== undefined) body.image_min_size = imageMinSize;
-    const res = await call(io, { method: 'POST', url: `${io.baseUrl('mistral')}/ocr`, headers: bearer(p.apiKey), json: body, timeoutMs: 120_000, answerStatuses: OCR_ANSWERED });
-    if (!res.ok) throw ocrError(OCR_STATUS[res.status] ?? apiMessage(res), res.status);
+    const res = await ocrCall(io, { method: 'POST', url: `${io.baseUrl('mistral')}/ocr`, headers: bearer(p.apiKey), json: body, timeoutMs: 120_000, answerStatuses: OCR_ANSWERED });
+    if (!res.ok) throw ocrError(documentFailure(res) ?? OCR_STATUS[res.status] ?? apiMessage(res), res.status);
     if (!res.json || res.data === undefined) throw ocrError('Failed to parse the OCR response');
     const data = obj(res.data);
     const ocrPages = list(data.pages).map(obj);
@@ -204,15 +252,16 @@ const ocrTools: ServiceTool[] = [
     const content =
       resultType === 'json' ? JSON.stringify(ocrPages.map((pg) => ({ index: pg.index, markdown: pg.markdown ?? '' }))) : resultType === 'text' ? plainText(markdown) : markdown;
     const u = obj(data.usage_info);
-    const fileName = decodeURIComponent(new URL(fileUrl).pathname.split('/').pop() ?? '') || 'document.pdf';
+    const fileName = doc.upload ? doc.upload.name : (!fileUrl.startsWith('data:') && decodeURIComponent(new URL(fileUrl).pathname.split('/').pop() ?? '')) || 'document.pdf';
     return {
       content,
       metadata: {
         jobId: randomUUID(),
         fileType: 'pdf',
         fileName,
+        // §3 shows source 'url' only: an upload is sent as a (data) link too; its link is no source URL to show.
         source: 'url',
-        sourceUrl: fileUrl,
+        ...(doc.upload || fileUrl.startsWith('data:') ? {} : { sourceUrl: fileUrl }),
         pageCount: ocrPages.length,
         usageInfo: { pagesProcessed: u.pages_processed ?? ocrPages.length, docSizeBytes: u.doc_size_bytes ?? null },
         model: data.model ?? MISTRAL_OCR_MODEL,

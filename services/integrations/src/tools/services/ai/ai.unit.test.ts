@@ -1,7 +1,11 @@
+import { createServer } from 'node:net';
 import { AI_FIXTURES, createFakeAi } from '@weft/testkit';
 import { describe, expect, it } from 'vitest';
-import { useFamily } from '../testSupport.js';
-import { aiTools } from './ai.tools.js';
+import { createToolIO } from '../../runtime/executeTool.js';
+import { TransientToolError } from '../../runtime/errors.js';
+import type { ToolIO } from '../../serviceTool.js';
+import { blockRun, useFamily } from '../testSupport.js';
+import { aiTools, OCR_FAILURES } from './ai.tools.js';
 
 const ai = useFamily(createFakeAi, { openai: '/openai', anthropic: '/anthropic', perplexity: '/perplexity', huggingface: '/huggingface', mistral: '/mistral' }, aiTools);
 const f = AI_FIXTURES;
@@ -182,5 +186,63 @@ describe('mistral_parser', () => {
     }
     ai.fake.once('POST', '/mistral/ocr', { text: 'not json' });
     await ai.expectError('mistral_parser', base, 'Mistral OCR Error: Failed to parse the OCR response');
+  });
+});
+
+describe('the Mistral Parser block reaches its tool', () => {
+  const pdf = { name: 'q3 plan.pdf', type: 'application/pdf', size: 8, url: `data:application/pdf;base64,${Buffer.from('%PDF-1.7').toString('base64')}` };
+
+  it('upload mode sends the uploaded PDF (its data link) as the document, named by the upload; a URL typed before is not sent', async () => {
+    const { toolId, params } = blockRun('mistral_parse', { inputMethod: 'upload', fileUpload: pdf, filePath: 'https://old.weft.example/a.pdf', apiKey: 'mk', resultType: 'markdown' });
+    const r = await ai.run(toolId, params);
+    ai.expectRequest('mistral_parser', 'POST', '/mistral/ocr', { body: { model: 'mistral-ocr-latest', document: { type: 'document_url', document_url: pdf.url }, include_image_base64: false } });
+    expect(r).toMatchObject({ success: true, output: { metadata: { fileName: 'q3 plan.pdf', source: 'url', fileType: 'pdf' } } });
+    expect(r.success && (r.output as { metadata: object }).metadata).not.toHaveProperty('sourceUrl');
+  });
+
+  it('URL mode sends the URL, not a file uploaded before', async () => {
+    const { toolId, params } = blockRun('mistral_parse', { inputMethod: 'url', fileUpload: pdf, filePath: ' https://files.weft.example/b.pdf ', apiKey: 'mk' });
+    await ai.run(toolId, params);
+    ai.expectRequest('mistral_parser', 'POST', '/mistral/ocr', { body: { model: 'mistral-ocr-latest', document: { type: 'document_url', document_url: 'https://files.weft.example/b.pdf' }, include_image_base64: false } });
+  });
+
+  it('an uploaded file that is not a PDF is refused before calling', async () => {
+    const { toolId, params } = blockRun('mistral_parse', { inputMethod: 'upload', fileUpload: { ...pdf, url: 'data:text/plain;base64,aGk=' }, apiKey: 'mk' });
+    await ai.expectError(toolId, params, 'Mistral OCR Error: Unsupported format - the uploaded file is not a PDF document');
+    expect(ai.fake.requests).toHaveLength(0);
+  });
+});
+
+describe('mistral_parser: §8\'s other failures, each prefixed', () => {
+  const base = { apiKey: 'mk', filePath: 'https://files.weft.example/q3.pdf' };
+
+  it('a password-protected or corrupted PDF, as Mistral words its refusal', async () => {
+    ai.fake.once('POST', '/mistral/ocr', { status: 422, json: { message: 'The document is password protected' } });
+    await ai.expectError('mistral_parser', base, `Mistral OCR Error: ${OCR_FAILURES.passwordProtected}`);
+    ai.fake.once('POST', '/mistral/ocr', { status: 400, json: { detail: 'File is encrypted' } });
+    await ai.expectError('mistral_parser', base, `Mistral OCR Error: ${OCR_FAILURES.passwordProtected}`);
+    ai.fake.once('POST', '/mistral/ocr', { status: 400, json: { message: 'Invalid PDF: the file is corrupted' } });
+    await ai.expectError('mistral_parser', base, `Mistral OCR Error: ${OCR_FAILURES.corrupted}`);
+  });
+
+  const tool = aiTools.find((t) => t.id === 'mistral_parser');
+  const context = { workspaceId: 'ws-test', workflowId: 'wf-test', actorId: 'user-test' };
+
+  it('a connection that fails stays retryable, with the connection message', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const io = createToolIO({ policy: { allowPrivateNetwork: true, allowlist: [] }, baseUrls: { get: () => `http://127.0.0.1:${port}`, rewrite: (_id, url) => url } }, { context }, 'mistral_parser');
+    const err: unknown = await tool?.execute(base, io).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TransientToolError);
+    expect((err as Error).message).toBe(`Mistral OCR Error: ${OCR_FAILURES.connection}`);
+  });
+
+  it('a timeout stays retryable, with the timeout message', async () => {
+    const io: ToolIO = { context, envVars: {}, baseUrl: () => 'http://127.0.0.1:9', fetch: () => Promise.reject(new TransientToolError('Request timeout after 120000ms')) };
+    const err: unknown = await tool?.execute(base, io).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TransientToolError);
+    expect((err as Error).message).toBe(`Mistral OCR Error: ${OCR_FAILURES.timeout}`);
   });
 });
