@@ -86,7 +86,7 @@ describe('the proxy', () => {
 
   it('POST /api/proxy runs a tool by id: unknown ids, required params, and a custom tool with the caller’s environment', async () => {
     expect((await api<ToolResult>('POST', '/api/proxy', { toolId: 'no_such_tool', params: {} })).body).toMatchObject({ success: false, error: 'Tool not found: no_such_tool' });
-    expect((await api<ToolResult>('POST', '/api/proxy', { toolId: 'http_request', params: {} })).body).toMatchObject({ success: false, error: 'Parameter "url" is required for HTTP Request but was not provided.' });
+    expect((await api<ToolResult>('POST', '/api/proxy', { toolId: 'http_request', params: {} })).body).toMatchObject({ success: false, error: 'Parameter "url" is required for http_request but was not provided.' });
     expect(await api('POST', '/api/proxy', { params: {} })).toEqual({ status: 400, body: { error: expect.stringContaining('toolId is required') } });
     const user = await createAccount('Tool Maker');
     const as = { cookie: user.cookie };

@@ -9,7 +9,7 @@ export function validateToolParams(toolId: string, params: Record<string, unknow
     if (!param.required || param.visibility !== 'user-or-llm') continue;
     const value = params[name];
     if (value === undefined || value === null || value === '') {
-      return { success: false, error: `Parameter "${name}" is required for ${tool.name} but was not provided.` };
+      return { success: false, error: `Parameter "${name}" is required for ${tool.id} but was not provided.` };
     }
   }
   return { success: true };

@@ -11,7 +11,7 @@ describe('tool-level rules', () => {
   it('requires user-or-llm parameters (spec 000 §5)', () => {
     expect(validateToolParams('slack_message', { channel: 'C1' })).toEqual({
       success: false,
-      error: 'Parameter "text" is required for Slack Message but was not provided.',
+      error: 'Parameter "text" is required for slack_message but was not provided.',
     });
     expect(validateToolParams('slack_message', { text: 'hi' })).toEqual({ success: true });
     expect(validateToolParams('nope', {})).toEqual({ success: false, error: 'Tool not found: nope' });

@@ -44,12 +44,18 @@ export interface ToolRequestInit {
   answerStatuses?: readonly number[];
 }
 
-/** An answered failure of a tool: its message reaches the caller as `error`, word for word, and is not retried. */
+/**
+ * An answered failure of a tool: its message reaches the caller as `error`, word for word, and is not
+ * retried. `output` is the failed result's output where the spec gives one (Supabase's message and
+ * empty results, §8); `{}` otherwise.
+ */
 export class ToolError extends Error {
   readonly status: number | undefined;
-  constructor(message: string, status?: number) {
+  readonly output: unknown;
+  constructor(message: string, status?: number, output?: unknown) {
     super(message);
     this.name = 'ToolError';
     this.status = status;
+    this.output = output;
   }
 }

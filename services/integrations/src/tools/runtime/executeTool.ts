@@ -106,7 +106,8 @@ export function createToolExecutor(deps: ToolRuntimeDeps): ToolExecutor {
     for (const [name, param] of Object.entries(tool.params)) {
       if (!param.required || param.visibility !== 'user-or-llm') continue;
       const value = params[name];
-      if (value === undefined || value === null || value === '') throw new ToolError(`Parameter "${name}" is required for ${tool.name} but was not provided.`);
+      // {tool} is the tool's id, as in the runtime's other messages ('Failed to parse response from {tool}').
+      if (value === undefined || value === null || value === '') throw new ToolError(`Parameter "${name}" is required for ${tool.id} but was not provided.`);
     }
   }
 
@@ -158,7 +159,8 @@ export function createToolExecutor(deps: ToolRuntimeDeps): ToolExecutor {
         } else if (!(err instanceof ToolError) && !signal?.aborted) {
           deps.logger.warn({ toolId: input.toolId, error: forLog(message) }, 'tool call failed');
         }
-        return { success: false, output: {}, error: message, timing: timing(start) };
+        const output = err instanceof ToolError && err.output !== undefined ? secrets.value(err.output) : {};
+        return { success: false, output, error: message, timing: timing(start) };
       }
     },
   };

@@ -83,7 +83,7 @@ describe('execution layer', () => {
   });
 
   it('checks required user-or-llm parameters', async () => {
-    expect(await call('http_request', {})).toMatchObject({ success: false, error: 'Parameter "url" is required for HTTP Request but was not provided.' });
+    expect(await call('http_request', {})).toMatchObject({ success: false, error: 'Parameter "url" is required for http_request but was not provided.' });
   });
 
   it('fetches the access token for a credential, passes it as accessToken and drops the credential', async () => {
@@ -119,7 +119,7 @@ describe('execution layer', () => {
     const res = await call('memory_get', { id: 'k' });
     expect(res).toMatchObject({ success: true, output: { memories: [{ role: 'user', content: 'hi' }], id: 'k' } });
     expect(routeCalls[0]).toMatchObject({ method: 'GET', path: '/memory/k', query: { workflowId: 'wf1' } });
-    expect(await call('memory_add', { id: 'k', role: 'user', content: '' })).toMatchObject({ success: false, error: 'Parameter "content" is required for Add Memory but was not provided.' });
+    expect(await call('memory_add', { id: 'k', role: 'user', content: '' })).toMatchObject({ success: false, error: 'Parameter "content" is required for memory_add but was not provided.' });
   });
 
   it('a 5xx or 429 from an internal route is transient: thrown for a run to try again, answered otherwise; a 4xx is the answer', async () => {

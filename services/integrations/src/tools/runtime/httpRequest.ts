@@ -76,7 +76,7 @@ export async function readBody(res: Response): Promise<unknown> {
 /** The API block's HTTP request tool: method, URL, query, headers, body; answers `{data, status, headers}`. */
 export async function httpRequest(params: Record<string, unknown>, policy: AddressPolicy, signal?: AbortSignal): Promise<{ ok: boolean; output: HttpOutput; error?: string }> {
   const rawUrl = typeof params.url === 'string' ? params.url.trim() : '';
-  if (!rawUrl) throw new ToolError('Parameter "url" is required for HTTP Request but was not provided.');
+  if (!rawUrl) throw new ToolError('Parameter "url" is required for http_request but was not provided.');
   let urlText = rawUrl;
   for (const [k, v] of Object.entries(tableToRecord(params.pathParams))) urlText = urlText.split(`:${k}`).join(encodeURIComponent(v));
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(urlText)) urlText = `https://${urlText}`;

@@ -62,7 +62,7 @@ describe('service tools through the execution layer', () => {
 
   it('exa_search: the catalogue check names a missing parameter before any request; an answered 401 keeps its §8 message', async () => {
     fakes.search!.requests.length = 0;
-    expect(await run('exa_search', { apiKey: 'exa-key-1' })).toMatchObject({ success: false, error: 'Parameter "query" is required for Exa Search but was not provided.' });
+    expect(await run('exa_search', { apiKey: 'exa-key-1' })).toMatchObject({ success: false, error: 'Parameter "query" is required for exa_search but was not provided.' });
     expect(fakes.search!.requests).toHaveLength(0);
     fakes.search!.once('POST', '/exa/search', { status: 401, json: {} });
     expect(await run('exa_search', { apiKey: 'exa-key-1', query: 'weft' })).toMatchObject({ success: false, output: {}, error: 'Invalid API key. Please check your Exa AI API key.' });

@@ -34,28 +34,40 @@ function order(value: unknown): string | undefined {
   return `order=${encodeURIComponent(col)}.${dir?.toLowerCase() === 'desc' ? 'desc' : 'asc'}`;
 }
 
+/** A failed Supabase tool answers its message and empty results beside the error (§8). */
+function supabaseTool(id: string, execute: ServiceTool['execute']): ServiceTool {
+  return serviceTool(id, async (p, io) => {
+    try {
+      return await execute(p, io);
+    } catch (err) {
+      if (err instanceof ToolError) throw new ToolError(err.message, err.status, { message: err.message, results: [] });
+      throw err;
+    }
+  });
+}
+
 /** Supabase tools over PostgREST: query, get row, insert (a single object wrapped), update, delete (filter required). */
 export const supabaseTools: ServiceTool[] = [
-  serviceTool('supabase_query', async (p, io) => {
+  supabaseTool('supabase_query', async (p, io) => {
     const limit = p.limit === undefined || p.limit === '' ? undefined : `limit=${toInt(p.limit, 100)}`;
     const results = await rest(io, p, 'GET', ['select=*', ...[order(p.orderBy), limit].filter((x): x is string => x !== undefined)]);
     return { message: `Successfully queried ${results.length} row(s) from ${text(p.table)}`, results };
   }),
-  serviceTool('supabase_get_row', async (p, io) => {
+  supabaseTool('supabase_get_row', async (p, io) => {
     const results = await rest(io, p, 'GET', ['select=*', 'limit=1']);
     return { message: results.length ? 'Successfully found row' : 'No row found matching the criteria', results };
   }),
-  serviceTool('supabase_insert', async (p, io) => {
+  supabaseTool('supabase_insert', async (p, io) => {
     const value = data(p.data);
     const rows = Array.isArray(value) ? value : [value];
     const results = await rest(io, p, 'POST', ['select=*'], rows);
     return { message: `Successfully inserted ${results.length} row(s) into ${text(p.table)}`, results };
   }),
-  serviceTool('supabase_update', async (p, io) => {
+  supabaseTool('supabase_update', async (p, io) => {
     const results = await rest(io, p, 'PATCH', ['select=*'], data(p.data));
     return { message: `Successfully updated ${results.length} row(s) in ${text(p.table)}`, results };
   }),
-  serviceTool('supabase_delete', async (p, io) => {
+  supabaseTool('supabase_delete', async (p, io) => {
     if (text(p.filter) === '') throw new ToolError('Filter is required for delete operations to prevent accidental deletion of all rows');
     const results = await rest(io, p, 'DELETE', ['select=*']);
     return { message: `Successfully deleted ${results.length} row(s) from ${text(p.table)}`, results };
