@@ -11,10 +11,16 @@ const host = (p: Obj) => {
   return /^https?:\/\//.test(h) ? h : `https://${h}`;
 };
 
+/**
+ * One Pinecone request; a failure is 'Pinecone {what} failed: {message}' (§8). §8's other message,
+ * 'Vector search failed', is a vector search's failure whose answer carries no message of its own.
+ */
 async function pinecone(io: ToolIO, p: Obj, url: string, what: string, spec: Omit<CallSpec, 'url'> = {}): Promise<ApiResponse> {
   const res = await call(io, { ...spec, url, headers: { ...headers(p), ...spec.headers } });
-  if (!res.ok) throw new ToolError(`Pinecone ${what} failed: ${apiMessage(res)}`, res.status);
-  return res;
+  if (res.ok) return res;
+  const message = apiMessage(res, '') || (res.json ? '' : res.text.trim());
+  if (message === '' && what === 'vector search') throw new ToolError('Vector search failed', res.status);
+  throw new ToolError(`Pinecone ${what} failed: ${message || apiMessage(res)}`, res.status);
 }
 
 /** A JSON parameter given as text or as a value. */

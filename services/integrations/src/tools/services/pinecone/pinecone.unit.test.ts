@@ -48,6 +48,10 @@ describe('pinecone', () => {
     expect(r).toEqual({ success: true, output: { matches: VECTOR_FIXTURES.query.matches, namespace: 'ns1' } });
     pc.fake.once('POST', '/query', { status: 400, json: { message: 'Vector dimension 2 does not match the dimension of the index 1024' } });
     await pc.expectError('pinecone_search_vector', { ...auth(), vector: [1, 2] }, 'Pinecone vector search failed: Vector dimension 2 does not match the dimension of the index 1024');
+    pc.fake.once('POST', '/query', { status: 400, json: {} });
+    await pc.expectError('pinecone_search_vector', { ...auth(), vector: [1, 2] }, 'Vector search failed');
+    pc.fake.once('POST', '/query', { status: 404, text: 'Index not found' });
+    await pc.expectError('pinecone_search_vector', { ...auth(), vector: [1, 2] }, 'Pinecone vector search failed: Index not found');
   });
 
   it('pinecone_fetch repeats ids in the query', async () => {

@@ -8,7 +8,9 @@ const USER_AGENT = 'weft-workflows/1.0';
 /** The subreddit without an r/ prefix (§5). */
 export const subredditName = (value: unknown) => text(value).replace(/^\/?r\//i, '');
 
+/** A Reddit read; without the account's token it is refused before any request (§5: the forum needs an access token). */
 async function reddit(io: ToolIO, p: Obj, path: string, query: Obj, what: 'posts' | 'comments'): Promise<unknown> {
+  if (text(p.accessToken) === '') throw new ToolError('Access token is required');
   const res = await call(io, { url: `${io.baseUrl('reddit')}${path}`, query: { ...query, raw_json: 1 }, headers: { ...bearer(p.accessToken), 'User-Agent': USER_AGENT }, answerStatuses: RATE_LIMITED });
   const fail = (message: string) => new ToolError(`Error fetching Reddit ${what}: ${message}`, res.status);
   if (res.status === 403 || res.status === 429) throw fail('Reddit API access blocked or rate limited. Please try again later.');

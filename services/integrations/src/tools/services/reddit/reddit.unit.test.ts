@@ -24,6 +24,12 @@ describe('reddit', () => {
     rd.expectRequest('reddit_get_posts', 'GET', '/r/typescript/hot', { query: { limit: '10', raw_json: '1' } });
   });
 
+  it('without the account\'s access token both tools are refused before any request (§5: the forum needs an access token)', async () => {
+    await rd.expectError('reddit_get_posts', { subreddit: 'typescript' }, 'Access token is required');
+    await rd.expectError('reddit_get_comments', { accessToken: ' ', subreddit: 'typescript', postId: 'p1' }, 'Access token is required');
+    expect(rd.fake.requests).toHaveLength(0);
+  });
+
   it('reddit_get_posts: blocked, not JSON, and other errors are prefixed', async () => {
     rd.fake.once('GET', '/r/:sub/:sort', { status: 429, json: {} });
     await rd.expectError('reddit_get_posts', { ...t, subreddit: 'a' }, 'Error fetching Reddit posts: Reddit API access blocked or rate limited. Please try again later.');
