@@ -1,4 +1,4 @@
-import type { BlockState, Edge, Position } from './model/state.js';
+import type { BlockState, Edge, Position, Variable } from './model/state.js';
 
 /** What a new block takes from its catalogue definition (a structural subset of `@weft/catalog`'s BlockConfig). */
 type BlockDefinition = {
@@ -18,6 +18,8 @@ interface BlockDefinitionLookup {
 type DeployedState = {
   blocks: Record<string, BlockState>;
   edges: Edge[];
+  /** The workflow variables deployed with it; absent for a deployment saved before they were kept. */
+  variables?: Record<string, Pick<Variable, 'id' | 'name' | 'type' | 'value'>>;
   deployedAt?: number;
 };
 

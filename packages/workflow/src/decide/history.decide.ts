@@ -3,6 +3,7 @@ import type { DecideContext } from '../context.js';
 import { WorkflowError } from '../errors.js';
 import type { WorkflowEvent } from '../events.js';
 import { graphWith } from '../model/graph.js';
+import { makeVariable } from '../model/variables.js';
 import type { WorkflowState } from '../model/state.js';
 
 type HistoryCommand = CommandOf<'undo' | 'redo' | 'revertToHistory' | 'revertToDeployed' | 'clearWorkflow'>;
@@ -34,16 +35,22 @@ function decideHistory(state: WorkflowState, command: HistoryCommand, ctx: Decid
       const deployed = ctx.deployedState;
       if (deployed === undefined) throw new WorkflowError('not_found', 'No deployed state found');
       const graph = graphWith(structuredClone(deployed.blocks), structuredClone(deployed.edges));
-      return [
-        {
-          type: 'revertedToDeployed',
-          at,
-          blocks: graph.blocks,
-          edges: graph.edges,
-          deployedAt: deployed.deployedAt ?? state.deployedAt ?? at,
-          hasActiveWebhook: startsByWebhook(graph.blocks),
-        },
-      ];
+      const reverted: WorkflowEvent = {
+        type: 'revertedToDeployed',
+        at,
+        blocks: graph.blocks,
+        edges: graph.edges,
+        deployedAt: deployed.deployedAt ?? state.deployedAt ?? at,
+        hasActiveWebhook: startsByWebhook(graph.blocks),
+      };
+      // The deployed variables come back too, so the draft runs as the deployment does. A deployment
+      // saved before variables were kept has none recorded: the draft's stay as they are.
+      if (deployed.variables === undefined) return [reverted];
+      const workflowId = ctx.workflowId ?? '';
+      const variables = Object.fromEntries(
+        Object.values(deployed.variables).map((v) => [v.id, makeVariable({ id: v.id, workflowId, name: v.name, type: v.type, value: structuredClone(v.value) })]),
+      );
+      return [reverted, { type: 'variablesReplaced', at, variables }];
     }
     default: {
       const unreachable: never = command;

@@ -5,7 +5,9 @@
  * `extent` (a drag constraint; the parent itself is `parentId`). Nothing of these reaches a run.
  * Everything else counts: type, name, enabled, advancedMode, sub-block values, outputs, data
  * (parent, loop and parallel settings); edges without their ids and in any order; loops and
- * parallels with their nodes in any order.
+ * parallels with their nodes in any order; workflow variables (name, type, value: what a
+ * `<variable.x>` reads) in any order. No variables hash as before they counted, so a fingerprint
+ * stored then still matches a graph without variables.
  *
  * Cheap per edit: an edit replaces one block object and keeps the others, so each block's hash is
  * cached by object identity and block hashes are summed (order-independent); edges, loops and
@@ -18,6 +20,7 @@ type FingerprintInput = {
   edges: readonly object[];
   loops?: Readonly<Record<string, object>>;
   parallels?: Readonly<Record<string, object>>;
+  variables?: Readonly<Record<string, object>>;
 };
 
 /** A 64-bit hash as two unsigned 32-bit halves. */
@@ -147,6 +150,12 @@ function subflowText(item: unknown): string {
   return canonical({ ...item, nodes }) ?? '';
 }
 
+/** A variable as a run reads it: its id and a derived validationError do not change what runs. */
+function variableText(item: unknown): string {
+  if (!isRecord(item)) return canonical(item) ?? '';
+  return canonical({ name: item['name'], type: item['type'], value: item['value'] }) ?? '';
+}
+
 /** A deterministic hash of what the workflow would run (everything but layout); see the file's comment. */
 function graphFingerprint(graph: FingerprintInput): string {
   const blocks = blocksHash(graph.blocks);
@@ -155,7 +164,10 @@ function graphFingerprint(graph: FingerprintInput): string {
   const parallelRecord = graph.parallels ?? {};
   const loops = setHash(loopRecord, Object.values(loopRecord), subflowText);
   const parallels = setHash(parallelRecord, Object.values(parallelRecord), subflowText);
-  const [h1, h2] = cyrb(`${blocks.join(':')}|${edges.join(':')}|${loops.join(':')}|${parallels.join(':')}`);
+  const variableRecord = graph.variables ?? {};
+  const variableList = Object.values(variableRecord);
+  const variables = variableList.length === 0 ? '' : `|${setHash(variableRecord, variableList, variableText).join(':')}`;
+  const [h1, h2] = cyrb(`${blocks.join(':')}|${edges.join(':')}|${loops.join(':')}|${parallels.join(':')}${variables}`);
   return h2.toString(16).padStart(8, '0') + h1.toString(16).padStart(8, '0');
 }
 

@@ -71,6 +71,26 @@ describe('graphFingerprint: what would run, not how it is drawn', () => {
     expect(graphFingerprint({ ...once, edges: [edge, { ...edge, id: 'copy' }] })).not.toBe(before);
   });
 
+  it('counts the workflow variables a run reads (name, type, value), in any order and whatever their ids', () => {
+    const limit: Command = { type: 'addVariable', id: 'v1', name: 'limit', variableType: 'number', value: 3 };
+    const withLimit = [...base, ...given(base).when(limit).events];
+    const counted = graphFingerprint(given(withLimit).state);
+    expect(counted).not.toBe(before);
+    expect(graphFingerprint(given(withLimit).when({ type: 'updateVariable', id: 'v1', value: 4 }).state)).not.toBe(counted);
+    expect(graphFingerprint(given(withLimit).when({ type: 'updateVariable', id: 'v1', name: 'max' }).state)).not.toBe(counted);
+    expect(graphFingerprint(given(withLimit).when({ type: 'updateVariable', id: 'v1', variableType: 'plain' }).state)).not.toBe(counted);
+    expect(graphFingerprint(given(withLimit).when({ type: 'deleteVariable', id: 'v1' }).state)).toBe(before);
+    const state = given(withLimit).state;
+    const renumbered = { ...state, variables: Object.fromEntries(Object.values(state.variables).map((v) => [`other-${v.id}`, { ...v, id: `other-${v.id}` }])) };
+    expect(graphFingerprint(renumbered)).toBe(counted);
+  });
+
+  it('hashes a graph without variables as before they counted (fingerprints stored then still match)', () => {
+    const graph = given(base).state;
+    expect(graphFingerprint({ blocks: graph.blocks, edges: graph.edges, loops: graph.loops, parallels: graph.parallels })).toBe(before);
+    expect(graphFingerprint({ blocks: {}, edges: [], variables: {} })).toBe('2db3ad0cc63a07ef');
+  });
+
   it('hashes only the moved block of a 200-block workflow again', () => {
     const many = history(...Array.from({ length: 199 }, (_, i) => add(`b${i}`, i % 2 ? 'agent' : 'function')));
     const workflow = given(many);
