@@ -233,6 +233,16 @@ describe('the workflow registry', () => {
 
     const undeployed = await call<Status>('DELETE', `/api/workflows/${id}/deploy`);
     expect(undeployed.body).toMatchObject({ isDeployed: false, deployedAt: null });
+    // The state's flags are the registry's: the revert before the undeploy leaves no isDeployed behind.
+    type Flags = { isDeployed: boolean; deployedAt: unknown; needsRedeployment: boolean; hasActiveWebhook: boolean; deploymentStatuses: Record<string, { isDeployed: boolean }> };
+    const one = await call<{ data: { isDeployed: boolean; state: Flags } }>('GET', `/api/workflows/${id}`);
+    expect(one.body.data.isDeployed).toBe(false);
+    expect(one.body.data.state).toMatchObject({ isDeployed: false, deployedAt: null, hasActiveWebhook: false, deploymentStatuses: { [id]: { isDeployed: false } } });
+    const list = await call<{ data: Array<{ id: string; state: Flags }> }>('GET', `/api/workflows?workspaceId=${user.workspaceId}`);
+    expect(list.body.data.find((w) => w.id === id)?.state).toMatchObject({ isDeployed: false, deployedAt: null });
+    // Nor can a client set them as editing commands.
+    const set = await call<{ error: string }>('POST', `/api/workflows/${id}/commands`, { commands: [{ type: 'setDeployed', isDeployed: true }] });
+    expect([set.status, set.body.error]).toEqual([400, expect.stringContaining('commands[0].type: setDeployed is not an editing command')]);
   });
 
   it('needs a redeployment only when what would run differs: not for a move, again clean after undo', async () => {

@@ -7,6 +7,7 @@ import { requireActor, type Authenticator } from '../auth.js';
 import { fromJson, parseBody } from '../validate.js';
 import type { AccessChecker } from '../access.js';
 import { stringQuery } from './internalCall.js';
+import { refuseDeploymentCommands, withDeploymentFlags } from './deploymentFlags.js';
 
 const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'color must be a hex colour such as #3972F6');
 const updateWorkflowBody = z.object({
@@ -43,7 +44,7 @@ function entry(w: registry.WorkflowEntry) {
   };
 }
 
-/** The workflow routes: registry metadata joined with the editor's state. */
+/** The workflow routes: registry metadata joined with the editor's state (its deployment flags the registry's). */
 export function workflowRoutes(clients: Clients, auth: Authenticator, access: AccessChecker): Router {
   const r = Router();
 
@@ -56,7 +57,7 @@ export function workflowRoutes(clients: Clients, auth: Authenticator, access: Ac
     res.json({
       data: workflows.map((w) => {
         const s = states[w.id];
-        return { ...entry(w), state: s ? fromJson(s.stateJson) : null, version: s?.version ?? 0 };
+        return { ...entry(w), state: s ? withDeploymentFlags(fromJson(s.stateJson), w) : null, version: s?.version ?? 0 };
       }),
     });
   });
@@ -85,7 +86,7 @@ export function workflowRoutes(clients: Clients, auth: Authenticator, access: Ac
     if (!workflow) throw new AppError('not_found', `Workflow ${req.params.id} not found`);
     // The editor catches a just-created workflow up from the registry itself: no wait for its event.
     const state = await clients.editor.getState({ workflowId: workflow.id, waitMs: 0 });
-    res.json({ data: { ...entry(workflow), state: fromJson(state.stateJson), version: state.version } });
+    res.json({ data: { ...entry(workflow), state: withDeploymentFlags(fromJson(state.stateJson), workflow), version: state.version } });
   });
 
   r.put('/workflows/:id', async (req, res) => {
@@ -127,6 +128,7 @@ export function workflowRoutes(clients: Clients, auth: Authenticator, access: Ac
   r.post('/workflows/:id/commands', async (req, res) => {
     const actor = await requireActor(auth, req);
     const body = parseBody(commandsBody, req.body);
+    refuseDeploymentCommands(body.commands);
     await access.require(actor, req.params.id, 'write');
     const out = await clients.editor.executeCommandsCoalesced({
       workflowId: req.params.id,
