@@ -14,6 +14,7 @@ import {
 } from './executionsStore.js';
 import type { RunInput, RunResult, RunTrigger, RunnableState } from './workflows/types.js';
 import { logMasks, maskLogValue, stateSecrets } from './workflows/engine/logMasking.js';
+import { reusedOutputs } from './rerunOutputs.js';
 
 /** Starts, awaits and cancels `runWorkflow` (Temporal in production; the workflow id is the execution id). */
 export interface RunEngine {
@@ -219,15 +220,10 @@ export function createExecutions(deps: ExecutionsDeps): Executions {
       if (!fromBlockId) throw new AppError('validation', 'fromBlockId is required');
       if (!state.blocks[fromBlockId]) throw new AppError('validation', `fromBlockId: no block ${fromBlockId} in the workflow this execution ran`);
       const downstream = downstreamOf(state, fromBlockId);
-      const outputs: Record<string, unknown> = {};
       const logs = await listBlockLogs(deps.db, executionId);
       // A run a trigger block started (its webhook path or schedule) is rerun from that block too.
       const triggerBlockId = logs.find((l) => l.blockType !== 'starter' && getBlock(l.blockType)?.category === 'triggers')?.blockId;
-      for (const log of logs) {
-        // Only whole-block outputs are reused: an iteration's or a branch's output is its container's business.
-        if (log.status !== 'succeeded' || log.loopIteration || log.parallelBranch || downstream.has(log.blockId)) continue;
-        outputs[log.blockId] = log.output ?? null;
-      }
+      const reused = reusedOutputs(state, logs.filter((l) => !downstream.has(l.blockId)));
       const input: RunInput = {
         executionId: opts.newExecutionId ?? randomUUID(),
         workflowId: earlier.workflowId,
@@ -238,7 +234,7 @@ export function createExecutions(deps: ExecutionsDeps): Executions {
         stream: opts.stream,
         depth: 0,
         callChain: [earlier.workflowId],
-        rerun: { fromBlockId, outputs },
+        rerun: { fromBlockId, ...reused },
         ...(triggerBlockId ? { triggerBlockId } : {}),
         ...(earlier.workspaceId ? { workspaceId: earlier.workspaceId } : {}),
         ...(opts.actorId ? { actorId: opts.actorId } : {}),

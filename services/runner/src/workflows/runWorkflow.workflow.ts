@@ -1,5 +1,6 @@
 import { CancellationScope, isCancellation, patched, proxyActivities, proxyLocalActivities, proxySinks, workflowInfo } from '@temporalio/workflow';
 import type { IntegrationActivities } from '@weft/contracts';
+import { reuseOf } from './engine/rerun.js';
 import { runFrame, type FrameResult } from './engine/scheduler.js';
 import { BLOB_THRESHOLD_BYTES, shrink, variablesByName, type EngineActivities, type Run, type RunWorkflowArgs } from './engine/run.js';
 import { compileGraph, type CompiledGraph } from './graph.js';
@@ -83,14 +84,6 @@ function readsEnvironment(state: RunWorkflowArgs['state']): boolean {
   return Object.values(state.blocks).some((b) => !ENVIRONMENT_BY_REFERENCE_ONLY.has(b.type));
 }
 
-/** Blocks a rerun takes from the earlier run: every block with an output that does not follow `fromBlockId`. */
-function reusedBlocks(graph: CompiledGraph, rerun: NonNullable<RunWorkflowArgs['rerun']>): Set<string> {
-  let from = rerun.fromBlockId;
-  for (let p = graph.parentOf.get(from); p !== undefined; p = graph.parentOf.get(p)) from = p;
-  const rerunning = new Set([from, ...graph.descendants(from)]);
-  return new Set(Object.keys(rerun.outputs).filter((id) => graph.blocks[id] && !graph.parentOf.has(id) && !rerunning.has(id)));
-}
-
 /**
  * A durable run of one workflow: from the starter, every block whose active incoming edges are
  * done runs (tools, functions and model calls as activities on the integrations queue; loops,
@@ -120,7 +113,7 @@ export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
     // activity each would change the histories of those runs).
     if (!bySink && event.type === 'blockCompleted' && event.log.reused) return;
     // So is a block cut short by a cancellation (its log comes with the run's end, as Cancelled).
-    if (!bySink && event.type === 'blockError' && event.log.cancelled) return;
+    if (!bySink && event.type === 'blockError' && (event.log.cancelled || event.log.reused)) return;
     ordinal += 1;
     const numbered: RunEvent = { ...event, ordinal };
     if (bySink && numbered.type !== 'runStarted') runLog.record(numbered);
@@ -190,7 +183,7 @@ export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
     activeScopes: new Set(),
     cost: { input: 0, output: 0, total: 0 },
     tokens: { prompt: 0, completion: 0, total: 0 },
-    ...(args.rerun ? { reuse: { outputs: args.rerun.outputs, reused: reusedBlocks(graph, args.rerun) } } : {}),
+    ...(args.rerun ? { reuse: reuseOf(graph, args.rerun) } : {}),
     retryInitialMs: args.retryInitialIntervalMs ?? RETRY_INITIAL_MS,
     storeCalls: 0,
     emit,

@@ -33,6 +33,17 @@ export interface RunnableState {
   variables?: Record<string, { id: string; name: string; type: string; value: unknown }>;
 }
 
+/** What a rerun takes from the earlier run (executions.ts builds it from the run's block logs). */
+export interface RerunOf {
+  fromBlockId: string;
+  /** Outputs of the top-level blocks that succeeded, by block id. */
+  outputs: Record<string, unknown>;
+  /** `{error}` outputs of the top-level blocks that failed: reused when the block has an error path (it took it). */
+  failedOutputs?: Record<string, unknown>;
+  /** Outputs of body blocks in their containers' last iteration or branch: readable after a reused container, as after one that ran. */
+  bodyOutputs?: Record<string, unknown>;
+}
+
 /** What started a run. */
 export type RunTrigger = 'manual' | 'api' | 'webhook' | 'schedule' | 'chat' | 'workflow';
 
@@ -54,7 +65,7 @@ export interface RunInput {
   /** The deployment version a deployed run runs; absent for a draft run. */
   deploymentVersion?: number;
   /** Run from a block: outputs of an earlier run reused for the blocks upstream of `fromBlockId`. */
-  rerun?: { fromBlockId: string; outputs: Record<string, unknown> };
+  rerun?: RerunOf;
   /**
    * Depth of workflow-in-workflow nesting (0 for a top-level run; at most 10) and the chain of workflow
    * ids from the top-level run's down to this run's own (the last).

@@ -2,6 +2,7 @@ import { CancellationScope } from '@temporalio/workflow';
 import type { IntegrationActivities } from '@weft/contracts';
 import type { CompiledGraph, Scope } from '../graph.js';
 import { normalizeName, referencedNames, resolveValue, type IterationContext, type ReferenceScope } from '../references.js';
+import type { Reuse } from './rerun.js';
 import type { BlobRef, BlockLog, BlockOutcome, CostSummary, RunEvent, RunInput, RunnerActivities, RunResult, TokenUsage } from '../types.js';
 
 /** Outputs (and run-log values) larger than this are kept outside Temporal's history, passed as a BlobRef. */
@@ -75,7 +76,7 @@ export interface Run {
   cost: CostSummary;
   tokens: TokenUsage;
   /** Rerun: these blocks take their earlier outputs instead of running. */
-  reuse?: { outputs: Record<string, unknown>; reused: ReadonlySet<string> };
+  reuse?: Reuse;
   retryInitialMs: number;
   /** Function and tool calls asked to keep a large output aside so far: each call's number (StoreLargeOutput.call). */
   storeCalls: number;

@@ -4,6 +4,7 @@ import { failureMessage } from '../retry.js';
 import type { BlockLog, RunnableEdge } from '../types.js';
 import { executeBlock, thrownFailure } from './blocks.js';
 import { logMasks, maskLogText, maskLogValue, stateSecrets } from './logMasking.js';
+import { reusedOutcome } from './rerun.js';
 import { secretFormsPatched } from './secretFormsPatch.js';
 import { addUsage, shrink, type Executed, type Frame, type Run, type Stored } from './run.js';
 
@@ -59,15 +60,8 @@ async function runBlock(run: Run, frame: Frame, id: string): Promise<Executed> {
   if (!block) return { success: false, output: null, error: `Block ${id} not found` };
   const at = new Date(Date.now()).toISOString();
   const base = { blockId: id, blockName: block.name, blockType: block.type, ...where(frame) };
-  if (run.reuse?.reused.has(id)) {
-    const reusedOutput = run.reuse.outputs[id];
-    const reusedLog: BlockLog = { ...base, startedAt: at, endedAt: at, durationMs: 0, success: true, output: reusedOutput, reused: true };
-    run.logs.push(reusedLog);
-    // Reported where it comes in the run (before the blocks that read it), not only with the run's end.
-    run.emit({ type: 'blockCompleted', executionId: run.executionId, log: reusedLog });
-    // An earlier output over 256 KB comes back as a BlobRef: references into it load the value.
-    return { success: true, output: reusedOutput, stored: { value: reusedOutput, blobs: JSON.stringify(reusedOutput ?? null).includes('"$blobRef"') } };
-  }
+  const reused = reusedOutcome(run, frame, base, at);
+  if (reused) return reused;
   run.emit({ type: 'blockStarted', executionId: run.executionId, blockId: id, blockName: block.name, blockType: block.type, at, ...where(frame) });
   const started = Date.now();
   let exec: Executed;
