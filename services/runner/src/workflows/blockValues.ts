@@ -118,10 +118,11 @@ export const MAX_RETRIES = MAX_BLOCK_RETRIES;
 /**
  * Tries a block's tool or model activities get: 3 by default; in advanced mode the block's
  * `retries` value (sub-block or `data.retries`, 0-5 retries after the first try) decides.
+ * `value` is the sub-block's value as read (as written unless given resolved).
  */
-export function maxAttemptsOf(block: RunnableBlock): number {
+export function maxAttemptsOf(block: RunnableBlock, value: unknown = block.subBlocks[RETRIES_FIELD.id]?.value): number {
   if (!block.advancedMode) return DEFAULT_MAX_ATTEMPTS;
-  const raw = block.subBlocks[RETRIES_FIELD.id]?.value ?? block.data?.retries;
+  const raw = value ?? block.data?.retries;
   if (raw === undefined || raw === null || raw === '') return DEFAULT_MAX_ATTEMPTS;
   const n = Number(raw);
   if (!Number.isFinite(n)) return DEFAULT_MAX_ATTEMPTS;

@@ -1,17 +1,9 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { History } from '@temporalio/common/lib/proto-utils.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEngineHarness, graphOf, type EngineHarness } from '../testing/engineHarness.js';
+import { patchesOf } from '../testing/patches.js';
 
 const S = { type: 'starter', name: 'Start' };
-/** The patches a run's history records (`core_patch` markers). */
-function patchesOf(history: History): string[] {
-  return (history.events ?? []).flatMap((e) => {
-    const attrs = e.markerRecordedEventAttributes;
-    const data = attrs?.markerName === 'core_patch' ? attrs.details?.['patch-data']?.payloads?.[0]?.data : undefined;
-    return data ? [(JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id] : [];
-  });
-}
 
 const timing = { startTime: '2026-01-01T00:00:00.000Z', endTime: '2026-01-01T00:00:00.000Z', duration: 0 };
 
@@ -228,6 +220,20 @@ describe('tool, workflow and run-level behaviour (real Temporal server, fake act
     expect(exhausted.logs.find((l) => l.blockId === 'api')).toMatchObject({ attempts: 2, attemptLog: [{ attempt: 1, error: 'HTTP error 503: Service Unavailable' }, { attempt: 2, error: 'HTTP error 503: Service Unavailable' }] });
   });
 
+  it("reads a reference in the retry setting (advanced mode) as its validation does: <start.input.retries> of 0 makes one try (patch retries-reference)", async () => {
+    h.setTools(() => {
+      throw ApplicationFailure.retryable('HTTP error 503: Service Unavailable');
+    });
+    const state = graphOf({ s: S, api: { type: 'api', name: 'API', advancedMode: true, values: { url: 'https://flaky.test', method: 'GET', retries: '<start.input.retries>' } } }, [['s', 'api']]);
+    const handle = await h.start(state, { input: { retries: 0 } });
+    const result = await handle.result();
+    // retries-reference.json was recorded by the code before the patch (the reference read as no setting: 3 tries); replay.int.test.ts replays both.
+    await h.keepHistory(handle, 'retries-reference');
+    expect(result).toMatchObject({ success: false, error: 'API: HTTP error 503: Service Unavailable' });
+    expect(h.rec.toolCalls).toHaveLength(1);
+    expect(patchesOf(await handle.fetchHistory())).toContain('retries-reference');
+  });
+
   it('agent block: the model layer answers through its activity; what follows reads <agent.content>, cost adds up in the run', async () => {
     h.setModel((input) => `echo: ${JSON.stringify(input.messages.at(-1)?.content)}`);
     const state = graphOf(
@@ -367,6 +373,29 @@ describe('tool, workflow and run-level behaviour (real Temporal server, fake act
     expect(h.rec.blobs.size).toBeGreaterThan(0);
     const completed = h.rec.events.find((e) => e.type === 'blockCompleted' && e.log.blockId === 'big');
     expect(JSON.stringify(completed).length).toBeLessThan(10_000);
+  });
+
+  it("a condition's content after a block whose output was kept aside (over 256 KB) is that output's text, not its reference (patch condition-content-blob)", async () => {
+    // The tool runtime kept the long answer aside and answered its reference (the stand-in value is short, to keep the stored history small).
+    const answer = { data: { message: 'a long page' }, status: 200, headers: {} };
+    h.rec.blobs.set('tool-output/1', answer);
+    h.setTools(() => ({ success: true, output: { $blobRef: 'tool-output/1', bytes: 300 * 1024 }, timing }));
+    const conditions = JSON.stringify([{ id: 'c1', title: 'if', value: 'true' }]);
+    const state = graphOf(
+      {
+        s: S,
+        api: { type: 'api', name: 'API', values: { url: 'https://pages.example/long', method: 'GET' } },
+        c: { type: 'condition', name: 'Check', values: { conditions } },
+        after: { name: 'After', code: 'return <check.content>' },
+      },
+      [['s', 'api'], ['api', 'c'], ['c', 'after', 'condition-c1']],
+    );
+    const handle = await h.start(state);
+    const result = await handle.result();
+    // condition-content-blob.json was recorded by the code before the patch (content: the reference's JSON); replay.int.test.ts replays both.
+    await h.keepHistory(handle, 'condition-content-blob');
+    expect(result.output).toEqual({ result: JSON.stringify(answer), stdout: '' });
+    expect(patchesOf(await handle.fetchHistory())).toContain('condition-content-blob');
   });
 
   it('rerun from a block: blocks before it take their earlier outputs without running; it and what follows run', async () => {

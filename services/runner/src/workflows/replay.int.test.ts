@@ -45,6 +45,28 @@ const EXPECTED = [
   'code-string-reference.text',
   'secret-forms',
   'secret-forms.forms',
+  'rerun-reuse',
+  'rerun-reuse.reused',
+  'workflow-failure-output',
+  'workflow-failure-output.kept',
+  'workflow-depth-rechecked',
+  'workflow-depth-rechecked.rechecked',
+  'condition-content-blob',
+  'condition-content-blob.loaded',
+  'retries-reference',
+  'retries-reference.resolved',
+];
+
+/**
+ * Pairs of histories around a patch: `<name>.json` recorded by the code before it, `<name>.<suffix>.json`
+ * with it, and what each recorded run did differently (the test beside each names it).
+ */
+const PATCH_PAIRS: ReadonlyArray<{ name: string; suffix: string; patches: string[]; before: string }> = [
+  { name: 'rerun-reuse', suffix: 'reused', patches: ['rerun-body-outputs', 'rerun-error-outputs'], before: 'the failed API block ran again and After failed: <work.result> had not run (rerun.int.test.ts)' },
+  { name: 'workflow-failure-output', suffix: 'kept', patches: ['workflow-failure-output'], before: 'the failed workflow block gave {error} only (workflowBlock.int.test.ts)' },
+  { name: 'workflow-depth-rechecked', suffix: 'rechecked', patches: ['workflow-depth-rechecked'], before: 'ten nested runs started before the 11th level was refused (workflowBlock.int.test.ts)' },
+  { name: 'condition-content-blob', suffix: 'loaded', patches: ['condition-content-blob'], before: "the condition's content was the reference's JSON, no loadBlob (blocks.int.test.ts)" },
+  { name: 'retries-reference', suffix: 'resolved', patches: ['retries-reference'], before: 'a reference in the retry setting meant 3 tries (blocks.int.test.ts)' },
 ];
 
 /**
@@ -136,6 +158,15 @@ describe('replay of recorded run histories', () => {
     expect(patchIds(after)).toContain('secret-forms');
     expect(blockOutput(after, 'api')).toEqual({ error: 'GET https://keys.example/x?key={{API_KEY}} failed: 401' });
     // The condition ran as an activity, so these replay either way; secretFormsPatch.int.test.ts shows a run whose commands the masks decide (a 256 KB error kept aside or not).
+    expect(await replay([before, after])).toEqual([]);
+  }, 120_000);
+
+  it.each(PATCH_PAIRS)('$name: the run recorded before patch $patches ($before) replays as it ran, beside one recorded with it', async ({ name, suffix, patches }) => {
+    const [before, after] = storedPair(name, suffix);
+    for (const id of patches) {
+      expect(patchIds(before)).not.toContain(id);
+      expect(patchIds(after)).toContain(id);
+    }
     expect(await replay([before, after])).toEqual([]);
   }, 120_000);
 

@@ -12,7 +12,7 @@ import { runContainer } from './containers.js';
 import { failureAnswer, keptAnswer } from './httpAnswer.js';
 import { maskEnvValues, maskSecretFields, secretValues } from './logMasking.js';
 import { secretFormsPatched } from './secretFormsPatch.js';
-import { BLOB_THRESHOLD_BYTES, findOutput, resolverFor, type Executed, type Frame, type Resolver, type Run, type RunWorkflowArgs } from './run.js';
+import { BLOB_THRESHOLD_BYTES, findOutput, hydrate, resolverFor, type Executed, type Frame, type Resolver, type Run, type RunWorkflowArgs } from './run.js';
 
 /** Workflow-in-workflow nesting limit. */
 export const MAX_WORKFLOW_DEPTH = 10;
@@ -144,24 +144,46 @@ async function runCallWith(
   retries: unknown,
   resolver: Resolver,
 ): Promise<BlockRun> {
-  const badRetries = block.advancedMode ? retriesError({ [RETRIES_FIELD.id]: resolver.resolve(retries) }) : undefined;
+  const resolvedRetries = block.advancedMode ? resolver.resolve(retries) : undefined;
+  const badRetries = block.advancedMode ? retriesError({ [RETRIES_FIELD.id]: resolvedRetries }) : undefined;
   if (badRetries) return fail(badRetries, input);
-  if (kind === 'model') return runModel(run, frame, block, params, input);
+  const maxAttempts = attemptsOf(block, retries, resolvedRetries);
+  if (kind === 'model') return runModel(run, frame, block, params, input, maxAttempts);
   if (kind === 'trigger') return { exec: { success: true, output: { input: run.args.input } }, input };
-  return runTool(run, block, params, input);
+  return runTool(run, block, params, input, maxAttempts);
 }
+
+/**
+ * Patch: the retry setting is read as its validation reads it, resolved (a reference in it counts).
+ * Runs recorded before read it as written (a reference: the default tries); asked only when the two differ.
+ */
+export const RETRIES_REFERENCE_PATCH = 'retries-reference';
+
+/** Tries of a tool or model block's calls: its retry setting as resolved (runs recorded before the patch: as written). */
+function attemptsOf(block: RunnableBlock, written: unknown, resolved: unknown): number {
+  const asWritten = maxAttemptsOf(block, written);
+  const asResolved = maxAttemptsOf(block, resolved);
+  return asResolved !== asWritten && patched(RETRIES_REFERENCE_PATCH) ? asResolved : asWritten;
+}
+
+/**
+ * Patch: a condition's `content` reads an output kept aside (over 256 KB) as its value. Runs recorded
+ * before gave the reference's JSON (no `loadBlob`); asked only when the output holds a reference.
+ */
+export const CONDITION_CONTENT_BLOB_PATCH = 'condition-content-blob';
 
 /**
  * A condition's `content` (001 §2): what flows into it, passed on: the `content` of the block that
  * leads into it when that is text (an agent's answer), else that block's output as JSON text; ''
  * when no block leads into it (the first block of a loop or parallel body).
  */
-function incomingContent(frame: Frame, block: RunnableBlock): string {
+async function incomingContent(run: Run, frame: Frame, block: RunnableBlock): Promise<string> {
   for (const edge of frame.scope.incoming.get(block.id) ?? []) {
     const stored = findOutput(frame, edge.source);
     if (!stored) continue;
-    const content = (stored.value as { content?: unknown } | null)?.content;
-    return typeof content === 'string' ? content : (JSON.stringify(stored.value) ?? '');
+    const value = stored.blobs && patched(CONDITION_CONTENT_BLOB_PATCH) ? await hydrate(run, stored.value) : stored.value;
+    const content = (value as { content?: unknown } | null)?.content;
+    return typeof content === 'string' ? content : (JSON.stringify(value) ?? '');
   }
   return '';
 }
@@ -215,7 +237,7 @@ async function runCondition(run: Run, frame: Frame, block: RunnableBlock, resolv
   const edge = chosen ? (frame.scope.outgoing.get(block.id) ?? []).find((e) => handleOf(e) === `condition-${chosen.id}`) : undefined;
   const target = edge ? run.graph.blocks[edge.target] : undefined;
   const output = {
-    content: incomingContent(frame, block),
+    content: await incomingContent(run, frame, block),
     conditionResult: chosen !== undefined,
     selectedConditionId: chosen ? chosen.id : null,
     selectedPath: target ? { blockId: target.id, blockType: target.type, blockTitle: target.name } : null,
@@ -286,7 +308,7 @@ function runResponse(block: RunnableBlock, resolver: Resolver): BlockRun {
   return { exec: { success: true, output: response, response }, input };
 }
 
-async function runTool(run: Run, block: RunnableBlock, params: Record<string, unknown>, input: unknown): Promise<BlockRun> {
+async function runTool(run: Run, block: RunnableBlock, params: Record<string, unknown>, input: unknown, maxAttempts: number): Promise<BlockRun> {
   const config = getBlock(block.type);
   const checked = validateBlockParams(block.type, params);
   if (!checked.success) return fail(checked.error, input);
@@ -304,7 +326,7 @@ async function runTool(run: Run, block: RunnableBlock, params: Record<string, un
   let called: { value: ToolResult; attempts: number; tries: AttemptRecord[] };
   const storeLargeOutput = storeLarge(run);
   try {
-    called = await withRetries(maxAttemptsOf(block), run.retryInitialMs, () =>
+    called = await withRetries(maxAttempts, run.retryInitialMs, () =>
       tools.executeTool({ toolId: id, params: toolParams, context: callContext(run, block), envVars: run.envVars, storeLargeOutput }),
     );
   } catch (err) {
@@ -319,7 +341,7 @@ async function runTool(run: Run, block: RunnableBlock, params: Record<string, un
   return { exec: { success: res.success, output: res.output, ...(res.error !== undefined ? { error: res.error } : {}), ...(answered ? { answered } : {}), ...attempts }, input: { toolId: id, params: input } };
 }
 
-async function runModel(run: Run, frame: Frame, block: RunnableBlock, params: Record<string, unknown>, input: unknown): Promise<BlockRun> {
+async function runModel(run: Run, frame: Frame, block: RunnableBlock, params: Record<string, unknown>, input: unknown, maxAttempts: number): Promise<BlockRun> {
   const targets = targetsOf(run, frame, block);
   const ctx: BlockRunContext = {
     executionId: run.executionId,
@@ -332,7 +354,7 @@ async function runModel(run: Run, frame: Frame, block: RunnableBlock, params: Re
     // Only the blocks the catalogue says stream publish their tokens.
     stream: run.args.stream === true && STREAMING_BLOCK_TYPES.has(block.type),
     targets,
-    maxAttempts: maxAttemptsOf(block),
+    maxAttempts,
     retryInitialMs: run.retryInitialMs,
   };
   const outcome = await runModelBlock(block, params, ctx);
@@ -359,25 +381,42 @@ function childIdsOf(state: RunnableState): string[] {
 }
 
 /**
+ * Patch: a workflow met again deeper than where it was looked through is looked through again (its
+ * chain may now pass the depth limit). Runs recorded before skipped it; asked only then.
+ */
+export const WORKFLOW_DEPTH_RECHECKED_PATCH = 'workflow-depth-rechecked';
+
+/** Workflows looked through, with the shallowest depth each was met at, and the states loaded. */
+interface Explored {
+  depthOf: Map<string, number>;
+  states: Map<string, RunnableState>;
+}
+
+/**
  * Looks through the workflows a child would run, before it starts: a cycle (A runs B runs A) or a
  * chain deeper than MAX_WORKFLOW_DEPTH is refused with its path. `path` ends with the child's id;
  * `depth` is the child's depth. A workflow that cannot be loaded is left for its own run to report.
+ * A workflow already looked through is skipped unless met deeper now (less depth left below it).
  */
-async function refusedNesting(run: Run, path: string[], state: RunnableState, depth: number, explored = new Set<string>()): Promise<string | undefined> {
+async function refusedNesting(run: Run, path: string[], state: RunnableState, depth: number, explored: Explored = { depthOf: new Map(), states: new Map() }): Promise<string | undefined> {
   for (const next of childIdsOf(state)) {
     if (path.includes(next)) return cycleMessage([...path, next]);
-    if (explored.has(next)) continue;
+    const metAt = explored.depthOf.get(next);
+    if (metAt !== undefined && (metAt >= depth + 1 || !patched(WORKFLOW_DEPTH_RECHECKED_PATCH))) continue;
     if (depth + 1 > MAX_WORKFLOW_DEPTH) return `${depthMessage()}: ${[...path, next].join(' → ')}`;
-    let loaded: { state: RunnableState };
-    try {
-      loaded = await run.acts.runner.loadChildWorkflow(run.workspaceId, next);
-    } catch (err) {
-      if (isCancellation(err)) throw err;
-      continue;
+    let loaded = explored.states.get(next);
+    if (!loaded) {
+      try {
+        loaded = (await run.acts.runner.loadChildWorkflow(run.workspaceId, next)).state;
+      } catch (err) {
+        if (isCancellation(err)) throw err;
+        continue;
+      }
+      explored.states.set(next, loaded);
     }
-    const found = await refusedNesting(run, [...path, next], loaded.state, depth + 1, explored);
+    const found = await refusedNesting(run, [...path, next], loaded, depth + 1, explored);
     if (found) return found;
-    explored.add(next);
+    explored.depthOf.set(next, depth + 1);
   }
   return undefined;
 }
@@ -397,6 +436,12 @@ function iterationSuffix(frame: Frame): string {
   const parts = [...frame.loopIteration.map((i) => `l${i}`), ...frame.parallelBranch.map((i) => `p${i}`)];
   return parts.length > 0 ? `-${parts.join('.')}` : '';
 }
+
+/**
+ * Patch: a failed workflow block's output keeps `{success, childWorkflowName, result}` beside its
+ * `{error}`. Runs recorded before gave `{error}` only; asked only when a child failed.
+ */
+export const WORKFLOW_FAILURE_OUTPUT_PATCH = 'workflow-failure-output';
 
 async function runChildWorkflow(run: Run, frame: Frame, block: RunnableBlock, resolver: Resolver): Promise<BlockRun> {
   const childId = resolver.resolve(block.subBlocks.workflowId?.value);
@@ -438,6 +483,10 @@ async function runChildWorkflow(run: Run, frame: Frame, block: RunnableBlock, re
   };
   const result: RunResult = await executeChild('runWorkflow', { workflowId: childExecutionId, taskQueue: workflowInfo().taskQueue, args: [args] });
   const output = { success: result.success, childWorkflowName: child.name, result: result.output, error: result.error ?? null };
-  if (!result.success) return { exec: { success: false, output, error: result.error ?? 'Child workflow failed', ...(result.cost ? { cost: result.cost } : {}) }, input };
+  if (!result.success) {
+    // Kept beside {error} on the error path and in the log (runs recorded before: {error} only).
+    const answered = patched(WORKFLOW_FAILURE_OUTPUT_PATCH) ? { success: false, childWorkflowName: child.name, result: result.output } : undefined;
+    return { exec: { success: false, output, error: result.error ?? 'Child workflow failed', ...(answered ? { answered } : {}), ...(result.cost ? { cost: result.cost } : {}) }, input };
+  }
   return { exec: { success: true, output, ...(result.cost ? { cost: result.cost } : {}), ...(result.tokens ? { tokens: result.tokens } : {}) }, input };
 }
