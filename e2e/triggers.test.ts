@@ -728,6 +728,41 @@ describe('the user a deployed run acts as', () => {
   });
 });
 
+describe('workflow variables in deployed runs', () => {
+  it('a deployed run (API key, webhook) reads the variables deployed with it; a draft change flags needsRedeployment and a revert brings them back', async () => {
+    const path = `vars-${unique()}`;
+    const id = await workflow((starter) => [
+      set(starter, 'startWorkflow', 'webhook'),
+      set(starter, 'webhookPath', path),
+      { type: 'addVariable', id: 'limit-var', name: 'limit', variableType: 'number', value: 3 },
+      { type: 'addBlock', id: 'read', blockType: 'function', name: 'Read', position: { x: 400, y: 100 } },
+      set('read', 'code', 'return <variable.limit> * 2'),
+      { type: 'addEdge', source: starter, target: 'read' },
+    ]);
+    const { apiKey } = await deploy(id);
+    const deployedOutput = { result: 6, stdout: '' };
+    const byKey = await viaApiKey(id, apiKey);
+    expect(byKey.status, JSON.stringify(byKey.body)).toBe(200);
+    expect(byKey.body).toMatchObject({ success: true, output: deployedOutput });
+    const called = await hook('POST', path, { body: {} });
+    expect(called.status, JSON.stringify(called.body)).toBe(200);
+    expect((await finished((called.body as { executionId: string }).executionId)).output).toEqual(deployedOutput);
+
+    // The draft's value changes: the deployment still runs its own, and the status says to redeploy.
+    const edited = await api('POST', `/api/workflows/${id}/commands`, { commands: [{ type: 'updateVariable', id: 'limit-var', value: 5 }] });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    const deployment = () => api<{ needsRedeployment: boolean }>('GET', `/api/workflows/${id}/deploy`);
+    expect((await deployment()).body.needsRedeployment).toBe(true);
+    expect((await viaApiKey(id, apiKey)).body).toMatchObject({ success: true, output: deployedOutput });
+
+    // Revert to deployed: the deployed value is the draft's again, nothing left to redeploy.
+    expect((await api('POST', `/api/workflows/${id}/revert-to-deployed`)).status).toBe(200);
+    const variables = await api<{ data: Record<string, { name: string; value: unknown }> }>('GET', `/api/workflows/${id}/variables`);
+    expect(Object.values(variables.body.data).map((v) => [v.name, v.value])).toEqual([['limit', 3]]);
+    expect((await deployment()).body.needsRedeployment).toBe(false);
+  });
+});
+
 describe('deploy checks', () => {
   it('refuses a workflow that would not run, listing each problem with its block and field', async () => {
     const id = await workflow((starter) => [

@@ -4,7 +4,7 @@ import { AppError, type Logger } from '@weft/platform';
 import { normalizeWebhookPath, secretForms, webhookTriggers } from '@weft/catalog';
 import type { Clients } from '../clients.js';
 import { verifyWebhook, type WebhookRequest } from '../webhooks/verify.js';
-import { awaitFirstDelivery } from '../webhooks/redelivery.js';
+import { awaitFirstDelivery, awaitFirstStart, START_RETRY_AFTER_S, START_WAIT_MS } from '../webhooks/redelivery.js';
 import { admitRun, type RunLimiters } from '../rateLimit.js';
 import { answerRun } from './executions.js';
 import { fieldsOf, type FieldValue } from '../fields.js';
@@ -137,8 +137,17 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
       const delivery = { workflowId, deliveryId, executionId };
       const claim = await clients.triggers.claimWebhookDelivery(delivery);
       if (claim.duplicate && !wait) {
-        res.status(200).json({ ok: true, executionId: claim.executionId, duplicate: true });
-        return;
+        // Acknowledged only once the first delivery's run has started: were its start to fail after a
+        // 200 here, the provider would never send the event again.
+        const first = await awaitFirstStart(clients, delivery, claim.executionId, arrived + START_WAIT_MS);
+        if (first.kind === 'started') {
+          res.status(200).json({ ok: true, executionId: first.executionId, duplicate: true });
+          return;
+        }
+        if (first.kind === 'pending') {
+          res.setHeader('Retry-After', String(START_RETRY_AFTER_S));
+          throw new AppError('unavailable', `The first delivery of this call (execution ${first.executionId}) has not started yet; retry later`);
+        }
       }
       if (claim.duplicate) {
         // Answered with the Response block: the repeat gets what the first call got, once its run ended.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@weft/platform';
 import { runner } from '@weft/contracts';
-import { awaitFirstDelivery, type RedeliveryClients } from './redelivery.js';
+import { awaitFirstDelivery, awaitFirstStart, type RedeliveryClients } from './redelivery.js';
 
 const claim = { workflowId: 'wf', deliveryId: 'd1', executionId: 'mine' };
 
@@ -66,5 +66,47 @@ describe('awaitFirstDelivery (a repeat of a delivery answered with its Response 
     const f = fakes({ claimedBy: 'first', executions: { first: 'running' } });
     await expect(awaitFirstDelivery(f.clients, claim, 'first', Date.now() + 300)).rejects.toMatchObject({ code: 'timeout' });
     expect(f.calls.reads).toBeGreaterThan(0);
+  });
+});
+
+describe('awaitFirstStart (a repeat of a delivery answered as soon as its run starts)', () => {
+  it('answers started once the first delivery’s run exists, whatever its status', async () => {
+    const f = fakes({ claimedBy: 'first', executions: { first: 'running' } });
+    expect(await awaitFirstStart(f.clients, claim, 'first', Date.now() + 5_000)).toEqual({ kind: 'started', executionId: 'first' });
+    expect(f.calls.claims).toBe(0);
+  });
+
+  it('waits while the first delivery is claimed but not started yet, and answers once it started', async () => {
+    const f = fakes({ claimedBy: 'first', executions: {} });
+    let settled = false;
+    const waiting = awaitFirstStart(f.clients, claim, 'first', Date.now() + 10_000).finally(() => (settled = true));
+    await expect.poll(() => f.calls.claims).toBeGreaterThanOrEqual(2);
+    expect(settled).toBe(false);
+    f.start('first', 'running');
+    expect(await waiting).toEqual({ kind: 'started', executionId: 'first' });
+  });
+
+  it('claims the delivery itself when the first one never started and gave its claim back', async () => {
+    const f = fakes({ claimedBy: 'first', executions: {} });
+    const waiting = awaitFirstStart(f.clients, claim, 'first', Date.now() + 10_000);
+    await expect.poll(() => f.calls.claims).toBeGreaterThanOrEqual(1);
+    f.release();
+    expect(await waiting).toEqual({ kind: 'claimed' });
+  });
+
+  it('follows a later claim of the delivery (the first gave it back and another repeat took it)', async () => {
+    const f = fakes({ claimedBy: 'first', executions: {} });
+    const waiting = awaitFirstStart(f.clients, claim, 'first', Date.now() + 10_000);
+    await expect.poll(() => f.calls.claims).toBeGreaterThanOrEqual(1);
+    f.release();
+    f.clients.triggers.claimWebhookDelivery({ ...claim, executionId: 'second' }).catch(() => undefined);
+    f.start('second', 'running');
+    expect(await waiting).toEqual({ kind: 'started', executionId: 'second' });
+  });
+
+  it('is pending (the route answers 503 with Retry-After) when the first run has not started by the deadline', async () => {
+    const f = fakes({ claimedBy: 'first', executions: {} });
+    expect(await awaitFirstStart(f.clients, claim, 'first', Date.now() + 300)).toEqual({ kind: 'pending', executionId: 'first' });
+    expect(f.calls.claims).toBeGreaterThan(0);
   });
 });

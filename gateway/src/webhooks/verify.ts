@@ -127,7 +127,21 @@ function whatsapp(req: WebhookRequest, opts: VerifyOptions): Verdict {
     return { kind: 'handshake', status: 200, contentType: 'text', body: req.query['hub.challenge'] ?? '' };
   }
   if (opts.secret !== '' && !hubSignature(req, opts.secret)) return refused('Invalid WhatsApp signature (X-Hub-Signature-256)');
-  return { kind: 'run', deliveryId: idOf(field(req.body, 'entry', 0, 'changes', 0, 'value', 'messages', 0, 'id')) };
+  return { kind: 'run', deliveryId: whatsappDeliveryId(req.body) };
+}
+
+/**
+ * A WhatsApp notification's delivery id: an incoming message's id, else for a status update (sent,
+ * delivered, read… of a message the business sent) that message's id with the status — one message
+ * has a status update of each kind, and Meta retries each with the same id and status.
+ */
+function whatsappDeliveryId(body: unknown): string | undefined {
+  const value = ['entry', 0, 'changes', 0, 'value'] as const;
+  const message = idOf(field(body, ...value, 'messages', 0, 'id'));
+  if (message) return message;
+  const status = idOf(field(body, ...value, 'statuses', 0, 'id'));
+  const state = idOf(field(body, ...value, 'statuses', 0, 'status'));
+  return status ? `status:${status}:${state ?? ''}` : undefined;
 }
 
 function telegram(req: WebhookRequest, opts: VerifyOptions): Verdict {

@@ -64,6 +64,11 @@ describe('verifyWebhook', () => {
     // Without a secret nothing is checked, and Stripe's event id still names the delivery (a redelivery runs once).
     expect(verifyWebhook(req(event, { 'stripe-signature': sig }), opts('generic', ''))).toEqual({ kind: 'run', deliveryId: 'evt_1' });
     expect(verifyWebhook(req(event, { 'stripe-signature': sig, 'idempotency-key': 'k1' }), opts('generic', ''))).toEqual({ kind: 'run', deliveryId: 'k1' });
+    // Signed right, but at a time more than the tolerance (300 s) away either way: a replay, refused.
+    for (const t of [String(NOW_MS / 1000 - 301), String(NOW_MS / 1000 + 301)]) {
+      const stale = `t=${t},v1=${hex('whsec_x', `${t}.${raw}`)}`;
+      expect(verifyWebhook(req(event, { 'stripe-signature': stale }), opts('generic', 'whsec_x'))).toEqual({ kind: 'refused', message: 'Invalid Stripe signature' });
+    }
     // Not a Stripe call: a body's id is nobody's delivery id.
     expect(verifyWebhook(req(event, {}), opts('generic', ''))).toEqual({ kind: 'run' });
   });
@@ -78,9 +83,20 @@ describe('verifyWebhook', () => {
     expect(verifyWebhook(req(body, { 'x-hub-signature-256': 'sha256=bad' }), opts('whatsapp', 'app', 'vt')).kind).toBe('refused');
   });
 
+  it("whatsapp: a status update's delivery id is its message id with its status (Meta retries each; each status runs once)", () => {
+    const update = (status: string) => ({ entry: [{ changes: [{ value: { statuses: [{ id: 'wamid.9', status, recipient_id: '15550001' }] } }] }] });
+    const signed = (body: unknown) => req(body, { 'x-hub-signature-256': `sha256=${hex('app', JSON.stringify(body))}` });
+    expect(verifyWebhook(signed(update('delivered')), opts('whatsapp', 'app', 'vt'))).toEqual({ kind: 'run', deliveryId: 'status:wamid.9:delivered' });
+    expect(verifyWebhook(signed(update('read')), opts('whatsapp', 'app', 'vt'))).toEqual({ kind: 'run', deliveryId: 'status:wamid.9:read' });
+    // Neither a message nor a status: no delivery id to run it once by.
+    expect(verifyWebhook(signed({ entry: [{ changes: [{ value: {} }] }] }), opts('whatsapp', 'app', 'vt'))).toEqual({ kind: 'run' });
+  });
+
   it('telegram: secret token header, update_id as delivery id', () => {
     expect(verifyWebhook(req({ update_id: 7 }, { 'x-telegram-bot-api-secret-token': 'tg' }), opts('telegram', 'tg'))).toEqual({ kind: 'run', deliveryId: '7' });
     expect(verifyWebhook(req({ update_id: 7 }, { 'x-telegram-bot-api-secret-token': 'no' }), opts('telegram', 'tg')).kind).toBe('refused');
+    // No header at all while a secret is set: refused (401) as a wrong one.
+    expect(verifyWebhook(req({ update_id: 7 }), opts('telegram', 'tg'))).toEqual({ kind: 'refused', message: 'Invalid Telegram secret token' });
   });
 
   it('discord: Ed25519 over timestamp + body, PING answered', () => {

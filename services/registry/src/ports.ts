@@ -16,6 +16,8 @@ export interface EditorState {
 export interface DeployedStatePayload {
   blocks: Record<string, unknown>;
   edges: unknown[];
+  /** The deployed variables, which the revert restores; absent for a deployment saved before they were kept. */
+  variables?: Record<string, { id: string; name: string; type: string; value: unknown }>;
   deployedAt: number;
 }
 

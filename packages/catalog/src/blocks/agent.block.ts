@@ -38,5 +38,7 @@ export const agentBlock: BlockConfig = {
     azureApiVersion: { type: 'string', required: false },
     responseFormat: { type: 'json', required: false },
   },
-  outputs: { content: 'string', model: 'string', tokens: 'any', toolCalls: 'any' },
+  // §3's table lists content, model, tokens, toolCalls; the runner's agent also outputs its cost
+  // (issue 12), declared so `<agent.cost>` is offered and checked like the others.
+  outputs: { content: 'string', model: 'string', tokens: 'any', toolCalls: 'any', cost: 'any' },
 };

@@ -164,7 +164,7 @@ describe('catalogue integrity', () => {
 
 describe('§3 outputs', () => {
   const table: Record<string, string> = {
-    agent: 'content, model, tokens, toolCalls',
+    agent: 'content, model, tokens, toolCalls, cost', // cost: issue 12, as the runner outputs it
     evaluator: 'content, model, tokens, cost',
     api: 'data, status, headers',
     function: 'result, stdout',

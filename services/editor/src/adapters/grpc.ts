@@ -15,6 +15,10 @@ const MAX_EVENTS_LIMIT = 5_000;
 const deployedStateSchema = z.object({
   blocks: z.record(z.string(), blockStateSchema),
   edges: z.array(edgeSchema),
+  /** The deployed workflow variables (absent for a deployment saved before they were kept). */
+  variables: z
+    .record(z.string(), z.object({ id: z.string(), name: z.string(), type: z.enum(['plain', 'number', 'boolean', 'object', 'array']), value: z.unknown() }))
+    .optional(),
   deployedAt: z.number().optional(),
 });
 

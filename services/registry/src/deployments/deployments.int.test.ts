@@ -10,7 +10,7 @@ import { createCipher, generateKey, parseKeys } from '../secrets/cipher.js';
 import { plainMigrations, registryMigrations } from '../migrations/index.js';
 import { createWorkspace } from '../workspaces/workspaces.js';
 import { createWorkflow } from '../entries/workflows.js';
-import { activateDeploymentVersion, deploy, revertToDeployed } from './deployments.js';
+import { activateDeploymentVersion, deploy, getDeployedState, getDeployment, revertToDeployed } from './deployments.js';
 
 /** A draft with one function block at `x` whose code is `code`. */
 function draft(x: number, code: string): EditorState {
@@ -87,6 +87,75 @@ describe('deployed fingerprints (real Postgres)', () => {
       await revertToDeployed(registry, 'u1', wf.id); // the fake editor answers the revert as version 9
       expect(await entry()).toEqual({ needs_redeployment: true, baseline_version: 10 });
       expect(await flips()).toEqual([true, false, true]);
+    } finally {
+      await drop();
+    }
+  });
+
+  it('keep the workflow variables with the deployment, count them in the fingerprint and restore them on revert', async () => {
+    const limit = { id: 'v1', workflowId: 'x', name: 'limit', type: 'number', value: 3, validationError: undefined };
+    let state: EditorState = { ...draft(0, 'return <variable.limit>'), variables: { v1: limit } };
+    let editorVersion = 3;
+    const reverts: unknown[] = [];
+    const { registry, drop } = await createTestRegistry({
+      editor: {
+        getState: () => Promise.resolve({ version: editorVersion, state }),
+        executeCommands: (_id, _commands, _actor, opts) => {
+          reverts.push(opts?.deployedState);
+          return Promise.resolve({ version: editorVersion });
+        },
+      },
+    });
+    try {
+      const ws = await createWorkspace(registry, 'u1', 'W');
+      const wf = await createWorkflow(registry, 'u1', ws.id, {});
+      await deploy(registry, 'u1', wf.id);
+      const frozen = { v1: { id: 'v1', name: 'limit', type: 'number', value: 3 } };
+      expect((await getDeployedState(registry.db, wf.id)).state.variables).toEqual(frozen);
+      const row = await registry.db.selectFrom('deployment_versions').select('state').where('workflow_id', '=', wf.id).executeTakeFirstOrThrow();
+      expect((row.state as { variables?: unknown }).variables).toEqual(frozen);
+
+      // A changed value is a change to redeploy; setting it back is not.
+      editorVersion = 4;
+      state = { ...state, variables: { v1: { ...limit, value: 4 } } };
+      expect((await getDeployment(registry, 'u1', wf.id)).needsRedeployment).toBe(true);
+      editorVersion = 5;
+      state = { ...state, variables: { v1: limit } };
+      expect((await getDeployment(registry, 'u1', wf.id)).needsRedeployment).toBe(false);
+
+      await revertToDeployed(registry, 'u1', wf.id);
+      expect(reverts).toEqual([{ blocks: state.blocks, edges: [], variables: frozen, deployedAt: expect.any(Number) }]);
+    } finally {
+      await drop();
+    }
+  });
+
+  it('a deployment saved before variables were kept runs with none and shows needsRedeployment while the draft has some', async () => {
+    let state: EditorState = draft(0, 'return 1');
+    const reverts: unknown[] = [];
+    const { registry, drop } = await createTestRegistry({
+      editor: {
+        getState: () => Promise.resolve({ version: 3, state }),
+        executeCommands: (_id, _commands, _actor, opts) => {
+          reverts.push(opts?.deployedState);
+          return Promise.resolve({ version: 3 });
+        },
+      },
+    });
+    try {
+      const ws = await createWorkspace(registry, 'u1', 'W');
+      const wf = await createWorkflow(registry, 'u1', ws.id, {});
+      await deploy(registry, 'u1', wf.id);
+      // As such a deployment was stored: no variables key, the fingerprint of the graph alone.
+      await sql`update deployment_versions set state = state - 'variables' where workflow_id = ${wf.id}`.execute(registry.db);
+      expect((await getDeployedState(registry.db, wf.id)).state.variables).toBeUndefined();
+      expect((await getDeployment(registry, 'u1', wf.id)).needsRedeployment).toBe(false);
+      // The draft gains a variable with no edit event the registry saw: the status read says so anyway.
+      state = { ...state, variables: { v1: { name: 'limit', type: 'number', value: 3 } } };
+      expect((await getDeployment(registry, 'u1', wf.id)).needsRedeployment).toBe(true);
+      // A revert restores the graph and leaves the draft's variables, which the deployment never recorded.
+      await revertToDeployed(registry, 'u1', wf.id);
+      expect(reverts).toEqual([{ blocks: state.blocks, edges: [], deployedAt: expect.any(Number) }]);
     } finally {
       await drop();
     }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { AppError } from '@weft/platform';
 import { graphFingerprint } from '@weft/workflow';
 import type { RegistryDB } from '../db.js';
-import type { Registry } from '../ports.js';
+import type { EditorState, Registry } from '../ports.js';
 import { emit } from '../events.js';
 import { getWorkflow } from '../entries/workflows.js';
 import { toStatus, type DeploymentStatusView } from './status.js';
@@ -15,6 +15,12 @@ const deployedStateSchema = z.object({
   edges: z.array(z.looseObject({})),
   loops: z.record(z.string(), z.looseObject({})).default({}),
   parallels: z.record(z.string(), z.looseObject({})).default({}),
+  /**
+   * The workflow variables (`<variable.x>` reads them in a deployed run). A deployment saved before
+   * they were kept has none: its runs have no variables, and its fingerprint (which never counted
+   * them) differs from a draft's that has some, so needsRedeployment tells the user to deploy again.
+   */
+  variables: z.record(z.string(), z.looseObject({ id: z.string(), name: z.string(), type: z.string(), value: z.unknown() })).optional(),
 });
 
 /** The frozen state of one deployment version. */
@@ -38,6 +44,12 @@ async function lockWorkflow(trx: Transaction<RegistryDB>, workflowId: string) {
   return trx.selectFrom('workflows').selectAll().where('id', '=', workflowId).forUpdate().executeTakeFirstOrThrow();
 }
 
+/** What a deployment freezes of the editor's state: what a run reads (blocks, edges, subflows, variables). */
+function runnableGraph(state: EditorState): DeployedState {
+  const variables = Object.fromEntries(Object.entries(state.variables).map(([id, v]) => [id, { id, name: v.name, type: v.type, value: v.value }]));
+  return { blocks: state.blocks, edges: state.edges, loops: state.loops, parallels: state.parallels, variables };
+}
+
 /**
  * Edits that reached the registry while a deployment was being written were judged against the one
  * before it. Once the deployment is committed the draft is read again: when the editor has moved
@@ -47,14 +59,16 @@ async function lockWorkflow(trx: Transaction<RegistryDB>, workflowId: string) {
 async function settleDraft(r: Registry, workflowId: string, baseline: number, fingerprint: string): Promise<void> {
   const { version, state } = await r.editor.getState(workflowId);
   if (version <= baseline) return;
-  const needs = graphFingerprint({ blocks: state.blocks, edges: state.edges, loops: state.loops, parallels: state.parallels }) !== fingerprint;
+  const needs = graphFingerprint(runnableGraph(state)) !== fingerprint;
   const flipped = await r.db.transaction().execute(async (trx) => {
     const res = await trx
       .updateTable('workflows')
       .set({ needs_redeployment: needs, baseline_version: version })
       .where('id', '=', workflowId)
       .where('deployed_fingerprint', '=', fingerprint)
-      .where('baseline_version', '<', version)
+      // The same draft version judged against the same fingerprint answers the same, so an equal
+      // baseline (a legacy deployment judged again, see getDeployment) may be written too.
+      .where('baseline_version', '<=', version)
       .where('needs_redeployment', '<>', needs)
       .returning('id')
       .executeTakeFirst();
@@ -79,7 +93,7 @@ export async function deploy(r: Registry, userId: string, workflowId: string, de
   if (Number.isNaN(at.getTime())) throw new AppError('validation', 'deployedAt must be an ISO date');
   const { version: editorVersion, state } = await r.editor.getState(workflowId);
   assertDeployable(state, r.now());
-  const frozen: DeployedState = { blocks: state.blocks, edges: state.edges, loops: state.loops, parallels: state.parallels };
+  const frozen: DeployedState = runnableGraph(state);
   const fingerprint = graphFingerprint(frozen);
   await r.db.transaction().execute(async (trx) => {
     const current = await lockWorkflow(trx, workflowId);
@@ -107,6 +121,18 @@ export async function deploy(r: Registry, userId: string, workflowId: string, de
   return currentStatus(r, workflowId);
 }
 
+/** Whether the active deployment was saved before deployments kept the workflow's variables. */
+async function activeLacksVariables(db: Kysely<RegistryDB>, workflowId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('deployment_versions')
+    .select('version')
+    .where('workflow_id', '=', workflowId)
+    .where('is_active', '=', true)
+    .where(sql<boolean>`not (state ? 'variables')`)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * The deployment status of a workflow. needsRedeployment is settled against the editor's draft
  * first (the editor's events reach the registry a few milliseconds after an edit has answered), so a
@@ -116,7 +142,10 @@ export async function getDeployment(r: Registry, userId: string, workflowId: str
   await getWorkflow(r, userId, workflowId, 'read');
   const row = await r.db.selectFrom('workflows').selectAll().where('id', '=', workflowId).executeTakeFirstOrThrow();
   if (!row.is_deployed || row.deployed_fingerprint === null || row.baseline_version === null) return toStatus(row, r.cipher);
-  await settleDraft(r, workflowId, row.baseline_version, row.deployed_fingerprint);
+  // A deployment saved before variables were kept runs without them: its draft is judged again even
+  // unedited since (a baseline one below), so a draft with variables shows needsRedeployment at once.
+  const legacy = !row.needs_redeployment && (await activeLacksVariables(r.db, workflowId));
+  await settleDraft(r, workflowId, row.baseline_version - (legacy ? 1 : 0), row.deployed_fingerprint);
   return currentStatus(r, workflowId);
 }
 
@@ -154,7 +183,8 @@ export async function getDeployedState(
 export async function revertToDeployed(r: Registry, userId: string, workflowId: string): Promise<{ version: number }> {
   await getWorkflow(r, userId, workflowId, 'write');
   const deployed = await getDeployedState(r.db, workflowId);
-  const payload = { blocks: deployed.state.blocks, edges: deployed.state.edges, deployedAt: deployed.deployedAt.getTime() };
+  const { blocks, edges, variables } = deployed.state;
+  const payload = { blocks, edges, ...(variables ? { variables } : {}), deployedAt: deployed.deployedAt.getTime() };
   const { version } = await r.editor.executeCommands(workflowId, [{ type: 'revertToDeployed' }], userId, { deployedState: payload });
   await r.db.transaction().execute(async (trx) => {
     const current = await lockWorkflow(trx, workflowId);

@@ -34,7 +34,7 @@ describe('editor events → deployment flags (real Postgres)', () => {
         editorEvent(deployed.id, 6, 'blockMoved'), // first edit after it: flags
         editorEvent(deployed.id, 7, 'blockMoved'), // already flagged
         editorEvent(draft.id, 1, 'blockAdded'), // never deployed
-        editorEvent(deployed.id, 8, 'variableAdded'), // not part of a deployment
+        editorEvent(deployed.id, 8, 'variableAdded'), // a variable counts too, but the flag is set already
         editorEvent(deployed.id, 9, 'revertedToDeployed', { hasActiveWebhook: true }), // clears
         editorEvent(deployed.id, 10, 'blockMoved'), // flags again
       ];

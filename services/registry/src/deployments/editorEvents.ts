@@ -6,14 +6,9 @@ import { emit } from '../events.js';
 
 const CONSUMER = 'registry-editor';
 
-/** Editor events without a fingerprint that do not change what a deployment freezes (blocks, edges, subflows). */
+/** Editor events without a fingerprint that do not change what a deployment freezes (blocks, edges, subflows, variables). */
 const NOT_A_CHANGE: ReadonlySet<string> = new Set([
   'workflowStarted',
-  'variableAdded',
-  'variableUpdated',
-  'variableDeleted',
-  'variableDuplicated',
-  'variablesReplaced',
   'deploymentStatusSet',
   'needsRedeploymentSet',
   'webhookActiveSet',

@@ -6,6 +6,7 @@ const storedGraph = z.object({
   edges: z.array(z.looseObject({})),
   loops: z.record(z.string(), z.looseObject({})).default({}),
   parallels: z.record(z.string(), z.looseObject({})).default({}),
+  variables: z.record(z.string(), z.looseObject({})).optional(),
 });
 
 /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { KyselyPlugin } from 'kysely';
 import { AppError } from '@weft/platform';
 import type { EditorState } from '../ports.js';
 import { createTestRegistry } from '../testSupport.js';
@@ -193,6 +194,39 @@ describe('deploy checks and webhook registration (real Postgres)', () => {
       expect(await releaseDelivery(registry.db, wf.id, 'gh-124', 'exec-other')).toEqual({ released: false });
       expect(await releaseDelivery(registry.db, wf.id, 'gh-124', 'exec-x')).toEqual({ released: true });
       expect(await claimDelivery(registry.db, wf.id, 'gh-124', 'exec-y')).toMatchObject({ duplicate: false, executionId: 'exec-y' });
+    } finally {
+      await drop();
+    }
+  });
+
+  it('a repeat whose first claim is given back right after the repeat found it answers, never fails', async () => {
+    const { registry, drop } = await createTestRegistry({});
+    try {
+      const ws = await createWorkspace(registry, 'u1', 'W');
+      const wf = await createWorkflow(registry, 'u1', ws.id, {});
+      expect(await claimDelivery(registry.db, wf.id, 'gh-9', 'exec-1')).toMatchObject({ duplicate: false, executionId: 'exec-1' });
+      // The first delivery's start fails and gives its claim back just after the repeat's insert
+      // found it taken: a claim read in a statement of its own would find nothing there.
+      const inserts = new Set<unknown>();
+      const releasedMidway: KyselyPlugin = {
+        transformQuery: (args) => {
+          if (args.node.kind === 'InsertQueryNode') inserts.add(args.queryId);
+          return args.node;
+        },
+        transformResult: async (args) => {
+          if (inserts.has(args.queryId)) await releaseDelivery(registry.db, wf.id, 'gh-9', 'exec-1');
+          return args.result;
+        },
+      };
+      const repeat = await claimDelivery(registry.db.withPlugin(releasedMidway), wf.id, 'gh-9', 'exec-2');
+      expect(repeat).toMatchObject({ duplicate: true, executionId: 'exec-1' });
+      // Given back now, the provider's next retry claims it and runs.
+      expect(await claimDelivery(registry.db, wf.id, 'gh-9', 'exec-3')).toMatchObject({ duplicate: false, executionId: 'exec-3' });
+      // Claims and give-backs at once: every claim answers one execution that holds or held the delivery.
+      const racing = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 ? releaseDelivery(registry.db, wf.id, 'gh-9', `exec-${i + 1}`) : claimDelivery(registry.db, wf.id, 'gh-9', `exec-${i + 4}`))),
+      );
+      for (const answer of racing) if ('duplicate' in answer) expect(answer.executionId).toMatch(/^exec-\d+$/);
     } finally {
       await drop();
     }

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { AppError } from '@weft/platform';
 import { checkDeployable, readStateBlocks, webhookTriggers, type DeployProblem } from '@weft/catalog';
 import type { RegistryDB } from '../db.js';
@@ -169,31 +169,27 @@ export async function resolveWebhook(db: Kysely<RegistryDB>, path: string) {
 
 /**
  * Records a delivery id once. The first claim keeps `executionId`; any later one answers it with
- * duplicate set. Deliveries older than DELIVERY_RETENTION_DAYS are forgotten now and then.
+ * duplicate set. One statement: a conflicting claim is locked and read back by the same upsert (its
+ * no-op update keeps it as it is), so a claim given back between an insert and a read can no longer
+ * leave a repeat with nothing to answer; if it is given back while this one waits, this one inserts.
+ * Deliveries older than DELIVERY_RETENTION_DAYS are forgotten now and then.
  */
 export async function claimDelivery(db: Kysely<RegistryDB>, workflowId: string, deliveryId: string, executionId: string) {
   if (!deliveryId) throw new AppError('validation', 'deliveryId is required');
   if (!executionId) throw new AppError('validation', 'executionId is required');
   const t = tables(db);
-  const inserted = await t
+  const claim = await t
     .insertInto('webhook_deliveries')
     .values({ workflow_id: workflowId, delivery_id: deliveryId.slice(0, 300), execution_id: executionId, created_at: undefined })
-    .onConflict((oc) => oc.columns(['workflow_id', 'delivery_id']).doNothing())
+    .onConflict((oc) => oc.columns(['workflow_id', 'delivery_id']).doUpdateSet({ execution_id: sql.ref('webhook_deliveries.execution_id') }))
     .returning(['execution_id', 'created_at'])
-    .executeTakeFirst();
-  if (inserted) {
-    if (Math.random() < 0.01) {
-      await t.deleteFrom('webhook_deliveries').where('created_at', '<', new Date(Date.now() - DELIVERY_RETENTION_DAYS * 86_400_000)).execute();
-    }
-    return { executionId: inserted.execution_id, duplicate: false, claimedAtMs: (inserted.created_at ?? new Date()).getTime() };
-  }
-  const first = await t
-    .selectFrom('webhook_deliveries')
-    .select(['execution_id', 'created_at'])
-    .where('workflow_id', '=', workflowId)
-    .where('delivery_id', '=', deliveryId.slice(0, 300))
     .executeTakeFirstOrThrow();
-  return { executionId: first.execution_id, duplicate: true, claimedAtMs: (first.created_at ?? new Date()).getTime() };
+  // Every claim brings a new execution id, so the row keeps this one only when this call inserted it.
+  const duplicate = claim.execution_id !== executionId;
+  if (!duplicate && Math.random() < 0.01) {
+    await t.deleteFrom('webhook_deliveries').where('created_at', '<', new Date(Date.now() - DELIVERY_RETENTION_DAYS * 86_400_000)).execute();
+  }
+  return { executionId: claim.execution_id, duplicate, claimedAtMs: (claim.created_at ?? new Date()).getTime() };
 }
 
 /** Forgets a claim that kept `executionId` (its run could not start), so a retry of the delivery runs. */
