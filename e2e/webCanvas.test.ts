@@ -279,7 +279,7 @@ describe('the canvas in Chromium', () => {
     expect(asked).toBe(2);
     expect(errors).toEqual([]);
   });
-  it('deletes two Ctrl-clicked blocks with one Delete, and one Ctrl+Z brings both back with the edge between them (issue 14)', async () => {
+  it('deletes two Ctrl-clicked blocks with one Delete, and one Ctrl+Z brings both back with the edge between them (issue 14); a paste of both and their edge is one Ctrl+Z too', async () => {
     const { page, errors, state } = await openNewWorkflow<ServerState>(chromium(), 'Multi deleter');
     const first = await addFromPalette(page, 'Function', 'function');
     const second = await addFromPalette(page, 'Function', 'function');
@@ -304,6 +304,20 @@ describe('the canvas in Chromium', () => {
         return [first, second].filter((id) => now.blocks[id] === undefined);
       })
       .toEqual([]);
+    expect((await state()).edges.map((e) => [e.source, e.target])).toEqual([[first, second]]);
+
+    // Both copied and pasted: two blocks and their edge in one edit, which one Ctrl+Z takes back whole.
+    const restored = await state();
+    await node(page, first).click({ position: { x: 8, y: 8 } });
+    await node(page, second).click({ position: { x: 8, y: 8 }, modifiers: ['Control'] });
+    await expect.poll(() => page.getByRole('region', { name: 'Selection' }).getByRole('heading').textContent()).toMatch(/^2 blocks selected$/);
+    await page.keyboard.press('Control+c');
+    await page.getByTestId('toast').filter({ hasText: 'Copied 2 blocks' }).waitFor();
+    await page.keyboard.press('Control+v');
+    await expect.poll(async () => (await state()).edges.length).toBe(2);
+    expect(Object.keys((await state()).blocks)).toHaveLength(Object.keys(restored.blocks).length + 2);
+    await page.keyboard.press('Control+z');
+    await expect.poll(async () => Object.keys((await state()).blocks).sort()).toEqual(Object.keys(restored.blocks).sort());
     expect((await state()).edges.map((e) => [e.source, e.target])).toEqual([[first, second]]);
     expect(errors).toEqual([]);
   });

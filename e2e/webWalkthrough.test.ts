@@ -64,12 +64,14 @@ describe('walkthrough warts in Chromium', () => {
     await expect.poll(async () => (await block(fn))?.data.parentId).toBe(loop);
     expect((await block(fn))?.position).toEqual({ x: 110 + 360, y: 60 });
     await expect.poll(async () => (await block(loop))?.data.width).toBe(110 + 360 + 260);
-    // One Undo takes the function away (the loop's growing is the step before it); Redo brings it back.
+    // One Undo takes the function away and the loop back to 500 wide (the grow and the add are one edit); Redo brings both back.
     await page.getByRole('button', { name: 'Undo', exact: true }).click();
     await expect.poll(async () => (await block(fn))?.type ?? 'gone').toBe('gone');
-    expect((await block(loop))?.data.width).toBe(110 + 360 + 260);
+    expect((await block(loop))?.data.width).toBe(500);
+    expect((await block(agent))?.data.parentId).toBe(loop);
     await page.getByRole('button', { name: 'Redo', exact: true }).click();
     await expect.poll(async () => (await block(fn))?.data.parentId).toBe(loop);
+    expect((await block(loop))?.data.width).toBe(110 + 360 + 260);
 
     // A trigger never goes into a loop: with the function in the loop selected, the webhook lands beside it.
     await select(`.react-flow__node[data-id="${fn}"]`);
