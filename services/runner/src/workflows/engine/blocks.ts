@@ -12,6 +12,7 @@ import { runContainer } from './containers.js';
 import { failureAnswer, keptAnswer } from './httpAnswer.js';
 import { maskEnvValues, maskSecretFields, secretValues } from './logMasking.js';
 import { secretFormsPatched } from './secretFormsPatch.js';
+import { secretOverlapPatched } from './secretOverlapPatch.js';
 import { BLOB_THRESHOLD_BYTES, findOutput, hydrate, resolverFor, type Executed, type Frame, type Resolver, type Run, type RunWorkflowArgs } from './run.js';
 
 /** Workflow-in-workflow nesting limit. */
@@ -446,7 +447,8 @@ export const WORKFLOW_FAILURE_OUTPUT_PATCH = 'workflow-failure-output';
 async function runChildWorkflow(run: Run, frame: Frame, block: RunnableBlock, resolver: Resolver): Promise<BlockRun> {
   const childId = resolver.resolve(block.subBlocks.workflowId?.value);
   const childInput = resolver.resolve(block.subBlocks.input?.value ?? null);
-  const loggedInput = maskEnvValues(resolver.forLog(block.subBlocks.input?.value ?? null), run.envVars, secretFormsPatched());
+  const allForms = secretFormsPatched();
+  const loggedInput = maskEnvValues(resolver.forLog(block.subBlocks.input?.value ?? null), run.envVars, allForms, allForms && secretOverlapPatched());
   const input = { workflowId: childId, input: loggedInput };
   if (typeof childId !== 'string' || childId === '') return fail('No workflow selected', input);
   const chain = callChainOf(run.args);

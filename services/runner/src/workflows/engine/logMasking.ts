@@ -1,4 +1,4 @@
-import { MIN_SECRET_LENGTH, getBlock, renameKeys, secretForms } from '@weft/catalog';
+import { MIN_SECRET_LENGTH, type FormSearch, formSearch, getBlock, renameKeys, replaceSpans, secretForms } from '@weft/catalog';
 
 /**
  * What the run log shows for a secret typed into a password field (an API key, an SMTP password, a
@@ -81,11 +81,13 @@ export function maskSecretFields(blockType: string, values: Record<string, unkno
 /**
  * What a log must not show (`logMasks`): [text, what shows instead] pairs, longest text first, and
  * whether two keys masked alike merge (masks made without the secret forms, as runs recorded before
- * patch `secret-forms` did) or stay apart (`renameKeys`: `{{KEY}} (2)`).
+ * patch `secret-forms` did) or stay apart (`renameKeys`: `{{KEY}} (2)`), and whether texts that
+ * overlap are masked whole (`whole`: behind patch `secret-overlap`).
  */
 export interface LogMasks {
   readonly pairs: ReadonlyArray<readonly [string, string]>;
   readonly mergeKeys: boolean;
+  readonly whole: boolean;
 }
 
 /**
@@ -96,9 +98,12 @@ export interface LogMasks {
  * percent-, form- and JSON-escaped, a long random-looking one lower-cased; a URL or a body an error
  * echoes), and two keys masked alike are kept apart (`renameKeys`); without it (runs recorded before
  * the patch replay as they ran) each as given only, and keys masked alike merge. Keys are masked
- * either way. Texts shorter than MIN_MASKED_LENGTH are left alone.
+ * either way. Texts shorter than MIN_MASKED_LENGTH are left alone. With `whole` (workflow code:
+ * behind patch `secret-overlap`; never without allForms) texts that overlap are masked as one
+ * stretch showing each one's marker once, in order (`{{A}}{{B}}`), so no tail of either is left;
+ * without it the longest text is replaced first and then the next, as runs recorded before ran.
  */
-export function logMasks(envVars: Record<string, string>, secrets: readonly string[] = [], allForms = true): LogMasks {
+export function logMasks(envVars: Record<string, string>, secrets: readonly string[] = [], allForms = true, whole = allForms): LogMasks {
   const pairs = new Map<string, string>();
   const put = (value: unknown, shown: string) => {
     if (typeof value !== 'string' || value.length < MIN_MASKED_LENGTH) return;
@@ -106,22 +111,36 @@ export function logMasks(envVars: Record<string, string>, secrets: readonly stri
   };
   for (const s of secrets) put(s, SECRET_MASK);
   for (const [k, v] of Object.entries(envVars)) put(v, `{{${k}}}`);
-  return { pairs: [...pairs].sort((a, b) => b[0].length - a[0].length), mergeKeys: !allForms };
+  return { pairs: [...pairs].sort((a, b) => b[0].length - a[0].length), mergeKeys: !allForms, whole };
 }
 
-function replaceIn(text: string, pairs: LogMasks['pairs']): string {
+const searches = new WeakMap<LogMasks['pairs'], FormSearch>();
+
+/** Every occurrence of the pairs' texts replaced, ones that overlap as one stretch with each marker once (patch secret-overlap). */
+function replaceWhole(text: string, pairs: LogMasks['pairs']): string {
+  let search = searches.get(pairs);
+  if (!search) {
+    search = formSearch(pairs.map(([value]) => value));
+    searches.set(pairs, search);
+  }
+  return replaceSpans(text, search.spans(text, false), (span) => [...new Set(span.forms.map((i) => pairs[i]?.[1] ?? SECRET_MASK))].join(''));
+}
+
+function replaceIn(text: string, pairs: LogMasks['pairs'], whole: boolean): string {
+  if (whole) return replaceWhole(text, pairs);
+  // Before patch secret-overlap: the longest text first, then each next in what is left.
   let out = text;
   for (const [value, shown] of pairs) if (out.includes(value)) out = out.split(value).join(shown);
   return out;
 }
 
-function maskWalk(value: unknown, pairs: LogMasks['pairs'], merging: boolean): unknown {
-  if (typeof value === 'string') return replaceIn(value, pairs);
-  if (Array.isArray(value)) return value.map((v) => maskWalk(v, pairs, merging));
+function maskWalk(value: unknown, pairs: LogMasks['pairs'], merging: boolean, whole: boolean): unknown {
+  if (typeof value === 'string') return replaceIn(value, pairs, whole);
+  if (Array.isArray(value)) return value.map((v) => maskWalk(v, pairs, merging, whole));
   if (!isRecord(value)) return value;
-  const entries = Object.entries(value).map(([k, v]) => [k, maskWalk(v, pairs, merging)] as const);
+  const entries = Object.entries(value).map(([k, v]) => [k, maskWalk(v, pairs, merging, whole)] as const);
   // Before patch secret-forms two keys masked alike merged (the last one kept): runs recorded then replay so.
-  return merging ? Object.fromEntries(entries.map(([k, v]) => [replaceIn(k, pairs), v])) : renameKeys(entries, (k) => replaceIn(k, pairs));
+  return merging ? Object.fromEntries(entries.map(([k, v]) => [replaceIn(k, pairs, whole), v])) : renameKeys(entries, (k) => replaceIn(k, pairs, whole));
 }
 
 /**
@@ -136,22 +155,22 @@ export function maskLogValue(value: unknown, masks: LogMasks): unknown {
   // JSON escapes a string character by character, so a text inside any string of `value` shows in
   // the JSON text in its escaped form.
   const found = masks.pairs.filter(([v]) => json.includes(JSON.stringify(v).slice(1, -1)));
-  return found.length === 0 ? value : maskWalk(value, found, masks.mergeKeys);
+  return found.length === 0 ? value : maskWalk(value, found, masks.mergeKeys, masks.whole);
 }
 
 /** A text (an error message) with every masked text in it replaced. */
 export function maskLogText(text: string, masks: LogMasks): string {
-  return replaceIn(text, masks.pairs);
+  return replaceIn(text, masks.pairs, masks.whole);
 }
 
-/** `maskLogValue` with the run's environment only (`allForms` as in logMasks: the patch's answer in workflow code). */
-export function maskEnvValues(value: unknown, envVars: Record<string, string>, allForms: boolean): unknown {
-  return maskLogValue(value, logMasks(envVars, [], allForms));
+/** `maskLogValue` with the run's environment only (`allForms` and `whole` as in logMasks: the patches' answers in workflow code). */
+export function maskEnvValues(value: unknown, envVars: Record<string, string>, allForms: boolean, whole = allForms): unknown {
+  return maskLogValue(value, logMasks(envVars, [], allForms, whole));
 }
 
 /** `maskLogText` with the run's environment only. */
-export function maskEnvText(text: string, envVars: Record<string, string>, allForms: boolean): string {
-  return maskLogText(text, logMasks(envVars, [], allForms));
+export function maskEnvText(text: string, envVars: Record<string, string>, allForms: boolean, whole = allForms): string {
+  return maskLogText(text, logMasks(envVars, [], allForms, whole));
 }
 
 /**

@@ -72,7 +72,7 @@ describe('maskEnvValues / maskEnvText: environment values in log values become {
     const value = { a: ['x tok-1234-extended y', { 'tok-1234': 'Bearer tok-1234' }], url: `k=${encodeURIComponent('a"b\\c\nd')}` };
     expect(maskEnvValues(value, env, false)).toEqual({ a: ['x {{LONGER}} y', { '{{TOKEN}}': 'Bearer {{TOKEN}}' }], url: value.url });
     const old = logMasks({ KEY: 'sk-ABCD1234efgh' }, ['a b/c'], false);
-    expect(old).toEqual({ pairs: [['sk-ABCD1234efgh', '{{KEY}}'], ['a b/c', SECRET_MASK]], mergeKeys: true });
+    expect(old).toEqual({ pairs: [['sk-ABCD1234efgh', '{{KEY}}'], ['a b/c', SECRET_MASK]], mergeKeys: true, whole: false });
     expect(maskLogValue({ 'sk-ABCD1234efgh': 1, '{{KEY}}': 2 }, old)).toEqual({ '{{KEY}}': 2 });
     expect(maskLogText('sk-abcd1234efgh a%20b%2Fc', old)).toBe('sk-abcd1234efgh a%20b%2Fc');
   });
@@ -112,5 +112,28 @@ describe("stateSecrets: what was typed into a workflow's secret fields", () => {
       },
     };
     expect(stateSecrets(state)).toEqual(['typed-hook-secret', 'typed-smtp']);
+  });
+});
+
+describe('logMasks: texts that overlap (patch secret-overlap)', () => {
+  const env = { KEY_A: 'abcdef12345', KEY_B: '12345XYZ-secret' };
+
+  it('masks two overlapping values whole, each marker once, in order; touching ones keep a marker each', () => {
+    const masks = logMasks(env, ['typed-secret-9']);
+    expect(masks.whole).toBe(true);
+    expect(maskLogText('key: abcdef12345XYZ-secret!', masks)).toBe('key: {{KEY_A}}{{KEY_B}}!');
+    expect(maskLogText('abcdef12345 12345XYZ-secret abcdef1234512345XYZ-secret', masks)).toBe('{{KEY_A}} {{KEY_B}} {{KEY_A}}{{KEY_B}}');
+    expect(maskLogText('typed-secret-9XYZ-secret', logMasks({ B: 'secret-9XYZ' }, ['typed-secret-9']))).toBe(`${SECRET_MASK}{{B}}-secret`);
+    expect(maskLogValue({ 'k abcdef12345XYZ-secret': ['v abcdef12345XYZ-secret'] }, masks)).toEqual({ 'k {{KEY_A}}{{KEY_B}}': ['v {{KEY_A}}{{KEY_B}}'] });
+    expect(maskEnvText('abab-abab-abab', { K: 'abab-abab' }, true)).toBe('{{K}}');
+    expect(maskEnvValues({ e: 'abcdef12345XYZ-secret' }, env, true)).toEqual({ e: '{{KEY_A}}{{KEY_B}}' });
+  });
+
+  it('runs recorded before the patch keep the longest-first replacement, tail and all', () => {
+    const before = logMasks(env, [], true, false);
+    expect(before.whole).toBe(false);
+    expect(maskLogText('key: abcdef12345XYZ-secret!', before)).toBe('key: abcdef{{KEY_B}}!');
+    expect(maskEnvText('abab-abab-abab', { K: 'abab-abab' }, true, false)).toBe('{{K}}-abab');
+    expect(logMasks(env, [], false).whole).toBe(false);
   });
 });

@@ -6,6 +6,7 @@ import { executeBlock, thrownFailure } from './blocks.js';
 import { logMasks, maskLogText, maskLogValue, stateSecrets } from './logMasking.js';
 import { reusedOutcome } from './rerun.js';
 import { secretFormsPatched } from './secretFormsPatch.js';
+import { secretOverlapPatched } from './secretOverlapPatch.js';
 import { addUsage, shrink, type Executed, type Frame, type Run, type Stored } from './run.js';
 
 /** How a frame ended: its last finished block's output, or the message that failed it. */
@@ -82,8 +83,10 @@ async function runBlock(run: Run, frame: Frame, id: string): Promise<Executed> {
     exec = thrownFailure(err);
   }
   // Environment values show as {{KEY}}, the secrets typed into the workflow and the block's own as [REDACTED], wherever they got in
-  // (in every encoded form behind patch secret-forms: the masks decide the {error} output and what is kept aside).
-  const masks = logMasks(run.envVars, [...stateSecrets(run.args.state), ...(secrets ?? [])], secretFormsPatched());
+  // (in every encoded form behind patch secret-forms, texts that overlap masked whole behind secret-overlap: the masks
+  // decide the {error} output and what is kept aside).
+  const allForms = secretFormsPatched();
+  const masks = logMasks(run.envVars, [...stateSecrets(run.args.state), ...(secrets ?? [])], allForms, allForms && secretOverlapPatched());
   if (!exec.success) {
     const prior = exec.output !== null && typeof exec.output === 'object' ? (exec.output as Record<string, unknown>) : {};
     const extra = Object.fromEntries(Object.entries(prior).filter(([k]) => k === 'debug' || k === 'results' || k === 'timing'));
