@@ -143,6 +143,47 @@ describe('the block panel', () => {
     expect(errors).toEqual([]);
   });
 
+  it('says in the tool picker when the custom tools do not load, in spec 000 §8’s words, and still offers the tool blocks', async () => {
+    const owner = await signUp('Custom tools down');
+    const asOwner = as(owner);
+    const workflowId = (await asOwner<{ id: string }>('POST', '/api/workflows', { workspaceId: owner.workspaceId })).body.id;
+    const commands = [{ type: 'addBlock', id: 'writer', blockType: 'agent', position: { x: 420, y: 80 } }];
+    expect((await asOwner('POST', `/api/workflows/${workflowId}/commands`, { commands })).status).toBe(200);
+    const { page, errors } = await openWorkflow(chromium(), owner.headers.cookie ?? '', workflowId);
+    const customTools = '**/api/tools/custom';
+    const answer = (status: number, body: unknown) => ({ status, contentType: 'application/json', body: JSON.stringify(body) });
+    const openPicker = async () => {
+      await page.locator('.react-flow__node[data-id="writer"]').click();
+      const panel = page.getByRole('region', { name: 'Block', exact: true });
+      await panel.getByRole('button', { name: 'Add tool', exact: true }).click();
+      return panel.getByRole('dialog', { name: 'Add a tool' });
+    };
+
+    // The registry failing: its status text, and Slack can still be added.
+    await page.route(customTools, (route) => route.fulfill(answer(500, { error: 'the registry is down' })));
+    let picker = await openPicker();
+    await picker.getByRole('alert').filter({ hasText: 'Failed to load custom tools: Internal Server Error' }).waitFor({ timeout: 15_000 });
+    expect(await picker.getByRole('button', { name: /Slack$/ }).count()).toBe(1);
+
+    // An answer whose data is not a list.
+    await page.unroute(customTools);
+    await page.route(customTools, (route) => route.fulfill(answer(200, { data: { tools: [] } })));
+    await page.reload();
+    picker = await openPicker();
+    await picker.getByRole('alert').filter({ hasText: 'Invalid response format' }).waitFor({ timeout: 15_000 });
+
+    // Loaded: the valid tools are offered (an invalid one skipped, spec 000 §5), and no error is shown.
+    await page.unroute(customTools);
+    const schema = { type: 'function', function: { name: 'weather', parameters: { type: 'object', properties: {} } } };
+    await page.route(customTools, (route) => route.fulfill(answer(200, { data: [{ id: 't1', title: 'Weather', schema, code: 'return 1;' }, { id: 't2', title: 'Broken' }] })));
+    await page.reload();
+    picker = await openPicker();
+    await picker.getByRole('button', { name: /Weather$/ }).waitFor({ timeout: 15_000 });
+    expect(await picker.getByRole('button', { name: /Broken$/ }).count()).toBe(0);
+    expect(await picker.getByRole('alert').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   it("offers upstream outputs with `<` and environment variables with `{{` in a condition's rows and a table's cells", async () => {
     const owner = await signUp('Reference rows');
     const asOwner = as(owner);

@@ -152,6 +152,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The status text of a failed call (spec 000 §8's `{statusText}`), else the error's message. */
+export function statusTextOf(error: unknown): string {
+  return error instanceof ApiError ? error.statusText || error.message : error instanceof Error ? error.message : String(error);
+}
+
 /** The message of an error answer: `error` (our routes) or `message` (the auth routes), else the status text. */
 export function answerMessage(body: unknown, fallback: string): string {
   if (typeof body === 'object' && body !== null) {

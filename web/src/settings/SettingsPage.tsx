@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, type CustomTool, type OAuthCredential, type Workspace } from '../api';
+import { api, ApiError, statusTextOf, type CustomTool, type OAuthCredential, type Workspace } from '../api';
 import { CopyButton, providerName } from '../panels/fields/Integrations';
 import { navigate } from '../router';
 import { Icon } from '../ui/icons';
@@ -9,7 +9,7 @@ import { LoadBoundary } from '../ui/LoadBoundary';
 import { useToast } from '../ui/toast';
 import { KnowledgeTab } from './KnowledgeTab';
 import { SettingsList, submitted } from './SettingsList';
-import { customToolProblem, NEW_TOOL_SCHEMA, readCustomTools } from './customTools';
+import { customToolProblem, customToolsLoadMessage, NEW_TOOL_SCHEMA, readCustomTools } from './customTools';
 
 const CodeEditor = lazy(() => import('../panels/fields/CodeEditor'));
 
@@ -22,8 +22,6 @@ const TABS = [
   { id: 'knowledge', title: 'Knowledge', icon: 'PackageSearchIcon' },
 ] as const;
 
-const statusText = (e: unknown) => (e instanceof ApiError ? e.statusText || e.message : e instanceof Error ? e.message : String(e));
-
 /** Environment variables: a Key / Value table, values masked until shown, saved together. */
 function EnvironmentTab() {
   const toast = useToast();
@@ -35,7 +33,7 @@ function EnvironmentTab() {
     if (loaded.data && !dirty) setRows(Object.values(loaded.data).map((v, i) => ({ id: i, key: v.key, value: v.value, shown: false })));
   }, [loaded.data, dirty]);
   useEffect(() => {
-    if (loaded.error) toast.error(`Failed to load environment variables: ${statusText(loaded.error)}`);
+    if (loaded.error) toast.error(`Failed to load environment variables: ${statusTextOf(loaded.error)}`);
   }, [loaded.error, toast]);
   const save = useMutation({
     mutationFn: () => api.saveEnvironment(Object.fromEntries(rows.filter((r) => r.key.trim()).map((r) => [r.key.trim(), r.value]))),
@@ -45,7 +43,7 @@ function EnvironmentTab() {
       toast.success('Environment variables saved');
     },
     onError: async (e) => {
-      toast.error(`Failed to save environment variables: ${statusText(e)}`);
+      toast.error(`Failed to save environment variables: ${statusTextOf(e)}`);
       // On failure the variables are reloaded (spec 000 §7).
       setDirty(false);
       await queryClient.invalidateQueries({ queryKey: ['environment'] });
@@ -139,7 +137,7 @@ function CustomToolsTab() {
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
     if (!loaded.error) return;
-    toast.error(loaded.error.message === 'Invalid response format' ? 'Invalid response format' : `Failed to load custom tools: ${statusText(loaded.error)}`);
+    toast.error(customToolsLoadMessage(loaded.error));
   }, [loaded.error, toast]);
   const sync = useMutation({
     mutationFn: (tools: CustomTool[]) => api.saveCustomTools(tools),

@@ -1,4 +1,4 @@
-import type { CustomTool } from '../api';
+import { statusTextOf, type CustomTool } from '../api';
 
 /** Why a custom tool cannot be saved, or null: a title, an object schema with a function name, and code (spec 000 §5). */
 export function customToolProblem(title: string, schemaText: string, code: string): string | null {
@@ -32,4 +32,10 @@ export function readCustomTools(data: unknown): CustomTool[] {
   return data
     .filter((t): t is CustomTool => typeof t === 'object' && t !== null && typeof t.id === 'string' && typeof t.title === 'string' && typeof t.schema === 'object' && t.schema !== null)
     .map((t) => ({ ...t, code: typeof t.code === 'string' ? t.code : '' }));
+}
+
+/** What a failed custom tool load tells the user (spec 000 §8): 'Invalid response format', else 'Failed to load custom tools: {statusText}'. */
+export function customToolsLoadMessage(error: unknown): string {
+  if (error instanceof Error && error.message === 'Invalid response format') return 'Invalid response format';
+  return `Failed to load custom tools: ${statusTextOf(error)}`;
 }

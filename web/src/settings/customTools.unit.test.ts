@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { customToolProblem, NEW_TOOL_SCHEMA, readCustomTools } from './customTools';
+import { ApiError } from '../api';
+import { customToolProblem, customToolsLoadMessage, NEW_TOOL_SCHEMA, readCustomTools } from './customTools';
 
 describe('custom tool editor checks', () => {
   it('accept a complete tool', () => {
@@ -15,5 +16,16 @@ describe('custom tool editor checks', () => {
   it('skip invalid tools on load and refuse answers that are not lists', () => {
     expect(readCustomTools([{ id: 'a', title: 'A', schema: {} }, { id: 1 }, { id: 'b', title: 'B', schema: null }])).toEqual([{ id: 'a', title: 'A', schema: {}, code: '' }]);
     expect(() => readCustomTools({})).toThrow('Invalid response format');
+  });
+  it('tell a failed load in spec 000 §8’s words', () => {
+    expect(customToolsLoadMessage(new ApiError(500, 'the registry is down', {}, 'Internal Server Error'))).toBe('Failed to load custom tools: Internal Server Error');
+    expect(customToolsLoadMessage(new TypeError('Failed to fetch'))).toBe('Failed to load custom tools: Failed to fetch');
+    let notAList: unknown;
+    try {
+      readCustomTools({ tools: [] });
+    } catch (e) {
+      notAList = e;
+    }
+    expect(customToolsLoadMessage(notAList)).toBe('Invalid response format');
   });
 });

@@ -8,6 +8,7 @@ import { SubBlockField } from '../SubBlockField';
 import { FormBlockContext, useFormEnv } from './FormContext';
 import { withDependentsCleared } from './selectors';
 import { defaultToolParams, toolCardFields } from './toolCard';
+import { customToolsLoadMessage, readCustomTools } from '../../settings/customTools';
 
 /** One tool given to an agent. */
 export interface AgentTool {
@@ -25,14 +26,6 @@ export interface AgentTool {
 export function agentTools(value: unknown): AgentTool[] {
   if (!Array.isArray(value)) return [];
   return value.filter((t): t is AgentTool => typeof t === 'object' && t !== null && typeof (t as AgentTool).type === 'string').map((t) => ({ ...t, params: t.params ?? {} }));
-}
-
-/** Custom tools from the settings API, the valid ones (spec 000 §5 Custom tool load). */
-export function validCustomTools(data: unknown): CustomTool[] {
-  if (!Array.isArray(data)) return [];
-  return data
-    .filter((t): t is CustomTool => typeof t === 'object' && t !== null && typeof t.id === 'string' && typeof t.title === 'string' && typeof t.schema === 'object' && t.schema !== null)
-    .map((t) => ({ ...t, code: typeof t.code === 'string' ? t.code : '' }));
 }
 
 /** A tool block's form inside its card: edits go to the tool's `params`. */
@@ -59,8 +52,9 @@ export function ToolInputField({ label, value, onChange }: { field: SubBlockConf
   const tools = agentTools(value);
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
-  const custom = useQuery({ queryKey: ['custom-tools'], queryFn: api.customTools });
-  const customTools = validCustomTools(custom.data);
+  // The valid ones (spec 000 §5); a failed load is said in the picker, in spec 000 §8's words.
+  const custom = useQuery({ queryKey: ['custom-tools'], queryFn: async () => readCustomTools(await api.customTools()) });
+  const customTools = custom.data ?? [];
   const choices = useMemo(
     () => env.definitions.filter((d) => d.category === 'tools' && !d.hideFromToolbar && d.tools.access.length > 0 && d.name.toLowerCase().includes(query.trim().toLowerCase())),
     [env.definitions, query],
@@ -147,6 +141,11 @@ export function ToolInputField({ label, value, onChange }: { field: SubBlockConf
                   </button>
                 ))}
               {choices.length > 0 && <div className="combo-group">Tools</div>}
+              {custom.error && (
+                <p className="tool-load-error" role="alert">
+                  {customToolsLoadMessage(custom.error)}
+                </p>
+              )}
               {choices.length === 0 && shownCustom.length === 0 && <p className="muted tool-none">No tool matches “{query.trim()}”.</p>}
               {choices.map((d) => (
                 <button key={d.type} type="button" className="tool-choice" onClick={() => add({ type: d.type, title: d.name, params: defaultToolParams(d), usageControl: 'auto' })}>
