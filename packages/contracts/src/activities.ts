@@ -99,6 +99,14 @@ export interface ExecuteToolInput {
   skipPostProcess?: boolean;
   /** A successful output longer than asked is kept aside among this run's values and answered as its reference. */
   storeLargeOutput?: StoreLargeOutput;
+  /**
+   * Which call of the calling workflow this is, the same for every try of it (the engines try a call
+   * again as a new activity, with a new activity id): a polling job one try started is joined by the
+   * others instead of started again. The agent tool loop gives its tool call's number; the runner's
+   * blocks give their run's call number as `storeLargeOutput.call`, which stands for it when this is
+   * absent. Without either the call is the activity's own (Temporal's retries of it join its job).
+   */
+  call?: number;
 }
 
 /**

@@ -123,7 +123,9 @@ export function createActivities(deps: ActivityDeps, store?: OutputStore): Integ
     executeTool(input) {
       return withRequestContext({ requestId: input.context.requestId ?? 'temporal' }, async () => {
         const signal = activitySignal();
-        const { storeLargeOutput, ...call } = input;
+        const { storeLargeOutput, ...asked } = input;
+        // The runner's blocks name their call by its number in the run (the slot of its large output).
+        const call = asked.call === undefined && storeLargeOutput?.call !== undefined ? { ...asked, call: storeLargeOutput.call } : asked;
         try {
           const res = unlessCancelled(signal, await heartbeating(() => deps.tools.execute(call, 'throw', signal), INTEGRATION_HEARTBEAT_MS));
           return res.success ? { ...res, output: await keptAside(store, storeLargeOutput, res.output, 'output') } : res;

@@ -8,6 +8,7 @@ import { keepHistory } from '@weft/testkit/histories';
 import { migrations } from '../migrations/index.js';
 import { createToolRuntime, type ToolRuntime } from '../runtime.js';
 import { SandboxPool } from '../function/sandbox.js';
+import { createActivities } from '../activities/index.js';
 import type { IntegrationsDB } from '../db.js';
 import type { ExecuteToolInput, ToolResult } from '@weft/contracts';
 
@@ -47,9 +48,10 @@ const statuses = new Map<string, string>();
 
 /** Attempts of the test's executeTool activity; the first one dies once the job has started (as a worker would). */
 let attempts = 0;
+/** The worker's executeTool activity, but its first attempt dies once the job has started. */
 const executeToolOnce = async (input: ExecuteToolInput): Promise<ToolResult> => {
   attempts += 1;
-  const result = rt.tools.execute(input, 'throw');
+  const result = createActivities({ sandbox, tools: rt.tools }).executeTool(input);
   if (attempts > 1) return result;
   result.catch(() => undefined);
   await expect.poll(() => fake.received('POST', '/run-task').filter((r) => (r.body as { task: string }).task === input.params.task).length, { timeout: 30_000 }).toBe(1);
@@ -211,12 +213,33 @@ describe('browser task as a durable polling workflow', () => {
 describe('a worker that dies mid-poll', () => {
   it('a retried tool activity joins the job its first attempt started', async () => {
     const worker = await startWorker();
+    attempts = 0;
     try {
       const input: ExecuteToolInput = { toolId: 'browser_use_run_task', params: { task: 'quickretry', apiKey: 'k' }, context };
       const res = await new Client({ connection }).workflow.execute('callTool', { taskQueue, workflowId: `call-${uniqueSuffix()}`, args: [input] });
       expect(attempts).toBe(2);
       expect(res).toMatchObject({ success: true, output: { success: true, output: 'done' } });
       expect(fake.received('POST', '/run-task').filter((r) => (r.body as { task: string }).task === 'quickretry')).toHaveLength(1);
+    } finally {
+      await worker.stop();
+    }
+  }, 90_000);
+
+  // The runner's blocks and the agent tool loop try a call again as a new activity (a new activity
+  // id), naming the call: the runner by its run's call number (storeLargeOutput.call), the loop by the
+  // tool call's number. The second try joins the job the first started: the task is started once.
+  it.each([
+    { caller: "the runner's blocks", task: 'quickrunner', extra: { storeLargeOutput: { executionId: 'exec-jobs', overLength: 1_000_000, call: 4 } } },
+    { caller: 'the agent tool loop', task: 'quickloop', extra: { call: 2 } },
+  ])('a call tried again by $caller (a new activity per try) joins the job its first try started', async ({ task, extra }) => {
+    const worker = await startWorker();
+    attempts = 0;
+    try {
+      const input: ExecuteToolInput = { toolId: 'browser_use_run_task', params: { task, apiKey: 'k' }, context, ...extra };
+      const res = await new Client({ connection }).workflow.execute('callToolTried', { taskQueue, workflowId: `call-${uniqueSuffix()}`, args: [input] });
+      expect(attempts).toBe(2);
+      expect(res).toMatchObject({ success: true, output: { success: true, output: 'done' } });
+      expect(fake.received('POST', '/run-task').filter((r) => (r.body as { task: string }).task === task)).toHaveLength(1);
     } finally {
       await worker.stop();
     }

@@ -23,18 +23,22 @@ export interface ToolJobRunnerOptions {
 }
 
 /**
- * The polling workflow's id: inside an activity it is derived from the calling workflow and activity,
- * so a retried activity (its worker died, its attempt timed out) joins the job its first attempt
- * started instead of starting a second one; outside one (a synchronous route) it is new.
+ * The polling workflow's id, the same for every try of one call so a try (its worker died, its attempt
+ * timed out) joins the job an earlier try started instead of starting a second one. Inside an activity
+ * it is derived from the calling workflow run (workflow id and run id) and the call: its number
+ * (`call`, as the runner's blocks and the agent tool loop try a call again as a new activity), else the
+ * activity's id (the same for Temporal's own retries). Outside one (a synchronous route) it is new.
  */
-function jobWorkflowId(toolId: string): string {
+function jobWorkflowId(toolId: string, call: number | undefined): string {
+  let info: Context['info'];
   try {
-    const info = Context.current().info;
-    const caller = info.workflowExecution?.workflowId ?? randomUUID();
-    return `tooljob-${caller}-${info.activityId}-${toolId}`;
+    info = Context.current().info;
   } catch {
     return `tooljob-${randomUUID()}-${toolId}`;
   }
+  const caller = info.workflowExecution?.workflowId ?? randomUUID();
+  if (call === undefined) return `tooljob-${caller}-${info.activityId}-${toolId}`;
+  return `tooljob-${caller}-${info.workflowExecution?.runId ?? randomUUID()}-call${call}-${toolId}`;
 }
 
 export function createToolJobRunner(opts: ToolJobRunnerOptions): ToolJobRunner {
@@ -46,7 +50,7 @@ export function createToolJobRunner(opts: ToolJobRunnerOptions): ToolJobRunner {
       const polling = opts.polling ?? def.polling;
       const jobInput: ToolJobInput = { toolId: def.toolId, params, context: input.context, envVars: input.envVars ?? {}, intervalMs: polling.intervalMs, timeoutMs: polling.timeoutMs, timeoutMessage: def.timeoutMessage };
       if (input.skipPostProcess) return { success: true, output: { id: await opts.startDirect(jobInput) } };
-      const workflowId = jobWorkflowId(def.toolId);
+      const workflowId = jobWorkflowId(def.toolId, input.call);
       let handle;
       try {
         handle = await opts.client.workflow.start('pollToolJob', { workflowId, taskQueue: opts.taskQueue, args: [jobInput], workflowIdReusePolicy: 'REJECT_DUPLICATE' });

@@ -104,8 +104,9 @@ export async function modelToolLoop(args: ModelToolLoopArgs): Promise<ModelToolL
     const callId = input.stream ? uuid4() : undefined;
     return tries.tried({ call }, (attempt) => models.callModel(input.stream ? { ...input, stream: { ...input.stream, callId, attempt } } : input));
   };
+  // Each try names its call (its number in the loop), so the tries of a polling tool share one job.
   const executeTool = (input: ExecuteToolInput, call: LoopToolCall): Promise<ToolResult> =>
-    toolTries ? tries.tried({ tool: call.name, toolCall: call.number }, () => tools.executeTool(input)) : tools.executeTool(input);
+    toolTries ? tries.tried({ tool: call.name, toolCall: call.number }, () => tools.executeTool({ ...input, call: call.number })) : tools.executeTool(input);
   try {
     const result = await runToolLoop(args, { callModel, executeTool, now: () => Date.now() });
     return { ...result, ...tries.log() };

@@ -320,6 +320,8 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
     const history = await keepLoop(handle, 'tool-loop-tool-retries');
     expect(result.output).toMatchObject({ content: 'Posted on the third try.' });
     expect(toolCalls).toHaveLength(3);
+    // Every try names the same call (the loop's first tool call), so a polling tool's tries share one job.
+    expect(toolCalls.map((c) => c.call)).toEqual([1, 1, 1]);
     // The model sees the answer of the try that worked, once.
     expect(sent(1).messages.at(-1)).toMatchObject({ role: 'tool', content: '{"sent":true}' });
     expect((result.output as { toolCalls: unknown[] }).toolCalls).toMatchObject([{ name: 'slack_message', success: true, result: { sent: true } }]);
