@@ -48,6 +48,7 @@ import { PaneToggle } from './shell/PaneToggle';
 import { PanelResizer } from './shell/PanelResizer';
 import { endPanelShowing, showPanelForNow, toggleLayout, useLayout } from './shell/useLayout';
 import { useAfterPaint } from './ui/afterPaint';
+import { useConfirm } from './ui/confirm';
 import { LoadBoundary } from './ui/LoadBoundary';
 import { Icon } from './ui/icons';
 import { useToast } from './ui/toast';
@@ -150,6 +151,7 @@ const SaveState = memo(function SaveState(props: { version: number; pending: num
 /** The collaborative editor of one loaded workflow. */
 function Editor({ workflowId, name, color, readOnly }: { workflowId: string; name: string; color: string; readOnly: boolean }) {
   const toast = useToast();
+  const confirm = useConfirm();
   const blocks = useQuery({ queryKey: ['blocks'], queryFn: api.blocks, staleTime: Infinity });
   const { snapshot, live, edit: write, dismissMessage } = useWorkflowSession(workflowId, blocks.data);
   // A reader's edits (a shortcut, a paste) are not sent: they would only be refused.
@@ -583,7 +585,7 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
   const copilotPanel = useMemo(() => <CopilotPanel workflowId={workflowId} />, [workflowId]);
 
   // The toolbar keeps its element while what it shows is the same, so an edit does not render its buttons again.
-  const tool = useStable((name: 'undo' | 'redo' | 'copy' | 'paste' | 'duplicate' | 'delete' | 'layout' | 'fit' | 'deploy' | 'run') => {
+  const tool = useStable((name: 'undo' | 'redo' | 'copy' | 'paste' | 'duplicate' | 'delete' | 'layout' | 'clear' | 'fit' | 'deploy' | 'run') => {
     if (name === 'undo') edit([{ type: 'undo' }]);
     else if (name === 'redo') edit([{ type: 'redo' }]);
     else if (name === 'copy') copy();
@@ -591,6 +593,11 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
     else if (name === 'duplicate') duplicate();
     else if (name === 'delete') remove(selectedIds, selectedEdgeIds);
     else if (name === 'layout') void autoLayout();
+    // Clearing takes every block and connection away (spec 000 §2/§4 clear workflow): asked first, one undoable edit.
+    else if (name === 'clear')
+      void confirm({ title: 'Clear the workflow?', message: 'Every block and connection is removed. Undo (Ctrl+Z) brings them back.', confirmLabel: 'Clear workflow', icon: 'eraser' }).then(
+        (yes) => yes && edit([{ type: 'clearWorkflow' }]),
+      );
     else if (name === 'fit') fitAll(200);
     else if (name === 'deploy') setDeploying(true);
     else runNow();
@@ -601,6 +608,7 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
     toast.error(message);
   });
   const selectedCount = selectedIds.length;
+  const blockCount = Object.keys(state?.blocks ?? {}).length;
   const deletable = selectedIds.length + selectedEdgeIds.length;
   const toolbar = useMemo(
     () => (
@@ -620,6 +628,7 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
             <ToolButton label="Delete selected" icon="trash" shortcut="Delete" disabled={deletable === 0} onClick={() => tool('delete')} />
             <span className="tool-sep" />
             <ToolButton label="Auto layout" icon="layout" onClick={() => tool('layout')} />
+            <ToolButton label="Clear workflow" icon="eraser" disabled={blockCount === 0} onClick={() => tool('clear')} />
           </>
         )}
         <ToolButton label="Fit view" icon="fit" onClick={() => tool('fit')} />
@@ -641,7 +650,7 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
         )}
       </div>
     ),
-    [readOnly, canUndo, canRedo, selectedCount, deletable, running, tool, streamable, streamOff, toggleStreamed],
+    [readOnly, canUndo, canRedo, selectedCount, deletable, blockCount, running, tool, streamable, streamOff, toggleStreamed],
   );
 
   if (!snapshot || snapshot.status === 'loading') return <p className="empty">Loading…</p>;
