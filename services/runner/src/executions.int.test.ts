@@ -64,6 +64,40 @@ describe('rerun of a run Temporal started itself (Postgres, an engine that recor
     expect(started.at(-1)).toMatchObject({ executionId: `${id}-again`, deploymentVersion: 3, state: state('return "v3"') });
   });
 
+  it("a rerun of a rerun that reused a loop takes the loop's body outputs from the run before (the rerun ran no body block)", async () => {
+    const looped: RunnableState = {
+      blocks: {
+        s: { id: 's', type: 'starter', name: 'Start', enabled: true, subBlocks: {} },
+        l: { id: 'l', type: 'loop', name: 'Loop', enabled: true, subBlocks: {}, data: { loopType: 'for', count: 2 } },
+        work: { id: 'work', type: 'function', name: 'Work', enabled: true, subBlocks: {}, data: { parentId: 'l' } },
+        after: { id: 'after', type: 'function', name: 'After', enabled: true, subBlocks: {} },
+      },
+      edges: [
+        { id: 'e1', source: 's', target: 'l' },
+        { id: 'e2', source: 'l', target: 'work', sourceHandle: 'loop-start-source' },
+        { id: 'e3', source: 'l', target: 'after', sourceHandle: 'loop-end-source' },
+      ],
+    };
+    const at = new Date().toISOString();
+    const log = (blockId: string, output: unknown, extra: Record<string, unknown> = {}) => ({ blockId, blockName: blockId, blockType: looped.blocks[blockId]?.type ?? 'function', startedAt: at, endedAt: at, durationMs: 1, success: true, output, ...extra });
+    const first = `first-${uniqueSuffix()}`;
+    await recordRunEvent(deps(), { type: 'runStarted', executionId: first, workflowId: 'wf-loop', at, trigger: 'schedule', state: looped });
+    for (const [blockId, output, extra] of [
+      ['s', { input: {} }, {}],
+      ['work', { result: 0 }, { loopIteration: [0] }],
+      ['work', { result: 10 }, { loopIteration: [1] }],
+      ['l', { results: [0, 10] }, {}],
+    ] as const) {
+      await recordRunEvent(deps(), { type: 'blockCompleted', executionId: first, log: log(blockId, output, extra) });
+    }
+    // The first rerun (from After) reused Start and the loop: its log has no body block.
+    const second = `second-${uniqueSuffix()}`;
+    await createExecution(database.db, { executionId: second, workflowId: 'wf-loop', trigger: 'manual', input: {}, state: looped, rerunOf: first });
+    for (const blockId of ['s', 'l']) await recordRunEvent(deps(), { type: 'blockCompleted', executionId: second, log: log(blockId, blockId === 's' ? { input: {} } : { results: [0, 10] }, { reused: true }) });
+    await executions.rerun(second, 'after', { wait: false, stream: false, newExecutionId: `${second}-again` });
+    expect(started.at(-1)?.rerun).toEqual({ fromBlockId: 'after', outputs: { s: { input: {} }, l: { results: [0, 10] } }, bodyOutputs: { work: { result: 10 } } });
+  });
+
   it('refuses, naming the run, a run without its state and no deployment version to recover it from', async () => {
     const gone = `gone-${uniqueSuffix()}`;
     await createExecution(database.db, { executionId: gone, workflowId: 'wf-gone', trigger: 'schedule', input: null, deploymentVersion: 9 });

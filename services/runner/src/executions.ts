@@ -9,12 +9,13 @@ import {
   listBlockLogs,
   recordRunEvent,
   runningExecutionIds,
+  type BlockLogView,
   type ExecutionView,
   type RunLogDeps,
 } from './executionsStore.js';
 import type { RunInput, RunResult, RunTrigger, RunnableState } from './workflows/types.js';
 import { logMasks, maskLogValue, stateSecrets } from './workflows/engine/logMasking.js';
-import { reusedOutputs } from './rerunOutputs.js';
+import { bodyLogsOf, reusedContainers, reusedOutputs } from './rerunOutputs.js';
 
 /** Starts, awaits and cancels `runWorkflow` (Temporal in production; the workflow id is the execution id). */
 export interface RunEngine {
@@ -223,7 +224,17 @@ export function createExecutions(deps: ExecutionsDeps): Executions {
       const logs = await listBlockLogs(deps.db, executionId);
       // A run a trigger block started (its webhook path or schedule) is rerun from that block too.
       const triggerBlockId = logs.find((l) => l.blockType !== 'starter' && getBlock(l.blockType)?.category === 'triggers')?.blockId;
-      const reused = reusedOutputs(state, logs.filter((l) => !downstream.has(l.blockId)));
+      // A container this run reused ran no body block: its body's outputs are in the run it reran (or one before).
+      let containers = reusedContainers(logs);
+      const earlierBodies: BlockLogView[] = [];
+      for (let from = earlier.rerunOf; from && containers.size > 0; ) {
+        const older = await listBlockLogs(deps.db, from);
+        earlierBodies.push(...bodyLogsOf(state, older, containers));
+        const again = reusedContainers(older);
+        containers = new Set([...containers].filter((c) => again.has(c)));
+        from = (await getExecution(deps.db, from, { logs: false })).rerunOf;
+      }
+      const reused = reusedOutputs(state, [...logs, ...earlierBodies].filter((l) => !downstream.has(l.blockId)));
       const input: RunInput = {
         executionId: opts.newExecutionId ?? randomUUID(),
         workflowId: earlier.workflowId,

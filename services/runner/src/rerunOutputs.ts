@@ -2,6 +2,34 @@ import type { BlockLogView } from './executionsStore.js';
 import { compileGraph, type CompiledGraph } from './workflows/graph.js';
 import type { RerunOf, RunnableState } from './workflows/types.js';
 
+function graphOf(state: RunnableState): CompiledGraph | undefined {
+  try {
+    return compileGraph(state);
+  } catch {
+    // A state the engine refuses: the rerun fails as the run did, with nothing of the body to keep.
+    return undefined;
+  }
+}
+
+const inBody = (log: BlockLogView): boolean => log.loopIteration !== undefined || log.parallelBranch !== undefined;
+
+/** The top-level loops and parallels a rerun reused: it ran none of their body blocks, so its logs have none. */
+export function reusedContainers(logs: readonly BlockLogView[]): Set<string> {
+  return new Set(logs.filter((l) => l.reused && !inBody(l) && (l.blockType === 'loop' || l.blockType === 'parallel')).map((l) => l.blockId));
+}
+
+/** The logs of body blocks (at any depth) of these top-level containers. */
+export function bodyLogsOf(state: RunnableState, logs: readonly BlockLogView[], containers: ReadonlySet<string>): BlockLogView[] {
+  const graph = graphOf(state);
+  if (!graph) return [];
+  const topOf = (id: string): string => {
+    let top = id;
+    for (let p = graph.parentOf.get(id); p !== undefined; p = graph.parentOf.get(p)) top = p;
+    return top;
+  };
+  return logs.filter((l) => inBody(l) && containers.has(topOf(l.blockId)));
+}
+
 /** Where a body block's log ran, outermost container first: its loop iteration or parallel branch at each level. */
 function placeOf(graph: CompiledGraph, log: BlockLogView): number[] {
   const containers: string[] = [];
@@ -31,16 +59,10 @@ export function reusedOutputs(state: RunnableState, logs: readonly BlockLogView[
   const outputs: Record<string, unknown> = {};
   const failedOutputs: Record<string, unknown> = {};
   const bodyOutputs: Record<string, unknown> = {};
-  let graph: CompiledGraph | undefined;
-  try {
-    graph = compileGraph(state);
-  } catch {
-    // A state the engine refuses: the rerun fails as the run did, with nothing of the body to keep.
-    graph = undefined;
-  }
+  const graph = graphOf(state);
   const last = new Map<string, { place: number[]; log: BlockLogView }>();
   for (const log of logs) {
-    if (log.loopIteration || log.parallelBranch) {
+    if (inBody(log)) {
       if (!graph) continue;
       const place = placeOf(graph, log);
       const seen = last.get(log.blockId);
