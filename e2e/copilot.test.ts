@@ -192,6 +192,43 @@ describe('copilot through the gateway', () => {
     expect(next.events.at(-1)).toMatchObject({ type: 'done', chatId, content: 'Carrying on.' });
   });
 
+  it('PUT /api/workflows/{id}/yaml with chatId and createCheckpoint keeps a checkpoint in that chat, revertible; without chatId only the editor’s Undo', async () => {
+    const workflowId = await newWorkflow();
+    const before = await readWorkflow(workflowId);
+    expect((await api('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-copilot-e2e' } })).status).toBe(200);
+    const marker = `[copilot-${uniqueSuffix()}]`;
+    await script(marker, [{ content: 'Hello.' }]);
+    const chatId = String((await chat({ workflowId, message: `Hi ${marker}` })).events[0]?.chatId);
+    const put = (body: Record<string, unknown>, headers?: { cookie: string }) => api<{ success: boolean; message: string; checkpointId?: string }>('PUT', `/api/workflows/${workflowId}/yaml`, body, headers);
+
+    const saved = await put({ yamlContent: AGENT_AND_SLACK_YAML, description: 'Writer posts to Slack', chatId, source: 'copilot', applyAutoLayout: true, createCheckpoint: true });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ success: true, message: 'Workflow saved from YAML: 3 blocks, 2 connections' });
+    const checkpointId = saved.body.checkpointId ?? '';
+    const stored = await api<{ chat: { checkpoints: Array<{ id: string; description: string }> } }>('GET', `/api/copilot/chats/${chatId}`);
+    expect(stored.body.chat.checkpoints).toMatchObject([{ id: checkpointId, description: 'Writer posts to Slack' }]);
+    expect((await api('POST', `/api/copilot/checkpoints/${checkpointId}/revert`)).status).toBe(200);
+    expect(Object.keys((await readWorkflow(workflowId)).state.blocks).sort()).toEqual(Object.keys(before.state.blocks).sort());
+
+    // Another account's chat, a chat of another workflow, bad YAML.
+    const other = await newWorkflow();
+    const stranger = await createAccount('Yaml stranger');
+    expect([403, 404]).toContain((await api('PUT', `/api/workflows/${workflowId}/yaml`, { yamlContent: AGENT_AND_SLACK_YAML, chatId, createCheckpoint: true }, { cookie: stranger.cookie })).status);
+    const elsewhere = await api<{ error?: string; message?: string }>('PUT', `/api/workflows/${other}/yaml`, { yamlContent: AGENT_AND_SLACK_YAML, chatId, createCheckpoint: true });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.message ?? elsewhere.body.error).toBe('chatId belongs to another workflow');
+    const bad = await put({ yamlContent: 'blocks: [', chatId, createCheckpoint: true });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ success: false, message: expect.stringMatching(/^Invalid YAML/) });
+
+    // Without chatId: imported, no checkpoint anywhere; Undo brings the graph back.
+    expect((await put({ yamlContent: AGENT_AND_SLACK_YAML, createCheckpoint: true })).body).toMatchObject({ success: true });
+    expect((await api<{ chat: { checkpoints: unknown[] } }>('GET', `/api/copilot/chats/${chatId}`)).body.chat.checkpoints).toHaveLength(1);
+    expect(Object.keys((await readWorkflow(workflowId)).state.blocks)).toHaveLength(3);
+    expect((await api('POST', `/api/workflows/${workflowId}/commands`, { commands: [{ type: 'undo' }] })).status).toBe(200);
+    expect(Object.keys((await readWorkflow(workflowId)).state.blocks).sort()).toEqual(Object.keys(before.state.blocks).sort());
+  });
+
   it('refuses bad requests naming the field, and other accounts', async () => {
     const workflowId = await newWorkflow();
     const missing = await chat({ message: 'hi' });

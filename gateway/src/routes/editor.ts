@@ -93,6 +93,19 @@ export function editorRoutes(clients: Clients, auth: Authenticator, checker: Acc
       createCheckpoint: body.createCheckpoint ?? false,
     };
     try {
+      if (body.chatId !== undefined && body.createCheckpoint === true) {
+        // An edit of a copilot chat (spec 000 §7: the copilot's save): the state before it becomes that chat's checkpoint.
+        const saved = await clients.copilot.saveYamlInChat({
+          chatId: body.chatId,
+          workflowId,
+          actorId: actor.userId,
+          yamlContent: body.yamlContent,
+          description: body.description,
+          applyAutoLayout: command.applyAutoLayout,
+        });
+        res.json({ success: true, message: `Workflow saved from YAML: ${saved.blocks} blocks, ${saved.edges} connections`, version: saved.version, checkpointId: saved.checkpointId });
+        return;
+      }
       const out = await clients.editor.executeCommands({ workflowId, commandsJson: JSON.stringify([command]), actorId: actor.userId });
       const events = fromJson(out.eventsJson) as Array<{ data: { blocks?: object; edges?: unknown[] } }>;
       const imported = events[0]?.data;

@@ -146,6 +146,26 @@ describe('copilot chat loop (Temporal, NATS, the OpenAI fake behind the model la
     expect(h.editor.state(wf).edges).toEqual([]);
   });
 
+  it('saves YAML given from outside a turn as an edit of a chat (PUT /api/workflows/{id}/yaml with chatId): a checkpoint of that chat, revertible', async () => {
+    const wf = workflowId();
+    await h.editor.execute(wf, 'user-1', [{ type: 'importYaml', yamlContent: START_ONLY }]);
+    h.fake.reply({ content: 'Hello.' });
+    const { chatId } = await h.chat({ workflowId: wf, message: 'Hi' });
+    const saved = await h.turns.saveYamlInChat({ chatId, workflowId: wf, actorId: 'user-1', yamlContent: AGENT_AND_SLACK_YAML, description: 'Add Slack', applyAutoLayout: true });
+    expect(saved).toMatchObject({ blocks: 3, edges: 2, checkpointId: expect.stringMatching(/^cp_yaml_/) });
+    expect(Object.keys(h.editor.state(wf).blocks).sort()).toEqual(['notify', 'start', 'writer']);
+    expect(await h.store.checkpoints(chatId)).toMatchObject([{ id: saved.checkpointId, workflowId: wf, description: 'Add Slack' }]);
+    await h.turns.revert(saved.checkpointId, 'user-1');
+    expect(Object.keys(h.editor.state(wf).blocks)).toEqual(['start']);
+    // Someone else's chat is not found; a chat of another workflow is refused naming chatId; bad YAML imports nothing.
+    const input = { chatId, workflowId: wf, yamlContent: AGENT_AND_SLACK_YAML, applyAutoLayout: false };
+    await expect(h.turns.saveYamlInChat({ ...input, actorId: 'user-2' })).rejects.toThrow(`Chat ${chatId} not found`);
+    await expect(h.turns.saveYamlInChat({ ...input, workflowId: workflowId(), actorId: 'user-1' })).rejects.toThrow('chatId belongs to another workflow');
+    await expect(h.turns.saveYamlInChat({ ...input, yamlContent: 'blocks: [', actorId: 'user-1' })).rejects.toThrow(/Invalid YAML/);
+    expect(Object.keys(h.editor.state(wf).blocks)).toEqual(['start']);
+    expect((await h.store.checkpoints(chatId)).map((c) => c.id)).toEqual([saved.checkpointId]);
+  });
+
   it('proposes an edit as a diff; accepting applies it with a checkpoint, a decided proposal cannot be decided again', async () => {
     const wf = workflowId();
     await h.editor.execute(wf, 'user-1', [{ type: 'importYaml', yamlContent: START_ONLY }]);

@@ -26,7 +26,7 @@ export const proposalIdOf = (turnId: string, callId: string) => `pr_${turnId}_${
 /** Applies YAML through the editor's import as one undoable event, keeping the state before it as a checkpoint. */
 export async function applyYamlEdit(
   deps: { ports: Ports; store: ChatStore },
-  input: { workflowId: string; actorId: string; chatId: string; turnId: string; checkpointId: string; yamlContent: string; description?: string | undefined },
+  input: { workflowId: string; actorId: string; chatId: string; turnId: string; checkpointId: string; yamlContent: string; description?: string | undefined; applyAutoLayout?: boolean },
 ): Promise<{ version: number; checkpointId: string }> {
   for (let attempt = 1; ; attempt++) {
     const before = await deps.ports.editor.getState(input.workflowId);
@@ -35,7 +35,7 @@ export async function applyYamlEdit(
       type: 'importYaml',
       yamlContent: input.yamlContent,
       ...(input.description ? { description: input.description } : {}),
-      applyAutoLayout: true,
+      applyAutoLayout: input.applyAutoLayout ?? true,
       createCheckpoint: true,
     };
     try {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { AppError } from '@weft/platform';
@@ -95,6 +96,26 @@ export function createTurns(deps: { client: Client; queues: TurnQueues; store: C
     async revert(checkpointId: string, actorId: string): Promise<{ version: number }> {
       const cp = await deps.store.checkpoint(checkpointId);
       return deps.ports.editor.execute(cp.workflowId, actorId, [{ type: 'replaceState', blocks: cp.state.blocks, edges: cp.state.edges }]);
+    },
+
+    /**
+     * Saves a workflow from YAML as an edit of one of the caller's chats of that workflow (PUT /api/workflows/{id}/yaml
+     * with chatId and createCheckpoint): the state before it is kept as the chat's checkpoint, revertible like the
+     * copilot's own. Its turn id is `yaml_<id>`: no turn of the chat has it, so the panel does not draw it in a turn.
+     */
+    async saveYamlInChat(input: { chatId: string; workflowId: string; actorId: string; yamlContent: string; description?: string | undefined; applyAutoLayout: boolean }) {
+      const chat = await deps.store.getChat(input.chatId);
+      if (chat.userId !== input.actorId) throw new AppError('not_found', `Chat ${input.chatId} not found`);
+      if (chat.workflowId !== input.workflowId) throw new AppError('validation', 'chatId belongs to another workflow');
+      const turnId = `yaml_${randomUUID()}`;
+      const checkpointId = `cp_${turnId}`;
+      // A refused import (invalid YAML) leaves no checkpoint in the chat: there is no edit to go back from.
+      const out = await applyYamlEdit(deps, { ...input, turnId, checkpointId }).catch(async (err: unknown) => {
+        await deps.store.dropCheckpoint(checkpointId);
+        throw err;
+      });
+      const graph = await deps.ports.editor.getState(input.workflowId);
+      return { ...out, blocks: Object.keys(graph.state.blocks).length, edges: graph.state.edges.length };
     },
 
     /** Accepts (applies with a checkpoint) or rejects a pending proposal. */

@@ -40,6 +40,15 @@ export function copilotHandlers(deps: { turns: Turns; store: ChatStore }): Servi
       return { checkpointJson: JSON.stringify(checkpoint) };
     },
     revertCheckpoint: (req) => turns.revert(req.checkpointId, req.actorId),
+    saveYamlInChat: (req) =>
+      turns.saveYamlInChat({
+        chatId: req.chatId,
+        workflowId: req.workflowId,
+        actorId: req.actorId,
+        yamlContent: req.yamlContent,
+        description: req.description,
+        applyAutoLayout: req.applyAutoLayout,
+      }),
     async getProposal(req) {
       return { proposalJson: JSON.stringify(await store.proposal(req.proposalId)) };
     },

@@ -135,6 +135,11 @@ export function createChatStore(db: Kysely<CopilotDB>) {
         .execute();
     },
 
+    /** Drops a checkpoint whose edit did not land (nothing to revert to). */
+    async dropCheckpoint(id: string): Promise<void> {
+      await db.deleteFrom('checkpoints').where('id', '=', id).execute();
+    },
+
     async checkpoint(id: string): Promise<CheckpointRow & { state: GraphState }> {
       const r = await db.selectFrom('checkpoints').selectAll().where('id', '=', id).executeTakeFirst();
       if (!r) throw new AppError('not_found', `Checkpoint ${id} not found`);

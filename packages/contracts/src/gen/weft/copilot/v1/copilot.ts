@@ -127,6 +127,23 @@ export interface RevertCheckpointResponse {
   version: number;
 }
 
+export interface SaveYamlInChatRequest {
+  chatId: string;
+  workflowId: string;
+  actorId: string;
+  yamlContent: string;
+  description?: string | undefined;
+  applyAutoLayout: boolean;
+}
+
+export interface SaveYamlInChatResponse {
+  /** The editor stream version after the import. */
+  version: number;
+  checkpointId: string;
+  blocks: number;
+  edges: number;
+}
+
 export interface ProposalRef {
   proposalId: string;
 }
@@ -1670,6 +1687,296 @@ export const RevertCheckpointResponse: MessageFns<RevertCheckpointResponse> = {
   },
 };
 
+function createBaseSaveYamlInChatRequest(): SaveYamlInChatRequest {
+  return { chatId: "", workflowId: "", actorId: "", yamlContent: "", description: undefined, applyAutoLayout: false };
+}
+
+export const SaveYamlInChatRequest: MessageFns<SaveYamlInChatRequest> = {
+  encode(message: SaveYamlInChatRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chatId !== "") {
+      writer.uint32(10).string(message.chatId);
+    }
+    if (message.workflowId !== "") {
+      writer.uint32(18).string(message.workflowId);
+    }
+    if (message.actorId !== "") {
+      writer.uint32(26).string(message.actorId);
+    }
+    if (message.yamlContent !== "") {
+      writer.uint32(34).string(message.yamlContent);
+    }
+    if (message.description !== undefined) {
+      writer.uint32(42).string(message.description);
+    }
+    if (message.applyAutoLayout !== false) {
+      writer.uint32(48).bool(message.applyAutoLayout);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SaveYamlInChatRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSaveYamlInChatRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chatId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.yamlContent = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.applyAutoLayout = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SaveYamlInChatRequest {
+    return {
+      chatId: isSet(object.chatId)
+        ? globalThis.String(object.chatId)
+        : isSet(object.chat_id)
+        ? globalThis.String(object.chat_id)
+        : "",
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+      actorId: isSet(object.actorId)
+        ? globalThis.String(object.actorId)
+        : isSet(object.actor_id)
+        ? globalThis.String(object.actor_id)
+        : "",
+      yamlContent: isSet(object.yamlContent)
+        ? globalThis.String(object.yamlContent)
+        : isSet(object.yaml_content)
+        ? globalThis.String(object.yaml_content)
+        : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : undefined,
+      applyAutoLayout: isSet(object.applyAutoLayout)
+        ? globalThis.Boolean(object.applyAutoLayout)
+        : isSet(object.apply_auto_layout)
+        ? globalThis.Boolean(object.apply_auto_layout)
+        : false,
+    };
+  },
+
+  toJSON(message: SaveYamlInChatRequest): unknown {
+    const obj: any = {};
+    if (message.chatId !== "") {
+      obj.chatId = message.chatId;
+    }
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    if (message.actorId !== "") {
+      obj.actorId = message.actorId;
+    }
+    if (message.yamlContent !== "") {
+      obj.yamlContent = message.yamlContent;
+    }
+    if (message.description !== undefined) {
+      obj.description = message.description;
+    }
+    if (message.applyAutoLayout !== false) {
+      obj.applyAutoLayout = message.applyAutoLayout;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SaveYamlInChatRequest>, I>>(base?: I): SaveYamlInChatRequest {
+    return SaveYamlInChatRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SaveYamlInChatRequest>, I>>(object: I): SaveYamlInChatRequest {
+    const message = createBaseSaveYamlInChatRequest();
+    message.chatId = object.chatId ?? "";
+    message.workflowId = object.workflowId ?? "";
+    message.actorId = object.actorId ?? "";
+    message.yamlContent = object.yamlContent ?? "";
+    message.description = object.description ?? undefined;
+    message.applyAutoLayout = object.applyAutoLayout ?? false;
+    return message;
+  },
+};
+
+function createBaseSaveYamlInChatResponse(): SaveYamlInChatResponse {
+  return { version: 0, checkpointId: "", blocks: 0, edges: 0 };
+}
+
+export const SaveYamlInChatResponse: MessageFns<SaveYamlInChatResponse> = {
+  encode(message: SaveYamlInChatResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.version !== 0) {
+      writer.uint32(8).int64(message.version);
+    }
+    if (message.checkpointId !== "") {
+      writer.uint32(18).string(message.checkpointId);
+    }
+    if (message.blocks !== 0) {
+      writer.uint32(24).int32(message.blocks);
+    }
+    if (message.edges !== 0) {
+      writer.uint32(32).int32(message.edges);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SaveYamlInChatResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSaveYamlInChatResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.version = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.checkpointId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.blocks = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.edges = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SaveYamlInChatResponse {
+    return {
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      checkpointId: isSet(object.checkpointId)
+        ? globalThis.String(object.checkpointId)
+        : isSet(object.checkpoint_id)
+        ? globalThis.String(object.checkpoint_id)
+        : "",
+      blocks: isSet(object.blocks) ? globalThis.Number(object.blocks) : 0,
+      edges: isSet(object.edges) ? globalThis.Number(object.edges) : 0,
+    };
+  },
+
+  toJSON(message: SaveYamlInChatResponse): unknown {
+    const obj: any = {};
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    if (message.checkpointId !== "") {
+      obj.checkpointId = message.checkpointId;
+    }
+    if (message.blocks !== 0) {
+      obj.blocks = Math.round(message.blocks);
+    }
+    if (message.edges !== 0) {
+      obj.edges = Math.round(message.edges);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SaveYamlInChatResponse>, I>>(base?: I): SaveYamlInChatResponse {
+    return SaveYamlInChatResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SaveYamlInChatResponse>, I>>(object: I): SaveYamlInChatResponse {
+    const message = createBaseSaveYamlInChatResponse();
+    message.version = object.version ?? 0;
+    message.checkpointId = object.checkpointId ?? "";
+    message.blocks = object.blocks ?? 0;
+    message.edges = object.edges ?? 0;
+    return message;
+  },
+};
+
 function createBaseProposalRef(): ProposalRef {
   return { proposalId: "" };
 }
@@ -2003,6 +2310,18 @@ export const CopilotServiceService = {
       Buffer.from(RevertCheckpointResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RevertCheckpointResponse => RevertCheckpointResponse.decode(value),
   },
+  /** A workflow saved from YAML as an edit of a chat (PUT /api/workflows/{id}/yaml with chatId and createCheckpoint): the state before it kept as that chat's checkpoint. */
+  saveYamlInChat: {
+    path: "/weft.copilot.v1.CopilotService/SaveYamlInChat" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SaveYamlInChatRequest): Buffer =>
+      Buffer.from(SaveYamlInChatRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SaveYamlInChatRequest => SaveYamlInChatRequest.decode(value),
+    responseSerialize: (value: SaveYamlInChatResponse): Buffer =>
+      Buffer.from(SaveYamlInChatResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SaveYamlInChatResponse => SaveYamlInChatResponse.decode(value),
+  },
   getProposal: {
     path: "/weft.copilot.v1.CopilotService/GetProposal" as const,
     requestStream: false as const,
@@ -2035,6 +2354,8 @@ export interface CopilotServiceServer extends UntypedServiceImplementation {
   getChat: handleUnaryCall<GetChatRequest, GetChatResponse>;
   getCheckpoint: handleUnaryCall<CheckpointRef, CheckpointResponse>;
   revertCheckpoint: handleUnaryCall<RevertCheckpointRequest, RevertCheckpointResponse>;
+  /** A workflow saved from YAML as an edit of a chat (PUT /api/workflows/{id}/yaml with chatId and createCheckpoint): the state before it kept as that chat's checkpoint. */
+  saveYamlInChat: handleUnaryCall<SaveYamlInChatRequest, SaveYamlInChatResponse>;
   getProposal: handleUnaryCall<ProposalRef, ProposalResponse>;
   decideProposal: handleUnaryCall<DecideProposalRequest, ProposalResponse>;
 }
@@ -2161,6 +2482,22 @@ export interface CopilotServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RevertCheckpointResponse) => void,
+  ): ClientUnaryCall;
+  /** A workflow saved from YAML as an edit of a chat (PUT /api/workflows/{id}/yaml with chatId and createCheckpoint): the state before it kept as that chat's checkpoint. */
+  saveYamlInChat(
+    request: SaveYamlInChatRequest,
+    callback: (error: ServiceError | null, response: SaveYamlInChatResponse) => void,
+  ): ClientUnaryCall;
+  saveYamlInChat(
+    request: SaveYamlInChatRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SaveYamlInChatResponse) => void,
+  ): ClientUnaryCall;
+  saveYamlInChat(
+    request: SaveYamlInChatRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SaveYamlInChatResponse) => void,
   ): ClientUnaryCall;
   getProposal(
     request: ProposalRef,
