@@ -53,7 +53,14 @@ export default function CodeEditor({ value, language, label, placeholder, onChan
           EditorView.theme({ '&': { minHeight: `${minHeight}px`, fontSize: '12px' }, '.cm-scroller': { fontFamily: 'var(--mono)' }, '.cm-gutters': { background: '#f8fafc', border: 'none' } }),
           EditorView.updateListener.of((u) => {
             if (u.docChanged) handlers.current.onChange(u.state.doc.toString());
-            if (u.focusChanged && !u.view.hasFocus) handlers.current.onBlur();
+          }),
+          // Left, told at once from the DOM's blur: CodeMirror reports a focus change 10 ms later, and a
+          // click on another block (a touchpad tap, whose press and release come together) replaces the
+          // block form within that time, so the editor was destroyed before the text was sent.
+          EditorView.domEventHandlers({
+            blur: () => {
+              handlers.current.onBlur();
+            },
           }),
         ],
       }),
