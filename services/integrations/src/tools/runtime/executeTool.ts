@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { getTool, type ToolConfig } from '@weft/catalog';
 import { baseUrlVariable } from '../services/baseUrls.js';
 import type { ExecuteToolInput, ToolResult } from '@weft/contracts';
@@ -88,9 +89,27 @@ export function createToolExecutor(deps: ToolRuntimeDeps): ToolExecutor {
     }
   }
 
+  /**
+   * The acting user's custom tools. A registry that cannot be reached (or answers too late) is
+   * transient, as for a credential: the run tries the call again. Either way the failure answers spec
+   * 000 §8's 'Failed to load custom tools: {statusText}' (the registry's status as HTTP names it).
+   */
+  async function loadCustomTools(input: ExecuteToolInput) {
+    try {
+      return await deps.customTools.list(input.context);
+    } catch (err) {
+      if (err instanceof TransientToolError) throw err;
+      const statusText = isCodedError(err) ? (STATUS_CODES[ERROR_MAP[err.code].http] ?? err.code) : errorMessage(err);
+      const message = `Failed to load custom tools: ${statusText}`;
+      deps.logger.warn({ toolId: input.toolId, error: forLog(errorMessage(err)) }, 'custom tools could not be loaded');
+      if (isCodedError(err) && (err.code === 'unavailable' || err.code === 'timeout')) throw new TransientToolError(message);
+      throw new ToolError(message);
+    }
+  }
+
   async function runCustom(input: ExecuteToolInput, params: Record<string, unknown>, signal: AbortSignal | undefined): Promise<unknown> {
     const id = input.toolId.slice('custom_'.length);
-    const tools = await deps.customTools.list(input.context);
+    const tools = await loadCustomTools(input);
     const tool = tools.find((t) => t.id === id) ?? tools.find((t) => t.title === id);
     if (!tool) throw new ToolError(`Tool not found: ${input.toolId}`);
     if (!tool.code.trim()) throw new ToolError('No code provided for tool execution');
@@ -130,6 +149,11 @@ export function createToolExecutor(deps: ToolRuntimeDeps): ToolExecutor {
     return callRemoteTool(tool, params, input, toolIO(input, tool.id, signal));
   }
 
+  /** A failure the call answers (a tool error, a failed result) is logged at info, its text already redacted, cut as spec 000 §8 says. */
+  function logAnswered(toolId: string, message: string): void {
+    deps.logger.info({ toolId, error: forLog(message) }, 'tool call answered an error');
+  }
+
   return {
     async execute(input, mode, signal) {
       const start = new Date();
@@ -146,9 +170,10 @@ export function createToolExecutor(deps: ToolRuntimeDeps): ToolExecutor {
         }
         const res = await run(input, params, signal);
         const output = secrets.value(res.output);
-        return res.success
-          ? { success: true, output, timing: timing(start) }
-          : { success: false, output, error: secrets.text(res.error ?? 'Unknown error occurred'), timing: timing(start) };
+        if (res.success) return { success: true, output, timing: timing(start) };
+        const error = secrets.text(res.error ?? 'Unknown error occurred');
+        logAnswered(input.toolId, error);
+        return { success: false, output, error, timing: timing(start) };
       } catch (err) {
         const message = secrets.text(errorMessage(err));
         if (err instanceof TransientToolError) {
@@ -156,7 +181,9 @@ export function createToolExecutor(deps: ToolRuntimeDeps): ToolExecutor {
           // Thrown with what the call answered (a 429's or 5xx's response), so the run keeps the last try's answer.
           if (mode === 'throw') throw new TransientToolError(message, err.status, err.output === undefined ? undefined : secrets.value(err.output));
           if (err.output !== undefined) return { success: false, output: secrets.value(err.output), error: message, timing: timing(start) };
-        } else if (!(err instanceof ToolError) && !signal?.aborted) {
+        } else if (err instanceof ToolError) {
+          logAnswered(input.toolId, message);
+        } else if (!signal?.aborted) {
           deps.logger.warn({ toolId: input.toolId, error: forLog(message) }, 'tool call failed');
         }
         const output = err instanceof ToolError && err.output !== undefined ? secrets.value(err.output) : {};

@@ -82,6 +82,23 @@ describe('execution layer', () => {
     expect(forLog('x'.repeat(500)).endsWith('…')).toBe(true);
   });
 
+  it('logs a failed answer (a tool error, an answered failure) with its text redacted and cut to 200 characters, the logged record itself', async () => {
+    const lines: string[] = [];
+    const logged = executor({ logger: createLogger('integrations', 'debug', { write: (line: string) => lines.push(line) }) });
+    const records = () => lines.map((l) => JSON.parse(l) as { msg: string; toolId?: string; error?: string });
+    customTools = [{ id: 'loud', title: 'Loud', schema: { type: 'object', properties: {} }, code: `throw new Error('refused for ' + {{TOKEN}} + ': ' + 'x'.repeat(400))` }];
+    const res = await logged.execute({ toolId: 'custom_loud', params: {}, context, envVars: { TOKEN: 'tok-logged-secret-9' } }, 'answer');
+    expect(res.error).toMatch(/^Custom tool execution error: refused for \[REDACTED\]: x{400}$/);
+    const [failure, ...more] = records().filter((r) => r.msg === 'tool call answered an error');
+    expect(more).toEqual([]);
+    expect(failure).toMatchObject({ toolId: 'custom_loud', error: `${(res.error ?? '').slice(0, 199)}…` });
+    expect(failure?.error).toHaveLength(200);
+    // A failure the tool answers as a value (an HTTP 404) is logged the same way.
+    fake.on('GET', '/gone', { status: 404, json: { error: 'gone' } });
+    await logged.execute({ toolId: 'http_request', params: { url: `${fake.url}/gone` }, context }, 'answer');
+    expect(records().filter((r) => r.msg === 'tool call answered an error').at(-1)).toMatchObject({ toolId: 'http_request', error: 'HTTP error 404: Not Found' });
+  });
+
   it('checks required user-or-llm parameters', async () => {
     expect(await call('http_request', {})).toMatchObject({ success: false, error: 'Parameter "url" is required for http_request but was not provided.' });
   });
@@ -113,6 +130,15 @@ describe('execution layer', () => {
     const input = { toolId: 'slack_message', params: { credential: 'cred1', channel: 'C1', text: 'x' }, context };
     await expect(executor().execute(input, 'throw')).rejects.toBeInstanceOf(TransientToolError);
     expect(await executor().execute(input, 'answer')).toMatchObject({ success: false, error: expect.stringContaining('Failed to obtain credential for tool slack_message') });
+  });
+
+  it('an unreachable registry while loading custom tools is transient too (thrown in activity mode); a refusal is the answer; both in spec 000 §8 words', async () => {
+    const input = { toolId: 'custom_weather', params: { city: 'x' }, context };
+    const failing = (err: Error) => executor({ customTools: { list: () => Promise.reject(err) } });
+    await expect(failing(new AppError('unavailable', 'connect ECONNREFUSED')).execute(input, 'throw')).rejects.toThrow(new TransientToolError('Failed to load custom tools: Service Unavailable'));
+    await expect(failing(new AppError('timeout', 'deadline exceeded')).execute(input, 'throw')).rejects.toBeInstanceOf(TransientToolError);
+    expect(await failing(new AppError('unavailable', 'connect ECONNREFUSED')).execute(input, 'answer')).toMatchObject({ success: false, error: 'Failed to load custom tools: Service Unavailable' });
+    expect(await failing(new AppError('forbidden', 'Access denied')).execute(input, 'throw')).toMatchObject({ success: false, error: 'Failed to load custom tools: Forbidden' });
   });
 
   it('calls internal tools through their route code with the context workflowId', async () => {
