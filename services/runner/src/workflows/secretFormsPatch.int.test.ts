@@ -1,13 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createLogger, temporalLogger } from '@weft/platform';
-import { SHARED_WORKFLOW_MODULES } from '@weft/platform/workflowBundle';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createEngineHarness, graphOf, workflowBundle, workflowsPath, type EngineHarness } from '../testing/engineHarness.js';
-import type { BlobRef, RunnerActivities } from './types.js';
+import { createEngineHarness, graphOf, workflowBundle, type EngineHarness } from '../testing/engineHarness.js';
+import { memoryActivities, patchStubs, replayOutcome } from '../testing/patchStub.js';
 
 /**
  * Patch secret-forms guards the run log's masks in every encoded form: they decide a failed block's
@@ -16,20 +11,7 @@ import type { BlobRef, RunnerActivities } from './types.js';
  * as before), then replayed with today's code (it replays) and with the masks unguarded (it does not:
  * the encoded key masked, the error fits the history and the storeBlob the old run scheduled is missing).
  */
-const patchModule = fileURLToPath(new URL('./engine/secretFormsPatch.ts', import.meta.url));
-const stubs = mkdtempSync(join(tmpdir(), 'secret-forms-'));
-
-/** The run workflow bundled with secretFormsPatched() answering `answer` without asking Temporal. */
-function bundleWith(answer: boolean): Promise<WorkflowBundleWithSourceMap> {
-  const stub = join(stubs, `patch-${String(answer)}.js`);
-  writeFileSync(stub, `export const SECRET_FORMS_PATCH = 'secret-forms';\nexport function secretFormsPatched() { return ${String(answer)}; }\n`);
-  return bundleWorkflowCode({
-    workflowsPath,
-    preloadModules: SHARED_WORKFLOW_MODULES,
-    logger: temporalLogger(createLogger('bundle', 'silent')),
-    webpackConfigHook: (config) => ({ ...config, resolve: { ...config.resolve, alias: { ...(config.resolve?.alias as Record<string, string> | undefined), [patchModule]: stub, [patchModule.replace(/\.ts$/, '.js')]: stub } } }),
-  });
-}
+const stubs = patchStubs(fileURLToPath(new URL('./engine/secretFormsPatch.ts', import.meta.url)), 'secret-forms', 'SECRET_FORMS_PATCH', 'secretFormsPatched');
 
 let h: EngineHarness;
 let native: NativeConnection;
@@ -41,7 +23,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
   await native?.close();
-  rmSync(stubs, { recursive: true, force: true });
+  stubs.close();
 });
 
 it('a run of the code before patch secret-forms (a 300 KB error kept aside, the key in it percent-encoded) replays with today\'s code, and would not with the masks unguarded', async () => {
@@ -53,20 +35,8 @@ it('a run of the code before patch secret-forms (a 300 KB error kept aside, the 
   expect(error.split(encoded).join('{{API_KEY}}').length).toBeLessThan(256 * 1024);
   h.setEnvironment({ API_KEY: key });
   h.setTools(() => ({ success: false, output: null, error, timing: { startTime: '2026-01-01T00:00:00.000Z', endTime: '2026-01-01T00:00:00.000Z', duration: 0 } }));
-  const blobs = new Map<string, unknown>();
-  const activities: RunnerActivities = {
-    recordRunEvent: () => Promise.resolve(),
-    storeBlob(executionId, value) {
-      const ref: BlobRef = { $blobRef: `${executionId}/${blobs.size}`, bytes: JSON.stringify(value).length };
-      blobs.set(ref.$blobRef, value);
-      return Promise.resolve(ref);
-    },
-    loadBlob: (ref) => Promise.resolve(blobs.get(ref.$blobRef)),
-    loadEnvironment: () => Promise.resolve({ API_KEY: key }),
-    startRun: (_event, wanted) => Promise.resolve<Record<string, string>>(wanted ? { API_KEY: key } : {}),
-    loadChildWorkflow: () => Promise.reject(new Error('no child workflows here')),
-  };
-  const old = await Worker.create({ connection: native, taskQueue: h.queue, workflowBundle: await bundleWith(false), activities });
+  const { activities, blobs } = memoryActivities({ API_KEY: key });
+  const old = await Worker.create({ connection: native, taskQueue: h.queue, workflowBundle: await stubs.bundleWith(false), activities });
   const state = graphOf({ s: { type: 'starter', name: 'Start' }, api: { type: 'api', name: 'API', values: { url: 'https://keys.example/x?key={{API_KEY}}', method: 'GET' } } }, [['s', 'api']]);
   const history = await old.runUntil(async () => {
     const handle = await h.start(state);
@@ -76,12 +46,6 @@ it('a run of the code before patch secret-forms (a 300 KB error kept aside, the 
     return handle.fetchHistory();
   });
   expect([...blobs.values()]).toEqual([{ error }]);
-  const workflowId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowId ?? 'run';
-  const replay = async (bundle: WorkflowBundleWithSourceMap) =>
-    Worker.runReplayHistory({ workflowBundle: bundle, replayName: 'secret-forms' }, history, workflowId).then(
-      () => undefined,
-      (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
-    );
-  expect(await replay(await workflowBundle())).toBeUndefined();
-  expect((await replay(await bundleWith(true)))?.message).toMatch(/Nondeterminism|DeterminismViolation|nondetermin/i);
+  expect(await replayOutcome(await workflowBundle(), history, 'secret-forms')).toBeUndefined();
+  expect((await replayOutcome(await stubs.bundleWith(true), history, 'secret-forms'))?.message).toMatch(/Nondeterminism|DeterminismViolation|nondetermin/i);
 }, 240_000);

@@ -1,14 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createLogger, temporalLogger } from '@weft/platform';
-import { SHARED_WORKFLOW_MODULES } from '@weft/platform/workflowBundle';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createEngineHarness, graphOf, workflowBundle, workflowsPath, type EngineHarness } from '../testing/engineHarness.js';
+import { createEngineHarness, graphOf, workflowBundle, type EngineHarness } from '../testing/engineHarness.js';
+import { memoryActivities, patchStubs, replayOutcome } from '../testing/patchStub.js';
 import { BLOB_THRESHOLD_BYTES } from './engine/run.js';
-import type { BlobRef, RunnerActivities } from './types.js';
 
 /**
  * Patch secret-overlap guards the run log's masks over environment values that overlap (masked whole,
@@ -18,20 +13,7 @@ import type { BlobRef, RunnerActivities } from './types.js';
  * answering false), then replayed with today's code (it replays) and with the masks unguarded (it
  * does not: masked whole, the error passes 256 KB and a storeBlob the old run never scheduled comes).
  */
-const patchModule = fileURLToPath(new URL('./engine/secretOverlapPatch.ts', import.meta.url));
-const stubs = mkdtempSync(join(tmpdir(), 'secret-overlap-'));
-
-/** The run workflow bundled with secretOverlapPatched() answering `answer` without asking Temporal. */
-function bundleWith(answer: boolean): Promise<WorkflowBundleWithSourceMap> {
-  const stub = join(stubs, `patch-${String(answer)}.js`);
-  writeFileSync(stub, `export const SECRET_OVERLAP_PATCH = 'secret-overlap';\nexport function secretOverlapPatched() { return ${String(answer)}; }\n`);
-  return bundleWorkflowCode({
-    workflowsPath,
-    preloadModules: SHARED_WORKFLOW_MODULES,
-    logger: temporalLogger(createLogger('bundle', 'silent')),
-    webpackConfigHook: (config) => ({ ...config, resolve: { ...config.resolve, alias: { ...(config.resolve?.alias as Record<string, string> | undefined), [patchModule]: stub, [patchModule.replace(/\.ts$/, '.js')]: stub } } }),
-  });
-}
+const stubs = patchStubs(fileURLToPath(new URL('./engine/secretOverlapPatch.ts', import.meta.url)), 'secret-overlap', 'SECRET_OVERLAP_PATCH', 'secretOverlapPatched');
 
 let h: EngineHarness;
 let native: NativeConnection;
@@ -43,32 +25,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
   await native?.close();
-  rmSync(stubs, { recursive: true, force: true });
+  stubs.close();
 });
 
 it("a run of the code before patch secret-overlap (two overlapping keys in a 240 KB error) replays with today's code, and would not with the masks unguarded", async () => {
   const env = { KEY_A: 'abcdef12345', KEY_B: '12345XYZ-secret' };
-  const unit = 'k=abcdef12345XYZ-secret&';
-  const error = `GET failed: ${unit.repeat(13_500)}`;
+  const error = `GET failed: ${'k=abcdef12345XYZ-secret&'.repeat(13_500)}`;
   // Before the patch each overlap shows as abcdef{{KEY_B}} (under 256 KB); masked whole as {{KEY_A}}{{KEY_B}} (over it).
   expect(error.split('12345XYZ-secret').join('{{KEY_B}}').length).toBeLessThan(BLOB_THRESHOLD_BYTES);
   expect(error.split('abcdef12345XYZ-secret').join('{{KEY_A}}{{KEY_B}}').length).toBeGreaterThan(BLOB_THRESHOLD_BYTES);
   h.setEnvironment(env);
   h.setTools(() => ({ success: false, output: null, error, timing: { startTime: '2026-01-01T00:00:00.000Z', endTime: '2026-01-01T00:00:00.000Z', duration: 0 } }));
-  const blobs = new Map<string, unknown>();
-  const activities: RunnerActivities = {
-    recordRunEvent: () => Promise.resolve(),
-    storeBlob(executionId, value) {
-      const ref: BlobRef = { $blobRef: `${executionId}/${blobs.size}`, bytes: JSON.stringify(value).length };
-      blobs.set(ref.$blobRef, value);
-      return Promise.resolve(ref);
-    },
-    loadBlob: (ref) => Promise.resolve(blobs.get(ref.$blobRef)),
-    loadEnvironment: () => Promise.resolve(env),
-    startRun: (_event, wanted) => Promise.resolve<Record<string, string>>(wanted ? env : {}),
-    loadChildWorkflow: () => Promise.reject(new Error('no child workflows here')),
-  };
-  const old = await Worker.create({ connection: native, taskQueue: h.queue, workflowBundle: await bundleWith(false), activities });
+  const { activities, blobs } = memoryActivities(env);
+  const old = await Worker.create({ connection: native, taskQueue: h.queue, workflowBundle: await stubs.bundleWith(false), activities });
   const state = graphOf({ s: { type: 'starter', name: 'Start' }, api: { type: 'api', name: 'API', values: { url: 'https://keys.example/x?a={{KEY_A}}&b={{KEY_B}}', method: 'GET' } } }, [['s', 'api']]);
   const history = await old.runUntil(async () => {
     const handle = await h.start(state);
@@ -79,14 +48,8 @@ it("a run of the code before patch secret-overlap (two overlapping keys in a 240
     return handle.fetchHistory();
   });
   expect(blobs.size).toBe(0);
-  const workflowId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowId ?? 'run';
-  const replay = async (bundle: WorkflowBundleWithSourceMap) =>
-    Worker.runReplayHistory({ workflowBundle: bundle, replayName: 'secret-overlap' }, history, workflowId).then(
-      () => undefined,
-      (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
-    );
-  expect(await replay(await workflowBundle())).toBeUndefined();
-  expect((await replay(await bundleWith(true)))?.message).toMatch(/Nondeterminism|DeterminismViolation|nondetermin/i);
+  expect(await replayOutcome(await workflowBundle(), history, 'secret-overlap')).toBeUndefined();
+  expect((await replayOutcome(await stubs.bundleWith(true), history, 'secret-overlap'))?.message).toMatch(/Nondeterminism|DeterminismViolation|nondetermin/i);
   // A run of today's code masks each overlap whole: the error, now over 256 KB, is kept aside.
   const today = await Worker.create({ connection: native, taskQueue: h.queue, workflowBundle: await workflowBundle(), activities });
   await today.runUntil(async () => {
