@@ -88,6 +88,12 @@ export interface ModelStreamTarget {
   /** Tool call states to publish before the request (the previous round's tools finishing). */
   toolStates?: Array<{ id: string; name: string; state: ToolCallState }>;
   /**
+   * The caller publishes the states of the tool calls it runs (`executing` as each starts, `completed`
+   * or `error` as each ends): the call publishes only `detecting`. Without it the call publishes
+   * `executing` for every tool call of its answer.
+   */
+  callerSendsToolStates?: boolean;
+  /**
    * Set when the workflow tries the call itself (one activity per try): the id its tries share and
    * this try's number (1 the first), so a try goes on from what the earlier ones streamed as a retry
    * by Temporal does.

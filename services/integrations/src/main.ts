@@ -1,13 +1,14 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createServiceClient, serviceAddress, temporalLogger, bootService, serviceDataConverter } from '@weft/platform';
-import { integrations, integrationsTaskQueue, runner } from '@weft/contracts';
+import { integrations, integrationsTaskQueue, runner, type RunStreamChunk } from '@weft/contracts';
 import { migrations, upgradeToPgvector } from './migrations/index.js';
 import { createActivities, HEARTBEAT_THROTTLE_MAX, type OutputStore } from './activities/index.js';
 import { integrationsHandlers } from './adapters/grpc.js';
 import { consumeRegistryDeletions } from './adapters/registryEvents.js';
 import { createToolRuntime } from './runtime.js';
 import { createModelActivities } from './models/activities.js';
+import { modelStreamSinks } from './models/streamSinks.js';
 import { integrationsWorkflowBundle } from './workflowBundle.js';
 import { modelConfigFromEnv } from './models/config.js';
 import type { IntegrationsDB } from './db.js';
@@ -36,12 +37,8 @@ rt.grpc.add(integrations.IntegrationsServiceService, integrationsHandlers(tools)
 // A deleted workflow's memories and a deleted workspace's knowledge bases go with them.
 const deletions = await consumeRegistryDeletions({ bus: rt.bus, db: rt.db, logger: rt.logger });
 rt.onClose(() => deletions.stop());
-const models = createModelActivities({
-  config: modelConfigFromEnv(process.env),
-  instance: rt.config.WEFT_INSTANCE,
-  publish: (subject, chunk) => rt.bus.nc.publish(subject, JSON.stringify(chunk)),
-  logger: rt.logger,
-});
+const publishChunk = (subject: string, chunk: RunStreamChunk) => rt.bus.nc.publish(subject, JSON.stringify(chunk));
+const models = createModelActivities({ config: modelConfigFromEnv(process.env), instance: rt.config.WEFT_INSTANCE, publish: publishChunk, logger: rt.logger });
 // Large outputs of function and tool blocks are kept aside in the runner's stored values of their run.
 const runs = createServiceClient(runner.RunServiceService, serviceAddress(rt.config, 'runner'), { deadlineMs: rt.config.GRPC_DEADLINE_MS });
 rt.onClose(async () => runs.close());
@@ -62,6 +59,8 @@ const worker = await Worker.create({
   taskQueue,
   workflowBundle: await integrationsWorkflowBundle(rt.logger),
   activities: { ...createActivities(tools, outputs), ...tools.jobActivities, ...models },
+  // The agent tool loop streams its tool calls' states itself.
+  sinks: modelStreamSinks(rt.config.WEFT_INSTANCE, publishChunk),
   // Heartbeats carry cancellation: a cancelled run's calls stop within about a second.
   maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE_MAX,
 });

@@ -74,11 +74,26 @@ export interface LoopToolCall {
   number: number;
 }
 
+/** A tool call's state on the block's stream (spec 000 §4). */
+export interface LoopToolState {
+  id: string;
+  name: string;
+  state: ToolCallState;
+}
+
 /** The two calls the loop makes: activities in a workflow (local or not), plain functions in unit tests. */
 export interface LoopOps {
   callModel(input: CallModelInput): Promise<CallModelOutput>;
   executeTool(input: ExecuteToolInput, call: LoopToolCall): Promise<ToolResult>;
   now(): number;
+  /**
+   * Publishes a tool call's state on a streamed block's stream as chunk `seq` (the loop numbers them
+   * among the model calls' chunks). When given, each tool call the loop runs is `executing` as it starts
+   * and `completed` or `error` as it ends, whatever the others do; without it (the runner's older loop)
+   * every answered call is `executing` from its model call and the finished ones' states go out with the
+   * next model call.
+   */
+  toolState?(seq: number, state: LoopToolState): void;
 }
 
 /** A provider failure inside the loop, rethrown with the loop's timing (§8). */
@@ -143,7 +158,12 @@ export async function runToolLoop(input: ToolLoopInput, ops: LoopOps): Promise<T
   let toolsTime = 0;
   let firstResponseTime = 0;
   let modelCalls = 0;
-  let pendingStates: Array<{ id: string; name: string; state: ToolCallState }> = [];
+  let pendingStates: LoopToolState[] = [];
+  const liveStates = input.stream !== undefined && ops.toolState !== undefined;
+  /** Streams a tool call's state at once, numbered after what the block's stream has sent. */
+  const sendState = (state: LoopToolState) => {
+    if (liveStates) ops.toolState?.(seq++, state);
+  };
 
   const choice = (): ModelToolChoice | undefined => {
     if (definitions.length === 0) return undefined;
@@ -160,7 +180,9 @@ export async function runToolLoop(input: ToolLoopInput, ops: LoopOps): Promise<T
         messages: [...messages],
         ...(withTools && definitions.length > 0 ? { tools: definitions } : {}),
         ...(toolChoice ? { toolChoice } : {}),
-        ...(input.stream ? { stream: { ...input.stream, seqStart: seq, ...(pendingStates.length ? { toolStates: pendingStates } : {}) } } : {}),
+        ...(input.stream
+          ? { stream: { ...input.stream, seqStart: seq, ...(liveStates ? { callerSendsToolStates: true } : pendingStates.length ? { toolStates: pendingStates } : {}) } }
+          : {}),
       });
     } catch (err) {
       throw new ModelLoopError(innermostMessage(err), timing(start, ops.now()));
@@ -212,6 +234,8 @@ export async function runToolLoop(input: ToolLoopInput, ops: LoopOps): Promise<T
       ...timing(began, end),
     };
     const content = result.success ? JSON.stringify(result.output ?? null) : JSON.stringify({ error: true, message: result.error || TOOL_FAILED_MESSAGE, tool: call.name });
+    // This call's own end, streamed while the others may still run.
+    sendState({ id: call.id, name: call.name, state: result.success ? 'completed' : 'error' });
     return { call, content, ok: result.success, log };
   };
 
@@ -230,6 +254,8 @@ export async function runToolLoop(input: ToolLoopInput, ops: LoopOps): Promise<T
       for (const c of calls) seen.add(callKey(c));
     }
     messages.push({ role: 'assistant', content: response.content, toolCalls: calls });
+    // Only the calls run are `executing` (not a Cerebras repeat the loop skips).
+    for (const c of calls) sendState({ id: c.id, name: c.name, state: 'executing' });
     const began = ops.now();
     const before = toolCalls.length;
     const results = await Promise.all(calls.map((c, i) => runTool(c, before + i + 1)));
@@ -238,7 +264,7 @@ export async function runToolLoop(input: ToolLoopInput, ops: LoopOps): Promise<T
       // In the order the model asked for them, whichever finished first.
       toolCalls.push(r.log);
       messages.push({ role: 'tool', toolCallId: r.call.id, name: r.call.name, content: r.content });
-      pendingStates.push({ id: r.call.id, name: r.call.name, state: r.ok ? 'completed' : 'error' });
+      if (input.stream && !liveStates) pendingStates.push({ id: r.call.id, name: r.call.name, state: r.ok ? 'completed' : 'error' });
     }
     iterations += 1;
     response = await ask(choice(), true);

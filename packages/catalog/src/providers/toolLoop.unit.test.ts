@@ -194,6 +194,60 @@ describe('the provider tool loop (001 §4, 000 §8)', () => {
     });
   });
 
+  describe('tool call states streamed by the loop (toolState)', () => {
+    const stream = { stream: { executionId: 'ex', blockId: 'agent' } };
+    /** Ops that record each state the loop streams, with its number. */
+    function withStates(...args: Parameters<typeof scripted>) {
+      const s = scripted(...args);
+      const states: Array<{ seq: number; id: string; state: string }> = [];
+      s.ops.toolState = (seq, st) => states.push({ seq, id: st.id, state: st.state });
+      return { ...s, states };
+    }
+
+    it("each tool's end is streamed when it finishes, while the others still run; numbers follow the model's chunks", async () => {
+      let releaseSlow: (r: ToolResult) => void = () => undefined;
+      const slow = new Promise<ToolResult>((r) => (releaseSlow = r));
+      const { ops, modelCalls, states } = withStates(
+        (_i, n) => (n === 1 ? answer('Checking.', [{ name: 'fast', arguments: {} }, { name: 'slow', arguments: {} }], 4) : answer('Done.', [], 3)),
+        (input) => (input.toolId === 'slow_id' ? slow : { success: true, output: 1, timing }),
+      );
+      const done = runToolLoop(loopInput([tool('fast'), tool('slow')], {}, stream), ops);
+      await expect.poll(() => states.map((s) => `${s.id} ${s.state}`)).toEqual(['call_fast_0 executing', 'call_slow_1 executing', 'call_fast_0 completed']);
+      expect(modelCalls).toHaveLength(1);
+      releaseSlow({ success: false, output: null, error: 'down', timing });
+      await done;
+      expect(states).toEqual([
+        { seq: 4, id: 'call_fast_0', state: 'executing' },
+        { seq: 5, id: 'call_slow_1', state: 'executing' },
+        { seq: 6, id: 'call_fast_0', state: 'completed' },
+        { seq: 7, id: 'call_slow_1', state: 'error' },
+      ]);
+      // The model call sends no tool states itself and numbers its chunks after them.
+      expect(modelCalls[0]?.stream).toEqual({ executionId: 'ex', blockId: 'agent', seqStart: 0, callerSendsToolStates: true });
+      expect(modelCalls[1]?.stream).toEqual({ executionId: 'ex', blockId: 'agent', seqStart: 8, callerSendsToolStates: true });
+    });
+
+    it('the finished tools are streamed even when the follow-up model call fails', async () => {
+      const { ops, states } = withStates((_i, n) => {
+        if (n === 2) throw new Error('Service unavailable');
+        return answer('', [{ name: 'lookup', arguments: {} }]);
+      });
+      await expect(runToolLoop(loopInput([tool('lookup')], {}, stream), ops)).rejects.toThrow('Service unavailable');
+      expect(states.map((s) => s.state)).toEqual(['executing', 'completed']);
+    });
+
+    it('a Cerebras repeat the loop skips is never executing; nothing is streamed without a stream', async () => {
+      const same = { name: 'lookup', arguments: { q: 'x' } };
+      const { ops, states } = withStates((_i, n) => (n <= 2 ? answer('', [{ ...same, id: `call_${n}` }]) : answer('Final.')));
+      await runToolLoop(loopInput([tool('lookup')], { model: 'cerebras/llama-3.3-70b' }, stream), ops);
+      expect(states.map((s) => `${s.id} ${s.state}`)).toEqual(['call_1 executing', 'call_1 completed']);
+      const quiet = withStates((_i, n) => (n === 1 ? answer('', [same]) : answer('Final.')));
+      await runToolLoop(loopInput([tool('lookup')]), quiet.ops);
+      expect(quiet.states).toEqual([]);
+      expect(quiet.modelCalls[1]).not.toHaveProperty('stream');
+    });
+  });
+
   it('without tools no tool choice is sent', async () => {
     const { ops, modelCalls } = scripted(() => answer('plain'));
     const out = await runToolLoop(loopInput([]), ops);

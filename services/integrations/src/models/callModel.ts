@@ -188,7 +188,7 @@ export async function callModel(deps: ModelDeps, input: CallModelInput, signal?:
     const result = await adapter.call(req, deps.config, sink, signal);
     // A retry whose answer is shorter than what the failed try sent replaces that text.
     if (target && (restartPending || answerText !== clientText)) sendText(true);
-    for (const call of result.toolCalls) publishState({ id: call.id, name: call.name, state: 'executing' });
+    if (!target?.callerSendsToolStates) for (const call of result.toolCalls) publishState({ id: call.id, name: call.name, state: 'executing' });
     let tokens: ModelTokens;
     let cost: ModelCost;
     if (result.tokens) {

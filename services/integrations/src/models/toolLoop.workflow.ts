@@ -1,7 +1,8 @@
-import { ApplicationFailure, patched, proxyActivities, proxyLocalActivities, uuid4 } from '@temporalio/workflow';
+import { ApplicationFailure, patched, proxyActivities, proxyLocalActivities, proxySinks, uuid4 } from '@temporalio/workflow';
 import { AttemptsExhausted, ModelLoopError, RETRY_INITIAL_MS, runToolLoop, type CallTry, type LoopToolCall, type ToolLoopInput, type ToolLoopResult } from '@weft/catalog';
 import { tryInWorkflow } from '@weft/catalog/workflowTries';
-import type { CallModelInput, CallModelOutput, ExecuteToolInput, IntegrationActivities, ModelActivities, ToolResult } from '@weft/contracts';
+import type { CallModelInput, CallModelOutput, ExecuteToolInput, IntegrationActivities, ModelActivities, RunStreamChunk, ToolResult } from '@weft/contracts';
+import type { ModelStreamSinks } from './streamSinks.js';
 
 /** Start-to-close of one model call (a long streamed answer included). */
 export const LOOP_MODEL_CALL_TIMEOUT = '5 minutes';
@@ -75,7 +76,8 @@ function loopTries(maxAttempts: number, initialMs: number) {
  * the model calls and the tools live:
  * - each model call is a local activity of this worker: no task dispatch and no workflow task of its
  *   own; its result is recorded in history when the workflow task completes, which is at once, as the
- *   next step is a tool call (or the loop's end), so a finished model call is never made again;
+ *   next step is a tool call (or the loop's end), so a model call whose result is in history is never
+ *   made again (one in flight, or just answered, when its worker dies is made again by the next worker);
  * - each tool call is an activity on this same queue: Temporal hands it back to this worker in the
  *   workflow task's answer when eager activity execution is on (`system.enableActivityEagerExecution`),
  *   otherwise through the queue, and a worker lost mid-call times out after the heartbeat timeout and
@@ -107,8 +109,14 @@ export async function modelToolLoop(args: ModelToolLoopArgs): Promise<ModelToolL
   // Each try names its call (its number in the loop), so the tries of a polling tool share one job.
   const executeTool = (input: ExecuteToolInput, call: LoopToolCall): Promise<ToolResult> =>
     toolTries ? tries.tried({ tool: call.name, toolCall: call.number }, () => tools.executeTool({ ...input, call: call.number })) : tools.executeTool(input);
+  // Each tool call's state goes out as it starts and ends (a sink: no command, nothing sent again on replay).
+  const { modelStream } = proxySinks<ModelStreamSinks>();
+  const stream = args.stream;
+  const toolState = (seq: number, toolCall: NonNullable<RunStreamChunk['toolCall']>) => {
+    if (stream) modelStream.chunk({ executionId: stream.executionId, blockId: stream.blockId, seq, chunk: '', toolCall });
+  };
   try {
-    const result = await runToolLoop(args, { callModel, executeTool, now: () => Date.now() });
+    const result = await runToolLoop(args, { callModel, executeTool, now: () => Date.now(), toolState });
     return { ...result, ...tries.log() };
   } catch (err) {
     if (err instanceof ModelLoopError) throw ApplicationFailure.create({ message: err.message, type: 'ModelLoopError', nonRetryable: true, details: [{ timing: err.timing, ...tries.log() }] });

@@ -69,6 +69,15 @@ describe('OpenAI-compatible adapters against the fake', () => {
     expect(d.chunks.every((c) => c.executionId === 'ex1' && c.blockId === 'b1')).toBe(true);
   });
 
+  it('a call whose caller sends the tool states itself (the agent loop) publishes only detecting', async () => {
+    fake.reply({ content: 'Let me check.', toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' }, id: 'call_a' }] });
+    const d = deps();
+    const out = await callModel(d, ask({ tools: [weather], stream: { executionId: 'ex1', blockId: 'b1', seqStart: 0, callerSendsToolStates: true } }));
+    expect(out.toolCalls).toHaveLength(1);
+    expect(d.chunks.filter((c) => c.toolCall).map((c) => c.toolCall?.state)).toEqual(['detecting']);
+    expect(out.chunks).toBe(d.chunks.length);
+  });
+
   it('a call the provider gives no id gets an 8-character one (spec 000 §9), unlike the earlier ones, in a stream and a whole answer', async () => {
     const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, delta, finish_reason: finish }] });
     fake.server.once('POST', '/v1/chat/completions', {
