@@ -1,4 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
+import { calculateCost } from '@weft/catalog';
 import { createFakeServer, uniqueSuffix } from '@weft/testkit';
 import { api, defaultCookie } from './support/http.js';
 import { FINAL_ANSWER, LOCAL_MODEL, OPERATOR_AZURE_KEY, USE_TOOL_MARK } from './support/modelFake.js';
@@ -65,12 +66,18 @@ describe('model layer end to end (gateway → runner → integrations → the Op
 
     // The stored run: the agent's output, tokens and cost (gpt-4o at 2.5 / 10 per million), per block and for the run.
     const executionId = String(events[0]?.data.executionId);
-    const run = await api<{ status: string; output: Record<string, unknown>; logs: LogEntry[]; cost?: { total: number } }>('GET', `/api/executions/${executionId}`);
+    const run = await api<{ status: string; output: Record<string, unknown>; logs: LogEntry[]; cost: LogEntry['cost'] | null; tokens: LogEntry['tokens'] | null }>('GET', `/api/executions/${executionId}`);
     expect(run.body.status).toBe('succeeded');
     const log = run.body.logs.find((l) => l.blockId === 'agent');
     const cost = { input: 0.002525, output: 0.00105, total: 0.003575 };
+    // The pricing table's price of the fake's two answers (10 prompt + 5 completion tokens for the tool call, 1000 + 100 for the answer).
+    const priced = [calculateCost('gpt-4o', 10, 5), calculateCost('gpt-4o', 1000, 100)];
+    for (const part of ['input', 'output', 'total'] as const) expect(cost[part]).toBeCloseTo(priced.reduce((sum, c) => sum + c[part], 0), 9);
     expect(log).toMatchObject({ success: true, tokens: { prompt: 1010, completion: 105, total: 1115 }, cost });
     expect(log?.output).toMatchObject({ content: FINAL_ANSWER, model: 'gpt-4o', cost });
+    // The run's own totals: its one model block's.
+    expect(run.body.cost).toEqual(cost);
+    expect(run.body.tokens).toEqual({ prompt: 1010, completion: 105, total: 1115 });
     expect((log?.output?.toolCalls as Array<{ name: string; success: boolean }>).map((c) => [c.name, c.success])).toEqual([['memory_add', true]]);
   });
 
