@@ -85,6 +85,7 @@ function bodies(f: Fixtures): Record<string, Record<string, unknown>> {
     'POST /api/copilot/chat': { message: 'hi', workflowId: f.workflowId, chatId: 'c', provider: 'openai', model: 'm', propose: false },
     'POST /api/copilot/proposals/:id': { action: 'accept' },
     'POST /api/auth/api-keys': { name: 'k' },
+    'PATCH /api/settings': { layout: { panelOpen: true } },
     'POST /api/auth/oauth/token': { credentialId: 'c' },
     'POST /api/blocks/validate': { blockType: 'agent', params: {} },
     'POST /api/tools/get-blocks-metadata': { blockIds: [] },

@@ -11,6 +11,7 @@ import type { Authenticator } from './auth.js';
 import { accountMigrations, type AuthDB } from './accounts/schema.js';
 import { createApiKeys, type ApiKeys } from './accounts/apiKeys.js';
 import { createUserDirectory, type UserDirectory } from './accounts/users.js';
+import { createUserSettings } from './accounts/settings.js';
 import { TtlCache } from './ttlCache.js';
 
 /** The header scripts send a personal API key in. */
@@ -91,6 +92,7 @@ export async function createAccounts(opts: AccountOptions) {
   await runMigrations();
   const apiKeys: ApiKeys = createApiKeys(database.db);
   const users: UserDirectory = createUserDirectory(database.db);
+  const settings = createUserSettings(database.db);
 
   // Who a session cookie or API key belongs to, remembered briefly: resolving one costs a database
   // query and an HMAC check, and an editor sends a command per drag. Only answers that name a user
@@ -114,7 +116,7 @@ export async function createAccounts(opts: AccountOptions) {
     known.clear();
   }
 
-  return { auth, authenticator, apiKeys, users, forgetSessions, close: () => database.close() };
+  return { auth, authenticator, apiKeys, users, settings, forgetSessions, close: () => database.close() };
 }
 
 export type Accounts = Awaited<ReturnType<typeof createAccounts>>;

@@ -8,7 +8,7 @@ import { navigate, useLocation } from './router';
 import { EmptyHome } from './shell/EmptyHome';
 import { isSidebarShortcut, isTypingIn } from './shell/keys';
 import { Sidebar } from './shell/Sidebar';
-import { keepSidebarForNow, toggleLayout, useLayout } from './shell/useLayout';
+import { adoptLayoutChoices, keepSidebarForNow, saveLayoutChoicesWith, toggleLayout, useLayout } from './shell/useLayout';
 import { LoadBoundary } from './ui/LoadBoundary';
 import { useToast } from './ui/toast';
 
@@ -48,6 +48,17 @@ function Shell({ settingsTab }: { settingsTab: string | null }) {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [screen]);
+
+  // The layout choices follow the user across browsers: the ones saved in their settings are taken on load, new ones are sent there.
+  const settings = useQuery({ queryKey: ['settings'], queryFn: api.settings, enabled: Boolean(session.data), staleTime: Infinity });
+  useEffect(() => {
+    if (settings.data) adoptLayoutChoices(settings.data.layout);
+  }, [settings.data]);
+  useEffect(() => {
+    if (!session.data) return;
+    saveLayoutChoicesWith((layout) => void api.saveSettings({ layout }).catch(() => undefined));
+    return () => saveLayoutChoicesWith(undefined);
+  }, [session.data]);
 
   useEffect(() => {
     if (session.data === null) navigate(`/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`, true);

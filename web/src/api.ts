@@ -2,6 +2,8 @@
 import type { BlockConfig, ProviderConfig, SelectorPage, SelectorRequest, ToolConfig } from '@weft/catalog';
 import type { Command, WorkflowGraph } from '@weft/workflow';
 import type { StoredEvent } from './collab/replica';
+import type { LayoutChoices } from './shell/layout';
+import type { LayoutChoicesChange } from './shell/useLayout';
 
 export interface Workspace {
   id: string;
@@ -237,6 +239,9 @@ export const api = {
 
   // Settings
   environment: () => call<{ data: Record<string, { key: string; value: string }> }>('/environment').then((r) => r.data),
+  /** The signed-in user's settings: the layout choices that follow them across browsers. */
+  settings: () => call<{ data: { layout: LayoutChoices } }>('/settings').then((r) => r.data),
+  saveSettings: (change: { layout: LayoutChoicesChange }) => call<unknown>('/settings', json('PATCH', change)),
   saveEnvironment: (variables: Record<string, string>) => call<unknown>('/environment', json('POST', { variables })),
   customTools: () => call<{ data: unknown }>('/tools/custom').then((r) => r.data),
   saveCustomTools: (tools: CustomTool[]) => call<{ data: unknown }>('/tools/custom', json('POST', { tools })),

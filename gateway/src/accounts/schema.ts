@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Generated, type Kysely, type Migration } from 'kysely';
 
 /** The gateway's own tables in schema `auth`, beside better-auth's (user, session, account, verification). */
 export interface AuthDB {
@@ -12,9 +12,10 @@ export interface AuthDB {
     created_at: Date;
     last_used_at: Date | null;
   };
+  user_settings: { user_id: string; settings: unknown; updated_at: Generated<Date> };
 }
 
-/** Personal API keys: only a SHA-256 of each key is kept. */
+/** Personal API keys (only a SHA-256 of each key is kept), and each user's settings. */
 export const accountMigrations: Record<string, Migration> = {
   '0001_api_keys': {
     async up(db: Kysely<unknown>) {
@@ -29,6 +30,17 @@ export const accountMigrations: Record<string, Migration> = {
         .addColumn('last_used_at', 'timestamptz')
         .execute();
       await db.schema.createIndex('api_keys_user').on('api_keys').column('user_id').execute();
+    },
+  },
+  // Each user's preferences that follow them across browsers (GET/PATCH /api/settings).
+  '0002_user_settings': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('user_settings')
+        .addColumn('user_id', 'text', (c) => c.primaryKey())
+        .addColumn('settings', 'jsonb', (c) => c.notNull())
+        .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
     },
   },
 };

@@ -5,6 +5,7 @@ import type { Clients } from '../clients.js';
 import { requireActor } from '../auth.js';
 import type { Accounts } from '../session.js';
 import { parseBody } from '../validate.js';
+import { settingsPatch } from '../accounts/settings.js';
 
 const apiKeyBody = z.object({ name: z.string().max(200).default('API key') });
 const tokenBody = z.object({ credentialId: z.string().min(1, 'credentialId is required') });
@@ -27,6 +28,16 @@ export function accountRoutes(clients: Clients, accounts: Accounts): Router {
     const actor = await requireActor(auth, req);
     const body = parseBody(apiKeyBody, req.body);
     res.status(201).json(await accounts.apiKeys.create(actor.userId, body.name));
+  });
+  // The signed-in user's settings (spec 000 §7 names /api/settings; docs/web.md says what they hold).
+  r.get('/settings', async (req, res) => {
+    const actor = await requireActor(auth, req);
+    res.json({ data: await accounts.settings.get(actor.userId) });
+  });
+  r.patch('/settings', json, async (req, res) => {
+    const actor = await requireActor(auth, req);
+    const body = parseBody(settingsPatch, req.body);
+    res.json({ data: await accounts.settings.update(actor.userId, body) });
   });
   r.get('/auth/api-keys', async (req, res) => {
     const actor = await requireActor(auth, req);

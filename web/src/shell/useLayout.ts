@@ -61,15 +61,49 @@ export function useLayout(screen: LayoutScreen = 'editor'): Layout {
   return useSyncExternalStore(subscribe, snapshots[screen]);
 }
 
-/** Records an explicit choice of the user (it then wins over the defaults) and keeps it for this browser. */
-export function chooseLayout(change: LayoutChoices): void {
-  choices = { ...choices, ...change };
+/** A change of the user's layout choices as their settings take it (PATCH /api/settings `layout`): null forgets one. */
+export type LayoutChoicesChange = { [K in keyof LayoutChoices]?: LayoutChoices[K] | null };
+
+let saver: ((change: LayoutChoicesChange) => void) | undefined;
+let unsaved: LayoutChoicesChange = {};
+let saveTimer: ReturnType<typeof setTimeout> | undefined;
+/** How long after the last choice the choices are sent to the user's settings (a resize by keys is many choices). */
+const SAVE_DELAY_MS = 500;
+
+/** Where the user's choices are sent so they follow the user to other browsers (the signed-in app sets it); none: kept per browser only. */
+export function saveLayoutChoicesWith(save: ((change: LayoutChoicesChange) => void) | undefined): void {
+  saver = save;
+}
+
+function keep() {
   try {
     window.localStorage.setItem(LAYOUT_STORAGE_KEY, JSON.stringify(choices));
   } catch {
     // Storage refused (private mode, quota): the choice holds for this page only.
   }
   update();
+}
+
+/** Records an explicit choice of the user (it then wins over the defaults), keeps it for this browser and sends it to the user's settings. */
+export function chooseLayout(change: LayoutChoices): void {
+  choices = { ...choices, ...change };
+  keep();
+  if (!saver) return;
+  for (const [key, value] of Object.entries(change)) unsaved = { ...unsaved, [key]: key === 'panelWidth' && typeof value === 'number' ? Math.round(value) : (value ?? null) };
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(() => {
+    const change = unsaved;
+    unsaved = {};
+    saver?.(change);
+  }, SAVE_DELAY_MS);
+}
+
+/** Takes the choices the user's settings hold (made in any browser) over this browser's, and keeps them here too. */
+export function adoptLayoutChoices(saved: LayoutChoices): void {
+  const next = { ...choices, ...parseChoices(JSON.stringify(saved)) };
+  if (JSON.stringify(next) === JSON.stringify(choices)) return;
+  choices = next;
+  keep();
 }
 
 /** Opens or closes one of the layout's parts (as drawn on `screen`), as the user asked. */
