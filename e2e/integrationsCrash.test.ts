@@ -44,7 +44,8 @@ describe('a run survives kill -9 of the real integrations worker mid-call', () =
 
   /** A fresh integrations worker of this test's instance (its own gRPC port; the activity queue is the instance's). */
   async function startIntegrations(): Promise<TestProcess> {
-    return (await startServiceOnFreePort('integrations', { ...base(), WEFT_INSTANCE: instance?.instance ?? '', DATABASE_URL: database?.url ?? '', RUNNER_ADDR: runnerAddr })).service;
+    const env = { ...base(), WEFT_INSTANCE: instance?.instance ?? '', DATABASE_URL: database?.url ?? '', RUNNER_ADDR: runnerAddr, WEFT_TOOL_BASE_URLS: JSON.stringify({ browserUse: `${server.url}/browser-use` }) };
+    return (await startServiceOnFreePort('integrations', env)).service;
   }
 
   /** `api` through the test's gateway. */
@@ -208,6 +209,31 @@ describe('a run survives kill -9 of the real integrations worker mid-call', () =
     expect(server.received('GET', '/branch/crash/0')).toHaveLength(1);
     expect(server.received('GET', '/branch/crash/1').map((r) => r.abandoned)).toEqual([true, false]);
     expect(server.received('GET', '/branch/crash/2')).toHaveLength(1);
+  }, 300_000);
+
+  it('killed while a polling tool waits on its job (a browser task): the call tried again joins the job its first try started — the task is started once — and the run ends with its result', async () => {
+    // The engine tries the call again as a new activity; the job is the call's, not the activity's (issue 11).
+    let taskDone = false;
+    server.on('POST', '/browser-use/run-task', () => ({ json: { id: 'task-crash' } }));
+    server.on('GET', '/browser-use/task/:id', () => ({ json: { id: 'task-crash', status: taskDone ? 'finished' : 'running', output: taskDone ? 'page read' : null, steps: [] } }));
+    const { id } = await workflowWith((starter) => [
+      { type: 'addBlock', id: 'browse', blockType: 'browser_use', name: 'Browse', position: { x: 400, y: 100 } },
+      { type: 'setSubBlockValue', id: 'browse', subBlockId: 'task', value: 'read the page' },
+      { type: 'setSubBlockValue', id: 'browse', subBlockId: 'apiKey', value: 'bu-e2e-key' },
+      { type: 'addEdge', source: starter, target: 'browse' },
+    ]);
+    const executionId = await start(id, {});
+    // The task was started and checked at least once (every 5 s) before the worker dies.
+    await expect.poll(() => server.received('GET', '/browser-use/task/:id').length, { timeout: 60_000, interval: 100 }).toBeGreaterThanOrEqual(1);
+    await integrations?.stop('SIGKILL');
+    taskDone = true;
+    integrations = await startIntegrations();
+
+    const done = await finished(executionId, 120_000);
+    expect(done.error).toBeNull();
+    expect(done.status).toBe('succeeded');
+    expect(done.logs?.find((l) => l.blockId === 'browse')).toMatchObject({ success: true, attempts: 2, output: { id: 'task-crash', success: true, output: 'page read' } });
+    expect(server.received('POST', '/browser-use/run-task')).toHaveLength(1);
   }, 300_000);
 
   it('a run cancelled while its worker is dead mid-call ends cancelled at once, and a fresh worker does not make the call again', async () => {
