@@ -4,20 +4,23 @@
  * worker polls, the run finishes with the output of an uninterrupted run, and every call that had
  * completed before the kill was made once. The killed call is lost with its worker: it is seen at the
  * 15 s heartbeat timeout and tried again by the engine (the log shows 2 attempts), so the local
- * server receives that one request twice — the first abandoned when the worker died.
+ * server receives that one request twice — the first abandoned when the worker died. The agent's tool
+ * loop, a workflow of that worker with its model calls as local activities, is killed while its tool
+ * runs: the model call answered before (its result in the loop's history) is not made again.
  *
  * The test has its own runner, integrations worker, database and bus instance (so its own task
  * queues) and a second gateway in front of its runner: killing its worker touches nothing the other
  * tests use. Calls are held open by a local server until the worker is killed, never by a wait.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createFakeServer, createTestInstance, type FakeServer } from '@weft/testkit';
+import { createFakeServer, createTestInstance, uniqueSuffix, type FakeServer } from '@weft/testkit';
 import { apiAt } from './support/http.js';
+import { FINAL_ANSWER, USE_TOOL_MARK } from './support/modelFake.js';
 import { startSecondGateway } from './support/gateway.js';
 import { createScratchDatabase } from './support/databases.js';
 import { startServiceOnFreePort, type TestProcess } from './support/processes.js';
 import { untilEnded } from './support/runs.js';
-import { workflowWith } from './support/runStream.js';
+import { oneBlock, workflowWith } from './support/runStream.js';
 
 interface LogEntry {
   blockId: string;
@@ -209,6 +212,46 @@ describe('a run survives kill -9 of the real integrations worker mid-call', () =
     expect(server.received('GET', '/branch/crash/0')).toHaveLength(1);
     expect(server.received('GET', '/branch/crash/1').map((r) => r.abandoned)).toEqual([true, false]);
     expect(server.received('GET', '/branch/crash/2')).toHaveLength(1);
+  }, 300_000);
+
+  it('killed while the agent tool loop waits on its tool: the model call answered before the kill is not made again; the tool is tried again and the loop ends', async () => {
+    // The worker runs the loop's workflow, its model calls (local activities) and its tool: all die with it.
+    const nonce = uniqueSuffix();
+    server.on('POST', '/notes/:tag', () => ({ status: 201, json: { saved: true } }));
+    server.once('POST', `/notes/${nonce}`, { hang: true });
+    const { id } = await workflowWith(
+      oneBlock('agent', 'agent', 'Agent 1', {
+        model: 'gpt-4o',
+        apiKey: 'sk-e2e',
+        userPrompt: `${USE_TOOL_MARK} save ${nonce}`,
+        tools: [{ type: 'api', params: { url: `${server.url}/notes/${nonce}`, method: 'POST', timeout: '120000' } }],
+      }),
+    );
+    const chats = async () =>
+      ((await (await fetch(`${inject('modelFakeUrl')}/_fake/chats`)).json()) as Array<{ body: { messages: Array<{ role: string; content: string }> }; abandoned: boolean }>).filter((c) =>
+        c.body.messages.some((m) => m.role === 'user' && m.content.includes(nonce)),
+      );
+    const executionId = await start(id, {});
+    // The tool runs: the model's first answer (the tool call) is in the loop's history.
+    await expect.poll(() => server.received('POST', `/notes/${nonce}`).length, { timeout: 60_000, interval: 50 }).toBe(1);
+    expect(await chats()).toHaveLength(1);
+    await integrations?.stop('SIGKILL');
+    await expect.poll(() => server.received('POST', `/notes/${nonce}`)[0]?.abandoned, { timeout: 10_000, interval: 50 }).toBe(true);
+    integrations = await startIntegrations();
+
+    const done = await finished(executionId, 120_000);
+    expect(done.error).toBeNull();
+    expect(done.status).toBe('succeeded');
+    expect(done.output).toMatchObject({ content: FINAL_ANSWER, toolCalls: [{ name: 'http_request', success: true }] });
+    // Two model calls in all: the one answered before the kill was not made again; the follow-up carries the tool's answer.
+    const made = await chats();
+    expect(made.map((c) => [c.body.messages.some((m) => m.role === 'tool'), c.abandoned])).toEqual([
+      [false, false],
+      [true, false],
+    ]);
+    expect(made[1]?.body.messages.find((m) => m.role === 'tool')?.content).toContain('"saved":true');
+    // The tool, in flight at the kill, was called again (found lost at its heartbeat timeout).
+    expect(server.received('POST', `/notes/${nonce}`).map((r) => r.abandoned)).toEqual([true, false]);
   }, 300_000);
 
   it('killed while a polling tool waits on its job (a browser task): the call tried again joins the job its first try started — the task is started once — and the run ends with its result', async () => {
