@@ -16,7 +16,8 @@ function RenameForm({ block, edit }: { block: BlockState; edit: Edit }) {
   const [name, setName] = useState(block.name);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (name.trim() !== '' && name !== block.name) edit([{ type: 'renameBlock', id: block.id, name }]);
+    // A blank or clashing name is refused by the rename itself, whose message the editor shows.
+    if (name !== block.name) edit([{ type: 'renameBlock', id: block.id, name }]);
   };
   return (
     <form className="rename" onSubmit={submit}>

@@ -4,6 +4,7 @@ import { WorkflowError } from '../errors.js';
 import type { WorkflowEvent } from '../events.js';
 import { deepCopy } from '../model/graph.js';
 import type { BlockData, BlockState, Position, SubBlockState, WorkflowGraph } from '../model/state.js';
+import { freeBlockName, refuseBlockName } from './blockNames.js';
 import { requireBlock, requireFreeBlockId } from './guards.js';
 import { refuseAnotherStarter } from './oneStarter.js';
 import { refuseNestedTrigger } from './topLevelTriggers.js';
@@ -60,11 +61,14 @@ function withGiven(block: BlockState, command: CommandOf<'addBlock'>): BlockStat
   };
 }
 
-/** '{definition name} {n}', n counting blocks of that type, as the toolbar names new blocks. */
+/**
+ * '{definition name} {n}', n counting blocks of that type, as the toolbar names new blocks; counting
+ * on while another block has that name (Agent 1 deleted, Agent 2 kept: the next is Agent 3).
+ */
 function defaultName(graph: WorkflowGraph, type: string, ctx: DecideContext): string {
   const count = Object.values(graph.blocks).filter((block) => block.type === type).length;
   const label = ctx.blockDefinition(type)?.name ?? `${type.charAt(0).toUpperCase()}${type.slice(1)}`;
-  return `${label} ${count + 1}`;
+  return freeBlockName(graph, `${label} ${count + 1}`, duplicateName);
 }
 
 function decideAddBlock(graph: WorkflowGraph, command: CommandOf<'addBlock'>, ctx: DecideContext): WorkflowEvent[] {
@@ -77,6 +81,7 @@ function decideAddBlock(graph: WorkflowGraph, command: CommandOf<'addBlock'>, ct
     data.parentId = parentId;
     data.extent = 'parent';
   }
+  if (command.name !== undefined) refuseBlockName(graph, command.name);
   const name = command.name ?? defaultName(graph, command.blockType, ctx);
   refuseNestedTrigger(id, { type: command.blockType, name, parentId }, ctx, command.parentId === undefined ? 'data.parentId' : 'parentId');
   const block = withGiven(createBlock(ctx, { id, type: command.blockType, name, position: command.position, data }), command);
@@ -103,7 +108,8 @@ function decideDuplicateBlock(
   const block: BlockState = {
     ...deepCopy(source),
     id,
-    name: duplicateName(source.name),
+    // Numbered on past names other blocks have (Agent 1 → Agent 3 when Agent 2 exists).
+    name: freeBlockName(graph, duplicateName(source.name), duplicateName),
     position: { x: source.position.x + DUPLICATE_OFFSET.x, y: source.position.y + DUPLICATE_OFFSET.y },
   };
   return [{ type: 'blockDuplicated', at: ctx.now, sourceId: source.id, block }];

@@ -6,6 +6,7 @@ import { descendantsAndSelf } from '../model/graph.js';
 import type { WorkflowGraph } from '../model/state.js';
 import { CONTAINER_SIZE } from '../model/subflows.js';
 import { CONTAINER_TYPES } from './addBlock.decide.js';
+import { refuseBlockName } from './blockNames.js';
 import { requireBlock } from './guards.js';
 import { blockReferenceRewrites } from './references.js';
 import { refuseNestedTrigger } from './topLevelTriggers.js';
@@ -85,6 +86,7 @@ function decideSetAdvancedMode(
 
 function decideRenameBlock(graph: WorkflowGraph, command: CommandOf<'renameBlock'>, ctx: DecideContext): WorkflowEvent[] {
   const block = requireBlock(graph, command.id);
+  refuseBlockName(graph, command.name, block.id);
   const rewrites = blockReferenceRewrites(graph, block.id, block.name, command.name);
   return [{ type: 'blockRenamed', at: ctx.now, id: block.id, name: command.name, rewrites }];
 }

@@ -20,6 +20,7 @@ import { decideAddEdge, decideRemoveEdge } from './edges.decide.js';
 import { decideHistory } from './history.decide.js';
 import { decideUpdateLoop, decideUpdateParallel } from './subflows.decide.js';
 import { decideVariable } from './variables.decide.js';
+import { firstBadBlockName } from './blockNames.js';
 import { describeStarters, extraStarters } from './oneStarter.js';
 import { firstNestedTrigger } from './topLevelTriggers.js';
 
@@ -59,6 +60,8 @@ function decideReplaceState(state: WorkflowState, command: CommandOf<'replaceSta
   const placed = Object.fromEntries(Object.entries(command.blocks).map(([id, b]) => [id, { type: b.type, name: b.name, parentId: b.data.parentId }]));
   const nested = firstNestedTrigger(state, placed, ctx, ctx.copiedState);
   if (nested !== undefined) throw new WorkflowError('validation', `Invalid command: blocks.${nested.id}.data.parentId: ${nested.reason}`);
+  const badName = firstBadBlockName(state, command.blocks, ctx.copiedState);
+  if (badName !== undefined) throw new WorkflowError('validation', `Invalid command: blocks.${badName.id}.name: ${badName.reason}`);
   const graph = graphWith(structuredClone(command.blocks), structuredClone(command.edges));
   return [{ type: 'stateReplaced', at: ctx.now, blocks: graph.blocks, edges: graph.edges }];
 }

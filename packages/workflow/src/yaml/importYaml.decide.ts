@@ -1,6 +1,7 @@
 import type { CommandOf } from '../commands.js';
 import type { DecideContext } from '../context.js';
 import { createBlock } from '../decide/addBlock.decide.js';
+import { firstBadBlockName } from '../decide/blockNames.js';
 import { describeStarters, extraStarters } from '../decide/oneStarter.js';
 import { firstNestedTrigger } from '../decide/topLevelTriggers.js';
 import { WorkflowError } from '../errors.js';
@@ -98,6 +99,10 @@ function decideImportYaml(state: WorkflowState, command: CommandOf<'importYaml'>
   const nested = firstNestedTrigger(state, parsed.workflow.blocks, ctx);
   if (nested !== undefined) {
     throw new WorkflowError('validation', `Invalid YAML at line ${parsed.lineOf(['blocks', nested.id, 'parentId'])}: ${nested.reason} (blocks.${nested.id}.parentId)`);
+  }
+  const badName = firstBadBlockName(state, parsed.workflow.blocks);
+  if (badName !== undefined) {
+    throw new WorkflowError('validation', `Invalid YAML at line ${parsed.lineOf(['blocks', badName.id, 'name'])}: ${badName.reason} (blocks.${badName.id}.name)`);
   }
   const graph = graphFromYaml(parsed, ctx, command.applyAutoLayout ?? false);
   const previous = graphOf(state);
