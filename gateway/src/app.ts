@@ -29,6 +29,7 @@ import { holdSuccessUntil } from './holdResponse.js';
 import { routeTable, type ApiRoute } from './routeTable.js';
 import { unroutedAnswer } from './methodNotAllowed.js';
 import { BODY_LIMIT } from './validate.js';
+import { webAppRoutes } from './webApp.js';
 
 export interface AppDeps {
   clients: Clients;
@@ -126,9 +127,7 @@ export function createApp(deps: AppDeps): Express {
   });
   app.use(signInPage(deps.auth));
   if (deps.webDist && existsSync(path.join(deps.webDist, 'index.html'))) {
-    const index = path.join(deps.webDist, 'index.html');
-    app.use(express.static(deps.webDist, { index: false }));
-    app.get(/^(?!\/api\/).*/, (_req, res) => res.sendFile(index));
+    app.use(webAppRoutes(deps.webDist));
   }
   app.use(errorHandler(deps.logger));
   return app;
