@@ -106,6 +106,7 @@ export {
   toolConfigSchema,
   validateBlockRequestSchema,
 } from './schemas.js';
+export { ENVIRONMENT_NAME, MAX_ENVIRONMENT_VALUE_LENGTH, MAX_ENVIRONMENT_VARIABLES, environmentCountProblem, environmentVariableProblem } from './environment.js';
 export { clamp, commaList, firstText, isBlank, parseJson, text, toBoolean, toInt, withoutBlanks } from './paramValues.js';
 export { MIN_SCHEDULE_INTERVAL_SECONDS, cronExpressionError, timezoneOffsetSeconds, toTriggerSchedule } from './triggers/scheduleSpec.js';
 export type { ScheduleFields, ScheduleProblem, ScheduleType, TriggerSchedule } from './triggers/scheduleSpec.js';

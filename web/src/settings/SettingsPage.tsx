@@ -10,6 +10,7 @@ import { useToast } from '../ui/toast';
 import { KnowledgeTab } from './KnowledgeTab';
 import { SettingsList, submitted } from './SettingsList';
 import { customToolProblem, customToolsLoadMessage, NEW_TOOL_SCHEMA, readCustomTools } from './customTools';
+import { environmentProblems, environmentSaveFailed, environmentToSave } from './environment';
 
 const CodeEditor = lazy(() => import('../panels/fields/CodeEditor'));
 
@@ -22,7 +23,7 @@ const TABS = [
   { id: 'knowledge', title: 'Knowledge', icon: 'PackageSearchIcon' },
 ] as const;
 
-/** Environment variables: a Key / Value table, values masked until shown, saved together. */
+/** Environment variables: a Key / Value table, values masked until shown, saved together once every row is one the registry takes. */
 function EnvironmentTab() {
   const toast = useToast();
   const queryClient = useQueryClient();
@@ -36,14 +37,14 @@ function EnvironmentTab() {
     if (loaded.error) toast.error(`Failed to load environment variables: ${statusTextOf(loaded.error)}`);
   }, [loaded.error, toast]);
   const save = useMutation({
-    mutationFn: () => api.saveEnvironment(Object.fromEntries(rows.filter((r) => r.key.trim()).map((r) => [r.key.trim(), r.value]))),
+    mutationFn: () => api.saveEnvironment(environmentToSave(rows)),
     onSuccess: async () => {
       setDirty(false);
       await queryClient.invalidateQueries({ queryKey: ['environment'] });
       toast.success('Environment variables saved');
     },
     onError: async (e) => {
-      toast.error(`Failed to save environment variables: ${statusTextOf(e)}`);
+      toast.error(environmentSaveFailed(e));
       // On failure the variables are reloaded (spec 000 §7).
       setDirty(false);
       await queryClient.invalidateQueries({ queryKey: ['environment'] });
@@ -53,8 +54,9 @@ function EnvironmentTab() {
     if (!('shown' in fields)) setDirty(true);
     setRows((rs) => rs.map((r) => (r.id === id ? { ...r, ...fields } : r)));
   };
-  const keys = rows.map((r) => r.key.trim()).filter(Boolean);
-  const duplicate = keys.find((k, i) => keys.indexOf(k) !== i);
+  // Checked as the registry checks, row by row: a refused save reloads the saved variables and the rows typed are gone.
+  const problems = environmentProblems(rows);
+  const invalid = problems.all !== undefined || problems.rows.some(Boolean);
   return (
     <div className="settings-card">
       <p className="muted">Use them in any field as <code className="tok-env">{'{{KEY}}'}</code>. Values are encrypted at rest and masked here until you show them.</p>
@@ -70,7 +72,20 @@ function EnvironmentTab() {
           {rows.map((r, i) => (
             <tr key={r.id}>
               <td>
-                <input className="mono" aria-label={`Key ${i + 1}`} value={r.key} placeholder="API_KEY" onChange={(e) => change(r.id, { key: e.target.value.replace(/\s/g, '_') })} />
+                <input
+                  className="mono"
+                  aria-label={`Key ${i + 1}`}
+                  aria-invalid={problems.rows[i] ? true : undefined}
+                  aria-describedby={problems.rows[i] ? `env-problem-${r.id}` : undefined}
+                  value={r.key}
+                  placeholder="API_KEY"
+                  onChange={(e) => change(r.id, { key: e.target.value.replace(/\s/g, '_') })}
+                />
+                {problems.rows[i] && (
+                  <span className="field-error" id={`env-problem-${r.id}`} role="alert">
+                    {problems.rows[i]}
+                  </span>
+                )}
               </td>
               <td>
                 <div className="masked">
@@ -104,7 +119,7 @@ function EnvironmentTab() {
           )}
         </tbody>
       </table>
-      {duplicate && <p className="form-error">The key {duplicate} is used twice.</p>}
+      {problems.all && <p className="form-error">{problems.all}</p>}
       <div className="settings-actions">
         <button
           type="button"
@@ -116,7 +131,7 @@ function EnvironmentTab() {
         >
           <Icon name="plus" size={14} /> Add variable
         </button>
-        <button type="button" className="btn btn-primary" disabled={!dirty || save.isPending || Boolean(duplicate)} onClick={() => save.mutate()}>
+        <button type="button" className="btn btn-primary" disabled={!dirty || save.isPending || invalid} onClick={() => save.mutate()}>
           {save.isPending ? 'Saving…' : 'Save'}
         </button>
       </div>

@@ -1,10 +1,7 @@
+import { environmentCountProblem, environmentVariableProblem } from '@weft/catalog';
 import { AppError } from '@weft/platform';
 import type { Registry } from '../ports.js';
 import { emit } from '../events.js';
-
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const MAX_VARIABLES = 500;
-const MAX_VALUE_LENGTH = 64 * 1024;
 
 /** Additional data bound to a variable's ciphertext: the value only decrypts in its own row. */
 function context(userId: string, name: string): string {
@@ -20,10 +17,11 @@ export async function getEnvironment(r: Registry, userId: string): Promise<Recor
 /** Replaces the caller's variables with `variables`, encrypted; the event names them, never their values. */
 export async function setEnvironment(r: Registry, userId: string, variables: Record<string, string>): Promise<Record<string, string>> {
   const names = Object.keys(variables);
-  if (names.length > MAX_VARIABLES) throw new AppError('validation', `At most ${MAX_VARIABLES} environment variables are allowed`);
+  const tooMany = environmentCountProblem(names.length);
+  if (tooMany) throw new AppError('validation', tooMany);
   for (const name of names) {
-    if (!NAME.test(name)) throw new AppError('validation', `Environment variable name '${name}' must start with a letter or _ and hold only letters, digits and _`);
-    if ((variables[name] ?? '').length > MAX_VALUE_LENGTH) throw new AppError('validation', `Environment variable ${name} is longer than ${MAX_VALUE_LENGTH} characters`);
+    const problem = environmentVariableProblem(name, variables[name] ?? '');
+    if (problem) throw new AppError('validation', problem);
   }
   await r.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('environment_variables').where('user_id', '=', userId).execute();
