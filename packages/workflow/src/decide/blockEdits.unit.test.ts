@@ -191,7 +191,7 @@ describe('setSubBlockValue with dependents to clear (a selector of the changed c
     ]);
     expect(state.blocks['j']?.subBlocks['projectId']?.value).toBe('10001');
     expect(state.blocks['j']?.subBlocks['issueKey']?.value).toBe('');
-    expect(state.history.present.action).toBe('Update value');
+    expect(state.history.present.action).toBe('Function 1 › Project Id');
     const undone = given([...base, ...events]).when({ type: 'undo' }).state;
     expect(undone.blocks['j']?.subBlocks['projectId']?.value).toBe('10000');
     expect(undone.blocks['j']?.subBlocks['issueKey']?.value).toBe('PROJ-2');
@@ -277,7 +277,7 @@ describe('removeBlock with ids (issue 14: deleting several blocks is one undo st
     expect(state.edges).toEqual([]);
     expect(state.loops).toEqual({});
     expect(state.history.past).toHaveLength(before.history.past.length + 1);
-    expect(state.history.present.action).toBe('Remove block');
+    expect(state.history.present.action).toBe('Remove 3 blocks');
   });
 
   it('one undo restores every block, child, value and edge; one redo removes them all again', () => {

@@ -13,7 +13,7 @@ describe('history (§3 History entry, §4 Undo, §9)', () => {
   it('§3: every edit pushes an entry with state, timestamp, action label and sub-block values', () => {
     const { state } = given(history()).when({ type: 'setSubBlockValue', id: 'start', subBlockId: 'webhookPath', value: 'hook' });
     expect(state.history.past).toHaveLength(1);
-    expect(state.history.present).toMatchObject({ timestamp: 1_000, action: 'Update value' });
+    expect(state.history.present).toMatchObject({ timestamp: 1_000, action: 'Start › Webhook Path' });
     expect(state.history.present.subblockValues['start']?.['webhookPath']).toBe('hook');
     expect(state.history.present.state).toEqual(graphOf(state));
   });
@@ -109,7 +109,7 @@ describe('one user action, one undo step (a request\'s batch of commands)', () =
     const base = history(...paste, fn('k', 900), { type: 'addEdge', id: 'ke', source: 'start', target: 'k' });
     const removed = given(base).when([{ type: 'removeBlock', ids: ['p1', 'p2'] }, { type: 'removeEdge', id: 'ke' }]);
     expect(removed.state.edges).toEqual([]);
-    expect(historyView(removed.state.history).present.action).toBe('Remove block');
+    expect(historyView(removed.state.history).present.action).toBe('Remove 2 blocks');
     const undone = given([...base, ...removed.events]).when({ type: 'undo' });
     expect(graphOf(undone.state)).toEqual(graphOf(given(base).state));
   });

@@ -40,10 +40,11 @@ const LAYOUT_LABELS: ReadonlySet<string> = new Set(['Move block', 'Resize block'
  * action) replaces that entry, keeping its label unless the label was only layout.
  */
 function applyEdit(state: WorkflowState, event: GraphEvent): WorkflowState {
-  const graph = applyGraphEvent(graphOf(state), event);
-  if (event.joinsStep !== true) return edited(state, graph, event.at, actionLabel(event));
+  const before = graphOf(state);
+  const graph = applyGraphEvent(before, event);
+  if (event.joinsStep !== true) return edited(state, graph, event.at, actionLabel(event, before));
   const { action } = state.history.present;
-  const label = LAYOUT_LABELS.has(action) ? actionLabel(event) : action;
+  const label = LAYOUT_LABELS.has(action) ? actionLabel(event, before) : action;
   return withGraph(state, graph, amendPresent(state.history, historyEntry(graph, event.at, label)), event.at);
 }
 

@@ -94,8 +94,28 @@ function applyGraphEvent(graph: WorkflowGraph, event: GraphEvent): WorkflowGraph
   }
 }
 
-/** The history label of an editing event. */
-function actionLabel(event: GraphEvent): string {
+/** A sub-block id as a field title: 'systemPrompt' → 'System Prompt', 'response_format' → 'Response Format'. */
+function fieldTitle(subBlockId: string): string {
+  const words = subBlockId.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_-]+/).filter((word) => word !== '');
+  return words.map((word) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`).join(' ');
+}
+
+/** 'Remove Agent 1', or 'Remove 3 blocks' when several are removed (what is nested in one removed counts with it). */
+function removedLabel(before: WorkflowGraph, blockIds: readonly string[]): string {
+  const removed = new Set(blockIds);
+  const roots = blockIds.filter((id) => !removed.has(before.blocks[id]?.data.parentId ?? ''));
+  const only = roots.length === 1 ? before.blocks[roots[0] ?? ''] : undefined;
+  if (only !== undefined) return `Remove ${only.name}`;
+  return roots.length > 1 ? `Remove ${roots.length} blocks` : 'Remove block';
+}
+
+/**
+ * The history label of an editing event, naming the block where it edits one ('Agent 1 › System
+ * Prompt'), read from the graph before the event. Made when the event is folded, never stored in it:
+ * labels are for people, so events folded again take the labels of this build.
+ */
+function actionLabel(event: GraphEvent, before: WorkflowGraph): string {
+  const name = 'id' in event ? before.blocks[event.id]?.name : undefined;
   switch (event.type) {
     case 'blockAdded':
       return `Add ${event.block.type} block`;
@@ -106,13 +126,13 @@ function actionLabel(event: GraphEvent): string {
     case 'blockParentSet':
       return event.parentId === null ? 'Remove parent' : 'Set parent';
     case 'blockRemoved':
-      return 'Remove block';
+      return removedLabel(before, event.blockIds);
     case 'edgeAdded':
       return 'Add connection';
     case 'edgeRemoved':
       return 'Remove connection';
     case 'blockEnabledToggled':
-      return event.enabled ? 'Enable block' : 'Disable block';
+      return `${event.enabled ? 'Enable' : 'Disable'} ${name ?? 'block'}`;
     case 'blockHandlesToggled':
       return 'Toggle handles';
     case 'blockWideSet':
@@ -122,10 +142,10 @@ function actionLabel(event: GraphEvent): string {
     case 'blockDuplicated':
       return 'Duplicate block';
     case 'blockRenamed':
-      return 'Rename block';
+      return name === undefined ? 'Rename block' : `Rename ${name} to ${event.name}`;
     case 'subBlockValueSet':
     case 'subBlockValueSetAndCleared':
-      return 'Update value';
+      return name === undefined ? 'Update value' : `${name} › ${fieldTitle(event.subBlockId)}`;
     case 'loopUpdated':
       return 'Update loop';
     case 'parallelUpdated':
