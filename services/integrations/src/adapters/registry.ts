@@ -1,6 +1,7 @@
 import { AppError, createServiceClient, serviceAddress, type Config } from '@weft/platform';
 import { registry } from '@weft/contracts';
 import type { CredentialSource, CustomTool, CustomToolSource } from '../tools/runtime/types.js';
+import { ToolError } from '../tools/serviceTool.js';
 
 /** The registry calls the tool runtime makes (a test passes a fake with the same shape). */
 export interface RegistryPort {
@@ -34,13 +35,31 @@ function toCustomTool(value: unknown): CustomTool | null {
   return { id: t.id, title: t.title, schema: t.schema, code: typeof t.code === 'string' ? t.code : '' };
 }
 
-/** The acting user's custom tools (spec 000 §5 load rules: invalid entries are skipped, missing code is ''). */
+/** Spec 000 §8: the registry's custom-tool data is not a list. */
+const INVALID_FORMAT = 'Invalid response format';
+
+function parseList(toolsJson: string): unknown[] {
+  if (!toolsJson) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(toolsJson);
+  } catch {
+    throw new ToolError(INVALID_FORMAT);
+  }
+  if (!Array.isArray(parsed)) throw new ToolError(INVALID_FORMAT);
+  return parsed;
+}
+
+/**
+ * The acting user's custom tools (spec 000 §5 load rules: invalid entries are skipped, missing code
+ * is ''). Data that is not a list (or not JSON) is refused with §8's 'Invalid response format', the
+ * answer of the call that needed the list.
+ */
 export function registryCustomTools(port: RegistryPort): CustomToolSource {
   return {
     async list(context) {
       const { toolsJson } = await port.listCustomTools({ actor: actorOf(context.actorId), ...(context.workflowId ? { workflowId: context.workflowId } : {}) });
-      const parsed: unknown = toolsJson ? JSON.parse(toolsJson) : [];
-      return Array.isArray(parsed) ? parsed.map(toCustomTool).filter((t): t is CustomTool => t !== null) : [];
+      return parseList(toolsJson).map(toCustomTool).filter((t): t is CustomTool => t !== null);
     },
   };
 }

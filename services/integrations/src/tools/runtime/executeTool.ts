@@ -93,12 +93,13 @@ export function createToolExecutor(deps: ToolRuntimeDeps): ToolExecutor {
    * The acting user's custom tools. A registry that cannot be reached (or answers too late) is
    * transient, as for a credential: the run tries the call again. Either way the failure answers spec
    * 000 §8's 'Failed to load custom tools: {statusText}' (the registry's status as HTTP names it).
+   * A ToolError of the source is its own answer (§8's 'Invalid response format' for data that is not a list).
    */
   async function loadCustomTools(input: ExecuteToolInput) {
     try {
       return await deps.customTools.list(input.context);
     } catch (err) {
-      if (err instanceof TransientToolError) throw err;
+      if (err instanceof TransientToolError || err instanceof ToolError) throw err;
       const statusText = isCodedError(err) ? (STATUS_CODES[ERROR_MAP[err.code].http] ?? err.code) : errorMessage(err);
       const message = `Failed to load custom tools: ${statusText}`;
       deps.logger.warn({ toolId: input.toolId, error: forLog(errorMessage(err)) }, 'custom tools could not be loaded');

@@ -9,6 +9,7 @@ import { SandboxPool } from '../../function/sandbox.js';
 import type { CustomTool, RouteRequest, ToolRuntimeDeps } from './types.js';
 import type { AddressPolicy } from '../../net/addressPolicy.js';
 import type { ServiceTool } from '../serviceTool.js';
+import { registryCustomTools } from '../../adapters/registry.js';
 
 const ALLOW_FAKES: AddressPolicy = { allowPrivateNetwork: false, allowlist: ['127.0.0.1'] };
 const context = { workspaceId: 'ws1', workflowId: 'wf1', actorId: 'user1' };
@@ -139,6 +140,19 @@ describe('execution layer', () => {
     await expect(failing(new AppError('timeout', 'deadline exceeded')).execute(input, 'throw')).rejects.toBeInstanceOf(TransientToolError);
     expect(await failing(new AppError('unavailable', 'connect ECONNREFUSED')).execute(input, 'answer')).toMatchObject({ success: false, error: 'Failed to load custom tools: Service Unavailable' });
     expect(await failing(new AppError('forbidden', 'Access denied')).execute(input, 'throw')).toMatchObject({ success: false, error: 'Failed to load custom tools: Forbidden' });
+  });
+
+  it("custom tools the registry gives as something other than a list answer spec 000 §8's 'Invalid response format' (was: no tools, so 'Tool not found')", async () => {
+    const input = { toolId: 'custom_weather', params: { city: 'x' }, context };
+    const fromRegistry = (toolsJson: string) =>
+      executor({ customTools: registryCustomTools({ getOAuthToken: () => Promise.reject(new Error('unused')), listCustomTools: () => Promise.resolve({ toolsJson }) }) });
+    for (const toolsJson of ['{"tools":[]}', '"weather"', 'null', '{not json']) {
+      expect(await fromRegistry(toolsJson).execute(input, 'answer'), toolsJson).toMatchObject({ success: false, error: 'Invalid response format' });
+      expect(await fromRegistry(toolsJson).execute(input, 'throw'), toolsJson).toMatchObject({ success: false, error: 'Invalid response format' });
+    }
+    const weather = { id: 'weather', title: 'Weather', schema: { type: 'function', function: { name: 'w', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }, code: 'return 21' };
+    expect(await fromRegistry(JSON.stringify([weather, { id: 1 }])).execute(input, 'answer')).toMatchObject({ success: true, output: 21 });
+    expect(await fromRegistry('').execute(input, 'answer')).toMatchObject({ success: false, error: 'Tool not found: custom_weather' });
   });
 
   it('calls internal tools through their route code with the context workflowId', async () => {
