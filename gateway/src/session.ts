@@ -11,6 +11,7 @@ import type { Authenticator } from './auth.js';
 import { accountMigrations, type AuthDB } from './accounts/schema.js';
 import { createApiKeys, type ApiKeys } from './accounts/apiKeys.js';
 import { createUserDirectory, type UserDirectory } from './accounts/users.js';
+import { userNameHooks } from './accounts/userName.js';
 import { createUserSettings } from './accounts/settings.js';
 import { TtlCache } from './ttlCache.js';
 
@@ -65,6 +66,8 @@ export async function createAccounts(opts: AccountOptions) {
     database: { db: database.db, type: 'postgres' },
     secret: opts.secret ?? localSecret(opts.dataDir),
     emailAndPassword: { enabled: true, autoSignIn: true },
+    // A blank or overlong name is refused at sign-up and on a profile update (400 naming the field).
+    hooks: userNameHooks,
     telemetry: { enabled: false },
     trustedOrigins: (request) => {
       const host = request?.headers.get('host');
