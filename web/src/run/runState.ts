@@ -177,6 +177,18 @@ export function attemptKey(t: AttemptEntry): string {
   return `${t.tool !== undefined ? `tool-${t.toolCall ?? t.tool}` : `model-${t.call ?? 0}`}-${t.attempt}`;
 }
 
+/** How the console names a tool call the agent's loop never ran (see settled). */
+export const TOOL_NOT_RUN = 'not run';
+
+/**
+ * A finished block's tool calls: one still `detecting` was named by the model but never run by the
+ * loop (a Cerebras repeat it skips, a call past the 10-iteration cap), so it reads as not run
+ * rather than waiting forever.
+ */
+function settled(calls: BlockEntry['toolCalls']): BlockEntry['toolCalls'] {
+  return calls.some((c) => c.state === 'detecting') ? calls.map((c) => (c.state === 'detecting' ? { ...c, state: TOOL_NOT_RUN } : c)) : calls;
+}
+
 /** A block's log (a block:completed / block:error event, or an entry of a stored execution's logs, finished or still running) as a console entry. */
 function finished(entry: BlockEntry, d: Record<string, unknown>): BlockEntry {
   const skipped = d.skipped === true;
@@ -189,6 +201,7 @@ function finished(entry: BlockEntry, d: Record<string, unknown>): BlockEntry {
     blockName: text(d.blockName) ?? entry.blockName,
     blockType: text(d.blockType) ?? entry.blockType,
     status: skipped ? 'skipped' : cancelled ? 'cancelled' : running ? 'running' : d.success === false ? 'failed' : 'done',
+    toolCalls: running ? entry.toolCalls : settled(entry.toolCalls),
     startedAt: text(d.startedAt) ?? entry.startedAt,
     durationMs: num(d.durationMs) ?? num(d.duration),
     input: d.input,
@@ -261,10 +274,12 @@ export function applyMessage(view: RunView, message: SseMessage): RunView {
       const entries = [...next.entries];
       const entry = entries[at] as BlockEntry;
       const call = d.toolCall as { id?: unknown; name?: unknown; state?: unknown } | undefined;
-      const toolCalls =
+      const calls =
         call && typeof call.id === 'string'
           ? [...entry.toolCalls.filter((c) => c.id !== call.id), { id: call.id, name: String(call.name ?? ''), state: String(call.state ?? '') }]
           : entry.toolCalls;
+      // A chunk of the block's own that arrives after its end (chunks and block events travel apart) is settled too.
+      const toolCalls = entry.status === 'running' ? calls : settled(calls);
       entries[at] = { ...entry, ...streamedWith(entry, d), toolCalls };
       return { ...next, entries };
     }
@@ -281,7 +296,7 @@ export function applyMessage(view: RunView, message: SseMessage): RunView {
         error: text(d.error),
         durationMs: num(metadata.duration) ?? num(d.durationMs),
         // A block still marked running when the run ended was cut short (the run log says so too).
-        entries: next.entries.map((e) => (e.status === 'running' ? { ...e, status: 'cancelled' } : e)),
+        entries: next.entries.map((e) => (e.status === 'running' ? { ...e, status: 'cancelled', toolCalls: settled(e.toolCalls) } : e)),
       };
     }
     case 'error':

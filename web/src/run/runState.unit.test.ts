@@ -88,6 +88,30 @@ describe('the run console state', () => {
     ]);
   });
 
+  it("shows a tool call the agent's loop never ran (still detecting) as not run once its block or the run has ended, not as waiting forever", () => {
+    const tool = (id: string, state: string) => msg('stream:chunk', { blockId: 'a', chunk: '', toolCall: { id, name: 'search', state } });
+    const start = [msg('execution:started', { executionId: 'x' }, 1), msg('block:started', { blockId: 'a', blockName: 'Agent 1', blockType: 'agent' }, 2)];
+    const calls = [tool('t1', 'detecting'), tool('t1', 'executing'), tool('t1', 'completed'), tool('t2', 'detecting'), tool('t3', 'detecting'), tool('t3', 'executing')];
+    const running = fold([...start, ...calls]);
+    expect(running.entries[0]?.toolCalls.map((c) => c.state)).toEqual(['completed', 'detecting', 'executing']);
+    for (const end of [
+      msg('block:completed', { blockId: 'a', success: true }, 3),
+      msg('block:error', { blockId: 'a', success: false, error: 'boom' }, 3),
+      msg('execution:failed', { executionId: 'x', error: 'boom' }, 3),
+      msg('execution:cancelled', { executionId: 'x' }, 3),
+    ]) {
+      expect(fold([...start, ...calls, end]).entries[0]?.toolCalls.map((c) => c.state), end.event).toEqual(['completed', 'not run', 'executing']);
+    }
+    // A detecting state that arrives after the block's end (chunks and block events travel apart) is not run too.
+    const late = fold([...start, tool('t1', 'completed'), msg('block:completed', { blockId: 'a', success: true }, 3), tool('t2', 'detecting')]);
+    expect(late.entries[0]?.toolCalls).toEqual([
+      { id: 't1', name: 'search', state: 'completed' },
+      { id: 't2', name: 'search', state: 'not run' },
+    ]);
+    // A stored execution's block still going keeps its calls as they are.
+    expect(fold([...start, tool('t2', 'detecting'), msg('block:completed', { blockId: 'a', running: true }, 3)]).entries[0]?.toolCalls[0]?.state).toBe('detecting');
+  });
+
   it('keeps loop iterations apart, ignores repeated numbered events and bad data', () => {
     const started = msg('block:started', { blockId: 'a', blockName: 'A', loopIteration: [0] }, 2);
     const view = fold([
