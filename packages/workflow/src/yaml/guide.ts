@@ -53,6 +53,7 @@ function yamlStructureGuide(): YamlStructureGuide {
       'Blocks inside a loop or parallel name it as parentId; their position is relative to it.',
       'Loop and parallel counts are clamped to 1..50 (default 5); parallelType is collection or count.',
       'References to other blocks are written <blockname.output>, with the name lowercased and spaces removed.',
+      'So no two blocks may have names that read alike that way ("Agent 1" and "agent1" clash), and a name needs a letter or digit, has no ".", "<" or ">", and is not "variable"; a document breaking this is refused.',
       "A condition's conditions input is a JSON array (or its text) of {id, title: 'if' | 'else if' | 'else', value}; each branch's connection leaves from sourceHandle condition-<id>.",
       "A router's connections leave from sourceHandle router-<targetBlockId>; a block's failure path leaves from sourceHandle error (the default handle is source).",
       'Inside a loop or parallel, the first body block is connected from the container with sourceHandle loop-start-source / parallel-start-source; what follows the container is connected from loop-end-source / parallel-end-source.',
