@@ -7,7 +7,7 @@ import { BlockIcon, Icon } from '../../ui/icons';
 import { SubBlockField } from '../SubBlockField';
 import { FormBlockContext, useFormEnv } from './FormContext';
 import { withDependentsCleared } from './selectors';
-import { defaultToolParams, toolCardFields } from './toolCard';
+import { defaultToolParams, searchRank, toolCardFields, toolChoices } from './toolCard';
 import { customToolsLoadMessage, readCustomTools } from '../../settings/customTools';
 
 /** One tool given to an agent. */
@@ -43,7 +43,7 @@ function ToolForm({ definition, tool, onChange }: { definition: BlockDefinition;
 }
 
 /**
- * The agent's tool picker: add any tool block — its own form in the card (operation, account, the
+ * The agent's tool picker: add any tool block (and the API block) — its own form in the card (operation, account, the
  * fields the user fixes; the rest the model fills) — or a custom tool, choose how the model may use
  * each, remove them.
  */
@@ -55,11 +55,9 @@ export function ToolInputField({ label, value, onChange }: { field: SubBlockConf
   // The valid ones (spec 000 §5); a failed load is said in the picker, in spec 000 §8's words.
   const custom = useQuery({ queryKey: ['custom-tools'], queryFn: async () => readCustomTools(await api.customTools()) });
   const customTools = custom.data ?? [];
-  const choices = useMemo(
-    () => env.definitions.filter((d) => d.category === 'tools' && !d.hideFromToolbar && d.tools.access.length > 0 && d.name.toLowerCase().includes(query.trim().toLowerCase())),
-    [env.definitions, query],
-  );
-  const shownCustom = customTools.filter((t) => t.title.toLowerCase().includes(query.trim().toLowerCase()));
+  // Found by name, id or description ("http" finds the API block), the best matches first.
+  const choices = useMemo(() => toolChoices(env.definitions, query), [env.definitions, query]);
+  const shownCustom = customTools.filter((t) => searchRank(query, [t.title, t.schema.function?.name ?? '', t.schema.function?.description ?? '']) !== undefined);
   const opener = useRef<HTMLButtonElement>(null);
   const pop = useRef<HTMLDivElement>(null);
   const close = () => {

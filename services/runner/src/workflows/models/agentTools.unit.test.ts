@@ -21,6 +21,14 @@ describe("an agent's tools field", () => {
     expect(account).toMatchObject({ toolId: 'slack_message', userParams: { credential: 'cred-1' } });
   });
 
+  it("the API block as the web's tool picker stores it: the HTTP request tool, the model filling what the card leaves empty", () => {
+    const [http] = agentTools([{ type: 'api', title: 'API', usageControl: 'auto', params: { method: 'POST', url: 'https://example.test/items' } }]);
+    expect(http).toMatchObject({ toolId: 'http_request', userParams: { method: 'POST', url: 'https://example.test/items' } });
+    const offered = Object.keys((http?.definition.parameters as { properties: object }).properties);
+    expect(offered).toEqual(expect.arrayContaining(['body', 'headers', 'params']));
+    expect(offered).not.toContain('url');
+  });
+
   it('a custom tool: its own schema, run as custom_<id>; names made valid and unique', () => {
     const schema = { function: { name: 'get weather!', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } };
     const tools = agentTools(JSON.stringify([
