@@ -2,6 +2,7 @@ import { getBlock } from '../blocks/registry.js';
 import { hasRetries, retriesError } from '../blocks/retries.js';
 import { text } from '../paramValues.js';
 import type { BlockConfig, ValidationResult } from '../types.js';
+import { validateAgent } from './agent.validate.js';
 import { validateAirtable } from './airtable.validate.js';
 import { validateConfluence } from './confluence.validate.js';
 import { validateDiscord } from './discord.validate.js';
@@ -28,6 +29,7 @@ import { validateWealthbox } from './wealthbox.validate.js';
 export type BlockValidator = (params: Record<string, unknown>) => string | undefined;
 
 const VALIDATORS: Readonly<Record<string, BlockValidator>> = {
+  agent: validateAgent,
   airtable: validateAirtable,
   confluence: validateConfluence,
   discord: validateDiscord,
