@@ -178,15 +178,22 @@ export const CONDITION_CONTENT_BLOB_PATCH = 'condition-content-blob';
  * leads into it when that is text (an agent's answer), else that block's output as JSON text; ''
  * when no block leads into it (the first block of a loop or parallel body).
  */
-async function incomingContent(run: Run, frame: Frame, block: RunnableBlock): Promise<string> {
+function incomingContent(run: Run, frame: Frame, block: RunnableBlock): string | Promise<string> {
   for (const edge of frame.scope.incoming.get(block.id) ?? []) {
     const stored = findOutput(frame, edge.source);
     if (!stored) continue;
-    const value = stored.blobs && patched(CONDITION_CONTENT_BLOB_PATCH) ? await hydrate(run, stored.value) : stored.value;
-    const content = (value as { content?: unknown } | null)?.content;
-    return typeof content === 'string' ? content : (JSON.stringify(value) ?? '');
+    // Synchronous unless a kept-aside value is loaded (behind the patch): an `await` more on the
+    // common path would end the block a microtask later than recorded runs did, which can reorder the
+    // commands of blocks finishing in the same activation.
+    if (stored.blobs && patched(CONDITION_CONTENT_BLOB_PATCH)) return hydrate(run, stored.value).then(contentOf);
+    return contentOf(stored.value);
   }
   return '';
+}
+
+function contentOf(value: unknown): string {
+  const content = (value as { content?: unknown } | null)?.content;
+  return typeof content === 'string' ? content : (JSON.stringify(value) ?? '');
 }
 
 /**
@@ -237,8 +244,9 @@ async function runCondition(run: Run, frame: Frame, block: RunnableBlock, resolv
   const chosen = index >= 0 ? tested[index] : elseAt >= 0 ? branches[elseAt] : undefined;
   const edge = chosen ? (frame.scope.outgoing.get(block.id) ?? []).find((e) => handleOf(e) === `condition-${chosen.id}`) : undefined;
   const target = edge ? run.graph.blocks[edge.target] : undefined;
+  const incoming = incomingContent(run, frame, block);
   const output = {
-    content: await incomingContent(run, frame, block),
+    content: typeof incoming === 'string' ? incoming : await incoming,
     conditionResult: chosen !== undefined,
     selectedConditionId: chosen ? chosen.id : null,
     selectedPath: target ? { blockId: target.id, blockType: target.type, blockTitle: target.name } : null,
