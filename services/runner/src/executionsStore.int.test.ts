@@ -173,7 +173,7 @@ describe('the run log (Postgres)', () => {
     expect(await getExecution(database.db, id)).toMatchObject({ status: 'cancelled', error: 'Run cancelled', output: null });
   });
 
-  it('ends a run’s events with its end: what the workflow reports after a cancel recorded without it (its last blocks, its own end) adds no event', async () => {
+  it('ends a run’s events with its end: what the workflow reports after a cancel recorded without it (its last blocks, its own end) adds no event; a late block end still sets its log', async () => {
     const id = `late-${uniqueSuffix()}`;
     const at = '2026-01-01T00:00:00.000Z';
     await recordRunEvent(deps, { type: 'runStarted', executionId: id, workflowId: 'wf-3', at, trigger: 'manual' });
@@ -181,13 +181,17 @@ describe('the run log (Postgres)', () => {
     // The cancel API gave up waiting for the workflow and ended the run itself.
     await recordRunEvent(deps, { type: 'runCompleted', executionId: id, workflowId: 'wf-3', result: { success: false, cancelled: true, output: null, logs: [], error: 'Run cancelled' } });
     const ended = await getExecution(database.db, id, { logs: true });
+    expect(ended.logs?.map((l) => [l.blockId, l.status, l.error ?? null])).toEqual([['wait', 'cancelled', 'Run cancelled']]);
     // The workflow stops later: its sink's block events, then its end with the events held for it.
     expect(await recordRunEvents(deps, [{ type: 'blockStarted', executionId: id, blockId: 'after', blockName: 'AFTER', blockType: 'function', at }])).toEqual([false]);
     const cut = log('wait', { success: false, cancelled: true, output: undefined });
     expect(await recordRunEvents(deps, [{ type: 'blockError', executionId: id, log: cut }, { type: 'runCompleted', executionId: id, workflowId: 'wf-3', result: { success: false, cancelled: true, output: null, logs: [cut], error: 'Run cancelled' } }])).toEqual([false, false]);
     const events = await readRunEvents(database.db, id, 0, 100);
     expect(events.map((e) => e.type)).toEqual(['runStarted', 'blockStarted', 'runCompleted']);
-    expect(await getExecution(database.db, id, { logs: true })).toEqual(ended);
+    const after = await getExecution(database.db, id, { logs: true });
+    expect({ ...after, logs: undefined }).toEqual({ ...ended, logs: undefined });
+    // The block's own report replaces the end's sweep: its duration and input are known.
+    expect(after.logs?.map((l) => [l.blockId, l.status, l.durationMs])).toEqual([['wait', 'cancelled', 10]]);
   });
 
   it('a block cut short by a cancelled run is logged cancelled, not failed: reported by the workflow or swept at the end; what finished keeps its log', async () => {

@@ -283,10 +283,15 @@ async function applyRunEvent(trx: Transaction<RunnerDB>, run: RunBatch, event: R
   const { key, type, data } = eventData(event);
   const { executionId, subject, row, now } = run;
   if (run.seen.has(key)) return false;
-  // The run's end is its last event (a reader's stream ends with it): a block event the workflow
+  // The run's end is its last event (a reader's stream ends with it). A block's end the workflow
   // reports after an end recorded without it (the cancel API's, when the workflow was slow to stop)
-  // changes nothing, as the workflow's own end does not.
-  if (run.seen.has(RUN_COMPLETED_KEY)) return false;
+  // still sets that block's log — a block that finished just before the cancel keeps its outcome
+  // and output — but is no event of the run; a late start changes nothing.
+  if (run.seen.has(RUN_COMPLETED_KEY)) {
+    run.seen.add(key);
+    if (event.type === 'blockCompleted' || event.type === 'blockError') await upsertBlockLog(trx, executionId, event.ordinal ?? run.seq, event.log);
+    return false;
+  }
   run.seen.add(key);
   const append = (eventKey: string, eventType: string, eventPayload: Record<string, unknown>) => {
     run.seq += 1;
