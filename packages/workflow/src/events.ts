@@ -67,6 +67,12 @@ type OtherEvent =
       edges: Edge[];
       deployedAt: number;
       hasActiveWebhook: boolean;
+      /**
+       * The deployed variables, which replace the draft's in the same history step (one undo brings
+       * the draft's back). Absent: the draft's stay (a deployment without variables, or an event
+       * stored before the revert carried them, when a variablesReplaced outside history followed).
+       */
+      variables?: Record<string, Variable>;
     }
   | { type: 'variableAdded'; at: number; variable: Variable }
   | { type: 'variableUpdated'; at: number; variable: Variable; rewrites: ValueChange[] }

@@ -35,22 +35,28 @@ function decideHistory(state: WorkflowState, command: HistoryCommand, ctx: Decid
       const deployed = ctx.deployedState;
       if (deployed === undefined) throw new WorkflowError('not_found', 'No deployed state found');
       const graph = graphWith(structuredClone(deployed.blocks), structuredClone(deployed.edges));
-      const reverted: WorkflowEvent = {
-        type: 'revertedToDeployed',
-        at,
-        blocks: graph.blocks,
-        edges: graph.edges,
-        deployedAt: deployed.deployedAt ?? state.deployedAt ?? at,
-        hasActiveWebhook: startsByWebhook(graph.blocks),
-      };
-      // The deployed variables come back too, so the draft runs as the deployment does. A deployment
-      // saved before variables were kept has none recorded: the draft's stay as they are.
-      if (deployed.variables === undefined) return [reverted];
+      // The deployed variables come back too, in the same history step (one undo brings the draft's
+      // back), so the draft runs as the deployment does. A deployment saved before variables were
+      // kept has none recorded: the draft's stay as they are. (Events stored before the revert
+      // carried them had a variablesReplaced after it, outside history; they fold as they did.)
       const workflowId = ctx.workflowId ?? '';
-      const variables = Object.fromEntries(
-        Object.values(deployed.variables).map((v) => [v.id, makeVariable({ id: v.id, workflowId, name: v.name, type: v.type, value: structuredClone(v.value) })]),
-      );
-      return [reverted, { type: 'variablesReplaced', at, variables }];
+      const variables =
+        deployed.variables === undefined
+          ? undefined
+          : Object.fromEntries(
+              Object.values(deployed.variables).map((v) => [v.id, makeVariable({ id: v.id, workflowId, name: v.name, type: v.type, value: structuredClone(v.value) })]),
+            );
+      return [
+        {
+          type: 'revertedToDeployed',
+          at,
+          blocks: graph.blocks,
+          edges: graph.edges,
+          deployedAt: deployed.deployedAt ?? state.deployedAt ?? at,
+          hasActiveWebhook: startsByWebhook(graph.blocks),
+          ...(variables === undefined ? {} : { variables }),
+        },
+      ];
     }
     default: {
       const unreachable: never = command;

@@ -182,11 +182,52 @@ describe('revertToDeployed (§4 Revert to deployed)', () => {
     const drafted = history({ type: 'addVariable', id: 'v1', name: 'limit', variableType: 'number', value: 9 }, { type: 'addVariable', id: 'v2', name: 'extra', variableType: 'plain', value: 'x' });
     const withVariables: DeployedState = { ...deployedWith('manual'), variables: { v1: { id: 'v1', name: 'limit', type: 'number', value: 3 } } };
     const reverted = given(drafted).when({ type: 'revertToDeployed' }, { deployedState: withVariables });
-    expect(reverted.events.map((e) => e.type)).toEqual(['revertedToDeployed', 'variablesReplaced']);
+    expect(reverted.events.map((e) => e.type)).toEqual(['revertedToDeployed']);
     expect(Object.values(reverted.state.variables).map((v) => [v.name, v.type, v.value])).toEqual([['limit', 'number', 3]]);
     const legacy = given(drafted).when({ type: 'revertToDeployed' }, { deployedState: deployedWith('manual') });
     expect(legacy.events.map((e) => e.type)).toEqual(['revertedToDeployed']);
     expect(Object.values(legacy.state.variables).map((v) => v.value)).toEqual([9, 'x']);
+  });
+
+  it('one undo of the revert brings back the draft\'s graph and variables; redo the deployed ones again', () => {
+    const drafted = history(
+      { type: 'addVariable', id: 'v1', name: 'x', variableType: 'plain', value: 'draft' },
+      { type: 'addBlock', id: 'f', blockType: 'function', position: { x: 0, y: 0 } },
+    );
+    const draftVariables = given(drafted).state.variables;
+    const withVariables: DeployedState = { ...deployedWith('manual'), variables: { v1: { id: 'v1', name: 'x', type: 'plain', value: 'deployed' } } };
+    const reverted = given(drafted).when({ type: 'revertToDeployed' }, { deployedState: withVariables });
+    expect(reverted.state.variables['v1']?.value).toBe('deployed');
+    const afterRevert = [...drafted, ...reverted.events];
+    const undone = given(afterRevert).when({ type: 'undo' });
+    expect(Object.keys(undone.state.blocks).sort()).toEqual(['f', 'start']);
+    expect(undone.state.variables).toEqual(draftVariables);
+    const redone = given([...afterRevert, ...undone.events]).when({ type: 'redo' });
+    expect(Object.keys(redone.state.blocks)).toEqual(['start']);
+    expect(redone.state.variables['v1']?.value).toBe('deployed');
+    // Going back over the revert by the history list does the same; an undo of a later edit does not touch them.
+    const later = [...afterRevert, ...given(afterRevert).when({ type: 'moveBlock', id: 'start', position: { x: 5, y: 5 } }).events];
+    const laterState = given(later).state;
+    const changed = [...later, ...given(later).when({ type: 'updateVariable', id: 'v1', name: 'x', value: 'edited' }).events];
+    expect(given(changed).when({ type: 'undo' }).state.variables['v1']?.value).toBe('edited');
+    const jumped = given(changed).when({ type: 'revertToHistory', index: laterState.history.past.length - 2 });
+    expect(jumped.state.variables).toEqual(draftVariables);
+  });
+
+  it('a revert stored with a variablesReplaced after it (before the revert carried them) folds as it did', () => {
+    const drafted = history({ type: 'addVariable', id: 'v1', name: 'x', variableType: 'plain', value: 'draft' });
+    const state = given(drafted).state;
+    const start = state.blocks['start'];
+    if (start === undefined) throw new Error('starter missing');
+    const deployedVariables = { v1: { ...state.variables['v1']!, value: 'deployed' } };
+    const old: WorkflowEvent[] = [
+      { type: 'revertedToDeployed', at: 5_000, blocks: { start }, edges: [], deployedAt: 42, hasActiveWebhook: false },
+      { type: 'variablesReplaced', at: 5_000, variables: deployedVariables },
+    ];
+    const folded = given([...drafted, ...old]);
+    expect(folded.state.variables['v1']?.value).toBe('deployed');
+    expect(folded.state.history.present.variableSwap).toBeUndefined();
+    expect(folded.when({ type: 'undo' }).state.variables['v1']?.value).toBe('deployed');
   });
 
   it('§4: without a deployed state the revert is refused and nothing changes', () => {

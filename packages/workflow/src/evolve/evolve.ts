@@ -8,6 +8,7 @@ import {
   refreshPresent,
   revertHistory,
   undoHistory,
+  variablesAcross,
 } from '../model/history.js';
 import type { History, Variable, WorkflowGraph, WorkflowState } from '../model/state.js';
 import { graphOf, initialState } from '../model/state.js';
@@ -22,10 +23,15 @@ function edited(state: WorkflowState, graph: WorkflowGraph, at: number, action: 
   return withGraph(state, graph, pushHistory(state.history, historyEntry(graph, at, action)), at);
 }
 
-/** Move through history: the graph becomes the new present's snapshot. */
-function moved(state: WorkflowState, history: History | undefined, at: number): WorkflowState {
+/**
+ * Move through history to entry `index` (past, present, future counted in order): the graph becomes
+ * that entry's snapshot, and a step crossed that replaced the variables (a revert to deployed) swaps
+ * them back (undone) or again (redone).
+ */
+function moved(state: WorkflowState, history: History | undefined, at: number, index: number): WorkflowState {
   if (history === undefined) return state;
-  return withGraph(state, history.present.state, history, at);
+  const variables = variablesAcross(state.history, index, state.variables);
+  return { ...withGraph(state, history.present.state, history, at), variables };
 }
 
 function withVariables(state: WorkflowState, variables: Record<string, Variable>, at: number): WorkflowState {
@@ -45,7 +51,8 @@ function applyEdit(state: WorkflowState, event: GraphEvent): WorkflowState {
   if (event.joinsStep !== true) return edited(state, graph, event.at, actionLabel(event, before));
   const { action } = state.history.present;
   const label = LAYOUT_LABELS.has(action) ? actionLabel(event, before) : action;
-  return withGraph(state, graph, amendPresent(state.history, historyEntry(graph, event.at, label)), event.at);
+  const entry = historyEntry(graph, event.at, label, state.history.present.variableSwap);
+  return withGraph(state, graph, amendPresent(state.history, entry), event.at);
 }
 
 /**
@@ -62,15 +69,19 @@ function evolve(state: WorkflowState, event: WorkflowEvent): WorkflowState {
       return withGraph(state, graph, history, event.at);
     }
     case 'undone':
-      return moved(state, undoHistory(state.history), event.at);
+      return moved(state, undoHistory(state.history), event.at, state.history.past.length - 1);
     case 'redone':
-      return moved(state, redoHistory(state.history), event.at);
+      return moved(state, redoHistory(state.history), event.at, state.history.past.length + 1);
     case 'historyReverted':
-      return moved(state, revertHistory(state.history, event.index), event.at);
+      return moved(state, revertHistory(state.history, event.index), event.at, event.index);
     case 'revertedToDeployed': {
       const graph = graphWith(event.blocks, event.edges);
+      // The deployed variables replace the draft's in this one step, so its undo brings the draft's back.
+      const swap = event.variables === undefined ? undefined : { before: state.variables, after: event.variables };
+      const history = pushHistory(state.history, historyEntry(graph, event.at, 'Revert to deployed', swap));
       return {
-        ...edited(state, graph, event.at, 'Revert to deployed'),
+        ...withGraph(state, graph, history, event.at),
+        ...(swap === undefined ? {} : { variables: swap.after }),
         isDeployed: true,
         deployedAt: event.deployedAt,
         needsRedeployment: false,

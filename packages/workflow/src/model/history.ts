@@ -1,4 +1,4 @@
-import type { History, HistoryEntry, SubBlockValues, WorkflowGraph } from './state.js';
+import type { History, HistoryEntry, SubBlockValues, Variable, VariableSwap, WorkflowGraph } from './state.js';
 
 /** Undo history keeps the last 20 past entries (§9). */
 const MAX_PAST_ENTRIES = 20;
@@ -19,7 +19,7 @@ function subblockValuesOf(graph: WorkflowGraph): SubBlockValues {
  * the first time they are read (a snapshot, a history export) rather than on every edit, where
  * copying every block's values was most of an edit's cost on a large workflow.
  */
-function historyEntry(graph: WorkflowGraph, timestamp: number, action: string): HistoryEntry {
+function historyEntry(graph: WorkflowGraph, timestamp: number, action: string, variableSwap?: VariableSwap): HistoryEntry {
   let values: SubBlockValues | undefined;
   return {
     state: graph,
@@ -28,6 +28,7 @@ function historyEntry(graph: WorkflowGraph, timestamp: number, action: string): 
     get subblockValues() {
       return (values ??= subblockValuesOf(graph));
     },
+    ...(variableSwap === undefined ? {} : { variableSwap }),
   };
 }
 
@@ -46,7 +47,8 @@ function amendPresent(history: History, entry: HistoryEntry): History {
 
 /** Keep the present in step with a graph changed outside history (e.g. a variable rename). */
 function refreshPresent(history: History, graph: WorkflowGraph): History {
-  return { ...history, present: historyEntry(graph, history.present.timestamp, history.present.action) };
+  const { present } = history;
+  return { ...history, present: historyEntry(graph, present.timestamp, present.action, present.variableSwap) };
 }
 
 function undoHistory(history: History): History | undefined {
@@ -67,6 +69,20 @@ function revertHistory(history: History, index: number): History | undefined {
   const target = all[index];
   if (target === undefined) return undefined;
   return { past: all.slice(0, index), present: target, future: all.slice(index + 1) };
+}
+
+/**
+ * The variables after moving from the present to entry `index` (as `revertHistory` counts): each
+ * step undone that had replaced variables puts back the ones before it, each step redone the ones
+ * after it, in the order they are crossed; with no such step crossed, `variables` as they are.
+ */
+function variablesAcross(history: History, index: number, variables: Record<string, Variable>): Record<string, Variable> {
+  const all = [...history.past, history.present, ...history.future];
+  const from = history.past.length;
+  let result = variables;
+  for (let i = from; i > index; i--) result = all[i]?.variableSwap?.before ?? result;
+  for (let i = from + 1; i <= index && i < all.length; i++) result = all[i]?.variableSwap?.after ?? result;
+  return result;
 }
 
 type HistoryItem = { index: number; action: string; timestamp: number };
@@ -99,6 +115,7 @@ export {
   undoHistory,
   redoHistory,
   revertHistory,
+  variablesAcross,
   historyView,
 };
 export type { HistoryItem, HistoryView };

@@ -1,5 +1,5 @@
 import { historyEntry } from './history.js';
-import type { BlockState, Edge, HistoryEntry, Loop, Parallel, SubBlockValues, WorkflowGraph, WorkflowState } from './state.js';
+import type { BlockState, Edge, HistoryEntry, Loop, Parallel, SubBlockValues, VariableSwap, WorkflowGraph, WorkflowState } from './state.js';
 
 /**
  * A full state (history included) with its history stored once: the editor's snapshots and the
@@ -24,12 +24,16 @@ export interface LeanSnapshot {
   history: { past: LeanEntry[]; present: LeanEntry; future: LeanEntry[] };
 }
 
-/** A history entry; `v` (sub-block values) only in snapshots written before values were left out. */
+/**
+ * A history entry; `v` (sub-block values) only in snapshots written before values were left out;
+ * `s` the variables the step replaced (a revert to deployed), when it did.
+ */
 interface LeanEntry {
   g: number;
   t: number;
   a: string;
   v?: SubBlockValues;
+  s?: VariableSwap;
 }
 
 /** Interns objects by identity into an array, answering each one's index. */
@@ -74,7 +78,7 @@ export function encodeSnapshot(state: WorkflowState): LeanSnapshot {
   const entry = (e: HistoryEntry): LeanEntry => {
     // An entry's sub-block values are its graph's (the domain builds every entry that way), so they
     // are not written; decoding works them out again when they are read.
-    return { g: graph(e.state), t: e.timestamp, a: e.action };
+    return { g: graph(e.state), t: e.timestamp, a: e.action, ...(e.variableSwap === undefined ? {} : { s: e.variableSwap }) };
   };
   const { blocks: _b, edges: _e, loops: _l, parallels: _p, history, ...rest } = state;
   const history_ = { past: history.past.map(entry), present: entry(history.present), future: history.future.map(entry) };
@@ -107,7 +111,8 @@ export function decodeSnapshot(stored: unknown): WorkflowState {
   );
   const entry = (e: LeanEntry): HistoryEntry => {
     const state = at(graphs, e.g);
-    return e.v === undefined ? historyEntry(state, e.t, e.a) : { state, timestamp: e.t, action: e.a, subblockValues: e.v };
+    if (e.v !== undefined) return { state, timestamp: e.t, action: e.a, subblockValues: e.v, ...(e.s === undefined ? {} : { variableSwap: e.s }) };
+    return historyEntry(state, e.t, e.a, e.s);
   };
   const { graph, ...rest } = stored.rest;
   return {

@@ -60,6 +60,20 @@ describe('lean snapshot codec', () => {
     expect(plain(redo(decoded))).toEqual(plain(redo(state)));
   });
 
+  it('keeps the variables a revert to deployed replaced, so its undo after a reload brings the draft\'s back', () => {
+    let state = fold([
+      { type: 'addVariable', id: 'v1', name: 'x', variableType: 'plain', value: 'draft' },
+      { type: 'addBlock', id: 'a', blockType: 'function', position: { x: 0, y: 0 } },
+    ]);
+    const start = state.blocks['start'];
+    if (start === undefined) throw new Error('starter missing');
+    const deployedState = { blocks: { start }, edges: [], deployedAt: 42, variables: { v1: { id: 'v1', name: 'x', type: 'plain' as const, value: 'deployed' } } };
+    state = decide(state, { type: 'revertToDeployed' }, testContext({ deployedState })).reduce(evolve, state);
+    const undo = (s: WorkflowState) => decide(s, { type: 'undo' }, testContext()).reduce(evolve, s);
+    expect(undo(roundTrip(state)).variables['v1']?.value).toBe('draft');
+    expect(plain(undo(roundTrip(state)))).toEqual(plain(undo(state)));
+  });
+
   it('still reads a snapshot written as a plain state', () => {
     const state = fold([{ type: 'addBlock', id: 'a', blockType: 'function', position: { x: 0, y: 0 } }, { type: 'undo' }]);
     expect(decodeSnapshot(plain(state))).toEqual(plain(state));

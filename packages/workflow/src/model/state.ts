@@ -68,8 +68,15 @@ type WorkflowGraph = {
 /** blockId → subBlockId → value, as the spec's history entry carries it. */
 type SubBlockValues = Record<string, Record<string, unknown>>;
 
+/**
+ * The variables a history step replaced, on the step that did (only Revert to deployed does): an
+ * undo of that step puts `before` back and a redo of it `after`. Variables are not otherwise in
+ * history: an undo of a graph edit leaves them as they are.
+ */
+type VariableSwap = { before: Record<string, Variable>; after: Record<string, Variable> };
+
 /** One point of the undo history (§3 History entry). */
-type HistoryEntry = { state: WorkflowGraph; timestamp: number; action: string; subblockValues: SubBlockValues };
+type HistoryEntry = { state: WorkflowGraph; timestamp: number; action: string; subblockValues: SubBlockValues; variableSwap?: VariableSwap };
 
 type History = { past: HistoryEntry[]; present: HistoryEntry; future: HistoryEntry[] };
 
@@ -122,6 +129,7 @@ export type {
   Parallel,
   VariableType,
   Variable,
+  VariableSwap,
   WorkflowGraph,
   SubBlockValues,
   HistoryEntry,
