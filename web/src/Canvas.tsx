@@ -23,7 +23,7 @@ import { initialState, type Command, type History, type Position, type WorkflowS
 import { api, ApiError } from './api';
 import { BlockNodeView, ContainerNodeView } from './canvas/BlockNodeView';
 import { CanvasContext } from './canvas/CanvasContext';
-import { copyBlocks, loadClip, pasteCommands, pasteOffset, storeClip, withoutSecondStarter, type Clip } from './canvas/clipboard';
+import { copyBlocks, loadClip, pasteCommands, pasteOffset, storeClip, withoutSecondStarter, withTriggersAtTopLevel, type Clip } from './canvas/clipboard';
 import { connectionProblem, edgeFor } from './canvas/connect';
 import { applyMeasured, CONTAINER_SIZE, drawnFor, NOTHING_DRAWN, type BlockNode, type Drawn } from './canvas/flow';
 import { boundsOf, boxesOf, cull, cullAgain, keepHandles, sameOr, viewOf, windowAround, windowServes, withKnownHandles, type Culled } from './canvas/cull';
@@ -422,7 +422,9 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
   };
   const paste = (copied: Clip | null = loadClip() ?? clipboard.current) => {
     if (!copied || copied.blocks.length === 0 || !state) return;
-    const { clip, skipped } = withoutSecondStarter(copied, state);
+    const { clip: flat, lifted } = withTriggersAtTopLevel(copied, (type) => !mayNest(type, catalogue.get(type)?.category));
+    const { clip, skipped } = withoutSecondStarter(flat, state);
+    if (clip.blocks.some((b) => lifted.includes(b.id))) toast.show('Trigger blocks were pasted outside their loop or parallel: a trigger cannot be inside one');
     if (skipped > 0) toast.show('The starter was not pasted: a workflow has one starter');
     if (clip.blocks.length === 0) return;
     // Beside what was copied (or where it was, in another workflow), on no block: a second paste goes beside the first.

@@ -45,6 +45,34 @@ export function withoutSecondStarter(clip: Clip, state: WorkflowState): { clip: 
   };
 }
 
+/**
+ * `clip` with each trigger block (the starter, a schedule, a webhook: `isTrigger`) that sits inside a
+ * copied loop or parallel moved to the top level, at the same place on the canvas. Such a nesting was
+ * possible before the server refused it; pasted as it is, the server would refuse the whole paste.
+ * Answers the ids of those moved.
+ */
+export function withTriggersAtTopLevel(clip: Clip, isTrigger: (blockType: string) => boolean): { clip: Clip; lifted: string[] } {
+  const byId = new Map(clip.blocks.map((b) => [b.id, b]));
+  const nested = (b: BlockState) => b.data.parentId !== undefined && byId.has(b.data.parentId) && isTrigger(b.type);
+  if (!clip.blocks.some(nested)) return { clip, lifted: [] };
+  const lifted: string[] = [];
+  const blocks = clip.blocks.map((b) => {
+    if (!nested(b)) return b;
+    lifted.push(b.id);
+    // Its place on the canvas: its position plus those of the copied containers around it (the outermost one's is absolute).
+    let { x, y } = b.position;
+    let parent = byId.get(b.data.parentId as string);
+    for (let guard = 0; parent && guard < 100; guard++) {
+      x += parent.position.x;
+      y += parent.position.y;
+      parent = parent.data.parentId !== undefined ? byId.get(parent.data.parentId) : undefined;
+    }
+    const { parentId: _parent, extent: _extent, ...data } = b.data;
+    return { ...b, position: { x, y }, data };
+  });
+  return { clip: { blocks, edges: clip.edges }, lifted };
+}
+
 /** The blocks of a clip that are not inside another block of it: those a paste places. */
 const topLevel = (clip: Clip) => {
   const ids = new Set(clip.blocks.map((b) => b.id));

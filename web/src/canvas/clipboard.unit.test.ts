@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BlockState, WorkflowState } from '@weft/workflow';
-import { copyBlocks, pasteCommands, pasteOffset, withoutSecondStarter } from './clipboard';
+import { copyBlocks, pasteCommands, pasteOffset, withoutSecondStarter, withTriggersAtTopLevel } from './clipboard';
 import { blockRect } from './place';
 
 const block = (id: string, type: string, extra: Partial<BlockState> = {}): BlockState =>
@@ -86,5 +86,46 @@ describe('copy and paste', () => {
     const { commands } = pasteCommands(clip ?? { blocks: [], edges: [] }, () => 'n', { x: 0, y: 0 });
     expect(commands[0]).toMatchObject({ type: 'addBlock', position: { x: 540, y: 360 } });
     expect(commands[0]).not.toHaveProperty('parentId');
+  });
+
+  it('pastes a trigger nested in its copied loop or parallel (stored before the server refused that) at the top level, where it was on the canvas; the rest as it was', () => {
+    const triggers = new Set(['starter', 'schedule', 'webhook']);
+    const isTrigger = (type: string) => triggers.has(type);
+    const stored = {
+      blocks: {
+        loop: block('loop', 'loop', { position: { x: 500, y: 300 } }),
+        sch: block('sch', 'schedule', { position: { x: 20, y: 40 }, data: { parentId: 'loop', extent: 'parent' } }),
+        inner: block('inner', 'agent', { position: { x: 200, y: 40 }, data: { parentId: 'loop', extent: 'parent' } }),
+        par: block('par', 'parallel', { position: { x: 30, y: 100 }, data: { parentId: 'loop', extent: 'parent' } }),
+        hook: block('hook', 'webhook', { position: { x: 5, y: 7 }, data: { parentId: 'par', extent: 'parent' } }),
+      },
+      edges: [{ id: 'e', source: 'sch', target: 'inner' }],
+    } as unknown as WorkflowState;
+    const clip = copyBlocks(stored, ['loop']);
+    if (!clip) throw new Error('nothing copied');
+    const { clip: flat, lifted } = withTriggersAtTopLevel(clip, isTrigger);
+    expect(lifted.sort()).toEqual(['hook', 'sch']);
+    let n = 0;
+    const { commands, ids } = pasteCommands(flat, () => `n${++n}`, { x: 1000, y: 0 });
+    // ids lists the new ids in the clip's order.
+    const adds = commands.flatMap((c) => (c.type === 'addBlock' ? [c] : []));
+    const added = (id: string) => adds.find((c) => c.id === ids[flat.blocks.findIndex((b) => b.id === id)]);
+    // Where they were on the canvas (500+20, 300+40; 500+30+5, 300+100+7), moved with the paste, in no container.
+    expect(added('sch')).toMatchObject({ position: { x: 1520, y: 340 } });
+    expect(added('hook')).toMatchObject({ position: { x: 1535, y: 407 } });
+    for (const id of ['sch', 'hook']) {
+      expect(added(id), id).not.toHaveProperty('parentId');
+      expect(added(id)?.data, id).not.toHaveProperty('extent');
+    }
+    // The other blocks stay in their containers, and the edge is kept.
+    expect(added('inner')).toMatchObject({ parentId: added('loop')?.id, position: { x: 200, y: 40 } });
+    expect(added('par')).toMatchObject({ parentId: added('loop')?.id });
+    expect(commands.find((c) => c.type === 'addEdge')).toMatchObject({ source: added('sch')?.id, target: added('inner')?.id });
+    // A clip with no nested trigger is pasted as it is; a trigger copied alone out of its container is at the top level already.
+    const plain = copyBlocks(state, ['loop', 'r']);
+    if (!plain) throw new Error('nothing copied');
+    expect(withTriggersAtTopLevel(plain, isTrigger)).toEqual({ clip: plain, lifted: [] });
+    const alone = copyBlocks(stored, ['sch']);
+    expect(alone && withTriggersAtTopLevel(alone, isTrigger).lifted).toEqual([]);
   });
 });
