@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { chromiumPerSuite, openSignedIn } from './support/browser.js';
+import { addAgent, addFromPalette, fitView } from './support/editing.js';
 import { as, signUp } from './support/session.js';
+import { newWorkflow } from './support/workflows.js';
 
 describe('form input that used to be lost or taken silently (helper-140 QA)', () => {
   const chromium = chromiumPerSuite();
@@ -37,6 +39,55 @@ describe('form input that used to be lost or taken silently (helper-140 QA)', ()
     await page.locator('input[aria-label="Value 1"]').fill('changed');
     await save.click();
     await expect.poll(() => page.getByTestId('toast').textContent()).toContain('Failed to save environment variables: Bad Request. Environment variables are locked');
+    expect(errors).toEqual([]);
+  });
+
+  it('names a Max Tokens that is no positive whole number at the field, and finds the API block in the tool picker by "http"', async () => {
+    const wf = await newWorkflow('Agent input');
+    const { page, errors } = await wf.open(chromium());
+    const agent = await addAgent(page);
+    await fitView(page);
+    await page.locator(`.react-flow__node[data-id="${agent}"]`).click();
+    const panel = page.getByRole('region', { name: 'Block', exact: true });
+
+    // -5 is kept as typed, and the field says why the run and the deploy would refuse it.
+    const maxTokens = panel.getByRole('textbox', { name: 'Max Tokens', exact: true });
+    await maxTokens.fill('-5');
+    await maxTokens.press('Enter');
+    await expect.poll(() => wf.stored(agent, 'maxTokens')).toBe('-5');
+    await panel.locator('[data-field="maxTokens"]').getByRole('alert').filter({ hasText: 'Max Tokens must be a positive whole number (got -5)' }).waitFor();
+    await maxTokens.fill('512');
+    await maxTokens.press('Enter');
+    await expect.poll(() => panel.locator('[data-field="maxTokens"]').getByRole('alert').count()).toBe(0);
+
+    // The picker searches names, ids and descriptions, and offers the API block (an HTTP request tool).
+    await panel.getByRole('button', { name: 'Add tool', exact: true }).click();
+    const picker = panel.getByRole('dialog', { name: 'Add a tool' });
+    await picker.getByRole('textbox', { name: 'Search tools' }).fill('http');
+    await picker.getByRole('button', { name: /API$/ }).click();
+    await panel.getByRole('group', { name: 'API settings' }).getByRole('textbox', { name: 'URL', exact: true }).waitFor();
+    await expect.poll(async () => ((await wf.stored(agent, 'tools')) as Array<{ type: string }> | undefined)?.map((t) => t.type)).toEqual(['api']);
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps an API body that is not valid JSON as typed when another block is clicked, and still names it', async () => {
+    const wf = await newWorkflow('Bad body');
+    const { page, errors } = await wf.open(chromium());
+    const api = await addFromPalette(page, 'API', 'api');
+    const fn = await addFromPalette(page, 'Function', 'function');
+    await fitView(page);
+    await page.locator(`.react-flow__node[data-id="${api}"]`).click();
+    const panel = page.getByRole('region', { name: 'Block', exact: true });
+    await panel.locator('.cm-content[aria-label="Body"]').click();
+    await page.keyboard.type('"a": 1,, ');
+    await panel.getByText(/^Not valid JSON/).waitFor();
+    await page.locator(`.react-flow__node[data-id="${fn}"]`).click();
+    await panel.getByRole('heading', { name: 'Function 1' }).waitFor();
+    await expect.poll(async () => String(await wf.stored(api, 'body'))).toContain('"a": 1,, ');
+    // Back on the API block, the text is there and still marked.
+    await page.locator(`.react-flow__node[data-id="${api}"]`).click();
+    await panel.getByText(/^Not valid JSON/).waitFor();
+    expect(await panel.locator('.cm-content[aria-label="Body"]').textContent()).toContain('"a": 1,, ');
     expect(errors).toEqual([]);
   });
 });

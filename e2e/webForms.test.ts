@@ -185,7 +185,7 @@ describe('block form controls in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
-  it('types function code in CodeMirror, stored when the editor is left; a JSON field refuses JSON that does not parse', async () => {
+  it('types function code in CodeMirror, stored when the editor is left; a JSON field names JSON that does not parse and keeps it as typed', async () => {
     const { wf, page, errors, blockId: fn, panel } = await withBlock(chromium, 'Code', 'Function', 'function');
     await panel.getByText('JavaScript', { exact: true }).waitFor();
     // Named "Code", the language beside it: the label read "codeJavaScript" (the field's id run into the hint).
@@ -222,7 +222,8 @@ describe('block form controls in Chromium', () => {
     await panel.getByRole('heading', { name: 'Function 1' }).click();
     await expect.poll(async () => String(await wf.stored(fn, 'code')).split('\n').map((l) => l.trim()), POLL).toEqual(typed);
 
-    // An agent's response format is JSON: broken JSON is named and not stored, fixed JSON is.
+    // An agent's response format is JSON: broken JSON is named at the field and kept as typed (leaving the block must
+    // not lose it; the run names the field), fixed JSON replaces it.
     const agent = await addAgent(page);
     const agentPanel = await panelOf(page, agent);
     await agentPanel.getByRole('checkbox', { name: 'Advanced mode', exact: true }).check();
@@ -231,7 +232,7 @@ describe('block form controls in Chromium', () => {
     await page.keyboard.type('{"type": "object",');
     await agentPanel.getByRole('heading', { name: 'Agent 1' }).click();
     await agentPanel.getByText(/^Not valid JSON/).waitFor();
-    expect(await wf.stored(agent, 'responseFormat')).toBeFalsy();
+    await expect.poll(async () => String(await wf.stored(agent, 'responseFormat')), POLL).toMatch(/^\{"type": "object",/);
     await format.click();
     await page.keyboard.press('Control+A');
     await page.keyboard.type('{"type": "object"');

@@ -25,12 +25,29 @@ export function codeFieldName(field: SubBlockConfig, label: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/**
+ * Why a code field's text is not what its language needs, or undefined: JSON that does not parse
+ * (text holding a `<reference>` or `{{KEY}}` is only JSON once the run fills them in, so it is let be).
+ */
+export function codeFieldProblem(language: 'javascript' | 'json', text: string): string | undefined {
+  if (language !== 'json' || text.trim() === '' || /<[\w.]+>|\{\{[\w]+\}\}/.test(text)) return undefined;
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (e) {
+    return `Not valid JSON: ${e instanceof Error ? e.message : String(e)}`;
+  }
+}
+
 /** The language hint shown beside a code field's name (not part of it). */
 export const codeHint = (language: 'javascript' | 'json') => (language === 'json' ? 'JSON' : 'JavaScript');
 
 /**
  * A code field (function code, JSON, schemas) in CodeMirror; sent on leaving it. JSON that does
- * not parse is shown as an error and not sent. `<` offers the block's upstream outputs and `{{` the
+ * not parse is sent as typed too — leaving the block must not throw the user's text away (n8n
+ * keeps such text and marks the field; Sim stores whatever is typed) — and the field says it is not
+ * valid JSON whenever it shows it; the block's own checks (the run, the deploy check) name the field
+ * where the value must be JSON; the API block sends a body that is not JSON as text. `<` offers the block's upstream outputs and `{{` the
  * environment variables, as text fields do.
  */
 export function CodeField({ field, value, onChange, label: given }: { field: SubBlockConfig; value: unknown; onChange(v: unknown): void; label: string }) {
@@ -43,21 +60,11 @@ export function CodeField({ field, value, onChange, label: given }: { field: Sub
     env ? { refs: referenceOptions(env.state, env.blockId), envKeys: env.envKeys, refsAllowed: field.connectionDroppable !== false } : null;
   const language = codeLanguage(field);
   const text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value, null, 2);
-  const problem = (t: string) => {
-    if (language !== 'json' || t.trim() === '' || /<[\w.]+>|\{\{[\w]+\}\}/.test(t)) return undefined;
-    try {
-      JSON.parse(t);
-      return undefined;
-    } catch (e) {
-      return `Not valid JSON: ${e instanceof Error ? e.message : String(e)}`;
-    }
-  };
-  const { draft, dirty, change, onFocus, onBlur } = useDraft(text, (t) => {
-    if (problem(t)) return false;
+  const { draft, change, onFocus, onBlur } = useDraft(text, (t) => {
     if (t !== text) onChange(t);
     return true;
   });
-  const error = dirty ? problem(draft) : undefined;
+  const error = codeFieldProblem(language, draft);
   return (
     <div className="field field-code" onFocus={onFocus}>
       <div className="field-head">
