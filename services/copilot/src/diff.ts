@@ -15,9 +15,15 @@ export interface WorkflowDiff {
 
 type EdgeEnds = { source: string; target: string; sourceHandle?: string; targetHandle?: string };
 
-/** The graph a YAML document describes, checked by the same decide the editor runs; invalid YAML throws its WorkflowError. */
-export function graphOfYaml(yamlContent: string): GraphState {
-  const { events } = decideAndApply(initialState(), [{ type: 'importYaml', yamlContent }], { now: Date.now(), newId: randomUUID, blockDefinition: getBlock });
+/**
+ * The graph a YAML document describes, checked by the same decide the editor runs against the
+ * workflow's current blocks (`current`), as an applied edit is: what a workflow stored before a rule
+ * keeps (two starters, a nested trigger, an old name clash) passes here as it does there. Invalid
+ * YAML throws its WorkflowError.
+ */
+export function graphOfYaml(yamlContent: string, current?: GraphState): GraphState {
+  const before = current === undefined ? initialState() : { ...initialState(), blocks: current.blocks as Record<string, BlockState>, edges: current.edges as Edge[] };
+  const { events } = decideAndApply(before, [{ type: 'importYaml', yamlContent }], { now: Date.now(), newId: randomUUID, blockDefinition: getBlock });
   const imported = events[0];
   if (imported?.type !== 'yamlImported') return { blocks: {}, edges: [] };
   return { blocks: imported.blocks, edges: imported.edges };

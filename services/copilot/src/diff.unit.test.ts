@@ -54,3 +54,26 @@ describe('diff of a proposed edit', () => {
     expect(() => graphOfYaml('version: "1.0"\nblocks:\n  a:\n    type: nope\n')).toThrow(/^Invalid YAML at line 4: /);
   });
 });
+
+describe('a proposed edit of a workflow stored before the name rule', () => {
+  const CLASH = `version: "1.0"
+blocks:
+  start:
+    type: starter
+    name: Start
+  a:
+    type: agent
+    name: Agent 1
+  b:
+    type: agent
+    name: Agent 1
+`;
+  const block = (id: string, type: string, name: string) => ({ id, type, name, position: { x: 0, y: 0 }, subBlocks: {}, outputs: {}, enabled: true, data: {} });
+
+  it('is checked against the current blocks, as the applied edit is: a clash it already had is let be', () => {
+    const current = { blocks: { start: block('start', 'starter', 'Start'), a: block('a', 'agent', 'Agent 1'), b: block('b', 'agent', 'Agent 1') }, edges: [] };
+    expect(Object.keys(graphOfYaml(CLASH, current).blocks).sort()).toEqual(['a', 'b', 'start']);
+    const fresh = { blocks: { start: block('start', 'starter', 'Start'), a: block('a', 'agent', 'Agent 1') }, edges: [] };
+    expect(() => graphOfYaml(CLASH, fresh)).toThrow(/a block named "Agent 1" already exists/);
+  });
+});

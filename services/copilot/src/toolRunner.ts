@@ -59,7 +59,7 @@ async function editWorkflow(deps: { ports: Ports; store: ChatStore }, scope: Too
   try {
     if (scope.propose) {
       const current = await deps.ports.editor.getState(scope.workflowId);
-      const diff = diffGraphs(current.state, graphOfYaml(yamlContent));
+      const diff = diffGraphs(current.state, graphOfYaml(yamlContent, current.state));
       const proposalId = proposalIdOf(scope.turnId, call.id);
       await deps.store.saveProposal({ id: proposalId, chatId: scope.chatId, workflowId: scope.workflowId, turnId: scope.turnId, yamlContent, description, diff });
       return { success: true, proposalId, data: { message: 'The edit is shown to the user as a diff to accept or reject.', proposalId, diff } };
