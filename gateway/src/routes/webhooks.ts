@@ -4,7 +4,7 @@ import { AppError, type Logger } from '@weft/platform';
 import { normalizeWebhookPath, secretForms, webhookTriggers } from '@weft/catalog';
 import type { Clients } from '../clients.js';
 import { verifyWebhook, type WebhookRequest } from '../webhooks/verify.js';
-import { awaitFirstDelivery, awaitFirstStart, START_RETRY_AFTER_S, START_WAIT_MS } from '../webhooks/redelivery.js';
+import { awaitRepeat, START_RETRY_AFTER_S } from '../webhooks/redelivery.js';
 import { admitRun, type RunLimiters } from '../rateLimit.js';
 import { answerRun } from './executions.js';
 import { fieldsOf, type FieldValue } from '../fields.js';
@@ -136,25 +136,28 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
     if (deliveryId) {
       const delivery = { workflowId, deliveryId, executionId };
       const claim = await clients.triggers.claimWebhookDelivery(delivery);
-      if (claim.duplicate && !wait) {
-        // Acknowledged only once the first delivery's run has started: were its start to fail after a
-        // 200 here, the provider would never send the event again.
-        const first = await awaitFirstStart(clients, delivery, claim.executionId, arrived + START_WAIT_MS);
-        if (first.kind === 'started') {
-          res.status(200).json({ ok: true, executionId: first.executionId, duplicate: true });
-          return;
-        }
-        if (first.kind === 'pending') {
-          res.setHeader('Retry-After', String(START_RETRY_AFTER_S));
-          throw new AppError('unavailable', `The first delivery of this call (execution ${first.executionId}) has not started yet; retry later`);
-        }
-      }
       if (claim.duplicate) {
-        // Answered with the Response block: the repeat gets what the first call got, once its run ended.
-        const first = await awaitFirstDelivery(clients, delivery, claim.executionId, arrived + RESPONSE_DEADLINE_MS);
-        if (first.kind === 'ended') {
-          answerRun(res, first.execution);
-          return;
+        // Answered at its start, a repeat is acknowledged only once the first delivery's run has
+        // started (were its start to fail after a 200 here, the provider would never send the event
+        // again); answered with the Response block, it gets what the first call got once its run ended.
+        const first = await awaitRepeat(clients, delivery, claim.executionId, { answersAtStart: !wait, arrived, responseDeadline: arrived + RESPONSE_DEADLINE_MS });
+        switch (first.kind) {
+          case 'started':
+            res.status(200).json({ ok: true, executionId: first.executionId, duplicate: true });
+            return;
+          case 'ended':
+            answerRun(res, first.execution);
+            return;
+          case 'pending':
+            res.setHeader('Retry-After', String(START_RETRY_AFTER_S));
+            throw new AppError('unavailable', `The first delivery of this call (execution ${first.executionId}) has not started yet; retry later`);
+          case 'claimed':
+            // The first never started: this call holds the claim now and runs the delivery.
+            break;
+          default: {
+            const unknownOutcome: never = first;
+            throw new Error(`Unknown repeat outcome ${JSON.stringify(unknownOutcome)}`);
+          }
         }
       }
     }

@@ -6,7 +6,8 @@ import { createTestRegistry } from '../testSupport.js';
 import { createWorkspace } from '../workspaces/workspaces.js';
 import { createWorkflow } from '../entries/workflows.js';
 import { activateDeploymentVersion, deploy, getDeployment, revertToDeployed, setWebhookActive, undeploy } from './deployments.js';
-import { activeDeployment, claimDelivery, deployedWorkflowIds, releaseDelivery, resolveWebhook } from './triggers.js';
+import { sql } from 'kysely';
+import { activeDeployment, claimDelivery, deployedWorkflowIds, readDelivery, releaseDelivery, resolveWebhook, takeOverDelivery } from './triggers.js';
 
 function starter(values: Record<string, unknown>) {
   return { id: 's', type: 'starter', name: 'Start', position: { x: 0, y: 0 }, enabled: true, data: {}, outputs: {}, subBlocks: Object.fromEntries(Object.entries(values).map(([k, value]) => [k, { id: k, type: 'short-input', value }])) };
@@ -227,6 +228,35 @@ describe('deploy checks and webhook registration (real Postgres)', () => {
         Array.from({ length: 20 }, (_, i) => (i % 2 ? releaseDelivery(registry.db, wf.id, 'gh-9', `exec-${i + 1}`) : claimDelivery(registry.db, wf.id, 'gh-9', `exec-${i + 4}`))),
       );
       for (const answer of racing) if ('duplicate' in answer) expect(answer.executionId).toMatch(/^exec-\d+$/);
+    } finally {
+      await drop();
+    }
+  });
+
+  it('a claim left behind is taken over by one repeat once stale, never a fresh one', async () => {
+    const { registry, drop } = await createTestRegistry({});
+    try {
+      const ws = await createWorkspace(registry, 'u1', 'W');
+      const wf = await createWorkflow(registry, 'u1', ws.id, {});
+      expect(await readDelivery(registry.db, wf.id, 'gh-7')).toEqual({ stale: false });
+      await claimDelivery(registry.db, wf.id, 'gh-7', 'exec-1');
+      // Fresh: read as it is, and not taken (its start may be under way).
+      expect(await readDelivery(registry.db, wf.id, 'gh-7')).toEqual({ executionId: 'exec-1', stale: false });
+      expect(await takeOverDelivery(registry.db, wf.id, 'gh-7', 'exec-1', 'exec-2')).toEqual({ taken: false });
+      // The gateway crashed after claiming: the claim ages past the bound.
+      await sql`update webhook_deliveries set created_at = now() - interval '1 minute' where delivery_id = 'gh-7'`.execute(registry.db);
+      expect(await readDelivery(registry.db, wf.id, 'gh-7')).toEqual({ executionId: 'exec-1', stale: true });
+      // Two repeats found it stale at once: one takes it, the other is told no.
+      const racing = await Promise.all(Array.from({ length: 6 }, (_, i) => takeOverDelivery(registry.db, wf.id, 'gh-7', 'exec-1', `repeat-${i}`)));
+      expect(racing.filter((r) => r.taken)).toHaveLength(1);
+      const winner = `repeat-${racing.findIndex((r) => r.taken)}`;
+      // The winner's claim is fresh again: later repeats are its duplicates and cannot take it.
+      expect(await readDelivery(registry.db, wf.id, 'gh-7')).toEqual({ executionId: winner, stale: false });
+      expect(await claimDelivery(registry.db, wf.id, 'gh-7', 'exec-9')).toMatchObject({ duplicate: true, executionId: winner });
+      expect(await takeOverDelivery(registry.db, wf.id, 'gh-7', winner, 'exec-10')).toEqual({ taken: false });
+      // A stale claim that is no longer the one the repeat found is not taken.
+      await sql`update webhook_deliveries set created_at = now() - interval '1 minute' where delivery_id = 'gh-7'`.execute(registry.db);
+      expect(await takeOverDelivery(registry.db, wf.id, 'gh-7', 'exec-1', 'exec-11')).toEqual({ taken: false });
     } finally {
       await drop();
     }

@@ -36,6 +36,16 @@ function tables(db: Db) {
 export const DELIVERY_RETENTION_DAYS = 7;
 
 /**
+ * How old a claim must be before a repeat may take it over when its run has not started: far longer
+ * than any start takes, so only a claim left behind (a crash between claim and start, a give-back
+ * that failed) is taken, and the provider's retries no longer wait on it until the retention cleanup.
+ */
+export const CLAIM_STALE_MS = 30_000;
+
+/** Whether a claim's time is past CLAIM_STALE_MS, by the database's clock (the gateway's may differ). */
+const staleClaim = sql<boolean>`created_at < now() - ${CLAIM_STALE_MS} * interval '1 millisecond'`;
+
+/**
  * Refuses a deploy of a workflow that would not run as drawn: every problem of `checkDeployable`
  * (block, field, message), as a validation error whose body lists them all.
  */
@@ -190,6 +200,42 @@ export async function claimDelivery(db: Kysely<RegistryDB>, workflowId: string, 
     await t.deleteFrom('webhook_deliveries').where('created_at', '<', new Date(Date.now() - DELIVERY_RETENTION_DAYS * 86_400_000)).execute();
   }
   return { executionId: claim.execution_id, duplicate, claimedAtMs: (claim.created_at ?? new Date()).getTime() };
+}
+
+/**
+ * A delivery's claim as it stands, read without a lock or a write: what a repeat waiting for the
+ * first delivery's start polls (a claim would lock and rewrite the row each time).
+ */
+export async function readDelivery(db: Kysely<RegistryDB>, workflowId: string, deliveryId: string) {
+  if (!deliveryId) throw new AppError('validation', 'deliveryId is required');
+  const row = await tables(db)
+    .selectFrom('webhook_deliveries')
+    .select(['execution_id', staleClaim.as('stale')])
+    .where('workflow_id', '=', workflowId)
+    .where('delivery_id', '=', deliveryId.slice(0, 300))
+    .executeTakeFirst();
+  return row ? { executionId: row.execution_id, stale: row.stale } : { stale: false };
+}
+
+/**
+ * Takes over a stale claim for `executionId`: one statement that moves the claim only while it still
+ * keeps `staleExecutionId` and is still older than CLAIM_STALE_MS, so of two repeats that found it
+ * stale one takes it (its claim time now, fresh again) and the other is told no. The caller has
+ * checked that the stale claim's run did not start.
+ */
+export async function takeOverDelivery(db: Kysely<RegistryDB>, workflowId: string, deliveryId: string, staleExecutionId: string, executionId: string) {
+  if (!deliveryId) throw new AppError('validation', 'deliveryId is required');
+  if (!staleExecutionId) throw new AppError('validation', 'staleExecutionId is required');
+  if (!executionId) throw new AppError('validation', 'executionId is required');
+  const moved = await tables(db)
+    .updateTable('webhook_deliveries')
+    .set({ execution_id: executionId, created_at: sql<Date>`now()` })
+    .where('workflow_id', '=', workflowId)
+    .where('delivery_id', '=', deliveryId.slice(0, 300))
+    .where('execution_id', '=', staleExecutionId)
+    .where(staleClaim)
+    .executeTakeFirst();
+  return { taken: Number(moved.numUpdatedRows) > 0 };
 }
 
 /** Forgets a claim that kept `executionId` (its run could not start), so a retry of the delivery runs. */

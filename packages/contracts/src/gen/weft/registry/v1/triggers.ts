@@ -86,6 +86,38 @@ export interface ReleaseWebhookDeliveryResponse {
   released: boolean;
 }
 
+export interface ReadWebhookDeliveryRequest {
+  workflowId: string;
+  deliveryId: string;
+}
+
+export interface ReadWebhookDeliveryResponse {
+  /** The execution holding the delivery's claim; absent when none does (never claimed, or given back). */
+  executionId?:
+    | string
+    | undefined;
+  /**
+   * True when that claim is older than the registry's bound (30 s, longer than any start takes): a
+   * claim whose run has not started by then was left behind (a crash between claim and start, a
+   * give-back that failed) and a repeat may take it over.
+   */
+  stale: boolean;
+}
+
+export interface TakeOverWebhookDeliveryRequest {
+  workflowId: string;
+  deliveryId: string;
+  /** The claim the caller found stale: only a claim that still keeps this execution id is taken. */
+  staleExecutionId: string;
+  /** The execution id the caller will start. */
+  executionId: string;
+}
+
+export interface TakeOverWebhookDeliveryResponse {
+  /** True when the claim is now the caller's; false when it was no longer that stale claim. */
+  taken: boolean;
+}
+
 export interface ListDeployedWorkflowsRequest {
   workspaceId: string;
   /**
@@ -898,6 +930,392 @@ export const ReleaseWebhookDeliveryResponse: MessageFns<ReleaseWebhookDeliveryRe
   },
 };
 
+function createBaseReadWebhookDeliveryRequest(): ReadWebhookDeliveryRequest {
+  return { workflowId: "", deliveryId: "" };
+}
+
+export const ReadWebhookDeliveryRequest: MessageFns<ReadWebhookDeliveryRequest> = {
+  encode(message: ReadWebhookDeliveryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.workflowId !== "") {
+      writer.uint32(10).string(message.workflowId);
+    }
+    if (message.deliveryId !== "") {
+      writer.uint32(18).string(message.deliveryId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReadWebhookDeliveryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReadWebhookDeliveryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.deliveryId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReadWebhookDeliveryRequest {
+    return {
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+      deliveryId: isSet(object.deliveryId)
+        ? globalThis.String(object.deliveryId)
+        : isSet(object.delivery_id)
+        ? globalThis.String(object.delivery_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ReadWebhookDeliveryRequest): unknown {
+    const obj: any = {};
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    if (message.deliveryId !== "") {
+      obj.deliveryId = message.deliveryId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReadWebhookDeliveryRequest>, I>>(base?: I): ReadWebhookDeliveryRequest {
+    return ReadWebhookDeliveryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReadWebhookDeliveryRequest>, I>>(object: I): ReadWebhookDeliveryRequest {
+    const message = createBaseReadWebhookDeliveryRequest();
+    message.workflowId = object.workflowId ?? "";
+    message.deliveryId = object.deliveryId ?? "";
+    return message;
+  },
+};
+
+function createBaseReadWebhookDeliveryResponse(): ReadWebhookDeliveryResponse {
+  return { executionId: undefined, stale: false };
+}
+
+export const ReadWebhookDeliveryResponse: MessageFns<ReadWebhookDeliveryResponse> = {
+  encode(message: ReadWebhookDeliveryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.executionId !== undefined) {
+      writer.uint32(10).string(message.executionId);
+    }
+    if (message.stale !== false) {
+      writer.uint32(16).bool(message.stale);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReadWebhookDeliveryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReadWebhookDeliveryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.executionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.stale = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReadWebhookDeliveryResponse {
+    return {
+      executionId: isSet(object.executionId)
+        ? globalThis.String(object.executionId)
+        : isSet(object.execution_id)
+        ? globalThis.String(object.execution_id)
+        : undefined,
+      stale: isSet(object.stale) ? globalThis.Boolean(object.stale) : false,
+    };
+  },
+
+  toJSON(message: ReadWebhookDeliveryResponse): unknown {
+    const obj: any = {};
+    if (message.executionId !== undefined) {
+      obj.executionId = message.executionId;
+    }
+    if (message.stale !== false) {
+      obj.stale = message.stale;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReadWebhookDeliveryResponse>, I>>(base?: I): ReadWebhookDeliveryResponse {
+    return ReadWebhookDeliveryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReadWebhookDeliveryResponse>, I>>(object: I): ReadWebhookDeliveryResponse {
+    const message = createBaseReadWebhookDeliveryResponse();
+    message.executionId = object.executionId ?? undefined;
+    message.stale = object.stale ?? false;
+    return message;
+  },
+};
+
+function createBaseTakeOverWebhookDeliveryRequest(): TakeOverWebhookDeliveryRequest {
+  return { workflowId: "", deliveryId: "", staleExecutionId: "", executionId: "" };
+}
+
+export const TakeOverWebhookDeliveryRequest: MessageFns<TakeOverWebhookDeliveryRequest> = {
+  encode(message: TakeOverWebhookDeliveryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.workflowId !== "") {
+      writer.uint32(10).string(message.workflowId);
+    }
+    if (message.deliveryId !== "") {
+      writer.uint32(18).string(message.deliveryId);
+    }
+    if (message.staleExecutionId !== "") {
+      writer.uint32(26).string(message.staleExecutionId);
+    }
+    if (message.executionId !== "") {
+      writer.uint32(34).string(message.executionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TakeOverWebhookDeliveryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTakeOverWebhookDeliveryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.deliveryId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.staleExecutionId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.executionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TakeOverWebhookDeliveryRequest {
+    return {
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+      deliveryId: isSet(object.deliveryId)
+        ? globalThis.String(object.deliveryId)
+        : isSet(object.delivery_id)
+        ? globalThis.String(object.delivery_id)
+        : "",
+      staleExecutionId: isSet(object.staleExecutionId)
+        ? globalThis.String(object.staleExecutionId)
+        : isSet(object.stale_execution_id)
+        ? globalThis.String(object.stale_execution_id)
+        : "",
+      executionId: isSet(object.executionId)
+        ? globalThis.String(object.executionId)
+        : isSet(object.execution_id)
+        ? globalThis.String(object.execution_id)
+        : "",
+    };
+  },
+
+  toJSON(message: TakeOverWebhookDeliveryRequest): unknown {
+    const obj: any = {};
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    if (message.deliveryId !== "") {
+      obj.deliveryId = message.deliveryId;
+    }
+    if (message.staleExecutionId !== "") {
+      obj.staleExecutionId = message.staleExecutionId;
+    }
+    if (message.executionId !== "") {
+      obj.executionId = message.executionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TakeOverWebhookDeliveryRequest>, I>>(base?: I): TakeOverWebhookDeliveryRequest {
+    return TakeOverWebhookDeliveryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TakeOverWebhookDeliveryRequest>, I>>(
+    object: I,
+  ): TakeOverWebhookDeliveryRequest {
+    const message = createBaseTakeOverWebhookDeliveryRequest();
+    message.workflowId = object.workflowId ?? "";
+    message.deliveryId = object.deliveryId ?? "";
+    message.staleExecutionId = object.staleExecutionId ?? "";
+    message.executionId = object.executionId ?? "";
+    return message;
+  },
+};
+
+function createBaseTakeOverWebhookDeliveryResponse(): TakeOverWebhookDeliveryResponse {
+  return { taken: false };
+}
+
+export const TakeOverWebhookDeliveryResponse: MessageFns<TakeOverWebhookDeliveryResponse> = {
+  encode(message: TakeOverWebhookDeliveryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.taken !== false) {
+      writer.uint32(8).bool(message.taken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TakeOverWebhookDeliveryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTakeOverWebhookDeliveryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.taken = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TakeOverWebhookDeliveryResponse {
+    return { taken: isSet(object.taken) ? globalThis.Boolean(object.taken) : false };
+  },
+
+  toJSON(message: TakeOverWebhookDeliveryResponse): unknown {
+    const obj: any = {};
+    if (message.taken !== false) {
+      obj.taken = message.taken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TakeOverWebhookDeliveryResponse>, I>>(base?: I): TakeOverWebhookDeliveryResponse {
+    return TakeOverWebhookDeliveryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TakeOverWebhookDeliveryResponse>, I>>(
+    object: I,
+  ): TakeOverWebhookDeliveryResponse {
+    const message = createBaseTakeOverWebhookDeliveryResponse();
+    message.taken = object.taken ?? false;
+    return message;
+  },
+};
+
 function createBaseListDeployedWorkflowsRequest(): ListDeployedWorkflowsRequest {
   return { workspaceId: "", allWorkspaces: undefined };
 }
@@ -1263,6 +1681,31 @@ export const TriggerServiceService = {
     responseDeserialize: (value: Buffer): ReleaseWebhookDeliveryResponse =>
       ReleaseWebhookDeliveryResponse.decode(value),
   },
+  /** A delivery's claim as it stands, read without a lock (what a waiting repeat polls). */
+  readWebhookDelivery: {
+    path: "/weft.registry.v1.TriggerService/ReadWebhookDelivery" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReadWebhookDeliveryRequest): Buffer =>
+      Buffer.from(ReadWebhookDeliveryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReadWebhookDeliveryRequest => ReadWebhookDeliveryRequest.decode(value),
+    responseSerialize: (value: ReadWebhookDeliveryResponse): Buffer =>
+      Buffer.from(ReadWebhookDeliveryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReadWebhookDeliveryResponse => ReadWebhookDeliveryResponse.decode(value),
+  },
+  /** Takes over a stale claim (one statement: only while it still keeps that execution and is still stale). */
+  takeOverWebhookDelivery: {
+    path: "/weft.registry.v1.TriggerService/TakeOverWebhookDelivery" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: TakeOverWebhookDeliveryRequest): Buffer =>
+      Buffer.from(TakeOverWebhookDeliveryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): TakeOverWebhookDeliveryRequest => TakeOverWebhookDeliveryRequest.decode(value),
+    responseSerialize: (value: TakeOverWebhookDeliveryResponse): Buffer =>
+      Buffer.from(TakeOverWebhookDeliveryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): TakeOverWebhookDeliveryResponse =>
+      TakeOverWebhookDeliveryResponse.decode(value),
+  },
   /**
    * The deployed workflows of a workspace (the runner syncs their schedules when its members change),
    * or of all of them (the runner's start).
@@ -1303,6 +1746,10 @@ export interface TriggerServiceServer extends UntypedServiceImplementation {
   claimWebhookDelivery: handleUnaryCall<ClaimWebhookDeliveryRequest, ClaimWebhookDeliveryResponse>;
   /** Forgets a claim whose run could not be started, so the provider's retry of that delivery runs. */
   releaseWebhookDelivery: handleUnaryCall<ReleaseWebhookDeliveryRequest, ReleaseWebhookDeliveryResponse>;
+  /** A delivery's claim as it stands, read without a lock (what a waiting repeat polls). */
+  readWebhookDelivery: handleUnaryCall<ReadWebhookDeliveryRequest, ReadWebhookDeliveryResponse>;
+  /** Takes over a stale claim (one statement: only while it still keeps that execution and is still stale). */
+  takeOverWebhookDelivery: handleUnaryCall<TakeOverWebhookDeliveryRequest, TakeOverWebhookDeliveryResponse>;
   /**
    * The deployed workflows of a workspace (the runner syncs their schedules when its members change),
    * or of all of them (the runner's start).
@@ -1378,6 +1825,38 @@ export interface TriggerServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ReleaseWebhookDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  /** A delivery's claim as it stands, read without a lock (what a waiting repeat polls). */
+  readWebhookDelivery(
+    request: ReadWebhookDeliveryRequest,
+    callback: (error: ServiceError | null, response: ReadWebhookDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  readWebhookDelivery(
+    request: ReadWebhookDeliveryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReadWebhookDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  readWebhookDelivery(
+    request: ReadWebhookDeliveryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReadWebhookDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  /** Takes over a stale claim (one statement: only while it still keeps that execution and is still stale). */
+  takeOverWebhookDelivery(
+    request: TakeOverWebhookDeliveryRequest,
+    callback: (error: ServiceError | null, response: TakeOverWebhookDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  takeOverWebhookDelivery(
+    request: TakeOverWebhookDeliveryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: TakeOverWebhookDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  takeOverWebhookDelivery(
+    request: TakeOverWebhookDeliveryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: TakeOverWebhookDeliveryResponse) => void,
   ): ClientUnaryCall;
   /**
    * The deployed workflows of a workspace (the runner syncs their schedules when its members change),
