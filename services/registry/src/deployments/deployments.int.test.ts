@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
+import { sql, type KyselyPlugin } from 'kysely';
 import { createTestDatabase } from '@weft/testkit';
 import { migrate, platformMigrations } from '@weft/platform';
 import { graphFingerprint } from '@weft/workflow';
@@ -132,10 +132,11 @@ describe('deployed fingerprints (real Postgres)', () => {
 
   it('a deployment saved before variables were kept runs with none and shows needsRedeployment while the draft has some', async () => {
     let state: EditorState = draft(0, 'return 1');
+    let version = 3;
     const reverts: unknown[] = [];
     const { registry, drop } = await createTestRegistry({
       editor: {
-        getState: () => Promise.resolve({ version: 3, state }),
+        getState: () => Promise.resolve({ version, state }),
         executeCommands: (_id, _commands, _actor, opts) => {
           reverts.push(opts?.deployedState);
           return Promise.resolve({ version: 3 });
@@ -152,10 +153,55 @@ describe('deployed fingerprints (real Postgres)', () => {
       expect((await getDeployment(registry, 'u1', wf.id)).needsRedeployment).toBe(false);
       // The draft gains a variable with no edit event the registry saw: the status read says so anyway.
       state = { ...state, variables: { v1: { name: 'limit', type: 'number', value: 3 } } };
+      version = 4;
       expect((await getDeployment(registry, 'u1', wf.id)).needsRedeployment).toBe(true);
       // A revert restores the graph and leaves the draft's variables, which the deployment never recorded.
       await revertToDeployed(registry, 'u1', wf.id);
       expect(reverts).toEqual([{ blocks: state.blocks, edges: [], deployedAt: expect.any(Number) }]);
+    } finally {
+      await drop();
+    }
+  });
+
+  it('a deployment saved before variables were kept is judged once at its baseline, not on every status read', async () => {
+    let state: EditorState = draft(0, 'return 1');
+    let version = 3;
+    const { registry: plain, drop } = await createTestRegistry({
+      editor: { getState: () => Promise.resolve({ version, state }), executeCommands: () => Promise.resolve({ version }) },
+    });
+    // Each status read's statements, by kind and table.
+    let statements: string[] = [];
+    const counter: KyselyPlugin = {
+      transformQuery: (args) => {
+        statements.push(`${args.node.kind}${JSON.stringify(args.node).includes('"deployment_versions"') ? ' deployment_versions' : ''}`);
+        return args.node;
+      },
+      transformResult: (args) => Promise.resolve(args.result),
+    };
+    const registry = { ...plain, db: plain.db.withPlugin(counter) };
+    try {
+      const ws = await createWorkspace(plain, 'u1', 'W');
+      const wf = await createWorkflow(plain, 'u1', ws.id, {});
+      const read = async () => {
+        statements = [];
+        const status = await getDeployment(registry, 'u1', wf.id);
+        return { needs: status.needsRedeployment, statements };
+      };
+      await deploy(plain, 'u1', wf.id);
+      await sql`update deployment_versions set state = state - 'variables' where workflow_id = ${wf.id}`.execute(plain.db);
+      const first = await read();
+      expect(first.needs).toBe(false);
+      expect(first.statements.filter((q) => q.includes('deployment_versions'))).not.toHaveLength(0);
+      // Judged the same at this baseline: later reads neither look at the deployment again nor write.
+      const second = await read();
+      expect(second.needs).toBe(false);
+      expect(second.statements.filter((q) => q.includes('deployment_versions') || q.startsWith('UpdateQueryNode'))).toEqual([]);
+      expect(second.statements.length).toBeLessThan(first.statements.length);
+      expect((await read()).statements).toEqual(second.statements);
+      // An edit that adds a variable is a later draft version: still judged, and shown at once.
+      state = { ...state, variables: { v1: { name: 'limit', type: 'number', value: 3 } } };
+      version = 4;
+      expect((await read()).needs).toBe(true);
     } finally {
       await drop();
     }

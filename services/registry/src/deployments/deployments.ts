@@ -134,6 +134,25 @@ async function activeLacksVariables(db: Kysely<RegistryDB>, workflowId: string):
 }
 
 /**
+ * Deployments saved before variables were kept whose draft, judged at the deployment's baseline
+ * editor version, ran the same (no variables): by registry and workflow, `baseline:fingerprint`.
+ * A later draft version is past the baseline and judged by settleDraft as any other, so that one
+ * judgement need not be made again on every status read (a query, a fingerprint and a write each).
+ */
+const legacyJudged = new WeakMap<Registry, Map<string, string>>();
+/** How many workflows' judgements a registry keeps (the oldest forgotten first; forgotten is only judged again). */
+const LEGACY_JUDGED_MOST = 10_000;
+
+function judgedLegacy(r: Registry): Map<string, string> {
+  let judged = legacyJudged.get(r);
+  if (!judged) {
+    judged = new Map();
+    legacyJudged.set(r, judged);
+  }
+  return judged;
+}
+
+/**
  * The deployment status of a workflow. needsRedeployment is settled against the editor's draft
  * first (the editor's events reach the registry a few milliseconds after an edit has answered), so a
  * status read right after an edit already reflects it.
@@ -144,9 +163,19 @@ export async function getDeployment(r: Registry, userId: string, workflowId: str
   if (!row.is_deployed || row.deployed_fingerprint === null || row.baseline_version === null) return toStatus(row, r.cipher);
   // A deployment saved before variables were kept runs without them: its draft is judged again even
   // unedited since (a baseline one below), so a draft with variables shows needsRedeployment at once.
-  const legacy = !row.needs_redeployment && (await activeLacksVariables(r.db, workflowId));
+  // Once that draft was found the same it is not judged again at this baseline (judgedLegacy).
+  const judged = judgedLegacy(r);
+  const mark = `${row.baseline_version}:${row.deployed_fingerprint}`;
+  const legacy = !row.needs_redeployment && judged.get(workflowId) !== mark && (await activeLacksVariables(r.db, workflowId));
   await settleDraft(r, workflowId, row.baseline_version - (legacy ? 1 : 0), row.deployed_fingerprint);
-  return currentStatus(r, workflowId);
+  const status = await currentStatus(r, workflowId);
+  if (legacy && !status.needsRedeployment) {
+    judged.delete(workflowId);
+    judged.set(workflowId, mark);
+    const oldest = judged.keys().next();
+    if (judged.size > LEGACY_JUDGED_MOST && !oldest.done) judged.delete(oldest.value);
+  }
+  return status;
 }
 
 /** Undeploys; needsRedeployment keeps its value (spec 000 §4), versions are kept for a later activation. */
