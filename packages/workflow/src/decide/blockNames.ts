@@ -47,7 +47,7 @@ function refuseBlockName(graph: WorkflowGraph, name: string, self?: string): voi
 }
 
 /** `name`, or the first of `next(name)`, `next(next(name))`… that no block's name reads as. */
-function freeBlockName(graph: WorkflowGraph, name: string, next: (name: string) => string): string {
+function freeBlockName(graph: { blocks: Readonly<Record<string, Named>> }, name: string, next: (name: string) => string): string {
   const taken = new Set(Object.values(graph.blocks).map((block) => normalizeName(block.name)));
   let candidate = name;
   // Bounded: each step takes a name not seen before, and at most every block's name is taken.
@@ -67,13 +67,14 @@ function namedBefore(graphs: ReadonlyArray<{ blocks: Readonly<Record<string, Nam
  * The first block of a whole new graph (a sync, a YAML import) whose name breaks the rules, with why.
  * A block keeping the name it had in the graph it replaces (or in the copied state), the same block
  * by id, is let be: a workflow stored before the rules still saves and imports as it is; it never
- * gains a new clash or unreferenceable name.
+ * gains a new clash or unreferenceable name. `clash` marks a name that reads as another block's (a
+ * YAML import renames that block instead of refusing).
  */
 function firstBadBlockName(
   before: { blocks: Readonly<Record<string, Named>> },
   blocks: Readonly<Record<string, Named>>,
   copied?: { blocks: Readonly<Record<string, Named>> },
-): { id: string; reason: string } | undefined {
+): { id: string; reason: string; clash?: true } | undefined {
   const seen = new Map<string, [string, Named]>();
   for (const [id, block] of Object.entries(blocks)) {
     const kept = namedBefore([before, copied], id, block.name);
@@ -89,7 +90,7 @@ function firstBadBlockName(
     const firstKept = namedBefore([before, copied], first[0], first[1].name);
     if (kept && firstKept) continue;
     const [badId, bad, other] = kept ? [first[0], first[1], [id, block] as const] : [id, block, first];
-    return { id: badId, reason: `${clashReason(other[1], bad.name)} (${other[0]})` };
+    return { id: badId, reason: `${clashReason(other[1], bad.name)} (${other[0]})`, clash: true };
   }
   return undefined;
 }

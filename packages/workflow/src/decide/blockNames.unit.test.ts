@@ -4,6 +4,7 @@ import type { WorkflowEvent } from '../events.js';
 import { replay } from '../evolve/evolve.js';
 import { graphOf } from '../model/state.js';
 import { given, history } from '../testSupport.js';
+import { toYaml } from '../yaml/codec.js';
 
 const at = { x: 0, y: 0 };
 const add = (id: string, blockType: string, name?: string): CommandOf<'addBlock'> => ({
@@ -129,11 +130,21 @@ describe('whole graphs: sync (replaceState) and YAML import', () => {
     expect(given(stored).when({ type: 'replaceState', blocks: { ...graph.blocks, ...blocks({ c: 'AGENT 1' }) }, edges: [] }).error?.message).toMatch(/^Invalid command: blocks\.c\.name: /);
   });
 
-  it('a YAML document with two blocks of one name is refused at the line of the second one\'s name', () => {
-    const yamlContent = ['blocks:', '  a:', '    type: agent', '    name: Writer', '  b:', '    type: agent', '    name: writer', ''].join('\n');
-    expect(given(base).when({ type: 'importYaml', yamlContent }).error?.message).toBe(
-      'Invalid YAML at line 7: a block named "Writer" already exists (names are compared lowercased, without spaces) (a) (blocks.b.name)',
-    );
+  it('a YAML document with two blocks of one name imports with the later one given the next free number; references keep reading the first', () => {
+    const yamlContent = ['blocks:', '  a:', '    type: agent', '    name: Writer', '  b:', '    type: agent', '    name: writer', '  c:', '    type: agent', '    name: Writer 1', '  d:', '    type: function', '    name: Agent 1', ''].join('\n');
+    const { error, state } = given(base).when({ type: 'importYaml', yamlContent });
+    expect(error).toBeUndefined();
+    expect(Object.fromEntries(Object.entries(state.blocks).map(([id, b]) => [id, b.name]))).toEqual({ a: 'Writer', b: 'writer 2', c: 'Writer 1', d: 'Agent 1' });
+  });
+
+  it('the export of a workflow stored with two blocks of one name imports into a new workflow (renamed) and into itself (kept)', () => {
+    const stored: WorkflowEvent[] = [...history(add('ag', 'agent', 'Agent 1'), add('b', 'agent', 'Agent 2')), { type: 'blockRenamed', at: 950, id: 'b', name: 'Agent 1', rewrites: [] }];
+    const exported = toYaml(replay(stored));
+    const fresh = given(history()).when({ type: 'importYaml', yamlContent: exported });
+    expect(fresh.error).toBeUndefined();
+    expect([fresh.state.blocks['ag']?.name, fresh.state.blocks['b']?.name]).toEqual(['Agent 1', 'Agent 2']);
+    const again = given(stored).when({ type: 'importYaml', yamlContent: exported });
+    expect([again.state.blocks['ag']?.name, again.state.blocks['b']?.name]).toEqual(['Agent 1', 'Agent 1']);
   });
 
   it('a YAML block named "!!!" is refused', () => {

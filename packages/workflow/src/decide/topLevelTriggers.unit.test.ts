@@ -91,12 +91,24 @@ describe('triggers stay at the top level (never inside a loop or parallel)', () 
     expect(copy.error).toBeUndefined();
   });
 
-  it('importYaml nesting a trigger is refused with its line and field, like any other bad block; the export of a legacy workflow imports again', () => {
-    const yamlContent = 'blocks:\n  start:\n    type: starter\n    name: Start\n  lp:\n    type: loop\n    name: Loop 1\n  hook:\n    type: webhook\n    name: Hook\n    parentId: lp\n';
-    const { error, events } = given(started()).when({ type: 'importYaml', yamlContent });
-    expect(events).toEqual([]);
-    expect(error).toMatchObject({ code: 'validation', message: `Invalid YAML at line 11: ${reason('Hook', 'hook', 'webhook')} (blocks.hook.parentId)` });
-    const again = given(legacy()).when({ type: 'importYaml', yamlContent: toYaml(replay(legacy())) });
+  it('importYaml lifts a trigger it nests to the top level where it stood on the canvas; a workflow that already held it so keeps it', () => {
+    const yamlContent = [
+      'blocks:', '  start:', '    type: starter', '    name: Start',
+      '  lp:', '    type: loop', '    name: Loop 1', '    position: { x: 400, y: 100 }',
+      '  hook:', '    type: webhook', '    name: Hook', '    parentId: lp', '    position: { x: 20, y: 40 }', '',
+    ].join('\n');
+    const { error, state } = given(started()).when({ type: 'importYaml', yamlContent });
+    expect(error).toBeUndefined();
+    expect(state.blocks['hook']?.data.parentId).toBeUndefined();
+    expect(state.blocks['hook']?.data.extent).toBeUndefined();
+    expect(state.blocks['hook']?.position).toEqual({ x: 420, y: 140 });
+    // The export of a workflow stored before the rule imports into a new workflow (lifted) and into itself (kept).
+    const exported = toYaml(replay(legacy()));
+    const fresh = given(started()).when({ type: 'importYaml', yamlContent: exported });
+    expect(fresh.error).toBeUndefined();
+    expect(fresh.state.blocks['sch']?.data.parentId).toBeUndefined();
+    expect(fresh.state.blocks['sch']?.position).toEqual({ x: 420, y: 40 });
+    const again = given(legacy()).when({ type: 'importYaml', yamlContent: exported });
     expect(again.error).toBeUndefined();
     expect(again.state.blocks['sch']?.data.parentId).toBe('lp');
   });

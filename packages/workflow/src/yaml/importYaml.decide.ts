@@ -1,7 +1,7 @@
 import type { CommandOf } from '../commands.js';
 import type { DecideContext } from '../context.js';
-import { createBlock } from '../decide/addBlock.decide.js';
-import { firstBadBlockName } from '../decide/blockNames.js';
+import { createBlock, duplicateName } from '../decide/addBlock.decide.js';
+import { firstBadBlockName, freeBlockName } from '../decide/blockNames.js';
 import { describeStarters, extraStarters } from '../decide/oneStarter.js';
 import { firstNestedTrigger } from '../decide/topLevelTriggers.js';
 import { WorkflowError } from '../errors.js';
@@ -11,7 +11,7 @@ import type { BlockData, BlockState, Edge, WorkflowGraph, WorkflowState } from '
 import { graphOf } from '../model/state.js';
 import { parseYaml } from './codec.js';
 import type { ParsedYaml } from './codec.js';
-import type { YamlBlock } from './schema.js';
+import type { YamlBlock, YamlWorkflow } from './schema.js';
 
 /** Why `applyAutoLayout` is refused where the decide context has no layout (e.g. in the browser). */
 const AUTO_LAYOUT_UNAVAILABLE = 'Automatic layout is not available here: import without applyAutoLayout';
@@ -86,6 +86,49 @@ function graphFromYaml(parsed: ParsedYaml, ctx: DecideContext, applyAutoLayout: 
   return graphWith(blocks, edges);
 }
 
+type YamlBlocks = YamlWorkflow['blocks'];
+
+/** A block's position on the canvas: its own, plus its containers' (a nested block's is relative to its parent). */
+function absolutePosition(blocks: YamlBlocks, id: string): { x: number; y: number } | undefined {
+  let spec = blocks[id];
+  const own = spec?.position;
+  if (own === undefined) return undefined;
+  let { x, y } = own;
+  // Bounded: a parent chain longer than the document has blocks is a cycle.
+  for (let depth = 0; spec?.parentId !== undefined && depth < Object.keys(blocks).length; depth++) {
+    spec = blocks[spec.parentId];
+    x += spec?.position?.x ?? 0;
+    y += spec?.position?.y ?? 0;
+  }
+  return { x, y };
+}
+
+/**
+ * The document's blocks with every trigger it nests in a loop or parallel (that the workflow did not
+ * already hold so) lifted to the top level where it stood on the canvas, and every name that reads as
+ * another block's in a reference given the next free number, as a new or duplicated block is
+ * ('Agent 1' → 'Agent 2'): a workflow stored before these rules (two blocks named alike, a nested
+ * trigger) exports YAML that must still import, into itself or a new workflow. The block that keeps
+ * the name is the first in the document (or the one that had it), so `<agent1.…>` still reads it.
+ */
+function normalisedBlocks(state: WorkflowState, parsed: YamlBlocks, ctx: DecideContext): YamlBlocks {
+  const blocks: Record<string, YamlBlock> = { ...parsed };
+  for (let nested = firstNestedTrigger(state, blocks, ctx); nested !== undefined; nested = firstNestedTrigger(state, blocks, ctx)) {
+    const spec = blocks[nested.id];
+    if (spec === undefined) break;
+    const position = absolutePosition(blocks, nested.id);
+    const { parentId: _parent, ...lifted } = spec;
+    blocks[nested.id] = { ...lifted, ...(position === undefined ? {} : { position }) };
+  }
+  // Bounded: each rename ends one clash, and a document has fewer clashes than blocks.
+  for (let i = 0, bad = firstBadBlockName(state, blocks); bad?.clash === true && i < Object.keys(blocks).length; i++, bad = firstBadBlockName(state, blocks)) {
+    const spec = blocks[bad.id];
+    if (spec === undefined) break;
+    blocks[bad.id] = { ...spec, name: freeBlockName({ blocks }, spec.name, duplicateName) };
+  }
+  return blocks;
+}
+
 /** Replace the graph with a YAML document as one undoable event; invalid YAML changes nothing. */
 function decideImportYaml(state: WorkflowState, command: CommandOf<'importYaml'>, ctx: DecideContext): WorkflowEvent[] {
   const parsed = parseYaml(command.yamlContent);
@@ -95,16 +138,12 @@ function decideImportYaml(state: WorkflowState, command: CommandOf<'importYaml'>
     const second = starters[1]?.id ?? '';
     throw new WorkflowError('validation', `Invalid YAML at line ${parsed.lineOf(['blocks', second, 'type'])}: ${describeStarters(starters)} (blocks.${second}.type)`);
   }
-  // Refused like any other bad block of the document (line and field named), never lifted out silently.
-  const nested = firstNestedTrigger(state, parsed.workflow.blocks, ctx);
-  if (nested !== undefined) {
-    throw new WorkflowError('validation', `Invalid YAML at line ${parsed.lineOf(['blocks', nested.id, 'parentId'])}: ${nested.reason} (blocks.${nested.id}.parentId)`);
-  }
-  const badName = firstBadBlockName(state, parsed.workflow.blocks);
+  const blocks = normalisedBlocks(state, parsed.workflow.blocks, ctx);
+  const badName = firstBadBlockName(state, blocks);
   if (badName !== undefined) {
     throw new WorkflowError('validation', `Invalid YAML at line ${parsed.lineOf(['blocks', badName.id, 'name'])}: ${badName.reason} (blocks.${badName.id}.name)`);
   }
-  const graph = graphFromYaml(parsed, ctx, command.applyAutoLayout ?? false);
+  const graph = graphFromYaml({ ...parsed, workflow: { ...parsed.workflow, blocks } }, ctx, command.applyAutoLayout ?? false);
   const previous = graphOf(state);
   return [
     {
