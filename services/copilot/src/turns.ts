@@ -92,7 +92,12 @@ export function createTurns(deps: { client: Client; queues: TurnQueues; store: C
       return { turnId };
     },
 
-    /** Puts the workflow back as it was before the checkpoint's edit (one undoable event). */
+    /**
+     * Puts the workflow back as it was before the checkpoint's edit (one undoable event). The editor
+     * takes back what that state kept from before the rules (a name clash, a nested trigger) while it
+     * is in the workflow's undo history (the last 20 steps); past that, a revert that would put one
+     * back is refused naming the block.
+     */
     async revert(checkpointId: string, actorId: string): Promise<{ version: number }> {
       const cp = await deps.store.checkpoint(checkpointId);
       return deps.ports.editor.execute(cp.workflowId, actorId, [{ type: 'replaceState', blocks: cp.state.blocks, edges: cp.state.edges }]);

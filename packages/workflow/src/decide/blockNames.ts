@@ -65,7 +65,7 @@ function namedBefore(graphs: ReadonlyArray<{ blocks: Readonly<Record<string, Nam
 
 /**
  * The first block of a whole new graph (a sync, a YAML import) whose name breaks the rules, with why.
- * A block keeping the name it had in the graph it replaces (or in the copied state), the same block
+ * A block keeping the name it had in the graph it replaces (or in a copied or earlier state), the same block
  * by id, is let be: a workflow stored before the rules still saves and imports as it is; it never
  * gains a new clash or unreferenceable name. `clash` marks a name that reads as another block's (a
  * YAML import renames that block instead of refusing).
@@ -73,11 +73,11 @@ function namedBefore(graphs: ReadonlyArray<{ blocks: Readonly<Record<string, Nam
 function firstBadBlockName(
   before: { blocks: Readonly<Record<string, Named>> },
   blocks: Readonly<Record<string, Named>>,
-  copied?: { blocks: Readonly<Record<string, Named>> },
+  copied: ReadonlyArray<{ blocks: Readonly<Record<string, Named>> }> = [],
 ): { id: string; reason: string; clash?: true } | undefined {
   const seen = new Map<string, [string, Named]>();
   for (const [id, block] of Object.entries(blocks)) {
-    const kept = namedBefore([before, copied], id, block.name);
+    const kept = namedBefore([before, ...copied], id, block.name);
     const problem = kept ? undefined : blockNameProblem(block.name);
     if (problem !== undefined) return { id, reason: problem };
     const normalized = normalizeName(block.name);
@@ -87,7 +87,7 @@ function firstBadBlockName(
       continue;
     }
     // Both kept as stored: a clash from before the rule. Otherwise the new one is named (the later if both are).
-    const firstKept = namedBefore([before, copied], first[0], first[1].name);
+    const firstKept = namedBefore([before, ...copied], first[0], first[1].name);
     if (kept && firstKept) continue;
     const [badId, bad, other] = kept ? [first[0], first[1], [id, block] as const] : [id, block, first];
     return { id: badId, reason: `${clashReason(other[1], bad.name)} (${other[0]})`, clash: true };

@@ -137,6 +137,18 @@ describe('whole graphs: sync (replaceState) and YAML import', () => {
     expect(Object.fromEntries(Object.entries(state.blocks).map(([id, b]) => [id, b.name]))).toEqual({ a: 'Writer', b: 'writer 2', c: 'Writer 1', d: 'Agent 1' });
   });
 
+  it('a save putting back an earlier state of the workflow (the copilot\'s revert of a checkpoint) keeps its old clash', () => {
+    const stored: WorkflowEvent[] = [...history(add('ag', 'agent', 'Agent 1'), add('b', 'agent', 'Agent 2')), { type: 'blockRenamed', at: 950, id: 'b', name: 'Agent 1', rewrites: [] }];
+    const checkpoint = graphOf(replay(stored));
+    const edited = [...stored, ...given(stored).when({ type: 'renameBlock', id: 'b', name: 'Critic' }).events];
+    const reverted = given(edited).when({ type: 'replaceState', blocks: checkpoint.blocks, edges: checkpoint.edges });
+    expect(reverted.error).toBeUndefined();
+    expect(reverted.state.blocks['b']?.name).toBe('Agent 1');
+    // A state the workflow never held is still refused.
+    const other = given(history(add('ag', 'agent', 'Agent 1'), add('b', 'agent', 'Agent 2'))).when({ type: 'replaceState', blocks: checkpoint.blocks, edges: [] });
+    expect(other.error?.message).toMatch(/^Invalid command: blocks\.b\.name: a block named "Agent 1" already exists/);
+  });
+
   it('the export of a workflow stored with two blocks of one name imports into a new workflow (renamed) and into itself (kept)', () => {
     const stored: WorkflowEvent[] = [...history(add('ag', 'agent', 'Agent 1'), add('b', 'agent', 'Agent 2')), { type: 'blockRenamed', at: 950, id: 'b', name: 'Agent 1', rewrites: [] }];
     const exported = toYaml(replay(stored));

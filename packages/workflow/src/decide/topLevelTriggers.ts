@@ -39,18 +39,18 @@ function nestedBefore(graph: { blocks: WorkflowGraph['blocks'] } | undefined, id
 
 /**
  * The first trigger a whole new graph (a sync, a YAML import) nests in a container, if any. A trigger
- * nested in the graph it replaces (or in the copied state), the same block by id, stored before the
+ * nested in the graph it replaces (or in a copied or earlier state), the same block by id, stored before the
  * rule, is kept as it is: such a workflow still saves, and its YAML still imports; it never gains one.
  */
 function firstNestedTrigger(
   before: WorkflowGraph,
   blocks: Readonly<Record<string, Placed>>,
   ctx: DecideContext,
-  copied?: { blocks: WorkflowGraph['blocks'] },
+  copied: ReadonlyArray<{ blocks: WorkflowGraph['blocks'] }> = [],
 ): { id: string; reason: string } | undefined {
   for (const [id, block] of Object.entries(blocks)) {
     if (block.parentId === undefined || !isTrigger(block.type, ctx)) continue;
-    if (nestedBefore(before, id, block.type) || nestedBefore(copied, id, block.type)) continue;
+    if (nestedBefore(before, id, block.type) || copied.some((graph) => nestedBefore(graph, id, block.type))) continue;
     return { id, reason: nestedTriggerReason(id, block) };
   }
   return undefined;

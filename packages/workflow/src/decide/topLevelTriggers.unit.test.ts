@@ -91,6 +91,14 @@ describe('triggers stay at the top level (never inside a loop or parallel)', () 
     expect(copy.error).toBeUndefined();
   });
 
+  it('a save putting back an earlier state that nested a trigger before the rule (a checkpoint\'s revert) is taken', () => {
+    const checkpoint = replay(legacy());
+    const edited = [...legacy(), ...given(legacy()).when({ type: 'setParent', id: 'sch', parentId: null }).events];
+    const reverted = given(edited).when({ type: 'replaceState', blocks: checkpoint.blocks, edges: checkpoint.edges });
+    expect(reverted.error).toBeUndefined();
+    expect(reverted.state.blocks['sch']?.data.parentId).toBe('lp');
+  });
+
   it('importYaml lifts a trigger it nests to the top level where it stood on the canvas; a workflow that already held it so keeps it', () => {
     const yamlContent = [
       'blocks:', '  start:', '    type: starter', '    name: Start',
