@@ -210,8 +210,37 @@ describe('revertToDeployed (§4 Revert to deployed)', () => {
     const laterState = given(later).state;
     const changed = [...later, ...given(later).when({ type: 'updateVariable', id: 'v1', name: 'x', value: 'edited' }).events];
     expect(given(changed).when({ type: 'undo' }).state.variables['v1']?.value).toBe('edited');
+    // Going back over it by the history list with nothing changed since: the draft's.
+    expect(given(later).when({ type: 'revertToHistory', index: laterState.history.past.length - 2 }).state.variables).toEqual(draftVariables);
+    // A variable edited since the revert is the user's: crossing the revert keeps it.
     const jumped = given(changed).when({ type: 'revertToHistory', index: laterState.history.past.length - 2 });
-    expect(jumped.state.variables).toEqual(draftVariables);
+    expect(jumped.state.variables['v1']?.value).toBe('edited');
+  });
+
+  it('an undo of the revert keeps the variables added, edited or removed after it; only those the revert left as they were go back', () => {
+    const drafted = history(
+      { type: 'addVariable', id: 'v1', name: 'x', variableType: 'plain', value: 'draft' },
+      { type: 'addVariable', id: 'v2', name: 'y', variableType: 'plain', value: 'draft-y' },
+      { type: 'addVariable', id: 'v3', name: 'z', variableType: 'plain', value: 'draft-z' },
+    );
+    const deployed: DeployedState = {
+      ...deployedWith('manual'),
+      variables: { v1: { id: 'v1', name: 'x', type: 'plain', value: 'deployed' }, v2: { id: 'v2', name: 'y', type: 'plain', value: 'deployed-y' } },
+    };
+    let events = [...drafted, ...given(drafted).when({ type: 'revertToDeployed' }, { deployedState: deployed }).events];
+    const then = (command: Parameters<ReturnType<typeof given>['when']>[0]) => {
+      const r = given(events).when(command);
+      expect(r.error).toBeUndefined();
+      events = [...events, ...r.events];
+      return r.state;
+    };
+    // After the revert: a key typed in, y edited, x left as deployed.
+    then({ type: 'addVariable', id: 'k', name: 'apiKey', variableType: 'plain', value: 'secret-typed' });
+    then({ type: 'updateVariable', id: 'v2', name: 'y', value: 'typed-y' });
+    const undone = then({ type: 'undo' });
+    expect(Object.fromEntries(Object.values(undone.variables).map((v) => [v.name, v.value]))).toEqual({ x: 'draft', y: 'typed-y', z: 'draft-z', apiKey: 'secret-typed' });
+    const redone = then({ type: 'redo' });
+    expect(Object.fromEntries(Object.values(redone.variables).map((v) => [v.name, v.value]))).toEqual({ x: 'deployed', y: 'typed-y', apiKey: 'secret-typed' });
   });
 
   it('a revert stored with a variablesReplaced after it (before the revert carried them) folds as it did', () => {

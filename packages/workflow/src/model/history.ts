@@ -73,16 +73,51 @@ function revertHistory(history: History, index: number): History | undefined {
 
 /**
  * The variables after moving from the present to entry `index` (as `revertHistory` counts): each
- * step undone that had replaced variables puts back the ones before it, each step redone the ones
- * after it, in the order they are crossed; with no such step crossed, `variables` as they are.
+ * step undone that had replaced variables (a revert to deployed) puts back the ones before it, each
+ * step redone the ones after it, in the order they are crossed. Variables are not in the history
+ * otherwise, so only a variable still as the step left it is swapped: one added, edited or removed
+ * since is the user's and stays as it is (an undo must never throw away what was typed after).
  */
 function variablesAcross(history: History, index: number, variables: Record<string, Variable>): Record<string, Variable> {
   const all = [...history.past, history.present, ...history.future];
   const from = history.past.length;
   let result = variables;
-  for (let i = from; i > index; i--) result = all[i]?.variableSwap?.before ?? result;
-  for (let i = from + 1; i <= index && i < all.length; i++) result = all[i]?.variableSwap?.after ?? result;
+  for (let i = from; i > index; i--) {
+    const swap = all[i]?.variableSwap;
+    if (swap) result = swapped(result, swap.after, swap.before);
+  }
+  for (let i = from + 1; i <= index && i < all.length; i++) {
+    const swap = all[i]?.variableSwap;
+    if (swap) result = swapped(result, swap.before, swap.after);
+  }
   return result;
+}
+
+/** `variables` with each one still as `was` has it set as `becomes` has it (absent: removed); the rest kept. */
+function swapped(variables: Record<string, Variable>, was: Record<string, Variable>, becomes: Record<string, Variable>): Record<string, Variable> {
+  const result = { ...variables };
+  for (const id of new Set([...Object.keys(was), ...Object.keys(becomes)])) {
+    if (!sameJson(variables[id], was[id])) continue;
+    const next = becomes[id];
+    if (next === undefined) {
+      delete result[id];
+      continue;
+    }
+    // A variable the user has made since under the same name keeps it: the step's one stays out.
+    const taken = Object.values(result).some((v) => v.id !== id && v.name === next.name);
+    if (!taken) result[id] = next;
+  }
+  return result;
+}
+
+/** Whether two JSON values are alike (object keys in any order). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  return ka.length === kb.length && ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
 type HistoryItem = { index: number; action: string; timestamp: number };
