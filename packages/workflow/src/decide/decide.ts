@@ -55,13 +55,13 @@ function decideDeployment(command: DeploymentCommand, ctx: DecideContext): Workf
  * (`ctx.copiedState`) keeps the source's starters as they are, even two stored before the rule.
  */
 function decideReplaceState(state: WorkflowState, command: CommandOf<'replaceState'>, ctx: DecideContext): WorkflowEvent[] {
-  const starters = extraStarters(state, command.blocks, ctx.copiedState);
-  if (starters !== undefined) throw new WorkflowError('validation', `Invalid command: blocks: ${describeStarters(starters)}`);
   // What the workflow itself held before — its undo history's states — counts as stored, as the
   // copied state does: a save putting back an earlier state (the copilot's revert of a checkpoint, a
-  // sync of an undone edit) keeps a nested trigger or a name clash stored before the rules.
+  // sync of an undone edit) keeps two starters, a nested trigger or a name clash stored before the rules.
   const { past, present, future } = state.history;
   const held = [...(ctx.copiedState === undefined ? [] : [ctx.copiedState]), ...[...past, present, ...future].map((entry) => entry.state)];
+  const starters = extraStarters(state, command.blocks, held);
+  if (starters !== undefined) throw new WorkflowError('validation', `Invalid command: blocks: ${describeStarters(starters)}`);
   const placed = Object.fromEntries(Object.entries(command.blocks).map(([id, b]) => [id, { type: b.type, name: b.name, parentId: b.data.parentId }]));
   const nested = firstNestedTrigger(state, placed, ctx, held);
   if (nested !== undefined) throw new WorkflowError('validation', `Invalid command: blocks.${nested.id}.data.parentId: ${nested.reason}`);

@@ -37,10 +37,11 @@ function refuseAnotherStarter(graph: WorkflowGraph, type: string): void {
  * (`copied`, a duplicate, issue 14) may carry that state's own starters, the same blocks by id,
  * as they are: what the user sees is what the copy gets.
  */
-function extraStarters(before: WorkflowGraph, blocks: Readonly<Record<string, Named>>, copied?: { blocks: Readonly<Record<string, Named>> }): Starter[] | undefined {
+function extraStarters(before: WorkflowGraph, blocks: Readonly<Record<string, Named>>, stored: ReadonlyArray<{ blocks: Readonly<Record<string, Named>> }> = []): Starter[] | undefined {
   const after = startersOf(blocks);
   if (after.length <= Math.max(1, startersOf(before.blocks).length)) return undefined;
-  if (copied !== undefined && after.every((s) => copied.blocks[s.id]?.type === STARTER_TYPE)) return undefined;
+  // A state stored before the rule (a copy's source, one the workflow's own history holds) had them all.
+  if (stored.some((state) => after.every((s) => state.blocks[s.id]?.type === STARTER_TYPE))) return undefined;
   return after;
 }
 

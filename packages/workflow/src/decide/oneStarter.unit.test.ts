@@ -103,6 +103,18 @@ describe('one starter block per workflow (issue 13)', () => {
       expect(starters(undone.state.blocks)).toEqual(['start', 'start2']);
     });
 
+    it('a whole-state save putting back a state its history holds (the copilot reverting a checkpoint) keeps both starters again', () => {
+      const stored = given(legacy());
+      const removed = given(legacy()).when({ type: 'removeBlock', id: 'start2' });
+      const reverted = given([...legacy(), ...removed.events]).when({ type: 'replaceState', blocks: stored.state.blocks, edges: [] });
+      expect(reverted.error).toBeUndefined();
+      expect(starters(reverted.state.blocks)).toEqual(['start', 'start2']);
+      // A state the workflow never held is still refused.
+      const other = { ...starterBlock(), id: 'other', name: 'Start 9' };
+      const { start2: _start2, ...withoutSecond } = stored.state.blocks;
+      expect(given([...legacy(), ...removed.events]).when({ type: 'replaceState', blocks: { ...withoutSecond, other }, edges: [] }).error?.message).toMatch(/found 2/);
+    });
+
     it('never gains a third: addBlock, duplicateBlock and a save with three are refused', () => {
       const stored = given(legacy());
       expect(stored.when({ type: 'addBlock', blockType: 'starter', position: { x: 0, y: 0 } }).error?.message).toBe(ALREADY);
