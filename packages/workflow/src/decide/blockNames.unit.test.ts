@@ -159,8 +159,19 @@ describe('whole graphs: sync (replaceState) and YAML import', () => {
     expect([again.state.blocks['ag']?.name, again.state.blocks['b']?.name]).toEqual(['Agent 1', 'Agent 1']);
   });
 
-  it('a YAML block named "!!!" is refused', () => {
-    const yamlContent = ['blocks:', '  a:', '    type: agent', "    name: '!!!'", ''].join('\n');
-    expect(given(base).when({ type: 'importYaml', yamlContent }).error?.message).toBe('Invalid YAML at line 4: a block name needs a letter or digit ("!!!" cannot be referenced) (blocks.a.name)');
+  it('a YAML block whose name no reference can read imports under a readable one: "." "<" ">" dropped, else its type\'s name', () => {
+    const yamlContent = ['blocks:', '  a:', '    type: agent', "    name: '!!!'", '  b:', '    type: agent', '    name: GPT-4.1 <Writer>', '  c:', '    type: function', '    name: Variable', '  d:', '    type: api', '    name: Api 1', ''].join('\n');
+    const { error, state } = given(base).when({ type: 'importYaml', yamlContent });
+    expect(error).toBeUndefined();
+    expect(Object.fromEntries(Object.entries(state.blocks).map(([id, b]) => [id, b.name]))).toEqual({ a: 'Agent 1', b: 'GPT-4 1 Writer', c: 'Function 1', d: 'Api 1' });
+  });
+
+  it('the export of a workflow with a name stored before the rule ("GPT-4.1 Writer") imports into a new workflow (made readable) and into itself (kept)', () => {
+    const stored: WorkflowEvent[] = [...history(add('ag', 'agent', 'Agent 1')), { type: 'blockRenamed', at: 950, id: 'ag', name: 'GPT-4.1 Writer', rewrites: [] }];
+    const exported = toYaml(replay(stored));
+    const fresh = given(history()).when({ type: 'importYaml', yamlContent: exported });
+    expect(fresh.error).toBeUndefined();
+    expect(fresh.state.blocks['ag']?.name).toBe('GPT-4 1 Writer');
+    expect(given(stored).when({ type: 'importYaml', yamlContent: exported }).state.blocks['ag']?.name).toBe('GPT-4.1 Writer');
   });
 });

@@ -1,7 +1,7 @@
 import type { CommandOf } from '../commands.js';
 import type { DecideContext } from '../context.js';
 import { createBlock, duplicateName } from '../decide/addBlock.decide.js';
-import { firstBadBlockName, freeBlockName } from '../decide/blockNames.js';
+import { blockNameProblem, firstBadBlockName, freeBlockName } from '../decide/blockNames.js';
 import { describeStarters, extraStarters } from '../decide/oneStarter.js';
 import { firstNestedTrigger } from '../decide/topLevelTriggers.js';
 import { WorkflowError } from '../errors.js';
@@ -120,13 +120,25 @@ function normalisedBlocks(state: WorkflowState, parsed: YamlBlocks, ctx: DecideC
     const { parentId: _parent, ...lifted } = spec;
     blocks[nested.id] = { ...lifted, ...(position === undefined ? {} : { position }) };
   }
-  // Bounded: each rename ends one clash, and a document has fewer clashes than blocks.
-  for (let i = 0, bad = firstBadBlockName(state, blocks); bad?.clash === true && i < Object.keys(blocks).length; i++, bad = firstBadBlockName(state, blocks)) {
+  // A clash numbers the later block; a name no reference can read (stored before the rules, e.g.
+  // 'GPT-4.1 Writer') loses its '.', '<' and '>', or takes its block type's name when nothing is
+  // left to read — no reference could name it, so none breaks. Bounded: each step mends one block's
+  // name for good (a mended name is readable; a numbered one clashes with nothing).
+  for (let i = 0, bad = firstBadBlockName(state, blocks); bad !== undefined && i < 2 * Object.keys(blocks).length; i++, bad = firstBadBlockName(state, blocks)) {
     const spec = blocks[bad.id];
     if (spec === undefined) break;
-    blocks[bad.id] = { ...spec, name: freeBlockName({ blocks }, spec.name, duplicateName) };
+    const name = bad.clash === true ? freeBlockName({ blocks }, spec.name, duplicateName) : readableName(spec.name, spec.type);
+    blocks[bad.id] = { ...spec, name };
   }
   return blocks;
+}
+
+/** `name` without what ends a reference ('.', '<', '>'), else the block type's words ('Function 1'). */
+function readableName(name: string, type: string): string {
+  const cleaned = name.replace(/[.<>]/g, ' ').replace(/\s+/g, ' ').trim();
+  if (blockNameProblem(cleaned) === undefined) return cleaned;
+  const words = type.split(/[_\s-]+/).filter(Boolean).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
+  return `${words || 'Block'} 1`;
 }
 
 /** Replace the graph with a YAML document as one undoable event; invalid YAML changes nothing. */
