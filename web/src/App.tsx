@@ -56,7 +56,7 @@ function Shell({ settingsTab }: { settingsTab: string | null }) {
   }, [settings.data]);
   useEffect(() => {
     if (!session.data) return;
-    saveLayoutChoicesWith((layout) => void api.saveSettings({ layout }).catch(() => undefined));
+    saveLayoutChoicesWith((layout) => api.saveSettings({ layout }));
     return () => saveLayoutChoicesWith(undefined);
   }, [session.data]);
 

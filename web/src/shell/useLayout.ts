@@ -64,15 +64,49 @@ export function useLayout(screen: LayoutScreen = 'editor'): Layout {
 /** A change of the user's layout choices as their settings take it (PATCH /api/settings `layout`): null forgets one. */
 export type LayoutChoicesChange = { [K in keyof LayoutChoices]?: LayoutChoices[K] | null };
 
-let saver: ((change: LayoutChoicesChange) => void) | undefined;
+let saver: ((change: LayoutChoicesChange) => Promise<unknown> | void) | undefined;
+/** Choices made in this browser that the user's settings have not confirmed yet (kept across a reload). */
+const UNSYNCED_STORAGE_KEY = `${LAYOUT_STORAGE_KEY}.unsynced`;
+
+function readUnsynced(): Set<string> {
+  try {
+    const parsed: unknown = JSON.parse(window.localStorage.getItem(UNSYNCED_STORAGE_KEY) ?? '[]');
+    return new Set(Array.isArray(parsed) ? parsed.filter((k): k is string => typeof k === 'string') : []);
+  } catch {
+    return new Set();
+  }
+}
+
+function writeUnsynced(keys: Set<string>): void {
+  try {
+    if (keys.size === 0) window.localStorage.removeItem(UNSYNCED_STORAGE_KEY);
+    else window.localStorage.setItem(UNSYNCED_STORAGE_KEY, JSON.stringify([...keys]));
+  } catch {
+    // Storage refused (private mode): the choice is kept for this page only.
+  }
+}
 let unsaved: LayoutChoicesChange = {};
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 /** How long after the last choice the choices are sent to the user's settings (a resize by keys is many choices). */
 const SAVE_DELAY_MS = 500;
 
 /** Where the user's choices are sent so they follow the user to other browsers (the signed-in app sets it); none: kept per browser only. */
-export function saveLayoutChoicesWith(save: ((change: LayoutChoicesChange) => void) | undefined): void {
+export function saveLayoutChoicesWith(save: ((change: LayoutChoicesChange) => Promise<unknown> | void) | undefined): void {
   saver = save;
+}
+
+/** Sends the pending choices now; once the settings have them, they are no longer this browser's own. */
+function send(): void {
+  const change = unsaved;
+  unsaved = {};
+  const sent = Object.keys(change);
+  if (sent.length === 0 || !saver) return;
+  void Promise.resolve(saver(change)).then(() => {
+    const left = readUnsynced();
+    // A key chosen again meanwhile stays this browser's until that choice is sent too.
+    for (const key of sent) if (!(key in unsaved)) left.delete(key);
+    writeUnsynced(left);
+  }, () => undefined);
 }
 
 function keep() {
@@ -89,18 +123,24 @@ export function chooseLayout(change: LayoutChoices): void {
   choices = { ...choices, ...change };
   keep();
   if (!saver) return;
+  writeUnsynced(new Set([...readUnsynced(), ...Object.keys(change)]));
   for (const [key, value] of Object.entries(change)) unsaved = { ...unsaved, [key]: key === 'panelWidth' && typeof value === 'number' ? Math.round(value) : (value ?? null) };
   clearTimeout(saveTimer);
-  saveTimer = setTimeout(() => {
-    const change = unsaved;
-    unsaved = {};
-    saver?.(change);
-  }, SAVE_DELAY_MS);
+  saveTimer = setTimeout(send, SAVE_DELAY_MS);
 }
 
 /** Takes the choices the user's settings hold (made in any browser) over this browser's, and keeps them here too. */
 export function adoptLayoutChoices(saved: LayoutChoices): void {
-  const next = { ...choices, ...parseChoices(JSON.stringify(saved)) };
+  // A choice made here that the settings have not confirmed (a reload within the send delay, a failed
+  // send) is newer than theirs: it stays, and is sent now.
+  const mine = readUnsynced();
+  const theirs = Object.fromEntries(Object.entries(parseChoices(JSON.stringify(saved))).filter(([key]) => !mine.has(key)));
+  if (mine.size > 0 && saver) {
+    for (const key of mine) if (key in choices) unsaved = { ...unsaved, [key]: (choices as Record<string, unknown>)[key] as never };
+    clearTimeout(saveTimer);
+    send();
+  }
+  const next = { ...choices, ...theirs };
   if (JSON.stringify(next) === JSON.stringify(choices)) return;
   choices = next;
   keep();
