@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { blockToolCall, conditionHolds, getTool, listBlocks, listTools, RETRIES_FIELD, visibleSubBlocks, type BlockConfig, type ConditionValue, type SubBlockConfig } from '@weft/catalog';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ServiceTool } from '../serviceTool.js';
 
 /**
@@ -12,6 +12,19 @@ import type { ServiceTool } from '../serviceTool.js';
  * be listed below with its reason. And every parameter a service tool's code reads must be one its
  * catalogue tool declares, so code and catalogue name it alike.
  */
+
+/**
+ * An S3 object address in the only form spec 001 §5 accepts (bucket.s3.region.amazonaws.com): a value
+ * to map, never a request — this file makes none (fetch is refused below).
+ */
+const S3_OBJECT_URL = 'https://weft-test.s3.eu-west-2.amazonaws.com/reports/q1.pdf';
+
+beforeAll(() => {
+  vi.stubGlobal('fetch', () => Promise.reject(new Error('paramSources makes no request')));
+});
+afterAll(() => {
+  vi.unstubAllGlobals();
+});
 
 /** Block types the runner runs with code of its own, not as a catalogue tool call (services/runner blockKind). */
 const NOT_TOOL_CALLS: Readonly<Record<string, string>> = {
@@ -28,7 +41,7 @@ const NOT_PARAMS: Readonly<Record<string, string>> = {
 
 /** Values a block's mapping needs before it maps anything (it refuses the call without them). */
 const BASE_VALUES: Readonly<Record<string, Record<string, unknown>>> = {
-  s3: { s3Uri: 'https://docs.s3.eu-west-2.amazonaws.com/reports/q1.pdf' },
+  s3: { s3Uri: S3_OBJECT_URL },
 };
 
 /** Values to try in a field: its options, a number in its range, a switch both ways, text of several shapes. */
@@ -54,7 +67,7 @@ function samples(field: SubBlockConfig): unknown[] {
     case 'table':
       return [[{ id: 'r1', cells: { Key: 'k', Value: 'v' } }]];
     default:
-      return ['7', 'sample text', '{"a":1}', '[{"a":1}]', 'https://weft.example/a.pdf', 'https://docs.s3.eu-west-2.amazonaws.com/a.pdf', 'sample@weft.example', '2025-05-24 11:00 AM -0400'];
+      return ['7', 'sample text', '{"a":1}', '[{"a":1}]', 'https://weft.example/a.pdf', S3_OBJECT_URL, 'sample@weft.example', '2025-05-24 11:00 AM -0400'];
   }
 }
 
