@@ -5,6 +5,7 @@ import { normalizeWebhookPath, secretForms, webhookTriggers } from '@weft/catalo
 import type { Clients } from '../clients.js';
 import { verifyWebhook, type WebhookRequest } from '../webhooks/verify.js';
 import { awaitRepeat, START_RETRY_AFTER_S } from '../webhooks/redelivery.js';
+import { withEnvSecrets } from '../webhooks/hookSecrets.js';
 import { admitRun, type RunLimiters } from '../rateLimit.js';
 import { answerRun } from './executions.js';
 import { fieldsOf, type FieldValue } from '../fields.js';
@@ -97,12 +98,15 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
     const deployed = await clients.triggers.resolveWebhook({ path });
     const state = JSON.parse(deployed.stateJson) as { blocks?: Record<string, unknown> };
     // A workflow may listen on several paths (its starter, each webhook block): this path's webhook.
-    const hook = webhookTriggers(state.blocks ?? {}).find((w) => w.path === path);
-    if (!hook) throw new AppError('not_found', `No deployed workflow listens on webhook path "${path}"`);
+    const written = webhookTriggers(state.blocks ?? {}).find((w) => w.path === path);
+    if (!written) throw new AppError('not_found', `No deployed workflow listens on webhook path "${path}"`);
     if (req.method === 'HEAD') {
       res.status(200).end();
       return;
     }
+    const actorId = deployed.actorId || deployed.ownerId;
+    // A secret written `{{KEY}}` is the run's actor's environment value, as in every block the run reads.
+    const hook = await withEnvSecrets(written, async () => (await clients.registry.getEnvironment({ actor: { userId: actorId } })).variables);
 
     const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const body = webhookBody(req.header('content-type'), rawBody);
@@ -118,7 +122,6 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
       else res.type('text/plain').send(String(verdict.body));
       return;
     }
-    const actorId = deployed.actorId || deployed.ownerId;
     const workflowId = deployed.workflowId;
     const executionId = randomUUID();
     const wait = hook.responseMode === 'response';
