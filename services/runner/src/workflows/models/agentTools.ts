@@ -1,4 +1,4 @@
-import { getBlock, getTool, type LoopTool, type ToolParam, type UsageControl } from '@weft/catalog';
+import { blockToolCall, getBlock, getTool, RETRIES_FIELD, type LoopTool, type ToolParam, type UsageControl } from '@weft/catalog';
 
 /**
  * One entry of an agent's `tools` field (the tool-input value):
@@ -66,21 +66,19 @@ function blank(v: unknown): boolean {
   return v === undefined || v === null || v === '';
 }
 
-/** A tool block as a tool: the model fills the user-or-llm parameters the user left empty. */
+/**
+ * A tool block as a tool: its form values mapped by the catalogue's `blockToolCall`, as the engine maps
+ * the block when it runs on its own (the retry setting, the run's and no parameter, left out there too);
+ * the model fills the user-or-llm parameters the user left empty.
+ */
 function blockTool(entry: AgentToolEntry, type: string): LoopTool {
   const block = getBlock(type);
   if (!block) throw new AgentToolError(`Unknown tool block type: ${type}`);
-  const formValues: Record<string, unknown> = { ...record(entry.params), ...(str(entry.operation) ? { operation: str(entry.operation) } : {}) };
-  let toolId = str(entry.toolId);
+  const { [RETRIES_FIELD.id]: _retries, ...formValues }: Record<string, unknown> = { ...record(entry.params), ...(str(entry.operation) ? { operation: str(entry.operation) } : {}) };
+  let toolId: string | undefined;
   let userParams: Record<string, unknown>;
   try {
-    if (!toolId) {
-      const select = block.tools.config?.tool;
-      toolId = select ? select(formValues) : (block.tools.access[0] ?? '');
-    }
-    // The block's own mapping of form fields to tool parameters, as when the block runs on its own.
-    const mapParams = block.tools.config?.params;
-    userParams = mapParams ? { ...formValues, ...mapParams(formValues) } : formValues;
+    ({ toolId, params: userParams } = blockToolCall(block, formValues, str(entry.toolId)));
   } catch (err) {
     throw new AgentToolError(err instanceof Error ? err.message : String(err));
   }

@@ -1,3 +1,4 @@
+import { blockToolCall, listBlocks, RETRIES_FIELD, visibleSubBlocks, type BlockConfig } from '@weft/catalog';
 import { describe, expect, it } from 'vitest';
 import { agentTools, AgentToolError, functionName } from './agentTools.js';
 import { memoryMessages, parseObject, responseFormatOf } from './params.js';
@@ -27,6 +28,41 @@ describe("an agent's tools field", () => {
     const offered = Object.keys((http?.definition.parameters as { properties: object }).properties);
     expect(offered).toEqual(expect.arrayContaining(['body', 'headers', 'params']));
     expect(offered).not.toContain('url');
+  });
+
+  it('a tool block whose fields the catalogue renames: the agent sends the parameters the block sends (Tavily Max Results as max_results)', () => {
+    const [search] = agentTools([{ type: 'tavily', params: { operation: 'search', apiKey: 'tvly-1', maxResults: '7', [RETRIES_FIELD.id]: 4 } }]);
+    expect(search).toMatchObject({ toolId: 'tavily_search', userParams: { apiKey: 'tvly-1', max_results: '7' } });
+    // The retry setting is the run's, never a parameter of the call (the engine leaves it out of a block's too).
+    expect(search?.userParams).not.toHaveProperty(RETRIES_FIELD.id);
+    // A card of an older picker names its tool: the selector is not asked, the fields are mapped all the same.
+    const [fixed] = agentTools([{ type: 'tavily', toolId: 'tavily_search', params: { apiKey: 'tvly-1', maxResults: '3' } }]);
+    expect(fixed).toMatchObject({ toolId: 'tavily_search', userParams: { max_results: '3' } });
+  });
+
+  it("every tool block the picker offers, in each of its operations: as an agent's tool it calls the tool with the params it calls it with as a block", () => {
+    const offered = listBlocks().filter((b) => (b.category === 'tools' || b.type === 'api') && !b.hideFromToolbar && b.tools.access.length > 0);
+    expect(offered.map((b) => b.type)).toEqual(expect.arrayContaining(['api', 'slack', 'tavily']));
+    let compared = 0;
+    for (const block of offered) {
+      for (const values of cardStates(block)) {
+        let asBlock: ReturnType<typeof blockToolCall> | Error;
+        try {
+          asBlock = blockToolCall(block, values);
+        } catch (err) {
+          asBlock = err instanceof Error ? err : new Error(String(err));
+        }
+        const entry = { type: block.type, params: { ...values, [RETRIES_FIELD.id]: 1 } };
+        if (asBlock instanceof Error) {
+          expect(() => agentTools([entry]), block.type).toThrow(new AgentToolError(asBlock.message));
+          continue;
+        }
+        const [tool] = agentTools([entry]);
+        expect({ type: block.type, toolId: tool?.toolId, params: tool?.userParams }).toEqual({ type: block.type, toolId: asBlock.toolId, params: asBlock.params });
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(offered.length);
   });
 
   it('a custom tool: its own schema, run as custom_<id>; names made valid and unique', () => {
@@ -92,3 +128,19 @@ describe('agent form values', () => {
     expect(parseObject('plain')).toBeUndefined();
   });
 });
+
+/**
+ * A card's values in each operation of a block: the defaults a new card holds, and a text in every field
+ * the card then shows (as a user fills them; a JSON field's text may be refused, by both alike).
+ */
+function cardStates(block: BlockConfig): Array<Record<string, unknown>> {
+  const defaults = Object.fromEntries(block.subBlocks.filter((s) => s.defaultValue !== undefined && s.defaultValue !== null).map((s) => [s.id, s.defaultValue]));
+  const operations = block.subBlocks.find((s) => s.id === 'operation')?.options?.map((o) => o.id) ?? [undefined];
+  return operations.map((operation) => {
+    const state: Record<string, unknown> = { ...defaults, ...(operation !== undefined ? { operation } : {}) };
+    for (const field of visibleSubBlocks(block, state, 'basic')) {
+      if (field.id !== 'operation' && state[field.id] === undefined && !field.options) state[field.id] = field.type === 'switch' ? true : `${field.id} 7`;
+    }
+    return state;
+  });
+}
