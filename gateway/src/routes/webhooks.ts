@@ -6,6 +6,7 @@ import type { Clients } from '../clients.js';
 import { verifyWebhook, type WebhookRequest } from '../webhooks/verify.js';
 import { awaitRepeat, START_RETRY_AFTER_S } from '../webhooks/redelivery.js';
 import { withEnvSecrets } from '../webhooks/hookSecrets.js';
+import { holdClaim, type ClaimLease } from '../webhooks/claimLease.js';
 import { admitRun, type RunLimiters } from '../rateLimit.js';
 import { answerRun } from './executions.js';
 import { fieldsOf, type FieldValue } from '../fields.js';
@@ -129,84 +130,94 @@ export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: L
     // A delivery id is the provider's for one hook: scoped by the webhook's block, so two hooks of a
     // workflow (two Telegram bots count their update_id each from 1) never take each other's deliveries.
     const deliveryId = verdict.deliveryId ? `${hook.blockId}:${verdict.deliveryId}` : undefined;
-    const releaseClaim = (id: string): Promise<void> =>
-      clients.triggers
-        .releaseWebhookDelivery({ workflowId, deliveryId: id, executionId })
-        .then(
-          () => undefined,
-          (releaseErr: unknown) => logger.warn({ err: releaseErr, workflowId }, 'webhook delivery claim not released'),
-        );
-    if (deliveryId) {
-      const delivery = { workflowId, deliveryId, executionId };
-      const claim = await clients.triggers.claimWebhookDelivery(delivery);
-      if (claim.duplicate) {
-        // Answered at its start, a repeat is acknowledged only once the first delivery's run has
-        // started (were its start to fail after a 200 here, the provider would never send the event
-        // again); answered with the Response block, it gets what the first call got once its run ended.
-        const first = await awaitRepeat(clients, delivery, claim.executionId, { answersAtStart: !wait, arrived, responseDeadline: arrived + RESPONSE_DEADLINE_MS });
-        switch (first.kind) {
-          case 'started':
-            res.status(200).json({ ok: true, executionId: first.executionId, duplicate: true });
-            return;
-          case 'ended':
-            answerRun(res, first.execution);
-            return;
-          case 'pending':
-            res.setHeader('Retry-After', String(START_RETRY_AFTER_S));
-            throw new AppError('unavailable', `The first delivery of this call (execution ${first.executionId}) has not started yet; retry later`);
-          case 'claimed':
-            // The first never started: this call holds the claim now and runs the delivery.
-            break;
-          default: {
-            const unknownOutcome: never = first;
-            throw new Error(`Unknown repeat outcome ${JSON.stringify(unknownOutcome)}`);
+    // While this call holds the delivery's claim and is still starting its run, it renews the claim's
+    // lease, so a repeat never takes over a slow start; stopped when the start has answered, the
+    // claim is given back, or anything throws (finally below).
+    let lease: ClaimLease | undefined;
+    const releaseClaim = (id: string): Promise<void> => {
+      lease?.stop();
+      return clients.triggers.releaseWebhookDelivery({ workflowId, deliveryId: id, executionId }).then(
+        () => undefined,
+        (releaseErr: unknown) => logger.warn({ err: releaseErr, workflowId }, 'webhook delivery claim not released'),
+      );
+    };
+    try {
+      if (deliveryId) {
+        const delivery = { workflowId, deliveryId, executionId };
+        const claim = await clients.triggers.claimWebhookDelivery(delivery);
+        if (claim.duplicate) {
+          // Answered at its start, a repeat is acknowledged only once the first delivery's run has
+          // started (were its start to fail after a 200 here, the provider would never send the event
+          // again); answered with the Response block, it gets what the first call got once its run ended.
+          const first = await awaitRepeat(clients, delivery, claim.executionId, { answersAtStart: !wait, arrived, responseDeadline: arrived + RESPONSE_DEADLINE_MS });
+          switch (first.kind) {
+            case 'started':
+              res.status(200).json({ ok: true, executionId: first.executionId, duplicate: true });
+              return;
+            case 'ended':
+              answerRun(res, first.execution);
+              return;
+            case 'pending':
+              res.setHeader('Retry-After', String(START_RETRY_AFTER_S));
+              throw new AppError('unavailable', `The first delivery of this call (execution ${first.executionId}) has not started yet; retry later`);
+            case 'claimed':
+              // The first never started: this call holds the claim now and runs the delivery.
+              break;
+            default: {
+              const unknownOutcome: never = first;
+              throw new Error(`Unknown repeat outcome ${JSON.stringify(unknownOutcome)}`);
+            }
           }
         }
+        // This call holds the claim (its own, or one given back or lapsed that it claimed).
+        lease = holdClaim(clients.triggers, delivery, claim.leaseMs, logger);
       }
+      // Counted on the account the run acts as (the deployer, or the owner once they may not deploy),
+      // as a run started with a personal key counts on the account it runs as. Taken after the delivery
+      // claim: a repeated delivery starts no run and takes no slot; a refused one gives its claim back,
+      // so the provider's retry after Retry-After runs.
+      if (!(await admitRun(res, limiters.account, `account:${actorId}`, 'for this account'))) {
+        if (deliveryId) await releaseClaim(deliveryId);
+        return;
+      }
+      const input = { method: call.method, headers: withoutSecret(call.headers, hook.secret), query: withoutSecret(query, hook.secret), body: call.body };
+      let started;
+      try {
+        started = await clients.runs.startRun(
+          {
+            workflowId,
+            inputJson: JSON.stringify(input),
+            actorId,
+            trigger: 'webhook',
+            stateJson: deployed.stateJson,
+            deploymentVersion: deployed.deploymentVersion,
+            workspaceId: deployed.workspaceId,
+            // A webhook block the starter does not lead to: the run starts at that block.
+            triggerBlockId: hook.blockId,
+            wait,
+            stream: false,
+            executionId,
+          },
+          { deadlineMs: wait ? RESPONSE_DEADLINE_MS : undefined },
+        );
+      } catch (err) {
+        // Not started (a waited run that timed out did start): the provider's retry of this delivery
+        // must run, so the claim is given back.
+        const startedAnyway = await clients.runs.getExecution({ executionId, withoutLogs: true }).then(
+          (got) => got.execution !== undefined,
+          () => false,
+        );
+        if (deliveryId && !startedAnyway) await releaseClaim(deliveryId);
+        throw err;
+      }
+      if (wait && started.execution) {
+        answerRun(res, started.execution);
+        return;
+      }
+      res.status(200).json({ ok: true, executionId });
+    } finally {
+      lease?.stop();
     }
-    // Counted on the account the run acts as (the deployer, or the owner once they may not deploy),
-    // as a run started with a personal key counts on the account it runs as. Taken after the delivery
-    // claim: a repeated delivery starts no run and takes no slot; a refused one gives its claim back,
-    // so the provider's retry after Retry-After runs.
-    if (!(await admitRun(res, limiters.account, `account:${actorId}`, 'for this account'))) {
-      if (deliveryId) await releaseClaim(deliveryId);
-      return;
-    }
-    const input = { method: call.method, headers: withoutSecret(call.headers, hook.secret), query: withoutSecret(query, hook.secret), body: call.body };
-    let started;
-    try {
-      started = await clients.runs.startRun(
-        {
-          workflowId,
-          inputJson: JSON.stringify(input),
-          actorId,
-          trigger: 'webhook',
-          stateJson: deployed.stateJson,
-          deploymentVersion: deployed.deploymentVersion,
-          workspaceId: deployed.workspaceId,
-          // A webhook block the starter does not lead to: the run starts at that block.
-          triggerBlockId: hook.blockId,
-          wait,
-          stream: false,
-          executionId,
-        },
-        { deadlineMs: wait ? RESPONSE_DEADLINE_MS : undefined },
-      );
-    } catch (err) {
-      // Not started (a waited run that timed out did start): the provider's retry of this delivery
-      // must run, so the claim is given back.
-      const startedAnyway = await clients.runs.getExecution({ executionId, withoutLogs: true }).then(
-        (got) => got.execution !== undefined,
-        () => false,
-      );
-      if (deliveryId && !startedAnyway) await releaseClaim(deliveryId);
-      throw err;
-    }
-    if (wait && started.execution) {
-      answerRun(res, started.execution);
-      return;
-    }
-    res.status(200).json({ ok: true, executionId });
   }
 
   // Mounted with `use`, not a route pattern: the path is taken as sent (a route would decode it as a

@@ -39,8 +39,9 @@ function backoff(previousMs: number | undefined, left: number): number {
 /**
  * What became of a delivery's claim whose run (`following`) has not started: given back (this call
  * claims it: `claimed`, or follows whoever claimed it first), held by another execution (follow it),
- * left behind — older than the registry's bound with its run still not started, as after a crash
- * between claim and start or a give-back that failed — (this call takes it over: `claimed`), or still
+ * left behind — its lease lapsed (its claimer, which renews it while starting the run, stopped: it
+ * died between claim and start, or its give-back failed) with its run still not started — (this
+ * call takes it over: `claimed`), or still
  * being started (`wait`). Read without a lock; only a give-back or a stale claim writes.
  */
 async function notStarted(
@@ -65,7 +66,7 @@ async function notStarted(
  * A repeated delivery of a webhook that answers with its Response block: the execution of the
  * delivery that ran once it has ended, so the repeat answers exactly what the first call got. When
  * that execution never started (its start failed and its claim was given back, or its claim was left
- * behind and went stale), this call claims the delivery and answers `claimed`: it runs the delivery itself. Past `deadline` (the limit of
+ * behind and its lease lapsed), this call claims the delivery and answers `claimed`: it runs the delivery itself. Past `deadline` (the limit of
  * a waited webhook answer, from this call's arrival) it is a 504, as a first call that waited too long.
  */
 export async function awaitFirstDelivery(
@@ -119,7 +120,7 @@ async function hasStarted(clients: RedeliveryClients, executionId: string): Prom
 /**
  * A repeated delivery of a webhook that answers as soon as its run starts. The repeat may tell the
  * provider 200 only once the first delivery's run has started: `started` then. If that run never
- * starts (its start failed and its claim was given back, or its claim was left behind and went stale)
+ * starts (its start failed and its claim was given back, or its claim was left behind and its lease lapsed)
  * this call claims the delivery and answers `claimed`: it runs the delivery itself. Still not started at `deadline`: `pending` — the
  * route answers 503 with Retry-After, and the provider's retry (GitHub, Stripe, Slack and the others
  * retry on any non-2xx) asks again, so an event is never acknowledged and then lost.

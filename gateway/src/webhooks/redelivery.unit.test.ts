@@ -34,7 +34,7 @@ function fakes(opts: { claimedBy: string; executions: Record<string, string> }) 
           holder = req.executionId;
           stale = false;
         }
-        return Promise.resolve({ executionId: holder, duplicate: holder !== req.executionId, claimedAtMs: 0 });
+        return Promise.resolve({ executionId: holder, duplicate: holder !== req.executionId, claimedAtMs: 0, leaseMs: 15_000 });
       },
       readWebhookDelivery() {
         calls.polls += 1;
@@ -56,7 +56,7 @@ function fakes(opts: { claimedBy: string; executions: Record<string, string> }) 
     calls,
     holder: () => holder,
     release: () => (holder = undefined),
-    /** The first call claimed and then crashed (or failed to give its claim back): its claim ages past the bound. */
+    /** The first call claimed and then crashed (or failed to give its claim back): its claim's lease lapses (no one renews it). */
     abandon: () => (stale = true),
     start: (id: string, status: string) => executions.set(id, status),
   };

@@ -7,7 +7,8 @@ import { createWorkspace } from '../workspaces/workspaces.js';
 import { createWorkflow } from '../entries/workflows.js';
 import { activateDeploymentVersion, deploy, getDeployment, revertToDeployed, setWebhookActive, undeploy } from './deployments.js';
 import { sql } from 'kysely';
-import { activeDeployment, claimDelivery, deployedWorkflowIds, readDelivery, releaseDelivery, resolveWebhook, takeOverDelivery } from './triggers.js';
+import { setTimeout as pause } from 'node:timers/promises';
+import { activeDeployment, CLAIM_LEASE_MS, claimDelivery, deployedWorkflowIds, readDelivery, releaseDelivery, renewDelivery, resolveWebhook, takeOverDelivery } from './triggers.js';
 
 function starter(values: Record<string, unknown>) {
   return { id: 's', type: 'starter', name: 'Start', position: { x: 0, y: 0 }, enabled: true, data: {}, outputs: {}, subBlocks: Object.fromEntries(Object.entries(values).map(([k, value]) => [k, { id: k, type: 'short-input', value }])) };
@@ -257,6 +258,63 @@ describe('deploy checks and webhook registration (real Postgres)', () => {
       // A stale claim that is no longer the one the repeat found is not taken.
       await sql`update webhook_deliveries set created_at = now() - interval '1 minute' where delivery_id = 'gh-7'`.execute(registry.db);
       expect(await takeOverDelivery(registry.db, wf.id, 'gh-7', 'exec-1', 'exec-11')).toEqual({ taken: false });
+    } finally {
+      await drop();
+    }
+  });
+
+  it("a claim its claimer renews is never taken over however long the start takes; once the renewals stop it is, after the lease (the lease a parameter here)", async () => {
+    const LEASE = 1_500;
+    const { registry, drop } = await createTestRegistry({});
+    const db = registry.db;
+    // The database's clock, which the lease is measured by.
+    const dbNow = async () => (await sql<{ now: Date }>`select clock_timestamp() as now`.execute(db)).rows[0]?.now.getTime() ?? Number.NaN;
+    /** Polls `check` until it answers true, failing past `withinMs` of the database's clock. */
+    async function until(check: () => Promise<boolean>, withinMs: number): Promise<void> {
+      const end = (await dbNow()) + withinMs;
+      while (!(await check())) {
+        if ((await dbNow()) > end) throw new Error('condition not met in time');
+        await pause(25);
+      }
+    }
+    try {
+      const ws = await createWorkspace(registry, 'u1', 'W');
+      const wf = await createWorkflow(registry, 'u1', ws.id, {});
+      const claim = await claimDelivery(db, wf.id, 'gh-8', 'exec-1');
+      expect(claim).toMatchObject({ duplicate: false, executionId: 'exec-1', leaseMs: CLAIM_LEASE_MS });
+      // A slow start: its claimer renews a fifth of a lease apart for three leases; repeats looking
+      // all along never find it stale and never take it.
+      const slowUntil = claim.claimedAtMs + 3 * LEASE;
+      let renewedAt = await dbNow();
+      let looks = 0;
+      while ((await dbNow()) < slowUntil) {
+        if ((await dbNow()) - renewedAt >= LEASE / 5) {
+          renewedAt = await dbNow();
+          expect(await renewDelivery(db, wf.id, 'gh-8', 'exec-1')).toEqual({ renewed: true });
+        }
+        expect(await readDelivery(db, wf.id, 'gh-8', LEASE)).toEqual({ executionId: 'exec-1', stale: false });
+        expect(await takeOverDelivery(db, wf.id, 'gh-8', 'exec-1', `repeat-${looks}`, LEASE)).toEqual({ taken: false });
+        looks += 1;
+        await pause(25);
+      }
+      expect(looks).toBeGreaterThan(3);
+      // Its claimer stops renewing (it died): once the lease has lapsed a repeat finds it stale.
+      await until(async () => (await readDelivery(db, wf.id, 'gh-8', LEASE)).stale, 4 * LEASE);
+      // A claimer that was only slow to renew keeps its claim: the renewal makes it fresh again,
+      // and a repeat that found it stale before is told no.
+      expect(await renewDelivery(db, wf.id, 'gh-8', 'exec-1')).toEqual({ renewed: true });
+      expect(await takeOverDelivery(db, wf.id, 'gh-8', 'exec-1', 'repeat-early', LEASE)).toEqual({ taken: false });
+      // No more renewals: lapsed again, one of the repeats racing for it takes it over.
+      await until(async () => (await readDelivery(db, wf.id, 'gh-8', LEASE)).stale, 4 * LEASE);
+      const racing = await Promise.all(Array.from({ length: 4 }, (_, i) => takeOverDelivery(db, wf.id, 'gh-8', 'exec-1', `late-${i}`, LEASE)));
+      expect(racing.filter((r) => r.taken)).toHaveLength(1);
+      const winner = `late-${racing.findIndex((r) => r.taken)}`;
+      expect(await readDelivery(db, wf.id, 'gh-8', LEASE)).toEqual({ executionId: winner, stale: false });
+      // The old claimer, were it alive after all, learns its claim is gone; the new one renews its own.
+      expect(await renewDelivery(db, wf.id, 'gh-8', 'exec-1')).toEqual({ renewed: false });
+      expect(await renewDelivery(db, wf.id, 'gh-8', winner)).toEqual({ renewed: true });
+      // With the registry's own lease, the same claim is fresh.
+      expect(await readDelivery(db, wf.id, 'gh-8')).toEqual({ executionId: winner, stale: false });
     } finally {
       await drop();
     }

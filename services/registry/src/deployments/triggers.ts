@@ -17,6 +17,7 @@ export type WebhookDeliveryTable = {
   workflow_id: string;
   delivery_id: string;
   execution_id: string;
+  /** When the claim was made, taken over or last renewed (its lease runs from here). */
   created_at: Date | undefined;
 };
 
@@ -36,14 +37,18 @@ function tables(db: Db) {
 export const DELIVERY_RETENTION_DAYS = 7;
 
 /**
- * How old a claim must be before a repeat may take it over when its run has not started: far longer
- * than any start takes, so only a claim left behind (a crash between claim and start, a give-back
- * that failed) is taken, and the provider's retries no longer wait on it until the retention cleanup.
+ * How long a delivery's claim holds without a renewal. The claimer renews it (renewDelivery, a third
+ * of this apart) from its claim until its run's start has answered, so a start that is slow is never
+ * taken over while its claimer lives; a claim left behind (the gateway died between claim and start,
+ * or giving it back failed) is no longer renewed, and once this has passed a repeat may take it over
+ * instead of the provider's retries waiting on it until the retention cleanup.
  */
-export const CLAIM_STALE_MS = 30_000;
+export const CLAIM_LEASE_MS = 15_000;
 
-/** Whether a claim's time is past CLAIM_STALE_MS, by the database's clock (the gateway's may differ). */
-const staleClaim = sql<boolean>`created_at < now() - ${CLAIM_STALE_MS} * interval '1 millisecond'`;
+/** Whether a claim's lease has lapsed: not renewed for `leaseMs`, by the database's clock (the gateways' may differ). */
+function lapsed(leaseMs: number) {
+  return sql<boolean>`created_at < now() - ${leaseMs} * interval '1 millisecond'`;
+}
 
 /**
  * Refuses a deploy of a workflow that would not run as drawn: every problem of `checkDeployable`
@@ -199,18 +204,37 @@ export async function claimDelivery(db: Kysely<RegistryDB>, workflowId: string, 
   if (!duplicate && Math.random() < 0.01) {
     await t.deleteFrom('webhook_deliveries').where('created_at', '<', new Date(Date.now() - DELIVERY_RETENTION_DAYS * 86_400_000)).execute();
   }
-  return { executionId: claim.execution_id, duplicate, claimedAtMs: (claim.created_at ?? new Date()).getTime() };
+  return { executionId: claim.execution_id, duplicate, claimedAtMs: (claim.created_at ?? new Date()).getTime(), leaseMs: CLAIM_LEASE_MS };
+}
+
+/**
+ * Renews the lease of the claim that keeps `executionId` (one statement): its claimer is still
+ * starting the run. Answers renewed false when the claim is no longer that one (given back, or taken
+ * over after its lease lapsed: the claimer's renewals stopped reaching the registry for that long).
+ */
+export async function renewDelivery(db: Kysely<RegistryDB>, workflowId: string, deliveryId: string, executionId: string) {
+  if (!deliveryId) throw new AppError('validation', 'deliveryId is required');
+  if (!executionId) throw new AppError('validation', 'executionId is required');
+  const renewed = await tables(db)
+    .updateTable('webhook_deliveries')
+    .set({ created_at: sql<Date>`now()` })
+    .where('workflow_id', '=', workflowId)
+    .where('delivery_id', '=', deliveryId.slice(0, 300))
+    .where('execution_id', '=', executionId)
+    .executeTakeFirst();
+  return { renewed: Number(renewed.numUpdatedRows) > 0 };
 }
 
 /**
  * A delivery's claim as it stands, read without a lock or a write: what a repeat waiting for the
- * first delivery's start polls (a claim would lock and rewrite the row each time).
+ * first delivery's start polls (a claim would lock and rewrite the row each time). `stale`: its lease
+ * (`leaseMs`, CLAIM_LEASE_MS but in tests) has lapsed.
  */
-export async function readDelivery(db: Kysely<RegistryDB>, workflowId: string, deliveryId: string) {
+export async function readDelivery(db: Kysely<RegistryDB>, workflowId: string, deliveryId: string, leaseMs = CLAIM_LEASE_MS) {
   if (!deliveryId) throw new AppError('validation', 'deliveryId is required');
   const row = await tables(db)
     .selectFrom('webhook_deliveries')
-    .select(['execution_id', staleClaim.as('stale')])
+    .select(['execution_id', lapsed(leaseMs).as('stale')])
     .where('workflow_id', '=', workflowId)
     .where('delivery_id', '=', deliveryId.slice(0, 300))
     .executeTakeFirst();
@@ -219,11 +243,11 @@ export async function readDelivery(db: Kysely<RegistryDB>, workflowId: string, d
 
 /**
  * Takes over a stale claim for `executionId`: one statement that moves the claim only while it still
- * keeps `staleExecutionId` and is still older than CLAIM_STALE_MS, so of two repeats that found it
- * stale one takes it (its claim time now, fresh again) and the other is told no. The caller has
- * checked that the stale claim's run did not start.
+ * keeps `staleExecutionId` and its lease is still lapsed (a renewal meanwhile keeps it its claimer's),
+ * so of two repeats that found it stale one takes it (its lease starting now, the new claimer renewing
+ * it) and the other is told no. The caller has checked that the stale claim's run did not start.
  */
-export async function takeOverDelivery(db: Kysely<RegistryDB>, workflowId: string, deliveryId: string, staleExecutionId: string, executionId: string) {
+export async function takeOverDelivery(db: Kysely<RegistryDB>, workflowId: string, deliveryId: string, staleExecutionId: string, executionId: string, leaseMs = CLAIM_LEASE_MS) {
   if (!deliveryId) throw new AppError('validation', 'deliveryId is required');
   if (!staleExecutionId) throw new AppError('validation', 'staleExecutionId is required');
   if (!executionId) throw new AppError('validation', 'executionId is required');
@@ -233,7 +257,7 @@ export async function takeOverDelivery(db: Kysely<RegistryDB>, workflowId: strin
     .where('workflow_id', '=', workflowId)
     .where('delivery_id', '=', deliveryId.slice(0, 300))
     .where('execution_id', '=', staleExecutionId)
-    .where(staleClaim)
+    .where(lapsed(leaseMs))
     .executeTakeFirst();
   return { taken: Number(moved.numUpdatedRows) > 0 };
 }

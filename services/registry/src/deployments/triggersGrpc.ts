@@ -3,7 +3,7 @@ import type { registryTriggers } from '@weft/contracts';
 import { normalizeWebhookPath } from '@weft/catalog';
 import type { Registry } from '../ports.js';
 import { workflowOfDeploymentKey } from './apiKey.js';
-import { activeDeployment, claimDelivery, deployedWorkflowIds, readDelivery, releaseDelivery, resolveWebhook, takeOverDelivery } from './triggers.js';
+import { activeDeployment, claimDelivery, deployedWorkflowIds, readDelivery, releaseDelivery, renewDelivery, resolveWebhook, takeOverDelivery } from './triggers.js';
 
 function toWire(d: NonNullable<Awaited<ReturnType<typeof activeDeployment>>>): registryTriggers.DeployedWorkflow {
   return { workflowId: d.workflowId, workspaceId: d.workspaceId, ownerId: d.ownerId, actorId: d.actorId, deploymentVersion: d.deploymentVersion, stateJson: d.stateJson };
@@ -27,6 +27,9 @@ export function triggerHandlers(r: Registry): ServiceHandlers<typeof registryTri
     },
     async releaseWebhookDelivery(req) {
       return releaseDelivery(r.db, req.workflowId, req.deliveryId, req.executionId);
+    },
+    async renewWebhookDelivery(req) {
+      return renewDelivery(r.db, req.workflowId, req.deliveryId, req.executionId);
     },
     async readWebhookDelivery(req) {
       return readDelivery(r.db, req.workflowId, req.deliveryId);

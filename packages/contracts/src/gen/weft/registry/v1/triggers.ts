@@ -72,6 +72,24 @@ export interface ClaimWebhookDeliveryResponse {
   /** True when the delivery was claimed before (the caller starts nothing). */
   duplicate: boolean;
   claimedAtMs: number;
+  /**
+   * How long a claim holds without a renewal (the registry's lease): the claimer renews it
+   * (RenewWebhookDelivery) well within this while it is still starting the run; a claim not renewed
+   * for this long whose run has not started may be taken over.
+   */
+  leaseMs: number;
+}
+
+export interface RenewWebhookDeliveryRequest {
+  workflowId: string;
+  deliveryId: string;
+  /** Only a claim that still keeps this execution id is renewed. */
+  executionId: string;
+}
+
+export interface RenewWebhookDeliveryResponse {
+  /** False when the claim is no longer the caller's (given back, or taken over after its lease lapsed). */
+  renewed: boolean;
 }
 
 export interface ReleaseWebhookDeliveryRequest {
@@ -97,8 +115,8 @@ export interface ReadWebhookDeliveryResponse {
     | string
     | undefined;
   /**
-   * True when that claim is older than the registry's bound (30 s, longer than any start takes): a
-   * claim whose run has not started by then was left behind (a crash between claim and start, a
+   * True when that claim's lease has lapsed (not renewed for lease_ms): its claimer no longer renews
+   * it, so a claim whose run has not started was left behind (a crash between claim and start, a
    * give-back that failed) and a repeat may take it over.
    */
   stale: boolean;
@@ -638,7 +656,7 @@ export const ClaimWebhookDeliveryRequest: MessageFns<ClaimWebhookDeliveryRequest
 };
 
 function createBaseClaimWebhookDeliveryResponse(): ClaimWebhookDeliveryResponse {
-  return { executionId: "", duplicate: false, claimedAtMs: 0 };
+  return { executionId: "", duplicate: false, claimedAtMs: 0, leaseMs: 0 };
 }
 
 export const ClaimWebhookDeliveryResponse: MessageFns<ClaimWebhookDeliveryResponse> = {
@@ -651,6 +669,9 @@ export const ClaimWebhookDeliveryResponse: MessageFns<ClaimWebhookDeliveryRespon
     }
     if (message.claimedAtMs !== 0) {
       writer.uint32(24).int64(message.claimedAtMs);
+    }
+    if (message.leaseMs !== 0) {
+      writer.uint32(32).int64(message.leaseMs);
     }
     return writer;
   },
@@ -692,6 +713,14 @@ export const ClaimWebhookDeliveryResponse: MessageFns<ClaimWebhookDeliveryRespon
             message.claimedAtMs = longToNumber(reader.int64());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.leaseMs = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -717,6 +746,11 @@ export const ClaimWebhookDeliveryResponse: MessageFns<ClaimWebhookDeliveryRespon
         : isSet(object.claimed_at_ms)
         ? globalThis.Number(object.claimed_at_ms)
         : 0,
+      leaseMs: isSet(object.leaseMs)
+        ? globalThis.Number(object.leaseMs)
+        : isSet(object.lease_ms)
+        ? globalThis.Number(object.lease_ms)
+        : 0,
     };
   },
 
@@ -731,6 +765,9 @@ export const ClaimWebhookDeliveryResponse: MessageFns<ClaimWebhookDeliveryRespon
     if (message.claimedAtMs !== 0) {
       obj.claimedAtMs = Math.round(message.claimedAtMs);
     }
+    if (message.leaseMs !== 0) {
+      obj.leaseMs = Math.round(message.leaseMs);
+    }
     return obj;
   },
 
@@ -742,6 +779,187 @@ export const ClaimWebhookDeliveryResponse: MessageFns<ClaimWebhookDeliveryRespon
     message.executionId = object.executionId ?? "";
     message.duplicate = object.duplicate ?? false;
     message.claimedAtMs = object.claimedAtMs ?? 0;
+    message.leaseMs = object.leaseMs ?? 0;
+    return message;
+  },
+};
+
+function createBaseRenewWebhookDeliveryRequest(): RenewWebhookDeliveryRequest {
+  return { workflowId: "", deliveryId: "", executionId: "" };
+}
+
+export const RenewWebhookDeliveryRequest: MessageFns<RenewWebhookDeliveryRequest> = {
+  encode(message: RenewWebhookDeliveryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.workflowId !== "") {
+      writer.uint32(10).string(message.workflowId);
+    }
+    if (message.deliveryId !== "") {
+      writer.uint32(18).string(message.deliveryId);
+    }
+    if (message.executionId !== "") {
+      writer.uint32(26).string(message.executionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenewWebhookDeliveryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenewWebhookDeliveryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workflowId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.deliveryId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.executionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenewWebhookDeliveryRequest {
+    return {
+      workflowId: isSet(object.workflowId)
+        ? globalThis.String(object.workflowId)
+        : isSet(object.workflow_id)
+        ? globalThis.String(object.workflow_id)
+        : "",
+      deliveryId: isSet(object.deliveryId)
+        ? globalThis.String(object.deliveryId)
+        : isSet(object.delivery_id)
+        ? globalThis.String(object.delivery_id)
+        : "",
+      executionId: isSet(object.executionId)
+        ? globalThis.String(object.executionId)
+        : isSet(object.execution_id)
+        ? globalThis.String(object.execution_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RenewWebhookDeliveryRequest): unknown {
+    const obj: any = {};
+    if (message.workflowId !== "") {
+      obj.workflowId = message.workflowId;
+    }
+    if (message.deliveryId !== "") {
+      obj.deliveryId = message.deliveryId;
+    }
+    if (message.executionId !== "") {
+      obj.executionId = message.executionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RenewWebhookDeliveryRequest>, I>>(base?: I): RenewWebhookDeliveryRequest {
+    return RenewWebhookDeliveryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RenewWebhookDeliveryRequest>, I>>(object: I): RenewWebhookDeliveryRequest {
+    const message = createBaseRenewWebhookDeliveryRequest();
+    message.workflowId = object.workflowId ?? "";
+    message.deliveryId = object.deliveryId ?? "";
+    message.executionId = object.executionId ?? "";
+    return message;
+  },
+};
+
+function createBaseRenewWebhookDeliveryResponse(): RenewWebhookDeliveryResponse {
+  return { renewed: false };
+}
+
+export const RenewWebhookDeliveryResponse: MessageFns<RenewWebhookDeliveryResponse> = {
+  encode(message: RenewWebhookDeliveryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.renewed !== false) {
+      writer.uint32(8).bool(message.renewed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenewWebhookDeliveryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenewWebhookDeliveryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.renewed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenewWebhookDeliveryResponse {
+    return { renewed: isSet(object.renewed) ? globalThis.Boolean(object.renewed) : false };
+  },
+
+  toJSON(message: RenewWebhookDeliveryResponse): unknown {
+    const obj: any = {};
+    if (message.renewed !== false) {
+      obj.renewed = message.renewed;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RenewWebhookDeliveryResponse>, I>>(base?: I): RenewWebhookDeliveryResponse {
+    return RenewWebhookDeliveryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RenewWebhookDeliveryResponse>, I>>(object: I): RenewWebhookDeliveryResponse {
+    const message = createBaseRenewWebhookDeliveryResponse();
+    message.renewed = object.renewed ?? false;
     return message;
   },
 };
@@ -1693,6 +1911,18 @@ export const TriggerServiceService = {
       Buffer.from(ReadWebhookDeliveryResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ReadWebhookDeliveryResponse => ReadWebhookDeliveryResponse.decode(value),
   },
+  /** Renews the caller's claim while it is still starting the run (one statement). */
+  renewWebhookDelivery: {
+    path: "/weft.registry.v1.TriggerService/RenewWebhookDelivery" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RenewWebhookDeliveryRequest): Buffer =>
+      Buffer.from(RenewWebhookDeliveryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RenewWebhookDeliveryRequest => RenewWebhookDeliveryRequest.decode(value),
+    responseSerialize: (value: RenewWebhookDeliveryResponse): Buffer =>
+      Buffer.from(RenewWebhookDeliveryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RenewWebhookDeliveryResponse => RenewWebhookDeliveryResponse.decode(value),
+  },
   /** Takes over a stale claim (one statement: only while it still keeps that execution and is still stale). */
   takeOverWebhookDelivery: {
     path: "/weft.registry.v1.TriggerService/TakeOverWebhookDelivery" as const,
@@ -1748,6 +1978,8 @@ export interface TriggerServiceServer extends UntypedServiceImplementation {
   releaseWebhookDelivery: handleUnaryCall<ReleaseWebhookDeliveryRequest, ReleaseWebhookDeliveryResponse>;
   /** A delivery's claim as it stands, read without a lock (what a waiting repeat polls). */
   readWebhookDelivery: handleUnaryCall<ReadWebhookDeliveryRequest, ReadWebhookDeliveryResponse>;
+  /** Renews the caller's claim while it is still starting the run (one statement). */
+  renewWebhookDelivery: handleUnaryCall<RenewWebhookDeliveryRequest, RenewWebhookDeliveryResponse>;
   /** Takes over a stale claim (one statement: only while it still keeps that execution and is still stale). */
   takeOverWebhookDelivery: handleUnaryCall<TakeOverWebhookDeliveryRequest, TakeOverWebhookDeliveryResponse>;
   /**
@@ -1841,6 +2073,22 @@ export interface TriggerServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ReadWebhookDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  /** Renews the caller's claim while it is still starting the run (one statement). */
+  renewWebhookDelivery(
+    request: RenewWebhookDeliveryRequest,
+    callback: (error: ServiceError | null, response: RenewWebhookDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  renewWebhookDelivery(
+    request: RenewWebhookDeliveryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RenewWebhookDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  renewWebhookDelivery(
+    request: RenewWebhookDeliveryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RenewWebhookDeliveryResponse) => void,
   ): ClientUnaryCall;
   /** Takes over a stale claim (one statement: only while it still keeps that execution and is still stale). */
   takeOverWebhookDelivery(
