@@ -4,7 +4,7 @@ import { AppError, type Logger } from '@weft/platform';
 import { normalizeWebhookPath, secretForms, webhookTriggers } from '@weft/catalog';
 import type { Clients } from '../clients.js';
 import { verifyWebhook, type WebhookRequest } from '../webhooks/verify.js';
-import { awaitRepeat, START_RETRY_AFTER_S } from '../webhooks/redelivery.js';
+import { awaitRepeat, START_RETRY_AFTER_S, type RedeliveryClients } from '../webhooks/redelivery.js';
 import { withEnvSecrets } from '../webhooks/hookSecrets.js';
 import { holdClaim, type ClaimLease } from '../webhooks/claimLease.js';
 import { admitRun, type RunLimiters } from '../rateLimit.js';
@@ -79,6 +79,13 @@ export function webhookBody(contentType: string | undefined, raw: Buffer): { ok:
   return { ok: true, value: text };
 }
 
+/** The calls a webhook makes: the registry's trigger service and environment, the runner's runs. */
+export interface WebhookClients {
+  triggers: RedeliveryClients['triggers'] & Pick<Clients['triggers'], 'resolveWebhook' | 'releaseWebhookDelivery' | 'renewWebhookDelivery'>;
+  runs: RedeliveryClients['runs'] & Pick<Clients['runs'], 'startRun'>;
+  registry: Pick<Clients['registry'], 'getEnvironment'>;
+}
+
 /**
  * GET|POST|PUT|PATCH|DELETE /api/webhooks/trigger/{path}: runs the deployed version of the workflow
  * listening on `path` with `{method, headers, query, body}` as its input. The call is checked the way
@@ -89,7 +96,7 @@ export function webhookBody(contentType: string | undefined, raw: Buffer): { ok:
  * (a repeated delivery then answers what the first one got, waiting for its run if needed).
  * Mounted before the JSON body parser: signatures are checked over the raw bytes.
  */
-export function webhookRoutes(clients: Clients, limiters: RunLimiters, logger: Logger): Router {
+export function webhookRoutes(clients: WebhookClients, limiters: Pick<RunLimiters, 'account'>, logger: Logger): Router {
   const r = Router();
   const raw = express.raw({ type: () => true, limit: BODY_LIMIT });
 
