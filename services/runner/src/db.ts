@@ -43,6 +43,8 @@ export interface BlockLogTable {
   log_key: string;
   /** Run event number of the row's first event: the order of the log. */
   position: number;
+  /** The order among rows of one position (a reused container's copied body logs, after it): 0 for others. */
+  position_sub: ColumnType<number, number | undefined, number>;
   block_id: string;
   block_name: string;
   block_type: string;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { AppError, appendOutbox, createEnvelope, type EventEnvelope } from '@weft/platform';
 import type { BlockLogStatus, ExecutionStatus, RunnerDB } from './db.js';
+import { copyReusedLogs } from './reusedLogs.js';
 import type { AttemptRecord, BlockLog, CostSummary, RunEvent, RunResult, RunTrigger, RunnableState, TokenUsage } from './workflows/types.js';
 
 /**
@@ -149,7 +150,7 @@ function eventData(event: RunEvent): { key: string; type: string; data: Record<s
   }
 }
 
-async function upsertBlockLog(trx: Transaction<RunnerDB>, executionId: string, position: number, log: BlockLog): Promise<void> {
+async function upsertBlockLog(trx: Transaction<RunnerDB>, executionId: string, position: number, log: BlockLog, positionSub = 0): Promise<void> {
   const status: BlockLogStatus = log.skipped ? 'skipped' : log.cancelled ? 'cancelled' : log.success ? 'succeeded' : 'failed';
   const values = {
     block_name: log.blockName,
@@ -171,7 +172,7 @@ async function upsertBlockLog(trx: Transaction<RunnerDB>, executionId: string, p
   };
   await trx
     .insertInto('block_logs')
-    .values({ execution_id: executionId, log_key: blockLogKey(log.blockId, log.loopIteration, log.parallelBranch), position, block_id: log.blockId, ...values })
+    .values({ execution_id: executionId, log_key: blockLogKey(log.blockId, log.loopIteration, log.parallelBranch), position, position_sub: positionSub, block_id: log.blockId, ...values })
     .onConflict((oc) => oc.columns(['execution_id', 'log_key']).doUpdateSet(values))
     .execute();
 }
@@ -235,7 +236,7 @@ export async function recordRunEvents(deps: RunLogDeps, events: RunEvent[]): Pro
 interface RunBatch {
   executionId: string;
   subject: string;
-  row: { workflow_id: string; started_at: Date; trigger: string };
+  row: { workflow_id: string; started_at: Date; trigger: string; rerun_of: string | null };
   /** The run's `last_seq` as its row holds it (the end sets it with the run's other columns). */
   savedSeq: number;
   seq: number;
@@ -267,7 +268,7 @@ async function openRunBatch(trx: Transaction<RunnerDB>, instance: string, execut
       startedAt: new Date(start.at),
     });
   }
-  const row = await trx.selectFrom('executions').select(['workflow_id', 'last_seq', 'started_at', 'trigger']).where('id', '=', executionId).forUpdate().executeTakeFirst();
+  const row = await trx.selectFrom('executions').select(['workflow_id', 'last_seq', 'started_at', 'trigger', 'rerun_of']).where('id', '=', executionId).forUpdate().executeTakeFirst();
   // Retryable: the run's runStarted has not been recorded yet (events of one run may race).
   if (!row) throw new Error(`Execution ${executionId} has no row yet`);
   // The batch's keys, and for an end the keys of the block logs it carries (those written before are not written again).
@@ -277,6 +278,28 @@ async function openRunBatch(trx: Transaction<RunnerDB>, instance: string, execut
   keys.add(RUN_COMPLETED_KEY);
   const seen = new Set((await trx.selectFrom('run_events').select('event_key').where('execution_id', '=', executionId).where('event_key', 'in', [...keys]).execute()).map((r) => r.event_key));
   return { executionId, subject: `${instance}.runner.run.${executionId}`, row, savedSeq: row.last_seq, seq: row.last_seq, seen, rows: [], now: new Date() };
+}
+
+/**
+ * Writes a block's log; for a block a rerun reused, also what the run it reran logged besides its
+ * output (`copyReusedLogs`): its tries, and a reused container's body logs right after it. Answers those body logs.
+ */
+async function writeBlockLog(trx: Transaction<RunnerDB>, run: RunBatch, position: number, log: BlockLog): Promise<BlockLog[]> {
+  await upsertBlockLog(trx, run.executionId, position, log);
+  const copied = await copyReusedLogs(trx, run.executionId, run.row.rerun_of, log);
+  for (const [i, body] of copied.entries()) await upsertBlockLog(trx, run.executionId, position, body, i + 1);
+  return copied;
+}
+
+/** Copied body logs as events of the run, after their container's (a reader's stream lists them as the log does). */
+function reportCopied(run: RunBatch, copied: readonly BlockLog[], append: (key: string, type: string, data: Record<string, unknown>) => number, envelopes: EventEnvelope[]): void {
+  for (const log of copied) {
+    const key = doneKey(log);
+    if (run.seen.has(key)) continue;
+    run.seen.add(key);
+    append(key, log.success ? 'blockCompleted' : 'blockError', { executionId: run.executionId, ...log });
+    envelopes.push(createEnvelope(run.subject, 'blockCompleted', { executionId: run.executionId, workflowId: run.row.workflow_id, ...log }));
+  }
 }
 
 async function applyRunEvent(trx: Transaction<RunnerDB>, run: RunBatch, event: RunEvent, envelopes: EventEnvelope[]): Promise<boolean> {
@@ -289,7 +312,7 @@ async function applyRunEvent(trx: Transaction<RunnerDB>, run: RunBatch, event: R
   // and output — but is no event of the run; a late start changes nothing.
   if (run.seen.has(RUN_COMPLETED_KEY)) {
     run.seen.add(key);
-    if (event.type === 'blockCompleted' || event.type === 'blockError') await upsertBlockLog(trx, executionId, event.ordinal ?? run.seq, event.log);
+    if (event.type === 'blockCompleted' || event.type === 'blockError') await writeBlockLog(trx, run, event.ordinal ?? run.seq, event.log);
     return false;
   }
   run.seen.add(key);
@@ -328,8 +351,9 @@ async function applyRunEvent(trx: Transaction<RunnerDB>, run: RunBatch, event: R
     case 'blockCompleted':
     case 'blockError': {
       const position = append(key, type, data);
-      await upsertBlockLog(trx, executionId, event.ordinal ?? position, event.log);
+      const copied = await writeBlockLog(trx, run, event.ordinal ?? position, event.log);
       envelopes.push(createEnvelope(subject, 'blockCompleted', { executionId, workflowId: row.workflow_id, ...event.log }));
+      reportCopied(run, copied, append, envelopes);
       break;
     }
     case 'runCompleted': {
@@ -340,8 +364,9 @@ async function applyRunEvent(trx: Transaction<RunnerDB>, run: RunBatch, event: R
         run.seen.add(logKey);
         const logType = log.success || log.skipped ? 'blockCompleted' : 'blockError';
         const position = append(logKey, logType, { executionId, ...log });
-        await upsertBlockLog(trx, executionId, position, log);
+        const copied = await writeBlockLog(trx, run, position, log);
         envelopes.push(createEnvelope(subject, 'blockCompleted', { executionId, workflowId: row.workflow_id, ...log }));
+        reportCopied(run, copied, append, envelopes);
       }
       const status = statusOf(event.result);
       const durationMs = now.getTime() - row.started_at.getTime();
@@ -417,7 +442,7 @@ function toView(row: NonNullable<ExecutionRow>): ExecutionView {
 
 /** The block logs of a run in the order the blocks started. */
 export async function listBlockLogs(db: Kysely<RunnerDB>, executionId: string): Promise<BlockLogView[]> {
-  const rows = await db.selectFrom('block_logs').selectAll().where('execution_id', '=', executionId).orderBy('position').execute();
+  const rows = await db.selectFrom('block_logs').selectAll().where('execution_id', '=', executionId).orderBy('position').orderBy('position_sub').execute();
   return rows.map((r) => ({
     blockId: r.block_id,
     blockName: r.block_name,

@@ -18,15 +18,21 @@ export function reusedContainers(logs: readonly BlockLogView[]): Set<string> {
   return new Set(logs.filter((l) => l.reused && !inBody(l) && (l.blockType === 'loop' || l.blockType === 'parallel')).map((l) => l.blockId));
 }
 
-/** The logs of body blocks (at any depth) of these top-level containers. */
-export function bodyLogsOf(state: RunnableState, logs: readonly BlockLogView[], containers: ReadonlySet<string>): BlockLogView[] {
+/** The top-level block a block of the state sits in (itself at the top level); undefined for a state the engine refuses. */
+export function topLevelOf(state: RunnableState): ((blockId: string) => string) | undefined {
   const graph = graphOf(state);
-  if (!graph) return [];
-  const topOf = (id: string): string => {
+  if (!graph) return undefined;
+  return (id) => {
     let top = id;
     for (let p = graph.parentOf.get(id); p !== undefined; p = graph.parentOf.get(p)) top = p;
     return top;
   };
+}
+
+/** The logs of body blocks (at any depth) of these top-level containers. */
+export function bodyLogsOf(state: RunnableState, logs: readonly BlockLogView[], containers: ReadonlySet<string>): BlockLogView[] {
+  const topOf = topLevelOf(state);
+  if (!topOf) return [];
   return logs.filter((l) => inBody(l) && containers.has(topOf(l.blockId)));
 }
 

@@ -5,6 +5,7 @@ import { attemptLog } from './0004_attemptLog.js';
 import { schedules } from './0005_schedules.js';
 import { reusedLog } from './0006_reusedLog.js';
 import { cancelledBlockLogs } from './0007_cancelledBlockLogs.js';
+import { blockLogSubPosition } from './0008_blockLogSubPosition.js';
 
 /** The runner's migrations, applied in name order. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0005_schedules': schedules,
   '0006_reusedLog': reusedLog,
   '0007_cancelledBlockLogs': cancelledBlockLogs,
+  '0008_blockLogSubPosition': blockLogSubPosition,
 };
