@@ -2,13 +2,14 @@ import type { BlockConfig } from '../types.js';
 import { dropdown, longInput, secretField, shortInput } from './fields.js';
 
 /**
- * Hugging Face inference providers. §2 says 12 with novita the default but does not list them;
- * these are the router's public providers.
+ * Hugging Face inference providers, by the router's names (the `:provider` suffix of the model). §2
+ * says 12 with novita the default but does not list them; these are the router's providers that serve
+ * chat completions.
  */
 export const HUGGINGFACE_PROVIDERS = [
-  ['novita', 'Novita'], ['cerebras', 'Cerebras'], ['cohere', 'Cohere'], ['fal', 'Fal AI'], ['fireworks', 'Fireworks'],
-  ['hyperbolic', 'Hyperbolic'], ['hf-inference', 'HF Inference'], ['nebius', 'Nebius'], ['nscale', 'Nscale'],
-  ['replicate', 'Replicate'], ['sambanova', 'SambaNova'], ['together', 'Together'],
+  ['novita', 'Novita'], ['cerebras', 'Cerebras'], ['cohere', 'Cohere'], ['featherless-ai', 'Featherless AI'], ['fireworks-ai', 'Fireworks'],
+  ['groq', 'Groq'], ['hyperbolic', 'Hyperbolic'], ['hf-inference', 'HF Inference'], ['nebius', 'Nebius'], ['nscale', 'Nscale'],
+  ['sambanova', 'SambaNova'], ['together', 'Together'],
 ] as const;
 
 /** Hugging Face: chat completions through the inference router. */

@@ -14,7 +14,7 @@ export const aiChatTools: ToolConfig[] = [
     description: 'Generate completions using the Hugging Face Inference API',
     params: {
       apiKey: need('string', 'user', 'Hugging Face API token'),
-      provider: need('string', 'user', 'The provider to use for the API request (default novita)'),
+      provider: need('string', 'user', "The inference provider, sent as the model's suffix (model:provider; default novita)"),
       model: need('string', 'user', 'Model to use for chat completions'),
       content: need('string', 'llm', 'The user message content to send to the model'),
       systemPrompt: may('string', 'llm', 'System prompt to guide the model behavior'),
@@ -22,7 +22,7 @@ export const aiChatTools: ToolConfig[] = [
       temperature: may('number', 'user', 'Sampling temperature (0-2)', 0.7),
       stream: may('boolean', 'hidden', 'Whether to stream the response', false),
     },
-    request: { method: 'POST', url: 'https://router.huggingface.co/{provider}/v1/chat/completions', headers: authHeaders },
+    request: { method: 'POST', url: 'https://router.huggingface.co/v1/chat/completions', headers: authHeaders },
   }),
   defineTool({
     id: 'perplexity_chat',

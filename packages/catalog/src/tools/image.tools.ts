@@ -23,7 +23,7 @@ export const imageTools: ToolConfig[] = [
       quality: may('string', 'user', 'Image quality, standard or hd (dall-e-3 only)'),
       style: may('string', 'user', 'Image style, vivid or natural (dall-e-3 only)'),
       background: may('string', 'user', 'Background, auto, transparent or opaque (gpt-image-1 only)'),
-      n: may('number', 'user', 'Number of images to generate (1-10)', IMAGE_COUNT.default),
+      n: may('number', 'user', 'Number of images to generate (1-10; dall-e-3 makes only 1)', IMAGE_COUNT.default),
       apiKey: need('string', 'user', 'Your OpenAI API key'),
     },
     request: { method: 'POST', url: 'https://api.openai.com/v1/images/generations', headers: { Authorization: 'Bearer {apiKey}', 'Content-Type': 'application/json' } },

@@ -43,13 +43,13 @@ export const AI_FIXTURES = {
 
 /**
  * A fake of the model-backed APIs tools call: OpenAI under /openai, Anthropic /anthropic, Perplexity
- * /perplexity, the Hugging Face router /huggingface/{provider}, Mistral /mistral.
+ * /perplexity, the Hugging Face router /huggingface (its OpenAI-compatible /v1/chat/completions), Mistral /mistral.
  */
 export function createFakeAi(): Promise<FakeServer> {
   const f = AI_FIXTURES;
   return createServiceFake([
     ['POST', '/perplexity/chat/completions', { json: f.perplexity }],
-    ['POST', '/huggingface/:provider/v1/chat/completions', { json: f.huggingface }],
+    ['POST', '/huggingface/v1/chat/completions', { json: f.huggingface }],
     ['POST', '/openai/embeddings', { json: f.embeddings }],
     ['POST', '/openai/images/generations', (req) => ({ json: (req.body as { model?: string }).model === 'gpt-image-1' ? f.imageB64 : f.imageUrl })],
     ['POST', '/openai/chat/completions', { json: f.visionOpenai }],

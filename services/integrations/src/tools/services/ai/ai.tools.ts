@@ -15,7 +15,7 @@ import {
 } from '@weft/catalog';
 import { TransientToolError } from '../../runtime/errors.js';
 import { ToolError, type ServiceTool, type ToolIO } from '../../serviceTool.js';
-import { apiMessage, bearer, call, list, obj, seg, serviceTool, str, type ApiResponse, type CallSpec, type Obj } from '../http.js';
+import { apiMessage, bearer, call, list, obj, serviceTool, str, type ApiResponse, type CallSpec, type Obj } from '../http.js';
 
 /** A number parameter, or `fallback` when missing or not numeric. */
 function num(value: unknown, fallback: number): number {
@@ -35,6 +35,19 @@ function usage(data: Obj) {
   return { prompt_tokens: u.prompt_tokens ?? 0, completion_tokens: u.completion_tokens ?? 0, total_tokens: u.total_tokens ?? 0 };
 }
 
+/** Provider ids older workflows stored that are not the router's names. */
+const HF_PROVIDER_ALIASES: Record<string, string> = { fireworks: 'fireworks-ai', fal: 'fal-ai' };
+
+/**
+ * The model as Hugging Face's OpenAI-compatible router takes it: `<model>:<provider>` (provider
+ * default novita, §2); a model that already names its provider (`…:together`) is sent as typed.
+ */
+export function hfRouterModel(model: string, provider: string): string {
+  if (/:[A-Za-z0-9][A-Za-z0-9._-]*$/.test(model)) return model;
+  const name = provider || 'novita';
+  return `${model}:${HF_PROVIDER_ALIASES[name] ?? name}`;
+}
+
 const chatTools: ServiceTool[] = [
   serviceTool('perplexity_chat', async (p, io) => {
     const maxTokens = toInt(p.max_tokens, AI_CHAT_MAX_TOKENS_FALLBACK);
@@ -49,11 +62,10 @@ const chatTools: ServiceTool[] = [
     return { content: str(obj(obj(list(data.choices)[0]).message).content) ?? '', model: data.model ?? text(p.model), usage: usage(data) };
   }),
   serviceTool('huggingface_chat', async (p, io) => {
-    const provider = text(p.provider) || 'novita';
-    const body: Obj = { model: text(p.model), messages: chatMessages(p), stream: false, temperature: clamp(num(p.temperature, 0.7), 0, 2) };
+    const body: Obj = { model: hfRouterModel(text(p.model), text(p.provider)), messages: chatMessages(p), stream: false, temperature: clamp(num(p.temperature, 0.7), 0, 2) };
     const maxTokens = toInt(p.maxTokens, Number.NaN);
     if (Number.isFinite(maxTokens)) body.max_tokens = maxTokens;
-    const res = await call(io, { method: 'POST', url: `${io.baseUrl('huggingface')}/${seg(provider)}/v1/chat/completions`, headers: bearer(p.apiKey), json: body });
+    const res = await call(io, { method: 'POST', url: `${io.baseUrl('huggingface')}/v1/chat/completions`, headers: bearer(p.apiKey), json: body });
     if (!res.ok) throw new ToolError(`Hugging Face chat completion failed: ${apiMessage(res)}`, res.status);
     const data = obj(res.data);
     const content = obj(obj(list(data.choices)[0]).message).content;
@@ -79,7 +91,10 @@ const openaiTools: ServiceTool[] = [
   }),
   serviceTool('openai_image', async (p, io) => {
     const model = text(p.model);
-    const body: Obj = { model, prompt: String(p.prompt ?? ''), n: clamp(toInt(p.n, IMAGE_COUNT.default), IMAGE_COUNT.min, IMAGE_COUNT.max) };
+    const n = clamp(toInt(p.n, IMAGE_COUNT.default), IMAGE_COUNT.min, IMAGE_COUNT.max);
+    // §5's n 1-10 is the block's range; OpenAI's dall-e-3 makes one image per request and refuses n > 1.
+    if (model === 'dall-e-3' && n > 1) throw new ToolError(`Number of images (n) must be 1 for dall-e-3, got ${text(p.n)}`);
+    const body: Obj = { model, prompt: String(p.prompt ?? ''), n };
     const size = text(p.size) || '1024x1024';
     const sizes: readonly string[] | undefined = (IMAGE_SIZES as Record<string, readonly string[]>)[model];
     if (sizes && !sizes.includes(size)) throw new ToolError(`Invalid size ${size} for ${model}. Allowed sizes: ${sizes.join(', ')}`);

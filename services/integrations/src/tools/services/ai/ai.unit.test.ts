@@ -35,20 +35,31 @@ describe('chat tools', () => {
     await ai.expectError('perplexity_chat', { apiKey: 'k', model: 'sonar', content: 'hi' }, 'Perplexity API error: Invalid API key');
   });
 
-  it('huggingface_chat posts to the provider route and answers content', async () => {
+  it("huggingface_chat posts to the router's /v1/chat/completions with the provider as the model's suffix", async () => {
     const r = await ai.run('huggingface_chat', { apiKey: 'hf_1', provider: 'together', model: 'deepseek/deepseek-v3', content: 'Hi', maxTokens: '64' });
-    ai.expectRequest('huggingface_chat', 'POST', '/huggingface/together/v1/chat/completions', {
+    ai.expectRequest('huggingface_chat', 'POST', '/huggingface/v1/chat/completions', {
       headers: { authorization: 'Bearer hf_1', 'content-type': 'application/json' },
-      body: { model: 'deepseek/deepseek-v3', messages: [{ role: 'user', content: 'Hi' }], stream: false, temperature: 0.7, max_tokens: 64 },
+      body: { model: 'deepseek/deepseek-v3:together', messages: [{ role: 'user', content: 'Hi' }], stream: false, temperature: 0.7, max_tokens: 64 },
     });
     expect(r).toEqual({ success: true, output: { content: 'Hello from HF', model: 'deepseek/deepseek-v3', usage: f.huggingface.usage } });
   });
 
+  it("huggingface_chat sends the router's names for older provider ids and keeps a model that names its provider", async () => {
+    await ai.run('huggingface_chat', { apiKey: 'k', provider: 'fireworks', model: 'm', content: 'x' });
+    ai.expectRequest('huggingface_chat', 'POST', '/huggingface/v1/chat/completions', { body: { model: 'm:fireworks-ai', messages: [{ role: 'user', content: 'x' }], stream: false, temperature: 0.7 } });
+    await ai.run('huggingface_chat', { apiKey: 'k', provider: 'fal', model: 'm', content: 'x' });
+    ai.expectRequest('huggingface_chat', 'POST', '/huggingface/v1/chat/completions', { body: { model: 'm:fal-ai', messages: [{ role: 'user', content: 'x' }], stream: false, temperature: 0.7 } });
+    await ai.run('huggingface_chat', { apiKey: 'k', provider: 'novita', model: 'meta-llama/Llama-3.1-8B-Instruct:cerebras', content: 'x' });
+    ai.expectRequest('huggingface_chat', 'POST', '/huggingface/v1/chat/completions', {
+      body: { model: 'meta-llama/Llama-3.1-8B-Instruct:cerebras', messages: [{ role: 'user', content: 'x' }], stream: false, temperature: 0.7 },
+    });
+  });
+
   it('huggingface_chat: failures and answers without choices give the §8 messages', async () => {
-    ai.fake.once('POST', '/huggingface/:provider/v1/chat/completions', { status: 400, json: { error: 'Model not supported by provider' } });
+    ai.fake.once('POST', '/huggingface/v1/chat/completions', { status: 400, json: { error: 'Model not supported by provider' } });
     await ai.expectError('huggingface_chat', { apiKey: 'k', provider: '', model: 'm', content: 'x' }, 'Hugging Face chat completion failed: Model not supported by provider');
-    ai.expectRequest('huggingface_chat', 'POST', '/huggingface/novita/v1/chat/completions', { body: { model: 'm', messages: [{ role: 'user', content: 'x' }], stream: false, temperature: 0.7 } });
-    ai.fake.once('POST', '/huggingface/:provider/v1/chat/completions', { json: { id: 'x', choices: [] } });
+    ai.expectRequest('huggingface_chat', 'POST', '/huggingface/v1/chat/completions', { body: { model: 'm:novita', messages: [{ role: 'user', content: 'x' }], stream: false, temperature: 0.7 } });
+    ai.fake.once('POST', '/huggingface/v1/chat/completions', { json: { id: 'x', choices: [] } });
     await ai.expectError('huggingface_chat', { apiKey: 'k', provider: 'novita', model: 'm', content: 'x' }, 'Invalid response format from Hugging Face API');
   });
 });
@@ -66,16 +77,23 @@ describe('openai tools', () => {
     ai.expectRequest('openai_embeddings', 'POST', '/openai/embeddings', { body: { input: 'a', model: 'text-embedding-3-large', encoding_format: 'float' } });
   });
 
-  it('openai_image sends dall-e-3 quality and style, clamps n and answers the url', async () => {
-    const r = await ai.run('openai_image', { apiKey: 'sk', model: 'dall-e-3', prompt: 'a cat', size: '1792x1024', quality: 'hd', style: 'vivid', background: 'transparent', n: 30 });
+  it('openai_image sends dall-e-3 quality and style and answers the url', async () => {
+    const r = await ai.run('openai_image', { apiKey: 'sk', model: 'dall-e-3', prompt: 'a cat', size: '1792x1024', quality: 'hd', style: 'vivid', background: 'transparent', n: '1' });
     ai.expectRequest('openai_image', 'POST', '/openai/images/generations', {
       headers: { authorization: 'Bearer sk', 'content-type': 'application/json' },
-      body: { model: 'dall-e-3', prompt: 'a cat', n: 10, size: '1792x1024', quality: 'hd', style: 'vivid' },
+      body: { model: 'dall-e-3', prompt: 'a cat', n: 1, size: '1792x1024', quality: 'hd', style: 'vivid' },
     });
     expect(r).toEqual({
       success: true,
       output: { content: 'https://images.example/cat.png', images: ['https://images.example/cat.png'], metadata: { model: 'dall-e-3', revisedPrompt: 'A cat on a mat, watercolour' } },
     });
+  });
+
+  it('openai_image refuses n above 1 for dall-e-3 before any call, and clamps n to 1-10 for gpt-image-1', async () => {
+    await ai.expectError('openai_image', { apiKey: 'sk', model: 'dall-e-3', prompt: 'a cat', n: 2 }, 'Number of images (n) must be 1 for dall-e-3, got 2');
+    expect(ai.fake.requests).toEqual([]);
+    await ai.run('openai_image', { apiKey: 'sk', model: 'gpt-image-1', prompt: 'a dog', n: 30 });
+    ai.expectRequest('openai_image', 'POST', '/openai/images/generations', { body: { model: 'gpt-image-1', prompt: 'a dog', n: 10, size: '1024x1024' } });
   });
 
   it('openai_image sends gpt-image-1 background only, answers base64 as a data URL, refuses a size the model lacks', async () => {
