@@ -153,6 +153,11 @@ const commandSchema = z.discriminatedUnion('type', [
     type: z.literal('replaceState'),
     blocks: z.record(z.string(), blockStateSchema),
     edges: z.array(edgeSchema),
+    /**
+     * The workflow's own version this state was read at (a copilot checkpoint): what the workflow
+     * held then counts as stored, as its undo history does, however many steps ago that was.
+     */
+    restoresVersion: z.number().int().positive().optional(),
   }),
   z.object({ type: z.literal('setDeployed'), isDeployed: z.boolean(), deployedAt: z.number().optional() }),
   z.object({ type: z.literal('setNeedsRedeployment'), needsRedeployment: z.boolean() }),

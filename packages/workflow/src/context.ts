@@ -42,6 +42,12 @@ interface DecideContext {
    * its own store: the copy may keep that state's starters (issue 14), never add one.
    */
   copiedState?: { blocks: Record<string, BlockState> };
+  /**
+   * The workflow's own stored blocks at each version a replaceState's `restoresVersion` names, read
+   * by the service from its event log: the save may keep what the workflow held then (an old name
+   * clash, a nested trigger, a second starter), as it may what its undo history holds.
+   */
+  restoredStates?: Readonly<Record<number, { blocks: Record<string, BlockState> }>>;
   /** Stamped on new variables. */
   workflowId?: string;
   /** For importYaml with applyAutoLayout, which is refused without it; the service passes `@weft/workflow/layout`'s `elkLayout`. */

@@ -19,7 +19,17 @@ export interface CopilotDB {
     status: ColumnType<'stopped' | 'error' | null, 'stopped' | 'error' | null | undefined, 'stopped' | 'error' | null>;
     created_at: Stamp;
   };
-  checkpoints: { id: string; chat_id: string; workflow_id: string; turn_id: string; description: string | null; state: Json<unknown>; created_at: Stamp };
+  checkpoints: {
+    id: string;
+    chat_id: string;
+    workflow_id: string;
+    turn_id: string;
+    description: string | null;
+    state: Json<unknown>;
+    /** The editor's version `state` was read at; null on checkpoints stored before it was kept. */
+    version: ColumnType<string | null, number | null | undefined, number | null>;
+    created_at: Stamp;
+  };
   proposals: {
     id: string;
     chat_id: string;

@@ -30,7 +30,18 @@ export async function applyYamlEdit(
 ): Promise<{ version: number; checkpointId: string }> {
   for (let attempt = 1; ; attempt++) {
     const before = await deps.ports.editor.getState(input.workflowId);
-    await deps.store.saveCheckpoint({ id: input.checkpointId, chatId: input.chatId, workflowId: input.workflowId, turnId: input.turnId, description: input.description, state: before.state });
+    // The version goes with it: a revert names it, and the editor then takes back what the workflow held at it.
+    // A later attempt replaces the checkpoint: the earlier one's edit was refused, so the state before this one is the one to keep.
+    await deps.store.saveCheckpoint({
+      id: input.checkpointId,
+      chatId: input.chatId,
+      workflowId: input.workflowId,
+      turnId: input.turnId,
+      description: input.description,
+      state: before.state,
+      version: before.version,
+      replace: attempt > 1,
+    });
     const command = {
       type: 'importYaml',
       yamlContent: input.yamlContent,

@@ -93,14 +93,16 @@ export function createTurns(deps: { client: Client; queues: TurnQueues; store: C
     },
 
     /**
-     * Puts the workflow back as it was before the checkpoint's edit (one undoable event). The editor
-     * takes back what that state kept from before the rules (a name clash, a nested trigger) while it
-     * is in the workflow's undo history (the last 20 steps); past that, a revert that would put one
-     * back is refused naming the block.
+     * Puts the workflow back as it was before the checkpoint's edit (one undoable event). The save
+     * names the version the checkpoint was read at (`restoresVersion`), so the editor takes back what
+     * the workflow held then from before the rules (a name clash, a nested trigger, a second starter),
+     * however far back it is; a checkpoint stored before versions were kept has only the undo history
+     * (the last 20 steps), and past that a revert putting one back is refused naming the block.
      */
     async revert(checkpointId: string, actorId: string): Promise<{ version: number }> {
       const cp = await deps.store.checkpoint(checkpointId);
-      return deps.ports.editor.execute(cp.workflowId, actorId, [{ type: 'replaceState', blocks: cp.state.blocks, edges: cp.state.edges }]);
+      const restores = cp.version === null || cp.version < 1 ? {} : { restoresVersion: cp.version };
+      return deps.ports.editor.execute(cp.workflowId, actorId, [{ type: 'replaceState', blocks: cp.state.blocks, edges: cp.state.edges, ...restores }]);
     },
 
     /**

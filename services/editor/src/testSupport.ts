@@ -1,7 +1,12 @@
 import fc from 'fast-check';
+import { Metadata } from '@grpc/grpc-js';
 import { getBlock } from '@weft/catalog';
+import { createLogger, type CallContext } from '@weft/platform';
 import { createTestDatabase } from '@weft/testkit';
-import type { Command, DecideContext } from '@weft/workflow';
+import type { Command, DecideContext, WorkflowState } from '@weft/workflow';
+import { editorHandlers } from './adapters/grpc.js';
+import { createStreamLifecycle, type RegistryPort } from './lifecycle/streamLifecycle.js';
+import type { EventTail } from './live/eventTail.js';
 import type { EditorDB } from './db.js';
 import { migrations } from './migrations/index.js';
 import { createEventStore, type EventStore } from './store/eventStore.js';
@@ -64,3 +69,31 @@ export const commandArbitrary: fc.Arbitrary<Command> = fc.oneof(
 
 /** Commands that create blocks a..d first, so most random commands find their targets. */
 export const seededCommands: Command[] = blockIds.map((blockId, i) => ({ type: 'addBlock', id: blockId, blockType: i === 3 ? 'loop' : 'function', position: { x: i * 100, y: 0 } }));
+
+/** These test calls never read the live tail. */
+const noTail: EventTail = { read: () => Promise.reject(new Error('not read here')), stop: () => Promise.resolve() };
+
+/** A call context for handler tests (no caller named). */
+export const testCallContext: CallContext = { requestId: 'test', metadata: new Metadata(), signal: new AbortController().signal };
+
+/** The editor's gRPC handlers on a test store of their own, and a reader of a workflow's current state. */
+export interface EditorHandlersTestEnv {
+  env: Awaited<ReturnType<typeof editorTestStore>>;
+  handlers: ReturnType<typeof editorHandlers>;
+  stateOf(workflowId: string): Promise<{ version: number; state: WorkflowState }>;
+}
+
+/** The editor's gRPC handlers on a test store of their own (tests only); `registry` stands in for the registry. */
+export async function editorHandlersTestEnv(registry: RegistryPort): Promise<EditorHandlersTestEnv> {
+  const env = await editorTestStore();
+  const handlers = editorHandlers(env.store, noTail, createLogger('test', 'silent'), createStreamLifecycle({ db: env.db, store: env.store, registry }), registry);
+  return {
+    env,
+    handlers,
+    async stateOf(workflowId) {
+      const found = await env.store.current(workflowId);
+      if (!found) throw new Error(`no stream ${workflowId}`);
+      return found;
+    },
+  };
+}

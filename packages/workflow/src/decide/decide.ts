@@ -51,15 +51,23 @@ function decideDeployment(command: DeploymentCommand, ctx: DecideContext): Workf
 }
 
 /**
- * A whole-state save (POST /api/workflows/sync, a workflow's copy) as one undoable event. A copy
- * (`ctx.copiedState`) keeps the source's starters as they are, even two stored before the rule.
+ * A whole-state save (POST /api/workflows/sync, a workflow's copy, a copilot checkpoint's revert) as
+ * one undoable event. A copy (`ctx.copiedState`) keeps the source's starters as they are, even two
+ * stored before the rule; a revert naming `restoresVersion` keeps what the workflow held at that
+ * version (`ctx.restoredStates`).
  */
 function decideReplaceState(state: WorkflowState, command: CommandOf<'replaceState'>, ctx: DecideContext): WorkflowEvent[] {
   // What the workflow itself held before — its undo history's states — counts as stored, as the
   // copied state does: a save putting back an earlier state (the copilot's revert of a checkpoint, a
   // sync of an undone edit) keeps two starters, a nested trigger or a name clash stored before the rules.
+  // So does the workflow's state at the version the save restores (a checkpoint older than the history).
   const { past, present, future } = state.history;
-  const held = [...(ctx.copiedState === undefined ? [] : [ctx.copiedState]), ...[...past, present, ...future].map((entry) => entry.state)];
+  const restored = command.restoresVersion === undefined ? undefined : ctx.restoredStates?.[command.restoresVersion];
+  const held = [
+    ...(ctx.copiedState === undefined ? [] : [ctx.copiedState]),
+    ...(restored === undefined ? [] : [restored]),
+    ...[...past, present, ...future].map((entry) => entry.state),
+  ];
   const starters = extraStarters(state, command.blocks, held);
   if (starters !== undefined) throw new WorkflowError('validation', `Invalid command: blocks: ${describeStarters(starters)}`);
   const placed = Object.fromEntries(Object.entries(command.blocks).map(([id, b]) => [id, { type: b.type, name: b.name, parentId: b.data.parentId }]));

@@ -115,6 +115,23 @@ describe('one starter block per workflow (issue 13)', () => {
       expect(given([...legacy(), ...removed.events]).when({ type: 'replaceState', blocks: { ...withoutSecond, other }, edges: [] }).error?.message).toMatch(/found 2/);
     });
 
+    it('a save restoring a version older than the undo history (restoresVersion, the state read by the service) keeps both starters; only that version counts', () => {
+      const stored = given(legacy());
+      const events = [...legacy(), ...given(legacy()).when({ type: 'removeBlock', id: 'start2' }).events];
+      // 25 edits push the state with two starters out of the 20-step history.
+      for (let i = 0; i < 25; i++) events.push(...given(events).when({ type: 'moveBlock', id: 'start', position: { x: i, y: 0 } }).events);
+      const later = given(events);
+      expect(later.state.history.past.some((entry) => entry.state.blocks['start2'] !== undefined)).toBe(false);
+      const revert = { type: 'replaceState' as const, blocks: stored.state.blocks, edges: [], restoresVersion: 2 };
+      expect(later.when(revert).error?.message).toMatch(/found 2/);
+      const restored = later.when(revert, { restoredStates: { 2: { blocks: stored.state.blocks } } });
+      expect(restored.error).toBeUndefined();
+      expect(starters(restored.state.blocks)).toEqual(['start', 'start2']);
+      // The state at another version (one starter), or a version the save does not name, lets none back.
+      expect(later.when(revert, { restoredStates: { 2: { blocks: replay(started()).blocks } } }).error?.message).toMatch(/found 2/);
+      expect(later.when({ ...revert, restoresVersion: 3 }, { restoredStates: { 2: { blocks: stored.state.blocks } } }).error?.message).toMatch(/found 2/);
+    });
+
     it('never gains a third: addBlock, duplicateBlock and a save with three are refused', () => {
       const stored = given(legacy());
       expect(stored.when({ type: 'addBlock', blockType: 'starter', position: { x: 0, y: 0 } }).error?.message).toBe(ALREADY);

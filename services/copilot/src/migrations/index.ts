@@ -72,4 +72,11 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('messages').addCheckConstraint('messages_status_check', sql`status in ('stopped', 'error')`).execute();
     },
   },
+  '0004_checkpoint_version': {
+    async up(db: Kysely<unknown>) {
+      // The editor's version the checkpoint's state was read at: a revert names it, so the editor
+      // takes back what the workflow held then even once it has left the undo history. Null on older rows.
+      await db.schema.alterTable('checkpoints').addColumn('version', 'bigint').execute();
+    },
+  },
 };

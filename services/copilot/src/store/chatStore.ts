@@ -127,11 +127,17 @@ export function createChatStore(db: Kysely<CopilotDB>) {
       return row !== undefined;
     },
 
-    async saveCheckpoint(input: { id: string; chatId: string; workflowId: string; turnId: string; description?: string | undefined; state: GraphState }): Promise<void> {
+    /**
+     * Keeps the state before an edit (read at the editor's `version`). A checkpoint already stored is
+     * kept (a retried activity reads the state after its own edit) unless `replace` says the edit it
+     * was kept for did not land (refused for someone else's edit in between, and tried again).
+     */
+    async saveCheckpoint(input: { id: string; chatId: string; workflowId: string; turnId: string; description?: string | undefined; state: GraphState; version: number; replace?: boolean }): Promise<void> {
+      const state = JSON.stringify(input.state);
       await db
         .insertInto('checkpoints')
-        .values({ id: input.id, chat_id: input.chatId, workflow_id: input.workflowId, turn_id: input.turnId, description: input.description ?? null, state: JSON.stringify(input.state) })
-        .onConflict((oc) => oc.column('id').doNothing())
+        .values({ id: input.id, chat_id: input.chatId, workflow_id: input.workflowId, turn_id: input.turnId, description: input.description ?? null, state, version: input.version })
+        .onConflict((oc) => (input.replace === true ? oc.column('id').doUpdateSet({ state, version: input.version }) : oc.column('id').doNothing()))
         .execute();
     },
 
@@ -140,10 +146,12 @@ export function createChatStore(db: Kysely<CopilotDB>) {
       await db.deleteFrom('checkpoints').where('id', '=', id).execute();
     },
 
-    async checkpoint(id: string): Promise<CheckpointRow & { state: GraphState }> {
+    /** A checkpoint with its state and the editor's version it was read at (null when stored before versions were kept). */
+    async checkpoint(id: string): Promise<CheckpointRow & { state: GraphState; version: number | null }> {
       const r = await db.selectFrom('checkpoints').selectAll().where('id', '=', id).executeTakeFirst();
       if (!r) throw new AppError('not_found', `Checkpoint ${id} not found`);
-      return { id: r.id, chatId: r.chat_id, workflowId: r.workflow_id, turnId: r.turn_id, description: r.description, createdAt: iso(r.created_at), state: r.state as GraphState };
+      const version = r.version === null ? null : Number(r.version);
+      return { id: r.id, chatId: r.chat_id, workflowId: r.workflow_id, turnId: r.turn_id, description: r.description, createdAt: iso(r.created_at), state: r.state as GraphState, version };
     },
 
     async checkpoints(chatId: string): Promise<CheckpointRow[]> {

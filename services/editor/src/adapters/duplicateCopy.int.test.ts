@@ -1,16 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Metadata } from '@grpc/grpc-js';
-import { createLogger, type CallContext } from '@weft/platform';
-import type { BlockState, WorkflowState } from '@weft/workflow';
-import { editorTestStore, TEST_SNAPSHOT_EVERY } from '../testSupport.js';
-import type { EventTail } from '../live/eventTail.js';
-import { createStreamLifecycle, type RegistryPort } from '../lifecycle/streamLifecycle.js';
-import { editorHandlers } from './grpc.js';
+import type { BlockState } from '@weft/workflow';
+import { editorHandlersTestEnv, testCallContext as ctx, TEST_SNAPSHOT_EVERY, type EditorHandlersTestEnv } from '../testSupport.js';
+import type { RegistryPort } from '../lifecycle/streamLifecycle.js';
 
-const logger = createLogger('test', 'silent');
-const ctx: CallContext = { requestId: 'test', metadata: new Metadata(), signal: new AbortController().signal };
-/** These calls never read the live tail. */
-const noTail: EventTail = { read: () => Promise.reject(new Error('not read here')), stop: () => Promise.resolve() };
 const starters = (state: { blocks: Record<string, BlockState> }) => Object.values(state.blocks).filter((b) => b.type === 'starter').map((b) => b.id).sort();
 /** What the registry records: each copy's source (its copied_from), as CheckWorkflows answers it. */
 const copies = new Map<string, string>();
@@ -25,23 +17,17 @@ const registry: RegistryPort = { existing: () => Promise.resolve(new Set()), cop
  * copy is checked against the source at the version the registry read.
  */
 describe('duplicating a workflow stored with two starters (real Postgres)', () => {
-  let env: Awaited<ReturnType<typeof editorTestStore>>;
-  let handlers: ReturnType<typeof editorHandlers>;
+  let env: EditorHandlersTestEnv['env'];
+  let handlers: EditorHandlersTestEnv['handlers'];
+  let stateOf: EditorHandlersTestEnv['stateOf'];
 
   beforeAll(async () => {
-    env = await editorTestStore();
-    handlers = editorHandlers(env.store, noTail, logger, createStreamLifecycle({ db: env.db, store: env.store, registry }), registry);
+    ({ env, handlers, stateOf } = await editorHandlersTestEnv(registry));
   });
 
   afterAll(async () => {
     await env?.database.drop();
   });
-
-  async function stateOf(workflowId: string): Promise<{ version: number; state: WorkflowState }> {
-    const found = await env.store.current(workflowId);
-    if (!found) throw new Error(`no stream ${workflowId}`);
-    return found;
-  }
 
   /** A workflow as a pre-rule editor stored it: a whole-state save added a second starter, "Start 1". */
   async function legacySource(workflowId: string): Promise<Record<string, BlockState>> {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError, answerEach, type Logger, type ServiceHandlers } from '@weft/platform';
 import type { editor } from '@weft/contracts';
-import { blockStateSchema, edgeSchema, encodeSnapshot, historyView, parseCommands, toYaml, yamlStructureGuide, type DeployedState, type WorkflowState } from '@weft/workflow';
+import { blockStateSchema, edgeSchema, encodeSnapshot, historyView, parseCommands, toYaml, yamlStructureGuide, type Command, type DecideContext, type DeployedState, type WorkflowState } from '@weft/workflow';
 import type { EventStore } from '../store/eventStore.js';
 import type { EventTail } from '../live/eventTail.js';
 import type { RegistryPort, StreamLifecycle } from '../lifecycle/streamLifecycle.js';
@@ -90,9 +90,26 @@ export function editorHandlers(store: EventStore, tail: EventTail, logger: Logge
     return { copiedState: { blocks: at.state.blocks }, targetVersion: target.version };
   }
 
+  /**
+   * The workflow's own blocks at each version its replaceState commands restore (`restoresVersion`,
+   * a copilot checkpoint's revert), read from its event log: what it held then counts as stored.
+   */
+  async function restoredStates(workflowId: string, commands: readonly Command[]): Promise<DecideContext['restoredStates']> {
+    const versions = [...new Set(commands.flatMap((c) => (c.type === 'replaceState' && c.restoresVersion !== undefined ? [c.restoresVersion] : [])))];
+    if (versions.length === 0) return undefined;
+    const found: Record<number, { blocks: WorkflowState['blocks'] }> = {};
+    for (const version of versions) {
+      const at = await caughtUp(workflowId, () => store.stateAt(workflowId, version));
+      if (at.state === undefined) throw new AppError('validation', `restoresVersion: workflow ${workflowId} has no version ${version} (it is at ${at.head})`);
+      found[version] = { blocks: at.state.blocks };
+    }
+    return found;
+  }
+
   async function executeCommands(req: editor.ExecuteCommandsRequest): Promise<editor.ExecuteCommandsResponse> {
     if (!req.workflowId) throw new AppError('validation', 'workflowId is required');
     const commands = parseCommands(parseJson('commands', req.commandsJson));
+    const restored = await restoredStates(req.workflowId, commands);
     const deployedState = parseDeployedState(req.deployedStateJson);
     const copy = req.copyOfWorkflowId ? await copyOf(req, req.copyOfWorkflowId) : undefined;
     if (copy && req.expectedVersion !== undefined && req.expectedVersion !== copy.targetVersion) {
@@ -101,7 +118,7 @@ export function editorHandlers(store: EventStore, tail: EventTail, logger: Logge
     // A copy is written only onto the version checked as untouched: an edit landing meanwhile makes it a conflict.
     const expectedVersion = copy ? copy.targetVersion : req.expectedVersion;
     const res = await caughtUpOrThrow(req.workflowId, () =>
-      store.execute(req.workflowId, commands, { expectedVersion, commandId: req.commandId, deployedState, copiedState: copy?.copiedState }),
+      store.execute(req.workflowId, commands, { expectedVersion, commandId: req.commandId, deployedState, copiedState: copy?.copiedState, restoredStates: restored }),
     );
     return { version: res.version, eventsJson: JSON.stringify(res.events) };
   }

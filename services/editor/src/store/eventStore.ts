@@ -33,6 +33,8 @@ export interface ExecuteOptions {
   deployedState?: DeployedState | undefined;
   /** The stored blocks of the workflow a replaceState copies (DecideContext.copiedState), read from this store. */
   copiedState?: DecideContext['copiedState'];
+  /** The workflow's own stored blocks at the versions its replaceState commands restore (DecideContext.restoredStates). */
+  restoredStates?: DecideContext['restoredStates'];
 }
 
 export interface EventStoreDeps {
@@ -258,7 +260,11 @@ export function createEventStore(deps: EventStoreDeps) {
       let next: WorkflowState;
       try {
         const ctx = deps.context(workflowId);
-        const given = { ...(opts.deployedState ? { deployedState: opts.deployedState } : {}), ...(opts.copiedState ? { copiedState: opts.copiedState } : {}) };
+        const given = {
+          ...(opts.deployedState ? { deployedState: opts.deployedState } : {}),
+          ...(opts.copiedState ? { copiedState: opts.copiedState } : {}),
+          ...(opts.restoredStates ? { restoredStates: opts.restoredStates } : {}),
+        };
         ({ events, state: next } = decideAndApply(decided.state, commands, { ...ctx, ...given }));
       } catch (error) {
         decided.outcomes.push({ ok: false, error });
