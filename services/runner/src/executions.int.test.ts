@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { createTestDatabase, uniqueSuffix } from '@weft/testkit';
 import { createLogger, type Database } from '@weft/platform';
 import type { RunnerDB } from './db.js';
 import { migrations } from './migrations/index.js';
-import { createExecution, recordRunEvent } from './executionsStore.js';
+import { createExecution, listBlockLogs, recordRunEvent } from './executionsStore.js';
 import { createExecutions, type Executions } from './executions.js';
 import type { RunInput, RunnableState } from './workflows/types.js';
 
@@ -90,12 +91,19 @@ describe('rerun of a run Temporal started itself (Postgres, an engine that recor
     ] as const) {
       await recordRunEvent(deps(), { type: 'blockCompleted', executionId: first, log: log(blockId, output, extra) });
     }
-    // The first rerun (from After) reused Start and the loop: its log has no body block.
+    // The first rerun (from After) reused Start and the loop: its log has the body blocks' logs copied from the first run.
     const second = `second-${uniqueSuffix()}`;
     await createExecution(database.db, { executionId: second, workflowId: 'wf-loop', trigger: 'manual', input: {}, state: looped, rerunOf: first });
     for (const blockId of ['s', 'l']) await recordRunEvent(deps(), { type: 'blockCompleted', executionId: second, log: log(blockId, blockId === 's' ? { input: {} } : { results: [0, 10] }, { reused: true }) });
+    const expected = { fromBlockId: 'after', outputs: { s: { input: {} }, l: { results: [0, 10] } }, bodyOutputs: { work: { result: 10 } } };
     await executions.rerun(second, 'after', { wait: false, stream: false, newExecutionId: `${second}-again` });
-    expect(started.at(-1)?.rerun).toEqual({ fromBlockId: 'after', outputs: { s: { input: {} }, l: { results: [0, 10] } }, bodyOutputs: { work: { result: 10 } } });
+    expect(started.at(-1)?.rerun).toEqual(expected);
+    expect((await listBlockLogs(database.db, second)).map((l) => [l.blockId, l.reused === true])).toEqual([['s', true], ['l', true], ['work', true], ['work', true]]);
+    // A rerun logged before the copies has no body block: the outputs come from the run it reran.
+    await sql`delete from block_logs where execution_id = ${second} and loop_iteration is not null`.execute(database.db);
+    expect((await listBlockLogs(database.db, second)).map((l) => l.blockId)).toEqual(['s', 'l']);
+    await executions.rerun(second, 'after', { wait: false, stream: false, newExecutionId: `${second}-legacy` });
+    expect(started.at(-1)?.rerun).toEqual(expected);
   });
 
   it('refuses, naming the run, a run without its state and no deployment version to recover it from', async () => {

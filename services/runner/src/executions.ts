@@ -15,7 +15,7 @@ import {
 } from './executionsStore.js';
 import type { RunInput, RunResult, RunTrigger, RunnableState } from './workflows/types.js';
 import { logMasks, maskLogValue, stateSecrets } from './workflows/engine/logMasking.js';
-import { bodyLogsOf, reusedContainers, reusedOutputs } from './rerunOutputs.js';
+import { bodyLogsOf, reusedContainers, reusedOutputs, topLevelOf } from './rerunOutputs.js';
 
 /** Starts, awaits and cancels `runWorkflow` (Temporal in production; the workflow id is the execution id). */
 export interface RunEngine {
@@ -224,8 +224,11 @@ export function createExecutions(deps: ExecutionsDeps): Executions {
       const logs = await listBlockLogs(deps.db, executionId);
       // A run a trigger block started (its webhook path or schedule) is rerun from that block too.
       const triggerBlockId = logs.find((l) => l.blockType !== 'starter' && getBlock(l.blockType)?.category === 'triggers')?.blockId;
-      // A container this run reused ran no body block: its body's outputs are in the run it reran (or one before).
-      let containers = reusedContainers(logs);
+      // A container this run reused ran no body block: its body's logs are copied from the run it reran
+      // (reusedLogs.ts), but a rerun logged before the copies has none: they are in the run it reran (or one before).
+      const topOf = topLevelOf(state);
+      const copied = new Set(bodyLogsOf(state, logs, reusedContainers(logs)).map((l) => topOf?.(l.blockId)));
+      let containers = new Set([...reusedContainers(logs)].filter((c) => !copied.has(c)));
       const earlierBodies: BlockLogView[] = [];
       for (let from = earlier.rerunOf; from && containers.size > 0; ) {
         const older = await listBlockLogs(deps.db, from);
