@@ -53,7 +53,14 @@ export function createFakeCrm(): Promise<FakeServer> {
     ['GET', '/wealthbox/tasks/:id', wealthboxRecord(f.task)],
     ['GET', '/wealthbox/tasks', { json: f.tasks }],
     ['POST', '/wealthbox/tasks', echo({ id: 302 })],
-    ['POST', '/mem0/v1/memories/', { json: f.mem0Added }],
+    // Mem0 queues an add unless async_mode is false, answering only the queued event.
+    [
+      'POST',
+      '/mem0/v1/memories/',
+      (req) => ({
+        json: (req.body as { async_mode?: unknown } | undefined)?.async_mode === false ? f.mem0Added : { results: [{ message: 'Memory processing has been queued for background execution', status: 'PENDING', event_id: 'evt-1' }] },
+      }),
+    ],
     ['POST', '/mem0/v2/memories/search/', { json: f.mem0Search }],
     ['POST', '/mem0/v2/memories/', { json: f.mem0Search }],
     ['GET', '/mem0/v1/memories/:id/', { json: f.mem0Memory }],

@@ -27,8 +27,9 @@ const results = (data: unknown) => (Array.isArray(data) ? data : list(obj(data).
 const limit = (p: Obj) => clamp(toInt(p.limit, LIMIT.default), LIMIT.min, LIMIT.max);
 
 export const mem0Tools: ServiceTool[] = [
+  // Mem0 queues an add by default and answers only {message, status: PENDING, event_id}; async_mode false answers the memories written.
   serviceTool('mem0_add_memories', async (p, io) => {
-    const data = await mem0(io, p, { method: 'POST', path: '/v1/memories/', json: { messages: messages(p.messages), user_id: text(p.userId), version: 'v2' } });
+    const data = await mem0(io, p, { method: 'POST', path: '/v1/memories/', json: { messages: messages(p.messages), user_id: text(p.userId), version: 'v2', async_mode: false } });
     const added = results(data).map(obj);
     return { ids: added.map((m) => m.id), memories: added.map((m) => ({ id: m.id, memory: m.memory ?? obj(m.data).memory ?? '', event: m.event })) };
   }),
@@ -48,7 +49,8 @@ export const mem0Tools: ServiceTool[] = [
     if (text(p.startDate)) range.gte = text(p.startDate);
     if (text(p.endDate)) range.lte = text(p.endDate);
     if (Object.keys(range).length > 0) and.push({ created_at: range });
-    const found = results(await mem0(io, p, { method: 'POST', path: '/v2/memories/', json: { filters: { AND: and }, page_size: limit(p) } })).map(obj);
+    // Mem0 reads the page and its size from the query string of this POST, not from the body.
+    const found = results(await mem0(io, p, { method: 'POST', path: '/v2/memories/', query: { page: 1, page_size: limit(p) }, json: { filters: { AND: and } } })).map(obj);
     return { memories: found, ids: found.map((m) => m.id) };
   }),
 ];

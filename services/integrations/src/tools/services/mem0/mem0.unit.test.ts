@@ -8,10 +8,13 @@ const key = { apiKey: 'm0-key', userId: 'u1' };
 const memory = { id: 'mem-1', memory: 'Likes tea', user_id: 'u1', score: 0.9, created_at: '2025-05-01T10:00:00Z' };
 
 describe('mem0', () => {
-  it('mem0_add_memories posts the messages for the user (v2) with the Token header', async () => {
+  it('mem0_add_memories posts the messages for the user (v2, synchronously: Mem0 would only queue them) with the Token header', async () => {
     const msgs = [{ role: 'user', content: 'I like tea' }];
     const r = await m0.run('mem0_add_memories', { ...key, messages: JSON.stringify(msgs) });
-    m0.expectRequest('mem0_add_memories', 'POST', '/mem0/v1/memories/', { headers: { authorization: 'Token m0-key', 'content-type': 'application/json' }, body: { messages: msgs, user_id: 'u1', version: 'v2' } });
+    m0.expectRequest('mem0_add_memories', 'POST', '/mem0/v1/memories/', {
+      headers: { authorization: 'Token m0-key', 'content-type': 'application/json' },
+      body: { messages: msgs, user_id: 'u1', version: 'v2', async_mode: false },
+    });
     expect(r).toEqual({ success: true, output: { ids: ['mem-1'], memories: [{ id: 'mem-1', memory: 'Likes tea', event: 'ADD' }] } });
   });
 
@@ -40,11 +43,12 @@ describe('mem0', () => {
     expect(r).toEqual({ success: true, output: { memories: [{ id: 'mem-1', memory: 'Likes tea', user_id: 'u1', created_at: '2025-05-01T10:00:00Z' }], ids: ['mem-1'] } });
   });
 
-  it('mem0_get_memories lists the user memories filtered by dates with a page size', async () => {
+  it('mem0_get_memories lists the user memories filtered by dates, the page and its size in the query', async () => {
     const r = await m0.run('mem0_get_memories', { ...key, startDate: '2025-05-01', endDate: '2025-05-31', limit: 0 });
     m0.expectRequest('mem0_get_memories', 'POST', '/mem0/v2/memories/', {
       headers: { authorization: 'Token m0-key', 'content-type': 'application/json' },
-      body: { filters: { AND: [{ user_id: 'u1' }, { created_at: { gte: '2025-05-01', lte: '2025-05-31' } }] }, page_size: 1 },
+      query: { page: '1', page_size: '1' },
+      body: { filters: { AND: [{ user_id: 'u1' }, { created_at: { gte: '2025-05-01', lte: '2025-05-31' } }] } },
     });
     expect(r).toEqual({ success: true, output: { memories: [memory], ids: ['mem-1'] } });
     m0.fake.once('GET', '/mem0/v1/memories/:id/', { status: 404, json: { detail: 'Memory not found' } });
