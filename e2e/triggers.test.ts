@@ -670,21 +670,25 @@ describe('the user a deployed run acts as', () => {
     { type: 'addEdge', source: starter, target: 'key' },
   ];
 
-  it("a webhook run and an API-key run of one deployment act as its deployer and see the deployer's {{KEY}}; the owner's once the deployer is read-only", async () => {
+  it("a webhook run and an API-key run of one deployment act as its deployer and see the deployer's {{KEY}}, the webhook's secret {{KEY}} too; the owner's once the deployer is read-only", async () => {
     const { owner, dev, members } = await ownerAndDeveloper();
     const path = `actor-${unique()}`;
     const id = await workflow(
       (starter) => [
         set(starter, 'startWorkflow', 'webhook'),
         set(starter, 'webhookPath', path),
+        set(starter, 'webhookSecret', '{{DEPLOY_KEY}}'),
         ...readsKey(starter),
       ],
       owner.cookie,
     );
     const { apiKey } = await deploy(id, dev.cookie);
 
-    const seen = async () => {
-      const called = await hook('POST', path, { body: {} });
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+    const seen = async (secret: string, notSecret: string) => {
+      // The secret is the acting user's value: the reference as typed and the other user's value are refused.
+      for (const wrong of ['{{DEPLOY_KEY}}', notSecret]) expect((await hook('POST', path, { body: {}, headers: bearer(wrong) })).status).toBe(401);
+      const called = await hook('POST', path, { body: {}, headers: bearer(secret) });
       expect(called.status).toBe(200);
       const byHook = await finished((called.body as { executionId: string }).executionId, owner.cookie);
       const byKey = await viaApiKey(id, apiKey);
@@ -692,11 +696,11 @@ describe('the user a deployed run acts as', () => {
       return [byHook.output, byKey.body.output];
     };
     const developer = { result: 'DEVELOPER-VALUE', stdout: '' };
-    expect(await seen()).toEqual([developer, developer]);
+    expect(await seen('developer-value', 'owner-value')).toEqual([developer, developer]);
     // The deployer may no longer deploy there: every trigger acts as the workspace owner.
     expect((await api('PATCH', `${members}/${dev.userId}`, { permission: 'read' }, { cookie: owner.cookie })).status).toBe(200);
     const ownerValue = { result: 'OWNER-VALUE', stdout: '' };
-    expect(await seen()).toEqual([ownerValue, ownerValue]);
+    expect(await seen('owner-value', 'developer-value')).toEqual([ownerValue, ownerValue]);
   });
 
   it("a schedule's runs act as the deployer, and as the owner once the deployer is removed from the workspace", async () => {
