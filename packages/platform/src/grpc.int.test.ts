@@ -32,6 +32,7 @@ describe('gRPC helpers over loopback', () => {
         if (action === 'raise') throw new AppError(arg as ErrorCode, `raised ${arg}`, arg === 'conflict' ? { currentVersion: 7 } : {});
         if (action === 'crash') throw new TypeError('secret internals');
         if (action === 'sleep') await new Promise((r) => setTimeout(r, Number(arg)));
+        if (action === 'caller') return { success: true, resultJson: JSON.stringify(ctx.caller ?? null), stdout: '', error: undefined };
         if (action === 'big') return { success: true, resultJson: 'x'.repeat(Number(arg)), stdout: '', error: undefined };
         return { success: true, resultJson: JSON.stringify(currentRequestId()), stdout: '', error: undefined };
       },
@@ -54,6 +55,17 @@ describe('gRPC helpers over loopback', () => {
   });
 
   const call = (code: string, deadlineMs?: number) => client.executeFunction(integrations.ExecuteFunctionRequest.fromPartial({ code }), deadlineMs ? { deadlineMs } : {});
+
+  it("tells the handler the calling service a client names (x-weft-caller), and none when it names none", async () => {
+    expect((await call('caller')).resultJson).toBe('null');
+    const named = createServiceClient(integrations.IntegrationsServiceService, address, { deadlineMs: 30_000, caller: 'registry' });
+    try {
+      const out = await named.executeFunction(integrations.ExecuteFunctionRequest.fromPartial({ code: 'caller' }));
+      expect(out.resultJson).toBe('"registry"');
+    } finally {
+      named.close();
+    }
+  });
 
   it.each(CODES)('maps %s to its gRPC status and back, with message and details', async (code) => {
     const err = await call(`raise:${code}`).catch((e: unknown) => e);

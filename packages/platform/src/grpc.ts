@@ -15,6 +15,21 @@ const SIZE_OPTIONS = { 'grpc.max_receive_message_length': GRPC_MAX_MESSAGE_BYTES
 const ERROR_CODE_KEY = 'weft-error-code';
 const ERROR_DETAILS_KEY = 'weft-error-details';
 
+/**
+ * Metadata key naming the service that makes a call (`registry`, `copilot`, …). Declared by the
+ * caller, not authenticated (services talk over plaintext gRPC on a trusted network, docs/architecture.md):
+ * it keeps a service from doing by mistake what only another may (the editor takes deployment flags
+ * from the registry alone), it is no defence against a hostile process on that network.
+ */
+export const CALLER_HEADER = 'x-weft-caller';
+
+let processCaller: string | undefined;
+
+/** Names the service this process runs as: every call its clients make from then on carries it (bootService sets it). */
+export function setCallingService(name: string): void {
+  processCaller = name;
+}
+
 /** A unary method entry of a generated service definition. */
 interface UnaryMethod<Req, Res> {
   path: string;
@@ -30,6 +45,8 @@ interface UnaryMethod<Req, Res> {
 export interface CallContext {
   requestId: string;
   metadata: grpc.Metadata;
+  /** The calling service as it names itself (CALLER_HEADER); undefined when it names none (the gateway, a test). */
+  caller?: string | undefined;
   /** Aborted when the caller cancels the call or its deadline passes. */
   signal: AbortSignal;
 }
@@ -86,13 +103,15 @@ export function createGrpcServer(logger: Logger): GrpcServer {
       if (!handler) throw new Error(`No handler for ${method.path}`);
       impl[name] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
         const requestId = String(call.metadata.get(REQUEST_ID_HEADER)[0] ?? randomUUID());
+        const named = call.metadata.get(CALLER_HEADER)[0];
+        const caller = typeof named === 'string' && named !== '' ? named : undefined;
         // The caller cancelled or its deadline passed: the handler's signal says so, so it can stop its work.
         const cancelled = new AbortController();
         call.on('cancelled', () => cancelled.abort(new Error('The caller cancelled the call')));
         void withRequestContext({ requestId }, async () => {
           const started = performance.now();
           try {
-            const res = await handler(call.request, { requestId, metadata: call.metadata, signal: cancelled.signal });
+            const res = await handler(call.request, { requestId, metadata: call.metadata, caller, signal: cancelled.signal });
             logger.debug({ method: method.path, ms: Math.round(performance.now() - started) }, 'grpc call');
             callback(null, res);
           } catch (err) {
@@ -174,8 +193,11 @@ export function fromServiceError(err: grpc.ServiceError): AppError {
   return new AppError(code, err.details, details);
 }
 
-/** An async client for a generated service definition, with deadlines and request-id propagation. */
-export function createServiceClient<D extends grpc.ServiceDefinition>(definition: D, address: string, defaults: { deadlineMs: number }): ServiceClient<D> & { close(): void } {
+/**
+ * An async client for a generated service definition, with deadlines, request-id propagation and the
+ * caller's name (`defaults.caller`, else the process's from setCallingService; none when neither).
+ */
+export function createServiceClient<D extends grpc.ServiceDefinition>(definition: D, address: string, defaults: { deadlineMs: number; caller?: string }): ServiceClient<D> & { close(): void } {
   const client = new grpc.Client(address, grpc.credentials.createInsecure(), {
     'grpc.keepalive_time_ms': 30_000,
     'grpc.initial_reconnect_backoff_ms': 200,
@@ -189,6 +211,8 @@ export function createServiceClient<D extends grpc.ServiceDefinition>(definition
       new Promise((resolve, reject) => {
         const metadata = new grpc.Metadata();
         metadata.set(REQUEST_ID_HEADER, currentRequestContext()?.requestId ?? randomUUID());
+        const caller = defaults.caller ?? processCaller;
+        if (caller !== undefined) metadata.set(CALLER_HEADER, caller);
         const deadline = Date.now() + (options.deadlineMs ?? defaults.deadlineMs);
         const { signal } = options;
         const cancel = () => call.cancel();

@@ -30,6 +30,8 @@ export {
   checkGrpcHealth,
   fromServiceError,
   GRPC_MAX_MESSAGE_BYTES,
+  CALLER_HEADER,
+  setCallingService,
   type GrpcServer,
   type ServiceHandlers,
   type ServiceClient,

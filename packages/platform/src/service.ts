@@ -4,7 +4,7 @@ import { createLogger, type Logger } from './logger.js';
 import { createDatabase, ensureDatabase, migrate, type Database } from './db.js';
 import { connectBus, type Bus } from './bus.js';
 import { createOutboxRelay, platformMigrations, type OutboxRelay } from './outbox.js';
-import { createGrpcServer, type GrpcServer } from './grpc.js';
+import { createGrpcServer, setCallingService, type GrpcServer } from './grpc.js';
 import { onShutdown } from './shutdown.js';
 
 /** What a service's composition root gets to wire its adapters with. */
@@ -40,6 +40,8 @@ export function serviceMigrations(own: Record<string, Migration>): Record<string
 /** Connects a service to Postgres (its schema, migrated) and NATS, and prepares its gRPC server. */
 export async function bootService<DB>(opts: BootOptions): Promise<ServiceRuntime<DB>> {
   const config = loadConfig(opts.env);
+  // Every call this service makes names it, so a service can tell which one asks (CALLER_HEADER).
+  setCallingService(opts.name);
   const logger = createLogger(opts.name, config.LOG_LEVEL);
   const closers: Array<() => Promise<void>> = [];
   await ensureDatabase(config.DATABASE_URL);

@@ -37,6 +37,20 @@ function parseDeployedState(text: string | undefined): DeployedState | undefined
   return parsed.data;
 }
 
+/** Commands that set deployment flags; the registry owns deployments, so only it may send them. */
+const DEPLOYMENT_COMMANDS: ReadonlySet<string> = new Set(['setDeployed', 'setNeedsRedeployment', 'setWebhookActive']);
+
+/** The service deployment commands are taken from, as it names itself (CALLER_HEADER, set by bootService). */
+export const DEPLOYMENTS_OWNER = 'registry';
+
+/** Refuses deployment-flag commands from any caller but the registry (the gateway refuses them from clients first). */
+function refuseDeploymentCommands(commands: readonly Command[], caller: string | undefined): void {
+  if (caller === DEPLOYMENTS_OWNER) return;
+  const i = commands.findIndex((c) => DEPLOYMENT_COMMANDS.has(c.type));
+  if (i < 0) return;
+  throw new AppError('forbidden', `commands[${i}].type: ${commands[i]?.type} is taken from the registry only, which owns deployments (the caller is ${caller ?? 'unnamed'})`);
+}
+
 function notFound(workflowId: string): AppError {
   return new AppError('not_found', `Workflow ${workflowId} not found`);
 }
@@ -106,9 +120,10 @@ export function editorHandlers(store: EventStore, tail: EventTail, logger: Logge
     return found;
   }
 
-  async function executeCommands(req: editor.ExecuteCommandsRequest): Promise<editor.ExecuteCommandsResponse> {
+  async function executeCommands(req: editor.ExecuteCommandsRequest, caller: string | undefined): Promise<editor.ExecuteCommandsResponse> {
     if (!req.workflowId) throw new AppError('validation', 'workflowId is required');
     const commands = parseCommands(parseJson('commands', req.commandsJson));
+    refuseDeploymentCommands(commands, caller);
     const restored = await restoredStates(req.workflowId, commands);
     const deployedState = parseDeployedState(req.deployedStateJson);
     const copy = req.copyOfWorkflowId ? await copyOf(req, req.copyOfWorkflowId) : undefined;
@@ -124,10 +139,10 @@ export function editorHandlers(store: EventStore, tail: EventTail, logger: Logge
   }
 
   return {
-    executeCommands,
-    async executeCommandsBatch(req) {
+    executeCommands: (req, ctx) => executeCommands(req, ctx.caller),
+    async executeCommandsBatch(req, ctx) {
       const calls = req.items.map((item) => ({ request: item.request ?? { workflowId: '', commandsJson: '', actorId: '' }, requestId: item.requestId }));
-      const outcomes = await answerEach(calls, executeCommands, (err, answered) => {
+      const outcomes = await answerEach(calls, (request) => executeCommands(request, ctx.caller), (err, answered) => {
         if (answered.code === 'internal') logger.error({ err }, 'batched ExecuteCommands failed');
       });
       return { outcomes };
