@@ -45,13 +45,40 @@ export const NOTION_FIXTURES = {
   },
 } as const;
 
-/** A fake Notion API under /v1. */
+type Json = Record<string, unknown>;
+const asObj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
+const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+/** Notion's size limits on written children: at most 100 blocks, 100 rich_text items a block, 2000 characters a text. */
+function limitBreach(body: unknown): string | undefined {
+  const children = asList(asObj(body).children);
+  if (children.length > 100) return `body.children.length should be ≤ \`100\`, instead was \`${children.length}\`.`;
+  for (const [i, child] of children.entries()) {
+    const block = asObj(child);
+    const path = `body.children[${i}].${String(block.type)}.rich_text`;
+    const richText = asList(asObj(block[String(block.type)]).rich_text);
+    if (richText.length > 100) return `${path}.length should be ≤ \`100\`, instead was \`${richText.length}\`.`;
+    for (const [j, item] of richText.entries()) {
+      const content = asObj(asObj(item).text).content;
+      if (typeof content === 'string' && content.length > 2000) return `${path}[${j}].text.content.length should be ≤ \`2000\`, instead was \`${content.length}\`.`;
+    }
+  }
+  return undefined;
+}
+
+/** A write's answer: Notion's validation_error when a limit is broken, else `ok`. */
+const checked = (ok: Json) => (req: { body: unknown }) => {
+  const breach = limitBreach(req.body);
+  return breach ? { status: 400, json: { object: 'error', status: 400, code: 'validation_error', message: `body failed validation: ${breach}` } } : { json: ok };
+};
+
+/** A fake Notion API under /v1; written children are held to Notion's size limits. */
 export function createFakeNotion(): Promise<FakeServer> {
   return createServiceFake([
     ['GET', '/v1/pages/:id', { json: NOTION_FIXTURES.page }],
     ['GET', '/v1/blocks/:id/children', { json: NOTION_FIXTURES.children }],
-    ['PATCH', '/v1/blocks/:id/children', { json: { object: 'list', results: [] } }],
-    ['POST', '/v1/pages', { json: NOTION_FIXTURES.page }],
+    ['PATCH', '/v1/blocks/:id/children', checked({ object: 'list', results: [] })],
+    ['POST', '/v1/pages', checked(NOTION_FIXTURES.page)],
     ['GET', '/v1/databases/:id', { json: NOTION_FIXTURES.database }],
     ['POST', '/v1/databases/:id/query', { json: NOTION_FIXTURES.queryResults }],
     ['POST', '/v1/search', { json: NOTION_FIXTURES.searchResults }],

@@ -1,4 +1,5 @@
 import { NOTION_PAGE_SIZE, NOTION_VERSION, clamp, formatNotionId, parseJson, text, toInt } from '@weft/catalog';
+import { errorMessage, TransientToolError } from '../../runtime/errors.js';
 import { ToolError, type ServiceTool, type ToolIO } from '../../serviceTool.js';
 import { apiMessage, call, list, obj, seg, serviceTool, str, type CallSpec, type Obj } from '../http.js';
 
@@ -14,7 +15,48 @@ async function notion(io: ToolIO, p: Obj, path: string, spec: Omit<CallSpec, 'ur
 }
 
 const plain = (richText: unknown) => list(richText).map((t) => str(obj(t).plain_text) ?? str(obj(obj(t).text).content) ?? '').join('');
-const paragraph = (content: string) => ({ object: 'block', type: 'paragraph', paragraph: { rich_text: [{ type: 'text', text: { content } }] } });
+
+/** Notion's request limits: 2000 characters a text item, 100 rich_text items a block, 100 children a request. */
+const NOTION_LIMITS = { text: 2000, richText: 100, children: 100 } as const;
+
+/** Text cut into pieces of at most `size` UTF-16 units, never inside a surrogate pair. */
+function pieces(content: string, size: number): string[] {
+  const out: string[] = [];
+  for (let at = 0; at < content.length; ) {
+    let end = Math.min(at + size, content.length);
+    if (end < content.length && /[\uD800-\uDBFF]/.test(content[end - 1] ?? '')) end -= 1;
+    out.push(content.slice(at, end));
+    at = end;
+  }
+  return out;
+}
+
+/**
+ * Content as paragraph blocks within Notion's limits: rich_text items of at most 2000 characters
+ * (read back as one text, they join seamlessly), at most 100 of them a paragraph.
+ */
+function paragraphs(content: string): Obj[] {
+  const items = pieces(content, NOTION_LIMITS.text).map((piece) => ({ type: 'text', text: { content: piece } }));
+  const blocks: Obj[] = [];
+  for (let i = 0; i < items.length; i += NOTION_LIMITS.richText) blocks.push({ object: 'block', type: 'paragraph', paragraph: { rich_text: items.slice(i, i + NOTION_LIMITS.richText) } });
+  return blocks.length > 0 ? blocks : [{ object: 'block', type: 'paragraph', paragraph: { rich_text: [{ type: 'text', text: { content: '' } }] } }];
+}
+
+/** Appends blocks to a page or block, at most 100 a request, in order; a failed batch says how many were appended before it. */
+async function appendBlocks(io: ToolIO, p: Obj, blockId: string, blocks: Obj[], alreadyWritten = 0): Promise<void> {
+  const total = alreadyWritten + blocks.length;
+  for (let i = 0; i < blocks.length; i += NOTION_LIMITS.children) {
+    try {
+      await notion(io, p, `/blocks/${seg(blockId)}/children`, { method: 'PATCH', json: { children: blocks.slice(i, i + NOTION_LIMITS.children) } });
+    } catch (err) {
+      const written = alreadyWritten + i;
+      if (written === 0) throw err;
+      // Not retried past this point, even a 429 or 5xx: a retry would append the earlier batches again.
+      const status = err instanceof ToolError || err instanceof TransientToolError ? err.status : undefined;
+      throw new ToolError(`${errorMessage(err)} (${written} of ${total} blocks were written before it)`, status);
+    }
+  }
+}
 
 /** A page's title: its title-typed property's text. */
 function pageTitle(page: Obj): string {
@@ -78,18 +120,20 @@ export const notionTools: ServiceTool[] = [
     };
   }),
   serviceTool('notion_write', async (p, io) => {
-    await notion(io, p, `/blocks/${seg(formatNotionId(p.pageId))}/children`, { method: 'PATCH', json: { children: [paragraph(String(p.content ?? ''))] } });
+    await appendBlocks(io, p, formatNotionId(p.pageId), paragraphs(String(p.content ?? '')));
     return { content: 'Successfully appended content to Notion page' };
   }),
   serviceTool('notion_create_page', async (p, io) => {
     const title = text(p.title);
     const content = String(p.content ?? '');
+    const blocks = content.trim() ? paragraphs(content) : [];
     const body = {
       parent: { type: 'page_id', page_id: formatNotionId(p.parentId) },
       properties: title ? { title: { type: 'title', title: [{ type: 'text', text: { content: title } }] } } : {},
-      children: content.trim() ? [paragraph(content)] : [],
+      children: blocks.slice(0, NOTION_LIMITS.children),
     };
     const page = await notion(io, p, '/pages', { method: 'POST', json: body });
+    if (blocks.length > NOTION_LIMITS.children) await appendBlocks(io, p, String(page.id), blocks.slice(NOTION_LIMITS.children), NOTION_LIMITS.children);
     const pageTitleText = title || pageTitle(page);
     return {
       content: `Successfully created page "${pageTitleText}"`,

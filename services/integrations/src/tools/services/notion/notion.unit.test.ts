@@ -48,6 +48,41 @@ describe('notion', () => {
     await no.expectError('notion_write', { accessToken: t, pageId: ID, content: 'x' }, 'Notion API error: body failed validation');
   });
 
+  it('notion_write cuts long content into rich_text items of at most 2000 characters (Notion refuses longer ones)', async () => {
+    const content = `${'a'.repeat(2000)}${'b'.repeat(2000)}${'c'.repeat(500)}`;
+    const r = await no.run('notion_write', { accessToken: t, pageId: ID, content });
+    const items = ['a', 'b'].map((c) => ({ type: 'text', text: { content: c.repeat(2000) } }));
+    no.expectRequest('notion_write', 'PATCH', `/v1/blocks/${ID}/children`, {
+      body: { children: [{ object: 'block', type: 'paragraph', paragraph: { rich_text: [...items, { type: 'text', text: { content: 'c'.repeat(500) } }] } }] },
+    });
+    expect(r).toEqual({ success: true, output: { content: 'Successfully appended content to Notion page' } });
+  });
+
+  it('notion_write appends more than 100 blocks in batches of 100, and a failed batch says how many were written', async () => {
+    // 100 paragraphs of 100 full items, then one more paragraph.
+    const content = `${'x'.repeat(100 * 100 * 2000)}tail`;
+    await no.run('notion_write', { accessToken: t, pageId: ID, content });
+    const sent = no.fake.received('PATCH', `/v1/blocks/${ID}/children`).map((req) => (req.body as { children: Array<{ paragraph: { rich_text: unknown[] } }> }).children);
+    expect(sent.map((children) => children.length)).toEqual([100, 1]);
+    expect(sent[0]?.every((b) => b.paragraph.rich_text.length === 100)).toBe(true);
+    no.expectRequest('notion_write', 'PATCH', `/v1/blocks/${ID}/children`, { nth: 1, body: { children: [{ object: 'block', type: 'paragraph', paragraph: { rich_text: [{ type: 'text', text: { content: 'tail' } }] } }] } });
+    // The newest once answers first: the first batch passes, the second fails.
+    no.fake.once('PATCH', '/v1/blocks/:id/children', { status: 400, json: { message: 'Block is archived' } });
+    no.fake.once('PATCH', '/v1/blocks/:id/children', { json: { object: 'list', results: [] } });
+    await no.expectError('notion_write', { accessToken: t, pageId: ID, content }, 'Notion API error: Block is archived (100 of 101 blocks were written before it)');
+  });
+
+  it('notion_create_page sends long content within the limits, the blocks past 100 appended to the new page', async () => {
+    await no.run('notion_create_page', { accessToken: t, parentId: ID, title: 'Long', content: `${'y'.repeat(100 * 100 * 2000)}${'z'.repeat(2001)}` });
+    const created = no.only('POST', '/v1/pages').body as { children: unknown[] };
+    expect(created.children).toHaveLength(100);
+    no.expectRequest('notion_create_page', 'PATCH', `/v1/blocks/${NOTION_FIXTURES.page.id}/children`, {
+      body: {
+        children: [{ object: 'block', type: 'paragraph', paragraph: { rich_text: [{ type: 'text', text: { content: 'z'.repeat(2000) } }, { type: 'text', text: { content: 'z' } }] } }],
+      },
+    });
+  });
+
   it('notion_create_page creates a titled page under the parent with its content', async () => {
     const r = await no.run('notion_create_page', { accessToken: t, parentId: RAW, title: 'Roadmap', content: 'Hello' });
     no.expectRequest('notion_create_page', 'POST', '/v1/pages', {
