@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +29,32 @@ export function patchStubs(patchModule: string, patchId: string, constName: stri
     },
     close: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * The run workflow's bundle with the patches `ids` answered true without asking Temporal, every other
+ * `patched()` as usual: the changes they guard unguarded. A history recorded before them that
+ * replays with this bundle did not need them guarded; one that fails shows the guard matters.
+ */
+export async function unguardedBundle(ids: readonly string[]): Promise<WorkflowBundleWithSourceMap> {
+  const sdk = createRequire(import.meta.url).resolve('@temporalio/workflow');
+  const dir = mkdtempSync(join(tmpdir(), 'unguarded-'));
+  const stub = join(dir, 'workflow.js');
+  writeFileSync(
+    stub,
+    `export * from ${JSON.stringify(sdk)};\nimport { patched as recorded } from ${JSON.stringify(sdk)};\nconst forced = new Set(${JSON.stringify(ids)});\nexport function patched(id) { return forced.has(id) || recorded(id); }\n`,
+  );
+  try {
+    return await bundleWorkflowCode({
+      workflowsPath,
+      preloadModules: SHARED_WORKFLOW_MODULES,
+      logger: temporalLogger(createLogger('bundle', 'silent')),
+      // Only the bare name: the stub's own import of the SDK's file is left alone.
+      webpackConfigHook: (config) => ({ ...config, resolve: { ...config.resolve, alias: { ...(config.resolve?.alias as Record<string, string> | undefined), '@temporalio/workflow$': stub } } }),
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The runner's activities for a run whose environment is `env`, blobs kept in memory (`blobs`). */

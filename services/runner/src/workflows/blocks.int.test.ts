@@ -198,6 +198,18 @@ describe('tool, workflow and run-level behaviour (real Temporal server, fake act
     expect(patchesOf(await handle.fetchHistory())).toContain('secret-forms');
   });
 
+  it('the run log masks environment values that overlap as one stretch behind patch secret-overlap: a failed block\'s {error} output shows {{KEY_A}}{{KEY_B}} where the keys overlap', async () => {
+    h.setEnvironment({ KEY_A: 'abcdef12345', KEY_B: '12345XYZ-secret' });
+    h.setTools(() => ({ success: false, output: null, error: 'GET https://keys.example/x?k=abcdef12345XYZ-secret failed: 401', timing }));
+    const state = graphOf({ s: S, api: { type: 'api', name: 'API', values: { url: 'https://keys.example/x?a={{KEY_A}}&b={{KEY_B}}', method: 'GET' } } }, [['s', 'api']]);
+    const handle = await h.start(state);
+    const result = await handle.result();
+    // secret-overlap.json was recorded by the code before the patch (the head of KEY_A kept: abcdef{{KEY_B}}); replay.int.test.ts replays both.
+    await h.keepHistory(handle, 'secret-overlap');
+    expect(result.logs.find((l) => l.blockId === 'api')?.output).toEqual({ error: 'GET https://keys.example/x?k={{KEY_A}}{{KEY_B}} failed: 401' });
+    expect(patchesOf(await handle.fetchHistory())).toContain('secret-overlap');
+  });
+
   it("honours the block's retry setting (advanced mode): 5 retries make 6 tries, the setting never reaches the tool, 9 is refused naming the field", async () => {
     h.setTools((_input, attempt) => {
       if (attempt < 6) throw ApplicationFailure.retryable('HTTP error 503: Service Unavailable');

@@ -5,6 +5,7 @@ import { createLogger, temporalLogger } from '@weft/platform';
 import { forEachObject, historyPayloads, replayFailures, storedHistories, type StoredHistory } from '@weft/testkit/histories';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { historiesDir, workflowBundle } from '../testing/engineHarness.js';
+import { unguardedBundle } from '../testing/patchStub.js';
 import { blockKind, CONTROL_BLOCK_TYPES } from './engine/blocks.js';
 import { MODEL_BLOCK_TYPES } from './models/index.js';
 
@@ -55,19 +56,39 @@ const EXPECTED = [
   'condition-content-blob.loaded',
   'retries-reference',
   'retries-reference.resolved',
+  'secret-overlap',
+  'secret-overlap.whole',
 ];
 
 /**
  * Pairs of histories around a patch: `<name>.json` recorded by the code before it, `<name>.<suffix>.json`
- * with it, and what each recorded run did differently (the test beside each names it).
+ * with it, and what each recorded run did differently (the test beside each names it). `unguarded`:
+ * why the run recorded before replays even with the change unguarded, and where the guard is shown to
+ * matter instead; without it, that run fails to replay unguarded (the test below).
  */
-const PATCH_PAIRS: ReadonlyArray<{ name: string; suffix: string; patches: string[]; before: string }> = [
+const PATCH_PAIRS: ReadonlyArray<{ name: string; suffix: string; patches: string[]; before: string; unguarded?: string }> = [
   { name: 'rerun-reuse', suffix: 'reused', patches: ['rerun-body-outputs', 'rerun-error-outputs'], before: 'the failed API block ran again and After failed: <work.result> had not run (rerun.int.test.ts)' },
-  { name: 'workflow-failure-output', suffix: 'kept', patches: ['workflow-failure-output'], before: 'the failed workflow block gave {error} only (workflowBlock.int.test.ts)' },
+  {
+    name: 'workflow-failure-output',
+    suffix: 'kept',
+    patches: ['workflow-failure-output'],
+    before: 'the failed workflow block gave {error} only (workflowBlock.int.test.ts)',
+    unguarded: 'the kept output changes what Handler is given, not which commands the run makes: the guard keeps the output of a run open across the deploy as it began',
+  },
   { name: 'workflow-depth-rechecked', suffix: 'rechecked', patches: ['workflow-depth-rechecked'], before: 'ten nested runs started before the 11th level was refused (workflowBlock.int.test.ts)' },
   { name: 'condition-content-blob', suffix: 'loaded', patches: ['condition-content-blob'], before: "the condition's content was the reference's JSON, no loadBlob (blocks.int.test.ts)" },
   { name: 'retries-reference', suffix: 'resolved', patches: ['retries-reference'], before: 'a reference in the retry setting meant 3 tries (blocks.int.test.ts)' },
+  {
+    name: 'secret-overlap',
+    suffix: 'whole',
+    patches: ['secret-overlap'],
+    before: 'the failed API block\'s {error} showed abcdef{{KEY_B}} (blocks.int.test.ts)',
+    unguarded: 'the masks change the error text only; secretOverlapPatch.int.test.ts shows a run whose commands they decide (a 256 KB error kept aside or not) failing unguarded',
+  },
 ];
+
+/** Each patch of a pair on its own, with the run recorded before it. */
+const UNGUARDED = PATCH_PAIRS.flatMap((pair) => pair.patches.map((patch) => ({ ...pair, patch, outcome: pair.unguarded === undefined ? 'fails to replay' : 'replays all the same' })));
 
 /**
  * What a history proves about a block type: the engine's way of running it (`blockKind`), each model
@@ -168,6 +189,18 @@ describe('replay of recorded run histories', () => {
       expect(patchIds(after)).toContain(id);
     }
     expect(await replay([before, after])).toEqual([]);
+  }, 120_000);
+
+  it.each(UNGUARDED)('$patch unguarded (answered true without a marker): the run recorded before it ($name) $outcome', async ({ name, suffix, patch, unguarded }) => {
+    const [before] = storedPair(name, suffix);
+    const failures = await replayFailures({ workflowBundle: await unguardedBundle([patch]) }, [before]);
+    if (unguarded !== undefined) {
+      expect(failures).toEqual([]);
+      return;
+    }
+    // Today's code with the change unguarded takes another path through the old run: the guard is what lets it replay.
+    expect(failures).toHaveLength(1);
+    expect(failures[0]?.error).toMatch(/Nondeterminism|DeterminismViolation/i);
   }, 120_000);
 
   it('detects a run that would go differently: a history replayed with another graph fails as non-deterministic', async () => {
