@@ -1,4 +1,5 @@
 import { parseJson, text, toInt } from '@weft/catalog';
+import { errorMessage, TransientToolError } from '../../runtime/errors.js';
 import { ToolError, type ServiceTool, type ToolIO } from '../../serviceTool.js';
 import { apiMessage, bearer, call, list, obj, seg, serviceTool, type CallSpec, type Obj } from '../http.js';
 
@@ -16,6 +17,30 @@ function jsonParam(value: unknown, op: string): unknown {
   return parsed.value;
 }
 
+/** Airtable takes at most 10 records a create or update request. */
+const AIRTABLE_BATCH = 10;
+
+/**
+ * Writes records in requests of at most 10, in order, and answers every written record. A batch
+ * that fails after others were written fails the tool, not retried (a retry would write them again),
+ * saying how many were written before it.
+ */
+async function writeInBatches(io: ToolIO, p: Obj, method: 'POST' | 'PATCH', records: unknown, failure: string, done: string): Promise<unknown[]> {
+  if (!Array.isArray(records)) return list((await airtable(io, p, '', failure, { method, json: { records } })).records);
+  const written: unknown[] = [];
+  for (let i = 0; i < records.length || i === 0; i += AIRTABLE_BATCH) {
+    try {
+      written.push(...list((await airtable(io, p, '', failure, { method, json: { records: records.slice(i, i + AIRTABLE_BATCH) } })).records));
+    } catch (err) {
+      if (i === 0) throw err;
+      const status = err instanceof ToolError || err instanceof TransientToolError ? err.status : undefined;
+      const message = err instanceof ToolError ? err.message : `${failure}: ${errorMessage(err)}`;
+      throw new ToolError(`${message} (${i} of ${records.length} records were ${done} before it, in batches of ${AIRTABLE_BATCH})`, status);
+    }
+  }
+  return written;
+}
+
 /** Airtable record tools: list, get, create, update one, update many. */
 export const airtableTools: ServiceTool[] = [
   serviceTool('airtable_list_records', async (p, io) => {
@@ -29,8 +54,7 @@ export const airtableTools: ServiceTool[] = [
     return { record, metadata: { recordCount: 1 } };
   }),
   serviceTool('airtable_create_records', async (p, io) => {
-    const d = await airtable(io, p, '', 'Failed to create Airtable records', { method: 'POST', json: { records: jsonParam(p.records, 'create') } });
-    const records = list(d.records);
+    const records = await writeInBatches(io, p, 'POST', jsonParam(p.records, 'create'), 'Failed to create Airtable records', 'created');
     return { records, metadata: { recordCount: records.length } };
   }),
   serviceTool('airtable_update_record', async (p, io) => {
@@ -39,8 +63,7 @@ export const airtableTools: ServiceTool[] = [
     return { record, metadata: { recordCount: 1, updatedFields: Object.keys(fields) } };
   }),
   serviceTool('airtable_update_multiple_records', async (p, io) => {
-    const d = await airtable(io, p, '', 'Failed to update Airtable records', { method: 'PATCH', json: { records: jsonParam(p.records, 'updateMultiple') } });
-    const records = list(d.records);
+    const records = await writeInBatches(io, p, 'PATCH', jsonParam(p.records, 'updateMultiple'), 'Failed to update Airtable records', 'updated');
     return { records, metadata: { recordCount: records.length, updatedRecordIds: records.map((r) => obj(r).id) } };
   }),
 ];

@@ -33,6 +33,33 @@ describe('airtable', () => {
     expect(bad.success === false && bad.error).toMatch(/^Invalid JSON input for create operation: /);
   });
 
+  it('airtable_create_records sends more than 10 records in batches of 10, in order, and answers them all', async () => {
+    const records = Array.from({ length: 23 }, (_, i) => ({ fields: { N: i } }));
+    const r = await at.run('airtable_create_records', { ...base, records: JSON.stringify(records) });
+    [records.slice(0, 10), records.slice(10, 20), records.slice(20)].forEach((batch, nth) => at.expectRequest('airtable_create_records', 'POST', '/v0/appB/Tasks', { nth, body: { records: batch } }));
+    expect(r.success && (r.output as { records: Array<{ fields: unknown }> }).records.map((rec) => rec.fields)).toEqual(records.map((rec) => rec.fields));
+    expect(r).toMatchObject({ output: { metadata: { recordCount: 23 } } });
+  });
+
+  it('airtable_create_records: a failed later batch says how many records were created before it', async () => {
+    const records = Array.from({ length: 15 }, (_, i) => ({ fields: { N: i } }));
+    // The newest once answers first: the first batch passes, the second fails.
+    at.fake.once('POST', '/v0/:base/:table', { status: 422, json: { error: { message: 'Unknown field name: "N"' } } });
+    at.fake.once('POST', '/v0/:base/:table', { json: { records: [] } });
+    await at.expectError('airtable_create_records', { ...base, records }, 'Failed to create Airtable records: Unknown field name: "N" (10 of 15 records were created before it, in batches of 10)');
+  });
+
+  it('airtable_update_multiple_records patches more than 10 records in batches of 10', async () => {
+    const records = Array.from({ length: 12 }, (_, i) => ({ id: `rec${i}`, fields: { Status: 'Done' } }));
+    const r = await at.run('airtable_update_multiple_records', { ...base, records });
+    at.expectRequest('airtable_update_multiple_records', 'PATCH', '/v0/appB/Tasks', { nth: 0, body: { records: records.slice(0, 10) } });
+    at.expectRequest('airtable_update_multiple_records', 'PATCH', '/v0/appB/Tasks', { nth: 1, body: { records: records.slice(10) } });
+    expect(r).toMatchObject({ success: true, output: { metadata: { recordCount: 12, updatedRecordIds: records.map((rec) => rec.id) } } });
+    at.fake.once('PATCH', '/v0/:base/:table', { status: 403, json: { error: { message: 'Forbidden' } } });
+    at.fake.once('PATCH', '/v0/:base/:table', { json: { records: [] } });
+    await at.expectError('airtable_update_multiple_records', { ...base, records }, 'Failed to update Airtable records: Forbidden (10 of 12 records were updated before it, in batches of 10)');
+  });
+
   it('airtable_update_record patches fields and lists the updated field names', async () => {
     const r = await at.run('airtable_update_record', { ...base, recordId: 'rec1', fields: { Status: 'Done', Points: 3 } });
     at.expectRequest('airtable_update_record', 'PATCH', '/v0/appB/Tasks/rec1', { headers: { authorization: 'Bearer pat1', 'content-type': 'application/json' }, body: { fields: { Status: 'Done', Points: 3 } } });
