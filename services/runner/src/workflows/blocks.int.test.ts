@@ -266,6 +266,24 @@ describe('tool, workflow and run-level behaviour (real Temporal server, fake act
     await h.keepHistory(handle, 'agent');
   });
 
+  it("agent block: Max Tokens not a positive whole number fails the block with validation's message and calls no model (patch agent-params-checked); a reference resolving to one is sent", async () => {
+    h.setModel(() => 'ok');
+    const agent = (maxTokens: string) => graphOf({ s: S, a: { type: 'agent', name: 'Agent 1', values: { model: 'gpt-4o', userPrompt: 'Hi', maxTokens } } }, [['s', 'a']]);
+    const handle = await h.start(agent('lots'));
+    const result = await handle.result();
+    // agent-max-tokens.json was recorded by the code before the patch (the model called, Max Tokens dropped); replay.int.test.ts replays both.
+    await h.keepHistory(handle, 'agent-max-tokens');
+    expect(result).toMatchObject({ success: false, error: 'Agent 1: Max Tokens must be a positive whole number (got lots)' });
+    expect(h.rec.modelCalls).toHaveLength(0);
+    expect(patchesOf(await handle.fetchHistory())).toContain('agent-params-checked');
+    h.reset();
+    h.setModel(() => 'ok');
+    const fits = await h.start(agent('<start.input.n>'), { input: { n: 64 } });
+    expect((await fits.result()).error).toBeUndefined();
+    expect(h.rec.modelCalls[0]).toMatchObject({ maxTokens: 64 });
+    expect(patchesOf(await fits.fetchHistory())).not.toContain('agent-params-checked');
+  });
+
   it('workflow block: runs another workflow as a child with its input; output {success, childWorkflowName, result, error}', async () => {
     h.setChildWorkflows({
       'wf-child': { name: 'Child', state: graphOf({ s: S, f: { name: 'Double', code: 'return <start.input> * 2' } }, [['s', 'f']]) },

@@ -58,6 +58,8 @@ const EXPECTED = [
   'retries-reference.resolved',
   'secret-overlap',
   'secret-overlap.whole',
+  'agent-max-tokens',
+  'agent-max-tokens.checked',
 ];
 
 /**
@@ -85,6 +87,7 @@ const PATCH_PAIRS: ReadonlyArray<{ name: string; suffix: string; patches: string
     before: 'the failed API block\'s {error} showed abcdef{{KEY_B}} (blocks.int.test.ts)',
     unguarded: 'the masks change the error text only; secretOverlapPatch.int.test.ts shows a run whose commands they decide (a 256 KB error kept aside or not) failing unguarded',
   },
+  { name: 'agent-max-tokens', suffix: 'checked', patches: ['agent-params-checked'], before: 'the agent with Max Tokens "lots" called the model, the value dropped (blocks.int.test.ts)' },
 ];
 
 /** Each patch of a pair on its own, with the run recorded before it. */

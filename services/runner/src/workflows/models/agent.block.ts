@@ -1,4 +1,5 @@
 import { ApplicationFailure, executeChild, isCancellation, log, patched, uuid4, workflowInfo } from '@temporalio/workflow';
+import { validateBlockParams } from '@weft/catalog';
 import type { ModelMessage } from '@weft/contracts';
 import { callContext } from './activities.js';
 import type { AttemptRecord, BlockOutcome, BlockRunContext, RunnableBlock } from '../types.js';
@@ -12,6 +13,13 @@ import { modelToolLoop, type ModelToolLoopArgs } from './toolLoop.workflow.js';
  * its queue); runs recorded before take the runner's queue on replay.
  */
 export const LOOP_ON_INTEGRATIONS_PATCH = 'agent-tool-loop-on-integrations-queue';
+
+/**
+ * Patch: an agent whose parameters its validation refuses (Max Tokens not a positive whole number)
+ * fails with that message word for word, as a tool block does (`validateBlockParams`). Runs recorded
+ * before called the model anyway (the value dropped or sent as given); asked only when the check fails.
+ */
+export const AGENT_PARAMS_CHECKED_PATCH = 'agent-params-checked';
 
 /** Agent temperature default (§2) and the model used when none is chosen (catalogue default). */
 export const AGENT_DEFAULT_TEMPERATURE = 0.7;
@@ -91,6 +99,9 @@ function failureTries(err: unknown): Pick<BlockOutcome, 'attempts' | 'attemptLog
  * response format, the parsed answer's fields instead of `content` (a non-JSON answer keeps `content`).
  */
 export async function runAgent(block: RunnableBlock, params: Record<string, unknown>, ctx: BlockRunContext): Promise<BlockOutcome> {
+  // Checked resolved, as validate and deploy check it written (a reference is only known now).
+  const checked = validateBlockParams(block.type, params);
+  if (!checked.success && patched(AGENT_PARAMS_CHECKED_PATCH)) return failed(checked.error);
   const args = agentLoopArgs(block, params, ctx);
   if (typeof args === 'string') return failed(args);
   let result;
