@@ -27,6 +27,20 @@ const person = (commitPerson: unknown, account: unknown) => {
   return { name: c.name, email: c.email, date: c.date, login: a.login, avatar_url: a.avatar_url, html_url: a.html_url };
 };
 
+/** A pull request's files as GitHub lists them: pages of 100 (30 unless asked), at most 3000 files in all. */
+const PR_FILES = { perPage: 100, max: 3000 } as const;
+
+/** Every file of a pull request, page by page until a short page or GitHub's 3000-file cap. */
+async function pullFiles(io: ToolIO, p: Obj, n: number): Promise<unknown[]> {
+  const files: unknown[] = [];
+  for (let page = 1; files.length < PR_FILES.max; page++) {
+    const batch = list((await repoCall(io, p, `/pulls/${n}/files`, { query: { per_page: PR_FILES.perPage, page } })).data);
+    files.push(...batch);
+    if (batch.length < PR_FILES.perPage) break;
+  }
+  return files.slice(0, PR_FILES.max);
+}
+
 /** GitHub tools: PR reader (details, diff, files), PR commenter, repository info, latest commit. */
 export const githubTools: ServiceTool[] = [
   serviceTool('github_pr', async (p, io) => {
@@ -34,7 +48,7 @@ export const githubTools: ServiceTool[] = [
     const pr = obj((await repoCall(io, p, `/pulls/${n}`)).data);
     const diffUrl = str(pr.diff_url) ?? '';
     const diffRes = diffUrl ? await call(io, { url: diffUrl, headers: headers(p) }) : undefined;
-    const files = list((await repoCall(io, p, `/pulls/${n}/files`)).data).map((f) => {
+    const files = (await pullFiles(io, p, n)).map((f) => {
       const x = obj(f);
       return { filename: x.filename, additions: x.additions, deletions: x.deletions, changes: x.changes, patch: x.patch, blob_url: x.blob_url, raw_url: x.raw_url, status: x.status };
     });
@@ -58,9 +72,11 @@ export const githubTools: ServiceTool[] = [
     if (fileComment) {
       let commitId = text(p.commitId);
       if (commitId === '') commitId = text(obj(obj((await repoCall(io, p, `/pulls/${n}`)).data).head).sha);
-      const line = p.line ?? p.position;
-      const body: Obj = { body: String(p.body ?? ''), commit_id: commitId, path: text(p.path), side: text(p.side) || 'RIGHT' };
-      if (line !== undefined && line !== '') body.line = toInt(line, 1);
+      const body: Obj = { body: String(p.body ?? ''), commit_id: commitId, path: text(p.path) };
+      // A line of the file (with its side); else GitHub's (deprecated) diff position, which is no line number; else the whole file.
+      if (text(p.line) !== '') Object.assign(body, { line: toInt(p.line, 1), side: text(p.side) || 'RIGHT' });
+      else if (text(p.position) !== '') body.position = toInt(p.position, 1);
+      else body.subject_type = 'file';
       data = obj((await repoCall(io, p, `/pulls/${n}/comments`, { method: 'POST', json: body })).data);
     } else {
       data = obj((await repoCall(io, p, `/pulls/${n}/reviews`, { method: 'POST', json: { body: String(p.body ?? ''), event: 'COMMENT' } })).data);

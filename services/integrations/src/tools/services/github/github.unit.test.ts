@@ -12,7 +12,7 @@ describe('github', () => {
     const r = await gh.run('github_pr', { ...auth, pullNumber: 42 });
     gh.expectRequest('github_pr', 'GET', '/repos/acme/app/pulls/42', { headers });
     gh.expectRequest('github_pr', 'GET', '/diffs/42.diff', { headers: { authorization: 'Bearer ghp_1' } });
-    gh.expectRequest('github_pr', 'GET', '/repos/acme/app/pulls/42/files', { headers });
+    gh.expectRequest('github_pr', 'GET', '/repos/acme/app/pulls/42/files', { headers, query: { per_page: '100', page: '1' } });
     expect(r.success).toBe(true);
     const out = r.success ? (r.output as { content: string; metadata: Record<string, unknown> }) : undefined;
     expect(out?.content).toContain('PR #42: "Add retries" (open)');
@@ -20,6 +20,24 @@ describe('github', () => {
     expect(out?.metadata).toMatchObject({ number: 42, title: 'Add retries', state: 'open', html_url: GITHUB_FIXTURES.pull.html_url, created_at: '2025-05-01T10:00:00Z' });
     expect(out?.metadata.diff_url).toMatch(/\/diffs\/42\.diff$/);
     expect(out?.metadata.files).toEqual(GITHUB_FIXTURES.files);
+  });
+
+  it('github_pr pages through the files 100 at a time until a short page', async () => {
+    const all = Array.from({ length: 205 }, (_, i) => ({ ...GITHUB_FIXTURES.files[0], filename: `src/f${i}.ts` }));
+    // GitHub's paging: per_page (default 30) and page (default 1).
+    const paged = (req: { search: string }) => {
+      const q = new URLSearchParams(req.search);
+      const perPage = Number(q.get('per_page') ?? 30);
+      const page = Number(q.get('page') ?? 1);
+      return { json: all.slice((page - 1) * perPage, page * perPage) };
+    };
+    for (let i = 0; i < 3; i++) gh.fake.once('GET', '/repos/acme/app/pulls/42/files', paged);
+    const r = await gh.run('github_pr', { ...auth, pullNumber: 42 });
+    for (const nth of [0, 1, 2]) gh.expectRequest('github_pr', 'GET', '/repos/acme/app/pulls/42/files', { nth, query: { per_page: '100', page: String(nth + 1) } });
+    expect(gh.fake.received('GET', '/repos/acme/app/pulls/42/files')).toHaveLength(3);
+    const out = r.success ? (r.output as { content: string; metadata: { files: Array<{ filename: string }> } }) : undefined;
+    expect(out?.metadata.files.map((f) => f.filename)).toEqual(all.map((f) => f.filename));
+    expect(out?.content).toContain('Files changed: 205');
   });
 
   it('github_pr: 401 and 404 give the §8 messages', async () => {
@@ -40,6 +58,13 @@ describe('github', () => {
     gh.expectRequest('github_comment', 'GET', '/repos/acme/app/pulls/42', { headers });
     gh.expectRequest('github_comment', 'POST', '/repos/acme/app/pulls/42/comments', { headers, body: { body: 'nit', commit_id: 'abc123', path: 'src/a.ts', line: 3, side: 'RIGHT' } });
     expect(r).toMatchObject({ success: true, output: { metadata: { id: 77, path: 'src/a.ts', line: 3, side: 'RIGHT', commit_id: 'abc123' } } });
+  });
+
+  it('github_comment: without a line, a diff position is sent as position, and with neither the comment is on the whole file (side only with a line)', async () => {
+    await gh.run('github_comment', { ...auth, pullNumber: 42, body: 'nit', commentType: 'file_comment', path: 'src/a.ts', position: 5, commitId: 'c1' });
+    gh.expectRequest('github_comment', 'POST', '/repos/acme/app/pulls/42/comments', { body: { body: 'nit', commit_id: 'c1', path: 'src/a.ts', position: 5 } });
+    await gh.run('github_comment', { ...auth, pullNumber: 42, body: 'whole file', path: 'src/a.ts', commitId: 'c1' });
+    gh.expectRequest('github_comment', 'POST', '/repos/acme/app/pulls/42/comments', { body: { body: 'whole file', commit_id: 'c1', path: 'src/a.ts', subject_type: 'file' } });
   });
 
   it('github_comment passes an API error through', async () => {
