@@ -1,8 +1,9 @@
 import { text } from '../paramValues.js';
 
 /**
- * Agent: Max Tokens, when given, is a positive whole number — the model call drops any other value,
- * so "-5" or "lots" would run with the provider's default instead of what the user meant.
+ * Agent: Max Tokens, when given, is a positive whole number — "-5" or "lots" is refused by validate and
+ * deploy, and fails the block at run time (the runner's agent checks its resolved params with this, behind
+ * patch agent-params-checked), rather than running with the provider's default.
  */
 export function validateAgent(params: Record<string, unknown>): string | undefined {
   const maxTokens = text(params.maxTokens);
