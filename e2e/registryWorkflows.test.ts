@@ -1,5 +1,6 @@
 import { inject, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { decodeSnapshot, replay, type WorkflowEvent } from '@weft/workflow';
 import { api } from './support/http.js';
 import { ANONYMOUS, as, signUp, type TestUser } from './support/session.js';
 
@@ -240,6 +241,12 @@ describe('the workflow registry', () => {
     expect(one.body.data.state).toMatchObject({ isDeployed: false, deployedAt: null, hasActiveWebhook: false, deploymentStatuses: { [id]: { isDeployed: false } } });
     const list = await call<{ data: Array<{ id: string; state: Flags }> }>('GET', `/api/workflows?workspaceId=${user.workspaceId}`);
     expect(list.body.data.find((w) => w.id === id)?.state).toMatchObject({ isDeployed: false, deployedAt: null });
+    // So are those of the full state a canvas loads, and of the events it folds (the editor's copy says deployed after the revert).
+    const full = await call<{ state: unknown }>('GET', `/api/workflows/${id}/state`);
+    expect(decodeSnapshot(full.body.state)).toMatchObject({ isDeployed: false, deployedAt: null, hasActiveWebhook: false, deploymentStatuses: { [id]: { isDeployed: false } } });
+    const page = await call<{ events: Array<{ data: WorkflowEvent }> }>('GET', `/api/workflows/${id}/events?after=0`);
+    expect(page.body.events.some((e) => e.data.type === 'revertedToDeployed')).toBe(true);
+    expect(replay(page.body.events.map((e) => e.data))).toMatchObject({ isDeployed: false, deployedAt: null, hasActiveWebhook: false });
     // Nor can a client set them as editing commands.
     const set = await call<{ error: string }>('POST', `/api/workflows/${id}/commands`, { commands: [{ type: 'setDeployed', isDeployed: true }] });
     expect([set.status, set.body.error]).toEqual([400, expect.stringContaining('commands[0].type: setDeployed is not an editing command')]);

@@ -28,6 +28,44 @@ export function withDeploymentFlags(state: unknown, w: registry.WorkflowEntry): 
 }
 
 /**
+ * The full state GET /api/workflows/{id}/state answers (the editor's lean snapshot, or a plain state
+ * stored before that form) with the registry's flags laid over its own, as `withDeploymentFlags` does
+ * for GET /api/workflows/{id}: in the lean form they sit in `rest`, which decoding spreads over the state.
+ */
+export function withSnapshotDeploymentFlags(snapshot: unknown, w: registry.WorkflowEntry): unknown {
+  if (!isRecord(snapshot) || snapshot.format !== 'lean-1') return withDeploymentFlags(snapshot, w);
+  return { ...snapshot, rest: withDeploymentFlags(snapshot.rest, w) };
+}
+
+/** Per event type carrying deployment flags, the fields of its data that are flags (evolve reads each). */
+const FLAG_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  deploymentStatusSet: ['isDeployed', 'deployedAt'],
+  needsRedeploymentSet: ['needsRedeployment'],
+  webhookActiveSet: ['hasActiveWebhook'],
+  revertedToDeployed: ['isDeployed', 'deployedAt', 'needsRedeployment', 'hasActiveWebhook'],
+};
+
+/** Whether an event (as the editor stores and streams it: `{version, type, data}`) carries deployment flags. */
+export function carriesDeploymentFlags(event: unknown): boolean {
+  return isRecord(event) && typeof event.type === 'string' && FLAG_FIELDS[event.type] !== undefined;
+}
+
+/**
+ * Editor events as GET /api/workflows/{id}/events sends them: an event that carries deployment flags
+ * (a revert to deployed, or a flag event stored before the registry owned them) carries the registry's
+ * instead, so a client folding the stream onto GET /state's answer keeps the registry's flags.
+ */
+export function eventsWithDeploymentFlags(events: readonly unknown[], w: registry.WorkflowEntry): unknown[] {
+  const flags = withDeploymentFlags({}, w);
+  if (!isRecord(flags)) return [...events];
+  return events.map((event) => {
+    if (!carriesDeploymentFlags(event) || !isRecord(event) || !isRecord(event.data)) return event;
+    const fields = FLAG_FIELDS[String(event.type)] ?? [];
+    return { ...event, data: { ...event.data, ...Object.fromEntries(fields.map((f) => [f, flags[f]])) } };
+  });
+}
+
+/**
  * Refuses `setDeployed`, `setNeedsRedeployment` and `setWebhookActive` from a client: they would only
  * change the editor's copy of flags the registry owns (and the answers above read from the registry).
  */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { registry } from '@weft/contracts';
-import { refuseDeploymentCommands, withDeploymentFlags } from './deploymentFlags.js';
+import { encodeSnapshot, decodeSnapshot, evolve, initialState, replay, type WorkflowEvent } from '@weft/workflow';
+import { eventsWithDeploymentFlags, refuseDeploymentCommands, withDeploymentFlags, withSnapshotDeploymentFlags } from './deploymentFlags.js';
 
 const entry = (fields: Partial<registry.WorkflowEntry>): registry.WorkflowEntry => ({
   id: 'wf',
@@ -36,6 +37,36 @@ describe("the workflow state's deployment flags are the registry's (spec 000 §3
       hasActiveWebhook: false,
       deploymentStatuses: { wf: { isDeployed: false, deployedAt: null, apiKey: null, needsRedeployment: false } },
     });
+  });
+
+  it("GET /state's lean snapshot decodes to the registry's flags, its history untouched; a plain stored state too", () => {
+    // The editor's copy says deployed (a revert); the registry has since undeployed it.
+    const revert: WorkflowEvent = { type: 'revertedToDeployed', at: 5, blocks: {}, edges: [], deployedAt: 4, hasActiveWebhook: true };
+    const stored = replay([revert]);
+    const undeployed = entry({ isDeployed: false, needsRedeployment: true });
+    const decoded = decodeSnapshot(withSnapshotDeploymentFlags(JSON.parse(JSON.stringify(encodeSnapshot(stored))), undeployed));
+    expect(decoded).toMatchObject({ isDeployed: false, deployedAt: null, needsRedeployment: true, hasActiveWebhook: false, deploymentStatuses: { wf: { isDeployed: false } } });
+    expect(decoded.history).toEqual(stored.history);
+    expect(withSnapshotDeploymentFlags({ ...initialState() }, entry({ isDeployed: true, deployedAt: '2026-02-03T04:05:06.000Z' }))).toMatchObject({ isDeployed: true, deployedAt: Date.parse('2026-02-03T04:05:06.000Z') });
+  });
+
+  it("the event stream's events that carry flags carry the registry's, so folding them onto GET /state keeps them; other events pass as they are", () => {
+    const deployed = entry({ isDeployed: true, deployedAt: '2026-02-03T04:05:06.000Z', needsRedeployment: false, hasActiveWebhook: false });
+    const stored = [
+      { version: 2, type: 'deploymentStatusSet', data: { type: 'deploymentStatusSet', at: 1, isDeployed: false, deployedAt: null } },
+      { version: 3, type: 'webhookActiveSet', data: { type: 'webhookActiveSet', at: 2, hasActiveWebhook: true } },
+      { version: 4, type: 'revertedToDeployed', data: { type: 'revertedToDeployed', at: 3, blocks: {}, edges: [], deployedAt: 9, hasActiveWebhook: true } },
+      { version: 5, type: 'blockMoved', data: { type: 'blockMoved', at: 4, id: 'x', position: { x: 1, y: 1 } } },
+    ];
+    const sent = eventsWithDeploymentFlags(stored, deployed) as typeof stored;
+    expect(sent[3]).toBe(stored[3]);
+    const followed = sent.slice(0, 3).reduce((state, e) => evolve(state, e.data as WorkflowEvent), initialState());
+    expect(followed).toMatchObject({ isDeployed: true, deployedAt: Date.parse('2026-02-03T04:05:06.000Z'), needsRedeployment: false, hasActiveWebhook: false });
+    // The stored events themselves are left as they were.
+    expect(stored[0]?.data).toMatchObject({ isDeployed: false });
+    // A revert folded once the registry has undeployed the workflow leaves it undeployed, as GET /state says.
+    const [revert] = eventsWithDeploymentFlags([stored[2]], entry({ isDeployed: false, needsRedeployment: true })) as typeof stored;
+    expect(evolve(initialState(), revert?.data as WorkflowEvent)).toMatchObject({ isDeployed: false, deployedAt: null, needsRedeployment: true, hasActiveWebhook: false });
   });
 
   it('a state that is not an object is answered as it is', () => {

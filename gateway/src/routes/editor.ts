@@ -5,6 +5,7 @@ import type { Clients } from '../clients.js';
 import { requireActor, type Actor, type Authenticator } from '../auth.js';
 import { fromJson, parseBody } from '../validate.js';
 import type { AccessChecker, AccessMode } from '../access.js';
+import { withSnapshotDeploymentFlags } from './deploymentFlags.js';
 
 const variablesBody = z.object({ variables: z.array(z.record(z.string(), z.unknown())) });
 
@@ -43,11 +44,17 @@ export function editorRoutes(clients: Clients, auth: Authenticator, checker: Acc
     return req.params.id;
   }
 
-  /** The full state with its undo history, lean-encoded (decodeSnapshot in @weft/workflow), so a client follows events from `version`. */
+  /**
+   * The full state with its undo history, lean-encoded (decodeSnapshot in @weft/workflow), so a client
+   * follows events from `version`; its deployment flags are the registry's, as GET /api/workflows/{id}'s are.
+   */
   r.get('/workflows/:id/state', async (req, res) => {
-    const workflowId = await access(req, await requireActor(auth, req), 'read');
-    const out = await clients.editor.getFullState({ workflowId });
-    res.type('json').send(`{"version":${out.version},"state":${out.stateJson}}`);
+    const actor = await requireActor(auth, req);
+    // The registry's answer is the read check and the flags at once (read now: a deploy just answered shows).
+    const { workflow } = await clients.registry.getWorkflow({ actor, workflowId: req.params.id, access: 'read' });
+    if (!workflow) throw new AppError('not_found', `Workflow ${req.params.id} not found`);
+    const out = await clients.editor.getFullState({ workflowId: workflow.id });
+    res.json({ version: out.version, state: withSnapshotDeploymentFlags(fromJson(out.stateJson), workflow) });
   });
 
   r.get('/workflows/:id/history', async (req, res) => {

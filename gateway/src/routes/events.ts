@@ -1,12 +1,15 @@
 import { Router, type Request, type Response } from 'express';
 import { AppError, toAppError } from '@weft/platform';
 import type { Clients } from '../clients.js';
-import { requireActor, type Authenticator } from '../auth.js';
+import { requireActor, type Actor, type Authenticator } from '../auth.js';
 import type { AccessChecker } from '../access.js';
+import { carriesDeploymentFlags, eventsWithDeploymentFlags } from './deploymentFlags.js';
 
 /** How long one editor ReadEvents call waits for a new event before the stream sends a keep-alive. */
 const POLL_WAIT_MS = 15_000;
 const JSON_PAGE_LIMIT = 1_000;
+/** The text of a stored event of a type that carries deployment flags (the editor writes `"type":"<type>"`). */
+const FLAG_EVENT_TEXT = /"type":"(?:deploymentStatusSet|needsRedeploymentSet|webhookActiveSet|revertedToDeployed)"/;
 
 /**
  * Where to resume: the Last-Event-ID an EventSource sends when it reconnects, else `?after=`. The header wins
@@ -27,8 +30,22 @@ function position(name: string, given: string): number {
   return version;
 }
 
+/**
+ * A page of editor events (their JSON) as the client gets it: events carrying deployment flags carry
+ * the registry's (read when the page has one), as GET /state does. Pages without one pass as they are.
+ */
+async function withRegistryFlags(clients: Clients, actor: Actor, workflowId: string, eventsJson: string): Promise<string> {
+  // Most pages have none: a look at the text spares parsing them (a match inside a value only costs the parse).
+  if (!FLAG_EVENT_TEXT.test(eventsJson)) return eventsJson;
+  const events = JSON.parse(eventsJson) as unknown[];
+  if (!events.some(carriesDeploymentFlags)) return eventsJson;
+  const { workflow } = await clients.registry.getWorkflow({ actor, workflowId, access: 'read' });
+  if (!workflow) throw new AppError('not_found', `Workflow ${workflowId} not found`);
+  return JSON.stringify(eventsWithDeploymentFlags(events, workflow));
+}
+
 /** Relays events to one SSE client: replays from `after`, then long-polls the editor for new ones. */
-async function streamEvents(clients: Clients, workflowId: string, after: number, res: Response): Promise<void> {
+async function streamEvents(clients: Clients, actor: Actor, workflowId: string, after: number, res: Response): Promise<void> {
   res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
   res.flushHeaders();
   res.write('retry: 2000\n\n');
@@ -38,15 +55,16 @@ async function streamEvents(clients: Clients, workflowId: string, after: number,
   });
   let cursor = after;
   while (open) {
-    let page;
+    let eventsJson;
     try {
-      page = await clients.editor.readEvents({ workflowId, after: cursor, waitMs: POLL_WAIT_MS, limit: 0 }, { deadlineMs: POLL_WAIT_MS + 5_000 });
+      const page = await clients.editor.readEvents({ workflowId, after: cursor, waitMs: POLL_WAIT_MS, limit: 0 }, { deadlineMs: POLL_WAIT_MS + 5_000 });
+      eventsJson = await withRegistryFlags(clients, actor, workflowId, page.eventsJson);
     } catch (err) {
       if (open) res.end(`event: error\ndata: ${JSON.stringify({ error: toAppError(err).message })}\n\n`);
       return;
     }
     if (!open) return;
-    const events = JSON.parse(page.eventsJson) as Array<{ version: number }>;
+    const events = JSON.parse(eventsJson) as Array<{ version: number }>;
     if (events.length === 0) res.write(': keep-alive\n\n');
     for (const event of events) res.write(`id: ${event.version}\ndata: ${JSON.stringify(event)}\n\n`);
     cursor = events.at(-1)?.version ?? cursor;
@@ -62,11 +80,11 @@ export function eventRoutes(clients: Clients, auth: Authenticator, access: Acces
     const after = afterOf(req);
     await access.require(actor, workflowId, 'read');
     if (req.accepts(['application/json', 'text/event-stream']) === 'text/event-stream') {
-      await streamEvents(clients, workflowId, after, res);
+      await streamEvents(clients, actor, workflowId, after, res);
       return;
     }
     const page = await clients.editor.readEvents({ workflowId, after, waitMs: 0, limit: JSON_PAGE_LIMIT });
-    res.type('json').send(`{"events":${page.eventsJson},"version":${page.version}}`);
+    res.type('json').send(`{"events":${await withRegistryFlags(clients, actor, workflowId, page.eventsJson)},"version":${page.version}}`);
   });
   return r;
 }

@@ -68,6 +68,12 @@ type OtherEvent =
       deployedAt: number;
       hasActiveWebhook: boolean;
       /**
+       * Absent in stored events (a revert leaves the workflow deployed, nothing to redeploy); the
+       * gateway's event stream lays the registry's flags over them, so a client folding it keeps those.
+       */
+      isDeployed?: boolean;
+      needsRedeployment?: boolean;
+      /**
        * The deployed variables, which replace the draft's in the same history step (one undo brings
        * the draft's back). Absent: the draft's stay (a deployment without variables, or an event
        * stored before the revert carried them, when a variablesReplaced outside history followed).

@@ -82,9 +82,9 @@ function evolve(state: WorkflowState, event: WorkflowEvent): WorkflowState {
       return {
         ...withGraph(state, graph, history, event.at),
         ...(swap === undefined ? {} : { variables: swap.after }),
-        isDeployed: true,
+        isDeployed: event.isDeployed ?? true,
         deployedAt: event.deployedAt,
-        needsRedeployment: false,
+        needsRedeployment: event.needsRedeployment ?? false,
         hasActiveWebhook: event.hasActiveWebhook,
       };
     }
