@@ -3,16 +3,30 @@ import { ToolError, type ServiceTool, type ToolIO } from '../../serviceTool.js';
 import { apiMessage, bearer, call, list, obj, seg, serviceTool, str, type ApiResponse, type CallSpec, type Obj } from '../http.js';
 import { jqlProject } from './jql.js';
 
-/** The Jira Cloud id: the given one, else the accessible resource whose URL names the domain (else the first). */
+/**
+ * The Jira Cloud id: the given one, else the accessible resource whose URL names the domain (the
+ * only one when no domain is given). A domain no resource names fails naming it: another site's
+ * cloud id would read and write another site's issues.
+ */
 async function cloudId(io: ToolIO, p: Obj): Promise<string> {
   if (text(p.cloudId)) return text(p.cloudId);
   const res = await call(io, { url: `${io.baseUrl('atlassian')}/oauth/token/accessible-resources`, headers: bearer(p.accessToken) });
   const resources = res.ok ? list(res.data).map(obj) : [];
   if (resources.length === 0) throw new ToolError('No Jira resources found', res.status);
   const domain = text(p.domain).replace(/^https?:\/\//, '').replace(/\/+$/, '').toLowerCase();
-  const match = resources.find((r) => String(r.url ?? '').toLowerCase().includes(domain)) ?? resources[0]!;
+  const urlOf = (r: Obj) => String(r.url ?? '').toLowerCase();
+  const match = domain
+    ? (resources.find((r) => urlOf(r).replace(/^https?:\/\//, '').replace(/\/+$/, '') === domain) ?? resources.find((r) => urlOf(r).includes(domain)))
+    : resources.length === 1 ? resources[0] : undefined;
+  if (!match) {
+    const sites = resources.map((r) => String(r.url ?? r.name ?? r.id)).join(', ');
+    throw new ToolError(domain ? `No Jira site found for ${domain} (this account can reach: ${sites})` : `domain is required: this account can reach several Jira sites (${sites})`, 404);
+  }
   return String(match.id);
 }
+
+/** A project as Jira's create takes it: a numeric id as {id}, a key such as PROJ as {key}. */
+const projectRef = (value: string) => (/^\d+$/.test(value) ? { id: value } : { key: value });
 
 /** Jira's error answer: its errorMessages, else its field errors as `field: message` (`{errors: {summary: 'required'}}`). */
 function jiraMessage(res: ApiResponse): string {
@@ -99,7 +113,7 @@ export const jiraTools: ServiceTool[] = [
     return { ts: now(), issueKey: text(p.issueKey), summary: update.summary, success: true };
   }),
   serviceTool('jira_write', async (p, io) => {
-    const body = { fields: { project: { id: text(p.projectId) }, issuetype: { name: text(p.issueType) || 'Task' }, ...fields(p) } };
+    const body = { fields: { project: projectRef(text(p.projectId)), issuetype: { name: text(p.issueType) || 'Task' }, ...fields(p) } };
     const created = obj((await jira(io, p, '/issue', 'Failed to create Jira issue', { method: 'POST', json: body })).data);
     const domain = text(p.domain).replace(/^https?:\/\//, '').replace(/\/+$/, '');
     return { ts: now(), issueKey: created.key, summary: text(p.summary), success: true, url: `https://${domain}/browse/${String(created.key)}` };

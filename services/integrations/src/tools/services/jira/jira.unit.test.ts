@@ -24,6 +24,15 @@ describe('jira', () => {
     ji.expectRequest('jira_retrieve', 'GET', '/ex/jira/cloud-9/rest/api/3/issue/X-1', { headers });
   });
 
+  it('jira_retrieve: a domain no accessible resource names fails naming it, never another site', async () => {
+    await ji.expectError(
+      'jira_retrieve',
+      { ...base, domain: 'https://elsewhere.atlassian.example/', issueKey: 'X-1' },
+      'No Jira site found for elsewhere.atlassian.example (this account can reach: https://other.atlassian.example, https://acme.atlassian.example)',
+    );
+    expect(ji.fake.received('GET', '/ex/jira/:cloud/rest/api/3/issue/:key')).toEqual([]);
+  });
+
   it('jira_bulk_read searches the project with the enhanced JQL search, asking for its fields', async () => {
     const r = await ji.run('jira_bulk_read', { ...base, cloudId: 'cloud-1', projectId: 'PROJ' });
     ji.expectRequest('jira_bulk_read', 'POST', `${API}/search/jql`, {
@@ -90,10 +99,12 @@ describe('jira', () => {
     await ji.expectError('jira_update', { ...base, cloudId: 'cloud-1', issueKey: 'PROJ-1', summary: 'x' }, 'Failed to update Jira issue: You do not have permission');
   });
 
-  it('jira_write creates the issue with type Task by default', async () => {
+  it('jira_write creates the issue with type Task by default, its project by id when numeric, else by key', async () => {
     const r = await ji.run('jira_write', { ...base, cloudId: 'cloud-1', projectId: '10000', summary: 'Broken', issueType: '' });
     ji.expectRequest('jira_write', 'POST', `${API}/issue`, { headers, body: { fields: { project: { id: '10000' }, issuetype: { name: 'Task' }, summary: 'Broken' } } });
     expect(r).toMatchObject({ success: true, output: { issueKey: 'PROJ-3', summary: 'Broken', success: true, url: 'https://acme.atlassian.example/browse/PROJ-3' } });
+    await ji.run('jira_write', { ...base, cloudId: 'cloud-1', projectId: 'PROJ', summary: 'By key', issueType: 'Bug' });
+    ji.expectRequest('jira_write', 'POST', `${API}/issue`, { body: { fields: { project: { key: 'PROJ' }, issuetype: { name: 'Bug' }, summary: 'By key' } } });
     ji.fake.once('POST', '/ex/jira/:cloud/rest/api/3/issue', { status: 400, json: { errors: { summary: 'required' } } });
     await ji.expectError('jira_write', { ...base, cloudId: 'cloud-1', projectId: '1', summary: 's', issueType: 'Bug' }, 'Failed to create Jira issue: summary: required');
   });
