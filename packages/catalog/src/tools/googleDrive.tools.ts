@@ -16,7 +16,7 @@ export const googleDriveTools: ToolConfig[] = [
   tool('google_drive_upload', 'Upload to Google Drive', 'Upload a file to Google Drive (create, upload content, rename Workspace files, fetch metadata)', 'POST', '', {
     fileName: need('string', 'llm', 'The name of the file to upload'),
     content: need('string', 'llm', 'The content of the file to upload'),
-    mimeType: may('string', 'hidden', 'The MIME type of the file to upload'),
+    mimeType: may('string', 'hidden', 'The MIME type of the file to upload (a Google Doc takes the content as plain text, a Google Sheet as CSV; Slides and other Workspace types take no text)'),
     folderId,
   }),
   tool('google_drive_create_folder', 'Create Folder in Google Drive', 'Create a new folder in Google Drive', 'POST', '', {

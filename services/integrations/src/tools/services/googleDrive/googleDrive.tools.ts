@@ -15,6 +15,16 @@ const EXPORT_MIME: Record<string, string> = {
   'application/vnd.google-apps.drawing': 'image/svg+xml',
 };
 
+/**
+ * The media type text content is uploaded as for a Workspace target, one Drive imports into it
+ * (about.importFormats): a Doc from plain text, a Sheet from CSV. Slides, Drawings and the rest import
+ * no text format.
+ */
+const TEXT_IMPORT: Record<string, string> = {
+  'application/vnd.google-apps.document': 'text/plain',
+  'application/vnd.google-apps.spreadsheet': 'text/csv',
+};
+
 export async function drive(io: ToolIO, p: Obj, path: string, failure: string, spec: Omit<CallSpec, 'url'> & { upload?: boolean } = {}): Promise<ApiResponse> {
   const { upload, ...rest } = spec;
   const res = await call(io, { ...rest, url: `${io.baseUrl(upload ? 'googleDriveUpload' : 'googleDrive')}${path}`, headers: { ...bearer(p.accessToken), ...rest.headers } });
@@ -37,14 +47,18 @@ export const googleDriveTools: ServiceTool[] = [
     const fail = 'Failed to upload file';
     const name = text(p.fileName);
     const mimeType = text(p.mimeType) || 'text/plain';
+    const workspace = mimeType.startsWith(WORKSPACE);
+    const media = workspace ? TEXT_IMPORT[mimeType] : mimeType;
+    if (media === undefined) {
+      throw new ToolError(`${fail}: mimeType ${mimeType} cannot be made from text content (Drive imports text only into Google Docs, application/vnd.google-apps.document, and CSV into Google Sheets, application/vnd.google-apps.spreadsheet)`);
+    }
     const created = obj((await drive(io, p, '/files', fail, { method: 'POST', json: { name, mimeType, ...parents(p) } })).data);
     const id = seg(String(created.id));
-    const workspace = mimeType.startsWith(WORKSPACE);
     await drive(io, p, `/files/${id}`, fail, {
       method: 'PATCH',
       upload: true,
       query: { uploadType: 'media' },
-      headers: { 'Content-Type': workspace ? 'text/plain' : mimeType },
+      headers: { 'Content-Type': media },
       body: String(p.content ?? ''),
     });
     if (workspace) await drive(io, p, `/files/${id}`, fail, { method: 'PATCH', json: { name } });

@@ -26,6 +26,18 @@ describe('google drive', () => {
     await gd.expectError('google_drive_upload', { ...t, fileName: 'a', content: 'b' }, 'Failed to upload file: Insufficient Permission');
   });
 
+  it('google_drive_upload sends a Google Sheet its content as text/csv, and refuses a Workspace type that imports no text before any call', async () => {
+    await gd.run('google_drive_upload', { ...t, fileName: 'Budget', content: 'a,b\n1,2', mimeType: 'application/vnd.google-apps.spreadsheet' });
+    gd.expectRequest('google_drive_upload', 'PATCH', '/upload/drive/v3/files/new-1', { headers: { 'content-type': 'text/csv' }, query: { uploadType: 'media' }, text: 'a,b\n1,2' });
+    gd.fake.requests.length = 0;
+    await gd.expectError(
+      'google_drive_upload',
+      { ...t, fileName: 'Deck', content: 'slide text', mimeType: 'application/vnd.google-apps.presentation' },
+      'Failed to upload file: mimeType application/vnd.google-apps.presentation cannot be made from text content (Drive imports text only into Google Docs, application/vnd.google-apps.document, and CSV into Google Sheets, application/vnd.google-apps.spreadsheet)',
+    );
+    expect(gd.fake.requests).toEqual([]);
+  });
+
   it('google_drive_create_folder posts the folder mime type', async () => {
     const r = await gd.run('google_drive_create_folder', { ...t, fileName: 'Reports' });
     gd.expectRequest('google_drive_create_folder', 'POST', '/drive/v3/files', {
