@@ -43,7 +43,7 @@ import { RunStreamChoice, selectedOutputs, streamableBlocks, type StreamableBloc
 import { blockStatuses, inputFields } from './run/runState';
 import { RunStatusContext } from './run/RunStatusContext';
 import { useRun } from './run/useRun';
-import { isTypingIn } from './shell/keys';
+import { CANVAS_KEYS, isCanvasShortcutAt, selectsTextOutsideCanvas } from './shell/keys';
 import { PaneToggle } from './shell/PaneToggle';
 import { PanelResizer } from './shell/PanelResizer';
 import { endPanelShowing, showPanelForNow, toggleLayout, useLayout } from './shell/useLayout';
@@ -86,6 +86,11 @@ function useStarter(blocks: WorkflowState['blocks'] | undefined) {
 const DELETE_KEYS = ['Backspace', 'Delete'];
 const MULTI_SELECT_KEYS = ['Meta', 'Control', 'Shift'];
 const PRO_OPTIONS = { hideAttribution: true };
+/** Pressing on the canvas unselects text selected outside it (React Flow's pane keeps it), so its shortcuts apply. */
+const dropTextSelection = () => {
+  const selection = window.getSelection();
+  if (selectsTextOutsideCanvas(selection)) selection?.removeAllRanges();
+};
 const EDGE_OPTIONS = { type: 'smoothstep' };
 /** What React Flow draws over the canvas: one element for every render, so an edit does not render them again. */
 const FLOW_CHROME = (
@@ -517,10 +522,11 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
   actions.current = { copy, paste, duplicate, selectAll, canUndo, canRedo, runNow };
 
   // Shortcuts: undo, redo, copy, paste, duplicate, select all, run (Ctrl+Enter), the block palette (Ctrl+B);
-  // delete is React Flow's Backspace/Delete; the sidebar's Ctrl+\ is the app's (App.tsx).
+  // delete is React Flow's Backspace/Delete; the sidebar's Ctrl+\ is the app's (App.tsx). Only on the canvas or
+  // the body, with no text selected elsewhere: the console's, panels' and copilot's copy and select all stay native.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey) || isTypingIn(e.target)) return;
+      if (!(e.ctrlKey || e.metaKey) || !isCanvasShortcutAt(e.target, window.getSelection())) return;
       const key = e.key.toLowerCase();
       const a = actions.current;
       if (key === 'z' && !e.shiftKey) {
@@ -665,7 +671,7 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
   const only = dragging ? snapshot.state.blocks[panelBeforeDrag.current ?? ''] : selectedOne;
   return (
     <div className="canvas" data-testid="canvas">
-      <header className="canvas-header">
+      <header className="canvas-header" {...CANVAS_KEYS}>
         <div className="canvas-title">
           <span className="swatch lg" style={{ background: color }} />
           <strong>{name}</strong>
@@ -686,7 +692,7 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
       <div className="editor-body">
         {!readOnly && <Palette definitions={blocks.data ?? []} onAdd={add} open={layout.paletteOpen} width={layout.paletteWidth} onToggle={togglePalette} />}
         <div className="flow-column">
-        <div className="flow" ref={pane} onDragOver={onDragOver} onDrop={onDrop}>
+        <div className="flow" ref={pane} onDragOver={onDragOver} onDrop={onDrop} onPointerDownCapture={dropTextSelection} {...CANVAS_KEYS}>
           <RunStatusContext.Provider value={statuses}>
           <CanvasContext.Provider value={context}>
           <CanvasNodesContext.Provider value={canvasNodes}>
@@ -724,7 +730,7 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
         </div>
         {layout.panelOpen && <PanelResizer width={layout.panelWidth} panel={sidePanel} />}
         {/* Closed, the side panel stays mounted (hidden), so the copilot's draft and the open forms are kept. */}
-        <aside className="panels" aria-label="Side panel" ref={sidePanel} hidden={!layout.panelOpen} style={{ width: layout.panelWidth }}>
+        <aside className="panels" aria-label="Side panel" tabIndex={-1} ref={sidePanel} hidden={!layout.panelOpen} style={{ width: layout.panelWidth }}>
           {only && <SelectedBlockPanel key={only.id} block={only} currentState={currentState} definition={catalogue.get(only.type)} edit={edit} workflowId={workflowId} readOnly={readOnly} />}
           {!only && selectedIds.length > 1 && (
             <section className="panel" aria-label="Selection">

@@ -1,5 +1,6 @@
 import { memo, useMemo, useState } from 'react';
 import type { BlockDefinition } from '../api';
+import { CANVAS_KEYS } from '../shell/keys';
 import { PaneToggle, Rail } from '../shell/PaneToggle';
 import { BlockIcon, Icon } from '../ui/icons';
 
@@ -65,7 +66,7 @@ export const Palette = memo(function Palette({ definitions, onAdd, disabled, ope
   return (
     <>
       {!open && <Rail part="palette" toggleLabel="Show block palette" shortcut={PALETTE_SHORTCUT} onOpen={onToggle} />}
-      <aside className={`palette${width < NARROW_PALETTE ? ' narrow' : ''}`} aria-label="Block palette" hidden={!open} style={{ width }}>
+      <aside className={`palette${width < NARROW_PALETTE ? ' narrow' : ''}`} aria-label="Block palette" {...CANVAS_KEYS} hidden={!open} style={{ width }}>
         <div className="palette-head">
           <div className="palette-search">
             <Icon name="search" size={14} />

@@ -177,7 +177,7 @@ export function RunConsole({
   const executionId = run?.executionId;
   const loadValue = useCallback((ref: string) => (executionId ? api.executionValue(executionId, ref) : Promise.reject(new Error('The run has not started yet'))), [executionId]);
   return (
-    <section className={`console${collapsed ? ' collapsed' : ''}`} aria-label="Run console">
+    <section className={`console${collapsed ? ' collapsed' : ''}`} aria-label="Run console" tabIndex={-1}>
       <div className="console-head">
         <h2>Console</h2>
         <div className="console-tabs" role="tablist">
