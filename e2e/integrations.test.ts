@@ -231,7 +231,7 @@ describe('one run per integration family through the gateway, against its fake',
   it('microsoft (outlook): reads a folder newest first', async () => {
     const cred = await credential('outlook');
     const { log, requests } = await runBlock('microsoft', 'outlook', { operation: 'read_outlook', credential: cred, folder: 'SentItems', maxResults: '3' });
-    const req = only(requests, 'GET', '/me/mailFolders/SentItems/messages');
+    const req = only(requests, 'GET', '/me/mailFolders/sentitems/messages');
     expect(req.headers.authorization).toBe('Bearer token-outlook');
     expect(req.query).toEqual({ $top: '3', $orderby: 'receivedDateTime desc' });
     expect(expectSucceeded(log)).toMatchObject({ message: 'Successfully read 1 email(s)', results: [{ subject: 'Hello' }] });

@@ -20,7 +20,7 @@ export const outlookTools: ToolConfig[] = [
   tool('outlook_send', 'Outlook Send', 'Send emails using Outlook', 'POST', '/sendMail', mail),
   tool('outlook_draft', 'Outlook Draft', 'Draft emails using Outlook', 'POST', '/messages', mail),
   tool('outlook_read', 'Outlook Read', 'Read emails from Outlook', 'GET', '/mailFolders/{folder}/messages?$top={maxResults}', {
-    folder: may('string', 'user', 'Folder ID to read emails from (default: Inbox)', 'INBOX'),
+    folder: may('string', 'user', 'Folder to read emails from: a folder id, INBOX, SENT, DRAFTS, TRASH, SPAM, ARCHIVE, OUTBOX (any case) or a top-level folder name (default: Inbox)', 'INBOX'),
     maxResults: may('number', 'user', 'Maximum number of emails to retrieve (default: 1, max: 10)', 1),
   }),
 ];

@@ -113,7 +113,15 @@ export function createFakeMicrosoft(): Promise<FakeServer> {
     ['POST', '/me/sendMail', { status: 202 }],
     ['POST', '/me/messages', { status: 201, json: f.draft }],
     ['GET', '/me/mailFolders/:folder/messages', { json: f.mail }],
-    ['GET', '/me/mailFolders', { json: f.mailFolders }],
+    [
+      'GET',
+      '/me/mailFolders',
+      // Graph's `$filter=displayName eq '…'` over the top-level folders ('' escaping a quote).
+      (req) => {
+        const name = /^displayName eq '((?:[^']|'')*)'$/.exec(req.query.$filter ?? '')?.[1]?.replace(/''/g, "'");
+        return { json: name === undefined ? f.mailFolders : { value: f.mailFolders.value.filter((folder) => folder.displayName === name) } };
+      },
+    ],
     ['GET', '/me/mailFolders/:folder', byId.mailFolder],
     ['GET', '/me/joinedTeams', { json: f.joinedTeams }],
     ['GET', '/me/chats', { json: f.chats }],

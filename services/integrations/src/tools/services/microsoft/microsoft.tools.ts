@@ -65,6 +65,47 @@ function message(p: Obj): Obj {
   };
 }
 
+/** Graph's well-known mail folder names for the folder names the block suggests (INBOX, SENT, DRAFTS, …), any case. */
+const WELL_KNOWN_FOLDERS: Record<string, string> = {
+  inbox: 'inbox',
+  sent: 'sentitems',
+  sentitems: 'sentitems',
+  'sent items': 'sentitems',
+  draft: 'drafts',
+  drafts: 'drafts',
+  trash: 'deleteditems',
+  deleted: 'deleteditems',
+  deleteditems: 'deleteditems',
+  'deleted items': 'deleteditems',
+  spam: 'junkemail',
+  junk: 'junkemail',
+  junkemail: 'junkemail',
+  'junk email': 'junkemail',
+  archive: 'archive',
+  outbox: 'outbox',
+};
+
+/** A mailbox folder id as Graph gives them (the folder selector stores these). */
+const FOLDER_ID = /^(AAMk|AQMk)[A-Za-z0-9+/=_-]*$/;
+
+/**
+ * The mail folder to read, as Graph takes it: a well-known name for the block's names, an id as
+ * given, else a top-level folder's display name looked up to its id (Graph refuses a display name
+ * as the folder of /me/mailFolders/{folder}).
+ */
+async function mailFolder(io: ToolIO, p: Obj): Promise<string> {
+  const folder = text(p.folder) || 'inbox';
+  const known = WELL_KNOWN_FOLDERS[folder.toLowerCase()];
+  if (known) return known;
+  if (FOLDER_ID.test(folder)) return folder;
+  const found = await graph(io, p, 'Outlook', { path: '/me/mailFolders', query: { $filter: `displayName eq '${folder.replace(/'/g, "''")}'`, $select: 'id,displayName' } });
+  const id = obj(list(found.value)[0]).id;
+  if (typeof id !== 'string') {
+    throw new ToolError(`Outlook folder not found: ${folder}. Give a folder id, a well-known folder (inbox, sentitems, drafts, deleteditems, junkemail, archive, outbox) or a top-level folder's name.`);
+  }
+  return id;
+}
+
 const outlookTools: ServiceTool[] = [
   serviceTool('outlook_send', async (p, io) => {
     await graph(io, p, 'Outlook', { method: 'POST', path: '/me/sendMail', json: { message: message(p), saveToSentItems: true } });
@@ -75,7 +116,7 @@ const outlookTools: ServiceTool[] = [
     return { message: 'Email drafted successfully', results: { id: draft.id, subject: draft.subject ?? String(p.subject ?? ''), status: 'drafted', timestamp: new Date().toISOString() } };
   }),
   serviceTool('outlook_read', async (p, io) => {
-    const folder = text(p.folder) || 'inbox';
+    const folder = await mailFolder(io, p);
     const top = clamp(toInt(p.maxResults, OUTLOOK_READ.default), OUTLOOK_READ.min, OUTLOOK_READ.max);
     const data = await graph(io, p, 'Outlook', { path: `/me/mailFolders/${seg(folder)}/messages`, query: { $top: top, $orderby: 'receivedDateTime desc' } });
     const emails = list(data.value).map(outlookEmail);

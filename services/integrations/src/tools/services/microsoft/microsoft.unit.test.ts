@@ -40,7 +40,7 @@ describe('outlook', () => {
 
   it('outlook_read reads the folder newest first, clamped to 1-10 (default 1), as §3 emails', async () => {
     const r = await ms.run('outlook_read', { ...tok, folder: 'SentItems', maxResults: 50 });
-    ms.expectRequest('outlook_read', 'GET', '/me/mailFolders/SentItems/messages', { headers: auth, query: { $top: '10', $orderby: 'receivedDateTime desc' } });
+    ms.expectRequest('outlook_read', 'GET', '/me/mailFolders/sentitems/messages', { headers: auth, query: { $top: '10', $orderby: 'receivedDateTime desc' } });
     const m = MICROSOFT_FIXTURES.mail.value[0]!;
     expect(r).toEqual({
       success: true,
@@ -67,8 +67,31 @@ describe('outlook', () => {
     });
     await ms.run('outlook_read', tok);
     ms.expectRequest('outlook_read', 'GET', '/me/mailFolders/inbox/messages', { headers: auth, query: { $top: '1', $orderby: 'receivedDateTime desc' } });
-    ms.fake.once('GET', '/me/mailFolders/:folder/messages', { status: 404, json: { error: { code: 'ErrorInvalidIdMalformed', message: 'Id is malformed.' } } });
-    await ms.expectError('outlook_read', { ...tok, folder: 'nope' }, 'Outlook API error: Id is malformed.');
+    ms.fake.once('GET', '/me/mailFolders/:folder/messages', { status: 404, json: { error: { code: 'ErrorItemNotFound', message: 'The specified object was not found in the store.' } } });
+    await ms.expectError('outlook_read', { ...tok, folder: 'AAMkGone' }, 'Outlook API error: The specified object was not found in the store.');
+    ms.expectRequest('outlook_read', 'GET', '/me/mailFolders/AAMkGone/messages', { query: { $top: '1', $orderby: 'receivedDateTime desc' } });
+  });
+
+  it("outlook_read maps the block's folder names to Graph's well-known names, any case", async () => {
+    const cases = { INBOX: 'inbox', SENT: 'sentitems', DRAFTS: 'drafts', Drafts: 'drafts', TRASH: 'deleteditems', SPAM: 'junkemail', junk: 'junkemail', ARCHIVE: 'archive', outbox: 'outbox' };
+    for (const [folder, wellKnown] of Object.entries(cases)) {
+      await ms.run('outlook_read', { ...tok, folder });
+      ms.expectRequest('outlook_read', 'GET', `/me/mailFolders/${wellKnown}/messages`, { query: { $top: '1', $orderby: 'receivedDateTime desc' } });
+    }
+    expect(ms.fake.received('GET', '/me/mailFolders')).toEqual([]);
+  });
+
+  it("outlook_read looks a custom folder's display name up to its id, and names a folder it cannot find", async () => {
+    ms.fake.once('GET', '/me/mailFolders', { json: { value: [{ id: 'AAMkProjects', displayName: "Bob's Projects" }] } });
+    await ms.run('outlook_read', { ...tok, folder: "Bob's Projects" });
+    ms.expectRequest('outlook_read', 'GET', '/me/mailFolders', { query: { $filter: "displayName eq 'Bob''s Projects'", $select: 'id,displayName' } });
+    ms.expectRequest('outlook_read', 'GET', '/me/mailFolders/AAMkProjects/messages', { query: { $top: '1', $orderby: 'receivedDateTime desc' } });
+    await ms.expectError(
+      'outlook_read',
+      { ...tok, folder: 'Receipts 2024' },
+      "Outlook folder not found: Receipts 2024. Give a folder id, a well-known folder (inbox, sentitems, drafts, deleteditems, junkemail, archive, outbox) or a top-level folder's name.",
+    );
+    expect(ms.fake.received('GET', '/me/mailFolders/:folder/messages')).toHaveLength(1);
   });
 });
 
