@@ -4,6 +4,17 @@ import { defineTool, may, need } from './define.js';
 /** Vision answers are limited to 1000 tokens (§9). */
 export const VISION_MAX_TOKENS = 1000;
 
+/**
+ * The Anthropic model ids behind the vision block's choices: §2 fixes the names shown (claude-3-opus,
+ * claude-3-sonnet), which Anthropic's API does not know, so the call maps them (Anthropic's model list).
+ */
+export const VISION_MODEL_IDS: Readonly<Record<string, string>> = { 'claude-3-opus': 'claude-3-opus-latest', 'claude-3-sonnet': 'claude-3-sonnet-20240229' };
+
+/** The model id a vision call sends for a choice of the block (others, gpt-4o included, as chosen). */
+export function visionModelId(model: string): string {
+  return VISION_MODEL_IDS[model] ?? model;
+}
+
 /** Image analysis with OpenAI or Anthropic vision models. */
 export const visionTools: ToolConfig[] = [
   defineTool({

@@ -7,7 +7,7 @@ export interface FakeModelTurn {
   /** Token counts reported; `null` reports none (a stream without usage). Default 10 / 5. */
   usage?: { prompt: number; completion: number; cached?: number } | null;
   /** Answer the provider's error body with this status instead. */
-  error?: { status: number; message: string; type?: string };
+  error?: { status: number; message: string; type?: string; code?: string };
   /** Overrides the finish reason sent (Gemini's UNEXPECTED_TOOL_CALL). */
   finishReason?: string;
   delayMs?: number;

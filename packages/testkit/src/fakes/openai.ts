@@ -3,11 +3,87 @@ import { createFakeServer, type FakeAnswer, type RecordedRequest } from './serve
 
 /** Chat completion routes of the OpenAI-compatible providers this fake stands in for. */
 const CHAT_PATHS = [
-  '/v1/chat/completions', // OpenAI, Deepseek, xAI, Cerebras, Ollama's OpenAI route
+  '/v1/chat/completions', // OpenAI, Deepseek, xAI, Cerebras, Ollama's OpenAI route, Hugging Face's router (model `<id>:<provider>`)
   '/openai/v1/chat/completions', // Groq
-  '/openai/deployments/:deployment/chat/completions', // Azure OpenAI
-  '/:provider/v1/chat/completions', // Hugging Face router
 ];
+const AZURE_CHAT_PATH = '/openai/deployments/:deployment/chat/completions';
+
+/** OpenAI's reasoning models (o1, o3, o4-mini, gpt-5 but not gpt-5-chat): they refuse max_tokens and any temperature but 1. */
+const isReasoningModel = (model: string): boolean => /^o\d+(?:-|$)/.test(model) || /^gpt-5(?!-chat)/.test(model);
+/** Deepseek's API knows only these two models. */
+const DEEPSEEK_MODELS = ['deepseek-chat', 'deepseek-reasoner'];
+
+/** OpenAI's 400 body. */
+function invalidRequest(message: string, param: string | null = null, code: string | null = null): FakeAnswer {
+  return { status: 400, json: { error: { message, type: 'invalid_request_error', param, code } } };
+}
+
+type Schema = Record<string, unknown>;
+const isSchema = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** What OpenAI's strict mode refuses in a schema: an object not closed by additionalProperties false, or not requiring all its properties. */
+function strictProblem(schema: unknown, at: string): string | undefined {
+  if (!isSchema(schema)) return undefined;
+  if (isSchema(schema.properties) || schema.type === 'object') {
+    if (schema.additionalProperties !== false) return `In context=(${at}), 'additionalProperties' is required to be supplied and to be false.`;
+    const keys = Object.keys(isSchema(schema.properties) ? schema.properties : {});
+    const required = Array.isArray(schema.required) ? schema.required : [];
+    const missing = keys.find((k) => !required.includes(k));
+    if (missing !== undefined) return `In context=(${at}), 'required' is required to be supplied and to be an array including every key in properties. Missing '${missing}'.`;
+  }
+  const children: Array<[unknown, string]> = [
+    ...Object.entries(isSchema(schema.properties) ? schema.properties : {}).map(([k, v]): [unknown, string] => [v, `${at ? `${at}, ` : ''}'properties', '${k}'`]),
+    [schema.items, `${at ? `${at}, ` : ''}'items'`],
+    ...['anyOf', 'oneOf', 'allOf'].flatMap((key) => (Array.isArray(schema[key]) ? (schema[key] as unknown[]).map((v, i): [unknown, string] => [v, `${at ? `${at}, ` : ''}'${key}', '${i}'`]) : [])),
+  ];
+  for (const [child, where] of children) {
+    const problem = strictProblem(child, where);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+interface ChatBody {
+  model?: string;
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  temperature?: number;
+  stream_options?: unknown;
+  response_format?: { type?: string; json_schema?: { name?: string; strict?: boolean; schema?: unknown } };
+}
+
+/** What OpenAI (and, for `model`, the Azure deployment's model) refuses in a chat request, as its 400 answer. */
+function refusedChat(body: ChatBody, model: string): FakeAnswer | undefined {
+  if (isReasoningModel(model)) {
+    if (body.max_tokens !== undefined) return invalidRequest("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", 'max_tokens', 'unsupported_parameter');
+    if (body.temperature !== undefined && body.temperature !== 1)
+      return invalidRequest(`Unsupported value: 'temperature' does not support ${body.temperature} with this model. Only the default (1) value is supported.`, 'temperature', 'unsupported_value');
+  }
+  if (/^deepseek-[^:/]*$/.test(model)) {
+    if (!DEEPSEEK_MODELS.includes(model)) return invalidRequest('Model Not Exist', null, 'invalid_request_error');
+    if (body.response_format?.type && !['text', 'json_object'].includes(body.response_format.type)) return invalidRequest('This response_format type is unavailable now', null, 'invalid_request_error');
+  }
+  const format = body.response_format;
+  if (format?.type === 'json_schema' && format.json_schema?.strict === true) {
+    const problem = strictProblem(format.json_schema.schema, '');
+    if (problem) return invalidRequest(`Invalid schema for response_format '${format.json_schema.name ?? ''}': ${problem}`, 'response_format', 'invalid_json_schema');
+  }
+  return undefined;
+}
+
+/** Azure api versions by date: stream_options from 2024-09-01-preview, json_schema from 2024-08-01-preview, o-series from 2024-12-01-preview. */
+function refusedByAzure(req: RecordedRequest, deployment: string): FakeAnswer | undefined {
+  const version = req.query['api-version'] ?? '';
+  const date = /^\d{4}-\d{2}-\d{2}/.exec(version)?.[0];
+  if (!date) return { status: 404, json: { error: { code: '404', message: 'Resource not found' } } };
+  const body = (req.body ?? {}) as ChatBody;
+  if (isReasoningModel(deployment) && date < '2024-12-01')
+    return invalidRequest(`Model ${deployment} is enabled only for api versions 2024-12-01-preview and later`, null, 'BadRequest');
+  const unknown = [...(body.stream_options !== undefined && date < '2024-09-01' ? ['stream_options'] : []), ...(body.max_completion_tokens !== undefined && date < '2024-09-01' ? ['max_completion_tokens'] : [])];
+  if (unknown.length > 0) return invalidRequest(`Unrecognized request argument supplied: ${unknown.join(', ')}`);
+  if (body.response_format?.type === 'json_schema' && date < '2024-08-01') return invalidRequest("Invalid value: 'json_schema'. Supported values are: 'json_object' and 'text'.", 'response_format.type', 'invalid_value');
+  return refusedChat(body, deployment);
+}
 
 export interface OpenAIFakeOptions {
   /** Models the fake Ollama server lists at GET /api/tags. */
@@ -24,7 +100,8 @@ export interface OpenAIFake extends FakeModelServer {
 function errorAnswer(turn: FakeModelTurn): FakeAnswer | undefined {
   if (!turn.error) return undefined;
   const type = turn.error.type ?? (turn.error.status === 401 ? 'invalid_request_error' : turn.error.status === 429 ? 'rate_limit_exceeded' : 'server_error');
-  return { status: turn.error.status, json: { error: { message: turn.error.message, type, param: null, code: turn.error.status === 401 ? 'invalid_api_key' : null } }, ...answerBase(turn) };
+  const code = turn.error.code ?? (turn.error.status === 401 ? 'invalid_api_key' : null);
+  return { status: turn.error.status, json: { error: { message: turn.error.message, type, param: null, code } }, ...answerBase(turn) };
 }
 
 function chatAnswer(req: RecordedRequest, turn: FakeModelTurn, n: number): FakeAnswer {
@@ -74,7 +151,8 @@ export async function createOpenAIFake(opts: OpenAIFakeOptions = {}): Promise<Op
   const turns = createTurnQueue();
   let localModels = opts.localModels ?? [];
   let served = 0;
-  for (const path of CHAT_PATHS) server.on('POST', path, (req) => chatAnswer(req, turns.next(req), ++served));
+  for (const path of CHAT_PATHS) server.on('POST', path, (req) => refusedChat((req.body ?? {}) as ChatBody, String((req.body as ChatBody | undefined)?.model ?? '')) ?? chatAnswer(req, turns.next(req), ++served));
+  server.on('POST', AZURE_CHAT_PATH, (req) => refusedByAzure(req, decodeURIComponent(req.path.split('/')[3] ?? '')) ?? chatAnswer(req, turns.next(req), ++served));
   server.on('POST', '/v1/embeddings', (req) => {
     const body = (req.body ?? {}) as { input?: string | string[]; model?: string; encoding_format?: string };
     if (req.headers.authorization === 'Bearer bad-key') return { status: 401, json: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } } };
@@ -85,6 +163,8 @@ export async function createOpenAIFake(opts: OpenAIFakeOptions = {}): Promise<Op
   server.on('POST', '/v1/images/generations', (req) => {
     const body = (req.body ?? {}) as { model?: string; prompt?: string; n?: number };
     const n = body.n ?? 1;
+    // dall-e-3 makes one image a request.
+    if (body.model === 'dall-e-3' && n !== 1) return invalidRequest('You must provide n=1 for this model.', 'n');
     const data = Array.from({ length: n }, (_, i) =>
       body.model === 'gpt-image-1' ? { b64_json: Buffer.from(`png-${i}`).toString('base64') } : { url: `${server.url}/images/${i}.png`, revised_prompt: `revised: ${body.prompt ?? ''}` },
     );

@@ -93,7 +93,7 @@ describe('temperature and Azure rules (§5, §9)', () => {
 
   it('Azure: a non-strict schema when strict is false; the block endpoint wins over the server one', async () => {
     openai.fallback({ content: '{}' });
-    await activities().callModel(ask({ model: 'azure/gpt-4o', responseFormat: { schema: { type: 'object' }, strict: false } }));
+    await activities().callModel(ask({ model: 'azure/gpt-4o', azureApiVersion: '2024-10-21', responseFormat: { schema: { type: 'object' }, strict: false } }));
     expect(openai.chatRequests()[0]?.body).toMatchObject({ response_format: { type: 'json_schema', json_schema: { name: 'response_schema', strict: false } } });
     const other = await createOpenAIFake();
     // A block's endpoint passes the outbound guard: the fake's loopback address is allowed here.

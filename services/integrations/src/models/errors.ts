@@ -10,19 +10,24 @@ export class ModelRequestError extends Error {
   }
 }
 
-/** A provider answered with an error or could not be reached; `status` is absent for network failures. */
+/** OpenAI's 429 code for an account out of credit: it stays so until billing changes, unlike a rate limit. */
+export const INSUFFICIENT_QUOTA = 'insufficient_quota';
+
+/** A provider answered with an error or could not be reached; `status` is absent for network failures, `code` is the provider's error code. */
 export class ModelProviderError extends Error {
   constructor(
     message: string,
     readonly provider: ModelProviderId,
     readonly status?: number,
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'ModelProviderError';
   }
 
-  /** 4xx answers other than timeouts, conflicts and rate limits will fail again: not worth a retry. */
+  /** 4xx answers other than timeouts, conflicts and rate limits will fail again: not worth a retry; nor is a 429 for an exhausted quota. */
   get retryable(): boolean {
+    if (this.code === INSUFFICIENT_QUOTA) return false;
     return this.status === undefined || this.status === 408 || this.status === 409 || this.status === 429 || this.status >= 500;
   }
 }
@@ -41,11 +46,19 @@ function refusalIn(err: unknown): OutboundRefusedError | undefined {
   return undefined;
 }
 
+/** The provider's error code an SDK error carries (openai's APIError `code`), when it is a string. */
+function codeOf(err: unknown): string | undefined {
+  if (typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string') return err.code;
+  return undefined;
+}
+
 /** Wraps an SDK or fetch failure as a provider error, keeping the provider's message; a refused address is the user's to fix. */
 export function toProviderError(err: unknown, provider: ModelProviderId): Error {
   if (err instanceof ModelProviderError || err instanceof ModelRequestError) return err;
   const refused = refusalIn(err);
   if (refused) return new ModelRequestError(refused.message);
   const message = err instanceof Error ? err.message : String(err);
-  return new ModelProviderError(message, provider, statusOf(err));
+  const status = statusOf(err);
+  const code = status !== undefined ? codeOf(err) : undefined;
+  return new ModelProviderError(message, provider, status, code);
 }

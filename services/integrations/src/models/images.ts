@@ -9,7 +9,7 @@ const DALLE_QUALITIES = ['standard', 'hd'];
 const DALLE_STYLES = ['vivid', 'natural'];
 const BACKGROUNDS = ['auto', 'transparent', 'opaque'];
 
-/** The request body under §5's rules: n 1-10, the model's sizes, quality and style only for dall-e-3, background only for gpt-image-1. */
+/** The request body under §5's rules: n 1-10 (1 for dall-e-3), the model's sizes, quality and style only for dall-e-3, background only for gpt-image-1. */
 export function imageRequest(input: GenerateImageInput): ImageGenerateParamsNonStreaming {
   if (!input.prompt?.trim()) throw new ModelRequestError('Prompt is required');
   const model = input.model;
@@ -19,6 +19,8 @@ export function imageRequest(input: GenerateImageInput): ImageGenerateParamsNonS
   if (!sizes.includes(size)) throw new ModelRequestError(`Invalid size for ${model}: ${size} (one of ${sizes.join(', ')})`);
   const n = input.n ?? IMAGE_COUNT.default;
   if (!Number.isInteger(n) || n < IMAGE_COUNT.min || n > IMAGE_COUNT.max) throw new ModelRequestError(`Number of images must be between ${IMAGE_COUNT.min} and ${IMAGE_COUNT.max}`);
+  // §5's n 1-10 is the block's range; OpenAI's dall-e-3 makes one image a request and refuses n > 1 (the image_generator tool's message).
+  if (model === 'dall-e-3' && n > 1) throw new ModelRequestError(`Number of images (n) must be 1 for dall-e-3, got ${n}`);
   const body: ImageGenerateParamsNonStreaming = { model, prompt: input.prompt, n, size: size as ImageGenerateParamsNonStreaming['size'] };
   if (model === 'dall-e-3') {
     const quality = input.quality?.trim() || 'standard';

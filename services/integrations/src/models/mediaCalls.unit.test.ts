@@ -56,4 +56,16 @@ describe('image generation (§5 rules)', () => {
     expect(b64.metadata.images).toHaveLength(2);
     await expect(generateImage(config(), { model: 'dall-e-3', prompt: 'a fox' })).rejects.toThrow('API key is required');
   });
+
+  it('dall-e-3 makes one image a request: n > 1 is refused before any call, with the image_generator tool\'s message', async () => {
+    expect(() => imageRequest({ model: 'dall-e-3', prompt: 'x', n: 2 })).toThrow('Number of images (n) must be 1 for dall-e-3, got 2');
+    await expect(generateImage(config(), { model: 'dall-e-3', prompt: 'a fox', n: 3, apiKey: 'k' })).rejects.toThrow('Number of images (n) must be 1 for dall-e-3, got 3');
+    expect(fake.server.requests).toEqual([]);
+  });
+
+  it('the fake refuses n > 1 for dall-e-3 as OpenAI does (what the old request reached)', async () => {
+    const res = await fetch(`${fake.baseUrl}/images/generations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'dall-e-3', prompt: 'x', n: 2 }) });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { message: 'You must provide n=1 for this model.', type: 'invalid_request_error' } });
+  });
 });

@@ -3,14 +3,44 @@ import { guardedSdkFetch } from '../../net/sdkFetch.js';
 import { AZURE_OWN_KEY_REQUIRED, azureTarget, outboundPolicy } from '../config.js';
 import { ModelRequestError } from '../errors.js';
 import type { ProviderAdapter } from '../types.js';
-import { callCompatible } from './openaiCompatible.js';
+import { callCompatible, isReasoningModel } from './openaiCompatible.js';
+
+/** The first Azure api versions that take stream_options, json_schema response formats and the o-series models. */
+export const AZURE_STREAM_USAGE_VERSION = '2024-09-01-preview';
+export const AZURE_JSON_SCHEMA_VERSION = '2024-08-01-preview';
+export const AZURE_REASONING_VERSION = '2024-12-01-preview';
+
+/** Whether api version `version` is `min` or later, by date ('2024-10-21' ≥ '2024-09-01-preview'); a version without a date (a future scheme) is taken as new. */
+export function azureVersionAtLeast(version: string, min: string): boolean {
+  const date = /^(\d{4}-\d{2}-\d{2})/.exec(version.trim())?.[1];
+  if (!date) return true;
+  return date >= min.slice(0, 10);
+}
+
+/**
+ * What a call to an Azure deployment may send under its api version: the configured one (2024-07-01-preview by
+ * default, §9), except that an o-series deployment (which Azure serves only from 2024-12-01-preview) is called
+ * with that version; stream usage and json_schema only where the version has them.
+ */
+export function azureCallShape(deployment: string, configured: string): { apiVersion: string; reasoning: boolean; streamUsage: boolean; responseFormat: 'json_schema' | 'json_object' } {
+  const reasoning = isReasoningModel(deployment);
+  const apiVersion = reasoning && !azureVersionAtLeast(configured, AZURE_REASONING_VERSION) ? AZURE_REASONING_VERSION : configured;
+  return {
+    apiVersion,
+    reasoning,
+    streamUsage: azureVersionAtLeast(apiVersion, AZURE_STREAM_USAGE_VERSION),
+    responseFormat: azureVersionAtLeast(apiVersion, AZURE_JSON_SCHEMA_VERSION) ? 'json_schema' : 'json_object',
+  };
+}
 
 export const AZURE_ENDPOINT_REQUIRED =
   'Azure OpenAI endpoint is required. Please provide it via azureEndpoint parameter or AZURE_OPENAI_ENDPOINT environment variable.';
 
 /**
- * Azure OpenAI (api version 2024-07-01-preview unless `AZURE_OPENAI_API_VERSION`): the model
- * `azure/<deployment>` names the deployment; JSON schemas are strict unless `strict` is false.
+ * Azure OpenAI (api version 2024-07-01-preview unless `AZURE_OPENAI_API_VERSION` or the block's): the model
+ * `azure/<deployment>` names the deployment; JSON schemas are strict unless `strict` is false. What the api
+ * version lacks is left out (azureCallShape): a stream's usage (tokens then unknown), json_schema (json_object
+ * with the schema in the system prompt instead).
  * An endpoint the block typed is reached through the outbound guard (no loopback, private,
  * link-local or metadata address unless the operator allows it) and only with the block's own key.
  */
@@ -24,14 +54,16 @@ export const azureOpenaiAdapter: ProviderAdapter = {
     const deployment = req.model.replace(/^azure\//, '');
     // The deployment becomes a path segment unescaped by the SDK: only Azure's name characters, so a model cannot reach another path with the key.
     if (!/^[A-Za-z0-9._-]+$/.test(deployment) || /^\.+$/.test(deployment)) throw new ModelRequestError(`Invalid model selected: ${req.model}`);
+    const shape = azureCallShape(deployment, req.azureApiVersion?.trim() || config.azureApiVersion);
     const client = new AzureOpenAI({
       apiKey: req.apiKey,
       endpoint: target.endpoint,
-      apiVersion: req.azureApiVersion ?? config.azureApiVersion,
+      apiVersion: shape.apiVersion,
       deployment,
       maxRetries: 0,
       ...(target.user ? { fetch: guardedSdkFetch(outboundPolicy(config)) } : {}),
     });
-    return callCompatible(client, req, { provider: 'azure-openai', wireModel: deployment, toolUsageControl: true }, sink, signal);
+    const { reasoning, streamUsage, responseFormat } = shape;
+    return callCompatible(client, req, { provider: 'azure-openai', wireModel: deployment, toolUsageControl: true, reasoning, streamUsage, responseFormat }, sink, signal);
   },
 };

@@ -135,12 +135,26 @@ describe('Azure OpenAI response format (§9: strict unless strict is false)', ()
     [undefined, true],
     [true, true],
     [false, false],
-  ])('strict %s sends json_schema strict %s to the deployment', async (strict, sent) => {
+  ])('strict %s sends json_schema strict %s to the deployment (api version 2024-08-01-preview or later, which has json_schema)', async (strict, sent) => {
     operator.reply({ content: '{"a":1}' });
     const schema = { type: 'object', properties: { a: { type: 'number' } } };
-    await callModel(deps(), ask({ apiKey: 'k', responseFormat: { name: 'out', schema, ...(strict !== undefined ? { strict } : {}) } }));
+    await callModel(deps(), ask({ apiKey: 'k', azureApiVersion: '2024-08-01-preview', responseFormat: { name: 'out', schema, ...(strict !== undefined ? { strict } : {}) } }));
     const [req] = operator.chatRequests();
     expect(req?.path).toBe('/openai/deployments/gpt-4o/chat/completions');
-    expect(req?.body).toMatchObject({ response_format: { type: 'json_schema', json_schema: { name: 'out', schema, strict: sent } } });
+    // Strict mode needs closed objects with every property required: an optional one admits null instead.
+    const wire = sent ? { type: 'object', properties: { a: { type: ['number', 'null'] } }, required: ['a'], additionalProperties: false } : schema;
+    expect(req?.body).toMatchObject({ response_format: { type: 'json_schema', json_schema: { name: 'out', schema: wire, strict: sent } } });
+  });
+
+  it('on the default 2024-07-01-preview (no json_schema there) the schema goes as json_object, written into the system prompt', async () => {
+    operator.reply({ content: '{"a":1}' });
+    const schema = { type: 'object', properties: { a: { type: 'number' } } };
+    await callModel(deps(), ask({ apiKey: 'k', systemPrompt: 'Extract.', responseFormat: { name: 'out', schema } }));
+    const [req] = operator.chatRequests();
+    expect(req?.query['api-version']).toBe('2024-07-01-preview');
+    expect(req?.body).toMatchObject({
+      response_format: { type: 'json_object' },
+      messages: [{ role: 'system', content: `Extract.\n\nRespond only with a JSON object that matches this JSON schema (out): ${JSON.stringify(schema)}` }, { role: 'user', content: 'Hi' }],
+    });
   });
 });

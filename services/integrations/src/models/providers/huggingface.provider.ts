@@ -1,5 +1,6 @@
 import { ModelProviderError, ModelRequestError, toProviderError } from '../errors.js';
 import { newToolCallId, parseArguments, toolCallIdsOf, type AdapterResult, type ProviderAdapter } from '../types.js';
+import { hfRouterModel } from '../../tools/services/ai/ai.tools.js';
 import { compatibleBody } from './openaiCompatible.js';
 
 /** Default inference provider of the Hugging Face block (§2). */
@@ -18,21 +19,22 @@ function errorDetail(body: HfAnswer | undefined, text: string): string {
 }
 
 /**
- * Hugging Face's router chat completions (`{base}/{provider}/v1/chat/completions`, base URL
- * `WEFT_HUGGINGFACE_BASE_URL`). Errors: 'Hugging Face chat completion failed: …' and
+ * Hugging Face's router chat completions (`POST {base}/v1/chat/completions`, base URL
+ * `WEFT_HUGGINGFACE_BASE_URL`), the inference provider named in the model as `<model>:<provider>`
+ * (the huggingface_chat tool's hfRouterModel; a model that already names one is sent as typed). Errors: 'Hugging Face chat completion failed: …' and
  * 'Invalid response format from Hugging Face API'. Answers are read whole (the block does not stream).
  */
 export const huggingfaceAdapter: ProviderAdapter = {
   id: 'huggingface',
   async call(req, config, _sink, signal): Promise<AdapterResult> {
     const provider = req.hfProvider?.trim() || HF_DEFAULT_PROVIDER;
-    // A path segment of the router's URL: a name, never '.' or '..' (which would move the call, key included, to another path).
+    // The model's ':<provider>' suffix: a name, nothing the router could read as another model or route.
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(provider)) throw new ModelRequestError(`Invalid Hugging Face provider: ${provider}`);
-    const body = { ...compatibleBody(req, { provider: 'huggingface', wireModel: req.model, toolUsageControl: true }), stream: false };
+    const body = { ...compatibleBody(req, { provider: 'huggingface', wireModel: hfRouterModel(req.model, provider), toolUsageControl: true }), stream: false };
     let res: Response;
     let text: string;
     try {
-      res = await fetch(`${config.baseUrls.huggingface}/${encodeURIComponent(provider)}/v1/chat/completions`, {
+      res = await fetch(`${config.baseUrls.huggingface}/v1/chat/completions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${req.apiKey}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),

@@ -13,19 +13,19 @@ beforeEach(() => fake.reset());
 const deps = () => testModelDeps({ WEFT_HUGGINGFACE_BASE_URL: fake.url });
 
 describe('Hugging Face router adapter', () => {
-  it('posts to {base}/{provider}/v1/chat/completions with the token, temperature and max_tokens', async () => {
+  it('posts to the router at {base}/v1/chat/completions, the provider in the model (<model>:<provider>), with the token, temperature and max_tokens', async () => {
     fake.reply({ content: 'hf answer', usage: { prompt: 7, completion: 3 } });
     const out = await callModel(deps(), { model: 'deepseek/deepseek-v3-0324', provider: 'huggingface', hfProvider: 'together', messages: [{ role: 'user', content: 'hi' }], temperature: 0.7, maxTokens: 10000, apiKey: 'hf_x' });
     const [req] = fake.chatRequests();
-    expect(req?.path).toBe('/together/v1/chat/completions');
+    expect(req?.path).toBe('/v1/chat/completions');
     expect(req?.headers.authorization).toBe('Bearer hf_x');
-    expect(req?.body).toMatchObject({ model: 'deepseek/deepseek-v3-0324', temperature: 0.7, max_tokens: 10000, stream: false });
+    expect(req?.body).toMatchObject({ model: 'deepseek/deepseek-v3-0324:together', temperature: 0.7, max_tokens: 10000, stream: false });
     expect(out).toMatchObject({ content: 'hf answer', provider: 'huggingface', tokens: { prompt: 7, completion: 3, total: 10 } });
   });
 
   it("keeps the provider's tool call ids; a call without one gets an 8-character id (spec 000 §9)", async () => {
     const call = (id: string | undefined, city: string) => ({ ...(id ? { id } : {}), type: 'function', function: { name: 'get_weather', arguments: JSON.stringify({ city }) } });
-    fake.server.once('POST', '/novita/v1/chat/completions', { json: { model: 'm', choices: [{ message: { content: null, tool_calls: [call('call_given', 'Oslo'), call(undefined, 'Lima')] } }] } });
+    fake.server.once('POST', '/v1/chat/completions', { json: { model: 'm', choices: [{ message: { content: null, tool_calls: [call('call_given', 'Oslo'), call(undefined, 'Lima')] } }] } });
     const out = await callModel(deps(), { model: 'm', provider: 'huggingface', messages: [{ role: 'user', content: 'hi' }], apiKey: 'hf_x' });
     expect(out.toolCalls).toEqual([
       { id: 'call_given', name: 'get_weather', arguments: { city: 'Oslo' } },
@@ -41,10 +41,19 @@ describe('Hugging Face router adapter', () => {
     expect(fake.server.requests).toEqual([]);
   });
 
-  it('defaults to the novita provider', async () => {
-    fake.reply({ content: 'ok' });
-    await callModel(deps(), { model: 'm', provider: 'huggingface', messages: [{ role: 'user', content: 'hi' }], apiKey: 'hf_x' });
-    expect(fake.chatRequests()[0]?.path).toBe('/novita/v1/chat/completions');
+  it("defaults to the novita provider; a model that already names its provider is sent as typed", async () => {
+    fake.reply({ content: 'ok' }, { content: 'ok' });
+    await callModel(deps(), { model: 'org/m', provider: 'huggingface', messages: [{ role: 'user', content: 'hi' }], apiKey: 'hf_x' });
+    await callModel(deps(), { model: 'org/m:groq', provider: 'huggingface', hfProvider: 'together', messages: [{ role: 'user', content: 'hi' }], apiKey: 'hf_x' });
+    expect(fake.chatRequests().map((r) => [r.path, (r.body as { model: string }).model])).toEqual([
+      ['/v1/chat/completions', 'org/m:novita'],
+      ['/v1/chat/completions', 'org/m:groq'],
+    ]);
+  });
+
+  it('the fake has no per-provider route (the router has none): the old {base}/{provider}/v1 path is not found', async () => {
+    const res = await fetch(`${fake.url}/novita/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":"m","messages":[]}' });
+    expect(res.status).toBe(404);
   });
 
   it("fails with 'Hugging Face chat completion failed' and 'Invalid response format from Hugging Face API'", async () => {
@@ -52,7 +61,7 @@ describe('Hugging Face router adapter', () => {
     const err = await callModel(deps(), { model: 'm', provider: 'huggingface', messages: [{ role: 'user', content: 'hi' }], apiKey: 'hf_x' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TimedModelError);
     expect((err as Error).message).toBe('Hugging Face chat completion failed: Model not supported');
-    fake.server.once('POST', '/novita/v1/chat/completions', { json: { unexpected: true } });
+    fake.server.once('POST', '/v1/chat/completions', { json: { unexpected: true } });
     const bad = await callModel(deps(), { model: 'm', provider: 'huggingface', messages: [{ role: 'user', content: 'hi' }], apiKey: 'hf_x' }).catch((e: unknown) => e);
     expect((bad as Error).message).toBe('Invalid response format from Hugging Face API');
   });

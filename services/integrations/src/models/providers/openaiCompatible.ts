@@ -6,7 +6,7 @@ import type {
   ChatCompletionTool,
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
-import type { ModelMessage, ModelProviderId, ModelToolCall, ModelToolChoice } from '@weft/contracts';
+import type { ModelMessage, ModelProviderId, ModelResponseFormat, ModelToolCall, ModelToolChoice } from '@weft/contracts';
 import { toProviderError } from '../errors.js';
 import { newToolCallId, parseArguments, toolCallIdsOf, type AdapterRequest, type AdapterResult, type StreamSink } from '../types.js';
 
@@ -19,6 +19,87 @@ export interface CompatibleOptions {
   toolUsageControl: boolean;
   /** Whether a forced tool_choice is honoured; Ollama ignores it, so only the forced tool is offered. */
   honoursForcedChoice?: boolean;
+  /**
+   * A reasoning model of OpenAI or Azure (o1, o3, o4-mini, gpt-5…): the limit goes as max_completion_tokens
+   * (they refuse max_tokens) and no temperature is sent (they refuse any but the default).
+   */
+  reasoning?: boolean;
+  /** Whether a stream asks for its usage (stream_options.include_usage); default true. Azure before 2024-09-01-preview refuses it. */
+  streamUsage?: boolean;
+  /**
+   * How a response schema is asked for: 'json_schema' (default), or 'json_object' with the schema written into
+   * the system prompt, for providers that take no json_schema (Deepseek, older Azure api versions, some Groq models).
+   */
+  responseFormat?: 'json_schema' | 'json_object';
+  /** Whether json_schema may be strict (default true); Groq's constrained decoding is only on some models. */
+  strictSchemas?: boolean;
+}
+
+/** OpenAI's reasoning models by name (o1, o3, o4-mini, gpt-5 but not gpt-5-chat): they take max_completion_tokens and no temperature. */
+export function isReasoningModel(model: string): boolean {
+  return /^o\d+(?:-|$)/.test(model) || /^gpt-5(?!-chat)/.test(model);
+}
+
+/** The instruction that carries a response schema when the provider only takes `json_object` (which also needs the word JSON in the prompt). */
+export function schemaInstruction(format: ModelResponseFormat): string {
+  return `Respond only with a JSON object that matches this JSON schema${format.name ? ` (${format.name})` : ''}: ${JSON.stringify(format.schema)}`;
+}
+
+type Schema = Record<string, unknown>;
+const isSchema = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A schema that also admits null (how strict mode says a property may be absent). */
+function nullable(schema: Schema): Schema {
+  const type = schema.type;
+  if (typeof type === 'string' && !Array.isArray(schema.enum) && schema.const === undefined) return { ...schema, type: type === 'null' ? 'null' : [type, 'null'] };
+  if (Array.isArray(type) && !Array.isArray(schema.enum) && schema.const === undefined) return type.includes('null') ? schema : { ...schema, type: [...type, 'null'] };
+  return { anyOf: [schema, { type: 'null' }] };
+}
+
+/**
+ * A user's schema in the form OpenAI's strict mode takes: every object closed (additionalProperties false) with all
+ * its properties required, the ones the user left optional admitting null. Undefined when the schema cannot be strict
+ * (an object open to other properties, or without properties): it is then sent with strict false.
+ */
+export function strictSchema(schema: unknown): Schema | undefined {
+  if (!isSchema(schema)) return undefined;
+  const out: Schema = { ...schema };
+  const isObject = schema.type === 'object' || (Array.isArray(schema.type) && schema.type.includes('object')) || isSchema(schema.properties);
+  if (isObject) {
+    if (!isSchema(schema.properties) || (schema.additionalProperties !== undefined && schema.additionalProperties !== false)) return undefined;
+    const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
+    const properties: Schema = {};
+    for (const [key, value] of Object.entries(schema.properties)) {
+      const strict = strictSchema(value);
+      if (!strict) return undefined;
+      properties[key] = required.has(key) ? strict : nullable(strict);
+    }
+    Object.assign(out, { properties, required: Object.keys(properties), additionalProperties: false });
+  }
+  if (schema.items !== undefined) {
+    const items = strictSchema(schema.items);
+    if (!items) return undefined;
+    out.items = items;
+  }
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+    const list = schema[key];
+    if (!Array.isArray(list)) continue;
+    const strict = list.map(strictSchema);
+    if (strict.some((s) => !s)) return undefined;
+    out[key] = strict;
+  }
+  for (const key of ['$defs', 'definitions'] as const) {
+    const defs = schema[key];
+    if (!isSchema(defs)) continue;
+    const strict: Schema = {};
+    for (const [name, def] of Object.entries(defs)) {
+      const s = strictSchema(def);
+      if (!s) return undefined;
+      strict[name] = s;
+    }
+    out[key] = strict;
+  }
+  return out;
 }
 
 /** Provider-neutral messages → chat completion messages (system prompt first). */
@@ -69,21 +150,27 @@ export function compatibleBody(req: AdapterRequest, opts: CompatibleOptions): Ch
   let tools = req.tools ?? [];
   if (forced && opts.honoursForcedChoice === false) tools = tools.filter((t) => t.name === forced);
   const wireTools: ChatCompletionTool[] = tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+  const jsonObject = req.responseFormat !== undefined && opts.responseFormat === 'json_object';
+  const systemPrompt = jsonObject && req.responseFormat ? [req.systemPrompt, schemaInstruction(req.responseFormat)].filter(Boolean).join('\n\n') : req.systemPrompt;
   const body: ChatCompletionCreateParamsBase = {
     model: opts.wireModel,
-    messages: toOpenAIMessages(req.systemPrompt, req.messages),
-    ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
-    ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
+    messages: toOpenAIMessages(systemPrompt, req.messages),
+    ...(req.temperature !== undefined && !opts.reasoning ? { temperature: req.temperature } : {}),
+    ...(req.maxTokens !== undefined ? (opts.reasoning ? { max_completion_tokens: req.maxTokens } : { max_tokens: req.maxTokens }) : {}),
   };
   if (wireTools.length > 0) {
     body.tools = wireTools;
     // Providers without usage control still take 'none' (Cerebras' final answer, §4).
     if (req.toolChoice && (opts.toolUsageControl || req.toolChoice === 'none')) body.tool_choice = toolChoiceOf(req.toolChoice);
   }
-  if (req.responseFormat) {
+  if (req.responseFormat && jsonObject) {
+    body.response_format = { type: 'json_object' };
+  } else if (req.responseFormat) {
+    // Strict unless the block says otherwise (§9), with the schema made strict-compatible; one that cannot be goes non-strict.
+    const strict = req.responseFormat.strict !== false && opts.strictSchemas !== false ? strictSchema(req.responseFormat.schema) : undefined;
     body.response_format = {
       type: 'json_schema',
-      json_schema: { name: req.responseFormat.name ?? 'response_schema', schema: req.responseFormat.schema, strict: req.responseFormat.strict !== false },
+      json_schema: { name: req.responseFormat.name ?? 'response_schema', schema: strict ?? req.responseFormat.schema, strict: strict !== undefined },
     };
   }
   return body;
@@ -111,7 +198,8 @@ export async function callCompatible(client: OpenAI, req: AdapterRequest, opts: 
           : {}),
       };
     }
-    const stream = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, { signal });
+    // Without stream_options the stream reports no usage: the tokens stay unknown (callModel's streaming estimate).
+    const stream = await client.chat.completions.create({ ...body, stream: true, ...(opts.streamUsage !== false ? { stream_options: { include_usage: true } } : {}) }, { signal });
     let content = '';
     const calls = new Map<number, { id: string; name: string; args: string }>();
     let tokens: AdapterResult['tokens'];

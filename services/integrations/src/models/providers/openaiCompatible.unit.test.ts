@@ -133,10 +133,127 @@ describe('OpenAI-compatible adapters against the fake', () => {
     });
   });
 
-  it('sends a strict JSON schema response format', async () => {
+  it('sends a strict JSON schema response format, the schema made strict-compatible (closed objects, all required, optional ones nullable)', async () => {
+    fake.reply({ content: '{"a":1,"tags":null,"at":{"x":1}}' });
+    const schema = {
+      type: 'object',
+      properties: { a: { type: 'number' }, tags: { type: 'array', items: { type: 'string' } }, at: { type: 'object', properties: { x: { type: 'integer' } }, required: ['x'] }, kind: { enum: ['a', 'b'] } },
+      required: ['a', 'at'],
+    };
+    const out = await callModel(deps(), ask({ responseFormat: { name: 'out', schema } }));
+    expect(out.content).toBe('{"a":1,"tags":null,"at":{"x":1}}');
+    expect(fake.chatRequests()[0]?.body).toMatchObject({
+      response_format: {
+        type: 'json_schema',
+        json_schema: {
+          name: 'out',
+          strict: true,
+          schema: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['a', 'tags', 'at', 'kind'],
+            properties: {
+              a: { type: 'number' },
+              tags: { type: ['array', 'null'], items: { type: 'string' } },
+              at: { type: 'object', additionalProperties: false, required: ['x'], properties: { x: { type: 'integer' } } },
+              kind: { anyOf: [{ enum: ['a', 'b'] }, { type: 'null' }] },
+            },
+          },
+        },
+      },
+    });
+  });
+
+  it('a schema that cannot be strict (an object open to other properties) goes with strict false, as typed; strict false is honoured', async () => {
+    const open = { type: 'object', properties: { a: { type: 'number' } }, additionalProperties: true };
+    fake.reply({ content: '{}' }, { content: '{}' });
+    await callModel(deps(), ask({ responseFormat: { name: 'open', schema: open } }));
+    await callModel(deps(), ask({ responseFormat: { name: 'loose', schema: { type: 'object', properties: { a: { type: 'number' } } }, strict: false } }));
+    const [first, second] = fake.chatRequests();
+    expect(first?.body).toMatchObject({ response_format: { json_schema: { strict: false, schema: open } } });
+    expect(second?.body).toMatchObject({ response_format: { json_schema: { strict: false, schema: { type: 'object', properties: { a: { type: 'number' } } } } } });
+  });
+
+  it('the fake refuses a strict schema OpenAI refuses (what the old body sent)', async () => {
+    const res = await fetch(`${fake.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o', messages: [], response_format: { type: 'json_schema', json_schema: { name: 'out', strict: true, schema: { type: 'object', properties: { a: { type: 'number' } } } } } }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { message: "Invalid schema for response_format 'out': In context=(), 'additionalProperties' is required to be supplied and to be false." } });
+  });
+
+  it.each(['o1', 'o3', 'o4-mini', 'gpt-5'])('%s (a reasoning model) gets max_completion_tokens and no temperature, plain and streamed (the vision block always limits tokens)', async (model) => {
+    fake.reply({ content: 'thought' }, { content: 'streamed' });
+    const plain = await callModel(deps(), ask({ model, maxTokens: 1000, temperature: 0.3 }));
+    const streamed = await callModel(deps(), ask({ model, maxTokens: 1000, stream: { executionId: 'e', blockId: 'b', seqStart: 0 } }));
+    expect([plain.content, streamed.content]).toEqual(['thought', 'streamed']);
+    for (const req of fake.chatRequests()) {
+      expect(req.body).toMatchObject({ model, max_completion_tokens: 1000 });
+      expect(req.body).not.toHaveProperty('max_tokens');
+      expect(req.body).not.toHaveProperty('temperature');
+    }
+  });
+
+  it("the fake refuses max_tokens and a temperature for reasoning models with OpenAI's 400", async () => {
+    const post = (body: Record<string, unknown>) =>
+      fetch(`${fake.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [], ...body }) }).then(async (r) => ({ status: r.status, body: (await r.json()) as unknown }));
+    expect(await post({ model: 'o3', max_tokens: 5 })).toMatchObject({ status: 400, body: { error: { param: 'max_tokens', code: 'unsupported_parameter' } } });
+    expect(await post({ model: 'o4-mini', temperature: 0.5 })).toMatchObject({ status: 400, body: { error: { param: 'temperature', code: 'unsupported_value' } } });
+    expect(await post({ model: 'gpt-4o', max_tokens: 5, temperature: 0.5 })).toMatchObject({ status: 200 });
+  });
+
+  it('other OpenAI-compatible providers keep max_tokens', async () => {
+    for (const model of ['grok-3-latest', 'deepseek-chat', 'cerebras/llama-3.3-70b', 'groq/qwen-qwq-32b', 'llama3.2:latest']) {
+      fake.reply({ content: 'ok' });
+      await callModel(deps(), ask({ model, maxTokens: 64 }));
+    }
+    for (const req of fake.chatRequests()) {
+      expect(req.body).toMatchObject({ max_tokens: 64 });
+      expect(req.body).not.toHaveProperty('max_completion_tokens');
+    }
+  });
+
+  it('Deepseek: the catalogue ids deepseek-v3 and deepseek-r1 are sent as deepseek-chat and deepseek-reasoner; the answer keeps the catalogue id', async () => {
+    fake.reply({ content: 'v3' }, { content: 'r1' });
+    const v3 = await callModel(deps(), ask({ model: 'deepseek-v3' }));
+    const r1 = await callModel(deps(), ask({ model: 'deepseek-r1' }));
+    expect(fake.chatRequests().map((r) => (r.body as { model: string }).model)).toEqual(['deepseek-chat', 'deepseek-reasoner']);
+    expect([v3.model, r1.model, v3.content, r1.content]).toEqual(['deepseek-v3', 'deepseek-r1', 'v3', 'r1']);
+  });
+
+  it("Deepseek: a response schema goes as json_object with the schema in the system prompt (its API refuses json_schema); the fake refuses what Deepseek does", async () => {
     fake.reply({ content: '{"a":1}' });
-    await callModel(deps(), ask({ responseFormat: { name: 'out', schema: { type: 'object', properties: { a: { type: 'number' } } } } }));
-    expect(fake.chatRequests()[0]?.body).toMatchObject({ response_format: { type: 'json_schema', json_schema: { name: 'out', strict: true } } });
+    const schema = { type: 'object', properties: { a: { type: 'number' } }, required: ['a'] };
+    await callModel(deps(), ask({ model: 'deepseek-chat', systemPrompt: 'Be brief', responseFormat: { name: 'out', schema } }));
+    const body = fake.chatRequests()[0]?.body as { response_format: unknown; messages: Array<{ role: string; content: string }> };
+    expect(body.response_format).toEqual({ type: 'json_object' });
+    expect(body.messages[0]).toEqual({ role: 'system', content: `Be brief\n\nRespond only with a JSON object that matches this JSON schema (out): ${JSON.stringify(schema)}` });
+    const post = (b: Record<string, unknown>) => fetch(`${fake.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [], ...b }) }).then(async (r) => [r.status, await r.json()] as const);
+    expect(await post({ model: 'deepseek-v3' })).toMatchObject([400, { error: { message: 'Model Not Exist' } }]);
+    expect(await post({ model: 'deepseek-chat', response_format: { type: 'json_schema', json_schema: { name: 'x', schema } } })).toMatchObject([400, { error: { message: 'This response_format type is unavailable now' } }]);
+  });
+
+  it('Groq: json_schema (best effort) on models with structured outputs, json_object with the schema in the prompt on the others', async () => {
+    const schema = { type: 'object', properties: { a: { type: 'number' } } };
+    fake.reply({ content: '{}' }, { content: '{}' });
+    await callModel(deps(), ask({ model: 'groq/meta-llama/llama-4-scout-17b-16e-instruct', responseFormat: { name: 'out', schema } }));
+    await callModel(deps(), ask({ model: 'groq/qwen-qwq-32b', responseFormat: { name: 'out', schema } }));
+    const [scout, qwq] = fake.chatRequests().map((r) => r.body as { response_format: unknown; messages: Array<{ role: string; content: string }> });
+    expect(scout?.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'out', schema, strict: false } });
+    expect(qwq?.response_format).toEqual({ type: 'json_object' });
+    expect(qwq?.messages[0]?.content).toContain('JSON schema (out)');
+  });
+
+  it("a 429 for an exhausted quota (OpenAI's insufficient_quota) is not retried; a rate limit is", async () => {
+    fake.reply({ error: { status: 429, message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', code: 'insufficient_quota' } });
+    const quota = await failure(callModel(deps(), ask()));
+    expect(quota.message).toContain('You exceeded your current quota');
+    expect(quota.original).toMatchObject({ status: 429, code: 'insufficient_quota', retryable: false });
+    fake.reply({ error: { status: 429, message: 'Rate limit reached' } });
+    const limited = await failure(callModel(deps(), ask()));
+    expect(limited.original).toMatchObject({ status: 429, retryable: true });
   });
 
   it('provider errors keep the status and message, with timing', async () => {
@@ -159,6 +276,57 @@ describe('OpenAI-compatible adapters against the fake', () => {
     const noEndpoint = testModelDeps({});
     const err = await failure(callModel(noEndpoint, ask({ model: 'azure/gpt-4o' })));
     expect(err.message).toBe(AZURE_ENDPOINT_REQUIRED);
+  });
+
+  it('Azure on 2024-07-01-preview: a stream asks no usage (Azure refuses stream_options before 2024-09-01-preview), its tokens estimated; a later version asks it', async () => {
+    const stream = { executionId: 'e', blockId: 'b', seqStart: 0 };
+    fake.reply({ content: 'abcdefgh' }, { content: 'later', usage: { prompt: 12, completion: 3 } });
+    const old = await callModel(deps(), ask({ model: 'azure/gpt-4o', messages: [{ role: 'user', content: 'x'.repeat(40) }], stream }));
+    const later = await callModel(deps(), ask({ model: 'azure/gpt-4o', azureApiVersion: '2024-10-21', stream }));
+    const [first, second] = fake.chatRequests();
+    expect(first?.query['api-version']).toBe('2024-07-01-preview');
+    expect(first?.body).not.toHaveProperty('stream_options');
+    // No usage from the stream: the §9 streaming estimate, not invented counts.
+    expect(old.tokens).toEqual({ prompt: 10, completion: 2, total: 12 });
+    expect(second?.query['api-version']).toBe('2024-10-21');
+    expect(second?.body).toMatchObject({ stream_options: { include_usage: true } });
+    expect(later.tokens).toMatchObject({ prompt: 12, completion: 3, total: 15 });
+  });
+
+  it('Azure on 2024-07-01-preview: a response schema goes as json_object with the schema in the system prompt; from 2024-08-01-preview as strict json_schema', async () => {
+    const schema = { type: 'object', properties: { a: { type: 'number' } }, required: ['a'] };
+    fake.reply({ content: '{"a":1}' }, { content: '{"a":2}' });
+    await callModel(deps(), ask({ model: 'azure/gpt-4o', responseFormat: { name: 'out', schema } }));
+    await callModel(deps(), ask({ model: 'azure/gpt-4o', azureApiVersion: '2024-08-01-preview', responseFormat: { name: 'out', schema } }));
+    const [old, newer] = fake.chatRequests().map((r) => r.body as { response_format: unknown; messages: Array<{ role: string; content: string }> });
+    expect(old?.response_format).toEqual({ type: 'json_object' });
+    expect(old?.messages[0]).toEqual({ role: 'system', content: `Respond only with a JSON object that matches this JSON schema (out): ${JSON.stringify(schema)}` });
+    expect(newer?.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'out', strict: true, schema: { ...schema, additionalProperties: false } } });
+  });
+
+  it('Azure o-series deployments are called with 2024-12-01-preview when the configured version is older, with max_completion_tokens and stream usage', async () => {
+    fake.reply({ content: 'o3 answer' }, { content: 'o4 answer', usage: { prompt: 4, completion: 2 } });
+    const o3 = await callModel(deps(), ask({ model: 'azure/o3', maxTokens: 1000 }));
+    const o4 = await callModel(deps(), ask({ model: 'azure/o4-mini', maxTokens: 1000, azureApiVersion: '2025-04-01-preview', stream: { executionId: 'e', blockId: 'b', seqStart: 0 } }));
+    const [first, second] = fake.chatRequests();
+    expect(first?.query['api-version']).toBe('2024-12-01-preview');
+    expect(first?.body).toMatchObject({ max_completion_tokens: 1000 });
+    expect(first?.body).not.toHaveProperty('max_tokens');
+    expect(second?.query['api-version']).toBe('2025-04-01-preview');
+    expect(second?.body).toMatchObject({ max_completion_tokens: 1000, stream_options: { include_usage: true } });
+    expect([o3.content, o4.content, o4.tokens?.total]).toEqual(['o3 answer', 'o4 answer', 6]);
+  });
+
+  it("the fake's Azure route refuses what each api version lacks, as Azure does", async () => {
+    const post = (deployment: string, version: string, body: Record<string, unknown>) =>
+      fetch(`${fake.url}/openai/deployments/${deployment}/chat/completions?api-version=${version}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [], ...body }) }).then(
+        async (r) => [r.status, await r.json()] as const,
+      );
+    expect(await post('gpt-4o', '2024-07-01-preview', { stream: true, stream_options: { include_usage: true } })).toMatchObject([400, { error: { message: 'Unrecognized request argument supplied: stream_options' } }]);
+    expect(await post('gpt-4o', '2024-07-01-preview', { response_format: { type: 'json_schema', json_schema: { name: 'x', schema: {} } } })).toMatchObject([400, { error: { param: 'response_format.type' } }]);
+    expect(await post('o3', '2024-07-01-preview', {})).toMatchObject([400, { error: { message: 'Model o3 is enabled only for api versions 2024-12-01-preview and later' } }]);
+    expect(await post('o3', '2024-12-01-preview', { max_tokens: 5 })).toMatchObject([400, { error: { code: 'unsupported_parameter' } }]);
+    expect((await post('gpt-4o', '2024-07-01-preview', { max_tokens: 5 }))[0]).toBe(200);
   });
 
   it.each([

@@ -603,8 +603,9 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
       {
         s: S,
         e: { type: 'embeddings', name: 'Embed 1', values: { input: '<start.input.question>', apiKey: '{{OPENAI_KEY}}' } },
-        d: { type: 'image_generator', name: 'Image 1', values: { prompt: 'A lighthouse at dusk', model: 'dall-e-3', n: 2, size: '1792x1024', quality: 'hd', background: 'opaque', apiKey: 'sk-img' } },
-        g: { type: 'image_generator', name: 'Image 2', values: { prompt: 'A flat logo', model: 'gpt-image-1', background: 'transparent', quality: 'hd', style: 'vivid', apiKey: 'sk-img' } },
+        d: { type: 'image_generator', name: 'Image 1', values: { prompt: 'A lighthouse at dusk', model: 'dall-e-3', n: 1, size: '1792x1024', quality: 'hd', background: 'opaque', apiKey: 'sk-img' } },
+        // dall-e-3 makes one image a request (OpenAI refuses n > 1); gpt-image-1 makes several.
+        g: { type: 'image_generator', name: 'Image 2', values: { prompt: 'A flat logo', model: 'gpt-image-1', n: 2, background: 'transparent', quality: 'hd', style: 'vivid', apiKey: 'sk-img' } },
       },
       [['s', 'e'], ['s', 'd'], ['s', 'g']],
     );
@@ -618,9 +619,9 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
     const dalle = imageBodies.find((b) => b.model === 'dall-e-3');
     const gpt = imageBodies.find((b) => b.model === 'gpt-image-1');
     // Quality and style only for dall-e-3, background only for gpt-image-1 (§5).
-    expect(dalle).toMatchObject({ prompt: 'A lighthouse at dusk', n: 2, size: '1792x1024', quality: 'hd' });
+    expect(dalle).toMatchObject({ prompt: 'A lighthouse at dusk', n: 1, size: '1792x1024', quality: 'hd' });
     expect(dalle).not.toHaveProperty('background');
-    expect(gpt).toMatchObject({ prompt: 'A flat logo', background: 'transparent' });
+    expect(gpt).toMatchObject({ prompt: 'A flat logo', n: 2, background: 'transparent' });
     expect(gpt).not.toHaveProperty('quality');
     expect(gpt).not.toHaveProperty('style');
     const log = (id: string) => result.logs.find((l) => l.blockId === id);
@@ -632,9 +633,12 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
     expect(log('d')?.output).toEqual({
       content: `${fake.url}/images/0.png`,
       image: `${fake.url}/images/0.png`,
-      metadata: { model: 'dall-e-3', images: [`${fake.url}/images/0.png`, `${fake.url}/images/1.png`], revisedPrompt: 'revised: A lighthouse at dusk' },
+      metadata: { model: 'dall-e-3', images: [`${fake.url}/images/0.png`], revisedPrompt: 'revised: A lighthouse at dusk' },
     });
-    expect((log('g')?.output as { image: string }).image).toBe(`data:image/png;base64,${Buffer.from('png-0').toString('base64')}`);
+    expect(log('g')?.output).toMatchObject({
+      image: `data:image/png;base64,${Buffer.from('png-0').toString('base64')}`,
+      metadata: { model: 'gpt-image-1', images: [0, 1].map((i) => `data:image/png;base64,${Buffer.from(`png-${i}`).toString('base64')}`) },
+    });
 
     // A failed block ends the run (no error edge): one run per failure.
     const badKey = await run(graphOf({ s: S, e: { type: 'embeddings', name: 'Embed 2', values: { input: 'hello', apiKey: 'bad-key' } } }, [['s', 'e']]));

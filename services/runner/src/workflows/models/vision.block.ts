@@ -1,5 +1,5 @@
 import { isCancellation } from '@temporalio/workflow';
-import { VISION_MAX_TOKENS } from '@weft/catalog';
+import { VISION_MAX_TOKENS, visionModelId } from '@weft/catalog';
 import type { BlockOutcome, BlockRunContext, RunnableBlock } from '../types.js';
 import { callContext, modelCall } from './activities.js';
 import { failed, fromCall, fromError, modelOutput } from './outcome.js';
@@ -14,7 +14,8 @@ export async function runVision(block: RunnableBlock, params: Record<string, unk
   try {
     const { value: out, attempts } = await modelCall(ctx, (models, tryOf) =>
       models.callModel({
-        model: text(params.model) || 'gpt-4o',
+        // claude-3-opus and claude-3-sonnet (the choices §2 fixes) go as the Anthropic ids they stand for.
+        model: visionModelId(text(params.model) || 'gpt-4o'),
         messages: [{ role: 'user', content: [{ type: 'text', text: text(params.prompt) || DEFAULT_PROMPT }, { type: 'image', url: imageUrl }] }],
         maxTokens: VISION_MAX_TOKENS,
         ...(text(params.apiKey) ? { apiKey: text(params.apiKey) } : {}),
