@@ -174,7 +174,7 @@ describe('the event-sourced editor through the gateway (issue 3)', () => {
     expect(after.state.edges).toEqual([{ id: 'e1', source: starterId, target: 'fn' }]);
   });
 
-  it('refuses a second starter block on every path with a 4xx naming it: commands, duplicate, sync and YAML (issue 13)', async () => {
+  it('refuses a second starter block with a 4xx naming it: commands, duplicate and sync; a YAML import keeps the first and says so (issue 13)', async () => {
     const { id, workspaceId, starterId } = await newWorkflow();
     const before = await state(id);
     const already = `A workflow can have only one starter block: it already has "Start" (${starterId})`;
@@ -194,15 +194,24 @@ describe('the event-sourced editor through the gateway (issue 3)', () => {
       results: { [id]: { error: `Invalid command: blocks: a workflow can have only one starter block, found 2: "Start" (${starterId}), "Start 2" (s2)` } },
     });
 
+    const untouched = await state(id);
+    expect(untouched.version).toBe(before.version);
+    expect(Object.values(untouched.state.blocks).filter((b) => b.type === 'starter').map((b) => b.id)).toEqual([starterId]);
+
+    // A YAML import keeps the document's first starter and leaves the later one out, saying so.
     const yamlContent = 'blocks:\n  start:\n    type: starter\n    name: Start\n  again:\n    type: starter\n    name: Start 2\n';
     const yaml = await api('PUT', `/api/workflows/${id}/yaml`, { yamlContent, source: 'copilot' });
     expect(yaml).toEqual({
-      status: 400,
-      body: { success: false, message: 'Invalid YAML at line 6: a workflow can have only one starter block, found 2: "Start" (start), "Start 2" (again) (blocks.again.type)' },
+      status: 200,
+      body: {
+        success: true,
+        message: 'Workflow saved from YAML: 1 blocks, 0 connections',
+        version: before.version + 1,
+        warnings: ['Left out starter block "Start 2" (again): a workflow can have only one starter block, and "Start" (start) is kept'],
+      },
     });
     const after = await state(id);
-    expect(after.version).toBe(before.version);
-    expect(Object.values(after.state.blocks).filter((b) => b.type === 'starter').map((b) => b.id)).toEqual([starterId]);
+    expect(Object.values(after.state.blocks).filter((b) => b.type === 'starter').map((b) => b.id)).toEqual(['start']);
   });
 
   it('refuses a trigger block inside a loop or parallel with a 400 naming the field and the block (commands, sync); a YAML import lifts it out', async () => {

@@ -114,10 +114,12 @@ export function editorRoutes(clients: Clients, auth: Authenticator, checker: Acc
         return;
       }
       const out = await clients.editor.executeCommands({ workflowId, commandsJson: JSON.stringify([command]), actorId: actor.userId });
-      const events = fromJson(out.eventsJson) as Array<{ data: { blocks?: object; edges?: unknown[] } }>;
+      const events = fromJson(out.eventsJson) as Array<{ data: { blocks?: object; edges?: unknown[]; warnings?: string[] } }>;
       const imported = events[0]?.data;
       const blocks = Object.keys(imported?.blocks ?? {}).length;
-      res.json({ success: true, message: `Workflow saved from YAML: ${blocks} blocks, ${imported?.edges?.length ?? 0} connections`, version: out.version });
+      // What the import left out to keep the rules (a second starter), when it did.
+      const warnings = imported?.warnings === undefined ? {} : { warnings: imported.warnings };
+      res.json({ success: true, message: `Workflow saved from YAML: ${blocks} blocks, ${imported?.edges?.length ?? 0} connections`, version: out.version, ...warnings });
     } catch (err) {
       const appErr = toAppError(err);
       if (appErr.code !== 'validation') throw err;

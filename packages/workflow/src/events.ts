@@ -50,6 +50,8 @@ type GraphEvent = StepMark &
         edges: Edge[];
         description?: string;
         checkpoint?: Checkpoint;
+        /** What the import left out to keep the rules (a second starter), said to whoever imported. */
+        warnings?: string[];
       }
     | { type: 'stateReplaced'; at: number; blocks: Record<string, BlockState>; edges: Edge[] }
   );

@@ -5,7 +5,7 @@ import type { CopilotDB } from './db.js';
 import { migrations } from './migrations/index.js';
 import { createChatStore, type ChatStore } from './store/chatStore.js';
 import { createMemoryEditor, type MemoryEditor } from './testing/memoryEditor.js';
-import { applyYamlEdit } from './toolRunner.js';
+import { applyYamlEdit, runCopilotTool } from './toolRunner.js';
 import { createTurns, type Turns } from './turns.js';
 
 const MENDED_YAML = 'blocks:\n  start:\n    type: starter\n    name: Start\n  a1:\n    type: agent\n    name: Agent 1\n';
@@ -68,6 +68,19 @@ describe('reverting a copilot checkpoint older than the undo history (chat store
     await turns.revert(checkpointId, 'u1');
     const named = Object.fromEntries(Object.values(editor.state('wf-1').blocks).map((b) => [b.id, b.name]));
     expect(named).toMatchObject({ a1: 'Agent 1', a2: 'agent1' });
+  });
+
+  it("edit_workflow with a second starter imports the first and hands the model the warning of the one left out", async () => {
+    await editor.execute('wf-3', 'u1', [{ type: 'addBlock', id: 'start', blockType: 'starter', position: { x: 0, y: 0 } }]);
+    const chat = await store.openChat({ workflowId: 'wf-3', workspaceId: 'ws', userId: 'u1', firstMessage: 'two starts' });
+    const ports = { editor, registry: { environment: () => Promise.resolve({}) }, runs: { lastRun: () => Promise.resolve(null) } };
+    const yamlContent = `${MENDED_YAML}  again:\n    type: starter\n    name: Start 2\n`;
+    const outcome = await runCopilotTool({ ports, store }, { turnId: 't3', chatId: chat.id, workflowId: 'wf-3', actorId: 'u1', propose: false }, { id: 'c1', name: 'edit_workflow', arguments: { yamlContent } });
+    expect(outcome).toMatchObject({
+      success: true,
+      data: { warnings: ['Left out starter block "Start 2" (again): a workflow can have only one starter block, and "Start" (start) is kept'] },
+    });
+    expect(Object.values(editor.state('wf-3').blocks).filter((b) => b.type === 'starter').map((b) => b.id)).toEqual(['start']);
   });
 
   it('a checkpoint stored before versions were kept is refused past the history, naming the block', async () => {

@@ -3,8 +3,11 @@ export interface EditorPort {
   /** The workflow's current graph and version. */
   getState(workflowId: string): Promise<{ version: number; state: { blocks: Record<string, unknown>; edges: unknown[] } }>;
   exportYaml(workflowId: string): Promise<string>;
-  /** Runs editing commands as the actor; validation failures throw an AppError with code `validation`. */
-  execute(workflowId: string, actorId: string, commands: unknown[], opts?: { expectedVersion?: number; commandId?: string }): Promise<{ version: number }>;
+  /**
+   * Runs editing commands as the actor; validation failures throw an AppError with code `validation`.
+   * `warnings`: what a YAML import left out to keep the rules (a second starter), when it did.
+   */
+  execute(workflowId: string, actorId: string, commands: unknown[], opts?: { expectedVersion?: number; commandId?: string }): Promise<{ version: number; warnings?: string[] }>;
 }
 
 export interface RegistryPort {

@@ -27,7 +27,7 @@ export const proposalIdOf = (turnId: string, callId: string) => `pr_${turnId}_${
 export async function applyYamlEdit(
   deps: { ports: Ports; store: ChatStore },
   input: { workflowId: string; actorId: string; chatId: string; turnId: string; checkpointId: string; yamlContent: string; description?: string | undefined; applyAutoLayout?: boolean },
-): Promise<{ version: number; checkpointId: string }> {
+): Promise<{ version: number; checkpointId: string; warnings?: string[] }> {
   for (let attempt = 1; ; attempt++) {
     const before = await deps.ports.editor.getState(input.workflowId);
     // The version goes with it: a revert names it, and the editor then takes back what the workflow held at it.
@@ -51,7 +51,7 @@ export async function applyYamlEdit(
     };
     try {
       const out = await deps.ports.editor.execute(input.workflowId, input.actorId, [command], { expectedVersion: before.version, commandId: input.checkpointId });
-      return { version: out.version, checkpointId: input.checkpointId };
+      return { version: out.version, checkpointId: input.checkpointId, ...(out.warnings === undefined ? {} : { warnings: out.warnings }) };
     } catch (err) {
       if (toAppError(err).code !== 'conflict' || attempt >= EDIT_ATTEMPTS) throw err;
     }
@@ -81,7 +81,13 @@ async function editWorkflow(deps: { ports: Ports; store: ChatStore }, scope: Too
     return {
       success: true,
       checkpointId: out.checkpointId,
-      data: { message: `Workflow saved from YAML: ${blocks} blocks, ${graph.state.edges.length} connections`, version: out.version, checkpointId: out.checkpointId },
+      data: {
+        message: `Workflow saved from YAML: ${blocks} blocks, ${graph.state.edges.length} connections`,
+        version: out.version,
+        checkpointId: out.checkpointId,
+        // The model reads what the import left out (a second starter), so it can tell the user or edit again.
+        ...(out.warnings === undefined ? {} : { warnings: out.warnings }),
+      },
     };
   } catch (err) {
     if (err instanceof WorkflowError) return { success: false, error: `Edit workflow failed: ${err.message}` };

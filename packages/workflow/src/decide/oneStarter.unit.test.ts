@@ -72,18 +72,35 @@ describe('one starter block per workflow (issue 13)', () => {
     expect(starters(swapped.state.blocks)).toEqual(['s2']);
   });
 
-  it('importYaml with two starters is refused at the second one’s line and field, changing nothing; the copilot sees the same refusal', () => {
-    const { events, error } = given(started()).when({ type: 'importYaml', yamlContent: twoStartersYaml });
-    expect(events).toEqual([]);
-    expect(error).toMatchObject({
-      code: 'validation',
-      message: 'Invalid YAML at line 9: a workflow can have only one starter block, found 2: "Start" (start), "Start 2" (again) (blocks.again.type)',
+  it('importYaml with two starters into a workflow with one keeps the first in the document and leaves the later one out, with its connections, saying so', () => {
+    const yaml = `${twoStartersYaml}    connections:\n      - fn\n`.replace('    name: Fn\n', '    name: Fn\n    connections:\n      - again\n');
+    const { events, state, error } = given(started()).when({ type: 'importYaml', yamlContent: yaml });
+    expect(error).toBeUndefined();
+    expect(starters(state.blocks)).toEqual(['start']);
+    expect(Object.keys(state.blocks).sort()).toEqual(['fn', 'start']);
+    expect(state.edges).toEqual([]);
+    expect(events[0]).toMatchObject({
+      type: 'yamlImported',
+      warnings: ['Left out starter block "Start 2" (again) and its 2 connections: a workflow can have only one starter block, and "Start" (start) is kept'],
     });
-    // The copilot's proposals decide the YAML against an empty workflow: refused all the same.
-    expect(given([]).when({ type: 'importYaml', yamlContent: twoStartersYaml }).error?.code).toBe('validation');
+    // The copilot's proposals decide the YAML against an empty workflow: the same.
+    expect(starters(given([]).when({ type: 'importYaml', yamlContent: twoStartersYaml }).state.blocks)).toEqual(['start']);
     const one = given(started()).when({ type: 'importYaml', yamlContent: twoStartersYaml.replace(/ {2}again:[\s\S]*$/, '') });
     expect(one.error).toBeUndefined();
     expect(starters(one.state.blocks)).toEqual(['start']);
+    expect(one.events[0]).not.toHaveProperty('warnings');
+  });
+
+  it('our export of a workflow stored with two starters imports into a new workflow with the first; into itself with both', () => {
+    const stored = given(legacy());
+    const exported = toYaml(stored.state);
+    const fresh = given(started()).when({ type: 'importYaml', yamlContent: exported });
+    expect(fresh.error).toBeUndefined();
+    expect(starters(fresh.state.blocks)).toEqual(['start']);
+    expect(fresh.events[0]).toMatchObject({ warnings: [expect.stringMatching(/^Left out starter block "Start 1" \(start2\)/)] });
+    const itself = given(legacy()).when({ type: 'importYaml', yamlContent: exported });
+    expect(starters(itself.state.blocks)).toEqual(['start', 'start2']);
+    expect(itself.events[0]).not.toHaveProperty('warnings');
   });
 
   describe('a workflow stored with two starters before the rule', () => {

@@ -2,7 +2,7 @@ import type { CommandOf } from '../commands.js';
 import type { DecideContext } from '../context.js';
 import { createBlock, duplicateName } from '../decide/addBlock.decide.js';
 import { blockNameProblem, firstBadBlockName, freeBlockName } from '../decide/blockNames.js';
-import { describeStarters, extraStarters } from '../decide/oneStarter.js';
+import { extraStarters } from '../decide/oneStarter.js';
 import { firstNestedTrigger } from '../decide/topLevelTriggers.js';
 import { WorkflowError } from '../errors.js';
 import type { WorkflowEvent } from '../events.js';
@@ -141,16 +141,38 @@ function readableName(name: string, type: string): string {
   return `${words || 'Block'} 1`;
 }
 
+/**
+ * The document's blocks with the starters a workflow may take: when it has more than the workflow had
+ * (our export of a workflow stored with two before the rule, imported into a new one), the first in
+ * the document stays and each later one is left out with the connections to and from it, said in a
+ * warning. A workflow that had as many keeps them all (an export imported into itself).
+ */
+function withOneStarter(state: WorkflowState, parsed: YamlBlocks): { blocks: YamlBlocks; warnings: string[] } {
+  const starters = extraStarters(state, parsed);
+  const [kept, ...left] = starters ?? [];
+  if (kept === undefined || left.length === 0) return { blocks: parsed, warnings: [] };
+  const gone = new Set(left.map((s) => s.id));
+  const targetOf = (c: NonNullable<YamlBlock['connections']>[number]) => (typeof c === 'string' ? c : c.target);
+  const blocks: Record<string, YamlBlock> = {};
+  const cut = new Map<string, number>(left.map((s) => [s.id, parsed[s.id]?.connections?.length ?? 0]));
+  for (const [id, spec] of Object.entries(parsed)) {
+    if (gone.has(id)) continue;
+    const connections = spec.connections?.filter((c) => !gone.has(targetOf(c)));
+    for (const c of spec.connections ?? []) if (gone.has(targetOf(c))) cut.set(targetOf(c), (cut.get(targetOf(c)) ?? 0) + 1);
+    blocks[id] = connections === undefined ? spec : { ...spec, connections };
+  }
+  const warnings = left.map((s) => {
+    const n = cut.get(s.id) ?? 0;
+    return `Left out starter block "${s.name}" (${s.id})${n > 0 ? ` and its ${n} connection${n === 1 ? '' : 's'}` : ''}: a workflow can have only one starter block, and "${kept.name}" (${kept.id}) is kept`;
+  });
+  return { blocks, warnings };
+}
+
 /** Replace the graph with a YAML document as one undoable event; invalid YAML changes nothing. */
 function decideImportYaml(state: WorkflowState, command: CommandOf<'importYaml'>, ctx: DecideContext): WorkflowEvent[] {
   const parsed = parseYaml(command.yamlContent);
-  const starters = extraStarters(state, parsed.workflow.blocks);
-  if (starters !== undefined) {
-    // Named at the first starter past the one a workflow may have.
-    const second = starters[1]?.id ?? '';
-    throw new WorkflowError('validation', `Invalid YAML at line ${parsed.lineOf(['blocks', second, 'type'])}: ${describeStarters(starters)} (blocks.${second}.type)`);
-  }
-  const blocks = normalisedBlocks(state, parsed.workflow.blocks, ctx);
+  const oneStarter = withOneStarter(state, parsed.workflow.blocks);
+  const blocks = normalisedBlocks(state, oneStarter.blocks, ctx);
   const badName = firstBadBlockName(state, blocks);
   if (badName !== undefined) {
     throw new WorkflowError('validation', `Invalid YAML at line ${parsed.lineOf(['blocks', badName.id, 'name'])}: ${badName.reason} (blocks.${badName.id}.name)`);
@@ -165,6 +187,7 @@ function decideImportYaml(state: WorkflowState, command: CommandOf<'importYaml'>
       edges: graph.edges,
       ...(command.description === undefined ? {} : { description: command.description }),
       ...(command.createCheckpoint === true ? { checkpoint: { blocks: previous.blocks, edges: previous.edges } } : {}),
+      ...(oneStarter.warnings.length === 0 ? {} : { warnings: oneStarter.warnings }),
     },
   ];
 }

@@ -30,7 +30,9 @@ export function grpcPorts(config: Config): Ports & { close(): void } {
           ...(o.expectedVersion === undefined ? {} : { expectedVersion: o.expectedVersion }),
           ...(o.commandId === undefined ? {} : { commandId: o.commandId }),
         });
-        return { version: Number(out.version) };
+        const events = JSON.parse(out.eventsJson) as Array<{ data?: { warnings?: string[] } }>;
+        const warnings = events.flatMap((e) => e.data?.warnings ?? []);
+        return { version: Number(out.version), ...(warnings.length === 0 ? {} : { warnings }) };
       },
     },
     registry: {

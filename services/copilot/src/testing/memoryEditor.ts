@@ -69,7 +69,8 @@ export function createMemoryEditor(): MemoryEditor {
         s.blocksAt.set(s.version, state.blocks);
         if (key) seen.set(key, s.version);
         editor.applied.push({ workflowId, actorId, types: parsed.map((c) => c.type) });
-        return Promise.resolve({ version: s.version });
+        const warnings = events.flatMap((e) => (e.type === 'yamlImported' ? (e.warnings ?? []) : []));
+        return Promise.resolve({ version: s.version, ...(warnings.length === 0 ? {} : { warnings }) });
       } catch (err) {
         if (err instanceof WorkflowError) return Promise.reject(new AppError(err.code === 'not_found' ? 'not_found' : 'validation', err.message));
         return Promise.reject(err instanceof Error ? err : new Error(String(err)));
