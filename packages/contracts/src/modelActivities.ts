@@ -50,6 +50,8 @@ export interface ModelToolCall {
   id: string;
   name: string;
   arguments: Record<string, unknown>;
+  /** Gemini's opaque signature of the reasoning behind the call: sent back with it in the follow-up (Gemini 3 refuses the call without it). */
+  thoughtSignature?: string;
 }
 
 export type ModelContentPart = { type: 'text'; text: string } | { type: 'image'; url: string };

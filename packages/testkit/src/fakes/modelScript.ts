@@ -4,12 +4,17 @@ import type { FakeAnswer, FakeServer, RecordedRequest } from './server.js';
 export interface FakeModelTurn {
   content?: string;
   toolCalls?: Array<{ name: string; arguments: Record<string, unknown>; id?: string }>;
-  /** Token counts reported; `null` reports none (a stream without usage). Default 10 / 5. */
-  usage?: { prompt: number; completion: number; cached?: number } | null;
+  /**
+   * Token counts reported; `null` reports none (a stream without usage). Default 10 / 5. `thoughts`:
+   * Gemini's thinking tokens (thoughtsTokenCount); `cacheWrite`: Anthropic's cache_creation_input_tokens.
+   */
+  usage?: { prompt: number; completion: number; cached?: number; thoughts?: number; cacheWrite?: number } | null;
   /** Answer the provider's error body with this status instead. */
   error?: { status: number; message: string; type?: string; code?: string };
-  /** Overrides the finish reason sent (Gemini's UNEXPECTED_TOOL_CALL). */
+  /** Overrides the finish reason sent (Gemini's UNEXPECTED_TOOL_CALL, MAX_TOKENS; Anthropic's stop_reason max_tokens). */
   finishReason?: string;
+  /** Gemini: the prompt was blocked, answered as promptFeedback.blockReason with no candidates. */
+  blockReason?: string;
   delayMs?: number;
   /** Drop the connection (network failure). */
   destroy?: boolean;
@@ -43,9 +48,9 @@ export function streamPieces(text: string): string[] {
   return text === '' ? [] : (text.match(/\S+\s*|\s+/g) ?? [text]);
 }
 
-export function usageOf(turn: FakeModelTurn): { prompt: number; completion: number; cached: number } | null {
+export function usageOf(turn: FakeModelTurn): { prompt: number; completion: number; cached: number; thoughts: number; cacheWrite: number } | null {
   if (turn.usage === null) return null;
-  return { prompt: turn.usage?.prompt ?? 10, completion: turn.usage?.completion ?? 5, cached: turn.usage?.cached ?? 0 };
+  return { prompt: turn.usage?.prompt ?? 10, completion: turn.usage?.completion ?? 5, cached: turn.usage?.cached ?? 0, thoughts: turn.usage?.thoughts ?? 0, cacheWrite: turn.usage?.cacheWrite ?? 0 };
 }
 
 /** Timing and failure parts of a turn, shared by every protocol. */

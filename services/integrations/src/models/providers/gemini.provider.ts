@@ -1,22 +1,112 @@
 import type { ModelMessage, ModelToolCall } from '@weft/contracts';
-import { ModelProviderError, toProviderError } from '../errors.js';
+import { outboundPolicy, type ModelConfig } from '../config.js';
+import { ModelProviderError, ModelRequestError, toProviderError } from '../errors.js';
+import { guardedFetch, ResponseTooLargeError } from '../../net/guardedFetch.js';
 import { newToolCallId, toolCallIdsOf, type AdapterRequest, type AdapterResult, type ProviderAdapter, type StreamSink } from '../types.js';
 
-type GeminiPart = { text?: string; functionCall?: { name: string; args?: Record<string, unknown> }; functionResponse?: { name: string; response: Record<string, unknown> } };
+type GeminiPart = {
+  text?: string;
+  /** A thought summary (Gemini 2.5/3 with includeThoughts): not part of the answer. */
+  thought?: boolean;
+  inlineData?: { mimeType: string; data: string };
+  fileData?: { mimeType?: string; fileUri: string };
+  functionCall?: { name: string; args?: Record<string, unknown> };
+  functionResponse?: { name: string; response: Record<string, unknown> };
+  /** Gemini's opaque signature of the reasoning behind a part; sent back with that part (Gemini 3 refuses a function call without it). */
+  thoughtSignature?: string;
+};
 interface GeminiContent {
   role: 'user' | 'model';
   parts: GeminiPart[];
 }
 interface GeminiResponse {
   candidates?: Array<{ content?: { parts?: GeminiPart[] }; finishReason?: string }>;
-  usageMetadata?: { promptTokenCount?: number; candidatesTokenCount?: number; totalTokenCount?: number; cachedContentTokenCount?: number };
+  promptFeedback?: { blockReason?: string; blockReasonMessage?: string };
+  usageMetadata?: { promptTokenCount?: number; candidatesTokenCount?: number; thoughtsTokenCount?: number; totalTokenCount?: number; cachedContentTokenCount?: number };
 }
 
-/** Neutral messages → Gemini contents; a tool result answers as the function's response. */
-export function toGeminiContents(messages: ModelMessage[]): { system: string[]; contents: GeminiContent[] } {
+/** Largest image read for an inline part: Gemini takes at most 20 MB a request, base64 adds a third. */
+export const GEMINI_INLINE_IMAGE_MAX_BYTES = 15 * 1024 * 1024;
+const IMAGE_FETCH_TIMEOUT_MS = 30_000;
+
+/** How an image is sent: a data URL or a fetched http(s) image inline (base64), a file uploaded to Gemini's Files API by its URI. */
+export interface GeminiImageReader {
+  /** URIs under this prefix (`{base}/files/`) are Gemini files, sent as fileData. */
+  filesPrefix: string;
+  fetch(url: string): Promise<Response>;
+}
+
+/** An image URL shortened for a message (a data URL can be megabytes). */
+function shown(url: string): string {
+  return url.length > 80 ? `${url.slice(0, 77)}...` : url;
+}
+
+function imageError(url: string, reason: string): ModelRequestError {
+  return new ModelRequestError(`Could not send image ${shown(url)} to Gemini: ${reason}`);
+}
+
+const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s;
+
+/** An image content part as Gemini reads it: inlineData (base64) or fileData. */
+export async function geminiImagePart(url: string, reader: GeminiImageReader): Promise<GeminiPart> {
+  const data = DATA_URL.exec(url);
+  if (data) {
+    const mimeType = data[1] || 'text/plain';
+    if (!mimeType.startsWith('image/')) throw imageError(url, `a data URL of ${mimeType}, not an image`);
+    const base64 = (data[2] ?? '').split(';').includes('base64');
+    const payload = data[3] ?? '';
+    const bytes = base64 ? Buffer.from(payload, 'base64') : Buffer.from(decodeURIComponent(payload), 'utf8');
+    if (bytes.length > GEMINI_INLINE_IMAGE_MAX_BYTES) throw imageError(url, `larger than ${GEMINI_INLINE_IMAGE_MAX_BYTES} bytes`);
+    return { inlineData: { mimeType, data: bytes.toString('base64') } };
+  }
+  if (url.startsWith(reader.filesPrefix)) return { fileData: { fileUri: url } };
+  let res: Response;
+  try {
+    res = await reader.fetch(url);
+  } catch (err) {
+    throw imageError(url, err instanceof Error ? err.message : String(err));
+  }
+  if (!res.ok) throw imageError(url, `HTTP ${res.status} ${res.statusText}`.trim());
+  const mimeType = (res.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (!mimeType.startsWith('image/')) throw imageError(url, `the answer is ${mimeType || 'untyped'}, not an image`);
+  let bytes: ArrayBuffer;
+  try {
+    bytes = await res.arrayBuffer();
+  } catch (err) {
+    throw imageError(url, err instanceof Error ? err.message : String(err));
+  }
+  return { inlineData: { mimeType, data: Buffer.from(bytes).toString('base64') } };
+}
+
+/** The reader used by the adapter: the tools' outbound guard (no private addresses unless allowed), size and time limited. */
+function imageReader(config: ModelConfig, signal: AbortSignal | undefined): GeminiImageReader {
+  return {
+    filesPrefix: `${config.baseUrls.google}/files/`,
+    fetch: async (url) => {
+      try {
+        return await guardedFetch(url, { maxBodyBytes: GEMINI_INLINE_IMAGE_MAX_BYTES, timeoutMs: IMAGE_FETCH_TIMEOUT_MS, signal }, outboundPolicy(config));
+      } catch (err) {
+        if (err instanceof ResponseTooLargeError) throw new Error(`larger than ${GEMINI_INLINE_IMAGE_MAX_BYTES} bytes`, { cause: err });
+        throw err;
+      }
+    },
+  };
+}
+
+/** Text parts Gemini accepts: it refuses an empty text. */
+function textParts(text: string): GeminiPart[] {
+  return text ? [{ text }] : [];
+}
+
+/**
+ * Neutral messages → Gemini contents; a tool result answers as the function's response, a call goes
+ * back with the thought signature Gemini gave it, images as inlineData or fileData.
+ */
+export async function toGeminiContents(messages: ModelMessage[], reader: GeminiImageReader): Promise<{ system: string[]; contents: GeminiContent[] }> {
   const system: string[] = [];
   const contents: GeminiContent[] = [];
   const push = (role: GeminiContent['role'], parts: GeminiPart[]) => {
+    if (parts.length === 0) return;
     const last = contents.at(-1);
     if (last && last.role === role) last.parts.push(...parts);
     else contents.push({ role, parts });
@@ -26,11 +116,21 @@ export function toGeminiContents(messages: ModelMessage[]): { system: string[]; 
       case 'system':
         system.push(typeof m.content === 'string' ? m.content : m.content.map((p) => (p.type === 'text' ? p.text : p.url)).join('\n'));
         break;
-      case 'user':
-        push('user', typeof m.content === 'string' ? [{ text: m.content }] : m.content.map((p) => ({ text: p.type === 'text' ? p.text : p.url })));
+      case 'user': {
+        if (typeof m.content === 'string') {
+          push('user', textParts(m.content));
+          break;
+        }
+        const parts: GeminiPart[] = [];
+        for (const p of m.content) parts.push(...(p.type === 'text' ? textParts(p.text) : [await geminiImagePart(p.url, reader)]));
+        push('user', parts);
         break;
+      }
       case 'assistant':
-        push('model', [...(m.content ? [{ text: m.content }] : []), ...(m.toolCalls ?? []).map((c) => ({ functionCall: { name: c.name, args: c.arguments } }))]);
+        push('model', [
+          ...textParts(m.content),
+          ...(m.toolCalls ?? []).map((c) => ({ functionCall: { name: c.name, args: c.arguments }, ...(c.thoughtSignature ? { thoughtSignature: c.thoughtSignature } : {}) })),
+        ]);
         break;
       case 'tool': {
         let response: Record<string, unknown>;
@@ -52,17 +152,129 @@ export function toGeminiContents(messages: ModelMessage[]): { system: string[]; 
   return { system, contents };
 }
 
-/** Keeps the OpenAPI subset Gemini's responseSchema accepts. */
-function geminiSchema(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(geminiSchema);
-  if (typeof schema !== 'object' || schema === null) return schema;
-  return Object.fromEntries(Object.entries(schema).filter(([k]) => k !== 'additionalProperties' && k !== '$schema').map(([k, v]) => [k, geminiSchema(v)]));
+/** Keys of Gemini's Schema object (the OpenAPI 3.0 subset of generateContent); any other is dropped. */
+const SCHEMA_KEYS = new Set([
+  'type',
+  'format',
+  'title',
+  'description',
+  'nullable',
+  'enum',
+  'maxItems',
+  'minItems',
+  'properties',
+  'required',
+  'minProperties',
+  'maxProperties',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'example',
+  'anyOf',
+  'propertyOrdering',
+  'default',
+  'items',
+  'minimum',
+  'maximum',
+]);
+
+/** Where a value the schema turned into a JSON string sits in the arguments: property names, `*` for an array's items. */
+type JsonPath = string[];
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A JSON schema as Gemini's Schema: unknown keys dropped (`additionalProperties`, `$schema`, `$ref`,
+ * `examples`, …), `const` as a one-value enum, `oneOf` as `anyOf`, `["x", "null"]` as a nullable x.
+ * Gemini refuses an OBJECT without properties and an array whose `items` has no type: an object
+ * without properties becomes a STRING holding its JSON (its path is recorded, and the model's string
+ * is parsed back), untyped items become strings.
+ */
+function convertSchema(schema: unknown, path: JsonPath, jsonPaths: JsonPath[]): Record<string, unknown> {
+  if (!isRecord(schema)) return { type: 'string' };
+  const out: Record<string, unknown> = {};
+  let type = schema.type;
+  if (Array.isArray(type)) {
+    const types = type.filter((t) => t !== 'null');
+    if (types.length < type.length) out.nullable = true;
+    type = types[0];
+  }
+  if (schema.oneOf !== undefined && schema.anyOf === undefined) out.anyOf = schema.oneOf;
+  if (schema.const !== undefined && schema.enum === undefined) out.enum = [String(schema.const)];
+  for (const [k, v] of Object.entries(schema)) if (SCHEMA_KEYS.has(k) && k !== 'type' && k !== 'properties' && k !== 'items' && k !== 'anyOf' && k !== 'required') out[k] = v;
+  if (Array.isArray(out.anyOf ?? schema.anyOf)) {
+    out.anyOf = ((out.anyOf ?? schema.anyOf) as unknown[]).map((s) => convertSchema(s, path, []));
+    if (type === undefined) return out;
+  }
+  if (type === undefined) type = isRecord(schema.properties) ? 'object' : schema.items !== undefined ? 'array' : 'string';
+  const lower = String(type).toLowerCase();
+  if (lower === 'object') {
+    const props = isRecord(schema.properties) ? Object.entries(schema.properties) : [];
+    if (props.length === 0) {
+      jsonPaths.push(path);
+      const note = 'a JSON object written as a string';
+      return { ...out, type: 'string', description: typeof out.description === 'string' && out.description ? `${out.description} (${note})` : note };
+    }
+    out.type = 'object';
+    out.properties = Object.fromEntries(props.map(([k, v]) => [k, convertSchema(v, [...path, k], jsonPaths)]));
+    if (Array.isArray(schema.required)) out.required = schema.required.filter((r) => typeof r === 'string' && props.some(([k]) => k === r));
+    return out;
+  }
+  if (lower === 'array') {
+    const items = schema.items;
+    out.type = 'array';
+    out.items = isRecord(items) && Object.keys(items).some((k) => SCHEMA_KEYS.has(k) || k === 'const' || k === 'oneOf') ? convertSchema(items, [...path, '*'], jsonPaths) : { type: 'string' };
+    return out;
+  }
+  out.type = lower;
+  return out;
 }
 
-/** The generateContent body (§7): contents, generationConfig, systemInstruction, tools, toolConfig. */
-export function geminiBody(req: AdapterRequest, sink: StreamSink): Record<string, unknown> {
-  const { system, contents } = toGeminiContents(req.messages);
-  const systemText = [req.systemPrompt, ...system].filter((s): s is string => !!s).join('\n\n');
+/** A tool's parameters as Gemini's Schema; undefined for a tool without parameters (Gemini: leave it unset). */
+export function geminiParameters(parameters: Record<string, unknown>): { schema?: Record<string, unknown>; jsonPaths: JsonPath[] } {
+  if (!isRecord(parameters.properties) || Object.keys(parameters.properties).length === 0) return { jsonPaths: [] };
+  const jsonPaths: JsonPath[] = [];
+  return { schema: convertSchema(parameters, [], jsonPaths), jsonPaths };
+}
+
+/** A response schema as Gemini's Schema (an object without properties stays a JSON string). */
+function geminiSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  return convertSchema(schema, [], []);
+}
+
+/** Parses back, in the model's arguments, the values the schema asked for as JSON strings. */
+function parseJsonPaths(value: unknown, path: JsonPath): unknown {
+  if (path.length === 0) {
+    if (typeof value !== 'string') return value;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return value;
+    }
+  }
+  const [head, ...rest] = path;
+  if (head === '*') return Array.isArray(value) ? value.map((v) => parseJsonPaths(v, rest)) : value;
+  if (!isRecord(value) || head === undefined || !(head in value)) return value;
+  return { ...value, [head]: parseJsonPaths(value[head], rest) };
+}
+
+/** Shown when a request has neither messages nor a system prompt (the agent block's two prompt fields). */
+export const GEMINI_EMPTY_REQUEST = 'The request to Gemini has no content: give a System Prompt (systemPrompt) or a User Prompt (userPrompt)';
+
+/**
+ * The generateContent body (§7): contents, generationConfig, systemInstruction, tools, toolConfig;
+ * with `jsonPaths`, per tool, the arguments its schema asked for as JSON strings.
+ */
+export async function geminiRequest(req: AdapterRequest, sink: StreamSink, reader: GeminiImageReader): Promise<{ body: Record<string, unknown>; jsonPaths: Map<string, JsonPath[]> }> {
+  const built = await toGeminiContents(req.messages, reader);
+  let contents = built.contents;
+  let systemText = [req.systemPrompt, ...built.system].filter((s): s is string => !!s).join('\n\n');
+  if (contents.length === 0) {
+    // Gemini refuses empty contents: a request of only a system prompt sends it as the user's turn.
+    if (!systemText) throw new ModelRequestError(GEMINI_EMPTY_REQUEST);
+    contents = [{ role: 'user', parts: [{ text: systemText }] }];
+    systemText = '';
+  }
   const tools = req.tools ?? [];
   const generationConfig: Record<string, unknown> = {
     ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
@@ -75,8 +287,17 @@ export function geminiBody(req: AdapterRequest, sink: StreamSink): Record<string
   }
   const body: Record<string, unknown> = { contents, generationConfig };
   if (systemText) body.systemInstruction = { parts: [{ text: systemText }] };
+  const jsonPaths = new Map<string, JsonPath[]>();
   if (tools.length > 0) {
-    body.tools = [{ functionDeclarations: tools.map((t) => ({ name: t.name, description: t.description, parameters: geminiSchema(t.parameters) })) }];
+    body.tools = [
+      {
+        functionDeclarations: tools.map((t) => {
+          const { schema, jsonPaths: paths } = geminiParameters(t.parameters);
+          if (paths.length > 0) jsonPaths.set(t.name, paths);
+          return { name: t.name, description: t.description, ...(schema ? { parameters: schema } : {}) };
+        }),
+      },
+    ];
     const choice = req.toolChoice;
     if (choice) {
       body.toolConfig = {
@@ -84,29 +305,65 @@ export function geminiBody(req: AdapterRequest, sink: StreamSink): Record<string
       };
     }
   }
-  return body;
+  return { body, jsonPaths };
 }
 
-function readParts(res: GeminiResponse, into: { content: string; calls: ModelToolCall[]; taken: Set<string> }, sink: StreamSink, streaming: boolean): void {
+interface Reading {
+  content: string;
+  calls: ModelToolCall[];
+  taken: Set<string>;
+  jsonPaths: Map<string, JsonPath[]>;
+  /** The last finish reason seen, and whether any answer had a candidate. */
+  finishReason?: string;
+  sawCandidate: boolean;
+  blockReason?: string;
+}
+
+function readParts(res: GeminiResponse, into: Reading, sink: StreamSink, streaming: boolean): void {
+  if (res.promptFeedback?.blockReason) into.blockReason = res.promptFeedback.blockReason;
   const candidate = res.candidates?.[0];
+  if (candidate) into.sawCandidate = true;
+  if (candidate?.finishReason) into.finishReason = candidate.finishReason;
   for (const part of candidate?.content?.parts ?? []) {
-    if (part.text) {
+    if (part.functionCall) {
+      const id = newToolCallId(into.taken);
+      let args: unknown = part.functionCall.args ?? {};
+      for (const path of into.jsonPaths.get(part.functionCall.name) ?? []) args = parseJsonPaths(args, path);
+      into.calls.push({ id, name: part.functionCall.name, arguments: isRecord(args) ? args : {}, ...(part.thoughtSignature ? { thoughtSignature: part.thoughtSignature } : {}) });
+      if (streaming) sink.toolDetected(id, part.functionCall.name);
+    } else if (part.text && !part.thought) {
       into.content += part.text;
       if (streaming) sink.text(part.text);
-    } else if (part.functionCall) {
-      const id = newToolCallId(into.taken);
-      into.calls.push({ id, name: part.functionCall.name, arguments: part.functionCall.args ?? {} });
-      if (streaming) sink.toolDetected(id, part.functionCall.name);
     }
   }
   if (streaming && candidate?.finishReason === 'UNEXPECTED_TOOL_CALL') sink.warn('Gemini stream ended with UNEXPECTED_TOOL_CALL; ignored');
 }
 
+/** Finish reasons of an answer Gemini stopped for its content (safety filters, recitation, blocklists). */
+const BLOCKED_FINISH = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'LANGUAGE']);
+
+/**
+ * An answer Gemini blocked (or could not give) is an error naming why, not an empty success; not
+ * retried (the same prompt is blocked again). One cut at the max tokens stays an answer, with a warning.
+ */
+function settle(into: Reading, sink: StreamSink): void {
+  if (!into.sawCandidate) {
+    if (into.blockReason) throw new ModelRequestError(`Gemini blocked the prompt (blockReason ${into.blockReason}): no answer was given`);
+    throw new ModelProviderError('Gemini API check error: the answer has no candidates', 'google');
+  }
+  const reason = into.finishReason;
+  if (reason && BLOCKED_FINISH.has(reason)) throw new ModelRequestError(`Gemini stopped the answer (finishReason ${reason}): its content was blocked`);
+  if (reason === 'MALFORMED_FUNCTION_CALL') throw new ModelRequestError('Gemini stopped the answer (finishReason MALFORMED_FUNCTION_CALL): the model wrote a function call that could not be read');
+  if (reason === 'OTHER' && !into.content && into.calls.length === 0) throw new ModelRequestError('Gemini stopped the answer (finishReason OTHER) without content');
+  if (reason === 'MAX_TOKENS') sink.warn('Gemini stopped at the max tokens limit (finishReason MAX_TOKENS): the answer is cut short', { finishReason: reason });
+}
+
+/** Tokens of an answer: thinking tokens are billed as output, so they count as completion. */
 function tokensOf(res: GeminiResponse | undefined): AdapterResult['tokens'] {
   const u = res?.usageMetadata;
   if (!u) return undefined;
   const prompt = u.promptTokenCount ?? 0;
-  const completion = u.candidatesTokenCount ?? 0;
+  const completion = (u.candidatesTokenCount ?? 0) + (u.thoughtsTokenCount ?? 0);
   return { prompt, completion, total: u.totalTokenCount ?? prompt + completion, cachedPrompt: u.cachedContentTokenCount ?? 0 };
 }
 
@@ -139,9 +396,10 @@ export const geminiAdapter: ProviderAdapter = {
     const method = req.stream ? 'streamGenerateContent' : 'generateContent';
     const query = new URLSearchParams({ ...(req.stream ? { alt: 'sse' } : {}), key: req.apiKey });
     const url = `${config.baseUrls.google}/models/${encodeURIComponent(req.model)}:${method}?${query.toString()}`;
+    const { body, jsonPaths } = await geminiRequest(req, sink, imageReader(config, signal));
     let res: Response;
     try {
-      res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(geminiBody(req, sink)), signal });
+      res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
     } catch (err) {
       throw toProviderError(err, 'google');
     }
@@ -153,18 +411,19 @@ export const geminiAdapter: ProviderAdapter = {
     }
     // Gemini gives calls no ids: each gets a random 8-character one (spec 000 §9), unlike the conversation's earlier ones.
     const taken = toolCallIdsOf(req.messages);
-    const into = { content: '', calls: [] as ModelToolCall[], taken };
+    const into: Reading = { content: '', calls: [], taken, jsonPaths, sawCandidate: false };
     if (!req.stream) {
-      let body: GeminiResponse;
+      let answer: GeminiResponse;
       const text = await res.text();
       try {
-        body = JSON.parse(text) as GeminiResponse;
+        answer = JSON.parse(text) as GeminiResponse;
       } catch (err) {
         sink.warn('Gemini API answer is not JSON', { body: text });
         throw new ModelProviderError(`Gemini API check error: ${err instanceof Error ? err.message : String(err)}`, 'google');
       }
-      readParts(body, into, sink, false);
-      const tokens = tokensOf(body);
+      readParts(answer, into, sink, false);
+      settle(into, sink);
+      const tokens = tokensOf(answer);
       return { content: into.content, model: req.model, toolCalls: into.calls, ...(tokens ? { tokens } : {}) };
     }
     let last: GeminiResponse | undefined;
@@ -179,6 +438,7 @@ export const geminiAdapter: ProviderAdapter = {
       if (err instanceof ModelProviderError) throw err;
       throw new ModelProviderError(`Gemini API streaming error: ${err instanceof Error ? err.message : String(err)}`, 'google');
     }
+    settle(into, sink);
     const tokens = tokensOf(last);
     return { content: into.content, model: req.model, toolCalls: into.calls, ...(tokens ? { tokens } : {}) };
   },

@@ -1,17 +1,24 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createGeminiFake, type FakeModelServer } from '@weft/testkit';
+import { createFakeServer, createGeminiFake, type FakeModelServer, type FakeServer } from '@weft/testkit';
 import type { CallModelInput } from '@weft/contracts';
 import { callModel, TimedModelError } from '../callModel.js';
 import { testModelDeps } from '../testDeps.js';
 
 let fake: FakeModelServer;
+/** Serves the images a message links to. */
+let images: FakeServer;
 beforeAll(async () => {
   fake = await createGeminiFake();
+  images = await createFakeServer();
 });
-afterAll(() => fake.close());
+afterAll(async () => {
+  await fake.close();
+  await images.close();
+});
 beforeEach(() => fake.reset());
 
-const deps = () => testModelDeps({ WEFT_GEMINI_BASE_URL: `${fake.url}/v1beta` });
+/** The image server is on 127.0.0.1, which the outbound guard refuses unless allowed: the tests allow it explicitly. */
+const deps = (env: Record<string, string> = { WEFT_OUTBOUND_ALLOWLIST: '127.0.0.1' }) => testModelDeps({ WEFT_GEMINI_BASE_URL: `${fake.url}/v1beta`, ...env });
 const search = { name: 'search', description: 'Search', parameters: { type: 'object', properties: { q: { type: 'string' } }, additionalProperties: false } };
 /** Spec 000 §9: 'Tool call id is 8 characters.' */
 const ID = /^[A-Za-z0-9]{8}$/;
@@ -156,5 +163,159 @@ describe('Gemini adapter against the fake', () => {
   it('requires a key', async () => {
     const err = await failure(callModel(deps(), ask({ apiKey: ' ' })));
     expect(err.message).toBe('API key is required for Gemini');
+  });
+
+  it('sends an image as inlineData: a data URL as it is, an http(s) URL fetched through the outbound guard; a Gemini file as fileData', async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+    images.on('GET', '/cat.png', { headers: { 'content-type': 'image/png' }, bytes: png });
+    const fileUri = `${fake.url}/v1beta/files/abc123`;
+    fake.reply({ content: 'A cat.' });
+    await callModel(
+      deps(),
+      ask({
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'What is this?' },
+              { type: 'image', url: `${images.url}/cat.png` },
+              { type: 'image', url: `data:image/jpeg;base64,${Buffer.from('jpeg bytes').toString('base64')}` },
+              { type: 'image', url: fileUri },
+            ],
+          },
+        ],
+      }),
+    );
+    expect((fake.chatRequests()[0]?.body as { contents: unknown[] }).contents).toEqual([
+      {
+        role: 'user',
+        parts: [
+          { text: 'What is this?' },
+          { inlineData: { mimeType: 'image/png', data: png.toString('base64') } },
+          { inlineData: { mimeType: 'image/jpeg', data: Buffer.from('jpeg bytes').toString('base64') } },
+          { fileData: { fileUri } },
+        ],
+      },
+    ]);
+  });
+
+  it('fails naming the image when it cannot be read: a refused address, a missing image, not an image, too large', async () => {
+    images.on('GET', '/missing.png', { status: 404, text: 'no' });
+    images.on('GET', '/page.html', { headers: { 'content-type': 'text/html' }, text: '<html></html>' });
+    images.on('GET', '/huge.png', { headers: { 'content-type': 'image/png' }, bytes: new Uint8Array(15 * 1024 * 1024 + 1) });
+    const withImage = (url: string) => ask({ messages: [{ role: 'user', content: [{ type: 'image', url }] }] });
+    const refused = await failure(callModel(deps({}), withImage(`${images.url}/cat.png`)));
+    expect(refused.message).toBe(`Could not send image ${images.url}/cat.png to Gemini: Outbound request refused: 127.0.0.1 is a loopback, private, link-local or reserved address`);
+    expect((await failure(callModel(deps(), withImage(`${images.url}/missing.png`)))).message).toBe(`Could not send image ${images.url}/missing.png to Gemini: HTTP 404 Not Found`);
+    expect((await failure(callModel(deps(), withImage(`${images.url}/page.html`)))).message).toBe(`Could not send image ${images.url}/page.html to Gemini: the answer is text/html, not an image`);
+    expect((await failure(callModel(deps(), withImage(`${images.url}/huge.png`)))).message).toBe(`Could not send image ${images.url}/huge.png to Gemini: larger than 15728640 bytes`);
+    expect((await failure(callModel(deps(), withImage('data:text/plain,hello')))).message).toBe('Could not send image data:text/plain,hello to Gemini: a data URL of text/plain, not an image');
+    expect(refused.original.name).toBe('ModelRequestError');
+    expect(fake.chatRequests()).toEqual([]);
+  });
+
+  it("converts tool schemas to Gemini's subset: no parameters for a tool without any, an object without properties as a JSON string parsed back, untyped items as strings, unknown keys dropped", async () => {
+    // The agent's tools (agentTools.ts): `{type:'array', items:{}}`, a bare `{type:'object'}`, and `{type:'object', properties:{}}` for none.
+    const tools = [
+      { name: 'ping', description: 'No parameters', parameters: { type: 'object', properties: {} } },
+      {
+        name: 'store',
+        description: 'Stores a record',
+        parameters: {
+          $schema: 'http://json-schema.org/draft-07/schema#',
+          type: 'object',
+          properties: { tags: { type: 'array', items: {} }, record: { type: 'object', description: 'The record' }, mode: { const: 'fast' }, note: { type: ['string', 'null'], examples: ['x'] } },
+          required: ['record', 'gone'],
+          additionalProperties: false,
+        },
+      },
+    ];
+    fake.reply({ toolCalls: [{ name: 'store', arguments: { tags: ['a'], record: '{"id":7,"ok":true}' } }] });
+    const out = await callModel(deps(), ask({ tools }));
+    const declarations = (fake.chatRequests()[0]?.body as { tools: Array<{ functionDeclarations: unknown[] }> }).tools[0]?.functionDeclarations;
+    expect(declarations).toEqual([
+      { name: 'ping', description: 'No parameters' },
+      {
+        name: 'store',
+        description: 'Stores a record',
+        parameters: {
+          type: 'object',
+          properties: {
+            tags: { type: 'array', items: { type: 'string' } },
+            record: { type: 'string', description: 'The record (a JSON object written as a string)' },
+            mode: { type: 'string', enum: ['fast'] },
+            note: { type: 'string', nullable: true },
+          },
+          required: ['record'],
+        },
+      },
+    ]);
+    expect(out.toolCalls[0]?.arguments).toEqual({ tags: ['a'], record: { id: 7, ok: true } });
+  });
+
+  it('the fake refuses an OBJECT without properties and unknown schema keys with Gemini\'s 400 texts', async () => {
+    const raw = await fetch(`${fake.url}/v1beta/models/gemini-2.5-pro:generateContent?key=k`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }], tools: [{ functionDeclarations: [{ name: 'x', parameters: { type: 'object', properties: { r: { type: 'object' } } } }] }] }),
+    });
+    expect(raw.status).toBe(400);
+    expect(JSON.stringify(await raw.json())).toContain('parameters.properties[r].properties: should be non-empty for OBJECT type');
+  });
+
+  it('counts thinking tokens (thoughtsTokenCount) as completion, billed at the output rate', async () => {
+    fake.reply({ content: 'Thought it through.', usage: { prompt: 1_000_000, completion: 1_000_000, thoughts: 2_000_000 } });
+    const out = await callModel(deps(), ask());
+    expect(out.tokens).toEqual({ prompt: 1_000_000, completion: 3_000_000, total: 4_000_000, cachedPrompt: 0 });
+    // gemini-2.5-pro: 0.15 input, 0.6 output per million (spec 001 §9).
+    expect(out.cost).toEqual({ input: 0.15, output: 1.8, total: 1.95 });
+  });
+
+  it("sends a function call back with its thought signature (gemini-3 refuses a follow-up without it); the fake refuses one that lacks it", async () => {
+    fake.reply({ toolCalls: [{ name: 'search', arguments: { q: 'weft' } }] }, { content: 'Found it.' });
+    const first = await callModel(deps(), ask({ model: 'gemini-3-pro-preview', tools: [search] }));
+    const call = first.toolCalls[0];
+    expect(call?.thoughtSignature).toMatch(/^sig-/);
+    const followUp = (calls: NonNullable<typeof call>[]) =>
+      ask({
+        model: 'gemini-3-pro-preview',
+        tools: [search],
+        messages: [
+          { role: 'user', content: 'Find news' },
+          { role: 'assistant', content: '', toolCalls: calls },
+          { role: 'tool', toolCallId: calls[0]?.id ?? '', name: 'search', content: '{"hits":1}' },
+        ],
+      });
+    const out = await callModel(deps(), followUp([call as NonNullable<typeof call>]));
+    expect(out.content).toBe('Found it.');
+    expect((fake.chatRequests()[1]?.body as { contents: Array<{ parts: unknown[] }> }).contents[1]?.parts[0]).toEqual({ functionCall: { name: 'search', args: { q: 'weft' } }, thoughtSignature: call?.thoughtSignature });
+    const { thoughtSignature: _dropped, ...unsigned } = call as NonNullable<typeof call>;
+    const err = await failure(callModel(deps(), followUp([unsigned])));
+    expect(err.message).toBe('Gemini API error: 400 Bad Request');
+  });
+
+  it('sends a request of only a system prompt as the user turn (Gemini refuses empty contents); nothing at all is a clear error', async () => {
+    fake.reply({ content: 'Hi.' });
+    await callModel(deps(), ask({ systemPrompt: 'Say hi', messages: [] }));
+    const body = fake.chatRequests()[0]?.body as Record<string, unknown>;
+    expect(body.contents).toEqual([{ role: 'user', parts: [{ text: 'Say hi' }] }]);
+    expect(body).not.toHaveProperty('systemInstruction');
+    const err = await failure(callModel(deps(), ask({ messages: [{ role: 'user', content: '' }] })));
+    expect(err.message).toBe('The request to Gemini has no content: give a System Prompt (systemPrompt) or a User Prompt (userPrompt)');
+  });
+
+  it('fails a blocked prompt or a SAFETY stop with a clear error; a MAX_TOKENS stop is an answer with a warning', async () => {
+    fake.reply({ blockReason: 'SAFETY' });
+    const blocked = await failure(callModel(deps(), ask()));
+    expect(blocked.message).toBe('Gemini blocked the prompt (blockReason SAFETY): no answer was given');
+    fake.reply({ content: '', finishReason: 'SAFETY' });
+    expect((await failure(callModel(deps(), ask()))).message).toBe('Gemini stopped the answer (finishReason SAFETY): its content was blocked');
+    fake.reply({ content: 'Half an ans', finishReason: 'SAFETY' });
+    expect((await failure(callModel(deps(), ask({ stream: { executionId: 'e', blockId: 'b', seqStart: 0 } })))).message).toBe('Gemini stopped the answer (finishReason SAFETY): its content was blocked');
+    fake.reply({ content: 'Cut sho', finishReason: 'MAX_TOKENS' });
+    const d = deps();
+    const cut = await callModel(d, ask({ maxTokens: 3 }));
+    expect(cut.content).toBe('Cut sho');
+    expect(d.warnings).toContain('Gemini stopped at the max tokens limit (finishReason MAX_TOKENS): the answer is cut short');
   });
 });
