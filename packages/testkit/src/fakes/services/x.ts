@@ -15,8 +15,15 @@ export const X_FIXTURES = {
   tweet,
   created: { data: { id: 'tw-new', text: 'Hello X', edit_history_tweet_ids: ['tw-new'] } },
   read: {
-    data: tweet('tw-1', 'Root tweet', { attachments: { media_keys: ['3_1'], poll_ids: ['p1'] } }),
-    includes: { users: [{ id: 'u-1', username: 'ada', name: 'Ada' }], tweets: [tweet('tw-0', 'Parent tweet')] },
+    // A reply that also quotes a tweet: both referenced tweets come in includes.tweets, the quoted one first.
+    data: tweet('tw-1', 'Root tweet', {
+      attachments: { media_keys: ['3_1'], poll_ids: ['p1'] },
+      referenced_tweets: [
+        { type: 'quoted', id: 'tw-q' },
+        { type: 'replied_to', id: 'tw-0' },
+      ],
+    }),
+    includes: { users: [{ id: 'u-1', username: 'ada', name: 'Ada' }], tweets: [tweet('tw-q', 'Quoted tweet'), tweet('tw-0', 'Parent tweet')] },
   },
   search: {
     data: [tweet('tw-2', 'reply one', { in_reply_to_user_id: 'u-1' }), tweet('tw-3', 'reply two')],

@@ -4,8 +4,11 @@ import { apiMessage, bearer, call, list, obj, serviceTool, type Obj } from '../h
 
 const ISSUE_FIELDS = 'id title description state { name } team { id } project { id }';
 
-/** The issues of a team's project. */
-export const ISSUES_QUERY = `query Issues($teamId: ID!, $projectId: ID!) { issues(filter: { team: { id: { eq: $teamId } }, project: { id: { eq: $projectId } } }) { nodes { ${ISSUE_FIELDS} } } }`;
+/** The issues of a team's project, a page of `$first` after the cursor `$after`. */
+export const ISSUES_QUERY = `query Issues($teamId: ID!, $projectId: ID!, $first: Int, $after: String) { issues(filter: { team: { id: { eq: $teamId } }, project: { id: { eq: $projectId } } }, first: $first, after: $after) { nodes { ${ISSUE_FIELDS} } pageInfo { hasNextPage endCursor } } }`;
+
+/** Issues read a page, and at most in all (Linear's default page is 50; a project may hold thousands). */
+export const LINEAR_ISSUES = { page: 50, max: 250 } as const;
 /** Creates an issue in a team's project. */
 export const ISSUE_CREATE = `mutation IssueCreate($teamId: String!, $projectId: String!, $title: String!, $description: String) { issueCreate(input: { teamId: $teamId, projectId: $projectId, title: $title, description: $description }) { success issue { ${ISSUE_FIELDS} } } }`;
 
@@ -26,8 +29,15 @@ function linearIssue(value: unknown) {
 /** Linear tools over GraphQL: the issues query and the issueCreate mutation. */
 export const linearTools: ServiceTool[] = [
   serviceTool('linear_read_issues', async (p, io) => {
-    const d = await graphql(io, p, ISSUES_QUERY, { teamId: text(p.teamId), projectId: text(p.projectId) });
-    return { issues: list(obj(d.issues).nodes).map(linearIssue) };
+    const issues: unknown[] = [];
+    let after: string | undefined;
+    do {
+      const page = obj((await graphql(io, p, ISSUES_QUERY, { teamId: text(p.teamId), projectId: text(p.projectId), first: LINEAR_ISSUES.page, after })).issues);
+      issues.push(...list(page.nodes));
+      const info = obj(page.pageInfo);
+      after = info.hasNextPage === true && typeof info.endCursor === 'string' ? info.endCursor : undefined;
+    } while (after !== undefined && issues.length < LINEAR_ISSUES.max);
+    return { issues: issues.slice(0, LINEAR_ISSUES.max).map(linearIssue) };
   }),
   serviceTool('linear_create_issue', async (p, io) => {
     if (text(p.title) === '') throw new ToolError('Title is required to create a Linear issue');

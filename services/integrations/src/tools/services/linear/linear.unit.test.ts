@@ -11,7 +11,7 @@ describe('linear', () => {
     const r = await li.run('linear_read_issues', base);
     li.expectRequest('linear_read_issues', 'POST', '/graphql', {
       headers: { authorization: 'Bearer lin_1', 'content-type': 'application/json' },
-      body: { query: ISSUES_QUERY, variables: { teamId: 'team-1', projectId: 'proj-1' } },
+      body: { query: ISSUES_QUERY, variables: { teamId: 'team-1', projectId: 'proj-1', first: 50 } },
     });
     expect(r).toEqual({
       success: true,
@@ -24,6 +24,30 @@ describe('linear', () => {
     });
     li.fake.once('POST', '/graphql', { json: { errors: [{ message: 'Entity not found' }] } });
     await li.expectError('linear_read_issues', base, 'Linear API error: Entity not found');
+  });
+
+  it('linear_read_issues pages through the issues 50 at a time by the end cursor, at most 250', async () => {
+    const page = (from: number, hasNextPage: boolean) => ({
+      json: {
+        data: {
+          issues: {
+            nodes: Array.from({ length: 50 }, (_, i) => ({ id: `iss-${from + i}`, title: `T${from + i}`, state: { name: 'Todo' }, team: { id: 'team-1' }, project: { id: 'proj-1' } })),
+            pageInfo: { hasNextPage, endCursor: hasNextPage ? `cur-${from + 50}` : null },
+          },
+        },
+      },
+    });
+    // The newest once answers first.
+    li.fake.once('POST', '/graphql', page(50, false));
+    li.fake.once('POST', '/graphql', page(0, true));
+    const r = await li.run('linear_read_issues', base);
+    li.expectRequest('linear_read_issues', 'POST', '/graphql', { nth: 0, body: { query: ISSUES_QUERY, variables: { teamId: 'team-1', projectId: 'proj-1', first: 50 } } });
+    li.expectRequest('linear_read_issues', 'POST', '/graphql', { nth: 1, body: { query: ISSUES_QUERY, variables: { teamId: 'team-1', projectId: 'proj-1', first: 50, after: 'cur-50' } } });
+    expect(r.success && (r.output as { issues: Array<{ id: string }> }).issues.map((i) => i.id)).toEqual(Array.from({ length: 100 }, (_, i) => `iss-${i}`));
+    for (let from = 200; from >= 0; from -= 50) li.fake.once('POST', '/graphql', page(from, true));
+    const capped = await li.run('linear_read_issues', base);
+    expect(capped.success && (capped.output as { issues: unknown[] }).issues).toHaveLength(250);
+    expect(li.fake.requests).toHaveLength(2 + 5);
   });
 
   it('linear_create_issue sends the issueCreate mutation', async () => {
@@ -45,7 +69,7 @@ describe('linear', () => {
 
 describe('the Linear block reaches its tools', () => {
   it.each([
-    ['read', {}, ISSUES_QUERY, {}],
+    ['read', {}, ISSUES_QUERY, { first: 50 }],
     ['write', { title: 'New issue', description: 'Details' }, ISSUE_CREATE, { title: 'New issue', description: 'Details' }],
   ] as const)('%s: advanced mode\'s typed team and project ids are the ids sent (the picked ones win when both are set)', async (operation, extra, query, vars) => {
     const manual = blockRun('linear', { operation, credential: 'cred-li', teamId: '', projectId: '', manualTeamId: ' team-1 ', manualProjectId: 'proj-1', ...extra });

@@ -82,7 +82,10 @@ export const xTools: ServiceTool[] = [
       query: { expansions: 'author_id,in_reply_to_user_id,referenced_tweets.id', 'tweet.fields': TWEET_FIELDS, 'user.fields': 'name,username' },
     });
     const tweet = xTweet(d.data);
-    const out: Obj = { tweet, context: { parentTweet: list(obj(d.includes).tweets).map(xTweet)[0] } };
+    // The parent is the tweet this one replies to; includes.tweets also holds quoted and retweeted ones.
+    const parentId = obj(list(obj(d.data).referenced_tweets).find((r) => obj(r).type === 'replied_to')).id;
+    const parent = parentId === undefined ? undefined : list(obj(d.includes).tweets).find((t) => obj(t).id === parentId);
+    const out: Obj = { tweet, context: { parentTweet: parent === undefined ? undefined : xTweet(parent) } };
     if (toBoolean(p.includeReplies) === true) {
       const replies = await x(io, p, 'search', '/tweets/search/recent', {
         query: { query: `conversation_id:${String(tweet.conversationId ?? tweet.id)}`, 'tweet.fields': TWEET_FIELDS, max_results: X_SEARCH_RESULTS.max },

@@ -41,10 +41,19 @@ describe('x', () => {
       success: true,
       output: {
         tweet: { ...xTweet(X_FIXTURES.read.data), attachments: { mediaKeys: ['3_1'], pollId: 'p1' } },
-        context: { parentTweet: xTweet(X_FIXTURES.read.includes.tweets[0]) },
+        context: { parentTweet: xTweet(X_FIXTURES.read.includes.tweets[1]) },
         replies: X_FIXTURES.search.data.map(xTweet),
       },
     });
+  });
+
+  it('x_read: the parent is the replied_to tweet, none when the tweet replies to nothing (a quoted tweet is no parent)', async () => {
+    const r = await xx.run('x_read', { ...t, tweetId: 'tw-1' });
+    expect(r).toMatchObject({ success: true, output: { context: { parentTweet: { id: 'tw-0', text: 'Parent tweet' } } } });
+    xx.fake.once('GET', '/2/tweets/:id', { json: { data: X_FIXTURES.tweet('tw-5', 'Quoting', { referenced_tweets: [{ type: 'quoted', id: 'tw-q' }] }), includes: { tweets: [X_FIXTURES.tweet('tw-q', 'Quoted tweet')] } } });
+    const quoting = await xx.run('x_read', { ...t, tweetId: 'tw-5' });
+    expect(quoting).toMatchObject({ success: true, output: { tweet: { id: 'tw-5' } } });
+    expect(quoting.success && (quoting.output as { context: { parentTweet?: unknown } }).context.parentTweet).toBeUndefined();
   });
 
   it('x_read: a missing tweet (404 or a Not Found Error answer) has its message', async () => {
