@@ -204,20 +204,28 @@ describe('block form controls in Chromium', () => {
     expect(await editor.evaluate((el) => [...el.querySelectorAll('.cm-line')].map((l) => l.textContent))).toEqual(['const doubled = input * 2;', 'return doubled;']);
 
     // `<` offers the upstream outputs, as a text field does: once the starter is connected, `<start.input>` is
-    // picked from the menu. Enter with the menu open and nothing picked is a new line.
+    // the menu's first choice, chosen as in a text field, and Enter takes it. After Escape, Enter is a new line.
     expect((await wf.call('POST', `/api/workflows/${wf.workflowId}/commands`, { commands: [{ type: 'addEdge', source: wf.starter, target: fn }] })).status).toBe(200);
     const menu = page.locator('.cm-tooltip-autocomplete');
+    const chosen = () => menu.locator('[aria-selected="true"]').first().textContent();
     // Trimmed: the editor indents the line after an unfinished expression.
     const lines = () => editor.evaluate((el) => [...el.querySelectorAll('.cm-line')].map((l) => l.textContent?.trim()));
     await editor.click();
     await page.keyboard.press('Control+End');
     await page.keyboard.press('Enter');
+    await page.keyboard.type('const q = <start.in');
+    await expect.poll(chosen, POLL).toContain('<start.input>');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(';');
+    await page.keyboard.press('Enter');
     await page.keyboard.type('const c = doubled <s');
     await menu.getByText('<start.input>', { exact: true }).waitFor();
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
     await page.keyboard.press('Enter');
-    await page.keyboard.type('const q = <start.in');
+    await page.keyboard.type('const r = <st');
     await menu.getByText('<start.input>', { exact: true }).click();
-    const typed = ['const doubled = input * 2;', 'return doubled;', 'const c = doubled <s', 'const q = <start.input>'];
+    const typed = ['const doubled = input * 2;', 'return doubled;', 'const q = <start.input>;', 'const c = doubled <s', 'const r = <start.input>'];
     await expect.poll(lines, POLL).toEqual(typed);
     await panel.getByRole('heading', { name: 'Function 1' }).click();
     await expect.poll(async () => String(await wf.stored(fn, 'code')).split('\n').map((l) => l.trim()), POLL).toEqual(typed);
@@ -474,6 +482,55 @@ describe('block form controls in Chromium', () => {
     await value.press('Enter');
     const rows = async () => ((await wf.stored(block, 'builderData')) as Array<Record<string, unknown>> | undefined)?.map((r) => [r['name'], r['type'], r['value']]);
     await expect.poll(rows, POLL).toEqual([['answer', 'string', '<start.input>']]);
+    expect(errors).toEqual([]);
+  });
+
+  it('offers and highlights references to blocks named with more than letters and digits (Agent-2, Résumé), as the run reads them', async () => {
+    const wf = await newWorkflow('Reference names');
+    const commands = [
+      { type: 'addBlock', id: 'cv', blockType: 'agent', name: 'Résumé', position: { x: 420, y: 80 } },
+      { type: 'addBlock', id: 'dash', blockType: 'agent', name: 'Agent-2', position: { x: 760, y: 80 } },
+      { type: 'addBlock', id: 'writer', blockType: 'agent', name: 'Writer', position: { x: 1100, y: 80 } },
+      { type: 'addBlock', id: 'fn', blockType: 'function', name: 'Join', position: { x: 1100, y: 400 } },
+      { type: 'addEdge', source: wf.starter, target: 'cv' },
+      { type: 'addEdge', source: 'cv', target: 'dash' },
+      { type: 'addEdge', source: 'dash', target: 'writer' },
+      { type: 'addEdge', source: 'dash', target: 'fn' },
+    ];
+    expect((await wf.call('POST', `/api/workflows/${wf.workflowId}/commands`, { commands })).status).toBe(200);
+    const { page, errors } = await wf.open(chromium());
+    const panel = await panelOf(page, 'writer');
+    const prompt = panel.getByRole('textbox', { name: 'System Prompt', exact: true });
+    const outputs = panel.getByRole('listbox', { name: 'Block outputs' });
+    await prompt.click();
+    // `-` and `é` keep the menu open (it closed at them: only letters, digits and _ were read as a reference).
+    await prompt.pressSequentially('Join <agent-');
+    await outputs.getByRole('option', { name: /^<agent-2\.content>/ }).waitFor();
+    await prompt.pressSequentially('2.con');
+    await prompt.press('Enter');
+    await prompt.pressSequentially(' and <résu');
+    // The first choice is Résumé's first output.
+    expect(await outputs.getByRole('option', { selected: true }).locator('.tok-ref').textContent()).toBe('<résumé.content>');
+    await prompt.press('Enter');
+    expect(await prompt.inputValue()).toBe('Join <agent-2.content> and <résumé.content>');
+    // Both are highlighted as references.
+    await expect.poll(() => panel.locator('[data-field="systemPrompt"] .ref-backdrop .tok-ref').allTextContents(), POLL).toEqual(['<agent-2.content>', '<résumé.content>']);
+    await prompt.press('Enter');
+    await expect.poll(() => wf.stored('writer', 'systemPrompt'), POLL).toBe('Join <agent-2.content> and <résumé.content>');
+
+    // A code field's menu reads them too, its first choice chosen: Enter takes it.
+    const fnPanel = await panelOf(page, 'fn');
+    const code = fnPanel.locator('.cm-content[aria-label="Code"]');
+    await code.click();
+    await page.keyboard.type('return <agent-2.con');
+    const menu = page.locator('.cm-tooltip-autocomplete');
+    await expect.poll(() => menu.locator('[aria-selected="true"]').first().textContent(), POLL).toContain('<agent-2.content>');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(' + <résumé.c');
+    await expect.poll(() => menu.locator('[aria-selected="true"]').first().textContent(), POLL).toContain('<résumé.content>');
+    await page.keyboard.press('Enter');
+    await fnPanel.getByRole('heading', { name: 'Join' }).click();
+    await expect.poll(() => wf.stored('fn', 'code'), POLL).toBe('return <agent-2.content> + <résumé.content>');
     expect(errors).toEqual([]);
   });
 

@@ -1,4 +1,4 @@
-import { inputFormatFields, referenceName } from '@weft/catalog';
+import { inputFormatFields, REFERENCE_TOKEN_SOURCE, referenceName } from '@weft/catalog';
 import type { BlockState, WorkflowState } from '@weft/workflow';
 
 /** A block's name as references spell it: lowercased, spaces removed (spec 000 §4). */
@@ -55,12 +55,31 @@ function outputPaths(outputs: Record<string, unknown>, prefix = ''): string[] {
 export const RESERVED_REFERENCE_NAMES: ReadonlySet<string> = new Set(['start', 'variable', 'loop', 'parallel']);
 
 /**
- * Whether a starter's input field can be offered as `<start.<name>>`: letters, digits and `_`, one
- * path segment as the runner, the deploy check and the highlighting all read it (a space, `.`, `<`,
- * `>` or `[…]` index would make it no reference, or another path).
+ * One character of a reference's name or of a path segment, as the runner reads references
+ * (`REFERENCE_TOKEN_SOURCE` of `@weft/catalog`): anything but `<`, `>`, `.` and white space — so a
+ * block named `Agent-2` or `Résumé` is `<agent-2.…>`, `<résumé.…>`. `references.unit.test.ts`
+ * checks the patterns below against the runner's.
+ */
+const PART = String.raw`[^<>\s.]`;
+
+/**
+ * A reference being typed, from its `<` to the caret: text that can still become a whole
+ * `<name.path>` (a name, `.`-separated segments, possibly a `.` just typed; nothing empty between dots).
+ */
+export const REFERENCE_TYPED_SOURCE = String.raw`<(?:${PART}+(?:\.${PART}+)*\.?)?`;
+
+/** An environment variable being typed, from its `{{` to the caret (the runner's `{{KEY}}` characters). */
+export const ENV_TYPED_SOURCE = String.raw`\{\{[A-Za-z0-9_\-.]*`;
+
+const REF_TYPED_END = new RegExp(`${REFERENCE_TYPED_SOURCE}$`);
+const ENV_TYPED_END = new RegExp(`${ENV_TYPED_SOURCE}$`);
+
+/**
+ * Whether a starter's input field can be offered as `<start.<name>>`: one path segment as the runner
+ * reads it (a space, `.`, `<` or `>` would make it no reference or another path, and `[…]` an index).
  */
 export function isReferenceableField(name: string): boolean {
-  return /^\w+$/.test(name);
+  return /^[^<>\s.[\]]+$/.test(name);
 }
 
 /**
@@ -102,11 +121,17 @@ export function referenceOptions(state: WorkflowState, blockId: string): RefOpti
 /** What the user is typing a reference to at `caret`: `<` with the text after it, or `{{` with the text after it. */
 export function openTrigger(text: string, caret: number): { kind: 'ref' | 'env'; start: number; query: string } | null {
   const before = text.slice(0, caret);
-  const env = /\{\{([\w.-]*)$/.exec(before);
-  if (env) return { kind: 'env', start: caret - env[0].length, query: env[1] ?? '' };
-  const ref = /<([\w.]*)$/.exec(before);
-  if (ref) return { kind: 'ref', start: caret - ref[0].length, query: ref[1] ?? '' };
+  const env = ENV_TYPED_END.exec(before);
+  if (env) return { kind: 'env', start: caret - env[0].length, query: env[0].slice(2) };
+  const ref = REF_TYPED_END.exec(before);
+  if (ref) return { kind: 'ref', start: caret - ref[0].length, query: ref[0].slice(1) };
   return null;
+}
+
+/** The choices whose text holds what was typed after `<` or `{{` (any case), in their order: the menus of text and code fields alike. */
+export function matchingChoices<T extends { insert: string }>(choices: readonly T[], query: string): T[] {
+  const q = query.toLowerCase();
+  return choices.filter((c) => c.insert.toLowerCase().includes(q));
 }
 
 /** The text with the trigger at `start..caret` replaced by `insert`, and where the caret goes. */
@@ -115,15 +140,20 @@ export function insertAt(text: string, start: number, caret: number, insert: str
   return { text: next, caret: start + insert.length };
 }
 
-/** The text cut into plain parts and references (`<block.path>`, `{{ENV}}`), for highlighting. */
+/**
+ * The text cut into plain parts and references, for highlighting: the tokens the runner reads
+ * (`REFERENCE_TOKEN_SOURCE`, found as it finds them), `{{KEY}}` and `<name.path>` — one with a path;
+ * `<b>` alone reads a block's whole output only when a block is named so, and is mostly markup.
+ */
 export function tokenize(text: string): Array<{ text: string; kind: 'plain' | 'ref' | 'env' }> {
   const parts: Array<{ text: string; kind: 'plain' | 'ref' | 'env' }> = [];
-  const pattern = /<[a-zA-Z_][\w]*(?:\.[\w]+)+>|\{\{[\w.-]+\}\}/g;
   let last = 0;
-  for (const match of text.matchAll(pattern)) {
+  for (const match of text.matchAll(new RegExp(REFERENCE_TOKEN_SOURCE, 'g'))) {
+    const kind = match[3] !== undefined ? 'env' : match[2] ? 'ref' : undefined;
+    if (!kind) continue;
     const at = match.index;
     if (at > last) parts.push({ text: text.slice(last, at), kind: 'plain' });
-    parts.push({ text: match[0], kind: match[0].startsWith('{{') ? 'env' : 'ref' });
+    parts.push({ text: match[0], kind });
     last = at + match[0].length;
   }
   if (last < text.length) parts.push({ text: text.slice(last), kind: 'plain' });

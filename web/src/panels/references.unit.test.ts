@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { REFERENCE_TOKEN_SOURCE } from '@weft/catalog';
 import type { BlockState, WorkflowState } from '@weft/workflow';
-import { insertAt, openTrigger, referenceOptions, tokenize, upstreamBlocks } from './references';
+import { ENV_TYPED_SOURCE, insertAt, matchingChoices, openTrigger, REFERENCE_TYPED_SOURCE, referenceOptions, tokenize, upstreamBlocks } from './references';
 
 const block = (id: string, type: string, name: string, outputs: Record<string, unknown> = {}, parentId?: string): BlockState =>
   ({ id, type, name, position: { x: 0, y: 0 }, subBlocks: {}, outputs, enabled: true, horizontalHandles: true, isWide: false, height: 0, advancedMode: false, data: parentId ? { parentId } : {} }) as BlockState;
@@ -53,7 +54,7 @@ describe('references in fields', () => {
     const begin = { ...block('s', 'starter', 'Begin', { input: 'any' }), subBlocks: { inputFormat: { id: 'inputFormat', type: 'input-format', value: fields } } };
     const renamed = { ...state, blocks: { ...state.blocks, s: begin } } as unknown as WorkflowState;
     const starterOptions = referenceOptions(renamed, 'a').filter((o) => o.group === 'Begin');
-    expect(starterOptions.map((o) => o.insert)).toEqual(['<start.input>', '<start.question>', '<start.user_id2>']);
+    expect(starterOptions.map((o) => o.insert)).toEqual(['<start.input>', '<start.question>', '<start.user_id2>', '<start.user-id>']);
     // What is offered is a reference as highlighting (and the run) reads it.
     for (const { insert } of starterOptions) expect(tokenize(insert)).toEqual([{ text: insert, kind: 'ref' }]);
   });
@@ -90,6 +91,10 @@ describe('references in fields', () => {
     expect(openTrigger('Hello <ag', 9)).toEqual({ kind: 'ref', start: 6, query: 'ag' });
     expect(openTrigger('key {{OPEN', 10)).toEqual({ kind: 'env', start: 4, query: 'OPEN' });
     expect(openTrigger('a < b', 5)).toBeNull();
+    expect(openTrigger('Hello <agent-', 13)).toEqual({ kind: 'ref', start: 6, query: 'agent-' });
+    expect(openTrigger('CV: <résumé.c', 13)).toEqual({ kind: 'ref', start: 4, query: 'résumé.c' });
+    expect(openTrigger('a <.', 4)).toBeNull();
+    expect(openTrigger('a <b..', 6)).toBeNull();
     expect(insertAt('Hello <ag!', 6, 9, '<agent1.content>')).toEqual({ text: 'Hello <agent1.content>!', caret: 22 });
   });
 
@@ -101,5 +106,78 @@ describe('references in fields', () => {
       { text: '{{API_KEY}}', kind: 'env' },
       { text: ' a<b', kind: 'plain' },
     ]);
+    // Whatever the runner reads as a reference with a path: names with '-', accents, an index; `<b>` alone is markup.
+    expect(tokenize('<agent-2.content> <résumé.text> <agent1.items[0]> <b>x</b> <<start.input>')).toEqual([
+      { text: '<agent-2.content>', kind: 'ref' },
+      { text: ' ', kind: 'plain' },
+      { text: '<résumé.text>', kind: 'ref' },
+      { text: ' ', kind: 'plain' },
+      { text: '<agent1.items[0]>', kind: 'ref' },
+      { text: ' <b>x</b> <', kind: 'plain' },
+      { text: '<start.input>', kind: 'ref' },
+    ]);
+  });
+
+  it('offer and highlight the references of blocks whose names have more than letters and digits', () => {
+    const named = {
+      blocks: { s: block('s', 'starter', 'Start', { input: 'any' }), a: block('a', 'agent', 'Agent-2', { content: 'string' }), r: block('r', 'agent', 'Résumé Writer', { content: 'string' }), t: block('t', 'function', 'Target', { result: 'any' }) },
+      edges: [
+        { id: '1', source: 's', target: 'a' },
+        { id: '2', source: 'a', target: 'r' },
+        { id: '3', source: 'r', target: 't' },
+      ],
+      variables: {},
+    } as unknown as WorkflowState;
+    const options = referenceOptions(named, 't');
+    for (const [typed, insert] of [['Use <agent-', '<agent-2.content>'], ['Use <résumé', '<résuméwriter.content>']] as const) {
+      const trigger = openTrigger(typed, typed.length);
+      expect(trigger?.kind).toBe('ref');
+      expect(matchingChoices(options, trigger?.query ?? '').map((o) => o.insert)).toEqual([insert]);
+      expect(tokenize(insertAt(typed, trigger?.start ?? 0, typed.length, insert).text)).toEqual([
+        { text: 'Use ', kind: 'plain' },
+        { text: insert, kind: 'ref' },
+      ]);
+    }
+  });
+});
+
+/**
+ * The menus' patterns against the runner's (`REFERENCE_TOKEN_SOURCE`, which the runner resolves and
+ * the highlighting reads), over every short text of characters that matter: what is being typed
+ * opens the menu exactly when it can still become a reference the runner reads.
+ */
+describe("the menus' patterns and the runner's", () => {
+  const runnerReads = new RegExp(`^(?:${REFERENCE_TOKEN_SOURCE})$`);
+  const typing = new RegExp(`^${REFERENCE_TYPED_SOURCE}$`);
+  const typingEnv = new RegExp(`^${ENV_TYPED_SOURCE}$`);
+  const texts = (alphabet: string[], longest: number): string[] => {
+    let level = [''];
+    const all = [''];
+    for (let n = 0; n < longest; n += 1) {
+      level = level.flatMap((t) => alphabet.map((c) => t + c));
+      all.push(...level);
+    }
+    return all;
+  };
+  const prefixes = (t: string) => Array.from({ length: t.length + 1 }, (_, i) => t.slice(0, i));
+
+  it('`<` opens the menu for every start of a reference the runner reads, and for nothing else', () => {
+    const wrong: string[] = [];
+    for (const t of texts(['a', '2', '-', 'é', '_', '.', ' ', '<', '>', '=', '/', '['], 4)) {
+      // A reference the runner reads is offered all along its typing…
+      if (runnerReads.test(`<${t}>`)) wrong.push(...prefixes(t).filter((p) => !typing.test(`<${p}`)).map((p) => `<${p} not offered while typing <${t}>`));
+      // …and what opens the menu is the start of one: finished by a name or segment where it is due.
+      if (typing.test(`<${t}`) && !runnerReads.test(`<${t === '' || t.endsWith('.') ? `${t}x` : t}>`)) wrong.push(`<${t} offered`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('`{{` opens the menu for every start of a variable the runner reads, and for nothing else', () => {
+    const wrong: string[] = [];
+    for (const t of texts(['A', 'z', '0', '_', '-', '.', ' ', '}', '{', 'é'], 3)) {
+      if (runnerReads.test(`{{${t}}}`)) wrong.push(...prefixes(t).filter((p) => !typingEnv.test(`{{${p}`)).map((p) => `{{${p} not offered while typing {{${t}}}`));
+      if (typingEnv.test(`{{${t}`) && !runnerReads.test(`{{${t || 'X'}}}`)) wrong.push(`{{${t} offered`);
+    }
+    expect(wrong).toEqual([]);
   });
 });

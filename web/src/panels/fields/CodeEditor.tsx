@@ -5,7 +5,7 @@ import { EditorState } from '@codemirror/state';
 import { EditorView, placeholder as placeholderExt } from '@codemirror/view';
 import { javascript } from '@codemirror/lang-javascript';
 import { json } from '@codemirror/lang-json';
-import { referenceCompletions, type ReferenceChoices } from './codeCompletion';
+import { enterTakesReference, firstReferenceChosen, referenceCompletions, type ReferenceChoices } from './codeCompletion';
 
 export interface CodeEditorProps {
   value: string;
@@ -40,13 +40,15 @@ export default function CodeEditor({ value, language, label, placeholder, onChan
       state: EditorState.create({
         doc: value,
         extensions: [
+          // Before the editor's own keys: Enter in a `<` or `{{` menu takes its choice.
+          ...(withReferences ? [enterTakesReference(refSource)] : []),
           basicSetup,
           language === 'json' ? json() : javascript(),
           placeholderExt(placeholder ?? ''),
           EditorView.lineWrapping,
-          // `<` and `{{` menus beside the language's own completions; no item is chosen until the user
-          // moves to one, so Enter after `a <b` is a new line, not a reference.
-          ...(withReferences ? [autocompletion({ selectOnOpen: false }), EditorState.languageData.of(() => [{ autocomplete: refSource }])] : []),
+          // `<` and `{{` menus beside the language's own completions, their first choice chosen (Enter takes
+          // it, as in a text field); the language's own open with none chosen, so Enter after a word is a new line.
+          ...(withReferences ? [autocompletion({ selectOnOpen: false }), EditorState.languageData.of(() => [{ autocomplete: refSource }]), firstReferenceChosen] : []),
           EditorState.readOnly.of(readOnly),
           EditorView.editable.of(!readOnly),
           EditorView.contentAttributes.of({ 'aria-label': label }),

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useContext, useId } from 'react';
-import type { SubBlockConfig } from '@weft/catalog';
+import { REFERENCE_TOKEN_SOURCE, type SubBlockConfig } from '@weft/catalog';
 import { LoadBoundary } from '../../ui/LoadBoundary';
 import { referenceOptions } from '../references';
 import { useDraft } from '../useDraft';
@@ -27,10 +27,10 @@ export function codeFieldName(field: SubBlockConfig, label: string): string {
 
 /**
  * Why a code field's text is not what its language needs, or undefined: JSON that does not parse
- * (text holding a `<reference>` or `{{KEY}}` is only JSON once the run fills them in, so it is let be).
+ * (text holding a `<reference>` or `{{KEY}}` as the runner reads them is only JSON once the run fills them in, so it is let be).
  */
 export function codeFieldProblem(language: 'javascript' | 'json', text: string): string | undefined {
-  if (language !== 'json' || text.trim() === '' || /<[\w.]+>|\{\{[\w]+\}\}/.test(text)) return undefined;
+  if (language !== 'json' || text.trim() === '' || new RegExp(REFERENCE_TOKEN_SOURCE).test(text)) return undefined;
   try {
     JSON.parse(text);
     return undefined;

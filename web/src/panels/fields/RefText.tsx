@@ -1,6 +1,6 @@
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { SubBlockConfig } from '@weft/catalog';
-import { insertAt, openTrigger, referenceOptions, tokenize } from '../references';
+import { insertAt, matchingChoices, openTrigger, referenceOptions, tokenize } from '../references';
 import { useDraft } from '../useDraft';
 import { Icon } from '../../ui/icons';
 import { useFormEnv } from './FormContext';
@@ -36,9 +36,8 @@ export function RefText({ field, label, value, multiLine, send, error, described
 
   const options = useMemo(() => {
     if (!trigger) return [];
-    const q = trigger.query.toLowerCase();
-    if (trigger.kind === 'env') return env.envKeys.filter((k) => k.toLowerCase().includes(q)).map((k) => ({ insert: `{{${k}}}`, group: 'Environment variables' }));
-    return referenceOptions(env.state, env.blockId).filter((o) => o.insert.toLowerCase().includes(q));
+    if (trigger.kind === 'env') return matchingChoices(env.envKeys.map((k) => ({ insert: `{{${k}}}`, group: 'Environment variables' })), trigger.query);
+    return matchingChoices(referenceOptions(env.state, env.blockId), trigger.query);
   }, [trigger, env]);
 
   const look = (text: string, caret: number) => {

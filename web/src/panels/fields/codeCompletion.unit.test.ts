@@ -42,6 +42,23 @@ describe('code fields', () => {
     expect(await offered('<', { ...choices, refsAllowed: false })).toBeNull();
     expect(await offered('{{', { ...choices, refsAllowed: false })).toMatchObject({ typed: '{{' });
     expect(await offered('<', null)).toBeNull();
+    // Names the runner reads with more than letters and digits, narrowed as a text field narrows (what follows `<`, anywhere, in order given).
+    const named = { ...choices, refs: [{ insert: '<agent-2.content>', group: 'Agent-2' }, { insert: '<résumé.content>', group: 'Résumé' }, ...choices.refs] };
+    expect(await offered('return <agent-', named)).toEqual({ typed: '<agent-', labels: ['<agent-2.content>'] });
+    expect(await offered('return <rés', named)).toEqual({ typed: '<rés', labels: ['<résumé.content>'] });
+    expect(await offered('return <content', named)).toEqual({ typed: '<content', labels: ['<agent-2.content>', '<résumé.content>', '<agent1.content>'] });
+  });
+
+  it('narrow an open menu at once as characters are typed, so Enter never meets it disabled while the source is asked again', async () => {
+    const source = referenceCompletions(() => choices);
+    const at = (doc: string) => new CompletionContext(EditorState.create({ doc, selection: { anchor: doc.length } }), doc.length, false);
+    const opened = (await source(at('return <'))) as CompletionResult;
+    const narrowed = opened.update?.(opened, 7, 11, at('return <age'));
+    expect(narrowed?.options.map((o) => o.label)).toEqual(['<agent1.content>']);
+    expect(narrowed?.from).toBe(7);
+    // Text that can no longer be a reference, or matches nothing, closes it.
+    expect(opened.update?.(opened, 7, 9, at('return < '))).toBeNull();
+    expect(opened.update?.(opened, 7, 10, at('return <zz'))).toBeNull();
   });
 
   it('leave ordinary JavaScript alone: a comparison, <=, a closing tag close the menu', async () => {

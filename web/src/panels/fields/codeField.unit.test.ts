@@ -8,7 +8,7 @@ describe("a code field's text", () => {
   });
 
   it('is let be when it parses, is empty, holds a reference or {{KEY}} (JSON only once filled in), or is code', () => {
-    for (const ok of ['{"a": 1}', '[1, 2]', '  ', '{"to": <start.input>}', '{"key": {{API_KEY}}}']) expect(codeFieldProblem('json', ok), ok).toBeUndefined();
+    for (const ok of ['{"a": 1}', '[1, 2]', '  ', '{"to": <start.input>}', '{"key": {{API_KEY}}}', '{"to": <agent-2.content>, "cv": <résumé.content>}']) expect(codeFieldProblem('json', ok), ok).toBeUndefined();
     expect(codeFieldProblem('javascript', 'return {a: 1,, }')).toBeUndefined();
   });
 });
