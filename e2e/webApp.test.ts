@@ -180,6 +180,71 @@ describe('the web app’s pages in Chromium', () => {
     await page.screenshot({ path: path.join(tmpdir(), 'weft-toast-variables.png') });
     expect(errors).toEqual([]);
   });
+  it('keeps the environment variables typed when a save fails: the saved ones reloaded under them, the typed rows marked unsaved until saved', async () => {
+    const owner = await signUp('Environment keeper');
+    const asOwner = as(owner);
+    type Saved = { data: Record<string, { key: string; value: string }> };
+    const savedVars = async () => Object.fromEntries(Object.values((await asOwner<Saved>('GET', '/api/environment')).body.data).map((v) => [v.key, v.value]));
+    expect((await asOwner('POST', '/api/environment', { variables: { A_KEY: 'a1', B_KEY: 'b1', C_KEY: 'c1' } })).status).toBe(200);
+    const { page, errors } = await openSignedIn(chromium(), owner.headers.cookie ?? '', '/settings/environment');
+    const table = page.getByRole('table', { name: 'Environment variables' });
+    const key = (n: number) => table.getByRole('textbox', { name: `Key ${n}`, exact: true });
+    const value = (n: number) => table.locator(`input[aria-label="Value ${n}"]`);
+    // Each row: key, value, and whether it is marked unsaved.
+    const shown = async () => {
+      const rows = table.locator('tbody tr');
+      const out: string[][] = [];
+      for (let i = 0; i < (await rows.count()); i += 1) {
+        const row = rows.nth(i);
+        const unsaved = (await row.getByText('Unsaved', { exact: true }).count()) > 0;
+        out.push([await row.locator('input[aria-label^="Key"]').inputValue(), await row.locator('input[aria-label^="Value"]').inputValue(), unsaved ? 'unsaved' : 'saved']);
+      }
+      return out;
+    };
+    await expect.poll(shown).toEqual([
+      ['A_KEY', 'a1', 'saved'],
+      ['B_KEY', 'b1', 'saved'],
+      ['C_KEY', 'c1', 'saved'],
+    ]);
+
+    // Typed: A's value, B removed, a variable added. Meanwhile another tab changes C and adds D.
+    await value(1).fill('a-typed');
+    await table.getByRole('button', { name: 'Remove B_KEY', exact: true }).click();
+    await page.getByRole('button', { name: 'Add variable' }).click();
+    await key(3).fill('NEW_KEY');
+    await value(3).fill('n1');
+    expect((await asOwner('POST', '/api/environment', { variables: { A_KEY: 'a1', B_KEY: 'b1', C_KEY: 'c2', D_KEY: 'd1' } })).status).toBe(200);
+
+    // The save fails (503): the toast, the saved variables reloaded (spec 000 §7) — and what was typed still on them, marked.
+    const environment = (url: URL) => url.pathname === '/api/environment';
+    await page.route(environment, (route) =>
+      route.request().method() === 'POST' ? route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'the registry is down' }) }) : route.continue(),
+    );
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByTestId('toast').filter({ hasText: 'Failed to save environment variables: Service Unavailable' }).waitFor({ timeout: 15_000 });
+    await expect.poll(shown).toEqual([
+      ['A_KEY', 'a-typed', 'unsaved'],
+      ['C_KEY', 'c2', 'saved'],
+      ['NEW_KEY', 'n1', 'unsaved'],
+      ['D_KEY', 'd1', 'saved'],
+    ]);
+    await page.getByText('Removed, not saved yet: B_KEY', { exact: true }).waitFor();
+    await page.screenshot({ path: path.join(tmpdir(), 'weft-environment-unsaved.png') });
+
+    // Saved once the registry answers: what the table shows, nothing left unsaved.
+    await page.unroute(environment);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(savedVars).toEqual({ A_KEY: 'a-typed', C_KEY: 'c2', NEW_KEY: 'n1', D_KEY: 'd1' });
+    await expect.poll(shown).toEqual([
+      ['A_KEY', 'a-typed', 'saved'],
+      ['C_KEY', 'c2', 'saved'],
+      ['NEW_KEY', 'n1', 'saved'],
+      ['D_KEY', 'd1', 'saved'],
+    ]);
+    expect(await page.getByText('Removed, not saved yet', { exact: false }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true);
+    expect(errors).toEqual([]);
+  });
   it('refuses an empty workflow name from the sidebar with "Workflow name is required", keeping the old name', async () => {
     const owner = await signUp('Blank renamer');
     const asOwner = as(owner);

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, statusTextOf, type CustomTool, type OAuthCredential, type Workspace } from '../api';
 import { CopyButton, providerName } from '../panels/fields/Integrations';
@@ -10,7 +10,7 @@ import { useToast } from '../ui/toast';
 import { KnowledgeTab } from './KnowledgeTab';
 import { SettingsList, submitted } from './SettingsList';
 import { customToolProblem, customToolsLoadMessage, NEW_TOOL_SCHEMA, readCustomTools } from './customTools';
-import { environmentProblems, environmentSaveFailed, environmentToSave } from './environment';
+import { environmentProblems, environmentSaveFailed, environmentToSave, isUnsaved, removedKeys, withSaved, type SavedEnvironment, type TableRow } from './environment';
 
 const CodeEditor = lazy(() => import('../panels/fields/CodeEditor'));
 
@@ -23,35 +23,46 @@ const TABS = [
   { id: 'knowledge', title: 'Knowledge', icon: 'PackageSearchIcon' },
 ] as const;
 
-/** Environment variables: a Key / Value table, values masked until shown, saved together once every row is one the registry takes. */
+/**
+ * Environment variables: a Key / Value table, values masked until shown, saved together once every row
+ * is one the registry takes. What is typed and not saved is marked, and outlives a reload of the saved
+ * variables (a refused save reloads them, spec 000 §7: `withSaved`).
+ */
 function EnvironmentTab() {
   const toast = useToast();
   const queryClient = useQueryClient();
   const loaded = useQuery({ queryKey: ['environment'], queryFn: api.environment });
-  const [rows, setRows] = useState<Array<{ id: number; key: string; value: string; shown: boolean }>>([]);
-  const [dirty, setDirty] = useState(false);
+  const [rows, setRows] = useState<TableRow[]>([]);
+  // The saved variables the rows were laid over last, and the next row's id.
+  const base = useRef<SavedEnvironment>({});
+  const nextId = useRef(0);
   useEffect(() => {
-    if (loaded.data && !dirty) setRows(Object.values(loaded.data).map((v, i) => ({ id: i, key: v.key, value: v.value, shown: false })));
-  }, [loaded.data, dirty]);
+    if (!loaded.data) return;
+    const before = base.current;
+    const now = loaded.data;
+    base.current = now;
+    setRows((rs) => withSaved(rs, before, now, () => nextId.current++));
+  }, [loaded.data]);
   useEffect(() => {
     if (loaded.error) toast.error(`Failed to load environment variables: ${statusTextOf(loaded.error)}`);
   }, [loaded.error, toast]);
+  const removed = removedKeys(rows, loaded.data ?? {});
+  const dirty = removed.length > 0 || rows.some(isUnsaved);
   const save = useMutation({
     mutationFn: () => api.saveEnvironment(environmentToSave(rows)),
     onSuccess: async () => {
-      setDirty(false);
+      // A blank row is not sent: nothing of it is left to save.
+      setRows((rs) => rs.filter((r) => r.saved || r.key !== '' || r.value !== ''));
       await queryClient.invalidateQueries({ queryKey: ['environment'] });
       toast.success('Environment variables saved');
     },
     onError: async (e) => {
       toast.error(environmentSaveFailed(e));
-      // On failure the variables are reloaded (spec 000 §7).
-      setDirty(false);
+      // On failure the variables are reloaded (spec 000 §7); the rows typed stay over them, still unsaved.
       await queryClient.invalidateQueries({ queryKey: ['environment'] });
     },
   });
   const change = (id: number, fields: Partial<{ key: string; value: string; shown: boolean }>) => {
-    if (!('shown' in fields)) setDirty(true);
     setRows((rs) => rs.map((r) => (r.id === id ? { ...r, ...fields } : r)));
   };
   // Checked as the registry checks, row by row: a refused save reloads the saved variables and the rows typed are gone.
@@ -95,18 +106,17 @@ function EnvironmentTab() {
                   </button>
                 </div>
               </td>
-              <td className="row-actions">
-                <button
-                  type="button"
-                  className="icon-btn"
-                  aria-label={`Remove ${r.key || `row ${i + 1}`}`}
-                  onClick={() => {
-                    setDirty(true);
-                    setRows((rs) => rs.filter((x) => x.id !== r.id));
-                  }}
-                >
-                  <Icon name="trash" size={14} />
-                </button>
+              <td>
+                <div className="row-actions">
+                  {isUnsaved(r) && (r.key !== '' || r.value !== '') && (
+                    <span className="pill pill-warn" title="Typed here and not saved yet">
+                      Unsaved
+                    </span>
+                  )}
+                  <button type="button" className="icon-btn" aria-label={`Remove ${r.key || `row ${i + 1}`}`} onClick={() => setRows((rs) => rs.filter((x) => x.id !== r.id))}>
+                    <Icon name="trash" size={14} />
+                  </button>
+                </div>
               </td>
             </tr>
           ))}
@@ -120,14 +130,12 @@ function EnvironmentTab() {
         </tbody>
       </table>
       {problems.all && <p className="form-error">{problems.all}</p>}
+      {removed.length > 0 && <p className="muted">Removed, not saved yet: {removed.join(', ')}</p>}
       <div className="settings-actions">
         <button
           type="button"
           className="btn"
-          onClick={() => {
-            setDirty(true);
-            setRows((rs) => [...rs, { id: Math.max(0, ...rs.map((r) => r.id + 1)), key: '', value: '', shown: true }]);
-          }}
+          onClick={() => setRows((rs) => [...rs, { id: nextId.current++, key: '', value: '', shown: true }])}
         >
           <Icon name="plus" size={14} /> Add variable
         </button>

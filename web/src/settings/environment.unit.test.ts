@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api';
-import { environmentProblems, environmentSaveFailed, environmentToSave } from './environment';
+import { environmentProblems, environmentSaveFailed, environmentToSave, isUnsaved, removedKeys, withSaved, type SavedEnvironment, type TableRow } from './environment';
 
 const row = (key: string, value = 'v') => ({ key, value });
 
@@ -40,5 +40,74 @@ describe('a failed save', () => {
     expect(environmentSaveFailed(refused)).toBe("Failed to save environment variables: Bad Request. Environment variable name 'my_key!' must start with a letter or _ and hold only letters, digits and _");
     expect(environmentSaveFailed(new ApiError(502, 'Bad Gateway', {}, 'Bad Gateway'))).toBe('Failed to save environment variables: Bad Gateway');
     expect(environmentSaveFailed(new Error('Failed to fetch'))).toBe('Failed to save environment variables: Failed to fetch');
+  });
+});
+
+describe('the table over the saved variables', () => {
+  const saved = (vars: Record<string, string>): SavedEnvironment => Object.fromEntries(Object.entries(vars).map(([key, value]) => [key, { key, value }]));
+  const numbered = () => {
+    let id = 100;
+    return () => id++;
+  };
+  const view = (rows: TableRow[]) => rows.map((r) => [r.key, r.value, isUnsaved(r) ? 'unsaved' : 'saved']);
+
+  it('shows the saved variables as saved when first loaded', () => {
+    const rows = withSaved([], {}, saved({ A: '1', B: '2' }), numbered());
+    expect(view(rows)).toEqual([
+      ['A', '1', 'saved'],
+      ['B', '2', 'saved'],
+    ]);
+    expect(rows.map((r) => r.id)).toEqual([100, 101]);
+  });
+
+  it('keeps what was typed and not saved over a reload (a refused save reloads them), with what changed elsewhere', () => {
+    const before = saved({ A: '1', B: '2', C: '3', D: '4' });
+    const loaded = withSaved([], {}, before, numbered());
+    // Typed: A's value, C renamed to C2, B removed, a row added; D untouched.
+    const typed: TableRow[] = [
+      ...loaded.map((r) => (r.key === 'A' ? { ...r, value: 'typed' } : r.key === 'C' ? { ...r, key: 'C2' } : r)).filter((r) => r.key !== 'B'),
+      { id: 7, key: 'NEW', value: 'x', shown: true },
+    ];
+    expect(removedKeys(typed, before)).toEqual(['B']);
+    // Meanwhile, elsewhere: D changed, E added.
+    const now = saved({ A: '1', B: '2', C: '3', D: 'changed', E: '5' });
+    const merged = withSaved(typed, before, now, numbered());
+    expect(view(merged)).toEqual([
+      ['A', 'typed', 'unsaved'],
+      ['C2', '3', 'unsaved'],
+      ['D', 'changed', 'saved'],
+      ['NEW', 'x', 'unsaved'],
+      ['E', '5', 'saved'],
+    ]);
+    // B stays out, still to be removed by the next save, which sends what the table shows.
+    expect(removedKeys(merged, now)).toEqual(['B']);
+    expect(environmentToSave(merged)).toEqual({ A: 'typed', C2: '3', D: 'changed', NEW: 'x', E: '5' });
+    expect(merged.find((r) => r.key === 'NEW')?.id).toBe(7);
+  });
+
+  it('leaves nothing unsaved once the saved variables hold what was typed (a save that went through)', () => {
+    const before = saved({ A: '1', B: '2', C: '3' });
+    const typed: TableRow[] = [
+      ...withSaved([], {}, before, numbered())
+        .filter((r) => r.key !== 'B')
+        .map((r) => (r.key === 'C' ? { ...r, key: 'C2' } : r)),
+      { id: 9, key: 'NEW', value: 'x', shown: true },
+    ];
+    const now = saved({ A: '1', C2: '3', NEW: 'x' });
+    const merged = withSaved(typed, before, now, numbered());
+    expect(view(merged)).toEqual([
+      ['A', '1', 'saved'],
+      ['C2', '3', 'saved'],
+      ['NEW', 'x', 'saved'],
+    ]);
+    expect(removedKeys(merged, now)).toEqual([]);
+  });
+
+  it('drops an untouched row removed elsewhere, and keeps a typed one, now unsaved', () => {
+    const before = saved({ A: '1', B: '2' });
+    const typed = withSaved([], {}, before, numbered()).map((r) => (r.key === 'B' ? { ...r, value: 'typed' } : r));
+    const merged = withSaved(typed, before, saved({}), numbered());
+    expect(view(merged)).toEqual([['B', 'typed', 'unsaved']]);
+    expect(merged[0]?.saved).toBeUndefined();
   });
 });
