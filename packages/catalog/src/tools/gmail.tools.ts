@@ -5,11 +5,17 @@ import { SCOPES } from './scopes.js';
 
 const SYSTEM_FOLDERS = ['INBOX', 'SENT', 'DRAFT', 'TRASH', 'SPAM'];
 
-/** The Gmail search filter for a folder: system folders use in:, others label:, default in:inbox (§5). */
+/**
+ * The Gmail search filter for a folder: system folders use in:, others label:, default in:inbox (§5).
+ * A label name with spaces or search syntax is quoted (`label:"My Label"`), else Gmail reads only its
+ * first word as the label; one holding a double quote takes Gmail's hyphen form (`label:say-hi-`).
+ */
 export function gmailFolderQuery(folder: unknown): string {
   const name = text(folder);
   if (name === '') return 'in:inbox';
-  return SYSTEM_FOLDERS.includes(name.toUpperCase()) ? `in:${name.toLowerCase()}` : `label:${name}`;
+  if (SYSTEM_FOLDERS.includes(name.toUpperCase())) return `in:${name.toLowerCase()}`;
+  if (name.includes('"')) return `label:${name.replace(/[\s"]+/g, '-')}`;
+  return /[\s(){}]/.test(name) ? `label:"${name}"` : `label:${name}`;
 }
 
 const tool = toolFamily({

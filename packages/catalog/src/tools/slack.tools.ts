@@ -4,7 +4,7 @@ import { SCOPES } from './scopes.js';
 
 const auth = {
   accessToken: need('string', 'hidden', 'OAuth access token or bot token for the Slack API'),
-  channel: need('string', 'user', 'Target Slack channel (e.g., #general)'),
+  channel: need('string', 'user', 'Target Slack channel ID (e.g., C0123456789); reading history takes only an ID, not a #name'),
 };
 
 const slackOAuth = oauth('slack', SCOPES.slack);

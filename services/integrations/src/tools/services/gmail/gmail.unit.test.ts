@@ -52,6 +52,13 @@ describe('gmail', () => {
     gm.expectRequest('gmail_read', 'GET', `${base}/messages`, { query: { q: 'label:Receipts', maxResults: '1' } });
   });
 
+  it('gmail_read quotes a label name with spaces (unquoted, Gmail would read only its first word as the label)', async () => {
+    await gm.run('gmail_read', { accessToken: 'ya29', folder: 'Team Updates', unreadOnly: true });
+    gm.expectRequest('gmail_read', 'GET', `${base}/messages`, { query: { q: 'label:"Team Updates" is:unread', maxResults: '1' } });
+    await gm.run('gmail_read', { accessToken: 'ya29', folder: 'Say "hi" now' });
+    gm.expectRequest('gmail_read', 'GET', `${base}/messages`, { query: { q: 'label:Say-hi-now', maxResults: '1' } });
+  });
+
   it('gmail_read notes messages whose details failed and still succeeds', async () => {
     gm.fake.once('GET', `${base}/messages/m2`, { status: 500, json: { error: { message: 'backend' } } });
     const r = await gm.run('gmail_read', { accessToken: 'ya29', maxResults: 2 });
