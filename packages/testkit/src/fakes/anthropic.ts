@@ -14,6 +14,25 @@ function sse(event: string, data: Record<string, unknown>): string {
   return `event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}`;
 }
 
+function invalid(message: string): FakeAnswer {
+  return { status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message } } };
+}
+
+/** What Anthropic refuses before answering: no messages, an empty text block (in messages or system blocks). */
+function requestProblem(body: Record<string, unknown>): string | undefined {
+  const messages = Array.isArray(body.messages) ? (body.messages as Array<{ content?: unknown }>) : [];
+  if (messages.length === 0) return 'messages: at least one message is required';
+  for (const [i, m] of messages.entries()) {
+    if (m.content === '') return `messages.${i}: all messages must have non-empty content except for the optional final assistant message`;
+    if (Array.isArray(m.content)) {
+      if (m.content.length === 0) return `messages.${i}: all messages must have non-empty content except for the optional final assistant message`;
+      if ((m.content as Array<{ type?: string; text?: unknown }>).some((b) => b.type === 'text' && b.text === '')) return 'messages: text content blocks must be non-empty';
+    }
+  }
+  if (Array.isArray(body.system) && (body.system as Array<{ type?: string; text?: unknown }>).some((b) => b.type === 'text' && b.text === '')) return 'system: text content blocks must be non-empty';
+  return undefined;
+}
+
 function messagesAnswer(req: RecordedRequest, turn: FakeModelTurn, n: number): FakeAnswer {
   if (turn.error) {
     return { status: turn.error.status, json: { type: 'error', error: { type: turn.error.type ?? errorType(turn.error.status), message: turn.error.message } }, ...answerBase(turn) };
@@ -23,8 +42,14 @@ function messagesAnswer(req: RecordedRequest, turn: FakeModelTurn, n: number): F
   const id = `msg_fake_${n}`;
   const usage = usageOf(turn);
   const uses = (turn.toolCalls ?? []).map((c, i) => ({ type: 'tool_use' as const, id: c.id ?? `toolu_${n}_${i}`, name: c.name, input: c.arguments }));
-  const stop = uses.length > 0 ? 'tool_use' : 'end_turn';
-  const wireUsage = { input_tokens: usage?.prompt ?? 0, output_tokens: usage?.completion ?? 0, cache_read_input_tokens: usage?.cached ?? 0 };
+  const stop = turn.finishReason ?? (uses.length > 0 ? 'tool_use' : 'end_turn');
+  const wireUsage = {
+    input_tokens: usage?.prompt ?? 0,
+    output_tokens: usage?.completion ?? 0,
+    cache_read_input_tokens: usage?.cached ?? 0,
+    cache_creation_input_tokens: usage?.cacheWrite ?? 0,
+    cache_creation: { ephemeral_5m_input_tokens: usage?.cacheWrite ?? 0, ephemeral_1h_input_tokens: 0 },
+  };
   if (!body.stream) {
     const content = [...(turn.content ? [{ type: 'text', text: turn.content }] : []), ...uses];
     return { json: { id, type: 'message', role: 'assistant', model, content, stop_reason: stop, stop_sequence: null, usage: wireUsage }, ...answerBase(turn) };
@@ -57,10 +82,16 @@ function messagesAnswer(req: RecordedRequest, turn: FakeModelTurn, n: number): F
  */
 export function anthropicMessagesHandler(next: (req: RecordedRequest) => FakeModelTurn): FakeHandler {
   let served = 0;
-  return (req) => messagesAnswer(req, next(req), ++served);
+  return (req) => {
+    const problem = requestProblem(typeof req.body === 'object' && req.body !== null ? (req.body as Record<string, unknown>) : {});
+    return problem ? invalid(problem) : messagesAnswer(req, next(req), ++served);
+  };
 }
 
-/** A fake of Anthropic's messages API (`POST /v1/messages`, JSON and SSE, tool_use blocks, error bodies). */
+/**
+ * A fake of Anthropic's messages API (`POST /v1/messages`, JSON and SSE, tool_use blocks, error bodies,
+ * cache usage); it refuses, with Anthropic's 400 texts, a request without messages and an empty text block.
+ */
 export async function createAnthropicFake(): Promise<FakeModelServer> {
   const server = await createFakeServer();
   const turns = createTurnQueue();

@@ -5,7 +5,7 @@ import { resolveApiKey, type ModelConfig } from './config.js';
 import { ModelRequestError } from './errors.js';
 import { ADAPTERS } from './providers/index.js';
 import { redaction } from '../tools/runtime/errors.js';
-import type { AdapterRequest, ProviderAdapter, StreamSink } from './types.js';
+import type { AdapterRequest, CacheWrites, ProviderAdapter, StreamSink } from './types.js';
 
 /** The one log call the model layer makes (a pino logger fits). */
 export interface ModelLog {
@@ -86,12 +86,21 @@ function textLength(messages: ModelMessage[], systemPrompt: string | undefined):
   return n;
 }
 
-/** Cost of reported tokens by the catalogue's table, the cached part of the prompt at the cached rate. */
-export function costOf(model: string, tokens: ModelTokens): ModelCost {
+/** Anthropic bills a prompt cache write above the input rate: 1.25× for the 5-minute cache (its default), 2× for the 1-hour one. */
+export const CACHE_WRITE_RATES = { fiveMinute: 1.25, oneHour: 2 } as const;
+
+/**
+ * Cost of reported tokens by the catalogue's table: the cached part of the prompt at the cached rate,
+ * the part written to the cache (`writes`, within the prompt) at the input rate times CACHE_WRITE_RATES.
+ */
+export function costOf(model: string, tokens: ModelTokens, writes?: CacheWrites): ModelCost {
   const cached = Math.min(tokens.cachedPrompt ?? 0, tokens.prompt);
-  const fresh = calculateCost(model, tokens.prompt - cached, tokens.completion);
+  const fiveMinute = Math.min(writes?.fiveMinute ?? 0, tokens.prompt - cached);
+  const oneHour = Math.min(writes?.oneHour ?? 0, tokens.prompt - cached - fiveMinute);
+  const fresh = calculateCost(model, tokens.prompt - cached - fiveMinute - oneHour, tokens.completion);
   const reused = calculateCost(model, cached, 0, true);
-  const input = round(fresh.input + reused.input);
+  const written = calculateCost(model, fiveMinute * CACHE_WRITE_RATES.fiveMinute + oneHour * CACHE_WRITE_RATES.oneHour, 0);
+  const input = round(fresh.input + reused.input + written.input);
   return { input, output: fresh.output, total: round(input + fresh.output) };
 }
 
@@ -193,7 +202,7 @@ export async function callModel(deps: ModelDeps, input: CallModelInput, signal?:
     let cost: ModelCost;
     if (result.tokens) {
       tokens = result.tokens;
-      cost = costOf(model, tokens);
+      cost = costOf(model, tokens, result.cacheWrites);
     } else {
       // §9: a stream that reports no usage is estimated at 0.0001 per token (about 4 characters a token).
       const prompt = Math.ceil(textLength(input.messages, input.systemPrompt) / 4);

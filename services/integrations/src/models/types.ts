@@ -32,12 +32,19 @@ export interface StreamSink {
   warn(message: string, data?: Record<string, unknown>): void;
 }
 
+/** Prompt tokens written to the provider's cache (Anthropic), by cache lifetime: part of `tokens.prompt`, priced above the input rate. */
+export interface CacheWrites {
+  fiveMinute: number;
+  oneHour: number;
+}
+
 /** One provider's answer; `tokens` undefined when a stream reported no usage. */
 export interface AdapterResult {
   content: string;
   model: string;
   toolCalls: ModelToolCall[];
   tokens?: ModelTokens;
+  cacheWrites?: CacheWrites;
 }
 
 /** A provider adapter: one file per provider under models/providers. */

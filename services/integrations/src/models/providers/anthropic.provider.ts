@@ -1,17 +1,20 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { ContentBlockParam, MessageCreateParamsBase, MessageParam, Tool, ToolChoice } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ContentBlockParam, MessageCreateParamsBase, MessageParam, StopReason, Tool, ToolChoice, Usage } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ModelMessage, ModelResponseFormat, ModelToolCall } from '@weft/contracts';
-import { toProviderError } from '../errors.js';
-import { parseArguments, type AdapterRequest, type AdapterResult, type ProviderAdapter } from '../types.js';
+import { ModelRequestError, toProviderError } from '../errors.js';
+import { parseArguments, type AdapterRequest, type AdapterResult, type CacheWrites, type ProviderAdapter, type StreamSink } from '../types.js';
 
 /** Anthropic's defaults (§9): 1024 tokens; the 0.7 temperature is the block default applied upstream. */
 export const ANTHROPIC_MAX_TOKENS = 1024;
+
+const textBlocks = (text: string): ContentBlockParam[] => (text ? [{ type: 'text', text }] : []);
 
 /** Neutral messages → Anthropic messages: tool results ride in the next user turn, merged when consecutive. */
 export function toAnthropicMessages(messages: ModelMessage[]): { system: string[]; messages: MessageParam[] } {
   const system: string[] = [];
   const out: MessageParam[] = [];
   const push = (role: 'user' | 'assistant', blocks: ContentBlockParam[]) => {
+    if (blocks.length === 0) return;
     const last = out.at(-1);
     if (last && last.role === role && Array.isArray(last.content)) last.content.push(...blocks);
     else out.push({ role, content: blocks });
@@ -22,11 +25,12 @@ export function toAnthropicMessages(messages: ModelMessage[]): { system: string[
         system.push(typeof m.content === 'string' ? m.content : m.content.map((p) => (p.type === 'text' ? p.text : p.url)).join('\n'));
         break;
       case 'user':
+        // Anthropic refuses an empty text block ('text content blocks must be non-empty'): none is sent.
         push(
           'user',
           typeof m.content === 'string'
-            ? [{ type: 'text', text: m.content }]
-            : m.content.map((p): ContentBlockParam => (p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image', source: { type: 'url', url: p.url } })),
+            ? textBlocks(m.content)
+            : m.content.flatMap((p): ContentBlockParam[] => (p.type === 'text' ? textBlocks(p.text) : [{ type: 'image', source: { type: 'url', url: p.url } }])),
         );
         break;
       case 'assistant':
@@ -52,14 +56,25 @@ function schemaInstruction(format: ModelResponseFormat): string {
   return `Respond only with a JSON object that follows this JSON schema, with no other text:\n${JSON.stringify(format.schema)}`;
 }
 
+/** Shown when a request has neither messages nor a system prompt (the agent block's two prompt fields). */
+export const ANTHROPIC_EMPTY_REQUEST = 'The request to Anthropic has no content: give a System Prompt (systemPrompt) or a User Prompt (userPrompt)';
+
 export function anthropicBody(req: AdapterRequest): MessageCreateParamsBase {
-  const { system, messages } = toAnthropicMessages(req.messages);
-  const systemText = [req.systemPrompt, ...system, req.responseFormat ? schemaInstruction(req.responseFormat) : undefined].filter((s): s is string => !!s).join('\n\n');
+  const built = toAnthropicMessages(req.messages);
+  let messages = built.messages;
+  let prompt = [req.systemPrompt, ...built.system].filter((s): s is string => !!s).join('\n\n');
+  if (messages.length === 0) {
+    // Anthropic needs a user message: a request of only a system prompt sends it as the user's turn.
+    if (!prompt) throw new ModelRequestError(ANTHROPIC_EMPTY_REQUEST);
+    messages = [{ role: 'user', content: [{ type: 'text', text: prompt }] }];
+    prompt = '';
+  }
+  const systemText = [prompt, req.responseFormat ? schemaInstruction(req.responseFormat) : undefined].filter((s): s is string => !!s).join('\n\n');
   const tools: Tool[] = (req.tools ?? []).map((t) => ({ name: t.name, description: t.description, input_schema: { type: 'object', ...t.parameters } }));
   const body: MessageCreateParamsBase = {
     model: req.model,
     max_tokens: req.maxTokens ?? ANTHROPIC_MAX_TOKENS,
-    messages: messages.length > 0 ? messages : [{ role: 'user', content: [{ type: 'text', text: '' }] }],
+    messages,
     ...(systemText ? { system: systemText } : {}),
     ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
   };
@@ -71,6 +86,25 @@ export function anthropicBody(req: AdapterRequest): MessageCreateParamsBase {
     }
   }
   return body;
+}
+
+/** Tokens of an answer: the prompt counts its cached and cache-written parts; the writes are priced apart. */
+function usageOf(u: Pick<Usage, 'input_tokens' | 'output_tokens' | 'cache_read_input_tokens' | 'cache_creation_input_tokens' | 'cache_creation'>): {
+  tokens: NonNullable<AdapterResult['tokens']>;
+  cacheWrites: CacheWrites;
+} {
+  const cached = u.cache_read_input_tokens ?? 0;
+  const written = u.cache_creation_input_tokens ?? 0;
+  // The split by cache lifetime when given; all 5-minute (the default) otherwise.
+  const oneHour = Math.min(written, u.cache_creation?.ephemeral_1h_input_tokens ?? 0);
+  const prompt = u.input_tokens + cached + written;
+  return { tokens: { prompt, completion: u.output_tokens, total: prompt + u.output_tokens, cachedPrompt: cached }, cacheWrites: { fiveMinute: written - oneHour, oneHour } };
+}
+
+/** A refused answer is an error; one cut at the max tokens stays an answer, with a warning. */
+function settle(stop: StopReason | null | undefined, sink: StreamSink): void {
+  if (stop === 'refusal') throw new ModelRequestError('Anthropic declined to answer (stop_reason refusal)');
+  if (stop === 'max_tokens') sink.warn('Anthropic stopped at the max tokens limit (stop_reason max_tokens): the answer is cut short', { stopReason: stop });
 }
 
 /** Anthropic's messages API through the official client (base URL `WEFT_ANTHROPIC_BASE_URL`). */
@@ -89,26 +123,19 @@ export const anthropicAdapter: ProviderAdapter = {
           if (block.type === 'text') content += block.text;
           else if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, arguments: isRecord(block.input) ? block.input : {} });
         }
-        const u = res.usage;
-        const cached = u.cache_read_input_tokens ?? 0;
-        const prompt = u.input_tokens + cached + (u.cache_creation_input_tokens ?? 0);
-        return { content, model: req.model, toolCalls, tokens: { prompt, completion: u.output_tokens, total: prompt + u.output_tokens, cachedPrompt: cached } };
+        settle(res.stop_reason, sink);
+        return { content, model: req.model, toolCalls, ...usageOf(res.usage) };
       }
       const stream = await client.messages.create({ ...body, stream: true }, { signal });
       let content = '';
-      let prompt = 0;
-      let cached = 0;
-      let completion = 0;
+      let usage: Parameters<typeof usageOf>[0] = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, cache_creation: null };
+      let stop: StopReason | null = null;
       const uses = new Map<number, { id: string; name: string; json: string }>();
       for await (const event of stream) {
         switch (event.type) {
-          case 'message_start': {
-            const u = event.message.usage;
-            cached = u.cache_read_input_tokens ?? 0;
-            prompt = u.input_tokens + cached + (u.cache_creation_input_tokens ?? 0);
-            completion = u.output_tokens;
+          case 'message_start':
+            usage = event.message.usage;
             break;
-          }
           case 'content_block_start':
             if (event.content_block.type === 'tool_use') {
               uses.set(event.index, { id: event.content_block.id, name: event.content_block.name, json: '' });
@@ -125,14 +152,16 @@ export const anthropicAdapter: ProviderAdapter = {
             }
             break;
           case 'message_delta':
-            completion = event.usage.output_tokens;
+            usage = { ...usage, output_tokens: event.usage.output_tokens };
+            stop = event.delta.stop_reason;
             break;
           default:
             break;
         }
       }
+      settle(stop, sink);
       const toolCalls = [...uses.entries()].sort(([a], [b]) => a - b).map(([, u]) => ({ id: u.id, name: u.name, arguments: parseArguments(u.json) }));
-      return { content, model: req.model, toolCalls, tokens: { prompt, completion, total: prompt + completion, cachedPrompt: cached } };
+      return { content, model: req.model, toolCalls, ...usageOf(usage) };
     } catch (err) {
       throw toProviderError(err, 'anthropic');
     }

@@ -76,4 +76,50 @@ describe('Anthropic adapter against the fake', () => {
     expect((err as TimedModelError).message).toContain('Overloaded');
     expect((err as TimedModelError).original).toMatchObject({ status: 529 });
   });
+
+  it('prices cache writes at 1.25x the input rate (5-minute cache) and cache reads at the cached rate', async () => {
+    fake.reply({ content: 'ok', usage: { prompt: 1_000_000, completion: 0, cached: 1_000_000, cacheWrite: 1_000_000 } });
+    const out = await callModel(deps(), ask());
+    expect(out.tokens).toEqual({ prompt: 3_000_000, completion: 0, total: 3_000_000, cachedPrompt: 1_000_000 });
+    // claude-sonnet-4-0: input 3, cached 1.5 (spec 001 §9): 3 + 1.5 + 3 × 1.25.
+    expect(out.cost).toEqual({ input: 8.25, output: 0, total: 8.25 });
+    fake.reply({ content: 'ok', usage: { prompt: 0, completion: 0, cacheWrite: 1_000_000 } });
+    const streamed = await callModel(deps(), ask({ stream: { executionId: 'e', blockId: 'b', seqStart: 0 } }));
+    expect(streamed.cost.input).toBe(3.75);
+  });
+
+  it('sends a request of only a system prompt as the user message, never an empty text block; nothing at all is a clear error', async () => {
+    fake.reply({ content: 'Hello.' });
+    await callModel(deps(), ask({ systemPrompt: 'Greet the user', messages: [] }));
+    const body = fake.chatRequests()[0]?.body as Record<string, unknown>;
+    expect(body.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Greet the user' }] }]);
+    expect(body).not.toHaveProperty('system');
+    fake.reply({ content: 'Hello.' });
+    await callModel(deps(), ask({ messages: [{ role: 'user', content: [{ type: 'text', text: '' }, { type: 'text', text: 'Hi' }] }] }));
+    expect((fake.chatRequests()[1]?.body as Record<string, unknown>).messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }]);
+    const err = await callModel(deps(), ask({ messages: [{ role: 'user', content: '' }] })).catch((e: unknown) => e);
+    expect((err as Error).message).toBe('The request to Anthropic has no content: give a System Prompt (systemPrompt) or a User Prompt (userPrompt)');
+  });
+
+  it('the fake refuses an empty text block as Anthropic does', async () => {
+    const raw = await fetch(`${fake.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'ak' },
+      body: JSON.stringify({ model: 'claude-sonnet-4-0', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'text', text: '' }] }] }),
+    });
+    expect(raw.status).toBe(400);
+    expect(await raw.json()).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: 'messages: text content blocks must be non-empty' } });
+  });
+
+  it('keeps an answer cut at max_tokens with a warning, streamed or not', async () => {
+    fake.reply({ content: 'Cut sho', finishReason: 'max_tokens' }, { content: 'Cut sho', finishReason: 'max_tokens' });
+    const d = deps();
+    expect((await callModel(d, ask({ maxTokens: 3 }))).content).toBe('Cut sho');
+    expect((await callModel(d, ask({ maxTokens: 3, stream: { executionId: 'e', blockId: 'b', seqStart: 0 } }))).content).toBe('Cut sho');
+    expect(d.warnings.filter((w) => w === 'Anthropic stopped at the max tokens limit (stop_reason max_tokens): the answer is cut short')).toHaveLength(2);
+    fake.reply({ content: '', finishReason: 'refusal' });
+    const refused = await callModel(d, ask()).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(TimedModelError);
+    expect((refused as TimedModelError).message).toBe('Anthropic declined to answer (stop_reason refusal)');
+  });
 });
