@@ -91,6 +91,43 @@ describe('one starter block per workflow (issue 13)', () => {
     expect(one.events[0]).not.toHaveProperty('warnings');
   });
 
+  it('importYaml keeps the starter the workflow already has (its id, webhook settings) even when a new one comes first in the document, and names the references left dangling', () => {
+    const yaml = [
+      'blocks:',
+      '  fresh:',
+      '    type: starter',
+      '    name: Start 2',
+      '    connections: [fn]',
+      '  start:',
+      '    type: starter',
+      '    name: Start',
+      '    inputs: { startWorkflow: webhook, webhookPath: orders }',
+      '  fn:',
+      '    type: function',
+      '    name: Fn',
+      '    inputs: { code: "return <start2.input.x> + <start.input.y>" }',
+      '',
+    ].join('\n');
+    const { events, state, error } = given(started()).when({ type: 'importYaml', yamlContent: yaml });
+    expect(error).toBeUndefined();
+    expect(starters(state.blocks)).toEqual(['start']);
+    expect(state.blocks['start']?.subBlocks['webhookPath']?.value).toBe('orders');
+    expect(state.edges).toEqual([]);
+    expect(events[0]).toMatchObject({
+      warnings: [
+        'Left out starter block "Start 2" (fresh) and its 1 connection: a workflow can have only one starter block, and "Start" (start) is kept; these references to it now read nothing: <start2.input.x> in "Fn" (fn)',
+      ],
+    });
+  });
+
+  it('importYaml into a workflow without a starter keeps the first in the document as written, number-like ids too', () => {
+    const yaml = 'blocks:\n  "2":\n    type: starter\n    name: Second\n  "1":\n    type: starter\n    name: First\n';
+    const { state, events, error } = given([]).when({ type: 'importYaml', yamlContent: yaml });
+    expect(error).toBeUndefined();
+    expect(starters(state.blocks)).toEqual(['2']);
+    expect(events[0]).toMatchObject({ warnings: [expect.stringMatching(/^Left out starter block "First" \(1\): .* "Second" \(2\) is kept$/)] });
+  });
+
   it('our export of a workflow stored with two starters imports into a new workflow with the first; into itself with both', () => {
     const stored = given(legacy());
     const exported = toYaml(stored.state);

@@ -1,4 +1,4 @@
-import { LineCounter, parseDocument, stringify } from 'yaml';
+import { LineCounter, isMap, isScalar, parseDocument, stringify } from 'yaml';
 import type { z } from 'zod';
 import { WorkflowError } from '../errors.js';
 import type { BlockState, WorkflowGraph } from '../model/state.js';
@@ -6,8 +6,11 @@ import { YAML_VERSION, yamlWorkflowSchema } from './schema.js';
 import type { YamlBlock, YamlConnection, YamlWorkflow } from './schema.js';
 
 type Path = ReadonlyArray<string | number>;
-/** A parsed document and where its parts are, so later checks can name the line. */
-type ParsedYaml = { workflow: YamlWorkflow; lineOf: (path: Path) => number };
+/**
+ * A parsed document and where its parts are, so later checks can name the line; `blockOrder` is its
+ * block ids as written (an object's own keys put number-like ids such as "2" first).
+ */
+type ParsedYaml = { workflow: YamlWorkflow; lineOf: (path: Path) => number; blockOrder: string[] };
 
 function connectionsOf(graph: WorkflowGraph, blockId: string): YamlConnection[] {
   return graph.edges
@@ -99,7 +102,14 @@ function parseYaml(text: string): ParsedYaml {
       }
     });
   }
-  return { workflow, lineOf };
+  return { workflow, lineOf, blockOrder: blockOrderOf(document.get('blocks'), workflow) };
+}
+
+/** The document's block ids in the order written; any the map does not show (none expected) after them. */
+function blockOrderOf(node: unknown, workflow: YamlWorkflow): string[] {
+  const written = isMap(node) ? node.items.map((pair) => String(isScalar(pair.key) ? pair.key.value : pair.key)) : [];
+  const order = written.filter((id) => workflow.blocks[id] !== undefined);
+  return [...new Set([...order, ...Object.keys(workflow.blocks)])];
 }
 
 /** Read the YAML format; throws a 'validation' WorkflowError naming the line. */

@@ -48,7 +48,7 @@ function yamlStructureGuide(): YamlStructureGuide {
     rules: [
       'Each key under blocks is the block id; connections name target block ids.',
       'type must be a catalogue block type, or loop / parallel for containers.',
-      'A workflow has one block of type starter (keep the existing one, with its id); of a document with a second one, only the first is imported (the later one is left out with its connections, and a warning says so).',
+      'A workflow has one block of type starter (keep the existing one, with its id); of a document with a second one, only the workflow\'s existing starter (by id) is imported, else the first in the document (any other is left out with its connections, and a warning says so, naming the references to it that now read nothing).',
       'inputs maps sub-block ids to values; missing inputs take the block definition defaults.',
       'Blocks inside a loop or parallel name it as parentId; their position is relative to it.',
       'Loop and parallel counts are clamped to 1..50 (default 5); parallelType is collection or count.',

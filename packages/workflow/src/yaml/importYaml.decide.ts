@@ -2,7 +2,7 @@ import type { CommandOf } from '../commands.js';
 import type { DecideContext } from '../context.js';
 import { createBlock, duplicateName } from '../decide/addBlock.decide.js';
 import { blockNameProblem, firstBadBlockName, freeBlockName } from '../decide/blockNames.js';
-import { extraStarters } from '../decide/oneStarter.js';
+import { STARTER_TYPE, extraStarters } from '../decide/oneStarter.js';
 import { firstNestedTrigger } from '../decide/topLevelTriggers.js';
 import { WorkflowError } from '../errors.js';
 import type { WorkflowEvent } from '../events.js';
@@ -141,29 +141,57 @@ function readableName(name: string, type: string): string {
   return `${words || 'Block'} 1`;
 }
 
+/** How a block's name reads in a reference (`<start2.input>`), as `@weft/catalog`'s referenceName. */
+const referenceName = (name: string): string => name.toLowerCase().replace(/\s+/g, '');
+/** A reference token (`<name>` or `<name.path>`), as the runner reads it. */
+const REFERENCE = /<([^<>\s.]+)((?:\.[^<>\s.]+)*)>/g;
+
+/** The references to `name` that the kept blocks' inputs hold, each once: '<start2.input.x> in "Fn" (fn)'. */
+function referencesTo(blocks: YamlBlocks, name: string): string[] {
+  const found = new Set<string>();
+  for (const [id, spec] of Object.entries(blocks)) {
+    for (const match of JSON.stringify(spec.inputs ?? {}).matchAll(REFERENCE)) {
+      if (match[1]?.toLowerCase() === name) found.add(`${match[0]} in "${spec.name}" (${id})`);
+    }
+  }
+  return [...found];
+}
+
 /**
  * The document's blocks with the starters a workflow may take: when it has more than the workflow had
- * (our export of a workflow stored with two before the rule, imported into a new one), the first in
- * the document stays and each later one is left out with the connections to and from it, said in a
- * warning. A workflow that had as many keeps them all (an export imported into itself).
+ * (our export of a workflow stored with two before the rule, imported into a new one), the starters
+ * the workflow already has (by id, with their webhook path, secret and schedule) stay — else the first
+ * in the document — and each other one is left out with the connections to and from it, said in a
+ * warning with the references to it that now read nothing. A workflow that had as many keeps them all
+ * (an export imported into itself).
  */
-function withOneStarter(state: WorkflowState, parsed: YamlBlocks): { blocks: YamlBlocks; warnings: string[] } {
-  const starters = extraStarters(state, parsed);
-  const [kept, ...left] = starters ?? [];
-  if (kept === undefined || left.length === 0) return { blocks: parsed, warnings: [] };
+function withOneStarter(state: WorkflowState, parsed: ParsedYaml): { blocks: YamlBlocks; warnings: string[] } {
+  const all = parsed.workflow.blocks;
+  const position = new Map(parsed.blockOrder.map((id, index) => [id, index]));
+  const starters = [...(extraStarters(state, all) ?? [])].sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
+  const held = starters.filter((s) => state.blocks[s.id]?.type === STARTER_TYPE);
+  const kept = held.length > 0 ? held : starters.slice(0, 1);
+  const left = starters.filter((s) => !kept.includes(s));
+  if (left.length === 0) return { blocks: all, warnings: [] };
   const gone = new Set(left.map((s) => s.id));
   const targetOf = (c: NonNullable<YamlBlock['connections']>[number]) => (typeof c === 'string' ? c : c.target);
   const blocks: Record<string, YamlBlock> = {};
-  const cut = new Map<string, number>(left.map((s) => [s.id, parsed[s.id]?.connections?.length ?? 0]));
-  for (const [id, spec] of Object.entries(parsed)) {
+  const cut = new Map<string, number>(left.map((s) => [s.id, all[s.id]?.connections?.length ?? 0]));
+  for (const [id, spec] of Object.entries(all)) {
     if (gone.has(id)) continue;
     const connections = spec.connections?.filter((c) => !gone.has(targetOf(c)));
     for (const c of spec.connections ?? []) if (gone.has(targetOf(c))) cut.set(targetOf(c), (cut.get(targetOf(c)) ?? 0) + 1);
     blocks[id] = connections === undefined ? spec : { ...spec, connections };
   }
+  const keptNames = new Set(Object.values(blocks).map((spec) => referenceName(spec.name)));
+  const keptLabel = `${kept.map((s) => `"${s.name}" (${s.id})`).join(', ')} ${kept.length === 1 ? 'is' : 'are'} kept`;
   const warnings = left.map((s) => {
     const n = cut.get(s.id) ?? 0;
-    return `Left out starter block "${s.name}" (${s.id})${n > 0 ? ` and its ${n} connection${n === 1 ? '' : 's'}` : ''}: a workflow can have only one starter block, and "${kept.name}" (${kept.id}) is kept`;
+    const name = referenceName(s.name);
+    // A kept block of the same reference name still answers them: not dangling.
+    const dangling = keptNames.has(name) ? [] : referencesTo(blocks, name);
+    const references = dangling.length === 0 ? '' : `; these references to it now read nothing: ${dangling.join(', ')}`;
+    return `Left out starter block "${s.name}" (${s.id})${n > 0 ? ` and its ${n} connection${n === 1 ? '' : 's'}` : ''}: a workflow can have only one starter block, and ${keptLabel}${references}`;
   });
   return { blocks, warnings };
 }
@@ -171,7 +199,7 @@ function withOneStarter(state: WorkflowState, parsed: YamlBlocks): { blocks: Yam
 /** Replace the graph with a YAML document as one undoable event; invalid YAML changes nothing. */
 function decideImportYaml(state: WorkflowState, command: CommandOf<'importYaml'>, ctx: DecideContext): WorkflowEvent[] {
   const parsed = parseYaml(command.yamlContent);
-  const oneStarter = withOneStarter(state, parsed.workflow.blocks);
+  const oneStarter = withOneStarter(state, parsed);
   const blocks = normalisedBlocks(state, oneStarter.blocks, ctx);
   const badName = firstBadBlockName(state, blocks);
   if (badName !== undefined) {
