@@ -4,13 +4,30 @@ import { effectiveLayout, parseChoices, sameLayout, type Layout, type LayoutChoi
 /** Where the user's layout choices are kept, per browser. */
 export const LAYOUT_STORAGE_KEY = 'weft.layout';
 
-function readChoices(): LayoutChoices {
-  try {
-    return parseChoices(window.localStorage.getItem(LAYOUT_STORAGE_KEY));
-  } catch {
-    return {};
-  }
-}
+/**
+ * This browser's storage, where a refusal (private mode, a full quota, storage turned off) is no
+ * failure: what cannot be read reads as nothing kept, and what cannot be kept holds for this page only.
+ */
+const browserStorage = {
+  read(key: string): string | null {
+    try {
+      return window.localStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  },
+  /** Keeps `value` under `key`; null forgets it. */
+  write(key: string, value: string | null): void {
+    try {
+      if (value === null) window.localStorage.removeItem(key);
+      else window.localStorage.setItem(key, value);
+    } catch {
+      // Refused: kept for this page only.
+    }
+  },
+};
+
+const readChoices = (): LayoutChoices => parseChoices(browserStorage.read(LAYOUT_STORAGE_KEY));
 
 let choices: LayoutChoices = readChoices();
 // The side panel opened for now by a selection, and the sidebar kept open for now when a workflow is
@@ -69,21 +86,17 @@ let saver: ((change: LayoutChoicesChange) => Promise<unknown> | void) | undefine
 const UNSYNCED_STORAGE_KEY = `${LAYOUT_STORAGE_KEY}.unsynced`;
 
 function readUnsynced(): Set<string> {
+  let parsed: unknown = [];
   try {
-    const parsed: unknown = JSON.parse(window.localStorage.getItem(UNSYNCED_STORAGE_KEY) ?? '[]');
-    return new Set(Array.isArray(parsed) ? parsed.filter((k): k is string => typeof k === 'string') : []);
+    parsed = JSON.parse(browserStorage.read(UNSYNCED_STORAGE_KEY) ?? '[]');
   } catch {
-    return new Set();
+    // Unreadable: nothing is known to be unsynced.
   }
+  return new Set(Array.isArray(parsed) ? parsed.filter((k): k is string => typeof k === 'string') : []);
 }
 
 function writeUnsynced(keys: Set<string>): void {
-  try {
-    if (keys.size === 0) window.localStorage.removeItem(UNSYNCED_STORAGE_KEY);
-    else window.localStorage.setItem(UNSYNCED_STORAGE_KEY, JSON.stringify([...keys]));
-  } catch {
-    // Storage refused (private mode): the choice is kept for this page only.
-  }
+  browserStorage.write(UNSYNCED_STORAGE_KEY, keys.size === 0 ? null : JSON.stringify([...keys]));
 }
 let unsaved: LayoutChoicesChange = {};
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
@@ -110,11 +123,7 @@ function send(): void {
 }
 
 function keep() {
-  try {
-    window.localStorage.setItem(LAYOUT_STORAGE_KEY, JSON.stringify(choices));
-  } catch {
-    // Storage refused (private mode, quota): the choice holds for this page only.
-  }
+  browserStorage.write(LAYOUT_STORAGE_KEY, JSON.stringify(choices));
   update();
 }
 
