@@ -463,7 +463,11 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
   useEffect(() => endPanelShowing, []);
   // Worked out again only when the starter changes, not on every edit of another block.
   const starter = useStarter(stateBlocks);
-  const starterFields = useMemo(() => inputFields(starter?.subBlocks.inputFormat?.value), [starter]);
+  // Run asks for the input a run from the starter's mode takes: the input format's fields when it runs manually
+  // (the only mode showing them, as the gateway checks), a chat message in chat mode, nothing otherwise.
+  const startMode = starter?.subBlocks.startWorkflow?.value;
+  const chatStart = startMode === 'chat';
+  const starterFields = useMemo(() => (startMode === undefined || startMode === null || startMode === '' || startMode === 'manual' ? inputFields(starter?.subBlocks.inputFormat?.value) : []), [starter, startMode]);
   const running = runs.run?.status === 'running' || runs.run?.status === 'starting';
   // Which model blocks stream their tokens (the run's selectedOutputs): all but those turned off.
   const streamableRef = useRef<readonly StreamableBlock[]>([]);
@@ -483,7 +487,7 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
   };
   const runNow = () => {
     if (running) return;
-    if (starterFields.length > 0) setAsking(true);
+    if (starterFields.length > 0 || chatStart) setAsking(true);
     else startRun({});
   };
   // "Run from <block>" streams the same blocks the Run button's choice does.
@@ -750,6 +754,7 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
       {asking && (
         <RunInputDialog
           fields={starterFields}
+          chat={chatStart}
           onClose={() => setAsking(false)}
           onRun={(input) => {
             setAsking(false);

@@ -1,12 +1,21 @@
 import { useState, type FormEvent } from 'react';
 import { inputFromFields, type InputField } from './runState';
 
-/** Asks for the starter's input fields before a run; a value not of its field's type is refused with the field's name. */
-export function RunInputDialog({ fields, onRun, onClose }: { fields: InputField[]; onRun(input: Record<string, unknown>): void; onClose(): void }) {
+/**
+ * Asks for the starter's input before a run: its input fields (a value not of its field's type is refused with the
+ * field's name), or in chat mode the chat message, sent as a chat sends it: `{input: message}`.
+ */
+export function RunInputDialog({ fields, chat = false, onRun, onClose }: { fields: InputField[]; chat?: boolean; onRun(input: Record<string, unknown>): void; onClose(): void }) {
   const [values, setValues] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState('');
   const [error, setError] = useState('');
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    if (chat) {
+      if (message.trim() === '') setError('Type the chat message to run with');
+      else onRun({ input: message });
+      return;
+    }
     const out = inputFromFields(fields, values);
     if ('error' in out) {
       setError(out.error);
@@ -17,7 +26,13 @@ export function RunInputDialog({ fields, onRun, onClose }: { fields: InputField[
   return (
     <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <form className="dialog" role="dialog" aria-modal="true" aria-label="Run input" onSubmit={submit} onKeyDown={(e) => e.key === 'Escape' && onClose()}>
-        <h2>Run with input</h2>
+        <h2>{chat ? 'Run with a chat message' : 'Run with input'}</h2>
+        {chat && (
+          <label className="form-row">
+            <span>Message</span>
+            <input className="input" aria-label="Chat message" autoFocus placeholder="What the chat user says" value={message} onChange={(e) => setMessage(e.target.value)} />
+          </label>
+        )}
         {fields.map((f) => (
           <label key={f.name} className="form-row">
             <span>

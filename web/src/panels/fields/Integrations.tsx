@@ -191,6 +191,72 @@ function CommitInput({ value, onCommit, ...rest }: { value: string; onCommit(v: 
   return <input {...rest} value={draft} onChange={(e) => change(e.target.value)} onFocus={onFocus} onBlur={onBlur} onKeyDown={(e) => e.key === 'Enter' && commit()} />;
 }
 
+/** The URL a webhook is called at, for its path (its "/"-separated segments each escaped; the gateway decodes them). */
+function webhookUrl(path: string): string {
+  return `${window.location.origin}/api/webhooks/trigger/${path.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/** The webhook's URL, read only, with its copy button. */
+function WebhookUrlRow({ url }: { url: string }) {
+  return (
+    <div className="copy-row">
+      <input className="input mono" readOnly aria-label="Webhook URL" value={url} />
+      <CopyButton text={url} label="Copy webhook URL" />
+    </div>
+  );
+}
+
+/** The webhook's secret, masked until shown, with its copy button; sent trimmed on leaving it or Enter. */
+function WebhookSecretRow({ secret, placeholder, onCommit }: { secret: string; placeholder: string; onCommit(secret: string): void }) {
+  const [shown, setShown] = useState(false);
+  return (
+    <div className="copy-row">
+      <CommitInput className="input mono" aria-label="Webhook secret" type={shown ? 'text' : 'password'} value={secret} placeholder={placeholder} autoComplete="off" onCommit={(v) => onCommit(v.trim())} />
+      <button type="button" className="icon-btn bordered" aria-label={shown ? 'Hide webhook secret' : 'Show webhook secret'} onClick={() => setShown((s) => !s)}>
+        <Icon name={shown ? 'eyeOff' : 'eye'} size={14} />
+      </button>
+      <CopyButton text={secret} label="Copy webhook secret" />
+    </div>
+  );
+}
+
+function GenerateSecret({ secret, onGenerate }: { secret: string; onGenerate(secret: string): void }) {
+  return (
+    <button type="button" className="btn btn-sm" onClick={() => onGenerate(randomSecret())}>
+      {secret ? 'Regenerate secret' : 'Generate secret'}
+    </button>
+  );
+}
+
+/**
+ * The starter's Webhook Path (a string, spec 000 §2 starter sub-fields): the path, then the URL it is called at
+ * with its copy button once there is one (a starter has no path until one is written: deploying asks for it).
+ */
+export function StarterWebhookPathField({ label, value, onChange }: Props) {
+  const env = useFormEnv();
+  const path = typeof value === 'string' ? value : '';
+  return (
+    <div className="field field-webhook" role="group" aria-label={label}>
+      <span className="field-label">{label}</span>
+      <CommitInput className="input mono" aria-label="Webhook path" value={path} placeholder="Enter a webhook path" readOnly={env.readOnly} onCommit={(v) => onChange(v.trim())} />
+      {path.trim() ? <WebhookUrlRow url={webhookUrl(path.trim().replace(/^\/+|\/+$/g, ''))} /> : <span className="field-hint">The URL shows once the path is set.</span>}
+    </div>
+  );
+}
+
+/** The starter's Webhook Secret (a string): masked until shown, with copy and generate buttons, as the webhook block's. */
+export function StarterWebhookSecretField({ label, value, onChange }: Props) {
+  const env = useFormEnv();
+  const secret = typeof value === 'string' ? value : '';
+  return (
+    <div className="field field-webhook" role="group" aria-label={label}>
+      <span className="field-label">{label}</span>
+      <WebhookSecretRow secret={secret} placeholder="None: calls are not checked" onCommit={onChange} />
+      {!env.readOnly && <GenerateSecret secret={secret} onGenerate={onChange} />}
+    </div>
+  );
+}
+
 /**
  * The webhook configuration: the path (the workflow id until changed — see defaultWebhookPath; saved as soon as the form
  * opens so the shown URL is the deployed one), the URL the provider calls, the secret its calls are
@@ -203,7 +269,6 @@ export function WebhookConfigField({ label, value, onChange }: Props) {
   const config = (value && typeof value === 'object' ? value : {}) as WebhookConfig;
   const provider = String(env.state.blocks[env.blockId]?.subBlocks.webhookProvider?.value ?? 'generic');
   const secretKind = WEBHOOK_SECRETS[provider] ?? BEARER;
-  const [shown, setShown] = useState(false);
   const set = (next: WebhookConfig) => onChange({ ...config, ...next });
   // A new block has no path yet: it takes the workflow id (or, when another webhook of the workflow
   // listens there, the workflow id and its block id), written once, so deploying finds it.
@@ -217,7 +282,7 @@ export function WebhookConfigField({ label, value, onChange }: Props) {
   const path = config.path ?? fallbackPath;
   const secret = config.secret ?? '';
   // Gmail pushes through a Pub/Sub subscription whose URL carries the token (Google's advice for push endpoints).
-  const base = `${window.location.origin}/api/webhooks/trigger/${encodeURIComponent(path)}`;
+  const base = webhookUrl(path);
   const url = provider === 'gmail' && secret ? `${base}?token=${encodeURIComponent(secret)}` : base;
   return (
     <div className="field field-webhook" role="group" aria-label={label}>
@@ -226,33 +291,12 @@ export function WebhookConfigField({ label, value, onChange }: Props) {
         <span>Path</span>
         <CommitInput className="input mono" aria-label="Webhook path" value={path} onCommit={(v) => set({ path: v.trim() })} />
       </label>
-      <div className="copy-row">
-        <input className="input mono" readOnly aria-label="Webhook URL" value={url} />
-        <CopyButton text={url} label="Copy webhook URL" />
-      </div>
+      <WebhookUrlRow url={url} />
       <div className="form-row">
         <span>{secretKind.label}</span>
-        <div className="copy-row">
-          <CommitInput
-            className="input mono"
-            aria-label="Webhook secret"
-            type={shown ? 'text' : 'password'}
-            value={secret}
-            placeholder={secretKind.issued ? 'Paste it from the provider' : 'None: calls are not checked'}
-            autoComplete="off"
-            onCommit={(v) => set({ secret: v.trim() })}
-          />
-          <button type="button" className="icon-btn bordered" aria-label={shown ? 'Hide webhook secret' : 'Show webhook secret'} onClick={() => setShown((s) => !s)}>
-            <Icon name={shown ? 'eyeOff' : 'eye'} size={14} />
-          </button>
-          <CopyButton text={secret} label="Copy webhook secret" />
-        </div>
+        <WebhookSecretRow secret={secret} placeholder={secretKind.issued ? 'Paste it from the provider' : 'None: calls are not checked'} onCommit={(v) => set({ secret: v })} />
       </div>
-      {!secretKind.issued && (
-        <button type="button" className="btn btn-sm" onClick={() => set({ secret: randomSecret(), path })}>
-          {secret ? 'Regenerate secret' : 'Generate secret'}
-        </button>
-      )}
+      {!secretKind.issued && <GenerateSecret secret={secret} onGenerate={(v) => set({ secret: v, path })} />}
       {provider === 'whatsapp' && (
         <label className="form-row">
           <span>Verify token</span>

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { chromiumPerSuite } from './support/browser.js';
+import { fitView } from './support/editing.js';
+import { newWorkflow } from './support/workflows.js';
+
+describe('the starter’s modes in the web app', () => {
+  const chromium = chromiumPerSuite();
+
+  it('in webhook mode shows the URL of its path with copy buttons, and generates, shows and copies its secret', async () => {
+    const wf = await newWorkflow('Starter webhook');
+    expect((await wf.call('POST', `/api/workflows/${wf.workflowId}/commands`, { commands: [{ type: 'setSubBlockValue', id: wf.starter, subBlockId: 'startWorkflow', value: 'webhook' }] })).status).toBe(200);
+    const { page, errors } = await wf.open(chromium());
+    const origin = new URL(page.url()).origin;
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    await fitView(page);
+    await page.locator(`.react-flow__node[data-id="${wf.starter}"]`).click();
+    const panel = page.getByRole('region', { name: 'Block', exact: true });
+
+    // The path, as stored (a string under webhookPath), and the URL it is called at once it has one.
+    const pathGroup = panel.getByRole('group', { name: 'Webhook Path' });
+    await pathGroup.getByText('The URL shows once the path is set.').waitFor();
+    await pathGroup.getByRole('textbox', { name: 'Webhook path' }).fill('orders/new');
+    await pathGroup.getByRole('textbox', { name: 'Webhook path' }).press('Enter');
+    await expect.poll(() => wf.stored(wf.starter, 'webhookPath')).toBe('orders/new');
+    const url = `${origin}/api/webhooks/trigger/orders/new`;
+    expect(await pathGroup.getByRole('textbox', { name: 'Webhook URL' }).inputValue()).toBe(url);
+    await pathGroup.getByRole('button', { name: 'Copy webhook URL' }).click();
+    await expect.poll(() => page.evaluate<string>('navigator.clipboard.readText()')).toBe(url);
+
+    // The secret: masked, generated (a string under webhookSecret), shown on request, copied.
+    const secretGroup = panel.getByRole('group', { name: 'Webhook Secret' });
+    const secretBox = secretGroup.getByLabel('Webhook secret', { exact: true });
+    expect(await secretBox.getAttribute('type')).toBe('password');
+    await secretGroup.getByRole('button', { name: 'Generate secret' }).click();
+    await expect.poll(async () => String(await wf.stored(wf.starter, 'webhookSecret') ?? '').length).toBeGreaterThanOrEqual(32);
+    const secret = String(await wf.stored(wf.starter, 'webhookSecret'));
+    await expect.poll(() => secretBox.inputValue()).toBe(secret);
+    await secretGroup.getByRole('button', { name: 'Show webhook secret' }).click();
+    expect(await secretBox.getAttribute('type')).toBe('text');
+    await secretGroup.getByRole('button', { name: 'Copy webhook secret' }).click();
+    await expect.poll(() => page.evaluate<string>('navigator.clipboard.readText()')).toBe(secret);
+    await secretGroup.getByRole('button', { name: 'Regenerate secret' }).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('in chat mode asks for the chat message on Run and runs with it as a chat sends it ({input: message})', async () => {
+    const wf = await newWorkflow('Starter chat');
+    const edit = await wf.call('POST', `/api/workflows/${wf.workflowId}/commands`, {
+      commands: [
+        { type: 'setSubBlockValue', id: wf.starter, subBlockId: 'startWorkflow', value: 'chat' },
+        { type: 'addBlock', id: 'echo', blockType: 'function', name: 'Echo', position: { x: 400, y: 0 } },
+        { type: 'setSubBlockValue', id: 'echo', subBlockId: 'code', value: "return 'heard: ' + <start.input.input>" },
+        { type: 'addEdge', id: 'e1', source: wf.starter, target: 'echo' },
+      ],
+    });
+    expect(edit.status).toBe(200);
+    const { page, errors } = await wf.open(chromium());
+
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Run input' });
+    await dialog.getByRole('button', { name: 'Run' }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'Type the chat message to run with' }).waitFor();
+    await dialog.getByRole('textbox', { name: 'Chat message' }).fill('hello there');
+    await dialog.getByRole('textbox', { name: 'Chat message' }).press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+
+    const console_ = page.getByRole('region', { name: 'Run console' });
+    await expect.poll(() => console_.getByLabel('Run status').textContent(), { timeout: 60_000 }).toBe('Succeeded');
+    await console_.getByRole('group', { name: 'Workflow output' }).getByText('heard: hello there').waitFor();
+    expect(errors).toEqual([]);
+  });
+});
