@@ -21,7 +21,6 @@ export const BlockNodeView = memo(function BlockNodeView({ id, data, selected }:
   const rows = data.handles.filter((h) => h.kind === 'condition' || h.kind === 'router');
   const plain = data.handles.filter((h) => h.kind === 'source');
   const error = data.handles.find((h) => h.kind === 'error');
-  const name = (id: string) => (id.startsWith('router-') ? 'route' : id);
   return (
     <div className={`node-card${selected ? ' is-selected' : ''}${run ? ` run-${run}` : ''}`} style={{ ['--accent' as string]: data.color ?? '#6b7280' }} data-run={run}>
       {run && <span className={`run-badge ${run}`}>{run}</span>}
@@ -37,8 +36,10 @@ export const BlockNodeView = memo(function BlockNodeView({ id, data, selected }:
         <div className="node-rows">
           {rows.map((h) => (
             <div className="node-row" key={h.id}>
-              <span>{h.kind === 'router' ? `→ ${h.id.slice('router-'.length, 'router-'.length + 8)}` : h.label}</span>
-              <Handle type="source" id={h.id} position={out} className={`handle-out handle-${h.kind}`} aria-label={`Connect ${name(h.label)} of ${data.name}`} />
+              <span className="node-row-label" title={h.kind === 'router' ? `Route to ${h.label}` : undefined}>
+                {h.kind === 'router' ? `→ ${h.label}` : h.label}
+              </span>
+              <Handle type="source" id={h.id} position={out} className={`handle-out handle-${h.kind}`} aria-label={h.kind === 'router' ? `Connect route to ${h.label} of ${data.name}` : `Connect ${h.label} of ${data.name}`} />
             </div>
           ))}
         </div>

@@ -94,8 +94,9 @@ function toNode(block: BlockState, prev: BlockNode | undefined, state: WorkflowS
   }
   const parentId = block.data.parentId !== undefined && state.blocks[block.data.parentId] ? block.data.parentId : undefined;
   const definition = CONTAINER_LOOK[block.type] ?? describe(block.type);
-  const handles = sourceHandles(block, routerEdges);
-  const key = `${definition?.name}|${definition?.color}|${handles.map((h) => h.id).join(',')}|${parentId ?? ''}`;
+  const handles = sourceHandles(block, routerEdges, (id) => state.blocks[id]?.name);
+  // A router's handles carry its targets' names: a renamed target draws the router again.
+  const key = `${definition?.name}|${definition?.color}|${handles.map((h) => (h.kind === 'router' ? `${h.id}:${h.label}` : h.id)).join(',')}|${parentId ?? ''}`;
   if (prev && prev.data.block === block && prev.data.key === key) return prev;
   const container = CONTAINER_TYPES.has(block.type);
   const width = container ? (block.data.width ?? CONTAINER_SIZE.width) : undefined;
@@ -139,8 +140,10 @@ export function nextNodes(state: WorkflowState, drawn: WorkflowState | undefined
   if (!drawn || nodes.length === 0) return toNodes(state, nodes, describe, estimate);
   const routersChanged = state.edges !== drawn.edges && edgesChanged(state.edges, drawn.edges).some((e) => e.sourceHandle?.startsWith('router-'));
   if (state.blocks === drawn.blocks && !routersChanged) return nodes as BlockNode[];
-  const { changed } = diff ?? blockDiff(state, drawn);
-  if (changed === null || routersChanged) return toNodes(state, nodes, describe, estimate);
+  const { changed, renamed } = diff ?? blockDiff(state, drawn);
+  // A rename may be a router's target, whose name the router's handle shows.
+  const routerTargetRenamed = renamed && state.edges.some((e) => e.sourceHandle?.startsWith('router-'));
+  if (changed === null || routersChanged || routerTargetRenamed) return toNodes(state, nodes, describe, estimate);
   if (changed.length === 0) return nodes as BlockNode[];
   const next = nodes.slice();
   for (const block of changed) {

@@ -21,6 +21,27 @@ describe('canvas nodes', () => {
     expect(node?.data.horizontal).toBe(false);
   });
 
+  it('label a router’s handles with the names of the blocks it routes to (the id once the block is gone), renamed as they are', () => {
+    const state = replay(startWorkflow(context, 'start'));
+    const start = state.blocks.start;
+    if (!start) throw new Error('no starter');
+    const router = { ...start, id: 'router1', type: 'router', name: 'Router 1' };
+    const agent = { ...start, id: 'agent-block-0001', type: 'agent', name: 'Support agent' };
+    const routed = {
+      ...state,
+      blocks: { start, router1: router, 'agent-block-0001': agent },
+      edges: [
+        { id: 'e1', source: 'router1', target: 'agent-block-0001', sourceHandle: 'router-agent-block-0001' },
+        { id: 'e2', source: 'router1', target: 'gone-block-0002', sourceHandle: 'router-gone-block-0002' },
+      ],
+    };
+    const labels = (nodes: BlockNode[]) => nodes.find((n) => n.id === 'router1')?.data.handles.filter((h) => h.kind === 'router').map((h) => h.label);
+    const nodes = toNodes(routed, [], () => undefined);
+    expect(labels(nodes)).toEqual(['Support agent', 'gone-block-0002']);
+    const renamed = { ...routed, blocks: { ...routed.blocks, 'agent-block-0001': { ...agent, name: 'Billing agent' } } };
+    expect(labels(nextNodes(renamed, routed, nodes, () => undefined))).toEqual(['Billing agent', 'gone-block-0002']);
+  });
+
   it('keep the node object of a block that did not change, and redraw one that did', () => {
     const state = replay(startWorkflow(context, 'start'));
     const start = state.blocks.start;

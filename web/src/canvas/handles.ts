@@ -49,7 +49,11 @@ export interface SourceHandle {
   kind: 'source' | 'error' | 'condition' | 'router' | 'start' | 'end';
 }
 
-export function sourceHandles(block: BlockState, edges: readonly Edge[]): SourceHandle[] {
+/**
+ * A block's outgoing handles. A router has one per target it routes to (`router-<target id>`), labelled with the
+ * target's name from `nameOf`, or its id when the target is gone.
+ */
+export function sourceHandles(block: BlockState, edges: readonly Edge[], nameOf: (id: string) => string | undefined = () => undefined): SourceHandle[] {
   if (FINAL_TYPES.has(block.type)) return [];
   if (block.type === 'loop' || block.type === 'parallel') {
     return [
@@ -65,7 +69,10 @@ export function sourceHandles(block: BlockState, edges: readonly Edge[]): Source
   if (block.type === 'router') {
     const targets = edges.filter((e) => e.source === block.id && e.sourceHandle?.startsWith('router-')).map((e) => e.sourceHandle ?? '');
     return [
-      ...[...new Set(targets)].map((id) => ({ id, label: 'Route', kind: 'router' as const })),
+      ...[...new Set(targets)].map((id) => {
+        const target = id.slice('router-'.length);
+        return { id, label: nameOf(target) ?? target, kind: 'router' as const };
+      }),
       { id: 'source', label: 'Route to…', kind: 'source' },
       { id: 'error', label: 'Error', kind: 'error' },
     ];
