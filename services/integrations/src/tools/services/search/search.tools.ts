@@ -13,6 +13,8 @@ export async function exa(io: ToolIO, p: Obj, spec: Omit<CallSpec, 'url'> & { pa
   const res = await call(io, { method: 'POST', ...rest, url: `${io.baseUrl('exa')}${path}`, headers: { 'x-api-key': text(p.apiKey) }, answerStatuses: RATE_LIMITED });
   if (res.status === 401) throw new ToolError('Invalid API key. Please check your Exa AI API key.', 401);
   if (res.status === 429) throw new ToolError('Rate limit exceeded. Please try again later.', 429);
+  // 410: Exa retired the endpoint (research/v0, which the spec names, is one); say so rather than 'Gone'.
+  if (res.status === 410) throw new ToolError(`Exa AI API error: Exa no longer serves ${path} (410 Gone)${apiMessage(res, '') ? `: ${apiMessage(res, '')}` : ''}`, 410);
   if (!res.ok) throw new ToolError(`Exa AI API error: ${apiMessage(res)}`, res.status);
   return obj(res.data);
 }

@@ -30,6 +30,13 @@ describe('exa', () => {
     await s.expectError('exa_search', { apiKey: 'k', query: 'q' }, 'Rate limit exceeded. Please try again later.');
   });
 
+  it('an Exa endpoint answering 410 (retired, as research/v0 may be) fails saying which endpoint Exa no longer serves', async () => {
+    s.fake.once('POST', '/exa/search', { status: 410, json: {} });
+    await s.expectError('exa_search', { apiKey: 'k', query: 'q' }, 'Exa AI API error: Exa no longer serves /search (410 Gone)');
+    s.fake.once('POST', '/exa/search', { status: 410, json: { error: 'This endpoint is deprecated; use /research/v1' } });
+    await s.expectError('exa_search', { apiKey: 'k', query: 'q' }, 'Exa AI API error: Exa no longer serves /search (410 Gone): This endpoint is deprecated; use /research/v1');
+  });
+
   it('exa_get_contents splits the urls and sends the summary query', async () => {
     const r = await s.run('exa_get_contents', { apiKey: 'k', urls: 'https://weft.example/a, ,https://weft.example/b', text: true, summaryQuery: 'what' });
     s.expectRequest('exa_get_contents', 'POST', '/exa/contents', { headers: { 'x-api-key': 'k' }, body: { urls: ['https://weft.example/a', 'https://weft.example/b'], text: true, summary: { query: 'what' } } });
