@@ -237,9 +237,14 @@ export function geminiParameters(parameters: Record<string, unknown>): { schema?
   return { schema: convertSchema(parameters, [], jsonPaths), jsonPaths };
 }
 
-/** A response schema as Gemini's Schema (an object without properties stays a JSON string). */
-function geminiSchema(schema: Record<string, unknown>): Record<string, unknown> {
-  return convertSchema(schema, [], []);
+/**
+ * A response schema as Gemini's Schema; undefined when the answer is an object without properties
+ * (any JSON object: JSON mode without a schema). A nested one is asked for as a JSON string.
+ */
+function geminiResponseSchema(schema: Record<string, unknown>): Record<string, unknown> | undefined {
+  const jsonPaths: JsonPath[] = [];
+  const converted = convertSchema(schema, [], jsonPaths);
+  return jsonPaths.some((p) => p.length === 0) ? undefined : converted;
 }
 
 /** Parses back, in the model's arguments, the values the schema asked for as JSON strings. */
@@ -283,7 +288,10 @@ export async function geminiRequest(req: AdapterRequest, sink: StreamSink, reade
   if (req.responseFormat) {
     // §8: Gemini ignores structured output when tools are present.
     if (tools.length > 0) sink.warn('Gemini does not support structured output together with tools; the response format is ignored');
-    else Object.assign(generationConfig, { responseMimeType: 'application/json', responseSchema: geminiSchema(req.responseFormat.schema) });
+    else {
+      const responseSchema = geminiResponseSchema(req.responseFormat.schema);
+      Object.assign(generationConfig, { responseMimeType: 'application/json', ...(responseSchema ? { responseSchema } : {}) });
+    }
   }
   const body: Record<string, unknown> = { contents, generationConfig };
   if (systemText) body.systemInstruction = { parts: [{ text: systemText }] };

@@ -99,6 +99,11 @@ describe('Gemini adapter against the fake', () => {
     await callModel(d, ask({ responseFormat: { schema }, tools: [search] }));
     expect((fake.chatRequests()[1]?.body as { generationConfig: object }).generationConfig).not.toHaveProperty('responseSchema');
     expect(d.warnings.join(' ')).toContain('response format is ignored');
+    // Any JSON object (no properties): JSON mode without a schema, which Gemini would refuse as an OBJECT without properties.
+    fake.reply({ content: '{"b":2}' });
+    const open = await callModel(deps(), ask({ responseFormat: { schema: { type: 'object', additionalProperties: true } } }));
+    expect(open.content).toBe('{"b":2}');
+    expect((fake.chatRequests()[2]?.body as { generationConfig: object }).generationConfig).toEqual({ responseMimeType: 'application/json' });
   });
 
   it('streams with alt=sse; UNEXPECTED_TOOL_CALL is ignored with a warning', async () => {
