@@ -77,3 +77,17 @@ export function refuseDeploymentCommands(commands: readonly unknown[]): void {
     }
   });
 }
+
+/**
+ * Refuses a client's replaceState naming `restoresVersion`: only the copilot's checkpoint revert
+ * names the version it restores (the editor then reads the workflow's state at that version from its
+ * event log and lets back what it held before today's rules); from a client it would replay the log
+ * for any version picked and put back any pre-rule state.
+ */
+export function refuseRestoresVersion(commands: readonly unknown[]): void {
+  commands.forEach((command, i) => {
+    if (isRecord(command) && command.type === 'replaceState' && command.restoresVersion !== undefined) {
+      throw new AppError('validation', `commands[${i}].restoresVersion: not taken from clients; only a copilot checkpoint revert restores a version (POST /api/copilot/checkpoints/{id}/revert)`);
+    }
+  });
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { registry } from '@weft/contracts';
 import { encodeSnapshot, decodeSnapshot, evolve, initialState, replay, type WorkflowEvent } from '@weft/workflow';
-import { eventsWithDeploymentFlags, refuseDeploymentCommands, withDeploymentFlags, withSnapshotDeploymentFlags } from './deploymentFlags.js';
+import { eventsWithDeploymentFlags, refuseDeploymentCommands, refuseRestoresVersion, withDeploymentFlags, withSnapshotDeploymentFlags } from './deploymentFlags.js';
 
 const entry = (fields: Partial<registry.WorkflowEntry>): registry.WorkflowEntry => ({
   id: 'wf',
@@ -82,5 +82,15 @@ describe("the workflow state's deployment flags are the registry's (spec 000 §3
     );
     for (const type of ['setNeedsRedeployment', 'setWebhookActive']) expect(() => refuseDeploymentCommands([{ type }])).toThrowError(/is not an editing command/);
     expect(() => refuseDeploymentCommands([{ type: 'addBlock' }, 'junk', null])).not.toThrow();
+  });
+
+  it('refuses restoresVersion from clients, naming the field; a replaceState without it passes', () => {
+    expect(() => refuseRestoresVersion([{ type: 'addBlock' }, { type: 'replaceState', blocks: {}, edges: [], restoresVersion: 3 }])).toThrowError(
+      expect.objectContaining({
+        code: 'validation',
+        message: 'commands[1].restoresVersion: not taken from clients; only a copilot checkpoint revert restores a version (POST /api/copilot/checkpoints/{id}/revert)',
+      }) as Error,
+    );
+    expect(() => refuseRestoresVersion([{ type: 'replaceState', blocks: {}, edges: [] }, 'junk', null])).not.toThrow();
   });
 });

@@ -7,7 +7,7 @@ import { requireActor, type Authenticator } from '../auth.js';
 import { fromJson, parseBody } from '../validate.js';
 import type { AccessChecker } from '../access.js';
 import { stringQuery } from './internalCall.js';
-import { refuseDeploymentCommands, withDeploymentFlags } from './deploymentFlags.js';
+import { refuseDeploymentCommands, refuseRestoresVersion, withDeploymentFlags } from './deploymentFlags.js';
 
 const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'color must be a hex colour such as #3972F6');
 const updateWorkflowBody = z.object({
@@ -129,6 +129,7 @@ export function workflowRoutes(clients: Clients, auth: Authenticator, access: Ac
     const actor = await requireActor(auth, req);
     const body = parseBody(commandsBody, req.body);
     refuseDeploymentCommands(body.commands);
+    refuseRestoresVersion(body.commands);
     await access.require(actor, req.params.id, 'write');
     const out = await clients.editor.executeCommandsCoalesced({
       workflowId: req.params.id,

@@ -46,4 +46,19 @@ describe('deployment-flag commands are taken from the registry only (real Postgr
     await t.handlers.executeCommands(request([{ type: 'addBlock', id: 'fn', blockType: 'function', position: { x: 300, y: 0 } }]), from('copilot'));
     expect((await t.stateOf('wf-flags')).state.blocks['fn']?.type).toBe('function');
   });
+
+  it.each([undefined, 'copilot', 'gateway'])('refuses a deployed state (revertToDeployed) from %s, naming the field, and stores nothing', async (caller) => {
+    const before = await t.stateOf('wf-flags');
+    const deployed = { blocks: before.state.blocks, edges: [], deployedAt: 1_700_000_000_000 };
+    const revert = { ...request([{ type: 'revertToDeployed' }]), deployedStateJson: JSON.stringify(deployed) };
+    await expect(t.handlers.executeCommands(revert, from(caller))).rejects.toMatchObject({
+      code: 'forbidden',
+      message: `deployedStateJson is taken from the registry only, which owns deployments (the caller is ${caller ?? 'unnamed'})`,
+    });
+    const batch = await t.handlers.executeCommandsBatch({ items: [{ request: revert, requestId: 'r2' }] }, from(caller));
+    expect(batch.outcomes[0]?.error?.code).toBe('forbidden');
+    expect((await t.stateOf('wf-flags')).version).toBe(before.version);
+    await t.handlers.executeCommands(revert, from('registry'));
+    expect((await t.stateOf('wf-flags')).version).toBeGreaterThan(before.version);
+  });
 });

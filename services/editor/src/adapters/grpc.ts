@@ -43,12 +43,33 @@ const DEPLOYMENT_COMMANDS: ReadonlySet<string> = new Set(['setDeployed', 'setNee
 /** The service deployment commands are taken from, as it names itself (CALLER_HEADER, set by bootService). */
 export const DEPLOYMENTS_OWNER = 'registry';
 
-/** Refuses deployment-flag commands from any caller but the registry (the gateway refuses them from clients first). */
-function refuseDeploymentCommands(commands: readonly Command[], caller: string | undefined): void {
+/**
+ * Refuses deployment-flag commands, and the deployed state a revertToDeployed puts back (it carries
+ * isDeployed and hasActiveWebhook into the editor's copy), from any caller but the registry (the
+ * gateway refuses the commands from clients first; its revert goes through the registry).
+ */
+function refuseDeploymentCommands(req: editor.ExecuteCommandsRequest, commands: readonly Command[], caller: string | undefined): void {
   if (caller === DEPLOYMENTS_OWNER) return;
+  const owner = `is taken from the registry only, which owns deployments (the caller is ${caller ?? 'unnamed'})`;
   const i = commands.findIndex((c) => DEPLOYMENT_COMMANDS.has(c.type));
-  if (i < 0) return;
-  throw new AppError('forbidden', `commands[${i}].type: ${commands[i]?.type} is taken from the registry only, which owns deployments (the caller is ${caller ?? 'unnamed'})`);
+  if (i >= 0) throw new AppError('forbidden', `commands[${i}].type: ${commands[i]?.type} ${owner}`);
+  if (req.deployedStateJson !== undefined && req.deployedStateJson !== '') throw new AppError('forbidden', `deployedStateJson ${owner}`);
+}
+
+/**
+ * The one version a request's replaceState commands restore (a copilot checkpoint's revert names one):
+ * each distinct version costs a replay of the event log, so a second is refused before any is read.
+ */
+function restoredVersion(commands: readonly Command[]): number | undefined {
+  let first: { version: number; index: number } | undefined;
+  for (const [index, c] of commands.entries()) {
+    if (c.type !== 'replaceState' || c.restoresVersion === undefined) continue;
+    if (first === undefined) first = { version: c.restoresVersion, index };
+    else if (c.restoresVersion !== first.version) {
+      throw new AppError('validation', `commands[${index}].restoresVersion: a request restores one version at most (commands[${first.index}] restores ${first.version})`);
+    }
+  }
+  return first?.version;
 }
 
 function notFound(workflowId: string): AppError {
@@ -109,21 +130,17 @@ export function editorHandlers(store: EventStore, tail: EventTail, logger: Logge
    * a copilot checkpoint's revert), read from its event log: what it held then counts as stored.
    */
   async function restoredStates(workflowId: string, commands: readonly Command[]): Promise<DecideContext['restoredStates']> {
-    const versions = [...new Set(commands.flatMap((c) => (c.type === 'replaceState' && c.restoresVersion !== undefined ? [c.restoresVersion] : [])))];
-    if (versions.length === 0) return undefined;
-    const found: Record<number, { blocks: WorkflowState['blocks'] }> = {};
-    for (const version of versions) {
-      const at = await caughtUp(workflowId, () => store.stateAt(workflowId, version));
-      if (at.state === undefined) throw new AppError('validation', `restoresVersion: workflow ${workflowId} has no version ${version} (it is at ${at.head})`);
-      found[version] = { blocks: at.state.blocks };
-    }
-    return found;
+    const version = restoredVersion(commands);
+    if (version === undefined) return undefined;
+    const at = await caughtUp(workflowId, () => store.stateAt(workflowId, version));
+    if (at.state === undefined) throw new AppError('validation', `restoresVersion: workflow ${workflowId} has no version ${version} (it is at ${at.head})`);
+    return { [version]: { blocks: at.state.blocks } };
   }
 
   async function executeCommands(req: editor.ExecuteCommandsRequest, caller: string | undefined): Promise<editor.ExecuteCommandsResponse> {
     if (!req.workflowId) throw new AppError('validation', 'workflowId is required');
     const commands = parseCommands(parseJson('commands', req.commandsJson));
-    refuseDeploymentCommands(commands, caller);
+    refuseDeploymentCommands(req, commands, caller);
     const restored = await restoredStates(req.workflowId, commands);
     const deployedState = parseDeployedState(req.deployedStateJson);
     const copy = req.copyOfWorkflowId ? await copyOf(req, req.copyOfWorkflowId) : undefined;

@@ -106,4 +106,24 @@ describe('a whole-state save restoring a version older than the undo history (re
     });
     expect((await t.stateOf('wf-restore-2')).version).toBe(head);
   });
+
+  it('refuses a request restoring two versions, naming the field, before reading either; one version named twice is one', async () => {
+    const old = await legacy('wf-restore-3');
+    const head = (await t.stateOf('wf-restore-3')).version;
+    const twice = [
+      { type: 'replaceState', blocks: old.blocks, edges: [], restoresVersion: old.version },
+      { type: 'replaceState', blocks: old.blocks, edges: [], restoresVersion: old.version - 1 },
+    ];
+    await expect(run('wf-restore-3', twice)).rejects.toMatchObject({
+      code: 'validation',
+      message: `commands[1].restoresVersion: a request restores one version at most (commands[0] restores ${old.version})`,
+    });
+    expect((await t.stateOf('wf-restore-3')).version).toBe(head);
+    const same = [
+      { type: 'replaceState', blocks: old.blocks, edges: [], restoresVersion: old.version },
+      { type: 'replaceState', blocks: old.blocks, edges: [], restoresVersion: old.version },
+    ];
+    await run('wf-restore-3', same);
+    expect((await t.stateOf('wf-restore-3')).version).toBeGreaterThan(head);
+  });
 });
