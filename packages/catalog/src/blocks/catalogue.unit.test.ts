@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { getBlock, isKnownBlockType, listBlocks } from './registry.js';
 import { getTool, listTools } from '../tools/registry.js';
 import { visionModelId } from '../tools/vision.tools.js';
+import { anthropicProvider } from '../providers/anthropic.provider.js';
 import { SUB_BLOCK_TYPES, VALUE_TYPES } from '../types.js';
 import type { BlockConfig, SubBlockConfig } from '../types.js';
 
@@ -318,8 +319,9 @@ describe('§2 forms', () => {
     expect(field('x', 'sortOrder').defaultValue).toBe('recency');
     expect(values(field('serper', 'num').options)).toEqual(['10', '20', '30', '40', '50', '100']);
     expect(values(field('vision', 'model').options)).toEqual(['gpt-4o', 'claude-3-opus', 'claude-3-sonnet']);
-    // The choices shown stay §2's; the calls send the Anthropic ids (claude-3-opus is not one).
-    expect(['gpt-4o', 'claude-3-opus', 'claude-3-sonnet'].map(visionModelId)).toEqual(['gpt-4o', 'claude-3-opus-latest', 'claude-3-sonnet-20240229']);
+    // The choices shown stay §2's; the calls send current Anthropic ids (claude-3-opus is not one, Claude 3 Opus and Sonnet are retired) the catalogue prices.
+    expect(['gpt-4o', 'claude-3-opus', 'claude-3-sonnet'].map(visionModelId)).toEqual(['gpt-4o', 'claude-opus-4-0', 'claude-sonnet-4-0']);
+    for (const id of ['claude-3-opus', 'claude-3-sonnet'].map(visionModelId)) expect(anthropicProvider.models.map((m) => m.id)).toContain(id);
     expect(values(field('reddit', 'commentSort').options)).toEqual(['confidence', 'top', 'new', 'controversial', 'old', 'random', 'qa']);
     expect(values(field('exa', 'type').options)).toEqual(['auto', 'neural', 'keyword', 'magic']);
     expect(values(field('notion', 'filterType').options)).toEqual(['all', 'page', 'database']);

@@ -6,9 +6,11 @@ export const VISION_MAX_TOKENS = 1000;
 
 /**
  * The Anthropic model ids behind the vision block's choices: §2 fixes the names shown (claude-3-opus,
- * claude-3-sonnet), which Anthropic's API does not know, so the call maps them (Anthropic's model list).
+ * claude-3-sonnet), which Anthropic's API does not know, and the Claude 3 Opus and Sonnet models they
+ * named are retired (Sonnet 3 in July 2025, Opus 3 in January 2026), so the call sends their current
+ * successors the catalogue prices (its Anthropic models): Claude Opus 4 and Claude Sonnet 4.
  */
-export const VISION_MODEL_IDS: Readonly<Record<string, string>> = { 'claude-3-opus': 'claude-3-opus-latest', 'claude-3-sonnet': 'claude-3-sonnet-20240229' };
+export const VISION_MODEL_IDS: Readonly<Record<string, string>> = { 'claude-3-opus': 'claude-opus-4-0', 'claude-3-sonnet': 'claude-sonnet-4-0' };
 
 /** The model id a vision call sends for a choice of the block (others, gpt-4o included, as chosen). */
 export function visionModelId(model: string): string {

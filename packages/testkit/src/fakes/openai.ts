@@ -21,9 +21,11 @@ function invalidRequest(message: string, param: string | null = null, code: stri
 type Schema = Record<string, unknown>;
 const isSchema = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** What OpenAI's strict mode refuses in a schema: an object not closed by additionalProperties false, or not requiring all its properties. */
+/** What OpenAI's strict mode refuses in a schema: an object not closed by additionalProperties false, or not requiring all its properties; oneOf, allOf, not, if, patternProperties. */
 function strictProblem(schema: unknown, at: string): string | undefined {
   if (!isSchema(schema)) return undefined;
+  const unsupported = ['oneOf', 'allOf', 'not', 'if', 'patternProperties'].find((key) => schema[key] !== undefined);
+  if (unsupported) return `In context=(${at}), '${unsupported}' is not permitted.`;
   if (isSchema(schema.properties) || schema.type === 'object') {
     if (schema.additionalProperties !== false) return `In context=(${at}), 'additionalProperties' is required to be supplied and to be false.`;
     const keys = Object.keys(isSchema(schema.properties) ? schema.properties : {});
@@ -71,14 +73,14 @@ function refusedChat(body: ChatBody, model: string): FakeAnswer | undefined {
   return undefined;
 }
 
-/** Azure api versions by date: stream_options from 2024-09-01-preview, json_schema from 2024-08-01-preview, o-series from 2024-12-01-preview. */
+/** Azure api versions by date: stream_options from 2024-09-01-preview, json_schema from 2024-08-01-preview, o1 and o3-mini from 2024-12-01-preview, o3, o4-mini and later reasoning models from 2025-04-01-preview. */
 function refusedByAzure(req: RecordedRequest, deployment: string): FakeAnswer | undefined {
   const version = req.query['api-version'] ?? '';
   const date = /^\d{4}-\d{2}-\d{2}/.exec(version)?.[0];
   if (!date) return { status: 404, json: { error: { code: '404', message: 'Resource not found' } } };
   const body = (req.body ?? {}) as ChatBody;
-  if (isReasoningModel(deployment) && date < '2024-12-01')
-    return invalidRequest(`Model ${deployment} is enabled only for api versions 2024-12-01-preview and later`, null, 'BadRequest');
+  const reasoningFrom = !isReasoningModel(deployment) ? undefined : /^(?:o1(?:-|$)|o3-mini(?:-|$))/.test(deployment) ? '2024-12-01-preview' : '2025-04-01-preview';
+  if (reasoningFrom && date < reasoningFrom.slice(0, 10)) return invalidRequest(`Model ${deployment} is enabled only for api versions ${reasoningFrom} and later`, null, 'BadRequest');
   const unknown = [...(body.stream_options !== undefined && date < '2024-09-01' ? ['stream_options'] : []), ...(body.max_completion_tokens !== undefined && date < '2024-09-01' ? ['max_completion_tokens'] : [])];
   if (unknown.length > 0) return invalidRequest(`Unrecognized request argument supplied: ${unknown.join(', ')}`);
   if (body.response_format?.type === 'json_schema' && date < '2024-08-01') return invalidRequest("Invalid value: 'json_schema'. Supported values are: 'json_object' and 'text'.", 'response_format.type', 'invalid_value');

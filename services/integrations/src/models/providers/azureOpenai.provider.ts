@@ -5,10 +5,17 @@ import { ModelRequestError } from '../errors.js';
 import type { ProviderAdapter } from '../types.js';
 import { callCompatible, isReasoningModel } from './openaiCompatible.js';
 
-/** The first Azure api versions that take stream_options, json_schema response formats and the o-series models. */
+/** The first Azure api versions that take stream_options, json_schema response formats and the reasoning models. */
 export const AZURE_STREAM_USAGE_VERSION = '2024-09-01-preview';
 export const AZURE_JSON_SCHEMA_VERSION = '2024-08-01-preview';
+/** o1 and o3-mini are served from 2024-12-01-preview; o3, o4-mini, codex-mini and gpt-5 (and any later reasoning model) only from 2025-04-01-preview. */
 export const AZURE_REASONING_VERSION = '2024-12-01-preview';
+export const AZURE_LATER_REASONING_VERSION = '2025-04-01-preview';
+
+/** The first api version Azure serves reasoning deployment `deployment` with (named after its model). */
+export function azureReasoningVersion(deployment: string): string {
+  return /^(?:o1(?:-|$)|o3-mini(?:-|$))/.test(deployment) ? AZURE_REASONING_VERSION : AZURE_LATER_REASONING_VERSION;
+}
 
 /** Whether api version `version` is `min` or later, by date ('2024-10-21' ≥ '2024-09-01-preview'); a version without a date (a future scheme) is taken as new. */
 export function azureVersionAtLeast(version: string, min: string): boolean {
@@ -19,12 +26,15 @@ export function azureVersionAtLeast(version: string, min: string): boolean {
 
 /**
  * What a call to an Azure deployment may send under its api version: the configured one (2024-07-01-preview by
- * default, §9), except that an o-series deployment (which Azure serves only from 2024-12-01-preview) is called
- * with that version; stream usage and json_schema only where the version has them.
+ * default, §9), except that a reasoning deployment is called with at least the version Azure serves its model from
+ * (azureReasoningVersion: o1 and o3-mini 2024-12-01-preview, o3, o4-mini and gpt-5 2025-04-01-preview); stream
+ * usage and json_schema only where the version has them. The model is known only by the deployment's name
+ * (`azure/<deployment>` is all the block chooses), so a reasoning deployment must be named after its model.
  */
 export function azureCallShape(deployment: string, configured: string): { apiVersion: string; reasoning: boolean; streamUsage: boolean; responseFormat: 'json_schema' | 'json_object' } {
   const reasoning = isReasoningModel(deployment);
-  const apiVersion = reasoning && !azureVersionAtLeast(configured, AZURE_REASONING_VERSION) ? AZURE_REASONING_VERSION : configured;
+  const min = reasoning ? azureReasoningVersion(deployment) : undefined;
+  const apiVersion = min && !azureVersionAtLeast(configured, min) ? min : configured;
   return {
     apiVersion,
     reasoning,
@@ -54,7 +64,7 @@ export const azureOpenaiAdapter: ProviderAdapter = {
     const deployment = req.model.replace(/^azure\//, '');
     // The deployment becomes a path segment unescaped by the SDK: only Azure's name characters, so a model cannot reach another path with the key.
     if (!/^[A-Za-z0-9._-]+$/.test(deployment) || /^\.+$/.test(deployment)) throw new ModelRequestError(`Invalid model selected: ${req.model}`);
-    const shape = azureCallShape(deployment, req.azureApiVersion?.trim() || config.azureApiVersion);
+    const shape = azureCallShape(deployment, req.azureApiVersion?.trim() || config.azureApiVersion.trim());
     const client = new AzureOpenAI({
       apiKey: req.apiKey,
       endpoint: target.endpoint,

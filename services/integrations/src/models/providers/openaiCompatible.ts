@@ -56,14 +56,25 @@ function nullable(schema: Schema): Schema {
   return { anyOf: [schema, { type: 'null' }] };
 }
 
+/** Keywords OpenAI's strict mode refuses (it combines schemas with anyOf only): a schema holding one is sent with strict false. */
+export const STRICT_UNSUPPORTED_KEYWORDS = [
+  'allOf', 'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'dependencies', 'patternProperties',
+  'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'minProperties', 'maxProperties', 'contains', 'minContains', 'maxContains',
+] as const;
+
 /**
  * A user's schema in the form OpenAI's strict mode takes: every object closed (additionalProperties false) with all
- * its properties required, the ones the user left optional admitting null. Undefined when the schema cannot be strict
- * (an object open to other properties, or without properties): it is then sent with strict false.
+ * its properties required, the ones the user left optional admitting null; a oneOf sent as anyOf (the model then
+ * matches at least one choice rather than exactly one). Undefined when the schema cannot be strict (an object open to
+ * other properties or without properties, a keyword of STRICT_UNSUPPORTED_KEYWORDS, oneOf beside anyOf): it is then
+ * sent with strict false, as typed.
  */
 export function strictSchema(schema: unknown): Schema | undefined {
   if (!isSchema(schema)) return undefined;
-  const out: Schema = { ...schema };
+  if (STRICT_UNSUPPORTED_KEYWORDS.some((key) => schema[key] !== undefined)) return undefined;
+  if (schema.oneOf !== undefined && schema.anyOf !== undefined) return undefined;
+  const { oneOf, ...rest } = schema;
+  const out: Schema = oneOf === undefined ? { ...rest } : { ...rest, anyOf: oneOf };
   const isObject = schema.type === 'object' || (Array.isArray(schema.type) && schema.type.includes('object')) || isSchema(schema.properties);
   if (isObject) {
     if (!isSchema(schema.properties) || (schema.additionalProperties !== undefined && schema.additionalProperties !== false)) return undefined;
@@ -81,12 +92,11 @@ export function strictSchema(schema: unknown): Schema | undefined {
     if (!items) return undefined;
     out.items = items;
   }
-  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
-    const list = schema[key];
-    if (!Array.isArray(list)) continue;
-    const strict = list.map(strictSchema);
+  if (out.anyOf !== undefined) {
+    if (!Array.isArray(out.anyOf)) return undefined;
+    const strict = out.anyOf.map(strictSchema);
     if (strict.some((s) => !s)) return undefined;
-    out[key] = strict;
+    out.anyOf = strict;
   }
   for (const key of ['$defs', 'definitions'] as const) {
     const defs = schema[key];

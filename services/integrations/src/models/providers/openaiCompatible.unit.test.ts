@@ -174,6 +174,30 @@ describe('OpenAI-compatible adapters against the fake', () => {
     expect(second?.body).toMatchObject({ response_format: { json_schema: { strict: false, schema: { type: 'object', properties: { a: { type: 'number' } } } } } });
   });
 
+  it('strict mode combines schemas with anyOf only: a oneOf goes as anyOf (strict), a schema with allOf, not, if/then or patternProperties goes with strict false, as typed', async () => {
+    const choice = { type: 'object', properties: { pet: { oneOf: [{ type: 'string' }, { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }] } }, required: ['pet'] };
+    const combined = { type: 'object', properties: { a: { allOf: [{ type: 'number' }, { minimum: 1 }] } }, required: ['a'] };
+    const negated = { type: 'object', properties: { a: { not: { type: 'null' } } }, required: ['a'] };
+    const conditional = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], if: { properties: { a: { const: 'x' } } }, then: { required: ['a'] } };
+    const patterned = { type: 'object', properties: { a: { type: 'object', properties: {}, patternProperties: { '^x': { type: 'string' } } } }, required: ['a'] };
+    fake.reply({ content: '{"pet":"cat"}' }, { content: '{"a":1}' }, { content: '{"a":1}' }, { content: '{"a":"x"}' }, { content: '{"a":{}}' });
+    const outs = [];
+    for (const schema of [choice, combined, negated, conditional, patterned]) outs.push((await callModel(deps(), ask({ responseFormat: { name: 'out', schema } }))).content);
+    expect(outs).toEqual(['{"pet":"cat"}', '{"a":1}', '{"a":1}', '{"a":"x"}', '{"a":{}}']);
+    const [first, ...rest] = fake.chatRequests().map((r) => (r.body as { response_format: { json_schema: unknown } }).response_format.json_schema);
+    expect(first).toEqual({
+      name: 'out',
+      strict: true,
+      schema: {
+        type: 'object',
+        properties: { pet: { anyOf: [{ type: 'string' }, { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false }] } },
+        required: ['pet'],
+        additionalProperties: false,
+      },
+    });
+    expect(rest).toEqual([combined, negated, conditional, patterned].map((schema) => ({ name: 'out', strict: false, schema })));
+  });
+
   it('the fake refuses a strict schema OpenAI refuses (what the old body sent)', async () => {
     const res = await fetch(`${fake.url}/v1/chat/completions`, {
       method: 'POST',
@@ -304,17 +328,27 @@ describe('OpenAI-compatible adapters against the fake', () => {
     expect(newer?.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'out', strict: true, schema: { ...schema, additionalProperties: false } } });
   });
 
-  it('Azure o-series deployments are called with 2024-12-01-preview when the configured version is older, with max_completion_tokens and stream usage', async () => {
-    fake.reply({ content: 'o3 answer' }, { content: 'o4 answer', usage: { prompt: 4, completion: 2 } });
+  it('Azure reasoning deployments are called with the first api version serving their model when the configured one is older (o1, o3-mini 2024-12-01-preview; o3, o4-mini, gpt-5 2025-04-01-preview), with max_completion_tokens and stream usage', async () => {
+    fake.reply({ content: 'o3 answer' }, { content: 'o4 answer', usage: { prompt: 4, completion: 2 } }, { content: 'o3-mini answer' }, { content: 'o1 answer' }, { content: 'o4 old' }, { content: 'gpt-5 answer' }, { content: 'o3 newer' });
     const o3 = await callModel(deps(), ask({ model: 'azure/o3', maxTokens: 1000 }));
-    const o4 = await callModel(deps(), ask({ model: 'azure/o4-mini', maxTokens: 1000, azureApiVersion: '2025-04-01-preview', stream: { executionId: 'e', blockId: 'b', seqStart: 0 } }));
-    const [first, second] = fake.chatRequests();
-    expect(first?.query['api-version']).toBe('2024-12-01-preview');
+    const o4 = await callModel(deps(), ask({ model: 'azure/o4-mini', maxTokens: 1000, azureApiVersion: '2024-12-01-preview', stream: { executionId: 'e', blockId: 'b', seqStart: 0 } }));
+    const rest = [];
+    for (const [model, azureApiVersion] of [['o3-mini', undefined], ['o1', '2024-10-21'], ['o4-mini', '2025-01-01-preview'], ['gpt-5', undefined], ['o3', '2025-06-01-preview']] as const)
+      rest.push((await callModel(deps(), ask({ model: `azure/${model}`, ...(azureApiVersion ? { azureApiVersion } : {}) }))).content);
+    const [first, second, ...others] = fake.chatRequests();
+    expect(first?.query['api-version']).toBe('2025-04-01-preview');
     expect(first?.body).toMatchObject({ max_completion_tokens: 1000 });
     expect(first?.body).not.toHaveProperty('max_tokens');
     expect(second?.query['api-version']).toBe('2025-04-01-preview');
     expect(second?.body).toMatchObject({ max_completion_tokens: 1000, stream_options: { include_usage: true } });
-    expect([o3.content, o4.content, o4.tokens?.total]).toEqual(['o3 answer', 'o4 answer', 6]);
+    expect(others.map((r) => r.query['api-version'])).toEqual(['2024-12-01-preview', '2024-12-01-preview', '2025-04-01-preview', '2025-04-01-preview', '2025-06-01-preview']);
+    expect([o3.content, o4.content, o4.tokens?.total, ...rest]).toEqual(['o3 answer', 'o4 answer', 6, 'o3-mini answer', 'o1 answer', 'o4 old', 'gpt-5 answer', 'o3 newer']);
+  });
+
+  it('AZURE_OPENAI_API_VERSION is read trimmed', async () => {
+    fake.reply({ content: 'ok' });
+    await callModel(testModelDeps({ ...compatibleEnv(fake.url), AZURE_OPENAI_API_VERSION: ' 2024-10-21 \n' }), ask({ model: 'azure/gpt-4o' }));
+    expect(fake.chatRequests()[0]?.query['api-version']).toBe('2024-10-21');
   });
 
   it("the fake's Azure route refuses what each api version lacks, as Azure does", async () => {
@@ -324,8 +358,10 @@ describe('OpenAI-compatible adapters against the fake', () => {
       );
     expect(await post('gpt-4o', '2024-07-01-preview', { stream: true, stream_options: { include_usage: true } })).toMatchObject([400, { error: { message: 'Unrecognized request argument supplied: stream_options' } }]);
     expect(await post('gpt-4o', '2024-07-01-preview', { response_format: { type: 'json_schema', json_schema: { name: 'x', schema: {} } } })).toMatchObject([400, { error: { param: 'response_format.type' } }]);
-    expect(await post('o3', '2024-07-01-preview', {})).toMatchObject([400, { error: { message: 'Model o3 is enabled only for api versions 2024-12-01-preview and later' } }]);
-    expect(await post('o3', '2024-12-01-preview', { max_tokens: 5 })).toMatchObject([400, { error: { code: 'unsupported_parameter' } }]);
+    expect(await post('o1', '2024-07-01-preview', {})).toMatchObject([400, { error: { message: 'Model o1 is enabled only for api versions 2024-12-01-preview and later' } }]);
+    expect(await post('o3', '2024-12-01-preview', {})).toMatchObject([400, { error: { message: 'Model o3 is enabled only for api versions 2025-04-01-preview and later' } }]);
+    expect(await post('o3-mini', '2024-12-01-preview', { max_tokens: 5 })).toMatchObject([400, { error: { code: 'unsupported_parameter' } }]);
+    expect(await post('o3', '2025-04-01-preview', { max_tokens: 5 })).toMatchObject([400, { error: { code: 'unsupported_parameter' } }]);
     expect((await post('gpt-4o', '2024-07-01-preview', { max_tokens: 5 }))[0]).toBe(200);
   });
 

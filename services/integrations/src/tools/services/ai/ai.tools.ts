@@ -12,7 +12,9 @@ import {
   toInt,
   uploadedFiles,
   validateMistralTool,
+  visionModelId,
 } from '@weft/catalog';
+import { isReasoningModel } from '../../../models/providers/openaiCompatible.js';
 import { TransientToolError } from '../../runtime/errors.js';
 import { ToolError, type ServiceTool, type ToolIO } from '../../serviceTool.js';
 import { apiMessage, bearer, call, list, obj, serviceTool, str, type ApiResponse, type CallSpec, type Obj } from '../http.js';
@@ -113,7 +115,8 @@ const openaiTools: ServiceTool[] = [
     return { content: images[0] ?? '', images, metadata: { model, revisedPrompt: obj(list(obj(res.data).data)[0]).revised_prompt } };
   }),
   serviceTool('vision_tool', async (p, io) => {
-    const model = text(p.model) || 'gpt-4o';
+    // As the vision block: §2's Claude choices sent as current Anthropic ids, a reasoning model's limit as max_completion_tokens.
+    const model = visionModelId(text(p.model) || 'gpt-4o');
     const prompt = text(p.prompt) || DEFAULT_VISION_PROMPT;
     const imageUrl = text(p.imageUrl);
     if (model.startsWith('claude')) {
@@ -141,7 +144,7 @@ const openaiTools: ServiceTool[] = [
       headers: bearer(p.apiKey),
       json: {
         model,
-        max_tokens: VISION_MAX_TOKENS,
+        ...(isReasoningModel(model) ? { max_completion_tokens: VISION_MAX_TOKENS } : { max_tokens: VISION_MAX_TOKENS }),
         messages: [{ role: 'user', content: [{ type: 'text', text: prompt }, { type: 'image_url', image_url: { url: imageUrl } }] }],
       },
     });

@@ -105,6 +105,16 @@ describe('openai tools', () => {
     await ai.expectError('openai_image', { apiKey: 'sk', model: 'dall-e-3', prompt: 'x' }, 'OpenAI API error: Your request was rejected by the safety system.');
   });
 
+  const bikeMessages = [
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Please analyze this image and describe what you see in detail.' },
+        { type: 'image_url', image_url: { url: 'https://img.example/bike.jpg' } },
+      ],
+    },
+  ];
+
   it('vision_tool asks an OpenAI model with the image and a default prompt, at most 1000 tokens', async () => {
     const r = await ai.run('vision_tool', { apiKey: 'sk', imageUrl: 'https://img.example/bike.jpg' });
     ai.expectRequest('vision_tool', 'POST', '/openai/chat/completions', {
@@ -112,26 +122,29 @@ describe('openai tools', () => {
       body: {
         model: 'gpt-4o',
         max_tokens: 1000,
-        messages: [
-          {
-            role: 'user',
-            content: [
-              { type: 'text', text: 'Please analyze this image and describe what you see in detail.' },
-              { type: 'image_url', image_url: { url: 'https://img.example/bike.jpg' } },
-            ],
-          },
-        ],
+        messages: bikeMessages,
       },
     });
     expect(r).toEqual({ success: true, output: { content: 'A red bicycle.', model: 'gpt-4o-2024-08-06', tokens: { prompt: 800, completion: 5, total: 805 } } });
   });
 
-  it('vision_tool asks Claude models through the Anthropic messages API, and passes its errors', async () => {
+  it('vision_tool sends a reasoning model its limit as max_completion_tokens, as the vision block does', async () => {
+    await ai.run('vision_tool', { apiKey: 'sk', imageUrl: 'https://img.example/bike.jpg', model: 'o4-mini' });
+    ai.expectRequest('vision_tool', 'POST', '/openai/chat/completions', {
+      body: {
+        model: 'o4-mini',
+        max_completion_tokens: 1000,
+        messages: bikeMessages,
+      },
+    });
+  });
+
+  it('vision_tool asks Claude models through the Anthropic messages API (claude-3-opus sent as claude-opus-4-0, as the block does), and passes its errors', async () => {
     const r = await ai.run('vision_tool', { apiKey: 'sk-ant', imageUrl: 'https://img.example/boat.jpg', model: 'claude-3-opus', prompt: 'What boat?' });
     ai.expectRequest('vision_tool', 'POST', '/anthropic/messages', {
       headers: { 'x-api-key': 'sk-ant', 'anthropic-version': '2023-06-01' },
       body: {
-        model: 'claude-3-opus',
+        model: 'claude-opus-4-0',
         max_tokens: 1000,
         messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'url', url: 'https://img.example/boat.jpg' } }, { type: 'text', text: 'What boat?' }] }],
       },
