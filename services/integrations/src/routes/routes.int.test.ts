@@ -254,6 +254,21 @@ describe('confluence page', () => {
     fake.on('GET', '/atl/ex/confluence/s/wiki/api/v2/pages/8', { status: 503, json: {} });
     expect(await call(rt, 'POST', '/tools/confluence/page', { cloudId: 's', accessToken: 't', pageId: '8' })).toMatchObject({ status: 502, body: { error: 'HTTP error 503: Service Unavailable' } });
   });
+
+  it("passes Confluence v2's error title and detail ({errors: [{title, detail}]}), which carry no message", async () => {
+    const page = { id: '9', title: 'Runbook', version: { number: 3 }, body: { storage: { value: '<p>x</p>' } } };
+    fake.on('GET', '/atl/ex/confluence/s/wiki/api/v2/pages/404', { status: 404, json: { errors: [{ status: 404, code: 'NOT_FOUND', title: 'Not Found', detail: null }] } });
+    expect(await call(rt, 'POST', '/tools/confluence/page', { cloudId: 's', accessToken: 't', pageId: '404' })).toMatchObject({ status: 404, body: { error: 'Failed to retrieve Confluence page: Not Found' } });
+    fake.on('GET', '/atl/ex/confluence/s/wiki/api/v2/pages/9', { json: page });
+    fake.on('PUT', '/atl/ex/confluence/s/wiki/api/v2/pages/9', {
+      status: 400,
+      json: { errors: [{ status: 400, code: 'INVALID_REQUEST_PARAMETER', title: 'Provided value is invalid', detail: 'Title cannot be longer than 255 characters' }] },
+    });
+    expect(await call(rt, 'PUT', '/tools/confluence/page', { cloudId: 's', accessToken: 't', pageId: '9', title: 'T'.repeat(300) })).toMatchObject({
+      status: 400,
+      body: { error: 'Failed to update Confluence page: Provided value is invalid: Title cannot be longer than 255 characters' },
+    });
+  });
 });
 
 describe('docs search', () => {

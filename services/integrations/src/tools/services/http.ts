@@ -103,11 +103,15 @@ export async function call(io: ToolIO, spec: CallSpec): Promise<ApiResponse> {
 export function apiMessage(res: ApiResponse, fallback?: string): string {
   const d = obj(res.data);
   const err = d.error;
+  const firstError = obj(list(d.errors)[0]);
+  // Atlassian's v2 APIs (Confluence) answer {errors: [{status, code, title, detail}]}, no message.
+  const titled = [firstError.title, firstError.detail].filter((t) => typeof t === 'string' && t !== '').join(': ');
   const candidates = [
     obj(err).message,
     typeof err === 'string' ? err : undefined,
     d.message,
-    obj(list(d.errors)[0]).message,
+    firstError.message,
+    titled,
     list(d.errorMessages)[0],
     d.detail,
     d.error_description,
