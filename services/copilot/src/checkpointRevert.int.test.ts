@@ -83,6 +83,20 @@ describe('reverting a copilot checkpoint older than the undo history (chat store
     expect(Object.values(editor.state('wf-3').blocks).filter((b) => b.type === 'starter').map((b) => b.id)).toEqual(['start']);
   });
 
+  it('a proposal with a new starter before the existing one keeps the existing, and its data and its acceptance say what is left out and which references dangle', async () => {
+    await editor.execute('wf-4', 'u1', [{ type: 'addBlock', id: 'start', blockType: 'starter', position: { x: 0, y: 0 } }]);
+    const chat = await store.openChat({ workflowId: 'wf-4', workspaceId: 'ws', userId: 'u1', firstMessage: 'propose' });
+    const ports = { editor, registry: { environment: () => Promise.resolve({}) }, runs: { lastRun: () => Promise.resolve(null) } };
+    const yamlContent = 'blocks:\n  again:\n    type: starter\n    name: Start 2\n  start:\n    type: starter\n    name: Start\n  fn:\n    type: function\n    name: Fn\n    inputs:\n      code: return <start2.input>\n';
+    const warning = 'Left out starter block "Start 2" (again): a workflow can have only one starter block, and "Start" (start) is kept; these references to it now read nothing: <start2.input> in "Fn" (fn)';
+    const outcome = await runCopilotTool({ ports, store }, { turnId: 't4', chatId: chat.id, workflowId: 'wf-4', actorId: 'u1', propose: true }, { id: 'c1', name: 'edit_workflow', arguments: { yamlContent } });
+    expect(outcome).toMatchObject({ success: true, data: { warnings: [warning], diff: { blocks: { removed: [] }, warnings: [warning] } } });
+    const proposalId = (outcome as { proposalId: string }).proposalId;
+    expect(await store.proposal(proposalId)).toMatchObject({ diff: { warnings: [warning] } });
+    expect(await turns.decide(proposalId, 'u1', true)).toMatchObject({ status: 'accepted', warnings: [warning] });
+    expect(Object.values(editor.state('wf-4').blocks).filter((b) => b.type === 'starter').map((b) => b.id)).toEqual(['start']);
+  });
+
   it('a checkpoint stored before versions were kept is refused past the history, naming the block', async () => {
     const { checkpointId } = await mendedLongAgo('wf-2');
     await database.db.updateTable('checkpoints').set({ version: null }).where('id', '=', checkpointId).execute();

@@ -11,6 +11,8 @@ export interface WorkflowDiff {
     changed: Array<{ id: string; type: string; name: string; fields: string[] }>;
   };
   edges: { added: EdgeEnds[]; removed: EdgeEnds[] };
+  /** What the import leaves out to keep the rules (a second starter) and why, when it does. */
+  warnings?: string[];
 }
 
 type EdgeEnds = { source: string; target: string; sourceHandle?: string; targetHandle?: string };
@@ -18,15 +20,23 @@ type EdgeEnds = { source: string; target: string; sourceHandle?: string; targetH
 /**
  * The graph a YAML document describes, checked by the same decide the editor runs against the
  * workflow's current blocks (`current`), as an applied edit is: what a workflow stored before a rule
- * keeps (two starters, a nested trigger, an old name clash) passes here as it does there. Invalid
- * YAML throws its WorkflowError.
+ * keeps (two starters, a nested trigger, an old name clash) passes here as it does there; `warnings`
+ * say what the import leaves out (a second starter), as the applied edit's do. Invalid YAML throws
+ * its WorkflowError.
  */
-export function graphOfYaml(yamlContent: string, current?: GraphState): GraphState {
+export function graphOfYaml(yamlContent: string, current?: GraphState): GraphState & { warnings: string[] } {
   const before = current === undefined ? initialState() : { ...initialState(), blocks: current.blocks as Record<string, BlockState>, edges: current.edges as Edge[] };
   const { events } = decideAndApply(before, [{ type: 'importYaml', yamlContent }], { now: Date.now(), newId: randomUUID, blockDefinition: getBlock });
   const imported = events[0];
-  if (imported?.type !== 'yamlImported') return { blocks: {}, edges: [] };
-  return { blocks: imported.blocks, edges: imported.edges };
+  if (imported?.type !== 'yamlImported') return { blocks: {}, edges: [], warnings: [] };
+  return { blocks: imported.blocks, edges: imported.edges, warnings: imported.warnings ?? [] };
+}
+
+/** The diff of a proposed edit from `current`, with the warnings of what its import would leave out. */
+export function proposedDiff(yamlContent: string, current: GraphState): WorkflowDiff {
+  const proposed = graphOfYaml(yamlContent, current);
+  const diff = diffGraphs(current, proposed);
+  return proposed.warnings.length === 0 ? diff : { ...diff, warnings: proposed.warnings };
 }
 
 function asBlock(value: unknown): Pick<BlockState, 'type' | 'name' | 'subBlocks' | 'enabled' | 'data'> {

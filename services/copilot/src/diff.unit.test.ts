@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffGraphs, graphOfYaml } from './diff.js';
+import { diffGraphs, graphOfYaml, proposedDiff } from './diff.js';
 
 const BEFORE = `version: "1.0"
 blocks:
@@ -78,5 +78,19 @@ blocks:
     // Against a workflow without the clash, the import gives the second block the next free name.
     const fresh = { blocks: { start: block('start', 'starter', 'Start'), a: block('a', 'agent', 'Agent 1') }, edges: [] };
     expect(names(graphOfYaml(CLASH, fresh))).toEqual(['Agent 1', 'Agent 2', 'Start']);
+  });
+});
+
+describe('a proposed edit the import mends', () => {
+  it('says which starter it leaves out, and which references then read nothing, beside the diff', () => {
+    const current = graphOfYaml(BEFORE);
+    const yaml = BEFORE.replace('blocks:\n', 'blocks:\n  fresh:\n    type: starter\n    name: Start 2\n').replace('systemPrompt: Be brief.', 'systemPrompt: Be brief about <start2.input.topic>.');
+    const diff = proposedDiff(yaml, current);
+    expect(diff.blocks.removed).toEqual([]);
+    expect(diff.blocks.added).toEqual([]);
+    expect(diff.warnings).toEqual([
+      'Left out starter block "Start 2" (fresh): a workflow can have only one starter block, and "Start" (start) is kept; these references to it now read nothing: <start2.input.topic> in "Writer" (writer)',
+    ]);
+    expect(proposedDiff(BEFORE, current)).not.toHaveProperty('warnings');
   });
 });

@@ -5,7 +5,7 @@ import type { ModelToolCall } from '@weft/contracts';
 import type { ChatStore } from './store/chatStore.js';
 import type { Ports } from './ports.js';
 import type { ToolOutcome } from './types.js';
-import { diffGraphs, graphOfYaml } from './diff.js';
+import { proposedDiff } from './diff.js';
 
 /** Which turn a tool call belongs to. */
 export interface ToolCallScope {
@@ -70,10 +70,11 @@ async function editWorkflow(deps: { ports: Ports; store: ChatStore }, scope: Too
   try {
     if (scope.propose) {
       const current = await deps.ports.editor.getState(scope.workflowId);
-      const diff = diffGraphs(current.state, graphOfYaml(yamlContent, current.state));
+      const diff = proposedDiff(yamlContent, current.state);
       const proposalId = proposalIdOf(scope.turnId, call.id);
       await deps.store.saveProposal({ id: proposalId, chatId: scope.chatId, workflowId: scope.workflowId, turnId: scope.turnId, yamlContent, description, diff });
-      return { success: true, proposalId, data: { message: 'The edit is shown to the user as a diff to accept or reject.', proposalId, diff } };
+      const warnings = diff.warnings === undefined ? {} : { warnings: diff.warnings };
+      return { success: true, proposalId, data: { message: 'The edit is shown to the user as a diff to accept or reject.', proposalId, diff, ...warnings } };
     }
     const out = await applyYamlEdit(deps, { ...scope, checkpointId: checkpointIdOf(scope.turnId, call.id), yamlContent, description });
     const graph = await deps.ports.editor.getState(scope.workflowId);

@@ -125,7 +125,7 @@ export function createTurns(deps: { client: Client; queues: TurnQueues; store: C
       return { ...out, blocks: Object.keys(graph.state.blocks).length, edges: graph.state.edges.length };
     },
 
-    /** Accepts (applies with a checkpoint) or rejects a pending proposal. */
+    /** Accepts (applies with a checkpoint, answering the import's warnings) or rejects a pending proposal. */
     async decide(proposalId: string, actorId: string, accept: boolean) {
       const proposal = await deps.store.proposal(proposalId);
       if (proposal.status !== 'pending') throw new AppError('conflict', `Proposal ${proposalId} was already ${proposal.status}`);
@@ -134,7 +134,7 @@ export function createTurns(deps: { client: Client; queues: TurnQueues; store: C
         return deps.store.proposal(proposalId);
       }
       const checkpointId = `cp_${proposalId}`;
-      await applyYamlEdit(deps, {
+      const out = await applyYamlEdit(deps, {
         workflowId: proposal.workflowId,
         actorId,
         chatId: proposal.chatId,
@@ -144,7 +144,9 @@ export function createTurns(deps: { client: Client; queues: TurnQueues; store: C
         description: proposal.description ?? undefined,
       });
       await deps.store.settleProposal(proposalId, 'accepted', checkpointId);
-      return deps.store.proposal(proposalId);
+      // What the import left out to keep the rules (a second starter), as the applied edit says it.
+      const accepted = await deps.store.proposal(proposalId);
+      return out.warnings === undefined ? accepted : { ...accepted, warnings: out.warnings };
     },
   };
 }
