@@ -9,9 +9,15 @@ describe("the agent's Max Tokens", () => {
     for (const ok of ['4096', 1, '', undefined, ' 256 ']) expect(validateBlockParams('agent', agent(ok)), String(ok)).toEqual({ success: true });
   });
 
+  it('takes a number written otherwise whose value is a positive whole number, as runs before the check sent it ("1000.0", "1e3")', () => {
+    for (const ok of ['1000.0', '1e3', '2E2', 1000.0, '+64']) expect(validateBlockParams('agent', agent(ok)), String(ok)).toEqual({ success: true });
+    for (const bad of ['0x10', '0b11', '0o7', '1e-3', '1e400', 'Infinity', '0.0', '-1e3', '12.5e0'])
+      expect(validateBlockParams('agent', agent(bad)), bad).toEqual({ success: false, error: `Max Tokens must be a positive whole number (got ${bad})` });
+  });
+
   it('refuses a negative, zero, fractional or wordy value, naming the field and the value', () => {
     expect(validateBlockParams('agent', agent('-5'))).toEqual({ success: false, error: 'Max Tokens must be a positive whole number (got -5)' });
-    for (const bad of ['0', 0, '1.5', 2.5, 'lots']) expect(validateBlockParams('agent', agent(bad)).success, String(bad)).toBe(false);
+    for (const bad of ['0', 0, '1.5', '12.5', 2.5, 'lots', '-5']) expect(validateBlockParams('agent', agent(bad)).success, String(bad)).toBe(false);
   });
 
   it('keeps a workflow with a bad value from being deployed, at the field; a reference is left to the run', () => {
