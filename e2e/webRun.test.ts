@@ -97,6 +97,7 @@ describe('running and deploying from the web app', () => {
 
     await page.screenshot({ path: path.join(tmpdir(), 'weft-deploy.png') });
     await deploy.getByRole('button', { name: 'Undeploy', exact: true }).click();
+    await page.getByRole('alertdialog', { name: 'Undeploy the workflow?' }).getByRole('button', { name: 'Undeploy', exact: true }).click();
     await deploy.getByText('Not deployed', { exact: true }).waitFor({ timeout: 15_000 });
     expect(errors).toEqual([]);
   });
@@ -280,8 +281,20 @@ describe('running and deploying from the web app', () => {
     const versions = deploy.getByRole('region', { name: 'Versions' });
     await versions.getByText('Active', { exact: true }).waitFor({ timeout: 15_000 });
 
+    // Undeploy asks first: Cancel (or Escape) leaves the workflow deployed and the deploy dialog open.
+    const asked = page.getByRole('alertdialog', { name: 'Undeploy the workflow?' });
+    await deploy.getByRole('button', { name: 'Undeploy', exact: true }).click();
+    await asked.getByText('Its API, webhooks and schedules stop until it is deployed again. Its versions are kept.').waitFor();
+    await asked.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await deploy.getByRole('button', { name: 'Undeploy', exact: true }).click();
+    await page.keyboard.press('Escape');
+    await asked.waitFor({ state: 'detached' });
+    expect((await call<{ isDeployed: boolean }>('GET', `/api/workflows/${workflowId}/deploy`)).body.isDeployed).toBe(true);
+    await deploy.getByText('Deployed', { exact: true }).waitFor();
+
     // Undeployed, "Not deployed" above and "Active" beside v1 contradicted each other.
     await deploy.getByRole('button', { name: 'Undeploy', exact: true }).click();
+    await asked.getByRole('button', { name: 'Undeploy', exact: true }).click();
     await deploy.getByText('Not deployed', { exact: true }).waitFor({ timeout: 15_000 });
     await versions.getByRole('button', { name: 'Activate v1', exact: true }).waitFor();
     expect(await versions.getByText('Active', { exact: true }).count()).toBe(0);

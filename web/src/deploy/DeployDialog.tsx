@@ -5,6 +5,7 @@ import type { WorkflowState } from '@weft/workflow';
 import { api, ApiError } from '../api';
 import { CopyButton } from '../panels/fields/Integrations';
 import { fireTimesText, nextFireTimes } from '../panels/fields/schedule';
+import { useConfirm } from '../ui/confirm';
 import { Icon } from '../ui/icons';
 import { useToast } from '../ui/toast';
 import { curlExample, deployInfo, streamingBlocks, webhookCurlExample } from './deployInfo';
@@ -56,6 +57,7 @@ function WebhookCurl({ hook }: { hook: { url: string; secret: string; provider: 
  */
 export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { workflowId: string; state: WorkflowState; onClose(): void; onShowBlock(id: string): void }) {
   const toast = useToast();
+  const confirm = useConfirm();
   const queries = useQueryClient();
   const status = useQuery({ queryKey: ['deployment', workflowId], queryFn: () => api.deployment(workflowId), refetchInterval: 3_000 });
   const versions = useQuery({ queryKey: ['deployments', workflowId], queryFn: () => api.deployments(workflowId) });
@@ -82,6 +84,16 @@ export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { work
   const failed = (what: string) => (error: Error) => toast.error(`${what}: ${error instanceof ApiError ? error.message : String(error)}`);
   const deploy = useMutation({ mutationFn: () => api.deploy(workflowId), onSuccess: () => (toast.success('Deployed'), refresh()), onError: failed('Deploy failed') });
   const undeploy = useMutation({ mutationFn: () => api.undeploy(workflowId), onSuccess: () => (toast.success('Undeployed'), refresh()), onError: failed('Undeploy failed') });
+  // Undeploying stops every way in at once, as n8n and Sim ask before they deactivate: asked first.
+  const confirmUndeploy = async () => {
+    const yes = await confirm({
+      title: 'Undeploy the workflow?',
+      message: 'Its API, webhooks and schedules stop until it is deployed again. Its versions are kept.',
+      confirmLabel: 'Undeploy',
+      icon: 'rocket',
+    });
+    if (yes) undeploy.mutate();
+  };
   const activate = useMutation({ mutationFn: (v: number) => api.activateDeployment(workflowId, v), onSuccess: () => (toast.success('Version activated'), refresh()), onError: failed('Activate failed') });
   const revert = useMutation({ mutationFn: () => api.revertToDeployed(workflowId), onSuccess: () => (toast.success('The draft is the deployed version again'), refresh()), onError: failed('Revert failed') });
 
@@ -150,7 +162,7 @@ export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { work
               <button type="button" className="btn" disabled={busy || !s.needsRedeployment} onClick={() => revert.mutate()}>
                 Revert draft to deployed
               </button>
-              <button type="button" className="btn btn-danger" disabled={busy} onClick={() => undeploy.mutate()}>
+              <button type="button" className="btn btn-danger" disabled={busy} onClick={() => void confirmUndeploy()}>
                 Undeploy
               </button>
             </>
