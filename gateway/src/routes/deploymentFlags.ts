@@ -45,6 +45,12 @@ const FLAG_FIELDS: Readonly<Record<string, readonly string[]>> = {
   revertedToDeployed: ['isDeployed', 'deployedAt', 'needsRedeployment', 'hasActiveWebhook'],
 };
 
+/**
+ * The text of a stored event of a type that carries deployment flags (the editor writes
+ * `"type":"<type>"`), built from FLAG_FIELDS so a type added there is looked for too.
+ */
+export const FLAG_EVENT_TEXT = new RegExp(`"type":"(?:${Object.keys(FLAG_FIELDS).join('|')})"`);
+
 /** Whether an event (as the editor stores and streams it: `{version, type, data}`) carries deployment flags. */
 export function carriesDeploymentFlags(event: unknown): boolean {
   return isRecord(event) && typeof event.type === 'string' && FLAG_FIELDS[event.type] !== undefined;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { registry } from '@weft/contracts';
 import { encodeSnapshot, decodeSnapshot, evolve, initialState, replay, type WorkflowEvent } from '@weft/workflow';
-import { eventsWithDeploymentFlags, refuseDeploymentCommands, refuseRestoresVersion, withDeploymentFlags, withSnapshotDeploymentFlags } from './deploymentFlags.js';
+import { FLAG_EVENT_TEXT, carriesDeploymentFlags, eventsWithDeploymentFlags, refuseDeploymentCommands, refuseRestoresVersion, withDeploymentFlags, withSnapshotDeploymentFlags } from './deploymentFlags.js';
 
 const entry = (fields: Partial<registry.WorkflowEntry>): registry.WorkflowEntry => ({
   id: 'wf',
@@ -92,5 +92,14 @@ describe("the workflow state's deployment flags are the registry's (spec 000 §3
       }) as Error,
     );
     expect(() => refuseRestoresVersion([{ type: 'replaceState', blocks: {}, edges: [] }, 'junk', null])).not.toThrow();
+  });
+
+  it('the quick look at a page of events finds every event type that carries flags, and no other', () => {
+    const types = ['deploymentStatusSet', 'needsRedeploymentSet', 'webhookActiveSet', 'revertedToDeployed', 'blockAdded', 'yamlImported', 'stateReplaced'];
+    for (const type of types) {
+      const page = JSON.stringify([{ version: 3, type, data: {} }]);
+      expect([type, FLAG_EVENT_TEXT.test(page)]).toEqual([type, carriesDeploymentFlags({ version: 3, type, data: {} })]);
+    }
+    expect(types.filter((type) => carriesDeploymentFlags({ type }))).toHaveLength(4);
   });
 });

@@ -6,6 +6,7 @@ import { requireActor, type Actor, type Authenticator } from '../auth.js';
 import { fromJson, parseBody } from '../validate.js';
 import type { AccessChecker, AccessMode } from '../access.js';
 import { withSnapshotDeploymentFlags } from './deploymentFlags.js';
+import { yamlSavedAnswer } from './yamlSaved.js';
 
 const variablesBody = z.object({ variables: z.array(z.record(z.string(), z.unknown())) });
 
@@ -110,16 +111,14 @@ export function editorRoutes(clients: Clients, auth: Authenticator, checker: Acc
           description: body.description,
           applyAutoLayout: command.applyAutoLayout,
         });
-        res.json({ success: true, message: `Workflow saved from YAML: ${saved.blocks} blocks, ${saved.edges} connections`, version: saved.version, checkpointId: saved.checkpointId });
+        res.json(yamlSavedAnswer({ version: saved.version, blocks: saved.blocks, edges: saved.edges, checkpointId: saved.checkpointId, warnings: saved.warnings }));
         return;
       }
       const out = await clients.editor.executeCommands({ workflowId, commandsJson: JSON.stringify([command]), actorId: actor.userId });
       const events = fromJson(out.eventsJson) as Array<{ data: { blocks?: object; edges?: unknown[]; warnings?: string[] } }>;
       const imported = events[0]?.data;
       const blocks = Object.keys(imported?.blocks ?? {}).length;
-      // What the import left out to keep the rules (a second starter), when it did.
-      const warnings = imported?.warnings === undefined ? {} : { warnings: imported.warnings };
-      res.json({ success: true, message: `Workflow saved from YAML: ${blocks} blocks, ${imported?.edges?.length ?? 0} connections`, version: out.version, ...warnings });
+      res.json(yamlSavedAnswer({ version: out.version, blocks, edges: imported?.edges?.length ?? 0, warnings: imported?.warnings }));
     } catch (err) {
       const appErr = toAppError(err);
       if (appErr.code !== 'validation') throw err;

@@ -3,13 +3,11 @@ import { AppError, toAppError } from '@weft/platform';
 import type { Clients } from '../clients.js';
 import { requireActor, type Actor, type Authenticator } from '../auth.js';
 import type { AccessChecker } from '../access.js';
-import { carriesDeploymentFlags, eventsWithDeploymentFlags } from './deploymentFlags.js';
+import { FLAG_EVENT_TEXT, carriesDeploymentFlags, eventsWithDeploymentFlags } from './deploymentFlags.js';
 
 /** How long one editor ReadEvents call waits for a new event before the stream sends a keep-alive. */
 const POLL_WAIT_MS = 15_000;
 const JSON_PAGE_LIMIT = 1_000;
-/** The text of a stored event of a type that carries deployment flags (the editor writes `"type":"<type>"`). */
-const FLAG_EVENT_TEXT = /"type":"(?:deploymentStatusSet|needsRedeploymentSet|webhookActiveSet|revertedToDeployed)"/;
 
 /**
  * Where to resume: the Last-Event-ID an EventSource sends when it reconnects, else `?after=`. The header wins

@@ -40,15 +40,18 @@ export function copilotHandlers(deps: { turns: Turns; store: ChatStore }): Servi
       return { checkpointJson: JSON.stringify(checkpoint) };
     },
     revertCheckpoint: (req) => turns.revert(req.checkpointId, req.actorId),
-    saveYamlInChat: (req) =>
-      turns.saveYamlInChat({
+    async saveYamlInChat(req) {
+      const saved = await turns.saveYamlInChat({
         chatId: req.chatId,
         workflowId: req.workflowId,
         actorId: req.actorId,
         yamlContent: req.yamlContent,
         description: req.description,
         applyAutoLayout: req.applyAutoLayout,
-      }),
+      });
+      // What the import left out to keep the rules (a second starter): the gateway answers it as the plain save does.
+      return { ...saved, warnings: saved.warnings ?? [] };
+    },
     async getProposal(req) {
       return { proposalJson: JSON.stringify(await store.proposal(req.proposalId)) };
     },

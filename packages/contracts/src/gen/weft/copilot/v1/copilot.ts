@@ -142,6 +142,8 @@ export interface SaveYamlInChatResponse {
   checkpointId: string;
   blocks: number;
   edges: number;
+  /** What the import left out to keep the rules (a second starter), when it did. */
+  warnings: string[];
 }
 
 export interface ProposalRef {
@@ -1857,7 +1859,7 @@ export const SaveYamlInChatRequest: MessageFns<SaveYamlInChatRequest> = {
 };
 
 function createBaseSaveYamlInChatResponse(): SaveYamlInChatResponse {
-  return { version: 0, checkpointId: "", blocks: 0, edges: 0 };
+  return { version: 0, checkpointId: "", blocks: 0, edges: 0, warnings: [] };
 }
 
 export const SaveYamlInChatResponse: MessageFns<SaveYamlInChatResponse> = {
@@ -1873,6 +1875,9 @@ export const SaveYamlInChatResponse: MessageFns<SaveYamlInChatResponse> = {
     }
     if (message.edges !== 0) {
       writer.uint32(32).int32(message.edges);
+    }
+    for (const v of message.warnings) {
+      writer.uint32(42).string(v!);
     }
     return writer;
   },
@@ -1922,6 +1927,14 @@ export const SaveYamlInChatResponse: MessageFns<SaveYamlInChatResponse> = {
             message.edges = reader.int32();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.warnings.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1944,6 +1957,7 @@ export const SaveYamlInChatResponse: MessageFns<SaveYamlInChatResponse> = {
         : "",
       blocks: isSet(object.blocks) ? globalThis.Number(object.blocks) : 0,
       edges: isSet(object.edges) ? globalThis.Number(object.edges) : 0,
+      warnings: globalThis.Array.isArray(object?.warnings) ? object.warnings.map((e: any) => globalThis.String(e)) : [],
     };
   },
 
@@ -1961,6 +1975,9 @@ export const SaveYamlInChatResponse: MessageFns<SaveYamlInChatResponse> = {
     if (message.edges !== 0) {
       obj.edges = Math.round(message.edges);
     }
+    if (message.warnings?.length) {
+      obj.warnings = message.warnings;
+    }
     return obj;
   },
 
@@ -1973,6 +1990,7 @@ export const SaveYamlInChatResponse: MessageFns<SaveYamlInChatResponse> = {
     message.checkpointId = object.checkpointId ?? "";
     message.blocks = object.blocks ?? 0;
     message.edges = object.edges ?? 0;
+    message.warnings = object.warnings?.map((e) => e) || [];
     return message;
   },
 };
