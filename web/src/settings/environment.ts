@@ -54,9 +54,12 @@ export interface TableRow extends EnvironmentRow {
   saved?: EnvironmentRow;
 }
 
-/** Whether a row holds something not saved: added here, or its key or value changed since. */
+/**
+ * Whether a row holds something not saved: added here, or its key or value changed since. The key is
+ * compared trimmed, as it is saved: ' API_KEY' typed and saved as 'API_KEY' is saved.
+ */
 export function isUnsaved(row: TableRow): boolean {
-  return !row.saved || row.key !== row.saved.key || row.value !== row.saved.value;
+  return !row.saved || row.key.trim() !== row.saved.key || row.value !== row.saved.value;
 }
 
 /** Saved variables taken out of the table and not saved so: the ones no row began as. */

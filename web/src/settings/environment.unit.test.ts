@@ -110,4 +110,18 @@ describe('the table over the saved variables', () => {
     expect(view(merged)).toEqual([['B', 'typed', 'unsaved']]);
     expect(merged[0]?.saved).toBeUndefined();
   });
+
+  it('shows a key typed with spaces around it as saved once saved (trimmed), and then as the saved key', () => {
+    const typed: TableRow[] = [{ id: 3, key: '  API_KEY ', value: 'v', shown: true }];
+    expect(view(typed)).toEqual([['  API_KEY ', 'v', 'unsaved']]);
+    const now = saved(environmentToSave(typed));
+    const merged = withSaved(typed, {}, now, numbered());
+    expect(merged.map((r) => isUnsaved(r))).toEqual([false]);
+    expect(merged).toHaveLength(1);
+    // A reload after that shows the row by its saved key; changing the key back to spaces only is no change.
+    const reloaded = withSaved(merged, now, now, numbered());
+    expect(view(reloaded)).toEqual([['API_KEY', 'v', 'saved']]);
+    expect(isUnsaved({ ...reloaded[0]!, key: 'API_KEY ' })).toBe(false);
+    expect(isUnsaved({ ...reloaded[0]!, key: 'API_KEY2' })).toBe(true);
+  });
 });
