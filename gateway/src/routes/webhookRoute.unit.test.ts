@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AppError, createLogger } from '@weft/platform';
 import type { runner } from '@weft/contracts';
 import { errorHandler } from '../errors.js';
+import type { LeaseTimer } from '../webhooks/claimLease.js';
 import { webhookRoutes, type WebhookClients } from './webhooks.js';
 
 const logger = createLogger('webhook-route-test', 'silent');
@@ -22,7 +23,7 @@ function starterState(secret: string) {
 }
 
 /** The services a webhook call reaches, faked: what each was asked is kept. */
-function fakeServices(secret: string, opts: { env?: Record<string, string>; leaseMs?: number; startRun?: () => Promise<runner.ExecutionResponse> } = {}) {
+function fakeServices(secret: string, opts: { env?: Record<string, string>; leaseMs?: number; renewed?: boolean[]; startRun?: () => Promise<runner.ExecutionResponse> } = {}) {
   const seen = { envAskedFor: [] as string[], starts: [] as runner.StartRunRequest[], renewals: 0, releases: 0 };
   const unused = () => Promise.reject(new Error('not expected in this test'));
   const clients: WebhookClients = {
@@ -37,7 +38,7 @@ function fakeServices(secret: string, opts: { env?: Record<string, string>; leas
       },
       renewWebhookDelivery: () => {
         seen.renewals += 1;
-        return Promise.resolve({ renewed: true });
+        return Promise.resolve({ renewed: opts.renewed?.shift() ?? true });
       },
     },
     runs: {
@@ -59,12 +60,51 @@ function fakeServices(secret: string, opts: { env?: Record<string, string>; leas
 }
 
 let server: Server | undefined;
-afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+function closeServer(): Promise<void> {
+  const open = server;
+  server = undefined;
+  return new Promise<void>((resolve) => (open ? open.close(() => resolve()) : resolve()));
+}
+afterEach(closeServer);
 
-async function serve(clients: WebhookClients): Promise<string> {
+/** Log lines at warn and above, as written. */
+function capturingLogger() {
+  const lines: string[] = [];
+  return { lines, logger: createLogger('webhook-route-test', 'warn', { write: (line: string) => void lines.push(line) }) };
+}
+
+/** A lease timer the test steps one renewal period at a time; nothing waits for real time. */
+function steppedTimer() {
+  let pending: Array<{ run: () => void }> = [];
+  const timer: LeaseTimer = (run) => {
+    const entry = { run };
+    pending.push(entry);
+    return () => {
+      pending = pending.filter((p) => p !== entry);
+    };
+  };
+  /** One period: runs each timer pending now (a renewal schedules the next), then lets the answers settle. */
+  async function period(): Promise<void> {
+    const due = pending;
+    pending = [];
+    for (const entry of due) entry.run();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return { timer, period, pending: () => pending.length };
+}
+
+/** Polls (no fixed sleep) until `done`, failing with `what` after about 2.5 s. */
+async function until(done: () => boolean, what: string): Promise<void> {
+  for (let i = 0; !done(); i++) {
+    if (i > 500) throw new Error(what);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+async function serve(clients: WebhookClients, opts: { leaseTimer?: LeaseTimer; take?: () => Promise<{ allowed: boolean; retryAfterMs: number; remaining: number }>; logger?: typeof logger } = {}): Promise<string> {
   const app = express();
-  const admitAll = { rule: { limit: 1000, windowMs: 60_000 }, take: () => Promise.resolve({ allowed: true, retryAfterMs: 0, remaining: 999 }) };
-  app.use('/api', webhookRoutes(clients, { account: admitAll }, logger));
+  const admitAll = { rule: { limit: 1000, windowMs: 60_000 }, take: opts.take ?? (() => Promise.resolve({ allowed: true, retryAfterMs: 0, remaining: 999 })) };
+  app.use('/api', webhookRoutes(clients, { account: admitAll }, opts.logger ?? logger, opts.leaseTimer ? { leaseTimer: opts.leaseTimer } : {}));
   app.use(errorHandler(logger));
   const listening = app.listen(0, '127.0.0.1');
   server = listening;
@@ -85,24 +125,45 @@ describe("the webhook route reads a {{KEY}} secret from the deployer's environme
     expect(seen.starts).toHaveLength(0);
     const ok = await post(url, 'tok-from-env');
     expect(ok.status).toBe(200);
-    expect(seen.envAskedFor).toEqual(['deployer', 'deployer']);
+    // Asked once for the deployer: the resolved secret is kept a short while (30 s).
+    expect(seen.envAskedFor).toEqual(['deployer']);
     expect(seen.starts).toHaveLength(1);
     const input = JSON.parse(seen.starts[0]?.inputJson ?? '{}') as { headers: Record<string, string> };
     expect(input.headers.authorization).toBe('Bearer [REDACTED]');
     expect(seen.starts[0]?.inputJson).not.toContain('tok-from-env');
   });
 
-  it('leaves an unknown key as written; a plain secret never asks for the environment', async () => {
-    const unknown = fakeServices('{{NO_SUCH_KEY}}', { env: { OTHER: 'x' } });
-    const url = await serve(unknown.clients);
-    expect((await post(url, 'x')).status).toBe(401);
-    expect((await post(url, '{{NO_SUCH_KEY}}')).status).toBe(200);
-    await new Promise<void>((resolve) => server?.close(() => resolve()));
-    server = undefined;
+  it('fails closed on an unknown key: 401 as for a wrong secret, whatever the caller sends, and a warning naming the key', async () => {
     const plain = fakeServices('plain-secret');
     const plainUrl = await serve(plain.clients);
-    expect((await post(plainUrl, 'plain-secret')).status).toBe(200);
+    const wrong = await post(plainUrl, 'not-the-secret');
+    expect(wrong.status).toBe(401);
+    const wrongBody: unknown = await wrong.json();
     expect(plain.seen.envAskedFor).toEqual([]);
+    await closeServer();
+
+    const unknown = fakeServices('{{NO_SUCH_KEY}}', { env: { OTHER: 'x' } });
+    const log = capturingLogger();
+    const url = await serve(unknown.clients, { logger: log.logger });
+    for (const token of ['x', '{{NO_SUCH_KEY}}', '']) {
+      const refused = await post(url, token);
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toEqual(wrongBody);
+    }
+    expect(unknown.seen.starts).toHaveLength(0);
+    expect(log.lines.some((line) => line.includes('NO_SUCH_KEY') && line.includes('refused'))).toBe(true);
+  });
+
+  it('refuses a secret filled only in part (one key empty), and logs the key, never a value', async () => {
+    const { clients, seen } = fakeServices('{{K1}}{{K2}}', { env: { K1: 'first-half', K2: '' } });
+    const log = capturingLogger();
+    const url = await serve(clients, { logger: log.logger });
+    for (const token of ['first-half', 'first-half{{K2}}', '{{K1}}{{K2}}']) expect((await post(url, token)).status).toBe(401);
+    expect(seen.starts).toHaveLength(0);
+    const warning = log.lines.find((line) => line.includes('"K2"')) ?? '';
+    expect(warning).not.toBe('');
+    expect(warning).not.toContain('"K1"');
+    expect(log.lines.join('\n')).not.toContain('first-half');
   });
 });
 
@@ -137,5 +198,42 @@ describe("the webhook route renews its delivery's claim while the run is startin
     finishStart(new AppError('unavailable', 'The service is unavailable'));
     expect((await failing).status).toBe(503);
     expect(seen.releases).toBe(1);
+  });
+
+  it('stops renewing once the start has answered: none in the three periods after the 200', async () => {
+    let finishStart: () => void = () => undefined;
+    const { clients, seen } = fakeServices('s', { startRun: () => new Promise((resolve) => (finishStart = () => resolve({ execution: undefined }))) });
+    const clock = steppedTimer();
+    const url = await serve(clients, { leaseTimer: clock.timer });
+    const call = post(url, 's', { 'idempotency-key': 'delivery-3' });
+    await until(() => seen.starts.length === 1, 'the run was not started');
+    for (let i = 0; i < 3; i++) await clock.period();
+    expect(seen.renewals).toBe(3);
+    finishStart();
+    expect((await call).status).toBe(200);
+    const renewed = seen.renewals;
+    for (let i = 0; i < 3; i++) await clock.period();
+    expect(seen.renewals).toBe(renewed);
+    expect(clock.pending()).toBe(0);
+  });
+
+  it('starts nothing when a renewal finds the claim taken over before the start: 503 with Retry-After, a warning naming the delivery', async () => {
+    let admit: () => void = () => undefined;
+    const take = () => new Promise<{ allowed: boolean; retryAfterMs: number; remaining: number }>((resolve) => (admit = () => resolve({ allowed: true, retryAfterMs: 0, remaining: 999 })));
+    const { clients, seen } = fakeServices('s', { renewed: [false] });
+    const clock = steppedTimer();
+    const log = capturingLogger();
+    const url = await serve(clients, { leaseTimer: clock.timer, take, logger: log.logger });
+    const call = post(url, 's', { 'idempotency-key': 'delivery-4' });
+    await until(() => clock.pending() === 1, 'the claim was not held');
+    await clock.period();
+    expect(seen.renewals).toBe(1);
+    admit();
+    const answer = await call;
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('5');
+    expect(seen.starts).toHaveLength(0);
+    expect(seen.releases).toBe(0);
+    expect(log.lines.some((line) => line.includes('claim lost') && line.includes('start:delivery-4'))).toBe(true);
   });
 });

@@ -5,8 +5,8 @@ import { normalizeWebhookPath, secretForms, webhookTriggers } from '@weft/catalo
 import type { Clients } from '../clients.js';
 import { verifyWebhook, type WebhookRequest } from '../webhooks/verify.js';
 import { awaitRepeat, START_RETRY_AFTER_S, type RedeliveryClients } from '../webhooks/redelivery.js';
-import { withEnvSecrets } from '../webhooks/hookSecrets.js';
-import { holdClaim, type ClaimLease } from '../webhooks/claimLease.js';
+import { createHookSecretCache, type HookSecretCache } from '../webhooks/hookSecrets.js';
+import { holdClaim, type ClaimLease, type LeaseTimer } from '../webhooks/claimLease.js';
 import { admitRun, type RunLimiters } from '../rateLimit.js';
 import { answerRun } from './executions.js';
 import { fieldsOf, type FieldValue } from '../fields.js';
@@ -94,10 +94,12 @@ export interface WebhookClients {
  * it is delivered. Answers 200 `{ok, executionId}` once the run has started, or — when the webhook is
  * set to answer with its Response block — that block's status, headers and body once the run ends
  * (a repeated delivery then answers what the first one got, waiting for its run if needed).
- * Mounted before the JSON body parser: signatures are checked over the raw bytes.
+ * Mounted before the JSON body parser: signatures are checked over the raw bytes. `opts` (tests): the
+ * cache of resolved `{{KEY}}` secrets and the timer claim renewals run on.
  */
-export function webhookRoutes(clients: WebhookClients, limiters: Pick<RunLimiters, 'account'>, logger: Logger): Router {
+export function webhookRoutes(clients: WebhookClients, limiters: Pick<RunLimiters, 'account'>, logger: Logger, opts: { secrets?: HookSecretCache; leaseTimer?: LeaseTimer } = {}): Router {
   const r = Router();
+  const secrets = opts.secrets ?? createHookSecretCache();
   const raw = express.raw({ type: () => true, limit: BODY_LIMIT });
 
   async function handle(req: Request, res: Response): Promise<void> {
@@ -113,8 +115,17 @@ export function webhookRoutes(clients: WebhookClients, limiters: Pick<RunLimiter
       return;
     }
     const actorId = deployed.actorId || deployed.ownerId;
-    // A secret written `{{KEY}}` is the run's actor's environment value, as in every block the run reads.
-    const hook = await withEnvSecrets(written, async () => (await clients.registry.getEnvironment({ actor: { userId: actorId } })).variables);
+    // A secret written `{{KEY}}` is the run's actor's environment value, as in every block the run reads
+    // (kept a short while per workflow and actor: the registry decrypts the whole environment to answer).
+    // The account rate limit stays after the signature check and the claim (step 4 of docs/triggers.md):
+    // taken here, forged calls would use up the account's runs.
+    const cacheKey = JSON.stringify([deployed.workflowId, actorId, written.blockId]);
+    const { hook, missing } = await secrets.resolve(cacheKey, written, async () => (await clients.registry.getEnvironment({ actor: { userId: actorId } })).variables);
+    if (missing.length > 0) {
+      // Fails closed: refused below as a wrong secret is (the hook's secret is then unguessable); only
+      // the log says why, naming the keys (never a value) so the owner can find them.
+      logger.warn({ workflowId: deployed.workflowId, blockId: written.blockId, actorId, keys: missing }, 'webhook secret refers to environment variables the acting user does not have or left empty: calls are refused');
+    }
 
     const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const body = webhookBody(req.header('content-type'), rawBody);
@@ -123,6 +134,7 @@ export function webhookRoutes(clients: WebhookClients, limiters: Pick<RunLimiter
     // The signature first: a forged call learns nothing about its body (401 before any 400).
     const verdict = verifyWebhook(call, { provider: hook.provider, secret: hook.secret, verifyToken: hook.verifyToken });
     if (verdict.kind === 'refused') throw new AppError('unauthenticated', verdict.message);
+    if (missing.length > 0) throw new AppError('unauthenticated', 'Invalid webhook token');
     if (!body.ok) throw new AppError('validation', 'Request body must be valid JSON');
     if (verdict.kind === 'handshake') {
       res.status(verdict.status);
@@ -177,7 +189,7 @@ export function webhookRoutes(clients: WebhookClients, limiters: Pick<RunLimiter
           }
         }
         // This call holds the claim (its own, or one given back or lapsed that it claimed).
-        lease = holdClaim(clients.triggers, delivery, claim.leaseMs, logger);
+        lease = holdClaim(clients.triggers, delivery, claim.leaseMs, logger, opts.leaseTimer);
       }
       // Counted on the account the run acts as (the deployer, or the owner once they may not deploy),
       // as a run started with a personal key counts on the account it runs as. Taken after the delivery
@@ -186,6 +198,13 @@ export function webhookRoutes(clients: WebhookClients, limiters: Pick<RunLimiter
       if (!(await admitRun(res, limiters.account, `account:${actorId}`, 'for this account'))) {
         if (deliveryId) await releaseClaim(deliveryId);
         return;
+      }
+      if (lease?.lost) {
+        // A repeat took the claim over (renewals did not reach the registry for a whole lease): it runs
+        // the delivery, so this call starts nothing and asks the provider to retry — its retry is then a
+        // repeat answered with the taker's run. (A claim lost once the start is on its way cannot stop it.)
+        res.setHeader('Retry-After', String(START_RETRY_AFTER_S));
+        throw new AppError('unavailable', `This delivery was taken over by a repeated call while starting (execution ${executionId} not started); retry later`);
       }
       const input = { method: call.method, headers: withoutSecret(call.headers, hook.secret), query: withoutSecret(query, hook.secret), body: call.body };
       let started;

@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { withEnvSecrets } from './hookSecrets.js';
+import { createHookSecretCache, withEnvSecrets } from './hookSecrets.js';
 import { verifyWebhook, type WebhookRequest } from './verify.js';
 
-const env = { HOOK_TOKEN: 'from-env-7f3a', GH_SECRET: 'gh-env-secret', EMPTY: '' };
+const env = { HOOK_TOKEN: 'from-env-7f3a', GH_SECRET: 'gh-env-secret', K1: 'first-', EMPTY: '' };
 
 function bearer(token: string): WebhookRequest {
   return { method: 'POST', headers: { authorization: `Bearer ${token}` }, query: {}, rawBody: Buffer.from('{}'), body: {} };
@@ -15,7 +15,7 @@ function github(secret: string, body = '{"zen":"x"}'): WebhookRequest {
 }
 
 async function verdict(provider: string, written: string, call: WebhookRequest) {
-  const hook = await withEnvSecrets({ secret: written, verifyToken: written }, async () => env);
+  const { hook } = await withEnvSecrets({ secret: written, verifyToken: written }, async () => env);
   return verifyWebhook(call, { provider, secret: hook.secret, verifyToken: hook.verifyToken }).kind;
 }
 
@@ -31,11 +31,21 @@ describe("a webhook secret written as {{KEY}} is the acting user's environment v
     expect(await verdict('generic', 'pre-{{HOOK_TOKEN}}', bearer('pre-from-env-7f3a'))).toBe('run');
   });
 
-  it('leaves an unknown key as written (the spec rule), and an empty value too: never no secret at all', async () => {
-    expect(await verdict('generic', '{{NO_SUCH_KEY}}', bearer('{{NO_SUCH_KEY}}'))).toBe('run');
-    expect(await verdict('generic', '{{NO_SUCH_KEY}}', bearer(''))).toBe('refused');
-    expect(await verdict('generic', '{{EMPTY}}', bearer(''))).toBe('refused');
-    expect(await verdict('generic', '{{EMPTY}}', bearer('{{EMPTY}}'))).toBe('run');
+  it('fails closed on an unknown key or an empty value: the reference as typed, no secret, a half-filled one are all refused', async () => {
+    for (const token of ['{{NO_SUCH_KEY}}', '', 'NO_SUCH_KEY']) expect(await verdict('generic', '{{NO_SUCH_KEY}}', bearer(token))).toBe('refused');
+    for (const token of ['{{EMPTY}}', '']) expect(await verdict('generic', '{{EMPTY}}', bearer(token))).toBe('refused');
+    for (const token of ['first-{{K2}}', 'first-', '{{K1}}{{K2}}']) expect(await verdict('generic', '{{K1}}{{K2}}', bearer(token))).toBe('refused');
+    expect(await verdict('github', '{{NO_SUCH_KEY}}', github('{{NO_SUCH_KEY}}'))).toBe('refused');
+  });
+
+  it('names the keys it could not fill (never a value), in the secret or the verify token, and fills nothing then', async () => {
+    const resolved = await withEnvSecrets({ secret: '{{K1}}{{K2}}', verifyToken: '{{EMPTY}}-{{HOOK_TOKEN}}' }, async () => env);
+    expect(resolved.missing.sort()).toEqual(['EMPTY', 'K2']);
+    expect(resolved.hook.secret).not.toContain('first-');
+    expect(resolved.hook.verifyToken).not.toContain('from-env-7f3a');
+    expect(resolved.hook.secret).not.toBe('');
+    expect((await withEnvSecrets({ secret: '', verifyToken: '{{NOPE}}' }, async () => env)).hook.secret).not.toBe('');
+    expect((await withEnvSecrets({ secret: '{{K1}}x', verifyToken: '' }, async () => env)).missing).toEqual([]);
   });
 
   it('asks for the environment only when the secret or verify token holds a reference', async () => {
@@ -45,10 +55,56 @@ describe("a webhook secret written as {{KEY}} is the acting user's environment v
       return env;
     };
     const plain = { secret: 'plain', verifyToken: 'plain', blockId: 'b' };
-    expect(await withEnvSecrets(plain, environment)).toBe(plain);
-    expect(await withEnvSecrets({ secret: '', verifyToken: '{{ spaced }}' }, environment)).toEqual({ secret: '', verifyToken: '{{ spaced }}' });
+    expect((await withEnvSecrets(plain, environment)).hook).toBe(plain);
+    expect(await withEnvSecrets({ secret: '', verifyToken: '{{ spaced }}' }, environment)).toEqual({ hook: { secret: '', verifyToken: '{{ spaced }}' }, missing: [] });
     expect(asked).toBe(0);
-    expect(await withEnvSecrets({ secret: 's', verifyToken: '{{HOOK_TOKEN}}', blockId: 'b' }, environment)).toEqual({ secret: 's', verifyToken: 'from-env-7f3a', blockId: 'b' });
+    expect(await withEnvSecrets({ secret: 's', verifyToken: '{{HOOK_TOKEN}}', blockId: 'b' }, environment)).toEqual({ hook: { secret: 's', verifyToken: 'from-env-7f3a', blockId: 'b' }, missing: [] });
     expect(asked).toBe(1);
+  });
+});
+
+describe('resolved hook secrets are kept a short while', () => {
+  function counting(values: Record<string, string>) {
+    const state = { asked: 0, values, fail: false };
+    const environment = async () => {
+      state.asked += 1;
+      if (state.fail) throw new Error('registry unavailable');
+      return state.values;
+    };
+    return { state, environment };
+  }
+
+  it('asks the environment once per TTL for a hook, and applies a change after the TTL', async () => {
+    let now = 0;
+    const cache = createHookSecretCache({ ttlMs: 30_000, now: () => now });
+    const { state, environment } = counting({ HOOK_TOKEN: 'v1' });
+    const hook = { secret: '{{HOOK_TOKEN}}', verifyToken: '', blockId: 'b' };
+    const a = await cache.resolve('wf|actor', hook, environment);
+    const b = await cache.resolve('wf|actor', hook, environment);
+    expect([a.hook.secret, b.hook.secret, state.asked]).toEqual(['v1', 'v1', 1]);
+    state.values = { HOOK_TOKEN: 'v2' };
+    now = 29_999;
+    expect((await cache.resolve('wf|actor', hook, environment)).hook).toEqual({ secret: 'v1', verifyToken: '', blockId: 'b' });
+    expect(state.asked).toBe(1);
+    now = 30_000;
+    expect((await cache.resolve('wf|actor', hook, environment)).hook.secret).toBe('v2');
+    expect(state.asked).toBe(2);
+  });
+
+  it('keeps hooks apart by key and by the secret as written, keeps a missing key as refused, and keeps no failure', async () => {
+    const cache = createHookSecretCache({ now: () => 0 });
+    const { state, environment } = counting({ A: 'a-value' });
+    expect((await cache.resolve('wf|one', { secret: '{{A}}', verifyToken: '' }, environment)).hook.secret).toBe('a-value');
+    expect((await cache.resolve('wf|two', { secret: '{{A}}', verifyToken: '' }, environment)).hook.secret).toBe('a-value');
+    expect((await cache.resolve('wf|one', { secret: '{{B}}', verifyToken: '' }, environment)).missing).toEqual(['B']);
+    expect((await cache.resolve('wf|one', { secret: '{{B}}', verifyToken: '' }, environment)).missing).toEqual(['B']);
+    expect(state.asked).toBe(3);
+    state.fail = true;
+    await expect(cache.resolve('wf|three', { secret: '{{A}}', verifyToken: '' }, environment)).rejects.toThrow('registry unavailable');
+    state.fail = false;
+    expect((await cache.resolve('wf|three', { secret: '{{A}}', verifyToken: '' }, environment)).hook.secret).toBe('a-value');
+    expect(state.asked).toBe(5);
+    expect((await cache.resolve('wf|plain', { secret: 'plain', verifyToken: '' }, environment)).hook.secret).toBe('plain');
+    expect(state.asked).toBe(5);
   });
 });

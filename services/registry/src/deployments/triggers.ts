@@ -41,7 +41,9 @@ export const DELIVERY_RETENTION_DAYS = 7;
  * of this apart) from its claim until its run's start has answered, so a start that is slow is never
  * taken over while its claimer lives; a claim left behind (the gateway died between claim and start,
  * or giving it back failed) is no longer renewed, and once this has passed a repeat may take it over
- * instead of the provider's retries waiting on it until the retention cleanup.
+ * instead of the provider's retries waiting on it until the retention cleanup. A claim's created_at
+ * (and the claimedAtMs it answers) is thus when it was last renewed or taken over. Was 30 s without
+ * renewals: gateways deploy before the registry (docs/triggers.md, Rollout).
  */
 export const CLAIM_LEASE_MS = 15_000;
 
