@@ -89,8 +89,12 @@ export function fieldOfMessage(config: BlockConfig, message: string, values: Rec
   return 'operation' in values && lower.includes('operation') ? 'operation' : 'parameters';
 }
 
-/** A `<block.path>` reference or a `{{KEY}}` environment variable: a value only known when the block runs. */
-const RUN_TIME_VALUE = /<[A-Za-z0-9_]+\.[A-Za-z0-9_.[\]-]+>|\{\{[A-Za-z0-9_]+\}\}/;
+/**
+ * A `<block.path>` reference or a `{{KEY}}` environment variable: a value only known when the block runs.
+ * Names and keys as the runner reads them (REFERENCE_TOKEN_SOURCE: `<agent-2.content>`, `<résumé.text>`,
+ * `{{API-KEY}}`), a reference with at least one path step (so `<b>` in text stays text).
+ */
+const RUN_TIME_VALUE = /<[^<>\s.]+(?:\.[^<>\s.]+)+>|\{\{[A-Za-z0-9_\-.]+\}\}/;
 
 /** Whether a field's value (text, or text inside a list or object) holds a reference or an environment variable. */
 export function holdsRunTimeValue(value: unknown): boolean {

@@ -122,6 +122,11 @@ describe('validateBlockParams: §5 messages word for word', () => {
     expect(holdsRunTimeValue('<agent.content>')).toBe(true);
     expect(holdsRunTimeValue([{ cells: { Value: 'Bearer {{TOKEN}}' } }])).toBe(true);
     expect(holdsRunTimeValue('a < b and c > d')).toBe(false);
+    // Names and keys the runner reads beyond letters, digits and `_` (a block named "Agent-2" or "Résumé").
+    expect(holdsRunTimeValue('<agent-2.tokens.total>')).toBe(true);
+    expect(holdsRunTimeValue('<résumé.content>')).toBe(true);
+    expect(holdsRunTimeValue('{{API-KEY}}')).toBe(true);
+    expect(holdsRunTimeValue('<b>bold</b>')).toBe(false);
     const error = 'Invalid JSON format for values';
     expect(validateBlockParams('google_sheets', { spreadsheetId: 's', values: '<agent.content>' })).toEqual({ success: false, error });
     expect(deferredToRun('google_sheets', { spreadsheetId: 's', values: '<agent.content>' }, error)).toBe(true);
