@@ -227,6 +227,10 @@ describe('copilot through the gateway', () => {
     expect(Object.keys((await readWorkflow(workflowId)).state.blocks)).toHaveLength(3);
     expect((await api('POST', `/api/workflows/${workflowId}/commands`, { commands: [{ type: 'undo' }] })).status).toBe(200);
     expect(Object.keys((await readWorkflow(workflowId)).state.blocks).sort()).toEqual(Object.keys(before.state.blocks).sort());
+
+    // A chat's save answers what the import left out (a second starter), as the plain save does.
+    const twoStarters = await put({ yamlContent: `${AGENT_AND_SLACK_YAML.trimEnd()}\n  again:\n    type: starter\n    name: Start 2\n`, chatId, createCheckpoint: true });
+    expect(twoStarters.body).toMatchObject({ success: true, checkpointId: expect.any(String), warnings: [expect.stringMatching(/^Left out starter block "Start 2" \(again\): /)] });
   });
 
   it('refuses bad requests naming the field, and other accounts', async () => {
