@@ -3,20 +3,24 @@ import { ToolError, type ServiceTool, type ToolIO } from '../../serviceTool.js';
 import { apiMessage, bearer, call, list, obj, seg, serviceTool, str, type ApiResponse, type CallSpec, type Obj } from '../http.js';
 import { jqlProject } from './jql.js';
 
+/** A site URL's or domain's host, lowercased: `https://Acme.atlassian.net/` → `acme.atlassian.net`. */
+const hostOf = (value: string) => value.trim().toLowerCase().replace(/^https?:\/\//, '').replace(/[/?#].*$/, '');
+
 /**
- * The Jira Cloud id: the given one, else the accessible resource whose URL names the domain (the
- * only one when no domain is given). A domain no resource names fails naming it: another site's
- * cloud id would read and write another site's issues.
+ * The Jira Cloud id: the given one, else the accessible resource whose host is the domain exactly
+ * (a bare site name such as `acme` means `acme.atlassian.net`; the only one when no domain is
+ * given), never one whose URL merely contains it. A domain no resource names fails naming it:
+ * another site's cloud id would read and write another site's issues.
  */
 async function cloudId(io: ToolIO, p: Obj): Promise<string> {
   if (text(p.cloudId)) return text(p.cloudId);
   const res = await call(io, { url: `${io.baseUrl('atlassian')}/oauth/token/accessible-resources`, headers: bearer(p.accessToken) });
   const resources = res.ok ? list(res.data).map(obj) : [];
   if (resources.length === 0) throw new ToolError('No Jira resources found', res.status);
-  const domain = text(p.domain).replace(/^https?:\/\//, '').replace(/\/+$/, '').toLowerCase();
-  const urlOf = (r: Obj) => String(r.url ?? '').toLowerCase();
+  const domain = hostOf(text(p.domain));
+  const host = domain.includes('.') ? domain : `${domain}.atlassian.net`;
   const match = domain
-    ? (resources.find((r) => urlOf(r).replace(/^https?:\/\//, '').replace(/\/+$/, '') === domain) ?? resources.find((r) => urlOf(r).includes(domain)))
+    ? resources.find((r) => hostOf(String(r.url ?? '')) === host)
     : resources.length === 1 ? resources[0] : undefined;
   if (!match) {
     const sites = resources.map((r) => String(r.url ?? r.name ?? r.id)).join(', ');

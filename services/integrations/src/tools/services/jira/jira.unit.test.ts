@@ -33,6 +33,25 @@ describe('jira', () => {
     expect(ji.fake.received('GET', '/ex/jira/:cloud/rest/api/3/issue/:key')).toEqual([]);
   });
 
+  it('jira_retrieve matches the site host exactly, never a site whose URL merely contains the domain', async () => {
+    const sites = [
+      { id: 'cloud-big', url: 'https://bigacme.atlassian.example', name: 'bigacme' },
+      { id: 'cloud-other', url: 'https://acme.atlassian.example-other.example', name: 'acme-other' },
+    ];
+    ji.fake.once('GET', '/oauth/token/accessible-resources', { json: sites });
+    await ji.expectError(
+      'jira_retrieve',
+      { ...base, issueKey: 'X-1' },
+      'No Jira site found for acme.atlassian.example (this account can reach: https://bigacme.atlassian.example, https://acme.atlassian.example-other.example)',
+    );
+    ji.fake.once('GET', '/oauth/token/accessible-resources', { json: sites });
+    await ji.expectError('jira_retrieve', { ...base, domain: 'acme', issueKey: 'X-1' }, 'No Jira site found for acme (this account can reach: https://bigacme.atlassian.example, https://acme.atlassian.example-other.example)');
+    expect(ji.fake.received('GET', '/ex/jira/:cloud/rest/api/3/issue/:key')).toEqual([]);
+    ji.fake.once('GET', '/oauth/token/accessible-resources', { json: [...sites, { id: 'cloud-1', url: 'https://ACME.atlassian.example/', name: 'acme' }] });
+    expect(await ji.run('jira_retrieve', { ...base, domain: 'https://acme.atlassian.example', issueKey: 'PROJ-7' })).toMatchObject({ success: true });
+    ji.expectRequest('jira_retrieve', 'GET', `${API}/issue/PROJ-7`, { headers });
+  });
+
   it('jira_bulk_read searches the project with the enhanced JQL search, asking for its fields', async () => {
     const r = await ji.run('jira_bulk_read', { ...base, cloudId: 'cloud-1', projectId: 'PROJ' });
     ji.expectRequest('jira_bulk_read', 'POST', `${API}/search/jql`, {
