@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -74,6 +75,12 @@ function releaseBrowser(): void {
 
 /** A marker switch on the browser's command line (Chromium ignores it): `--weft-stagehand-agent=<pid of this process>`. */
 export const BROWSER_MARKER = '--weft-stagehand-agent';
+/** A switch naming one session's browser (`--weft-browser-session=<uuid>`): the process a close that hangs kills. */
+const SESSION_MARKER = '--weft-browser-session';
+/** Chromium's start: not a page's read, so not the page's time limit (a loaded machine starts it slowly). */
+const LAUNCH_TIMEOUT_MS = 60_000;
+/** How long closing the browser may take before its processes are killed. */
+const CLOSE_TIMEOUT_MS = 5_000;
 
 export interface BrowserLimits {
   /** Bytes one response may have. */
@@ -246,6 +253,7 @@ export class BrowserSession {
     private readonly home: string,
     private readonly policy: AddressPolicy,
     private readonly limits: BrowserLimits,
+    private readonly marker: string,
   ) {}
 
   static async open(config: BrowserConfig, policy: AddressPolicy, limits: BrowserLimits, signal: AbortSignal | undefined): Promise<BrowserSession> {
@@ -254,6 +262,7 @@ export class BrowserSession {
     let browser: Browser | undefined;
     let session: BrowserSession | undefined;
     let home: string | undefined;
+    const marker = `${SESSION_MARKER}=${randomUUID()}`;
     try {
       home = mkdtempSync(path.join(os.tmpdir(), 'weft-browser-home-'));
       blackhole = await listenBlackhole();
@@ -264,7 +273,7 @@ export class BrowserSession {
         handleSIGINT: false,
         handleSIGTERM: false,
         handleSIGHUP: false,
-        timeout: limits.timeoutMs,
+        timeout: Math.max(limits.timeoutMs, LAUNCH_TIMEOUT_MS),
         env: browserEnv(home),
         args: [
           '--headless',
@@ -286,10 +295,11 @@ export class BrowserSession {
           '--proxy-bypass-list=<-loopback>',
           '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
           `${BROWSER_MARKER}=${process.pid}`,
+          marker,
         ],
       });
       const context = await browser.newContext({ acceptDownloads: false, serviceWorkers: 'block', viewport: { width: 1280, height: 900 } });
-      const opened = new BrowserSession(browser, context, blackhole, home, policy, limits);
+      const opened = new BrowserSession(browser, context, blackhole, home, policy, limits, marker);
       session = opened;
       context.setDefaultTimeout(limits.actionTimeoutMs);
       context.setDefaultNavigationTimeout(limits.timeoutMs);
@@ -311,7 +321,7 @@ export class BrowserSession {
     } catch (err) {
       if (session) await session.close();
       else {
-        await browser?.close().catch(() => undefined);
+        if (browser) await closeOrKill(browser.close(), marker);
         blackhole?.close();
         if (home) rmSync(home, { recursive: true, force: true });
         releaseBrowser();
@@ -652,18 +662,72 @@ export class BrowserSession {
     return out;
   }
 
-  /** Closes the context and the browser (its processes end) and the requests in flight. */
+  /**
+   * Closes the context and the browser (its processes end) and the requests in flight. A page known
+   * stuck in a script skips the context's graceful close; a close that takes longer than
+   * CLOSE_TIMEOUT_MS kills the browser's processes.
+   */
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.closed = true;
       this.abort.abort();
-      await this.context.close().catch(() => undefined);
-      await this.browser.close().catch(() => undefined);
+      const closing = (async () => {
+        if (!this.timedOut) await this.context.close().catch(() => undefined);
+        await this.browser.close();
+      })();
+      await closeOrKill(closing, this.marker);
       this.blackhole.close();
       rmSync(this.home, { recursive: true, force: true });
       releaseBrowser();
     })();
     return this.closing;
+  }
+}
+
+/** Waits for a browser's close, at most CLOSE_TIMEOUT_MS; then kills its processes and waits for them (as long again) to be gone. */
+async function closeOrKill(closing: Promise<void>, marker: string): Promise<void> {
+  const done = closing.then(
+    () => true,
+    () => true,
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const late = () => new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_TIMEOUT_MS)));
+  try {
+    if (await Promise.race([done, late()])) return;
+    clearTimeout(timer);
+    killBrowser(marker);
+    await Promise.race([done, late()]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Kills the browser whose command line carries `marker`, with its process group (Playwright starts
+ * it detached: its renderers and utilities are in its group). Linux's /proc; elsewhere nothing.
+ */
+function killBrowser(marker: string): void {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    try {
+      if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(marker)) continue;
+    } catch {
+      continue; // gone meanwhile
+    }
+    for (const target of [-pid, pid]) {
+      try {
+        process.kill(target, 'SIGKILL');
+      } catch {
+        // not a group leader, or gone
+      }
+    }
   }
 }
 
