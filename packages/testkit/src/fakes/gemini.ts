@@ -17,23 +17,47 @@ const SCHEMA_KEYS = new Set(
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** What Gemini answers 400 for in a schema: unknown keys, an OBJECT without properties, an array whose items have no type. */
+/** Formats Gemini takes by type, and the 400 it answers for another. */
+const FORMATS: Record<string, { allowed: string[]; refusal: string }> = {
+  STRING: { allowed: ['enum', 'date-time'], refusal: "only 'enum' and 'date-time' are supported for STRING type" },
+  INTEGER: { allowed: ['int32', 'int64'], refusal: "only 'int32' and 'int64' are supported for INTEGER type" },
+  NUMBER: { allowed: ['float', 'double'], refusal: "only 'float' and 'double' are supported for NUMBER type" },
+};
+
+/**
+ * What Gemini answers 400 for in a schema: unknown keys (`$ref`, `const`, …), an enum value that is
+ * not a string or an enum on another type than STRING, a format the type does not take, an OBJECT
+ * without properties, an array whose items have no type; in properties, items and anyOf branches.
+ */
 function schemaProblem(schema: unknown, at: string): string | undefined {
   if (!isRecord(schema)) return `* GenerateContentRequest.${at}: must be a Schema object`;
   for (const key of Object.keys(schema)) {
     if (!SCHEMA_KEYS.has(key)) return `Invalid JSON payload received. Unknown name "${key}" at '${at}': Cannot find field.`;
   }
   const type = typeof schema.type === 'string' ? schema.type.toUpperCase() : undefined;
+  if (Array.isArray(schema.enum)) {
+    const i = schema.enum.findIndex((v) => typeof v !== 'string');
+    if (i >= 0) return `Invalid value at '${at}.enum[${i}]' (TYPE_STRING), ${JSON.stringify(schema.enum[i])}`;
+    if (type !== 'STRING') return `* GenerateContentRequest.${at}.enum: only allowed for STRING type`;
+  }
+  if (schema.format !== undefined) {
+    const formats = type === undefined ? undefined : FORMATS[type];
+    if (!formats || !formats.allowed.includes(String(schema.format))) return `* GenerateContentRequest.${at}.format: ${formats?.refusal ?? `format is not supported for ${type ?? 'TYPE_UNSPECIFIED'} type`}`;
+  }
   if (type === 'OBJECT' && (!isRecord(schema.properties) || Object.keys(schema.properties).length === 0)) {
     return `* GenerateContentRequest.${at}.properties: should be non-empty for OBJECT type`;
   }
   if (type === 'ARRAY') {
-    if (!isRecord(schema.items) || typeof schema.items.type !== 'string') return `* GenerateContentRequest.${at}.items: missing field.`;
+    if (!isRecord(schema.items) || (typeof schema.items.type !== 'string' && !Array.isArray(schema.items.anyOf))) return `* GenerateContentRequest.${at}.items: missing field.`;
     const inner = schemaProblem(schema.items, `${at}.items`);
     if (inner) return inner;
   }
   for (const [name, prop] of Object.entries(isRecord(schema.properties) ? schema.properties : {})) {
     const inner = schemaProblem(prop, `${at}.properties[${name}]`);
+    if (inner) return inner;
+  }
+  for (const [i, branch] of (Array.isArray(schema.anyOf) ? schema.anyOf : []).entries()) {
+    const inner = schemaProblem(branch, `${at}.any_of[${i}]`);
     if (inner) return inner;
   }
   return undefined;
@@ -120,8 +144,9 @@ function geminiAnswer(req: RecordedRequest, turn: FakeModelTurn, issued: Set<str
 /**
  * A fake of Gemini's `models/{model}:generateContent` and `:streamGenerateContent?alt=sse` (key in the
  * query string). It refuses, with Gemini's 400 texts, what the real API refuses: empty contents or
- * parts, an empty text, bad inline data, schema keys outside Gemini's subset, an OBJECT without
- * properties, array items without a type, and (gemini-3 models) a function call sent back without the
+ * parts, an empty text, bad inline data, schema keys outside Gemini's subset, enums that are not
+ * strings on a STRING, formats the type does not take, an OBJECT without properties, array items
+ * without a type, and (gemini-3 models) a function call sent back without the
  * thought signature it was given.
  */
 export async function createGeminiFake(): Promise<FakeModelServer> {

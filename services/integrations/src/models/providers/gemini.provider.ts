@@ -178,63 +178,140 @@ const SCHEMA_KEYS = new Set([
   'maximum',
 ]);
 
-/** Where a value the schema turned into a JSON string sits in the arguments: property names, `*` for an array's items. */
-type JsonPath = string[];
+/**
+ * A value the schema asked for in another form, to be given back as the tool expects it: `path` is
+ * where it sits in the arguments (property names, `*` for an array's items). `json`: asked for as a
+ * JSON string (`object`: only an object is taken from it, as the schema was an object); `typed`: an
+ * integer, number or boolean enum asked for as a STRING enum, turned back into the value it names.
+ */
+type Fixup = { path: string[]; kind: 'json'; object: boolean } | { path: string[]; kind: 'typed'; values: unknown[] };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Formats Gemini takes, by type; any other is refused 400 ("format: only 'enum' and 'date-time' are supported for STRING type"). */
+const FORMATS: Record<string, string[]> = { string: ['enum', 'date-time'], integer: ['int32', 'int64'], number: ['float', 'double'] };
+
+/** How deep `$ref`s are inlined along one path; a (recursive) ref deeper than that is asked for as a JSON string. */
+const MAX_REF_DEPTH = 4;
+
+interface SchemaContext {
+  /** The schema `$ref`s point into (`#/$defs/…`, `#/definitions/…`, `#`). */
+  root: unknown;
+  refDepth: number;
+  fixups: Fixup[];
+}
+
+/** The schema a local `$ref` (`#`, `#/$defs/Name`, any JSON pointer into the root) names; undefined when it names none. */
+function resolveRef(ref: string, root: unknown): unknown {
+  if (ref === '#') return root;
+  if (!ref.startsWith('#/')) return undefined;
+  let at: unknown = root;
+  for (const raw of ref.slice(2).split('/')) {
+    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!isRecord(at) || !(key in at)) return undefined;
+    at = at[key];
+  }
+  return at;
+}
+
+function withNote(description: unknown, note: string): string {
+  return typeof description === 'string' && description ? `${description} (${note})` : note;
+}
+
+/** A value asked for as a JSON string: any JSON for an unresolved or too-deep `$ref`. */
+function jsonString(out: Record<string, unknown>, path: string[], ctx: SchemaContext, object: boolean): Record<string, unknown> {
+  ctx.fixups.push({ path, kind: 'json', object });
+  return { ...out, type: 'string', description: withNote(out.description, object ? 'a JSON object written as a string' : 'a JSON value written as a string') };
+}
+
 /**
- * A JSON schema as Gemini's Schema: unknown keys dropped (`additionalProperties`, `$schema`, `$ref`,
- * `examples`, …), `const` as a one-value enum, `oneOf` as `anyOf`, `["x", "null"]` as a nullable x.
- * Gemini refuses an OBJECT without properties and an array whose `items` has no type: an object
- * without properties becomes a STRING holding its JSON (its path is recorded, and the model's string
- * is parsed back), untyped items become strings.
+ * A JSON schema as Gemini's Schema: unknown keys dropped (`additionalProperties`, `$schema`,
+ * `examples`, …), local `$ref`s inlined (to MAX_REF_DEPTH; deeper, a JSON string), `const` as a
+ * one-value enum, `oneOf` as `anyOf`, `["x", "null"]` as a nullable x and `["x", "y"]` as an anyOf.
+ * Gemini refuses an OBJECT without properties, an array whose `items` has no type, an enum that is
+ * not strings or not on a STRING, and formats other than enum/date-time (STRING), int32/int64
+ * (INTEGER), float/double (NUMBER): an object without properties becomes a STRING holding its JSON
+ * (parsed back), untyped items strings, an integer/number/boolean enum a STRING enum of the values
+ * written out (turned back into the values), another format a note in the description.
  */
-function convertSchema(schema: unknown, path: JsonPath, jsonPaths: JsonPath[]): Record<string, unknown> {
-  if (!isRecord(schema)) return { type: 'string' };
+function convertSchema(given: unknown, path: string[], ctx: SchemaContext): Record<string, unknown> {
+  if (!isRecord(given)) return { type: 'string' };
+  const schema = given;
+  if (typeof schema.$ref === 'string') {
+    const target = resolveRef(schema.$ref, ctx.root);
+    const { $ref: _ref, ...siblings } = schema;
+    if (!isRecord(target) || ctx.refDepth >= MAX_REF_DEPTH) return jsonString(typeof siblings.description === 'string' ? { description: siblings.description } : {}, path, ctx, false);
+    return convertSchema({ ...target, ...siblings }, path, { ...ctx, refDepth: ctx.refDepth + 1 });
+  }
   const out: Record<string, unknown> = {};
   let type = schema.type;
   if (Array.isArray(type)) {
     const types = type.filter((t) => t !== 'null');
     if (types.length < type.length) out.nullable = true;
+    if (types.length > 1) {
+      // Several types: one anyOf branch each; the description stays on the whole.
+      const { type: _type, description, title, nullable: _nullable, ...rest } = schema;
+      return {
+        ...out,
+        ...(typeof description === 'string' ? { description } : {}),
+        ...(typeof title === 'string' ? { title } : {}),
+        anyOf: types.map((t) => convertSchema({ ...rest, type: t }, path, ctx)),
+      };
+    }
     type = types[0];
   }
   if (schema.oneOf !== undefined && schema.anyOf === undefined) out.anyOf = schema.oneOf;
-  if (schema.const !== undefined && schema.enum === undefined) out.enum = [String(schema.const)];
-  for (const [k, v] of Object.entries(schema)) if (SCHEMA_KEYS.has(k) && k !== 'type' && k !== 'properties' && k !== 'items' && k !== 'anyOf' && k !== 'required') out[k] = v;
+  for (const [k, v] of Object.entries(schema)) if (SCHEMA_KEYS.has(k) && k !== 'type' && k !== 'properties' && k !== 'items' && k !== 'anyOf' && k !== 'required' && k !== 'format' && k !== 'enum') out[k] = v;
   if (Array.isArray(out.anyOf ?? schema.anyOf)) {
-    out.anyOf = ((out.anyOf ?? schema.anyOf) as unknown[]).map((s) => convertSchema(s, path, []));
+    // The branches keep the path: an object without properties in one is parsed back where the model answers it.
+    out.anyOf = ((out.anyOf ?? schema.anyOf) as unknown[]).map((s) => convertSchema(s, path, ctx));
     if (type === undefined) return out;
   }
-  if (type === undefined) type = isRecord(schema.properties) ? 'object' : schema.items !== undefined ? 'array' : 'string';
+  const values = Array.isArray(schema.enum) ? schema.enum : schema.const !== undefined ? [schema.const] : undefined;
+  if (type === undefined) type = isRecord(schema.properties) ? 'object' : schema.items !== undefined ? 'array' : values?.every((v) => typeof v === 'number') ? 'number' : 'string';
   const lower = String(type).toLowerCase();
   if (lower === 'object') {
     const props = isRecord(schema.properties) ? Object.entries(schema.properties) : [];
-    if (props.length === 0) {
-      jsonPaths.push(path);
-      const note = 'a JSON object written as a string';
-      return { ...out, type: 'string', description: typeof out.description === 'string' && out.description ? `${out.description} (${note})` : note };
-    }
+    if (props.length === 0) return jsonString(out, path, ctx, true);
     out.type = 'object';
-    out.properties = Object.fromEntries(props.map(([k, v]) => [k, convertSchema(v, [...path, k], jsonPaths)]));
+    out.properties = Object.fromEntries(props.map(([k, v]) => [k, convertSchema(v, [...path, k], ctx)]));
     if (Array.isArray(schema.required)) out.required = schema.required.filter((r) => typeof r === 'string' && props.some(([k]) => k === r));
     return out;
   }
   if (lower === 'array') {
     const items = schema.items;
     out.type = 'array';
-    out.items = isRecord(items) && Object.keys(items).some((k) => SCHEMA_KEYS.has(k) || k === 'const' || k === 'oneOf') ? convertSchema(items, [...path, '*'], jsonPaths) : { type: 'string' };
+    out.items = isRecord(items) && Object.keys(items).some((k) => SCHEMA_KEYS.has(k) || k === 'const' || k === 'oneOf' || k === '$ref') ? convertSchema(items, [...path, '*'], ctx) : { type: 'string' };
     return out;
   }
   out.type = lower;
+  if (typeof schema.format === 'string') {
+    if (FORMATS[lower]?.includes(schema.format)) out.format = schema.format;
+    else out.description = withNote(out.description, `format: ${schema.format}`);
+  }
+  if (values) {
+    const named = values.filter((v) => v !== null);
+    if (named.length < values.length) out.nullable = true;
+    if (named.length > 0) {
+      if (lower !== 'string' || named.some((v) => typeof v !== 'string')) {
+        // Gemini takes enums of strings on STRING only: the values are asked for written out, and given back typed.
+        ctx.fixups.push({ path, kind: 'typed', values: named });
+        out.type = 'string';
+        delete out.format;
+        delete out.minimum;
+        delete out.maximum;
+      }
+      out.enum = named.map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+    }
+  }
   return out;
 }
 
 /** A tool's parameters as Gemini's Schema; undefined for a tool without parameters (Gemini: leave it unset). */
-export function geminiParameters(parameters: Record<string, unknown>): { schema?: Record<string, unknown>; jsonPaths: JsonPath[] } {
-  if (!isRecord(parameters.properties) || Object.keys(parameters.properties).length === 0) return { jsonPaths: [] };
-  const jsonPaths: JsonPath[] = [];
-  return { schema: convertSchema(parameters, [], jsonPaths), jsonPaths };
+export function geminiParameters(parameters: Record<string, unknown>): { schema?: Record<string, unknown>; fixups: Fixup[] } {
+  if (!isRecord(parameters.properties) || Object.keys(parameters.properties).length === 0) return { fixups: [] };
+  const ctx: SchemaContext = { root: parameters, refDepth: 0, fixups: [] };
+  return { schema: convertSchema(parameters, [], ctx), fixups: ctx.fixups };
 }
 
 /**
@@ -242,25 +319,33 @@ export function geminiParameters(parameters: Record<string, unknown>): { schema?
  * (any JSON object: JSON mode without a schema). A nested one is asked for as a JSON string.
  */
 function geminiResponseSchema(schema: Record<string, unknown>): Record<string, unknown> | undefined {
-  const jsonPaths: JsonPath[] = [];
-  const converted = convertSchema(schema, [], jsonPaths);
-  return jsonPaths.some((p) => p.length === 0) ? undefined : converted;
+  const ctx: SchemaContext = { root: schema, refDepth: 0, fixups: [] };
+  const converted = convertSchema(schema, [], ctx);
+  return ctx.fixups.some((f) => f.kind === 'json' && f.path.length === 0) ? undefined : converted;
 }
 
-/** Parses back, in the model's arguments, the values the schema asked for as JSON strings. */
-function parseJsonPaths(value: unknown, path: JsonPath): unknown {
-  if (path.length === 0) {
-    if (typeof value !== 'string') return value;
-    try {
-      return JSON.parse(value) as unknown;
-    } catch {
-      return value;
-    }
+/** A value the model gave for a fixup, as the tool expects it (left as given when it is not one the fixup reads). */
+function fixValue(value: unknown, fixup: Fixup): unknown {
+  if (typeof value !== 'string') return value;
+  if (fixup.kind === 'typed') {
+    const match = fixup.values.find((v) => (typeof v === 'string' ? v : JSON.stringify(v)) === value);
+    return match === undefined ? value : match;
   }
-  const [head, ...rest] = path;
-  if (head === '*') return Array.isArray(value) ? value.map((v) => parseJsonPaths(v, rest)) : value;
+  try {
+    const parsed = JSON.parse(value) as unknown;
+    return !fixup.object || isRecord(parsed) ? parsed : value;
+  } catch {
+    return value;
+  }
+}
+
+/** Gives back, in the model's arguments, the values the schema asked for in another form. */
+function applyFixup(value: unknown, fixup: Fixup, at = 0): unknown {
+  if (at === fixup.path.length) return fixValue(value, fixup);
+  const head = fixup.path[at];
+  if (head === '*') return Array.isArray(value) ? value.map((v) => applyFixup(v, fixup, at + 1)) : value;
   if (!isRecord(value) || head === undefined || !(head in value)) return value;
-  return { ...value, [head]: parseJsonPaths(value[head], rest) };
+  return { ...value, [head]: applyFixup(value[head], fixup, at + 1) };
 }
 
 /** Shown when a request has neither messages nor a system prompt (the agent block's two prompt fields). */
@@ -268,9 +353,9 @@ export const GEMINI_EMPTY_REQUEST = 'The request to Gemini has no content: give 
 
 /**
  * The generateContent body (§7): contents, generationConfig, systemInstruction, tools, toolConfig;
- * with `jsonPaths`, per tool, the arguments its schema asked for as JSON strings.
+ * with `fixups`, per tool, the arguments its schema asked for in another form (JSON strings, typed enums).
  */
-export async function geminiRequest(req: AdapterRequest, sink: StreamSink, reader: GeminiImageReader): Promise<{ body: Record<string, unknown>; jsonPaths: Map<string, JsonPath[]> }> {
+export async function geminiRequest(req: AdapterRequest, sink: StreamSink, reader: GeminiImageReader): Promise<{ body: Record<string, unknown>; fixups: Map<string, Fixup[]> }> {
   const built = await toGeminiContents(req.messages, reader);
   let contents = built.contents;
   let systemText = [req.systemPrompt, ...built.system].filter((s): s is string => !!s).join('\n\n');
@@ -295,13 +380,13 @@ export async function geminiRequest(req: AdapterRequest, sink: StreamSink, reade
   }
   const body: Record<string, unknown> = { contents, generationConfig };
   if (systemText) body.systemInstruction = { parts: [{ text: systemText }] };
-  const jsonPaths = new Map<string, JsonPath[]>();
+  const fixups = new Map<string, Fixup[]>();
   if (tools.length > 0) {
     body.tools = [
       {
         functionDeclarations: tools.map((t) => {
-          const { schema, jsonPaths: paths } = geminiParameters(t.parameters);
-          if (paths.length > 0) jsonPaths.set(t.name, paths);
+          const { schema, fixups: found } = geminiParameters(t.parameters);
+          if (found.length > 0) fixups.set(t.name, found);
           return { name: t.name, description: t.description, ...(schema ? { parameters: schema } : {}) };
         }),
       },
@@ -313,14 +398,14 @@ export async function geminiRequest(req: AdapterRequest, sink: StreamSink, reade
       };
     }
   }
-  return { body, jsonPaths };
+  return { body, fixups };
 }
 
 interface Reading {
   content: string;
   calls: ModelToolCall[];
   taken: Set<string>;
-  jsonPaths: Map<string, JsonPath[]>;
+  fixups: Map<string, Fixup[]>;
   /** The last finish reason seen, and whether any answer had a candidate. */
   finishReason?: string;
   sawCandidate: boolean;
@@ -336,7 +421,7 @@ function readParts(res: GeminiResponse, into: Reading, sink: StreamSink, streami
     if (part.functionCall) {
       const id = newToolCallId(into.taken);
       let args: unknown = part.functionCall.args ?? {};
-      for (const path of into.jsonPaths.get(part.functionCall.name) ?? []) args = parseJsonPaths(args, path);
+      for (const fixup of into.fixups.get(part.functionCall.name) ?? []) args = applyFixup(args, fixup);
       into.calls.push({ id, name: part.functionCall.name, arguments: isRecord(args) ? args : {}, ...(part.thoughtSignature ? { thoughtSignature: part.thoughtSignature } : {}) });
       if (streaming) sink.toolDetected(id, part.functionCall.name);
     } else if (part.text && !part.thought) {
@@ -404,7 +489,7 @@ export const geminiAdapter: ProviderAdapter = {
     const method = req.stream ? 'streamGenerateContent' : 'generateContent';
     const query = new URLSearchParams({ ...(req.stream ? { alt: 'sse' } : {}), key: req.apiKey });
     const url = `${config.baseUrls.google}/models/${encodeURIComponent(req.model)}:${method}?${query.toString()}`;
-    const { body, jsonPaths } = await geminiRequest(req, sink, imageReader(config, signal));
+    const { body, fixups } = await geminiRequest(req, sink, imageReader(config, signal));
     let res: Response;
     try {
       res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
@@ -419,7 +504,7 @@ export const geminiAdapter: ProviderAdapter = {
     }
     // Gemini gives calls no ids: each gets a random 8-character one (spec 000 §9), unlike the conversation's earlier ones.
     const taken = toolCallIdsOf(req.messages);
-    const into: Reading = { content: '', calls: [], taken, jsonPaths, sawCandidate: false };
+    const into: Reading = { content: '', calls: [], taken, fixups, sawCandidate: false };
     if (!req.stream) {
       let answer: GeminiResponse;
       const text = await res.text();

@@ -258,6 +258,106 @@ describe('Gemini adapter against the fake', () => {
     expect(out.toolCalls[0]?.arguments).toEqual({ tags: ['a'], record: { id: 7, ok: true } });
   });
 
+  it('sends formats Gemini refuses as a note, a non-string enum or const as a STRING enum given back typed, and keeps the ones it takes', async () => {
+    const tools = [
+      {
+        name: 'pick',
+        description: 'Picks',
+        parameters: {
+          type: 'object',
+          properties: {
+            url: { type: 'string', format: 'uri', description: 'The page' },
+            mail: { type: 'string', format: 'email' },
+            when: { type: 'string', format: 'date-time' },
+            count: { type: 'integer', format: 'int32' },
+            ratio: { type: 'number', format: 'percent' },
+            level: { type: 'integer', enum: [1, 2, 3], minimum: 1 },
+            on: { type: 'boolean', const: true },
+            size: { enum: [0.5, 1.5, null] },
+          },
+        },
+      },
+    ];
+    fake.reply({ toolCalls: [{ name: 'pick', arguments: { url: 'u', level: '2', on: 'true', size: '1.5', when: 't' } }] });
+    const out = await callModel(deps(), ask({ tools }));
+    const declarations = (fake.chatRequests()[0]?.body as { tools: Array<{ functionDeclarations: Array<{ parameters: unknown }> }> }).tools[0]?.functionDeclarations;
+    expect(declarations?.[0]?.parameters).toEqual({
+      type: 'object',
+      properties: {
+        url: { type: 'string', description: 'The page (format: uri)' },
+        mail: { type: 'string', description: 'format: email' },
+        when: { type: 'string', format: 'date-time' },
+        count: { type: 'integer', format: 'int32' },
+        ratio: { type: 'number', description: 'format: percent' },
+        level: { type: 'string', enum: ['1', '2', '3'] },
+        on: { type: 'string', enum: ['true'] },
+        size: { type: 'string', enum: ['0.5', '1.5'], nullable: true },
+      },
+    });
+    expect(out.toolCalls[0]?.arguments).toEqual({ url: 'u', level: 2, on: true, size: 1.5, when: 't' });
+  });
+
+  it('parses back an object inside anyOf (a nullable record), inlines $ref from $defs/definitions (a recursive one to a depth, then a JSON string), and sends several types as anyOf', async () => {
+    const node = { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } } } };
+    const tools = [
+      {
+        name: 'save',
+        description: 'Saves',
+        parameters: {
+          type: 'object',
+          properties: {
+            meta: { anyOf: [{ type: 'object', additionalProperties: true }, { type: 'null' }] },
+            label: { anyOf: [{ type: 'object' }, { type: 'string' }] },
+            home: { $ref: '#/definitions/Address', description: 'Where' },
+            tree: { $ref: '#/$defs/Node' },
+            value: { type: ['string', 'number', 'null'], description: 'Any' },
+          },
+          $defs: { Node: node },
+          definitions: { Address: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+        },
+      },
+    ];
+    const deepest = '{"name":"e","children":[]}';
+    const tree = { name: 'a', children: [{ name: 'b', children: [{ name: 'c', children: [{ name: 'd', children: [deepest] }] }] }] };
+    fake.reply({ toolCalls: [{ name: 'save', arguments: { meta: '{"a":1}', label: '[1]', home: { city: 'Oslo' }, tree, value: 3 } }] });
+    const out = await callModel(deps(), ask({ tools }));
+    const params = (fake.chatRequests()[0]?.body as { tools: Array<{ functionDeclarations: Array<{ parameters: { properties: Record<string, unknown> } }> }> }).tools[0]?.functionDeclarations[0]?.parameters;
+    const asJson = { type: 'string', description: 'a JSON object written as a string' };
+    expect(params?.properties.meta).toEqual({ anyOf: [asJson, { type: 'null' }] });
+    expect(params?.properties.label).toEqual({ anyOf: [asJson, { type: 'string' }] });
+    expect(params?.properties.home).toEqual({ type: 'object', description: 'Where', properties: { city: { type: 'string' } }, required: ['city'] });
+    expect(params?.properties.value).toEqual({ nullable: true, description: 'Any', anyOf: [{ type: 'string' }, { type: 'number' }] });
+    const level = (n: number): unknown =>
+      n === 0 ? { type: 'string', description: 'a JSON value written as a string' } : { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: level(n - 1) } } };
+    expect(params?.properties.tree).toEqual(level(4));
+    expect(JSON.stringify(params)).not.toContain('$ref');
+    expect(out.toolCalls[0]?.arguments).toEqual({
+      meta: { a: 1 },
+      label: '[1]',
+      home: { city: 'Oslo' },
+      tree: { name: 'a', children: [{ name: 'b', children: [{ name: 'c', children: [{ name: 'd', children: [{ name: 'e', children: [] }] }] }] }] },
+      value: 3,
+    });
+  });
+
+  it("the fake refuses formats a type does not take and enums that are not strings on a STRING with Gemini's 400 texts", async () => {
+    const refusal = async (parameters: unknown) => {
+      const raw = await fetch(`${fake.url}/v1beta/models/gemini-2.5-pro:generateContent?key=k`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }], tools: [{ functionDeclarations: [{ name: 'x', parameters }] }] }),
+      });
+      expect(raw.status).toBe(400);
+      return JSON.stringify(await raw.json());
+    };
+    const obj = (prop: unknown) => ({ type: 'object', properties: { p: prop } });
+    expect(await refusal(obj({ type: 'string', format: 'uri' }))).toContain("parameters.properties[p].format: only 'enum' and 'date-time' are supported for STRING type");
+    expect(await refusal(obj({ type: 'integer', enum: [1, 2] }))).toContain("parameters.properties[p].enum[0]' (TYPE_STRING), 1");
+    expect(await refusal(obj({ type: 'integer', enum: ['1'] }))).toContain('parameters.properties[p].enum: only allowed for STRING type');
+    expect(await refusal(obj({ anyOf: [{ type: 'object' }, { type: 'null' }] }))).toContain('properties[p].any_of[0].properties: should be non-empty for OBJECT type');
+    expect(await refusal(obj({ $ref: '#/$defs/A' }))).toContain('Unknown name \\"$ref\\"');
+  });
+
   it('the fake refuses an OBJECT without properties and unknown schema keys with Gemini\'s 400 texts', async () => {
     const raw = await fetch(`${fake.url}/v1beta/models/gemini-2.5-pro:generateContent?key=k`, {
       method: 'POST',
