@@ -66,13 +66,19 @@ function limitBreach(body: unknown): string | undefined {
   return undefined;
 }
 
-/** A write's answer: Notion's validation_error when a limit is broken, else `ok`. */
-const checked = (ok: Json) => (req: { body: unknown }) => {
+/** Notion's cap on a request body: 500 KB. */
+const NOTION_MAX_BODY_BYTES = 500_000;
+
+/** A write's answer: 413 past 500 KB, Notion's validation_error when a limit is broken, else `ok`. */
+const checked = (ok: Json) => (req: { body: unknown; bytes: Buffer }) => {
+  if (req.bytes.length > NOTION_MAX_BODY_BYTES) {
+    return { status: 413, json: { object: 'error', status: 413, code: 'payload_too_large', message: `Request body too large: ${req.bytes.length} bytes (at most 500KB).` } };
+  }
   const breach = limitBreach(req.body);
   return breach ? { status: 400, json: { object: 'error', status: 400, code: 'validation_error', message: `body failed validation: ${breach}` } } : { json: ok };
 };
 
-/** A fake Notion API under /v1; written children are held to Notion's size limits. */
+/** A fake Notion API under /v1; written children are held to Notion's size limits, a write's body to 500 KB. */
 export function createFakeNotion(): Promise<FakeServer> {
   return createServiceFake([
     ['GET', '/v1/pages/:id', { json: NOTION_FIXTURES.page }],

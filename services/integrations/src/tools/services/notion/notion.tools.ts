@@ -16,11 +16,18 @@ async function notion(io: ToolIO, p: Obj, path: string, spec: Omit<CallSpec, 'ur
 
 const plain = (richText: unknown) => list(richText).map((t) => str(obj(t).plain_text) ?? str(obj(obj(t).text).content) ?? '').join('');
 
-/** Notion's request limits: 2000 characters a text item, 100 rich_text items a block, 100 children a request. */
-const NOTION_LIMITS = { text: 2000, richText: 100, children: 100 } as const;
+/**
+ * Notion's request limits: 2000 characters a text item, 100 rich_text items a block, 100 children a
+ * request, and 500 KB a request body (Notion answers 413 past it): a request's blocks are kept to
+ * `bytes` of UTF-8 JSON, leaving room for the rest of the body.
+ */
+const NOTION_LIMITS = { text: 2000, richText: 100, children: 100, bytes: 450_000 } as const;
+
+/** A value's size as the UTF-8 JSON a request carries. */
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 
 /** Text cut into pieces of at most `size` UTF-16 units, never inside a surrogate pair. */
-function pieces(content: string, size: number): string[] {
+export function pieces(content: string, size: number): string[] {
   const out: string[] = [];
   for (let at = 0; at < content.length; ) {
     let end = Math.min(at + size, content.length);
@@ -32,29 +39,60 @@ function pieces(content: string, size: number): string[] {
 }
 
 /**
+ * Items cut into runs of at most `count` items and `bytes` of UTF-8 JSON (an item is never split,
+ * and one larger than `bytes` goes alone).
+ */
+function runs<T>(items: T[], count: number, bytes: number): T[][] {
+  const out: T[][] = [];
+  let run: T[] = [];
+  let size = 0;
+  for (const item of items) {
+    const n = jsonBytes(item) + 1;
+    if (run.length === count || (run.length > 0 && size + n > bytes)) {
+      out.push(run);
+      run = [];
+      size = 0;
+    }
+    run.push(item);
+    size += n;
+  }
+  if (run.length > 0) out.push(run);
+  return out;
+}
+
+/**
  * Content as paragraph blocks within Notion's limits: rich_text items of at most 2000 characters
- * (read back as one text, they join seamlessly), at most 100 of them a paragraph.
+ * (read back as one text, they join seamlessly), at most 100 of them a paragraph, and a paragraph
+ * small enough to go in one request (2000 three-byte characters are 6 KB: 100 of them would not).
  */
 function paragraphs(content: string): Obj[] {
   const items = pieces(content, NOTION_LIMITS.text).map((piece) => ({ type: 'text', text: { content: piece } }));
-  const blocks: Obj[] = [];
-  for (let i = 0; i < items.length; i += NOTION_LIMITS.richText) blocks.push({ object: 'block', type: 'paragraph', paragraph: { rich_text: items.slice(i, i + NOTION_LIMITS.richText) } });
+  const blocks = runs(items, NOTION_LIMITS.richText, NOTION_LIMITS.bytes - 1000).map((richText) => ({ object: 'block', type: 'paragraph', paragraph: { rich_text: richText } }));
   return blocks.length > 0 ? blocks : [{ object: 'block', type: 'paragraph', paragraph: { rich_text: [{ type: 'text', text: { content: '' } }] } }];
 }
 
-/** Appends blocks to a page or block, at most 100 a request, in order; a failed batch says how many were appended before it. */
-async function appendBlocks(io: ToolIO, p: Obj, blockId: string, blocks: Obj[], alreadyWritten = 0): Promise<void> {
-  const total = alreadyWritten + blocks.length;
-  for (let i = 0; i < blocks.length; i += NOTION_LIMITS.children) {
+/** Blocks as the requests' children: at most 100 blocks and about 450 KB a request, in order. */
+const batches = (blocks: Obj[]) => runs(blocks, NOTION_LIMITS.children, NOTION_LIMITS.bytes);
+
+/**
+ * Appends batches of blocks to a page or block, one request each, in order; a failed batch says how
+ * many blocks were written before it, and names the page `created` for them (a retry would create
+ * another).
+ */
+async function appendBlocks(io: ToolIO, p: Obj, blockId: string, blocks: Obj[][], alreadyWritten = 0, created?: Obj): Promise<void> {
+  const total = alreadyWritten + blocks.reduce((sum, batch) => sum + batch.length, 0);
+  let written = alreadyWritten;
+  for (const batch of blocks) {
     try {
-      await notion(io, p, `/blocks/${seg(blockId)}/children`, { method: 'PATCH', json: { children: blocks.slice(i, i + NOTION_LIMITS.children) } });
+      await notion(io, p, `/blocks/${seg(blockId)}/children`, { method: 'PATCH', json: { children: batch } });
     } catch (err) {
-      const written = alreadyWritten + i;
       if (written === 0) throw err;
       // Not retried past this point, even a 429 or 5xx: a retry would append the earlier batches again.
       const status = err instanceof ToolError || err instanceof TransientToolError ? err.status : undefined;
-      throw new ToolError(`${errorMessage(err)} (${written} of ${total} blocks were written before it)`, status);
+      const page = created ? `; the page was created: id ${String(created.id)}, url ${String(created.url ?? '')}` : '';
+      throw new ToolError(`${errorMessage(err)} (${written} of ${total} blocks were written before it${page})`, status);
     }
+    written += batch.length;
   }
 }
 
@@ -120,20 +158,21 @@ export const notionTools: ServiceTool[] = [
     };
   }),
   serviceTool('notion_write', async (p, io) => {
-    await appendBlocks(io, p, formatNotionId(p.pageId), paragraphs(String(p.content ?? '')));
+    await appendBlocks(io, p, formatNotionId(p.pageId), batches(paragraphs(String(p.content ?? ''))));
     return { content: 'Successfully appended content to Notion page' };
   }),
   serviceTool('notion_create_page', async (p, io) => {
     const title = text(p.title);
     const content = String(p.content ?? '');
-    const blocks = content.trim() ? paragraphs(content) : [];
+    const [first = [], ...rest] = content.trim() ? batches(paragraphs(content)) : [];
     const body = {
       parent: { type: 'page_id', page_id: formatNotionId(p.parentId) },
       properties: title ? { title: { type: 'title', title: [{ type: 'text', text: { content: title } }] } } : {},
-      children: blocks.slice(0, NOTION_LIMITS.children),
+      children: first,
     };
     const page = await notion(io, p, '/pages', { method: 'POST', json: body });
-    if (blocks.length > NOTION_LIMITS.children) await appendBlocks(io, p, String(page.id), blocks.slice(NOTION_LIMITS.children), NOTION_LIMITS.children);
+    // The page exists from here: a failed append names it, so a retry does not blindly create a second one.
+    await appendBlocks(io, p, String(page.id), rest, first.length, page);
     const pageTitleText = title || pageTitle(page);
     return {
       content: `Successfully created page "${pageTitleText}"`,

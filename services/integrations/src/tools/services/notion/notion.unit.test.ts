@@ -1,7 +1,7 @@
 import { NOTION_FIXTURES, createFakeNotion } from '@weft/testkit';
 import { describe, expect, it } from 'vitest';
 import { useFamily } from '../testSupport.js';
-import { notionTools } from './notion.tools.js';
+import { notionTools, pieces } from './notion.tools.js';
 
 const no = useFamily(createFakeNotion, { notion: '/v1' }, notionTools);
 const RAW = '1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d';
@@ -58,29 +58,61 @@ describe('notion', () => {
     expect(r).toEqual({ success: true, output: { content: 'Successfully appended content to Notion page' } });
   });
 
-  it('notion_write appends more than 100 blocks in batches of 100, and a failed batch says how many were written', async () => {
-    // 100 paragraphs of 100 full items, then one more paragraph.
-    const content = `${'x'.repeat(100 * 100 * 2000)}tail`;
-    await no.run('notion_write', { accessToken: t, pageId: ID, content });
-    const sent = no.fake.received('PATCH', `/v1/blocks/${ID}/children`).map((req) => (req.body as { children: Array<{ paragraph: { rich_text: unknown[] } }> }).children);
-    expect(sent.map((children) => children.length)).toEqual([100, 1]);
+  it('notion_write appends in batches within 500 KB a request (Notion answers 413 past it), and a failed batch says how many were written', async () => {
+    // 5 paragraphs of 100 full items (about 204 KB each), then one more paragraph: two paragraphs a request.
+    const content = `${'x'.repeat(5 * 100 * 2000)}tail`;
+    expect(await no.run('notion_write', { accessToken: t, pageId: ID, content })).toMatchObject({ success: true });
+    const reqs = no.fake.received('PATCH', `/v1/blocks/${ID}/children`);
+    const sent = reqs.map((req) => (req.body as { children: Array<{ paragraph: { rich_text: unknown[] } }> }).children);
+    expect(sent.map((children) => children.length)).toEqual([2, 2, 2]);
+    expect(reqs.every((req) => req.bytes.length <= 450_000)).toBe(true);
     expect(sent[0]?.every((b) => b.paragraph.rich_text.length === 100)).toBe(true);
-    no.expectRequest('notion_write', 'PATCH', `/v1/blocks/${ID}/children`, { nth: 1, body: { children: [{ object: 'block', type: 'paragraph', paragraph: { rich_text: [{ type: 'text', text: { content: 'tail' } }] } }] } });
+    expect(sent[2]?.[1]).toEqual({ object: 'block', type: 'paragraph', paragraph: { rich_text: [{ type: 'text', text: { content: 'tail' } }] } });
+    no.expectRequest('notion_write', 'PATCH', `/v1/blocks/${ID}/children`, { nth: 2, headers, body: { children: sent[2] } });
     // The newest once answers first: the first batch passes, the second fails.
     no.fake.once('PATCH', '/v1/blocks/:id/children', { status: 400, json: { message: 'Block is archived' } });
     no.fake.once('PATCH', '/v1/blocks/:id/children', { json: { object: 'list', results: [] } });
-    await no.expectError('notion_write', { accessToken: t, pageId: ID, content }, 'Notion API error: Block is archived (100 of 101 blocks were written before it)');
+    await no.expectError('notion_write', { accessToken: t, pageId: ID, content }, 'Notion API error: Block is archived (2 of 6 blocks were written before it)');
   });
 
-  it('notion_create_page sends long content within the limits, the blocks past 100 appended to the new page', async () => {
-    await no.run('notion_create_page', { accessToken: t, parentId: ID, title: 'Long', content: `${'y'.repeat(100 * 100 * 2000)}${'z'.repeat(2001)}` });
-    const created = no.only('POST', '/v1/pages').body as { children: unknown[] };
-    expect(created.children).toHaveLength(100);
-    no.expectRequest('notion_create_page', 'PATCH', `/v1/blocks/${NOTION_FIXTURES.page.id}/children`, {
-      body: {
-        children: [{ object: 'block', type: 'paragraph', paragraph: { rich_text: [{ type: 'text', text: { content: 'z'.repeat(2000) } }, { type: 'text', text: { content: 'z' } }] } }],
-      },
+  it('notion_write keeps a paragraph of multi-byte text within one request: 100 items of 2000 three-byte characters would be 600 KB', async () => {
+    const content = '語'.repeat(100 * 2000);
+    expect(await no.run('notion_write', { accessToken: t, pageId: ID, content })).toMatchObject({ success: true });
+    const reqs = no.fake.received('PATCH', `/v1/blocks/${ID}/children`);
+    expect(reqs.length).toBeGreaterThan(1);
+    expect(reqs.every((req) => req.bytes.length <= 450_000)).toBe(true);
+    const blocks = reqs.flatMap((req) => (req.body as { children: Array<{ paragraph: { rich_text: Array<{ text: { content: string } }> } }> }).children);
+    expect(blocks.flatMap((b) => b.paragraph.rich_text.map((item) => item.text.content)).join('')).toBe(content);
+  });
+
+  it('pieces never cuts an emoji (a surrogate pair) across the 2000-unit boundary', () => {
+    const content = `${'a'.repeat(1999)}😀${'b'.repeat(3)}`;
+    const cut = pieces(content, 2000);
+    expect(cut).toEqual(['a'.repeat(1999), `😀${'b'.repeat(3)}`]);
+    expect(cut.join('')).toBe(content);
+    expect(pieces(`${'a'.repeat(1998)}😀b`, 2000)).toEqual([`${'a'.repeat(1998)}😀`, 'b']);
+  });
+
+  it('notion_create_page sends long content within the limits, the rest appended to the new page; a failed append names the created page', async () => {
+    const content = `${'y'.repeat(3 * 100 * 2000)}${'z'.repeat(2001)}`;
+    expect(await no.run('notion_create_page', { accessToken: t, parentId: ID, title: 'Long', content })).toMatchObject({ success: true });
+    const created = no.only('POST', '/v1/pages');
+    expect((created.body as { children: unknown[] }).children).toHaveLength(2);
+    expect(created.bytes.length).toBeLessThanOrEqual(500_000);
+    const appended = (no.only('PATCH', `/v1/blocks/${NOTION_FIXTURES.page.id}/children`).body as { children: unknown[] }).children;
+    no.expectRequest('notion_create_page', 'PATCH', `/v1/blocks/${NOTION_FIXTURES.page.id}/children`, { headers, body: { children: appended } });
+    expect(appended).toHaveLength(2);
+    expect(appended[1]).toEqual({
+      object: 'block',
+      type: 'paragraph',
+      paragraph: { rich_text: [{ type: 'text', text: { content: 'z'.repeat(2000) } }, { type: 'text', text: { content: 'z' } }] },
     });
+    no.fake.once('PATCH', '/v1/blocks/:id/children', { status: 400, json: { message: 'Block is archived' } });
+    await no.expectError(
+      'notion_create_page',
+      { accessToken: t, parentId: ID, title: 'Long', content },
+      `Notion API error: Block is archived (2 of 4 blocks were written before it; the page was created: id ${NOTION_FIXTURES.page.id}, url ${NOTION_FIXTURES.page.url})`,
+    );
   });
 
   it('notion_create_page creates a titled page under the parent with its content', async () => {
