@@ -7,8 +7,11 @@ const ISSUE_FIELDS = 'id title description state { name } team { id } project { 
 /** The issues of a team's project, a page of `$first` after the cursor `$after`. */
 export const ISSUES_QUERY = `query Issues($teamId: ID!, $projectId: ID!, $first: Int, $after: String) { issues(filter: { team: { id: { eq: $teamId } }, project: { id: { eq: $projectId } } }, first: $first, after: $after) { nodes { ${ISSUE_FIELDS} } pageInfo { hasNextPage endCursor } } }`;
 
-/** Issues read a page, and at most in all (Linear's default page is 50; a project may hold thousands). */
-export const LINEAR_ISSUES = { page: 50, max: 250 } as const;
+/**
+ * Issues read a page, at most in all, and at most pages read (Linear's default page is 50; a project
+ * may hold thousands; short pages must not make the reading endless).
+ */
+export const LINEAR_ISSUES = { page: 50, max: 250, pages: 10 } as const;
 /** Creates an issue in a team's project. */
 export const ISSUE_CREATE = `mutation IssueCreate($teamId: String!, $projectId: String!, $title: String!, $description: String) { issueCreate(input: { teamId: $teamId, projectId: $projectId, title: $title, description: $description }) { success issue { ${ISSUE_FIELDS} } } }`;
 
@@ -31,12 +34,16 @@ export const linearTools: ServiceTool[] = [
   serviceTool('linear_read_issues', async (p, io) => {
     const issues: unknown[] = [];
     let after: string | undefined;
-    do {
+    // Stops at the last page, an empty page, a cursor that did not move, 250 issues or 10 pages.
+    for (let pages = 0; pages < LINEAR_ISSUES.pages && issues.length < LINEAR_ISSUES.max; pages += 1) {
       const page = obj((await graphql(io, p, ISSUES_QUERY, { teamId: text(p.teamId), projectId: text(p.projectId), first: LINEAR_ISSUES.page, after })).issues);
-      issues.push(...list(page.nodes));
+      const nodes = list(page.nodes);
+      issues.push(...nodes);
       const info = obj(page.pageInfo);
-      after = info.hasNextPage === true && typeof info.endCursor === 'string' ? info.endCursor : undefined;
-    } while (after !== undefined && issues.length < LINEAR_ISSUES.max);
+      const next = info.hasNextPage === true && typeof info.endCursor === 'string' ? info.endCursor : undefined;
+      if (nodes.length === 0 || next === undefined || next === after) break;
+      after = next;
+    }
     return { issues: issues.slice(0, LINEAR_ISSUES.max).map(linearIssue) };
   }),
   serviceTool('linear_create_issue', async (p, io) => {

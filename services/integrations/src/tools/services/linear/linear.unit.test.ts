@@ -50,6 +50,26 @@ describe('linear', () => {
     expect(li.fake.requests).toHaveLength(2 + 5);
   });
 
+  it('linear_read_issues stops on an empty page, a cursor that did not move, and after 10 pages', async () => {
+    const page = (ids: string[], endCursor: string) => ({
+      json: { data: { issues: { nodes: ids.map((id) => ({ id, title: id, state: { name: 'Todo' }, team: { id: 'team-1' }, project: { id: 'proj-1' } })), pageInfo: { hasNextPage: true, endCursor } } } },
+    });
+    const ids = (r: Awaited<ReturnType<typeof li.run>>) => r.success && (r.output as { issues: Array<{ id: string }> }).issues.map((i) => i.id);
+    // The newest once answers first.
+    li.fake.once('POST', '/graphql', page([], 'cur-2'));
+    li.fake.once('POST', '/graphql', page(['a'], 'cur-1'));
+    expect(ids(await li.run('linear_read_issues', base))).toEqual(['a']);
+    expect(li.fake.requests).toHaveLength(2);
+    li.fake.once('POST', '/graphql', page(['c'], 'cur-1'));
+    li.fake.once('POST', '/graphql', page(['b'], 'cur-1'));
+    expect(ids(await li.run('linear_read_issues', base))).toEqual(['b', 'c']);
+    expect(li.fake.requests).toHaveLength(2 + 2);
+    // Ten pages still saying there is more: the eleventh is never asked for.
+    for (let n = 9; n >= 0; n -= 1) li.fake.once('POST', '/graphql', page([`s-${n}`], `cur-${n + 1}`));
+    expect(ids(await li.run('linear_read_issues', base))).toEqual(Array.from({ length: 10 }, (_, n) => `s-${n}`));
+    expect(li.fake.requests).toHaveLength(2 + 2 + 10);
+  });
+
   it('linear_create_issue sends the issueCreate mutation', async () => {
     const r = await li.run('linear_create_issue', { ...base, title: 'New issue', description: 'Details' });
     li.expectRequest('linear_create_issue', 'POST', '/graphql', {
