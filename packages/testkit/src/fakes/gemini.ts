@@ -65,6 +65,11 @@ function schemaProblem(schema: unknown, at: string): string | undefined {
 
 type Part = Record<string, unknown>;
 
+/** The image types Gemini reads inline. */
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/heif'];
+/** Gemini's request size limit. */
+const MAX_REQUEST_BYTES = 20 * 1024 * 1024;
+
 /** The contents and tools checks Gemini makes before answering; the 400 message it gives, or undefined. */
 function requestProblem(body: Record<string, unknown>, thinkingSignatures: boolean, issued: Set<string>): string | undefined {
   const contents = Array.isArray(body.contents) ? (body.contents as Array<{ role?: string; parts?: Part[] }>) : [];
@@ -81,6 +86,7 @@ function requestProblem(body: Record<string, unknown>, thinkingSignatures: boole
       if (inline && (typeof inline.mimeType !== 'string' || typeof inline.data !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(inline.data))) {
         return `Invalid value at 'contents[${i}].parts[${j}].inline_data.data' (TYPE_BYTES), Base64 decoding failed`;
       }
+      if (inline && !IMAGE_TYPES.includes(String(inline.mimeType))) return `Unsupported MIME type: ${String(inline.mimeType)}`;
       const call = p.functionCall as { name?: string } | undefined;
       if (call && c.role === 'model' && thinkingSignatures) {
         // Gemini 3: the first call of each model step goes back with the signature it came with.
@@ -144,7 +150,7 @@ function geminiAnswer(req: RecordedRequest, turn: FakeModelTurn, issued: Set<str
 /**
  * A fake of Gemini's `models/{model}:generateContent` and `:streamGenerateContent?alt=sse` (key in the
  * query string). It refuses, with Gemini's 400 texts, what the real API refuses: empty contents or
- * parts, an empty text, bad inline data, schema keys outside Gemini's subset, enums that are not
+ * parts, an empty text, bad inline data or an image type it does not read, a request over 20 MB, schema keys outside Gemini's subset, enums that are not
  * strings on a STRING, formats the type does not take, an OBJECT without properties, array items
  * without a type, and (gemini-3 models) a function call sent back without the
  * thought signature it was given.
@@ -158,6 +164,7 @@ export async function createGeminiFake(): Promise<FakeModelServer> {
     if (!/:(stream)?[gG]enerateContent$/.test(req.path)) return errorAnswer(404, `unknown method ${req.path}`);
     if (!req.query.key) return errorAnswer(403, "Method doesn't allow unregistered callers. Please use API Key.");
     const model = decodeURIComponent(req.path.split('/').pop() ?? '').split(':')[0] ?? '';
+    if (req.bytes.length > MAX_REQUEST_BYTES) return errorAnswer(400, `Request payload size exceeds the limit: ${MAX_REQUEST_BYTES} bytes.`);
     const problem = requestProblem(isRecord(req.body) ? req.body : {}, signs(model), issued);
     if (problem) return errorAnswer(400, problem);
     return geminiAnswer(req, turns.next(req), issued, ++served);

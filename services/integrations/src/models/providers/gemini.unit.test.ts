@@ -3,6 +3,7 @@ import { createFakeServer, createGeminiFake, type FakeModelServer, type FakeServ
 import type { CallModelInput } from '@weft/contracts';
 import { callModel, TimedModelError } from '../callModel.js';
 import { testModelDeps } from '../testDeps.js';
+import { ModelProviderError } from '../errors.js';
 
 let fake: FakeModelServer;
 /** Serves the images a message links to. */
@@ -217,6 +218,80 @@ describe('Gemini adapter against the fake', () => {
     expect((await failure(callModel(deps(), withImage('data:text/plain,hello')))).message).toBe('Could not send image data:text/plain,hello to Gemini: a data URL of text/plain, not an image');
     expect(refused.original.name).toBe('ModelRequestError');
     expect(fake.chatRequests()).toEqual([]);
+  });
+
+  it('fails an image fetch that may pass (5xx, 429, network) as a retryable provider error; a cancelled call stays cancelled', async () => {
+    images.on('GET', '/busy.png', { status: 503, text: 'busy' });
+    images.on('GET', '/slow-down.png', { status: 429, text: 'later' });
+    images.on('GET', '/gone.png', { status: 410, text: 'gone' });
+    const withImage = (url: string) => ask({ messages: [{ role: 'user', content: [{ type: 'image', url }] }] });
+    const busy = await failure(callModel(deps(), withImage(`${images.url}/busy.png`)));
+    expect(busy.message).toBe(`Could not send image ${images.url}/busy.png to Gemini: HTTP 503 Service Unavailable`);
+    expect(busy.original).toBeInstanceOf(ModelProviderError);
+    expect((busy.original as ModelProviderError).retryable).toBe(true);
+    const limited = await failure(callModel(deps(), withImage(`${images.url}/slow-down.png`)));
+    expect((limited.original as ModelProviderError).retryable).toBe(true);
+    const gone = await failure(callModel(deps(), withImage(`${images.url}/gone.png`)));
+    expect(gone.original.name).toBe('ModelRequestError');
+    // A port nothing listens on: the connection is refused.
+    const closed = await createFakeServer();
+    const closedUrl = `${closed.url}/x.png`;
+    await closed.close();
+    const network = await failure(callModel(deps(), withImage(closedUrl)));
+    expect(network.message.startsWith(`Could not send image ${closedUrl} to Gemini: `)).toBe(true);
+    expect((network.original as ModelProviderError).retryable).toBe(true);
+    // Cancelled while the image is fetched: RequestCancelledError, as the activity's cancellation expects.
+    let answer: (a: { status: number; text: string }) => void = () => undefined;
+    images.on('GET', '/hang.png', () => new Promise((resolve) => (answer = resolve)));
+    const controller = new AbortController();
+    const pending = failure(callModel(deps(), withImage(`${images.url}/hang.png`), controller.signal));
+    await expect.poll(() => images.received('GET', '/hang.png').length).toBe(1);
+    controller.abort();
+    expect((await pending).original.name).toBe('RequestCancelledError');
+    answer({ status: 200, text: '' });
+    expect(fake.chatRequests()).toEqual([]);
+  });
+
+  it('reads the image type from its bytes (octet-stream or a wrong label too), refuses types Gemini does not read, decodes percent-encoded data URLs, and fails early over 20 MB inline', async () => {
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('rest')]);
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2]);
+    const heic = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic'), Buffer.alloc(8)]);
+    images.on('GET', '/blob', { bytes: png });
+    images.on('GET', '/labelled.jpg', { headers: { 'content-type': 'image/jpeg' }, bytes: png });
+    images.on('GET', '/photo.heic', { headers: { 'content-type': 'application/octet-stream' }, bytes: heic });
+    images.on('GET', '/anim.gif', { headers: { 'content-type': 'image/gif' }, bytes: Buffer.from('GIF89a....') });
+    images.on('GET', '/pic.svg', { headers: { 'content-type': 'image/svg+xml' }, text: '<svg/>' });
+    const percent = `data:image/jpeg,${[...jpeg].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')}`;
+    fake.reply({ content: 'ok' });
+    const withImages = (...urls: string[]) => ask({ messages: [{ role: 'user', content: urls.map((url) => ({ type: 'image' as const, url })) }] });
+    await callModel(deps(), withImages(`${images.url}/blob`, `${images.url}/labelled.jpg`, `${images.url}/photo.heic`, percent));
+    const parts = (fake.chatRequests()[0]?.body as { contents: Array<{ parts: Array<{ inlineData: { mimeType: string; data: string } }> }> }).contents[0]?.parts;
+    expect(parts?.map((p) => p.inlineData.mimeType)).toEqual(['image/png', 'image/png', 'image/heic', 'image/jpeg']);
+    expect(parts?.[3]?.inlineData.data).toBe(jpeg.toString('base64'));
+    expect((await failure(callModel(deps(), withImages(`${images.url}/anim.gif`)))).message).toBe(
+      `Could not send image ${images.url}/anim.gif to Gemini: image/gif is not an image type Gemini reads (PNG, JPEG, WEBP, HEIC or HEIF)`,
+    );
+    expect((await failure(callModel(deps(), withImages(`${images.url}/pic.svg`)))).message).toContain('image/svg+xml is not an image type Gemini reads');
+    expect((await failure(callModel(deps(), withImages('data:image/png,%E2%82%AC\u20ac')))).message).toContain('Could not send image data:image/png,%E2%82%AC');
+    // Two images of 8 MB each: 21 MB once base64-encoded, over Gemini's 20 MB request; the third is never fetched.
+    const big = Buffer.concat([png, Buffer.alloc(8 * 1024 * 1024)]);
+    images.on('GET', '/big.png', { headers: { 'content-type': 'image/png' }, bytes: big });
+    images.on('GET', '/after.png', { headers: { 'content-type': 'image/png' }, bytes: png });
+    const over = await failure(callModel(deps(), withImages(`${images.url}/big.png`, `${images.url}/big.png`, `${images.url}/after.png`)));
+    expect(over.message).toBe(
+      "The images sent inline to Gemini come to more than 20971520 bytes base64-encoded, over Gemini's 20 MB request limit: send fewer or smaller images, or upload them to Gemini's Files API",
+    );
+    expect(over.original.name).toBe('ModelRequestError');
+    expect(images.received('GET', '/after.png')).toEqual([]);
+    expect(fake.chatRequests()).toHaveLength(1);
+    // The fake refuses an inline type Gemini does not read, as Gemini does.
+    const raw = await fetch(`${fake.url}/v1beta/models/gemini-2.5-pro:generateContent?key=k`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'image/gif', data: 'R0lG' } }] }] }),
+    });
+    expect(raw.status).toBe(400);
+    expect(JSON.stringify(await raw.json())).toContain('Unsupported MIME type: image/gif');
   });
 
   it("converts tool schemas to Gemini's subset: no parameters for a tool without any, an object without properties as a JSON string parsed back, untyped items as strings, unknown keys dropped", async () => {
