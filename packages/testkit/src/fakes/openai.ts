@@ -21,10 +21,13 @@ function invalidRequest(message: string, param: string | null = null, code: stri
 type Schema = Record<string, unknown>;
 const isSchema = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** What OpenAI's strict mode refuses in a schema: an object not closed by additionalProperties false, or not requiring all its properties; oneOf, allOf, not, if, patternProperties. */
+/**
+ * What OpenAI's strict mode refuses in a schema: an object not closed by additionalProperties false, or not requiring
+ * all its properties; oneOf, allOf, not, if, patternProperties, minLength, maxLength, default.
+ */
 function strictProblem(schema: unknown, at: string): string | undefined {
   if (!isSchema(schema)) return undefined;
-  const unsupported = ['oneOf', 'allOf', 'not', 'if', 'patternProperties'].find((key) => schema[key] !== undefined);
+  const unsupported = ['oneOf', 'allOf', 'not', 'if', 'patternProperties', 'minLength', 'maxLength', 'default'].find((key) => schema[key] !== undefined);
   if (unsupported) return `In context=(${at}), '${unsupported}' is not permitted.`;
   if (isSchema(schema.properties) || schema.type === 'object') {
     if (schema.additionalProperties !== false) return `In context=(${at}), 'additionalProperties' is required to be supplied and to be false.`;
@@ -67,7 +70,13 @@ function refusedChat(body: ChatBody, model: string): FakeAnswer | undefined {
   }
   const format = body.response_format;
   if (format?.type === 'json_schema' && format.json_schema?.strict === true) {
-    const problem = strictProblem(format.json_schema.schema, '');
+    const root = format.json_schema.schema;
+    // The root must be an object schema (a root anyOf is refused too).
+    if (!isSchema(root) || root.type !== 'object' || root.anyOf !== undefined) {
+      const type = isSchema(root) && typeof root.type === 'string' ? root.type : 'None';
+      return invalidRequest(`Invalid schema for response_format '${format.json_schema.name ?? ''}': schema must be a JSON Schema of 'type: "object"', got 'type: "${type}"'.`, 'response_format', 'invalid_json_schema');
+    }
+    const problem = strictProblem(root, '');
     if (problem) return invalidRequest(`Invalid schema for response_format '${format.json_schema.name ?? ''}': ${problem}`, 'response_format', 'invalid_json_schema');
   }
   return undefined;

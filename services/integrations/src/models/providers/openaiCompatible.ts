@@ -56,11 +56,27 @@ function nullable(schema: Schema): Schema {
   return { anyOf: [schema, { type: 'null' }] };
 }
 
-/** Keywords OpenAI's strict mode refuses (it combines schemas with anyOf only): a schema holding one is sent with strict false. */
+/**
+ * Keywords OpenAI's strict mode refuses (it combines schemas with anyOf only; of the string keywords it takes
+ * pattern and format, not minLength or maxLength; a default is not permitted): a schema holding one is sent with
+ * strict false. minimum, maximum, multipleOf, minItems and maxItems are supported.
+ */
 export const STRICT_UNSUPPORTED_KEYWORDS = [
   'allOf', 'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'dependencies', 'patternProperties',
   'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'minProperties', 'maxProperties', 'contains', 'minContains', 'maxContains',
+  'minLength', 'maxLength', 'default',
 ] as const;
+
+const isObjectSchema = (schema: Schema) => schema.type === 'object' || (Array.isArray(schema.type) && schema.type.includes('object')) || isSchema(schema.properties);
+
+/**
+ * A response schema as strict mode takes it (strictSchema), or undefined when it cannot be strict: OpenAI also
+ * requires the root to be an object, so a root anyOf/oneOf (or any other root) goes with strict false, as typed.
+ */
+export function strictResponseSchema(schema: unknown): Schema | undefined {
+  const strict = strictSchema(schema);
+  return strict && strict.type === 'object' && strict.anyOf === undefined ? strict : undefined;
+}
 
 /**
  * A user's schema in the form OpenAI's strict mode takes: every object closed (additionalProperties false) with all
@@ -75,8 +91,7 @@ export function strictSchema(schema: unknown): Schema | undefined {
   if (schema.oneOf !== undefined && schema.anyOf !== undefined) return undefined;
   const { oneOf, ...rest } = schema;
   const out: Schema = oneOf === undefined ? { ...rest } : { ...rest, anyOf: oneOf };
-  const isObject = schema.type === 'object' || (Array.isArray(schema.type) && schema.type.includes('object')) || isSchema(schema.properties);
-  if (isObject) {
+  if (isObjectSchema(schema)) {
     if (!isSchema(schema.properties) || (schema.additionalProperties !== undefined && schema.additionalProperties !== false)) return undefined;
     const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
     const properties: Schema = {};
@@ -176,8 +191,9 @@ export function compatibleBody(req: AdapterRequest, opts: CompatibleOptions): Ch
   if (req.responseFormat && jsonObject) {
     body.response_format = { type: 'json_object' };
   } else if (req.responseFormat) {
-    // Strict unless the block says otherwise (§9), with the schema made strict-compatible; one that cannot be goes non-strict.
-    const strict = req.responseFormat.strict !== false && opts.strictSchemas !== false ? strictSchema(req.responseFormat.schema) : undefined;
+    // Strict unless the block says otherwise (§9), with the schema made strict-compatible; one that cannot be (a root
+    // that is not an object among them) goes non-strict.
+    const strict = req.responseFormat.strict !== false && opts.strictSchemas !== false ? strictResponseSchema(req.responseFormat.schema) : undefined;
     body.response_format = {
       type: 'json_schema',
       json_schema: { name: req.responseFormat.name ?? 'response_schema', schema: strict ?? req.responseFormat.schema, strict: strict !== undefined },

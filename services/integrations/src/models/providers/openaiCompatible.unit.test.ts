@@ -208,6 +208,39 @@ describe('OpenAI-compatible adapters against the fake', () => {
     expect(await res.json()).toMatchObject({ error: { message: "Invalid schema for response_format 'out': In context=(), 'additionalProperties' is required to be supplied and to be false." } });
   });
 
+  it('a root that is not an object (a root oneOf or anyOf) and minLength, maxLength or default go with strict false, as typed; minimum and pattern stay strict', async () => {
+    const item = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
+    const rootOneOf = { oneOf: [item, { type: 'object', properties: { b: { type: 'number' } }, required: ['b'] }] };
+    const rootAnyOf = { anyOf: [item, { type: 'string' }] };
+    const lengths = { type: 'object', properties: { a: { type: 'string', minLength: 1, maxLength: 9 } }, required: ['a'] };
+    const defaulted = { type: 'object', properties: { a: { type: 'string', default: 'x' } }, required: ['a'] };
+    const bounded = { type: 'object', properties: { n: { type: 'integer', minimum: 1, maximum: 5 }, s: { type: 'string', pattern: '^[a-z]+$' } }, required: ['n', 's'] };
+    fake.reply({ content: '{"a":"x"}' }, { content: '{"a":"x"}' }, { content: '{"a":"x"}' }, { content: '{"a":"x"}' }, { content: '{"n":1,"s":"x"}' });
+    const outs = [];
+    for (const schema of [rootOneOf, rootAnyOf, lengths, defaulted, bounded]) outs.push((await callModel(deps(), ask({ responseFormat: { name: 'out', schema } }))).content);
+    expect(outs).toEqual(['{"a":"x"}', '{"a":"x"}', '{"a":"x"}', '{"a":"x"}', '{"n":1,"s":"x"}']);
+    const sent = fake.chatRequests().map((r) => (r.body as { response_format: { json_schema: unknown } }).response_format.json_schema);
+    expect(sent.slice(0, 4)).toEqual([rootOneOf, rootAnyOf, lengths, defaulted].map((schema) => ({ name: 'out', strict: false, schema })));
+    expect(sent[4]).toEqual({ name: 'out', strict: true, schema: { ...bounded, additionalProperties: false } });
+  });
+
+  it('the fake refuses a strict schema whose root is not an object, and minLength, maxLength, default', async () => {
+    const send = (schema: unknown) =>
+      fetch(`${fake.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o', messages: [], response_format: { type: 'json_schema', json_schema: { name: 'out', strict: true, schema } } }),
+      });
+    const closed = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false };
+    const root = await send({ anyOf: [closed, closed] });
+    expect(root.status).toBe(400);
+    expect(await root.json()).toMatchObject({ error: { message: `Invalid schema for response_format 'out': schema must be a JSON Schema of 'type: "object"', got 'type: "None"'.` } });
+    for (const key of ['minLength', 'maxLength', 'default']) {
+      const res = await send({ ...closed, properties: { a: { type: 'string', [key]: key === 'default' ? 'x' : 1 } } });
+      expect(await res.json()).toMatchObject({ error: { message: `Invalid schema for response_format 'out': In context=('properties', 'a'), '${key}' is not permitted.` } });
+    }
+  });
+
   it.each(['o1', 'o3', 'o4-mini', 'gpt-5'])('%s (a reasoning model) gets max_completion_tokens and no temperature, plain and streamed (the vision block always limits tokens)', async (model) => {
     fake.reply({ content: 'thought' }, { content: 'streamed' });
     const plain = await callModel(deps(), ask({ model, maxTokens: 1000, temperature: 0.3 }));
