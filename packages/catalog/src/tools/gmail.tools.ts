@@ -5,17 +5,21 @@ import { SCOPES } from './scopes.js';
 
 const SYSTEM_FOLDERS = ['INBOX', 'SENT', 'DRAFT', 'TRASH', 'SPAM'];
 
+/** The characters Gmail's search form of a label writes as a hyphen, each one as one hyphen (with spaces). */
+const LABEL_HYPHENATED = /["&()/{}|]/;
+
 /**
  * The Gmail search filter for a folder: system folders use in:, others label:, default in:inbox (§5).
- * A label name with spaces or search syntax is quoted (`label:"My Label"`), else Gmail reads only its
- * first word as the label; one holding a double quote takes Gmail's hyphen form (`label:say-hi-`).
+ * A label name with only spaces is quoted (`label:"My Label"`), else Gmail reads only its first word
+ * as the label; one holding `"`, `&`, `(`, `)`, `/`, `{`, `}` or `|` takes Gmail's search form, where
+ * each of those and each space is a hyphen (`Say "hi" (now)` → `label:Say--hi---now-`).
  */
 export function gmailFolderQuery(folder: unknown): string {
   const name = text(folder);
   if (name === '') return 'in:inbox';
   if (SYSTEM_FOLDERS.includes(name.toUpperCase())) return `in:${name.toLowerCase()}`;
-  if (name.includes('"')) return `label:${name.replace(/[\s"]+/g, '-')}`;
-  return /[\s(){}]/.test(name) ? `label:"${name}"` : `label:${name}`;
+  if (LABEL_HYPHENATED.test(name)) return `label:${name.replace(/[\s"&()/{}|]/g, '-')}`;
+  return /\s/.test(name) ? `label:"${name}"` : `label:${name}`;
 }
 
 const tool = toolFamily({

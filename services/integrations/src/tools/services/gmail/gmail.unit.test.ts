@@ -56,7 +56,7 @@ describe('gmail', () => {
     await gm.run('gmail_read', { accessToken: 'ya29', folder: 'Team Updates', unreadOnly: true });
     gm.expectRequest('gmail_read', 'GET', `${base}/messages`, { query: { q: 'label:"Team Updates" is:unread', maxResults: '1' } });
     await gm.run('gmail_read', { accessToken: 'ya29', folder: 'Say "hi" now' });
-    gm.expectRequest('gmail_read', 'GET', `${base}/messages`, { query: { q: 'label:Say-hi-now', maxResults: '1' } });
+    gm.expectRequest('gmail_read', 'GET', `${base}/messages`, { query: { q: 'label:Say--hi--now', maxResults: '1' } });
   });
 
   it('gmail_read notes messages whose details failed and still succeeds', async () => {
