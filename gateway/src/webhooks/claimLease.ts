@@ -27,7 +27,7 @@ const nodeTimer: LeaseTimer = (run, ms) => {
  * Keeps this call's claim of a delivery alive while it is still starting the run: renews it
  * (RenewWebhookDelivery, one statement) on a fixed cadence, every third of the registry's lease counted
  * from each attempt's start — never from the previous answer, so a slow renewal does not push the next
- * one back — and gives each renewal that third as its own deadline, so a hung one fails before the
+ * one back — and gives each renewal 70% of that third as its own deadline, so a hung one fails before the
  * next is due and two never pile up (one somehow still in flight when the next is due is skipped).
  * However slow the start, a repeat never takes the claim over while this process lives and reaches
  * the registry; a process that dies stops renewing and the claim lapses after one lease. A renewal that
@@ -38,6 +38,10 @@ const nodeTimer: LeaseTimer = (run, ms) => {
 export function holdClaim(triggers: ClaimRenewer, claim: DeliveryClaim, leaseMs: number, logger: Pick<Logger, 'warn'>, timer: LeaseTimer = nodeTimer): ClaimLease {
   // No lease sent (a registry from before leases judged a claim by its age, 30 s): renew as for that.
   const every = Math.max(1, Math.floor((leaseMs > 0 ? leaseMs : 30_000) / 3));
+  // Shorter than the period, so a hung renewal has failed (and the next is sent, not skipped) by the time
+  // the next is due: with the period itself as deadline, the next tick could find it still in flight and
+  // skip, leaving the third renewal to go out as the lease ran out.
+  const deadline = Math.max(1, Math.floor(every * 0.7));
   const about = { workflowId: claim.workflowId, deliveryId: claim.deliveryId, executionId: claim.executionId };
   let stopped = false;
   let lost = false;
@@ -53,7 +57,7 @@ export function holdClaim(triggers: ClaimRenewer, claim: DeliveryClaim, leaseMs:
       return;
     }
     inFlight = true;
-    triggers.renewWebhookDelivery(claim, { deadlineMs: every }).then(
+    triggers.renewWebhookDelivery(claim, { deadlineMs: deadline }).then(
       ({ renewed }) => {
         inFlight = false;
         if (renewed || stopped) return;
