@@ -41,7 +41,7 @@ export { DEFAULT_BLOCK_RETRIES, MAX_BLOCK_RETRIES, RETRIES_FIELD, hasRetries, re
 export { deferredToRun, fieldOfMessage, holdsRunTimeValue, validateBlockParams, validatedBlockTypes, validateWrittenParams } from './validation/registry.js';
 export type { BlockValidator } from './validation/registry.js';
 export { validateToolParams } from './validation/toolParams.validate.js';
-export { S3_DEFAULT_REGION, S3_URL_FORMAT_ERROR, parseS3ObjectUrl } from './validation/s3.validate.js';
+export { S3_DEFAULT_REGION, S3_URL_EXAMPLE, S3_URL_FORMAT_ERROR, parseS3ObjectUrl } from './validation/s3.validate.js';
 export type { S3Location } from './validation/s3.validate.js';
 export { DOCUMENT_CONTENT, DOCUMENT_NAME_MAX, documentFileName, validateKnowledgeDocument } from './validation/knowledge.validate.js';
 export { validateMemoryTool } from './validation/memory.validate.js';

@@ -3,9 +3,11 @@ import { isBlank, text } from '../paramValues.js';
 /** Region used when the object URL's host names none. */
 export const S3_DEFAULT_REGION = 'us-east-1';
 
+/** The object URL form the spec's message shows (a placeholder, no real bucket): a value the parser accepts. */
+export const S3_URL_EXAMPLE = 'https://bucket-name.s3.region.amazonaws.com/path/to/file';
+
 /** The message for an object URL that does not name a bucket and a key. */
-export const S3_URL_FORMAT_ERROR =
-  'Invalid S3 Object URL format. Expected format: https://bucket-name.s3.region.amazonaws.com/path/to/file';
+export const S3_URL_FORMAT_ERROR = `Invalid S3 Object URL format. Expected format: ${S3_URL_EXAMPLE}`;
 
 /** Where an object lives, as the S3 tool takes it. */
 export interface S3Location {

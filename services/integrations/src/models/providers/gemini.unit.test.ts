@@ -302,7 +302,7 @@ describe('Gemini adapter against the fake', () => {
         name: 'store',
         description: 'Stores a record',
         parameters: {
-          $schema: 'http://json-schema.org/draft-07/schema#',
+          $schema: 'urn:weft:test:schema',
           type: 'object',
           properties: { tags: { type: 'array', items: {} }, record: { type: 'object', description: 'The record' }, mode: { const: 'fast' }, note: { type: ['string', 'null'], examples: ['x'] } },
           required: ['record', 'gone'],

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { blockToolCall, conditionHolds, getTool, listBlocks, listTools, RETRIES_FIELD, visibleSubBlocks, type BlockConfig, type ConditionValue, type SubBlockConfig } from '@weft/catalog';
+import { blockToolCall, conditionHolds, getTool, listBlocks, listTools, RETRIES_FIELD, S3_URL_EXAMPLE, visibleSubBlocks, type BlockConfig, type ConditionValue, type SubBlockConfig } from '@weft/catalog';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ServiceTool } from '../serviceTool.js';
 
@@ -14,10 +14,10 @@ import type { ServiceTool } from '../serviceTool.js';
  */
 
 /**
- * An S3 object address in the only form spec 001 §5 accepts (bucket.s3.region.amazonaws.com): a value
- * to map, never a request — this file makes none (fetch is refused below).
+ * An S3 object address in the only form spec 001 §5 accepts: the spec message's own placeholder
+ * (S3_URL_EXAMPLE), a value to map, never a request — this file makes none (fetch is refused below).
  */
-const S3_OBJECT_URL = 'https://weft-test.s3.eu-west-2.amazonaws.com/reports/q1.pdf';
+const S3_OBJECT_URL = S3_URL_EXAMPLE;
 
 beforeAll(() => {
   vi.stubGlobal('fetch', () => Promise.reject(new Error('paramSources makes no request')));
