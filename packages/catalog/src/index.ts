@@ -69,7 +69,7 @@ export { BROWSER_TASK_POLLING } from './tools/browserUse.tools.js';
 export { FIRECRAWL_CRAWL_POLLING } from './tools/firecrawl.tools.js';
 export { EXA_RESEARCH_POLLING, EXA_RESULTS } from './tools/exa.tools.js';
 export { TAVILY_MAX_RESULTS } from './tools/tavily.tools.js';
-export { VISION_MAX_TOKENS, VISION_MODEL_IDS, visionModelId } from './tools/vision.tools.js';
+export { VISION_MAX_TOKENS, visionModelId } from './tools/vision.tools.js';
 export { AI_CHAT_MAX_TOKENS_FALLBACK } from './tools/aiChat.tools.js';
 export { MISTRAL_OCR_MODEL } from './tools/mistral.tools.js';
 export { PINECONE_API_VERSION } from './tools/pinecone.tools.js';

@@ -227,8 +227,9 @@ export function createExecutions(deps: ExecutionsDeps): Executions {
       // A container this run reused ran no body block: its body's logs are copied from the run it reran
       // (reusedLogs.ts), but a rerun logged before the copies has none: they are in the run it reran (or one before).
       const topOf = topLevelOf(state);
-      const copied = new Set(bodyLogsOf(state, logs, reusedContainers(logs)).map((l) => topOf?.(l.blockId)));
-      let containers = new Set([...reusedContainers(logs)].filter((c) => !copied.has(c)));
+      const reusedHere = reusedContainers(logs);
+      const copied = new Set(bodyLogsOf(state, logs, reusedHere).map((l) => topOf?.(l.blockId)));
+      let containers = new Set([...reusedHere].filter((c) => !copied.has(c)));
       const earlierBodies: BlockLogView[] = [];
       for (let from = earlier.rerunOf; from && containers.size > 0; ) {
         const older = await listBlockLogs(deps.db, from);

@@ -7,7 +7,7 @@ export function isTypingIn(target: EventTarget | null): boolean {
 }
 
 /** The attribute marking the parts of the page where Ctrl/⌘ shortcuts are the canvas's: the flow, its toolbar, the palette. */
-export const CANVAS_KEYS_ATTRIBUTE = 'data-canvas-keys';
+const CANVAS_KEYS_ATTRIBUTE = 'data-canvas-keys';
 /** The props marking an element as the canvas's for its shortcuts (spread onto it). */
 export const CANVAS_KEYS = { [CANVAS_KEYS_ATTRIBUTE]: '' };
 

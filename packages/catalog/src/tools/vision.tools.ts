@@ -10,7 +10,7 @@ export const VISION_MAX_TOKENS = 1000;
  * named are retired (Sonnet 3 in July 2025, Opus 3 in January 2026), so the call sends their current
  * successors the catalogue prices (its Anthropic models): Claude Opus 4 and Claude Sonnet 4.
  */
-export const VISION_MODEL_IDS: Readonly<Record<string, string>> = { 'claude-3-opus': 'claude-opus-4-0', 'claude-3-sonnet': 'claude-sonnet-4-0' };
+const VISION_MODEL_IDS: Readonly<Record<string, string>> = { 'claude-3-opus': 'claude-opus-4-0', 'claude-3-sonnet': 'claude-sonnet-4-0' };
 
 /** The model id a vision call sends for a choice of the block (others, gpt-4o included, as chosen). */
 export function visionModelId(model: string): string {

@@ -2,6 +2,7 @@ import type { CommandOf } from '../commands.js';
 import type { DecideContext } from '../context.js';
 import { createBlock, duplicateName } from '../decide/addBlock.decide.js';
 import { blockNameProblem, firstBadBlockName, freeBlockName } from '../decide/blockNames.js';
+import { normalizeName } from '../decide/guards.js';
 import { STARTER_TYPE, extraStarters } from '../decide/oneStarter.js';
 import { firstNestedTrigger } from '../decide/topLevelTriggers.js';
 import { WorkflowError } from '../errors.js';
@@ -141,8 +142,6 @@ function readableName(name: string, type: string): string {
   return `${words || 'Block'} 1`;
 }
 
-/** How a block's name reads in a reference (`<start2.input>`), as `@weft/catalog`'s referenceName. */
-const referenceName = (name: string): string => name.toLowerCase().replace(/\s+/g, '');
 /** A reference token (`<name>` or `<name.path>`), as the runner reads it. */
 const REFERENCE = /<([^<>\s.]+)((?:\.[^<>\s.]+)*)>/g;
 
@@ -183,11 +182,11 @@ function withOneStarter(state: WorkflowState, parsed: ParsedYaml): { blocks: Yam
     for (const c of spec.connections ?? []) if (gone.has(targetOf(c))) cut.set(targetOf(c), (cut.get(targetOf(c)) ?? 0) + 1);
     blocks[id] = connections === undefined ? spec : { ...spec, connections };
   }
-  const keptNames = new Set(Object.values(blocks).map((spec) => referenceName(spec.name)));
+  const keptNames = new Set(Object.values(blocks).map((spec) => normalizeName(spec.name)));
   const keptLabel = `${kept.map((s) => `"${s.name}" (${s.id})`).join(', ')} ${kept.length === 1 ? 'is' : 'are'} kept`;
   const warnings = left.map((s) => {
     const n = cut.get(s.id) ?? 0;
-    const name = referenceName(s.name);
+    const name = normalizeName(s.name);
     // A kept block of the same reference name still answers them: not dangling.
     const dangling = keptNames.has(name) ? [] : referencesTo(blocks, name);
     const references = dangling.length === 0 ? '' : `; these references to it now read nothing: ${dangling.join(', ')}`;

@@ -41,7 +41,7 @@ function parseDeployedState(text: string | undefined): DeployedState | undefined
 const DEPLOYMENT_COMMANDS: ReadonlySet<string> = new Set(['setDeployed', 'setNeedsRedeployment', 'setWebhookActive']);
 
 /** The service deployment commands are taken from, as it names itself (CALLER_HEADER, set by bootService). */
-export const DEPLOYMENTS_OWNER = 'registry';
+const DEPLOYMENTS_OWNER = 'registry';
 
 /**
  * Refuses deployment-flag commands, and the deployed state a revertToDeployed puts back (it carries

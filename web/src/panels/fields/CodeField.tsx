@@ -25,12 +25,15 @@ export function codeFieldName(field: SubBlockConfig, label: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** A `<reference>` or `{{KEY}}` as the runner reads them (no `g` flag: one instance serves every test). */
+const REFERENCE_TOKEN = new RegExp(REFERENCE_TOKEN_SOURCE);
+
 /**
  * Why a code field's text is not what its language needs, or undefined: JSON that does not parse
  * (text holding a `<reference>` or `{{KEY}}` as the runner reads them is only JSON once the run fills them in, so it is let be).
  */
 export function codeFieldProblem(language: 'javascript' | 'json', text: string): string | undefined {
-  if (language !== 'json' || text.trim() === '' || new RegExp(REFERENCE_TOKEN_SOURCE).test(text)) return undefined;
+  if (language !== 'json' || text.trim() === '' || REFERENCE_TOKEN.test(text)) return undefined;
   try {
     JSON.parse(text);
     return undefined;

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type InputHTMLAttributes } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { workflowOptions, type SubBlockConfig } from '@weft/catalog';
+import { normalizeWebhookPath, workflowOptions, type SubBlockConfig } from '@weft/catalog';
 import { api, type OAuthCredential } from '../../api';
 import { Icon } from '../../ui/icons';
 import { useToast } from '../../ui/toast';
@@ -235,11 +235,12 @@ function GenerateSecret({ secret, onGenerate }: { secret: string; onGenerate(sec
 export function StarterWebhookPathField({ label, value, onChange }: Props) {
   const env = useFormEnv();
   const path = typeof value === 'string' ? value : '';
+  const normalized = normalizeWebhookPath(path);
   return (
     <div className="field field-webhook" role="group" aria-label={label}>
       <span className="field-label">{label}</span>
       <CommitInput className="input mono" aria-label="Webhook path" value={path} placeholder="Enter a webhook path" readOnly={env.readOnly} onCommit={(v) => onChange(v.trim())} />
-      {path.trim() ? <WebhookUrlRow url={webhookUrl(path.trim().replace(/^\/+|\/+$/g, ''))} /> : <span className="field-hint">The URL shows once the path is set.</span>}
+      {path.trim() ? <WebhookUrlRow url={webhookUrl(normalized)} /> : <span className="field-hint">The URL shows once the path is set.</span>}
     </div>
   );
 }
