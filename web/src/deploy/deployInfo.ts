@@ -1,4 +1,4 @@
-import { checkDeployable, referenceName, scheduleTriggers, STREAMING_BLOCK_TYPES, webhookTriggers, type DeployProblem, type TriggerSchedule } from '@weft/catalog';
+import { checkDeployable, normalizeWebhookPath, referenceName, scheduleTriggers, STREAMING_BLOCK_TYPES, webhookTriggers, type DeployProblem, type TriggerSchedule } from '@weft/catalog';
 import type { WorkflowState } from '@weft/workflow';
 import { schedulePlan } from '../panels/fields/schedule';
 
@@ -17,6 +17,16 @@ export interface DeployInfo {
   schedules: Array<{ blockId: string; blockName: string; cron?: string; plan?: TriggerSchedule; timezone: string; error?: string }>;
 }
 
+/**
+ * The URL a webhook path is called at under `base` (an origin): the path as stored (normalizeWebhookPath:
+ * trimmed, no slash at either end), each "/"-separated segment escaped on its own, so a nested path
+ * keeps its slashes (`orders/new`, not `orders%2Fnew`) and the gateway decodes each segment. The one
+ * helper for the deploy panel and the block forms (starter and webhook block), so both show the same URL.
+ */
+export function webhookUrl(base: string, path: string): string {
+  return `${base}/api/webhooks/trigger/${normalizeWebhookPath(path).split('/').map(encodeURIComponent).join('/')}`;
+}
+
 /** The deploy panel's view of a draft, with webhook URLs under `origin`. */
 export function deployInfo(state: Pick<WorkflowState, 'blocks' | 'edges' | 'variables'>, origin: string, now = new Date()): DeployInfo {
   const json = JSON.parse(JSON.stringify({ blocks: state.blocks, edges: state.edges, variables: state.variables })) as { blocks: Record<string, unknown>; edges: Array<{ source?: unknown; target?: unknown }>; variables?: Record<string, { name: string }> };
@@ -26,7 +36,7 @@ export function deployInfo(state: Pick<WorkflowState, 'blocks' | 'edges' | 'vari
     webhooks: webhookTriggers(json.blocks).map(({ blockId, path, secret, provider }) => ({
       blockId,
       blockName: state.blocks[blockId]?.name ?? blockId,
-      url: `${origin}/api/webhooks/trigger/${encodeURIComponent(path)}`,
+      url: webhookUrl(origin, path),
       secret,
       provider,
       starter: state.blocks[blockId]?.type === 'starter',

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { WorkflowState } from '@weft/workflow';
-import { curlExample, defaultWebhookPath, deployInfo, MASKED_TOKEN, streamingBlocks, webhookCurlExample } from './deployInfo';
+import { curlExample, defaultWebhookPath, deployInfo, MASKED_TOKEN, streamingBlocks, webhookCurlExample, webhookUrl } from './deployInfo';
 
 const block = (id: string, type: string, name: string, values: Record<string, unknown> = {}) => ({
   id,
@@ -31,7 +31,13 @@ describe('the deploy panel’s view of a draft', () => {
   it('has no problem for a plain draft, and gives the webhook URL and secret of a webhook start', () => {
     expect(deployInfo(state([block('s', 'starter', 'Start', { startWorkflow: 'manual' })]), 'http://h').problems).toEqual([]);
     const info = deployInfo(state([block('s', 'starter', 'Start', { startWorkflow: 'webhook', webhookPath: 'orders/new', webhookSecret: 'shh' })]), 'http://h');
-    expect(info.webhooks).toEqual([{ blockId: 's', blockName: 'Start', url: 'http://h/api/webhooks/trigger/orders%2Fnew', secret: 'shh', provider: 'generic', starter: true }]);
+    expect(info.webhooks).toEqual([{ blockId: 's', blockName: 'Start', url: 'http://h/api/webhooks/trigger/orders/new', secret: 'shh', provider: 'generic', starter: true }]);
+  });
+
+  it('writes a webhook URL as the block form does: the stored path, each segment escaped on its own', () => {
+    expect(webhookUrl('http://h', 'orders/new')).toBe('http://h/api/webhooks/trigger/orders/new');
+    expect(webhookUrl('http://h', ' /orders/new/ ')).toBe('http://h/api/webhooks/trigger/orders/new');
+    expect(webhookUrl('http://h', 'a b/c?d#e')).toBe('http://h/api/webhooks/trigger/a%20b/c%3Fd%23e');
   });
 
   it('lists every webhook of the draft, each with its own URL; a new webhook block takes a path no other webhook has', () => {

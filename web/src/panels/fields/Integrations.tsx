@@ -1,10 +1,10 @@
 import { useEffect, useId, useState, type InputHTMLAttributes } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { normalizeWebhookPath, workflowOptions, type SubBlockConfig } from '@weft/catalog';
+import { workflowOptions, type SubBlockConfig } from '@weft/catalog';
 import { api, type OAuthCredential } from '../../api';
 import { Icon } from '../../ui/icons';
 import { useToast } from '../../ui/toast';
-import { defaultWebhookPath } from '../../deploy/deployInfo';
+import { defaultWebhookPath, webhookUrl } from '../../deploy/deployInfo';
 import { useDraft } from '../useDraft';
 import { useFormEnv } from './FormContext';
 
@@ -191,11 +191,6 @@ function CommitInput({ value, onCommit, ...rest }: { value: string; onCommit(v: 
   return <input {...rest} value={draft} onChange={(e) => change(e.target.value)} onFocus={onFocus} onBlur={onBlur} onKeyDown={(e) => e.key === 'Enter' && commit()} />;
 }
 
-/** The URL a webhook is called at, for its path (its "/"-separated segments each escaped; the gateway decodes them). */
-function webhookUrl(path: string): string {
-  return `${window.location.origin}/api/webhooks/trigger/${path.split('/').map(encodeURIComponent).join('/')}`;
-}
-
 /** The webhook's URL, read only, with its copy button. */
 function WebhookUrlRow({ url }: { url: string }) {
   return (
@@ -235,12 +230,11 @@ function GenerateSecret({ secret, onGenerate }: { secret: string; onGenerate(sec
 export function StarterWebhookPathField({ label, value, onChange }: Props) {
   const env = useFormEnv();
   const path = typeof value === 'string' ? value : '';
-  const normalized = normalizeWebhookPath(path);
   return (
     <div className="field field-webhook" role="group" aria-label={label}>
       <span className="field-label">{label}</span>
       <CommitInput className="input mono" aria-label="Webhook path" value={path} placeholder="Enter a webhook path" readOnly={env.readOnly} onCommit={(v) => onChange(v.trim())} />
-      {path.trim() ? <WebhookUrlRow url={webhookUrl(normalized)} /> : <span className="field-hint">The URL shows once the path is set.</span>}
+      {path.trim() ? <WebhookUrlRow url={webhookUrl(window.location.origin, path)} /> : <span className="field-hint">The URL shows once the path is set.</span>}
     </div>
   );
 }
@@ -283,7 +277,7 @@ export function WebhookConfigField({ label, value, onChange }: Props) {
   const path = config.path ?? fallbackPath;
   const secret = config.secret ?? '';
   // Gmail pushes through a Pub/Sub subscription whose URL carries the token (Google's advice for push endpoints).
-  const base = webhookUrl(path);
+  const base = webhookUrl(window.location.origin, path);
   const url = provider === 'gmail' && secret ? `${base}?token=${encodeURIComponent(secret)}` : base;
   return (
     <div className="field field-webhook" role="group" aria-label={label}>
