@@ -1,0 +1,140 @@
+import { outboundPolicy, type ModelConfig } from '../config.js';
+import { ModelProviderError, ModelRequestError } from '../errors.js';
+import { guardedFetch, OutboundRefusedError, RequestCancelledError, ResponseTooLargeError } from '../../net/guardedFetch.js';
+
+/** An image as Gemini reads it: base64 inline, or a file of Gemini's Files API by its URI. */
+export type GeminiImagePart = { inlineData: { mimeType: string; data: string } } | { fileData: { mimeType?: string; fileUri: string } };
+
+/** Largest image read for an inline part: Gemini takes at most 20 MB a request, base64 adds a third. */
+export const GEMINI_INLINE_IMAGE_MAX_BYTES = 15 * 1024 * 1024;
+/** Gemini's request limit ('Request payload size exceeds the limit: 20971520 bytes.'): the inline images' base64 must stay under it. */
+export const GEMINI_REQUEST_MAX_BYTES = 20 * 1024 * 1024;
+const IMAGE_FETCH_TIMEOUT_MS = 30_000;
+
+/** The image types Gemini reads (its docs: PNG, JPEG, WEBP, HEIC, HEIF). */
+const GEMINI_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/heif'];
+const READ_TYPES = 'PNG, JPEG, WEBP, HEIC or HEIF';
+
+/** How an image is sent: a data URL or a fetched http(s) image inline (base64), a file uploaded to Gemini's Files API by its URI. */
+export interface GeminiImageReader {
+  /** URIs under this prefix (`{base}/files/`) are Gemini files, sent as fileData. */
+  filesPrefix: string;
+  fetch(url: string): Promise<Response>;
+}
+
+/** An image URL shortened for a message (a data URL can be megabytes). */
+function shown(url: string): string {
+  return url.length > 80 ? `${url.slice(0, 77)}...` : url;
+}
+
+function imageError(url: string, reason: string): ModelRequestError {
+  return new ModelRequestError(`Could not send image ${shown(url)} to Gemini: ${reason}`);
+}
+
+/** A failure that may pass (5xx, 429, 408, a timeout, the network): retried as a provider error without its own status. */
+function imageRetryable(url: string, reason: string, status?: number): ModelProviderError {
+  return new ModelProviderError(`Could not send image ${shown(url)} to Gemini: ${reason}`, 'google', status);
+}
+
+/** The image type the bytes begin with (magic numbers); `image/gif` too, which Gemini does not read. */
+export function sniffImageType(bytes: Uint8Array): string | undefined {
+  const ascii = (from: number, to: number) => Buffer.from(bytes.subarray(from, to)).toString('latin1');
+  if (bytes.length >= 8 && bytes[0] === 0x89 && ascii(1, 8) === 'PNG\r\n\x1a\n') return 'image/png';
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  if (bytes.length >= 12 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
+  if (bytes.length >= 6 && /^GIF8[79]a$/.test(ascii(0, 6))) return 'image/gif';
+  if (bytes.length >= 12 && ascii(4, 8) === 'ftyp') {
+    const brand = ascii(8, 12);
+    if (['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx'].includes(brand)) return 'image/heic';
+    if (['mif1', 'msf1', 'heif'].includes(brand)) return 'image/heif';
+  }
+  return undefined;
+}
+
+/**
+ * The type an image is sent as: what its bytes are when they say (a server's `application/octet-stream`
+ * or wrong label included), else the declared type when Gemini reads it; another is refused.
+ */
+function imageType(url: string, declared: string, bytes: Uint8Array): string {
+  const sniffed = sniffImageType(bytes);
+  const type = sniffed ?? declared;
+  if (GEMINI_IMAGE_TYPES.includes(type)) return type;
+  if (type.startsWith('image/')) throw imageError(url, `${type} is not an image type Gemini reads (${READ_TYPES})`);
+  throw imageError(url, `the answer is ${type || 'untyped'}, not an image`);
+}
+
+/** A data URL's payload that is not base64: percent-escapes are bytes, other characters latin1 (RFC 2397). */
+function percentDecoded(payload: string): Buffer {
+  const bytes: number[] = [];
+  for (let i = 0; i < payload.length; i++) {
+    const hex = payload[i] === '%' ? payload.slice(i + 1, i + 3) : '';
+    if (/^[0-9a-fA-F]{2}$/.test(hex)) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else {
+      const code = payload.charCodeAt(i);
+      if (code > 0xff) throw new Error(`character ${JSON.stringify(payload[i])} at ${i} is not a byte: percent-encode it`);
+      bytes.push(code);
+    }
+  }
+  return Buffer.from(bytes);
+}
+
+const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s;
+
+/**
+ * An image content part as Gemini reads it: inlineData (base64) or fileData. A refused address, a
+ * 4xx answer, something not an image or of a type Gemini does not read, and a too-large image fail
+ * as the user's to fix (ModelRequestError); a 5xx, 429 or 408 answer, a timeout or a network failure
+ * as a retryable ModelProviderError; a cancelled activity's RequestCancelledError goes through as it is.
+ */
+export async function geminiImagePart(url: string, reader: GeminiImageReader): Promise<GeminiImagePart> {
+  const data = DATA_URL.exec(url);
+  if (data) {
+    const declared = (data[1] || 'text/plain').toLowerCase();
+    const base64 = (data[2] ?? '').split(';').includes('base64');
+    const payload = data[3] ?? '';
+    let bytes: Buffer;
+    try {
+      bytes = base64 ? Buffer.from(payload, 'base64') : percentDecoded(payload);
+    } catch (err) {
+      throw imageError(url, err instanceof Error ? err.message : String(err));
+    }
+    if (bytes.length > GEMINI_INLINE_IMAGE_MAX_BYTES) throw imageError(url, `larger than ${GEMINI_INLINE_IMAGE_MAX_BYTES} bytes`);
+    const sniffed = sniffImageType(bytes);
+    if (!sniffed && !declared.startsWith('image/')) throw imageError(url, `a data URL of ${declared}, not an image`);
+    return { inlineData: { mimeType: imageType(url, declared, bytes), data: bytes.toString('base64') } };
+  }
+  if (url.startsWith(reader.filesPrefix)) return { fileData: { fileUri: url } };
+  let res: Response;
+  try {
+    res = await reader.fetch(url);
+  } catch (err) {
+    if (err instanceof RequestCancelledError) throw err;
+    if (err instanceof OutboundRefusedError) throw imageError(url, err.message);
+    if (err instanceof ResponseTooLargeError) throw imageError(url, `larger than ${GEMINI_INLINE_IMAGE_MAX_BYTES} bytes`);
+    throw imageRetryable(url, err instanceof Error ? err.message : String(err));
+  }
+  if (!res.ok) {
+    const reason = `HTTP ${res.status} ${res.statusText}`.trim();
+    if (res.status === 408 || res.status === 429 || res.status >= 500) throw imageRetryable(url, reason, res.status);
+    throw imageError(url, reason);
+  }
+  const declared = (res.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await res.arrayBuffer());
+  } catch (err) {
+    if (err instanceof RequestCancelledError) throw err;
+    throw imageRetryable(url, err instanceof Error ? err.message : String(err));
+  }
+  return { inlineData: { mimeType: imageType(url, declared, bytes), data: Buffer.from(bytes).toString('base64') } };
+}
+
+/** The reader used by the adapter: the tools' outbound guard (no private addresses unless allowed), size and time limited. */
+export function imageReader(config: ModelConfig, signal: AbortSignal | undefined): GeminiImageReader {
+  return {
+    filesPrefix: `${config.baseUrls.google}/files/`,
+    fetch: (url) => guardedFetch(url, { maxBodyBytes: GEMINI_INLINE_IMAGE_MAX_BYTES, timeoutMs: IMAGE_FETCH_TIMEOUT_MS, signal }, outboundPolicy(config)),
+  };
+}
