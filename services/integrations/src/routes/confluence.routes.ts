@@ -1,6 +1,7 @@
 import { ToolError } from '../tools/serviceTool.js';
 import { createToolIO } from '../tools/runtime/executeTool.js';
 import { bearer, call, list, obj, seg, apiMessage } from '../tools/services/http.js';
+import { hostOf, siteOfDomain } from '../tools/services/atlassianSite.js';
 import type { AddressPolicy } from '../net/addressPolicy.js';
 import type { BaseUrls } from '../tools/runtime/baseUrls.js';
 import type { ToolIO } from '../tools/serviceTool.js';
@@ -9,15 +10,15 @@ import { json, objectBody, str, type Route } from './router.js';
 const PAGE_ID_REQUIRED = 'Page ID is required. Please select a page or enter a page ID manually.';
 const INVALID_FORMAT = 'Invalid response format from Confluence API - missing required fields';
 
-/** The site's cloud id: the given one, else the accessible resource whose URL names the domain. */
+/** The site's cloud id: the given one, else the accessible resource whose host is exactly the domain. */
 async function siteId(io: ToolIO, b: Record<string, unknown>, token: string): Promise<string> {
   const given = str(b, 'cloudId').trim();
   if (given) return given;
-  const domain = str(b, 'domain').trim().replace(/^https?:\/\//, '').replace(/\/+$/, '').toLowerCase();
+  const domain = hostOf(str(b, 'domain'));
   if (!domain) throw new ToolError('domain is required', 400);
   const res = await call(io, { url: `${io.baseUrl('atlassian')}/oauth/token/accessible-resources`, headers: bearer(token) });
   if (!res.ok) throw new ToolError(`Failed to find the Confluence site: ${apiMessage(res)}`, res.status);
-  const site = list(res.data).map(obj).find((r) => String(r.url ?? '').toLowerCase().includes(domain));
+  const site = siteOfDomain(list(res.data).map(obj), domain);
   if (!site || typeof site.id !== 'string') throw new ToolError(`No Confluence site found for ${domain}`, 404);
   return site.id;
 }

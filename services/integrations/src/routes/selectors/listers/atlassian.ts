@@ -1,24 +1,19 @@
 import { AppError } from '@weft/platform';
 import { list, obj, seg, str, type Obj } from '../../../tools/services/http.js';
 import { jqlProject, jqlString } from '../../../tools/services/jira/jql.js';
+import { siteOfDomain } from '../../../tools/services/atlassianSite.js';
 import { choice, collectPages, PAGE_LIMIT, type SelectorItem, wholeNumber } from '../paging.js';
 import type { SelectorLister } from '../lister.js';
 import type { ProviderClient } from '../provider.js';
 
-/** A domain as users type it (`https://acme.atlassian.net/`) compared as the sites' URLs are. */
-function bareDomain(domain: string): string {
-  return domain.trim().replace(/^https?:\/\//i, '').replace(/\/+$/, '').toLowerCase();
-}
-
 /**
  * The cloud id of the account's Atlassian site for a domain, from its accessible resources, as the
- * Jira tools and the Confluence route find it: the site whose URL names the domain; Jira (like its
- * tools) falls back to the account's first site, Confluence (like its route) needs the match.
+ * Jira tools and the Confluence route find it: the site whose host is exactly the domain's, never
+ * another one (neither a site whose URL merely contains the domain nor the account's first site).
  */
-async function siteId(client: ProviderClient, domain: string, fallBackToFirst: boolean): Promise<string> {
+async function siteId(client: ProviderClient, domain: string): Promise<string> {
   const sites = list(await client.request({ url: `${client.io.baseUrl('atlassian')}/oauth/token/accessible-resources` })).map(obj);
-  const wanted = bareDomain(domain);
-  const site = sites.find((s) => String(s.url ?? '').toLowerCase().includes(wanted)) ?? (fallBackToFirst ? sites[0] : undefined);
+  const site = siteOfDomain(sites, domain);
   if (!site || typeof site.id !== 'string') throw new AppError('validation', `domain "${domain}" is not a ${client.name} site this account can reach`);
   return site.id;
 }
@@ -35,7 +30,7 @@ export const jiraProjects: SelectorLister = {
   what: 'Jira projects',
   needs: { domain: ['domain'] },
   async list({ client, search, position, inputs }) {
-    const cloud = await siteId(client, inputs.domain ?? '', true);
+    const cloud = await siteId(client, inputs.domain ?? '');
     return collectPages(async (page) => {
       const startAt = wholeNumber(page, 0);
       const data = obj(await client.request({ url: `${jiraApi(client, cloud)}/project/search`, query: { startAt, maxResults: PAGE_LIMIT, query: search } }));
@@ -45,7 +40,7 @@ export const jiraProjects: SelectorLister = {
   },
   /** One project by id or key (`project/{projectIdOrKey}`; 404: none the account can browse). */
   async get({ client, inputs }, id) {
-    const cloud = await siteId(client, inputs.domain ?? '', true);
+    const cloud = await siteId(client, inputs.domain ?? '');
     const found = await client.find({ url: `${jiraApi(client, cloud)}/project/${seg(id)}` });
     return found === null ? null : projectItem(obj(found));
   },
@@ -82,7 +77,7 @@ export const jiraIssues: SelectorLister = {
   what: 'Jira issues',
   needs: { domain: ['domain'], projectId: ['projectId', 'manualProjectId'] },
   async list({ client, search, position, inputs }) {
-    const cloud = await siteId(client, inputs.domain ?? '', true);
+    const cloud = await siteId(client, inputs.domain ?? '');
     const project = inputs.projectId ?? '';
     const term = search ? textTerm(search) : undefined;
     const jql = [`project = ${jqlProject(project)}`, ...(term ? [`summary ~ ${jqlString(term)}`] : [])].join(' AND ');
@@ -98,7 +93,7 @@ export const jiraIssues: SelectorLister = {
   },
   /** One issue by key (`issue/{issueIdOrKey}`; 404: none the account can see); another project's is none, as the list holds the project's only. */
   async get({ client, inputs }, id) {
-    const cloud = await siteId(client, inputs.domain ?? '', true);
+    const cloud = await siteId(client, inputs.domain ?? '');
     const found = await client.find({ url: `${jiraApi(client, cloud)}/issue/${seg(id)}`, query: { fields: 'summary,status,project' } });
     if (found === null) return null;
     const issue = obj(found);
@@ -132,7 +127,7 @@ export const confluencePages: SelectorLister = {
   what: 'Confluence pages',
   needs: { domain: ['domain'] },
   async list({ client, search, position, inputs }) {
-    const cloud = await siteId(client, inputs.domain ?? '', false);
+    const cloud = await siteId(client, inputs.domain ?? '');
     return collectPages(
       async (cursor) => {
         const data = obj(await client.request({ url: confluencePagesUrl(client, cloud), query: { limit: PAGE_LIMIT, cursor, status: 'current', sort: '-modified-date' } }));
@@ -148,7 +143,7 @@ export const confluencePages: SelectorLister = {
    */
   async get({ client, inputs }, id) {
     if (!/^\d{1,20}$/.test(id)) return null;
-    const cloud = await siteId(client, inputs.domain ?? '', false);
+    const cloud = await siteId(client, inputs.domain ?? '');
     const found = await client.find({ url: `${confluencePagesUrl(client, cloud)}/${seg(id)}` });
     if (found === null) return null;
     const page = obj(found);

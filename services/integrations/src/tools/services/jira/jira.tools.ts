@@ -1,10 +1,8 @@
 import { text } from '@weft/catalog';
 import { ToolError, type ServiceTool, type ToolIO } from '../../serviceTool.js';
 import { apiMessage, bearer, call, list, obj, seg, serviceTool, str, type ApiResponse, type CallSpec, type Obj } from '../http.js';
+import { hostOf, siteOfDomain } from '../atlassianSite.js';
 import { jqlProject } from './jql.js';
-
-/** A site URL's or domain's host, lowercased: `https://Acme.atlassian.net/` → `acme.atlassian.net`. */
-const hostOf = (value: string) => value.trim().toLowerCase().replace(/^https?:\/\//, '').replace(/[/?#].*$/, '');
 
 /**
  * The Jira Cloud id: the given one, else the accessible resource whose host is the domain exactly
@@ -18,9 +16,8 @@ async function cloudId(io: ToolIO, p: Obj): Promise<string> {
   const resources = res.ok ? list(res.data).map(obj) : [];
   if (resources.length === 0) throw new ToolError('No Jira resources found', res.status);
   const domain = hostOf(text(p.domain));
-  const host = domain.includes('.') ? domain : `${domain}.atlassian.net`;
   const match = domain
-    ? resources.find((r) => hostOf(String(r.url ?? '')) === host)
+    ? siteOfDomain(resources, domain)
     : resources.length === 1 ? resources[0] : undefined;
   if (!match) {
     const sites = resources.map((r) => String(r.url ?? r.name ?? r.id)).join(', ');
