@@ -1,8 +1,6 @@
 import { AppError } from '@weft/platform';
 import type { registry } from '@weft/contracts';
-
-/** Commands that would set deployment flags in the editor's copy of the state; the registry owns them. */
-const DEPLOYMENT_COMMANDS: ReadonlySet<string> = new Set(['setDeployed', 'setNeedsRedeployment', 'setWebhookActive']);
+import { DEPLOYMENT_COMMANDS } from '@weft/workflow';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -40,7 +40,7 @@ export type { Command, CommandType, CommandOf } from './commands.js';
 export type { ValueChange, Checkpoint, GraphEvent, GraphEventType, OtherEvent, WorkflowEvent, WorkflowEventType } from './events.js';
 export { KNOWN_EVENT_TYPES, isKnownEvent, isGraphEvent } from './events.js';
 export { DUPLICATE_OFFSET, startWorkflow } from './decide/addBlock.decide.js';
-export { decide, decideBatch, decideAndApply } from './decide/decide.js';
+export { DEPLOYMENT_COMMANDS, decide, decideBatch, decideAndApply } from './decide/decide.js';
 export { evolve, replay } from './evolve/evolve.js';
 export { toYaml, fromYaml } from './yaml/codec.js';
 export { YAML_VERSION, yamlWorkflowSchema } from './yaml/schema.js';

@@ -24,7 +24,11 @@ import { firstBadBlockName } from './blockNames.js';
 import { describeStarters, extraStarters } from './oneStarter.js';
 import { firstNestedTrigger } from './topLevelTriggers.js';
 
-type DeploymentCommand = CommandOf<'setDeployed' | 'setNeedsRedeployment' | 'setWebhookActive'>;
+/** The commands that set deployment flags (§4 Deployment): the registry owns them, so only it may send them. */
+const DEPLOYMENT_COMMAND_TYPES = ['setDeployed', 'setNeedsRedeployment', 'setWebhookActive'] as const;
+type DeploymentCommand = CommandOf<(typeof DEPLOYMENT_COMMAND_TYPES)[number]>;
+/** DEPLOYMENT_COMMAND_TYPES as a set of command types: the editor and the gateway refuse them from anyone but the registry. */
+export const DEPLOYMENT_COMMANDS: ReadonlySet<string> = new Set(DEPLOYMENT_COMMAND_TYPES);
 
 /** Deployment flags (§4 Deployment): deployedAt defaults to now; undeploying keeps needsRedeployment. */
 function decideDeployment(command: DeploymentCommand, ctx: DecideContext): WorkflowEvent[] {

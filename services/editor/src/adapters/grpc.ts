@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError, answerEach, type Logger, type ServiceHandlers } from '@weft/platform';
 import type { editor } from '@weft/contracts';
-import { blockStateSchema, edgeSchema, encodeSnapshot, historyView, parseCommands, toYaml, yamlStructureGuide, type Command, type DecideContext, type DeployedState, type WorkflowState } from '@weft/workflow';
+import { DEPLOYMENT_COMMANDS, blockStateSchema, edgeSchema, encodeSnapshot, historyView, parseCommands, toYaml, yamlStructureGuide, type Command, type DecideContext, type DeployedState, type WorkflowState } from '@weft/workflow';
 import type { EventStore } from '../store/eventStore.js';
 import type { EventTail } from '../live/eventTail.js';
 import type { RegistryPort, StreamLifecycle } from '../lifecycle/streamLifecycle.js';
@@ -36,9 +36,6 @@ function parseDeployedState(text: string | undefined): DeployedState | undefined
   if (!parsed.success) throw new AppError('validation', 'deployedStateJson is not a deployed state');
   return parsed.data;
 }
-
-/** Commands that set deployment flags; the registry owns deployments, so only it may send them. */
-const DEPLOYMENT_COMMANDS: ReadonlySet<string> = new Set(['setDeployed', 'setNeedsRedeployment', 'setWebhookActive']);
 
 /** The service deployment commands are taken from, as it names itself (CALLER_HEADER, set by bootService). */
 const DEPLOYMENTS_OWNER = 'registry';
