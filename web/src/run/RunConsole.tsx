@@ -31,6 +31,11 @@ function Entry({ entry, onRerun, onSelect, hinted }: { entry: BlockEntry; onReru
         <span className={`run-status ${entry.status}`}>{STATUS_TEXT[entry.status]}</span>
         <span className="log-name">{entry.blockName}</span>
         {entry.iteration && <span className="badge">{entry.iteration}</span>}
+        {entry.reused && (
+          <span className="badge reused" title="Not run again: its outcome is the one of the run this run reran">
+            reused
+          </span>
+        )}
         <span className="log-meta">
           {entry.attempts !== undefined && entry.attempts > 1 && <span>{entry.attempts} tries</span>}
           {tokens !== undefined && <span>{tokens} tokens</span>}

@@ -48,6 +48,8 @@ export interface BlockEntry {
   /** Tool calls the model made while streaming, by id, with their last state. */
   toolCalls: Array<{ id: string; name: string; state: string }>;
   iteration?: string;
+  /** A rerun took the block's outcome from the run it reran (its log says `reused: true`): it did not run again. */
+  reused?: boolean;
 }
 
 export interface RunView {
@@ -211,6 +213,7 @@ function finished(entry: BlockEntry, d: Record<string, unknown>): BlockEntry {
     attemptLog: attemptsOf(d.attemptLog),
     tokens: typeof d.tokens === 'object' && d.tokens !== null ? (d.tokens as TokenCount) : undefined,
     cost: typeof d.cost === 'object' && d.cost !== null ? (d.cost as { total?: number }) : undefined,
+    reused: d.reused === true ? true : undefined,
   };
 }
 

@@ -184,6 +184,36 @@ describe('the run console state', () => {
     expect(ended.entries.map((e) => [e.blockId, e.status])).toEqual([['f', 'failed']]);
   });
 
+  it("marks a rerun's reused blocks as reused and done (or failed, reused as failed), live and stored alike; a block that ran is not marked", () => {
+    const live = fold([
+      msg('execution:started', { executionId: 'r' }, 1),
+      msg('block:completed', { blockId: 'compute', blockName: 'Compute', blockType: 'function', success: true, durationMs: 0, output: { answer: 42 }, reused: true }, 2),
+      msg('block:error', { blockId: 'risky', blockName: 'Risky', blockType: 'function', success: false, error: 'out of stock', reused: true }, 3),
+      msg('block:started', { blockId: 'double', blockName: 'Double', blockType: 'function' }, 4),
+      msg('block:completed', { blockId: 'double', blockName: 'Double', blockType: 'function', success: true, durationMs: 4, output: 84 }, 5),
+    ]);
+    expect(live.entries.map((e) => [e.blockId, e.status, e.reused])).toEqual([
+      ['compute', 'done', true],
+      ['risky', 'failed', true],
+      ['double', 'done', undefined],
+    ]);
+    expect(Object.fromEntries(blockStatuses(live))).toEqual({ compute: 'done', risky: 'failed', double: 'done' });
+    const stored = fromExecution({
+      executionId: 'r',
+      status: 'succeeded',
+      logs: [
+        { blockId: 'compute', blockName: 'Compute', blockType: 'function', status: 'succeeded', success: true, durationMs: 0, reused: true },
+        { blockId: 'body', blockName: 'Body', blockType: 'function', status: 'succeeded', success: true, loopIteration: [0], reused: true },
+        { blockId: 'double', blockName: 'Double', blockType: 'function', status: 'succeeded', success: true, durationMs: 4 },
+      ],
+    });
+    expect(stored.entries.map((e) => [e.key, e.status, e.reused])).toEqual([
+      ['compute', 'done', true],
+      ['body@i0', 'done', true],
+      ['double', 'done', undefined],
+    ]);
+  });
+
   it('shows a stored execution with its logs', () => {
     const view = fromExecution({ executionId: 'x', status: 'succeeded', output: 1, durationMs: 9, logs: [{ blockId: 's', blockName: 'Start', blockType: 'starter', success: true, durationMs: 1 }, { nope: true }] });
     expect(view.entries.map((e) => [e.blockName, e.status])).toEqual([['Start', 'done']]);
