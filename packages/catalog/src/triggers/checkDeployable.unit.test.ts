@@ -246,6 +246,19 @@ describe('webhookTriggers', () => {
     expect(deploymentTriggers(s.blocks).webhook?.blockId).toBe('s');
   });
 
+  it('refuses a "." or ".." path segment, which clients drop from the URL, naming the field; dots inside a segment are kept', () => {
+    const dots = (message: string) => `Webhook Path ${message}: browsers and HTTP clients remove "." and ".." from a URL, so calls would not reach it`;
+    expect(checkDeployable(state([starter({ startWorkflow: 'webhook', webhookPath: '/hooks/../orders' })], []))).toEqual([
+      { blockId: 's', blockName: 'Start', field: 'webhookPath', message: dots('"hooks/../orders" cannot have a ".." segment') },
+    ]);
+    for (const path of ['./orders', 'orders/.', '..']) {
+      expect(checkDeployable(state([starter({ startWorkflow: 'webhook', webhookPath: path })], []))[0]).toMatchObject({ field: 'webhookPath', message: expect.stringContaining('segment: browsers') as unknown });
+    }
+    const inBlock = state([starter(), block('g', 'webhook', 'Git', { webhookConfig: { path: 'gh/./push' } })], []);
+    expect(checkDeployable(inBlock)).toEqual([{ blockId: 'g', blockName: 'Git', field: 'webhookConfig', message: dots('"gh/./push" cannot have a "." segment') }]);
+    for (const path of ['v1.2/orders', 'a/.well-known', 'a/...', 'a/b..c']) expect(checkDeployable(state([starter({ startWorkflow: 'webhook', webhookPath: path })], []))).toEqual([]);
+  });
+
   it('refuses a deploy whose webhooks share a path, naming the later block and its field', () => {
     const s = state(
       [

@@ -66,10 +66,16 @@ export function normalizeWebhookPath(path: string): string {
   return path.trim().replace(/^\/+|\/+$/g, '');
 }
 
-/** Why a webhook path cannot be used, or undefined. */
+/**
+ * Why a webhook path cannot be used, or undefined. A `.` or `..` segment is refused: browsers and
+ * HTTP clients resolve them away before sending (`a/../b` goes out as `b`), so the URL called would
+ * not be the one the form shows and the deploy registered.
+ */
 export function webhookPathError(path: string): string | undefined {
   if (path === '') return 'Webhook Path is required';
   if (path.length > 200) return 'Webhook Path must be at most 200 characters';
+  const dots = path.split('/').find((segment) => segment === '.' || segment === '..');
+  if (dots !== undefined) return `Webhook Path "${path}" cannot have a "${dots}" segment: browsers and HTTP clients remove "." and ".." from a URL, so calls would not reach it`;
   if (!/^[A-Za-z0-9][A-Za-z0-9._~-]*(\/[A-Za-z0-9._~-]+)*$/.test(path)) return 'Webhook Path may use letters, digits, ".", "_", "~", "-" and "/" between segments';
   return undefined;
 }
