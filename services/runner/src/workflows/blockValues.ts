@@ -34,11 +34,22 @@ export function parseConditions(value: unknown): ConditionBranch[] {
 }
 
 /**
+ * An expression as the condition program wraps it: without the semicolons and whitespace it ends
+ * with (`<agent.content> === "yes";` reads as a statement, as it would after `return`, not as a
+ * syntax error inside the parentheses).
+ */
+function conditionBody(expression: string): string {
+  let end = expression.length;
+  while (end > 0 && (expression[end - 1] === ';' || /\s/.test(expression[end - 1] as string))) end -= 1;
+  return expression.slice(0, end);
+}
+
+/**
  * The sandbox program that evaluates the expressions in order and returns the index of the first
  * truthy one, or -1. Each expression is a JavaScript expression (references already rewritten).
  */
 export function conditionProgram(expressions: readonly string[]): string {
-  const fns = expressions.map((e) => (e.trim() === '' ? '() => false' : `() => (\n${e}\n)`));
+  const fns = expressions.map(conditionBody).map((e) => (e.trim() === '' ? '() => false' : `() => (\n${e}\n)`));
   return `const __conditions = [${fns.join(', ')}];\nfor (let i = 0; i < __conditions.length; i++) { if (await __conditions[i]()) return i; }\nreturn -1;`;
 }
 
@@ -50,7 +61,7 @@ export function conditionAtLine(expressions: readonly string[], line: number): n
   // The line the program's text has reached: `const __conditions = [() => (` is line 1.
   let at = 1;
   for (let i = 0; i < expressions.length; i++) {
-    const e = expressions[i] as string;
+    const e = conditionBody(expressions[i] as string);
     // An empty expression is `() => false` on the line already reached.
     if (e.trim() === '') continue;
     const first = at + 1;
