@@ -57,16 +57,27 @@ export interface HookSecretCache {
  * this comes before the signature check — asks the registry to decrypt the environment about once per
  * period, not per call. Keyed by the caller's key (workflow, acting user, block) and the secrets as
  * written, so a redeploy with another secret applies at once; an environment change applies to
- * webhook secrets within `ttlMs` (no other invalidation). A failed question is not kept. At most
- * `maxEntries`, the oldest dropped first.
+ * webhook secrets within `ttlMs` (no other invalidation). Calls arriving while a question for the
+ * same entry is unanswered wait for its answer (one question for N simultaneous deliveries, not N). A
+ * failed question is not kept: it fails the calls that waited for it, and the next call asks again.
+ * At most `maxEntries`, the oldest dropped first.
  */
 export function createHookSecretCache(opts: { ttlMs?: number; now?: () => number; maxEntries?: number } = {}): HookSecretCache {
   const kept = new TtlCache<string, ResolvedHook<HookSecrets>>(opts.ttlMs ?? 30_000, opts.maxEntries ?? 1_000, opts.now);
+  /** Questions still unanswered, by entry: dropped once answered (kept then) or failed (not kept). */
+  const asking = new Map<string, Promise<ResolvedHook<HookSecrets> | undefined>>();
+  function lookUp(entry: string, written: HookSecrets, environment: EnvironmentOf): Promise<ResolvedHook<HookSecrets> | undefined> {
+    const pending = asking.get(entry);
+    if (pending) return pending;
+    const question = kept.remember(entry, () => withEnvSecrets(written, environment)).finally(() => asking.delete(entry));
+    asking.set(entry, question);
+    return question;
+  }
   return {
     async resolve<T extends HookSecrets>(key: string, hook: T, environment: EnvironmentOf): Promise<ResolvedHook<T>> {
       if (!hasEnvReference(hook)) return { hook, missing: [] };
       const written = { secret: hook.secret, verifyToken: hook.verifyToken };
-      const resolved = await kept.remember(JSON.stringify([key, written.secret, written.verifyToken]), () => withEnvSecrets(written, environment));
+      const resolved = await lookUp(JSON.stringify([key, written.secret, written.verifyToken]), written, environment);
       // remember answers what withEnvSecrets answered, never undefined.
       if (!resolved) return withEnvSecrets(hook, environment);
       return { hook: { ...hook, secret: resolved.hook.secret, verifyToken: resolved.hook.verifyToken }, missing: resolved.missing };

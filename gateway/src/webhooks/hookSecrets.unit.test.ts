@@ -107,4 +107,29 @@ describe('resolved hook secrets are kept a short while', () => {
     expect((await cache.resolve('wf|plain', { secret: 'plain', verifyToken: '' }, environment)).hook.secret).toBe('plain');
     expect(state.asked).toBe(5);
   });
+
+  it('asks once for simultaneous calls of one hook; a failed question fails them all and is not kept', async () => {
+    const cache = createHookSecretCache({ now: () => 0 });
+    /** Each question the cache asks, unanswered until the test answers it. */
+    const questions: Array<{ resolve: (values: Record<string, string>) => void; reject: (err: Error) => void }> = [];
+    const environment = () => new Promise<Record<string, string>>((resolve, reject) => void questions.push({ resolve, reject }));
+    const hook = { secret: '{{HOOK_TOKEN}}', verifyToken: '' };
+    const burst = [1, 2, 3].map(() => cache.resolve('wf|burst', hook, environment));
+    expect(questions).toHaveLength(1);
+    // Another hook (another key, or another secret as written) asks its own question.
+    const others = [cache.resolve('wf|other', hook, environment), cache.resolve('wf|burst', { secret: '{{GH_SECRET}}', verifyToken: '' }, environment)];
+    expect(questions).toHaveLength(3);
+    questions[0]?.reject(new Error('registry unavailable'));
+    for (const call of burst) await expect(call).rejects.toThrow('registry unavailable');
+    questions[1]?.resolve({ HOOK_TOKEN: 'other-value' });
+    questions[2]?.resolve({ GH_SECRET: 'gh' });
+    expect((await Promise.all(others)).map((r) => r.hook.secret)).toEqual(['other-value', 'gh']);
+    // The failure was not kept: the next burst asks again, once, and every call gets the answer, which is then kept.
+    const retried = [1, 2, 3].map(() => cache.resolve('wf|burst', hook, environment));
+    expect(questions).toHaveLength(4);
+    questions[3]?.resolve({ HOOK_TOKEN: 'v1' });
+    expect((await Promise.all(retried)).map((r) => r.hook.secret)).toEqual(['v1', 'v1', 'v1']);
+    expect((await cache.resolve('wf|burst', hook, environment)).hook.secret).toBe('v1');
+    expect(questions).toHaveLength(4);
+  });
 });
