@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { AppError, appendOutbox, createEnvelope, type EventEnvelope } from '@weft/platform';
 import type { BlockLogStatus, ExecutionStatus, RunnerDB } from './db.js';
-import { copyReusedLogs } from './reusedLogs.js';
+import { reusedLogsOf, type ReusedLogs } from './reusedLogs.js';
 import type { AttemptRecord, BlockLog, CostSummary, RunEvent, RunResult, RunTrigger, RunnableState, TokenUsage } from './workflows/types.js';
 
 /**
@@ -150,7 +150,7 @@ function eventData(event: RunEvent): { key: string; type: string; data: Record<s
   }
 }
 
-async function upsertBlockLog(trx: Transaction<RunnerDB>, executionId: string, position: number, log: BlockLog, positionSub = 0): Promise<void> {
+async function upsertBlockLog(trx: Transaction<RunnerDB>, executionId: string, position: number, log: BlockLog): Promise<void> {
   const status: BlockLogStatus = log.skipped ? 'skipped' : log.cancelled ? 'cancelled' : log.success ? 'succeeded' : 'failed';
   const values = {
     block_name: log.blockName,
@@ -172,7 +172,7 @@ async function upsertBlockLog(trx: Transaction<RunnerDB>, executionId: string, p
   };
   await trx
     .insertInto('block_logs')
-    .values({ execution_id: executionId, log_key: blockLogKey(log.blockId, log.loopIteration, log.parallelBranch), position, position_sub: positionSub, block_id: log.blockId, ...values })
+    .values({ execution_id: executionId, log_key: blockLogKey(log.blockId, log.loopIteration, log.parallelBranch), position, block_id: log.blockId, ...values })
     .onConflict((oc) => oc.columns(['execution_id', 'log_key']).doUpdateSet(values))
     .execute();
 }
@@ -194,7 +194,8 @@ export async function recordRunEvent(deps: RunLogDeps, event: RunEvent): Promise
  *
  * Statements per batch, not per event: each run's row is locked and its seen events read once, the
  * batch's run events go in one insert, the run's `last_seq` is set once and the outbox rows go in
- * one insert; only the block-log rows and the end's own updates are one statement each.
+ * one insert; only the block-log rows and the end's own updates are one statement each (a reused
+ * container's copied body logs: one `insert … select` for the whole body).
  */
 export async function recordRunEvents(deps: RunLogDeps, events: RunEvent[]): Promise<boolean[]> {
   if (events.length === 0) return [];
@@ -244,6 +245,8 @@ interface RunBatch {
   seen: Set<string>;
   rows: Array<{ execution_id: string; seq: number; event_key: string; type: string; data: string; created_at: Date }>;
   now: Date;
+  /** What a rerun copies from the run it reran (its state read once per batch). */
+  reuse: ReusedLogs;
 }
 
 /** The key of a block log's end event. */
@@ -277,18 +280,17 @@ async function openRunBatch(trx: Transaction<RunnerDB>, instance: string, execut
   // Whether the run has ended: what a worker reports after that (a cancel that did not wait for it) is not recorded.
   keys.add(RUN_COMPLETED_KEY);
   const seen = new Set((await trx.selectFrom('run_events').select('event_key').where('execution_id', '=', executionId).where('event_key', 'in', [...keys]).execute()).map((r) => r.event_key));
-  return { executionId, subject: `${instance}.runner.run.${executionId}`, row, savedSeq: row.last_seq, seq: row.last_seq, seen, rows: [], now: new Date() };
+  return { executionId, subject: `${instance}.runner.run.${executionId}`, row, savedSeq: row.last_seq, seq: row.last_seq, seen, rows: [], now: new Date(), reuse: reusedLogsOf(executionId, row.rerun_of) };
 }
 
 /**
  * Writes a block's log; for a block a rerun reused, also what the run it reran logged besides its
- * output (`copyReusedLogs`): its tries, and a reused container's body logs right after it. Answers those body logs.
+ * output (`ReusedLogs.copy`): its tries, and a reused container's body logs right after it (one
+ * `insert … select` per container). Answers those body logs.
  */
 async function writeBlockLog(trx: Transaction<RunnerDB>, run: RunBatch, position: number, log: BlockLog): Promise<BlockLog[]> {
   await upsertBlockLog(trx, run.executionId, position, log);
-  const copied = await copyReusedLogs(trx, run.executionId, run.row.rerun_of, log);
-  for (const [i, body] of copied.entries()) await upsertBlockLog(trx, run.executionId, position, body, i + 1);
-  return copied;
+  return run.reuse.copy(trx, log, position);
 }
 
 /** Copied body logs as events of the run, after their container's (a reader's stream lists them as the log does). */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
+import { sql, type KyselyPlugin } from 'kysely';
 import { createTestDatabase, uniqueSuffix } from '@weft/testkit';
 import type { Database } from '@weft/platform';
 import type { RunnerDB } from './db.js';
@@ -146,6 +146,57 @@ describe("a rerun's log of the blocks it reused (Postgres)", () => {
     const fourthLogs = (await getExecution(database.db, fourth)).logs ?? [];
     expect(fourthLogs.slice(2, 2 + BODY.length).map((l) => [l.blockId, l.loopIteration ?? null, l.parallelBranch ?? null, l.status, l.output])).toEqual(expectedBody);
     expect(fourthLogs.find((l) => l.blockId === 'api')).toMatchObject({ attempts: 3, attemptLog: TRIES });
+  });
+
+  it("copies a big reused loop's body in statements that do not grow with it: 50 iterations of a 10-branch parallel, every row and event once", async () => {
+    const bigState: RunnableState = {
+      blocks: { ...state.blocks, l: { id: 'l', type: 'loop', name: 'Loop', enabled: true, subBlocks: {}, data: { loopType: 'for', count: 50 } } },
+      edges: state.edges,
+    };
+    /** Body logs of `iterations` iterations, each Work, a parallel of `branches` Inner and Par. */
+    const bodyOf = (iterations: number, branches: number): BlockLog[] =>
+      Array.from({ length: iterations }, (_, i) => [
+        log('work', { loopIteration: [i], output: { result: `work ${i}` } }),
+        ...Array.from({ length: branches }, (_, b) => log('inner', { loopIteration: [i], parallelBranch: [b], output: { result: `inner ${i}.${b}` } })),
+        log('p', { loopIteration: [i], output: { results: [] } }),
+      ]).flat();
+    // Every statement of the rerun's batch (the reused blocks reported at once, as the sink hands them over).
+    let statements = 0;
+    const counter: KyselyPlugin = {
+      transformQuery: (args) => {
+        statements += 1;
+        return args.node;
+      },
+      transformResult: (args) => Promise.resolve(args.result),
+    };
+    const counted: RunLogDeps = { ...deps, db: deps.db.withPlugin(counter) };
+    async function rerunOfLoop(body: BlockLog[]): Promise<{ id: string; statements: number }> {
+      const first = `first-${uniqueSuffix()}`;
+      await createExecution(database.db, { executionId: first, workflowId: 'wf-r', trigger: 'manual', input: {}, state: bigState });
+      await recordRunEvents(deps, [log('s'), ...body, log('l', { output: { results: [] } })].map((l) => ({ type: 'blockCompleted', executionId: first, log: l })));
+      const id = `rerun-${uniqueSuffix()}`;
+      await createExecution(database.db, { executionId: id, workflowId: 'wf-r', trigger: 'manual', input: {}, state: bigState, rerunOf: first, fromBlockId: 'after' });
+      statements = 0;
+      await recordRunEvents(counted, [
+        { type: 'blockCompleted', executionId: id, ordinal: 1, log: log('s', { startedAt: LATER, endedAt: LATER, durationMs: 0, reused: true }) },
+        { type: 'blockCompleted', executionId: id, ordinal: 2, log: log('l', { startedAt: LATER, endedAt: LATER, durationMs: 0, output: { results: [] }, reused: true }) },
+      ]);
+      return { id, statements };
+    }
+    const big = bodyOf(50, 10);
+    const small = await rerunOfLoop(bodyOf(2, 1));
+    const large = await rerunOfLoop(big);
+    expect(large.statements).toBe(small.statements);
+    const logs = (await getExecution(database.db, large.id)).logs ?? [];
+    expect(logs).toHaveLength(2 + big.length);
+    expect(big.length).toBe(600);
+    expect(logs.slice(2).map((l) => [l.blockId, l.loopIteration ?? null, l.parallelBranch ?? null, l.output])).toEqual(big.map((b) => [b.blockId, b.loopIteration ?? null, b.parallelBranch ?? null, b.output]));
+    expect(logs.slice(2).every((l) => l.reused === true && l.startedAt === LATER && l.durationMs === 0)).toBe(true);
+    // The console's stream gets each copied body block's end, once, after the loop's.
+    const done = (await readRunEvents(database.db, large.id, 0, 10_000)).filter((e) => e.type === 'blockCompleted' || e.type === 'blockError');
+    expect(done.map((e) => e.data.blockId)).toEqual(['s', 'l', ...big.map((b) => b.blockId)]);
+    const outbox = await sql<{ n: string }>`select count(*) as n from outbox where subject = ${`tu.runner.run.${large.id}`}`.execute(database.db);
+    expect(Number(outbox.rows[0]?.n)).toBe(2 + big.length);
   });
 
   it('a block that ran in the rerun (not reused) gets nothing copied', async () => {

@@ -1,5 +1,5 @@
-import type { Transaction } from 'kysely';
-import type { RunnerDB } from './db.js';
+import { sql, type Selectable, type Transaction } from 'kysely';
+import type { BlockLogTable, RunnerDB } from './db.js';
 import { topLevelOf } from './rerunOutputs.js';
 import type { AttemptRecord, BlockLog, RunnableState } from './workflows/types.js';
 
@@ -45,18 +45,7 @@ async function copyTries(db: Db, executionId: string, rerunOf: string, blockId: 
   }
 }
 
-type BlockLogRow = Awaited<ReturnType<typeof bodyRowsOf>>[number];
-
-function bodyRowsOf(db: Db, executionId: string) {
-  return db
-    .selectFrom('block_logs')
-    .selectAll()
-    .where('execution_id', '=', executionId)
-    .where((eb) => eb.or([eb('loop_iteration', 'is not', null), eb('parallel_branch', 'is not', null)]))
-    .orderBy('position')
-    .orderBy('position_sub')
-    .execute();
-}
+type BlockLogRow = Selectable<BlockLogTable>;
 
 /** A copied body log as the run reports it: reused, at the container's moment, taking no time (as a reused block does). */
 function reusedBodyLog(row: BlockLogRow, at: Pick<BlockLog, 'startedAt' | 'endedAt'>): BlockLog {
@@ -82,30 +71,112 @@ function reusedBodyLog(row: BlockLogRow, at: Pick<BlockLog, 'startedAt' | 'ended
   };
 }
 
-/** The body logs of a reused top-level container, from the nearest run that logged them (the one that ran it, or a rerun that copied them). */
-async function earlierBodyLogs(db: Db, executionId: string, rerunOf: string, container: Pick<BlockLog, 'blockId' | 'startedAt' | 'endedAt'>): Promise<BlockLog[]> {
-  const stateRow = await db.selectFrom('executions').select('state').where('id', '=', executionId).executeTakeFirst();
-  const state = (stateRow?.state as RunnableState | null | undefined) ?? null;
-  const topOf = state ? topLevelOf(state) : undefined;
-  if (!topOf) return [];
-  for await (const from of earlierRuns(db, rerunOf)) {
-    const own = await db.selectFrom('block_logs').select('reused').where('execution_id', '=', from).where('log_key', '=', container.blockId).executeTakeFirst();
-    if (!own) return [];
-    const body = (await bodyRowsOf(db, from)).filter((r) => topOf(r.block_id) === container.blockId);
-    // A rerun logged before these copies reused the container with no body log: the run before has them.
-    if (body.length > 0 || own.reused !== true) return body.map((r) => reusedBodyLog(r, container));
-  }
-  return [];
+/** The body logs of a reused top-level container copied from one earlier run in one `insert … select`; answers them in the order they ran. */
+async function copyBodyFrom(db: Db, executionId: string, from: string, bodyIds: readonly string[], container: Pick<BlockLog, 'startedAt' | 'endedAt'>, position: number): Promise<BlockLog[]> {
+  const copied = await db
+    .insertInto('block_logs')
+    .columns(['execution_id', 'log_key', 'position', 'position_sub', 'block_id', 'block_name', 'block_type', 'status', 'input', 'output', 'error', 'attempts', 'attempt_log', 'loop_iteration', 'parallel_branch', 'started_at', 'ended_at', 'duration_ms', 'reused'])
+    .expression(
+      db
+        .selectFrom('block_logs')
+        .select([
+          sql<string>`${executionId}::text`.as('execution_id'),
+          'log_key',
+          sql<number>`${position}::integer`.as('position'),
+          // In the order they ran, right after the container's own row (position_sub 0).
+          sql<number>`row_number() over (order by position, position_sub)`.as('position_sub'),
+          'block_id',
+          'block_name',
+          'block_type',
+          'status',
+          'input',
+          'output',
+          'error',
+          // A failed body block keeps its tries, as a failed reused block does; the others show none.
+          sql<number | null>`case when status = 'failed' then attempts end`.as('attempts'),
+          sql<unknown>`case when status = 'failed' then attempt_log end`.as('attempt_log'),
+          'loop_iteration',
+          'parallel_branch',
+          // At the container's moment, taking no time, costing nothing in this run (no tokens, no cost).
+          sql<Date>`${container.startedAt}::timestamptz`.as('started_at'),
+          sql<Date>`${container.endedAt}::timestamptz`.as('ended_at'),
+          sql<number>`0`.as('duration_ms'),
+          sql<boolean>`true`.as('reused'),
+        ])
+        .where('execution_id', '=', from)
+        .where('block_id', 'in', bodyIds)
+        .where((eb) => eb.or([eb('loop_iteration', 'is not', null), eb('parallel_branch', 'is not', null)])),
+    )
+    // Written before (the end carrying the container again): the same values, its place kept.
+    .onConflict((oc) =>
+      oc.columns(['execution_id', 'log_key']).doUpdateSet((eb) => ({
+        block_name: eb.ref('excluded.block_name'),
+        block_type: eb.ref('excluded.block_type'),
+        status: eb.ref('excluded.status'),
+        input: eb.ref('excluded.input'),
+        output: eb.ref('excluded.output'),
+        error: eb.ref('excluded.error'),
+        attempts: eb.ref('excluded.attempts'),
+        attempt_log: eb.ref('excluded.attempt_log'),
+        tokens: null,
+        cost: null,
+        loop_iteration: eb.ref('excluded.loop_iteration'),
+        parallel_branch: eb.ref('excluded.parallel_branch'),
+        started_at: eb.ref('excluded.started_at'),
+        ended_at: eb.ref('excluded.ended_at'),
+        duration_ms: 0,
+        reused: true,
+      })),
+    )
+    .returningAll()
+    .execute();
+  return copied.sort((a, b) => a.position_sub - b.position_sub).map((r) => reusedBodyLog(r, container));
 }
 
-/**
- * After a reused block's log is written: fills in the tries of one reused as failed, and answers the
- * body logs of a reused loop or parallel (in the order they ran) for the caller to write after the
- * container's log and report as the run's events; empty for anything else.
- */
-export async function copyReusedLogs(db: Db, executionId: string, rerunOf: string | null, log: BlockLog): Promise<BlockLog[]> {
-  if (log.reused !== true || rerunOf === null || inBody(log)) return [];
-  if (!log.success && !log.skipped && !log.cancelled && log.attempts === undefined) await copyTries(db, executionId, rerunOf, log.blockId);
-  if (log.blockType !== 'loop' && log.blockType !== 'parallel') return [];
-  return earlierBodyLogs(db, executionId, rerunOf, log);
+/** The body block ids (at any depth) of each top-level container of the rerun's state; undefined for a state the engine refuses. */
+async function bodiesOf(db: Db, executionId: string): Promise<Map<string, string[]> | undefined> {
+  const row = await db.selectFrom('executions').select('state').where('id', '=', executionId).executeTakeFirst();
+  const state = (row?.state as RunnableState | null | undefined) ?? null;
+  const topOf = state ? topLevelOf(state) : undefined;
+  if (!state || !topOf) return undefined;
+  const bodies = new Map<string, string[]>();
+  for (const id of Object.keys(state.blocks)) {
+    const top = topOf(id);
+    if (top !== id) bodies.set(top, [...(bodies.get(top) ?? []), id]);
+  }
+  return bodies;
+}
+
+/** What a rerun's run log copies from the run it reran, for the reused blocks of one batch of its events. */
+export interface ReusedLogs {
+  /**
+   * After a reused block's log is written at `position`: fills in the tries of one reused as failed,
+   * and copies the body logs of a reused loop or parallel right after it, answering them (in the order
+   * they ran) for the caller to report as the run's events; empty for anything else.
+   */
+  copy(db: Db, log: BlockLog, position: number): Promise<BlockLog[]>;
+}
+
+/** The copier of one batch: the rerun's state is read once, at its first reused container. */
+export function reusedLogsOf(executionId: string, rerunOf: string | null): ReusedLogs {
+  let bodies: Promise<Map<string, string[]> | undefined> | undefined;
+  return {
+    async copy(db, log, position) {
+      if (log.reused !== true || rerunOf === null || inBody(log)) return [];
+      if (!log.success && !log.skipped && !log.cancelled && log.attempts === undefined) await copyTries(db, executionId, rerunOf, log.blockId);
+      if (log.blockType !== 'loop' && log.blockType !== 'parallel') return [];
+      bodies ??= bodiesOf(db, executionId);
+      const bodyIds = (await bodies)?.get(log.blockId) ?? [];
+      if (bodyIds.length === 0) return [];
+      // From the nearest run that logged them: the one that ran the container, or a rerun that copied them.
+      for await (const from of earlierRuns(db, rerunOf)) {
+        const own = await db.selectFrom('block_logs').select('reused').where('execution_id', '=', from).where('log_key', '=', log.blockId).executeTakeFirst();
+        if (!own) return [];
+        const body = await copyBodyFrom(db, executionId, from, bodyIds, log, position);
+        // A rerun logged before these copies reused the container with no body log: the run before has them.
+        if (body.length > 0 || own.reused !== true) return body;
+      }
+      return [];
+    },
+  };
 }
