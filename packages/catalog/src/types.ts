@@ -33,7 +33,12 @@ export type SubBlockType =
   | 'tool-input'
   | 'webhook-config'
   | 'schedule-config'
-  | 'input-format';
+  | 'input-format'
+  // Not in spec 001 §2's list, whose "webhook config" is an object ({path, secret, …}, the webhook block's):
+  // the starter's webhookPath and webhookSecret are strings (spec 000 §2), each drawn as the webhook
+  // block's path (with the URL it is called at) and secret (masked, with generate and copy).
+  | 'webhook-path'
+  | 'webhook-secret';
 
 /** Every sub-block type, for checks and schemas. */
 export const SUB_BLOCK_TYPES = [
@@ -41,6 +46,7 @@ export const SUB_BLOCK_TYPES = [
   'multi-select', 'checkbox-list', 'file-upload', 'oauth-input', 'file-selector', 'folder-selector',
   'project-selector', 'channel-selector', 'knowledge-base-selector', 'document-selector',
   'workflow-selector', 'tool-input', 'webhook-config', 'schedule-config', 'input-format',
+  'webhook-path', 'webhook-secret',
 ] as const satisfies readonly SubBlockType[];
 
 /** Basic mode picks from a selector; advanced mode types an id by hand. */

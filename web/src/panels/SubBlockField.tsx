@@ -8,7 +8,7 @@ import { suggestedKey } from '../modelKeys';
 import { ComboboxField, modelGroups, MultiField, SelectField, SliderField, SwitchField } from './fields/Choice';
 import { CodeField } from './fields/CodeField';
 import { useFormBlock, useFormEnv } from './fields/FormContext';
-import { FileUploadField, OAuthField, StarterWebhookPathField, StarterWebhookSecretField, WebhookConfigField, WorkflowSelectorField } from './fields/Integrations';
+import { FileUploadField, OAuthField, WebhookConfigField, WebhookPathField, WebhookSecretField, WorkflowSelectorField } from './fields/Integrations';
 import { DocumentField, KnowledgeBaseField } from './fields/Knowledge';
 import { RefText } from './fields/RefText';
 import { ResourceSelectorField } from './fields/ResourceSelector';
@@ -115,7 +115,6 @@ function KeySuggestion({ value, onChange }: { value: unknown; onChange(value: un
 /** One field of a block form, drawn by its sub-block type (spec 001 §2). */
 function Widget(props: FieldProps) {
   const env = useFormEnv();
-  const block = useFormBlock();
   const { field, value, onChange } = props;
   const label = title(field);
   const common = { field, label, value, onChange };
@@ -124,9 +123,6 @@ function Widget(props: FieldProps) {
     if (t !== text(value)) onChange(t);
     return true;
   };
-  // The starter's webhook fields are strings (spec 000 §2) drawn as the webhook block's: URL, copy, generate.
-  if (block.blockType === 'starter' && field.id === 'webhookPath') return <StarterWebhookPathField {...common} />;
-  if (block.blockType === 'starter' && field.id === 'webhookSecret') return <StarterWebhookSecretField {...common} />;
   switch (fieldWidget(field.type)) {
     case 'text':
       return (
@@ -173,6 +169,10 @@ function Widget(props: FieldProps) {
       return <ToolInputField {...common} />;
     case 'webhook':
       return <WebhookConfigField {...common} />;
+    case 'webhook-path':
+      return <WebhookPathField {...common} />;
+    case 'webhook-secret':
+      return <WebhookSecretField {...common} />;
     case 'schedule':
       return <ScheduleConfigField field={field} label={label} />;
     case 'input-format':

@@ -15,6 +15,8 @@ const KIND_OF_WIDGET: Partial<Record<FieldWidget, FieldKind>> = {
   slider: 'number',
   number: 'number',
   switch: 'switch',
+  'webhook-path': 'text',
+  'webhook-secret': 'text',
 };
 
 /** The input a sub-block type gets; types without an input of their own are edited as JSON. */
@@ -104,7 +106,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
 /** The widget each sub-block type of spec 001 §2 is edited with. */
 export type FieldWidget =
   | 'text' | 'textarea' | 'select' | 'combobox' | 'slider' | 'number' | 'switch' | 'table' | 'code' | 'conditions'
-  | 'multi' | 'file' | 'oauth' | 'resource-selector' | 'knowledge-base' | 'document' | 'workflow' | 'tools' | 'webhook' | 'schedule' | 'input-format';
+  | 'multi' | 'file' | 'oauth' | 'resource-selector' | 'knowledge-base' | 'document' | 'workflow' | 'tools' | 'webhook' | 'webhook-path' | 'webhook-secret' | 'schedule' | 'input-format';
 
 export function fieldWidget(type: SubBlockType): FieldWidget {
   switch (type) {
@@ -152,6 +154,10 @@ export function fieldWidget(type: SubBlockType): FieldWidget {
       return 'webhook';
     case 'schedule-config':
       return 'schedule';
+    case 'webhook-path':
+      return 'webhook-path';
+    case 'webhook-secret':
+      return 'webhook-secret';
     case 'input-format':
       return 'input-format';
     default: {

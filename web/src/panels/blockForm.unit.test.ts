@@ -78,6 +78,10 @@ describe('which fields the block panel shows', () => {
     expect(fieldWidget('knowledge-base-selector')).toBe('knowledge-base');
     expect(fieldWidget('document-selector')).toBe('document');
     expect(fieldWidget('checkbox-list')).toBe('multi');
+    // The starter's webhook strings: their own widgets, edited as text where a plain form draws them.
+    expect(fieldWidget('webhook-path')).toBe('webhook-path');
+    expect(fieldKind('webhook-secret')).toBe('text');
+    expect(definition('starter').subBlocks.filter((s) => s.id.startsWith('webhook')).map((s) => s.type)).toEqual(['webhook-path', 'webhook-secret', 'dropdown']);
   });
 
   it('puts a validation message on the field it names', () => {

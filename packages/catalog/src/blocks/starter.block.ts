@@ -16,8 +16,9 @@ export const starterBlock: BlockConfig = {
   subBlocks: [
     dropdown('startWorkflow', 'Start Workflow', [['manual', 'Run manually'], ['chat', 'Chat'], ['webhook', 'Webhook'], ['schedule', 'Schedule']], { defaultValue: 'manual' }),
     { id: 'inputFormat', title: 'Input Format (for API calls)', type: 'input-format', layout: 'full', mode: 'advanced', condition: when('startWorkflow', 'manual') },
-    { id: 'webhookPath', title: 'Webhook Path', type: 'short-input', layout: 'full', placeholder: 'Enter a webhook path', condition: when('startWorkflow', 'webhook') },
-    { id: 'webhookSecret', title: 'Webhook Secret', type: 'short-input', layout: 'full', placeholder: 'Enter a secret', password: true, condition: when('startWorkflow', 'webhook') },
+    // Strings (spec 000 §2), drawn as the webhook block's path with its URL, and its secret with generate and copy.
+    { id: 'webhookPath', title: 'Webhook Path', type: 'webhook-path', layout: 'full', placeholder: 'Enter a webhook path', condition: when('startWorkflow', 'webhook') },
+    { id: 'webhookSecret', title: 'Webhook Secret', type: 'webhook-secret', layout: 'full', placeholder: 'None: calls are not checked', password: true, condition: when('startWorkflow', 'webhook') },
     // Not in the spec's starter list: how a webhook call is answered, as a webhook block's responseMode.
     dropdown('webhookResponseMode', 'Webhook Answer', [['immediate', '200 as soon as the run starts'], ['response', "The Response block's status, headers and body"]], { condition: when('startWorkflow', 'webhook') }),
     ...scheduleSubBlocks(when('startWorkflow', 'schedule')),

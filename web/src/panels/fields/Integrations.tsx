@@ -224,29 +224,29 @@ function GenerateSecret({ secret, onGenerate }: { secret: string; onGenerate(sec
 }
 
 /**
- * The starter's Webhook Path (a string, spec 000 §2 starter sub-fields): the path, then the URL it is called at
- * with its copy button once there is one (a starter has no path until one is written: deploying asks for it).
+ * A `webhook-path` field (the starter's Webhook Path, a string, spec 000 §2 starter sub-fields): the path, then the URL it
+ * is called at with its copy button once there is one (a starter has no path until one is written: deploying asks for it).
  */
-export function StarterWebhookPathField({ label, value, onChange }: Props) {
+export function WebhookPathField({ field, label, value, onChange }: Props) {
   const env = useFormEnv();
   const path = typeof value === 'string' ? value : '';
   return (
     <div className="field field-webhook" role="group" aria-label={label}>
       <span className="field-label">{label}</span>
-      <CommitInput className="input mono" aria-label="Webhook path" value={path} placeholder="Enter a webhook path" readOnly={env.readOnly} onCommit={(v) => onChange(v.trim())} />
+      <CommitInput className="input mono" aria-label="Webhook path" value={path} placeholder={field.placeholder} readOnly={env.readOnly} onCommit={(v) => onChange(v.trim())} />
       {path.trim() ? <WebhookUrlRow url={webhookUrl(window.location.origin, path)} /> : <span className="field-hint">The URL shows once the path is set.</span>}
     </div>
   );
 }
 
-/** The starter's Webhook Secret (a string): masked until shown, with copy and generate buttons, as the webhook block's. */
-export function StarterWebhookSecretField({ label, value, onChange }: Props) {
+/** A `webhook-secret` field (the starter's Webhook Secret, a string): masked until shown, with copy and generate buttons, as the webhook block's. */
+export function WebhookSecretField({ field, label, value, onChange }: Props) {
   const env = useFormEnv();
   const secret = typeof value === 'string' ? value : '';
   return (
     <div className="field field-webhook" role="group" aria-label={label}>
       <span className="field-label">{label}</span>
-      <WebhookSecretRow secret={secret} placeholder="None: calls are not checked" onCommit={onChange} />
+      <WebhookSecretRow secret={secret} placeholder={field.placeholder ?? ''} onCommit={onChange} />
       {!env.readOnly && <GenerateSecret secret={secret} onGenerate={onChange} />}
     </div>
   );
