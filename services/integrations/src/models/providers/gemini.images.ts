@@ -80,11 +80,14 @@ function percentDecoded(payload: string): Buffer {
   return Buffer.from(bytes);
 }
 
+/** Node's TypeError for a URL it cannot parse (a redirect's Location, once the image's own URL parsed). */
+const invalidUrl = (err: unknown): boolean => err instanceof TypeError && 'code' in err && err.code === 'ERR_INVALID_URL';
+
 const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s;
 
 /**
- * An image content part as Gemini reads it: inlineData (base64) or fileData. A refused address, a
- * 4xx answer, something not an image or of a type Gemini does not read, and a too-large image fail
+ * An image content part as Gemini reads it: inlineData (base64) or fileData. An invalid URL (or a
+ * redirect to one), a refused address, a 4xx answer, something not an image or of a type Gemini does not read, and a too-large image fail
  * as the user's to fix (ModelRequestError); a 5xx, 429 or 408 answer, a timeout or a network failure
  * as a retryable ModelProviderError; a cancelled activity's RequestCancelledError goes through as it is.
  */
@@ -106,6 +109,8 @@ export async function geminiImagePart(url: string, reader: GeminiImageReader): P
     return { inlineData: { mimeType: imageType(url, declared, bytes), data: bytes.toString('base64') } };
   }
   if (url.startsWith(reader.filesPrefix)) return { fileData: { fileUri: url } };
+  // Not a URL at all (no scheme, a typo): the user's to fix, not a failure that may pass.
+  if (!URL.canParse(url)) throw imageError(url, 'it is not a valid URL (give an http(s) URL, a data: URL or a Gemini file URI)');
   let res: Response;
   try {
     res = await reader.fetch(url);
@@ -113,6 +118,7 @@ export async function geminiImagePart(url: string, reader: GeminiImageReader): P
     if (err instanceof RequestCancelledError) throw err;
     if (err instanceof OutboundRefusedError) throw imageError(url, err.message);
     if (err instanceof ResponseTooLargeError) throw imageError(url, `larger than ${GEMINI_INLINE_IMAGE_MAX_BYTES} bytes`);
+    if (invalidUrl(err)) throw imageError(url, 'it redirects to an address that is not a valid URL');
     throw imageRetryable(url, err instanceof Error ? err.message : String(err));
   }
   if (!res.ok) {

@@ -4,6 +4,7 @@ import type { CallModelInput } from '@weft/contracts';
 import { callModel, TimedModelError } from '../callModel.js';
 import { testModelDeps } from '../testDeps.js';
 import { ModelProviderError } from '../errors.js';
+import { toFailure } from '../activities.js';
 
 let fake: FakeModelServer;
 /** Serves the images a message links to. */
@@ -497,5 +498,18 @@ describe('Gemini adapter against the fake', () => {
     const cut = await callModel(d, ask({ maxTokens: 3 }));
     expect(cut.content).toBe('Cut sho');
     expect(d.warnings).toContain('Gemini stopped at the max tokens limit (finishReason MAX_TOKENS): the answer is cut short');
+  });
+
+  it("fails an image URL that is not a URL (or redirects to none) at once as the user's error naming it, not retried", async () => {
+    const withImage = (url: string) => ask({ messages: [{ role: 'user', content: [{ type: 'image', url }] }] });
+    const bare = await failure(callModel(deps(), withImage('cat.example.invalid/cat.png')));
+    expect(bare.message).toBe('Could not send image cat.example.invalid/cat.png to Gemini: it is not a valid URL (give an http(s) URL, a data: URL or a Gemini file URI)');
+    expect(bare.original.name).toBe('ModelRequestError');
+    expect(toFailure(bare, 'google').nonRetryable).toBe(true);
+    images.on('GET', '/moved.png', { status: 302, headers: { location: 'http://[bad' }, text: '' });
+    const moved = await failure(callModel(deps(), withImage(`${images.url}/moved.png`)));
+    expect(moved.message).toBe(`Could not send image ${images.url}/moved.png to Gemini: it redirects to an address that is not a valid URL`);
+    expect(toFailure(moved, 'google').nonRetryable).toBe(true);
+    expect(fake.chatRequests()).toEqual([]);
   });
 });
