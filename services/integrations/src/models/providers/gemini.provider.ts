@@ -2,7 +2,8 @@ import type { ModelMessage, ModelToolCall } from '@weft/contracts';
 import { ModelProviderError, ModelRequestError, toProviderError } from '../errors.js';
 import { newToolCallId, toolCallIdsOf, type AdapterRequest, type AdapterResult, type ProviderAdapter, type StreamSink } from '../types.js';
 import { GEMINI_REQUEST_MAX_BYTES, geminiImagePart, imageReader, type GeminiImageReader } from './gemini.images.js';
-import { applyFixup, geminiParameters, geminiResponseSchema, isRecord, type Fixup } from './gemini.schema.js';
+import { applyFixups, fixedAnswer, geminiParameters, geminiResponseSchema, type Fixup } from './gemini.schema.js';
+import { isRecord, RESPONSE_FORMAT_FIELD, toolParametersField } from './schemaRefs.js';
 
 type GeminiPart = {
   text?: string;
@@ -105,9 +106,14 @@ export const GEMINI_EMPTY_REQUEST = 'The request to Gemini has no content: give 
 
 /**
  * The generateContent body (§7): contents, generationConfig, systemInstruction, tools, toolConfig;
- * with `fixups`, per tool, the arguments its schema asked for in another form (JSON strings, typed enums).
+ * with `fixups`, per tool, the arguments its schema asked for in another form (JSON strings, typed enums),
+ * and `answerFixups`, the same for a structured answer.
  */
-export async function geminiRequest(req: AdapterRequest, sink: StreamSink, reader: GeminiImageReader): Promise<{ body: Record<string, unknown>; fixups: Map<string, Fixup[]> }> {
+export async function geminiRequest(
+  req: AdapterRequest,
+  sink: StreamSink,
+  reader: GeminiImageReader,
+): Promise<{ body: Record<string, unknown>; fixups: Map<string, Fixup[]>; answerFixups: Fixup[] }> {
   const built = await toGeminiContents(req.messages, reader);
   let contents = built.contents;
   let systemText = [req.systemPrompt, ...built.system].filter((s): s is string => !!s).join('\n\n');
@@ -122,11 +128,13 @@ export async function geminiRequest(req: AdapterRequest, sink: StreamSink, reade
     ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
     ...(req.maxTokens !== undefined ? { maxOutputTokens: req.maxTokens } : {}),
   };
+  let answerFixups: Fixup[] = [];
   if (req.responseFormat) {
     // §8: Gemini ignores structured output when tools are present.
     if (tools.length > 0) sink.warn('Gemini does not support structured output together with tools; the response format is ignored');
     else {
-      const responseSchema = geminiResponseSchema(req.responseFormat.schema);
+      const { schema: responseSchema, fixups } = geminiResponseSchema(req.responseFormat.schema, RESPONSE_FORMAT_FIELD);
+      answerFixups = fixups;
       Object.assign(generationConfig, { responseMimeType: 'application/json', ...(responseSchema ? { responseSchema } : {}) });
     }
   }
@@ -137,7 +145,7 @@ export async function geminiRequest(req: AdapterRequest, sink: StreamSink, reade
     body.tools = [
       {
         functionDeclarations: tools.map((t) => {
-          const { schema, fixups: found } = geminiParameters(t.parameters);
+          const { schema, fixups: found } = geminiParameters(t.parameters, toolParametersField(t.name));
           if (found.length > 0) fixups.set(t.name, found);
           return { name: t.name, description: t.description, ...(schema ? { parameters: schema } : {}) };
         }),
@@ -150,7 +158,7 @@ export async function geminiRequest(req: AdapterRequest, sink: StreamSink, reade
       };
     }
   }
-  return { body, fixups };
+  return { body, fixups, answerFixups };
 }
 
 interface Reading {
@@ -172,8 +180,7 @@ function readParts(res: GeminiResponse, into: Reading, sink: StreamSink, streami
   for (const part of candidate?.content?.parts ?? []) {
     if (part.functionCall) {
       const id = newToolCallId(into.taken);
-      let args: unknown = part.functionCall.args ?? {};
-      for (const fixup of into.fixups.get(part.functionCall.name) ?? []) args = applyFixup(args, fixup);
+      const args = applyFixups(part.functionCall.args ?? {}, into.fixups.get(part.functionCall.name) ?? []);
       into.calls.push({ id, name: part.functionCall.name, arguments: isRecord(args) ? args : {}, ...(part.thoughtSignature ? { thoughtSignature: part.thoughtSignature } : {}) });
       if (streaming) sink.toolDetected(id, part.functionCall.name);
     } else if (part.text && !part.thought) {
@@ -212,6 +219,12 @@ function tokensOf(res: GeminiResponse | undefined): AdapterResult['tokens'] {
   return { prompt, completion, total: u.totalTokenCount ?? prompt + completion, cachedPrompt: u.cachedContentTokenCount ?? 0 };
 }
 
+/** The adapter's result: a structured answer with the values its schema asked for in another form given back typed. */
+function resultOf(into: Reading, model: string, answerFixups: Fixup[], last: GeminiResponse | undefined): AdapterResult {
+  const tokens = tokensOf(last);
+  return { content: fixedAnswer(into.content, answerFixups), model, toolCalls: into.calls, ...(tokens ? { tokens } : {}) };
+}
+
 async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let buffer = '';
@@ -241,7 +254,7 @@ export const geminiAdapter: ProviderAdapter = {
     const method = req.stream ? 'streamGenerateContent' : 'generateContent';
     const query = new URLSearchParams({ ...(req.stream ? { alt: 'sse' } : {}), key: req.apiKey });
     const url = `${config.baseUrls.google}/models/${encodeURIComponent(req.model)}:${method}?${query.toString()}`;
-    const { body, fixups } = await geminiRequest(req, sink, imageReader(config, signal));
+    const { body, fixups, answerFixups } = await geminiRequest(req, sink, imageReader(config, signal));
     let res: Response;
     try {
       res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
@@ -268,8 +281,7 @@ export const geminiAdapter: ProviderAdapter = {
       }
       readParts(answer, into, sink, false);
       settle(into, sink);
-      const tokens = tokensOf(answer);
-      return { content: into.content, model: req.model, toolCalls: into.calls, ...(tokens ? { tokens } : {}) };
+      return resultOf(into, req.model, answerFixups, answer);
     }
     let last: GeminiResponse | undefined;
     try {
@@ -284,7 +296,7 @@ export const geminiAdapter: ProviderAdapter = {
       throw new ModelProviderError(`Gemini API streaming error: ${err instanceof Error ? err.message : String(err)}`, 'google');
     }
     settle(into, sink);
-    const tokens = tokensOf(last);
-    return { content: into.content, model: req.model, toolCalls: into.calls, ...(tokens ? { tokens } : {}) };
+    // The streamed text went out as Gemini wrote it; the answer is given back typed.
+    return resultOf(into, req.model, answerFixups, last);
   },
 };

@@ -1,4 +1,5 @@
 /** Gemini's Schema (the OpenAPI 3.0 subset of generateContent) from a JSON schema, and the answer's values given back as the schema asked. */
+import { isRecord, refKeys } from './schemaRefs.js';
 
 /** Keys of Gemini's Schema object (the OpenAPI 3.0 subset of generateContent); any other is dropped. */
 const SCHEMA_KEYS = new Set([
@@ -34,8 +35,6 @@ const SCHEMA_KEYS = new Set([
  */
 export type Fixup = { path: string[]; kind: 'json'; object: boolean } | { path: string[]; kind: 'typed'; values: unknown[] };
 
-export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** Formats Gemini takes, by type; any other is refused 400 ("format: only 'enum' and 'date-time' are supported for STRING type"). */
 const FORMATS: Record<string, string[]> = { string: ['enum', 'date-time'], integer: ['int32', 'int64'], number: ['float', 'double'] };
 
@@ -45,17 +44,18 @@ const MAX_REF_DEPTH = 4;
 interface SchemaContext {
   /** The schema `$ref`s point into (`#/$defs/…`, `#/definitions/…`, `#`). */
   root: unknown;
+  /** Where the schema comes from, for a bad `$ref`'s message (RESPONSE_FORMAT_FIELD, toolParametersField). */
+  where: string;
   refDepth: number;
   fixups: Fixup[];
 }
 
-/** The schema a local `$ref` (`#`, `#/$defs/Name`, any JSON pointer into the root) names; undefined when it names none. */
-function resolveRef(ref: string, root: unknown): unknown {
-  if (ref === '#') return root;
+/** The schema a local `$ref` (`#`, `#/$defs/Name`, any JSON pointer into the root) names; undefined when it names none. A malformed one fails as the user's (refKeys). */
+function resolveRef(ref: string, path: string[], ctx: SchemaContext): unknown {
+  if (ref === '#') return ctx.root;
   if (!ref.startsWith('#/')) return undefined;
-  let at: unknown = root;
-  for (const raw of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+  let at: unknown = ctx.root;
+  for (const key of refKeys(ref, ctx.where, path)) {
     if (!isRecord(at) || !(key in at)) return undefined;
     at = at[key];
   }
@@ -86,7 +86,7 @@ function convertSchema(given: unknown, path: string[], ctx: SchemaContext): Reco
   if (!isRecord(given)) return { type: 'string' };
   const schema = given;
   if (typeof schema.$ref === 'string') {
-    const target = resolveRef(schema.$ref, ctx.root);
+    const target = resolveRef(schema.$ref, path, ctx);
     const { $ref: _ref, ...siblings } = schema;
     if (!isRecord(target) || ctx.refDepth >= MAX_REF_DEPTH) return jsonString(typeof siblings.description === 'string' ? { description: siblings.description } : {}, path, ctx, false);
     return convertSchema({ ...target, ...siblings }, path, { ...ctx, refDepth: ctx.refDepth + 1 });
@@ -155,21 +155,22 @@ function convertSchema(given: unknown, path: string[], ctx: SchemaContext): Reco
   return out;
 }
 
-/** A tool's parameters as Gemini's Schema; undefined for a tool without parameters (Gemini: leave it unset). */
-export function geminiParameters(parameters: Record<string, unknown>): { schema?: Record<string, unknown>; fixups: Fixup[] } {
+/** A tool's parameters as Gemini's Schema; undefined for a tool without parameters (Gemini: leave it unset). `where` names them in errors. */
+export function geminiParameters(parameters: Record<string, unknown>, where: string): { schema?: Record<string, unknown>; fixups: Fixup[] } {
   if (!isRecord(parameters.properties) || Object.keys(parameters.properties).length === 0) return { fixups: [] };
-  const ctx: SchemaContext = { root: parameters, refDepth: 0, fixups: [] };
+  const ctx: SchemaContext = { root: parameters, where, refDepth: 0, fixups: [] };
   return { schema: convertSchema(parameters, [], ctx), fixups: ctx.fixups };
 }
 
 /**
- * A response schema as Gemini's Schema; undefined when the answer is an object without properties
- * (any JSON object: JSON mode without a schema). A nested one is asked for as a JSON string.
+ * A response schema as Gemini's Schema, with the answer's values it asks for in another form; no
+ * schema (and no fixups) when the answer is an object without properties (any JSON object: JSON mode
+ * without a schema). A nested one is asked for as a JSON string.
  */
-export function geminiResponseSchema(schema: Record<string, unknown>): Record<string, unknown> | undefined {
-  const ctx: SchemaContext = { root: schema, refDepth: 0, fixups: [] };
+export function geminiResponseSchema(schema: Record<string, unknown>, where: string): { schema?: Record<string, unknown>; fixups: Fixup[] } {
+  const ctx: SchemaContext = { root: schema, where, refDepth: 0, fixups: [] };
   const converted = convertSchema(schema, [], ctx);
-  return ctx.fixups.some((f) => f.kind === 'json' && f.path.length === 0) ? undefined : converted;
+  return ctx.fixups.some((f) => f.kind === 'json' && f.path.length === 0) ? { fixups: [] } : { schema: converted, fixups: ctx.fixups };
 }
 
 /** A value the model gave for a fixup, as the tool expects it (left as given when it is not one the fixup reads). */
@@ -188,10 +189,31 @@ function fixValue(value: unknown, fixup: Fixup): unknown {
 }
 
 /** Gives back, in the model's arguments, the values the schema asked for in another form. */
-export function applyFixup(value: unknown, fixup: Fixup, at = 0): unknown {
+function applyFixup(value: unknown, fixup: Fixup, at = 0): unknown {
   if (at === fixup.path.length) return fixValue(value, fixup);
   const head = fixup.path[at];
   if (head === '*') return Array.isArray(value) ? value.map((v) => applyFixup(v, fixup, at + 1)) : value;
   if (!isRecord(value) || head === undefined || !(head in value)) return value;
   return { ...value, [head]: applyFixup(value[head], fixup, at + 1) };
+}
+
+/** Gives back, in a tool call's arguments or a structured answer, every value the schema asked for in another form. */
+export function applyFixups(value: unknown, fixups: Fixup[]): unknown {
+  return fixups.reduce((v, fixup) => applyFixup(v, fixup), value);
+}
+
+/**
+ * A structured answer (JSON text) with the values its schema asked for in another form given back
+ * (`"4"` as 4, a JSON string as the object); as it is when nothing changes or it is not JSON.
+ */
+export function fixedAnswer(text: string, fixups: Fixup[]): string {
+  if (fixups.length === 0) return text;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  const fixed = JSON.stringify(applyFixups(parsed, fixups));
+  return fixed === JSON.stringify(parsed) ? text : fixed;
 }

@@ -500,6 +500,50 @@ describe('Gemini adapter against the fake', () => {
     expect(d.warnings).toContain('Gemini stopped at the max tokens limit (finishReason MAX_TOKENS): the answer is cut short');
   });
 
+  it('gives a structured answer back typed: integer, number and boolean enums asked as string enums, a nested any-object asked as a JSON string; the stream carries what Gemini wrote', async () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        level: { type: 'integer', enum: [1, 2, 3] },
+        ratio: { enum: [0.5, 1.5] },
+        on: { type: 'boolean', const: true },
+        meta: { type: 'object', additionalProperties: true },
+        picks: { type: 'array', items: { type: 'integer', enum: [7, 8] } },
+        label: { type: 'string', enum: ['2'] },
+      },
+    };
+    const written = '{"level":"2","ratio":"1.5","on":"true","meta":"{\\"a\\":{\\"b\\":1}}","picks":["8","7"],"label":"2"}';
+    const typed = { level: 2, ratio: 1.5, on: true, meta: { a: { b: 1 } }, picks: [8, 7], label: '2' };
+    fake.reply({ content: written }, { content: written });
+    const out = await callModel(deps(), ask({ responseFormat: { schema } }));
+    expect(fake.chatRequests()[0]?.body).toMatchObject({
+      generationConfig: { responseSchema: { properties: { level: { type: 'string', enum: ['1', '2', '3'] }, on: { type: 'string', enum: ['true'] }, meta: { type: 'string' } } } },
+    });
+    expect(JSON.parse(out.content)).toEqual(typed);
+    const d = deps();
+    const streamed = await callModel(d, ask({ responseFormat: { schema }, stream: { executionId: 'e', blockId: 'b', seqStart: 0 } }));
+    expect(JSON.parse(streamed.content)).toEqual(typed);
+    expect(d.chunks.map((c) => c.chunk).join('')).toBe(written);
+    // An answer that is not JSON (cut at the max tokens) stays as Gemini wrote it.
+    fake.reply({ content: '{"level":"2"', finishReason: 'MAX_TOKENS' });
+    expect((await callModel(deps(), ask({ responseFormat: { schema } }))).content).toBe('{"level":"2"');
+  });
+
+  it("fails a $ref with a stray % as the user's error naming the ref, its field and the schema, before any request (was a URIError)", async () => {
+    const schema = { type: 'object', properties: { item: { $ref: '#/$defs/a%zz' } }, $defs: { 'a%zz': { type: 'string' } } };
+    const answer = await failure(callModel(deps(), ask({ responseFormat: { schema } })));
+    expect(answer.message).toBe('Invalid $ref "#/$defs/a%zz" at field item in the Response Format (responseFormat): "%zz" is not a percent-escape (write a % as %25)');
+    expect(answer.original.name).toBe('ModelRequestError');
+    expect(toFailure(answer, 'google').nonRetryable).toBe(true);
+    const tool = await failure(callModel(deps(), ask({ tools: [{ name: 'save', description: 'Saves', parameters: schema }] })));
+    expect(tool.message).toBe('Invalid $ref "#/$defs/a%zz" at field item in the parameters of tool "save": "%zz" is not a percent-escape (write a % as %25)');
+    expect(fake.chatRequests()).toEqual([]);
+    // A proper escape still names its definition.
+    fake.reply({ content: '{"item":"x"}' });
+    await callModel(deps(), ask({ responseFormat: { schema: { ...schema, properties: { item: { $ref: '#/$defs/a%25zz' } } } } }));
+    expect(fake.chatRequests()[0]?.body).toMatchObject({ generationConfig: { responseSchema: { properties: { item: { type: 'string' } } } } });
+  });
+
   it("fails an image URL that is not a URL (or redirects to none) at once as the user's error naming it, not retried", async () => {
     const withImage = (url: string) => ask({ messages: [{ role: 'user', content: [{ type: 'image', url }] }] });
     const bare = await failure(callModel(deps(), withImage('cat.example.invalid/cat.png')));

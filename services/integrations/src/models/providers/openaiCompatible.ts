@@ -9,6 +9,7 @@ import type {
 import type { ModelMessage, ModelProviderId, ModelResponseFormat, ModelToolCall, ModelToolChoice } from '@weft/contracts';
 import { toProviderError } from '../errors.js';
 import { newToolCallId, parseArguments, toolCallIdsOf, type AdapterRequest, type AdapterResult, type StreamSink } from '../types.js';
+import { checkRefs, RESPONSE_FORMAT_FIELD, toolParametersField } from './schemaRefs.js';
 
 /** How one OpenAI-compatible provider differs from OpenAI itself. */
 export interface CompatibleOptions {
@@ -174,6 +175,9 @@ export function compatibleBody(req: AdapterRequest, opts: CompatibleOptions): Ch
   const forced = typeof req.toolChoice === 'object' ? req.toolChoice.name : undefined;
   let tools = req.tools ?? [];
   if (forced && opts.honoursForcedChoice === false) tools = tools.filter((t) => t.name === forced);
+  // Refs go as written (the provider resolves them); a malformed one is the user's to fix before anything is sent.
+  for (const t of tools) checkRefs(t.parameters, toolParametersField(t.name));
+  if (req.responseFormat) checkRefs(req.responseFormat.schema, RESPONSE_FORMAT_FIELD);
   const wireTools: ChatCompletionTool[] = tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
   const jsonObject = req.responseFormat !== undefined && opts.responseFormat === 'json_object';
   const systemPrompt = jsonObject && req.responseFormat ? [req.systemPrompt, schemaInstruction(req.responseFormat)].filter(Boolean).join('\n\n') : req.systemPrompt;

@@ -224,6 +224,24 @@ describe('OpenAI-compatible adapters against the fake', () => {
     expect(sent[4]).toEqual({ name: 'out', strict: true, schema: { ...bounded, additionalProperties: false } });
   });
 
+  it("fails a $ref with a stray % as the user's error naming the ref, its field and the schema, before any request", async () => {
+    const schema = { type: 'object', properties: { list: { type: 'array', items: { $ref: '#/$defs/a%zz' } } }, required: ['list'], $defs: { 'a%zz': { type: 'string' } } };
+    const answer = await failure(callModel(deps(), ask({ responseFormat: { name: 'out', schema } })));
+    expect(answer.message).toBe('Invalid $ref "#/$defs/a%zz" at field list.* in the Response Format (responseFormat): "%zz" is not a percent-escape (write a % as %25)');
+    expect(answer.original.name).toBe('ModelRequestError');
+    const tool = await failure(callModel(deps(), ask({ tools: [{ name: 'save', description: 'Saves', parameters: schema }] })));
+    expect(tool.message).toBe('Invalid $ref "#/$defs/a%zz" at field list.* in the parameters of tool "save": "%zz" is not a percent-escape (write a % as %25)');
+    const inDefs = { ...schema, properties: { a: { $ref: '#/$defs/B' } }, $defs: { B: { type: 'object', properties: { c: { $ref: '#/$defs/%E0%A4%A' } } } } };
+    expect((await failure(callModel(deps(), ask({ responseFormat: { schema: inDefs } })))).message).toBe(
+      'Invalid $ref "#/$defs/%E0%A4%A" at field #/$defs/B.c in the Response Format (responseFormat): "%A" is not a percent-escape (write a % as %25)',
+    );
+    expect(fake.chatRequests()).toEqual([]);
+    // A proper escape goes as written, strict.
+    fake.reply({ content: '{"list":[]}' });
+    await callModel(deps(), ask({ responseFormat: { name: 'out', schema: { ...schema, properties: { list: { type: 'array', items: { $ref: '#/$defs/a%25zz' } } } } } }));
+    expect(fake.chatRequests()[0]?.body).toMatchObject({ response_format: { json_schema: { strict: true, schema: { properties: { list: { items: { $ref: '#/$defs/a%25zz' } } } } } } });
+  });
+
   it('the fake refuses a strict schema whose root is not an object, and minLength, maxLength, default', async () => {
     const send = (schema: unknown) =>
       fetch(`${fake.url}/v1/chat/completions`, {
