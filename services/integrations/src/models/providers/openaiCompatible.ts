@@ -73,9 +73,12 @@ const isObjectSchema = (schema: Schema) => schema.type === 'object' || (Array.is
 /**
  * A response schema as strict mode takes it (strictSchema), or undefined when it cannot be strict: OpenAI also
  * requires the root to be an object, so a root anyOf/oneOf (or any other root) goes with strict false, as typed.
+ * A root with `properties` and no `type` is the object users mean: it is sent as `type: 'object'` (OpenAI
+ * refuses a strict root without a type, 'got type: "None"').
  */
 export function strictResponseSchema(schema: unknown): Schema | undefined {
-  const strict = strictSchema(schema);
+  const root = isSchema(schema) && schema.type === undefined && isSchema(schema.properties) ? { type: 'object', ...schema } : schema;
+  const strict = strictSchema(root);
   return strict && strict.type === 'object' && strict.anyOf === undefined ? strict : undefined;
 }
 

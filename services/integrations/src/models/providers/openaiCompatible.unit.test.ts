@@ -224,6 +224,21 @@ describe('OpenAI-compatible adapters against the fake', () => {
     expect(sent[4]).toEqual({ name: 'out', strict: true, schema: { ...bounded, additionalProperties: false } });
   });
 
+  it('a root with properties but no type is the object users mean: sent strict with type object (OpenAI refuses a strict root without a type)', async () => {
+    const untyped = { properties: { a: { type: 'string' }, n: { type: 'integer' } }, required: ['a'] };
+    fake.reply({ content: '{"a":"x","n":null}' });
+    const out = await callModel(deps(), ask({ responseFormat: { name: 'out', schema: untyped } }));
+    expect(out.content).toBe('{"a":"x","n":null}');
+    expect((fake.chatRequests()[0]?.body as { response_format: unknown }).response_format).toEqual({
+      type: 'json_schema',
+      json_schema: {
+        name: 'out',
+        strict: true,
+        schema: { type: 'object', properties: { a: { type: 'string' }, n: { type: ['integer', 'null'] } }, required: ['a', 'n'], additionalProperties: false },
+      },
+    });
+  });
+
   it("fails a $ref with a stray % as the user's error naming the ref, its field and the schema, before any request", async () => {
     const schema = { type: 'object', properties: { list: { type: 'array', items: { $ref: '#/$defs/a%zz' } } }, required: ['list'], $defs: { 'a%zz': { type: 'string' } } };
     const answer = await failure(callModel(deps(), ask({ responseFormat: { name: 'out', schema } })));
@@ -242,7 +257,7 @@ describe('OpenAI-compatible adapters against the fake', () => {
     expect(fake.chatRequests()[0]?.body).toMatchObject({ response_format: { json_schema: { strict: true, schema: { properties: { list: { items: { $ref: '#/$defs/a%25zz' } } } } } } });
   });
 
-  it('the fake refuses a strict schema whose root is not an object, and minLength, maxLength, default', async () => {
+  it('the fake refuses a strict schema whose root is not an object (or has no type), and minLength, maxLength, default', async () => {
     const send = (schema: unknown) =>
       fetch(`${fake.url}/v1/chat/completions`, {
         method: 'POST',
@@ -253,6 +268,8 @@ describe('OpenAI-compatible adapters against the fake', () => {
     const root = await send({ anyOf: [closed, closed] });
     expect(root.status).toBe(400);
     expect(await root.json()).toMatchObject({ error: { message: `Invalid schema for response_format 'out': schema must be a JSON Schema of 'type: "object"', got 'type: "None"'.` } });
+    const untyped = await send({ properties: closed.properties, required: ['a'], additionalProperties: false });
+    expect(await untyped.json()).toMatchObject({ error: { message: `Invalid schema for response_format 'out': schema must be a JSON Schema of 'type: "object"', got 'type: "None"'.` } });
     for (const key of ['minLength', 'maxLength', 'default']) {
       const res = await send({ ...closed, properties: { a: { type: 'string', [key]: key === 'default' ? 'x' : 1 } } });
       expect(await res.json()).toMatchObject({ error: { message: `Invalid schema for response_format 'out': In context=('properties', 'a'), '${key}' is not permitted.` } });
