@@ -4,8 +4,23 @@
  * finding each `<name.path>` / `{{KEY}}` and whether it stands in code or inside a string.
  */
 
+/** A reference's name or one step of its path as a run reads it: anything but `<`, `>`, `.` and white space (`agent-2`, `résumé`). */
+const REFERENCE_STEP_SOURCE = String.raw`[^<>\s.]+`;
+/** `{{KEY}}`, an environment variable: the key captured. */
+const ENV_REFERENCE_SOURCE = String.raw`\{\{([A-Za-z0-9_\-.]+)\}\}`;
+
 /** `<name.path>` (a reference) or `{{KEY}}` (an environment variable), as a run reads them in any value. */
-export const REFERENCE_TOKEN_SOURCE = String.raw`<([^<>\s.]+)((?:\.[^<>\s.]+)*)>|\{\{([A-Za-z0-9_\-.]+)\}\}`;
+export const REFERENCE_TOKEN_SOURCE = String.raw`<(${REFERENCE_STEP_SOURCE})((?:\.${REFERENCE_STEP_SOURCE})*)>|${ENV_REFERENCE_SOURCE}`;
+
+/**
+ * `<name.path>` with at least one path step, names as a run reads them (REFERENCE_TOKEN_SOURCE:
+ * `<agent-2.content>`, `<résumé.text>`), name and path (after the first `.`) captured: a value only
+ * known when the block runs, as validation and the deploy check read it in any text (`<b>` stays text).
+ */
+export const WRITTEN_REFERENCE_SOURCE = String.raw`<(${REFERENCE_STEP_SOURCE})\.(${REFERENCE_STEP_SOURCE}(?:\.${REFERENCE_STEP_SOURCE})*)>`;
+
+/** A reference (WRITTEN_REFERENCE_SOURCE) or `{{KEY}}`: a value only known when the block runs. */
+export const RUN_TIME_VALUE_SOURCE = `${WRITTEN_REFERENCE_SOURCE}|${ENV_REFERENCE_SOURCE}`;
 
 /** Where a token stands in code: outside strings (`code`), or in the text of a `'`, `"` or `` ` `` literal. */
 export type CodePlace = 'code' | "'" | '"' | '`';
@@ -16,19 +31,16 @@ export type CodePlace = 'code' | "'" | '"' | '`';
  */
 export type CodeTokenVisitor = (token: RegExpExecArray, place: CodePlace) => string | undefined;
 
-/** A reference's name as the deploy check reads it (letters, digits, `_`), and its path after the first `.`. */
-const REFERENCE_HEAD_SOURCE = '[A-Za-z0-9_]+';
-const REFERENCE_PATH_SOURCE = String.raw`[A-Za-z0-9_.[\]-]+`;
-const REFERENCE_HEAD = new RegExp(`^${REFERENCE_HEAD_SOURCE}$`);
-const REFERENCE_PATH = new RegExp(String.raw`^\.${REFERENCE_PATH_SOURCE}$`);
-
-/** `<name.path>` written as a reference, in any text (the deploy check's reading of a field that is no code): name and path captured. */
-export const WRITTEN_REFERENCE_SOURCE = String.raw`<(${REFERENCE_HEAD_SOURCE})\.(${REFERENCE_PATH_SOURCE})>`;
+/** In code, a reference's name when it names no block (letters, digits, `_`), and its path after the first `.`. */
+const REFERENCE_HEAD = /^[A-Za-z0-9_]+$/;
+const REFERENCE_PATH = /^\.[A-Za-z0-9_.[\]-]+$/;
 
 /**
- * `<name.path>` written as a reference (the deploy check's reading): a name of letters, digits and
- * `_`, then a path. Undefined for anything else (`a <b`, `'<div>'`, `List<java.lang.String>` keeps
- * its name `java`: a reference shape, told apart by where it stands).
+ * `<name.path>` in code that reads as a reference even when no block has the name (the runner's
+ * "names no block", the deploy check's): a name of letters, digits and `_`, then a path. Undefined
+ * for anything else (`a <b`, `'<div>'`, `x <y-1.5> z` are code; `List<java.lang.String>` keeps its
+ * name `java`: a reference shape, told apart by where it stands). A token naming a block the runner
+ * takes whatever its name (`<agent-2.content>`).
  */
 export function referenceShape(token: RegExpExecArray | RegExpMatchArray): { head: string; path: string } | undefined {
   const head = token[1];

@@ -8,6 +8,7 @@ import { readStateBlocks, scheduleTriggers, webhookPathError, webhookTriggers, t
 import { toTriggerSchedule } from './scheduleSpec.js';
 import { inputFormatFields } from './inputFormat.js';
 import { containerPlan, containerProblem } from './containerChecks.js';
+import { graphProblems } from './graphProblems.js';
 
 /** One reason a workflow cannot be deployed, naming the block and the field. */
 export interface DeployProblem {
@@ -39,8 +40,18 @@ interface Graph {
 const CONTAINERS = new Set(['loop', 'parallel']);
 /** Fields a container exposes to the blocks inside it (`<loop.index>`, `<parallel.currentItem>`…). */
 const CONTAINER_FIELDS = new Set(['index', 'currentItem', 'items']);
-/** `<name.path>`: a block name (lowercased, no spaces) or start/variable/loop/parallel, then a path. */
+/**
+ * `<name.path>` as the runner finds it in a value that is no code: a block name (any characters but
+ * `<`, `>`, `.` and white space, read lowercased without spaces: `<agent-2.content>`, `<résumé.x>`)
+ * or start/variable/loop/parallel, then a path.
+ */
 const REFERENCE = new RegExp(WRITTEN_REFERENCE_SOURCE, 'g');
+/**
+ * A name no block has that is an address, not a reference: `<a@b.example>`, `<https://x.example>`,
+ * Slack's `<https://x.example|label>`, `<mailto:…>`. The runner leaves it as written; refusing it would
+ * refuse mail and chat text. Any other name of no block is refused (`<agent-2.content>`).
+ */
+const ADDRESS_NAME = /[@:/]/;
 
 function strings(value: unknown, out: string[] = []): string[] {
   if (typeof value === 'string') out.push(value);
@@ -144,8 +155,8 @@ function referenceProblem({ state, block, byName, skipped, variables, startField
       return CONTAINER_FIELDS.has(first) ? undefined : `Reference ${ref} does not exist: a ${kind} offers index, currentItem and items`;
     }
     default: {
-      const target = byName.get(head.toLowerCase());
-      if (!target) return inString ? undefined : unknownBlockReference(ref);
+      const target = byName.get(referenceName(head));
+      if (!target) return inString || ADDRESS_NAME.test(head) ? undefined : unknownBlockReference(ref);
       if (target.id === block.id) return `Reference ${ref} points at the block itself`;
       // A starter under its own name gives only its `input` (the runner reads an input field as `<start.x>` alone).
       if (target.type === 'starter' && first !== 'input') return `Reference ${ref} reads nothing: the start block ${target.name} gives only <${head}.input>; its input field ${first} reads as <start.${first}>`;
@@ -177,10 +188,12 @@ function runnerTakes(ctx: ReferenceContext, token: RegExpExecArray): boolean {
 function codeReferenceProblems(ctx: ReferenceContext, code: string): string[] {
   const problems: string[] = [];
   scanCode(code, (token, place) => {
-    const shape = referenceShape(token);
+    const takes = runnerTakes(ctx, token);
+    // A token the runner takes is checked whatever its name (`<agent-2.content>` of a block so named).
+    const shape = referenceShape(token) ?? (takes && token[2] ? { head: token[1] ?? '', path: token[2].slice(1) } : undefined);
     const problem = shape && referenceProblem(ctx, shape.head, shape.path, place !== 'code');
     if (problem) problems.push(problem);
-    return runnerTakes(ctx, token) ? token[0] : undefined;
+    return takes ? token[0] : undefined;
   });
   return problems;
 }
@@ -214,7 +227,8 @@ export function checkDeployable(given: DeployableState, now: Date = new Date()):
     blocks: readStateBlocks(given.blocks),
     edges: given.edges.flatMap((e) => (typeof e.source === 'string' && typeof e.target === 'string' ? [{ source: e.source, target: e.target }] : [])),
   };
-  const problems: DeployProblem[] = [];
+  // What every run refuses (no starter, a cycle outside a loop), as the runner words it.
+  const problems: DeployProblem[] = graphProblems(given);
   // A block the run skips is not checked: it never runs.
   const skipped = skippedBlocks(state);
   const blocks = Object.values(state.blocks).filter((b) => !skipped.has(b.id));

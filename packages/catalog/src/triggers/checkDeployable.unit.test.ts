@@ -183,6 +183,26 @@ describe('checkDeployable', () => {
     ]);
   });
 
+  it('reads block names as the runner does: a missing <agent-2.x> or <résumé.x> is refused naming block and field, an existing one passes', () => {
+    const writer = (prompt: string) => block('w', 'agent', 'Writer', { model: 'gpt-4o', userPrompt: prompt });
+    const missing = state([starter(), writer('Use <agent-2.content> and <résumé.text.summary>')], [['s', 'w']]);
+    expect(checkDeployable(missing)).toEqual([
+      { blockId: 'w', blockName: 'Writer', field: 'userPrompt', message: 'Reference <agent-2.content> names no block' },
+      { blockId: 'w', blockName: 'Writer', field: 'userPrompt', message: 'Reference <résumé.text.summary> names no block' },
+    ]);
+    const named = [block('a', 'agent', 'Agent-2', { model: 'gpt-4o', userPrompt: 'hi' }), block('r', 'function', 'Résumé', { code: 'return 1' })];
+    const existing = state([starter(), ...named, writer('Use <agent-2.content> and <Résumé.result> and <AGENT-2.tokens.total>')], [['s', 'a'], ['a', 'r'], ['r', 'w']]);
+    expect(checkDeployable(existing)).toEqual([]);
+    // Such a name gets every check a plain one does: here Agent-2 runs after the block reading it, in text and in code.
+    const after = state([starter(), block('f', 'function', 'Fn', { code: 'return <agent-2.content>' }), writer('<agent-2.content>'), named[0] as ReturnType<typeof block>], [['s', 'f'], ['f', 'w'], ['w', 'a']]);
+    expect(checkDeployable(after).map((p) => [p.blockId, p.field, p.message])).toEqual([
+      ['f', 'code', 'Reference <agent-2.content> points at a block that does not run before this one'],
+      ['w', 'userPrompt', 'Reference <agent-2.content> points at a block that does not run before this one'],
+    ]);
+    // An address in angle brackets names no block and is no reference: mail and chat text deploy.
+    expect(checkDeployable(state([starter(), writer('Mail <jane@corp.example>, see <https://docs.example.invalid/a|the docs> or <mailto:x@y.example>')], [['s', 'w']]))).toEqual([]);
+  });
+
   it('checks the trigger: webhook path and schedule fields; disabled blocks are left out', () => {
     const webhook = state([starter({ startWorkflow: 'webhook', webhookPath: '' })], []);
     expect(checkDeployable(webhook)).toEqual([{ blockId: 's', blockName: 'Start', field: 'webhookPath', message: 'Webhook Path is required' }]);

@@ -1,6 +1,7 @@
 import { getBlock } from '../blocks/registry.js';
 import { hasRetries, retriesError } from '../blocks/retries.js';
 import { text } from '../paramValues.js';
+import { RUN_TIME_VALUE_SOURCE } from '../codeReferences.js';
 import type { BlockConfig, ValidationResult } from '../types.js';
 import { validateAgent } from './agent.validate.js';
 import { validateAirtable } from './airtable.validate.js';
@@ -91,10 +92,10 @@ export function fieldOfMessage(config: BlockConfig, message: string, values: Rec
 
 /**
  * A `<block.path>` reference or a `{{KEY}}` environment variable: a value only known when the block runs.
- * Names and keys as the runner reads them (REFERENCE_TOKEN_SOURCE: `<agent-2.content>`, `<résumé.text>`,
+ * Names and keys as the runner reads them (RUN_TIME_VALUE_SOURCE: `<agent-2.content>`, `<résumé.text>`,
  * `{{API-KEY}}`), a reference with at least one path step (so `<b>` in text stays text).
  */
-const RUN_TIME_VALUE = /<[^<>\s.]+(?:\.[^<>\s.]+)+>|\{\{[A-Za-z0-9_\-.]+\}\}/;
+const RUN_TIME_VALUE = new RegExp(RUN_TIME_VALUE_SOURCE);
 
 /** Whether a field's value (text, or text inside a list or object) holds a reference or an environment variable. */
 export function holdsRunTimeValue(value: unknown): boolean {
