@@ -221,7 +221,7 @@ export const api = {
     call<{ id: string }>(`/workflows/${enc(id)}/duplicate`, json('POST', fields)),
   exportYaml: (id: string) => call<{ yaml: string }>(`/workflows/${enc(id)}/yaml`).then((r) => r.yaml),
   importYaml: (id: string, yamlContent: string) =>
-    call<{ success: boolean; message?: string }>(`/workflows/${enc(id)}/yaml`, json('PUT', { yamlContent, applyAutoLayout: true, createCheckpoint: true, source: 'import' })),
+    call<{ success: boolean; message?: string; warnings?: string[] }>(`/workflows/${enc(id)}/yaml`, json('PUT', { yamlContent, applyAutoLayout: true, createCheckpoint: true, source: 'import' })),
 
   // Editor
   /** The full state with its undo history at `version`, lean-encoded (decode with `decodeSnapshot`). */

@@ -111,6 +111,8 @@ export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, 
       await refresh();
       onOpen(created.id);
       toast.success(`Imported ${file.name}`);
+      // What the import left out to keep the rules (a second starter, …): each said until dismissed.
+      for (const warning of out.warnings ?? []) toast.show(`${file.name}: ${warning}`, 'info', { sticky: true });
     } catch (error) {
       if (isUpgradeRequired(error)) navigate(`/payments?reason=${encodeURIComponent(error.message)}`);
       else toast.error(`Failed to import workflow: ${error instanceof Error ? error.message : String(error)}`);
