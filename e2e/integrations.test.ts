@@ -1,4 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
+import { S3_URL_EXAMPLE } from '@weft/catalog';
 import {
   AIRTABLE_FIXTURES,
   AUTOMATION_FIXTURES,
@@ -280,10 +281,11 @@ describe('one run per integration family through the gateway, against its fake',
     const { log, requests } = await runBlock('automation', 's3', {
       accessKeyId: 'AKIDEXAMPLE',
       secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
-      s3Uri: 'https://weft-files.s3.eu-central-1.amazonaws.com/reports/q3%20plan.pdf',
+      // the catalogue's placeholder object URL (bucket `bucket-name`, region `region`) with the fake's key
+      s3Uri: new URL('/reports/q3%20plan.pdf', S3_URL_EXAMPLE).href,
     });
     const req = only(requests, 'HEAD', '/s3/reports/q3%20plan.pdf');
-    expect(String(req.headers.authorization)).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-central-1\/s3\/aws4_request, SignedHeaders=[a-z0-9;-]+, Signature=[0-9a-f]{64}$/);
+    expect(String(req.headers.authorization)).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/region\/s3\/aws4_request, SignedHeaders=[a-z0-9;-]+, Signature=[0-9a-f]{64}$/);
     const out = expectSucceeded(log) as { url: string; metadata: Record<string, unknown> };
     expect(out.metadata).toMatchObject({ fileType: 'application/pdf', size: 52311, name: 'q3 plan.pdf' });
     const link = new URL(out.url);

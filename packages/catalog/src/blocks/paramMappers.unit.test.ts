@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { S3_URL_EXAMPLE } from '../validation/s3.validate.js';
 import { getBlock } from './registry.js';
 import { SLACK_READ_MAX, slackReadLimit } from './slack.block.js';
 import { workflowOptions } from './workflow.block.js';
@@ -26,11 +27,11 @@ describe('block parameter mappers', () => {
       .toEqual({ accessToken: 'xoxb', channel: 'C9', limit: 15 });
   });
 
-  it('S3 sends bucket, region (default us-east-1) and key', () => {
+  it('S3 sends bucket, region and key read from the object URL (the parser\'s cases, the default us-east-1 too: toolRules)', () => {
     const base = { accessKeyId: 'a', secretAccessKey: 's' };
-    expect(mapper('s3')({ ...base, s3Uri: 'https://docs.s3.eu-west-2.amazonaws.com/reports/q1.pdf' }))
-      .toEqual({ ...base, bucketName: 'docs', region: 'eu-west-2', objectKey: 'reports/q1.pdf' });
-    expect(mapper('s3')({ ...base, s3Uri: 'https://docs.s3.amazonaws.com/a.txt' })).toMatchObject({ region: 'us-east-1', objectKey: 'a.txt' });
+    expect(mapper('s3')({ ...base, s3Uri: new URL('/reports/q1%20final.pdf', S3_URL_EXAMPLE).href }))
+      .toEqual({ ...base, bucketName: 'bucket-name', region: 'region', objectKey: 'reports/q1 final.pdf' });
+    expect(() => mapper('s3')({ ...base, s3Uri: new URL('/', S3_URL_EXAMPLE).href })).toThrow(`Invalid S3 Object URL format. Expected format: ${S3_URL_EXAMPLE}`);
   });
 
   it('Supabase trims the filter, omits it when empty and wraps one inserted object in an array', () => {
@@ -59,8 +60,8 @@ describe('block parameter mappers', () => {
   });
 
   it('Calendar defaults to primary, splits attendees and sends updates to all', () => {
-    expect(mapper('google_calendar')({ operation: 'create', attendees: 'a@x.io, ,b@x.io' }))
-      .toMatchObject({ calendarId: 'primary', attendees: ['a@x.io', 'b@x.io'], sendUpdates: 'all' });
+    expect(mapper('google_calendar')({ operation: 'create', attendees: 'a@example.invalid, ,b@example.invalid' }))
+      .toMatchObject({ calendarId: 'primary', attendees: ['a@example.invalid', 'b@example.invalid'], sendUpdates: 'all' });
   });
 
   it('Outlook and Gmail read 1 by default, at most 10, from INBOX', () => {
@@ -97,8 +98,8 @@ describe('block parameter mappers', () => {
   });
 
   it('email presets use port 587', () => {
-    expect(mapper('email')({ provider: 'gmail', to: 'a@x.io' })).toMatchObject({ host: 'smtp.gmail.com', port: 587 });
-    expect(mapper('email')({ provider: 'custom', host: 'mail.x.io', port: 2525 })).toMatchObject({ host: 'mail.x.io', port: 2525 });
+    expect(mapper('email')({ provider: 'gmail', to: 'a@example.invalid' })).toMatchObject({ host: 'smtp.gmail.com', port: 587 });
+    expect(mapper('email')({ provider: 'custom', host: 'mail.example.invalid', port: 2525 })).toMatchObject({ host: 'mail.example.invalid', port: 2525 });
   });
 
   it('workflow picker leaves out the current workflow, sorts by name, labels unnamed ones', () => {

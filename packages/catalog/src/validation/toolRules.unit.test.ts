@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { documentFileName, validateKnowledgeDocument } from './knowledge.validate.js';
 import { validateMemoryTool } from './memory.validate.js';
 import { parsePages, validateMistralTool } from './mistralParse.validate.js';
-import { parseS3ObjectUrl } from './s3.validate.js';
+import { parseS3ObjectUrl, S3_URL_EXAMPLE } from './s3.validate.js';
 import { validateToolParams } from './toolParams.validate.js';
 import { formatNotionId } from '../tools/notion.tools.js';
 import { gmailFolderQuery } from '../tools/gmail.tools.js';
@@ -35,16 +35,24 @@ describe('tool-level rules', () => {
     expect(parsePages('0, 3,12')).toEqual({ ok: true, pages: [0, 3, 12] });
     expect(parsePages('1,x')).toEqual({ ok: false, error: 'Page number format error: Invalid page number: x' });
     expect(validateMistralTool({ apiKey: 'k', filePath: 'https://drive.google.com/file/d/1' })).toMatch(/^Google Drive and Google Docs links are not supported/);
-    expect(validateMistralTool({ apiKey: 'k', filePath: 'ftp://x.io/a.pdf' })).toMatch(/^Invalid URL format/);
-    expect(validateMistralTool({ apiKey: 'k', filePath: 'https://x.io/report' })).toBeUndefined();
+    expect(validateMistralTool({ apiKey: 'k', filePath: 'ftp://files.example.invalid/a.pdf' })).toMatch(/^Invalid URL format/);
+    expect(validateMistralTool({ apiKey: 'k', filePath: 'https://files.example.invalid/report' })).toBeUndefined();
   });
 
   it('S3 object URLs', () => {
-    expect(parseS3ObjectUrl('https://b.s3.us-west-2.amazonaws.com/k/e%20y.txt')).toEqual({
+    // Object URLs of a reserved domain (the parser's default is S3's own, the placeholder's).
+    const domain = 'example.invalid';
+    expect(parseS3ObjectUrl('https://b.s3.us-west-2.example.invalid/k/e%20y.txt', domain)).toEqual({
       ok: true,
       value: { bucketName: 'b', region: 'us-west-2', objectKey: 'k/e y.txt' },
     });
-    expect(parseS3ObjectUrl('https://example.com/file').ok).toBe(false);
+    expect(parseS3ObjectUrl('https://b.s3-eu-west-1.example.invalid/k', domain)).toMatchObject({ value: { bucketName: 'b', region: 'eu-west-1' } });
+    expect(parseS3ObjectUrl('https://docs.s3.example.invalid/a.txt', domain)).toMatchObject({ value: { bucketName: 'docs', region: 'us-east-1', objectKey: 'a.txt' } });
+    expect(parseS3ObjectUrl('https://b.s3.us-west-2.example.invalid/', domain)).toEqual({ ok: false, error: 'Invalid S3 Object URL format. Expected format: https://bucket-name.s3.region.example.invalid/path/to/file' });
+    expect(parseS3ObjectUrl('https://b.s3.us-west-2.example.invalid/%E0%A4%A', domain)).toMatchObject({ ok: false });
+    expect(parseS3ObjectUrl(S3_URL_EXAMPLE)).toEqual({ ok: true, value: { bucketName: 'bucket-name', region: 'region', objectKey: 'path/to/file' } });
+    expect(parseS3ObjectUrl('https://b.s3.us-west-2.example.invalid/k/e%20y.txt')).toEqual({ ok: false, error: `Invalid S3 Object URL format. Expected format: ${S3_URL_EXAMPLE}` });
+    expect(parseS3ObjectUrl('https://files.example.invalid/file').ok).toBe(false);
   });
 
   it('Notion ids without dashes become 8-4-4-4-12', () => {

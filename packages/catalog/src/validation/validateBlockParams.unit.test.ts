@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { deferredToRun, holdsRunTimeValue, validateBlockParams } from './registry.js';
+import { S3_URL_EXAMPLE } from './s3.validate.js';
 
 type Case = readonly [rule: string, blockType: string, params: Record<string, unknown>, message: string];
 
 const slackOk = { operation: 'send', authMethod: 'oauth', credential: 'cred', channel: 'C1', text: 'hi' };
-const s3Ok = { accessKeyId: 'AK', secretAccessKey: 'SK', s3Uri: 'https://my-bucket.s3.eu-west-1.amazonaws.com/a/b.txt' };
+const s3Ok = { accessKeyId: 'AK', secretAccessKey: 'SK', s3Uri: S3_URL_EXAMPLE };
 const wbTask = { operation: 'write_task', credential: 'c', contactId: '7', title: 'Call', dueDate: '2015-05-24 11:00 AM -0400' };
 const longName = 'n'.repeat(256);
 
@@ -45,10 +46,10 @@ const CASES: readonly Case[] = [
   ['mem0 invalid json', 'mem0', { operation: 'add', apiKey: 'k', messages: '[oops' }, 'Mem0 Block Error: Messages must be valid JSON, User ID is required'],
   ['memory operation', 'memory', { id: 'm' }, 'Memory Block Error: Operation is required'],
   ['memory add', 'memory', { operation: 'add' }, 'Memory Block Error: Memory ID is required for add operation, Role is required for agent memory, Content is required for agent memory'],
-  ['mistral key', 'mistral_parse', { inputMethod: 'url', filePath: 'https://x.io/a.pdf' }, 'Mistral API key is required'],
+  ['mistral key', 'mistral_parse', { inputMethod: 'url', filePath: 'https://files.example.invalid/a.pdf' }, 'Mistral API key is required'],
   ['mistral url', 'mistral_parse', { apiKey: 'k', inputMethod: 'url' }, 'PDF Document URL is required'],
   ['mistral upload', 'mistral_parse', { apiKey: 'k', inputMethod: 'upload' }, 'Please upload a PDF document'],
-  ['mistral pages', 'mistral_parse', { apiKey: 'k', filePath: 'https://x.io/a.pdf', pages: '0, 2, -1' }, 'Page number format error: Invalid page number: -1'],
+  ['mistral pages', 'mistral_parse', { apiKey: 'k', filePath: 'https://files.example.invalid/a.pdf', pages: '0, 2, -1' }, 'Page number format error: Invalid page number: -1'],
   ['notion json', 'notion', { operation: 'notion_query_database', databaseId: 'd', filter: '{bad' }, 'Invalid JSON for filter: '],
   ['evaluator no model', 'evaluator', { model: '' }, 'No model selected'],
   ['translate invalid model', 'translate', { model: 'gpt-9' }, 'Invalid model selected: gpt-9'],
@@ -61,8 +62,8 @@ const CASES: readonly Case[] = [
   ['s3 access key', 's3', { ...s3Ok, accessKeyId: '' }, 'Access Key ID is required'],
   ['s3 secret', 's3', { ...s3Ok, secretAccessKey: '' }, 'Secret Access Key is required'],
   ['s3 url', 's3', { ...s3Ok, s3Uri: '' }, 'S3 Object URL is required'],
-  ['s3 url format', 's3', { ...s3Ok, s3Uri: 'https://my-bucket.s3.amazonaws.com/' },
-    'Invalid S3 Object URL format. Expected format: https://bucket-name.s3.region.amazonaws.com/path/to/file'],
+  ['s3 url format', 's3', { ...s3Ok, s3Uri: new URL('/', S3_URL_EXAMPLE).href },
+    `Invalid S3 Object URL format. Expected format: ${S3_URL_EXAMPLE}`],
   ['supabase json', 'supabase', { operation: 'insert', data: '{"a":' }, 'Invalid JSON data format'],
   ['supabase delete filter', 'supabase', { operation: 'delete', filter: '  ' }, 'Filter is required for delete operations to prevent accidental deletion of all rows'],
   ['supabase unknown operation', 'supabase', { operation: 'upsert' }, 'Invalid Supabase operation'],
@@ -110,7 +111,7 @@ describe('validateBlockParams: §5 messages word for word', () => {
     expect(validateBlockParams('wealthbox', wbTask)).toEqual({ success: true });
     expect(validateBlockParams('translate', { model: 'claude-sonnet-4-0' })).toEqual({ success: true });
     expect(validateBlockParams('supabase', { operation: 'delete', filter: 'id=eq.1' })).toEqual({ success: true });
-    expect(validateBlockParams('mistral_parse', { apiKey: 'k', filePath: 'https://x.io/a.pdf', pages: '0, 1,2' })).toEqual({ success: true });
+    expect(validateBlockParams('mistral_parse', { apiKey: 'k', filePath: 'https://files.example.invalid/a.pdf', pages: '0, 1,2' })).toEqual({ success: true });
     expect(validateBlockParams('agent', {})).toEqual({ success: true });
   });
 

@@ -1,10 +1,11 @@
 import { createHash, createHmac } from 'node:crypto';
+import { S3_URL_EXAMPLE } from '@weft/catalog';
 import { AUTOMATION_FIXTURES, createFakeAutomation } from '@weft/testkit';
 import { describe, expect, it } from 'vitest';
 import { blockPayload, useFamily } from '../testSupport.js';
 import { s3Tools } from './s3.tools.js';
 
-// Bucket and region in the base URL (as in the default https://{bucketName}.s3.{region}.amazonaws.com), so the request shows them.
+// Bucket and region in the base URL (as in S3's default, `s3` in tools/services/baseUrls.ts), so the request shows them.
 const s3 = useFamily(createFakeAutomation, { s3: '/s3/{bucketName}/{region}' }, s3Tools);
 const OBJECT = '/s3/weft-files/eu-central-1/reports/q3%20plan.pdf';
 const creds = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
@@ -82,13 +83,14 @@ describe('s3', () => {
   });
 
   it('§7: the S3 block sends exactly accessKeyId, secretAccessKey, region, bucketName and objectKey, parsed from the object URL', async () => {
-    const { toolId, params: payload } = blockPayload('s3', { ...creds, s3Uri: 'https://weft-files.s3.eu-central-1.amazonaws.com/reports/q3%20plan.pdf' });
+    // The catalogue's placeholder object URL (bucket `bucket-name`, region `region`) with the fake's key.
+    const { toolId, params: payload } = blockPayload('s3', { ...creds, s3Uri: new URL('/reports/q3%20plan.pdf', S3_URL_EXAMPLE).href });
     expect(toolId).toBe('s3_get_object');
     expect(Object.keys(payload).sort()).toEqual(['accessKeyId', 'bucketName', 'objectKey', 'region', 'secretAccessKey']);
-    expect(payload).toEqual(params);
+    expect(payload).toEqual({ ...params, bucketName: 'bucket-name', region: 'region' });
     const r = await s3.run(toolId, payload);
-    const req = s3.expectRequest('s3_get_object', 'HEAD', OBJECT, { headers: { 'x-amz-content-sha256': sha256('') } });
-    expect(String(req.headers.authorization)).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-central-1\/s3\/aws4_request, /);
+    const req = s3.expectRequest('s3_get_object', 'HEAD', '/s3/bucket-name/region/reports/q3%20plan.pdf', { headers: { 'x-amz-content-sha256': sha256('') } });
+    expect(String(req.headers.authorization)).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/region\/s3\/aws4_request, /);
     expect(r).toMatchObject({ success: true, output: { metadata: { name: 'q3 plan.pdf', size: 52311 } } });
   });
 });
