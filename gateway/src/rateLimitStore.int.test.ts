@@ -58,6 +58,31 @@ describe('rate limits kept in Postgres (real database)', () => {
     expect((await l.take(b)).allowed).toBe(true);
   });
 
+  it('a call given back is no longer counted: the slot is free at once, and a bucket with none counted is left as it is', async () => {
+    const c = clock();
+    const l = limiter({ limit: 2, windowMs: 10_000 }, c.now);
+    const b = bucket();
+    expect((await l.take(b)).allowed).toBe(true);
+    c.advance(5_000);
+    expect(await l.take(b)).toEqual({ allowed: true, remaining: 0 });
+    expect((await l.take(b)).allowed).toBe(false);
+    await l.giveBack(b);
+    expect(await l.take(b)).toEqual({ allowed: true, remaining: 0 });
+    expect((await l.take(b)).allowed).toBe(false);
+    // Two in one group: one given back leaves the other counted.
+    const g = bucket();
+    expect((await l.take(g)).allowed).toBe(true);
+    expect((await l.take(g)).allowed).toBe(true);
+    await l.giveBack(g);
+    expect(await l.take(g)).toEqual({ allowed: true, remaining: 0 });
+    // Nothing to give back: no row is made, and the next take is counted as ever.
+    const empty = bucket();
+    await l.giveBack(empty);
+    await l.giveBack(empty);
+    expect((await sql<{ n: number }>`select count(*)::int as n from rate_buckets where bucket = ${empty}`.execute(database.db)).rows[0]?.n).toBe(0);
+    expect(await l.take(empty)).toEqual({ allowed: true, remaining: 1 });
+  });
+
   it('two gateways taking at once from one bucket admit exactly the limit between them (database clock)', async () => {
     const rule = { limit: 20, windowMs: 600_000 };
     const one = limiter(rule);

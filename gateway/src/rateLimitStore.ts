@@ -13,6 +13,8 @@ export type Take = { allowed: true; remaining: number } | { allowed: false; retr
 export interface RateLimiter {
   readonly rule: RateRule;
   take(bucket: string): Promise<Take>;
+  /** Gives one admitted call back (its run never started): the bucket's latest call is no longer counted. */
+  giveBack(bucket: string): Promise<void>;
 }
 
 /** How many groups a window is cut into at most: the counting is exact to window / SLOTS. */
@@ -96,6 +98,35 @@ export const gatewayMigrations: Record<string, Migration> = {
         $$`.execute(db);
     },
   },
+  '0002_rate_give_back': {
+    async up(db: Kysely<unknown>) {
+      // One admitted call given back (its run never started): one less in the newest group — the one a
+      // take adds to — and the group dropped once empty. Slots are alike, so which call it was is moot.
+      await sql`
+        create function rate_give_back(p_bucket text)
+        returns void
+        language plpgsql as $$
+        declare
+          b rate_buckets%rowtype;
+          n int;
+        begin
+          select * into b from rate_buckets where bucket = p_bucket for update;
+          n := coalesce(array_length(b.counts, 1), 0);
+          if n = 0 then
+            return;
+          end if;
+          if b.counts[n] > 1 then
+            b.counts[n] := b.counts[n] - 1;
+          else
+            b.firsts := b.firsts[1:n - 1];
+            b.counts := b.counts[1:n - 1];
+            b.lasts := b.lasts[1:n - 1];
+          end if;
+          update rate_buckets set firsts = b.firsts, counts = b.counts, lasts = b.lasts where bucket = p_bucket;
+        end
+        $$`.execute(db);
+    },
+  },
 };
 
 export interface RateLimiterOptions {
@@ -129,6 +160,13 @@ export function createRateLimiter(db: Kysely<unknown>, rule: RateRule, opts: Rat
       } catch (err) {
         opts.logger?.warn({ err, bucket }, 'rate limit store unreachable; the call is admitted');
         return { allowed: true, remaining: 0 };
+      }
+    },
+    async giveBack(bucket: string): Promise<void> {
+      try {
+        await sql`select rate_give_back(${bucket})`.execute(db);
+      } catch (err) {
+        opts.logger?.warn({ err, bucket }, 'rate limit store unreachable; the call given back stays counted');
       }
     },
   };

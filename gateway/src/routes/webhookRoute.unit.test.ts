@@ -6,6 +6,7 @@ import { AppError, createLogger } from '@weft/platform';
 import type { runner } from '@weft/contracts';
 import { errorHandler } from '../errors.js';
 import type { LeaseTimer } from '../webhooks/claimLease.js';
+import type { RateLimiter, Take } from '../rateLimitStore.js';
 import { webhookRoutes, type WebhookClients } from './webhooks.js';
 
 const logger = createLogger('webhook-route-test', 'silent');
@@ -101,10 +102,14 @@ async function until(done: () => boolean, what: string): Promise<void> {
   }
 }
 
-async function serve(clients: WebhookClients, opts: { leaseTimer?: LeaseTimer; take?: () => Promise<{ allowed: boolean; retryAfterMs: number; remaining: number }>; logger?: typeof logger } = {}): Promise<string> {
+async function serve(clients: WebhookClients, opts: { leaseTimer?: LeaseTimer; take?: () => Promise<Take>; account?: RateLimiter; logger?: typeof logger } = {}): Promise<string> {
   const app = express();
-  const admitAll = { rule: { limit: 1000, windowMs: 60_000 }, take: opts.take ?? (() => Promise.resolve({ allowed: true, retryAfterMs: 0, remaining: 999 })) };
-  app.use('/api', webhookRoutes(clients, { account: admitAll }, opts.logger ?? logger, opts.leaseTimer ? { leaseTimer: opts.leaseTimer } : {}));
+  const admitAll: RateLimiter = {
+    rule: { limit: 1000, windowMs: 60_000 },
+    take: opts.take ?? (() => Promise.resolve({ allowed: true, remaining: 999 })),
+    giveBack: () => Promise.reject(new Error('no call was given back in this test')),
+  };
+  app.use('/api', webhookRoutes(clients, { account: opts.account ?? admitAll }, opts.logger ?? logger, opts.leaseTimer ? { leaseTimer: opts.leaseTimer } : {}));
   app.use(errorHandler(logger));
   const listening = app.listen(0, '127.0.0.1');
   server = listening;
@@ -217,14 +222,29 @@ describe("the webhook route renews its delivery's claim while the run is startin
     expect(clock.pending()).toBe(0);
   });
 
-  it('starts nothing when a renewal finds the claim taken over before the start: 503 with Retry-After, a warning naming the delivery', async () => {
+  it('starts nothing when a renewal finds the claim taken over before the start: 503 with Retry-After, a warning naming the delivery, and the rate-limit slot given back', async () => {
+    // An account allowed one run: a slot is taken by each admitted call, and freed by a give-back.
+    let free = 1;
     let admit: () => void = () => undefined;
-    const take = () => new Promise<{ allowed: boolean; retryAfterMs: number; remaining: number }>((resolve) => (admit = () => resolve({ allowed: true, retryAfterMs: 0, remaining: 999 })));
+    const given: string[] = [];
+    const account: RateLimiter = {
+      rule: { limit: 1, windowMs: 60_000 },
+      take: () =>
+        new Promise<Take>((resolve) => {
+          admit = () => resolve(free > 0 ? { allowed: true, remaining: --free } : { allowed: false, retryAfterMs: 60_000 });
+        }),
+      giveBack: (bucket) => {
+        given.push(bucket);
+        free += 1;
+        return Promise.resolve();
+      },
+    };
     const { clients, seen } = fakeServices('s', { renewed: [false] });
     const clock = steppedTimer();
     const log = capturingLogger();
-    const url = await serve(clients, { leaseTimer: clock.timer, take, logger: log.logger });
+    const url = await serve(clients, { leaseTimer: clock.timer, account, logger: log.logger });
     const call = post(url, 's', { 'idempotency-key': 'delivery-4' });
+    // The claim is lost while the slot is being taken (the only wait between the claim and the start).
     await until(() => clock.pending() === 1, 'the claim was not held');
     await clock.period();
     expect(seen.renewals).toBe(1);
@@ -235,5 +255,13 @@ describe("the webhook route renews its delivery's claim while the run is startin
     expect(seen.starts).toHaveLength(0);
     expect(seen.releases).toBe(0);
     expect(log.lines.some((line) => line.includes('claim lost') && line.includes('start:delivery-4'))).toBe(true);
+    expect(given).toEqual(['account:deployer']);
+    // The account's one slot is still there: the next delivery runs.
+    const next = post(url, 's', { 'idempotency-key': 'delivery-5' });
+    await until(() => clock.pending() === 1, 'the next claim was not held');
+    admit();
+    expect((await next).status).toBe(200);
+    expect(seen.starts).toHaveLength(1);
+    expect(given).toHaveLength(1);
   });
 });

@@ -191,21 +191,28 @@ export function webhookRoutes(clients: WebhookClients, limiters: Pick<RunLimiter
         // This call holds the claim (its own, or one given back or lapsed that it claimed).
         lease = holdClaim(clients.triggers, delivery, claim.leaseMs, logger, opts.leaseTimer);
       }
+      // A repeat took the claim over (renewals did not reach the registry for a whole lease): it runs
+      // the delivery, so this call starts nothing and asks the provider to retry — its retry is then a
+      // repeat answered with the taker's run. (A claim lost once the start is on its way cannot stop it.)
+      const refuseLostClaim = (): void => {
+        if (!lease?.lost) return;
+        res.setHeader('Retry-After', String(START_RETRY_AFTER_S));
+        throw new AppError('unavailable', `This delivery was taken over by a repeated call while starting (execution ${executionId} not started); retry later`);
+      };
       // Counted on the account the run acts as (the deployer, or the owner once they may not deploy),
       // as a run started with a personal key counts on the account it runs as. Taken after the delivery
       // claim: a repeated delivery starts no run and takes no slot; a refused one gives its claim back,
-      // so the provider's retry after Retry-After runs.
-      if (!(await admitRun(res, limiters.account, `account:${actorId}`, 'for this account'))) {
+      // so the provider's retry after Retry-After runs. The claim is checked before the slot is taken,
+      // and — as only a renewal's answer can lose it, the take's own wait is when it can be lost —
+      // again after: lost by then, the slot is given back, so a call that starts nothing uses none.
+      refuseLostClaim();
+      const bucket = `account:${actorId}`;
+      if (!(await admitRun(res, limiters.account, bucket, 'for this account'))) {
         if (deliveryId) await releaseClaim(deliveryId);
         return;
       }
-      if (lease?.lost) {
-        // A repeat took the claim over (renewals did not reach the registry for a whole lease): it runs
-        // the delivery, so this call starts nothing and asks the provider to retry — its retry is then a
-        // repeat answered with the taker's run. (A claim lost once the start is on its way cannot stop it.)
-        res.setHeader('Retry-After', String(START_RETRY_AFTER_S));
-        throw new AppError('unavailable', `This delivery was taken over by a repeated call while starting (execution ${executionId} not started); retry later`);
-      }
+      if (lease?.lost) await limiters.account.giveBack(bucket);
+      refuseLostClaim();
       const input = { method: call.method, headers: withoutSecret(call.headers, hook.secret), query: withoutSecret(query, hook.secret), body: call.body };
       let started;
       try {
