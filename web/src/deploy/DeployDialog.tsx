@@ -94,6 +94,16 @@ export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { work
     });
     if (yes) undeploy.mutate();
   };
+  // Reverting replaces the draft's changes since the deploy: asked first, as undeploying is.
+  const confirmRevert = async () => {
+    const yes = await confirm({
+      title: 'Revert the draft to the deployed version?',
+      message: 'The changes made since the last deploy are replaced by the deployed version.',
+      confirmLabel: 'Revert',
+      icon: 'undo',
+    });
+    if (yes) revert.mutate();
+  };
   const activate = useMutation({ mutationFn: (v: number) => api.activateDeployment(workflowId, v), onSuccess: () => (toast.success('Version activated'), refresh()), onError: failed('Activate failed') });
   const revert = useMutation({ mutationFn: () => api.revertToDeployed(workflowId), onSuccess: () => (toast.success('The draft is the deployed version again'), refresh()), onError: failed('Revert failed') });
 
@@ -159,7 +169,7 @@ export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { work
           )}
           {s?.isDeployed && (
             <>
-              <button type="button" className="btn" disabled={busy || !s.needsRedeployment} onClick={() => revert.mutate()}>
+              <button type="button" className="btn" disabled={busy || !s.needsRedeployment} onClick={() => void confirmRevert()}>
                 Revert draft to deployed
               </button>
               <button type="button" className="btn btn-danger" disabled={busy} onClick={() => void confirmUndeploy()}>
