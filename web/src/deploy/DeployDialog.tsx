@@ -2,9 +2,10 @@ import { useEffect, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TriggerSchedule } from '@weft/catalog';
 import type { WorkflowState } from '@weft/workflow';
-import { api, ApiError } from '../api';
+import { api } from '../api';
 import { CopyButton } from '../panels/fields/Integrations';
 import { fireTimesText, nextFireTimes } from '../panels/fields/schedule';
+import { failure } from '../shell/workflowActions';
 import { useConfirm } from '../ui/confirm';
 import { Icon } from '../ui/icons';
 import { useToast } from '../ui/toast';
@@ -81,9 +82,9 @@ export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { work
     void queries.invalidateQueries({ queryKey: ['deployments', workflowId] });
     void queries.invalidateQueries({ queryKey: ['workflows'] });
   };
-  const failed = (what: string) => (error: Error) => toast.error(`${what}: ${error instanceof ApiError ? error.message : String(error)}`);
-  const deploy = useMutation({ mutationFn: () => api.deploy(workflowId), onSuccess: () => (toast.success('Deployed'), refresh()), onError: failed('Deploy failed') });
-  const undeploy = useMutation({ mutationFn: () => api.undeploy(workflowId), onSuccess: () => (toast.success('Undeployed'), refresh()), onError: failed('Undeploy failed') });
+  const failed = (verb: 'deploy' | 'undeploy' | 'revert') => (error: Error) => toast.error(failure(verb, error));
+  const deploy = useMutation({ mutationFn: () => api.deploy(workflowId), onSuccess: () => (toast.success('Deployed'), refresh()), onError: failed('deploy') });
+  const undeploy = useMutation({ mutationFn: () => api.undeploy(workflowId), onSuccess: () => (toast.success('Undeployed'), refresh()), onError: failed('undeploy') });
   // Undeploying stops every way in at once, as n8n and Sim ask before they deactivate: asked first.
   const confirmUndeploy = async () => {
     const yes = await confirm({
@@ -104,8 +105,8 @@ export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { work
     });
     if (yes) revert.mutate();
   };
-  const activate = useMutation({ mutationFn: (v: number) => api.activateDeployment(workflowId, v), onSuccess: () => (toast.success('Version activated'), refresh()), onError: failed('Activate failed') });
-  const revert = useMutation({ mutationFn: () => api.revertToDeployed(workflowId), onSuccess: () => (toast.success('The draft is the deployed version again'), refresh()), onError: failed('Revert failed') });
+  const activate = useMutation({ mutationFn: (v: number) => api.activateDeployment(workflowId, v), onSuccess: () => (toast.success('Version activated'), refresh()), onError: (error) => toast.error(`Failed to activate the version: ${error.message}`) });
+  const revert = useMutation({ mutationFn: () => api.revertToDeployed(workflowId), onSuccess: () => (toast.success('The draft is the deployed version again'), refresh()), onError: failed('revert') });
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();

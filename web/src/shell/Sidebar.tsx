@@ -95,7 +95,7 @@ export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, 
     try {
       download(yamlFileName(w.name), await api.exportYaml(w.id));
     } catch (error) {
-      toast.error(`Failed to export workflow: ${error instanceof Error ? error.message : String(error)}`);
+      toast.error(failure('export', error));
     }
   };
 
@@ -115,7 +115,7 @@ export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, 
       for (const warning of out.warnings ?? []) toast.show(`${file.name}: ${warning}`, 'info', { sticky: true });
     } catch (error) {
       if (isUpgradeRequired(error)) navigate(`/payments?reason=${encodeURIComponent(error.message)}`);
-      else toast.error(`Failed to import workflow: ${error instanceof Error ? error.message : String(error)}`);
+      else toast.error(failure('import', error));
       if (createdId) {
         await api.deleteWorkflow(createdId).catch(() => undefined);
         await refresh();

@@ -3,8 +3,11 @@ import { ApiError } from '../api';
 /** Colours offered for a workflow (the registry's default first). */
 export const WORKFLOW_COLORS = ['#3972F6', '#701FFC', '#F64F9E', '#E4572E', '#F59E0B', '#10B981', '#0EA5E9', '#14B8A6', '#8B5CF6', '#EF4444', '#64748B', '#808080'];
 
-/** The spec 000 §8 message of a failed workflow call: `Failed to <verb> workflow: <server message>`. */
-export function failure(verb: 'create' | 'duplicate' | 'delete' | 'update' | 'load', error: unknown): string {
+/**
+ * The spec 000 §8 message of a failed workflow call: `Failed to <verb> workflow: <server message>`. §8 names
+ * no message for import, export, deploy, undeploy or revert: theirs follow the same pattern.
+ */
+export function failure(verb: 'create' | 'duplicate' | 'delete' | 'update' | 'load' | 'import' | 'export' | 'deploy' | 'undeploy' | 'revert', error: unknown): string {
   const detail = error instanceof Error ? error.message : String(error);
   return verb === 'load' ? `Failed to load workflows: ${detail}` : `Failed to ${verb} workflow: ${detail}`;
 }

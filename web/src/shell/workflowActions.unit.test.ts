@@ -5,6 +5,7 @@ import { ancestors, copyName, failure, isUpgradeRequired, yamlFileName } from '.
 describe('sidebar workflow actions', () => {
   it('word failures as the spec does', () => {
     expect(failure('create', new Error('boom'))).toBe('Failed to create workflow: boom');
+    expect(failure('deploy', new Error('taken'))).toBe('Failed to deploy workflow: taken');
     expect(failure('duplicate', new Error('x'))).toBe('Failed to duplicate workflow: x');
     expect(failure('load', new Error('y'))).toBe('Failed to load workflows: y');
   });
