@@ -789,6 +789,23 @@ describe('deploy checks', () => {
     expect((await api<{ isDeployed: boolean }>('GET', `/api/workflows/${id}/deploy`)).body.isDeployed).toBe(false);
   });
 
+  it('refuses s → a → b → a, which every run refuses, naming the blocks on the cycle in the runner\'s words', async () => {
+    const id = await workflow((starter) => [
+      { type: 'addBlock', id: 'a', blockType: 'function', name: 'Fetch', position: { x: 300, y: 100 } },
+      set('a', 'code', 'return 1'),
+      { type: 'addBlock', id: 'b', blockType: 'function', name: 'Parse', position: { x: 600, y: 100 } },
+      set('b', 'code', 'return 2'),
+      { type: 'addEdge', source: starter, target: 'a' },
+      { type: 'addEdge', source: 'a', target: 'b' },
+      { type: 'addEdge', source: 'b', target: 'a' },
+    ]);
+    const refused = await api<{ error: string; problems: Array<{ blockName: string; field: string; message: string }> }>('POST', `/api/workflows/${id}/deploy`, {});
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('The workflow cannot be deployed: Fetch (edges): The workflow has a cycle outside a loop block: Fetch → Parse → Fetch');
+    expect(refused.body.problems).toEqual([expect.objectContaining({ blockName: 'Fetch', field: 'edges', message: 'The workflow has a cycle outside a loop block: Fetch → Parse → Fetch' })]);
+    expect((await api<{ isDeployed: boolean }>('GET', `/api/workflows/${id}/deploy`)).body.isDeployed).toBe(false);
+  });
+
   it("refuses a loop's collection of more than 50 items and a reference to a disabled block, naming block and field", async () => {
     const id = await workflow((starter) => [
       { type: 'addBlock', id: 'each', blockType: 'loop', name: 'Each', position: { x: 300, y: 100 } },

@@ -4,6 +4,8 @@ import { registryMigrations } from './migrations/index.js';
 import type { Registry } from './ports.js';
 import { createCipher, parseKeys, generateKey } from './secrets/cipher.js';
 
+const STARTER = { id: 's', type: 'starter', name: 'Start', position: { x: 0, y: 0 }, subBlocks: {}, outputs: {}, enabled: true, data: {} };
+
 /** A registry over a fresh test schema with a fake editor and a settable clock. */
 export async function createTestRegistry(overrides: Partial<Registry> = {}) {
   const cipher = overrides.cipher ?? createCipher(parseKeys(generateKey('k1')));
@@ -13,7 +15,8 @@ export async function createTestRegistry(overrides: Partial<Registry> = {}) {
     db: database.db,
     instance: 'test',
     editor: {
-      getState: () => Promise.resolve({ version: 1, state: { blocks: {}, edges: [], loops: {}, parallels: {}, variables: {} } }),
+      // A starter alone: the smallest workflow a deploy accepts.
+      getState: () => Promise.resolve({ version: 1, state: { blocks: { s: STARTER }, edges: [], loops: {}, parallels: {}, variables: {} } }),
       executeCommands: () => Promise.resolve({ version: 2 }),
     },
     cipher,

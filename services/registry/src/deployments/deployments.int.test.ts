@@ -12,10 +12,11 @@ import { createWorkspace } from '../workspaces/workspaces.js';
 import { createWorkflow } from '../entries/workflows.js';
 import { activateDeploymentVersion, deploy, getDeployedState, getDeployment, revertToDeployed } from './deployments.js';
 
-/** A draft with one function block at `x` whose code is `code`. */
+/** A draft with a starter and one function block at `x` whose code is `code` (a deploy refuses a workflow without a starter). */
 function draft(x: number, code: string): EditorState {
   const block = { id: 'f', type: 'function', name: 'Function 1', position: { x, y: 0 }, subBlocks: { code: { id: 'code', type: 'code', value: code } }, outputs: {}, enabled: true, data: {} };
-  return { blocks: { f: block }, edges: [], loops: {}, parallels: {}, variables: {} };
+  const starter = { id: 's', type: 'starter', name: 'Start', position: { x: 0, y: 0 }, subBlocks: {}, outputs: {}, enabled: true, data: {} };
+  return { blocks: { s: starter, f: block }, edges: [], loops: {}, parallels: {}, variables: {} };
 }
 
 describe('deployed fingerprints (real Postgres)', () => {

@@ -1,3 +1,4 @@
+import { cycleMessage, findCycles, NO_STARTER_MESSAGE } from '@weft/catalog';
 import { normalizeName } from './references.js';
 import type { RunnableBlock, RunnableEdge, RunnableState } from './types.js';
 
@@ -84,20 +85,9 @@ function reach(start: string, next: Map<string, string[]>): Set<string> {
   return seen;
 }
 
-function assertAcyclic(scope: Scope): void {
-  const indegree = new Map(scope.nodes.map((n) => [n, scope.incoming.get(n)?.length ?? 0]));
-  const ready = scope.nodes.filter((n) => indegree.get(n) === 0);
-  let seen = 0;
-  while (ready.length > 0) {
-    const id = ready.pop() as string;
-    seen += 1;
-    for (const e of scope.outgoing.get(id) ?? []) {
-      const left = (indegree.get(e.target) ?? 0) - 1;
-      indegree.set(e.target, left);
-      if (left === 0) ready.push(e.target);
-    }
-  }
-  if (seen !== scope.nodes.length) throw new GraphError('The workflow has a cycle outside a loop block');
+function assertAcyclic(scope: Scope, blocks: Record<string, RunnableBlock>): void {
+  const [cycle] = findCycles(scope.nodes, (id) => (scope.outgoing.get(id) ?? []).map((e) => e.target));
+  if (cycle) throw new GraphError(cycleMessage(cycle.map((id) => blocks[id]?.name ?? id)));
 }
 
 /**
@@ -109,7 +99,7 @@ function assertAcyclic(scope: Scope): void {
 export function compileGraph(state: RunnableState, triggerBlockId?: string): CompiledGraph {
   const blocks = state.blocks;
   const starter = Object.values(blocks).find((b) => b.type === 'starter');
-  if (!starter) throw new GraphError('The workflow has no starter block');
+  if (!starter) throw new GraphError(NO_STARTER_MESSAGE);
   const parentOf = new Map<string, string>();
   for (const block of Object.values(blocks)) {
     const p = parentId(block, state);
@@ -162,7 +152,7 @@ export function compileGraph(state: RunnableState, triggerBlockId?: string): Com
       ? triggerBlockId
       : starter.id;
   for (const scope of scopes.values()) {
-    assertAcyclic(scope);
+    assertAcyclic(scope, blocks);
     if (scope.container === null) scope.entries = [entryId];
     else if (scope.entries.length === 0) scope.entries = scope.nodes.filter((n) => !scope.incoming.has(n));
     scope.entries = [...new Set(scope.entries)];

@@ -488,4 +488,10 @@ describe('graph semantics of a run (real Temporal server, fake activities)', () 
     const result = await h.run(graphOf({ a: { code: 'return 1' } }, []));
     expect(result).toMatchObject({ success: false, error: 'The workflow has no starter block' });
   });
+
+  it('a cycle outside a loop fails the run before any block runs, naming its blocks as the deploy check does', async () => {
+    const result = await h.run(graphOf({ s: S, a: { name: 'Fetch', code: 'return 1' }, b: { name: 'Parse', code: 'return 2' } }, [['s', 'a'], ['a', 'b'], ['b', 'a']]));
+    expect(result).toMatchObject({ success: false, error: 'The workflow has a cycle outside a loop block: Fetch → Parse → Fetch' });
+    expect(h.rec.functionCalls).toEqual([]);
+  });
 });
