@@ -42,7 +42,8 @@ function messagesAnswer(req: RecordedRequest, turn: FakeModelTurn, n: number): F
   const id = `msg_fake_${n}`;
   const usage = usageOf(turn);
   const uses = (turn.toolCalls ?? []).map((c, i) => ({ type: 'tool_use' as const, id: c.id ?? `toolu_${n}_${i}`, name: c.name, input: c.arguments }));
-  const stop = turn.finishReason ?? (uses.length > 0 ? 'tool_use' : 'end_turn');
+  const cut = turn.cutToolCall && uses.length > 0 ? uses.length - 1 : -1;
+  const stop = turn.finishReason ?? (cut >= 0 ? 'max_tokens' : uses.length > 0 ? 'tool_use' : 'end_turn');
   const wireUsage = {
     input_tokens: usage?.prompt ?? 0,
     output_tokens: usage?.completion ?? 0,
@@ -51,7 +52,7 @@ function messagesAnswer(req: RecordedRequest, turn: FakeModelTurn, n: number): F
     cache_creation: { ephemeral_5m_input_tokens: usage?.cacheWrite ?? 0, ephemeral_1h_input_tokens: 0 },
   };
   if (!body.stream) {
-    const content = [...(turn.content ? [{ type: 'text', text: turn.content }] : []), ...uses];
+    const content = [...(turn.content ? [{ type: 'text', text: turn.content }] : []), ...uses.map((u, i) => (i === cut ? { ...u, input: {} } : u))];
     return { json: { id, type: 'message', role: 'assistant', model, content, stop_reason: stop, stop_sequence: null, usage: wireUsage }, ...answerBase(turn) };
   }
   const events: string[] = [sse('message_start', { message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...wireUsage, output_tokens: usage ? 1 : 0 } } })];
@@ -62,12 +63,13 @@ function messagesAnswer(req: RecordedRequest, turn: FakeModelTurn, n: number): F
     events.push(sse('content_block_stop', { index }));
     index += 1;
   }
-  for (const use of uses) {
+  for (const [i, use] of uses.entries()) {
     const json = JSON.stringify(use.input);
     const half = Math.floor(json.length / 2);
     events.push(sse('content_block_start', { index, content_block: { type: 'tool_use', id: use.id, name: use.name, input: {} } }));
     events.push(sse('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: json.slice(0, half) } }));
-    events.push(sse('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: json.slice(half) } }));
+    // A cut call's JSON ends at its first half.
+    if (i !== cut) events.push(sse('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: json.slice(half) } }));
     events.push(sse('content_block_stop', { index }));
     index += 1;
   }

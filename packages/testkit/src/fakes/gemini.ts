@@ -125,15 +125,18 @@ function geminiAnswer(req: RecordedRequest, turn: FakeModelTurn, issued: Set<str
     totalTokenCount: usage.prompt + usage.completion + usage.thoughts,
     ...(usage.cached ? { cachedContentTokenCount: usage.cached } : {}),
   };
-  const calls = (turn.toolCalls ?? []).map((c, i) => {
+  // A cut call is left out: Gemini gives only whole calls.
+  const cut = turn.cutToolCall === true && (turn.toolCalls ?? []).length > 0;
+  const calls = (turn.toolCalls ?? []).slice(0, cut ? -1 : undefined).map((c, i) => {
     const signature = signs(model) && i === 0 ? `sig-${n}-${model}` : undefined;
     if (signature) issued.add(signature);
     return { functionCall: { name: c.name, args: c.arguments }, ...(signature ? { thoughtSignature: signature } : {}) };
   });
   if (turn.blockReason) return { json: { promptFeedback: { blockReason: turn.blockReason }, ...(usageMetadata ? { usageMetadata } : {}), modelVersion: model }, ...answerBase(turn) };
-  const finishReason = turn.finishReason ?? 'STOP';
+  const finishReason = turn.finishReason ?? (cut ? 'MAX_TOKENS' : 'STOP');
   const response = (parts: unknown[], last: boolean) => ({
-    candidates: [{ content: { role: 'model', parts }, index: 0, ...(last ? { finishReason } : {}) }],
+    // A cut answer with nothing left has a content of only its role.
+    candidates: [{ content: { role: 'model', ...(cut && parts.length === 0 ? {} : { parts }) }, index: 0, ...(last ? { finishReason } : {}) }],
     ...(last && usageMetadata ? { usageMetadata } : {}),
     modelVersion: model,
   });

@@ -5,13 +5,20 @@ export interface FakeModelTurn {
   content?: string;
   toolCalls?: Array<{ name: string; arguments: Record<string, unknown>; id?: string }>;
   /**
+   * The max tokens limit is hit while the model writes the last of `toolCalls`, as each provider answers it:
+   * Anthropic stop_reason max_tokens with that tool_use block last (its input_json_delta chunks end mid-JSON,
+   * `input` {} unstreamed); OpenAI finish_reason length with its arguments cut mid-JSON; Gemini finishReason
+   * MAX_TOKENS with the call left out (Gemini gives only whole calls).
+   */
+  cutToolCall?: boolean;
+  /**
    * Token counts reported; `null` reports none (a stream without usage). Default 10 / 5. `thoughts`:
    * Gemini's thinking tokens (thoughtsTokenCount); `cacheWrite`: Anthropic's cache_creation_input_tokens.
    */
   usage?: { prompt: number; completion: number; cached?: number; thoughts?: number; cacheWrite?: number } | null;
   /** Answer the provider's error body with this status instead. */
   error?: { status: number; message: string; type?: string; code?: string };
-  /** Overrides the finish reason sent (Gemini's UNEXPECTED_TOOL_CALL, MAX_TOKENS; Anthropic's stop_reason max_tokens). */
+  /** Overrides the finish reason sent (Gemini's UNEXPECTED_TOOL_CALL, MAX_TOKENS; Anthropic's stop_reason max_tokens; OpenAI's length). */
   finishReason?: string;
   /** Gemini: the prompt was blocked, answered as promptFeedback.blockReason with no candidates. */
   blockReason?: string;

@@ -122,8 +122,13 @@ function chatAnswer(req: RecordedRequest, turn: FakeModelTurn, n: number): FakeA
   const model = body.model ?? 'fake';
   const id = `chatcmpl-fake-${n}`;
   const created = Math.floor(Date.now() / 1000);
-  const calls = (turn.toolCalls ?? []).map((c, i) => ({ id: c.id ?? `call_${n}_${i}`, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
-  const finish = calls.length > 0 ? 'tool_calls' : 'stop';
+  const calls = (turn.toolCalls ?? []).map((c, i, all) => {
+    const args = JSON.stringify(c.arguments);
+    // A cut call's arguments end at their first half.
+    const cut = turn.cutToolCall && i === all.length - 1;
+    return { id: c.id ?? `call_${n}_${i}`, type: 'function' as const, function: { name: c.name, arguments: cut ? args.slice(0, Math.floor(args.length / 2)) : args } };
+  });
+  const finish = turn.finishReason ?? (turn.cutToolCall && calls.length > 0 ? 'length' : calls.length > 0 ? 'tool_calls' : 'stop');
   const usage = usageOf(turn);
   const wireUsage = usage && {
     prompt_tokens: usage.prompt,

@@ -62,3 +62,18 @@ export function toProviderError(err: unknown, provider: ModelProviderId): Error 
   const code = status !== undefined ? codeOf(err) : undefined;
   return new ModelProviderError(message, provider, status, code);
 }
+
+/**
+ * The provider stopped at the max tokens limit while the model was writing a call to `tool` (`stop` names
+ * how the provider said so): its arguments are cut short, so the tool is not run; the user raises Max Tokens.
+ */
+export function cutToolCallError(tool: string, stop: string): ModelRequestError {
+  return new ModelRequestError(
+    `The model's answer was cut off by Max Tokens (maxTokens) while writing a call to tool "${tool || 'unnamed'}" (${stop}): the tool was not run; raise Max Tokens`,
+  );
+}
+
+/** The provider stopped at the max tokens limit before the model wrote any text or tool call (a thinking model's budget spent on thoughts, or Gemini's cut call left out). */
+export function emptyCutError(stop: string): ModelRequestError {
+  return new ModelRequestError(`The model's answer was cut off by Max Tokens (maxTokens) before it wrote any text or tool call (${stop}): raise Max Tokens`);
+}

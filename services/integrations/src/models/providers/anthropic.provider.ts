@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageCreateParamsBase, MessageParam, StopReason, Tool, ToolChoice, Usage } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ModelMessage, ModelResponseFormat, ModelToolCall } from '@weft/contracts';
-import { ModelRequestError, toProviderError } from '../errors.js';
+import { cutToolCallError, emptyCutError, ModelRequestError, toProviderError } from '../errors.js';
 import { parseArguments, type AdapterRequest, type AdapterResult, type CacheWrites, type ProviderAdapter, type StreamSink } from '../types.js';
 
 /** Anthropic's defaults (§9): 1024 tokens; the 0.7 temperature is the block default applied upstream. */
@@ -101,10 +101,24 @@ function usageOf(u: Pick<Usage, 'input_tokens' | 'output_tokens' | 'cache_read_i
   return { tokens: { prompt, completion: u.output_tokens, total: prompt + u.output_tokens, cachedPrompt: cached }, cacheWrites: { fiveMinute: written - oneHour, oneHour } };
 }
 
-/** A refused answer is an error; one cut at the max tokens stays an answer, with a warning. */
-function settle(stop: StopReason | null | undefined, sink: StreamSink): void {
+/** What the answer ended with: the last content block's type and, for a tool_use, the tool's name. */
+interface LastBlock {
+  type: string;
+  name?: string;
+}
+
+/**
+ * A refused answer is an error. At the max tokens limit, an answer whose last block is a tool_use was cut while
+ * the model wrote that call (Anthropic's tool use docs: an incomplete tool use block, to be asked again with a
+ * higher max_tokens): an error naming the tool, never a call with cut or empty arguments; nothing written is an
+ * error too; an answer with text stays, cut short, with a warning.
+ */
+function settle(stop: StopReason | null | undefined, last: LastBlock | undefined, content: string, sink: StreamSink): void {
   if (stop === 'refusal') throw new ModelRequestError('Anthropic declined to answer (stop_reason refusal)');
-  if (stop === 'max_tokens') sink.warn('Anthropic stopped at the max tokens limit (stop_reason max_tokens): the answer is cut short', { stopReason: stop });
+  if (stop !== 'max_tokens') return;
+  if (last?.type === 'tool_use') throw cutToolCallError(last.name ?? '', 'Anthropic stop_reason max_tokens');
+  if (!content) throw emptyCutError('Anthropic stop_reason max_tokens');
+  sink.warn('Anthropic stopped at the max tokens limit (stop_reason max_tokens): the answer is cut short', { stopReason: stop });
 }
 
 /** Anthropic's messages API through the official client (base URL `WEFT_ANTHROPIC_BASE_URL`). */
@@ -123,7 +137,8 @@ export const anthropicAdapter: ProviderAdapter = {
           if (block.type === 'text') content += block.text;
           else if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, arguments: isRecord(block.input) ? block.input : {} });
         }
-        settle(res.stop_reason, sink);
+        const last = res.content.at(-1);
+        settle(res.stop_reason, last && { type: last.type, ...(last.type === 'tool_use' ? { name: last.name } : {}) }, content, sink);
         return { content, model: req.model, toolCalls, ...usageOf(res.usage) };
       }
       const stream = await client.messages.create({ ...body, stream: true }, { signal });
@@ -131,12 +146,14 @@ export const anthropicAdapter: ProviderAdapter = {
       let usage: Parameters<typeof usageOf>[0] = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, cache_creation: null };
       let stop: StopReason | null = null;
       const uses = new Map<number, { id: string; name: string; json: string }>();
+      let last: { index: number } & LastBlock | undefined;
       for await (const event of stream) {
         switch (event.type) {
           case 'message_start':
             usage = event.message.usage;
             break;
           case 'content_block_start':
+            if (!last || event.index >= last.index) last = { index: event.index, type: event.content_block.type, ...(event.content_block.type === 'tool_use' ? { name: event.content_block.name } : {}) };
             if (event.content_block.type === 'tool_use') {
               uses.set(event.index, { id: event.content_block.id, name: event.content_block.name, json: '' });
               sink.toolDetected(event.content_block.id, event.content_block.name);
@@ -159,7 +176,7 @@ export const anthropicAdapter: ProviderAdapter = {
             break;
         }
       }
-      settle(stop, sink);
+      settle(stop, last, content, sink);
       const toolCalls = [...uses.entries()].sort(([a], [b]) => a - b).map(([, u]) => ({ id: u.id, name: u.name, arguments: parseArguments(u.json) }));
       return { content, model: req.model, toolCalls, ...usageOf(usage) };
     } catch (err) {

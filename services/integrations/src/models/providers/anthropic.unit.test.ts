@@ -3,6 +3,7 @@ import { createAnthropicFake, type FakeModelServer } from '@weft/testkit';
 import type { CallModelInput } from '@weft/contracts';
 import { callModel, TimedModelError } from '../callModel.js';
 import { testModelDeps } from '../testDeps.js';
+import { toFailure } from '../activities.js';
 
 let fake: FakeModelServer;
 beforeAll(async () => {
@@ -121,5 +122,26 @@ describe('Anthropic adapter against the fake', () => {
     const refused = await callModel(d, ask()).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(TimedModelError);
     expect((refused as TimedModelError).message).toBe('Anthropic declined to answer (stop_reason refusal)');
+  });
+
+  it("fails a tool call cut off at max_tokens (tool_use block last) as the user's error naming the tool and Max Tokens, streamed or not; nothing written fails too", async () => {
+    const cut = { content: 'Looking up.', toolCalls: [{ name: 'lookup', arguments: { word: 'cat' } }, { name: 'define', arguments: { word: 'a rather long word to cut' } }], cutToolCall: true };
+    fake.reply(cut, cut);
+    const d = deps();
+    const expected = 'The model\'s answer was cut off by Max Tokens (maxTokens) while writing a call to tool "define" (Anthropic stop_reason max_tokens): the tool was not run; raise Max Tokens';
+    for (const stream of [undefined, { executionId: 'e', blockId: 'b', seqStart: 0 }]) {
+      const err = await callModel(d, ask({ tools: [lookup], maxTokens: 20, ...(stream ? { stream } : {}) })).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(TimedModelError);
+      expect((err as TimedModelError).message).toBe(expected);
+      expect(toFailure(err, 'anthropic').nonRetryable).toBe(true);
+    }
+    // Neither call went on to run: the stream showed them detected, never executing.
+    expect(d.chunks.filter((c) => c.toolCall).map((c) => c.toolCall?.state)).toEqual(['detecting', 'detecting']);
+    fake.reply({ toolCalls: [{ name: 'lookup', arguments: { word: 'cat' } }], content: '', finishReason: 'max_tokens' });
+    const nothing = await callModel(d, ask({ maxTokens: 1 })).catch((e: unknown) => e);
+    expect((nothing as Error).message).toBe('The model\'s answer was cut off by Max Tokens (maxTokens) while writing a call to tool "lookup" (Anthropic stop_reason max_tokens): the tool was not run; raise Max Tokens');
+    fake.reply({ content: '', finishReason: 'max_tokens' });
+    const empty = await callModel(d, ask({ maxTokens: 1 })).catch((e: unknown) => e);
+    expect((empty as Error).message).toBe('The model\'s answer was cut off by Max Tokens (maxTokens) before it wrote any text or tool call (Anthropic stop_reason max_tokens): raise Max Tokens');
   });
 });

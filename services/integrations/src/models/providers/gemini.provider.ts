@@ -1,5 +1,5 @@
 import type { ModelMessage, ModelToolCall } from '@weft/contracts';
-import { ModelProviderError, ModelRequestError, toProviderError } from '../errors.js';
+import { emptyCutError, ModelProviderError, ModelRequestError, toProviderError } from '../errors.js';
 import { newToolCallId, toolCallIdsOf, type AdapterRequest, type AdapterResult, type ProviderAdapter, type StreamSink } from '../types.js';
 import { GEMINI_REQUEST_MAX_BYTES, geminiImagePart, imageReader, type GeminiImageReader } from './gemini.images.js';
 import { applyFixups, fixedAnswer, geminiParameters, geminiResponseSchema, type Fixup } from './gemini.schema.js';
@@ -196,7 +196,10 @@ const BLOCKED_FINISH = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED
 
 /**
  * An answer Gemini blocked (or could not give) is an error naming why, not an empty success; not
- * retried (the same prompt is blocked again). One cut at the max tokens stays an answer, with a warning.
+ * retried (the same prompt is blocked again). At the max tokens limit Gemini gives only whole function
+ * calls (args parsed by Gemini): a call it was writing is left out, so an answer with calls runs them;
+ * one with nothing in it (the cut call left out, or thoughts that used the budget) fails naming Max
+ * Tokens; one with text stays an answer, cut short, with a warning.
  */
 function settle(into: Reading, sink: StreamSink): void {
   if (!into.sawCandidate) {
@@ -207,6 +210,7 @@ function settle(into: Reading, sink: StreamSink): void {
   if (reason && BLOCKED_FINISH.has(reason)) throw new ModelRequestError(`Gemini stopped the answer (finishReason ${reason}): its content was blocked`);
   if (reason === 'MALFORMED_FUNCTION_CALL') throw new ModelRequestError('Gemini stopped the answer (finishReason MALFORMED_FUNCTION_CALL): the model wrote a function call that could not be read');
   if (reason === 'OTHER' && !into.content && into.calls.length === 0) throw new ModelRequestError('Gemini stopped the answer (finishReason OTHER) without content');
+  if (reason === 'MAX_TOKENS' && !into.content && into.calls.length === 0) throw emptyCutError('Gemini finishReason MAX_TOKENS');
   if (reason === 'MAX_TOKENS') sink.warn('Gemini stopped at the max tokens limit (finishReason MAX_TOKENS): the answer is cut short', { finishReason: reason });
 }
 

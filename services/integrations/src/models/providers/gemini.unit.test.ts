@@ -500,6 +500,23 @@ describe('Gemini adapter against the fake', () => {
     expect(d.warnings).toContain('Gemini stopped at the max tokens limit (finishReason MAX_TOKENS): the answer is cut short');
   });
 
+  it("at MAX_TOKENS runs the whole calls Gemini gave (it leaves a cut call out) and fails an answer left empty as the user's error naming Max Tokens, streamed or not", async () => {
+    const other = { name: 'other', description: 'Other', parameters: { type: 'object', properties: { q: { type: 'string' } } } };
+    const cutSecond = { toolCalls: [{ name: 'search', arguments: { q: 'weft' } }, { name: 'other', arguments: { q: 'cut' } }], cutToolCall: true };
+    fake.reply(cutSecond);
+    const d = deps();
+    const kept = await callModel(d, ask({ tools: [search, other], maxTokens: 30 }));
+    expect(kept.toolCalls).toEqual([{ id: expect.stringMatching(ID), name: 'search', arguments: { q: 'weft' } }]);
+    expect(d.warnings).toContain('Gemini stopped at the max tokens limit (finishReason MAX_TOKENS): the answer is cut short');
+    const onlyCall = { toolCalls: [{ name: 'search', arguments: { q: 'cut' } }], cutToolCall: true };
+    fake.reply(onlyCall, onlyCall);
+    for (const stream of [undefined, { executionId: 'e', blockId: 'b', seqStart: 0 }]) {
+      const err = await failure(callModel(d, ask({ tools: [search], maxTokens: 30, ...(stream ? { stream } : {}) })));
+      expect(err.message).toBe("The model's answer was cut off by Max Tokens (maxTokens) before it wrote any text or tool call (Gemini finishReason MAX_TOKENS): raise Max Tokens");
+      expect(toFailure(err, 'google').nonRetryable).toBe(true);
+    }
+  });
+
   it('gives a structured answer back typed: integer, number and boolean enums asked as string enums, a nested any-object asked as a JSON string; the stream carries what Gemini wrote', async () => {
     const schema = {
       type: 'object',

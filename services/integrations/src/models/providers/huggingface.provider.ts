@@ -1,14 +1,14 @@
 import { ModelProviderError, ModelRequestError, toProviderError } from '../errors.js';
 import { newToolCallId, parseArguments, toolCallIdsOf, type AdapterResult, type ProviderAdapter } from '../types.js';
 import { hfRouterModel } from '../../tools/services/ai/ai.tools.js';
-import { compatibleBody } from './openaiCompatible.js';
+import { compatibleBody, settleLength } from './openaiCompatible.js';
 
 /** Default inference provider of the Hugging Face block (§2). */
 export const HF_DEFAULT_PROVIDER = 'novita';
 
 interface HfAnswer {
   model?: string;
-  choices?: Array<{ message?: { content?: string | null; tool_calls?: Array<{ id?: string; function: { name: string; arguments: string } }> } }>;
+  choices?: Array<{ message?: { content?: string | null; tool_calls?: Array<{ id?: string; function: { name: string; arguments: string } }> }; finish_reason?: string | null }>;
   usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
   error?: { message?: string } | string;
 }
@@ -26,11 +26,12 @@ function errorDetail(body: HfAnswer | undefined, text: string): string {
  */
 export const huggingfaceAdapter: ProviderAdapter = {
   id: 'huggingface',
-  async call(req, config, _sink, signal): Promise<AdapterResult> {
+  async call(req, config, sink, signal): Promise<AdapterResult> {
     const provider = req.hfProvider?.trim() || HF_DEFAULT_PROVIDER;
     // The model's ':<provider>' suffix: a name, nothing the router could read as another model or route.
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(provider)) throw new ModelRequestError(`Invalid Hugging Face provider: ${provider}`);
-    const body = { ...compatibleBody(req, { provider: 'huggingface', wireModel: hfRouterModel(req.model, provider), toolUsageControl: true }), stream: false };
+    const opts = { provider: 'huggingface' as const, wireModel: hfRouterModel(req.model, provider), toolUsageControl: true };
+    const body = { ...compatibleBody(req, opts), stream: false };
     let res: Response;
     let text: string;
     try {
@@ -57,11 +58,13 @@ export const huggingfaceAdapter: ProviderAdapter = {
     const u = parsed.usage;
     const prompt = u?.prompt_tokens ?? 0;
     const completion = u?.completion_tokens ?? 0;
+    // A call the provider gives no id gets an 8-character one (spec 000 §9).
+    const toolCalls = (message.tool_calls ?? []).map((c) => ({ id: c.id || newToolCallId(taken), name: c.function.name, arguments: parseArguments(c.function.arguments) }));
+    settleLength(parsed.choices[0]?.finish_reason, message.content ?? '', toolCalls, opts, sink);
     return {
       content: message.content ?? '',
       model: parsed.model ?? req.model,
-      // A call the provider gives no id gets an 8-character one (spec 000 §9).
-      toolCalls: (message.tool_calls ?? []).map((c) => ({ id: c.id || newToolCallId(taken), name: c.function.name, arguments: parseArguments(c.function.arguments) })),
+      toolCalls,
       ...(u ? { tokens: { prompt, completion, total: u.total_tokens ?? prompt + completion } } : {}),
     };
   },

@@ -23,6 +23,13 @@ describe('Hugging Face router adapter', () => {
     expect(out).toMatchObject({ content: 'hf answer', provider: 'huggingface', tokens: { prompt: 7, completion: 3, total: 10 } });
   });
 
+  it("fails a tool call cut off at finish_reason length naming the tool and Max Tokens, not retried", async () => {
+    fake.reply({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }], cutToolCall: true });
+    const err = await callModel(deps(), { model: 'm', provider: 'huggingface', messages: [{ role: 'user', content: 'hi' }], maxTokens: 5, apiKey: 'hf_x' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TimedModelError);
+    expect((err as Error).message).toBe('The model\'s answer was cut off by Max Tokens (maxTokens) while writing a call to tool "get_weather" (huggingface finish_reason length): the tool was not run; raise Max Tokens');
+  });
+
   it("keeps the provider's tool call ids; a call without one gets an 8-character id (spec 000 §9)", async () => {
     const call = (id: string | undefined, city: string) => ({ ...(id ? { id } : {}), type: 'function', function: { name: 'get_weather', arguments: JSON.stringify({ city }) } });
     fake.server.once('POST', '/v1/chat/completions', { json: { model: 'm', choices: [{ message: { content: null, tool_calls: [call('call_given', 'Oslo'), call(undefined, 'Lima')] } }] } });

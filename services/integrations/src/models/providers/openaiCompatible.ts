@@ -7,7 +7,7 @@ import type {
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
 import type { ModelMessage, ModelProviderId, ModelResponseFormat, ModelToolCall, ModelToolChoice } from '@weft/contracts';
-import { toProviderError } from '../errors.js';
+import { cutToolCallError, emptyCutError, toProviderError } from '../errors.js';
 import { newToolCallId, parseArguments, toolCallIdsOf, type AdapterRequest, type AdapterResult, type StreamSink } from '../types.js';
 import { checkRefs, RESPONSE_FORMAT_FIELD, toolParametersField } from './schemaRefs.js';
 
@@ -209,6 +209,21 @@ export function compatibleBody(req: AdapterRequest, opts: CompatibleOptions): Ch
   return body;
 }
 
+/**
+ * An answer stopped at the max tokens limit (finish_reason `length`, OpenAI's "the maximum number of tokens
+ * specified in the request was reached"): with tool calls, the last one's arguments were cut mid-JSON, so it
+ * fails naming that tool rather than running it with cut or empty arguments; with nothing written it fails too;
+ * text stays an answer, cut short, with a warning.
+ */
+export function settleLength(finish: string | null | undefined, content: string, calls: Array<{ name: string }>, opts: Pick<CompatibleOptions, 'provider'>, sink: StreamSink): void {
+  if (finish !== 'length') return;
+  const stop = `${opts.provider} finish_reason length`;
+  const cut = calls.at(-1);
+  if (cut) throw cutToolCallError(cut.name, stop);
+  if (!content) throw emptyCutError(stop);
+  sink.warn(`The model stopped at the max tokens limit (${stop}): the answer is cut short`, { finishReason: finish });
+}
+
 /** Sends one chat completion (streamed when asked) and reads content, tool calls and usage. */
 export async function callCompatible(client: OpenAI, req: AdapterRequest, opts: CompatibleOptions, sink: StreamSink, signal?: AbortSignal): Promise<AdapterResult> {
   const body = compatibleBody(req, opts);
@@ -222,6 +237,7 @@ export async function callCompatible(client: OpenAI, req: AdapterRequest, opts: 
         c.type === 'function' ? [{ id: c.id || newToolCallId(taken), name: c.function.name, arguments: parseArguments(c.function.arguments) }] : [],
       );
       const usage = res.usage;
+      settleLength(res.choices[0]?.finish_reason, message?.content ?? '', toolCalls, opts, sink);
       return {
         content: message?.content ?? '',
         model: req.model,
@@ -236,11 +252,13 @@ export async function callCompatible(client: OpenAI, req: AdapterRequest, opts: 
     let content = '';
     const calls = new Map<number, { id: string; name: string; args: string }>();
     let tokens: AdapterResult['tokens'];
+    let finish: string | null | undefined;
     for await (const chunk of stream) {
       if (chunk.usage) {
         const u = chunk.usage;
         tokens = { prompt: u.prompt_tokens, completion: u.completion_tokens, total: u.total_tokens, cachedPrompt: u.prompt_tokens_details?.cached_tokens ?? 0 };
       }
+      finish = chunk.choices[0]?.finish_reason ?? finish;
       const delta = chunk.choices[0]?.delta;
       if (!delta) continue;
       if (delta.content) {
@@ -261,6 +279,7 @@ export async function callCompatible(client: OpenAI, req: AdapterRequest, opts: 
       }
     }
     const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, c]) => ({ id: c.id, name: c.name, arguments: parseArguments(c.args) }));
+    settleLength(finish, content, toolCalls, opts, sink);
     return { content, model: req.model, toolCalls, ...(tokens ? { tokens } : {}) };
   } catch (err) {
     throw toProviderError(err, opts.provider);

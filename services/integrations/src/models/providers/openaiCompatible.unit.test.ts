@@ -3,6 +3,7 @@ import { createOpenAIFake, type OpenAIFake } from '@weft/testkit';
 import type { CallModelInput } from '@weft/contracts';
 import { callModel, TimedModelError } from '../callModel.js';
 import { compatibleEnv, testModelDeps } from '../testDeps.js';
+import { toFailure } from '../activities.js';
 import { AZURE_ENDPOINT_REQUIRED } from './azureOpenai.provider.js';
 import { listOllamaModels } from './ollama.provider.js';
 
@@ -462,6 +463,33 @@ describe('OpenAI-compatible adapters against the fake', () => {
     expect(req?.path).toBe('/v1/chat/completions');
     expect(req?.body).toMatchObject({ model: 'llama3.2:latest', temperature: 0.4, tools: [{ function: { name: 'get_weather' } }] });
     expect((req?.body as { tools: unknown[] }).tools).toHaveLength(1);
+  });
+
+  it("fails a tool call cut off at finish_reason length (arguments cut mid-JSON) as the user's error naming the tool and Max Tokens, streamed or not, for each compatible provider", async () => {
+    const cut = { toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }, { name: 'get_forecast', arguments: { city: 'Lima', days: 5 } }], cutToolCall: true };
+    const d = deps();
+    const stream = { executionId: 'e', blockId: 'b', seqStart: 0 };
+    const cases = [
+      { model: 'gpt-4o', provider: 'openai', streamed: false },
+      { model: 'gpt-4o', provider: 'openai', streamed: true },
+      { model: 'groq/llama-3.3-70b-versatile', provider: 'groq', streamed: false },
+    ] as const;
+    for (const { model, provider, streamed } of cases) {
+      fake.reply(cut);
+      const err = await failure(callModel(d, ask({ model, tools: [weather], maxTokens: 30, ...(streamed ? { stream } : {}) })));
+      expect(err.message).toBe(`The model's answer was cut off by Max Tokens (maxTokens) while writing a call to tool "get_forecast" (${provider} finish_reason length): the tool was not run; raise Max Tokens`);
+      expect(toFailure(err, provider).nonRetryable).toBe(true);
+    }
+    // The stream showed the calls detected, never executing.
+    expect(d.chunks.filter((c) => c.toolCall?.state === 'executing')).toEqual([]);
+    expect(d.chunks.filter((c) => c.toolCall?.state === 'detecting')).toHaveLength(2);
+    fake.reply({ content: '', finishReason: 'length' });
+    expect((await failure(callModel(d, ask({ maxTokens: 1 })))).message).toBe(
+      "The model's answer was cut off by Max Tokens (maxTokens) before it wrote any text or tool call (openai finish_reason length): raise Max Tokens",
+    );
+    fake.reply({ content: 'Cut sho', finishReason: 'length' });
+    expect((await callModel(d, ask({ maxTokens: 3 }))).content).toBe('Cut sho');
+    expect(d.warnings).toContain('The model stopped at the max tokens limit (openai finish_reason length): the answer is cut short');
   });
 
   it('lists the local models from the server, and none when it is unreachable', async () => {
