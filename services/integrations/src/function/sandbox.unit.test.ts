@@ -166,6 +166,23 @@ describe('function sandbox', () => {
     });
   });
 
+  // Map and Set records are not seen by QuickJS's walk, but every allocation its runtime holds is
+  // counted: each one the walk did not measure is charged a record's 48 bytes. 450,000 entries (about
+  // 22 MB) under a 16 MB limit used to pass on the thread's growth bound and free memory alone.
+  it('a Map or Set whose records pass the memory limit answers the limit; one within it runs', { timeout: LONG_TEST_MS }, async () => {
+    const overLimit = { success: false, error: 'Function execution exceeded the memory limit of 16 MB', limit: 'memory' };
+    await withPool({ size: 1, callsPerWorker: 1, memoryLimitBytes: 16 * 1024 * 1024 }, async (_one, call) => {
+      for (const code of [
+        'const m = new Map(); for (let i = 0; i < 450000; i++) m.set(i, i); globalThis.kept = m; return m.size',
+        'const s = new Set(); for (let i = 0; i < 450000; i++) s.add(i); globalThis.kept = s; return s.size',
+      ]) {
+        expect(await call(code, { timeoutMs: 60_000 }), code).toMatchObject(overLimit);
+      }
+      const within = 'const m = new Map(); for (let i = 0; i < 100000; i++) m.set(i, i); const s = new Set(m.keys()); globalThis.kept = [m, s]; return m.size + s.size';
+      expect(await call(within, { timeoutMs: 60_000 })).toMatchObject({ success: true, result: 200000 });
+    });
+  });
+
   // The review's case: 30 × 32 MB under the default 64 MB limit. The thread's WebAssembly memory is
   // bounded, and a thread whose memory grew past half its bound is replaced by a fresh one.
   it('a thread whose memory grew large is replaced; the call that made it grow past its limit answers the limit', { timeout: LONG_TEST_MS }, async () => {

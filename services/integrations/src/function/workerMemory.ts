@@ -4,12 +4,13 @@
  *
  * This QuickJS build has no malloc_usable_size, so its own memory limit sees each allocation's size
  * but not what the runtime holds in total. A call is therefore measured (QuickJS's walk of its
- * runtime: objects, strings, arrays, buffers) with the response bodies it has not read, from its
- * interrupt handler while it computes and after each of its turns; and the thread's WebAssembly
- * memory is bounded (heapBounds), a call making it grow by about its own limit, which covers what
- * the walk does not see (ropes, Map and Set records), with a thread whose free memory passes one
- * call's limit retired (freeOverLimit). Host copies into a runtime are checked first (copyInto) and
- * malloc's 0 throws before any write (guardMalloc).
+ * runtime: objects, strings, arrays, buffers, plus a Map or Set record's 48 bytes for each allocation
+ * the walk does not see) with the response bodies it has not read, from its interrupt handler while
+ * it computes and after each of its turns; and the thread's WebAssembly memory is bounded
+ * (heapBounds), a call making it grow by about its own limit, which covers what that measure
+ * underrates (a rope's leaves: strings of any length, each charged 48 bytes), with a thread whose
+ * free memory passes one call's limit retired (freeOverLimit). Host copies into a runtime are
+ * checked first (copyInto) and malloc's 0 throws before any write (guardMalloc).
  */
 export const WORKER_MEMORY_SOURCE = String.raw`
 /** A call's memory is measured at most this often while it computes (and after each of its turns), more rarely when measuring costs more (a large heap). */
@@ -49,15 +50,35 @@ function boundedMemory() {
   return memory;
 }
 
-/** What the call's runtime holds (QuickJS's own walk of its objects, strings, arrays and buffers), in bytes. */
+/**
+ * What one allocation the walk does not see is charged: a Map or Set record's (48 bytes in this
+ * build, its chunk's header included). The walk skips those records, rope strings, generator and
+ * async function frames, WeakMap records and BigInts; QuickJS still counts every allocation its
+ * runtime holds (malloc_count, exact although its sizes are not), so the allocations it holds beyond
+ * the blocks the walk measured are each charged this much.
+ */
+const UNSEEN_BLOCK_BYTES = 48;
+
+/** A number of QuickJS's memory usage object; Infinity when it is none (the call is then over any limit). */
+function usageNumber(vm, usage, name) {
+  const handle = vm.getProp(usage, name);
+  const n = vm.typeof(handle) === 'number' ? vm.getNumber(handle) : Infinity;
+  handle.dispose();
+  return n;
+}
+
+/**
+ * What the call's runtime holds, in bytes: QuickJS's own walk of its objects, strings, arrays and
+ * buffers, plus UNSEEN_BLOCK_BYTES for each allocation the walk does not see (a Map of a million
+ * entries holds about 48 MB the walk alone would not count).
+ */
 function heapBytes(call) {
   const { vm } = call;
   const usage = vm.memory.heapValueHandle(quickjs.ffi.QTS_RuntimeComputeMemoryUsage(call.runtime.rt.value, vm.ctx.value));
   try {
-    const size = vm.getProp(usage, 'memory_used_size');
-    const n = vm.typeof(size) === 'number' ? vm.getNumber(size) : Infinity;
-    size.dispose();
-    return n;
+    const unseen = usageNumber(vm, usage, 'malloc_count') - usageNumber(vm, usage, 'memory_used_count');
+    const bytes = usageNumber(vm, usage, 'memory_used_size') + Math.max(0, unseen) * UNSEEN_BLOCK_BYTES;
+    return Number.isFinite(bytes) ? bytes : Infinity;
   } finally {
     usage.dispose();
   }
@@ -143,9 +164,9 @@ function newArrayBufferIn(call, buffer) {
 
 /**
  * Whether the thread's memory has more free than one call's limit, by what its live calls hold (the
- * walk, bodies not read): such a thread is retired once it answers. A call that fills memory the walk
- * does not see (Map and Set records, ropes) is then bounded by the growth it may make on a fresh
- * thread, not by what calls before it left free. Measured only when the memory is that large: a small
+ * measure, bodies not read): such a thread is retired once it answers. A call that fills memory the
+ * measure underrates (a rope's leaves) is then bounded by the growth it may make on a fresh thread,
+ * not by what calls before it left free. Measured only when the memory is that large: a small
  * thread pays nothing. Not from inside another call's interrupt handler (later): the walks wait.
  */
 function freeOverLimit() {
