@@ -1,4 +1,5 @@
 import { outboundPolicy, type ModelConfig } from '../config.js';
+import { imageUrlProblem, shownImageUrl } from '../imageUrls.js';
 import { ModelProviderError, ModelRequestError } from '../errors.js';
 import { guardedFetch, OutboundRefusedError, RequestCancelledError, ResponseTooLargeError } from '../../net/guardedFetch.js';
 
@@ -22,18 +23,13 @@ export interface GeminiImageReader {
   fetch(url: string): Promise<Response>;
 }
 
-/** An image URL shortened for a message (a data URL can be megabytes). */
-function shown(url: string): string {
-  return url.length > 80 ? `${url.slice(0, 77)}...` : url;
-}
-
 function imageError(url: string, reason: string): ModelRequestError {
-  return new ModelRequestError(`Could not send image ${shown(url)} to Gemini: ${reason}`);
+  return new ModelRequestError(`Could not send image ${shownImageUrl(url)} to Gemini: ${reason}`);
 }
 
 /** A failure that may pass (5xx, 429, 408, a timeout, the network): retried as a provider error without its own status. */
 function imageRetryable(url: string, reason: string, status?: number): ModelProviderError {
-  return new ModelProviderError(`Could not send image ${shown(url)} to Gemini: ${reason}`, 'google', status);
+  return new ModelProviderError(`Could not send image ${shownImageUrl(url)} to Gemini: ${reason}`, 'google', status);
 }
 
 /** The image type the bytes begin with (magic numbers); `image/gif` too, which Gemini does not read. */
@@ -109,8 +105,9 @@ export async function geminiImagePart(url: string, reader: GeminiImageReader): P
     return { inlineData: { mimeType: imageType(url, declared, bytes), data: bytes.toString('base64') } };
   }
   if (url.startsWith(reader.filesPrefix)) return { fileData: { fileUri: url } };
-  // Not a URL at all (no scheme, a typo): the user's to fix, not a failure that may pass.
-  if (!URL.canParse(url)) throw imageError(url, 'it is not a valid URL (give an http(s) URL, a data: URL or a Gemini file URI)');
+  // Not an http(s) URL at all (no scheme, a typo): the user's to fix, not a failure that may pass.
+  const problem = imageUrlProblem(url, ['a Gemini file URI']);
+  if (problem) throw imageError(url, problem);
   let res: Response;
   try {
     res = await reader.fetch(url);

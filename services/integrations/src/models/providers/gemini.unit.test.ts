@@ -567,6 +567,9 @@ describe('Gemini adapter against the fake', () => {
     expect(bare.message).toBe('Could not send image cat.example.invalid/cat.png to Gemini: it is not a valid URL (give an http(s) URL, a data: URL or a Gemini file URI)');
     expect(bare.original.name).toBe('ModelRequestError');
     expect(toFailure(bare, 'google').nonRetryable).toBe(true);
+    const ftp = await failure(callModel(deps(), withImage('ftp://cat.example.invalid/cat.png')));
+    expect(ftp.message).toBe('Could not send image ftp://cat.example.invalid/cat.png to Gemini: its scheme ftp: is not one an image is read from (give an http(s) URL, a data: URL or a Gemini file URI)');
+    expect(toFailure(ftp, 'google').nonRetryable).toBe(true);
     images.on('GET', '/moved.png', { status: 302, headers: { location: 'http://[bad' }, text: '' });
     const moved = await failure(callModel(deps(), withImage(`${images.url}/moved.png`)));
     expect(moved.message).toBe(`Could not send image ${images.url}/moved.png to Gemini: it redirects to an address that is not a valid URL`);

@@ -14,6 +14,7 @@ import {
   validateMistralTool,
   visionModelId,
 } from '@weft/catalog';
+import { imageUrlProblem, shownImageUrl } from '../../../models/imageUrls.js';
 import { isReasoningModel } from '../../../models/providers/openaiCompatible.js';
 import { TransientToolError } from '../../runtime/errors.js';
 import { ToolError, type ServiceTool, type ToolIO } from '../../serviceTool.js';
@@ -119,6 +120,9 @@ const openaiTools: ServiceTool[] = [
     const model = visionModelId(text(p.model) || 'gpt-4o');
     const prompt = text(p.prompt) || DEFAULT_VISION_PROMPT;
     const imageUrl = text(p.imageUrl);
+    // Checked as the Gemini adapter checks its images, before any request: a typo is the user's to fix, not the provider's 400.
+    const problem = imageUrlProblem(imageUrl);
+    if (problem) throw new ToolError(`Invalid Image URL (imageUrl) ${shownImageUrl(imageUrl)}: ${problem}`);
     if (model.startsWith('claude')) {
       const res = await call(io, {
         method: 'POST',

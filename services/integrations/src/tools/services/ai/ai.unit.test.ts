@@ -151,7 +151,20 @@ describe('openai tools', () => {
     });
     expect(r).toEqual({ success: true, output: { content: 'A blue boat.', model: 'claude-3-opus-20240229', tokens: { prompt: 700, completion: 6, total: 706 } } });
     ai.fake.once('POST', '/anthropic/messages', { status: 401, json: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } });
-    await ai.expectError('vision_tool', { apiKey: 'x', imageUrl: 'u', model: 'claude-3-sonnet' }, 'Anthropic API error: invalid x-api-key');
+    await ai.expectError('vision_tool', { apiKey: 'x', imageUrl: 'https://img.example/boat.jpg', model: 'claude-3-sonnet' }, 'Anthropic API error: invalid x-api-key');
+  });
+
+  it("vision_tool fails an image URL that is not an http(s) or data: URL as the user's error naming the field, before any request, for OpenAI and Claude models", async () => {
+    const give = '(give an http(s) URL or a data: URL)';
+    await ai.expectError('vision_tool', { apiKey: 'sk', imageUrl: 'img.example/bike.jpg' }, `Invalid Image URL (imageUrl) img.example/bike.jpg: it is not a valid URL ${give}`);
+    await ai.expectError('vision_tool', { apiKey: 'sk', imageUrl: 'ftp://img.example/bike.jpg', model: 'claude-3-opus' }, `Invalid Image URL (imageUrl) ftp://img.example/bike.jpg: its scheme ftp: is not one an image is read from ${give}`);
+    const long = `htp:/img.example/${'a'.repeat(100)}.jpg`;
+    await ai.expectError('vision_tool', { apiKey: 'sk', imageUrl: long }, `Invalid Image URL (imageUrl) ${long.slice(0, 77)}...: its scheme htp: is not one an image is read from ${give}`);
+    expect(ai.fake.requests).toEqual([]);
+    // A data: URL goes through as given.
+    const data = 'data:image/png;base64,iVBORw0KGgo=';
+    await ai.run('vision_tool', { apiKey: 'sk', imageUrl: data });
+    expect(ai.fake.requests).toHaveLength(1);
   });
 });
 
