@@ -31,6 +31,7 @@ export { getTool, listTools } from './tools/registry.js';
 export { referenceName } from './referenceName.js';
 export { MIN_SECRET_LENGTH, renameKeys, secretForms } from './secretForms.js';
 export { formSearch, replaceSpans } from './secretSearch.js';
+export { KEEP_ASIDE_OVER_BYTES, overBytes, utf8Bytes } from './keptAside.js';
 export type { FormSearch, SecretSpan } from './secretSearch.js';
 export { REFERENCE_TOKEN_SOURCE, codeOfField, referenceShape, scanCode } from './codeReferences.js';
 export type { CodePlace, CodeTokenVisitor } from './codeReferences.js';

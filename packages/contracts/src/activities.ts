@@ -29,7 +29,10 @@ export interface StoredValueRef {
  */
 export interface StoreLargeOutput {
   executionId: string;
-  /** Outputs whose JSON text is longer than this many characters are kept aside (the run's own threshold). */
+  /**
+   * Outputs whose JSON text is longer than this many UTF-8 bytes are kept aside: the run's own threshold
+   * (`KEEP_ASIDE_OVER_BYTES` of `@weft/catalog`, lower once the run has kept a few MB inline).
+   */
   overLength: number;
   /**
    * Which call of the run this is, the same for every try of it (the run tries a call again as a new

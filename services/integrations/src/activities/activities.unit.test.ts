@@ -66,6 +66,19 @@ describe('the integrations activities keep large outputs aside when the run asks
     expect((await failing.executeTool({ toolId: 'http_request', params: {}, context: { workspaceId: 'w', workflowId: 'f' }, storeLargeOutput: ask })).output).toEqual({ body: 'z'.repeat(5_000) });
   });
 
+  it('measures outputs in UTF-8 bytes: 400 CJK characters (1,200 bytes, 400 units) are over 1,000; 300 (900 bytes) stay whole', async () => {
+    const store = fakeStore();
+    const tools = fakeTools({ body: '字'.repeat(400) });
+    const acts = createActivities({ sandbox, tools }, store);
+    const res = await acts.executeTool({ toolId: 'http_request', params: {}, context: { workspaceId: 'w', workflowId: 'f' }, storeLargeOutput: ask });
+    expect(JSON.stringify({ body: '字'.repeat(400) }).length).toBeLessThan(ask.overLength);
+    expect(res.output).toEqual({ $blobRef: 'exec-1/v1', bytes: Buffer.byteLength(JSON.stringify({ body: '字'.repeat(400) })) });
+    expect(JSON.parse(store.kept[0]?.json ?? 'null')).toEqual({ body: '字'.repeat(400) });
+    const small = createActivities({ sandbox, tools: fakeTools({ body: '字'.repeat(300) }) }, store);
+    expect((await small.executeTool({ toolId: 'http_request', params: {}, context: { workspaceId: 'w', workflowId: 'f' }, storeLargeOutput: ask })).output).toEqual({ body: '字'.repeat(300) });
+    expect(store.kept).toHaveLength(1);
+  });
+
   it('answers the output whole when the store fails: the run stores it itself', async () => {
     const acts = createActivities({ sandbox, tools: fakeTools(null) }, fakeStore(true));
     expect((await acts.executeFunction(fn('return "x".repeat(2000)', ask))).output).toEqual({ result: 'x'.repeat(2000), stdout: '' });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { IntegrationActivities, StoreLargeOutput, StoredValueRef, ToolFailureDetails } from '@weft/contracts';
+import { overBytes } from '@weft/catalog';
 import { withRequestContext, type Logger } from '@weft/platform';
 import type { SandboxPool } from '../function/sandbox.js';
 import { executeFunctionTimed } from '../function/executeFunction.js';
@@ -80,7 +81,8 @@ function keptAsideKey(ask: StoreLargeOutput, kind: KeptAsideKind): string | unde
 async function keptAside(store: OutputStore | undefined, ask: StoreLargeOutput | undefined, output: unknown, kind: KeptAsideKind): Promise<unknown> {
   if (!store || !ask || output === undefined) return output;
   const json = JSON.stringify(output);
-  if (json.length <= ask.overLength) return output;
+  // UTF-8 bytes, as the run measures what it keeps inline (overLength is its threshold).
+  if (!overBytes(json, ask.overLength)) return output;
   try {
     return await store.storeValue(ask.executionId, json, keptAsideKey(ask, kind));
   } catch (err) {
@@ -96,7 +98,7 @@ async function keptAside(store: OutputStore | undefined, ask: StoreLargeOutput |
  */
 async function answerWithin(store: OutputStore | undefined, ask: StoreLargeOutput | undefined, output: unknown): Promise<unknown> {
   if (!store || !ask || output === null || typeof output !== 'object' || !('data' in output)) return output;
-  if (JSON.stringify(output).length <= ask.overLength) return output;
+  if (!overBytes(JSON.stringify(output), ask.overLength)) return output;
   return { ...output, data: await keptAside(store, { ...ask, overLength: 0 }, output.data, 'failure') };
 }
 
