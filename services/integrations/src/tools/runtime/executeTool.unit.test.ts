@@ -4,6 +4,7 @@ import { createFakeServer, type FakeServer } from '@weft/testkit';
 import type { ExecuteToolInput } from '@weft/contracts';
 import { createToolExecutor } from './executeTool.js';
 import { createBaseUrls } from './baseUrls.js';
+import { SERVICE_BASE_URLS } from '../services/baseUrls.js';
 import { forLog, TransientToolError } from './errors.js';
 import { SandboxPool } from '../../function/sandbox.js';
 import type { CustomTool, RouteRequest, ToolRuntimeDeps } from './types.js';
@@ -24,7 +25,8 @@ let tokenFailure: Error | null;
 function executor(overrides: Partial<ToolRuntimeDeps> = {}) {
   return createToolExecutor({
     policy: ALLOW_FAKES,
-    baseUrls: createBaseUrls({ 'api.firecrawl.dev': fake.url }, {}),
+    // keyed by the host of Firecrawl's default base URL (a host-keyed override), never naming it here
+    baseUrls: createBaseUrls({ [new URL(SERVICE_BASE_URLS.firecrawl).host]: fake.url }, {}),
     credentials: {
       accessToken(_ctx, id) {
         if (tokenFailure) return Promise.reject(tokenFailure);
