@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { chromiumPerSuite } from './support/browser.js';
-import { addFromPalette, drag, fitView } from './support/editing.js';
+import { addFromPalette, drag, fitView, stableBox } from './support/editing.js';
 import { openNewWorkflow } from './support/workflows.js';
 
 interface ServerBlock {
@@ -29,23 +29,6 @@ function overlapping(blocks: ServerBlock[]): string[] {
       if (a.id < b.id && a.position.x < b.position.x + BLOCK.width && b.position.x < a.position.x + BLOCK.width && a.position.y < b.position.y + BLOCK.height && b.position.y < a.position.y + BLOCK.height)
         out.push(`${a.name} / ${b.name}`);
   return out;
-}
-
-/** A locator's box once it has stopped moving (the view may be panning or zooming after an action). */
-async function stableBox(locator: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
-  let last = '';
-  let box: { x: number; y: number; width: number; height: number } | null = null;
-  await expect
-    .poll(async () => {
-      box = await locator.boundingBox();
-      const now = JSON.stringify(box);
-      const same = now === last && box !== null;
-      last = now;
-      return same;
-    }, { interval: 150 })
-    .toBe(true);
-  if (!box) throw new Error('not on screen');
-  return box;
 }
 
 /** Where a block is on the canvas: its position plus its containers'. */

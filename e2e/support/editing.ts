@@ -45,6 +45,23 @@ export async function fitView(page: Page): Promise<void> {
     .toBe(true);
 }
 
+/** A locator's box once it has stopped moving (the view may be panning or zooming after an action). */
+export async function stableBox(locator: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+  let last = '';
+  let box: { x: number; y: number; width: number; height: number } | null = null;
+  await expect
+    .poll(async () => {
+      box = await locator.boundingBox();
+      const now = JSON.stringify(box);
+      const same = now === last && box !== null;
+      last = now;
+      return same;
+    }, { interval: 150 })
+    .toBe(true);
+  if (!box) throw new Error('not on screen');
+  return box;
+}
+
 /** Adds a block by clicking its palette entry (it lands right of the selected or right-most block, on no other block, panned into view) and answers its id. */
 export async function addFromPalette(page: Page, name: string, type: string): Promise<string> {
   const before = new Set(await page.locator(`.react-flow__node.block-${type}`).evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-id'))));
