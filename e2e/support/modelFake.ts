@@ -11,6 +11,9 @@ export const FINAL_ANSWER = 'Saved the launch date for you.';
 /** The stack's AZURE_OPENAI_API_KEY (tests check no request carries it to a typed endpoint). */
 export const OPERATOR_AZURE_KEY = 'operator-azure-e2e';
 
+/** A turn a test scripts over HTTP (`/_fake/script`): a fake turn, optionally held mid-stream (`holdAt`). */
+export type ScriptedTurn = Omit<FakeModelTurn, 'sseGate' | 'onSseEvent'> & { holdAt?: number };
+
 type ChatBody = { messages?: Array<{ role?: string; content?: unknown }>; tools?: Array<{ function?: { name?: string } }> };
 
 /**
@@ -24,12 +27,23 @@ type ChatBody = { messages?: Array<{ role?: string; content?: unknown }>; tools?
 export async function startModelFake(): Promise<{ fake: OpenAIFake; env: Record<string, string> }> {
   const fake = await createOpenAIFake({ localModels: [LOCAL_MODEL] });
   // Scripts other test processes register (POST /_fake/script {marker, turns}): a chat whose user messages
-  // carry the marker gets the script's turns in order, then its last turn again.
-  const scripts = new Map<string, { turns: FakeModelTurn[]; served: number }>();
+  // carry the marker gets the script's turns in order, then its last turn again. A streamed turn with
+  // `holdAt: n` stops before its SSE event n (0 is the role chunk, 1 the first word) until
+  // POST /_fake/release {marker}: a test sees what streamed so far, with no race against the rest.
+  const scripts = new Map<string, { turns: ScriptedTurn[]; served: number; release: () => void; released: Promise<void> }>();
   fake.server.on('POST', '/_fake/script', (req) => {
-    const { marker, turns } = (req.body ?? {}) as { marker?: string; turns?: FakeModelTurn[] };
+    const { marker, turns } = (req.body ?? {}) as { marker?: string; turns?: ScriptedTurn[] };
     if (!marker || !Array.isArray(turns) || turns.length === 0) return { status: 400, json: { error: 'marker and turns are required' } };
-    scripts.set(marker, { turns, served: 0 });
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    scripts.set(marker, { turns, served: 0, release, released });
+    return { json: { ok: true } };
+  });
+  fake.server.on('POST', '/_fake/release', (req) => {
+    const { marker } = (req.body ?? {}) as { marker?: string };
+    const script = marker === undefined ? undefined : scripts.get(marker);
+    if (!script) return { status: 404, json: { error: `no script with marker ${String(marker)}` } };
+    script.release();
     return { json: { ok: true } };
   });
   fake.fallback((req: RecordedRequest): FakeModelTurn => {
@@ -40,7 +54,9 @@ export async function startModelFake(): Promise<{ fake: OpenAIFake; env: Record<
       if (!userText.includes(marker)) continue;
       const turn = script.turns[Math.min(script.served, script.turns.length - 1)];
       script.served += 1;
-      if (turn) return turn;
+      if (!turn) continue;
+      const { holdAt, ...rest } = turn;
+      return holdAt === undefined ? rest : { ...rest, sseGate: (index) => (index === holdAt ? script.released : undefined) };
     }
     const wantsTool = messages.some((m) => m.role === 'user' && typeof m.content === 'string' && m.content.includes(USE_TOOL_MARK));
     const toolName = body.tools?.[0]?.function?.name;

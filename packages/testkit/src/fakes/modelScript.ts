@@ -28,6 +28,8 @@ export interface FakeModelTurn {
   /** Milliseconds between streamed events, and a hook called as each leaves the fake. */
   sseIntervalMs?: number;
   onSseEvent?: (index: number) => void;
+  /** Awaited before each streamed event is written (FakeAnswer.sseGate). */
+  sseGate?: (index: number) => Promise<void> | void;
 }
 
 export type FakeModelTurnSource = FakeModelTurn | ((req: RecordedRequest) => FakeModelTurn);
@@ -61,12 +63,13 @@ export function usageOf(turn: FakeModelTurn): { prompt: number; completion: numb
 }
 
 /** Timing and failure parts of a turn, shared by every protocol. */
-export function answerBase(turn: FakeModelTurn): Pick<FakeAnswer, 'delayMs' | 'destroy' | 'sseIntervalMs' | 'onSseEvent'> {
+export function answerBase(turn: FakeModelTurn): Pick<FakeAnswer, 'delayMs' | 'destroy' | 'sseIntervalMs' | 'onSseEvent' | 'sseGate'> {
   return {
     ...(turn.delayMs ? { delayMs: turn.delayMs } : {}),
     ...(turn.destroy ? { destroy: true } : {}),
     ...(turn.sseIntervalMs ? { sseIntervalMs: turn.sseIntervalMs } : {}),
     ...(turn.onSseEvent ? { onSseEvent: turn.onSseEvent } : {}),
+    ...(turn.sseGate ? { sseGate: turn.sseGate } : {}),
   };
 }
 

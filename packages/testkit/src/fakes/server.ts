@@ -38,6 +38,8 @@ export interface FakeAnswer {
   sseIntervalMs?: number;
   /** Called right after each SSE event is written, with its index (when a token left the fake). */
   onSseEvent?: (index: number) => void;
+  /** Awaited before each SSE event is written, with its index: a test holds the stream mid-way until it has seen what came so far. */
+  sseGate?: (index: number) => Promise<void> | void;
 }
 
 export type FakeHandler = (req: RecordedRequest) => FakeAnswer | Promise<FakeAnswer>;
@@ -93,6 +95,7 @@ async function answer(res: ServerResponse, a: FakeAnswer): Promise<void> {
     res.writeHead(a.status ?? 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...a.headers });
     for (const [index, event] of a.sse.entries()) {
       if (index > 0 && a.sseIntervalMs) await new Promise((r) => setTimeout(r, a.sseIntervalMs));
+      await a.sseGate?.(index);
       if (res.destroyed) return;
       res.write(typeof event === 'string' ? `${event}\n\n` : `data: ${JSON.stringify(event)}\n\n`);
       a.onSseEvent?.(index);

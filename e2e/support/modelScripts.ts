@@ -1,0 +1,17 @@
+import { inject } from 'vitest';
+import type { ScriptedTurn } from './modelFake.js';
+
+async function post(path: string, body: unknown): Promise<void> {
+  const res = await fetch(`${inject('modelFakeUrl')}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+}
+
+/** Scripts the stack's fake model: a chat whose user messages carry `marker` gets `turns` in order (startModelFake). */
+export function scriptModel(marker: string, turns: ScriptedTurn[]): Promise<void> {
+  return post('/_fake/script', { marker, turns });
+}
+
+/** Lets a scripted turn held at `holdAt` stream the rest of its answer. */
+export function releaseModel(marker: string): Promise<void> {
+  return post('/_fake/release', { marker });
+}

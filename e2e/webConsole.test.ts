@@ -1,0 +1,275 @@
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { formatCost } from '@weft/catalog';
+import { createFakeServer, type FakeServer } from '@weft/testkit';
+import { chromiumPerSuite } from './support/browser.js';
+import { releaseModel, scriptModel } from './support/modelScripts.js';
+import { untilEnded } from './support/runs.js';
+import { newWorkflow } from './support/workflows.js';
+
+/** A block's run state on the canvas (`data-run` of its card). */
+const runState = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"] .node-card`).getAttribute('data-run');
+const consoleOf = (page: Page) => page.getByRole('region', { name: 'Run console' });
+const runStatus = (page: Page) => consoleOf(page).getByLabel('Run status').textContent();
+/** The status a block's console entry shows (Running, Done, Skipped, …). */
+const entryStatus = (page: Page, blockName: string) => consoleOf(page).getByRole('listitem', { name: `Log of ${blockName}` }).locator('.log-row .run-status').textContent();
+
+/** A function block that fetches `url` and answers its JSON: it runs as long as the server takes to answer. */
+const fetching = (id: string, name: string, url: string, x: number, y = 0) => [
+  { type: 'addBlock', id, blockType: 'function', name, position: { x, y } },
+  { type: 'setSubBlockValue', id, subBlockId: 'code', value: `const res = await fetch(${JSON.stringify(url)}); return await res.json();` },
+  { type: 'setSubBlockValue', id, subBlockId: 'timeout', value: '120000' },
+];
+
+/** A fake whose GET /hold answers only once the test calls `release()` (each release lets the requests waiting so far through). */
+async function holdingServer(): Promise<{ server: FakeServer; url: string; release(): void }> {
+  const server = await createFakeServer();
+  let open = () => {};
+  let opened = new Promise<void>((resolve) => (open = resolve));
+  server.on('GET', '/hold', async () => {
+    await opened;
+    return { json: { held: 'no longer' } };
+  });
+  const release = () => {
+    open();
+    opened = new Promise<void>((resolve) => (open = resolve));
+  };
+  return { server, url: `${server.url}/hold`, release };
+}
+
+describe('the run console in the web app', () => {
+  const chromium = chromiumPerSuite();
+
+  it('shows a slow function as running while it runs; a rerun from it marks the blocks it reused (done, with a reused badge), live and from the history', async () => {
+    const hold = await holdingServer();
+    try {
+      const { call, workflowId, starter, open } = await newWorkflow('Reuser');
+      const edit = await call('POST', `/api/workflows/${workflowId}/commands`, {
+        commands: [
+          { type: 'addBlock', id: 'compute', blockType: 'function', name: 'Compute', position: { x: 400, y: 0 } },
+          { type: 'setSubBlockValue', id: 'compute', subBlockId: 'code', value: 'return 42' },
+          { type: 'addEdge', id: 'e1', source: starter, target: 'compute' },
+          ...fetching('slow', 'Slow', hold.url, 700),
+          { type: 'addEdge', id: 'e2', source: 'compute', target: 'slow' },
+        ],
+      });
+      expect(edit.status).toBe(200);
+      const { page, errors } = await open(chromium());
+      const console_ = consoleOf(page);
+
+      await page.getByRole('button', { name: 'Run', exact: true }).click();
+      // Held at the fake: the function is running, on the canvas and in the console; what ran before it is done.
+      await expect.poll(() => hold.server.received('GET', '/hold').length, { timeout: 60_000 }).toBe(1);
+      await expect.poll(() => runState(page, 'slow')).toBe('running');
+      await expect.poll(() => entryStatus(page, 'Slow')).toBe('Running');
+      expect(await runState(page, 'compute')).toBe('done');
+      expect(await runStatus(page)).toBe('Running');
+      hold.release();
+      await expect.poll(() => runStatus(page), { timeout: 60_000 }).toBe('Succeeded');
+      expect(await runState(page, 'slow')).toBe('done');
+      // A block that ran is not marked reused.
+      expect(await console_.getByRole('listitem', { name: 'Log of Compute' }).getByText('reused', { exact: true }).count()).toBe(0);
+
+      // Rerun from Slow: Compute (and the starter) come from the first run; Slow runs again.
+      const slow = console_.getByRole('listitem', { name: 'Log of Slow' });
+      await slow.getByRole('button').first().click();
+      await slow.getByRole('button', { name: 'Run from Slow' }).click();
+      await expect.poll(() => hold.server.received('GET', '/hold').length, { timeout: 60_000 }).toBe(2);
+      await expect.poll(() => runState(page, 'slow')).toBe('running');
+      const compute = console_.getByRole('listitem', { name: 'Log of Compute' });
+      await compute.getByText('reused', { exact: true }).waitFor();
+      expect(await runState(page, 'compute')).toBe('done');
+      expect(await entryStatus(page, 'Compute')).toBe('Done');
+      expect(await slow.getByText('reused', { exact: true }).count()).toBe(0);
+      await page.screenshot({ path: path.join(tmpdir(), 'weft-console-reused.png') });
+      hold.release();
+      await expect.poll(() => runStatus(page), { timeout: 60_000 }).toBe('Succeeded');
+      expect(await runState(page, 'compute')).toBe('done');
+      expect(await slow.getByText('reused', { exact: true }).count()).toBe(0);
+
+      // Opened again from the history, the stored log marks the same blocks.
+      await page.reload();
+      await page.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
+      await console_.getByRole('tab', { name: 'History' }).click();
+      await expect.poll(() => console_.getByRole('list', { name: 'Past runs' }).getByRole('button').count(), { timeout: 15_000 }).toBe(2);
+      await console_.getByRole('list', { name: 'Past runs' }).getByRole('button').first().click();
+      await compute.getByText('reused', { exact: true }).waitFor({ timeout: 15_000 });
+      expect(await slow.getByText('reused', { exact: true }).count()).toBe(0);
+      await expect.poll(() => runState(page, 'compute')).toBe('done');
+      expect(errors).toEqual([]);
+    } finally {
+      await hold.server.close();
+    }
+  });
+
+  it('cancels a long run with Cancel run: the console and the canvas show it cancelled, and so does the history', async () => {
+    const slow = await createFakeServer();
+    try {
+      slow.on('GET', '/hang', { hang: true });
+      const { call, workflowId, starter, open } = await newWorkflow('Canceller');
+      const edit = await call('POST', `/api/workflows/${workflowId}/commands`, { commands: [...fetching('wait', 'Wait', `${slow.url}/hang`, 400), { type: 'addEdge', id: 'e1', source: starter, target: 'wait' }] });
+      expect(edit.status).toBe(200);
+      const { page, errors } = await open(chromium());
+      const console_ = consoleOf(page);
+
+      await page.getByRole('button', { name: 'Run', exact: true }).click();
+      await expect.poll(() => slow.received('GET', '/hang').length, { timeout: 60_000 }).toBe(1);
+      await expect.poll(() => runState(page, 'wait')).toBe('running');
+      await console_.getByRole('button', { name: 'Cancel run' }).click();
+      await expect.poll(() => runStatus(page), { timeout: 60_000 }).toBe('Cancelled');
+      await expect.poll(() => runState(page, 'wait')).toBe('cancelled');
+      await expect.poll(() => entryStatus(page, 'Wait')).toBe('Cancelled');
+      expect(await console_.getByRole('button', { name: 'Cancel run' }).count()).toBe(0);
+      // The function's request is closed: the cancel reached it.
+      await expect.poll(() => slow.received('GET', '/hang')[0]?.abandoned, { timeout: 15_000 }).toBe(true);
+
+      await console_.getByRole('tab', { name: 'History' }).click();
+      const runs = console_.getByRole('list', { name: 'Past runs' }).getByRole('button');
+      await expect.poll(() => runs.count(), { timeout: 15_000 }).toBe(1);
+      expect(await runs.first().locator('.run-status').textContent()).toBe('Cancelled');
+      await runs.first().click();
+      await expect.poll(() => entryStatus(page, 'Wait'), { timeout: 15_000 }).toBe('Cancelled');
+      expect(await runState(page, 'wait')).toBe('cancelled');
+      expect(errors).toEqual([]);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('shows the branch a condition did not take as skipped, in the console and on the canvas', async () => {
+    const { call, workflowId, starter, open } = await newWorkflow('Brancher');
+    const conditions = JSON.stringify([
+      { id: 'big', title: 'if', value: '1 > 5' },
+      { id: 'small', title: 'else', value: '' },
+    ]);
+    const edit = await call('POST', `/api/workflows/${workflowId}/commands`, {
+      commands: [
+        { type: 'addBlock', id: 'check', blockType: 'condition', name: 'Check', position: { x: 400, y: 0 } },
+        { type: 'setSubBlockValue', id: 'check', subBlockId: 'conditions', value: conditions },
+        { type: 'addEdge', id: 'e1', source: starter, target: 'check' },
+        { type: 'addBlock', id: 'large', blockType: 'function', name: 'Large', position: { x: 750, y: -120 } },
+        { type: 'setSubBlockValue', id: 'large', subBlockId: 'code', value: 'return "large"' },
+        { type: 'addEdge', id: 'to-large', source: 'check', target: 'large', sourceHandle: 'condition-big' },
+        { type: 'addBlock', id: 'little', blockType: 'function', name: 'Little', position: { x: 750, y: 140 } },
+        { type: 'setSubBlockValue', id: 'little', subBlockId: 'code', value: 'return "little"' },
+        { type: 'addEdge', id: 'to-little', source: 'check', target: 'little', sourceHandle: 'condition-small' },
+      ],
+    });
+    expect(edit.status).toBe(200);
+    const { page, errors } = await open(chromium());
+
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect.poll(() => runStatus(page), { timeout: 60_000 }).toBe('Succeeded');
+    await expect.poll(() => runState(page, 'large')).toBe('skipped');
+    expect(await runState(page, 'little')).toBe('done');
+    expect(await runState(page, 'check')).toBe('done');
+    expect(await entryStatus(page, 'Large')).toBe('Skipped');
+    expect(await entryStatus(page, 'Little')).toBe('Done');
+    expect(errors).toEqual([]);
+  });
+
+  it("streams an agent's text into the console as it arrives, then shows its tokens and cost", async () => {
+    const marker = `[console-stream-${randomUUID()}]`;
+    const story = 'Once upon a time in a quiet harbour the boats slept.';
+    // Held before its fifth event: the role chunk and "Once upon a time " have left the fake, the rest waits.
+    await scriptModel(marker, [{ content: story, holdAt: 5, usage: { prompt: 1200, completion: 300 } }]);
+    const { call, workflowId, starter, open } = await newWorkflow('Story streamer');
+    const edit = await call('POST', `/api/workflows/${workflowId}/commands`, {
+      commands: [
+        { type: 'addBlock', id: 'writer', blockType: 'agent', name: 'Writer', position: { x: 400, y: 0 } },
+        { type: 'setSubBlockValue', id: 'writer', subBlockId: 'model', value: 'gpt-4o' },
+        { type: 'setSubBlockValue', id: 'writer', subBlockId: 'apiKey', value: 'sk-e2e' },
+        { type: 'setSubBlockValue', id: 'writer', subBlockId: 'userPrompt', value: `Tell a story ${marker}` },
+        { type: 'addEdge', id: 'e1', source: starter, target: 'writer' },
+      ],
+    });
+    expect(edit.status).toBe(200);
+    const { page, errors } = await open(chromium());
+    const console_ = consoleOf(page);
+
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const streamed = console_.getByLabel('Streamed output of Writer');
+    await expect.poll(() => streamed.textContent(), { timeout: 60_000 }).toBe('Once upon a time ');
+    expect(await runState(page, 'writer')).toBe('running');
+    expect(await entryStatus(page, 'Writer')).toBe('Running');
+    await page.screenshot({ path: path.join(tmpdir(), 'weft-console-streaming.png') });
+    await releaseModel(marker);
+    await expect.poll(() => runStatus(page), { timeout: 60_000 }).toBe('Succeeded');
+    expect(await runState(page, 'writer')).toBe('done');
+
+    // The row shows the block's tokens and cost as the run logged them; the summary the run's.
+    const executionId = (await call<{ executions: Array<{ executionId: string }> }>('GET', `/api/workflows/${workflowId}/executions`)).body.executions[0]?.executionId ?? '';
+    const stored = await untilEnded<{ status: string; logs: Array<{ blockId: string; tokens?: { total?: number }; cost?: { total?: number } }> }>(executionId, { read: call });
+    const logged = stored.logs.find((l) => l.blockId === 'writer');
+    expect(logged?.tokens?.total).toBe(1500);
+    expect(logged?.cost?.total).toBeGreaterThan(0);
+    const row = console_.getByRole('listitem', { name: 'Log of Writer' }).locator('.log-row .log-meta');
+    await row.getByText('1500 tokens', { exact: true }).waitFor();
+    await row.getByText(formatCost(logged?.cost?.total ?? 0), { exact: true }).waitFor();
+    const summary = console_.locator('.console-summary');
+    await summary.getByText('1500 tokens', { exact: true }).waitFor();
+    await summary.getByText(formatCost(logged?.cost?.total ?? 0), { exact: true }).waitFor();
+    // The answer in full once it ended.
+    const writer = console_.getByRole('listitem', { name: 'Log of Writer' });
+    await writer.getByRole('button').first().click();
+    await writer.getByRole('group', { name: 'Output of Writer' }).getByText(story, { exact: false }).first().waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('filters the run history by trigger: a manual run, an API call with the deployment key and a webhook call each under their own', async () => {
+    const hookPath = `console-${randomUUID()}`;
+    const { call, workflowId, starter, open } = await newWorkflow('Trigger filter');
+    const edit = await call('POST', `/api/workflows/${workflowId}/commands`, {
+      commands: [
+        { type: 'setSubBlockValue', id: starter, subBlockId: 'startWorkflow', value: 'webhook' },
+        { type: 'setSubBlockValue', id: starter, subBlockId: 'webhookPath', value: hookPath },
+        { type: 'addBlock', id: 'fn', blockType: 'function', name: 'Echo', position: { x: 400, y: 0 } },
+        { type: 'setSubBlockValue', id: 'fn', subBlockId: 'code', value: 'return 1' },
+        { type: 'addEdge', id: 'e1', source: starter, target: 'fn' },
+      ],
+    });
+    expect(edit.status).toBe(200);
+    const deployed = await call<{ apiKey: string }>('POST', `/api/workflows/${workflowId}/deploy`, {});
+    expect(deployed.status).toBe(200);
+
+    const manual = await call<{ metadata: { executionId: string } }>('POST', `/api/workflows/${workflowId}/execute`, {});
+    expect(manual.status).toBe(200);
+    const byKey = await fetch(`${inject('weftUrl')}/api/workflows/${workflowId}/execute`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': deployed.body.apiKey }, body: '{}' });
+    expect(byKey.status).toBe(200);
+    const apiRun = ((await byKey.json()) as { metadata: { executionId: string } }).metadata.executionId;
+    const hooked = await fetch(`${inject('weftUrl')}/api/webhooks/trigger/${hookPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' });
+    expect(hooked.status).toBe(200);
+    const hookRun = ((await hooked.json()) as { executionId: string }).executionId;
+    await untilEnded(hookRun, { read: call, timeout: 60_000 });
+
+    const { page, errors } = await open(chromium());
+    const console_ = consoleOf(page);
+    await console_.getByRole('tab', { name: 'History' }).click();
+    const runs = console_.getByRole('list', { name: 'Past runs' }).getByRole('button');
+    const triggers = () => runs.locator('.badge').allTextContents();
+    await expect.poll(async () => (await triggers()).sort(), { timeout: 15_000 }).toEqual(['api', 'manual', 'webhook']);
+    const filter = console_.getByRole('combobox', { name: 'Filter runs by trigger' });
+    for (const trigger of ['manual', 'api', 'webhook']) {
+      await filter.selectOption(trigger);
+      await expect.poll(triggers).toEqual([trigger]);
+    }
+    await filter.selectOption('schedule');
+    await expect.poll(() => runs.count()).toBe(0);
+    await console_.getByText('No runs match.', { exact: true }).waitFor();
+    await filter.selectOption('');
+    await expect.poll(() => runs.count()).toBe(3);
+
+    // The API run opens from the filtered list.
+    await filter.selectOption('api');
+    await expect.poll(triggers).toEqual(['api']);
+    await runs.first().click();
+    await expect.poll(() => runStatus(page), { timeout: 15_000 }).toBe('Succeeded');
+    await console_.getByRole('listitem', { name: 'Log of Echo' }).waitFor();
+    expect(apiRun).toBeTruthy();
+    expect(manual.body.metadata.executionId).toBeTruthy();
+    expect(errors).toEqual([]);
+  });
+});
