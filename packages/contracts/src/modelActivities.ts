@@ -154,6 +154,8 @@ export interface CallModelOutput {
   chunks: number;
   /** Time to the first streamed token, when streamed. */
   firstTokenMs?: number;
+  /** Shown in the block's output: the answer was cut off at the max tokens limit and is incomplete. */
+  warning?: string;
 }
 
 /** A failed provider call, as the `details[0]` of the activity's ApplicationFailure. */

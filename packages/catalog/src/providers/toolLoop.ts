@@ -66,6 +66,8 @@ export interface ToolLoopResult {
   toolCalls: ToolCallLog[];
   modelCalls: number;
   timing: Timing & { modelTime: number; toolsTime: number; firstResponseTime: number; iterations: number };
+  /** The final answer's warning (CallModelOutput.warning: cut off at the max tokens limit), for the agent's output. */
+  warning?: string;
 }
 
 /** Which of the loop's tool calls a tool run is: the name the model called, and its place in the result's `toolCalls` (1 the first). */
@@ -279,5 +281,6 @@ export async function runToolLoop(input: ToolLoopInput, ops: LoopOps): Promise<T
     toolCalls,
     modelCalls,
     timing: { ...timing(start, end), modelTime, toolsTime, firstResponseTime, iterations },
+    ...(response.warning ? { warning: response.warning } : {}),
   };
 }

@@ -255,4 +255,12 @@ describe('the provider tool loop (001 §4, 000 §8)', () => {
     expect(modelCalls[0]).not.toHaveProperty('toolChoice');
     expect(out).toMatchObject({ content: 'plain', toolCalls: [], modelCalls: 1 });
   });
+
+  it("keeps the final answer's warning (cut off at the max tokens limit) for the agent's output, and no earlier answer's", async () => {
+    const warning = 'The answer was cut off at the max tokens limit (openai finish_reason length): it is incomplete';
+    const cut = scripted((_i, n) => (n === 1 ? answer('', [{ name: 'lookup', arguments: { q: 'a' } }]) : { ...answer('Half an ans'), warning }));
+    expect(await runToolLoop(loopInput([tool('lookup')]), cut.ops)).toMatchObject({ content: 'Half an ans', warning });
+    const whole = scripted((_i, n) => (n === 1 ? { ...answer('', [{ name: 'lookup', arguments: { q: 'a' } }]), warning } : answer('All done.')));
+    expect(await runToolLoop(loopInput([tool('lookup')]), whole.ops)).not.toHaveProperty('warning');
+  });
 });

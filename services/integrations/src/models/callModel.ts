@@ -108,6 +108,11 @@ function round(n: number): number {
   return Math.round(n * 1_000_000) / 1_000_000;
 }
 
+/** The output's warning for an answer the provider cut off at the max tokens limit (`stop`: how it said so). */
+export function cutShortWarning(stop: string): string {
+  return `The answer was cut off at the max tokens limit (${stop}): it is incomplete`;
+}
+
 /** A text the model layer logs (a provider's error body) is cut to this many characters, after redaction. */
 export const LOGGED_TEXT_CHARS = 2000;
 const cutForLog = (v: unknown): unknown => (typeof v === 'string' && v.length > LOGGED_TEXT_CHARS ? v.slice(0, LOGGED_TEXT_CHARS) : v);
@@ -222,6 +227,7 @@ export async function callModel(deps: ModelDeps, input: CallModelInput, signal?:
       timing: timingSince(started),
       chunks: seq - seqStart,
       ...(firstTokenMs !== undefined ? { firstTokenMs } : {}),
+      ...(result.cutShort ? { warning: cutShortWarning(result.cutShort) } : {}),
     };
   } catch (err) {
     const cause = err instanceof Error ? err : new Error(String(err));

@@ -45,6 +45,8 @@ export interface AdapterResult {
   toolCalls: ModelToolCall[];
   tokens?: ModelTokens;
   cacheWrites?: CacheWrites;
+  /** How the provider said the answer was cut off at the max tokens limit ('Anthropic stop_reason max_tokens'), when it was. */
+  cutShort?: string;
 }
 
 /** A provider adapter: one file per provider under models/providers. */

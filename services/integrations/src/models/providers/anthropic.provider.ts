@@ -113,12 +113,14 @@ interface LastBlock {
  * higher max_tokens): an error naming the tool, never a call with cut or empty arguments; nothing written is an
  * error too; an answer with text stays, cut short, with a warning.
  */
-function settle(stop: StopReason | null | undefined, last: LastBlock | undefined, content: string, sink: StreamSink): void {
+function settle(stop: StopReason | null | undefined, last: LastBlock | undefined, content: string, sink: StreamSink): Pick<AdapterResult, 'cutShort'> {
   if (stop === 'refusal') throw new ModelRequestError('Anthropic declined to answer (stop_reason refusal)');
-  if (stop !== 'max_tokens') return;
-  if (last?.type === 'tool_use') throw cutToolCallError(last.name ?? '', 'Anthropic stop_reason max_tokens');
-  if (!content) throw emptyCutError('Anthropic stop_reason max_tokens');
+  if (stop !== 'max_tokens') return {};
+  const cutShort = 'Anthropic stop_reason max_tokens';
+  if (last?.type === 'tool_use') throw cutToolCallError(last.name ?? '', cutShort);
+  if (!content) throw emptyCutError(cutShort);
   sink.warn('Anthropic stopped at the max tokens limit (stop_reason max_tokens): the answer is cut short', { stopReason: stop });
+  return { cutShort };
 }
 
 /** Anthropic's messages API through the official client (base URL `WEFT_ANTHROPIC_BASE_URL`). */
@@ -138,8 +140,8 @@ export const anthropicAdapter: ProviderAdapter = {
           else if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, arguments: isRecord(block.input) ? block.input : {} });
         }
         const last = res.content.at(-1);
-        settle(res.stop_reason, last && { type: last.type, ...(last.type === 'tool_use' ? { name: last.name } : {}) }, content, sink);
-        return { content, model: req.model, toolCalls, ...usageOf(res.usage) };
+        const cut = settle(res.stop_reason, last && { type: last.type, ...(last.type === 'tool_use' ? { name: last.name } : {}) }, content, sink);
+        return { content, model: req.model, toolCalls, ...usageOf(res.usage), ...cut };
       }
       const stream = await client.messages.create({ ...body, stream: true }, { signal });
       let content = '';
@@ -176,9 +178,9 @@ export const anthropicAdapter: ProviderAdapter = {
             break;
         }
       }
-      settle(stop, last, content, sink);
+      const cut = settle(stop, last, content, sink);
       const toolCalls = [...uses.entries()].sort(([a], [b]) => a - b).map(([, u]) => ({ id: u.id, name: u.name, arguments: parseArguments(u.json) }));
-      return { content, model: req.model, toolCalls, ...usageOf(usage) };
+      return { content, model: req.model, toolCalls, ...usageOf(usage), ...cut };
     } catch (err) {
       throw toProviderError(err, 'anthropic');
     }

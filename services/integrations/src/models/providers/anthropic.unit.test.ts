@@ -112,11 +112,14 @@ describe('Anthropic adapter against the fake', () => {
     expect(await raw.json()).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: 'messages: text content blocks must be non-empty' } });
   });
 
-  it('keeps an answer cut at max_tokens with a warning, streamed or not', async () => {
+  it("keeps an answer cut at max_tokens with a warning, in the log and the call's output, streamed or not", async () => {
     fake.reply({ content: 'Cut sho', finishReason: 'max_tokens' }, { content: 'Cut sho', finishReason: 'max_tokens' });
     const d = deps();
-    expect((await callModel(d, ask({ maxTokens: 3 }))).content).toBe('Cut sho');
-    expect((await callModel(d, ask({ maxTokens: 3, stream: { executionId: 'e', blockId: 'b', seqStart: 0 } }))).content).toBe('Cut sho');
+    const warning = 'The answer was cut off at the max tokens limit (Anthropic stop_reason max_tokens): it is incomplete';
+    expect(await callModel(d, ask({ maxTokens: 3 }))).toMatchObject({ content: 'Cut sho', warning });
+    expect(await callModel(d, ask({ maxTokens: 3, stream: { executionId: 'e', blockId: 'b', seqStart: 0 } }))).toMatchObject({ content: 'Cut sho', warning });
+    fake.reply({ content: 'Whole.' });
+    expect(await callModel(d, ask())).not.toHaveProperty('warning');
     expect(d.warnings.filter((w) => w === 'Anthropic stopped at the max tokens limit (stop_reason max_tokens): the answer is cut short')).toHaveLength(2);
     fake.reply({ content: '', finishReason: 'refusal' });
     const refused = await callModel(d, ask()).catch((e: unknown) => e);

@@ -201,7 +201,7 @@ const BLOCKED_FINISH = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED
  * one with nothing in it (the cut call left out, or thoughts that used the budget) fails naming Max
  * Tokens; one with text stays an answer, cut short, with a warning.
  */
-function settle(into: Reading, sink: StreamSink): void {
+function settle(into: Reading, sink: StreamSink): Pick<AdapterResult, 'cutShort'> {
   if (!into.sawCandidate) {
     if (into.blockReason) throw new ModelRequestError(`Gemini blocked the prompt (blockReason ${into.blockReason}): no answer was given`);
     throw new ModelProviderError('Gemini API check error: the answer has no candidates', 'google');
@@ -211,7 +211,9 @@ function settle(into: Reading, sink: StreamSink): void {
   if (reason === 'MALFORMED_FUNCTION_CALL') throw new ModelRequestError('Gemini stopped the answer (finishReason MALFORMED_FUNCTION_CALL): the model wrote a function call that could not be read');
   if (reason === 'OTHER' && !into.content && into.calls.length === 0) throw new ModelRequestError('Gemini stopped the answer (finishReason OTHER) without content');
   if (reason === 'MAX_TOKENS' && !into.content && into.calls.length === 0) throw emptyCutError('Gemini finishReason MAX_TOKENS');
-  if (reason === 'MAX_TOKENS') sink.warn('Gemini stopped at the max tokens limit (finishReason MAX_TOKENS): the answer is cut short', { finishReason: reason });
+  if (reason !== 'MAX_TOKENS') return {};
+  sink.warn('Gemini stopped at the max tokens limit (finishReason MAX_TOKENS): the answer is cut short', { finishReason: reason });
+  return { cutShort: 'Gemini finishReason MAX_TOKENS' };
 }
 
 /** Tokens of an answer: thinking tokens are billed as output, so they count as completion. */
@@ -224,9 +226,9 @@ function tokensOf(res: GeminiResponse | undefined): AdapterResult['tokens'] {
 }
 
 /** The adapter's result: a structured answer with the values its schema asked for in another form given back typed. */
-function resultOf(into: Reading, model: string, answerFixups: Fixup[], last: GeminiResponse | undefined): AdapterResult {
+function resultOf(into: Reading, model: string, answerFixups: Fixup[], last: GeminiResponse | undefined, cut: Pick<AdapterResult, 'cutShort'>): AdapterResult {
   const tokens = tokensOf(last);
-  return { content: fixedAnswer(into.content, answerFixups), model, toolCalls: into.calls, ...(tokens ? { tokens } : {}) };
+  return { content: fixedAnswer(into.content, answerFixups), model, toolCalls: into.calls, ...(tokens ? { tokens } : {}), ...cut };
 }
 
 async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
@@ -284,8 +286,7 @@ export const geminiAdapter: ProviderAdapter = {
         throw new ModelProviderError(`Gemini API check error: ${err instanceof Error ? err.message : String(err)}`, 'google');
       }
       readParts(answer, into, sink, false);
-      settle(into, sink);
-      return resultOf(into, req.model, answerFixups, answer);
+      return resultOf(into, req.model, answerFixups, answer, settle(into, sink));
     }
     let last: GeminiResponse | undefined;
     try {
@@ -299,8 +300,7 @@ export const geminiAdapter: ProviderAdapter = {
       if (err instanceof ModelProviderError) throw err;
       throw new ModelProviderError(`Gemini API streaming error: ${err instanceof Error ? err.message : String(err)}`, 'google');
     }
-    settle(into, sink);
     // The streamed text went out as Gemini wrote it; the answer is given back typed.
-    return resultOf(into, req.model, answerFixups, last);
+    return resultOf(into, req.model, answerFixups, last, settle(into, sink));
   },
 };

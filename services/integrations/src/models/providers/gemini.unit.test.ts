@@ -496,7 +496,7 @@ describe('Gemini adapter against the fake', () => {
     fake.reply({ content: 'Cut sho', finishReason: 'MAX_TOKENS' });
     const d = deps();
     const cut = await callModel(d, ask({ maxTokens: 3 }));
-    expect(cut.content).toBe('Cut sho');
+    expect(cut).toMatchObject({ content: 'Cut sho', warning: 'The answer was cut off at the max tokens limit (Gemini finishReason MAX_TOKENS): it is incomplete' });
     expect(d.warnings).toContain('Gemini stopped at the max tokens limit (finishReason MAX_TOKENS): the answer is cut short');
   });
 

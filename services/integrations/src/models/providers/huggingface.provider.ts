@@ -60,11 +60,12 @@ export const huggingfaceAdapter: ProviderAdapter = {
     const completion = u?.completion_tokens ?? 0;
     // A call the provider gives no id gets an 8-character one (spec 000 §9).
     const toolCalls = (message.tool_calls ?? []).map((c) => ({ id: c.id || newToolCallId(taken), name: c.function.name, arguments: parseArguments(c.function.arguments) }));
-    settleLength(parsed.choices[0]?.finish_reason, message.content ?? '', toolCalls, opts, sink);
+    const cut = settleLength(parsed.choices[0]?.finish_reason, message.content ?? '', toolCalls, opts, sink);
     return {
       content: message.content ?? '',
       model: parsed.model ?? req.model,
       toolCalls,
+      ...cut,
       ...(u ? { tokens: { prompt, completion, total: u.total_tokens ?? prompt + completion } } : {}),
     };
   },

@@ -215,13 +215,14 @@ export function compatibleBody(req: AdapterRequest, opts: CompatibleOptions): Ch
  * fails naming that tool rather than running it with cut or empty arguments; with nothing written it fails too;
  * text stays an answer, cut short, with a warning.
  */
-export function settleLength(finish: string | null | undefined, content: string, calls: Array<{ name: string }>, opts: Pick<CompatibleOptions, 'provider'>, sink: StreamSink): void {
-  if (finish !== 'length') return;
+export function settleLength(finish: string | null | undefined, content: string, calls: Array<{ name: string }>, opts: Pick<CompatibleOptions, 'provider'>, sink: StreamSink): Pick<AdapterResult, 'cutShort'> {
+  if (finish !== 'length') return {};
   const stop = `${opts.provider} finish_reason length`;
   const cut = calls.at(-1);
   if (cut) throw cutToolCallError(cut.name, stop);
   if (!content) throw emptyCutError(stop);
   sink.warn(`The model stopped at the max tokens limit (${stop}): the answer is cut short`, { finishReason: finish });
+  return { cutShort: stop };
 }
 
 /** Sends one chat completion (streamed when asked) and reads content, tool calls and usage. */
@@ -237,11 +238,12 @@ export async function callCompatible(client: OpenAI, req: AdapterRequest, opts: 
         c.type === 'function' ? [{ id: c.id || newToolCallId(taken), name: c.function.name, arguments: parseArguments(c.function.arguments) }] : [],
       );
       const usage = res.usage;
-      settleLength(res.choices[0]?.finish_reason, message?.content ?? '', toolCalls, opts, sink);
+      const cut = settleLength(res.choices[0]?.finish_reason, message?.content ?? '', toolCalls, opts, sink);
       return {
         content: message?.content ?? '',
         model: req.model,
         toolCalls,
+        ...cut,
         ...(usage
           ? { tokens: { prompt: usage.prompt_tokens, completion: usage.completion_tokens, total: usage.total_tokens, cachedPrompt: usage.prompt_tokens_details?.cached_tokens ?? 0 } }
           : {}),
@@ -279,8 +281,8 @@ export async function callCompatible(client: OpenAI, req: AdapterRequest, opts: 
       }
     }
     const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, c]) => ({ id: c.id, name: c.name, arguments: parseArguments(c.args) }));
-    settleLength(finish, content, toolCalls, opts, sink);
-    return { content, model: req.model, toolCalls, ...(tokens ? { tokens } : {}) };
+    const cut = settleLength(finish, content, toolCalls, opts, sink);
+    return { content, model: req.model, toolCalls, ...(tokens ? { tokens } : {}), ...cut };
   } catch (err) {
     throw toProviderError(err, opts.provider);
   }

@@ -488,7 +488,10 @@ describe('OpenAI-compatible adapters against the fake', () => {
       "The model's answer was cut off by Max Tokens (maxTokens) before it wrote any text or tool call (openai finish_reason length): raise Max Tokens",
     );
     fake.reply({ content: 'Cut sho', finishReason: 'length' });
-    expect((await callModel(d, ask({ maxTokens: 3 }))).content).toBe('Cut sho');
+    expect(await callModel(d, ask({ maxTokens: 3 }))).toMatchObject({
+      content: 'Cut sho',
+      warning: 'The answer was cut off at the max tokens limit (openai finish_reason length): it is incomplete',
+    });
     expect(d.warnings).toContain('The model stopped at the max tokens limit (openai finish_reason length): the answer is cut short');
   });
 

@@ -118,7 +118,8 @@ export async function runAgent(block: RunnableBlock, params: Record<string, unkn
   }
   const tokens = blockTokens(result.tokens);
   const cost = blockCost(result.cost);
-  const meta = { model: result.model, tokens, toolCalls: result.toolCalls, cost };
+  // An answer cut off at the max tokens limit stays the answer; its warning shows in the block's logged output.
+  const meta = { model: result.model, tokens, toolCalls: result.toolCalls, cost, ...(result.warning ? { warning: result.warning } : {}) };
   let output: Record<string, unknown> = { content: result.content, ...meta };
   if (args.request.responseFormat) {
     const parsed = parseObject(result.content);

@@ -32,7 +32,7 @@ const timing = () => ({ startTime: new Date().toISOString(), endTime: new Date()
 
 interface ChatAnswer {
   model: string;
-  choices: Array<{ message: { content: string | null; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> } }>;
+  choices: Array<{ message: { content: string | null; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> }; finish_reason?: string }>;
   usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
   error?: { message: string };
 }
@@ -94,8 +94,12 @@ async function chatCompletion(fake: OpenAIFake, input: CallModelInput): Promise<
     cost: { input: cost.input, output: cost.output, total: cost.total },
     timing: timing(),
     chunks: 0,
+    // As the model layer reports an answer cut off at the max tokens limit (callModel's cutShortWarning).
+    ...(body.choices[0]?.finish_reason === 'length' ? { warning: CUT_WARNING } : {}),
   };
 }
+
+const CUT_WARNING = 'The answer was cut off at the max tokens limit (openai finish_reason length): it is incomplete';
 
 type ToolScript = (input: ExecuteToolInput) => Promise<ToolResult> | ToolResult;
 
@@ -252,6 +256,17 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
     const log = result.logs.find((l) => l.blockId === 'a');
     expect(log).toMatchObject({ success: true, tokens: { prompt: 2200, completion: 120, total: 2320 }, cost });
     expect(result.cost).toEqual(cost);
+  });
+
+  it("an answer cut off at the max tokens limit stays the answer, its warning in the agent's and translate's output and log", async () => {
+    fake.fallback({ content: 'Cut sho', finishReason: 'length' });
+    const translate = { type: 'translate', name: 'Translate 1', values: { context: 'Bonjour', targetLanguage: 'German', model: 'gpt-4o', apiKey: 'k' } };
+    const result = await run(graphOf({ s: S, a: agent({ maxTokens: 3 }), t: translate }, [['s', 'a'], ['s', 't']]));
+    expect(result.success).toBe(true);
+    for (const id of ['a', 't']) expect(result.logs.find((l) => l.blockId === id)?.output).toMatchObject({ content: 'Cut sho', warning: CUT_WARNING });
+    fake.fallback({ content: 'Whole.' });
+    const whole = await run(graphOf({ s: S, a: agent({}) }, [['s', 'a']]));
+    expect(whole.logs.find((l) => l.blockId === 'a')?.output).not.toHaveProperty('warning');
   });
 
   it('forced tools are forced one after another; a failed tool goes back to the model and the loop goes on', async () => {

@@ -18,9 +18,9 @@ export function fromCall(out: CallModelOutput, output: Record<string, unknown>, 
   return { success: true, output, tokens: blockTokens(out.tokens), cost: blockCost(out.cost), ...attempts };
 }
 
-/** The standard model outputs of one call (§3: content, model, tokens, cost). */
+/** The standard model outputs of one call (§3: content, model, tokens, cost), and the warning of an answer cut off at the max tokens limit. */
 export function modelOutput(out: CallModelOutput): Record<string, unknown> {
-  return { content: out.content, model: out.model, tokens: blockTokens(out.tokens), cost: blockCost(out.cost) };
+  return { content: out.content, model: out.model, tokens: blockTokens(out.tokens), cost: blockCost(out.cost), ...(out.warning ? { warning: out.warning } : {}) };
 }
 
 export function failed(error: string, output: unknown = null): BlockOutcome {
