@@ -29,6 +29,7 @@ describe('gRPC helpers over loopback', () => {
           return { success: true, resultJson: '"stopped"', stdout: '', error: undefined };
         }
         if (action === 'echoHuge') throw new AppError('not_found', `Workflow ${'x'.repeat(Number(arg))} not found`, { id: 'y'.repeat(Number(arg)) });
+        if (action === 'raiseText') throw new AppError('validation', 'Résumé (edges): Fetch → Parse → Fetch 😀', { problems: [{ blockName: 'Résumé', message: 'Reference <résumé.x> names no block; Fetch → Parse 😀' }] });
         if (action === 'raise') throw new AppError(arg as ErrorCode, `raised ${arg}`, arg === 'conflict' ? { currentVersion: 7 } : {});
         if (action === 'crash') throw new TypeError('secret internals');
         if (action === 'sleep') await new Promise((r) => setTimeout(r, Number(arg)));
@@ -72,6 +73,17 @@ describe('gRPC helpers over loopback', () => {
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ code, message: `raised ${code}` });
     if (code === 'conflict') expect((err as AppError).details).toEqual({ currentVersion: 7 });
+  });
+
+  it('sends a message and details holding any text (é, →, an emoji) as they are, and keeps serving', async () => {
+    const err = await call('raiseText').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect(err).toMatchObject({
+      code: 'validation',
+      message: 'Résumé (edges): Fetch → Parse → Fetch 😀',
+      details: { problems: [{ blockName: 'Résumé', message: 'Reference <résumé.x> names no block; Fetch → Parse 😀' }] },
+    });
+    expect(JSON.parse((await call('id')).resultJson)).toBeTypeOf('string');
   });
 
   it('cuts an error message that echoes a huge input short, and the connection keeps serving other calls', async () => {

@@ -166,10 +166,20 @@ function bounded(text: string, max: number): string {
   return `${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
 }
 
+/**
+ * JSON with every character outside printable ASCII written as a `\uXXXX` escape: a metadata value
+ * may hold nothing else (grpc-js throws "contains illegal characters" at `é` or `→`), and the escapes
+ * parse back to the same text.
+ */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 function toServiceError(err: AppError): Partial<grpc.StatusObject> {
   const metadata = new grpc.Metadata();
   metadata.set(ERROR_CODE_KEY, err.code);
-  const details = Object.keys(err.details).length > 0 ? JSON.stringify(err.details) : '';
+  // Block names and messages in details (a deploy's problems) may be any text: sent as ASCII.
+  const details = Object.keys(err.details).length > 0 ? asciiJson(err.details) : '';
   // Details too large to send are left out rather than cut (cut JSON would not parse).
   if (details && details.length <= GRPC_MAX_ERROR_CHARS) metadata.set(ERROR_DETAILS_KEY, details);
   return { code: ERROR_MAP[err.code].grpc, details: bounded(err.message, GRPC_MAX_ERROR_CHARS), metadata };
