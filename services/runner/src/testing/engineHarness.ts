@@ -19,6 +19,7 @@ import type {
   ModelActivities,
   ToolResult,
 } from '@weft/contracts';
+import { overBytes, utf8Bytes } from '@weft/catalog';
 import { backingEnv, uniqueSuffix } from '@weft/testkit';
 import { keepHistory } from '@weft/testkit/histories';
 import { createLogger, temporalLogger } from '@weft/platform';
@@ -161,8 +162,12 @@ export interface EngineHarness {
   close(): Promise<void>;
 }
 
-/** Starts a workflow worker and a fake integrations worker on fresh task queues. */
-export async function createEngineHarness(opts: { workflowWorker?: boolean } = {}): Promise<EngineHarness> {
+/**
+ * Starts a workflow worker and a fake integrations worker on fresh task queues. `keepAside`: the fake
+ * function call keeps an output longer than the run asks (`storeLargeOutput`, UTF-8 bytes) aside in
+ * `rec.blobs` and answers its reference, as the integrations worker does.
+ */
+export async function createEngineHarness(opts: { workflowWorker?: boolean; keepAside?: boolean } = {}): Promise<EngineHarness> {
   try {
     Runtime.install({ logger: temporalLogger(createLogger('temporal-test', 'silent')), shutdownSignals: [] });
   } catch {
@@ -183,8 +188,18 @@ export async function createEngineHarness(opts: { workflowWorker?: boolean } = {
   let children: Record<string, { name: string; state: RunnableState }> = {};
   const attempts = new Map<string, number>();
 
+  const keptAside = (ask: ExecuteFunctionInput['storeLargeOutput'], output: ExecuteFunctionOutput['output']): ExecuteFunctionOutput['output'] | BlobRef => {
+    const json = JSON.stringify(output);
+    if (!ask || !overBytes(json, ask.overLength)) return output;
+    const ref: BlobRef = { $blobRef: `${ask.executionId}/${rec.blobs.size}`, bytes: utf8Bytes(json) };
+    rec.blobs.set(ref.$blobRef, output);
+    return ref;
+  };
   const integrations: IntegrationActivities = {
-    executeFunction: (input) => fakeFunction(input, rec, barriers),
+    async executeFunction(input) {
+      const out = await fakeFunction(input, rec, barriers);
+      return opts.keepAside && out.success ? { ...out, output: keptAside(input.storeLargeOutput, out.output) } : out;
+    },
     async executeTool(input) {
       rec.toolCalls.push(input);
       const key = `${input.context.executionId ?? ''}/${input.context.blockId ?? ''}`;

@@ -46,6 +46,8 @@ const EXPECTED = [
   'code-string-reference.text',
   'secret-forms',
   'secret-forms.forms',
+  'inline-bytes',
+  'inline-bytes.budget',
   'rerun-reuse',
   'rerun-reuse.reused',
   'workflow-failure-output',
@@ -99,6 +101,8 @@ const PATCH_PAIRS: ReadonlyArray<{ name: string; suffix: string; patches: string
     before: "the failed API block's {error} showed the percent-encoded environment value (blocks.int.test.ts)",
     unguarded: 'the condition ran as an activity and the masks change the error text only; secretFormsPatch.int.test.ts shows a run whose commands they decide (a 256 KB error kept aside or not) failing unguarded',
   },
+  // Unguarded, today's code would keep the loop's results aside once the (lowered) budget is spent: a storeBlob the old run never scheduled.
+  { name: 'inline-bytes', suffix: 'budget', patches: ['inline-bytes'], before: "a loop's second 9 KB output and its results stayed inline past a spent budget (inlineBudget.int.test.ts)" },
 ];
 
 /** Each patch of a pair on its own, with the run recorded before it. */

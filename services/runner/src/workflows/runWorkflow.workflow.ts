@@ -1,5 +1,7 @@
 import { CancellationScope, isCancellation, patched, proxyActivities, proxyLocalActivities, proxySinks, workflowInfo } from '@temporalio/workflow';
+import { overBytes } from '@weft/catalog';
 import type { IntegrationActivities } from '@weft/contracts';
+import { inlineBytesPatched } from './engine/inlineBytesPatch.js';
 import { reuseOf } from './engine/rerun.js';
 import { runFrame, type FrameResult } from './engine/scheduler.js';
 import { BLOB_THRESHOLD_BYTES, shrink, variablesByName, type EngineActivities, type Run, type RunWorkflowArgs } from './engine/run.js';
@@ -10,7 +12,7 @@ import type { RunEvent, RunLogSinks, RunnerActivities, RunResult } from './types
 
 export type { RunWorkflowArgs } from './engine/run.js';
 
-/** Logs of a run larger than this travel as one BlobRef (`logsRef`) instead of inline. */
+/** Logs of a run larger than this (UTF-8 bytes of their JSON) travel as one BlobRef (`logsRef`) instead of inline. */
 const INLINE_LOGS_BYTES = 4 * BLOB_THRESHOLD_BYTES;
 
 /** Patch id: block events go through the `runLog` sink instead of a local activity each. */
@@ -186,6 +188,7 @@ export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
     ...(args.rerun ? { reuse: reuseOf(graph, args.rerun) } : {}),
     retryInitialMs: args.retryInitialIntervalMs ?? RETRY_INITIAL_MS,
     storeCalls: 0,
+    inlineBytes: 0,
     emit,
   };
   let outcome: FrameResult;
@@ -205,7 +208,9 @@ export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
     const response = run.response ? { ...run.response, data: (await shrink(run, run.response.data)).value } : undefined;
     const success = !cancelled && (outcome.success || response !== undefined);
     const json = JSON.stringify(run.logs);
-    const logs = json.length > INLINE_LOGS_BYTES ? { logs: [], logsRef: await acts.runner.storeBlob(executionId, run.logs) } : { logs: run.logs };
+    // In UTF-8 bytes since patch inline-bytes (asked only when the measure decides): recorded runs counted UTF-16 units.
+    const keepLogsAside = json.length > INLINE_LOGS_BYTES || (overBytes(json, INLINE_LOGS_BYTES) && inlineBytesPatched());
+    const logs = keepLogsAside ? { logs: [], logsRef: await acts.runner.storeBlob(executionId, run.logs) } : { logs: run.logs };
     const result: RunResult = {
       success,
       output: response ? response.data : (outcome.last?.value ?? null),

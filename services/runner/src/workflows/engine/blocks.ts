@@ -10,8 +10,9 @@ import type { AttemptRecord, BlockRunContext, RunnableBlock } from '../types.js'
 import { unknownReferenceIn } from './codeReferenceCheck.js';
 import { runContainer } from './containers.js';
 import { failureAnswer, keptAnswer } from './httpAnswer.js';
+import { callKeepsAsideOver } from './inlineBudget.js';
 import { maskSecretFields, secretValues } from './logMasking.js';
-import { BLOB_THRESHOLD_BYTES, findOutput, hydrate, resolverFor, type Executed, type Frame, type Resolver, type Run } from './run.js';
+import { findOutput, hydrate, resolverFor, type Executed, type Frame, type Resolver, type Run } from './run.js';
 import { runChildWorkflow } from './workflowBlock.js';
 
 /** Start-to-close of one tool call (long-polling tools such as crawls run up to 300 s). */
@@ -252,15 +253,16 @@ async function runCondition(run: Run, frame: Frame, block: RunnableBlock, resolv
 }
 
 /**
- * A function or tool block's output over the run's threshold is kept aside by the integrations worker
- * itself, which answers its reference: no storing activity of the run's own (three history events
- * and a workflow task fewer per large output). An output that worker could not store comes back whole
+ * A function or tool block's output over the run's threshold (256 KB, 8 KB once the run's inline
+ * budget is spent: `inlineBudget.ts`) is kept aside by the integrations worker itself, which answers
+ * its reference: no storing activity of the run's own (three history events and a workflow task fewer
+ * per large output). An output that worker could not store comes back whole
  * and the run stores it (`shrink`). Taken once per call, before its tries: the call's number gives all
  * its tries one slot (a 5xx's large answer tried five times is stored once). The number only goes into
  * the activities' input, so histories recorded before replay unchanged.
  */
 function storeLarge(run: Run): StoreLargeOutput {
-  return { executionId: run.executionId, overLength: BLOB_THRESHOLD_BYTES, call: ++run.storeCalls };
+  return { executionId: run.executionId, overLength: callKeepsAsideOver(run), call: ++run.storeCalls };
 }
 
 async function runFunction(run: Run, block: RunnableBlock, resolver: Resolver): Promise<BlockRun> {

@@ -1,12 +1,14 @@
 import { CancellationScope } from '@temporalio/workflow';
+import { KEEP_ASIDE_OVER_BYTES } from '@weft/catalog';
 import type { IntegrationActivities } from '@weft/contracts';
 import type { CompiledGraph, Scope } from '../graph.js';
 import { normalizeName, referencedNames, resolveValue, type IterationContext, type ReferenceScope } from '../references.js';
+import { keepsAside, keptInline } from './inlineBudget.js';
 import type { Reuse } from './rerun.js';
 import type { BlobRef, BlockLog, BlockOutcome, CostSummary, RunEvent, RunInput, RunnerActivities, RunResult, TokenUsage } from '../types.js';
 
-/** Outputs (and run-log values) larger than this are kept outside Temporal's history, passed as a BlobRef. */
-export const BLOB_THRESHOLD_BYTES = 256 * 1024;
+/** Outputs (and run-log values) whose JSON is larger than this (UTF-8 bytes) are kept outside Temporal's history, passed as a BlobRef. */
+export const BLOB_THRESHOLD_BYTES = KEEP_ASIDE_OVER_BYTES;
 
 /** The arguments of a run (RunInput plus what the starter of the run decides). */
 export interface RunWorkflowArgs extends RunInput {
@@ -14,6 +16,8 @@ export interface RunWorkflowArgs extends RunInput {
   integrationsTaskQueue: string;
   /** First retry backoff of transient tool/model failures (default 1 s); tests shorten it. */
   retryInitialIntervalMs?: number;
+  /** Bytes the run keeps inline before values over 8 KB are kept aside too (default 1 MB, INLINE_BUDGET_BYTES); tests lower it. */
+  inlineBudgetBytes?: number;
   /** Set on a child whose parent looked through the workflows it runs (no cycle, not too deep). */
   nestingChecked?: boolean;
   /**
@@ -80,6 +84,8 @@ export interface Run {
   retryInitialMs: number;
   /** Function and tool calls asked to keep a large output aside so far: each call's number (StoreLargeOutput.call). */
   storeCalls: number;
+  /** UTF-8 bytes of the values kept inline in the run's history so far (its budget: engine/inlineBudget.ts). */
+  inlineBytes: number;
   emit(event: RunEvent): void;
 }
 
@@ -87,14 +93,15 @@ export function isBlobRef(value: unknown): value is BlobRef {
   return value !== null && typeof value === 'object' && typeof (value as { $blobRef?: unknown }).$blobRef === 'string';
 }
 
-/** Keeps a value in the history when small, else stores it and keeps its reference. */
+/** Keeps a value in the history when small (counted against the run's budget), else stores it and keeps its reference. */
 export async function shrink(run: Run, value: unknown): Promise<Stored> {
   if (value === undefined) return { value, blobs: false };
   const json = JSON.stringify(value) ?? '';
-  if (json.length > BLOB_THRESHOLD_BYTES) {
+  if (keepsAside(run, json)) {
     const ref = await run.acts.runner.storeBlob(run.executionId, value);
     return { value: ref, blobs: true };
   }
+  keptInline(run, json);
   return { value, blobs: json.includes('"$blobRef"') };
 }
 
