@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
+import { functionTimeoutError } from '@weft/catalog';
 import { AppError } from '@weft/platform';
 import type { integrations } from '@weft/contracts';
 import type { Clients } from '../clients.js';
@@ -13,14 +14,18 @@ import { functionDeadlineMs, httpToolDeadlineMs, routeDeadlineMs, toolDeadlineMs
 
 /** Function execute's default time limit (spec 000 §9). */
 const DEFAULT_FUNCTION_TIMEOUT_MS = 10_000;
-/** Longest time limit a caller may ask for a function. */
-const MAX_FUNCTION_TIMEOUT_MS = 300_000;
 
 const record = (field: string) => z.record(z.string(), z.unknown(), `${field} must be an object`);
 const functionBody = z.object({
   code: z.string({ error: 'code is required and must be a string' }),
   // A number or its text (a form field); anything else (true, [1]) is refused, not coerced.
-  timeout: z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), z.number({ error: 'timeout must be a number of milliseconds' }).int('timeout must be a whole number of milliseconds').min(1, 'timeout must be positive').max(MAX_FUNCTION_TIMEOUT_MS, `timeout must be at most ${MAX_FUNCTION_TIMEOUT_MS} ms`)).optional(),
+  // The run's function block has the same rule (functionTimeoutError of @weft/catalog, 1..300000 ms).
+  timeout: z
+    .preprocess(
+      (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+      z.custom<number>((v) => typeof v === 'number' && functionTimeoutError(v) === undefined, { error: (issue) => functionTimeoutError(issue.input) ?? 'timeout must be a number of milliseconds' }),
+    )
+    .optional(),
   envVars: z.record(z.string(), z.unknown(), 'envVars must be a map of name to value').optional(),
   blockData: record('blockData').optional(),
   blockNameMapping: z.record(z.string(), z.string('each blockNameMapping value must be a string'), 'blockNameMapping must be a map of name to block id').optional(),

@@ -118,3 +118,4 @@ export { cycleMessage, findCycles, NO_STARTER_MESSAGE } from './triggers/graphPr
 export { inputFormatFields, type InputField } from './triggers/inputFormat.js';
 export type { DeployableState, DeployProblem } from './triggers/checkDeployable.js';
 export { validateTwilioSms, validateWhatsapp } from './validation/required.validate.js';
+export { functionTimeoutError, MAX_FUNCTION_TIMEOUT_MS } from './validation/functionTimeout.validate.js';

@@ -28,6 +28,11 @@ export function toInt(value: unknown, fallback: number): number {
   return Number.isFinite(n) ? n : fallback;
 }
 
+/** A number, or its text (a form field) read as a number; NaN for anything else (true, [1]). */
+export function numberOf(value: unknown): number {
+  return typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : Number.NaN;
+}
+
 /** Keeps `n` inside `[min, max]`. */
 export function clamp(n: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, n));

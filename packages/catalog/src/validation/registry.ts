@@ -6,6 +6,7 @@ import type { BlockConfig, ValidationResult } from '../types.js';
 import { validateAgent } from './agent.validate.js';
 import { validateAirtable } from './airtable.validate.js';
 import { validateConfluence } from './confluence.validate.js';
+import { validateFunction } from './functionTimeout.validate.js';
 import { validateDiscord } from './discord.validate.js';
 import { validateFile } from './file.validate.js';
 import { validateGoogleDocs } from './googleDocs.validate.js';
@@ -36,6 +37,7 @@ const VALIDATORS: Readonly<Record<string, BlockValidator>> = {
   discord: validateDiscord,
   evaluator: validateModelChoice,
   file: validateFile,
+  function: validateFunction,
   google_docs: validateGoogleDocs,
   google_sheets: validateGoogleSheets,
   image_generator: validateImageGenerator,

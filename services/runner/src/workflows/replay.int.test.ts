@@ -62,6 +62,8 @@ const EXPECTED = [
   'secret-overlap.whole',
   'agent-max-tokens',
   'agent-max-tokens.checked',
+  'function-timeout',
+  'function-timeout.checked',
 ];
 
 /**
@@ -90,6 +92,8 @@ const PATCH_PAIRS: ReadonlyArray<{ name: string; suffix: string; patches: string
     unguarded: 'the masks change the error text only; secretOverlapPatch.int.test.ts shows a run whose commands they decide (a 256 KB error kept aside or not) failing unguarded',
   },
   { name: 'agent-max-tokens', suffix: 'checked', patches: ['agent-params-checked'], before: 'the agent with Max Tokens "lots" called the model, the value dropped (blocks.int.test.ts)' },
+  // Unguarded, today's code would fail the function before its sandbox call: an activity the old run scheduled.
+  { name: 'function-timeout', suffix: 'checked', patches: ['function-timeout-checked'], before: 'the function ran with a 400000 ms timeout (functionTimeout.int.test.ts)' },
   // Unguarded, today's code would load the kept-aside body for the condition: an activity the old run never scheduled.
   { name: 'api-error-answer', suffix: 'answer', patches: ['http-error-answer'], before: 'the failed API request gave {error} only (blocks.int.test.ts)' },
   // Unguarded, today's code would run the block (an activity) where the old run failed it and answered with the Response.

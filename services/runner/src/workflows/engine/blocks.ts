@@ -1,5 +1,5 @@
 import { isCancellation, patched } from '@temporalio/workflow';
-import { blockToolCall, FUNCTION_TIMEOUT_MS, getBlock, RETRIES_FIELD, retriesError, STREAMING_BLOCK_TYPES, validateBlockParams } from '@weft/catalog';
+import { blockToolCall, FUNCTION_TIMEOUT_MS, functionTimeoutError, getBlock, RETRIES_FIELD, retriesError, STREAMING_BLOCK_TYPES, validateBlockParams } from '@weft/catalog';
 import type { CallContext, StoreLargeOutput, ToolResult } from '@weft/contracts';
 import { conditionAtLine, conditionProgram, maxAttemptsOf, parseConditions, structureToObject, tableToRecord } from '../blockValues.js';
 import { ERROR_HANDLE, handleOf } from '../graph.js';
@@ -265,14 +265,25 @@ function storeLarge(run: Run): StoreLargeOutput {
   return { executionId: run.executionId, overLength: callKeepsAsideOver(run), call: ++run.storeCalls };
 }
 
+/**
+ * Runs recorded before a function's timeout was checked ran the code with any positive timeout (a
+ * fraction, over 300 s; the default for another value): they replay as they ran. Asked only when the
+ * timeout fails the check, so other runs record no marker.
+ */
+export const FUNCTION_TIMEOUT_PATCH = 'function-timeout-checked';
+
 async function runFunction(run: Run, block: RunnableBlock, resolver: Resolver): Promise<BlockRun> {
   const code = typeof block.subBlocks.code?.value === 'string' ? block.subBlocks.code.value : '';
   const rewritten = rewriteCode(code, resolver.scope);
-  const timeoutRaw = Number(resolver.resolve(block.subBlocks.timeout?.value));
+  const timeoutValue = resolver.resolve(block.subBlocks.timeout?.value);
+  const timeoutRaw = Number(timeoutValue);
   const timeoutMs = Number.isFinite(timeoutRaw) && timeoutRaw > 0 ? timeoutRaw : FUNCTION_TIMEOUT_MS;
   const input = { code, params: rewriteCode(code, resolver.logScope).params, timeoutMs };
   const unknown = unknownReferenceIn([rewritten]);
   if (unknown !== undefined) return fail(unknown, input);
+  // The rule of POST /api/function/execute and of validation: a whole number from 1 to 300000 ms.
+  const timeoutError = functionTimeoutError(timeoutValue);
+  if (timeoutError !== undefined && patched(FUNCTION_TIMEOUT_PATCH)) return fail(timeoutError, input);
   const fn = run.acts.integrations(timeoutMs + FUNCTION_MARGIN_MS);
   const storeLargeOutput = storeLarge(run);
   const { value: res, ...called } = await withRetries(maxAttemptsOf(block), run.retryInitialMs, () =>
