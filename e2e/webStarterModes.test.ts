@@ -43,13 +43,13 @@ describe('the starter’s modes in the web app', () => {
     expect(errors).toEqual([]);
   });
 
-  it('in chat mode asks for the chat message on Run and runs with it as a chat sends it ({input: message})', async () => {
+  it('in chat mode asks for the chat message on Run and runs with it as a chat sends it ({input: message}), read as <start.input>', async () => {
     const wf = await newWorkflow('Starter chat');
     const edit = await wf.call('POST', `/api/workflows/${wf.workflowId}/commands`, {
       commands: [
         { type: 'setSubBlockValue', id: wf.starter, subBlockId: 'startWorkflow', value: 'chat' },
         { type: 'addBlock', id: 'echo', blockType: 'function', name: 'Echo', position: { x: 400, y: 0 } },
-        { type: 'setSubBlockValue', id: 'echo', subBlockId: 'code', value: "return 'heard: ' + <start.input.input>" },
+        { type: 'setSubBlockValue', id: 'echo', subBlockId: 'code', value: "return 'heard: ' + <start.input>" },
         { type: 'addEdge', id: 'e1', source: wf.starter, target: 'echo' },
       ],
     });

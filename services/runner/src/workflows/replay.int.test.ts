@@ -64,6 +64,8 @@ const EXPECTED = [
   'agent-max-tokens.checked',
   'function-timeout',
   'function-timeout.checked',
+  'chat-starter',
+  'chat-starter.message',
 ];
 
 /**
@@ -107,6 +109,8 @@ const PATCH_PAIRS: ReadonlyArray<{ name: string; suffix: string; patches: string
   },
   // Unguarded, today's code would keep the loop's results aside once the (lowered) budget is spent: a storeBlob the old run never scheduled.
   { name: 'inline-bytes', suffix: 'budget', patches: ['inline-bytes'], before: "a loop's second 9 KB output and its results stayed inline past a spent budget (inlineBudget.int.test.ts)" },
+  // Unguarded, today's code would loop over the message's three items where the old run looped once, over the input's one entry.
+  { name: 'chat-starter', suffix: 'message', patches: ['chat-starter-message'], before: "a chat-mode starter's <start.input> was the run input {input: message} (chatStarter.int.test.ts)" },
 ];
 
 /** Each patch of a pair on its own, with the run recorded before it. */

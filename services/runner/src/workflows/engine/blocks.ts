@@ -7,6 +7,7 @@ import { MODEL_BLOCK_TYPES, runModelBlock } from '../models/index.js';
 import { pickEnv, resolveJsonText, rewriteCode, type RewrittenCode } from '../references.js';
 import { attemptFields, AttemptsExhausted, failureMessage, withRetries } from '../retry.js';
 import type { AttemptRecord, BlockRunContext, RunnableBlock } from '../types.js';
+import { starterOutput } from './chatStarter.js';
 import { unknownReferenceIn } from './codeReferenceCheck.js';
 import { runContainer } from './containers.js';
 import { failureAnswer, keptAnswer } from './httpAnswer.js';
@@ -90,7 +91,7 @@ export async function executeBlock(run: Run, frame: Frame, block: RunnableBlock)
     case 'starter': {
       // A child run's input as its parent's log shows it (environment values as {{KEY}}).
       const shown = 'logInput' in run.args ? run.args.logInput : run.args.input;
-      return { exec: { success: true, output: { input: run.args.input } }, input: shown, ...('logInput' in run.args ? { logOutput: { input: shown } } : {}) };
+      return { exec: { success: true, output: starterOutput(block, run.args) }, input: shown, ...('logInput' in run.args ? { logOutput: { input: shown } } : {}) };
     }
     case 'loop':
     case 'parallel':
