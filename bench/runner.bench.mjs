@@ -12,7 +12,9 @@
 //   200 ms wait (an API block against a local server that answers after 200 ms) shows what the
 //   runner's fan-out itself costs;
 // - a 50 × 50 nested loop of a function returning 300 KB: the run's history events and bytes against
-//   Temporal's limits (51,200 events, 50 MB). BENCH_RUNNER_SCENARIOS=nested runs one scenario alone.
+//   Temporal's limits (51,200 events, 50 MB). BENCH_RUNNER_SCENARIOS=nested runs one scenario alone;
+//   nestedInline is the same loop of 250 KB outputs, just under the 256 KB a run keeps inline (its
+//   1 MB inline budget keeps them out once spent).
 // Where the time goes: the chain's Temporal history is read back and each block's cycle split into
 // the workflow task (engine code and the run-event local activities, which hold the task open until
 // the run log is written), the dispatch of the function activity to the integrations worker, the
@@ -36,7 +38,9 @@ const PARALLEL_RUNS = Number(process.env.BENCH_RUNNER_PARALLEL_RUNS ?? 3);
 /** The nested loop: NESTED × NESTED iterations of a function returning NESTED_OUTPUT_KB of text (0: skipped). */
 const NESTED = Number(process.env.BENCH_RUNNER_NESTED ?? 50);
 const NESTED_OUTPUT_KB = Number(process.env.BENCH_RUNNER_NESTED_OUTPUT_KB ?? 300);
-/** Scenarios to run (comma-separated names: simple, chain, parallelCpu, parallelTimer, parallelWait, nested); default all. */
+/** nestedInline's outputs: just under the 256 KB threshold (UTF-8 bytes of the output's JSON). */
+const NESTED_INLINE_KB = Number(process.env.BENCH_RUNNER_NESTED_INLINE_KB ?? 250);
+/** Scenarios to run (comma-separated names: simple, chain, parallelCpu, parallelTimer, parallelWait, nested, nestedInline); default all. */
 const ONLY = process.env.BENCH_RUNNER_SCENARIOS?.split(',').map((n) => n.trim());
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -261,19 +265,20 @@ async function parallel(http, workspaceId, log, kind) {
 
 /**
  * A loop of NESTED iterations around a loop of NESTED iterations of one function block whose output
- * is NESTED_OUTPUT_KB of text (over the 256 KB blob threshold): the history must stay far under
- * Temporal's limits (51,200 events, 50 MB) however large the outputs are.
+ * is `outputKb` of text (NESTED_OUTPUT_KB, over the 256 KB blob threshold; NESTED_INLINE_KB, just
+ * under it): the history must stay far under Temporal's limits (51,200 events, 50 MB) however large
+ * the outputs are.
  */
-async function nested(http, workspaceId, log) {
+async function nested(http, workspaceId, log, outputKb = NESTED_OUTPUT_KB) {
   const id = await workflow(http, workspaceId, (starter) => [
     { type: 'addBlock', id: 'outer', blockType: 'loop', name: 'Outer', position: { x: 300, y: 100 }, data: { loopType: 'for', count: NESTED } },
     { type: 'addEdge', source: starter, target: 'outer' },
     { type: 'addBlock', id: 'inner', blockType: 'loop', name: 'Inner', position: { x: 50, y: 50 }, parentId: 'outer', data: { loopType: 'for', count: NESTED } },
     { type: 'addEdge', source: 'outer', target: 'inner', sourceHandle: 'loop-start-source' },
-    ...fn('big', 'Big', `return String(<loop.index>).padEnd(${NESTED_OUTPUT_KB * 1024}, 'x')`, { x: 50, y: 50 }, 'inner'),
+    ...fn('big', 'Big', `return String(<loop.index>).padEnd(${outputKb * 1024}, 'x')`, { x: 50, y: 50 }, 'inner'),
     { type: 'addEdge', source: 'inner', target: 'big', sourceHandle: 'loop-start-source' },
   ]);
-  log(`nested: one run of ${NESTED} × ${NESTED} blocks of ${NESTED_OUTPUT_KB} KB`);
+  log(`nested: one run of ${NESTED} × ${NESTED} blocks of ${outputKb} KB`);
   const right = (body) => body?.success === true && Array.isArray(body.output?.results) && body.output.results.length === NESTED;
   // Asynchronous: the run takes longer than a synchronous answer may wait.
   const t = performance.now();
@@ -292,8 +297,8 @@ async function nested(http, workspaceId, log) {
   const history = await phases(executionId);
   return {
     blocks: NESTED * NESTED,
-    outputKb: NESTED_OUTPUT_KB,
-    outputsMb: round((NESTED * NESTED * NESTED_OUTPUT_KB) / 1024),
+    outputKb,
+    outputsMb: round((NESTED * NESTED * outputKb) / 1024),
     wallMs: Math.round(ms),
     events: history.events,
     historyMb: round(history.historyBytes / 1024 / 1024),
@@ -326,6 +331,7 @@ export async function run({ url, addresses, log }) {
       parallelTimer: await scenario('parallelTimer', async () => ({ ...(await parallel(http, workspaceId, log, 'timer')), target: '≤ 1.5 s wall' })),
       parallelWait: await scenario('parallelWait', () => parallel(http, workspaceId, log, 'wait')),
       ...(NESTED > 0 ? { nested: await scenario('nested', () => nested(http, workspaceId, log)) } : {}),
+      ...(NESTED > 0 ? { nestedInline: await scenario('nestedInline', () => nested(http, workspaceId, log, NESTED_INLINE_KB)) } : {}),
       loadAverageAfter: os.loadavg().map(round),
     };
     log(JSON.stringify(result));
