@@ -832,6 +832,25 @@ describe('deploy checks', () => {
   });
 });
 
+describe("a Response block's status through the API", () => {
+  it('a status of 150 (a reference the deploy check leaves to the run) gets an answer naming Status Code, never an interim one the caller waits on', async () => {
+    const id = await workflow((starter) => [
+      { type: 'addBlock', id: 'answer', blockType: 'response', name: 'Answer', position: { x: 400, y: 100 } },
+      set('answer', 'dataMode', 'json'),
+      set('answer', 'data', '{"ok": true}'),
+      set('answer', 'status', '<start.input.code>'),
+      { type: 'addEdge', source: starter, target: 'answer' },
+    ]);
+    const { apiKey } = await deploy(id);
+    const interim = await viaApiKey(id, apiKey, { code: 150 });
+    expect(interim.status).toBeGreaterThanOrEqual(200);
+    expect(interim.body).toMatchObject({ success: false, error: 'Answer: Status Code must be a whole number from 200 to 599 (got 150)' });
+    const final = await viaApiKey(id, apiKey, { code: 201 });
+    expect(final.status).toBe(201);
+    expect(final.body).toEqual({ ok: true });
+  });
+});
+
 describe('schedules on Temporal through the gateway', () => {
   it('a 10 s schedule fires deployed runs; GET shows the next five; pause, resume; undeploy removes it', async () => {
     const id = await workflow((starter) => [

@@ -14,7 +14,7 @@ import { BODY_LIMIT, fromJson, parseBody } from '../validate.js';
 import { chunkSelected, resolveSelectedOutputs, selectedOutputsOf, type NamedBlocks } from './streamSelection.js';
 import { stringQuery } from './internalCall.js';
 import { apiInputFields, checkApiInput, inputOfText } from '../apiInput.js';
-import type { InputField } from '@weft/catalog';
+import { isAnswerStatus, type InputField } from '@weft/catalog';
 
 /** How long a waited (synchronous) run may take before the call gives up. */
 const SYNC_DEADLINE_MS = 10 * 60_000;
@@ -100,7 +100,8 @@ export function executionView(e: runner.Execution) {
 export function answerRun(res: Response, e: runner.Execution): void {
   const response = e.responseJson ? (fromJson(e.responseJson) as { status?: unknown; headers?: unknown; data?: unknown }) : null;
   if (response) {
-    const status = typeof response.status === 'number' && Number.isInteger(response.status) && response.status >= 100 && response.status <= 599 ? response.status : 200;
+    // Only a final status: a 1xx (a run recorded before the runner refused one) would leave the caller waiting.
+    const status = isAnswerStatus(response.status) ? response.status : 200;
     const headers = typeof response.headers === 'object' && response.headers !== null ? Object.entries(response.headers) : [];
     let contentType: string | undefined;
     for (const [name, value] of headers) {

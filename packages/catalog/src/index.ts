@@ -119,3 +119,4 @@ export { inputFormatFields, type InputField } from './triggers/inputFormat.js';
 export type { DeployableState, DeployProblem } from './triggers/checkDeployable.js';
 export { validateTwilioSms, validateWhatsapp } from './validation/required.validate.js';
 export { functionTimeoutError, MAX_FUNCTION_TIMEOUT_MS } from './validation/functionTimeout.validate.js';
+export { isAnswerStatus, MAX_RESPONSE_STATUS, MIN_RESPONSE_STATUS, responseStatusError } from './validation/responseStatus.validate.js';

@@ -1,4 +1,5 @@
 import type { BlockConfig } from '../types.js';
+import { MAX_RESPONSE_STATUS, MIN_RESPONSE_STATUS } from '../validation/responseStatus.validate.js';
 import { dropdown, when } from './fields.js';
 
 /** Response: the final block that answers an API call; it has no outgoing connections. */
@@ -17,7 +18,7 @@ export const responseBlock: BlockConfig = {
     // Each row is a field of the answer: its name, its type and its value (the runner's structureToObject reads all three).
     { id: 'builderData', title: 'Response Structure', type: 'input-format', layout: 'full', columns: ['name', 'type', 'value'], condition: when('dataMode', 'structured') },
     { id: 'data', title: 'Response Data', type: 'code', layout: 'full', placeholder: '{\n  "message": "Hello world"\n}', condition: when('dataMode', 'json') },
-    { id: 'status', title: 'Status Code', type: 'number', layout: 'half', placeholder: '200', min: 100, max: 599, step: 1, defaultValue: 200 },
+    { id: 'status', title: 'Status Code', type: 'number', layout: 'half', placeholder: '200', min: MIN_RESPONSE_STATUS, max: MAX_RESPONSE_STATUS, step: 1, defaultValue: 200 },
     { id: 'headers', title: 'Response Headers', type: 'table', layout: 'full', columns: ['Key', 'Value'] },
   ],
   tools: { access: [] },

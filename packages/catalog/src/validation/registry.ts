@@ -20,6 +20,7 @@ import { validateMicrosoftTeams } from './microsoftTeams.validate.js';
 import { validateMistralParse } from './mistralParse.validate.js';
 import { validateModelChoice } from './modelChoice.validate.js';
 import { validateNotion } from './notion.validate.js';
+import { validateResponse } from './responseStatus.validate.js';
 import { validateTwilioSms, validateWhatsapp } from './required.validate.js';
 import { validateS3 } from './s3.validate.js';
 import { validateSlack } from './slack.validate.js';
@@ -50,6 +51,7 @@ const VALIDATORS: Readonly<Record<string, BlockValidator>> = {
   microsoft_teams: validateMicrosoftTeams,
   mistral_parse: validateMistralParse,
   notion: validateNotion,
+  response: validateResponse,
   s3: validateS3,
   slack: validateSlack,
   supabase: validateSupabase,

@@ -62,6 +62,8 @@ const EXPECTED = [
   'secret-overlap.whole',
   'agent-max-tokens',
   'agent-max-tokens.checked',
+  'response-interim-status',
+  'response-interim-status.checked',
   'function-timeout',
   'function-timeout.checked',
   'chat-starter',
@@ -94,8 +96,12 @@ const PATCH_PAIRS: ReadonlyArray<{ name: string; suffix: string; patches: string
     unguarded: 'the masks change the error text only; secretOverlapPatch.int.test.ts shows a run whose commands they decide (a 256 KB error kept aside or not) failing unguarded',
   },
   { name: 'agent-max-tokens', suffix: 'checked', patches: ['agent-params-checked'], before: 'the agent with Max Tokens "lots" called the model, the value dropped (blocks.int.test.ts)' },
+  // Unguarded, today's code would fail the Response and run its error path (an activity) where the old run answered 150 and ended.
+  { name: 'response-interim-status', suffix: 'checked', patches: ['response-status-interim'], before: 'the Response answered with status 150, its error handler never ran (responseStatus.int.test.ts)' },
   // Unguarded, today's code would fail the function before its sandbox call: an activity the old run scheduled.
   { name: 'function-timeout', suffix: 'checked', patches: ['function-timeout-checked'], before: 'the function ran with a 400000 ms timeout (functionTimeout.int.test.ts)' },
+  // Unguarded, today's code would loop over the message's three items where the old run looped once, over the input's one entry.
+  { name: 'chat-starter', suffix: 'message', patches: ['chat-starter-message'], before: "a chat-mode starter's <start.input> was the run input {input: message} (chatStarter.int.test.ts)" },
   // Unguarded, today's code would load the kept-aside body for the condition: an activity the old run never scheduled.
   { name: 'api-error-answer', suffix: 'answer', patches: ['http-error-answer'], before: 'the failed API request gave {error} only (blocks.int.test.ts)' },
   // Unguarded, today's code would run the block (an activity) where the old run failed it and answered with the Response.
@@ -109,8 +115,6 @@ const PATCH_PAIRS: ReadonlyArray<{ name: string; suffix: string; patches: string
   },
   // Unguarded, today's code would keep the loop's results aside once the (lowered) budget is spent: a storeBlob the old run never scheduled.
   { name: 'inline-bytes', suffix: 'budget', patches: ['inline-bytes'], before: "a loop's second 9 KB output and its results stayed inline past a spent budget (inlineBudget.int.test.ts)" },
-  // Unguarded, today's code would loop over the message's three items where the old run looped once, over the input's one entry.
-  { name: 'chat-starter', suffix: 'message', patches: ['chat-starter-message'], before: "a chat-mode starter's <start.input> was the run input {input: message} (chatStarter.int.test.ts)" },
 ];
 
 /** Each patch of a pair on its own, with the run recorded before it. */

@@ -1,5 +1,5 @@
 import { isCancellation, patched } from '@temporalio/workflow';
-import { blockToolCall, FUNCTION_TIMEOUT_MS, functionTimeoutError, getBlock, RETRIES_FIELD, retriesError, STREAMING_BLOCK_TYPES, validateBlockParams } from '@weft/catalog';
+import { blockToolCall, FUNCTION_TIMEOUT_MS, functionTimeoutError, getBlock, responseStatusError, RETRIES_FIELD, retriesError, STREAMING_BLOCK_TYPES, validateBlockParams } from '@weft/catalog';
 import type { CallContext, StoreLargeOutput, ToolResult } from '@weft/contracts';
 import { conditionAtLine, conditionProgram, maxAttemptsOf, parseConditions, structureToObject, tableToRecord } from '../blockValues.js';
 import { ERROR_HANDLE, handleOf } from '../graph.js';
@@ -302,6 +302,12 @@ async function runFunction(run: Run, block: RunnableBlock, resolver: Resolver): 
  */
 export const RESPONSE_HEADER_CHECK_PATCH = 'response-header-check';
 
+/**
+ * Runs recorded before a status below 200 failed the Response block answered with it (a 1xx left the
+ * caller waiting): they replay as they ran. Asked only for such a status, so other runs record no marker.
+ */
+export const RESPONSE_STATUS_PATCH = 'response-status-interim';
+
 /** A header name (an RFC 9110 token) and a header value as Node's HTTP server accepts them. */
 const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const HTTP_HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
@@ -315,11 +321,16 @@ function runResponse(block: RunnableBlock, resolver: Resolver): BlockRun {
       : typeof rawData === 'string'
         ? resolveJsonText(rawData, resolver.scope)
         : resolver.resolve(rawData ?? null);
-  const statusRaw = Number(resolver.resolve(block.subBlocks.status?.value));
+  const statusValue = resolver.resolve(block.subBlocks.status?.value);
+  const statusRaw = Number(statusValue);
   const status = Number.isInteger(statusRaw) && statusRaw >= 100 && statusRaw <= 599 ? statusRaw : 200;
   const headers = tableToRecord(resolver.resolve(block.subBlocks.headers?.value));
   const response = { status, headers, data: data ?? null };
   const input = { data: typeof rawData === 'string' ? resolveJsonText(rawData, resolver.logScope) : resolver.forLog(rawData ?? null), status, headers: resolver.forLog(block.subBlocks.headers?.value) };
+  // A status below 200 fails the block naming Status Code (a 1xx is interim: the caller would wait for
+  // an answer that never comes); another one HTTP has no use for (600, text) still answers 200.
+  const statusError = responseStatusError(statusValue);
+  if (statusError !== undefined && Number.isInteger(statusRaw) && statusRaw < 200 && patched(RESPONSE_STATUS_PATCH)) return fail(statusError, input);
   // A header HTTP cannot carry fails the block here, with its name, rather than the answer to the caller.
   for (const [name, value] of Object.entries(headers)) {
     if (!HTTP_TOKEN.test(name) && patched(RESPONSE_HEADER_CHECK_PATCH)) return fail(`Response header "${name}" is not a valid HTTP header name`, input);
