@@ -832,6 +832,47 @@ describe('deploy checks', () => {
   });
 });
 
+describe('deploy checks read paths and names as calls and runs do', () => {
+  it('refuses a ".." webhook path segment and a missing <agent-2.x> or <résumé.x>, naming block and field; with the blocks there and a plain path it deploys', async () => {
+    const problems = (prompt: string) => [
+      { type: 'addBlock', id: 'writer', blockType: 'function', name: 'Writer', position: { x: 700, y: 100 } },
+      set('writer', 'code', `return ${JSON.stringify(prompt)}`),
+      { type: 'addBlock', id: 'say', blockType: 'response', name: 'Say', position: { x: 1000, y: 100 } },
+      set('say', 'data', prompt),
+      { type: 'addEdge', source: 'writer', target: 'say' },
+    ];
+    const prompt = '<agent-2.result> and <résumé.result>';
+    const refusedId = await workflow((starter) => [
+      set(starter, 'startWorkflow', 'webhook'),
+      set(starter, 'webhookPath', `hooks/../orders-${randomUUID()}`),
+      ...problems(prompt),
+      { type: 'addEdge', source: starter, target: 'writer' },
+    ]);
+    const refused = await api<{ error: string; problems: Array<{ blockName: string; field: string; message: string }> }>('POST', `/api/workflows/${refusedId}/deploy`, {});
+    expect(refused.status).toBe(400);
+    expect(refused.body.problems.map((p) => [p.blockName, p.field, p.message])).toEqual([
+      ['Say', 'data', 'Reference <agent-2.result> names no block'],
+      ['Say', 'data', 'Reference <résumé.result> names no block'],
+      ['Start', 'webhookPath', expect.stringMatching(/^Webhook Path "hooks\/\.\.\/orders-[^"]+" cannot have a "\.\." segment: browsers and HTTP clients remove/) as unknown],
+    ]);
+    expect((await api<{ isDeployed: boolean }>('GET', `/api/workflows/${refusedId}/deploy`)).body.isDeployed).toBe(false);
+
+    const deployedId = await workflow((starter) => [
+      set(starter, 'startWorkflow', 'webhook'),
+      set(starter, 'webhookPath', `hooks/orders-${randomUUID()}`),
+      { type: 'addBlock', id: 'dash', blockType: 'function', name: 'Agent-2', position: { x: 300, y: 100 } },
+      set('dash', 'code', 'return 1'),
+      { type: 'addBlock', id: 'cv', blockType: 'function', name: 'Résumé', position: { x: 500, y: 100 } },
+      set('cv', 'code', 'return 2'),
+      ...problems(prompt),
+      { type: 'addEdge', source: starter, target: 'dash' },
+      { type: 'addEdge', source: 'dash', target: 'cv' },
+      { type: 'addEdge', source: 'cv', target: 'writer' },
+    ]);
+    expect((await api('POST', `/api/workflows/${deployedId}/deploy`, {})).status).toBe(200);
+  });
+});
+
 describe("a Response block's status through the API", () => {
   it('a status of 150 (a reference the deploy check leaves to the run) gets an answer naming Status Code, never an interim one the caller waits on', async () => {
     const id = await workflow((starter) => [
