@@ -120,6 +120,21 @@ describe('graph semantics of a run (real Temporal server, fake activities)', () 
     expect(result.output).toEqual({ result: 3, stdout: '' });
   });
 
+  it('condition: an expression ending in a semicolon is tested as without it (as Sim reads `return <expression>;`)', async () => {
+    const conditions = JSON.stringify([
+      { id: 'c1', title: 'if', value: '<start.input.answer> === "yes";' },
+      { id: 'c2', title: 'else', value: '' },
+    ]);
+    const state = graphOf(
+      { s: S, c: { type: 'condition', name: 'Check', values: { conditions } }, yes: { name: 'Yes', code: 'return "took yes"' }, no: { name: 'No', code: 'return "took no"' } },
+      [['s', 'c'], ['c', 'yes', 'condition-c1'], ['c', 'no', 'condition-c2']],
+    );
+    const yes = await h.run(state, { input: { answer: 'yes' } });
+    expect(yes.error).toBeUndefined();
+    expect(yes.output).toEqual({ result: 'took yes', stdout: '' });
+    expect((await h.run(state, { input: { answer: 'no' } })).output).toEqual({ result: 'took no', stdout: '' });
+  });
+
   it('condition: the first truthy branch wins, only its edge fires, the branch not taken is skipped and the join does not wait for it', async () => {
     const conditions = JSON.stringify([
       { id: 'c1', title: 'if', value: '<start.input.x> > 5' },
