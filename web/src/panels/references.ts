@@ -85,8 +85,9 @@ export function isReferenceableField(name: string): boolean {
 /**
  * Everything `<` offers in a field of `blockId`: upstream outputs (a loop's or parallel's `results`,
  * unless its name is a reserved one), the iteration fields of the innermost container of each kind it
- * sits in, the starter's input and input fields (always as `<start.…>`, whatever the starter is
- * called: the runner reads input fields only there), the workflow's variables.
+ * sits in, the starter's input (and, in chat mode, the conversation id) and input fields (always as
+ * `<start.…>`, whatever the starter is called: the runner reads input fields only there), the
+ * workflow's variables.
  */
 export function referenceOptions(state: WorkflowState, blockId: string): RefOption[] {
   const options: RefOption[] = [];
@@ -109,7 +110,9 @@ export function referenceOptions(state: WorkflowState, blockId: string): RefOpti
     if (block.type === 'starter') {
       // `<start.…>` always means the starter, and only `<start.question>` reads the input's field (a renamed starter's `<begin.question>` reads nothing).
       const fields = inputFormatFields(block.subBlocks.inputFormat?.value).map((f) => f.name).filter(isReferenceableField);
-      for (const path of [...new Set(['input', ...fields, ...outputPaths(block.outputs)])]) options.push({ insert: `<start.${path}>`, group: block.name });
+      // In chat mode a chat message gives {input: message, conversationId?} (docs/runner-engine.md, Starter).
+      const chat = block.subBlocks.startWorkflow?.value === 'chat' ? ['conversationId'] : [];
+      for (const path of [...new Set(['input', ...chat, ...fields, ...outputPaths(block.outputs)])]) options.push({ insert: `<start.${path}>`, group: block.name });
       continue;
     }
     for (const path of [...new Set(outputPaths(block.outputs))]) options.push({ insert: `<${name}.${path}>`, group: block.name });

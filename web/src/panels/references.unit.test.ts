@@ -59,6 +59,16 @@ describe('references in fields', () => {
     for (const { insert } of starterOptions) expect(tokenize(insert)).toEqual([{ text: insert, kind: 'ref' }]);
   });
 
+  it('offer <start.conversationId> after <start.input> only when the starter is in chat mode (a chat message gives {input, conversationId?})', () => {
+    const withMode = (mode: string | undefined) => {
+      const starter = { ...block('s', 'starter', 'Start', { input: 'any' }), subBlocks: mode === undefined ? {} : { startWorkflow: { id: 'startWorkflow', type: 'dropdown', value: mode } } };
+      const next = { ...state, blocks: { ...state.blocks, s: starter } } as unknown as WorkflowState;
+      return referenceOptions(next, 'a').filter((o) => o.group === 'Start').map((o) => o.insert);
+    };
+    expect(withMode('chat')).toEqual(['<start.input>', '<start.conversationId>']);
+    for (const mode of [undefined, 'manual', 'webhook', 'schedule']) expect(withMode(mode)).toEqual(['<start.input>']);
+  });
+
   it('offer no <name.results> for a container whose name reads as something else, and each kind\'s iteration fields once, from the innermost', () => {
     const named = (loopName: string, parallelName: string) =>
       ({
