@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { formatCost } from '@weft/catalog';
 import { createFakeServer, type FakeServer } from '@weft/testkit';
 import { chromiumPerSuite } from './support/browser.js';
+import { api } from './support/http.js';
 import { releaseModel, scriptModel } from './support/modelScripts.js';
 import { untilEnded } from './support/runs.js';
 import { newWorkflow } from './support/workflows.js';
@@ -99,6 +99,37 @@ describe('the run console in the web app', () => {
       await compute.getByText('reused', { exact: true }).waitFor({ timeout: 15_000 });
       expect(await slow.getByText('reused', { exact: true }).count()).toBe(0);
       await expect.poll(() => runState(page, 'compute')).toBe('done');
+      expect(errors).toEqual([]);
+    } finally {
+      await hold.server.close();
+    }
+  });
+
+  it('follows a run still going when it is opened from the history: its blocks as they end, and how the run ended', async () => {
+    const hold = await holdingServer();
+    try {
+      const { call, workflowId, starter, open, cookie } = await newWorkflow('Follower');
+      const edit = await call('POST', `/api/workflows/${workflowId}/commands`, { commands: [...fetching('slow', 'Slow', hold.url, 400), { type: 'addEdge', id: 'e1', source: starter, target: 'slow' }] });
+      expect(edit.status).toBe(200);
+      const started = await api<{ executionId: string }>('POST', `/api/workflows/${workflowId}/execute`, {}, { cookie, 'x-execution-mode': 'async' });
+      expect(started.status).toBe(202);
+      await expect.poll(() => hold.server.received('GET', '/hold').length, { timeout: 60_000 }).toBe(1);
+      const { page, errors } = await open(chromium());
+      const console_ = consoleOf(page);
+      await console_.getByRole('tab', { name: 'History' }).click();
+      await console_.getByRole('list', { name: 'Past runs' }).getByRole('button').first().click({ timeout: 15_000 });
+      await expect.poll(() => entryStatus(page, 'Slow'), { timeout: 15_000 }).toBe('Running');
+      expect(await runState(page, 'slow')).toBe('running');
+      expect(await runStatus(page)).toBe('Running');
+      hold.release();
+      // No reload: the console reads the run's events until it ends.
+      await expect.poll(() => runStatus(page), { timeout: 60_000 }).toBe('Succeeded');
+      await expect.poll(() => runState(page, 'slow')).toBe('done');
+      expect(await entryStatus(page, 'Slow')).toBe('Done');
+      const slow = console_.getByRole('listitem', { name: 'Log of Slow' });
+      await slow.getByRole('button').first().click();
+      await slow.getByRole('group', { name: 'Output of Slow' }).getByText('no longer', { exact: false }).first().waitFor();
+      expect(started.body.executionId).toBeTruthy();
       expect(errors).toEqual([]);
     } finally {
       await hold.server.close();
@@ -205,13 +236,14 @@ describe('the run console in the web app', () => {
     const stored = await untilEnded<{ status: string; logs: Array<{ blockId: string; tokens?: { total?: number }; cost?: { total?: number } }> }>(executionId, { read: call });
     const logged = stored.logs.find((l) => l.blockId === 'writer');
     expect(logged?.tokens?.total).toBe(1500);
-    expect(logged?.cost?.total).toBeGreaterThan(0);
+    // gpt-4o at $2.50 / $10 a million: $0.006, shown with 4 decimals below a cent (000 §9).
+    expect(logged?.cost?.total).toBeCloseTo(0.006, 9);
     const row = console_.getByRole('listitem', { name: 'Log of Writer' }).locator('.log-row .log-meta');
     await row.getByText('1500 tokens', { exact: true }).waitFor();
-    await row.getByText(formatCost(logged?.cost?.total ?? 0), { exact: true }).waitFor();
+    await row.getByText('$0.0060', { exact: true }).waitFor();
     const summary = console_.locator('.console-summary');
     await summary.getByText('1500 tokens', { exact: true }).waitFor();
-    await summary.getByText(formatCost(logged?.cost?.total ?? 0), { exact: true }).waitFor();
+    await summary.getByText('$0.0060', { exact: true }).waitFor();
     // The answer in full once it ended.
     const writer = console_.getByRole('listitem', { name: 'Log of Writer' });
     await writer.getByRole('button').first().click();

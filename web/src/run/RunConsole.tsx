@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatCost } from '@weft/catalog';
 import { api } from '../api';
 import { Icon } from '../ui/icons';
@@ -178,6 +178,12 @@ export function RunConsole({
     if (shownRun) setCollapsed(false);
   }, [shownRun]);
   const live = run?.status === 'running' || run?.status === 'starting';
+  // The history lists a run the moment it starts and shows how it ended the moment it ends (not at its next poll).
+  const queryClient = useQueryClient();
+  const listed = run?.executionId ? `${run.executionId}:${live ? 'live' : run.status}` : null;
+  useEffect(() => {
+    if (listed) void queryClient.invalidateQueries({ queryKey: ['executions', workflowId] });
+  }, [listed, queryClient, workflowId]);
   const sum = run ? totals(run) : null;
   const executionId = run?.executionId;
   const loadValue = useCallback((ref: string) => (executionId ? api.executionValue(executionId, ref) : Promise.reject(new Error('The run has not started yet'))), [executionId]);
