@@ -32,9 +32,9 @@ export function keepsAside(run: InlineAccount, json: string): boolean {
   return overBytes(json, spent(run) ? INLINE_AFTER_BUDGET_BYTES : KEEP_ASIDE_OVER_BYTES) && inlineBytesPatched();
 }
 
-/** Counts a value the run keeps inline against its budget. */
+/** Counts a value the run keeps inline against its budget (once spent, the count no longer matters: not measured). */
 export function keptInline(run: InlineAccount, json: string): void {
-  run.inlineBytes += utf8Bytes(json);
+  if (!spent(run)) run.inlineBytes += utf8Bytes(json);
 }
 
 /**
