@@ -36,6 +36,25 @@ describe('fake server', () => {
     expect(await missing.json()).toEqual({ error: 'no fake route for GET /nope' });
   });
 
+  it('holds a stream at its gate until the test lets it go: the events before it arrive, the rest after', async () => {
+    fake = await createFakeServer();
+    let letGo = () => {};
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    const written: number[] = [];
+    fake.on('GET', '/stream', { sse: [{ n: 1 }, { n: 2 }, { n: 3 }], sseGate: (index) => (index === 2 ? held : undefined), onSseEvent: (index) => written.push(index) });
+    const reader = (await fetch(`${fake.url}/stream`)).body?.getReader();
+    if (!reader) throw new Error('no body');
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes('"n":2')) text += decoder.decode((await reader.read()).value, { stream: true });
+    expect(text).toBe('data: {"n":1}\n\ndata: {"n":2}\n\n');
+    expect(written).toEqual([0, 1]);
+    letGo();
+    for (let part = await reader.read(); !part.done; part = await reader.read()) text += decoder.decode(part.value, { stream: true });
+    expect(text).toBe('data: {"n":1}\n\ndata: {"n":2}\n\ndata: {"n":3}\n\n');
+    expect(written).toEqual([0, 1, 2]);
+  });
+
   it('a hanging route never answers, and marks the request abandoned when the client gives up', async () => {
     fake = await createFakeServer();
     fake.on('GET', '/hang', { hang: true }).on('GET', '/ok', { json: 1 });
