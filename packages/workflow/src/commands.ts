@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { WorkflowError } from './errors.js';
+import { id, idRecord } from './idSchema.js';
 import { normalizeParallelType } from './model/subflows.js';
 
-const id = z.string().min(1);
 /** Most blocks one removeBlock may name in `ids` (a select-all delete of a large workflow fits). */
 const MAX_REMOVED_BLOCKS = 10_000;
 const position = z.object({ x: z.number().finite(), y: z.number().finite() });
@@ -32,7 +32,7 @@ const blockStateSchema = z.object({
   type: z.string().min(1),
   name: z.string(),
   position,
-  subBlocks: z.record(z.string(), z.object({ id, type: z.string(), value: z.unknown() })).default({}),
+  subBlocks: idRecord(z.string(), z.object({ id, type: z.string(), value: z.unknown() })).default({}),
   outputs: z.record(z.string(), z.unknown()).default({}),
   enabled: z.boolean().default(true),
   horizontalHandles: z.boolean().default(true),
@@ -60,7 +60,7 @@ const commandSchema = z.discriminatedUnion('type', [
     parentId: id.optional(),
     data: blockDataSchema.optional(),
     /** A pasted block's form values (sub-block id → value, ids as setSubBlockValue takes them) and settings, added in the same one undoable edit. */
-    values: z.record(id, z.unknown()).optional(),
+    values: idRecord(id, z.unknown()).optional(),
     enabled: z.boolean().optional(),
     isWide: z.boolean().optional(),
     horizontalHandles: z.boolean().optional(),
@@ -151,7 +151,7 @@ const commandSchema = z.discriminatedUnion('type', [
   }),
   z.object({
     type: z.literal('replaceState'),
-    blocks: z.record(z.string(), blockStateSchema),
+    blocks: idRecord(z.string(), blockStateSchema),
     edges: z.array(edgeSchema),
     /**
      * The workflow's own version this state was read at (a copilot checkpoint): what the workflow

@@ -3,6 +3,7 @@ import type { DecideContext } from '../context.js';
 import { WorkflowError } from '../errors.js';
 import type { WorkflowEvent } from '../events.js';
 import { deepCopy } from '../model/graph.js';
+import { ownValue, setOwn } from '../model/ownKeys.js';
 import type { BlockData, BlockState, Position, SubBlockState, WorkflowGraph } from '../model/state.js';
 import { freeBlockName, refuseBlockName } from './blockNames.js';
 import { requireBlock, requireFreeBlockId } from './guards.js';
@@ -27,7 +28,7 @@ function createBlock(ctx: DecideContext, spec: NewBlock): BlockState {
   }
   const subBlocks: Record<string, SubBlockState> = {};
   for (const sub of definition?.subBlocks ?? []) {
-    subBlocks[sub.id] = { id: sub.id, type: sub.type, value: deepCopy(sub.defaultValue ?? null) };
+    setOwn(subBlocks, sub.id, { id: sub.id, type: sub.type, value: deepCopy(sub.defaultValue ?? null) });
   }
   return {
     ...spec,
@@ -49,7 +50,7 @@ function createBlock(ctx: DecideContext, spec: NewBlock): BlockState {
 function withGiven(block: BlockState, command: CommandOf<'addBlock'>): BlockState {
   const subBlocks = { ...block.subBlocks };
   for (const [subId, value] of Object.entries(command.values ?? {})) {
-    subBlocks[subId] = { id: subId, type: subBlocks[subId]?.type ?? 'unknown', value: deepCopy(value ?? null) };
+    setOwn(subBlocks, subId, { id: subId, type: ownValue(subBlocks, subId)?.type ?? 'unknown', value: deepCopy(value ?? null) });
   }
   return {
     ...block,

@@ -3,6 +3,7 @@ import type { DecideContext } from '../context.js';
 import { WorkflowError } from '../errors.js';
 import type { WorkflowEvent } from '../events.js';
 import { descendantsAndSelf } from '../model/graph.js';
+import { hasOwnKey, ownValue } from '../model/ownKeys.js';
 import type { WorkflowGraph } from '../model/state.js';
 import { CONTAINER_SIZE } from '../model/subflows.js';
 import { CONTAINER_TYPES } from './addBlock.decide.js';
@@ -63,7 +64,7 @@ function decideRemoveBlock(graph: WorkflowGraph, command: CommandOf<'removeBlock
   if (given.length === 0) throw new WorkflowError('validation', 'Invalid command: id: a block id is required (id, or ids for several blocks)');
   if (command.ids === undefined) requireBlock(graph, given[0] ?? '');
   // With ids, blocks already gone (another editor removed them first) are skipped; only none left is refused.
-  const named = given.filter((blockId) => graph.blocks[blockId] !== undefined);
+  const named = given.filter((blockId) => hasOwnKey(graph.blocks, blockId));
   const first = named[0];
   if (first === undefined) {
     throw new WorkflowError('not_found', `Invalid command: ids: none of the blocks exist (${[...new Set(given)].join(', ')})`);
@@ -80,7 +81,7 @@ function decideSetAdvancedMode(
   ctx: DecideContext,
 ): WorkflowEvent[] {
   const block = requireBlock(graph, command.id);
-  const clearedMemories = block.advancedMode && block.subBlocks[MEMORIES] !== undefined;
+  const clearedMemories = block.advancedMode && hasOwnKey(block.subBlocks, MEMORIES);
   return [{ type: 'blockAdvancedModeSet', at: ctx.now, id: block.id, advancedMode: command.advancedMode, clearedMemories }];
 }
 
@@ -102,13 +103,14 @@ function decideSetSubBlockValue(
   ctx: DecideContext,
 ): WorkflowEvent[] {
   const block = requireBlock(graph, command.id);
-  const known = block.subBlocks[command.subBlockId]?.type;
+  const current = ownValue(block.subBlocks, command.subBlockId);
+  const known = current?.type;
   const defined = ctx.blockDefinition(block.type)?.subBlocks.find((sub) => sub.id === command.subBlockId)?.type;
   const subBlockType = known ?? defined ?? 'unknown';
   const base = { at: ctx.now, id: block.id, subBlockId: command.subBlockId, subBlockType, value: command.value };
   // Only the dependents holding a choice are emptied; an unchanged value empties nothing.
-  const unchanged = JSON.stringify(block.subBlocks[command.subBlockId]?.value ?? null) === JSON.stringify(command.value ?? null);
-  const cleared = unchanged ? [] : [...new Set(command.clear ?? [])].filter((sub) => sub !== command.subBlockId && holdsValue(block.subBlocks[sub]?.value));
+  const unchanged = JSON.stringify(current?.value ?? null) === JSON.stringify(command.value ?? null);
+  const cleared = unchanged ? [] : [...new Set(command.clear ?? [])].filter((sub) => sub !== command.subBlockId && holdsValue(ownValue(block.subBlocks, sub)?.value));
   if (cleared.length === 0) return [{ type: 'subBlockValueSet', ...base }];
   return [{ type: 'subBlockValueSetAndCleared', ...base, cleared }];
 }

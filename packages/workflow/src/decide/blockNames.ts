@@ -1,4 +1,5 @@
 import { WorkflowError } from '../errors.js';
+import { ownValue } from '../model/ownKeys.js';
 import type { WorkflowGraph } from '../model/state.js';
 import { normalizeName } from './guards.js';
 
@@ -58,7 +59,7 @@ function freeBlockName(graph: { blocks: Readonly<Record<string, Named>> }, name:
 /** Whether `id` was stored with this name before the rules (the graph replaced, or the state copied). */
 function namedBefore(graphs: ReadonlyArray<{ blocks: Readonly<Record<string, Named>> } | undefined>, id: string, name: string): boolean {
   return graphs.some((graph) => {
-    const before = graph?.blocks[id];
+    const before = graph === undefined ? undefined : ownValue(graph.blocks, id);
     return before !== undefined && normalizeName(before.name) === normalizeName(name);
   });
 }

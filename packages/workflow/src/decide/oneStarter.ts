@@ -1,4 +1,5 @@
 import { WorkflowError } from '../errors.js';
+import { ownValue } from '../model/ownKeys.js';
 import type { WorkflowGraph } from '../model/state.js';
 
 /** What the rule reads of a block (a stored block, or one a YAML document describes). */
@@ -41,7 +42,7 @@ function extraStarters(before: WorkflowGraph, blocks: Readonly<Record<string, Na
   const after = startersOf(blocks);
   if (after.length <= Math.max(1, startersOf(before.blocks).length)) return undefined;
   // A state stored before the rule (a copy's source, one the workflow's own history holds) had them all.
-  if (stored.some((state) => after.every((s) => state.blocks[s.id]?.type === STARTER_TYPE))) return undefined;
+  if (stored.some((state) => after.every((s) => ownValue(state.blocks, s.id)?.type === STARTER_TYPE))) return undefined;
   return after;
 }
 

@@ -1,5 +1,6 @@
 import type { DecideContext } from '../context.js';
 import { WorkflowError } from '../errors.js';
+import { ownValue } from '../model/ownKeys.js';
 import type { WorkflowGraph } from '../model/state.js';
 import { STARTER_TYPE } from './oneStarter.js';
 
@@ -33,7 +34,7 @@ function refuseNestedTrigger(id: string, block: Placed, ctx: DecideContext, fiel
 
 /** Whether the graph already holds this block as a nested trigger of the same type (stored before the rule). */
 function nestedBefore(graph: { blocks: WorkflowGraph['blocks'] } | undefined, id: string, type: string): boolean {
-  const block = graph?.blocks[id];
+  const block = graph === undefined ? undefined : ownValue(graph.blocks, id);
   return block !== undefined && block.type === type && block.data.parentId !== undefined;
 }
 

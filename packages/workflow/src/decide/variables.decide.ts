@@ -2,6 +2,7 @@ import type { CommandOf } from '../commands.js';
 import type { DecideContext } from '../context.js';
 import { WorkflowError } from '../errors.js';
 import type { WorkflowEvent } from '../events.js';
+import { hasOwnKey, ownValue, setOwn } from '../model/ownKeys.js';
 import { defaultVariableName, keptVariableName, makeVariable, uniqueVariableName } from '../model/variables.js';
 import type { Variable, WorkflowState } from '../model/state.js';
 import { variableReferenceRewrites } from './references.js';
@@ -9,13 +10,13 @@ import { variableReferenceRewrites } from './references.js';
 type VariableCommand = CommandOf<'addVariable' | 'updateVariable' | 'deleteVariable' | 'duplicateVariable' | 'replaceVariables'>;
 
 function requireVariable(state: WorkflowState, id: string): Variable {
-  const variable = state.variables[id];
+  const variable = ownValue(state.variables, id);
   if (variable === undefined) throw new WorkflowError('not_found', `Variable ${id} not found`);
   return variable;
 }
 
 function requireFreeVariableId(state: WorkflowState, id: string): string {
-  if (state.variables[id] !== undefined) throw new WorkflowError('conflict', `Variable id ${id} is already in use`);
+  if (hasOwnKey(state.variables, id)) throw new WorkflowError('conflict', `Variable id ${id} is already in use`);
   return id;
 }
 
@@ -40,7 +41,7 @@ function savedVariables(inputs: CommandOf<'replaceVariables'>['variables'], work
     const id = input.id ?? newId();
     const placed = Object.values(variables);
     const name = uniqueVariableName(keptVariableName(input.name, [...named, ...placed]), placed);
-    variables[id] = makeVariable({ id, workflowId, name, type: input.type, value: input.value });
+    setOwn(variables, id, makeVariable({ id, workflowId, name, type: input.type, value: input.value }));
   }
   return variables;
 }

@@ -1,5 +1,6 @@
 import type { GraphEvent } from '../events.js';
 import { applyValueChanges, graphWith, setValue, updateBlock, withBlock } from '../model/graph.js';
+import { ownValue } from '../model/ownKeys.js';
 import type { BlockData, WorkflowGraph } from '../model/state.js';
 
 function withoutParent(data: BlockData): BlockData {
@@ -103,8 +104,8 @@ function fieldTitle(subBlockId: string): string {
 /** 'Remove Agent 1', or 'Remove 3 blocks' when several are removed (what is nested in one removed counts with it). */
 function removedLabel(before: WorkflowGraph, blockIds: readonly string[]): string {
   const removed = new Set(blockIds);
-  const roots = blockIds.filter((id) => !removed.has(before.blocks[id]?.data.parentId ?? ''));
-  const only = roots.length === 1 ? before.blocks[roots[0] ?? ''] : undefined;
+  const roots = blockIds.filter((id) => !removed.has(ownValue(before.blocks, id)?.data.parentId ?? ''));
+  const only = roots.length === 1 ? ownValue(before.blocks, roots[0] ?? '') : undefined;
   if (only !== undefined) return `Remove ${only.name}`;
   return roots.length > 1 ? `Remove ${roots.length} blocks` : 'Remove block';
 }
@@ -115,7 +116,7 @@ function removedLabel(before: WorkflowGraph, blockIds: readonly string[]): strin
  * labels are for people, so events folded again take the labels of this build.
  */
 function actionLabel(event: GraphEvent, before: WorkflowGraph): string {
-  const name = 'id' in event ? before.blocks[event.id]?.name : undefined;
+  const name = 'id' in event ? ownValue(before.blocks, event.id)?.name : undefined;
   switch (event.type) {
     case 'blockAdded':
       return `Add ${event.block.type} block`;

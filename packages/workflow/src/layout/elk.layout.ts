@@ -4,6 +4,7 @@
 import elkWorker from 'elkjs/lib/elk-worker.min.js';
 import { z } from 'zod';
 import type { LayoutFunction, LayoutInput } from '../context.js';
+import { ownValue, setOwn } from '../model/ownKeys.js';
 import type { BlockState, Position } from '../model/state.js';
 import { CONTAINER_SIZE } from '../model/subflows.js';
 
@@ -78,13 +79,13 @@ const elkLayout: LayoutFunction = (input: LayoutInput) => {
   const result = runElk(root);
   const placed: ReturnType<LayoutFunction> = {};
   const visit = (node: ElkResultNode, offset: Position): void => {
-    const block = input.blocks[node.id];
+    const block = ownValue(input.blocks, node.id);
     if (block !== undefined) {
       const container = node.children !== undefined && node.children.length > 0;
-      placed[node.id] = {
+      setOwn(placed, node.id, {
         position: { x: Math.round((node.x ?? 0) + offset.x), y: Math.round((node.y ?? 0) + offset.y) },
         ...(container ? { width: Math.round(node.width ?? 0), height: Math.round(node.height ?? 0) } : {}),
-      };
+      });
     }
     for (const child of node.children ?? []) visit(child, block === undefined ? ORIGIN : { x: 0, y: 0 });
   };

@@ -1,4 +1,5 @@
 import type { ValueChange } from '../events.js';
+import { ownValue, setOwn } from './ownKeys.js';
 import type { BlockState, Edge, WorkflowGraph } from './state.js';
 import { deriveSubflows } from './subflows.js';
 
@@ -14,8 +15,8 @@ function graphWith(blocks: Record<string, BlockState>, edges: Edge[]): WorkflowG
  */
 function withBlock(blocks: Record<string, BlockState>, id: string, block: BlockState): Record<string, BlockState> {
   const copy: Record<string, BlockState> = {};
-  for (const key in blocks) copy[key] = blocks[key] as BlockState;
-  copy[id] = block;
+  for (const key in blocks) setOwn(copy, key, blocks[key] as BlockState);
+  setOwn(copy, id, block);
   return copy;
 }
 
@@ -24,7 +25,7 @@ function withBlock(blocks: Record<string, BlockState>, id: string, block: BlockS
  * derive from blocks' type and data only, so a change that keeps both (a move, a value) keeps them.
  */
 function updateBlock(graph: WorkflowGraph, id: string, change: (block: BlockState) => BlockState): WorkflowGraph {
-  const block = graph.blocks[id];
+  const block = ownValue(graph.blocks, id);
   if (block === undefined) return graph;
   const next = change(block);
   const blocks = withBlock(graph.blocks, id, next);
@@ -34,7 +35,7 @@ function updateBlock(graph: WorkflowGraph, id: string, change: (block: BlockStat
 
 /** Set one sub-block value, creating the sub-block when the block has none of that id. */
 function setValue(block: BlockState, subBlockId: string, value: unknown, type = 'unknown'): BlockState {
-  const existing = block.subBlocks[subBlockId];
+  const existing = ownValue(block.subBlocks, subBlockId);
   const subBlock = existing === undefined ? { id: subBlockId, type, value } : { ...existing, value };
   return { ...block, subBlocks: { ...block.subBlocks, [subBlockId]: subBlock } };
 }
@@ -44,8 +45,8 @@ function applyValueChanges(graph: WorkflowGraph, changes: ValueChange[]): Workfl
   if (changes.length === 0) return graph;
   const blocks = { ...graph.blocks };
   for (const change of changes) {
-    const block = blocks[change.blockId];
-    if (block !== undefined) blocks[change.blockId] = setValue(block, change.subBlockId, change.value);
+    const block = ownValue(blocks, change.blockId);
+    if (block !== undefined) setOwn(blocks, change.blockId, setValue(block, change.subBlockId, change.value));
   }
   return graphWith(blocks, graph.edges);
 }

@@ -1,3 +1,4 @@
+import { ownValue, setOwn } from './ownKeys.js';
 import type { History, HistoryEntry, SubBlockValues, Variable, VariableSwap, WorkflowGraph } from './state.js';
 
 /** Undo history keeps the last 20 past entries (§9). */
@@ -8,8 +9,8 @@ function subblockValuesOf(graph: WorkflowGraph): SubBlockValues {
   const values: SubBlockValues = {};
   for (const block of Object.values(graph.blocks)) {
     const byId: Record<string, unknown> = {};
-    for (const sub of Object.values(block.subBlocks)) byId[sub.id] = sub.value;
-    values[block.id] = byId;
+    for (const sub of Object.values(block.subBlocks)) setOwn(byId, sub.id, sub.value);
+    setOwn(values, block.id, byId);
   }
   return values;
 }
@@ -97,15 +98,15 @@ function variablesAcross(history: History, index: number, variables: Record<stri
 function swapped(variables: Record<string, Variable>, was: Record<string, Variable>, becomes: Record<string, Variable>): Record<string, Variable> {
   const result = { ...variables };
   for (const id of new Set([...Object.keys(was), ...Object.keys(becomes)])) {
-    if (!sameJson(variables[id], was[id])) continue;
-    const next = becomes[id];
+    if (!sameJson(ownValue(variables, id), ownValue(was, id))) continue;
+    const next = ownValue(becomes, id);
     if (next === undefined) {
       delete result[id];
       continue;
     }
     // A variable the user has made since under the same name keeps it: the step's one stays out.
     const taken = Object.values(result).some((v) => v.id !== id && v.name === next.name);
-    if (!taken) result[id] = next;
+    if (!taken) setOwn(result, id, next);
   }
   return result;
 }

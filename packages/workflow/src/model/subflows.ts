@@ -1,3 +1,4 @@
+import { setOwn } from './ownKeys.js';
 import type { BlockState, Loop, LoopType, Parallel, ParallelType } from './state.js';
 
 /** Loop and parallel counts are clamped to this range (§5, §9). */
@@ -47,21 +48,21 @@ function deriveSubflows(blocks: Record<string, BlockState>): {
   const parallels: Record<string, Parallel> = {};
   for (const block of Object.values(blocks)) {
     if (block.type === 'loop') {
-      loops[block.id] = {
+      setOwn(loops, block.id, {
         id: block.id,
         nodes: childIds(blocks, block.id),
         iterations: block.data.count === undefined ? DEFAULT_COUNT : clampCount(block.data.count),
         loopType: block.data.loopType ?? DEFAULT_LOOP_TYPE,
         forEachItems: parseCollection(block.data.collection),
-      };
+      });
     } else if (block.type === 'parallel') {
-      parallels[block.id] = {
+      setOwn(parallels, block.id, {
         id: block.id,
         nodes: childIds(blocks, block.id),
         distribution: block.data.collection ?? '',
         count: block.data.count === undefined ? DEFAULT_COUNT : clampCount(block.data.count),
         parallelType: normalizeParallelType(block.data.parallelType),
-      };
+      });
     }
   }
   return { loops, parallels };

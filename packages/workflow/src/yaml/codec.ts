@@ -1,6 +1,7 @@
 import { LineCounter, isMap, isScalar, parseDocument, stringify } from 'yaml';
 import type { z } from 'zod';
 import { WorkflowError } from '../errors.js';
+import { hasOwnKey, ownValue } from '../model/ownKeys.js';
 import type { BlockState, WorkflowGraph } from '../model/state.js';
 import { YAML_VERSION, yamlWorkflowSchema } from './schema.js';
 import type { YamlBlock, YamlConnection, YamlWorkflow } from './schema.js';
@@ -87,17 +88,17 @@ function parseYaml(text: string): ParsedYaml {
   }
   const workflow = result.data;
   for (const [id, block] of Object.entries(workflow.blocks)) {
-    if (block.parentId !== undefined && workflow.blocks[block.parentId] === undefined) {
+    if (block.parentId !== undefined && !hasOwnKey(workflow.blocks, block.parentId)) {
       throw new WorkflowError('validation', `Invalid YAML at line ${lineOf(['blocks', id, 'parentId'])}: unknown parent block ${block.parentId}`);
     }
-    for (let parent = block.parentId, depth = 0; parent !== undefined; parent = workflow.blocks[parent]?.parentId, depth++) {
+    for (let parent = block.parentId, depth = 0; parent !== undefined; parent = ownValue(workflow.blocks, parent)?.parentId, depth++) {
       if (parent === id || depth > Object.keys(workflow.blocks).length) {
         throw new WorkflowError('validation', `Invalid YAML at line ${lineOf(['blocks', id, 'parentId'])}: block ${id} is nested inside itself`);
       }
     }
     (block.connections ?? []).forEach((connection, index) => {
       const target = typeof connection === 'string' ? connection : connection.target;
-      if (workflow.blocks[target] === undefined) {
+      if (!hasOwnKey(workflow.blocks, target)) {
         throw new WorkflowError('validation', `Invalid YAML at line ${lineOf(['blocks', id, 'connections', index])}: unknown target block ${target}`);
       }
     });
@@ -108,7 +109,7 @@ function parseYaml(text: string): ParsedYaml {
 /** The document's block ids in the order written; any the map does not show (none expected) after them. */
 function blockOrderOf(node: unknown, workflow: YamlWorkflow): string[] {
   const written = isMap(node) ? node.items.map((pair) => String(isScalar(pair.key) ? pair.key.value : pair.key)) : [];
-  const order = written.filter((id) => workflow.blocks[id] !== undefined);
+  const order = written.filter((id) => hasOwnKey(workflow.blocks, id));
   return [...new Set([...order, ...Object.keys(workflow.blocks)])];
 }
 

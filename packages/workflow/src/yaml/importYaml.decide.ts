@@ -1,3 +1,4 @@
+import { ownValue, setOwn } from '../model/ownKeys.js';
 import type { CommandOf } from '../commands.js';
 import type { DecideContext } from '../context.js';
 import { createBlock, duplicateName } from '../decide/addBlock.decide.js';
@@ -65,7 +66,7 @@ function buildEdges(parsed: ParsedYaml, ctx: DecideContext): Edge[] {
 function graphFromYaml(parsed: ParsedYaml, ctx: DecideContext, applyAutoLayout: boolean): WorkflowGraph {
   const blocks: Record<string, BlockState> = {};
   Object.entries(parsed.workflow.blocks).forEach(([id, spec], index) => {
-    blocks[id] = buildBlock(ctx, id, spec, index, parsed.lineOf);
+    setOwn(blocks, id, buildBlock(ctx, id, spec, index, parsed.lineOf));
   });
   const edges = buildEdges(parsed, ctx);
   if (applyAutoLayout) {
@@ -73,7 +74,7 @@ function graphFromYaml(parsed: ParsedYaml, ctx: DecideContext, applyAutoLayout: 
     if (ctx.layout === undefined) throw new WorkflowError('validation', AUTO_LAYOUT_UNAVAILABLE);
     const placed = ctx.layout({ blocks, edges });
     for (const [id, place] of Object.entries(placed)) {
-      const block = blocks[id];
+      const block = ownValue(blocks, id);
       if (block === undefined) continue;
       // Only the sizes the layout gave: an unset side keeps the container's default (CONTAINER_SIZE), never 0.
       const data = {
@@ -81,7 +82,7 @@ function graphFromYaml(parsed: ParsedYaml, ctx: DecideContext, applyAutoLayout: 
         ...(place.width === undefined ? {} : { width: place.width }),
         ...(place.height === undefined ? {} : { height: place.height }),
       };
-      blocks[id] = { ...block, position: place.position, data };
+      setOwn(blocks, id, { ...block, position: place.position, data });
     }
   }
   return graphWith(blocks, edges);
@@ -91,13 +92,13 @@ type YamlBlocks = YamlWorkflow['blocks'];
 
 /** A block's position on the canvas: its own, plus its containers' (a nested block's is relative to its parent). */
 function absolutePosition(blocks: YamlBlocks, id: string): { x: number; y: number } | undefined {
-  let spec = blocks[id];
+  let spec = ownValue(blocks, id);
   const own = spec?.position;
   if (own === undefined) return undefined;
   let { x, y } = own;
   // Bounded: a parent chain longer than the document has blocks is a cycle.
   for (let depth = 0; spec?.parentId !== undefined && depth < Object.keys(blocks).length; depth++) {
-    spec = blocks[spec.parentId];
+    spec = ownValue(blocks, spec.parentId);
     x += spec?.position?.x ?? 0;
     y += spec?.position?.y ?? 0;
   }
@@ -115,21 +116,21 @@ function absolutePosition(blocks: YamlBlocks, id: string): { x: number; y: numbe
 function normalisedBlocks(state: WorkflowState, parsed: YamlBlocks, ctx: DecideContext): YamlBlocks {
   const blocks: Record<string, YamlBlock> = { ...parsed };
   for (let nested = firstNestedTrigger(state, blocks, ctx); nested !== undefined; nested = firstNestedTrigger(state, blocks, ctx)) {
-    const spec = blocks[nested.id];
+    const spec = ownValue(blocks, nested.id);
     if (spec === undefined) break;
     const position = absolutePosition(blocks, nested.id);
     const { parentId: _parent, ...lifted } = spec;
-    blocks[nested.id] = { ...lifted, ...(position === undefined ? {} : { position }) };
+    setOwn(blocks, nested.id, { ...lifted, ...(position === undefined ? {} : { position }) });
   }
   // A clash numbers the later block; a name no reference can read (stored before the rules, e.g.
   // 'GPT-4.1 Writer') loses its '.', '<' and '>', or takes its block type's name when nothing is
   // left to read — no reference could name it, so none breaks. Bounded: each step mends one block's
   // name for good (a mended name is readable; a numbered one clashes with nothing).
   for (let i = 0, bad = firstBadBlockName(state, blocks); bad !== undefined && i < 2 * Object.keys(blocks).length; i++, bad = firstBadBlockName(state, blocks)) {
-    const spec = blocks[bad.id];
+    const spec = ownValue(blocks, bad.id);
     if (spec === undefined) break;
     const name = bad.clash === true ? freeBlockName({ blocks }, spec.name, duplicateName) : readableName(spec.name, spec.type);
-    blocks[bad.id] = { ...spec, name };
+    setOwn(blocks, bad.id, { ...spec, name });
   }
   return blocks;
 }
@@ -168,19 +169,19 @@ function withOneStarter(state: WorkflowState, parsed: ParsedYaml): { blocks: Yam
   const all = parsed.workflow.blocks;
   const position = new Map(parsed.blockOrder.map((id, index) => [id, index]));
   const starters = [...(extraStarters(state, all) ?? [])].sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
-  const held = starters.filter((s) => state.blocks[s.id]?.type === STARTER_TYPE);
+  const held = starters.filter((s) => ownValue(state.blocks, s.id)?.type === STARTER_TYPE);
   const kept = held.length > 0 ? held : starters.slice(0, 1);
   const left = starters.filter((s) => !kept.includes(s));
   if (left.length === 0) return { blocks: all, warnings: [] };
   const gone = new Set(left.map((s) => s.id));
   const targetOf = (c: NonNullable<YamlBlock['connections']>[number]) => (typeof c === 'string' ? c : c.target);
   const blocks: Record<string, YamlBlock> = {};
-  const cut = new Map<string, number>(left.map((s) => [s.id, all[s.id]?.connections?.length ?? 0]));
+  const cut = new Map<string, number>(left.map((s) => [s.id, ownValue(all, s.id)?.connections?.length ?? 0]));
   for (const [id, spec] of Object.entries(all)) {
     if (gone.has(id)) continue;
     const connections = spec.connections?.filter((c) => !gone.has(targetOf(c)));
     for (const c of spec.connections ?? []) if (gone.has(targetOf(c))) cut.set(targetOf(c), (cut.get(targetOf(c)) ?? 0) + 1);
-    blocks[id] = connections === undefined ? spec : { ...spec, connections };
+    setOwn(blocks, id, connections === undefined ? spec : { ...spec, connections });
   }
   const keptNames = new Set(Object.values(blocks).map((spec) => normalizeName(spec.name)));
   const keptLabel = `${kept.map((s) => `"${s.name}" (${s.id})`).join(', ')} ${kept.length === 1 ? 'is' : 'are'} kept`;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idRecord } from '../idSchema.js';
 
 /** The format version `toYaml` writes. */
 const YAML_VERSION = '1.0';
@@ -23,7 +24,7 @@ const yamlBlockSchema = z.strictObject({
   isWide: z.boolean().optional().describe('default false'),
   advancedMode: z.boolean().optional().describe('default false'),
   height: z.number().optional().describe('default 0'),
-  inputs: z.record(z.string(), z.unknown()).optional().describe('sub-block id → value'),
+  inputs: idRecord(z.string(), z.unknown()).optional().describe('sub-block id → value'),
   data: z.record(z.string(), z.unknown()).optional().describe('container settings: count, loopType, collection, parallelType, width, height'),
   connections: z.array(connectionSchema).optional().describe('outgoing edges: a target id or {target, sourceHandle, targetHandle}'),
 });
@@ -31,7 +32,7 @@ const yamlBlockSchema = z.strictObject({
 /** A whole workflow in the YAML format. */
 const yamlWorkflowSchema = z.strictObject({
   version: z.literal(YAML_VERSION).optional(),
-  blocks: z.record(z.string(), yamlBlockSchema),
+  blocks: idRecord(z.string(), yamlBlockSchema),
 });
 
 type YamlBlock = z.infer<typeof yamlBlockSchema>;
