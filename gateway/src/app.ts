@@ -30,6 +30,7 @@ import { routeTable, type ApiRoute } from './routeTable.js';
 import { unroutedAnswer } from './methodNotAllowed.js';
 import { BODY_LIMIT } from './validate.js';
 import { webAppRoutes } from './webApp.js';
+import { jsonBody, wellFormedUrl } from './wellFormedInput.js';
 
 export interface AppDeps {
   clients: Clients;
@@ -92,11 +93,17 @@ export function createApp(deps: AppDeps): Express {
     }
     next();
   });
+  // Read once the app is built (every route is registered by the first request).
+  let routes: ApiRoute[] | undefined;
+  const routesOf = (): ApiRoute[] => (routes ??= routeTable(app));
+  // Text Postgres cannot store (NUL, a lone surrogate) in a path parameter or the query: a 400 naming it, before any route.
+  app.use('/api', wellFormedUrl(routesOf));
   app.use('/api', deps.accountRoutes);
   const runLimiters = deps.runLimiters;
   // Webhooks read their raw bodies (signatures are over the bytes), so they come before the JSON parser.
   app.use('/api', webhookRoutes(deps.clients, runLimiters, deps.logger));
-  app.use('/api', express.json({ limit: BODY_LIMIT }));
+  // Bytes that are not UTF-8, text Postgres cannot store and nesting past MAX_BODY_DEPTH: a 400 naming the field.
+  app.use('/api', jsonBody(BODY_LIMIT));
   app.use('/api', healthRoutes(deps.health));
   // The routes this gateway answers, read from its router (API clients, the bad-input e2e test);
   // signed in only (a session or an API key), as the API itself.
@@ -117,11 +124,8 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', toolRoutes(deps.clients, deps.auth));
   app.use('/api', scheduleRoutes(deps.clients, deps.auth, deps.access));
   app.use('/api', copilotRoutes(deps.clients, deps.auth, deps.access, deps.executionLive));
-  // Read once the app is built (every route is registered by the first request).
-  let routes: ApiRoute[] | undefined;
   app.use('/api', (req, res) => {
-    routes ??= routeTable(app);
-    const answer = unroutedAnswer(routes, req.method, `/api${req.path}`);
+    const answer = unroutedAnswer(routesOf(), req.method, `/api${req.path}`);
     if (answer.allow) res.setHeader('Allow', answer.allow);
     res.status(answer.status).json({ error: answer.error });
   });

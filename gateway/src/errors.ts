@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler } from 'express';
-import { ERROR_MAP, toAppError, type Logger } from '@weft/platform';
+import { ERROR_MAP, isCodedError, toAppError, type Logger } from '@weft/platform';
 import { NOT_A_JSON_OBJECT } from './validate.js';
 
 /** The one HTTP error mapping: AppError code → status, body `{error, ...details}`. */
@@ -22,7 +22,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
  * percent escape. Answered with their status and a message naming what is wrong, never a 500.
  */
 function requestRefusal(err: unknown): { status: number; message: string } | undefined {
-  if (typeof err !== 'object' || err === null) return undefined;
+  // Thrown by our own check inside a parser (verifyUtf8), which stamped it 403: its code answers.
+  if (typeof err !== 'object' || err === null || isCodedError(err)) return undefined;
   const { status, type, message, body } = err as { status?: unknown; type?: unknown; message?: unknown; body?: unknown };
   if (typeof status !== 'number' || status < 400 || status > 499) return undefined;
   if (type === 'entity.parse.failed') return { status: 400, message: parsesAsJson(body) ? NOT_A_JSON_OBJECT : 'Request body must be valid JSON' };

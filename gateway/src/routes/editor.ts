@@ -7,8 +7,9 @@ import { fromJson, parseBody } from '../validate.js';
 import type { AccessChecker, AccessMode } from '../access.js';
 import { withSnapshotDeploymentFlags } from './deploymentFlags.js';
 import { yamlSavedAnswer } from './yamlSaved.js';
+import { withoutProtoKey } from '../wellFormedInput.js';
 
-const variablesBody = z.object({ variables: z.array(z.record(z.string(), z.unknown())) });
+const variablesBody = z.object({ variables: z.array(withoutProtoKey('a variable', z.record(z.string(), z.unknown()))) });
 
 const yamlBody = z.object({
   yamlContent: z.string(),
@@ -22,13 +23,16 @@ const yamlBody = z.object({
 /** The spec's whole-state save: workflow id → workflow (its graph under `state`, or the graph itself). */
 const syncBody = z.object({
   workspaceId: z.string().min(1, 'workspaceId is required').max(200),
-  workflows: z.record(
-    z.string(),
-    z.looseObject({
-      state: z.looseObject({ blocks: z.unknown(), edges: z.unknown() }).optional(),
-      blocks: z.unknown().optional(),
-      edges: z.unknown().optional(),
-    }),
+  workflows: withoutProtoKey(
+    'workflows',
+    z.record(
+      z.string(),
+      z.looseObject({
+        state: z.looseObject({ blocks: z.unknown(), edges: z.unknown() }).optional(),
+        blocks: z.unknown().optional(),
+        edges: z.unknown().optional(),
+      }),
+    ),
   ),
 });
 

@@ -14,6 +14,7 @@ import { BODY_LIMIT, fromJson, parseBody } from '../validate.js';
 import { chunkSelected, resolveSelectedOutputs, selectedOutputsOf, type NamedBlocks } from './streamSelection.js';
 import { stringQuery } from './internalCall.js';
 import { apiInputFields, checkApiInput, inputOfText } from '../apiInput.js';
+import { checkBody, verifyUtf8 } from '../wellFormedInput.js';
 import { isAnswerStatus, type InputField } from '@weft/catalog';
 
 /** How long a waited (synchronous) run may take before the call gives up. */
@@ -309,11 +310,13 @@ export function executionRoutes(clients: Clients, auth: Authenticator, access: A
   }
 
   // A body the JSON parser left (another content type, or none): JSON text or a form, else a 400.
-  const otherBodies = express.text({ type: () => true, limit: BODY_LIMIT });
+  const otherBodies = express.text({ type: () => true, limit: BODY_LIMIT, verify: verifyUtf8 });
 
   r.post('/workflows/:id/execute', otherBodies, async (req, res) => {
     const workflowId = req.params.id;
     const body: unknown = typeof req.body === 'string' ? inputOfText(req.header('content-type'), req.body) : req.body;
+    // A JSON body was checked by the app's parser; text and forms are checked once read.
+    if (typeof req.body === 'string') checkBody(body);
     const mode = modeOf(req, body);
     const input = inputOf(body);
     // The blocks whose tokens stream, named against the state that runs.

@@ -1,10 +1,11 @@
-import express, { Router, type Request } from 'express';
+import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { toNodeHandler } from 'better-auth/node';
 import type { Clients } from '../clients.js';
 import { requireActor } from '../auth.js';
 import type { Accounts } from '../session.js';
 import { parseBody } from '../validate.js';
+import { jsonBody } from '../wellFormedInput.js';
 import { settingsPatch } from '../accounts/settings.js';
 
 const apiKeyBody = z.object({ name: z.string().max(200).default('API key') });
@@ -21,7 +22,7 @@ function callbackUrl(req: Request): string {
  */
 export function accountRoutes(clients: Clients, accounts: Accounts): Router {
   const r = Router();
-  const json = express.json({ limit: '100kb' });
+  const json = jsonBody('100kb');
   const auth = accounts.authenticator;
 
   r.post('/auth/api-keys', json, async (req, res) => {

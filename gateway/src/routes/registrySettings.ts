@@ -4,8 +4,9 @@ import { AppError } from '@weft/platform';
 import type { Clients } from '../clients.js';
 import { requireActor, type Authenticator } from '../auth.js';
 import { fromJson, parseBody } from '../validate.js';
+import { withoutProtoKey } from '../wellFormedInput.js';
 
-const environmentBody = z.object({ variables: z.record(z.string(), z.string('each value must be a string'), 'variables must be a map of name to value') });
+const environmentBody = z.object({ variables: withoutProtoKey('variables', z.record(z.string(), z.string('each value must be a string'), 'variables must be a map of name to value')) });
 const toolsBody = z.object({ tools: z.array(z.unknown(), 'tools must be a list of custom tools') });
 
 /** The caller's environment variables and custom tools. */

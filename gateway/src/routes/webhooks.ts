@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import express, { Router, type Request, type Response } from 'express';
 import { AppError, type Logger } from '@weft/platform';
@@ -11,6 +12,7 @@ import { admitRun, type RunLimiters } from '../rateLimit.js';
 import { answerRun } from './executions.js';
 import { fieldsOf, type FieldValue } from '../fields.js';
 import { methodNotAllowed } from '../methodNotAllowed.js';
+import { bodyFault, NOT_UTF8 } from '../wellFormedInput.js';
 
 /** Where webhook calls arrive; the rest of the path is the workflow's webhookPath. */
 const WEBHOOK_MOUNT = '/webhooks/trigger';
@@ -60,23 +62,28 @@ function firstValues(query: Record<string, FieldValue>): Record<string, string |
 
 /**
  * The call's body as the run sees it: JSON parsed, a form as an object of its fields (a repeated field
- * an array, as in the query), other text as a string, nothing as null. JSON that does not parse is
- * `{ok: false}`, refused with a 400 after the signature check. Form values are the sender's data and
- * are not redacted: no provider check reads the hook's secret from a body.
+ * an array, as in the query), other text as a string, nothing as null. A body that is not UTF-8, JSON
+ * that does not parse, and text the run could not keep as sent (NUL, a lone surrogate, nesting past
+ * MAX_BODY_DEPTH: wellFormedInput.ts) are `{ok: false, message}`, refused with a 400 after the
+ * signature check. Form values are the sender's data and are not redacted: no provider check reads
+ * the hook's secret from a body.
  */
-export function webhookBody(contentType: string | undefined, raw: Buffer): { ok: true; value: unknown } | { ok: false } {
+export function webhookBody(contentType: string | undefined, raw: Buffer): { ok: true; value: unknown } | { ok: false; message: string } {
   if (raw.length === 0) return { ok: true, value: null };
+  // Never read with U+FFFD in place of the bytes sent (the signature is checked over the bytes all the same).
+  if (!isUtf8(raw)) return { ok: false, message: NOT_UTF8 };
   const type = (contentType ?? '').toLowerCase();
   const text = raw.toString('utf8');
+  let value: unknown = text;
   if (type.includes('json')) {
     try {
-      return { ok: true, value: JSON.parse(text) as unknown };
+      value = JSON.parse(text);
     } catch {
-      return { ok: false };
+      return { ok: false, message: 'Request body must be valid JSON' };
     }
-  }
-  if (type.includes('application/x-www-form-urlencoded')) return { ok: true, value: fieldsOf(new URLSearchParams(text)) };
-  return { ok: true, value: text };
+  } else if (type.includes('application/x-www-form-urlencoded')) value = fieldsOf(new URLSearchParams(text));
+  const fault = bodyFault(value);
+  return fault ? { ok: false, message: fault } : { ok: true, value };
 }
 
 /** The calls a webhook makes: the registry's trigger service and environment, the runner's runs. */
@@ -135,7 +142,7 @@ export function webhookRoutes(clients: WebhookClients, limiters: Pick<RunLimiter
     const verdict = verifyWebhook(call, { provider: hook.provider, secret: hook.secret, verifyToken: hook.verifyToken });
     if (verdict.kind === 'refused') throw new AppError('unauthenticated', verdict.message);
     if (missing.length > 0) throw new AppError('unauthenticated', 'Invalid webhook token');
-    if (!body.ok) throw new AppError('validation', 'Request body must be valid JSON');
+    if (!body.ok) throw new AppError('validation', body.message);
     if (verdict.kind === 'handshake') {
       res.status(verdict.status);
       if (verdict.contentType === 'json') res.json(verdict.body);

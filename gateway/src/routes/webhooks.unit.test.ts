@@ -49,8 +49,18 @@ describe("a webhook call's form body as the run's input keeps it", () => {
 
   it('reads other bodies as before: JSON parsed (bad JSON refused), other text as a string, nothing as null', () => {
     expect(form('{"tag":["a"]}', 'application/json')).toEqual({ ok: true, value: { tag: ['a'] } });
-    expect(form('{"tag":', 'application/json')).toEqual({ ok: false });
+    expect(form('{"tag":', 'application/json')).toEqual({ ok: false, message: 'Request body must be valid JSON' });
     expect(form('tag=a&tag=b', 'text/plain')).toEqual({ ok: true, value: 'tag=a&tag=b' });
     expect(form('')).toEqual({ ok: true, value: null });
+  });
+
+  it('refuses bodies the run could not keep as sent: bytes not UTF-8, NUL, lone surrogates (in JSON, a form or text)', () => {
+    const bytes = (data: number[], type: string) => webhookBody(type, Buffer.from(data));
+    expect(bytes([0x7b, 0x22, 0x61, 0x22, 0x3a, 0xff, 0x7d], 'application/json')).toEqual({ ok: false, message: 'Request body is not valid UTF-8' });
+    expect(bytes([0x61, 0xc3], 'text/plain')).toEqual({ ok: false, message: 'Request body is not valid UTF-8' });
+    expect(form('{"event":{"text":"a\\u0000"}}', 'application/json')).toEqual({ ok: false, message: 'event.text must not contain the NUL character (U+0000)' });
+    expect(form('{"t":"\\ud800"}', 'application/json')).toEqual({ ok: false, message: 't must be well-formed text (it holds a lone UTF-16 surrogate)' });
+    expect(form('name=a%00')).toEqual({ ok: false, message: 'name must not contain the NUL character (U+0000)' });
+    expect(form(`${'['.repeat(300)}${']'.repeat(300)}`, 'application/json')).toMatchObject({ ok: false, message: expect.stringContaining('nested too deeply') });
   });
 });

@@ -59,9 +59,20 @@ export function codeFromGrpcStatus(status: GrpcStatus): ErrorCode {
   return 'internal';
 }
 
+/**
+ * Postgres's SQLSTATEs for text it cannot store: 22021 (a byte sequence invalid in UTF-8, the NUL byte
+ * among them) and 22P05 (`\u0000` in JSON). The gateway refuses such input naming the field; this is
+ * the backstop for any that reaches a database all the same.
+ */
+const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
+
+/** The 400 message for text Postgres refused (no field to name: the database does not say which). */
+const UNSTORABLE_TEXT_MESSAGE = 'The request holds text that cannot be stored: the NUL character (U+0000) or characters that are not valid UTF-8';
+
 /** Any thrown value as an AppError; unknown errors become 'internal' with a generic message. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (isCodedError(err)) return new AppError(err.code, err.message, err.details ?? {});
+  if (err instanceof Error && 'code' in err && typeof err.code === 'string' && UNSTORABLE_TEXT.has(err.code)) return new AppError('validation', UNSTORABLE_TEXT_MESSAGE);
   return new AppError('internal', 'Internal server error');
 }

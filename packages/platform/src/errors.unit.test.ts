@@ -19,6 +19,14 @@ describe('errors', () => {
     expect(isCodedError(pgLike)).toBe(false);
   });
 
+  it("answers Postgres's refusal of text it cannot store (NUL, bytes not UTF-8) as a validation error, other database errors as internal", () => {
+    for (const code of ['22021', '22P05']) {
+      const refused = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code });
+      expect(toAppError(refused)).toMatchObject({ code: 'validation', message: expect.stringContaining('NUL character (U+0000)') });
+    }
+    expect(toAppError(Object.assign(new Error('duplicate key'), { code: '23505' }))).toMatchObject({ code: 'internal', message: 'Internal server error' });
+  });
+
   it('maps transport statuses to codes', () => {
     expect(codeFromGrpcStatus(status.DEADLINE_EXCEEDED)).toBe('timeout');
     expect(codeFromGrpcStatus(status.UNAVAILABLE)).toBe('unavailable');
