@@ -3,6 +3,19 @@ import { chromiumPerSuite } from './support/browser.js';
 import { fitView } from './support/editing.js';
 import { newWorkflow } from './support/workflows.js';
 
+/** A new workflow whose starter is in chat mode, with one block after it (and `more` commands). */
+async function chatWorkflow(name: string, block: { id: string; blockType: string; name: string }, more: Array<Record<string, unknown>> = []) {
+  const wf = await newWorkflow(name);
+  const commands = [
+    { type: 'setSubBlockValue', id: wf.starter, subBlockId: 'startWorkflow', value: 'chat' },
+    { type: 'addBlock', ...block, position: { x: 400, y: 0 } },
+    { type: 'addEdge', id: 'e1', source: wf.starter, target: block.id },
+    ...more,
+  ];
+  expect((await wf.call('POST', `/api/workflows/${wf.workflowId}/commands`, { commands })).status).toBe(200);
+  return wf;
+}
+
 describe('the starter’s modes in the web app', () => {
   const chromium = chromiumPerSuite();
 
@@ -27,6 +40,25 @@ describe('the starter’s modes in the web app', () => {
     await pathGroup.getByRole('button', { name: 'Copy webhook URL' }).click();
     await expect.poll(() => page.evaluate<string>('navigator.clipboard.readText()')).toBe(url);
 
+    // A path the deploy refuses shows why instead of a URL: clients send `orders/../new` as `new`.
+    const pathBox = pathGroup.getByRole('textbox', { name: 'Webhook path' });
+    const urlBox = pathGroup.getByRole('textbox', { name: 'Webhook URL' });
+    await pathBox.fill('orders/../new');
+    await pathBox.press('Enter');
+    await expect.poll(() => wf.stored(wf.starter, 'webhookPath')).toBe('orders/../new');
+    await pathGroup
+      .getByRole('alert')
+      .filter({ hasText: 'Webhook Path "orders/../new" cannot have a ".." segment: browsers and HTTP clients remove "." and ".." from a URL, so calls would not reach it' })
+      .waitFor();
+    expect(await urlBox.count()).toBe(0);
+    expect(await pathBox.getAttribute('aria-invalid')).toBe('true');
+    // A valid path again: its URL is back, the error gone.
+    await pathBox.fill('/orders/new/');
+    await pathBox.press('Enter');
+    await expect.poll(() => urlBox.inputValue().catch(() => '')).toBe(url);
+    expect(await pathGroup.getByRole('alert').count()).toBe(0);
+    expect(await pathBox.getAttribute('aria-invalid')).toBe('false');
+
     // The secret: masked, generated (a string under webhookSecret), shown on request, copied.
     const secretGroup = panel.getByRole('group', { name: 'Webhook Secret' });
     const secretBox = secretGroup.getByLabel('Webhook secret', { exact: true });
@@ -44,16 +76,7 @@ describe('the starter’s modes in the web app', () => {
   });
 
   it('in chat mode asks for the chat message on Run and runs with it as a chat sends it ({input: message}), read as <start.input>', async () => {
-    const wf = await newWorkflow('Starter chat');
-    const edit = await wf.call('POST', `/api/workflows/${wf.workflowId}/commands`, {
-      commands: [
-        { type: 'setSubBlockValue', id: wf.starter, subBlockId: 'startWorkflow', value: 'chat' },
-        { type: 'addBlock', id: 'echo', blockType: 'function', name: 'Echo', position: { x: 400, y: 0 } },
-        { type: 'setSubBlockValue', id: 'echo', subBlockId: 'code', value: "return 'heard: ' + <start.input>" },
-        { type: 'addEdge', id: 'e1', source: wf.starter, target: 'echo' },
-      ],
-    });
-    expect(edit.status).toBe(200);
+    const wf = await chatWorkflow('Starter chat', { id: 'echo', blockType: 'function', name: 'Echo' }, [{ type: 'setSubBlockValue', id: 'echo', subBlockId: 'code', value: "return 'heard: ' + <start.input>" }]);
     const { page, errors } = await wf.open(chromium());
 
     await page.getByRole('button', { name: 'Run', exact: true }).click();
@@ -67,6 +90,37 @@ describe('the starter’s modes in the web app', () => {
     const console_ = page.getByRole('region', { name: 'Run console' });
     await expect.poll(() => console_.getByLabel('Run status').textContent(), { timeout: 60_000 }).toBe('Succeeded');
     await console_.getByRole('group', { name: 'Workflow output' }).getByText('heard: hello there').waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('in chat mode offers <start.conversationId> beside <start.input> in a field\'s < menu, and no longer once the starter runs manually', async () => {
+    const wf = await chatWorkflow('Starter chat references', { id: 'writer', blockType: 'agent', name: 'Writer' });
+    const { page, errors } = await wf.open(chromium());
+    await fitView(page);
+    const panel = page.getByRole('region', { name: 'Block', exact: true });
+    const outputs = panel.getByRole('listbox', { name: 'Block outputs' });
+    const starterOptions = () => outputs.getByRole('option').locator('.tok-ref').allTextContents();
+
+    await page.locator('.react-flow__node[data-id="writer"]').click();
+    const prompt = panel.getByRole('textbox', { name: 'System Prompt', exact: true });
+    await prompt.click();
+    await prompt.pressSequentially('Conversation <start.');
+    await expect.poll(starterOptions).toEqual(['<start.input>', '<start.conversationId>']);
+    await prompt.pressSequentially('conv');
+    await prompt.press('Enter');
+    expect(await prompt.inputValue()).toBe('Conversation <start.conversationId>');
+    await prompt.blur();
+    await expect.poll(() => wf.stored('writer', 'systemPrompt')).toBe('Conversation <start.conversationId>');
+
+    // Run manually, the starter gives {input} alone: the menu offers no conversation id.
+    await page.locator(`.react-flow__node[data-id="${wf.starter}"]`).click();
+    await panel.getByRole('combobox', { name: 'Start Workflow', exact: true }).selectOption('manual');
+    await expect.poll(() => wf.stored(wf.starter, 'startWorkflow')).toBe('manual');
+    await page.locator('.react-flow__node[data-id="writer"]').click();
+    await prompt.click();
+    await prompt.press('End');
+    await prompt.pressSequentially(' <start.');
+    await expect.poll(starterOptions).toEqual(['<start.input>']);
     expect(errors).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type InputHTMLAttributes } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { workflowOptions, type SubBlockConfig } from '@weft/catalog';
+import { normalizeWebhookPath, webhookPathError, workflowOptions, type SubBlockConfig } from '@weft/catalog';
 import { api, type OAuthCredential } from '../../api';
 import { Icon } from '../../ui/icons';
 import { useToast } from '../../ui/toast';
@@ -191,8 +191,21 @@ function CommitInput({ value, onCommit, ...rest }: { value: string; onCommit(v: 
   return <input {...rest} value={draft} onChange={(e) => change(e.target.value)} onFocus={onFocus} onBlur={onBlur} onKeyDown={(e) => e.key === 'Enter' && commit()} />;
 }
 
-/** The webhook's URL, read only, with its copy button. */
-function WebhookUrlRow({ url }: { url: string }) {
+/** Why a webhook path cannot be used, as the deploy check says it (`webhookPathError` of the path as stored), or undefined. */
+const webhookPathProblem = (path: string): string | undefined => webhookPathError(normalizeWebhookPath(path));
+
+/**
+ * The webhook's URL, read only, with its copy button; for a path the deploy refuses (`a/../b`, which
+ * clients send as `b`; characters a path may not use) the reason instead (`errorId`), never a URL
+ * calls would not reach.
+ */
+function WebhookUrlRow({ url, error, errorId }: { url: string; error: string | undefined; errorId: string }) {
+  if (error !== undefined)
+    return (
+      <span className="field-error" id={errorId} role="alert">
+        {error}
+      </span>
+    );
   return (
     <div className="copy-row">
       <input className="input mono" readOnly aria-label="Webhook URL" value={url} />
@@ -225,16 +238,20 @@ function GenerateSecret({ secret, onGenerate }: { secret: string; onGenerate(sec
 
 /**
  * A `webhook-path` field (the starter's Webhook Path, a string, spec 000 §2 starter sub-fields): the path, then the URL it
- * is called at with its copy button once there is one (a starter has no path until one is written: deploying asks for it).
+ * is called at with its copy button once there is one (a starter has no path until one is written: deploying asks for it),
+ * or why the path cannot be used when the deploy would refuse it.
  */
 export function WebhookPathField({ field, label, value, onChange }: Props) {
   const env = useFormEnv();
+  const errorId = useId();
   const path = typeof value === 'string' ? value : '';
+  // No path yet is no error here: deploying asks for one.
+  const error = path.trim() ? webhookPathProblem(path) : undefined;
   return (
     <div className="field field-webhook" role="group" aria-label={label}>
       <span className="field-label">{label}</span>
-      <CommitInput className="input mono" aria-label="Webhook path" value={path} placeholder={field.placeholder} readOnly={env.readOnly} onCommit={(v) => onChange(v.trim())} />
-      {path.trim() ? <WebhookUrlRow url={webhookUrl(window.location.origin, path)} /> : <span className="field-hint">The URL shows once the path is set.</span>}
+      <CommitInput className="input mono" aria-label="Webhook path" value={path} placeholder={field.placeholder} readOnly={env.readOnly} aria-invalid={error !== undefined} aria-describedby={error && errorId} onCommit={(v) => onChange(v.trim())} />
+      {path.trim() ? <WebhookUrlRow url={webhookUrl(window.location.origin, path)} error={error} errorId={errorId} /> : <span className="field-hint">The URL shows once the path is set.</span>}
     </div>
   );
 }
@@ -261,6 +278,7 @@ export function WebhookSecretField({ field, label, value, onChange }: Props) {
  */
 export function WebhookConfigField({ label, value, onChange }: Props) {
   const env = useFormEnv();
+  const errorId = useId();
   const config = (value && typeof value === 'object' ? value : {}) as WebhookConfig;
   const provider = String(env.state.blocks[env.blockId]?.subBlocks.webhookProvider?.value ?? 'generic');
   const secretKind = WEBHOOK_SECRETS[provider] ?? BEARER;
@@ -279,14 +297,15 @@ export function WebhookConfigField({ label, value, onChange }: Props) {
   // Gmail pushes through a Pub/Sub subscription whose URL carries the token (Google's advice for push endpoints).
   const base = webhookUrl(window.location.origin, path);
   const url = provider === 'gmail' && secret ? `${base}?token=${encodeURIComponent(secret)}` : base;
+  const error = webhookPathProblem(path);
   return (
     <div className="field field-webhook" role="group" aria-label={label}>
       <span className="field-label">{label}</span>
       <label className="form-row">
         <span>Path</span>
-        <CommitInput className="input mono" aria-label="Webhook path" value={path} onCommit={(v) => set({ path: v.trim() })} />
+        <CommitInput className="input mono" aria-label="Webhook path" value={path} aria-invalid={error !== undefined} aria-describedby={error && errorId} onCommit={(v) => set({ path: v.trim() })} />
       </label>
-      <WebhookUrlRow url={url} />
+      <WebhookUrlRow url={url} error={error} errorId={errorId} />
       <div className="form-row">
         <span>{secretKind.label}</span>
         <WebhookSecretRow secret={secret} placeholder={secretKind.issued ? 'Paste it from the provider' : 'None: calls are not checked'} onCommit={(v) => set({ secret: v })} />
