@@ -84,6 +84,18 @@ export interface ExecutionView {
   logs?: BlockLogView[];
 }
 
+/**
+ * Run events that can never be recorded, whatever the tries: one holding a value nested deeper than
+ * JSON.stringify can walk (thousands of levels: a RangeError, stack exhausted). The run-log activity
+ * fails them non-retryably, so a run's end is never retried forever.
+ */
+export class UnrecordableRunEventError extends AppError {
+  constructor(message: string) {
+    super('validation', message);
+    this.name = 'UnrecordableRunEventError';
+  }
+}
+
 function json(value: unknown): string | null {
   return value === undefined ? null : JSON.stringify(value);
 }
@@ -206,31 +218,42 @@ export async function recordRunEvents(deps: RunLogDeps, events: RunEvent[]): Pro
     const recorded = await deps.db.selectFrom('run_events').select('seq').where('execution_id', '=', events[0].executionId).where('event_key', '=', eventData(events[0]).key).executeTakeFirst();
     if (recorded) return [false];
   }
-  const wrote = await deps.db.transaction().execute(async (trx) => {
-    const runs = new Map<string, RunBatch>();
-    const envelopes: EventEnvelope[] = [];
-    const answers: boolean[] = [];
-    for (const event of events) {
-      let run = runs.get(event.executionId);
-      if (!run) {
-        run = await openRunBatch(trx, deps.instance, event.executionId, events);
-        runs.set(event.executionId, run);
-      }
-      answers.push(await applyRunEvent(trx, run, event, envelopes));
-    }
-    const rows = [...runs.values()].flatMap((run) => run.rows);
-    if (rows.length > 0) await trx.insertInto('run_events').values(rows).execute();
-    for (const run of runs.values()) {
-      if (run.seq !== run.savedSeq) await trx.updateTable('executions').set({ last_seq: run.seq }).where('id', '=', run.executionId).execute();
-    }
-    await appendOutbox(trx, envelopes);
-    return answers;
-  });
+  const wrote = await writeRunEvents(deps, events);
   if (wrote.some(Boolean)) {
     deps.kick();
     for (const id of new Set(events.filter((_, i) => wrote[i]).map((e) => e.executionId))) deps.notify(id);
   }
   return wrote;
+}
+
+/** The transaction of `recordRunEvents`; a RangeError in it (a value too deep to serialise) is an UnrecordableRunEventError. */
+async function writeRunEvents(deps: RunLogDeps, events: RunEvent[]): Promise<boolean[]> {
+  try {
+    return await deps.db.transaction().execute(async (trx) => {
+      const runs = new Map<string, RunBatch>();
+      const envelopes: EventEnvelope[] = [];
+      const answers: boolean[] = [];
+      for (const event of events) {
+        let run = runs.get(event.executionId);
+        if (!run) {
+          run = await openRunBatch(trx, deps.instance, event.executionId, events);
+          runs.set(event.executionId, run);
+        }
+        answers.push(await applyRunEvent(trx, run, event, envelopes));
+      }
+      const rows = [...runs.values()].flatMap((run) => run.rows);
+      if (rows.length > 0) await trx.insertInto('run_events').values(rows).execute();
+      for (const run of runs.values()) {
+        if (run.seq !== run.savedSeq) await trx.updateTable('executions').set({ last_seq: run.seq }).where('id', '=', run.executionId).execute();
+      }
+      await appendOutbox(trx, envelopes);
+      return answers;
+    });
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    const what = events.map((e) => e.type).join(', ');
+    throw new UnrecordableRunEventError(`Run events (${what}) of execution ${events[0]?.executionId ?? ''} cannot be recorded: a value in them is nested too deeply to store (${err.message})`);
+  }
 }
 
 /** One run's part of a batch: its locked row, the event keys it has, and the events to insert. */
@@ -473,13 +496,46 @@ function blobRefOf(value: unknown): string | undefined {
   return typeof ref === 'string' && Object.keys(value).every((k) => k === '$blobRef' || k === 'bytes') ? ref : undefined;
 }
 
-/** `value` with each BlobRef occurrence (in walk order) replaced by what `swap` answers for it. */
+/** One object or array being rebuilt by `mapBlobRefs`: its entries, and the values mapped so far. */
+interface MapFrame {
+  entries: Array<[string, unknown]>;
+  array: boolean;
+  mapped: unknown[];
+}
+
+/**
+ * `value` with each BlobRef occurrence (in walk order) replaced by what `swap` answers for it.
+ * Iterative: a stored value may be nested thousands of levels deep (a block's output), which a
+ * recursive walk cannot take (a read of the execution answered 500).
+ */
 function mapBlobRefs(value: unknown, swap: (ref: string, bytes: number, raw: unknown) => unknown): unknown {
-  const ref = blobRefOf(value);
-  if (ref !== undefined) return swap(ref, Number((value as { bytes?: unknown }).bytes) || 0, value);
-  if (Array.isArray(value)) return value.map((v) => mapBlobRefs(v, swap));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapBlobRefs(v, swap)]));
-  return value;
+  const leaf = (v: unknown): unknown => {
+    const ref = blobRefOf(v);
+    return ref === undefined ? v : swap(ref, Number((v as { bytes?: unknown }).bytes) || 0, v);
+  };
+  const open = (v: unknown): MapFrame | undefined => {
+    if (v === null || typeof v !== 'object' || blobRefOf(v) !== undefined) return undefined;
+    if (Array.isArray(v)) return { entries: v.map((item: unknown, i): [string, unknown] => [String(i), item]), array: true, mapped: [] };
+    return { entries: Object.entries(v), array: false, mapped: [] };
+  };
+  const root = open(value);
+  if (root === undefined) return leaf(value);
+  const stack: MapFrame[] = [root];
+  for (;;) {
+    const top = stack[stack.length - 1] as MapFrame;
+    const next = top.entries[top.mapped.length];
+    if (next !== undefined) {
+      const frame = open(next[1]);
+      if (frame === undefined) top.mapped.push(leaf(next[1]));
+      else stack.push(frame);
+      continue;
+    }
+    stack.pop();
+    const built = top.array ? top.mapped : Object.fromEntries(top.entries.map(([key], i) => [key, top.mapped[i]]));
+    const parent = stack[stack.length - 1];
+    if (parent === undefined) return built;
+    parent.mapped.push(built);
+  }
 }
 
 /**

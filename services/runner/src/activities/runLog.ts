@@ -1,6 +1,7 @@
+import { ApplicationFailure } from '@temporalio/activity';
 import type { InjectedSinks } from '@temporalio/worker';
 import type { Logger } from '@weft/platform';
-import { recordRunEvents, type RunLogDeps } from '../executionsStore.js';
+import { UnrecordableRunEventError, recordRunEvents, type RunLogDeps } from '../executionsStore.js';
 import type { RunEvent, RunLogSinks, RunnerActivities } from '../workflows/types.js';
 
 /** How often, and after how long, a progress event the recorder refused is tried again. */
@@ -49,7 +50,8 @@ export function createRunEventQueue(
         await record(deps, batch);
         return;
       } catch (err) {
-        if (attempt < SINK_ATTEMPTS) {
+        // One that can never be recorded is not tried again: alone, it is given up on at once.
+        if (attempt < SINK_ATTEMPTS && !(err instanceof UnrecordableRunEventError)) {
           await new Promise((r) => setTimeout(r, firstBackoffMs * 2 ** (attempt - 1)));
           continue;
         }
@@ -158,15 +160,24 @@ export function createRunLogActivities(
   queue?: RunEventQueue,
   record: (deps: RunLogDeps, events: RunEvent[]) => Promise<unknown> = recordRunEvents,
 ): Pick<RunnerActivities, 'recordRunEvent'> {
+  const recordOnce = async (events: RunEvent[]): Promise<void> => {
+    try {
+      await record(deps, events);
+    } catch (err) {
+      // Trying again cannot help (the local activity's retries have no limit): fail the activity for good.
+      if (err instanceof UnrecordableRunEventError) throw ApplicationFailure.nonRetryable(err.message, 'UnrecordableRunEvent');
+      throw err;
+    }
+  };
   return {
     async recordRunEvent(event) {
       if (event.type !== 'runCompleted' || !queue) {
         await queue?.drain(event.executionId);
-        await record(deps, [event]);
+        await recordOnce([event]);
         return;
       }
       const tail = await queue.tail(event.executionId);
-      await record(deps, [...tail, event]);
+      await recordOnce([...tail, event]);
       queue.ended(event.executionId);
     },
   };

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { createLogger } from '@weft/platform';
 import type { RunnerDB } from '../db.js';
 import type { RunEvent } from '../workflows/types.js';
+import { UnrecordableRunEventError } from '../executionsStore.js';
 import { createRunEventQueue, createRunLogActivities, createRunStartActivity, runLogSinks } from './runLog.js';
 
 const deps = { db: {} as Kysely<RunnerDB>, instance: 'test', kick: () => {}, notify: () => {}, logger: createLogger('runlog-test', 'silent') };
@@ -42,6 +43,20 @@ const until = async (check: () => boolean) => {
 };
 
 describe('the run-log sink queue', () => {
+  it('gives up at once on an event that can never be recorded (a value too deep to store), and writes the others', async () => {
+    const tried: string[][] = [];
+    const record = async (_deps: unknown, events: RunEvent[]) => {
+      tried.push(events.map(label));
+      if (events.some((e) => e.type === 'blockStarted' && e.blockId === 'deep')) throw new UnrecordableRunEventError('nested too deeply to store');
+    };
+    // Backoff long enough that a retry would outlast the test.
+    const queue = createRunEventQueue(deps, { record, firstBackoffMs: 600_000 });
+    queue.enqueue(started('r1', 'a'));
+    queue.enqueue(started('r1', 'deep'));
+    await queue.drain('r1');
+    expect(tried).toEqual([['r1:a', 'r1:deep'], ['r1:a'], ['r1:deep']]);
+  });
+
   it('writes the events handed over together in one batch, in order, the next batch after it, other runs alongside', async () => {
     const rec = gatedRecorder();
     const queue = createRunEventQueue(deps, { record: rec.record });
