@@ -260,6 +260,40 @@ describe('the event-sourced editor through the gateway (issue 3)', () => {
     expect(after.state.edges).toEqual([]);
   });
 
+  it('takes ids named like built-ins (constructor, toString) as ordinary ids: 404 while missing, then a block and variable like any other; 400 naming the field for "__proto__"', async () => {
+    const { id } = await newWorkflow();
+    const post = (commands: unknown[]) => api<{ error?: string }>('POST', `/api/workflows/${id}/commands`, { commands });
+    await post([{ type: 'addBlock', id: 'fn', blockType: 'function', position: { x: 0, y: 300 } }]);
+    expect(await post([{ type: 'addEdge', source: 'constructor', target: 'fn' }])).toEqual({ status: 404, body: { error: 'Block constructor not found' } });
+    expect((await post([{ type: 'renameBlock', id: 'toString', name: 'X' }])).status).toBe(404);
+    expect((await post([{ type: 'setSubBlockValue', id: 'toString', subBlockId: 'code', value: 'x' }])).status).toBe(404);
+    expect((await post([{ type: 'removeBlock', id: 'constructor' }])).status).toBe(404);
+    expect((await post([{ type: 'updateVariable', id: 'toString', name: 'x' }])).status).toBe(404);
+    expect((await state(id)).state.edges).toEqual([]);
+
+    const added = await post([
+      { type: 'addBlock', id: 'constructor', blockType: 'function', position: { x: 300, y: 300 } },
+      { type: 'addEdge', id: 'ce', source: 'constructor', target: 'fn' },
+      { type: 'renameBlock', id: 'constructor', name: 'Builder' },
+      { type: 'addVariable', id: 'toString', name: 'count', variableType: 'number', value: 1 },
+      { type: 'updateVariable', id: 'toString', value: 2 },
+    ]);
+    expect(added.status).toBe(200);
+    const after = await state(id);
+    expect(after.state.blocks['constructor']).toMatchObject({ id: 'constructor', name: 'Builder' });
+    expect(after.state.edges).toEqual([expect.objectContaining({ id: 'ce', source: 'constructor', target: 'fn' })]);
+    const variables = await api<{ data: Record<string, unknown> }>('GET', `/api/workflows/${id}/variables`);
+    expect(Object.keys(variables.body.data)).toEqual(['toString']);
+    expect(variables.body.data['toString']).toMatchObject({ id: 'toString', name: 'count', value: 2 });
+    expect((await post([{ type: 'removeBlock', id: 'constructor' }])).status).toBe(200);
+    expect((await state(id)).state.edges).toEqual([]);
+
+    const proto = await post([{ type: 'renameBlock', id: '__proto__', name: 'X' }]);
+    expect(proto.status).toBe(400);
+    expect(proto.body.error).toContain('id: "__proto__" cannot be an id');
+    expect((await post([{ type: 'updateVariable', id: '__proto__', name: 'x' }])).status).toBe(400);
+  });
+
   it('answers the full state with its history at the stream version, equal to replaying every event; 404 for an unknown workflow', async () => {
     const { id } = await newWorkflow();
     const post = (commands: unknown[]) => api('POST', `/api/workflows/${id}/commands`, { commands });

@@ -46,13 +46,14 @@ export function workflowStateWrites(version: number, prev: WorkflowState | undef
   const whole: Record<string, BlockState> = {};
   const patches: Record<string, Partial<BlockState>> = {};
   for (const block of Object.values(next.blocks)) {
-    const old = before[block.id];
+    // Own keys only: a block may be called `constructor` (Object.prototype's member is no old block).
+    const old = Object.hasOwn(before, block.id) ? before[block.id] : undefined;
     if (old === block) continue;
     const patch = old === undefined ? undefined : changedFields(old, block);
     if (patch === undefined) whole[block.id] = block;
     else patches[block.id] = patch;
   }
-  const removed = Object.keys(before).filter((id) => next.blocks[id] === undefined);
+  const removed = Object.keys(before).filter((id) => !Object.hasOwn(next.blocks, id));
   if (Object.keys(whole).length > 0) {
     writes.push(sql`${name('rm_blocks')} as (insert into workflow_blocks (workflow_id, block_id, block)
       select ${s}.workflow_id, b.key, b.value from ${s}, jsonb_each(${json(whole)}) b
