@@ -91,13 +91,14 @@ function history(...commands: Command[]): WorkflowEvent[] {
   return events;
 }
 
-const ids = ['start', 'a', 'b', 'c', 'd'];
+/** Block ids, two named like Object.prototype's members (`constructor` is added, `toString` only sometimes): they must be ids like any other. */
+const ids = ['start', 'a', 'b', 'c', 'constructor', 'toString'];
 const id = fc.constantFrom(...ids);
 const position = fc.record({ x: fc.integer({ min: -500, max: 500 }), y: fc.integer({ min: -500, max: 500 }) });
 const name = fc.constantFrom('Agent 1', 'My Api', 'loop', 'X 9');
 const value = fc.oneof(fc.constantFrom('<agent1.content>', '<myapi.data>', '<variable.x>'), fc.integer(), fc.constant(null));
 
-/** Random editing commands over the starter and blocks a..d (many are refused, which is part of the point). */
+/** Random editing commands over the starter and blocks a..c and constructor (many are refused, which is part of the point). */
 const commandArbitrary: fc.Arbitrary<Command> = fc.oneof(
   fc.record({
     type: fc.constant('addBlock' as const),
@@ -121,7 +122,7 @@ const commandArbitrary: fc.Arbitrary<Command> = fc.oneof(
   fc.record({
     type: fc.constant('setSubBlockValue' as const),
     id,
-    subBlockId: fc.constantFrom('code', 'memories', 'userPrompt'),
+    subBlockId: fc.constantFrom('code', 'memories', 'userPrompt', 'valueOf'),
     value,
   }),
   fc.record({ type: fc.constant('updateLoop' as const), id, iterations: fc.integer({ min: -5, max: 80 }) }),
@@ -131,9 +132,9 @@ const commandArbitrary: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ type: fc.constant('addVariable' as const), name: fc.constantFrom('', 'x', 'variable3'), variableType: fc.constant('plain' as const), value }),
 );
 
-/** Commands that add blocks a..d first, so that most random commands find their targets. */
+/** Commands that add blocks a..c and constructor first, so that most random commands find their targets. */
 const seededArbitrary: fc.Arbitrary<Command[]> = fc.tuple(
-  ...['a', 'b', 'c', 'd'].map((blockId) =>
+  ...['a', 'b', 'c', 'constructor'].map((blockId) =>
     fc.record({
       type: fc.constant('addBlock' as const),
       id: fc.constant(blockId),
