@@ -409,3 +409,89 @@ describe('bad input to every route is a 4xx naming the field, never a 5xx or a h
     expect(findings.all).toEqual([]);
   });
 });
+
+/** `levels` objects one inside the other: `{"a":{"a":…1…}}`, written as text (JSON.stringify of it would overflow). */
+const nestedJson = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+
+/** A request whose body is these bytes as they are (not UTF-8 text), with `content-type`. */
+async function sendBytes(method: string, path: string, bytes: Uint8Array, contentType = 'application/json', headers: Record<string, string> = {}): Promise<Answer> {
+  const res = await fetch(`${inject('weftUrl')}${path}`, { method, headers: { cookie: await defaultCookie(), 'content-type': contentType, ...headers }, body: bytes, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  return { status: res.status, text: await res.text() };
+}
+
+/** `{"name":"a<0xff>b"}`: JSON whose string holds a byte that is no UTF-8. */
+const NOT_UTF8_JSON = Uint8Array.from([...Buffer.from('{"name":"a'), 0xff, ...Buffer.from('b"}')]);
+
+describe('text Postgres cannot store or give back as sent is a 400 naming the field', () => {
+  /** A 400 whose error holds every one of `words`. */
+  function refused(a: Answer, ...words: string[]): void {
+    expect(a.status, a.text).toBe(400);
+    for (const word of words) expect(errorOf(a)).toContain(word);
+  }
+
+  it('the NUL character in a body (a value, a nested value, a key), a query value or a path parameter', async () => {
+    refused(await send('POST', '/api/workflows', { body: JSON.stringify({ workspaceId: fx.workspaceId, name: 'a\0b' }) }), 'name must not contain the NUL character (U+0000)');
+    refused(await send('PUT', `/api/workflows/${fx.workflowId}`, { body: JSON.stringify({ marketplaceData: { x: ['ok', '\0'] } }) }), 'marketplaceData.x.1 must not contain the NUL character');
+    refused(await send('POST', '/api/environment', { body: JSON.stringify({ variables: { 'K\0': 'v' } }) }), 'in variables must not contain the NUL character');
+    refused(await send('GET', `/api/workflows?workspaceId=${fx.workspaceId}%00`), 'Query parameter "workspaceId" must not contain the NUL character');
+    refused(await send('GET', '/api/workflows/a%00b'), 'Path parameter "id" must not contain the NUL character');
+    refused(await send('PATCH', `/api/workspaces/${fx.workspaceId}/members/%00`, { body: '{"permission":"admin"}' }), 'Path parameter "userId"');
+    refused(await send('GET', `/api/knowledge/${fx.knowledgeBaseId}/documents/%00`), 'The path segment "%00"');
+    refused(await send('POST', `/api/workflows/${fx.workflowId}/execute`, { body: 'who=a%00', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-execution-mode': 'async' } }), 'who must not contain the NUL character');
+    refused(await send('POST', '/api/webhooks/trigger/bad%00path', { body: '{}' }), 'must not contain the NUL character');
+    refused(await send('POST', `/api/webhooks/trigger/${randomUUID()}?q=%00`, { body: '{}' }), 'Query parameter "q"');
+  });
+
+  it('lone UTF-16 surrogates and body bytes that are not UTF-8', async () => {
+    // JSON.stringify writes a lone surrogate as the escape \ud800, which parses back to it.
+    refused(await send('POST', '/api/workflows', { body: JSON.stringify({ workspaceId: fx.workspaceId, name: 'a\ud800b' }) }), 'name must be well-formed text');
+    refused(await send('POST', '/api/environment', { body: JSON.stringify({ variables: { K: '\udc00' } }) }), 'variables.K must be well-formed text');
+    refused(await sendBytes('POST', '/api/workflows', NOT_UTF8_JSON), 'Request body is not valid UTF-8');
+    refused(await sendBytes('POST', `/api/workflows/${fx.workflowId}/execute`, NOT_UTF8_JSON, 'text/plain', { 'x-execution-mode': 'async' }), 'Request body is not valid UTF-8');
+  });
+
+  it('a body nested past 200 levels, however deep, is refused where it is read and loses no run', async () => {
+    for (const levels of [201, 5_000, 100_000]) {
+      refused(await send('PUT', `/api/workflows/${fx.workflowId}`, { body: `{"marketplaceData":${nestedJson(levels)}}` }), 'Request body is nested too deeply at marketplaceData.a.a');
+      refused(await send('POST', `/api/workflows/${fx.workflowId}/execute`, { body: `{"input":${nestedJson(levels)}}`, headers: { 'x-execution-mode': 'async' } }), 'nested too deeply');
+    }
+    await untilHealthy(RECOVERY_MS);
+  });
+
+  it('a key named __proto__ in a record is refused, not dropped', async () => {
+    refused(await send('POST', '/api/environment', { body: '{"variables":{"__proto__":"secret","KEPT":"v"}}' }), 'variables must not have a key named "__proto__"');
+    refused(await send('POST', '/api/workflows/sync', { body: `{"workspaceId":"${fx.workspaceId}","workflows":{"__proto__":{"blocks":{},"edges":[]}}}` }), 'workflows must not have a key named "__proto__"');
+    const env = await api<{ data: Record<string, unknown> }>('GET', '/api/environment');
+    expect(env.body.data).not.toHaveProperty('KEPT');
+  });
+
+  it('a webhook checks its signature first, then refuses a body it could not keep', async () => {
+    const path = `bad-input-${randomUUID()}`;
+    const secret = 'bad-input-secret';
+    const set = (id: string, subBlockId: string, value: unknown) => ({ type: 'setSubBlockValue', id, subBlockId, value });
+    const { id } = await workflowWith((starter) => [set(starter, 'startWorkflow', 'webhook'), set(starter, 'webhookPath', path), set(starter, 'webhookSecret', secret)]);
+    expect((await api('POST', `/api/workflows/${id}/deploy`, {})).status).toBe(200);
+    const bearer = { authorization: `Bearer ${secret}` };
+    const url = `/api/webhooks/trigger/${path}`;
+    // A forged call learns nothing about its body.
+    expect((await sendBytes('POST', url, NOT_UTF8_JSON)).status).toBe(401);
+    refused(await sendBytes('POST', url, NOT_UTF8_JSON, 'application/json', bearer), 'Request body is not valid UTF-8');
+    refused(await sendBytes('POST', url, Buffer.from('{"event":{"text":"a\\u0000"}}'), 'application/json', bearer), 'event.text must not contain the NUL character');
+    refused(await sendBytes('POST', url, Buffer.from(`{"e":${nestedJson(5_000)}}`), 'application/json', bearer), 'nested too deeply at e.a');
+    const ok = await sendBytes('POST', url, Buffer.from(JSON.stringify({ n: 'é 😀' })), 'application/json', bearer);
+    expect(ok.status, ok.text).toBe(200);
+  });
+
+  it('ordinary requests still work: text with accents and emoji, 150 levels of nesting, a normal variable', async () => {
+    const name = 'Ünïcode 😀 — ok';
+    const created = await api<{ id: string }>('POST', '/api/workflows', { workspaceId: fx.workspaceId, name });
+    expect(created.status).toBe(201);
+    const got = await api<{ data: { name: string } }>('GET', `/api/workflows/${created.body.id}`);
+    expect(got.body.data.name).toBe(name);
+    const deep = await send('PUT', `/api/workflows/${created.body.id}`, { body: `{"marketplaceData":${nestedJson(150)}}` });
+    expect(deep.status, deep.text).toBe(200);
+    expect((await api('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-bad-input-e2e', BAD_INPUT_OK: 'v 😀' } })).status).toBe(200);
+    const env = await api<{ data: Record<string, { value: string }> }>('GET', '/api/environment');
+    expect(env.body.data.BAD_INPUT_OK?.value).toBe('v 😀');
+  });
+});

@@ -132,12 +132,15 @@ export function jsonBody(limit: string): RequestHandler {
   };
 }
 
-/** The parameter an Express pattern (`/api/workflows/:id`) names at segment `index` of `segments`, if it matches. */
+/**
+ * The parameter an Express pattern (`/api/workflows/:id`) names at segment `index` of `segments`, if
+ * it matches; '' for a segment a wildcard (`*rest`) takes, which names nothing the caller knows.
+ */
 function paramAt(pattern: string, segments: string[], index: number): string | undefined {
   const parts = pattern.split('/');
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i] ?? '';
-    if (part.includes('*')) return i <= index ? part.replace(/[^A-Za-z]/g, '') : undefined;
+    if (part.includes('*')) return i <= index ? '' : undefined;
     const segment = segments[i];
     if (segment === undefined) return undefined;
     if (!part.startsWith(':') && part.toLowerCase() !== segment.toLowerCase()) return undefined;

@@ -52,6 +52,7 @@ describe('path parameters and query values', () => {
   const routes = () => [
     { method: 'GET', path: '/api/workflows/:id' },
     { method: 'GET', path: '/api/knowledge/:id/documents/:documentId' },
+    { method: 'ALL', path: '/api/tools/*rest' },
   ];
   function run(url: string, method = 'GET'): unknown {
     const query = Object.fromEntries(new URL(url, 'http://gateway').searchParams);
@@ -71,6 +72,7 @@ describe('path parameters and query values', () => {
     expect(run('/api/workflows/a%00b')).toBe('Path parameter "id" must not contain the NUL character (U+0000)');
     expect(run('/api/knowledge/k/documents/%00')).toBe('Path parameter "documentId" must not contain the NUL character (U+0000)');
     expect(run('/api/nowhere/%00')).toBe('The path segment "%00" must not contain the NUL character (U+0000)');
+    expect(run('/api/tools/a/b%00', 'POST')).toBe('The path segment "b%00" must not contain the NUL character (U+0000)');
   });
 
   it('names the query parameter holding the NUL character', () => {
