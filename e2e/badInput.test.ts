@@ -10,7 +10,7 @@ import { workflowWith, workspaceId } from './support/runStream.js';
 
 const REQUEST_TIMEOUT_MS = 15_000;
 const HUGE = 'x'.repeat(1024 * 1024);
-const UNKNOWN_IDS = [randomUUID(), 'not-a-uuid', 'x'.repeat(4_000)];
+const UNKNOWN_IDS = [randomUUID(), 'not-a-uuid', 'x'.repeat(4_000), 'nul\0id'];
 
 /**
  * Wildcard routes stand for the concrete routes behind them (the integrations service's internal
@@ -280,6 +280,8 @@ async function healthy(findings: Findings, after: string): Promise<void> {
 function wrongValues(route: string, field: string, good: unknown): Array<{ what: string; value: unknown; mayPass?: boolean }> {
   const out: Array<{ what: string; value: unknown; mayPass?: boolean }> = [];
   if (typeof good === 'string') out.push({ what: 'number', value: 42, mayPass: NUMBER_AS_TEXT.has(`${route} ${field}`) }, { what: 'array', value: ['x'] }, { what: 'object', value: { a: 1 } }, { what: 'boolean', value: true }, { what: '1 MB text', value: HUGE, mayPass: BIG_TEXT.has(field) });
+  // Text Postgres refuses (NUL) or would store changed (a lone surrogate): refused whatever the field.
+  if (typeof good === 'string') out.push({ what: 'NUL', value: `${good}\0` }, { what: 'lone surrogate', value: `${good}\ud800` });
   else if (typeof good === 'number') {
     out.push({ what: 'text', value: 'abc' }, { what: 'array', value: [1] }, { what: 'object', value: {} }, { what: 'boolean', value: true });
     out.push({ what: 'negative', value: -1, mayPass: CLAMPED.has(field) }, { what: 'huge', value: 1e308, mayPass: CLAMPED.has(field) }, { what: '"NaN"', value: 'NaN' });
@@ -351,7 +353,8 @@ describe('bad input to every route is a 4xx naming the field, never a 5xx or a h
           const body = declared ? JSON.stringify(declared) : '{}';
           // A request that would start something (a chat turn, a run) with good ids is sent with its bad id only.
           const a = await send(method, url, { body, headers: { 'x-execution-mode': 'async' } });
-          findings.check(route, `${name}=${bad.slice(0, 40)}`, a, name === 'version' ? 'version' : undefined);
+          // A NUL is refused before any route reads the id (a wildcard route's segment has no name the caller knows).
+          findings.check(route, `${name}=${bad.slice(0, 40)}`, a, name === 'version' ? 'version' : bad.includes('\0') ? 'NUL character' : undefined);
         }
       }
       // A malformed percent escape in the path.
@@ -390,7 +393,7 @@ describe('bad input to every route is a 4xx naming the field, never a 5xx or a h
         const base = baseQuery(route, fx);
         const numbers = ['-1', 'NaN', '1e400', 'abc', '1.5', '99999999999999999999999'];
         // An opaque cursor the server never gave: garbage, numbers, base64 of nonsense, huge.
-        const values = kind === 'text' ? [''] : kind === 'cursor' ? [...numbers, Buffer.from('{"at":"x","id":1}').toString('base64url'), 'x'.repeat(8_000)] : numbers;
+        const values = kind === 'text' ? ['', 'nul\0'] : kind === 'cursor' ? [...numbers, Buffer.from('{"at":"x","id":1}').toString('base64url'), 'x'.repeat(8_000)] : numbers;
         const tries: Array<[string, string]> = values.map((v) => [v, new URLSearchParams({ ...base, [param]: v }).toString()]);
         tries.push(['repeated', `${new URLSearchParams(base).toString()}&${param}=1&${param}=2`]);
         // A huge URL at a private address, which the outbound guard refuses unsent (a huge host name would be looked up in DNS).
