@@ -445,6 +445,13 @@ describe('text Postgres cannot store or give back as sent is a 400 naming the fi
     refused(await send('POST', `/api/webhooks/trigger/${randomUUID()}?q=%00`, { body: '{}' }), 'Query parameter "q"');
   });
 
+  it("better-auth's own bodies (sign-up, profile update): NUL and lone surrogates", async () => {
+    const signUp = (name: string) => send('POST', '/api/auth/sign-up/email', { body: JSON.stringify({ email: `${randomUUID()}@example.invalid`, password: 'password-123456', name }), headers: { cookie: '', origin: inject('weftUrl') } });
+    refused(await signUp('a\0b'), 'name must not contain the NUL character');
+    refused(await signUp('a\ud800b'), 'name must be well-formed text');
+    refused(await send('POST', '/api/auth/update-user', { body: JSON.stringify({ name: 'a\0b' }), headers: { origin: inject('weftUrl') } }), 'name must not contain the NUL character');
+  });
+
   it('lone UTF-16 surrogates and body bytes that are not UTF-8', async () => {
     // JSON.stringify writes a lone surrogate as the escape \ud800, which parses back to it.
     refused(await send('POST', '/api/workflows', { body: JSON.stringify({ workspaceId: fx.workspaceId, name: 'a\ud800b' }) }), 'name must be well-formed text');
