@@ -24,6 +24,22 @@ const fetching = (id: string, name: string, url: string, x: number, y = 0) => [
   { type: 'setSubBlockValue', id, subBlockId: 'timeout', value: '120000' },
 ];
 
+/** A new workflow whose starter runs one agent, Writer (gpt-4o, the model fake), prompted with `prompt`. */
+async function writerWorkflow(name: string, prompt: string) {
+  const wf = await newWorkflow(name);
+  const edit = await wf.call('POST', `/api/workflows/${wf.workflowId}/commands`, {
+    commands: [
+      { type: 'addBlock', id: 'writer', blockType: 'agent', name: 'Writer', position: { x: 400, y: 0 } },
+      { type: 'setSubBlockValue', id: 'writer', subBlockId: 'model', value: 'gpt-4o' },
+      { type: 'setSubBlockValue', id: 'writer', subBlockId: 'apiKey', value: 'sk-e2e' },
+      { type: 'setSubBlockValue', id: 'writer', subBlockId: 'userPrompt', value: prompt },
+      { type: 'addEdge', id: 'e1', source: wf.starter, target: 'writer' },
+    ],
+  });
+  expect(edit.status).toBe(200);
+  return wf;
+}
+
 /** A fake whose GET /hold answers only once the test calls `release()` (each release lets the requests waiting so far through). */
 async function holdingServer(): Promise<{ server: FakeServer; url: string; release(): void }> {
   const server = await createFakeServer();
@@ -207,17 +223,7 @@ describe('the run console in the web app', () => {
     const story = 'Once upon a time in a quiet harbour the boats slept.';
     // Held before its fifth event: the role chunk and "Once upon a time " have left the fake, the rest waits.
     await scriptModel(marker, [{ content: story, holdAt: 5, usage: { prompt: 1200, completion: 300 } }]);
-    const { call, workflowId, starter, open } = await newWorkflow('Story streamer');
-    const edit = await call('POST', `/api/workflows/${workflowId}/commands`, {
-      commands: [
-        { type: 'addBlock', id: 'writer', blockType: 'agent', name: 'Writer', position: { x: 400, y: 0 } },
-        { type: 'setSubBlockValue', id: 'writer', subBlockId: 'model', value: 'gpt-4o' },
-        { type: 'setSubBlockValue', id: 'writer', subBlockId: 'apiKey', value: 'sk-e2e' },
-        { type: 'setSubBlockValue', id: 'writer', subBlockId: 'userPrompt', value: `Tell a story ${marker}` },
-        { type: 'addEdge', id: 'e1', source: starter, target: 'writer' },
-      ],
-    });
-    expect(edit.status).toBe(200);
+    const { call, workflowId, open } = await writerWorkflow('Story streamer', `Tell a story ${marker}`);
     const { page, errors } = await open(chromium());
     const console_ = consoleOf(page);
 
@@ -248,6 +254,41 @@ describe('the run console in the web app', () => {
     const writer = console_.getByRole('listitem', { name: 'Log of Writer' });
     await writer.getByRole('button').first().click();
     await writer.getByRole('group', { name: 'Output of Writer' }).getByText(story, { exact: false }).first().waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it("shows an agent's answer cut off at the max tokens limit with a warning on its row, apart from errors", async () => {
+    const marker = `[console-cut-${randomUUID()}]`;
+    // The first run's answer is cut off; the next one's is whole.
+    await scriptModel(marker, [
+      { content: 'The first half of an answer', finishReason: 'length' },
+      { content: 'A whole answer.' },
+    ]);
+    const { open } = await writerWorkflow('Cut-off writer', `Write at length ${marker}`);
+    const { page, errors } = await open(chromium());
+    const console_ = consoleOf(page);
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect.poll(() => runStatus(page), { timeout: 60_000 }).toBe('Succeeded');
+
+    // The block succeeded with what it had: done, its warning shown on its row without opening it, no error.
+    const warning = 'The answer was cut off at the max tokens limit (openai finish_reason length): it is incomplete';
+    const writer = console_.getByRole('listitem', { name: 'Log of Writer' });
+    expect(await entryStatus(page, 'Writer')).toBe('Done');
+    await expect.poll(() => writer.getByRole('note', { name: 'Warning of Writer' }).textContent()).toBe(warning);
+    expect(await writer.locator('.log-row .badge.warning').getAttribute('title')).toBe(warning);
+    expect(await writer.locator('.log-error').count()).toBe(0);
+    expect(await console_.getByRole('alert').count()).toBe(0);
+    expect(await console_.getByRole('note').count()).toBe(1);
+
+    // Run again: the whole answer shows no warning.
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect.poll(() => console_.getByRole('note').count()).toBe(0);
+    await expect.poll(() => runStatus(page), { timeout: 60_000 }).toBe('Succeeded');
+    expect(await entryStatus(page, 'Writer')).toBe('Done');
+    await writer.getByRole('button').first().click();
+    await writer.getByRole('group', { name: 'Output of Writer' }).getByText('A whole answer.', { exact: false }).first().waitFor();
+    expect(await console_.getByRole('note').count()).toBe(0);
+    expect(await writer.locator('.log-row .badge.warning').count()).toBe(0);
     expect(errors).toEqual([]);
   });
 

@@ -31,6 +31,11 @@ function Entry({ entry, onRerun, onSelect, hinted }: { entry: BlockEntry; onReru
         <span className={`run-status ${entry.status}`}>{STATUS_TEXT[entry.status]}</span>
         <span className="log-name">{entry.blockName}</span>
         {entry.iteration && <span className="badge">{entry.iteration}</span>}
+        {entry.warning && (
+          <span className="badge warning" title={entry.warning}>
+            warning
+          </span>
+        )}
         {entry.reused && (
           <span className="badge reused" title="Not run again: its outcome is the one of the run this run reran">
             reused
@@ -43,6 +48,12 @@ function Entry({ entry, onRerun, onSelect, hinted }: { entry: BlockEntry; onReru
           <span>{formatDuration(entry.durationMs)}</span>
         </span>
       </button>
+      {/* Shown whether the entry is open or not: the output is there, but not all of it (unlike an error, the block succeeded). */}
+      {entry.warning && (
+        <p className="log-warning" role="note" aria-label={`Warning of ${entry.blockName}`}>
+          {entry.warning}
+        </p>
+      )}
       {(open || (entry.status === 'running' && entry.streamed)) && (
         <div className="log-detail">
           {(entry.status === 'running' || entry.status === 'cancelled') && entry.streamed && (

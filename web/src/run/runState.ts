@@ -50,6 +50,8 @@ export interface BlockEntry {
   iteration?: string;
   /** A rerun took the block's outcome from the run it reran (its log says `reused: true`): it did not run again. */
   reused?: boolean;
+  /** The warning the block's output carries (a model answer cut off at the max tokens limit: it is incomplete). */
+  warning?: string;
 }
 
 export interface RunView {
@@ -214,7 +216,15 @@ function finished(entry: BlockEntry, d: Record<string, unknown>): BlockEntry {
     tokens: typeof d.tokens === 'object' && d.tokens !== null ? (d.tokens as TokenCount) : undefined,
     cost: typeof d.cost === 'object' && d.cost !== null ? (d.cost as { total?: number }) : undefined,
     reused: d.reused === true ? true : undefined,
+    warning: outputWarning(d.output),
   };
+}
+
+/** The `warning` of a block's output (an object's own text field; a model block's answer cut off at the max tokens limit). */
+export function outputWarning(output: unknown): string | undefined {
+  if (typeof output !== 'object' || output === null || Array.isArray(output) || !Object.hasOwn(output, 'warning')) return undefined;
+  const warning = text((output as { warning?: unknown }).warning);
+  return warning ? warning : undefined;
 }
 
 /**

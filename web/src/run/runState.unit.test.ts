@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyMessage, attemptKey, attemptLabel, blockStatuses, emptyRun, fromExecution, inputFields, inputFromFields, parseSse, totals, type RunView, type SseMessage } from './runState';
+import { applyMessage, attemptKey, attemptLabel, blockStatuses, emptyRun, fromExecution, inputFields, inputFromFields, outputWarning, parseSse, totals, type RunView, type SseMessage } from './runState';
 
 const msg = (event: string, data: unknown, id?: number): SseMessage => ({ event, data: JSON.stringify(data), ...(id !== undefined ? { id: String(id) } : {}) });
 const fold = (messages: SseMessage[]): RunView => messages.reduce(applyMessage, emptyRun());
@@ -31,6 +31,23 @@ describe('the run console state', () => {
     const agentTries = [{ call: 1, attempt: 1, error: 'HTTP error 503' }, { call: 1, attempt: 2 }, { call: 3, attempt: 1, error: 'HTTP error 429' }, { call: 3, attempt: 2 }];
     const agent = fromExecution({ executionId: 'y', status: 'succeeded', logs: [{ blockId: 'a', blockName: 'Agent 1', blockType: 'agent', success: true, attempts: 2, attemptLog: agentTries }] });
     expect(agent.entries[0]?.attemptLog).toEqual(agentTries);
+  });
+
+  it("keeps a block output's warning (an answer cut off at the max tokens limit), live and stored; nothing else is one", () => {
+    const warning = 'The answer was cut off at the max tokens limit (openai finish_reason length): it is incomplete';
+    const live = fold([
+      msg('block:completed', { blockId: 'a', blockName: 'Agent 1', blockType: 'agent', success: true, output: { content: 'The first half', warning } }, 1),
+      msg('block:completed', { blockId: 'b', blockName: 'Agent 2', blockType: 'agent', success: true, output: { content: 'Whole' } }, 2),
+    ]);
+    expect(live.entries.map((e) => e.warning)).toEqual([warning, undefined]);
+    const stored = fromExecution({ executionId: 'x', status: 'succeeded', logs: [{ blockId: 'a', blockName: 'Agent 1', blockType: 'agent', success: true, output: { content: 'The first half', warning } }] });
+    expect(stored.entries[0]?.warning).toBe(warning);
+    expect(outputWarning({ warning: '' })).toBeUndefined();
+    expect(outputWarning({ warning: { text: 'x' } })).toBeUndefined();
+    expect(outputWarning(['warning'])).toBeUndefined();
+    expect(outputWarning('warning')).toBeUndefined();
+    expect(outputWarning(null)).toBeUndefined();
+    expect(outputWarning(Object.create({ warning: 'inherited' }))).toBeUndefined();
   });
 
   it("names each try as the console lists it: an agent's model calls by number, its tool calls by the tool's name (and number when one tool has several)", () => {
