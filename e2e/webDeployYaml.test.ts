@@ -196,6 +196,34 @@ describe('YAML import and export, and the deploy dialog, in the web app', () => 
     expect(errors).toEqual([]);
   });
 
+  it('lists a workflow without a starter block as a problem of the whole workflow, with no block button; a cycle keeps its block button', async () => {
+    const wf = await newWorkflow('Starterless');
+    const commands = [
+      { type: 'addBlock', id: 'fn', blockType: 'function', name: 'Fn', position: { x: 300, y: 100 } },
+      { type: 'setSubBlockValue', id: 'fn', subBlockId: 'code', value: 'return 1' },
+      { type: 'addBlock', id: 'parse', blockType: 'function', name: 'Parse', position: { x: 600, y: 100 } },
+      { type: 'setSubBlockValue', id: 'parse', subBlockId: 'code', value: 'return 2' },
+      { type: 'addEdge', source: 'fn', target: 'parse' },
+      { type: 'addEdge', source: 'parse', target: 'fn' },
+    ];
+    expect((await wf.call('POST', `/api/workflows/${wf.workflowId}/commands`, { commands })).status).toBe(200);
+    // Opened with its starter (as a page waits for), which is then deleted: the open page follows.
+    const { page, errors } = await wf.open(chromium());
+    expect((await wf.call('POST', `/api/workflows/${wf.workflowId}/commands`, { commands: [{ type: 'removeBlock', id: wf.starter }] })).status).toBe(200);
+    await page.locator('.react-flow__node.block-starter').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    const problems = page.getByRole('dialog', { name: 'Deploy' }).getByRole('region', { name: 'Problems' });
+    const item = problems.getByRole('listitem').filter({ hasText: 'The workflow has no starter block' });
+    await item.waitFor();
+    // Its message alone: no button (a blank block name), nor the ': ' that joins a block's name to its message.
+    expect(await item.innerText()).toBe('The workflow has no starter block');
+    // The cycle's problem keeps the button of its first block.
+    await problems.getByRole('listitem').filter({ hasText: 'The workflow has a cycle outside a loop block: Fn → Parse → Fn' }).waitFor();
+    expect(await problems.getByRole('button').allInnerTexts()).toEqual(['Fn']);
+    expect(await page.getByRole('dialog', { name: 'Deploy' }).getByRole('button', { name: 'Deploy', exact: true }).isDisabled()).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
   it('drops a block into a loop nested in a parallel: the block is the loop’s, the loop stays the parallel’s', async () => {
     const wf = await newWorkflow<ServerState>('Nested containers');
     const containers = await wf.call('POST', `/api/workflows/${wf.workflowId}/commands`, {

@@ -54,7 +54,7 @@ function WebhookCurl({ hook }: { hook: { url: string; secret: string; provider: 
 /**
  * Deploy panel: deploy or undeploy the draft, "changes not deployed", versions with activate and
  * revert, the API key with a curl example, the webhook URL and secret (a generic hook's with a curl example), the schedule's next runs,
- * and the problems that block a deploy, each opening its block.
+ * and the problems that block a deploy, each opening its block (one of the whole workflow, with no block, is its message alone).
  */
 export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { workflowId: string; state: WorkflowState; onClose(): void; onShowBlock(id: string): void }) {
   const toast = useToast();
@@ -147,10 +147,17 @@ export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { work
             <ul className="problem-list">
               {info.problems.map((p, i) => (
                 <li key={`${p.blockId}-${p.field}-${i}`}>
-                  <button type="button" onClick={() => (onShowBlock(p.blockId), onClose())}>
-                    {p.blockName}
-                  </button>
-                  : {p.message}
+                  {/* A problem of the whole workflow (no starter block) has no block to open: its message alone. */}
+                  {p.blockId === '' ? (
+                    p.message
+                  ) : (
+                    <>
+                      <button type="button" onClick={() => (onShowBlock(p.blockId), onClose())}>
+                        {p.blockName}
+                      </button>
+                      : {p.message}
+                    </>
+                  )}
                 </li>
               ))}
             </ul>
