@@ -46,7 +46,11 @@ describe('fake server', () => {
     if (!reader) throw new Error('no body');
     const decoder = new TextDecoder();
     let text = '';
-    while (!text.includes('"n":2')) text += decoder.decode((await reader.read()).value, { stream: true });
+    while (!text.includes('"n":2')) {
+      const part = await reader.read();
+      if (part.done) throw new Error(`the stream ended before its second event: ${text}`);
+      text += decoder.decode(part.value, { stream: true });
+    }
     expect(text).toBe('data: {"n":1}\n\ndata: {"n":2}\n\n');
     expect(written).toEqual([0, 1]);
     letGo();
