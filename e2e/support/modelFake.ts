@@ -24,26 +24,37 @@ type ChatBody = { messages?: Array<{ role?: string; content?: unknown }>; tools?
  * gets the fake's default answer. `GET /_fake/chats` lists the chat requests received (headers that carry keys, path, query, body, and
  * `abandoned`: the client closed the connection before the answer ended).
  */
+/** The gate of a held turn being served: open at once if a release came ahead of it, else queued for the next release. */
+function gateOf(script: { held: Array<() => void>; releasedAhead: number }): Promise<void> {
+  if (script.releasedAhead > 0) {
+    script.releasedAhead -= 1;
+    return Promise.resolve();
+  }
+  return new Promise<void>((resolve) => script.held.push(resolve));
+}
+
 export async function startModelFake(): Promise<{ fake: OpenAIFake; env: Record<string, string> }> {
   const fake = await createOpenAIFake({ localModels: [LOCAL_MODEL] });
   // Scripts other test processes register (POST /_fake/script {marker, turns}): a chat whose user messages
   // carry the marker gets the script's turns in order, then its last turn again. A streamed turn with
   // `holdAt: n` stops before its SSE event n (0 is the role chunk, 1 the first word) until
   // POST /_fake/release {marker}: a test sees what streamed so far, with no race against the rest.
-  const scripts = new Map<string, { turns: ScriptedTurn[]; served: number; release: () => void; released: Promise<void> }>();
+  // Each served turn with `holdAt` has its own gate; a release lets go the oldest held one (or, with
+  // none held, the next one served).
+  const scripts = new Map<string, { turns: ScriptedTurn[]; served: number; held: Array<() => void>; releasedAhead: number }>();
   fake.server.on('POST', '/_fake/script', (req) => {
     const { marker, turns } = (req.body ?? {}) as { marker?: string; turns?: ScriptedTurn[] };
     if (!marker || !Array.isArray(turns) || turns.length === 0) return { status: 400, json: { error: 'marker and turns are required' } };
-    let release = () => {};
-    const released = new Promise<void>((resolve) => (release = resolve));
-    scripts.set(marker, { turns, served: 0, release, released });
+    scripts.set(marker, { turns, served: 0, held: [], releasedAhead: 0 });
     return { json: { ok: true } };
   });
   fake.server.on('POST', '/_fake/release', (req) => {
     const { marker } = (req.body ?? {}) as { marker?: string };
     const script = marker === undefined ? undefined : scripts.get(marker);
     if (!script) return { status: 404, json: { error: `no script with marker ${String(marker)}` } };
-    script.release();
+    const letGo = script.held.shift();
+    if (letGo) letGo();
+    else script.releasedAhead += 1;
     return { json: { ok: true } };
   });
   fake.fallback((req: RecordedRequest): FakeModelTurn => {
@@ -56,7 +67,9 @@ export async function startModelFake(): Promise<{ fake: OpenAIFake; env: Record<
       script.served += 1;
       if (!turn) continue;
       const { holdAt, ...rest } = turn;
-      return holdAt === undefined ? rest : { ...rest, sseGate: (index) => (index === holdAt ? script.released : undefined) };
+      if (holdAt === undefined) return rest;
+      const gate = gateOf(script);
+      return { ...rest, sseGate: (index) => (index === holdAt ? gate : undefined) };
     }
     const wantsTool = messages.some((m) => m.role === 'user' && typeof m.content === 'string' && m.content.includes(USE_TOOL_MARK));
     const toolName = body.tools?.[0]?.function?.name;

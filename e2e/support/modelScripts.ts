@@ -11,7 +11,7 @@ export function scriptModel(marker: string, turns: ScriptedTurn[]): Promise<void
   return post('/_fake/script', { marker, turns });
 }
 
-/** Lets a scripted turn held at `holdAt` stream the rest of its answer. */
+/** Lets the oldest scripted turn held at `holdAt` stream the rest of its answer (or the next one served, when none is held). */
 export function releaseModel(marker: string): Promise<void> {
   return post('/_fake/release', { marker });
 }
