@@ -93,9 +93,14 @@ describe('YAML import and export, and the deploy dialog, in the web app', () => 
     expect(download.suggestedFilename()).toBe('two-starters.yaml');
     const exported = await readFile((await download.path()) ?? '', 'utf8');
     expect(exported).toContain('Fn');
+    const fnNode = page.locator('.react-flow__node').filter({ has: page.locator('.block-name', { hasText: /^Fn$/ }) });
+    const shownFn = await fnNode.elementHandle();
     await importYaml(page, 'round-trip.yaml', exported);
     const again = await openedOtherThan(page, imported);
     expect(shape(await read(wf, again))).toEqual(shape(await read(wf, imported)));
+    // The import's toasts come with the switch to the new workflow, so once its canvas shows (the old one's Fn gone) they would be there.
+    await page.waitForFunction((node) => !node.isConnected, shownFn);
+    await fnNode.waitFor();
     expect(await toast(page, 'round-trip.yaml:').count()).toBe(0);
     expect(errors).toEqual([]);
   });
@@ -191,7 +196,6 @@ describe('YAML import and export, and the deploy dialog, in the web app', () => 
     await dialog.getByRole('button', { name: 'Undeploy' }).click();
     await page.getByRole('alertdialog', { name: 'Undeploy the workflow?' }).getByRole('button', { name: 'Undeploy' }).click();
     await toast(page, 'Failed to undeploy workflow: the registry is down').waitFor();
-    expect((await wf.call<{ isDeployed: boolean }>('GET', `/api/workflows/${wf.workflowId}/deploy`)).body.isDeployed).toBe(true);
     await dialog.getByText('Deployed', { exact: true }).waitFor();
     expect(errors).toEqual([]);
   });
