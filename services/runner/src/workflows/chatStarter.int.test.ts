@@ -53,6 +53,23 @@ describe('a chat-mode starter: <start.input> is the chat message (real Temporal 
     expect(h.rec.functionCalls[0]?.params['<start.input>']).toEqual({ question: 'why?' });
   });
 
+  it('a chat-mode workflow called with input among fields of its own keeps them all: <start.userId> is 7', async () => {
+    const state = graphOf(
+      {
+        s: CHAT,
+        r: { type: 'response', name: 'Response', values: { dataMode: 'json', data: '{"user": <start.userId>, "input": <start.input>, "text": <start.input.input>}' } },
+      },
+      [['s', 'r']],
+    );
+    const handle = await h.start(state, { input: { input: 'hi', userId: 7 }, trigger: 'api' });
+    const result = await handle.result();
+    expect(result.error).toBeUndefined();
+    expect(starterOutput(result.logs)).toEqual({ input: { input: 'hi', userId: 7 } });
+    expect(result.output).toEqual({ user: 7, input: { input: 'hi', userId: 7 }, text: 'hi' });
+    // Not a chat message: the patch is not asked.
+    expect(patchesOf(await handle.fetchHistory())).not.toContain('chat-starter-message');
+  });
+
   it('a chat message holding a JSON list: a forEach over <start.input> runs once per item (patch chat-starter-message)', async () => {
     const state = graphOf(
       {
