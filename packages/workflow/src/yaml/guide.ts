@@ -58,7 +58,7 @@ function yamlStructureGuide(): YamlStructureGuide {
       "A router's connections leave from sourceHandle router-<targetBlockId>; a block's failure path leaves from sourceHandle error (the default handle is source).",
       'Inside a loop or parallel, the first body block is connected from the container with sourceHandle loop-start-source / parallel-start-source; what follows the container is connected from loop-end-source / parallel-end-source.',
       "The starter's output is {input} (<start.input.x> reads a field of the run's input); a function's output is {result, stdout}.",
-      'A starter in chat mode (startWorkflow: chat) sent a chat message gives {input: message, conversationId}: <start.input> is the message and <start.conversationId> the conversation\'s id.',
+      'A starter in chat mode (startWorkflow: chat) sent a chat message gives {input: message, conversationId}: <start.input> is the message and <start.conversationId> the conversation\'s id, present only when one was sent.',
       'A table value (headers, query params) is a list of {id, cells: {Key, Value}} rows.',
       "The run's output is the Response block's data when one ran, else the output of the last block that finished.",
       'Importing replaces the whole workflow; it can be undone.',
