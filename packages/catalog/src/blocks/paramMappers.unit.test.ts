@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { S3_URL_EXAMPLE } from '../validation/s3.validate.js';
+import { SMTP_PRESETS } from './email.block.js';
 import { getBlock } from './registry.js';
 import { SLACK_READ_MAX, slackReadLimit } from './slack.block.js';
 import { workflowOptions } from './workflow.block.js';
@@ -97,8 +98,11 @@ describe('block parameter mappers', () => {
     expect(mapper('knowledge')({ operation: 'search', knowledgeBaseIds: 'a' })).toMatchObject({ topK: 10 });
   });
 
-  it('email presets use port 587', () => {
-    expect(mapper('email')({ provider: 'gmail', to: 'a@example.invalid' })).toMatchObject({ host: 'smtp.gmail.com', port: 587 });
+  it('email presets fill host and port from the preset table, each on port 587', () => {
+    for (const provider of ['gmail', 'outlook', 'yahoo'] as const) {
+      expect(SMTP_PRESETS[provider].port).toBe(587);
+      expect(mapper('email')({ provider, to: 'a@example.invalid' })).toMatchObject(SMTP_PRESETS[provider]);
+    }
     expect(mapper('email')({ provider: 'custom', host: 'mail.example.invalid', port: 2525 })).toMatchObject({ host: 'mail.example.invalid', port: 2525 });
   });
 
