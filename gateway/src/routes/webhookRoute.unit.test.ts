@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError, createLogger } from '@weft/platform';
-import type { runner } from '@weft/contracts';
+import { runner } from '@weft/contracts';
 import { errorHandler } from '../errors.js';
 import type { LeaseTimer } from '../webhooks/claimLease.js';
 import type { RateLimiter, Take } from '../rateLimitStore.js';
@@ -24,7 +24,10 @@ function starterState(secret: string) {
 }
 
 /** The services a webhook call reaches, faked: what each was asked is kept. */
-function fakeServices(secret: string, opts: { env?: Record<string, string>; leaseMs?: number; renewed?: boolean[]; startRun?: () => Promise<runner.ExecutionResponse> } = {}) {
+function fakeServices(
+  secret: string,
+  opts: { env?: Record<string, string>; leaseMs?: number; renewed?: boolean[]; startRun?: () => Promise<runner.ExecutionResponse>; started?: () => boolean } = {},
+) {
   const seen = { envAskedFor: [] as string[], starts: [] as runner.StartRunRequest[], renewals: 0, releases: 0 };
   const unused = () => Promise.reject(new Error('not expected in this test'));
   const clients: WebhookClients = {
@@ -47,7 +50,11 @@ function fakeServices(secret: string, opts: { env?: Record<string, string>; leas
         seen.starts.push(req);
         return opts.startRun ? opts.startRun() : Promise.resolve({ execution: undefined });
       },
-      getExecution: () => Promise.reject(new AppError('not_found', 'no such execution')),
+      // A run the start made though its call failed (`started`), else none.
+      getExecution: (req) =>
+        opts.started?.()
+          ? Promise.resolve({ execution: runner.Execution.fromPartial({ executionId: req.executionId, status: 'running' }) })
+          : Promise.reject(new AppError('not_found', 'no such execution')),
       readRunEvents: unused,
     },
     registry: {
@@ -67,6 +74,22 @@ function closeServer(): Promise<void> {
   return new Promise<void>((resolve) => (open ? open.close(() => resolve()) : resolve()));
 }
 afterEach(closeServer);
+
+/** An account allowed `limit` runs: each admitted call takes a slot, a give-back frees one (`given` lists the buckets). */
+function slots(limit: number) {
+  let free = limit;
+  const given: string[] = [];
+  const account: RateLimiter = {
+    rule: { limit, windowMs: 60_000 },
+    take: () => Promise.resolve(free > 0 ? { allowed: true, remaining: --free } : { allowed: false, retryAfterMs: 60_000 }),
+    giveBack: (bucket) => {
+      given.push(bucket);
+      free += 1;
+      return Promise.resolve();
+    },
+  };
+  return { account, given };
+}
 
 /** Log lines at warn and above, as written. */
 function capturingLogger() {
@@ -173,7 +196,7 @@ describe("the webhook route reads a {{KEY}} secret from the deployer's environme
 });
 
 describe("the webhook route renews its delivery's claim while the run is starting", () => {
-  it('renews through a slow start, and gives the claim back when the start fails', async () => {
+  it('renews through a slow start, and gives the claim and the rate-limit slot back when the start fails', async () => {
     let finishStart: (answer: runner.ExecutionResponse | Error) => void = () => undefined;
     const { clients, seen } = fakeServices('s', {
       leaseMs: 30,
@@ -182,7 +205,8 @@ describe("the webhook route renews its delivery's claim while the run is startin
           finishStart = (answer) => (answer instanceof Error ? reject(answer) : resolve(answer));
         }),
     });
-    const url = await serve(clients);
+    const { account, given } = slots(1000);
+    const url = await serve(clients, { account });
     const slow = post(url, 's', { 'idempotency-key': 'delivery-1' });
     // A start far longer than the lease: the claim is renewed all along (every 10 ms here).
     for (let i = 0; seen.renewals < 5; i++) {
@@ -194,6 +218,7 @@ describe("the webhook route renews its delivery's claim while the run is startin
     expect((await slow).status).toBe(200);
     expect(seen.renewals).toBeGreaterThanOrEqual(5);
     expect(seen.releases).toBe(0);
+    expect(given).toEqual([]);
 
     const failing = post(url, 's', { 'idempotency-key': 'delivery-2' });
     for (let i = 0; seen.starts.length < 2; i++) {
@@ -203,6 +228,32 @@ describe("the webhook route renews its delivery's claim while the run is startin
     finishStart(new AppError('unavailable', 'The service is unavailable'));
     expect((await failing).status).toBe(503);
     expect(seen.releases).toBe(1);
+    expect(given).toEqual(['account:deployer']);
+  });
+
+  it('a start that fails with its run not started leaves the account its slot, with a delivery id or none; one whose run started anyway keeps it counted', async () => {
+    let startFails = true;
+    let startedAnyway = false;
+    const { clients, seen } = fakeServices('s', {
+      startRun: () => (startFails ? Promise.reject(new AppError('unavailable', 'The service is unavailable')) : Promise.resolve({ execution: undefined })),
+      started: () => startedAnyway,
+    });
+    // An account allowed one run.
+    const { account, given } = slots(1);
+    const url = await serve(clients, { account });
+    expect((await post(url, 's', { 'idempotency-key': 'delivery-6' })).status).toBe(503);
+    expect((await post(url, 's')).status).toBe(503);
+    expect(given).toEqual(['account:deployer', 'account:deployer']);
+    expect(seen.releases).toBe(1);
+
+    // The run started though its call failed (a waited run past its deadline): the slot stays counted.
+    startedAnyway = true;
+    expect((await post(url, 's', { 'idempotency-key': 'delivery-7' })).status).toBe(503);
+    expect(given).toHaveLength(2);
+    expect(seen.releases).toBe(1);
+    startFails = false;
+    expect((await post(url, 's', { 'idempotency-key': 'delivery-8' })).status).toBe(429);
+    expect(seen.starts).toHaveLength(3);
   });
 
   it('stops renewing once the start has answered: none in the three periods after the 200', async () => {

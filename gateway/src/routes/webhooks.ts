@@ -241,13 +241,17 @@ export function webhookRoutes(clients: WebhookClients, limiters: Pick<RunLimiter
           { deadlineMs: wait ? RESPONSE_DEADLINE_MS : undefined },
         );
       } catch (err) {
-        // Not started (a waited run that timed out did start): the provider's retry of this delivery
-        // must run, so the claim is given back.
+        // Not started (a waited run that timed out did start): the call used no run, so its slot of
+        // the account rate limit is given back, and the provider's retry of this delivery must run,
+        // so the claim is given back too (the slot first: the retry the release lets in finds it free).
         const startedAnyway = await clients.runs.getExecution({ executionId, withoutLogs: true }).then(
           (got) => got.execution !== undefined,
           () => false,
         );
-        if (deliveryId && !startedAnyway) await releaseClaim(deliveryId);
+        if (!startedAnyway) {
+          await limiters.account.giveBack(bucket);
+          if (deliveryId) await releaseClaim(deliveryId);
+        }
         throw err;
       }
       if (wait && started.execution) {
