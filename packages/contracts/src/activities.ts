@@ -31,7 +31,8 @@ export interface StoreLargeOutput {
   executionId: string;
   /**
    * Outputs whose JSON text is longer than this many UTF-8 bytes are kept aside: the run's own threshold
-   * (`KEEP_ASIDE_OVER_BYTES` of `@weft/catalog`, lower once the run has kept a few MB inline).
+   * (`KEEP_ASIDE_OVER_BYTES` of `@weft/catalog`, 256 KB; 8 KB once the run has kept its inline budget,
+   * 1 MB, inline: `callKeepsAsideOver` in the runner's `engine/inlineBudget.ts`).
    */
   overLength: number;
   /**
