@@ -114,7 +114,7 @@ export type { ScheduleFields, ScheduleProblem, ScheduleType, TriggerSchedule } f
 export { deploymentTriggers, normalizeWebhookPath, readStateBlocks, scheduleTriggers, webhookPathError, webhookTriggers } from './triggers/deploymentTriggers.js';
 export type { ScheduleTrigger, StateBlock, WebhookProvider, WebhookResponseMode, WebhookTrigger } from './triggers/deploymentTriggers.js';
 export { checkDeployable, unknownBlockReference } from './triggers/checkDeployable.js';
-export { cycleMessage, findCycles, NO_STARTER_MESSAGE } from './triggers/graphProblems.js';
+export { cycleMessage, findCycles, NO_STARTER_MESSAGE, pushTo } from './triggers/graphProblems.js';
 export { inputFormatFields, type InputField } from './triggers/inputFormat.js';
 export type { DeployableState, DeployProblem } from './triggers/checkDeployable.js';
 export { validateTwilioSms, validateWhatsapp } from './validation/required.validate.js';

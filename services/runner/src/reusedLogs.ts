@@ -1,4 +1,5 @@
 import { sql, type Selectable, type Transaction } from 'kysely';
+import { pushTo } from '@weft/catalog';
 import type { BlockLogTable, RunnerDB } from './db.js';
 import { topLevelOf } from './rerunOutputs.js';
 import type { AttemptRecord, BlockLog, RunnableState } from './workflows/types.js';
@@ -142,7 +143,7 @@ async function bodiesOf(db: Db, executionId: string): Promise<Map<string, string
   const bodies = new Map<string, string[]>();
   for (const id of Object.keys(state.blocks)) {
     const top = topOf(id);
-    if (top !== id) bodies.set(top, [...(bodies.get(top) ?? []), id]);
+    if (top !== id) pushTo(bodies, top, id);
   }
   return bodies;
 }

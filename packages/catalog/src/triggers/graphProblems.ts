@@ -9,6 +9,13 @@ export function cycleMessage(names: readonly string[]): string {
   return `The workflow has a cycle outside a loop block: ${names.join(' → ')}`;
 }
 
+/** Adds `value` to the list `map` keeps under `key`, in place (one list per key, never copied). */
+export function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
 /**
  * The cycles of a directed graph, one for each edge that leads back to a block still being walked
  * (a graph has one exactly when it has a cycle), each as its blocks in order, the first repeated at
@@ -63,10 +70,10 @@ export function graphProblems(given: DeployableState): DeployProblem[] {
     if (typeof source !== 'string' || typeof target !== 'string' || !blocks[source] || !blocks[target]) continue;
     const handle = 'sourceHandle' in edge ? edge.sourceHandle : undefined;
     if (handle === `${blocks[source]?.type ?? ''}-start-source` || scopeOf(source) !== scopeOf(target)) continue;
-    next.set(source, [...(next.get(source) ?? []), target]);
+    pushTo(next, source, target);
   }
   const scopes = new Map<string, string[]>();
-  for (const id of Object.keys(blocks)) scopes.set(scopeOf(id), [...(scopes.get(scopeOf(id)) ?? []), id]);
+  for (const id of Object.keys(blocks)) pushTo(scopes, scopeOf(id), id);
   const nameOf = (id: string) => blocks[id]?.name ?? id;
   for (const nodes of scopes.values()) {
     for (const cycle of findCycles(nodes, (id) => next.get(id) ?? [])) {
