@@ -2,20 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { createFakeServer, type FakeServer } from '@weft/testkit';
 import { chromiumPerSuite } from './support/browser.js';
 import { api } from './support/http.js';
 import { releaseModel, scriptModel } from './support/modelScripts.js';
+import { consoleOf, entryStatus, runState, runStatus } from './support/runConsole.js';
 import { untilEnded } from './support/runs.js';
 import { newWorkflow } from './support/workflows.js';
-
-/** A block's run state on the canvas (`data-run` of its card). */
-const runState = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"] .node-card`).getAttribute('data-run');
-const consoleOf = (page: Page) => page.getByRole('region', { name: 'Run console' });
-const runStatus = (page: Page) => consoleOf(page).getByLabel('Run status').textContent();
-/** The status a block's console entry shows (Running, Done, Skipped, …). */
-const entryStatus = (page: Page, blockName: string) => consoleOf(page).getByRole('listitem', { name: `Log of ${blockName}` }).locator('.log-row .run-status').textContent();
 
 /** A function block that fetches `url` and answers its JSON: it runs as long as the server takes to answer. */
 const fetching = (id: string, name: string, url: string, x: number, y = 0) => [

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createFakeServer } from '@weft/testkit';
 import { chromiumPerSuite } from './support/browser.js';
 import { openWorkflow } from './support/editing.js';
+import { consoleOf, runState, runStatus } from './support/runConsole.js';
 import { newWorkflow, openNewWorkflow } from './support/workflows.js';
 
 describe('running and deploying from the web app', () => {
@@ -39,10 +40,10 @@ describe('running and deploying from the web app', () => {
     await dialog.getByRole('textbox', { name: 'n' }).fill('40');
     await dialog.getByRole('button', { name: 'Run' }).click();
 
-    const console_ = page.getByRole('region', { name: 'Run console' });
-    await expect.poll(() => console_.getByLabel('Run status').textContent(), { timeout: 60_000 }).toBe('Succeeded');
+    const console_ = consoleOf(page);
+    await expect.poll(() => runStatus(page), { timeout: 60_000 }).toBe('Succeeded');
     // Each block shows its state on the canvas.
-    for (const id of ['compute', 'double']) await expect.poll(() => page.locator(`.react-flow__node[data-id="${id}"] .node-card`).getAttribute('data-run')).toBe('done');
+    for (const id of ['compute', 'double']) await expect.poll(() => runState(page, id)).toBe('done');
     // The log of a block opens to its input and output.
     const doubled = console_.getByRole('listitem', { name: 'Log of Double' });
     await doubled.getByRole('button').first().click();
@@ -51,7 +52,7 @@ describe('running and deploying from the web app', () => {
 
     // Rerun from Double: a new run that reuses Compute's output.
     await doubled.getByRole('button', { name: 'Run from Double' }).click();
-    await expect.poll(() => console_.getByLabel('Run status').textContent(), { timeout: 60_000 }).toBe('Succeeded');
+    await expect.poll(() => runStatus(page), { timeout: 60_000 }).toBe('Succeeded');
 
     // The history lists both runs; a failed-only filter lists none.
     await console_.getByRole('tab', { name: 'History' }).click();
@@ -72,9 +73,9 @@ describe('running and deploying from the web app', () => {
 
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await page.getByRole('dialog', { name: 'Run input' }).getByRole('button', { name: 'Run' }).click();
-    const console_ = page.getByRole('region', { name: 'Run console' });
-    await expect.poll(() => console_.getByLabel('Run status').textContent(), { timeout: 60_000 }).toBe('Failed');
-    await expect.poll(() => page.locator('.react-flow__node[data-id="double"] .node-card').getAttribute('data-run')).toBe('failed');
+    const console_ = consoleOf(page);
+    await expect.poll(() => runStatus(page), { timeout: 60_000 }).toBe('Failed');
+    await expect.poll(() => runState(page, 'double')).toBe('failed');
     await console_.getByRole('listitem', { name: 'Log of Double' }).getByText(/no doubling today/).first().waitFor();
 
     // Deploy: the dialog shows the key, a curl call and the active version.
@@ -120,9 +121,8 @@ describe('running and deploying from the web app', () => {
     expect(edit.status).toBe(200);
     const { page, errors } = await openWorkflow(chromium(), cookie, workflowId);
     await page.getByRole('button', { name: 'Run', exact: true }).click();
-    const card = (id: string) => page.locator(`.react-flow__node[data-id="${id}"] .node-card`);
-    await expect.poll(() => card('apology').getAttribute('data-run'), { timeout: 60_000 }).toBe('done');
-    expect(await card('risky').getAttribute('data-run')).toBe('failed');
+    await expect.poll(() => runState(page, 'apology'), { timeout: 60_000 }).toBe('done');
+    expect(await runState(page, 'risky')).toBe('failed');
     const onPath = async (id: string) => ((await page.getByTestId(`rf__edge-${id}`).getAttribute('class')) ?? '').split(/\s+/).includes('run-path');
     await expect.poll(() => onPath('on-error')).toBe(true);
     expect(await onPath('to-risky')).toBe(true);
@@ -132,7 +132,7 @@ describe('running and deploying from the web app', () => {
     // Opened again from the history, the stored logs give the same path.
     await page.reload();
     await page.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
-    const console_ = page.getByRole('region', { name: 'Run console' });
+    const console_ = consoleOf(page);
     await console_.getByRole('tab', { name: 'History' }).click();
     await console_.getByRole('list', { name: 'Past runs' }).getByRole('button').first().click();
     await expect.poll(() => onPath('on-error'), { timeout: 15_000 }).toBe(true);
@@ -197,8 +197,7 @@ describe('running and deploying from the web app', () => {
     const [request] = await Promise.all([page.waitForRequest((r) => r.url().endsWith(`/api/workflows/${workflowId}/execute`)), page.getByRole('button', { name: 'Run', exact: true }).click()]);
     expect(request.postDataJSON()).toEqual({ selectedOutputs: ['writer'] });
     const response = await request.response();
-    const console_ = page.getByRole('region', { name: 'Run console' });
-    await expect.poll(() => console_.getByLabel('Run status').textContent(), { timeout: 60_000 }).toBe('Succeeded');
+    await expect.poll(() => runStatus(page), { timeout: 60_000 }).toBe('Succeeded');
     // The server streamed the Writer's tokens only.
     const streamedBlocks = new Set(((await response?.text()) ?? '').split('\n\n').filter((m) => m.includes('event: stream:chunk')).map((m) => /"blockId":"(\w+)"/.exec(m)?.[1]));
     expect(streamedBlocks).toEqual(new Set(['writer']));
@@ -223,8 +222,8 @@ describe('running and deploying from the web app', () => {
       const { page, errors } = await openWorkflow(chromium(), cookie, workflowId);
       // No input fields: Run starts at once, without the input dialog.
       await page.getByRole('button', { name: 'Run', exact: true }).click();
-      const console_ = page.getByRole('region', { name: 'Run console' });
-      await expect.poll(() => console_.getByLabel('Run status').textContent(), { timeout: 60_000 }).toBe('Succeeded');
+      const console_ = consoleOf(page);
+      await expect.poll(() => runStatus(page), { timeout: 60_000 }).toBe('Succeeded');
       const fetched = console_.getByRole('listitem', { name: 'Log of Fetch' });
       await fetched.getByText('3 tries', { exact: true }).waitFor();
       await fetched.getByRole('button').first().click();
@@ -257,7 +256,7 @@ describe('running and deploying from the web app', () => {
     const ran = await call<{ success: boolean; metadata: { executionId: string } }>('POST', `/api/workflows/${workflowId}/execute`, {});
     expect(ran.body.success).toBe(true);
     const { page, errors } = await openWorkflow(chromium(), cookie, workflowId);
-    const console_ = page.getByRole('region', { name: 'Run console' });
+    const console_ = consoleOf(page);
     await console_.getByRole('tab', { name: 'History' }).click();
     await console_.getByRole('list', { name: 'Past runs' }).getByRole('button').first().click();
 
