@@ -494,7 +494,9 @@ export class BrowserSession {
   /**
    * Waits for the page to settle: a document loading or a redirect pending is waited for up to the
    * navigation time limit; then no request in flight or started for QUIET_MS, at most SETTLE_MS after
-   * the start or the last document (a page that polls for ever is read anyway).
+   * the start or the last document (a page that polls for ever is read anyway). The quiet time counts
+   * from the start too: a request the action's own script starts (a form's submit handler fetching)
+   * reaches this side a moment after the action returns, and must not find the page already settled.
    */
   private async settle(): Promise<void> {
     const start = Date.now();
@@ -503,7 +505,7 @@ export class BrowserSession {
       const now = Date.now();
       if (this.redirecting || this.documentsInFlight > 0) {
         if (now >= hardEnd) break;
-      } else if (this.inFlight === 0 && now - this.lastActivity >= QUIET_MS) break;
+      } else if (this.inFlight === 0 && now - Math.max(this.lastActivity, start) >= QUIET_MS) break;
       else if (now >= Math.max(start, this.lastDocument) + SETTLE_MS) break;
       await new Promise((r) => setTimeout(r, 25));
     }
