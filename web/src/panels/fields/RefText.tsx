@@ -1,4 +1,4 @@
-import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { SubBlockConfig } from '@weft/catalog';
 import { insertAt, matchingChoices, openTrigger, referenceOptions, tokenize } from '../references';
 import { useDraft } from '../useDraft';
@@ -46,17 +46,27 @@ export function RefText({ field, label, value, multiLine, send, error, described
     setTrigger(allowed ? t : null);
     setActive(0);
   };
+  // The caret after a chosen option, put in place as soon as the new text is in the field — before the
+  // next key is handled (a caret set a frame later moved keys typed in between: ` and` after a chosen
+  // reference landed as `and … `).
+  const caretAfterChoice = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const el = input.current;
+    const caret = caretAfterChoice.current;
+    if (caret === null || !el) return;
+    caretAfterChoice.current = null;
+    if (document.activeElement !== el) el.focus();
+    el.setSelectionRange(caret, caret);
+  });
   const choose = (insert: string) => {
     const el = input.current;
     if (!trigger || !el) return;
     const caret = el.selectionStart ?? draft.length;
     const next = insertAt(draft, trigger.start, caret, insert);
+    caretAfterChoice.current = next.caret;
     change(next.text);
+    // Always a new render (the menu closes), so the effect above places the caret.
     setTrigger(null);
-    requestAnimationFrame(() => {
-      el.focus();
-      el.setSelectionRange(next.caret, next.caret);
-    });
   };
   const onKeyDown = (e: KeyboardEvent) => {
     if (trigger && options.length > 0) {
