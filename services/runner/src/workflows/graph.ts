@@ -1,4 +1,4 @@
-import { cycleMessage, findCycles, NO_STARTER_MESSAGE } from '@weft/catalog';
+import { cycleMessage, findCycles, NO_STARTER_MESSAGE, pushTo } from '@weft/catalog';
 import { normalizeName } from './references.js';
 import type { RunnableBlock, RunnableEdge, RunnableState } from './types.js';
 
@@ -64,12 +64,6 @@ function parentId(block: RunnableBlock, state: RunnableState): string | undefine
   return undefined;
 }
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
 function reach(start: string, next: Map<string, string[]>): Set<string> {
   const seen = new Set<string>();
   const stack = [start];
@@ -123,8 +117,8 @@ export function compileGraph(state: RunnableState, triggerBlockId?: string): Com
   const forward = new Map<string, string[]>();
   const backward = new Map<string, string[]>();
   const link = (from: string, to: string) => {
-    push(forward, from, to);
-    push(backward, to, from);
+    pushTo(forward, from, to);
+    pushTo(backward, to, from);
   };
   for (const edge of state.edges) {
     if (!blocks[edge.source] || !blocks[edge.target]) continue;
@@ -138,8 +132,8 @@ export function compileGraph(state: RunnableState, triggerBlockId?: string): Com
     }
     if (sourceScope !== targetScope) continue;
     const scope = scopeFor(sourceScope);
-    push(scope.outgoing, edge.source, edge);
-    push(scope.incoming, edge.target, edge);
+    pushTo(scope.outgoing, edge.source, edge);
+    pushTo(scope.incoming, edge.target, edge);
   }
   const plainBackward = new Map([...backward].map(([k, v]) => [k, [...v]]));
   for (const [child, parent] of parentOf) link(child, parent);
@@ -158,7 +152,7 @@ export function compileGraph(state: RunnableState, triggerBlockId?: string): Com
     scope.entries = [...new Set(scope.entries)];
   }
   const byName = new Map<string, string[]>();
-  for (const block of Object.values(blocks)) push(byName, normalizeName(block.name), block.id);
+  for (const block of Object.values(blocks)) pushTo(byName, normalizeName(block.name), block.id);
   const ancestorMemo = new Map<string, Set<string>>();
   const descendantMemo = new Map<string, Set<string>>();
   return {
