@@ -321,15 +321,16 @@ describe('the run console in the web app', () => {
     await console_.getByRole('tab', { name: 'History' }).click();
     const runs = console_.getByRole('list', { name: 'Past runs' }).getByRole('button');
     const triggers = () => runs.locator('.badge').allTextContents();
-    await expect.poll(async () => [...new Set(await triggers())].sort(), { timeout: 15_000 }).toEqual(['api', 'manual', 'schedule', 'webhook']);
+    // Each run's trigger by its label (`triggerLabel`); the filter still sends the raw value.
+    await expect.poll(async () => [...new Set(await triggers())].sort(), { timeout: 15_000 }).toEqual(['API', 'Manual', 'Schedule', 'Webhook']);
     const filter = console_.getByRole('combobox', { name: 'Filter runs by trigger' });
-    for (const trigger of ['manual', 'api', 'webhook']) {
+    for (const [trigger, label] of [['manual', 'Manual'], ['api', 'API'], ['webhook', 'Webhook']] as const) {
       await filter.selectOption(trigger);
-      await expect.poll(triggers).toEqual([trigger]);
+      await expect.poll(triggers).toEqual([label]);
     }
     // A fire taken as the redeploy ended the schedule may be listed a moment later: as many as the API lists.
     await filter.selectOption('schedule');
-    await expect.poll(async () => (await triggers()).join() === (await listed('schedule')).map((e) => e.trigger).join() && (await triggers()).every((t) => t === 'schedule')).toBe(true);
+    await expect.poll(async () => (await triggers()).length === (await listed('schedule')).length && (await triggers()).every((t) => t === 'Schedule')).toBe(true);
     await filter.selectOption('chat');
     await expect.poll(() => runs.count()).toBe(0);
     await console_.getByText('No runs match.', { exact: true }).waitFor();
@@ -338,7 +339,7 @@ describe('the run console in the web app', () => {
 
     // The API run opens from the filtered list.
     await filter.selectOption('api');
-    await expect.poll(triggers).toEqual(['api']);
+    await expect.poll(triggers).toEqual(['API']);
     await runs.first().click();
     await expect.poll(() => runStatus(page), { timeout: 15_000 }).toBe('Succeeded');
     await console_.getByRole('listitem', { name: 'Log of Echo' }).waitFor();

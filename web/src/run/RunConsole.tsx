@@ -6,6 +6,7 @@ import { Icon } from '../ui/icons';
 import { errorHint } from './errorHints';
 import { JsonView, StoredValueLoader } from './JsonView';
 import { attemptKey, attemptLabel, totals, type BlockEntry, type RunView } from './runState';
+import { RUN_TRIGGERS, triggerLabel } from './triggers';
 
 const STATUS_TEXT: Record<string, string> = { starting: 'Starting', running: 'Running', succeeded: 'Succeeded', failed: 'Failed', cancelled: 'Cancelled', done: 'Done', skipped: 'Skipped' };
 
@@ -137,9 +138,9 @@ function History({ workflowId, current, onOpen }: { workflowId: string; current:
         </select>
         <select className="input select" aria-label="Filter runs by trigger" value={trigger} onChange={(e) => setTrigger(e.target.value)}>
           <option value="">Any trigger</option>
-          {['manual', 'api', 'webhook', 'schedule', 'chat', 'workflow'].map((t) => (
+          {RUN_TRIGGERS.map((t) => (
             <option key={t} value={t}>
-              {t}
+              {triggerLabel(t)}
             </option>
           ))}
         </select>
@@ -150,7 +151,7 @@ function History({ workflowId, current, onOpen }: { workflowId: string; current:
           <li key={e.executionId}>
             <button type="button" aria-current={e.executionId === current} onClick={() => onOpen(e.executionId)}>
               <span className={`run-status ${e.status}`}>{STATUS_TEXT[e.status] ?? e.status}</span>
-              <span className="badge">{e.trigger}</span>
+              <span className="badge">{triggerLabel(e.trigger)}</span>
               <span>{new Date(e.startedAt).toLocaleString()}</span>
               <span className="log-meta">
                 {e.cost?.total !== undefined && <span>{formatCost(e.cost.total)}</span>}
