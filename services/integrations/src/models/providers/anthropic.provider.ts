@@ -1,13 +1,40 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { ContentBlockParam, MessageCreateParamsBase, MessageParam, StopReason, Tool, ToolChoice, Usage } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ContentBlockParam, ImageBlockParam, MessageCreateParamsBase, MessageParam, StopReason, Tool, ToolChoice, Usage } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ModelMessage, ModelResponseFormat, ModelToolCall } from '@weft/contracts';
 import { cutToolCallError, emptyCutError, ModelRequestError, toProviderError } from '../errors.js';
+import { checkImageUrl, decodeDataUrl, shownImageUrl, sniffImageType } from '../imageUrls.js';
 import { parseArguments, type AdapterRequest, type AdapterResult, type CacheWrites, type ProviderAdapter, type StreamSink } from '../types.js';
 
 /** Anthropic's defaults (§9): 1024 tokens; the 0.7 temperature is the block default applied upstream. */
 export const ANTHROPIC_MAX_TOKENS = 1024;
 
 const textBlocks = (text: string): ContentBlockParam[] => (text ? [{ type: 'text', text }] : []);
+
+/** The image types Anthropic reads (its base64 source's `media_type`). */
+const ANTHROPIC_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
+type AnthropicImageType = (typeof ANTHROPIC_IMAGE_TYPES)[number];
+const isAnthropicImageType = (t: string): t is AnthropicImageType => (ANTHROPIC_IMAGE_TYPES as readonly string[]).includes(t);
+
+/**
+ * An image as Anthropic takes it: an http(s) URL as a `url` source (Anthropic fetches it), a data: URL
+ * as a `base64` source (a `url` source must be http(s)), typed by its bytes when they say, else as declared.
+ */
+export function anthropicImage(url: string): ImageBlockParam {
+  checkImageUrl(url);
+  let data: ReturnType<typeof decodeDataUrl>;
+  try {
+    data = decodeDataUrl(url);
+  } catch (err) {
+    throw new ModelRequestError(`Could not send image ${shownImageUrl(url)} to Anthropic: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (!data) return { type: 'image', source: { type: 'url', url } };
+  const type = sniffImageType(data.bytes) ?? data.declared;
+  if (!isAnthropicImageType(type)) {
+    const reason = type.startsWith('image/') ? `${type} is not an image type Anthropic reads (JPEG, PNG, GIF or WEBP)` : `a data URL of ${type}, not an image`;
+    throw new ModelRequestError(`Could not send image ${shownImageUrl(url)} to Anthropic: ${reason}`);
+  }
+  return { type: 'image', source: { type: 'base64', media_type: type, data: data.bytes.toString('base64') } };
+}
 
 /** Neutral messages → Anthropic messages: tool results ride in the next user turn, merged when consecutive. */
 export function toAnthropicMessages(messages: ModelMessage[]): { system: string[]; messages: MessageParam[] } {
@@ -30,7 +57,7 @@ export function toAnthropicMessages(messages: ModelMessage[]): { system: string[
           'user',
           typeof m.content === 'string'
             ? textBlocks(m.content)
-            : m.content.flatMap((p): ContentBlockParam[] => (p.type === 'text' ? textBlocks(p.text) : [{ type: 'image', source: { type: 'url', url: p.url } }])),
+            : m.content.flatMap((p): ContentBlockParam[] => (p.type === 'text' ? textBlocks(p.text) : [anthropicImage(p.url)])),
         );
         break;
       case 'assistant':

@@ -147,4 +147,29 @@ describe('Anthropic adapter against the fake', () => {
     const empty = await callModel(d, ask({ maxTokens: 1 })).catch((e: unknown) => e);
     expect((empty as Error).message).toBe('The model\'s answer was cut off by Max Tokens (maxTokens) before it wrote any text or tool call (Anthropic stop_reason max_tokens): raise Max Tokens');
   });
+  it("sends an http(s) image as a url source and a data: URL as a base64 source typed by its bytes; a URL that is not one fails first, the user's to fix", async () => {
+    const withImage = (url: string) => ask({ messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', url }] }] });
+    fake.reply({ content: 'A cat.' }, { content: 'A cat.' });
+    await callModel(deps(), withImage('https://cat.example.invalid/cat.png'));
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+    // Labelled octet-stream: the bytes say PNG.
+    await callModel(deps(), withImage(`data:application/octet-stream;base64,${png.toString('base64')}`));
+    const [byUrl, inline] = fake.chatRequests().map((r) => (r.body as { messages: Array<{ content: unknown[] }> }).messages[0]?.content[1]);
+    expect(byUrl).toEqual({ type: 'image', source: { type: 'url', url: 'https://cat.example.invalid/cat.png' } });
+    expect(inline).toEqual({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: png.toString('base64') } });
+    const cases: Array<[string, string]> = [
+      ['cat.example.invalid/cat.png', 'Invalid Image URL (imageUrl) cat.example.invalid/cat.png: it is not a valid URL (give an http(s) URL or a data: URL)'],
+      ['file:///etc/cat.png', 'Invalid Image URL (imageUrl) file:///etc/cat.png: its scheme file: is not one an image is read from (give an http(s) URL or a data: URL)'],
+      ['data:image/png;base64', 'Invalid Image URL (imageUrl) data:image/png;base64: it is not a valid data: URL (write data:<type>;base64,<data>)'],
+      ['data:image/svg+xml,%3Csvg%2F%3E', 'Could not send image data:image/svg+xml,%3Csvg%2F%3E to Anthropic: image/svg+xml is not an image type Anthropic reads (JPEG, PNG, GIF or WEBP)'],
+      ['data:text/plain,cat', 'Could not send image data:text/plain,cat to Anthropic: a data URL of text/plain, not an image'],
+    ];
+    for (const [url, message] of cases) {
+      const err = await callModel(deps(), withImage(url)).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(TimedModelError);
+      expect((err as TimedModelError).message).toBe(message);
+      expect(toFailure(err, 'anthropic').nonRetryable).toBe(true);
+    }
+    expect(fake.chatRequests()).toHaveLength(2);
+  });
 });

@@ -1,5 +1,5 @@
 import { outboundPolicy, type ModelConfig } from '../config.js';
-import { imageUrlProblem, shownImageUrl } from '../imageUrls.js';
+import { checkImageUrl, decodeDataUrl, shownImageUrl, sniffImageType } from '../imageUrls.js';
 import { ModelProviderError, ModelRequestError } from '../errors.js';
 import { guardedFetch, OutboundRefusedError, RequestCancelledError, ResponseTooLargeError } from '../../net/guardedFetch.js';
 
@@ -32,21 +32,6 @@ function imageRetryable(url: string, reason: string, status?: number): ModelProv
   return new ModelProviderError(`Could not send image ${shownImageUrl(url)} to Gemini: ${reason}`, 'google', status);
 }
 
-/** The image type the bytes begin with (magic numbers); `image/gif` too, which Gemini does not read. */
-export function sniffImageType(bytes: Uint8Array): string | undefined {
-  const ascii = (from: number, to: number) => Buffer.from(bytes.subarray(from, to)).toString('latin1');
-  if (bytes.length >= 8 && bytes[0] === 0x89 && ascii(1, 8) === 'PNG\r\n\x1a\n') return 'image/png';
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  if (bytes.length >= 12 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
-  if (bytes.length >= 6 && /^GIF8[79]a$/.test(ascii(0, 6))) return 'image/gif';
-  if (bytes.length >= 12 && ascii(4, 8) === 'ftyp') {
-    const brand = ascii(8, 12);
-    if (['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx'].includes(brand)) return 'image/heic';
-    if (['mif1', 'msf1', 'heif'].includes(brand)) return 'image/heif';
-  }
-  return undefined;
-}
-
 /**
  * The type an image is sent as: what its bytes are when they say (a server's `application/octet-stream`
  * or wrong label included), else the declared type when Gemini reads it; another is refused.
@@ -59,27 +44,8 @@ function imageType(url: string, declared: string, bytes: Uint8Array): string {
   throw imageError(url, `the answer is ${type || 'untyped'}, not an image`);
 }
 
-/** A data URL's payload that is not base64: percent-escapes are bytes, other characters latin1 (RFC 2397). */
-function percentDecoded(payload: string): Buffer {
-  const bytes: number[] = [];
-  for (let i = 0; i < payload.length; i++) {
-    const hex = payload[i] === '%' ? payload.slice(i + 1, i + 3) : '';
-    if (/^[0-9a-fA-F]{2}$/.test(hex)) {
-      bytes.push(parseInt(hex, 16));
-      i += 2;
-    } else {
-      const code = payload.charCodeAt(i);
-      if (code > 0xff) throw new Error(`character ${JSON.stringify(payload[i])} at ${i} is not a byte: percent-encode it`);
-      bytes.push(code);
-    }
-  }
-  return Buffer.from(bytes);
-}
-
 /** Node's TypeError for a URL it cannot parse (a redirect's Location, once the image's own URL parsed). */
 const invalidUrl = (err: unknown): boolean => err instanceof TypeError && 'code' in err && err.code === 'ERR_INVALID_URL';
-
-const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s;
 
 /**
  * An image content part as Gemini reads it: inlineData (base64) or fileData. An invalid URL (or a
@@ -88,17 +54,14 @@ const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s;
  * as a retryable ModelProviderError; a cancelled activity's RequestCancelledError goes through as it is.
  */
 export async function geminiImagePart(url: string, reader: GeminiImageReader): Promise<GeminiImagePart> {
-  const data = DATA_URL.exec(url);
+  let data: ReturnType<typeof decodeDataUrl>;
+  try {
+    data = decodeDataUrl(url);
+  } catch (err) {
+    throw imageError(url, err instanceof Error ? err.message : String(err));
+  }
   if (data) {
-    const declared = (data[1] || 'text/plain').toLowerCase();
-    const base64 = (data[2] ?? '').split(';').includes('base64');
-    const payload = data[3] ?? '';
-    let bytes: Buffer;
-    try {
-      bytes = base64 ? Buffer.from(payload, 'base64') : percentDecoded(payload);
-    } catch (err) {
-      throw imageError(url, err instanceof Error ? err.message : String(err));
-    }
+    const { declared, bytes } = data;
     if (bytes.length > GEMINI_INLINE_IMAGE_MAX_BYTES) throw imageError(url, `larger than ${GEMINI_INLINE_IMAGE_MAX_BYTES} bytes`);
     const sniffed = sniffImageType(bytes);
     if (!sniffed && !declared.startsWith('image/')) throw imageError(url, `a data URL of ${declared}, not an image`);
@@ -106,8 +69,7 @@ export async function geminiImagePart(url: string, reader: GeminiImageReader): P
   }
   if (url.startsWith(reader.filesPrefix)) return { fileData: { fileUri: url } };
   // Not an http(s) URL at all (no scheme, a typo): the user's to fix, not a failure that may pass.
-  const problem = imageUrlProblem(url, ['a Gemini file URI']);
-  if (problem) throw imageError(url, problem);
+  checkImageUrl(url, ['a Gemini file URI']);
   let res: Response;
   try {
     res = await reader.fetch(url);

@@ -564,12 +564,16 @@ describe('Gemini adapter against the fake', () => {
   it("fails an image URL that is not a URL (or redirects to none) at once as the user's error naming it, not retried", async () => {
     const withImage = (url: string) => ask({ messages: [{ role: 'user', content: [{ type: 'image', url }] }] });
     const bare = await failure(callModel(deps(), withImage('cat.example.invalid/cat.png')));
-    expect(bare.message).toBe('Could not send image cat.example.invalid/cat.png to Gemini: it is not a valid URL (give an http(s) URL, a data: URL or a Gemini file URI)');
+    expect(bare.message).toBe('Invalid Image URL (imageUrl) cat.example.invalid/cat.png: it is not a valid URL (give an http(s) URL, a data: URL or a Gemini file URI)');
     expect(bare.original.name).toBe('ModelRequestError');
     expect(toFailure(bare, 'google').nonRetryable).toBe(true);
     const ftp = await failure(callModel(deps(), withImage('ftp://cat.example.invalid/cat.png')));
-    expect(ftp.message).toBe('Could not send image ftp://cat.example.invalid/cat.png to Gemini: its scheme ftp: is not one an image is read from (give an http(s) URL, a data: URL or a Gemini file URI)');
+    expect(ftp.message).toBe('Invalid Image URL (imageUrl) ftp://cat.example.invalid/cat.png: its scheme ftp: is not one an image is read from (give an http(s) URL, a data: URL or a Gemini file URI)');
     expect(toFailure(ftp, 'google').nonRetryable).toBe(true);
+    // A data: URL without its comma carries nothing: refused, never fetched.
+    const noComma = await failure(callModel(deps(), withImage('data:image/png;base64')));
+    expect(noComma.message).toBe('Invalid Image URL (imageUrl) data:image/png;base64: it is not a valid data: URL (write data:<type>;base64,<data>)');
+    expect(toFailure(noComma, 'google').nonRetryable).toBe(true);
     images.on('GET', '/moved.png', { status: 302, headers: { location: 'http://[bad' }, text: '' });
     const moved = await failure(callModel(deps(), withImage(`${images.url}/moved.png`)));
     expect(moved.message).toBe(`Could not send image ${images.url}/moved.png to Gemini: it redirects to an address that is not a valid URL`);

@@ -72,4 +72,11 @@ describe('Hugging Face router adapter', () => {
     const bad = await callModel(deps(), { model: 'm', provider: 'huggingface', messages: [{ role: 'user', content: 'hi' }], apiKey: 'hf_x' }).catch((e: unknown) => e);
     expect((bad as Error).message).toBe('Invalid response format from Hugging Face API');
   });
+  it("fails an image URL that is not one before any request, the user's to fix naming the field, as every provider does", async () => {
+    const err = await callModel(deps(), { model: 'm', provider: 'huggingface', messages: [{ role: 'user', content: [{ type: 'image', url: 'ftp://cat.example.invalid/cat.png' }] }], apiKey: 'hf_x' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TimedModelError);
+    expect((err as Error).message).toBe('Invalid Image URL (imageUrl) ftp://cat.example.invalid/cat.png: its scheme ftp: is not one an image is read from (give an http(s) URL or a data: URL)');
+    expect((err as TimedModelError).original.name).toBe('ModelRequestError');
+    expect(fake.chatRequests()).toEqual([]);
+  });
 });

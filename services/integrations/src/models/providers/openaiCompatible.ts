@@ -8,6 +8,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { ModelMessage, ModelProviderId, ModelResponseFormat, ModelToolCall, ModelToolChoice } from '@weft/contracts';
 import { cutToolCallError, emptyCutError, toProviderError } from '../errors.js';
+import { checkImageUrl } from '../imageUrls.js';
 import { newToolCallId, parseArguments, toolCallIdsOf, type AdapterRequest, type AdapterResult, type StreamSink } from '../types.js';
 import { checkRefs, RESPONSE_FORMAT_FIELD, toolParametersField } from './schemaRefs.js';
 
@@ -145,7 +146,7 @@ export function toOpenAIMessages(systemPrompt: string | undefined, messages: Mod
           content:
             typeof m.content === 'string'
               ? m.content
-              : m.content.map((p): ChatCompletionContentPart => (p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: { url: p.url } })),
+              : m.content.map((p): ChatCompletionContentPart => (p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: { url: checkImageUrl(p.url) } })),
         });
         break;
       case 'assistant':

@@ -495,6 +495,43 @@ describe('OpenAI-compatible adapters against the fake', () => {
     expect(d.warnings).toContain('The model stopped at the max tokens limit (openai finish_reason length): the answer is cut short');
   });
 
+  it("sends http(s) and data: image URLs as image_url parts; a URL that is not one fails before any request, the user's to fix, for each compatible provider", async () => {
+    const withImage = (model: string, url: string) => ask({ model, messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', url }] }] });
+    const data = `data:image/png;base64,${Buffer.from('89504e470d0a1a0a', 'hex').toString('base64')}`;
+    fake.reply({ content: 'A cat.' }, { content: 'A cat.' });
+    await callModel(deps(), withImage('gpt-4o', 'https://cat.example.invalid/cat.png'));
+    await callModel(deps(), withImage('gpt-4o', data));
+    expect(fake.chatRequests().map((r) => (r.body as { messages: Array<{ content: unknown[] }> }).messages[0]?.content[1])).toEqual([
+      { type: 'image_url', image_url: { url: 'https://cat.example.invalid/cat.png' } },
+      { type: 'image_url', image_url: { url: data } },
+    ]);
+    fake.reset();
+    const models: Array<[string, 'openai' | 'azure-openai' | 'groq' | 'xai' | 'ollama']> = [
+      ['gpt-4o', 'openai'],
+      ['azure/gpt-4o', 'azure-openai'],
+      ['groq/llama-3.3-70b-versatile', 'groq'],
+      ['grok-3', 'xai'],
+      ['llama3.2:latest', 'ollama'],
+    ];
+    for (const [model, provider] of models) {
+      for (const [url, problem] of [
+        ['cat.example.invalid/cat.png', 'it is not a valid URL (give an http(s) URL or a data: URL)'],
+        ['javascript:alert(1)', 'its scheme javascript: is not one an image is read from (give an http(s) URL or a data: URL)'],
+      ]) {
+        const err = await failure(callModel(deps(), withImage(model, url ?? '')));
+        expect(err.message).toBe(`Invalid Image URL (imageUrl) ${url}: ${problem}`);
+        expect(err.original.name).toBe('ModelRequestError');
+        expect(toFailure(err, provider).nonRetryable).toBe(true);
+      }
+    }
+    // A long URL is shown cut to 80 characters.
+    const long = `ftp://cat.example.invalid/${'a'.repeat(100)}.png`;
+    expect((await failure(callModel(deps(), withImage('gpt-4o', long)))).message).toBe(
+      `Invalid Image URL (imageUrl) ${long.slice(0, 77)}...: its scheme ftp: is not one an image is read from (give an http(s) URL or a data: URL)`,
+    );
+    expect(fake.chatRequests()).toEqual([]);
+  });
+
   it('lists the local models from the server, and none when it is unreachable', async () => {
     expect(await listOllamaModels(deps().config)).toEqual(['llama3.2:latest', 'qwen2.5']);
     expect(await listOllamaModels(testModelDeps({ OLLAMA_URL: 'http://127.0.0.1:1' }).config)).toEqual([]);

@@ -14,7 +14,9 @@ import {
   validateMistralTool,
   visionModelId,
 } from '@weft/catalog';
-import { imageUrlProblem, shownImageUrl } from '../../../models/imageUrls.js';
+import { ModelRequestError } from '../../../models/errors.js';
+import { invalidImageUrlMessage } from '../../../models/imageUrls.js';
+import { anthropicImage } from '../../../models/providers/anthropic.provider.js';
 import { isReasoningModel } from '../../../models/providers/openaiCompatible.js';
 import { TransientToolError } from '../../runtime/errors.js';
 import { ToolError, type ServiceTool, type ToolIO } from '../../serviceTool.js';
@@ -120,10 +122,18 @@ const openaiTools: ServiceTool[] = [
     const model = visionModelId(text(p.model) || 'gpt-4o');
     const prompt = text(p.prompt) || DEFAULT_VISION_PROMPT;
     const imageUrl = text(p.imageUrl);
-    // Checked as the Gemini adapter checks its images, before any request: a typo is the user's to fix, not the provider's 400.
-    const problem = imageUrlProblem(imageUrl);
-    if (problem) throw new ToolError(`Invalid Image URL (imageUrl) ${shownImageUrl(imageUrl)}: ${problem}`);
+    // Checked as every model adapter checks its images, before any request: a typo is the user's to fix, not the provider's 400.
+    const invalid = invalidImageUrlMessage(imageUrl);
+    if (invalid) throw new ToolError(invalid);
     if (model.startsWith('claude')) {
+      let image: ReturnType<typeof anthropicImage>;
+      try {
+        // As the Anthropic adapter sends it: a data: URL as a base64 source (Anthropic's url source is http(s) only).
+        image = anthropicImage(imageUrl);
+      } catch (err) {
+        if (err instanceof ModelRequestError) throw new ToolError(err.message);
+        throw err;
+      }
       const res = await call(io, {
         method: 'POST',
         url: `${io.baseUrl('anthropic')}/messages`,
@@ -131,7 +141,7 @@ const openaiTools: ServiceTool[] = [
         json: {
           model,
           max_tokens: VISION_MAX_TOKENS,
-          messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'url', url: imageUrl } }, { type: 'text', text: prompt }] }],
+          messages: [{ role: 'user', content: [image, { type: 'text', text: prompt }] }],
         },
       });
       if (!res.ok) throw new ToolError(`Anthropic API error: ${apiMessage(res)}`, res.status);

@@ -166,6 +166,23 @@ describe('openai tools', () => {
     await ai.run('vision_tool', { apiKey: 'sk', imageUrl: data });
     expect(ai.fake.requests).toHaveLength(1);
   });
+
+  it('vision_tool sends a Claude model a data: URL as a base64 source (Anthropic takes only http(s) in a url source), as the Anthropic adapter does', async () => {
+    const png = Buffer.from('89504e470d0a1a0a', 'hex').toString('base64');
+    await ai.run('vision_tool', { apiKey: 'sk-ant', imageUrl: `data:image/png;base64,${png}`, model: 'claude-3-sonnet', prompt: 'What is it?' });
+    ai.expectRequest('vision_tool', 'POST', '/anthropic/messages', {
+      body: {
+        model: 'claude-sonnet-4-0',
+        max_tokens: 1000,
+        messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } }, { type: 'text', text: 'What is it?' }] }],
+      },
+    });
+    await ai.expectError(
+      'vision_tool',
+      { apiKey: 'sk-ant', imageUrl: 'data:image/svg+xml,%3Csvg%2F%3E', model: 'claude-3-sonnet' },
+      'Could not send image data:image/svg+xml,%3Csvg%2F%3E to Anthropic: image/svg+xml is not an image type Anthropic reads (JPEG, PNG, GIF or WEBP)',
+    );
+  });
 });
 
 describe('mistral_parser', () => {
