@@ -34,18 +34,35 @@ export type CodeTokenVisitor = (token: RegExpExecArray, place: CodePlace) => str
 /** In code, a reference's name when it names no block (letters, digits, `_`), and its path after the first `.`. */
 const REFERENCE_HEAD = /^[A-Za-z0-9_]+$/;
 const REFERENCE_PATH = /^\.[A-Za-z0-9_.[\]-]+$/;
+/** A name as block names are written (`agent-2`, `résumé`): letters of any script, digits, `_` and `-`. */
+const WRITTEN_HEAD = /^[\p{L}\p{M}\p{N}_-]+$/u;
+/** A path whose first step starts with a letter or `_` (`.content`, not `.5`). */
+const WORD_PATH = /^\.[A-Za-z_]/;
+
+/**
+ * Which names of no block `referenceShape` reads as references in code. `code` (the runner's, the
+ * default): letters, digits and `_` only. `written` (the deploy check's only): also a name as block
+ * names are written (`-`, letters of any script) when its path starts with a letter or `_`:
+ * `<agent-2.content>`, `<résumé.text>`. The run reads such a token naming no block as code (a syntax
+ * error where an expression starts); deploy refuses it as a reference to a missing block, while
+ * `x <y-1.5> z` stays code for both.
+ */
+export type ReferenceNames = 'code' | 'written';
 
 /**
  * `<name.path>` in code that reads as a reference even when no block has the name (the runner's
- * "names no block", the deploy check's): a name of letters, digits and `_`, then a path. Undefined
- * for anything else (`a <b`, `'<div>'`, `x <y-1.5> z` are code; `List<java.lang.String>` keeps its
- * name `java`: a reference shape, told apart by where it stands). A token naming a block the runner
- * takes whatever its name (`<agent-2.content>`).
+ * "names no block", the deploy check's): a name of letters, digits and `_`, then a path (with
+ * `names: 'written'`, see ReferenceNames, also `<agent-2.content>`). Undefined for anything else
+ * (`a <b`, `'<div>'`, `x <y-1.5> z` are code; `List<java.lang.String>` keeps its name `java`: a
+ * reference shape, told apart by where it stands). A token naming a block the runner takes whatever
+ * its name (`<agent-2.content>`).
  */
-export function referenceShape(token: RegExpExecArray | RegExpMatchArray): { head: string; path: string } | undefined {
+export function referenceShape(token: RegExpExecArray | RegExpMatchArray, names: ReferenceNames = 'code'): { head: string; path: string } | undefined {
   const head = token[1];
   const path = token[2] ?? '';
-  if (head === undefined || !REFERENCE_HEAD.test(head) || !REFERENCE_PATH.test(path)) return undefined;
+  if (head === undefined || !REFERENCE_PATH.test(path)) return undefined;
+  const plain = REFERENCE_HEAD.test(head);
+  if (!plain && (names === 'code' || !WRITTEN_HEAD.test(head) || !WORD_PATH.test(path))) return undefined;
   return { head, path: path.slice(1) };
 }
 

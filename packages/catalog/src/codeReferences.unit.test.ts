@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeOfField, scanCode, type CodePlace } from './codeReferences.js';
+import { codeOfField, referenceShape, REFERENCE_TOKEN_SOURCE, scanCode, type CodePlace } from './codeReferences.js';
 
 /** Each token the scanner hands over, with its place; none taken. */
 function places(code: string): Array<[string, CodePlace]> {
@@ -32,6 +32,24 @@ describe('scanCode', () => {
 
   it('replaces the tokens it is answered for and wraps a quoted literal that got one', () => {
     expect(scanCode("'<a.b>'.length + <a.b> + <x.y>", (m, place) => (m[0] !== '<a.b>' ? undefined : place === 'code' ? 'V' : `${place} + V + ${place}`))).toBe("('' + V + '').length + V + <x.y>");
+  });
+});
+
+describe('referenceShape', () => {
+  const token = (text: string): RegExpExecArray => {
+    const m = new RegExp(REFERENCE_TOKEN_SOURCE).exec(text);
+    if (!m) throw new Error(`no token in ${text}`);
+    return m;
+  };
+  it("reads the runner's names by default (letters, digits, _) and, for the deploy check, names as blocks are written", () => {
+    expect(referenceShape(token('<nosuch.result>'))).toEqual({ head: 'nosuch', path: 'result' });
+    // The runner's reading (the default) does not change: these are code to it.
+    for (const t of ['<agent-2.content>', '<résumé.text>', '<y-1.5>']) expect(referenceShape(token(t)), t).toBeUndefined();
+    expect(referenceShape(token('<agent-2.content>'), 'written')).toEqual({ head: 'agent-2', path: 'content' });
+    expect(referenceShape(token('<résumé.text.summary>'), 'written')).toEqual({ head: 'résumé', path: 'text.summary' });
+    expect(referenceShape(token('<nosuch.result>'), 'written')).toEqual({ head: 'nosuch', path: 'result' });
+    // A numeric path (`x <y-1.5> z`) and other punctuation stay code for both.
+    for (const t of ['<y-1.5>', '<a+b.c>', '<a-b.$c>']) expect(referenceShape(token(t), 'written'), t).toBeUndefined();
   });
 });
 

@@ -34,6 +34,7 @@ export { formSearch, replaceSpans } from './secretSearch.js';
 export { KEEP_ASIDE_OVER_BYTES, overBytes, utf8Bytes } from './keptAside.js';
 export type { FormSearch, SecretSpan } from './secretSearch.js';
 export { REFERENCE_TOKEN_SOURCE, codeOfField, referenceShape, scanCode } from './codeReferences.js';
+export type { ReferenceNames } from './codeReferences.js';
 export type { CodePlace, CodeTokenVisitor } from './codeReferences.js';
 export { STREAMING_BLOCK_TYPES } from './blocks/streaming.js';
 export { FUNCTION_TIMEOUT_MS, HTTP_TIMEOUT_MS } from './tools/http.tools.js';
@@ -115,6 +116,7 @@ export { deploymentTriggers, normalizeWebhookPath, readStateBlocks, scheduleTrig
 export type { ScheduleTrigger, StateBlock, WebhookProvider, WebhookResponseMode, WebhookTrigger } from './triggers/deploymentTriggers.js';
 export { checkDeployable, unknownBlockReference } from './triggers/checkDeployable.js';
 export { cycleMessage, findCycles, NO_STARTER_MESSAGE, pushTo } from './triggers/graphProblems.js';
+export { containerParents, type ContainerLists, type MembershipState } from './triggers/containerChecks.js';
 export { inputFormatFields, type InputField } from './triggers/inputFormat.js';
 export type { DeployableState, DeployProblem } from './triggers/checkDeployable.js';
 export { validateTwilioSms, validateWhatsapp } from './validation/required.validate.js';

@@ -145,17 +145,17 @@ export function DeployDialog({ workflowId, state, onClose, onShowBlock }: { work
           <section aria-label="Problems">
             <h3>Fix these before deploying</h3>
             <ul className="problem-list">
-              {info.problems.map((p, i) => (
-                <li key={`${p.blockId}-${p.field}-${i}`}>
+              {info.problems.map(({ blockId, blockName, field, message }, i) => (
+                <li key={`${blockId ?? ''}-${field}-${i}`}>
                   {/* A problem of the whole workflow (no starter block) has no block to open: its message alone. */}
-                  {p.blockId === '' ? (
-                    p.message
+                  {blockId === undefined ? (
+                    message
                   ) : (
                     <>
-                      <button type="button" onClick={() => (onShowBlock(p.blockId), onClose())}>
-                        {p.blockName}
+                      <button type="button" onClick={() => (onShowBlock(blockId), onClose())}>
+                        {blockName ?? blockId}
                       </button>
-                      : {p.message}
+                      : {message}
                     </>
                   )}
                 </li>

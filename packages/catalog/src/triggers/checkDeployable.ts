@@ -7,13 +7,17 @@ import { visibleSubBlocks } from '../visibility.js';
 import { readStateBlocks, scheduleTriggers, webhookPathError, webhookTriggers, type StateBlock } from './deploymentTriggers.js';
 import { toTriggerSchedule } from './scheduleSpec.js';
 import { inputFormatFields } from './inputFormat.js';
-import { containerPlan, containerProblem } from './containerChecks.js';
+import { containerParents, containerPlan, containerProblem } from './containerChecks.js';
 import { graphProblems } from './graphProblems.js';
 
-/** One reason a workflow cannot be deployed, naming the block and the field. */
+/**
+ * One reason a workflow cannot be deployed, naming the block and the field. A problem of the whole
+ * workflow (no starter block) has no block: `blockId` and `blockName` are absent (and so absent from
+ * the JSON a refused deploy answers).
+ */
 export interface DeployProblem {
-  blockId: string;
-  blockName: string;
+  blockId?: string;
+  blockName?: string;
   field: string;
   message: string;
 }
@@ -25,16 +29,24 @@ export function unknownBlockReference(reference: string): string {
   return `Reference ${reference} names no block`;
 }
 
-/** What the check reads of a workflow state (as JSON: blocks that are not blocks are left out). */
+/**
+ * What the check reads of a workflow state (as JSON: blocks that are not blocks are left out). The
+ * loop and parallel lists place blocks in containers, and hold their settings, where a block's
+ * `data` does not (`containerParents`, `containerPlan`), as the runner reads them.
+ */
 export interface DeployableState {
   blocks: Record<string, unknown>;
   edges: ReadonlyArray<{ source?: unknown; target?: unknown }>;
   variables?: Record<string, { name: string }>;
+  loops?: Record<string, unknown>;
+  parallels?: Record<string, unknown>;
 }
 
 interface Graph {
   blocks: Record<string, CheckedBlock>;
   edges: Array<{ source: string; target: string }>;
+  /** The container of each block inside one (`containerParents`). */
+  parents: ReadonlyMap<string, string>;
 }
 
 const CONTAINERS = new Set(['loop', 'parallel']);
@@ -60,9 +72,8 @@ function strings(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-function parentOf(block: CheckedBlock | undefined): string | undefined {
-  const p = block?.data?.parentId;
-  return typeof p === 'string' && p !== '' ? p : undefined;
+function parentOf(state: Graph, block: CheckedBlock | undefined): string | undefined {
+  return block ? state.parents.get(block.id) : undefined;
 }
 
 /** Blocks whose outputs `id` may read: upstream by edges, of it and of every container around it. */
@@ -72,7 +83,7 @@ function upstreamOf(state: Graph, id: string, skipped: ReadonlySet<string>): Set
   for (const e of state.edges) if (!skipped.has(e.source)) incoming.set(e.target, [...(incoming.get(e.target) ?? []), e.source]);
   const seen = new Set<string>();
   const queue: string[] = [];
-  for (let cur: string | undefined = id; cur !== undefined; cur = parentOf(state.blocks[cur])) {
+  for (let cur: string | undefined = id; cur !== undefined; cur = parentOf(state, state.blocks[cur])) {
     if (cur !== id) seen.add(cur);
     queue.push(cur);
   }
@@ -83,7 +94,7 @@ function upstreamOf(state: Graph, id: string, skipped: ReadonlySet<string>): Set
       seen.add(src);
       queue.push(src);
       // A container upstream: the blocks inside it ran too (their outputs are readable after it).
-      for (const b of Object.values(state.blocks)) if (parentOf(b) === src && !seen.has(b.id)) { seen.add(b.id); queue.push(b.id); }
+      for (const b of Object.values(state.blocks)) if (parentOf(state, b) === src && !seen.has(b.id)) { seen.add(b.id); queue.push(b.id); }
     }
   }
   seen.delete(id);
@@ -92,7 +103,7 @@ function upstreamOf(state: Graph, id: string, skipped: ReadonlySet<string>): Set
 
 /** Whether the block never runs for being switched off: it, or a container around it, is disabled. */
 function switchedOff(state: Graph, block: CheckedBlock): boolean {
-  for (let cur: CheckedBlock | undefined = block; cur !== undefined; cur = state.blocks[parentOf(cur) ?? '']) {
+  for (let cur: CheckedBlock | undefined = block; cur !== undefined; cur = state.blocks[parentOf(state, cur) ?? '']) {
     if (cur.enabled === false) return true;
   }
   return false;
@@ -119,7 +130,7 @@ function skippedBlocks(state: Graph): Set<string> {
 }
 
 function enclosing(state: Graph, block: CheckedBlock, type: string): boolean {
-  for (let p = parentOf(block); p !== undefined; p = parentOf(state.blocks[p])) {
+  for (let p = parentOf(state, block); p !== undefined; p = parentOf(state, state.blocks[p])) {
     if (state.blocks[p]?.type === type) return true;
   }
   return false;
@@ -183,14 +194,16 @@ function runnerTakes(ctx: ReferenceContext, token: RegExpExecArray): boolean {
 
 /**
  * The problems of the references in code, read as the runner reads it (`scanCode`): none in
- * comments, and a name that is no block's only outside strings (inside one it is text).
+ * comments, and a name that is no block's only outside strings (inside one it is text). A name of
+ * no block is read as names are written (`referenceShape`'s `written`): `<agent-2.content>` outside
+ * strings is refused as naming no block, where the run would fail the code as a syntax error.
  */
 function codeReferenceProblems(ctx: ReferenceContext, code: string): string[] {
   const problems: string[] = [];
   scanCode(code, (token, place) => {
     const takes = runnerTakes(ctx, token);
     // A token the runner takes is checked whatever its name (`<agent-2.content>` of a block so named).
-    const shape = referenceShape(token) ?? (takes && token[2] ? { head: token[1] ?? '', path: token[2].slice(1) } : undefined);
+    const shape = referenceShape(token, 'written') ?? (takes && token[2] ? { head: token[1] ?? '', path: token[2].slice(1) } : undefined);
     const problem = shape && referenceProblem(ctx, shape.head, shape.path, place !== 'code');
     if (problem) problems.push(problem);
     return takes ? token[0] : undefined;
@@ -223,9 +236,11 @@ function startFieldsOf(starter: CheckedBlock | undefined, webhook: boolean): Set
  * reference in comments, and a name that is no block's refused only outside strings.
  */
 export function checkDeployable(given: DeployableState, now: Date = new Date()): DeployProblem[] {
+  const blocksRead = readStateBlocks(given.blocks);
   const state: Graph = {
-    blocks: readStateBlocks(given.blocks),
+    blocks: blocksRead,
     edges: given.edges.flatMap((e) => (typeof e.source === 'string' && typeof e.target === 'string' ? [{ source: e.source, target: e.target }] : [])),
+    parents: containerParents({ blocks: blocksRead, loops: given.loops, parallels: given.parallels }),
   };
   // What every run refuses (no starter, a cycle outside a loop), as the runner words it.
   const problems: DeployProblem[] = graphProblems(given);
@@ -255,8 +270,8 @@ export function checkDeployable(given: DeployableState, now: Date = new Date()):
       }
     };
     if (CONTAINERS.has(block.type)) {
-      if (!Object.values(state.blocks).some((b) => parentOf(b) === block.id)) add(block, 'nodes', `${block.type === 'loop' ? 'Loop' : 'Parallel'} ${block.name} is empty: put at least one block inside it`);
-      const plan = containerPlan(block);
+      if (!Object.values(state.blocks).some((b) => parentOf(state, b) === block.id)) add(block, 'nodes', `${block.type === 'loop' ? 'Loop' : 'Parallel'} ${block.name} is empty: put at least one block inside it`);
+      const plan = containerPlan(block, given);
       if (plan.field === 'collection') checkReferences('collection', plan.value);
       const problem = containerProblem(block, plan);
       if (problem) add(block, plan.field, problem);

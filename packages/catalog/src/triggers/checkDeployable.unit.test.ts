@@ -203,6 +203,68 @@ describe('checkDeployable', () => {
     expect(checkDeployable(state([starter(), writer('Mail <jane@corp.example>, see <https://docs.example.invalid/a|the docs> or <mailto:x@y.example>')], [['s', 'w']]))).toEqual([]);
   });
 
+  it('refuses a name of no block written with - or letters of any script in code outside strings (the run fails it as a syntax error), naming block and field', () => {
+    const fn = (code: string) => checkDeployable(state([starter(), block('f', 'function', 'Fn', { code })], [['s', 'f']]));
+    expect(fn('return <agent-2.content>')).toEqual([{ blockId: 'f', blockName: 'Fn', field: 'code', message: 'Reference <agent-2.content> names no block' }]);
+    expect(fn('const t = <résumé.text.summary>; return `${<my-agent.tokens>}`')).toEqual([
+      { blockId: 'f', blockName: 'Fn', field: 'code', message: 'Reference <résumé.text.summary> names no block' },
+      { blockId: 'f', blockName: 'Fn', field: 'code', message: 'Reference <my-agent.tokens> names no block' },
+    ]);
+    const tested = JSON.stringify([{ id: 'c1', title: 'if', value: '<agent-2.content> === "yes"' }, { id: 'c2', title: 'else', value: '' }]);
+    expect(checkDeployable(state([starter(), block('c', 'condition', 'Check', { conditions: tested })], [['s', 'c']]))).toEqual([
+      { blockId: 'c', blockName: 'Check', field: 'conditions', message: 'Reference <agent-2.content> names no block' },
+    ]);
+    // Still text inside strings, code where the path is a number, and nothing in comments.
+    expect(fn("return '<agent-2.content>' + \"<my-agent.x>\" + `<résumé.text>`")).toEqual([]);
+    expect(fn('const y = 3, x = 1, z = 0; return x <y-1.5> z')).toEqual([]);
+    expect(fn('// <agent-2.content>\n/* <my-agent.x> */ return 1')).toEqual([]);
+    // The same name of a block that exists and runs before is a reference as before.
+    const named = state([starter(), block('a', 'agent', 'Agent-2', { model: 'gpt-4o', userPrompt: 'hi' }), block('f', 'function', 'Fn', { code: 'return <agent-2.content>' })], [['s', 'a'], ['a', 'f']]);
+    expect(checkDeployable(named)).toEqual([]);
+  });
+
+  it("places blocks in a loop or parallel as the runner does: data.parentId, else the state's loop and parallel lists", () => {
+    // Inner is in the loop by the loops list only (a state stored before parentId was kept, an import).
+    const blocks = [starter(), block('l', 'loop', 'Loop 1'), block('in', 'function', 'Inner', { code: 'return <loop.index> + <start.input>' }), block('g', 'function', 'After', { code: 'return <inner.result>' })];
+    const listed: DeployableState = { ...state(blocks, [['s', 'l'], ['l', 'g']]), loops: { l: { id: 'l', nodes: ['in'] } } };
+    expect(checkDeployable(listed)).toEqual([]);
+    // Read from data.parentId alone, the loop was empty and <loop.index> outside it.
+    expect(checkDeployable({ ...listed, loops: {} })).toEqual([
+      { blockId: 'l', blockName: 'Loop 1', field: 'nodes', message: 'Loop Loop 1 is empty: put at least one block inside it' },
+      { blockId: 'in', blockName: 'Inner', field: 'code', message: 'Reference <loop.index> is only available inside a loop' },
+      { blockId: 'g', blockName: 'After', field: 'code', message: 'Reference <inner.result> points at a block that does not run before this one' },
+    ]);
+    // A data.parentId naming a block that is no container keeps the block at the top level (no fallback to the list), as the runner reads it.
+    const misparented = state([starter(), block('l', 'loop', 'Loop 1'), block('x', 'function', 'X', { code: 'return 1' }), block('in', 'function', 'Inner', { code: 'return <loop.index>' }, { data: { parentId: 'x' } })], [['s', 'l'], ['s', 'x']]);
+    expect(checkDeployable({ ...misparented, loops: { l: { id: 'l', nodes: ['in'] } } })).toEqual([
+      { blockId: 'l', blockName: 'Loop 1', field: 'nodes', message: 'Loop Loop 1 is empty: put at least one block inside it' },
+      { blockId: 'in', blockName: 'Inner', field: 'code', message: 'Reference <loop.index> is only available inside a loop' },
+    ]);
+    // A parallel's list, and a disabled container's listed body is not checked.
+    const parallel: DeployableState = {
+      ...state([starter(), block('p', 'parallel', 'Fan', {}, { data: { parallelType: 'count', count: 2 } }), block('in', 'function', 'Inner', { code: 'return <parallel.index>' })], [['s', 'p']]),
+      parallels: { p: { id: 'p', nodes: ['in'] } },
+    };
+    expect(checkDeployable(parallel)).toEqual([]);
+    const off: DeployableState = { ...state([starter(), block('l', 'loop', 'Off', {}, { enabled: false }), block('in', 'function', 'Inner', { code: 'return <nosuch.x>' })], [['s', 'l']]), loops: { l: { id: 'l', nodes: ['in'] } } };
+    expect(checkDeployable(off)).toEqual([]);
+  });
+
+  it("reads a container's settings from the state's lists where its data has none, as the runner does", () => {
+    const fiftyOne = JSON.stringify(Array.from({ length: 51 }, (_, i) => i));
+    const looped = (loops: Record<string, unknown>): DeployableState => ({
+      ...state([starter(), block('l', 'loop', 'Loop 1'), block('in', 'function', 'Inner', { code: 'return 1' }, { data: { parentId: 'l' } })], [['s', 'l']]),
+      loops,
+    });
+    expect(checkDeployable(looped({ l: { id: 'l', nodes: ['in'], loopType: 'forEach', forEachItems: fiftyOne } }))).toEqual([
+      { blockId: 'l', blockName: 'Loop 1', field: 'collection', message: 'The forEach items (collection) hold 51 entries; a loop runs at most 50 iterations' },
+    ]);
+    expect(checkDeployable(looped({ l: { id: 'l', nodes: ['in'], loopType: 'for', iterations: 60 } }))).toEqual([
+      { blockId: 'l', blockName: 'Loop 1', field: 'count', message: 'Loop iterations must be a whole number between 1 and 50, got 60' },
+    ]);
+    expect(checkDeployable(looped({ l: { id: 'l', nodes: ['in'], loopType: 'forEach', forEachItems: '[1, 2]' } }))).toEqual([]);
+  });
+
   it('checks the trigger: webhook path and schedule fields; disabled blocks are left out', () => {
     const webhook = state([starter({ startWorkflow: 'webhook', webhookPath: '' })], []);
     expect(checkDeployable(webhook)).toEqual([{ blockId: 's', blockName: 'Start', field: 'webhookPath', message: 'Webhook Path is required' }]);

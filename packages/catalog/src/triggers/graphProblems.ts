@@ -1,5 +1,6 @@
 import type { DeployableState, DeployProblem } from './checkDeployable.js';
 import { readStateBlocks } from './deploymentTriggers.js';
+import { containerParents } from './containerChecks.js';
 
 /** The runner's refusal of a state without a starter block (every run of it fails before any block runs). */
 export const NO_STARTER_MESSAGE = 'The workflow has no starter block';
@@ -47,23 +48,20 @@ export function findCycles(nodes: readonly string[], next: (id: string) => reado
   return cycles;
 }
 
-const CONTAINERS = new Set(['loop', 'parallel']);
-
 /**
  * What the runner refuses on every run of a state, as deploy problems: no starter block (field
- * `blocks`), and each cycle of edges between blocks of one scope (field `edges`, on the cycle's
- * first block), the edge from a container's start handle into its body not counting — a loop
- * repeats through its container, never through edges. Scopes as the runner reads them: a block
- * whose `data.parentId` is a loop or parallel is in its body.
+ * `blocks`, a problem of the whole workflow: no block named), and each cycle of edges between
+ * blocks of one scope (field `edges`, on the cycle's first block), the edge from a container's
+ * start handle into its body not counting — a loop repeats through its container, never through
+ * edges. Scopes as the runner reads them
+ * (`containerParents`: a block's `data.parentId`, else the loop and parallel lists).
  */
 export function graphProblems(given: DeployableState): DeployProblem[] {
   const blocks = readStateBlocks(given.blocks);
   const problems: DeployProblem[] = [];
-  if (!Object.values(blocks).some((b) => b.type === 'starter')) problems.push({ blockId: '', blockName: '', field: 'blocks', message: NO_STARTER_MESSAGE });
-  const scopeOf = (id: string): string => {
-    const parent = blocks[id]?.data?.parentId;
-    return typeof parent === 'string' && CONTAINERS.has(blocks[parent]?.type ?? '') ? parent : '';
-  };
+  if (!Object.values(blocks).some((b) => b.type === 'starter')) problems.push({ field: 'blocks', message: NO_STARTER_MESSAGE });
+  const parents = containerParents({ blocks, loops: given.loops, parallels: given.parallels });
+  const scopeOf = (id: string): string => parents.get(blocks[id]?.id ?? id) ?? '';
   const next = new Map<string, string[]>();
   for (const edge of given.edges) {
     const { source, target } = edge;

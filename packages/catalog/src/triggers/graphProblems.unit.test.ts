@@ -36,8 +36,27 @@ describe('graphProblems (what every run of the state refuses)', () => {
 
   it('refuses a state without a starter block', () => {
     const s = state([['a', 'function', 'Fetch']], []);
-    expect(graphProblems(s)).toEqual([{ blockId: '', blockName: '', field: 'blocks', message: 'The workflow has no starter block' }]);
-    expect(checkDeployable(s)).toContainEqual({ blockId: '', blockName: '', field: 'blocks', message: 'The workflow has no starter block' });
+    // A problem of the whole workflow names no block: no blockId or blockName at all (absent from its JSON too).
+    expect(graphProblems(s)).toEqual([{ field: 'blocks', message: 'The workflow has no starter block' }]);
+    expect(checkDeployable(s)).toContainEqual({ field: 'blocks', message: 'The workflow has no starter block' });
+    expect(JSON.stringify(graphProblems(s))).toBe('[{"field":"blocks","message":"The workflow has no starter block"}]');
+  });
+
+  it("reads a body from the state's loop and parallel lists as the runner does: an edge across scopes is no cycle", () => {
+    // Inner sits in the loop by the loops list only (no data.parentId): Back → Inner → Back crosses scopes.
+    const listed: DeployableState = {
+      ...state([S, ['loop', 'loop', 'Loop'], ['a', 'function', 'Inner'], ['c', 'function', 'Back']], [['s', 'loop'], ['loop', 'a', 'loop-start-source'], ['c', 'a'], ['a', 'c']]),
+      loops: { loop: { id: 'loop', nodes: ['a'] } },
+    };
+    expect(graphProblems(listed)).toEqual([]);
+    // Without the list Inner is a top-level block, and the two edges a cycle.
+    expect(graphProblems({ ...listed, loops: {} }).map((p) => p.message)).toEqual(['The workflow has a cycle outside a loop block: Inner → Back → Inner']);
+    // Two blocks listed in a parallel cycling inside its body.
+    const body: DeployableState = {
+      ...state([S, ['par', 'parallel', 'Fan'], ['a', 'function', 'One'], ['b', 'function', 'Two']], [['s', 'par'], ['par', 'a', 'parallel-start-source'], ['a', 'b'], ['b', 'a']]),
+      parallels: { par: { id: 'par', nodes: ['a', 'b'] } },
+    };
+    expect(graphProblems(body).map((p) => p.message)).toEqual(['The workflow has a cycle outside a loop block: One → Two → One']);
   });
 
   it('a loop repeats through its container: its start edge into the body, body → container and container → next are no cycle', () => {

@@ -83,6 +83,28 @@ describe('deploy checks and webhook registration (real Postgres)', () => {
     }
   });
 
+  it("names no block for a problem of the whole workflow, and reads a container's body from the state's loop list", async () => {
+    const { states, registry, drop } = await registryWithEditor();
+    try {
+      const ws = await createWorkspace(registry, 'u1', 'W');
+      const a = await createWorkflow(registry, 'u1', ws.id, {});
+      const fn = (id: string, name: string, code: string) => ({ ...starter({ code }), id, type: 'function', name });
+      states.set(a.id, stateWith([fn('f', 'Fn', 'return 1')]));
+      const err = await refusal(deploy(registry, 'u1', a.id));
+      expect(err.message).toBe('The workflow cannot be deployed: Workflow (blocks): The workflow has no starter block');
+      // No blockId or blockName at all, also once the details are JSON (as they travel to the gateway).
+      expect(JSON.parse(JSON.stringify(err.details))).toEqual({ problems: [{ field: 'blocks', message: 'The workflow has no starter block' }] });
+
+      // A body block the loop lists (no data.parentId) is inside it, as the runner reads it: no "empty loop", <loop.index> readable.
+      const loop = { ...starter({}), id: 'l', type: 'loop', name: 'Loop 1' };
+      const listed = stateWith([starter({ startWorkflow: 'manual' }), loop, fn('in', 'Inner', 'return <loop.index>')], [{ id: 'e', source: 's', target: 'l' }]);
+      states.set(a.id, { ...listed, loops: { l: { id: 'l', nodes: ['in'] } } });
+      expect((await deploy(registry, 'u1', a.id)).isDeployed).toBe(true);
+    } finally {
+      await drop();
+    }
+  });
+
   it('registers every webhook of a workflow (starter and each webhook block) and frees or replaces them all on redeploy and undeploy', async () => {
     const { states, registry, drop } = await registryWithEditor();
     try {

@@ -54,13 +54,16 @@ function lapsed(leaseMs: number) {
 
 /**
  * Refuses a deploy of a workflow that would not run as drawn: every problem of `checkDeployable`
- * (block, field, message), as a validation error whose body lists them all.
+ * (block, field, message; no block for one of the whole workflow), as a validation error whose body
+ * lists them all. The loop and parallel lists go with the blocks: the check places blocks in
+ * containers as the runner does.
  */
 export function assertDeployable(state: EditorState, now: Date): void {
-  const problems: DeployProblem[] = checkDeployable({ blocks: state.blocks, edges: state.edges, variables: state.variables }, now);
+  const problems: DeployProblem[] = checkDeployable({ blocks: state.blocks, edges: state.edges, variables: state.variables, loops: state.loops, parallels: state.parallels }, now);
   if (problems.length === 0) return;
   const first = problems[0];
-  const head = first ? `${first.blockName || 'Workflow'} (${first.field}): ${first.message}` : '';
+  // A problem of the whole workflow names no block (no blockId/blockName in `problems`): "Workflow" in the message.
+  const head = first ? `${first.blockName ?? 'Workflow'} (${first.field}): ${first.message}` : '';
   const more = problems.length > 1 ? ` and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''}` : '';
   throw new AppError('validation', `The workflow cannot be deployed: ${head}${more}`, { problems });
 }
