@@ -58,6 +58,22 @@ describe('model activities as Temporal sees them', () => {
     expect(openai.chatRequests()).toHaveLength(1);
   });
 
+  it("the vision block's call (a text and an image part) with an Image URL that is not one fails non-retryable, naming the field, before any request", async () => {
+    // As services/runner's vision.block.ts sends it through this activity.
+    const vision = (model: string, url: string) =>
+      ask({ model, maxTokens: 1000, messages: [{ role: 'user', content: [{ type: 'text', text: 'Please analyze this image.' }, { type: 'image', url }] }] });
+    const cases = [
+      ['gpt-4o', 'an http(s) URL or a data: URL'],
+      ['gemini-2.5-flash', 'an http(s) URL, a data: URL or a Gemini file URI'],
+    ] as const;
+    for (const [model, give] of cases) {
+      const failure = await failureOf(activities().callModel(vision(model, 'cat.png')));
+      expect(failure).toMatchObject({ nonRetryable: true, type: 'ModelRequestError', message: `Invalid Image URL (imageUrl) cat.png: it is not a valid URL (give ${give})` });
+    }
+    expect(openai.chatRequests()).toEqual([]);
+    expect(gemini.chatRequests()).toEqual([]);
+  });
+
   it("Gemini: an answer that is not JSON is 'Gemini API check error: …'; a broken stream event is 'Gemini API streaming error: …'", async () => {
     gemini.server.once('POST', '/v1beta/models/:method', { text: 'not json at all' });
     const check = await failureOf(activities().callModel(ask({ model: 'gemini-2.5-pro' })));
