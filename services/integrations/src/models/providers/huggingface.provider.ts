@@ -1,14 +1,14 @@
 import { ModelProviderError, ModelRequestError, toProviderError } from '../errors.js';
 import { newToolCallId, parseArguments, toolCallIdsOf, type AdapterResult, type ProviderAdapter } from '../types.js';
 import { hfRouterModel } from '../../tools/services/ai/ai.tools.js';
-import { compatibleBody, settleLength } from './openaiCompatible.js';
+import { compatibleBody, settleFinish } from './openaiCompatible.js';
 
 /** Default inference provider of the Hugging Face block (§2). */
 export const HF_DEFAULT_PROVIDER = 'novita';
 
 interface HfAnswer {
   model?: string;
-  choices?: Array<{ message?: { content?: string | null; tool_calls?: Array<{ id?: string; function: { name: string; arguments: string } }> }; finish_reason?: string | null }>;
+  choices?: Array<{ message?: { content?: string | null; refusal?: string | null; tool_calls?: Array<{ id?: string; function: { name: string; arguments: string } }> }; finish_reason?: string | null }>;
   usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
   error?: { message?: string } | string;
 }
@@ -60,7 +60,7 @@ export const huggingfaceAdapter: ProviderAdapter = {
     const completion = u?.completion_tokens ?? 0;
     // A call the provider gives no id gets an 8-character one (spec 000 §9).
     const toolCalls = (message.tool_calls ?? []).map((c) => ({ id: c.id || newToolCallId(taken), name: c.function.name, arguments: parseArguments(c.function.arguments) }));
-    const cut = settleLength(parsed.choices[0]?.finish_reason, message.content ?? '', toolCalls, opts, sink);
+    const cut = settleFinish(parsed.choices[0]?.finish_reason, { content: message.content ?? '', calls: toolCalls, refusal: message.refusal }, opts, sink);
     return {
       content: message.content ?? '',
       model: parsed.model ?? req.model,

@@ -79,4 +79,14 @@ describe('Hugging Face router adapter', () => {
     expect((err as TimedModelError).original.name).toBe('ModelRequestError');
     expect(fake.chatRequests()).toEqual([]);
   });
+  it("fails an answer the provider's content filter stopped, or one the model refused, as the OpenAI-compatible adapters do", async () => {
+    const hf = { model: 'm', provider: 'huggingface' as const, messages: [{ role: 'user' as const, content: 'hi' }], apiKey: 'hf_x' };
+    fake.reply({ content: 'Partial', finishReason: 'content_filter' });
+    const filtered = await callModel(deps(), hf).catch((e: unknown) => e);
+    expect((filtered as Error).message).toBe("The model's answer was blocked by the provider's content filter (huggingface finish_reason content_filter)");
+    expect((filtered as TimedModelError).original.name).toBe('ModelRequestError');
+    fake.server.once('POST', '/v1/chat/completions', { json: { model: 'm', choices: [{ message: { content: null, refusal: 'No.' }, finish_reason: 'stop' }] } });
+    const refused = await callModel(deps(), hf).catch((e: unknown) => e);
+    expect((refused as Error).message).toBe('The model declined to answer (huggingface refusal): No.');
+  });
 });

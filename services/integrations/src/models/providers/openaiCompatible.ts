@@ -7,7 +7,7 @@ import type {
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
 import type { ModelMessage, ModelProviderId, ModelResponseFormat, ModelToolCall, ModelToolChoice } from '@weft/contracts';
-import { cutToolCallError, emptyCutError, toProviderError } from '../errors.js';
+import { cutToolCallError, emptyCutError, ModelRequestError, toProviderError } from '../errors.js';
 import { checkImageUrl } from '../imageUrls.js';
 import { newToolCallId, parseArguments, toolCallIdsOf, type AdapterRequest, type AdapterResult, type StreamSink } from '../types.js';
 import { checkRefs, RESPONSE_FORMAT_FIELD, toolParametersField } from './schemaRefs.js';
@@ -211,17 +211,26 @@ export function compatibleBody(req: AdapterRequest, opts: CompatibleOptions): Ch
 }
 
 /**
- * An answer stopped at the max tokens limit (finish_reason `length`, OpenAI's "the maximum number of tokens
- * specified in the request was reached"): with tool calls, the last one's arguments were cut mid-JSON, so it
- * fails naming that tool rather than running it with cut or empty arguments; with nothing written it fails too;
- * text stays an answer, cut short, with a warning.
+ * How the provider ended the answer. At the max tokens limit (finish_reason `length`, OpenAI's "the maximum
+ * number of tokens specified in the request was reached"): with tool calls, the last one's arguments were cut
+ * mid-JSON, so it fails naming that tool rather than running it with cut or empty arguments; with nothing
+ * written it fails too; text stays an answer, cut short, with a warning. An answer the provider's content
+ * filter stopped (`content_filter`), or one the model refused (a `refusal` instead of content), fails as
+ * Gemini's blocked answers and Anthropic's refusals do, rather than passing as an empty or partial success.
  */
-export function settleLength(finish: string | null | undefined, content: string, calls: Array<{ name: string }>, opts: Pick<CompatibleOptions, 'provider'>, sink: StreamSink): Pick<AdapterResult, 'cutShort'> {
+export function settleFinish(
+  finish: string | null | undefined,
+  answer: { content: string; calls: Array<{ name: string }>; refusal?: string | null },
+  opts: Pick<CompatibleOptions, 'provider'>,
+  sink: StreamSink,
+): Pick<AdapterResult, 'cutShort'> {
+  if (finish === 'content_filter') throw new ModelRequestError(`The model's answer was blocked by the provider's content filter (${opts.provider} finish_reason content_filter)`);
+  if (answer.refusal && !answer.content && answer.calls.length === 0) throw new ModelRequestError(`The model declined to answer (${opts.provider} refusal): ${answer.refusal}`);
   if (finish !== 'length') return {};
   const stop = `${opts.provider} finish_reason length`;
-  const cut = calls.at(-1);
+  const cut = answer.calls.at(-1);
   if (cut) throw cutToolCallError(cut.name, stop);
-  if (!content) throw emptyCutError(stop);
+  if (!answer.content) throw emptyCutError(stop);
   sink.warn(`The model stopped at the max tokens limit (${stop}): the answer is cut short`, { finishReason: finish });
   return { cutShort: stop };
 }
@@ -239,7 +248,7 @@ export async function callCompatible(client: OpenAI, req: AdapterRequest, opts: 
         c.type === 'function' ? [{ id: c.id || newToolCallId(taken), name: c.function.name, arguments: parseArguments(c.function.arguments) }] : [],
       );
       const usage = res.usage;
-      const cut = settleLength(res.choices[0]?.finish_reason, message?.content ?? '', toolCalls, opts, sink);
+      const cut = settleFinish(res.choices[0]?.finish_reason, { content: message?.content ?? '', calls: toolCalls, refusal: message?.refusal }, opts, sink);
       return {
         content: message?.content ?? '',
         model: req.model,
@@ -256,6 +265,7 @@ export async function callCompatible(client: OpenAI, req: AdapterRequest, opts: 
     const calls = new Map<number, { id: string; name: string; args: string }>();
     let tokens: AdapterResult['tokens'];
     let finish: string | null | undefined;
+    let refusal = '';
     for await (const chunk of stream) {
       if (chunk.usage) {
         const u = chunk.usage;
@@ -264,6 +274,7 @@ export async function callCompatible(client: OpenAI, req: AdapterRequest, opts: 
       finish = chunk.choices[0]?.finish_reason ?? finish;
       const delta = chunk.choices[0]?.delta;
       if (!delta) continue;
+      if (delta.refusal) refusal += delta.refusal;
       if (delta.content) {
         content += delta.content;
         sink.text(delta.content);
@@ -282,7 +293,7 @@ export async function callCompatible(client: OpenAI, req: AdapterRequest, opts: 
       }
     }
     const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, c]) => ({ id: c.id, name: c.name, arguments: parseArguments(c.args) }));
-    const cut = settleLength(finish, content, toolCalls, opts, sink);
+    const cut = settleFinish(finish, { content, calls: toolCalls, refusal }, opts, sink);
     return { content, model: req.model, toolCalls, ...(tokens ? { tokens } : {}), ...cut };
   } catch (err) {
     throw toProviderError(err, opts.provider);

@@ -532,6 +532,30 @@ describe('OpenAI-compatible adapters against the fake', () => {
     expect(fake.chatRequests()).toEqual([]);
   });
 
+  it("fails an answer the provider's content filter stopped, or one the model refused, as the user's error (as Gemini's blocked answers and Anthropic's refusals), streamed or not", async () => {
+    const d = deps();
+    const stream = { executionId: 'e', blockId: 'b', seqStart: 0 };
+    for (const [model, provider] of [['gpt-4o', 'openai'], ['azure/gpt-4o', 'azure-openai'], ['groq/llama-3.3-70b-versatile', 'groq']] as const) {
+      for (const streamed of [false, true]) {
+        fake.reply({ content: 'Here is how to', finishReason: 'content_filter' });
+        const err = await failure(callModel(d, ask({ model, ...(streamed ? { stream } : {}) })));
+        expect(err.message).toBe(`The model's answer was blocked by the provider's content filter (${provider} finish_reason content_filter)`);
+        expect(toFailure(err, provider).nonRetryable).toBe(true);
+      }
+    }
+    const refusal = "I'm sorry, I can't help with that.";
+    fake.server.once('POST', '/v1/chat/completions', { json: { id: 'c', object: 'chat.completion', created: 0, model: 'gpt-4o', choices: [{ index: 0, message: { role: 'assistant', content: null, refusal }, finish_reason: 'stop' }] } });
+    const whole = await failure(callModel(d, ask()));
+    expect(whole.message).toBe(`The model declined to answer (openai refusal): ${refusal}`);
+    expect(toFailure(whole, 'openai').nonRetryable).toBe(true);
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'gpt-4o', choices: [{ index: 0, delta, finish_reason: finish }] });
+    fake.server.once('POST', '/v1/chat/completions', { sse: [chunk({ role: 'assistant', refusal: "I'm sorry, " }), chunk({ refusal: "I can't help with that." }), chunk({}, 'stop'), '[DONE]'] });
+    expect((await failure(callModel(d, ask({ stream })))).message).toBe(`The model declined to answer (openai refusal): ${refusal}`);
+    // An answer that ended as usual is untouched.
+    fake.reply({ content: 'Fine.' });
+    expect(await callModel(d, ask())).toMatchObject({ content: 'Fine.' });
+  });
+
   it('lists the local models from the server, and none when it is unreachable', async () => {
     expect(await listOllamaModels(deps().config)).toEqual(['llama3.2:latest', 'qwen2.5']);
     expect(await listOllamaModels(testModelDeps({ OLLAMA_URL: 'http://127.0.0.1:1' }).config)).toEqual([]);
