@@ -13,9 +13,14 @@ import { LoadBoundary } from './ui/LoadBoundary';
 import { useToast } from './ui/toast';
 
 const SettingsPage = lazy(() => import('./settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
+const SchedulesPage = lazy(() => import('./pages/SchedulesPage').then((m) => ({ default: m.SchedulesPage })));
 
-/** The signed-in app: sidebar, and the open workflow's canvas or a settings page. */
-function Shell({ settingsTab }: { settingsTab: string | null }) {
+/** A page of the signed-in app other than the editor: a settings tab, or the workspace's schedules. */
+type ShellPage = { kind: 'settings'; tab: string } | { kind: 'schedules' };
+
+/** The signed-in app: sidebar, and the open workflow's canvas, a settings page or the workspace's schedules. */
+function Shell({ page }: { page: ShellPage | null }) {
+  const settingsTab = page?.kind === 'settings' ? page.tab : null;
   const toast = useToast();
   const { query } = useLocation();
   const session = useQuery({ queryKey: ['session'], queryFn: api.session, staleTime: Infinity });
@@ -29,7 +34,7 @@ function Shell({ settingsTab }: { settingsTab: string | null }) {
 
   const open = (id: string | null) => navigate(id ? `/?workflow=${encodeURIComponent(id)}` : '/');
   // With no workflow open the sidebar starts open: it is the way to one (layoutDefaults).
-  const screen = settingsTab || !activeId ? 'home' : 'editor';
+  const screen = page || !activeId ? 'home' : 'editor';
   const layout = useLayout(screen);
   // A workflow the user opens from there keeps the sidebar as it was drawn (no jump under the pointer);
   // the first workflow opened by itself (spec 000 §4) follows the editor's default.
@@ -66,11 +71,11 @@ function Shell({ settingsTab }: { settingsTab: string | null }) {
 
   // Spec 000 §4: once a workspace's list has loaded, its first workflow becomes active when none is.
   useEffect(() => {
-    if (!workspace || !workflows.data || autoOpened.current === workspace.id || settingsTab) return;
+    if (!workspace || !workflows.data || autoOpened.current === workspace.id || page) return;
     autoOpened.current = workspace.id;
     switching.current = false;
     if (!activeId && workflows.data[0]) open(workflows.data[0].id);
-  }, [workspace, workflows.data, activeId, settingsTab]);
+  }, [workspace, workflows.data, activeId, page]);
 
   useEffect(() => {
     if (switching.current && workflows.error) {
@@ -97,7 +102,7 @@ function Shell({ settingsTab }: { settingsTab: string | null }) {
         workspaces={workspaces.data ?? []}
         workspace={workspace}
         onWorkspace={switchWorkspace}
-        activeId={settingsTab ? null : activeId}
+        activeId={page ? null : activeId}
         onOpen={openChosen}
         userName={session.data?.user.name ?? ''}
         open={layout.sidebarOpen}
@@ -108,6 +113,12 @@ function Shell({ settingsTab }: { settingsTab: string | null }) {
           <LoadBoundary fallback={(message) => <p className="empty error">{message}</p>}>
             <Suspense fallback={<p className="empty">Loading…</p>}>
               <SettingsPage tab={settingsTab} workspace={workspace} />
+            </Suspense>
+          </LoadBoundary>
+        ) : page?.kind === 'schedules' ? (
+          <LoadBoundary fallback={(message) => <p className="empty error">{message}</p>}>
+            <Suspense fallback={<p className="empty">Loading…</p>}>
+              <SchedulesPage workspace={workspace} />
             </Suspense>
           </LoadBoundary>
         ) : activeId ? (
@@ -122,13 +133,16 @@ function Shell({ settingsTab }: { settingsTab: string | null }) {
   );
 }
 
-/** The app's pages by path: sign-in, sign-up, payments, settings, and the editor. */
+/** The app's pages by path: sign-in, sign-up, payments, settings, the workspace's schedules, and the editor. */
 export function App() {
   const { path, query } = useLocation();
   if (path === '/sign-in') return <AuthPage mode="sign-in" />;
   if (path === '/sign-up') return <AuthPage mode="sign-up" />;
   if (path === '/payments') return <PaymentsPage message={query.get('reason')} />;
+  if (path === '/schedules') return <Shell page={SCHEDULES} />;
   const settings = /^\/settings(?:\/([\w-]+))?/.exec(path);
-  return <Shell settingsTab={settings ? (settings[1] ?? 'environment') : null} />;
+  return <Shell page={settings ? { kind: 'settings', tab: settings[1] ?? 'environment' } : null} />;
 }
+
+const SCHEDULES: ShellPage = { kind: 'schedules' };
 

@@ -296,7 +296,8 @@ export interface LiveSchedule {
   blockId: string;
   cronExpression: string;
   timezone: string;
-  nextRunAt: string | null;
+  /** The next due times (up to five, ISO); none while paused. */
+  nextRunAt: string[];
   lastRunAt: string | null;
   status: 'active' | 'paused';
 }

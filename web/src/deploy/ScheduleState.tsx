@@ -12,18 +12,7 @@ export const schedulesKey = (workflowId: string) => ['schedules', workflowId] as
  * deployment does not schedule (not deployed with it yet) says so.
  */
 export function ScheduleState({ workflowId, blockId, live }: { workflowId: string; blockId: string; live: LiveSchedule | undefined }) {
-  const toast = useToast();
-  const queries = useQueryClient();
-  const toggle = useMutation({
-    mutationFn: (paused: boolean) => api.setSchedulePaused(workflowId, blockId, paused),
-    onSuccess: (updated) => {
-      queries.setQueryData<LiveSchedule[]>(schedulesKey(workflowId), (all) => all?.map((s) => (s.blockId === updated.blockId ? { ...s, ...updated } : s)));
-      // The schedule block's status reads the same query: refetched, it shows Paused / its next runs at once.
-      void queries.invalidateQueries({ queryKey: schedulesKey(workflowId) });
-      toast.success(updated.status === 'paused' ? 'Schedule paused' : 'Schedule resumed');
-    },
-    onError: (error: Error) => toast.error(`Could not change the schedule: ${error instanceof ApiError ? error.message : String(error)}`),
-  });
+  const toggle = useSchedulePause(workflowId, blockId);
   if (!live) return <p className="muted">Not scheduled by the deployed version: deploy the draft to schedule it.</p>;
   const paused = live.status === 'paused';
   // A sub-minute schedule (`@every 10s`) tells its runs apart by their seconds.
@@ -38,4 +27,23 @@ export function ScheduleState({ workflowId, blockId, live }: { workflowId: strin
       </button>
     </div>
   );
+}
+
+/**
+ * Pauses (`mutate(true)`) or resumes one schedule of a deployed workflow, the workflow's schedules
+ * query updated at once and read again, a toast either way; the deploy dialog's and the schedules page's.
+ */
+export function useSchedulePause(workflowId: string, blockId: string) {
+  const toast = useToast();
+  const queries = useQueryClient();
+  return useMutation({
+    mutationFn: (paused: boolean) => api.setSchedulePaused(workflowId, blockId, paused),
+    onSuccess: (updated) => {
+      queries.setQueryData<LiveSchedule[]>(schedulesKey(workflowId), (all) => all?.map((s) => (s.blockId === updated.blockId ? { ...s, ...updated } : s)));
+      // The schedule block's status reads the same query: refetched, it shows Paused / its next runs at once.
+      void queries.invalidateQueries({ queryKey: schedulesKey(workflowId) });
+      toast.success(updated.status === 'paused' ? 'Schedule paused' : 'Schedule resumed');
+    },
+    onError: (error: Error) => toast.error(`Could not change the schedule: ${error instanceof ApiError ? error.message : String(error)}`),
+  });
 }

@@ -1,14 +1,15 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { deferredToRun, dependentFields, type SubBlockConfig } from '@weft/catalog';
+import { dependentFields, type SubBlockConfig } from '@weft/catalog';
 import type { BlockState, Command, WorkflowState } from '@weft/workflow';
 import { api, type BlockDefinition } from '../api';
 import { newId } from '../collab/useWorkflowSession';
 import { BlockIcon } from '../ui/icons';
-import { blockValues, fieldOfMessage, fieldValue, formFields, hasAdvancedFields } from './blockForm';
+import { blockValues, fieldValue, formFields, hasAdvancedFields } from './blockForm';
 import { FormContext, type FormEnv } from './fields/FormContext';
 import { RefText } from './fields/RefText';
 import { SubBlockField } from './SubBlockField';
+import { messagesByField, validationMessages } from './validation';
 
 type Edit = (commands: Command[]) => void;
 
@@ -138,8 +139,8 @@ function setValue(id: string, definition: BlockDefinition | undefined, subBlockI
   return { type: 'setSubBlockValue', id, subBlockId, value, ...(clear.length > 0 ? { clear } : {}) };
 }
 
-/** Validation messages from POST /api/blocks/validate, asked a moment after the values settle. */
-function useValidation(block: BlockState): string | null {
+/** Validation messages from POST /api/blocks/validate, every one of them (`validationMessages`), asked a moment after the values settle. */
+function useValidation(block: BlockState): string[] {
   const values = useMemo(() => blockValues(block), [block]);
   const json = JSON.stringify(values);
   const [settled, setSettled] = useState(json);
@@ -149,14 +150,14 @@ function useValidation(block: BlockState): string | null {
   }, [json]);
   const answer = useQuery({
     queryKey: ['validate', block.type, settled],
-    queryFn: () => api.validateBlock(block.type, JSON.parse(settled) as Record<string, unknown>),
+    queryFn: () => validationMessages(block.type, JSON.parse(settled) as Record<string, unknown>, (params) => api.validateBlock(block.type, params)),
     staleTime: Infinity,
     enabled: block.type !== 'loop' && block.type !== 'parallel',
   });
-  if (!answer.data || answer.data.success) return null;
-  // A message about a field holding a reference or {{KEY}}: the runner checks the resolved value.
-  return deferredToRun(block.type, JSON.parse(settled) as Record<string, unknown>, answer.data.error) ? null : answer.data.error;
+  return answer.data ?? NO_MESSAGES;
 }
+
+const NO_MESSAGES: string[] = [];
 
 interface PanelProps {
   block: BlockState;
@@ -179,8 +180,7 @@ export function BlockPanel({ block, currentState, definition, edit, workflowId, 
   const tools = useQuery({ queryKey: ['tools'], queryFn: api.tools, staleTime: Infinity });
   const environment = useQuery({ queryKey: ['environment'], queryFn: api.environment, staleTime: 30_000 });
   const fields = definition ? formFields(definition, block) : [];
-  const problem = useValidation(block);
-  const problemField = problem ? fieldOfMessage(fields, problem) : undefined;
+  const problems = messagesByField(fields, useValidation(block));
   const env: FormEnv = {
     get state() {
       return currentState();
@@ -211,11 +211,11 @@ export function BlockPanel({ block, currentState, definition, edit, workflowId, 
       {/* Keyed by the name too, so a rename from elsewhere resets the field. */}
       <RenameForm key={block.name} block={block} edit={edit} />
       <BlockSettings block={block} definition={definition} edit={edit} />
-      {problem && !problemField && (
-        <p className="form-problem" role="alert">
-          {problem}
+      {problems.unplaced.map((message) => (
+        <p key={message} className="form-problem" role="alert">
+          {message}
         </p>
-      )}
+      ))}
       <FormContext.Provider value={env}>
         {container && <ContainerSettings block={block} edit={edit} />}
         <div className="block-form">
@@ -224,7 +224,7 @@ export function BlockPanel({ block, currentState, definition, edit, workflowId, 
               key={`${field.id}@${definition?.subBlocks.indexOf(field) ?? 0}`}
               field={field}
               value={fieldValue(block, field)}
-              problem={field.id === problemField ? (problem ?? undefined) : undefined}
+              problems={problems.byField.get(field.id)}
               onChange={(value) => edit([setValue(block.id, definition, field.id, value)])}
             />
           ))}

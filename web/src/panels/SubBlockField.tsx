@@ -21,8 +21,8 @@ interface FieldProps {
   value: unknown;
   /** Sends a new value for the field. */
   onChange(value: unknown): void;
-  /** A validation message about this field. */
-  problem?: string;
+  /** The validation messages about this field, every one shown. */
+  problems?: readonly string[];
 }
 
 /** The field's name as its label shows it. */
@@ -182,16 +182,17 @@ function Widget(props: FieldProps) {
   }
 }
 
-/** A field with its validation message from the server under it. */
+/** A field with its validation messages from the server under it, one line each. */
 export function SubBlockField(props: FieldProps) {
+  const problems = props.problems ?? [];
   return (
-    <div className={`field-wrap${props.field.layout === 'half' ? ' half' : ''}${props.problem ? ' has-problem' : ''}`} data-field={props.field.id}>
+    <div className={`field-wrap${props.field.layout === 'half' ? ' half' : ''}${problems.length > 0 ? ' has-problem' : ''}`} data-field={props.field.id}>
       <Widget {...props} />
-      {props.problem && (
-        <span className="field-error" role="alert">
-          {props.problem}
+      {problems.map((message) => (
+        <span key={message} className="field-error" role="alert">
+          {message}
         </span>
-      )}
+      ))}
     </div>
   );
 }

@@ -1,18 +1,16 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, statusTextOf, type CustomTool, type OAuthCredential, type Workspace } from '../api';
+import { api, statusTextOf, type CustomTool, type OAuthCredential, type Workspace } from '../api';
 import { CopyButton, providerName } from '../panels/fields/Integrations';
 import { navigate } from '../router';
 import { Icon } from '../ui/icons';
 import { useConfirm } from '../ui/confirm';
-import { LoadBoundary } from '../ui/LoadBoundary';
 import { useToast } from '../ui/toast';
 import { KnowledgeTab } from './KnowledgeTab';
 import { SettingsList, submitted } from './SettingsList';
-import { customToolProblem, customToolsLoadMessage, NEW_TOOL_SCHEMA, readCustomTools } from './customTools';
+import { CustomToolFields } from './CustomToolForm';
+import { customToolsLoadMessage, customToolsSyncMessage, newToolDraft, readCustomTools, toolFromDraft, type ToolDraft } from './customTools';
 import { environmentProblems, environmentSaveFailed, environmentToSave, isUnsaved, removedKeys, withSaved, type SavedEnvironment, type TableRow } from './environment';
-
-const CodeEditor = lazy(() => import('../panels/fields/CodeEditor'));
 
 const TABS = [
   { id: 'environment', title: 'Environment variables', icon: 'key' },
@@ -156,7 +154,7 @@ function CustomToolsTab() {
     queryKey: ['custom-tools-settings'],
     queryFn: async () => readCustomTools(await api.customTools()),
   });
-  const [editing, setEditing] = useState<{ id: string | null; title: string; schema: string; code: string } | null>(null);
+  const [editing, setEditing] = useState<ToolDraft | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
     if (!loaded.error) return;
@@ -170,7 +168,7 @@ function CustomToolsTab() {
       await queryClient.invalidateQueries({ queryKey: ['custom-tools'] });
       toast.success('Custom tools saved');
     },
-    onError: (e) => toast.error(`Failed to sync custom tools: ${e instanceof ApiError ? e.statusText : 'Error'}. ${e.message}`),
+    onError: (e) => toast.error(customToolsSyncMessage(e)),
   });
   const remove = useMutation({
     mutationFn: (id: string) => api.deleteCustomTool(id),
@@ -178,45 +176,20 @@ function CustomToolsTab() {
       await queryClient.invalidateQueries({ queryKey: ['custom-tools-settings'] });
       await queryClient.invalidateQueries({ queryKey: ['custom-tools'] });
     },
-    onError: (e) => toast.error(`Failed to sync custom tools: ${e instanceof ApiError ? e.statusText : 'Error'}. ${e.message}`),
+    onError: (e) => toast.error(customToolsSyncMessage(e)),
   });
   const save = () => {
     if (!editing) return;
-    const found = customToolProblem(editing.title, editing.schema, editing.code);
-    setProblem(found);
-    if (found) return;
-    const tool: CustomTool = { id: editing.id ?? `custom_${Date.now().toString(36)}`, title: editing.title.trim(), schema: JSON.parse(editing.schema) as CustomTool['schema'], code: editing.code };
-    const others = (loaded.data ?? []).filter((t) => t.id !== tool.id);
-    sync.mutate([...others, tool]);
+    const made = toolFromDraft(editing);
+    setProblem('problem' in made ? made.problem : null);
+    if ('problem' in made) return;
+    const others = (loaded.data ?? []).filter((t) => t.id !== made.tool.id);
+    sync.mutate([...others, made.tool]);
   };
   if (editing) {
     return (
       <div className="settings-card" aria-label="Custom tool editor" role="form">
-        <label className="form-row">
-          <span>Title</span>
-          <input className="input" aria-label="Tool title" value={editing.title} onChange={(e) => setEditing({ ...editing, title: e.target.value })} />
-        </label>
-        <div className="form-row">
-          <span>Schema (JSON)</span>
-          <LoadBoundary>
-            <Suspense fallback={<div className="code-editor loading" />}>
-              <CodeEditor value={editing.schema} language="json" label="Tool schema" onChange={(schema) => setEditing((ed) => ed && { ...ed, schema })} onBlur={() => {}} minHeight={180} />
-            </Suspense>
-          </LoadBoundary>
-        </div>
-        <div className="form-row">
-          <span>Code (JavaScript; parameters are variables, return the result)</span>
-          <LoadBoundary>
-            <Suspense fallback={<div className="code-editor loading" />}>
-              <CodeEditor value={editing.code} language="javascript" label="Tool code" placeholder="return { echo: input };" onChange={(code) => setEditing((ed) => ed && { ...ed, code })} onBlur={() => {}} minHeight={160} />
-            </Suspense>
-          </LoadBoundary>
-        </div>
-        {problem && (
-          <p className="form-error" role="alert">
-            {problem}
-          </p>
-        )}
+        <CustomToolFields draft={editing} onChange={(update) => setEditing((ed) => ed && update(ed))} problem={problem} />
         <div className="settings-actions">
           <button type="button" className="btn" onClick={() => (setEditing(null), setProblem(null))}>
             Cancel
@@ -252,7 +225,7 @@ function CustomToolsTab() {
           ),
         })}
       />
-      <button type="button" className="btn btn-primary" onClick={() => setEditing({ id: null, title: '', schema: NEW_TOOL_SCHEMA, code: '' })}>
+      <button type="button" className="btn btn-primary" onClick={() => setEditing(newToolDraft())}>
         <Icon name="plus" size={14} /> New custom tool
       </button>
     </div>

@@ -1,4 +1,4 @@
-import { statusTextOf, type CustomTool } from '../api';
+import { ApiError, statusTextOf, type CustomTool } from '../api';
 
 /** Why a custom tool cannot be saved, or null: a title, an object schema with a function name, and code (spec 000 §5). */
 export function customToolProblem(title: string, schemaText: string, code: string): string | null {
@@ -38,4 +38,30 @@ export function readCustomTools(data: unknown): CustomTool[] {
 export function customToolsLoadMessage(error: unknown): string {
   if (error instanceof Error && error.message === 'Invalid response format') return 'Invalid response format';
   return `Failed to load custom tools: ${statusTextOf(error)}`;
+}
+
+/** A custom tool as its editor holds it: the schema as typed JSON; `id` null until saved once. */
+export interface ToolDraft {
+  id: string | null;
+  title: string;
+  schema: string;
+  code: string;
+}
+
+/** The editor's start for a new tool. */
+export const newToolDraft = (): ToolDraft => ({ id: null, title: '', schema: NEW_TOOL_SCHEMA, code: '' });
+
+/**
+ * The tool to save from its editor's draft, or why it cannot be saved (`customToolProblem`). A new
+ * tool gets a `custom_` id (the prefix that names a custom tool to the tool layer, spec 000) from `now`.
+ */
+export function toolFromDraft(draft: ToolDraft, now = Date.now()): { tool: CustomTool } | { problem: string } {
+  const problem = customToolProblem(draft.title, draft.schema, draft.code);
+  if (problem) return { problem };
+  return { tool: { id: draft.id ?? `custom_${now.toString(36)}`, title: draft.title.trim(), schema: JSON.parse(draft.schema) as CustomTool['schema'], code: draft.code } };
+}
+
+/** What a refused or failed custom tool save tells the user (spec 000 §8): 'Failed to sync custom tools: {statusText}. {server error}'. */
+export function customToolsSyncMessage(error: Error): string {
+  return `Failed to sync custom tools: ${error instanceof ApiError ? error.statusText : 'Error'}. ${error.message}`;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api';
-import { customToolProblem, customToolsLoadMessage, NEW_TOOL_SCHEMA, readCustomTools } from './customTools';
+import { customToolProblem, customToolsLoadMessage, customToolsSyncMessage, NEW_TOOL_SCHEMA, newToolDraft, readCustomTools, toolFromDraft } from './customTools';
 
 describe('custom tool editor checks', () => {
   it('accept a complete tool', () => {
@@ -27,5 +27,15 @@ describe('custom tool editor checks', () => {
       notAList = e;
     }
     expect(customToolsLoadMessage(notAList)).toBe('Invalid response format');
+  });
+  it('make the tool to save from the editor’s draft: a new one with a custom_ id, an edited one keeping its id', () => {
+    const made = toolFromDraft({ ...newToolDraft(), title: '  Weather ', code: 'return input;' }, 36 ** 3);
+    expect(made).toEqual({ tool: { id: 'custom_1000', title: 'Weather', schema: JSON.parse(NEW_TOOL_SCHEMA) as unknown, code: 'return input;' } });
+    expect(toolFromDraft({ id: 'custom_old', title: 'W', schema: NEW_TOOL_SCHEMA, code: 'x' })).toMatchObject({ tool: { id: 'custom_old' } });
+    expect(toolFromDraft(newToolDraft())).toEqual({ problem: 'Enter a title' });
+  });
+  it('tell a failed save in spec 000 §8’s words', () => {
+    expect(customToolsSyncMessage(new ApiError(400, 'Tool title is required', {}, 'Bad Request'))).toBe('Failed to sync custom tools: Bad Request. Tool title is required');
+    expect(customToolsSyncMessage(new TypeError('Failed to fetch'))).toBe('Failed to sync custom tools: Error. Failed to fetch');
   });
 });

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, type Folder, type WorkflowSummary, type Workspace } from '../api';
-import { navigate } from '../router';
+import { navigate, useLocation } from '../router';
 import { Icon } from '../ui/icons';
 import { InlineEdit, Menu, MenuItem } from '../ui/Menu';
 import { useConfirm } from '../ui/confirm';
@@ -39,6 +39,7 @@ export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, 
   const toast = useToast();
   const confirm = useConfirm();
   const queryClient = useQueryClient();
+  const { path } = useLocation();
   const workspaceId = workspace?.id ?? '';
   const listKey = ['workflows', workspaceId];
   const workflows = useQuery({ queryKey: listKey, queryFn: () => api.workflows(workspaceId), enabled: Boolean(workspace) });
@@ -287,6 +288,9 @@ export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, 
             <Icon name="plus" />
           </button>
           <span className="grow" />
+          <button type="button" className="icon-btn" aria-label="Schedules" title="Schedules" aria-current={path === '/schedules' ? 'page' : undefined} onClick={() => navigate('/schedules')}>
+            <Icon name="ScheduleIcon" />
+          </button>
           <button type="button" className="icon-btn" aria-label="Settings" title="Settings" onClick={() => navigate('/settings/environment')}>
             <Icon name="settings" />
           </button>
@@ -346,6 +350,9 @@ export function Sidebar({ workspaces, workspace, onWorkspace, activeId, onOpen, 
           {workflows.data?.length === 0 && <p className="muted pad">No workflows yet.</p>}
         </nav>
         <div className="sidebar-footer">
+          <button type="button" className={`nav-link${path === '/schedules' ? ' active' : ''}`} aria-current={path === '/schedules' ? 'page' : undefined} onClick={() => navigate('/schedules')}>
+            <Icon name="ScheduleIcon" /> Schedules
+          </button>
           <button type="button" className="nav-link" onClick={() => navigate('/settings/environment')}>
             <Icon name="settings" /> Settings
           </button>

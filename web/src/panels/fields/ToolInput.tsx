@@ -1,9 +1,9 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { SubBlockConfig } from '@weft/catalog';
 import { api, type BlockDefinition, type CustomTool } from '../../api';
-import { navigate } from '../../router';
 import { BlockIcon, Icon } from '../../ui/icons';
+import { LoadBoundary } from '../../ui/LoadBoundary';
 import { SubBlockField } from '../SubBlockField';
 import { FormBlockContext, useFormEnv } from './FormContext';
 import { withDependentsCleared } from './selectors';
@@ -11,6 +11,8 @@ import { defaultToolParams, searchRank, toolCardFields, toolChoices } from './to
 import { customToolsLoadMessage, readCustomTools } from '../../settings/customTools';
 
 /** One tool given to an agent. */
+const CustomToolDialog = lazy(() => import('../../settings/CustomToolDialog'));
+
 export interface AgentTool {
   type: string;
   title: string;
@@ -52,6 +54,8 @@ export function ToolInputField({ label, value, onChange }: { field: SubBlockConf
   const tools = agentTools(value);
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
+  // "Create a custom tool": the editor in a dialog over the canvas; the tool it saves is given to this agent.
+  const [creating, setCreating] = useState(false);
   // The valid ones (spec 000 §5); a failed load is said in the picker, in spec 000 §8's words.
   const custom = useQuery({ queryKey: ['custom-tools'], queryFn: async () => readCustomTools(await api.customTools()) });
   const customTools = custom.data ?? [];
@@ -75,10 +79,13 @@ export function ToolInputField({ label, value, onChange }: { field: SubBlockConf
     return () => document.removeEventListener('pointerdown', outside);
   }, [open]);
   const set = (next: AgentTool[]) => onChange(next);
+  const latest = useRef(value);
+  latest.current = value;
   const add = (tool: AgentTool) => {
     set([...tools, tool]);
     close();
   };
+  const customTool = (t: CustomTool): AgentTool => ({ type: 'custom-tool', title: t.title, params: {}, schema: t.schema, code: t.code, usageControl: 'auto' });
   // A form edit lets the block's operation choose the tool again (older pickers fixed the first).
   const setParams = (i: number, params: Record<string, unknown>) =>
     set(tools.map((t, j) => (j === i ? { type: t.type, title: t.title, params, ...(t.usageControl ? { usageControl: t.usageControl } : {}) } : t)));
@@ -134,7 +141,7 @@ export function ToolInputField({ label, value, onChange }: { field: SubBlockConf
             <div className="tool-choices">
               {shownCustom.length > 0 && <div className="combo-group">Custom tools</div>}
               {shownCustom.map((t) => (
-                  <button key={t.id} type="button" className="tool-choice" onClick={() => add({ type: 'custom-tool', title: t.title, params: {}, schema: t.schema, code: t.code, usageControl: 'auto' })}>
+                  <button key={t.id} type="button" className="tool-choice" onClick={() => add(customTool(t))}>
                     <BlockIcon icon="wrench" color="#64748b" name={t.title} size={20} /> {t.title}
                   </button>
                 ))}
@@ -151,12 +158,37 @@ export function ToolInputField({ label, value, onChange }: { field: SubBlockConf
                 </button>
               ))}
             </div>
-            <button type="button" className="btn btn-ghost btn-sm" onClick={() => navigate('/settings/custom-tools')}>
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm"
+              onClick={() => {
+                close();
+                setCreating(true);
+              }}
+            >
               <Icon name="wrench" size={12} /> Create a custom tool
             </button>
           </div>
         )}
       </div>
+      {creating && (
+        <LoadBoundary>
+          <Suspense fallback={null}>
+            <CustomToolDialog
+              onCreated={(t) => {
+                // The tools as they are when the save answers: an edit made meanwhile is kept.
+                set([...agentTools(latest.current), customTool(t)]);
+                setCreating(false);
+                opener.current?.focus();
+              }}
+              onClose={() => {
+                setCreating(false);
+                opener.current?.focus();
+              }}
+            />
+          </Suspense>
+        </LoadBoundary>
+      )}
     </div>
   );
 }
