@@ -152,8 +152,8 @@ describe('function sandbox', () => {
     });
   });
 
-  // Map records are not seen by the walk: a call filling one is bounded by the growth it may make, not by
-  // memory earlier calls left free. The review's case: 6M entries (about 250 MB) under a 64 MB limit.
+  // Map records are not seen by QuickJS's walk: a call filling one is bounded by what it uses of the thread's
+  // memory (measured on the memory itself), not by memory earlier calls left free. The review's case: 6M entries (about 250 MB) under a 64 MB limit.
   it('a call filling a Map answers its limit even after calls beside it left their memory free', { timeout: LONG_TEST_MS }, async () => {
     await withHoldServer(async (server, release) => {
       await withPool({ size: 1, callsPerWorker: 8, policy: localFetch }, async (_one, call) => {
@@ -166,9 +166,8 @@ describe('function sandbox', () => {
     });
   });
 
-  // Map and Set records are not seen by QuickJS's walk, but every allocation its runtime holds is
-  // counted: each one the walk did not measure is charged a record's 48 bytes. 450,000 entries (about
-  // 22 MB) under a 16 MB limit used to pass on the thread's growth bound and free memory alone.
+  // Map and Set records are not seen by QuickJS's walk; what the call uses of the thread's memory is.
+  // 450,000 entries (about 22 MB) under a 16 MB limit used to pass on the thread's growth bound and free memory alone.
   it('a Map or Set whose records pass the memory limit answers the limit; one within it runs', { timeout: LONG_TEST_MS }, async () => {
     const overLimit = { success: false, error: 'Function execution exceeded the memory limit of 16 MB', limit: 'memory' };
     await withPool({ size: 1, callsPerWorker: 1, memoryLimitBytes: 16 * 1024 * 1024 }, async (_one, call) => {
@@ -193,8 +192,8 @@ describe('function sandbox', () => {
         error: 'Function execution exceeded the memory limit of 64 MB',
         limit: 'memory',
       });
-      // 40 MB is within the limit but past half of a one-call thread's bound (64 + 64 MB): its thread is retired after answering.
-      expect(await call('const k = []; for (let i = 0; i < 10; i++) k.push(new ArrayBuffer(4 * 1024 * 1024)); return k.length', { timeoutMs: 60_000 })).toMatchObject({ success: true, result: 10 });
+      // 80 MB is within this call's own limit but past half of a one-call thread's bound (64 + 64 MB): its thread is retired after answering.
+      expect(await call('const k = []; for (let i = 0; i < 20; i++) k.push(new ArrayBuffer(4 * 1024 * 1024)); return k.length', { memoryLimitBytes: 128 * 1024 * 1024, timeoutMs: 60_000 })).toMatchObject({ success: true, result: 20 });
       await expect.poll(() => insides(one).slots[0]?.worker).not.toBe(first);
       expect(await call('return 3')).toMatchObject({ success: true, result: 3 });
     });
@@ -213,6 +212,101 @@ describe('function sandbox', () => {
     const res = await run('for (let i = 0; i < 20000; i++) console.log("y".repeat(100)); return 1', { timeoutMs: 60_000 });
     expect(res.success).toBe(true);
     expect(res.stdout.length).toBeLessThanOrEqual(1_000_000);
+  });
+});
+
+/** Runs `fn` with a one-thread pool whose calls' memory limit is 16 MB; `memoryMb()` is its thread's WebAssembly memory at its last answer, in MB. */
+async function withWatchedPool(callsPerWorker: number, fn: (call: Call, memoryMb: () => number) => Promise<void>) {
+  await withPool({ size: 1, callsPerWorker, memoryLimitBytes: 16 * 1024 * 1024, policy: localFetch }, async (one, call) => {
+    let bytes = 0;
+    const watched = new Set<Worker>();
+    const watch = () => {
+      const worker = insides(one).slots[0]?.worker;
+      if (!worker || watched.has(worker)) return;
+      watched.add(worker);
+      worker.on('message', (m: { result?: { heapBytes?: number } }) => {
+        if (m.result?.heapBytes) bytes = m.result.heapBytes;
+      });
+    };
+    watch();
+    await fn(async (code, extra) => {
+      watch();
+      const res = await call(code, extra);
+      watch();
+      return res;
+    }, () => bytes / 1024 / 1024);
+  });
+}
+
+// QuickJS keeps a string built by concatenation as a rope (its pieces, joined only when it is read as a
+// whole), and its walk of a runtime enters neither ropes nor async function frames (every local of the
+// code) nor Map records: such memory used to be bounded only by the thread's growth and the memory other
+// calls had left free (up to 109 MB of a thread under a 16 MB limit). What a call uses is now measured on
+// the thread's memory itself: each bomb ends at its limit, the thread no larger than a fresh one (16 MB)
+// grown by about that limit, and the next call runs.
+describe('function sandbox memory the walk of a runtime does not see', () => {
+  const overLimit = { success: false, error: 'Function execution exceeded the memory limit of 16 MB', limit: 'memory' };
+  const bombs: [string, string][] = [
+    ['s = s + s, read as a whole at each step', 'let s = "x".repeat(1024); for (let i = 0; i < 40; i++) { s = s + s; s.indexOf("y"); } return s.length'],
+    ['+= of distinct chunks', 'let s = ""; for (let i = 0; i < 2000; i++) s += "x".repeat(100000) + i; return s.length'],
+    ['+= of small pieces', 'let s = ""; for (let i = 0; i < 3000000; i++) s += "abcdefghij" + i; return s.length'],
+    ['ropes kept in an array', 'const a = []; for (let i = 0; i < 2000; i++) a.push("x".repeat(100000) + i); return a.length'],
+    ['Array.join of ropes', 'const a = []; for (let i = 0; i < 100; i++) a.push("x".repeat(100000) + i); const k = []; for (let j = 0; j < 100; j++) k.push(a.join(",") + j); return k.length'],
+    ['template literals', 'let s = ""; for (let i = 0; i < 2000; i++) s = `${s}${"y".repeat(100000)}${i}`; return s.length'],
+    ['String.prototype.repeat of a rope', 'const k = []; for (let i = 0; i < 100; i++) k.push(("ab" + i + "c".repeat(50)).repeat(100000) + i); return k.length'],
+    ['padStart and padEnd', 'const k = []; for (let i = 0; i < 200; i++) k.push("z".padStart(500000, "ab" + i) + "w".padEnd(500000, "cd" + i) + i); return k.length'],
+    ['ropes kept in an object', 'const o = {}; for (let i = 0; i < 2000; i++) o["k" + i] = "x".repeat(100000) + i; return Object.keys(o).length'],
+    ['ropes in a Map', 'const m = new Map(); for (let i = 0; i < 2000; i++) m.set(i, "x".repeat(100000) + i); return m.size'],
+    ['ropes held by closures', 'const fs = []; for (let i = 0; i < 2000; i++) { const s = "x".repeat(100000) + i; fs.push(() => s); } return fs.length'],
+    ['a rope returned as the output', 'let s = ""; for (let i = 0; i < 200; i++) s += "x".repeat(100000) + i; return s'],
+    ['flat strings held only by locals', 'const a = "a".repeat(12e6), b = "b".repeat(12e6), c = "c".repeat(12e6), d = "d".repeat(12e6); return a.length + b.length + c.length + d.length'],
+    ['a rope grown across turns', 'let s = ""; for (let i = 0; i < 400; i++) { s += "x".repeat(100000) + i; await new Promise((r) => setTimeout(r, 0)); } return s.length'],
+  ];
+
+  it.each(bombs)('%s answers the memory limit; the thread stays near a fresh one grown by the limit', { timeout: LONG_TEST_MS }, async (_name, code) => {
+    await withWatchedPool(2, async (call, memoryMb) => {
+      // Memory an earlier call made the thread grow by and freed: not the bomb's to take.
+      expect(await call('const k = []; for (let i = 0; i < 14; i++) k.push(new ArrayBuffer(1024 * 1024)); return k.length', { timeoutMs: 60_000 })).toMatchObject({ success: true, result: 14 });
+      const res = await call(code, { timeoutMs: 60_000 });
+      expect(res, code).toMatchObject(overLimit);
+      // 16 MB fresh + 16 MB of growth + the last growth's slack; it used to reach 33 to 109 MB.
+      expect(memoryMb()).toBeLessThan(36);
+      expect(await call('return 1')).toMatchObject({ success: true, result: 1 });
+    });
+  });
+
+  it('the same kinds of string within the limit succeed, their pieces and all', { timeout: LONG_TEST_MS }, async () => {
+    await withWatchedPool(2, async (call) => {
+      for (const [code, result] of [
+        ['let s = ""; for (let i = 0; i < 80; i++) s += "x".repeat(100000) + i; return s.length', 8000150],
+        ['const a = []; for (let i = 0; i < 40; i++) a.push("x".repeat(100000) + i); return a.join("").length', 4000070],
+        ['let s = ""; for (let i = 0; i < 200000; i++) s += "abcdefghij" + i; return s.length', 3088890],
+        ['const a = "a".repeat(3e6), b = "b".repeat(3e6); return (a + b).length', 6e6],
+        ['let s = ""; for (let i = 0; i < 40; i++) { s += "x".repeat(100000) + i; await new Promise((r) => setTimeout(r, 0)); } return s.length', 4000070],
+      ] as const) {
+        expect(await call(code, { timeoutMs: 60_000 }), code).toMatchObject({ success: true, result });
+      }
+      const returned = await call('let s = ""; for (let i = 0; i < 30; i++) s += "y".repeat(100000) + i; return s', { timeoutMs: 60_000 });
+      expect(returned.success && typeof returned.result === 'string' && returned.result.length).toBe(3000050);
+    });
+  });
+
+  it('a rope returned past the output limit answers the output limit', { timeout: LONG_TEST_MS }, async () => {
+    const res = await run('let s = ""; for (let i = 0; i < 110; i++) s += "x".repeat(100000) + i; return s', { memoryLimitBytes: 128 * 1024 * 1024, timeoutMs: 60_000 });
+    expect(res).toMatchObject({ success: false, limit: 'output', error: 'Function result exceeds the limit of 10 MB of JSON' });
+  });
+
+  // The bomb and a call waiting beside it share a thread: the bomb answers its limit, the other its result.
+  it('a rope bomb beside a waiting call on its thread leaves that call whole', { timeout: LONG_TEST_MS }, async () => {
+    await withHoldServer(async (server, release) => {
+      await withWatchedPool(2, async (call) => {
+        const waiting = call('const kept = "k".repeat(4e6) + "!"; const n = await (await fetch(params.url + "/hold")).json(); return [n, kept.length]', { params: { url: server.url }, timeoutMs: 60_000 });
+        await expect.poll(() => server.received('GET', '/hold').length).toBe(1);
+        expect(await call('let s = ""; for (let i = 0; i < 2000; i++) s += "x".repeat(100000) + i; return s.length', { timeoutMs: 60_000 })).toMatchObject(overLimit);
+        release();
+        expect(await waiting).toEqual({ success: true, result: [21, 4000001], stdout: '' });
+      });
+    });
   });
 });
 

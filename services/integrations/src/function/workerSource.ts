@@ -137,6 +137,8 @@ function end(call, answer, later) {
   if (call.done) return;
   if (call.fault && answer.kind !== 'crash') answer = crash(call.fault);
   call.done = true;
+  // The memory kept from the call in its turn is free again before its runtime goes and the next one is made.
+  releaseBallast(call);
   calls.delete(call.id);
   if (suspect || (!later && freeOverLimit())) answer.retire = true;
   clearTimeout(call.deadlineTimer);
@@ -155,11 +157,20 @@ function guarded(call, fn) {
   Atomics.store(computing, 0, call.id);
   const outer = current;
   current = call;
-  try { fn(); } catch (err) {
+  // A turn of the call: what the thread's memory in use changes by until it ends is the call's.
+  const turn = !call.inTurn;
+  try {
+    if (turn) enterTurn(call);
+    fn();
+  } catch (err) {
     noteFault(call, err);
     // A copy refused by the call's limit (copyInto), or one the thread had no memory for (guardMalloc): the memory limit's answer.
     end(call, !call.fault && (call.stop === 'memory' || isOutOfMemory(err)) ? { success: false, kind: 'memory' } : crash(err));
-  } finally { current = outer; Atomics.store(computing, 0, 0); }
+  } finally {
+    if (turn) leaveTurn(call);
+    current = outer;
+    Atomics.store(computing, 0, 0);
+  }
 }
 
 /** Why the call must end now, if it must: cancelled, or past its deadline (a promise that settles late still ends it as a timeout). */
@@ -353,7 +364,8 @@ function start(job) {
     deadline: Date.now() + job.timeoutMs, startedAt: performance.now(),
     stdout: '', maxResultChars: job.maxResultChars,
     timers: new Map(), fetches: new Map(), fetchCount: 0, bodies: new Map(), bodyBytes: 0, requestBytes: 0, requestSizes: new Map(),
-    memoryLimitBytes: job.memoryLimitBytes, grownBytes: 0, growRefused: false, nextMemoryCheck: 0,
+    memoryLimitBytes: job.memoryLimitBytes, grownBytes: 0, growLimit: 0, growRefused: false, nextMemoryCheck: 0,
+    held: 0, inTurn: false, inUseAtTurn: 0, ballast: [],
     done: false, stop: null, promise: null, fire: null, deadlineTimer: null,
   };
   calls.set(call.id, call);
