@@ -3,14 +3,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type RequestHandler } from 'express';
 import { z } from 'zod';
 import { AppError } from '@weft/platform';
+import { MAX_NESTING_DEPTH } from '@weft/workflow';
 import type { ApiRoute } from './routeTable.js';
 
 /**
  * How deeply a request body may nest objects and arrays. A workflow's state is about a dozen levels
  * deep (blocks → subBlocks → value → a table or a schema); deeper bodies overflowed JSON.stringify
- * and the run's records downstream (a 500, or a run that was lost).
+ * and the run's records downstream (a 500, or a run that was lost). The same bound as values made
+ * from a body (a YAML import: `MAX_NESTING_DEPTH` of @weft/workflow).
  */
-export const MAX_BODY_DEPTH = 200;
+export const MAX_BODY_DEPTH = MAX_NESTING_DEPTH;
 
 /** The 400 for body bytes sent as UTF-8 text (JSON, a form, text) that are not UTF-8. */
 export const NOT_UTF8 = 'Request body is not valid UTF-8';
@@ -117,9 +119,159 @@ export function verifyUtf8(_req: IncomingMessage, _res: ServerResponse, buf: Buf
   if (/^utf-?8$/i.test(encoding) && !isUtf8(buf)) throw new AppError('validation', NOT_UTF8);
 }
 
-/** The JSON body parser of the /api routes: bytes that are not UTF-8 and bodies checkBody refuses are a 400 naming the field. */
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+
+/** Where the string opened at `start` (a `"`) ends: the offset of its closing quote, or the end of `bytes`. */
+function stringEnd(bytes: Buffer, start: number): number {
+  for (let at = bytes.indexOf(QUOTE, start + 1); at !== -1; at = bytes.indexOf(QUOTE, at + 1)) {
+    let slashes = 0;
+    while (bytes[at - 1 - slashes] === BACKSLASH) slashes += 1;
+    if (slashes % 2 === 0) return at;
+  }
+  return bytes.length;
+}
+
+/**
+ * The offset of the first `{` or `[` of JSON text (UTF-8 bytes) that opens a level past
+ * MAX_BODY_DEPTH, or -1: one pass, strings skipped (a bracket inside one is text), nothing parsed.
+ */
+function tooDeepAt(bytes: Buffer): number {
+  let depth = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (c === QUOTE) i = stringEnd(bytes, i);
+    else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      depth += 1;
+      if (depth > MAX_BODY_DEPTH) return i;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth -= 1;
+  }
+  return -1;
+}
+
+/** How many levels of a path the depth message shows: `written` cuts after six, and says so past them. */
+const SHOWN_LEVELS = 7;
+
+/**
+ * The path to the container opened at `end` (found by tooDeepAt), its first SHOWN_LEVELS steps only
+ * (all the message shows): a second pass over the bytes before it, run only for a refusal.
+ */
+function pathAt(bytes: Buffer, end: number): Array<string | number> {
+  const levels: Array<{ array: boolean; index: number; key: string; keyNext: boolean }> = [];
+  let depth = 0;
+  for (let i = 0; i < end; i++) {
+    const c = bytes[i];
+    if (c === QUOTE) {
+      const close = stringEnd(bytes, i);
+      const level = depth <= SHOWN_LEVELS ? levels[depth - 1] : undefined;
+      if (level && !level.array && level.keyNext) {
+        level.key = keyText(bytes.subarray(i, close + 1));
+        level.keyNext = false;
+      }
+      i = close;
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      depth += 1;
+      if (depth <= SHOWN_LEVELS) levels[depth - 1] = { array: c === OPEN_BRACKET, index: 0, key: '', keyNext: c === OPEN_BRACE };
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth -= 1;
+    else if (c === COMMA && depth >= 1 && depth <= SHOWN_LEVELS) {
+      const level = levels[depth - 1];
+      if (level?.array) level.index += 1;
+      else if (level) level.keyNext = true;
+    }
+  }
+  return levels.slice(0, Math.min(depth, SHOWN_LEVELS)).map((l) => (l.array ? l.index : l.key));
+}
+
+/** A key as written (`"a"`, `"\u00e9"`) read as text; one that does not read is shown as written. */
+function keyText(quoted: Buffer): string {
+  const text = quoted.toString('utf8');
+  try {
+    const key: unknown = JSON.parse(text);
+    return typeof key === 'string' ? key : text;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The depth refusal of JSON text, read from its UTF-8 bytes before it is parsed (a body millions of
+ * levels deep within the 5 MB limit cost seconds of CPU to parse, only to be refused after), in the
+ * words checkBody uses for a parsed body; undefined when it nests at most MAX_BODY_DEPTH levels.
+ */
+export function rawDepthFault(bytes: Buffer): string | undefined {
+  const at = tooDeepAt(bytes);
+  return at === -1 ? undefined : describe({ kind: 'depth', path: pathAt(bytes, at) }, bodyField);
+}
+
+/**
+ * body-parser's `verify` for JSON: verifyUtf8, and the nesting counted in the bytes before they are
+ * parsed (rawDepthFault). A body in another charset the parser reads (UTF-16) is counted as UTF-8 text.
+ */
+export function verifyJson(req: IncomingMessage, res: ServerResponse, buf: Buffer, encoding: string): void {
+  verifyUtf8(req, res, buf, encoding);
+  verifyDepth(buf, encoding);
+}
+
+function verifyDepth(buf: Buffer, encoding: string): void {
+  const bytes = /^utf-?8$/i.test(encoding) ? buf : utf8Of(buf, encoding);
+  const fault = bytes && rawDepthFault(bytes);
+  if (fault) throw new AppError('validation', fault);
+}
+
+/**
+ * body-parser's `verify` for text a route may read as JSON or as a form (a run's input):
+ * verifyUtf8, and text that starts as JSON does (`{` or `[` after white space) counted as verifyJson
+ * counts it. A form does not start so (`a=[[…` is a form and not counted).
+ */
+export function verifyTextBody(req: IncomingMessage, res: ServerResponse, buf: Buffer, encoding: string): void {
+  verifyUtf8(req, res, buf, encoding);
+  const first = buf.find((c) => c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d);
+  if (first === OPEN_BRACE || first === OPEN_BRACKET) verifyDepth(buf, encoding);
+}
+
+/** How better-call (better-auth's request reader) tells a JSON body: `application/json`, `application/…+json`. */
+const HANDLER_JSON = /^application\/([a-z0-9.+-]*\+)?json/i;
+/** The other bodies it reads as text: forms and plain text. */
+const HANDLER_TEXT = /^(application\/x-www-form-urlencoded|text\/plain)/i;
+
+/**
+ * For a handler that reads the raw request itself (better-auth, through better-call's node adapter):
+ * a body it reads as text (JSON, a form, plain text) is read here first, refused as the app's parsers
+ * refuse it — bytes that are not UTF-8 (a 400 naming the body, where the handler put U+FFFD in their
+ * place), JSON nested past MAX_BODY_DEPTH (counted in the bytes) — and left as `req.body`, the text,
+ * which the adapter sends on as it is. Other bodies (none, binary) are left unread for the handler.
+ */
+export function textBodyFirst(limit: string): RequestHandler {
+  return express.text({
+    limit,
+    type: (req) => {
+      const type = req.headers['content-type'] ?? '';
+      return HANDLER_JSON.test(type) || HANDLER_TEXT.test(type);
+    },
+    verify: (req, res, buf, encoding) => (HANDLER_JSON.test(req.headers['content-type'] ?? '') ? verifyJson : verifyUtf8)(req, res, buf, encoding),
+  });
+}
+
+/** `buf` in `encoding` as UTF-8 bytes, or undefined for a charset TextDecoder does not know (the parsed body is still checked). */
+function utf8Of(buf: Buffer, encoding: string): Buffer | undefined {
+  try {
+    return Buffer.from(new TextDecoder(encoding).decode(buf), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The JSON body parser of the /api routes: bytes that are not UTF-8, nesting past MAX_BODY_DEPTH
+ * (counted in the bytes, before parsing) and bodies checkBody refuses are a 400 naming the field.
+ */
 export function jsonBody(limit: string): RequestHandler {
-  const parse = express.json({ limit, verify: verifyUtf8 });
+  const parse = express.json({ limit, verify: verifyJson });
   return (req, res, next) => {
     parse(req, res, (err?: unknown) => {
       if (err) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { NextFunction, Request, Response } from 'express';
-import { MAX_BODY_DEPTH, NOT_UTF8, bodyFault, verifyUtf8, wellFormedUrl, withoutProtoKey } from './wellFormedInput.js';
+import { MAX_BODY_DEPTH, NOT_UTF8, bodyFault, rawDepthFault, verifyJson, verifyTextBody, verifyUtf8, wellFormedUrl, withoutProtoKey } from './wellFormedInput.js';
 import { parseBody } from './validate.js';
 
 /** `levels` arrays one inside the other, the innermost holding `inner`. */
@@ -86,5 +86,44 @@ describe('records refuse a key named __proto__ instead of dropping it', () => {
   it('answers a 400 naming it; other keys pass', () => {
     expect(() => parseBody(body, JSON.parse('{"variables":{"__proto__":"secret","A":"b"}}'))).toThrow('variables must not have a key named "__proto__"');
     expect(parseBody(body, { variables: { A: 'b' } })).toEqual({ variables: { A: 'b' } });
+  });
+});
+
+describe('nesting counted in the bytes, before a body is parsed', () => {
+  const raw = (text: string) => rawDepthFault(Buffer.from(text, 'utf8'));
+  const deepArrays = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+
+  it(`takes ${MAX_BODY_DEPTH} levels and refuses one more in the words of the parsed check, naming where`, () => {
+    for (const value of [nested(MAX_BODY_DEPTH), nested(MAX_BODY_DEPTH + 1), { list: [1, { x: [[nested(MAX_BODY_DEPTH)]] }] }, { 'k"ey\\': nested(MAX_BODY_DEPTH) }, [0, 1, [2, nested(MAX_BODY_DEPTH)]]]) {
+      const text = JSON.stringify(value);
+      expect(raw(text), text.slice(0, 40)).toBe(bodyFault(value));
+    }
+    expect(raw(`{"marketplaceData":${JSON.stringify(nested(MAX_BODY_DEPTH + 1))}}`)).toBe(`Request body is nested too deeply at marketplaceData.a.a.a.a.a.… (at most ${MAX_BODY_DEPTH} levels of objects and arrays)`);
+    expect(raw(`{"a":1,"b":[5,6,${deepArrays(MAX_BODY_DEPTH)}]}`)).toBe(`Request body is nested too deeply at b.2.0.0.0.0.… (at most ${MAX_BODY_DEPTH} levels of objects and arrays)`);
+    // A key written with escapes is named as it reads.
+    expect(raw(`{"\\u00e9t\\u00e9":${deepArrays(MAX_BODY_DEPTH)}}`)).toContain('nested too deeply at été.0.0');
+  });
+
+  it('does not count brackets inside strings, escaped quotes and backslashes included', () => {
+    const inString = JSON.stringify({ text: '['.repeat(5_000), quoted: `"\\${'{'.repeat(5_000)}`, end: '\\' });
+    expect(raw(inString)).toBeUndefined();
+    expect(raw(`{"a":"\\\\","b":${deepArrays(MAX_BODY_DEPTH + 1)}}`)).toContain('nested too deeply at b.0');
+  });
+
+  it('refuses millions of levels, which no parse is asked for, and text that is not JSON past the limit', () => {
+    expect(raw(deepArrays(2_000_000))).toBe(`Request body is nested too deeply at 0.0.0.0.0.0.… (at most ${MAX_BODY_DEPTH} levels of objects and arrays)`);
+    expect(raw('['.repeat(MAX_BODY_DEPTH + 1))).toContain('nested too deeply');
+    expect(raw('{"a": 1, "b": [true, null, {"c": "}]"}]}')).toBeUndefined();
+  });
+
+  it("as the parsers' verify: JSON always; text only when it starts as JSON does; another charset read as text", () => {
+    const verify = (fn: typeof verifyJson, text: string, encoding = 'utf-8') => () => fn({} as never, {} as never, encoding === 'utf-8' ? Buffer.from(text) : Buffer.from(text, 'utf16le'), encoding);
+    expect(verify(verifyJson, deepArrays(MAX_BODY_DEPTH + 1))).toThrow('nested too deeply');
+    expect(verify(verifyJson, deepArrays(MAX_BODY_DEPTH))).not.toThrow();
+    expect(verify(verifyJson, deepArrays(MAX_BODY_DEPTH + 1), 'utf-16le')).toThrow('nested too deeply');
+    expect(verify(verifyTextBody, ` \n${deepArrays(MAX_BODY_DEPTH + 1)}`)).toThrow('nested too deeply');
+    // A form's value is text: brackets in it are no nesting.
+    expect(verify(verifyTextBody, `a=${'['.repeat(MAX_BODY_DEPTH + 1)}`)).not.toThrow();
+    expect(() => verifyTextBody({} as never, {} as never, Buffer.from([0x7b, 0xff, 0x7d]), 'utf-8')).toThrow(NOT_UTF8);
   });
 });

@@ -14,7 +14,7 @@ import { BODY_LIMIT, fromJson, parseBody } from '../validate.js';
 import { chunkSelected, resolveSelectedOutputs, selectedOutputsOf, type NamedBlocks } from './streamSelection.js';
 import { stringQuery } from './internalCall.js';
 import { apiInputFields, checkApiInput, inputOfText } from '../apiInput.js';
-import { checkBody, verifyUtf8 } from '../wellFormedInput.js';
+import { checkBody, verifyTextBody } from '../wellFormedInput.js';
 import { isAnswerStatus, type InputField } from '@weft/catalog';
 
 /** How long a waited (synchronous) run may take before the call gives up. */
@@ -310,7 +310,8 @@ export function executionRoutes(clients: Clients, auth: Authenticator, access: A
   }
 
   // A body the JSON parser left (another content type, or none): JSON text or a form, else a 400.
-  const otherBodies = express.text({ type: () => true, limit: BODY_LIMIT, verify: verifyUtf8 });
+  // Text read as JSON (it starts with `{` or `[`) has its nesting counted before it is parsed.
+  const otherBodies = express.text({ type: () => true, limit: BODY_LIMIT, verify: verifyTextBody });
 
   r.post('/workflows/:id/execute', otherBodies, async (req, res) => {
     const workflowId = req.params.id;

@@ -1,11 +1,11 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { toNodeHandler } from 'better-auth/node';
 import type { Clients } from '../clients.js';
 import { requireActor } from '../auth.js';
 import type { Accounts } from '../session.js';
-import { parseBody } from '../validate.js';
-import { jsonBody } from '../wellFormedInput.js';
+import { BODY_LIMIT, parseBody } from '../validate.js';
+import { jsonBody, textBodyFirst } from '../wellFormedInput.js';
 import { settingsPatch } from '../accounts/settings.js';
 
 const apiKeyBody = z.object({ name: z.string().max(200).default('API key') });
@@ -16,9 +16,18 @@ function callbackUrl(req: Request): string {
 }
 
 /**
+ * better-auth's routes as mounted: its body read first as the other routes read theirs
+ * (`textBodyFirst`: bytes that are not UTF-8 and JSON nested too deeply are a 400 naming the body,
+ * never read with U+FFFD), then handed to better-auth as that text.
+ */
+export function betterAuthHandlers(auth: Parameters<typeof toNodeHandler>[0]): RequestHandler[] {
+  return [textBodyFirst(BODY_LIMIT), toNodeHandler(auth)];
+}
+
+/**
  * /api/auth: better-auth's email + password sign-up, sign-in, sign-out and session routes, plus
- * personal API keys and OAuth credentials. Mounted before the JSON body parser: better-auth reads
- * the raw body itself.
+ * personal API keys and OAuth credentials. Mounted before the app's JSON body parser: better-auth's
+ * routes read their bodies through `betterAuthHandlers`.
  */
 export function accountRoutes(clients: Clients, accounts: Accounts): Router {
   const r = Router();
@@ -79,6 +88,6 @@ export function accountRoutes(clients: Clients, accounts: Accounts): Router {
     res.json({ credential: out.credential });
   });
 
-  r.all('/auth/{*rest}', toNodeHandler(accounts.auth));
+  r.all('/auth/{*rest}', ...betterAuthHandlers(accounts.auth));
   return r;
 }

@@ -12,7 +12,7 @@ import { admitRun, type RunLimiters } from '../rateLimit.js';
 import { answerRun } from './executions.js';
 import { fieldsOf, type FieldValue } from '../fields.js';
 import { methodNotAllowed } from '../methodNotAllowed.js';
-import { bodyFault, NOT_UTF8 } from '../wellFormedInput.js';
+import { bodyFault, NOT_UTF8, rawDepthFault } from '../wellFormedInput.js';
 
 /** Where webhook calls arrive; the rest of the path is the workflow's webhookPath. */
 const WEBHOOK_MOUNT = '/webhooks/trigger';
@@ -76,6 +76,9 @@ export function webhookBody(contentType: string | undefined, raw: Buffer): { ok:
   const text = raw.toString('utf8');
   let value: unknown = text;
   if (type.includes('json')) {
+    // Nesting past MAX_BODY_DEPTH is refused from the bytes, before a parse that would cost seconds.
+    const deep = rawDepthFault(raw);
+    if (deep) return { ok: false, message: deep };
     try {
       value = JSON.parse(text);
     } catch {

@@ -62,5 +62,7 @@ describe("a webhook call's form body as the run's input keeps it", () => {
     expect(form('{"t":"\\ud800"}', 'application/json')).toEqual({ ok: false, message: 't must be well-formed text (it holds a lone UTF-16 surrogate)' });
     expect(form('name=a%00')).toEqual({ ok: false, message: 'name must not contain the NUL character (U+0000)' });
     expect(form(`${'['.repeat(300)}${']'.repeat(300)}`, 'application/json')).toMatchObject({ ok: false, message: expect.stringContaining('nested too deeply') });
+    // Millions of levels (and JSON that would not even parse) are refused from the bytes, naming where, before any parse.
+    expect(form(`{"e":${'['.repeat(2_000_000)}`, 'application/json')).toEqual({ ok: false, message: 'Request body is nested too deeply at e.0.0.0.0.0.… (at most 200 levels of objects and arrays)' });
   });
 });

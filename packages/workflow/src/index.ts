@@ -43,6 +43,7 @@ export { DUPLICATE_OFFSET, startWorkflow } from './decide/addBlock.decide.js';
 export { DEPLOYMENT_COMMANDS, decide, decideBatch, decideAndApply } from './decide/decide.js';
 export { evolve, replay } from './evolve/evolve.js';
 export { toYaml, fromYaml } from './yaml/codec.js';
+export { MAX_NESTING_DEPTH, tooDeepPath } from './model/nesting.js';
 export { YAML_VERSION, yamlWorkflowSchema } from './yaml/schema.js';
 export type { YamlBlock, YamlConnection, YamlWorkflow } from './yaml/schema.js';
 export { yamlStructureGuide } from './yaml/guide.js';

@@ -1,7 +1,9 @@
-import { LineCounter, isMap, isScalar, parseDocument, stringify } from 'yaml';
+import { LineCounter, isMap, isScalar, stringify } from 'yaml';
 import type { z } from 'zod';
 import { WorkflowError } from '../errors.js';
 import { hasOwnKey, ownValue } from '../model/ownKeys.js';
+import { MAX_NESTING_DEPTH, tooDeepPath } from '../model/nesting.js';
+import { boundedParseDocument, TooDeepYaml } from './boundedParse.js';
 import type { BlockState, WorkflowGraph } from '../model/state.js';
 import { YAML_VERSION, yamlWorkflowSchema } from './schema.js';
 import type { YamlBlock, YamlConnection, YamlWorkflow } from './schema.js';
@@ -64,13 +66,35 @@ function issueAt(issue: z.core.$ZodIssue, lineOf: (path: Path) => number): Workf
   return new WorkflowError('validation', `Invalid YAML at line ${lineOf(path)}: ${issue.message}${where}`);
 }
 
-/** Parse and check the structure; every error names its line. */
+/** A path as the depth message shows it: its first six steps, then `…`. */
+function shownPath(path: Path): string {
+  return path.length > 6 ? `${describePath(path.slice(0, 6))}.…` : describePath(path);
+}
+
+/** The refusal of a value nested past MAX_NESTING_DEPTH (the gateway's bound on a request body), naming line and field. */
+function tooDeep(line: number, path: Path): WorkflowError {
+  return new WorkflowError('validation', `Invalid YAML at line ${line}: nested too deeply at ${shownPath(path)} (at most ${MAX_NESTING_DEPTH} levels of objects and arrays)`);
+}
+
+/**
+ * Parse and check the structure; every error names its line. A value nested past MAX_NESTING_DEPTH
+ * levels (the document is level 1, as a request body is) is refused naming line and field: flow
+ * collections as they are read (`boundedParseDocument`), the whole value once built.
+ */
 function parseYaml(text: string): ParsedYaml {
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  let document;
+  try {
+    document = boundedParseDocument(text, { lineCounter, uniqueKeys: true });
+  } catch (err) {
+    if (err instanceof TooDeepYaml) throw tooDeep(lineCounter.linePos(err.offset).line || 1, err.path);
+    throw err;
+  }
   const syntax = document.errors[0];
   if (syntax !== undefined) {
     const line = lineCounter.linePos(syntax.pos[0]).line;
+    // Nesting by indentation deep enough to overflow the composer's stack: told as what it is.
+    if (syntax.message.includes('Maximum call stack size exceeded')) throw new WorkflowError('validation', `Invalid YAML at line ${line}: nested too deeply (at most ${MAX_NESTING_DEPTH} levels of objects and arrays)`);
     throw new WorkflowError('validation', `Invalid YAML at line ${line}: ${syntax.message.split('\n')[0] ?? ''}`);
   }
   const lineOf = (path: Path): number => {
@@ -81,7 +105,10 @@ function parseYaml(text: string): ParsedYaml {
     }
     return 1;
   };
-  const result = yamlWorkflowSchema.safeParse(document.toJS());
+  const value: unknown = document.toJS();
+  const deep = tooDeepPath(value);
+  if (deep) throw tooDeep(lineOf(deep), deep);
+  const result = yamlWorkflowSchema.safeParse(value);
   if (!result.success) {
     const [issue] = result.error.issues;
     throw issue === undefined ? new WorkflowError('validation', 'Invalid YAML at line 1') : issueAt(issue, lineOf);

@@ -3,6 +3,7 @@ import type { LayoutFunction } from '../context.js';
 import { elkLayout } from '../layout/elk.layout.js';
 import { graphOf } from '../model/state.js';
 import { CONTAINER_SIZE } from '../model/subflows.js';
+import { MAX_NESTING_DEPTH } from '../model/nesting.js';
 import { given, history } from '../testSupport.js';
 import { fromYaml, toYaml } from './codec.js';
 import { yamlStructureGuide } from './guide.js';
@@ -158,5 +159,42 @@ describe('YAML nesting', () => {
   it('a parent cycle is refused naming the line', () => {
     const text = 'blocks:\n  a:\n    type: loop\n    name: A\n    parentId: b\n  b:\n    type: loop\n    name: B\n    parentId: a\n';
     expect(() => fromYaml(text)).toThrowError(/^Invalid YAML at line 5: block a is nested inside itself/);
+  });
+});
+
+describe('YAML values nested past MAX_NESTING_DEPTH (the bound on a request body)', () => {
+  const header = 'version: "1.0"\nblocks:\n  a:\n    type: function\n    name: A\n    position: {x: 0, y: 0}\n    inputs:\n';
+  const limit = `(at most ${MAX_NESTING_DEPTH} levels of objects and arrays)`;
+  // The document is level 1, blocks 2, a 3, inputs 4: a value there holds MAX_NESTING_DEPTH - 4 levels at most.
+  const flow = (levels: number) => `${header}      code: ${'['.repeat(levels)}${']'.repeat(levels)}\n`;
+
+  it('imports a value as deep as the bound and refuses one level more, naming line and field', () => {
+    expect(() => fromYaml(flow(MAX_NESTING_DEPTH - 4))).not.toThrow();
+    expect(() => fromYaml(flow(MAX_NESTING_DEPTH - 3))).toThrowError(`Invalid YAML at line 8: nested too deeply at blocks.a.inputs.code.0.0.… ${limit}`);
+  });
+
+  it('refuses a flow collection millions of levels deep as it is read, naming line and field, and nothing changes', () => {
+    expect(() => fromYaml(flow(2_000_000))).toThrowError(`Invalid YAML at line 8: nested too deeply at blocks.a.inputs.code.0.0.… ${limit}`);
+    const inMap = `${header}      list: [1, 2, {k: v, deep: [0, ${'{a: '.repeat(300)}`;
+    expect(() => fromYaml(inMap)).toThrowError(`Invalid YAML at line 8: nested too deeply at blocks.a.inputs.list.2.deep.… ${limit}`);
+    const { error, events } = given(rich).when({ type: 'importYaml', yamlContent: flow(1_000_000) });
+    expect(events).toEqual([]);
+    expect(error?.message).toContain('nested too deeply at blocks.a.inputs.code');
+  });
+
+  it('counts only flow collections: brackets in quoted, plain and block scalars are text', () => {
+    const text = `${header}      code: |\n        ${'['.repeat(500)}\n      quoted: "${'{'.repeat(500)}"\n      plain: a${'['.repeat(500)}\n`;
+    expect(fromYaml(text).blocks.a?.inputs).toMatchObject({ code: `${'['.repeat(500)}\n`, quoted: '{'.repeat(500) });
+  });
+
+  it('refuses depth made by indentation and by aliases too, once the value is built', () => {
+    let indented = `${header}      code:\n`;
+    for (let i = 0; i < MAX_NESTING_DEPTH; i++) indented += `${' '.repeat(8 + i)}k:\n`;
+    // Named at the line of the first map past the bound.
+    expect(() => fromYaml(indented)).toThrowError(`Invalid YAML at line 205: nested too deeply at blocks.a.inputs.code.k.k.… ${limit}`);
+    // Each alias wraps the one before in 60 more levels: 4 of them pass the bound.
+    const wrap = (inner: string) => `${'['.repeat(60)}${inner}${']'.repeat(60)}`;
+    const aliased = `${header}      l1: &l1 ${wrap('0')}\n      l2: &l2 ${wrap('*l1')}\n      l3: &l3 ${wrap('*l2')}\n      l4: ${wrap('*l3')}\n`;
+    expect(() => fromYaml(aliased)).toThrowError(/^Invalid YAML at line 11: nested too deeply at blocks\.a\.inputs\.l4\.0\.0\.… /);
   });
 });
