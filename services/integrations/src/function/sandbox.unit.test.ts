@@ -213,6 +213,15 @@ describe('function sandbox', () => {
     expect(res.success).toBe(true);
     expect(res.stdout.length).toBeLessThanOrEqual(1_000_000);
   });
+
+  // A line logged once stdout is full is dropped before it is copied out: its getters never run.
+  it('once stdout is full, a logged value is not read at all', { timeout: LONG_TEST_MS }, async () => {
+    const code = 'let reads = 0; const v = { get x() { reads++; return 1 } }; console.log(v); console.log("z".repeat(1_000_000)); for (let i = 0; i < 3; i++) console.log(v); return reads';
+    const res = await run(code, { timeoutMs: 60_000 });
+    expect(res).toMatchObject({ success: true, result: 1 });
+    expect(res.stdout.startsWith('{"x":1}\nzzz')).toBe(true);
+    expect(res.stdout.length).toBe(1_000_000);
+  });
 });
 
 /** Runs `fn` with a one-thread pool whose calls' memory limit is 16 MB; `memoryMb()` is its thread's WebAssembly memory at its last answer, in MB. */
@@ -372,6 +381,16 @@ describe('function sandbox escape attempts', () => {
     const deep = await run('let a = []; for (let i = 0; i < 200000; i++) a = [a]; return JSON.stringify(a)', { timeoutMs: 2_000 });
     expect(deep).toMatchObject({ success: false, limit: expect.stringMatching(/^(stack|time)$/) });
     expect(await run('return 1')).toMatchObject({ result: 1 });
+  });
+
+  // QuickJS checks its interrupt in the interpreter, not inside a native call: a join over 10^8 holes
+  // runs for seconds in one call. It answers its time limit (at once after the call returns, or from the
+  // host's watchdog, which then replaces the thread) and the pool goes on.
+  it('a long native call answers the time limit and the pool goes on', { timeout: LONG_TEST_MS }, async () => {
+    await withPool({ size: 1, callsPerWorker: 1 }, async (_one, call) => {
+      expect(await call('return new Array(1e8).join("").length', { timeoutMs: 200 })).toEqual({ success: false, error: 'Function execution timed out after 200 ms', stdout: '', limit: 'time' });
+      expect(await call('return 6')).toMatchObject({ success: true, result: 6 });
+    });
   });
 
   it('host memory is not readable: a result is plain data copied out as JSON', async () => {

@@ -255,7 +255,12 @@ function install(call, job) {
     if (call.stdout.length < job.maxStdoutChars) call.stdout += (line + '\n').slice(0, job.maxStdoutChars - call.stdout.length);
   };
   for (const level of ['log', 'info', 'warn', 'error', 'debug']) {
-    const fn = hostFunction(call, level, (...args) => { write(args.map((a) => formatValue(vm.dump(a))).join(' ')); });
+    // Once stdout is full a line is dropped before any of it is copied out: a loop logging a large value
+    // copies it no more, and no getter of the code runs for it.
+    const fn = hostFunction(call, level, (...args) => {
+      if (call.stdout.length >= job.maxStdoutChars) return;
+      write(args.map((a) => formatValue(vm.dump(a))).join(' '));
+    });
     vm.setProp(consoleObj, level, fn);
     fn.dispose();
   }
