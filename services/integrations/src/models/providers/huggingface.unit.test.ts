@@ -89,4 +89,13 @@ describe('Hugging Face router adapter', () => {
     const refused = await callModel(deps(), hf).catch((e: unknown) => e);
     expect((refused as Error).message).toBe('The model declined to answer (huggingface refusal): No.');
   });
+  it("keeps an answer cut at finish_reason length with the call's warning (the block puts it in its output); a whole answer has none", async () => {
+    const hf = { model: 'm', provider: 'huggingface' as const, messages: [{ role: 'user' as const, content: 'hi' }], maxTokens: 3, apiKey: 'hf_x' };
+    const d = deps();
+    fake.reply({ content: 'Cut sho', finishReason: 'length' });
+    expect(await callModel(d, hf)).toMatchObject({ content: 'Cut sho', warning: 'The answer was cut off at the max tokens limit (huggingface finish_reason length): it is incomplete' });
+    expect(d.warnings).toContain('The model stopped at the max tokens limit (huggingface finish_reason length): the answer is cut short');
+    fake.reply({ content: 'Whole.' });
+    expect(await callModel(d, hf)).not.toHaveProperty('warning');
+  });
 });

@@ -5,7 +5,7 @@ import { callContext, modelCall } from './activities.js';
 import { failed, fromCall, fromError } from './outcome.js';
 import { num, text } from './params.js';
 
-/** Hugging Face chat: temperature 0-2 default 0.7; max_tokens falls back to 10000 when not numeric (§7). Output content, model, usage. */
+/** Hugging Face chat: temperature 0-2 default 0.7; max_tokens falls back to 10000 when not numeric (§7). Output content, model, usage (and the cut-off warning). */
 export async function runHuggingface(block: RunnableBlock, params: Record<string, unknown>, ctx: BlockRunContext): Promise<BlockOutcome> {
   const model = text(params.model);
   if (!model) return failed('No model selected');
@@ -27,7 +27,8 @@ export async function runHuggingface(block: RunnableBlock, params: Record<string
       }),
     );
     const usage = { prompt_tokens: out.tokens.prompt, completion_tokens: out.tokens.completion, total_tokens: out.tokens.total };
-    return fromCall(out, { content: out.content, model: out.model, usage }, attempts);
+    // An answer cut off at the max tokens limit stays the answer, with its warning, as the agent's and the other model blocks'.
+    return fromCall(out, { content: out.content, model: out.model, usage, ...(out.warning ? { warning: out.warning } : {}) }, attempts);
   } catch (err) {
     if (isCancellation(err)) throw err;
     return fromError(err);

@@ -258,15 +258,16 @@ describe('model blocks in a run (real Temporal, the OpenAI fake behind callModel
     expect(result.cost).toEqual(cost);
   });
 
-  it("an answer cut off at the max tokens limit stays the answer, its warning in the agent's and translate's output and log", async () => {
+  it("an answer cut off at the max tokens limit stays the answer, its warning in the agent's, translate's and Hugging Face's output and log", async () => {
     fake.fallback({ content: 'Cut sho', finishReason: 'length' });
     const translate = { type: 'translate', name: 'Translate 1', values: { context: 'Bonjour', targetLanguage: 'German', model: 'gpt-4o', apiKey: 'k' } };
-    const result = await run(graphOf({ s: S, a: agent({ maxTokens: 3 }), t: translate }, [['s', 'a'], ['s', 't']]));
+    const hf = { type: 'huggingface', name: 'HF 1', values: { model: 'meta-llama/Llama-3.3-70B-Instruct', content: 'Hi', maxTokens: 3, apiKey: 'hf' } };
+    const result = await run(graphOf({ s: S, a: agent({ maxTokens: 3 }), t: translate, h: hf }, [['s', 'a'], ['s', 't'], ['s', 'h']]));
     expect(result.success).toBe(true);
-    for (const id of ['a', 't']) expect(result.logs.find((l) => l.blockId === id)?.output).toMatchObject({ content: 'Cut sho', warning: CUT_WARNING });
+    for (const id of ['a', 't', 'h']) expect(result.logs.find((l) => l.blockId === id)?.output).toMatchObject({ content: 'Cut sho', warning: CUT_WARNING });
     fake.fallback({ content: 'Whole.' });
-    const whole = await run(graphOf({ s: S, a: agent({}) }, [['s', 'a']]));
-    expect(whole.logs.find((l) => l.blockId === 'a')?.output).not.toHaveProperty('warning');
+    const whole = await run(graphOf({ s: S, a: agent({}), h: hf }, [['s', 'a'], ['s', 'h']]));
+    for (const id of ['a', 'h']) expect(whole.logs.find((l) => l.blockId === id)?.output).not.toHaveProperty('warning');
   });
 
   it('forced tools are forced one after another; a failed tool goes back to the model and the loop goes on', async () => {
