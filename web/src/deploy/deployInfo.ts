@@ -1,4 +1,4 @@
-import { checkDeployable, normalizeWebhookPath, referenceName, scheduleTriggers, STREAMING_BLOCK_TYPES, webhookTriggers, type DeployProblem, type TriggerSchedule } from '@weft/catalog';
+import { checkDeployable, normalizeWebhookPath, referenceName, scheduleTriggers, STREAMING_BLOCK_TYPES, webhookTriggers, type DeployableState, type DeployProblem, type TriggerSchedule } from '@weft/catalog';
 import type { WorkflowState } from '@weft/workflow';
 import { schedulePlan } from '../panels/fields/schedule';
 
@@ -27,9 +27,13 @@ export function webhookUrl(base: string, path: string): string {
   return `${base}/api/webhooks/trigger/${normalizeWebhookPath(path).split('/').map(encodeURIComponent).join('/')}`;
 }
 
-/** The deploy panel's view of a draft, with webhook URLs under `origin`. */
-export function deployInfo(state: Pick<WorkflowState, 'blocks' | 'edges' | 'variables'>, origin: string, now = new Date()): DeployInfo {
-  const json = JSON.parse(JSON.stringify({ blocks: state.blocks, edges: state.edges, variables: state.variables })) as { blocks: Record<string, unknown>; edges: Array<{ source?: unknown; target?: unknown }>; variables?: Record<string, { name: string }> };
+/**
+ * The deploy panel's view of a draft, with webhook URLs under `origin`. The loop and parallel lists go
+ * with the blocks, as the server's deploy check takes them (`assertDeployable`): a block placed in a
+ * container by a list only (no `data.parentId`) is read inside it here too, so the panel and a deploy agree.
+ */
+export function deployInfo(state: Pick<WorkflowState, 'blocks' | 'edges' | 'variables' | 'loops' | 'parallels'>, origin: string, now = new Date()): DeployInfo {
+  const json = JSON.parse(JSON.stringify({ blocks: state.blocks, edges: state.edges, variables: state.variables, loops: state.loops, parallels: state.parallels })) as DeployableState & { blocks: Record<string, unknown> };
   const problems = checkDeployable(json, now);
   return {
     problems,

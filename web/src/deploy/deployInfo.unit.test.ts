@@ -87,6 +87,28 @@ describe('the deploy panel’s view of a draft', () => {
     expect(deployInfo(state([block('s', 'starter', 'Start')]), 'http://h').schedules).toEqual([]);
   });
 
+  it('places blocks in a loop or parallel by the draft’s loop and parallel lists, as the server’s deploy check does', () => {
+    // Inner sits in the loop by the loops list only (no data.parentId: a draft imported or stored before it was kept).
+    const blocks = [block('s', 'starter', 'Start', { startWorkflow: 'manual' }), block('l', 'loop', 'Loop 1'), block('in', 'function', 'Inner', { code: 'return <loop.index>' }), block('g', 'function', 'After', { code: 'return <inner.result>' })];
+    const edges = [{ id: 'e1', source: 's', target: 'l' }, { id: 'e2', source: 'l', target: 'g' }];
+    const drawn = (loops: Record<string, unknown>, parallels: Record<string, unknown> = {}) => ({ ...state(blocks, edges), loops, parallels }) as unknown as WorkflowState;
+    expect(deployInfo(drawn({ l: { id: 'l', nodes: ['in'], iterations: 3, loopType: 'for' } }), 'http://h').problems).toEqual([]);
+    // Without the list the loop is empty and <loop.index> outside it: the panel named problems the server would not.
+    expect(deployInfo(drawn({}), 'http://h').problems).toEqual([
+      { blockId: 'l', blockName: 'Loop 1', field: 'nodes', message: 'Loop Loop 1 is empty: put at least one block inside it' },
+      { blockId: 'in', blockName: 'Inner', field: 'code', message: 'Reference <loop.index> is only available inside a loop' },
+      { blockId: 'g', blockName: 'After', field: 'code', message: 'Reference <inner.result> points at a block that does not run before this one' },
+    ]);
+    // A container's settings are read from its list entry where its data has none.
+    expect(deployInfo(drawn({ l: { id: 'l', nodes: ['in'], loopType: 'for', iterations: 60 } }), 'http://h').problems).toEqual([
+      { blockId: 'l', blockName: 'Loop 1', field: 'count', message: 'Loop iterations must be a whole number between 1 and 50, got 60' },
+    ]);
+    // A parallel's list places its body the same way.
+    const fan = [block('s', 'starter', 'Start', { startWorkflow: 'manual' }), block('p', 'parallel', 'Fan'), block('in', 'function', 'Inner', { code: 'return <parallel.index>' })];
+    const parallel = { ...state(fan, [{ id: 'e', source: 's', target: 'p' }]), loops: {}, parallels: { p: { id: 'p', nodes: ['in'], parallelType: 'count', count: 2 } } } as unknown as WorkflowState;
+    expect(deployInfo(parallel, 'http://h').problems).toEqual([]);
+  });
+
   it('writes a curl call with the key and input', () => {
     expect(curlExample('http://h', 'w1', 'k', { a: 1 })).toBe(`curl -X POST 'http://h/api/workflows/w1/execute' \\\n  -H 'Content-Type: application/json' \\\n  -H 'X-API-Key: k' \\\n  -d '{"a":1}'`);
   });
