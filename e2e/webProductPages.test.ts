@@ -139,7 +139,7 @@ describe('the web app against Sim Studio and n8n', () => {
     expect(new URL(page.url()).searchParams.get('workflow')).toBe(workflowId);
     // The picker offers it from now on.
     await panel.getByRole('button', { name: 'Add tool', exact: true }).click();
-    await panel.getByRole('dialog', { name: 'Add a tool' }).getByRole('button', { name: 'Shout' }).waitFor();
+    await panel.getByRole('dialog', { name: 'Add a tool' }).getByRole('button', { name: /Shout$/ }).waitFor();
     expect(errors).toEqual([]);
   });
 });

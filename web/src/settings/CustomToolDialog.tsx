@@ -37,8 +37,10 @@ export default function CustomToolDialog({ onCreated, onClose }: { onCreated(too
   // Over everything, not inside the side panel (a container there would hold a fixed element in its box).
   return createPortal(
     <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      {/* Focusable, and `nokey` for React Flow: a key pressed on the dialog itself (Delete, Ctrl+Z) is not the canvas's. */}
       <div
-        className="dialog dialog-wide"
+        className="dialog dialog-wide nokey"
+        tabIndex={-1}
         role="dialog"
         aria-modal="true"
         aria-label="Create a custom tool"
