@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { ModelActivities, ModelCancelledDetails, ModelErrorDetails, ModelProviderId, ModelStreamTarget } from '@weft/contracts';
 import { withRequestContext } from '@weft/platform';
-import { callModel, TimedModelError, type ModelDeps, type StreamProgress, type StreamResume } from './callModel.js';
+import { callModel, TimedModelError, timedCall, type ModelDeps, type StreamProgress, type StreamResume } from './callModel.js';
 import { createEmbeddings } from './embeddings.js';
 import { ModelProviderError, ModelRequestError } from './errors.js';
 import { generateImage } from './images.js';
@@ -145,14 +145,14 @@ export function createModelActivities(deps: ModelDeps): ModelActivities {
     },
     async createEmbeddings(input) {
       try {
-        return await heartbeating(() => createEmbeddings(deps.config, input, signal()));
+        return await heartbeating(() => timedCall('openai', [input.apiKey, deps.config.keys.openai], () => createEmbeddings(deps.config, input, signal())));
       } catch (err) {
         throw toFailure(err, 'openai');
       }
     },
     async generateImage(input) {
       try {
-        return await heartbeating(() => generateImage(deps.config, input, signal()));
+        return await heartbeating(() => timedCall('openai', [input.apiKey, deps.config.keys.openai], () => generateImage(deps.config, input, signal())));
       } catch (err) {
         throw toFailure(err, 'openai');
       }

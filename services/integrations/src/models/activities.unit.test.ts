@@ -74,6 +74,30 @@ describe('model activities as Temporal sees them', () => {
     expect(gemini.chatRequests()).toEqual([]);
   });
 
+  it("embeddings and image generation failures carry the call's own timing (not a zero-length one made after it) and never the key, as a model call's do", async () => {
+    const key = 'sk-media-secret-0123456789';
+    const arrivals: number[] = [];
+    const refuse = async () => {
+      const arrived = Date.now();
+      arrivals.push(arrived);
+      // The answer leaves strictly after the request arrived, so a timing made at the failure starts after it.
+      while (Date.now() <= arrived) await new Promise((r) => setImmediate(r));
+      return { status: 401, json: { error: { message: `Incorrect API key provided: ${key}.`, type: 'invalid_request_error', code: 'invalid_api_key' } } };
+    };
+    openai.server.once('POST', '/v1/embeddings', refuse);
+    const embed = await failureOf(activities().createEmbeddings({ input: 'cat', apiKey: key }));
+    openai.server.once('POST', '/v1/images/generations', refuse);
+    const image = await failureOf(activities().generateImage({ model: 'dall-e-3', prompt: 'a fox', apiKey: key }));
+    for (const [i, failure] of [embed, image].entries()) {
+      expect(failure).toMatchObject({ nonRetryable: true, message: expect.stringContaining('Incorrect API key provided: [REDACTED].') as string });
+      expect(failure.message).not.toContain(key);
+      const details = failure.details?.[0] as ModelErrorDetails;
+      expect(details).toMatchObject({ provider: 'openai', status: 401 });
+      expect(Date.parse(details.timing.startTime)).toBeLessThanOrEqual(arrivals[i] ?? 0);
+      expect(details.timing.duration).toBe(Date.parse(details.timing.endTime) - Date.parse(details.timing.startTime));
+    }
+  });
+
   it("Gemini: an answer that is not JSON is 'Gemini API check error: …'; a broken stream event is 'Gemini API streaming error: …'", async () => {
     gemini.server.once('POST', '/v1beta/models/:method', { text: 'not json at all' });
     const check = await failureOf(activities().callModel(ask({ model: 'gemini-2.5-pro' })));

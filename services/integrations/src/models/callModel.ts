@@ -4,7 +4,7 @@ import { runChunksSubject } from '@weft/contracts';
 import { resolveApiKey, type ModelConfig } from './config.js';
 import { ModelRequestError } from './errors.js';
 import { ADAPTERS } from './providers/index.js';
-import { redaction } from '../tools/runtime/errors.js';
+import { redaction, type Redaction } from '../tools/runtime/errors.js';
 import type { AdapterRequest, CacheWrites, ProviderAdapter, StreamSink } from './types.js';
 
 /** The one log call the model layer makes (a pino logger fits). */
@@ -230,12 +230,30 @@ export async function callModel(deps: ModelDeps, input: CallModelInput, signal?:
       ...(result.cutShort ? { warning: cutShortWarning(result.cutShort) } : {}),
     };
   } catch (err) {
-    const cause = err instanceof Error ? err : new Error(String(err));
-    // Own properties: some errors (DOMException) answer message from a getter. The stack starts with the message, so it is redacted too.
-    const hidden = hide.text(cause.message);
-    if (hidden !== cause.message) Object.defineProperty(cause, 'message', { value: hidden, configurable: true, writable: true });
-    const stack = typeof cause.stack === 'string' ? hide.text(cause.stack) : undefined;
-    if (stack !== undefined && stack !== cause.stack) Object.defineProperty(cause, 'stack', { value: stack, configurable: true, writable: true });
-    throw new TimedModelError(cause, provider, timingSince(started));
+    throw timedFailure(err, provider, started, hide);
+  }
+}
+
+/** A call's failure with the time since `started`, the secrets `hide` knows redacted from its message and stack. */
+function timedFailure(err: unknown, provider: ModelProviderId, started: number, hide: Redaction): TimedModelError {
+  const cause = err instanceof Error ? err : new Error(String(err));
+  // Own properties: some errors (DOMException) answer message from a getter. The stack starts with the message, so it is redacted too.
+  const hidden = hide.text(cause.message);
+  if (hidden !== cause.message) Object.defineProperty(cause, 'message', { value: hidden, configurable: true, writable: true });
+  const stack = typeof cause.stack === 'string' ? hide.text(cause.stack) : undefined;
+  if (stack !== undefined && stack !== cause.stack) Object.defineProperty(cause, 'stack', { value: stack, configurable: true, writable: true });
+  return new TimedModelError(cause, provider, timingSince(started));
+}
+
+/**
+ * Runs a provider call other than a chat (embeddings, image generation): its failure carries the call's
+ * timing, as a model call's does (§8), and none of `keys` (the block's key, the operator's).
+ */
+export async function timedCall<T>(provider: ModelProviderId, keys: Array<string | undefined>, work: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  try {
+    return await work();
+  } catch (err) {
+    throw timedFailure(err, provider, started, redaction(keys));
   }
 }
