@@ -1,6 +1,6 @@
 /**
  * What a call may hold, as the worker thread measures and bounds it (plain JavaScript, spliced into
- * WORKER_SOURCE, whose names it uses: `current`, `calls`, `quickjs`, `wasmMemory`, `cancelled`, `workerData`, `heapCapBytes`, `maxRequestBodyBytes`).
+ * WORKER_SOURCE, whose names it uses: `current`, `calls`, `wasmMemory`, `cancelled`, `workerData`, `heapCapBytes`, `maxRequestBodyBytes`).
  *
  * This QuickJS build has no malloc_usable_size, so its own memory limit sees each allocation's size
  * but not what the runtime holds in total, and its walk of a runtime skips much (ropes, async frames,
@@ -23,11 +23,11 @@ const MAX_PAGES = 32768;
 
 /**
  * The thread's WebAssembly memory: at most heapCapBytes. While a call computes, it may make it grow by
- * what its limit leaves once the free memory it was given is counted (enterSegment: growLimit), and a
+ * what its limit leaves once the free memory it was given is counted (enterTurn: growLimit), and a
  * little more (GROWTH_SLACK): emscripten asks a fifth of the memory more at once, then a tenth, then a
  * twentieth (capped at the request + 96 MB), so refusing every growth past the room exactly would
  * refuse calls holding less than their limit; what the call really uses of that growth is measured
- * (usedBytes). A growth refused makes the allocation fail: QuickJS throws 'out of memory' (or a bare
+ * (heldNow). A growth refused makes the allocation fail: QuickJS throws 'out of memory' (or a bare
  * null), the memory limit's answer.
  */
 const GROWTH_SLACK = 0.05;
