@@ -2,7 +2,7 @@ import { calculateCost, estimateStreamingCost, getProviderIdForModel, getTempera
 import type { CallModelInput, CallModelOutput, ModelCost, ModelMessage, ModelProviderId, ModelTokens, RunStreamChunk, Timing } from '@weft/contracts';
 import { runChunksSubject } from '@weft/contracts';
 import { resolveApiKey, type ModelConfig } from './config.js';
-import { ModelRequestError } from './errors.js';
+import { cutShortWarning, ModelRequestError } from './errors.js';
 import { ADAPTERS } from './providers/index.js';
 import { redaction, type Redaction } from '../tools/runtime/errors.js';
 import type { AdapterRequest, CacheWrites, ProviderAdapter, StreamSink } from './types.js';
@@ -106,11 +106,6 @@ export function costOf(model: string, tokens: ModelTokens, writes?: CacheWrites)
 
 function round(n: number): number {
   return Math.round(n * 1_000_000) / 1_000_000;
-}
-
-/** The output's warning for an answer the provider cut off at the max tokens limit (`stop`: how it said so). */
-export function cutShortWarning(stop: string): string {
-  return `The answer was cut off at the max tokens limit (${stop}): it is incomplete`;
 }
 
 /** A text the model layer logs (a provider's error body) is cut to this many characters, after redaction. */

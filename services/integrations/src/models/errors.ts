@@ -77,3 +77,8 @@ export function cutToolCallError(tool: string, stop: string): ModelRequestError 
 export function emptyCutError(stop: string): ModelRequestError {
   return new ModelRequestError(`The model's answer was cut off by Max Tokens (maxTokens) before it wrote any text or tool call (${stop}): raise Max Tokens`);
 }
+
+/** The output's warning for an answer the provider cut off at the max tokens limit (`stop`: how it said so). */
+export function cutShortWarning(stop: string): string {
+  return `The answer was cut off at the max tokens limit (${stop}): it is incomplete`;
+}

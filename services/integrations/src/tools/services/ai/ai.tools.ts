@@ -14,7 +14,7 @@ import {
   validateMistralTool,
   visionModelId,
 } from '@weft/catalog';
-import { ModelRequestError } from '../../../models/errors.js';
+import { cutShortWarning, emptyCutError, ModelRequestError } from '../../../models/errors.js';
 import { invalidImageUrlMessage } from '../../../models/imageUrls.js';
 import { anthropicImage } from '../../../models/providers/anthropic.provider.js';
 import { isReasoningModel } from '../../../models/providers/openaiCompatible.js';
@@ -73,9 +73,13 @@ const chatTools: ServiceTool[] = [
     const res = await call(io, { method: 'POST', url: `${io.baseUrl('huggingface')}/v1/chat/completions`, headers: bearer(p.apiKey), json: body });
     if (!res.ok) throw new ToolError(`Hugging Face chat completion failed: ${apiMessage(res)}`, res.status);
     const data = obj(res.data);
-    const content = obj(obj(list(data.choices)[0]).message).content;
+    const choice = obj(list(data.choices)[0]);
+    const content = obj(choice.message).content;
     if (typeof content !== 'string') throw new ToolError('Invalid response format from Hugging Face API');
-    return { content, model: data.model ?? text(p.model), usage: usage(data) };
+    // Cut off at Max Tokens: as the Hugging Face block, nothing written fails, a cut answer stays with its warning.
+    const cut = choice.finish_reason === 'length' ? 'huggingface finish_reason length' : undefined;
+    if (cut && !content) throw new ToolError(emptyCutError(cut).message);
+    return { content, model: data.model ?? text(p.model), usage: usage(data), ...(cut ? { warning: cutShortWarning(cut) } : {}) };
   }),
 ];
 

@@ -62,6 +62,21 @@ describe('chat tools', () => {
     ai.fake.once('POST', '/huggingface/v1/chat/completions', { json: { id: 'x', choices: [] } });
     await ai.expectError('huggingface_chat', { apiKey: 'k', provider: 'novita', model: 'm', content: 'x' }, 'Invalid response format from Hugging Face API');
   });
+
+  it('huggingface_chat cut off at Max Tokens, as the Hugging Face block: a cut answer keeps a warning, nothing written fails', async () => {
+    const answer = (content: string, finish: string) => ({ json: { model: 'm', choices: [{ message: { content }, finish_reason: finish }], usage: { prompt_tokens: 2, completion_tokens: 3, total_tokens: 5 } } });
+    ai.fake.once('POST', '/huggingface/v1/chat/completions', answer('Cut sho', 'length'));
+    const cut = await ai.run('huggingface_chat', { apiKey: 'k', model: 'm', content: 'x', maxTokens: 3 });
+    expect(cut).toMatchObject({ success: true, output: { content: 'Cut sho', warning: 'The answer was cut off at the max tokens limit (huggingface finish_reason length): it is incomplete' } });
+    ai.fake.once('POST', '/huggingface/v1/chat/completions', answer('Whole.', 'stop'));
+    expect((await ai.run('huggingface_chat', { apiKey: 'k', model: 'm', content: 'x' })).output).not.toHaveProperty('warning');
+    ai.fake.once('POST', '/huggingface/v1/chat/completions', answer('', 'length'));
+    await ai.expectError(
+      'huggingface_chat',
+      { apiKey: 'k', model: 'm', content: 'x', maxTokens: 1 },
+      "The model's answer was cut off by Max Tokens (maxTokens) before it wrote any text or tool call (huggingface finish_reason length): raise Max Tokens",
+    );
+  });
 });
 
 describe('openai tools', () => {
