@@ -94,7 +94,7 @@ async function chatCompletion(fake: OpenAIFake, input: CallModelInput): Promise<
     cost: { input: cost.input, output: cost.output, total: cost.total },
     timing: timing(),
     chunks: 0,
-    // As the model layer reports an answer cut off at the max tokens limit (callModel's cutShortWarning).
+    // As the model layer reports an answer cut off at the max tokens limit (cutShortWarning of the model layer's errors.ts).
     ...(body.choices[0]?.finish_reason === 'length' ? { warning: CUT_WARNING } : {}),
   };
 }
