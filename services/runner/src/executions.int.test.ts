@@ -114,4 +114,14 @@ describe('rerun of a run Temporal started itself (Postgres, an engine that recor
     await createExecution(database.db, { executionId: child, workflowId: 'wf-child', trigger: 'workflow', input: null });
     await expect(executions.rerun(child, 'f', { wait: false, stream: false })).rejects.toThrow(`Execution ${child} cannot be rerun: the state it ran was not kept`);
   });
+
+  it('refuses a rerun from constructor or toString when the run it reruns has no block so named (was taken as a block: the rerun ran nothing)', async () => {
+    const id = `builtin-${uniqueSuffix()}`;
+    await recordRunEvent(deps(), { type: 'runStarted', executionId: id, workflowId: 'wf-b', at: new Date().toISOString(), trigger: 'schedule', state: state('return 1') });
+    const count = started.length;
+    for (const fromBlockId of ['constructor', 'toString']) {
+      await expect(executions.rerun(id, fromBlockId, { wait: false, stream: false })).rejects.toThrow(`fromBlockId: no block ${fromBlockId} in the workflow this execution ran`);
+    }
+    expect(started).toHaveLength(count);
+  });
 });

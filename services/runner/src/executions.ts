@@ -219,7 +219,8 @@ export function createExecutions(deps: ExecutionsDeps): Executions {
     async rerun(executionId, fromBlockId, opts) {
       const { earlier, state } = await rerunState(executionId);
       if (!fromBlockId) throw new AppError('validation', 'fromBlockId is required');
-      if (!state.blocks[fromBlockId]) throw new AppError('validation', `fromBlockId: no block ${fromBlockId} in the workflow this execution ran`);
+      // Own ids only: `constructor` names no block unless the workflow has one so named.
+      if (!Object.hasOwn(state.blocks, fromBlockId)) throw new AppError('validation', `fromBlockId: no block ${fromBlockId} in the workflow this execution ran`);
       const downstream = downstreamOf(state, fromBlockId);
       const logs = await listBlockLogs(deps.db, executionId);
       // A run a trigger block started (its webhook path or schedule) is rerun from that block too.

@@ -32,7 +32,8 @@ export interface Scope {
 
 /** The state read once for a run: scopes, containers and who is upstream of whom. */
 export interface CompiledGraph {
-  blocks: Record<string, RunnableBlock>;
+  /** Blocks by id: own keys only (no prototype), unless compiled with `ownIds` false. */
+  blocks: Readonly<Record<string, RunnableBlock>>;
   starterId: string;
   /** The block the run starts at: the starter, or the trigger block that started it (see `compileGraph`). */
   entryId: string;
@@ -55,13 +56,37 @@ export class GraphError extends Error {
   }
 }
 
-function parentId(block: RunnableBlock, state: RunnableState): string | undefined {
+function parentId(block: RunnableBlock, state: RunnableState, blocks: Readonly<Record<string, RunnableBlock>>): string | undefined {
   const fromData = block.data?.parentId;
-  if (typeof fromData === 'string' && fromData !== '' && state.blocks[fromData]) return fromData;
+  if (typeof fromData === 'string' && fromData !== '' && blocks[fromData]) return fromData;
   for (const container of [...Object.values(state.loops ?? {}), ...Object.values(state.parallels ?? {})]) {
-    if (container.nodes.includes(block.id) && state.blocks[container.id]) return container.id;
+    if (container.nodes.includes(block.id) && blocks[container.id]) return container.id;
   }
   return undefined;
+}
+
+/** The same blocks in an object with no prototype: indexing it by any id finds a block or nothing. */
+function ownBlocks(blocks: Readonly<Record<string, RunnableBlock>>): Record<string, RunnableBlock> {
+  return Object.assign(Object.create(null) as Record<string, RunnableBlock>, blocks);
+}
+
+/** Whether `id` is no block of `blocks` but a member every object inherits (`constructor`, `toString`…). */
+const inheritedId = (blocks: object, id: string): boolean => !Object.hasOwn(blocks, id) && id in blocks;
+
+/**
+ * Whether the state names, where the graph looks blocks up, an id no block has that every object
+ * inherits: an edge from or to `constructor` or `toString` (stored before such ids were ordinary
+ * ones), a parent, a container or the trigger block. Only then do `compileGraph`'s lookups with and
+ * without `ownIds` differ (the engine before patch `own-block-ids` found Object.prototype's member).
+ */
+export function namesInheritedIds(state: RunnableState, triggerBlockId?: string): boolean {
+  const inherited = (id: unknown) => typeof id === 'string' && inheritedId(state.blocks, id);
+  return (
+    state.edges.some((e) => inherited(e.source) || inherited(e.target)) ||
+    Object.values(state.blocks).some((b) => inherited(b.data?.parentId)) ||
+    [...Object.values(state.loops ?? {}), ...Object.values(state.parallels ?? {})].some((c) => inherited(c.id)) ||
+    inherited(triggerBlockId)
+  );
 }
 
 function reach(start: string, next: Map<string, string[]>): Set<string> {
@@ -88,15 +113,17 @@ function assertAcyclic(scope: Scope, blocks: Record<string, RunnableBlock>): voi
  * Reads a workflow state into scopes; refuses one without a starter or with a cycle outside a loop.
  * `triggerBlockId` is the trigger block (webhook, schedule) whose webhook path or schedule started
  * the run: the run starts there when it is a top-level block the starter does not lead to, else (and
- * without one) at the starter, as before trigger blocks started runs of their own.
+ * without one) at the starter, as before trigger blocks started runs of their own. Blocks are looked
+ * up by own ids: an edge from `constructor` that no block has is dangling and dropped. `ownIds` false
+ * indexes the state's own object instead, as runs recorded before patch `own-block-ids` did.
  */
-export function compileGraph(state: RunnableState, triggerBlockId?: string): CompiledGraph {
-  const blocks = state.blocks;
+export function compileGraph(state: RunnableState, triggerBlockId?: string, ownIds = true): CompiledGraph {
+  const blocks = ownIds ? ownBlocks(state.blocks) : state.blocks;
   const starter = Object.values(blocks).find((b) => b.type === 'starter');
   if (!starter) throw new GraphError(NO_STARTER_MESSAGE);
   const parentOf = new Map<string, string>();
   for (const block of Object.values(blocks)) {
-    const p = parentId(block, state);
+    const p = parentId(block, state, blocks);
     if (p !== undefined && containerKind(blocks[p])) parentOf.set(block.id, p);
   }
   const scopes = new Map<string | null, Scope>();

@@ -29,8 +29,13 @@ export interface IterationContext {
 export interface ReferenceScope {
   /** A block output by normalized name (`start` names the starter). */
   block(name: string): BlockLookup;
-  /** Workflow variables by normalized name. */
+  /** Workflow variables by normalized name, read by own keys: `<variable.constructor>` names no variable unless one is so named. */
   variables: Record<string, { type: string; value: unknown }>;
+  /**
+   * Whether a name no variable has but every object inherits (`constructor`) reads that member, which
+   * resolved as empty: runs recorded before patch `own-block-ids` did (the workflow answers; asked only then).
+   */
+  inheritedVariables?: () => boolean;
   loop?: IterationContext;
   parallel?: IterationContext;
   envVars: Record<string, string>;
@@ -110,12 +115,17 @@ function readIteration(ctx: IterationContext | undefined, segments: string[]): R
   return { found: true, value: undefined };
 }
 
+function variableNamed(scope: ReferenceScope, name: string): { type: string; value: unknown } | undefined {
+  if (Object.hasOwn(scope.variables, name)) return scope.variables[name];
+  return name in scope.variables && scope.inheritedVariables?.() === true ? scope.variables[name] : undefined;
+}
+
 function readReference(raw: string, root: string, path: string, scope: ReferenceScope): Read {
   const segments = pathSegments(path);
   const name = root.toLowerCase();
   if (name === 'variable') {
     const [varName, ...rest] = segments;
-    const variable = varName === undefined ? undefined : scope.variables[normalizeName(varName)];
+    const variable = varName === undefined ? undefined : variableNamed(scope, normalizeName(varName));
     if (!variable) throw new ReferenceResolutionError(raw, `no variable named "${varName ?? ''}"`);
     return { found: true, value: readPath(typedVariable(variable.type, variable.value), rest) };
   }

@@ -54,6 +54,15 @@ describe('references', () => {
     expect(() => resolveText('<variable.missing>', scope())).toThrow('Reference <variable.missing> cannot be resolved: no variable named "missing"');
   });
 
+  it('a variable is read by its own name: <variable.constructor> names none unless one is so named (runs before patch own-block-ids read it as empty)', () => {
+    expect(() => resolveText('<variable.constructor>', scope())).toThrow('Reference <variable.constructor> cannot be resolved: no variable named "constructor"');
+    expect(() => resolveText('<variable.constructor>', scope({ inheritedVariables: () => false }))).toThrow('no variable named "constructor"');
+    expect(resolveText('<variable.constructor>', scope({ inheritedVariables: () => true }))).toBe('');
+    const named = scope({ variables: { constructor: { type: 'number', value: '3' }, tostring: { type: 'plain', value: 't' } } });
+    expect(resolveText('<variable.Constructor>', named)).toBe(3);
+    expect(resolveText('<variable.toString>', named)).toBe('t');
+  });
+
   it('loop and parallel contexts answer <loop.*> and <parallel.*>', () => {
     const s = scope({ loop: { index: 3, currentItem: { k: 'v' }, items: [1] }, parallel: { index: 1, currentItem: 'p', items: ['o', 'p'] } });
     expect(resolveText('<loop.index>', s)).toBe(3);

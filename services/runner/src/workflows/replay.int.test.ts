@@ -68,6 +68,8 @@ const EXPECTED = [
   'function-timeout.checked',
   'chat-starter',
   'chat-starter.message',
+  'own-block-ids',
+  'own-block-ids.own',
 ];
 
 /**
@@ -115,6 +117,8 @@ const PATCH_PAIRS: ReadonlyArray<{ name: string; suffix: string; patches: string
   },
   // Unguarded, today's code would keep the loop's results aside once the (lowered) budget is spent: a storeBlob the old run never scheduled.
   { name: 'inline-bytes', suffix: 'budget', patches: ['inline-bytes'], before: "a loop's second 9 KB output and its results stayed inline past a spent budget (inlineBudget.int.test.ts)" },
+  // Unguarded, today's code would run Fn (an activity) and fail Vars before its sandbox call: other commands than the old run made.
+  { name: 'own-block-ids', suffix: 'own', patches: ['own-block-ids'], before: 'dangling edges from constructor and toString held Fn (it never ran) and <variable.constructor> read as empty (ownIds.int.test.ts)' },
 ];
 
 /** Each patch of a pair on its own, with the run recorded before it. */

@@ -2,10 +2,11 @@ import { CancellationScope, isCancellation, patched, proxyActivities, proxyLocal
 import { overBytes } from '@weft/catalog';
 import type { IntegrationActivities } from '@weft/contracts';
 import { inlineBytesPatched } from './engine/inlineBytesPatch.js';
+import { ownIdsPatched } from './engine/ownIdsPatch.js';
 import { reuseOf } from './engine/rerun.js';
 import { runFrame, type FrameResult } from './engine/scheduler.js';
 import { BLOB_THRESHOLD_BYTES, shrink, variablesByName, type EngineActivities, type Run, type RunWorkflowArgs } from './engine/run.js';
-import { compileGraph, type CompiledGraph } from './graph.js';
+import { compileGraph, namesInheritedIds, type CompiledGraph } from './graph.js';
 import { INTEGRATION_HEARTBEAT_TIMEOUT } from './models/activities.js';
 import { failureMessage, RETRY_INITIAL_MS } from './retry.js';
 import type { RunEvent, RunLogSinks, RunnerActivities, RunResult } from './types.js';
@@ -168,7 +169,10 @@ export async function runWorkflow(args: RunWorkflowArgs): Promise<RunResult> {
 
   let graph: CompiledGraph;
   try {
-    graph = compileGraph(args.state, args.triggerBlockId);
+    // Blocks by own ids (patch own-block-ids, asked only when the state names an id every object
+    // inherits: a run recorded before found Object.prototype's member there, and ran other blocks).
+    const ownIds = !namesInheritedIds(args.state, args.triggerBlockId) || ownIdsPatched();
+    graph = compileGraph(args.state, args.triggerBlockId, ownIds);
   } catch (err) {
     return finish({ success: false, output: null, logs: [], error: failureMessage(err) });
   }

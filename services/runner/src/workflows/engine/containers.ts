@@ -16,7 +16,9 @@ interface Plan {
 }
 
 function loopPlan(run: Run, block: RunnableBlock, resolver: Resolver): Plan | string {
-  const derived = run.args.state.loops?.[block.id];
+  const loops = run.args.state.loops ?? {};
+  // Own keys: a loop with id `constructor` and no derived entry has none (Object's member has no loop field either).
+  const derived = Object.hasOwn(loops, block.id) ? loops[block.id] : undefined;
   const data = block.data ?? {};
   const loopType = data.loopType ?? derived?.loopType ?? 'for';
   if (loopType !== 'forEach') return { count: clampCount(data.count ?? derived?.iterations) };
@@ -24,7 +26,8 @@ function loopPlan(run: Run, block: RunnableBlock, resolver: Resolver): Plan | st
 }
 
 function parallelPlan(run: Run, block: RunnableBlock, resolver: Resolver): Plan | string {
-  const derived = run.args.state.parallels?.[block.id];
+  const parallels = run.args.state.parallels ?? {};
+  const derived = Object.hasOwn(parallels, block.id) ? parallels[block.id] : undefined;
   const data = block.data ?? {};
   const type = data.parallelType ?? derived?.parallelType;
   if (type === 'count') return { count: clampCount(data.count ?? derived?.count) };

@@ -4,6 +4,7 @@ import type { IntegrationActivities } from '@weft/contracts';
 import type { CompiledGraph, Scope } from '../graph.js';
 import { normalizeName, referencedNames, resolveValue, type IterationContext, type ReferenceScope } from '../references.js';
 import { keepsAside, keptInline } from './inlineBudget.js';
+import { ownIdsPatched } from './ownIdsPatch.js';
 import type { Reuse } from './rerun.js';
 import type { BlobRef, BlockLog, BlockOutcome, CostSummary, RunEvent, RunInput, RunnerActivities, RunResult, TokenUsage } from '../types.js';
 
@@ -176,6 +177,7 @@ export async function resolverFor(run: Run, frame: Frame, readerId: string, valu
   const scope: ReferenceScope = {
     block,
     variables: run.variables,
+    inheritedVariables: () => !ownIdsPatched(),
     envVars: run.envVars,
     ...(frame.loop ? { loop: frame.loop } : {}),
     ...(frame.parallel ? { parallel: frame.parallel } : {}),

@@ -1,0 +1,115 @@
+import { fileURLToPath } from 'node:url';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { keepHistory } from '@weft/testkit/histories';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEngineHarness, graphOf, historiesDir, ran, workflowBundle, type EngineHarness } from '../testing/engineHarness.js';
+import { memoryActivities, patchStubs, replayOutcome } from '../testing/patchStub.js';
+import { patchesOf } from '../testing/patches.js';
+import { OWN_IDS_PATCH } from './engine/ownIdsPatch.js';
+
+/**
+ * Blocks and variables are looked up by own ids and names (patch own-block-ids): `constructor`,
+ * `toString` or `hasOwnProperty` is an id like any other, never Object.prototype's member. States
+ * with such dangling edges could be stored before the editor took those ids as ordinary ones.
+ */
+const S = { type: 'starter', name: 'Start' };
+const stubs = patchStubs(fileURLToPath(new URL('./engine/ownIdsPatch.ts', import.meta.url)), OWN_IDS_PATCH, 'OWN_IDS_PATCH', 'ownIdsPatched');
+
+/** Fn, fed by the starter and by dangling edges from `constructor` and `toString`; Vars reads `<variable.constructor>` (no such variable) and has an error path to Handler. */
+const danglingState = graphOf(
+  {
+    s: S,
+    fn: { name: 'Fn', code: 'return "ran"' },
+    vars: { name: 'Vars', code: 'return <variable.constructor>' },
+    handler: { name: 'Handler', code: 'return "handled"' },
+  },
+  [['s', 'fn'], ['constructor', 'fn'], ['toString', 'fn'], ['s', 'vars'], ['vars', 'handler', 'error']],
+);
+
+let h: EngineHarness;
+/** Serves the tools of runs made by the code before the patch (its own workflow worker, below). */
+let before: EngineHarness;
+let native: NativeConnection;
+beforeAll(async () => {
+  h = await createEngineHarness();
+  before = await createEngineHarness({ workflowWorker: false });
+  native = await NativeConnection.connect({ address: h.temporalAddress });
+});
+afterAll(async () => {
+  await h?.close();
+  await before?.close();
+  await native?.close();
+  stubs.close();
+});
+beforeEach(() => h.reset());
+
+describe('blocks and variables by own ids (real Temporal server, fake activities)', () => {
+  it('a dangling edge from constructor, toString or hasOwnProperty (no such block) does not hold its target: it runs (patch own-block-ids)', async () => {
+    const state = graphOf({ s: S, fn: { name: 'Fn', code: 'return "ran"' } }, [['s', 'fn'], ['constructor', 'fn'], ['toString', 'fn'], ['hasOwnProperty', 'fn'], ['fn', 'valueOf']]);
+    const handle = await h.start(state);
+    const result = await handle.result();
+    expect(result.error).toBeUndefined();
+    expect(ran(result)).toEqual(['s', 'fn']);
+    expect(result.output).toEqual({ result: 'ran', stdout: '' });
+    expect(patchesOf(await handle.fetchHistory())).toContain(OWN_IDS_PATCH);
+  });
+
+  it('blocks whose ids and names are constructor, toString and hasOwnProperty, in and around a loop of id valueOf, and a variable named constructor run and read like any other; no patch asked', async () => {
+    const state = graphOf(
+      {
+        s: S,
+        constructor: { name: 'constructor', code: 'return 5' },
+        valueOf: { type: 'loop', name: 'valueOf', data: { loopType: 'for', count: 2 } },
+        toString: { name: 'toString', parent: 'valueOf', code: 'return <constructor.result> + <loop.index>' },
+        hasOwnProperty: { name: 'hasOwnProperty', code: 'return [<tostring.result>, <variable.constructor>, <valueof.results>.length]' },
+      },
+      [['s', 'constructor'], ['constructor', 'valueOf'], ['valueOf', 'toString', 'loop-start-source'], ['valueOf', 'hasOwnProperty', 'loop-end-source']],
+      { variables: { v1: { id: 'v1', name: 'constructor', type: 'number', value: '3' } } },
+    );
+    const handle = await h.start(state);
+    const result = await handle.result();
+    expect(result.error).toBeUndefined();
+    expect(ran(result).sort()).toEqual(['constructor', 'hasOwnProperty', 's', 'toString', 'toString', 'valueOf']);
+    expect(result.output).toEqual({ result: [6, 3, 2], stdout: '' });
+    expect(patchesOf(await handle.fetchHistory())).not.toContain(OWN_IDS_PATCH);
+  });
+
+  it('<variable.constructor> with no variable so named fails the block naming it, before any sandbox call', async () => {
+    const state = graphOf({ s: S, vars: { name: 'Vars', code: 'return <variable.constructor>' } }, [['s', 'vars']]);
+    const handle = await h.start(state);
+    const result = await handle.result();
+    expect(result).toMatchObject({ success: false, error: 'Vars: Reference <variable.constructor> cannot be resolved: no variable named "constructor"' });
+    expect(h.rec.functionCalls).toEqual([]);
+    expect(patchesOf(await handle.fetchHistory())).toContain(OWN_IDS_PATCH);
+  });
+
+  it("a run of the code before patch own-block-ids (Fn held by its dangling edges, <variable.constructor> read as empty) replays with today's code, and would not with the patch unguarded", async () => {
+    const { activities } = memoryActivities({});
+    const old = await Worker.create({ connection: native, taskQueue: before.queue, workflowBundle: await stubs.bundleWith(false), activities });
+    const history = await old.runUntil(async () => {
+      const handle = await before.start(danglingState);
+      const result = await handle.result();
+      // The old code: Fn never ran, and the run succeeded all the same; Vars ran with ''.
+      expect(result.success).toBe(true);
+      expect(ran(result).sort()).toEqual(['s', 'vars']);
+      expect(result.logs.find((l) => l.blockId === 'vars')?.output).toEqual({ result: '', stdout: '' });
+      await keepHistory(handle, historiesDir, 'own-block-ids');
+      return handle.fetchHistory();
+    });
+    expect(patchesOf(history)).not.toContain(OWN_IDS_PATCH);
+    expect(await replayOutcome(await workflowBundle(), history, 'own-block-ids')).toBeUndefined();
+    // Unguarded, today's code runs Fn and fails Vars before its call: other activities than the old run scheduled.
+    expect((await replayOutcome(await stubs.bundleWith(true), history, 'own-block-ids'))?.message).toMatch(/Nondeterminism|DeterminismViolation|nondetermin/i);
+
+    const handle = await h.start(danglingState);
+    const result = await handle.result();
+    expect(result.success).toBe(true);
+    expect(ran(result).sort()).toEqual(['fn', 'handler', 's', 'vars']);
+    expect(result.logs.find((l) => l.blockId === 'vars')).toMatchObject({ success: false, error: 'Reference <variable.constructor> cannot be resolved: no variable named "constructor"' });
+    // Fn and Handler called the sandbox; Vars did not.
+    expect(h.rec.functionCalls.map((c) => c.code)).toEqual(expect.arrayContaining(['return "ran"', 'return "handled"']));
+    expect(h.rec.functionCalls).toHaveLength(2);
+    expect(patchesOf(await handle.fetchHistory())).toContain(OWN_IDS_PATCH);
+    await h.keepHistory(handle, 'own-block-ids.own');
+  }, 240_000);
+});
