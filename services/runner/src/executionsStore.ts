@@ -96,6 +96,17 @@ export class UnrecordableRunEventError extends AppError {
   }
 }
 
+/** The failure type the run-log activity gives an `UnrecordableRunEventError` (non-retryable). */
+export const UNRECORDABLE_RUN_EVENT = 'UnrecordableRunEvent';
+
+/**
+ * The error a run is recorded with when its workflow failed recording its end (`reason`: the
+ * activity's own message, naming the events and why), instead of Temporal's "Activity task failed".
+ */
+export function unrecordedEndMessage(reason: string): string {
+  return `The run's end could not be recorded: ${reason}`;
+}
+
 function json(value: unknown): string | null {
   return value === undefined ? null : JSON.stringify(value);
 }

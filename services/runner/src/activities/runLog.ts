@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { InjectedSinks } from '@temporalio/worker';
 import type { Logger } from '@weft/platform';
-import { UnrecordableRunEventError, recordRunEvents, type RunLogDeps } from '../executionsStore.js';
+import { UNRECORDABLE_RUN_EVENT, UnrecordableRunEventError, recordRunEvents, type RunLogDeps } from '../executionsStore.js';
 import type { RunEvent, RunLogSinks, RunnerActivities } from '../workflows/types.js';
 
 /** How often, and after how long, a progress event the recorder refused is tried again. */
@@ -31,6 +31,11 @@ export interface RunEventQueue {
   tail(executionId: string): Promise<RunEvent[]>;
   /** The run's end and its held events are written: forgets the run. */
   ended(executionId: string): void;
+  /**
+   * The run's end can never be recorded: the events held for it are written on their own (each that
+   * can be), so the log keeps the last blocks; resolves once they are.
+   */
+  release(executionId: string): Promise<void>;
 }
 
 /** How long events held for a run's end wait for it before they are written on their own. */
@@ -119,6 +124,14 @@ export function createRunEventQueue(
       const run = runs.get(executionId);
       if (run?.held) runs.delete(executionId);
     },
+    async release(executionId) {
+      const run = runs.get(executionId);
+      if (!run?.held) return;
+      clearTimeout(run.timer);
+      run.held = false;
+      start(executionId, run);
+      await run.done;
+    },
   };
 }
 
@@ -165,7 +178,7 @@ export function createRunLogActivities(
       await record(deps, events);
     } catch (err) {
       // Trying again cannot help (the local activity's retries have no limit): fail the activity for good.
-      if (err instanceof UnrecordableRunEventError) throw ApplicationFailure.nonRetryable(err.message, 'UnrecordableRunEvent');
+      if (err instanceof UnrecordableRunEventError) throw ApplicationFailure.nonRetryable(err.message, UNRECORDABLE_RUN_EVENT);
       throw err;
     }
   };
@@ -177,7 +190,13 @@ export function createRunLogActivities(
         return;
       }
       const tail = await queue.tail(event.executionId);
-      await recordOnce([...tail, event]);
+      try {
+        await recordOnce([...tail, event]);
+      } catch (err) {
+        // Not retried: the events held for the end (the last blocks') are written without it, before the run fails.
+        if (err instanceof ApplicationFailure && err.type === UNRECORDABLE_RUN_EVENT) await queue.release(event.executionId);
+        throw err;
+      }
       queue.ended(event.executionId);
     },
   };

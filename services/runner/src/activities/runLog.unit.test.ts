@@ -155,6 +155,23 @@ describe('the run-log sink queue', () => {
     expect(rec.batches).toEqual([['r1:a', 'r1:runCompleted']]);
   });
 
+  it('writes the held events on their own when the run’s end can never be recorded (a value too deep to store), then fails for good', async () => {
+    const tried: string[][] = [];
+    const record = async (_deps: unknown, events: RunEvent[]) => {
+      tried.push(events.map(label));
+      if (events.some((e) => e.type === 'runCompleted')) throw new UnrecordableRunEventError('nested too deeply to store');
+    };
+    const queue = createRunEventQueue(deps, { record, holdMs: 600_000 });
+    const acts = createRunLogActivities(deps, queue, record);
+    queue.enqueue(started('r1', 'a'));
+    queue.enqueue(started('r1', 'b'));
+    queue.hold('r1');
+    const end: RunEvent = { type: 'runCompleted', executionId: 'r1', workflowId: 'w', result: { success: true, output: null, logs: [] } };
+    await expect(acts.recordRunEvent(end)).rejects.toMatchObject({ nonRetryable: true, type: 'UnrecordableRunEvent', message: 'nested too deeply to store' });
+    // Written before the activity failed (not after the 10 minutes' hold): the run's watcher records its end after them.
+    expect(tried).toEqual([['r1:a', 'r1:b', 'r1:runCompleted'], ['r1:a', 'r1:b']]);
+  });
+
   it('writes held events on their own when the run’s end does not come in time', async () => {
     const rec = gatedRecorder();
     const queue = createRunEventQueue(deps, { record: rec.record, holdMs: 5 });
@@ -175,6 +192,7 @@ describe('the run-log sink queue', () => {
       drain: () => Promise.resolve(),
       tail: () => Promise.resolve([]),
       ended: () => {},
+      release: () => Promise.resolve(),
     });
     const event = started('r1', 'a');
     const returned = sinks.runLog.record.fn({} as never, event);
