@@ -44,6 +44,7 @@ describe('the web app against Sim Studio and n8n', () => {
     expect([workflow, block, frequency, timezone, last, state]).toEqual(['Morning report', 'Start', 'Daily at 09:30 30 9 * * *', 'Europe/Paris', 'Not run yet', 'Active']);
     expect(next).not.toBe('—');
     expect(await table.getByRole('row').count()).toBe(2);
+    await page.screenshot({ path: '/tmp/weft-schedules-page.png' });
 
     // Pause and resume in place, as the runner then says.
     await row.getByRole('button', { name: 'Pause Morning report › Start' }).click();
@@ -126,6 +127,7 @@ describe('the web app against Sim Studio and n8n', () => {
     await dialog.getByRole('textbox', { name: 'Tool title' }).fill('Shout');
     await dialog.getByRole('textbox', { name: 'Tool schema' }).fill(JSON.stringify({ type: 'function', function: { name: 'shout', description: 'Upper-cases its input', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } } }));
     await dialog.getByRole('textbox', { name: 'Tool code' }).fill('return text.toUpperCase();');
+    await page.screenshot({ path: '/tmp/weft-custom-tool-dialog.png' });
     await dialog.getByRole('button', { name: 'Save and add to the agent' }).click();
     await dialog.waitFor({ state: 'detached' });
 
