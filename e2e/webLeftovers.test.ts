@@ -7,19 +7,22 @@
  * to give the block the key kept in Settings, and the failed run shows no earlier block's output as the
  * workflow's; a deployment with no schedule (`{schedules: []}`) is read as none, no error shown.
  */
-import { describe, expect, inject, it } from 'vitest';
-import type { Page, Route } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page, Route } from 'playwright-core';
 import { AGENT_AND_SLACK_YAML, uniqueSuffix } from '@weft/testkit';
 import { chromiumPerSuite } from './support/browser.js';
 import { addFromPalette } from './support/editing.js';
 import { openNewWorkflow, type NewWorkflow } from './support/workflows.js';
 import { showSidebar } from './support/layout.js';
+import { scriptModel } from './support/modelScripts.js';
+import { consoleOf, runStatus } from './support/runConsole.js';
 
 type Box = { x: number; y: number; width: number; height: number };
 
-async function boxOf(page: Page, selector: string): Promise<Box> {
-  const box = await page.locator(selector).first().boundingBox();
-  if (!box) throw new Error(`${selector} is not on screen`);
+/** The box of the first element a CSS selector (or a locator) finds. */
+async function boxOf(page: Page, where: string | Locator): Promise<Box> {
+  const box = await (typeof where === 'string' ? page.locator(where) : where).first().boundingBox();
+  if (!box) throw new Error(`${String(where)} is not on screen`);
   return box;
 }
 
@@ -39,12 +42,6 @@ async function scheduledInDeployDialog(page: Page, call: NewWorkflow['call'], wo
   return { dialog, schedule: dialog.getByRole('region', { name: 'Schedule' }) };
 }
 
-/** Scripts the stack's fake model for chats whose user messages carry `marker`. */
-async function script(marker: string, turns: unknown[]): Promise<void> {
-  const res = await fetch(`${inject('modelFakeUrl')}/_fake/script`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ marker, turns }) });
-  expect(res.status).toBe(200);
-}
-
 describe('web app leftovers in Chromium', () => {
   const chromium = chromiumPerSuite();
 
@@ -59,7 +56,7 @@ describe('web app leftovers in Chromium', () => {
     const show = page.getByRole('button', { name: 'Show minimap' });
     await show.waitFor();
     expect(await minimap.count()).toBe(0);
-    const console_ = await boxOf(page, 'section[aria-label="Run console"]');
+    const console_ = await boxOf(page, consoleOf(page));
     const folded = await boxOf(page, '.weft-minimap');
     expect(inside(folded, await boxOf(page, '.flow'))).toBe(true);
     expect(overlaps(folded, console_)).toBe(false);
@@ -109,7 +106,7 @@ describe('web app leftovers in Chromium', () => {
     const { page, errors, call, state } = await openNewWorkflow<{ blocks: Record<string, { name: string }> }>(chromium(), 'Copilot revert user');
     expect((await call('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-revert-e2e' } })).status).toBe(200);
     const marker = `[revert-${uniqueSuffix()}]`;
-    await script(marker, [
+    await scriptModel(marker, [
       { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK_YAML, description: 'Writer posts to Slack' } }] },
       { content: 'Added the writer.' },
       { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK_YAML.replace('name: Writer', 'name: Reviser'), description: 'Writer renamed' } }] },
@@ -213,7 +210,7 @@ describe('web app leftovers in Chromium', () => {
     expect(edited.status).toBe(200);
     await page.locator('.react-flow__node[data-id="writer"]').waitFor();
     await page.getByRole('button', { name: 'Run', exact: true }).click();
-    const console_ = page.getByRole('region', { name: 'Run console' });
+    const console_ = consoleOf(page);
     await console_.getByRole('alert').filter({ hasText: 'API key is required for OpenAI' }).waitFor({ timeout: 60_000 });
     const hint = "Give the block's API Key field your key, or a reference to it: {{OPENAI_API_KEY}} reads the variable of that name from Settings › Environment variables.";
     await console_.getByText(hint).waitFor();
@@ -221,7 +218,7 @@ describe('web app leftovers in Chromium', () => {
     expect(await console_.getByText(hint).count()).toBe(1);
     // The run ended failed, and the runner kept an earlier block's output (the starter's) as the run's:
     // the console shows the error, not that output as the workflow's.
-    await expect.poll(() => console_.getByLabel('Run status').textContent()).toBe('Failed');
+    await expect.poll(() => runStatus(page)).toBe('Failed');
     const runs = await call<{ executions: Array<{ executionId: string }> }>('GET', `/api/workflows/${workflowId}/executions`);
     const stored = await call<{ status: string; output: unknown }>('GET', `/api/executions/${runs.body.executions[0]?.executionId ?? ''}`);
     expect([stored.body.status, stored.body.output === null]).toEqual(['failed', false]);

@@ -14,6 +14,8 @@ import { openWorkflow } from './support/editing.js';
 import { as, signUp } from './support/session.js';
 import { newWorkflow, openNewWorkflow } from './support/workflows.js';
 import { showSidebar } from './support/layout.js';
+import { scriptModel } from './support/modelScripts.js';
+import { consoleOf, logOf, runStatus } from './support/runConsole.js';
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(tmpdir(), `weft-tour-${name}.png`), animations: 'disabled' });
 
@@ -133,12 +135,7 @@ describe('the web app’s finish in Chromium', () => {
     // 400 words 150 ms apart stream for a minute: Stop lands while the answer still streams however slowly the
     // page draws its first words (80 words, 12 s, could end first on a loaded machine, leaving nothing to stop).
     const answer = Array.from({ length: 400 }, (_, i) => `word${i}`).join(' ');
-    const scripted = await fetch(`${inject('modelFakeUrl')}/_fake/script`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ marker, turns: [{ content: answer, sseIntervalMs: 150 }, { content: 'Carrying on from there.' }] }),
-    });
-    expect(scripted.status).toBe(200);
+    await scriptModel(marker, [{ content: answer, sseIntervalMs: 150 }, { content: 'Carrying on from there.' }]);
     const panel = page.getByRole('region', { name: 'Copilot' });
     const box = panel.getByRole('textbox', { name: 'Ask the copilot' });
     await box.fill(`Write a long answer ${marker}`);
@@ -183,12 +180,11 @@ describe('the web app’s finish in Chromium', () => {
     });
     expect(edit.status).toBe(200);
     const { page, errors } = await open(chromium());
-    const console_ = page.getByRole('region', { name: 'Run console' });
     const streamedIn = async (text: string) => new Set(text.split('\n\n').filter((m) => m.includes('event: stream:chunk')).map((m) => /"blockId":"(\w+)"/.exec(m)?.[1]));
 
     // A first run with every block streaming.
     await page.getByRole('button', { name: 'Run', exact: true }).click();
-    await expect.poll(() => console_.getByLabel('Run status').textContent(), { timeout: 60_000 }).toBe('Succeeded');
+    await expect.poll(() => runStatus(page), { timeout: 60_000 }).toBe('Succeeded');
 
     // The Critic off: "Run from Prep" sends the choice, and the server streams the Writer only.
     await page.getByRole('button', { name: 'Streamed blocks' }).click();
@@ -196,14 +192,14 @@ describe('the web app’s finish in Chromium', () => {
     await chips.getByText('Critic', { exact: true }).click();
     await expect.poll(() => chips.locator('label.on').allTextContents()).toEqual(['Writer']);
     await page.keyboard.press('Escape');
-    const prep = console_.getByRole('listitem', { name: 'Log of Prep' });
+    const prep = logOf(page, 'Prep');
     await prep.getByRole('button').first().click();
     const isRerun = (r: { url(): string }) => r.url().endsWith('/rerun');
     const [request] = await Promise.all([page.waitForRequest(isRerun), prep.getByRole('button', { name: 'Run from Prep' }).click()]);
     expect(request.postDataJSON()).toEqual({ fromBlockId: 'prep', stream: true, selectedOutputs: ['writer'] });
     const response = await request.response();
     expect(await streamedIn((await response?.text()) ?? '')).toEqual(new Set(['writer']));
-    await expect.poll(() => console_.getByLabel('Run status').textContent(), { timeout: 60_000 }).toBe('Succeeded');
+    await expect.poll(() => runStatus(page), { timeout: 60_000 }).toBe('Succeeded');
     await shot(page, 'run-console');
 
     // Both on again: the rerun sends no choice (every model block streams).
@@ -315,10 +311,10 @@ describe('the web app’s finish in Chromium', () => {
 
     // A run and its console.
     await page.getByRole('button', { name: 'Run', exact: true }).click();
-    const console_ = page.getByRole('region', { name: 'Run console' });
-    await expect.poll(() => console_.getByLabel('Run status').textContent(), { timeout: 60_000 }).toBe('Succeeded');
-    await console_.getByRole('listitem', { name: 'Log of Triage' }).getByRole('button').first().click();
+    await expect.poll(() => runStatus(page), { timeout: 60_000 }).toBe('Succeeded');
+    await logOf(page, 'Triage').getByRole('button').first().click();
     await shot(page, 'run-log');
+    const console_ = consoleOf(page);
     await console_.getByRole('tab', { name: 'History' }).click();
     await console_.getByRole('list', { name: 'Past runs' }).getByRole('button').first().waitFor();
     await shot(page, 'run-history');

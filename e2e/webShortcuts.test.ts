@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { chromiumPerSuite } from './support/browser.js';
 import { newWorkflow } from './support/workflows.js';
+import { consoleOf, runStatus } from './support/runConsole.js';
 
 /** Records the text each `copy` event of the page carries (what the browser puts on the clipboard). */
 async function recordCopies(page: Page): Promise<() => Promise<string[]>> {
@@ -30,9 +31,8 @@ describe('the canvas’s keyboard shortcuts leave text outside the canvas to the
     const blocksSelected = page.getByRole('region', { name: 'Selection' });
 
     await page.getByRole('button', { name: 'Run', exact: true }).click();
-    const console_ = page.getByRole('region', { name: 'Run console' });
-    await expect.poll(() => console_.getByLabel('Run status').textContent(), { timeout: 60_000 }).toBe('Succeeded');
-    const output = console_.getByRole('group', { name: 'Workflow output' }).getByText('forty-two');
+    await expect.poll(() => runStatus(page), { timeout: 60_000 }).toBe('Succeeded');
+    const output = consoleOf(page).getByRole('group', { name: 'Workflow output' }).getByText('forty-two');
 
     // Text selected in the console (a triple click) copies as text: the copy event fires with it, no blocks are copied.
     await output.click({ clickCount: 3 });
