@@ -40,6 +40,16 @@ function usage(data: Obj) {
   return { prompt_tokens: u.prompt_tokens ?? 0, completion_tokens: u.completion_tokens ?? 0, total_tokens: u.total_tokens ?? 0 };
 }
 
+/**
+ * An answer the provider stopped at the max tokens limit (`stop` says how, undefined when it did not), as
+ * the model blocks take it: nothing written fails, text stays with the warning the blocks give.
+ */
+function cutOff(stop: string | undefined, content: string): { warning?: string } {
+  if (!stop) return {};
+  if (!content) throw new ToolError(emptyCutError(stop).message);
+  return { warning: cutShortWarning(stop) };
+}
+
 /** Provider ids older workflows stored that are not the router's names. */
 const HF_PROVIDER_ALIASES: Record<string, string> = { fireworks: 'fireworks-ai', fal: 'fal-ai' };
 
@@ -76,10 +86,9 @@ const chatTools: ServiceTool[] = [
     const choice = obj(list(data.choices)[0]);
     const content = obj(choice.message).content;
     if (typeof content !== 'string') throw new ToolError('Invalid response format from Hugging Face API');
-    // Cut off at Max Tokens: as the Hugging Face block, nothing written fails, a cut answer stays with its warning.
-    const cut = choice.finish_reason === 'length' ? 'huggingface finish_reason length' : undefined;
-    if (cut && !content) throw new ToolError(emptyCutError(cut).message);
-    return { content, model: data.model ?? text(p.model), usage: usage(data), ...(cut ? { warning: cutShortWarning(cut) } : {}) };
+    // Cut off at Max Tokens: as the Hugging Face block.
+    const cut = cutOff(choice.finish_reason === 'length' ? 'huggingface finish_reason length' : undefined, content);
+    return { content, model: data.model ?? text(p.model), usage: usage(data), ...cut };
   }),
 ];
 
@@ -154,7 +163,9 @@ const openaiTools: ServiceTool[] = [
       const input = Number(u.input_tokens ?? 0);
       const output = Number(u.output_tokens ?? 0);
       const content = list(data.content).map((b) => (obj(b).type === 'text' ? String(obj(b).text ?? '') : '')).join('');
-      return { content, model: data.model ?? model, tokens: { prompt: input, completion: output, total: input + output } };
+      // Cut off at the 1000 tokens: as the vision block.
+      const cut = cutOff(data.stop_reason === 'max_tokens' ? 'Anthropic stop_reason max_tokens' : undefined, content);
+      return { content, model: data.model ?? model, tokens: { prompt: input, completion: output, total: input + output }, ...cut };
     }
     const res = await call(io, {
       method: 'POST',
@@ -169,7 +180,10 @@ const openaiTools: ServiceTool[] = [
     if (!res.ok) throw new ToolError(`OpenAI API error: ${apiMessage(res)}`, res.status);
     const data = obj(res.data);
     const u = usage(data);
-    return { content: str(obj(obj(list(data.choices)[0]).message).content) ?? '', model: data.model ?? model, tokens: { prompt: u.prompt_tokens, completion: u.completion_tokens, total: u.total_tokens } };
+    const choice = obj(list(data.choices)[0]);
+    const content = str(obj(choice.message).content) ?? '';
+    const cut = cutOff(choice.finish_reason === 'length' ? 'openai finish_reason length' : undefined, content);
+    return { content, model: data.model ?? model, tokens: { prompt: u.prompt_tokens, completion: u.completion_tokens, total: u.total_tokens }, ...cut };
   }),
 ];
 

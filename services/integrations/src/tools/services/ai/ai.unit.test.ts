@@ -182,6 +182,27 @@ describe('openai tools', () => {
     expect(ai.fake.requests).toHaveLength(1);
   });
 
+  it('vision_tool cut off at its 1000 tokens, as the vision block: a cut answer keeps a warning, nothing written fails (OpenAI and Claude models)', async () => {
+    const image = { imageUrl: 'https://cat.example.invalid/cat.png' };
+    ai.fake.once('POST', '/openai/chat/completions', { json: { model: 'gpt-4o', choices: [{ message: { content: 'A cat sitt' }, finish_reason: 'length' }] } });
+    expect((await ai.run('vision_tool', { apiKey: 'sk', ...image })).output).toMatchObject({
+      content: 'A cat sitt',
+      warning: 'The answer was cut off at the max tokens limit (openai finish_reason length): it is incomplete',
+    });
+    ai.fake.once('POST', '/anthropic/messages', { json: { model: 'claude-sonnet-4-0', content: [{ type: 'text', text: 'A cat sitt' }], stop_reason: 'max_tokens', usage: { input_tokens: 1, output_tokens: 1000 } } });
+    expect((await ai.run('vision_tool', { apiKey: 'sk', model: 'claude-3-sonnet', ...image })).output).toMatchObject({
+      content: 'A cat sitt',
+      warning: 'The answer was cut off at the max tokens limit (Anthropic stop_reason max_tokens): it is incomplete',
+    });
+    ai.fake.once('POST', '/openai/chat/completions', { json: { model: 'o4-mini', choices: [{ message: { content: '' }, finish_reason: 'length' }] } });
+    await ai.expectError(
+      'vision_tool',
+      { apiKey: 'sk', model: 'o4-mini', ...image },
+      "The model's answer was cut off by Max Tokens (maxTokens) before it wrote any text or tool call (openai finish_reason length): raise Max Tokens",
+    );
+    expect((await ai.run('vision_tool', { apiKey: 'sk', ...image })).output).not.toHaveProperty('warning');
+  });
+
   it('vision_tool sends a Claude model a data: URL as a base64 source (Anthropic takes only http(s) in a url source), as the Anthropic adapter does', async () => {
     const png = Buffer.from('89504e470d0a1a0a', 'hex').toString('base64');
     await ai.run('vision_tool', { apiKey: 'sk-ant', imageUrl: `data:image/png;base64,${png}`, model: 'claude-3-sonnet', prompt: 'What is it?' });
