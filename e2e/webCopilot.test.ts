@@ -3,21 +3,16 @@
  * (answers, tool lines, the edit's checkpoint to revert to), continues with its history sent to the model,
  * "New chat" starts an empty one, and the history menu reopens the first.
  */
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Route } from 'playwright-core';
 import { AGENT_AND_SLACK_YAML, uniqueSuffix } from '@weft/testkit';
 import { chromiumPerSuite } from './support/browser.js';
 import { openNewWorkflow } from './support/workflows.js';
-
-/** Scripts the stack's fake model for chats whose user messages carry `marker`. */
-async function script(marker: string, turns: unknown[]): Promise<void> {
-  const res = await fetch(`${inject('modelFakeUrl')}/_fake/script`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ marker, turns }) });
-  expect(res.status).toBe(200);
-}
+import { modelChats, scriptModel } from './support/modelScripts.js';
 
 /** The messages of the model requests whose conversation carries `marker`, in the order the fake received them. */
 async function requestsWith(marker: string): Promise<Array<Array<{ role: string; content: unknown }>>> {
-  const sent = (await (await fetch(`${inject('modelFakeUrl')}/_fake/chats`)).json()) as Array<{ body: { messages?: Array<{ role: string; content: unknown }> } }>;
+  const sent = await modelChats<{ body: { messages?: Array<{ role: string; content: unknown }> } }>();
   return sent.map((c) => c.body.messages ?? []).filter((m) => JSON.stringify(m).includes(marker));
 }
 
@@ -28,7 +23,7 @@ describe('the copilot’s chat history in Chromium', () => {
     const { page, errors, call, workflowId } = await openNewWorkflow(chromium(), 'Copilot history user');
     expect((await call('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-history-e2e' } })).status).toBe(200);
     const marker = `[hist-${uniqueSuffix()}]`;
-    await script(marker, [
+    await scriptModel(marker, [
       { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK_YAML, description: 'Writer posts to Slack' } }] },
       { content: 'I added a **Writer** agent that posts to Slack.' },
       { content: 'It already posts to the Slack channel.' },
@@ -70,7 +65,7 @@ describe('the copilot’s chat history in Chromium', () => {
     await panel.getByRole('list', { name: 'Suggestions' }).waitFor();
     expect(await panel.locator('.copilot-user').count()).toBe(0);
     const other = `[hist2-${uniqueSuffix()}]`;
-    await script(other, [{ content: 'A fresh start.' }]);
+    await scriptModel(other, [{ content: 'A fresh start.' }]);
     await box.fill(`Hello again ${other}`);
     await box.press('Enter');
     await panel.getByText('A fresh start.').waitFor({ timeout: 30_000 });
@@ -97,7 +92,7 @@ describe('the copilot’s chat history in Chromium', () => {
     const { page, call, workflowId } = await openNewWorkflow(chromium(), 'Copilot history early');
     expect((await call('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-history-e2e' } })).status).toBe(200);
     const marker = `[hist-early-${uniqueSuffix()}]`;
-    await script(marker, [{ content: 'First answer.' }, { content: 'Second answer.' }]);
+    await scriptModel(marker, [{ content: 'First answer.' }, { content: 'Second answer.' }]);
     const panel = page.getByRole('region', { name: 'Copilot' });
     const box = panel.getByRole('textbox', { name: 'Ask the copilot' });
     await box.fill(`Start ${marker}`);
@@ -128,7 +123,7 @@ describe('the copilot’s chat history in Chromium', () => {
     const { page, call } = await openNewWorkflow(chromium(), 'Copilot history proposal');
     expect((await call('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-history-e2e' } })).status).toBe(200);
     const marker = `[hist-prop-${uniqueSuffix()}]`;
-    await script(marker, [
+    await scriptModel(marker, [
       { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK_YAML, description: 'Writer posts to Slack' } }] },
       { content: 'Here is the change to review.' },
     ]);
@@ -157,7 +152,7 @@ describe('the copilot’s chat history in Chromium', () => {
     const { page, call } = await openNewWorkflow(chromium(), 'Copilot history error');
     expect((await call('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-history-e2e' } })).status).toBe(200);
     const marker = `[hist-err-${uniqueSuffix()}]`;
-    await script(marker, [{ error: { status: 401, message: 'Incorrect API key provided' } }]);
+    await scriptModel(marker, [{ error: { status: 401, message: 'Incorrect API key provided' } }]);
     const panel = page.getByRole('region', { name: 'Copilot' });
     const box = panel.getByRole('textbox', { name: 'Ask the copilot' });
     await box.fill(`Hello ${marker}`);

@@ -3,6 +3,7 @@ import { chromiumPerSuite } from './support/browser.js';
 import { fitView } from './support/editing.js';
 import { webhookPathField } from './support/webhookPath.js';
 import { newWorkflow } from './support/workflows.js';
+import { consoleOf, runStatus } from './support/runConsole.js';
 
 /** A new workflow whose starter is in chat mode, with one block after it (and `more` commands). */
 async function chatWorkflow(name: string, block: { id: string; blockType: string; name: string }, more: Array<Record<string, unknown>> = []) {
@@ -78,9 +79,8 @@ describe('the starter’s modes in the web app', () => {
     await dialog.getByRole('textbox', { name: 'Chat message' }).press('Enter');
     await dialog.waitFor({ state: 'detached' });
 
-    const console_ = page.getByRole('region', { name: 'Run console' });
-    await expect.poll(() => console_.getByLabel('Run status').textContent(), { timeout: 60_000 }).toBe('Succeeded');
-    await console_.getByRole('group', { name: 'Workflow output' }).getByText('heard: hello there').waitFor();
+    await expect.poll(() => runStatus(page), { timeout: 60_000 }).toBe('Succeeded');
+    await consoleOf(page).getByRole('group', { name: 'Workflow output' }).getByText('heard: hello there').waitFor();
     expect(errors).toEqual([]);
   });
 
