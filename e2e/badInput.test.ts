@@ -249,6 +249,13 @@ const destroys = (route: string) => route.startsWith('DELETE ') || route.startsW
 /** Routes tried at once: enough to keep the file under two minutes, few enough not to load the stack into timeouts. */
 const CONCURRENCY = 4;
 
+/**
+ * The time a whole sweep of every route may take: a guard against a sweep that never ends, not a
+ * speed limit (each request has its own REQUEST_TIMEOUT_MS, which is what finds a hang). The
+ * project's 120 s was a speed limit on a loaded machine: the bodies sweep took over 120 s at load 25.
+ */
+const SWEEP_TIMEOUT_MS = 600_000;
+
 /** Runs `work` for every route, CONCURRENCY at a time. */
 async function eachRoute(work: (route: string) => Promise<void>): Promise<void> {
   const queue = await routes();
@@ -312,7 +319,7 @@ beforeAll(async () => {
 });
 
 describe('bad input to every route is a 4xx naming the field, never a 5xx or a hang', () => {
-  it('malformed bodies: not JSON, not an object, wrong field types, huge text', async () => {
+  it('malformed bodies: not JSON, not an object, wrong field types, huge text', { timeout: SWEEP_TIMEOUT_MS }, async () => {
     const findings = new Findings();
     const table = bodies(fx);
     await eachRoute(async (route) => {
@@ -340,7 +347,7 @@ describe('bad input to every route is a 4xx naming the field, never a 5xx or a h
     expect(findings.all).toEqual([]);
   });
 
-  it('unknown and malformed ids in path parameters', async () => {
+  it('unknown and malformed ids in path parameters', { timeout: SWEEP_TIMEOUT_MS }, async () => {
     const findings = new Findings();
     await eachRoute(async (route) => {
       const [method = '', path = ''] = route.split(' ');
@@ -381,7 +388,7 @@ describe('bad input to every route is a 4xx naming the field, never a 5xx or a h
     expect(findings.all).toEqual([]);
   });
 
-  it('bad query parameters: negative, NaN and huge numbers, repeated and malformed values', async () => {
+  it('bad query parameters: negative, NaN and huge numbers, repeated and malformed values', { timeout: SWEEP_TIMEOUT_MS }, async () => {
     const findings = new Findings();
     await eachRoute(async (route) => {
       const [method = '', path = ''] = route.split(' ');
@@ -425,6 +432,9 @@ async function sendBytes(method: string, path: string, bytes: Uint8Array, conten
 /** `{"name":"a<0xff>b"}`: JSON whose string holds a byte that is no UTF-8. */
 const NOT_UTF8_JSON = Uint8Array.from([...Buffer.from('{"name":"a'), 0xff, ...Buffer.from('b"}')]);
 
+/** The 400 of body bytes sent as UTF-8 text that are not UTF-8, on every route. */
+const NOT_UTF8 = 'Request body is not valid UTF-8';
+
 describe('text Postgres cannot store or give back as sent is a 400 naming the field', () => {
   /** A 400 whose error holds every one of `words`. */
   function refused(a: Answer, ...words: string[]): void {
@@ -452,12 +462,41 @@ describe('text Postgres cannot store or give back as sent is a 400 naming the fi
     refused(await send('POST', '/api/auth/update-user', { body: JSON.stringify({ name: 'a\0b' }), headers: { origin: inject('weftUrl') } }), 'name must not contain the NUL character');
   });
 
+  it("better-auth's bodies (sign-up, sign-in): bytes not UTF-8 a 400 naming the body, over 5 MB a 413, past 200 levels a 400; no account made", async () => {
+    const anonymous = { cookie: '', origin: inject('weftUrl') };
+    const email = `${randomUUID()}@example.invalid`;
+    const password = 'password-123456';
+    // {"email":…,"password":…,"name":"a<0xff>b"}: better-auth read the byte as U+FFFD and stored that.
+    const signUpText = JSON.stringify({ email, password, name: 'aXb' });
+    const signUpBytes = Buffer.from(signUpText);
+    signUpBytes[signUpText.indexOf('aXb') + 1] = 0xff;
+    refused(await sendBytes('POST', '/api/auth/sign-up/email', signUpBytes, 'application/json', anonymous), NOT_UTF8);
+    // Sign-in: a password holding bytes that are not UTF-8, in JSON and in a form (0xc3 0x28 starts a character and breaks it).
+    refused(await sendBytes('POST', '/api/auth/sign-in/email', Uint8Array.from([...Buffer.from(`{"email":"${email}","password":"p`), 0xc3, 0x28, ...Buffer.from('"}')]), 'application/json', anonymous), NOT_UTF8);
+    refused(await sendBytes('POST', '/api/auth/sign-in/email', Uint8Array.from([...Buffer.from(`email=${encodeURIComponent(email)}&password=`), 0xc3, 0x28]), 'application/x-www-form-urlencoded', anonymous), NOT_UTF8);
+    // More than the 5 MB every route reads: a 413 before better-auth sees it.
+    const tooLarge = await send('POST', '/api/auth/sign-up/email', { body: JSON.stringify({ email, password, name: 'x'.repeat(5 * 1024 * 1024) }), headers: anonymous });
+    expect(tooLarge.status, tooLarge.text.slice(0, 200)).toBe(413);
+    expect(errorOf(tooLarge)).toBe('Request body is too large');
+    // A million levels, counted in the bytes before anything parses them.
+    const levels = 1_000_000;
+    const deep = `{"email":"${email}","password":"${password}","name":"D","image":${'['.repeat(levels)}${']'.repeat(levels)}}`;
+    refused(await send('POST', '/api/auth/sign-up/email', { body: deep, headers: anonymous }), 'Request body is nested too deeply at image.0.0.0.0.0.… (at most 200 levels of objects and arrays)');
+    // No account was made by any of them: signing in fails, and the address is still free to sign up with.
+    const signIn = () => send('POST', '/api/auth/sign-in/email', { body: JSON.stringify({ email, password }), headers: anonymous });
+    expect((await signIn()).status).toBe(401);
+    const created = await send('POST', '/api/auth/sign-up/email', { body: JSON.stringify({ email, password, name: 'Zoë 😀' }), headers: anonymous });
+    expect(created.status, created.text).toBe(200);
+    expect((JSON.parse(created.text) as { user: { name: string } }).user.name).toBe('Zoë 😀');
+    expect((await signIn()).status).toBe(200);
+  });
+
   it('lone UTF-16 surrogates and body bytes that are not UTF-8', async () => {
     // JSON.stringify writes a lone surrogate as the escape \ud800, which parses back to it.
     refused(await send('POST', '/api/workflows', { body: JSON.stringify({ workspaceId: fx.workspaceId, name: 'a\ud800b' }) }), 'name must be well-formed text');
     refused(await send('POST', '/api/environment', { body: JSON.stringify({ variables: { K: '\udc00' } }) }), 'variables.K must be well-formed text');
-    refused(await sendBytes('POST', '/api/workflows', NOT_UTF8_JSON), 'Request body is not valid UTF-8');
-    refused(await sendBytes('POST', `/api/workflows/${fx.workflowId}/execute`, NOT_UTF8_JSON, 'text/plain', { 'x-execution-mode': 'async' }), 'Request body is not valid UTF-8');
+    refused(await sendBytes('POST', '/api/workflows', NOT_UTF8_JSON), NOT_UTF8);
+    refused(await sendBytes('POST', `/api/workflows/${fx.workflowId}/execute`, NOT_UTF8_JSON, 'text/plain', { 'x-execution-mode': 'async' }), NOT_UTF8);
   });
 
   it('a body nested past 200 levels, however deep, is refused where it is read and loses no run', async () => {
@@ -466,6 +505,43 @@ describe('text Postgres cannot store or give back as sent is a 400 naming the fi
       refused(await send('POST', `/api/workflows/${fx.workflowId}/execute`, { body: `{"input":${nestedJson(levels)}}`, headers: { 'x-execution-mode': 'async' } }), 'nested too deeply');
     }
     await untilHealthy(RECOVERY_MS);
+  });
+
+  it('a million levels of [ on an ordinary route are refused from the bytes, naming where, and change nothing', async () => {
+    const { id } = await workflowWith();
+    const before = await api<{ data: Record<string, unknown> }>('GET', `/api/workflows/${id}`);
+    expect(before.status).toBe(200);
+    const levels = 1_000_000;
+    const closed = `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    refused(await send('PUT', `/api/workflows/${id}`, { body: `{"marketplaceData":${closed}}` }), 'Request body is nested too deeply at marketplaceData.0.0.0.0.0.… (at most 200 levels of objects and arrays)');
+    // Never closed: refused at the 201st bracket all the same, not as JSON that does not parse.
+    refused(await send('PUT', `/api/workflows/${id}`, { body: `{"marketplaceData":${'['.repeat(levels)}` }), 'Request body is nested too deeply at marketplaceData.0.0.0.0.0.…');
+    // A run's input, read as text before JSON: refused, and no run is started.
+    refused(await send('POST', `/api/workflows/${id}/execute`, { body: `{"input":${closed}}`, headers: { 'x-execution-mode': 'async' } }), 'Request body is nested too deeply at input.0.0.0.0.0.…');
+    expect((await api<{ executions: unknown[] }>('GET', `/api/workflows/${id}/executions`)).body.executions).toEqual([]);
+    expect(await api('GET', `/api/workflows/${id}`)).toEqual(before);
+    await untilHealthy(RECOVERY_MS);
+  });
+
+  it('a YAML import nested past 200 levels (flow or indentation) is a 400 naming line and field, and the workflow is unchanged', async () => {
+    const { id } = await workflowWith();
+    const exported = async () => {
+      const res = await api<{ yaml: string; version: number }>('GET', `/api/workflows/${id}/yaml`);
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+    const before = await exported();
+    // The document is level 1, blocks 2, fn 3, inputs 4: the value of code is level 5.
+    const header = ['version: "1.0"', 'blocks:', '  start:', '    type: starter', '    name: Start', '    position: {x: 0, y: 0}', '    connections: [fn]', '  fn:', '    type: function', '    name: Deep', '    position: {x: 400, y: 0}', '    inputs:'];
+    const codeLine = header.length + 1;
+    const importYaml = (yamlContent: string) => send('PUT', `/api/workflows/${id}/yaml`, { body: JSON.stringify({ yamlContent }) });
+    const limit = '(at most 200 levels of objects and arrays)';
+    const flow = [...header, `      code: ${'['.repeat(300)}${']'.repeat(300)}`].join('\n');
+    refused(await importYaml(flow), `Invalid YAML at line ${codeLine}: nested too deeply at blocks.fn.inputs.code.0.0.… ${limit}`);
+    // By indentation: each line a map inside the one above; the first past the bound (level 201) is named, 196 lines below the first.
+    const indented = [...header, '      code:', ...Array.from({ length: 300 }, (_, i) => `${' '.repeat(8 + i)}k:`)].join('\n');
+    refused(await importYaml(indented), `Invalid YAML at line ${codeLine + 1 + 196}: nested too deeply at blocks.fn.inputs.code.k.k.… ${limit}`);
+    expect(await exported()).toEqual(before);
   });
 
   it('a key named __proto__ in a record is refused, not dropped', async () => {
@@ -485,7 +561,7 @@ describe('text Postgres cannot store or give back as sent is a 400 naming the fi
     const url = `/api/webhooks/trigger/${path}`;
     // A forged call learns nothing about its body.
     expect((await sendBytes('POST', url, NOT_UTF8_JSON)).status).toBe(401);
-    refused(await sendBytes('POST', url, NOT_UTF8_JSON, 'application/json', bearer), 'Request body is not valid UTF-8');
+    refused(await sendBytes('POST', url, NOT_UTF8_JSON, 'application/json', bearer), NOT_UTF8);
     refused(await sendBytes('POST', url, Buffer.from('{"event":{"text":"a\\u0000"}}'), 'application/json', bearer), 'event.text must not contain the NUL character');
     refused(await sendBytes('POST', url, Buffer.from(`{"e":${nestedJson(5_000)}}`), 'application/json', bearer), 'nested too deeply at e.a');
     const ok = await sendBytes('POST', url, Buffer.from(JSON.stringify({ n: 'é 😀' })), 'application/json', bearer);
