@@ -106,6 +106,49 @@ describe('rerun of a run Temporal started itself (Postgres, an engine that recor
     expect(started.at(-1)?.rerun).toEqual(expected);
   });
 
+  it('a rerun from a loop, or from a block in its body, reruns the blocks the loop lists as its body (no data.parentId), as the run places them: none of their earlier outputs is reused', async () => {
+    const fn = (id: string, name: string) => ({ id, type: 'function', name, enabled: true, subBlocks: {} });
+    const listed: RunnableState = {
+      blocks: {
+        s: { id: 's', type: 'starter', name: 'Start', enabled: true, subBlocks: {} },
+        l: { id: 'l', type: 'loop', name: 'Loop', enabled: true, subBlocks: {}, data: { loopType: 'for', count: 1 } },
+        work: fn('work', 'Work'),
+        inner: { id: 'inner', type: 'loop', name: 'Inner', enabled: true, subBlocks: {}, data: { loopType: 'for', count: 1 } },
+        deep: fn('deep', 'Deep'),
+        after: fn('after', 'After'),
+      },
+      edges: [
+        { id: 'e1', source: 's', target: 'l' },
+        { id: 'e2', source: 'l', target: 'work', sourceHandle: 'loop-start-source' },
+        { id: 'e3', source: 'work', target: 'inner' },
+        { id: 'e4', source: 'inner', target: 'deep', sourceHandle: 'loop-start-source' },
+        { id: 'e5', source: 'l', target: 'after', sourceHandle: 'loop-end-source' },
+      ],
+      // Membership by the lists alone, as a state written before data.parentId was kept.
+      loops: { l: { id: 'l', nodes: ['work', 'inner'] }, inner: { id: 'inner', nodes: ['deep'] } },
+    };
+    const at = new Date().toISOString();
+    const id = `listed-${uniqueSuffix()}`;
+    await recordRunEvent(deps(), { type: 'runStarted', executionId: id, workflowId: 'wf-listed', at, trigger: 'schedule', state: listed });
+    for (const [blockId, output, extra] of [
+      ['s', { input: {} }, {}],
+      ['work', { result: 1 }, { loopIteration: [0] }],
+      ['deep', { result: 2 }, { loopIteration: [0, 0] }],
+      ['inner', { results: [2] }, { loopIteration: [0] }],
+      ['l', { results: [1] }, {}],
+      ['after', { result: 3 }, {}],
+    ] as Array<[string, unknown, { loopIteration?: number[] }]>) {
+      const log = { blockId, blockName: blockId, blockType: listed.blocks[blockId]?.type ?? 'function', startedAt: at, endedAt: at, durationMs: 1, success: true, output, ...extra };
+      await recordRunEvent(deps(), { type: 'blockCompleted', executionId: id, log });
+    }
+    // From the loop: its body (work, inner, deep) runs again; only Start is reused (was: work's and deep's outputs too).
+    await executions.rerun(id, 'l', { wait: false, stream: false, newExecutionId: `${id}-loop` });
+    expect(started.at(-1)?.rerun).toEqual({ fromBlockId: 'l', outputs: { s: { input: {} } } });
+    // From Work: Inner follows it, and Deep is Inner's body by the list (was: Deep's output reused).
+    await executions.rerun(id, 'work', { wait: false, stream: false, newExecutionId: `${id}-work` });
+    expect(started.at(-1)?.rerun).toEqual({ fromBlockId: 'work', outputs: { s: { input: {} }, l: { results: [1] }, after: { result: 3 } } });
+  });
+
   it('refuses, naming the run, a run without its state and no deployment version to recover it from', async () => {
     const gone = `gone-${uniqueSuffix()}`;
     await createExecution(database.db, { executionId: gone, workflowId: 'wf-gone', trigger: 'schedule', input: null, deploymentVersion: 9 });

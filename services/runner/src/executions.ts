@@ -15,6 +15,7 @@ import {
 } from './executionsStore.js';
 import type { RunInput, RunResult, RunTrigger, RunnableState } from './workflows/types.js';
 import { logMasks, maskLogValue, stateSecrets } from './workflows/engine/logMasking.js';
+import { containerParentsOf } from './workflows/graph.js';
 import { bodyLogsOf, reusedContainers, reusedOutputs, topLevelOf } from './rerunOutputs.js';
 
 /** Starts, awaits and cancels `runWorkflow` (Temporal in production; the workflow id is the execution id). */
@@ -71,6 +72,8 @@ export interface Executions {
 
 /** Blocks `fromBlockId` leads to (itself included), and the blocks inside any of them that are containers. */
 export function downstreamOf(state: RunnableState, fromBlockId: string): Set<string> {
+  // Body blocks as the run's graph places them: data.parentId, else the loop/parallel lists.
+  const parents = containerParentsOf(state);
   const out = new Set<string>([fromBlockId]);
   for (let grew = true; grew; ) {
     grew = false;
@@ -80,10 +83,9 @@ export function downstreamOf(state: RunnableState, fromBlockId: string): Set<str
         grew = true;
       }
     }
-    for (const b of Object.values(state.blocks)) {
-      const parent = b.data?.parentId;
-      if (typeof parent === 'string' && out.has(parent) && !out.has(b.id)) {
-        out.add(b.id);
+    for (const [child, parent] of parents) {
+      if (out.has(parent) && !out.has(child)) {
+        out.add(child);
         grew = true;
       }
     }

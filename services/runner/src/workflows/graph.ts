@@ -65,6 +65,25 @@ function parentId(block: RunnableBlock, state: RunnableState, blocks: Readonly<R
   return undefined;
 }
 
+function parentsIn(state: RunnableState, blocks: Readonly<Record<string, RunnableBlock>>): Map<string, string> {
+  const parentOf = new Map<string, string>();
+  for (const block of Object.values(blocks)) {
+    const p = parentId(block, state, blocks);
+    if (p !== undefined && containerKind(blocks[p])) parentOf.set(block.id, p);
+  }
+  return parentOf;
+}
+
+/**
+ * The loop or parallel each block sits in, as a run's graph reads it (`compileGraph`'s `parentOf`,
+ * blocks by own ids): `data.parentId` when it names a block, else the first loop, then parallel,
+ * whose `nodes` list the block; kept when that block is a loop or parallel. For code outside the
+ * workflow (a rerun's downstream blocks) that must place blocks as the run does, without compiling.
+ */
+export function containerParentsOf(state: RunnableState): Map<string, string> {
+  return parentsIn(state, ownBlocks(state.blocks));
+}
+
 /** The same blocks in an object with no prototype: indexing it by any id finds a block or nothing. */
 function ownBlocks(blocks: Readonly<Record<string, RunnableBlock>>): Record<string, RunnableBlock> {
   return Object.assign(Object.create(null) as Record<string, RunnableBlock>, blocks);
@@ -121,11 +140,7 @@ export function compileGraph(state: RunnableState, triggerBlockId?: string, ownI
   const blocks = ownIds ? ownBlocks(state.blocks) : state.blocks;
   const starter = Object.values(blocks).find((b) => b.type === 'starter');
   if (!starter) throw new GraphError(NO_STARTER_MESSAGE);
-  const parentOf = new Map<string, string>();
-  for (const block of Object.values(blocks)) {
-    const p = parentId(block, state, blocks);
-    if (p !== undefined && containerKind(blocks[p])) parentOf.set(block.id, p);
-  }
+  const parentOf = parentsIn(state, blocks);
   const scopes = new Map<string | null, Scope>();
   const scopeFor = (container: string | null): Scope => {
     let scope = scopes.get(container);
