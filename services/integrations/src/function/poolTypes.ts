@@ -20,6 +20,8 @@ export interface Job {
   id: number;
   run: Required<Omit<SandboxRun, 'lineOffset' | 'signal'>> & { lineOffset: number };
   resolve: (r: SandboxResult) => void;
+  /** Times the job was run again after another call's stuck thread was ended under it (at most once). */
+  reruns: number;
 }
 
 /** A job handed to a thread: it holds its lane until the thread answers it, even after the caller got its answer (cancelled, timed out by the watchdog). */
@@ -46,6 +48,12 @@ export interface Slot {
    * have run (and fetched), so it is not run again.
    */
   startedFlags: Int32Array;
+  /**
+   * Per lane, the id of the last job that asked for a request there, written by the thread before it
+   * hands the request over: a started job that never did may be run again on another thread (all it
+   * did stayed inside its runtime); one that did may have had effects outside, and is not.
+   */
+  requestedFlags: Int32Array;
 }
 
 export type FromWorker =

@@ -33,6 +33,20 @@ const positiveInt = (value: string | undefined, fallback: number) => {
 };
 
 const STOPPED = 'Code execution failed: the sandbox stopped unexpectedly';
+/**
+ * What a started call answers when the watchdog ends its thread for another call stuck there and it
+ * is not run again (it had made requests, had run long, or had been run again once already): not
+ * its own fault, and its caller may run it again when its requests may be repeated.
+ */
+export const NEIGHBOUR_STUCK =
+  'Code execution failed: another function on the same sandbox thread was stuck past its time limit and the thread was ended; this one was stopped with it and not run again, as it had made requests, had run long or had been run again already';
+/**
+ * A started call that made no request runs again on another thread when a call stuck beside it ends
+ * its thread, once, and only if it had run at most this long: its answer then comes at most this +
+ * its limit later than it would have, inside the margin its caller gives over its limit (the
+ * runner's function activity: 30 s).
+ */
+const RERUN_MAX_SPENT_MS = 20_000;
 /** What calls still queued or running answer once the pool is closed (the process is shutting down). */
 const CLOSED = 'Code execution failed: the sandbox is closed';
 
@@ -76,6 +90,7 @@ export class SandboxPool {
     const cancelFlags = new SharedArrayBuffer(4 * this.lanesPerWorker);
     const computing = new SharedArrayBuffer(4);
     const startedFlags = new SharedArrayBuffer(4 * this.lanesPerWorker);
+    const requestedFlags = new SharedArrayBuffer(4 * this.lanesPerWorker);
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: {
@@ -85,6 +100,7 @@ export class SandboxPool {
         cancelFlags,
         computing,
         startedFlags,
+        requestedFlags,
         ...(this.testHooks ? { testHooks: this.testHooks } : {}),
         limits: {
           memoryLimitBytes: this.memoryLimitBytes,
@@ -100,7 +116,7 @@ export class SandboxPool {
       stderr: true,
     });
     worker.unref();
-    const slot: Slot = { worker, ready: Promise.resolve(), lanes: new Array<Active | null>(this.lanesPerWorker).fill(null), cancelFlags: new Int32Array(cancelFlags), computing: new Int32Array(computing), startedFlags: new Int32Array(startedFlags) };
+    const slot: Slot = { worker, ready: Promise.resolve(), lanes: new Array<Active | null>(this.lanesPerWorker).fill(null), cancelFlags: new Int32Array(cancelFlags), computing: new Int32Array(computing), startedFlags: new Int32Array(startedFlags), requestedFlags: new Int32Array(requestedFlags) };
     slot.ready = new Promise<void>((resolve) => {
       worker.on('message', (m: FromWorker) => {
         if ('ready' in m) resolve();
@@ -149,7 +165,9 @@ export class SandboxPool {
    * A job's watchdog: the thread did not answer it by its limit + grace. When another call is
    * computing, that call holds the thread: this one is answered at its limit and the thread kept
    * (the computing call's own watchdog ends it if it stays stuck). Otherwise the thread is stuck in
-   * this call (a native call that never checks the interrupt) and is ended.
+   * this call (a native call that never checks the interrupt) and is ended: the calls beside it past
+   * their own limit answer that limit; the others are not at fault and are spared where that is safe
+   * (see `spare`).
    */
   private overdue(slot: Slot, active: Active): void {
     if (slot.lanes[active.lane] !== active) return;
@@ -162,8 +180,25 @@ export class SandboxPool {
     this.retire(slot, (a) =>
       a === active || (a.startedAt !== null && now > a.startedAt + a.job.run.timeoutMs)
         ? { success: false, error: timeoutMessage(a.job.run.timeoutMs), stdout: '', limit: 'time' }
-        : { success: false, error: STOPPED, stdout: '' },
+        : this.spare(slot, a, now),
     );
+  }
+
+  /**
+   * A started call on a thread ended for another call's sake. When nothing of it left the thread (it
+   * asked for no request: its timers, console and memory all lived in its runtime, now gone), running
+   * it again is running it as if for the first time: it goes back to the queue, with its full limit,
+   * once, and only when it had run at most RERUN_MAX_SPENT_MS. A call that asked for a request may
+   * have had effects outside (a POST, a message sent) and is never run again by the pool: it answers
+   * NEIGHBOUR_STUCK, and whoever called it decides whether running it again is safe.
+   */
+  private spare(slot: Slot, a: Active, now: number): SandboxResult | 'again' {
+    // The thread's flag, set before a request leaves: its `fetch` message may never have arrived.
+    const requested = Atomics.load(slot.requestedFlags, a.lane) === a.job.id;
+    const spent = a.startedAt === null ? 0 : now - a.startedAt;
+    if (requested || a.job.reruns > 0 || spent > RERUN_MAX_SPENT_MS) return { success: false, error: NEIGHBOUR_STUCK, stdout: '' };
+    a.job.reruns++;
+    return 'again';
   }
 
   /** Answers a job now (the thread's answer, if it comes, is ignored) and closes its requests. */
@@ -188,18 +223,21 @@ export class SandboxPool {
 
   /**
    * Releases every lane of a thread that is gone: a job the thread never started goes back to the
-   * front of the queue (it never ran), the others not answered yet are answered. Whether the thread
-   * started a job is read from its shared flag, not from the `started` message, which may not have
-   * arrived: a job that started may have made requests, and must not run twice.
+   * front of the queue (it never ran), the others not answered yet are answered, or put back when
+   * `answer` says `again` (a started job it judged safe to run again). Whether the thread started a
+   * job is read from its shared flag, not from the `started` message, which may not have arrived: a
+   * job that started may have made requests, and must not run twice.
    */
-  private drop(slot: Slot, answer: (a: Active) => SandboxResult): void {
+  private drop(slot: Slot, answer: (a: Active) => SandboxResult | 'again'): void {
     const again: Job[] = [];
     for (const active of slot.lanes) {
       if (!active) continue;
       this.release(slot, active);
       if (active.answered) continue;
-      if (!this.started(slot, active) && !this.closed) again.push(active.job);
-      else this.answer(active, answer(active));
+      const outcome = this.started(slot, active) ? answer(active) : 'again';
+      if (outcome !== 'again') this.answer(active, outcome);
+      else if (this.closed) this.answer(active, { success: false, error: CLOSED, stdout: '' });
+      else again.push(active.job);
     }
     this.queue.unshift(...again);
   }
@@ -274,6 +312,7 @@ export class SandboxPool {
           memoryLimitBytes: run.memoryLimitBytes ?? this.memoryLimitBytes,
           lineOffset: run.lineOffset ?? 0,
         },
+        reruns: 0,
         resolve: (r) => {
           signal?.removeEventListener('abort', onAbort);
           resolve(r);
@@ -317,7 +356,7 @@ export class SandboxPool {
   }
 
   /** Ends a slot's thread, answering its calls, and puts a fresh one in its place at once, so no job is handed to the dying thread. */
-  private retire(slot: Slot, answer: (a: Active) => SandboxResult): void {
+  private retire(slot: Slot, answer: (a: Active) => SandboxResult | 'again'): void {
     const index = this.slots.indexOf(slot);
     if (index >= 0 && !this.closed) this.slots[index] = this.spawn();
     this.draining.delete(slot);

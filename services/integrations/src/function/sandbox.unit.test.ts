@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeServer, type FakeServer } from '@weft/testkit';
-import { SANDBOX_CANCELLED, SandboxPool, type SandboxPoolOptions } from './sandbox.js';
+import { NEIGHBOUR_STUCK, SANDBOX_CANCELLED, SandboxPool, type SandboxPoolOptions } from './sandbox.js';
 import { MAX_FETCHES_IN_FLIGHT, MAX_FETCHES_PER_CALL, MAX_FETCH_REQUEST_BYTES, MAX_FETCH_RESPONSE_BYTES, fetchTotalMessage } from './sandboxFetch.js';
 
 const pool = new SandboxPool({ size: 2 });
@@ -561,12 +561,33 @@ describe('function sandbox timers', () => {
       expect(await waitingShort).toEqual({ success: false, error: 'Function execution timed out after 500 ms', stdout: '', limit: 'time' });
       expect(answered).toEqual(['waitingShort']);
       expect(insides(one).slots[0]?.worker).toBe(first);
-      // The stuck call's watchdog blames it and ends the thread: the started call beside it fails, the
-      // call never started runs on the thread that replaces it.
+      const waitingLongId = slot?.lanes[0]?.job.id;
+      // The stuck call's watchdog blames it and ends the thread: the call never started runs on the
+      // thread that replaces it, and so does the started call beside it, which made no request (all
+      // it did stayed in its runtime): run again, not answered.
       expect(await stuck).toEqual({ success: false, error: 'Function execution timed out after 1500 ms', stdout: '', limit: 'time' });
-      expect(await waitingLong).toEqual({ success: false, error: STOPPED, stdout: '' });
       expect(await queued).toMatchObject({ success: true, result: 'ran' });
-      expect(insides(one).slots[0]?.worker).not.toBe(first);
+      const second = insides(one).slots[0];
+      expect(second?.worker).not.toBe(first);
+      await expect.poll(() => second?.lanes.some((a) => a?.job.id === waitingLongId && a?.startedAt != null)).toBe(true);
+      expect(answered).not.toContain('waitingLong');
+      // Run again once only: a second stuck call ending its new thread answers it.
+      expect(await call('hang()', { timeoutMs: 300 })).toEqual({ success: false, error: 'Function execution timed out after 300 ms', stdout: '', limit: 'time' });
+      expect(await waitingLong).toEqual({ success: false, error: NEIGHBOUR_STUCK, stdout: '' });
+      expect(insides(one).slots[0]?.worker).not.toBe(second?.worker);
+    }));
+
+  it('a call that made a request is not run again when a call stuck beside it ends its thread: it answers why', () =>
+    withHoldServer(async (server) => {
+      await withPool({ size: 1, callsPerWorker: 3, policy: localFetch, testHooks: { hang: true } }, async (_one, call) => {
+        const fetched = call(`const n = await (await fetch(params.url + '/hold')).json(); return n`, { params: { url: server.url }, timeoutMs: 120_000 });
+        await expect.poll(() => server.received('GET', '/hold').length).toBe(1);
+        expect(await call('hang()', { timeoutMs: 300 })).toEqual({ success: false, error: 'Function execution timed out after 300 ms', stdout: '', limit: 'time' });
+        expect(await fetched).toEqual({ success: false, error: NEIGHBOUR_STUCK, stdout: '' });
+        // The replacement thread runs the next call; the request was never made again.
+        expect(await call('return 2')).toMatchObject({ success: true, result: 2 });
+        expect(server.received('GET', '/hold')).toHaveLength(1);
+      });
     }));
 
   it('a promise thrown as an error is answered as an error and the thread goes on', () =>

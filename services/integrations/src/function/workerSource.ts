@@ -14,11 +14,13 @@ import { WORKER_MEMORY_SOURCE } from './workerMemory.js';
  * Out: `{ready}`, `{started: id}`, `{fetch: {id, req, request, bytes?}}` (the host makes the request
  * through the outbound guard; `bytes` a binary body, transferred), `{id, result}` (`result.heapBytes`:
  * the thread's WebAssembly memory then, by which the host retires a thread grown large). What a call
- * may hold is measured and bounded by WORKER_MEMORY_SOURCE (workerMemory.ts). Two shared arrays tell the host
+ * may hold is measured and bounded by WORKER_MEMORY_SOURCE (workerMemory.ts). Three shared arrays tell the host
  * what the thread did even when it dies before its messages arrive: `computing` holds the id of the
- * call computing now (0 when none), so the watchdog knows which call holds the thread, and
+ * call computing now (0 when none), so the watchdog knows which call holds the thread;
  * `startedFlags` (one per lane) the id of the last call the thread started there, set before any of
- * its code runs, so the host never hands a call that started to another thread (it would run twice).
+ * its code runs; `requestedFlags` (one per lane) the id of the last call that handed a request over
+ * there, set before the request leaves. So the host hands a call that never started to another
+ * thread, and runs again a started one only when nothing of it left the thread (no request).
  *
  * `workerData.testHooks` (tests only, absent otherwise): `withholdStarted` never posts `{started}`
  * (a thread that dies with that message in flight); `hang` gives the code a global `hang()` that
@@ -30,6 +32,7 @@ const qjs = require(workerData.quickjsPath);
 const cancelled = new Int32Array(workerData.cancelFlags);
 const computing = new Int32Array(workerData.computing);
 const startedFlags = new Int32Array(workerData.startedFlags);
+const requestedFlags = new Int32Array(workerData.requestedFlags);
 const testHooks = workerData.testHooks || {};
 /** Promise jobs run between checks of the call's stop, deadline and cancel flag: an interrupted job is only a rejection to the code, which may go on. */
 const JOB_BATCH = 64;
@@ -311,6 +314,8 @@ function install(call, job) {
       call.fetches.set(req, deferred);
       call.requestBytes += size;
       call.requestSizes.set(req, size);
+      // Before the request leaves: from here on the call may have had effects outside, and the host never runs it again.
+      Atomics.store(requestedFlags, call.lane, call.id);
       const request = { id: call.id, req, request: text.json };
       if (bytes !== undefined) request.bytes = bytes;
       parentPort.postMessage({ fetch: request }, bytes !== undefined ? [bytes.buffer] : []);
