@@ -25,7 +25,7 @@ export const GITHUB_FIXTURES = {
   commit: {
     sha: 'def456',
     html_url: 'https://github.com/acme/app/commit/def456',
-    commit: { message: 'Fix build', author: { name: 'Ada', email: 'ada@acme.dev', date: '2025-05-04T08:00:00Z' }, committer: { name: 'Ada', email: 'ada@acme.dev', date: '2025-05-04T08:00:00Z' } },
+    commit: { message: 'Fix build', author: { name: 'Ada', email: 'ada@acme.example.invalid', date: '2025-05-04T08:00:00Z' }, committer: { name: 'Ada', email: 'ada@acme.example.invalid', date: '2025-05-04T08:00:00Z' } },
     author: { login: 'ada', avatar_url: 'https://avatars/ada', html_url: 'https://github.com/ada' },
     committer: { login: 'ada', avatar_url: 'https://avatars/ada', html_url: 'https://github.com/ada' },
     stats: { additions: 5, deletions: 2, total: 7 },

@@ -24,8 +24,8 @@ export const GMAIL_FIXTURES = {
     payload: {
       mimeType: 'multipart/alternative',
       headers: [
-        { name: 'From', value: 'Ada <ada@acme.dev>' },
-        { name: 'To', value: 'me@acme.dev' },
+        { name: 'From', value: 'Ada <ada@acme.example.invalid>' },
+        { name: 'To', value: 'me@acme.example.invalid' },
         { name: 'Subject', value: `Subject ${id}` },
         { name: 'Date', value: 'Mon, 5 May 2025 10:00:00 +0000' },
       ],

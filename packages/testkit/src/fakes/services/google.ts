@@ -10,9 +10,9 @@ const event = (id: string, extra: Record<string, unknown> = {}) => ({
   location: 'Room 1',
   start: { dateTime: '2025-06-01T10:00:00Z' },
   end: { dateTime: '2025-06-01T11:00:00Z' },
-  attendees: [{ email: 'ada@acme.dev', responseStatus: 'accepted' }],
-  creator: { email: 'me@acme.dev' },
-  organizer: { email: 'me@acme.dev' },
+  attendees: [{ email: 'ada@acme.example.invalid', responseStatus: 'accepted' }],
+  creator: { email: 'me@acme.example.invalid' },
+  organizer: { email: 'me@acme.example.invalid' },
   ...extra,
 });
 
@@ -49,8 +49,8 @@ export const GOOGLE_FIXTURES = {
   ],
   calendarList: {
     items: [
-      { id: 'me@acme.dev', summary: 'me@acme.dev', primary: true, accessRole: 'owner' },
-      { id: 'team@group.calendar.google.com', summary: 'Team', summaryOverride: 'Team events', accessRole: 'writer' },
+      { id: 'me@acme.example.invalid', summary: 'me@acme.example.invalid', primary: true, accessRole: 'owner' },
+      { id: 'team@group.calendar.example.invalid', summary: 'Team', summaryOverride: 'Team events', accessRole: 'writer' },
       { id: 'holidays@group.v.calendar.google.com', summary: 'Holidays', accessRole: 'reader' },
     ],
   },

@@ -31,7 +31,7 @@ export const MICROSOFT_FIXTURES = {
       { id: 'm1', messageType: 'message', createdDateTime: '2025-05-01T10:00:00Z', from: { application: { displayName: 'Weft Bot' } }, body: { contentType: 'text', content: 'Build green' }, attachments: [{ id: 'a1', name: 'log.txt' }] },
     ],
   },
-  postedMessage: { id: 'm3', createdDateTime: '2025-05-01T10:02:00Z', webUrl: 'https://teams.microsoft.com/l/message/m3', body: { content: 'Hello' } },
+  postedMessage: { id: 'm3', createdDateTime: '2025-05-01T10:02:00Z', webUrl: 'https://teams.example.invalid/l/message/m3', body: { content: 'Hello' } },
   range: { address: 'Sheet1!A1:B2', values: [['name', 'score'], ['ada', 9]] },
   tableRow: { index: 4, values: [['bob', 7]] },
   mailFolders: {

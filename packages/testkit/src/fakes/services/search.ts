@@ -37,7 +37,7 @@ export const SEARCH_FIXTURES = {
     items: [
       {
         id: { kind: 'youtube#video', videoId: 'vid-1' },
-        snippet: { title: 'Weft in 5 minutes', description: 'A tour', thumbnails: { default: { url: 'https://i.ytimg.com/d.jpg' }, medium: { url: 'https://i.ytimg.com/m.jpg' } } },
+        snippet: { title: 'Weft in 5 minutes', description: 'A tour', thumbnails: { default: { url: 'https://thumbnails.example.invalid/d.jpg' }, medium: { url: 'https://thumbnails.example.invalid/m.jpg' } } },
       },
     ],
   },

@@ -36,7 +36,7 @@ export const X_FIXTURES = {
       username: 'ada',
       name: 'Ada',
       description: 'Builds things',
-      profile_image_url: 'https://pbs.twimg.com/ada.jpg',
+      profile_image_url: 'https://images.example.invalid/ada.jpg',
       verified: true,
       public_metrics: { followers_count: 100, following_count: 10, tweet_count: 1000 },
     },

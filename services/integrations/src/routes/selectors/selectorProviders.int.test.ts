@@ -129,8 +129,8 @@ describe('Google', () => {
   it('Calendar calendars from users/me/calendarList, the primary marked; paged by pageToken', async () => {
     expect(await list('google_calendar', 'calendarId')).toEqual({
       items: [
-        { id: 'me@acme.dev', name: 'me@acme.dev', detail: 'Primary calendar' },
-        { id: 'team@group.calendar.google.com', name: 'Team events' },
+        { id: 'me@acme.example.invalid', name: 'me@acme.example.invalid', detail: 'Primary calendar' },
+        { id: 'team@group.calendar.example.invalid', name: 'Team events' },
         { id: 'holidays@group.v.calendar.google.com', name: 'Holidays' },
       ],
     });
@@ -146,8 +146,8 @@ describe('Google', () => {
 
   it('a stored calendar by id from users/me/calendarList/{id}; one not in the list (404) is null', async () => {
     await lookUps(h.fakes.google, { 'google_calendar.calendarId': ['GET', '/calendar/v3/users/me/calendarList', { json: { items: [] } }] }, [
-      { block: 'google_calendar', field: 'calendarId', id: 'team@group.calendar.google.com', selected: { id: 'team@group.calendar.google.com', name: 'Team events' }, asked: '/calendar/v3/users/me/calendarList/team@group.calendar.google.com' },
-      { block: 'google_calendar', field: 'calendarId', id: 'gone@group.calendar.google.com', selected: null, asked: '/calendar/v3/users/me/calendarList/gone@group.calendar.google.com' },
+      { block: 'google_calendar', field: 'calendarId', id: 'team@group.calendar.example.invalid', selected: { id: 'team@group.calendar.example.invalid', name: 'Team events' }, asked: '/calendar/v3/users/me/calendarList/team@group.calendar.example.invalid' },
+      { block: 'google_calendar', field: 'calendarId', id: 'gone@group.calendar.example.invalid', selected: null, asked: '/calendar/v3/users/me/calendarList/gone@group.calendar.example.invalid' },
     ]);
   });
 });

@@ -9,13 +9,13 @@ const decodeRaw = (raw: unknown) => Buffer.from(String(raw), 'base64url').toStri
 
 describe('gmail', () => {
   it('gmail_send posts the message as base64url raw', async () => {
-    const r = await gm.run('gmail_send', { accessToken: 'ya29', to: 'bob@acme.dev', subject: 'Hi', body: 'Hello Bob' });
+    const r = await gm.run('gmail_send', { accessToken: 'ya29', to: 'bob@acme.example.invalid', subject: 'Hi', body: 'Hello Bob' });
     const req = gm.expectRequest('gmail_send', 'POST', `${base}/messages/send`, {
       headers: { authorization: 'Bearer ya29', 'content-type': 'application/json' },
       body: { raw: expect.stringMatching(/^[A-Za-z0-9_-]+$/) },
     });
     const raw = decodeRaw((req.body as { raw: string }).raw);
-    expect(raw).toContain('To: bob@acme.dev\r\nSubject: Hi\r\n');
+    expect(raw).toContain('To: bob@acme.example.invalid\r\nSubject: Hi\r\n');
     expect(raw.endsWith('\r\n\r\nHello Bob')).toBe(true);
     expect(r).toEqual({ success: true, output: { content: 'Email sent successfully', metadata: GMAIL_FIXTURES.sent } });
   });
@@ -28,7 +28,7 @@ describe('gmail', () => {
   });
 
   it('gmail_draft posts message.raw and answers the draft', async () => {
-    const r = await gm.run('gmail_draft', { accessToken: 'ya29', to: 'bob@acme.dev', subject: 'Héllo', body: 'Draft' });
+    const r = await gm.run('gmail_draft', { accessToken: 'ya29', to: 'bob@acme.example.invalid', subject: 'Héllo', body: 'Draft' });
     const req = gm.expectRequest('gmail_draft', 'POST', `${base}/drafts`, { headers: { authorization: 'Bearer ya29' }, body: { message: { raw: expect.stringMatching(/^[A-Za-z0-9_-]+$/) } } });
     expect(decodeRaw((req.body as { message: { raw: string } }).message.raw)).toContain(`Subject: =?UTF-8?B?${Buffer.from('Héllo').toString('base64')}?=`);
     expect(r).toEqual({ success: true, output: { content: 'Email drafted successfully', metadata: GMAIL_FIXTURES.draft } });
@@ -39,7 +39,7 @@ describe('gmail', () => {
   it('gmail_read reads one message by id', async () => {
     const r = await gm.run('gmail_read', { accessToken: 'ya29', messageId: 'm7' });
     gm.expectRequest('gmail_read', 'GET', `${base}/messages/m7`, { headers: { authorization: 'Bearer ya29' }, query: { format: 'full' } });
-    expect(r).toMatchObject({ success: true, output: { metadata: { id: 'm7', subject: 'Subject m7', from: 'Ada <ada@acme.dev>' } } });
+    expect(r).toMatchObject({ success: true, output: { metadata: { id: 'm7', subject: 'Subject m7', from: 'Ada <ada@acme.example.invalid>' } } });
     expect(r.success && String((r.output as { content: string }).content)).toContain('Body of m7');
   });
 

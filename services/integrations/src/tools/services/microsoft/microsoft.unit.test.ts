@@ -128,7 +128,7 @@ describe('teams', () => {
     ms.expectRequest('microsoft_teams_write_chat', 'POST', '/chats/chat-1/messages', { headers: json, body: { body: { content: 'Hello' } } });
     expect(r).toEqual({
       success: true,
-      output: { updatedContent: true, metadata: { chatId: 'chat-1', messageId: 'm3', createdDateTime: '2025-05-01T10:02:00Z', url: 'https://teams.microsoft.com/l/message/m3' } },
+      output: { updatedContent: true, metadata: { chatId: 'chat-1', messageId: 'm3', createdDateTime: '2025-05-01T10:02:00Z', url: 'https://teams.example.invalid/l/message/m3' } },
     });
     await ms.expectError('microsoft_teams_write_chat', { ...tok, chatId: 'chat-1', content: '  ' }, 'Content is required');
   });

@@ -123,7 +123,7 @@ describe('serper, google search and youtube', () => {
     s.expectRequest('youtube_search', 'GET', '/youtube/search', { query: { part: 'snippet', type: 'video', q: 'weft tour', maxResults: '5', key: 'yt' } });
     expect(r).toEqual({
       success: true,
-      output: { items: [{ videoId: 'vid-1', title: 'Weft in 5 minutes', description: 'A tour', thumbnail: 'https://i.ytimg.com/m.jpg' }], totalResults: 4200, nextPageToken: 'CAUQAA' },
+      output: { items: [{ videoId: 'vid-1', title: 'Weft in 5 minutes', description: 'A tour', thumbnail: 'https://thumbnails.example.invalid/m.jpg' }], totalResults: 4200, nextPageToken: 'CAUQAA' },
     });
   });
 

@@ -81,7 +81,7 @@ describe('x', () => {
     expect(r).toEqual({
       success: true,
       output: {
-        user: { id: 'u-1', username: 'ada', name: 'Ada', description: 'Builds things', profileImageUrl: 'https://pbs.twimg.com/ada.jpg', verified: true, metrics: { followersCount: 100, followingCount: 10, tweetCount: 1000 } },
+        user: { id: 'u-1', username: 'ada', name: 'Ada', description: 'Builds things', profileImageUrl: 'https://images.example.invalid/ada.jpg', verified: true, metrics: { followersCount: 100, followingCount: 10, tweetCount: 1000 } },
         recentTweets: X_FIXTURES.userTweets.data.map(xTweet),
       },
     });
