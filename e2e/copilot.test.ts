@@ -10,14 +10,9 @@ import type { WorkflowAnswer } from './support/canvas.js';
 import { converged, openWorkflow } from './support/editing.js';
 import { api, defaultCookie } from './support/http.js';
 import { createAccount } from './support/accounts.js';
+import { modelChats, scriptModel } from './support/modelScripts.js';
 
 type StreamEvent = { type: string; [key: string]: unknown };
-
-/** Scripts the stack's fake model for chats whose user messages carry `marker`. */
-async function script(marker: string, turns: unknown[]): Promise<void> {
-  const res = await fetch(`${inject('modelFakeUrl')}/_fake/script`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ marker, turns }) });
-  expect(res.status).toBe(200);
-}
 
 /** POST /api/copilot/chat, read to its end: the `data:` events in order. */
 async function chat(body: Record<string, unknown>): Promise<{ status: number; events: StreamEvent[] }> {
@@ -51,7 +46,7 @@ describe('copilot through the gateway', () => {
     const cookie = await defaultCookie();
     const [a, b] = await Promise.all([openWorkflow(chromium(), cookie, workflowId), openWorkflow(chromium(), cookie, workflowId)]);
     const marker = `[copilot-${uniqueSuffix()}]`;
-    await script(marker, [
+    await scriptModel(marker, [
       { toolCalls: [{ name: 'get_user_workflow', arguments: {} }] },
       { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK_YAML, description: 'Writer posts to Slack' } }] },
       { content: 'I added a Writer agent that posts to Slack.' },
@@ -71,7 +66,7 @@ describe('copilot through the gateway', () => {
     const after = await converged([a.page, b.page], () => readWorkflow(workflowId));
     expect(Object.keys(after.state.blocks).sort()).toEqual(['notify', 'start', 'writer']);
     expect(after.state.edges.map((e) => `${e.source}->${e.target}`).sort()).toEqual(['start->writer', 'writer->notify']);
-    const sent = (await (await fetch(`${inject('modelFakeUrl')}/_fake/chats`)).json()) as Array<{ authorization: string | null; body: { messages: Array<{ content: unknown }> } }>;
+    const sent = await modelChats<{ authorization: string | null; body: { messages: Array<{ content: unknown }> } }>();
     const mine = sent.filter((c) => JSON.stringify(c.body.messages).includes(marker));
     expect(mine.map((c) => c.authorization)).toEqual(['Bearer sk-copilot-e2e', 'Bearer sk-copilot-e2e', 'Bearer sk-copilot-e2e']);
 
@@ -92,7 +87,7 @@ describe('copilot through the gateway', () => {
     const workflowId = await newWorkflow();
     const before = await readWorkflow(workflowId);
     const marker = `[copilot-${uniqueSuffix()}]`;
-    await script(marker, [
+    await scriptModel(marker, [
       { toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK_YAML } }] },
       { content: 'Your workflow now posts to Slack.' },
     ]);
@@ -113,7 +108,7 @@ describe('copilot through the gateway', () => {
   it('a proposed edit is a diff until accepted', async () => {
     const workflowId = await newWorkflow();
     const marker = `[copilot-${uniqueSuffix()}]`;
-    await script(marker, [{ toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK_YAML } }] }, { content: 'See the diff.' }]);
+    await scriptModel(marker, [{ toolCalls: [{ name: 'edit_workflow', arguments: { yamlContent: AGENT_AND_SLACK_YAML } }] }, { content: 'See the diff.' }]);
     const { events } = await chat({ workflowId, message: `Propose a Slack step ${marker}`, propose: true });
     const proposal = events.find((e) => e.type === 'proposal');
     expect(proposal?.diff).toMatchObject({ blocks: { added: [{ id: 'start' }, { id: 'writer' }, { id: 'notify' }] } });
@@ -129,7 +124,7 @@ describe('copilot through the gateway', () => {
     const workflowId = await newWorkflow();
     const marker = `[copilot-${uniqueSuffix()}]`;
     const answer = Array.from({ length: 80 }, (_, i) => `word${i}`).join(' ');
-    await script(marker, [{ content: answer, sseIntervalMs: 150 }, { content: 'Carrying on.' }]);
+    await scriptModel(marker, [{ content: answer, sseIntervalMs: 150 }, { content: 'Carrying on.' }]);
     const cookie = await defaultCookie();
     const res = await fetch(`${inject('weftUrl')}/api/copilot/chat`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ workflowId, message: `Write a long answer ${marker}` }) });
     expect(res.status).toBe(200);
@@ -175,7 +170,7 @@ describe('copilot through the gateway', () => {
     expect(events.filter((e) => e.type === 'content').map((e) => e.data).join('')).toBe(partial);
     expect(events.some((e) => e.type === 'done' || e.type === 'error')).toBe(false);
     // The model provider saw its stream closed before the answer's end.
-    const sent = (await (await fetch(`${inject('modelFakeUrl')}/_fake/chats`)).json()) as Array<{ abandoned: boolean; body: { messages: unknown[] } }>;
+    const sent = await modelChats<{ abandoned: boolean; body: { messages: unknown[] } }>();
     expect(sent.filter((c) => JSON.stringify(c.body.messages).includes(marker)).map((c) => c.abandoned)).toEqual([true]);
 
     const stored = await api<{ chat: { messages: Array<{ role: string; content: string; status?: string }> } }>('GET', `/api/copilot/chats/${chatId}`);
@@ -197,7 +192,7 @@ describe('copilot through the gateway', () => {
     const before = await readWorkflow(workflowId);
     expect((await api('POST', '/api/environment', { variables: { OPENAI_API_KEY: 'sk-copilot-e2e' } })).status).toBe(200);
     const marker = `[copilot-${uniqueSuffix()}]`;
-    await script(marker, [{ content: 'Hello.' }]);
+    await scriptModel(marker, [{ content: 'Hello.' }]);
     const chatId = String((await chat({ workflowId, message: `Hi ${marker}` })).events[0]?.chatId);
     const put = (body: Record<string, unknown>, headers?: { cookie: string }) => api<{ success: boolean; message: string; checkpointId?: string }>('PUT', `/api/workflows/${workflowId}/yaml`, body, headers);
 

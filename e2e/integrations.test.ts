@@ -17,6 +17,7 @@ import {
 import { api, defaultCookie } from './support/http.js';
 import { answerOnce, receivedBy, type ServiceFakeName } from './support/serviceFakes.js';
 import { oneBlock, workflowWith } from './support/runStream.js';
+import { modelChats, scriptModel } from './support/modelScripts.js';
 
 /**
  * One run per integration family through the gateway: a workflow starter → the family's tool block,
@@ -370,15 +371,10 @@ describe('an agent using a tool block as its tool', () => {
     const nonce = uniqueSuffix();
     const marker = `[slack-agent-${nonce}]`;
     const text = `Launch moved to Friday (${nonce})`;
-    const script = await fetch(`${inject('modelFakeUrl')}/_fake/script`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        marker,
-        turns: [{ toolCalls: [{ name: 'slack_message', arguments: { text } }], usage: { prompt: 10, completion: 5 } }, { content: 'Posted it to the channel.', usage: { prompt: 20, completion: 6 } }],
-      }),
-    });
-    expect(script.status).toBe(200);
+    await scriptModel(marker, [
+      { toolCalls: [{ name: 'slack_message', arguments: { text } }], usage: { prompt: 10, completion: 5 } },
+      { content: 'Posted it to the channel.', usage: { prompt: 20, completion: 6 } },
+    ]);
     const id = await toolWorkflow('agent', {
       model: 'gpt-4o',
       apiKey: 'sk-e2e',
@@ -394,9 +390,9 @@ describe('an agent using a tool block as its tool', () => {
     expect(out.toolCalls.map((c) => [c.name, c.success])).toEqual([['slack_message', true]]);
 
     // The model was offered the block's tool with only what the block left open, and got the service's answer back.
-    const chats = (await (await fetch(`${inject('modelFakeUrl')}/_fake/chats`)).json()) as Array<{
+    const chats = await modelChats<{
       body: { messages: Array<{ role: string; content: string }>; tools?: Array<{ function: { name: string; parameters: { properties: Record<string, unknown> } } }> };
-    }>;
+    }>();
     const ours = chats.filter((c) => c.body.messages.some((m) => m.role === 'user' && typeof m.content === 'string' && m.content.includes(marker)));
     expect(ours).toHaveLength(2);
     const offered = ours[0]?.body.tools?.find((t) => t.function.name === 'slack_message');
