@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { AppError, toAppError } from '@weft/platform';
 import type { runnerSchedules } from '@weft/contracts';
 import type { Clients } from '../clients.js';
-import { requireActor, type Authenticator } from '../auth.js';
+import { requireActor, type Actor, type Authenticator } from '../auth.js';
 import type { AccessChecker } from '../access.js';
 import { stringQuery } from './internalCall.js';
 import { NOT_A_JSON_OBJECT } from '../validate.js';
@@ -43,6 +43,26 @@ function workflowSchedules(workflowId: string, out: runnerSchedules.ScheduleResp
   return { ...scheduleView(out.schedule), id: workflowId, schedules: out.schedules.map(scheduleView) };
 }
 
+/** How many schedules a workspace page holds unless `limit` says, and the most it may say. */
+export const WORKSPACE_SCHEDULES_LIMIT = 100;
+export const WORKSPACE_SCHEDULES_MAX_LIMIT = 500;
+
+/** A workspace page's `limit`: a whole number from 1 to the most, the default when not given. */
+function limitOf(given: string | undefined): number {
+  if (given === undefined) return WORKSPACE_SCHEDULES_LIMIT;
+  const n = /^\d{1,4}$/.test(given) ? Number(given) : NaN;
+  if (!(n >= 1 && n <= WORKSPACE_SCHEDULES_MAX_LIMIT)) throw new AppError('validation', `limit must be a whole number from 1 to ${WORKSPACE_SCHEDULES_MAX_LIMIT}`);
+  return n;
+}
+
+/** The page cursor of the API: the runner's place in its list, base64url (opaque to callers). */
+const cursorOf = (after: string) => Buffer.from(after, 'utf8').toString('base64url');
+function afterOf(cursor: string | undefined): string {
+  if (cursor === undefined) return '';
+  if (cursor === '' || cursor.length > 1000 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw new AppError('validation', 'cursor is not one this list gave (use nextCursor of the page before)');
+  return Buffer.from(cursor, 'base64url').toString('utf8');
+}
+
 /**
  * A schedule id of the API: `<workflowId>:<blockId>` names one schedule, a workflow id all of its
  * schedules. An empty workflow or block id (`wf:`, `:b`) names neither: a validation error naming the
@@ -58,7 +78,7 @@ export function scheduleRef(id: string): { workflowId: string; blockId?: string 
 /**
  * Schedules of deployed workflows (one per schedule trigger: the starter in schedule mode, each
  * schedule block; `<workflowId>:<blockId>` is a schedule's id, the workflow's id all of its
- * schedules): GET /api/schedules?workflowId=, POST /api/schedules/{id}/pause and /resume, and the
+ * schedules): GET /api/schedules?workflowId= (a workflow's) or ?workspaceId= (a workspace's, paged), POST /api/schedules/{id}/pause and /resume, and the
  * schedule call of spec 000 §7 (POST /api/schedules, also at /api/schedules/schedule, with
  * workflowId and a state): the schedules are made to follow the workflow's active deployment, so for
  * a deleted (or undeployed) workflow they are cancelled. The deployment decides what is scheduled,
@@ -69,10 +89,32 @@ export function scheduleRoutes(clients: Clients, auth: Authenticator, access: Ac
 
   r.get('/schedules', async (req, res) => {
     const actor = await requireActor(auth, req);
-    const workflowId = workflowIdOf(stringQuery(req));
+    const query = stringQuery(req);
+    if (query.workspaceId !== undefined) {
+      res.json(await workspaceSchedules(actor, query));
+      return;
+    }
+    const workflowId = workflowIdOf(query);
     await access.require(actor, workflowId, 'read');
     res.json(workflowSchedules(workflowId, await clients.schedules.getSchedule({ workflowId })));
   });
+
+  /**
+   * Every schedule of the workspace's workflows, a page at a time (`limit`, `cursor`): the registry
+   * lists the workflows the caller may read (refusing a workspace the caller is not a member of, as
+   * GET /api/workflows does), the runner their schedules in one call.
+   */
+  async function workspaceSchedules(actor: Actor, query: Record<string, string>) {
+    if (query.workflowId !== undefined) throw new AppError('validation', 'Give workflowId or workspaceId, not both');
+    const workspaceId = query.workspaceId ?? '';
+    if (!workspaceId) throw new AppError('validation', 'workspaceId is required');
+    if (workspaceId.length > 200) throw new AppError('validation', 'workspaceId must be at most 200 characters');
+    const limit = limitOf(query.limit);
+    const after = afterOf(query.cursor);
+    const { workflows } = await clients.registry.listWorkflows({ actor, workspaceId });
+    const out = await clients.schedules.listSchedules({ workflowIds: workflows.map((w) => w.id), limit, after });
+    return { schedules: out.schedules.map(scheduleView), nextCursor: out.nextAfter !== undefined ? cursorOf(out.nextAfter) : null };
+  }
 
   const cancel = async (req: Request, res: Response) => {
     const actor = await requireActor(auth, req);

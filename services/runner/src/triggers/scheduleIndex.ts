@@ -17,6 +17,11 @@ export interface ScheduleIndex {
   add(workflowId: string, scheduleId: string): Promise<void>;
   /** Forgets a schedule once it is deleted. */
   remove(scheduleId: string): Promise<void>;
+  /**
+   * Up to `limit` recorded schedules of the given workflows after the schedule id `after` (empty:
+   * from the first), in schedule id order: a workflow's together, its starter's first.
+   */
+  page(workflowIds: readonly string[], after: string, limit: number): Promise<{ workflowId: string; scheduleId: string }[]>;
   /** Every workflow with a recorded schedule. */
   workflows(): Promise<string[]>;
   /**
@@ -53,6 +58,20 @@ export function createScheduleIndex(database: Pick<Database<RunnerDB>, 'db' | 'p
     },
     async remove(scheduleId) {
       await conn.deleteFrom('workflow_schedules').where('schedule_id', '=', scheduleId).execute();
+    },
+    async page(workflowIds, after, limit) {
+      if (workflowIds.length === 0 || limit < 1) return [];
+      const rows = await conn
+        .selectFrom('workflow_schedules')
+        .select(['workflow_id', 'schedule_id'])
+        // One array parameter, however many workflows the workspace has.
+        .where(sql<boolean>`workflow_id = any(${[...workflowIds]}::text[])`)
+        .where(sql<boolean>`(schedule_id = ${prefix} || workflow_id or starts_with(schedule_id, ${prefix} || workflow_id || ':'))`)
+        .where('schedule_id', '>', after)
+        .orderBy('schedule_id')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({ workflowId: r.workflow_id, scheduleId: r.schedule_id }));
     },
     async workflows() {
       const rows = await conn

@@ -159,6 +159,49 @@ describe('schedules of deployed workflows on Temporal (real server)', () => {
     expect(await createScheduleIndex(database as Database<RunnerDB>, instance).of(wf)).toEqual([]);
   }, 200_000);
 
+  it("lists many workflows' schedules in one call, a page at a time in schedule id order (a workflow's together, its starter's first); one gone from Temporal, another instance's and an unasked workflow's are left out", async () => {
+    const suffix = uniqueSuffix();
+    const [a, b, none, unasked] = [`wfa-${suffix}`, `wfb-${suffix}`, `wfc-${suffix}`, `wfd-${suffix}`];
+    const every10s = { scheduleType: 'minutes', minutesInterval: '10s' };
+    deploy(a, 1, every10s, { nightly: { scheduleType: 'daily', dailyTime: '02:00', timezone: 'Asia/Tokyo' } });
+    deploy(b, 3, { scheduleType: 'hourly', hourlyMinute: '5' });
+    deploy(unasked, 1, every10s);
+    for (const wf of [a, b, unasked]) await schedules.sync(wf);
+    await createScheduleIndex(database as Database<RunnerDB>, `other${suffix}`).add(a, `other${suffix}-schedule-${a}`);
+    const asked = [b, none, a, 'no-such-workflow'];
+
+    const all = await schedules.list(asked, 500);
+    expect(all.next).toBeUndefined();
+    expect(all.schedules.map((v) => [v.id, v.workflowId, v.blockId, v.cronExpression, v.status, v.deploymentVersion])).toEqual([
+      [`${a}:s`, a, 's', '@every 10s', 'active', 1],
+      [`${a}:nightly`, a, 'nightly', '0 2 * * *', 'active', 1],
+      [`${b}:s`, b, 's', '5 * * * *', 'active', 3],
+    ]);
+    expect(all.schedules[0]?.nextRunAt).toHaveLength(5);
+
+    // Two at a time: the first page says where the second starts; the second is the last.
+    const first = await schedules.list(asked, 2);
+    expect(first.schedules.map((v) => v.id)).toEqual([`${a}:s`, `${a}:nightly`]);
+    expect(first.next).toBe(`${instance}-schedule-${a}:nightly`);
+    const second = await schedules.list(asked, 2, first.next);
+    expect(second).toEqual({ schedules: [all.schedules[2]] });
+
+    // Paused shows as paused; a schedule deleted behind the runner's back is left out, not a failure.
+    await schedules.pause(b);
+    await client.schedule.getHandle(`${instance}-schedule-${a}:nightly`).delete();
+    expect((await schedules.list(asked, 500)).schedules.map((v) => [v.id, v.status, v.nextRunAt.length])).toEqual([
+      [`${a}:s`, 'active', 5],
+      [`${b}:s`, 'paused', 0],
+    ]);
+    expect(await schedules.list([], 500)).toEqual({ schedules: [] });
+
+    for (const wf of [a, b, unasked]) {
+      deployments.delete(wf);
+      await schedules.sync(wf);
+    }
+    expect(await schedules.list(asked, 500)).toEqual({ schedules: [] });
+  }, 200_000);
+
   it('at a runner start, schedules written by an older runner get the spec their deployment makes now (pause kept, a block\'s moved to its own id), a stale one goes, a failing workflow is logged and the rest go on; a second start changes nothing', async () => {
     const [kept, moved, stale, failing] = ['kept', 'moved', 'stale', 'failing'].map((n) => `wf-${n}-${uniqueSuffix()}`) as [string, string, string, string];
     // What runners before d9c4105 wrote: one schedule per workflow at `<instance>-schedule-<id>`, a

@@ -61,6 +61,13 @@ export interface ScheduleManager {
   sync(workflowId: string): Promise<ScheduleView[]>;
   /** The workflow's schedules, or the one of `blockId`. */
   get(workflowId: string, blockId?: string): Promise<ScheduleView[]>;
+  /**
+   * A page of the recorded schedules of many workflows (a workspace's, one call for all of them):
+   * up to `limit` (1 to MAX_LIST_LIMIT) after the recorded schedule `after`, in schedule id order (a
+   * workflow's together, its starter's first); `next` where the next page starts, when there is
+   * one. A recorded schedule Temporal no longer has is left out (the page may be shorter).
+   */
+  list(workflowIds: readonly string[], limit: number, after?: string): Promise<{ schedules: ScheduleView[]; next?: string }>;
   /** Pauses the workflow's schedules, or the one of `blockId`; answers them. */
   pause(workflowId: string, blockId?: string): Promise<ScheduleView[]>;
   resume(workflowId: string, blockId?: string): Promise<ScheduleView[]>;
@@ -72,6 +79,9 @@ export interface ScheduleManager {
    */
   resync(deployed: string[]): Promise<{ synced: number; failed: string[] }>;
 }
+
+/** The most schedules one page of `list` covers (each is a call to Temporal). */
+export const MAX_LIST_LIMIT = 500;
 
 /** How long after its due time a missed run (no server, say) still fires. */
 const CATCHUP_WINDOW = '10 minutes';
@@ -121,6 +131,15 @@ function overlapPolicy(p: OverlapPolicy): ScheduleOverlapPolicy {
       throw new Error(`Unknown overlap policy ${String(unreachable)}`);
     }
   }
+}
+
+/** Runs `work` on each item, `lanes` at a time. */
+async function inLanes<T>(items: readonly T[], lanes: number, work: (item: T, i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < items.length; i = next++) await work(items[i] as T, i);
+  };
+  await Promise.all(Array.from({ length: lanes }, lane));
 }
 
 function text(v: unknown): string {
@@ -318,6 +337,18 @@ export function createScheduleManager(deps: ScheduleManagerDeps): ScheduleManage
     async get(workflowId, blockId) {
       return (await list(workflowId, blockId)).map((d) => d.view);
     },
+    async list(workflowIds, limit, after = '') {
+      const size = Math.min(Math.max(Math.trunc(limit), 1), MAX_LIST_LIMIT);
+      const rows = await deps.index.page(workflowIds, after, size + 1);
+      const page = rows.slice(0, size);
+      const described: (Described | undefined)[] = new Array<Described | undefined>(page.length);
+      // A few at a time: one describe call to Temporal per schedule.
+      await inLanes(page, 8, async (row, i) => {
+        described[i] = await describe(row.workflowId, row.scheduleId);
+      });
+      const last = page.at(-1);
+      return { schedules: described.flatMap((d) => (d ? [d.view] : [])), ...(rows.length > size && last ? { next: last.scheduleId } : {}) };
+    },
     pause(workflowId, blockId) {
       return serial(workflowId, (index) => setPaused(index, workflowId, blockId, true));
     },
@@ -329,28 +360,23 @@ export function createScheduleManager(deps: ScheduleManagerDeps): ScheduleManage
       const workflowIds = [...new Set([...deployed, ...recorded])];
       const failed: string[] = [];
       let skipped = 0;
-      let next = 0;
       // A few at a time: each sync is a handful of calls to the registry and Temporal.
-      const lane = async () => {
-        for (let i = next++; i < workflowIds.length; i = next++) {
-          const workflowId = workflowIds[i] ?? '';
-          try {
-            // Only schedules of this runner's instance are brought in line: recorded ones, or one at
-            // the workflow's id from before the record. A deployed workflow with none is left to the
-            // deployment events (a durable consumer: what this runner missed comes when it is back);
-            // so a runner of another instance sharing the registry (a test's) makes none of its own.
-            if (!recorded.has(workflowId) && !(await describe(workflowId, starterScheduleId(workflowId)))) {
-              skipped++;
-              continue;
-            }
-            await manager.sync(workflowId);
-          } catch (err) {
-            failed.push(workflowId);
-            deps.logger.error({ err, workflowId }, 'schedule resync failed');
+      await inLanes(workflowIds, 4, async (workflowId) => {
+        try {
+          // Only schedules of this runner's instance are brought in line: recorded ones, or one at
+          // the workflow's id from before the record. A deployed workflow with none is left to the
+          // deployment events (a durable consumer: what this runner missed comes when it is back);
+          // so a runner of another instance sharing the registry (a test's) makes none of its own.
+          if (!recorded.has(workflowId) && !(await describe(workflowId, starterScheduleId(workflowId)))) {
+            skipped++;
+            return;
           }
+          await manager.sync(workflowId);
+        } catch (err) {
+          failed.push(workflowId);
+          deps.logger.error({ err, workflowId }, 'schedule resync failed');
         }
-      };
-      await Promise.all(Array.from({ length: 4 }, lane));
+      });
       return { synced: workflowIds.length - failed.length - skipped, failed: failed.sort() };
     },
   };

@@ -23,6 +23,11 @@ export function scheduleHandlers(schedules: ScheduleManager): ServiceHandlers<ty
     async getSchedule(req) {
       return answer(await schedules.get(required(req.workflowId), block(req)));
     },
+    async listSchedules(req) {
+      if (req.workflowIds.some((id) => !id)) throw new AppError('validation', 'workflowIds must not hold an empty id');
+      const { schedules: views, next } = await schedules.list(req.workflowIds, req.limit || 100, req.after);
+      return { schedules: views, ...(next !== undefined ? { nextAfter: next } : {}) };
+    },
     async pauseSchedule(req) {
       return answer(await schedules.pause(required(req.workflowId), block(req)));
     },

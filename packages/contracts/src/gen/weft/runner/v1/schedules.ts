@@ -64,6 +64,25 @@ export interface ScheduleResponse {
   schedules: ScheduleView[];
 }
 
+/**
+ * A page of the schedules of many workflows (a workspace's): the schedules the runner recorded for
+ * them, in the order of their Temporal ids (a workflow's together, its starter's first).
+ */
+export interface ListSchedulesRequest {
+  workflowIds: string[];
+  /** How many recorded schedules the page covers (1 to 500; 0: 100). */
+  limit: number;
+  /** Starts after this recorded schedule (a previous page's next_after); empty: from the first. */
+  after: string;
+}
+
+export interface ListSchedulesResponse {
+  /** The page's schedules that exist on Temporal (one recorded but gone is left out). */
+  schedules: ScheduleView[];
+  /** Where the next page starts; absent on the last page. */
+  nextAfter?: string | undefined;
+}
+
 function createBaseScheduleRef(): ScheduleRef {
   return { workflowId: "", blockId: undefined };
 }
@@ -498,6 +517,202 @@ export const ScheduleResponse: MessageFns<ScheduleResponse> = {
   },
 };
 
+function createBaseListSchedulesRequest(): ListSchedulesRequest {
+  return { workflowIds: [], limit: 0, after: "" };
+}
+
+export const ListSchedulesRequest: MessageFns<ListSchedulesRequest> = {
+  encode(message: ListSchedulesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.workflowIds) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(16).int32(message.limit);
+    }
+    if (message.after !== "") {
+      writer.uint32(26).string(message.after);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSchedulesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSchedulesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workflowIds.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.after = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSchedulesRequest {
+    return {
+      workflowIds: globalThis.Array.isArray(object?.workflowIds)
+        ? object.workflowIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.workflow_ids)
+        ? object.workflow_ids.map((e: any) => globalThis.String(e))
+        : [],
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      after: isSet(object.after) ? globalThis.String(object.after) : "",
+    };
+  },
+
+  toJSON(message: ListSchedulesRequest): unknown {
+    const obj: any = {};
+    if (message.workflowIds?.length) {
+      obj.workflowIds = message.workflowIds;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.after !== "") {
+      obj.after = message.after;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSchedulesRequest>, I>>(base?: I): ListSchedulesRequest {
+    return ListSchedulesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSchedulesRequest>, I>>(object: I): ListSchedulesRequest {
+    const message = createBaseListSchedulesRequest();
+    message.workflowIds = object.workflowIds?.map((e) => e) || [];
+    message.limit = object.limit ?? 0;
+    message.after = object.after ?? "";
+    return message;
+  },
+};
+
+function createBaseListSchedulesResponse(): ListSchedulesResponse {
+  return { schedules: [], nextAfter: undefined };
+}
+
+export const ListSchedulesResponse: MessageFns<ListSchedulesResponse> = {
+  encode(message: ListSchedulesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.schedules) {
+      ScheduleView.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextAfter !== undefined) {
+      writer.uint32(18).string(message.nextAfter);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSchedulesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSchedulesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.schedules.push(ScheduleView.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextAfter = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSchedulesResponse {
+    return {
+      schedules: globalThis.Array.isArray(object?.schedules)
+        ? object.schedules.map((e: any) => ScheduleView.fromJSON(e))
+        : [],
+      nextAfter: isSet(object.nextAfter)
+        ? globalThis.String(object.nextAfter)
+        : isSet(object.next_after)
+        ? globalThis.String(object.next_after)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ListSchedulesResponse): unknown {
+    const obj: any = {};
+    if (message.schedules?.length) {
+      obj.schedules = message.schedules.map((e) => ScheduleView.toJSON(e));
+    }
+    if (message.nextAfter !== undefined) {
+      obj.nextAfter = message.nextAfter;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSchedulesResponse>, I>>(base?: I): ListSchedulesResponse {
+    return ListSchedulesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSchedulesResponse>, I>>(object: I): ListSchedulesResponse {
+    const message = createBaseListSchedulesResponse();
+    message.schedules = object.schedules?.map((e) => ScheduleView.fromPartial(e)) || [];
+    message.nextAfter = object.nextAfter ?? undefined;
+    return message;
+  },
+};
+
 export type ScheduleServiceService = typeof ScheduleServiceService;
 export const ScheduleServiceService = {
   /**
@@ -521,6 +736,16 @@ export const ScheduleServiceService = {
     requestDeserialize: (value: Buffer): ScheduleRef => ScheduleRef.decode(value),
     responseSerialize: (value: ScheduleResponse): Buffer => Buffer.from(ScheduleResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ScheduleResponse => ScheduleResponse.decode(value),
+  },
+  listSchedules: {
+    path: "/weft.runner.v1.ScheduleService/ListSchedules" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListSchedulesRequest): Buffer => Buffer.from(ListSchedulesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListSchedulesRequest => ListSchedulesRequest.decode(value),
+    responseSerialize: (value: ListSchedulesResponse): Buffer =>
+      Buffer.from(ListSchedulesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListSchedulesResponse => ListSchedulesResponse.decode(value),
   },
   pauseSchedule: {
     path: "/weft.runner.v1.ScheduleService/PauseSchedule" as const,
@@ -549,6 +774,7 @@ export interface ScheduleServiceServer extends UntypedServiceImplementation {
    */
   syncSchedule: handleUnaryCall<ScheduleRef, ScheduleResponse>;
   getSchedule: handleUnaryCall<ScheduleRef, ScheduleResponse>;
+  listSchedules: handleUnaryCall<ListSchedulesRequest, ListSchedulesResponse>;
   pauseSchedule: handleUnaryCall<ScheduleRef, ScheduleResponse>;
   resumeSchedule: handleUnaryCall<ScheduleRef, ScheduleResponse>;
 }
@@ -587,6 +813,21 @@ export interface ScheduleServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ScheduleResponse) => void,
+  ): ClientUnaryCall;
+  listSchedules(
+    request: ListSchedulesRequest,
+    callback: (error: ServiceError | null, response: ListSchedulesResponse) => void,
+  ): ClientUnaryCall;
+  listSchedules(
+    request: ListSchedulesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListSchedulesResponse) => void,
+  ): ClientUnaryCall;
+  listSchedules(
+    request: ListSchedulesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListSchedulesResponse) => void,
   ): ClientUnaryCall;
   pauseSchedule(
     request: ScheduleRef,
