@@ -3,10 +3,11 @@
  * a scripted 503 and then an answer, behind the real integrations worker's model activities; the
  * runner's workflow tries the call again and the log, answered and stored, shows each try.
  */
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { uniqueSuffix } from '@weft/testkit';
 import { api } from './support/http.js';
 import { oneBlock, workflowWith } from './support/runStream.js';
+import { modelChats, scriptModel } from './support/modelScripts.js';
 
 interface Try {
   attempt: number;
@@ -30,15 +31,9 @@ interface RunAnswer {
   metadata: { executionId: string };
 }
 
-/** Scripts the fake's answers to every chat whose user messages carry `marker`, in order (the last one again after). */
-async function script(marker: string, turns: unknown[]): Promise<void> {
-  const res = await fetch(`${inject('modelFakeUrl')}/_fake/script`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ marker, turns }) });
-  expect(res.status).toBe(200);
-}
-
 /** Chat requests the fake received whose messages carry `marker`. */
 async function chatsWith(marker: string): Promise<number> {
-  const chats = (await (await fetch(`${inject('modelFakeUrl')}/_fake/chats`)).json()) as Array<{ body: unknown }>;
+  const chats = await modelChats<{ body: unknown }>();
   return chats.filter((c) => JSON.stringify(c.body).includes(marker)).length;
 }
 
@@ -52,7 +47,7 @@ async function runLogged(id: string): Promise<{ answer: RunAnswer; log: Log | un
 describe('model block tries through the stack', () => {
   it('a translate block whose provider answers 503 then its answer succeeds on the second try, each try in the log; a 400 is not tried again', async () => {
     const marker = `retry-${uniqueSuffix()}`;
-    await script(marker, [{ error: { status: 503, message: 'The server is overloaded' } }, { content: 'Hallo' }]);
+    await scriptModel(marker, [{ error: { status: 503, message: 'The server is overloaded' } }, { content: 'Hallo' }]);
     const { id } = await workflowWith(oneBlock('m', 'translate', 'Translate', { context: `Bonjour ${marker}`, targetLanguage: 'German', model: 'gpt-4o', apiKey: 'sk-e2e' }));
     const { answer, log, stored } = await runLogged(id);
     expect(answer.success).toBe(true);
@@ -66,7 +61,7 @@ describe('model block tries through the stack', () => {
     expect(await chatsWith(marker)).toBe(2);
 
     const answered = `answered-${uniqueSuffix()}`;
-    await script(answered, [{ error: { status: 400, message: "Invalid value for 'temperature'" } }]);
+    await scriptModel(answered, [{ error: { status: 400, message: "Invalid value for 'temperature'" } }]);
     const bad = await workflowWith(oneBlock('m', 'translate', 'Translate', { context: `Bonjour ${answered}`, targetLanguage: 'German', model: 'gpt-4o', apiKey: 'sk-e2e' }));
     const failed = await runLogged(bad.id);
     expect(failed.answer).toMatchObject({ success: false, error: expect.stringContaining("Invalid value for 'temperature'") as string });
@@ -77,7 +72,7 @@ describe('model block tries through the stack', () => {
 
   it('an agent whose model call answers 503 first: the agent log lists the tries of that call', async () => {
     const marker = `agent-retry-${uniqueSuffix()}`;
-    await script(marker, [{ error: { status: 503, message: 'The server is overloaded' } }, { content: 'Done.' }]);
+    await scriptModel(marker, [{ error: { status: 503, message: 'The server is overloaded' } }, { content: 'Done.' }]);
     const { id } = await workflowWith(oneBlock('m', 'agent', 'Agent', { model: 'gpt-4o', userPrompt: `Say done ${marker}`, apiKey: 'sk-e2e' }));
     const { answer, log, stored } = await runLogged(id);
     expect(answer.success).toBe(true);
