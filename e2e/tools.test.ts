@@ -6,6 +6,7 @@ import { createAccount } from './support/accounts.js';
 import { answerOnce, receivedBy } from './support/serviceFakes.js';
 import { startSecondGateway } from './support/gateway.js';
 import { workflowWith, workspaceId } from './support/runStream.js';
+import { modelChats, scriptModel } from './support/modelScripts.js';
 
 // The stack allows 127.0.0.1 as an outbound address (globalSetup: WEFT_OUTBOUND_ALLOWLIST) so tools
 // reach these fakes; every other private, loopback-by-name or metadata address stays refused.
@@ -180,12 +181,7 @@ describe('the workflow a call reaches', () => {
   it('inside a run, a model that names another workflow in a memory tool’s arguments gets a refusal, not its memories', async () => {
     const victim = await victimWorkflow();
     const marker = `[memory-idor-${uniqueSuffix()}]`;
-    const script = await fetch(`${inject('modelFakeUrl')}/_fake/script`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ marker, turns: [{ toolCalls: [{ name: 'memory_get_all', arguments: { workflowId: victim.id } }] }, { content: 'Nothing to see.' }] }),
-    });
-    expect(script.status).toBe(200);
+    await scriptModel(marker, [{ toolCalls: [{ name: 'memory_get_all', arguments: { workflowId: victim.id } }] }, { content: 'Nothing to see.' }]);
     const id = await newWorkflow((starter) => [
       { type: 'addBlock', id: 'agent', blockType: 'agent', name: 'Agent 1', position: { x: 400, y: 100 } },
       { type: 'setSubBlockValue', id: 'agent', subBlockId: 'model', value: 'gpt-4o' },
@@ -198,7 +194,7 @@ describe('the workflow a call reaches', () => {
     expect(res.status).toBe(200);
     const agent = res.body.logs.find((l) => l.blockId === 'agent');
     expect(agent?.output?.toolCalls?.map((c) => [c.name, c.success])).toEqual([['memory_get_all', false]]);
-    const chats = (await (await fetch(`${inject('modelFakeUrl')}/_fake/chats`)).json()) as Array<{ body: { messages: Array<{ role: string; content: unknown }> } }>;
+    const chats = await modelChats<{ body: { messages: Array<{ role: string; content: unknown }> } }>();
     const ours = chats.filter((c) => c.body.messages.some((m) => m.role === 'user' && typeof m.content === 'string' && m.content.includes(marker)));
     expect(ours).toHaveLength(2);
     const toolAnswer = JSON.stringify(ours[1]?.body.messages.filter((m) => m.role === 'tool'));
@@ -228,8 +224,7 @@ describe('the workflow a call reaches', () => {
 describe('an agent’s memories', () => {
   it('a memory block’s "get all" gives the agent every stored message, in order, before its prompt', async () => {
     const marker = `[memories-${uniqueSuffix()}]`;
-    const script = await fetch(`${inject('modelFakeUrl')}/_fake/script`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ marker, turns: [{ content: 'You said hello twice.' }] }) });
-    expect(script.status).toBe(200);
+    await scriptModel(marker, [{ content: 'You said hello twice.' }]);
     const id = await newWorkflow((starter) => [
       { type: 'addBlock', id: 'mem', blockType: 'memory', name: 'Notes', position: { x: 400, y: 100 } },
       { type: 'setSubBlockValue', id: 'mem', subBlockId: 'operation', value: 'getAll' },
@@ -246,7 +241,7 @@ describe('an agent’s memories', () => {
     }
     const res = await api<{ success: boolean }>('POST', `/api/workflows/${id}/execute`, {});
     expect(res).toMatchObject({ status: 200, body: { success: true } });
-    const chats = (await (await fetch(`${inject('modelFakeUrl')}/_fake/chats`)).json()) as Array<{ body: { messages: Array<{ role: string; content: unknown }> } }>;
+    const chats = await modelChats<{ body: { messages: Array<{ role: string; content: unknown }> } }>();
     const ours = chats.filter((c) => c.body.messages.some((m) => m.role === 'user' && typeof m.content === 'string' && m.content.includes(marker)));
     expect(ours).toHaveLength(1);
     expect(ours[0]?.body.messages).toEqual([
@@ -311,7 +306,7 @@ describe('get-user-workflow and Stagehand through the gateway', () => {
   it('stagehand extract loads the page and answers the model’s JSON as {data}', async () => {
     fake.on('GET', '/product', { headers: { 'content-type': 'text/html' }, text: '<html><body><h1>Widget</h1><p>Price 12 EUR</p></body></html>' });
     const marker = `[stagehand-${Date.now()}]`;
-    expect((await fetch(`${inject('modelFakeUrl')}/_fake/script`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ marker, turns: [{ content: '{"price":12}' }] }) })).ok).toBe(true);
+    await scriptModel(marker, [{ content: '{"price":12}' }]);
     const res = await api('POST', '/api/tools/stagehand/extract', { url: `${fake.url}/product`, instruction: `Get the price ${marker}`, schema: { type: 'object', properties: { price: { type: 'number' } } }, apiKey: 'sk-e2e' });
     expect(res).toMatchObject({ status: 200, body: { data: { price: 12 } } });
     expect(fake.received('GET', '/product')).toHaveLength(1);
