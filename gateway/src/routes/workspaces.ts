@@ -12,6 +12,11 @@ const nameBody = z.object({ name: z.string('name is required').min(1, 'name is r
 const inviteBody = z.object({ email: z.string().email('email must be an email address'), permission: permission.default('read') });
 const memberBody = z.object({ permission });
 
+/** The 409 for an invitation of someone who is already a member of the workspace. */
+export function alreadyMember(email: string): string {
+  return `${email} is already a member of this workspace`;
+}
+
 /** Workspaces and their members; emails resolve to accounts through the gateway's user directory. */
 export function workspaceRoutes(clients: Clients, auth: Authenticator, users: UserDirectory): Router {
   const r = Router();
@@ -70,7 +75,15 @@ export function workspaceRoutes(clients: Clients, auth: Authenticator, users: Us
     if (own !== 'admin') throw new AppError('forbidden', 'This action needs admin permission in the workspace');
     const user = await users.byEmail(body.email);
     if (!user) throw new AppError('not_found', `No account with email ${body.email}`);
-    const { member } = await clients.registry.setMember({ actor, workspaceId: req.params.id, userId: user.id, permission: body.permission, mustExist: false });
+    // An invitation adds a new member only: inviting a member again would silently change their
+    // permission (that is PATCH .../members/{userId}). The registry checks in the transaction that
+    // writes, so an invitation racing another for the same email is refused too.
+    const { member } = await clients.registry
+      .setMember({ actor, workspaceId: req.params.id, userId: user.id, permission: body.permission, mustExist: false, mustBeNew: true })
+      .catch((err: unknown) => {
+        if (err instanceof AppError && err.code === 'conflict' && err.details.userId === user.id) throw new AppError('conflict', alreadyMember(user.email), { field: 'email' });
+        throw err;
+      });
     res.status(201).json({ member: { ...member, email: user.email, name: user.name } });
   });
 
@@ -81,7 +94,7 @@ export function workspaceRoutes(clients: Clients, auth: Authenticator, users: Us
     // member removed meanwhile) is not made a member here — that is an invitation by email. The
     // registry checks membership in the transaction that writes (404 "userId … is not a member of
     // this workspace"), so a removal committed just before is not undone.
-    const { member } = await clients.registry.setMember({ actor, workspaceId: req.params.id, userId: req.params.userId, permission: body.permission, mustExist: true });
+    const { member } = await clients.registry.setMember({ actor, workspaceId: req.params.id, userId: req.params.userId, permission: body.permission, mustExist: true, mustBeNew: false });
     res.json({ member });
   });
 

@@ -10,6 +10,7 @@ import { KnowledgeTab } from './KnowledgeTab';
 import { SettingsList, submitted } from './SettingsList';
 import { CustomToolFields } from './CustomToolForm';
 import { customToolsLoadMessage, customToolsSyncMessage, newToolDraft, readCustomTools, toolFromDraft, type ToolDraft } from './customTools';
+import { inviteProblem } from './members';
 import { environmentProblems, environmentSaveFailed, environmentToSave, isUnsaved, removedKeys, withSaved, type SavedEnvironment, type TableRow } from './environment';
 
 const TABS = [
@@ -309,6 +310,8 @@ function MembersTab({ workspace }: { workspace: Workspace | undefined }) {
   const members = useQuery({ queryKey: ['members', id], queryFn: () => api.permissions(id), enabled: Boolean(id) });
   const [email, setEmail] = useState('');
   const [permission, setPermission] = useState('write');
+  // A refusal that names the email field (already a member), shown below it until the email changes.
+  const [emailProblem, setEmailProblem] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['members', id] });
   const invite = useMutation({
     mutationFn: () => api.inviteMember(id, email.trim(), permission),
@@ -317,7 +320,11 @@ function MembersTab({ workspace }: { workspace: Workspace | undefined }) {
       await refresh();
       toast.success('Member added');
     },
-    onError: (e) => toast.error(e.message),
+    onError: (e) => {
+      const problem = inviteProblem(e, members.data?.members ?? [], email);
+      if (problem.field === 'email') setEmailProblem(problem.message);
+      else toast.error(problem.message);
+    },
   });
   const setMember = useMutation({ mutationFn: (m: { userId: string; permission: string }) => api.setMember(id, m.userId, m.permission), onSettled: refresh, onError: (e) => toast.error(e.message) });
   const remove = useMutation({ mutationFn: (userId: string) => api.removeMember(id, userId), onSettled: refresh, onError: (e) => toast.error(e.message) });
@@ -332,7 +339,20 @@ function MembersTab({ workspace }: { workspace: Workspace | undefined }) {
           className="inline-form"
           onSubmit={submitted(() => invite.mutate())}
         >
-          <input className="input" type="email" required aria-label="Member email" placeholder="teammate@example.com" value={email} onChange={(e) => setEmail(e.target.value)} />
+          <input
+            className="input"
+            type="email"
+            required
+            aria-label="Member email"
+            aria-invalid={emailProblem ? true : undefined}
+            aria-describedby={emailProblem ? 'invite-email-problem' : undefined}
+            placeholder="teammate@example.com"
+            value={email}
+            onChange={(e) => {
+              setEmail(e.target.value);
+              setEmailProblem(null);
+            }}
+          />
           <select className="input select compact" aria-label="Permission" value={permission} onChange={(e) => setPermission(e.target.value)}>
             {PERMISSIONS.map((p) => (
               <option key={p}>{p}</option>
@@ -342,6 +362,11 @@ function MembersTab({ workspace }: { workspace: Workspace | undefined }) {
             Invite
           </button>
         </form>
+      )}
+      {admin && emailProblem && (
+        <p className="form-error" id="invite-email-problem" role="alert">
+          {emailProblem}
+        </p>
       )}
       <ul className="settings-list" aria-label="Members">
         {(members.data?.members ?? []).map((m) => (

@@ -54,7 +54,7 @@ export function registryHandlers(r: Registry): ServiceHandlers<typeof registry.R
       return getPermissions(r, actorId(req.actor), req.workspaceId);
     },
     async setMember(req) {
-      return { member: await setMember(r, actorId(req.actor), req.workspaceId, req.userId, req.permission, { mustExist: req.mustExist }) };
+      return { member: await setMember(r, actorId(req.actor), req.workspaceId, req.userId, req.permission, { mustExist: req.mustExist, mustBeNew: req.mustBeNew }) };
     },
     async removeMember(req) {
       await removeMember(r, actorId(req.actor), req.workspaceId, req.userId);

@@ -68,6 +68,31 @@ describe('setMember with mustExist (a change of a member, PATCH .../members/{use
   });
 });
 
+describe('setMember with mustBeNew (an invitation, POST .../members)', () => {
+  it('refuses a user who is already a member as conflict, their permission unchanged and nothing emitted; a new user is added', async () => {
+    const { registry, drop } = await createTestRegistry();
+    try {
+      const ws = await createWorkspace(registry, 'owner', 'W');
+      // The sole admin invited again as 'write' is refused as a member, not asked to keep an admin.
+      await expect(setMember(registry, 'owner', ws.id, 'owner', 'write', { mustBeNew: true })).rejects.toMatchObject({
+        code: 'conflict',
+        message: 'userId owner is already a member of this workspace',
+        details: { field: 'userId', userId: 'owner' },
+      });
+      expect(await setMember(registry, 'owner', ws.id, 'dev', 'read', { mustBeNew: true })).toMatchObject({ userId: 'dev', permission: 'read' });
+      await expect(setMember(registry, 'owner', ws.id, 'dev', 'admin', { mustBeNew: true })).rejects.toMatchObject({ code: 'conflict', message: 'userId dev is already a member of this workspace' });
+      expect((await getPermissions(registry, 'owner', ws.id)).members.map((m) => [m.userId, m.permission])).toEqual([
+        ['owner', 'admin'],
+        ['dev', 'read'],
+      ]);
+      expect(await events(registry)).toEqual(['workspaceCreated', 'memberAdded']);
+      await expect(setMember(registry, 'owner', ws.id, 'dev', 'read', { mustBeNew: true, mustExist: true })).rejects.toMatchObject({ code: 'validation' });
+    } finally {
+      await drop();
+    }
+  });
+});
+
 describe('the last admin (concurrent changes)', () => {
   it('two admins stepping down at once: one is refused, the workspace keeps an admin', async () => {
     const { registry, drop } = await createTestRegistry();

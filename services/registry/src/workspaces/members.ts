@@ -22,10 +22,13 @@ export async function getPermissions(r: Registry, userId: string, workspaceId: s
  * Adds a member or changes a member's permission (admins only); the last admin cannot step down.
  * With `mustExist` only a member's permission changes: a user who is no member (never was, or was
  * removed by a call that committed first) is not_found and nothing is written or emitted.
+ * With `mustBeNew` (an invitation) only a new member is added: a user who is already a member (or
+ * was added by a call that committed first) is a conflict and their permission stays as it is.
  */
-export async function setMember(r: Registry, userId: string, workspaceId: string, memberId: string, permission: string, opts: { mustExist?: boolean } = {}): Promise<MemberView> {
+export async function setMember(r: Registry, userId: string, workspaceId: string, memberId: string, permission: string, opts: { mustExist?: boolean; mustBeNew?: boolean } = {}): Promise<MemberView> {
   if (!isPermission(permission)) throw new AppError('validation', "permission must be 'admin', 'write' or 'read'");
   if (!memberId) throw new AppError('validation', 'userId is required');
+  if (opts.mustExist && opts.mustBeNew) throw new AppError('validation', 'mustExist and mustBeNew cannot both be set');
   await requireWorkspaceAccess(r.db, userId, workspaceId, 'admin');
   const row = await r.db.transaction().execute(async (trx) => {
     await lockMembership(trx, workspaceId);
@@ -33,6 +36,7 @@ export async function setMember(r: Registry, userId: string, workspaceId: string
     await requireWorkspaceAccess(trx, userId, workspaceId, 'admin');
     const before = await trx.selectFrom('workspace_members').select('permission').where('workspace_id', '=', workspaceId).where('user_id', '=', memberId).forUpdate().executeTakeFirst();
     if (!before && opts.mustExist) throw new AppError('not_found', `userId ${memberId.slice(0, 100)} is not a member of this workspace`);
+    if (before && opts.mustBeNew) throw new AppError('conflict', `userId ${memberId.slice(0, 100)} is already a member of this workspace`, { field: 'userId', userId: memberId });
     if (before?.permission === 'admin' && permission !== 'admin') await keepAnAdmin(trx, workspaceId, memberId);
     const saved = await trx
       .insertInto('workspace_members')

@@ -143,6 +143,11 @@ export interface SetMemberRequest {
    * removed meanwhile) is not_found and nothing is written. Unset, a missing member is added.
    */
   mustExist: boolean;
+  /**
+   * Only add a new member (an invitation): a user who is already a member is conflict ("userId …
+   * is already a member of this workspace", details field and userId) and nothing is written.
+   */
+  mustBeNew: boolean;
 }
 
 export interface MemberResponse {
@@ -2204,7 +2209,7 @@ export const GetPermissionsResponse: MessageFns<GetPermissionsResponse> = {
 };
 
 function createBaseSetMemberRequest(): SetMemberRequest {
-  return { actor: undefined, workspaceId: "", userId: "", permission: "", mustExist: false };
+  return { actor: undefined, workspaceId: "", userId: "", permission: "", mustExist: false, mustBeNew: false };
 }
 
 export const SetMemberRequest: MessageFns<SetMemberRequest> = {
@@ -2223,6 +2228,9 @@ export const SetMemberRequest: MessageFns<SetMemberRequest> = {
     }
     if (message.mustExist !== false) {
       writer.uint32(40).bool(message.mustExist);
+    }
+    if (message.mustBeNew !== false) {
+      writer.uint32(48).bool(message.mustBeNew);
     }
     return writer;
   },
@@ -2280,6 +2288,14 @@ export const SetMemberRequest: MessageFns<SetMemberRequest> = {
             message.mustExist = reader.bool();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.mustBeNew = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2311,6 +2327,11 @@ export const SetMemberRequest: MessageFns<SetMemberRequest> = {
         : isSet(object.must_exist)
         ? globalThis.Boolean(object.must_exist)
         : false,
+      mustBeNew: isSet(object.mustBeNew)
+        ? globalThis.Boolean(object.mustBeNew)
+        : isSet(object.must_be_new)
+        ? globalThis.Boolean(object.must_be_new)
+        : false,
     };
   },
 
@@ -2331,6 +2352,9 @@ export const SetMemberRequest: MessageFns<SetMemberRequest> = {
     if (message.mustExist !== false) {
       obj.mustExist = message.mustExist;
     }
+    if (message.mustBeNew !== false) {
+      obj.mustBeNew = message.mustBeNew;
+    }
     return obj;
   },
 
@@ -2344,6 +2368,7 @@ export const SetMemberRequest: MessageFns<SetMemberRequest> = {
     message.userId = object.userId ?? "";
     message.permission = object.permission ?? "";
     message.mustExist = object.mustExist ?? false;
+    message.mustBeNew = object.mustBeNew ?? false;
     return message;
   },
 };
