@@ -6,14 +6,28 @@ import { createEngineHarness, graphOf, historiesDir, ran, workflowBundle, type E
 import { memoryActivities, patchStubs, replayOutcome } from '../testing/patchStub.js';
 import { patchesOf } from '../testing/patches.js';
 import { OWN_IDS_PATCH } from './engine/ownIdsPatch.js';
+import { OWN_PATHS_PATCH } from './engine/ownPathsPatch.js';
 
 /**
  * Blocks and variables are looked up by own ids and names (patch own-block-ids): `constructor`,
  * `toString` or `hasOwnProperty` is an id like any other, never Object.prototype's member. States
- * with such dangling edges could be stored before the editor took those ids as ordinary ones.
+ * with such dangling edges could be stored before the editor took those ids as ordinary ones. Value
+ * paths read own members the same way (patch own-value-paths, the second describe).
  */
 const S = { type: 'starter', name: 'Start' };
 const stubs = patchStubs(fileURLToPath(new URL('./engine/ownIdsPatch.ts', import.meta.url)), OWN_IDS_PATCH, 'OWN_IDS_PATCH', 'ownIdsPatched');
+const pathStubs = patchStubs(fileURLToPath(new URL('./engine/ownPathsPatch.ts', import.meta.url)), OWN_PATHS_PATCH, 'OWN_PATHS_PATCH', 'ownPathsPatched');
+
+/** A forEach over `<start.input.constructor>` (the run's input is `{x: 1}`), then After reading `<start.input.toString>`. */
+const inheritedState = graphOf(
+  {
+    s: S,
+    each: { type: 'loop', name: 'Each', data: { loopType: 'forEach', collection: '<start.input.constructor>' } },
+    body: { name: 'Body', parent: 'each', code: 'return <loop.currentItem>' },
+    after: { name: 'After', code: 'return [<start.input.toString>, <start.input.nosuch>, <start.input.x>]' },
+  },
+  [['s', 'each'], ['each', 'body', 'loop-start-source'], ['each', 'after', 'loop-end-source']],
+);
 
 /** Fn, fed by the starter and by dangling edges from `constructor` and `toString`; Vars reads `<variable.constructor>` (no such variable) and has an error path to Handler. */
 const danglingState = graphOf(
@@ -40,6 +54,7 @@ afterAll(async () => {
   await before?.close();
   await native?.close();
   stubs.close();
+  pathStubs.close();
 });
 beforeEach(() => h.reset());
 
@@ -111,5 +126,56 @@ describe('blocks and variables by own ids (real Temporal server, fake activities
     expect(h.rec.functionCalls).toHaveLength(2);
     expect(patchesOf(await handle.fetchHistory())).toContain(OWN_IDS_PATCH);
     await h.keepHistory(handle, 'own-block-ids.own');
+  }, 240_000);
+});
+
+/**
+ * Value paths read own members only (patch own-value-paths): `<start.input.constructor>` is a missing
+ * field, as `<start.input.nosuch>`, unless the input has its own `constructor`; it read Object's
+ * constructor function.
+ */
+describe('value paths by own members (real Temporal server, fake activities)', () => {
+  it('<start.input.constructor> and <start.input.toString> read as <start.input.nosuch> does: a forEach over it runs no iteration, code gets null (patch own-value-paths)', async () => {
+    const handle = await h.start(inheritedState);
+    const result = await handle.result();
+    expect(result.error).toBeUndefined();
+    expect(ran(result)).toEqual(['s', 'each', 'after']);
+    expect(result.output).toEqual({ result: [null, null, 1], stdout: '' });
+    expect(patchesOf(await handle.fetchHistory())).toContain(OWN_PATHS_PATCH);
+  });
+
+  it('an input with its own constructor and toString is read like any other field; no patch asked', async () => {
+    const handle = await h.start(inheritedState, { input: { x: 1, constructor: ['a', 'b'], toString: 't' } });
+    const result = await handle.result();
+    expect(result.error).toBeUndefined();
+    expect(ran(result).sort()).toEqual(['after', 'body', 'body', 'each', 's']);
+    expect(result.output).toEqual({ result: ['t', null, 1], stdout: '' });
+    expect(patchesOf(await handle.fetchHistory())).not.toContain(OWN_PATHS_PATCH);
+  });
+
+  it("a run of the code before patch own-value-paths (the forEach over Object's constructor failed) replays with today's code, and would not with the patch unguarded", async () => {
+    const { activities } = memoryActivities({});
+    const old = await Worker.create({ connection: native, taskQueue: before.queue, workflowBundle: await pathStubs.bundleWith(false), activities });
+    const history = await old.runUntil(async () => {
+      const handle = await before.start(inheritedState);
+      const result = await handle.result();
+      // The old code: the collection was a function, no array or object; After never ran.
+      expect(result.success).toBe(false);
+      expect(result.error).toContain('The forEach items must be a JSON array or object, or a reference to one');
+      expect(ran(result)).not.toContain('after');
+      await keepHistory(handle, historiesDir, 'own-value-paths');
+      return handle.fetchHistory();
+    });
+    expect(patchesOf(history)).not.toContain(OWN_PATHS_PATCH);
+    expect(await replayOutcome(await workflowBundle(), history, 'own-value-paths')).toBeUndefined();
+    // Unguarded, today's code runs the loop empty and After (an activity): other commands than the old run made.
+    expect((await replayOutcome(await pathStubs.bundleWith(true), history, 'own-value-paths'))?.message).toMatch(/Nondeterminism|DeterminismViolation|nondetermin/i);
+
+    const handle = await h.start(inheritedState);
+    const result = await handle.result();
+    expect(result.success).toBe(true);
+    expect(ran(result)).toEqual(['s', 'each', 'after']);
+    expect(patchesOf(await handle.fetchHistory())).toContain(OWN_PATHS_PATCH);
+    await h.keepHistory(handle, 'own-value-paths.own');
   }, 240_000);
 });

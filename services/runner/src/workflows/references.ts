@@ -36,6 +36,12 @@ export interface ReferenceScope {
    * resolved as empty: runs recorded before patch `own-block-ids` did (the workflow answers; asked only then).
    */
   inheritedVariables?: () => boolean;
+  /**
+   * Whether a path segment naming a member the value inherits but does not have (`constructor`,
+   * `toString`, `__proto__`) reads that member: runs recorded before patch `own-value-paths` did
+   * (the workflow answers; asked only then). Without it, paths read own members only.
+   */
+  inheritedPaths?: () => boolean;
   loop?: IterationContext;
   parallel?: IterationContext;
   envVars: Record<string, string>;
@@ -74,12 +80,18 @@ function pathSegments(path: string): string[] {
   return out;
 }
 
-/** Reads a path inside a value; a missing field is undefined. */
-export function readPath(value: unknown, segments: readonly string[]): unknown {
+/**
+ * Reads a path inside a value by own members; a missing field is undefined, and so is a member the
+ * value only inherits (`<start.input.constructor>`, `<fn.result.toString>`). `inherited` answers
+ * whether such a member is read all the same (runs recorded before patch `own-value-paths`); it is
+ * asked only when a segment names one.
+ */
+export function readPath(value: unknown, segments: readonly string[], inherited?: () => boolean): unknown {
   let current = value;
   for (const segment of segments) {
     if (current === null || current === undefined) return undefined;
     if (typeof current !== 'object') return undefined;
+    if (!Object.hasOwn(current, segment) && !(segment in current && inherited?.() === true)) return undefined;
     current = (current as Record<string, unknown>)[segment];
   }
   return current;
@@ -108,10 +120,10 @@ export function typedVariable(type: string, value: unknown): unknown {
   }
 }
 
-function readIteration(ctx: IterationContext | undefined, segments: string[]): Read {
+function readIteration(ctx: IterationContext | undefined, segments: string[], inherited: (() => boolean) | undefined): Read {
   if (!ctx) return { found: false };
   const [field, ...rest] = segments;
-  if (field === 'index' || field === 'currentItem' || field === 'items') return { found: true, value: readPath(ctx[field], rest) };
+  if (field === 'index' || field === 'currentItem' || field === 'items') return { found: true, value: readPath(ctx[field], rest, inherited) };
   return { found: true, value: undefined };
 }
 
@@ -123,23 +135,24 @@ function variableNamed(scope: ReferenceScope, name: string): { type: string; val
 function readReference(raw: string, root: string, path: string, scope: ReferenceScope): Read {
   const segments = pathSegments(path);
   const name = root.toLowerCase();
+  const inherited = scope.inheritedPaths;
   if (name === 'variable') {
     const [varName, ...rest] = segments;
     const variable = varName === undefined ? undefined : variableNamed(scope, normalizeName(varName));
     if (!variable) throw new ReferenceResolutionError(raw, `no variable named "${varName ?? ''}"`);
-    return { found: true, value: readPath(typedVariable(variable.type, variable.value), rest) };
+    return { found: true, value: readPath(typedVariable(variable.type, variable.value), rest, inherited) };
   }
-  if (name === 'loop' && scope.loop) return readIteration(scope.loop, segments);
-  if (name === 'parallel' && scope.parallel) return readIteration(scope.parallel, segments);
+  if (name === 'loop' && scope.loop) return readIteration(scope.loop, segments, inherited);
+  if (name === 'parallel' && scope.parallel) return readIteration(scope.parallel, segments, inherited);
   const looked = scope.block(normalizeName(root));
   if (looked.kind === 'unknown') return { found: false };
   if (looked.kind === 'error') throw new ReferenceResolutionError(raw, looked.reason);
   if (name === 'start' && segments.length > 0 && segments[0] !== 'input') {
     // `<start.x>` reads the input's field x when the starter's output has no such field.
-    const direct = readPath(looked.value, segments);
-    return { found: true, value: direct !== undefined ? direct : readPath(readPath(looked.value, ['input']), segments) };
+    const direct = readPath(looked.value, segments, inherited);
+    return { found: true, value: direct !== undefined ? direct : readPath(readPath(looked.value, ['input'], inherited), segments, inherited) };
   }
-  return { found: true, value: readPath(looked.value, segments) };
+  return { found: true, value: readPath(looked.value, segments, inherited) };
 }
 
 function readToken(m: RegExpMatchArray, scope: ReferenceScope): Read {

@@ -41,6 +41,31 @@ describe('references', () => {
     expect(resolveText('[<fn.result.nope>]', scope())).toBe('[]');
   });
 
+  it('paths read own members only: a member the value only inherits is missing, as <start.input.nosuch> (runs before patch own-value-paths read it)', () => {
+    const asked: string[] = [];
+    const counting = (answer: boolean) => () => (asked.push('asked'), answer);
+    const own = scope({ inheritedPaths: counting(false), loop: { index: 0, currentItem: { k: 1 }, items: [{ k: 1 }] } });
+    for (const ref of ['<start.input.constructor>', '<start.input.nosuch>', '<fn.result.toString>', '<fn.result.items.map>', '<loop.currentItem.__proto__>', '<start.constructor>', '<variable.cfg.hasOwnProperty>']) {
+      expect(resolveText(ref, own)).toBeUndefined();
+      expect(resolveText(`[${ref}]`, own)).toBe('[]');
+    }
+    expect(resolveText('<start.input.constructor>', scope())).toBeUndefined();
+    // Asked only where a segment names an inherited member: six of the seven above, <start.constructor> twice (the starter's output, then its input); each resolved twice.
+    expect(asked).toHaveLength(14);
+    asked.length = 0;
+    expect(resolveText('<fn.result.items.length>', own)).toBe(2);
+    expect(resolveText('<start.input.list[1]>', own)).toBe(20);
+    expect(asked).toEqual([]);
+    // A value's own member of such a name is read (JSON keeps `__proto__` as an own key).
+    const named = scope({ inheritedPaths: counting(false), block: () => ({ kind: 'ok', value: JSON.parse('{"constructor":"c","__proto__":{"toString":"t"}}') as unknown }) });
+    expect(resolveText('<fn.constructor>', named)).toBe('c');
+    expect(resolveText('<fn.__proto__.toString>', named)).toBe('t');
+    expect(asked).toEqual([]);
+    // Runs recorded before the patch read Object.prototype's member.
+    expect(resolveText('<start.input.constructor>', scope({ inheritedPaths: () => true }))).toBe(Object);
+    expect(resolveText('<fn.result.items.map>', scope({ inheritedPaths: () => true }))).toBe(Array.prototype.map);
+  });
+
   it('<start.x> reads the input field x', () => {
     expect(resolveText('<start.name>', scope())).toBe('Ada');
   });

@@ -5,6 +5,7 @@ import type { CompiledGraph, Scope } from '../graph.js';
 import { normalizeName, referencedNames, resolveValue, type IterationContext, type ReferenceScope } from '../references.js';
 import { keepsAside, keptInline } from './inlineBudget.js';
 import { ownIdsPatched } from './ownIdsPatch.js';
+import { ownPathsPatched } from './ownPathsPatch.js';
 import type { Reuse } from './rerun.js';
 import type { BlobRef, BlockLog, BlockOutcome, CostSummary, RunEvent, RunInput, RunnerActivities, RunResult, TokenUsage } from '../types.js';
 
@@ -178,6 +179,7 @@ export async function resolverFor(run: Run, frame: Frame, readerId: string, valu
     block,
     variables: run.variables,
     inheritedVariables: () => !ownIdsPatched(),
+    inheritedPaths: () => !ownPathsPatched(),
     envVars: run.envVars,
     ...(frame.loop ? { loop: frame.loop } : {}),
     ...(frame.parallel ? { parallel: frame.parallel } : {}),
