@@ -118,6 +118,7 @@ export { checkDeployable, unknownBlockReference } from './triggers/checkDeployab
 export { cycleMessage, findCycles, NO_STARTER_MESSAGE, pushTo } from './triggers/graphProblems.js';
 export { containerParents, type ContainerLists, type MembershipState } from './triggers/containerChecks.js';
 export { inputFormatFields, type InputField } from './triggers/inputFormat.js';
+export { entryReadings, entryRuns, flowGraph, readableUpstream, runEntries, upstreamOf, type EntryReading, type FlowGraph, type FlowState } from './triggers/upstream.js';
 export type { DeployableState, DeployProblem } from './triggers/checkDeployable.js';
 export { validateTwilioSms, validateWhatsapp } from './validation/required.validate.js';
 export { functionTimeoutError, MAX_FUNCTION_TIMEOUT_MS } from './validation/functionTimeout.validate.js';

@@ -1,32 +1,17 @@
-import { inputFormatFields, REFERENCE_TOKEN_SOURCE, referenceName } from '@weft/catalog';
+import { inputFormatFields, readableUpstream, REFERENCE_TOKEN_SOURCE, referenceName } from '@weft/catalog';
 import type { BlockState, WorkflowState } from '@weft/workflow';
 
 /** A block's name as references spell it: lowercased, spaces removed (spec 000 §4). */
 export const refName = referenceName;
 
-/** The blocks whose outputs reach `blockId` along edges, nearest first (and the containers it sits in). */
+/**
+ * The blocks whose outputs `blockId` reads, nearest first (and the containers it sits in): upstream
+ * along edges and run before it in every run that reaches it (`readableUpstream` of `@weft/catalog`,
+ * the deploy check's reading) — a block only a webhook or schedule block the starter does not lead to
+ * feeds is offered that block's outputs, not the starter's.
+ */
 export function upstreamBlocks(state: WorkflowState, blockId: string): BlockState[] {
-  const into = new Map<string, string[]>();
-  for (const e of state.edges) into.set(e.target, [...(into.get(e.target) ?? []), e.source]);
-  const seen = new Set<string>([blockId]);
-  const order: string[] = [];
-  const queue = [blockId];
-  // The containers it is inside count as upstream too (their loop index and item).
-  for (let p = state.blocks[blockId]?.data.parentId; p !== undefined && !seen.has(p); p = state.blocks[p]?.data.parentId) {
-    seen.add(p);
-    order.push(p);
-    queue.push(p);
-  }
-  while (queue.length > 0) {
-    const at = queue.shift() as string;
-    for (const source of into.get(at) ?? []) {
-      if (seen.has(source)) continue;
-      seen.add(source);
-      order.push(source);
-      queue.push(source);
-    }
-  }
-  return order.map((id) => state.blocks[id]).filter((b): b is BlockState => b !== undefined);
+  return readableUpstream(state, blockId).map((id) => state.blocks[id]).filter((b): b is BlockState => b !== undefined);
 }
 
 /** One choice of the `<` menu. */
@@ -83,7 +68,8 @@ export function isReferenceableField(name: string): boolean {
 }
 
 /**
- * Everything `<` offers in a field of `blockId`: upstream outputs (a loop's or parallel's `results`,
+ * Everything `<` offers in a field of `blockId`: the outputs of the blocks `upstreamBlocks` gives
+ * (upstream and run in every run that reaches it; a loop's or parallel's `results`,
  * unless its name is a reserved one), the iteration fields of the innermost container of each kind it
  * sits in, the starter's input (and, in chat mode, the conversation id) and input fields (always as
  * `<start.…>`, whatever the starter is called: the runner reads input fields only there), the

@@ -33,6 +33,21 @@ describe('references in fields', () => {
     expect(inserts.some((i) => i.startsWith('<unrelated'))).toBe(false);
   });
 
+  it('offer a block fed only by a webhook block the webhook\'s outputs, not the starter\'s; one the starter and the webhook both feed, neither', () => {
+    const hook = { ...block('w', 'webhook', 'Webhook 1', { input: 'any' }), subBlocks: { webhookConfig: { id: 'webhookConfig', type: 'webhook-config', value: { path: 'orders' } } } };
+    const fed = (edges: Array<[string, string]>) =>
+      ({ ...state, blocks: { s: state.blocks.s, w: hook, f: block('f', 'function', 'Function 1', { result: 'any' }) }, edges: edges.map(([source, target], i) => ({ id: `e${i}`, source, target })) }) as unknown as WorkflowState;
+    const only = referenceOptions(fed([['w', 'f']]), 'f').map((o) => o.insert);
+    expect(only).toContain('<webhook1.input>');
+    expect(only.some((i) => i.startsWith('<start.'))).toBe(false);
+    // A run started at the webhook runs no starter, one started at the starter no webhook block.
+    const both = referenceOptions(fed([['s', 'f'], ['w', 'f']]), 'f').map((o) => o.insert);
+    expect(both).toEqual(['<variable.mycount>']);
+    // The starter leading to the webhook block: one entry, both read.
+    const led = referenceOptions(fed([['s', 'w'], ['w', 'f']]), 'f').map((o) => o.insert);
+    expect(led).toEqual(expect.arrayContaining(['<webhook1.input>', '<start.input>']));
+  });
+
   it('offer the fields of the starter\'s input format as <start.field>', () => {
     const starter = { ...state.blocks.s, subBlocks: { inputFormat: { id: 'inputFormat', type: 'input-format', value: [{ id: 'f1', name: 'question', type: 'string' }, { id: 'f2', name: '', type: 'string' }] } } };
     const withFormat = { ...state, blocks: { ...state.blocks, s: starter } } as unknown as WorkflowState;

@@ -4,10 +4,11 @@ import { referenceName } from '../referenceName.js';
 import { isBlank } from '../paramValues.js';
 import { fieldOfMessage, validateWrittenParams } from '../validation/registry.js';
 import { visibleSubBlocks } from '../visibility.js';
-import { readStateBlocks, scheduleTriggers, webhookPathError, webhookTriggers, type StateBlock } from './deploymentTriggers.js';
+import { scheduleTriggers, webhookPathError, webhookTriggers, type StateBlock } from './deploymentTriggers.js';
 import { toTriggerSchedule } from './scheduleSpec.js';
 import { inputFormatFields } from './inputFormat.js';
-import { containerParents, containerPlan, containerProblem } from './containerChecks.js';
+import { containerPlan, containerProblem } from './containerChecks.js';
+import { entryReadings, flowGraph, upstreamOf, type EntryReading, type FlowGraph } from './upstream.js';
 import { graphProblems } from './graphProblems.js';
 
 /**
@@ -42,12 +43,7 @@ export interface DeployableState {
   parallels?: Record<string, unknown>;
 }
 
-interface Graph {
-  blocks: Record<string, CheckedBlock>;
-  edges: Array<{ source: string; target: string }>;
-  /** The container of each block inside one (`containerParents`). */
-  parents: ReadonlyMap<string, string>;
-}
+type Graph = FlowGraph;
 
 const CONTAINERS = new Set(['loop', 'parallel']);
 /** Fields a container exposes to the blocks inside it (`<loop.index>`, `<parallel.currentItem>`…). */
@@ -74,31 +70,6 @@ function strings(value: unknown, out: string[] = []): string[] {
 
 function parentOf(state: Graph, block: CheckedBlock | undefined): string | undefined {
   return block ? state.parents.get(block.id) : undefined;
-}
-
-/** Blocks whose outputs `id` may read: upstream by edges, of it and of every container around it. */
-function upstreamOf(state: Graph, id: string, skipped: ReadonlySet<string>): Set<string> {
-  const incoming = new Map<string, string[]>();
-  // A skipped block passes nothing on: what lies before it runs before this one only by another path.
-  for (const e of state.edges) if (!skipped.has(e.source)) incoming.set(e.target, [...(incoming.get(e.target) ?? []), e.source]);
-  const seen = new Set<string>();
-  const queue: string[] = [];
-  for (let cur: string | undefined = id; cur !== undefined; cur = parentOf(state, state.blocks[cur])) {
-    if (cur !== id) seen.add(cur);
-    queue.push(cur);
-  }
-  while (queue.length > 0) {
-    const next = queue.pop() as string;
-    for (const src of incoming.get(next) ?? []) {
-      if (seen.has(src)) continue;
-      seen.add(src);
-      queue.push(src);
-      // A container upstream: the blocks inside it ran too (their outputs are readable after it).
-      for (const b of Object.values(state.blocks)) if (parentOf(state, b) === src && !seen.has(b.id)) { seen.add(b.id); queue.push(b.id); }
-    }
-  }
-  seen.delete(id);
-  return seen;
 }
 
 /** Whether the block never runs for being switched off: it, or a container around it, is disabled. */
@@ -145,18 +116,32 @@ interface ReferenceContext {
   variables: Set<string>;
   startFields: Set<string>;
   upstream: () => Set<string>;
+  /** Upstream by every edge, disabled blocks' too: where the runner looks for what a name means. */
+  ancestors: () => Set<string>;
+  /** The runs that reach the block, by the block each starts at (`entryReadings`). */
+  reading: () => EntryReading;
+}
+
+/** A reference to what no run started at `entry` has run when it reaches the block (see `entryReadings`). */
+function notRunOnEntry(state: Graph, ref: string, entry: string): string {
+  return `Reference ${ref} points at a block that does not run before this one in runs started at ${state.blocks[entry]?.name ?? entry}`;
 }
 
 /**
  * The problem with one `<head.path>`, or undefined. `inString`: it stands inside a string literal
  * or a template literal's text of code, where the runner runs a name that is no block's as text.
  */
-function referenceProblem({ state, block, byName, skipped, variables, startFields, upstream }: ReferenceContext, head: string, path: string, inString = false): string | undefined {
+function referenceProblem({ state, block, byName, skipped, variables, startFields, upstream, ancestors, reading }: ReferenceContext, head: string, path: string, inString = false): string | undefined {
   const ref = `<${head}.${path}>`;
   const first = path.split(/[.[]/)[0] ?? '';
   switch (head.toLowerCase()) {
-    case 'start':
-      return startFields.has(first) ? undefined : `Reference ${ref} does not exist: the start block offers ${[...startFields].map((f) => `<start.${f}>`).join(', ')}`;
+    case 'start': {
+      if (!startFields.has(first)) return `Reference ${ref} does not exist: the start block offers ${[...startFields].map((f) => `<start.${f}>`).join(', ')}`;
+      // The runner reads `<start.…>` as the first of a block named start, the starter and the block the run started at
+      // that is upstream by any edge (a disabled block's too), and fails the block when that one has not run.
+      const missing = reading().startMissingOn(ancestors());
+      return missing === undefined ? undefined : notRunOnEntry(state, ref, missing);
+    }
     case 'variable':
       return variables.has(referenceName(path)) ? undefined : `Reference ${ref} names no workflow variable`;
     case 'loop':
@@ -175,7 +160,9 @@ function referenceProblem({ state, block, byName, skipped, variables, startField
       if (switchedOff(state, target)) return `Reference ${ref} points at ${target.name}, which is disabled and does not run`;
       if (skipped.has(target.id)) return `Reference ${ref} points at ${target.name}, which does not run: only disabled blocks lead to it`;
       if (!upstream().has(target.id)) return `Reference ${ref} points at a block that does not run before this one`;
-      return undefined;
+      // Upstream by edges, yet a run that reaches this block may start where it does not run (a webhook block the starter does not lead to).
+      const missing = reading().missingOn(target.id);
+      return missing === undefined ? undefined : notRunOnEntry(state, ref, missing);
     }
   }
 }
@@ -227,7 +214,9 @@ function startFieldsOf(starter: CheckedBlock | undefined, webhook: boolean): Set
 /**
  * Everything that keeps a workflow from being deployed (empty when it can be): each enabled block's
  * parameters (`validateBlockParams`), required visible fields filled, every `<block.path>` reference
- * to a block upstream that runs (not disabled, nor only led to by disabled blocks), `<variable.x>`
+ * to a block upstream that runs (not disabled, nor only led to by disabled blocks) in every run that
+ * reaches the block (`entryReadings`: a webhook block the starter does not lead to starts runs of its
+ * own, which run no starter), `<variable.x>`
  * to a workflow variable, `<start.input…>`, `<loop.…>` and `<parallel.…>` only inside their
  * container, no empty container, a container's count in 1..50 or its collection a JSON array or
  * object of at most 50 entries (or a reference, checked as any), and the trigger (webhook path,
@@ -236,12 +225,8 @@ function startFieldsOf(starter: CheckedBlock | undefined, webhook: boolean): Set
  * reference in comments, and a name that is no block's refused only outside strings.
  */
 export function checkDeployable(given: DeployableState, now: Date = new Date()): DeployProblem[] {
-  const blocksRead = readStateBlocks(given.blocks);
-  const state: Graph = {
-    blocks: blocksRead,
-    edges: given.edges.flatMap((e) => (typeof e.source === 'string' && typeof e.target === 'string' ? [{ source: e.source, target: e.target }] : [])),
-    parents: containerParents({ blocks: blocksRead, loops: given.loops, parallels: given.parallels }),
-  };
+  const state: Graph = flowGraph(given);
+  const readingOf = entryReadings(state);
   // What every run refuses (no starter, a cycle outside a loop), as the runner words it.
   const problems: DeployProblem[] = graphProblems(given);
   // A block the run skips is not checked: it never runs.
@@ -255,7 +240,14 @@ export function checkDeployable(given: DeployableState, now: Date = new Date()):
   for (const block of blocks) {
     const values = Object.fromEntries(Object.entries(block.subBlocks ?? {}).map(([k, v]) => [k, v?.value]));
     let upstream: Set<string> | undefined;
-    const ctx: ReferenceContext = { state, block, byName, skipped, variables, startFields, upstream: () => (upstream ??= upstreamOf(state, block.id, skipped)) };
+    let ancestors: Set<string> | undefined;
+    let reading: EntryReading | undefined;
+    const ctx: ReferenceContext = {
+      state, block, byName, skipped, variables, startFields,
+      upstream: () => (upstream ??= upstreamOf(state, block.id, skipped)),
+      ancestors: () => (ancestors ??= upstreamOf(state, block.id)),
+      reading: () => (reading ??= readingOf(block.id)),
+    };
     const checkReferences = (field: string, value: unknown) => {
       const code = codeOfField(block.type, getBlock(block.type)?.subBlocks.find((sub) => sub.id === field)?.type, value);
       if (code) {
