@@ -30,9 +30,19 @@ describe('the web app against Sim Studio and n8n', () => {
     expect((await call('POST', '/api/workflows', { workspaceId: owner.workspaceId, name: 'Draft only' })).status).toBe(201);
     const status = async () => (await call<Schedules>('GET', `/api/schedules?workflowId=${workflowId}`)).body.schedules.map((s) => s.status);
     expect(await status()).toEqual(['active']);
+    // The workspace's schedules in one call; a workspace the caller is not a member of is refused.
+    const workspaceWide = await call<Schedules & { nextCursor: string | null }>('GET', `/api/schedules?workspaceId=${owner.workspaceId}`);
+    expect([workspaceWide.status, workspaceWide.body.schedules.map((s) => s.blockId), workspaceWide.body.nextCursor]).toEqual([200, [starter], null]);
+    const stranger = await newWorkflow('Schedules page stranger');
+    expect(await stranger.call('GET', `/api/schedules?workspaceId=${owner.workspaceId}`)).toMatchObject({ status: 403, body: { error: 'Access denied to workspace' } });
 
     // Reached from the sidebar's navigation.
     const { page, errors } = await openSignedIn(chromium(), cookie, '/settings/environment');
+    // One request for the workspace's schedules (not one per workflow).
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/schedules') asked.push(new URL(r.url()).search);
+    });
     const sidebar = await showSidebar(page);
     await sidebar.getByRole('button', { name: 'Schedules', exact: true }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/schedules');
@@ -45,6 +55,8 @@ describe('the web app against Sim Studio and n8n', () => {
     expect(next).not.toBe('—');
     expect(await table.getByRole('row').count()).toBe(2);
     await page.screenshot({ path: '/tmp/weft-schedules-page.png' });
+    // (Read again every 30 s: the same one request each time.)
+    expect(new Set(asked)).toEqual(new Set([`?workspaceId=${owner.workspaceId}&limit=500`]));
 
     // Pause and resume in place, as the runner then says.
     await row.getByRole('button', { name: 'Pause Morning report › Start' }).click();

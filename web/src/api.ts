@@ -286,6 +286,20 @@ export const api = {
   // Schedules of the deployed workflow (docs/triggers.md): `{schedules: []}` when it has none; a 404
   // (the workflow is gone) is an error.
   schedules: (workflowId: string) => call<{ schedules: LiveSchedule[] }>(`/schedules?workflowId=${enc(workflowId)}`).then((r) => r.schedules),
+  /**
+   * Every schedule of the workspace's workflows (`GET /api/schedules?workspaceId=`): one request,
+   * unless the workspace has more than a page of them (500), then one per page (`nextCursor`).
+   */
+  workspaceSchedules: async (workspaceId: string) => {
+    const all: LiveSchedule[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { schedules: LiveSchedule[]; nextCursor: string | null } = await call(`/schedules?workspaceId=${enc(workspaceId)}&limit=500${cursor ? `&cursor=${enc(cursor)}` : ''}`);
+      all.push(...page.schedules);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return all;
+  },
   /** Pauses or resumes one schedule (`<workflowId>:<blockId>`). */
   setSchedulePaused: (workflowId: string, blockId: string, paused: boolean) => call<LiveSchedule>(`/schedules/${enc(`${workflowId}:${blockId}`)}/${paused ? 'pause' : 'resume'}`, json('POST', {})),
 };
@@ -293,6 +307,7 @@ export const api = {
 /** A schedule as the runner keeps it for the active deployment (`GET /api/schedules`). */
 export interface LiveSchedule {
   id: string;
+  workflowId: string;
   blockId: string;
   cronExpression: string;
   timezone: string;

@@ -5,6 +5,8 @@ import { useToast } from '../ui/toast';
 
 /** The query key of the deployed workflow's schedules, as the runner keeps them. */
 export const schedulesKey = (workflowId: string) => ['schedules', workflowId] as const;
+/** The query key of the workspace's schedules (the schedules page's, `GET /api/schedules?workspaceId=`). */
+export const workspaceSchedulesKey = (workspaceId: string) => ['workspaceSchedules', workspaceId] as const;
 
 /**
  * Whether a deployed schedule trigger is running or paused, when it last ran, and a Pause / Resume
@@ -31,7 +33,8 @@ export function ScheduleState({ workflowId, blockId, live }: { workflowId: strin
 
 /**
  * Pauses (`mutate(true)`) or resumes one schedule of a deployed workflow, the workflow's schedules
- * query updated at once and read again, a toast either way; the deploy dialog's and the schedules page's.
+ * query and the workspace's (the schedules page's) updated at once and read again, a toast either way;
+ * the deploy dialog's and the schedules page's.
  */
 export function useSchedulePause(workflowId: string, blockId: string) {
   const toast = useToast();
@@ -40,8 +43,10 @@ export function useSchedulePause(workflowId: string, blockId: string) {
     mutationFn: (paused: boolean) => api.setSchedulePaused(workflowId, blockId, paused),
     onSuccess: (updated) => {
       queries.setQueryData<LiveSchedule[]>(schedulesKey(workflowId), (all) => all?.map((s) => (s.blockId === updated.blockId ? { ...s, ...updated } : s)));
+      queries.setQueriesData<LiveSchedule[]>({ queryKey: ['workspaceSchedules'] }, (all) => all?.map((s) => (s.workflowId === workflowId && s.blockId === updated.blockId ? { ...s, ...updated } : s)));
       // The schedule block's status reads the same query: refetched, it shows Paused / its next runs at once.
       void queries.invalidateQueries({ queryKey: schedulesKey(workflowId) });
+      void queries.invalidateQueries({ queryKey: ['workspaceSchedules'] });
       toast.success(updated.status === 'paused' ? 'Schedule paused' : 'Schedule resumed');
     },
     onError: (error: Error) => toast.error(`Could not change the schedule: ${error instanceof ApiError ? error.message : String(error)}`),

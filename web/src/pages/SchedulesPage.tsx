@@ -1,11 +1,11 @@
 import type { MouseEvent } from 'react';
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { api, type Workspace } from '../api';
-import { schedulesKey, useSchedulePause } from '../deploy/ScheduleState';
+import { useSchedulePause, workspaceSchedulesKey } from '../deploy/ScheduleState';
 import { fireTimeText } from '../panels/fields/schedule';
 import { navigate } from '../router';
 import { Icon } from '../ui/icons';
-import { scheduleRows, type ScheduleRow } from './schedules';
+import { scheduleRows, schedulesByWorkflow, type ScheduleRow } from './schedules';
 
 /** Opens a workflow in the editor on a plain click; a Ctrl/⌘/middle click keeps the link's own new tab. */
 function openWorkflow(e: MouseEvent<HTMLAnchorElement>, workflowId: string) {
@@ -52,20 +52,17 @@ function Row({ row }: { row: ScheduleRow }) {
 }
 
 /**
- * The workspace's schedules: every schedule of its deployed workflows (`GET /api/schedules?workflowId=`
- * for each), with its workflow (a link to it), trigger block, frequency and cron, timezone, next and last
+ * The workspace's schedules: every schedule of its workflows (`GET /api/schedules?workspaceId=`, one
+ * request for all of them), with its workflow (a link to it), trigger block, frequency and cron, timezone, next and last
  * run and status, each paused or resumed in place.
  */
 export function SchedulesPage({ workspace }: { workspace: Workspace | undefined }) {
   const workspaceId = workspace?.id ?? '';
   const workflows = useQuery({ queryKey: ['workflows', workspaceId], queryFn: () => api.workflows(workspaceId), enabled: Boolean(workspace) });
-  const deployed = (workflows.data ?? []).filter((w) => w.isDeployed);
   // Read again now and then, so the next runs move on as the schedules fire.
-  const answers = useQueries({ queries: deployed.map((w) => ({ queryKey: schedulesKey(w.id), queryFn: () => api.schedules(w.id), refetchInterval: 30_000 })) });
-  const byWorkflow = new Map(deployed.flatMap((w, i) => (answers[i]?.data ? [[w.id, answers[i].data] as const] : [])));
-  const failed = deployed.flatMap((w, i) => (answers[i]?.error ? [`${w.name}: ${answers[i].error.message}`] : []));
-  const rows = scheduleRows(deployed, byWorkflow);
-  const loading = !workspace || workflows.isLoading || answers.some((a) => a.isLoading);
+  const schedules = useQuery({ queryKey: workspaceSchedulesKey(workspaceId), queryFn: () => api.workspaceSchedules(workspaceId), enabled: Boolean(workspace), refetchInterval: 30_000 });
+  const rows = scheduleRows(workflows.data ?? [], schedulesByWorkflow(schedules.data ?? []));
+  const loading = !workspace || workflows.isLoading || schedules.isLoading;
   return (
     <div className="page">
       <section className="page-body" aria-label="Schedules">
@@ -79,11 +76,11 @@ export function SchedulesPage({ workspace }: { workspace: Workspace | undefined 
             Failed to load workflows: {workflows.error.message}
           </p>
         )}
-        {failed.map((message) => (
-          <p key={message} className="form-error" role="alert">
-            Failed to load the schedules of {message}
+        {schedules.error && (
+          <p className="form-error" role="alert">
+            Failed to load the schedules: {schedules.error.message}
           </p>
-        ))}
+        )}
         {rows.length > 0 && (
           <table className="data-table" aria-label="Workspace schedules">
             <thead>
@@ -108,7 +105,7 @@ export function SchedulesPage({ workspace }: { workspace: Workspace | undefined 
           </table>
         )}
         {loading && rows.length === 0 && <p className="muted">Loading…</p>}
-        {!loading && rows.length === 0 && !workflows.error && (
+        {!loading && rows.length === 0 && !workflows.error && !schedules.error && (
           <div className="page-empty">
             <Icon name="ScheduleIcon" size={28} />
             <p>No schedules yet.</p>

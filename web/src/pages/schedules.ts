@@ -63,10 +63,17 @@ const dateOf = (iso: string | null | undefined) => {
   return Number.isNaN(at.getTime()) ? null : at;
 };
 
+/** The workspace's schedules (`GET /api/schedules?workspaceId=`, one list) by workflow id, each workflow's in the order listed. */
+export function schedulesByWorkflow(schedules: readonly LiveSchedule[]): Map<string, LiveSchedule[]> {
+  const by = new Map<string, LiveSchedule[]>();
+  for (const s of schedules) by.set(s.workflowId, [...(by.get(s.workflowId) ?? []), s]);
+  return by;
+}
+
 /**
- * The schedules page's rows: each deployed workflow's schedules (`GET /api/schedules?workflowId=`,
- * `schedules` by workflow id; a workflow still loading or without any adds none), in the order the
- * workflows are listed, each workflow's first schedule first as the runner lists them.
+ * The schedules page's rows: each workflow's schedules (`schedules` by workflow id, see
+ * `schedulesByWorkflow`; a workflow without any adds none, and a schedule of a workflow not listed is
+ * left out), in the order the workflows are listed, each workflow's first schedule first as the runner lists them.
  */
 export function scheduleRows(workflows: readonly WorkflowSummary[], schedules: ReadonlyMap<string, readonly LiveSchedule[]>): ScheduleRow[] {
   return workflows.flatMap((workflow) =>

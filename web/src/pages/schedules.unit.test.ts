@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toTriggerSchedule } from '@weft/catalog';
 import type { LiveSchedule, WorkflowSummary } from '../api';
-import { frequencyText, scheduleRows } from './schedules';
+import { frequencyText, scheduleRows, schedulesByWorkflow } from './schedules';
 
 /** The cron the runner keeps for a schedule block's fields, as `toTriggerSchedule` makes it. */
 function cronOf(fields: Record<string, unknown>): string {
@@ -40,8 +40,9 @@ describe('scheduleRows', () => {
     isDeployed: true,
     state: { blocks: Object.fromEntries(Object.entries(blocks).map(([blockId, blockName]) => [blockId, { id: blockId, name: blockName }])) } as unknown as WorkflowSummary['state'],
   });
-  const live = (blockId: string, fields: Partial<LiveSchedule> = {}): LiveSchedule => ({
-    id: `wf:${blockId}`,
+  const live = (blockId: string, fields: Partial<LiveSchedule> = {}, workflowId = 'wf'): LiveSchedule => ({
+    id: `${workflowId}:${blockId}`,
+    workflowId,
     blockId,
     cronExpression: '0 9 * * *',
     timezone: 'Europe/Paris',
@@ -51,12 +52,15 @@ describe('scheduleRows', () => {
     ...fields,
   });
 
-  it("lists every schedule of every deployed workflow with its block's name, frequency and next run", () => {
+  it("lists every schedule of the workspace by workflow, in the workflows' order, with its block's name, frequency and next run", () => {
     const rows = scheduleRows(
       [workflow('a', 'Reports', { start: 'Start', sched: 'Nightly' }), workflow('b', 'Digest', { s: 'Start' }), workflow('c', 'Loading', {})],
-      new Map([
-        ['a', [live('start'), live('sched', { cronExpression: '@every 10s', status: 'paused', nextRunAt: [], lastRunAt: '2026-01-15T10:00:00.000Z' })]],
-        ['b', [live('gone')]],
+      // The workspace's one list (GET /api/schedules?workspaceId=), in the runner's order; a workflow not listed (yet) is left out.
+      schedulesByWorkflow([
+        live('gone', {}, 'b'),
+        live('start', {}, 'a'),
+        live('x', {}, 'unlisted'),
+        live('sched', { cronExpression: '@every 10s', status: 'paused', nextRunAt: [], lastRunAt: '2026-01-15T10:00:00.000Z' }, 'a'),
       ]),
     );
     expect(rows.map((r) => [r.workflowName, r.blockName, r.inDraft, r.frequency, r.status, r.nextRun?.toISOString() ?? null, r.lastRun?.toISOString() ?? null, r.subMinute])).toEqual([
@@ -68,7 +72,7 @@ describe('scheduleRows', () => {
   });
 
   it('has no next run for a paused schedule even when one is listed, and none for an unreadable time', () => {
-    const [paused, garbled] = scheduleRows([workflow('a', 'A', {})], new Map([['a', [live('x', { status: 'paused' }), live('y', { nextRunAt: ['not a time'] })]]]));
+    const [paused, garbled] = scheduleRows([workflow('a', 'A', {})], schedulesByWorkflow([live('x', { status: 'paused' }, 'a'), live('y', { nextRunAt: ['not a time'] }, 'a')]));
     expect(paused?.nextRun).toBeNull();
     expect(garbled?.nextRun).toBeNull();
   });

@@ -58,7 +58,7 @@ describe('schedule fields, as the server will create the schedule', () => {
   });
 
   it("take the block's paused or active state from the deployed schedules (GET /api/schedules)", () => {
-    const live = (blockId: string, status: LiveSchedule['status']): LiveSchedule => ({ id: `wf:${blockId}`, blockId, cronExpression: '@every 10s', timezone: 'UTC', nextRunAt: [], lastRunAt: null, status });
+    const live = (blockId: string, status: LiveSchedule['status']): LiveSchedule => ({ id: `wf:${blockId}`, workflowId: 'wf', blockId, cronExpression: '@every 10s', timezone: 'UTC', nextRunAt: [], lastRunAt: null, status });
     const deployed = [live('sched1', 'paused'), live('sched2', 'active')];
     expect(liveScheduleState(deployed, 'sched1')).toBe('paused');
     expect(liveScheduleState(deployed, 'sched2')).toBe('active');
