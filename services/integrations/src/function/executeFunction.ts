@@ -26,10 +26,11 @@ export interface FunctionResponse {
   debug?: FunctionDebug;
 }
 
+/** The value at `path`, by own fields only: `<fn.result.constructor>` is a missing field, not Object's constructor. */
 function lookup(value: unknown, path: string[]): unknown {
   let cur = value;
   for (const key of path) {
-    if (typeof cur !== 'object' || cur === null) return undefined;
+    if (typeof cur !== 'object' || cur === null || !Object.hasOwn(cur, key)) return undefined;
     cur = (cur as Record<string, unknown>)[key];
   }
   return cur;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeServer, type FakeServer } from '@weft/testkit';
-import { executeFunctionRequest } from './executeFunction.js';
+import { executeFunctionRequest, resolveFunctionCode } from './executeFunction.js';
 import { SandboxPool } from './sandbox.js';
 
 const pool = new SandboxPool({ size: 1, policy: { allowPrivateNetwork: false, allowlist: ['127.0.0.1'] } });
@@ -60,5 +60,13 @@ describe('function execute hides the environment values it was given (as the too
     });
     expect(res).toEqual({ success: true, output: { result: { auth: 'Bearer [REDACTED]' }, stdout: '' } });
     expect(server.received('GET', '/whoami')[0]?.headers.authorization).toBe(`Bearer ${SECRET}`);
+  });
+});
+
+describe('<block.path> in function code', () => {
+  it('reads a block output by own fields only: an inherited member is a missing field, left as written', () => {
+    const blockData = { fn: { result: { constructor: 'own', n: 2 }, list: [1, 2] }, agent: { content: 'hi' } };
+    const code = 'return [<fn.result.n>, <fn.result.constructor>, <fn.list.length>, <agent.content.toString>, <agent.constructor>, <fn.result.hasOwnProperty>]';
+    expect(resolveFunctionCode(code, {}, blockData, {})).toBe('return [2, "own", 2, <agent.content.toString>, <agent.constructor>, <fn.result.hasOwnProperty>]');
   });
 });
