@@ -18,10 +18,10 @@ try {
   process.exit(1);
 }
 build(root, log);
-const port = Number(process.env.PORT ?? 3000);
 let stack;
 try {
-  stack = await startStack({ root, env: backing.env, port, log, restart: true });
+  // PORT and the services' *_ADDR come from the environment when set (stackAddresses in lib/stack.mjs).
+  stack = await startStack({ root, env: backing.env, log, restart: true });
 } catch (err) {
   console.error(`[weft] ${err.message}`);
   await backing.stop();

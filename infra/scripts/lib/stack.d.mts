@@ -7,6 +7,7 @@ export interface RunningStack {
   addresses: Record<string, string>;
   stop(): Promise<void>;
 }
+export declare function stackAddresses(opts: { env?: Record<string, string | undefined>; randomPorts?: boolean }): Promise<{ addresses: Record<string, string>; port: number }>;
 export declare function startStack(opts: {
   root: string;
   env?: Record<string, string>;

@@ -19,7 +19,9 @@ export function freePort() {
 
 /**
  * Spawns the services and the gateway from their built `dist/`. `env` carries the backing-service
- * addresses; ports default to the configuration's when `randomPorts` is false. With `restart` (the
+ * addresses; without `randomPorts` the services listen where `<SERVICE>_ADDR` and `PORT` (in `env`,
+ * then the process environment; `port` before both) say, else on the configuration's defaults
+ * (`stackAddresses`). With `restart` (the
  * stack `npm start` runs) a process that crashes after start-up is started again (`supervise`);
  * tests leave it off, so a crash fails them instead of being hidden. With random ports a
  * port found free can be taken by another process before a service binds it; the start is then
@@ -94,13 +96,50 @@ export function supervise({ name, spawn: spawnOne, log = console.log, restart = 
   };
 }
 
-async function startOnce({ root, env = {}, port = 3000, randomPorts = false, log = console.log, quiet = false, restart = false }) {
+/** A port number as a variable gives it (digits, 1–65535), else undefined. */
+function portNumber(text) {
+  const n = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
+  return n >= 1 && n <= 65535 ? n : undefined;
+}
+
+/**
+ * Where the stack's processes listen. With `randomPorts` (tests, benches) every service and the
+ * gateway get a free port on 127.0.0.1, whatever `env` says. Without (`npm start`) each
+ * `<SERVICE>_ADDR` and `PORT` set in `env` is used as given (README: where each service binds and is
+ * dialled), unset ones default to 127.0.0.1:50051 … 50055 and 3000, so a second stack can run beside
+ * the first on other ports. A value that is no `host:port`, or a port two of them share (the second
+ * process could not bind), is refused naming the variables.
+ */
+export async function stackAddresses({ env = {}, randomPorts = false }) {
   const addresses = {};
+  const ports = new Map();
+  const take = (name, port) => {
+    if (ports.has(port)) throw new Error(`${ports.get(port)} and ${name} both use port ${port}; give each process its own port`);
+    ports.set(port, name);
+  };
   for (const [i, s] of SERVICES.entries()) {
-    addresses[`${s.toUpperCase()}_ADDR`] = `127.0.0.1:${randomPorts ? await freePort() : 50051 + i}`;
+    const name = `${s.toUpperCase()}_ADDR`;
+    const given = randomPorts ? '' : (env[name] ?? '').trim();
+    const address = given || `127.0.0.1:${randomPorts ? await freePort() : 50051 + i}`;
+    const match = /^(.+):([^:\]]*)$/.exec(address);
+    const port = match ? portNumber(match[2]) : undefined;
+    if (port === undefined) throw new Error(`${name} must be host:port with a port from 1 to 65535 (got "${address}")`);
+    take(name, port);
+    addresses[name] = address;
   }
-  const gatewayPort = randomPorts ? await freePort() : port;
-  const childEnv = { ...process.env, ...env, ...addresses, PORT: String(gatewayPort) };
+  const givenPort = randomPorts ? '' : String(env.PORT ?? '').trim();
+  const port = givenPort ? portNumber(givenPort) : randomPorts ? await freePort() : 3000;
+  if (port === undefined) throw new Error(`PORT must be a port number from 1 to 65535 (got "${givenPort}")`);
+  take('PORT', port);
+  return { addresses, port };
+}
+
+async function startOnce({ root, env = {}, port, randomPorts = false, log = console.log, quiet = false, restart = false }) {
+  const given = { ...process.env, ...env, ...(port === undefined ? {} : { PORT: String(port) }) };
+  const { addresses, port: gatewayPort } = await stackAddresses({ env: given, randomPorts });
+  const childEnv = { ...given, ...addresses, PORT: String(gatewayPort) };
+  // One process's bind address (containers): passed to all five services, they would all bind it.
+  delete childEnv.GRPC_LISTEN;
   const children = [];
   // WEFT_NODE_ARGS: extra node flags for every service (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
   const nodeArgs = (process.env.WEFT_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
