@@ -6,11 +6,13 @@
  * - `<start.input>`, `<start.input.x>`: the run's input (the starter's output is `{input}`);
  * - `<variable.name>`: a workflow variable, typed by its type;
  * - `<loop.index|currentItem|items>`, `<parallel.index|currentItem|items>`: the innermost container;
- * - `{{KEY}}`: an environment variable (an unknown key is left as written).
+ * - `{{KEY}}`: an environment variable; a key named as the settings name one (`ENVIRONMENT_NAME`) that
+ *   the run's environment lacks fails the value (`UnknownEnvironmentVariableError`, patch
+ *   `unknown-env-var`), any other `{{…}}` (`{{a-b}}`, `{{x.y}}`) is text, left as written.
  * A value that is exactly one reference keeps the referenced value's type; anything else is text.
  */
 
-import { REFERENCE_TOKEN_SOURCE, referenceName, referenceShape, scanCode } from '@weft/catalog';
+import { ENVIRONMENT_NAME, REFERENCE_TOKEN_SOURCE, referenceName, referenceShape, scanCode } from '@weft/catalog';
 
 /** How a block name is written inside a reference: lowercased, spaces removed (the catalogue's rule). */
 export const normalizeName = referenceName;
@@ -47,6 +49,11 @@ export interface ReferenceScope {
   envVars: Record<string, string>;
   /** Leave `{{KEY}}` as written (the log's view of a block's input: secrets never show). */
   maskEnv?: boolean;
+  /**
+   * Whether a `{{KEY}}` of a well-formed name the environment lacks fails (UnknownEnvironmentVariableError):
+   * runs recorded before patch `unknown-env-var` left it as written (the workflow answers; asked only then).
+   */
+  unknownEnvFails?: () => boolean;
 }
 
 /** A reference that cannot be resolved; the message names the reference. */
@@ -57,6 +64,31 @@ export class ReferenceResolutionError extends Error {
   ) {
     super(`Reference ${reference} cannot be resolved: ${reason}`);
     this.name = 'ReferenceResolutionError';
+  }
+}
+
+/**
+ * A `{{KEY}}` whose key is a well-formed name (`ENVIRONMENT_NAME`) that the run's environment does not
+ * have: a typo would otherwise reach a model or an API as the literal text. `field` names the field
+ * the value belongs to, when known (`inField`).
+ */
+export class UnknownEnvironmentVariableError extends Error {
+  constructor(
+    readonly key: string,
+    readonly field?: string,
+  ) {
+    super(`Environment variable "${key}" was not found${field === undefined ? '' : ` in ${field}`}`);
+    this.name = 'UnknownEnvironmentVariableError';
+  }
+}
+
+/** Runs `resolve` for the value of one field: an unknown environment variable's error names `field`. */
+export function inField<T>(field: string, resolve: () => T): T {
+  try {
+    return resolve();
+  } catch (err) {
+    if (err instanceof UnknownEnvironmentVariableError && err.field === undefined) throw new UnknownEnvironmentVariableError(err.key, field);
+    throw err;
   }
 }
 
@@ -158,7 +190,11 @@ function readReference(raw: string, root: string, path: string, scope: Reference
 function readToken(m: RegExpMatchArray, scope: ReferenceScope): Read {
   if (m[3] !== undefined) {
     const key = m[3];
-    if (scope.maskEnv || !Object.prototype.hasOwnProperty.call(scope.envVars, key)) return { found: false };
+    if (scope.maskEnv) return { found: false };
+    if (!Object.prototype.hasOwnProperty.call(scope.envVars, key)) {
+      if (ENVIRONMENT_NAME.test(key) && scope.unknownEnvFails?.() === true) throw new UnknownEnvironmentVariableError(key);
+      return { found: false };
+    }
     return { found: true, value: scope.envVars[key] };
   }
   return readReference(m[0], m[1] as string, m[2] ?? '', scope);
@@ -198,6 +234,11 @@ export function resolveValue(value: unknown, scope: ReferenceScope): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveValue(v, scope)]));
   }
   return value;
+}
+
+/** A block's values by sub-block id, each resolved; an unknown environment variable's error names its field (`label` of the id). */
+export function resolveFields(values: Record<string, unknown>, scope: ReferenceScope, label: (id: string) => string = (id) => id): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).map(([id, v]) => [id, inField(label(id), () => resolveValue(v, scope))]));
 }
 
 /** The block names (normalized) a value's references read, for loading large outputs first. */

@@ -1,6 +1,6 @@
 import { unknownBlockReference } from '@weft/catalog';
 import { describe, expect, it } from 'vitest';
-import { normalizeName, pickEnv, ReferenceResolutionError, resolveJsonText, resolveText, resolveValue, rewriteCode, referencedNames, typedVariable, type ReferenceScope } from './references.js';
+import { inField, normalizeName, pickEnv, ReferenceResolutionError, resolveFields, resolveJsonText, resolveText, resolveValue, rewriteCode, referencedNames, typedVariable, UnknownEnvironmentVariableError, type ReferenceScope } from './references.js';
 
 const outputs: Record<string, unknown> = {
   start: { input: { x: 2, name: 'Ada', list: [10, 20] } },
@@ -100,6 +100,23 @@ describe('references', () => {
     expect(resolveText('Bearer {{API_KEY}}', scope())).toBe('Bearer sk-1');
     expect(resolveText('{{NOPE}}', scope())).toBe('{{NOPE}}');
     expect(resolveText('Bearer {{API_KEY}}', scope({ maskEnv: true }))).toBe('Bearer {{API_KEY}}');
+  });
+
+  it('an unknown {{KEY}} of a well-formed name fails naming the key (and the field) once the run says so (patch unknown-env-var); other text stays', () => {
+    let asked = 0;
+    const fails = scope({ unknownEnvFails: () => (asked++, true) });
+    expect(() => resolveText('Hi {{GREETING}}', fails)).toThrow(new UnknownEnvironmentVariableError('GREETING'));
+    expect(() => resolveText('{{GREETING}}', fails)).toThrow('Environment variable "GREETING" was not found');
+    expect(() => resolveJsonText('{"a": "{{GREETING}}"}', fails)).toThrow('Environment variable "GREETING" was not found');
+    expect(() => resolveFields({ url: 'x', headers: [{ cells: { Value: '{{GREETING}}' } }] }, fails, (id) => `Headers (${id})`)).toThrow('Environment variable "GREETING" was not found in Headers (headers)');
+    expect(() => inField('Code (code)', () => rewriteCode("return '{{GREETING}}'", fails))).toThrow('Environment variable "GREETING" was not found in Code (code)');
+    expect(() => rewriteCode('return {{GREETING}}', fails)).toThrow(UnknownEnvironmentVariableError);
+    const before = asked;
+    expect(resolveText('{{API_KEY}} {{ }} {{a b}} {{a-b}} {{x.y}} {{1X}}', fails)).toBe('sk-1 {{ }} {{a b}} {{a-b}} {{x.y}} {{1X}}');
+    expect(resolveText('{{GREETING}}', scope({ unknownEnvFails: () => true, maskEnv: true }))).toBe('{{GREETING}}');
+    // Asked only when such a key is met; a run recorded before the patch keeps it as written.
+    expect(asked).toBe(before);
+    expect(resolveText('Hi {{GREETING}}', scope({ unknownEnvFails: () => false }))).toBe('Hi {{GREETING}}');
   });
 
   it('a reference to a block that has not run fails naming the reference; unknown names stay as written', () => {

@@ -70,6 +70,8 @@ const EXPECTED = [
   'chat-starter.message',
   'own-block-ids',
   'own-block-ids.own',
+  'unknown-env-var',
+  'unknown-env-var.fails',
   'own-value-paths',
   'own-value-paths.own',
 ];
@@ -121,6 +123,8 @@ const PATCH_PAIRS: ReadonlyArray<{ name: string; suffix: string; patches: string
   { name: 'inline-bytes', suffix: 'budget', patches: ['inline-bytes'], before: "a loop's second 9 KB output and its results stayed inline past a spent budget (inlineBudget.int.test.ts)" },
   // Unguarded, today's code would run Fn (an activity) and fail Vars before its sandbox call: other commands than the old run made.
   { name: 'own-block-ids', suffix: 'own', patches: ['own-block-ids'], before: 'dangling edges from constructor and toString held Fn (it never ran) and <variable.constructor> read as empty (ownIds.int.test.ts)' },
+  // Unguarded, today's code would fail Greet before its sandbox call: no activity where the old run scheduled one.
+  { name: 'unknown-env-var', suffix: 'fails', patches: ['unknown-env-var'], before: 'function code reading {{GREETING}}, not defined, ran with the literal text and succeeded (unknownEnv.int.test.ts)' },
   // Unguarded, today's code would run the forEach empty and After (an activity) where the old run failed the loop: other commands.
   { name: 'own-value-paths', suffix: 'own', patches: ['own-value-paths'], before: "a forEach over <start.input.constructor> read Object's constructor and failed the run (ownIds.int.test.ts)" },
 ];

@@ -4,7 +4,7 @@ import type { CallContext, StoreLargeOutput, ToolResult } from '@weft/contracts'
 import { conditionAtLine, conditionProgram, maxAttemptsOf, parseConditions, structureToObject, tableToRecord } from '../blockValues.js';
 import { ERROR_HANDLE, handleOf } from '../graph.js';
 import { MODEL_BLOCK_TYPES, runModelBlock } from '../models/index.js';
-import { pickEnv, resolveJsonText, rewriteCode, type RewrittenCode } from '../references.js';
+import { inField, pickEnv, resolveFields, resolveJsonText, rewriteCode, type RewrittenCode } from '../references.js';
 import { attemptFields, AttemptsExhausted, failureMessage, withRetries } from '../retry.js';
 import type { AttemptRecord, BlockRunContext, RunnableBlock } from '../types.js';
 import { starterOutput } from './chatStarter.js';
@@ -119,7 +119,7 @@ export async function executeBlock(run: Run, frame: Frame, block: RunnableBlock)
 async function runCall(run: Run, frame: Frame, block: RunnableBlock, kind: 'model' | 'trigger' | 'tool', raw: Record<string, unknown>, resolver: Resolver): Promise<BlockRun> {
   // The retry setting is the run's, not a parameter of the call (a remote tool would send it on).
   const { [RETRIES_FIELD.id]: retries, ...callValues } = raw;
-  const params = resolver.resolve(callValues) as Record<string, unknown>;
+  const params = resolveFields(callValues, resolver.scope, (id) => fieldLabel(block.type, id));
   // Password fields show masked; `{{KEY}}` references as written. The call gets the real values.
   const input = resolver.forLog(maskSecretFields(block.type, callValues));
   const secrets = secretValues(block.type, params);
@@ -208,6 +208,12 @@ function conditionFailure(tested: ReadonlyArray<{ title: string; value: string }
   return `Condition evaluation failed in "${branch.title}" (${branch.value.trim()}): ${message.replace(/^Line \d+:\d+ - /, '')}`;
 }
 
+/** How a message names a block's field: `System Prompt (systemPrompt)`, the id alone when the catalogue has no title (`fallback` then). */
+function fieldLabel(type: string, id: string, fallback?: string): string {
+  const title = getBlock(type)?.subBlocks.find((s) => s.id === id)?.title ?? fallback;
+  return title ? `${title} (${id})` : id;
+}
+
 async function runCondition(run: Run, frame: Frame, block: RunnableBlock, resolver: Resolver): Promise<BlockRun> {
   const branches = parseConditions(block.subBlocks.conditions?.value ?? []);
   const elseAt = branches.findIndex((b) => b.title === 'else');
@@ -217,7 +223,7 @@ async function runCondition(run: Run, frame: Frame, block: RunnableBlock, resolv
   const envKeys = new Set<string>();
   const rewrittenAll: RewrittenCode[] = [];
   const expressions = tested.map((b) => {
-    const rewritten = rewriteCode(b.value, resolver.scope);
+    const rewritten = inField(`condition "${b.title}"`, () => rewriteCode(b.value, resolver.scope));
     rewrittenAll.push(rewritten);
     Object.assign(params, rewritten.params);
     for (const k of rewritten.envKeys) envKeys.add(k);
@@ -275,7 +281,7 @@ export const FUNCTION_TIMEOUT_PATCH = 'function-timeout-checked';
 
 async function runFunction(run: Run, block: RunnableBlock, resolver: Resolver): Promise<BlockRun> {
   const code = typeof block.subBlocks.code?.value === 'string' ? block.subBlocks.code.value : '';
-  const rewritten = rewriteCode(code, resolver.scope);
+  const rewritten = inField(fieldLabel(block.type, 'code', 'Code'), () => rewriteCode(code, resolver.scope));
   const timeoutValue = resolver.resolve(block.subBlocks.timeout?.value);
   const timeoutRaw = Number(timeoutValue);
   const timeoutMs = Number.isFinite(timeoutRaw) && timeoutRaw > 0 ? timeoutRaw : FUNCTION_TIMEOUT_MS;

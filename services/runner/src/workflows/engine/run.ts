@@ -7,6 +7,7 @@ import { keepsAside, keptInline } from './inlineBudget.js';
 import { ownIdsPatched } from './ownIdsPatch.js';
 import { ownPathsPatched } from './ownPathsPatch.js';
 import type { Reuse } from './rerun.js';
+import { unknownEnvPatched } from './unknownEnvPatch.js';
 import type { BlobRef, BlockLog, BlockOutcome, CostSummary, RunEvent, RunInput, RunnerActivities, RunResult, TokenUsage } from '../types.js';
 
 /** Outputs (and run-log values) whose JSON is larger than this (UTF-8 bytes) are kept outside Temporal's history, passed as a BlobRef. */
@@ -181,6 +182,7 @@ export async function resolverFor(run: Run, frame: Frame, readerId: string, valu
     inheritedVariables: () => !ownIdsPatched(),
     inheritedPaths: () => !ownPathsPatched(),
     envVars: run.envVars,
+    unknownEnvFails: () => unknownEnvPatched(),
     ...(frame.loop ? { loop: frame.loop } : {}),
     ...(frame.parallel ? { parallel: frame.parallel } : {}),
   };
