@@ -33,6 +33,7 @@ import { absolutePosition, clickPlacement, containerAt, dropPlacement, FOOTPRINT
 import { unloadedMessage } from './collab/session';
 import { newId, useWorkflowSession } from './collab/useWorkflowSession';
 import { BlockPanel } from './panels/BlockPanel';
+import { guardDrafts, saveLabel, useUnsentDrafts } from './panels/drafts';
 import { HistoryPanel } from './panels/HistoryPanel';
 import { VariablesPanel } from './panels/VariablesPanel';
 import { CopilotPanel } from './copilot/CopilotPanel';
@@ -141,14 +142,18 @@ const DeferredHistory = memo(function DeferredHistory({ history, onRevert }: { h
   return useMemo(() => <HistoryPanel history={shown} onRevert={onRevert} />, [shown, onRevert]);
 });
 
-/** The version and whether edits are saved, a frame after the canvas too (the header is then not painted again in an edit's frame). */
+/**
+ * The version and whether edits are saved, a frame after the canvas too (the header is then not painted
+ * again in an edit's frame); "unsaved" while a field holds typed text not sent yet (`panels/drafts.ts`).
+ */
 const SaveState = memo(function SaveState(props: { version: number; pending: number }) {
   const version = useAfterPaint(props.version);
   const pending = useAfterPaint(props.pending);
+  const label = saveLabel(pending, useUnsentDrafts());
   return (
     <>
       <span className="pill">version {version}</span>
-      <span className={`pill ${pending > 0 ? 'pill-warn' : ''}`}>{pending > 0 ? `saving ${pending}` : 'saved'}</span>
+      <span className={`pill ${label.warn ? 'pill-warn' : ''}`}>{label.text}</span>
     </>
   );
 });
@@ -249,6 +254,9 @@ function Editor({ workflowId, name, color, readOnly }: { workflowId: string; nam
   }, [store, large]);
   // The minimap shows every node, not only those React Flow has.
   useLayoutEffect(() => canvasNodes.set(nodes), [canvasNodes, nodes]);
+
+  // Typed text not sent yet goes when the page is hidden or left; leaving asks first only if something would still be lost.
+  useEffect(() => guardDrafts(), []);
 
   // Refused edits and lost connections show as toasts; a state that did not load (the variables come
   // with it) in spec 000 §8's words for the variables, its own failure staying on the canvas.

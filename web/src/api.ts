@@ -181,6 +181,15 @@ async function call<T>(path: string, init?: RequestInit): Promise<T> {
 const json = (method: string, body?: unknown): RequestInit => ({ method, body: body === undefined ? undefined : JSON.stringify(body) });
 const enc = encodeURIComponent;
 
+/** What a browser lets a request outlive its page with (`keepalive`): bodies to 64 KiB in all; kept under, with room. */
+const KEEPALIVE_BODY_LIMIT = 60_000;
+
+/** A request that survives the page being left (a reload, the tab closed) when its body is small enough for `keepalive`. */
+export function lasting(init: RequestInit): RequestInit {
+  const size = typeof init.body === 'string' ? new TextEncoder().encode(init.body).length : 0;
+  return size < KEEPALIVE_BODY_LIMIT ? { ...init, keepalive: true } : init;
+}
+
 export const api = {
   // Accounts
   session: () => call<{ user: SessionUser } | null>('/auth/get-session'),
@@ -228,7 +237,7 @@ export const api = {
   fullState: (id: string) => call<{ version: number; state: unknown }>(`/workflows/${enc(id)}/state`),
   events: (id: string, after: number) => call<{ events: StoredEvent[]; version: number }>(`/workflows/${enc(id)}/events?after=${after}`, { headers: { accept: 'application/json' } }),
   commands: (id: string, body: { commands: Command[]; expectedVersion: number; commandId: string }) =>
-    call<{ version: number; events: StoredEvent[] }>(`/workflows/${enc(id)}/commands`, json('POST', body)),
+    call<{ version: number; events: StoredEvent[] }>(`/workflows/${enc(id)}/commands`, lasting(json('POST', body))),
 
   // Catalogue
   blocks: () => call<{ data: BlockDefinition[] }>('/blocks').then((r) => r.data),

@@ -45,6 +45,8 @@ export interface WorkflowSession {
   version(): number;
   /** Edits the server has not answered yet (unsent or in flight): a reload now would lose them. */
   unsaved(): number;
+  /** Edits not on their way to the server yet (queued behind the one in flight): leaving the page now loses them for sure. */
+  unsent(): number;
   snapshot(): SessionSnapshot;
   subscribe(listener: () => void): () => void;
   dismissMessage(): void;
@@ -302,6 +304,7 @@ export function createWorkflowSession(deps: SessionDeps): WorkflowSession {
     },
     version: () => replica.version,
     unsaved: () => replica.pending.filter((edit) => edit.ackedAt === undefined).length,
+    unsent: () => replica.pending.filter((edit) => edit.ackedAt === undefined && edit.commandId !== inFlight?.commandId).length,
     snapshot: () => current,
     subscribe(listener) {
       listeners.add(listener);

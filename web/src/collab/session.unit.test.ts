@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { decideBatch, decodeSnapshot, encodeSnapshot, replay, startWorkflow, WorkflowError, type Command, type DecideContext } from '@weft/workflow';
 import type { StoredEvent } from './replica';
 import { createWorkflowSession, unloadedMessage, type CommandAnswer, type Transport, type WorkflowSession } from './session';
-import { hasUnsavedEdits, trackUnsaved, whenSaved } from './unsaved';
+import { hasUnsavedEdits, hasUnsentEdits, trackUnsaved, whenSaved } from './unsaved';
 
 const STARTER = 'starter-1';
 
@@ -160,6 +160,9 @@ describe('a workflow session', () => {
     session.edit([{ type: 'addBlock', id: 'b', blockType: 'agent', position: { x: 600, y: 100 } }]);
     expect(session.unsaved()).toBe(2);
     expect(hasUnsavedEdits()).toBe(true);
+    // The first is on its way (a request that outlives the page); the second waits behind it: leaving now loses that one.
+    expect(session.unsent()).toBe(1);
+    expect(hasUnsentEdits()).toBe(true);
     let saved = false;
     const waiting = whenSaved().then(() => (saved = true));
     await vi.waitFor(() => expect(server.log.length).toBeGreaterThan(1), WAIT);
@@ -168,7 +171,9 @@ describe('a workflow session', () => {
     release();
     await waiting;
     expect(session.unsaved()).toBe(0);
+    expect(session.unsent()).toBe(0);
     expect(hasUnsavedEdits()).toBe(false);
+    expect(hasUnsentEdits()).toBe(false);
     expect(server.state().blocks.b).toBeDefined();
     untrack();
   });

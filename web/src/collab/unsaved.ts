@@ -27,6 +27,12 @@ export function hasUnsavedEdits(): boolean {
   return false;
 }
 
+/** Whether an open session has edits not yet sent (queued behind one in flight): what leaving the page would lose. */
+export function hasUnsentEdits(): boolean {
+  for (const session of sessions) if (session.unsent() > 0) return true;
+  return false;
+}
+
 /** Resolves once no open session has edits awaiting the server (saved, or given up on with a message). */
 export function whenSaved(): Promise<void> {
   if (!hasUnsavedEdits()) return Promise.resolve();
