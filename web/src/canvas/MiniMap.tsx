@@ -8,10 +8,15 @@ const SIZE = { width: 160, height: 110 };
 const PAD = 8;
 const FALLBACK_COLOR = '#94a3b8';
 /**
- * Below this canvas height (the run console open on a laptop's screen, a short window) the minimap folds
- * into a button: open, it would cover a good part of the blocks left in view. The button opens it again.
+ * Below this canvas height (the run console open, even on a 1440×900 screen where the canvas keeps
+ * about 590 px; a short window) the minimap folds into a button: open, it would cover a good part of
+ * the blocks left in view. The button opens it again. A canvas with the console closed (a 768 px
+ * laptop screen's too) stays over it.
  */
-export const FOLD_BELOW_HEIGHT = 520;
+export const FOLD_BELOW_HEIGHT = 640;
+
+/** Whether a canvas `height` px tall folds the minimap (0: not measured yet). */
+export const foldsMiniMap = (height: number): boolean => height > 0 && height < FOLD_BELOW_HEIGHT;
 /** The least time between two redraws for blocks that moved (the view moving redraws in its next frame). */
 const BLOCKS_REDRAW_MS = 250;
 
@@ -144,7 +149,7 @@ export function MiniMap() {
   );
 }
 
-const isShort = (s: ReactFlowState) => s.height > 0 && s.height < FOLD_BELOW_HEIGHT;
+const isShort = (s: ReactFlowState) => foldsMiniMap(s.height);
 
 function MiniMapCanvas() {
   const store = useStoreApi<BlockNode>();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fit, pictureOf, samePicture, type Scene } from './MiniMap';
+import { fit, foldsMiniMap, pictureOf, samePicture, type Scene } from './MiniMap';
 
 const scene = (x: number): Scene => ({
   boxes: [
@@ -33,5 +33,18 @@ describe('minimap picture', () => {
     expect(samePicture(before, pictureOf(scene(3_000), at, 1))).toBe(false);
     const recoloured = pictureOf({ ...scene(0), boxes: scene(0).boxes.map((b, i) => (i === 0 ? { ...b, color: '#0f0' } : b)) }, at, 1);
     expect(samePicture(before, recoloured)).toBe(false);
+  });
+});
+
+describe('the minimap folding on a short canvas', () => {
+  it('folds with the run console open on a 1440×900 screen (a canvas about 590 px tall), where it covered blocks', () => {
+    expect(foldsMiniMap(590)).toBe(true);
+    expect(foldsMiniMap(400)).toBe(true);
+  });
+
+  it('stays open on a canvas with the console closed, a laptop’s 768 px screen’s too, and before the canvas is measured', () => {
+    expect(foldsMiniMap(700)).toBe(false);
+    expect(foldsMiniMap(840)).toBe(false);
+    expect(foldsMiniMap(0)).toBe(false);
   });
 });

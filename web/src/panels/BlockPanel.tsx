@@ -5,7 +5,7 @@ import type { BlockState, Command, WorkflowState } from '@weft/workflow';
 import { api, type BlockDefinition } from '../api';
 import { newId } from '../collab/useWorkflowSession';
 import { BlockIcon } from '../ui/icons';
-import { blockValues, fieldValue, formFields, hasAdvancedFields } from './blockForm';
+import { blockValues, fieldValue, formFields, hasAdvancedFields, nameAfterRename } from './blockForm';
 import { FormContext, type FormEnv } from './fields/FormContext';
 import { RefText } from './fields/RefText';
 import { SubBlockField } from './SubBlockField';
@@ -19,6 +19,7 @@ function RenameForm({ block, edit }: { block: BlockState; edit: Edit }) {
     event.preventDefault();
     // A blank or clashing name is refused by the rename itself, whose message the editor shows.
     if (name !== block.name) edit([{ type: 'renameBlock', id: block.id, name }]);
+    setName(nameAfterRename(name, block.name));
   };
   return (
     <form className="rename" onSubmit={submit}>

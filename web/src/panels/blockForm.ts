@@ -173,3 +173,10 @@ export function fieldOfMessage(fields: readonly SubBlockConfig[], message: strin
   const named = (s: string | undefined) => s !== undefined && s.length > 1 && text.includes(s.toLowerCase());
   return (fields.find((f) => named(f.title)) ?? fields.find((f) => named(f.id)))?.id;
 }
+
+/**
+ * What the block's name box shows once a rename is submitted: the typed name (the rename takes it, or
+ * says why not: a clash is the user's to fix), but the current name again for a blank one, which is
+ * never taken (the box is not left empty under the refusal's toast).
+ */
+export const nameAfterRename = (typed: string, current: string): string => (typed.trim() === '' ? current : typed);

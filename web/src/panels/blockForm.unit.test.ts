@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getBlock, SUB_BLOCK_TYPES, type SubBlockConfig, type SubBlockType } from '@weft/catalog';
 import type { BlockState } from '@weft/workflow';
-import { fieldKind, fieldOfMessage, fieldWidget, fieldText, fieldValue, formFields, hasAdvancedFields, parseField, sameValue } from './blockForm';
+import { fieldKind, fieldOfMessage, fieldWidget, fieldText, fieldValue, formFields, hasAdvancedFields, nameAfterRename, parseField, sameValue } from './blockForm';
 
 function definition(type: string) {
   const found = getBlock(type);
@@ -126,5 +126,16 @@ describe('a value as a field shows it and back', () => {
     expect(back.ok && sameValue(back.value, value)).toBe(true);
     expect(sameValue(undefined, null)).toBe(true);
     expect(sameValue('1', 1)).toBe(false);
+  });
+});
+
+describe('the block name box after a rename', () => {
+  it('shows the current name again when the typed one is blank (refused, with a toast)', () => {
+    expect(nameAfterRename('', 'Agent 1')).toBe('Agent 1');
+    expect(nameAfterRename('   ', 'Agent 1')).toBe('Agent 1');
+  });
+
+  it('keeps a typed name (taken, or a clash for the user to fix)', () => {
+    expect(nameAfterRename('Writer', 'Agent 1')).toBe('Writer');
   });
 });

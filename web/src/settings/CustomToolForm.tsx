@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { LoadBoundary } from '../ui/LoadBoundary';
-import type { ToolDraft } from './customTools';
+import { TOOL_CODE_PLACEHOLDER, type ToolDraft } from './customTools';
 
 const CodeEditor = lazy(() => import('../panels/fields/CodeEditor'));
 
@@ -27,7 +27,7 @@ export function CustomToolFields({ draft, onChange, problem }: { draft: ToolDraf
         <span>Code (JavaScript; parameters are variables, return the result)</span>
         <LoadBoundary>
           <Suspense fallback={<div className="code-editor loading" />}>
-            <CodeEditor value={draft.code} language="javascript" label="Tool code" placeholder="return { echo: input };" onChange={(code) => onChange((d) => ({ ...d, code }))} onBlur={() => {}} minHeight={160} />
+            <CodeEditor value={draft.code} language="javascript" label="Tool code" placeholder={TOOL_CODE_PLACEHOLDER} onChange={(code) => onChange((d) => ({ ...d, code }))} onBlur={() => {}} minHeight={160} />
           </Suspense>
         </LoadBoundary>
       </div>

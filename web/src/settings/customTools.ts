@@ -49,6 +49,12 @@ export interface ToolDraft {
 }
 
 /** The editor's start for a new tool. */
+/**
+ * The tool code box's placeholder: a comment, so that it reads as a hint, not as code already there
+ * (saving an empty box still says 'No code provided for tool execution').
+ */
+export const TOOL_CODE_PLACEHOLDER = "// Return a value from the tool's parameters, e.g. return { echo: input };";
+
 export const newToolDraft = (): ToolDraft => ({ id: null, title: '', schema: NEW_TOOL_SCHEMA, code: '' });
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api';
-import { customToolProblem, customToolsLoadMessage, customToolsSyncMessage, NEW_TOOL_SCHEMA, newToolDraft, readCustomTools, toolFromDraft } from './customTools';
+import { customToolProblem, customToolsLoadMessage, customToolsSyncMessage, NEW_TOOL_SCHEMA, newToolDraft, readCustomTools, TOOL_CODE_PLACEHOLDER, toolFromDraft } from './customTools';
 
 describe('custom tool editor checks', () => {
   it('accept a complete tool', () => {
@@ -37,5 +37,17 @@ describe('custom tool editor checks', () => {
   it('tell a failed save in spec 000 §8’s words', () => {
     expect(customToolsSyncMessage(new ApiError(400, 'Tool title is required', {}, 'Bad Request'))).toBe('Failed to sync custom tools: Bad Request. Tool title is required');
     expect(customToolsSyncMessage(new TypeError('Failed to fetch'))).toBe('Failed to sync custom tools: Error. Failed to fetch');
+  });
+});
+
+describe('the tool code box of a new tool', () => {
+  it('hints with a comment, not with text that reads as code already there', () => {
+    expect(TOOL_CODE_PLACEHOLDER.startsWith('//')).toBe(true);
+    expect(TOOL_CODE_PLACEHOLDER).not.toContain('\n');
+  });
+
+  it('is empty, and saving it so still names the missing code', () => {
+    expect(newToolDraft().code).toBe('');
+    expect(toolFromDraft({ ...newToolDraft(), title: 'Echo' })).toEqual({ problem: 'No code provided for tool execution' });
   });
 });

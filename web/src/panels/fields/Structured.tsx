@@ -4,7 +4,7 @@ import { conditionRows, type ConditionRow } from '../../canvas/handles';
 import { newId } from '../../collab/useWorkflowSession';
 import { Icon } from '../../ui/icons';
 import { RefText } from './RefText';
-import { addElseIf, formatRows, formatValue, removeRow, storedRows, tableRows, type FormatRow, type TableRow } from './tables';
+import { addElseIf, cellTitle, formatRows, formatValue, removeRow, storedRows, tableRows, type FormatRow, type TableRow } from './tables';
 
 interface Props {
   field: SubBlockConfig;
@@ -51,7 +51,7 @@ export function TableField({ field, label, value, onChange }: Props) {
           {shown.map((row, r) => (
             <tr key={row.id}>
               {columns.map((c) => (
-                <td key={c}>
+                <td key={c} title={cellTitle(row.cells[c] ?? '')}>
                   <RefText
                     field={{ id: c, type: 'short-input', placeholder: r === rows.length ? c : undefined }}
                     label={`${label} row ${r + 1} ${c}`}

@@ -98,3 +98,10 @@ export function formatValue(rows: readonly FormatRow[], columns: readonly string
     return out;
   });
 }
+
+/**
+ * A table cell's tooltip: its whole text when there is any. A cell narrower than its value (a header's
+ * `<agent1.content>` in the API block's half-width Value column) shows the start with an ellipsis
+ * until focused, when it scrolls with the caret; the tooltip shows the rest without entering it.
+ */
+export const cellTitle = (text: string): string | undefined => (text === '' ? undefined : text);

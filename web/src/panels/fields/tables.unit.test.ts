@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConditions } from '../../canvas/handles';
-import { addElseIf, cellText, formatRows, formatValue, removeRow, storedRows, tableRows } from './tables';
+import { addElseIf, cellText, cellTitle, formatRows, formatValue, removeRow, storedRows, tableRows } from './tables';
 
 describe('table and condition values', () => {
   it('read table rows of Key and Value, dropping empty ones when stored', () => {
@@ -56,5 +56,15 @@ describe('input format rows (the Response builder, the starter input, evaluator 
     expect(rows[0]?.cells).toEqual({ name: 'accuracy', 'range.min': '0', 'range.max': '10' });
     const edited = rows.map((r) => ({ ...r, cells: { ...r.cells, 'range.max': '5' } }));
     expect(formatValue(edited, metrics)).toEqual([{ id: 'm', name: 'accuracy', range: { min: 0, max: 5, step: 1 } }]);
+  });
+});
+
+describe('a table cell’s tooltip', () => {
+  it('holds the whole value, a reference its end too, however narrow the cell', () => {
+    expect(cellTitle('Bearer <agent1.content>')).toBe('Bearer <agent1.content>');
+  });
+
+  it('is none for an empty cell', () => {
+    expect(cellTitle('')).toBeUndefined();
   });
 });
