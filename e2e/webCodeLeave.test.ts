@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chromiumPerSuite } from './support/browser.js';
-import { addFromPalette, fitView } from './support/editing.js';
+import { addFromPalette, fitView, sendOnlyOnLeave } from './support/editing.js';
 import { newWorkflow } from './support/workflows.js';
 
 const POLL = { timeout: 10_000 };
@@ -17,6 +17,7 @@ describe('a code field left by a click on another block', () => {
     await page.locator(`.react-flow__node[data-id="${fn}"]`).click();
     const panel = page.getByRole('region', { name: 'Block', exact: true });
     const editor = panel.locator('.cm-content[aria-label="Code"]');
+    await sendOnlyOnLeave(page);
     await editor.click();
     await page.keyboard.type('return 42;');
     // Nothing is sent while typing.

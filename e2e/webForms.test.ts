@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { chromiumPerSuite } from './support/browser.js';
-import { addAgent, addFromPalette, fitView } from './support/editing.js';
+import { addAgent, addFromPalette, fitView, sendOnlyOnLeave } from './support/editing.js';
 import { as, signUp, type TestUser } from './support/session.js';
 import { newWorkflow, openNewWorkflow } from './support/workflows.js';
 
@@ -33,6 +33,7 @@ describe('block form controls in Chromium', () => {
   it("drives the agent's temperature slider (range 0–2, sent when the thumb is let go, typed values clamped) and its masked API key", async () => {
     const wf = await newWorkflow('Slider');
     const { page, errors } = await wf.open(chromium());
+    await sendOnlyOnLeave(page);
     const agent = await addAgent(page);
     const panel = await panelOf(page, agent);
 
@@ -187,6 +188,7 @@ describe('block form controls in Chromium', () => {
 
   it('types function code in CodeMirror, stored when the editor is left; a JSON field names JSON that does not parse and keeps it as typed', async () => {
     const { wf, page, errors, blockId: fn, panel } = await withBlock(chromium, 'Code', 'Function', 'function');
+    await sendOnlyOnLeave(page);
     await panel.getByText('JavaScript', { exact: true }).waitFor();
     // Named "Code", the language beside it: the label read "codeJavaScript" (the field's id run into the hint).
     expect(await panel.locator('.field-code label').allTextContents()).toEqual(['Code']);

@@ -12,6 +12,17 @@ export async function openWorkflow(browser: Browser, cookie: string, workflowId:
   return opened;
 }
 
+/**
+ * A typed field sends its text after a pause in typing (800 ms), on leaving it and on Enter. A test that proves
+ * leaving (or Escape) is what sends makes the pause longer than itself, so a loaded machine's gap between two keys
+ * cannot send first. Holds for the page until it is reloaded.
+ */
+export async function sendOnlyOnLeave(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    (globalThis as unknown as { weftDraftPauseMs: number }).weftDraftPauseMs = 3_600_000;
+  });
+}
+
 /** Drags a node by an offset with the mouse, as a user would. */
 export async function drag(page: Page, node: Locator, by: { x: number; y: number }): Promise<void> {
   const box = await node.boundingBox();

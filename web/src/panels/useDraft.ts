@@ -4,6 +4,12 @@ import { openDraft } from './drafts';
 /** How long typing must pause before a field sends its text: one edit per pause, not one per key (the editor is shared and every edit is an event). */
 export const DRAFT_PAUSE_MS = 800;
 
+/** The pause before a field sends: `DRAFT_PAUSE_MS`, or `window.weftDraftPauseMs` when a test set it (an e2e test proving that leaving a field sends sets it long, so no pause can send first on a loaded machine). */
+function draftPauseMs(): number {
+  const set = (globalThis as { weftDraftPauseMs?: unknown }).weftDraftPauseMs;
+  return typeof set === 'number' && set >= 0 ? set : DRAFT_PAUSE_MS;
+}
+
 /** A text field's edit in progress: what it shows, which value it last took in, and whether the user is typing. */
 export interface DraftState {
   draft: string;
@@ -95,7 +101,7 @@ export function useDraft(value: string, send: (text: string) => boolean): Draft 
   useEffect(() => {
     registered.current?.setDirty(current.dirty);
     if (!current.dirty) return;
-    const timer = setTimeout(() => latest.current(true), DRAFT_PAUSE_MS);
+    const timer = setTimeout(() => latest.current(true), draftPauseMs());
     return () => clearTimeout(timer);
   }, [current.draft, current.dirty]);
   return {
