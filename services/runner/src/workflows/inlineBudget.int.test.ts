@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Worker } from '@temporalio/worker';
 import { keepHistory } from '@weft/testkit/histories';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEngineHarness, graphOf, historiesDir, workflowBundle, type EngineHarness } from '../testing/engineHarness.js';
-import { memoryActivities, patchStubs, replayOutcome } from '../testing/patchStub.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { graphOf, historiesDir, workflowBundle } from '../testing/engineHarness.js';
+import { patchHarnesses } from '../testing/patchHarness.js';
+import { patchStubs, replayOutcome } from '../testing/patchStub.js';
 import { patchesOf } from '../testing/patches.js';
 import { INLINE_BUDGET_BYTES } from './engine/inlineBudget.js';
 import { INLINE_BYTES_PATCH } from './engine/inlineBytesPatch.js';
@@ -26,41 +26,29 @@ const loopOf = (count: number, code: string): RunnableState =>
     ['l', 'body', 'loop-start-source'],
   ]);
 
-let h: EngineHarness;
-/** Serves the tools of runs made by the code before the patch (its own workflow worker, below). */
-let before: EngineHarness;
-let native: NativeConnection;
-beforeAll(async () => {
-  h = await createEngineHarness({ keepAside: true });
-  before = await createEngineHarness({ workflowWorker: false, keepAside: true });
-  native = await NativeConnection.connect({ address: h.temporalAddress });
-});
-afterAll(async () => {
-  await h?.close();
-  await before?.close();
-  await native?.close();
+const { h, historyBefore } = patchHarnesses({ keepAside: true });
+afterAll(() => {
   stubs.close();
 });
-beforeEach(() => h.reset());
 
 /** A value with every kept-aside reference read back from the harness's store (as the run's API reads them). */
 function load(value: unknown): unknown {
-  if (isBlobRef(value)) return load(h.rec.blobs.get(value.$blobRef));
+  if (isBlobRef(value)) return load(h().rec.blobs.get(value.$blobRef));
   if (Array.isArray(value)) return value.map(load);
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, load(v)]));
   return value;
 }
 
 /** The run's logs as stored (their own kept-aside references left as they are). */
-const logsOf = (result: RunResult): BlockLog[] => (result.logsRef ? (h.rec.blobs.get(result.logsRef.$blobRef) as BlockLog[]) : result.logs);
+const logsOf = (result: RunResult): BlockLog[] => (result.logsRef ? (h().rec.blobs.get(result.logsRef.$blobRef) as BlockLog[]) : result.logs);
 
 describe('what a run keeps inline in its history', () => {
   it('a loop of 40 outputs of 200 KB (8 MB, each under 256 KB) keeps its history far under 10 MB: past the 1 MB budget they are kept aside, and every one reads back', async () => {
     const bytes = 200 * 1024;
-    const handle = await h.start(loopOf(40, `return String(<loop.index>).padEnd(${bytes}, 'x')`));
+    const handle = await h().start(loopOf(40, `return String(<loop.index>).padEnd(${bytes}, 'x')`));
     const result = await handle.result();
     expect(result.error).toBeUndefined();
-    const { workflowExecutionInfo } = await h.client.workflowService.describeWorkflowExecution({ namespace: h.client.options.namespace, execution: { workflowId: handle.workflowId } });
+    const { workflowExecutionInfo } = await h().client.workflowService.describeWorkflowExecution({ namespace: h().client.options.namespace, execution: { workflowId: handle.workflowId } });
     const historyBytes = Number(workflowExecutionInfo?.historySizeBytes ?? 0);
     // The outputs before the budget was spent are in it (once as the activity's answer, again in the
     // loop's results and the logs, each stored by the run); the other 7 MB are not. Before the budget
@@ -82,9 +70,9 @@ describe('what a run keeps inline in its history', () => {
   it('an output of 100,000 CJK characters (300 KB in UTF-8, 100,000 UTF-16 units) is kept aside, not inline', async () => {
     const data = '字'.repeat(100_000);
     expect(JSON.stringify({ data }).length).toBeLessThan(256 * 1024);
-    h.setTools(() => ({ success: true, output: { data, status: 200, headers: {} }, timing }));
+    h().setTools(() => ({ success: true, output: { data, status: 200, headers: {} }, timing }));
     const state = graphOf({ s: S, api: { type: 'api', name: 'API', values: { url: 'https://api.example.invalid/page', method: 'GET' } } }, [['s', 'api']]);
-    const handle = await h.start(state);
+    const handle = await h().start(state);
     const result = await handle.result();
     expect(result.error).toBeUndefined();
     const output = result.logs.find((l) => l.blockId === 'api')?.output;
@@ -100,9 +88,7 @@ describe('what a run keeps inline in its history', () => {
     const expected = [0, 1].map((i) => ({ result: String(i).padEnd(9 * 1024, 'x'), stdout: '' }));
     // A budget the first output spends: the second (9 KB, over 8 KB) is kept aside from then on.
     const budget = { inlineBudgetBytes: 1_000 };
-    const { activities } = memoryActivities({});
-    const old = await Worker.create({ connection: native, taskQueue: before.queue, workflowBundle: await stubs.bundleWith(false), activities });
-    const history = await old.runUntil(async () => {
+    const history = await historyBefore(await stubs.bundleWith(false), async (before) => {
       const handle = await before.start(state, budget);
       const result = await handle.result();
       expect(result.output).toEqual({ results: expected });
@@ -114,7 +100,7 @@ describe('what a run keeps inline in its history', () => {
     // Unguarded, today's code keeps the loop's results aside: a storeBlob the old run never scheduled.
     expect((await replayOutcome(await stubs.bundleWith(true), history, 'inline-bytes'))?.message).toMatch(/Nondeterminism|DeterminismViolation|nondetermin/i);
 
-    const handle = await h.start(state, budget);
+    const handle = await h().start(state, budget);
     const result = await handle.result();
     expect(isBlobRef(result.output)).toBe(true);
     expect(load(result.output)).toEqual({ results: expected });
@@ -122,6 +108,6 @@ describe('what a run keeps inline in its history', () => {
     expect(isBlobRef(first?.output)).toBe(false);
     expect(isBlobRef(second?.output)).toBe(true);
     expect(patchesOf(await handle.fetchHistory())).toContain(INLINE_BYTES_PATCH);
-    await h.keepHistory(handle, 'inline-bytes.budget');
+    await h().keepHistory(handle, 'inline-bytes.budget');
   }, 240_000);
 });

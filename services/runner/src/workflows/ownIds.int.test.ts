@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Worker } from '@temporalio/worker';
 import { keepHistory } from '@weft/testkit/histories';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEngineHarness, graphOf, historiesDir, ran, workflowBundle, type EngineHarness } from '../testing/engineHarness.js';
-import { memoryActivities, patchStubs, replayOutcome } from '../testing/patchStub.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { graphOf, historiesDir, ran, workflowBundle } from '../testing/engineHarness.js';
+import { patchHarnesses } from '../testing/patchHarness.js';
+import { patchStubs, replayOutcome } from '../testing/patchStub.js';
 import { patchesOf } from '../testing/patches.js';
 import { OWN_IDS_PATCH } from './engine/ownIdsPatch.js';
 import { OWN_PATHS_PATCH } from './engine/ownPathsPatch.js';
@@ -40,28 +40,16 @@ const danglingState = graphOf(
   [['s', 'fn'], ['constructor', 'fn'], ['toString', 'fn'], ['s', 'vars'], ['vars', 'handler', 'error']],
 );
 
-let h: EngineHarness;
-/** Serves the tools of runs made by the code before the patch (its own workflow worker, below). */
-let before: EngineHarness;
-let native: NativeConnection;
-beforeAll(async () => {
-  h = await createEngineHarness();
-  before = await createEngineHarness({ workflowWorker: false });
-  native = await NativeConnection.connect({ address: h.temporalAddress });
-});
-afterAll(async () => {
-  await h?.close();
-  await before?.close();
-  await native?.close();
+const { h, historyBefore } = patchHarnesses();
+afterAll(() => {
   stubs.close();
   pathStubs.close();
 });
-beforeEach(() => h.reset());
 
 describe('blocks and variables by own ids (real Temporal server, fake activities)', () => {
   it('a dangling edge from constructor, toString or hasOwnProperty (no such block) does not hold its target: it runs (patch own-block-ids)', async () => {
     const state = graphOf({ s: S, fn: { name: 'Fn', code: 'return "ran"' } }, [['s', 'fn'], ['constructor', 'fn'], ['toString', 'fn'], ['hasOwnProperty', 'fn'], ['fn', 'valueOf']]);
-    const handle = await h.start(state);
+    const handle = await h().start(state);
     const result = await handle.result();
     expect(result.error).toBeUndefined();
     expect(ran(result)).toEqual(['s', 'fn']);
@@ -81,7 +69,7 @@ describe('blocks and variables by own ids (real Temporal server, fake activities
       [['s', 'constructor'], ['constructor', 'valueOf'], ['valueOf', 'toString', 'loop-start-source'], ['valueOf', 'hasOwnProperty', 'loop-end-source']],
       { variables: { v1: { id: 'v1', name: 'constructor', type: 'number', value: '3' } } },
     );
-    const handle = await h.start(state);
+    const handle = await h().start(state);
     const result = await handle.result();
     expect(result.error).toBeUndefined();
     expect(ran(result).sort()).toEqual(['constructor', 'hasOwnProperty', 's', 'toString', 'toString', 'valueOf']);
@@ -91,17 +79,15 @@ describe('blocks and variables by own ids (real Temporal server, fake activities
 
   it('<variable.constructor> with no variable so named fails the block naming it, before any sandbox call', async () => {
     const state = graphOf({ s: S, vars: { name: 'Vars', code: 'return <variable.constructor>' } }, [['s', 'vars']]);
-    const handle = await h.start(state);
+    const handle = await h().start(state);
     const result = await handle.result();
     expect(result).toMatchObject({ success: false, error: 'Vars: Reference <variable.constructor> cannot be resolved: no variable named "constructor"' });
-    expect(h.rec.functionCalls).toEqual([]);
+    expect(h().rec.functionCalls).toEqual([]);
     expect(patchesOf(await handle.fetchHistory())).toContain(OWN_IDS_PATCH);
   });
 
   it("a run of the code before patch own-block-ids (Fn held by its dangling edges, <variable.constructor> read as empty) replays with today's code, and would not with the patch unguarded", async () => {
-    const { activities } = memoryActivities({});
-    const old = await Worker.create({ connection: native, taskQueue: before.queue, workflowBundle: await stubs.bundleWith(false), activities });
-    const history = await old.runUntil(async () => {
+    const history = await historyBefore(await stubs.bundleWith(false), async (before) => {
       const handle = await before.start(danglingState);
       const result = await handle.result();
       // The old code: Fn never ran, and the run succeeded all the same; Vars ran with ''.
@@ -116,16 +102,16 @@ describe('blocks and variables by own ids (real Temporal server, fake activities
     // Unguarded, today's code runs Fn and fails Vars before its call: other activities than the old run scheduled.
     expect((await replayOutcome(await stubs.bundleWith(true), history, 'own-block-ids'))?.message).toMatch(/Nondeterminism|DeterminismViolation|nondetermin/i);
 
-    const handle = await h.start(danglingState);
+    const handle = await h().start(danglingState);
     const result = await handle.result();
     expect(result.success).toBe(true);
     expect(ran(result).sort()).toEqual(['fn', 'handler', 's', 'vars']);
     expect(result.logs.find((l) => l.blockId === 'vars')).toMatchObject({ success: false, error: 'Reference <variable.constructor> cannot be resolved: no variable named "constructor"' });
     // Fn and Handler called the sandbox; Vars did not.
-    expect(h.rec.functionCalls.map((c) => c.code)).toEqual(expect.arrayContaining(['return "ran"', 'return "handled"']));
-    expect(h.rec.functionCalls).toHaveLength(2);
+    expect(h().rec.functionCalls.map((c) => c.code)).toEqual(expect.arrayContaining(['return "ran"', 'return "handled"']));
+    expect(h().rec.functionCalls).toHaveLength(2);
     expect(patchesOf(await handle.fetchHistory())).toContain(OWN_IDS_PATCH);
-    await h.keepHistory(handle, 'own-block-ids.own');
+    await h().keepHistory(handle, 'own-block-ids.own');
   }, 240_000);
 });
 
@@ -136,7 +122,7 @@ describe('blocks and variables by own ids (real Temporal server, fake activities
  */
 describe('value paths by own members (real Temporal server, fake activities)', () => {
   it('<start.input.constructor> and <start.input.toString> read as <start.input.nosuch> does: a forEach over it runs no iteration, code gets null (patch own-value-paths)', async () => {
-    const handle = await h.start(inheritedState);
+    const handle = await h().start(inheritedState);
     const result = await handle.result();
     expect(result.error).toBeUndefined();
     expect(ran(result)).toEqual(['s', 'each', 'after']);
@@ -145,7 +131,7 @@ describe('value paths by own members (real Temporal server, fake activities)', (
   });
 
   it('an input with its own constructor and toString is read like any other field; no patch asked', async () => {
-    const handle = await h.start(inheritedState, { input: { x: 1, constructor: ['a', 'b'], toString: 't' } });
+    const handle = await h().start(inheritedState, { input: { x: 1, constructor: ['a', 'b'], toString: 't' } });
     const result = await handle.result();
     expect(result.error).toBeUndefined();
     expect(ran(result).sort()).toEqual(['after', 'body', 'body', 'each', 's']);
@@ -154,9 +140,7 @@ describe('value paths by own members (real Temporal server, fake activities)', (
   });
 
   it("a run of the code before patch own-value-paths (the forEach over Object's constructor failed) replays with today's code, and would not with the patch unguarded", async () => {
-    const { activities } = memoryActivities({});
-    const old = await Worker.create({ connection: native, taskQueue: before.queue, workflowBundle: await pathStubs.bundleWith(false), activities });
-    const history = await old.runUntil(async () => {
+    const history = await historyBefore(await pathStubs.bundleWith(false), async (before) => {
       const handle = await before.start(inheritedState);
       const result = await handle.result();
       // The old code: the collection was a function, no array or object; After never ran.
@@ -171,11 +155,11 @@ describe('value paths by own members (real Temporal server, fake activities)', (
     // Unguarded, today's code runs the loop empty and After (an activity): other commands than the old run made.
     expect((await replayOutcome(await pathStubs.bundleWith(true), history, 'own-value-paths'))?.message).toMatch(/Nondeterminism|DeterminismViolation|nondetermin/i);
 
-    const handle = await h.start(inheritedState);
+    const handle = await h().start(inheritedState);
     const result = await handle.result();
     expect(result.success).toBe(true);
     expect(ran(result)).toEqual(['s', 'each', 'after']);
     expect(patchesOf(await handle.fetchHistory())).toContain(OWN_PATHS_PATCH);
-    await h.keepHistory(handle, 'own-value-paths.own');
+    await h().keepHistory(handle, 'own-value-paths.own');
   }, 240_000);
 });
