@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { dependentFields, type SubBlockConfig } from '@weft/catalog';
 import type { BlockState, Command, WorkflowState } from '@weft/workflow';
 import { api, type BlockDefinition } from '../api';
@@ -153,6 +153,10 @@ function useValidation(block: BlockState): string[] {
     queryKey: ['validate', block.type, settled],
     queryFn: () => validationMessages(block.type, JSON.parse(settled) as Record<string, unknown>, (params) => api.validateBlock(block.type, params)),
     staleTime: Infinity,
+    // The messages shown stay until the new values' answer comes (a few requests: one per field set aside);
+    // without it every edit blanked them all for that time, and a fixed field's went with the others'. The panel
+    // is made again for another block (keyed by its id), so no block is shown another's messages.
+    placeholderData: keepPreviousData,
     enabled: block.type !== 'loop' && block.type !== 'parallel',
   });
   return answer.data ?? NO_MESSAGES;
